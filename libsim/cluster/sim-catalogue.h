@@ -1,0 +1,213 @@
+/* sim-catalogue.h: the hardware catalogue.
+ *
+ * The catalogue is data: one GLib key file per model, in directories on a
+ * search path.  A file's first group says what it describes: [gpu] or
+ * [node] today; [switch], [link] and [cooling] models use the same scheme.
+ * A GPU may add one [mig NAME] group per MIG profile.  Values carry units
+ * ("80GB", "3.35TB/s", "700W") and every value has its source in a comment.
+ *
+ * The search path, from lowest to highest precedence: the installed
+ * catalogue (or, in an uninstalled build tree, the source tree's models/),
+ * each directory in $GPUSIM_MODEL_PATH (colon-separated), then directories
+ * added by the caller (a scenario's own `models` key).  A model with the
+ * same name in a later directory replaces the earlier one.  Directories are
+ * read recursively; files are read in sorted order, so loading is
+ * deterministic.
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * SimMigProfile:
+ * @name: NVIDIA's name, e.g. "1g.10gb"
+ * @compute_slices: compute slices of the 7 (or the GPU's total)
+ * @memory_slices: memory slices of the 8
+ * @memory_bytes: memory of one instance
+ * @max_instances: how many instances of this profile fit on one GPU
+ * @placements: (array length=n_placements): the compute slice indices an
+ *   instance may start at
+ * @n_placements: length of @placements
+ */
+typedef struct {
+  char    *name;
+  guint    compute_slices;
+  guint    memory_slices;
+  guint64  memory_bytes;
+  guint    max_instances;
+  guint   *placements;
+  guint    n_placements;
+} SimMigProfile;
+
+/**
+ * SimGpuModel:
+ *
+ * A GPU model.  Numbers are SI: bytes, bytes per second, watts, US dollars.
+ * A quantity that is unknown or does not apply is 0.
+ */
+typedef struct {
+  char    *name;              /* "H100-SXM" */
+  char    *vendor;            /* "NVIDIA" */
+  char    *description;
+  char    *source_file;       /* the file it was read from */
+  double   fp16_tflops;       /* dense FP16/BF16 tensor TFLOPS */
+  double   fp8_tflops;        /* dense FP8, 0 if none */
+  guint64  memory_bytes;
+  double   memory_bandwidth;  /* bytes/s */
+  double   scaleup_bandwidth; /* bytes/s per GPU, all scale-up links together */
+  char    *scaleup_link;      /* "NVLink4", "Infinity Fabric", "PCIe Gen4" */
+  double   tdp_w;
+  double   idle_w;
+  double   price_usd;
+  guint    mig_slices;        /* compute slices when MIG is on (7), 0 without MIG */
+  SimMigProfile *mig_profiles;
+  guint    n_mig_profiles;
+} SimGpuModel;
+
+/**
+ * SimNodeModel:
+ *
+ * A node (server) model.
+ */
+typedef struct {
+  char    *name;              /* "DGX-H100" */
+  char    *description;
+  char    *source_file;
+  char    *gpu_name;          /* the GPU model's name */
+  const SimGpuModel *gpu;     /* resolved when the catalogue is loaded */
+  guint    gpus;              /* GPUs per node */
+  char    *intra_node;        /* "nvswitch", "nvlink-mesh", "pcie", "infinity-fabric" */
+  guint    nvswitches;        /* NVSwitch chips, 0 if none */
+  guint    nics;              /* scale-out NICs */
+  double   nic_bandwidth;     /* bytes/s per NIC */
+  char    *nic_type;          /* "infiniband-ndr", "roce-400g", "ethernet-100g" ... */
+  char    *cpu;               /* "2x Intel Xeon Platinum 8480C" */
+  guint    cpu_cores;
+  guint64  memory_bytes;      /* host memory */
+  double   base_power_w;      /* node power without its GPUs, at idle */
+  double   max_power_w;       /* the node's rated maximum */
+  double   price_usd;
+} SimNodeModel;
+
+typedef struct _SimCatalogue SimCatalogue;
+
+/**
+ * sim_catalogue_new:
+ *
+ * Returns: (transfer full): an empty catalogue.
+ */
+SimCatalogue *sim_catalogue_new (void);
+void          sim_catalogue_free (SimCatalogue *catalogue);
+
+/**
+ * sim_catalogue_default_path:
+ *
+ * Returns: (transfer full): the directories searched before any the caller
+ *   adds: the installed catalogue (or the source tree's, uninstalled), then
+ *   $GPUSIM_MODEL_PATH.  Free with g_strfreev().
+ */
+char **sim_catalogue_default_path (void);
+
+/**
+ * sim_catalogue_add_directory:
+ * @catalogue: a catalogue
+ * @dir: a directory of model files, read recursively
+ * @error: return location for a #GError
+ *
+ * Loads every `*.ini` file under @dir.  Models replace those of the same
+ * name loaded before.  After loading, node models are resolved against the
+ * GPU models known so far; sim_catalogue_resolve() checks them all again.
+ *
+ * Errors: SIM_ERROR_IO if @dir cannot be read; SIM_ERROR_PARSE,
+ * SIM_ERROR_INVALID, SIM_ERROR_MISSING or SIM_ERROR_UNKNOWN_KEY for a bad
+ * file, naming the file, line where known, and key.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_catalogue_add_directory (SimCatalogue *catalogue, const char *dir, GError **error);
+
+/**
+ * sim_catalogue_add_file:
+ *
+ * Loads one model file.  Same errors as sim_catalogue_add_directory().
+ */
+gboolean sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **error);
+
+/**
+ * sim_catalogue_resolve:
+ *
+ * Resolves every node model's GPU by name.
+ *
+ * Errors: SIM_ERROR_NOT_FOUND naming the node file and the unknown GPU,
+ * with a suggestion of the closest known name.
+ */
+gboolean sim_catalogue_resolve (SimCatalogue *catalogue, GError **error);
+
+/**
+ * sim_catalogue_new_default:
+ * @extra_dirs: (nullable) (array zero-terminated=1): more directories, last wins
+ * @error: return location for a #GError
+ *
+ * Loads the default path, then @extra_dirs, then resolves.  Directories on
+ * the default path that do not exist are skipped; an @extra_dirs entry that
+ * does not exist is an error.
+ *
+ * Returns: (transfer full) (nullable): the catalogue, or %NULL on error.
+ */
+SimCatalogue *sim_catalogue_new_default (const char * const *extra_dirs, GError **error);
+
+/**
+ * sim_catalogue_lookup_gpu:
+ * Returns: (transfer none) (nullable): the GPU model called @name
+ *   (compared without regard to case), or %NULL.
+ */
+const SimGpuModel  *sim_catalogue_lookup_gpu (const SimCatalogue *catalogue, const char *name);
+/**
+ * sim_catalogue_lookup_node:
+ * Returns: (transfer none) (nullable): the node model called @name, or %NULL.
+ */
+const SimNodeModel *sim_catalogue_lookup_node (const SimCatalogue *catalogue, const char *name);
+
+/**
+ * sim_catalogue_get_gpus:
+ * Returns: (transfer container) (element-type SimGpuModel): the GPU models, sorted by name.
+ */
+GPtrArray *sim_catalogue_get_gpus (const SimCatalogue *catalogue);
+/**
+ * sim_catalogue_get_nodes:
+ * Returns: (transfer container) (element-type SimNodeModel): the node models, sorted by name.
+ */
+GPtrArray *sim_catalogue_get_nodes (const SimCatalogue *catalogue);
+
+/**
+ * sim_catalogue_suggest:
+ * @catalogue: a catalogue
+ * @name: a name that was not found
+ *
+ * Returns: (transfer none) (nullable): the known model name (GPU or node)
+ *   closest to @name by edit distance, if one is close enough.
+ */
+const char *sim_catalogue_suggest (const SimCatalogue *catalogue, const char *name);
+
+/**
+ * sim_catalogue_describe:
+ * @catalogue: a catalogue
+ * @name: a GPU or node model name
+ * @error: return location for a #GError
+ *
+ * Formats every field of one model, with units, for `gpusim models show`.
+ *
+ * Returns: (transfer full) (nullable): the text, or %NULL with
+ *   SIM_ERROR_NOT_FOUND (with a suggestion) if there is no such model.
+ */
+char *sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimCatalogue, sim_catalogue_free)
+
+G_END_DECLS

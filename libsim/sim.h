@@ -1,0 +1,23 @@
+/* sim.h: the public interface of gpusim, a discrete-event simulator of GPU
+ * clusters.  Include this header only:
+ *
+ *   #include <sim.h>
+ *
+ * and build with `pkg-config --cflags --libs sim-1.0`.
+ */
+#pragma once
+
+#define SIM_INSIDE
+#include "sim-error.h"
+#include "core/sim-units.h"
+#include "core/sim-rng.h"
+#include "core/sim-engine.h"
+#include "cluster/sim-catalogue.h"
+#include "cluster/sim-cluster.h"
+#include "workload/sim-workload.h"
+#include "workload/sim-job.h"
+#include "sched/sim-policy.h"
+#include "sim-scenario.h"
+#include "report/sim-report.h"
+#include "sim-simulation.h"
+#undef SIM_INSIDE

@@ -1,0 +1,225 @@
+/* sim-workload.h: where jobs come from.
+ *
+ * A #SimWorkload is a stream of job specifications in non-decreasing order
+ * of submission time.  The simulation pulls one job at a time, when the
+ * previous arrival fires, so a trace is never loaded whole: memory stays
+ * bounded by the jobs in the system, not by the length of the trace.
+ * Sources: the synthetic generator (GSL draws, one RNG stream per purpose)
+ * and trace readers (the Standard Workload Format today).
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib.h>
+#include "core/sim-units.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SimJobSpec:
+ * @id: the job's number (the trace's, or a sequence from 1)
+ * @submit: submission time
+ * @duration: run time alone on whole GPUs of its reference type
+ * @requested: the user's requested or estimated run time; 0 if unknown
+ * @gpus: GPUs requested
+ * @gpu_milli: share of each GPU in thousandths; 1000 is a whole GPU
+ * @job_class: index of the job's class in its workload (0 for traces)
+ * @user: user number, or -1 if unknown
+ * @status: the trace's status code, or -1 if unknown
+ *
+ * A job as a workload describes it, before it reaches the scheduler.
+ */
+typedef struct {
+  guint64 id;
+  SimTime submit;
+  SimTime duration;
+  SimTime requested;
+  guint32 gpus;
+  guint32 gpu_milli;
+  guint32 job_class;
+  gint32  user;
+  gint32  status;
+} SimJobSpec;
+
+typedef struct _SimWorkload SimWorkload;
+
+/**
+ * SimWorkloadVTable:
+ * @next: fills the next job and returns %TRUE; returns %FALSE at the end
+ *   (error unset) or on failure (error set)
+ * @finalize: frees the source's own state
+ *
+ * The methods of a workload source.  A source embeds #SimWorkload as its
+ * first member.
+ */
+typedef struct {
+  gboolean (*next)     (SimWorkload *workload, SimJobSpec *out, GError **error);
+  void     (*finalize) (SimWorkload *workload);
+} SimWorkloadVTable;
+
+struct _SimWorkload {
+  const SimWorkloadVTable *vtable;
+  char    *description;   /* for reports: "synthetic", "swf:/path/file.swf" */
+  GPtrArray *class_names; /* (element-type utf8) one per job class */
+  guint64  produced;      /* jobs returned so far */
+  SimTime  last_submit;
+};
+
+/**
+ * sim_workload_next:
+ * @workload: a workload
+ * @out: (out caller-allocates): the next job
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE with @out filled; %FALSE at the end, or with @error set
+ *   (SIM_ERROR_TRACE naming the file and line for a malformed trace).
+ */
+gboolean sim_workload_next (SimWorkload *workload, SimJobSpec *out, GError **error);
+
+void sim_workload_free (SimWorkload *workload);
+
+/** sim_workload_get_n_classes: Returns: the number of job classes. */
+guint sim_workload_get_n_classes (const SimWorkload *workload);
+
+/** sim_workload_get_class_name: Returns: (transfer none): the class's name. */
+const char *sim_workload_get_class_name (const SimWorkload *workload, guint job_class);
+
+/* Used by sources: sets up the common part. */
+void sim__workload_init (SimWorkload *workload, const SimWorkloadVTable *vtable,
+                         const char *description);
+
+/* ------------------------------------------------------------------------- */
+/* The synthetic generator.                                                  */
+
+/**
+ * SimDistributionKind:
+ * @SIM_DIST_CONSTANT: always @mean
+ * @SIM_DIST_EXPONENTIAL: exponential of mean @mean
+ * @SIM_DIST_LOGNORMAL: lognormal of median @median and shape @sigma
+ *   (mu = ln median)
+ * @SIM_DIST_EMPIRICAL: one of @values, drawn with @weights (uniform if
+ *   @weights is %NULL)
+ */
+typedef enum {
+  SIM_DIST_CONSTANT,
+  SIM_DIST_EXPONENTIAL,
+  SIM_DIST_LOGNORMAL,
+  SIM_DIST_EMPIRICAL,
+} SimDistributionKind;
+
+/**
+ * SimDurationDist:
+ *
+ * A distribution of durations, in seconds.  Draws are rounded to whole
+ * nanoseconds and clamped to at least 1 ns.
+ */
+typedef struct {
+  SimDistributionKind kind;
+  double  mean;     /* seconds: constant, exponential */
+  double  median;   /* seconds: lognormal */
+  double  sigma;    /* lognormal shape */
+  double *values;   /* seconds: empirical */
+  double *weights;  /* empirical, nullable */
+  guint   n_values;
+} SimDurationDist;
+
+/**
+ * SimJobClassConfig:
+ *
+ * One class of jobs in a synthetic mix.
+ */
+typedef struct {
+  char    *name;
+  double   share;        /* relative weight of the class among arrivals */
+  guint32 *gpu_values;   /* GPUs per job, e.g. {1, 2, 4, 8} */
+  double  *gpu_weights;  /* their relative weights */
+  guint    n_gpu_values;
+  SimDurationDist duration;
+  double   estimate_factor; /* requested = duration x factor; 0 means unknown */
+} SimJobClassConfig;
+
+/**
+ * SimGeneratorConfig:
+ * @rate: mean arrival rate, jobs per second (the daily average if a
+ *   profile is given)
+ * @profile: 24 hourly multipliers of @rate (their mean is normalised to 1),
+ *   or all 0 for a constant rate
+ * @max_jobs: stop after this many jobs; 0 for no limit
+ * @stop_time: no arrivals after this time; %SIM_TIME_NEVER for no limit
+ * @classes: the job classes (at least one)
+ * @n_classes: their number
+ */
+typedef struct {
+  double   rate;
+  double   profile[24];
+  guint64  max_jobs;
+  SimTime  stop_time;
+  SimJobClassConfig *classes;
+  guint    n_classes;
+} SimGeneratorConfig;
+
+/**
+ * sim_workload_new_generator:
+ * @config: the generator's configuration (copied)
+ * @seed: the scenario seed; streams "arrivals", "classes", "sizes",
+ *   "durations" are derived from it
+ * @error: return location for a #GError
+ *
+ * Arrivals are Poisson at @rate, or a non-homogeneous Poisson process
+ * following the hourly profile (simulated by thinning: candidates at the
+ * peak rate, each kept with probability rate(t)/peak).
+ *
+ * Errors: SIM_ERROR_INVALID if the configuration is inconsistent (no
+ * classes, non-positive rate, negative weights, ...), naming the field.
+ *
+ * Returns: (transfer full) (nullable): the generator.
+ */
+SimWorkload *sim_workload_new_generator (const SimGeneratorConfig *config, guint64 seed,
+                                         GError **error);
+
+/* ------------------------------------------------------------------------- */
+/* The Standard Workload Format reader.                                      */
+
+/**
+ * SimSwfConfig:
+ * @processors_per_gpu: a job asking for p processors gets
+ *   ceil(p / @processors_per_gpu) GPUs (> 0)
+ * @max_jobs: stop after this many jobs; 0 for all
+ * @skip_invalid: skip jobs with no processors or no run time (counted in
+ *   sim_workload_swf_skipped()) instead of failing
+ * @rebase_time: subtract the first job's submit time from every submit time
+ */
+typedef struct {
+  double   processors_per_gpu;
+  guint64  max_jobs;
+  gboolean skip_invalid;
+  gboolean rebase_time;
+} SimSwfConfig;
+
+/**
+ * sim_workload_new_swf:
+ * @path: an SWF v2 file
+ * @config: how to map it (copied)
+ * @error: return location for a #GError
+ *
+ * Opens the file and reads its header comments; jobs are read one line at
+ * a time as sim_workload_next() asks for them.
+ *
+ * Errors: SIM_ERROR_IO if the file cannot be opened; later, from
+ * sim_workload_next(), SIM_ERROR_TRACE for a line that does not have 18
+ * integer fields or whose submit time goes backwards, naming the file and
+ * line number.
+ *
+ * Returns: (transfer full) (nullable): the reader.
+ */
+SimWorkload *sim_workload_new_swf (const char *path, const SimSwfConfig *config, GError **error);
+
+/** sim_workload_swf_skipped: Returns: jobs skipped so far (SWF only, else 0). */
+guint64 sim_workload_swf_skipped (const SimWorkload *workload);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimWorkload, sim_workload_free)
+
+G_END_DECLS

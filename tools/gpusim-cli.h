@@ -1,0 +1,19 @@
+/* gpusim-cli.h: the subcommands of the gpusim program. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Each subcommand takes its own argv (argv[0] is the subcommand's name),
+ * prints to stdout, reports errors on stderr as "gpusim: MESSAGE", and
+ * returns the process exit status: 0 on success, 1 on an error in the
+ * input, 2 on a usage error. */
+int gpusim_cmd_run      (int argc, char **argv);
+int gpusim_cmd_validate (int argc, char **argv);
+int gpusim_cmd_models   (int argc, char **argv);
+
+/* Prints "gpusim: MESSAGE" on stderr. */
+void gpusim_print_error (const GError *error);
+
+G_END_DECLS
