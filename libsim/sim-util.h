@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdio.h>
 
 G_BEGIN_DECLS
 
@@ -16,5 +17,35 @@ const char *sim__closest (const char *word, const char * const *candidates, gsiz
  * directory, then a rename.  Errors name the path (SIM_ERROR_IO). */
 gboolean sim__write_file_atomic (const char *path, const char *contents, gssize len,
                                  GError **error);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* Line numbers of the groups and keys of a GLib key file's text, which
+ * GKeyFile itself does not keep; for error messages. */
+typedef struct _SimKeyLines SimKeyLines;
+SimKeyLines *sim__key_lines_new (const char *text, gssize length);
+void         sim__key_lines_free (SimKeyLines *lines);
+/* The 1-based line of [group], or of `key =` in it; 0 if not found. */
+guint        sim__key_lines_find (const SimKeyLines *lines, const char *group, const char *key);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimKeyLines, sim__key_lines_free)
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* A file written in full or not at all: rows go to a temporary file in the
+ * target's directory, renamed over the target by commit; abort (or free
+ * without commit) removes the temporary file, so an existing target is
+ * never left half-written. */
+typedef struct _SimAtomicFile SimAtomicFile;
+SimAtomicFile *sim__atomic_file_new (const char *path, GError **error);
+FILE          *sim__atomic_file_stream (SimAtomicFile *file);
+gboolean       sim__atomic_file_commit (SimAtomicFile *file, GError **error);
+void           sim__atomic_file_free (SimAtomicFile *file);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimAtomicFile, sim__atomic_file_free)
 
 G_END_DECLS

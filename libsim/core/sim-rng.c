@@ -76,10 +76,17 @@ sim_rng_uniform_int (SimRng *rng, guint64 n)
   g_return_val_if_fail (n > 0, 0);
   if (n <= 0xffffffffu)
     return gsl_rng_uniform_int (rng->r, (unsigned long) n);
-  /* Two 32-bit halves: MT19937's range is 2^32. */
+  /* Two 32-bit halves: MT19937's range is 2^32.  Draws below 2^64 mod n
+   * are rejected so that every residue is equally likely. */
   {
-    guint64 hi = gsl_rng_get (rng->r), lo = gsl_rng_get (rng->r);
-    return ((hi << 32) | lo) % n;
+    guint64 threshold = (0 - n) % n, x;
+    do
+      {
+        guint64 hi = gsl_rng_get (rng->r), lo = gsl_rng_get (rng->r);
+        x = (hi << 32) | lo;
+      }
+    while (x < threshold);
+    return x % n;
   }
 }
 

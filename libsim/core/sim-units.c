@@ -26,6 +26,16 @@ sim_time_from_seconds (double seconds)
   return (SimTime) llround (seconds * 1e9);
 }
 
+/* strtod() also reads hexadecimal ("0x1p3"); the parsers here take decimal
+ * numbers only, so that "0x10B" is not read as 267 without a unit. */
+static gboolean
+is_hex_prefix (const char *p)
+{
+  if (*p == '+' || *p == '-')
+    p++;
+  return p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+}
+
 /* Splits "12.5GB" into the number 12.5 and the unit "GB".  Leading and
  * trailing white space is allowed around both; anything else is not. */
 static gboolean
@@ -45,7 +55,7 @@ split_quantity (const char *text, const char *what, const char *example,
   p = text;
   while (g_ascii_isspace (*p))
     p++;
-  if (!g_ascii_isdigit (*p) && *p != '.')
+  if ((!g_ascii_isdigit (*p) && *p != '.') || is_hex_prefix (p))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
                    "\"%s\" is not %s: expected a non-negative number with a unit, such as \"%s\"",
@@ -220,7 +230,7 @@ sim_parse_number (const char *text, double min, double max, double *out, GError 
   v = g_ascii_strtod (text, &end);
   while (end != NULL && g_ascii_isspace (*end))
     end++;
-  if (end == text || *end != '\0' || errno == ERANGE || !isfinite (v))
+  if (end == text || *end != '\0' || errno == ERANGE || !isfinite (v) || is_hex_prefix (text))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "\"%s\" is not a number", text);
       return FALSE;
@@ -275,14 +285,17 @@ sim_format_duration (SimTime t)
     return g_strdup ("never");
   if (t < 0)
     {
-      g_autofree char *pos = sim_format_duration (-t);
+      /* -G_MININT64 does not exist: show it as the negative of "never". */
+      g_autofree char *pos = sim_format_duration (t == G_MININT64 ? SIM_TIME_NEVER : -t);
       return g_strdup_printf ("-%s", pos);
     }
-  if (s < 1e-3)
+  /* The unit is chosen on the value as it will be rounded to three
+   * significant digits, so that 999.7 us reads "1 ms", not "1e+03 us". */
+  if (t < 999500)
     return g_strdup_printf ("%.3g us", s * 1e6);
-  if (s < 1)
+  if (t < 999500000)
     return g_strdup_printf ("%.3g ms", s * 1e3);
-  if (s < 60)
+  if (t < 59950000000)
     return g_strdup_printf ("%.3g s", s);
   whole = (gint64) (s + 0.5);
   if (whole < 86400)

@@ -1,0 +1,1257 @@
+/* sim-catalogue.c: the hardware catalogue, read from GLib key files.
+ *
+ * Each model file is parsed in full before the catalogue changes, so a bad
+ * file leaves the catalogue as it was.  Parsing is driven by tables of key
+ * descriptions (name, kind of value, where it goes, whether it is required),
+ * one table per group kind, so that the unknown-key check, the "did you
+ * mean" suggestion and the missing-key check all come from the same list.
+ *
+ * GKeyFile does not report line numbers, so the file's text is scanned once
+ * alongside it: the scan records the line of every `[group]` header and
+ * every `key =` line, and rejects duplicates (which GKeyFile would merge
+ * silently).  Error messages read
+ *
+ *   PATH:LINE: [group] key: what is wrong: what was expected
+ *
+ * Models live in two hash tables keyed by the lower-cased name, so lookups
+ * ignore case and a later model of the same name replaces the earlier one.
+ * Node models point at their GPU model; the pointers are refreshed after
+ * every file, since a replaced GPU model is freed.
+ */
+#include "config.h"
+
+#include "sim-catalogue.h"
+#include "sim-error.h"
+#include "sim-util.h"
+#include "core/sim-units.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#ifndef SIM_MODELDIR
+#define SIM_MODELDIR ""
+#endif
+#ifndef SIM_SOURCE_MODELDIR
+#define SIM_SOURCE_MODELDIR ""
+#endif
+
+/* Deeper directory trees than this are taken to be symbolic-link loops. */
+#define MAX_DEPTH 16
+
+/* A node model and what the loader keeps about it. */
+typedef struct {
+  SimNodeModel pub;       /* first, so that a NodeEntry * is a SimNodeModel * */
+  int          gpu_line;  /* line of the `gpu` key, for resolution errors */
+} NodeEntry;
+
+struct _SimCatalogue {
+  GHashTable *gpus;   /* lower-cased name -> SimGpuModel *, owned */
+  GHashTable *nodes;  /* lower-cased name -> NodeEntry *, owned */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Freeing */
+
+static void
+mig_profile_clear (SimMigProfile *p)
+{
+  g_clear_pointer (&p->name, g_free);
+  g_clear_pointer (&p->placements, g_free);
+}
+
+static void
+gpu_model_free (SimGpuModel *m)
+{
+  if (m == NULL)
+    return;
+  g_free (m->name);
+  g_free (m->vendor);
+  g_free (m->description);
+  g_free (m->source_file);
+  g_free (m->scaleup_link);
+  for (guint i = 0; i < m->n_mig_profiles; i++)
+    mig_profile_clear (&m->mig_profiles[i]);
+  g_free (m->mig_profiles);
+  g_free (m);
+}
+
+static void
+node_entry_free (NodeEntry *e)
+{
+  if (e == NULL)
+    return;
+  g_free (e->pub.name);
+  g_free (e->pub.description);
+  g_free (e->pub.source_file);
+  g_free (e->pub.gpu_name);
+  g_free (e->pub.intra_node);
+  g_free (e->pub.nic_type);
+  g_free (e->pub.cpu);
+  g_free (e);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimGpuModel, gpu_model_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NodeEntry, node_entry_free)
+
+/* ------------------------------------------------------------------------ */
+/* Line numbers */
+
+typedef struct {
+  const char *path;
+  GHashTable *lines;  /* "group" or "group\nkey" -> line number */
+} FileIndex;
+
+static void
+file_index_clear (FileIndex *fi)
+{
+  g_clear_pointer (&fi->lines, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FileIndex, file_index_clear)
+
+static int
+file_index_line (const FileIndex *fi, const char *group, const char *key)
+{
+  g_autofree char *k = key ? g_strconcat (group, "\n", key, NULL) : g_strdup (group);
+  return GPOINTER_TO_INT (g_hash_table_lookup (fi->lines, k));
+}
+
+/* Scans @text the way GKeyFile reads it (leading white space ignored,
+ * `#` starts a comment line, `[name]` opens a group, `key = value`), and
+ * records where each group and key is.  A group or key that appears twice
+ * is an error. */
+static gboolean
+file_index_build (FileIndex *fi, const char *path, const char *text, gsize len,
+                  GError **error)
+{
+  g_autofree char *copy = g_strndup (text, len);
+  g_auto(GStrv) lines = g_strsplit (copy, "\n", -1);
+  g_autofree char *group = NULL;
+
+  fi->path = path;
+  fi->lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (int i = 0; lines[i] != NULL; i++)
+    {
+      int lineno = i + 1;
+      char *line = g_strstrip (lines[i]);
+      g_autofree char *k = NULL;
+      int first;
+
+      if (*line == '\0' || *line == '#')
+        continue;
+      if (*line == '[')
+        {
+          char *close = strrchr (line, ']');
+          if (close == NULL)
+            continue;  /* GKeyFile reports the syntax error */
+          g_free (group);
+          group = g_strndup (line + 1, (gsize) (close - line - 1));
+          k = g_strdup (group);
+        }
+      else
+        {
+          char *eq = strchr (line, '=');
+          if (eq == NULL || group == NULL)
+            continue;
+          *eq = '\0';
+          k = g_strconcat (group, "\n", g_strstrip (line), NULL);
+        }
+      first = GPOINTER_TO_INT (g_hash_table_lookup (fi->lines, k));
+      if (first != 0)
+        {
+          const char *nl = strchr (k, '\n');
+          if (nl == NULL)
+            g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                         "%s:%d: [%s]: duplicate group: it first appears at line %d",
+                         path, lineno, k, first);
+          else
+            g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                         "%s:%d: [%s] %s: duplicate key: it first appears at line %d",
+                         path, lineno, group, nl + 1, first);
+          return FALSE;
+        }
+      g_hash_table_insert (fi->lines, g_steal_pointer (&k), GINT_TO_POINTER (lineno));
+    }
+  return TRUE;
+}
+
+/* "PATH:LINE: [group] key: " (or without the parts that are unknown). */
+static char *
+location (const FileIndex *fi, const char *group, const char *key, int line)
+{
+  GString *s = g_string_new (fi->path);
+
+  if (line == 0 && group != NULL)
+    line = file_index_line (fi, group, key);
+  if (line == 0 && group != NULL && key != NULL)
+    line = file_index_line (fi, group, NULL);
+  if (line > 0)
+    g_string_append_printf (s, ":%d", line);
+  g_string_append (s, ": ");
+  if (group != NULL && key != NULL)
+    g_string_append_printf (s, "[%s] %s: ", group, key);
+  else if (group != NULL)
+    g_string_append_printf (s, "[%s]: ", group);
+  return g_string_free (s, FALSE);
+}
+
+static void set_error_at (GError **error, const FileIndex *fi, const char *group,
+                          const char *key, int line, int code, const char *format, ...)
+  G_GNUC_PRINTF (7, 8);
+
+/* Sets an error whose message starts with the location of @group / @key
+ * (or of @line, if it is not 0). */
+static void
+set_error_at (GError **error, const FileIndex *fi, const char *group, const char *key,
+              int line, int code, const char *format, ...)
+{
+  g_autofree char *where = location (fi, group, key, line);
+  g_autofree char *what = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  what = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_set_error (error, SIM_ERROR, code, "%s%s", where, what);
+}
+
+/* Passes on @local (from a unit parser) prefixed with the key's location. */
+static void
+propagate_at (GError **error, GError *local, const FileIndex *fi, const char *group,
+              const char *key)
+{
+  g_autofree char *where = location (fi, group, key, 0);
+  g_propagate_prefixed_error (error, local, "%s", where);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Key tables */
+
+typedef enum {
+  KIND_STRING,     /* char *, not empty */
+  KIND_NUMBER,     /* double, a plain number */
+  KIND_SIZE,       /* guint64 bytes, "80GB" */
+  KIND_BANDWIDTH,  /* double bytes/s, "3.35TB/s" or "400Gb/s" */
+  KIND_POWER,      /* double watts, "700W" */
+  KIND_UINT,       /* guint, a plain integer */
+  KIND_PLACEMENTS, /* SimMigProfile placements, "0, 2, 4, 6" */
+} KeyKind;
+
+typedef struct {
+  const char *key;
+  KeyKind     kind;
+  gsize       offset;
+  gboolean    required;
+  gboolean    positive;   /* zero is not allowed */
+  double      min, max;   /* for numbers and integers */
+  const char *expected;   /* what a valid value looks like */
+} KeyDesc;
+
+#define GPU(field) offsetof (SimGpuModel, field)
+#define NODE(field) offsetof (SimNodeModel, field)
+#define MIG(field) offsetof (SimMigProfile, field)
+
+static const KeyDesc gpu_keys[] = {
+  { "name", KIND_STRING, GPU (name), TRUE, FALSE, 0, 0, "a model name such as \"H100-SXM\"" },
+  { "vendor", KIND_STRING, GPU (vendor), FALSE, FALSE, 0, 0, "a vendor such as \"NVIDIA\"" },
+  { "description", KIND_STRING, GPU (description), FALSE, FALSE, 0, 0, "a line of text" },
+  { "fp16_tflops", KIND_NUMBER, GPU (fp16_tflops), TRUE, TRUE, 0, 1e7,
+    "dense FP16/BF16 tensor TFLOPS, a number such as \"989\"" },
+  { "fp8_tflops", KIND_NUMBER, GPU (fp8_tflops), FALSE, FALSE, 0, 1e7,
+    "dense FP8 TFLOPS, a number such as \"1979\"" },
+  { "memory", KIND_SIZE, GPU (memory_bytes), TRUE, TRUE, 0, 0, "a size such as \"80GB\"" },
+  { "memory_bandwidth", KIND_BANDWIDTH, GPU (memory_bandwidth), FALSE, FALSE, 0, 0,
+    "a bandwidth such as \"3.35TB/s\"" },
+  { "scaleup_bandwidth", KIND_BANDWIDTH, GPU (scaleup_bandwidth), FALSE, FALSE, 0, 0,
+    "a bandwidth such as \"900GB/s\"" },
+  { "scaleup_link", KIND_STRING, GPU (scaleup_link), FALSE, FALSE, 0, 0,
+    "a link name such as \"NVLink4\"" },
+  { "tdp", KIND_POWER, GPU (tdp_w), FALSE, FALSE, 0, 0, "a power such as \"700W\"" },
+  { "idle_power", KIND_POWER, GPU (idle_w), FALSE, FALSE, 0, 0, "a power such as \"70W\"" },
+  { "price_usd", KIND_NUMBER, GPU (price_usd), FALSE, FALSE, 0, 1e12,
+    "a price in US dollars such as \"25000\"" },
+  { "mig_slices", KIND_UINT, GPU (mig_slices), FALSE, FALSE, 1, 64,
+    "the number of MIG compute slices, such as \"7\"" },
+};
+
+static const KeyDesc mig_keys[] = {
+  { "compute_slices", KIND_UINT, MIG (compute_slices), TRUE, FALSE, 1, 64,
+    "compute slices, an integer such as \"1\"" },
+  { "memory_slices", KIND_UINT, MIG (memory_slices), TRUE, FALSE, 1, 64,
+    "memory slices, an integer such as \"1\"" },
+  { "memory", KIND_SIZE, MIG (memory_bytes), TRUE, TRUE, 0, 0, "a size such as \"10GB\"" },
+  { "max_instances", KIND_UINT, MIG (max_instances), TRUE, FALSE, 1, 64,
+    "an integer such as \"7\"" },
+  { "placements", KIND_PLACEMENTS, MIG (placements), TRUE, FALSE, 0, 63,
+    "a list of start slices such as \"0, 2, 4, 6\"" },
+};
+
+static const KeyDesc node_keys[] = {
+  { "name", KIND_STRING, NODE (name), TRUE, FALSE, 0, 0, "a model name such as \"DGX-H100\"" },
+  { "description", KIND_STRING, NODE (description), FALSE, FALSE, 0, 0, "a line of text" },
+  { "gpu", KIND_STRING, NODE (gpu_name), TRUE, FALSE, 0, 0,
+    "a GPU model name such as \"H100-SXM\"" },
+  { "gpus", KIND_UINT, NODE (gpus), TRUE, FALSE, 1, 4096,
+    "the number of GPUs, an integer such as \"8\"" },
+  { "intra_node", KIND_STRING, NODE (intra_node), FALSE, FALSE, 0, 0,
+    "one of nvswitch, nvlink-mesh, pcie, infinity-fabric" },
+  { "nvswitches", KIND_UINT, NODE (nvswitches), FALSE, FALSE, 0, 1024,
+    "an integer such as \"4\"" },
+  { "nics", KIND_UINT, NODE (nics), FALSE, FALSE, 0, 1024, "an integer such as \"8\"" },
+  { "nic_bandwidth", KIND_BANDWIDTH, NODE (nic_bandwidth), FALSE, FALSE, 0, 0,
+    "a bandwidth such as \"400Gb/s\"" },
+  { "nic_type", KIND_STRING, NODE (nic_type), FALSE, FALSE, 0, 0,
+    "a NIC type such as \"infiniband-ndr\"" },
+  { "cpu", KIND_STRING, NODE (cpu), FALSE, FALSE, 0, 0,
+    "a CPU description such as \"2x Intel Xeon Platinum 8480C\"" },
+  { "cpu_cores", KIND_UINT, NODE (cpu_cores), FALSE, FALSE, 0, 1000000,
+    "the node's CPU cores, an integer such as \"112\"" },
+  { "memory", KIND_SIZE, NODE (memory_bytes), FALSE, FALSE, 0, 0, "a size such as \"2TB\"" },
+  { "base_power", KIND_POWER, NODE (base_power_w), FALSE, FALSE, 0, 0,
+    "a power such as \"1.5kW\"" },
+  { "max_power", KIND_POWER, NODE (max_power_w), FALSE, FALSE, 0, 0,
+    "a power such as \"10.2kW\"" },
+  { "price_usd", KIND_NUMBER, NODE (price_usd), FALSE, FALSE, 0, 1e12,
+    "a price in US dollars such as \"199000\"" },
+};
+
+static const char * const intra_node_kinds[] = {
+  "nvswitch", "nvlink-mesh", "pcie", "infinity-fabric",
+};
+
+static gboolean
+parse_placements (const char *raw, const KeyDesc *d, SimMigProfile *p, GError **error)
+{
+  g_auto(GStrv) parts = g_strsplit_set (raw, ",;", -1);
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n_parts = g_strv_length (parts);
+
+  for (guint i = 0; i < n_parts; i++)
+    {
+      char *t = g_strstrip (parts[i]);
+      gint64 v;
+
+      /* A trailing separator, as GKeyFile lists end, is allowed. */
+      if (*t == '\0' && i == n_parts - 1 && i > 0)
+        break;
+      if (*t == '\0')
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "empty entry in \"%s\": expected %s", raw, d->expected);
+          return FALSE;
+        }
+      if (!sim_parse_integer (t, (gint64) d->min, (gint64) d->max, &v, error))
+        return FALSE;
+      if (values->len > 0 && (guint) v <= g_array_index (values, guint, values->len - 1))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "\"%s\" is not in increasing order: expected %s", raw, d->expected);
+          return FALSE;
+        }
+      {
+        guint u = (guint) v;
+        g_array_append_val (values, u);
+      }
+    }
+  p->n_placements = values->len;
+  p->placements = (guint *) (void *) g_array_free (g_steal_pointer (&values), FALSE);
+  return TRUE;
+}
+
+/* Reads the keys of @group into @target as @descs say.  Unknown keys come
+ * first, so that a misspelt required key is reported with a suggestion
+ * rather than as missing. */
+static gboolean
+read_group (GKeyFile *kf, const FileIndex *fi, const char *group, const KeyDesc *descs,
+            gsize n_descs, gpointer target, GError **error)
+{
+  g_auto(GStrv) keys = g_key_file_get_keys (kf, group, NULL, NULL);
+  const char *names[32];
+
+  g_assert (n_descs <= G_N_ELEMENTS (names));
+  for (gsize i = 0; i < n_descs; i++)
+    names[i] = descs[i].key;
+
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    {
+      gboolean known = FALSE;
+      const char *guess;
+
+      for (gsize j = 0; j < n_descs && !known; j++)
+        known = strcmp (keys[i], descs[j].key) == 0;
+      if (known)
+        continue;
+      guess = sim__closest (keys[i], names, n_descs);
+      if (guess != NULL)
+        set_error_at (error, fi, group, keys[i], 0, SIM_ERROR_UNKNOWN_KEY,
+                      "unknown key: did you mean \"%s\"?", guess);
+      else
+        {
+          g_autoptr(GString) all = g_string_new (NULL);
+          for (gsize j = 0; j < n_descs; j++)
+            g_string_append_printf (all, "%s%s", j ? ", " : "", names[j]);
+          set_error_at (error, fi, group, keys[i], 0, SIM_ERROR_UNKNOWN_KEY,
+                        "unknown key: expected one of %s", all->str);
+        }
+      return FALSE;
+    }
+
+  for (gsize i = 0; i < n_descs; i++)
+    {
+      const KeyDesc *d = &descs[i];
+      gpointer field = (char *) target + d->offset;
+      g_autofree char *raw = NULL;
+      g_autoptr(GError) local = NULL;
+      gboolean zero = FALSE;
+
+      if (!g_key_file_has_key (kf, group, d->key, NULL))
+        {
+          if (d->required)
+            {
+              set_error_at (error, fi, group, d->key, file_index_line (fi, group, NULL),
+                            SIM_ERROR_MISSING, "missing required key: expected %s",
+                            d->expected);
+              return FALSE;
+            }
+          continue;
+        }
+      if (d->kind == KIND_STRING)
+        raw = g_key_file_get_string (kf, group, d->key, &local);
+      else
+        raw = g_key_file_get_value (kf, group, d->key, &local);
+      if (raw == NULL)
+        {
+          set_error_at (error, fi, group, d->key, 0, SIM_ERROR_PARSE, "%s: expected %s",
+                        local->message, d->expected);
+          return FALSE;
+        }
+      if (d->kind != KIND_STRING)
+        g_strstrip (raw);
+
+      switch (d->kind)
+        {
+        case KIND_STRING:
+          if (*g_strstrip (raw) == '\0')
+            {
+              set_error_at (error, fi, group, d->key, 0, SIM_ERROR_PARSE,
+                            "empty value: expected %s", d->expected);
+              return FALSE;
+            }
+          *(char **) field = g_steal_pointer (&raw);
+          break;
+        case KIND_NUMBER:
+          if (!sim_parse_number (raw, d->min, d->max, (double *) field, &local))
+            goto bad;
+          zero = *(double *) field == 0;
+          break;
+        case KIND_SIZE:
+          if (!sim_parse_size (raw, (guint64 *) field, &local))
+            goto bad;
+          zero = *(guint64 *) field == 0;
+          break;
+        case KIND_BANDWIDTH:
+          if (!sim_parse_bandwidth (raw, (double *) field, &local))
+            goto bad;
+          zero = *(double *) field == 0;
+          break;
+        case KIND_POWER:
+          if (!sim_parse_power (raw, (double *) field, &local))
+            goto bad;
+          zero = *(double *) field == 0;
+          break;
+        case KIND_UINT:
+          {
+            gint64 v;
+            if (!sim_parse_integer (raw, (gint64) d->min, (gint64) d->max, &v, &local))
+              goto bad;
+            *(guint *) field = (guint) v;
+            zero = v == 0;
+          }
+          break;
+        case KIND_PLACEMENTS:
+          if (!parse_placements (raw, d, (SimMigProfile *) target, &local))
+            goto bad;
+          zero = ((SimMigProfile *) target)->n_placements == 0;
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+      if (zero && d->positive)
+        {
+          set_error_at (error, fi, group, d->key, 0, SIM_ERROR_INVALID,
+                        "\"%s\" is zero: expected %s", raw, d->expected);
+          return FALSE;
+        }
+      continue;
+
+    bad:
+      propagate_at (error, g_steal_pointer (&local), fi, group, d->key);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The suggestion for an unknown group: "[gpu]", "[mig NAME]" or "[node]". */
+static char *
+suggest_group (const char *group, gboolean is_gpu)
+{
+  const char *space = strchr (group, ' ');
+  g_autofree char *head = space ? g_strndup (group, (gsize) (space - group)) : g_strdup (group);
+  const char *gpu_heads[] = { "gpu", "mig" };
+  const char *node_heads[] = { "node" };
+  const char *guess;
+
+  if (is_gpu)
+    guess = sim__closest (head, gpu_heads, G_N_ELEMENTS (gpu_heads));
+  else
+    guess = sim__closest (head, node_heads, G_N_ELEMENTS (node_heads));
+  if (guess == NULL)
+    return NULL;
+  if (strcmp (guess, "mig") == 0)
+    {
+      g_autofree char *tail = g_strstrip (g_strdup (space ? space : ""));
+      return g_strdup_printf ("[mig %s]", *tail ? tail : "NAME");
+    }
+  return g_strdup_printf ("[%s]", guess);
+}
+
+static gboolean
+reject_group (const FileIndex *fi, const char *group, gboolean is_gpu, GError **error)
+{
+  g_autofree char *guess = suggest_group (group, is_gpu);
+  const char *allowed = is_gpu ? "[gpu] and [mig NAME]" : "[node]";
+
+  if (guess != NULL)
+    set_error_at (error, fi, group, NULL, 0, SIM_ERROR_UNKNOWN_KEY,
+                  "unknown group: did you mean %s? (a %s file has %s groups)", guess,
+                  is_gpu ? "GPU" : "node", allowed);
+  else
+    set_error_at (error, fi, group, NULL, 0, SIM_ERROR_UNKNOWN_KEY,
+                  "unknown group: a %s file has %s groups", is_gpu ? "GPU" : "node",
+                  allowed);
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GPU models */
+
+static gboolean
+check_mig_profile (const SimGpuModel *m, const SimMigProfile *p, const FileIndex *fi,
+                   const char *group, GError **error)
+{
+  if (p->compute_slices > m->mig_slices)
+    {
+      set_error_at (error, fi, group, "compute_slices", 0, SIM_ERROR_INVALID,
+                    "%u compute slices: expected at most the GPU's mig_slices (%u)",
+                    p->compute_slices, m->mig_slices);
+      return FALSE;
+    }
+  if ((guint64) p->max_instances * p->compute_slices > m->mig_slices)
+    {
+      set_error_at (error, fi, group, "max_instances", 0, SIM_ERROR_INVALID,
+                    "%u instances of %u compute slices need %u slices: expected at most "
+                    "the GPU's mig_slices (%u)", p->max_instances, p->compute_slices,
+                    p->max_instances * p->compute_slices, m->mig_slices);
+      return FALSE;
+    }
+  if (p->memory_bytes > m->memory_bytes)
+    {
+      set_error_at (error, fi, group, "memory", 0, SIM_ERROR_INVALID,
+                    "%" G_GUINT64_FORMAT " bytes: expected at most the GPU's memory (%"
+                    G_GUINT64_FORMAT " bytes)", p->memory_bytes, m->memory_bytes);
+      return FALSE;
+    }
+  for (guint i = 0; i < p->n_placements; i++)
+    if (p->placements[i] + p->compute_slices > m->mig_slices)
+      {
+        set_error_at (error, fi, group, "placements", 0, SIM_ERROR_INVALID,
+                      "an instance placed at slice %u would end at slice %u: expected "
+                      "placements that end within the GPU's %u slices",
+                      p->placements[i], p->placements[i] + p->compute_slices,
+                      m->mig_slices);
+        return FALSE;
+      }
+  if (p->n_placements < p->max_instances)
+    {
+      set_error_at (error, fi, group, "placements", 0, SIM_ERROR_INVALID,
+                    "%u placements for %u instances: expected at least max_instances "
+                    "placements", p->n_placements, p->max_instances);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static SimGpuModel *
+parse_gpu (GKeyFile *kf, const FileIndex *fi, GError **error)
+{
+  g_autoptr(SimGpuModel) m = g_new0 (SimGpuModel, 1);
+  g_auto(GStrv) groups = g_key_file_get_groups (kf, NULL);
+  guint n_mig = 0;
+
+  if (!read_group (kf, fi, "gpu", gpu_keys, G_N_ELEMENTS (gpu_keys), m, error))
+    return NULL;
+  if (m->idle_w > 0 && m->tdp_w > 0 && m->idle_w >= m->tdp_w)
+    {
+      set_error_at (error, fi, "gpu", "idle_power", 0, SIM_ERROR_INVALID,
+                    "%g W: expected less than the TDP (%g W)", m->idle_w, m->tdp_w);
+      return NULL;
+    }
+
+  for (guint i = 1; groups[i] != NULL; i++)
+    {
+      const char *g = groups[i];
+      const char *pname = g_str_has_prefix (g, "mig ") ? g + 4 : NULL;
+
+      while (pname != NULL && *pname == ' ')
+        pname++;
+      if (pname == NULL || *pname == '\0')
+        return (reject_group (fi, g, TRUE, error), NULL);
+      n_mig++;
+    }
+  if (n_mig > 0 && m->mig_slices == 0)
+    {
+      set_error_at (error, fi, "gpu", "mig_slices", file_index_line (fi, "gpu", NULL),
+                    SIM_ERROR_MISSING,
+                    "missing: the file has [mig NAME] groups: expected the number of MIG "
+                    "compute slices, such as \"7\"");
+      return NULL;
+    }
+  if (n_mig == 0 && m->mig_slices > 0)
+    {
+      set_error_at (error, fi, "gpu", "mig_slices", 0, SIM_ERROR_MISSING,
+                    "MIG is on but there are no profiles: expected a [mig NAME] group "
+                    "such as [mig 1g.10gb] for each profile");
+      return NULL;
+    }
+
+  m->mig_profiles = g_new0 (SimMigProfile, MAX (n_mig, 1));
+  for (guint i = 1; groups[i] != NULL; i++)
+    {
+      const char *g = groups[i];
+      SimMigProfile *p = &m->mig_profiles[m->n_mig_profiles];
+
+      m->n_mig_profiles++;
+      p->name = g_strstrip (g_strdup (g + 4));
+      if (!read_group (kf, fi, g, mig_keys, G_N_ELEMENTS (mig_keys), p, error))
+        return NULL;
+      if (!check_mig_profile (m, p, fi, g, error))
+        return NULL;
+    }
+  if (n_mig == 0)
+    g_clear_pointer (&m->mig_profiles, g_free);
+  m->source_file = g_strdup (fi->path);
+  return g_steal_pointer (&m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Node models */
+
+static NodeEntry *
+parse_node (GKeyFile *kf, const FileIndex *fi, GError **error)
+{
+  g_autoptr(NodeEntry) e = g_new0 (NodeEntry, 1);
+  SimNodeModel *m = &e->pub;
+  g_auto(GStrv) groups = g_key_file_get_groups (kf, NULL);
+
+  for (guint i = 1; groups[i] != NULL; i++)
+    return (reject_group (fi, groups[i], FALSE, error), NULL);
+  if (!read_group (kf, fi, "node", node_keys, G_N_ELEMENTS (node_keys), m, error))
+    return NULL;
+  if (m->intra_node != NULL)
+    {
+      gboolean ok = FALSE;
+      for (gsize i = 0; i < G_N_ELEMENTS (intra_node_kinds) && !ok; i++)
+        ok = strcmp (m->intra_node, intra_node_kinds[i]) == 0;
+      if (!ok)
+        {
+          const char *guess = sim__closest (m->intra_node, intra_node_kinds,
+                                            G_N_ELEMENTS (intra_node_kinds));
+          if (guess != NULL)
+            set_error_at (error, fi, "node", "intra_node", 0, SIM_ERROR_INVALID,
+                          "unknown interconnect \"%s\": did you mean \"%s\"? (expected one "
+                          "of nvswitch, nvlink-mesh, pcie, infinity-fabric)",
+                          m->intra_node, guess);
+          else
+            set_error_at (error, fi, "node", "intra_node", 0, SIM_ERROR_INVALID,
+                          "unknown interconnect \"%s\": expected one of nvswitch, "
+                          "nvlink-mesh, pcie, infinity-fabric", m->intra_node);
+          return NULL;
+        }
+    }
+  if (m->nvswitches > 0 && g_strcmp0 (m->intra_node, "nvswitch") != 0)
+    {
+      set_error_at (error, fi, "node", "nvswitches", 0, SIM_ERROR_INVALID,
+                    "%u NVSwitches: expected intra_node = nvswitch", m->nvswitches);
+      return NULL;
+    }
+  if (m->nics > 0 && m->nic_bandwidth == 0)
+    {
+      set_error_at (error, fi, "node", "nic_bandwidth", file_index_line (fi, "node", NULL),
+                    SIM_ERROR_MISSING, "missing for %u NICs: expected a bandwidth such as "
+                    "\"400Gb/s\"", m->nics);
+      return NULL;
+    }
+  if (m->base_power_w > 0 && m->max_power_w > 0 && m->base_power_w > m->max_power_w)
+    {
+      set_error_at (error, fi, "node", "base_power", 0, SIM_ERROR_INVALID,
+                    "%g W: expected at most max_power (%g W)", m->base_power_w,
+                    m->max_power_w);
+      return NULL;
+    }
+  e->gpu_line = file_index_line (fi, "node", "gpu");
+  m->source_file = g_strdup (fi->path);
+  return g_steal_pointer (&e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The catalogue */
+
+SimCatalogue *
+sim_catalogue_new (void)
+{
+  SimCatalogue *c = g_new0 (SimCatalogue, 1);
+
+  c->gpus = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                   (GDestroyNotify) gpu_model_free);
+  c->nodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                    (GDestroyNotify) node_entry_free);
+  return c;
+}
+
+void
+sim_catalogue_free (SimCatalogue *catalogue)
+{
+  if (catalogue == NULL)
+    return;
+  g_hash_table_unref (catalogue->gpus);
+  g_hash_table_unref (catalogue->nodes);
+  g_free (catalogue);
+}
+
+char **
+sim_catalogue_default_path (void)
+{
+  GPtrArray *dirs = g_ptr_array_new ();
+  const char *installed = SIM_MODELDIR;
+  const char *source = SIM_SOURCE_MODELDIR;
+  const char *env = g_getenv ("GPUSIM_MODEL_PATH");
+
+  if (*installed != '\0' && g_file_test (installed, G_FILE_TEST_IS_DIR))
+    g_ptr_array_add (dirs, g_strdup (installed));
+  else if (*source != '\0')
+    g_ptr_array_add (dirs, g_strdup (source));
+  if (env != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
+      for (guint i = 0; parts[i] != NULL; i++)
+        if (*parts[i] != '\0')
+          g_ptr_array_add (dirs, g_strdup (parts[i]));
+    }
+  g_ptr_array_add (dirs, NULL);
+  return (char **) g_ptr_array_free (dirs, FALSE);
+}
+
+/* Points every node model at its GPU model, or at NULL if it is unknown. */
+static void
+relink_nodes (SimCatalogue *c)
+{
+  GHashTableIter it;
+  gpointer value;
+
+  g_hash_table_iter_init (&it, c->nodes);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    {
+      SimNodeModel *n = value;
+      n->gpu = sim_catalogue_lookup_gpu (c, n->gpu_name);
+    }
+}
+
+gboolean
+sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_auto(FileIndex) fi = { NULL, NULL };
+  g_autofree char *start = NULL;
+
+  g_return_val_if_fail (catalogue != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!g_file_get_contents (path, &text, &len, &local))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read model file %s: %s", path,
+                   local->message);
+      return FALSE;
+    }
+  if (!file_index_build (&fi, path, text, len, error))
+    return FALSE;
+  if (!g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, &local))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                   "%s: not a valid key file: %s: expected [group] headers, `key = value` "
+                   "lines and # comments", path, local->message);
+      return FALSE;
+    }
+  start = g_key_file_get_start_group (kf);
+  if (start == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "%s: no groups: expected the file to start with [gpu] or [node]", path);
+      return FALSE;
+    }
+  if (strcmp (start, "gpu") == 0)
+    {
+      SimGpuModel *m = parse_gpu (kf, &fi, error);
+      if (m == NULL)
+        return FALSE;
+      g_hash_table_replace (catalogue->gpus, g_ascii_strdown (m->name, -1), m);
+    }
+  else if (strcmp (start, "node") == 0)
+    {
+      NodeEntry *e = parse_node (kf, &fi, error);
+      if (e == NULL)
+        return FALSE;
+      g_hash_table_replace (catalogue->nodes, g_ascii_strdown (e->pub.name, -1), e);
+    }
+  else
+    {
+      const char *kinds[] = { "gpu", "node" };
+      const char *guess = sim__closest (start, kinds, G_N_ELEMENTS (kinds));
+      set_error_at (error, &fi, start, NULL, 0, SIM_ERROR_UNKNOWN_KEY,
+                    "unknown first group%s%s%s: expected [gpu] or [node]",
+                    guess ? ": did you mean [" : "", guess ? guess : "", guess ? "]?" : "");
+      return FALSE;
+    }
+  relink_nodes (catalogue);
+  return TRUE;
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static gboolean
+add_directory (SimCatalogue *c, const char *dir, int depth, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (depth > MAX_DEPTH)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO,
+                   "cannot read model directory %s: nested more than %d levels deep "
+                   "(a symbolic link loop?)", dir, MAX_DEPTH);
+      return FALSE;
+    }
+  d = g_dir_open (dir, 0, &local);
+  if (d == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read model directory %s: %s",
+                   dir, local->message);
+      return FALSE;
+    }
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (name[0] != '.')
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *entry = g_ptr_array_index (names, i);
+      g_autofree char *full = g_build_filename (dir, entry, NULL);
+
+      if (g_file_test (full, G_FILE_TEST_IS_DIR))
+        {
+          if (!add_directory (c, full, depth + 1, error))
+            return FALSE;
+        }
+      else if (g_str_has_suffix (entry, ".ini") && g_file_test (full, G_FILE_TEST_IS_REGULAR))
+        {
+          if (!sim_catalogue_add_file (c, full, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+sim_catalogue_add_directory (SimCatalogue *catalogue, const char *dir, GError **error)
+{
+  g_return_val_if_fail (catalogue != NULL, FALSE);
+  g_return_val_if_fail (dir != NULL, FALSE);
+
+  return add_directory (catalogue, dir, 0, error);
+}
+
+/* Names of the models in @table, sorted; the strings are borrowed. */
+static GPtrArray *
+sorted_values (GHashTable *table)
+{
+  GPtrArray *out = g_ptr_array_sized_new (g_hash_table_size (table));
+  GHashTableIter it;
+  gpointer value;
+
+  g_hash_table_iter_init (&it, table);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    g_ptr_array_add (out, value);
+  return out;
+}
+
+static int
+compare_gpus (gconstpointer a, gconstpointer b)
+{
+  const SimGpuModel *x = *(const SimGpuModel * const *) a;
+  const SimGpuModel *y = *(const SimGpuModel * const *) b;
+  return g_ascii_strcasecmp (x->name, y->name);
+}
+
+static int
+compare_nodes (gconstpointer a, gconstpointer b)
+{
+  const SimNodeModel *x = *(const SimNodeModel * const *) a;
+  const SimNodeModel *y = *(const SimNodeModel * const *) b;
+  return g_ascii_strcasecmp (x->name, y->name);
+}
+
+GPtrArray *
+sim_catalogue_get_gpus (const SimCatalogue *catalogue)
+{
+  GPtrArray *out;
+
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  out = sorted_values (catalogue->gpus);
+  g_ptr_array_sort (out, compare_gpus);
+  return out;
+}
+
+GPtrArray *
+sim_catalogue_get_nodes (const SimCatalogue *catalogue)
+{
+  GPtrArray *out;
+
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  out = sorted_values (catalogue->nodes);
+  g_ptr_array_sort (out, compare_nodes);
+  return out;
+}
+
+/* The closest name among the models of @table, or NULL. */
+static const char *
+closest_in (GHashTable *a, GHashTable *b, gboolean nodes_b, const char *name)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer value;
+
+  g_hash_table_iter_init (&it, a);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    g_ptr_array_add (names, ((SimGpuModel *) value)->name);
+  if (b != NULL)
+    {
+      g_hash_table_iter_init (&it, b);
+      while (g_hash_table_iter_next (&it, NULL, &value))
+        g_ptr_array_add (names, nodes_b ? ((SimNodeModel *) value)->name
+                                        : ((SimGpuModel *) value)->name);
+    }
+  /* Sorted, so that ties resolve the same way on every run. */
+  g_ptr_array_sort (names, compare_names);
+  return sim__closest (name, (const char * const *) names->pdata, names->len);
+}
+
+gboolean
+sim_catalogue_resolve (SimCatalogue *catalogue, GError **error)
+{
+  g_autoptr(GPtrArray) nodes = NULL;
+
+  g_return_val_if_fail (catalogue != NULL, FALSE);
+
+  relink_nodes (catalogue);
+  nodes = sim_catalogue_get_nodes (catalogue);
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      NodeEntry *e = g_ptr_array_index (nodes, i);
+      const char *guess;
+
+      if (e->pub.gpu != NULL)
+        continue;
+      guess = closest_in (catalogue->gpus, NULL, FALSE, e->pub.gpu_name);
+      if (guess != NULL)
+        g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                     "%s:%d: [node] gpu: unknown GPU model \"%s\": did you mean \"%s\"?",
+                     e->pub.source_file, e->gpu_line, e->pub.gpu_name, guess);
+      else
+        g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                     "%s:%d: [node] gpu: unknown GPU model \"%s\": expected the name of a "
+                     "GPU model in the catalogue (`gpusim models` lists them)",
+                     e->pub.source_file, e->gpu_line, e->pub.gpu_name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+SimCatalogue *
+sim_catalogue_new_default (const char * const *extra_dirs, GError **error)
+{
+  g_autoptr(SimCatalogue) c = sim_catalogue_new ();
+  g_auto(GStrv) path = sim_catalogue_default_path ();
+
+  for (guint i = 0; path[i] != NULL; i++)
+    {
+      if (!g_file_test (path[i], G_FILE_TEST_IS_DIR))
+        continue;
+      if (!sim_catalogue_add_directory (c, path[i], error))
+        return NULL;
+    }
+  for (guint i = 0; extra_dirs != NULL && extra_dirs[i] != NULL; i++)
+    if (!sim_catalogue_add_directory (c, extra_dirs[i], error))
+      return NULL;
+  if (!sim_catalogue_resolve (c, error))
+    return NULL;
+  return g_steal_pointer (&c);
+}
+
+const SimGpuModel *
+sim_catalogue_lookup_gpu (const SimCatalogue *catalogue, const char *name)
+{
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+  key = g_ascii_strdown (name, -1);
+  return g_hash_table_lookup (catalogue->gpus, key);
+}
+
+const SimNodeModel *
+sim_catalogue_lookup_node (const SimCatalogue *catalogue, const char *name)
+{
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+  key = g_ascii_strdown (name, -1);
+  return g_hash_table_lookup (catalogue->nodes, key);
+}
+
+const char *
+sim_catalogue_suggest (const SimCatalogue *catalogue, const char *name)
+{
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+  return closest_in (catalogue->gpus, catalogue->nodes, TRUE, name);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Describing a model */
+
+/* Appends @v with four significant digits and the largest decimal prefix
+ * that keeps it at 1 or more, e.g. "3.35 TB/s", "80 GB", "10.2 kW". */
+static void
+append_scaled (GString *s, double v, const char *unit, gboolean kilo_only)
+{
+  static const char *prefixes[] = { "", "k", "M", "G", "T", "P" };
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  guint i = 0;
+  guint last = kilo_only ? 1 : G_N_ELEMENTS (prefixes) - 1;
+
+  while (i < last && fabs (v) >= 1000)
+    {
+      v /= 1000;
+      i++;
+    }
+  g_ascii_formatd (buf, sizeof buf, "%.4g", v);
+  g_string_append_printf (s, "%s %s%s", buf, prefixes[i], unit);
+}
+
+static void
+line_size (GString *s, const char *label, guint64 bytes)
+{
+  g_string_append_printf (s, "  %s: ", label);
+  if (bytes == 0)
+    g_string_append (s, "unknown");
+  else
+    append_scaled (s, (double) bytes, "B", FALSE);
+  g_string_append_c (s, '\n');
+}
+
+static void
+line_bandwidth (GString *s, const char *label, double bytes_per_s, gboolean bits_too)
+{
+  g_string_append_printf (s, "  %s: ", label);
+  if (bytes_per_s == 0)
+    g_string_append (s, "unknown");
+  else if (bits_too)
+    {
+      append_scaled (s, bytes_per_s * 8, "b/s", FALSE);
+      g_string_append (s, " (");
+      append_scaled (s, bytes_per_s, "B/s", FALSE);
+      g_string_append (s, ")");
+    }
+  else
+    append_scaled (s, bytes_per_s, "B/s", FALSE);
+  g_string_append_c (s, '\n');
+}
+
+static void
+line_power (GString *s, const char *label, double w)
+{
+  g_string_append_printf (s, "  %s: ", label);
+  if (w == 0)
+    g_string_append (s, "unknown");
+  else
+    append_scaled (s, w, "W", TRUE);
+  g_string_append_c (s, '\n');
+}
+
+static void
+line_number (GString *s, const char *label, double v, const char *unit)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_printf (s, "  %s: ", label);
+  if (v == 0)
+    g_string_append (s, "unknown");
+  else
+    g_string_append_printf (s, "%s %s", g_ascii_formatd (buf, sizeof buf, "%.6g", v), unit);
+  g_string_append_c (s, '\n');
+}
+
+static void
+line_text (GString *s, const char *label, const char *text)
+{
+  g_string_append_printf (s, "  %s: %s\n", label, text ? text : "unknown");
+}
+
+static void
+line_price (GString *s, double usd)
+{
+  g_string_append (s, "  price: ");
+  if (usd == 0)
+    g_string_append (s, "unknown");
+  else
+    {
+      char digits[32];
+      int n = g_snprintf (digits, sizeof digits, "%.0f", usd);
+      g_string_append_c (s, '$');
+      for (int i = 0; i < n; i++)
+        {
+          if (i > 0 && (n - i) % 3 == 0)
+            g_string_append_c (s, ',');
+          g_string_append_c (s, digits[i]);
+        }
+    }
+  g_string_append_c (s, '\n');
+}
+
+static void
+describe_gpu (GString *s, const SimGpuModel *m)
+{
+  g_string_append_printf (s, "%s (GPU model)\n", m->name);
+  line_text (s, "vendor", m->vendor);
+  line_text (s, "description", m->description);
+  line_text (s, "source file", m->source_file);
+  line_number (s, "FP16/BF16 tensor (dense)", m->fp16_tflops, "TFLOPS");
+  line_number (s, "FP8 tensor (dense)", m->fp8_tflops, "TFLOPS");
+  line_size (s, "memory", m->memory_bytes);
+  line_bandwidth (s, "memory bandwidth", m->memory_bandwidth, FALSE);
+  line_bandwidth (s, "scale-up bandwidth", m->scaleup_bandwidth, FALSE);
+  line_text (s, "scale-up link", m->scaleup_link);
+  line_power (s, "TDP", m->tdp_w);
+  line_power (s, "idle power", m->idle_w);
+  line_price (s, m->price_usd);
+  if (m->mig_slices == 0)
+    {
+      g_string_append (s, "  MIG: not supported\n");
+      return;
+    }
+  g_string_append_printf (s, "  MIG: %u compute slices, %u profiles\n", m->mig_slices,
+                          m->n_mig_profiles);
+  g_string_append_printf (s, "    %-14s %7s %13s %9s %13s  %s\n", "profile", "compute",
+                          "memory slices", "memory", "max instances", "placements");
+  for (guint i = 0; i < m->n_mig_profiles; i++)
+    {
+      const SimMigProfile *p = &m->mig_profiles[i];
+      g_autoptr(GString) mem = g_string_new (NULL);
+      g_autoptr(GString) places = g_string_new (NULL);
+
+      append_scaled (mem, (double) p->memory_bytes, "B", FALSE);
+      for (guint j = 0; j < p->n_placements; j++)
+        g_string_append_printf (places, "%s%u", j ? "," : "", p->placements[j]);
+      g_string_append_printf (s, "    %-14s %7u %13u %9s %13u  %s\n", p->name,
+                              p->compute_slices, p->memory_slices, mem->str,
+                              p->max_instances, places->str);
+    }
+}
+
+static void
+describe_node (GString *s, const SimNodeModel *m)
+{
+  g_string_append_printf (s, "%s (node model)\n", m->name);
+  line_text (s, "description", m->description);
+  line_text (s, "source file", m->source_file);
+  g_string_append_printf (s, "  GPUs: %u x %s%s\n", m->gpus, m->gpu_name,
+                          m->gpu ? "" : " (not in the catalogue)");
+  line_text (s, "intra-node interconnect", m->intra_node);
+  g_string_append_printf (s, "  NVSwitches: %u\n", m->nvswitches);
+  g_string_append_printf (s, "  NICs: %u\n", m->nics);
+  line_bandwidth (s, "NIC bandwidth", m->nic_bandwidth, TRUE);
+  line_text (s, "NIC type", m->nic_type);
+  line_text (s, "CPU", m->cpu);
+  if (m->cpu_cores > 0)
+    g_string_append_printf (s, "  CPU cores: %u\n", m->cpu_cores);
+  else
+    line_text (s, "CPU cores", NULL);
+  line_size (s, "host memory", m->memory_bytes);
+  line_power (s, "base power (no GPUs, idle)", m->base_power_w);
+  line_power (s, "max power", m->max_power_w);
+  line_price (s, m->price_usd);
+  if (m->gpu != NULL)
+    {
+      line_size (s, "GPU memory, total", m->gpu->memory_bytes * m->gpus);
+      line_number (s, "FP16/BF16 tensor, total", m->gpu->fp16_tflops * m->gpus, "TFLOPS");
+    }
+}
+
+char *
+sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError **error)
+{
+  const SimGpuModel *gpu;
+  const SimNodeModel *node;
+  GString *s;
+
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  gpu = sim_catalogue_lookup_gpu (catalogue, name);
+  node = sim_catalogue_lookup_node (catalogue, name);
+  if (gpu == NULL && node == NULL)
+    {
+      const char *guess = sim_catalogue_suggest (catalogue, name);
+      if (guess != NULL)
+        g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                     "no GPU or node model called \"%s\": did you mean \"%s\"?", name, guess);
+      else
+        g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                     "no GPU or node model called \"%s\" (`gpusim models` lists them)", name);
+      return NULL;
+    }
+  s = g_string_new (NULL);
+  if (gpu != NULL)
+    describe_gpu (s, gpu);
+  if (node != NULL)
+    {
+      if (gpu != NULL)
+        g_string_append_c (s, '\n');
+      describe_node (s, node);
+    }
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,325 @@
+/* sim-cluster.c: allocation state of nodes and GPUs. */
+#include "config.h"
+
+#include "cluster/sim-cluster.h"
+#include "sim-error.h"
+
+#define HIST_DIM (SIM_CLUSTER_MAX_GPUS_PER_NODE + 1)
+
+struct _SimCluster {
+  GArray  *pools;    /* SimPool */
+  GArray  *nodes;    /* SimNode */
+  GArray  *gpus;     /* SimGpu */
+  guint    n_free;   /* GPUs with nothing allocated */
+  guint64  allocated_milli;
+  guint    max_per_node;
+  /* hist[size * HIST_DIM + free]: nodes with `size` GPUs of which `free` are
+   * free.  Only sizes that occur are non-zero. */
+  guint   *hist;
+  guint32  sizes_present; /* how many distinct node sizes; usually 1 */
+  guint   *sizes;         /* those sizes */
+};
+
+SimCluster *
+sim_cluster_new (void)
+{
+  SimCluster *c = g_new0 (SimCluster, 1);
+
+  c->pools = g_array_new (FALSE, TRUE, sizeof (SimPool));
+  c->nodes = g_array_new (FALSE, TRUE, sizeof (SimNode));
+  c->gpus = g_array_new (FALSE, TRUE, sizeof (SimGpu));
+  c->hist = g_new0 (guint, HIST_DIM * HIST_DIM);
+  c->sizes = g_new0 (guint, HIST_DIM);
+  return c;
+}
+
+void
+sim_cluster_free (SimCluster *cluster)
+{
+  if (cluster == NULL)
+    return;
+  for (guint i = 0; i < cluster->pools->len; i++)
+    g_free (g_array_index (cluster->pools, SimPool, i).name);
+  g_array_unref (cluster->pools);
+  g_array_unref (cluster->nodes);
+  g_array_unref (cluster->gpus);
+  g_free (cluster->hist);
+  g_free (cluster->sizes);
+  g_free (cluster);
+}
+
+gboolean
+sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimNodeModel *model,
+                      const SimGpuModel *gpu_model, guint gpus_per_node, guint n_nodes,
+                      GError **error)
+{
+  SimPool pool = { 0 };
+  guint per_node;
+
+  g_return_val_if_fail (cluster != NULL && name != NULL && model != NULL, FALSE);
+  g_return_val_if_fail (cluster->n_free == cluster->gpus->len, FALSE);
+
+  per_node = gpus_per_node ? gpus_per_node : model->gpus;
+  if (per_node == 0 || per_node > SIM_CLUSTER_MAX_GPUS_PER_NODE)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "pool \"%s\": %u GPUs per node: expected 1 to %u", name, per_node,
+                   SIM_CLUSTER_MAX_GPUS_PER_NODE);
+      return FALSE;
+    }
+  if (n_nodes == 0 || n_nodes > 10000000)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "pool \"%s\": %u nodes: expected 1 to 10000000", name, n_nodes);
+      return FALSE;
+    }
+  if ((guint64) cluster->gpus->len + (guint64) per_node * n_nodes > G_MAXINT32)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "pool \"%s\": the cluster would exceed 2^31 GPUs", name);
+      return FALSE;
+    }
+
+  pool.name = g_strdup (name);
+  pool.model = model;
+  pool.gpu_model = gpu_model ? gpu_model : model->gpu;
+  pool.gpus_per_node = per_node;
+  pool.first_node = cluster->nodes->len;
+  pool.n_nodes = n_nodes;
+  g_array_append_val (cluster->pools, pool);
+
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      SimNode node = { 0 };
+      node.index = cluster->nodes->len;
+      node.pool = cluster->pools->len - 1;
+      node.first_gpu = cluster->gpus->len;
+      node.n_gpus = per_node;
+      node.free_gpus = per_node;
+      node.model = model;
+      node.gpu_model = pool.gpu_model;
+      g_array_append_val (cluster->nodes, node);
+      for (guint g = 0; g < per_node; g++)
+        {
+          SimGpu gpu = { 0 };
+          gpu.node = node.index;
+          gpu.local_index = g;
+          g_array_append_val (cluster->gpus, gpu);
+        }
+    }
+  cluster->n_free += per_node * n_nodes;
+  cluster->max_per_node = MAX (cluster->max_per_node, per_node);
+  if (cluster->hist[per_node * HIST_DIM + per_node] == 0)
+    {
+      gboolean known = FALSE;
+      for (guint i = 0; i < cluster->sizes_present; i++)
+        known |= cluster->sizes[i] == per_node;
+      if (!known)
+        cluster->sizes[cluster->sizes_present++] = per_node;
+    }
+  cluster->hist[per_node * HIST_DIM + per_node] += n_nodes;
+  return TRUE;
+}
+
+guint
+sim_cluster_get_n_pools (const SimCluster *cluster)
+{
+  g_return_val_if_fail (cluster != NULL, 0);
+  return cluster->pools->len;
+}
+
+guint
+sim_cluster_get_n_nodes (const SimCluster *cluster)
+{
+  g_return_val_if_fail (cluster != NULL, 0);
+  return cluster->nodes->len;
+}
+
+guint
+sim_cluster_get_n_gpus (const SimCluster *cluster)
+{
+  g_return_val_if_fail (cluster != NULL, 0);
+  return cluster->gpus->len;
+}
+
+guint
+sim_cluster_get_n_free_gpus (const SimCluster *cluster)
+{
+  g_return_val_if_fail (cluster != NULL, 0);
+  return cluster->n_free;
+}
+
+guint64
+sim_cluster_get_allocated_milli (const SimCluster *cluster)
+{
+  g_return_val_if_fail (cluster != NULL, 0);
+  return cluster->allocated_milli;
+}
+
+guint
+sim_cluster_get_max_gpus_per_node (const SimCluster *cluster)
+{
+  g_return_val_if_fail (cluster != NULL, 0);
+  return cluster->max_per_node;
+}
+
+const SimPool *
+sim_cluster_get_pool (const SimCluster *cluster, guint i)
+{
+  g_return_val_if_fail (cluster != NULL && i < cluster->pools->len, NULL);
+  return &g_array_index (cluster->pools, SimPool, i);
+}
+
+const SimNode *
+sim_cluster_get_node (const SimCluster *cluster, guint i)
+{
+  g_return_val_if_fail (cluster != NULL && i < cluster->nodes->len, NULL);
+  return &g_array_index (cluster->nodes, SimNode, i);
+}
+
+const SimGpu *
+sim_cluster_get_gpu (const SimCluster *cluster, guint i)
+{
+  g_return_val_if_fail (cluster != NULL && i < cluster->gpus->len, NULL);
+  return &g_array_index (cluster->gpus, SimGpu, i);
+}
+
+static inline void
+node_free_changed (SimCluster *c, SimNode *node, guint old_free)
+{
+  c->hist[node->n_gpus * HIST_DIM + old_free]--;
+  c->hist[node->n_gpus * HIST_DIM + node->free_gpus]++;
+}
+
+gboolean
+sim_cluster_allocate (SimCluster *cluster, const guint32 *gpus, guint n, guint milli,
+                      GError **error)
+{
+  SimGpu *all;
+
+  g_return_val_if_fail (cluster != NULL && (gpus != NULL || n == 0), FALSE);
+  if (milli == 0 || milli > SIM_GPU_WHOLE)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "allocation of %u thousandths of a GPU: expected 1 to 1000", milli);
+      return FALSE;
+    }
+  all = (SimGpu *) (void *) cluster->gpus->data;
+  /* Check everything first, so that a refused allocation changes nothing.
+   * A repeated index is caught by marking tenants temporarily. */
+  for (guint i = 0; i < n; i++)
+    {
+      if (gpus[i] >= cluster->gpus->len)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                       "GPU %u does not exist (the cluster has %u)", gpus[i], cluster->gpus->len);
+          goto undo;
+        }
+      if (all[gpus[i]].used_milli + milli > SIM_GPU_WHOLE)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                       "GPU %u (node %u) has %u/1000 free, %u/1000 requested: "
+                       "it would be allocated twice",
+                       gpus[i], all[gpus[i]].node, SIM_GPU_WHOLE - all[gpus[i]].used_milli,
+                       milli);
+          goto undo;
+        }
+      all[gpus[i]].used_milli += milli;
+      continue;
+undo:
+      for (guint j = 0; j < i; j++)
+        all[gpus[j]].used_milli -= milli;
+      return FALSE;
+    }
+  cluster->allocated_milli += (guint64) n * milli;
+  for (guint i = 0; i < n; i++)
+    {
+      SimGpu *g = &all[gpus[i]];
+      g->n_tenants++;
+      if (g->n_tenants == 1)
+        {
+          SimNode *node = &g_array_index (cluster->nodes, SimNode, g->node);
+          guint old = node->free_gpus;
+          node->free_gpus--;
+          cluster->n_free--;
+          node_free_changed (cluster, node, old);
+        }
+    }
+  return TRUE;
+}
+
+void
+sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint milli)
+{
+  SimGpu *all;
+
+  g_return_if_fail (cluster != NULL && (gpus != NULL || n == 0));
+  all = (SimGpu *) (void *) cluster->gpus->data;
+  for (guint i = 0; i < n; i++)
+    {
+      SimGpu *g;
+      g_return_if_fail (gpus[i] < cluster->gpus->len);
+      g = &all[gpus[i]];
+      g_return_if_fail (g->used_milli >= milli && g->n_tenants > 0);
+      g->used_milli -= milli;
+      g->n_tenants--;
+      cluster->allocated_milli -= milli;
+      if (g->n_tenants == 0)
+        {
+          SimNode *node = &g_array_index (cluster->nodes, SimNode, g->node);
+          guint old = node->free_gpus;
+          node->free_gpus++;
+          cluster->n_free++;
+          node_free_changed (cluster, node, old);
+        }
+    }
+}
+
+guint
+sim_cluster_count_nodes_with_free (const SimCluster *cluster, guint min_free)
+{
+  guint count = 0;
+
+  g_return_val_if_fail (cluster != NULL, 0);
+  for (guint s = 0; s < cluster->sizes_present; s++)
+    {
+      guint size = cluster->sizes[s];
+      for (guint f = min_free; f <= size; f++)
+        count += cluster->hist[size * HIST_DIM + f];
+    }
+  return count;
+}
+
+guint
+sim_cluster_fragmented_gpus (const SimCluster *cluster, guint gpus)
+{
+  guint frag = 0;
+
+  g_return_val_if_fail (cluster != NULL, 0);
+  if (gpus == 0)
+    return 0;
+  for (guint s = 0; s < cluster->sizes_present; s++)
+    {
+      guint size = cluster->sizes[s];
+      guint need = MIN (gpus, size);
+      for (guint f = 1; f < need; f++)
+        frag += f * cluster->hist[size * HIST_DIM + f];
+    }
+  return frag;
+}
+
+char *
+sim_cluster_describe (const SimCluster *cluster)
+{
+  GString *s = g_string_new (NULL);
+
+  g_return_val_if_fail (cluster != NULL, NULL);
+  for (guint i = 0; i < cluster->pools->len; i++)
+    {
+      const SimPool *p = &g_array_index (cluster->pools, SimPool, i);
+      g_string_append_printf (s, "%s%u x %s (%u x %s)", i ? ", " : "", p->n_nodes,
+                              p->model->name, p->n_nodes * p->gpus_per_node,
+                              p->gpu_model ? p->gpu_model->name : p->model->gpu_name);
+    }
+  return g_string_free (s, FALSE);
+}

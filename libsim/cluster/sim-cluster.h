@@ -1,0 +1,188 @@
+/* sim-cluster.h: nodes, GPUs and their allocation state.
+ *
+ * A cluster is a list of pools, each a number of identical nodes of one
+ * catalogue model; nodes and GPUs are numbered densely, pool by pool, so
+ * that a placement is a list of GPU indices.  Every GPU records how much of
+ * it is allocated in thousandths (1000 = whole) and which MIG compute
+ * slices are taken, so that whole-GPU, fractional and MIG allocation share
+ * one state.  Allocation checks that no GPU is given out beyond its
+ * capacity: a policy that tries is refused with SIM_ERROR_STATE.
+ *
+ * For fragmentation, the cluster keeps a histogram of nodes by (GPUs per
+ * node, free whole GPUs), so the free GPUs that cannot host a request of g
+ * GPUs are counted in O(GPUs per node) rather than O(nodes).
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib.h>
+#include "cluster/sim-catalogue.h"
+
+G_BEGIN_DECLS
+
+/** SIM_GPU_WHOLE: a whole GPU in thousandths. */
+#define SIM_GPU_WHOLE 1000u
+/** SIM_CLUSTER_MAX_GPUS_PER_NODE: the most GPUs one node may hold. */
+#define SIM_CLUSTER_MAX_GPUS_PER_NODE 64u
+
+/**
+ * SimNode:
+ * @index: its number in the cluster
+ * @pool: the pool it belongs to
+ * @first_gpu: index of its first GPU; its GPUs are consecutive
+ * @n_gpus: GPUs it holds
+ * @free_gpus: GPUs with nothing allocated on them
+ * @model: (transfer none): its catalogue model
+ * @gpu_model: (transfer none): its GPUs' model
+ */
+typedef struct {
+  guint32 index;
+  guint32 pool;
+  guint32 first_gpu;
+  guint32 n_gpus;
+  guint32 free_gpus;
+  const SimNodeModel *model;
+  const SimGpuModel  *gpu_model;
+} SimNode;
+
+/**
+ * SimGpu:
+ * @node: the node it is in
+ * @local_index: its position in the node
+ * @used_milli: thousandths allocated (1000: fully)
+ * @mig_used: bit i set when MIG compute slice i is taken
+ * @n_tenants: allocations sharing it
+ */
+typedef struct {
+  guint32 node;
+  guint32 local_index;
+  guint32 used_milli;
+  guint32 mig_used;
+  guint32 n_tenants;
+} SimGpu;
+
+/**
+ * SimPool:
+ * @name: the pool's name in the scenario
+ * @model: its node model
+ * @gpu_model: its GPU model (the node's, or an override)
+ * @gpus_per_node: GPUs in each node
+ * @first_node: index of its first node
+ * @n_nodes: its number of nodes
+ */
+typedef struct {
+  char   *name;
+  const SimNodeModel *model;
+  const SimGpuModel  *gpu_model;
+  guint32 gpus_per_node;
+  guint32 first_node;
+  guint32 n_nodes;
+} SimPool;
+
+typedef struct _SimCluster SimCluster;
+
+/**
+ * sim_cluster_new:
+ * Returns: (transfer full): an empty cluster.
+ */
+SimCluster *sim_cluster_new (void);
+void        sim_cluster_free (SimCluster *cluster);
+
+/**
+ * sim_cluster_add_pool:
+ * @cluster: a cluster with nothing allocated
+ * @name: the pool's name
+ * @model: its node model (must outlive the cluster)
+ * @gpu_model: (nullable): a GPU model replacing the node's, or %NULL
+ * @gpus_per_node: GPUs per node, or 0 for the model's count
+ * @n_nodes: number of nodes, at least 1
+ * @error: return location for a #GError
+ *
+ * Errors: SIM_ERROR_INVALID if a count is out of range.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimNodeModel *model,
+                               const SimGpuModel *gpu_model, guint gpus_per_node, guint n_nodes,
+                               GError **error);
+
+guint sim_cluster_get_n_pools (const SimCluster *cluster);
+guint sim_cluster_get_n_nodes (const SimCluster *cluster);
+guint sim_cluster_get_n_gpus (const SimCluster *cluster);
+/** sim_cluster_get_n_free_gpus: Returns: GPUs with nothing allocated. */
+guint sim_cluster_get_n_free_gpus (const SimCluster *cluster);
+/** sim_cluster_get_allocated_milli: Returns: thousandths of GPUs allocated, summed. */
+guint64 sim_cluster_get_allocated_milli (const SimCluster *cluster);
+/** sim_cluster_get_max_gpus_per_node: Returns: the largest node's GPU count. */
+guint sim_cluster_get_max_gpus_per_node (const SimCluster *cluster);
+/** sim_cluster_get_pool: Returns: (transfer none): pool @i. */
+const SimPool *sim_cluster_get_pool (const SimCluster *cluster, guint i);
+/** sim_cluster_get_node: Returns: (transfer none): node @i. */
+const SimNode *sim_cluster_get_node (const SimCluster *cluster, guint i);
+/** sim_cluster_get_gpu: Returns: (transfer none): GPU @i. */
+const SimGpu  *sim_cluster_get_gpu (const SimCluster *cluster, guint i);
+
+/**
+ * sim_cluster_allocate:
+ * @cluster: a cluster
+ * @gpus: (array length=n): GPU indices, each at most once
+ * @n: their number
+ * @milli: thousandths of each GPU to take (1000 for whole GPUs)
+ * @error: return location for a #GError
+ *
+ * Takes @milli of each listed GPU, or nothing if any of them lacks room.
+ *
+ * Errors: SIM_ERROR_STATE if an index is out of range, repeated, or the
+ * GPU has less than @milli free (a GPU would be allocated twice).
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_cluster_allocate (SimCluster *cluster, const guint32 *gpus, guint n, guint milli,
+                               GError **error);
+
+/**
+ * sim_cluster_release:
+ *
+ * Gives back what sim_cluster_allocate() took.  Releasing more than is
+ * allocated is a programming error.
+ */
+void sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint milli);
+
+/**
+ * sim_cluster_count_nodes_with_free:
+ * @cluster: a cluster
+ * @min_free: whole free GPUs wanted
+ *
+ * Time complexity: O(GPUs per node).
+ *
+ * Returns: the number of nodes with at least @min_free whole free GPUs.
+ */
+guint sim_cluster_count_nodes_with_free (const SimCluster *cluster, guint min_free);
+
+/**
+ * sim_cluster_fragmented_gpus:
+ * @cluster: a cluster
+ * @gpus: the size of a request (the job at the head of the queue)
+ *
+ * The free whole GPUs that cannot host a request of @gpus GPUs: those on
+ * nodes with fewer than min(@gpus, GPUs per node) free, the measure of the
+ * FGD paper (Weng et al., ATC'23) for whole-GPU requests.  Time
+ * complexity: O(GPUs per node squared), independent of the node count.
+ *
+ * Returns: the number of such GPUs.
+ */
+guint sim_cluster_fragmented_gpus (const SimCluster *cluster, guint gpus);
+
+/**
+ * sim_cluster_describe:
+ * Returns: (transfer full): a one-line description, e.g.
+ *   "16 x DGX-H100 (128 x H100-SXM)".
+ */
+char *sim_cluster_describe (const SimCluster *cluster);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimCluster, sim_cluster_free)
+
+G_END_DECLS

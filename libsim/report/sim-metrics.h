@@ -1,0 +1,68 @@
+/* sim-metrics.h: the accumulators a simulation feeds (not installed).
+ *
+ * Time-weighted figures are exact integrals of piecewise-constant state:
+ * before anything changes, sim__metrics_advance() adds value x elapsed time
+ * for the state that held since the last change.  Per-job figures are kept
+ * in arrays for exact percentiles (8 bytes per job and figure). */
+#pragma once
+
+#include <stdio.h>
+#include "report/sim-report.h"
+#include "workload/sim-job.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint   total_gpus;
+  /* State between events, set by the simulation after every change. */
+  guint64 allocated_milli;  /* thousandths of GPUs allocated */
+  guint   queued;
+  guint   running;
+  guint   fragmented;       /* free GPUs that cannot host the head job */
+
+  SimTime last;             /* integrals are up to date until here */
+  double  alloc_int;        /* GPU*s */
+  double  queue_int;        /* job*s */
+  double  frag_int;         /* GPU*s */
+  guint   queue_max;
+
+  guint64 submitted, started, completed, rejected;
+  SimTime first_submit, last_end;
+  double  job_gpu_seconds;  /* sum over jobs of GPUs x run time so far */
+  GArray *wait, *jct, *bsld; /* double seconds / ratio, completed jobs */
+
+  /* Time series: integrals at the last sample, to average over intervals. */
+  FILE   *series;
+  SimTime series_last;
+  double  series_alloc, series_queue, series_frag;
+  guint64 series_arrivals, series_completions;
+
+  FILE   *jobs;             /* per-job rows, or NULL */
+} SimMetrics;
+
+void sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series);
+void sim__metrics_clear (SimMetrics *m);
+void sim__metrics_advance (SimMetrics *m, SimTime now);
+void sim__metrics_job_submitted (SimMetrics *m, const SimJob *job);
+void sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_name);
+void sim__metrics_sample (SimMetrics *m, SimTime now);
+/* Adds the GPU-time of a job still running at the end. */
+void sim__metrics_job_unfinished (SimMetrics *m, const SimJob *job, SimTime now);
+
+typedef struct {
+  const char *scenario;
+  guint64     seed;
+  const char *cluster;
+  guint       nodes, gpus;
+  const char *policy;
+  const char *workload;
+  guint64     events;
+  SimTime     end;
+} SimReportInfo;
+
+SimReport *sim__report_new (const SimMetrics *m, const SimReportInfo *info);
+
+/* Formats a time in ns as exact seconds with 9 decimals into buf[32]. */
+const char *sim__format_seconds (SimTime t, char buf[32]);
+
+G_END_DECLS

@@ -1,0 +1,411 @@
+/* sim-report.c: metric accumulators and the report built from them. */
+#include "config.h"
+
+#include "report/sim-metrics.h"
+#include "core/sim-units.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+/* Bounded slowdown uses this threshold, the usual 10 s (Feitelson et al.). */
+#define BSLD_THRESHOLD_S 10.0
+
+const char *
+sim__format_seconds (SimTime t, char buf[32])
+{
+  gint64 whole = t / SIM_SECOND, frac = t % SIM_SECOND;
+
+  if (t < 0)
+    {
+      whole = -(t / SIM_SECOND);
+      frac = -(t % SIM_SECOND);
+      g_snprintf (buf, 32, "-%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, whole, frac);
+    }
+  else
+    g_snprintf (buf, 32, "%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, whole, frac);
+  return buf;
+}
+
+void
+sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series)
+{
+  memset (m, 0, sizeof *m);
+  m->total_gpus = total_gpus;
+  m->first_submit = -1;
+  m->wait = g_array_new (FALSE, FALSE, sizeof (double));
+  m->jct = g_array_new (FALSE, FALSE, sizeof (double));
+  m->bsld = g_array_new (FALSE, FALSE, sizeof (double));
+  m->jobs = jobs;
+  m->series = series;
+  if (jobs != NULL)
+    fputs ("id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,gpus,gpu_milli,"
+           "nodes\n", jobs);
+  if (series != NULL)
+    fputs ("time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
+           "fragmented_gpus_avg,arrivals,completions\n", series);
+}
+
+void
+sim__metrics_clear (SimMetrics *m)
+{
+  g_clear_pointer (&m->wait, g_array_unref);
+  g_clear_pointer (&m->jct, g_array_unref);
+  g_clear_pointer (&m->bsld, g_array_unref);
+}
+
+void
+sim__metrics_advance (SimMetrics *m, SimTime now)
+{
+  double dt;
+
+  if (now <= m->last)
+    return;
+  dt = sim_time_to_seconds (now - m->last);
+  m->alloc_int += dt * (double) m->allocated_milli / 1000.0;
+  m->queue_int += dt * m->queued;
+  m->frag_int += dt * m->fragmented;
+  m->last = now;
+}
+
+void
+sim__metrics_job_submitted (SimMetrics *m, const SimJob *job)
+{
+  m->submitted++;
+  m->series_arrivals++;
+  if (m->first_submit < 0)
+    m->first_submit = job->spec.submit;
+}
+
+void
+sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_name)
+{
+  double wait = sim_time_to_seconds (job->start - job->spec.submit);
+  double jct = sim_time_to_seconds (job->end - job->spec.submit);
+  double run = sim_time_to_seconds (job->end - job->start);
+  double bsld = MAX (1.0, jct / MAX (run, BSLD_THRESHOLD_S));
+
+  m->completed++;
+  m->series_completions++;
+  m->last_end = MAX (m->last_end, job->end);
+  m->job_gpu_seconds += run * job->n_gpus * (job->spec.gpu_milli / 1000.0);
+  g_array_append_val (m->wait, wait);
+  g_array_append_val (m->jct, jct);
+  g_array_append_val (m->bsld, bsld);
+  if (m->jobs != NULL)
+    {
+      char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+      fprintf (m->jobs, "%" G_GUINT64_FORMAT ",%s,%s,%s,%s,%s,%s,%s,%.6f,%u,%u,%u\n",
+               job->spec.id, class_name, sim__format_seconds (job->spec.submit, b1),
+               sim__format_seconds (job->start, b2), sim__format_seconds (job->end, b3),
+               sim__format_seconds (job->start - job->spec.submit, b4),
+               sim__format_seconds (job->end - job->spec.submit, b5),
+               sim__format_seconds (job->end - job->start, b6), bsld, job->spec.gpus,
+               job->spec.gpu_milli, job->n_nodes);
+    }
+}
+
+void
+sim__metrics_job_unfinished (SimMetrics *m, const SimJob *job, SimTime now)
+{
+  if (job->state == SIM_JOB_RUNNING)
+    m->job_gpu_seconds += sim_time_to_seconds (now - job->start) * job->n_gpus *
+                          (job->spec.gpu_milli / 1000.0);
+}
+
+void
+sim__metrics_sample (SimMetrics *m, SimTime now)
+{
+  char b[32];
+  double dt;
+
+  sim__metrics_advance (m, now);
+  if (m->series == NULL)
+    return;
+  dt = sim_time_to_seconds (now - m->series_last);
+  if (dt > 0)
+    {
+      fprintf (m->series, "%s,%u,%u,%.3f,%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n",
+               sim__format_seconds (now, b), m->queued, m->running,
+               (double) m->allocated_milli / 1000.0,
+               m->total_gpus > 0 ? (m->alloc_int - m->series_alloc) / dt / m->total_gpus : 0.0,
+               (m->queue_int - m->series_queue) / dt, (m->frag_int - m->series_frag) / dt,
+               m->series_arrivals, m->series_completions);
+    }
+  m->series_last = now;
+  m->series_alloc = m->alloc_int;
+  m->series_queue = m->queue_int;
+  m->series_frag = m->frag_int;
+  m->series_arrivals = 0;
+  m->series_completions = 0;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The report.                                                               */
+
+typedef struct {
+  char       *name;
+  double      value;
+  const char *unit;
+} Metric;
+
+struct _SimReport {
+  gint    ref_count;
+  char   *scenario;
+  guint64 seed;
+  char   *cluster;
+  guint   nodes, gpus;
+  char   *policy;
+  char   *workload;
+  GArray *metrics; /* Metric */
+};
+
+G_DEFINE_BOXED_TYPE (SimReport, sim_report, sim_report_ref, sim_report_unref)
+
+SimReport *
+sim_report_ref (SimReport *report)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+  g_atomic_int_inc (&report->ref_count);
+  return report;
+}
+
+void
+sim_report_unref (SimReport *report)
+{
+  if (report == NULL || !g_atomic_int_dec_and_test (&report->ref_count))
+    return;
+  for (guint i = 0; i < report->metrics->len; i++)
+    g_free (g_array_index (report->metrics, Metric, i).name);
+  g_array_unref (report->metrics);
+  g_free (report->scenario);
+  g_free (report->cluster);
+  g_free (report->policy);
+  g_free (report->workload);
+  g_free (report);
+}
+
+static void
+add (SimReport *r, const char *name, double value, const char *unit)
+{
+  Metric m = { g_strdup (name), value, unit };
+  g_array_append_val (r->metrics, m);
+}
+
+/* Mean, p50, p95, p99 and max of VALUES (sorted in place), under PREFIX. */
+static void
+add_distribution (SimReport *r, const char *prefix, GArray *values, const char *unit,
+                  gboolean with_max)
+{
+  double *v = (double *) (void *) values->data;
+  gsize n = values->len;
+  g_autofree char *k_mean = g_strdup_printf ("%s_mean", prefix);
+  g_autofree char *k50 = g_strdup_printf ("%s_p50", prefix);
+  g_autofree char *k95 = g_strdup_printf ("%s_p95", prefix);
+  g_autofree char *k99 = g_strdup_printf ("%s_p99", prefix);
+  g_autofree char *kmax = g_strdup_printf ("%s_max", prefix);
+
+  if (n > 0)
+    gsl_sort (v, 1, n);
+  add (r, k_mean, n ? gsl_stats_mean (v, 1, n) : 0, unit);
+  add (r, k50, n ? gsl_stats_quantile_from_sorted_data (v, 1, n, 0.50) : 0, unit);
+  add (r, k95, n ? gsl_stats_quantile_from_sorted_data (v, 1, n, 0.95) : 0, unit);
+  add (r, k99, n ? gsl_stats_quantile_from_sorted_data (v, 1, n, 0.99) : 0, unit);
+  if (with_max)
+    add (r, kmax, n ? v[n - 1] : 0, unit);
+}
+
+SimReport *
+sim__report_new (const SimMetrics *m, const SimReportInfo *info)
+{
+  SimReport *r = g_new0 (SimReport, 1);
+  double end_s = sim_time_to_seconds (info->end);
+  double capacity = end_s * info->gpus;
+
+  r->ref_count = 1;
+  r->scenario = g_strdup (info->scenario);
+  r->seed = info->seed;
+  r->cluster = g_strdup (info->cluster);
+  r->nodes = info->nodes;
+  r->gpus = info->gpus;
+  r->policy = g_strdup (info->policy);
+  r->workload = g_strdup (info->workload);
+  r->metrics = g_array_new (FALSE, FALSE, sizeof (Metric));
+
+  add (r, "jobs_submitted", (double) m->submitted, "jobs");
+  add (r, "jobs_completed", (double) m->completed, "jobs");
+  add (r, "jobs_unfinished", (double) (m->submitted - m->completed - m->rejected), "jobs");
+  add (r, "jobs_rejected", (double) m->rejected, "jobs");
+  add_distribution (r, "wait", m->wait, "s", TRUE);
+  add_distribution (r, "jct", m->jct, "s", TRUE);
+  add_distribution (r, "bounded_slowdown", m->bsld, "ratio", FALSE);
+  add (r, "makespan",
+       m->completed ? sim_time_to_seconds (m->last_end - MAX (m->first_submit, 0)) : 0, "s");
+  add (r, "gpu_utilization", capacity > 0 ? m->alloc_int / capacity : 0, "ratio");
+  add (r, "allocated_gpu_seconds", m->alloc_int, "GPU*s");
+  add (r, "job_gpu_seconds", m->job_gpu_seconds, "GPU*s");
+  add (r, "queue_length_mean", end_s > 0 ? m->queue_int / end_s : 0, "jobs");
+  add (r, "queue_length_max", m->queue_max, "jobs");
+  add (r, "fragmented_gpus_mean", end_s > 0 ? m->frag_int / end_s : 0, "GPUs");
+  add (r, "fragmentation", capacity > 0 ? m->frag_int / capacity : 0, "ratio");
+  add (r, "simulated_time", end_s, "s");
+  add (r, "events", (double) info->events, "events");
+  return r;
+}
+
+static const Metric *
+find (const SimReport *report, const char *name)
+{
+  for (guint i = 0; i < report->metrics->len; i++)
+    {
+      const Metric *m = &g_array_index (report->metrics, Metric, i);
+      if (strcmp (m->name, name) == 0)
+        return m;
+    }
+  return NULL;
+}
+
+gboolean
+sim_report_get_value (const SimReport *report, const char *metric, double *value)
+{
+  const Metric *m;
+
+  g_return_val_if_fail (report != NULL && metric != NULL, FALSE);
+  m = find (report, metric);
+  if (m == NULL)
+    return FALSE;
+  if (value != NULL)
+    *value = m->value;
+  return TRUE;
+}
+
+const char *
+sim_report_get_unit (const SimReport *report, const char *metric)
+{
+  const Metric *m;
+
+  g_return_val_if_fail (report != NULL && metric != NULL, NULL);
+  m = find (report, metric);
+  return m ? m->unit : NULL;
+}
+
+GPtrArray *
+sim_report_list_metrics (const SimReport *report)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  g_return_val_if_fail (report != NULL, names);
+  for (guint i = 0; i < report->metrics->len; i++)
+    g_ptr_array_add (names, g_array_index (report->metrics, Metric, i).name);
+  return names;
+}
+
+char *
+sim_report_to_json (const SimReport *report, gboolean pretty)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (report != NULL, NULL);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "gpusim");
+  json_builder_add_string_value (b, PACKAGE_VERSION);
+  json_builder_set_member_name (b, "scenario");
+  json_builder_add_string_value (b, report->scenario);
+  json_builder_set_member_name (b, "seed");
+  json_builder_add_int_value (b, (gint64) report->seed);
+  json_builder_set_member_name (b, "cluster");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "description");
+  json_builder_add_string_value (b, report->cluster);
+  json_builder_set_member_name (b, "nodes");
+  json_builder_add_int_value (b, report->nodes);
+  json_builder_set_member_name (b, "gpus");
+  json_builder_add_int_value (b, report->gpus);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "policy");
+  json_builder_add_string_value (b, report->policy);
+  json_builder_set_member_name (b, "workload");
+  json_builder_add_string_value (b, report->workload);
+  json_builder_set_member_name (b, "metrics");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < report->metrics->len; i++)
+    {
+      const Metric *m = &g_array_index (report->metrics, Metric, i);
+      json_builder_set_member_name (b, m->name);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "value");
+      json_builder_add_double_value (b, m->value);
+      json_builder_set_member_name (b, "unit");
+      json_builder_add_string_value (b, m->unit);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, pretty);
+  return json_generator_to_data (gen, NULL);
+}
+
+static double
+value_of (const SimReport *r, const char *name)
+{
+  const Metric *m = find (r, name);
+  return m ? m->value : 0;
+}
+
+static char *
+fmt_s (double seconds)
+{
+  return sim_format_duration (sim_time_from_seconds (seconds));
+}
+
+char *
+sim_report_format_text (const SimReport *r)
+{
+  GString *s = g_string_new (NULL);
+  const char *dists[][2] = { { "wait", "wait" }, { "jct", "job completion" } };
+
+  g_return_val_if_fail (r != NULL, NULL);
+  g_string_append_printf (s, "scenario      %s (seed %" G_GUINT64_FORMAT ")\n", r->scenario, r->seed);
+  g_string_append_printf (s, "cluster       %s: %u nodes, %u GPUs\n", r->cluster, r->nodes, r->gpus);
+  g_string_append_printf (s, "policy        %s\n", r->policy);
+  g_string_append_printf (s, "workload      %s\n", r->workload);
+  g_string_append_printf (s, "jobs          %.0f submitted, %.0f completed, %.0f unfinished, "
+                          "%.0f rejected (larger than the cluster)\n",
+                          value_of (r, "jobs_submitted"), value_of (r, "jobs_completed"),
+                          value_of (r, "jobs_unfinished"), value_of (r, "jobs_rejected"));
+  for (guint d = 0; d < G_N_ELEMENTS (dists); d++)
+    {
+      g_autofree char *k_mean = g_strdup_printf ("%s_mean", dists[d][0]);
+      g_autofree char *k50 = g_strdup_printf ("%s_p50", dists[d][0]);
+      g_autofree char *k95 = g_strdup_printf ("%s_p95", dists[d][0]);
+      g_autofree char *k99 = g_strdup_printf ("%s_p99", dists[d][0]);
+      g_autofree char *a = fmt_s (value_of (r, k_mean));
+      g_autofree char *b = fmt_s (value_of (r, k50));
+      g_autofree char *c = fmt_s (value_of (r, k95));
+      g_autofree char *e = fmt_s (value_of (r, k99));
+      g_string_append_printf (s, "%-13s mean %s, p50 %s, p95 %s, p99 %s\n", dists[d][1], a, b, c, e);
+    }
+  g_string_append_printf (s, "slowdown      bounded (10 s): mean %.2f, p50 %.2f, p95 %.2f, p99 %.2f\n",
+                          value_of (r, "bounded_slowdown_mean"), value_of (r, "bounded_slowdown_p50"),
+                          value_of (r, "bounded_slowdown_p95"), value_of (r, "bounded_slowdown_p99"));
+  {
+    g_autofree char *mk = fmt_s (value_of (r, "makespan"));
+    g_autofree char *st = fmt_s (value_of (r, "simulated_time"));
+    g_string_append_printf (s, "makespan      %s (simulated %s, %.0f events)\n", mk, st,
+                            value_of (r, "events"));
+  }
+  g_string_append_printf (s, "utilization   %.1f %% of GPU capacity allocated\n",
+                          100 * value_of (r, "gpu_utilization"));
+  g_string_append_printf (s, "queue         %.2f jobs on average, %.0f at most\n",
+                          value_of (r, "queue_length_mean"), value_of (r, "queue_length_max"));
+  g_string_append_printf (s, "fragmentation %.2f GPUs on average (%.2f %% of capacity) free but unable "
+                          "to host the head job\n",
+                          value_of (r, "fragmented_gpus_mean"), 100 * value_of (r, "fragmentation"));
+  return g_string_free (s, FALSE);
+}

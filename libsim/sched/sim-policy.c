@@ -1,0 +1,162 @@
+/* sim-policy.c: the policy interface, its invokers and the decision point. */
+#include "config.h"
+
+#include "sched/sim-policy-private.h"
+#include "sim-error.h"
+
+G_DEFINE_INTERFACE (SimPolicy, sim_policy, G_TYPE_OBJECT)
+
+static void
+sim_policy_default_init (SimPolicyInterface *iface)
+{
+}
+
+const char *
+sim_policy_get_name (SimPolicy *self)
+{
+  SimPolicyInterface *iface;
+
+  g_return_val_if_fail (SIM_IS_POLICY (self), NULL);
+  iface = SIM_POLICY_GET_IFACE (self);
+  return iface->get_name ? iface->get_name (self) : G_OBJECT_TYPE_NAME (self);
+}
+
+int
+sim_policy_compare (SimPolicy *self, const SimJob *a, const SimJob *b)
+{
+  SimPolicyInterface *iface;
+
+  g_return_val_if_fail (SIM_IS_POLICY (self), 0);
+  g_return_val_if_fail (a != NULL && b != NULL, 0);
+  iface = SIM_POLICY_GET_IFACE (self);
+  if (iface->compare != NULL)
+    {
+      int c = iface->compare (self, a, b);
+      if (c != 0)
+        return c;
+    }
+  return a->queue_seq < b->queue_seq ? -1 : a->queue_seq > b->queue_seq;
+}
+
+gboolean
+sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
+                  SimPlacement *placement)
+{
+  SimPolicyInterface *iface;
+
+  g_return_val_if_fail (SIM_IS_POLICY (self), FALSE);
+  g_return_val_if_fail (cluster != NULL && job != NULL && placement != NULL, FALSE);
+  iface = SIM_POLICY_GET_IFACE (self);
+  g_return_val_if_fail (iface->place != NULL, FALSE);
+  return iface->place (self, cluster, job, placement);
+}
+
+void
+sim_policy_schedule (SimPolicy *self, SimSchedContext *context)
+{
+  SimPolicyInterface *iface;
+
+  g_return_if_fail (SIM_IS_POLICY (self));
+  g_return_if_fail (context != NULL);
+  iface = SIM_POLICY_GET_IFACE (self);
+  if (iface->schedule != NULL)
+    iface->schedule (self, context);
+  else
+    sim_policy_schedule_in_order (self, context, FALSE);
+}
+
+void
+sim_policy_schedule_in_order (SimPolicy *self, SimSchedContext *context, gboolean skip_blocked)
+{
+  guint n = 0;
+  SimJob * const *queue;
+  guint32 stack_gpus[64];
+
+  g_return_if_fail (SIM_IS_POLICY (self));
+  g_return_if_fail (context != NULL);
+
+  queue = sim_sched_context_get_queue (context, &n);
+  for (guint i = 0; i < n && context->error == NULL; i++)
+    {
+      SimJob *job = queue[i];
+      g_autofree guint32 *heap_gpus = NULL;
+      SimPlacement placement = { 0 };
+
+      if (job->state != SIM_JOB_QUEUED)
+        continue;
+      if (sim_cluster_get_n_free_gpus (context->cluster) == 0 && job->spec.gpu_milli >= SIM_GPU_WHOLE)
+        {
+          if (!skip_blocked)
+            break;
+          continue;
+        }
+      if (job->spec.gpus <= G_N_ELEMENTS (stack_gpus))
+        placement.gpus = stack_gpus;
+      else
+        placement.gpus = heap_gpus = g_new (guint32, job->spec.gpus);
+      placement.n_gpus = job->spec.gpus;
+      placement.milli = job->spec.gpu_milli;
+      if (sim_policy_place (self, context->cluster, job, &placement))
+        {
+          GError *error = NULL;
+          if (!sim_sched_context_start (context, job, &placement, &error))
+            {
+              /* A placement the cluster refuses is a bug in the policy:
+               * keep the error for the simulation to report. */
+              g_prefix_error (&error, "policy %s: ", sim_policy_get_name (self));
+              context->error = error;
+            }
+        }
+      else if (!skip_blocked)
+        break;
+    }
+}
+
+SimTime
+sim_sched_context_get_now (SimSchedContext *context)
+{
+  g_return_val_if_fail (context != NULL, 0);
+  return context->now;
+}
+
+const SimCluster *
+sim_sched_context_get_cluster (SimSchedContext *context)
+{
+  g_return_val_if_fail (context != NULL, NULL);
+  return context->cluster;
+}
+
+SimJob * const *
+sim_sched_context_get_queue (SimSchedContext *context, guint *n)
+{
+  g_return_val_if_fail (context != NULL && n != NULL, NULL);
+  *n = context->queue->len;
+  return (SimJob * const *) context->queue->pdata;
+}
+
+gboolean
+sim_sched_context_start (SimSchedContext *context, SimJob *job, const SimPlacement *placement,
+                         GError **error)
+{
+  g_return_val_if_fail (context != NULL && job != NULL && placement != NULL, FALSE);
+  if (job->state != SIM_JOB_QUEUED)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "job %" G_GUINT64_FORMAT " is not waiting: it cannot be started",
+                   job->spec.id);
+      return FALSE;
+    }
+  if (placement->n_gpus != job->spec.gpus || placement->milli != job->spec.gpu_milli)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "job %" G_GUINT64_FORMAT " asks for %u x %u/1000 GPUs; the placement "
+                   "gives %u x %u/1000",
+                   job->spec.id, job->spec.gpus, job->spec.gpu_milli, placement->n_gpus,
+                   placement->milli);
+      return FALSE;
+    }
+  if (!context->start (context->owner, job, placement, error))
+    return FALSE;
+  context->n_started++;
+  return TRUE;
+}

@@ -1,0 +1,136 @@
+/* sim-scenario.h: what-if scenarios, read from GLib key files.
+ *
+ * A scenario file has these groups (sections):
+ *
+ *   [scenario]    name, description, seed, horizon, models
+ *   [pool NAME]   model, count, gpu, gpus_per_node     (one or more)
+ *   [workload]    source = synthetic | swf, and the source's keys
+ *   [class NAME]  share, gpus, duration, estimate_factor (synthetic mix)
+ *   [policy]      queue, placement
+ *   [output]      timeseries_interval, jobs, timeseries
+ *
+ * Quantities carry units and are parsed strictly ("90s", "7d", "80GB",
+ * "30/h").  Unknown groups and keys are refused with a "did you mean"
+ * suggestion.  Every error names the file, the line where the key is, the
+ * group and key, and what was expected, e.g.
+ *
+ *   quick.ini:12: [workload] rate: "30" has no unit: expected a rate such as "30/h"
+ *
+ * Parsing produces plain structs with SI units; nothing is looked up in
+ * the catalogue until a simulation is built, except that `gpusim validate`
+ * does that too.
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include "core/sim-units.h"
+#include "workload/sim-workload.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SimPoolConfig:
+ * @name: the pool's name (from [pool NAME])
+ * @node_model: catalogue node model
+ * @gpu_model: (nullable): GPU model replacing the node's
+ * @gpus_per_node: GPUs per node, 0 for the model's
+ * @count: number of nodes
+ */
+typedef struct {
+  char  *name;
+  char  *node_model;
+  char  *gpu_model;
+  guint  gpus_per_node;
+  guint  count;
+} SimPoolConfig;
+
+/**
+ * SimWorkloadSource:
+ * @SIM_SOURCE_SYNTHETIC: the built-in generator
+ * @SIM_SOURCE_SWF: a Standard Workload Format trace
+ */
+typedef enum {
+  SIM_SOURCE_SYNTHETIC,
+  SIM_SOURCE_SWF,
+} SimWorkloadSource;
+
+/**
+ * SimScenario:
+ *
+ * A parsed, validated scenario.  Reference-counted; fields are read-only.
+ */
+typedef struct {
+  /*< private >*/
+  gint   ref_count;
+  /*< public >*/
+  char    *path;            /* the file, or a name given for in-memory data */
+  char    *base_dir;        /* relative paths in the file are relative to this */
+  char    *name;
+  char    *description;
+  guint64  seed;
+  SimTime  horizon;         /* SIM_TIME_NEVER: run until the workload drains */
+  char   **model_dirs;      /* absolute; searched after the default path */
+
+  SimPoolConfig *pools;
+  guint          n_pools;
+
+  SimWorkloadSource  source;
+  SimGeneratorConfig generator;
+  char              *trace_path; /* absolute */
+  SimSwfConfig       swf;
+
+  char    *queue;           /* queue order name */
+  char    *placement;       /* placement name */
+
+  SimTime  sample_interval; /* time-series interval */
+  gboolean write_jobs;
+  gboolean write_timeseries;
+} SimScenario;
+
+GType sim_scenario_get_type (void) G_GNUC_CONST;
+#define SIM_TYPE_SCENARIO (sim_scenario_get_type ())
+
+/**
+ * sim_scenario_load:
+ * @path: a scenario file
+ * @overrides: (nullable) (array zero-terminated=1): "group.key=value"
+ *   strings applied on top of the file, as `gpusim run --set` does
+ * @error: return location for a #GError
+ *
+ * Reads and validates a scenario.
+ *
+ * Errors: SIM_ERROR_IO if the file cannot be read; SIM_ERROR_PARSE,
+ * SIM_ERROR_INVALID, SIM_ERROR_MISSING or SIM_ERROR_UNKNOWN_KEY with the
+ * file, line, group and key.
+ *
+ * Returns: (transfer full) (nullable): the scenario.
+ */
+SimScenario *sim_scenario_load (const char *path, const char * const *overrides,
+                                GError **error);
+
+/**
+ * sim_scenario_load_from_data:
+ * @data: the text of a scenario
+ * @length: its length, or -1 if nul-terminated
+ * @name: the name to use in messages (like a file name)
+ * @base_dir: (nullable): directory for relative paths; %NULL for the
+ *   current directory
+ * @overrides: (nullable) (array zero-terminated=1): as sim_scenario_load()
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the scenario.
+ */
+SimScenario *sim_scenario_load_from_data (const char *data, gssize length, const char *name,
+                                          const char *base_dir, const char * const *overrides,
+                                          GError **error);
+
+SimScenario *sim_scenario_ref (SimScenario *scenario);
+void         sim_scenario_unref (SimScenario *scenario);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimScenario, sim_scenario_unref)
+
+G_END_DECLS

@@ -1,0 +1,735 @@
+/* sim-simulation.c: wiring the engine, the cluster, the workload and the
+ * policy together for one run. */
+#include "config.h"
+
+#include "sim-simulation.h"
+#include "sim-error.h"
+#include "sim-util.h"
+#include "core/sim-engine.h"
+#include "report/sim-metrics.h"
+#include "sched/sim-policy-private.h"
+
+#include <glib/gstdio.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+/* How often (in events) the progress function is called. */
+#define PROGRESS_EVERY 16384
+
+struct _SimSimulation {
+  GObject        parent_instance;
+
+  SimScenario   *scenario;
+  SimCatalogue  *catalogue;
+  SimCluster    *cluster;
+  SimWorkload   *workload;
+  SimPolicy     *policy;
+  SimEngine     *engine;
+  guint32        k_arrival, k_complete, k_decide, k_sample;
+
+  SimMetrics     metrics;
+  GPtrArray     *queue;       /* SimJob*, in arrival order */
+  GHashTable    *running;     /* SimJob* set */
+  GPtrArray     *ordered;     /* scratch: the queue in the policy's order */
+  guint64        next_queue_seq;
+
+  SimJobSpec     next;        /* the next arrival, if have_next */
+  gboolean       have_next;
+  gboolean       decide_pending;
+  gboolean       pause_at_decision;
+  gboolean       started;
+  gboolean       finished;
+  SimTime        last_activity;
+  GError        *error;       /* a failure inside a handler */
+
+  char          *output_dir;
+  SimAtomicFile *jobs_file;
+  SimAtomicFile *series_file;
+  SimReport     *report;
+
+  SimProgressFunc progress;
+  gpointer        progress_data;
+  GDestroyNotify  progress_destroy;
+  guint64         progress_next;
+
+  SimJobObserver  observer;
+  gpointer        observer_data;
+  GDestroyNotify  observer_destroy;
+};
+
+G_DEFINE_FINAL_TYPE (SimSimulation, sim_simulation, G_TYPE_OBJECT)
+
+static void
+free_job (SimJob *job)
+{
+  g_free (job->gpus);
+  g_free (job);
+}
+
+static void
+sim_simulation_finalize (GObject *object)
+{
+  SimSimulation *self = SIM_SIMULATION (object);
+
+  if (self->progress_destroy)
+    self->progress_destroy (self->progress_data);
+  if (self->observer_destroy)
+    self->observer_destroy (self->observer_data);
+  g_ptr_array_unref (self->queue);
+  g_hash_table_unref (self->running);
+  g_ptr_array_unref (self->ordered);
+  sim__metrics_clear (&self->metrics);
+  g_clear_pointer (&self->report, sim_report_unref);
+  g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
+  g_clear_pointer (&self->series_file, sim__atomic_file_free);
+  g_free (self->output_dir);
+  g_clear_error (&self->error);
+  g_clear_object (&self->policy);
+  g_clear_pointer (&self->engine, sim_engine_free);
+  g_clear_pointer (&self->workload, sim_workload_free);
+  g_clear_pointer (&self->cluster, sim_cluster_free);
+  g_clear_pointer (&self->catalogue, sim_catalogue_free);
+  g_clear_pointer (&self->scenario, sim_scenario_unref);
+  G_OBJECT_CLASS (sim_simulation_parent_class)->finalize (object);
+}
+
+static void
+sim_simulation_class_init (SimSimulationClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sim_simulation_finalize;
+}
+
+static void
+sim_simulation_init (SimSimulation *self)
+{
+  self->queue = g_ptr_array_new ();
+  self->running = g_hash_table_new_full (g_direct_hash, g_direct_equal, (GDestroyNotify) free_job,
+                                         NULL);
+  self->ordered = g_ptr_array_new ();
+  sim__metrics_init (&self->metrics, 0, NULL, NULL);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Event handlers.                                                           */
+
+static void
+fail (SimSimulation *self, GError *error)
+{
+  if (self->error == NULL)
+    self->error = error;
+  else
+    g_error_free (error);
+  sim_engine_stop (self->engine);
+}
+
+static void
+request_decision (SimSimulation *self)
+{
+  if (!self->decide_pending)
+    {
+      self->decide_pending = TRUE;
+      sim_engine_schedule (self->engine, sim_engine_now (self->engine), self->k_decide, 0, NULL, 0);
+    }
+}
+
+static void
+report_progress (SimSimulation *self)
+{
+  double fraction = -1;
+  SimTime now = sim_engine_now (self->engine);
+
+  if (self->scenario->horizon != SIM_TIME_NEVER && self->scenario->horizon > 0)
+    fraction = (double) now / (double) self->scenario->horizon;
+  else if (self->scenario->source == SIM_SOURCE_SYNTHETIC && self->scenario->generator.max_jobs > 0)
+    fraction = (double) self->metrics.completed / (double) self->scenario->generator.max_jobs;
+  self->progress (self, CLAMP (fraction, -1, 1), now, self->metrics.completed,
+                  self->progress_data);
+}
+
+static inline void
+tick (SimSimulation *self, SimTime now)
+{
+  sim__metrics_advance (&self->metrics, now);
+  if (self->progress != NULL && sim_engine_dispatched (self->engine) >= self->progress_next)
+    {
+      self->progress_next = sim_engine_dispatched (self->engine) + PROGRESS_EVERY;
+      report_progress (self);
+    }
+}
+
+/* Reads the next job from the workload and schedules its arrival. */
+static void
+pull_next (SimSimulation *self)
+{
+  GError *error = NULL;
+
+  self->have_next = sim_workload_next (self->workload, &self->next, &error);
+  if (error != NULL)
+    {
+      fail (self, error);
+      return;
+    }
+  if (!self->have_next)
+    return;
+  if (self->next.submit < sim_engine_now (self->engine))
+    {
+      fail (self, g_error_new (SIM_ERROR, SIM_ERROR_TRACE,
+                               "%s: job %" G_GUINT64_FORMAT " is submitted at %.3f s, before the "
+                               "simulation's start",
+                               self->workload->description, self->next.id,
+                               sim_time_to_seconds (self->next.submit)));
+      self->have_next = FALSE;
+      return;
+    }
+  if (self->scenario->horizon != SIM_TIME_NEVER && self->next.submit > self->scenario->horizon)
+    {
+      self->have_next = FALSE;
+      return;
+    }
+  sim_engine_schedule (self->engine, self->next.submit, self->k_arrival, 0, NULL, 0);
+}
+
+static gboolean
+can_ever_fit (SimSimulation *self, const SimJobSpec *spec)
+{
+  if (spec->gpus == 0 || spec->gpu_milli == 0 || spec->gpu_milli > SIM_GPU_WHOLE)
+    return FALSE;
+  if (spec->gpu_milli < SIM_GPU_WHOLE && spec->gpus != 1)
+    return FALSE;
+  return spec->gpus <= sim_cluster_get_n_gpus (self->cluster);
+}
+
+static void
+on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+  SimJob *job;
+
+  tick (self, ev->time);
+  self->last_activity = ev->time;
+  job = g_new0 (SimJob, 1);
+  job->spec = self->next;
+  job->state = SIM_JOB_QUEUED;
+  job->start = job->end = -1;
+  job->queue_seq = self->next_queue_seq++;
+  sim__metrics_job_submitted (&self->metrics, job);
+  if (can_ever_fit (self, &job->spec))
+    {
+      g_ptr_array_add (self->queue, job);
+      request_decision (self);
+    }
+  else
+    {
+      self->metrics.rejected++;
+      free_job (job);
+    }
+  pull_next (self);
+}
+
+static void
+on_complete (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+  SimJob *job = ev->target;
+
+  if (ev->tag != job->version)
+    return; /* superseded by a rescheduled completion */
+  tick (self, ev->time);
+  self->last_activity = ev->time;
+  sim_cluster_release (self->cluster, job->gpus, job->n_gpus, job->spec.gpu_milli);
+  job->state = SIM_JOB_DONE;
+  job->end = ev->time;
+  job->work_left = 0;
+  sim__metrics_job_finished (&self->metrics, job,
+                             sim_workload_get_class_name (self->workload, job->spec.job_class));
+  if (self->observer)
+    self->observer (self, job, self->observer_data);
+  g_hash_table_remove (self->running, job);
+  request_decision (self);
+}
+
+static int
+compare_u32 (gconstpointer a, gconstpointer b, gpointer unused)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static guint32
+count_nodes (const SimCluster *cluster, const guint32 *gpus, guint n)
+{
+  guint32 count = 0;
+  guint32 last = G_MAXUINT32;
+  g_autofree guint32 *nodes = g_new (guint32, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    nodes[i] = sim_cluster_get_gpu (cluster, gpus[i])->node;
+  /* Placements list GPUs node by node, so this is usually sorted already. */
+  for (guint i = 1; i < n; i++)
+    if (nodes[i] < nodes[i - 1])
+      {
+        g_qsort_with_data (nodes, (gint) n, sizeof (guint32), compare_u32, NULL);
+        break;
+      }
+  for (guint i = 0; i < n; i++)
+    if (nodes[i] != last)
+      {
+        count++;
+        last = nodes[i];
+      }
+  return count;
+}
+
+static gboolean
+start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **error)
+{
+  SimSimulation *self = owner;
+  SimTime now = sim_engine_now (self->engine);
+  SimTime finish;
+
+  if (!sim_cluster_allocate (self->cluster, placement->gpus, placement->n_gpus, placement->milli,
+                             error))
+    return FALSE;
+  job->gpus = g_memdup2 (placement->gpus, placement->n_gpus * sizeof (guint32));
+  job->n_gpus = placement->n_gpus;
+  job->n_nodes = count_nodes (self->cluster, job->gpus, job->n_gpus);
+  job->state = SIM_JOB_RUNNING;
+  job->start = now;
+  job->work_left = job->spec.duration;
+  job->rate = 1.0;
+  job->last_update = now;
+  job->version++;
+  g_hash_table_add (self->running, job);
+  self->metrics.started++;
+  finish = now + (SimTime) ceil ((double) job->work_left / job->rate);
+  sim_engine_schedule (self->engine, finish, self->k_complete, job->version, job, 0);
+  if (self->observer)
+    self->observer (self, job, self->observer_data);
+  return TRUE;
+}
+
+static int
+compare_in_policy (gconstpointer a, gconstpointer b, gpointer policy)
+{
+  return sim_policy_compare (policy, *(SimJob * const *) a, *(SimJob * const *) b);
+}
+
+static void
+on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+  SimSchedContext ctx = { 0 };
+  GPtrArray *order = self->queue;
+  SimPolicyInterface *iface = SIM_POLICY_GET_IFACE (self->policy);
+
+  tick (self, ev->time);
+  self->decide_pending = FALSE;
+
+  /* Without a queue order the arrival order is the policy's order, and the
+   * queue itself is handed over; otherwise a sorted copy. */
+  if (iface->compare != NULL && self->queue->len > 1)
+    {
+      g_ptr_array_set_size (self->ordered, 0);
+      g_ptr_array_extend (self->ordered, self->queue, NULL, NULL);
+      g_ptr_array_sort_with_data (self->ordered, compare_in_policy, self->policy);
+      order = self->ordered;
+    }
+  ctx.now = ev->time;
+  ctx.cluster = self->cluster;
+  ctx.queue = order;
+  ctx.start = start_job;
+  ctx.owner = self;
+  if (self->queue->len > 0)
+    sim_policy_schedule (self->policy, &ctx);
+  if (ctx.error != NULL)
+    {
+      fail (self, ctx.error);
+      return;
+    }
+
+  if (ctx.n_started > 0)
+    {
+      guint w = 0;
+      for (guint i = 0; i < self->queue->len; i++)
+        {
+          SimJob *job = self->queue->pdata[i];
+          if (job->state == SIM_JOB_QUEUED)
+            self->queue->pdata[w++] = job;
+        }
+      g_ptr_array_set_size (self->queue, w);
+    }
+
+  /* The state that holds until the next event. */
+  self->metrics.allocated_milli = sim_cluster_get_allocated_milli (self->cluster);
+  self->metrics.queued = self->queue->len;
+  self->metrics.running = g_hash_table_size (self->running);
+  self->metrics.queue_max = MAX (self->metrics.queue_max, self->queue->len);
+  self->metrics.fragmented = 0;
+  for (guint i = 0; i < order->len; i++)
+    {
+      const SimJob *head = order->pdata[i];
+      if (head->state == SIM_JOB_QUEUED)
+        {
+          self->metrics.fragmented = sim_cluster_fragmented_gpus (self->cluster, head->spec.gpus);
+          break;
+        }
+    }
+  if (self->pause_at_decision)
+    sim_engine_stop (engine);
+}
+
+static void
+on_sample (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+
+  /* Once nothing else is pending, the run is over: no more samples. */
+  if (sim_engine_pending (engine) == 0 && !self->have_next)
+    return;
+  tick (self, ev->time);
+  sim__metrics_sample (&self->metrics, ev->time);
+  sim_engine_schedule (engine, ev->time + self->scenario->sample_interval, self->k_sample, 0,
+                       NULL, 0);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Construction.                                                             */
+
+static gboolean
+build_cluster (SimSimulation *self, GError **error)
+{
+  SimScenario *sc = self->scenario;
+
+  self->cluster = sim_cluster_new ();
+  for (guint i = 0; i < sc->n_pools; i++)
+    {
+      const SimPoolConfig *p = &sc->pools[i];
+      const SimNodeModel *node = sim_catalogue_lookup_node (self->catalogue, p->node_model);
+      const SimGpuModel *gpu = NULL;
+
+      if (node == NULL)
+        {
+          const char *close = sim_catalogue_suggest (self->catalogue, p->node_model);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                       "%s: [pool %s] model: no node model \"%s\" in the catalogue%s%s%s "
+                       "(see `gpusim models`)",
+                       sc->path, p->name, p->node_model, close ? ": did you mean \"" : "",
+                       close ? close : "", close ? "\"?" : "");
+          return FALSE;
+        }
+      if (p->gpu_model != NULL)
+        {
+          gpu = sim_catalogue_lookup_gpu (self->catalogue, p->gpu_model);
+          if (gpu == NULL)
+            {
+              const char *close = sim_catalogue_suggest (self->catalogue, p->gpu_model);
+              g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                           "%s: [pool %s] gpu: no GPU model \"%s\" in the catalogue%s%s%s "
+                           "(see `gpusim models`)",
+                           sc->path, p->name, p->gpu_model, close ? ": did you mean \"" : "",
+                           close ? close : "", close ? "\"?" : "");
+              return FALSE;
+            }
+        }
+      if (!sim_cluster_add_pool (self->cluster, p->name, node, gpu, p->gpus_per_node, p->count,
+                                 error))
+        {
+          g_prefix_error (error, "%s: ", sc->path);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+SimSimulation *
+sim_simulation_new (SimScenario *scenario, GError **error)
+{
+  g_autoptr(SimSimulation) self = NULL;
+
+  g_return_val_if_fail (scenario != NULL, NULL);
+  sim_init ();
+  self = g_object_new (SIM_TYPE_SIMULATION, NULL);
+  self->scenario = sim_scenario_ref (scenario);
+
+  self->catalogue = sim_catalogue_new_default ((const char * const *) scenario->model_dirs, error);
+  if (self->catalogue == NULL)
+    return NULL;
+  if (!build_cluster (self, error))
+    return NULL;
+
+  if (scenario->source == SIM_SOURCE_SWF)
+    self->workload = sim_workload_new_swf (scenario->trace_path, &scenario->swf, error);
+  else
+    self->workload = sim_workload_new_generator (&scenario->generator, scenario->seed, error);
+  if (self->workload == NULL)
+    {
+      g_prefix_error (error, "%s: [workload]: ", scenario->path);
+      return NULL;
+    }
+
+  self->policy = sim_policy_new_builtin (scenario->queue, scenario->placement, error);
+  if (self->policy == NULL)
+    {
+      g_prefix_error (error, "%s: [policy]: ", scenario->path);
+      return NULL;
+    }
+
+  self->engine = sim_engine_new ();
+  self->k_arrival = sim_engine_register (self->engine, on_arrival, self);
+  self->k_complete = sim_engine_register (self->engine, on_complete, self);
+  self->k_decide = sim_engine_register (self->engine, on_decide, self);
+  self->k_sample = sim_engine_register (self->engine, on_sample, self);
+  return g_steal_pointer (&self);
+}
+
+gboolean
+sim_simulation_set_output_dir (SimSimulation *self, const char *dir, GError **error)
+{
+  g_autofree char *jobs = NULL, *series = NULL;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self) && dir != NULL, FALSE);
+  if (self->started)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "the output directory must be set before the run starts");
+      return FALSE;
+    }
+  if (g_mkdir_with_parents (dir, 0777) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot create directory %s: %s", dir,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  g_free (self->output_dir);
+  self->output_dir = g_strdup (dir);
+  g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
+  g_clear_pointer (&self->series_file, sim__atomic_file_free);
+  if (self->scenario->write_jobs)
+    {
+      jobs = g_build_filename (dir, "jobs.csv", NULL);
+      self->jobs_file = sim__atomic_file_new (jobs, error);
+      if (self->jobs_file == NULL)
+        return FALSE;
+    }
+  if (self->scenario->write_timeseries)
+    {
+      series = g_build_filename (dir, "timeseries.csv", NULL);
+      self->series_file = sim__atomic_file_new (series, error);
+      if (self->series_file == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+void
+sim_simulation_set_progress_func (SimSimulation *self, SimProgressFunc func, gpointer user_data,
+                                  GDestroyNotify destroy)
+{
+  g_return_if_fail (SIM_IS_SIMULATION (self));
+  if (self->progress_destroy)
+    self->progress_destroy (self->progress_data);
+  self->progress = func;
+  self->progress_data = user_data;
+  self->progress_destroy = destroy;
+}
+
+void
+sim_simulation_set_job_observer (SimSimulation *self, SimJobObserver func, gpointer user_data,
+                                 GDestroyNotify destroy)
+{
+  g_return_if_fail (SIM_IS_SIMULATION (self));
+  if (self->observer_destroy)
+    self->observer_destroy (self->observer_data);
+  self->observer = func;
+  self->observer_data = user_data;
+  self->observer_destroy = destroy;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Running.                                                                  */
+
+static void
+start (SimSimulation *self)
+{
+  self->started = TRUE;
+  sim__metrics_clear (&self->metrics);
+  sim__metrics_init (&self->metrics, sim_cluster_get_n_gpus (self->cluster),
+                     self->jobs_file ? sim__atomic_file_stream (self->jobs_file) : NULL,
+                     self->series_file ? sim__atomic_file_stream (self->series_file) : NULL);
+  pull_next (self);
+  if (self->scenario->write_timeseries && self->series_file != NULL)
+    sim_engine_schedule (self->engine, self->scenario->sample_interval, self->k_sample, 0, NULL, 0);
+}
+
+static gboolean
+finish (SimSimulation *self, GError **error)
+{
+  SimTime end = self->scenario->horizon != SIM_TIME_NEVER ? self->scenario->horizon
+                                                          : self->last_activity;
+  g_autofree char *cluster = sim_cluster_describe (self->cluster);
+  g_autofree char *workload = NULL;
+  SimReportInfo info = { 0 };
+  GHashTableIter it;
+  gpointer key;
+
+  self->finished = TRUE;
+  sim__metrics_advance (&self->metrics, end);
+  if (self->series_file != NULL && end > self->metrics.series_last)
+    sim__metrics_sample (&self->metrics, end);
+  g_hash_table_iter_init (&it, self->running);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    sim__metrics_job_unfinished (&self->metrics, key, end);
+
+  if (self->scenario->source == SIM_SOURCE_SWF)
+    workload = g_strdup_printf ("%s, %u processor(s) per GPU", self->workload->description,
+                                (guint) self->scenario->swf.processors_per_gpu);
+  else
+    workload = g_strdup_printf ("%s, %u class(es), %.4g jobs/h", self->workload->description,
+                                sim_workload_get_n_classes (self->workload),
+                                self->scenario->generator.rate * 3600);
+  info.scenario = self->scenario->name;
+  info.seed = self->scenario->seed;
+  info.cluster = cluster;
+  info.nodes = sim_cluster_get_n_nodes (self->cluster);
+  info.gpus = sim_cluster_get_n_gpus (self->cluster);
+  info.policy = sim_policy_get_name (self->policy);
+  info.workload = workload;
+  info.events = sim_engine_dispatched (self->engine);
+  info.end = end;
+  self->report = sim__report_new (&self->metrics, &info);
+  if (self->progress != NULL)
+    self->progress (self, 1.0, end, self->metrics.completed, self->progress_data);
+
+  if (self->output_dir != NULL)
+    {
+      g_autofree char *json = sim_report_to_json (self->report, TRUE);
+      g_autofree char *path = g_build_filename (self->output_dir, "summary.json", NULL);
+      g_autofree char *text = g_strconcat (json, "\n", NULL);
+      if ((self->jobs_file && !sim__atomic_file_commit (self->jobs_file, error)) ||
+          (self->series_file && !sim__atomic_file_commit (self->series_file, error)) ||
+          !sim__write_file_atomic (path, text, -1, error))
+        return FALSE;
+      g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
+      g_clear_pointer (&self->series_file, sim__atomic_file_free);
+    }
+  return TRUE;
+}
+
+/* Runs until LIMIT; stops early after a decision if PAUSE.  Returns FALSE
+ * on failure; *stopped says whether it paused at a decision. */
+static gboolean
+advance (SimSimulation *self, SimTime limit, gboolean pause, gboolean *stopped, GError **error)
+{
+  SimRunStatus status;
+  SimTime until = MIN (limit, self->scenario->horizon);
+
+  *stopped = FALSE;
+  if (self->error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->error));
+      return FALSE;
+    }
+  if (self->finished)
+    return TRUE;
+  if (!self->started)
+    start (self);
+  self->pause_at_decision = pause;
+  status = sim_engine_run (self->engine, until);
+  self->pause_at_decision = FALSE;
+  if (self->error != NULL)
+    {
+      /* Outputs are abandoned whole: the temporary files go away. */
+      g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
+      g_clear_pointer (&self->series_file, sim__atomic_file_free);
+      g_propagate_error (error, g_error_copy (self->error));
+      return FALSE;
+    }
+  if (status == SIM_RUN_STOPPED)
+    {
+      /* Paused after a decision: more to come unless nothing is pending. */
+      *stopped = TRUE;
+      if (sim_engine_next_time (self->engine) != SIM_TIME_NEVER || self->have_next)
+        return TRUE;
+      return finish (self, error);
+    }
+  if (status == SIM_RUN_EMPTY)
+    return finish (self, error);
+  /* SIM_RUN_TIME_REACHED: the caller's limit, or the horizon. */
+  if (self->scenario->horizon != SIM_TIME_NEVER &&
+      sim_engine_now (self->engine) >= self->scenario->horizon)
+    return finish (self, error);
+  return TRUE;
+}
+
+gboolean
+sim_simulation_run (SimSimulation *self, GError **error)
+{
+  gboolean stopped;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  return advance (self, SIM_TIME_NEVER, FALSE, &stopped, error);
+}
+
+gboolean
+sim_simulation_run_until (SimSimulation *self, SimTime until, GError **error)
+{
+  gboolean stopped;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  return advance (self, until, FALSE, &stopped, error);
+}
+
+gboolean
+sim_simulation_run_to_decision (SimSimulation *self, GError **error)
+{
+  gboolean stopped;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  if (!advance (self, SIM_TIME_NEVER, TRUE, &stopped, error))
+    return FALSE;
+  return stopped && !self->finished;
+}
+
+gboolean
+sim_simulation_is_finished (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), TRUE);
+  return self->finished;
+}
+
+SimTime
+sim_simulation_get_now (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  return sim_engine_now (self->engine);
+}
+
+const SimCluster *
+sim_simulation_get_cluster (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  return self->cluster;
+}
+
+SimScenario *
+sim_simulation_get_scenario (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  return self->scenario;
+}
+
+SimPolicy *
+sim_simulation_get_policy (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  return self->policy;
+}
+
+SimReport *
+sim_simulation_get_report (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  return self->report;
+}

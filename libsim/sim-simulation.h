@@ -1,0 +1,169 @@
+/* sim-simulation.h: one run of a scenario.
+ *
+ * A simulation builds the cluster from the catalogue, opens the workload,
+ * creates the policy, and drives the event engine:
+ *
+ *   arrival    -> the job joins the queue; a decision is requested
+ *   completion -> the job's GPUs are released; a decision is requested
+ *   decision   -> the policy runs one pass over the queue (after every other
+ *                 event at the same instant, so simultaneous arrivals are
+ *                 decided together)
+ *   sample     -> a time-series row
+ *
+ * It can be driven to the end, to a given time, or to the next decision
+ * (for step-wise control such as a reinforcement-learning agent).
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include "sim-scenario.h"
+#include "cluster/sim-cluster.h"
+#include "sched/sim-policy.h"
+#include "report/sim-report.h"
+
+G_BEGIN_DECLS
+
+#define SIM_TYPE_SIMULATION (sim_simulation_get_type ())
+G_DECLARE_FINAL_TYPE (SimSimulation, sim_simulation, SIM, SIMULATION, GObject)
+
+/**
+ * SimProgressFunc:
+ * @simulation: the simulation
+ * @fraction: how far the run is, 0 to 1, or -1 if unknown
+ * @now: simulated time
+ * @jobs_done: jobs completed so far
+ * @user_data: as given
+ *
+ * Called every few thousand events and once at the end.
+ */
+typedef void (*SimProgressFunc) (SimSimulation *simulation, double fraction, SimTime now,
+                                 guint64 jobs_done, gpointer user_data);
+
+/**
+ * sim_simulation_new:
+ * @scenario: a scenario
+ * @error: return location for a #GError
+ *
+ * Loads the catalogue (the default path, then the scenario's `models`),
+ * builds the cluster, opens the workload and creates the policy.
+ *
+ * Errors: SIM_ERROR_NOT_FOUND for an unknown node or GPU model or policy
+ * (with the scenario file, group and key, and a suggestion); any error of
+ * the catalogue or the workload.
+ *
+ * Returns: (transfer full) (nullable): the simulation.
+ */
+SimSimulation *sim_simulation_new (SimScenario *scenario, GError **error);
+
+/**
+ * sim_simulation_set_output_dir:
+ * @self: a simulation that has not started
+ * @dir: a directory, created if missing
+ * @error: return location for a #GError
+ *
+ * Asks for summary.json, jobs.csv and timeseries.csv (as the scenario's
+ * [output] group says) in @dir.  They appear when the run ends, each
+ * written whole (temporary file, then rename); a run that fails leaves the
+ * directory as it was.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_simulation_set_output_dir (SimSimulation *self, const char *dir, GError **error);
+
+/**
+ * sim_simulation_set_progress_func:
+ * @self: a simulation
+ * @func: (nullable) (scope notified): called as the run progresses
+ * @user_data: passed to @func
+ * @destroy: frees @user_data
+ */
+void sim_simulation_set_progress_func (SimSimulation *self, SimProgressFunc func,
+                                       gpointer user_data, GDestroyNotify destroy);
+
+/**
+ * sim_simulation_run:
+ * @self: a simulation
+ * @error: return location for a #GError
+ *
+ * Runs to the end: the horizon, or until every job has finished.
+ *
+ * Errors: a malformed trace line met during the run (SIM_ERROR_TRACE), a
+ * policy that broke the rules (SIM_ERROR_STATE), or failing to write the
+ * outputs (SIM_ERROR_IO).
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_simulation_run (SimSimulation *self, GError **error);
+
+/**
+ * sim_simulation_run_until:
+ * @self: a simulation
+ * @until: a simulated time
+ * @error: return location for a #GError
+ *
+ * Runs until @until (or the end, if sooner).
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_simulation_run_until (SimSimulation *self, SimTime until, GError **error);
+
+/**
+ * sim_simulation_run_to_decision:
+ * @self: a simulation
+ * @error: return location for a #GError
+ *
+ * Runs until just after the next scheduling decision.
+ *
+ * Returns: %TRUE if it stopped after a decision; %FALSE when the run has
+ *   ended (error unset) or failed (error set).
+ */
+gboolean sim_simulation_run_to_decision (SimSimulation *self, GError **error);
+
+/** sim_simulation_is_finished: Returns: whether the run has ended. */
+gboolean sim_simulation_is_finished (SimSimulation *self);
+
+/** sim_simulation_get_now: Returns: the simulated time. */
+SimTime sim_simulation_get_now (SimSimulation *self);
+
+/** sim_simulation_get_cluster: Returns: (transfer none): the cluster. */
+const SimCluster *sim_simulation_get_cluster (SimSimulation *self);
+
+/** sim_simulation_get_scenario: Returns: (transfer none): the scenario. */
+SimScenario *sim_simulation_get_scenario (SimSimulation *self);
+
+/** sim_simulation_get_policy: Returns: (transfer none): the policy. */
+SimPolicy *sim_simulation_get_policy (SimSimulation *self);
+
+/**
+ * sim_simulation_get_report:
+ * Returns: (transfer none) (nullable): the report, once the run has ended.
+ */
+SimReport *sim_simulation_get_report (SimSimulation *self);
+
+/**
+ * SimJobObserver:
+ * @simulation: the simulation
+ * @job: (transfer none): the job
+ * @user_data: as given
+ *
+ * Called when a job starts and when it finishes (see @job's state).
+ */
+typedef void (*SimJobObserver) (SimSimulation *simulation, const SimJob *job, gpointer user_data);
+
+/**
+ * sim_simulation_set_job_observer:
+ * @self: a simulation
+ * @func: (nullable) (scope notified): called at every start and finish
+ * @user_data: passed to @func
+ * @destroy: frees @user_data
+ *
+ * For tests and tools that check invariants as the run goes.
+ */
+void sim_simulation_set_job_observer (SimSimulation *self, SimJobObserver func,
+                                      gpointer user_data, GDestroyNotify destroy);
+
+G_END_DECLS

@@ -1,0 +1,69 @@
+/* sim-job.h: a job inside the simulation.
+ *
+ * A job progresses as a fluid: it carries its remaining work in reference
+ * nanoseconds (time on its reference GPUs, alone) and a rate (1.0 runs at
+ * reference speed).  When the rate changes, the work done since the last
+ * update is subtracted exactly and the completion event is rescheduled; the
+ * stale completion is recognised by the job's version number.  Events thus
+ * happen per start, finish or rate change, never per iteration.
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib.h>
+#include "core/sim-units.h"
+#include "core/sim-engine.h"
+#include "workload/sim-workload.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SimJobState:
+ * @SIM_JOB_QUEUED: submitted, waiting for GPUs
+ * @SIM_JOB_RUNNING: holding GPUs and progressing
+ * @SIM_JOB_DONE: finished
+ */
+typedef enum {
+  SIM_JOB_QUEUED,
+  SIM_JOB_RUNNING,
+  SIM_JOB_DONE,
+} SimJobState;
+
+/**
+ * SimJob:
+ * @spec: what the workload asked for
+ * @state: where the job is
+ * @start: when it started, or -1
+ * @end: when it finished, or -1
+ * @work_left: remaining work in reference nanoseconds, as of @last_update
+ * @rate: progress per nanosecond of simulated time (1.0: reference speed)
+ * @last_update: when @work_left was last brought up to date
+ * @version: bumped whenever the pending completion becomes stale
+ * @queue_seq: arrival order in the queue (ties in every queue order)
+ * @gpus: (array length=n_gpus): the GPUs it holds, by cluster index
+ * @n_gpus: number of entries in @gpus
+ * @n_nodes: nodes its GPUs span
+ * @policy_data: for the scheduling policy's own use
+ *
+ * The simulation owns jobs; policies see them as (transfer none).
+ */
+typedef struct _SimJob {
+  SimJobSpec  spec;
+  SimJobState state;
+  SimTime     start;
+  SimTime     end;
+  SimTime     work_left;
+  double      rate;
+  SimTime     last_update;
+  guint32     version;
+  guint64     queue_seq;
+  guint32    *gpus;
+  guint32     n_gpus;
+  guint32     n_nodes;
+  gpointer    policy_data;
+} SimJob;
+
+G_END_DECLS

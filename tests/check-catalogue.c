@@ -1,0 +1,614 @@
+/* check-catalogue.c: tests of the hardware catalogue (libsim/cluster/sim-catalogue.c)
+ * and of the model files shipped in models/.
+ *
+ * What is checked, and against what:
+ * - every GPU and node model the simulator relies on loads from the source
+ *   tree's models/ and every node resolves to its GPU;
+ * - the published figures in the shipped files equal those of the
+ *   calibration notes (calibration.md sections A1, A2, A3, E), written out
+ *   here by hand rather than read from the files under test;
+ * - the MIG geometry of every GPU with MIG obeys the invariants of NVIDIA's
+ *   MIG user guide (instances fit in the compute slices, placements end
+ *   within the GPU, max_instances instances can be placed side by side) and
+ *   the profile counts of calibration.md A2;
+ * - the search path: a later directory replaces a same-name model, and
+ *   $GPUSIM_MODEL_PATH is read, with empty entries ignored;
+ * - bad catalogue files are rejected with messages that name the file, the
+ *   line, the group and key, and what was expected.
+ *
+ * What is not asserted: that the figures are right about the hardware (only
+ * that they match their cited source), the layout of `describe` beyond a
+ * few lines, or the order in which a bad file's several faults are found.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim-error.h"
+#include "cluster/sim-catalogue.h"
+
+#ifndef SIM_TOP_SRCDIR
+#error "SIM_TOP_SRCDIR must be defined by the build"
+#endif
+
+#define MODELDIR SIM_TOP_SRCDIR "/models"
+
+static const char *required_gpus[] = {
+  "A100-SXM-80GB", "A100-SXM-40GB", "H100-SXM", "H200-SXM", "B200", "GH200", "MI250X",
+  "MI300X", "P100", "V100-16GB", "V100-32GB", "T4", "A10",
+};
+
+static const char *required_nodes[] = {
+  "DGX-A100", "DGX-H100", "HGX-H200", "HGX-B200", "MI300X-8", "PCIe-8GPU",
+};
+
+static SimCatalogue *
+load_source_catalogue (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCatalogue) c = sim_catalogue_new ();
+
+  ck_assert_msg (sim_catalogue_add_directory (c, MODELDIR, &error),
+                 "loading %s: %s", MODELDIR, error ? error->message : "?");
+  ck_assert_msg (sim_catalogue_resolve (c, &error), "resolving: %s",
+                 error ? error->message : "?");
+  return g_steal_pointer (&c);
+}
+
+/* Relative closeness, for figures that pass through unit conversion. */
+static gboolean
+near (double got, double want)
+{
+  return fabs (got - want) <= 1e-9 * fabs (want);
+}
+
+/* Writes @contents to @dir/@name and returns the path. */
+static char *
+write_file (const char *dir, const char *name, const char *contents)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  ck_assert_msg (g_file_set_contents (path, contents, -1, &error), "writing %s: %s", path,
+                 error ? error->message : "?");
+  return path;
+}
+
+/* Removes a directory tree made by a test. */
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *full = g_build_filename (dir, name, NULL);
+      if (g_file_test (full, G_FILE_TEST_IS_DIR))
+        remove_tree (full);
+      else
+        g_unlink (full);
+    }
+  g_rmdir (dir);
+}
+
+static const char minimal_gpu_fmt[] =
+  "[gpu]\n"
+  "name = %s\n"
+  "fp16_tflops = %s\n"
+  "memory = 80GB\n";
+
+/* ------------------------------------------------------------------------ */
+
+/* Truth: the list of models the brief of the catalogue requires. */
+START_TEST (test_required_models_load)
+{
+  g_autoptr(SimCatalogue) c = load_source_catalogue ();
+  g_autoptr(GPtrArray) gpus = sim_catalogue_get_gpus (c);
+  g_autoptr(GPtrArray) nodes = sim_catalogue_get_nodes (c);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (required_gpus); i++)
+    {
+      const SimGpuModel *g = sim_catalogue_lookup_gpu (c, required_gpus[i]);
+      ck_assert_msg (g != NULL, "GPU model %s is missing", required_gpus[i]);
+      /* The name in the file is spelt exactly as scenarios use it. */
+      ck_assert_str_eq (g->name, required_gpus[i]);
+      ck_assert (g->source_file != NULL && g_str_has_prefix (g->source_file, MODELDIR));
+      ck_assert (g->fp16_tflops > 0 && g->memory_bytes > 0);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (required_nodes); i++)
+    {
+      const SimNodeModel *n = sim_catalogue_lookup_node (c, required_nodes[i]);
+      ck_assert_msg (n != NULL, "node model %s is missing", required_nodes[i]);
+      ck_assert_str_eq (n->name, required_nodes[i]);
+      ck_assert_msg (n->gpu != NULL, "node %s does not resolve its GPU", n->name);
+      ck_assert_ptr_eq (n->gpu, sim_catalogue_lookup_gpu (c, n->gpu_name));
+      ck_assert_uint_ge (n->gpus, 1);
+    }
+  ck_assert_uint_ge (gpus->len, G_N_ELEMENTS (required_gpus));
+  ck_assert_uint_ge (nodes->len, G_N_ELEMENTS (required_nodes));
+
+  /* Sorted by name, as the header promises. */
+  for (guint i = 1; i < gpus->len; i++)
+    ck_assert_int_lt (g_ascii_strcasecmp (((SimGpuModel *) gpus->pdata[i - 1])->name,
+                                          ((SimGpuModel *) gpus->pdata[i])->name), 0);
+
+  /* Lookups ignore case. */
+  ck_assert_ptr_eq (sim_catalogue_lookup_gpu (c, "h100-sxm"),
+                    sim_catalogue_lookup_gpu (c, "H100-SXM"));
+  ck_assert_ptr_eq (sim_catalogue_lookup_node (c, "dgx-h100"),
+                    sim_catalogue_lookup_node (c, "DGX-H100"));
+  ck_assert_ptr_null (sim_catalogue_lookup_gpu (c, "DGX-H100"));
+}
+END_TEST
+
+/* Truth: calibration.md A1 (GPUs), A3 (DGX systems), E (prices). */
+START_TEST (test_published_figures)
+{
+  g_autoptr(SimCatalogue) c = load_source_catalogue ();
+  const SimGpuModel *h100 = sim_catalogue_lookup_gpu (c, "H100-SXM");
+  const SimGpuModel *a100 = sim_catalogue_lookup_gpu (c, "A100-SXM-80GB");
+  const SimGpuModel *mi300x = sim_catalogue_lookup_gpu (c, "MI300X");
+  const SimGpuModel *b200 = sim_catalogue_lookup_gpu (c, "B200");
+  const SimGpuModel *h200 = sim_catalogue_lookup_gpu (c, "H200-SXM");
+  const SimNodeModel *dgxh = sim_catalogue_lookup_node (c, "DGX-H100");
+  const SimNodeModel *dgxa = sim_catalogue_lookup_node (c, "DGX-A100");
+
+  /* A1 "H100 SXM": 989 TF, 1,979 FP8, 80 GB, 3.35 TB/s, 900 GB/s, 700 W. */
+  ck_assert (near (h100->fp16_tflops, 989));
+  ck_assert (near (h100->fp8_tflops, 1979));
+  ck_assert_uint_eq (h100->memory_bytes, 80000000000ull);
+  ck_assert (near (h100->memory_bandwidth, 3.35e12));
+  ck_assert (near (h100->scaleup_bandwidth, 900e9));
+  ck_assert (near (h100->tdp_w, 700));
+  ck_assert_uint_eq (h100->mig_slices, 7);
+
+  /* A1 "A100 SXM 80GB": 312 TF, 2.039 TB/s, 600 GB/s, 400 W. */
+  ck_assert (near (a100->fp16_tflops, 312));
+  ck_assert (near (a100->memory_bandwidth, 2.039e12));
+  ck_assert (near (a100->scaleup_bandwidth, 600e9));
+  ck_assert (near (a100->tdp_w, 400));
+
+  /* A1 "MI300X": 1,307.4 TF, 2,614.9 FP8, 192 GB, 5.3 TB/s, 750 W, no MIG. */
+  ck_assert (near (mi300x->fp16_tflops, 1307.4));
+  ck_assert (near (mi300x->fp8_tflops, 2614.9));
+  ck_assert_uint_eq (mi300x->memory_bytes, 192000000000ull);
+  ck_assert (near (mi300x->memory_bandwidth, 5.3e12));
+  ck_assert (near (mi300x->tdp_w, 750));
+  ck_assert_uint_eq (mi300x->mig_slices, 0);
+  ck_assert_uint_eq (mi300x->n_mig_profiles, 0);
+
+  /* A1 "B200 (HGX, 1000 W)": 2,250 TF, 4,500 FP8, 8 TB/s, 1.8 TB/s, 1000 W. */
+  ck_assert (near (b200->fp16_tflops, 2250));
+  ck_assert (near (b200->fp8_tflops, 4500));
+  ck_assert (near (b200->memory_bandwidth, 8e12));
+  ck_assert (near (b200->scaleup_bandwidth, 1.8e12));
+  ck_assert (near (b200->tdp_w, 1000));
+
+  /* A1 "H200 SXM": 141 GB at 4.8 TB/s. */
+  ck_assert_uint_eq (h200->memory_bytes, 141000000000ull);
+  ck_assert (near (h200->memory_bandwidth, 4.8e12));
+
+  /* A3 "DGX H100": 8 GPUs, 4 NVSwitches, 8 NICs at 400 Gb/s = 50e9 B/s, 10.2 kW. */
+  ck_assert_uint_eq (dgxh->gpus, 8);
+  ck_assert_ptr_eq (dgxh->gpu, h100);
+  ck_assert_str_eq (dgxh->intra_node, "nvswitch");
+  ck_assert_uint_eq (dgxh->nvswitches, 4);
+  ck_assert_uint_eq (dgxh->nics, 8);
+  ck_assert (near (dgxh->nic_bandwidth, 50e9));
+  ck_assert (near (dgxh->max_power_w, 10.2e3));
+
+  /* A3 "DGX A100": 6 NVSwitches, 8 NICs at 200 Gb/s, 6.5 kW, $199k. */
+  ck_assert_uint_eq (dgxa->gpus, 8);
+  ck_assert_uint_eq (dgxa->nvswitches, 6);
+  ck_assert_uint_eq (dgxa->nics, 8);
+  ck_assert (near (dgxa->nic_bandwidth, 25e9));
+  ck_assert (near (dgxa->max_power_w, 6.5e3));
+  ck_assert (near (dgxa->price_usd, 199000));
+}
+END_TEST
+
+/* Truth: the MIG user guide's rules, restated as invariants, checked on
+ * every GPU that has MIG. */
+START_TEST (test_mig_invariants)
+{
+  g_autoptr(SimCatalogue) c = load_source_catalogue ();
+  g_autoptr(GPtrArray) gpus = sim_catalogue_get_gpus (c);
+  guint with_mig = 0;
+
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      const SimGpuModel *g = gpus->pdata[i];
+
+      if (g->mig_slices == 0)
+        {
+          ck_assert_uint_eq (g->n_mig_profiles, 0);
+          continue;
+        }
+      with_mig++;
+      /* calibration.md A2: 7 compute slices, at most 7 instances. */
+      ck_assert_uint_eq (g->mig_slices, 7);
+      ck_assert_uint_ge (g->n_mig_profiles, 6);
+      for (guint j = 0; j < g->n_mig_profiles; j++)
+        {
+          const SimMigProfile *p = &g->mig_profiles[j];
+          guint end = 0, placed = 0;
+          g_autofree char *prefix = g_strdup_printf ("%ug.", p->compute_slices);
+          double slice_bytes = (double) g->memory_bytes / 8;
+
+          ck_assert_msg (p->max_instances * p->compute_slices <= g->mig_slices,
+                         "%s %s: %u x %u > %u", g->name, p->name, p->max_instances,
+                         p->compute_slices, g->mig_slices);
+          ck_assert_uint_le (p->max_instances, 7);
+          ck_assert_uint_le (p->max_instances * p->memory_slices, 8);
+          ck_assert_uint_ge (p->n_placements, p->max_instances);
+          /* The name says the compute slices: "3g.40gb" has 3. */
+          ck_assert_msg (g_str_has_prefix (p->name, prefix), "%s %s", g->name, p->name);
+          /* Memory is its share of 8 slices, up to the rounding of the name. */
+          ck_assert_msg (fabs ((double) p->memory_bytes - p->memory_slices * slice_bytes) <= 1e9,
+                         "%s %s: memory %" G_GUINT64_FORMAT, g->name, p->name,
+                         p->memory_bytes);
+          for (guint k = 0; k < p->n_placements; k++)
+            {
+              ck_assert_uint_le (p->placements[k] + p->compute_slices, g->mig_slices);
+              if (k > 0)
+                ck_assert_uint_gt (p->placements[k], p->placements[k - 1]);
+              /* Greedy packing at the allowed starts. */
+              if (p->placements[k] >= end)
+                {
+                  placed++;
+                  end = p->placements[k] + p->compute_slices;
+                }
+            }
+          ck_assert_msg (placed >= p->max_instances,
+                         "%s %s: only %u of %u instances fit side by side", g->name,
+                         p->name, placed, p->max_instances);
+        }
+    }
+  /* A100-40GB, A100-80GB, H100, H200, GH200, B200. */
+  ck_assert_uint_eq (with_mig, 6);
+}
+END_TEST
+
+typedef struct {
+  const char *gpu;
+  guint       n_profiles;
+  const char *profiles;  /* "name:max_instances ..." */
+} MigCounts;
+
+/* Truth: calibration.md A2, the profile table with instance counts. */
+static const MigCounts mig_counts[] = {
+  { "A100-SXM-40GB", 6, "1g.5gb:7 1g.10gb:4 2g.10gb:3 3g.20gb:2 4g.20gb:1 7g.40gb:1" },
+  { "A100-SXM-80GB", 7,
+    "1g.10gb:7 1g.20gb:4 2g.20gb:3 3g.40gb:2 4g.40gb:1 7g.80gb:1 1g.10gb+me:1" },
+  { "H100-SXM", 7, "1g.10gb:7 1g.20gb:4 2g.20gb:3 3g.40gb:2 4g.40gb:1 7g.80gb:1 1g.10gb+me:1" },
+  { "H200-SXM", 6, "1g.18gb:7 1g.35gb:4 2g.35gb:3 3g.71gb:2 4g.71gb:1 7g.141gb:1" },
+  { "GH200", 6, "1g.12gb:7 7g.96gb:1" },
+  { "B200", 6, "1g.23gb:7 7g.180gb:1" },
+};
+
+START_TEST (test_mig_counts)
+{
+  g_autoptr(SimCatalogue) c = load_source_catalogue ();
+  const MigCounts *t = &mig_counts[_i];
+  const SimGpuModel *g = sim_catalogue_lookup_gpu (c, t->gpu);
+  g_auto(GStrv) want = g_strsplit (t->profiles, " ", -1);
+
+  ck_assert_msg (g != NULL, "%s missing", t->gpu);
+  ck_assert_uint_eq (g->n_mig_profiles, t->n_profiles);
+  for (guint i = 0; want[i] != NULL; i++)
+    {
+      g_auto(GStrv) nv = g_strsplit (want[i], ":", 2);
+      const SimMigProfile *found = NULL;
+
+      for (guint j = 0; j < g->n_mig_profiles; j++)
+        if (strcmp (g->mig_profiles[j].name, nv[0]) == 0)
+          found = &g->mig_profiles[j];
+      ck_assert_msg (found != NULL, "%s has no profile %s", t->gpu, nv[0]);
+      ck_assert_uint_eq (found->max_instances, (guint) atoi (nv[1]));
+    }
+}
+END_TEST
+
+/* Truth: the header's rule that a later directory replaces a same-name
+ * model; the values are written by this test. */
+START_TEST (test_precedence)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("gpusim-cat-XXXXXX", &error);
+  g_autofree char *a = g_build_filename (root, "a", NULL);
+  g_autofree char *b = g_build_filename (root, "b", NULL);
+  g_autofree char *ga = g_strdup_printf (minimal_gpu_fmt, "Test-GPU", "100");
+  g_autofree char *gb = g_strdup_printf (minimal_gpu_fmt, "test-gpu", "200");
+  g_autofree char *f1 = NULL, *f2 = NULL, *f3 = NULL;
+
+  ck_assert_ptr_nonnull (root);
+  g_mkdir (a, 0700);
+  g_mkdir (b, 0700);
+  f1 = write_file (a, "gpu.ini", ga);
+  f2 = write_file (b, "gpu.ini", gb);
+  f3 = write_file (a, "node.ini", "[node]\nname = Test-Node\ngpu = TEST-GPU\ngpus = 4\n");
+
+  {
+    g_autoptr(SimCatalogue) c = sim_catalogue_new ();
+    const SimNodeModel *n;
+    ck_assert (sim_catalogue_add_directory (c, a, &error));
+    ck_assert (sim_catalogue_add_directory (c, b, &error));
+    ck_assert (sim_catalogue_resolve (c, &error));
+    ck_assert (near (sim_catalogue_lookup_gpu (c, "TEST-GPU")->fp16_tflops, 200));
+    ck_assert_str_eq (sim_catalogue_lookup_gpu (c, "Test-GPU")->source_file, f2);
+    /* The node follows the replacement. */
+    n = sim_catalogue_lookup_node (c, "test-node");
+    ck_assert_ptr_eq (n->gpu, sim_catalogue_lookup_gpu (c, "test-gpu"));
+  }
+  {
+    g_autoptr(SimCatalogue) c = sim_catalogue_new ();
+    ck_assert (sim_catalogue_add_directory (c, b, &error));
+    ck_assert (sim_catalogue_add_directory (c, a, &error));
+    ck_assert (near (sim_catalogue_lookup_gpu (c, "test-gpu")->fp16_tflops, 100));
+  }
+  {
+    /* Replacing a shipped model: the extra directory comes last. */
+    const char *extra[] = { b, NULL };
+    g_autoptr(SimCatalogue) c = NULL;
+    g_autofree char *h = g_strdup_printf (minimal_gpu_fmt, "H100-SXM", "1");
+    g_autofree char *f4 = write_file (b, "h100.ini", h);
+
+    g_setenv ("GPUSIM_MODEL_PATH", "", TRUE);
+    c = sim_catalogue_new_default (extra, &error);
+    ck_assert_msg (c != NULL, "%s", error ? error->message : "?");
+    ck_assert (near (sim_catalogue_lookup_gpu (c, "H100-SXM")->fp16_tflops, 1));
+    /* DGX-H100 now points at the replacement. */
+    ck_assert_ptr_eq (sim_catalogue_lookup_node (c, "DGX-H100")->gpu,
+                      sim_catalogue_lookup_gpu (c, "H100-SXM"));
+    g_unsetenv ("GPUSIM_MODEL_PATH");
+  }
+  {
+    /* An extra directory that does not exist is an error. */
+    g_autofree char *missing = g_build_filename (root, "missing", NULL);
+    const char *extra[] = { missing, NULL };
+    g_autoptr(SimCatalogue) c = sim_catalogue_new_default (extra, &error);
+    ck_assert_ptr_null (c);
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_IO));
+    ck_assert (strstr (error->message, missing) != NULL);
+  }
+  remove_tree (root);
+}
+END_TEST
+
+/* Truth: the header's search path; GPUSIM_MODEL_PATH is set by this test. */
+START_TEST (test_model_path_env)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("gpusim-env-XXXXXX", &error);
+  g_autofree char *sub = g_build_filename (root, "deep", "er", NULL);
+  g_autofree char *gpu = g_strdup_printf (minimal_gpu_fmt, "Env-GPU", "42");
+  g_autofree char *f = NULL;
+  g_autofree char *env = g_strdup_printf (":%s::", root);
+  g_autofree char *saved = g_strdup (g_getenv ("GPUSIM_MODEL_PATH"));
+  g_auto(GStrv) path = NULL;
+  g_autoptr(SimCatalogue) c = NULL;
+  guint n;
+
+  ck_assert_ptr_nonnull (root);
+  g_mkdir_with_parents (sub, 0700);
+  f = write_file (sub, "env.ini", gpu);
+  g_setenv ("GPUSIM_MODEL_PATH", env, TRUE);
+
+  path = sim_catalogue_default_path ();
+  n = g_strv_length (path);
+  /* The shipped catalogue, then the one non-empty entry. */
+  ck_assert_uint_eq (n, 2);
+  ck_assert_str_eq (path[1], root);
+  for (guint i = 0; i < n; i++)
+    ck_assert (path[i][0] != '\0');
+
+  c = sim_catalogue_new_default (NULL, &error);
+  ck_assert_msg (c != NULL, "%s", error ? error->message : "?");
+  /* Found recursively, under deep/er/. */
+  ck_assert (near (sim_catalogue_lookup_gpu (c, "env-gpu")->fp16_tflops, 42));
+  ck_assert_ptr_nonnull (sim_catalogue_lookup_gpu (c, "H100-SXM"));
+
+  if (saved != NULL)
+    g_setenv ("GPUSIM_MODEL_PATH", saved, TRUE);
+  else
+    g_unsetenv ("GPUSIM_MODEL_PATH");
+  remove_tree (root);
+}
+END_TEST
+
+/* Truth: calibration.md A1 "H100 SXM", as the describe text must show it,
+ * and the suggestion for a misspelt name. */
+START_TEST (test_describe)
+{
+  g_autoptr(SimCatalogue) c = load_source_catalogue ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *h = sim_catalogue_describe (c, "h100-sxm", &error);
+  g_autofree char *d = sim_catalogue_describe (c, "DGX-H100", &error);
+  g_autofree char *none = NULL;
+
+  ck_assert_ptr_nonnull (h);
+  ck_assert (strstr (h, "H100-SXM") != NULL);
+  ck_assert (strstr (h, "memory: 80 GB") != NULL);
+  ck_assert (strstr (h, "memory bandwidth: 3.35 TB/s") != NULL);
+  ck_assert (strstr (h, "scale-up bandwidth: 900 GB/s") != NULL);
+  ck_assert (strstr (h, "TDP: 700 W") != NULL);
+  ck_assert (strstr (h, "989 TFLOPS") != NULL);
+  ck_assert (strstr (h, "3g.40gb") != NULL);
+  ck_assert_ptr_nonnull (d);
+  ck_assert (strstr (d, "8 x H100-SXM") != NULL);
+  ck_assert (strstr (d, "NIC bandwidth: 400 Gb/s (50 GB/s)") != NULL);
+  ck_assert (strstr (d, "max power: 10.2 kW") != NULL);
+
+  none = sim_catalogue_describe (c, "H100-SMX", &error);
+  ck_assert_ptr_null (none);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_NOT_FOUND));
+  ck_assert (strstr (error->message, "did you mean \"H100-SXM\"") != NULL);
+  ck_assert_str_eq (sim_catalogue_suggest (c, "dgx-h10"), "DGX-H100");
+  ck_assert_ptr_null (sim_catalogue_suggest (c, "completely-different"));
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Bad files.  Truth: each message must say where and what, as DESIGN.md's
+ * "Errors" section asks: file, line, key, expectation. */
+
+typedef struct {
+  const char *label;
+  const char *contents;
+  gboolean    resolve;    /* the fault shows only at resolution */
+  int         code;
+  const char *must[5];    /* substrings; "@" stands for the file's path */
+} BadFile;
+
+static const BadFile bad_files[] = {
+  { "unknown key",
+    "[gpu]\nname = X\nmemroy = 80GB\nfp16_tflops = 1\nmemory = 80GB\n", FALSE,
+    SIM_ERROR_UNKNOWN_KEY, { "@:3: ", "[gpu] memroy", "unknown key", "did you mean \"memory\"" } },
+  { "missing unit",
+    "# A GPU.\n[gpu]\nname = X\nfp16_tflops = 1\nmemory = 80\n", FALSE,
+    SIM_ERROR_PARSE, { "@:5: ", "[gpu] memory", "\"80\" has no unit", "80GB" } },
+  { "wrong unit",
+    "[gpu]\nname = X\nfp16_tflops = 1\nmemory = 80GB\ntdp = 700Wh\n", FALSE,
+    SIM_ERROR_PARSE, { "@:5: ", "[gpu] tdp", "unknown unit", "700W" } },
+  { "missing required key",
+    "\n[gpu]\nname = X\nmemory = 80GB\n", FALSE,
+    SIM_ERROR_MISSING, { "@:2: ", "[gpu] fp16_tflops", "missing" } },
+  { "missing node gpus",
+    "[node]\nname = N\ngpu = H100-SXM\n", FALSE,
+    SIM_ERROR_MISSING, { "@:1: ", "[node] gpus", "missing", "\"8\"" } },
+  { "unknown first group",
+    "# a switch\n\n[switch]\nname = S\n", FALSE,
+    SIM_ERROR_UNKNOWN_KEY, { "@:3: ", "[switch]", "expected [gpu] or [node]" } },
+  { "misspelt first group",
+    "[nod]\nname = S\n", FALSE,
+    SIM_ERROR_UNKNOWN_KEY, { "@:1: ", "[nod]", "did you mean [node]?" } },
+  { "unknown group",
+    "[gpu]\nname = X\nfp16_tflops = 1\nmemory = 80GB\nmig_slices = 7\n[mgi 1g.10gb]\n", FALSE,
+    SIM_ERROR_UNKNOWN_KEY, { "@:6: ", "[mgi 1g.10gb]", "did you mean [mig 1g.10gb]?" } },
+  { "node with unknown GPU",
+    "[node]\nname = N\ngpus = 8\ngpu = H100-SMX\n", TRUE,
+    SIM_ERROR_NOT_FOUND, { "@:4: ", "[node] gpu", "\"H100-SMX\"", "did you mean \"H100-SXM\"?" } },
+  { "zero GPUs",
+    "[node]\nname = N\ngpu = H100-SXM\ngpus = 0\n", FALSE,
+    SIM_ERROR_INVALID, { "@:4: ", "[node] gpus", "out of range", "from 1" } },
+  { "negative GPUs",
+    "[node]\nname = N\ngpu = H100-SXM\n\ngpus = -8\n", FALSE,
+    SIM_ERROR_INVALID, { "@:5: ", "[node] gpus", "-8", "out of range" } },
+  { "GPUs not a number",
+    "[node]\nname = N\ngpu = H100-SXM\ngpus = eight\n", FALSE,
+    SIM_ERROR_PARSE, { "@:4: ", "[node] gpus", "\"eight\" is not an integer" } },
+  { "bad interconnect",
+    "[node]\nname = N\ngpu = H100-SXM\ngpus = 8\nintra_node = nvswich\n", FALSE,
+    SIM_ERROR_INVALID, { "@:5: ", "[node] intra_node", "did you mean \"nvswitch\"?" } },
+  { "duplicate key",
+    "[gpu]\nname = X\nfp16_tflops = 1\nmemory = 80GB\nmemory = 40GB\n", FALSE,
+    SIM_ERROR_PARSE, { "@:5: ", "[gpu] memory", "duplicate key", "line 4" } },
+  { "MIG placement past the end",
+    "[gpu]\nname = X\nfp16_tflops = 1\nmemory = 80GB\nmig_slices = 7\n"
+    "[mig 3g.40gb]\ncompute_slices = 3\nmemory_slices = 4\nmemory = 40GB\n"
+    "max_instances = 2\nplacements = 0, 5\n", FALSE,
+    SIM_ERROR_INVALID, { "@:11: ", "[mig 3g.40gb] placements", "slice 5", "end at slice 8" } },
+  { "MIG without mig_slices",
+    "[gpu]\nname = X\nfp16_tflops = 1\nmemory = 80GB\n"
+    "[mig 7g.80gb]\ncompute_slices = 7\nmemory_slices = 8\nmemory = 80GB\n"
+    "max_instances = 1\nplacements = 0\n", FALSE,
+    SIM_ERROR_MISSING, { "@:1: ", "[gpu] mig_slices", "missing" } },
+  { "MIG too many instances",
+    "[gpu]\nname = X\nfp16_tflops = 1\nmemory = 80GB\nmig_slices = 7\n"
+    "[mig 2g.20gb]\ncompute_slices = 2\nmemory_slices = 2\nmemory = 20GB\n"
+    "max_instances = 4\nplacements = 0, 2, 4, 5\n", FALSE,
+    SIM_ERROR_INVALID, { "@:10: ", "[mig 2g.20gb] max_instances", "need 8 slices" } },
+  { "idle above TDP",
+    "[gpu]\nname = X\nfp16_tflops = 1\nmemory = 80GB\ntdp = 100W\nidle_power = 1kW\n", FALSE,
+    SIM_ERROR_INVALID, { "@:6: ", "[gpu] idle_power", "less than the TDP" } },
+  { "zero memory",
+    "[gpu]\nname = X\nfp16_tflops = 1\nmemory = 0GB\n", FALSE,
+    SIM_ERROR_INVALID, { "@:4: ", "[gpu] memory", "zero" } },
+  { "not a key file",
+    "this is not\na key file\n", FALSE,
+    SIM_ERROR_PARSE, { "@: ", "not a valid key file" } },
+  { "empty file",
+    "# nothing\n", FALSE,
+    SIM_ERROR_MISSING, { "@: ", "expected the file to start with [gpu] or [node]" } },
+};
+
+START_TEST (test_bad_file)
+{
+  const BadFile *t = &bad_files[_i];
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("gpusim-bad-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(SimCatalogue) c = sim_catalogue_new ();
+  gboolean ok;
+
+  ck_assert_ptr_nonnull (root);
+  path = write_file (root, "bad-model.ini", t->contents);
+  if (t->resolve)
+    {
+      ck_assert (sim_catalogue_add_directory (c, MODELDIR, &error));
+      /* A node whose GPU is unknown loads; resolution finds the fault. */
+      ck_assert_msg (sim_catalogue_add_file (c, path, &error), "%s: %s", t->label,
+                     error ? error->message : "?");
+      ok = sim_catalogue_resolve (c, &error);
+    }
+  else
+    ok = sim_catalogue_add_file (c, path, &error);
+  ck_assert_msg (!ok, "%s: accepted", t->label);
+  ck_assert_msg (error != NULL && error->domain == SIM_ERROR && error->code == t->code,
+                 "%s: code %d, expected %d (%s)", t->label, error ? error->code : -1,
+                 t->code, error ? error->message : "");
+  for (guint i = 0; i < G_N_ELEMENTS (t->must) && t->must[i] != NULL; i++)
+    {
+      g_autofree char *want = NULL;
+      if (t->must[i][0] == '@')
+        want = g_strconcat (path, t->must[i] + 1, NULL);
+      else
+        want = g_strdup (t->must[i]);
+      ck_assert_msg (strstr (error->message, want) != NULL,
+                     "%s: message lacks '%s': %s", t->label, want, error->message);
+    }
+  /* A rejected file leaves the catalogue unchanged. */
+  ck_assert_ptr_null (sim_catalogue_lookup_gpu (c, "X"));
+  ck_assert_ptr_null (sim_catalogue_lookup_node (c, "S"));
+  remove_tree (root);
+}
+END_TEST
+
+static Suite *
+catalogue_suite (void)
+{
+  Suite *s = suite_create ("catalogue");
+  TCase *tc = tcase_create ("models");
+  TCase *bad = tcase_create ("bad-files");
+
+  tcase_add_test (tc, test_required_models_load);
+  tcase_add_test (tc, test_published_figures);
+  tcase_add_test (tc, test_mig_invariants);
+  tcase_add_loop_test (tc, test_mig_counts, 0, G_N_ELEMENTS (mig_counts));
+  tcase_add_test (tc, test_precedence);
+  tcase_add_test (tc, test_model_path_env);
+  tcase_add_test (tc, test_describe);
+  suite_add_tcase (s, tc);
+  tcase_add_loop_test (bad, test_bad_file, 0, G_N_ELEMENTS (bad_files));
+  suite_add_tcase (s, bad);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (catalogue_suite ());
+  int failed;
+
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,240 @@
+/* gpusim: the command-line front end of the simulator.
+ *
+ *   gpusim run SCENARIO [-o DIR] [--set SECTION.KEY=VALUE]... [--json] [--quiet]
+ *   gpusim validate SCENARIO [--set ...]
+ *   gpusim models [show NAME]
+ */
+#include "config.h"
+
+#include <sim.h>
+#include "gpusim-cli.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void
+gpusim_print_error (const GError *error)
+{
+  fprintf (stderr, "gpusim: %s\n", error->message);
+}
+
+static int
+usage_error (GOptionContext *context, const char *message)
+{
+  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+  fprintf (stderr, "gpusim: %s\n\n%s", message, help);
+  return 2;
+}
+
+/* A one-line progress bar on a terminal: redrawn at most 10 times a second. */
+typedef struct {
+  gint64 last_draw;
+  gint64 started;
+  gboolean drawn;
+} Progress;
+
+static void
+draw_progress (SimSimulation *sim, double fraction, SimTime now, guint64 jobs_done,
+               gpointer data)
+{
+  Progress *p = data;
+  gint64 t = g_get_monotonic_time ();
+  g_autofree char *simt = NULL;
+
+  if (fraction < 1.0 && t - p->last_draw < 100000)
+    return;
+  p->last_draw = t;
+  p->drawn = TRUE;
+  simt = sim_format_duration (now);
+  if (fraction >= 0)
+    {
+      int width = 30, filled = (int) (fraction * width + 0.5);
+      char bar[31];
+      memset (bar, '#', (size_t) filled);
+      memset (bar + filled, '.', (size_t) (width - filled));
+      bar[width] = '\0';
+      fprintf (stderr, "\r[%s] %5.1f%%  simulated %s  %" G_GUINT64_FORMAT " jobs done  %.1f s ",
+               bar, 100 * fraction, simt, jobs_done, (t - p->started) / 1e6);
+    }
+  else
+    fprintf (stderr, "\rsimulated %s  %" G_GUINT64_FORMAT " jobs done  %.1f s ", simt, jobs_done,
+             (t - p->started) / 1e6);
+  fflush (stderr);
+}
+
+static SimScenario *
+load_scenario (const char *path, char **sets, GError **error)
+{
+  return sim_scenario_load (path, (const char * const *) sets, error);
+}
+
+int
+gpusim_cmd_run (int argc, char **argv)
+{
+  g_autofree char *output = NULL;
+  g_auto(GStrv) sets = NULL;
+  gboolean json = FALSE, quiet = FALSE;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      "Write summary.json, jobs.csv and timeseries.csv into DIR", "DIR" },
+    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+      "Override a scenario key, e.g. --set scenario.seed=7", "SECTION.KEY=VALUE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as JSON", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress bar", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("SCENARIO - run a scenario");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) scenario = NULL;
+  g_autoptr(SimSimulation) sim = NULL;
+  Progress progress = { 0 };
+  SimReport *report;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Runs the scenario to its end and prints a summary: jobs, wait and completion\n"
+    "times, slowdown, utilization, queue length and fragmentation.");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage_error (context, error->message);
+  if (argc != 2)
+    return usage_error (context, argc < 2 ? "run needs a SCENARIO file" : "too many arguments");
+
+  scenario = load_scenario (argv[1], sets, &error);
+  if (scenario == NULL)
+    goto failed;
+  sim = sim_simulation_new (scenario, &error);
+  if (sim == NULL)
+    goto failed;
+  if (output != NULL && !sim_simulation_set_output_dir (sim, output, &error))
+    goto failed;
+  if (!quiet && isatty (STDERR_FILENO))
+    {
+      progress.started = g_get_monotonic_time ();
+      sim_simulation_set_progress_func (sim, draw_progress, &progress, NULL);
+    }
+  if (!sim_simulation_run (sim, &error))
+    {
+      if (progress.drawn)
+        fputc ('\n', stderr);
+      goto failed;
+    }
+  if (progress.drawn)
+    fputs ("\r\033[K", stderr);
+  report = sim_simulation_get_report (sim);
+  if (json)
+    {
+      g_autofree char *text = sim_report_to_json (report, TRUE);
+      printf ("%s\n", text);
+    }
+  else
+    {
+      g_autofree char *text = sim_report_format_text (report);
+      fputs (text, stdout);
+      if (output != NULL)
+        printf ("outputs       %s/{summary.json%s%s}\n", output,
+                scenario->write_jobs ? ",jobs.csv" : "",
+                scenario->write_timeseries ? ",timeseries.csv" : "");
+    }
+  return fflush (stdout) == 0 ? 0 : 1;
+
+failed:
+  gpusim_print_error (error);
+  return 1;
+}
+
+int
+gpusim_cmd_validate (int argc, char **argv)
+{
+  g_auto(GStrv) sets = NULL;
+  GOptionEntry entries[] = {
+    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+      "Override a scenario key, e.g. --set scenario.seed=7", "SECTION.KEY=VALUE" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("SCENARIO... - check scenarios");
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Checks each scenario without running it: its syntax, units and keys, the\n"
+    "models it names in the catalogue, its policy and its workload source.");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage_error (context, error->message);
+  if (argc < 2)
+    return usage_error (context, "validate needs a SCENARIO file");
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr(SimScenario) scenario = load_scenario (argv[i], sets, &error);
+      g_autoptr(SimSimulation) sim = NULL;
+      if (scenario != NULL)
+        sim = sim_simulation_new (scenario, &error);
+      if (sim == NULL)
+        {
+          gpusim_print_error (error);
+          g_clear_error (&error);
+          status = 1;
+          continue;
+        }
+      {
+        g_autofree char *cluster = sim_cluster_describe (sim_simulation_get_cluster (sim));
+        printf ("%s: valid: \"%s\", %s, %u GPUs, policy %s\n", argv[i], scenario->name, cluster,
+                sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)),
+                sim_policy_get_name (sim_simulation_get_policy (sim)));
+      }
+    }
+  return status;
+}
+
+static const struct {
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *summary;
+} commands[] = {
+  { "run", gpusim_cmd_run, "run a scenario and print its summary" },
+  { "validate", gpusim_cmd_validate, "check scenarios without running them" },
+  { "models", gpusim_cmd_models, "list the hardware catalogue, or show one model" },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "Usage: gpusim COMMAND [OPTION...]\n\n"
+                "gpusim simulates GPU clusters: hardware, workload and scheduling.\n\nCommands:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf (out, "\nRun `gpusim COMMAND --help` for a command's options.\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  /* Numbers in outputs never depend on the locale. */
+  setlocale (LC_NUMERIC, "C");
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return 2;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 ||
+      strcmp (argv[1], "help") == 0)
+    {
+      print_usage (stdout);
+      return 0;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("gpusim %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+  fprintf (stderr, "gpusim: unknown command \"%s\"\n\n", argv[1]);
+  print_usage (stderr);
+  return 2;
+}
