@@ -790,6 +790,11 @@ apply_overrides (Ctx *ctx, const char * const *overrides, GError **error)
       const char *dot;
       g_autofree char *lhs = NULL, *group = NULL, *key = NULL;
 
+      if (!g_utf8_validate (o, -1, NULL))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "--set: not UTF-8 text");
+          return FALSE;
+        }
       if (eq == NULL)
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
@@ -887,6 +892,42 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
   return g_steal_pointer (&sc);
 }
 
+/* The 1-based line at which GKeyFile first fails on DATA, or 0.  GKeyFile
+ * reads line by line and stops at the first bad one, so a prefix of whole
+ * lines fails exactly when it holds that line: a binary search over prefixes
+ * finds it in O(n log n), where n is the length of the text.  GKeyFile's own
+ * messages quote the line but do not number it. */
+static guint
+find_bad_line (const char *data, gsize length)
+{
+  g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (gsize));
+  guint lo = 1, hi;
+
+  for (gsize i = 0; i < length; i++)
+    if (data[i] == '\n')
+      {
+        gsize end = i + 1;
+        g_array_append_val (ends, end);
+      }
+  if (length > 0 && data[length - 1] != '\n')
+    g_array_append_val (ends, length);
+  hi = ends->len;
+  if (hi == 0)
+    return 0;
+  /* Invariant: the first bad line is in [lo, hi]. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      g_autoptr(GKeyFile) kf = g_key_file_new ();
+      if (g_key_file_load_from_data (kf, data, g_array_index (ends, gsize, mid - 1),
+                                     G_KEY_FILE_NONE, NULL))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 SimScenario *
 sim_scenario_load_from_data (const char *data, gssize length, const char *name,
                              const char *base_dir, const char * const *overrides, GError **error)
@@ -894,16 +935,31 @@ sim_scenario_load_from_data (const char *data, gssize length, const char *name,
   g_autoptr(GKeyFile) kf = g_key_file_new ();
   g_autoptr(GError) local = NULL;
   g_autoptr(SimKeyLines) lines = NULL;
+  const char *bad = NULL;
   g_autoptr(GHashTable) overridden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   Ctx ctx;
 
   g_return_val_if_fail (data != NULL && name != NULL, NULL);
-  if (!g_key_file_load_from_data (kf, data, length < 0 ? strlen (data) : (gsize) length,
-                                  G_KEY_FILE_NONE, &local))
+  if (length < 0)
+    length = (gssize) strlen (data);
+  /* Names and values end up in messages, reports and JSON: UTF-8 only. */
+  if (!g_utf8_validate (data, length, &bad))
     {
-      /* GKeyFile's own messages already say "line N" where they can. */
-      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: not a valid key file: %s", name,
-                   local->message);
+      guint line = 1;
+      for (const char *p = data; p < bad; p++)
+        line += *p == '\n';
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s:%u: not UTF-8 text", name, line);
+      return NULL;
+    }
+  if (!g_key_file_load_from_data (kf, data, (gsize) length, G_KEY_FILE_NONE, &local))
+    {
+      guint line = find_bad_line (data, (gsize) length);
+      if (line > 0)
+        g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s:%u: not a valid key file: %s", name,
+                     line, local->message);
+      else
+        g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: not a valid key file: %s", name,
+                     local->message);
       return NULL;
     }
   lines = sim__key_lines_new (data, length);
@@ -928,11 +984,6 @@ sim_scenario_load (const char *path, const char * const *overrides, GError **err
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read scenario %s: %s", path,
                    local->message);
-      return NULL;
-    }
-  if (!g_utf8_validate (data, (gssize) len, NULL))
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: not UTF-8 text", path);
       return NULL;
     }
   dir = g_path_get_dirname (path);

@@ -29,9 +29,8 @@ struct _SimSimulation {
   guint32        k_arrival, k_complete, k_decide, k_sample;
 
   SimMetrics     metrics;
-  GPtrArray     *queue;       /* SimJob*, in arrival order */
+  GPtrArray     *queue;       /* SimJob*, in the policy's queue order */
   GHashTable    *running;     /* SimJob* set */
-  GPtrArray     *ordered;     /* scratch: the queue in the policy's order */
   guint64        next_queue_seq;
 
   SimJobSpec     next;        /* the next arrival, if have_next */
@@ -78,7 +77,6 @@ sim_simulation_finalize (GObject *object)
     self->observer_destroy (self->observer_data);
   g_ptr_array_unref (self->queue);
   g_hash_table_unref (self->running);
-  g_ptr_array_unref (self->ordered);
   sim__metrics_clear (&self->metrics);
   g_clear_pointer (&self->report, sim_report_unref);
   g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
@@ -106,7 +104,6 @@ sim_simulation_init (SimSimulation *self)
   self->queue = g_ptr_array_new ();
   self->running = g_hash_table_new_full (g_direct_hash, g_direct_equal, (GDestroyNotify) free_job,
                                          NULL);
-  self->ordered = g_ptr_array_new ();
   sim__metrics_init (&self->metrics, 0, NULL, NULL);
 }
 
@@ -200,6 +197,30 @@ can_ever_fit (SimSimulation *self, const SimJobSpec *spec)
   return spec->gpus <= sim_cluster_get_n_gpus (self->cluster);
 }
 
+/* Inserts JOB in queue order: after every job that does not come after it,
+ * found by binary search, so that equal jobs keep their arrival order.  A
+ * FIFO policy appends in O(1) compares. */
+static void
+enqueue (SimSimulation *self, SimJob *job)
+{
+  guint lo = 0, hi = self->queue->len;
+
+  if (hi == 0 || sim_policy_compare (self->policy, self->queue->pdata[hi - 1], job) <= 0)
+    {
+      g_ptr_array_add (self->queue, job);
+      return;
+    }
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (sim_policy_compare (self->policy, self->queue->pdata[mid], job) <= 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_ptr_array_insert (self->queue, (gint) lo, job);
+}
+
 static void
 on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
@@ -216,7 +237,7 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   sim__metrics_job_submitted (&self->metrics, job);
   if (can_ever_fit (self, &job->spec))
     {
-      g_ptr_array_add (self->queue, job);
+      enqueue (self, job);
       request_decision (self);
     }
   else
@@ -309,32 +330,18 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   return TRUE;
 }
 
-static int
-compare_in_policy (gconstpointer a, gconstpointer b, gpointer policy)
-{
-  return sim_policy_compare (policy, *(SimJob * const *) a, *(SimJob * const *) b);
-}
-
 static void
 on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
   SimSimulation *self = data;
   SimSchedContext ctx = { 0 };
   GPtrArray *order = self->queue;
-  SimPolicyInterface *iface = SIM_POLICY_GET_IFACE (self->policy);
 
   tick (self, ev->time);
   self->decide_pending = FALSE;
 
-  /* Without a queue order the arrival order is the policy's order, and the
-   * queue itself is handed over; otherwise a sorted copy. */
-  if (iface->compare != NULL && self->queue->len > 1)
-    {
-      g_ptr_array_set_size (self->ordered, 0);
-      g_ptr_array_extend (self->ordered, self->queue, NULL, NULL);
-      g_ptr_array_sort_with_data (self->ordered, compare_in_policy, self->policy);
-      order = self->ordered;
-    }
+  /* The queue is kept in the policy's order as jobs arrive (orders that
+   * depend on time, such as least attained service, will re-sort here). */
   ctx.now = ev->time;
   ctx.cluster = self->cluster;
   ctx.queue = order;

@@ -26,6 +26,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim-error.h"
@@ -106,7 +107,7 @@ static const char minimal_gpu_fmt[] =
 
 /* ------------------------------------------------------------------------ */
 
-/* Truth: the list of models the brief of the catalogue requires. */
+/* Truth: the models that shipped scenarios and trace replays name. */
 START_TEST (test_required_models_load)
 {
   g_autoptr(SimCatalogue) c = load_source_catalogue ();
@@ -364,6 +365,7 @@ START_TEST (test_precedence)
     c = sim_catalogue_new_default (extra, &error);
     ck_assert_msg (c != NULL, "%s", error ? error->message : "?");
     ck_assert (near (sim_catalogue_lookup_gpu (c, "H100-SXM")->fp16_tflops, 1));
+    ck_assert_str_eq (sim_catalogue_lookup_gpu (c, "H100-SXM")->source_file, f4);
     /* DGX-H100 now points at the replacement. */
     ck_assert_ptr_eq (sim_catalogue_lookup_node (c, "DGX-H100")->gpu,
                       sim_catalogue_lookup_gpu (c, "H100-SXM"));

@@ -606,7 +606,10 @@ parse_gpu (GKeyFile *kf, const FileIndex *fi, GError **error)
       while (pname != NULL && *pname == ' ')
         pname++;
       if (pname == NULL || *pname == '\0')
-        return (reject_group (fi, g, TRUE, error), NULL);
+        {
+          reject_group (fi, g, TRUE, error);
+          return NULL;
+        }
       n_mig++;
     }
   if (n_mig > 0 && m->mig_slices == 0)
@@ -625,7 +628,8 @@ parse_gpu (GKeyFile *kf, const FileIndex *fi, GError **error)
       return NULL;
     }
 
-  m->mig_profiles = g_new0 (SimMigProfile, MAX (n_mig, 1));
+  if (n_mig > 0)
+    m->mig_profiles = g_new0 (SimMigProfile, n_mig);
   for (guint i = 1; groups[i] != NULL; i++)
     {
       const char *g = groups[i];
@@ -633,13 +637,19 @@ parse_gpu (GKeyFile *kf, const FileIndex *fi, GError **error)
 
       m->n_mig_profiles++;
       p->name = g_strstrip (g_strdup (g + 4));
+      for (guint j = 0; j + 1 < m->n_mig_profiles; j++)
+        if (strcmp (m->mig_profiles[j].name, p->name) == 0)
+          {
+            set_error_at (error, fi, g, NULL, 0, SIM_ERROR_PARSE,
+                          "duplicate MIG profile \"%s\": expected one group per profile",
+                          p->name);
+            return NULL;
+          }
       if (!read_group (kf, fi, g, mig_keys, G_N_ELEMENTS (mig_keys), p, error))
         return NULL;
       if (!check_mig_profile (m, p, fi, g, error))
         return NULL;
     }
-  if (n_mig == 0)
-    g_clear_pointer (&m->mig_profiles, g_free);
   m->source_file = g_strdup (fi->path);
   return g_steal_pointer (&m);
 }
@@ -654,8 +664,11 @@ parse_node (GKeyFile *kf, const FileIndex *fi, GError **error)
   SimNodeModel *m = &e->pub;
   g_auto(GStrv) groups = g_key_file_get_groups (kf, NULL);
 
-  for (guint i = 1; groups[i] != NULL; i++)
-    return (reject_group (fi, groups[i], FALSE, error), NULL);
+  if (groups[0] != NULL && groups[1] != NULL)
+    {
+      reject_group (fi, groups[1], FALSE, error);
+      return NULL;
+    }
   if (!read_group (kf, fi, "node", node_keys, G_N_ELEMENTS (node_keys), m, error))
     return NULL;
   if (m->intra_node != NULL)
@@ -890,7 +903,7 @@ sim_catalogue_add_directory (SimCatalogue *catalogue, const char *dir, GError **
   return add_directory (catalogue, dir, 0, error);
 }
 
-/* Names of the models in @table, sorted; the strings are borrowed. */
+/* The models in @table, in no particular order; borrowed. */
 static GPtrArray *
 sorted_values (GHashTable *table)
 {
@@ -942,23 +955,23 @@ sim_catalogue_get_nodes (const SimCatalogue *catalogue)
   return out;
 }
 
-/* The closest name among the models of @table, or NULL. */
+/* The name closest to @name among the GPU models, and also the node models
+ * if @with_nodes; NULL if none is close. */
 static const char *
-closest_in (GHashTable *a, GHashTable *b, gboolean nodes_b, const char *name)
+closest_name (const SimCatalogue *c, gboolean with_nodes, const char *name)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   GHashTableIter it;
   gpointer value;
 
-  g_hash_table_iter_init (&it, a);
+  g_hash_table_iter_init (&it, c->gpus);
   while (g_hash_table_iter_next (&it, NULL, &value))
     g_ptr_array_add (names, ((SimGpuModel *) value)->name);
-  if (b != NULL)
+  if (with_nodes)
     {
-      g_hash_table_iter_init (&it, b);
+      g_hash_table_iter_init (&it, c->nodes);
       while (g_hash_table_iter_next (&it, NULL, &value))
-        g_ptr_array_add (names, nodes_b ? ((SimNodeModel *) value)->name
-                                        : ((SimGpuModel *) value)->name);
+        g_ptr_array_add (names, ((SimNodeModel *) value)->name);
     }
   /* Sorted, so that ties resolve the same way on every run. */
   g_ptr_array_sort (names, compare_names);
@@ -981,7 +994,7 @@ sim_catalogue_resolve (SimCatalogue *catalogue, GError **error)
 
       if (e->pub.gpu != NULL)
         continue;
-      guess = closest_in (catalogue->gpus, NULL, FALSE, e->pub.gpu_name);
+      guess = closest_name (catalogue, FALSE, e->pub.gpu_name);
       if (guess != NULL)
         g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
                      "%s:%d: [node] gpu: unknown GPU model \"%s\": did you mean \"%s\"?",
@@ -1047,7 +1060,7 @@ sim_catalogue_suggest (const SimCatalogue *catalogue, const char *name)
   g_return_val_if_fail (catalogue != NULL, NULL);
   if (name == NULL)
     return NULL;
-  return closest_in (catalogue->gpus, catalogue->nodes, TRUE, name);
+  return closest_name (catalogue, TRUE, name);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1101,14 +1114,19 @@ line_bandwidth (GString *s, const char *label, double bytes_per_s, gboolean bits
   g_string_append_c (s, '\n');
 }
 
+/* GPU power reads best in watts ("1000 W"), a node's in kilowatts. */
 static void
-line_power (GString *s, const char *label, double w)
+line_power (GString *s, const char *label, double w, gboolean kilo)
 {
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
   g_string_append_printf (s, "  %s: ", label);
   if (w == 0)
     g_string_append (s, "unknown");
-  else
+  else if (kilo)
     append_scaled (s, w, "W", TRUE);
+  else
+    g_string_append_printf (s, "%s W", g_ascii_formatd (buf, sizeof buf, "%.6g", w));
   g_string_append_c (s, '\n');
 }
 
@@ -1165,8 +1183,8 @@ describe_gpu (GString *s, const SimGpuModel *m)
   line_bandwidth (s, "memory bandwidth", m->memory_bandwidth, FALSE);
   line_bandwidth (s, "scale-up bandwidth", m->scaleup_bandwidth, FALSE);
   line_text (s, "scale-up link", m->scaleup_link);
-  line_power (s, "TDP", m->tdp_w);
-  line_power (s, "idle power", m->idle_w);
+  line_power (s, "TDP", m->tdp_w, FALSE);
+  line_power (s, "idle power", m->idle_w, FALSE);
   line_price (s, m->price_usd);
   if (m->mig_slices == 0)
     {
@@ -1211,8 +1229,8 @@ describe_node (GString *s, const SimNodeModel *m)
   else
     line_text (s, "CPU cores", NULL);
   line_size (s, "host memory", m->memory_bytes);
-  line_power (s, "base power (no GPUs, idle)", m->base_power_w);
-  line_power (s, "max power", m->max_power_w);
+  line_power (s, "base power (no GPUs, idle)", m->base_power_w, TRUE);
+  line_power (s, "max power", m->max_power_w, TRUE);
   line_price (s, m->price_usd);
   if (m->gpu != NULL)
     {

@@ -1,0 +1,457 @@
+/* check-sched.c: scheduling, end to end through the simulation.
+ *
+ * What it checks:
+ *  - FIFO with first-fit and with best-fit on a tiny trace whose start
+ *    times, waits, fragmentation and utilization are worked out by hand
+ *    below;
+ *  - an M/M/c queue (Poisson arrivals, exponential durations, one-GPU jobs,
+ *    c one-GPU nodes, FIFO): the mean wait falls within a batch-means
+ *    confidence interval around the Erlang C value at loads 0.5, 0.7, 0.9;
+ *  - conservation on a random mixed workload: no GPU is ever allocated to
+ *    two jobs at once, and the GPU-seconds the jobs used equal the
+ *    allocated GPU-seconds the metrics integrated;
+ *  - pausing at each scheduling decision gives the same result as a run
+ *    straight to the end.
+ * What it does not check: policies other than FIFO (they come with their
+ * own suites), or the speed of anything.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <sim.h>
+#include <gsl/gsl_cdf.h>
+#include <stdio.h>
+
+static char *tmpdir;
+
+static void
+setup (void)
+{
+  tmpdir = g_dir_make_tmp ("check-sched-XXXXXX", NULL);
+  ck_assert_ptr_nonnull (tmpdir);
+}
+
+static void
+teardown (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (tmpdir);
+  g_clear_pointer (&tmpdir, g_free);
+}
+
+/* One SWF job line: number, submit (s), run time (s), processors. */
+static void
+swf_line (GString *s, int id, int submit, int run, int procs)
+{
+  g_string_append_printf (s, "%d %d -1 %d %d -1 -1 %d -1 -1 1 1 -1 -1 -1 -1 -1 -1\n", id, submit,
+                          run, procs, procs);
+}
+
+static SimScenario *
+trace_scenario (const char *trace_text, const char *placement, const char *extra)
+{
+  g_autofree char *trace = g_build_filename (tmpdir, "jobs.swf", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  SimScenario *sc;
+
+  ck_assert (g_file_set_contents (trace, trace_text, -1, NULL));
+  text = g_strdup_printf ("[scenario]\nname = tiny\n"
+                          "[pool p]\nmodel = PCIe-8GPU\ngpus_per_node = 4\ncount = 2\n"
+                          "[workload]\nsource = swf\ntrace = %s\nprocessors_per_gpu = 1\n"
+                          "[policy]\nqueue = fifo\nplacement = %s\n%s",
+                          trace, placement, extra ? extra : "");
+  sc = sim_scenario_load_from_data (text, -1, "tiny.ini", tmpdir, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  return sc;
+}
+
+typedef struct {
+  SimTime start[16];
+  guint32 first_gpu[16];
+  guint32 nodes[16];
+} Starts;
+
+static void
+record_start (SimSimulation *sim, const SimJob *job, gpointer data)
+{
+  Starts *s = data;
+
+  if (job->state == SIM_JOB_RUNNING && job->spec.id < 16)
+    {
+      s->start[job->spec.id] = job->start;
+      s->first_gpu[job->spec.id] = job->gpus[0];
+      s->nodes[job->spec.id] = job->n_nodes;
+    }
+}
+
+static double
+metric (SimSimulation *sim, const char *name)
+{
+  double v = NAN;
+  ck_assert_msg (sim_report_get_value (sim_simulation_get_report (sim), name, &v), "%s", name);
+  return v;
+}
+
+/* The hand-worked case.  Two nodes of 4 GPUs (GPUs 0-3 on node 0, 4-7 on
+ * node 1).  Jobs (submit s, GPUs, run s): 1 (0, 2, 100), 2 (0, 3, 100),
+ * 3 (10, 1, 500), 4 (20, 2, 30).
+ *
+ * First-fit: 1 -> node 0 (2 free left), 2 -> node 1 (1 left), 3 -> node 0
+ * (1 left).  Job 4 needs 2 GPUs on one node and waits until jobs 1 and 2
+ * end at 100, then starts on node 0 and ends at 130.  From 20 to 100 the
+ * head job (2 GPUs) cannot use the 1 + 1 free GPUs: 2 GPUs fragmented for
+ * 80 s.  The run ends at 510 (job 3).  GPU-seconds: 200 + 300 + 500 + 60 =
+ * 1060 of 8 x 510 = 4080.
+ *
+ * Best-fit: 1 -> node 0 (tie, lowest), 2 -> node 1, 3 -> node 1 (the
+ * fuller node that fits), so job 4 starts at once on node 0 at 20.  Nothing
+ * is ever fragmented.  Same GPU-seconds over the same 510 s. */
+START_TEST (test_fifo_first_fit_by_hand)
+{
+  g_autoptr(GString) trace = g_string_new ("; tiny\n");
+  g_autoptr(SimScenario) sc = NULL;
+  g_autoptr(SimSimulation) sim = NULL;
+  g_autoptr(GError) error = NULL;
+  Starts s = { 0 };
+
+  swf_line (trace, 1, 0, 100, 2);
+  swf_line (trace, 2, 0, 100, 3);
+  swf_line (trace, 3, 10, 500, 1);
+  swf_line (trace, 4, 20, 30, 2);
+  sc = trace_scenario (trace->str, "first-fit", NULL);
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  sim_simulation_set_job_observer (sim, record_start, &s, NULL);
+  ck_assert (sim_simulation_run (sim, &error));
+
+  ck_assert_int_eq (s.start[1], 0);
+  ck_assert_int_eq (s.start[2], 0);
+  ck_assert_int_eq (s.start[3], 10 * SIM_SECOND);
+  ck_assert_int_eq (s.start[4], 100 * SIM_SECOND);
+  ck_assert_uint_eq (s.first_gpu[1], 0);
+  ck_assert_uint_eq (s.first_gpu[2], 4);
+  ck_assert_uint_eq (s.first_gpu[3], 2);
+  ck_assert_uint_eq (s.first_gpu[4], 0);
+  ck_assert_double_eq_tol (metric (sim, "wait_mean"), 80.0 / 4, 1e-9);
+  ck_assert_double_eq_tol (metric (sim, "wait_max"), 80.0, 1e-9);
+  ck_assert_double_eq_tol (metric (sim, "makespan"), 510.0, 1e-9);
+  ck_assert_double_eq_tol (metric (sim, "simulated_time"), 510.0, 1e-9);
+  ck_assert_double_eq_tol (metric (sim, "fragmented_gpus_mean"), 2.0 * 80 / 510, 1e-12);
+  ck_assert_double_eq_tol (metric (sim, "gpu_utilization"), 1060.0 / 4080, 1e-12);
+  ck_assert_double_eq_tol (metric (sim, "allocated_gpu_seconds"), 1060.0, 1e-9);
+  /* Queue: job 4 waits alone from 20 to 100. */
+  ck_assert_double_eq_tol (metric (sim, "queue_length_mean"), 80.0 / 510, 1e-12);
+  ck_assert_double_eq (metric (sim, "queue_length_max"), 1.0);
+  /* JCTs 100, 100, 500, 110: mean 202.5. */
+  ck_assert_double_eq_tol (metric (sim, "jct_mean"), 202.5, 1e-9);
+  /* Bounded slowdowns: 1, 1, 1 and 110 / 30 for job 4. */
+  ck_assert_double_eq_tol (metric (sim, "bounded_slowdown_mean"), (3 + 110.0 / 30) / 4, 1e-9);
+}
+END_TEST
+
+START_TEST (test_fifo_best_fit_by_hand)
+{
+  g_autoptr(GString) trace = g_string_new ("; tiny\n");
+  g_autoptr(SimScenario) sc = NULL;
+  g_autoptr(SimSimulation) sim = NULL;
+  g_autoptr(GError) error = NULL;
+  Starts s = { 0 };
+
+  swf_line (trace, 1, 0, 100, 2);
+  swf_line (trace, 2, 0, 100, 3);
+  swf_line (trace, 3, 10, 500, 1);
+  swf_line (trace, 4, 20, 30, 2);
+  sc = trace_scenario (trace->str, "best-fit", NULL);
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  sim_simulation_set_job_observer (sim, record_start, &s, NULL);
+  ck_assert (sim_simulation_run (sim, &error));
+
+  ck_assert_int_eq (s.start[4], 20 * SIM_SECOND);
+  ck_assert_uint_eq (s.first_gpu[3], 7);
+  ck_assert_uint_eq (s.first_gpu[4], 2);
+  ck_assert_double_eq_tol (metric (sim, "wait_mean"), 0, 1e-12);
+  ck_assert_double_eq_tol (metric (sim, "fragmented_gpus_mean"), 0, 1e-12);
+  ck_assert_double_eq_tol (metric (sim, "gpu_utilization"), 1060.0 / 4080, 1e-12);
+}
+END_TEST
+
+/* A job larger than a node takes whole free nodes, then the rest on one
+ * more node; a job larger than the cluster is rejected, not queued forever.
+ * Jobs: 1 (0 s, 6 GPUs, 50 s) -> node 0 whole + 2 GPUs of node 1;
+ * 2 (0 s, 3 GPUs, 50 s) waits (node 1 has 2 free) until 50;
+ * 3 (5 s, 9 GPUs) is rejected. */
+START_TEST (test_multi_node_and_rejection)
+{
+  g_autoptr(GString) trace = g_string_new ("");
+  g_autoptr(SimScenario) sc = NULL;
+  g_autoptr(SimSimulation) sim = NULL;
+  g_autoptr(GError) error = NULL;
+  Starts s = { 0 };
+
+  swf_line (trace, 1, 0, 50, 6);
+  swf_line (trace, 2, 0, 50, 3);
+  swf_line (trace, 3, 5, 50, 9);
+  sc = trace_scenario (trace->str, "first-fit", NULL);
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  sim_simulation_set_job_observer (sim, record_start, &s, NULL);
+  ck_assert (sim_simulation_run (sim, &error));
+  ck_assert_uint_eq (s.nodes[1], 2);
+  ck_assert_uint_eq (s.first_gpu[1], 0);
+  ck_assert_int_eq (s.start[2], 50 * SIM_SECOND);
+  ck_assert_double_eq (metric (sim, "jobs_rejected"), 1);
+  ck_assert_double_eq (metric (sim, "jobs_completed"), 2);
+  ck_assert_double_eq (metric (sim, "jobs_unfinished"), 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+/* M/M/c against Erlang C.                                                   */
+
+/* Erlang C: the probability that an arrival waits, for c servers at
+ * offered load a = lambda/mu (a < c), from the Erlang B recursion
+ * B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1)), C = c B / (c - a (1 - B)). */
+static double
+erlang_c (int c, double a)
+{
+  double b = 1;
+  for (int k = 1; k <= c; k++)
+    b = a * b / (k + a * b);
+  return c * b / (c - a * (1 - b));
+}
+
+typedef struct {
+  GArray *waits; /* seconds, by job id order */
+} Waits;
+
+static void
+record_wait (SimSimulation *sim, const SimJob *job, gpointer data)
+{
+  Waits *w = data;
+  if (job->state == SIM_JOB_DONE)
+    {
+      double wait = sim_time_to_seconds (job->start - job->spec.submit);
+      guint idx = (guint) job->spec.id - 1;
+      if (w->waits->len <= idx)
+        g_array_set_size (w->waits, idx + 1);
+      g_array_index (w->waits, double, idx) = wait;
+    }
+}
+
+static void
+check_mmc (int c, double rho, guint64 jobs, guint64 seed)
+{
+  double mu_per_h = 1.0, lambda_per_h = rho * c * mu_per_h;
+  double a = lambda_per_h / mu_per_h;
+  double expected = erlang_c (c, a) / (c * mu_per_h - lambda_per_h) * 3600; /* seconds */
+  g_autofree char *text = g_strdup_printf (
+    "[scenario]\nname = mmc\nseed = %" G_GUINT64_FORMAT "\n"
+    "[pool p]\nmodel = PCIe-8GPU\ngpus_per_node = 1\ncount = %d\n"
+    "[workload]\nrate = %.17g/h\njobs = %" G_GUINT64_FORMAT "\ngpus = 1\n"
+    "duration = exponential(mean=1h)\n",
+    seed, c, lambda_per_h, jobs);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "mmc.ini", NULL, NULL, &error);
+  g_autoptr(SimSimulation) sim = NULL;
+  Waits w = { g_array_new (FALSE, TRUE, sizeof (double)) };
+  const guint batches = 30;
+  guint warmup, per_batch;
+  double means[30], grand = 0, var = 0, half;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  sim_simulation_set_job_observer (sim, record_wait, &w, NULL);
+  ck_assert (sim_simulation_run (sim, &error));
+  ck_assert_uint_eq (w.waits->len, jobs);
+
+  /* Batch means over the jobs in arrival order, after a 5 % warm-up. */
+  warmup = (guint) (jobs / 20);
+  per_batch = (guint) ((jobs - warmup) / batches);
+  for (guint b = 0; b < batches; b++)
+    {
+      double sum = 0;
+      for (guint i = 0; i < per_batch; i++)
+        sum += g_array_index (w.waits, double, warmup + b * per_batch + i);
+      means[b] = sum / per_batch;
+      grand += means[b] / batches;
+    }
+  for (guint b = 0; b < batches; b++)
+    var += (means[b] - grand) * (means[b] - grand) / (batches - 1);
+  /* A 99 % interval: t quantile with batches - 1 degrees of freedom. */
+  half = gsl_cdf_tdist_Pinv (0.995, batches - 1) * sqrt (var / batches);
+  ck_assert_msg (fabs (grand - expected) <= half,
+                 "M/M/%d at rho %.2f: mean wait %.1f s, Erlang C %.1f s, 99%% half-width %.1f s",
+                 c, rho, grand, expected, half);
+  g_array_unref (w.waits);
+}
+
+START_TEST (test_mmc_erlang_c)
+{
+  static const double loads[] = { 0.5, 0.7, 0.9 };
+  const double rho = loads[_i];
+  /* More jobs at higher load, where waits are long-range correlated. */
+  check_mmc (4, rho, rho < 0.8 ? 100000 : 300000, 11);
+  check_mmc (16, rho, rho < 0.8 ? 100000 : 300000, 12);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+/* Conservation.                                                             */
+
+typedef struct {
+  guint64 *owner;    /* job id + 1 on each GPU, 0 if free */
+  guint    n_gpus;
+  guint    violations;
+  guint    max_busy, busy;
+  double   gpu_seconds;
+} Ledger;
+
+static void
+check_ledger (SimSimulation *sim, const SimJob *job, gpointer data)
+{
+  Ledger *l = data;
+
+  for (guint i = 0; i < job->n_gpus; i++)
+    {
+      guint g = job->gpus[i];
+      ck_assert_uint_lt (g, l->n_gpus);
+      if (job->state == SIM_JOB_RUNNING)
+        {
+          if (l->owner[g] != 0)
+            l->violations++;
+          l->owner[g] = job->spec.id + 1;
+          l->busy++;
+        }
+      else
+        {
+          if (l->owner[g] != job->spec.id + 1)
+            l->violations++;
+          l->owner[g] = 0;
+          l->busy--;
+        }
+    }
+  l->max_busy = MAX (l->max_busy, l->busy);
+  if (job->state == SIM_JOB_DONE)
+    l->gpu_seconds += sim_time_to_seconds (job->end - job->start) * job->n_gpus;
+}
+
+START_TEST (test_conservation)
+{
+  const char *placement = _i == 0 ? "first-fit" : "best-fit";
+  g_autofree char *text = g_strdup_printf (
+    "[scenario]\nname = conservation\nseed = 5\n"
+    "[pool a]\nmodel = DGX-H100\ncount = 6\n"
+    "[pool b]\nmodel = PCIe-8GPU\ngpus_per_node = 4\ncount = 5\n"
+    "[workload]\nrate = 5/h\njobs = 20000\n"
+    "[class small]\nshare = 3\ngpus = 1:0.4, 2:0.3, 3:0.1, 4:0.2\n"
+    "duration = lognormal(median=20min, sigma=1.5)\n"
+    "[class big]\nshare = 1\ngpus = 8:0.5, 12:0.2, 16:0.2, 40:0.1\n"
+    "duration = empirical(30min:1, 2h:2, 9h:1)\n"
+    "[policy]\nplacement = %s\n", placement);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "c.ini", NULL, NULL, &error);
+  g_autoptr(SimSimulation) sim = NULL;
+  Ledger l = { 0 };
+  double alloc, jobs_gs;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  l.n_gpus = sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim));
+  ck_assert_uint_eq (l.n_gpus, 6 * 8 + 5 * 4);
+  l.owner = g_new0 (guint64, l.n_gpus);
+  sim_simulation_set_job_observer (sim, check_ledger, &l, NULL);
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+
+  ck_assert_uint_eq (l.violations, 0);
+  ck_assert_uint_le (l.max_busy, l.n_gpus);
+  ck_assert_uint_eq (l.busy, 0);
+  alloc = metric (sim, "allocated_gpu_seconds");
+  jobs_gs = metric (sim, "job_gpu_seconds");
+  ck_assert_double_eq_tol (jobs_gs, l.gpu_seconds, 1e-9 * l.gpu_seconds);
+  ck_assert_msg (fabs (alloc - jobs_gs) <= 1e-9 * jobs_gs, "allocated %.6f, jobs %.6f", alloc,
+                 jobs_gs);
+  ck_assert_double_eq (metric (sim, "jobs_completed") + metric (sim, "jobs_rejected"), 20000);
+  ck_assert_double_le (metric (sim, "gpu_utilization"), 1.0);
+  g_free (l.owner);
+}
+END_TEST
+
+/* Pausing at every decision changes nothing: the same report as a run
+ * straight through, and a decision count equal to the pauses. */
+START_TEST (test_run_to_decision)
+{
+  const char *text =
+    "[scenario]\nname = steps\nseed = 3\n"
+    "[pool a]\nmodel = DGX-A100\ncount = 2\n"
+    "[workload]\nrate = 6/h\njobs = 300\ngpus = 1:0.5, 4:0.3, 8:0.2\n"
+    "duration = exponential(mean=1h)\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "s.ini", NULL, NULL, &error);
+  g_autoptr(SimSimulation) a = sim_simulation_new (sc, &error);
+  g_autoptr(SimSimulation) b = sim_simulation_new (sc, &error);
+  g_autofree char *ja = NULL, *jb = NULL;
+  guint pauses = 0;
+  SimTime last = 0;
+
+  ck_assert (a != NULL && b != NULL);
+  ck_assert (sim_simulation_run (a, &error));
+  while (sim_simulation_run_to_decision (b, &error))
+    {
+      ck_assert_int_ge (sim_simulation_get_now (b), last);
+      last = sim_simulation_get_now (b);
+      pauses++;
+    }
+  ck_assert_ptr_null (error);
+  ck_assert (sim_simulation_is_finished (b));
+  ck_assert_uint_ge (pauses, 300);
+  ja = sim_report_to_json (sim_simulation_get_report (a), FALSE);
+  jb = sim_report_to_json (sim_simulation_get_report (b), FALSE);
+  ck_assert_str_eq (ja, jb);
+}
+END_TEST
+
+static Suite *
+sched_suite (void)
+{
+  Suite *s = suite_create ("sched");
+  TCase *tc = tcase_create ("by-hand");
+
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_test (tc, test_fifo_first_fit_by_hand);
+  tcase_add_test (tc, test_fifo_best_fit_by_hand);
+  tcase_add_test (tc, test_multi_node_and_rejection);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("queueing");
+  tcase_set_timeout (tc, 300);
+  tcase_add_loop_test (tc, test_mmc_erlang_c, 0, 3);
+  tcase_add_loop_test (tc, test_conservation, 0, 2);
+  tcase_add_test (tc, test_run_to_decision);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (sched_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
