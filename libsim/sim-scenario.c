@@ -48,7 +48,7 @@ locate (const Ctx *ctx, const char *group, const char *key, GError **error)
   if (key != NULL)
     {
       okey = g_strdup_printf ("%s\037%s", group, key);
-      if (g_hash_table_contains (ctx->overridden, okey))
+      if (ctx->overridden != NULL && g_hash_table_contains (ctx->overridden, okey))
         {
           g_prefix_error (error, "%s: --set %s.%s: ", ctx->name, group, key);
           return;
@@ -938,6 +938,7 @@ sim_scenario_load_from_data (const char *data, gssize length, const char *name,
   const char *bad = NULL;
   g_autoptr(GHashTable) overridden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   Ctx ctx;
+  SimScenario *sc;
 
   g_return_val_if_fail (data != NULL && name != NULL, NULL);
   if (length < 0)
@@ -967,7 +968,27 @@ sim_scenario_load_from_data (const char *data, gssize length, const char *name,
   ctx.kf = kf;
   ctx.lines = lines;
   ctx.overridden = overridden;
-  return parse (&ctx, base_dir, overrides, error);
+  sc = parse (&ctx, base_dir, overrides, error);
+  if (sc != NULL)
+    {
+      /* Kept for messages about the scenario found later (unknown models). */
+      sc->lines = g_steal_pointer (&lines);
+      sc->overridden = g_steal_pointer (&overridden);
+    }
+  return sc;
+}
+
+void
+sim__scenario_locate (const SimScenario *scenario, const char *group, const char *key,
+                      GError **error)
+{
+  Ctx ctx = { 0 };
+
+  g_return_if_fail (scenario != NULL);
+  ctx.name = scenario->path;
+  ctx.lines = scenario->lines;
+  ctx.overridden = scenario->overridden;
+  locate (&ctx, group, key, error);
 }
 
 SimScenario *
@@ -1022,5 +1043,8 @@ sim_scenario_unref (SimScenario *sc)
   g_free (sc->trace_path);
   g_free (sc->queue);
   g_free (sc->placement);
+  sim__key_lines_free (sc->lines);
+  if (sc->overridden != NULL)
+    g_hash_table_unref (sc->overridden);
   g_free (sc);
 }

@@ -66,6 +66,8 @@ typedef enum {
 typedef struct {
   /*< private >*/
   gint   ref_count;
+  gpointer lines;       /* where each key is, for later messages */
+  GHashTable *overridden;
   /*< public >*/
   char    *path;            /* the file, or a name given for in-memory data */
   char    *base_dir;        /* relative paths in the file are relative to this */
@@ -129,6 +131,11 @@ SimScenario *sim_scenario_load_from_data (const char *data, gssize length, const
                                           GError **error);
 
 SimScenario *sim_scenario_ref (SimScenario *scenario);
+
+/* Prefixes @error with "FILE:LINE: [group] key: " for a key of @scenario
+ * (internal: for errors found after parsing). */
+void sim__scenario_locate (const SimScenario *scenario, const char *group, const char *key,
+                           GError **error);
 void         sim_scenario_unref (SimScenario *scenario);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimScenario, sim_scenario_unref)

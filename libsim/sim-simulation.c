@@ -418,11 +418,12 @@ build_cluster (SimSimulation *self, GError **error)
       if (node == NULL)
         {
           const char *close = sim_catalogue_suggest (self->catalogue, p->node_model);
+          g_autofree char *group = g_strdup_printf ("pool %s", p->name);
           g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                       "%s: [pool %s] model: no node model \"%s\" in the catalogue%s%s%s "
-                       "(see `gpusim models`)",
-                       sc->path, p->name, p->node_model, close ? ": did you mean \"" : "",
-                       close ? close : "", close ? "\"?" : "");
+                       "no node model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
+                       p->node_model, close ? ": did you mean \"" : "", close ? close : "",
+                       close ? "\"?" : "");
+          sim__scenario_locate (sc, group, "model", error);
           return FALSE;
         }
       if (p->gpu_model != NULL)
@@ -431,11 +432,12 @@ build_cluster (SimSimulation *self, GError **error)
           if (gpu == NULL)
             {
               const char *close = sim_catalogue_suggest (self->catalogue, p->gpu_model);
+              g_autofree char *group = g_strdup_printf ("pool %s", p->name);
               g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                           "%s: [pool %s] gpu: no GPU model \"%s\" in the catalogue%s%s%s "
-                           "(see `gpusim models`)",
-                           sc->path, p->name, p->gpu_model, close ? ": did you mean \"" : "",
-                           close ? close : "", close ? "\"?" : "");
+                           "no GPU model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
+                           p->gpu_model, close ? ": did you mean \"" : "", close ? close : "",
+                           close ? "\"?" : "");
+              sim__scenario_locate (sc, group, "gpu", error);
               return FALSE;
             }
         }
@@ -471,14 +473,19 @@ sim_simulation_new (SimScenario *scenario, GError **error)
     self->workload = sim_workload_new_generator (&scenario->generator, scenario->seed, error);
   if (self->workload == NULL)
     {
-      g_prefix_error (error, "%s: [workload]: ", scenario->path);
+      sim__scenario_locate (scenario, "workload",
+                            scenario->source == SIM_SOURCE_SWF ? "trace" : NULL, error);
       return NULL;
     }
 
   self->policy = sim_policy_new_builtin (scenario->queue, scenario->placement, error);
   if (self->policy == NULL)
     {
-      g_prefix_error (error, "%s: [policy]: ", scenario->path);
+      g_autoptr(GPtrArray) orders = sim_policy_list_queue_orders ();
+      gboolean queue_known = FALSE;
+      for (guint i = 0; i < orders->len; i++)
+        queue_known |= g_ascii_strcasecmp (orders->pdata[i], scenario->queue) == 0;
+      sim__scenario_locate (scenario, "policy", queue_known ? "placement" : "queue", error);
       return NULL;
     }
 
@@ -527,6 +534,26 @@ sim_simulation_set_output_dir (SimSimulation *self, const char *dir, GError **er
       if (self->series_file == NULL)
         return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+sim_simulation_set_policy (SimSimulation *self, SimPolicy *policy, GError **error)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self) && SIM_IS_POLICY (policy), FALSE);
+  if (self->started)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "the policy must be set before the run starts");
+      return FALSE;
+    }
+  if (SIM_POLICY_GET_IFACE (policy)->place == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "policy %s has no place method", G_OBJECT_TYPE_NAME (policy));
+      return FALSE;
+    }
+  g_set_object (&self->policy, policy);
   return TRUE;
 }
 

@@ -75,6 +75,21 @@ SimSimulation *sim_simulation_new (SimScenario *scenario, GError **error);
 gboolean sim_simulation_set_output_dir (SimSimulation *self, const char *dir, GError **error);
 
 /**
+ * sim_simulation_set_policy:
+ * @self: a simulation that has not started
+ * @policy: (transfer none): a policy to use instead of the scenario's
+ * @error: return location for a #GError
+ *
+ * Replaces the scenario's [policy] with @policy, for instance one written
+ * by the caller.
+ *
+ * Errors: SIM_ERROR_STATE if the run has started.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_simulation_set_policy (SimSimulation *self, SimPolicy *policy, GError **error);
+
+/**
  * sim_simulation_set_progress_func:
  * @self: a simulation
  * @func: (nullable) (scope notified): called as the run progresses

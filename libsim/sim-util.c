@@ -41,8 +41,16 @@ sim__closest (const char *word, const char * const *candidates, gsize n)
   guint best_d = G_MAXUINT;
   guint limit;
 
-  if (word == NULL)
+  if (word == NULL || *word == '\0')
     return NULL;
+  /* A name the word begins ("H100" for "H100-SXM") is the likeliest meaning;
+   * the shortest such name wins, then the first. */
+  for (gsize i = 0; i < n; i++)
+    if (candidates[i] != NULL && g_ascii_strncasecmp (candidates[i], word, strlen (word)) == 0 &&
+        (best == NULL || strlen (candidates[i]) < strlen (best)))
+      best = candidates[i];
+  if (best != NULL)
+    return best;
   limit = MAX (2, (guint) strlen (word) / 3);
   for (gsize i = 0; i < n; i++)
     {

@@ -9,8 +9,9 @@ G_BEGIN_DECLS
 /* Levenshtein distance between two ASCII strings, ignoring case. */
 guint sim__edit_distance (const char *a, const char *b);
 
-/* The candidate closest to @word, or NULL if none is within a third of
- * @word's length (at least 2 edits).  For "did you mean" suggestions. */
+/* The candidate that begins with @word (the shortest), else the one
+ * closest by edit distance, or NULL if none is within a third of @word's
+ * length (at least 2 edits).  For "did you mean" suggestions. */
 const char *sim__closest (const char *word, const char * const *candidates, gsize n);
 
 /* Writes @contents to @path atomically: a temporary file in the same

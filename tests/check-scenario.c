@@ -635,13 +635,57 @@ static const struct {
   const char *needles[4];
 } bad_names[] = {
   { "pool h100.model=DGX-H10",
-    { "bad.ini: [pool h100] model:", "no node model \"DGX-H10\"", "did you mean \"DGX-H100\"?" } },
+    { "bad.ini: --set pool h100.model:", "no node model \"DGX-H10\"",
+      "did you mean \"DGX-H100\"?" } },
   { "pool h100.gpu=H100-SXN",
-    { "bad.ini: [pool h100] gpu:", "no GPU model \"H100-SXN\"", "did you mean \"H100-SXM\"?" } },
+    { "bad.ini: --set pool h100.gpu:", "no GPU model \"H100-SXN\"",
+      "did you mean \"H100-SXM\"?" } },
   { "policy.placement=best-fits",
-    { "bad.ini: [policy]", "\"best-fits\"", "did you mean \"best-fit\"?" } },
-  { "policy.queue=fiffo", { "bad.ini: [policy]", "\"fiffo\"", "did you mean \"fifo\"?" } },
+    { "bad.ini: --set policy.placement:", "\"best-fits\"", "did you mean \"best-fit\"?" } },
+  { "policy.queue=fiffo",
+    { "bad.ini: --set policy.queue:", "\"fiffo\"", "did you mean \"fifo\"?" } },
 };
+
+/* The same names written in the file: the message gives the line. */
+START_TEST (test_resolution_bad_in_file)
+{
+  static const char *text =
+    "[scenario]\n"            /* 1 */
+    "name = in-file\n"        /* 2 */
+    "horizon = 1d\n"          /* 3 */
+    "[pool main]\n"           /* 4 */
+    "count = 2\n"             /* 5 */
+    "model = DGX-A10\n"       /* 6 */
+    "[workload]\n"            /* 7 */
+    "rate = 1/h\n"            /* 8 */
+    "gpus = 1\n"              /* 9 */
+    "duration = constant(1h)\n" /* 10 */
+    "[policy]\n"              /* 11 */
+    "placement = frist-fit\n"; /* 12 */
+  const char *fix_model[] = { "pool main.model=DGX-A100", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "file.ini", NULL, NULL, &error);
+  g_autoptr(SimScenario) sc2 = NULL;
+  g_autoptr(SimSimulation) sim = NULL;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_ptr_null (sim);
+  ck_assert_msg (g_str_has_prefix (error->message, "file.ini:6: [pool main] model: "), "%s",
+                 error->message);
+  ck_assert_msg (strstr (error->message, "did you mean \"DGX-A100\"?") != NULL, "%s",
+                 error->message);
+  g_clear_error (&error);
+  sc2 = sim_scenario_load_from_data (text, -1, "file.ini", NULL, fix_model, &error);
+  ck_assert_ptr_nonnull (sc2);
+  sim = sim_simulation_new (sc2, &error);
+  ck_assert_ptr_null (sim);
+  ck_assert_msg (g_str_has_prefix (error->message, "file.ini:12: [policy] placement: "), "%s",
+                 error->message);
+  ck_assert_msg (strstr (error->message, "did you mean \"first-fit\"?") != NULL, "%s",
+                 error->message);
+}
+END_TEST
 
 START_TEST (test_resolution_ok)
 {
@@ -813,6 +857,7 @@ scenario_suite (void)
 
   tc = tcase_create ("resolution");
   tcase_add_test (tc, test_resolution_ok);
+  tcase_add_test (tc, test_resolution_bad_in_file);
   tcase_add_loop_test (tc, test_resolution_bad, 0, G_N_ELEMENTS (bad_names));
   suite_add_tcase (s, tc);
 

@@ -1,0 +1,288 @@
+/* check-cluster.c: allocation state of nodes and GPUs, and placements.
+ *
+ * What it checks: pools number nodes and GPUs densely; allocation refuses
+ * to give a GPU out twice (or beyond 1000/1000) and changes nothing when it
+ * refuses; release restores the state; the free-GPU histogram answers the
+ * same as a scan of the nodes (random operations against a reference);
+ * fragmentation by hand; first-fit and best-fit choices by hand; a
+ * fractional GPU shared by several tenants.
+ * What it does not check: scheduling over time (check-sched does).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <sim.h>
+#include <string.h>
+
+static SimCatalogue *catalogue;
+
+static void
+setup (void)
+{
+  g_autoptr(GError) error = NULL;
+  catalogue = sim_catalogue_new_default (NULL, &error);
+  ck_assert_msg (catalogue != NULL, "%s", error ? error->message : "");
+}
+
+static void
+teardown (void)
+{
+  g_clear_pointer (&catalogue, sim_catalogue_free);
+}
+
+/* NODES nodes of PER GPUs each, of the generic PCIe server. */
+static SimCluster *
+make_cluster (guint nodes, guint per)
+{
+  SimCluster *c = sim_cluster_new ();
+  const SimNodeModel *m = sim_catalogue_lookup_node (catalogue, "PCIe-8GPU");
+  g_autoptr(GError) error = NULL;
+
+  ck_assert_ptr_nonnull (m);
+  ck_assert (sim_cluster_add_pool (c, "p", m, NULL, per, nodes, &error));
+  return c;
+}
+
+static SimJob
+job_of (guint gpus, guint milli)
+{
+  SimJob j = { 0 };
+  j.spec.gpus = gpus;
+  j.spec.gpu_milli = milli;
+  return j;
+}
+
+START_TEST (test_pools_numbering)
+{
+  g_autoptr(SimCluster) c = sim_cluster_new ();
+  const SimNodeModel *dgx = sim_catalogue_lookup_node (catalogue, "DGX-H100");
+  const SimNodeModel *pcie = sim_catalogue_lookup_node (catalogue, "PCIe-8GPU");
+  const SimGpuModel *t4 = sim_catalogue_lookup_gpu (catalogue, "T4");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *desc = NULL;
+
+  ck_assert (sim_cluster_add_pool (c, "a", dgx, NULL, 0, 3, &error));
+  ck_assert (sim_cluster_add_pool (c, "b", pcie, t4, 2, 4, &error));
+  ck_assert_uint_eq (sim_cluster_get_n_nodes (c), 7);
+  ck_assert_uint_eq (sim_cluster_get_n_gpus (c), 3 * 8 + 4 * 2);
+  ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 32);
+  ck_assert_uint_eq (sim_cluster_get_max_gpus_per_node (c), 8);
+  ck_assert_uint_eq (sim_cluster_get_node (c, 3)->first_gpu, 24);
+  ck_assert_uint_eq (sim_cluster_get_node (c, 6)->first_gpu, 30);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 31)->node, 6);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 31)->local_index, 1);
+  ck_assert_str_eq (sim_cluster_get_node (c, 4)->gpu_model->name, "T4");
+  ck_assert_str_eq (sim_cluster_get_node (c, 0)->gpu_model->name, "H100-SXM");
+  desc = sim_cluster_describe (c);
+  ck_assert_str_eq (desc, "3 x DGX-H100 (24 x H100-SXM), 4 x PCIe-8GPU (8 x T4)");
+  ck_assert (!sim_cluster_add_pool (c, "c", pcie, NULL, 65, 1, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+}
+END_TEST
+
+START_TEST (test_no_double_allocation)
+{
+  g_autoptr(SimCluster) c = make_cluster (2, 4);
+  g_autoptr(GError) error = NULL;
+  guint32 a[] = { 0, 1 }, b[] = { 2, 1 }, bad[] = { 3, 99 }, dup[] = { 5, 5 };
+
+  ck_assert (sim_cluster_allocate (c, a, 2, 1000, &error));
+  ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 6);
+  /* GPU 1 is taken: refused, and GPU 2 stays free. */
+  ck_assert (!sim_cluster_allocate (c, b, 2, 1000, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+  ck_assert (strstr (error->message, "allocated twice") != NULL);
+  g_clear_error (&error);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 2)->used_milli, 0);
+  ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 6);
+  ck_assert (!sim_cluster_allocate (c, bad, 2, 1000, &error));
+  g_clear_error (&error);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 3)->used_milli, 0);
+  ck_assert (!sim_cluster_allocate (c, dup, 2, 1000, &error));
+  g_clear_error (&error);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 5)->used_milli, 0);
+  ck_assert (!sim_cluster_allocate (c, a, 2, 0, &error));
+  g_clear_error (&error);
+  ck_assert (!sim_cluster_allocate (c, a, 2, 1001, &error));
+  g_clear_error (&error);
+  sim_cluster_release (c, a, 2, 1000);
+  ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 8);
+  ck_assert_uint_eq (sim_cluster_get_allocated_milli (c), 0);
+}
+END_TEST
+
+START_TEST (test_fractional_sharing)
+{
+  g_autoptr(SimCluster) c = make_cluster (1, 2);
+  g_autoptr(GError) error = NULL;
+  guint32 g0[] = { 0 };
+  guint32 buf[1];
+  SimPlacement p = { buf, 1, 0 };
+  SimJob j = job_of (1, 300);
+
+  ck_assert (sim_cluster_allocate (c, g0, 1, 500, &error));
+  ck_assert (sim_cluster_allocate (c, g0, 1, 500, &error));
+  ck_assert (!sim_cluster_allocate (c, g0, 1, 1, &error));
+  g_clear_error (&error);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 0)->n_tenants, 2);
+  ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 1);
+  ck_assert_uint_eq (sim_cluster_get_allocated_milli (c), 1000);
+  sim_cluster_release (c, g0, 1, 500);
+  /* GPU 0 has 500 left, GPU 1 all 1000: best-fit takes the fuller GPU 0,
+   * first-fit too (it is first). */
+  ck_assert (sim_place_best_fit (c, &j, &p));
+  ck_assert_uint_eq (buf[0], 0);
+  j = job_of (1, 600);
+  ck_assert (sim_place_best_fit (c, &j, &p));
+  ck_assert_uint_eq (buf[0], 1);
+  ck_assert (sim_place_first_fit (c, &j, &p));
+  ck_assert_uint_eq (buf[0], 1);
+  sim_cluster_release (c, g0, 1, 500);
+  ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 2);
+}
+END_TEST
+
+/* Free GPUs per node 3, 1, 4, 2 (nodes of 4).  A request of 2 GPUs cannot
+ * use node 1's single free GPU: 1 fragmented.  A request of 4 can use only
+ * node 2: 3 + 1 + 2 = 6 fragmented.  A request of 1 leaves nothing
+ * fragmented.  A request of 8 (more than a node) needs whole nodes: the
+ * same as 4. */
+START_TEST (test_fragmentation_by_hand)
+{
+  g_autoptr(SimCluster) c = make_cluster (4, 4);
+  g_autoptr(GError) error = NULL;
+  guint32 n0[] = { 0 }, n1[] = { 4, 5, 6 }, n3[] = { 12, 13 };
+
+  ck_assert (sim_cluster_allocate (c, n0, 1, 1000, &error));
+  ck_assert (sim_cluster_allocate (c, n1, 3, 1000, &error));
+  ck_assert (sim_cluster_allocate (c, n3, 2, 1000, &error));
+  ck_assert_uint_eq (sim_cluster_fragmented_gpus (c, 1), 0);
+  ck_assert_uint_eq (sim_cluster_fragmented_gpus (c, 2), 1);
+  ck_assert_uint_eq (sim_cluster_fragmented_gpus (c, 3), 1 + 2);
+  ck_assert_uint_eq (sim_cluster_fragmented_gpus (c, 4), 3 + 1 + 2);
+  ck_assert_uint_eq (sim_cluster_fragmented_gpus (c, 8), 3 + 1 + 2);
+  ck_assert_uint_eq (sim_cluster_count_nodes_with_free (c, 3), 2);
+  ck_assert_uint_eq (sim_cluster_count_nodes_with_free (c, 0), 4);
+}
+END_TEST
+
+/* First-fit takes the lowest node that fits, best-fit the fullest. */
+START_TEST (test_placements_by_hand)
+{
+  g_autoptr(SimCluster) c = make_cluster (3, 4);
+  g_autoptr(GError) error = NULL;
+  guint32 n0[] = { 0, 1 }, n1[] = { 4, 5, 6 };
+  guint32 buf[12];
+  SimPlacement p = { buf, 0, 0 };
+  SimJob j = job_of (1, 1000);
+
+  ck_assert (sim_cluster_allocate (c, n0, 2, 1000, &error));
+  ck_assert (sim_cluster_allocate (c, n1, 3, 1000, &error));
+  /* Free: node 0 GPUs 2,3; node 1 GPU 7; node 2 all. */
+  ck_assert (sim_place_first_fit (c, &j, &p));
+  ck_assert_uint_eq (buf[0], 2);
+  ck_assert (sim_place_best_fit (c, &j, &p));
+  ck_assert_uint_eq (buf[0], 7);
+  j = job_of (2, 1000);
+  ck_assert (sim_place_first_fit (c, &j, &p));
+  ck_assert_uint_eq (buf[0], 2);
+  ck_assert_uint_eq (buf[1], 3);
+  j = job_of (3, 1000);
+  ck_assert (sim_place_best_fit (c, &j, &p));
+  ck_assert_uint_eq (buf[0], 8);
+  /* 6 GPUs: whole node 2, then 2 more on the first (or fullest) node with 2. */
+  j = job_of (6, 1000);
+  ck_assert (sim_place_first_fit (c, &j, &p));
+  ck_assert_uint_eq (p.n_gpus, 6);
+  ck_assert_uint_eq (buf[0], 8);
+  ck_assert_uint_eq (buf[4], 2);
+  /* 8 GPUs: only one whole node is free. */
+  j = job_of (8, 1000);
+  ck_assert (!sim_place_first_fit (c, &j, &p));
+  ck_assert (!sim_place_best_fit (c, &j, &p));
+}
+END_TEST
+
+/* Random allocations and releases; after each, the histogram-based counts
+ * equal a direct scan of the nodes. */
+START_TEST (test_histogram_against_scan)
+{
+  g_autoptr(SimCluster) c = sim_cluster_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  const SimNodeModel *m = sim_catalogue_lookup_node (catalogue, "PCIe-8GPU");
+  GPtrArray *held = g_ptr_array_new_with_free_func (g_free);
+
+  ck_assert (sim_cluster_add_pool (c, "a", m, NULL, 8, 20, &error));
+  ck_assert (sim_cluster_add_pool (c, "b", m, NULL, 4, 10, &error));
+  for (guint step = 0; step < 5000; step++)
+    {
+      if (held->len > 0 && g_rand_boolean (rand))
+        {
+          guint32 *h = g_ptr_array_steal_index (held, g_rand_int_range (rand, 0, (gint) held->len));
+          sim_cluster_release (c, h + 1, h[0], 1000);
+          g_free (h);
+        }
+      else
+        {
+          SimJob j = job_of ((guint) g_rand_int_range (rand, 1, 13), 1000);
+          guint32 *h = g_new (guint32, j.spec.gpus + 1);
+          SimPlacement p = { h + 1, 0, 0 };
+          gboolean ok = g_rand_boolean (rand) ? sim_place_first_fit (c, &j, &p)
+                                              : sim_place_best_fit (c, &j, &p);
+          if (ok)
+            {
+              h[0] = p.n_gpus;
+              ck_assert (sim_cluster_allocate (c, h + 1, p.n_gpus, 1000, &error));
+              g_ptr_array_add (held, h);
+            }
+          else
+            g_free (h);
+        }
+      for (guint want = 1; want <= 12; want += 3)
+        {
+          guint frag = 0, count = 0, free_total = 0;
+          for (guint n = 0; n < sim_cluster_get_n_nodes (c); n++)
+            {
+              const SimNode *node = sim_cluster_get_node (c, n);
+              guint free = 0;
+              for (guint g = 0; g < node->n_gpus; g++)
+                free += sim_cluster_get_gpu (c, node->first_gpu + g)->n_tenants == 0;
+              ck_assert_uint_eq (free, node->free_gpus);
+              free_total += free;
+              if (free < MIN (want, node->n_gpus))
+                frag += free;
+              if (free >= want)
+                count++;
+            }
+          ck_assert_uint_eq (sim_cluster_fragmented_gpus (c, want), frag);
+          ck_assert_uint_eq (sim_cluster_count_nodes_with_free (c, want), count);
+          ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), free_total);
+        }
+    }
+  g_ptr_array_unref (held);
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s = suite_create ("cluster");
+  TCase *tc = tcase_create ("allocation");
+  SRunner *sr;
+  int failed;
+
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_test (tc, test_pools_numbering);
+  tcase_add_test (tc, test_no_double_allocation);
+  tcase_add_test (tc, test_fractional_sharing);
+  tcase_add_test (tc, test_fragmentation_by_hand);
+  tcase_add_test (tc, test_placements_by_hand);
+  tcase_add_test (tc, test_histogram_against_scan);
+  suite_add_tcase (s, tc);
+  sr = srunner_create (s);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}

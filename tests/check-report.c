@@ -1,0 +1,270 @@
+/* check-report.c: metrics and outputs.
+ *
+ * What it checks: the same scenario and seed give byte-identical JSON and
+ * byte-identical files (summary.json, jobs.csv, timeseries.csv), and a
+ * different seed gives different ones; the JSON parses and gives every
+ * metric a value and a unit; jobs.csv has one row per completed job and
+ * its GPU-seconds add up to job_gpu_seconds; the time series' interval
+ * averages integrate back to gpu_utilization and queue_length_mean; a run
+ * that fails part-way leaves the output directory exactly as it was.
+ * What it does not check: the values of the metrics against theory
+ * (check-sched does that).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <sim.h>
+#include <string.h>
+
+#include "report/sim-metrics.h"
+
+static const char *base =
+  "[scenario]\nname = report\nseed = 9\nhorizon = 3d\n"
+  "[pool a]\nmodel = DGX-H100\ncount = 4\n"
+  "[workload]\nrate = 3/h\n"
+  "[class s]\nshare = 3\ngpus = 1:0.5, 2:0.2, 4:0.3\nduration = lognormal(median=30min, sigma=1)\n"
+  "[class l]\nshare = 1\ngpus = 8:0.7, 16:0.3\nduration = exponential(mean=3h)\n"
+  "[output]\ntimeseries_interval = 30min\n";
+
+static char *
+run_to_dir (const char *text, const char * const *sets, const char *dir, char **json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "report.ini", NULL, sets,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = NULL;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  if (dir != NULL)
+    ck_assert (sim_simulation_set_output_dir (sim, dir, &error));
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  *json = sim_report_to_json (sim_simulation_get_report (sim), TRUE);
+  return g_strdup (dir);
+}
+
+static char *
+slurp (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  char *text = NULL;
+  ck_assert_msg (g_file_get_contents (path, &text, NULL, NULL), "%s missing", path);
+  return text;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+START_TEST (test_determinism)
+{
+  g_autofree char *d1 = g_dir_make_tmp ("report-XXXXXX", NULL);
+  g_autofree char *d2 = g_dir_make_tmp ("report-XXXXXX", NULL);
+  g_autofree char *d3 = g_dir_make_tmp ("report-XXXXXX", NULL);
+  g_autofree char *j1 = NULL, *j2 = NULL, *j3 = NULL;
+  g_autofree char *r1 = run_to_dir (base, NULL, d1, &j1);
+  g_autofree char *r2 = run_to_dir (base, NULL, d2, &j2);
+  const char *seed7[] = { "scenario.seed=7", NULL };
+  g_autofree char *r3 = run_to_dir (base, seed7, d3, &j3);
+  const char *files[] = { "summary.json", "jobs.csv", "timeseries.csv" };
+
+  ck_assert_str_eq (j1, j2);
+  ck_assert_str_ne (j1, j3);
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *a = slurp (d1, files[i]);
+      g_autofree char *b = slurp (d2, files[i]);
+      g_autofree char *c = slurp (d3, files[i]);
+      ck_assert_str_eq (a, b);
+      ck_assert_str_ne (a, c);
+    }
+  remove_dir (d1);
+  remove_dir (d2);
+  remove_dir (d3);
+}
+END_TEST
+
+static double
+member (JsonObject *metrics, const char *name)
+{
+  JsonObject *m = json_object_get_object_member (metrics, name);
+  ck_assert_msg (m != NULL, "metric %s missing", name);
+  return json_object_get_double_member (m, "value");
+}
+
+START_TEST (test_outputs_consistent)
+{
+  g_autofree char *dir = g_dir_make_tmp ("report-XXXXXX", NULL);
+  g_autofree char *json = NULL;
+  g_autofree char *r = run_to_dir (base, NULL, dir, &json);
+  g_autofree char *summary = slurp (dir, "summary.json");
+  g_autofree char *jobs = slurp (dir, "jobs.csv");
+  g_autofree char *series = slurp (dir, "timeseries.csv");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *metrics;
+  g_auto(GStrv) rows = NULL;
+  double gpu_s = 0, util_int = 0, queue_int = 0, last_t = 0, horizon = 3 * 86400.0;
+  guint n_rows = 0;
+  GList *names;
+
+  ck_assert_msg (json_parser_load_from_data (parser, summary, -1, &error), "%s",
+                 error ? error->message : "");
+  root = json_node_get_object (json_parser_get_root (parser));
+  ck_assert_str_eq (json_object_get_string_member (root, "scenario"), "report");
+  ck_assert_int_eq (json_object_get_int_member (json_object_get_object_member (root, "cluster"),
+                                                "gpus"), 32);
+  metrics = json_object_get_object_member (root, "metrics");
+  names = json_object_get_members (metrics);
+  ck_assert_uint_ge (g_list_length (names), 25);
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      JsonObject *m = json_object_get_object_member (metrics, l->data);
+      ck_assert_msg (json_object_has_member (m, "unit") &&
+                     strlen (json_object_get_string_member (m, "unit")) > 0, "%s has no unit",
+                     (char *) l->data);
+    }
+  g_list_free (names);
+
+  /* jobs.csv: header + one row per completed job; GPU-seconds add up. */
+  rows = g_strsplit (jobs, "\n", -1);
+  ck_assert_str_eq (rows[0], "id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,"
+                             "bounded_slowdown,gpus,gpu_milli,nodes");
+  for (guint i = 1; rows[i] != NULL && rows[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (rows[i], ",", -1);
+      ck_assert_uint_eq (g_strv_length (f), 12);
+      gpu_s += g_ascii_strtod (f[7], NULL) * g_ascii_strtod (f[9], NULL);
+      /* wait = start - submit, exactly, in the 9-decimal text. */
+      ck_assert_double_eq_tol (g_ascii_strtod (f[5], NULL),
+                               g_ascii_strtod (f[3], NULL) - g_ascii_strtod (f[2], NULL), 1e-6);
+      n_rows++;
+    }
+  ck_assert_double_eq (n_rows, member (metrics, "jobs_completed"));
+  ck_assert (n_rows > 100);
+  /* Jobs still running at the horizon add their partial GPU-time to
+   * job_gpu_seconds, so the completed rows give a lower bound. */
+  ck_assert_double_le (gpu_s, member (metrics, "job_gpu_seconds") * (1 + 1e-9));
+  ck_assert_double_eq_tol (member (metrics, "job_gpu_seconds"),
+                           member (metrics, "allocated_gpu_seconds"),
+                           1e-6 * member (metrics, "allocated_gpu_seconds"));
+
+  /* timeseries.csv: interval averages integrate back to the summary. */
+  g_strfreev (rows);
+  rows = g_strsplit (series, "\n", -1);
+  for (guint i = 1; rows[i] != NULL && rows[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (rows[i], ",", -1);
+      double t = g_ascii_strtod (f[0], NULL);
+      ck_assert_uint_eq (g_strv_length (f), 9);
+      ck_assert_double_gt (t, last_t);
+      util_int += g_ascii_strtod (f[4], NULL) * (t - last_t);
+      queue_int += g_ascii_strtod (f[5], NULL) * (t - last_t);
+      last_t = t;
+    }
+  ck_assert_double_eq_tol (last_t, horizon, 1e-9);
+  ck_assert_double_eq_tol (util_int / horizon, member (metrics, "gpu_utilization"), 1e-5);
+  ck_assert_double_eq_tol (queue_int / horizon, member (metrics, "queue_length_mean"), 1e-4);
+  remove_dir (dir);
+}
+END_TEST
+
+/* A trace whose 4th job line is malformed: the run fails when it reaches
+ * it, and the directory keeps the files it had, unchanged, with no
+ * temporary files left behind. */
+START_TEST (test_failed_run_leaves_outputs_whole)
+{
+  g_autofree char *dir = g_dir_make_tmp ("report-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "bad.swf", NULL);
+  g_autofree char *old = g_build_filename (dir, "summary.json", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "[scenario]\nname = bad\n[pool a]\nmodel = DGX-H100\ncount = 1\n"
+    "[workload]\nsource = swf\ntrace = %s\n", trace);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = NULL;
+  g_autoptr(SimSimulation) sim = NULL;
+  g_autoptr(GDir) d = NULL;
+  g_autofree char *kept = NULL;
+  const char *name;
+  guint n = 0;
+
+  ck_assert (g_file_set_contents (trace,
+    "; header\n"
+    "1 0 -1 100 2 -1 -1 2 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+    "2 10 -1 100 2 -1 -1 2 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+    "3 20 -1 100 2 -1 -1 2 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+    "4 30 -1 100 two -1 -1 2 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n", -1, NULL));
+  ck_assert (g_file_set_contents (old, "previous\n", -1, NULL));
+  sc = sim_scenario_load_from_data (text, -1, "bad.ini", dir, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_simulation_set_output_dir (sim, dir, &error));
+  ck_assert (!sim_simulation_run (sim, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_TRACE));
+  ck_assert_msg (strstr (error->message, "bad.swf:5") != NULL, "%s", error->message);
+  ck_assert_ptr_null (sim_simulation_get_report (sim));
+  /* Running again reports the same failure instead of going on. */
+  g_clear_error (&error);
+  ck_assert (!sim_simulation_run (sim, &error));
+  g_clear_object (&sim);
+
+  ck_assert (g_file_get_contents (old, &kept, NULL, NULL));
+  ck_assert_str_eq (kept, "previous\n");
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      ck_assert_msg (strcmp (name, "bad.swf") == 0 || strcmp (name, "summary.json") == 0,
+                     "left behind: %s", name);
+      n++;
+    }
+  ck_assert_uint_eq (n, 2);
+  remove_dir (dir);
+}
+END_TEST
+
+/* Exact seconds from nanoseconds, including negative and large values. */
+START_TEST (test_format_seconds)
+{
+  char b[32];
+  ck_assert_str_eq (sim__format_seconds (0, b), "0.000000000");
+  ck_assert_str_eq (sim__format_seconds (1, b), "0.000000001");
+  ck_assert_str_eq (sim__format_seconds (90 * SIM_SECOND + 5, b), "90.000000005");
+  ck_assert_str_eq (sim__format_seconds (-1500 * SIM_MILLISECOND, b), "-1.500000000");
+  ck_assert_str_eq (sim__format_seconds (G_MAXINT64, b), "9223372036.854775807");
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s = suite_create ("report");
+  TCase *tc = tcase_create ("outputs");
+  SRunner *sr;
+  int failed;
+
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_determinism);
+  tcase_add_test (tc, test_outputs_consistent);
+  tcase_add_test (tc, test_failed_run_leaves_outputs_whole);
+  tcase_add_test (tc, test_format_seconds);
+  suite_add_tcase (s, tc);
+  sr = srunner_create (s);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
