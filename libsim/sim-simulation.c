@@ -75,6 +75,9 @@ sim_simulation_finalize (GObject *object)
     self->progress_destroy (self->progress_data);
   if (self->observer_destroy)
     self->observer_destroy (self->observer_data);
+  /* Jobs still queued or running when the run ended (or was abandoned). */
+  for (guint i = 0; i < self->queue->len; i++)
+    free_job (self->queue->pdata[i]);
   g_ptr_array_unref (self->queue);
   g_hash_table_unref (self->running);
   sim__metrics_clear (&self->metrics);
