@@ -368,7 +368,7 @@ char *
 sim_report_format_text (const SimReport *r)
 {
   GString *s = g_string_new (NULL);
-  const char *dists[][2] = { { "wait", "wait" }, { "jct", "job completion" } };
+  const char *dists[][2] = { { "wait", "wait" }, { "jct", "completion" } };
 
   g_return_val_if_fail (r != NULL, NULL);
   g_string_append_printf (s, "scenario      %s (seed %" G_GUINT64_FORMAT ")\n", r->scenario, r->seed);
