@@ -213,6 +213,26 @@ START_TEST (test_gen_profile_shape)
   expected_total = cfg.rate * sim_time_to_seconds (horizon);
   ck_assert_msg (fabs (total - expected_total) < 4.5 * sqrt (expected_total),
                  "%" G_GUINT64_FORMAT " arrivals, expected about %g", total, expected_total);
+
+  /* A single busy hour at a high rate: every arrival falls in it, and the
+   * empty hours cost nothing (the test would time out otherwise). */
+  for (guint h = 0; h < 24; h++)
+    cfg.profile[h] = h == 3 ? 1 : 0;
+  cfg.rate = 1000;
+  cfg.max_jobs = 200000;
+  cfg.stop_time = SIM_TIME_NEVER;
+  {
+    g_autoptr (SimWorkload) w1 = new_generator (&cfg, 7);
+
+    total = 0;
+    while (sim_workload_next (w1, &job, &error))
+      {
+        expect ((job.submit / SIM_HOUR) % 24 == 3);
+        total++;
+      }
+    ck_assert (error == NULL);
+    ck_assert_uint_eq (total, cfg.max_jobs);
+  }
 }
 END_TEST
 
@@ -618,6 +638,8 @@ START_TEST (test_gen_invalid)
   } cases[] = {
     { "rate zero", "rate" },
     { "rate nan", "rate" },
+    { "rate too high", "rate: 1e+07 jobs per second is too high" },
+    { "peak too high", "rate: 2.4e+06 jobs per second (at the profile's peak) is too high" },
     { "profile negative", "profile[5]" },
     { "stop negative", "stop_time" },
     { "no classes", "classes" },
@@ -658,6 +680,13 @@ START_TEST (test_gen_invalid)
         cfg.rate = 0;
       else if (g_str_equal (name, "rate nan"))
         cfg.rate = NAN;
+      else if (g_str_equal (name, "rate too high"))
+        cfg.rate = 1e7;
+      else if (g_str_equal (name, "peak too high"))
+        {
+          cfg.rate = 1e5;
+          cfg.profile[0] = 1;
+        }
       else if (g_str_equal (name, "profile negative"))
         cfg.profile[5] = -1;
       else if (g_str_equal (name, "stop negative"))

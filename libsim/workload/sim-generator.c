@@ -6,9 +6,11 @@
  * non-homogeneous process is simulated by thinning (Lewis and Shedler):
  * candidates arrive at the peak rate and each is kept with probability
  * rate(t) / peak.  Thinning is exact for any rate function bounded by the
- * peak and needs no inversion of the integrated rate; it costs
- * peak / mean candidates per arrival, at most 24 for a profile that is zero
- * except in one hour, which is cheap next to a simulation's events.
+ * peak and needs no inversion of the integrated rate.  Hours whose rate is
+ * zero are jumped over (the process restarts at the next hour with a rate,
+ * which memorylessness makes exact), so an arrival costs at most peak / r
+ * candidates, r being the smallest non-zero hourly rate: a few for
+ * ordinary profiles, cheap next to a simulation's events.
  *
  * Each arrival then draws its class, its GPU count and its duration, each
  * from its own stream ("classes", "sizes", "durations"; the candidates of
@@ -27,6 +29,9 @@
 #include <math.h>
 #include <string.h>
 #include <gsl/gsl_randist.h>
+
+/* The highest arrival rate, jobs per second: a mean gap of 1 us. */
+#define MAX_RATE 1e6
 
 typedef struct {
   SimWorkload parent;
@@ -335,6 +340,23 @@ next_arrival (SimGenerator *gen, SimTime *out)
       {
         guint hour = (guint) ((gen->now / SIM_HOUR) % 24);
 
+        if (gen->hourly_rate[hour] == 0)
+          {
+            /* Nothing arrives in this hour: restart the candidates at the
+             * next hour that has a rate, which memorylessness makes exact
+             * and which bounds the work whatever the peak. */
+            SimTime next;
+
+            if (gen->now / SIM_HOUR >= SIM_TIME_NEVER / SIM_HOUR - 24)
+              return FALSE;
+            next = (gen->now / SIM_HOUR + 1) * SIM_HOUR;
+            while (gen->hourly_rate[(next / SIM_HOUR) % 24] == 0)
+              next += SIM_HOUR;
+            if (next > stop)
+              return FALSE;
+            gen->now = next;
+            continue;
+          }
         if (sim_rng_uniform (gen->thinning) * gen->peak_rate < gen->hourly_rate[hour])
           break;
       }
@@ -456,21 +478,21 @@ setup_rates (SimGenerator *gen, GError **error)
     sum += config->profile[h];
   gen->has_profile = sum > 0;
   if (!gen->has_profile)
-    {
-      gen->peak_rate = config->rate;
-      return TRUE;
-    }
-  for (guint h = 0; h < 24; h++)
+    peak = config->rate;
+  for (guint h = 0; h < 24 && gen->has_profile; h++)
     {
       /* rate x profile[h] / mean(profile), the mean being sum / 24. */
       gen->hourly_rate[h] = config->rate * (24.0 * config->profile[h] / sum);
       peak = MAX (peak, gen->hourly_rate[h]);
     }
-  if (isinf (peak) || isnan (peak))
+  /* Gaps are rounded to whole nanoseconds.  A bound far below 1e9 per
+   * second keeps that rounding negligible (under 0.1% of the mean gap) and
+   * catches rates given in the wrong unit. */
+  if (!(peak <= MAX_RATE))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "rate: the peak hourly rate (rate x profile) is too large (rate %g)",
-                   config->rate);
+                   "rate: %g jobs per second%s is too high; at most %g can be represented",
+                   peak, gen->has_profile ? " (at the profile's peak)" : "", MAX_RATE);
       return FALSE;
     }
   gen->peak_rate = peak;
