@@ -16,17 +16,18 @@ typedef struct {
   const char *group;
   gboolean    named;
   const char *keys[16];
+  gboolean    open;   /* other keys are passed on (to the policy, which checks them) */
 } GroupSchema;
 
 static const GroupSchema schema[] = {
-  { "scenario", FALSE, { "name", "description", "seed", "horizon", "models", NULL } },
-  { "pool", TRUE, { "model", "count", "gpu", "gpus_per_node", NULL } },
+  { "scenario", FALSE, { "name", "description", "seed", "horizon", "models", NULL }, FALSE },
+  { "pool", TRUE, { "model", "count", "gpu", "gpus_per_node", NULL }, FALSE },
   { "workload", FALSE, { "source", "rate", "daily_profile", "jobs", "gpus", "duration",
                          "estimate_factor", "trace", "processors_per_gpu", "skip_invalid",
-                         "rebase_time", NULL } },
-  { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", NULL } },
-  { "policy", FALSE, { "queue", "placement", NULL } },
-  { "output", FALSE, { "timeseries_interval", "jobs", "timeseries", NULL } },
+                         "rebase_time", NULL }, FALSE },
+  { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", NULL }, FALSE },
+  { "policy", FALSE, { "queue", "placement", "plugin", NULL }, TRUE },
+  { "output", FALSE, { "timeseries_interval", "jobs", "timeseries", NULL }, FALSE },
 };
 
 typedef struct {
@@ -510,7 +511,7 @@ check_schema (const Ctx *ctx, GError **error)
             nk++;
           for (guint j = 0; j < nk; j++)
             known |= strcmp (gs->keys[j], keys[k]) == 0;
-          if (!known)
+          if (!known && !gs->open)
             {
               const char *close = sim__closest (keys[k], gs->keys, nk);
               g_autofree char *list = g_strjoinv (", ", (char **) gs->keys);
@@ -883,6 +884,16 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       g_free (sc->placement);
       sc->placement = g_strstrip (get_raw (ctx, "policy", "placement"));
     }
+  sc->policy_params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (g_key_file_has_group (ctx->kf, "policy"))
+    {
+      g_auto(GStrv) keys = g_key_file_get_keys (ctx->kf, "policy", NULL, NULL);
+      for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+        if (strcmp (keys[k], "queue") != 0 && strcmp (keys[k], "placement") != 0 &&
+            strcmp (keys[k], "plugin") != 0)
+          g_hash_table_insert (sc->policy_params, g_strdup (keys[k]),
+                               g_strstrip (get_raw (ctx, "policy", keys[k])));
+    }
   if (!get_parsed (ctx, "output", "timeseries_interval", (ParseFunc) parse_positive_duration,
                    &sc->sample_interval, error) ||
       !get_parsed (ctx, "output", "jobs", (ParseFunc) parse_bool, &sc->write_jobs, error) ||
@@ -1043,6 +1054,8 @@ sim_scenario_unref (SimScenario *sc)
   g_free (sc->trace_path);
   g_free (sc->queue);
   g_free (sc->placement);
+  if (sc->policy_params != NULL)
+    g_hash_table_unref (sc->policy_params);
   sim__key_lines_free (sc->lines);
   if (sc->overridden != NULL)
     g_hash_table_unref (sc->overridden);

@@ -6,7 +6,7 @@
  *   [pool NAME]   model, count, gpu, gpus_per_node     (one or more)
  *   [workload]    source = synthetic | swf, and the source's keys
  *   [class NAME]  share, gpus, duration, estimate_factor (synthetic mix)
- *   [policy]      queue, placement
+ *   [policy]      queue, placement, and the keys the chosen policy reads
  *   [output]      timeseries_interval, jobs, timeseries
  *
  * Quantities carry units and are parsed strictly ("90s", "7d", "80GB",
@@ -87,6 +87,7 @@ typedef struct {
 
   char    *queue;           /* queue order name */
   char    *placement;       /* placement name */
+  GHashTable *policy_params; /* other [policy] keys -> values, for the policy */
 
   SimTime  sample_interval; /* time-series interval */
   gboolean write_jobs;

@@ -26,11 +26,13 @@ struct _SimSimulation {
   SimWorkload   *workload;
   SimPolicy     *policy;
   SimEngine     *engine;
-  guint32        k_arrival, k_complete, k_decide, k_sample;
+  guint32        k_arrival, k_complete, k_decide, k_sample, k_wake;
 
   SimMetrics     metrics;
   GPtrArray     *queue;       /* SimJob*, in the policy's queue order */
-  GHashTable    *running;     /* SimJob* set */
+  GQueue         running;     /* SimJob*, in start order (links inside the jobs) */
+  GPtrArray     *requeue;     /* jobs preempted in this pass */
+  gboolean       preempted_in_pass;
   guint64        next_queue_seq;
 
   SimJobSpec     next;        /* the next arrival, if have_next */
@@ -79,7 +81,13 @@ sim_simulation_finalize (GObject *object)
   for (guint i = 0; i < self->queue->len; i++)
     free_job (self->queue->pdata[i]);
   g_ptr_array_unref (self->queue);
-  g_hash_table_unref (self->running);
+  while (self->running.head != NULL)
+    {
+      SimJob *job = self->running.head->data;
+      g_queue_unlink (&self->running, &job->running_link);
+      free_job (job);
+    }
+  g_ptr_array_unref (self->requeue);
   sim__metrics_clear (&self->metrics);
   g_clear_pointer (&self->report, sim_report_unref);
   g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
@@ -105,8 +113,8 @@ static void
 sim_simulation_init (SimSimulation *self)
 {
   self->queue = g_ptr_array_new ();
-  self->running = g_hash_table_new_full (g_direct_hash, g_direct_equal, (GDestroyNotify) free_job,
-                                         NULL);
+  g_queue_init (&self->running);
+  self->requeue = g_ptr_array_new ();
   sim__metrics_init (&self->metrics, 0, NULL, NULL);
 }
 
@@ -235,8 +243,11 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   job = g_new0 (SimJob, 1);
   job->spec = self->next;
   job->state = SIM_JOB_QUEUED;
-  job->start = job->end = -1;
+  job->start = job->end = job->first_start = -1;
+  job->work_left = job->spec.duration;
+  job->rate = 1.0;
   job->queue_seq = self->next_queue_seq++;
+  job->running_link.data = job;
   sim__metrics_job_submitted (&self->metrics, job);
   if (can_ever_fit (self, &job->spec))
     {
@@ -251,6 +262,86 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   pull_next (self);
 }
 
+/* The nodes JOB spans, with how many of its GPUs are on each, in the order
+ * they first appear in its GPU list. */
+typedef struct {
+  guint node, gpus;
+} NodeShare;
+
+static GArray *
+node_shares (SimSimulation *self, const SimJob *job)
+{
+  GArray *shares = g_array_new (FALSE, FALSE, sizeof (NodeShare));
+
+  for (guint i = 0; i < job->n_gpus; i++)
+    {
+      guint node = sim_cluster_get_gpu (self->cluster, job->gpus[i])->node;
+      guint k = 0;
+      while (k < shares->len && g_array_index (shares, NodeShare, k).node != node)
+        k++;
+      if (k == shares->len)
+        {
+          NodeShare ns = { node, 0 };
+          g_array_append_val (shares, ns);
+        }
+      g_array_index (shares, NodeShare, k).gpus++;
+    }
+  return shares;
+}
+
+typedef void (*NodeShareFunc) (SimSimulation *self, const SimJob *job, guint node, guint gpus);
+
+static void
+for_each_node (SimSimulation *self, const SimJob *job, NodeShareFunc func)
+{
+  g_autoptr(GArray) shares = node_shares (self, job);
+
+  for (guint k = 0; k < shares->len; k++)
+    func (self, job, g_array_index (shares, NodeShare, k).node,
+          g_array_index (shares, NodeShare, k).gpus);
+}
+
+static void
+count_node (SimSimulation *self, const SimJob *job, guint node, guint gpus)
+{
+  ((SimJob *) job)->n_nodes++;
+}
+
+static void
+release_host (SimSimulation *self, const SimJob *job, guint node, guint gpus)
+{
+  guint64 cpu, mem;
+
+  sim_job_host_share (job, gpus, &cpu, &mem);
+  sim_cluster_release_host (self->cluster, node, cpu, mem);
+}
+
+/* Brings a running job's progress up to date at NOW. */
+static void
+update_progress (SimJob *job, SimTime now)
+{
+  SimTime dt = now - job->last_update;
+
+  if (dt <= 0)
+    return;
+  job->work_left -= MIN (job->work_left, (SimTime) llround ((double) dt * job->rate));
+  job->executed += dt;
+  job->attained += sim_time_to_seconds (dt) * job->n_gpus * (job->spec.gpu_milli / 1000.0);
+  job->last_update = now;
+}
+
+/* Takes a running job off its GPUs (finished or preempted). */
+static void
+stop_job (SimSimulation *self, SimJob *job, SimTime now)
+{
+  update_progress (job, now);
+  sim_cluster_release (self->cluster, job->gpus, job->n_gpus, job->spec.gpu_milli);
+  if (job->spec.cpu_milli > 0 || job->spec.memory_bytes > 0)
+    for_each_node (self, job, release_host);
+  g_queue_unlink (&self->running, &job->running_link);
+  job->version++;
+}
+
 static void
 on_complete (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
@@ -261,7 +352,7 @@ on_complete (SimEngine *engine, const SimEvent *ev, gpointer data)
     return; /* superseded by a rescheduled completion */
   tick (self, ev->time);
   self->last_activity = ev->time;
-  sim_cluster_release (self->cluster, job->gpus, job->n_gpus, job->spec.gpu_milli);
+  stop_job (self, job, ev->time);
   job->state = SIM_JOB_DONE;
   job->end = ev->time;
   job->work_left = 0;
@@ -269,40 +360,8 @@ on_complete (SimEngine *engine, const SimEvent *ev, gpointer data)
                              sim_workload_get_class_name (self->workload, job->spec.job_class));
   if (self->observer)
     self->observer (self, job, self->observer_data);
-  g_hash_table_remove (self->running, job);
+  free_job (job);
   request_decision (self);
-}
-
-static int
-compare_u32 (gconstpointer a, gconstpointer b, gpointer unused)
-{
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-  return x < y ? -1 : x > y;
-}
-
-static guint32
-count_nodes (const SimCluster *cluster, const guint32 *gpus, guint n)
-{
-  guint32 count = 0;
-  guint32 last = G_MAXUINT32;
-  g_autofree guint32 *nodes = g_new (guint32, MAX (n, 1));
-
-  for (guint i = 0; i < n; i++)
-    nodes[i] = sim_cluster_get_gpu (cluster, gpus[i])->node;
-  /* Placements list GPUs node by node, so this is usually sorted already. */
-  for (guint i = 1; i < n; i++)
-    if (nodes[i] < nodes[i - 1])
-      {
-        g_qsort_with_data (nodes, (gint) n, sizeof (guint32), compare_u32, NULL);
-        break;
-      }
-  for (guint i = 0; i < n; i++)
-    if (nodes[i] != last)
-      {
-        count++;
-        last = nodes[i];
-      }
-  return count;
 }
 
 static gboolean
@@ -315,16 +374,38 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   if (!sim_cluster_allocate (self->cluster, placement->gpus, placement->n_gpus, placement->milli,
                              error))
     return FALSE;
+  g_free (job->gpus);
   job->gpus = g_memdup2 (placement->gpus, placement->n_gpus * sizeof (guint32));
   job->n_gpus = placement->n_gpus;
-  job->n_nodes = count_nodes (self->cluster, job->gpus, job->n_gpus);
+  job->n_nodes = 0;
+  for_each_node (self, job, count_node);
+  if (job->spec.cpu_milli > 0 || job->spec.memory_bytes > 0)
+    {
+      /* Reserve host CPU and memory node by node; undo all on a refusal. */
+      g_autoptr(GArray) shares = node_shares (self, job);
+      for (guint k = 0; k < shares->len; k++)
+        {
+          const NodeShare *ns = &g_array_index (shares, NodeShare, k);
+          guint64 cpu, mem;
+          sim_job_host_share (job, ns->gpus, &cpu, &mem);
+          if (!sim_cluster_reserve_host (self->cluster, ns->node, cpu, mem, error))
+            {
+              for (guint u = 0; u < k; u++)
+                release_host (self, job, g_array_index (shares, NodeShare, u).node,
+                              g_array_index (shares, NodeShare, u).gpus);
+              sim_cluster_release (self->cluster, job->gpus, job->n_gpus, job->spec.gpu_milli);
+              return FALSE;
+            }
+        }
+    }
   job->state = SIM_JOB_RUNNING;
   job->start = now;
-  job->work_left = job->spec.duration;
+  if (job->first_start < 0)
+    job->first_start = now;
   job->rate = 1.0;
   job->last_update = now;
   job->version++;
-  g_hash_table_add (self->running, job);
+  g_queue_push_tail_link (&self->running, &job->running_link);
   self->metrics.started++;
   finish = now + (SimTime) ceil ((double) job->work_left / job->rate);
   sim_engine_schedule (self->engine, finish, self->k_complete, job->version, job, 0);
@@ -333,24 +414,79 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   return TRUE;
 }
 
+static gboolean
+preempt_job (gpointer owner, SimJob *job, SimTime overhead, GError **error)
+{
+  SimSimulation *self = owner;
+  SimTime now = sim_engine_now (self->engine);
+
+  stop_job (self, job, now);
+  job->state = SIM_JOB_QUEUED;
+  job->work_left += overhead;
+  job->n_preemptions++;
+  self->metrics.preemptions++;
+  g_clear_pointer (&job->gpus, g_free);
+  job->n_gpus = 0;
+  job->n_nodes = 0;
+  self->preempted_in_pass = TRUE;
+  if (self->observer)
+    self->observer (self, job, self->observer_data);
+  /* It rejoins the queue after this pass (see on_decide). */
+  g_ptr_array_add (self->requeue, job);
+  return TRUE;
+}
+
+static void
+wake_at (gpointer owner, SimTime time)
+{
+  SimSimulation *self = owner;
+
+  sim_engine_schedule (self->engine, time, self->k_wake, 0, NULL, 0);
+}
+
+static void
+on_wake (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  request_decision (data);
+}
+
+static int
+compare_in_policy (gconstpointer a, gconstpointer b, gpointer policy)
+{
+  return sim_policy_compare (policy, *(SimJob * const *) a, *(SimJob * const *) b);
+}
+
 static void
 on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
   SimSimulation *self = data;
   SimSchedContext ctx = { 0 };
-  GPtrArray *order = self->queue;
+  guint flags = sim_policy_get_flags (self->policy);
+  g_autoptr(GPtrArray) running = g_ptr_array_new ();
 
   tick (self, ev->time);
   self->decide_pending = FALSE;
 
-  /* The queue is kept in the policy's order as jobs arrive (orders that
-   * depend on time, such as least attained service, will re-sort here). */
+  /* Running jobs in start order, with their service up to date. */
+  for (GList *l = self->running.head; l != NULL; l = l->next)
+    {
+      update_progress (l->data, ev->time);
+      g_ptr_array_add (running, l->data);
+    }
+  /* The queue is kept in the policy's order as jobs arrive; orders that
+   * change with time (attained service) are re-sorted here. */
+  if ((flags & SIM_POLICY_TIME_DEPENDENT_ORDER) && self->queue->len > 1)
+    g_ptr_array_sort_with_data (self->queue, compare_in_policy, self->policy);
+
   ctx.now = ev->time;
   ctx.cluster = self->cluster;
-  ctx.queue = order;
+  ctx.queue = self->queue;
+  ctx.running = running;
   ctx.start = start_job;
+  ctx.preempt = preempt_job;
+  ctx.wake = wake_at;
   ctx.owner = self;
-  if (self->queue->len > 0)
+  if (self->queue->len > 0 || running->len > 0)
     sim_policy_schedule (self->policy, &ctx);
   if (ctx.error != NULL)
     {
@@ -369,21 +505,29 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
         }
       g_ptr_array_set_size (self->queue, w);
     }
+  if (self->requeue->len > 0)
+    {
+      for (guint i = 0; i < self->requeue->len; i++)
+        {
+          SimJob *job = self->requeue->pdata[i];
+          if (job->state == SIM_JOB_QUEUED)
+            enqueue (self, job);
+        }
+      g_ptr_array_set_size (self->requeue, 0);
+      /* Freed GPUs may let others start: decide again at this instant. */
+      request_decision (self);
+    }
 
   /* The state that holds until the next event. */
   self->metrics.allocated_milli = sim_cluster_get_allocated_milli (self->cluster);
   self->metrics.queued = self->queue->len;
-  self->metrics.running = g_hash_table_size (self->running);
+  self->metrics.running = self->running.length;
   self->metrics.queue_max = MAX (self->metrics.queue_max, self->queue->len);
   self->metrics.fragmented = 0;
-  for (guint i = 0; i < order->len; i++)
+  if (self->queue->len > 0)
     {
-      const SimJob *head = order->pdata[i];
-      if (head->state == SIM_JOB_QUEUED)
-        {
-          self->metrics.fragmented = sim_cluster_fragmented_gpus (self->cluster, head->spec.gpus);
-          break;
-        }
+      const SimJob *head = self->queue->pdata[0];
+      self->metrics.fragmented = sim_cluster_fragmented_gpus (self->cluster, head->spec.gpus);
     }
   if (self->pause_at_decision)
     sim_engine_stop (engine);
@@ -454,6 +598,74 @@ build_cluster (SimSimulation *self, GError **error)
   return TRUE;
 }
 
+/* The synthetic workload's mix as task classes, for placements that weigh
+ * the tasks to come; traces give none (such placements learn as they go). */
+static GArray *
+task_classes (const SimScenario *sc)
+{
+  GArray *classes = g_array_new (FALSE, TRUE, sizeof (SimTaskClass));
+  double total_share = 0;
+
+  if (sc->source != SIM_SOURCE_SYNTHETIC)
+    return classes;
+  for (guint c = 0; c < sc->generator.n_classes; c++)
+    total_share += sc->generator.classes[c].share;
+  for (guint c = 0; c < sc->generator.n_classes; c++)
+    {
+      const SimJobClassConfig *cls = &sc->generator.classes[c];
+      double total_w = 0;
+      for (guint g = 0; g < cls->n_gpu_values; g++)
+        total_w += cls->gpu_weights ? cls->gpu_weights[g] : 1;
+      for (guint g = 0; g < cls->n_gpu_values; g++)
+        {
+          SimTaskClass t = { 0 };
+          t.gpus = cls->gpu_values[g];
+          t.milli = SIM_GPU_WHOLE;
+          t.weight = cls->share / total_share * (cls->gpu_weights ? cls->gpu_weights[g] : 1) /
+                     total_w;
+          g_array_append_val (classes, t);
+        }
+    }
+  return classes;
+}
+
+static gboolean
+create_policy (SimSimulation *self, GError **error)
+{
+  SimScenario *sc = self->scenario;
+  g_autoptr(SimPolicyParams) params = sim_policy_params_new ();
+  g_autoptr(GArray) classes = task_classes (sc);
+  SimPolicySetup setup = { 0 };
+  GHashTableIter it;
+  gpointer key, value;
+  const char *failed;
+
+  g_hash_table_iter_init (&it, sc->policy_params);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    sim_policy_params_set (params, key, value);
+  setup.cluster = self->cluster;
+  setup.params = params;
+  setup.seed = sc->seed;
+  setup.task_classes = (const SimTaskClass *) (void *) classes->data;
+  setup.n_task_classes = classes->len;
+  self->policy = sim_policy_new (sc->queue, sc->placement, &setup, error);
+  if (self->policy != NULL)
+    return TRUE;
+
+  failed = sim_policy_params_get_failed_key (params);
+  if (failed != NULL)
+    sim__scenario_locate (sc, "policy", failed, error);
+  else
+    {
+      g_autoptr(GPtrArray) orders = sim_policy_list_queue_orders ();
+      gboolean queue_known = FALSE;
+      for (guint i = 0; i < orders->len; i++)
+        queue_known |= g_ascii_strcasecmp (orders->pdata[i], sc->queue) == 0;
+      sim__scenario_locate (sc, "policy", queue_known ? "placement" : "queue", error);
+    }
+  return FALSE;
+}
+
 SimSimulation *
 sim_simulation_new (SimScenario *scenario, GError **error)
 {
@@ -481,22 +693,15 @@ sim_simulation_new (SimScenario *scenario, GError **error)
       return NULL;
     }
 
-  self->policy = sim_policy_new_builtin (scenario->queue, scenario->placement, error);
-  if (self->policy == NULL)
-    {
-      g_autoptr(GPtrArray) orders = sim_policy_list_queue_orders ();
-      gboolean queue_known = FALSE;
-      for (guint i = 0; i < orders->len; i++)
-        queue_known |= g_ascii_strcasecmp (orders->pdata[i], scenario->queue) == 0;
-      sim__scenario_locate (scenario, "policy", queue_known ? "placement" : "queue", error);
-      return NULL;
-    }
+  if (!create_policy (self, error))
+    return NULL;
 
   self->engine = sim_engine_new ();
   self->k_arrival = sim_engine_register (self->engine, on_arrival, self);
   self->k_complete = sim_engine_register (self->engine, on_complete, self);
   self->k_decide = sim_engine_register (self->engine, on_decide, self);
   self->k_sample = sim_engine_register (self->engine, on_sample, self);
+  self->k_wake = sim_engine_register (self->engine, on_wake, self);
   return g_steal_pointer (&self);
 }
 
@@ -608,16 +813,16 @@ finish (SimSimulation *self, GError **error)
   g_autofree char *cluster = sim_cluster_describe (self->cluster);
   g_autofree char *workload = NULL;
   SimReportInfo info = { 0 };
-  GHashTableIter it;
-  gpointer key;
 
   self->finished = TRUE;
   sim__metrics_advance (&self->metrics, end);
   if (self->series_file != NULL && end > self->metrics.series_last)
     sim__metrics_sample (&self->metrics, end);
-  g_hash_table_iter_init (&it, self->running);
-  while (g_hash_table_iter_next (&it, &key, NULL))
-    sim__metrics_job_unfinished (&self->metrics, key, end);
+  for (GList *l = self->running.head; l != NULL; l = l->next)
+    {
+      update_progress (l->data, end);
+      sim__metrics_job_unfinished (&self->metrics, l->data, end);
+    }
 
   if (self->scenario->source == SIM_SOURCE_SWF)
     workload = g_strdup_printf ("%s, %u processor(s) per GPU", self->workload->description,

@@ -142,11 +142,11 @@ START_TEST (test_outputs_consistent)
   /* jobs.csv: header + one row per completed job; GPU-seconds add up. */
   rows = g_strsplit (jobs, "\n", -1);
   ck_assert_str_eq (rows[0], "id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,"
-                             "bounded_slowdown,gpus,gpu_milli,nodes");
+                             "bounded_slowdown,gpus,gpu_milli,nodes,preemptions");
   for (guint i = 1; rows[i] != NULL && rows[i][0] != '\0'; i++)
     {
       g_auto(GStrv) f = g_strsplit (rows[i], ",", -1);
-      ck_assert_uint_eq (g_strv_length (f), 12);
+      ck_assert_uint_eq (g_strv_length (f), 13);
       gpu_s += g_ascii_strtod (f[7], NULL) * g_ascii_strtod (f[9], NULL);
       /* wait = start - submit, exactly, in the 9-decimal text. */
       ck_assert_double_eq_tol (g_ascii_strtod (f[5], NULL),

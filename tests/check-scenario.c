@@ -577,7 +577,6 @@ static const BadRow bad_rows[] = {
     { "[output] jobs:", "\"maybe\" is not a boolean", "true or false" } },
   { 30, "timeseries_interval = 0s", NULL, SIM_ERROR_INVALID, 30,
     { "[output] timeseries_interval:", "positive duration" } },
-  { 28, "timeseries = 2", NULL, SIM_ERROR_UNKNOWN_KEY, 28, { "[policy] timeseries:", "unknown key" } },
 };
 
 /* Builds a row's text: base_text with line @edit_line replaced. */
@@ -684,6 +683,26 @@ START_TEST (test_resolution_bad_in_file)
                  error->message);
   ck_assert_msg (strstr (error->message, "did you mean \"first-fit\"?") != NULL, "%s",
                  error->message);
+}
+END_TEST
+
+/* [policy] passes other keys to the policy, which refuses those it does
+ * not read, at the key's line. */
+START_TEST (test_policy_key_unread)
+{
+  const char *sets[] = { "policy.timeseries=2", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (base_text, -1, "bad.ini", NULL, sets,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = NULL;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_ptr_null (sim);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY));
+  ck_assert_msg (strstr (error->message, "bad.ini: --set policy.timeseries:") != NULL, "%s",
+                 error->message);
+  ck_assert_msg (strstr (error->message, "does not read this key") != NULL, "%s", error->message);
 }
 END_TEST
 
@@ -857,6 +876,7 @@ scenario_suite (void)
 
   tc = tcase_create ("resolution");
   tcase_add_test (tc, test_resolution_ok);
+  tcase_add_test (tc, test_policy_key_unread);
   tcase_add_test (tc, test_resolution_bad_in_file);
   tcase_add_loop_test (tc, test_resolution_bad, 0, G_N_ELEMENTS (bad_names));
   suite_add_tcase (s, tc);

@@ -4,6 +4,8 @@
 #include "cluster/sim-cluster.h"
 #include "sim-error.h"
 
+#include <string.h>
+
 #define HIST_DIM (SIM_CLUSTER_MAX_GPUS_PER_NODE + 1)
 
 struct _SimCluster {
@@ -18,6 +20,8 @@ struct _SimCluster {
   guint   *hist;
   guint32  sizes_present; /* how many distinct node sizes; usually 1 */
   guint   *sizes;         /* those sizes */
+  /* Interned GPU-model list -> guint8 array, one flag per pool (allowed). */
+  GHashTable *allowed;
 };
 
 SimCluster *
@@ -30,6 +34,31 @@ sim_cluster_new (void)
   c->gpus = g_array_new (FALSE, TRUE, sizeof (SimGpu));
   c->hist = g_new0 (guint, HIST_DIM * HIST_DIM);
   c->sizes = g_new0 (guint, HIST_DIM);
+  c->allowed = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  return c;
+}
+
+SimCluster *
+sim_cluster_copy (const SimCluster *cluster)
+{
+  SimCluster *c;
+
+  g_return_val_if_fail (cluster != NULL, NULL);
+  c = sim_cluster_new ();
+  for (guint i = 0; i < cluster->pools->len; i++)
+    {
+      SimPool p = g_array_index (cluster->pools, SimPool, i);
+      p.name = g_strdup (p.name);
+      g_array_append_val (c->pools, p);
+    }
+  g_array_append_vals (c->nodes, cluster->nodes->data, cluster->nodes->len);
+  g_array_append_vals (c->gpus, cluster->gpus->data, cluster->gpus->len);
+  c->n_free = cluster->n_free;
+  c->allocated_milli = cluster->allocated_milli;
+  c->max_per_node = cluster->max_per_node;
+  memcpy (c->hist, cluster->hist, sizeof (guint) * HIST_DIM * HIST_DIM);
+  memcpy (c->sizes, cluster->sizes, sizeof (guint) * HIST_DIM);
+  c->sizes_present = cluster->sizes_present;
   return c;
 }
 
@@ -45,6 +74,7 @@ sim_cluster_free (SimCluster *cluster)
   g_array_unref (cluster->gpus);
   g_free (cluster->hist);
   g_free (cluster->sizes);
+  g_hash_table_unref (cluster->allowed);
   g_free (cluster);
 }
 
@@ -80,6 +110,7 @@ sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimNodeModel 
       return FALSE;
     }
 
+  g_hash_table_remove_all (cluster->allowed);
   pool.name = g_strdup (name);
   pool.model = model;
   pool.gpu_model = gpu_model ? gpu_model : model->gpu;
@@ -98,6 +129,8 @@ sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimNodeModel 
       node.free_gpus = per_node;
       node.model = model;
       node.gpu_model = pool.gpu_model;
+      node.cpu_milli = node.free_cpu_milli = (guint64) model->cpu_cores * 1000;
+      node.memory_bytes = node.free_memory_bytes = model->memory_bytes;
       g_array_append_val (cluster->nodes, node);
       for (guint g = 0; g < per_node; g++)
         {
@@ -119,6 +152,106 @@ sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimNodeModel 
     }
   cluster->hist[per_node * HIST_DIM + per_node] += n_nodes;
   return TRUE;
+}
+
+void
+sim_cluster_set_pool_host (SimCluster *cluster, guint pool, guint64 cpu_milli,
+                           guint64 memory_bytes)
+{
+  const SimPool *p;
+
+  g_return_if_fail (cluster != NULL && pool < cluster->pools->len);
+  p = &g_array_index (cluster->pools, SimPool, pool);
+  for (guint i = p->first_node; i < p->first_node + p->n_nodes; i++)
+    {
+      SimNode *n = &g_array_index (cluster->nodes, SimNode, i);
+      g_return_if_fail (n->free_cpu_milli == n->cpu_milli && n->free_memory_bytes == n->memory_bytes);
+      n->cpu_milli = n->free_cpu_milli = cpu_milli;
+      n->memory_bytes = n->free_memory_bytes = memory_bytes;
+    }
+}
+
+gboolean
+sim_cluster_node_fits_host (const SimCluster *cluster, guint node, guint64 cpu_milli,
+                            guint64 memory_bytes)
+{
+  const SimNode *n;
+
+  g_return_val_if_fail (cluster != NULL && node < cluster->nodes->len, FALSE);
+  n = &g_array_index (cluster->nodes, SimNode, node);
+  return (n->cpu_milli == 0 || cpu_milli <= n->free_cpu_milli) &&
+         (n->memory_bytes == 0 || memory_bytes <= n->free_memory_bytes);
+}
+
+gboolean
+sim_cluster_reserve_host (SimCluster *cluster, guint node, guint64 cpu_milli, guint64 memory_bytes,
+                          GError **error)
+{
+  SimNode *n;
+
+  g_return_val_if_fail (cluster != NULL && node < cluster->nodes->len, FALSE);
+  if (!sim_cluster_node_fits_host (cluster, node, cpu_milli, memory_bytes))
+    {
+      n = &g_array_index (cluster->nodes, SimNode, node);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "node %u has %" G_GUINT64_FORMAT " CPU milli and %" G_GUINT64_FORMAT
+                   " bytes free; %" G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT " requested",
+                   node, n->free_cpu_milli, n->free_memory_bytes, cpu_milli, memory_bytes);
+      return FALSE;
+    }
+  n = &g_array_index (cluster->nodes, SimNode, node);
+  if (n->cpu_milli > 0)
+    n->free_cpu_milli -= cpu_milli;
+  if (n->memory_bytes > 0)
+    n->free_memory_bytes -= memory_bytes;
+  return TRUE;
+}
+
+void
+sim_cluster_release_host (SimCluster *cluster, guint node, guint64 cpu_milli, guint64 memory_bytes)
+{
+  SimNode *n;
+
+  g_return_if_fail (cluster != NULL && node < cluster->nodes->len);
+  n = &g_array_index (cluster->nodes, SimNode, node);
+  if (n->cpu_milli > 0)
+    {
+      g_return_if_fail (n->free_cpu_milli + cpu_milli <= n->cpu_milli);
+      n->free_cpu_milli += cpu_milli;
+    }
+  if (n->memory_bytes > 0)
+    {
+      g_return_if_fail (n->free_memory_bytes + memory_bytes <= n->memory_bytes);
+      n->free_memory_bytes += memory_bytes;
+    }
+}
+
+gboolean
+sim_cluster_node_allows (const SimCluster *cluster, guint node, const char *gpu_models)
+{
+  guint8 *flags;
+  guint pool;
+
+  g_return_val_if_fail (cluster != NULL && node < cluster->nodes->len, FALSE);
+  if (gpu_models == NULL)
+    return TRUE;
+  pool = g_array_index (cluster->nodes, SimNode, node).pool;
+  flags = g_hash_table_lookup (cluster->allowed, gpu_models);
+  if (flags == NULL)
+    {
+      g_auto(GStrv) names = g_strsplit (gpu_models, "|", -1);
+      flags = g_new0 (guint8, MAX (cluster->pools->len, 1));
+      for (guint p = 0; p < cluster->pools->len; p++)
+        {
+          const SimGpuModel *m = g_array_index (cluster->pools, SimPool, p).gpu_model;
+          for (guint k = 0; m != NULL && names[k] != NULL; k++)
+            if (g_ascii_strcasecmp (g_strstrip (names[k]), m->name) == 0)
+              flags[p] = 1;
+        }
+      /* The cache is logically const: it changes no answer. */
+      g_hash_table_insert (((SimCluster *) cluster)->allowed, (gpointer) gpu_models, flags);
+    }
+  return flags[pool] != 0;
 }
 
 guint

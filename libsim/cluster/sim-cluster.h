@@ -37,6 +37,10 @@ G_BEGIN_DECLS
  * @free_gpus: GPUs with nothing allocated on them
  * @model: (transfer none): its catalogue model
  * @gpu_model: (transfer none): its GPUs' model
+ * @cpu_milli: host CPU in thousandths of a core; 0 if not modelled
+ * @free_cpu_milli: host CPU not reserved
+ * @memory_bytes: host memory; 0 if not modelled
+ * @free_memory_bytes: host memory not reserved
  */
 typedef struct {
   guint32 index;
@@ -46,6 +50,10 @@ typedef struct {
   guint32 free_gpus;
   const SimNodeModel *model;
   const SimGpuModel  *gpu_model;
+  guint64 cpu_milli;
+  guint64 free_cpu_milli;
+  guint64 memory_bytes;
+  guint64 free_memory_bytes;
 } SimNode;
 
 /**
@@ -109,6 +117,27 @@ gboolean sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimN
                                const SimGpuModel *gpu_model, guint gpus_per_node, guint n_nodes,
                                GError **error);
 
+/**
+ * sim_cluster_set_pool_host:
+ * @cluster: a cluster with nothing allocated
+ * @pool: a pool index
+ * @cpu_milli: CPU of each of its nodes, thousandths of a core (0: not modelled)
+ * @memory_bytes: memory of each of its nodes (0: not modelled)
+ *
+ * Sets the host resources of a pool's nodes, replacing the node model's
+ * cores and memory (used for traces that list nodes, such as openb).
+ */
+void sim_cluster_set_pool_host (SimCluster *cluster, guint pool, guint64 cpu_milli,
+                                guint64 memory_bytes);
+
+/**
+ * sim_cluster_copy:
+ * Returns: (transfer full): an independent copy of @cluster and its
+ *   allocation state (for what-if placement, e.g. backfilling).
+ *   Time complexity: O(nodes + GPUs).
+ */
+SimCluster *sim_cluster_copy (const SimCluster *cluster);
+
 guint sim_cluster_get_n_pools (const SimCluster *cluster);
 guint sim_cluster_get_n_nodes (const SimCluster *cluster);
 guint sim_cluster_get_n_gpus (const SimCluster *cluster);
@@ -150,6 +179,47 @@ gboolean sim_cluster_allocate (SimCluster *cluster, const guint32 *gpus, guint n
  * allocated is a programming error.
  */
 void sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint milli);
+
+/**
+ * sim_cluster_node_fits_host:
+ * @cluster: a cluster
+ * @node: a node index
+ * @cpu_milli: CPU wanted there
+ * @memory_bytes: memory wanted there
+ *
+ * Returns: whether @node has that much CPU and memory unreserved (always
+ *   %TRUE for a resource the node does not model).
+ */
+gboolean sim_cluster_node_fits_host (const SimCluster *cluster, guint node, guint64 cpu_milli,
+                                     guint64 memory_bytes);
+
+/**
+ * sim_cluster_reserve_host:
+ *
+ * Reserves CPU and memory on @node, or nothing if it lacks room.
+ *
+ * Errors: SIM_ERROR_STATE if it lacks room.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_cluster_reserve_host (SimCluster *cluster, guint node, guint64 cpu_milli,
+                                   guint64 memory_bytes, GError **error);
+
+/** sim_cluster_release_host: Gives back what sim_cluster_reserve_host() took. */
+void sim_cluster_release_host (SimCluster *cluster, guint node, guint64 cpu_milli,
+                               guint64 memory_bytes);
+
+/**
+ * sim_cluster_node_allows:
+ * @cluster: a cluster
+ * @node: a node index
+ * @gpu_models: (nullable): an interned '|'-separated list of GPU model
+ *   names, as in #SimJobSpec, or %NULL for any
+ *
+ * Returns: whether @node's GPU model is in the list (case-insensitive).
+ *   Answers are cached per list, so the cost is O(1) after the first call.
+ */
+gboolean sim_cluster_node_allows (const SimCluster *cluster, guint node, const char *gpu_models);
 
 /**
  * sim_cluster_count_nodes_with_free:

@@ -26,7 +26,7 @@ typedef struct {
   double  frag_int;         /* GPU*s */
   guint   queue_max;
 
-  guint64 submitted, started, completed, rejected;
+  guint64 submitted, started, completed, rejected, preemptions;
   SimTime first_submit, last_end;
   double  job_gpu_seconds;  /* sum over jobs of GPUs x run time so far */
   GArray *wait, *jct, *bsld; /* double seconds / ratio, completed jobs */
@@ -46,7 +46,8 @@ void sim__metrics_advance (SimMetrics *m, SimTime now);
 void sim__metrics_job_submitted (SimMetrics *m, const SimJob *job);
 void sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_name);
 void sim__metrics_sample (SimMetrics *m, SimTime now);
-/* Adds the GPU-time of a job still running at the end. */
+/* Adds the GPU-time of a job not finished at the end (its progress must
+ * be up to date); preempted jobs waiting in the queue count too. */
 void sim__metrics_job_unfinished (SimMetrics *m, const SimJob *job, SimTime now);
 
 typedef struct {

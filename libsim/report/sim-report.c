@@ -41,7 +41,7 @@ sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series)
   m->series = series;
   if (jobs != NULL)
     fputs ("id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,gpus,gpu_milli,"
-           "nodes\n", jobs);
+           "nodes,preemptions\n", jobs);
   if (series != NULL)
     fputs ("time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
            "fragmented_gpus_avg,arrivals,completions\n", series);
@@ -81,37 +81,35 @@ sim__metrics_job_submitted (SimMetrics *m, const SimJob *job)
 void
 sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_name)
 {
-  double wait = sim_time_to_seconds (job->start - job->spec.submit);
+  double wait = sim_time_to_seconds (job->first_start - job->spec.submit);
   double jct = sim_time_to_seconds (job->end - job->spec.submit);
-  double run = sim_time_to_seconds (job->end - job->start);
+  double run = sim_time_to_seconds (job->executed);
   double bsld = MAX (1.0, jct / MAX (run, BSLD_THRESHOLD_S));
 
   m->completed++;
   m->series_completions++;
   m->last_end = MAX (m->last_end, job->end);
-  m->job_gpu_seconds += run * job->n_gpus * (job->spec.gpu_milli / 1000.0);
+  m->job_gpu_seconds += job->attained;
   g_array_append_val (m->wait, wait);
   g_array_append_val (m->jct, jct);
   g_array_append_val (m->bsld, bsld);
   if (m->jobs != NULL)
     {
       char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
-      fprintf (m->jobs, "%" G_GUINT64_FORMAT ",%s,%s,%s,%s,%s,%s,%s,%.6f,%u,%u,%u\n",
+      fprintf (m->jobs, "%" G_GUINT64_FORMAT ",%s,%s,%s,%s,%s,%s,%s,%.6f,%u,%u,%u,%u\n",
                job->spec.id, class_name, sim__format_seconds (job->spec.submit, b1),
-               sim__format_seconds (job->start, b2), sim__format_seconds (job->end, b3),
-               sim__format_seconds (job->start - job->spec.submit, b4),
+               sim__format_seconds (job->first_start, b2), sim__format_seconds (job->end, b3),
+               sim__format_seconds (job->first_start - job->spec.submit, b4),
                sim__format_seconds (job->end - job->spec.submit, b5),
-               sim__format_seconds (job->end - job->start, b6), bsld, job->spec.gpus,
-               job->spec.gpu_milli, job->n_nodes);
+               sim__format_seconds (job->executed, b6), bsld, job->spec.gpus,
+               job->spec.gpu_milli, job->n_nodes, job->n_preemptions);
     }
 }
 
 void
 sim__metrics_job_unfinished (SimMetrics *m, const SimJob *job, SimTime now)
 {
-  if (job->state == SIM_JOB_RUNNING)
-    m->job_gpu_seconds += sim_time_to_seconds (now - job->start) * job->n_gpus *
-                          (job->spec.gpu_milli / 1000.0);
+  m->job_gpu_seconds += job->attained;
 }
 
 void
@@ -249,6 +247,7 @@ sim__report_new (const SimMetrics *m, const SimReportInfo *info)
   add (r, "queue_length_max", m->queue_max, "jobs");
   add (r, "fragmented_gpus_mean", end_s > 0 ? m->frag_int / end_s : 0, "GPUs");
   add (r, "fragmentation", capacity > 0 ? m->frag_int / capacity : 0, "ratio");
+  add (r, "preemptions", (double) m->preemptions, "preemptions");
   add (r, "simulated_time", end_s, "s");
   add (r, "events", (double) info->events, "events");
   return r;

@@ -8,56 +8,36 @@
 
 #include <string.h>
 
-typedef struct {
-  char               *name;
-  char               *description;
-  SimQueueCompareFunc compare;
-  gboolean            skip_blocked;
-} QueueOrder;
+static GPtrArray *queue_orders; /* SimQueueOrderInfo*, never freed: a process-wide table */
+static GPtrArray *placements;   /* SimPlacementInfo* */
 
-typedef struct {
-  char        *name;
-  char        *description;
-  SimPlaceFunc place;
-} Placement;
-
-static GPtrArray *queue_orders; /* QueueOrder*, never freed: a process-wide table */
-static GPtrArray *placements;   /* Placement* */
-
-void
-sim_policy_register_queue_order (const char *name, const char *description,
-                                 SimQueueCompareFunc compare, gboolean skip_blocked)
+static gboolean
+name_taken (GPtrArray *table, const char *name)
 {
-  QueueOrder *q;
-
-  g_return_if_fail (name != NULL);
-  if (queue_orders == NULL)
-    queue_orders = g_ptr_array_new ();
-  for (guint i = 0; i < queue_orders->len; i++)
-    g_return_if_fail (strcmp (((QueueOrder *) queue_orders->pdata[i])->name, name) != 0);
-  q = g_new0 (QueueOrder, 1);
-  q->name = g_strdup (name);
-  q->description = g_strdup (description ? description : "");
-  q->compare = compare;
-  q->skip_blocked = skip_blocked;
-  g_ptr_array_add (queue_orders, q);
+  for (guint i = 0; table != NULL && i < table->len; i++)
+    if (g_ascii_strcasecmp (*(const char **) table->pdata[i], name) == 0)
+      return TRUE;
+  return FALSE;
 }
 
 void
-sim_policy_register_placement (const char *name, const char *description, SimPlaceFunc place)
+sim_policy_register_queue_order (const SimQueueOrderInfo *info)
 {
-  Placement *p;
+  g_return_if_fail (info != NULL && info->name != NULL);
+  g_return_if_fail (!name_taken (queue_orders, info->name));
+  if (queue_orders == NULL)
+    queue_orders = g_ptr_array_new ();
+  g_ptr_array_add (queue_orders, g_memdup2 (info, sizeof *info));
+}
 
-  g_return_if_fail (name != NULL && place != NULL);
+void
+sim_policy_register_placement (const SimPlacementInfo *info)
+{
+  g_return_if_fail (info != NULL && info->name != NULL && info->place != NULL);
+  g_return_if_fail (!name_taken (placements, info->name));
   if (placements == NULL)
     placements = g_ptr_array_new ();
-  for (guint i = 0; i < placements->len; i++)
-    g_return_if_fail (strcmp (((Placement *) placements->pdata[i])->name, name) != 0);
-  p = g_new0 (Placement, 1);
-  p->name = g_strdup (name);
-  p->description = g_strdup (description ? description : "");
-  p->place = place;
-  g_ptr_array_add (placements, p);
+  g_ptr_array_add (placements, g_memdup2 (info, sizeof *info));
 }
 
 static int
@@ -66,12 +46,12 @@ compare_names (gconstpointer a, gconstpointer b)
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
+/* Both info structs begin with the name, then the description. */
 static GPtrArray *
 list_names (GPtrArray *table)
 {
   GPtrArray *names = g_ptr_array_new ();
 
-  sim__policy_register_builtins ();
   for (guint i = 0; table != NULL && i < table->len; i++)
     g_ptr_array_add (names, *(char **) table->pdata[i]);
   g_ptr_array_sort (names, compare_names);
@@ -92,8 +72,24 @@ sim_policy_list_placements (void)
   return list_names (placements);
 }
 
-/* Looks NAME up in TABLE (entries start with their name); on failure sets
- * an error listing the known names and the closest one. */
+const char *
+sim_policy_describe_builtin (const char *name)
+{
+  GPtrArray *tables[2];
+
+  g_return_val_if_fail (name != NULL, NULL);
+  sim__policy_register_builtins ();
+  tables[0] = queue_orders;
+  tables[1] = placements;
+  for (guint t = 0; t < 2; t++)
+    for (guint i = 0; tables[t] != NULL && i < tables[t]->len; i++)
+      if (g_ascii_strcasecmp (*(const char **) tables[t]->pdata[i], name) == 0)
+        return ((const char **) tables[t]->pdata[i])[1];
+  return NULL;
+}
+
+/* Looks NAME up in TABLE; on failure sets an error listing the known names
+ * and the closest one. */
 static gpointer
 lookup (GPtrArray *table, const char *what, const char *name, GError **error)
 {
@@ -101,7 +97,7 @@ lookup (GPtrArray *table, const char *what, const char *name, GError **error)
   g_autofree char *known = NULL;
   const char *closest;
 
-  for (guint i = 0; i < table->len; i++)
+  for (guint i = 0; table != NULL && i < table->len; i++)
     if (g_ascii_strcasecmp (*(char **) table->pdata[i], name) == 0)
       return table->pdata[i];
   g_ptr_array_add (names, NULL);
@@ -123,10 +119,12 @@ lookup (GPtrArray *table, const char *what, const char *name, GError **error)
 G_DECLARE_FINAL_TYPE (SimBuiltinPolicy, sim_builtin_policy, SIM, BUILTIN_POLICY, GObject)
 
 struct _SimBuiltinPolicy {
-  GObject           parent_instance;
-  const QueueOrder *order;
-  const Placement  *placement;
-  char             *name;
+  GObject                  parent_instance;
+  const SimQueueOrderInfo *order;
+  const SimPlacementInfo  *placement;
+  gpointer                 order_state;
+  gpointer                 placement_state;
+  char                    *name;
 };
 
 static void sim_builtin_policy_iface_init (SimPolicyInterface *iface);
@@ -140,6 +138,10 @@ sim_builtin_policy_finalize (GObject *object)
 {
   SimBuiltinPolicy *self = SIM_BUILTIN_POLICY (object);
 
+  if (self->order != NULL && self->order->destroy != NULL && self->order_state != NULL)
+    self->order->destroy (self->order_state);
+  if (self->placement != NULL && self->placement->destroy != NULL && self->placement_state != NULL)
+    self->placement->destroy (self->placement_state);
   g_free (self->name);
   G_OBJECT_CLASS (sim_builtin_policy_parent_class)->finalize (object);
 }
@@ -166,20 +168,34 @@ builtin_compare (SimPolicy *policy, const SimJob *a, const SimJob *b)
 {
   SimBuiltinPolicy *self = SIM_BUILTIN_POLICY (policy);
 
-  return self->order->compare ? self->order->compare (a, b) : 0;
+  return self->order->compare ? self->order->compare (self->order_state, a, b) : 0;
 }
 
 static gboolean
 builtin_place (SimPolicy *policy, const SimCluster *cluster, const SimJob *job,
                SimPlacement *placement)
 {
-  return SIM_BUILTIN_POLICY (policy)->placement->place (cluster, job, placement);
+  SimBuiltinPolicy *self = SIM_BUILTIN_POLICY (policy);
+
+  return self->placement->place (self->placement_state, cluster, job, placement);
 }
 
 static void
 builtin_schedule (SimPolicy *policy, SimSchedContext *context)
 {
-  sim_policy_schedule_in_order (policy, context, SIM_BUILTIN_POLICY (policy)->order->skip_blocked);
+  SimBuiltinPolicy *self = SIM_BUILTIN_POLICY (policy);
+
+  if (self->order->schedule != NULL)
+    self->order->schedule (self->order_state, policy, context);
+  else
+    sim_policy_schedule_in_order (policy, context,
+                                  (self->order->flags & SIM_POLICY_SKIP_BLOCKED) != 0);
+}
+
+static guint
+builtin_get_flags (SimPolicy *policy)
+{
+  return SIM_BUILTIN_POLICY (policy)->order->flags;
 }
 
 static void
@@ -190,28 +206,84 @@ sim_builtin_policy_iface_init (SimPolicyInterface *iface)
   iface->compare = builtin_compare;
   iface->place = builtin_place;
   iface->schedule = builtin_schedule;
+  iface->get_flags = builtin_get_flags;
+}
+
+/* Refuses [policy] keys that neither part reads. */
+static gboolean
+check_keys (const SimQueueOrderInfo *q, const SimPlacementInfo *p, SimPolicyParams *params,
+            GError **error)
+{
+  g_autoptr(GPtrArray) keys = NULL;
+  g_autoptr(GPtrArray) known = g_ptr_array_new ();
+
+  if (params == NULL)
+    return TRUE;
+  for (guint i = 0; q->keys != NULL && q->keys[i] != NULL; i++)
+    g_ptr_array_add (known, (gpointer) q->keys[i]);
+  for (guint i = 0; p->keys != NULL && p->keys[i] != NULL; i++)
+    g_ptr_array_add (known, (gpointer) p->keys[i]);
+  keys = sim_policy_params_get_keys (params);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      gboolean ok = FALSE;
+      for (guint k = 0; k < known->len; k++)
+        ok |= strcmp (known->pdata[k], keys->pdata[i]) == 0;
+      if (!ok)
+        {
+          const char *close = sim__closest (keys->pdata[i], (const char * const *) known->pdata,
+                                            known->len);
+          g_autofree char *list = NULL;
+          g_ptr_array_add (known, NULL);
+          list = g_strjoinv (", ", (char **) known->pdata);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
+                       "%s/%s does not read this key%s%s%s (it reads: %s)", q->name, p->name,
+                       close ? ": did you mean \"" : "", close ? close : "", close ? "\"?" : "",
+                       *list ? list : "no keys");
+          /* Remember it, so the caller can say where it is. */
+          sim__policy_params_fail (params, keys->pdata[i]);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 SimPolicy *
-sim_policy_new_builtin (const char *queue, const char *placement, GError **error)
+sim_policy_new (const char *queue, const char *placement, const SimPolicySetup *setup,
+                GError **error)
 {
-  const QueueOrder *q;
-  const Placement *p;
-  SimBuiltinPolicy *self;
+  const SimQueueOrderInfo *q;
+  const SimPlacementInfo *p;
+  g_autoptr(SimBuiltinPolicy) self = NULL;
+  SimPolicySetup empty = { 0 };
 
   g_return_val_if_fail (queue != NULL && placement != NULL, NULL);
   sim__policy_register_builtins ();
+  if (setup == NULL)
+    setup = &empty;
   q = lookup (queue_orders, "queue order", queue, error);
   if (q == NULL)
     return NULL;
   p = lookup (placements, "placement", placement, error);
   if (p == NULL)
     return NULL;
+  if (!check_keys (q, p, setup->params, error))
+    return NULL;
   self = g_object_new (SIM_TYPE_BUILTIN_POLICY, NULL);
   self->order = q;
   self->placement = p;
   self->name = g_strdup_printf ("%s/%s", q->name, p->name);
-  return SIM_POLICY (self);
+  if (q->create != NULL && (self->order_state = q->create (setup, error)) == NULL)
+    return NULL;
+  if (p->create != NULL && (self->placement_state = p->create (setup, error)) == NULL)
+    return NULL;
+  return SIM_POLICY (g_steal_pointer (&self));
+}
+
+SimPolicy *
+sim_policy_new_builtin (const char *queue, const char *placement, GError **error)
+{
+  return sim_policy_new (queue, placement, NULL, error);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -240,9 +312,10 @@ take_free_gpus (const SimCluster *cluster, const SimNode *node, guint want, guin
   return got;
 }
 
-/* The node to host `want` GPUs, skipping nodes in `skip` (may be NULL). */
+/* The node to host `want` of JOB's GPUs, skipping nodes in `skip` (may be NULL). */
 static const SimNode *
-choose_node (const SimCluster *cluster, guint want, gboolean best, const guint8 *skip)
+choose_node (const SimCluster *cluster, const SimJob *job, guint want, gboolean best,
+             const guint8 *skip)
 {
   guint n_nodes = sim_cluster_get_n_nodes (cluster);
   const SimNode *chosen = NULL;
@@ -250,7 +323,8 @@ choose_node (const SimCluster *cluster, guint want, gboolean best, const guint8 
   for (guint i = 0; i < n_nodes; i++)
     {
       const SimNode *node = sim_cluster_get_node (cluster, i);
-      if (node->free_gpus < want || (skip != NULL && skip[i]))
+      if (node->free_gpus < want || (skip != NULL && skip[i]) ||
+          !sim_place_node_admits (cluster, i, job, want))
         continue;
       if (!best)
         return node;
@@ -279,7 +353,7 @@ place_fraction (const SimCluster *cluster, const SimJob *job, SimPlacement *plac
     {
       const SimGpu *g = sim_cluster_get_gpu (cluster, i);
       guint room = SIM_GPU_WHOLE - g->used_milli;
-      if (room < milli || g->mig_used != 0)
+      if (room < milli || g->mig_used != 0 || !sim_place_node_admits (cluster, g->node, job, 1))
         continue;
       if (!best)
         {
@@ -322,7 +396,7 @@ place_whole (const SimCluster *cluster, const SimJob *job, SimPlacement *placeme
     {
       if (sim_cluster_count_nodes_with_free (cluster, want) == 0)
         return FALSE;
-      node = choose_node (cluster, want, best, NULL);
+      node = choose_node (cluster, job, want, best, NULL);
       if (node == NULL)
         return FALSE;
       take_free_gpus (cluster, node, want, placement->gpus);
@@ -334,7 +408,8 @@ place_whole (const SimCluster *cluster, const SimJob *job, SimPlacement *placeme
   for (guint i = 0; i < n_nodes && want - got > 0; i++)
     {
       node = sim_cluster_get_node (cluster, i);
-      if (node->free_gpus == node->n_gpus && node->n_gpus <= want - got)
+      if (node->free_gpus == node->n_gpus && node->n_gpus <= want - got &&
+          sim_place_node_admits (cluster, i, job, node->n_gpus))
         {
           got += take_free_gpus (cluster, node, node->n_gpus, placement->gpus + got);
           taken[i] = 1;
@@ -342,12 +417,38 @@ place_whole (const SimCluster *cluster, const SimJob *job, SimPlacement *placeme
     }
   if (got < want)
     {
-      node = choose_node (cluster, want - got, best, taken);
+      node = choose_node (cluster, job, want - got, best, taken);
       if (node == NULL)
         return FALSE;
       got += take_free_gpus (cluster, node, want - got, placement->gpus + got);
     }
   return got == want;
+}
+
+void
+sim_job_host_share (const SimJob *job, guint gpus_here, guint64 *cpu_milli, guint64 *memory_bytes)
+{
+  guint gpus = MAX (job->spec.gpus, 1);
+
+  /* In proportion to the GPUs on the node, rounded down; a one-node job
+   * gets all of it. */
+  *cpu_milli = (guint64) job->spec.cpu_milli * MIN (gpus_here, gpus) / gpus;
+  *memory_bytes = job->spec.memory_bytes / gpus * MIN (gpus_here, gpus);
+  if (gpus_here >= gpus)
+    *memory_bytes = job->spec.memory_bytes;
+}
+
+gboolean
+sim_place_node_admits (const SimCluster *cluster, guint node, const SimJob *job, guint gpus_here)
+{
+  guint64 cpu, mem;
+
+  if (!sim_cluster_node_allows (cluster, node, job->spec.gpu_models))
+    return FALSE;
+  if (job->spec.cpu_milli == 0 && job->spec.memory_bytes == 0)
+    return TRUE;
+  sim_job_host_share (job, gpus_here, &cpu, &mem);
+  return sim_cluster_node_fits_host (cluster, node, cpu, mem);
 }
 
 gboolean
@@ -364,6 +465,18 @@ sim_place_best_fit (const SimCluster *cluster, const SimJob *job, SimPlacement *
   return place_whole (cluster, job, placement, TRUE);
 }
 
+static gboolean
+first_fit (gpointer state, const SimCluster *cluster, const SimJob *job, SimPlacement *placement)
+{
+  return place_whole (cluster, job, placement, FALSE);
+}
+
+static gboolean
+best_fit (gpointer state, const SimCluster *cluster, const SimJob *job, SimPlacement *placement)
+{
+  return place_whole (cluster, job, placement, TRUE);
+}
+
 void
 sim__policy_register_builtins (void)
 {
@@ -371,14 +484,24 @@ sim__policy_register_builtins (void)
 
   if (g_once_init_enter (&done))
     {
-      sim_policy_register_queue_order ("fifo",
-                                       "first come, first served; the head blocks the queue",
-                                       NULL, FALSE);
-      sim_policy_register_placement ("first-fit", "the lowest-numbered node with room",
-                                     sim_place_first_fit);
-      sim_policy_register_placement ("best-fit",
-                                     "the node with room and the fewest free GPUs",
-                                     sim_place_best_fit);
+      static const SimQueueOrderInfo fifo = {
+        .name = "fifo",
+        .description = "first come, first served; the head blocks the queue",
+      };
+      static const SimPlacementInfo ff = {
+        .name = "first-fit",
+        .description = "the lowest-numbered node with room",
+        .place = first_fit,
+      };
+      static const SimPlacementInfo bf = {
+        .name = "best-fit",
+        .description = "the node with room and the fewest free GPUs",
+        .place = best_fit,
+      };
+      sim_policy_register_queue_order (&fifo);
+      sim_policy_register_placement (&ff);
+      sim_policy_register_placement (&bf);
+      sim__policy_register_more ();
       g_once_init_leave (&done, 1);
     }
 }

@@ -7,18 +7,30 @@ G_BEGIN_DECLS
 
 typedef gboolean (*SimStartFunc) (gpointer owner, SimJob *job, const SimPlacement *placement,
                                   GError **error);
+typedef gboolean (*SimPreemptFunc) (gpointer owner, SimJob *job, SimTime overhead,
+                                    GError **error);
+typedef void (*SimWakeFunc) (gpointer owner, SimTime time);
 
 struct _SimSchedContext {
-  SimTime      now;
-  SimCluster  *cluster;
-  GPtrArray   *queue;      /* SimJob*, in the policy's order */
-  SimStartFunc start;
-  gpointer     owner;
-  guint        n_started;
-  GError      *error;      /* the first failure of a start, kept for the caller */
+  SimTime        now;
+  SimCluster    *cluster;
+  GPtrArray     *queue;      /* SimJob*, in the policy's order */
+  GPtrArray     *running;    /* SimJob*, in start order */
+  SimStartFunc   start;
+  SimPreemptFunc preempt;
+  SimWakeFunc    wake;
+  gpointer       owner;
+  guint          n_started;
+  guint          n_preempted;
+  GError        *error;      /* the first failure of a start, kept for the caller */
 };
 
 /* Registers the built-in queue orders and placements once. */
 void sim__policy_register_builtins (void);
+/* Registers the queue orders and placements defined outside
+ * sim-policy-builtin.c (sim-policy-registry.c lists them). */
+void sim__policy_register_more (void);
+/* Records KEY as the key of the last failure. */
+void sim__policy_params_fail (SimPolicyParams *params, const char *key);
 
 G_END_DECLS

@@ -51,6 +51,16 @@ sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
   return iface->place (self, cluster, job, placement);
 }
 
+guint
+sim_policy_get_flags (SimPolicy *self)
+{
+  SimPolicyInterface *iface;
+
+  g_return_val_if_fail (SIM_IS_POLICY (self), 0);
+  iface = SIM_POLICY_GET_IFACE (self);
+  return iface->get_flags ? iface->get_flags (self) : 0;
+}
+
 void
 sim_policy_schedule (SimPolicy *self, SimSchedContext *context)
 {
@@ -159,4 +169,44 @@ sim_sched_context_start (SimSchedContext *context, SimJob *job, const SimPlaceme
     return FALSE;
   context->n_started++;
   return TRUE;
+}
+
+SimJob * const *
+sim_sched_context_get_running (SimSchedContext *context, guint *n)
+{
+  g_return_val_if_fail (context != NULL && n != NULL, NULL);
+  *n = context->running->len;
+  return (SimJob * const *) context->running->pdata;
+}
+
+gboolean
+sim_sched_context_preempt (SimSchedContext *context, SimJob *job, SimTime overhead,
+                           GError **error)
+{
+  g_return_val_if_fail (context != NULL && job != NULL, FALSE);
+  if (job->state != SIM_JOB_RUNNING)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "job %" G_GUINT64_FORMAT " is not running: it cannot be preempted",
+                   job->spec.id);
+      return FALSE;
+    }
+  if (overhead < 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "preemption overhead of job %" G_GUINT64_FORMAT " is negative", job->spec.id);
+      return FALSE;
+    }
+  if (!context->preempt (context->owner, job, overhead, error))
+    return FALSE;
+  context->n_preempted++;
+  return TRUE;
+}
+
+void
+sim_sched_context_wake_at (SimSchedContext *context, SimTime time)
+{
+  g_return_if_fail (context != NULL);
+  g_return_if_fail (time >= context->now);
+  context->wake (context->owner, time);
 }

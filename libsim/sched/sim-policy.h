@@ -63,6 +63,7 @@ G_DECLARE_INTERFACE (SimPolicy, sim_policy, SIM, POLICY, GObject)
  *   does not fit now.  Must not change the cluster.
  * @schedule: one scheduling pass over the ordered queue; %NULL uses
  *   sim_policy_schedule_in_order() with head-of-line blocking.
+ * @get_flags: (nullable): #SimPolicyFlags; %NULL for none
  */
 struct _SimPolicyInterface {
   GTypeInterface parent_iface;
@@ -73,6 +74,7 @@ struct _SimPolicyInterface {
   gboolean     (*place)    (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
                             SimPlacement *placement);
   void         (*schedule) (SimPolicy *self, SimSchedContext *context);
+  guint        (*get_flags) (SimPolicy *self);
 };
 
 /** sim_policy_get_name: Returns: (transfer none): the policy's name. */
@@ -155,42 +157,199 @@ SimJob * const *sim_sched_context_get_queue (SimSchedContext *context, guint *n)
 gboolean sim_sched_context_start (SimSchedContext *context, SimJob *job,
                                   const SimPlacement *placement, GError **error);
 
+/**
+ * sim_sched_context_get_running:
+ * @context: a decision point
+ * @n: (out): the number of running jobs
+ *
+ * Returns: (transfer none) (array length=n): the running jobs, in the order
+ *   they started; their @executed and @attained are up to date.
+ */
+SimJob * const *sim_sched_context_get_running (SimSchedContext *context, guint *n);
+
+/**
+ * sim_sched_context_preempt:
+ * @context: a decision point
+ * @job: a running job
+ * @overhead: extra work the job must redo when it runs again (checkpoint
+ *   and restore), added to its remaining work
+ * @error: return location for a #GError
+ *
+ * Stops @job, frees its GPUs and puts it back in the queue; the work it
+ * has done is kept.  The queue array of this pass does not change.
+ *
+ * Errors: SIM_ERROR_STATE if the job is not running.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_sched_context_preempt (SimSchedContext *context, SimJob *job, SimTime overhead,
+                                    GError **error);
+
+/**
+ * sim_sched_context_wake_at:
+ * @context: a decision point
+ * @time: a later time
+ *
+ * Asks for another decision at @time even if nothing else happens (for
+ * instance when a running job's attained service will cross a threshold).
+ */
+void sim_sched_context_wake_at (SimSchedContext *context, SimTime time);
+
+/* ------------------------------------------------------------------------- */
+/* Parameters, from a scenario's [policy] section.                           */
+
+typedef struct _SimPolicyParams SimPolicyParams;
+
+SimPolicyParams *sim_policy_params_new (void);
+void             sim_policy_params_free (SimPolicyParams *params);
+/** sim_policy_params_set: Sets @key to the text @value (copied). */
+void             sim_policy_params_set (SimPolicyParams *params, const char *key, const char *value);
+/**
+ * sim_policy_params_get_keys:
+ * Returns: (transfer container) (element-type utf8): the keys set, sorted.
+ */
+GPtrArray       *sim_policy_params_get_keys (const SimPolicyParams *params);
+
+/*
+ * Typed getters: each returns %TRUE and stores the default when the key is
+ * absent; with a bad value it returns %FALSE with SIM_ERROR_PARSE or
+ * SIM_ERROR_INVALID saying what was expected, and remembers the key (see
+ * sim_policy_params_get_failed_key()) so the caller can say where it is.
+ */
+gboolean sim_policy_params_get_duration (SimPolicyParams *params, const char *key, SimTime def,
+                                         SimTime *out, GError **error);
+gboolean sim_policy_params_get_number (SimPolicyParams *params, const char *key, double def,
+                                       double min, double max, double *out, GError **error);
+/** sim_policy_params_get_string: (skip) */
+gboolean sim_policy_params_get_string (SimPolicyParams *params, const char *key, const char *def,
+                                       const char **out, GError **error);
+/**
+ * sim_policy_params_get_durations:
+ * @out: (out) (array length=n): a newly allocated array of durations
+ * Parses a comma-separated list ("1h, 10h"); absent: *@n = 0.
+ */
+gboolean sim_policy_params_get_durations (SimPolicyParams *params, const char *key,
+                                          SimTime **out, guint *n, GError **error);
+/** sim_policy_params_get_failed_key: Returns: (nullable): the key of the last failure. */
+const char *sim_policy_params_get_failed_key (const SimPolicyParams *params);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimPolicyParams, sim_policy_params_free)
+
 /* ------------------------------------------------------------------------- */
 /* Built-ins, registered by name.                                            */
 
 /**
- * SimQueueCompareFunc:
- * Returns: negative if @a goes first.
+ * SimTaskClass:
+ * @gpus: GPUs per task
+ * @milli: thousandths of each GPU (1000: whole GPUs)
+ * @cpu_milli: host CPU per task
+ * @memory_bytes: host memory per task
+ * @gpu_models: (nullable): allowed GPU models, interned, as in #SimJobSpec
+ * @weight: how common the class is (relative)
+ *
+ * One kind of task in a workload's mix, for placements that weigh the
+ * tasks to come (fragmentation gradient descent).
  */
-typedef int (*SimQueueCompareFunc) (const SimJob *a, const SimJob *b);
+typedef struct {
+  guint32     gpus;
+  guint32     milli;
+  guint32     cpu_milli;
+  guint64     memory_bytes;
+  const char *gpu_models;
+  double      weight;
+} SimTaskClass;
 
 /**
- * SimPlaceFunc:
- * Returns: %TRUE if @job fits now; @placement says where.
+ * SimPolicySetup:
+ * @cluster: (nullable): the cluster the policy will schedule
+ * @params: (nullable): the [policy] keys
+ * @seed: the scenario seed (draw from a stream such as "policy")
+ * @task_classes: (nullable) (array length=n_task_classes): the workload's
+ *   mix, if known in advance
+ * @n_task_classes: its length
+ *
+ * What a policy may know when it is created.
  */
-typedef gboolean (*SimPlaceFunc) (const SimCluster *cluster, const SimJob *job,
-                                  SimPlacement *placement);
+typedef struct {
+  const SimCluster   *cluster;
+  SimPolicyParams    *params;
+  guint64             seed;
+  const SimTaskClass *task_classes;
+  guint               n_task_classes;
+} SimPolicySetup;
+
+/**
+ * SimPolicyFlags:
+ * @SIM_POLICY_SKIP_BLOCKED: a job that does not fit lets later jobs run
+ *   (greedy); otherwise the first job that does not fit blocks the queue
+ * @SIM_POLICY_TIME_DEPENDENT_ORDER: the queue order depends on state that
+ *   changes with time (attained service): re-sort at every decision, with
+ *   running jobs' service brought up to date first
+ */
+typedef enum {
+  SIM_POLICY_SKIP_BLOCKED = 1 << 0,
+  SIM_POLICY_TIME_DEPENDENT_ORDER = 1 << 1,
+} SimPolicyFlags;
+
+/**
+ * SimQueueOrderInfo:
+ * @name: its name in scenarios, e.g. "fifo"
+ * @description: one line for listings
+ * @keys: (nullable) (array zero-terminated=1): the [policy] keys it reads
+ * @flags: #SimPolicyFlags
+ * @create: (nullable): makes its state from the setup; %NULL for none
+ * @destroy: (nullable): frees the state
+ * @compare: (nullable): the order; %NULL for submission order
+ * @schedule: (nullable): one pass; %NULL for sim_policy_schedule_in_order()
+ *
+ * A queue order, registered by name.
+ */
+typedef struct {
+  const char         *name;
+  const char         *description;
+  const char * const *keys;
+  guint               flags;
+  gpointer (*create)   (const SimPolicySetup *setup, GError **error);
+  void     (*destroy)  (gpointer state);
+  int      (*compare)  (gpointer state, const SimJob *a, const SimJob *b);
+  void     (*schedule) (gpointer state, SimPolicy *policy, SimSchedContext *context);
+} SimQueueOrderInfo;
+
+/**
+ * SimPlacementInfo:
+ * @name: its name in scenarios, e.g. "best-fit"
+ * @description: one line for listings
+ * @keys: (nullable) (array zero-terminated=1): the [policy] keys it reads
+ * @create: (nullable): makes its state from the setup
+ * @destroy: (nullable): frees the state
+ * @place: chooses GPUs; must not change the cluster
+ *
+ * A placement, registered by name.
+ */
+typedef struct {
+  const char         *name;
+  const char         *description;
+  const char * const *keys;
+  gpointer (*create)  (const SimPolicySetup *setup, GError **error);
+  void     (*destroy) (gpointer state);
+  gboolean (*place)   (gpointer state, const SimCluster *cluster, const SimJob *job,
+                       SimPlacement *placement);
+} SimPlacementInfo;
 
 /**
  * sim_policy_register_queue_order:
- * @name: a new name
- * @description: one line for listings
- * @compare: (nullable): the order; %NULL for submission order
- * @skip_blocked: whether a job that does not fit lets later ones run
+ * @info: the order (copied; its strings and @keys must stay valid)
  *
- * Registers a queue order.  Not thread-safe; register before running.
+ * Registers a queue order by name.  Not thread-safe: register before
+ * running simulations.
  */
-void sim_policy_register_queue_order (const char *name, const char *description,
-                                      SimQueueCompareFunc compare, gboolean skip_blocked);
+void sim_policy_register_queue_order (const SimQueueOrderInfo *info);
 
 /**
  * sim_policy_register_placement:
- * @name: a new name
- * @description: one line for listings
- * @place: the placement
+ * @info: the placement (copied; its strings and @keys must stay valid)
  */
-void sim_policy_register_placement (const char *name, const char *description,
-                                    SimPlaceFunc place);
+void sim_policy_register_placement (const SimPlacementInfo *info);
 
 /**
  * sim_policy_list_queue_orders:
@@ -205,17 +364,68 @@ GPtrArray *sim_policy_list_queue_orders (void);
 GPtrArray *sim_policy_list_placements (void);
 
 /**
- * sim_policy_new_builtin:
+ * sim_policy_describe_builtin:
+ * @name: a queue order or placement
+ * Returns: (nullable): its one-line description.
+ */
+const char *sim_policy_describe_builtin (const char *name);
+
+/**
+ * sim_policy_new:
  * @queue: a registered queue order, e.g. "fifo"
  * @placement: a registered placement, e.g. "first-fit" or "best-fit"
+ * @setup: (nullable): what the policy may know; %NULL for nothing
  * @error: return location for a #GError
  *
  * Errors: SIM_ERROR_NOT_FOUND for an unknown name, with the known names
- * and the closest one.
+ * and the closest one; SIM_ERROR_UNKNOWN_KEY for a [policy] key neither
+ * part reads (with a suggestion); the parts' own errors for bad values
+ * (see sim_policy_params_get_failed_key()).
  *
  * Returns: (transfer full) (nullable): a policy named "QUEUE/PLACEMENT".
  */
+SimPolicy *sim_policy_new (const char *queue, const char *placement, const SimPolicySetup *setup,
+                           GError **error);
+
+/**
+ * sim_policy_new_builtin:
+ *
+ * sim_policy_new() without a setup.
+ */
 SimPolicy *sim_policy_new_builtin (const char *queue, const char *placement, GError **error);
+
+/**
+ * sim_policy_get_flags:
+ * Returns: the #SimPolicyFlags of @self.
+ */
+guint sim_policy_get_flags (SimPolicy *self);
+
+/**
+ * sim_job_host_share:
+ * @job: a job
+ * @gpus_here: how many of its GPUs are on one node
+ * @cpu_milli: (out): the host CPU it takes on that node
+ * @memory_bytes: (out): the host memory it takes on that node
+ *
+ * A job's host CPU and memory are split across its nodes in proportion to
+ * its GPUs there (rounded down).
+ */
+void sim_job_host_share (const SimJob *job, guint gpus_here, guint64 *cpu_milli,
+                         guint64 *memory_bytes);
+
+/**
+ * sim_place_node_admits:
+ * @cluster: a cluster
+ * @node: a node index
+ * @job: a job
+ * @gpus_here: how many of its GPUs would go there
+ *
+ * Returns: whether @node's GPU model is one @job allows and the node has
+ *   the host CPU and memory that share of the job needs.  Placements call
+ *   this for every node they consider.
+ */
+gboolean sim_place_node_admits (const SimCluster *cluster, guint node, const SimJob *job,
+                                guint gpus_here);
 
 /* Built-in placements, public so that other policies can reuse them. */
 gboolean sim_place_first_fit (const SimCluster *cluster, const SimJob *job, SimPlacement *placement);

@@ -47,6 +47,11 @@ typedef enum {
  * @n_gpus: number of entries in @gpus
  * @n_nodes: nodes its GPUs span
  * @policy_data: for the scheduling policy's own use
+ * @executed: time it has spent running, over all its runs, as of @last_update
+ * @attained: GPU-seconds of service it has received, as of @last_update
+ *   (what least-attained-service orders sort by)
+ * @n_preemptions: how often it has been preempted
+ * @first_start: when it first started, or -1
  *
  * The simulation owns jobs; policies see them as (transfer none).
  */
@@ -64,6 +69,12 @@ typedef struct _SimJob {
   guint32     n_gpus;
   guint32     n_nodes;
   gpointer    policy_data;
+  SimTime     executed;
+  double      attained;
+  guint32     n_preemptions;
+  SimTime     first_start;
+  /*< private >*/
+  GList       running_link;
 } SimJob;
 
 G_END_DECLS

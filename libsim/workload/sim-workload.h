@@ -29,8 +29,16 @@ G_BEGIN_DECLS
  * @job_class: index of the job's class in its workload (0 for traces)
  * @user: user number, or -1 if unknown
  * @status: the trace's status code, or -1 if unknown
+ * @priority: larger runs first under priority orders; 0 by default
+ * @tenant: the tenant (namespace, virtual cluster) it is charged to; 0 by default
+ * @cpu_milli: host CPU it needs, in thousandths of a core, on the nodes it
+ *   spans (split across them in proportion to its GPUs); 0 if none
+ * @memory_bytes: host memory it needs, split the same way; 0 if none
+ * @gpu_models: (nullable): GPU models it may run on, as an interned
+ *   string of names separated by '|' ("V100-16GB|V100-32GB"); %NULL for any
  *
  * A job as a workload describes it, before it reaches the scheduler.
+ * Sources leave the fields they do not know at zero.
  */
 typedef struct {
   guint64 id;
@@ -42,6 +50,11 @@ typedef struct {
   guint32 job_class;
   gint32  user;
   gint32  status;
+  gint32  priority;
+  guint32 tenant;
+  guint32 cpu_milli;
+  guint64 memory_bytes;
+  const char *gpu_models;
 } SimJobSpec;
 
 typedef struct _SimWorkload SimWorkload;

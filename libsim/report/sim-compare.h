@@ -1,0 +1,363 @@
+/* sim-compare.h: comparing policies over several seeds.
+ *
+ * One run of a scenario is one sample: its metrics depend on the random
+ * draws of the workload.  To say that policy B waits less than policy A,
+ * run both on the same seeds and look at intervals, not at one number.
+ *
+ * Statistics.  For samples x_1..x_n (one per seed), the mean is
+ * m = sum x_i / n, the sample standard deviation
+ * s = sqrt (sum (x_i - m)^2 / (n - 1)), and the confidence interval at
+ * level L (0.95 for 95 %) is m +- t * s / sqrt (n), with t the
+ * (1 + L) / 2 quantile of Student's t distribution with n - 1 degrees of
+ * freedom.  It assumes the runs are independent and their mean roughly
+ * normal; with few seeds and skewed metrics (tail waits) it is a guide.
+ *
+ * Two policies run on the same seeds see the same arrivals, so their
+ * results are paired: the interval of the differences d_i = y_i - x_i
+ * (the same formula on the d_i) is much narrower than the two intervals
+ * side by side would suggest.  If it excludes 0, the difference is
+ * significant at that level.
+ *
+ * Runs.  A #SimComparison runs a scenario once per policy and seed, in
+ * parallel on a thread pool, and gathers the chosen metrics.  The results,
+ * and every output rendered from them, do not depend on the number of
+ * threads: each run is independent and results are kept by (policy, seed).
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/**
+ * SimCompareInterval:
+ * @n: the number of samples
+ * @mean: their mean
+ * @sd: their sample standard deviation (divisor n - 1); NAN if @n < 2
+ * @half_width: half the width of the confidence interval; NAN if @n < 2
+ * @low: @mean - @half_width
+ * @high: @mean + @half_width
+ *
+ * A mean with its confidence interval.  Any non-finite sample makes every
+ * field but @n NAN.
+ */
+typedef struct {
+  guint  n;
+  double mean;
+  double sd;
+  double half_width;
+  double low;
+  double high;
+} SimCompareInterval;
+
+GType sim_compare_interval_get_type (void) G_GNUC_CONST;
+#define SIM_TYPE_COMPARE_INTERVAL (sim_compare_interval_get_type ())
+
+/**
+ * sim_compare_interval:
+ * @samples: (array length=n): the samples
+ * @n: their number, at least 1
+ * @level: the confidence level, between 0 and 1 exclusive (0.95 for 95 %)
+ * @interval: (out caller-allocates): the result
+ *
+ * The mean of @samples and its Student t confidence interval.
+ *
+ * Time complexity: O(n).
+ *
+ * Returns: %TRUE if the interval is defined (@n >= 2 and every sample
+ *   finite).
+ */
+gboolean sim_compare_interval (const double *samples, guint n, double level,
+                               SimCompareInterval *interval);
+
+/**
+ * sim_compare_paired_interval:
+ * @baseline: (array length=n): the baseline's samples
+ * @other: (array length=n): the other's samples, in the same order (the
+ *   same seeds)
+ * @n: the number of pairs, at least 1
+ * @level: the confidence level, between 0 and 1 exclusive
+ * @interval: (out caller-allocates): the interval of @other - @baseline
+ *
+ * The mean difference of paired samples and its paired t interval.
+ *
+ * Time complexity: O(n).
+ *
+ * Returns: %TRUE if the interval is defined.
+ */
+gboolean sim_compare_paired_interval (const double *baseline, const double *other, guint n,
+                                      double level, SimCompareInterval *interval);
+
+/**
+ * sim_compare_interval_excludes_zero:
+ * @interval: an interval
+ *
+ * Returns: %TRUE if the interval is defined and 0 lies outside it: the
+ *   difference it describes is significant at its level.
+ */
+gboolean sim_compare_interval_excludes_zero (const SimCompareInterval *interval);
+
+/**
+ * sim_compare_t_quantile:
+ * @level: a confidence level, between 0 and 1 exclusive
+ * @df: degrees of freedom, at least 1
+ *
+ * Returns: the (1 + @level) / 2 quantile of Student's t distribution with
+ *   @df degrees of freedom (2.776 for 0.95 and 4).
+ */
+double sim_compare_t_quantile (double level, guint df);
+
+/* ------------------------------------------------------------------------- */
+
+#define SIM_TYPE_COMPARISON (sim_comparison_get_type ())
+G_DECLARE_FINAL_TYPE (SimComparison, sim_comparison, SIM, COMPARISON, GObject)
+
+/**
+ * SimCompareProgressFunc:
+ * @done: runs finished so far
+ * @total: runs in all
+ * @user_data: as given
+ *
+ * Called in the thread that called sim_comparison_run(), once per run.
+ */
+typedef void (*SimCompareProgressFunc) (guint done, guint total, gpointer user_data);
+
+/**
+ * sim_comparison_new:
+ * @scenario_path: a scenario file
+ * @overrides: (nullable) (array zero-terminated=1): "group.key=value"
+ *   strings applied to every run, as `--set` does
+ * @error: return location for a #GError
+ *
+ * Loads the scenario (to check it and to learn its seed and queue order).
+ * The comparison starts with no policy, the default metrics, five seeds
+ * from the scenario's own, one thread per processor and 95 % intervals.
+ *
+ * Errors: any error of sim_scenario_load().
+ *
+ * Returns: (transfer full) (nullable): a new comparison.
+ */
+SimComparison *sim_comparison_new (const char *scenario_path, const char * const *overrides,
+                                   GError **error);
+
+/**
+ * sim_comparison_add_policy:
+ * @self: a comparison that has not run
+ * @spec: "QUEUE/PLACEMENT" (e.g. "fifo/best-fit"), a placement alone
+ *   (the scenario's queue order), or the path of a plugin: a name that
+ *   contains '/' and ends in ".so"
+ * @error: return location for a #GError
+ *
+ * Adds a policy.  The first one added is the baseline the others are
+ * compared with.  The policy is created once here, to check it.
+ *
+ * Errors: SIM_ERROR_NOT_FOUND for an unknown queue order or placement,
+ * with a suggestion and the known names; any error of
+ * sim_policy_load_plugin().
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_comparison_add_policy (SimComparison *self, const char *spec, GError **error);
+
+/**
+ * sim_comparison_add_metric:
+ * @self: a comparison that has not run
+ * @metric: a metric of the run report, e.g. "wait_p95"
+ *
+ * Adds a metric; the first call replaces the default list (wait_mean,
+ * wait_p95, jct_mean, bounded_slowdown_mean, gpu_utilization,
+ * queue_length_mean, fragmented_gpus_mean, makespan).  Names are checked
+ * against the first report: see sim_comparison_run().
+ */
+void sim_comparison_add_metric (SimComparison *self, const char *metric);
+
+/**
+ * sim_comparison_set_seeds:
+ * @self: a comparison that has not run
+ * @first: the first seed
+ * @n_seeds: how many, at least 1: @first, @first + 1, ...
+ */
+void sim_comparison_set_seeds (SimComparison *self, guint64 first, guint n_seeds);
+
+/**
+ * sim_comparison_set_threads:
+ * @self: a comparison
+ * @n_threads: runs at once; 0 for one per processor
+ */
+void sim_comparison_set_threads (SimComparison *self, guint n_threads);
+
+/**
+ * sim_comparison_set_level:
+ * @self: a comparison
+ * @level: the confidence level, between 0 and 1 exclusive (default 0.95)
+ */
+void sim_comparison_set_level (SimComparison *self, double level);
+
+/**
+ * sim_comparison_set_progress_func:
+ * @self: a comparison
+ * @func: (nullable) (scope notified): called after each run
+ * @user_data: passed to @func
+ * @destroy: frees @user_data
+ */
+void sim_comparison_set_progress_func (SimComparison *self, SimCompareProgressFunc func,
+                                       gpointer user_data, GDestroyNotify destroy);
+
+/**
+ * sim_comparison_run:
+ * @self: a comparison with at least one policy, not run yet
+ * @error: return location for a #GError
+ *
+ * Runs the scenario for every policy and seed: overrides, then
+ * "scenario.seed=SEED", then the policy's "policy.queue" and
+ * "policy.placement" (a plugin's policy is set on the simulation).  Runs
+ * go on a thread pool; once one fails, runs not yet started are skipped.
+ *
+ * Errors: the error of the first failed run in (policy, seed) order,
+ * prefixed with the policy and seed; SIM_ERROR_NOT_FOUND for a metric that
+ * the report does not have, with a suggestion and the known names.
+ *
+ * Time complexity: policies x seeds runs, divided among the threads.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_comparison_run (SimComparison *self, GError **error);
+
+/** sim_comparison_get_scenario_name: Returns: (transfer none): the scenario's name. */
+const char *sim_comparison_get_scenario_name (SimComparison *self);
+
+/** sim_comparison_get_level: Returns: the confidence level. */
+double sim_comparison_get_level (SimComparison *self);
+
+/** sim_comparison_get_n_policies: Returns: the number of policies. */
+guint sim_comparison_get_n_policies (SimComparison *self);
+
+/**
+ * sim_comparison_get_policy_name:
+ * @self: a comparison
+ * @policy: a policy index (0 is the baseline)
+ *
+ * Returns: (transfer none): the policy's name, e.g. "fifo/best-fit".
+ */
+const char *sim_comparison_get_policy_name (SimComparison *self, guint policy);
+
+/** sim_comparison_get_n_seeds: Returns: the number of seeds. */
+guint sim_comparison_get_n_seeds (SimComparison *self);
+
+/**
+ * sim_comparison_get_seed:
+ * @self: a comparison
+ * @index: a seed index
+ *
+ * Returns: the seed of run @index.
+ */
+guint64 sim_comparison_get_seed (SimComparison *self, guint index);
+
+/** sim_comparison_get_n_metrics: Returns: the number of metrics. */
+guint sim_comparison_get_n_metrics (SimComparison *self);
+
+/**
+ * sim_comparison_get_metric:
+ * @self: a comparison
+ * @metric: a metric index
+ *
+ * Returns: (transfer none): its name.
+ */
+const char *sim_comparison_get_metric (SimComparison *self, guint metric);
+
+/**
+ * sim_comparison_get_unit:
+ * @self: a comparison that has run
+ * @metric: a metric index
+ *
+ * Returns: (transfer none) (nullable): its unit, as the report gives it.
+ */
+const char *sim_comparison_get_unit (SimComparison *self, guint metric);
+
+/**
+ * sim_comparison_get_value:
+ * @self: a comparison that has run
+ * @policy: a policy index
+ * @metric: a metric index
+ * @seed: a seed index
+ *
+ * Returns: the metric's value in that run (NAN before the run).
+ */
+double sim_comparison_get_value (SimComparison *self, guint policy, guint metric, guint seed);
+
+/**
+ * sim_comparison_get_interval:
+ * @self: a comparison that has run
+ * @policy: a policy index
+ * @metric: a metric index
+ * @interval: (out caller-allocates): the mean over seeds and its interval
+ *
+ * Returns: %TRUE if the interval is defined.
+ */
+gboolean sim_comparison_get_interval (SimComparison *self, guint policy, guint metric,
+                                      SimCompareInterval *interval);
+
+/**
+ * sim_comparison_get_difference:
+ * @self: a comparison that has run
+ * @policy: a policy index other than 0
+ * @metric: a metric index
+ * @interval: (out caller-allocates): the paired difference policy - baseline
+ *
+ * Returns: %TRUE if the interval is defined.
+ */
+gboolean sim_comparison_get_difference (SimComparison *self, guint policy, guint metric,
+                                        SimCompareInterval *interval);
+
+/**
+ * sim_comparison_format_table:
+ * @self: a comparison that has run
+ *
+ * Returns: (transfer full): a table for people: per metric, each policy's
+ *   mean and interval, and each policy's difference from the baseline.
+ */
+char *sim_comparison_format_table (SimComparison *self);
+
+/**
+ * sim_comparison_to_json:
+ * @self: a comparison that has run
+ * @pretty: indent the output
+ *
+ * Every number with its unit: per metric and policy, the value of each
+ * run, the mean, standard deviation and interval, and (after the first
+ * policy) the paired difference.  Non-finite numbers are null.
+ *
+ * Returns: (transfer full): a JSON object.
+ */
+char *sim_comparison_to_json (SimComparison *self, gboolean pretty);
+
+/**
+ * sim_comparison_to_csv:
+ * @self: a comparison that has run
+ *
+ * The same in long format, one number per row:
+ * `metric,unit,policy,statistic,seed,value`, where statistic is "value"
+ * (one run; seed given) or mean, sd, ci_low, ci_high, diff_mean, diff_sd,
+ * diff_ci_low, diff_ci_high (seed empty).
+ *
+ * Returns: (transfer full): the CSV text.
+ */
+char *sim_comparison_to_csv (SimComparison *self);
+
+/**
+ * sim_comparison_write_csv:
+ * @self: a comparison that has run
+ * @path: the file to write, whole or not at all
+ * @error: return location for a #GError
+ *
+ * Errors: SIM_ERROR_IO naming @path.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_comparison_write_csv (SimComparison *self, const char *path, GError **error);
+
+G_END_DECLS
