@@ -573,7 +573,8 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
   if (!g_key_file_has_group (ctx->kf, "workload"))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
-                   "%s: missing section [workload]: expected source = synthetic or swf", ctx->name);
+                   "%s: missing section [workload]: expected source = synthetic, swf or philly",
+                   ctx->name);
       return FALSE;
     }
   source = get_raw (ctx, "workload", "source");
@@ -581,10 +582,12 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
     sc->source = SIM_SOURCE_SYNTHETIC;
   else if (strcmp (source, "swf") == 0)
     sc->source = SIM_SOURCE_SWF;
+  else if (strcmp (source, "philly") == 0)
+    sc->source = SIM_SOURCE_PHILLY;
   else
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "\"%s\" is not a workload source: expected synthetic or swf", source);
+                   "\"%s\" is not a workload source: expected synthetic, swf or philly", source);
       locate (ctx, "workload", "source", error);
       return FALSE;
     }
@@ -592,7 +595,7 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
   if (!get_parsed (ctx, "workload", "jobs", (ParseFunc) parse_jobs, &sc->generator.max_jobs, error))
     return FALSE;
 
-  if (sc->source == SIM_SOURCE_SWF)
+  if (sc->source != SIM_SOURCE_SYNTHETIC)
     {
       g_autofree char *trace = NULL;
       static const char *synthetic_only[] = { "rate", "daily_profile", "gpus", "duration",
@@ -605,7 +608,14 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
             locate (ctx, "workload", synthetic_only[i], error);
             return FALSE;
           }
-      if (!require (ctx, "workload", "trace", "the path of an SWF trace", &trace, error))
+      if (sc->source != SIM_SOURCE_SWF &&
+          g_key_file_has_key (ctx->kf, "workload", "processors_per_gpu", NULL))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "applies only to source = swf");
+          locate (ctx, "workload", "processors_per_gpu", error);
+          return FALSE;
+        }
+      if (!require (ctx, "workload", "trace", "the path of the trace file", &trace, error))
         return FALSE;
       g_strstrip (trace);
       sc->trace_path = g_path_is_absolute (trace) ? g_strdup (trace)
@@ -614,12 +624,17 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
       sc->swf.skip_invalid = TRUE;
       sc->swf.rebase_time = TRUE;
       sc->swf.max_jobs = sc->generator.max_jobs;
-      return get_parsed (ctx, "workload", "processors_per_gpu", (ParseFunc) parse_positive_number,
-                         &sc->swf.processors_per_gpu, error) &&
-             get_parsed (ctx, "workload", "skip_invalid", (ParseFunc) parse_bool,
-                         &sc->swf.skip_invalid, error) &&
-             get_parsed (ctx, "workload", "rebase_time", (ParseFunc) parse_bool,
-                         &sc->swf.rebase_time, error);
+      if (!get_parsed (ctx, "workload", "processors_per_gpu", (ParseFunc) parse_positive_number,
+                       &sc->swf.processors_per_gpu, error) ||
+          !get_parsed (ctx, "workload", "skip_invalid", (ParseFunc) parse_bool,
+                       &sc->swf.skip_invalid, error) ||
+          !get_parsed (ctx, "workload", "rebase_time", (ParseFunc) parse_bool,
+                       &sc->swf.rebase_time, error))
+        return FALSE;
+      sc->philly.max_jobs = sc->swf.max_jobs;
+      sc->philly.skip_invalid = sc->swf.skip_invalid;
+      sc->philly.rebase_time = sc->swf.rebase_time;
+      return TRUE;
     }
 
   {
@@ -628,7 +643,8 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
     for (guint i = 0; swf_only[i]; i++)
       if (g_key_file_has_key (ctx->kf, "workload", swf_only[i], NULL))
         {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "applies only to source = swf");
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "applies only to trace sources (source = swf or philly)");
           locate (ctx, "workload", swf_only[i], error);
           return FALSE;
         }

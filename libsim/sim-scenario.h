@@ -52,10 +52,12 @@ typedef struct {
  * SimWorkloadSource:
  * @SIM_SOURCE_SYNTHETIC: the built-in generator
  * @SIM_SOURCE_SWF: a Standard Workload Format trace
+ * @SIM_SOURCE_PHILLY: the Microsoft Philly job list
  */
 typedef enum {
   SIM_SOURCE_SYNTHETIC,
   SIM_SOURCE_SWF,
+  SIM_SOURCE_PHILLY,
 } SimWorkloadSource;
 
 /**
@@ -84,6 +86,7 @@ typedef struct {
   SimGeneratorConfig generator;
   char              *trace_path; /* absolute */
   SimSwfConfig       swf;
+  SimPhillyConfig    philly;
 
   char    *queue;           /* queue order name */
   char    *placement;       /* placement name */

@@ -684,12 +684,14 @@ sim_simulation_new (SimScenario *scenario, GError **error)
 
   if (scenario->source == SIM_SOURCE_SWF)
     self->workload = sim_workload_new_swf (scenario->trace_path, &scenario->swf, error);
+  else if (scenario->source == SIM_SOURCE_PHILLY)
+    self->workload = sim_workload_new_philly (scenario->trace_path, &scenario->philly, error);
   else
     self->workload = sim_workload_new_generator (&scenario->generator, scenario->seed, error);
   if (self->workload == NULL)
     {
       sim__scenario_locate (scenario, "workload",
-                            scenario->source == SIM_SOURCE_SWF ? "trace" : NULL, error);
+                            scenario->source != SIM_SOURCE_SYNTHETIC ? "trace" : NULL, error);
       return NULL;
     }
 
@@ -824,7 +826,10 @@ finish (SimSimulation *self, GError **error)
       sim__metrics_job_unfinished (&self->metrics, l->data, end);
     }
 
-  if (self->scenario->source == SIM_SOURCE_SWF)
+  if (self->scenario->source == SIM_SOURCE_PHILLY)
+    workload = g_strdup_printf ("%s, %u virtual cluster(s)", self->workload->description,
+                                sim_workload_get_n_classes (self->workload));
+  else if (self->scenario->source == SIM_SOURCE_SWF)
     workload = g_strdup_printf ("%s, %u processor(s) per GPU", self->workload->description,
                                 (guint) self->scenario->swf.processors_per_gpu);
   else

@@ -1234,6 +1234,129 @@ END_TEST
 
 /* ------------------------------------------------------------------------- */
 
+/* ------------------------------------------------------------------------- */
+/* Philly.                                                                   */
+
+/* The first rows of tests/data/philly-excerpt.csv, read by eye:
+ *   2017-10-01 00:00:45,30.0,1,30.0,6214e9
+ *   2017-10-01 00:01:55,61.0,1,61.0,11cb48
+ *   2017-10-01 00:05:41,53.0,1,53.0,6214e9
+ * Submit times count from the first (0, 70 s, 296 s); virtual clusters are
+ * tenants by first appearance (6214e9 = 0, 11cb48 = 1). */
+START_TEST (test_philly_first_jobs)
+{
+  g_autoptr (GError) error = NULL;
+  SimPhillyConfig cfg = { 0, TRUE, TRUE };
+  g_autoptr (SimWorkload) w = sim_workload_new_philly (SIM_TEST_DATADIR "/philly-excerpt.csv",
+                                                       &cfg, &error);
+  SimJobSpec j;
+  guint64 n = 0;
+  SimTime last = 0;
+
+  ck_assert_msg (w != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_workload_next (w, &j, &error));
+  ck_assert_int_eq (j.submit, 0);
+  ck_assert_int_eq (j.duration, 30 * SIM_SECOND);
+  ck_assert_uint_eq (j.gpus, 1);
+  ck_assert_uint_eq (j.tenant, 0);
+  ck_assert (sim_workload_next (w, &j, &error));
+  ck_assert_int_eq (j.submit, 70 * SIM_SECOND);
+  ck_assert_int_eq (j.duration, 61 * SIM_SECOND);
+  ck_assert_uint_eq (j.tenant, 1);
+  ck_assert_str_eq (sim_workload_get_class_name (w, 1), "11cb48");
+  ck_assert (sim_workload_next (w, &j, &error));
+  ck_assert_int_eq (j.submit, 296 * SIM_SECOND);
+  ck_assert_uint_eq (j.tenant, 0);
+  n = 3;
+  while (sim_workload_next (w, &j, &error))
+    {
+      ck_assert_int_ge (j.submit, last);
+      last = j.submit;
+      n++;
+    }
+  ck_assert_ptr_null (error);
+  /* 300 rows after the header, none without GPUs or run time. */
+  ck_assert_uint_eq (n + sim_workload_philly_skipped (w), 300);
+}
+END_TEST
+
+static const struct {
+  const char *row;
+  const char *needle;
+} philly_bad[] = {
+  { "2017-10-01 00:10:00,30.0,1,30.0", "expected 5 comma-separated fields" },
+  { "2017-13-01 00:10:00,30.0,1,30.0,6214e9", "is not YYYY-MM-DD HH:MM:SS" },
+  { "2017-10-01 00:10:00,-3,1,-3,6214e9", "duration" },
+  { "2017-10-01 00:10:00,30.0,x,30.0,6214e9", "num_gpus" },
+  { "2017-10-01 00:10:00,30.0,2,30.0,6214e9", "is not duration x num_gpus" },
+  { "2017-10-01 00:10:00,30.0,1,30.0,", "cluster" },
+  { "2017-09-30 00:10:00,30.0,1,30.0,6214e9", "sorted by timestamp" },
+};
+
+/* A malformed third data row (line 4) is refused with its line number. */
+START_TEST (test_philly_malformed)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "bad-philly.csv", NULL);
+  g_autofree char *text = g_strdup_printf ("timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                           "2017-10-01 00:00:45,30.0,1,30.0,6214e9\n"
+                                           "2017-10-01 00:01:55,61.0,1,61.0,11cb48\n"
+                                           "%s\n", philly_bad[_i].row);
+  g_autoptr (GError) error = NULL;
+  SimPhillyConfig cfg = { 0, FALSE, TRUE };
+  g_autoptr (SimWorkload) w = NULL;
+  SimJobSpec j;
+
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  w = sim_workload_new_philly (path, &cfg, &error);
+  ck_assert_msg (w != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_workload_next (w, &j, &error));
+  ck_assert (sim_workload_next (w, &j, &error));
+  ck_assert (!sim_workload_next (w, &j, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_TRACE));
+  ck_assert_msg (strstr (error->message, "bad-philly.csv:4: ") != NULL, "%s", error->message);
+  ck_assert_msg (strstr (error->message, philly_bad[_i].needle) != NULL, "%s", error->message);
+}
+END_TEST
+
+START_TEST (test_philly_header)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "bad-header.csv", NULL);
+  g_autoptr (GError) error = NULL;
+  SimPhillyConfig cfg = { 0, TRUE, TRUE };
+  g_autoptr (SimWorkload) w = NULL;
+
+  ck_assert (g_file_set_contents (path, "time,duration\n", -1, NULL));
+  w = sim_workload_new_philly (path, &cfg, &error);
+  ck_assert_ptr_null (w);
+  ck_assert_msg (strstr (error->message, "bad-header.csv:1: expected the header") != NULL, "%s",
+                 error->message);
+}
+END_TEST
+
+/* The whole October 2017 month, streamed, when the trace is present: the
+ * README gives 47,192 jobs. */
+START_TEST (test_philly_full_month)
+{
+  const char *path = SIM_TRACEDIR "/philly/philly-2017-10.csv";
+  g_autoptr (GError) error = NULL;
+  SimPhillyConfig cfg = { 0, TRUE, TRUE };
+  g_autoptr (SimWorkload) w = NULL;
+  SimJobSpec j;
+  guint64 n = 0;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return;
+  w = sim_workload_new_philly (path, &cfg, &error);
+  ck_assert_msg (w != NULL, "%s", error ? error->message : "");
+  while (sim_workload_next (w, &j, &error))
+    n++;
+  ck_assert_msg (error == NULL, "%s", error->message);
+  ck_assert_uint_eq (n + sim_workload_philly_skipped (w), 47192);
+  /* 11 virtual clusters, as philly-vc-nodes.csv lists. */
+  ck_assert_uint_eq (sim_workload_get_n_classes (w), 11);
+}
+END_TEST
+
 static Suite *
 workload_suite (void)
 {
@@ -1265,6 +1388,15 @@ workload_suite (void)
   tcase_add_test (swf, test_swf_gzip);
   tcase_add_test (swf, test_swf_full_log);
   suite_add_tcase (s, swf);
+
+  {
+    TCase *philly = tcase_create ("philly");
+    tcase_add_test (philly, test_philly_first_jobs);
+    tcase_add_loop_test (philly, test_philly_malformed, 0, G_N_ELEMENTS (philly_bad));
+    tcase_add_test (philly, test_philly_header);
+    tcase_add_test (philly, test_philly_full_month);
+    suite_add_tcase (s, philly);
+  }
   return s;
 }
 

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "workload/sim-workload.h"
+#include "workload/sim-line-reader.h"
 #include "sim-error.h"
 
 #include <errno.h>
@@ -25,8 +26,7 @@
 #include <glib/gstdio.h>
 
 #define N_FIELDS 18
-#define MAX_LINE 4096
-#define CHUNK    65536
+#define MAX_LINE SIM_LINE_MAX
 
 /* Field numbers, counted from 1 as the format's definition does. */
 enum {
@@ -46,21 +46,8 @@ typedef struct {
   SimSwfConfig config;
   char   *display;          /* the path, for messages */
 
-  FILE   *fp;
-  GConverter *gunzip;       /* NULL unless the file is gzip-compressed */
-  guint8 *in;               /* compressed input (gzip only) */
-  gsize   in_pos, in_len;
-  gboolean in_eof;
-  guint8 *buf;              /* text ready to split into lines */
-  gsize   buf_pos, buf_len;
-  gboolean eof;
-
-  char    line[MAX_LINE + 1];
-  gsize   line_len;
-  gboolean line_too_long;
-  gboolean line_has_nul;
+  SimLineReader *reader;
   gboolean line_pending;    /* the first job line, read with the header */
-  guint64 line_no;
 
   guint64  count;           /* jobs returned */
   guint64  skipped;
@@ -74,163 +61,15 @@ typedef struct {
   gboolean done;
 } SimSwf;
 
-/* ------------------------------------------------------------------------- */
-/* Reading lines.                                                            */
-
-static gboolean
-read_raw (SimSwf *swf, guint8 *dest, gsize size, gsize *n_read, GError **error)
-{
-  *n_read = fread (dest, 1, size, swf->fp);
-  if (*n_read == 0 && ferror (swf->fp))
-    {
-      int saved = errno;
-
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: read error: %s",
-                   swf->display, g_strerror (saved));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Refills swf->buf; at the end of the data leaves it empty and sets eof. */
-static gboolean
-fill_buffer (SimSwf *swf, GError **error)
-{
-  swf->buf_pos = swf->buf_len = 0;
-  if (swf->gunzip == NULL)
-    {
-      if (!read_raw (swf, swf->buf, CHUNK, &swf->buf_len, error))
-        return FALSE;
-      swf->eof = swf->buf_len == 0;
-      return TRUE;
-    }
-
-  for (;;)
-    {
-      g_autoptr (GError) local = NULL;
-      GConverterResult res;
-      gsize r = 0, w = 0;
-
-      if (swf->in_pos == swf->in_len && !swf->in_eof)
-        {
-          swf->in_pos = 0;
-          if (!read_raw (swf, swf->in, CHUNK, &swf->in_len, error))
-            return FALSE;
-          swf->in_eof = swf->in_len == 0;
-        }
-      res = g_converter_convert (swf->gunzip, swf->in + swf->in_pos, swf->in_len - swf->in_pos,
-                                 swf->buf, CHUNK,
-                                 swf->in_eof ? G_CONVERTER_INPUT_AT_END : G_CONVERTER_NO_FLAGS,
-                                 &r, &w, &local);
-      if (res == G_CONVERTER_ERROR)
-        {
-          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) && !swf->in_eof)
-            {
-              /* Keep the unconsumed bytes and read more after them. */
-              memmove (swf->in, swf->in + swf->in_pos, swf->in_len - swf->in_pos);
-              swf->in_len -= swf->in_pos;
-              swf->in_pos = 0;
-              if (swf->in_len == CHUNK)
-                {
-                  g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
-                               "%s: the gzip-compressed data is corrupt", swf->display);
-                  return FALSE;
-                }
-              {
-                gsize more = 0;
-
-                if (!read_raw (swf, swf->in + swf->in_len, CHUNK - swf->in_len, &more, error))
-                  return FALSE;
-                swf->in_eof = more == 0;
-                swf->in_len += more;
-              }
-              continue;
-            }
-          g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
-                       "%s: the gzip-compressed data is corrupt or truncated: %s",
-                       swf->display, local->message);
-          return FALSE;
-        }
-      swf->in_pos += r;
-      if (w > 0)
-        {
-          swf->buf_len = w;
-          return TRUE;
-        }
-      if (res == G_CONVERTER_FINISHED)
-        {
-          swf->eof = TRUE;
-          return TRUE;
-        }
-    }
-}
-
-/* Reads the next line into swf->line (without its end of line).
- * Returns FALSE at the end of the file (error unset) or on failure. */
-static gboolean
-read_line (SimSwf *swf, GError **error)
-{
-  gboolean got_any = FALSE;
-  gboolean failed = FALSE;
-
-  swf->line_len = 0;
-  swf->line_too_long = FALSE;
-  swf->line_has_nul = FALSE;
-
-  for (;;)
-    {
-      const guint8 *start, *nl;
-      gsize chunk, room;
-
-      if (swf->buf_pos == swf->buf_len)
-        {
-          if (swf->eof)
-            break;
-          if (!fill_buffer (swf, error))
-            {
-              failed = TRUE;
-              break;
-            }
-          if (swf->eof)
-            break;
-        }
-      start = swf->buf + swf->buf_pos;
-      nl = memchr (start, '\n', swf->buf_len - swf->buf_pos);
-      chunk = nl != NULL ? (gsize) (nl - start) : swf->buf_len - swf->buf_pos;
-      got_any = TRUE;
-      if (memchr (start, '\0', chunk) != NULL)
-        swf->line_has_nul = TRUE;
-      room = MAX_LINE - swf->line_len;
-      if (chunk > room)
-        swf->line_too_long = TRUE;
-      memcpy (swf->line + swf->line_len, start, MIN (chunk, room));
-      swf->line_len += MIN (chunk, room);
-      swf->buf_pos += chunk;
-      if (nl != NULL)
-        {
-          swf->buf_pos++;
-          break;
-        }
-    }
-  if (failed || !got_any)
-    return FALSE;
-
-  swf->line_no++;
-  if (swf->line_len > 0 && swf->line[swf->line_len - 1] == '\r')
-    swf->line_len--;
-  swf->line[swf->line_len] = '\0';
-  return TRUE;
-}
-
 /* Whether the current line is a comment or blank. */
 static gboolean
 line_is_ignored (const SimSwf *swf)
 {
-  const char *p = swf->line;
+  const char *p = swf->reader->line;
 
   while (g_ascii_isspace (*p))
     p++;
-  return *p == ';' || (*p == '\0' && !swf->line_has_nul);
+  return *p == ';' || (*p == '\0' && !swf->reader->line_has_nul);
 }
 
 /* Reads up to the next job line.  Returns FALSE at the end (error unset)
@@ -245,7 +84,7 @@ next_job_line (SimSwf *swf, GError **error)
     }
   for (;;)
     {
-      if (!read_line (swf, error))
+      if (!sim__line_reader_next (swf->reader, error))
         return FALSE;
       if (!line_is_ignored (swf))
         return TRUE;
@@ -280,7 +119,7 @@ line_error (SimSwf *swf, GError **error, const char *format, ...)
   msg = g_strdup_vprintf (format, ap);
   va_end (ap);
   g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE, "%s:%" G_GUINT64_FORMAT ": %s",
-               swf->display, swf->line_no, msg);
+               swf->display, swf->reader->line_no, msg);
   return FALSE;
 }
 
@@ -289,11 +128,11 @@ split_fields (SimSwf *swf, gint64 fields[N_FIELDS + 1], GError **error)
 {
   char *tokens[N_FIELDS];
   guint n = 0;
-  char *p = swf->line;
+  char *p = swf->reader->line;
 
-  if (swf->line_has_nul)
+  if (swf->reader->line_has_nul)
     return line_error (swf, error, "the line contains a NUL byte: this is not a text file");
-  if (swf->line_too_long)
+  if (swf->reader->line_too_long)
     return line_error (swf, error, "the line is longer than %d bytes", MAX_LINE);
 
   for (;;)
@@ -397,7 +236,7 @@ read_job (SimSwf *swf, SimJobSpec *out, GError **error)
                            "): jobs must be in order of submission",
                            f[F_SUBMIT], swf->prev_submit, swf->prev_submit_line);
       swf->prev_submit = f[F_SUBMIT];
-      swf->prev_submit_line = swf->line_no;
+      swf->prev_submit_line = swf->reader->line_no;
       swf->have_prev = TRUE;
 
       processors = f[F_ALLOC_PROCS] >= 0 ? f[F_ALLOC_PROCS] : f[F_REQ_PROCS];
@@ -434,7 +273,7 @@ read_job (SimSwf *swf, SimJobSpec *out, GError **error)
         return FALSE;
 
       /* A job without a number takes its line number, which is unique. */
-      out->id = f[F_JOB] >= 0 ? (guint64) f[F_JOB] : swf->line_no;
+      out->id = f[F_JOB] >= 0 ? (guint64) f[F_JOB] : swf->reader->line_no;
       out->submit = submit;
       out->duration = duration;
       out->requested = requested;
@@ -482,11 +321,7 @@ swf_finalize (SimWorkload *workload)
 {
   SimSwf *swf = (SimSwf *) workload;
 
-  if (swf->fp != NULL)
-    fclose (swf->fp);
-  g_clear_object (&swf->gunzip);
-  g_free (swf->in);
-  g_free (swf->buf);
+  sim__line_reader_free (swf->reader);
   g_free (swf->display);
   g_clear_error (&swf->failure);
 }
@@ -523,33 +358,9 @@ sim_workload_new_swf (const char *path, const SimSwfConfig *config, GError **err
     }
   swf->config = *config;
 
-  swf->fp = g_fopen (path, "rb");
-  if (swf->fp == NULL)
-    {
-      int saved = errno;
-
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: cannot open: %s",
-                   swf->display, g_strerror (saved));
-      return NULL;
-    }
-  swf->buf = g_malloc (CHUNK);
-
-  /* gzip's magic number: 1f 8b.  What was read to look at it becomes the
-   * first input of the decompressor, or the first text. */
-  if (!read_raw (swf, swf->buf, CHUNK, &swf->buf_len, error))
+  swf->reader = sim__line_reader_open (path, error);
+  if (swf->reader == NULL)
     return NULL;
-  if (swf->buf_len >= 2 && swf->buf[0] == 0x1f && swf->buf[1] == 0x8b)
-    {
-      swf->gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
-      swf->in = swf->buf;
-      swf->in_len = swf->buf_len;
-      swf->buf = g_malloc (CHUNK);
-      swf->buf_len = 0;
-      if (!fill_buffer (swf, error))
-        return NULL;
-    }
-  else
-    swf->eof = swf->buf_len == 0;
 
   /* The header: comments and blank lines up to the first job line, which is
    * kept for the first call to sim_workload_next(). */
@@ -557,7 +368,7 @@ sim_workload_new_swf (const char *path, const SimSwfConfig *config, GError **err
     {
       GError *local = NULL;
 
-      if (!read_line (swf, &local))
+      if (!sim__line_reader_next (swf->reader, &local))
         {
           if (local != NULL)
             {

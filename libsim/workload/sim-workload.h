@@ -233,6 +233,43 @@ SimWorkload *sim_workload_new_swf (const char *path, const SimSwfConfig *config,
 /** sim_workload_swf_skipped: Returns: jobs skipped so far (SWF only, else 0). */
 guint64 sim_workload_swf_skipped (const SimWorkload *workload);
 
+/* ------------------------------------------------------------------------- */
+/* The Microsoft Philly job list.                                            */
+
+/**
+ * SimPhillyConfig:
+ * @max_jobs: stop after this many jobs; 0 for all
+ * @skip_invalid: skip jobs with no GPUs or no run time (counted) instead
+ *   of failing
+ * @rebase_time: count submit times from the first job's
+ */
+typedef struct {
+  guint64  max_jobs;
+  gboolean skip_invalid;
+  gboolean rebase_time;
+} SimPhillyConfig;
+
+/**
+ * sim_workload_new_philly:
+ * @path: a CSV with the header timestamp,duration,num_gpus,gpu_time,cluster
+ * @config: how to read it (copied)
+ * @error: return location for a #GError
+ *
+ * Streams the Philly-derived job list (Jeon et al., ATC'19).  Each virtual
+ * cluster is a tenant and a job class, numbered by first appearance.
+ *
+ * Errors: SIM_ERROR_IO if the file cannot be opened; SIM_ERROR_TRACE for
+ * a wrong header; later, from sim_workload_next(), SIM_ERROR_TRACE naming
+ * the file and line of a malformed row.
+ *
+ * Returns: (transfer full) (nullable): the reader.
+ */
+SimWorkload *sim_workload_new_philly (const char *path, const SimPhillyConfig *config,
+                                      GError **error);
+
+/** sim_workload_philly_skipped: Returns: jobs skipped so far (Philly only, else 0). */
+guint64 sim_workload_philly_skipped (const SimWorkload *workload);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimWorkload, sim_workload_free)
 
 G_END_DECLS
