@@ -15,7 +15,7 @@ G_DEFINE_BOXED_TYPE (SimScenario, sim_scenario, sim_scenario_ref, sim_scenario_u
 typedef struct {
   const char *group;
   gboolean    named;
-  const char *keys[16];
+  const char *keys[32];
   gboolean    open;   /* other keys are passed on (to the policy, which checks them) */
 } GroupSchema;
 
@@ -24,8 +24,13 @@ static const GroupSchema schema[] = {
   { "pool", TRUE, { "model", "count", "gpu", "gpus_per_node", NULL }, FALSE },
   { "workload", FALSE, { "source", "rate", "daily_profile", "jobs", "gpus", "duration",
                          "estimate_factor", "trace", "processors_per_gpu", "skip_invalid",
-                         "rebase_time", NULL }, FALSE },
-  { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", NULL }, FALSE },
+                         "rebase_time", "iteration", "gradient", "tensor_parallel", "tp_bytes",
+                         "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
+  { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", "iteration", "gradient",
+                     "tensor_parallel", "tp_bytes", "pipeline_parallel", "pp_bytes", "overlap",
+                     NULL }, FALSE },
+  { "comm", TRUE, { "share", "iteration", "gradient", "tensor_parallel", "tp_bytes",
+                    "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
   { "policy", FALSE, { "queue", "placement", "plugin", NULL }, TRUE },
   { "output", FALSE, { "timeseries_interval", "jobs", "timeseries", NULL }, FALSE },
 };
@@ -529,6 +534,66 @@ check_schema (const Ctx *ctx, GError **error)
   return TRUE;
 }
 
+static gboolean
+parse_size (const char *text, gpointer out, GError **error)
+{
+  return sim_parse_size (text, out, error);
+}
+
+static gboolean
+parse_degree (const char *text, gpointer out, GError **error)
+{
+  gint64 v;
+
+  if (!sim_parse_integer (text, 1, 65536, &v, error))
+    return FALSE;
+  *(guint32 *) out = (guint32) v;
+  return TRUE;
+}
+
+static gboolean
+parse_share (const char *text, gpointer out, GError **error)
+{
+  return sim_parse_number (text, 0, 1, out, error);
+}
+
+/* Reads a communication profile's keys from GROUP into COMM; absent keys
+ * keep COMM's values (defaults from [workload]). */
+static gboolean
+read_comm (const Ctx *ctx, const char *group, SimCommProfile *comm, GError **error)
+{
+  static const char *keys[] = { "iteration", "gradient", "tensor_parallel", "tp_bytes",
+                                "pipeline_parallel", "pp_bytes", "overlap", NULL };
+  gboolean any = FALSE;
+
+  for (guint i = 0; keys[i] != NULL; i++)
+    any |= g_key_file_has_key (ctx->kf, group, keys[i], NULL);
+  if (!any)
+    return TRUE;
+  if (comm->tp == 0)
+    comm->tp = 1;
+  if (comm->pp == 0)
+    comm->pp = 1;
+  if (!get_parsed (ctx, group, "iteration", (ParseFunc) parse_positive_duration, &comm->iteration,
+                   error) ||
+      !get_parsed (ctx, group, "gradient", (ParseFunc) parse_size, &comm->dp_bytes, error) ||
+      !get_parsed (ctx, group, "tensor_parallel", (ParseFunc) parse_degree, &comm->tp, error) ||
+      !get_parsed (ctx, group, "tp_bytes", (ParseFunc) parse_size, &comm->tp_bytes, error) ||
+      !get_parsed (ctx, group, "pipeline_parallel", (ParseFunc) parse_degree, &comm->pp, error) ||
+      !get_parsed (ctx, group, "pp_bytes", (ParseFunc) parse_size, &comm->pp_bytes, error) ||
+      !get_parsed (ctx, group, "overlap", (ParseFunc) parse_share, &comm->overlap, error))
+    return FALSE;
+  if (comm->iteration == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "a communication profile needs iteration: the compute time of one "
+                   "iteration, e.g. \"500ms\"");
+      locate (ctx, group, NULL, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 free_class (SimJobClassConfig *c)
 {
@@ -558,7 +623,41 @@ read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **
       return FALSE;
     }
   return get_parsed (ctx, group, "estimate_factor", (ParseFunc) parse_factor,
-                     &cls->estimate_factor, error);
+                     &cls->estimate_factor, error) &&
+         read_comm (ctx, group, &cls->comm, error);
+}
+
+/* [comm NAME] sections: a mix of profiles drawn for jobs that have none. */
+static gboolean
+read_comm_mix (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  g_auto(GStrv) groups = g_key_file_get_groups (ctx->kf, NULL);
+  GArray *mix = g_array_new (FALSE, TRUE, sizeof (SimCommMix));
+  gboolean ok = TRUE;
+
+  for (guint i = 0; ok && groups[i] != NULL; i++)
+    {
+      SimCommMix m = { 0 };
+      if (!g_str_has_prefix (groups[i], "comm "))
+        continue;
+      m.name = g_strstrip (g_strdup (groups[i] + 5));
+      m.share = 1;
+      ok = get_parsed (ctx, groups[i], "share", (ParseFunc) parse_positive_number, &m.share,
+                       error) &&
+           read_comm (ctx, groups[i], &m.profile, error);
+      if (ok && m.profile.iteration == 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                       "a communication profile needs iteration: the compute time of one "
+                       "iteration, e.g. \"500ms\"");
+          locate (ctx, groups[i], NULL, error);
+          ok = FALSE;
+        }
+      g_array_append_val (mix, m);
+    }
+  sc->n_comm_mix = mix->len;
+  sc->comm_mix = (SimCommMix *) (void *) g_array_free (mix, FALSE);
+  return ok;
 }
 
 static gboolean
@@ -887,7 +986,8 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       sc->model_dirs = (char **) g_ptr_array_free (abs, FALSE);
     }
 
-  if (!read_pools (ctx, sc, error) || !read_workload (ctx, sc, error))
+  if (!read_pools (ctx, sc, error) || !read_workload (ctx, sc, error) ||
+      !read_comm_mix (ctx, sc, error))
     return NULL;
 
   if (g_key_file_has_key (ctx->kf, "policy", "queue", NULL))
@@ -1067,6 +1167,9 @@ sim_scenario_unref (SimScenario *sc)
   for (guint i = 0; i < sc->generator.n_classes; i++)
     free_class (&sc->generator.classes[i]);
   g_free (sc->generator.classes);
+  for (guint i = 0; i < sc->n_comm_mix; i++)
+    g_free (sc->comm_mix[i].name);
+  g_free (sc->comm_mix);
   g_free (sc->trace_path);
   g_free (sc->queue);
   g_free (sc->placement);

@@ -5,7 +5,10 @@
  *   [scenario]    name, description, seed, horizon, models
  *   [pool NAME]   model, count, gpu, gpus_per_node     (one or more)
  *   [workload]    source = synthetic | swf, and the source's keys
- *   [class NAME]  share, gpus, duration, estimate_factor (synthetic mix)
+ *   [class NAME]  share, gpus, duration, estimate_factor, and a
+ *                 communication profile (iteration, gradient, tensor_parallel,
+ *                 tp_bytes, pipeline_parallel, pp_bytes, overlap)
+ *   [comm NAME]   share and a profile: drawn for jobs that have none
  *   [policy]      queue, placement, and the keys the chosen policy reads
  *   [output]      timeseries_interval, jobs, timeseries
  *
@@ -49,6 +52,21 @@ typedef struct {
 } SimPoolConfig;
 
 /**
+ * SimCommMix:
+ * @name: the profile's name (from [comm NAME])
+ * @share: its relative weight
+ * @profile: the profile
+ *
+ * One entry of the mix of communication profiles drawn for jobs that come
+ * without one (trace jobs, or synthetic classes without comm keys).
+ */
+typedef struct {
+  char          *name;
+  double         share;
+  SimCommProfile profile;
+} SimCommMix;
+
+/**
  * SimWorkloadSource:
  * @SIM_SOURCE_SYNTHETIC: the built-in generator
  * @SIM_SOURCE_SWF: a Standard Workload Format trace
@@ -87,6 +105,8 @@ typedef struct {
   char              *trace_path; /* absolute */
   SimSwfConfig       swf;
   SimPhillyConfig    philly;
+  SimCommMix        *comm_mix;
+  guint              n_comm_mix;
 
   char    *queue;           /* queue order name */
   char    *placement;       /* placement name */

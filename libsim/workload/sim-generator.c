@@ -430,6 +430,7 @@ generator_next (SimWorkload *workload, SimJobSpec *out, GError **error)
   out->submit = submit;
   out->duration = draw_duration (gen, (guint) k);
   out->requested = c->estimate_factor > 0 ? scale_time (out->duration, c->estimate_factor) : 0;
+  out->comm = c->comm;
   out->gpus = c->gpu_values[g];
   out->gpu_milli = 1000;
   out->job_class = (guint32) k;

@@ -19,6 +19,33 @@
 G_BEGIN_DECLS
 
 /**
+ * SimCommProfile:
+ * @iteration: compute time of one training iteration; 0 for a job that
+ *   does not communicate (an opaque job)
+ * @dp_bytes: bytes all-reduced across the data-parallel replicas per
+ *   iteration (the gradients)
+ * @tp: tensor-parallel degree (GPUs per tensor-parallel group, 1 for none)
+ * @tp_bytes: bytes all-reduced inside each tensor-parallel group per iteration
+ * @pp: pipeline-parallel degree (stages, 1 for none)
+ * @pp_bytes: bytes sent between consecutive pipeline stages per iteration
+ * @overlap: the share of communication that can hide behind compute, 0 to 1
+ *
+ * How a training job computes and communicates.  Its data-parallel degree
+ * is its GPUs / (@tp x @pp).  The job's duration counts compute only; each
+ * iteration takes @iteration plus the communication that does not overlap
+ * it, under the bandwidth the job's flows get now.
+ */
+typedef struct {
+  SimTime iteration;
+  guint64 dp_bytes;
+  guint32 tp;
+  guint64 tp_bytes;
+  guint32 pp;
+  guint64 pp_bytes;
+  double  overlap;
+} SimCommProfile;
+
+/**
  * SimJobSpec:
  * @id: the job's number (the trace's, or a sequence from 1)
  * @submit: submission time
@@ -36,6 +63,7 @@ G_BEGIN_DECLS
  * @memory_bytes: host memory it needs, split the same way; 0 if none
  * @gpu_models: (nullable): GPU models it may run on, as an interned
  *   string of names separated by '|' ("V100-16GB|V100-32GB"); %NULL for any
+ * @comm: how it communicates (all zero for an opaque job)
  *
  * A job as a workload describes it, before it reaches the scheduler.
  * Sources leave the fields they do not know at zero.
@@ -55,6 +83,7 @@ typedef struct {
   guint32 cpu_milli;
   guint64 memory_bytes;
   const char *gpu_models;
+  SimCommProfile comm;
 } SimJobSpec;
 
 typedef struct _SimWorkload SimWorkload;
@@ -152,6 +181,7 @@ typedef struct {
   guint    n_gpu_values;
   SimDurationDist duration;
   double   estimate_factor; /* requested = duration x factor; 0 means unknown */
+  SimCommProfile comm;      /* all zero: the class's jobs do not communicate */
 } SimJobClassConfig;
 
 /**
