@@ -33,6 +33,8 @@ static const GroupSchema schema[] = {
                     "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
   { "policy", FALSE, { "queue", "placement", "plugin", NULL }, TRUE },
   { "output", FALSE, { "timeseries_interval", "jobs", "timeseries", NULL }, FALSE },
+  /* Its keys are the fabric builder's (sim_fabric_config_keys()). */
+  { "fabric", FALSE, { NULL }, TRUE },
 };
 
 typedef struct {
@@ -627,6 +629,47 @@ read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **
          read_comm (ctx, group, &cls->comm, error);
 }
 
+/* [fabric]: how nodes are connected, key by key through the builder's own
+ * parser, so that the builder owns its keys and their meaning. */
+static gboolean
+read_fabric (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  const char * const *known = sim_fabric_config_keys ();
+  g_auto(GStrv) keys = NULL;
+  guint n_known = 0;
+
+  memset (&sc->fabric, 0, sizeof sc->fabric);
+  if (!g_key_file_has_group (ctx->kf, "fabric"))
+    return TRUE;
+  while (known[n_known] != NULL)
+    n_known++;
+  keys = g_key_file_get_keys (ctx->kf, "fabric", NULL, NULL);
+  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+    {
+      g_autofree char *value = NULL;
+      gboolean ok = FALSE;
+      for (guint j = 0; j < n_known; j++)
+        ok |= strcmp (known[j], keys[k]) == 0;
+      if (!ok)
+        {
+          const char *close = sim__closest (keys[k], known, n_known);
+          g_autofree char *list = g_strjoinv (", ", (char **) known);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key%s%s%s (known: %s)",
+                       close ? ": did you mean \"" : "", close ? close : "", close ? "\"?" : "",
+                       list);
+          locate (ctx, "fabric", keys[k], error);
+          return FALSE;
+        }
+      value = g_strstrip (get_raw (ctx, "fabric", keys[k]));
+      if (!sim_fabric_config_set (&sc->fabric, keys[k], value, error))
+        {
+          locate (ctx, "fabric", keys[k], error);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* [comm NAME] sections: a mix of profiles drawn for jobs that have none. */
 static gboolean
 read_comm_mix (const Ctx *ctx, SimScenario *sc, GError **error)
@@ -742,8 +785,9 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
     for (guint i = 0; swf_only[i]; i++)
       if (g_key_file_has_key (ctx->kf, "workload", swf_only[i], NULL))
         {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                       "applies only to trace sources (source = swf or philly)");
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "applies only to %s",
+                       strcmp (swf_only[i], "processors_per_gpu") == 0
+                         ? "source = swf" : "trace sources (source = swf or philly)");
           locate (ctx, "workload", swf_only[i], error);
           return FALSE;
         }
@@ -987,7 +1031,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
     }
 
   if (!read_pools (ctx, sc, error) || !read_workload (ctx, sc, error) ||
-      !read_comm_mix (ctx, sc, error))
+      !read_comm_mix (ctx, sc, error) || !read_fabric (ctx, sc, error))
     return NULL;
 
   if (g_key_file_has_key (ctx->kf, "policy", "queue", NULL))
@@ -1167,6 +1211,7 @@ sim_scenario_unref (SimScenario *sc)
   for (guint i = 0; i < sc->generator.n_classes; i++)
     free_class (&sc->generator.classes[i]);
   g_free (sc->generator.classes);
+  sim_fabric_config_clear (&sc->fabric);
   for (guint i = 0; i < sc->n_comm_mix; i++)
     g_free (sc->comm_mix[i].name);
   g_free (sc->comm_mix);

@@ -11,6 +11,8 @@
  *   [comm NAME]   share and a profile: drawn for jobs that have none
  *   [policy]      queue, placement, and the keys the chosen policy reads
  *   [output]      timeseries_interval, jobs, timeseries
+ *   [fabric]      topology, switch, link, oversubscription, ... (the
+ *                 keys of sim_fabric_config_keys())
  *
  * Quantities carry units and are parsed strictly ("90s", "7d", "80GB",
  * "30/h").  Unknown groups and keys are refused with a "did you mean"
@@ -32,6 +34,7 @@
 #include <glib-object.h>
 #include "core/sim-units.h"
 #include "workload/sim-workload.h"
+#include "fabric/sim-topology.h"
 
 G_BEGIN_DECLS
 
@@ -107,6 +110,7 @@ typedef struct {
   SimPhillyConfig    philly;
   SimCommMix        *comm_mix;
   guint              n_comm_mix;
+  SimFabricConfig    fabric;     /* kind SIM_FABRIC_NONE without a [fabric] section */
 
   char    *queue;           /* queue order name */
   char    *placement;       /* placement name */

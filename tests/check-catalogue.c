@@ -2,10 +2,11 @@
  * and of the model files shipped in models/.
  *
  * What is checked, and against what:
- * - every GPU and node model the simulator relies on loads from the source
- *   tree's models/ and every node resolves to its GPU;
+ * - every GPU, node, link and switch model the simulator relies on loads
+ *   from the source tree's models/, every node resolves to its GPU and to
+ *   the link and switch models it names;
  * - the published figures in the shipped files equal those of the
- *   calibration notes (calibration.md sections A1, A2, A3, E), written out
+ *   calibration notes (calibration.md sections A1, A2, A3, B, E), written out
  *   here by hand rather than read from the files under test;
  * - the MIG geometry of every GPU with MIG obeys the invariants of NVIDIA's
  *   MIG user guide (instances fit in the compute slices, placements end
@@ -45,6 +46,16 @@ static const char *required_gpus[] = {
 
 static const char *required_nodes[] = {
   "DGX-A100", "DGX-H100", "HGX-H200", "HGX-B200", "MI300X-8", "PCIe-8GPU",
+};
+
+static const char *required_links[] = {
+  "NVLink3", "NVLink4", "NVLink5", "PCIe-Gen4", "PCIe-Gen5", "Infinity-Fabric", "IB-HDR",
+  "IB-NDR", "IB-XDR", "RoCE-200G", "RoCE-400G", "Eth-25G-TCP", "Eth-100G-TCP",
+};
+
+static const char *required_switches[] = {
+  "NVSwitch-gen2", "NVSwitch-gen3", "NVSwitch-gen4", "Quantum-QM8700", "Quantum-2-QM9700",
+  "Quantum-X800-Q3400", "Spectrum-4-SN5400", "Spectrum-SN2700",
 };
 
 static SimCatalogue *
@@ -135,6 +146,38 @@ START_TEST (test_required_models_load)
   ck_assert_uint_ge (gpus->len, G_N_ELEMENTS (required_gpus));
   ck_assert_uint_ge (nodes->len, G_N_ELEMENTS (required_nodes));
 
+  for (gsize i = 0; i < G_N_ELEMENTS (required_links); i++)
+    {
+      const SimLinkModel *l = sim_catalogue_lookup_link (c, required_links[i]);
+      ck_assert_msg (l != NULL, "link model %s is missing", required_links[i]);
+      ck_assert_str_eq (l->name, required_links[i]);
+      ck_assert (l->bandwidth > 0 && l->efficiency > 0 && l->efficiency <= 1);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (required_switches); i++)
+    {
+      const SimSwitchModel *w = sim_catalogue_lookup_switch (c, required_switches[i]);
+      ck_assert_msg (w != NULL, "switch model %s is missing", required_switches[i]);
+      ck_assert_str_eq (w->name, required_switches[i]);
+      ck_assert (w->radix >= 2 && w->port_bandwidth > 0);
+    }
+  /* Every shipped node names its links, and they resolve. */
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      const SimNodeModel *n = nodes->pdata[i];
+      ck_assert_msg (n->intra_link != NULL && n->nic_link != NULL && n->pcie_link != NULL,
+                     "node %s lacks a link model", n->name);
+      ck_assert (n->nvswitch_name == NULL || n->nvswitch != NULL);
+    }
+  {
+    g_autoptr(GPtrArray) links = sim_catalogue_get_links (c);
+    g_autoptr(GPtrArray) switches = sim_catalogue_get_switches (c);
+    ck_assert_uint_ge (links->len, G_N_ELEMENTS (required_links));
+    ck_assert_uint_ge (switches->len, G_N_ELEMENTS (required_switches));
+    for (guint i = 1; i < links->len; i++)
+      ck_assert_int_lt (g_ascii_strcasecmp (((SimLinkModel *) links->pdata[i - 1])->name,
+                                            ((SimLinkModel *) links->pdata[i])->name), 0);
+  }
+
   /* Sorted by name, as the header promises. */
   for (guint i = 1; i < gpus->len; i++)
     ck_assert_int_lt (g_ascii_strcasecmp (((SimGpuModel *) gpus->pdata[i - 1])->name,
@@ -212,6 +255,62 @@ START_TEST (test_published_figures)
   ck_assert (near (dgxa->nic_bandwidth, 25e9));
   ck_assert (near (dgxa->max_power_w, 6.5e3));
   ck_assert (near (dgxa->price_usd, 199000));
+}
+END_TEST
+
+/* Truth: calibration.md A1 (scale-up bandwidths), B1 (measured bus
+ * bandwidths, the efficiencies' source), B4 (latencies), E (Quantum-2). */
+START_TEST (test_network_figures)
+{
+  g_autoptr(SimCatalogue) c = load_source_catalogue ();
+  const SimLinkModel *nv4 = sim_catalogue_lookup_link (c, "NVLink4");
+  const SimLinkModel *nv3 = sim_catalogue_lookup_link (c, "nvlink3");
+  const SimLinkModel *ndr = sim_catalogue_lookup_link (c, "IB-NDR");
+  const SimLinkModel *hdr = sim_catalogue_lookup_link (c, "IB-HDR");
+  const SimLinkModel *tcp = sim_catalogue_lookup_link (c, "Eth-100G-TCP");
+  const SimLinkModel *inf = sim_catalogue_lookup_link (c, "Infinity-Fabric");
+  const SimSwitchModel *q2 = sim_catalogue_lookup_switch (c, "Quantum-2-QM9700");
+  const SimSwitchModel *nvs3 = sim_catalogue_lookup_switch (c, "NVSwitch-gen3");
+  const SimNodeModel *dgxh = sim_catalogue_lookup_node (c, "DGX-H100");
+
+  /* A1 "H100 SXM": 900 GB/s both ways = 450 GB/s per direction; B1: 365-370
+   * of 450 GB/s ring bus bandwidth. */
+  ck_assert (near (nv4->bandwidth, 450e9));
+  ck_assert (nv4->efficiency * 450 >= 365 && nv4->efficiency * 450 <= 370);
+  ck_assert_str_eq (nv4->kind, "nvlink");
+  ck_assert_uint_eq (nv4->links_per_gpu, 18);
+  /* A1 "A100": 600 GB/s both ways; B1: about 230 GB/s bus bandwidth. */
+  ck_assert (near (nv3->bandwidth, 300e9));
+  ck_assert (fabs (nv3->efficiency * 300 - 230) <= 3);
+  /* A1 "MI300X": 896 GB/s both ways over 7 links. */
+  ck_assert (near (inf->bandwidth * 2, 896e9));
+  ck_assert_uint_eq (inf->links_per_gpu, 7);
+  /* B1 "Per NIC": NDR 46-49 of 50 GB/s, HDR 24 of 25, 100G 12.2 of 12.5. */
+  ck_assert (near (ndr->bandwidth, 50e9));
+  ck_assert (ndr->efficiency * 50 >= 46 && ndr->efficiency * 50 <= 49);
+  ck_assert (near (hdr->bandwidth, 25e9));
+  ck_assert (near (hdr->efficiency * 25, 24));
+  ck_assert (near (tcp->efficiency * 12.5, 12.2));
+  ck_assert_str_eq (ndr->transport, "rdma");
+  ck_assert (ndr->optical && !ndr->access_optical);
+  /* B4: kernel TCP 10-30 us one way; RDMA about 1 us through one switch:
+   * 2 x (PCIe 300 + cable 100) + switch 150 = 950 ns. */
+  ck_assert_str_eq (tcp->transport, "tcp");
+  ck_assert (tcp->transport_latency_ns >= 10000 && tcp->transport_latency_ns <= 30000);
+  ck_assert_int_eq (2 * (dgxh->pcie_link->latency_ns + ndr->latency_ns) + q2->latency_ns, 950);
+  /* E "Quantum-2": 64 x 400G; "64-port NDR switch" $36-50k; B4 <150 ns. */
+  ck_assert_uint_eq (q2->radix, 64);
+  ck_assert (near (q2->port_bandwidth, 50e9));
+  ck_assert (near (q2->price_usd, 36000));
+  ck_assert_int_eq (q2->latency_ns, 150);
+  ck_assert (q2->in_network_reduction);
+  ck_assert_str_eq (q2->kind, "infiniband");
+  /* The H100's NVSwitch reduces in the switch (B1 "NVLS"). */
+  ck_assert (nvs3->in_network_reduction);
+  /* DGX H100 resolves its links and NVSwitch model. */
+  ck_assert_ptr_eq (dgxh->intra_link, nv4);
+  ck_assert_ptr_eq (dgxh->nic_link, ndr);
+  ck_assert_ptr_eq (dgxh->nvswitch, nvs3);
 }
 END_TEST
 
@@ -454,6 +553,22 @@ START_TEST (test_describe)
   ck_assert (strstr (error->message, "did you mean \"H100-SXM\"") != NULL);
   ck_assert_str_eq (sim_catalogue_suggest (c, "dgx-h10"), "DGX-H100");
   ck_assert_ptr_null (sim_catalogue_suggest (c, "completely-different"));
+  ck_assert_str_eq (sim_catalogue_suggest_link (c, "IB-NRD"), "IB-NDR");
+  ck_assert_str_eq (sim_catalogue_suggest_switch (c, "Quantum-2"), "Quantum-2-QM9700");
+
+  {
+    g_autofree char *l = sim_catalogue_describe (c, "ib-ndr", NULL);
+    g_autofree char *w = sim_catalogue_describe (c, "Quantum-2-QM9700", NULL);
+    ck_assert_ptr_nonnull (l);
+    ck_assert (strstr (l, "IB-NDR (link model)") != NULL);
+    ck_assert (strstr (l, "bandwidth per direction: 400 Gb/s (50 GB/s)") != NULL);
+    ck_assert (strstr (l, "usable bandwidth per direction: 47.5 GB/s") != NULL);
+    ck_assert (strstr (l, "latency per hop: 100 ns") != NULL);
+    ck_assert_ptr_nonnull (w);
+    ck_assert (strstr (w, "radix: 64 ports") != NULL);
+    ck_assert (strstr (w, "price: $36,000") != NULL);
+    ck_assert (strstr (w, "in-network reduction: yes") != NULL);
+  }
 }
 END_TEST
 
@@ -486,8 +601,39 @@ static const BadFile bad_files[] = {
     "[node]\nname = N\ngpu = H100-SXM\n", FALSE,
     SIM_ERROR_MISSING, { "@:1: ", "[node] gpus", "missing", "\"8\"" } },
   { "unknown first group",
-    "# a switch\n\n[switch]\nname = S\n", FALSE,
-    SIM_ERROR_UNKNOWN_KEY, { "@:3: ", "[switch]", "expected [gpu] or [node]" } },
+    "# a cooler\n\n[cooling]\nname = S\n", FALSE,
+    SIM_ERROR_UNKNOWN_KEY, { "@:3: ", "[cooling]", "expected [gpu], [node], [link] or [switch]" } },
+  { "unknown key in [link]",
+    "[link]\nname = L\nkind = infiniband\nbandwidth = 400Gb/s\nlatnecy = 1us\n", FALSE,
+    SIM_ERROR_UNKNOWN_KEY, { "@:5: ", "[link] latnecy", "did you mean \"latency\"?" } },
+  { "link without bandwidth",
+    "[link]\nname = L\nkind = infiniband\n", FALSE,
+    SIM_ERROR_MISSING, { "@:1: ", "[link] bandwidth", "missing", "\"400Gb/s\"" } },
+  { "bad link kind",
+    "[link]\nname = L\nkind = infiniban\nbandwidth = 400Gb/s\n", FALSE,
+    SIM_ERROR_INVALID, { "@:3: ", "[link] kind", "did you mean \"infiniband\"?" } },
+  { "efficiency above 1",
+    "[link]\nname = L\nkind = roce\nbandwidth = 400Gb/s\nefficiency = 1.2\n", FALSE,
+    SIM_ERROR_INVALID, { "@:5: ", "[link] efficiency", "out of range" } },
+  { "latency without unit",
+    "[link]\nname = L\nkind = roce\nbandwidth = 400Gb/s\nlatency = 100\n", FALSE,
+    SIM_ERROR_PARSE, { "@:5: ", "[link] latency", "no unit" } },
+  { "bad boolean",
+    "[link]\nname = L\nkind = roce\nbandwidth = 400Gb/s\noptical = yes\n", FALSE,
+    SIM_ERROR_PARSE, { "@:5: ", "[link] optical", "\"yes\" is not a boolean", "true or false" } },
+  { "switch without radix",
+    "[switch]\nname = S\nkind = infiniband\nport_bandwidth = 400Gb/s\n", FALSE,
+    SIM_ERROR_MISSING, { "@:1: ", "[switch] radix", "missing" } },
+  { "second group in a switch file",
+    "[switch]\nname = S\nkind = ethernet\nradix = 32\nport_bandwidth = 100Gb/s\n[swich]\n",
+    FALSE, SIM_ERROR_UNKNOWN_KEY, { "@:6: ", "[swich]", "did you mean [switch]?" } },
+  { "node with unknown intra_link",
+    "[node]\nname = N\ngpus = 8\ngpu = H100-SXM\nintra_link = NVLink44\n", TRUE,
+    SIM_ERROR_NOT_FOUND, { "@:5: ", "[node] intra_link", "\"NVLink44\"",
+                           "did you mean \"NVLink4\"?" } },
+  { "node with unknown NVSwitch model",
+    "[node]\nname = N\ngpus = 8\ngpu = H100-SXM\nnvswitch_model = NVSwitch-gen9\n", TRUE,
+    SIM_ERROR_NOT_FOUND, { "@:5: ", "[node] nvswitch_model", "unknown switch model" } },
   { "misspelt first group",
     "[nod]\nname = S\n", FALSE,
     SIM_ERROR_UNKNOWN_KEY, { "@:1: ", "[nod]", "did you mean [node]?" } },
@@ -538,7 +684,8 @@ static const BadFile bad_files[] = {
     SIM_ERROR_PARSE, { "@: ", "not a valid key file" } },
   { "empty file",
     "# nothing\n", FALSE,
-    SIM_ERROR_MISSING, { "@: ", "expected the file to start with [gpu] or [node]" } },
+    SIM_ERROR_MISSING, { "@: ", "expected the file to start with [gpu], [node], [link] or "
+                         "[switch]" } },
 };
 
 START_TEST (test_bad_file)
@@ -579,6 +726,8 @@ START_TEST (test_bad_file)
   /* A rejected file leaves the catalogue unchanged. */
   ck_assert_ptr_null (sim_catalogue_lookup_gpu (c, "X"));
   ck_assert_ptr_null (sim_catalogue_lookup_node (c, "S"));
+  ck_assert_ptr_null (sim_catalogue_lookup_link (c, "L"));
+  ck_assert_ptr_null (sim_catalogue_lookup_switch (c, "S"));
   remove_tree (root);
 }
 END_TEST
@@ -592,6 +741,7 @@ catalogue_suite (void)
 
   tcase_add_test (tc, test_required_models_load);
   tcase_add_test (tc, test_published_figures);
+  tcase_add_test (tc, test_network_figures);
   tcase_add_test (tc, test_mig_invariants);
   tcase_add_loop_test (tc, test_mig_counts, 0, G_N_ELEMENTS (mig_counts));
   tcase_add_test (tc, test_precedence);

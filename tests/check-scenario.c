@@ -450,7 +450,7 @@ static const BadRow bad_rows[] = {
     /* 4 */ "[pool a]\n"
     /* 5 */ "model = DGX-H100\n"
     /* 6 */ "count = 1\n",
-    SIM_ERROR_MISSING, 0, { "missing section [workload]", "synthetic or swf" } },
+    SIM_ERROR_MISSING, 0, { "missing section [workload]", "synthetic, swf or philly" } },
   { 0, NULL,
     /* 1 */ "[scenario]\n"
     /* 2 */ "name = x\n"
@@ -530,13 +530,13 @@ static const BadRow bad_rows[] = {
     { "never ends", "[workload] jobs", "[scenario] horizon" } },
   { 15, "jobs = 0", NULL, SIM_ERROR_INVALID, 15, { "[workload] jobs:", "out of range" } },
   { 15, "trace = x.swf", NULL, SIM_ERROR_INVALID, 15,
-    { "[workload] trace:", "applies only to source = swf" } },
+    { "[workload] trace:", "applies only to trace sources" } },
   { 15, "processors_per_gpu = 2", NULL, SIM_ERROR_INVALID, 15,
     { "[workload] processors_per_gpu:", "applies only to source = swf" } },
   { 12, "source = swf", NULL, SIM_ERROR_INVALID, 13,
     { "[workload] rate:", "applies only to source = synthetic" } },
   { 12, "source = csv", NULL, SIM_ERROR_INVALID, 12,
-    { "[workload] source:", "\"csv\" is not a workload source", "synthetic or swf" } },
+    { "[workload] source:", "\"csv\" is not a workload source", "synthetic, swf or philly" } },
   { 0, NULL,
     /* 1 */ "[scenario]\n"
     /* 2 */ "name = t\n"
@@ -546,7 +546,7 @@ static const BadRow bad_rows[] = {
     /* 6 */ "[workload]\n"
     /* 7 */ "source = swf\n"
     /* 8 */ "rebase_time = sometimes\n",
-    SIM_ERROR_MISSING, 6, { "[workload] trace:", "SWF trace" } },
+    SIM_ERROR_MISSING, 6, { "[workload] trace:", "the path of the trace file" } },
   { 0, NULL,
     /* 1 */ "[scenario]\n"
     /* 2 */ "name = t\n"

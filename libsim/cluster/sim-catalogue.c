@@ -13,10 +13,11 @@
  *
  *   PATH:LINE: [group] key: what is wrong: what was expected
  *
- * Models live in two hash tables keyed by the lower-cased name, so lookups
- * ignore case and a later model of the same name replaces the earlier one.
- * Node models point at their GPU model; the pointers are refreshed after
- * every file, since a replaced GPU model is freed.
+ * Models live in hash tables keyed by the lower-cased name, one per kind
+ * (GPU, node, link, switch), so lookups ignore case and a later model of
+ * the same name replaces the earlier one.  Node models point at their GPU
+ * model and at the link and switch models they name; the pointers are
+ * refreshed after every file, since a replaced model is freed.
  */
 #include "config.h"
 
@@ -43,11 +44,14 @@
 typedef struct {
   SimNodeModel pub;       /* first, so that a NodeEntry * is a SimNodeModel * */
   int          gpu_line;  /* line of the `gpu` key, for resolution errors */
+  int          ref_lines[4]; /* lines of intra_link, nic_link, pcie_link, nvswitch */
 } NodeEntry;
 
 struct _SimCatalogue {
-  GHashTable *gpus;   /* lower-cased name -> SimGpuModel *, owned */
-  GHashTable *nodes;  /* lower-cased name -> NodeEntry *, owned */
+  GHashTable *gpus;     /* lower-cased name -> SimGpuModel *, owned */
+  GHashTable *nodes;    /* lower-cased name -> NodeEntry *, owned */
+  GHashTable *links;    /* lower-cased name -> SimLinkModel *, owned */
+  GHashTable *switches; /* lower-cased name -> SimSwitchModel *, owned */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -88,11 +92,42 @@ node_entry_free (NodeEntry *e)
   g_free (e->pub.intra_node);
   g_free (e->pub.nic_type);
   g_free (e->pub.cpu);
+  g_free (e->pub.intra_link_name);
+  g_free (e->pub.nic_link_name);
+  g_free (e->pub.pcie_link_name);
+  g_free (e->pub.nvswitch_name);
   g_free (e);
+}
+
+static void
+link_model_free (SimLinkModel *m)
+{
+  if (m == NULL)
+    return;
+  g_free (m->name);
+  g_free (m->description);
+  g_free (m->source_file);
+  g_free (m->kind);
+  g_free (m->transport);
+  g_free (m);
+}
+
+static void
+switch_model_free (SimSwitchModel *m)
+{
+  if (m == NULL)
+    return;
+  g_free (m->name);
+  g_free (m->description);
+  g_free (m->source_file);
+  g_free (m->kind);
+  g_free (m);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimGpuModel, gpu_model_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NodeEntry, node_entry_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimLinkModel, link_model_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimSwitchModel, switch_model_free)
 
 /* ------------------------------------------------------------------------ */
 /* Line numbers */
@@ -236,6 +271,8 @@ typedef enum {
   KIND_POWER,      /* double watts, "700W" */
   KIND_UINT,       /* guint, a plain integer */
   KIND_PLACEMENTS, /* SimMigProfile placements, "0, 2, 4, 6" */
+  KIND_DURATION,   /* gint64 nanoseconds, "130ns", "2us" */
+  KIND_BOOL,       /* gboolean, "true" or "false" */
 } KeyKind;
 
 typedef struct {
@@ -251,6 +288,8 @@ typedef struct {
 #define GPU(field) offsetof (SimGpuModel, field)
 #define NODE(field) offsetof (SimNodeModel, field)
 #define MIG(field) offsetof (SimMigProfile, field)
+#define LINK(field) offsetof (SimLinkModel, field)
+#define SWITCH(field) offsetof (SimSwitchModel, field)
 
 static const KeyDesc gpu_keys[] = {
   { "name", KIND_STRING, GPU (name), TRUE, FALSE, 0, 0, "a model name such as \"H100-SXM\"" },
@@ -314,7 +353,67 @@ static const KeyDesc node_keys[] = {
     "a power such as \"10.2kW\"" },
   { "price_usd", KIND_NUMBER, NODE (price_usd), FALSE, FALSE, 0, 1e12,
     "a price in US dollars such as \"199000\"" },
+  { "intra_link", KIND_STRING, NODE (intra_link_name), FALSE, FALSE, 0, 0,
+    "a [link] model name such as \"NVLink4\"" },
+  { "nic_link", KIND_STRING, NODE (nic_link_name), FALSE, FALSE, 0, 0,
+    "a [link] model name such as \"IB-NDR\"" },
+  { "pcie_link", KIND_STRING, NODE (pcie_link_name), FALSE, FALSE, 0, 0,
+    "a [link] model name such as \"PCIe-Gen5\"" },
+  { "nvswitch_model", KIND_STRING, NODE (nvswitch_name), FALSE, FALSE, 0, 0,
+    "a [switch] model name such as \"NVSwitch-gen3\"" },
 };
+
+/* The node keys that name other models, in the order of NodeEntry.ref_lines. */
+static const char * const node_ref_keys[] = { "intra_link", "nic_link", "pcie_link",
+                                              "nvswitch_model" };
+
+static const KeyDesc link_keys[] = {
+  { "name", KIND_STRING, LINK (name), TRUE, FALSE, 0, 0, "a model name such as \"IB-NDR\"" },
+  { "description", KIND_STRING, LINK (description), FALSE, FALSE, 0, 0, "a line of text" },
+  { "kind", KIND_STRING, LINK (kind), TRUE, FALSE, 0, 0,
+    "one of nvlink, pcie, infinity-fabric, infiniband, roce, ethernet" },
+  { "bandwidth", KIND_BANDWIDTH, LINK (bandwidth), TRUE, TRUE, 0, 0,
+    "a bandwidth per direction such as \"400Gb/s\" or \"450GB/s\"" },
+  { "efficiency", KIND_NUMBER, LINK (efficiency), FALSE, TRUE, 0, 1,
+    "the achieved share of the line rate, a number in (0, 1] such as \"0.95\"" },
+  { "latency", KIND_DURATION, LINK (latency_ns), FALSE, FALSE, 0, 0,
+    "a latency per hop such as \"100ns\" or \"2us\"" },
+  { "transport_latency", KIND_DURATION, LINK (transport_latency_ns), FALSE, FALSE, 0, 0,
+    "a latency per message such as \"20us\"" },
+  { "transport", KIND_STRING, LINK (transport), FALSE, FALSE, 0, 0,
+    "one of rdma, tcp, load-store" },
+  { "links_per_gpu", KIND_UINT, LINK (links_per_gpu), FALSE, FALSE, 0, 1024,
+    "the number of links per GPU, an integer such as \"18\"" },
+  { "optical", KIND_BOOL, LINK (optical), FALSE, FALSE, 0, 0, "true or false" },
+  { "access_optical", KIND_BOOL, LINK (access_optical), FALSE, FALSE, 0, 0, "true or false" },
+  { "price_usd", KIND_NUMBER, LINK (price_usd), FALSE, FALSE, 0, 1e12,
+    "a price in US dollars per cable or transceiver such as \"1000\"" },
+};
+
+static const KeyDesc switch_keys[] = {
+  { "name", KIND_STRING, SWITCH (name), TRUE, FALSE, 0, 0,
+    "a model name such as \"Quantum-2-QM9700\"" },
+  { "description", KIND_STRING, SWITCH (description), FALSE, FALSE, 0, 0, "a line of text" },
+  { "kind", KIND_STRING, SWITCH (kind), TRUE, FALSE, 0, 0,
+    "one of nvswitch, infiniband, ethernet" },
+  { "radix", KIND_UINT, SWITCH (radix), TRUE, FALSE, 2, 100000,
+    "the number of ports, an integer such as \"64\"" },
+  { "port_bandwidth", KIND_BANDWIDTH, SWITCH (port_bandwidth), TRUE, TRUE, 0, 0,
+    "a bandwidth per port and direction such as \"400Gb/s\"" },
+  { "latency", KIND_DURATION, SWITCH (latency_ns), FALSE, FALSE, 0, 0,
+    "a port-to-port latency such as \"150ns\"" },
+  { "power", KIND_POWER, SWITCH (power_w), FALSE, FALSE, 0, 0, "a power such as \"750W\"" },
+  { "price_usd", KIND_NUMBER, SWITCH (price_usd), FALSE, FALSE, 0, 1e12,
+    "a price in US dollars such as \"36000\"" },
+  { "in_network_reduction", KIND_BOOL, SWITCH (in_network_reduction), FALSE, FALSE, 0, 0,
+    "true or false" },
+};
+
+static const char * const link_kinds[] = {
+  "nvlink", "pcie", "infinity-fabric", "infiniband", "roce", "ethernet",
+};
+static const char * const link_transports[] = { "rdma", "tcp", "load-store" };
+static const char * const switch_kinds[] = { "nvswitch", "infiniband", "ethernet" };
 
 static const char * const intra_node_kinds[] = {
   "nvswitch", "nvlink-mesh", "pcie", "infinity-fabric",
@@ -474,6 +573,23 @@ read_group (GKeyFile *kf, const FileIndex *fi, const char *group, const KeyDesc 
             goto bad;
           zero = ((SimMigProfile *) target)->n_placements == 0;
           break;
+        case KIND_DURATION:
+          if (!sim_parse_duration (raw, (gint64 *) field, &local))
+            goto bad;
+          zero = *(gint64 *) field == 0;
+          break;
+        case KIND_BOOL:
+          if (g_ascii_strcasecmp (raw, "true") == 0)
+            *(gboolean *) field = TRUE;
+          else if (g_ascii_strcasecmp (raw, "false") == 0)
+            *(gboolean *) field = FALSE;
+          else
+            {
+              set_error_at (error, fi, group, d->key, 0, SIM_ERROR_PARSE,
+                            "\"%s\" is not a boolean: expected %s", raw, d->expected);
+              return FALSE;
+            }
+          break;
         default:
           g_assert_not_reached ();
         }
@@ -492,20 +608,20 @@ read_group (GKeyFile *kf, const FileIndex *fi, const char *group, const KeyDesc 
   return TRUE;
 }
 
-/* The suggestion for an unknown group: "[gpu]", "[mig NAME]" or "[node]". */
+/* The suggestion for an unknown group in a file that starts with [@head]:
+ * "[gpu]" or "[mig NAME]" in a GPU file, else [@head] itself. */
 static char *
-suggest_group (const char *group, gboolean is_gpu)
+suggest_group (const char *group, const char *head)
 {
   const char *space = strchr (group, ' ');
-  g_autofree char *head = space ? g_strndup (group, (gsize) (space - group)) : g_strdup (group);
+  g_autofree char *first = space ? g_strndup (group, (gsize) (space - group)) : g_strdup (group);
   const char *gpu_heads[] = { "gpu", "mig" };
-  const char *node_heads[] = { "node" };
   const char *guess;
 
-  if (is_gpu)
-    guess = sim__closest (head, gpu_heads, G_N_ELEMENTS (gpu_heads));
+  if (strcmp (head, "gpu") == 0)
+    guess = sim__closest (first, gpu_heads, G_N_ELEMENTS (gpu_heads));
   else
-    guess = sim__closest (head, node_heads, G_N_ELEMENTS (node_heads));
+    guess = sim__closest (first, &head, 1);
   if (guess == NULL)
     return NULL;
   if (strcmp (guess, "mig") == 0)
@@ -517,19 +633,46 @@ suggest_group (const char *group, gboolean is_gpu)
 }
 
 static gboolean
-reject_group (const FileIndex *fi, const char *group, gboolean is_gpu, GError **error)
+reject_group (const FileIndex *fi, const char *group, const char *head, GError **error)
 {
-  g_autofree char *guess = suggest_group (group, is_gpu);
-  const char *allowed = is_gpu ? "[gpu] and [mig NAME]" : "[node]";
+  g_autofree char *guess = suggest_group (group, head);
+  g_autofree char *allowed = strcmp (head, "gpu") == 0 ? g_strdup ("[gpu] and [mig NAME]")
+                                                       : g_strdup_printf ("only a [%s]", head);
+  const char *what = strcmp (head, "gpu") == 0 ? "GPU" : head;
 
   if (guess != NULL)
     set_error_at (error, fi, group, NULL, 0, SIM_ERROR_UNKNOWN_KEY,
-                  "unknown group: did you mean %s? (a %s file has %s groups)", guess,
-                  is_gpu ? "GPU" : "node", allowed);
+                  "unknown group: did you mean %s? (a %s file has %s group%s)", guess, what,
+                  allowed, strcmp (head, "gpu") == 0 ? "s" : "");
   else
     set_error_at (error, fi, group, NULL, 0, SIM_ERROR_UNKNOWN_KEY,
-                  "unknown group: a %s file has %s groups", is_gpu ? "GPU" : "node",
-                  allowed);
+                  "unknown group: a %s file has %s group%s", what, allowed,
+                  strcmp (head, "gpu") == 0 ? "s" : "");
+  return FALSE;
+}
+
+/* Checks that @value (the string field @key of @group) is one of @choices,
+ * with a suggestion if not. */
+static gboolean
+check_choice (const FileIndex *fi, const char *group, const char *key, const char *value,
+              const char * const *choices, gsize n, const char *what, GError **error)
+{
+  g_autoptr(GString) all = g_string_new (NULL);
+  const char *guess;
+
+  for (gsize i = 0; i < n; i++)
+    if (strcmp (value, choices[i]) == 0)
+      return TRUE;
+  for (gsize i = 0; i < n; i++)
+    g_string_append_printf (all, "%s%s", i ? ", " : "", choices[i]);
+  guess = sim__closest (value, choices, n);
+  if (guess != NULL)
+    set_error_at (error, fi, group, key, 0, SIM_ERROR_INVALID,
+                  "unknown %s \"%s\": did you mean \"%s\"? (expected one of %s)", what, value,
+                  guess, all->str);
+  else
+    set_error_at (error, fi, group, key, 0, SIM_ERROR_INVALID,
+                  "unknown %s \"%s\": expected one of %s", what, value, all->str);
   return FALSE;
 }
 
@@ -607,7 +750,7 @@ parse_gpu (GKeyFile *kf, const FileIndex *fi, GError **error)
         pname++;
       if (pname == NULL || *pname == '\0')
         {
-          reject_group (fi, g, TRUE, error);
+          reject_group (fi, g, "gpu", error);
           return NULL;
         }
       n_mig++;
@@ -666,7 +809,7 @@ parse_node (GKeyFile *kf, const FileIndex *fi, GError **error)
 
   if (groups[0] != NULL && groups[1] != NULL)
     {
-      reject_group (fi, groups[1], FALSE, error);
+      reject_group (fi, groups[1], "node", error);
       return NULL;
     }
   if (!read_group (kf, fi, "node", node_keys, G_N_ELEMENTS (node_keys), m, error))
@@ -713,8 +856,60 @@ parse_node (GKeyFile *kf, const FileIndex *fi, GError **error)
       return NULL;
     }
   e->gpu_line = file_index_line (fi, "node", "gpu");
+  for (gsize i = 0; i < G_N_ELEMENTS (node_ref_keys); i++)
+    e->ref_lines[i] = file_index_line (fi, "node", node_ref_keys[i]);
   m->source_file = g_strdup (fi->path);
   return g_steal_pointer (&e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Link and switch models */
+
+static SimLinkModel *
+parse_link (GKeyFile *kf, const FileIndex *fi, GError **error)
+{
+  g_autoptr(SimLinkModel) m = g_new0 (SimLinkModel, 1);
+  g_auto(GStrv) groups = g_key_file_get_groups (kf, NULL);
+
+  if (groups[0] != NULL && groups[1] != NULL)
+    {
+      reject_group (fi, groups[1], "link", error);
+      return NULL;
+    }
+  /* Defaults for keys the file may leave out. */
+  m->efficiency = 1.0;
+  m->optical = TRUE;
+  if (!read_group (kf, fi, "link", link_keys, G_N_ELEMENTS (link_keys), m, error))
+    return NULL;
+  if (!check_choice (fi, "link", "kind", m->kind, link_kinds, G_N_ELEMENTS (link_kinds),
+                     "link kind", error))
+    return NULL;
+  if (m->transport != NULL
+      && !check_choice (fi, "link", "transport", m->transport, link_transports,
+                        G_N_ELEMENTS (link_transports), "transport", error))
+    return NULL;
+  m->source_file = g_strdup (fi->path);
+  return g_steal_pointer (&m);
+}
+
+static SimSwitchModel *
+parse_switch (GKeyFile *kf, const FileIndex *fi, GError **error)
+{
+  g_autoptr(SimSwitchModel) m = g_new0 (SimSwitchModel, 1);
+  g_auto(GStrv) groups = g_key_file_get_groups (kf, NULL);
+
+  if (groups[0] != NULL && groups[1] != NULL)
+    {
+      reject_group (fi, groups[1], "switch", error);
+      return NULL;
+    }
+  if (!read_group (kf, fi, "switch", switch_keys, G_N_ELEMENTS (switch_keys), m, error))
+    return NULL;
+  if (!check_choice (fi, "switch", "kind", m->kind, switch_kinds, G_N_ELEMENTS (switch_kinds),
+                     "switch kind", error))
+    return NULL;
+  m->source_file = g_strdup (fi->path);
+  return g_steal_pointer (&m);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -729,6 +924,10 @@ sim_catalogue_new (void)
                                    (GDestroyNotify) gpu_model_free);
   c->nodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                     (GDestroyNotify) node_entry_free);
+  c->links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                    (GDestroyNotify) link_model_free);
+  c->switches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                       (GDestroyNotify) switch_model_free);
   return c;
 }
 
@@ -739,6 +938,8 @@ sim_catalogue_free (SimCatalogue *catalogue)
     return;
   g_hash_table_unref (catalogue->gpus);
   g_hash_table_unref (catalogue->nodes);
+  g_hash_table_unref (catalogue->links);
+  g_hash_table_unref (catalogue->switches);
   g_free (catalogue);
 }
 
@@ -777,6 +978,10 @@ relink_nodes (SimCatalogue *c)
     {
       SimNodeModel *n = value;
       n->gpu = sim_catalogue_lookup_gpu (c, n->gpu_name);
+      n->intra_link = sim_catalogue_lookup_link (c, n->intra_link_name);
+      n->nic_link = sim_catalogue_lookup_link (c, n->nic_link_name);
+      n->pcie_link = sim_catalogue_lookup_link (c, n->pcie_link_name);
+      n->nvswitch = sim_catalogue_lookup_switch (c, n->nvswitch_name);
     }
 }
 
@@ -812,7 +1017,8 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
   if (start == NULL)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
-                   "%s: no groups: expected the file to start with [gpu] or [node]", path);
+                   "%s: no groups: expected the file to start with [gpu], [node], [link] or "
+                   "[switch]", path);
       return FALSE;
     }
   if (strcmp (start, "gpu") == 0)
@@ -829,12 +1035,26 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
         return FALSE;
       g_hash_table_replace (catalogue->nodes, g_ascii_strdown (e->pub.name, -1), e);
     }
+  else if (strcmp (start, "link") == 0)
+    {
+      SimLinkModel *m = parse_link (kf, &fi, error);
+      if (m == NULL)
+        return FALSE;
+      g_hash_table_replace (catalogue->links, g_ascii_strdown (m->name, -1), m);
+    }
+  else if (strcmp (start, "switch") == 0)
+    {
+      SimSwitchModel *m = parse_switch (kf, &fi, error);
+      if (m == NULL)
+        return FALSE;
+      g_hash_table_replace (catalogue->switches, g_ascii_strdown (m->name, -1), m);
+    }
   else
     {
-      const char *kinds[] = { "gpu", "node" };
+      const char *kinds[] = { "gpu", "node", "link", "switch" };
       const char *guess = sim__closest (start, kinds, G_N_ELEMENTS (kinds));
       set_error_at (error, &fi, start, NULL, 0, SIM_ERROR_UNKNOWN_KEY,
-                    "unknown first group%s%s%s: expected [gpu] or [node]",
+                    "unknown first group%s%s%s: expected [gpu], [node], [link] or [switch]",
                     guess ? ": did you mean [" : "", guess ? guess : "", guess ? "]?" : "");
       return FALSE;
     }
@@ -955,6 +1175,60 @@ sim_catalogue_get_nodes (const SimCatalogue *catalogue)
   return out;
 }
 
+static int
+compare_links (gconstpointer a, gconstpointer b)
+{
+  const SimLinkModel *x = *(const SimLinkModel * const *) a;
+  const SimLinkModel *y = *(const SimLinkModel * const *) b;
+  return g_ascii_strcasecmp (x->name, y->name);
+}
+
+static int
+compare_switches (gconstpointer a, gconstpointer b)
+{
+  const SimSwitchModel *x = *(const SimSwitchModel * const *) a;
+  const SimSwitchModel *y = *(const SimSwitchModel * const *) b;
+  return g_ascii_strcasecmp (x->name, y->name);
+}
+
+GPtrArray *
+sim_catalogue_get_links (const SimCatalogue *catalogue)
+{
+  GPtrArray *out;
+
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  out = sorted_values (catalogue->links);
+  g_ptr_array_sort (out, compare_links);
+  return out;
+}
+
+GPtrArray *
+sim_catalogue_get_switches (const SimCatalogue *catalogue)
+{
+  GPtrArray *out;
+
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  out = sorted_values (catalogue->switches);
+  g_ptr_array_sort (out, compare_switches);
+  return out;
+}
+
+/* The name closest to @name among the models of @table, whose values all
+ * start with their name (a char * first member); NULL if none is close. */
+static const char *
+closest_in (GHashTable *table, const char *name)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer value;
+
+  g_hash_table_iter_init (&it, table);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    g_ptr_array_add (names, *(char **) value);
+  g_ptr_array_sort (names, compare_names);
+  return sim__closest (name, (const char * const *) names->pdata, names->len);
+}
+
 /* The name closest to @name among the GPU models, and also the node models
  * if @with_nodes; NULL if none is close. */
 static const char *
@@ -990,8 +1264,33 @@ sim_catalogue_resolve (SimCatalogue *catalogue, GError **error)
   for (guint i = 0; i < nodes->len; i++)
     {
       NodeEntry *e = g_ptr_array_index (nodes, i);
+      const char *refs[] = { e->pub.intra_link_name, e->pub.nic_link_name,
+                             e->pub.pcie_link_name, e->pub.nvswitch_name };
+      gconstpointer found[] = { e->pub.intra_link, e->pub.nic_link, e->pub.pcie_link,
+                                e->pub.nvswitch };
       const char *guess;
 
+      for (gsize k = 0; k < G_N_ELEMENTS (refs); k++)
+        {
+          gboolean is_switch = k == 3;
+          const char *what = is_switch ? "switch" : "link";
+
+          if (refs[k] == NULL || found[k] != NULL)
+            continue;
+          guess = closest_in (is_switch ? catalogue->switches : catalogue->links, refs[k]);
+          if (guess != NULL)
+            g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                         "%s:%d: [node] %s: unknown %s model \"%s\": did you mean \"%s\"?",
+                         e->pub.source_file, e->ref_lines[k], node_ref_keys[k], what, refs[k],
+                         guess);
+          else
+            g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                         "%s:%d: [node] %s: unknown %s model \"%s\": expected the name of a "
+                         "[%s] model in the catalogue (`gpusim models` lists them)",
+                         e->pub.source_file, e->ref_lines[k], node_ref_keys[k], what, refs[k],
+                         what);
+          return FALSE;
+        }
       if (e->pub.gpu != NULL)
         continue;
       guess = closest_name (catalogue, FALSE, e->pub.gpu_name);
@@ -1054,6 +1353,30 @@ sim_catalogue_lookup_node (const SimCatalogue *catalogue, const char *name)
   return g_hash_table_lookup (catalogue->nodes, key);
 }
 
+const SimLinkModel *
+sim_catalogue_lookup_link (const SimCatalogue *catalogue, const char *name)
+{
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+  key = g_ascii_strdown (name, -1);
+  return g_hash_table_lookup (catalogue->links, key);
+}
+
+const SimSwitchModel *
+sim_catalogue_lookup_switch (const SimCatalogue *catalogue, const char *name)
+{
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+  key = g_ascii_strdown (name, -1);
+  return g_hash_table_lookup (catalogue->switches, key);
+}
+
 const char *
 sim_catalogue_suggest (const SimCatalogue *catalogue, const char *name)
 {
@@ -1061,6 +1384,24 @@ sim_catalogue_suggest (const SimCatalogue *catalogue, const char *name)
   if (name == NULL)
     return NULL;
   return closest_name (catalogue, TRUE, name);
+}
+
+const char *
+sim_catalogue_suggest_link (const SimCatalogue *catalogue, const char *name)
+{
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+  return closest_in (catalogue->links, name);
+}
+
+const char *
+sim_catalogue_suggest_switch (const SimCatalogue *catalogue, const char *name)
+{
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+  return closest_in (catalogue->switches, name);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1232,6 +1573,10 @@ describe_node (GString *s, const SimNodeModel *m)
   line_power (s, "base power (no GPUs, idle)", m->base_power_w, TRUE);
   line_power (s, "max power", m->max_power_w, TRUE);
   line_price (s, m->price_usd);
+  line_text (s, "intra-node link", m->intra_link_name);
+  line_text (s, "NIC link", m->nic_link_name);
+  line_text (s, "PCIe link", m->pcie_link_name);
+  line_text (s, "NVSwitch model", m->nvswitch_name);
   if (m->gpu != NULL)
     {
       line_size (s, "GPU memory, total", m->gpu->memory_bytes * m->gpus);
@@ -1239,11 +1584,70 @@ describe_node (GString *s, const SimNodeModel *m)
     }
 }
 
+static void
+line_latency (GString *s, const char *label, gint64 ns)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_printf (s, "  %s: ", label);
+  if (ns == 0)
+    g_string_append (s, "unknown");
+  else if (ns < 1000)
+    g_string_append_printf (s, "%" G_GINT64_FORMAT " ns", ns);
+  else
+    g_string_append_printf (s, "%s us", g_ascii_formatd (buf, sizeof buf, "%.6g", ns / 1e3));
+  g_string_append_c (s, '\n');
+}
+
+static void
+describe_link (GString *s, const SimLinkModel *m)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_printf (s, "%s (link model)\n", m->name);
+  line_text (s, "description", m->description);
+  line_text (s, "source file", m->source_file);
+  line_text (s, "kind", m->kind);
+  line_bandwidth (s, "bandwidth per direction", m->bandwidth, TRUE);
+  g_string_append_printf (s, "  efficiency: %s\n",
+                          g_ascii_formatd (buf, sizeof buf, "%.4g", m->efficiency));
+  line_bandwidth (s, "usable bandwidth per direction", m->bandwidth * m->efficiency, FALSE);
+  line_latency (s, "latency per hop", m->latency_ns);
+  if (m->transport_latency_ns > 0)
+    line_latency (s, "transport latency per message", m->transport_latency_ns);
+  line_text (s, "transport", m->transport);
+  if (m->links_per_gpu > 0)
+    g_string_append_printf (s, "  links per GPU: %u\n", m->links_per_gpu);
+  g_string_append_printf (s, "  optical between switches: %s\n", m->optical ? "yes" : "no");
+  g_string_append_printf (s, "  optical to NICs: %s\n", m->access_optical ? "yes" : "no");
+  line_price (s, m->price_usd);
+}
+
+static void
+describe_switch (GString *s, const SimSwitchModel *m)
+{
+  g_string_append_printf (s, "%s (switch model)\n", m->name);
+  line_text (s, "description", m->description);
+  line_text (s, "source file", m->source_file);
+  line_text (s, "kind", m->kind);
+  g_string_append_printf (s, "  radix: %u ports\n", m->radix);
+  line_bandwidth (s, "port bandwidth per direction", m->port_bandwidth, TRUE);
+  line_bandwidth (s, "switching capacity (all ports, one direction)",
+                  m->port_bandwidth * m->radix, TRUE);
+  line_latency (s, "port-to-port latency", m->latency_ns);
+  line_power (s, "power", m->power_w, FALSE);
+  line_price (s, m->price_usd);
+  g_string_append_printf (s, "  in-network reduction: %s\n",
+                          m->in_network_reduction ? "yes" : "no");
+}
+
 char *
 sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError **error)
 {
   const SimGpuModel *gpu;
   const SimNodeModel *node;
+  const SimLinkModel *link;
+  const SimSwitchModel *sw;
   GString *s;
 
   g_return_val_if_fail (catalogue != NULL, NULL);
@@ -1251,15 +1655,23 @@ sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError 
 
   gpu = sim_catalogue_lookup_gpu (catalogue, name);
   node = sim_catalogue_lookup_node (catalogue, name);
-  if (gpu == NULL && node == NULL)
+  link = sim_catalogue_lookup_link (catalogue, name);
+  sw = sim_catalogue_lookup_switch (catalogue, name);
+  if (gpu == NULL && node == NULL && link == NULL && sw == NULL)
     {
       const char *guess = sim_catalogue_suggest (catalogue, name);
+      if (guess == NULL)
+        guess = sim_catalogue_suggest_link (catalogue, name);
+      if (guess == NULL)
+        guess = sim_catalogue_suggest_switch (catalogue, name);
       if (guess != NULL)
         g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                     "no GPU or node model called \"%s\": did you mean \"%s\"?", name, guess);
+                     "no GPU, node, link or switch model called \"%s\": did you mean \"%s\"?",
+                     name, guess);
       else
         g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                     "no GPU or node model called \"%s\" (`gpusim models` lists them)", name);
+                     "no GPU, node, link or switch model called \"%s\" (`gpusim models` "
+                     "lists them)", name);
       return NULL;
     }
   s = g_string_new (NULL);
@@ -1267,9 +1679,21 @@ sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError 
     describe_gpu (s, gpu);
   if (node != NULL)
     {
-      if (gpu != NULL)
+      if (s->len > 0)
         g_string_append_c (s, '\n');
       describe_node (s, node);
+    }
+  if (link != NULL)
+    {
+      if (s->len > 0)
+        g_string_append_c (s, '\n');
+      describe_link (s, link);
+    }
+  if (sw != NULL)
+    {
+      if (s->len > 0)
+        g_string_append_c (s, '\n');
+      describe_switch (s, sw);
     }
   return g_string_free (s, FALSE);
 }

@@ -75,6 +75,9 @@ typedef struct {
  *
  * A node (server) model.
  */
+typedef struct _SimLinkModel   SimLinkModel;
+typedef struct _SimSwitchModel SimSwitchModel;
+
 typedef struct {
   char    *name;              /* "DGX-H100" */
   char    *description;
@@ -93,7 +96,68 @@ typedef struct {
   double   base_power_w;      /* node power without its GPUs, at idle */
   double   max_power_w;       /* the node's rated maximum */
   double   price_usd;
+  char    *intra_link_name;   /* [link] model joining its GPUs, or NULL: the GPU's scaleup_link */
+  char    *nic_link_name;     /* [link] model of its NICs' cables, or NULL */
+  char    *pcie_link_name;    /* [link] model from GPU to NIC / PCIe switch, or NULL */
+  char    *nvswitch_name;     /* [switch] model of its NVSwitch chips, or NULL */
+  const SimLinkModel   *intra_link;  /* resolved when the catalogue is resolved; NULL if none */
+  const SimLinkModel   *nic_link;
+  const SimLinkModel   *pcie_link;
+  const SimSwitchModel *nvswitch;
 } SimNodeModel;
+
+/**
+ * SimLinkModel:
+ *
+ * A kind of link: a network cable with its NICs' ports, or an on-board
+ * interconnect.  What @bandwidth means depends on @kind:
+ * - scale-up links (nvlink, infinity-fabric): the bandwidth of one GPU, in
+ *   each direction, over all its links of this kind together (NVLink4:
+ *   18 links of 25 GB/s per direction = 450 GB/s).  A topology gives it
+ *   whole to the GPU's one connection to the node's logical NVSwitch, or
+ *   splits it evenly among the GPU's peers in a mesh;
+ * - pcie: one x16 connection, in each direction;
+ * - network links (infiniband, roce, ethernet): one port and cable, in
+ *   each direction (400 Gb/s for NDR).
+ * @efficiency is the share of @bandwidth a large transfer achieves
+ * (protocol overhead), calibrated against measured bus bandwidth; 1 if
+ * the file does not give it.  @latency is per hop (one link, including
+ * its serialisation and the ports at both ends); @transport_latency is
+ * paid once per message end to end (a kernel TCP stack), not per hop.
+ */
+struct _SimLinkModel {
+  char    *name;              /* "IB-NDR" */
+  char    *description;
+  char    *source_file;
+  char    *kind;              /* nvlink, pcie, infinity-fabric, infiniband, roce, ethernet */
+  double   bandwidth;         /* bytes/s per direction, see above */
+  double   efficiency;        /* 0 < efficiency <= 1 */
+  gint64   latency_ns;        /* per hop */
+  gint64   transport_latency_ns; /* per message, end to end */
+  char    *transport;         /* rdma, tcp, load-store */
+  guint    links_per_gpu;     /* scale-up links that @bandwidth adds up, 0 if not given */
+  gboolean optical;           /* cables between switches are optical (two transceivers) */
+  gboolean access_optical;    /* cables from a NIC to its switch are optical too */
+  double   price_usd;         /* per cable or transceiver, 0 if not published */
+};
+
+/**
+ * SimSwitchModel:
+ *
+ * A switch: an NVSwitch chip, or an InfiniBand or Ethernet switch box.
+ */
+struct _SimSwitchModel {
+  char    *name;              /* "Quantum-2-QM9700" */
+  char    *description;
+  char    *source_file;
+  char    *kind;              /* nvswitch, infiniband, ethernet */
+  guint    radix;             /* ports */
+  double   port_bandwidth;    /* bytes/s per port, per direction */
+  gint64   latency_ns;        /* port to port, 0 if not published */
+  double   power_w;           /* typical or maximum power, 0 if not published */
+  double   price_usd;
+  gboolean in_network_reduction; /* SHARP (InfiniBand) or NVLS (NVSwitch) */
+};
 
 typedef struct _SimCatalogue SimCatalogue;
 
@@ -142,10 +206,11 @@ gboolean sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GErr
 /**
  * sim_catalogue_resolve:
  *
- * Resolves every node model's GPU by name.
+ * Resolves every node model's GPU, and its intra_link, nic_link, pcie_link
+ * and nvswitch models where it names them, by name.
  *
- * Errors: SIM_ERROR_NOT_FOUND naming the node file and the unknown GPU,
- * with a suggestion of the closest known name.
+ * Errors: SIM_ERROR_NOT_FOUND naming the node file, line and key and the
+ * unknown model, with a suggestion of the closest known name.
  */
 gboolean sim_catalogue_resolve (SimCatalogue *catalogue, GError **error);
 
@@ -175,6 +240,18 @@ const SimGpuModel  *sim_catalogue_lookup_gpu (const SimCatalogue *catalogue, con
 const SimNodeModel *sim_catalogue_lookup_node (const SimCatalogue *catalogue, const char *name);
 
 /**
+ * sim_catalogue_lookup_link:
+ * Returns: (transfer none) (nullable): the link model called @name, or %NULL.
+ */
+const SimLinkModel   *sim_catalogue_lookup_link (const SimCatalogue *catalogue, const char *name);
+/**
+ * sim_catalogue_lookup_switch:
+ * Returns: (transfer none) (nullable): the switch model called @name, or %NULL.
+ */
+const SimSwitchModel *sim_catalogue_lookup_switch (const SimCatalogue *catalogue,
+                                                   const char *name);
+
+/**
  * sim_catalogue_get_gpus:
  * Returns: (transfer container) (element-type SimGpuModel): the GPU models, sorted by name.
  */
@@ -184,6 +261,17 @@ GPtrArray *sim_catalogue_get_gpus (const SimCatalogue *catalogue);
  * Returns: (transfer container) (element-type SimNodeModel): the node models, sorted by name.
  */
 GPtrArray *sim_catalogue_get_nodes (const SimCatalogue *catalogue);
+/**
+ * sim_catalogue_get_links:
+ * Returns: (transfer container) (element-type SimLinkModel): the link models, sorted by name.
+ */
+GPtrArray *sim_catalogue_get_links (const SimCatalogue *catalogue);
+/**
+ * sim_catalogue_get_switches:
+ * Returns: (transfer container) (element-type SimSwitchModel): the switch models, sorted
+ *   by name.
+ */
+GPtrArray *sim_catalogue_get_switches (const SimCatalogue *catalogue);
 
 /**
  * sim_catalogue_suggest:
@@ -194,11 +282,21 @@ GPtrArray *sim_catalogue_get_nodes (const SimCatalogue *catalogue);
  *   closest to @name by edit distance, if one is close enough.
  */
 const char *sim_catalogue_suggest (const SimCatalogue *catalogue, const char *name);
+/**
+ * sim_catalogue_suggest_link:
+ * Returns: (transfer none) (nullable): the link model name closest to @name, if any is close.
+ */
+const char *sim_catalogue_suggest_link (const SimCatalogue *catalogue, const char *name);
+/**
+ * sim_catalogue_suggest_switch:
+ * Returns: (transfer none) (nullable): the switch model name closest to @name, if any is close.
+ */
+const char *sim_catalogue_suggest_switch (const SimCatalogue *catalogue, const char *name);
 
 /**
  * sim_catalogue_describe:
  * @catalogue: a catalogue
- * @name: a GPU or node model name
+ * @name: a GPU, node, link or switch model name
  * @error: return location for a #GError
  *
  * Formats every field of one model, with units, for `gpusim models show`.

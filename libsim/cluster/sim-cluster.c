@@ -22,6 +22,8 @@ struct _SimCluster {
   guint   *sizes;         /* those sizes */
   /* Interned GPU-model list -> guint8 array, one flag per pool (allowed). */
   GHashTable *allowed;
+  /* GPU index -> SimMigLayout*, for GPUs in MIG mode only. */
+  GHashTable *mig;
 };
 
 SimCluster *
@@ -35,6 +37,7 @@ sim_cluster_new (void)
   c->hist = g_new0 (guint, HIST_DIM * HIST_DIM);
   c->sizes = g_new0 (guint, HIST_DIM);
   c->allowed = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  c->mig = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   return c;
 }
 
@@ -59,6 +62,13 @@ sim_cluster_copy (const SimCluster *cluster)
   memcpy (c->hist, cluster->hist, sizeof (guint) * HIST_DIM * HIST_DIM);
   memcpy (c->sizes, cluster->sizes, sizeof (guint) * HIST_DIM);
   c->sizes_present = cluster->sizes_present;
+  {
+    GHashTableIter it;
+    gpointer key, value;
+    g_hash_table_iter_init (&it, cluster->mig);
+    while (g_hash_table_iter_next (&it, &key, &value))
+      g_hash_table_insert (c->mig, key, g_memdup2 (value, sizeof (SimMigLayout)));
+  }
   return c;
 }
 
@@ -75,6 +85,7 @@ sim_cluster_free (SimCluster *cluster)
   g_free (cluster->hist);
   g_free (cluster->sizes);
   g_hash_table_unref (cluster->allowed);
+  g_hash_table_unref (cluster->mig);
   g_free (cluster);
 }
 
@@ -348,6 +359,13 @@ sim_cluster_allocate (SimCluster *cluster, const guint32 *gpus, guint n, guint m
                        "GPU %u does not exist (the cluster has %u)", gpus[i], cluster->gpus->len);
           goto undo;
         }
+      if (all[gpus[i]].mig_used != 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                       "GPU %u (node %u) is in MIG mode: it takes only MIG instances", gpus[i],
+                       all[gpus[i]].node);
+          goto undo;
+        }
       if (all[gpus[i]].used_milli + milli > SIM_GPU_WHOLE)
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
@@ -455,4 +473,168 @@ sim_cluster_describe (const SimCluster *cluster)
                               p->gpu_model ? p->gpu_model->name : p->model->gpu_name);
     }
   return g_string_free (s, FALSE);
+}
+
+/* ------------------------------------------------------------------------- */
+/* MIG instances. */
+
+/* Brings GPU G's used_milli, mig_used and tenant count in line with LAYOUT
+ * (NULL: no instance left), and the node's free count with its tenants. */
+static void
+mig_sync (SimCluster *c, guint index, const SimGpuModel *model, const SimMigLayout *layout)
+{
+  SimGpu *g = &g_array_index (c->gpus, SimGpu, index);
+  guint old_tenants = g->n_tenants;
+  guint slices = layout ? sim_mig_layout_compute_slices (layout) : 0;
+  guint used = 0;
+
+  if (layout != NULL && model->mig_slices > 0)
+    used = MIN ((slices * SIM_GPU_WHOLE + model->mig_slices / 2) / model->mig_slices,
+                SIM_GPU_WHOLE);
+  c->allocated_milli = c->allocated_milli - g->used_milli + used;
+  g->used_milli = used;
+  g->mig_used = layout ? layout->compute_used : 0;
+  g->n_tenants = layout ? layout->n_instances : 0;
+  if ((old_tenants == 0) != (g->n_tenants == 0))
+    {
+      SimNode *node = &g_array_index (c->nodes, SimNode, g->node);
+      guint old = node->free_gpus;
+      if (g->n_tenants == 0)
+        {
+          node->free_gpus++;
+          c->n_free++;
+        }
+      else
+        {
+          node->free_gpus--;
+          c->n_free--;
+        }
+      node_free_changed (c, node, old);
+    }
+}
+
+int
+sim_cluster_mig_allocate (SimCluster *cluster, guint gpu, guint profile, int start,
+                          GError **error)
+{
+  const SimGpu *g;
+  const SimGpuModel *model;
+  SimMigLayout *layout, fresh;
+  int at;
+
+  g_return_val_if_fail (cluster != NULL, -1);
+  if (gpu >= cluster->gpus->len)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE, "GPU %u does not exist (the cluster has %u)",
+                   gpu, cluster->gpus->len);
+      return -1;
+    }
+  g = &g_array_index (cluster->gpus, SimGpu, gpu);
+  model = g_array_index (cluster->nodes, SimNode, g->node).gpu_model;
+  if (model == NULL || model->mig_slices == 0 || model->n_mig_profiles == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "GPU %u (%s) has no MIG", gpu,
+                   model ? model->name : "unknown model");
+      return -1;
+    }
+  layout = g_hash_table_lookup (cluster->mig, GUINT_TO_POINTER (gpu));
+  if (layout == NULL && g->n_tenants > 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "GPU %u (node %u) holds whole or fractional allocations: it cannot take a "
+                   "MIG instance", gpu, g->node);
+      return -1;
+    }
+  if (layout == NULL)
+    sim_mig_layout_init (&fresh);
+  at = sim_mig_layout_add (model, layout ? layout : &fresh, profile, start, error);
+  if (at < 0)
+    return -1;
+  if (layout == NULL)
+    {
+      layout = g_memdup2 (&fresh, sizeof fresh);
+      g_hash_table_insert (cluster->mig, GUINT_TO_POINTER (gpu), layout);
+    }
+  mig_sync (cluster, gpu, model, layout);
+  return at;
+}
+
+gboolean
+sim_cluster_mig_release (SimCluster *cluster, guint gpu, guint profile, guint start)
+{
+  SimMigLayout *layout;
+  const SimGpuModel *model;
+
+  g_return_val_if_fail (cluster != NULL && gpu < cluster->gpus->len, FALSE);
+  layout = g_hash_table_lookup (cluster->mig, GUINT_TO_POINTER (gpu));
+  if (layout == NULL)
+    return FALSE;
+  model = g_array_index (cluster->nodes, SimNode,
+                         g_array_index (cluster->gpus, SimGpu, gpu).node).gpu_model;
+  if (!sim_mig_layout_remove (model, layout, profile, start))
+    return FALSE;
+  if (layout->n_instances == 0)
+    {
+      g_hash_table_remove (cluster->mig, GUINT_TO_POINTER (gpu));
+      layout = NULL;
+    }
+  mig_sync (cluster, gpu, model, layout);
+  return TRUE;
+}
+
+const SimMigLayout *
+sim_cluster_get_mig_layout (const SimCluster *cluster, guint gpu)
+{
+  g_return_val_if_fail (cluster != NULL && gpu < cluster->gpus->len, NULL);
+  return g_hash_table_lookup (cluster->mig, GUINT_TO_POINTER (gpu));
+}
+
+gboolean
+sim_cluster_mig_find (const SimCluster *cluster, const char *profile_name,
+                      const char *gpu_models, guint *gpu, guint *start)
+{
+  g_return_val_if_fail (cluster != NULL && profile_name != NULL, FALSE);
+  g_return_val_if_fail (gpu != NULL && start != NULL, FALSE);
+  /* Pass 0: GPUs already in MIG mode; pass 1: free GPUs. */
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint p = 0; p < cluster->pools->len; p++)
+      {
+        const SimPool *pool = &g_array_index (cluster->pools, SimPool, p);
+        const SimGpuModel *model = pool->gpu_model;
+        SimMigLayout empty;
+        int profile;
+
+        if (model == NULL || model->mig_slices == 0)
+          continue;
+        profile = sim_mig_lookup_profile (model, profile_name);
+        if (profile < 0 || !sim_cluster_node_allows (cluster, pool->first_node, gpu_models))
+          continue;
+        sim_mig_layout_init (&empty);
+        for (guint n = pool->first_node; n < pool->first_node + pool->n_nodes; n++)
+          {
+            const SimNode *node = &g_array_index (cluster->nodes, SimNode, n);
+            if (pass == 1 && node->free_gpus == 0)
+              continue;
+            for (guint i = node->first_gpu; i < node->first_gpu + node->n_gpus; i++)
+              {
+                const SimGpu *g = &g_array_index (cluster->gpus, SimGpu, i);
+                const SimMigLayout *layout = NULL;
+                int s;
+                if (pass == 0 && g->mig_used != 0)
+                  layout = g_hash_table_lookup (cluster->mig, GUINT_TO_POINTER (i));
+                else if (pass == 1 && g->n_tenants == 0)
+                  layout = &empty;
+                if (layout == NULL)
+                  continue;
+                s = sim_mig_find_slot (model, layout, (guint) profile);
+                if (s >= 0)
+                  {
+                    *gpu = i;
+                    *start = (guint) s;
+                    return TRUE;
+                  }
+              }
+          }
+      }
+  return FALSE;
 }

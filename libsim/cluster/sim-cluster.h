@@ -20,6 +20,7 @@
 
 #include <glib.h>
 #include "cluster/sim-catalogue.h"
+#include "cluster/sim-mig.h"
 
 G_BEGIN_DECLS
 
@@ -252,6 +253,79 @@ guint sim_cluster_fragmented_gpus (const SimCluster *cluster, guint gpus);
  *   "16 x DGX-H100 (128 x H100-SXM)".
  */
 char *sim_cluster_describe (const SimCluster *cluster);
+
+/* ------------------------------------------------------------------------- */
+/* MIG instances.
+ *
+ * A GPU is in MIG mode while it holds at least one instance.  Then its
+ * @mig_used has the bits of the compute slices taken, @n_tenants counts
+ * its instances, and @used_milli is the share of its compute slices taken
+ * (rounded to the nearest thousandth: 1000 when all 7 are).  A GPU in MIG
+ * mode is not free (it leaves @free_gpus), and sim_cluster_allocate()
+ * refuses it, so whole-GPU and fractional jobs never share a GPU with MIG
+ * instances; MIG instances go only on a GPU that is free or already in MIG
+ * mode.  When its last instance is released the GPU is free again. */
+
+/**
+ * sim_cluster_mig_allocate:
+ * @cluster: a cluster
+ * @gpu: a GPU index
+ * @profile: index of a profile of the GPU's model (see sim_mig_lookup_profile())
+ * @start: the start slice, or -1 for the first allowed one that is free
+ * @error: return location for a #GError
+ *
+ * Creates a MIG instance on @gpu.  Nothing changes on failure.
+ *
+ * Errors: SIM_ERROR_INVALID if the GPU's model has no MIG, no such
+ * profile, or @start is not an allowed start; SIM_ERROR_STATE if the GPU
+ * holds whole-GPU or fractional allocations, or the instance does not fit
+ * in its layout.
+ *
+ * Returns: the start slice of the new instance, or -1 on failure.
+ */
+int sim_cluster_mig_allocate (SimCluster *cluster, guint gpu, guint profile, int start,
+                              GError **error);
+
+/**
+ * sim_cluster_mig_release:
+ * @cluster: a cluster
+ * @gpu: a GPU index
+ * @profile: the instance's profile
+ * @start: its start slice
+ *
+ * Destroys a MIG instance made by sim_cluster_mig_allocate().
+ *
+ * Returns: %TRUE if there was such an instance.
+ */
+gboolean sim_cluster_mig_release (SimCluster *cluster, guint gpu, guint profile, guint start);
+
+/**
+ * sim_cluster_get_mig_layout:
+ * @cluster: a cluster
+ * @gpu: a GPU index
+ *
+ * Returns: (transfer none) (nullable): the GPU's MIG layout, or %NULL if it
+ *   is not in MIG mode.  Valid until the next change of the cluster.
+ */
+const SimMigLayout *sim_cluster_get_mig_layout (const SimCluster *cluster, guint gpu);
+
+/**
+ * sim_cluster_mig_find:
+ * @cluster: a cluster
+ * @profile_name: a MIG profile name, e.g. "1g.10gb"
+ * @gpu_models: (nullable): allowed GPU models, as in #SimJobSpec
+ * @gpu: (out): the GPU chosen
+ * @start: (out): the start slice there
+ *
+ * First fit for a MIG instance: the lowest-numbered GPU, among those
+ * already in MIG mode and then those free, whose model has the profile and
+ * whose layout has room for it.  GPUs already in MIG mode come first so
+ * that free GPUs stay whole.  Time complexity: O(GPUs).
+ *
+ * Returns: %TRUE if a place was found.
+ */
+gboolean sim_cluster_mig_find (const SimCluster *cluster, const char *profile_name,
+                               const char *gpu_models, guint *gpu, guint *start);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimCluster, sim_cluster_free)
 

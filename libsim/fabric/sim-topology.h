@@ -16,6 +16,25 @@
  *
  * Routing is shortest paths with deterministic ECMP: among equal-cost
  * paths, the flow's hash picks one, the same one every time.
+ *
+ * Simplifications, stated once:
+ * - the NVSwitch chips of a node (4 in a DGX H100, 6 in a DGX A100) act
+ *   as one logical non-blocking crossbar; each GPU has one link to it
+ *   carrying the GPU's whole scale-up bandwidth in each direction;
+ * - an NVLink or Infinity Fabric mesh is a full mesh that splits the GPU's
+ *   scale-up bandwidth evenly among its peers;
+ * - a PCIe node has one PCIe switch per NIC when its GPUs divide evenly
+ *   among them in groups of at most four (else one per four GPUs), every
+ *   NIC on a PCIe switch, and the switches joined by a CPU root vertex;
+ * - in an NVSwitch, NVLink-mesh or Infinity Fabric node, each NIC hangs off
+ *   one GPU by a PCIe link (GPU i to NIC i when there is one NIC per GPU;
+ *   GPUs share a NIC when there are fewer);
+ * - "shortest" counts hops, not latency or bandwidth.
+ *
+ * Latency: a route's latency is the sum of its links' latencies plus the
+ * latency of every vertex it passes through (a switch's port-to-port
+ * latency; a NIC's half of its link model's per-message transport latency,
+ * so that the two NICs of a path add up to it once).
  */
 #pragma once
 
@@ -57,6 +76,21 @@ typedef enum {
  * or %NULL fields take defaults (the node model's NIC link, the switch
  * model's radix, non-blocking).
  */
+/**
+ * SimFabricConfig:
+ * @kind: how nodes are connected
+ * @switch_model: (nullable): the switch model; %NULL needs @radix, and the
+ *   switches then have the NIC link's port speed and no latency
+ * @link_model: (nullable): the link model of every NIC; %NULL: each node
+ *   model's nic_link.  Switch-to-switch links use it too, at the switch's
+ *   port bandwidth
+ * @oversubscription: at the leaf (or rail leaf, or dragonfly router) tier:
+ *   down ports per up port; upper tiers are non-blocking
+ * @radix: ports per switch; 0: the switch model's
+ * @dragonfly_groups: 0: as many as the NICs need
+ * @dragonfly_routers_per_group: 0: radix / 2
+ * @dragonfly_global_links: global links per router; 0: radix / 4
+ */
 typedef struct {
   SimFabricKind kind;
   char   *switch_model;      /* catalogue [switch] model */
@@ -80,6 +114,7 @@ typedef enum {
   SIM_VERTEX_SPINE,
   SIM_VERTEX_CORE,
   SIM_VERTEX_ROUTER,
+  SIM_VERTEX_CPU,
 } SimVertexKind;
 
 /**
@@ -135,6 +170,20 @@ SimTopology *sim_topology_new (const SimCluster *cluster, const SimCatalogue *ca
 void sim_topology_free (SimTopology *topology);
 
 guint          sim_topology_get_n_vertices (const SimTopology *topology);
+/** sim_topology_get_n_gpus: Returns: the number of GPUs (the cluster's). */
+guint          sim_topology_get_n_gpus (const SimTopology *topology);
+/**
+ * sim_topology_get_vertex_latency:
+ * Returns: what a path pays to pass through @vertex: a switch's
+ *   port-to-port latency, half a NIC's transport latency, else 0.
+ */
+SimTime        sim_topology_get_vertex_latency (const SimTopology *topology, guint32 vertex);
+/**
+ * sim_topology_get_vertex_node:
+ * Returns: the cluster node that @vertex is inside, or -1 for a network
+ *   switch.
+ */
+gint           sim_topology_get_vertex_node (const SimTopology *topology, guint32 vertex);
 SimVertexKind  sim_topology_get_vertex_kind (const SimTopology *topology, guint32 vertex);
 guint          sim_topology_get_n_links (const SimTopology *topology);
 const SimLink *sim_topology_get_link (const SimTopology *topology, guint32 link);
@@ -159,8 +208,16 @@ double sim_topology_resource_capacity (const SimTopology *topology, guint32 reso
  *   filled with the directed resources of the path, in order
  * @latency: (out) (optional): the sum of the path's per-hop latencies
  *
- * Paths between two vertices are computed once and cached.
- * Time complexity: O(path length) once cached.
+ * Two GPUs of the same node are routed over the node's own links only.
+ * Among the links that lead one hop closer to the destination, hop k
+ * takes the one that a mix of @flow_hash and k picks, so different hashes
+ * spread over parallel paths and the same hash always takes the same path.
+ *
+ * The hop distances to a destination are computed once (a breadth-first
+ * search, O(vertices + links)) and cached per destination vertex, two
+ * bytes per vertex, within a fixed memory budget (the oldest destination
+ * is dropped first; a dropped one is recomputed to the same result).
+ * Time complexity: O(sum of the degrees along the path) once cached.
  *
  * Returns: %FALSE if the GPUs are not connected.
  */
@@ -174,13 +231,15 @@ gboolean sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst
  */
 typedef struct {
   guint   gpus, nodes;
-  guint   switches[4];          /* by tier of switch: [1] leaf, [2] spine, [3] core */
-  guint   nvswitches;
+  guint   switches[4];          /* [0] all network switches; by tier: [1] leaf (or rail
+                                 * leaf, or dragonfly router), [2] spine, [3] core */
+  guint   nvswitches;           /* NVSwitch chips in the nodes (the models' count) */
   guint   cables;               /* links outside nodes */
   guint   transceivers;         /* optical modules (two per optical cable) */
   double  bisection_bandwidth;  /* bytes/s, between the two halves of the GPUs */
   guint   diameter;             /* hops between the farthest two GPUs */
-  double  oversubscription[4];  /* per tier: down/up bandwidth at that tier's switches */
+  double  oversubscription[4];  /* per switch tier [1..3]: down/up line bandwidth at that
+                                 * tier's switches; 0 at the top tier ([0] unused) */
   guint   components;           /* connected components (1 if all connected) */
 } SimTopologyMetrics;
 
@@ -191,14 +250,75 @@ typedef struct {
  * @error: return location for a #GError
  *
  * Bisection bandwidth comes from igraph's max-flow between the first and
- * second halves of the GPUs (by index).  Time complexity: one max-flow on
- * the graph.
+ * second halves of the GPUs (by index), in one direction, over usable
+ * capacities (bandwidth times efficiency).  Diameter counts the hops of
+ * the longest route between two GPUs.  Cables are links outside nodes; a
+ * cable is optical (two transceivers) between switches when its link
+ * model says so (except inside a dragonfly group, which is wired
+ * electrically, as in Kim et al., ISCA 2008) and from a NIC to its switch
+ * when the model's access_optical says so.  Time complexity: one
+ * max-flow, plus a breadth-first search from every GPU.
  *
  * Returns: %TRUE on success.
  */
 gboolean sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *metrics,
                                    GError **error);
 
+/**
+ * sim_fabric_kind_to_string:
+ * Returns: (transfer none): the name of @kind in a scenario ("fat-tree").
+ */
+const char *sim_fabric_kind_to_string (SimFabricKind kind);
+
+/**
+ * sim_fabric_config_keys:
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the keys of a
+ *   scenario's [fabric] section: topology, switch, link, oversubscription,
+ *   radix, groups, routers_per_group, global_links.
+ */
+const char * const *sim_fabric_config_keys (void);
+
+/**
+ * sim_fabric_config_set:
+ * @config: a configuration (zero-initialised to start with)
+ * @key: one of sim_fabric_config_keys()
+ * @value: its value as written in the scenario
+ * @error: return location for a #GError
+ *
+ * Sets one key.  topology is one of none, single-switch, fat-tree,
+ * fat-tree-3, rail-optimized, dragonfly; switch and link are model names
+ * (checked when the topology is built); oversubscription is "2:1" or "2"
+ * (at least 1); radix, groups, routers_per_group and global_links are
+ * positive integers (0 for the default).
+ *
+ * Errors: SIM_ERROR_UNKNOWN_KEY for an unknown key (with a suggestion);
+ * SIM_ERROR_PARSE or SIM_ERROR_INVALID for a bad value, saying what was
+ * expected.  The message does not name the file or line: the caller adds
+ * them.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *value,
+                                GError **error);
+
+/**
+ * sim_fabric_config_clear:
+ *
+ * Frees the strings of @config and zeroes it.
+ */
+void sim_fabric_config_clear (SimFabricConfig *config);
+
+/**
+ * sim_fabric_config_copy:
+ * @dest: (out caller-allocates): overwritten (not cleared first)
+ * @src: a configuration
+ *
+ * Deep-copies @src into @dest.
+ */
+void sim_fabric_config_copy (SimFabricConfig *dest, const SimFabricConfig *src);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimTopology, sim_topology_free)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SimFabricConfig, sim_fabric_config_clear)
 
 G_END_DECLS

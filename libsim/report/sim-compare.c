@@ -119,6 +119,7 @@ typedef struct {
   char *queue;     /* built-in: queue order and placement */
   char *placement;
   char *plugin;    /* or a plugin file, absolute */
+  GType type;      /* of the policy this makes */
 } PolicyEntry;
 
 struct _SimComparison {
@@ -290,6 +291,7 @@ sim_comparison_add_policy (SimComparison *self, const char *spec, GError **error
       return FALSE;
     }
   entry->name = g_strdup (sim_policy_get_name (policy));
+  entry->type = G_OBJECT_TYPE (policy);
   g_ptr_array_add (self->policies, entry);
   return TRUE;
 }
@@ -401,16 +403,21 @@ run_one (SimComparison *self, guint p, guint s, GError **error)
     sim = sim_simulation_new (scenario, error);
   if (sim != NULL)
     {
-      /* A plugin replaces the scenario's policy; so does a built-in if the
-       * scenario's [policy] chose something else the overrides do not
-       * reach. */
-      if (entry->plugin != NULL)
-        policy = sim_policy_load_plugin (entry->plugin, error);
-      else if (strcmp (sim_policy_get_name (sim_simulation_get_policy (sim)), entry->name) != 0)
-        policy = sim_policy_new_builtin (entry->queue, entry->placement, error);
-      if ((entry->plugin != NULL || policy != NULL) &&
-          (policy == NULL || !sim_simulation_set_policy (sim, policy, error)))
-        g_clear_object (&sim);
+      /* A plugin replaces the scenario's policy.  A built-in is the one the
+       * simulation made from the overrides, with the scenario's [policy]
+       * keys and what it knows of the cluster and workload; it is replaced
+       * only if the scenario's [policy] made some other kind of policy,
+       * which the overrides do not reach. */
+      gboolean replace = entry->plugin != NULL ||
+                         G_OBJECT_TYPE (sim_simulation_get_policy (sim)) != entry->type;
+      if (replace)
+        {
+          policy = entry->plugin != NULL
+                     ? sim_policy_load_plugin (entry->plugin, error)
+                     : sim_policy_new_builtin (entry->queue, entry->placement, error);
+          if (policy == NULL || !sim_simulation_set_policy (sim, policy, error))
+            g_clear_object (&sim);
+        }
     }
   if (sim == NULL || !sim_simulation_run (sim, error))
     {
@@ -655,17 +662,31 @@ decimals_for (double x)
   return CLAMP (d, 0, 6);
 }
 
-static char *
-format_pm (double mean, double hw, int decimals)
+/* The larger of |A| and |B|, ignoring a non-finite one. */
+static double
+magnitude (double a, double b)
 {
-  if (!isfinite (mean))
-    return g_strdup ("n/a");
-  if (!isfinite (hw))
-    return g_strdup_printf ("%.*f", decimals, mean);
-  return g_strdup_printf ("%.*f ± %.*f", decimals, mean, decimals, hw);
+  a = isfinite (a) ? fabs (a) : 0;
+  b = isfinite (b) ? fabs (b) : 0;
+  return MAX (a, b);
 }
 
-/* Pads S with spaces to WIDTH characters (not bytes: "±" is two bytes). */
+/* "MEAN ± HALF-WIDTH" with about four significant digits, "MEAN" alone
+ * without an interval, "n/a" without a mean. */
+static char *
+format_interval (const SimCompareInterval *ci)
+{
+  int decimals = decimals_for (magnitude (ci->mean, ci->half_width));
+
+  if (!isfinite (ci->mean))
+    return g_strdup ("n/a");
+  if (!isfinite (ci->half_width))
+    return g_strdup_printf ("%.*f", decimals, ci->mean);
+  return g_strdup_printf ("%.*f ± %.*f", decimals, ci->mean, decimals, ci->half_width);
+}
+
+/* Appends S padded with spaces to WIDTH characters (not bytes: "±" is two
+ * bytes), on the left if RIGHT (right-aligned). */
 static void
 append_padded (GString *out, const char *s, guint width, gboolean right)
 {
@@ -681,44 +702,78 @@ append_padded (GString *out, const char *s, guint width, gboolean right)
       g_string_append_c (out, ' ');
 }
 
+/* One row of the table: a policy's mean and, after the baseline, its
+ * difference, the relative change and a star if significant. */
+typedef struct {
+  char    *name;
+  char    *mean;
+  char    *diff;    /* NULL for the baseline */
+  char    *change;
+  gboolean star;
+} Row;
+
+static void
+row_clear (Row *row)
+{
+  g_free (row->name);
+  g_free (row->mean);
+  g_free (row->diff);
+  g_free (row->change);
+}
+
+static void
+make_row (SimComparison *self, guint p, guint m, Row *row)
+{
+  SimCompareInterval ci, d, base;
+
+  sim_comparison_get_interval (self, p, m, &ci);
+  row->name = g_strdup_printf ("  %s", sim_comparison_get_policy_name (self, p));
+  row->mean = format_interval (&ci);
+  if (p == 0)
+    return;
+  sim_comparison_get_difference (self, p, m, &d);
+  sim_comparison_get_interval (self, 0, m, &base);
+  row->diff = format_interval (&d);
+  if (isfinite (d.mean) && isfinite (base.mean) && base.mean != 0)
+    row->change = g_strdup_printf ("%+.1f%%", 100 * d.mean / fabs (base.mean));
+  else
+    row->change = g_strdup ("n/a");
+  row->star = sim_compare_interval_excludes_zero (&d);
+}
+
 char *
 sim_comparison_format_table (SimComparison *self)
 {
   GString *out;
-  guint name_width = 6, mean_width = 4, diff_width = 10;
-  guint np, nm;
-  gboolean any_diff = FALSE;
+  guint np, nm, n_rows;
+  guint name_width = 0, mean_width = 4, diff_width = 10, change_width = 6;
+  gboolean any_star = FALSE;
   g_autofree char *percent = NULL;
+  g_autofree Row *rows = NULL;
 
   g_return_val_if_fail (SIM_IS_COMPARISON (self), NULL);
   g_return_val_if_fail (self->values != NULL, NULL);
 
   np = self->policies->len;
   nm = self->metrics->len;
+  n_rows = np * nm;
   percent = g_strdup_printf ("%g%%", self->level * 100);
 
-  /* Column widths from every cell, so the table lines up. */
-  for (guint p = 0; p < np; p++)
-    name_width = MAX (name_width, (guint) g_utf8_strlen (sim_comparison_get_policy_name (self, p),
-                                                         -1) + 2);
+  /* Every cell first, so that the columns line up. */
+  rows = g_new0 (Row, n_rows);
   for (guint m = 0; m < nm; m++)
     for (guint p = 0; p < np; p++)
       {
-        SimCompareInterval ci, d;
-        g_autofree char *cell = NULL;
-        sim_comparison_get_interval (self, p, m, &ci);
-        cell = format_pm (ci.mean, ci.half_width, decimals_for (MAX (fabs (ci.mean),
-                                                                     fabs (ci.half_width))));
-        mean_width = MAX (mean_width, (guint) g_utf8_strlen (cell, -1));
-        if (p > 0)
+        Row *row = &rows[m * np + p];
+        make_row (self, p, m, row);
+        name_width = MAX (name_width, (guint) g_utf8_strlen (row->name, -1) + 2);
+        mean_width = MAX (mean_width, (guint) g_utf8_strlen (row->mean, -1));
+        if (row->diff != NULL)
           {
-            g_autofree char *dcell = NULL;
-            sim_comparison_get_difference (self, p, m, &d);
-            dcell = format_pm (d.mean, d.half_width,
-                               decimals_for (MAX (fabs (d.mean), fabs (d.half_width))));
-            diff_width = MAX (diff_width, (guint) g_utf8_strlen (dcell, -1));
-            any_diff = TRUE;
+            diff_width = MAX (diff_width, (guint) g_utf8_strlen (row->diff, -1));
+            change_width = MAX (change_width, (guint) strlen (row->change));
           }
+        any_star |= row->star;
       }
 
   out = g_string_new (NULL);
@@ -731,18 +786,19 @@ sim_comparison_format_table (SimComparison *self)
                             " (%u runs per policy); %s confidence intervals (Student t)\n",
                             self->first_seed, self->first_seed + self->n_seeds - 1,
                             self->n_seeds, percent);
-  if (any_diff)
+  if (np > 1)
     g_string_append_printf (out, "baseline  %s; differences are paired by seed "
                             "(policy - baseline)\n", sim_comparison_get_policy_name (self, 0));
   g_string_append_c (out, '\n');
 
   append_padded (out, "", name_width, FALSE);
   append_padded (out, "mean", mean_width, TRUE);
-  if (any_diff)
+  if (np > 1)
     {
       g_string_append (out, "   ");
       append_padded (out, "difference", diff_width, TRUE);
-      g_string_append (out, "   change");
+      g_string_append (out, "   ");
+      append_padded (out, "change", change_width, TRUE);
     }
   g_string_append_c (out, '\n');
 
@@ -755,36 +811,23 @@ sim_comparison_format_table (SimComparison *self)
         g_string_append_printf (out, "%s\n", (char *) self->metrics->pdata[m]);
       for (guint p = 0; p < np; p++)
         {
-          SimCompareInterval ci;
-          g_autofree char *name = g_strdup_printf ("  %s", sim_comparison_get_policy_name (self, p));
-          g_autofree char *cell = NULL;
-
-          sim_comparison_get_interval (self, p, m, &ci);
-          cell = format_pm (ci.mean, ci.half_width,
-                            decimals_for (MAX (fabs (ci.mean), fabs (ci.half_width))));
-          append_padded (out, name, name_width, FALSE);
-          append_padded (out, cell, mean_width, TRUE);
-          if (p > 0)
+          Row *row = &rows[m * np + p];
+          append_padded (out, row->name, name_width, FALSE);
+          append_padded (out, row->mean, mean_width, TRUE);
+          if (row->diff != NULL)
             {
-              SimCompareInterval d, base;
-              g_autofree char *dcell = NULL;
-              sim_comparison_get_difference (self, p, m, &d);
-              sim_comparison_get_interval (self, 0, m, &base);
-              dcell = format_pm (d.mean, d.half_width,
-                                 decimals_for (MAX (fabs (d.mean), fabs (d.half_width))));
               g_string_append (out, "   ");
-              append_padded (out, dcell, diff_width, TRUE);
-              if (isfinite (d.mean) && isfinite (base.mean) && base.mean != 0)
-                g_string_append_printf (out, "   %+6.1f%%", 100 * d.mean / fabs (base.mean));
-              else
-                g_string_append (out, "       n/a");
-              if (sim_compare_interval_excludes_zero (&d))
+              append_padded (out, row->diff, diff_width, TRUE);
+              g_string_append (out, "   ");
+              append_padded (out, row->change, change_width, TRUE);
+              if (row->star)
                 g_string_append (out, " *");
             }
           g_string_append_c (out, '\n');
+          row_clear (row);
         }
     }
-  if (any_diff && self->n_seeds > 1)
+  if (any_star)
     g_string_append_printf (out, "\n* the difference's %s interval excludes 0\n", percent);
   return g_string_free (out, FALSE);
 }
@@ -829,8 +872,9 @@ sim_comparison_to_json (SimComparison *self, gboolean pretty)
   for (guint s = 0; s < self->n_seeds; s++)
     json_builder_add_int_value (b, (gint64) (self->first_seed + s));
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "confidence");
-  json_builder_add_double_value (b, self->level);
+  /* As a percentage: 95.0 reads better than 0.94999999999999996. */
+  json_builder_set_member_name (b, "confidence_percent");
+  json_builder_add_double_value (b, self->level * 100);
   json_builder_set_member_name (b, "policies");
   json_builder_begin_array (b);
   for (guint p = 0; p < self->policies->len; p++)

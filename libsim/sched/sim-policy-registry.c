@@ -5,8 +5,10 @@
 #include "config.h"
 
 #include "sched/sim-policy-private.h"
+#include "sched/sim-queue-orders.h"
 
 void
 sim__policy_register_more (void)
 {
+  sim__register_queue_orders ();
 }

@@ -1,0 +1,224 @@
+/* bench-fgd.c: the cost of the FGD fragmentation experiment.
+ *
+ * 1. The whole study on the real openb lists (the paper's six policies,
+ *    those that are registered; ten seeds; to 130% of capacity), timed
+ *    wall-clock on the default thread pool: seconds, and tasks decided per
+ *    second.  Read from $GPUSIM_TRACE_DIR/openb or SIM_TRACEDIR/openb; if
+ *    neither has the lists, a note says so and this part is skipped.
+ * 2. The cost of one placement decision, with the experiment's
+ *    bookkeeping (CPU and memory filter, fragmentation update), on 1,000
+ *    and 10,000 synthetic nodes of 8 GPUs, one seed on one thread, filled
+ *    to 100% of capacity by a fixed mix of whole and fractional tasks.
+ *
+ * Prints figures and never fails on time.
+ */
+#include "config.h"
+
+#include <sim.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NODE_LIST "openb_node_list_gpu_node.csv"
+#define POD_LIST  "openb_pod_list_default.csv"
+
+static char *
+trace_file (const char *name)
+{
+  const char *env = g_getenv ("GPUSIM_TRACE_DIR");
+  const char *dirs[2] = { env, NULL };
+
+#ifdef SIM_TRACEDIR
+  dirs[1] = SIM_TRACEDIR;
+#endif
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree char *path = NULL;
+      if (dirs[i] == NULL || *dirs[i] == '\0')
+        continue;
+      path = g_build_filename (dirs[i], "openb", name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return g_steal_pointer (&path);
+    }
+  return NULL;
+}
+
+/* The paper's policies that are registered, else first-fit and best-fit. */
+static GPtrArray *
+available_policies (void)
+{
+  g_autoptr(GPtrArray) known = sim_policy_list_placements ();
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; sim_fgd_paper_policies[i] != NULL; i++)
+    for (guint j = 0; j < known->len; j++)
+      if (strcmp (known->pdata[j], sim_fgd_paper_policies[i]) == 0)
+        g_ptr_array_add (out, (gpointer) sim_fgd_paper_policies[i]);
+  if (out->len < 2)
+    {
+      g_ptr_array_set_size (out, 0);
+      g_ptr_array_add (out, (gpointer) "first-fit");
+      g_ptr_array_add (out, (gpointer) "best-fit");
+    }
+  return out;
+}
+
+static guint64
+total_tasks (const SimFgdResult *r)
+{
+  guint64 n = 0;
+
+  for (guint i = 0; i < r->n_runs; i++)
+    n += r->runs[i].tasks_arrived;
+  return n;
+}
+
+static void
+bench_study (GPtrArray *policies)
+{
+  g_autofree char *nodes_path = trace_file (NODE_LIST);
+  g_autofree char *pods_path = trace_file (POD_LIST);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) nodes = NULL;
+  g_autoptr(GPtrArray) pods = NULL;
+  g_autoptr(SimFgdResult) r = NULL;
+  g_autofree char *table = NULL;
+  SimFgdConfig config = { 0 };
+  gint64 t0, t1;
+
+  if (nodes_path == NULL || pods_path == NULL)
+    {
+      printf ("openb lists not found ($GPUSIM_TRACE_DIR/openb or the shared trace "
+              "directory): the whole-study timing is skipped\n\n");
+      return;
+    }
+  t0 = g_get_monotonic_time ();
+  nodes = sim_openb_read_nodes (nodes_path, &error);
+  pods = nodes ? sim_openb_read_pods (pods_path, &error) : NULL;
+  t1 = g_get_monotonic_time ();
+  if (pods == NULL)
+    {
+      fprintf (stderr, "bench-fgd: %s\n", error->message);
+      return;
+    }
+  printf ("read %u nodes and %u pods in %.3f s\n", nodes->len, pods->len, (t1 - t0) / 1e6);
+
+  config.policies = (const char * const *) policies->pdata;
+  config.n_policies = policies->len;
+  config.n_seeds = 10;
+  config.first_seed = 1;
+  config.stop_share = 1.30;
+  config.sample_step = 0.01;
+  t0 = g_get_monotonic_time ();
+  r = sim_fgd_experiment_run (nodes, pods, &config, &error);
+  t1 = g_get_monotonic_time ();
+  if (r == NULL)
+    {
+      fprintf (stderr, "bench-fgd: %s\n", error->message);
+      return;
+    }
+  table = sim_fgd_result_format_table (r);
+  printf ("%s\n", table);
+  printf ("whole study: %u policies x 10 seeds to 130%%, %u threads: %.2f s, %" G_GUINT64_FORMAT
+          " tasks, %.0f tasks/s (%.2f s per run)\n\n", policies->len,
+          MIN (g_get_num_processors (), r->n_runs), (t1 - t0) / 1e6, total_tasks (r),
+          total_tasks (r) / ((t1 - t0) / 1e6), (t1 - t0) / 1e6 / r->n_runs);
+}
+
+/* A fixed mix of tasks: whole GPUs (1, 2, 4, 8) and fractions of one. */
+static GPtrArray *
+synthetic_pods (void)
+{
+  static const struct { guint num_gpu, milli, count; } mix[] = {
+    { 1, 1000, 50 }, { 1, 500, 15 }, { 1, 250, 10 }, { 1, 750, 5 },
+    { 2, 1000, 10 }, { 4, 1000, 5 }, { 8, 1000, 5 },
+  };
+  GPtrArray *pods = g_ptr_array_new_with_free_func ((GDestroyNotify) sim_openb_pod_free);
+
+  for (guint i = 0; i < G_N_ELEMENTS (mix); i++)
+    for (guint k = 0; k < mix[i].count; k++)
+      {
+        SimOpenbPod *p = g_new0 (SimOpenbPod, 1);
+        p->name = g_strdup_printf ("pod-%u-%u", i, k);
+        p->cpu_milli = 4000 * mix[i].num_gpu;
+        p->memory_mib = 16384 * mix[i].num_gpu;
+        p->num_gpu = mix[i].num_gpu;
+        p->gpu_milli = mix[i].milli;
+        p->gpu_spec = g_new0 (char *, 1);
+        p->qos = g_strdup ("LS");
+        p->pod_phase = g_strdup ("Running");
+        p->deletion_time = p->scheduled_time = -1;
+        g_ptr_array_add (pods, p);
+      }
+  return pods;
+}
+
+static GPtrArray *
+synthetic_nodes (guint n)
+{
+  GPtrArray *nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) sim_openb_node_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      SimOpenbNode *node = g_new0 (SimOpenbNode, 1);
+      node->sn = g_strdup_printf ("node-%05u", i);
+      node->cpu_milli = 96000;
+      node->memory_mib = 393216;
+      node->gpus = 8;
+      node->model = g_strdup ("G2");
+      g_ptr_array_add (nodes, node);
+    }
+  return nodes;
+}
+
+static void
+bench_decisions (GPtrArray *policies)
+{
+  static const guint sizes[] = { 1000, 10000 };
+  g_autoptr(GPtrArray) pods = synthetic_pods ();
+
+  printf ("cost per decision (placement + CPU/memory filter + fragmentation update), one "
+          "thread, 8-GPU nodes filled to 100%%\n");
+  printf ("%-8s %-14s %10s %10s %14s\n", "nodes", "policy", "tasks", "seconds", "us/decision");
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr(GPtrArray) nodes = synthetic_nodes (sizes[s]);
+      for (guint p = 0; p < policies->len; p++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(SimFgdResult) r = NULL;
+          const char *name = policies->pdata[p];
+          SimFgdConfig config = { 0 };
+          gint64 t0, t1;
+          double secs;
+
+          config.policies = &name;
+          config.n_policies = 1;
+          config.n_seeds = 1;
+          config.first_seed = 1;
+          config.stop_share = 1.0;
+          config.sample_step = 0.01;
+          config.n_threads = 1;
+          t0 = g_get_monotonic_time ();
+          r = sim_fgd_experiment_run (nodes, pods, &config, &error);
+          t1 = g_get_monotonic_time ();
+          if (r == NULL)
+            {
+              fprintf (stderr, "bench-fgd: %s\n", error->message);
+              continue;
+            }
+          secs = (t1 - t0) / 1e6;
+          printf ("%-8u %-14s %10" G_GUINT64_FORMAT " %10.3f %14.2f\n", sizes[s], name,
+                  total_tasks (r), secs, 1e6 * secs / total_tasks (r));
+        }
+    }
+}
+
+int
+main (void)
+{
+  g_autoptr(GPtrArray) policies = available_policies ();
+
+  bench_study (policies);
+  bench_decisions (policies);
+  return 0;
+}

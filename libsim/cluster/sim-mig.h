@@ -1,0 +1,191 @@
+/* sim-mig.h: Multi-Instance GPU (MIG) layouts.
+ *
+ * A GPU in MIG mode is cut into instances of the profiles its model lists
+ * (#SimMigProfile, from the catalogue, after NVIDIA's MIG user guide).  The
+ * GPU has @mig_slices compute slices (7 on every NVIDIA GPU with MIG) and 8
+ * memory slices.  An instance of a profile with c compute slices and m
+ * memory slices, started at slice s, occupies compute slices [s, s + c)
+ * and memory slices [s, s + m); s must be one of the profile's allowed
+ * starts (@placements).  This is the geometry `nvidia-smi mig -lgipp`
+ * prints ("{0,4}:4" for 3g.40gb: starts 0 and 4, four memory slices): a
+ * 3g instance at slice 0 takes memory slices 0-3, so compute slice 3 is
+ * left without memory and no 1g instance can go there, which is why
+ * 3g + 1g + 1g + 1g + 1g is not a valid A100 layout.
+ *
+ * A layout is valid when every instance starts at an allowed slice, fits
+ * in the GPU, overlaps no other instance in compute or in memory, and no
+ * profile has more than its @max_instances.
+ *
+ * A #SimMigLayout is a plain value (no allocation), small enough to copy.
+ * The cluster keeps one per GPU in MIG mode (see sim_cluster_mig_allocate()).
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib.h>
+#include "core/sim-units.h"
+#include "cluster/sim-catalogue.h"
+
+G_BEGIN_DECLS
+
+/** SIM_MIG_MEMORY_SLICES: memory slices of a GPU in MIG mode. */
+#define SIM_MIG_MEMORY_SLICES 8u
+/** SIM_MIG_MAX_INSTANCES: the most instances one layout can hold. */
+#define SIM_MIG_MAX_INSTANCES 8u
+/** SIM_MIG_MAX_SLICES: the most compute slices a GPU model may declare. */
+#define SIM_MIG_MAX_SLICES 8u
+
+/**
+ * SIM_MIG_RECONFIGURE_TIME_DEFAULT:
+ *
+ * The time to change a GPU's MIG layout (destroy and create GPU and compute
+ * instances), when the caller does not give one (the [policy] key
+ * `mig_reconfigure_time`).  No published measurement was found; 10 s is an
+ * assumption, of the order of a few nvidia-smi calls on an idle GPU.
+ */
+#define SIM_MIG_RECONFIGURE_TIME_DEFAULT (10 * SIM_SECOND)
+
+/**
+ * SimMigInstance:
+ * @profile: index of its profile in the GPU model's @mig_profiles
+ * @start: its first compute slice
+ */
+typedef struct {
+  guint8 profile;
+  guint8 start;
+} SimMigInstance;
+
+/**
+ * SimMigLayout:
+ * @instances: (array length=n_instances): the instances, sorted by @start
+ * @n_instances: their number
+ * @compute_used: bit i set when compute slice i is taken
+ * @memory_used: bit i set when memory slice i is taken
+ *
+ * The MIG instances on one GPU.  Initialise with sim_mig_layout_init() (or
+ * zero it); change it only through sim_mig_layout_add() and
+ * sim_mig_layout_remove(), which keep the masks consistent.
+ */
+typedef struct {
+  SimMigInstance instances[SIM_MIG_MAX_INSTANCES];
+  guint          n_instances;
+  guint32        compute_used;
+  guint32        memory_used;
+} SimMigLayout;
+
+/** sim_mig_layout_init: Empties @layout. */
+void sim_mig_layout_init (SimMigLayout *layout);
+
+/**
+ * sim_mig_lookup_profile:
+ * @gpu: a GPU model
+ * @name: a profile name such as "3g.40gb" (case-insensitive)
+ *
+ * Returns: the profile's index in @gpu's @mig_profiles, or -1 if it has no
+ *   such profile (or no MIG).
+ */
+int sim_mig_lookup_profile (const SimGpuModel *gpu, const char *name);
+
+/**
+ * sim_mig_profile_count:
+ * Returns: how many instances of @profile @layout holds.
+ */
+guint sim_mig_profile_count (const SimMigLayout *layout, guint profile);
+
+/**
+ * sim_mig_find_slot:
+ * @gpu: a GPU model with MIG
+ * @layout: its current layout
+ * @profile: a profile index
+ *
+ * The first allowed start of @profile whose compute and memory slices are
+ * all free, if the profile's instance limit is not reached.
+ * Time complexity: O(allowed starts + instances).
+ *
+ * Returns: the start slice, or -1 if the profile does not fit.
+ */
+int sim_mig_find_slot (const SimGpuModel *gpu, const SimMigLayout *layout, guint profile);
+
+/**
+ * sim_mig_layout_add:
+ * @gpu: a GPU model with MIG
+ * @layout: a valid layout for @gpu
+ * @profile: a profile index
+ * @start: the start slice, or -1 for the first that fits (sim_mig_find_slot())
+ * @error: return location for a #GError
+ *
+ * Adds an instance; @layout is unchanged on failure.
+ *
+ * Errors: SIM_ERROR_INVALID if @profile does not exist or @start is not
+ * one of its allowed starts; SIM_ERROR_STATE if the slices are taken, the
+ * profile's instance limit is reached or the layout is full.
+ *
+ * Returns: the start slice used, or -1 on failure.
+ */
+int sim_mig_layout_add (const SimGpuModel *gpu, SimMigLayout *layout, guint profile, int start,
+                        GError **error);
+
+/**
+ * sim_mig_layout_remove:
+ * @gpu: the GPU model of @layout
+ * @layout: a layout
+ * @profile: the profile of the instance
+ * @start: its start slice
+ *
+ * Returns: %TRUE if the instance was there and is now removed.
+ */
+gboolean sim_mig_layout_remove (const SimGpuModel *gpu, SimMigLayout *layout, guint profile,
+                                guint start);
+
+/**
+ * sim_mig_layout_validate:
+ * @gpu: a GPU model
+ * @layout: a layout, perhaps written by hand (the masks are ignored and
+ *   recomputed from the instances)
+ * @error: return location for a #GError
+ *
+ * Checks the rules in this file's introduction.
+ *
+ * Errors: SIM_ERROR_INVALID naming the first instance that breaks a rule.
+ *
+ * Returns: %TRUE if @layout is valid for @gpu.
+ */
+gboolean sim_mig_layout_validate (const SimGpuModel *gpu, const SimMigLayout *layout,
+                                  GError **error);
+
+/**
+ * sim_mig_layout_compute_slices:
+ * Returns: the compute slices @layout takes.
+ */
+guint sim_mig_layout_compute_slices (const SimMigLayout *layout);
+
+/**
+ * sim_mig_layout_describe:
+ * @gpu: the GPU model of @layout
+ * @layout: a layout
+ *
+ * Returns: (transfer full): the instances in start order, e.g.
+ *   "4g.40gb@0 2g.20gb@4 1g.10gb@6", or "" if empty.
+ */
+char *sim_mig_layout_describe (const SimGpuModel *gpu, const SimMigLayout *layout);
+
+/**
+ * sim_mig_reconfigure_cost:
+ * @from: the layout now
+ * @to: the layout wanted
+ * @reconfigure_time: the time of one reconfiguration (for instance
+ *   %SIM_MIG_RECONFIGURE_TIME_DEFAULT)
+ *
+ * The time a GPU spends changing from @from to @to: nothing if they hold
+ * the same instances, otherwise one @reconfigure_time (the changes are made
+ * in one pass, whatever their number).
+ *
+ * Returns: the cost.
+ */
+SimTime sim_mig_reconfigure_cost (const SimMigLayout *from, const SimMigLayout *to,
+                                  SimTime reconfigure_time);
+
+G_END_DECLS

@@ -1,0 +1,773 @@
+/* sim-maxmin.c: progressive filling over a heap of resources, re-run only on
+ * the connected components touched since the last solve.  The mathematics,
+ * the complexity and the alternatives are described in sim-maxmin.h. */
+#include "config.h"
+
+#include "sim-maxmin.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An entry of a resource's list of flows: the flow's slot, and where in
+ * that flow's list of resources this resource sits (so that removal is
+ * O(1) per incidence, by swapping with the last entry). */
+typedef struct {
+  guint32 flow;
+  guint32 pos;
+} ResEntry;
+
+/* An entry of a flow's list of resources, the mirror of ResEntry. */
+typedef struct {
+  guint32 res;
+  guint32 pos;
+} FlowEntry;
+
+typedef struct {
+  double    capacity;
+  double    remaining;   /* during a solve: capacity left to unfixed flows */
+  double    weight;      /* during a solve: weight of its unfixed flows */
+  ResEntry *flows;
+  guint32   n_flows, alloc;
+  guint32   unfixed;     /* during a solve: unfixed flows crossing it */
+  guint32   gen;
+  guint32   next_free;
+  guint32   visit;       /* epoch of the solve that last visited it */
+  guint32   mark;        /* for the duplicate check of add_flow */
+  guint8    in_use, dirty;
+} Resource;
+
+typedef struct {
+  double     weight, cap, rate;
+  double     old_rate;    /* during a solve: the rate before it */
+  gpointer   data;
+  FlowEntry *res;
+  guint32    n_res, alloc;
+  guint32    gen;
+  guint32    next_free;
+  guint32    visit;
+  guint8     in_use, dirty, fixed, is_new;
+} Flow;
+
+#define NONE G_MAXUINT32
+
+/* An entry of the heap of resources: a level at which the resource was
+ * last known to saturate, and the resource.  Levels only rise as flows are
+ * fixed, so an entry's key is a lower bound of the resource's true level;
+ * it is refreshed lazily when it reaches the top (see sim_maxmin_solve). */
+typedef struct {
+  double  key;
+  guint32 res;
+} HeapEntry;
+
+/* A capped flow waiting for the level to reach its cap. */
+typedef struct {
+  double  level;   /* cap / weight */
+  guint32 flow;
+} CapEvent;
+
+struct _SimMaxmin {
+  Resource *res;
+  guint32   n_res_slots, res_alloc, res_free, n_resources;
+  Flow     *flows;
+  guint32   n_flow_slots, flow_alloc, flow_free, n_flows;
+
+  GArray   *dirty_res;      /* guint32 slots, deduplicated by Resource.dirty */
+  GArray   *dirty_flows;    /* guint32 slots, deduplicated by Flow.dirty */
+  guint32   epoch;
+  guint32   mark;
+
+  /* Scratch of a solve, kept between solves so that they do not allocate. */
+  GArray   *comp_res;       /* guint32 */
+  GArray   *comp_flows;     /* guint32 */
+  GArray   *heap;           /* HeapEntry */
+  GArray   *capped;         /* CapEvent */
+  GArray   *changed;        /* SimMaxminId */
+
+  SimMaxminStats stats;
+};
+
+static inline SimMaxminId
+make_id (guint32 slot, guint32 gen)
+{
+  return ((guint64) gen << 32) | slot;
+}
+
+static inline guint32
+next_gen (guint32 gen)
+{
+  return gen == G_MAXUINT32 ? 1 : gen + 1;
+}
+
+static inline Resource *
+lookup_res (const SimMaxmin *s, SimMaxminId id)
+{
+  guint32 slot = (guint32) id, gen = (guint32) (id >> 32);
+  if (slot >= s->n_res_slots || !s->res[slot].in_use || s->res[slot].gen != gen)
+    return NULL;
+  return &s->res[slot];
+}
+
+static inline Flow *
+lookup_flow (const SimMaxmin *s, SimMaxminId id)
+{
+  guint32 slot = (guint32) id, gen = (guint32) (id >> 32);
+  if (slot >= s->n_flow_slots || !s->flows[slot].in_use || s->flows[slot].gen != gen)
+    return NULL;
+  return &s->flows[slot];
+}
+
+static inline void
+mark_res_dirty (SimMaxmin *s, guint32 r)
+{
+  if (!s->res[r].dirty)
+    {
+      s->res[r].dirty = 1;
+      g_array_append_val (s->dirty_res, r);
+    }
+}
+
+static inline void
+mark_flow_dirty (SimMaxmin *s, guint32 f)
+{
+  if (!s->flows[f].dirty)
+    {
+      s->flows[f].dirty = 1;
+      g_array_append_val (s->dirty_flows, f);
+    }
+}
+
+SimMaxmin *
+sim_maxmin_new (void)
+{
+  SimMaxmin *s = g_new0 (SimMaxmin, 1);
+  s->res_free = NONE;
+  s->flow_free = NONE;
+  s->dirty_res = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s->dirty_flows = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s->comp_res = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s->comp_flows = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s->heap = g_array_new (FALSE, FALSE, sizeof (HeapEntry));
+  s->capped = g_array_new (FALSE, FALSE, sizeof (CapEvent));
+  s->changed = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
+  return s;
+}
+
+void
+sim_maxmin_free (SimMaxmin *s)
+{
+  if (s == NULL)
+    return;
+  for (guint32 i = 0; i < s->n_res_slots; i++)
+    g_free (s->res[i].flows);
+  for (guint32 i = 0; i < s->n_flow_slots; i++)
+    g_free (s->flows[i].res);
+  g_free (s->res);
+  g_free (s->flows);
+  g_array_unref (s->dirty_res);
+  g_array_unref (s->dirty_flows);
+  g_array_unref (s->comp_res);
+  g_array_unref (s->comp_flows);
+  g_array_unref (s->heap);
+  g_array_unref (s->capped);
+  g_array_unref (s->changed);
+  g_free (s);
+}
+
+/* Resources */
+
+SimMaxminId
+sim_maxmin_add_resource (SimMaxmin *s, double capacity)
+{
+  guint32 slot;
+  Resource *r;
+
+  g_return_val_if_fail (s != NULL, SIM_MAXMIN_NO_ID);
+  g_return_val_if_fail (capacity >= 0, SIM_MAXMIN_NO_ID);
+
+  if (s->res_free != NONE)
+    {
+      slot = s->res_free;
+      s->res_free = s->res[slot].next_free;
+    }
+  else
+    {
+      if (s->n_res_slots == s->res_alloc)
+        {
+          s->res_alloc = MAX (16, s->res_alloc * 2);
+          s->res = g_renew (Resource, s->res, s->res_alloc);
+        }
+      slot = s->n_res_slots++;
+      memset (&s->res[slot], 0, sizeof (Resource));
+      s->res[slot].gen = 1;
+    }
+  r = &s->res[slot];
+  r->capacity = capacity;
+  r->n_flows = 0;
+  r->in_use = 1;
+  r->dirty = 0;
+  r->next_free = NONE;
+  s->n_resources++;
+  return make_id (slot, r->gen);
+}
+
+gboolean
+sim_maxmin_remove_resource (SimMaxmin *s, SimMaxminId id)
+{
+  Resource *r;
+  guint32 slot;
+
+  g_return_val_if_fail (s != NULL, FALSE);
+  r = lookup_res (s, id);
+  if (r == NULL || r->n_flows > 0)
+    return FALSE;
+  slot = (guint32) id;
+  r->in_use = 0;
+  r->dirty = 0;
+  r->gen = next_gen (r->gen);
+  r->next_free = s->res_free;
+  s->res_free = slot;
+  s->n_resources--;
+  return TRUE;
+}
+
+gboolean
+sim_maxmin_set_capacity (SimMaxmin *s, SimMaxminId id, double capacity)
+{
+  Resource *r;
+
+  g_return_val_if_fail (s != NULL, FALSE);
+  g_return_val_if_fail (capacity >= 0, FALSE);
+  r = lookup_res (s, id);
+  if (r == NULL)
+    return FALSE;
+  if (r->capacity != capacity)
+    {
+      r->capacity = capacity;
+      if (r->n_flows > 0)
+        mark_res_dirty (s, (guint32) id);
+    }
+  return TRUE;
+}
+
+double
+sim_maxmin_get_capacity (const SimMaxmin *s, SimMaxminId id)
+{
+  const Resource *r;
+
+  g_return_val_if_fail (s != NULL, -1);
+  r = lookup_res (s, id);
+  return r ? r->capacity : -1;
+}
+
+double
+sim_maxmin_get_usage (const SimMaxmin *s, SimMaxminId id)
+{
+  const Resource *r;
+  double sum = 0;
+
+  g_return_val_if_fail (s != NULL, -1);
+  r = lookup_res (s, id);
+  if (r == NULL)
+    return -1;
+  for (guint32 i = 0; i < r->n_flows; i++)
+    sum += s->flows[r->flows[i].flow].rate;
+  return sum;
+}
+
+/* Flows */
+
+SimMaxminId
+sim_maxmin_add_flow (SimMaxmin *s, const SimMaxminId *resources, guint n, double weight,
+                     double cap, gpointer user_data)
+{
+  guint32 slot;
+  Flow *f;
+
+  g_return_val_if_fail (s != NULL, SIM_MAXMIN_NO_ID);
+  g_return_val_if_fail (n == 0 || resources != NULL, SIM_MAXMIN_NO_ID);
+  g_return_val_if_fail (weight > 0 && isfinite (weight), SIM_MAXMIN_NO_ID);
+  g_return_val_if_fail (cap > 0, SIM_MAXMIN_NO_ID);
+
+  /* Every resource must be valid and appear once. */
+  if (++s->mark == 0)
+    {
+      for (guint32 i = 0; i < s->n_res_slots; i++)
+        s->res[i].mark = 0;
+      s->mark = 1;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      Resource *r = lookup_res (s, resources[i]);
+      g_return_val_if_fail (r != NULL, SIM_MAXMIN_NO_ID);
+      g_return_val_if_fail (r->mark != s->mark, SIM_MAXMIN_NO_ID);
+      r->mark = s->mark;
+    }
+
+  if (s->flow_free != NONE)
+    {
+      slot = s->flow_free;
+      s->flow_free = s->flows[slot].next_free;
+    }
+  else
+    {
+      if (s->n_flow_slots == s->flow_alloc)
+        {
+          s->flow_alloc = MAX (16, s->flow_alloc * 2);
+          s->flows = g_renew (Flow, s->flows, s->flow_alloc);
+        }
+      slot = s->n_flow_slots++;
+      memset (&s->flows[slot], 0, sizeof (Flow));
+      s->flows[slot].gen = 1;
+    }
+  f = &s->flows[slot];
+  f->weight = weight;
+  f->cap = cap;
+  f->rate = 0;
+  f->data = user_data;
+  f->in_use = 1;
+  f->dirty = 0;
+  f->fixed = 0;
+  f->is_new = 1;
+  f->next_free = NONE;
+  if (f->alloc < n)
+    {
+      f->alloc = MAX (n, 4);
+      f->res = g_renew (FlowEntry, f->res, f->alloc);
+    }
+  f->n_res = n;
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 rs = (guint32) resources[i];
+      Resource *r = &s->res[rs];
+      if (r->n_flows == r->alloc)
+        {
+          r->alloc = MAX (4, r->alloc * 2);
+          r->flows = g_renew (ResEntry, r->flows, r->alloc);
+        }
+      r->flows[r->n_flows] = (ResEntry) { slot, i };
+      f->res[i] = (FlowEntry) { rs, r->n_flows };
+      r->n_flows++;
+      mark_res_dirty (s, rs);
+    }
+  if (n == 0)
+    mark_flow_dirty (s, slot);
+  s->n_flows++;
+  return make_id (slot, f->gen);
+}
+
+gboolean
+sim_maxmin_remove_flow (SimMaxmin *s, SimMaxminId id)
+{
+  Flow *f;
+  guint32 slot;
+
+  g_return_val_if_fail (s != NULL, FALSE);
+  f = lookup_flow (s, id);
+  if (f == NULL)
+    return FALSE;
+  slot = (guint32) id;
+  for (guint32 i = 0; i < f->n_res; i++)
+    {
+      Resource *r = &s->res[f->res[i].res];
+      guint32 pos = f->res[i].pos;
+      ResEntry last = r->flows[--r->n_flows];
+      if (pos != r->n_flows)
+        {
+          r->flows[pos] = last;
+          s->flows[last.flow].res[last.pos].pos = pos;
+        }
+      mark_res_dirty (s, f->res[i].res);
+    }
+  f->n_res = 0;
+  f->in_use = 0;
+  f->dirty = 0;
+  f->data = NULL;
+  f->gen = next_gen (f->gen);
+  f->next_free = s->flow_free;
+  s->flow_free = slot;
+  s->n_flows--;
+  return TRUE;
+}
+
+gboolean
+sim_maxmin_set_flow_cap (SimMaxmin *s, SimMaxminId id, double cap)
+{
+  Flow *f;
+
+  g_return_val_if_fail (s != NULL, FALSE);
+  g_return_val_if_fail (cap > 0, FALSE);
+  f = lookup_flow (s, id);
+  if (f == NULL)
+    return FALSE;
+  if (f->cap != cap)
+    {
+      f->cap = cap;
+      mark_flow_dirty (s, (guint32) id);
+    }
+  return TRUE;
+}
+
+gboolean
+sim_maxmin_flow_is_valid (const SimMaxmin *s, SimMaxminId id)
+{
+  g_return_val_if_fail (s != NULL, FALSE);
+  return lookup_flow (s, id) != NULL;
+}
+
+double
+sim_maxmin_get_rate (const SimMaxmin *s, SimMaxminId id)
+{
+  const Flow *f;
+
+  g_return_val_if_fail (s != NULL, -1);
+  f = lookup_flow (s, id);
+  return f ? f->rate : -1;
+}
+
+gpointer
+sim_maxmin_get_flow_data (const SimMaxmin *s, SimMaxminId id)
+{
+  const Flow *f;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  f = lookup_flow (s, id);
+  return f ? f->data : NULL;
+}
+
+void
+sim_maxmin_invalidate (SimMaxmin *s)
+{
+  g_return_if_fail (s != NULL);
+  for (guint32 i = 0; i < s->n_res_slots; i++)
+    if (s->res[i].in_use && s->res[i].n_flows > 0)
+      mark_res_dirty (s, i);
+  for (guint32 i = 0; i < s->n_flow_slots; i++)
+    if (s->flows[i].in_use && s->flows[i].n_res == 0)
+      mark_flow_dirty (s, i);
+}
+
+void
+sim_maxmin_get_stats (const SimMaxmin *s, SimMaxminStats *stats)
+{
+  g_return_if_fail (s != NULL && stats != NULL);
+  *stats = s->stats;
+  stats->n_flows = s->n_flows;
+  stats->n_resources = s->n_resources;
+}
+
+const SimMaxminId *
+sim_maxmin_get_changed (const SimMaxmin *s, guint *n_changed)
+{
+  g_return_val_if_fail (s != NULL && n_changed != NULL, NULL);
+  *n_changed = s->changed->len;
+  return (const SimMaxminId *) (gpointer) s->changed->data;
+}
+
+/* The heap of resources, ordered by (key, slot), so that ties are broken
+ * the same way whatever else the heap holds. */
+
+static inline gboolean
+entry_less (const HeapEntry *a, const HeapEntry *b)
+{
+  if (a->key != b->key)
+    return a->key < b->key;
+  return a->res < b->res;
+}
+
+static void
+heap_push (GArray *heap, double key, guint32 res)
+{
+  HeapEntry *h, x = { key, res };
+  guint32 i;
+
+  g_array_set_size (heap, heap->len + 1);
+  h = (HeapEntry *) (gpointer) heap->data;
+  i = heap->len - 1;
+  while (i > 0)
+    {
+      guint32 parent = (i - 1) / 2;
+      if (!entry_less (&x, &h[parent]))
+        break;
+      h[i] = h[parent];
+      i = parent;
+    }
+  h[i] = x;
+}
+
+static HeapEntry
+heap_pop (GArray *heap)
+{
+  HeapEntry *h = (HeapEntry *) (gpointer) heap->data;
+  HeapEntry top = h[0], x = h[heap->len - 1];
+  guint32 n = heap->len - 1, i = 0;
+
+  g_array_set_size (heap, n);
+  if (n == 0)
+    return top;
+  for (;;)
+    {
+      guint32 c = 2 * i + 1;
+      if (c >= n)
+        break;
+      if (c + 1 < n && entry_less (&h[c + 1], &h[c]))
+        c++;
+      if (!entry_less (&h[c], &x))
+        break;
+      h[i] = h[c];
+      i = c;
+    }
+  h[i] = x;
+  return top;
+}
+
+static inline double
+level_of (const Resource *r)
+{
+  double rem = r->remaining > 0 ? r->remaining : 0;
+  return r->weight > 0 ? rem / r->weight : rem > 0 ? INFINITY : 0;
+}
+
+/* Takes @rate of a newly fixed flow of weight @w off resource @r.  Its heap
+ * entry is left as it is: its key is now a lower bound. */
+static inline void
+consume (SimMaxmin *s, guint32 r, double rate, double w)
+{
+  Resource *res = &s->res[r];
+
+  res->remaining -= rate;
+  res->weight -= w;
+  res->unfixed--;
+}
+
+static void
+fix_flow (SimMaxmin *s, guint32 fs, double rate, guint32 skip)
+{
+  Flow *f = &s->flows[fs];
+
+  f->rate = rate;
+  f->fixed = 1;
+  for (guint32 i = 0; i < f->n_res; i++)
+    if (f->res[i].res != skip)
+      consume (s, f->res[i].res, rate, f->weight);
+}
+
+static int
+compare_cap_events (const void *pa, const void *pb)
+{
+  const CapEvent *a = pa, *b = pb;
+
+  if (a->level != b->level)
+    return a->level < b->level ? -1 : 1;
+  return a->flow < b->flow ? -1 : a->flow > b->flow;
+}
+
+/* Gathers the components of the dirty resources and flows into comp_res
+ * and comp_flows, breadth first. */
+static void
+gather (SimMaxmin *s)
+{
+  guint32 ri = 0, fi = 0;
+
+  if (++s->epoch == 0)
+    {
+      for (guint32 i = 0; i < s->n_res_slots; i++)
+        s->res[i].visit = 0;
+      for (guint32 i = 0; i < s->n_flow_slots; i++)
+        s->flows[i].visit = 0;
+      s->epoch = 1;
+    }
+  g_array_set_size (s->comp_res, 0);
+  g_array_set_size (s->comp_flows, 0);
+  for (guint i = 0; i < s->dirty_res->len; i++)
+    {
+      guint32 r = g_array_index (s->dirty_res, guint32, i);
+      s->res[r].dirty = 0;
+      if (s->res[r].in_use && s->res[r].visit != s->epoch)
+        {
+          s->res[r].visit = s->epoch;
+          g_array_append_val (s->comp_res, r);
+        }
+    }
+  for (guint i = 0; i < s->dirty_flows->len; i++)
+    {
+      guint32 f = g_array_index (s->dirty_flows, guint32, i);
+      s->flows[f].dirty = 0;
+      if (s->flows[f].in_use && s->flows[f].visit != s->epoch)
+        {
+          s->flows[f].visit = s->epoch;
+          g_array_append_val (s->comp_flows, f);
+        }
+    }
+  g_array_set_size (s->dirty_res, 0);
+  g_array_set_size (s->dirty_flows, 0);
+
+  while (ri < s->comp_res->len || fi < s->comp_flows->len)
+    {
+      for (; ri < s->comp_res->len; ri++)
+        {
+          const Resource *r = &s->res[g_array_index (s->comp_res, guint32, ri)];
+          for (guint32 k = 0; k < r->n_flows; k++)
+            {
+              guint32 f = r->flows[k].flow;
+              if (s->flows[f].visit != s->epoch)
+                {
+                  s->flows[f].visit = s->epoch;
+                  g_array_append_val (s->comp_flows, f);
+                }
+            }
+        }
+      for (; fi < s->comp_flows->len; fi++)
+        {
+          const Flow *f = &s->flows[g_array_index (s->comp_flows, guint32, fi)];
+          for (guint32 k = 0; k < f->n_res; k++)
+            {
+              guint32 r = f->res[k].res;
+              if (s->res[r].visit != s->epoch)
+                {
+                  s->res[r].visit = s->epoch;
+                  g_array_append_val (s->comp_res, r);
+                }
+            }
+        }
+    }
+}
+
+/* Rates closer than this relative difference are not reported as changed:
+ * re-solving a component whose flows were merely reordered may move a rate
+ * by a rounding error, which must not reschedule a job. */
+#define CHANGE_TOLERANCE 1e-12
+
+static gboolean
+rate_changed (double before, double after)
+{
+  if (before == after)
+    return FALSE;
+  if (isinf (before) || isinf (after))
+    return TRUE;
+  return fabs (after - before) > CHANGE_TOLERANCE * MAX (fabs (before), fabs (after));
+}
+
+guint
+sim_maxmin_solve (SimMaxmin *s)
+{
+  const guint32 *cf;
+  const CapEvent *capped;
+  guint32 nf, ci = 0, n_capped;
+  double level = 0;
+
+  g_return_val_if_fail (s != NULL, 0);
+
+  g_array_set_size (s->changed, 0);
+  s->stats.last_flows_solved = 0;
+  s->stats.last_resources_solved = 0;
+  s->stats.last_changed = 0;
+  if (s->dirty_res->len == 0 && s->dirty_flows->len == 0)
+    return 0;
+  gather (s);
+
+  /* Start: every flow unfixed, every resource at full capacity. */
+  g_array_set_size (s->heap, 0);
+  g_array_set_size (s->capped, 0);
+  for (guint i = 0; i < s->comp_res->len; i++)
+    {
+      Resource *r = &s->res[g_array_index (s->comp_res, guint32, i)];
+      r->remaining = r->capacity;
+      r->weight = 0;
+      r->unfixed = r->n_flows;
+    }
+  cf = (const guint32 *) (gpointer) s->comp_flows->data;
+  nf = s->comp_flows->len;
+  for (guint32 i = 0; i < nf; i++)
+    {
+      Flow *f = &s->flows[cf[i]];
+      f->old_rate = f->rate;
+      f->fixed = 0;
+      for (guint32 k = 0; k < f->n_res; k++)
+        s->res[f->res[k].res].weight += f->weight;
+      if (f->n_res == 0)
+        {
+          f->rate = f->cap;  /* +infinity when uncapped */
+          f->fixed = 1;
+        }
+      else if (isfinite (f->cap))
+        {
+          CapEvent e = { f->cap / f->weight, cf[i] };
+          g_array_append_val (s->capped, e);
+        }
+    }
+  if (s->capped->len > 1)
+    qsort (s->capped->data, s->capped->len, sizeof (CapEvent), compare_cap_events);
+  capped = (const CapEvent *) (gpointer) s->capped->data;
+  n_capped = s->capped->len;
+  for (guint i = 0; i < s->comp_res->len; i++)
+    {
+      guint32 r = g_array_index (s->comp_res, guint32, i);
+      if (s->res[r].unfixed > 0)
+        heap_push (s->heap, level_of (&s->res[r]), r);
+    }
+
+  /* Progressive filling: the next event is the lowest resource level or
+   * the lowest cap level, whichever comes first (caps first on a tie).  A
+   * resource whose entry reaches the top with a stale key goes back with
+   * its current level; as keys only rise, the first entry found current is
+   * the true minimum. */
+  for (;;)
+    {
+      double cap_level = INFINITY, now;
+      HeapEntry top;
+      Resource *r;
+
+      while (ci < n_capped && s->flows[capped[ci].flow].fixed)
+        ci++;
+      if (ci < n_capped)
+        cap_level = capped[ci].level;
+      if (s->heap->len == 0 && ci == n_capped)
+        break;
+      if (ci < n_capped
+          && (s->heap->len == 0
+              || cap_level <= g_array_index (s->heap, HeapEntry, 0).key))
+        {
+          level = MAX (level, cap_level);
+          fix_flow (s, capped[ci].flow, s->flows[capped[ci].flow].cap, NONE);
+          ci++;
+          continue;
+        }
+      top = heap_pop (s->heap);
+      r = &s->res[top.res];
+      if (r->unfixed == 0)
+        continue;
+      now = level_of (r);
+      if (now > top.key)
+        {
+          heap_push (s->heap, now, top.res);
+          continue;
+        }
+      level = MAX (level, now);
+      /* Fixing flows reorders no resource's list of flows. */
+      for (guint32 k = 0; k < r->n_flows; k++)
+        {
+          guint32 f = r->flows[k].flow;
+          if (!s->flows[f].fixed)
+            fix_flow (s, f, s->flows[f].weight * level, top.res);
+        }
+      r->unfixed = 0;
+    }
+
+  for (guint32 i = 0; i < nf; i++)
+    {
+      Flow *f = &s->flows[cf[i]];
+      if (f->is_new || rate_changed (f->old_rate, f->rate))
+        {
+          SimMaxminId id = make_id (cf[i], f->gen);
+          f->is_new = 0;
+          g_array_append_val (s->changed, id);
+        }
+    }
+  s->stats.solves++;
+  s->stats.last_flows_solved = nf;
+  s->stats.last_resources_solved = s->comp_res->len;
+  s->stats.last_changed = s->changed->len;
+  s->stats.total_flows_solved += nf;
+  return s->changed->len;
+}

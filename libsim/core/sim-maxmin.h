@@ -1,0 +1,308 @@
+/* sim-maxmin.h: max-min fair sharing of bandwidth among flows.
+ *
+ * The problem.  A system holds resources r, each with a capacity C_r
+ * (bytes/s), and flows f, each crossing a set of resources R(f) and carrying
+ * a weight w_f > 0 and an optional cap u_f (the most it can use, e.g. what
+ * its sender can produce).  An allocation x gives each flow a rate with
+ *
+ *     sum over f crossing r of x_f <= C_r      for every resource r,
+ *     0 <= x_f <= u_f                          for every flow f.
+ *
+ * It is weighted max-min fair when no flow's normalized rate x_f / w_f can
+ * be raised without lowering that of a flow whose normalized rate is already
+ * no larger.  Equivalently, every flow is bottlenecked: it is at its cap, or
+ * it crosses a saturated resource on which its normalized rate is the
+ * largest.  That allocation exists and is unique.  It is the fluid model of
+ * how TCP-like and credit-based transports share links: not exact at the
+ * packet level, but within a few percent for long transfers on
+ * datacentre fabrics, at a tiny fraction of the cost of a packet simulator.
+ *
+ * Progressive filling (water-filling) computes it.  Raise a level L from 0,
+ * giving every unfixed flow the rate w_f L.  A resource saturates at
+ *
+ *     L_r = (C_r - sum of the rates of its fixed flows)
+ *           / (sum of the weights of its unfixed flows),
+ *
+ * and a capped flow reaches its cap at L_f = u_f / w_f.  Take the smallest of
+ * these: if it is a resource, it is a bottleneck and every unfixed flow
+ * crossing it is fixed at w_f L_r; if it is a cap, that flow is fixed at
+ * u_f.  Fixing flows lowers the remaining capacity and weight of the other
+ * resources they cross, which raises (never lowers) those resources' L_r.
+ * Repeat until every flow is fixed.  A flow that crosses no resource gets
+ * its cap, or +infinity if it has none.
+ *
+ * Implementation.  Resources wait in a binary heap keyed by (L_r, index);
+ * capped flows sit in an array sorted by (u_f / w_f, index).  Each step
+ * takes the smaller head.  Since fixing flows only raises the levels of
+ * the other resources, their heap keys are left stale (lower bounds) and
+ * refreshed lazily: an entry that reaches the top with a stale key goes
+ * back with its current level, and the first entry found current is the
+ * true minimum.  This makes fixing a flow O(its resources) instead of
+ * O(its resources x log R).  Ties are broken by index, so the order of
+ * operations, and hence the rounding, depends only on the solved flows.
+ *
+ * Incremental solving.  Adding or removing a flow, or changing a capacity,
+ * marks the resources involved as dirty; nothing is computed then.
+ * sim_maxmin_solve() returns at once when nothing is dirty.  Otherwise it
+ * gathers the connected components of the dirty resources (flows and
+ * resources linked through shared resources, found by a breadth-first
+ * search) and re-runs progressive filling on those components only: the
+ * allocation in a component depends on nothing outside it, so the rest of
+ * the system keeps its rates unchanged and is not visited.  Flows whose rate
+ * changed are listed (sim_maxmin_get_changed()), so a simulation reschedules
+ * only the jobs that own them.  A capacity change or a flow change in one
+ * component can change every rate in that component, which is why the
+ * component, not some smaller neighbourhood, is the unit of re-solving.
+ *
+ * Time complexity of a solve: O((E + R) log R + F log F), where F, R and E
+ * are the flows, resources and flow-resource incidences of the touched
+ * components.  Memory: O(flows + resources + incidences).  Flows and
+ * resources are recycled through free lists and their incidence arrays are
+ * kept, so once the system has reached its largest size a solve allocates
+ * nothing.
+ *
+ * Ids.  A flow or resource id packs its slot and a generation counter that
+ * changes each time the slot is freed: a stale id is detected and refused
+ * rather than silently naming a newer object.  0 is never a valid id.
+ *
+ * Alternatives rejected.  Linear programming finds one optimum of a
+ * single objective, not the lexicographic max-min vector, and would need
+ * one program per bottleneck level.  SimGrid's
+ * lmm scans every active constraint at every level, O(levels x R), which
+ * is quadratic on a large fabric where nearly every link is its own
+ * level; the heap makes each level O(log R).  Proportional fairness
+ * (maximizing the sum of log-rates) models some congestion controls more
+ * closely but needs an iterative convex solver with tolerances, and loses
+ * the exactness that makes the incremental solution equal a solve from
+ * scratch.  Re-solving only flows adjacent to the change would be cheaper
+ * but is wrong: a change propagates along chains of shared bottlenecks.
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * SimMaxmin:
+ *
+ * A system of resources and flows sharing them max-min fairly.  Not
+ * thread-safe; not a GObject (it sits on the hot path).
+ */
+typedef struct _SimMaxmin SimMaxmin;
+
+/**
+ * SimMaxminId:
+ *
+ * The id of a flow or of a resource: a slot and a generation.  0 is never
+ * a valid id.
+ */
+typedef guint64 SimMaxminId;
+
+/** SIM_MAXMIN_NO_ID: an id that names nothing. */
+#define SIM_MAXMIN_NO_ID ((SimMaxminId) 0)
+
+/**
+ * SimMaxminStats:
+ * @n_flows: flows in the system
+ * @n_resources: resources in the system
+ * @solves: calls to sim_maxmin_solve() that did some work
+ * @last_flows_solved: flows whose rate the last solve recomputed
+ * @last_resources_solved: resources the last solve visited
+ * @last_changed: flows whose rate the last solve changed
+ * @total_flows_solved: flows recomputed, summed over all solves
+ */
+typedef struct {
+  guint   n_flows;
+  guint   n_resources;
+  guint64 solves;
+  guint   last_flows_solved;
+  guint   last_resources_solved;
+  guint   last_changed;
+  guint64 total_flows_solved;
+} SimMaxminStats;
+
+/**
+ * sim_maxmin_new:
+ *
+ * Returns: (transfer full): an empty system.
+ */
+SimMaxmin *sim_maxmin_new (void);
+
+/**
+ * sim_maxmin_free:
+ * @system: (nullable): a system
+ *
+ * Frees the system with its flows and resources.
+ */
+void sim_maxmin_free (SimMaxmin *system);
+
+/**
+ * sim_maxmin_add_resource:
+ * @system: a system
+ * @capacity: bytes/s, >= 0; +infinity for a resource that never saturates
+ *
+ * Time complexity: O(1) amortized.
+ *
+ * Returns: the new resource's id.
+ */
+SimMaxminId sim_maxmin_add_resource (SimMaxmin *system, double capacity);
+
+/**
+ * sim_maxmin_remove_resource:
+ * @system: a system
+ * @resource: a resource that no flow crosses
+ *
+ * Returns: %FALSE if @resource is stale or still crossed by a flow (it is
+ *   then kept).
+ */
+gboolean sim_maxmin_remove_resource (SimMaxmin *system, SimMaxminId resource);
+
+/**
+ * sim_maxmin_set_capacity:
+ * @system: a system
+ * @resource: a resource
+ * @capacity: its new capacity, bytes/s, >= 0
+ *
+ * Marks the resource's component for the next solve if the capacity
+ * differs.
+ *
+ * Returns: %FALSE if @resource is stale.
+ */
+gboolean sim_maxmin_set_capacity (SimMaxmin *system, SimMaxminId resource, double capacity);
+
+/**
+ * sim_maxmin_get_capacity:
+ * Returns: the capacity of @resource, or -1 if it is stale.
+ */
+double sim_maxmin_get_capacity (const SimMaxmin *system, SimMaxminId resource);
+
+/**
+ * sim_maxmin_get_usage:
+ * @system: a system
+ * @resource: a resource
+ *
+ * Time complexity: O(flows crossing @resource).
+ *
+ * Returns: the sum of the rates of the flows crossing @resource as of the
+ *   last solve (bytes/s), or -1 if @resource is stale.
+ */
+double sim_maxmin_get_usage (const SimMaxmin *system, SimMaxminId resource);
+
+/**
+ * sim_maxmin_add_flow:
+ * @system: a system
+ * @resources: (array length=n_resources) (nullable): the resources it
+ *   crosses, each at most once
+ * @n_resources: their number; 0 for a flow limited only by its cap
+ * @weight: its weight, > 0 (1 for plain fair sharing): on a shared
+ *   bottleneck, rates are proportional to weights
+ * @cap: the most it may get, bytes/s, > 0; +infinity (INFINITY) for none
+ * @user_data: (nullable): a pointer kept with the flow (the job owning it)
+ *
+ * The flow's rate is 0 until the next sim_maxmin_solve().  Passing a stale
+ * or repeated resource is a programming error: nothing is added and
+ * %SIM_MAXMIN_NO_ID is returned.
+ *
+ * Time complexity: O(@n_resources) amortized.
+ *
+ * Returns: the new flow's id.
+ */
+SimMaxminId sim_maxmin_add_flow (SimMaxmin *system, const SimMaxminId *resources,
+                                 guint n_resources, double weight, double cap,
+                                 gpointer user_data);
+
+/**
+ * sim_maxmin_remove_flow:
+ * @system: a system
+ * @flow: a flow
+ *
+ * Time complexity: O(resources it crosses).
+ *
+ * Returns: %FALSE if @flow is stale.
+ */
+gboolean sim_maxmin_remove_flow (SimMaxmin *system, SimMaxminId flow);
+
+/**
+ * sim_maxmin_set_flow_cap:
+ * @system: a system
+ * @flow: a flow
+ * @cap: its new cap, bytes/s, > 0, or INFINITY
+ *
+ * Returns: %FALSE if @flow is stale.
+ */
+gboolean sim_maxmin_set_flow_cap (SimMaxmin *system, SimMaxminId flow, double cap);
+
+/**
+ * sim_maxmin_flow_is_valid:
+ * Returns: whether @flow names a flow of @system.
+ */
+gboolean sim_maxmin_flow_is_valid (const SimMaxmin *system, SimMaxminId flow);
+
+/**
+ * sim_maxmin_get_rate:
+ * Returns: the rate of @flow (bytes/s) as of the last solve, possibly
+ *   +infinity for a flow without resources or cap; -1 if @flow is stale.
+ */
+double sim_maxmin_get_rate (const SimMaxmin *system, SimMaxminId flow);
+
+/**
+ * sim_maxmin_get_flow_data:
+ * Returns: (transfer none) (nullable): the user data of @flow, %NULL if stale.
+ */
+gpointer sim_maxmin_get_flow_data (const SimMaxmin *system, SimMaxminId flow);
+
+/**
+ * sim_maxmin_solve:
+ * @system: a system
+ *
+ * Brings every rate up to date.  Returns at once if nothing changed since
+ * the last solve; otherwise re-solves only the connected components that
+ * contain a changed flow, resource or capacity (see the top of this file).
+ *
+ * Time complexity: O((E + R) log R + F log F) over the touched components.
+ *
+ * Returns: the number of flows whose rate changed, which
+ *   sim_maxmin_get_changed() lists.
+ */
+guint sim_maxmin_solve (SimMaxmin *system);
+
+/**
+ * sim_maxmin_get_changed:
+ * @system: a system
+ * @n_changed: (out): the length of the array
+ *
+ * The flows whose rate the last sim_maxmin_solve() changed (including
+ * flows added since the solve before it), in no particular order.  A
+ * solve that had nothing to do leaves the list empty.  The array is valid
+ * until the system is next modified or solved.
+ *
+ * Returns: (transfer none) (array length=n_changed): their ids.
+ */
+const SimMaxminId *sim_maxmin_get_changed (const SimMaxmin *system, guint *n_changed);
+
+/**
+ * sim_maxmin_invalidate:
+ * @system: a system
+ *
+ * Marks every resource and flow for the next solve, which then recomputes
+ * the whole system from scratch (for tests and benchmarks).
+ *
+ * Time complexity: O(flows + resources).
+ */
+void sim_maxmin_invalidate (SimMaxmin *system);
+
+/**
+ * sim_maxmin_get_stats:
+ * @system: a system
+ * @stats: (out caller-allocates): filled
+ */
+void sim_maxmin_get_stats (const SimMaxmin *system, SimMaxminStats *stats);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimMaxmin, sim_maxmin_free)
+
+G_END_DECLS

@@ -1,0 +1,953 @@
+/* sim-collective.c: collectives as phases of flows on the topology, with
+ * NCCL's latency constants.  The model is described in sim-collective.h. */
+#include "config.h"
+
+#include "sim-collective.h"
+#include "sim-error.h"
+#include "core/sim-maxmin.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_PHASES 3
+#define N_PROTOS   3
+
+/* NCCL's cost model (NVIDIA/nccl src/graph/tuning.cc at 5067397, v2.30.7;
+ * calibration.md B3), microseconds, by protocol (LL, LL128, Simple). */
+static const double ring_base[N_PROTOS]  = { 6.6, 14.0, 8.4 };
+static const double ring_nvl[N_PROTOS]   = { 0.6, 1.9, 3.4 };
+static const double ring_pcie[N_PROTOS]  = { 1.0, 2.5, 5.7 };
+static const double ring_net[N_PROTOS]   = { 2.7, 4.0, 14.0 };
+static const double tree_base[N_PROTOS]  = { 6.8, 14.0, 8.4 };
+static const double tree_nvl[N_PROTOS]   = { 0.6, 1.25, 4.0 };
+static const double tree_pcie[N_PROTOS]  = { 1.0, 1.9, 4.0 };
+static const double tree_net[N_PROTOS]   = { 5.0, 8.5, 14.0 };
+static const double nvls_nvl = 25.0, nvls_net = 18.0;
+/* Multi-node all-reduce with Simple: latency x 1.4 (compute capability >= 8.0). */
+#define RING_SIMPLE_MULTINODE 1.4
+/* Bandwidth of each protocol relative to Simple: LL moves 8 bytes of data
+ * per 16 (busBw x 0.5), LL128 120 of 128 (busBw x 0.92); on a tree, LL is
+ * busBw / 3.8 (tuning.cc). */
+static const double proto_bw[N_PROTOS] = { 0.5, 0.92, 1.0 };
+static const double tree_proto_bw[N_PROTOS] = { 1.0 / 3.8, 0.92, 1.0 };
+/* The tree pattern multiplies busBw by 0.85 (calibration.md B3). */
+#define TREE_EFFICIENCY 0.85
+/* NVLS efficiency, nvls.cc: Hopper 0.85, Blackwell 0.74. */
+#define NVLS_EFFICIENCY_HOPPER    0.85
+#define NVLS_EFFICIENCY_BLACKWELL 0.74
+
+typedef struct {
+  guint32     src, dst, channel;
+  double      share[MAX_PHASES];   /* bytes per byte of message, in each phase */
+  SimMaxminId flow;
+} PlanFlow;
+
+typedef struct {
+  SimCollectiveOp   op;
+  SimCollectiveAlgo algo;
+  guint             n_gpus;
+  GArray           *flows;         /* PlanFlow */
+  GHashTable       *index;         /* (src, dst, channel) -> index + 1 in flows */
+  double            latency[N_PROTOS];   /* seconds; < 0: protocol not used */
+  double            bw_factor[N_PROTOS];
+  gboolean          registered;
+} Plan;
+
+struct _SimCommModel {
+  SimTopology      *topology;
+  const SimCluster *cluster;
+  SimMaxmin        *sys;
+  SimMaxminId      *res;
+  guint             n_res;
+  GArray           *route;         /* guint32 topology resources */
+  GArray           *ids;           /* SimMaxminId */
+  GHashTable       *plans;         /* id -> Plan */
+  guint             next_id;
+};
+
+static const char * const op_names[] = {
+  "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv",
+};
+static const char * const algo_names[] = {
+  "auto", "ring", "tree", "hierarchical", "nvls", "direct",
+};
+static const char * const proto_names[] = { "LL", "LL128", "Simple" };
+
+const char *
+sim_collective_op_to_string (SimCollectiveOp op)
+{
+  g_return_val_if_fail ((guint) op < G_N_ELEMENTS (op_names), "?");
+  return op_names[op];
+}
+
+const char *
+sim_collective_algo_to_string (SimCollectiveAlgo algo)
+{
+  g_return_val_if_fail ((guint) algo < G_N_ELEMENTS (algo_names), "?");
+  return algo_names[algo];
+}
+
+const char *
+sim_collective_protocol_to_string (SimCollectiveProtocol protocol)
+{
+  g_return_val_if_fail ((guint) protocol < G_N_ELEMENTS (proto_names), "?");
+  return proto_names[protocol];
+}
+
+gboolean
+sim_collective_op_from_string (const char *text, SimCollectiveOp *op, GError **error)
+{
+  g_autofree char *t = NULL;
+
+  g_return_val_if_fail (text != NULL && op != NULL, FALSE);
+  t = g_strdelimit (g_ascii_strdown (text, -1), "-", '_');
+  for (guint i = 0; i < G_N_ELEMENTS (op_names); i++)
+    if (strcmp (t, op_names[i]) == 0)
+      {
+        *op = (SimCollectiveOp) i;
+        return TRUE;
+      }
+  if (strcmp (t, "alltoall") == 0 || strcmp (t, "sendrecv") == 0
+      || strcmp (t, "allreduce") == 0 || strcmp (t, "allgather") == 0
+      || strcmp (t, "reducescatter") == 0)
+    {
+      *op = t[0] == 's' ? SIM_COLLECTIVE_SEND_RECV
+            : t[0] == 'r' ? SIM_COLLECTIVE_REDUCE_SCATTER
+            : strcmp (t, "alltoall") == 0 ? SIM_COLLECTIVE_ALL_TO_ALL
+            : strcmp (t, "allreduce") == 0 ? SIM_COLLECTIVE_ALL_REDUCE
+            : SIM_COLLECTIVE_ALL_GATHER;
+      return TRUE;
+    }
+  g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+               "unknown collective \"%s\": expected all_reduce, all_gather, reduce_scatter, "
+               "all_to_all, broadcast or send_recv", text);
+  return FALSE;
+}
+
+gboolean
+sim_collective_algo_from_string (const char *text, SimCollectiveAlgo *algo, GError **error)
+{
+  g_return_val_if_fail (text != NULL && algo != NULL, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (algo_names); i++)
+    if (g_ascii_strcasecmp (text, algo_names[i]) == 0)
+      {
+        *algo = (SimCollectiveAlgo) i;
+        return TRUE;
+      }
+  g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+               "unknown algorithm \"%s\": expected auto, ring, tree, hierarchical, nvls or "
+               "direct", text);
+  return FALSE;
+}
+
+double
+sim_collective_busbw_factor (SimCollectiveOp op, guint n)
+{
+  g_return_val_if_fail (n > 0, 0);
+  switch (op)
+    {
+    case SIM_COLLECTIVE_ALL_REDUCE:
+      return 2.0 * (n - 1) / n;
+    case SIM_COLLECTIVE_ALL_GATHER:
+    case SIM_COLLECTIVE_REDUCE_SCATTER:
+    case SIM_COLLECTIVE_ALL_TO_ALL:
+      return (double) (n - 1) / n;
+    case SIM_COLLECTIVE_BROADCAST:
+    case SIM_COLLECTIVE_SEND_RECV:
+    default:
+      return 1.0;
+    }
+}
+
+/* The model */
+
+SimCommModel *
+sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
+{
+  SimCommModel *m;
+
+  g_return_val_if_fail (topology != NULL && cluster != NULL, NULL);
+  m = g_new0 (SimCommModel, 1);
+  m->topology = topology;
+  m->cluster = cluster;
+  m->sys = sim_maxmin_new ();
+  m->n_res = 2 * sim_topology_get_n_links (topology);
+  m->res = g_new (SimMaxminId, MAX (m->n_res, 1));
+  for (guint i = 0; i < m->n_res; i++)
+    m->res[i] = sim_maxmin_add_resource (m->sys,
+                                         MAX (0.0, sim_topology_resource_capacity (topology, i)));
+  m->route = g_array_new (FALSE, FALSE, sizeof (guint32));
+  m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
+  m->plans = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->next_id = 1;
+  return m;
+}
+
+static void
+plan_free (Plan *p)
+{
+  if (p == NULL)
+    return;
+  g_array_unref (p->flows);
+  g_hash_table_unref (p->index);
+  g_free (p);
+}
+
+void
+sim_comm_model_free (SimCommModel *m)
+{
+  GHashTableIter it;
+  gpointer value;
+
+  if (m == NULL)
+    return;
+  g_hash_table_iter_init (&it, m->plans);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    plan_free (value);
+  g_hash_table_unref (m->plans);
+  sim_maxmin_free (m->sys);
+  g_free (m->res);
+  g_array_unref (m->route);
+  g_array_unref (m->ids);
+  g_free (m);
+}
+
+/* Plans */
+
+typedef struct {
+  guint32 *gpus;     /* the node's GPUs, in the caller's order */
+  guint    n;
+  const SimNodeModel *model;
+} NodeGroup;
+
+typedef struct {
+  NodeGroup *nodes;
+  guint      n_nodes;
+  guint      n_gpus;
+  guint      max_ppn, min_ppn;
+  guint      channels;   /* rings across nodes: a node's NIC count */
+  gboolean   pcie;       /* GPUs inside a node talk over PCIe */
+  gboolean   nvls;       /* every node has an NVSwitch that reduces */
+  double     nvls_efficiency;
+  guint32   *storage;
+} Layout;
+
+static void
+layout_clear (Layout *l)
+{
+  g_free (l->nodes);
+  g_free (l->storage);
+}
+
+static gboolean
+node_has_nvls (const SimNodeModel *model, double *efficiency)
+{
+  const char *gpu = model->gpu_name ? model->gpu_name : "";
+
+  if (model->intra_node == NULL || strcmp (model->intra_node, "nvswitch") != 0)
+    return FALSE;
+  *efficiency = g_str_has_prefix (gpu, "B") || g_str_has_prefix (gpu, "GB")
+                ? NVLS_EFFICIENCY_BLACKWELL : NVLS_EFFICIENCY_HOPPER;
+  if (model->nvswitch != NULL)
+    return model->nvswitch->in_network_reduction;
+  /* Without a switch model, NVSwitch nodes of the Hopper and Blackwell
+   * generations have NVLS. */
+  return g_str_has_prefix (gpu, "H100") || g_str_has_prefix (gpu, "H200")
+         || g_str_has_prefix (gpu, "H800") || g_str_has_prefix (gpu, "B200")
+         || g_str_has_prefix (gpu, "GB200");
+}
+
+static gboolean
+layout_init (Layout *l, const SimCluster *cluster, const guint32 *gpus, guint n, GError **error)
+{
+  guint total = sim_cluster_get_n_gpus (cluster);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GHashTable) node_slot = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint *counts;
+
+  memset (l, 0, sizeof *l);
+  if (n < 2)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "a collective needs at least 2 GPUs, got %u", n);
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      if (gpus[i] >= total)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "GPU %u does not exist: the cluster has %u GPUs", gpus[i], total);
+          return FALSE;
+        }
+      if (!g_hash_table_add (seen, GUINT_TO_POINTER (gpus[i] + 1)))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "GPU %u is listed twice", gpus[i]);
+          return FALSE;
+        }
+    }
+  /* Group by node, nodes in order of first appearance. */
+  counts = g_new0 (guint, n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint node = sim_cluster_get_gpu (cluster, gpus[i])->node;
+      gpointer slot;
+      if (!g_hash_table_lookup_extended (node_slot, GUINT_TO_POINTER (node), NULL, &slot))
+        {
+          slot = GUINT_TO_POINTER (l->n_nodes++);
+          g_hash_table_insert (node_slot, GUINT_TO_POINTER (node), slot);
+        }
+      counts[GPOINTER_TO_UINT (slot)]++;
+    }
+  l->nodes = g_new0 (NodeGroup, l->n_nodes);
+  l->storage = g_new (guint32, n);
+  l->n_gpus = n;
+  l->min_ppn = G_MAXUINT;
+  l->nvls = TRUE;
+  l->nvls_efficiency = 1;
+  l->channels = 1;
+  for (guint k = 0, off = 0; k < l->n_nodes; k++)
+    {
+      l->nodes[k].gpus = l->storage + off;
+      off += counts[k];
+      l->max_ppn = MAX (l->max_ppn, counts[k]);
+      l->min_ppn = MIN (l->min_ppn, counts[k]);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint node = sim_cluster_get_gpu (cluster, gpus[i])->node;
+      NodeGroup *g = &l->nodes[GPOINTER_TO_UINT (g_hash_table_lookup (node_slot,
+                                                                        GUINT_TO_POINTER (node)))];
+      g->gpus[g->n++] = gpus[i];
+      g->model = sim_cluster_get_node (cluster, node)->model;
+    }
+  g_free (counts);
+  for (guint k = 0; k < l->n_nodes; k++)
+    {
+      const SimNodeModel *model = l->nodes[k].model;
+      double eff = 1;
+      if (model->intra_node != NULL && strcmp (model->intra_node, "pcie") == 0)
+        l->pcie = TRUE;
+      if (!node_has_nvls (model, &eff))
+        l->nvls = FALSE;
+      else
+        l->nvls_efficiency = MIN (l->nvls_efficiency, eff);
+      if (l->n_nodes > 1)
+        l->channels = MAX (l->channels, MIN (model->nics, 16u));
+    }
+  return TRUE;
+}
+
+static Plan *
+plan_new (SimCollectiveOp op, SimCollectiveAlgo algo, guint n)
+{
+  Plan *p = g_new0 (Plan, 1);
+  p->op = op;
+  p->algo = algo;
+  p->n_gpus = n;
+  p->flows = g_array_new (FALSE, FALSE, sizeof (PlanFlow));
+  p->index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint k = 0; k < N_PROTOS; k++)
+    {
+      p->latency[k] = -1;
+      p->bw_factor[k] = proto_bw[k];
+    }
+  return p;
+}
+
+/* Adds @share bytes per message byte from @src to @dst in @phase, on
+ * channel @channel; the same (src, dst, channel) in several phases, or
+ * added twice, is one flow. */
+static void
+plan_add (Plan *p, guint32 src, guint32 dst, guint32 channel, guint phase, double share)
+{
+  guint64 key = ((guint64) src << 40) | ((guint64) dst << 16) | channel;
+  guint index;
+  PlanFlow *f;
+
+  g_assert (phase < MAX_PHASES);
+  g_assert (src < (1u << 24) && dst < (1u << 24) && channel < (1u << 16));
+  if (src == dst || share <= 0)
+    return;
+  index = GPOINTER_TO_UINT (g_hash_table_lookup (p->index, &key));
+  if (index == 0)
+    {
+      PlanFlow nf = { src, dst, channel, { 0 }, SIM_MAXMIN_NO_ID };
+      g_array_append_val (p->flows, nf);
+      index = p->flows->len;
+      g_hash_table_insert (p->index, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (index));
+    }
+  f = &g_array_index (p->flows, PlanFlow, index - 1);
+  f->share[phase] += share;
+}
+
+/* Latency of a ring-like schedule: @steps steps of which @inter cross the
+ * network. */
+static void
+set_ring_latency (Plan *p, const Layout *l, double steps, double inter, gboolean multinode_x)
+{
+  const double *intra = l->pcie ? ring_pcie : ring_nvl;
+
+  for (guint k = 0; k < N_PROTOS; k++)
+    {
+      double lat = ring_base[k] + (steps - inter) * intra[k] + inter * ring_net[k];
+      if (multinode_x && k == SIM_COLLECTIVE_PROTO_SIMPLE && l->n_nodes > 1)
+        lat *= RING_SIMPLE_MULTINODE;
+      p->latency[k] = lat * 1e-6;
+    }
+}
+
+/* GPU @k (mod its count) of node @m, rotated by @rot. */
+static inline guint32
+node_gpu (const Layout *l, guint m, guint k)
+{
+  return l->nodes[m].gpus[k % l->nodes[m].n];
+}
+
+/* Ring order @c: nodes in turn, each node's GPUs rotated by @c. */
+static void
+ring_order (const Layout *l, guint c, guint32 *order)
+{
+  guint i = 0;
+  for (guint m = 0; m < l->n_nodes; m++)
+    for (guint k = 0; k < l->nodes[m].n; k++)
+      order[i++] = node_gpu (l, m, k + c);
+}
+
+static void
+build_ring (Plan *p, const Layout *l)
+{
+  guint n = l->n_gpus, K = l->channels, N = l->n_nodes;
+  g_autofree guint32 *order = g_new (guint32, n);
+  double share, steps, inter;
+  gboolean chain = p->op == SIM_COLLECTIVE_BROADCAST;
+
+  switch (p->op)
+    {
+    case SIM_COLLECTIVE_ALL_REDUCE:
+      share = 2.0 * (n - 1) / n;
+      steps = 2.0 * (n - 1);
+      inter = 2.0 * (N - 1);
+      break;
+    case SIM_COLLECTIVE_BROADCAST:
+      share = 1.0;
+      steps = n - 1;
+      inter = N - 1;
+      break;
+    default:
+      share = (double) (n - 1) / n;
+      steps = n - 1;
+      inter = N - 1;
+      break;
+    }
+  for (guint c = 0; c < K; c++)
+    {
+      ring_order (l, c, order);
+      if (chain)
+        {
+          /* Broadcast from the first GPU of the caller's list: the chain
+           * starts there. */
+          guint start = 0;
+          while (order[start] != l->nodes[0].gpus[0])
+            start++;
+          for (guint i = 0; i + 1 < n; i++)
+            plan_add (p, order[(start + i) % n], order[(start + i + 1) % n], c, 0, share / K);
+        }
+      else
+        for (guint i = 0; i < n; i++)
+          plan_add (p, order[i], order[(i + 1) % n], c, 0, share / K);
+    }
+  set_ring_latency (p, l, steps, inter, p->op == SIM_COLLECTIVE_ALL_REDUCE);
+}
+
+/* NCCL's double binary tree over @N nodes: tree 0 is heap-shaped (the
+ * parent of m is (m - 1) / 2), tree 1 its mirror image (node m plays the
+ * role of N - 1 - m), so that the inner nodes of one are leaves of the
+ * other. */
+static gint
+tree_parent (guint N, guint t, guint m)
+{
+  guint v = t == 0 ? m : N - 1 - m;
+  if (v == 0)
+    return -1;
+  v = (v - 1) / 2;
+  return (gint) (t == 0 ? v : N - 1 - v);
+}
+
+static void
+build_tree (Plan *p, const Layout *l)
+{
+  guint K = l->channels, N = l->n_nodes;
+  double share = 1.0 / (2.0 * K);   /* each of 2 trees per channel carries S / 2K */
+  const double *intra = l->pcie ? tree_pcie : tree_nvl;
+
+  for (guint c = 0; c < K; c++)
+    for (guint t = 0; t < 2; t++)
+      for (guint m = 0; m < N; m++)
+        {
+          guint ppn = l->nodes[m].n;
+          gint parent = tree_parent (N, t, m);
+          /* Chain inside the node towards its endpoint, GPU c. */
+          for (guint k = 0; k + 1 < ppn; k++)
+            {
+              guint32 a = node_gpu (l, m, c + k + 1), b = node_gpu (l, m, c + k);
+              plan_add (p, a, b, c, 0, share);   /* reduce, up */
+              plan_add (p, b, a, c, 0, share);   /* broadcast, down */
+            }
+          if (parent >= 0)
+            {
+              guint32 a = node_gpu (l, m, c), b = node_gpu (l, (guint) parent, c);
+              plan_add (p, a, b, c, 0, share);
+              plan_add (p, b, a, c, 0, share);
+            }
+        }
+  for (guint k = 0; k < N_PROTOS; k++)
+    {
+      double log2n = N > 1 ? log2 ((double) N) : 0;
+      p->latency[k] = 1e-6 * (tree_base[k] + 2 * ((l->max_ppn - 1) * intra[k] + log2n * tree_net[k]));
+      p->bw_factor[k] = tree_proto_bw[k] * TREE_EFFICIENCY;
+    }
+}
+
+/* Hierarchical all-reduce, or with @nvls its NVLS variant. */
+static void
+build_hierarchical (Plan *p, const Layout *l, gboolean nvls)
+{
+  guint N = l->n_nodes, ppn = l->min_ppn;
+  double intra_share = nvls ? 1.0 / l->nvls_efficiency : (double) (ppn - 1) / ppn;
+
+  for (guint m = 0; m < N && ppn > 1; m++)
+    for (guint k = 0; k < ppn; k++)
+      {
+        guint32 a = node_gpu (l, m, k), b = node_gpu (l, m, k + 1);
+        plan_add (p, a, b, 0, 0, intra_share);   /* reduce-scatter */
+        plan_add (p, a, b, 0, 2, intra_share);   /* all-gather */
+      }
+  for (guint k = 0; k < ppn && N > 1; k++)
+    for (guint m = 0; m < N; m++)
+      plan_add (p, node_gpu (l, m, k), node_gpu (l, (m + 1) % N, k), 1, 1,
+                2.0 * (N - 1) / N / ppn);
+  if (nvls)
+    {
+      for (guint k = 0; k < N_PROTOS; k++)
+        p->latency[k] = -1;
+      p->latency[SIM_COLLECTIVE_PROTO_SIMPLE] = 1e-6 * (nvls_nvl + 2.0 * (N - 1) * nvls_net);
+    }
+  else
+    set_ring_latency (p, l, 2.0 * (ppn - 1) + 2.0 * (N - 1), 2.0 * (N - 1), TRUE);
+}
+
+static void
+build_nvls_single (Plan *p, const Layout *l)
+{
+  guint n = l->n_gpus;
+  const NodeGroup *g = &l->nodes[0];
+
+  /* One flow per GPU to its neighbour: it loads the GPU's link to the
+   * switch and the neighbour's link from it, each with S (n+1)/n. */
+  for (guint k = 0; k < g->n; k++)
+    plan_add (p, g->gpus[k], g->gpus[(k + 1) % g->n], 0, 0,
+              (double) (n + 1) / n / l->nvls_efficiency);
+  for (guint k = 0; k < N_PROTOS; k++)
+    p->latency[k] = -1;
+  p->latency[SIM_COLLECTIVE_PROTO_SIMPLE] = 1e-6 * nvls_nvl;
+}
+
+static void
+build_direct (Plan *p, const Layout *l, const guint32 *gpus)
+{
+  guint n = l->n_gpus;
+  const double *hop = l->n_nodes > 1 ? ring_net : l->pcie ? ring_pcie : ring_nvl;
+
+  if (p->op == SIM_COLLECTIVE_ALL_TO_ALL)
+    {
+      for (guint i = 0; i < n; i++)
+        for (guint j = 0; j < n; j++)
+          plan_add (p, gpus[i], gpus[j], 0, 0, 1.0 / n);
+    }
+  else
+    for (guint i = 0; i < n; i++)
+      plan_add (p, gpus[i], gpus[(i + 1) % n], 0, 0, 1.0);
+  for (guint k = 0; k < N_PROTOS; k++)
+    p->latency[k] = 1e-6 * (ring_base[k] + hop[k]);
+}
+
+/* Checks that @algo suits @op and the hardware; AUTO is not passed here. */
+static gboolean
+algo_allowed (SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l, GError **error)
+{
+  const char *why = NULL;
+
+  switch (algo)
+    {
+    case SIM_COLLECTIVE_ALGO_RING:
+      if (op == SIM_COLLECTIVE_ALL_TO_ALL || op == SIM_COLLECTIVE_SEND_RECV)
+        why = "is point-to-point: use the direct algorithm";
+      break;
+    case SIM_COLLECTIVE_ALGO_TREE:
+    case SIM_COLLECTIVE_ALGO_HIERARCHICAL:
+      if (op != SIM_COLLECTIVE_ALL_REDUCE)
+        why = "has this algorithm for all_reduce only";
+      else if (algo == SIM_COLLECTIVE_ALGO_HIERARCHICAL && l->min_ppn != l->max_ppn)
+        why = "needs the same number of GPUs on every node for the hierarchical algorithm";
+      break;
+    case SIM_COLLECTIVE_ALGO_NVLS:
+      if (op != SIM_COLLECTIVE_ALL_REDUCE)
+        why = "has this algorithm for all_reduce only";
+      else if (!l->nvls)
+        why = "cannot use NVLS: not every node has an NVSwitch with in-network reduction";
+      else if (l->min_ppn < 2 || l->min_ppn != l->max_ppn)
+        why = "needs at least 2 GPUs, and the same number, on every node for NVLS";
+      break;
+    case SIM_COLLECTIVE_ALGO_DIRECT:
+      if (op != SIM_COLLECTIVE_ALL_TO_ALL && op != SIM_COLLECTIVE_SEND_RECV)
+        why = "is not point-to-point: use ring, tree, hierarchical or nvls";
+      break;
+    case SIM_COLLECTIVE_ALGO_AUTO:
+    default:
+      break;
+    }
+  if (why != NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s %s",
+                   sim_collective_op_to_string (op), why);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static Plan *
+plan_build (SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l, const guint32 *gpus)
+{
+  Plan *p = plan_new (op, algo, l->n_gpus);
+
+  switch (algo)
+    {
+    case SIM_COLLECTIVE_ALGO_RING:
+      build_ring (p, l);
+      break;
+    case SIM_COLLECTIVE_ALGO_TREE:
+      build_tree (p, l);
+      break;
+    case SIM_COLLECTIVE_ALGO_HIERARCHICAL:
+      build_hierarchical (p, l, FALSE);
+      break;
+    case SIM_COLLECTIVE_ALGO_NVLS:
+      if (l->n_nodes == 1)
+        build_nvls_single (p, l);
+      else
+        build_hierarchical (p, l, TRUE);
+      break;
+    case SIM_COLLECTIVE_ALGO_DIRECT:
+    default:
+      build_direct (p, l, gpus);
+      break;
+    }
+  return p;
+}
+
+/* The algorithms worth trying for @op on @l. */
+static guint
+candidates (SimCollectiveOp op, const Layout *l, SimCollectiveAlgo *out)
+{
+  guint n = 0;
+  static const SimCollectiveAlgo all[] = {
+    SIM_COLLECTIVE_ALGO_RING, SIM_COLLECTIVE_ALGO_TREE, SIM_COLLECTIVE_ALGO_HIERARCHICAL,
+    SIM_COLLECTIVE_ALGO_NVLS, SIM_COLLECTIVE_ALGO_DIRECT,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    if (algo_allowed (op, all[i], l, NULL))
+      {
+        /* Hierarchical is the same as ring on one node. */
+        if (all[i] == SIM_COLLECTIVE_ALGO_HIERARCHICAL && l->n_nodes == 1)
+          continue;
+        out[n++] = all[i];
+      }
+  return n;
+}
+
+static gboolean
+plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
+{
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      guint64 hash = hash_seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
+                     ^ ((guint64) f->dst << 8) ^ f->channel;
+
+      if (!sim_topology_route (m->topology, f->src, f->dst, hash, m->route, NULL))
+        {
+          for (guint j = 0; j < i; j++)
+            sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, j).flow);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
+                       "GPUs %u and %u are not connected in this topology", f->src, f->dst);
+          return FALSE;
+        }
+      g_array_set_size (m->ids, m->route->len);
+      for (guint k = 0; k < m->route->len; k++)
+        g_array_index (m->ids, SimMaxminId, k) = m->res[g_array_index (m->route, guint32, k)];
+      f->flow = sim_maxmin_add_flow (m->sys, (const SimMaxminId *) (gpointer) m->ids->data,
+                                     m->ids->len, 1.0, INFINITY, p);
+    }
+  p->registered = TRUE;
+  return TRUE;
+}
+
+static void
+plan_unregister (SimCommModel *m, Plan *p)
+{
+  if (!p->registered)
+    return;
+  for (guint i = 0; i < p->flows->len; i++)
+    sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, i).flow);
+  p->registered = FALSE;
+}
+
+/* Seconds per byte of message of @p's bandwidth term (Simple), as the
+ * solver's current rates give; +infinity if a flow gets nothing. */
+static double
+plan_seconds_per_byte (SimCommModel *m, const Plan *p)
+{
+  double worst[MAX_PHASES] = { 0 };
+
+  sim_maxmin_solve (m->sys);
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      double rate = sim_maxmin_get_rate (m->sys, f->flow);
+      for (guint ph = 0; ph < MAX_PHASES; ph++)
+        if (f->share[ph] > 0)
+          worst[ph] = MAX (worst[ph], rate > 0 ? f->share[ph] / rate : INFINITY);
+    }
+  return worst[0] + worst[1] + worst[2];
+}
+
+static void
+timing_fill (const Plan *p, double spb, guint64 bytes, SimCollectiveTiming *t)
+{
+  double best = INFINITY;
+
+  memset (t, 0, sizeof *t);
+  t->op = p->op;
+  t->algo = p->algo;
+  t->bytes = bytes;
+  t->protocol = SIM_COLLECTIVE_PROTO_SIMPLE;
+  for (guint k = 0; k < N_PROTOS; k++)
+    {
+      double time;
+      if (p->latency[k] < 0)
+        continue;
+      time = p->latency[k] + (double) bytes * spb / p->bw_factor[k];
+      if (time < best)
+        {
+          best = time;
+          t->protocol = (SimCollectiveProtocol) k;
+          t->latency = p->latency[k];
+        }
+    }
+  t->time = best;
+  t->bandwidth = spb > 0 ? p->bw_factor[t->protocol] / spb : INFINITY;
+  t->algbw = best > 0 ? (double) bytes / best : 0;
+  t->busbw = t->algbw * sim_collective_busbw_factor (p->op, p->n_gpus);
+}
+
+/* Builds the plans worth considering; for AUTO, all candidates. */
+static GPtrArray *
+plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const guint32 *gpus,
+           guint n, GError **error)
+{
+  Layout l;
+  GPtrArray *plans;
+  SimCollectiveAlgo cand[8];
+  guint nc;
+
+  if (!layout_init (&l, m->cluster, gpus, n, error))
+    {
+      layout_clear (&l);
+      return NULL;
+    }
+  if (algo != SIM_COLLECTIVE_ALGO_AUTO)
+    {
+      if (!algo_allowed (op, algo, &l, error))
+        {
+          layout_clear (&l);
+          return NULL;
+        }
+      cand[0] = algo;
+      nc = 1;
+    }
+  else
+    nc = candidates (op, &l, cand);
+  plans = g_ptr_array_new_with_free_func ((GDestroyNotify) plan_free);
+  for (guint i = 0; i < nc; i++)
+    g_ptr_array_add (plans, plan_build (op, cand[i], &l, gpus));
+  layout_clear (&l);
+  return plans;
+}
+
+/* Evaluates each plan alone against the registered load: seconds per byte. */
+static gboolean
+plans_evaluate (SimCommModel *m, GPtrArray *plans, double *spb, GError **error)
+{
+  for (guint i = 0; i < plans->len; i++)
+    {
+      Plan *p = plans->pdata[i];
+      if (!plan_register (m, p, m->next_id + 0x51ed270bull * i, error))
+        return FALSE;
+      spb[i] = plan_seconds_per_byte (m, p);
+      plan_unregister (m, p);
+    }
+  return TRUE;
+}
+
+static guint
+best_plan (GPtrArray *plans, const double *spb, guint64 bytes, SimCollectiveTiming *out)
+{
+  guint best = 0;
+
+  for (guint i = 0; i < plans->len; i++)
+    {
+      SimCollectiveTiming t;
+      timing_fill (plans->pdata[i], spb[i], bytes, &t);
+      if (i == 0 || t.time < out->time)
+        {
+          *out = t;
+          best = i;
+        }
+    }
+  return best;
+}
+
+guint
+sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
+                    const guint32 *gpus, guint n, GError **error)
+{
+  g_autoptr(GPtrArray) plans = NULL;
+  Plan *chosen;
+  guint id;
+
+  g_return_val_if_fail (m != NULL, 0);
+  g_return_val_if_fail (gpus != NULL || n == 0, 0);
+
+  plans = plans_for (m, op, algo, gpus, n, error);
+  if (plans == NULL)
+    return 0;
+  if (plans->len > 1)
+    {
+      g_autofree double *spb = g_new (double, plans->len);
+      SimCollectiveTiming t;
+      if (!plans_evaluate (m, plans, spb, error))
+        return 0;
+      chosen = g_ptr_array_steal_index (plans, best_plan (plans, spb, bytes, &t));
+    }
+  else
+    chosen = g_ptr_array_steal_index (plans, 0);
+  id = m->next_id++;
+  if (!plan_register (m, chosen, id, error))
+    {
+      plan_free (chosen);
+      return 0;
+    }
+  g_hash_table_insert (m->plans, GUINT_TO_POINTER (id), chosen);
+  return id;
+}
+
+gboolean
+sim_comm_model_remove (SimCommModel *m, guint id)
+{
+  Plan *p;
+
+  g_return_val_if_fail (m != NULL, FALSE);
+  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  if (p == NULL)
+    return FALSE;
+  plan_unregister (m, p);
+  g_hash_table_remove (m->plans, GUINT_TO_POINTER (id));
+  plan_free (p);
+  return TRUE;
+}
+
+gboolean
+sim_comm_model_estimate (SimCommModel *m, guint id, guint64 bytes, SimCollectiveTiming *timing)
+{
+  Plan *p;
+
+  g_return_val_if_fail (m != NULL && timing != NULL, FALSE);
+  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  if (p == NULL)
+    return FALSE;
+  timing_fill (p, plan_seconds_per_byte (m, p), bytes, timing);
+  return TRUE;
+}
+
+gboolean
+sim_collective_time (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
+                     const guint32 *gpus, guint n, SimCollectiveTiming *timing, GError **error)
+{
+  g_autoptr(GPtrArray) plans = NULL;
+  g_autofree double *spb = NULL;
+
+  g_return_val_if_fail (m != NULL && timing != NULL, FALSE);
+  plans = plans_for (m, op, algo, gpus, n, error);
+  if (plans == NULL)
+    return FALSE;
+  spb = g_new (double, plans->len);
+  if (!plans_evaluate (m, plans, spb, error))
+    return FALSE;
+  best_plan (plans, spb, bytes, timing);
+  return TRUE;
+}
+
+GArray *
+sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo,
+                      const guint32 *gpus, guint n, guint64 min_bytes, guint64 max_bytes,
+                      GError **error)
+{
+  g_autoptr(GPtrArray) plans = NULL;
+  g_autofree double *spb = NULL;
+  GArray *rows;
+  guint64 unit;
+
+  g_return_val_if_fail (m != NULL, NULL);
+  if (min_bytes == 0 || max_bytes < min_bytes)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "bad size range %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                   " bytes: expected 1 <= min <= max", min_bytes, max_bytes);
+      return NULL;
+    }
+  plans = plans_for (m, op, algo, gpus, n, error);
+  if (plans == NULL)
+    return NULL;
+  spb = g_new (double, plans->len);
+  if (!plans_evaluate (m, plans, spb, error))
+    return NULL;
+
+  unit = op == SIM_COLLECTIVE_ALL_GATHER || op == SIM_COLLECTIVE_REDUCE_SCATTER
+         || op == SIM_COLLECTIVE_ALL_TO_ALL ? 4ull * n : 4ull;
+  rows = g_array_new (FALSE, FALSE, sizeof (SimCollectiveRow));
+  for (guint64 size = min_bytes; size <= max_bytes; )
+    {
+      guint64 bytes = size / unit * unit;
+      if (bytes > 0)
+        {
+          SimCollectiveTiming t;
+          SimCollectiveRow row;
+          best_plan (plans, spb, bytes, &t);
+          row.bytes = bytes;
+          row.count = bytes / unit;
+          row.time_us = t.time * 1e6;
+          row.algbw_gbs = t.algbw / 1e9;
+          row.busbw_gbs = t.busbw / 1e9;
+          row.algo = t.algo;
+          row.protocol = t.protocol;
+          g_array_append_val (rows, row);
+        }
+      if (size > G_MAXUINT64 / 2)
+        break;
+      size *= 2;
+    }
+  return rows;
+}

@@ -1,0 +1,310 @@
+/* sim-collective.h: the time of collective operations on a topology.
+ *
+ * The model.  Each algorithm becomes a set of flows on real paths of the
+ * topology (sim_topology_route()), grouped in phases that run one after
+ * the other.  Every flow carries a known share of the message in each
+ * phase: in a ring all-reduce over n GPUs split over K channels, each ring
+ * edge carries 2(n-1)/n x S / K bytes.  The flows' rates come from the
+ * max-min fair solver (core/sim-maxmin.h) over the topology's directed
+ * resources, together with the flows of any other collective registered
+ * in the same model, so that jobs that share links slow each other down.
+ * The flows of one phase move in lockstep (a ring or a tree advances at the
+ * pace of its slowest edge), so a phase lasts as long as its slowest flow
+ * needs; the bandwidth term of the time is
+ *
+ *     S x sum over phases of max over flows of (share / rate).
+ *
+ * To it comes a latency term from NCCL's own cost model (NVIDIA/nccl
+ * src/graph/tuning.cc; the constants are in calibration.md B3): a base
+ * latency plus a per-step latency for each step over NVLink, PCIe or the
+ * network, by protocol (LL, LL128, Simple).  Like NCCL's tuner, the model
+ * takes for each size the protocol, and for "auto" the algorithm, that
+ * gives the least time; LL moves half the bandwidth (a flag per 8 bytes),
+ * LL128 92 %, Simple all of it, so small messages pick LL and large ones
+ * Simple.  The path latencies of the topology are not added: NCCL's
+ * per-step constants are measured end to end and already include them.
+ *
+ * Algorithms:
+ * - ring: K rings (channels), K = 1 inside one node and the NIC count of a
+ *   node across nodes; ring c visits the GPUs node by node, each node's
+ *   GPUs rotated by c, so each ring leaves a node from a different GPU and
+ *   NIC.  All-reduce, all-gather, reduce-scatter, broadcast (a chain).
+ * - tree: NCCL's double binary tree between nodes, a chain inside each
+ *   node, each tree carrying half the data, up (reduce) and down
+ *   (broadcast) pipelined together; all-reduce only.  NCCL's tree pattern
+ *   factor 0.85 applies to its bandwidth.
+ * - hierarchical: reduce-scatter inside each node (ring), all-reduce of each
+ *   GPU's shard across nodes between GPUs of the same local index (one
+ *   ring per rail), all-gather inside each node; all-reduce only, with the
+ *   same GPU count on every node.
+ * - nvls: in-switch reduction on an NVSwitch whose model has
+ *   in_network_reduction (NVLink SHARP).  Each GPU sends S (n+1)/n bytes up
+ *   and receives as much (the switch reads every shard for the reduction,
+ *   then multicasts the reduced shards); NCCL's NVLS efficiency (0.85 on
+ *   Hopper, 0.74 on Blackwell) scales the bandwidth.  Across nodes, NVLS
+ *   does the intra-node phases of the hierarchical algorithm.
+ * - direct: all-to-all (every GPU sends S/n to every other) and send/recv
+ *   (GPU i sends S to GPU i+1, as nccl-tests' sendrecv does).
+ *
+ * Bus bandwidth follows nccl-tests (doc/PERFORMANCE.md): algbw = S / t and
+ * busbw = algbw x 2(n-1)/n for all-reduce, x (n-1)/n for all-gather,
+ * reduce-scatter and all-to-all, x 1 for broadcast and send/recv.  The
+ * all-reduce factor is used for NVLS too, as nccl-tests prints it.
+ *
+ * Not modelled: SHARP in InfiniBand switches, the LL protocol's bandwidth
+ * cap, NCCL's per-channel bandwidth limits, and rings over NVLink meshes
+ * beyond the one ordering (a mesh ring uses one link per GPU).
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib.h>
+#include "cluster/sim-cluster.h"
+#include "fabric/sim-topology.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SimCollectiveOp:
+ * @SIM_COLLECTIVE_ALL_REDUCE: every GPU ends with the sum of all buffers
+ * @SIM_COLLECTIVE_ALL_GATHER: every GPU ends with every GPU's shard
+ * @SIM_COLLECTIVE_REDUCE_SCATTER: every GPU ends with one shard of the sum
+ * @SIM_COLLECTIVE_ALL_TO_ALL: every GPU sends a distinct shard to every other
+ * @SIM_COLLECTIVE_BROADCAST: the first GPU's buffer goes to all
+ * @SIM_COLLECTIVE_SEND_RECV: GPU i sends its buffer to GPU i+1 (mod n)
+ */
+typedef enum {
+  SIM_COLLECTIVE_ALL_REDUCE,
+  SIM_COLLECTIVE_ALL_GATHER,
+  SIM_COLLECTIVE_REDUCE_SCATTER,
+  SIM_COLLECTIVE_ALL_TO_ALL,
+  SIM_COLLECTIVE_BROADCAST,
+  SIM_COLLECTIVE_SEND_RECV,
+} SimCollectiveOp;
+
+/**
+ * SimCollectiveAlgo:
+ * @SIM_COLLECTIVE_ALGO_AUTO: the fastest algorithm the operation allows
+ * @SIM_COLLECTIVE_ALGO_RING: rings (channels) through every GPU
+ * @SIM_COLLECTIVE_ALGO_TREE: double binary tree across nodes
+ * @SIM_COLLECTIVE_ALGO_HIERARCHICAL: inside nodes, across, inside again
+ * @SIM_COLLECTIVE_ALGO_NVLS: in-switch reduction on NVSwitch
+ * @SIM_COLLECTIVE_ALGO_DIRECT: point-to-point (all-to-all, send/recv)
+ */
+typedef enum {
+  SIM_COLLECTIVE_ALGO_AUTO,
+  SIM_COLLECTIVE_ALGO_RING,
+  SIM_COLLECTIVE_ALGO_TREE,
+  SIM_COLLECTIVE_ALGO_HIERARCHICAL,
+  SIM_COLLECTIVE_ALGO_NVLS,
+  SIM_COLLECTIVE_ALGO_DIRECT,
+} SimCollectiveAlgo;
+
+/**
+ * SimCollectiveProtocol:
+ * @SIM_COLLECTIVE_PROTO_LL: low latency, half the bandwidth
+ * @SIM_COLLECTIVE_PROTO_LL128: 128-byte lines, 92 % of the bandwidth
+ * @SIM_COLLECTIVE_PROTO_SIMPLE: full bandwidth, highest latency
+ */
+typedef enum {
+  SIM_COLLECTIVE_PROTO_LL,
+  SIM_COLLECTIVE_PROTO_LL128,
+  SIM_COLLECTIVE_PROTO_SIMPLE,
+} SimCollectiveProtocol;
+
+const char *sim_collective_op_to_string (SimCollectiveOp op);
+const char *sim_collective_algo_to_string (SimCollectiveAlgo algo);
+const char *sim_collective_protocol_to_string (SimCollectiveProtocol protocol);
+
+/**
+ * sim_collective_op_from_string:
+ * @text: "all_reduce", "all_gather", "reduce_scatter", "all_to_all" (or
+ *   "alltoall"), "broadcast", "send_recv" (or "sendrecv"); '-' may stand
+ *   for '_'
+ * @op: (out): the operation
+ * @error: return location for a #GError
+ *
+ * Errors: SIM_ERROR_INVALID, naming the known operations.
+ */
+gboolean sim_collective_op_from_string (const char *text, SimCollectiveOp *op, GError **error);
+
+/**
+ * sim_collective_algo_from_string:
+ * @text: "auto", "ring", "tree", "hierarchical", "nvls" or "direct"
+ *
+ * Errors: SIM_ERROR_INVALID, naming the known algorithms.
+ */
+gboolean sim_collective_algo_from_string (const char *text, SimCollectiveAlgo *algo,
+                                          GError **error);
+
+/**
+ * sim_collective_busbw_factor:
+ * @op: an operation
+ * @n: GPUs taking part
+ *
+ * Returns: busbw / algbw as nccl-tests defines it: 2(n-1)/n for
+ *   all-reduce, (n-1)/n for all-gather, reduce-scatter and all-to-all, 1
+ *   for broadcast and send/recv.
+ */
+double sim_collective_busbw_factor (SimCollectiveOp op, guint n);
+
+/**
+ * SimCollectiveTiming:
+ * @op: the operation
+ * @algo: the algorithm used (never AUTO)
+ * @protocol: the protocol used
+ * @bytes: the message size S (bytes per GPU, as nccl-tests counts it)
+ * @time: seconds
+ * @latency: seconds of @time that do not depend on the size
+ * @bandwidth: S / (@time - @latency): what large messages approach, bytes/s
+ * @algbw: S / @time, bytes/s
+ * @busbw: @algbw times sim_collective_busbw_factor(), bytes/s
+ */
+typedef struct {
+  SimCollectiveOp       op;
+  SimCollectiveAlgo     algo;
+  SimCollectiveProtocol protocol;
+  guint64 bytes;
+  double  time;
+  double  latency;
+  double  bandwidth;
+  double  algbw;
+  double  busbw;
+} SimCollectiveTiming;
+
+/**
+ * SimCollectiveRow:
+ *
+ * One row of an nccl-tests-like table.  @count is in elements of type
+ * float (4 bytes): of the whole buffer for all-reduce, broadcast and
+ * send/recv, per GPU for all-gather, reduce-scatter and all-to-all.
+ */
+typedef struct {
+  guint64 bytes;
+  guint64 count;
+  double  time_us;
+  double  algbw_gbs;          /* GB/s, 10^9 bytes/s */
+  double  busbw_gbs;
+  SimCollectiveAlgo     algo;
+  SimCollectiveProtocol protocol;
+} SimCollectiveRow;
+
+/**
+ * SimCommModel:
+ *
+ * The communication of a cluster: a max-min solver over the directed
+ * resources of a topology, and the collectives registered in it.
+ */
+typedef struct _SimCommModel SimCommModel;
+
+/**
+ * sim_comm_model_new:
+ * @topology: (transfer none): a topology, which must outlive the model
+ * @cluster: (transfer none): the cluster @topology was built from
+ *
+ * Time complexity: O(links).
+ *
+ * Returns: (transfer full): a model with no collective registered.
+ */
+SimCommModel *sim_comm_model_new (SimTopology *topology, const SimCluster *cluster);
+void          sim_comm_model_free (SimCommModel *model);
+
+/**
+ * sim_comm_model_add:
+ * @model: a model
+ * @op: the operation
+ * @algo: its algorithm; AUTO picks the fastest for @bytes under the
+ *   current load
+ * @bytes: the typical message size (only used to resolve AUTO)
+ * @gpus: (array length=n_gpus): the GPUs (cluster indices), each once
+ * @n_gpus: at least 2
+ * @error: return location for a #GError
+ *
+ * Registers a collective that runs continuously (a training job's
+ * gradient exchange, say): its flows stay in the solver, and share links
+ * with every other registered collective, until sim_comm_model_remove().
+ *
+ * Errors: SIM_ERROR_INVALID for a bad GPU list or an algorithm the
+ * operation or the hardware does not allow (NVLS without an NVSwitch that
+ * reduces, hierarchical with unequal GPUs per node); SIM_ERROR_UNSATISFIABLE
+ * if two GPUs are not connected.
+ *
+ * Time complexity: O(flows x path length), plus a solve for AUTO.
+ *
+ * Returns: an id (> 0), or 0 on error.
+ */
+guint sim_comm_model_add (SimCommModel *model, SimCollectiveOp op, SimCollectiveAlgo algo,
+                          guint64 bytes, const guint32 *gpus, guint n_gpus, GError **error);
+
+/**
+ * sim_comm_model_remove:
+ * Returns: %FALSE if @id names no registered collective.
+ */
+gboolean sim_comm_model_remove (SimCommModel *model, guint id);
+
+/**
+ * sim_comm_model_estimate:
+ * @model: a model
+ * @id: a registered collective
+ * @bytes: the message size
+ * @timing: (out caller-allocates): filled
+ *
+ * The time of one operation of @bytes under the current shares of every
+ * registered collective.  Re-solves the touched part of the network first.
+ *
+ * Returns: %FALSE if @id names no registered collective.
+ */
+gboolean sim_comm_model_estimate (SimCommModel *model, guint id, guint64 bytes,
+                                  SimCollectiveTiming *timing);
+
+/**
+ * sim_collective_time:
+ * @model: a model (its registered collectives load the network)
+ * @op: the operation
+ * @algo: an algorithm, or AUTO for the fastest
+ * @bytes: the message size S
+ * @gpus: (array length=n_gpus): the GPUs
+ * @n_gpus: at least 2
+ * @timing: (out caller-allocates): filled
+ * @error: return location for a #GError
+ *
+ * The time of one collective, given what is registered in @model; the
+ * collective itself is not left registered.  Errors as
+ * sim_comm_model_add().
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_collective_time (SimCommModel *model, SimCollectiveOp op, SimCollectiveAlgo algo,
+                              guint64 bytes, const guint32 *gpus, guint n_gpus,
+                              SimCollectiveTiming *timing, GError **error);
+
+/**
+ * sim_collective_sweep:
+ * @model: a model
+ * @op: the operation
+ * @algo: an algorithm, or AUTO for the fastest at each size
+ * @gpus: (array length=n_gpus): the GPUs
+ * @n_gpus: at least 2
+ * @min_bytes: the first size (>= 1)
+ * @max_bytes: the last size (>= @min_bytes); sizes double from @min_bytes
+ * @error: return location for a #GError
+ *
+ * The rows nccl-tests would print for a sweep from @min_bytes to
+ * @max_bytes, doubling.  Sizes are rounded down to whole floats (times
+ * the GPU count for all-gather, reduce-scatter and all-to-all, as
+ * nccl-tests does); a size that rounds to 0 is skipped.  Errors as
+ * sim_comm_model_add(), and SIM_ERROR_INVALID for bad sizes.
+ *
+ * Returns: (transfer full) (element-type SimCollectiveRow) (nullable): the
+ *   rows, or %NULL on error.
+ */
+GArray *sim_collective_sweep (SimCommModel *model, SimCollectiveOp op, SimCollectiveAlgo algo,
+                              const guint32 *gpus, guint n_gpus, guint64 min_bytes,
+                              guint64 max_bytes, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimCommModel, sim_comm_model_free)
+
+G_END_DECLS

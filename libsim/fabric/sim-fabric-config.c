@@ -1,0 +1,176 @@
+/* sim-fabric-config.c: a scenario's [fabric] section, key by key.
+ *
+ * The scenario parser owns the file, its line numbers and its error
+ * prefixes; this file only knows the keys and what their values may be,
+ * so messages here say what was wrong and what was expected, and the
+ * parser prefixes them with "FILE:LINE: [fabric] KEY: ".
+ */
+#include "config.h"
+
+#include "sim-topology.h"
+#include "sim-error.h"
+#include "sim-util.h"
+#include "core/sim-units.h"
+
+#include <string.h>
+
+static const char * const fabric_keys[] = {
+  "topology", "switch", "link", "oversubscription", "radix", "groups", "routers_per_group",
+  "global_links", NULL,
+};
+
+/* Indexed by SimFabricKind. */
+static const char * const kind_names[] = {
+  "none", "single-switch", "fat-tree", "fat-tree-3", "rail-optimized", "dragonfly",
+};
+
+const char *
+sim_fabric_kind_to_string (SimFabricKind kind)
+{
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kind_names), "none");
+  return kind_names[kind];
+}
+
+const char * const *
+sim_fabric_config_keys (void)
+{
+  return fabric_keys;
+}
+
+/* Parses "2:1", "3:2" or "2" as a ratio of at least 1. */
+static gboolean
+parse_oversubscription (const char *value, double *out, GError **error)
+{
+  const char *colon = strchr (value, ':');
+  double down, up = 1;
+  g_autoptr(GError) local = NULL;
+
+  if (colon != NULL)
+    {
+      g_autofree char *left = g_strstrip (g_strndup (value, (gsize) (colon - value)));
+      g_autofree char *right = g_strstrip (g_strdup (colon + 1));
+
+      if (!sim_parse_number (left, 0, 1e6, &down, &local)
+          || !sim_parse_number (right, 0, 1e6, &up, &local) || up == 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "\"%s\" is not a ratio: expected down:up such as \"2:1\", or a number "
+                       "such as \"2\"", value);
+          return FALSE;
+        }
+    }
+  else if (!sim_parse_number (value, 0, 1e6, &down, &local))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                   "\"%s\" is not a ratio: expected down:up such as \"2:1\", or a number such "
+                   "as \"2\"", value);
+      return FALSE;
+    }
+  if (down / up < 1)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\" is below 1: expected at least 1:1 (1:1 is non-blocking; 2:1 has "
+                   "twice as much bandwidth down as up)", value);
+      return FALSE;
+    }
+  *out = down / up;
+  return TRUE;
+}
+
+static gboolean
+parse_count (const char *value, guint *out, GError **error)
+{
+  gint64 v;
+
+  if (!sim_parse_integer (value, 0, 1000000, &v, error))
+    return FALSE;
+  *out = (guint) v;
+  return TRUE;
+}
+
+gboolean
+sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *value,
+                       GError **error)
+{
+  g_autofree char *v = NULL;
+
+  g_return_val_if_fail (config != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  v = g_strstrip (g_strdup (value));
+  if (strcmp (key, "topology") == 0)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
+        if (g_ascii_strcasecmp (v, kind_names[i]) == 0)
+          {
+            config->kind = (SimFabricKind) i;
+            return TRUE;
+          }
+      {
+        const char *guess = sim__closest (v, kind_names, G_N_ELEMENTS (kind_names));
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "unknown topology \"%s\"%s%s%s: expected one of none, single-switch, "
+                     "fat-tree, fat-tree-3, rail-optimized, dragonfly", v,
+                     guess ? ": did you mean \"" : "", guess ? guess : "", guess ? "\"?" : "");
+      }
+      return FALSE;
+    }
+  if (strcmp (key, "switch") == 0 || strcmp (key, "link") == 0)
+    {
+      char **field = key[0] == 's' ? &config->switch_model : &config->link_model;
+      if (*v == '\0')
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "empty value: expected the name of a [%s] model in the catalogue, such "
+                       "as \"%s\"", key, key[0] == 's' ? "Quantum-2-QM9700" : "IB-NDR");
+          return FALSE;
+        }
+      g_free (*field);
+      *field = g_steal_pointer (&v);
+      return TRUE;
+    }
+  if (strcmp (key, "oversubscription") == 0)
+    return parse_oversubscription (v, &config->oversubscription, error);
+  if (strcmp (key, "radix") == 0)
+    return parse_count (v, &config->radix, error);
+  if (strcmp (key, "groups") == 0)
+    return parse_count (v, &config->dragonfly_groups, error);
+  if (strcmp (key, "routers_per_group") == 0)
+    return parse_count (v, &config->dragonfly_routers_per_group, error);
+  if (strcmp (key, "global_links") == 0)
+    return parse_count (v, &config->dragonfly_global_links, error);
+
+  {
+    const char *guess = sim__closest (key, fabric_keys, G_N_ELEMENTS (fabric_keys) - 1);
+    if (guess != NULL)
+      g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
+                   "unknown key: did you mean \"%s\"?", guess);
+    else
+      g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
+                   "unknown key: expected one of topology, switch, link, oversubscription, "
+                   "radix, groups, routers_per_group, global_links");
+  }
+  return FALSE;
+}
+
+void
+sim_fabric_config_clear (SimFabricConfig *config)
+{
+  if (config == NULL)
+    return;
+  g_free (config->switch_model);
+  g_free (config->link_model);
+  memset (config, 0, sizeof *config);
+}
+
+void
+sim_fabric_config_copy (SimFabricConfig *dest, const SimFabricConfig *src)
+{
+  g_return_if_fail (dest != NULL);
+  g_return_if_fail (src != NULL);
+
+  *dest = *src;
+  dest->switch_model = g_strdup (src->switch_model);
+  dest->link_model = g_strdup (src->link_model);
+}

@@ -1,0 +1,1302 @@
+/* sim-topology.c: the network of a cluster, built as a graph.
+ *
+ * Numbering.  Vertex i < n_gpus is GPU i of the cluster, so a GPU's vertex
+ * is its index.  Then come, node by node, each node's other vertices
+ * (NVSwitch, PCIe switches, CPU root, NICs), then the network switches.
+ * Links are kept in build order in one array; link l gives the directed
+ * resources 2l (a to b) and 2l + 1 (b to a).  After building, adjacency is
+ * packed into compressed rows (for every vertex, the links that touch it).
+ *
+ * Routing.  A route from s to d follows, at every hop, one of the links
+ * that lead one hop closer to d; the flow hash picks which.  The distances
+ * to d come from one breadth-first search from d, kept in a cache keyed by
+ * d (two bytes per vertex).  A per-destination table is the smallest thing
+ * that answers every source at once: caching whole paths per (source,
+ * destination) pair would grow with the square of the GPU count, and
+ * caching next-hop lists per destination costs as much as the adjacency
+ * itself.  Scanning a vertex's links at each hop costs its degree, which
+ * is at most a switch's radix.  The cache has a memory budget; past it the
+ * oldest destination is dropped (and would be recomputed identically).
+ * Routes between GPUs of one node use a second, smaller table computed
+ * over the node's own links only, indexed by the vertex's position in its
+ * node.
+ *
+ * Metrics.  igraph computes the connected components and, on a directed
+ * copy of the graph with a super-source and a super-sink, the max-flow
+ * that gives the bisection bandwidth.  The diameter comes from our own
+ * breadth-first searches, which know which vertices are GPUs.  igraph
+ * errors never abort (sim_init() installs a handler that returns the
+ * code); every call's return is checked.
+ */
+#include "config.h"
+
+#include "sim-topology.h"
+#include "sim-error.h"
+
+#include <igraph.h>
+#include <math.h>
+#include <string.h>
+
+/* Distances are 16-bit; this one means "not reachable". */
+#define UNREACHED G_MAXUINT16
+/* Memory for cached distance tables, in bytes. */
+#define CACHE_BUDGET (64u << 20)
+#define NO_NODE G_MAXUINT32
+
+/* A node's vertices: its GPUs [first_gpu, first_gpu + n_gpus) and its other
+ * vertices [first_extra, first_extra + n_extra). */
+typedef struct {
+  guint32 first_gpu, n_gpus;
+  guint32 first_extra, n_extra;
+} NodeSpan;
+
+typedef struct {
+  guint16 *dist;
+  gsize    bytes;
+} DistTable;
+
+struct _SimTopology {
+  guint32  n_gpus;
+  guint32  n_nodes;
+  GArray  *kinds;        /* guint8 per vertex (SimVertexKind) */
+  GArray  *latency;      /* SimTime per vertex */
+  GArray  *node_of;      /* guint32 per vertex: its node, or NO_NODE */
+  GArray  *links;        /* SimLink */
+  GArray  *optical;      /* guint8 per link: the cable takes two transceivers */
+  NodeSpan *spans;       /* per node */
+  guint    nvswitch_chips;
+
+  /* Adjacency, compressed rows. */
+  guint32 *adj_start;    /* n_vertices + 1 */
+  guint32 *adj_link;     /* 2 * n_links */
+
+  /* Route caches: destination vertex -> DistTable *. */
+  GHashTable *global_cache;
+  GHashTable *intra_cache;
+  GQueue      cache_order;  /* keys as GUINT_TO_POINTER (vertex << 1 | intra) */
+  gsize       cache_bytes;
+  guint32    *bfs_queue;    /* n_vertices */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Building blocks */
+
+static guint32
+add_vertex (SimTopology *t, SimVertexKind kind, SimTime latency, guint32 node)
+{
+  guint8 k = (guint8) kind;
+
+  g_array_append_val (t->kinds, k);
+  g_array_append_val (t->latency, latency);
+  g_array_append_val (t->node_of, node);
+  return t->kinds->len - 1;
+}
+
+static void
+add_link (SimTopology *t, guint32 a, guint32 b, double bandwidth, const SimLinkModel *m,
+          SimLinkTier tier, gboolean optical)
+{
+  SimLink l = {
+    .a = a, .b = b, .bandwidth = bandwidth,
+    .efficiency = m != NULL && m->efficiency > 0 ? m->efficiency : 1.0,
+    .latency = m != NULL ? m->latency_ns : 0,
+    .tier = tier,
+    .model = m != NULL ? g_intern_string (m->name) : NULL,
+  };
+  guint8 o = optical ? 1 : 0;
+
+  g_array_append_val (t->links, l);
+  g_array_append_val (t->optical, o);
+}
+
+static SimVertexKind
+vertex_kind (const SimTopology *t, guint32 v)
+{
+  return (SimVertexKind) g_array_index (t->kinds, guint8, v);
+}
+
+static guint
+n_vertices (const SimTopology *t)
+{
+  return t->kinds->len;
+}
+
+/* The network tier of a vertex: 0 inside nodes, 1 leaf or router, 2 spine,
+ * 3 core. */
+static guint
+vertex_rank (SimVertexKind k)
+{
+  switch (k)
+    {
+    case SIM_VERTEX_LEAF:
+    case SIM_VERTEX_ROUTER:
+      return 1;
+    case SIM_VERTEX_SPINE:
+      return 2;
+    case SIM_VERTEX_CORE:
+      return 3;
+    default:
+      return 0;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Inside nodes */
+
+/* The link model joining a node's GPUs: the node's intra_link, else the
+ * GPU's scale-up link ("PCIe Gen4" is looked up as "PCIe-Gen4"). */
+static const SimLinkModel *
+intra_link_model (const SimNode *node, const SimCatalogue *catalogue)
+{
+  g_autofree char *name = NULL;
+
+  if (node->model->intra_link != NULL)
+    return node->model->intra_link;
+  if (node->model->intra_link_name != NULL)
+    return sim_catalogue_lookup_link (catalogue, node->model->intra_link_name);
+  if (node->gpu_model == NULL || node->gpu_model->scaleup_link == NULL)
+    return NULL;
+  name = g_strdelimit (g_strdup (node->gpu_model->scaleup_link), " ", '-');
+  return sim_catalogue_lookup_link (catalogue, name);
+}
+
+static const SimLinkModel *
+pcie_link_model (const SimNode *node, const SimCatalogue *catalogue)
+{
+  if (node->model->pcie_link != NULL)
+    return node->model->pcie_link;
+  return sim_catalogue_lookup_link (catalogue, node->model->pcie_link_name);
+}
+
+/* Builds the inside of @node; appends the vertex of each of its NICs to
+ * @nics (and the node's index to @nic_nodes). */
+static gboolean
+build_node (SimTopology *t, const SimNode *node, const SimCatalogue *catalogue,
+            gboolean want_nics, GArray *nics, GArray *nic_nodes, GError **error)
+{
+  const SimNodeModel *m = node->model;
+  const char *kind = m->intra_node != NULL ? m->intra_node : "pcie";
+  guint g = node->n_gpus, k = want_nics ? m->nics : 0;
+  const SimLinkModel *intra = intra_link_model (node, catalogue);
+  const SimLinkModel *pcie = pcie_link_model (node, catalogue);
+  NodeSpan *span = &t->spans[node->index];
+  guint32 gpu0 = node->first_gpu;
+  gboolean is_pcie = strcmp (kind, "pcie") == 0;
+
+  span->first_gpu = gpu0;
+  span->n_gpus = g;
+  span->first_extra = n_vertices (t);
+
+  if (g > 1 && intra == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "node model \"%s\" (%s) has no intra-node link: expected an intra_link key "
+                   "naming a [link] model such as \"NVLink4\"", m->name, m->source_file);
+      return FALSE;
+    }
+  if ((k > 0 || (is_pcie && g > 1)) && pcie == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "node model \"%s\" (%s) has no PCIe link: expected a pcie_link key naming a "
+                   "[link] model such as \"PCIe-Gen5\"", m->name, m->source_file);
+      return FALSE;
+    }
+
+  if (is_pcie)
+    {
+      /* One PCIe switch per NIC when the GPUs divide evenly among them in
+       * groups of at most four, else one per four GPUs. */
+      guint n_sw = k > 0 && g % k == 0 && g / k <= 4 ? k : MAX (1u, (g + 3) / 4);
+      guint32 sw0 = n_vertices (t), root = NO_NODE;
+
+      for (guint i = 0; i < n_sw; i++)
+        add_vertex (t, SIM_VERTEX_PCIE_SWITCH, 0, node->index);
+      if (n_sw > 1)
+        {
+          root = add_vertex (t, SIM_VERTEX_CPU, 0, node->index);
+          for (guint i = 0; i < n_sw; i++)
+            add_link (t, sw0 + i, root, pcie->bandwidth, pcie, SIM_TIER_INTRA, FALSE);
+        }
+      for (guint i = 0; i < g; i++)
+        {
+          const SimLinkModel *lm = intra != NULL ? intra : pcie;
+          add_link (t, gpu0 + i, sw0 + (guint32) ((guint64) i * n_sw / g), lm->bandwidth, lm,
+                    SIM_TIER_INTRA, FALSE);
+        }
+      for (guint j = 0; j < k; j++)
+        {
+          guint32 nic = add_vertex (t, SIM_VERTEX_NIC, 0, node->index);
+          add_link (t, nic, sw0 + j % n_sw, pcie->bandwidth, pcie, SIM_TIER_INTRA, FALSE);
+          g_array_append_val (nics, nic);
+          g_array_append_val (nic_nodes, node->index);
+        }
+    }
+  else
+    {
+      if (strcmp (kind, "nvswitch") == 0 && g > 1)
+        {
+          SimTime lat = m->nvswitch != NULL ? m->nvswitch->latency_ns : 0;
+          guint32 nvs = add_vertex (t, SIM_VERTEX_NVSWITCH, lat, node->index);
+          for (guint i = 0; i < g; i++)
+            add_link (t, gpu0 + i, nvs, intra->bandwidth, intra, SIM_TIER_INTRA, FALSE);
+        }
+      else if (g > 1)
+        {
+          /* nvlink-mesh and infinity-fabric: a full mesh. */
+          double share = intra->bandwidth / (g - 1);
+          for (guint i = 0; i < g; i++)
+            for (guint j = i + 1; j < g; j++)
+              add_link (t, gpu0 + i, gpu0 + j, share, intra, SIM_TIER_INTRA, FALSE);
+        }
+      for (guint j = 0; j < k; j++)
+        {
+          guint32 nic = add_vertex (t, SIM_VERTEX_NIC, 0, node->index);
+          g_array_append_val (nics, nic);
+          g_array_append_val (nic_nodes, node->index);
+          if (k >= g)
+            add_link (t, gpu0 + j % g, nic, pcie->bandwidth, pcie, SIM_TIER_INTRA, FALSE);
+        }
+      if (k > 0 && k < g)
+        for (guint i = 0; i < g; i++)
+          {
+            guint32 nic = g_array_index (nics, guint32, nics->len - k + (guint) ((guint64) i * k / g));
+            add_link (t, gpu0 + i, nic, pcie->bandwidth, pcie, SIM_TIER_INTRA, FALSE);
+          }
+    }
+  span->n_extra = n_vertices (t) - span->first_extra;
+  t->nvswitch_chips += m->nvswitches;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Between nodes */
+
+typedef struct {
+  SimTopology         *t;
+  const SimFabricConfig *config;
+  GArray              *nics;       /* guint32 vertex per NIC, in node order */
+  GArray              *nic_nodes;  /* guint32 node per NIC */
+  const SimLinkModel **nic_link;   /* per node */
+  const SimLinkModel  *trunk;      /* the link model of switch-to-switch links */
+  const SimSwitchModel *sw;        /* nullable */
+  guint                radix;
+  double               port_bw;    /* bytes/s per switch port */
+  SimTime              sw_latency;
+  double               oversub;
+} Fabric;
+
+static guint32
+add_switch (Fabric *f, SimVertexKind kind)
+{
+  return add_vertex (f->t, kind, f->sw_latency, NO_NODE);
+}
+
+/* Joins NIC @i to switch @sw. */
+static void
+attach_nic (Fabric *f, guint i, guint32 sw)
+{
+  guint32 nic = g_array_index (f->nics, guint32, i);
+  guint32 node = g_array_index (f->nic_nodes, guint32, i);
+  const SimLinkModel *m = f->nic_link[node];
+
+  add_link (f->t, nic, sw, MIN (m->bandwidth, f->port_bw), m, SIM_TIER_ACCESS,
+            m->access_optical);
+}
+
+static void
+add_trunk (Fabric *f, guint32 lower, guint32 upper, SimLinkTier tier, gboolean electrical)
+{
+  add_link (f->t, lower, upper, f->port_bw, f->trunk, tier, f->trunk->optical && !electrical);
+}
+
+/* Down and up ports of a leaf for oversubscription r: up = floor(R / (r + 1)),
+ * down = floor(up x r), so that down:up is r exactly when r is a whole
+ * number; ports left over stay unused. */
+static gboolean
+split_ports (Fabric *f, guint *down, guint *up, GError **error)
+{
+  *up = (guint) floor (f->radix / (f->oversub + 1) + 1e-9);
+  *down = (guint) floor (*up * f->oversub + 1e-9);
+  if (*up == 0 || *down == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "a radix of %u is too small for an oversubscription of %g:1: expected "
+                   "at least one down and one up port per leaf", f->radix, f->oversub);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* How many upper switches take @n_lower switches' uplinks, @ups[i] of them
+ * from lower switch i, spread round-robin (uplink j to upper switch
+ * j mod n): the fewest n, from the port count's lower bound up, such that
+ * no upper switch needs more than @radix ports.  0 if none will do. */
+static guint
+spread_count (const guint *ups, guint n_lower, guint radix)
+{
+  guint64 total = 0;
+  guint max_up = 0;
+
+  for (guint i = 0; i < n_lower; i++)
+    {
+      total += ups[i];
+      max_up = MAX (max_up, ups[i]);
+    }
+  for (guint n = MAX (1u, (guint) ((total + radix - 1) / radix)); n <= MAX (1u, max_up); n++)
+    {
+      guint64 ports = 0;
+      for (guint i = 0; i < n_lower; i++)
+        ports += (ups[i] + n - 1) / n;
+      if (ports <= radix)
+        return n;
+    }
+  return 0;
+}
+
+static gboolean
+build_single_switch (Fabric *f, GError **error)
+{
+  guint32 sw;
+
+  if (f->nics->len > f->radix)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "radix too small: %u NICs do not fit on one switch of %u ports: expected "
+                   "a larger radix, or topology = fat-tree", f->nics->len, f->radix);
+      return FALSE;
+    }
+  sw = add_switch (f, SIM_VERTEX_LEAF);
+  for (guint i = 0; i < f->nics->len; i++)
+    attach_nic (f, i, sw);
+  return TRUE;
+}
+
+/* Leaves, each with @down NICs (the last with fewer), in NIC order; their
+ * vertices are appended to @leaves. */
+static void
+build_leaves (Fabric *f, guint down, GArray *leaves)
+{
+  for (guint i = 0; i < f->nics->len; i++)
+    {
+      if (i % down == 0)
+        {
+          guint32 leaf = add_switch (f, SIM_VERTEX_LEAF);
+          g_array_append_val (leaves, leaf);
+        }
+      attach_nic (f, i, g_array_index (leaves, guint32, leaves->len - 1));
+    }
+}
+
+/* The uplinks of a leaf with @attached NICs: enough for the
+ * oversubscription, at most the @up ports it has (a full leaf uses them
+ * all; a partly filled one is not cabled beyond need). */
+static guint
+leaf_uplinks (const Fabric *f, guint attached, guint up)
+{
+  guint need = (guint) ceil (attached / f->oversub - 1e-9);
+  return MAX (1u, MIN (up, need));
+}
+
+/* The NICs on each leaf, from the access links (in @leaves' order). */
+static guint *
+leaf_loads (const Fabric *f, GArray *leaves)
+{
+  guint *load = g_new0 (guint, MAX (1u, leaves->len));
+  g_autoptr(GHashTable) index = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (guint i = 0; i < leaves->len; i++)
+    g_hash_table_insert (index, GUINT_TO_POINTER (g_array_index (leaves, guint32, i) + 1),
+                         GUINT_TO_POINTER (i + 1));
+  for (guint l = 0; l < f->t->links->len; l++)
+    {
+      const SimLink *k = &g_array_index (f->t->links, SimLink, l);
+      guint i = GPOINTER_TO_UINT (g_hash_table_lookup (index, GUINT_TO_POINTER (k->b + 1)));
+      if (k->tier == SIM_TIER_ACCESS && i > 0)
+        load[i - 1]++;
+    }
+  return load;
+}
+
+/* Joins @leaves, up to @up uplinks each, to as few spines as their ports
+ * allow; leaf uplink j goes to spine j mod n. */
+static gboolean
+build_spines (Fabric *f, GArray *leaves, guint up, GError **error)
+{
+  g_autofree guint *ups = NULL;
+  g_autofree guint *load = NULL;
+  guint n_spines;
+  guint32 spine0;
+
+  if (leaves->len <= 1)
+    return TRUE;  /* one leaf needs no spine */
+  load = leaf_loads (f, leaves);
+  ups = g_new (guint, leaves->len);
+  for (guint i = 0; i < leaves->len; i++)
+    ups[i] = leaf_uplinks (f, load[i], up);
+  n_spines = spread_count (ups, leaves->len, f->radix);
+  if (n_spines == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "radix too small: %u leaves need more ports than a spine of %u ports has: "
+                   "expected at most %u leaves in two tiers (a larger radix, more "
+                   "oversubscription, or topology = fat-tree-3)", leaves->len, f->radix,
+                   f->radix);
+      return FALSE;
+    }
+  spine0 = n_vertices (f->t);
+  for (guint s = 0; s < n_spines; s++)
+    add_switch (f, SIM_VERTEX_SPINE);
+  for (guint l = 0; l < leaves->len; l++)
+    for (guint j = 0; j < ups[l]; j++)
+      add_trunk (f, g_array_index (leaves, guint32, l), spine0 + j % n_spines,
+                 SIM_TIER_AGGREGATION, FALSE);
+  return TRUE;
+}
+
+static gboolean
+build_fat_tree (Fabric *f, GError **error)
+{
+  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint down, up;
+
+  if (!split_ports (f, &down, &up, error))
+    return FALSE;
+  build_leaves (f, down, leaves);
+  return build_spines (f, leaves, up, error);
+}
+
+/* Three tiers: pods of radix/2 leaves, each leaf with one uplink to each of
+ * its pod's first spines (all @up of them for a full leaf); spine j of a
+ * pod has as many uplinks as downlinks (non-blocking), spread round-robin
+ * over core group j, which has as few cores as its ports allow. */
+static gboolean
+build_fat_tree_3 (Fabric *f, GError **error)
+{
+  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint down, up, per_pod = f->radix / 2, n_pods;
+  g_autofree guint *pod_leaves = NULL;
+  g_autofree guint32 *spines = NULL;
+  g_autofree guint *spine_down = NULL;
+  g_autofree guint *load = NULL;
+  g_autofree guint *group_ups = NULL;
+
+  if (!split_ports (f, &down, &up, error))
+    return FALSE;
+  if (per_pod == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "radix too small: %u ports: expected at least 2 for three tiers", f->radix);
+      return FALSE;
+    }
+  build_leaves (f, down, leaves);
+  n_pods = (leaves->len + per_pod - 1) / per_pod;
+  pod_leaves = g_new (guint, MAX (1u, n_pods));
+  for (guint p = 0; p < n_pods; p++)
+    pod_leaves[p] = MIN (per_pod, leaves->len - p * per_pod);
+
+  if (leaves->len <= 1)
+    return TRUE;  /* one leaf needs no spine */
+  load = leaf_loads (f, leaves);
+  spines = g_new0 (guint32, (gsize) n_pods * up);
+  spine_down = g_new0 (guint, (gsize) n_pods * up);
+  for (guint p = 0; p < n_pods; p++)
+    for (guint l = 0; l < pod_leaves[p]; l++)
+      {
+        guint leaf = p * per_pod + l;
+        for (guint j = 0; j < leaf_uplinks (f, load[leaf], up); j++)
+          {
+            guint32 *spine = &spines[p * up + j];
+            if (*spine == 0)
+              *spine = add_switch (f, SIM_VERTEX_SPINE);
+            add_trunk (f, g_array_index (leaves, guint32, leaf), *spine, SIM_TIER_AGGREGATION,
+                       FALSE);
+            spine_down[p * up + j]++;
+          }
+      }
+  if (n_pods <= 1)
+    return TRUE;  /* one pod needs no core */
+
+  group_ups = g_new0 (guint, n_pods);
+  for (guint j = 0; j < up; j++)
+    {
+      guint n_cores, n_members = 0;
+      guint32 core0;
+
+      for (guint p = 0; p < n_pods; p++)
+        if (spine_down[p * up + j] > 0)
+          group_ups[n_members++] = spine_down[p * up + j];
+      if (n_members < 2)
+        continue;  /* spine j exists in one pod only: nothing to join */
+      n_cores = spread_count (group_ups, n_members, f->radix);
+      if (n_cores == 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "radix too small: %u pods need more ports than a core switch of %u "
+                       "ports has: expected at most %u pods (a larger radix)", n_pods,
+                       f->radix, f->radix);
+          return FALSE;
+        }
+      core0 = n_vertices (f->t);
+      for (guint c = 0; c < n_cores; c++)
+        add_switch (f, SIM_VERTEX_CORE);
+      for (guint p = 0; p < n_pods; p++)
+        for (guint x = 0; x < spine_down[p * up + j]; x++)
+          add_trunk (f, spines[p * up + j], core0 + x % n_cores, SIM_TIER_CORE, FALSE);
+    }
+  return TRUE;
+}
+
+/* NIC i of every node on rail leaf i of its group of @down nodes; all
+ * leaves joined by spines. */
+static gboolean
+build_rail_optimized (Fabric *f, GError **error)
+{
+  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GHashTable) leaf_of = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint down, up, first = 0;
+
+  if (!split_ports (f, &down, &up, error))
+    return FALSE;
+  for (guint i = 0; i < f->nics->len; i++)
+    {
+      guint32 node = g_array_index (f->nic_nodes, guint32, i);
+      guint rail, group;
+      gpointer key, value;
+
+      if (i == 0 || node != g_array_index (f->nic_nodes, guint32, i - 1))
+        first = i;
+      rail = i - first;
+      group = node / down;
+      key = GUINT_TO_POINTER (((guint64) group << 16 | rail) + 1);
+      if (rail >= 1u << 16)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "%u NICs in one node: expected fewer than 65536 rails", rail + 1);
+          return FALSE;
+        }
+      if (!g_hash_table_lookup_extended (leaf_of, key, NULL, &value))
+        {
+          guint32 leaf = add_switch (f, SIM_VERTEX_LEAF);
+          g_array_append_val (leaves, leaf);
+          value = GUINT_TO_POINTER (leaf);
+          g_hash_table_insert (leaf_of, key, value);
+        }
+      attach_nic (f, i, GPOINTER_TO_UINT (value));
+    }
+  return build_spines (f, leaves, up, error);
+}
+
+/* Groups of routers joined all-to-all inside a group (electrical) and by
+ * global links between groups (optical), "consecutive" allocation of global
+ * ports: group g's ports are taken in order, router by router. */
+static gboolean
+build_dragonfly (Fabric *f, GError **error)
+{
+  const SimFabricConfig *c = f->config;
+  guint n = f->nics->len;
+  guint h = c->dragonfly_global_links ? c->dragonfly_global_links : MAX (1u, f->radix / 4);
+  guint a = c->dragonfly_routers_per_group ? c->dragonfly_routers_per_group
+                                            : MAX (2u, f->radix / 2);
+  guint groups, p, per_pair;
+  g_autofree guint *next_port = NULL;
+  guint32 router0;
+
+  if (a - 1 + h >= f->radix)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "radix too small: %u routers per group and %u global links leave no port of "
+                   "%u for NICs: expected routers_per_group - 1 + global_links < radix", a, h,
+                   f->radix);
+      return FALSE;
+    }
+  if (c->dragonfly_groups > 0)
+    groups = c->dragonfly_groups;
+  else
+    groups = MAX (1u, (n + a * (f->radix - (a - 1) - h) - 1) / (a * (f->radix - (a - 1) - h)));
+  p = MAX (1u, (n + groups * a - 1) / (groups * a));
+  if (p + (a - 1) + h > f->radix)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "radix too small: %u NICs over %u groups of %u routers need %u NIC ports, "
+                   "%u group ports and %u global ports per router, more than %u: expected "
+                   "more groups or a larger radix", n, groups, a, p, a - 1, h, f->radix);
+      return FALSE;
+    }
+  if (groups > 1 && groups - 1 > a * h)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%u groups need %u global links from each group, but %u routers of %u "
+                   "global links have %u: expected at most %u groups", groups, groups - 1, a,
+                   h, a * h, a * h + 1);
+      return FALSE;
+    }
+
+  router0 = n_vertices (f->t);
+  for (guint r = 0; r < groups * a; r++)
+    add_switch (f, SIM_VERTEX_ROUTER);
+  for (guint i = 0; i < n; i++)
+    attach_nic (f, i, router0 + i / p);
+  for (guint g = 0; g < groups; g++)
+    for (guint r = 0; r < a; r++)
+      for (guint s = r + 1; s < a; s++)
+        add_trunk (f, router0 + g * a + r, router0 + g * a + s, SIM_TIER_AGGREGATION, TRUE);
+  if (groups < 2)
+    return TRUE;
+  per_pair = a * h / (groups - 1);
+  next_port = g_new0 (guint, groups);
+  for (guint g1 = 0; g1 < groups; g1++)
+    for (guint g2 = g1 + 1; g2 < groups; g2++)
+      for (guint k = 0; k < per_pair; k++)
+        {
+          guint32 r1 = router0 + g1 * a + next_port[g1]++ / h;
+          guint32 r2 = router0 + g2 * a + next_port[g2]++ / h;
+          add_trunk (f, r1, r2, SIM_TIER_CORE, FALSE);
+        }
+  return TRUE;
+}
+
+static gboolean
+build_fabric (SimTopology *t, const SimCluster *cluster, const SimCatalogue *catalogue,
+              const SimFabricConfig *config, GArray *nics, GArray *nic_nodes, GError **error)
+{
+  g_autofree const SimLinkModel **nic_link = g_new0 (const SimLinkModel *, t->n_nodes);
+  const SimLinkModel *forced = NULL;
+  Fabric f = { .t = t, .config = config, .nics = nics, .nic_nodes = nic_nodes,
+               .nic_link = nic_link };
+
+  if (config->link_model != NULL)
+    {
+      forced = sim_catalogue_lookup_link (catalogue, config->link_model);
+      if (forced == NULL)
+        {
+          const char *guess = sim_catalogue_suggest_link (catalogue, config->link_model);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                       "no link model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
+                       config->link_model, guess ? ": did you mean \"" : "",
+                       guess ? guess : "", guess ? "\"?" : "");
+          return FALSE;
+        }
+    }
+  if (config->switch_model != NULL)
+    {
+      f.sw = sim_catalogue_lookup_switch (catalogue, config->switch_model);
+      if (f.sw == NULL)
+        {
+          const char *guess = sim_catalogue_suggest_switch (catalogue, config->switch_model);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                       "no switch model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
+                       config->switch_model, guess ? ": did you mean \"" : "",
+                       guess ? guess : "", guess ? "\"?" : "");
+          return FALSE;
+        }
+    }
+  if (config->oversubscription != 0 && !(config->oversubscription >= 1))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "oversubscription %g: expected at least 1 (1:1 is non-blocking)",
+                   config->oversubscription);
+      return FALSE;
+    }
+  f.oversub = config->oversubscription != 0 ? config->oversubscription : 1.0;
+
+  for (guint i = 0; i < t->n_nodes; i++)
+    {
+      const SimNode *node = sim_cluster_get_node (cluster, i);
+      const SimNodeModel *m = node->model;
+
+      nic_link[i] = forced;
+      if (nic_link[i] == NULL)
+        nic_link[i] = m->nic_link != NULL ? m->nic_link
+                                          : sim_catalogue_lookup_link (catalogue, m->nic_link_name);
+      if (m->nics == 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "node model \"%s\" has no NICs: expected nics > 0 to join a %s fabric "
+                       "(or topology = none)", m->name, sim_fabric_kind_to_string (config->kind));
+          return FALSE;
+        }
+      if (nic_link[i] == NULL)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "node model \"%s\" (%s) has no NIC link: expected a nic_link key in the "
+                       "model, or a link key in [fabric], naming a [link] model such as "
+                       "\"IB-NDR\"", m->name, m->source_file);
+          return FALSE;
+        }
+    }
+  f.trunk = nic_link[0];
+  f.radix = config->radix != 0 ? config->radix : f.sw != NULL ? f.sw->radix : 0;
+  if (f.radix == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "no switch: expected a switch model ([fabric] switch) or a radix");
+      return FALSE;
+    }
+  f.port_bw = f.sw != NULL ? f.sw->port_bandwidth : f.trunk->bandwidth;
+  f.sw_latency = f.sw != NULL ? f.sw->latency_ns : 0;
+
+  /* A NIC's vertex carries half its link's per-message transport latency. */
+  for (guint i = 0; i < nics->len; i++)
+    {
+      const SimLinkModel *m = nic_link[g_array_index (nic_nodes, guint32, i)];
+      g_array_index (t->latency, SimTime, g_array_index (nics, guint32, i)) =
+        m->transport_latency_ns / 2;
+    }
+
+  switch (config->kind)
+    {
+    case SIM_FABRIC_SINGLE_SWITCH:
+      return build_single_switch (&f, error);
+    case SIM_FABRIC_FAT_TREE:
+      return build_fat_tree (&f, error);
+    case SIM_FABRIC_FAT_TREE_3:
+      return build_fat_tree_3 (&f, error);
+    case SIM_FABRIC_RAIL_OPTIMIZED:
+      return build_rail_optimized (&f, error);
+    case SIM_FABRIC_DRAGONFLY:
+      return build_dragonfly (&f, error);
+    case SIM_FABRIC_NONE:
+    default:
+      return TRUE;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* The topology */
+
+static void
+dist_table_free (gpointer p)
+{
+  DistTable *d = p;
+  g_free (d->dist);
+  g_free (d);
+}
+
+static void
+build_adjacency (SimTopology *t)
+{
+  guint nv = n_vertices (t), nl = t->links->len;
+  g_autofree guint32 *fill = g_new0 (guint32, nv + 1);
+
+  t->adj_start = g_new0 (guint32, nv + 1);
+  t->adj_link = g_new (guint32, (gsize) 2 * nl + 1);
+  for (guint l = 0; l < nl; l++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, l);
+      t->adj_start[k->a + 1]++;
+      t->adj_start[k->b + 1]++;
+    }
+  for (guint v = 0; v < nv; v++)
+    t->adj_start[v + 1] += t->adj_start[v];
+  for (guint l = 0; l < nl; l++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, l);
+      t->adj_link[t->adj_start[k->a] + fill[k->a]++] = l;
+      t->adj_link[t->adj_start[k->b] + fill[k->b]++] = l;
+    }
+  t->bfs_queue = g_new (guint32, nv + 1);
+}
+
+SimTopology *
+sim_topology_new (const SimCluster *cluster, const SimCatalogue *catalogue,
+                  const SimFabricConfig *config, GError **error)
+{
+  g_autoptr(SimTopology) t = NULL;
+  g_autoptr(GArray) nics = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) nic_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  SimFabricConfig none = { 0 };
+
+  g_return_val_if_fail (cluster != NULL, NULL);
+  g_return_val_if_fail (catalogue != NULL, NULL);
+
+  sim_init ();
+  if (config == NULL)
+    config = &none;
+  if ((guint) config->kind > SIM_FABRIC_DRAGONFLY)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "unknown fabric kind %d",
+                   (int) config->kind);
+      return NULL;
+    }
+
+  t = g_new0 (SimTopology, 1);
+  t->kinds = g_array_new (FALSE, FALSE, sizeof (guint8));
+  t->latency = g_array_new (FALSE, FALSE, sizeof (SimTime));
+  t->node_of = g_array_new (FALSE, FALSE, sizeof (guint32));
+  t->links = g_array_new (FALSE, FALSE, sizeof (SimLink));
+  t->optical = g_array_new (FALSE, FALSE, sizeof (guint8));
+  t->global_cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, dist_table_free);
+  t->intra_cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, dist_table_free);
+  g_queue_init (&t->cache_order);
+  t->n_gpus = sim_cluster_get_n_gpus (cluster);
+  t->n_nodes = sim_cluster_get_n_nodes (cluster);
+  t->spans = g_new0 (NodeSpan, MAX (1u, t->n_nodes));
+
+  for (guint32 i = 0; i < t->n_gpus; i++)
+    add_vertex (t, SIM_VERTEX_GPU, 0, sim_cluster_get_gpu (cluster, i)->node);
+  for (guint i = 0; i < t->n_nodes; i++)
+    if (!build_node (t, sim_cluster_get_node (cluster, i), catalogue,
+                     config->kind != SIM_FABRIC_NONE, nics, nic_nodes, error))
+      return NULL;
+  if (config->kind != SIM_FABRIC_NONE && t->n_nodes > 0
+      && !build_fabric (t, cluster, catalogue, config, nics, nic_nodes, error))
+    return NULL;
+  if (n_vertices (t) >= G_MAXUINT32 / 2 || t->links->len >= G_MAXUINT32 / 4)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "the topology is too large: %u vertices, %u links", n_vertices (t),
+                   t->links->len);
+      return NULL;
+    }
+  build_adjacency (t);
+  return g_steal_pointer (&t);
+}
+
+void
+sim_topology_free (SimTopology *topology)
+{
+  if (topology == NULL)
+    return;
+  g_array_unref (topology->kinds);
+  g_array_unref (topology->latency);
+  g_array_unref (topology->node_of);
+  g_array_unref (topology->links);
+  g_array_unref (topology->optical);
+  g_free (topology->spans);
+  g_free (topology->adj_start);
+  g_free (topology->adj_link);
+  g_free (topology->bfs_queue);
+  g_hash_table_unref (topology->global_cache);
+  g_hash_table_unref (topology->intra_cache);
+  g_queue_clear (&topology->cache_order);
+  g_free (topology);
+}
+
+guint
+sim_topology_get_n_vertices (const SimTopology *topology)
+{
+  g_return_val_if_fail (topology != NULL, 0);
+  return n_vertices (topology);
+}
+
+guint
+sim_topology_get_n_gpus (const SimTopology *topology)
+{
+  g_return_val_if_fail (topology != NULL, 0);
+  return topology->n_gpus;
+}
+
+SimVertexKind
+sim_topology_get_vertex_kind (const SimTopology *topology, guint32 vertex)
+{
+  g_return_val_if_fail (topology != NULL, SIM_VERTEX_GPU);
+  g_return_val_if_fail (vertex < n_vertices (topology), SIM_VERTEX_GPU);
+  return vertex_kind (topology, vertex);
+}
+
+SimTime
+sim_topology_get_vertex_latency (const SimTopology *topology, guint32 vertex)
+{
+  g_return_val_if_fail (topology != NULL, 0);
+  g_return_val_if_fail (vertex < n_vertices (topology), 0);
+  return g_array_index (topology->latency, SimTime, vertex);
+}
+
+gint
+sim_topology_get_vertex_node (const SimTopology *topology, guint32 vertex)
+{
+  guint32 node;
+
+  g_return_val_if_fail (topology != NULL, -1);
+  g_return_val_if_fail (vertex < n_vertices (topology), -1);
+  node = g_array_index (topology->node_of, guint32, vertex);
+  return node == NO_NODE ? -1 : (gint) node;
+}
+
+guint
+sim_topology_get_n_links (const SimTopology *topology)
+{
+  g_return_val_if_fail (topology != NULL, 0);
+  return topology->links->len;
+}
+
+const SimLink *
+sim_topology_get_link (const SimTopology *topology, guint32 link)
+{
+  g_return_val_if_fail (topology != NULL, NULL);
+  g_return_val_if_fail (link < topology->links->len, NULL);
+  return &g_array_index (topology->links, SimLink, link);
+}
+
+guint32
+sim_topology_get_gpu_vertex (const SimTopology *topology, guint32 gpu)
+{
+  g_return_val_if_fail (topology != NULL, 0);
+  g_return_val_if_fail (gpu < topology->n_gpus, 0);
+  return gpu;
+}
+
+double
+sim_topology_resource_capacity (const SimTopology *topology, guint32 resource)
+{
+  const SimLink *l;
+
+  g_return_val_if_fail (topology != NULL, 0);
+  g_return_val_if_fail (resource / 2 < topology->links->len, 0);
+  l = &g_array_index (topology->links, SimLink, resource / 2);
+  return l->bandwidth * l->efficiency;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Routing */
+
+/* The position of @v among its node's vertices (GPUs first). */
+static guint32
+local_index (const SimTopology *t, const NodeSpan *span, guint32 v)
+{
+  if (v < t->n_gpus)
+    return v - span->first_gpu;
+  return span->n_gpus + (v - span->first_extra);
+}
+
+/* Breadth-first search from @dst over every link, or, for @span, over the
+ * node's own links; fills @dist (indexed by vertex, or by local index). */
+static void
+bfs (SimTopology *t, guint32 dst, const NodeSpan *span, guint16 *dist, gsize n)
+{
+  guint32 *queue = t->bfs_queue;
+  guint head = 0, tail = 0;
+
+  for (gsize i = 0; i < n; i++)
+    dist[i] = UNREACHED;
+  dist[span ? local_index (t, span, dst) : dst] = 0;
+  queue[tail++] = dst;
+  while (head < tail)
+    {
+      guint32 v = queue[head++];
+      guint16 dv = dist[span ? local_index (t, span, v) : v];
+
+      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+        {
+          const SimLink *l = &g_array_index (t->links, SimLink, t->adj_link[e]);
+          guint32 u = l->a == v ? l->b : l->a;
+          guint32 iu;
+
+          if (span != NULL && l->tier != SIM_TIER_INTRA)
+            continue;
+          iu = span ? local_index (t, span, u) : u;
+          if (dist[iu] != UNREACHED || dv + 1 >= UNREACHED)
+            continue;
+          dist[iu] = (guint16) (dv + 1);
+          queue[tail++] = u;
+        }
+    }
+}
+
+/* The distance table towards @dst, computed and cached on first use. */
+static const DistTable *
+dist_table (SimTopology *t, guint32 dst, const NodeSpan *span)
+{
+  GHashTable *cache = span ? t->intra_cache : t->global_cache;
+  DistTable *d = g_hash_table_lookup (cache, GUINT_TO_POINTER (dst));
+  gsize n;
+
+  if (d != NULL)
+    return d;
+  n = span ? span->n_gpus + span->n_extra : n_vertices (t);
+  d = g_new (DistTable, 1);
+  d->dist = g_new (guint16, MAX ((gsize) 1, n));
+  d->bytes = n * sizeof (guint16);
+  bfs (t, dst, span, d->dist, n);
+
+  /* Drop the oldest tables while over budget (keeping at least this one). */
+  while (t->cache_bytes + d->bytes > CACHE_BUDGET && !g_queue_is_empty (&t->cache_order))
+    {
+      guint key = GPOINTER_TO_UINT (g_queue_pop_head (&t->cache_order));
+      GHashTable *c = key & 1 ? t->intra_cache : t->global_cache;
+      DistTable *old = g_hash_table_lookup (c, GUINT_TO_POINTER (key >> 1));
+      t->cache_bytes -= old->bytes;
+      g_hash_table_remove (c, GUINT_TO_POINTER (key >> 1));
+    }
+  g_hash_table_insert (cache, GUINT_TO_POINTER (dst), d);
+  g_queue_push_tail (&t->cache_order, GUINT_TO_POINTER (dst << 1 | (span ? 1u : 0u)));
+  t->cache_bytes += d->bytes;
+  return d;
+}
+
+/* A 64-bit mix (splitmix64's finaliser): hop k of a flow picks with
+ * mix(hash + k * golden ratio), so that hops choose independently. */
+static guint64
+mix64 (guint64 x)
+{
+  x ^= x >> 30;
+  x *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x ^= x >> 27;
+  x *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  x ^= x >> 31;
+  return x;
+}
+
+gboolean
+sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst_gpu,
+                    guint64 flow_hash, GArray *resources, SimTime *latency)
+{
+  SimTopology *t = topology;
+  const NodeSpan *span = NULL;
+  const DistTable *d;
+  guint32 v, dst;
+  SimTime total = 0;
+  guint hop = 0;
+
+  g_return_val_if_fail (t != NULL, FALSE);
+  g_return_val_if_fail (src_gpu < t->n_gpus && dst_gpu < t->n_gpus, FALSE);
+  g_return_val_if_fail (resources != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (resources) == sizeof (guint32), FALSE);
+
+  g_array_set_size (resources, 0);
+  if (latency != NULL)
+    *latency = 0;
+  if (src_gpu == dst_gpu)
+    return TRUE;
+
+  v = sim_topology_get_gpu_vertex (t, src_gpu);
+  dst = sim_topology_get_gpu_vertex (t, dst_gpu);
+  {
+    guint32 ns = g_array_index (t->node_of, guint32, v);
+    if (ns != NO_NODE && ns == g_array_index (t->node_of, guint32, dst))
+      span = &t->spans[ns];
+  }
+  d = dist_table (t, dst, span);
+  if (d->dist[span ? local_index (t, span, v) : v] == UNREACHED)
+    return FALSE;
+
+  while (v != dst)
+    {
+      guint16 want = (guint16) (d->dist[span ? local_index (t, span, v) : v] - 1);
+      guint n_next = 0, pick = 0;
+      guint32 chosen = G_MAXUINT32, next = v;
+
+      for (int pass = 0; pass < 2 && chosen == G_MAXUINT32; pass++)
+        {
+          guint seen = 0;
+          if (pass == 1)
+            pick = (guint) (mix64 (flow_hash + (hop + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15))
+                            % n_next);
+          for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+            {
+              guint32 l = t->adj_link[e];
+              const SimLink *k = &g_array_index (t->links, SimLink, l);
+              guint32 u = k->a == v ? k->b : k->a;
+
+              if (span != NULL && k->tier != SIM_TIER_INTRA)
+                continue;
+              if (d->dist[span ? local_index (t, span, u) : u] != want)
+                continue;
+              if (pass == 0)
+                n_next++;
+              else if (seen++ == pick)
+                {
+                  chosen = l;
+                  next = u;
+                  break;
+                }
+            }
+          g_assert (n_next > 0);
+        }
+      {
+        const SimLink *k = &g_array_index (t->links, SimLink, chosen);
+        guint32 r = 2 * chosen + (k->a == v ? 0 : 1);
+        g_array_append_val (resources, r);
+        total += k->latency;
+        if (next != dst)
+          total += g_array_index (t->latency, SimTime, next);
+      }
+      v = next;
+      hop++;
+    }
+  if (latency != NULL)
+    *latency = total;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Metrics */
+
+/* Hops of the longest route between two GPUs: for each GPU, a search over
+ * the whole graph (for GPUs of other nodes) and one over its node (for its
+ * node's GPUs), as routes go. */
+static guint
+diameter (SimTopology *t)
+{
+  guint nv = n_vertices (t), best = 0;
+  g_autofree guint16 *dist = g_new (guint16, MAX (1u, nv));
+
+  for (guint32 g = 0; g < t->n_gpus; g++)
+    {
+      guint32 node = g_array_index (t->node_of, guint32, g);
+      const NodeSpan *span = &t->spans[node];
+
+      bfs (t, g, NULL, dist, nv);
+      for (guint32 h = 0; h < t->n_gpus; h++)
+        if (g_array_index (t->node_of, guint32, h) != node && dist[h] != UNREACHED)
+          best = MAX (best, dist[h]);
+      bfs (t, g, span, dist, span->n_gpus + span->n_extra);
+      for (guint32 i = 0; i < span->n_gpus; i++)
+        if (dist[i] != UNREACHED)
+          best = MAX (best, dist[i]);
+    }
+  return best;
+}
+
+/* Sets an error for a failed igraph call. */
+static gboolean
+igraph_failed (igraph_error_t rc, const char *what, GError **error)
+{
+  if (rc == IGRAPH_SUCCESS)
+    return FALSE;
+  g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "igraph failed to compute %s: %s", what,
+               igraph_strerror (rc));
+  return TRUE;
+}
+
+/* Components and bisection bandwidth, with igraph. */
+static gboolean
+graph_metrics (SimTopology *t, SimTopologyMetrics *m, GError **error)
+{
+  guint nv = n_vertices (t), nl = t->links->len, half = t->n_gpus / 2;
+  igraph_t graph;
+  igraph_vector_int_t edges, extra;
+  igraph_vector_t capacity;
+  igraph_integer_t n_components = 0;
+  igraph_real_t flow = 0;
+  igraph_error_t rc;
+  double big = 1;
+  gboolean ok = FALSE;
+
+  if (igraph_failed (igraph_vector_int_init (&edges, (igraph_integer_t) 4 * nl), "edges",
+                     error))
+    return FALSE;
+  if (igraph_failed (igraph_vector_int_init (&extra, 0), "edges", error))
+    {
+      igraph_vector_int_destroy (&edges);
+      return FALSE;
+    }
+  if (igraph_failed (igraph_vector_init (&capacity, (igraph_integer_t) 2 * nl), "capacities",
+                     error))
+    {
+      igraph_vector_int_destroy (&edges);
+      igraph_vector_int_destroy (&extra);
+      return FALSE;
+    }
+  for (guint l = 0; l < nl; l++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, l);
+      double cap = k->bandwidth * k->efficiency;
+
+      VECTOR (edges)[4 * l] = k->a;
+      VECTOR (edges)[4 * l + 1] = k->b;
+      VECTOR (edges)[4 * l + 2] = k->b;
+      VECTOR (edges)[4 * l + 3] = k->a;
+      VECTOR (capacity)[2 * l] = cap;
+      VECTOR (capacity)[2 * l + 1] = cap;
+      big += 2 * cap;
+    }
+  rc = igraph_create (&graph, &edges, (igraph_integer_t) nv, IGRAPH_DIRECTED);
+  if (igraph_failed (rc, "the graph", error))
+    goto out_vectors;
+
+  rc = igraph_connected_components (&graph, NULL, NULL, &n_components, IGRAPH_WEAK);
+  if (igraph_failed (rc, "connected components", error))
+    goto out_graph;
+  m->components = (guint) n_components;
+
+  if (half > 0)
+    {
+      /* A super-source S feeding the first half of the GPUs and a
+       * super-sink T draining the second, with more capacity than the whole
+       * graph, so that only the graph's own links limit the flow. */
+      igraph_integer_t s = nv, sink = nv + 1;
+
+      rc = igraph_add_vertices (&graph, 2, NULL);
+      if (igraph_failed (rc, "the bisection graph", error))
+        goto out_graph;
+      for (guint32 g = 0; g < t->n_gpus && rc == IGRAPH_SUCCESS; g++)
+        {
+          igraph_integer_t v = sim_topology_get_gpu_vertex (t, g);
+          rc = igraph_vector_int_push_back (&extra, g < half ? s : v);
+          if (rc == IGRAPH_SUCCESS)
+            rc = igraph_vector_int_push_back (&extra, g < half ? v : sink);
+          if (rc == IGRAPH_SUCCESS)
+            rc = igraph_vector_push_back (&capacity, big);
+        }
+      if (rc == IGRAPH_SUCCESS)
+        rc = igraph_add_edges (&graph, &extra, NULL);
+      if (igraph_failed (rc, "the bisection graph", error))
+        goto out_graph;
+      rc = igraph_maxflow_value (&graph, &flow, s, sink, &capacity, NULL);
+      if (igraph_failed (rc, "the bisection max-flow", error))
+        goto out_graph;
+    }
+  m->bisection_bandwidth = flow;
+  ok = TRUE;
+
+out_graph:
+  igraph_destroy (&graph);
+out_vectors:
+  igraph_vector_int_destroy (&edges);
+  igraph_vector_int_destroy (&extra);
+  igraph_vector_destroy (&capacity);
+  return ok;
+}
+
+gboolean
+sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *metrics, GError **error)
+{
+  SimTopology *t = topology;
+  double down[4] = { 0 }, up[4] = { 0 };
+
+  g_return_val_if_fail (t != NULL, FALSE);
+  g_return_val_if_fail (metrics != NULL, FALSE);
+
+  sim_init ();
+  memset (metrics, 0, sizeof *metrics);
+  metrics->gpus = t->n_gpus;
+  metrics->nodes = t->n_nodes;
+  metrics->nvswitches = t->nvswitch_chips;
+  for (guint v = 0; v < n_vertices (t); v++)
+    {
+      guint r = vertex_rank (vertex_kind (t, v));
+      if (r > 0)
+        {
+          metrics->switches[r]++;
+          metrics->switches[0]++;
+        }
+    }
+  for (guint l = 0; l < t->links->len; l++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, l);
+      guint ra = vertex_rank (vertex_kind (t, k->a)), rb = vertex_rank (vertex_kind (t, k->b));
+
+      if (k->tier == SIM_TIER_INTRA)
+        continue;
+      metrics->cables++;
+      if (g_array_index (t->optical, guint8, l))
+        metrics->transceivers += 2;
+      if (ra < rb)
+        {
+          up[ra] += k->bandwidth;
+          down[rb] += k->bandwidth;
+        }
+      else if (rb < ra)
+        {
+          up[rb] += k->bandwidth;
+          down[ra] += k->bandwidth;
+        }
+      else if (k->tier == SIM_TIER_CORE)
+        up[ra] += 2 * k->bandwidth;  /* dragonfly global links: up for both ends */
+    }
+  for (guint r = 1; r < 4; r++)
+    metrics->oversubscription[r] = up[r] > 0 ? down[r] / up[r] : 0;
+  metrics->diameter = diameter (t);
+  return graph_metrics (t, metrics, error);
+}

@@ -1,0 +1,1198 @@
+/* sim-queue-orders.c: queue orders beyond FIFO.
+ *
+ *  sjf         shortest job first, greedy
+ *  priority    priority classes, FIFO within a class, greedy; optionally a
+ *              waiting job preempts lower-priority running ones
+ *  easy        FIFO with EASY backfilling (Lifka 1995; Mu'alem and
+ *              Feitelson 2001)
+ *  las         Tiresias' discretized two-dimensional least attained service
+ *              (Gu et al., NSDI'19), with preemption between queues
+ *  fair-share  tenants by GPU usage over weight, FIFO within a tenant, with
+ *              per-tenant GPU quotas in the manner of Kubernetes'
+ *              ResourceQuota
+ *
+ * Each order reads its [policy] keys once, in create(), with the typed
+ * getters, so that a bad value is reported at its line in the scenario.
+ * Scheduling passes run at decision points only and never change the queue
+ * array they are handed (the simulation removes started jobs and re-queues
+ * preempted ones after the pass).
+ *
+ * Preemption (priority, las) follows Kubernetes' choice of victims: the
+ * running jobs the waiting job outranks are given up least important first
+ * (lowest rank, then latest submitted) on a copy of the cluster until the
+ * job fits; then each victim, most important first, is given back if the
+ * job still fits without it, so that no job is stopped needlessly.  Only a
+ * job that will then start preempts anything.  A preempted job must redo
+ * checkpoint_cost + restore_cost of work when it runs again: the GPUs are
+ * freed at once and the checkpoint's cost is charged on resumption, which
+ * keeps the cluster state simple while charging the same total time.
+ */
+#include "config.h"
+
+#include "sched/sim-queue-orders.h"
+#include "sched/sim-policy-private.h"
+#include "sim-error.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The default cost of writing a checkpoint, and of reading it back on
+ * resumption.  A round figure of the order of saving or loading a large
+ * model's state to shared storage, not a measurement: set checkpoint_cost
+ * and restore_cost for the system being modelled. */
+#define DEFAULT_CHECKPOINT_COST (30 * SIM_SECOND)
+#define DEFAULT_RESTORE_COST    (30 * SIM_SECOND)
+
+/* ------------------------------------------------------------------------- */
+/* Parsing helpers: keys with values the typed getters do not cover.         */
+
+static gboolean
+param_failed (SimPolicyParams *params, const char *key)
+{
+  if (params != NULL)
+    sim__policy_params_fail (params, key);
+  return FALSE;
+}
+
+/* One of CHOICES (NULL-terminated), case-insensitive; *out is its index. */
+static gboolean
+get_choice (SimPolicyParams *params, const char *key, const char * const *choices, guint def,
+            guint *out, GError **error)
+{
+  const char *text = NULL;
+  g_autofree char *list = NULL;
+
+  *out = def;
+  if (!sim_policy_params_get_string (params, key, NULL, &text, error))
+    return param_failed (params, key);
+  if (text == NULL)
+    return TRUE;
+  for (guint i = 0; choices[i] != NULL; i++)
+    if (g_ascii_strcasecmp (text, choices[i]) == 0)
+      {
+        *out = i;
+        return TRUE;
+      }
+  list = g_strjoinv (" or ", (char **) choices);
+  g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "expected %s, not \"%s\"", list, text);
+  return param_failed (params, key);
+}
+
+static gboolean
+get_boolean (SimPolicyParams *params, const char *key, gboolean def, gboolean *out,
+             GError **error)
+{
+  static const char * const yes[] = { "true", "yes", "on", "1", NULL };
+  static const char * const no[] = { "false", "no", "off", "0", NULL };
+  const char *text = NULL;
+
+  *out = def;
+  if (!sim_policy_params_get_string (params, key, NULL, &text, error))
+    return param_failed (params, key);
+  if (text == NULL)
+    return TRUE;
+  for (guint i = 0; yes[i] != NULL; i++)
+    if (g_ascii_strcasecmp (text, yes[i]) == 0 || g_ascii_strcasecmp (text, no[i]) == 0)
+      {
+        *out = g_ascii_strcasecmp (text, yes[i]) == 0;
+        return TRUE;
+      }
+  g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "expected true or false, not \"%s\"", text);
+  return param_failed (params, key);
+}
+
+typedef struct {
+  guint32 tenant;
+  double  value;
+} TenantValue;
+
+static int
+compare_tenant_values (gconstpointer a, gconstpointer b)
+{
+  guint32 x = ((const TenantValue *) a)->tenant, y = ((const TenantValue *) b)->tenant;
+  return x < y ? -1 : x > y;
+}
+
+/* A list "TENANT:VALUE, ..." with VALUE in [min, max]; sorted by tenant.
+ * Absent: an empty array. */
+static gboolean
+get_tenant_map (SimPolicyParams *params, const char *key, const char *example, double min,
+                double max, GArray **out, GError **error)
+{
+  const char *text = NULL;
+  g_auto(GStrv) items = NULL;
+  g_autoptr(GArray) map = g_array_new (FALSE, FALSE, sizeof (TenantValue));
+
+  *out = NULL;
+  if (!sim_policy_params_get_string (params, key, NULL, &text, error))
+    return param_failed (params, key);
+  if (text != NULL)
+    {
+      items = g_strsplit (text, ",", -1);
+      for (guint i = 0; items[i] != NULL; i++)
+        {
+          char *item = g_strstrip (items[i]);
+          char *colon = strchr (item, ':');
+          TenantValue tv;
+          gint64 tenant;
+
+          if (colon == NULL)
+            {
+              g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                           "item %u \"%s\": expected TENANT:VALUE, such as %s", i + 1, item,
+                           example);
+              return param_failed (params, key);
+            }
+          *colon = '\0';
+          if (!sim_parse_integer (g_strstrip (item), 0, G_MAXUINT32, &tenant, error) ||
+              !sim_parse_number (g_strstrip (colon + 1), min, max, &tv.value, error))
+            {
+              g_prefix_error (error, "item %u: ", i + 1);
+              return param_failed (params, key);
+            }
+          tv.tenant = (guint32) tenant;
+          for (guint k = 0; k < map->len; k++)
+            if (g_array_index (map, TenantValue, k).tenant == tv.tenant)
+              {
+                g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                             "item %u: tenant %u is listed twice", i + 1, tv.tenant);
+                return param_failed (params, key);
+              }
+          g_array_append_val (map, tv);
+        }
+      g_array_sort (map, compare_tenant_values);
+    }
+  *out = g_steal_pointer (&map);
+  return TRUE;
+}
+
+static gboolean
+get_overhead (SimPolicyParams *params, SimTime *overhead, GError **error)
+{
+  SimTime checkpoint, restore;
+
+  if (!sim_policy_params_get_duration (params, "checkpoint_cost", DEFAULT_CHECKPOINT_COST,
+                                       &checkpoint, error) ||
+      !sim_policy_params_get_duration (params, "restore_cost", DEFAULT_RESTORE_COST, &restore,
+                                       error))
+    return FALSE;
+  *overhead = checkpoint + restore;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Pass helpers.                                                             */
+
+/* A placement with room for a job's GPUs: on the stack for up to 64. */
+typedef struct {
+  SimPlacement p;
+  guint32      stack[64];
+  guint32     *heap;
+} PlaceBuf;
+
+static SimPlacement *
+place_buf_init (PlaceBuf *b, const SimJob *job)
+{
+  b->heap = NULL;
+  if (job->spec.gpus <= G_N_ELEMENTS (b->stack))
+    b->p.gpus = b->stack;
+  else
+    b->p.gpus = b->heap = g_new (guint32, job->spec.gpus);
+  b->p.n_gpus = job->spec.gpus;
+  b->p.milli = job->spec.gpu_milli;
+  return &b->p;
+}
+
+static void
+place_buf_clear (PlaceBuf *b)
+{
+  g_clear_pointer (&b->heap, g_free);
+}
+
+/* Keeps the first failure for the simulation to report, as
+ * sim_policy_schedule_in_order() does. */
+static void
+keep_error (SimPolicy *policy, SimSchedContext *ctx, GError *error)
+{
+  g_prefix_error (&error, "policy %s: ", sim_policy_get_name (policy));
+  if (ctx->error == NULL)
+    ctx->error = error;
+  else
+    g_error_free (error);
+}
+
+/* Starts JOB on P; FALSE (with ctx->error set) if the cluster refuses. */
+static gboolean
+start_on (SimPolicy *policy, SimSchedContext *ctx, SimJob *job, const SimPlacement *p,
+          GPtrArray *started)
+{
+  GError *error = NULL;
+
+  if (!sim_sched_context_start (ctx, job, p, &error))
+    {
+      keep_error (policy, ctx, error);
+      return FALSE;
+    }
+  if (started != NULL)
+    g_ptr_array_add (started, job);
+  return TRUE;
+}
+
+/* Places and starts JOB if it fits now.  Returns whether it started. */
+static gboolean
+try_start (SimPolicy *policy, SimSchedContext *ctx, SimJob *job, GPtrArray *started)
+{
+  PlaceBuf b;
+  SimPlacement *p;
+  gboolean ok = FALSE;
+
+  if (job->spec.gpu_milli >= SIM_GPU_WHOLE &&
+      sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
+    return FALSE;
+  p = place_buf_init (&b, job);
+  if (sim_policy_place (policy, ctx->cluster, job, p))
+    ok = start_on (policy, ctx, job, p, started);
+  place_buf_clear (&b);
+  return ok;
+}
+
+static int
+compare_guint32 (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Reserves (or releases) on CLUSTER the host CPU and memory JOB takes on
+ * the nodes of GPUS, as the simulation does.  A node's GPUs are numbered
+ * consecutively and nodes in order, so sorting the GPU indices groups them
+ * by node.  A refused reservation is undone whole. */
+static gboolean
+apply_host (SimCluster *cluster, const SimJob *job, const guint32 *gpus, guint n, gboolean reserve)
+{
+  g_autofree guint32 *sorted = NULL;
+  guint i = 0;
+
+  if (job->spec.cpu_milli == 0 && job->spec.memory_bytes == 0)
+    return TRUE;
+  sorted = g_memdup2 (gpus, n * sizeof (guint32));
+  qsort (sorted, n, sizeof (guint32), compare_guint32);
+  while (i < n)
+    {
+      guint node = sim_cluster_get_gpu (cluster, sorted[i])->node, here = 0;
+      guint64 cpu, mem;
+      while (i + here < n && sim_cluster_get_gpu (cluster, sorted[i + here])->node == node)
+        here++;
+      sim_job_host_share (job, here, &cpu, &mem);
+      if (!reserve)
+        sim_cluster_release_host (cluster, node, cpu, mem);
+      else if (!sim_cluster_reserve_host (cluster, node, cpu, mem, NULL))
+        {
+          apply_host (cluster, job, sorted, i, FALSE);
+          return FALSE;
+        }
+      i += here;
+    }
+  return TRUE;
+}
+
+/* On a what-if copy of the cluster: takes (or gives back) what JOB holds or
+ * would hold on GPUS. */
+static gboolean
+copy_take (SimCluster *copy, const SimJob *job, const guint32 *gpus, guint n)
+{
+  if (!sim_cluster_allocate (copy, gpus, n, job->spec.gpu_milli, NULL))
+    return FALSE;
+  if (!apply_host (copy, job, gpus, n, TRUE))
+    {
+      sim_cluster_release (copy, gpus, n, job->spec.gpu_milli);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+copy_give_back (SimCluster *copy, const SimJob *job, const guint32 *gpus, guint n)
+{
+  sim_cluster_release (copy, gpus, n, job->spec.gpu_milli);
+  apply_host (copy, job, gpus, n, FALSE);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Preemptive greedy pass, shared by "priority" and "las".                   */
+
+/* A job's rank: lower is more important.  A job may preempt running jobs
+ * of strictly higher rank only, so jobs of one rank never preempt each
+ * other (no thrashing between equals). */
+typedef gint64 (*RankFunc) (gpointer state, const SimJob *job);
+
+typedef struct {
+  RankFunc rank;
+  gpointer state;
+} RankCtx;
+
+/* Victim order: least important first (highest rank, then latest
+ * submitted, then latest queued). */
+static int
+compare_victims (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  const RankCtx *rc = data;
+  const SimJob *a = *(SimJob * const *) pa, *b = *(SimJob * const *) pb;
+  gint64 ra = rc->rank (rc->state, a), rb = rc->rank (rc->state, b);
+
+  if (ra != rb)
+    return ra > rb ? -1 : 1;
+  if (a->spec.submit != b->spec.submit)
+    return a->spec.submit > b->spec.submit ? -1 : 1;
+  return a->queue_seq > b->queue_seq ? -1 : a->queue_seq < b->queue_seq;
+}
+
+/* Chooses victims among CANDIDATES (least important first) so that JOB
+ * fits; fills VICTIMS and returns TRUE, or FALSE if even all of them do
+ * not make room.  Time complexity: O(nodes + GPUs) for the copy, plus a
+ * placement per candidate, twice. */
+static gboolean
+choose_victims (SimPolicy *policy, const SimCluster *cluster, const SimJob *job,
+                GPtrArray *candidates, GPtrArray *victims)
+{
+  g_autoptr(SimCluster) copy = NULL;
+  PlaceBuf b;
+  SimPlacement *p;
+  guint used = 0;
+  gboolean fits = FALSE;
+
+  g_ptr_array_set_size (victims, 0);
+  if (candidates->len == 0)
+    return FALSE;
+  copy = sim_cluster_copy (cluster);
+  p = place_buf_init (&b, job);
+  while (used < candidates->len && !fits)
+    {
+      const SimJob *v = candidates->pdata[used++];
+      copy_give_back (copy, v, v->gpus, v->n_gpus);
+      fits = sim_policy_place (policy, copy, job, p);
+    }
+  if (fits)
+    {
+      /* Reprieve, most important first: keep a victim if the job fits
+       * without taking its GPUs. */
+      for (guint i = used; i-- > 0;)
+        {
+          SimJob *v = candidates->pdata[i];
+          if (copy_take (copy, v, v->gpus, v->n_gpus))
+            {
+              if (sim_policy_place (policy, copy, job, p))
+                continue;
+              copy_give_back (copy, v, v->gpus, v->n_gpus);
+            }
+          g_ptr_array_add (victims, v);
+        }
+    }
+  place_buf_clear (&b);
+  return fits;
+}
+
+/* Whether JOB is simple enough for the "a no larger job of this rank
+ * failed" shortcut to be exact: whole GPUs, any model, no host share. */
+static gboolean
+is_plain (const SimJob *job)
+{
+  return job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.gpu_models == NULL &&
+         job->spec.cpu_milli == 0 && job->spec.memory_bytes == 0;
+}
+
+/* Walks the queue in order, starting every job that fits (greedy); a job
+ * that does not fit preempts running jobs of higher rank if that makes
+ * room.  Jobs started in this pass come earlier in the order, so they never
+ * rank below a later job and are never victims.
+ *
+ * Cost per pass: a placement per queued job, as the greedy default; for a
+ * blocked job with candidates, a count check first, then a cluster copy and
+ * up to two placements per candidate.  A plain job (see is_plain()) is not
+ * tried if a plain job of its rank needing no more GPUs already failed:
+ * within a pass the free capacity only shrinks, so it would fail too. */
+static void
+preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointer state,
+                 SimTime overhead, GPtrArray *started)
+{
+  guint n = 0, n_running = 0;
+  SimJob * const *queue = sim_sched_context_get_queue (ctx, &n);
+  SimJob * const *running = sim_sched_context_get_running (ctx, &n_running);
+  g_autoptr(GPtrArray) order = g_ptr_array_new ();
+  g_autoptr(GPtrArray) candidates = g_ptr_array_new ();
+  g_autoptr(GPtrArray) victims = g_ptr_array_new ();
+  RankCtx rc = { rank, state };
+  gint64 failed_rank = G_MAXINT64;
+  guint32 failed_gpus = G_MAXUINT32;
+
+  for (guint i = 0; i < n_running; i++)
+    g_ptr_array_add (order, running[i]);
+  g_ptr_array_sort_with_data (order, compare_victims, &rc);
+
+  for (guint i = 0; i < n && ctx->error == NULL; i++)
+    {
+      SimJob *job = queue[i];
+      gint64 r;
+      guint64 room;
+
+      if (job->state != SIM_JOB_QUEUED)
+        continue;
+      r = rank (state, job);
+      if (is_plain (job) && r == failed_rank && job->spec.gpus >= failed_gpus)
+        continue;
+      if (try_start (policy, ctx, job, started))
+        continue;
+      if (ctx->error != NULL)
+        break;
+
+      /* Candidates: running jobs it outranks, least important first. */
+      g_ptr_array_set_size (candidates, 0);
+      room = sim_cluster_get_n_free_gpus (ctx->cluster);
+      for (guint k = 0; k < order->len; k++)
+        {
+          SimJob *v = order->pdata[k];
+          if (v->state == SIM_JOB_RUNNING && rank (state, v) > r)
+            {
+              g_ptr_array_add (candidates, v);
+              room += v->n_gpus;
+            }
+        }
+      if ((job->spec.gpu_milli >= SIM_GPU_WHOLE && room < job->spec.gpus) ||
+          !choose_victims (policy, ctx->cluster, job, candidates, victims))
+        {
+          if (is_plain (job))
+            {
+              if (r != failed_rank)
+                failed_gpus = G_MAXUINT32;
+              failed_rank = r;
+              failed_gpus = MIN (failed_gpus, job->spec.gpus);
+            }
+          continue;
+        }
+      for (guint k = 0; k < victims->len && ctx->error == NULL; k++)
+        {
+          GError *error = NULL;
+          if (!sim_sched_context_preempt (ctx, victims->pdata[k], overhead, &error))
+            keep_error (policy, ctx, error);
+        }
+      if (ctx->error == NULL)
+        try_start (policy, ctx, job, started);
+    }
+}
+
+/* ------------------------------------------------------------------------- */
+/* sjf: shortest job first.
+ *
+ * Non-preemptive and greedy: the queue is sorted by the job's length
+ * (exact: spec.duration, known only to an oracle; requested: the user's
+ * estimate spec.requested, or the duration where the workload gives none),
+ * ties in arrival order, and a job that does not fit lets later ones run.
+ * Greedy because SJF aims at the mean wait, which head-of-line blocking
+ * defeats: a short job needing many GPUs would hold every smaller job
+ * behind it, and the GPU-cluster studies that use SJF as a baseline
+ * (Tiresias among them) schedule it greedily.  Like any SJF it can starve
+ * long jobs; that is the trade-off it stands for. */
+
+typedef enum {
+  ESTIMATE_EXACT,
+  ESTIMATE_REQUESTED,
+} Estimate;
+
+static const char * const estimate_names[] = { "exact", "requested", NULL };
+
+typedef struct {
+  Estimate estimate;
+} Sjf;
+
+static SimTime
+job_length (Estimate estimate, const SimJob *job)
+{
+  if (estimate == ESTIMATE_REQUESTED && job->spec.requested > 0)
+    return job->spec.requested;
+  return job->spec.duration;
+}
+
+static gpointer
+sjf_create (const SimPolicySetup *setup, GError **error)
+{
+  Sjf *self = g_new0 (Sjf, 1);
+  guint e;
+
+  if (!get_choice (setup->params, "sjf_estimate", estimate_names, ESTIMATE_EXACT, &e, error))
+    {
+      g_free (self);
+      return NULL;
+    }
+  self->estimate = e;
+  return self;
+}
+
+static int
+sjf_compare (gpointer state, const SimJob *a, const SimJob *b)
+{
+  const Sjf *self = state;
+  SimTime la = job_length (self->estimate, a), lb = job_length (self->estimate, b);
+
+  return la < lb ? -1 : la > lb;
+}
+
+/* ------------------------------------------------------------------------- */
+/* priority: classes by spec.priority, higher first, FIFO within a class.
+ *
+ * Greedy, as Kubernetes' scheduler is: a job that does not fit lets later
+ * jobs run.  With priority_preempt, a job that does not fit preempts
+ * running jobs of strictly lower priority, as Kubernetes' preemption does
+ * (least important victims first, then the unneeded ones reprieved). */
+
+typedef struct {
+  gboolean preempt;
+  SimTime  overhead;
+} Priority;
+
+static gpointer
+priority_create (const SimPolicySetup *setup, GError **error)
+{
+  g_autofree Priority *self = g_new0 (Priority, 1);
+
+  if (!get_boolean (setup->params, "priority_preempt", FALSE, &self->preempt, error) ||
+      !get_overhead (setup->params, &self->overhead, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+static int
+priority_compare (gpointer state, const SimJob *a, const SimJob *b)
+{
+  return a->spec.priority > b->spec.priority ? -1 : a->spec.priority < b->spec.priority;
+}
+
+static gint64
+priority_rank (gpointer state, const SimJob *job)
+{
+  return -(gint64) job->spec.priority;
+}
+
+static void
+priority_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
+{
+  Priority *self = state;
+
+  if (!self->preempt)
+    sim_policy_schedule_in_order (policy, ctx, TRUE);
+  else
+    preemptive_pass (policy, ctx, priority_rank, self, self->overhead, NULL);
+}
+
+/* ------------------------------------------------------------------------- */
+/* easy: FIFO with EASY backfilling.
+ *
+ * Each pass starts jobs in FIFO order while they fit.  The first job that
+ * does not (the head) gets a reservation: the earliest time it fits once
+ * running jobs end, found by giving back, on a copy of the cluster, the
+ * GPUs of running jobs in order of estimated end (ties by arrival) until
+ * the placement fits it there.  A later job then starts now only if it fits
+ * now and either ends, by its estimate, no later than the reservation, or
+ * leaves the head room at the reservation: its GPUs are taken on the copy
+ * (the cluster as it will be at the reservation) and the head placed again;
+ * if the head still fits, the job takes only "extra" GPUs and stays on the
+ * copy.  This is EASY with the placement's own notion of fitting, so node
+ * boundaries, fractional GPUs and host resources count as they will when
+ * the head starts.
+ *
+ * Estimates (easy_estimate): "requested" (the default, as EASY uses the
+ * user's estimate) is spec.requested, or the duration where the workload
+ * gives none; a running job ends by estimate at its start + that.
+ * "exact" uses the remaining work, so estimates are the true ends.  A
+ * running job that outlives its estimate is taken to end now: the
+ * reservation is then as early as possible, and backfilling as cautious.
+ * With exact estimates the head never starts later than its first
+ * reservation (the reservation only moves earlier).
+ *
+ * Cost per pass: a placement per queued job, plus, when a job is blocked,
+ * a cluster copy (O(nodes + GPUs)), a sort of the running jobs and a
+ * placement per running job and per backfill candidate that ends after
+ * the reservation.  Deterministic: every order has a tie-break.  Rejected:
+ * conservative backfilling (a reservation for every job): more predictable
+ * waits but a profile per decision, costlier by a factor of the queue
+ * length. */
+
+typedef struct {
+  Estimate estimate;
+  gboolean have_reservation;
+  guint64  head_id;
+  SimTime  reservation;
+} Easy;
+
+static GQuark
+easy_quark (void)
+{
+  static GQuark q;
+
+  if (q == 0)
+    q = g_quark_from_static_string ("sim-easy-state");
+  return q;
+}
+
+static gpointer
+easy_create (const SimPolicySetup *setup, GError **error)
+{
+  Easy *self = g_new0 (Easy, 1);
+  guint e;
+
+  if (!get_choice (setup->params, "easy_estimate", estimate_names, ESTIMATE_REQUESTED, &e, error))
+    {
+      g_free (self);
+      return NULL;
+    }
+  self->estimate = e;
+  return self;
+}
+
+typedef struct {
+  SimTime end;
+  SimJob *job;
+} EstimatedEnd;
+
+static int
+compare_ends (gconstpointer pa, gconstpointer pb)
+{
+  const EstimatedEnd *a = pa, *b = pb;
+
+  if (a->end != b->end)
+    return a->end < b->end ? -1 : 1;
+  return a->job->queue_seq < b->job->queue_seq ? -1 : a->job->queue_seq > b->job->queue_seq;
+}
+
+/* When a running job ends, by estimate, never before NOW. */
+static SimTime
+easy_running_end (const Easy *self, const SimJob *job, SimTime now)
+{
+  SimTime end;
+
+  if (self->estimate == ESTIMATE_EXACT && job->rate <= 0)
+    end = SIM_TIME_NEVER; /* paused: not known to end */
+  else if (self->estimate == ESTIMATE_EXACT)
+    end = job->last_update + (SimTime) ceil ((double) job->work_left / job->rate);
+  else
+    end = job->start + job_length (ESTIMATE_REQUESTED, job);
+  return MAX (end, now);
+}
+
+/* How long a waiting job will run, by estimate. */
+static SimTime
+easy_waiting_length (const Easy *self, const SimJob *job)
+{
+  return self->estimate == ESTIMATE_EXACT ? job->work_left
+                                          : job_length (ESTIMATE_REQUESTED, job);
+}
+
+/* Fills SHADOW (a copy of the cluster as it will be when HEAD fits) and
+ * returns that time, or SIM_TIME_NEVER if it never fits. */
+static SimTime
+easy_shadow (Easy *self, SimPolicy *policy, SimSchedContext *ctx, const SimJob *head,
+             GPtrArray *started, SimCluster *shadow)
+{
+  guint n_running = 0;
+  SimJob * const *running = sim_sched_context_get_running (ctx, &n_running);
+  g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (EstimatedEnd));
+  PlaceBuf b;
+  SimPlacement *p = place_buf_init (&b, head);
+  SimTime at = SIM_TIME_NEVER;
+
+  for (guint i = 0; i < n_running + started->len; i++)
+    {
+      SimJob *job = i < n_running ? running[i] : started->pdata[i - n_running];
+      EstimatedEnd e = { easy_running_end (self, job, ctx->now), job };
+      if (job->state == SIM_JOB_RUNNING)
+        g_array_append_val (ends, e);
+    }
+  g_array_sort (ends, compare_ends);
+  for (guint i = 0; i < ends->len; i++)
+    {
+      const EstimatedEnd *e = &g_array_index (ends, EstimatedEnd, i);
+      copy_give_back (shadow, e->job, e->job->gpus, e->job->n_gpus);
+      /* Jobs ending together free their GPUs together. */
+      if (i + 1 < ends->len && g_array_index (ends, EstimatedEnd, i + 1).end == e->end)
+        continue;
+      if (sim_policy_place (policy, shadow, head, p))
+        {
+          at = e->end;
+          break;
+        }
+    }
+  place_buf_clear (&b);
+  return at;
+}
+
+static void
+easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
+{
+  Easy *self = state;
+  guint n = 0, i;
+  SimJob * const *queue = sim_sched_context_get_queue (ctx, &n);
+  g_autoptr(GPtrArray) started = g_ptr_array_new ();
+  g_autoptr(SimCluster) shadow = NULL;
+  SimJob *head;
+  SimTime at;
+
+  /* Lets tests read the reservation (sim__easy_get_reservation()). */
+  if (g_object_get_qdata (G_OBJECT (policy), easy_quark ()) != self)
+    g_object_set_qdata (G_OBJECT (policy), easy_quark (), self);
+  self->have_reservation = FALSE;
+
+  for (i = 0; i < n && ctx->error == NULL; i++)
+    if (queue[i]->state == SIM_JOB_QUEUED && !try_start (policy, ctx, queue[i], started))
+      break;
+  if (i >= n || ctx->error != NULL)
+    return;
+  head = queue[i];
+
+  shadow = sim_cluster_copy (ctx->cluster);
+  at = easy_shadow (self, policy, ctx, head, started, shadow);
+  self->have_reservation = TRUE;
+  self->head_id = head->spec.id;
+  self->reservation = at;
+
+  for (i++; i < n && ctx->error == NULL; i++)
+    {
+      SimJob *job = queue[i];
+      PlaceBuf b, hb;
+      SimPlacement *p;
+
+      if (job->state != SIM_JOB_QUEUED)
+        continue;
+      if (job->spec.gpu_milli >= SIM_GPU_WHOLE &&
+          sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
+        continue;
+      p = place_buf_init (&b, job);
+      if (sim_policy_place (policy, ctx->cluster, job, p))
+        {
+          if (at == SIM_TIME_NEVER || ctx->now + easy_waiting_length (self, job) <= at)
+            start_on (policy, ctx, job, p, NULL);
+          else if (copy_take (shadow, job, p->gpus, p->n_gpus))
+            {
+              /* Outlives the reservation: only on GPUs the head can spare. */
+              SimPlacement *hp = place_buf_init (&hb, head);
+              if (sim_policy_place (policy, shadow, head, hp))
+                start_on (policy, ctx, job, p, NULL);
+              else
+                copy_give_back (shadow, job, p->gpus, p->n_gpus);
+              place_buf_clear (&hb);
+            }
+        }
+      place_buf_clear (&b);
+    }
+}
+
+gboolean
+sim__easy_get_reservation (SimPolicy *policy, guint64 *job_id, SimTime *time)
+{
+  const Easy *self;
+
+  g_return_val_if_fail (SIM_IS_POLICY (policy), FALSE);
+  self = g_object_get_qdata (G_OBJECT (policy), easy_quark ());
+  if (self == NULL || !self->have_reservation)
+    return FALSE;
+  if (job_id != NULL)
+    *job_id = self->head_id;
+  if (time != NULL)
+    *time = self->reservation;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* las: Tiresias' discretized two-dimensional least attained service.
+ *
+ * A job's attained service is the GPU-time it has received (GPUs x
+ * seconds, x the share of each GPU).  Thresholds T1 < ... < T(K-1) split
+ * jobs into K queues: queue 0 holds jobs with less than T1, queue k those
+ * with at least Tk.  Queues are served in order, each FIFO by submission
+ * as in the paper; a job moves down when its service crosses a threshold.
+ * Each pass walks the jobs in that order and starts those that fit; a job
+ * that does not fit preempts running jobs of lower queues (never of its own)
+ * if that makes room.  Within a queue nobody is preempted, which also rules
+ * out thrashing between equals.
+ *
+ * Since service changes while jobs run, the order is re-sorted at every
+ * decision (SIM_POLICY_TIME_DEPENDENT_ORDER) and the pass asks for a
+ * wake-up at the first moment a running job will cross its next threshold,
+ * (threshold - attained) / (GPUs x share) from now, when that crossing can
+ * matter: when some job waits in a queue at or above the running job's.
+ * A job within 1e-6 GPU-seconds (plus 1e-12 of the threshold, for
+ * rounding) of a threshold has crossed it.
+ *
+ * Left out: Tiresias' starvation guard (PROMOTEKNOB: promoting a job to
+ * queue 0 after it waited some multiple of its last run) and the
+ * Gittins-index variant, which needs the distribution of durations. */
+
+#define LAS_EPSILON 1e-6
+
+typedef struct {
+  double  *thresholds; /* GPU-seconds, increasing */
+  guint    n_thresholds;
+  SimTime  overhead;
+  SimTime  wake;       /* the last wake-up asked for */
+  SimTime  last_now;
+} Las;
+
+static void
+las_destroy (gpointer state)
+{
+  Las *self = state;
+
+  g_free (self->thresholds);
+  g_free (self);
+}
+
+static gpointer
+las_create (const SimPolicySetup *setup, GError **error)
+{
+  Las *self = g_new0 (Las, 1);
+  g_autofree SimTime *times = NULL;
+  guint n = 0;
+
+  self->wake = SIM_TIME_NEVER;
+  if (!sim_policy_params_get_durations (setup->params, "las_thresholds", &times, &n, error) ||
+      !get_overhead (setup->params, &self->overhead, error))
+    {
+      las_destroy (self);
+      return NULL;
+    }
+  if (times == NULL)
+    {
+      /* 1 and 10 GPU-hours: three queues. */
+      n = 2;
+      times = g_new (SimTime, 2);
+      times[0] = 3600 * SIM_SECOND;
+      times[1] = 36000 * SIM_SECOND;
+    }
+  self->thresholds = g_new (double, n);
+  self->n_thresholds = n;
+  for (guint i = 0; i < n; i++)
+    {
+      self->thresholds[i] = sim_time_to_seconds (times[i]);
+      if (times[i] <= 0 || (i > 0 && times[i] <= times[i - 1]))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "item %u: thresholds must be positive and increasing (GPU-time, "
+                       "such as \"1h, 10h\")", i + 1);
+          param_failed (setup->params, "las_thresholds");
+          las_destroy (self);
+          return NULL;
+        }
+    }
+  return self;
+}
+
+static guint
+las_level (const Las *self, const SimJob *job)
+{
+  guint level = 0;
+
+  while (level < self->n_thresholds &&
+         job->attained >= self->thresholds[level] * (1 - 1e-12) - LAS_EPSILON)
+    level++;
+  return level;
+}
+
+static int
+las_compare (gpointer state, const SimJob *a, const SimJob *b)
+{
+  const Las *self = state;
+  guint la = las_level (self, a), lb = las_level (self, b);
+
+  if (la != lb)
+    return la < lb ? -1 : 1;
+  return a->spec.submit < b->spec.submit ? -1 : a->spec.submit > b->spec.submit;
+}
+
+static gint64
+las_rank (gpointer state, const SimJob *job)
+{
+  return las_level (state, job);
+}
+
+/* Asks for a decision when the first running job whose crossing matters
+ * crosses its next threshold. */
+static void
+las_request_wake (Las *self, SimSchedContext *ctx, GPtrArray *started)
+{
+  guint n = 0, n_running = 0;
+  SimJob * const *queue = sim_sched_context_get_queue (ctx, &n);
+  SimJob * const *running = sim_sched_context_get_running (ctx, &n_running);
+  guint min_waiting = G_MAXUINT;
+  SimTime first = SIM_TIME_NEVER;
+
+  /* Jobs still waiting, and those preempted in this pass (no longer running). */
+  for (guint i = 0; i < n; i++)
+    if (queue[i]->state == SIM_JOB_QUEUED)
+      min_waiting = MIN (min_waiting, las_level (self, queue[i]));
+  for (guint i = 0; i < n_running; i++)
+    if (running[i]->state == SIM_JOB_QUEUED)
+      min_waiting = MIN (min_waiting, las_level (self, running[i]));
+  if (min_waiting == G_MAXUINT)
+    return;
+
+  for (guint i = 0; i < n_running + started->len; i++)
+    {
+      const SimJob *job = i < n_running ? running[i] : started->pdata[i - n_running];
+      guint level;
+      double rate, seconds;
+      SimTime at;
+
+      if (job->state != SIM_JOB_RUNNING)
+        continue;
+      level = las_level (self, job);
+      /* Crossing into queue level + 1 matters if someone waits above it. */
+      if (level >= self->n_thresholds || level < min_waiting)
+        continue;
+      rate = job->n_gpus * (job->spec.gpu_milli / 1000.0);
+      if (rate <= 0)
+        continue;
+      seconds = (self->thresholds[level] - job->attained) / rate;
+      at = ctx->now + MAX ((SimTime) ceil (seconds * SIM_SECOND), 1);
+      first = MIN (first, at);
+    }
+  if (first == SIM_TIME_NEVER)
+    return;
+  /* One wake-up per crossing, not one per decision before it. */
+  if (self->wake <= ctx->now || first < self->wake)
+    {
+      sim_sched_context_wake_at (ctx, first);
+      self->wake = first;
+    }
+}
+
+static void
+las_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
+{
+  Las *self = state;
+  g_autoptr(GPtrArray) started = g_ptr_array_new ();
+
+  /* A policy reused for a new run starts again from time 0. */
+  if (ctx->now < self->last_now)
+    self->wake = SIM_TIME_NEVER;
+  self->last_now = ctx->now;
+  preemptive_pass (policy, ctx, las_rank, self, self->overhead, started);
+  if (ctx->error == NULL)
+    las_request_wake (self, ctx, started);
+}
+
+/* ------------------------------------------------------------------------- */
+/* fair-share: tenants by usage, with quotas.
+ *
+ * Each pass repeatedly takes the next waiting job (FIFO) of the tenant
+ * with the lowest GPU usage over weight (ties to the lower tenant number),
+ * counting the GPUs of its running jobs and of those started in the pass.
+ * A job that would take its tenant past its quota is skipped, as a
+ * Kubernetes ResourceQuota refuses a pod over a namespace's limit; a job
+ * that does not fit is skipped too; either way the pass goes on (greedy).
+ * Usage is what tenants hold now, not what they held in the past.  A job
+ * larger than its tenant's whole quota never starts: it stays queued and
+ * the report counts it as unfinished.
+ *
+ * Keys: quota = TENANT:GPUS, ... (fractional GPUs allowed; tenants not
+ * listed get default_quota, unlimited if that is absent); tenant_weights =
+ * TENANT:WEIGHT, ... (weight > 0, default 1).
+ *
+ * Cost per pass: O(jobs x tenants with waiting jobs) for the choice, plus a
+ * placement per job; the per-pass tables are allocated per pass. */
+
+typedef struct {
+  GArray *quota;         /* TenantValue, GPUs */
+  GArray *weights;       /* TenantValue */
+  double  default_quota; /* GPUs; INFINITY if unlimited */
+} FairShare;
+
+typedef struct {
+  guint32    tenant;
+  double     weight;
+  double     quota_milli;
+  guint64    usage_milli;
+  GPtrArray *jobs;       /* waiting jobs, FIFO */
+  guint      next;
+} Tenant;
+
+static void
+fair_destroy (gpointer state)
+{
+  FairShare *self = state;
+
+  if (self->quota != NULL)
+    g_array_unref (self->quota);
+  if (self->weights != NULL)
+    g_array_unref (self->weights);
+  g_free (self);
+}
+
+static gpointer
+fair_create (const SimPolicySetup *setup, GError **error)
+{
+  FairShare *self = g_new0 (FairShare, 1);
+
+  if (!get_tenant_map (setup->params, "quota", "0:64, 1:32", 0, G_MAXDOUBLE, &self->quota, error) ||
+      !get_tenant_map (setup->params, "tenant_weights", "0:2, 1:1", 1e-9, 1e9, &self->weights,
+                       error) ||
+      !sim_policy_params_get_number (setup->params, "default_quota", INFINITY, 0, G_MAXDOUBLE,
+                                     &self->default_quota, error))
+    {
+      fair_destroy (self);
+      return NULL;
+    }
+  return self;
+}
+
+static double
+lookup_tenant (GArray *map, guint32 tenant, double def)
+{
+  TenantValue key = { tenant, 0 };
+  guint index;
+
+  if (map->len > 0 && g_array_binary_search (map, &key, compare_tenant_values, &index))
+    return g_array_index (map, TenantValue, index).value;
+  return def;
+}
+
+static void
+tenant_free (gpointer data)
+{
+  Tenant *t = data;
+
+  g_ptr_array_unref (t->jobs);
+  g_free (t);
+}
+
+static Tenant *
+tenant_get (FairShare *self, GHashTable *by_id, GPtrArray *list, guint32 id)
+{
+  Tenant *t = g_hash_table_lookup (by_id, GUINT_TO_POINTER (id));
+
+  if (t == NULL)
+    {
+      t = g_new0 (Tenant, 1);
+      t->tenant = id;
+      t->weight = lookup_tenant (self->weights, id, 1.0);
+      t->quota_milli = lookup_tenant (self->quota, id, self->default_quota) * SIM_GPU_WHOLE;
+      t->jobs = g_ptr_array_new ();
+      g_hash_table_insert (by_id, GUINT_TO_POINTER (id), t);
+      g_ptr_array_add (list, t);
+    }
+  return t;
+}
+
+/* Whether tenant A goes before tenant B: lower usage over weight. */
+static gboolean
+tenant_before (const Tenant *a, const Tenant *b)
+{
+  double x = a->usage_milli * b->weight, y = b->usage_milli * a->weight;
+
+  if (x != y)
+    return x < y;
+  return a->tenant < b->tenant;
+}
+
+static void
+fair_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
+{
+  FairShare *self = state;
+  guint n = 0, n_running = 0;
+  SimJob * const *queue = sim_sched_context_get_queue (ctx, &n);
+  SimJob * const *running = sim_sched_context_get_running (ctx, &n_running);
+  g_autoptr(GHashTable) by_id = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GPtrArray) tenants = g_ptr_array_new_with_free_func (tenant_free);
+
+  for (guint i = 0; i < n_running; i++)
+    if (running[i]->state == SIM_JOB_RUNNING)
+      tenant_get (self, by_id, tenants, running[i]->spec.tenant)->usage_milli +=
+        (guint64) running[i]->n_gpus * running[i]->spec.gpu_milli;
+  for (guint i = 0; i < n; i++)
+    if (queue[i]->state == SIM_JOB_QUEUED)
+      g_ptr_array_add (tenant_get (self, by_id, tenants, queue[i]->spec.tenant)->jobs, queue[i]);
+
+  while (ctx->error == NULL)
+    {
+      Tenant *best = NULL;
+      SimJob *job;
+      guint64 need;
+
+      for (guint k = 0; k < tenants->len; k++)
+        {
+          Tenant *t = tenants->pdata[k];
+          if (t->next < t->jobs->len && (best == NULL || tenant_before (t, best)))
+            best = t;
+        }
+      if (best == NULL)
+        break;
+      job = best->jobs->pdata[best->next++];
+      need = (guint64) job->spec.gpus * job->spec.gpu_milli;
+      if ((double) (best->usage_milli + need) > best->quota_milli)
+        continue;
+      if (try_start (policy, ctx, job, NULL))
+        best->usage_milli += need;
+    }
+}
+
+/* ------------------------------------------------------------------------- */
+
+void
+sim__register_queue_orders (void)
+{
+  static const char * const sjf_keys[] = { "sjf_estimate", NULL };
+  static const char * const priority_keys[] = { "priority_preempt", "checkpoint_cost",
+                                                "restore_cost", NULL };
+  static const char * const easy_keys[] = { "easy_estimate", NULL };
+  static const char * const las_keys[] = { "las_thresholds", "checkpoint_cost", "restore_cost",
+                                           NULL };
+  static const char * const fair_keys[] = { "quota", "default_quota", "tenant_weights", NULL };
+  static const SimQueueOrderInfo orders[] = {
+    {
+      .name = "sjf",
+      .description = "shortest job first (exact or requested run time), greedy",
+      .keys = sjf_keys,
+      .flags = SIM_POLICY_SKIP_BLOCKED,
+      .create = sjf_create,
+      .destroy = g_free,
+      .compare = sjf_compare,
+    },
+    {
+      .name = "priority",
+      .description = "higher priority first, FIFO within a class, greedy; optional preemption",
+      .keys = priority_keys,
+      .flags = SIM_POLICY_SKIP_BLOCKED,
+      .create = priority_create,
+      .destroy = g_free,
+      .compare = priority_compare,
+      .schedule = priority_schedule,
+    },
+    {
+      .name = "easy",
+      .description = "FIFO with EASY backfilling: later jobs run if they do not delay the head",
+      .keys = easy_keys,
+      .create = easy_create,
+      .destroy = g_free,
+      .schedule = easy_schedule,
+    },
+    {
+      .name = "las",
+      .description = "Tiresias' discretized 2D least attained service, with preemption",
+      .keys = las_keys,
+      .flags = SIM_POLICY_SKIP_BLOCKED | SIM_POLICY_TIME_DEPENDENT_ORDER,
+      .create = las_create,
+      .destroy = las_destroy,
+      .compare = las_compare,
+      .schedule = las_schedule,
+    },
+    {
+      .name = "fair-share",
+      .description = "least-served tenant first (usage over weight), with per-tenant GPU quotas",
+      .keys = fair_keys,
+      .flags = SIM_POLICY_SKIP_BLOCKED,
+      .create = fair_create,
+      .destroy = fair_destroy,
+      .schedule = fair_schedule,
+    },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (orders); i++)
+    sim_policy_register_queue_order (&orders[i]);
+}

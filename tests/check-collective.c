@@ -1,0 +1,388 @@
+/* check-collective.c: collective timings against published measurements.
+ *
+ * What it checks: the nccl-tests bus-bandwidth definitions; 1 GiB
+ * all-reduce bus bandwidth on catalogue nodes against nccl-tests figures
+ * (calibration.md B1, sources cited at each case); the latency-bound time
+ * of small messages across nodes; the rows of a size sweep; errors for
+ * algorithms the hardware or the operation does not allow; and contention:
+ * two jobs whose rings share an oversubscribed uplink each get half of it,
+ * while a third job on other links is unaffected.
+ * What it does not check: the topology builders themselves (their own
+ * suite does), measured curves between the anchor points, or SHARP.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <sim.h>
+#include "core/sim-maxmin.h"
+#include "fabric/sim-topology.h"
+#include "fabric/sim-collective.h"
+
+#define GiB (1024.0 * 1024 * 1024)
+
+static SimCatalogue *catalogue;
+
+typedef struct {
+  SimCluster   *cluster;
+  SimTopology  *topology;
+  SimCommModel *comm;
+} Setup;
+
+static void
+setup (void)
+{
+  g_autoptr(GError) error = NULL;
+  catalogue = sim_catalogue_new_default (NULL, &error);
+  ck_assert_msg (catalogue != NULL, "%s", error ? error->message : "");
+}
+
+static void
+teardown (void)
+{
+  g_clear_pointer (&catalogue, sim_catalogue_free);
+}
+
+/* NODES nodes of MODEL (PER GPUs each, 0 for the model's count) on the
+ * fabric KIND. */
+static void
+make (Setup *s, const char *model, guint nodes, guint per, SimFabricKind kind,
+      const char *switch_model, guint radix, double oversubscription)
+{
+  g_autoptr(GError) error = NULL;
+  const SimNodeModel *m = sim_catalogue_lookup_node (catalogue, model);
+  SimFabricConfig config = { 0 };
+
+  ck_assert_msg (m != NULL, "no node model %s", model);
+  s->cluster = sim_cluster_new ();
+  ck_assert (sim_cluster_add_pool (s->cluster, "p", m, NULL, per, nodes, &error));
+  config.kind = kind;
+  config.switch_model = (char *) switch_model;
+  config.radix = radix;
+  config.oversubscription = oversubscription;
+  s->topology = sim_topology_new (s->cluster, catalogue, &config, &error);
+  ck_assert_msg (s->topology != NULL, "%s", error ? error->message : "");
+  s->comm = sim_comm_model_new (s->topology, s->cluster);
+}
+
+static void
+clear (Setup *s)
+{
+  sim_comm_model_free (s->comm);
+  sim_topology_free (s->topology);
+  sim_cluster_free (s->cluster);
+}
+
+static double
+busbw_gbs (Setup *s, SimCollectiveAlgo algo, guint64 bytes, guint first, guint n,
+           SimCollectiveTiming *out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree guint32 *gpus = g_new (guint32, n);
+  SimCollectiveTiming t;
+
+  for (guint i = 0; i < n; i++)
+    gpus[i] = first + i;
+  ck_assert_msg (sim_collective_time (s->comm, SIM_COLLECTIVE_ALL_REDUCE, algo, bytes, gpus, n,
+                                      &t, &error), "%s", error ? error->message : "");
+  if (out)
+    *out = t;
+  return t.busbw / 1e9;
+}
+
+static void
+assert_within (double got, double want, double tolerance, const char *what)
+{
+  ck_assert_msg (fabs (got - want) <= tolerance * want, "%s: %.1f, expected %.1f within %.0f %%",
+                 what, got, want, 100 * tolerance);
+}
+
+/* nccl-tests doc/PERFORMANCE.md (calibration.md B2): busbw = algbw x
+ * 2(n-1)/n for AllReduce, x (n-1)/n for ReduceScatter, AllGather and
+ * AlltoAll, x 1 for Broadcast. */
+START_TEST (test_busbw_definitions)
+{
+  Setup s;
+  guint32 gpus[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+  SimCollectiveTiming t;
+
+  ck_assert_double_eq_tol (sim_collective_busbw_factor (SIM_COLLECTIVE_ALL_REDUCE, 8), 1.75, 1e-12);
+  ck_assert_double_eq_tol (sim_collective_busbw_factor (SIM_COLLECTIVE_ALL_GATHER, 8), 0.875, 1e-12);
+  ck_assert_double_eq_tol (sim_collective_busbw_factor (SIM_COLLECTIVE_REDUCE_SCATTER, 4), 0.75, 1e-12);
+  ck_assert_double_eq_tol (sim_collective_busbw_factor (SIM_COLLECTIVE_ALL_TO_ALL, 2), 0.5, 1e-12);
+  ck_assert_double_eq_tol (sim_collective_busbw_factor (SIM_COLLECTIVE_BROADCAST, 8), 1.0, 1e-12);
+
+  make (&s, "DGX-H100", 1, 0, SIM_FABRIC_NONE, NULL, 0, 0);
+  for (SimCollectiveOp op = SIM_COLLECTIVE_ALL_REDUCE; op <= SIM_COLLECTIVE_SEND_RECV; op++)
+    {
+      g_autoptr(GError) error = NULL;
+      ck_assert_msg (sim_collective_time (s.comm, op, SIM_COLLECTIVE_ALGO_AUTO, 1 << 30, gpus, 8,
+                                          &t, &error), "%s", error ? error->message : "");
+      ck_assert_double_eq_tol (t.algbw, (double) (1 << 30) / t.time, 1e-6 * t.algbw);
+      ck_assert_double_eq_tol (t.busbw, t.algbw * sim_collective_busbw_factor (op, 8),
+                               1e-9 * t.busbw);
+    }
+  /* The ring all-reduce's ideal time is t = (S/B) 2(n-1)/n: its bus
+   * bandwidth approaches the ring's bottleneck rate B for large S. */
+  ck_assert (sim_collective_time (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING,
+                                  (guint64) 1 << 36, gpus, 8, &t, NULL));
+  ck_assert_double_eq_tol (t.busbw, t.bandwidth * 1.75, 0.001 * t.busbw);
+  clear (&s);
+}
+END_TEST
+
+/* 8x H100 SXM, ring: 365-370 GB/s (nccl-tests #212; NCCL #1455). */
+START_TEST (test_h100_ring)
+{
+  Setup s;
+  double bw;
+
+  make (&s, "DGX-H100", 1, 0, SIM_FABRIC_NONE, NULL, 0, 0);
+  bw = busbw_gbs (&s, SIM_COLLECTIVE_ALGO_RING, 1 << 30, 0, 8, NULL);
+  assert_within (bw, 367.5, 0.10, "8x H100 ring busbw");
+  clear (&s);
+}
+END_TEST
+
+/* 8x H100 SXM, NVLS (NCCL's default there): about 476-480 GB/s
+ * (nccl-tests #212, #290); auto must choose it at 1 GiB. */
+START_TEST (test_h100_nvls)
+{
+  Setup s;
+  SimCollectiveTiming t;
+  double bw;
+
+  make (&s, "DGX-H100", 1, 0, SIM_FABRIC_NONE, NULL, 0, 0);
+  bw = busbw_gbs (&s, SIM_COLLECTIVE_ALGO_NVLS, 1 << 30, 0, 8, NULL);
+  assert_within (bw, 476, 0.10, "8x H100 NVLS busbw");
+  busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 1 << 30, 0, 8, &t);
+  ck_assert_int_eq (t.algo, SIM_COLLECTIVE_ALGO_NVLS);
+  clear (&s);
+}
+END_TEST
+
+/* 8x A100 SXM in a node: about 230 GB/s expected, 232.5 measured
+ * (nccl-tests #149, #175).  A100 has no NVLS. */
+START_TEST (test_a100)
+{
+  Setup s;
+  g_autoptr(GError) error = NULL;
+  guint32 gpus[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+  SimCollectiveTiming t;
+  double bw;
+
+  make (&s, "DGX-A100", 1, 0, SIM_FABRIC_NONE, NULL, 0, 0);
+  bw = busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 1 << 30, 0, 8, NULL);
+  assert_within (bw, 230, 0.10, "8x A100 busbw");
+  ck_assert (!sim_collective_time (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_NVLS,
+                                   1 << 30, gpus, 8, &t, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  clear (&s);
+}
+END_TEST
+
+/* Two DGX H100 over 8x NDR each: 370-390 GB/s ring bus bandwidth (the
+ * working rule of calibration.md B1, from 46-49 GB/s per NDR NIC measured
+ * in nccl-tests #290 and #267): assert within 15 % of 380. */
+START_TEST (test_two_dgx_h100)
+{
+  Setup s;
+  SimCollectiveTiming t;
+  double bw;
+
+  make (&s, "DGX-H100", 2, 0, SIM_FABRIC_SINGLE_SWITCH, "Quantum-2-QM9700", 0, 0);
+  bw = busbw_gbs (&s, SIM_COLLECTIVE_ALGO_RING, 1 << 30, 0, 16, NULL);
+  assert_within (bw, 380, 0.15, "2x DGX H100 ring busbw");
+  bw = busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 1 << 30, 0, 16, &t);
+  assert_within (bw, 380, 0.15, "2x DGX H100 auto busbw");
+  clear (&s);
+}
+END_TEST
+
+/* Small messages across two nodes are latency-bound at tens of
+ * microseconds: 19-20 us for 8 B on A100 over HDR (nccl-tests #150), about
+ * 46 us at <= 1 KB with NVLSTree over NDR (NCCL #1244).  Assert 10-60 us,
+ * with an LL protocol chosen. */
+START_TEST (test_small_messages)
+{
+  Setup s;
+  SimCollectiveTiming t;
+
+  make (&s, "DGX-A100", 2, 0, SIM_FABRIC_SINGLE_SWITCH, "Quantum-QM8700", 0, 0);
+  busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 8, 0, 16, &t);
+  ck_assert_msg (t.time >= 10e-6 && t.time <= 60e-6, "8 B all-reduce: %.1f us", t.time * 1e6);
+  ck_assert_int_ne (t.protocol, SIM_COLLECTIVE_PROTO_SIMPLE);
+  clear (&s);
+  make (&s, "DGX-H100", 2, 0, SIM_FABRIC_SINGLE_SWITCH, "Quantum-2-QM9700", 0, 0);
+  busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 1024, 0, 16, &t);
+  ck_assert_msg (t.time >= 10e-6 && t.time <= 60e-6, "1 KB all-reduce: %.1f us", t.time * 1e6);
+  clear (&s);
+}
+END_TEST
+
+/* A sweep doubles from min to max; sizes are whole floats; time grows
+ * with size; busbw = algbw x 2(n-1)/n on every row. */
+START_TEST (test_sweep)
+{
+  Setup s;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) rows = NULL;
+  guint32 gpus[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+  make (&s, "DGX-H100", 1, 0, SIM_FABRIC_NONE, NULL, 0, 0);
+  rows = sim_collective_sweep (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO, gpus,
+                               8, 8, (guint64) 1 << 30, &error);
+  ck_assert_msg (rows != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (rows->len, 28);   /* 2^3 .. 2^30 */
+  for (guint i = 0; i < rows->len; i++)
+    {
+      SimCollectiveRow *r = &g_array_index (rows, SimCollectiveRow, i);
+      ck_assert_uint_eq (r->bytes, (guint64) 8 << i);
+      ck_assert_uint_eq (r->count, r->bytes / 4);
+      ck_assert_double_eq_tol (r->algbw_gbs, r->bytes / r->time_us / 1e3, 1e-9 * r->algbw_gbs);
+      ck_assert_double_eq_tol (r->busbw_gbs, r->algbw_gbs * 1.75, 1e-9 * r->busbw_gbs + 1e-12);
+      if (i > 0)
+        ck_assert (r->time_us >= g_array_index (rows, SimCollectiveRow, i - 1).time_us);
+    }
+  /* Small sizes pick a low-latency protocol, the largest Simple. */
+  ck_assert_int_ne (g_array_index (rows, SimCollectiveRow, 0).protocol,
+                    SIM_COLLECTIVE_PROTO_SIMPLE);
+  ck_assert_int_eq (g_array_index (rows, SimCollectiveRow, rows->len - 1).protocol,
+                    SIM_COLLECTIVE_PROTO_SIMPLE);
+  g_clear_pointer (&rows, g_array_unref);
+  /* All-gather rounds to whole floats per GPU. */
+  rows = sim_collective_sweep (s.comm, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_ALGO_AUTO, gpus,
+                               8, 8, 1024, &error);
+  ck_assert (rows != NULL);
+  ck_assert_uint_eq (g_array_index (rows, SimCollectiveRow, 0).bytes, 32);
+  ck_assert_uint_eq (g_array_index (rows, SimCollectiveRow, 0).count, 1);
+  clear (&s);
+}
+END_TEST
+
+START_TEST (test_errors)
+{
+  Setup s;
+  guint32 one[1] = { 0 }, dup[2] = { 1, 1 }, far[2] = { 0, 99 }, two[2] = { 0, 1 };
+  SimCollectiveTiming t;
+  SimCollectiveOp op;
+  SimCollectiveAlgo algo;
+
+  make (&s, "DGX-H100", 1, 0, SIM_FABRIC_NONE, NULL, 0, 0);
+  {
+    g_autoptr(GError) error = NULL;
+    ck_assert (!sim_collective_time (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO,
+                                     8, one, 1, &t, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    ck_assert (!sim_collective_time (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO,
+                                     8, dup, 2, &t, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    ck_assert (!sim_collective_time (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO,
+                                     8, far, 2, &t, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    ck_assert (!sim_collective_time (s.comm, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_ALGO_TREE,
+                                     8, two, 2, &t, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  }
+  ck_assert (sim_collective_op_from_string ("all-reduce", &op, NULL));
+  ck_assert_int_eq (op, SIM_COLLECTIVE_ALL_REDUCE);
+  ck_assert (sim_collective_op_from_string ("alltoall", &op, NULL));
+  ck_assert_int_eq (op, SIM_COLLECTIVE_ALL_TO_ALL);
+  ck_assert (!sim_collective_op_from_string ("allsum", &op, NULL));
+  ck_assert (sim_collective_algo_from_string ("NVLS", &algo, NULL));
+  ck_assert_int_eq (algo, SIM_COLLECTIVE_ALGO_NVLS);
+  ck_assert (!sim_collective_algo_from_string ("butterfly", &algo, NULL));
+  clear (&s);
+}
+END_TEST
+
+/* Contention.  Four PCIe-8GPU nodes (2 NICs of 100G each) on a two-tier
+ * fat-tree of radix 4 at 2:1: each leaf takes one node's two NICs and has
+ * one uplink, of the NIC's speed.  Job A holds GPUs 0-3 of nodes 0 and 1,
+ * job B GPUs 4-7 of the same nodes: both rings cross the uplinks of
+ * leaves 0 and 1, two flows each (one per channel).  Alone, A's two flows
+ * share its NIC and the uplink: x = C/2 each.  With B, each uplink carries
+ * four flows: x = C/4, so A's bandwidth term doubles:
+ *   busbw(A with B) = busbw(A alone) / 2.
+ * Job C on nodes 2 and 3 crosses only the uplinks of leaves 2 and 3 and
+ * keeps its time exactly. */
+START_TEST (test_contention)
+{
+  Setup s;
+  g_autoptr(GError) error = NULL;
+  guint32 a[8] = { 0, 1, 2, 3, 8, 9, 10, 11 }, b[8] = { 4, 5, 6, 7, 12, 13, 14, 15 };
+  guint32 c[8] = { 16, 17, 18, 19, 24, 25, 26, 27 };
+  guint64 bytes = (guint64) 1 << 32;
+  SimCollectiveTiming ta, ta2, tb2, tc, tc2;
+  guint ia, ib, ic;
+
+  make (&s, "PCIe-8GPU", 4, 0, SIM_FABRIC_FAT_TREE, NULL, 4, 2.0);
+  ia = sim_comm_model_add (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING, bytes, a,
+                           8, &error);
+  ck_assert_msg (ia > 0, "%s", error ? error->message : "");
+  ck_assert (sim_comm_model_estimate (s.comm, ia, bytes, &ta));
+  ic = sim_comm_model_add (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING, bytes, c,
+                           8, &error);
+  ck_assert (ic > 0);
+  ck_assert (sim_comm_model_estimate (s.comm, ic, bytes, &tc));
+  ib = sim_comm_model_add (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING, bytes, b,
+                           8, &error);
+  ck_assert (ib > 0);
+  ck_assert (sim_comm_model_estimate (s.comm, ia, bytes, &ta2));
+  ck_assert (sim_comm_model_estimate (s.comm, ib, bytes, &tb2));
+  ck_assert (sim_comm_model_estimate (s.comm, ic, bytes, &tc2));
+  /* The max-min share: half each on the shared uplinks. */
+  ck_assert_double_eq_tol (ta2.bandwidth, ta.bandwidth / 2, 1e-9 * ta.bandwidth);
+  ck_assert_double_eq_tol (tb2.bandwidth, ta2.bandwidth, 1e-9 * ta.bandwidth);
+  ck_assert_double_eq_tol (ta2.time - ta2.latency, 2 * (ta.time - ta.latency), 1e-9 * ta.time);
+  /* The third job is unaffected. */
+  ck_assert_double_eq_tol (tc2.time, tc.time, 1e-12 * tc.time);
+  /* B leaves: A gets its whole uplink back. */
+  ck_assert (sim_comm_model_remove (s.comm, ib));
+  ck_assert (!sim_comm_model_remove (s.comm, ib));
+  ck_assert (sim_comm_model_estimate (s.comm, ia, bytes, &ta2));
+  ck_assert_double_eq_tol (ta2.time, ta.time, 1e-12 * ta.time);
+  clear (&s);
+}
+END_TEST
+
+static Suite *
+collective_suite (void)
+{
+  Suite *s = suite_create ("collective");
+  TCase *tc = tcase_create ("nccl-tests");
+
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_test (tc, test_busbw_definitions);
+  tcase_add_test (tc, test_h100_ring);
+  tcase_add_test (tc, test_h100_nvls);
+  tcase_add_test (tc, test_a100);
+  tcase_add_test (tc, test_two_dgx_h100);
+  tcase_add_test (tc, test_small_messages);
+  tcase_add_test (tc, test_sweep);
+  tcase_add_test (tc, test_errors);
+  tcase_add_test (tc, test_contention);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (collective_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,663 @@
+/* check-fabric.c: tests of the cluster network (libsim/fabric/sim-topology.c
+ * and sim-fabric-config.c), on small clusters of catalogue nodes.
+ *
+ * What is checked, and against what: switch, cable and transceiver counts,
+ * diameters, oversubscription and bisection bandwidths worked out by hand
+ * in the comments of each test from the catalogue's published figures
+ * (NDR: 400 Gb/s = 50 GB/s at efficiency 0.95, so 47.5 GB/s usable per NIC;
+ * NVLink4 450 GB/s at 0.817; PCIe Gen5 63 GB/s at 0.9, 56.7 GB/s usable,
+ * never the bottleneck behind a 47.5 GB/s NIC); routes (intra-node routes
+ * stay inside the node, cross-leaf routes go up and down, ECMP spreads
+ * different hashes over spines and repeats the same hash exactly, latency
+ * is the sum of the hops); the [fabric] key parser; errors.
+ *
+ * What is not asserted: the vertex numbering beyond GPU i = vertex i, the
+ * order of links, which spine a given hash picks, or that a fabric is
+ * optimal for its cost.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim-error.h"
+#include "cluster/sim-catalogue.h"
+#include "cluster/sim-cluster.h"
+#include "fabric/sim-topology.h"
+
+#ifndef SIM_TOP_SRCDIR
+#error "SIM_TOP_SRCDIR must be defined by the build"
+#endif
+
+#define MODELDIR SIM_TOP_SRCDIR "/models"
+#define GB 1e9
+/* Usable NDR bandwidth per NIC: 50 GB/s x 0.95. */
+#define NDR_USABLE (47.5 * GB)
+
+static SimCatalogue *catalogue;
+
+static void
+setup (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  catalogue = sim_catalogue_new ();
+  ck_assert_msg (sim_catalogue_add_directory (catalogue, MODELDIR, &error), "%s",
+                 error ? error->message : "?");
+  ck_assert_msg (sim_catalogue_resolve (catalogue, &error), "%s", error ? error->message : "?");
+}
+
+static void
+teardown (void)
+{
+  g_clear_pointer (&catalogue, sim_catalogue_free);
+}
+
+/* A cluster of @n nodes of @model. */
+static SimCluster *
+make_cluster (const char *model, guint n)
+{
+  g_autoptr(GError) error = NULL;
+  SimCluster *c = sim_cluster_new ();
+  const SimNodeModel *m = sim_catalogue_lookup_node (catalogue, model);
+
+  ck_assert_ptr_nonnull (m);
+  ck_assert_msg (sim_cluster_add_pool (c, "p", m, NULL, 0, n, &error), "%s",
+                 error ? error->message : "?");
+  return c;
+}
+
+/* Builds "@n x @model" on the fabric described by @lines ("key=value"). */
+static SimTopology *
+make_topology (const char *model, guint n, const char * const *lines, GError **error)
+{
+  g_autoptr(SimCluster) c = make_cluster (model, n);
+  g_auto(SimFabricConfig) config = { 0 };
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) kv = g_strsplit (lines[i], "=", 2);
+      ck_assert_msg (sim_fabric_config_set (&config, kv[0], kv[1], error), "%s: %s", lines[i],
+                     (error && *error) ? (*error)->message : "?");
+    }
+  return sim_topology_new (c, catalogue, &config, error);
+}
+
+static SimTopology *
+must_build (const char *model, guint n, const char * const *lines, SimTopologyMetrics *m)
+{
+  g_autoptr(GError) error = NULL;
+  SimTopology *t = make_topology (model, n, lines, &error);
+
+  ck_assert_msg (t != NULL, "building: %s", error ? error->message : "?");
+  ck_assert_msg (sim_topology_get_metrics (t, m, &error), "metrics: %s",
+                 error ? error->message : "?");
+  return t;
+}
+
+static void
+assert_near (double got, double want, const char *what)
+{
+  ck_assert_msg (fabs (got - want) <= 1e-6 * fabs (want) + 1e-3, "%s: got %.6g, expected %.6g",
+                 what, got, want);
+}
+
+/* The vertex at the far end of resource @r. */
+static guint32
+resource_head (SimTopology *t, guint32 r)
+{
+  const SimLink *l = sim_topology_get_link (t, r / 2);
+  return r % 2 == 0 ? l->b : l->a;
+}
+
+static guint32
+resource_tail (SimTopology *t, guint32 r)
+{
+  const SimLink *l = sim_topology_get_link (t, r / 2);
+  return r % 2 == 0 ? l->a : l->b;
+}
+
+/* Checks that @path is a connected walk from GPU @src to GPU @dst and
+ * that @latency is the sum of its links and inner vertices. */
+static void
+assert_walk (SimTopology *t, GArray *path, guint32 src, guint32 dst, SimTime latency)
+{
+  guint32 at = sim_topology_get_gpu_vertex (t, src);
+  SimTime sum = 0;
+
+  for (guint i = 0; i < path->len; i++)
+    {
+      guint32 r = g_array_index (path, guint32, i);
+      ck_assert_uint_eq (resource_tail (t, r), at);
+      sum += sim_topology_get_link (t, r / 2)->latency;
+      at = resource_head (t, r);
+      if (i + 1 < path->len)
+        sum += sim_topology_get_vertex_latency (t, at);
+    }
+  ck_assert_uint_eq (at, sim_topology_get_gpu_vertex (t, dst));
+  ck_assert_int_eq (latency, sum);
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* 4 x DGX-H100, every NIC on one Quantum-2 QM9700 (64 ports).
+ * - 32 NICs on one switch: 1 switch, 32 cables, all copper (0 transceivers);
+ *   16 NVSwitch chips (4 per node).
+ * - Diameter: GPU-NIC-switch-NIC-GPU = 4 (inside a node, 2 via the NVSwitch).
+ * - Bisection: GPUs 0-15 (nodes 0, 1) against 16-31: the cut is their 16
+ *   NIC links, 16 x 47.5 = 760 GB/s.
+ * - Latency, GPU 0 to GPU 1: two NVLink4 hops of 300 ns (the NVSwitch-gen3
+ *   file gives no latency) = 600 ns.  GPU 0 to GPU 8: PCIe 300 + IB 100 +
+ *   switch 150 + IB 100 + PCIe 300 = 950 ns. */
+START_TEST (test_single_switch)
+{
+  const char *cfg[] = { "topology=single-switch", "switch=Quantum-2-QM9700", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 4, cfg, &m);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  SimTime lat;
+
+  ck_assert_uint_eq (m.gpus, 32);
+  ck_assert_uint_eq (m.nodes, 4);
+  ck_assert_uint_eq (m.switches[0], 1);
+  ck_assert_uint_eq (m.switches[1], 1);
+  ck_assert_uint_eq (m.nvswitches, 16);
+  ck_assert_uint_eq (m.cables, 32);
+  ck_assert_uint_eq (m.transceivers, 0);
+  ck_assert_uint_eq (m.diameter, 4);
+  ck_assert_uint_eq (m.components, 1);
+  assert_near (m.bisection_bandwidth, 16 * NDR_USABLE, "bisection");
+
+  /* Inside a node: only intra-node links, through the NVSwitch. */
+  ck_assert (sim_topology_route (t, 0, 1, 7, path, &lat));
+  ck_assert_uint_eq (path->len, 2);
+  for (guint i = 0; i < path->len; i++)
+    ck_assert_int_eq (sim_topology_get_link (t, g_array_index (path, guint32, i) / 2)->tier,
+                      SIM_TIER_INTRA);
+  ck_assert_int_eq (sim_topology_get_vertex_kind (t, resource_head (t, g_array_index (path,
+                                                                                 guint32, 0))),
+                    SIM_VERTEX_NVSWITCH);
+  assert_walk (t, path, 0, 1, lat);
+  ck_assert_int_eq (lat, 600);
+  /* The usable capacity of a GPU's NVLink: 450 GB/s x 0.817. */
+  assert_near (sim_topology_resource_capacity (t, g_array_index (path, guint32, 0)),
+               450 * GB * 0.817, "NVLink4 capacity");
+
+  /* Across nodes: GPU, NIC, switch, NIC, GPU. */
+  ck_assert (sim_topology_route (t, 0, 8, 7, path, &lat));
+  ck_assert_uint_eq (path->len, 4);
+  assert_walk (t, path, 0, 8, lat);
+  ck_assert_int_eq (lat, 950);
+
+  /* The same GPU: an empty route. */
+  ck_assert (sim_topology_route (t, 5, 5, 7, path, &lat));
+  ck_assert_uint_eq (path->len, 0);
+  ck_assert_int_eq (lat, 0);
+}
+END_TEST
+
+/* 32 x DGX-H100 (256 NICs) on a 2:1 two-tier fat-tree of QM9700 cut to
+ * radix 24.
+ * - Leaf ports: up = floor(24 / 3) = 8, down = 16 (2 nodes per leaf):
+ *   256 / 16 = 16 leaves, 128 uplinks.  Spines: at least 128 / 24 -> 6; with
+ *   6 or 7, some spine takes 2 links from each of 16 leaves = 32 > 24 ports;
+ *   8 spines take one link from every leaf (16 ports each).  24 switches.
+ * - Cables: 256 access (copper) + 128 leaf-spine (optical): 384 cables,
+ *   256 transceivers.  Oversubscription at the leaves: 16 x 50 / 8 x 50 = 2.
+ * - Bisection: GPUs 0-127 are nodes 0-15, on leaves 0-7; their uplinks
+ *   carry 8 x 8 x 47.5 = 3040 GB/s, half of their 128 NICs' 6080 GB/s.
+ * - Diameter: GPU-NIC-leaf-spine-leaf-NIC-GPU = 6.
+ * - Latency, GPU 0 to GPU 255: PCIe 300 + 4 IB hops of 100 + 3 switches of
+ *   150 + PCIe 300 = 1450 ns. */
+START_TEST (test_fat_tree_2to1)
+{
+  const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=24",
+                        "oversubscription=2:1", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 32, cfg, &m);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) again = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GHashTable) spines = g_hash_table_new (g_direct_hash, g_direct_equal);
+  const SimLinkTier tiers[] = { SIM_TIER_INTRA, SIM_TIER_ACCESS, SIM_TIER_AGGREGATION,
+                                SIM_TIER_AGGREGATION, SIM_TIER_ACCESS, SIM_TIER_INTRA };
+  SimTime lat, lat2;
+
+  ck_assert_uint_eq (m.gpus, 256);
+  ck_assert_uint_eq (m.switches[1], 16);
+  ck_assert_uint_eq (m.switches[2], 8);
+  ck_assert_uint_eq (m.switches[0], 24);
+  ck_assert_uint_eq (m.cables, 384);
+  ck_assert_uint_eq (m.transceivers, 256);
+  assert_near (m.oversubscription[1], 2.0, "leaf oversubscription");
+  ck_assert (m.oversubscription[2] == 0);
+  ck_assert_uint_eq (m.diameter, 6);
+  assert_near (m.bisection_bandwidth, 64 * NDR_USABLE, "bisection");
+
+  /* Up and down: GPU 0 (leaf 0) to GPU 255 (leaf 15). */
+  for (guint64 hash = 0; hash < 64; hash++)
+    {
+      guint32 up;
+
+      ck_assert (sim_topology_route (t, 0, 255, hash, path, &lat));
+      ck_assert_uint_eq (path->len, 6);
+      for (guint i = 0; i < 6; i++)
+        ck_assert_int_eq (sim_topology_get_link (t, g_array_index (path, guint32, i) / 2)->tier,
+                          tiers[i]);
+      up = resource_head (t, g_array_index (path, guint32, 2));
+      ck_assert_int_eq (sim_topology_get_vertex_kind (t, up), SIM_VERTEX_SPINE);
+      g_hash_table_add (spines, GUINT_TO_POINTER (up));
+      assert_walk (t, path, 0, 255, lat);
+      ck_assert_int_eq (lat, 1450);
+
+      /* Determinism: the same hash, the same path. */
+      ck_assert (sim_topology_route (t, 0, 255, hash, again, &lat2));
+      ck_assert_uint_eq (again->len, path->len);
+      ck_assert_mem_eq (again->data, path->data, path->len * sizeof (guint32));
+      ck_assert_int_eq (lat, lat2);
+    }
+  /* 64 hashes over 8 equal spines: the chance that they all miss even one
+   * spine is below 8 x (7/8)^64 < 0.002, and the mix is fixed, so this is
+   * deterministic; at least 6 distinct spines is a loose bound. */
+  ck_assert_uint_ge (g_hash_table_size (spines), 6);
+}
+END_TEST
+
+/* The same 32 nodes, non-blocking, radix 32.
+ * - up = floor(32 / 2) = 16, down = 16: 16 leaves, 256 uplinks; 8 spines
+ *   (256 / 32) take 2 links from each leaf (32 ports each).  24 switches,
+ *   256 + 256 = 512 cables, 512 transceivers.
+ * - Bisection: the 128 NICs of one half, 128 x 47.5 = 6080 GB/s, twice the
+ *   2:1 fabric's. */
+START_TEST (test_fat_tree_nonblocking)
+{
+  const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=32", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 32, cfg, &m);
+
+  ck_assert_uint_eq (m.switches[1], 16);
+  ck_assert_uint_eq (m.switches[2], 8);
+  ck_assert_uint_eq (m.cables, 512);
+  ck_assert_uint_eq (m.transceivers, 512);
+  assert_near (m.oversubscription[1], 1.0, "leaf oversubscription");
+  assert_near (m.bisection_bandwidth, 128 * NDR_USABLE, "bisection");
+  ck_assert_uint_eq (m.diameter, 6);
+}
+END_TEST
+
+/* 1,024 GPUs: 128 x DGX-H100 on a 2:1 fat-tree of QM9700 (64 ports).
+ * - up = floor(64 / 3) = 21, down = 42: 1024 NICs fill 24 leaves and put
+ *   16 on a 25th, which needs ceil(16 / 2) = 8 uplinks: 24 x 21 + 8 = 512
+ *   uplinks.  Spines: 8, 9 or 10 would take 3 links from each full leaf
+ *   (24 x 3 + 1 = 73 > 64 ports); 11 take 2 (49 ports): 36 switches.
+ * - Cables 1024 + 512 = 1536; transceivers 1024.
+ * - Bisection: NICs 0-511 fill leaves 0-11 (504) and 8 of leaf 12, which
+ *   also holds 34 of the other half.  Leaves 0-11 send 12 x 21 = 252
+ *   uplinks' worth, and leaf 12's 8 send straight to its other 34: 260 x
+ *   47.5 = 12,350 GB/s, 24.1 GB/s per GPU of a half. */
+START_TEST (test_fat_tree_1024)
+{
+  const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700",
+                        "oversubscription=2", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 128, cfg, &m);
+
+  ck_assert_uint_eq (m.gpus, 1024);
+  ck_assert_uint_eq (m.switches[1], 25);
+  ck_assert_uint_eq (m.switches[2], 11);
+  ck_assert_uint_eq (m.cables, 1536);
+  ck_assert_uint_eq (m.transceivers, 1024);
+  assert_near (m.bisection_bandwidth, 260 * NDR_USABLE, "bisection");
+  assert_near (m.oversubscription[1], 2.0, "leaf oversubscription");
+  ck_assert_uint_eq (m.diameter, 6);
+}
+END_TEST
+
+/* 4 x DGX-H100, rail-optimized on QM9700 (non-blocking: 32 down, 32 up).
+ * - NIC i of every node on rail leaf i: 8 leaves of 4 NICs, each with
+ *   4 uplinks (as many as its NICs); 32 uplinks fit one spine.  9 switches,
+ *   32 + 32 = 64 cables, 64 transceivers.
+ * - Diameter 6: GPU 0 of node 0 to GPU 3 of node 1 goes over rail 0, the
+ *   spine and rail 3, or NVLink to GPU 3 and rail 3, or rail 0 and NVLink
+ *   in node 1: three families of 6-hop paths, all taken by some hash.
+ * - Bisection: each rail leaf has 2 NICs of each half: 8 x 2 x 47.5 =
+ *   760 GB/s. */
+START_TEST (test_rail_optimized)
+{
+  const char *cfg[] = { "topology=rail-optimized", "switch=Quantum-2-QM9700", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 4, cfg, &m);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gboolean via_spine = FALSE, via_nvlink = FALSE;
+  SimTime lat;
+
+  ck_assert_uint_eq (m.switches[1], 8);
+  ck_assert_uint_eq (m.switches[2], 1);
+  ck_assert_uint_eq (m.cables, 64);
+  ck_assert_uint_eq (m.transceivers, 64);
+  ck_assert_uint_eq (m.diameter, 6);
+  assert_near (m.bisection_bandwidth, 16 * NDR_USABLE, "bisection");
+
+  /* Same rail: GPU 2 of node 0 to GPU 2 of node 3 through rail leaf 2. */
+  ck_assert (sim_topology_route (t, 2, 26, 1, path, &lat));
+  ck_assert_uint_eq (path->len, 4);
+  ck_assert_int_eq (sim_topology_get_vertex_kind (t, resource_head (t, g_array_index (path,
+                                                                                 guint32, 1))),
+                    SIM_VERTEX_LEAF);
+
+  for (guint64 hash = 0; hash < 64; hash++)
+    {
+      ck_assert (sim_topology_route (t, 0, 11, hash, path, &lat));
+      ck_assert_uint_eq (path->len, 6);
+      assert_walk (t, path, 0, 11, lat);
+      for (guint i = 0; i < path->len; i++)
+        {
+          SimVertexKind k = sim_topology_get_vertex_kind (t, resource_head (t,
+                                                      g_array_index (path, guint32, i)));
+          via_spine |= k == SIM_VERTEX_SPINE;
+          via_nvlink |= k == SIM_VERTEX_NVSWITCH;
+        }
+    }
+  ck_assert (via_spine);
+  ck_assert (via_nvlink);
+}
+END_TEST
+
+/* 4 x DGX-H100 on a three-tier fat-tree of QM9700 cut to radix 8.
+ * - up = 4, down = 4: 8 leaves; pods of 8 / 2 = 4 leaves: 2 pods, each
+ *   with 4 spines (one link from each of its leaves, 4 up to the cores).
+ *   Core group j joins spine j of both pods: 4 + 4 = 8 links fit one core.
+ *   8 + 8 + 4 = 20 switches; 32 + 32 + 32 = 96 cables; 128 transceivers.
+ * - Diameter: GPU-NIC-leaf-spine-core-spine-leaf-NIC-GPU = 8.
+ * - Bisection: pod 0 holds GPUs 0-15; its 16 core links carry as much as its
+ *   16 NICs: 760 GB/s (non-blocking). */
+START_TEST (test_fat_tree_3)
+{
+  const char *cfg[] = { "topology=fat-tree-3", "switch=Quantum-2-QM9700", "radix=8", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 4, cfg, &m);
+
+  ck_assert_uint_eq (m.switches[1], 8);
+  ck_assert_uint_eq (m.switches[2], 8);
+  ck_assert_uint_eq (m.switches[3], 4);
+  ck_assert_uint_eq (m.cables, 96);
+  ck_assert_uint_eq (m.transceivers, 128);
+  ck_assert_uint_eq (m.diameter, 8);
+  assert_near (m.oversubscription[1], 1.0, "leaf");
+  assert_near (m.oversubscription[2], 1.0, "spine");
+  assert_near (m.bisection_bandwidth, 16 * NDR_USABLE, "bisection");
+}
+END_TEST
+
+/* 6 x DGX-H100 (48 NICs) on a dragonfly of QM9700 cut to radix 8.
+ * - Defaults: 8 / 4 = 2 global links and 8 / 2 = 4 routers per group;
+ *   8 - 3 - 2 = 3 NIC ports per router: 48 / (4 x 3) = 4 groups, 16
+ *   routers, 3 NICs each.  Each group has 4 x 2 = 8 global ports, 8 / 3 = 2
+ *   links to each of the 3 other groups: 6 pairs x 2 = 12 global links
+ *   (optical, 24 transceivers), 4 x 6 = 24 links inside groups (electrical),
+ *   48 access links: 84 cables.
+ * - Diameter 7: GPU 0 (NIC 0, router 0, group 0) to GPU 5 of node 5 (NIC
+ *   45, router 15, group 3).  Router 0 reaches group 3 through router 2
+ *   (group 0's ports 4 and 5 go to group 3, landing on router 12): 0-2-12-15,
+ *   3 router hops, so 4 + 3 = 7; node 0 has no NIC on router 12 nor node 5
+ *   on router 0, so no NVLink detour (2 more hops) saves one.
+ * - Bisection: GPUs 0-23 are NICs 0-23, routers 0-7, groups 0 and 1; the
+ *   cut is the global links from groups {0, 1} to {2, 3}: 4 pairs x 2 = 8
+ *   links, 8 x 47.5 = 380 GB/s. */
+START_TEST (test_dragonfly)
+{
+  const char *cfg[] = { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=8", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 6, cfg, &m);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  SimTime lat;
+
+  ck_assert_uint_eq (m.switches[1], 16);
+  ck_assert_uint_eq (m.switches[0], 16);
+  ck_assert_uint_eq (m.cables, 84);
+  ck_assert_uint_eq (m.transceivers, 24);
+  ck_assert_uint_eq (m.diameter, 7);
+  assert_near (m.bisection_bandwidth, 8 * NDR_USABLE, "bisection");
+  ck_assert (sim_topology_route (t, 0, 45, 3, path, &lat));
+  ck_assert_uint_eq (path->len, 7);
+  assert_walk (t, path, 0, 45, lat);
+}
+END_TEST
+
+/* Builders inside nodes.
+ * - MI300X-8: a full Infinity Fabric mesh, 28 links of 448 / 7 = 64 GB/s;
+ *   GPU to GPU is one hop.  Bisection of one node: 4 x 4 = 16 links across,
+ *   16 x 64 = 1024 GB/s (efficiency 1: the file gives none).
+ * - PCIe-8GPU: 2 NICs, so 2 PCIe switches of 4 GPUs under a CPU root; GPU 0
+ *   to GPU 1 is 2 hops, GPU 0 to GPU 7 is 4 (through the root); bisection
+ *   is the root link of the first switch: 31.5 x 0.9 = 28.35 GB/s. */
+START_TEST (test_intra_node)
+{
+  const char *none[] = { "topology=none", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) mi = must_build ("MI300X-8", 1, none, &m);
+  g_autoptr(SimTopology) pc = NULL;
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  SimTime lat;
+
+  ck_assert_uint_eq (sim_topology_get_n_links (mi), 28);
+  assert_near (sim_topology_get_link (mi, 0)->bandwidth, 64 * GB, "IF link");
+  ck_assert (sim_topology_route (mi, 0, 7, 0, path, &lat));
+  ck_assert_uint_eq (path->len, 1);
+  assert_near (m.bisection_bandwidth, 1024 * GB, "MI300X bisection");
+  ck_assert_uint_eq (m.diameter, 1);
+  ck_assert_uint_eq (m.cables, 0);
+
+  pc = must_build ("PCIe-8GPU", 1, none, &m);
+  ck_assert (sim_topology_route (pc, 0, 1, 0, path, &lat));
+  ck_assert_uint_eq (path->len, 2);
+  ck_assert_int_eq (sim_topology_get_vertex_kind (pc, resource_head (pc, g_array_index (path,
+                                                                                   guint32, 0))),
+                    SIM_VERTEX_PCIE_SWITCH);
+  ck_assert (sim_topology_route (pc, 0, 7, 0, path, &lat));
+  ck_assert_uint_eq (path->len, 4);
+  ck_assert_int_eq (sim_topology_get_vertex_kind (pc, resource_head (pc, g_array_index (path,
+                                                                                   guint32, 1))),
+                    SIM_VERTEX_CPU);
+  assert_near (m.bisection_bandwidth, 31.5 * GB * 0.9, "PCIe bisection");
+  ck_assert_uint_eq (m.diameter, 4);
+}
+END_TEST
+
+/* Two nodes with no fabric: two components, no route between them. */
+START_TEST (test_no_fabric)
+{
+  const char *none[] = { NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 2, none, &m);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  ck_assert_uint_eq (m.components, 2);
+  ck_assert_uint_eq (m.switches[0], 0);
+  ck_assert (m.bisection_bandwidth == 0);
+  ck_assert (!sim_topology_route (t, 0, 8, 0, path, NULL));
+  ck_assert (sim_topology_route (t, 0, 7, 0, path, NULL));
+}
+END_TEST
+
+/* TCP transport latency: Eth-100G-TCP has 20 us per message, split over the
+ * two NICs; PCIe-8GPU GPU 0 to GPU 8 on one SN2700: GPU-PCIe switch-NIC-
+ * switch-NIC-PCIe switch-GPU, 6 hops: 4 PCIe Gen4 hops of 300 ns + 2
+ * Ethernet hops of 0 (not given) + 2 NICs of 10 us = 21.2 us. */
+START_TEST (test_tcp_latency)
+{
+  const char *cfg[] = { "topology=single-switch", "switch=Spectrum-SN2700", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("PCIe-8GPU", 2, cfg, &m);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  SimTime lat;
+
+  ck_assert (sim_topology_route (t, 0, 8, 0, path, &lat));
+  ck_assert_uint_eq (path->len, 6);
+  assert_walk (t, path, 0, 8, lat);
+  ck_assert_int_eq (lat, 4 * 300 + 20000);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Errors */
+
+typedef struct {
+  const char *label;
+  const char *model;
+  guint       nodes;
+  const char *lines[6];
+  int         code;
+  const char *must[3];
+} BadFabric;
+
+static const BadFabric bad_fabrics[] = {
+  { "unknown switch", "DGX-H100", 2, { "topology=single-switch", "switch=Quantum-2-QM970" },
+    SIM_ERROR_NOT_FOUND, { "\"Quantum-2-QM970\"", "did you mean \"Quantum-2-QM9700\"?" } },
+  { "unknown link", "DGX-H100", 2, { "topology=fat-tree", "radix=64", "link=IB-NRD" },
+    SIM_ERROR_NOT_FOUND, { "\"IB-NRD\"", "did you mean \"IB-NDR\"?" } },
+  { "radix too small for one switch", "DGX-H100", 4,
+    { "topology=single-switch", "switch=Quantum-2-QM9700", "radix=16" },
+    SIM_ERROR_INVALID, { "radix too small", "32 NICs", "16 ports" } },
+  { "too many leaves for two tiers", "DGX-H100", 20,
+    { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=8" },
+    SIM_ERROR_INVALID, { "radix too small", "fat-tree-3" } },
+  { "dragonfly radix too small", "DGX-H100", 2,
+    { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=4", "routers_per_group=4" },
+    SIM_ERROR_INVALID, { "radix too small" } },
+  { "no switch and no radix", "DGX-H100", 2, { "topology=fat-tree" },
+    SIM_ERROR_MISSING, { "expected a switch model" } },
+};
+
+START_TEST (test_bad_fabric)
+{
+  const BadFabric *b = &bad_fabrics[_i];
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimTopology) t = make_topology (b->model, b->nodes, b->lines, &error);
+
+  ck_assert_msg (t == NULL, "%s: accepted", b->label);
+  ck_assert_msg (error != NULL && error->domain == SIM_ERROR && error->code == b->code,
+                 "%s: code %d, expected %d (%s)", b->label, error ? error->code : -1, b->code,
+                 error ? error->message : "");
+  for (guint i = 0; i < G_N_ELEMENTS (b->must) && b->must[i] != NULL; i++)
+    ck_assert_msg (strstr (error->message, b->must[i]) != NULL, "%s: message lacks '%s': %s",
+                   b->label, b->must[i], error->message);
+}
+END_TEST
+
+/* Oversubscription below 1 is refused by the key parser and by the builder. */
+START_TEST (test_oversubscription_below_one)
+{
+  g_auto(SimFabricConfig) config = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCluster) c = make_cluster ("DGX-H100", 2);
+  g_autoptr(SimTopology) t = NULL;
+
+  ck_assert (!sim_fabric_config_set (&config, "oversubscription", "1:2", &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert (strstr (error->message, "expected at least 1:1") != NULL);
+  g_clear_error (&error);
+
+  config.kind = SIM_FABRIC_FAT_TREE;
+  config.radix = 64;
+  config.oversubscription = 0.5;
+  t = sim_topology_new (c, catalogue, &config, &error);
+  ck_assert_ptr_null (t);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert (strstr (error->message, "oversubscription") != NULL);
+}
+END_TEST
+
+/* The [fabric] keys: values, defaults, copies, and messages. */
+START_TEST (test_config_keys)
+{
+  g_auto(SimFabricConfig) config = { 0 };
+  g_auto(SimFabricConfig) copy = { 0 };
+  g_autoptr(GError) error = NULL;
+  const char * const *keys = sim_fabric_config_keys ();
+
+  ck_assert_str_eq (keys[0], "topology");
+  ck_assert_uint_eq (g_strv_length ((char **) keys), 8);
+
+  ck_assert (sim_fabric_config_set (&config, "topology", "rail-optimized", NULL));
+  ck_assert_int_eq (config.kind, SIM_FABRIC_RAIL_OPTIMIZED);
+  ck_assert (sim_fabric_config_set (&config, "oversubscription", "3:2", NULL));
+  assert_near (config.oversubscription, 1.5, "3:2");
+  ck_assert (sim_fabric_config_set (&config, "oversubscription", " 2 ", NULL));
+  assert_near (config.oversubscription, 2, "2");
+  ck_assert (sim_fabric_config_set (&config, "switch", "Quantum-2-QM9700", NULL));
+  ck_assert (sim_fabric_config_set (&config, "switch", "Spectrum-4-SN5400", NULL));
+  ck_assert (sim_fabric_config_set (&config, "link", "RoCE-400G", NULL));
+  ck_assert (sim_fabric_config_set (&config, "radix", "48", NULL));
+  ck_assert (sim_fabric_config_set (&config, "groups", "9", NULL));
+  ck_assert (sim_fabric_config_set (&config, "routers_per_group", "8", NULL));
+  ck_assert (sim_fabric_config_set (&config, "global_links", "4", NULL));
+  ck_assert_uint_eq (config.radix, 48);
+  ck_assert_uint_eq (config.dragonfly_groups, 9);
+  ck_assert_uint_eq (config.dragonfly_routers_per_group, 8);
+  ck_assert_uint_eq (config.dragonfly_global_links, 4);
+
+  sim_fabric_config_copy (&copy, &config);
+  ck_assert_str_eq (copy.switch_model, "Spectrum-4-SN5400");
+  ck_assert_ptr_ne (copy.switch_model, config.switch_model);
+  ck_assert_str_eq (copy.link_model, "RoCE-400G");
+  ck_assert_str_eq (sim_fabric_kind_to_string (copy.kind), "rail-optimized");
+
+  ck_assert (!sim_fabric_config_set (&config, "topology", "fat-tre", &error));
+  ck_assert (strstr (error->message, "did you mean \"fat-tree\"") != NULL);
+  g_clear_error (&error);
+  ck_assert (!sim_fabric_config_set (&config, "oversubscription", "two", &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_PARSE));
+  ck_assert (strstr (error->message, "\"2:1\"") != NULL);
+  g_clear_error (&error);
+  ck_assert (!sim_fabric_config_set (&config, "radix", "-4", &error));
+  g_clear_error (&error);
+  ck_assert (!sim_fabric_config_set (&config, "radx", "4", &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY));
+  ck_assert (strstr (error->message, "did you mean \"radix\"") != NULL);
+  g_clear_error (&error);
+  ck_assert (!sim_fabric_config_set (&config, "switch", "  ", &error));
+  ck_assert (strstr (error->message, "expected the name of a [switch] model") != NULL);
+}
+END_TEST
+
+static Suite *
+fabric_suite (void)
+{
+  Suite *s = suite_create ("fabric");
+  TCase *tc = tcase_create ("topologies");
+  TCase *bad = tcase_create ("errors");
+
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_test (tc, test_single_switch);
+  tcase_add_test (tc, test_fat_tree_2to1);
+  tcase_add_test (tc, test_fat_tree_nonblocking);
+  tcase_add_test (tc, test_fat_tree_1024);
+  tcase_add_test (tc, test_rail_optimized);
+  tcase_add_test (tc, test_fat_tree_3);
+  tcase_add_test (tc, test_dragonfly);
+  tcase_add_test (tc, test_intra_node);
+  tcase_add_test (tc, test_no_fabric);
+  tcase_add_test (tc, test_tcp_latency);
+  tcase_set_timeout (tc, 60);
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (bad, setup, teardown);
+  tcase_add_loop_test (bad, test_bad_fabric, 0, G_N_ELEMENTS (bad_fabrics));
+  tcase_add_test (bad, test_oversubscription_below_one);
+  tcase_add_test (bad, test_config_keys);
+  suite_add_tcase (s, bad);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (fabric_suite ());
+  int failed;
+
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,782 @@
+/* check-openb.c: the openb trace readers and the FGD fragmentation
+ * experiment.
+ *
+ * What it checks:
+ *  - the node and pod list readers on excerpts of the real files (exact
+ *    values of the first rows, counts, empty fields) and on malformed
+ *    files, which must be refused with the file, line and column;
+ *  - the streaming workload over a pod list (times, sizes, skipped pods);
+ *  - the experiment on tiny clusters worked out by hand below: fractional
+ *    GPUs, CPU limits and GPU model constraints;
+ *  - invariants on the excerpts: the allocation rate never exceeds the
+ *    demand that has arrived nor 1, never decreases (nothing leaves); the
+ *    same seed gives identical results whatever the number of threads;
+ *    every policy sees the same task sequence at a seed;
+ *  - when the full openb lists are present, first-fit and best-fit reach a
+ *    plausible allocation rate (80% to 100% at 130% arrived demand).
+ * What it does not check: that the figures match the paper's (they depend
+ * on the paper's own placement code), nor the speed of anything.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "sim-error.h"
+#include "workload/sim-openb.h"
+#include "sched/sim-fgd-experiment.h"
+#include "cluster/sim-cluster.h"
+
+#define NODES_EXCERPT SIM_TEST_DATADIR "/openb-nodes.csv"
+#define PODS_EXCERPT  SIM_TEST_DATADIR "/openb-pods.csv"
+#define FULL_NODES    SIM_TRACEDIR "/openb/openb_node_list_gpu_node.csv"
+#define FULL_PODS     SIM_TRACEDIR "/openb/openb_pod_list_default.csv"
+
+#define POD_HEADER \
+  "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time," \
+  "deletion_time,scheduled_time\n"
+#define NODE_HEADER "sn,cpu_milli,memory_mib,gpu,model\n"
+
+static char *tmpdir;
+
+static void
+setup (void)
+{
+  tmpdir = g_dir_make_tmp ("check-openb-XXXXXX", NULL);
+  ck_assert_ptr_nonnull (tmpdir);
+}
+
+static void
+teardown (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (tmpdir);
+  g_clear_pointer (&tmpdir, g_free);
+}
+
+/* Writes @text to @name in the temporary directory; returns the path. */
+static char *
+write_temp (const char *name, const char *text)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Readers.                                                                  */
+
+START_TEST (test_read_nodes_excerpt)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) nodes = sim_openb_read_nodes (NODES_EXCERPT, &error);
+  const SimOpenbNode *n;
+  guint cpu_only = 0, gpus = 0;
+
+  ck_assert_msg (nodes != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (nodes->len, 39);
+  /* openb-node-0000,32000,262144,0, */
+  n = nodes->pdata[0];
+  ck_assert_str_eq (n->sn, "openb-node-0000");
+  ck_assert_uint_eq (n->cpu_milli, 32000);
+  ck_assert_uint_eq (n->memory_mib, 262144);
+  ck_assert_uint_eq (n->gpus, 0);
+  ck_assert_str_eq (n->model, "");
+  /* openb-node-0240,96000,393216,8,G2 */
+  n = nodes->pdata[6];
+  ck_assert_str_eq (n->sn, "openb-node-0240");
+  ck_assert_uint_eq (n->cpu_milli, 96000);
+  ck_assert_uint_eq (n->memory_mib, 393216);
+  ck_assert_uint_eq (n->gpus, 8);
+  ck_assert_str_eq (n->model, "G2");
+  /* openb-node-0400,32000,131072,4,V100M16 */
+  n = nodes->pdata[10];
+  ck_assert_str_eq (n->sn, "openb-node-0400");
+  ck_assert_uint_eq (n->gpus, 4);
+  ck_assert_str_eq (n->model, "V100M16");
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      n = nodes->pdata[i];
+      cpu_only += n->gpus == 0;
+      gpus += n->gpus;
+    }
+  ck_assert_uint_eq (cpu_only, 8);
+  /* 14 x 8 G2, 1 x 8 G3, 4 x 2 P100, 10 x 2 T4, 1 x 4 + 1 x 8 V100M16. */
+  ck_assert_uint_eq (gpus, 14 * 8 + 1 * 8 + 4 * 2 + 10 * 2 + 4 + 8);
+}
+END_TEST
+
+START_TEST (test_read_pods_excerpt)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) pods = sim_openb_read_pods (PODS_EXCERPT, &error);
+  const SimOpenbPod *p;
+  guint no_gpu = 0, fractional = 0;
+
+  ck_assert_msg (pods != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (pods->len, 64);
+  /* openb-pod-0000,12000,16384,1,1000,,LS,Running,0,12537496,0 */
+  p = pods->pdata[0];
+  ck_assert_str_eq (p->name, "openb-pod-0000");
+  ck_assert_uint_eq (p->cpu_milli, 12000);
+  ck_assert_uint_eq (p->memory_mib, 16384);
+  ck_assert_uint_eq (p->num_gpu, 1);
+  ck_assert_uint_eq (p->gpu_milli, 1000);
+  ck_assert_ptr_nonnull (p->gpu_spec);
+  ck_assert_ptr_null (p->gpu_spec[0]);
+  ck_assert_str_eq (p->qos, "LS");
+  ck_assert_str_eq (p->pod_phase, "Running");
+  ck_assert_int_eq (p->creation_time, 0);
+  ck_assert_int_eq (p->deletion_time, 12537496);
+  ck_assert_int_eq (p->scheduled_time, 0);
+  /* openb-pod-0001,6000,12288,1,460,,LS,Running,427061,12902960,427061 */
+  p = pods->pdata[1];
+  ck_assert_uint_eq (p->cpu_milli, 6000);
+  ck_assert_uint_eq (p->memory_mib, 12288);
+  ck_assert_uint_eq (p->gpu_milli, 460);
+  ck_assert_int_eq (p->creation_time, 427061);
+  ck_assert_int_eq (p->deletion_time, 12902960);
+  /* openb-pod-0061,11908,47104,1,1000,,BE,Pending,10001278,10001403, */
+  p = pods->pdata[61];
+  ck_assert_str_eq (p->name, "openb-pod-0061");
+  ck_assert_str_eq (p->qos, "BE");
+  ck_assert_str_eq (p->pod_phase, "Pending");
+  ck_assert_int_eq (p->deletion_time, 10001403);
+  ck_assert_int_eq (p->scheduled_time, -1);
+  for (guint i = 0; i < pods->len; i++)
+    {
+      p = pods->pdata[i];
+      no_gpu += p->num_gpu == 0;
+      fractional += p->num_gpu == 1 && p->gpu_milli < 1000;
+      ck_assert (p->num_gpu == 0 || p->gpu_milli > 0);
+    }
+  ck_assert_uint_eq (no_gpu, 6);
+  ck_assert_uint_eq (fractional, 20);
+}
+END_TEST
+
+START_TEST (test_gpu_spec_and_models)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_temp ("spec.csv", POD_HEADER
+                                      "a,1000,1024,1,1000,V100M16|T4,LS,Running,5,9,5\n"
+                                      "\n"
+                                      "b,1000,1024,0,0,,BE,Failed,6,,\r\n");
+  g_autoptr(GPtrArray) pods = sim_openb_read_pods (path, &error);
+  const SimOpenbPod *p;
+
+  ck_assert_msg (pods != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (pods->len, 2);
+  p = pods->pdata[0];
+  ck_assert_uint_eq (g_strv_length (p->gpu_spec), 2);
+  ck_assert_str_eq (p->gpu_spec[0], "V100M16");
+  ck_assert_str_eq (p->gpu_spec[1], "T4");
+  p = pods->pdata[1];
+  ck_assert_int_eq (p->deletion_time, -1);
+  ck_assert_int_eq (p->scheduled_time, -1);
+
+  ck_assert_str_eq (sim_openb_gpu_model_to_catalogue ("P100"), "P100");
+  ck_assert_str_eq (sim_openb_gpu_model_to_catalogue ("T4"), "T4");
+  ck_assert_str_eq (sim_openb_gpu_model_to_catalogue ("V100M16"), "V100-16GB");
+  ck_assert_str_eq (sim_openb_gpu_model_to_catalogue ("V100M32"), "V100-32GB");
+  ck_assert_str_eq (sim_openb_gpu_model_to_catalogue ("A10"), "A10");
+  ck_assert_str_eq (sim_openb_gpu_model_to_catalogue ("G2"), "G2");
+  ck_assert_str_eq (sim_openb_gpu_model_to_catalogue ("G3"), "G3");
+}
+END_TEST
+
+/* Malformed files and the message each must give (a substring, after the
+ * file name). */
+static const struct {
+  gboolean pods;
+  const char *text;
+  const char *expected;
+} bad_files[] = {
+  { TRUE, "", ": the file is empty: expected a header line" },
+  { TRUE, "name,cpu_milli\n", ":1: the header has no column \"memory_mib\"" },
+  { TRUE, "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+          "deletion_time,scheduled_time,owner\n",
+    ":1: column 12 of the header, \"owner\", is not a known column" },
+  { TRUE, "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,qos,pod_phase,"
+          "creation_time,deletion_time,scheduled_time\n",
+    ":1: column \"qos\" appears twice in the header" },
+  { TRUE, POD_HEADER "a,1000,1024,1,1000,,LS,Running,0,10,0\nb,1000,1024,1,1000,,LS,Running,0,10\n",
+    ":3: expected 11 fields as in the header, found 10" },
+  { TRUE, POD_HEADER "a,1000,1024,1,1000,,LS,Running,0,10,0,9\n",
+    ":2: expected 11 fields as in the header, found 12" },
+  { TRUE, POD_HEADER "p0,12a,1024,1,1000,,LS,Running,0,10,0\n",
+    ":2:4: cpu_milli: \"12a\" is not a non-negative integer" },
+  { TRUE, POD_HEADER "p0,1000,-5,1,1000,,LS,Running,0,10,0\n",
+    ":2:9: memory_mib: \"-5\" is not a non-negative integer" },
+  { TRUE, POD_HEADER "p0,1000,1024,1,1001,,LS,Running,0,10,0\n",
+    ":2:16: gpu_milli: 1001 is out of range: expected 0 to 1000" },
+  { TRUE, POD_HEADER "p0,1000,1024,2,500,,LS,Running,0,10,0\n",
+    ":2:16: gpu_milli: 500 thousandths of a GPU for a pod with num_gpu 2" },
+  { TRUE, POD_HEADER "p0,1000,1024,0,500,,LS,Running,0,10,0\n",
+    ":2:16: gpu_milli: 500 thousandths of a GPU for a pod with num_gpu 0" },
+  { TRUE, POD_HEADER "p0,1000,1024,1,0,,LS,Running,0,10,0\n",
+    ":2:16: gpu_milli: 0 thousandths of a GPU for a pod with num_gpu 1" },
+  { TRUE, POD_HEADER "p0,1000,1024,1,1000,,LS,Running,,10,0\n",
+    ":2:33: creation_time: the field is empty: expected an integer" },
+  { TRUE, POD_HEADER "p0,1000,1024,1,1000,T4||A10,LS,Running,0,10,0\n",
+    ":2:21: gpu_spec: \"T4||A10\" has an empty model name" },
+  { TRUE, POD_HEADER "p0,1000,1024,1,1000,,LS,Running,0,1.5,0\n",
+    ":2:35: deletion_time: \"1.5\" is not a non-negative integer" },
+  { TRUE, POD_HEADER ",1000,1024,1,1000,,LS,Running,0,10,0\n",
+    ":2:1: name: the field is empty" },
+  { TRUE, POD_HEADER "p0,1000,1024,99999999999,1000,,LS,Running,0,10,0\n",
+    ":2:14: num_gpu: \"99999999999\" is out of range" },
+  { FALSE, "sn,cpu_milli,memory_mib,gpus,model\n",
+    ":1: column 4 of the header, \"gpus\", is not a known column" },
+  { FALSE, NODE_HEADER "n0,64000,262144,2,\n",
+    ":2:19: model: the node has 2 GPUs but no GPU model" },
+  { FALSE, NODE_HEADER "n0,64000,262144,2,T4\nn1,64000,262144,x,T4\n",
+    ":3:17: gpu: \"x\" is not a non-negative integer" },
+  { FALSE, NODE_HEADER "n0,64000\0,262144,2,T4\n",
+    ":2: the line contains a NUL byte" },
+};
+
+START_TEST (test_malformed)
+{
+  guint i = (guint) _i;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (tmpdir, "bad.csv", NULL);
+  g_autofree char *expected = NULL;
+  gsize len = strlen (bad_files[i].text);
+  GPtrArray *list;
+
+  /* The NUL case: write the text up to its end marker. */
+  if (strstr (bad_files[i].expected, "NUL") != NULL)
+    len = sizeof (NODE_HEADER "n0,64000\0,262144,2,T4\n") - 1;
+  ck_assert (g_file_set_contents (path, bad_files[i].text, (gssize) len, NULL));
+  list = bad_files[i].pods ? sim_openb_read_pods (path, &error)
+                           : sim_openb_read_nodes (path, &error);
+  ck_assert_msg (list == NULL, "case %u accepted", i);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_TRACE));
+  expected = g_strconcat ("bad.csv", bad_files[i].expected, NULL);
+  ck_assert_msg (strstr (error->message, expected) != NULL, "case %u: \"%s\" lacks \"%s\"", i,
+                 error->message, expected);
+}
+END_TEST
+
+START_TEST (test_missing_file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) nodes = sim_openb_read_nodes ("/nonexistent/nodes.csv", &error);
+
+  ck_assert_ptr_null (nodes);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_IO));
+  ck_assert (strstr (error->message, "/nonexistent/nodes.csv") != NULL);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+/* The streaming workload.                                                   */
+
+START_TEST (test_workload_excerpt)
+{
+  SimOpenbConfig config = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimWorkload) w = sim_workload_new_openb (PODS_EXCERPT, &config, &error);
+  SimJobSpec job;
+  guint n = 0;
+  guint64 no_gpu, invalid;
+
+  ck_assert_msg (w != NULL, "%s", error ? error->message : "");
+  /* Line 2: openb-pod-0000, created at 0, deleted at 12537496. */
+  ck_assert (sim_workload_next (w, &job, &error));
+  ck_assert_uint_eq (job.id, 2);
+  ck_assert_int_eq (job.submit, 0);
+  ck_assert_int_eq (job.duration, (SimTime) 12537496 * SIM_SECOND);
+  ck_assert_uint_eq (job.gpus, 1);
+  ck_assert_uint_eq (job.gpu_milli, 1000);
+  /* Line 3: openb-pod-0001, 460/1000 of a GPU, 427061 to 12902960. */
+  ck_assert (sim_workload_next (w, &job, &error));
+  ck_assert_uint_eq (job.id, 3);
+  ck_assert_int_eq (job.submit, (SimTime) 427061 * SIM_SECOND);
+  ck_assert_int_eq (job.duration, (SimTime) (12902960 - 427061) * SIM_SECOND);
+  ck_assert_uint_eq (job.gpu_milli, 460);
+  n = 2;
+  while (sim_workload_next (w, &job, &error))
+    n++;
+  ck_assert_msg (error == NULL, "%s", error ? error->message : "");
+  /* 64 pods, 6 without GPUs. */
+  ck_assert_uint_eq (n, 58);
+  ck_assert_uint_eq (sim_workload_openb_skipped (w, &no_gpu, &invalid), 6);
+  ck_assert_uint_eq (no_gpu, 6);
+  ck_assert_uint_eq (invalid, 0);
+}
+END_TEST
+
+START_TEST (test_workload_options_and_errors)
+{
+  SimOpenbConfig config = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_temp ("w.csv", POD_HEADER
+                                      "a,1000,1024,1,1000,,LS,Running,100,200,100\n"
+                                      "b,1000,1024,2,1000,,LS,Running,150,,\n"
+                                      "c,1000,1024,1,500,,LS,Running,160,160,160\n"
+                                      "d,1000,1024,1,500,,LS,Running,120,130,120\n");
+  SimWorkload *w;
+  SimJobSpec job;
+  guint64 invalid;
+
+  /* Without skipping, pod b (no deletion time) stops the stream. */
+  w = sim_workload_new_openb (path, &config, &error);
+  ck_assert_ptr_nonnull (w);
+  ck_assert (sim_workload_next (w, &job, &error));
+  ck_assert (!sim_workload_next (w, &job, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_TRACE));
+  ck_assert (strstr (error->message, "w.csv:3:") != NULL);
+  ck_assert (strstr (error->message, "no deletion time") != NULL);
+  g_clear_error (&error);
+  /* The failure is sticky. */
+  ck_assert (!sim_workload_next (w, &job, &error));
+  ck_assert (error != NULL);
+  g_clear_error (&error);
+  sim_workload_free (w);
+
+  /* Skipping, rebased at the first job: a at 0 for 100 s, b skipped, c at
+   * 60 s for 1 ns (deleted as created), then d goes back in time. */
+  config.skip_invalid = TRUE;
+  config.rebase_time = TRUE;
+  w = sim_workload_new_openb (path, &config, &error);
+  ck_assert (sim_workload_next (w, &job, &error));
+  ck_assert_int_eq (job.submit, 0);
+  ck_assert_int_eq (job.duration, 100 * SIM_SECOND);
+  ck_assert (sim_workload_next (w, &job, &error));
+  ck_assert_uint_eq (job.id, 4);
+  ck_assert_int_eq (job.submit, 60 * SIM_SECOND);
+  ck_assert_int_eq (job.duration, 1);
+  ck_assert_uint_eq (job.gpu_milli, 500);
+  ck_assert (!sim_workload_next (w, &job, &error));
+  ck_assert (strstr (error->message, "w.csv:5:") != NULL);
+  ck_assert (strstr (error->message, "order of creation") != NULL);
+  ck_assert_uint_eq (sim_workload_openb_skipped (w, NULL, &invalid), 1);
+  ck_assert_uint_eq (invalid, 1);
+  g_clear_error (&error);
+  sim_workload_free (w);
+
+  /* At most one job. */
+  config.max_jobs = 1;
+  w = sim_workload_new_openb (path, &config, &error);
+  ck_assert (sim_workload_next (w, &job, &error));
+  ck_assert (!sim_workload_next (w, &job, &error));
+  ck_assert_ptr_null (error);
+  sim_workload_free (w);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+/* The experiment, by hand.                                                  */
+
+static SimFgdResult *
+run_text (const char *nodes_text, const char *pods_text, const char *const *policies,
+          guint n_policies, guint n_seeds, double stop, double step, gboolean ignore_spec,
+          GError **error)
+{
+  g_autofree char *np = write_temp ("nodes.csv", nodes_text);
+  g_autofree char *pp = write_temp ("pods.csv", pods_text);
+  g_autoptr(GPtrArray) nodes = sim_openb_read_nodes (np, error);
+  g_autoptr(GPtrArray) pods = nodes ? sim_openb_read_pods (pp, error) : NULL;
+  SimFgdConfig config = { 0 };
+
+  if (pods == NULL)
+    return NULL;
+  config.policies = policies;
+  config.n_policies = n_policies;
+  config.n_seeds = n_seeds;
+  config.first_seed = 1;
+  config.stop_share = stop;
+  config.sample_step = step;
+  config.n_threads = 1;
+  config.ignore_gpu_spec = ignore_spec;
+  return sim_fgd_experiment_run (nodes, pods, &config, error);
+}
+
+static const char *const both[] = { "first-fit", "best-fit" };
+
+#define EPS 1e-12
+
+static void
+expect_sample (const SimFgdSample *s, double arrived, double allocated, double fragmented,
+               double unallocated, guint64 failed)
+{
+  ck_assert_double_eq_tol (s->arrived_share, arrived, EPS);
+  ck_assert_double_eq_tol (s->allocated_share, allocated, EPS);
+  ck_assert_double_eq_tol (s->fragmented_share, fragmented, EPS);
+  ck_assert_double_eq_tol (s->unallocated_gpus, unallocated, EPS);
+  ck_assert_uint_eq (s->failed_tasks, failed);
+}
+
+/* Two nodes of two T4s (and a CPU-only node, left out); every task asks
+ * 0.6 of one GPU (the zero-GPU pod is never drawn).  Capacity 4 GPUs =
+ * 4000 thousandths; a sample every 15% (600), stop at 120% (4800), and
+ * 100% is a sample point too: 0, 15, 30, 45, 60, 75, 90, 100, 105, 120%.
+ * Each task adds 600 of demand, so task j is the one sampled at 15j%,
+ * and task 7 (4200) at both 100% and 105%.
+ *   tasks 1-4 each take a fresh GPU (a GPU with 0.4 left cannot take 0.6):
+ *     allocated 0.6 j / 4 = 15 j %; every used GPU keeps 0.4 that no task
+ *     can use: fragmented 0.4 j / 4 = 10 j %;
+ *   tasks 5-8 fail: allocated stays 60%, fragmented 40%, 1.6 GPUs
+ *     unallocated, failures 1..4.
+ * First-fit and best-fit agree. */
+START_TEST (test_hand_fractional)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimFgdResult) r =
+    run_text (NODE_HEADER "n0,64000,262144,2,T4\nn1,64000,262144,2,T4\nc0,32000,131072,0,\n",
+              POD_HEADER "p0,1000,1024,1,600,,LS,Running,0,10,0\n"
+                         "p1,1000,1024,0,0,,BE,Running,1,5,1\n",
+              both, 2, 2, 1.2, 0.15, FALSE, &error);
+  static const double points[] = { 0, .15, .30, .45, .60, .75, .90, 1.0, 1.05, 1.20 };
+
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (r->n_nodes, 2);
+  ck_assert_uint_eq (r->n_gpus, 4);
+  ck_assert_uint_eq (r->n_cpu_only_nodes, 1);
+  ck_assert_uint_eq (r->n_gpu_pods, 1);
+  ck_assert_uint_eq (r->n_task_types, 1);
+  ck_assert_uint_eq (r->n_points, G_N_ELEMENTS (points));
+  for (guint k = 0; k < r->n_points; k++)
+    ck_assert_double_eq_tol (r->points[k], points[k], EPS);
+  ck_assert_uint_eq (r->n_runs, 4);
+  for (guint i = 0; i < r->n_runs; i++)
+    {
+      const SimFgdSample *s = r->runs[i].samples;
+      ck_assert_uint_eq (r->runs[i].tasks_arrived, 8);
+      ck_assert_uint_eq (r->runs[i].tasks_failed, 4);
+      expect_sample (&s[0], 0, 0, 0, 4, 0);
+      for (guint j = 1; j <= 4; j++)
+        expect_sample (&s[j], .15 * j, .15 * j, .10 * j, 4 - .6 * j, 0);
+      expect_sample (&s[5], .75, .60, .40, 1.6, 1);
+      expect_sample (&s[6], .90, .60, .40, 1.6, 2);
+      expect_sample (&s[7], 1.0, .60, .40, 1.6, 3);
+      ck_assert_double_eq_tol (s[7].demand_share, 1.05, EPS);
+      expect_sample (&s[8], 1.05, .60, .40, 1.6, 3);
+      expect_sample (&s[9], 1.20, .60, .40, 1.6, 4);
+    }
+  ck_assert_double_eq_tol (r->summaries[0].allocated_at_full.mean, .60, EPS);
+  ck_assert_double_eq_tol (r->summaries[0].allocated_at_full.ci95, 0, EPS);
+  ck_assert_double_eq_tol (r->summaries[1].failed_tasks.mean, 4, EPS);
+}
+END_TEST
+
+/* Node a has 2 GPUs but 4 CPUs; node b has 2 GPUs and 64 CPUs.  Every
+ * task asks one whole GPU and 3 CPUs.  Capacity 4 GPUs, samples every 25%
+ * up to 100%: task j is sampled at 25j%.
+ *   task 1: first-fit and best-fit both take node a (1 CPU left);
+ *     node a's free GPU can no longer host the task (CPU): fragmented
+ *     1 GPU = 25%; allocated 25%;
+ *   task 2: the placement picks node a again, which is refused for CPU,
+ *     and then node b: allocated 50%, fragmented still 25% (node b's free
+ *     GPU can host the task);
+ *   task 3: node b: allocated 75%, fragmented 25%;
+ *   task 4: only node a has a free GPU, without CPU: fails. */
+START_TEST (test_hand_cpu_limit)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimFgdResult) r =
+    run_text (NODE_HEADER "a,4000,262144,2,T4\nb,64000,262144,2,T4\n",
+              POD_HEADER "p0,3000,1024,1,1000,,LS,Running,0,10,0\n",
+              both, 2, 1, 1.0, 0.25, FALSE, &error);
+
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (r->n_points, 5);
+  for (guint i = 0; i < r->n_runs; i++)
+    {
+      const SimFgdSample *s = r->runs[i].samples;
+      expect_sample (&s[0], 0, 0, 0, 4, 0);
+      expect_sample (&s[1], .25, .25, .25, 3, 0);
+      expect_sample (&s[2], .50, .50, .25, 2, 0);
+      expect_sample (&s[3], .75, .75, .25, 1, 0);
+      expect_sample (&s[4], 1.0, .75, .25, 1, 1);
+    }
+}
+END_TEST
+
+/* One T4 node and one V100M16 node of one GPU each; every task asks one
+ * whole GPU and accepts "A10" or "V100-16GB" (the catalogue's name of
+ * V100M16).  Capacity 2, samples at 0, 50, 100%.
+ *   task 1: first-fit picks the T4, refused: goes to the V100; the T4's
+ *     free GPU is unusable by the task: allocated 50%, fragmented 50%;
+ *   task 2: fails.
+ * Ignoring gpu_spec, both tasks fit: 50% then 100%, nothing fragmented. */
+START_TEST (test_hand_gpu_spec)
+{
+  g_autoptr(GError) error = NULL;
+  const char *nodes = NODE_HEADER "t,64000,262144,1,T4\nv,64000,262144,1,V100M16\n";
+  const char *pods = POD_HEADER "p0,1000,1024,1,1000,A10|V100-16GB,LS,Running,0,10,0\n";
+  g_autoptr(SimFgdResult) r = run_text (nodes, pods, both, 1, 1, 1.0, 0.5, FALSE, &error);
+  g_autoptr(SimFgdResult) any = NULL;
+
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "");
+  expect_sample (&r->runs[0].samples[1], .5, .5, .5, 1, 0);
+  expect_sample (&r->runs[0].samples[2], 1.0, .5, .5, 1, 1);
+  any = run_text (nodes, pods, both, 1, 1, 1.0, 0.5, TRUE, &error);
+  ck_assert_msg (any != NULL, "%s", error ? error->message : "");
+  expect_sample (&any->runs[0].samples[1], .5, .5, 0, 1, 0);
+  expect_sample (&any->runs[0].samples[2], 1.0, 1.0, 0, 0, 0);
+}
+END_TEST
+
+START_TEST (test_bad_config)
+{
+  g_autoptr(GError) error = NULL;
+  const char *nodes = NODE_HEADER "t,64000,262144,1,T4\n";
+  const char *pods = POD_HEADER "p0,1000,1024,1,1000,,LS,Running,0,10,0\n";
+  const char *const unknown[] = { "first-fit", "no-such-fit" };
+  SimFgdResult *r;
+
+  r = run_text (nodes, pods, unknown, 2, 1, 1.3, 0.01, FALSE, &error);
+  ck_assert_ptr_null (r);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_NOT_FOUND));
+  ck_assert (strstr (error->message, "no-such-fit") != NULL);
+  ck_assert (strstr (error->message, "first-fit") != NULL);
+  ck_assert (strstr (error->message, "best-fit") != NULL);
+  g_clear_error (&error);
+
+  r = run_text (nodes, pods, both, 1, 1, 0, 0.01, FALSE, &error);
+  ck_assert_ptr_null (r);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  g_clear_error (&error);
+  r = run_text (nodes, pods, both, 1, 1, 1.3, 2, FALSE, &error);
+  ck_assert_ptr_null (r);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  g_clear_error (&error);
+  r = run_text (NODE_HEADER "c,64000,262144,0,\n", pods, both, 1, 1, 1.3, 0.01, FALSE, &error);
+  ck_assert_ptr_null (r);
+  ck_assert (strstr (error->message, "no GPU node") != NULL);
+  g_clear_error (&error);
+  r = run_text (nodes, POD_HEADER "c,1000,1024,0,0,,LS,Running,0,10,0\n", both, 1, 1, 1.3,
+                0.01, FALSE, &error);
+  ck_assert_ptr_null (r);
+  ck_assert (strstr (error->message, "no pod asking for GPUs") != NULL);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+/* Invariants on the excerpts.                                               */
+
+static SimFgdResult *
+run_excerpt (guint n_threads, guint n_seeds)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) nodes = sim_openb_read_nodes (NODES_EXCERPT, &error);
+  g_autoptr(GPtrArray) pods = sim_openb_read_pods (PODS_EXCERPT, &error);
+  SimFgdConfig config = { 0 };
+  SimFgdResult *r;
+
+  ck_assert (nodes != NULL && pods != NULL);
+  config.policies = both;
+  config.n_policies = 2;
+  config.n_seeds = n_seeds;
+  config.first_seed = 7;
+  config.stop_share = 1.3;
+  config.sample_step = 0.01;
+  config.n_threads = n_threads;
+  r = sim_fgd_experiment_run (nodes, pods, &config, &error);
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "");
+  return r;
+}
+
+static char *
+csv_text (const SimFgdResult *r, const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+  char *text = NULL;
+
+  ck_assert_msg (sim_fgd_result_write_csv (r, path, &error), "%s",
+                 error ? error->message : "");
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+START_TEST (test_excerpt_invariants)
+{
+  g_autoptr(SimFgdResult) r = run_excerpt (1, 4);
+
+  ck_assert_uint_eq (r->n_nodes, 31);
+  ck_assert_uint_eq (r->n_gpus, 160);
+  ck_assert_uint_eq (r->n_cpu_only_nodes, 8);
+  ck_assert_uint_eq (r->n_gpu_pods, 58);
+  ck_assert_uint_eq (r->n_points, 131);
+  for (guint i = 0; i < r->n_runs; i++)
+    {
+      const SimFgdRun *run = &r->runs[i];
+      const SimFgdRun *same_seed = &r->runs[i % r->n_seeds];
+
+      ck_assert_uint_eq (run->n_samples, r->n_points);
+      for (guint k = 0; k < run->n_samples; k++)
+        {
+          const SimFgdSample *s = &run->samples[k];
+          ck_assert (s->allocated_share <= s->demand_share + EPS);
+          ck_assert (s->demand_share >= s->arrived_share - EPS);
+          ck_assert (s->allocated_share <= 1.0 + EPS);
+          ck_assert (s->fragmented_share >= 0 && s->fragmented_share <= 1.0 + EPS);
+          ck_assert (s->fragmented_share <= 1.0 - s->allocated_share + EPS);
+          ck_assert_double_eq_tol (s->unallocated_gpus,
+                                   r->n_gpus * (1.0 - s->allocated_share), 1e-9);
+          if (k > 0)
+            {
+              ck_assert (s->allocated_share >= run->samples[k - 1].allocated_share);
+              ck_assert (s->failed_tasks >= run->samples[k - 1].failed_tasks);
+            }
+        }
+      ck_assert (run->samples[run->n_samples - 1].demand_share >= 1.3 - EPS);
+      /* Every policy sees the same tasks at a seed. */
+      ck_assert_uint_eq (run->seed, same_seed->seed);
+      ck_assert_uint_eq (run->tasks_arrived, same_seed->tasks_arrived);
+      ck_assert_uint_eq (run->sequence_digest, same_seed->sequence_digest);
+    }
+  /* Different seeds draw different sequences. */
+  ck_assert_uint_ne (r->runs[0].sequence_digest, r->runs[1].sequence_digest);
+  /* With 160 GPUs and 130% arrived, some tasks must have failed. */
+  ck_assert (r->summaries[0].failed_tasks.mean > 0);
+}
+END_TEST
+
+START_TEST (test_excerpt_determinism)
+{
+  g_autoptr(SimFgdResult) a = run_excerpt (1, 3);
+  g_autoptr(SimFgdResult) b = run_excerpt (3, 3);
+  g_autofree char *csv_a = csv_text (a, "a.csv");
+  g_autofree char *csv_b = csv_text (b, "b.csv");
+  g_autofree char *table_a = sim_fgd_result_format_table (a);
+  g_autofree char *table_b = sim_fgd_result_format_table (b);
+  g_autofree char *json_a = sim_fgd_result_to_json (a, FALSE);
+  g_autofree char *json_b = sim_fgd_result_to_json (b, FALSE);
+  g_autofree char *curve = sim_fgd_result_format_curve (a, 10);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(GStrv) lines = NULL;
+
+  ck_assert_str_eq (csv_a, csv_b);
+  ck_assert_str_eq (table_a, table_b);
+  ck_assert_str_eq (json_a, json_b);
+  /* One header and a row per run and sample point. */
+  lines = g_strsplit (csv_a, "\n", -1);
+  ck_assert_uint_eq (g_strv_length (lines), 1 + a->n_runs * a->n_points + 1);
+  ck_assert_str_eq (lines[0], "policy,seed,arrived_share,allocated_share,fragmented_share");
+  ck_assert (g_str_has_prefix (lines[1], "first-fit,7,0.0000,0.000000,"));
+  ck_assert (json_parser_load_from_data (parser, json_a, -1, NULL));
+  ck_assert (strstr (table_a, "first-fit") != NULL && strstr (table_a, "best-fit") != NULL);
+  ck_assert (strstr (curve, "\n130%") != NULL);
+}
+END_TEST
+
+START_TEST (test_csv_atomic)
+{
+  g_autoptr(SimFgdResult) r = run_excerpt (1, 1);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (tmpdir, "missing-dir", "x.csv", NULL);
+
+  ck_assert (!sim_fgd_result_write_csv (r, path, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_IO));
+  ck_assert (!g_file_test (path, G_FILE_TEST_EXISTS));
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+/* The full lists, when present.                                             */
+
+START_TEST (test_full_trace)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) nodes = NULL;
+  g_autoptr(GPtrArray) pods = NULL;
+  g_autoptr(SimFgdResult) r = NULL;
+  SimFgdConfig config = { 0 };
+
+  if (!g_file_test (FULL_NODES, G_FILE_TEST_EXISTS) || !g_file_test (FULL_PODS,
+                                                                      G_FILE_TEST_EXISTS))
+    {
+      fprintf (stderr, "check-openb: %s absent, full-trace test skipped\n", FULL_NODES);
+      return;
+    }
+  nodes = sim_openb_read_nodes (FULL_NODES, &error);
+  ck_assert_msg (nodes != NULL, "%s", error ? error->message : "");
+  pods = sim_openb_read_pods (FULL_PODS, &error);
+  ck_assert_msg (pods != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (nodes->len, 1213);
+  ck_assert_uint_eq (pods->len, 8152);
+  config.policies = both;
+  config.n_policies = 2;
+  config.n_seeds = 2;
+  config.first_seed = 1;
+  config.stop_share = 1.3;
+  config.sample_step = 0.01;
+  r = sim_fgd_experiment_run (nodes, pods, &config, &error);
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (r->n_gpus, 6212);
+  ck_assert_uint_eq (r->n_gpu_pods, 7064);
+  for (guint p = 0; p < r->n_policies; p++)
+    {
+      double at_stop = r->summaries[p].allocated_at_stop.mean;
+      ck_assert_msg (at_stop > 0.8 && at_stop <= 1.0, "%s: %g", r->summaries[p].policy,
+                     at_stop);
+      ck_assert (r->summaries[p].allocated_at_full.mean <= at_stop);
+    }
+}
+END_TEST
+
+static Suite *
+openb_suite (void)
+{
+  Suite *s = suite_create ("openb");
+  TCase *readers = tcase_create ("readers");
+  TCase *workload = tcase_create ("workload");
+  TCase *experiment = tcase_create ("experiment");
+  TCase *full = tcase_create ("full-trace");
+
+  tcase_add_checked_fixture (readers, setup, teardown);
+  tcase_add_test (readers, test_read_nodes_excerpt);
+  tcase_add_test (readers, test_read_pods_excerpt);
+  tcase_add_test (readers, test_gpu_spec_and_models);
+  tcase_add_loop_test (readers, test_malformed, 0, G_N_ELEMENTS (bad_files));
+  tcase_add_test (readers, test_missing_file);
+  suite_add_tcase (s, readers);
+
+  tcase_add_checked_fixture (workload, setup, teardown);
+  tcase_add_test (workload, test_workload_excerpt);
+  tcase_add_test (workload, test_workload_options_and_errors);
+  suite_add_tcase (s, workload);
+
+  tcase_add_checked_fixture (experiment, setup, teardown);
+  tcase_add_test (experiment, test_hand_fractional);
+  tcase_add_test (experiment, test_hand_cpu_limit);
+  tcase_add_test (experiment, test_hand_gpu_spec);
+  tcase_add_test (experiment, test_bad_config);
+  tcase_add_test (experiment, test_excerpt_invariants);
+  tcase_add_test (experiment, test_excerpt_determinism);
+  tcase_add_test (experiment, test_csv_atomic);
+  suite_add_tcase (s, experiment);
+
+  tcase_set_timeout (full, 300);
+  tcase_add_test (full, test_full_trace);
+  suite_add_tcase (s, full);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (openb_suite ());
+  int failed;
+
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? 0 : 1;
+}

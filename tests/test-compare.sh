@@ -1,0 +1,171 @@
+#!/bin/sh
+# test-compare.sh: `gpusim compare`, end to end.
+#
+# What it checks: that comparing first-fit and best-fit on the quick start
+# over three seeds exits 0 and prints both policies, and nothing on stderr
+# when stderr is not a terminal; that --json is valid JSON with every
+# policy, seed, metric and unit, and a paired difference for the second
+# policy only; that --json and --csv give the same bytes with --jobs 1 and
+# --jobs 2; that --seed and --seeds choose the seeds; that a plugin given by
+# its path runs; and the exit status and message of each error: an unknown
+# policy (1, with a suggestion and the known names), a missing plugin (1),
+# an unknown metric (1), usage errors (2).
+#
+# What it does not check: the statistics (check-compare does), the queue
+# order of the plugin (check-plugin does), the progress display on a
+# terminal, or speed.
+#
+# It needs SIM_TOP_SRCDIR and SIM_TOP_BUILDDIR (make check exports both) and
+# python3 to read JSON and CSV.
+
+set -u
+
+: "${SIM_TOP_SRCDIR:?SIM_TOP_SRCDIR is not set}"
+: "${SIM_TOP_BUILDDIR:?SIM_TOP_BUILDDIR is not set}"
+GPUSIM="$SIM_TOP_BUILDDIR/tools/gpusim"
+QUICKSTART="$SIM_TOP_SRCDIR/scenarios/quickstart.ini"
+PLUGIN="$SIM_TOP_BUILDDIR/examples/.libs/plugin-largest-first.so"
+
+if [ -x /usr/bin/python3 ]; then
+    PYTHON=/usr/bin/python3
+else
+    PYTHON=$(command -v python3) || PYTHON=
+fi
+
+GPUSIM_MODEL_PATH=
+export GPUSIM_MODEL_PATH
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusim-compare.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+checks=0
+
+fail () {
+    printf 'test-compare.sh: FAIL: %s\n' "$*" >&2
+    if [ -s "$tmp/stderr" ]; then
+        printf -- '--- stderr of the last command:\n' >&2
+        head -n 20 "$tmp/stderr" >&2
+    fi
+    exit 1
+}
+
+# expect STATUS ARGS...: runs gpusim ARGS with stdout in $tmp/stdout and
+# stderr in $tmp/stderr, and fails unless it exits with STATUS.
+expect () {
+    want=$1
+    shift
+    checks=$((checks + 1))
+    "$GPUSIM" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "gpusim $*: exit status $got, expected $want"
+}
+
+contains () {
+    grep -F -e "$2" "$1" >/dev/null || fail "$3: no \"$2\" in $(basename "$1")"
+}
+
+no_stderr () {
+    [ ! -s "$tmp/stderr" ] || fail "$1: unexpected output on stderr"
+}
+
+[ -x "$GPUSIM" ] || fail "$GPUSIM is not built"
+
+# ---- Usage ------------------------------------------------------------------
+
+expect 0 --help
+grep -E '^ +compare ' "$tmp/stdout" >/dev/null || fail "gpusim --help does not list compare"
+expect 0 compare --help
+contains "$tmp/stdout" "--policy" "gpusim compare --help"
+expect 2 compare
+expect 2 compare "$QUICKSTART"
+contains "$tmp/stderr" "--policy" "gpusim compare without a policy"
+expect 2 compare "$QUICKSTART" --policy first-fit --seeds 0
+expect 2 compare "$QUICKSTART" --policy first-fit --seed minus-one
+expect 2 compare "$QUICKSTART" --policy first-fit --no-such-option
+expect 2 compare "$QUICKSTART" "$QUICKSTART" --policy first-fit
+
+# ---- The table --------------------------------------------------------------
+
+expect 0 compare "$QUICKSTART" --policy first-fit --policy best-fit --seeds 3
+no_stderr "gpusim compare 2>file (progress on a file?)"
+contains "$tmp/stdout" "fifo/first-fit" "gpusim compare"
+contains "$tmp/stdout" "fifo/best-fit" "gpusim compare"
+contains "$tmp/stdout" "wait_mean (s)" "gpusim compare"
+contains "$tmp/stdout" "seeds     1 to 3" "gpusim compare"
+
+# ---- JSON and CSV, whatever the number of threads -----------------------------
+
+expect 0 compare "$QUICKSTART" --policy first-fit --policy best-fit --seeds 3 --json --jobs 1 \
+    --csv "$tmp/a.csv"
+no_stderr "gpusim compare --json"
+cp "$tmp/stdout" "$tmp/a.json"
+expect 0 compare "$QUICKSTART" --policy first-fit --policy best-fit --seeds 3 --json --jobs 2 \
+    --csv "$tmp/b.csv"
+cmp -s "$tmp/a.json" "$tmp/stdout" || fail "gpusim compare --json: --jobs 1 and --jobs 2 differ"
+cmp -s "$tmp/a.csv" "$tmp/b.csv" || fail "gpusim compare --csv: --jobs 1 and --jobs 2 differ"
+
+if [ -n "$PYTHON" ]; then
+    "$PYTHON" -c 'import json,sys; json.load(sys.stdin)' <"$tmp/a.json" ||
+        fail "gpusim compare --json: not valid JSON"
+    "$PYTHON" - "$tmp/a.json" "$tmp/a.csv" <<'EOF' || fail "gpusim compare: JSON or CSV contents"
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["seeds"] == [1, 2, 3], doc["seeds"]
+assert [p["name"] for p in doc["policies"]] == ["fifo/first-fit", "fifo/best-fit"]
+names = [m["name"] for m in doc["metrics"]]
+assert names == ["wait_mean", "wait_p95", "jct_mean", "bounded_slowdown_mean",
+                 "gpu_utilization", "queue_length_mean", "fragmented_gpus_mean",
+                 "makespan"], names
+for m in doc["metrics"]:
+    assert m["unit"], m["name"]
+    base, other = m["policies"]
+    assert "difference" not in base
+    for p in (base, other):
+        assert len(p["values"]) == 3
+        assert abs(p["mean"] - sum(p["values"]) / 3) <= 1e-9 * max(1, abs(p["mean"]))
+        assert p["ci_low"] <= p["mean"] <= p["ci_high"]
+    d = other["difference"]
+    assert isinstance(d["excludes_zero"], bool)
+    assert d["excludes_zero"] == (d["ci_low"] > 0 or d["ci_high"] < 0)
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert len(rows) == 8 * (2 * (3 + 4) + 4), len(rows)
+assert {r["statistic"] for r in rows} >= {"value", "mean", "ci_low", "diff_mean"}
+values = [float(r["value"]) for r in rows
+          if r["metric"] == "wait_mean" and r["policy"] == "fifo/best-fit"
+          and r["statistic"] == "value"]
+assert values == doc["metrics"][0]["policies"][1]["values"], values
+EOF
+else
+    echo "test-compare.sh: python3 not found: JSON and CSV contents not checked" >&2
+fi
+
+expect 0 compare "$QUICKSTART" --policy fifo/first-fit --seed 5 --seeds 2 --json \
+    --metric wait_mean
+contains "$tmp/stdout" '"seeds" : [' "gpusim compare --seed 5"
+tr -d ' \n' <"$tmp/stdout" | grep -F '"seeds":[5,6]' >/dev/null ||
+    fail "gpusim compare --seed 5 --seeds 2: seeds are not 5 and 6"
+
+# ---- A plugin ---------------------------------------------------------------
+
+[ -f "$PLUGIN" ] || fail "$PLUGIN is not built"
+expect 0 compare "$QUICKSTART" --policy first-fit --policy "$PLUGIN" --seeds 2
+contains "$tmp/stdout" "largest-first/first-fit" "gpusim compare with a plugin"
+expect 1 compare "$QUICKSTART" --policy first-fit --policy "$tmp/missing.so" --seeds 2
+contains "$tmp/stderr" "$tmp/missing.so" "gpusim compare with a missing plugin"
+
+# ---- Errors -----------------------------------------------------------------
+
+expect 1 compare "$QUICKSTART" --policy first-fit --policy bestfit --seeds 2
+contains "$tmp/stderr" 'did you mean "best-fit"' "gpusim compare --policy bestfit"
+contains "$tmp/stderr" "first-fit" "gpusim compare --policy bestfit"
+expect 1 compare "$QUICKSTART" --policy lifo/best-fit
+contains "$tmp/stderr" "fifo" "gpusim compare --policy lifo/best-fit"
+expect 1 compare "$QUICKSTART" --policy first-fit --metric wait_man --seeds 2
+contains "$tmp/stderr" 'did you mean "wait_mean"' "gpusim compare --metric wait_man"
+expect 1 compare "$tmp/no-such.ini" --policy first-fit
+expect 1 compare "$QUICKSTART" --policy first-fit --seeds 2 --csv "$tmp/no/such/dir.csv"
+contains "$tmp/stderr" "dir.csv" "gpusim compare --csv into a missing directory"
+
+echo "test-compare.sh: $checks commands checked"
+exit 0

@@ -1,0 +1,302 @@
+/* gpusim collective: the nccl-tests table of a collective on a scenario's
+ * cluster and fabric.
+ *
+ *   gpusim collective SCENARIO --op all_reduce --gpus N [--algo ALGO]
+ *                     [--min 8B] [--max 8G] [--set SECTION.KEY=VALUE]... [--json]
+ */
+#include "config.h"
+
+#include <sim.h>
+#include "core/sim-maxmin.h"
+#include "fabric/sim-topology.h"
+#include "fabric/sim-collective.h"
+#include "gpusim-cli.h"
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The scenario file's [fabric] group, with any `--set fabric.KEY=VALUE`
+ * applied after it.  Without a [fabric] group, nodes share one
+ * non-blocking switch with a port for every NIC. */
+static gboolean
+read_fabric_config (const char *path, char **sets, const SimCluster *cluster,
+                    SimFabricConfig *config, GError **error)
+{
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_auto(GStrv) keys = NULL;
+  gboolean have = FALSE;
+
+  memset (config, 0, sizeof *config);
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, error))
+    return FALSE;
+  if (g_key_file_has_group (kf, "fabric"))
+    {
+      keys = g_key_file_get_keys (kf, "fabric", NULL, NULL);
+      for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+        {
+          g_autofree char *value = g_key_file_get_value (kf, "fabric", keys[i], NULL);
+          g_autoptr(GError) local = NULL;
+          if (!sim_fabric_config_set (config, keys[i], value ? value : "", &local))
+            {
+              g_set_error (error, SIM_ERROR, local->code, "%s: [fabric] %s: %s", path, keys[i],
+                           local->message);
+              return FALSE;
+            }
+        }
+      have = TRUE;
+    }
+  for (guint i = 0; sets != NULL && sets[i] != NULL; i++)
+    if (g_str_has_prefix (sets[i], "fabric."))
+      {
+        const char *eq = strchr (sets[i], '=');
+        g_autofree char *key = NULL;
+        g_autoptr(GError) local = NULL;
+        if (eq == NULL)
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                         "--set %s: expected SECTION.KEY=VALUE", sets[i]);
+            return FALSE;
+          }
+        key = g_strndup (sets[i] + 7, (gsize) (eq - sets[i] - 7));
+        if (!sim_fabric_config_set (config, key, eq + 1, &local))
+          {
+            g_set_error (error, SIM_ERROR, local->code, "--set %s: %s", sets[i], local->message);
+            return FALSE;
+          }
+        have = TRUE;
+      }
+  if (!have && sim_cluster_get_n_nodes (cluster) > 1)
+    {
+      guint nics = 0;
+      for (guint n = 0; n < sim_cluster_get_n_nodes (cluster); n++)
+        nics += MAX (1u, sim_cluster_get_node (cluster, n)->model->nics);
+      config->kind = SIM_FABRIC_SINGLE_SWITCH;
+      config->radix = nics;
+    }
+  return TRUE;
+}
+
+/* The scenario's overrides without those for [fabric], which
+ * read_fabric_config() applies. */
+static char **
+scenario_sets (char **sets)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; sets != NULL && sets[i] != NULL; i++)
+    if (!g_str_has_prefix (sets[i], "fabric."))
+      g_ptr_array_add (out, g_strdup (sets[i]));
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (out, FALSE);
+}
+
+static SimCluster *
+build_cluster (const SimScenario *sc, const SimCatalogue *catalogue, GError **error)
+{
+  g_autoptr(SimCluster) cluster = sim_cluster_new ();
+
+  for (guint i = 0; i < sc->n_pools; i++)
+    {
+      const SimPoolConfig *p = &sc->pools[i];
+      const SimNodeModel *node = sim_catalogue_lookup_node (catalogue, p->node_model);
+      const SimGpuModel *gpu = p->gpu_model ? sim_catalogue_lookup_gpu (catalogue, p->gpu_model)
+                                            : NULL;
+      if (node == NULL || (p->gpu_model != NULL && gpu == NULL))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND, "%s: [pool %s]: no model \"%s\"",
+                       sc->path, p->name, node == NULL ? p->node_model : p->gpu_model);
+          return NULL;
+        }
+      if (!sim_cluster_add_pool (cluster, p->name, node, gpu, p->gpus_per_node, p->count, error))
+        return NULL;
+    }
+  return g_steal_pointer (&cluster);
+}
+
+static void
+print_table (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *cluster_desc,
+             GArray *rows)
+{
+  gboolean reduces = op == SIM_COLLECTIVE_ALL_REDUCE || op == SIM_COLLECTIVE_REDUCE_SCATTER;
+  int root = op == SIM_COLLECTIVE_BROADCAST ? 0 : -1;
+  double sum = 0;
+
+  printf ("# gpusim collective: %s on %u GPUs of %s, algorithm %s\n#\n",
+          sim_collective_op_to_string (op), n, cluster_desc, sim_collective_algo_to_string (algo));
+  printf ("#%11s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %-12s %s\n", "size", "count", "type",
+          "redop", "root", "time", "algbw", "busbw", "algo", "proto");
+  printf ("#%11s  %12s  %8s  %6s  %6s  %8s  %7s  %7s\n", "(B)", "(elements)", "", "", "", "(us)",
+          "(GB/s)", "(GB/s)");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const SimCollectiveRow *r = &g_array_index (rows, SimCollectiveRow, i);
+      printf ("%12" G_GUINT64_FORMAT "  %12" G_GUINT64_FORMAT "  %8s  %6s  %6d  %8.2f  %7.2f  "
+              "%7.2f  %-12s %s\n", r->bytes, r->count, "float", reduces ? "sum" : "none", root,
+              r->time_us, r->algbw_gbs, r->busbw_gbs, sim_collective_algo_to_string (r->algo),
+              sim_collective_protocol_to_string (r->protocol));
+      sum += r->busbw_gbs;
+    }
+  printf ("# Avg bus bandwidth    : %g\n", rows->len ? sum / rows->len : 0.0);
+}
+
+static void
+print_json (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *cluster_desc,
+            GArray *rows)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  double sum = 0;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "op");
+  json_builder_add_string_value (b, sim_collective_op_to_string (op));
+  json_builder_set_member_name (b, "algo");
+  json_builder_add_string_value (b, sim_collective_algo_to_string (algo));
+  json_builder_set_member_name (b, "gpus");
+  json_builder_add_int_value (b, n);
+  json_builder_set_member_name (b, "cluster");
+  json_builder_add_string_value (b, cluster_desc);
+  json_builder_set_member_name (b, "rows");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const SimCollectiveRow *r = &g_array_index (rows, SimCollectiveRow, i);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "size_bytes");
+      json_builder_add_int_value (b, (gint64) r->bytes);
+      json_builder_set_member_name (b, "count");
+      json_builder_add_int_value (b, (gint64) r->count);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "float");
+      json_builder_set_member_name (b, "time_us");
+      json_builder_add_double_value (b, r->time_us);
+      json_builder_set_member_name (b, "algbw_gbs");
+      json_builder_add_double_value (b, r->algbw_gbs);
+      json_builder_set_member_name (b, "busbw_gbs");
+      json_builder_add_double_value (b, r->busbw_gbs);
+      json_builder_set_member_name (b, "algo");
+      json_builder_add_string_value (b, sim_collective_algo_to_string (r->algo));
+      json_builder_set_member_name (b, "protocol");
+      json_builder_add_string_value (b, sim_collective_protocol_to_string (r->protocol));
+      json_builder_end_object (b);
+      sum += r->busbw_gbs;
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "avg_busbw_gbs");
+  json_builder_add_double_value (b, rows->len ? sum / rows->len : 0.0);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  printf ("%s\n", text);
+}
+
+static int
+usage_error (GOptionContext *context, const char *message)
+{
+  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+  fprintf (stderr, "gpusim: %s\n\n%s", message, help);
+  return 2;
+}
+
+int
+gpusim_cmd_collective (int argc, char **argv)
+{
+  g_autofree char *op_text = NULL, *algo_text = NULL, *min_text = NULL, *max_text = NULL;
+  g_auto(GStrv) sets = NULL;
+  g_auto(GStrv) sc_sets = NULL;
+  gint n_gpus = 0;
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "op", 0, 0, G_OPTION_ARG_STRING, &op_text,
+      "all_reduce, all_gather, reduce_scatter, all_to_all, broadcast or send_recv", "OP" },
+    { "gpus", 'n', 0, G_OPTION_ARG_INT, &n_gpus, "the first N GPUs of the cluster", "N" },
+    { "algo", 0, 0, G_OPTION_ARG_STRING, &algo_text,
+      "ring, tree, hierarchical, nvls, direct or auto (default: auto)", "ALGO" },
+    { "min", 'b', 0, G_OPTION_ARG_STRING, &min_text, "smallest size (default 8B)", "SIZE" },
+    { "max", 'e', 0, G_OPTION_ARG_STRING, &max_text, "largest size (default 8G)", "SIZE" },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "override a scenario key",
+      "SECTION.KEY=VALUE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "print JSON instead of the table", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    g_option_context_new ("SCENARIO - time a collective as nccl-tests would measure it");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = NULL;
+  g_autoptr(SimCatalogue) catalogue = NULL;
+  g_autoptr(SimCluster) cluster = NULL;
+  g_autoptr(SimTopology) topology = NULL;
+  g_autoptr(SimCommModel) comm = NULL;
+  g_autoptr(GArray) rows = NULL;
+  g_autofree guint32 *gpus = NULL;
+  g_autofree char *desc = NULL;
+  g_auto(SimFabricConfig) fabric = { 0 };
+  SimCollectiveOp op = SIM_COLLECTIVE_ALL_REDUCE;
+  SimCollectiveAlgo algo = SIM_COLLECTIVE_ALGO_AUTO;
+  guint64 min_bytes = 8, max_bytes = (guint64) 8 << 30;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Prints the table nccl-tests prints (size, count, type, redop, root, time, algbw,\n"
+    "busbw) for the first N GPUs of the scenario's cluster, over its [fabric].");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage_error (context, error->message);
+  if (argc != 2)
+    return usage_error (context, argc < 2 ? "collective needs a SCENARIO file"
+                                          : "too many arguments");
+  if (op_text != NULL && !sim_collective_op_from_string (op_text, &op, &error))
+    return usage_error (context, error->message);
+  if (algo_text != NULL && !sim_collective_algo_from_string (algo_text, &algo, &error))
+    return usage_error (context, error->message);
+  if ((min_text != NULL && !sim_parse_size (min_text, &min_bytes, &error))
+      || (max_text != NULL && !sim_parse_size (max_text, &max_bytes, &error)))
+    return usage_error (context, error->message);
+  if (n_gpus < 2)
+    return usage_error (context, "--gpus N is needed, with N >= 2");
+
+  sc_sets = scenario_sets (sets);
+  sc = sim_scenario_load (argv[1], (const char * const *) sc_sets, &error);
+  if (sc == NULL)
+    goto fail;
+  catalogue = sim_catalogue_new_default ((const char * const *) sc->model_dirs, &error);
+  if (catalogue == NULL)
+    goto fail;
+  cluster = build_cluster (sc, catalogue, &error);
+  if (cluster == NULL)
+    goto fail;
+  if ((guint) n_gpus > sim_cluster_get_n_gpus (cluster))
+    {
+      g_set_error (&error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "--gpus %d: the cluster has %u GPUs", n_gpus, sim_cluster_get_n_gpus (cluster));
+      goto fail;
+    }
+  if (!read_fabric_config (argv[1], sets, cluster, &fabric, &error))
+    goto fail;
+  topology = sim_topology_new (cluster, catalogue, &fabric, &error);
+  if (topology == NULL)
+    goto fail;
+  comm = sim_comm_model_new (topology, cluster);
+  /* GPUs are numbered node by node, so the first N span as few nodes as
+   * the pools allow. */
+  gpus = g_new (guint32, n_gpus);
+  for (gint i = 0; i < n_gpus; i++)
+    gpus[i] = (guint32) i;
+  rows = sim_collective_sweep (comm, op, algo, gpus, (guint) n_gpus, min_bytes, max_bytes, &error);
+  if (rows == NULL)
+    goto fail;
+  desc = sim_cluster_describe (cluster);
+  if (json)
+    print_json (op, algo, (guint) n_gpus, desc, rows);
+  else
+    print_table (op, algo, (guint) n_gpus, desc, rows);
+  return fflush (stdout) == 0 ? 0 : 1;
+
+fail:
+  gpusim_print_error (error);
+  return 1;
+}

@@ -1,0 +1,248 @@
+/* gpusim-fgd.c: `gpusim fgd`, the fragmentation experiment of the FGD study
+ * on an openb node list and pod list.
+ *
+ *   gpusim fgd [--nodes FILE] [--pods FILE] [--policy NAME]... [--seeds 10]
+ *              [--seed 1] [--stop 130%] [--step 1%] [--csv FILE] [--json]
+ */
+#include "config.h"
+
+#include <sim.h>
+#include "gpusim-cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NODE_LIST "openb_node_list_gpu_node.csv"
+#define POD_LIST  "openb_pod_list_default.csv"
+
+static int
+usage_error (GOptionContext *context, const char *message)
+{
+  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+  fprintf (stderr, "gpusim: %s\n\n%s", message, help);
+  return 2;
+}
+
+/* "130%" or "1.3" as a share; FALSE if neither. */
+static gboolean
+parse_share (const char *text, double *out)
+{
+  g_autofree char *s = g_strstrip (g_strdup (text));
+  gsize len = strlen (s);
+  gboolean percent = len > 0 && s[len - 1] == '%';
+  char *end = NULL;
+  double v;
+
+  if (percent)
+    s[--len] = '\0';
+  if (len == 0)
+    return FALSE;
+  errno = 0;
+  v = g_ascii_strtod (s, &end);
+  if (errno != 0 || end == s || *end != '\0' || !isfinite (v))
+    return FALSE;
+  *out = percent ? v / 100 : v;
+  return TRUE;
+}
+
+/* The openb file @name in $GPUSIM_TRACE_DIR/openb or $GPUSIM_TRACE_DIR. */
+static char *
+default_trace_file (const char *name)
+{
+  const char *dir = g_getenv ("GPUSIM_TRACE_DIR");
+  g_autofree char *in_openb = NULL;
+  g_autofree char *direct = NULL;
+
+  if (dir == NULL || *dir == '\0')
+    return NULL;
+  in_openb = g_build_filename (dir, "openb", name, NULL);
+  if (g_file_test (in_openb, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&in_openb);
+  direct = g_build_filename (dir, name, NULL);
+  if (g_file_test (direct, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&direct);
+  return NULL;
+}
+
+typedef struct {
+  gint64   started;
+  gint64   last_draw;
+  gboolean drawn;
+} Progress;
+
+static void
+draw_progress (guint done, guint total, gpointer data)
+{
+  Progress *p = data;
+  gint64 t = g_get_monotonic_time ();
+  int width = 30, filled = (int) ((double) done / total * width + 0.5);
+  char bar[31];
+
+  if (done < total && t - p->last_draw < 100000)
+    return;
+  p->last_draw = t;
+  p->drawn = TRUE;
+  memset (bar, '#', (size_t) filled);
+  memset (bar + filled, '.', (size_t) (width - filled));
+  bar[width] = '\0';
+  fprintf (stderr, "\r[%s] %u/%u runs  %.1f s ", bar, done, total, (t - p->started) / 1e6);
+  fflush (stderr);
+}
+
+int
+gpusim_cmd_fgd (int argc, char **argv)
+{
+  g_autofree char *nodes_path = NULL;
+  g_autofree char *pods_path = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *stop_text = NULL;
+  g_autofree char *step_text = NULL;
+  g_auto(GStrv) policy_args = NULL;
+  gint seeds = 10, threads = 0, curve = 0;
+  gint64 first_seed = 1;
+  gboolean json = FALSE, quiet = FALSE, ignore_spec = FALSE;
+  GOptionEntry entries[] = {
+    { "nodes", 0, 0, G_OPTION_ARG_FILENAME, &nodes_path,
+      "openb node list (default: $GPUSIM_TRACE_DIR/openb/" NODE_LIST ")", "FILE" },
+    { "pods", 0, 0, G_OPTION_ARG_FILENAME, &pods_path,
+      "openb pod list (default: $GPUSIM_TRACE_DIR/openb/" POD_LIST ")", "FILE" },
+    { "policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &policy_args,
+      "A placement to compare; repeat, or separate with commas (default: the paper's six: "
+      "random, dot-product, clustering, packing, best-fit, fgd)", "NAME" },
+    { "seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "Seeds per policy (default 10)", "N" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &first_seed, "First seed (default 1)", "SEED" },
+    { "stop", 0, 0, G_OPTION_ARG_STRING, &stop_text,
+      "Stop when arrived GPU demand reaches this share of capacity (default 130%)", "SHARE" },
+    { "step", 0, 0, G_OPTION_ARG_STRING, &step_text,
+      "Sample every SHARE of capacity of arrived demand (default 1%)", "SHARE" },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv,
+      "Write every sample of every run to FILE (policy, seed, arrived_share, "
+      "allocated_share, fragmented_share)", "FILE" },
+    { "curve", 0, 0, G_OPTION_ARG_INT, &curve,
+      "Also print the allocation rate every K sample points", "K" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the results as JSON", NULL },
+    { "threads", 'j', 0, G_OPTION_ARG_INT, &threads,
+      "Runs in parallel (default: one per processor); results do not depend on it", "N" },
+    { "ignore-gpu-spec", 0, 0, G_OPTION_ARG_NONE, &ignore_spec,
+      "Let tasks run on any GPU model whatever their gpu_spec", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress bar", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    g_option_context_new ("- the fragmentation experiment of the FGD study (ATC'23)");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) policies = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) nodes = NULL;
+  g_autoptr(GPtrArray) pods = NULL;
+  g_autoptr(SimFgdResult) result = NULL;
+  SimFgdConfig config = { 0 };
+  Progress progress = { 0 };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Draws tasks at random (seeded) from an openb pod list and places them on the\n"
+    "GPU nodes of an openb node list, none ever leaving, until the GPU demand that\n"
+    "has arrived reaches a share of capacity; compares placement policies by their\n"
+    "allocation rate (allocated GPUs / GPU capacity) and fragmentation, with 95%\n"
+    "confidence intervals over seeds. Every policy sees the same tasks at a seed.");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage_error (context, error->message);
+  if (argc != 1)
+    return usage_error (context, "fgd takes no arguments besides its options");
+  if (seeds < 1)
+    return usage_error (context, "--seeds must be at least 1");
+  if (first_seed < 0)
+    return usage_error (context, "--seed must not be negative");
+  if (threads < 0)
+    return usage_error (context, "--threads must not be negative");
+  if (curve < 0)
+    return usage_error (context, "--curve must not be negative");
+
+  config.stop_share = 1.30;
+  config.sample_step = 0.01;
+  if (stop_text != NULL && !parse_share (stop_text, &config.stop_share))
+    return usage_error (context, "--stop expects a share such as 130% or 1.3");
+  if (step_text != NULL && !parse_share (step_text, &config.sample_step))
+    return usage_error (context, "--step expects a share such as 1% or 0.01");
+
+  for (guint i = 0; policy_args != NULL && policy_args[i] != NULL; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (policy_args[i], ",", -1);
+      for (guint j = 0; parts[j] != NULL; j++)
+        {
+          char *name = g_strstrip (parts[j]);
+          if (*name != '\0')
+            g_ptr_array_add (policies, g_strdup (name));
+        }
+    }
+  if (policies->len == 0)
+    for (guint i = 0; sim_fgd_paper_policies[i] != NULL; i++)
+      g_ptr_array_add (policies, g_strdup (sim_fgd_paper_policies[i]));
+
+  if (nodes_path == NULL)
+    nodes_path = default_trace_file (NODE_LIST);
+  if (pods_path == NULL)
+    pods_path = default_trace_file (POD_LIST);
+  if (nodes_path == NULL || pods_path == NULL)
+    {
+      fprintf (stderr, "gpusim: no openb %s: give --nodes FILE and --pods FILE, or set "
+               "GPUSIM_TRACE_DIR to the directory that holds openb/%s and openb/%s\n",
+               nodes_path == NULL ? "node list" : "pod list", NODE_LIST, POD_LIST);
+      return 1;
+    }
+
+  nodes = sim_openb_read_nodes (nodes_path, &error);
+  if (nodes == NULL)
+    goto failed;
+  pods = sim_openb_read_pods (pods_path, &error);
+  if (pods == NULL)
+    goto failed;
+
+  config.policies = (const char * const *) policies->pdata;
+  config.n_policies = policies->len;
+  config.n_seeds = (guint) seeds;
+  config.first_seed = (guint64) first_seed;
+  config.n_threads = (guint) threads;
+  config.ignore_gpu_spec = ignore_spec;
+  if (!quiet && isatty (STDERR_FILENO))
+    {
+      progress.started = g_get_monotonic_time ();
+      config.progress = draw_progress;
+      config.progress_data = &progress;
+    }
+  result = sim_fgd_experiment_run (nodes, pods, &config, &error);
+  if (progress.drawn)
+    fputs ("\r\033[K", stderr);
+  if (result == NULL)
+    goto failed;
+  if (csv != NULL && !sim_fgd_result_write_csv (result, csv, &error))
+    goto failed;
+
+  if (json)
+    {
+      g_autofree char *text = sim_fgd_result_to_json (result, TRUE);
+      printf ("%s\n", text);
+    }
+  else
+    {
+      g_autofree char *table = sim_fgd_result_format_table (result);
+      fputs (table, stdout);
+      if (curve > 0)
+        {
+          g_autofree char *text = sim_fgd_result_format_curve (result, (guint) curve);
+          printf ("\n%s", text);
+        }
+      if (csv != NULL)
+        printf ("\nsamples written to %s\n", csv);
+    }
+  return fflush (stdout) == 0 ? 0 : 1;
+
+failed:
+  gpusim_print_error (error);
+  return 1;
+}
