@@ -6,6 +6,8 @@
 #include "sim-error.h"
 #include "sim-util.h"
 #include "core/sim-engine.h"
+#include "core/sim-rng.h"
+#include "fabric/sim-collective.h"
 #include "report/sim-metrics.h"
 #include "sched/sim-policy-private.h"
 
@@ -26,6 +28,11 @@ struct _SimSimulation {
   SimWorkload   *workload;
   SimPolicy     *policy;
   SimEngine     *engine;
+  SimTopology   *topology;    /* NULL without a [fabric] section */
+  SimCommModel  *comm;        /* the network's shared bandwidth, with the topology */
+  SimRng        *comm_rng;    /* draws communication profiles from the mix */
+  double         comm_mix_total;
+  gboolean       comm_dirty;  /* collectives came or went since the last refresh */
   guint32        k_arrival, k_complete, k_decide, k_sample, k_wake;
 
   SimMetrics     metrics;
@@ -61,9 +68,28 @@ struct _SimSimulation {
 
 G_DEFINE_FINAL_TYPE (SimSimulation, sim_simulation, G_TYPE_OBJECT)
 
+/* The collectives a running job has registered in the communication
+ * model, by phase: data-parallel all-reduces, tensor-parallel all-reduces,
+ * pipeline sends. */
+typedef struct {
+  GArray *ids;    /* guint */
+  GArray *bytes;  /* guint64, per collective and iteration */
+  GArray *phase;  /* guint8: 0 data, 1 tensor, 2 pipeline */
+} JobComm;
+
+static void
+job_comm_free (JobComm *jc)
+{
+  g_array_unref (jc->ids);
+  g_array_unref (jc->bytes);
+  g_array_unref (jc->phase);
+  g_free (jc);
+}
+
 static void
 free_job (SimJob *job)
 {
+  g_clear_pointer (&job->comm_state, job_comm_free);
   g_free (job->gpus);
   g_free (job);
 }
@@ -96,6 +122,9 @@ sim_simulation_finalize (GObject *object)
   g_clear_error (&self->error);
   g_clear_object (&self->policy);
   g_clear_pointer (&self->engine, sim_engine_free);
+  g_clear_pointer (&self->comm, sim_comm_model_free);
+  g_clear_pointer (&self->topology, sim_topology_free);
+  g_clear_pointer (&self->comm_rng, sim_rng_free);
   g_clear_pointer (&self->workload, sim_workload_free);
   g_clear_pointer (&self->cluster, sim_cluster_free);
   g_clear_pointer (&self->catalogue, sim_catalogue_free);
@@ -248,6 +277,15 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   job->rate = 1.0;
   job->queue_seq = self->next_queue_seq++;
   job->running_link.data = job;
+  if (job->spec.comm.iteration == 0 && self->scenario->n_comm_mix > 0)
+    {
+      /* A job without a profile draws one from the mix. */
+      double u = sim_rng_uniform (self->comm_rng) * self->comm_mix_total;
+      guint k = 0;
+      while (k + 1 < self->scenario->n_comm_mix && u >= self->scenario->comm_mix[k].share)
+        u -= self->scenario->comm_mix[k++].share;
+      job->spec.comm = self->scenario->comm_mix[k].profile;
+    }
   sim__metrics_job_submitted (&self->metrics, job);
   if (can_ever_fit (self, &job->spec))
     {
@@ -340,6 +378,135 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
     for_each_node (self, job, release_host);
   g_queue_unlink (&self->running, &job->running_link);
   job->version++;
+  if (job->comm_state != NULL)
+    {
+      JobComm *jc = job->comm_state;
+      for (guint i = 0; i < jc->ids->len; i++)
+        sim_comm_model_remove (self->comm, g_array_index (jc->ids, guint, i));
+      g_clear_pointer (&job->comm_state, job_comm_free);
+      self->comm_dirty = TRUE;
+    }
+}
+
+/* Registers one collective of a starting job. */
+static gboolean
+add_collective (SimSimulation *self, JobComm *jc, SimCollectiveOp op, guint8 phase,
+                guint64 bytes, const guint32 *gpus, guint n, GError **error)
+{
+  guint id;
+
+  if (n < 2 || bytes == 0)
+    return TRUE;
+  id = sim_comm_model_add (self->comm, op, SIM_COLLECTIVE_ALGO_AUTO, bytes, gpus, n, error);
+  if (id == 0)
+    return FALSE;
+  g_array_append_val (jc->ids, id);
+  g_array_append_val (jc->bytes, bytes);
+  g_array_append_val (jc->phase, phase);
+  return TRUE;
+}
+
+/* Registers the collectives of a training job that starts on its GPUs.
+ * Ranks follow the usual layout (tensor-parallel fastest, then data, then
+ * pipeline): rank = t + tp (d + dp p).  Each data-parallel group reduces
+ * the gradients of its share of the model, gradient / (tp pp); each
+ * tensor-parallel group all-reduces tp_bytes; consecutive pipeline stages
+ * exchange pp_bytes.  GPUs beyond tp x dp x pp (when the count does not
+ * divide) take no part in communication. */
+static gboolean
+register_comm (SimSimulation *self, SimJob *job, GError **error)
+{
+  const SimCommProfile *c = &job->spec.comm;
+  guint n = job->n_gpus;
+  guint tp = MAX (1, MIN (c->tp, n));
+  guint pp = MAX (1, MIN (c->pp, n / tp));
+  guint dp = n / (tp * pp);
+  JobComm *jc;
+  g_autofree guint32 *group = g_new (guint32, MAX (MAX (tp, dp), 2));
+
+  if (self->comm == NULL || c->iteration == 0 || n < 2)
+    return TRUE;
+  jc = g_new0 (JobComm, 1);
+  jc->ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  jc->bytes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  jc->phase = g_array_new (FALSE, FALSE, sizeof (guint8));
+  job->comm_state = jc;
+  self->comm_dirty = TRUE;
+  for (guint p = 0; p < pp; p++)
+    for (guint t = 0; t < tp; t++)
+      {
+        for (guint d = 0; d < dp; d++)
+          group[d] = job->gpus[t + tp * (d + dp * p)];
+        if (!add_collective (self, jc, SIM_COLLECTIVE_ALL_REDUCE, 0, c->dp_bytes / (tp * pp),
+                             group, dp, error))
+          return FALSE;
+      }
+  for (guint p = 0; p < pp; p++)
+    for (guint d = 0; d < dp; d++)
+      if (!add_collective (self, jc, SIM_COLLECTIVE_ALL_REDUCE, 1, c->tp_bytes,
+                           job->gpus + tp * (d + dp * p), tp, error))
+        return FALSE;
+  for (guint p = 0; p + 1 < pp; p++)
+    for (guint d = 0; d < dp; d++)
+      for (guint t = 0; t < tp; t++)
+        {
+          group[0] = job->gpus[t + tp * (d + dp * p)];
+          group[1] = job->gpus[t + tp * (d + dp * (p + 1))];
+          if (!add_collective (self, jc, SIM_COLLECTIVE_SEND_RECV, 2, c->pp_bytes, group, 2,
+                               error))
+            return FALSE;
+        }
+  return TRUE;
+}
+
+/* The iteration time of a communicating job under the current shares:
+ * compute, plus each phase's slowest collective, less what overlaps
+ * compute.  Returns its rate: compute / iteration. */
+static double
+comm_rate (SimSimulation *self, const SimJob *job)
+{
+  const JobComm *jc = job->comm_state;
+  double phase_time[3] = { 0, 0, 0 };
+  double compute = sim_time_to_seconds (job->spec.comm.iteration);
+  double comm, hidden;
+
+  for (guint i = 0; i < jc->ids->len; i++)
+    {
+      SimCollectiveTiming timing;
+      guint8 ph = g_array_index (jc->phase, guint8, i);
+      if (sim_comm_model_estimate (self->comm, g_array_index (jc->ids, guint, i),
+                                   g_array_index (jc->bytes, guint64, i), &timing))
+        phase_time[ph] = MAX (phase_time[ph], timing.time);
+    }
+  comm = phase_time[0] + phase_time[1] + phase_time[2];
+  hidden = MIN (job->spec.comm.overlap * comm, compute);
+  return compute / (compute + comm - hidden);
+}
+
+/* After collectives came or went: new rates for the communicating jobs
+ * whose shares changed, and their completions moved. */
+static void
+refresh_rates (SimSimulation *self, SimTime now)
+{
+  if (!self->comm_dirty)
+    return;
+  self->comm_dirty = FALSE;
+  for (GList *l = self->running.head; l != NULL; l = l->next)
+    {
+      SimJob *job = l->data;
+      double rate;
+      if (job->comm_state == NULL)
+        continue;
+      rate = comm_rate (self, job);
+      if (fabs (rate - job->rate) <= 1e-12 * rate)
+        continue;
+      update_progress (job, now);
+      job->rate = rate;
+      job->version++;
+      sim_engine_schedule (self->engine,
+                           now + (SimTime) ceil ((double) job->work_left / job->rate),
+                           self->k_complete, job->version, job, 0);
+    }
 }
 
 static void
@@ -406,6 +573,8 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   job->last_update = now;
   job->version++;
   g_queue_push_tail_link (&self->running, &job->running_link);
+  if (job->spec.comm.iteration > 0 && !register_comm (self, job, error))
+    return FALSE;
   self->metrics.started++;
   finish = now + (SimTime) ceil ((double) job->work_left / job->rate);
   sim_engine_schedule (self->engine, finish, self->k_complete, job->version, job, 0);
@@ -518,8 +687,16 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
       request_decision (self);
     }
 
+  refresh_rates (self, ev->time);
+
   /* The state that holds until the next event. */
   self->metrics.allocated_milli = sim_cluster_get_allocated_milli (self->cluster);
+  self->metrics.computing_milli = 0;
+  for (GList *l = self->running.head; l != NULL; l = l->next)
+    {
+      const SimJob *job = l->data;
+      self->metrics.computing_milli += job->n_gpus * job->spec.gpu_milli * job->rate;
+    }
   self->metrics.queued = self->queue->len;
   self->metrics.running = self->running.length;
   self->metrics.queue_max = MAX (self->metrics.queue_max, self->queue->len);
@@ -595,6 +772,46 @@ build_cluster (SimSimulation *self, GError **error)
           return FALSE;
         }
     }
+  return TRUE;
+}
+
+static gboolean
+uses_comm (const SimScenario *sc)
+{
+  if (sc->n_comm_mix > 0)
+    return TRUE;
+  for (guint c = 0; sc->source == SIM_SOURCE_SYNTHETIC && c < sc->generator.n_classes; c++)
+    if (sc->generator.classes[c].comm.iteration > 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+build_fabric (SimSimulation *self, GError **error)
+{
+  SimScenario *sc = self->scenario;
+
+  if (sc->fabric.kind == SIM_FABRIC_NONE)
+    {
+      if (uses_comm (sc))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                       "%s: jobs have communication profiles but there is no [fabric] section "
+                       "to carry them: add one, e.g. [fabric] topology = fat-tree", sc->path);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  self->topology = sim_topology_new (self->cluster, self->catalogue, &sc->fabric, error);
+  if (self->topology == NULL)
+    {
+      sim__scenario_locate (sc, "fabric", NULL, error);
+      return FALSE;
+    }
+  self->comm = sim_comm_model_new (self->topology, self->cluster);
+  self->comm_rng = sim_rng_new (sc->seed, "comm");
+  for (guint i = 0; i < sc->n_comm_mix; i++)
+    self->comm_mix_total += sc->comm_mix[i].share;
   return TRUE;
 }
 
@@ -680,6 +897,8 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   if (self->catalogue == NULL)
     return NULL;
   if (!build_cluster (self, error))
+    return NULL;
+  if (!build_fabric (self, error))
     return NULL;
 
   if (scenario->source == SIM_SOURCE_SWF)

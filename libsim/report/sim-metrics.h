@@ -16,12 +16,15 @@ typedef struct {
   guint   total_gpus;
   /* State between events, set by the simulation after every change. */
   guint64 allocated_milli;  /* thousandths of GPUs allocated */
+  double  computing_milli;  /* the same, weighted by each job's rate (compute, not waiting
+                             * on communication) */
   guint   queued;
   guint   running;
   guint   fragmented;       /* free GPUs that cannot host the head job */
 
   SimTime last;             /* integrals are up to date until here */
   double  alloc_int;        /* GPU*s */
+  double  compute_int;      /* GPU*s spent computing */
   double  queue_int;        /* job*s */
   double  frag_int;         /* GPU*s */
   guint   queue_max;

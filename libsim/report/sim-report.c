@@ -64,6 +64,7 @@ sim__metrics_advance (SimMetrics *m, SimTime now)
     return;
   dt = sim_time_to_seconds (now - m->last);
   m->alloc_int += dt * (double) m->allocated_milli / 1000.0;
+  m->compute_int += dt * m->computing_milli / 1000.0;
   m->queue_int += dt * m->queued;
   m->frag_int += dt * m->fragmented;
   m->last = now;
@@ -241,6 +242,7 @@ sim__report_new (const SimMetrics *m, const SimReportInfo *info)
   add (r, "makespan",
        m->completed ? sim_time_to_seconds (m->last_end - MAX (m->first_submit, 0)) : 0, "s");
   add (r, "gpu_utilization", capacity > 0 ? m->alloc_int / capacity : 0, "ratio");
+  add (r, "gpu_compute_utilization", capacity > 0 ? m->compute_int / capacity : 0, "ratio");
   add (r, "allocated_gpu_seconds", m->alloc_int, "GPU*s");
   add (r, "job_gpu_seconds", m->job_gpu_seconds, "GPU*s");
   add (r, "queue_length_mean", end_s > 0 ? m->queue_int / end_s : 0, "jobs");
@@ -399,8 +401,9 @@ sim_report_format_text (const SimReport *r)
     g_string_append_printf (s, "makespan      %s (simulated %s, %.0f events)\n", mk, st,
                             value_of (r, "events"));
   }
-  g_string_append_printf (s, "utilization   %.1f %% of GPU capacity allocated\n",
-                          100 * value_of (r, "gpu_utilization"));
+  g_string_append_printf (s, "utilization   %.1f %% of GPU capacity allocated, %.1f %% computing\n",
+                          100 * value_of (r, "gpu_utilization"),
+                          100 * value_of (r, "gpu_compute_utilization"));
   g_string_append_printf (s, "queue         %.2f jobs on average, %.0f at most\n",
                           value_of (r, "queue_length_mean"), value_of (r, "queue_length_max"));
   g_string_append_printf (s, "fragmentation %.2f GPUs on average (%.2f %% of capacity) free but unable "

@@ -75,6 +75,7 @@ typedef struct _SimJob {
   SimTime     first_start;
   /*< private >*/
   GList       running_link;
+  gpointer    comm_state;   /* the collectives it has registered, while running */
 } SimJob;
 
 G_END_DECLS
