@@ -12,6 +12,8 @@ G_BEGIN_DECLS
 int gpusim_cmd_run      (int argc, char **argv);
 int gpusim_cmd_validate (int argc, char **argv);
 int gpusim_cmd_models   (int argc, char **argv);
+int gpusim_cmd_collective (int argc, char **argv);
+int gpusim_cmd_topo     (int argc, char **argv);
 
 /* Prints "gpusim: MESSAGE" on stderr. */
 void gpusim_print_error (const GError *error);

@@ -16,57 +16,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The scenario file's [fabric] group, with any `--set fabric.KEY=VALUE`
- * applied after it.  Without a [fabric] group, nodes share one
+/* The scenario's [fabric] (with any --set fabric.KEY=VALUE already
+ * applied by the scenario parser).  Without one, nodes share one
  * non-blocking switch with a port for every NIC. */
-static gboolean
-read_fabric_config (const char *path, char **sets, const SimCluster *cluster,
-                    SimFabricConfig *config, GError **error)
+static void
+fabric_config (const SimScenario *sc, const SimCluster *cluster, SimFabricConfig *config)
 {
-  g_autoptr(GKeyFile) kf = g_key_file_new ();
-  g_auto(GStrv) keys = NULL;
-  gboolean have = FALSE;
-
-  memset (config, 0, sizeof *config);
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, error))
-    return FALSE;
-  if (g_key_file_has_group (kf, "fabric"))
-    {
-      keys = g_key_file_get_keys (kf, "fabric", NULL, NULL);
-      for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
-        {
-          g_autofree char *value = g_key_file_get_value (kf, "fabric", keys[i], NULL);
-          g_autoptr(GError) local = NULL;
-          if (!sim_fabric_config_set (config, keys[i], value ? value : "", &local))
-            {
-              g_set_error (error, SIM_ERROR, local->code, "%s: [fabric] %s: %s", path, keys[i],
-                           local->message);
-              return FALSE;
-            }
-        }
-      have = TRUE;
-    }
-  for (guint i = 0; sets != NULL && sets[i] != NULL; i++)
-    if (g_str_has_prefix (sets[i], "fabric."))
-      {
-        const char *eq = strchr (sets[i], '=');
-        g_autofree char *key = NULL;
-        g_autoptr(GError) local = NULL;
-        if (eq == NULL)
-          {
-            g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
-                         "--set %s: expected SECTION.KEY=VALUE", sets[i]);
-            return FALSE;
-          }
-        key = g_strndup (sets[i] + 7, (gsize) (eq - sets[i] - 7));
-        if (!sim_fabric_config_set (config, key, eq + 1, &local))
-          {
-            g_set_error (error, SIM_ERROR, local->code, "--set %s: %s", sets[i], local->message);
-            return FALSE;
-          }
-        have = TRUE;
-      }
-  if (!have && sim_cluster_get_n_nodes (cluster) > 1)
+  sim_fabric_config_copy (config, &sc->fabric);
+  if (config->kind == SIM_FABRIC_NONE && sim_cluster_get_n_nodes (cluster) > 1)
     {
       guint nics = 0;
       for (guint n = 0; n < sim_cluster_get_n_nodes (cluster); n++)
@@ -74,21 +31,6 @@ read_fabric_config (const char *path, char **sets, const SimCluster *cluster,
       config->kind = SIM_FABRIC_SINGLE_SWITCH;
       config->radix = nics;
     }
-  return TRUE;
-}
-
-/* The scenario's overrides without those for [fabric], which
- * read_fabric_config() applies. */
-static char **
-scenario_sets (char **sets)
-{
-  GPtrArray *out = g_ptr_array_new ();
-
-  for (guint i = 0; sets != NULL && sets[i] != NULL; i++)
-    if (!g_str_has_prefix (sets[i], "fabric."))
-      g_ptr_array_add (out, g_strdup (sets[i]));
-  g_ptr_array_add (out, NULL);
-  return (char **) g_ptr_array_free (out, FALSE);
 }
 
 static SimCluster *
@@ -196,6 +138,13 @@ print_json (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *clu
 }
 
 static int
+report (const GError *error)
+{
+  gpusim_print_error (error);
+  return 1;
+}
+
+static int
 usage_error (GOptionContext *context, const char *message)
 {
   g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
@@ -208,7 +157,6 @@ gpusim_cmd_collective (int argc, char **argv)
 {
   g_autofree char *op_text = NULL, *algo_text = NULL, *min_text = NULL, *max_text = NULL;
   g_auto(GStrv) sets = NULL;
-  g_auto(GStrv) sc_sets = NULL;
   gint n_gpus = 0;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
@@ -259,27 +207,25 @@ gpusim_cmd_collective (int argc, char **argv)
   if (n_gpus < 2)
     return usage_error (context, "--gpus N is needed, with N >= 2");
 
-  sc_sets = scenario_sets (sets);
-  sc = sim_scenario_load (argv[1], (const char * const *) sc_sets, &error);
+  sc = sim_scenario_load (argv[1], (const char * const *) sets, &error);
   if (sc == NULL)
-    goto fail;
+    return report (error);
   catalogue = sim_catalogue_new_default ((const char * const *) sc->model_dirs, &error);
   if (catalogue == NULL)
-    goto fail;
+    return report (error);
   cluster = build_cluster (sc, catalogue, &error);
   if (cluster == NULL)
-    goto fail;
+    return report (error);
   if ((guint) n_gpus > sim_cluster_get_n_gpus (cluster))
     {
       g_set_error (&error, SIM_ERROR, SIM_ERROR_INVALID,
                    "--gpus %d: the cluster has %u GPUs", n_gpus, sim_cluster_get_n_gpus (cluster));
-      goto fail;
+      return report (error);
     }
-  if (!read_fabric_config (argv[1], sets, cluster, &fabric, &error))
-    goto fail;
+  fabric_config (sc, cluster, &fabric);
   topology = sim_topology_new (cluster, catalogue, &fabric, &error);
   if (topology == NULL)
-    goto fail;
+    return report (error);
   comm = sim_comm_model_new (topology, cluster);
   /* GPUs are numbered node by node, so the first N span as few nodes as
    * the pools allow. */
@@ -288,15 +234,11 @@ gpusim_cmd_collective (int argc, char **argv)
     gpus[i] = (guint32) i;
   rows = sim_collective_sweep (comm, op, algo, gpus, (guint) n_gpus, min_bytes, max_bytes, &error);
   if (rows == NULL)
-    goto fail;
+    return report (error);
   desc = sim_cluster_describe (cluster);
   if (json)
     print_json (op, algo, (guint) n_gpus, desc, rows);
   else
     print_table (op, algo, (guint) n_gpus, desc, rows);
   return fflush (stdout) == 0 ? 0 : 1;
-
-fail:
-  gpusim_print_error (error);
-  return 1;
 }

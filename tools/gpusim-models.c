@@ -1,6 +1,6 @@
 /* gpusim-models.c: `gpusim models`, the hardware catalogue on the command line.
  *
- *   gpusim models [--path DIR]... [--json]            lists GPU and node models
+ *   gpusim models [--path DIR]... [--json]            lists GPU, node, link and switch models
  *   gpusim models [--path DIR]... [--json] show NAME  prints one model
  */
 #include "config.h"
@@ -116,6 +116,73 @@ table_print (const Table *t)
     }
 }
 
+static char *
+latency_text (gint64 ns)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (ns == 0)
+    return g_strdup ("-");
+  if (ns < 1000)
+    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
+  return g_strdup_printf ("%s us", g_ascii_formatd (buf, sizeof buf, "%.4g", ns / 1e3));
+}
+
+static void
+print_network_tables (const SimCatalogue *catalogue)
+{
+  g_autoptr(GPtrArray) links = sim_catalogue_get_links (catalogue);
+  g_autoptr(GPtrArray) switches = sim_catalogue_get_switches (catalogue);
+  Table lt = { 7, "llrrrrl", g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev) };
+  Table st = { 7, "llrrrrl", g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev) };
+
+  table_add (&lt, g_strsplit ("LINK|KIND|BW/DIR|EFFICIENCY|LATENCY/HOP|PER MESSAGE|TRANSPORT",
+                              "|", -1));
+  for (guint i = 0; i < links->len; i++)
+    {
+      const SimLinkModel *l = links->pdata[i];
+      char **row = g_new0 (char *, 8);
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      row[0] = g_strdup (l->name);
+      row[1] = g_strdup (l->kind);
+      row[2] = scaled (l->bandwidth, "B/s", FALSE);
+      row[3] = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4g", l->efficiency));
+      row[4] = latency_text (l->latency_ns);
+      row[5] = latency_text (l->transport_latency_ns);
+      row[6] = g_strdup (l->transport ? l->transport : "-");
+      table_add (&lt, row);
+    }
+  table_add (&st, g_strsplit ("SWITCH|KIND|PORTS|PORT BW|LATENCY|PRICE|IN-NETWORK REDUCTION",
+                              "|", -1));
+  for (guint i = 0; i < switches->len; i++)
+    {
+      const SimSwitchModel *w = switches->pdata[i];
+      char **row = g_new0 (char *, 8);
+
+      row[0] = g_strdup (w->name);
+      row[1] = g_strdup (w->kind);
+      row[2] = g_strdup_printf ("%u", w->radix);
+      row[3] = scaled (w->port_bandwidth * 8, "b/s", FALSE);
+      row[4] = latency_text (w->latency_ns);
+      row[5] = price (w->price_usd);
+      row[6] = g_strdup (w->in_network_reduction ? "yes" : "-");
+      table_add (&st, row);
+    }
+  if (links->len > 0)
+    {
+      g_print ("\n");
+      table_print (&lt);
+    }
+  if (switches->len > 0)
+    {
+      g_print ("\n");
+      table_print (&st);
+    }
+  g_ptr_array_unref (lt.rows);
+  g_ptr_array_unref (st.rows);
+}
+
 static void
 print_tables (const SimCatalogue *catalogue)
 {
@@ -172,6 +239,7 @@ print_tables (const SimCatalogue *catalogue)
   table_print (&nt);
   g_ptr_array_unref (gt.rows);
   g_ptr_array_unref (nt.rows);
+  print_network_tables (catalogue);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -273,6 +341,56 @@ build_node (JsonBuilder *b, const SimNodeModel *n)
   add_double (b, "base_power_w", n->base_power_w);
   add_double (b, "max_power_w", n->max_power_w);
   add_double (b, "price_usd", n->price_usd);
+  add_string (b, "intra_link", n->intra_link_name);
+  add_string (b, "nic_link", n->nic_link_name);
+  add_string (b, "pcie_link", n->pcie_link_name);
+  add_string (b, "nvswitch_model", n->nvswitch_name);
+  json_builder_end_object (b);
+}
+
+static void
+add_bool (JsonBuilder *b, const char *member, gboolean v)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_add_boolean_value (b, v);
+}
+
+static void
+build_link (JsonBuilder *b, const SimLinkModel *l)
+{
+  json_builder_begin_object (b);
+  add_string (b, "kind", "link");
+  add_string (b, "name", l->name);
+  add_string (b, "description", l->description);
+  add_string (b, "source_file", l->source_file);
+  add_string (b, "link_kind", l->kind);
+  add_double (b, "bandwidth_bytes_per_s", l->bandwidth);
+  add_double (b, "efficiency", l->efficiency);
+  add_double (b, "latency_s", l->latency_ns / 1e9);
+  add_double (b, "transport_latency_s", l->transport_latency_ns / 1e9);
+  add_string (b, "transport", l->transport);
+  add_int (b, "links_per_gpu", l->links_per_gpu);
+  add_bool (b, "optical", l->optical);
+  add_bool (b, "access_optical", l->access_optical);
+  add_double (b, "price_usd", l->price_usd);
+  json_builder_end_object (b);
+}
+
+static void
+build_switch (JsonBuilder *b, const SimSwitchModel *w)
+{
+  json_builder_begin_object (b);
+  add_string (b, "kind", "switch");
+  add_string (b, "name", w->name);
+  add_string (b, "description", w->description);
+  add_string (b, "source_file", w->source_file);
+  add_string (b, "switch_kind", w->kind);
+  add_int (b, "radix", w->radix);
+  add_double (b, "port_bandwidth_bytes_per_s", w->port_bandwidth);
+  add_double (b, "latency_s", w->latency_ns / 1e9);
+  add_double (b, "power_w", w->power_w);
+  add_double (b, "price_usd", w->price_usd);
+  add_bool (b, "in_network_reduction", w->in_network_reduction);
   json_builder_end_object (b);
 }
 
@@ -307,6 +425,21 @@ print_list_json (const SimCatalogue *catalogue)
   for (guint i = 0; i < nodes->len; i++)
     build_node (b, nodes->pdata[i]);
   json_builder_end_array (b);
+  {
+    g_autoptr(GPtrArray) links = sim_catalogue_get_links (catalogue);
+    g_autoptr(GPtrArray) switches = sim_catalogue_get_switches (catalogue);
+
+    json_builder_set_member_name (b, "links");
+    json_builder_begin_array (b);
+    for (guint i = 0; i < links->len; i++)
+      build_link (b, links->pdata[i]);
+    json_builder_end_array (b);
+    json_builder_set_member_name (b, "switches");
+    json_builder_begin_array (b);
+    for (guint i = 0; i < switches->len; i++)
+      build_switch (b, switches->pdata[i]);
+    json_builder_end_array (b);
+  }
   json_builder_end_object (b);
   print_json (b);
 }
@@ -352,7 +485,8 @@ gpusim_cmd_models (int argc, char **argv)
   g_option_context_set_help_enabled (ctx, FALSE);
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_summary (ctx,
-    "Lists the GPU and node models of the hardware catalogue, or shows one.\n"
+    "Lists the GPU, node, link and switch models of the hardware catalogue,\n"
+    "or shows one.\n"
     "\n"
     "The catalogue is read from the installed models directory, then from\n"
     "each directory in $GPUSIM_MODEL_PATH (colon-separated), then from each\n"
@@ -391,14 +525,20 @@ gpusim_cmd_models (int argc, char **argv)
       const char *name = argv[2];
       const SimGpuModel *gpu = sim_catalogue_lookup_gpu (catalogue, name);
       const SimNodeModel *node = sim_catalogue_lookup_node (catalogue, name);
+      const SimLinkModel *link = sim_catalogue_lookup_link (catalogue, name);
+      const SimSwitchModel *sw = sim_catalogue_lookup_switch (catalogue, name);
 
-      if (json && (gpu != NULL || node != NULL))
+      if (json && (gpu != NULL || node != NULL || link != NULL || sw != NULL))
         {
           g_autoptr(JsonBuilder) b = json_builder_new ();
           if (gpu != NULL)
             build_gpu (b, gpu);
-          else
+          else if (node != NULL)
             build_node (b, node);
+          else if (link != NULL)
+            build_link (b, link);
+          else
+            build_switch (b, sw);
           print_json (b);
         }
       else

@@ -3,6 +3,7 @@
  *   gpusim run SCENARIO [-o DIR] [--set SECTION.KEY=VALUE]... [--json] [--quiet]
  *   gpusim validate SCENARIO [--set ...]
  *   gpusim models [show NAME]
+ *   gpusim collective SCENARIO --op OP --gpus N [--algo A] [--min S] [--max S]
  */
 #include "config.h"
 
@@ -196,6 +197,8 @@ static const struct {
   { "run", gpusim_cmd_run, "run a scenario and print its summary" },
   { "validate", gpusim_cmd_validate, "check scenarios without running them" },
   { "models", gpusim_cmd_models, "list the hardware catalogue, or show one model" },
+  { "collective", gpusim_cmd_collective,
+    "time a collective on the scenario's fabric, as nccl-tests prints it" },
 };
 
 static void
