@@ -1044,6 +1044,11 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       g_free (sc->placement);
       sc->placement = g_strstrip (get_raw (ctx, "policy", "placement"));
     }
+  if (g_key_file_has_key (ctx->kf, "policy", "plugin", NULL))
+    {
+      g_autofree char *plugin = g_strstrip (get_raw (ctx, "policy", "plugin"));
+      sc->plugin = g_canonicalize_filename (plugin, sc->base_dir);
+    }
   sc->policy_params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (g_key_file_has_group (ctx->kf, "policy"))
     {
@@ -1218,6 +1223,7 @@ sim_scenario_unref (SimScenario *sc)
   g_free (sc->trace_path);
   g_free (sc->queue);
   g_free (sc->placement);
+  g_free (sc->plugin);
   if (sc->policy_params != NULL)
     g_hash_table_unref (sc->policy_params);
   sim__key_lines_free (sc->lines);

@@ -115,6 +115,7 @@ typedef struct {
   char    *queue;           /* queue order name */
   char    *placement;       /* placement name */
   GHashTable *policy_params; /* other [policy] keys -> values, for the policy */
+  char    *plugin;          /* (nullable) a policy plugin, absolute path; wins over queue/placement */
 
   SimTime  sample_interval; /* time-series interval */
   gboolean write_jobs;

@@ -10,6 +10,7 @@
 #include "fabric/sim-collective.h"
 #include "report/sim-metrics.h"
 #include "sched/sim-policy-private.h"
+#include "sched/sim-plugin.h"
 
 #include <glib/gstdio.h>
 #include <errno.h>
@@ -234,6 +235,18 @@ can_ever_fit (SimSimulation *self, const SimJobSpec *spec)
     return FALSE;
   if (spec->gpu_milli < SIM_GPU_WHOLE && spec->gpus != 1)
     return FALSE;
+  if (spec->gpu_models != NULL)
+    {
+      /* GPUs of an allowed model, counted pool by pool. */
+      guint allowed = 0;
+      for (guint p = 0; p < sim_cluster_get_n_pools (self->cluster); p++)
+        {
+          const SimPool *pool = sim_cluster_get_pool (self->cluster, p);
+          if (sim_cluster_node_allows (self->cluster, pool->first_node, spec->gpu_models))
+            allowed += pool->n_nodes * pool->gpus_per_node;
+        }
+      return spec->gpus <= allowed;
+    }
   return spec->gpus <= sim_cluster_get_n_gpus (self->cluster);
 }
 
@@ -857,6 +870,16 @@ create_policy (SimSimulation *self, GError **error)
   gpointer key, value;
   const char *failed;
 
+  if (sc->plugin != NULL)
+    {
+      self->policy = sim_policy_load_plugin (sc->plugin, error);
+      if (self->policy == NULL)
+        {
+          sim__scenario_locate (sc, "policy", "plugin", error);
+          return FALSE;
+        }
+      return TRUE;
+    }
   g_hash_table_iter_init (&it, sc->policy_params);
   while (g_hash_table_iter_next (&it, &key, &value))
     sim_policy_params_set (params, key, value);

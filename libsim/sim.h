@@ -21,8 +21,10 @@
 #include "workload/sim-workload.h"
 #include "workload/sim-job.h"
 #include "sched/sim-policy.h"
+#include "sched/sim-plugin.h"
 #include "sched/sim-fragmentation.h"
 #include "sim-scenario.h"
 #include "report/sim-report.h"
 #include "sim-simulation.h"
+#include "report/sim-compare.h"
 #undef SIM_INSIDE

@@ -2,6 +2,7 @@
  *
  *   gpusim run SCENARIO [-o DIR] [--set SECTION.KEY=VALUE]... [--json] [--quiet]
  *   gpusim validate SCENARIO [--set ...]
+ *   gpusim compare SCENARIO --policy A --policy B... [--seeds N] [--json] [--csv FILE]
  *   gpusim models [show NAME]
  *   gpusim collective SCENARIO --op OP --gpus N [--algo A] [--min S] [--max S]
  */
@@ -196,6 +197,7 @@ static const struct {
 } commands[] = {
   { "run", gpusim_cmd_run, "run a scenario and print its summary" },
   { "validate", gpusim_cmd_validate, "check scenarios without running them" },
+  { "compare", gpusim_cmd_compare, "compare policies over several seeds, with confidence intervals" },
   { "models", gpusim_cmd_models, "list the hardware catalogue, or show one model" },
   { "collective", gpusim_cmd_collective,
     "time a collective on the scenario's fabric, as nccl-tests prints it" },

@@ -227,13 +227,28 @@ void sim_comparison_set_progress_func (SimComparison *self, SimCompareProgressFu
  */
 gboolean sim_comparison_run (SimComparison *self, GError **error);
 
-/** sim_comparison_get_scenario_name: Returns: (transfer none): the scenario's name. */
+/**
+ * sim_comparison_get_scenario_name:
+ * @self: a comparison
+ *
+ * Returns: (transfer none): the scenario's name.
+ */
 const char *sim_comparison_get_scenario_name (SimComparison *self);
 
-/** sim_comparison_get_level: Returns: the confidence level. */
+/**
+ * sim_comparison_get_level:
+ * @self: a comparison
+ *
+ * Returns: the confidence level.
+ */
 double sim_comparison_get_level (SimComparison *self);
 
-/** sim_comparison_get_n_policies: Returns: the number of policies. */
+/**
+ * sim_comparison_get_n_policies:
+ * @self: a comparison
+ *
+ * Returns: the number of policies.
+ */
 guint sim_comparison_get_n_policies (SimComparison *self);
 
 /**
@@ -245,7 +260,12 @@ guint sim_comparison_get_n_policies (SimComparison *self);
  */
 const char *sim_comparison_get_policy_name (SimComparison *self, guint policy);
 
-/** sim_comparison_get_n_seeds: Returns: the number of seeds. */
+/**
+ * sim_comparison_get_n_seeds:
+ * @self: a comparison
+ *
+ * Returns: the number of seeds.
+ */
 guint sim_comparison_get_n_seeds (SimComparison *self);
 
 /**
@@ -257,7 +277,12 @@ guint sim_comparison_get_n_seeds (SimComparison *self);
  */
 guint64 sim_comparison_get_seed (SimComparison *self, guint index);
 
-/** sim_comparison_get_n_metrics: Returns: the number of metrics. */
+/**
+ * sim_comparison_get_n_metrics:
+ * @self: a comparison
+ *
+ * Returns: the number of metrics.
+ */
 guint sim_comparison_get_n_metrics (SimComparison *self);
 
 /**

@@ -6,9 +6,11 @@
 
 #include "sched/sim-policy-private.h"
 #include "sched/sim-queue-orders.h"
+#include "sched/sim-placements.h"
 
 void
 sim__policy_register_more (void)
 {
   sim__register_queue_orders ();
+  sim__register_placements ();
 }

@@ -50,7 +50,7 @@ typedef struct _SimSchedContext SimSchedContext;
 G_DECLARE_INTERFACE (SimPolicy, sim_policy, SIM, POLICY, GObject)
 
 /** SIM_POLICY_ABI_VERSION: bumped whenever #SimPolicyInterface grows. */
-#define SIM_POLICY_ABI_VERSION 1
+#define SIM_POLICY_ABI_VERSION 2
 
 /**
  * SimPolicyInterface:

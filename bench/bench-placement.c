@@ -1,0 +1,178 @@
+/* bench-placement.c: the cost of one placement decision.
+ *
+ * A cluster of 1,000 and then 10,000 nodes of 8 GPUs (96 cores and 768 GiB
+ * each) is filled to about 60% of its GPUs by first-fit with a mix of
+ * fractional, 1-, 2-, 4- and 8-GPU jobs, some of which then leave, so that
+ * nodes are partly used and some GPUs shared.  Each placement is then
+ * asked where a fixed sequence of probe jobs (the same mix, plus 16-GPU
+ * jobs) would go, without starting them, so that every placement sees the
+ * same state; the time per decision is printed, in microseconds.  FGD is
+ * given a workload of six task types.
+ *
+ * The figures are printed, never judged: this program fails only if a
+ * placement is unknown.
+ *
+ *   bench-placement [--quick]     (--quick: 1,000 nodes only)
+ */
+#include "config.h"
+
+#include <sim.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char * const placements[] = {
+  "first-fit", "best-fit", "worst-fit", "random", "packing", "clustering", "dot-product", "fgd",
+};
+
+static const SimTaskClass classes[] = {
+  { 1, 250, 4000, 16ull << 30, NULL, 3 },
+  { 1, 500, 8000, 32ull << 30, NULL, 3 },
+  { 1, 1000, 8000, 64ull << 30, NULL, 4 },
+  { 2, 1000, 16000, 128ull << 30, NULL, 2 },
+  { 4, 1000, 32000, 256ull << 30, NULL, 1 },
+  { 8, 1000, 64000, 512ull << 30, NULL, 1 },
+};
+
+static SimJob
+draw_job (GRand *rand, gboolean big)
+{
+  SimJob j = { 0 };
+  const SimTaskClass *t;
+  guint k = g_rand_int_range (rand, 0, big ? 15 : 14);
+
+  if (k == 14)
+    {
+      j.spec.gpus = 16;
+      j.spec.gpu_milli = 1000;
+      j.spec.cpu_milli = 128000;
+      j.spec.memory_bytes = 1024ull << 30;
+      return j;
+    }
+  t = &classes[k < 3 ? 0 : k < 6 ? 1 : k < 10 ? 2 : k < 12 ? 3 : k < 13 ? 4 : 5];
+  j.spec.gpus = t->gpus;
+  j.spec.gpu_milli = t->milli;
+  j.spec.cpu_milli = t->cpu_milli;
+  j.spec.memory_bytes = t->memory_bytes;
+  return j;
+}
+
+static void
+commit (SimCluster *c, const SimJob *job, const SimPlacement *pl)
+{
+  guint last = G_MAXUINT, count = 0;
+
+  sim_cluster_allocate (c, pl->gpus, pl->n_gpus, pl->milli, NULL);
+  /* Placements list a node's GPUs together. */
+  for (guint i = 0; i <= pl->n_gpus; i++)
+    {
+      guint node = i < pl->n_gpus ? sim_cluster_get_gpu (c, pl->gpus[i])->node : G_MAXUINT;
+      if (node != last && count > 0)
+        {
+          guint64 cpu, mem;
+          sim_job_host_share (job, count, &cpu, &mem);
+          sim_cluster_reserve_host (c, last, cpu, mem, NULL);
+          count = 0;
+        }
+      last = node;
+      count++;
+    }
+}
+
+static SimCluster *
+build (const SimCatalogue *cat, guint nodes)
+{
+  SimCluster *c = sim_cluster_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1);
+  g_autoptr(GError) error = NULL;
+  guint target = nodes * 8 * 6 / 10;
+  guint32 gpus[64];
+
+  if (!sim_cluster_add_pool (c, "main", sim_catalogue_lookup_node (cat, "DGX-H100"), NULL, 8, nodes,
+                             &error))
+    g_error ("%s", error->message);
+  sim_cluster_set_pool_host (c, 0, 96000, 768ull << 30);
+  while (sim_cluster_get_n_gpus (c) - sim_cluster_get_n_free_gpus (c) < target)
+    {
+      SimJob j = draw_job (rand, FALSE);
+      SimPlacement pl = { gpus, 0, 0 };
+      if (!sim_place_first_fit (c, &j, &pl))
+        break;
+      commit (c, &j, &pl);
+      /* One job in ten leaves again at once: holes across the cluster. */
+      if (g_rand_int_range (rand, 0, 10) == 0 && j.spec.gpu_milli == 1000)
+        {
+          guint64 cpu, mem;
+          sim_job_host_share (&j, j.spec.gpus, &cpu, &mem);
+          sim_cluster_release (c, pl.gpus, pl.n_gpus, pl.milli);
+          sim_cluster_release_host (c, sim_cluster_get_gpu (c, pl.gpus[0])->node, cpu, mem);
+        }
+    }
+  return c;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(SimCatalogue) cat = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
+  const guint sizes[] = { 1000, 10000 };
+  SimJob probes[256];
+
+  cat = sim_catalogue_new_default (NULL, &error);
+  if (cat == NULL)
+    {
+      fprintf (stderr, "bench-placement: %s\n", error->message);
+      return 1;
+    }
+  {
+    g_autoptr(GRand) rand = g_rand_new_with_seed (2);
+    for (guint i = 0; i < G_N_ELEMENTS (probes); i++)
+      {
+        probes[i] = draw_job (rand, TRUE);
+        probes[i].spec.id = i + 1;
+      }
+  }
+
+  printf ("placement cost per decision (nodes of 8 GPUs, about 60%% allocated)\n");
+  printf ("%-12s %8s %12s %10s %8s\n", "placement", "nodes", "us/decision", "decisions", "placed");
+  for (guint s = 0; s < (quick ? 1 : G_N_ELEMENTS (sizes)); s++)
+    {
+      g_autoptr(SimCluster) c = build (cat, sizes[s]);
+
+      for (guint p = 0; p < G_N_ELEMENTS (placements); p++)
+        {
+          SimPolicySetup setup = { 0 };
+          g_autoptr(SimPolicy) policy = NULL;
+          guint32 gpus[64];
+          guint n = 0, placed = 0;
+          gint64 t0, elapsed;
+
+          setup.seed = 1;
+          if (strcmp (placements[p], "fgd") == 0)
+            {
+              setup.task_classes = classes;
+              setup.n_task_classes = G_N_ELEMENTS (classes);
+            }
+          policy = sim_policy_new ("fifo", placements[p], &setup, &error);
+          if (policy == NULL)
+            {
+              fprintf (stderr, "bench-placement: %s\n", error->message);
+              return 1;
+            }
+          /* Enough decisions for about 0.2 s, at least 20. */
+          t0 = g_get_monotonic_time ();
+          do
+            {
+              SimPlacement pl = { gpus, 0, 0 };
+              placed += sim_policy_place (policy, c, &probes[n % G_N_ELEMENTS (probes)], &pl);
+              n++;
+              elapsed = g_get_monotonic_time () - t0;
+            }
+          while (n < 20 || (elapsed < 200000 && n < 200000));
+          printf ("%-12s %8u %12.2f %10u %7.0f%%\n", placements[p], sizes[s], (double) elapsed / n, n,
+                  100.0 * placed / n);
+        }
+    }
+  return 0;
+}
