@@ -301,6 +301,9 @@ START_TEST (test_workload_excerpt)
   ck_assert_int_eq (job.duration, (SimTime) 12537496 * SIM_SECOND);
   ck_assert_uint_eq (job.gpus, 1);
   ck_assert_uint_eq (job.gpu_milli, 1000);
+  ck_assert_uint_eq (job.cpu_milli, 12000);
+  ck_assert_uint_eq (job.memory_bytes, (guint64) 16384 * 1024 * 1024);
+  ck_assert_ptr_null (job.gpu_models);
   /* Line 3: openb-pod-0001, 460/1000 of a GPU, 427061 to 12902960. */
   ck_assert (sim_workload_next (w, &job, &error));
   ck_assert_uint_eq (job.id, 3);
@@ -367,6 +370,17 @@ START_TEST (test_workload_options_and_errors)
   ck_assert_uint_eq (invalid, 1);
   g_clear_error (&error);
   sim_workload_free (w);
+
+  /* GPU models become catalogue names. */
+  {
+    g_autofree char *spec = write_temp ("s.csv", POD_HEADER
+                                        "e,1000,1024,1,500,T4|V100M32,LS,Running,300,301,\n");
+    w = sim_workload_new_openb (spec, &config, &error);
+    ck_assert (sim_workload_next (w, &job, &error));
+    ck_assert_str_eq (job.gpu_models, "T4|V100-32GB");
+    ck_assert_ptr_eq (job.gpu_models, g_intern_string ("T4|V100-32GB"));
+    sim_workload_free (w);
+  }
 
   /* At most one job. */
   config.max_jobs = 1;

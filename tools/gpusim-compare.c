@@ -49,6 +49,7 @@ int
 gpusim_cmd_compare (int argc, char **argv)
 {
   g_auto(GStrv) policies = NULL;
+  g_auto(GStrv) variants = NULL;
   g_auto(GStrv) metrics = NULL;
   g_auto(GStrv) sets = NULL;
   g_autofree char *first_seed = NULL;
@@ -59,6 +60,10 @@ gpusim_cmd_compare (int argc, char **argv)
     { "policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &policies,
       "A policy: QUEUE/PLACEMENT, a PLACEMENT (with the scenario's queue order) or a "
       "plugin FILE.so; give two or more, the first is the baseline", "POLICY" },
+    { "variant", 'V', 0, G_OPTION_ARG_STRING_ARRAY, &variants,
+      "A variant of the scenario: NAME:SECTION.KEY=VALUE[;SECTION.KEY=VALUE...], e.g. "
+      "\"2:1:fabric.oversubscription=2\"... compared like policies (after them)",
+      "VARIANT" },
     { "seeds", 'n', 0, G_OPTION_ARG_INT, &n_seeds, "Runs per policy (default 5)", "N" },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &first_seed,
       "The first seed (default: the scenario's); then FIRST+1, ...", "FIRST" },
@@ -95,8 +100,8 @@ gpusim_cmd_compare (int argc, char **argv)
   if (argc != 2)
     return usage_error (context,
                         argc < 2 ? "compare needs a SCENARIO file" : "too many arguments");
-  if (policies == NULL || policies[0] == NULL)
-    return usage_error (context, "compare needs at least one --policy");
+  if ((policies == NULL || policies[0] == NULL) && (variants == NULL || variants[0] == NULL))
+    return usage_error (context, "compare needs at least one --policy or --variant");
   if (n_seeds < 1)
     return usage_error (context, "--seeds: expected a number of runs, at least 1");
   if (jobs < 0)
@@ -108,9 +113,26 @@ gpusim_cmd_compare (int argc, char **argv)
   cmp = sim_comparison_new (argv[1], (const char * const *) sets, &error);
   if (cmp == NULL)
     goto failed;
-  for (guint i = 0; policies[i] != NULL; i++)
+  for (guint i = 0; policies != NULL && policies[i] != NULL; i++)
     if (!sim_comparison_add_policy (cmp, policies[i], &error))
       goto failed;
+  for (guint i = 0; variants != NULL && variants[i] != NULL; i++)
+    {
+      /* NAME:KEY=VALUE;KEY=VALUE; the name ends at the last ':' before the first '='. */
+      const char *eq = strchr (variants[i], '=');
+      const char *colon = NULL;
+      g_autofree char *name = NULL;
+      g_auto(GStrv) sets_v = NULL;
+      for (const char *p = variants[i]; *p && (eq == NULL || p < eq); p++)
+        if (*p == ':')
+          colon = p;
+      if (colon == NULL || colon == variants[i] || eq == NULL)
+        return usage_error (context, "--variant: expected NAME:SECTION.KEY=VALUE[;...]");
+      name = g_strndup (variants[i], (gsize) (colon - variants[i]));
+      sets_v = g_strsplit (colon + 1, ";", -1);
+      if (!sim_comparison_add_variant (cmp, name, (const char * const *) sets_v, &error))
+        goto failed;
+    }
   for (guint i = 0; metrics != NULL && metrics[i] != NULL; i++)
     sim_comparison_add_metric (cmp, metrics[i]);
   sim_comparison_set_seeds (cmp, first_seed != NULL ? seed : sim_comparison_get_seed (cmp, 0),

@@ -4,6 +4,7 @@
  *   gpusim validate SCENARIO [--set ...]
  *   gpusim compare SCENARIO --policy A --policy B... [--seeds N] [--json] [--csv FILE]
  *   gpusim models [show NAME]
+ *   gpusim topo SCENARIO [--json]
  *   gpusim collective SCENARIO --op OP --gpus N [--algo A] [--min S] [--max S]
  */
 #include "config.h"
@@ -199,6 +200,7 @@ static const struct {
   { "validate", gpusim_cmd_validate, "check scenarios without running them" },
   { "compare", gpusim_cmd_compare, "compare policies over several seeds, with confidence intervals" },
   { "models", gpusim_cmd_models, "list the hardware catalogue, or show one model" },
+  { "topo", gpusim_cmd_topo, "print the figures of a scenario's network" },
   { "collective", gpusim_cmd_collective,
     "time a collective on the scenario's fabric, as nccl-tests prints it" },
 };

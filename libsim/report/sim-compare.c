@@ -120,6 +120,7 @@ typedef struct {
   char *placement;
   char *plugin;    /* or a plugin file, absolute */
   GType type;      /* of the policy this makes */
+  GStrv variant;   /* or a variant of the scenario: overrides, with its own policy */
 } PolicyEntry;
 
 struct _SimComparison {
@@ -162,6 +163,7 @@ policy_entry_free (gpointer data)
   g_free (p->queue);
   g_free (p->placement);
   g_free (p->plugin);
+  g_strfreev (p->variant);
   g_free (p);
 }
 
@@ -296,6 +298,39 @@ sim_comparison_add_policy (SimComparison *self, const char *spec, GError **error
   return TRUE;
 }
 
+gboolean
+sim_comparison_add_variant (SimComparison *self, const char *name, const char * const *overrides,
+                            GError **error)
+{
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+  g_autoptr(SimScenario) scenario = NULL;
+  g_autoptr(SimSimulation) sim = NULL;
+  PolicyEntry *entry;
+
+  g_return_val_if_fail (SIM_IS_COMPARISON (self), FALSE);
+  g_return_val_if_fail (name != NULL && overrides != NULL, FALSE);
+  g_return_val_if_fail (!self->ran, FALSE);
+
+  /* Built once here, so that a bad key or value is reported before any run. */
+  for (guint i = 0; self->overrides != NULL && self->overrides[i] != NULL; i++)
+    g_ptr_array_add (all, self->overrides[i]);
+  for (guint i = 0; overrides[i] != NULL; i++)
+    g_ptr_array_add (all, (gpointer) overrides[i]);
+  g_ptr_array_add (all, NULL);
+  scenario = sim_scenario_load (self->path, (const char * const *) all->pdata, error);
+  if (scenario == NULL || (sim = sim_simulation_new (scenario, error)) == NULL)
+    {
+      g_prefix_error (error, "variant \"%s\": ", name);
+      return FALSE;
+    }
+  entry = g_new0 (PolicyEntry, 1);
+  entry->spec = g_strdup (name);
+  entry->name = g_strdup (name);
+  entry->variant = g_strdupv ((char **) overrides);
+  g_ptr_array_add (self->policies, entry);
+  return TRUE;
+}
+
 void
 sim_comparison_add_metric (SimComparison *self, const char *metric)
 {
@@ -391,7 +426,9 @@ run_one (SimComparison *self, guint p, guint s, GError **error)
   for (guint i = 0; self->overrides != NULL && self->overrides[i] != NULL; i++)
     g_ptr_array_add (overrides, g_strdup (self->overrides[i]));
   g_ptr_array_add (overrides, g_strdup_printf ("scenario.seed=%" G_GUINT64_FORMAT, seed));
-  if (entry->plugin == NULL)
+  for (guint i = 0; entry->variant != NULL && entry->variant[i] != NULL; i++)
+    g_ptr_array_add (overrides, g_strdup (entry->variant[i]));
+  if (entry->plugin == NULL && entry->variant == NULL)
     {
       g_ptr_array_add (overrides, g_strdup_printf ("policy.queue=%s", entry->queue));
       g_ptr_array_add (overrides, g_strdup_printf ("policy.placement=%s", entry->placement));
@@ -408,8 +445,9 @@ run_one (SimComparison *self, guint p, guint s, GError **error)
        * keys and what it knows of the cluster and workload; it is replaced
        * only if the scenario's [policy] made some other kind of policy,
        * which the overrides do not reach. */
-      gboolean replace = entry->plugin != NULL ||
-                         G_OBJECT_TYPE (sim_simulation_get_policy (sim)) != entry->type;
+      gboolean replace = entry->variant == NULL &&
+                         (entry->plugin != NULL ||
+                          G_OBJECT_TYPE (sim_simulation_get_policy (sim)) != entry->type);
       if (replace)
         {
           policy = entry->plugin != NULL

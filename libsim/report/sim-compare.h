@@ -164,6 +164,27 @@ SimComparison *sim_comparison_new (const char *scenario_path, const char * const
 gboolean sim_comparison_add_policy (SimComparison *self, const char *spec, GError **error);
 
 /**
+ * sim_comparison_add_variant:
+ * @self: a comparison that has not run
+ * @name: the variant's name in the results
+ * @overrides: (array zero-terminated=1): "section.key=value" strings
+ *   applied on top of the scenario (e.g. "fabric.oversubscription=2")
+ * @error: return location for a #GError
+ *
+ * Adds a variant of the scenario, compared like a policy: the same seeds,
+ * paired differences against the first entry.  The variant keeps the
+ * scenario's policy unless its overrides change it.  The scenario is built
+ * once here to check the overrides.
+ *
+ * Errors: any error of sim_scenario_load() or sim_simulation_new(),
+ * prefixed with the variant's name.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_comparison_add_variant (SimComparison *self, const char *name,
+                                     const char * const *overrides, GError **error);
+
+/**
  * sim_comparison_add_metric:
  * @self: a comparison that has not run
  * @metric: a metric of the run report, e.g. "wait_p95"

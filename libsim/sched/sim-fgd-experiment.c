@@ -384,7 +384,8 @@ build_points (Experiment *e)
 
   for (guint k = 0; k <= k_max; k++)
     {
-      double p = k * c->sample_step;
+      /* Rounded to 1e-9 so that 3 x 0.01 is the share written 0.03. */
+      double p = nearbyint (k * c->sample_step * 1e9) / 1e9;
       g_array_append_val (pts, p);
     }
   if (c->stop_share >= 1.0 - 1e-9)
@@ -1057,9 +1058,10 @@ sim_fgd_result_format_table (const SimFgdResult *r)
   g_string_append_printf (s, "\ntasks       drawn from %u GPU pods of %u (%u task types), "
                           "with replacement, none leaving\n", r->n_gpu_pods, r->n_pods,
                           r->n_task_types);
-  g_string_append_printf (s, "runs        %u policies x %u seeds (%" G_GUINT64_FORMAT " to %"
+  g_string_append_printf (s, "runs        %u %s x %u seeds (%" G_GUINT64_FORMAT " to %"
                           G_GUINT64_FORMAT "), until arrived GPU demand reaches %s of "
-                          "capacity, sampled every %s\n\n", r->n_policies, r->n_seeds,
+                          "capacity, sampled every %s\n\n", r->n_policies,
+                          r->n_policies == 1 ? "policy" : "policies", r->n_seeds,
                           r->first_seed, r->first_seed + r->n_seeds - 1, stop, step);
   g_string_append (s, "allocation rate: allocated GPUs / GPU capacity, %, mean +- 95% CI "
                       "over seeds;\nfailed tasks, fragmented share of capacity and "
@@ -1174,10 +1176,11 @@ sim_fgd_result_to_json (const SimFgdResult *r, gboolean pretty)
   json_builder_add_double_value (b, r->sample_step);
   add_int (b, "first_seed", (gint64) r->first_seed);
   add_int (b, "seeds", r->n_seeds);
-  json_builder_set_member_name (b, "arrived_share");
+  /* In percent, where the sample points are round numbers. */
+  json_builder_set_member_name (b, "arrived_percent");
   json_builder_begin_array (b);
   for (guint k = 0; k < r->n_points; k++)
-    json_builder_add_double_value (b, r->points[k]);
+    json_builder_add_double_value (b, nearbyint (r->points[k] * 1e8) / 1e6);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "policies");
   json_builder_begin_array (b);

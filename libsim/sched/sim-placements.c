@@ -334,9 +334,24 @@ node_score (const Placer *s, const SimCluster *cluster, const SimNode *node, con
   return 0;
 }
 
+/* What a fractional score needs of the node, computed once per node. */
+typedef struct {
+  guint free_milli;
+  guint band;
+} NodeFacts;
+
+static void
+node_facts (const Placer *s, const SimCluster *cluster, const SimNode *node, const SimJob *job,
+            NodeFacts *f)
+{
+  f->free_milli = s->kind == KIND_PACKING || s->kind == KIND_CLUSTERING
+                    ? node_free_milli (cluster, node) : 0;
+  f->band = s->kind == KIND_CLUSTERING ? cluster_band (cluster, node, job->spec.gpu_milli) : 0;
+}
+
 /* The score of putting fractional JOB on GPU G of NODE. */
 static double
-gpu_score (const Placer *s, const SimCluster *cluster, const SimNode *node, const SimGpu *g,
+gpu_score (const Placer *s, const NodeFacts *f, const SimNode *node, const SimGpu *g,
            const SimJob *job)
 {
   guint room = gpu_room (g);
@@ -349,11 +364,10 @@ gpu_score (const Placer *s, const SimCluster *cluster, const SimNode *node, cons
       if (g->used_milli > 0)
         return room;
       if (node->free_gpus < node->n_gpus)
-        return 1e9 + node_free_milli (cluster, node);
+        return 1e9 + f->free_milli;
       return 2e9 + node->n_gpus;
     case KIND_CLUSTERING:
-      return cluster_band (cluster, node, job->spec.gpu_milli) * 1e9 +
-             node_free_milli (cluster, node) * 1e3 + room;
+      return f->band * 1e9 + f->free_milli * 1e3 + room;
     case KIND_DOT_PRODUCT:
       {
         double dot = dot_host (node, job->spec.cpu_milli, job->spec.memory_bytes) +
@@ -587,6 +601,7 @@ place_fraction (Placer *s, const SimCluster *cluster, const SimJob *job, SimPlac
         {
           const SimNode *node = sim_cluster_get_node (cluster, i);
           gboolean admitted = FALSE, asked = FALSE;
+          NodeFacts facts = { 0, 0 };
 
           for (guint k = 0; k < node->n_gpus; k++)
             {
@@ -600,6 +615,8 @@ place_fraction (Placer *s, const SimCluster *cluster, const SimJob *job, SimPlac
                 {
                   admitted = sim_place_node_admits (cluster, i, job, 1);
                   asked = TRUE;
+                  if (admitted && s->kind != KIND_RANDOM)
+                    node_facts (s, cluster, node, job, &facts);
                 }
               if (!admitted)
                 break;
@@ -608,7 +625,7 @@ place_fraction (Placer *s, const SimCluster *cluster, const SimJob *job, SimPlac
                   g_array_append_val (s->candidates, index);
                   continue;
                 }
-              score = gpu_score (s, cluster, node, g, job);
+              score = gpu_score (s, &facts, node, g, job);
               if (chosen < 0 || score < best - FGD_EPSILON)
                 {
                   chosen = index;

@@ -462,6 +462,21 @@ typedef struct {
   gboolean done;
 } SimOpenb;
 
+/* The pod's GPU models as catalogue names joined by '|', interned; NULL
+ * for any model. */
+static const char *
+catalogue_models (char **spec)
+{
+  g_autoptr(GString) s = NULL;
+
+  if (spec[0] == NULL)
+    return NULL;
+  s = g_string_new (NULL);
+  for (guint i = 0; spec[i] != NULL; i++)
+    g_string_append_printf (s, "%s%s", i ? "|" : "", sim_openb_gpu_model_to_catalogue (spec[i]));
+  return g_intern_string (s->str);
+}
+
 /* Reads rows until one yields a job.  FALSE at the end (error unset) or on
  * failure. */
 static gboolean
@@ -522,6 +537,15 @@ read_job (SimOpenb *ob, SimJobSpec *out, GError **error)
       out->job_class = 0;
       out->user = -1;
       out->status = -1;
+      if (pod->cpu_milli > G_MAXUINT32)
+        return row_error (r, P_CPU, error, "%" G_GUINT64_FORMAT " is too large: at most %u",
+                          pod->cpu_milli, G_MAXUINT32);
+      if (pod->memory_mib > G_MAXUINT64 / (1024 * 1024))
+        return row_error (r, P_MEM, error, "%" G_GUINT64_FORMAT " MiB is too large",
+                          pod->memory_mib);
+      out->cpu_milli = (guint32) pod->cpu_milli;
+      out->memory_bytes = pod->memory_mib * 1024 * 1024;
+      out->gpu_models = catalogue_models (pod->gpu_spec);
       return TRUE;
     }
 }

@@ -154,8 +154,9 @@ typedef struct {
  * A streaming source that replays the pods in time: one row is read each
  * time sim_workload_next() asks for a job.  A job is submitted at the
  * pod's creation_time, runs for deletion_time - creation_time (at least
- * 1 ns), on num_gpu GPUs of gpu_milli thousandths each; its id is its line
- * number.  Scheduled times, phases and GPU model constraints are not used.
+ * 1 ns), on num_gpu GPUs of gpu_milli thousandths each, with the pod's CPU
+ * and memory, and its gpu_spec as catalogue names in @gpu_models; its id
+ * is its line number.  Scheduled times, phases and QoS are not used.
  *
  * Errors: SIM_ERROR_IO if the file cannot be opened; SIM_ERROR_TRACE for
  * a malformed header (here) or row (later, from sim_workload_next()), a

@@ -1,0 +1,686 @@
+/* check-placements.c: the placements of sim-placements.c and the FGD
+ * fragmentation measure.
+ *
+ * What it checks: on small clusters built by hand, the GPUs each placement
+ * (worst-fit, random, packing, clustering, dot-product, fgd) chooses, with
+ * the reasoning written beside the expected answer; GPU-model and host
+ * CPU/memory constraints; that random is deterministic per seed and close
+ * to uniform; the fragmentation F_n(M) of the FGD paper computed by hand;
+ * a sequence where FGD keeps a whole GPU free for a whole-GPU task while
+ * best-fit breaks it; and, on random clusters and job sequences, that no
+ * placement ever returns GPUs without room (sim_cluster_allocate() accepts
+ * every placement) and that each placement finds a place exactly when
+ * first-fit does.
+ * What it does not check: scheduling over time (check-sched does), the
+ * openb experiment, or how good the placements are on real traces.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <sim.h>
+#include <string.h>
+
+static SimCatalogue *catalogue;
+
+static const char * const all_placements[] = {
+  "worst-fit", "random", "packing", "clustering", "dot-product", "fgd",
+};
+
+static void
+setup (void)
+{
+  g_autoptr(GError) error = NULL;
+  catalogue = sim_catalogue_new_default (NULL, &error);
+  ck_assert_msg (catalogue != NULL, "%s", error ? error->message : "");
+}
+
+static void
+teardown (void)
+{
+  g_clear_pointer (&catalogue, sim_catalogue_free);
+}
+
+/* NODES nodes of PER GPUs each, of catalogue node MODEL. */
+static SimCluster *
+make_cluster (const char *model, guint nodes, guint per)
+{
+  SimCluster *c = sim_cluster_new ();
+  const SimNodeModel *m = sim_catalogue_lookup_node (catalogue, model);
+  g_autoptr(GError) error = NULL;
+
+  ck_assert_ptr_nonnull (m);
+  ck_assert (sim_cluster_add_pool (c, model, m, NULL, per, nodes, &error));
+  return c;
+}
+
+static SimJob
+job_of (guint gpus, guint milli)
+{
+  static guint64 next_id = 1;
+  SimJob j = { 0 };
+
+  j.spec.id = next_id++;
+  j.spec.gpus = gpus;
+  j.spec.gpu_milli = milli;
+  return j;
+}
+
+static SimPolicy *
+policy_full (const char *placement, guint64 seed, const SimTaskClass *classes, guint n,
+             SimPolicyParams *params)
+{
+  SimPolicySetup setup = { 0 };
+  g_autoptr(GError) error = NULL;
+  SimPolicy *p;
+
+  setup.seed = seed;
+  setup.task_classes = classes;
+  setup.n_task_classes = n;
+  setup.params = params;
+  p = sim_policy_new ("fifo", placement, &setup, &error);
+  ck_assert_msg (p != NULL, "%s: %s", placement, error ? error->message : "");
+  return p;
+}
+
+static SimPolicy *
+policy (const char *placement)
+{
+  return policy_full (placement, 1, NULL, 0, NULL);
+}
+
+/* Places JOB; returns the first GPU chosen, or -1 if it does not fit. */
+static gint64
+place_first (SimPolicy *p, const SimCluster *c, const SimJob *job, guint32 *gpus)
+{
+  SimPlacement pl = { gpus, 0, 0 };
+
+  if (!sim_policy_place (p, c, job, &pl))
+    return -1;
+  ck_assert_uint_eq (pl.n_gpus, MAX (job->spec.gpus, 1));
+  return gpus[0];
+}
+
+static void
+take (SimCluster *c, guint32 gpu, guint milli)
+{
+  g_autoptr(GError) error = NULL;
+  ck_assert_msg (sim_cluster_allocate (c, &gpu, 1, milli, &error), "%s", error ? error->message : "");
+}
+
+/* Allocates PL for JOB, host share included. */
+static void
+commit (SimCluster *c, const SimJob *job, const SimPlacement *pl)
+{
+  g_autoptr(GError) error = NULL;
+  guint counts[256] = { 0 };
+
+  ck_assert_msg (sim_cluster_allocate (c, pl->gpus, pl->n_gpus, pl->milli, &error), "%s",
+                 error ? error->message : "");
+  for (guint i = 0; i < pl->n_gpus; i++)
+    counts[sim_cluster_get_gpu (c, pl->gpus[i])->node]++;
+  for (guint n = 0; n < sim_cluster_get_n_nodes (c) && n < 256; n++)
+    if (counts[n] > 0)
+      {
+        guint64 cpu, mem;
+        sim_job_host_share (job, counts[n], &cpu, &mem);
+        ck_assert_msg (sim_cluster_reserve_host (c, n, cpu, mem, &error), "%s",
+                       error ? error->message : "");
+      }
+}
+
+/* Places JOB with P and commits it; returns the first GPU, or -1. */
+static gint64
+place_commit (SimPolicy *p, SimCluster *c, const SimJob *job)
+{
+  guint32 gpus[64];
+  SimPlacement pl = { gpus, 0, 0 };
+
+  if (!sim_policy_place (p, c, job, &pl))
+    return -1;
+  commit (c, job, &pl);
+  return gpus[0];
+}
+
+START_TEST (test_registered)
+{
+  g_autoptr(GPtrArray) names = sim_policy_list_placements ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (all_placements); i++)
+    {
+      gboolean found = FALSE;
+      for (guint k = 0; k < names->len; k++)
+        found |= strcmp (names->pdata[k], all_placements[i]) == 0;
+      ck_assert_msg (found, "%s is not registered", all_placements[i]);
+      ck_assert_ptr_nonnull (sim_policy_describe_builtin (all_placements[i]));
+    }
+}
+END_TEST
+
+START_TEST (test_worst_fit)
+{
+  /* Three nodes of 4 GPUs: node 0 has 2 free (GPUs 2, 3), node 1 has 3 free
+   * (5, 6, 7), node 2 has 1 free (11). */
+  g_autoptr(SimCluster) c = make_cluster ("PCIe-8GPU", 3, 4);
+  g_autoptr(SimPolicy) p = policy ("worst-fit");
+  guint32 gpus[8];
+  SimJob j;
+
+  take (c, 0, 1000);
+  take (c, 1, 1000);
+  take (c, 4, 1000);
+  take (c, 8, 1000);
+  take (c, 9, 1000);
+  take (c, 10, 1000);
+  /* One GPU: node 1 has the most free; its first free GPU is 5. */
+  j = job_of (1, 1000);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 5);
+  /* Two GPUs: node 1 again, GPUs 5 and 6. */
+  j = job_of (2, 1000);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 5);
+  ck_assert_uint_eq (gpus[1], 6);
+  /* Three GPUs: only node 1 can. */
+  j = job_of (3, 1000);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 5);
+  /* Four: nobody. */
+  j = job_of (4, 1000);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), -1);
+  /* Fractional: GPU 2 has 300 used (room 700), every free GPU has 1000:
+   * the most room is 1000, first at GPU 3. */
+  take (c, 2, 300);
+  j = job_of (1, 500);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 3);
+}
+END_TEST
+
+START_TEST (test_random_deterministic_uniform)
+{
+  g_autoptr(SimCluster) c = make_cluster ("PCIe-8GPU", 4, 4);
+  g_autoptr(SimPolicy) a = policy_full ("random", 7, NULL, 0, NULL);
+  g_autoptr(SimPolicy) b = policy_full ("random", 7, NULL, 0, NULL);
+  g_autoptr(SimPolicy) other = policy_full ("random", 8, NULL, 0, NULL);
+  guint node_counts[4] = { 0 }, gpu_counts[16] = { 0 };
+  guint differ = 0;
+  guint32 ga[1], gb[1], go[1];
+  SimJob whole = job_of (1, 1000), frac = job_of (1, 250);
+
+  /* Same seed, same choices; another seed, other choices somewhere. */
+  for (guint i = 0; i < 4000; i++)
+    {
+      gint64 x = place_first (a, c, &whole, ga);
+      ck_assert_int_eq (x, place_first (b, c, &whole, gb));
+      differ += x != place_first (other, c, &whole, go);
+      ck_assert (x >= 0 && x % 4 == 0); /* the node's first GPU */
+      node_counts[x / 4]++;
+    }
+  ck_assert_uint_gt (differ, 0);
+  /* 4000 draws over 4 nodes: 1000 expected each, standard deviation about
+   * 27; 150 away would be more than 5 sigma. */
+  for (guint n = 0; n < 4; n++)
+    ck_assert_msg (node_counts[n] > 850 && node_counts[n] < 1150, "node %u: %u", n,
+                   node_counts[n]);
+  /* Fractional: uniformly over the 16 GPUs (250 expected, sd about 15). */
+  for (guint i = 0; i < 4000; i++)
+    gpu_counts[place_first (a, c, &frac, ga)]++;
+  for (guint g = 0; g < 16; g++)
+    ck_assert_msg (gpu_counts[g] > 170 && gpu_counts[g] < 330, "GPU %u: %u", g, gpu_counts[g]);
+  /* Only nodes that fit: with nodes 0, 1, 3 full, every draw is node 2. */
+  for (guint g = 0; g < 16; g++)
+    if (g / 4 != 2)
+      take (c, g, 1000);
+  for (guint i = 0; i < 50; i++)
+    ck_assert_int_eq (place_first (a, c, &whole, ga), 8);
+}
+END_TEST
+
+START_TEST (test_packing)
+{
+  /* Node 0 idle; node 1 holds a whole-GPU job on GPU 4; node 2 shares GPU 8
+   * (500 used, room 500) and GPU 9 (800 used, room 200). */
+  g_autoptr(SimCluster) c = make_cluster ("PCIe-8GPU", 3, 4);
+  g_autoptr(SimPolicy) p = policy ("packing");
+  guint32 gpus[8];
+  SimJob j;
+
+  take (c, 4, 1000);
+  take (c, 8, 500);
+  take (c, 9, 800);
+  /* 200: a shared GPU first, the one with the least room: GPU 9. */
+  j = job_of (1, 200);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 9);
+  /* 300: GPU 9 lacks room; GPU 8 is the only shared one that fits. */
+  j = job_of (1, 300);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 8);
+  /* 600: no shared GPU fits: a free GPU on a used node.  Node 1 has 3000
+   * thousandths free, node 2 has 500 + 200 + 2000 = 2700: node 2 is more
+   * allocated, and its first free GPU is 10. */
+  j = job_of (1, 600);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 10);
+  /* One whole GPU: the same reasoning, GPU 10. */
+  j = job_of (1, 1000);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 10);
+  /* Three whole GPUs: node 2 has only 2 whole free; node 1 (used) comes
+   * before the idle node 0: GPUs 5, 6, 7. */
+  j = job_of (3, 1000);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 5);
+  /* Four: only the idle node 0. */
+  j = job_of (4, 1000);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 0);
+}
+END_TEST
+
+START_TEST (test_clustering)
+{
+  /* Node 0: GPU 0 holds two 250 tasks.  Node 1: GPU 4 holds one 500 task,
+   * GPU 5 a whole-GPU task.  Node 2 idle. */
+  g_autoptr(SimCluster) c = make_cluster ("PCIe-8GPU", 3, 4);
+  g_autoptr(SimPolicy) p = policy ("clustering");
+  guint32 gpus[8];
+  SimJob j;
+
+  take (c, 0, 250);
+  take (c, 0, 250);
+  take (c, 4, 500);
+  take (c, 5, 1000);
+  /* 250: node 0 holds only 250s (best band); within it the GPU with the
+   * least room, GPU 0 (500 left). */
+  j = job_of (1, 250);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 0);
+  /* 500: node 1 holds 500s among others (second band), node 2 is idle
+   * (third), node 0 holds only other requests (last): node 1, GPU 4. */
+  j = job_of (1, 500);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 4);
+  /* A whole GPU: node 1 holds a whole-GPU task among others: second band,
+   * before idle node 2; its first free GPU is 6. */
+  j = job_of (1, 1000);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 6);
+  /* 700: no node holds 700s; node 2 is idle: GPU 8. */
+  j = job_of (1, 700);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 8);
+}
+END_TEST
+
+START_TEST (test_dot_product)
+{
+  /* Two nodes of 4 GPUs, 32 cores and 128 GiB each.  Node 0 runs a job of
+   * 2 GPUs, 16 cores and 64 GiB. */
+  g_autoptr(SimCluster) c = make_cluster ("PCIe-8GPU", 2, 4);
+  g_autoptr(SimPolicyParams) params = sim_policy_params_new ();
+  g_autoptr(SimPolicy) max = NULL;
+  g_autoptr(SimPolicy) min = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 gpus[8];
+  guint32 two[] = { 0, 1 };
+  SimJob j = job_of (1, 1000);
+
+  sim_cluster_set_pool_host (c, 0, 32000, 128 * (guint64) 1 << 30);
+  ck_assert (sim_cluster_allocate (c, two, 2, 1000, &error));
+  ck_assert (sim_cluster_reserve_host (c, 0, 16000, 64 * (guint64) 1 << 30, &error));
+  /* Job: 1 GPU, 4 cores, 16 GiB.  Node 0: 4/32 x 16/32 + 16/128 x 64/128
+   * + 1/4 x 2/4 = 0.0625 + 0.0625 + 0.125 = 0.25.  Node 1: 0.125 + 0.125
+   * + 0.25 = 0.5.  The largest (Tetris) is node 1, GPU 4; the smallest,
+   * node 0, GPU 2. */
+  j.spec.cpu_milli = 4000;
+  j.spec.memory_bytes = 16 * (guint64) 1 << 30;
+  max = policy ("dot-product");
+  ck_assert_int_eq (place_first (max, c, &j, gpus), 4);
+  sim_policy_params_set (params, "dot_product", "min");
+  min = policy_full ("dot-product", 1, NULL, 0, params);
+  ck_assert_int_eq (place_first (min, c, &j, gpus), 2);
+  /* A bad value is refused. */
+  sim_policy_params_set (params, "dot_product", "median");
+  {
+    SimPolicySetup setup = { 0 };
+    setup.params = params;
+    ck_assert_ptr_null (sim_policy_new ("fifo", "dot-product", &setup, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  }
+}
+END_TEST
+
+START_TEST (test_constraints)
+{
+  /* Pool 0: one A10 node (GPUs 0-3, 16 cores); pool 1: one H100 node
+   * (GPUs 4-7, 64 cores).  A job that asks for H100, and a job that needs
+   * 20 cores, can go only to the H100 node, whatever the placement. */
+  g_autoptr(SimCluster) c = sim_cluster_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 gpus[8];
+
+  ck_assert (sim_cluster_add_pool (c, "a", sim_catalogue_lookup_node (catalogue, "PCIe-8GPU"), NULL,
+                                   4, 1, &error));
+  ck_assert (sim_cluster_add_pool (c, "h", sim_catalogue_lookup_node (catalogue, "DGX-H100"), NULL,
+                                   4, 1, &error));
+  sim_cluster_set_pool_host (c, 0, 16000, 0);
+  sim_cluster_set_pool_host (c, 1, 64000, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (all_placements); i++)
+    {
+      g_autoptr(SimPolicy) p = policy (all_placements[i]);
+      SimJob model = job_of (1, 1000), frac = job_of (1, 300), cpu = job_of (2, 1000);
+      gint64 g;
+
+      model.spec.gpu_models = g_intern_string ("H100-SXM");
+      frac.spec.gpu_models = model.spec.gpu_models;
+      cpu.spec.cpu_milli = 20000;
+      g = place_first (p, c, &model, gpus);
+      ck_assert_msg (g >= 4 && g < 8, "%s: %" G_GINT64_FORMAT, all_placements[i], g);
+      g = place_first (p, c, &frac, gpus);
+      ck_assert_msg (g >= 4 && g < 8, "%s: %" G_GINT64_FORMAT, all_placements[i], g);
+      g = place_first (p, c, &cpu, gpus);
+      ck_assert_msg (g >= 4 && g < 8, "%s: %" G_GINT64_FORMAT, all_placements[i], g);
+      cpu.spec.cpu_milli = 70000;
+      ck_assert_int_eq (place_first (p, c, &cpu, gpus), -1);
+    }
+}
+END_TEST
+
+/* The cluster of the fragmentation test: three nodes of 4 GPUs, 8 cores
+ * each.  Node 0: GPU 0 has 300 used (700 free), GPU 1 full, GPUs 2 and 3
+ * free.  Node 1: GPUs 4-6 full, GPU 7 has 600 used (400 free).  Node 2
+ * idle. */
+static SimCluster *
+fragmentation_cluster (void)
+{
+  SimCluster *c = make_cluster ("PCIe-8GPU", 3, 4);
+
+  sim_cluster_set_pool_host (c, 0, 8000, 0);
+  take (c, 0, 300);
+  take (c, 1, 1000);
+  take (c, 4, 1000);
+  take (c, 5, 1000);
+  take (c, 6, 1000);
+  take (c, 7, 600);
+  return c;
+}
+
+START_TEST (test_fragmentation_by_hand)
+{
+  g_autoptr(SimCluster) c = fragmentation_cluster ();
+  /* A: 1 GPU x 500, weight 2.  B: 2 whole GPUs, weight 1.  C: 1 whole GPU
+   * and 9 cores (more than a node has), weight 1.  D: 1 whole H100, which
+   * this cluster does not have, weight 4.  E: 16 whole GPUs (more than a
+   * node), weight 1. */
+  SimTaskClass cls[5] = {
+    { 1, 500, 0, 0, NULL, 2 },
+    { 2, 1000, 0, 0, NULL, 1 },
+    { 1, 1000, 9000, 0, NULL, 1 },
+    { 1, 1000, 0, 0, NULL, 4 },
+    { 16, 1000, 0, 0, NULL, 1 },
+  };
+
+  cls[3].gpu_models = g_intern_string ("H100-SXM");
+  /* With A, B, C (weights 2, 1, 1; sum 4), in thousandths:
+   * node 0: free 700 + 0 + 1000 + 1000 = 2700.  A fits (a GPU has 1000
+   *   room) and cannot use GPU 1 (0 free): 0.  B fits (2 whole free) and
+   *   cannot use the partly used GPU 0: 700.  C cannot run: 2700.
+   *   F = (2 x 0 + 700 + 2700) / 4 = 850.
+   * node 1: free 400.  A: no GPU has 500: 400.  B: no whole GPU: 400.
+   *   C: 400.  F = (800 + 400 + 400) / 4 = 400.
+   * node 2: free 4000.  A: 0.  B: 0.  C: 4000.  F = 4000 / 4 = 1000.
+   * Cluster: 2250 thousandths = 2.25 GPUs. */
+  ck_assert_double_eq_tol (sim_fgd_node_fragmentation (c, 0, cls, 3), 0.85, 1e-12);
+  ck_assert_double_eq_tol (sim_fgd_node_fragmentation (c, 1, cls, 3), 0.4, 1e-12);
+  ck_assert_double_eq_tol (sim_fgd_node_fragmentation (c, 2, cls, 3), 1.0, 1e-12);
+  ck_assert_double_eq_tol (sim_fgd_cluster_fragmentation (c, cls, 3), 2.25, 1e-12);
+  /* Adding D (weight 4; sum 8): D can use nothing anywhere.
+   * node 0: (3400 + 4 x 2700) / 8 = 1775; node 1: (1600 + 4 x 400) / 8 =
+   * 400; node 2: (4000 + 4 x 4000) / 8 = 2500.  Sum 4.675 GPUs. */
+  ck_assert_double_eq_tol (sim_fgd_cluster_fragmentation (c, cls, 4), 4.675, 1e-12);
+  /* E alone: it can use a node only whole.  Node 0 is partly used: 2700;
+   * node 1: 400; idle node 2: 0.  3.1 GPUs. */
+  ck_assert_double_eq_tol (sim_fgd_cluster_fragmentation (c, cls + 4, 1), 3.1, 1e-12);
+  /* No task types, or zero weights: nothing to measure against. */
+  ck_assert_double_eq (sim_fgd_cluster_fragmentation (c, NULL, 0), 0);
+  /* A full cluster has no fragment. */
+  for (guint g = 0; g < 12; g++)
+    {
+      guint room = SIM_GPU_WHOLE - sim_cluster_get_gpu (c, g)->used_milli;
+      if (room > 0)
+        take (c, g, room);
+    }
+  ck_assert_double_eq (sim_fgd_cluster_fragmentation (c, cls, 5), 0);
+}
+END_TEST
+
+START_TEST (test_fgd_keeps_whole_gpu)
+{
+  /* Three one-GPU nodes with 600, 900 and 1000 thousandths free.  The
+   * workload is half 0.5-GPU tasks, half whole-GPU tasks.  Tasks of 0.4,
+   * 0.5 and 0.5 GPU arrive, then a whole-GPU task.
+   *
+   * Best-fit takes the least room each time: 0.4 on GPU 0 (200 left), 0.5
+   * on GPU 1 (400 left), and the second 0.5 must break GPU 2 (500 left):
+   * the whole-GPU task then finds no GPU.
+   *
+   * FGD, for 0.4 (F per node in thousandths, p = 0.5 each type):
+   *   GPU 0: 600 -> 200: F 300 -> 200 (whole 100 + half 100), -100
+   *   GPU 1: 900 -> 500: F 450 -> 250 (whole only), -200
+   *   GPU 2: 1000 -> 600: F 0 -> 300, +300
+   * so GPU 1 (500 left, still usable by a 0.5 task).  Then 0.5: GPU 1 to
+   * 0 (-250) beats GPU 0 to 100 (-200) and GPU 2 (+250); then 0.5 on GPU 0
+   * (-200).  GPU 2 stays whole, and the whole-GPU task runs there. */
+  SimTaskClass cls[2] = { { 1, 500, 0, 0, NULL, 1 }, { 1, 1000, 0, 0, NULL, 1 } };
+  g_autoptr(SimCluster) bf = make_cluster ("PCIe-8GPU", 3, 1);
+  g_autoptr(SimCluster) fg = make_cluster ("PCIe-8GPU", 3, 1);
+  g_autoptr(SimPolicy) best = policy ("best-fit");
+  g_autoptr(SimPolicy) fgd = policy_full ("fgd", 1, cls, 2, NULL);
+  const guint sizes[4] = { 400, 500, 500, 1000 };
+  const gint64 want_bf[4] = { 0, 1, 2, -1 };
+  const gint64 want_fgd[4] = { 1, 1, 0, 2 };
+
+  take (bf, 0, 400);
+  take (bf, 1, 100);
+  take (fg, 0, 400);
+  take (fg, 1, 100);
+  ck_assert_double_eq_tol (sim_fgd_cluster_fragmentation (fg, cls, 2), 0.75, 1e-12);
+  for (guint i = 0; i < 4; i++)
+    {
+      SimJob j = job_of (1, sizes[i]);
+      ck_assert_int_eq (place_commit (best, bf, &j), want_bf[i]);
+      ck_assert_int_eq (place_commit (fgd, fg, &j), want_fgd[i]);
+      if (i == 2)
+        {
+          /* Best-fit: 200, 400, 500 free: (100 + 100) + (200 + 200) +
+           * (250 + 0) = 850.  FGD: 100, 0, 1000: 50 + 50 = 100. */
+          ck_assert_double_eq_tol (sim_fgd_cluster_fragmentation (bf, cls, 2), 0.85, 1e-12);
+          ck_assert_double_eq_tol (sim_fgd_cluster_fragmentation (fg, cls, 2), 0.1, 1e-12);
+        }
+    }
+}
+END_TEST
+
+START_TEST (test_fgd_whole_and_learning)
+{
+  /* Two nodes of 4 GPUs: node 0 has GPU 0 used (3 free), node 1 GPUs 4
+   * and 5 (2 free).  For a 1-GPU task, best-fit takes node 1 (fewest free),
+   * leaving single GPUs on both nodes.  Against a workload of 2-GPU tasks,
+   * FGD sees node 0 going from 3 free to 2 (still usable: +0) and node 1
+   * from 2 to 1 (unusable: +1000), and takes node 0, GPU 1. */
+  SimTaskClass two = { 2, 1000, 0, 0, NULL, 1 };
+  g_autoptr(SimCluster) c = make_cluster ("PCIe-8GPU", 2, 4);
+  g_autoptr(SimPolicy) fgd = policy_full ("fgd", 1, &two, 1, NULL);
+  g_autoptr(SimPolicy) learner = policy ("fgd");
+  guint32 gpus[8];
+  SimJob one = job_of (1, 1000), pair = job_of (2, 1000);
+
+  take (c, 0, 1000);
+  take (c, 4, 1000);
+  take (c, 5, 1000);
+  ck_assert (sim_place_best_fit (c, &one, &(SimPlacement){ gpus, 0, 0 }));
+  ck_assert_uint_eq (gpus[0], 6);
+  ck_assert_int_eq (place_first (fgd, c, &one, gpus), 1);
+  /* Without classes, FGD learns from the jobs it sees.  First a 2-GPU job:
+   * the workload is {2 GPUs}; node 0 would keep 1 free (+1000), node 1
+   * none (+0): node 1, GPUs 6, 7. */
+  ck_assert_int_eq (place_first (learner, c, &pair, gpus), 6);
+  /* Then a 1-GPU job: the workload is {2 GPUs: 1, 1 GPU: 1}.  Node 0: 3 ->
+   * 2 free, both types still fit: +0.  Node 1: 2 -> 1 free, the 2-GPU type
+   * no longer fits: +1000.  Node 0, GPU 1.  Asking again for the same job
+   * does not count it twice. */
+  ck_assert_int_eq (place_first (learner, c, &one, gpus), 1);
+  ck_assert_int_eq (place_first (learner, c, &one, gpus), 1);
+}
+END_TEST
+
+START_TEST (test_multi_node)
+{
+  /* Four nodes of 4 GPUs; node 1 has GPU 4 used.  A 10-GPU job takes
+   * whole free nodes in order while a node's worth remains: node 0 (4),
+   * node 2 (4), then node 3 would be too many, so the remaining 2 go on
+   * node 1 or node 3, as the placement prefers.  16 GPUs never fit (15
+   * are free). */
+  g_autoptr(SimCluster) c = make_cluster ("PCIe-8GPU", 4, 4);
+  guint32 gpus[16];
+
+  take (c, 4, 1000);
+  for (guint i = 0; i < G_N_ELEMENTS (all_placements); i++)
+    {
+      g_autoptr(SimPolicy) p = policy (all_placements[i]);
+      SimPlacement pl = { gpus, 0, 0 };
+      SimJob j = job_of (10, 1000);
+      guint on_node[4] = { 0 };
+
+      ck_assert (sim_policy_place (p, c, &j, &pl));
+      ck_assert_uint_eq (pl.n_gpus, 10);
+      for (guint k = 0; k < 10; k++)
+        on_node[gpus[k] / 4]++;
+      ck_assert_uint_eq (on_node[0], 4);
+      ck_assert_uint_eq (on_node[2], 4);
+      ck_assert_uint_eq (on_node[1] + on_node[3], 2);
+      j = job_of (16, 1000);
+      ck_assert (!sim_policy_place (p, c, &j, &pl));
+    }
+}
+END_TEST
+
+typedef struct {
+  SimJob  job;
+  guint32 gpus[16];
+  SimPlacement pl;
+} Running;
+
+/* Random clusters and jobs: every placement agrees with first-fit on
+ * whether a job fits, and what it returns is always accepted. */
+START_TEST (test_random_invariant)
+{
+  for (guint pi = 0; pi < G_N_ELEMENTS (all_placements); pi++)
+    for (guint64 seed = 1; seed <= 3; seed++)
+      {
+        g_autoptr(SimCluster) c = sim_cluster_new ();
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GRand) rand = g_rand_new_with_seed ((guint32) (seed * 31 + pi));
+        g_autoptr(SimPolicy) p = policy_full (all_placements[pi], seed, NULL, 0, NULL);
+        GArray *running = g_array_new (FALSE, FALSE, sizeof (Running));
+        const char *h100 = g_intern_string ("H100-SXM");
+        const char *a100 = g_intern_string ("A100-SXM-40GB|A10");
+        guint fits = 0;
+
+        ck_assert (sim_cluster_add_pool (c, "a", sim_catalogue_lookup_node (catalogue, "PCIe-8GPU"),
+                                         NULL, 4, 4, &error));
+        ck_assert (sim_cluster_add_pool (c, "h", sim_catalogue_lookup_node (catalogue, "DGX-H100"),
+                                         NULL, 8, 3, &error));
+        ck_assert (sim_cluster_add_pool (c, "m", sim_catalogue_lookup_node (catalogue, "DGX-A100"),
+                                         NULL, 2, 2, &error));
+        sim_cluster_set_pool_host (c, 0, 16000, 64 * (guint64) 1 << 30);
+        sim_cluster_set_pool_host (c, 1, 64000, 256 * (guint64) 1 << 30);
+        /* GPU 40 (pool m) in MIG mode: no placement may return it. */
+        ck_assert_int_ge (sim_cluster_mig_allocate (c, 40, 0, -1, &error), 0);
+
+        for (guint step = 0; step < 400; step++)
+          {
+            if (running->len > 0 && g_rand_int_range (rand, 0, 3) == 0)
+              {
+                guint k = g_rand_int_range (rand, 0, running->len);
+                Running *r = &g_array_index (running, Running, k);
+                guint counts[16] = { 0 };
+                /* The array moves its elements: use the copy's own buffer. */
+                sim_cluster_release (c, r->gpus, r->pl.n_gpus, r->pl.milli);
+                for (guint i = 0; i < r->pl.n_gpus; i++)
+                  counts[sim_cluster_get_gpu (c, r->gpus[i])->node]++;
+                for (guint n = 0; n < 16; n++)
+                  if (counts[n] > 0)
+                    {
+                      guint64 cpu, mem;
+                      sim_job_host_share (&r->job, counts[n], &cpu, &mem);
+                      sim_cluster_release_host (c, n, cpu, mem);
+                    }
+                g_array_remove_index_fast (running, k);
+                continue;
+              }
+            {
+              static const guint sizes[] = { 1, 1, 1, 2, 4, 8, 12 };
+              Running r = { 0 };
+              guint32 ff[16];
+              SimPlacement ffp = { ff, 0, 0 };
+              gboolean ok, ok_ff;
+              guint x = g_rand_int_range (rand, 0, 10);
+
+              r.job = x < 4 ? job_of (1, 100 * g_rand_int_range (rand, 1, 10))
+                            : job_of (sizes[g_rand_int_range (rand, 0, G_N_ELEMENTS (sizes))],
+                                      1000);
+              r.job.spec.cpu_milli = 1000 * g_rand_int_range (rand, 0, 9);
+              r.job.spec.memory_bytes = (guint64) g_rand_int_range (rand, 0, 32) << 30;
+              if (x == 8)
+                r.job.spec.gpu_models = h100;
+              else if (x == 9)
+                r.job.spec.gpu_models = a100;
+              r.pl.gpus = r.gpus;
+              ok = sim_policy_place (p, c, &r.job, &r.pl);
+              ok_ff = sim_place_first_fit (c, &r.job, &ffp);
+              ck_assert_msg (ok == ok_ff, "%s, step %u: %s where first-fit %s", all_placements[pi],
+                             step, ok ? "placed" : "refused", ok_ff ? "placed" : "refused");
+              if (!ok)
+                continue;
+              fits++;
+              ck_assert_uint_eq (r.pl.n_gpus, r.job.spec.gpus);
+              ck_assert_uint_eq (r.pl.milli, r.job.spec.gpu_milli);
+              for (guint i = 0; i < r.pl.n_gpus; i++)
+                {
+                  const SimGpu *g = sim_cluster_get_gpu (c, r.pl.gpus[i]);
+                  ck_assert_uint_eq (g->mig_used, 0);
+                  ck_assert (sim_cluster_node_allows (c, g->node, r.job.spec.gpu_models));
+                }
+              commit (c, &r.job, &r.pl);
+              g_array_append_val (running, r);
+            }
+          }
+        ck_assert_uint_gt (fits, 50);
+        g_array_unref (running);
+      }
+}
+END_TEST
+
+static Suite *
+placements_suite (void)
+{
+  Suite *s = suite_create ("placements");
+  TCase *tc = tcase_create ("core");
+
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_test (tc, test_registered);
+  tcase_add_test (tc, test_worst_fit);
+  tcase_add_test (tc, test_random_deterministic_uniform);
+  tcase_add_test (tc, test_packing);
+  tcase_add_test (tc, test_clustering);
+  tcase_add_test (tc, test_dot_product);
+  tcase_add_test (tc, test_constraints);
+  tcase_add_test (tc, test_fragmentation_by_hand);
+  tcase_add_test (tc, test_fgd_keeps_whole_gpu);
+  tcase_add_test (tc, test_fgd_whole_and_learning);
+  tcase_add_test (tc, test_multi_node);
+  tcase_add_test (tc, test_random_invariant);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (placements_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
