@@ -94,7 +94,7 @@ build (const SimCatalogue *cat, guint nodes)
   while (sim_cluster_get_n_gpus (c) - sim_cluster_get_n_free_gpus (c) < target)
     {
       SimJob j = draw_job (rand, FALSE);
-      SimPlacement pl = { gpus, 0, 0 };
+      SimPlacement pl = { gpus, 0, 0, -1 };
       if (!sim_place_first_fit (c, &j, &pl))
         break;
       commit (c, &j, &pl);
@@ -164,7 +164,7 @@ main (int argc, char **argv)
           t0 = g_get_monotonic_time ();
           do
             {
-              SimPlacement pl = { gpus, 0, 0 };
+              SimPlacement pl = { gpus, 0, 0, -1 };
               placed += sim_policy_place (policy, c, &probes[n % G_N_ELEMENTS (probes)], &pl);
               n++;
               elapsed = g_get_monotonic_time () - t0;

@@ -26,7 +26,7 @@ static const GroupSchema schema[] = {
                          "estimate_factor", "trace", "processors_per_gpu", "skip_invalid",
                          "rebase_time", "iteration", "gradient", "tensor_parallel", "tp_bytes",
                          "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
-  { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", "iteration", "gradient",
+  { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", "mig", "iteration", "gradient",
                      "tensor_parallel", "tp_bytes", "pipeline_parallel", "pp_bytes", "overlap",
                      NULL }, FALSE },
   { "comm", TRUE, { "share", "iteration", "gradient", "tensor_parallel", "tp_bytes",
@@ -623,6 +623,27 @@ read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **
     {
       locate (ctx, group, "duration", error);
       return FALSE;
+    }
+  if (g_key_file_has_key (ctx->kf, group, "mig", NULL))
+    {
+      g_autofree char *mig = g_strstrip (get_raw (ctx, group, "mig"));
+      /* Profile names look like "1g.10gb": digits, 'g', '.', size. */
+      if (!g_regex_match_simple ("^[0-9]+g\\.[0-9]+gb(\\+me)?$", mig, 0, 0))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "\"%s\" is not a MIG profile name: expected e.g. \"1g.10gb\" "
+                       "(see `gpusim models show A100-SXM-80GB`)", mig);
+          locate (ctx, group, "mig", error);
+          return FALSE;
+        }
+      if (cls->n_gpu_values != 1 || cls->gpu_values[0] != 1)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "a MIG job runs on one GPU: expected gpus = 1 with mig");
+          locate (ctx, group, "mig", error);
+          return FALSE;
+        }
+      cls->mig_profile = g_intern_string (mig);
     }
   return get_parsed (ctx, group, "estimate_factor", (ParseFunc) parse_factor,
                      &cls->estimate_factor, error) &&

@@ -235,6 +235,20 @@ can_ever_fit (SimSimulation *self, const SimJobSpec *spec)
     return FALSE;
   if (spec->gpu_milli < SIM_GPU_WHOLE && spec->gpus != 1)
     return FALSE;
+  if (spec->mig_profile != NULL)
+    {
+      /* Some pool's GPU model must have the profile. */
+      if (spec->gpus != 1)
+        return FALSE;
+      for (guint p = 0; p < sim_cluster_get_n_pools (self->cluster); p++)
+        {
+          const SimPool *pool = sim_cluster_get_pool (self->cluster, p);
+          if (sim_mig_lookup_profile (pool->gpu_model, spec->mig_profile) >= 0 &&
+              sim_cluster_node_allows (self->cluster, pool->first_node, spec->gpu_models))
+            return TRUE;
+        }
+      return FALSE;
+    }
   if (spec->gpu_models != NULL)
     {
       /* GPUs of an allowed model, counted pool by pool. */
@@ -386,7 +400,17 @@ static void
 stop_job (SimSimulation *self, SimJob *job, SimTime now)
 {
   update_progress (job, now);
-  sim_cluster_release (self->cluster, job->gpus, job->n_gpus, job->spec.gpu_milli);
+  if (job->spec.mig_profile != NULL)
+    {
+      const SimNode *node = sim_cluster_get_node (self->cluster,
+                                                  sim_cluster_get_gpu (self->cluster,
+                                                                       job->gpus[0])->node);
+      int profile = sim_mig_lookup_profile (node->gpu_model, job->spec.mig_profile);
+      sim_cluster_mig_release (self->cluster, job->gpus[0], (guint) profile,
+                               (guint) job->mig_start);
+    }
+  else
+    sim_cluster_release (self->cluster, job->gpus, job->n_gpus, job->spec.gpu_milli);
   if (job->spec.cpu_milli > 0 || job->spec.memory_bytes > 0)
     for_each_node (self, job, release_host);
   g_queue_unlink (&self->running, &job->running_link);
@@ -551,8 +575,39 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   SimTime now = sim_engine_now (self->engine);
   SimTime finish;
 
-  if (!sim_cluster_allocate (self->cluster, placement->gpus, placement->n_gpus, placement->milli,
-                             error))
+  if (job->spec.mig_profile != NULL)
+    {
+      /* One MIG instance; creating it reconfigures the GPU, which takes time. */
+      const SimNode *node;
+      int profile, start;
+      if (placement->n_gpus != 1 || placement->gpus[0] >= sim_cluster_get_n_gpus (self->cluster))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                       "MIG job %" G_GUINT64_FORMAT " needs a placement on one GPU", job->spec.id);
+          return FALSE;
+        }
+      node = sim_cluster_get_node (self->cluster,
+                                   sim_cluster_get_gpu (self->cluster, placement->gpus[0])->node);
+      profile = sim_mig_lookup_profile (node->gpu_model, job->spec.mig_profile);
+      if (profile < 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                       "GPU %u (%s) has no MIG profile %s", placement->gpus[0],
+                       node->gpu_model->name, job->spec.mig_profile);
+          return FALSE;
+        }
+      start = sim_cluster_mig_allocate (self->cluster, placement->gpus[0], (guint) profile,
+                                        placement->mig_start, error);
+      if (start < 0)
+        return FALSE;
+      job->mig_start = start;
+      job->spec.gpu_milli = SIM_GPU_WHOLE *
+                            node->gpu_model->mig_profiles[profile].compute_slices /
+                            MAX (node->gpu_model->mig_slices, 1);
+      job->work_left += SIM_MIG_RECONFIGURE_TIME_DEFAULT;
+    }
+  else if (!sim_cluster_allocate (self->cluster, placement->gpus, placement->n_gpus,
+                                  placement->milli, error))
     return FALSE;
   g_free (job->gpus);
   job->gpus = g_memdup2 (placement->gpus, placement->n_gpus * sizeof (guint32));

@@ -117,7 +117,7 @@ START_TEST (test_fractional_sharing)
   g_autoptr(GError) error = NULL;
   guint32 g0[] = { 0 };
   guint32 buf[1];
-  SimPlacement p = { buf, 1, 0 };
+  SimPlacement p = { buf, 1, 0, -1 };
   SimJob j = job_of (1, 300);
 
   ck_assert (sim_cluster_allocate (c, g0, 1, 500, &error));
@@ -173,7 +173,7 @@ START_TEST (test_placements_by_hand)
   g_autoptr(GError) error = NULL;
   guint32 n0[] = { 0, 1 }, n1[] = { 4, 5, 6 };
   guint32 buf[12];
-  SimPlacement p = { buf, 0, 0 };
+  SimPlacement p = { buf, 0, 0, -1 };
   SimJob j = job_of (1, 1000);
 
   ck_assert (sim_cluster_allocate (c, n0, 2, 1000, &error));
@@ -227,7 +227,7 @@ START_TEST (test_histogram_against_scan)
         {
           SimJob j = job_of ((guint) g_rand_int_range (rand, 1, 13), 1000);
           guint32 *h = g_new (guint32, j.spec.gpus + 1);
-          SimPlacement p = { h + 1, 0, 0 };
+          SimPlacement p = { h + 1, 0, 0, -1 };
           gboolean ok = g_rand_boolean (rand) ? sim_place_first_fit (c, &j, &p)
                                               : sim_place_best_fit (c, &j, &p);
           if (ok)

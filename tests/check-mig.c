@@ -346,7 +346,7 @@ START_TEST (test_cluster_mig)
   const SimGpuModel *h100 = sim_catalogue_lookup_gpu (catalogue, "H100-SXM");
   int g3 = profile (h100, "3g.40gb"), g1 = profile (h100, "1g.10gb");
   guint32 buf[2], zero = 0, one = 1;
-  SimPlacement pl = { buf, 0, 0 };
+  SimPlacement pl = { buf, 0, 0, -1 };
   SimJob whole = { 0 }, frac = { 0 };
   guint gpu, start;
 

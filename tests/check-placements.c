@@ -93,7 +93,7 @@ policy (const char *placement)
 static gint64
 place_first (SimPolicy *p, const SimCluster *c, const SimJob *job, guint32 *gpus)
 {
-  SimPlacement pl = { gpus, 0, 0 };
+  SimPlacement pl = { gpus, 0, 0, -1 };
 
   if (!sim_policy_place (p, c, job, &pl))
     return -1;
@@ -134,7 +134,7 @@ static gint64
 place_commit (SimPolicy *p, SimCluster *c, const SimJob *job)
 {
   guint32 gpus[64];
-  SimPlacement pl = { gpus, 0, 0 };
+  SimPlacement pl = { gpus, 0, 0, -1 };
 
   if (!sim_policy_place (p, c, job, &pl))
     return -1;
@@ -506,7 +506,7 @@ START_TEST (test_fgd_whole_and_learning)
   take (c, 0, 1000);
   take (c, 4, 1000);
   take (c, 5, 1000);
-  ck_assert (sim_place_best_fit (c, &one, &(SimPlacement){ gpus, 0, 0 }));
+  ck_assert (sim_place_best_fit (c, &one, &(SimPlacement){ gpus, 0, 0, -1 }));
   ck_assert_uint_eq (gpus[0], 6);
   ck_assert_int_eq (place_first (fgd, c, &one, gpus), 1);
   /* Without classes, FGD learns from the jobs it sees.  First a 2-GPU job:
@@ -536,7 +536,7 @@ START_TEST (test_multi_node)
   for (guint i = 0; i < G_N_ELEMENTS (all_placements); i++)
     {
       g_autoptr(SimPolicy) p = policy (all_placements[i]);
-      SimPlacement pl = { gpus, 0, 0 };
+      SimPlacement pl = { gpus, 0, 0, -1 };
       SimJob j = job_of (10, 1000);
       guint on_node[4] = { 0 };
 
@@ -611,7 +611,7 @@ START_TEST (test_random_invariant)
               static const guint sizes[] = { 1, 1, 1, 2, 4, 8, 12 };
               Running r = { 0 };
               guint32 ff[16];
-              SimPlacement ffp = { ff, 0, 0 };
+              SimPlacement ffp = { ff, 0, 0, -1 };
               gboolean ok, ok_ff;
               guint x = g_rand_int_range (rand, 0, 10);
 

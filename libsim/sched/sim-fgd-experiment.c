@@ -718,7 +718,7 @@ execute_run (Run *run, GError **error)
       const Task *task = &g_array_index (e->tasks, Task, pick);
       const TaskType *t = &g_array_index (e->types, TaskType, task->type);
       SimJob job = { 0 };
-      SimPlacement pl = { gpus, 0, 0 };
+      SimPlacement pl = { gpus, 0, 0, -1 };
       int placed;
 
       for (guint b = 0; b < 4; b++)

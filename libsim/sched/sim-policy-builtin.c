@@ -465,6 +465,24 @@ sim_place_best_fit (const SimCluster *cluster, const SimJob *job, SimPlacement *
   return place_whole (cluster, job, placement, TRUE);
 }
 
+gboolean
+sim_place_mig (const SimCluster *cluster, const SimJob *job, SimPlacement *placement)
+{
+  guint gpu, start;
+
+  g_return_val_if_fail (cluster != NULL && job != NULL && placement != NULL, FALSE);
+  if (job->spec.mig_profile == NULL || job->spec.gpus != 1 ||
+      !sim_cluster_mig_find (cluster, job->spec.mig_profile, job->spec.gpu_models, &gpu, &start))
+    return FALSE;
+  if (!sim_place_node_admits (cluster, sim_cluster_get_gpu (cluster, gpu)->node, job, 1))
+    return FALSE;
+  placement->gpus[0] = gpu;
+  placement->n_gpus = 1;
+  placement->milli = job->spec.gpu_milli;
+  placement->mig_start = (gint32) start;
+  return TRUE;
+}
+
 static gboolean
 first_fit (gpointer state, const SimCluster *cluster, const SimJob *job, SimPlacement *placement)
 {

@@ -48,6 +48,11 @@ sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
   g_return_val_if_fail (cluster != NULL && job != NULL && placement != NULL, FALSE);
   iface = SIM_POLICY_GET_IFACE (self);
   g_return_val_if_fail (iface->place != NULL, FALSE);
+  /* MIG jobs go where a MIG instance of their profile fits, whatever the
+   * placement (placements choose among whole GPUs and shares). */
+  if (job->spec.mig_profile != NULL)
+    return sim_place_mig (cluster, job, placement);
+  placement->mig_start = -1;
   return iface->place (self, cluster, job, placement);
 }
 
@@ -94,7 +99,8 @@ sim_policy_schedule_in_order (SimPolicy *self, SimSchedContext *context, gboolea
 
       if (job->state != SIM_JOB_QUEUED)
         continue;
-      if (sim_cluster_get_n_free_gpus (context->cluster) == 0 && job->spec.gpu_milli >= SIM_GPU_WHOLE)
+      if (sim_cluster_get_n_free_gpus (context->cluster) == 0 && job->spec.gpu_milli >= SIM_GPU_WHOLE &&
+          job->spec.mig_profile == NULL)
         {
           if (!skip_blocked)
             break;
@@ -106,6 +112,7 @@ sim_policy_schedule_in_order (SimPolicy *self, SimSchedContext *context, gboolea
         placement.gpus = heap_gpus = g_new (guint32, job->spec.gpus);
       placement.n_gpus = job->spec.gpus;
       placement.milli = job->spec.gpu_milli;
+      placement.mig_start = -1;
       if (sim_policy_place (self, context->cluster, job, &placement))
         {
           GError *error = NULL;

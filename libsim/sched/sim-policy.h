@@ -34,6 +34,7 @@ G_BEGIN_DECLS
  * @gpus: (array length=n_gpus): chosen GPU indices
  * @n_gpus: their number (the job's GPU count)
  * @milli: thousandths of each GPU (1000 for whole GPUs)
+ * @mig_start: for a MIG job, the start slice of its instance on @gpus[0]
  *
  * Where a job runs.  Filled by a placement; @gpus has room for the job's
  * GPU count.
@@ -42,6 +43,7 @@ typedef struct {
   guint32 *gpus;
   guint32  n_gpus;
   guint32  milli;
+  gint32   mig_start;
 } SimPlacement;
 
 typedef struct _SimSchedContext SimSchedContext;
@@ -426,6 +428,21 @@ void sim_job_host_share (const SimJob *job, guint gpus_here, guint64 *cpu_milli,
  */
 gboolean sim_place_node_admits (const SimCluster *cluster, guint node, const SimJob *job,
                                 guint gpus_here);
+
+/**
+ * sim_place_mig:
+ * @cluster: a cluster
+ * @job: a job with a MIG profile
+ * @placement: (out caller-allocates): its GPU and start slice
+ *
+ * First fit for a MIG job: a GPU already in MIG mode with room for the
+ * profile, else a free GPU whose model has it (sim_cluster_mig_find()),
+ * on a node that admits the job.  Every built-in placement places MIG jobs
+ * this way.
+ *
+ * Returns: %TRUE if it fits now.
+ */
+gboolean sim_place_mig (const SimCluster *cluster, const SimJob *job, SimPlacement *placement);
 
 /* Built-in placements, public so that other policies can reuse them. */
 gboolean sim_place_first_fit (const SimCluster *cluster, const SimJob *job, SimPlacement *placement);

@@ -431,6 +431,7 @@ generator_next (SimWorkload *workload, SimJobSpec *out, GError **error)
   out->duration = draw_duration (gen, (guint) k);
   out->requested = c->estimate_factor > 0 ? scale_time (out->duration, c->estimate_factor) : 0;
   out->comm = c->comm;
+  out->mig_profile = c->mig_profile;
   out->gpus = c->gpu_values[g];
   out->gpu_milli = 1000;
   out->job_class = (guint32) k;

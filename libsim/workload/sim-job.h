@@ -52,6 +52,7 @@ typedef enum {
  *   (what least-attained-service orders sort by)
  * @n_preemptions: how often it has been preempted
  * @first_start: when it first started, or -1
+ * @mig_start: for a MIG job while it runs, the start slice of its instance
  *
  * The simulation owns jobs; policies see them as (transfer none).
  */
@@ -73,6 +74,7 @@ typedef struct _SimJob {
   double      attained;
   guint32     n_preemptions;
   SimTime     first_start;
+  gint32      mig_start;
   /*< private >*/
   GList       running_link;
   gpointer    comm_state;   /* the collectives it has registered, while running */

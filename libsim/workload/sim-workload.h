@@ -64,6 +64,8 @@ typedef struct {
  * @gpu_models: (nullable): GPU models it may run on, as an interned
  *   string of names separated by '|' ("V100-16GB|V100-32GB"); %NULL for any
  * @comm: how it communicates (all zero for an opaque job)
+ * @mig_profile: (nullable): a MIG profile name, interned ("1g.10gb"): the
+ *   job runs in one MIG instance of that profile (@gpus is then 1)
  *
  * A job as a workload describes it, before it reaches the scheduler.
  * Sources leave the fields they do not know at zero.
@@ -84,6 +86,7 @@ typedef struct {
   guint64 memory_bytes;
   const char *gpu_models;
   SimCommProfile comm;
+  const char *mig_profile;
 } SimJobSpec;
 
 typedef struct _SimWorkload SimWorkload;
@@ -182,6 +185,7 @@ typedef struct {
   SimDurationDist duration;
   double   estimate_factor; /* requested = duration x factor; 0 means unknown */
   SimCommProfile comm;      /* all zero: the class's jobs do not communicate */
+  const char *mig_profile;  /* interned; NULL: whole or fractional GPUs */
 } SimJobClassConfig;
 
 /**
