@@ -406,9 +406,10 @@ is_plain (const SimJob *job)
  * room.  Jobs started in this pass come earlier in the order, so they never
  * rank below a later job and are never victims.
  *
- * Cost per pass: a placement per queued job, as the greedy default; for a
- * blocked job with candidates, a count check first, then a cluster copy and
- * up to two placements per candidate.  A plain job (see is_plain()) is not
+ * Cost per pass: the running jobs sorted once; a placement per queued job,
+ * as the greedy default; for a blocked job, a walk over the victims it
+ * outranks with a count check first, then a cluster copy and up to two
+ * placements per candidate.  A plain job (see is_plain()) is not
  * tried if a plain job of its rank needing no more GPUs already failed:
  * within a pass the free capacity only shrinks, so it would fail too. */
 static void
@@ -421,6 +422,7 @@ preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointe
   g_autoptr(GPtrArray) order = g_ptr_array_new ();
   g_autoptr(GPtrArray) candidates = g_ptr_array_new ();
   g_autoptr(GPtrArray) victims = g_ptr_array_new ();
+  g_autofree gint64 *ranks = NULL;
   RankCtx rc = { rank, state };
   gint64 failed_rank = G_MAXINT64;
   guint32 failed_gpus = G_MAXUINT32;
@@ -428,6 +430,9 @@ preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointe
   for (guint i = 0; i < n_running; i++)
     g_ptr_array_add (order, running[i]);
   g_ptr_array_sort_with_data (order, compare_victims, &rc);
+  ranks = g_new (gint64, MAX (order->len, 1));
+  for (guint k = 0; k < order->len; k++)
+    ranks[k] = rank (state, order->pdata[k]);
 
   for (guint i = 0; i < n && ctx->error == NULL; i++)
     {
@@ -445,13 +450,14 @@ preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointe
       if (ctx->error != NULL)
         break;
 
-      /* Candidates: running jobs it outranks, least important first. */
+      /* Candidates: running jobs it outranks, least important first (a
+       * prefix of the victim order). */
       g_ptr_array_set_size (candidates, 0);
       room = sim_cluster_get_n_free_gpus (ctx->cluster);
-      for (guint k = 0; k < order->len; k++)
+      for (guint k = 0; k < order->len && ranks[k] > r; k++)
         {
           SimJob *v = order->pdata[k];
-          if (v->state == SIM_JOB_RUNNING && rank (state, v) > r)
+          if (v->state == SIM_JOB_RUNNING)
             {
               g_ptr_array_add (candidates, v);
               room += v->n_gpus;
@@ -734,6 +740,7 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
   g_autoptr(SimCluster) shadow = NULL;
   SimJob *head;
   SimTime at;
+  guint32 unfit_gpus = G_MAXUINT32;
 
   /* Lets tests read the reservation (sim__easy_get_reservation()). */
   if (g_object_get_qdata (G_OBJECT (policy), easy_quark ()) != self)
@@ -764,8 +771,17 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
       if (job->spec.gpu_milli >= SIM_GPU_WHOLE &&
           sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
         continue;
+      /* Capacity only shrinks during the pass: a plain job no smaller than
+       * one that did not fit will not fit either. */
+      if (is_plain (job) && job->spec.gpus >= unfit_gpus)
+        continue;
       p = place_buf_init (&b, job);
-      if (sim_policy_place (policy, ctx->cluster, job, p))
+      if (!sim_policy_place (policy, ctx->cluster, job, p))
+        {
+          if (is_plain (job))
+            unfit_gpus = job->spec.gpus;
+        }
+      else
         {
           if (at == SIM_TIME_NEVER || ctx->now + easy_waiting_length (self, job) <= at)
             start_on (policy, ctx, job, p, NULL);
@@ -813,11 +829,17 @@ sim__easy_get_reservation (SimPolicy *policy, guint64 *job_id, SimTime *time)
  * if that makes room.  Within a queue nobody is preempted, which also rules
  * out thrashing between equals.
  *
- * Since service changes while jobs run, the order is re-sorted at every
- * decision (SIM_POLICY_TIME_DEPENDENT_ORDER) and the pass asks for a
- * wake-up at the first moment a running job will cross its next threshold,
- * (threshold - attained) / (GPUs x share) from now, when that crossing can
- * matter: when some job waits in a queue at or above the running job's.
+ * Only running jobs gain service, and the pass reads their levels afresh
+ * (the context brings their service up to date before each decision).  A
+ * waiting job's service, hence its place, does not change while it waits,
+ * and a preempted job is inserted at its place when it rejoins the queue:
+ * the queue stays sorted without SIM_POLICY_TIME_DEPENDENT_ORDER, whose
+ * re-sort at every decision would cost O(queue log queue) for nothing (it
+ * would be needed by a starvation guard, which ages waiting jobs).  The
+ * pass asks for a wake-up at the first moment a running job will cross its
+ * next threshold, (threshold - attained) / (GPUs x share) from now, when
+ * that crossing can matter: when some job waits in a queue at or above the
+ * running job's.
  * A job within 1e-6 GPU-seconds (plus 1e-12 of the threshold, for
  * rounding) of a threshold has crossed it.
  *
@@ -1176,7 +1198,7 @@ sim__register_queue_orders (void)
       .name = "las",
       .description = "Tiresias' discretized 2D least attained service, with preemption",
       .keys = las_keys,
-      .flags = SIM_POLICY_SKIP_BLOCKED | SIM_POLICY_TIME_DEPENDENT_ORDER,
+      .flags = SIM_POLICY_SKIP_BLOCKED,
       .create = las_create,
       .destroy = las_destroy,
       .compare = las_compare,

@@ -1,0 +1,296 @@
+/* check-comm.c: training jobs that communicate, in whole simulations.
+ *
+ * What it checks:
+ *  - a lone data-parallel job's completion time follows its iteration
+ *    time: compute plus the all-reduce time the collectives model gives for
+ *    the same GPUs on the same fabric (computed independently here), less
+ *    the overlapped part;
+ *  - contention: two jobs whose all-reduces cross the same oversubscribed
+ *    leaf uplinks run slower together than alone, each at the rate the
+ *    max-min shares of both jobs' flows predict, and a third job inside one
+ *    leaf is unaffected;
+ *  - a job on one GPU, or without a profile, is not slowed;
+ *  - without a [fabric], communication profiles are refused with a clear
+ *    message.
+ * What it does not check: the collectives model itself (check-collective
+ * does, against nccl-tests figures).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <sim.h>
+#include <string.h>
+
+static char *tmpdir;
+
+static void
+setup (void)
+{
+  tmpdir = g_dir_make_tmp ("check-comm-XXXXXX", NULL);
+}
+
+static void
+teardown (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
+  const char *name;
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (tmpdir);
+  g_clear_pointer (&tmpdir, g_free);
+}
+
+typedef struct {
+  SimTime start[8], end[8];
+} Times;
+
+static void
+record (SimSimulation *sim, const SimJob *job, gpointer data)
+{
+  Times *t = data;
+  if (job->spec.id >= 8)
+    return;
+  if (job->state == SIM_JOB_RUNNING)
+    t->start[job->spec.id] = job->start;
+  else if (job->state == SIM_JOB_DONE)
+    t->end[job->spec.id] = job->end;
+}
+
+/* Runs TRACE (SWF lines) on NODES DGX-H100 with FABRIC, every job with the
+ * profile: 1 s compute per iteration, GRADIENT all-reduced, OVERLAP hidden. */
+static SimSimulation *
+run (const char *trace, guint nodes, const char *fabric, const char *gradient, double overlap,
+     Times *times)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "jobs.swf", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = NULL;
+  SimSimulation *sim;
+
+  ck_assert (g_file_set_contents (path, trace, -1, NULL));
+  text = g_strdup_printf ("[scenario]\nname = comm\n"
+                          "[pool p]\nmodel = DGX-H100\ncount = %u\n"
+                          "[fabric]\n%s\n"
+                          "[workload]\nsource = swf\ntrace = %s\n"
+                          "[comm train]\niteration = 1s\ngradient = %s\noverlap = %g\n",
+                          nodes, fabric, path, gradient, overlap);
+  sc = sim_scenario_load_from_data (text, -1, "comm.ini", tmpdir, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  sim_simulation_set_job_observer (sim, record, times, NULL);
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  return sim;
+}
+
+/* The all-reduce time of BYTES over GPUS on a fresh model of the same
+ * cluster and fabric, with OTHERS (arrays of GPU lists) registered too. */
+static double
+allreduce_time (SimSimulation *sim, const char *fabric_kind, guint64 bytes, const guint32 *gpus,
+                guint n, const guint32 *other, guint n_other)
+{
+  g_autoptr(GError) error = NULL;
+  const SimCluster *cluster = sim_simulation_get_cluster (sim);
+  g_autoptr(SimCatalogue) cat = sim_catalogue_new_default (NULL, &error);
+  SimFabricConfig cfg = { 0 };
+  g_autoptr(SimTopology) topo = NULL;
+  g_autoptr(SimCommModel) model = NULL;
+  SimCollectiveTiming t;
+  guint id;
+
+  ck_assert (sim_fabric_config_set (&cfg, "topology", fabric_kind, &error));
+  ck_assert (sim_fabric_config_set (&cfg, "switch", "Quantum-2-QM9700", &error));
+  if (strcmp (fabric_kind, "fat-tree") == 0)
+    {
+      ck_assert (sim_fabric_config_set (&cfg, "radix", "24", &error));
+      ck_assert (sim_fabric_config_set (&cfg, "oversubscription", "2", &error));
+    }
+  topo = sim_topology_new (cluster, cat, &cfg, &error);
+  ck_assert_msg (topo != NULL, "%s", error ? error->message : "");
+  model = sim_comm_model_new (topo, cluster);
+  /* In the order the simulation starts them: GPUS first, so that its
+   * algorithm is chosen as it was, on an idle network. */
+  id = sim_comm_model_add (model, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO, bytes,
+                           gpus, n, &error);
+  ck_assert_msg (id > 0, "%s", error ? error->message : "");
+  if (other != NULL)
+    ck_assert (sim_comm_model_add (model, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO, bytes,
+                                   other, n_other, &error) > 0);
+  ck_assert (sim_comm_model_estimate (model, id, bytes, &t));
+  sim_fabric_config_clear (&cfg);
+  return t.time;
+}
+
+/* One 16-GPU job (two nodes) alone on one switch, 1000 s of compute, 1 s
+ * iterations, 10 GB of gradients, 25 % overlap.  Its end follows
+ * 1000 s x (1 + comm - hidden) / 1 with comm from the model. */
+START_TEST (test_lone_job)
+{
+  Times t = { 0 };
+  g_autoptr(SimSimulation) sim =
+    run ("1 0 -1 1000 16 -1 -1 16 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n", 2, "topology = single-switch\nswitch = Quantum-2-QM9700",
+         "10GB", 0.25, &t);
+  guint32 gpus[16];
+  double comm, iter, expected;
+
+  for (guint i = 0; i < 16; i++)
+    gpus[i] = i;
+  comm = allreduce_time (sim, "single-switch", 10000000000ull, gpus, 16, NULL, 0);
+  ck_assert_double_gt (comm, 0.01);
+  iter = 1.0 + comm - MIN (0.25 * comm, 1.0);
+  expected = 1000.0 * iter;
+  ck_assert_int_eq (t.start[1], 0);
+  ck_assert_msg (fabs (sim_time_to_seconds (t.end[1]) - expected) < 1e-6,
+                 "end %.9f s, expected %.9f s (comm %.6f s)", sim_time_to_seconds (t.end[1]),
+                 expected, comm);
+}
+END_TEST
+
+/* Nodes of 8 GPUs on a 2:1 fat-tree of radix 24: 16 down ports (two
+ * nodes) and 8 up per leaf.  Job 1 (24 GPUs) takes nodes 0-2 (leaves 0 and
+ * 1), job 2 (24 GPUs) nodes 3-5 (leaves 1 and 2): both cross leaf 1's
+ * uplinks.  Job 3 (16 GPUs) takes nodes 6-7, one leaf: no uplink.
+ *
+ * The prediction, made here on a separate model of the same fabric: while
+ * both run, each job's iteration is 1 s plus its all-reduce time with the
+ * other's flows sharing the links (rates r1, r2); when the first ends (at
+ * W / max(r1, r2)), the other continues at its lone rate.  Job 1's end
+ * must match that to a millisecond, and be later than if it ran alone;
+ * job 3's must match its lone time exactly. */
+START_TEST (test_contention)
+{
+  const char *fabric = "topology = fat-tree\nswitch = Quantum-2-QM9700\nradix = 24\n"
+                       "oversubscription = 2";
+  const char *j1 = "1 0 -1 2000 24 -1 -1 24 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+  const char *j2 = "2 0 -1 2000 24 -1 -1 24 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+  const char *j3 = "3 0 -1 2000 16 -1 -1 16 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+  g_autofree char *all = g_strconcat (j1, j2, j3, NULL);
+  Times both = { 0 }, alone1 = { 0 };
+  g_autoptr(SimSimulation) sim = run (all, 8, fabric, "20GB", 0, &both);
+  g_autoptr(SimSimulation) sim1 = run (j1, 8, fabric, "20GB", 0, &alone1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCatalogue) cat = sim_catalogue_new_default (NULL, &error);
+  SimFabricConfig cfg = { 0 };
+  g_autoptr(SimTopology) topo = NULL;
+  g_autoptr(SimCommModel) model = NULL;
+  const SimCluster *cluster = sim_simulation_get_cluster (sim);
+  const guint64 bytes = 20000000000ull;
+  const double work = 2000;
+  guint32 g1[24], g2[24], g3[16];
+  guint id1, id2, id3;
+  SimCollectiveTiming t1, t2, t3, t_alone;
+  double r1, r2, t_first, expected1, lone1;
+
+  for (guint i = 0; i < 24; i++)
+    {
+      g1[i] = i;
+      g2[i] = 24 + i;
+    }
+  for (guint i = 0; i < 16; i++)
+    g3[i] = 48 + i;
+  ck_assert (sim_fabric_config_set (&cfg, "topology", "fat-tree", &error));
+  ck_assert (sim_fabric_config_set (&cfg, "switch", "Quantum-2-QM9700", &error));
+  ck_assert (sim_fabric_config_set (&cfg, "radix", "24", &error));
+  ck_assert (sim_fabric_config_set (&cfg, "oversubscription", "2", &error));
+  topo = sim_topology_new (cluster, cat, &cfg, &error);
+  ck_assert_msg (topo != NULL, "%s", error ? error->message : "");
+  model = sim_comm_model_new (topo, cluster);
+  /* Registered in the order the simulation starts the jobs. */
+  id1 = sim_comm_model_add (model, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO, bytes, g1,
+                            24, &error);
+  ck_assert (sim_comm_model_estimate (model, id1, bytes, &t_alone));
+  id2 = sim_comm_model_add (model, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO, bytes, g2,
+                            24, &error);
+  id3 = sim_comm_model_add (model, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO, bytes, g3,
+                            16, &error);
+  ck_assert (id1 > 0 && id2 > 0 && id3 > 0);
+  ck_assert (sim_comm_model_estimate (model, id1, bytes, &t1));
+  ck_assert (sim_comm_model_estimate (model, id2, bytes, &t2));
+  ck_assert (sim_comm_model_estimate (model, id3, bytes, &t3));
+  ck_assert_double_gt (t1.time, t_alone.time * 1.05);
+  r1 = 1 / (1 + t1.time);
+  r2 = 1 / (1 + t2.time);
+  t_first = work / MAX (r1, r2);
+  if (r1 >= r2)
+    expected1 = t_first;
+  else
+    {
+      SimCollectiveTiming after;
+      ck_assert (sim_comm_model_remove (model, id2));
+      ck_assert (sim_comm_model_estimate (model, id1, bytes, &after));
+      expected1 = t_first + (work - r1 * t_first) * (1 + after.time);
+    }
+  ck_assert_msg (fabs (sim_time_to_seconds (both.end[1]) - expected1) < 1e-3,
+                 "job 1 ends at %.6f s; predicted %.6f s", sim_time_to_seconds (both.end[1]),
+                 expected1);
+  lone1 = work * (1 + t_alone.time);
+  ck_assert_msg (fabs (sim_time_to_seconds (alone1.end[1]) - lone1) < 1e-3,
+                 "job 1 alone ends at %.6f s; predicted %.6f s",
+                 sim_time_to_seconds (alone1.end[1]), lone1);
+  ck_assert_double_gt (sim_time_to_seconds (both.end[1]), lone1 + 1);
+  /* Job 3 stays inside one leaf: the others do not touch its links. */
+  ck_assert_double_eq_tol (t3.time, allreduce_time (sim, "fat-tree", bytes, g3, 16, NULL, 0),
+                           1e-12);
+  ck_assert_msg (fabs (sim_time_to_seconds (both.end[3]) - work * (1 + t3.time)) < 1e-3,
+                 "job 3 ends at %.6f s; predicted %.6f s", sim_time_to_seconds (both.end[3]),
+                 work * (1 + t3.time));
+  sim_fabric_config_clear (&cfg);
+}
+END_TEST
+
+/* A 1-GPU job with a profile has nothing to exchange: it ends on time. */
+START_TEST (test_single_gpu_not_slowed)
+{
+  Times t = { 0 };
+  g_autoptr(SimSimulation) sim =
+    run ("1 0 -1 500 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n", 1, "topology = single-switch\nswitch = Quantum-2-QM9700",
+         "10GB", 0, &t);
+  ck_assert_int_eq (t.end[1], 500 * SIM_SECOND);
+}
+END_TEST
+
+START_TEST (test_needs_fabric)
+{
+  const char *text = "[scenario]\nname = x\nhorizon = 1d\n[pool p]\nmodel = DGX-H100\ncount = 2\n"
+                     "[workload]\nrate = 1/h\ngpus = 8\nduration = constant(1h)\n"
+                     "iteration = 1s\ngradient = 1GB\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "nofab.ini", NULL, NULL,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = NULL;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_ptr_null (sim);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_MISSING));
+  ck_assert_msg (strstr (error->message, "no [fabric] section") != NULL, "%s", error->message);
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s = suite_create ("comm");
+  TCase *tc = tcase_create ("jobs");
+  SRunner *sr;
+  int failed;
+
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_set_timeout (tc, 60);
+  tcase_add_test (tc, test_lone_job);
+  tcase_add_test (tc, test_contention);
+  tcase_add_test (tc, test_single_gpu_not_slowed);
+  tcase_add_test (tc, test_needs_fabric);
+  suite_add_tcase (s, tc);
+  sr = srunner_create (s);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
