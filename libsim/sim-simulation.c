@@ -395,6 +395,18 @@ update_progress (SimJob *job, SimTime now)
   job->last_update = now;
 }
 
+/* (Re)schedules a running job's completion from NOW at its rate.  The
+ * previous completion event is cancelled, not left stale: a stale event
+ * could outlive the job, which is freed when it ends. */
+static void
+schedule_completion (SimSimulation *self, SimJob *job, SimTime now)
+{
+  sim_engine_cancel (self->engine, job->completion);
+  job->completion = sim_engine_schedule (self->engine,
+                                         now + (SimTime) ceil ((double) job->work_left / job->rate),
+                                         self->k_complete, job->version, job, 0);
+}
+
 /* Takes a running job off its GPUs (finished or preempted). */
 static void
 stop_job (SimSimulation *self, SimJob *job, SimTime now)
@@ -415,6 +427,8 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
     for_each_node (self, job, release_host);
   g_queue_unlink (&self->running, &job->running_link);
   job->version++;
+  sim_engine_cancel (self->engine, job->completion);
+  job->completion = 0;
   if (job->comm_state != NULL)
     {
       JobComm *jc = job->comm_state;
@@ -540,9 +554,7 @@ refresh_rates (SimSimulation *self, SimTime now)
       update_progress (job, now);
       job->rate = rate;
       job->version++;
-      sim_engine_schedule (self->engine,
-                           now + (SimTime) ceil ((double) job->work_left / job->rate),
-                           self->k_complete, job->version, job, 0);
+      schedule_completion (self, job, now);
     }
 }
 
@@ -573,7 +585,6 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
 {
   SimSimulation *self = owner;
   SimTime now = sim_engine_now (self->engine);
-  SimTime finish;
 
   if (job->spec.mig_profile != NULL)
     {
@@ -644,8 +655,7 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   if (job->spec.comm.iteration > 0 && !register_comm (self, job, error))
     return FALSE;
   self->metrics.started++;
-  finish = now + (SimTime) ceil ((double) job->work_left / job->rate);
-  sim_engine_schedule (self->engine, finish, self->k_complete, job->version, job, 0);
+  schedule_completion (self, job, now);
   if (self->observer)
     self->observer (self, job, self->observer_data);
   return TRUE;
@@ -941,6 +951,7 @@ create_policy (SimSimulation *self, GError **error)
   setup.cluster = self->cluster;
   setup.params = params;
   setup.seed = sc->seed;
+  setup.topology = self->topology;
   setup.task_classes = (const SimTaskClass *) (void *) classes->data;
   setup.n_task_classes = classes->len;
   self->policy = sim_policy_new (sc->queue, sc->placement, &setup, error);

@@ -913,6 +913,57 @@ sim_topology_get_vertex_node (const SimTopology *topology, guint32 vertex)
   return node == NO_NODE ? -1 : (gint) node;
 }
 
+/* The first neighbour of V whose kind is a network switch, or NO_NODE. */
+static guint32
+switch_above (const SimTopology *t, guint32 v, guint32 not_this)
+{
+  for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+    {
+      const SimLink *l = &g_array_index (t->links, SimLink, t->adj_link[e]);
+      guint32 w = l->a == v ? l->b : l->a;
+      SimVertexKind k = vertex_kind (t, w);
+      if (w != not_this && g_array_index (t->node_of, guint32, w) == NO_NODE &&
+          (k == SIM_VERTEX_LEAF || k == SIM_VERTEX_SPINE || k == SIM_VERTEX_CORE ||
+           k == SIM_VERTEX_ROUTER))
+        return w;
+    }
+  return NO_NODE;
+}
+
+guint32
+sim_topology_get_node_group (const SimTopology *topology, guint node, SimLinkTier tier)
+{
+  guint32 leaf = NO_NODE;
+
+  g_return_val_if_fail (topology != NULL, G_MAXUINT32);
+  g_return_val_if_fail (node < topology->n_nodes, G_MAXUINT32);
+  for (guint32 v = 0; v < n_vertices (topology) && leaf == NO_NODE; v++)
+    if (g_array_index (topology->node_of, guint32, v) == node &&
+        vertex_kind (topology, v) == SIM_VERTEX_NIC)
+      leaf = switch_above (topology, v, NO_NODE);
+  if (leaf == NO_NODE || tier <= SIM_TIER_INTRA)
+    return tier <= SIM_TIER_INTRA ? node : G_MAXUINT32;
+  if (tier == SIM_TIER_ACCESS)
+    return leaf;
+  if (tier == SIM_TIER_AGGREGATION)
+    {
+      /* The first switch above the leaf: in a three-tier fat-tree the
+       * spines are a pod's own, so this names the pod; in two tiers every
+       * leaf reaches the same first spine. */
+      guint32 up = NO_NODE;
+      for (guint32 e = topology->adj_start[leaf]; e < topology->adj_start[leaf + 1] && up == NO_NODE; e++)
+        {
+          const SimLink *l = &g_array_index (topology->links, SimLink, topology->adj_link[e]);
+          guint32 w = l->a == leaf ? l->b : l->a;
+          if (g_array_index (topology->node_of, guint32, w) == NO_NODE &&
+              vertex_rank (vertex_kind (topology, w)) > vertex_rank (vertex_kind (topology, leaf)))
+            up = w;
+        }
+      return up == NO_NODE ? leaf : up;
+    }
+  return 0;
+}
+
 guint
 sim_topology_get_n_links (const SimTopology *topology)
 {

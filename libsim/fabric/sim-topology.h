@@ -188,6 +188,22 @@ SimVertexKind  sim_topology_get_vertex_kind (const SimTopology *topology, guint3
 guint          sim_topology_get_n_links (const SimTopology *topology);
 const SimLink *sim_topology_get_link (const SimTopology *topology, guint32 link);
 
+/**
+ * sim_topology_get_node_group:
+ * @topology: a topology
+ * @node: a node index
+ * @tier: %SIM_TIER_INTRA (the node itself), %SIM_TIER_ACCESS (its leaf:
+ *   the switch of its first NIC), %SIM_TIER_AGGREGATION (its pod: the
+ *   first switch above that leaf) or %SIM_TIER_CORE (the whole fabric)
+ *
+ * Names the group of nodes that share @node's switch at @tier, so that
+ * nodes with the same answer are that close.  Time complexity: O(vertices).
+ *
+ * Returns: a group id (a vertex or node number; 0 for the whole fabric),
+ *   or G_MAXUINT32 if @node has no NIC on a switch.
+ */
+guint32 sim_topology_get_node_group (const SimTopology *topology, guint node, SimLinkTier tier);
+
 /** sim_topology_get_gpu_vertex: Returns: the vertex of GPU @gpu (a cluster index). */
 guint32 sim_topology_get_gpu_vertex (const SimTopology *topology, guint32 gpu);
 

@@ -30,6 +30,8 @@ void sim__policy_register_builtins (void);
 /* Registers the queue orders and placements defined outside
  * sim-policy-builtin.c (sim-policy-registry.c lists them). */
 void sim__policy_register_more (void);
+/* Registers "topology-aware" (sim-placement-topo.c). */
+void sim__register_topology_placement (void);
 /* Records KEY as the key of the last failure. */
 void sim__policy_params_fail (SimPolicyParams *params, const char *key);
 

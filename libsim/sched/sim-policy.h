@@ -26,6 +26,7 @@
 #include <glib-object.h>
 #include "cluster/sim-cluster.h"
 #include "workload/sim-job.h"
+#include "fabric/sim-topology.h"
 
 G_BEGIN_DECLS
 
@@ -269,6 +270,7 @@ typedef struct {
  * @task_classes: (nullable) (array length=n_task_classes): the workload's
  *   mix, if known in advance
  * @n_task_classes: its length
+ * @topology: (nullable): the cluster's network, when the scenario has one
  *
  * What a policy may know when it is created.
  */
@@ -278,6 +280,7 @@ typedef struct {
   guint64             seed;
   const SimTaskClass *task_classes;
   guint               n_task_classes;
+  const SimTopology  *topology;
 } SimPolicySetup;
 
 /**

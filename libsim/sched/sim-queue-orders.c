@@ -401,6 +401,39 @@ is_plain (const SimJob *job)
          job->spec.cpu_milli == 0 && job->spec.memory_bytes == 0;
 }
 
+/* Plain requests (rank, GPUs) that failed since the cluster last changed
+ * in this pass.  A placement is a function of the cluster and the request,
+ * so an identical request fails again as long as nothing started or
+ * stopped: skipping it changes no decision.  (A larger request may fit
+ * where a smaller one does not, e.g. on several whole small nodes, so only
+ * identical ones are skipped.)  Few distinct sizes fail, so a linear scan
+ * will do. */
+typedef struct {
+  gint64  rank;
+  guint32 gpus;
+} Unfit;
+
+static gboolean
+unfit_known (GArray *unfit, const SimJob *job, gint64 rank)
+{
+  if (!is_plain (job))
+    return FALSE;
+  for (guint i = 0; i < unfit->len; i++)
+    if (g_array_index (unfit, Unfit, i).rank == rank &&
+        g_array_index (unfit, Unfit, i).gpus == job->spec.gpus)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+unfit_add (GArray *unfit, const SimJob *job, gint64 rank)
+{
+  Unfit u = { rank, job->spec.gpus };
+
+  if (is_plain (job))
+    g_array_append_val (unfit, u);
+}
+
 /* Walks the queue in order, starting every job that fits (greedy); a job
  * that does not fit preempts running jobs of higher rank if that makes
  * room.  Jobs started in this pass come earlier in the order, so they never
@@ -409,9 +442,8 @@ is_plain (const SimJob *job)
  * Cost per pass: the running jobs sorted once; a placement per queued job,
  * as the greedy default; for a blocked job, a walk over the victims it
  * outranks with a count check first, then a cluster copy and up to two
- * placements per candidate.  A plain job (see is_plain()) is not
- * tried if a plain job of its rank needing no more GPUs already failed:
- * within a pass the free capacity only shrinks, so it would fail too. */
+ * placements per candidate.  Identical plain requests that failed are not
+ * tried again until the cluster changes (see Unfit). */
 static void
 preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointer state,
                  SimTime overhead, GPtrArray *started)
@@ -423,9 +455,8 @@ preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointe
   g_autoptr(GPtrArray) candidates = g_ptr_array_new ();
   g_autoptr(GPtrArray) victims = g_ptr_array_new ();
   g_autofree gint64 *ranks = NULL;
+  g_autoptr(GArray) unfit = g_array_new (FALSE, FALSE, sizeof (Unfit));
   RankCtx rc = { rank, state };
-  gint64 failed_rank = G_MAXINT64;
-  guint32 failed_gpus = G_MAXUINT32;
 
   for (guint i = 0; i < n_running; i++)
     g_ptr_array_add (order, running[i]);
@@ -443,10 +474,13 @@ preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointe
       if (job->state != SIM_JOB_QUEUED)
         continue;
       r = rank (state, job);
-      if (is_plain (job) && r == failed_rank && job->spec.gpus >= failed_gpus)
+      if (unfit_known (unfit, job, r))
         continue;
       if (try_start (policy, ctx, job, started))
-        continue;
+        {
+          g_array_set_size (unfit, 0);
+          continue;
+        }
       if (ctx->error != NULL)
         break;
 
@@ -466,15 +500,10 @@ preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointe
       if ((job->spec.gpu_milli >= SIM_GPU_WHOLE && room < job->spec.gpus) ||
           !choose_victims (policy, ctx->cluster, job, candidates, victims))
         {
-          if (is_plain (job))
-            {
-              if (r != failed_rank)
-                failed_gpus = G_MAXUINT32;
-              failed_rank = r;
-              failed_gpus = MIN (failed_gpus, job->spec.gpus);
-            }
+          unfit_add (unfit, job, r);
           continue;
         }
+      g_array_set_size (unfit, 0);
       for (guint k = 0; k < victims->len && ctx->error == NULL; k++)
         {
           GError *error = NULL;
@@ -740,7 +769,7 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
   g_autoptr(SimCluster) shadow = NULL;
   SimJob *head;
   SimTime at;
-  guint32 unfit_gpus = G_MAXUINT32;
+  g_autoptr(GArray) unfit = g_array_new (FALSE, FALSE, sizeof (Unfit));
 
   /* Lets tests read the reservation (sim__easy_get_reservation()). */
   if (g_object_get_qdata (G_OBJECT (policy), easy_quark ()) != self)
@@ -771,30 +800,25 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
       if (job->spec.gpu_milli >= SIM_GPU_WHOLE &&
           sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
         continue;
-      /* Capacity only shrinks during the pass: a plain job no smaller than
-       * one that did not fit will not fit either. */
-      if (is_plain (job) && job->spec.gpus >= unfit_gpus)
+      if (unfit_known (unfit, job, 0))
         continue;
       p = place_buf_init (&b, job);
       if (!sim_policy_place (policy, ctx->cluster, job, p))
+        unfit_add (unfit, job, 0);
+      else if (at == SIM_TIME_NEVER || ctx->now + easy_waiting_length (self, job) <= at)
         {
-          if (is_plain (job))
-            unfit_gpus = job->spec.gpus;
+          if (start_on (policy, ctx, job, p, NULL))
+            g_array_set_size (unfit, 0);
         }
-      else
+      else if (copy_take (shadow, job, p->gpus, p->n_gpus))
         {
-          if (at == SIM_TIME_NEVER || ctx->now + easy_waiting_length (self, job) <= at)
-            start_on (policy, ctx, job, p, NULL);
-          else if (copy_take (shadow, job, p->gpus, p->n_gpus))
-            {
-              /* Outlives the reservation: only on GPUs the head can spare. */
-              SimPlacement *hp = place_buf_init (&hb, head);
-              if (sim_policy_place (policy, shadow, head, hp))
-                start_on (policy, ctx, job, p, NULL);
-              else
-                copy_give_back (shadow, job, p->gpus, p->n_gpus);
-              place_buf_clear (&hb);
-            }
+          /* Outlives the reservation: only on GPUs the head can spare. */
+          SimPlacement *hp = place_buf_init (&hb, head);
+          if (sim_policy_place (policy, shadow, head, hp) && start_on (policy, ctx, job, p, NULL))
+            g_array_set_size (unfit, 0);
+          else
+            copy_give_back (shadow, job, p->gpus, p->n_gpus);
+          place_buf_clear (&hb);
         }
       place_buf_clear (&b);
     }

@@ -78,6 +78,7 @@ typedef struct _SimJob {
   /*< private >*/
   GList       running_link;
   gpointer    comm_state;   /* the collectives it has registered, while running */
+  SimEventId  completion;   /* its pending completion event, cancelled when it moves */
 } SimJob;
 
 G_END_DECLS
