@@ -1153,6 +1153,15 @@ finish (SimSimulation *self, GError **error)
   info.workload = workload;
   info.events = sim_engine_dispatched (self->engine);
   info.end = end;
+  if (self->topology != NULL)
+    {
+      SimTopologyMetrics counts;
+      sim_topology_get_counts (self->topology, &counts);
+      info.have_fabric = TRUE;
+      info.switches = counts.switches[0];
+      info.cables = counts.cables;
+      info.transceivers = counts.transceivers;
+    }
   self->report = sim__report_new (&self->metrics, &info);
   if (self->progress != NULL)
     self->progress (self, 1.0, end, self->metrics.completed, self->progress_data);

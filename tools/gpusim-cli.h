@@ -14,6 +14,7 @@ int gpusim_cmd_validate (int argc, char **argv);
 int gpusim_cmd_models   (int argc, char **argv);
 int gpusim_cmd_collective (int argc, char **argv);
 int gpusim_cmd_compare  (int argc, char **argv);
+int gpusim_cmd_fgd      (int argc, char **argv);
 int gpusim_cmd_topo     (int argc, char **argv);
 
 /* Prints "gpusim: MESSAGE" on stderr. */

@@ -3,6 +3,7 @@
  *   gpusim run SCENARIO [-o DIR] [--set SECTION.KEY=VALUE]... [--json] [--quiet]
  *   gpusim validate SCENARIO [--set ...]
  *   gpusim compare SCENARIO --policy A --policy B... [--seeds N] [--json] [--csv FILE]
+ *   gpusim fgd [--nodes FILE] [--pods FILE] [--policy NAME]... [--seeds 10] [--csv FILE]
  *   gpusim models [show NAME]
  *   gpusim topo SCENARIO [--json]
  *   gpusim collective SCENARIO --op OP --gpus N [--algo A] [--min S] [--max S]
@@ -199,6 +200,7 @@ static const struct {
   { "run", gpusim_cmd_run, "run a scenario and print its summary" },
   { "validate", gpusim_cmd_validate, "check scenarios without running them" },
   { "compare", gpusim_cmd_compare, "compare policies over several seeds, with confidence intervals" },
+  { "fgd", gpusim_cmd_fgd, "the FGD fragmentation experiment on openb node and pod lists" },
   { "models", gpusim_cmd_models, "list the hardware catalogue, or show one model" },
   { "topo", gpusim_cmd_topo, "print the figures of a scenario's network" },
   { "collective", gpusim_cmd_collective,

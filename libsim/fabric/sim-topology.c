@@ -1303,13 +1303,23 @@ out_vectors:
 gboolean
 sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *metrics, GError **error)
 {
-  SimTopology *t = topology;
-  double down[4] = { 0 }, up[4] = { 0 };
-
-  g_return_val_if_fail (t != NULL, FALSE);
+  g_return_val_if_fail (topology != NULL, FALSE);
   g_return_val_if_fail (metrics != NULL, FALSE);
 
   sim_init ();
+  sim_topology_get_counts (topology, metrics);
+  metrics->diameter = diameter (topology);
+  return graph_metrics (topology, metrics, error);
+}
+
+void
+sim_topology_get_counts (const SimTopology *topology, SimTopologyMetrics *metrics)
+{
+  const SimTopology *t = topology;
+  double down[4] = { 0 }, up[4] = { 0 };
+
+  g_return_if_fail (t != NULL);
+  g_return_if_fail (metrics != NULL);
   memset (metrics, 0, sizeof *metrics);
   metrics->gpus = t->n_gpus;
   metrics->nodes = t->n_nodes;
@@ -1348,6 +1358,4 @@ sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *metrics, GE
     }
   for (guint r = 1; r < 4; r++)
     metrics->oversubscription[r] = up[r] > 0 ? down[r] / up[r] : 0;
-  metrics->diameter = diameter (t);
-  return graph_metrics (t, metrics, error);
 }

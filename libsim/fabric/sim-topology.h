@@ -281,6 +281,18 @@ gboolean sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *me
                                    GError **error);
 
 /**
+ * sim_topology_get_counts:
+ * @topology: a topology
+ * @metrics: (out caller-allocates): filled, except the bisection bandwidth,
+ *   diameter and components (left 0)
+ *
+ * The cheap part of sim_topology_get_metrics(): counts of GPUs, nodes,
+ * switches, cables and transceivers, and oversubscription per tier.
+ * Time complexity: O(vertices + links).
+ */
+void sim_topology_get_counts (const SimTopology *topology, SimTopologyMetrics *metrics);
+
+/**
  * sim_fabric_kind_to_string:
  * Returns: (transfer none): the name of @kind in a scenario ("fat-tree").
  */

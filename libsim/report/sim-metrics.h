@@ -62,6 +62,8 @@ typedef struct {
   const char *workload;
   guint64     events;
   SimTime     end;
+  gboolean    have_fabric;   /* the counts below are set */
+  guint       switches, cables, transceivers;
 } SimReportInfo;
 
 SimReport *sim__report_new (const SimMetrics *m, const SimReportInfo *info);

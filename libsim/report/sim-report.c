@@ -250,6 +250,12 @@ sim__report_new (const SimMetrics *m, const SimReportInfo *info)
   add (r, "fragmented_gpus_mean", end_s > 0 ? m->frag_int / end_s : 0, "GPUs");
   add (r, "fragmentation", capacity > 0 ? m->frag_int / capacity : 0, "ratio");
   add (r, "preemptions", (double) m->preemptions, "preemptions");
+  if (info->have_fabric)
+    {
+      add (r, "network_switches", info->switches, "switches");
+      add (r, "network_cables", info->cables, "cables");
+      add (r, "network_transceivers", info->transceivers, "transceivers");
+    }
   add (r, "simulated_time", end_s, "s");
   add (r, "events", (double) info->events, "events");
   return r;
