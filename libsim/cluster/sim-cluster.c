@@ -182,6 +182,19 @@ sim_cluster_set_pool_host (SimCluster *cluster, guint pool, guint64 cpu_milli,
     }
 }
 
+void
+sim_cluster_set_node_host (SimCluster *cluster, guint node, guint64 cpu_milli,
+                           guint64 memory_bytes)
+{
+  SimNode *n;
+
+  g_return_if_fail (cluster != NULL && node < cluster->nodes->len);
+  n = &g_array_index (cluster->nodes, SimNode, node);
+  g_return_if_fail (n->free_cpu_milli == n->cpu_milli && n->free_memory_bytes == n->memory_bytes);
+  n->cpu_milli = n->free_cpu_milli = cpu_milli;
+  n->memory_bytes = n->free_memory_bytes = memory_bytes;
+}
+
 gboolean
 sim_cluster_node_fits_host (const SimCluster *cluster, guint node, guint64 cpu_milli,
                             guint64 memory_bytes)

@@ -132,6 +132,18 @@ void sim_cluster_set_pool_host (SimCluster *cluster, guint pool, guint64 cpu_mil
                                 guint64 memory_bytes);
 
 /**
+ * sim_cluster_set_node_host:
+ * @cluster: a cluster with nothing reserved on @node
+ * @node: a node index
+ * @cpu_milli: its CPU, thousandths of a core (0: not modelled)
+ * @memory_bytes: its memory (0: not modelled)
+ *
+ * Sets one node's host resources (trace node lists give them per node).
+ */
+void sim_cluster_set_node_host (SimCluster *cluster, guint node, guint64 cpu_milli,
+                                guint64 memory_bytes);
+
+/**
  * sim_cluster_copy:
  * Returns: (transfer full): an independent copy of @cluster and its
  *   allocation state (for what-if placement, e.g. backfilling).

@@ -83,6 +83,7 @@ typedef struct {
   guint           n_types;
   guint64         total_count;
   guint64         seed;
+  const SimCluster *cluster;
 } FgdPlacerSetup;
 
 static gboolean
@@ -98,8 +99,31 @@ static gboolean
 fgd_placer_init (FgdPlacer *placer, const char *name, const FgdPlacerSetup *setup,
                  GError **error)
 {
-  SimPolicy *policy = sim_policy_new_builtin ("fifo", name, error);
+  g_autofree SimTaskClass *classes = g_new0 (SimTaskClass, MAX (setup->n_types, 1));
+  SimPolicySetup ps = { 0 };
+  g_autoptr(SimPolicyParams) params = NULL;
+  SimPolicy *policy;
 
+  /* The task population, for placements that weigh the tasks to come. */
+  for (guint i = 0; i < setup->n_types; i++)
+    {
+      classes[i].gpus = setup->types[i].num_gpu;
+      classes[i].milli = setup->types[i].gpu_milli;
+      classes[i].cpu_milli = (guint32) setup->types[i].cpu_milli;
+      classes[i].memory_bytes = setup->types[i].memory_mib * G_GUINT64_CONSTANT (1048576);
+      classes[i].weight = (double) setup->types[i].count;
+    }
+  /* The paper's dot-product baseline prefers the node whose free resources
+   * align least with the task (its simulator scores 1 - cos). */
+  params = sim_policy_params_new ();
+  if (g_strcmp0 (name, "dot-product") == 0)
+    sim_policy_params_set (params, "dot_product", "min");
+  ps.params = params;
+  ps.cluster = setup->cluster;
+  ps.seed = setup->seed;
+  ps.task_classes = classes;
+  ps.n_task_classes = setup->n_types;
+  policy = sim_policy_new ("fifo", name, &ps, error);
   if (policy == NULL)
     return FALSE;
   placer->place = registry_place;
@@ -462,6 +486,9 @@ node_take (Run *run, guint i, const TaskType *t)
 {
   run->cpu_free[i] -= t->cpu_milli;
   run->mem_free[i] -= t->memory_mib;
+  /* The cluster's own host accounting, which placements consult. */
+  sim_cluster_reserve_host (run->cluster, i, t->cpu_milli,
+                            t->memory_mib * G_GUINT64_CONSTANT (1048576), NULL);
 }
 
 static inline guint32
@@ -676,6 +703,9 @@ build_run_cluster (Run *run, GError **error)
                                  pool->members->len, error))
         return FALSE;
     }
+  for (guint i = 0; i < e->n_nodes; i++)
+    sim_cluster_set_node_host (run->cluster, i, e->cpu_cap[i],
+                               e->mem_cap[i] * G_GUINT64_CONSTANT (1048576));
   return TRUE;
 }
 
@@ -696,6 +726,7 @@ execute_run (Run *run, GError **error)
   setup.n_types = e->types->len;
   setup.total_count = e->total_count;
   setup.seed = run->seed;
+  setup.cluster = run->cluster;
   if (!fgd_placer_init (&run->placer, run->policy, &setup, error))
     return FALSE;
   run->cpu_free = g_memdup2 (e->cpu_cap, e->n_nodes * sizeof (guint64));
@@ -726,6 +757,8 @@ execute_run (Run *run, GError **error)
       job.spec.id = ++drawn;
       job.spec.gpus = t->num_gpu;
       job.spec.gpu_milli = t->gpu_milli;
+      job.spec.cpu_milli = (guint32) t->cpu_milli;
+      job.spec.memory_bytes = t->memory_mib * G_GUINT64_CONSTANT (1048576);
       job.spec.user = -1;
       job.spec.status = -1;
       job.state = SIM_JOB_QUEUED;

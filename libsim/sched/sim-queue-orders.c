@@ -637,16 +637,20 @@ priority_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
  * Estimates (easy_estimate): "requested" (the default, as EASY uses the
  * user's estimate) is spec.requested, or the duration where the workload
  * gives none; a running job ends by estimate at its start + that.
- * "exact" uses the remaining work, so estimates are the true ends.  A
- * running job that outlives its estimate is taken to end now: the
+ * "exact" uses the remaining work (at the running job's current rate; at
+ * reference speed for a waiting job), so estimates are the true ends as
+ * long as rates do not change.  A running job that outlives its estimate
+ * (traces have jobs that overrun their request) is taken to end now: the
  * reservation is then as early as possible, and backfilling as cautious.
  * With exact estimates the head never starts later than its first
- * reservation (the reservation only moves earlier).
+ * reservation (the reservation only moves earlier); check-policies tests
+ * this over random workloads.
  *
- * Cost per pass: a placement per queued job, plus, when a job is blocked,
- * a cluster copy (O(nodes + GPUs)), a sort of the running jobs and a
- * placement per running job and per backfill candidate that ends after
- * the reservation.  Deterministic: every order has a tie-break.  Rejected:
+ * Cost per pass: a placement per queued job (identical requests that did
+ * not fit are not placed again until something starts, see Unfit), plus,
+ * when a job is blocked, a cluster copy (O(nodes + GPUs)), a sort of the
+ * running jobs and a placement per running job and per backfill candidate
+ * that ends after the reservation.  Deterministic: every order has a tie-break.  Rejected:
  * conservative backfilling (a reservation for every job): more predictable
  * waits but a profile per decision, costlier by a factor of the queue
  * length. */
