@@ -34,6 +34,7 @@ struct _SimSimulation {
   SimRng        *comm_rng;    /* draws communication profiles from the mix */
   double         comm_mix_total;
   gboolean       comm_dirty;  /* collectives came or went since the last refresh */
+  double         computing_milli; /* sum over running jobs of GPUs x thousandths x rate */
   guint32        k_arrival, k_complete, k_decide, k_sample, k_wake;
 
   SimMetrics     metrics;
@@ -426,6 +427,7 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
   if (job->spec.cpu_milli > 0 || job->spec.memory_bytes > 0)
     for_each_node (self, job, release_host);
   g_queue_unlink (&self->running, &job->running_link);
+  self->computing_milli -= job->n_gpus * (double) job->spec.gpu_milli * job->rate;
   job->version++;
   sim_engine_cancel (self->engine, job->completion);
   job->completion = 0;
@@ -552,6 +554,7 @@ refresh_rates (SimSimulation *self, SimTime now)
       if (fabs (rate - job->rate) <= 1e-12 * rate)
         continue;
       update_progress (job, now);
+      self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli * (rate - job->rate);
       job->rate = rate;
       job->version++;
       schedule_completion (self, job, now);
@@ -652,6 +655,7 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   job->last_update = now;
   job->version++;
   g_queue_push_tail_link (&self->running, &job->running_link);
+  self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli * job->rate;
   if (job->spec.comm.iteration > 0 && !register_comm (self, job, error))
     return FALSE;
   self->metrics.started++;
@@ -697,6 +701,20 @@ on_wake (SimEngine *engine, const SimEvent *ev, gpointer data)
   request_decision (data);
 }
 
+/* The running jobs, in start order, with their progress up to date. */
+static void
+fill_running (gpointer owner, GPtrArray *running)
+{
+  SimSimulation *self = owner;
+  SimTime now = sim_engine_now (self->engine);
+
+  for (GList *l = self->running.head; l != NULL; l = l->next)
+    {
+      update_progress (l->data, now);
+      g_ptr_array_add (running, l->data);
+    }
+}
+
 static int
 compare_in_policy (gconstpointer a, gconstpointer b, gpointer policy)
 {
@@ -709,32 +727,32 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
   SimSimulation *self = data;
   SimSchedContext ctx = { 0 };
   guint flags = sim_policy_get_flags (self->policy);
-  g_autoptr(GPtrArray) running = g_ptr_array_new ();
 
   tick (self, ev->time);
   self->decide_pending = FALSE;
 
-  /* Running jobs in start order, with their service up to date. */
-  for (GList *l = self->running.head; l != NULL; l = l->next)
-    {
-      update_progress (l->data, ev->time);
-      g_ptr_array_add (running, l->data);
-    }
   /* The queue is kept in the policy's order as jobs arrive; orders that
-   * change with time (attained service) are re-sorted here. */
-  if ((flags & SIM_POLICY_TIME_DEPENDENT_ORDER) && self->queue->len > 1)
-    g_ptr_array_sort_with_data (self->queue, compare_in_policy, self->policy);
+   * change with time (attained service) are re-sorted here, with running
+   * jobs' service brought up to date first. */
+  if (flags & SIM_POLICY_TIME_DEPENDENT_ORDER)
+    {
+      for (GList *l = self->running.head; l != NULL; l = l->next)
+        update_progress (l->data, ev->time);
+      if (self->queue->len > 1)
+        g_ptr_array_sort_with_data (self->queue, compare_in_policy, self->policy);
+    }
 
   ctx.now = ev->time;
   ctx.cluster = self->cluster;
   ctx.queue = self->queue;
-  ctx.running = running;
+  ctx.fill_running = fill_running;
   ctx.start = start_job;
   ctx.preempt = preempt_job;
   ctx.wake = wake_at;
   ctx.owner = self;
-  if (self->queue->len > 0 || running->len > 0)
+  if (self->queue->len > 0 || self->running.length > 0)
     sim_policy_schedule (self->policy, &ctx);
+  g_clear_pointer (&ctx.running, g_ptr_array_unref);
   if (ctx.error != NULL)
     {
       fail (self, ctx.error);
@@ -769,12 +787,7 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
 
   /* The state that holds until the next event. */
   self->metrics.allocated_milli = sim_cluster_get_allocated_milli (self->cluster);
-  self->metrics.computing_milli = 0;
-  for (GList *l = self->running.head; l != NULL; l = l->next)
-    {
-      const SimJob *job = l->data;
-      self->metrics.computing_milli += job->n_gpus * job->spec.gpu_milli * job->rate;
-    }
+  self->metrics.computing_milli = self->computing_milli;
   self->metrics.queued = self->queue->len;
   self->metrics.running = self->running.length;
   self->metrics.queue_max = MAX (self->metrics.queue_max, self->queue->len);

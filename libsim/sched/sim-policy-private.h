@@ -10,12 +10,14 @@ typedef gboolean (*SimStartFunc) (gpointer owner, SimJob *job, const SimPlacemen
 typedef gboolean (*SimPreemptFunc) (gpointer owner, SimJob *job, SimTime overhead,
                                     GError **error);
 typedef void (*SimWakeFunc) (gpointer owner, SimTime time);
+typedef void (*SimRunningFunc) (gpointer owner, GPtrArray *running);
 
 struct _SimSchedContext {
   SimTime        now;
   SimCluster    *cluster;
   GPtrArray     *queue;      /* SimJob*, in the policy's order */
-  GPtrArray     *running;    /* SimJob*, in start order */
+  GPtrArray     *running;    /* SimJob*, in start order; filled on first request */
+  SimRunningFunc fill_running;
   SimStartFunc   start;
   SimPreemptFunc preempt;
   SimWakeFunc    wake;

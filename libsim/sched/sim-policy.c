@@ -182,6 +182,13 @@ SimJob * const *
 sim_sched_context_get_running (SimSchedContext *context, guint *n)
 {
   g_return_val_if_fail (context != NULL && n != NULL, NULL);
+  if (context->running == NULL)
+    {
+      /* Built on demand: most policies never look at running jobs, and
+       * bringing their progress up to date costs O(running jobs). */
+      context->running = g_ptr_array_new ();
+      context->fill_running (context->owner, context->running);
+    }
   *n = context->running->len;
   return (SimJob * const *) context->running->pdata;
 }
