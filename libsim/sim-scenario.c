@@ -35,6 +35,8 @@ static const GroupSchema schema[] = {
   { "output", FALSE, { "timeseries_interval", "jobs", "timeseries", NULL }, FALSE },
   /* Its keys are the fabric builder's (sim_fabric_config_keys()). */
   { "fabric", FALSE, { NULL }, TRUE },
+  /* Its keys are other sections' keys, "section.key = value". */
+  { "variant", TRUE, { NULL }, TRUE },
 };
 
 typedef struct {
@@ -691,6 +693,50 @@ read_fabric (const Ctx *ctx, SimScenario *sc, GError **error)
   return TRUE;
 }
 
+/* [variant NAME] sections: named sets of overrides, for `gpusim compare`.
+ * Each is checked by loading the scenario with it (without variants). */
+static gboolean
+read_variants (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  g_auto(GStrv) groups = g_key_file_get_groups (ctx->kf, NULL);
+  GArray *variants = g_array_new (FALSE, TRUE, sizeof (SimVariant));
+  gboolean ok = TRUE;
+
+  for (guint i = 0; ok && groups[i] != NULL; i++)
+    {
+      SimVariant v = { 0 };
+      g_auto(GStrv) keys = NULL;
+      GPtrArray *sets;
+      if (!g_str_has_prefix (groups[i], "variant "))
+        continue;
+      v.name = g_strstrip (g_strdup (groups[i] + 8));
+      keys = g_key_file_get_keys (ctx->kf, groups[i], NULL, NULL);
+      sets = g_ptr_array_new ();
+      for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+        {
+          const char *dot = strrchr (keys[k], '.');
+          g_autofree char *value = NULL;
+          if (dot == NULL || dot == keys[k] || dot[1] == '\0' ||
+              g_str_has_prefix (keys[k], "variant ") || g_str_has_prefix (keys[k], "scenario.name"))
+            {
+              g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                           "expected SECTION.KEY = VALUE, e.g. fabric.oversubscription = 2");
+              locate (ctx, groups[i], keys[k], error);
+              ok = FALSE;
+              break;
+            }
+          value = g_strstrip (get_raw (ctx, groups[i], keys[k]));
+          g_ptr_array_add (sets, g_strdup_printf ("%s=%s", keys[k], value));
+        }
+      g_ptr_array_add (sets, NULL);
+      v.overrides = (char **) g_ptr_array_free (sets, FALSE);
+      g_array_append_val (variants, v);
+    }
+  sc->n_variants = variants->len;
+  sc->variants = (SimVariant *) (void *) g_array_free (variants, FALSE);
+  return ok;
+}
+
 /* [comm NAME] sections: a mix of profiles drawn for jobs that have none. */
 static gboolean
 read_comm_mix (const Ctx *ctx, SimScenario *sc, GError **error)
@@ -1052,7 +1098,8 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
     }
 
   if (!read_pools (ctx, sc, error) || !read_workload (ctx, sc, error) ||
-      !read_comm_mix (ctx, sc, error) || !read_fabric (ctx, sc, error))
+      !read_comm_mix (ctx, sc, error) || !read_fabric (ctx, sc, error) ||
+      !read_variants (ctx, sc, error))
     return NULL;
 
   if (g_key_file_has_key (ctx->kf, "policy", "queue", NULL))
@@ -1238,6 +1285,12 @@ sim_scenario_unref (SimScenario *sc)
     free_class (&sc->generator.classes[i]);
   g_free (sc->generator.classes);
   sim_fabric_config_clear (&sc->fabric);
+  for (guint i = 0; i < sc->n_variants; i++)
+    {
+      g_free (sc->variants[i].name);
+      g_strfreev (sc->variants[i].overrides);
+    }
+  g_free (sc->variants);
   for (guint i = 0; i < sc->n_comm_mix; i++)
     g_free (sc->comm_mix[i].name);
   g_free (sc->comm_mix);

@@ -13,6 +13,7 @@
  *   [output]      timeseries_interval, jobs, timeseries
  *   [fabric]      topology, switch, link, oversubscription, ... (the
  *                 keys of sim_fabric_config_keys())
+ *   [variant NAME] section.key = value overrides, for `gpusim compare`
  *
  * Quantities carry units and are parsed strictly ("90s", "7d", "80GB",
  * "30/h").  Unknown groups and keys are refused with a "did you mean"
@@ -70,6 +71,19 @@ typedef struct {
 } SimCommMix;
 
 /**
+ * SimVariant:
+ * @name: its name (from [variant NAME])
+ * @overrides: (array zero-terminated=1): "section.key=value" strings
+ *
+ * A named set of changes to the scenario, compared side by side by
+ * `gpusim compare SCENARIO` (e.g. 1:1 against 2:1 oversubscription).
+ */
+typedef struct {
+  char  *name;
+  char **overrides;
+} SimVariant;
+
+/**
  * SimWorkloadSource:
  * @SIM_SOURCE_SYNTHETIC: the built-in generator
  * @SIM_SOURCE_SWF: a Standard Workload Format trace
@@ -111,6 +125,8 @@ typedef struct {
   SimCommMix        *comm_mix;
   guint              n_comm_mix;
   SimFabricConfig    fabric;     /* kind SIM_FABRIC_NONE without a [fabric] section */
+  SimVariant        *variants;
+  guint              n_variants;
 
   char    *queue;           /* queue order name */
   char    *placement;       /* placement name */

@@ -100,8 +100,7 @@ gpusim_cmd_compare (int argc, char **argv)
   if (argc != 2)
     return usage_error (context,
                         argc < 2 ? "compare needs a SCENARIO file" : "too many arguments");
-  if ((policies == NULL || policies[0] == NULL) && (variants == NULL || variants[0] == NULL))
-    return usage_error (context, "compare needs at least one --policy or --variant");
+
   if (n_seeds < 1)
     return usage_error (context, "--seeds: expected a number of runs, at least 1");
   if (jobs < 0)
@@ -116,6 +115,20 @@ gpusim_cmd_compare (int argc, char **argv)
   for (guint i = 0; policies != NULL && policies[i] != NULL; i++)
     if (!sim_comparison_add_policy (cmp, policies[i], &error))
       goto failed;
+  if ((policies == NULL || policies[0] == NULL) && (variants == NULL || variants[0] == NULL))
+    {
+      /* The scenario's own [variant NAME] sections. */
+      g_autoptr(SimScenario) sc = sim_scenario_load (argv[1], (const char * const *) sets, &error);
+      if (sc == NULL)
+        goto failed;
+      if (sc->n_variants == 0)
+        return usage_error (context, "compare needs at least one --policy or --variant, or "
+                                     "[variant NAME] sections in the scenario");
+      for (guint i = 0; i < sc->n_variants; i++)
+        if (!sim_comparison_add_variant (cmp, sc->variants[i].name,
+                                         (const char * const *) sc->variants[i].overrides, &error))
+          goto failed;
+    }
   for (guint i = 0; variants != NULL && variants[i] != NULL; i++)
     {
       /* NAME:KEY=VALUE;KEY=VALUE; the name ends at the last ':' before the first '='. */
