@@ -26,7 +26,8 @@ static const GroupSchema schema[] = {
                          "estimate_factor", "trace", "processors_per_gpu", "skip_invalid",
                          "rebase_time", "iteration", "gradient", "tensor_parallel", "tp_bytes",
                          "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
-  { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", "mig", "iteration", "gradient",
+  { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", "mig", "priority", "tenant",
+                     "gpu_model", "iteration", "gradient",
                      "tensor_parallel", "tp_bytes", "pipeline_parallel", "pp_bytes", "overlap",
                      NULL }, FALSE },
   { "comm", TRUE, { "share", "iteration", "gradient", "tensor_parallel", "tp_bytes",
@@ -625,6 +626,47 @@ read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **
     {
       locate (ctx, group, "duration", error);
       return FALSE;
+    }
+  if (g_key_file_has_key (ctx->kf, group, "priority", NULL))
+    {
+      g_autofree char *v = get_raw (ctx, group, "priority");
+      gint64 p;
+      if (!sim_parse_integer (v, -1000000, 1000000, &p, error))
+        {
+          locate (ctx, group, "priority", error);
+          return FALSE;
+        }
+      cls->priority = (gint32) p;
+    }
+  if (g_key_file_has_key (ctx->kf, group, "tenant", NULL))
+    {
+      g_autofree char *v = get_raw (ctx, group, "tenant");
+      gint64 t;
+      if (!sim_parse_integer (v, 0, 1000000, &t, error))
+        {
+          locate (ctx, group, "tenant", error);
+          return FALSE;
+        }
+      cls->tenant = (guint32) t;
+    }
+  if (g_key_file_has_key (ctx->kf, group, "gpu_model", NULL))
+    {
+      /* Names are checked against the catalogue when the simulation is
+       * built (a job no pool can host is rejected, not queued forever). */
+      g_autofree char *v = g_strstrip (get_raw (ctx, group, "gpu_model"));
+      g_auto(GStrv) names = g_strsplit (v, "|", -1);
+      g_autofree char *joined = NULL;
+      for (guint i = 0; names[i] != NULL; i++)
+        if (*g_strstrip (names[i]) == '\0')
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                         "\"%s\": expected GPU model names separated by '|', "
+                         "e.g. \"H100-SXM|H200-SXM\"", v);
+            locate (ctx, group, "gpu_model", error);
+            return FALSE;
+          }
+      joined = g_strjoinv ("|", names);
+      cls->gpu_models = g_intern_string (joined);
     }
   if (g_key_file_has_key (ctx->kf, group, "mig", NULL))
     {

@@ -866,6 +866,35 @@ build_cluster (SimSimulation *self, GError **error)
   return TRUE;
 }
 
+/* Every GPU model a class names must be in the catalogue. */
+static gboolean
+check_gpu_models (SimSimulation *self, GError **error)
+{
+  const SimScenario *sc = self->scenario;
+
+  for (guint c = 0; sc->source == SIM_SOURCE_SYNTHETIC && c < sc->generator.n_classes; c++)
+    {
+      const SimJobClassConfig *cls = &sc->generator.classes[c];
+      g_auto(GStrv) names = NULL;
+      if (cls->gpu_models == NULL)
+        continue;
+      names = g_strsplit (cls->gpu_models, "|", -1);
+      for (guint i = 0; names[i] != NULL; i++)
+        if (sim_catalogue_lookup_gpu (self->catalogue, names[i]) == NULL)
+          {
+            const char *close = sim_catalogue_suggest (self->catalogue, names[i]);
+            g_autofree char *group = g_strdup_printf ("class %s", cls->name);
+            g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                         "no GPU model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
+                         names[i], close ? ": did you mean \"" : "", close ? close : "",
+                         close ? "\"?" : "");
+            sim__scenario_locate (sc, group, "gpu_model", error);
+            return FALSE;
+          }
+    }
+  return TRUE;
+}
+
 static gboolean
 uses_comm (const SimScenario *sc)
 {
@@ -1001,6 +1030,8 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   if (!build_cluster (self, error))
     return NULL;
   if (!build_fabric (self, error))
+    return NULL;
+  if (!check_gpu_models (self, error))
     return NULL;
 
   if (scenario->source == SIM_SOURCE_SWF)

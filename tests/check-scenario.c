@@ -686,6 +686,64 @@ START_TEST (test_resolution_bad_in_file)
 }
 END_TEST
 
+/* Class keys for policies and placement constraints, [fabric], [comm] and
+ * [variant]: parsed to the exact values, or refused at the right line. */
+START_TEST (test_newer_sections)
+{
+  static const char *text =
+    "[scenario]\nname = n\nhorizon = 1d\n"            /* 1-3 */
+    "[pool a]\nmodel = DGX-H100\ncount = 2\n"          /* 4-6 */
+    "[workload]\nrate = 2/h\n"                          /* 7-8 */
+    "[class c]\ngpus = 8\nduration = constant(1h)\n"   /* 9-11 */
+    "priority = 3\ntenant = 2\ngpu_model = H100-SXM|H200-SXM\n" /* 12-14 */
+    "iteration = 500ms\ngradient = 2GB\noverlap = 0.25\n"       /* 15-17 */
+    "[fabric]\ntopology = fat-tree\nswitch = Quantum-2-QM9700\noversubscription = 2:1\n" /* 18-21 */
+    "[comm mix]\nshare = 2\niteration = 1s\ngradient = 1GB\n"  /* 22-25 */
+    "[variant wide]\nfabric.oversubscription = 4\npool a.count = 3\n"; /* 26-28 */
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "new.ini", NULL, NULL, &error);
+  const SimJobClassConfig *c;
+  const char *bad_fabric[] = { "fabric.topolgy=fat-tree", NULL };
+  const char *bad_overlap[] = { "class c.overlap=2", NULL };
+  const char *bad_variant[] = { "variant wide.oversubscription=4", NULL };
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  c = &sc->generator.classes[0];
+  ck_assert_int_eq (c->priority, 3);
+  ck_assert_uint_eq (c->tenant, 2);
+  ck_assert_str_eq (c->gpu_models, "H100-SXM|H200-SXM");
+  ck_assert_int_eq (c->comm.iteration, 500 * SIM_MILLISECOND);
+  ck_assert_uint_eq (c->comm.dp_bytes, 2000000000ull);
+  ck_assert_double_eq (c->comm.overlap, 0.25);
+  ck_assert_uint_eq (c->comm.tp, 1);
+  ck_assert_int_eq (sc->fabric.kind, SIM_FABRIC_FAT_TREE);
+  ck_assert_double_eq (sc->fabric.oversubscription, 2);
+  ck_assert_uint_eq (sc->n_comm_mix, 1);
+  ck_assert_double_eq (sc->comm_mix[0].share, 2);
+  ck_assert_uint_eq (sc->comm_mix[0].profile.dp_bytes, 1000000000ull);
+  ck_assert_uint_eq (sc->n_variants, 1);
+  ck_assert_str_eq (sc->variants[0].name, "wide");
+  ck_assert_str_eq (sc->variants[0].overrides[0], "fabric.oversubscription=4");
+  ck_assert_str_eq (sc->variants[0].overrides[1], "pool a.count=3");
+
+  g_clear_pointer (&sc, sim_scenario_unref);
+  sc = sim_scenario_load_from_data (text, -1, "new.ini", NULL, bad_fabric, &error);
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (strstr (error->message, "did you mean \"topology\"?") != NULL, "%s",
+                 error->message);
+  g_clear_error (&error);
+  sc = sim_scenario_load_from_data (text, -1, "new.ini", NULL, bad_overlap, &error);
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (strstr (error->message, "--set class c.overlap:") != NULL, "%s", error->message);
+  g_clear_error (&error);
+  /* A variant key without a section. */
+  sc = sim_scenario_load_from_data (text, -1, "new.ini", NULL, bad_variant, &error);
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (strstr (error->message, "expected SECTION.KEY = VALUE") != NULL, "%s",
+                 error->message);
+}
+END_TEST
+
 /* [policy] passes other keys to the policy, which refuses those it does
  * not read, at the key's line. */
 START_TEST (test_policy_key_unread)
@@ -877,6 +935,7 @@ scenario_suite (void)
   tc = tcase_create ("resolution");
   tcase_add_test (tc, test_resolution_ok);
   tcase_add_test (tc, test_policy_key_unread);
+  tcase_add_test (tc, test_newer_sections);
   tcase_add_test (tc, test_resolution_bad_in_file);
   tcase_add_loop_test (tc, test_resolution_bad, 0, G_N_ELEMENTS (bad_names));
   suite_add_tcase (s, tc);

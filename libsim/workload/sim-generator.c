@@ -432,6 +432,9 @@ generator_next (SimWorkload *workload, SimJobSpec *out, GError **error)
   out->requested = c->estimate_factor > 0 ? scale_time (out->duration, c->estimate_factor) : 0;
   out->comm = c->comm;
   out->mig_profile = c->mig_profile;
+  out->priority = c->priority;
+  out->tenant = c->tenant;
+  out->gpu_models = c->gpu_models;
   out->gpus = c->gpu_values[g];
   out->gpu_milli = 1000;
   out->job_class = (guint32) k;

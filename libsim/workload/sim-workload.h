@@ -186,6 +186,9 @@ typedef struct {
   double   estimate_factor; /* requested = duration x factor; 0 means unknown */
   SimCommProfile comm;      /* all zero: the class's jobs do not communicate */
   const char *mig_profile;  /* interned; NULL: whole or fractional GPUs */
+  gint32   priority;        /* copied to the jobs */
+  guint32  tenant;
+  const char *gpu_models;   /* interned '|' list of allowed GPU models; NULL: any */
 } SimJobClassConfig;
 
 /**
