@@ -279,6 +279,8 @@ read_job (SimSwf *swf, SimJobSpec *out, GError **error)
       out->requested = requested;
       out->gpu_milli = 1000;
       out->job_class = 0;
+      /* Each user is a tenant, for fair-share orders. */
+      out->tenant = out->user >= 0 ? (guint32) out->user : 0;
       return TRUE;
     }
 }

@@ -256,7 +256,8 @@ typedef struct {
  * @error: return location for a #GError
  *
  * Opens the file and reads its header comments; jobs are read one line at
- * a time as sim_workload_next() asks for them.
+ * a time as sim_workload_next() asks for them.  Each SWF user is a tenant
+ * (for fair-share orders).
  *
  * Errors: SIM_ERROR_IO if the file cannot be opened; later, from
  * sim_workload_next(), SIM_ERROR_TRACE for a line that does not have 18
