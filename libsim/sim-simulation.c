@@ -818,52 +818,51 @@ on_sample (SimEngine *engine, const SimEvent *ev, gpointer data)
 /* ------------------------------------------------------------------------- */
 /* Construction.                                                             */
 
-static gboolean
-build_cluster (SimSimulation *self, GError **error)
+/* "no X model "NAME" in the catalogue: did you mean ...?" at [pool P] KEY. */
+static void
+unknown_model (const SimScenario *sc, const SimCatalogue *catalogue, const char *pool,
+               const char *key, const char *what, const char *name, GError **error)
 {
-  SimScenario *sc = self->scenario;
+  const char *close = sim_catalogue_suggest (catalogue, name);
+  g_autofree char *group = g_strdup_printf ("pool %s", pool);
 
-  self->cluster = sim_cluster_new ();
-  for (guint i = 0; i < sc->n_pools; i++)
+  g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+               "no %s model \"%s\" in the catalogue%s%s%s (see `gpusim models`)", what, name,
+               close ? ": did you mean \"" : "", close ? close : "", close ? "\"?" : "");
+  sim__scenario_locate (sc, group, key, error);
+}
+
+SimCluster *
+sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *catalogue,
+                              GError **error)
+{
+  g_autoptr(SimCluster) cluster = sim_cluster_new ();
+
+  g_return_val_if_fail (scenario != NULL && catalogue != NULL, NULL);
+  for (guint i = 0; i < scenario->n_pools; i++)
     {
-      const SimPoolConfig *p = &sc->pools[i];
-      const SimNodeModel *node = sim_catalogue_lookup_node (self->catalogue, p->node_model);
+      const SimPoolConfig *p = &scenario->pools[i];
+      const SimNodeModel *node = sim_catalogue_lookup_node (catalogue, p->node_model);
       const SimGpuModel *gpu = NULL;
 
       if (node == NULL)
         {
-          const char *close = sim_catalogue_suggest (self->catalogue, p->node_model);
-          g_autofree char *group = g_strdup_printf ("pool %s", p->name);
-          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                       "no node model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
-                       p->node_model, close ? ": did you mean \"" : "", close ? close : "",
-                       close ? "\"?" : "");
-          sim__scenario_locate (sc, group, "model", error);
-          return FALSE;
+          unknown_model (scenario, catalogue, p->name, "model", "node", p->node_model, error);
+          return NULL;
         }
-      if (p->gpu_model != NULL)
+      if (p->gpu_model != NULL &&
+          (gpu = sim_catalogue_lookup_gpu (catalogue, p->gpu_model)) == NULL)
         {
-          gpu = sim_catalogue_lookup_gpu (self->catalogue, p->gpu_model);
-          if (gpu == NULL)
-            {
-              const char *close = sim_catalogue_suggest (self->catalogue, p->gpu_model);
-              g_autofree char *group = g_strdup_printf ("pool %s", p->name);
-              g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                           "no GPU model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
-                           p->gpu_model, close ? ": did you mean \"" : "", close ? close : "",
-                           close ? "\"?" : "");
-              sim__scenario_locate (sc, group, "gpu", error);
-              return FALSE;
-            }
+          unknown_model (scenario, catalogue, p->name, "gpu", "GPU", p->gpu_model, error);
+          return NULL;
         }
-      if (!sim_cluster_add_pool (self->cluster, p->name, node, gpu, p->gpus_per_node, p->count,
-                                 error))
+      if (!sim_cluster_add_pool (cluster, p->name, node, gpu, p->gpus_per_node, p->count, error))
         {
-          g_prefix_error (error, "%s: ", sc->path);
-          return FALSE;
+          g_prefix_error (error, "%s: ", scenario->path);
+          return NULL;
         }
     }
-  return TRUE;
+  return g_steal_pointer (&cluster);
 }
 
 /* Every GPU model a class names must be in the catalogue. */
@@ -1027,7 +1026,8 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   self->catalogue = sim_catalogue_new_default ((const char * const *) scenario->model_dirs, error);
   if (self->catalogue == NULL)
     return NULL;
-  if (!build_cluster (self, error))
+  self->cluster = sim_cluster_new_for_scenario (scenario, self->catalogue, error);
+  if (self->cluster == NULL)
     return NULL;
   if (!build_fabric (self, error))
     return NULL;

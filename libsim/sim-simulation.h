@@ -60,6 +60,22 @@ typedef void (*SimProgressFunc) (SimSimulation *simulation, double fraction, Sim
 SimSimulation *sim_simulation_new (SimScenario *scenario, GError **error);
 
 /**
+ * sim_cluster_new_for_scenario:
+ * @scenario: a scenario
+ * @catalogue: where its node and GPU models are looked up
+ * @error: return location for a #GError
+ *
+ * Builds the cluster of @scenario's pools, as sim_simulation_new() does.
+ *
+ * Errors: SIM_ERROR_NOT_FOUND for an unknown model, at its line in the
+ * scenario, with a suggestion; SIM_ERROR_INVALID for a bad count.
+ *
+ * Returns: (transfer full) (nullable): the cluster.
+ */
+SimCluster *sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *catalogue,
+                                          GError **error);
+
+/**
  * sim_simulation_set_output_dir:
  * @self: a simulation that has not started
  * @dir: a directory, created if missing

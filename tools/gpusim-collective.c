@@ -33,28 +33,6 @@ fabric_config (const SimScenario *sc, const SimCluster *cluster, SimFabricConfig
     }
 }
 
-static SimCluster *
-build_cluster (const SimScenario *sc, const SimCatalogue *catalogue, GError **error)
-{
-  g_autoptr(SimCluster) cluster = sim_cluster_new ();
-
-  for (guint i = 0; i < sc->n_pools; i++)
-    {
-      const SimPoolConfig *p = &sc->pools[i];
-      const SimNodeModel *node = sim_catalogue_lookup_node (catalogue, p->node_model);
-      const SimGpuModel *gpu = p->gpu_model ? sim_catalogue_lookup_gpu (catalogue, p->gpu_model)
-                                            : NULL;
-      if (node == NULL || (p->gpu_model != NULL && gpu == NULL))
-        {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND, "%s: [pool %s]: no model \"%s\"",
-                       sc->path, p->name, node == NULL ? p->node_model : p->gpu_model);
-          return NULL;
-        }
-      if (!sim_cluster_add_pool (cluster, p->name, node, gpu, p->gpus_per_node, p->count, error))
-        return NULL;
-    }
-  return g_steal_pointer (&cluster);
-}
 
 static void
 print_table (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *cluster_desc,
@@ -213,7 +191,7 @@ gpusim_cmd_collective (int argc, char **argv)
   catalogue = sim_catalogue_new_default ((const char * const *) sc->model_dirs, &error);
   if (catalogue == NULL)
     return report (error);
-  cluster = build_cluster (sc, catalogue, &error);
+  cluster = sim_cluster_new_for_scenario (sc, catalogue, &error);
   if (cluster == NULL)
     return report (error);
   if ((guint) n_gpus > sim_cluster_get_n_gpus (cluster))

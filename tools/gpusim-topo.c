@@ -9,12 +9,8 @@
  */
 #include "config.h"
 
+#include <sim.h>
 #include "gpusim-cli.h"
-#include "sim-error.h"
-#include "sim-scenario.h"
-#include "cluster/sim-catalogue.h"
-#include "cluster/sim-cluster.h"
-#include "fabric/sim-topology.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -41,48 +37,6 @@ usage_error (const char *format, ...)
   return 2;
 }
 
-/* The cluster of @sc's pools, on models of @catalogue (as a simulation
- * builds it). */
-static SimCluster *
-build_cluster (const SimScenario *sc, const SimCatalogue *catalogue, GError **error)
-{
-  g_autoptr(SimCluster) cluster = sim_cluster_new ();
-
-  for (guint i = 0; i < sc->n_pools; i++)
-    {
-      const SimPoolConfig *p = &sc->pools[i];
-      const SimNodeModel *node = sim_catalogue_lookup_node (catalogue, p->node_model);
-      const SimGpuModel *gpu = NULL;
-      g_autofree char *group = g_strdup_printf ("pool %s", p->name);
-
-      if (node == NULL)
-        {
-          const char *close = sim_catalogue_suggest (catalogue, p->node_model);
-          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                       "no node model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
-                       p->node_model, close ? ": did you mean \"" : "", close ? close : "",
-                       close ? "\"?" : "");
-          sim__scenario_locate (sc, group, "model", error);
-          return NULL;
-        }
-      if (p->gpu_model != NULL && (gpu = sim_catalogue_lookup_gpu (catalogue, p->gpu_model)) == NULL)
-        {
-          const char *close = sim_catalogue_suggest (catalogue, p->gpu_model);
-          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                       "no GPU model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
-                       p->gpu_model, close ? ": did you mean \"" : "", close ? close : "",
-                       close ? "\"?" : "");
-          sim__scenario_locate (sc, group, "gpu", error);
-          return NULL;
-        }
-      if (!sim_cluster_add_pool (cluster, p->name, node, gpu, p->gpus_per_node, p->count, error))
-        {
-          g_prefix_error (error, "%s: ", sc->path);
-          return NULL;
-        }
-    }
-  return g_steal_pointer (&cluster);
-}
 
 /* "2:1", or "-" at the top tier. */
 static char *
@@ -243,7 +197,7 @@ gpusim_cmd_topo (int argc, char **argv)
   catalogue = sim_catalogue_new_default ((const char * const *) sc->model_dirs, &error);
   if (catalogue == NULL)
     goto failed;
-  cluster = build_cluster (sc, catalogue, &error);
+  cluster = sim_cluster_new_for_scenario (sc, catalogue, &error);
   if (cluster == NULL)
     goto failed;
   topology = sim_topology_new (cluster, catalogue, &sc->fabric, &error);
