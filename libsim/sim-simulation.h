@@ -60,7 +60,7 @@ typedef void (*SimProgressFunc) (SimSimulation *simulation, double fraction, Sim
 SimSimulation *sim_simulation_new (SimScenario *scenario, GError **error);
 
 /**
- * sim_cluster_new_for_scenario:
+ * sim_cluster_new_for_scenario: (skip)
  * @scenario: a scenario
  * @catalogue: where its node and GPU models are looked up
  * @error: return location for a #GError
@@ -154,19 +154,39 @@ gboolean sim_simulation_run_until (SimSimulation *self, SimTime until, GError **
  */
 gboolean sim_simulation_run_to_decision (SimSimulation *self, GError **error);
 
-/** sim_simulation_is_finished: Returns: whether the run has ended. */
+/**
+ * sim_simulation_is_finished:
+ *
+ * Returns: whether the run has ended.
+ */
 gboolean sim_simulation_is_finished (SimSimulation *self);
 
-/** sim_simulation_get_now: Returns: the simulated time. */
+/**
+ * sim_simulation_get_now:
+ *
+ * Returns: the simulated time.
+ */
 SimTime sim_simulation_get_now (SimSimulation *self);
 
-/** sim_simulation_get_cluster: Returns: (transfer none): the cluster. */
+/**
+ * sim_simulation_get_cluster:
+ *
+ * Returns: (transfer none): the cluster.
+ */
 const SimCluster *sim_simulation_get_cluster (SimSimulation *self);
 
-/** sim_simulation_get_scenario: Returns: (transfer none): the scenario. */
+/**
+ * sim_simulation_get_scenario:
+ *
+ * Returns: (transfer none): the scenario.
+ */
 SimScenario *sim_simulation_get_scenario (SimSimulation *self);
 
-/** sim_simulation_get_policy: Returns: (transfer none): the policy. */
+/**
+ * sim_simulation_get_policy:
+ *
+ * Returns: (transfer none): the policy.
+ */
 SimPolicy *sim_simulation_get_policy (SimSimulation *self);
 
 /**

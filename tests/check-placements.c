@@ -271,8 +271,10 @@ END_TEST
 
 START_TEST (test_clustering)
 {
-  /* Node 0: GPU 0 holds two 250 tasks.  Node 1: GPU 4 holds one 500 task,
-   * GPU 5 a whole-GPU task.  Node 2 idle. */
+  /* The paper's types: a fractional task is of the sharing type, a
+   * whole-GPU task of the whole-GPU type, whatever its share or GPU count.
+   * Node 0: GPU 0 holds two 250 tasks (sharing only).  Node 1: GPU 4 holds
+   * one 500 task, GPU 5 a whole-GPU task (both types).  Node 2 idle. */
   g_autoptr(SimCluster) c = make_cluster ("PCIe-8GPU", 3, 4);
   g_autoptr(SimPolicy) p = policy ("clustering");
   guint32 gpus[8];
@@ -282,21 +284,33 @@ START_TEST (test_clustering)
   take (c, 0, 250);
   take (c, 4, 500);
   take (c, 5, 1000);
-  /* 250: node 0 holds only 250s (best band); within it the GPU with the
-   * least room, GPU 0 (500 left). */
+  /* 250: node 0 holds only sharing tasks (best band); within it the GPU
+   * with the least room that fits, GPU 0 (500 left). */
   j = job_of (1, 250);
   ck_assert_int_eq (place_first (p, c, &j, gpus), 0);
-  /* 500: node 1 holds 500s among others (second band), node 2 is idle
-   * (third), node 0 holds only other requests (last): node 1, GPU 4. */
+  /* 500: the same type as the 250s, so node 0 again, before node 1 (the
+   * type among others), and GPU 0, which has exactly 500 left.  (When the
+   * share itself was the type, node 1 won: it holds a 500.) */
   j = job_of (1, 500);
-  ck_assert_int_eq (place_first (p, c, &j, gpus), 4);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 0);
   /* A whole GPU: node 1 holds a whole-GPU task among others: second band,
-   * before idle node 2; its first free GPU is 6. */
+   * before idle node 2 and node 0 (only sharing tasks, last); its first
+   * free GPU is 6. */
   j = job_of (1, 1000);
   ck_assert_int_eq (place_first (p, c, &j, gpus), 6);
-  /* 700: no node holds 700s; node 2 is idle: GPU 8. */
+  /* 700: still node 0 (only sharing tasks); GPU 0 has too little room, so
+   * the best fit there is its first free GPU, 1.  (When the share was the
+   * type, no node held 700s and idle node 2 won.) */
   j = job_of (1, 700);
-  ck_assert_int_eq (place_first (p, c, &j, gpus), 8);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 1);
+  /* Node 0 full of sharing tasks but for GPU 0's room: a 600 goes to
+   * node 1, which holds sharing tasks among others, on GPU 6 (GPU 4 has
+   * only 500 left). */
+  take (c, 1, 1000 - 250);
+  take (c, 2, 1000 - 250);
+  take (c, 3, 1000 - 250);
+  j = job_of (1, 600);
+  ck_assert_int_eq (place_first (p, c, &j, gpus), 6);
 }
 END_TEST
 

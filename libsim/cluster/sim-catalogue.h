@@ -162,11 +162,14 @@ struct _SimSwitchModel {
 typedef struct _SimCatalogue SimCatalogue;
 
 /**
- * sim_catalogue_new:
+ * sim_catalogue_new: (skip)
  *
  * Returns: (transfer full): an empty catalogue.
  */
 SimCatalogue *sim_catalogue_new (void);
+/**
+ * sim_catalogue_free: (skip)
+ */
 void          sim_catalogue_free (SimCatalogue *catalogue);
 
 /**
@@ -215,7 +218,7 @@ gboolean sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GErr
 gboolean sim_catalogue_resolve (SimCatalogue *catalogue, GError **error);
 
 /**
- * sim_catalogue_new_default:
+ * sim_catalogue_new_default: (skip)
  * @extra_dirs: (nullable) (array zero-terminated=1): more directories, last wins
  * @error: return location for a #GError
  *

@@ -24,9 +24,17 @@
 
 G_BEGIN_DECLS
 
-/** SIM_GPU_WHOLE: a whole GPU in thousandths. */
+/**
+ * SIM_GPU_WHOLE:
+ *
+ * A whole GPU in thousandths.
+ */
 #define SIM_GPU_WHOLE 1000u
-/** SIM_CLUSTER_MAX_GPUS_PER_NODE: the most GPUs one node may hold. */
+/**
+ * SIM_CLUSTER_MAX_GPUS_PER_NODE:
+ *
+ * The most GPUs one node may hold.
+ */
 #define SIM_CLUSTER_MAX_GPUS_PER_NODE 64u
 
 /**
@@ -94,10 +102,13 @@ typedef struct {
 typedef struct _SimCluster SimCluster;
 
 /**
- * sim_cluster_new:
+ * sim_cluster_new: (skip)
  * Returns: (transfer full): an empty cluster.
  */
 SimCluster *sim_cluster_new (void);
+/**
+ * sim_cluster_free: (skip)
+ */
 void        sim_cluster_free (SimCluster *cluster);
 
 /**
@@ -144,7 +155,7 @@ void sim_cluster_set_node_host (SimCluster *cluster, guint node, guint64 cpu_mil
                                 guint64 memory_bytes);
 
 /**
- * sim_cluster_copy:
+ * sim_cluster_copy: (skip)
  * Returns: (transfer full): an independent copy of @cluster and its
  *   allocation state (for what-if placement, e.g. backfilling).
  *   Time complexity: O(nodes + GPUs).
@@ -154,17 +165,41 @@ SimCluster *sim_cluster_copy (const SimCluster *cluster);
 guint sim_cluster_get_n_pools (const SimCluster *cluster);
 guint sim_cluster_get_n_nodes (const SimCluster *cluster);
 guint sim_cluster_get_n_gpus (const SimCluster *cluster);
-/** sim_cluster_get_n_free_gpus: Returns: GPUs with nothing allocated. */
+/**
+ * sim_cluster_get_n_free_gpus:
+ *
+ * Returns: GPUs with nothing allocated.
+ */
 guint sim_cluster_get_n_free_gpus (const SimCluster *cluster);
-/** sim_cluster_get_allocated_milli: Returns: thousandths of GPUs allocated, summed. */
+/**
+ * sim_cluster_get_allocated_milli:
+ *
+ * Returns: thousandths of GPUs allocated, summed.
+ */
 guint64 sim_cluster_get_allocated_milli (const SimCluster *cluster);
-/** sim_cluster_get_max_gpus_per_node: Returns: the largest node's GPU count. */
+/**
+ * sim_cluster_get_max_gpus_per_node:
+ *
+ * Returns: the largest node's GPU count.
+ */
 guint sim_cluster_get_max_gpus_per_node (const SimCluster *cluster);
-/** sim_cluster_get_pool: Returns: (transfer none): pool @i. */
+/**
+ * sim_cluster_get_pool:
+ *
+ * Returns: (transfer none): pool @i.
+ */
 const SimPool *sim_cluster_get_pool (const SimCluster *cluster, guint i);
-/** sim_cluster_get_node: Returns: (transfer none): node @i. */
+/**
+ * sim_cluster_get_node:
+ *
+ * Returns: (transfer none): node @i.
+ */
 const SimNode *sim_cluster_get_node (const SimCluster *cluster, guint i);
-/** sim_cluster_get_gpu: Returns: (transfer none): GPU @i. */
+/**
+ * sim_cluster_get_gpu:
+ *
+ * Returns: (transfer none): GPU @i.
+ */
 const SimGpu  *sim_cluster_get_gpu (const SimCluster *cluster, guint i);
 
 /**
@@ -218,7 +253,11 @@ gboolean sim_cluster_node_fits_host (const SimCluster *cluster, guint node, guin
 gboolean sim_cluster_reserve_host (SimCluster *cluster, guint node, guint64 cpu_milli,
                                    guint64 memory_bytes, GError **error);
 
-/** sim_cluster_release_host: Gives back what sim_cluster_reserve_host() took. */
+/**
+ * sim_cluster_release_host:
+ *
+ * Gives back what sim_cluster_reserve_host() took.
+ */
 void sim_cluster_release_host (SimCluster *cluster, guint node, guint64 cpu_milli,
                                guint64 memory_bytes);
 

@@ -31,11 +31,23 @@
 
 G_BEGIN_DECLS
 
-/** SIM_MIG_MEMORY_SLICES: memory slices of a GPU in MIG mode. */
+/**
+ * SIM_MIG_MEMORY_SLICES:
+ *
+ * Memory slices of a GPU in MIG mode.
+ */
 #define SIM_MIG_MEMORY_SLICES 8u
-/** SIM_MIG_MAX_INSTANCES: the most instances one layout can hold. */
+/**
+ * SIM_MIG_MAX_INSTANCES:
+ *
+ * The most instances one layout can hold.
+ */
 #define SIM_MIG_MAX_INSTANCES 8u
-/** SIM_MIG_MAX_SLICES: the most compute slices a GPU model may declare. */
+/**
+ * SIM_MIG_MAX_SLICES:
+ *
+ * The most compute slices a GPU model may declare.
+ */
 #define SIM_MIG_MAX_SLICES 8u
 
 /**
@@ -76,7 +88,11 @@ typedef struct {
   guint32        memory_used;
 } SimMigLayout;
 
-/** sim_mig_layout_init: Empties @layout. */
+/**
+ * sim_mig_layout_init:
+ *
+ * Empties @layout.
+ */
 void sim_mig_layout_init (SimMigLayout *layout);
 
 /**

@@ -79,11 +79,17 @@ typedef enum {
   SIM_RUN_STOPPED,
 } SimRunStatus;
 
+/**
+ * sim_engine_new: (skip)
+ */
 SimEngine *sim_engine_new (void);
+/**
+ * sim_engine_free: (skip)
+ */
 void       sim_engine_free (SimEngine *engine);
 
 /**
- * sim_engine_register:
+ * sim_engine_register: (skip)
  * @engine: an engine
  * @handler: the function that handles events of the new kind
  * @user_data: passed to @handler
@@ -120,13 +126,25 @@ SimEventId sim_engine_schedule (SimEngine *engine, SimTime time, guint32 kind, g
  */
 gboolean sim_engine_cancel (SimEngine *engine, SimEventId id);
 
-/** sim_engine_now: Returns: the current simulated time. */
+/**
+ * sim_engine_now:
+ *
+ * Returns: the current simulated time.
+ */
 SimTime sim_engine_now (const SimEngine *engine);
 
-/** sim_engine_pending: Returns: the number of pending, uncancelled events. */
+/**
+ * sim_engine_pending:
+ *
+ * Returns: the number of pending, uncancelled events.
+ */
 gsize sim_engine_pending (const SimEngine *engine);
 
-/** sim_engine_dispatched: Returns: how many events have been dispatched. */
+/**
+ * sim_engine_dispatched:
+ *
+ * Returns: how many events have been dispatched.
+ */
 guint64 sim_engine_dispatched (const SimEngine *engine);
 
 /**

@@ -103,7 +103,11 @@ typedef struct _SimMaxmin SimMaxmin;
  */
 typedef guint64 SimMaxminId;
 
-/** SIM_MAXMIN_NO_ID: an id that names nothing. */
+/**
+ * SIM_MAXMIN_NO_ID:
+ *
+ * An id that names nothing.
+ */
 #define SIM_MAXMIN_NO_ID ((SimMaxminId) 0)
 
 /**
@@ -127,14 +131,14 @@ typedef struct {
 } SimMaxminStats;
 
 /**
- * sim_maxmin_new:
+ * sim_maxmin_new: (skip)
  *
  * Returns: (transfer full): an empty system.
  */
 SimMaxmin *sim_maxmin_new (void);
 
 /**
- * sim_maxmin_free:
+ * sim_maxmin_free: (skip)
  * @system: (nullable): a system
  *
  * Frees the system with its flows and resources.
@@ -281,7 +285,7 @@ guint sim_maxmin_solve (SimMaxmin *system);
  * solve that had nothing to do leaves the list empty.  The array is valid
  * until the system is next modified or solved.
  *
- * Returns: (transfer none) (array length=n_changed): their ids.
+ * Returns: (array length=n_changed): their ids, owned by @system.
  */
 const SimMaxminId *sim_maxmin_get_changed (const SimMaxmin *system, guint *n_changed);
 

@@ -30,13 +30,16 @@ typedef struct _SimRng SimRng;
 guint64 sim_rng_derive_seed (guint64 seed, const char *purpose);
 
 /**
- * sim_rng_new:
+ * sim_rng_new: (skip)
  * @seed: the scenario seed
  * @purpose: the name of the stream
  *
  * Returns: (transfer full): a new stream; free with sim_rng_free().
  */
 SimRng *sim_rng_new (guint64 seed, const char *purpose);
+/**
+ * sim_rng_free: (skip)
+ */
 void    sim_rng_free (SimRng *rng);
 
 /**
@@ -47,13 +50,29 @@ void    sim_rng_free (SimRng *rng);
  */
 gsl_rng *sim_rng_gsl (SimRng *rng);
 
-/** sim_rng_uniform: Returns: a draw from [0, 1). */
+/**
+ * sim_rng_uniform:
+ *
+ * Returns: a draw from [0, 1).
+ */
 double  sim_rng_uniform (SimRng *rng);
-/** sim_rng_uniform_int: Returns: a draw from {0, ..., @n - 1}; @n > 0. */
+/**
+ * sim_rng_uniform_int:
+ *
+ * Returns: a draw from {0, ..., @n - 1}; @n > 0.
+ */
 guint64 sim_rng_uniform_int (SimRng *rng, guint64 n);
-/** sim_rng_exponential: Returns: a draw of mean @mean. */
+/**
+ * sim_rng_exponential:
+ *
+ * Returns: a draw of mean @mean.
+ */
 double  sim_rng_exponential (SimRng *rng, double mean);
-/** sim_rng_lognormal: Returns: a draw of exp(N(@mu, @sigma^2)). */
+/**
+ * sim_rng_lognormal:
+ *
+ * Returns: a draw of exp(N(@mu, @sigma^2)).
+ */
 double  sim_rng_lognormal (SimRng *rng, double mu, double sigma);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimRng, sim_rng_free)

@@ -32,7 +32,11 @@ typedef gint64 SimTime;
 #define SIM_MINUTE      (60 * SIM_SECOND)
 #define SIM_HOUR        (60 * SIM_MINUTE)
 #define SIM_DAY         (24 * SIM_HOUR)
-/** SIM_TIME_NEVER: a time later than any event; also "no limit". */
+/**
+ * SIM_TIME_NEVER:
+ *
+ * A time later than any event; also "no limit".
+ */
 #define SIM_TIME_NEVER  G_MAXINT64
 
 /**

@@ -201,7 +201,7 @@ typedef struct {
 typedef struct _SimCommModel SimCommModel;
 
 /**
- * sim_comm_model_new:
+ * sim_comm_model_new: (skip)
  * @topology: (transfer none): a topology, which must outlive the model
  * @cluster: (transfer none): the cluster @topology was built from
  *
@@ -210,6 +210,9 @@ typedef struct _SimCommModel SimCommModel;
  * Returns: (transfer full): a model with no collective registered.
  */
 SimCommModel *sim_comm_model_new (SimTopology *topology, const SimCluster *cluster);
+/**
+ * sim_comm_model_free: (skip)
+ */
 void          sim_comm_model_free (SimCommModel *model);
 
 /**

@@ -71,13 +71,6 @@ typedef enum {
 
 /**
  * SimFabricConfig:
- *
- * How nodes are connected, as a scenario's [fabric] section says.  Zero
- * or %NULL fields take defaults (the node model's NIC link, the switch
- * model's radix, non-blocking).
- */
-/**
- * SimFabricConfig:
  * @kind: how nodes are connected
  * @switch_model: (nullable): the switch model; %NULL needs @radix, and the
  *   switches then have the NIC link's port speed and no latency
@@ -90,6 +83,10 @@ typedef enum {
  * @dragonfly_groups: 0: as many as the NICs need
  * @dragonfly_routers_per_group: 0: radix / 2
  * @dragonfly_global_links: global links per router; 0: radix / 4
+ *
+ * How nodes are connected, as a scenario's [fabric] section says.  Zero
+ * or %NULL fields take defaults (the node model's NIC link, the switch
+ * model's radix, non-blocking).
  */
 typedef struct {
   SimFabricKind kind;
@@ -153,7 +150,7 @@ typedef struct {
 typedef struct _SimTopology SimTopology;
 
 /**
- * sim_topology_new:
+ * sim_topology_new: (skip)
  * @cluster: the cluster (its pools and node models)
  * @catalogue: where link and switch models are looked up
  * @config: how nodes are connected
@@ -167,10 +164,17 @@ typedef struct _SimTopology SimTopology;
  */
 SimTopology *sim_topology_new (const SimCluster *cluster, const SimCatalogue *catalogue,
                                const SimFabricConfig *config, GError **error);
+/**
+ * sim_topology_free: (skip)
+ */
 void sim_topology_free (SimTopology *topology);
 
 guint          sim_topology_get_n_vertices (const SimTopology *topology);
-/** sim_topology_get_n_gpus: Returns: the number of GPUs (the cluster's). */
+/**
+ * sim_topology_get_n_gpus:
+ *
+ * Returns: the number of GPUs (the cluster's).
+ */
 guint          sim_topology_get_n_gpus (const SimTopology *topology);
 /**
  * sim_topology_get_vertex_latency:
@@ -204,7 +208,11 @@ const SimLink *sim_topology_get_link (const SimTopology *topology, guint32 link)
  */
 guint32 sim_topology_get_node_group (const SimTopology *topology, guint node, SimLinkTier tier);
 
-/** sim_topology_get_gpu_vertex: Returns: the vertex of GPU @gpu (a cluster index). */
+/**
+ * sim_topology_get_gpu_vertex:
+ *
+ * Returns: the vertex of GPU @gpu (a cluster index).
+ */
 guint32 sim_topology_get_gpu_vertex (const SimTopology *topology, guint32 gpu);
 
 /**

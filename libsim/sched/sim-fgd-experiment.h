@@ -148,8 +148,9 @@ typedef struct {
 /**
  * SimFgdPolicySummary:
  * @policy: the placement's name
- * @allocated: (array length=n_points): allocation rate at each sample point
- * @fragmented: (array length=n_points): fragmented share at each point
+ * @allocated: allocation rate at each of the result's @n_points sample
+ *   points
+ * @fragmented: fragmented share at each of those points
  * @allocated_at_full: allocation rate when arrived demand reaches 100% of
  *   capacity (the mean is NaN if @stop_share is below 1)
  * @allocated_at_stop: allocation rate at the end
@@ -207,10 +208,13 @@ typedef struct {
   guint    n_policies;
 } SimFgdResult;
 
+/**
+ * sim_fgd_result_free: (skip)
+ */
 void sim_fgd_result_free (SimFgdResult *result);
 
 /**
- * sim_fgd_experiment_run:
+ * sim_fgd_experiment_run: (skip)
  * @nodes: (element-type SimOpenbNode): the node list
  * @pods: (element-type SimOpenbPod): the pod list
  * @config: the policies, seeds and stopping point

@@ -323,17 +323,19 @@ choose_node (const SimCluster *cluster, const SimJob *job, guint want, gboolean 
   for (guint i = 0; i < n_nodes; i++)
     {
       const SimNode *node = sim_cluster_get_node (cluster, i);
-      if (node->free_gpus < want || (skip != NULL && skip[i]) ||
-          !sim_place_node_admits (cluster, i, job, want))
+      if (node->free_gpus < want || (skip != NULL && skip[i]))
+        continue;
+      /* The admission check (GPU model, host CPU and memory) only for a
+       * node that would win: the same choice, fewer checks. */
+      if (best && chosen != NULL && node->free_gpus >= chosen->free_gpus)
+        continue;
+      if (!sim_place_node_admits (cluster, i, job, want))
         continue;
       if (!best)
         return node;
-      if (chosen == NULL || node->free_gpus < chosen->free_gpus)
-        {
-          chosen = node;
-          if (node->free_gpus == want)
-            break;
-        }
+      chosen = node;
+      if (node->free_gpus == want)
+        break;
     }
   return chosen;
 }
@@ -353,20 +355,13 @@ place_fraction (const SimCluster *cluster, const SimJob *job, SimPlacement *plac
     {
       const SimGpu *g = sim_cluster_get_gpu (cluster, i);
       guint room = SIM_GPU_WHOLE - g->used_milli;
-      if (room < milli || g->mig_used != 0 || !sim_place_node_admits (cluster, g->node, job, 1))
+      if (room < milli || g->mig_used != 0 || (best && room >= chosen_room) ||
+          !sim_place_node_admits (cluster, g->node, job, 1))
         continue;
-      if (!best)
-        {
-          chosen = i;
-          break;
-        }
-      if (room < chosen_room)
-        {
-          chosen = i;
-          chosen_room = room;
-          if (room == milli)
-            break;
-        }
+      chosen = i;
+      chosen_room = room;
+      if (!best || room == milli)
+        break;
     }
   if (chosen < 0)
     return FALSE;

@@ -52,7 +52,11 @@ typedef struct _SimSchedContext SimSchedContext;
 #define SIM_TYPE_POLICY (sim_policy_get_type ())
 G_DECLARE_INTERFACE (SimPolicy, sim_policy, SIM, POLICY, GObject)
 
-/** SIM_POLICY_ABI_VERSION: bumped whenever #SimPolicyInterface grows. */
+/**
+ * SIM_POLICY_ABI_VERSION:
+ *
+ * Bumped whenever #SimPolicyInterface grows.
+ */
 #define SIM_POLICY_ABI_VERSION 2
 
 /**
@@ -80,7 +84,11 @@ struct _SimPolicyInterface {
   guint        (*get_flags) (SimPolicy *self);
 };
 
-/** sim_policy_get_name: Returns: (transfer none): the policy's name. */
+/**
+ * sim_policy_get_name:
+ *
+ * Returns: (transfer none): the policy's name.
+ */
 const char *sim_policy_get_name (SimPolicy *self);
 
 /**
@@ -95,7 +103,11 @@ int sim_policy_compare (SimPolicy *self, const SimJob *a, const SimJob *b);
  * @self: a policy
  * @cluster: (transfer none): the cluster now
  * @job: (transfer none): a queued job
- * @placement: (out caller-allocates): filled on success
+ * @placement: (transfer none): the caller's placement, whose @gpus has room
+ *   for the job's GPU count; filled on success.  It is an in argument for
+ *   introspection: the buffer is the caller's, so a binding passes it
+ *   through (for instance to sim_place_best_fit()) rather than allocating
+ *   one
  *
  * Returns: %TRUE if the job fits now and @placement says where.
  */
@@ -126,10 +138,18 @@ void sim_policy_schedule_in_order (SimPolicy *self, SimSchedContext *context,
 
 /* ------------------------------------------------------------------------- */
 
-/** sim_sched_context_get_now: Returns: the current time. */
+/**
+ * sim_sched_context_get_now:
+ *
+ * Returns: the current time.
+ */
 SimTime sim_sched_context_get_now (SimSchedContext *context);
 
-/** sim_sched_context_get_cluster: Returns: (transfer none): the cluster. */
+/**
+ * sim_sched_context_get_cluster:
+ *
+ * Returns: (transfer none): the cluster.
+ */
 const SimCluster *sim_sched_context_get_cluster (SimSchedContext *context);
 
 /**
@@ -203,9 +223,19 @@ void sim_sched_context_wake_at (SimSchedContext *context, SimTime time);
 
 typedef struct _SimPolicyParams SimPolicyParams;
 
+/**
+ * sim_policy_params_new: (skip)
+ */
 SimPolicyParams *sim_policy_params_new (void);
+/**
+ * sim_policy_params_free: (skip)
+ */
 void             sim_policy_params_free (SimPolicyParams *params);
-/** sim_policy_params_set: Sets @key to the text @value (copied). */
+/**
+ * sim_policy_params_set:
+ *
+ * Sets @key to the text @value (copied).
+ */
 void             sim_policy_params_set (SimPolicyParams *params, const char *key, const char *value);
 /**
  * sim_policy_params_get_keys:
@@ -223,7 +253,9 @@ gboolean sim_policy_params_get_duration (SimPolicyParams *params, const char *ke
                                          SimTime *out, GError **error);
 gboolean sim_policy_params_get_number (SimPolicyParams *params, const char *key, double def,
                                        double min, double max, double *out, GError **error);
-/** sim_policy_params_get_string: (skip) */
+/**
+ * sim_policy_params_get_string: (skip)
+ */
 gboolean sim_policy_params_get_string (SimPolicyParams *params, const char *key, const char *def,
                                        const char **out, GError **error);
 /**
@@ -233,7 +265,11 @@ gboolean sim_policy_params_get_string (SimPolicyParams *params, const char *key,
  */
 gboolean sim_policy_params_get_durations (SimPolicyParams *params, const char *key,
                                           SimTime **out, guint *n, GError **error);
-/** sim_policy_params_get_failed_key: Returns: (nullable): the key of the last failure. */
+/**
+ * sim_policy_params_get_failed_key:
+ *
+ * Returns: (nullable): the key of the last failure.
+ */
 const char *sim_policy_params_get_failed_key (const SimPolicyParams *params);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimPolicyParams, sim_policy_params_free)
@@ -394,8 +430,13 @@ SimPolicy *sim_policy_new (const char *queue, const char *placement, const SimPo
 
 /**
  * sim_policy_new_builtin:
+ * @queue: a registered queue order
+ * @placement: a registered placement
+ * @error: return location for a #GError
  *
  * sim_policy_new() without a setup.
+ *
+ * Returns: (transfer full) (nullable): a policy named "QUEUE/PLACEMENT".
  */
 SimPolicy *sim_policy_new_builtin (const char *queue, const char *placement, GError **error);
 
@@ -436,7 +477,8 @@ gboolean sim_place_node_admits (const SimCluster *cluster, guint node, const Sim
  * sim_place_mig:
  * @cluster: a cluster
  * @job: a job with a MIG profile
- * @placement: (out caller-allocates): its GPU and start slice
+ * @placement: (transfer none): the caller's placement, with room for one
+ *   GPU; filled with its GPU and start slice
  *
  * First fit for a MIG job: a GPU already in MIG mode with room for the
  * profile, else a free GPU whose model has it (sim_cluster_mig_find()),

@@ -146,7 +146,7 @@ typedef struct {
 } SimOpenbConfig;
 
 /**
- * sim_workload_new_openb:
+ * sim_workload_new_openb: (skip)
  * @path: an openb pod list, rows in order of creation_time
  * @config: how to map it (copied)
  * @error: return location for a #GError

@@ -124,12 +124,23 @@ struct _SimWorkload {
  */
 gboolean sim_workload_next (SimWorkload *workload, SimJobSpec *out, GError **error);
 
+/**
+ * sim_workload_free: (skip)
+ */
 void sim_workload_free (SimWorkload *workload);
 
-/** sim_workload_get_n_classes: Returns: the number of job classes. */
+/**
+ * sim_workload_get_n_classes:
+ *
+ * Returns: the number of job classes.
+ */
 guint sim_workload_get_n_classes (const SimWorkload *workload);
 
-/** sim_workload_get_class_name: Returns: (transfer none): the class's name. */
+/**
+ * sim_workload_get_class_name:
+ *
+ * Returns: (transfer none): the class's name.
+ */
 const char *sim_workload_get_class_name (const SimWorkload *workload, guint job_class);
 
 /* Used by sources: sets up the common part. */
@@ -212,7 +223,7 @@ typedef struct {
 } SimGeneratorConfig;
 
 /**
- * sim_workload_new_generator:
+ * sim_workload_new_generator: (skip)
  * @config: the generator's configuration (copied)
  * @seed: the scenario seed; streams "arrivals", "classes", "sizes",
  *   "durations" are derived from it
@@ -250,7 +261,7 @@ typedef struct {
 } SimSwfConfig;
 
 /**
- * sim_workload_new_swf:
+ * sim_workload_new_swf: (skip)
  * @path: an SWF v2 file
  * @config: how to map it (copied)
  * @error: return location for a #GError
@@ -268,7 +279,11 @@ typedef struct {
  */
 SimWorkload *sim_workload_new_swf (const char *path, const SimSwfConfig *config, GError **error);
 
-/** sim_workload_swf_skipped: Returns: jobs skipped so far (SWF only, else 0). */
+/**
+ * sim_workload_swf_skipped:
+ *
+ * Returns: jobs skipped so far (SWF only, else 0).
+ */
 guint64 sim_workload_swf_skipped (const SimWorkload *workload);
 
 /* ------------------------------------------------------------------------- */
@@ -288,7 +303,7 @@ typedef struct {
 } SimPhillyConfig;
 
 /**
- * sim_workload_new_philly:
+ * sim_workload_new_philly: (skip)
  * @path: a CSV with the header timestamp,duration,num_gpus,gpu_time,cluster
  * @config: how to read it (copied)
  * @error: return location for a #GError
@@ -305,7 +320,11 @@ typedef struct {
 SimWorkload *sim_workload_new_philly (const char *path, const SimPhillyConfig *config,
                                       GError **error);
 
-/** sim_workload_philly_skipped: Returns: jobs skipped so far (Philly only, else 0). */
+/**
+ * sim_workload_philly_skipped:
+ *
+ * Returns: jobs skipped so far (Philly only, else 0).
+ */
 guint64 sim_workload_philly_skipped (const SimWorkload *workload);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimWorkload, sim_workload_free)

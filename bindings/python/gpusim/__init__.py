@@ -1,0 +1,384 @@
+"""gpusim: a discrete-event simulator of GPU clusters, from Python.
+
+A Pythonic layer over the C library, reached through GObject Introspection
+(the ``Sim`` namespace, ``gi.repository.Sim``).  Times are in seconds here;
+the library counts nanoseconds (``SimTime``), and the raw objects are still
+at hand for anything this layer does not wrap (``Simulation.raw``,
+``Scenario.raw``, ``Report.raw``, or ``from gi.repository import Sim``).
+
+    import gpusim
+    report = gpusim.run("scenarios/quickstart.ini", set={"scenario.seed": 7})
+    value, unit = report.metrics["wait_mean"]
+
+Every error of the library (a scenario with a typo, a missing model, a
+malformed trace) is raised as :class:`gpusim.Error`, whose message names the
+file, the line and the key, as the command line prints it.
+"""
+
+import gi
+
+gi.require_version("GLib", "2.0")
+gi.require_version("GObject", "2.0")
+gi.require_version("Sim", "1.0")
+
+from gi.repository import GLib, GObject, Sim  # noqa: E402
+
+__all__ = [
+    "Error",
+    "Scenario",
+    "Report",
+    "Simulation",
+    "Policy",
+    "load",
+    "run",
+    "compare",
+    "Sim",
+]
+
+_NS_PER_SECOND = 1000000000
+
+
+class Error(Exception):
+    """An error reported by gpusim (a GError of the SIM_ERROR domain).
+
+    ``str(error)`` and ``error.message`` are the library's message; ``code``
+    is a :class:`Sim.Error` value (``Sim.Error.UNKNOWN_KEY``...) when the
+    error is gpusim's own, else the raw GError code.
+    """
+
+    def __init__(self, message, code=None, domain=None):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.domain = domain
+
+
+def _raise_from(gerror):
+    code = gerror.code
+    if gerror.domain == GLib.quark_to_string(Sim.error_quark()):
+        try:
+            code = Sim.Error(code)
+        except ValueError:
+            pass
+    raise Error(gerror.message, code, gerror.domain) from None
+
+
+def _call(func, *args):
+    try:
+        return func(*args)
+    except GLib.Error as e:
+        _raise_from(e)
+
+
+def _overrides(set):
+    """Turns ``{"group.key": value}`` (or a list of "group.key=value"
+    strings) into the strings sim_scenario_load() takes."""
+    if set is None:
+        return None
+    if isinstance(set, dict):
+        items = []
+        for key, value in set.items():
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            items.append("%s=%s" % (key, value))
+        return items
+    if isinstance(set, str):
+        return [set]
+    return [str(item) for item in set]
+
+
+def _to_simtime(seconds):
+    return int(round(float(seconds) * _NS_PER_SECOND))
+
+
+class Scenario:
+    """A parsed, validated scenario (``Sim.Scenario``)."""
+
+    def __init__(self, path, set=None):
+        self.raw = _call(Sim.Scenario.load, str(path), _overrides(set))
+        self.overrides = _overrides(set)
+
+    @property
+    def name(self):
+        return self.raw.name
+
+    @property
+    def path(self):
+        return self.raw.path
+
+    @property
+    def seed(self):
+        return self.raw.seed
+
+    @property
+    def horizon(self):
+        """The horizon in seconds, or None to run until the workload drains."""
+        horizon = self.raw.horizon
+        if horizon >= GLib.MAXINT64:
+            return None
+        return horizon / _NS_PER_SECOND
+
+    def __repr__(self):
+        return "<gpusim.Scenario %r (%s, seed %d)>" % (self.name, self.path, self.seed)
+
+
+class Report:
+    """The results of a run: named metrics, each with a value and a unit."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    @property
+    def metrics(self):
+        """A dict ``{name: (value, unit)}`` in report order."""
+        result = {}
+        for name in self.raw.list_metrics():
+            ok, value = self.raw.get_value(name)
+            if ok:
+                result[name] = (value, self.raw.get_unit(name))
+        return result
+
+    @property
+    def json(self):
+        """The report as JSON text, exactly as ``gpusim run --json`` prints
+        it (without the final newline)."""
+        return self.raw.to_json(True)
+
+    @property
+    def text(self):
+        """The summary for people that ``gpusim run`` prints."""
+        return self.raw.format_text()
+
+    def __getitem__(self, metric):
+        ok, value = self.raw.get_value(metric)
+        if not ok:
+            raise KeyError(metric)
+        return value
+
+    def __contains__(self, metric):
+        return self.raw.get_value(metric)[0]
+
+    def __repr__(self):
+        return "<gpusim.Report %d metrics>" % len(self.raw.list_metrics())
+
+
+class _PolicyMeta(type(GObject.Object)):
+    """Makes every subclass of :class:`Policy` implement ``Sim.Policy``
+    itself.  A GObject type that inherits an interface shares its parent's
+    vtable, so without this the methods of the last subclass defined would
+    serve every subclass."""
+
+    def __new__(mcs, name, bases, namespace, **kwargs):
+        if any(isinstance(base, mcs) for base in bases) and Sim.Policy not in bases:
+            bases = tuple(bases) + (Sim.Policy,)
+        return super().__new__(mcs, name, bases, namespace, **kwargs)
+
+
+class Policy(GObject.Object, Sim.Policy, metaclass=_PolicyMeta):
+    """Base class for a scheduling policy written in Python.
+
+    Override the virtual methods of ``Sim.Policy``:
+
+    ``do_get_name(self)``
+        the name shown in reports;
+    ``do_compare(self, a, b)``
+        the queue order of two ``Sim.Job``: negative if *a* goes first
+        (optional: submission order otherwise);
+    ``do_place(self, cluster, job, placement)``
+        fill *placement* and return True if *job* fits now.  The placement's
+        GPU buffer belongs to the caller, and PyGObject cannot write the
+        array of a C struct, so delegate to a C placement that fills it:
+        ``Sim.place_best_fit(cluster, job, placement)``,
+        ``Sim.place_first_fit(...)``, or another policy's ``place()``;
+    ``do_get_flags(self)``
+        ``Sim.PolicyFlags`` (optional).
+
+    An exception in a virtual method does not cross into C: it is kept, the
+    method returns a neutral value (the job does not fit), and
+    :meth:`Simulation.run` raises it as :class:`Error` at the next decision.
+    """
+
+    _defaults = {
+        "do_get_name": None,
+        "do_compare": 0,
+        "do_place": False,
+        "do_schedule": None,
+        "do_get_flags": 0,
+    }
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name, default in Policy._defaults.items():
+            func = cls.__dict__.get(name)
+            if func is not None and not getattr(func, "_gpusim_guarded", False):
+                setattr(cls, name, Policy._guard(func, default))
+
+    @staticmethod
+    def _guard(func, default):
+        def guarded(self, *args):
+            if self.__dict__.get("_gpusim_error") is not None:
+                return default
+            try:
+                return func(self, *args)
+            except Exception as e:  # noqa: BLE001 - handed back to the caller
+                self.__dict__["_gpusim_error"] = e
+                return default
+
+        guarded._gpusim_guarded = True
+        guarded.__name__ = func.__name__
+        guarded.__doc__ = func.__doc__
+        return guarded
+
+    def _take_error(self):
+        return self.__dict__.pop("_gpusim_error", None)
+
+
+class Simulation:
+    """One run of a scenario (``Sim.Simulation``).
+
+    *scenario* is a path or a :class:`Scenario`; *set* overrides keys as
+    ``gpusim run --set`` does; *output_dir* asks for summary.json, jobs.csv
+    and timeseries.csv there; *policy* replaces the scenario's [policy]
+    with a ``Sim.Policy`` (for instance a :class:`Policy` subclass).
+    """
+
+    def __init__(self, scenario, set=None, output_dir=None, policy=None):
+        if not isinstance(scenario, Scenario):
+            scenario = Scenario(scenario, set=set)
+        elif set:
+            scenario = Scenario(scenario.path, set=list(scenario.overrides or []) + _overrides(set))
+        self.scenario = scenario
+        self.raw = _call(Sim.Simulation.new, scenario.raw)
+        self._policy = policy
+        if output_dir is not None:
+            _call(self.raw.set_output_dir, str(output_dir))
+        if policy is not None:
+            _call(self.raw.set_policy, policy)
+
+    def _check_policy(self):
+        if isinstance(self._policy, Policy):
+            error = self._policy._take_error()
+            if error is not None:
+                raise Error("policy %s raised %s: %s"
+                            % (type(self._policy).__name__, type(error).__name__, error)) from error
+
+    def run(self):
+        """Runs to the end (the horizon, or until every job has finished)
+        and returns the :class:`Report`."""
+        if isinstance(self._policy, Policy):
+            # Decision by decision, so that an exception in the policy stops
+            # the run where it happened.
+            while self.step():
+                pass
+        else:
+            _call(self.raw.run)
+        return self.report
+
+    def run_until(self, seconds):
+        """Runs until *seconds* of simulated time (or the end, if sooner).
+        Returns True while the run has not ended."""
+        _call(self.raw.run_until, _to_simtime(seconds))
+        self._check_policy()
+        return not self.raw.is_finished()
+
+    def step(self):
+        """Runs until just after the next scheduling decision.  Returns
+        True if it stopped after a decision, False once the run has ended."""
+        try:
+            more = self.raw.run_to_decision()
+        except GLib.Error as e:
+            self._check_policy()
+            _raise_from(e)
+        self._check_policy()
+        return more
+
+    @property
+    def now(self):
+        """The simulated time, in seconds."""
+        return self.raw.get_now() / _NS_PER_SECOND
+
+    @property
+    def finished(self):
+        return self.raw.is_finished()
+
+    @property
+    def report(self):
+        """The :class:`Report`, once the run has ended; None before."""
+        raw = self.raw.get_report()
+        return Report(raw) if raw is not None else None
+
+    @property
+    def cluster(self):
+        """The cluster (``Sim.Cluster``, read it only), valid while this
+        simulation lives."""
+        return self.raw.get_cluster()
+
+    @property
+    def policy(self):
+        return self.raw.get_policy()
+
+
+def load(path, set=None):
+    """Reads and validates a scenario file; returns a :class:`Scenario`."""
+    return Scenario(path, set=set)
+
+
+def run(path, set=None, output_dir=None, policy=None):
+    """Runs a scenario to its end; returns its :class:`Report`."""
+    return Simulation(path, set=set, output_dir=output_dir, policy=policy).run()
+
+
+def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metrics=None,
+            set=None, threads=0, level=0.95):
+    """Runs a scenario once per policy (or variant) and seed, in parallel,
+    as ``gpusim compare`` does.
+
+    *policies* are "QUEUE/PLACEMENT" strings or placements alone;
+    *variants* a dict ``{name: {"group.key": value}}``; *seeds* runs per
+    policy, from *first_seed* (the scenario's seed by default).
+
+    Returns ``{metric: {policy: stats}}`` where stats is a dict with
+    ``mean``, ``ci`` (low, high) at *level*, ``sd``, ``half_width``, ``n``,
+    ``unit``, ``values`` (one per seed) and, for every entry after the
+    first, ``difference``: the paired difference from the first, a dict
+    with ``mean``, ``ci`` and ``significant``.
+    """
+    cmp = _call(Sim.Comparison.new, str(path), _overrides(set))
+    for spec in policies or []:
+        _call(cmp.add_policy, spec)
+    for name, overrides in (variants or {}).items():
+        _call(cmp.add_variant, name, _overrides(overrides))
+    for metric in metrics or []:
+        cmp.add_metric(metric)
+    if first_seed is None:
+        first_seed = cmp.get_seed(0)
+    cmp.set_seeds(first_seed, seeds)
+    cmp.set_threads(threads)
+    cmp.set_level(level)
+    _call(cmp.run)
+
+    def stats(interval, defined):
+        nan = float("nan")
+        return {
+            "n": interval.n,
+            "mean": interval.mean,
+            "sd": interval.sd if defined else nan,
+            "half_width": interval.half_width if defined else nan,
+            "ci": (interval.low, interval.high) if defined else (nan, nan),
+        }
+
+    result = {}
+    for m in range(cmp.get_n_metrics()):
+        per_policy = {}
+        for p in range(cmp.get_n_policies()):
+            defined, interval = cmp.get_interval(p, m)
+            entry = stats(interval, defined)
+            entry["unit"] = cmp.get_unit(m)
+            entry["values"] = [cmp.get_value(p, m, s) for s in range(cmp.get_n_seeds())]
+            if p > 0:
+                defined, diff = cmp.get_difference(p, m)
+                entry["difference"] = stats(diff, defined)
+                entry["difference"]["significant"] = diff.excludes_zero()
+            per_policy[cmp.get_policy_name(p)] = entry
+        result[cmp.get_metric(m)] = per_policy
+    return result
