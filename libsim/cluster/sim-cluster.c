@@ -114,10 +114,11 @@ sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimNodeModel 
                    "pool \"%s\": %u nodes: expected 1 to 10000000", name, n_nodes);
       return FALSE;
     }
-  if ((guint64) cluster->gpus->len + (guint64) per_node * n_nodes > G_MAXINT32)
+  if ((guint64) cluster->gpus->len + (guint64) per_node * n_nodes > SIM_CLUSTER_MAX_GPUS)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "pool \"%s\": the cluster would exceed 2^31 GPUs", name);
+                   "pool \"%s\": the cluster would have more than %u GPUs", name,
+                   SIM_CLUSTER_MAX_GPUS);
       return FALSE;
     }
 

@@ -38,6 +38,13 @@ G_BEGIN_DECLS
 #define SIM_CLUSTER_MAX_GPUS_PER_NODE 64u
 
 /**
+ * SIM_CLUSTER_MAX_GPUS:
+ *
+ * The most GPUs a cluster may hold (2^24, about 16.8 million).
+ */
+#define SIM_CLUSTER_MAX_GPUS (1u << 24)
+
+/**
  * SimNode:
  * @index: its number in the cluster
  * @pool: the pool it belongs to
