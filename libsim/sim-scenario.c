@@ -24,7 +24,8 @@ static const GroupSchema schema[] = {
   { "pool", TRUE, { "model", "count", "gpu", "gpus_per_node", NULL }, FALSE },
   { "workload", FALSE, { "source", "rate", "daily_profile", "jobs", "gpus", "duration",
                          "estimate_factor", "trace", "processors_per_gpu", "skip_invalid",
-                         "rebase_time", "iteration", "gradient", "tensor_parallel", "tp_bytes",
+                         "rebase_time", "reference_gpu", "iteration", "gradient",
+                         "tensor_parallel", "tp_bytes",
                          "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
   { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", "mig", "priority", "tenant",
                      "gpu_model", "iteration", "gradient",
@@ -828,6 +829,8 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
                    ctx->name);
       return FALSE;
     }
+  if (g_key_file_has_key (ctx->kf, "workload", "reference_gpu", NULL))
+    sc->reference_gpu = g_strstrip (get_raw (ctx, "workload", "reference_gpu"));
   source = get_raw (ctx, "workload", "source");
   if (source == NULL || strcmp (g_strstrip (source), "synthetic") == 0)
     sc->source = SIM_SOURCE_SYNTHETIC;
@@ -1340,6 +1343,7 @@ sim_scenario_unref (SimScenario *sc)
   g_free (sc->queue);
   g_free (sc->placement);
   g_free (sc->plugin);
+  g_free (sc->reference_gpu);
   if (sc->policy_params != NULL)
     g_hash_table_unref (sc->policy_params);
   sim__key_lines_free (sc->lines);

@@ -118,6 +118,8 @@ typedef struct {
   guint          n_pools;
 
   SimWorkloadSource  source;
+  char              *reference_gpu; /* (nullable) the GPU durations are measured on;
+                                     * NULL: the first pool's */
   SimGeneratorConfig generator;
   char              *trace_path; /* absolute */
   SimSwfConfig       swf;

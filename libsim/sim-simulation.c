@@ -34,7 +34,9 @@ struct _SimSimulation {
   SimRng        *comm_rng;    /* draws communication profiles from the mix */
   double         comm_mix_total;
   gboolean       comm_dirty;  /* collectives came or went since the last refresh */
-  double         computing_milli; /* sum over running jobs of GPUs x thousandths x rate */
+  double         computing_milli; /* sum over running jobs of GPUs x thousandths x the
+                                   * share of time they compute */
+  double         reference_tflops; /* the reference GPU's; 0: every GPU runs at speed 1 */
   guint32        k_arrival, k_complete, k_decide, k_sample, k_wake;
 
   SimMetrics     metrics;
@@ -303,6 +305,7 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   job->start = job->end = job->first_start = -1;
   job->work_left = job->spec.duration;
   job->rate = 1.0;
+  job->speed = 1.0;
   job->queue_seq = self->next_queue_seq++;
   job->running_link.data = job;
   if (job->spec.comm.iteration == 0 && self->scenario->n_comm_mix > 0)
@@ -427,7 +430,7 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
   if (job->spec.cpu_milli > 0 || job->spec.memory_bytes > 0)
     for_each_node (self, job, release_host);
   g_queue_unlink (&self->running, &job->running_link);
-  self->computing_milli -= job->n_gpus * (double) job->spec.gpu_milli * job->rate;
+  self->computing_milli -= job->n_gpus * (double) job->spec.gpu_milli * job->rate / job->speed;
   job->version++;
   sim_engine_cancel (self->engine, job->completion);
   job->completion = 0;
@@ -520,7 +523,8 @@ comm_rate (SimSimulation *self, const SimJob *job)
 {
   const JobComm *jc = job->comm_state;
   double phase_time[3] = { 0, 0, 0 };
-  double compute = sim_time_to_seconds (job->spec.comm.iteration);
+  double reference = sim_time_to_seconds (job->spec.comm.iteration);
+  double compute = reference / job->speed;
   double comm, hidden;
 
   for (guint i = 0; i < jc->ids->len; i++)
@@ -533,7 +537,30 @@ comm_rate (SimSimulation *self, const SimJob *job)
     }
   comm = phase_time[0] + phase_time[1] + phase_time[2];
   hidden = MIN (job->spec.comm.overlap * comm, compute);
-  return compute / (compute + comm - hidden);
+  /* Reference compute done per second: the iteration's reference compute
+   * over its time here. */
+  return reference / (compute + comm - hidden);
+}
+
+/* The speed of JOB's GPUs against the reference GPU: the slowest of them
+ * sets the pace of a synchronous job.  GPUs whose speed is not in the
+ * catalogue count as the reference's. */
+static double
+gpu_speed (SimSimulation *self, const SimJob *job)
+{
+  double slowest = G_MAXDOUBLE;
+
+  if (self->reference_tflops <= 0)
+    return 1.0;
+  for (guint i = 0; i < job->n_gpus; i++)
+    {
+      const SimNode *node = sim_cluster_get_node (self->cluster,
+                                                  sim_cluster_get_gpu (self->cluster,
+                                                                       job->gpus[i])->node);
+      double t = node->gpu_model != NULL ? node->gpu_model->fp16_tflops : 0;
+      slowest = MIN (slowest, t > 0 ? t / self->reference_tflops : 1.0);
+    }
+  return slowest == G_MAXDOUBLE ? 1.0 : slowest;
 }
 
 /* After collectives came or went: new rates for the communicating jobs
@@ -554,7 +581,8 @@ refresh_rates (SimSimulation *self, SimTime now)
       if (fabs (rate - job->rate) <= 1e-12 * rate)
         continue;
       update_progress (job, now);
-      self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli * (rate - job->rate);
+      self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli * (rate - job->rate) /
+                               job->speed;
       job->rate = rate;
       job->version++;
       schedule_completion (self, job, now);
@@ -651,11 +679,12 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   job->start = now;
   if (job->first_start < 0)
     job->first_start = now;
-  job->rate = 1.0;
+  job->speed = gpu_speed (self, job);
+  job->rate = job->speed;
   job->last_update = now;
   job->version++;
   g_queue_push_tail_link (&self->running, &job->running_link);
-  self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli * job->rate;
+  self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli * job->rate / job->speed;
   if (job->spec.comm.iteration > 0 && !register_comm (self, job, error))
     return FALSE;
   self->metrics.started++;
@@ -865,6 +894,35 @@ sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *c
   return g_steal_pointer (&cluster);
 }
 
+/* Durations are run times on the reference GPU ([workload] reference_gpu,
+ * else the first pool's); jobs on other GPUs progress at the ratio of dense
+ * FP16/BF16 throughput.  A homogeneous cluster runs at speed 1. */
+static gboolean
+set_reference_gpu (SimSimulation *self, GError **error)
+{
+  const SimScenario *sc = self->scenario;
+  const SimGpuModel *ref;
+
+  if (sc->reference_gpu != NULL)
+    {
+      ref = sim_catalogue_lookup_gpu (self->catalogue, sc->reference_gpu);
+      if (ref == NULL)
+        {
+          const char *close = sim_catalogue_suggest (self->catalogue, sc->reference_gpu);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                       "no GPU model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
+                       sc->reference_gpu, close ? ": did you mean \"" : "", close ? close : "",
+                       close ? "\"?" : "");
+          sim__scenario_locate (sc, "workload", "reference_gpu", error);
+          return FALSE;
+        }
+    }
+  else
+    ref = sim_cluster_get_pool (self->cluster, 0)->gpu_model;
+  self->reference_tflops = ref != NULL ? ref->fp16_tflops : 0;
+  return TRUE;
+}
+
 /* Every GPU model a class names must be in the catalogue. */
 static gboolean
 check_gpu_models (SimSimulation *self, GError **error)
@@ -1032,6 +1090,8 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   if (!build_fabric (self, error))
     return NULL;
   if (!check_gpu_models (self, error))
+    return NULL;
+  if (!set_reference_gpu (self, error))
     return NULL;
 
   if (scenario->source == SIM_SOURCE_SWF)

@@ -216,6 +216,43 @@ START_TEST (test_multi_node_and_rejection)
 }
 END_TEST
 
+/* GPU speed: durations are run times on the reference GPU.  A 100 s job
+ * measured on an H100 (989 dense BF16 TFLOPS, calibration.md A1) runs on
+ * an A10 (125) for 100 x 989 / 125 s; with the A10 itself as the reference
+ * (the default: the first pool's GPU) it takes 100 s. */
+START_TEST (test_gpu_speed)
+{
+  g_autoptr(GString) trace = g_string_new ("");
+  g_autofree char *path = g_build_filename (tmpdir, "speed.swf", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *refs[] = { "workload.reference_gpu=H100-SXM", NULL };
+
+  swf_line (trace, 1, 0, 100, 1);
+  ck_assert (g_file_set_contents (path, trace->str, -1, NULL));
+  text = g_strdup_printf ("[scenario]\nname = speed\n[pool p]\nmodel = PCIe-8GPU\ncount = 1\n"
+                          "[workload]\nsource = swf\ntrace = %s\n", path);
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "speed.ini", tmpdir,
+                                                               k ? refs : NULL, &error);
+      g_autoptr(SimSimulation) sim = NULL;
+      Starts st = { 0 };
+      double expected = k ? 100.0 * 989 / 125 : 100.0;
+      ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+      sim = sim_simulation_new (sc, &error);
+      ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+      sim_simulation_set_job_observer (sim, record_start, &st, NULL);
+      ck_assert (sim_simulation_run (sim, &error));
+      ck_assert_double_eq_tol (metric (sim, "makespan"), expected, 1e-6);
+      /* The slow GPU computes all the time it holds: utilization counts
+       * time, not reference work. */
+      ck_assert_double_eq_tol (metric (sim, "gpu_compute_utilization"),
+                               metric (sim, "gpu_utilization"), 1e-12);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------------------- */
 /* M/M/c against Erlang C.                                                   */
 
@@ -433,6 +470,7 @@ sched_suite (void)
   tcase_add_test (tc, test_fifo_first_fit_by_hand);
   tcase_add_test (tc, test_fifo_best_fit_by_hand);
   tcase_add_test (tc, test_multi_node_and_rejection);
+  tcase_add_test (tc, test_gpu_speed);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("queueing");

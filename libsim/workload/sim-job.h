@@ -40,6 +40,8 @@ typedef enum {
  * @end: when it finished, or -1
  * @work_left: remaining work in reference nanoseconds, as of @last_update
  * @rate: progress per nanosecond of simulated time (1.0: reference speed)
+ * @speed: its GPUs' speed against the workload's reference GPU (dense
+ *   FP16/BF16 TFLOPS, the slowest of its GPUs), while it runs
  * @last_update: when @work_left was last brought up to date
  * @version: bumped whenever the pending completion becomes stale
  * @queue_seq: arrival order in the queue (ties in every queue order)
@@ -63,6 +65,7 @@ typedef struct _SimJob {
   SimTime     end;
   SimTime     work_left;
   double      rate;
+  double      speed;
   SimTime     last_update;
   guint32     version;
   guint64     queue_seq;
