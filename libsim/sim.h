@@ -27,6 +27,7 @@
 #include "sched/sim-fragmentation.h"
 #include "sim-scenario.h"
 #include "report/sim-report.h"
+#include "report/sim-diagram.h"
 #include "sim-simulation.h"
 #include "report/sim-compare.h"
 #undef SIM_INSIDE

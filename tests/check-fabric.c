@@ -26,6 +26,9 @@
 #include "cluster/sim-catalogue.h"
 #include "cluster/sim-cluster.h"
 #include "fabric/sim-topology.h"
+#include "report/sim-diagram.h"
+
+#include <graphviz/cgraph.h>
 
 #ifndef SIM_TOP_SRCDIR
 #error "SIM_TOP_SRCDIR must be defined by the build"
@@ -622,6 +625,52 @@ START_TEST (test_config_keys)
 }
 END_TEST
 
+/* The diagram of 4 x DGX-H100 on one switch: 4 node boxes and 1 switch,
+ * joined by 4 edges, each standing for the node's 8 NDR links.  Read back
+ * with cgraph from the DOT text; SVG is laid out and rendered; an unknown
+ * format is refused. */
+START_TEST (test_diagram)
+{
+  const char *lines[] = { "topology=single-switch", "switch=Quantum-2-QM9700", NULL };
+  g_autoptr(SimCluster) c = make_cluster ("DGX-H100", 4);
+  g_auto(SimFabricConfig) config = { 0 };
+  g_autoptr(SimTopology) t = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dot = NULL, *svg = NULL, *bad = NULL;
+  gsize len = 0;
+  Agraph_t *g;
+  Agnode_t *n;
+  guint edges = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) kv = g_strsplit (lines[i], "=", 2);
+      ck_assert (sim_fabric_config_set (&config, kv[0], kv[1], &error));
+    }
+  t = sim_topology_new (c, catalogue, &config, &error);
+  ck_assert_msg (t != NULL, "%s", error ? error->message : "?");
+  ck_assert_msg (sim_topology_render (t, c, "dot", &dot, &len, &error), "%s",
+                 error ? error->message : "?");
+  g = agmemread (dot);
+  ck_assert_ptr_nonnull (g);
+  ck_assert_int_eq (agnnodes (g), 5);
+  ck_assert_int_eq (agnedges (g), 4);
+  for (n = agfstnode (g); n != NULL; n = agnxtnode (g, n))
+    for (Agedge_t *e = agfstout (g, n); e != NULL; e = agnxtout (g, e))
+      {
+        ck_assert_str_eq (agget (e, (char *) "label"), "8 x 400 Gb/s");
+        edges++;
+      }
+  ck_assert_uint_eq (edges, 4);
+  agclose (g);
+  ck_assert_msg (sim_topology_render (t, c, "svg", &svg, &len, &error), "%s",
+                 error ? error->message : "?");
+  ck_assert (len > 100 && strstr (svg, "<svg") != NULL && strstr (svg, "node 3") != NULL);
+  ck_assert (!sim_topology_render (t, c, "gif", &bad, &len, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+}
+END_TEST
+
 static Suite *
 fabric_suite (void)
 {
@@ -640,6 +689,7 @@ fabric_suite (void)
   tcase_add_test (tc, test_intra_node);
   tcase_add_test (tc, test_no_fabric);
   tcase_add_test (tc, test_tcp_latency);
+  tcase_add_test (tc, test_diagram);
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (bad, setup, teardown);

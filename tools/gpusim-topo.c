@@ -154,11 +154,17 @@ int
 gpusim_cmd_topo (int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL;
+  g_autofree char *diagram = NULL;
+  g_autofree char *format = NULL;
   gboolean json = FALSE, help = FALSE;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set fabric.oversubscription=2:1", "SECTION.KEY=VALUE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON instead of text", NULL },
+    { "diagram", 'd', 0, G_OPTION_ARG_FILENAME, &diagram,
+      "Also draw the network into FILE (.dot, .svg, .png or .pdf)", "FILE" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format,
+      "The diagram's format when FILE's extension does not say (dot, svg, png, pdf)", "FORMAT" },
     { "help", 'h', 0, G_OPTION_ARG_NONE, &help, "Show this help", NULL },
     G_OPTION_ENTRY_NULL
   };
@@ -179,7 +185,8 @@ gpusim_cmd_topo (int argc, char **argv)
   g_option_context_set_description (ctx,
     "Examples:\n"
     "  gpusim topo scenarios/quickstart.ini\n"
-    "  gpusim topo my.ini --set fabric.topology=fat-tree --set fabric.oversubscription=2:1\n");
+    "  gpusim topo my.ini --set fabric.topology=fat-tree --set fabric.oversubscription=2:1\n"
+    "  gpusim topo scenarios/fabric-oversubscription.ini --diagram network.svg\n");
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     return usage_error ("%s", error->message);
   if (help)
@@ -207,6 +214,8 @@ gpusim_cmd_topo (int argc, char **argv)
       goto failed;
     }
   if (!sim_topology_get_metrics (topology, &m, &error))
+    goto failed;
+  if (diagram != NULL && !sim_topology_write_diagram (topology, cluster, diagram, format, &error))
     goto failed;
   if (json)
     print_json (sc, &sc->fabric, &m);
