@@ -236,5 +236,23 @@ contains "$tmp/stdout" "989" "gpusim models show H100-SXM"
 expect 1 models show H100
 contains "$tmp/stderr" "did you mean" "gpusim models show H100"
 
+# ---- topo and collective ----------------------------------------------------
+
+FABRIC="$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini"
+expect 0 topo "$FABRIC" --set fabric.oversubscription=2 --diagram "$tmp/net.svg"
+contains "$tmp/stdout" "switches      18" "gpusim topo at 2:1"
+contains "$tmp/net.svg" "<svg" "gpusim topo --diagram"
+expect 0 topo "$FABRIC" --json
+"$PYTHON" -c 'import json,sys; json.load(sys.stdin)' <"$tmp/stdout" ||
+    fail "gpusim topo --json is not JSON"
+expect 1 topo "$FABRIC" --diagram "$tmp/net.gif"
+contains "$tmp/stderr" "expected dot, svg, png or pdf" "gpusim topo --diagram with a bad format"
+[ ! -e "$tmp/net.gif" ] || fail "gpusim topo left a diagram in an unknown format"
+expect 1 topo "$FABRIC" --set fabric.switch=Quantum-2-QM970
+contains "$tmp/stderr" "did you mean" "gpusim topo with an unknown switch"
+expect 0 collective "$FABRIC" --op all_reduce --gpus 16 --min 1M --max 1G
+contains "$tmp/stdout" "1073741824" "gpusim collective"
+expect 2 collective "$FABRIC" --op all_reduce
+
 echo "test-cli.sh: $checks commands checked"
 exit 0
