@@ -825,7 +825,8 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
   if (!g_key_file_has_group (ctx->kf, "workload"))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
-                   "%s: missing section [workload]: expected source = synthetic, swf or philly",
+                   "%s: missing section [workload]: expected source = synthetic, swf, philly, "
+                   "helios or slurm",
                    ctx->name);
       return FALSE;
     }
@@ -838,10 +839,15 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
     sc->source = SIM_SOURCE_SWF;
   else if (strcmp (source, "philly") == 0)
     sc->source = SIM_SOURCE_PHILLY;
+  else if (strcmp (source, "helios") == 0)
+    sc->source = SIM_SOURCE_HELIOS;
+  else if (strcmp (source, "slurm") == 0)
+    sc->source = SIM_SOURCE_SLURM;
   else
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "\"%s\" is not a workload source: expected synthetic, swf or philly", source);
+                   "\"%s\" is not a workload source: expected synthetic, swf, philly, helios or "
+                   "slurm", source);
       locate (ctx, "workload", "source", error);
       return FALSE;
     }
@@ -888,6 +894,9 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
       sc->philly.max_jobs = sc->swf.max_jobs;
       sc->philly.skip_invalid = sc->swf.skip_invalid;
       sc->philly.rebase_time = sc->swf.rebase_time;
+      sc->trace.max_jobs = sc->swf.max_jobs;
+      sc->trace.skip_invalid = sc->swf.skip_invalid;
+      sc->trace.rebase_time = sc->swf.rebase_time;
       return TRUE;
     }
 
@@ -899,7 +908,8 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "applies only to %s",
                        strcmp (swf_only[i], "processors_per_gpu") == 0
-                         ? "source = swf" : "trace sources (source = swf or philly)");
+                         ? "source = swf"
+                         : "trace sources (source = swf, philly, helios or slurm)");
           locate (ctx, "workload", swf_only[i], error);
           return FALSE;
         }

@@ -35,6 +35,7 @@
 #include <glib-object.h>
 #include "core/sim-units.h"
 #include "workload/sim-workload.h"
+#include "workload/sim-traces.h"
 #include "fabric/sim-topology.h"
 
 G_BEGIN_DECLS
@@ -88,11 +89,15 @@ typedef struct {
  * @SIM_SOURCE_SYNTHETIC: the built-in generator
  * @SIM_SOURCE_SWF: a Standard Workload Format trace
  * @SIM_SOURCE_PHILLY: the Microsoft Philly job list
+ * @SIM_SOURCE_HELIOS: a Helios (SenseTime) cluster_log.csv
+ * @SIM_SOURCE_SLURM: Slurm accounting (sacct --parsable2)
  */
 typedef enum {
   SIM_SOURCE_SYNTHETIC,
   SIM_SOURCE_SWF,
   SIM_SOURCE_PHILLY,
+  SIM_SOURCE_HELIOS,
+  SIM_SOURCE_SLURM,
 } SimWorkloadSource;
 
 /**
@@ -124,6 +129,7 @@ typedef struct {
   char              *trace_path; /* absolute */
   SimSwfConfig       swf;
   SimPhillyConfig    philly;
+  SimTraceConfig     trace;      /* helios, slurm */
   SimCommMix        *comm_mix;
   guint              n_comm_mix;
   SimFabricConfig    fabric;     /* kind SIM_FABRIC_NONE without a [fabric] section */

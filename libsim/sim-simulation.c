@@ -1098,6 +1098,10 @@ sim_simulation_new (SimScenario *scenario, GError **error)
     self->workload = sim_workload_new_swf (scenario->trace_path, &scenario->swf, error);
   else if (scenario->source == SIM_SOURCE_PHILLY)
     self->workload = sim_workload_new_philly (scenario->trace_path, &scenario->philly, error);
+  else if (scenario->source == SIM_SOURCE_HELIOS)
+    self->workload = sim_workload_new_helios (scenario->trace_path, &scenario->trace, error);
+  else if (scenario->source == SIM_SOURCE_SLURM)
+    self->workload = sim_workload_new_slurm (scenario->trace_path, &scenario->trace, error);
   else
     self->workload = sim_workload_new_generator (&scenario->generator, scenario->seed, error);
   if (self->workload == NULL)
@@ -1238,8 +1242,11 @@ finish (SimSimulation *self, GError **error)
       sim__metrics_job_unfinished (&self->metrics, l->data, end);
     }
 
-  if (self->scenario->source == SIM_SOURCE_PHILLY)
+  if (self->scenario->source == SIM_SOURCE_PHILLY || self->scenario->source == SIM_SOURCE_HELIOS)
     workload = g_strdup_printf ("%s, %u virtual cluster(s)", self->workload->description,
+                                sim_workload_get_n_classes (self->workload));
+  else if (self->scenario->source == SIM_SOURCE_SLURM)
+    workload = g_strdup_printf ("%s, %u account(s)", self->workload->description,
                                 sim_workload_get_n_classes (self->workload));
   else if (self->scenario->source == SIM_SOURCE_SWF)
     workload = g_strdup_printf ("%s, %u processor(s) per GPU", self->workload->description,

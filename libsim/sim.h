@@ -20,6 +20,7 @@
 #include "fabric/sim-collective.h"
 #include "workload/sim-workload.h"
 #include "workload/sim-openb.h"
+#include "workload/sim-traces.h"
 #include "workload/sim-job.h"
 #include "sched/sim-policy.h"
 #include "sched/sim-plugin.h"

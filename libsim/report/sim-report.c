@@ -383,7 +383,7 @@ sim_report_format_text (const SimReport *r)
   g_string_append_printf (s, "policy        %s\n", r->policy);
   g_string_append_printf (s, "workload      %s\n", r->workload);
   g_string_append_printf (s, "jobs          %.0f submitted, %.0f completed, %.0f unfinished, "
-                          "%.0f rejected (larger than the cluster)\n",
+                          "%.0f rejected (they can never run here)\n",
                           value_of (r, "jobs_submitted"), value_of (r, "jobs_completed"),
                           value_of (r, "jobs_unfinished"), value_of (r, "jobs_rejected"));
   for (guint d = 0; d < G_N_ELEMENTS (dists); d++)

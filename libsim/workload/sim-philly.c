@@ -15,6 +15,7 @@
 
 #include "workload/sim-workload.h"
 #include "workload/sim-line-reader.h"
+#include "workload/sim-trace-util.h"
 #include "sim-error.h"
 
 #include <math.h>
@@ -46,28 +47,6 @@ line_error (SimPhilly *p, GError **error, const char *format, ...)
   return FALSE;
 }
 
-/* Seconds since 1970 of a naive "YYYY-MM-DD HH:MM:SS", by the civil
- * calendar (days from civil: Howard Hinnant's well-known formula). */
-static gboolean
-parse_timestamp (const char *text, gint64 *out)
-{
-  int y, mo, d, h, mi, s, n = 0;
-  gint64 era, yoe, doy, doe, days;
-
-  if (sscanf (text, "%4d-%2d-%2d %2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &n) != 6 ||
-      text[n] != '\0' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60 ||
-      h < 0 || mi < 0 || s < 0)
-    return FALSE;
-  y -= mo <= 2;
-  era = (y >= 0 ? y : y - 399) / 400;
-  yoe = y - era * 400;
-  doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  days = era * 146097 + doe - 719468;
-  *out = days * 86400 + h * 3600 + mi * 60 + s;
-  return TRUE;
-}
-
 static gboolean
 read_job (SimPhilly *p, SimJobSpec *out, GError **error)
 {
@@ -92,7 +71,7 @@ read_job (SimPhilly *p, SimJobSpec *out, GError **error)
         return line_error (p, error, "expected 5 comma-separated fields "
                            "(timestamp,duration,num_gpus,gpu_time,cluster), found %u",
                            g_strv_length (f));
-      if (!parse_timestamp (f[0], &t))
+      if (!sim__trace_parse_datetime (f[0], ' ', &t))
         return line_error (p, error, "timestamp \"%.40s\" is not YYYY-MM-DD HH:MM:SS", f[0]);
       duration = g_ascii_strtod (f[1], &end);
       if (end == f[1] || *end != '\0' || !isfinite (duration) || duration < 0)

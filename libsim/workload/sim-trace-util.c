@@ -373,3 +373,129 @@ sim__trace_table_clear (SimTraceTable *table)
   g_clear_pointer (&table->lines, sim__line_reader_free);
   g_clear_pointer (&table->display, g_free);
 }
+
+/* ------------------------------------------------------------------------- */
+/* The common part of the readers.                                           */
+
+static gboolean
+trace_reader_next (SimWorkload *workload, SimJobSpec *out, GError **error)
+{
+  SimTraceReader *r = (SimTraceReader *) workload;
+  GError *local = NULL;
+  gint64 submit_s = 0;
+
+  if (r->failure != NULL)
+    {
+      g_propagate_error (error, g_error_copy (r->failure));
+      return FALSE;
+    }
+  if (r->done || (r->config.max_jobs > 0 && r->count >= r->config.max_jobs))
+    {
+      r->done = TRUE;
+      return FALSE;
+    }
+  if (!r->read_row (r, out, &submit_s, &local))
+    {
+      if (local != NULL)
+        {
+          r->failure = g_error_copy (local);
+          g_propagate_error (error, local);
+        }
+      else
+        r->done = TRUE;
+      return FALSE;
+    }
+  if (!r->have_base)
+    {
+      r->base = r->config.rebase_time ? submit_s : 0;
+      r->have_base = TRUE;
+    }
+  if (submit_s - r->base > G_MAXINT64 / SIM_SECOND || submit_s - r->base < G_MININT64 / SIM_SECOND)
+    {
+      sim__trace_table_line_error (&r->table, &local, "the submit time is more than 292 years "
+                                   "from %s", r->config.rebase_time ? "the first job's"
+                                                                    : "1970-01-01");
+      r->failure = g_error_copy (local);
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  out->submit = (submit_s - r->base) * SIM_SECOND;
+  r->count++;
+  return TRUE;
+}
+
+static void
+trace_reader_finalize (SimWorkload *workload)
+{
+  SimTraceReader *r = (SimTraceReader *) workload;
+
+  if (r->finalize != NULL)
+    r->finalize (r);
+  sim__trace_table_clear (&r->table);
+  g_clear_error (&r->failure);
+}
+
+static const SimWorkloadVTable trace_reader_vtable = {
+  trace_reader_next,
+  trace_reader_finalize,
+};
+
+SimTraceReader *
+sim__trace_reader_new (gsize size, const char *kind, const char *path,
+                       const SimTraceConfig *config, char separator, gboolean quoted,
+                       const char *const *names, guint n_names, GError **error)
+{
+  g_autoptr(SimWorkload) workload = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *description = NULL;
+  SimTraceReader *r;
+
+  g_return_val_if_fail (size >= sizeof (SimTraceReader), NULL);
+  g_return_val_if_fail (path != NULL && config != NULL, NULL);
+
+  r = g_malloc0 (size);
+  r->config = *config;
+  workload = (SimWorkload *) r;
+  display = g_filename_display_name (path);
+  description = g_strconcat (kind, ":", display, NULL);
+  sim__workload_init (workload, &trace_reader_vtable, description);
+  if (!sim__trace_table_open (&r->table, path, separator, quoted, names, n_names, error))
+    return NULL;
+  return (SimTraceReader *) g_steal_pointer (&workload);
+}
+
+gboolean
+sim__trace_reader_check_order (SimTraceReader *reader, guint index, gint64 submit_s,
+                               const char *hint, GError **error)
+{
+  if (reader->have_prev && submit_s < reader->prev_submit_s)
+    return sim__trace_table_field_error (&reader->table, index, error,
+                                         "submitted %" G_GINT64_FORMAT " s before the row "
+                                         "above: %s", reader->prev_submit_s - submit_s, hint);
+  reader->prev_submit_s = submit_s;
+  reader->have_prev = TRUE;
+  return TRUE;
+}
+
+guint
+sim__trace_intern (GHashTable *names, const char *name, GPtrArray *class_names)
+{
+  gpointer value = g_hash_table_lookup (names, name);
+
+  if (value == NULL)
+    {
+      value = GUINT_TO_POINTER (g_hash_table_size (names) + 1);
+      g_hash_table_insert (names, g_strdup (name), value);
+      if (class_names != NULL)
+        g_ptr_array_add (class_names, g_strdup (name));
+    }
+  return GPOINTER_TO_UINT (value) - 1;
+}
+
+guint64
+sim_workload_trace_skipped (const SimWorkload *workload)
+{
+  g_return_val_if_fail (workload != NULL, 0);
+  return workload->vtable == &trace_reader_vtable ? ((const SimTraceReader *) workload)->skipped
+                                                  : 0;
+}

@@ -7,6 +7,8 @@
  *   are read one at a time from the shared line reader, split in place,
  *   and every field keeps its 1-based character column for messages
  *   ("file:line:column: name: what was expected").
+ * - The common part of the readers of job logs with a header line
+ *   (sim-traces.h): limits, rebasing, order, sticky errors.
  * - The mapping of Slurm job states to the status codes of the Standard
  *   Workload Format, shared by the readers of Slurm-derived traces.
  */
@@ -14,6 +16,8 @@
 
 #include <glib.h>
 #include "workload/sim-line-reader.h"
+#include "workload/sim-workload.h"
+#include "workload/sim-traces.h"
 
 G_BEGIN_DECLS
 
@@ -91,5 +95,49 @@ gboolean sim__trace_table_line_error (const SimTraceTable *table, GError **error
 void sim__trace_table_clear (SimTraceTable *table);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SimTraceTable, sim__trace_table_clear)
+
+/* A reader of a job log: embeds #SimWorkload first.  The format's
+ * read_row() reads rows until one gives a job (TRUE, @out filled and its
+ * raw submit time in @submit_s, seconds of the log's calendar), counts and
+ * passes over skipped rows, and returns FALSE at the end (error unset) or
+ * on failure.  The common part applies max_jobs and rebase_time, keeps a
+ * failure to return it again, and frees the table. */
+typedef struct _SimTraceReader SimTraceReader;
+struct _SimTraceReader {
+  SimWorkload    parent;
+  SimTraceConfig config;
+  SimTraceTable  table;
+  gboolean     (*read_row) (SimTraceReader *reader, SimJobSpec *out, gint64 *submit_s,
+                            GError **error);
+  void         (*finalize) (SimTraceReader *reader);
+  guint64        count, skipped;
+  guint64        rows;          /* data rows read, the job numbers */
+  gint64         prev_submit_s; /* of the previous row with a valid time */
+  gboolean       have_prev;
+  gint64         base;          /* seconds subtracted from submit times */
+  gboolean       have_base;
+  GError        *failure;
+  gboolean       done;
+};
+
+/* Allocates @size bytes (a struct that starts with #SimTraceReader),
+ * opens the table and sets up the common part.  On failure returns NULL
+ * with @error set. */
+SimTraceReader *sim__trace_reader_new (gsize size, const char *kind, const char *path,
+                                       const SimTraceConfig *config, char separator,
+                                       gboolean quoted, const char *const *names,
+                                       guint n_names, GError **error);
+
+/* Checks that @submit_s (seconds) does not go back from the previous row's
+ * and records it; @hint ends the message.  FALSE with @error naming the
+ * line and @index's column otherwise. */
+gboolean sim__trace_reader_check_order (SimTraceReader *reader, guint index, gint64 submit_s,
+                                        const char *hint, GError **error);
+
+/* The number of @name in @names, a table from names to their number + 1,
+ * adding it, and if @class_names is not NULL also as a class name, when
+ * it is new. */
+guint sim__trace_intern (GHashTable *names, const char *name, GPtrArray *class_names);
+
 
 G_END_DECLS

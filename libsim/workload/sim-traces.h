@@ -126,19 +126,16 @@ SimWorkload *sim_workload_new_helios (const char *path, const SimTraceConfig *co
  *   "UNLIMITED", "Partition_Limit" or empty give 0 (unknown).
  *
  * A typed GPU entry also restricts the job to GPU models of the
- * catalogue, by this table (type names are compared without regard to
+ * catalogue, as follows (type names are compared without regard to
  * case; an unknown type leaves @gpu_models %NULL, any model):
  *
- * | type                       | models                      |
- * |----------------------------|-----------------------------|
- * | h100, h100-sxm             | H100-SXM                    |
- * | h200                       | H200-SXM                    |
- * | a100, a100-80gb, a100_80g  | A100-SXM-80GB               |
- * | a100-40gb, a100_40g        | A100-SXM-40GB               |
- * | v100                       | V100-16GB|V100-32GB         |
- * | v100-16gb, v100_16g        | V100-16GB                   |
- * | v100-32gb, v100_32g        | V100-32GB                   |
- * | b200, gh200, a10, t4, p100, mi250x, mi300x | the same name, upper case |
+ * - h100, h100-sxm: H100-SXM
+ * - h200: H200-SXM
+ * - a100, a100-80gb, a100_80g: A100-SXM-80GB
+ * - a100-40gb, a100_40g: A100-SXM-40GB
+ * - v100: either V100 ("V100-16GB|V100-32GB")
+ * - v100-16gb, v100_16g: V100-16GB; v100-32gb, v100_32g: V100-32GB
+ * - b200, gh200, a10, t4, p100, mi250x, mi300x: the same name in upper case
  *
  * A job whose entries name several types may run on any of their models.
  *
