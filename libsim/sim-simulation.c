@@ -37,6 +37,7 @@ struct _SimSimulation {
   double         computing_milli; /* sum over running jobs of GPUs x thousandths x the
                                    * share of time they compute */
   double         reference_tflops; /* the reference GPU's; 0: every GPU runs at speed 1 */
+  guint64        pass;        /* decision passes so far */
   guint32        k_arrival, k_complete, k_decide, k_sample, k_wake;
 
   SimMetrics     metrics;
@@ -643,9 +644,7 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
       if (start < 0)
         return FALSE;
       job->mig_start = start;
-      job->spec.gpu_milli = SIM_GPU_WHOLE *
-                            node->gpu_model->mig_profiles[profile].compute_slices /
-                            MAX (node->gpu_model->mig_slices, 1);
+      job->spec.gpu_milli = sim_mig_instance_milli (node->gpu_model, (guint) profile);
       job->work_left += SIM_MIG_RECONFIGURE_TIME_DEFAULT;
     }
   else if (!sim_cluster_allocate (self->cluster, placement->gpus, placement->n_gpus,
@@ -684,6 +683,7 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   job->last_update = now;
   job->version++;
   g_queue_push_tail_link (&self->running, &job->running_link);
+  job->start_pass = self->pass;
   self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli * job->rate / job->speed;
   if (job->spec.comm.iteration > 0 && !register_comm (self, job, error))
     return FALSE;
@@ -730,7 +730,9 @@ on_wake (SimEngine *engine, const SimEvent *ev, gpointer data)
   request_decision (data);
 }
 
-/* The running jobs, in start order, with their progress up to date. */
+/* The jobs running when this pass began, in start order, with their
+ * progress up to date (jobs the pass has already started are not among
+ * them: the array is what the policy found, built when first asked for). */
 static void
 fill_running (gpointer owner, GPtrArray *running)
 {
@@ -739,8 +741,11 @@ fill_running (gpointer owner, GPtrArray *running)
 
   for (GList *l = self->running.head; l != NULL; l = l->next)
     {
-      update_progress (l->data, now);
-      g_ptr_array_add (running, l->data);
+      SimJob *job = l->data;
+      if (job->start_pass == self->pass)
+        continue;
+      update_progress (job, now);
+      g_ptr_array_add (running, job);
     }
 }
 
@@ -759,6 +764,7 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
 
   tick (self, ev->time);
   self->decide_pending = FALSE;
+  self->pass++;
 
   /* The queue is kept in the policy's order as jobs arrive; orders that
    * change with time (attained service) are re-sorted here, with running
@@ -1241,6 +1247,9 @@ finish (SimSimulation *self, GError **error)
       update_progress (l->data, end);
       sim__metrics_job_unfinished (&self->metrics, l->data, end);
     }
+  /* Preempted jobs waiting again have used GPU time too. */
+  for (guint i = 0; i < self->queue->len; i++)
+    sim__metrics_job_unfinished (&self->metrics, self->queue->pdata[i], end);
 
   if (self->scenario->source == SIM_SOURCE_PHILLY || self->scenario->source == SIM_SOURCE_HELIOS)
     workload = g_strdup_printf ("%s, %u virtual cluster(s)", self->workload->description,

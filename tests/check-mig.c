@@ -362,14 +362,15 @@ START_TEST (test_cluster_mig)
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
   g_clear_error (&error);
 
-  /* Two 3g on GPU 0: 6 of 7 slices, 857/1000; the GPU is no longer free. */
+  /* Two 3g on GPU 0: 6 of 7 slices, each instance counting floor(3000 / 7)
+   * = 428 thousandths, 856 in all; the GPU is no longer free. */
   ck_assert_int_eq (sim_cluster_mig_allocate (c, 0, g3, -1, &error), 0);
   ck_assert_int_eq (sim_cluster_mig_allocate (c, 0, g3, -1, &error), 4);
-  ck_assert_uint_eq (sim_cluster_get_gpu (c, 0)->used_milli, 857);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 0)->used_milli, 856);
   ck_assert_uint_eq (sim_cluster_get_gpu (c, 0)->mig_used, 0x77);
   ck_assert_uint_eq (sim_cluster_get_gpu (c, 0)->n_tenants, 2);
   ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 2);
-  ck_assert_uint_eq (sim_cluster_get_allocated_milli (c), 857);
+  ck_assert_uint_eq (sim_cluster_get_allocated_milli (c), 856);
   ck_assert_uint_eq (sim_cluster_get_mig_layout (c, 0)->n_instances, 2);
   ck_assert_ptr_null (sim_cluster_get_mig_layout (c, 1));
   /* Whole and fractional jobs stay off GPU 0; allocating it is refused. */
@@ -398,7 +399,7 @@ START_TEST (test_cluster_mig)
   /* Releasing both makes GPU 0 free and whole again. */
   ck_assert (!sim_cluster_mig_release (c, 0, g1, 0));
   ck_assert (sim_cluster_mig_release (c, 0, g3, 4));
-  ck_assert_uint_eq (sim_cluster_get_gpu (c, 0)->used_milli, 429);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 0)->used_milli, 428);
   ck_assert (sim_cluster_mig_release (c, 0, g3, 0));
   ck_assert_uint_eq (sim_cluster_get_gpu (c, 0)->used_milli, 0);
   ck_assert_uint_eq (sim_cluster_get_gpu (c, 0)->mig_used, 0);
@@ -407,11 +408,12 @@ START_TEST (test_cluster_mig)
   ck_assert_ptr_null (sim_cluster_get_mig_layout (c, 0));
   ck_assert (sim_cluster_allocate (c, &zero, 1, 1000, &error));
   /* The copy is unchanged. */
-  ck_assert_uint_eq (sim_cluster_get_gpu (copy, 0)->used_milli, 857);
-  /* Seven 1g fill a GPU: 1000/1000. */
+  ck_assert_uint_eq (sim_cluster_get_gpu (copy, 0)->used_milli, 856);
+  /* Seven 1g fill a GPU's slices: each counts floor(1000 / 7) = 142, 994 in all. */
   for (guint i = 0; i < 7; i++)
     ck_assert_int_eq (sim_cluster_mig_allocate (c, 1, g1, -1, &error), (int) i);
-  ck_assert_uint_eq (sim_cluster_get_gpu (c, 1)->used_milli, 1000);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 1)->used_milli, 994);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 1)->mig_used, 0x7f);
 }
 END_TEST
 

@@ -426,6 +426,60 @@ START_TEST (test_conservation)
 }
 END_TEST
 
+/* Every queue order with every placement, on a mixed workload (MIG
+ * instances, single-node and multi-node jobs that communicate over a 2:1
+ * fat-tree, two tenants and priorities): no GLib warning or critical (a
+ * failed assertion inside the library aborts the test), and GPU time is
+ * conserved (job GPU-seconds equal allocated GPU-seconds). */
+START_TEST (test_all_policies_mixed)
+{
+  static const char *queues[] = { "fifo", "sjf", "priority", "easy", "las", "fair-share" };
+  static const char *placements[] = { "first-fit", "best-fit", "worst-fit", "random", "packing",
+                                      "clustering", "dot-product", "fgd", "topology-aware" };
+  const char *text =
+    "[scenario]\nname = mixed\nseed = 8\nhorizon = 18h\n"
+    "[pool a]\nmodel = DGX-H100\ncount = 6\n"
+    "[fabric]\ntopology = fat-tree\nswitch = Quantum-2-QM9700\nradix = 24\n"
+    "oversubscription = 2\n"
+    "[workload]\nrate = 14/h\nestimate_factor = 1.5\n"
+    "[class infer]\nshare = 3\ngpus = 1\nmig = 1g.10gb\ntenant = 1\n"
+    "duration = lognormal(median=20min, sigma=1)\n"
+    "[class half]\nshare = 1\ngpus = 1\nmig = 3g.40gb\ntenant = 1\npriority = 2\n"
+    "duration = exponential(mean=1h)\n"
+    "[class train]\nshare = 2\ngpus = 2:0.3, 8:0.4, 16:0.2, 24:0.1\ntenant = 0\npriority = 1\n"
+    "duration = lognormal(median=1h, sigma=1)\niteration = 500ms\ngradient = 2GB\n"
+    "overlap = 0.3\n";
+  GLogLevelFlags old = g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+
+  for (guint q = 0; q < G_N_ELEMENTS (queues); q++)
+    for (guint p = 0; p < G_N_ELEMENTS (placements); p++)
+      {
+        g_autofree char *sq = g_strdup_printf ("policy.queue=%s", queues[q]);
+        g_autofree char *sp = g_strdup_printf ("policy.placement=%s", placements[p]);
+        const char *sets[] = { sq, sp, NULL };
+        g_autoptr(GError) error = NULL;
+        g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "mixed.ini", NULL,
+                                                                 sets, &error);
+        g_autoptr(SimSimulation) sim = NULL;
+        double alloc, jobs_gs;
+
+        ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+        sim = sim_simulation_new (sc, &error);
+        ck_assert_msg (sim != NULL, "%s/%s: %s", queues[q], placements[p],
+                       error ? error->message : "");
+        ck_assert_msg (sim_simulation_run (sim, &error), "%s/%s: %s", queues[q], placements[p],
+                       error ? error->message : "");
+        alloc = metric (sim, "allocated_gpu_seconds");
+        jobs_gs = metric (sim, "job_gpu_seconds");
+        ck_assert_msg (fabs (alloc - jobs_gs) <= 1e-6 * MAX (alloc, 1.0),
+                       "%s/%s: allocated %.6f GPU-s, jobs %.6f", queues[q], placements[p], alloc,
+                       jobs_gs);
+        ck_assert_double_gt (metric (sim, "jobs_completed"), 50);
+      }
+  g_log_set_always_fatal (old);
+}
+END_TEST
+
 /* Pausing at every decision changes nothing: the same report as a run
  * straight through, and a decision count equal to the pauses. */
 START_TEST (test_run_to_decision)
@@ -478,6 +532,7 @@ sched_suite (void)
   tcase_add_loop_test (tc, test_mmc_erlang_c, 0, 3);
   tcase_add_loop_test (tc, test_conservation, 0, 2);
   tcase_add_test (tc, test_run_to_decision);
+  tcase_add_test (tc, test_all_policies_mixed);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -502,9 +502,13 @@ mig_sync (SimCluster *c, guint index, const SimGpuModel *model, const SimMigLayo
   guint slices = layout ? sim_mig_layout_compute_slices (layout) : 0;
   guint used = 0;
 
-  if (layout != NULL && model->mig_slices > 0)
-    used = MIN ((slices * SIM_GPU_WHOLE + model->mig_slices / 2) / model->mig_slices,
-                SIM_GPU_WHOLE);
+  /* Each instance counts floor(1000 c / slices) thousandths, the share a
+   * MIG job is charged (so that GPU time adds up exactly: seven 1g
+   * instances of a 7-slice GPU count 994). */
+  (void) slices;
+  for (guint i = 0; layout != NULL && model->mig_slices > 0 && i < layout->n_instances; i++)
+    used += sim_mig_instance_milli (model, layout->instances[i].profile);
+  used = MIN (used, SIM_GPU_WHOLE);
   c->allocated_milli = c->allocated_milli - g->used_milli + used;
   g->used_milli = used;
   g->mig_used = layout ? layout->compute_used : 0;

@@ -317,8 +317,10 @@ char *sim_cluster_describe (const SimCluster *cluster);
  *
  * A GPU is in MIG mode while it holds at least one instance.  Then its
  * @mig_used has the bits of the compute slices taken, @n_tenants counts
- * its instances, and @used_milli is the share of its compute slices taken
- * (rounded to the nearest thousandth: 1000 when all 7 are).  A GPU in MIG
+ * its instances, and @used_milli is the sum of its instances' shares,
+ * each floor(1000 x compute slices / 7) (sim_mig_instance_milli(), the
+ * share a MIG job is charged, so GPU time adds up exactly; seven 1g
+ * instances count 994).  A GPU in MIG
  * mode is not free (it leaves @free_gpus), and sim_cluster_allocate()
  * refuses it, so whole-GPU and fractional jobs never share a GPU with MIG
  * instances; MIG instances go only on a GPU that is free or already in MIG

@@ -267,3 +267,12 @@ sim_mig_reconfigure_cost (const SimMigLayout *from, const SimMigLayout *to,
     return 0;
   return reconfigure_time;
 }
+
+guint
+sim_mig_instance_milli (const SimGpuModel *gpu, guint profile)
+{
+  g_return_val_if_fail (gpu != NULL && profile < gpu->n_mig_profiles, 0);
+  if (gpu->mig_slices == 0)
+    return 0;
+  return 1000u * gpu->mig_profiles[profile].compute_slices / gpu->mig_slices;
+}

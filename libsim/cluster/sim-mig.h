@@ -89,6 +89,16 @@ typedef struct {
 } SimMigLayout;
 
 /**
+ * sim_mig_instance_milli:
+ * @gpu: a GPU model with MIG
+ * @profile: a profile index
+ *
+ * Returns: the thousandths of the GPU an instance of @profile counts as:
+ *   floor(1000 x compute slices / the GPU's slices).
+ */
+guint sim_mig_instance_milli (const SimGpuModel *gpu, guint profile);
+
+/**
  * sim_mig_layout_init:
  *
  * Empties @layout.

@@ -30,6 +30,7 @@
 #include "config.h"
 
 #include "sched/sim-queue-orders.h"
+#include "cluster/sim-mig.h"
 #include "sched/sim-policy-private.h"
 #include "sim-error.h"
 
@@ -296,25 +297,49 @@ apply_host (SimCluster *cluster, const SimJob *job, const guint32 *gpus, guint n
   return TRUE;
 }
 
-/* On a what-if copy of the cluster: takes (or gives back) what JOB holds or
- * would hold on GPUS. */
-static gboolean
-copy_take (SimCluster *copy, const SimJob *job, const guint32 *gpus, guint n)
+/* The index of a MIG job's profile on the model of GPU. */
+static int
+mig_profile_of (const SimCluster *cluster, const SimJob *job, guint gpu)
 {
-  if (!sim_cluster_allocate (copy, gpus, n, job->spec.gpu_milli, NULL))
+  const SimNode *node = sim_cluster_get_node (cluster, sim_cluster_get_gpu (cluster, gpu)->node);
+  return sim_mig_lookup_profile (node->gpu_model, job->spec.mig_profile);
+}
+
+/* On a what-if copy of the cluster: takes (or gives back) what JOB holds or
+ * would hold on GPUS (for a MIG job, its instance starting at MIG_START). */
+static gboolean
+copy_take (SimCluster *copy, const SimJob *job, const guint32 *gpus, guint n, gint32 mig_start)
+{
+  if (job->spec.mig_profile != NULL)
+    {
+      int profile = n == 1 ? mig_profile_of (copy, job, gpus[0]) : -1;
+      if (profile < 0 || sim_cluster_mig_allocate (copy, gpus[0], (guint) profile, mig_start,
+                                                   NULL) < 0)
+        return FALSE;
+    }
+  else if (!sim_cluster_allocate (copy, gpus, n, job->spec.gpu_milli, NULL))
     return FALSE;
   if (!apply_host (copy, job, gpus, n, TRUE))
     {
-      sim_cluster_release (copy, gpus, n, job->spec.gpu_milli);
+      if (job->spec.mig_profile != NULL)
+        sim_cluster_mig_release (copy, gpus[0], (guint) mig_profile_of (copy, job, gpus[0]),
+                                 (guint) mig_start);
+      else
+        sim_cluster_release (copy, gpus, n, job->spec.gpu_milli);
       return FALSE;
     }
   return TRUE;
 }
 
 static void
-copy_give_back (SimCluster *copy, const SimJob *job, const guint32 *gpus, guint n)
+copy_give_back (SimCluster *copy, const SimJob *job, const guint32 *gpus, guint n,
+                gint32 mig_start)
 {
-  sim_cluster_release (copy, gpus, n, job->spec.gpu_milli);
+  if (job->spec.mig_profile != NULL)
+    sim_cluster_mig_release (copy, gpus[0], (guint) mig_profile_of (copy, job, gpus[0]),
+                             (guint) mig_start);
+  else
+    sim_cluster_release (copy, gpus, n, job->spec.gpu_milli);
   apply_host (copy, job, gpus, n, FALSE);
 }
 
@@ -369,7 +394,7 @@ choose_victims (SimPolicy *policy, const SimCluster *cluster, const SimJob *job,
   while (used < candidates->len && !fits)
     {
       const SimJob *v = candidates->pdata[used++];
-      copy_give_back (copy, v, v->gpus, v->n_gpus);
+      copy_give_back (copy, v, v->gpus, v->n_gpus, v->mig_start);
       fits = sim_policy_place (policy, copy, job, p);
     }
   if (fits)
@@ -379,11 +404,11 @@ choose_victims (SimPolicy *policy, const SimCluster *cluster, const SimJob *job,
       for (guint i = used; i-- > 0;)
         {
           SimJob *v = candidates->pdata[i];
-          if (copy_take (copy, v, v->gpus, v->n_gpus))
+          if (copy_take (copy, v, v->gpus, v->n_gpus, v->mig_start))
             {
               if (sim_policy_place (policy, copy, job, p))
                 continue;
-              copy_give_back (copy, v, v->gpus, v->n_gpus);
+              copy_give_back (copy, v, v->gpus, v->n_gpus, v->mig_start);
             }
           g_ptr_array_add (victims, v);
         }
@@ -749,7 +774,7 @@ easy_shadow (Easy *self, SimPolicy *policy, SimSchedContext *ctx, const SimJob *
   for (guint i = 0; i < ends->len; i++)
     {
       const EstimatedEnd *e = &g_array_index (ends, EstimatedEnd, i);
-      copy_give_back (shadow, e->job, e->job->gpus, e->job->n_gpus);
+      copy_give_back (shadow, e->job, e->job->gpus, e->job->n_gpus, e->job->mig_start);
       /* Jobs ending together free their GPUs together. */
       if (i + 1 < ends->len && g_array_index (ends, EstimatedEnd, i + 1).end == e->end)
         continue;
@@ -814,14 +839,14 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
           if (start_on (policy, ctx, job, p, NULL))
             g_array_set_size (unfit, 0);
         }
-      else if (copy_take (shadow, job, p->gpus, p->n_gpus))
+      else if (copy_take (shadow, job, p->gpus, p->n_gpus, p->mig_start))
         {
           /* Outlives the reservation: only on GPUs the head can spare. */
           SimPlacement *hp = place_buf_init (&hb, head);
           if (sim_policy_place (policy, shadow, head, hp) && start_on (policy, ctx, job, p, NULL))
             g_array_set_size (unfit, 0);
           else
-            copy_give_back (shadow, job, p->gpus, p->n_gpus);
+            copy_give_back (shadow, job, p->gpus, p->n_gpus, p->mig_start);
           place_buf_clear (&hb);
         }
       place_buf_clear (&b);

@@ -82,6 +82,7 @@ typedef struct _SimJob {
   GList       running_link;
   gpointer    comm_state;   /* the collectives it has registered, while running */
   SimEventId  completion;   /* its pending completion event, cancelled when it moves */
+  guint64     start_pass;   /* the decision pass that last started it */
 } SimJob;
 
 G_END_DECLS
