@@ -826,7 +826,7 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
                    "%s: missing section [workload]: expected source = synthetic, swf, philly, "
-                   "helios or slurm",
+                   "helios, slurm or openb",
                    ctx->name);
       return FALSE;
     }
@@ -843,11 +843,13 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
     sc->source = SIM_SOURCE_HELIOS;
   else if (strcmp (source, "slurm") == 0)
     sc->source = SIM_SOURCE_SLURM;
+  else if (strcmp (source, "openb") == 0)
+    sc->source = SIM_SOURCE_OPENB;
   else
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "\"%s\" is not a workload source: expected synthetic, swf, philly, helios or "
-                   "slurm", source);
+                   "\"%s\" is not a workload source: expected synthetic, swf, philly, helios, "
+                   "slurm or openb", source);
       locate (ctx, "workload", "source", error);
       return FALSE;
     }
@@ -909,7 +911,7 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
           g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "applies only to %s",
                        strcmp (swf_only[i], "processors_per_gpu") == 0
                          ? "source = swf"
-                         : "trace sources (source = swf, philly, helios or slurm)");
+                         : "trace sources (source = swf, philly, helios, slurm or openb)");
           locate (ctx, "workload", swf_only[i], error);
           return FALSE;
         }

@@ -36,6 +36,7 @@
 #include "core/sim-units.h"
 #include "workload/sim-workload.h"
 #include "workload/sim-traces.h"
+#include "workload/sim-openb.h"
 #include "fabric/sim-topology.h"
 
 G_BEGIN_DECLS
@@ -91,6 +92,7 @@ typedef struct {
  * @SIM_SOURCE_PHILLY: the Microsoft Philly job list
  * @SIM_SOURCE_HELIOS: a Helios (SenseTime) cluster_log.csv
  * @SIM_SOURCE_SLURM: Slurm accounting (sacct --parsable2)
+ * @SIM_SOURCE_OPENB: an Alibaba openb pod list, replayed in time
  */
 typedef enum {
   SIM_SOURCE_SYNTHETIC,
@@ -98,6 +100,7 @@ typedef enum {
   SIM_SOURCE_PHILLY,
   SIM_SOURCE_HELIOS,
   SIM_SOURCE_SLURM,
+  SIM_SOURCE_OPENB,
 } SimWorkloadSource;
 
 /**

@@ -1108,6 +1108,12 @@ sim_simulation_new (SimScenario *scenario, GError **error)
     self->workload = sim_workload_new_helios (scenario->trace_path, &scenario->trace, error);
   else if (scenario->source == SIM_SOURCE_SLURM)
     self->workload = sim_workload_new_slurm (scenario->trace_path, &scenario->trace, error);
+  else if (scenario->source == SIM_SOURCE_OPENB)
+    {
+      SimOpenbConfig oc = { scenario->trace.max_jobs, scenario->trace.skip_invalid,
+                            scenario->trace.rebase_time };
+      self->workload = sim_workload_new_openb (scenario->trace_path, &oc, error);
+    }
   else
     self->workload = sim_workload_new_generator (&scenario->generator, scenario->seed, error);
   if (self->workload == NULL)
@@ -1254,6 +1260,8 @@ finish (SimSimulation *self, GError **error)
   if (self->scenario->source == SIM_SOURCE_PHILLY || self->scenario->source == SIM_SOURCE_HELIOS)
     workload = g_strdup_printf ("%s, %u virtual cluster(s)", self->workload->description,
                                 sim_workload_get_n_classes (self->workload));
+  else if (self->scenario->source == SIM_SOURCE_OPENB)
+    workload = g_strdup (self->workload->description);
   else if (self->scenario->source == SIM_SOURCE_SLURM)
     workload = g_strdup_printf ("%s, %u account(s)", self->workload->description,
                                 sim_workload_get_n_classes (self->workload));

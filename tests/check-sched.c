@@ -476,6 +476,33 @@ START_TEST (test_all_policies_mixed)
                        jobs_gs);
         ck_assert_double_gt (metric (sim, "jobs_completed"), 50);
       }
+  /* Fractional GPUs and host CPU and memory: the openb excerpt replayed on
+   * four 2-GPU nodes, every policy. */
+  for (guint q = 0; q < G_N_ELEMENTS (queues); q++)
+    for (guint p = 0; p < G_N_ELEMENTS (placements) - 1; p++)
+      {
+        g_autofree char *frac = g_strdup_printf (
+          "[scenario]\nname = frac\n[pool t4]\nmodel = PCIe-8GPU\ngpu = T4\ngpus_per_node = 2\n"
+          "count = 4\n[workload]\nsource = openb\ntrace = %s/openb-pods.csv\n"
+          "[policy]\nqueue = %s\nplacement = %s\n", SIM_TEST_DATADIR, queues[q], placements[p]);
+        g_autoptr(GError) error = NULL;
+        g_autoptr(SimScenario) sc = sim_scenario_load_from_data (frac, -1, "frac.ini", NULL, NULL,
+                                                                 &error);
+        g_autoptr(SimSimulation) sim = NULL;
+        double alloc, jobs_gs;
+
+        ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+        sim = sim_simulation_new (sc, &error);
+        ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+        ck_assert_msg (sim_simulation_run (sim, &error), "%s/%s: %s", queues[q], placements[p],
+                       error ? error->message : "");
+        alloc = metric (sim, "allocated_gpu_seconds");
+        jobs_gs = metric (sim, "job_gpu_seconds");
+        ck_assert_msg (fabs (alloc - jobs_gs) <= 1e-6 * MAX (alloc, 1.0),
+                       "openb %s/%s: allocated %.6f GPU-s, jobs %.6f", queues[q], placements[p],
+                       alloc, jobs_gs);
+        ck_assert_double_gt (metric (sim, "jobs_completed"), 10);
+      }
   g_log_set_always_fatal (old);
 }
 END_TEST
