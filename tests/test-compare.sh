@@ -167,5 +167,21 @@ expect 1 compare "$tmp/no-such.ini" --policy first-fit
 expect 1 compare "$QUICKSTART" --policy first-fit --seeds 2 --csv "$tmp/no/such/dir.csv"
 contains "$tmp/stderr" "dir.csv" "gpusim compare --csv into a missing directory"
 
+# ---- Variants -----------------------------------------------------------------
+
+# The scenario's own [variant] sections, and --variant: switch counts of a
+# fat-tree at 1:1, 2:1 and 4:1 (24, 18 and 13 for 64 DGX H100 on 64-port
+# switches, worked out in check-fabric).
+OVERSUB="$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini"
+expect 0 compare "$OVERSUB" --seeds 1 --metric network_switches --set scenario.horizon=6h
+contains "$tmp/stdout" "4:1" "gpusim compare with the scenario's variants"
+contains "$tmp/stdout" "-45.8%" "gpusim compare: 13 switches at 4:1 against 24 at 1:1"
+expect 0 compare "$QUICKSTART" --variant "small:pool h100.count=8" --variant "big:pool h100.count=32" \
+    --seeds 1 --metric gpu_utilization
+contains "$tmp/stdout" "big" "gpusim compare --variant"
+expect 2 compare "$QUICKSTART" --variant "nocolon"
+expect 1 compare "$QUICKSTART" --variant "bad:pool h100.cont=3" --seeds 1
+contains "$tmp/stderr" 'variant "bad"' "gpusim compare with a bad variant"
+
 echo "test-compare.sh: $checks commands checked"
 exit 0
