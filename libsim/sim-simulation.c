@@ -17,6 +17,11 @@
 #include <math.h>
 #include <string.h>
 
+/* Decision passes allowed at one instant before a policy is declared
+ * livelocked (each pass that preempts asks for another at the same time;
+ * a legitimate cascade is bounded by the jobs involved). */
+#define MAX_PASSES_AT_ONE_INSTANT 100000u
+
 /* How often (in events) the progress function is called. */
 #define PROGRESS_EVERY 16384
 
@@ -38,6 +43,8 @@ struct _SimSimulation {
                                    * share of time they compute */
   double         reference_tflops; /* the reference GPU's; 0: every GPU runs at speed 1 */
   guint64        pass;        /* decision passes so far */
+  SimTime        pass_time;   /* the instant of the last pass */
+  guint          passes_now;  /* passes at that instant */
   guint32        k_arrival, k_complete, k_decide, k_sample, k_wake;
 
   SimMetrics     metrics;
@@ -765,6 +772,23 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
   tick (self, ev->time);
   self->decide_pending = FALSE;
   self->pass++;
+  /* A policy that preempts jobs only to start others that do not start
+   * would decide again and again at one instant: stop it, with a clear
+   * error, rather than run forever. */
+  if (ev->time != self->pass_time)
+    {
+      self->pass_time = ev->time;
+      self->passes_now = 0;
+    }
+  if (++self->passes_now > MAX_PASSES_AT_ONE_INSTANT)
+    {
+      fail (self, g_error_new (SIM_ERROR, SIM_ERROR_STATE,
+                               "policy %s made %u scheduling passes at %.3f s without time "
+                               "moving on: it preempts jobs it cannot then replace",
+                               sim_policy_get_name (self->policy), MAX_PASSES_AT_ONE_INSTANT,
+                               sim_time_to_seconds (ev->time)));
+      return;
+    }
 
   /* The queue is kept in the policy's order as jobs arrive; orders that
    * change with time (attained service) are re-sorted here, with running

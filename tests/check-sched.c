@@ -23,6 +23,7 @@
 #include <sim.h>
 #include <gsl/gsl_cdf.h>
 #include <stdio.h>
+#include <string.h>
 
 static char *tmpdir;
 
@@ -507,6 +508,70 @@ START_TEST (test_all_policies_mixed)
 }
 END_TEST
 
+/* A policy that starts what it can and preempts it again in the same pass
+ * would decide forever at one instant: the run stops with an error naming
+ * the policy. */
+#define TEST_TYPE_THRASH (test_thrash_get_type ())
+G_DECLARE_FINAL_TYPE (TestThrash, test_thrash, TEST, THRASH, GObject)
+struct _TestThrash { GObject parent_instance; };
+
+static gboolean
+thrash_place (SimPolicy *policy, const SimCluster *cluster, const SimJob *job, SimPlacement *p)
+{
+  return sim_place_first_fit (cluster, job, p);
+}
+
+static void
+thrash_schedule (SimPolicy *policy, SimSchedContext *ctx)
+{
+  guint n = 0;
+  SimJob * const *running;
+
+  sim_policy_schedule_in_order (policy, ctx, TRUE);
+  running = sim_sched_context_get_running (ctx, &n);
+  for (guint i = 0; i < n; i++)
+    sim_sched_context_preempt (ctx, running[i], 0, NULL);
+}
+
+static const char *
+thrash_name (SimPolicy *policy)
+{
+  return "thrash";
+}
+
+static void
+test_thrash_iface_init (SimPolicyInterface *iface)
+{
+  iface->abi_version = SIM_POLICY_ABI_VERSION;
+  iface->get_name = thrash_name;
+  iface->place = thrash_place;
+  iface->schedule = thrash_schedule;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestThrash, test_thrash, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SIM_TYPE_POLICY, test_thrash_iface_init))
+static void test_thrash_class_init (TestThrashClass *klass) {}
+static void test_thrash_init (TestThrash *self) {}
+
+START_TEST (test_livelock_stopped)
+{
+  const char *text = "[scenario]\nname = thrash\nhorizon = 1h\n"
+                     "[pool a]\nmodel = DGX-H100\ncount = 1\n"
+                     "[workload]\nrate = 10/h\ngpus = 1\nduration = constant(10min)\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "t.ini", NULL, NULL, &error);
+  g_autoptr(SimSimulation) sim = sim_simulation_new (sc, &error);
+  g_autoptr(SimPolicy) thrash = g_object_new (TEST_TYPE_THRASH, NULL);
+
+  ck_assert (sim != NULL);
+  ck_assert (sim_simulation_set_policy (sim, thrash, &error));
+  ck_assert (!sim_simulation_run (sim, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+  ck_assert_msg (strstr (error->message, "policy thrash") != NULL &&
+                 strstr (error->message, "without time moving on") != NULL, "%s", error->message);
+}
+END_TEST
+
 /* Pausing at every decision changes nothing: the same report as a run
  * straight through, and a decision count equal to the pauses. */
 START_TEST (test_run_to_decision)
@@ -560,6 +625,7 @@ sched_suite (void)
   tcase_add_loop_test (tc, test_conservation, 0, 2);
   tcase_add_test (tc, test_run_to_decision);
   tcase_add_test (tc, test_all_policies_mixed);
+  tcase_add_test (tc, test_livelock_stopped);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -240,6 +240,14 @@ start_on (SimPolicy *policy, SimSchedContext *ctx, SimJob *job, const SimPlaceme
 }
 
 /* Places and starts JOB if it fits now.  Returns whether it started. */
+/* Whether JOB takes whole free GPUs (not shares, not MIG instances, which
+ * also fit on GPUs already in use), so that too few free GPUs rule it out. */
+static inline gboolean
+needs_whole_gpus (const SimJob *job)
+{
+  return job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL;
+}
+
 static gboolean
 try_start (SimPolicy *policy, SimSchedContext *ctx, SimJob *job, GPtrArray *started)
 {
@@ -247,8 +255,7 @@ try_start (SimPolicy *policy, SimSchedContext *ctx, SimJob *job, GPtrArray *star
   SimPlacement *p;
   gboolean ok = FALSE;
 
-  if (job->spec.gpu_milli >= SIM_GPU_WHOLE &&
-      sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
+  if (needs_whole_gpus (job) && sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
     return FALSE;
   p = place_buf_init (&b, job);
   if (sim_policy_place (policy, ctx->cluster, job, p))
@@ -522,7 +529,7 @@ preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointe
               room += v->n_gpus;
             }
         }
-      if ((job->spec.gpu_milli >= SIM_GPU_WHOLE && room < job->spec.gpus) ||
+      if ((needs_whole_gpus (job) && room < job->spec.gpus) ||
           !choose_victims (policy, ctx->cluster, job, candidates, victims))
         {
           unfit_add (unfit, job, r);
@@ -826,8 +833,7 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
 
       if (job->state != SIM_JOB_QUEUED)
         continue;
-      if (job->spec.gpu_milli >= SIM_GPU_WHOLE &&
-          sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
+      if (needs_whole_gpus (job) && sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
         continue;
       if (unfit_known (unfit, job, 0))
         continue;
