@@ -136,6 +136,14 @@ gpusim_cmd_run (int argc, char **argv)
     {
       g_autofree char *text = sim_report_format_text (report);
       fputs (text, stdout);
+      if (scenario->n_variants > 0)
+        {
+          g_autoptr(GString) names = g_string_new (NULL);
+          for (guint i = 0; i < scenario->n_variants; i++)
+            g_string_append_printf (names, "%s%s", i ? ", " : "", scenario->variants[i].name);
+          printf ("variants      %s (run them side by side: gpusim compare %s)\n", names->str,
+                  argv[1]);
+        }
       if (output != NULL)
         printf ("outputs       %s/{summary.json%s%s}\n", output,
                 scenario->write_jobs ? ",jobs.csv" : "",
