@@ -434,6 +434,13 @@ sim_job_host_share (const SimJob *job, guint gpus_here, guint64 *cpu_milli, guin
 }
 
 gboolean
+sim_job_takes_whole_gpus (const SimJob *job)
+{
+  g_return_val_if_fail (job != NULL, FALSE);
+  return job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL;
+}
+
+gboolean
 sim_place_node_admits (const SimCluster *cluster, guint node, const SimJob *job, guint gpus_here)
 {
   guint64 cpu, mem;

@@ -99,8 +99,7 @@ sim_policy_schedule_in_order (SimPolicy *self, SimSchedContext *context, gboolea
 
       if (job->state != SIM_JOB_QUEUED)
         continue;
-      if (sim_cluster_get_n_free_gpus (context->cluster) == 0 && job->spec.gpu_milli >= SIM_GPU_WHOLE &&
-          job->spec.mig_profile == NULL)
+      if (sim_job_takes_whole_gpus (job) && sim_cluster_get_n_free_gpus (context->cluster) == 0)
         {
           if (!skip_blocked)
             break;

@@ -460,6 +460,16 @@ void sim_job_host_share (const SimJob *job, guint gpus_here, guint64 *cpu_milli,
                          guint64 *memory_bytes);
 
 /**
+ * sim_job_takes_whole_gpus:
+ * @job: a job
+ *
+ * Returns: whether @job takes whole free GPUs (not shares of GPUs, not MIG
+ *   instances, which also fit on GPUs already in use), so that fewer free
+ *   GPUs than it asks for rule it out at once.
+ */
+gboolean sim_job_takes_whole_gpus (const SimJob *job);
+
+/**
  * sim_place_node_admits:
  * @cluster: a cluster
  * @node: a node index

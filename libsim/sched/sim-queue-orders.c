@@ -240,14 +240,6 @@ start_on (SimPolicy *policy, SimSchedContext *ctx, SimJob *job, const SimPlaceme
 }
 
 /* Places and starts JOB if it fits now.  Returns whether it started. */
-/* Whether JOB takes whole free GPUs (not shares, not MIG instances, which
- * also fit on GPUs already in use), so that too few free GPUs rule it out. */
-static inline gboolean
-needs_whole_gpus (const SimJob *job)
-{
-  return job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL;
-}
-
 static gboolean
 try_start (SimPolicy *policy, SimSchedContext *ctx, SimJob *job, GPtrArray *started)
 {
@@ -255,7 +247,7 @@ try_start (SimPolicy *policy, SimSchedContext *ctx, SimJob *job, GPtrArray *star
   SimPlacement *p;
   gboolean ok = FALSE;
 
-  if (needs_whole_gpus (job) && sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
+  if (sim_job_takes_whole_gpus (job) && sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
     return FALSE;
   p = place_buf_init (&b, job);
   if (sim_policy_place (policy, ctx->cluster, job, p))
@@ -425,11 +417,12 @@ choose_victims (SimPolicy *policy, const SimCluster *cluster, const SimJob *job,
 }
 
 /* Whether JOB is simple enough for the "a no larger job of this rank
- * failed" shortcut to be exact: whole GPUs, any model, no host share. */
+ * failed" shortcut to be exact: whole GPUs (no shares, no MIG instance),
+ * any model, no host share. */
 static gboolean
 is_plain (const SimJob *job)
 {
-  return job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.gpu_models == NULL &&
+  return sim_job_takes_whole_gpus (job) && job->spec.gpu_models == NULL &&
          job->spec.cpu_milli == 0 && job->spec.memory_bytes == 0;
 }
 
@@ -529,7 +522,7 @@ preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointe
               room += v->n_gpus;
             }
         }
-      if ((needs_whole_gpus (job) && room < job->spec.gpus) ||
+      if ((sim_job_takes_whole_gpus (job) && room < job->spec.gpus) ||
           !choose_victims (policy, ctx->cluster, job, candidates, victims))
         {
           unfit_add (unfit, job, r);
@@ -833,7 +826,7 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
 
       if (job->state != SIM_JOB_QUEUED)
         continue;
-      if (needs_whole_gpus (job) && sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
+      if (sim_job_takes_whole_gpus (job) && sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
         continue;
       if (unfit_known (unfit, job, 0))
         continue;
