@@ -39,6 +39,7 @@ struct _SimSimulation {
   SimRng        *comm_rng;    /* draws communication profiles from the mix */
   double         comm_mix_total;
   gboolean       comm_dirty;  /* collectives came or went since the last refresh */
+  GHashTable    *comm_owner;  /* collective id -> the SimJob that registered it */
   double         computing_milli; /* sum over running jobs of GPUs x thousandths x the
                                    * share of time they compute */
   double         reference_tflops; /* the reference GPU's; 0: every GPU runs at speed 1 */
@@ -87,6 +88,7 @@ typedef struct {
   GArray *ids;    /* guint */
   GArray *bytes;  /* guint64, per collective and iteration */
   GArray *phase;  /* guint8: 0 data, 1 tensor, 2 pipeline */
+  gboolean touched; /* its shares may have changed: re-estimate at the next refresh */
 } JobComm;
 
 static void
@@ -135,6 +137,7 @@ sim_simulation_finalize (GObject *object)
   g_clear_object (&self->policy);
   g_clear_pointer (&self->engine, sim_engine_free);
   g_clear_pointer (&self->comm, sim_comm_model_free);
+  g_clear_pointer (&self->comm_owner, g_hash_table_unref);
   g_clear_pointer (&self->topology, sim_topology_free);
   g_clear_pointer (&self->comm_rng, sim_rng_free);
   g_clear_pointer (&self->workload, sim_workload_free);
@@ -446,7 +449,11 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
     {
       JobComm *jc = job->comm_state;
       for (guint i = 0; i < jc->ids->len; i++)
-        sim_comm_model_remove (self->comm, g_array_index (jc->ids, guint, i));
+        {
+          guint id = g_array_index (jc->ids, guint, i);
+          sim_comm_model_remove (self->comm, id);
+          g_hash_table_remove (self->comm_owner, GUINT_TO_POINTER (id));
+        }
       g_clear_pointer (&job->comm_state, job_comm_free);
       self->comm_dirty = TRUE;
     }
@@ -454,7 +461,7 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
 
 /* Registers one collective of a starting job. */
 static gboolean
-add_collective (SimSimulation *self, JobComm *jc, SimCollectiveOp op, guint8 phase,
+add_collective (SimSimulation *self, SimJob *job, JobComm *jc, SimCollectiveOp op, guint8 phase,
                 guint64 bytes, const guint32 *gpus, guint n, GError **error)
 {
   guint id;
@@ -464,6 +471,7 @@ add_collective (SimSimulation *self, JobComm *jc, SimCollectiveOp op, guint8 pha
   id = sim_comm_model_add (self->comm, op, SIM_COLLECTIVE_ALGO_AUTO, bytes, gpus, n, error);
   if (id == 0)
     return FALSE;
+  g_hash_table_insert (self->comm_owner, GUINT_TO_POINTER (id), job);
   g_array_append_val (jc->ids, id);
   g_array_append_val (jc->bytes, bytes);
   g_array_append_val (jc->phase, phase);
@@ -494,6 +502,7 @@ register_comm (SimSimulation *self, SimJob *job, GError **error)
   jc->ids = g_array_new (FALSE, FALSE, sizeof (guint));
   jc->bytes = g_array_new (FALSE, FALSE, sizeof (guint64));
   jc->phase = g_array_new (FALSE, FALSE, sizeof (guint8));
+  jc->touched = TRUE;
   job->comm_state = jc;
   self->comm_dirty = TRUE;
   for (guint p = 0; p < pp; p++)
@@ -501,13 +510,13 @@ register_comm (SimSimulation *self, SimJob *job, GError **error)
       {
         for (guint d = 0; d < dp; d++)
           group[d] = job->gpus[t + tp * (d + dp * p)];
-        if (!add_collective (self, jc, SIM_COLLECTIVE_ALL_REDUCE, 0, c->dp_bytes / (tp * pp),
+        if (!add_collective (self, job, jc, SIM_COLLECTIVE_ALL_REDUCE, 0, c->dp_bytes / (tp * pp),
                              group, dp, error))
           return FALSE;
       }
   for (guint p = 0; p < pp; p++)
     for (guint d = 0; d < dp; d++)
-      if (!add_collective (self, jc, SIM_COLLECTIVE_ALL_REDUCE, 1, c->tp_bytes,
+      if (!add_collective (self, job, jc, SIM_COLLECTIVE_ALL_REDUCE, 1, c->tp_bytes,
                            job->gpus + tp * (d + dp * p), tp, error))
         return FALSE;
   for (guint p = 0; p + 1 < pp; p++)
@@ -516,7 +525,7 @@ register_comm (SimSimulation *self, SimJob *job, GError **error)
         {
           group[0] = job->gpus[t + tp * (d + dp * p)];
           group[1] = job->gpus[t + tp * (d + dp * (p + 1))];
-          if (!add_collective (self, jc, SIM_COLLECTIVE_SEND_RECV, 2, c->pp_bytes, group, 2,
+          if (!add_collective (self, job, jc, SIM_COLLECTIVE_SEND_RECV, 2, c->pp_bytes, group, 2,
                                error))
             return FALSE;
         }
@@ -576,15 +585,29 @@ gpu_speed (SimSimulation *self, const SimJob *job)
 static void
 refresh_rates (SimSimulation *self, SimTime now)
 {
+  g_autoptr(GArray) changed = NULL;
+
   if (!self->comm_dirty)
     return;
   self->comm_dirty = FALSE;
+  /* Only jobs whose collectives' flows changed rate (and new ones) can have
+   * a new rate; they are updated in start order, so that the order of the
+   * rescheduled completions does not depend on the solver's. */
+  changed = sim_comm_model_update (self->comm);
+  for (guint i = 0; i < changed->len; i++)
+    {
+      SimJob *owner = g_hash_table_lookup (self->comm_owner,
+                                           GUINT_TO_POINTER (g_array_index (changed, guint, i)));
+      if (owner != NULL && owner->comm_state != NULL)
+        ((JobComm *) owner->comm_state)->touched = TRUE;
+    }
   for (GList *l = self->running.head; l != NULL; l = l->next)
     {
       SimJob *job = l->data;
       double rate;
-      if (job->comm_state == NULL)
+      if (job->comm_state == NULL || !((JobComm *) job->comm_state)->touched)
         continue;
+      ((JobComm *) job->comm_state)->touched = FALSE;
       rate = comm_rate (self, job);
       if (fabs (rate - job->rate) <= 1e-12 * rate)
         continue;
@@ -1016,6 +1039,7 @@ build_fabric (SimSimulation *self, GError **error)
       return FALSE;
     }
   self->comm = sim_comm_model_new (self->topology, self->cluster);
+  self->comm_owner = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->comm_rng = sim_rng_new (sc->seed, "comm");
   for (guint i = 0; i < sc->n_comm_mix; i++)
     self->comm_mix_total += sc->comm_mix[i].share;

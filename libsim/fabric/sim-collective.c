@@ -51,12 +51,16 @@ typedef struct {
   double            latency[N_PROTOS];   /* seconds; < 0: protocol not used */
   double            bw_factor[N_PROTOS];
   gboolean          registered;
+  guint             id;            /* once registered */
 } Plan;
 
 struct _SimCommModel {
   SimTopology      *topology;
   const SimCluster *cluster;
   SimMaxmin        *sys;
+  GArray           *touched;      /* guint: registered collectives whose flows changed
+                                   * rate since sim_comm_model_update() last asked */
+  GHashTable       *touched_set;
   SimMaxminId      *res;
   guint             n_res;
   GArray           *route;         /* guint32 topology resources */
@@ -171,6 +175,8 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->topology = topology;
   m->cluster = cluster;
   m->sys = sim_maxmin_new ();
+  m->touched = g_array_new (FALSE, FALSE, sizeof (guint));
+  m->touched_set = g_hash_table_new (g_direct_hash, g_direct_equal);
   m->n_res = 2 * sim_topology_get_n_links (topology);
   m->res = g_new (SimMaxminId, MAX (m->n_res, 1));
   for (guint i = 0; i < m->n_res; i++)
@@ -206,6 +212,8 @@ sim_comm_model_free (SimCommModel *m)
     plan_free (value);
   g_hash_table_unref (m->plans);
   sim_maxmin_free (m->sys);
+  g_array_unref (m->touched);
+  g_hash_table_unref (m->touched_set);
   g_free (m->res);
   g_array_unref (m->route);
   g_array_unref (m->ids);
@@ -707,12 +715,32 @@ plan_unregister (SimCommModel *m, Plan *p)
 
 /* Seconds per byte of message of @p's bandwidth term (Simple), as the
  * solver's current rates give; +infinity if a flow gets nothing. */
+/* Solves the touched part of the network and remembers which registered
+ * collectives saw a flow change rate (every solve, including those inside
+ * sim_comm_model_add() for AUTO), for sim_comm_model_update(). */
+static void
+model_solve (SimCommModel *m)
+{
+  const SimMaxminId *changed;
+  guint n = 0;
+
+  sim_maxmin_solve (m->sys);
+  changed = sim_maxmin_get_changed (m->sys, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      const Plan *p = sim_maxmin_get_flow_data (m->sys, changed[i]);
+      if (p != NULL && p->registered && p->id != 0 &&
+          g_hash_table_add (m->touched_set, GUINT_TO_POINTER (p->id)))
+        g_array_append_val (m->touched, p->id);
+    }
+}
+
 static double
 plan_seconds_per_byte (SimCommModel *m, const Plan *p)
 {
   double worst[MAX_PHASES] = { 0 };
 
-  sim_maxmin_solve (m->sys);
+  model_solve (m);
   for (guint i = 0; i < p->flows->len; i++)
     {
       const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
@@ -850,6 +878,7 @@ sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo,
       plan_free (chosen);
       return 0;
     }
+  chosen->id = id;
   g_hash_table_insert (m->plans, GUINT_TO_POINTER (id), chosen);
   return id;
 }
@@ -867,6 +896,19 @@ sim_comm_model_remove (SimCommModel *m, guint id)
   g_hash_table_remove (m->plans, GUINT_TO_POINTER (id));
   plan_free (p);
   return TRUE;
+}
+
+GArray *
+sim_comm_model_update (SimCommModel *m)
+{
+  GArray *ids;
+
+  g_return_val_if_fail (m != NULL, NULL);
+  model_solve (m);
+  ids = m->touched;
+  m->touched = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_hash_table_remove_all (m->touched_set);
+  return ids;
 }
 
 gboolean

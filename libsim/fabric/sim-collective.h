@@ -249,6 +249,19 @@ guint sim_comm_model_add (SimCommModel *model, SimCollectiveOp op, SimCollective
 gboolean sim_comm_model_remove (SimCommModel *model, guint id);
 
 /**
+ * sim_comm_model_update: (skip)
+ * @model: a model
+ *
+ * Re-solves the part of the network that changed since the last solve
+ * and says which registered collectives it touched.
+ *
+ * Returns: (transfer full) (element-type guint): the ids of the registered
+ *   collectives any of whose flows changed rate, each once; a collective
+ *   registered since the last solve is among them.
+ */
+GArray *sim_comm_model_update (SimCommModel *model);
+
+/**
  * sim_comm_model_estimate:
  * @model: a model
  * @id: a registered collective
