@@ -1123,7 +1123,16 @@ sim_catalogue_add_directory (SimCatalogue *catalogue, const char *dir, GError **
   return add_directory (catalogue, dir, 0, error);
 }
 
-/* The models in @table, in no particular order; borrowed. */
+/* Every model struct (GPU, node, link, switch) begins with its name. */
+static int
+compare_model_names (gconstpointer a, gconstpointer b)
+{
+  const char *x = **(const char * const * const *) a;
+  const char *y = **(const char * const * const *) b;
+  return g_ascii_strcasecmp (x, y);
+}
+
+/* The models in @table, sorted by name; borrowed. */
 static GPtrArray *
 sorted_values (GHashTable *table)
 {
@@ -1134,23 +1143,8 @@ sorted_values (GHashTable *table)
   g_hash_table_iter_init (&it, table);
   while (g_hash_table_iter_next (&it, NULL, &value))
     g_ptr_array_add (out, value);
+  g_ptr_array_sort (out, compare_model_names);
   return out;
-}
-
-static int
-compare_gpus (gconstpointer a, gconstpointer b)
-{
-  const SimGpuModel *x = *(const SimGpuModel * const *) a;
-  const SimGpuModel *y = *(const SimGpuModel * const *) b;
-  return g_ascii_strcasecmp (x->name, y->name);
-}
-
-static int
-compare_nodes (gconstpointer a, gconstpointer b)
-{
-  const SimNodeModel *x = *(const SimNodeModel * const *) a;
-  const SimNodeModel *y = *(const SimNodeModel * const *) b;
-  return g_ascii_strcasecmp (x->name, y->name);
 }
 
 GPtrArray *
@@ -1160,7 +1154,6 @@ sim_catalogue_get_gpus (const SimCatalogue *catalogue)
 
   g_return_val_if_fail (catalogue != NULL, NULL);
   out = sorted_values (catalogue->gpus);
-  g_ptr_array_sort (out, compare_gpus);
   return out;
 }
 
@@ -1171,24 +1164,7 @@ sim_catalogue_get_nodes (const SimCatalogue *catalogue)
 
   g_return_val_if_fail (catalogue != NULL, NULL);
   out = sorted_values (catalogue->nodes);
-  g_ptr_array_sort (out, compare_nodes);
   return out;
-}
-
-static int
-compare_links (gconstpointer a, gconstpointer b)
-{
-  const SimLinkModel *x = *(const SimLinkModel * const *) a;
-  const SimLinkModel *y = *(const SimLinkModel * const *) b;
-  return g_ascii_strcasecmp (x->name, y->name);
-}
-
-static int
-compare_switches (gconstpointer a, gconstpointer b)
-{
-  const SimSwitchModel *x = *(const SimSwitchModel * const *) a;
-  const SimSwitchModel *y = *(const SimSwitchModel * const *) b;
-  return g_ascii_strcasecmp (x->name, y->name);
 }
 
 GPtrArray *
@@ -1198,7 +1174,6 @@ sim_catalogue_get_links (const SimCatalogue *catalogue)
 
   g_return_val_if_fail (catalogue != NULL, NULL);
   out = sorted_values (catalogue->links);
-  g_ptr_array_sort (out, compare_links);
   return out;
 }
 
@@ -1209,7 +1184,6 @@ sim_catalogue_get_switches (const SimCatalogue *catalogue)
 
   g_return_val_if_fail (catalogue != NULL, NULL);
   out = sorted_values (catalogue->switches);
-  g_ptr_array_sort (out, compare_switches);
   return out;
 }
 
