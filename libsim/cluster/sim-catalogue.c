@@ -1303,52 +1303,44 @@ sim_catalogue_new_default (const char * const *extra_dirs, GError **error)
   return g_steal_pointer (&c);
 }
 
-const SimGpuModel *
-sim_catalogue_lookup_gpu (const SimCatalogue *catalogue, const char *name)
+/* The model called NAME in TABLE (keys are lower-cased names), or NULL. */
+static gpointer
+lookup_in (GHashTable *table, const char *name)
 {
   g_autofree char *key = NULL;
 
-  g_return_val_if_fail (catalogue != NULL, NULL);
   if (name == NULL)
     return NULL;
   key = g_ascii_strdown (name, -1);
-  return g_hash_table_lookup (catalogue->gpus, key);
+  return g_hash_table_lookup (table, key);
+}
+
+const SimGpuModel *
+sim_catalogue_lookup_gpu (const SimCatalogue *catalogue, const char *name)
+{
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  return lookup_in (catalogue->gpus, name);
 }
 
 const SimNodeModel *
 sim_catalogue_lookup_node (const SimCatalogue *catalogue, const char *name)
 {
-  g_autofree char *key = NULL;
-
   g_return_val_if_fail (catalogue != NULL, NULL);
-  if (name == NULL)
-    return NULL;
-  key = g_ascii_strdown (name, -1);
-  return g_hash_table_lookup (catalogue->nodes, key);
+  return lookup_in (catalogue->nodes, name);
 }
 
 const SimLinkModel *
 sim_catalogue_lookup_link (const SimCatalogue *catalogue, const char *name)
 {
-  g_autofree char *key = NULL;
-
   g_return_val_if_fail (catalogue != NULL, NULL);
-  if (name == NULL)
-    return NULL;
-  key = g_ascii_strdown (name, -1);
-  return g_hash_table_lookup (catalogue->links, key);
+  return lookup_in (catalogue->links, name);
 }
 
 const SimSwitchModel *
 sim_catalogue_lookup_switch (const SimCatalogue *catalogue, const char *name)
 {
-  g_autofree char *key = NULL;
-
   g_return_val_if_fail (catalogue != NULL, NULL);
-  if (name == NULL)
-    return NULL;
-  key = g_ascii_strdown (name, -1);
-  return g_hash_table_lookup (catalogue->switches, key);
+  return lookup_in (catalogue->switches, name);
 }
 
 const char *
