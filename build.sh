@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")" && pwd)
 cd "$top"
 
 packages="build-essential autoconf automake libtool pkg-config
-  libglib2.0-dev libigraph-dev libgsl-dev check libgraphviz-dev libjson-glib-dev
+  libglib2.0-dev libigraph-dev libgsl-dev check libgraphviz-dev libjson-glib-dev libcsv-dev
   gobject-introspection libgirepository1.0-dev python3-gi python3-numpy"
 
 missing=""

@@ -888,10 +888,11 @@ on_sample (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
   SimSimulation *self = data;
 
+  self->metrics.samples++;
   /* Once nothing else is pending, the run is over: no more samples. */
   if (sim_engine_pending (engine) == 0 && !self->have_next)
     return;
-  tick (self, ev->time);
+  /* Not tick(): a sample must not advance the integrals (sim-metrics.h). */
   sim__metrics_sample (&self->metrics, ev->time);
   sim_engine_schedule (engine, ev->time + self->scenario->sample_interval, self->k_sample, 0,
                        NULL, 0);
@@ -1327,7 +1328,7 @@ finish (SimSimulation *self, GError **error)
   info.gpus = sim_cluster_get_n_gpus (self->cluster);
   info.policy = sim_policy_get_name (self->policy);
   info.workload = workload;
-  info.events = sim_engine_dispatched (self->engine);
+  info.events = sim_engine_dispatched (self->engine) - self->metrics.samples;
   info.end = end;
   if (self->topology != NULL)
     {
@@ -1344,15 +1345,32 @@ finish (SimSimulation *self, GError **error)
 
   if (self->output_dir != NULL)
     {
+      /* All outputs are replaced together or not at all. */
       g_autofree char *json = sim_report_to_json (self->report, TRUE);
       g_autofree char *path = g_build_filename (self->output_dir, "summary.json", NULL);
-      g_autofree char *text = g_strconcat (json, "\n", NULL);
-      if ((self->jobs_file && !sim__atomic_file_commit (self->jobs_file, error)) ||
-          (self->series_file && !sim__atomic_file_commit (self->series_file, error)) ||
-          !sim__write_file_atomic (path, text, -1, error))
-        return FALSE;
+      g_autoptr(SimAtomicFile) summary = sim__atomic_file_new (path, error);
+      SimAtomicFile *files[3];
+      guint n = 0;
+      gboolean ok;
+
+      if (summary == NULL)
+        {
+          g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
+          g_clear_pointer (&self->series_file, sim__atomic_file_free);
+          return FALSE;
+        }
+      fputs (json, sim__atomic_file_stream (summary));
+      fputc ('\n', sim__atomic_file_stream (summary));
+      if (self->jobs_file != NULL)
+        files[n++] = self->jobs_file;
+      if (self->series_file != NULL)
+        files[n++] = self->series_file;
+      files[n++] = summary;
+      ok = sim__atomic_files_commit (files, n, error);
       g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
       g_clear_pointer (&self->series_file, sim__atomic_file_free);
+      if (!ok)
+        return FALSE;
     }
   return TRUE;
 }

@@ -76,15 +76,27 @@ SimCluster *sim_cluster_new_for_scenario (const SimScenario *scenario, const Sim
                                           GError **error);
 
 /**
+ * sim_remove_temporary_files:
+ *
+ * Removes every temporary output file the library has open (the files a
+ * run writes before it commits them under their names).  Async-signal-safe:
+ * a program's SIGINT or SIGTERM handler may call it before it exits, so
+ * that an interrupted run leaves no `*.tmp-*` files behind.
+ */
+void sim_remove_temporary_files (void);
+
+/**
  * sim_simulation_set_output_dir:
  * @self: a simulation that has not started
  * @dir: a directory, created if missing
  * @error: return location for a #GError
  *
  * Asks for summary.json, jobs.csv and timeseries.csv (as the scenario's
- * [output] group says) in @dir.  They appear when the run ends, each
- * written whole (temporary file, then rename); a run that fails leaves the
- * directory as it was.
+ * [output] group says) in @dir.  They appear when the run ends, all
+ * together: each is written whole to a temporary file and the files are
+ * renamed into place only once all are complete (an earlier rename is
+ * undone if a later one fails); a run that fails, or whose outputs cannot
+ * all be written, leaves the directory as it was.
  *
  * Returns: %TRUE on success.
  */

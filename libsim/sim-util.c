@@ -3,7 +3,9 @@
 
 #include "sim-util.h"
 #include "sim-error.h"
+#include "sim-simulation.h"
 
+#include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -150,7 +152,57 @@ struct _SimAtomicFile {
   char *path;
   char *tmp;
   FILE *fp;
+  int   slot;   /* in the registry of temporary files, or -1 */
 };
+
+/* The temporary files the library has open, for
+ * sim_remove_temporary_files(), which a signal handler may call: a fixed
+ * array of paths that the handler only reads.  A slot is published with
+ * an atomic store once its path is complete and cleared before the path
+ * is freed.  Past SIM_MAX_TEMPORARY files at once, the rest are not
+ * registered (they are still removed on every path but a signal). */
+#define SIM_MAX_TEMPORARY 256
+static char *temporary[SIM_MAX_TEMPORARY];
+G_LOCK_DEFINE_STATIC (temporary);
+
+static int
+register_temporary (char *path)
+{
+  int slot = -1;
+
+  G_LOCK (temporary);
+  for (int i = 0; i < SIM_MAX_TEMPORARY; i++)
+    if (temporary[i] == NULL)
+      {
+        g_atomic_pointer_set (&temporary[i], path);
+        slot = i;
+        break;
+      }
+  G_UNLOCK (temporary);
+  return slot;
+}
+
+static void
+unregister_temporary (int slot)
+{
+  if (slot < 0)
+    return;
+  G_LOCK (temporary);
+  g_atomic_pointer_set (&temporary[slot], NULL);
+  G_UNLOCK (temporary);
+}
+
+void
+sim_remove_temporary_files (void)
+{
+  /* Async-signal-safe: no locks, no allocation; unlink() is safe. */
+  for (int i = 0; i < SIM_MAX_TEMPORARY; i++)
+    {
+      char *path = g_atomic_pointer_get (&temporary[i]);
+      if (path != NULL)
+        unlink (path);
+    }
+}
 
 SimAtomicFile *
 sim__atomic_file_new (const char *path, GError **error)
@@ -160,6 +212,7 @@ sim__atomic_file_new (const char *path, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
   f = g_new0 (SimAtomicFile, 1);
+  f->slot = -1;
   f->path = g_strdup (path);
   f->tmp = g_strdup_printf ("%s.tmp-XXXXXX", path);
   fd = g_mkstemp_full (f->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
@@ -177,6 +230,7 @@ sim__atomic_file_new (const char *path, GError **error)
       sim__atomic_file_free (f);
       return NULL;
     }
+  f->slot = register_temporary (f->tmp);
   return f;
 }
 
@@ -186,28 +240,112 @@ sim__atomic_file_stream (SimAtomicFile *file)
   return file->fp;
 }
 
-gboolean
-sim__atomic_file_commit (SimAtomicFile *file, GError **error)
+/* Flushes, syncs and closes FILE's temporary file; 0 or an errno. */
+static int
+finish_temporary (SimAtomicFile *file)
 {
-  int failed;
+  int failed, saved;
 
-  g_return_val_if_fail (file != NULL && file->fp != NULL, FALSE);
+  if (file->fp == NULL)
+    return 0;
+  errno = 0;
   failed = ferror (file->fp);
   failed |= fflush (file->fp) != 0;
   failed |= fsync (fileno (file->fp)) != 0 && errno != EINVAL;
+  saved = errno;
   failed |= fclose (file->fp) != 0;
+  if (saved == 0)
+    saved = errno;
   file->fp = NULL;
-  if (failed || g_rename (file->tmp, file->path) != 0)
+  return failed ? (saved != 0 ? saved : EIO) : 0;
+}
+
+/* Removes FILE's temporary file, if any. */
+static void
+drop_temporary (SimAtomicFile *file)
+{
+  if (file->fp != NULL)
     {
-      int saved = errno;
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot write %s: %s", file->path,
-                   g_strerror (saved));
-      g_unlink (file->tmp);
-      g_clear_pointer (&file->tmp, g_free);
-      return FALSE;
+      fclose (file->fp);
+      file->fp = NULL;
     }
+  unregister_temporary (file->slot);
+  file->slot = -1;
+  if (file->tmp != NULL)
+    g_unlink (file->tmp);
   g_clear_pointer (&file->tmp, g_free);
-  return TRUE;
+}
+
+gboolean
+sim__atomic_files_commit (SimAtomicFile * const *files, guint n, GError **error)
+{
+  g_autofree char **backup = g_new0 (char *, MAX (n, 1));
+  guint renamed = 0;
+  gboolean ok = TRUE;
+  int saved = 0;
+  const char *culprit = NULL;
+
+  /* 1. Every temporary file complete and on disk, or nothing changes. */
+  for (guint i = 0; i < n && ok; i++)
+    {
+      g_return_val_if_fail (files[i] != NULL && files[i]->tmp != NULL, FALSE);
+      if ((saved = finish_temporary (files[i])) != 0)
+        ok = FALSE, culprit = files[i]->path;
+    }
+  /* 2. A second name for every target that exists, to put it back with. */
+  for (guint i = 0; i < n && ok; i++)
+    if (g_file_test (files[i]->path, G_FILE_TEST_EXISTS))
+      {
+        backup[i] = g_strdup_printf ("%s.old-%d-%u", files[i]->path, (int) getpid (), i);
+        if (link (files[i]->path, backup[i]) != 0)
+          {
+            saved = errno;
+            ok = FALSE, culprit = files[i]->path;
+            g_clear_pointer (&backup[i], g_free);
+          }
+      }
+  /* 3. The renames; if one fails, the earlier ones are undone. */
+  for (; renamed < n && ok; renamed++)
+    if (g_rename (files[renamed]->tmp, files[renamed]->path) != 0)
+      {
+        saved = errno;
+        ok = FALSE, culprit = files[renamed]->path;
+        break;
+      }
+    else
+      {
+        unregister_temporary (files[renamed]->slot);
+        files[renamed]->slot = -1;
+        g_clear_pointer (&files[renamed]->tmp, g_free);
+      }
+  if (!ok)
+    for (guint j = 0; j < renamed; j++)
+      {
+        if (backup[j] != NULL)
+          g_rename (backup[j], files[j]->path);
+        else
+          g_unlink (files[j]->path);
+        g_clear_pointer (&backup[j], g_free);
+      }
+  for (guint i = 0; i < n; i++)
+    {
+      if (backup[i] != NULL)
+        g_unlink (backup[i]);
+      g_free (backup[i]);
+      if (!ok)
+        drop_temporary (files[i]);
+    }
+  if (!ok)
+    g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot write %s: %s (no output was changed)",
+                 culprit, g_strerror (saved));
+  return ok;
+}
+
+gboolean
+sim__atomic_file_commit (SimAtomicFile *file, GError **error)
+{
+  g_return_val_if_fail (file != NULL, FALSE);
+  return sim__atomic_files_commit (&file, 1, error);
 }
 
 void
@@ -215,11 +353,43 @@ sim__atomic_file_free (SimAtomicFile *file)
 {
   if (file == NULL)
     return;
-  if (file->fp != NULL)
-    fclose (file->fp);
-  if (file->tmp != NULL)
-    g_unlink (file->tmp);
-  g_free (file->tmp);
+  drop_temporary (file);
   g_free (file->path);
   g_free (file);
+}
+
+/* RFC 4180 fields through libcsv: a field is quoted (its quotes doubled)
+ * only when it holds a comma, a quote or a line break, so plain fields
+ * stay as they are. */
+static gboolean
+csv_needs_quotes (const char *s)
+{
+  return strpbrk (s, ",\"\r\n") != NULL;
+}
+
+void
+sim__csv_append_field (GString *out, const char *s)
+{
+  size_t len, need;
+  gsize at;
+
+  if (!csv_needs_quotes (s))
+    {
+      g_string_append (out, s);
+      return;
+    }
+  len = strlen (s);
+  need = csv_write (NULL, 0, s, len);
+  at = out->len;
+  g_string_set_size (out, at + need);
+  csv_write (out->str + at, need, s, len);
+}
+
+void
+sim__csv_write_field (FILE *fp, const char *s)
+{
+  if (csv_needs_quotes (s))
+    csv_fwrite (fp, s, strlen (s));
+  else
+    fputs (s, fp);
 }

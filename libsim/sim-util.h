@@ -19,6 +19,11 @@ const char *sim__closest (const char *word, const char * const *candidates, gsiz
 gboolean sim__write_file_atomic (const char *path, const char *contents, gssize len,
                                  GError **error);
 
+/* One CSV field (RFC 4180, by libcsv): quoted, with quotes doubled, when
+ * it holds a comma, a quote or a line break; as it is otherwise. */
+void sim__csv_append_field (GString *out, const char *s);
+void sim__csv_write_field (FILE *fp, const char *s);
+
 G_END_DECLS
 
 G_BEGIN_DECLS
@@ -45,6 +50,11 @@ typedef struct _SimAtomicFile SimAtomicFile;
 SimAtomicFile *sim__atomic_file_new (const char *path, GError **error);
 FILE          *sim__atomic_file_stream (SimAtomicFile *file);
 gboolean       sim__atomic_file_commit (SimAtomicFile *file, GError **error);
+/* Commits N files together, all or none: every temporary file is flushed
+ * and synced first; existing targets get a second (hard-linked) name; then
+ * the renames, undone in full if one fails.  On failure no target has
+ * changed and every temporary file is gone; the error names the file. */
+gboolean       sim__atomic_files_commit (SimAtomicFile * const *files, guint n, GError **error);
 void           sim__atomic_file_free (SimAtomicFile *file);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimAtomicFile, sim__atomic_file_free)

@@ -6,7 +6,9 @@
  * metric a value and a unit; jobs.csv has one row per completed job and
  * its GPU-seconds add up to job_gpu_seconds; the time series' interval
  * averages integrate back to gpu_utilization and queue_length_mean; a run
- * that fails part-way leaves the output directory exactly as it was.
+ * that fails part-way leaves the output directory exactly as it was, and
+ * outputs that cannot all be written leave it as it was too; writing time
+ * series changes no figure of the summary.
  * What it does not check: the values of the metrics against theory
  * (check-sched does that).
  */
@@ -236,6 +238,78 @@ START_TEST (test_failed_run_leaves_outputs_whole)
 }
 END_TEST
 
+/* Sampling never changes results: the summary of a run that writes time
+ * series (every 30 min, then every 7 min) is the same JSON, to the last
+ * digit and the event count, as that of a run writing nothing. */
+START_TEST (test_sampling_changes_nothing)
+{
+  g_autofree char *d1 = g_dir_make_tmp ("report-XXXXXX", NULL);
+  g_autofree char *d2 = g_dir_make_tmp ("report-XXXXXX", NULL);
+  g_autofree char *j0 = NULL, *j1 = NULL, *j2 = NULL;
+  const char *fine[] = { "output.timeseries_interval=7min", NULL };
+  g_autofree char *r0 = run_to_dir (base, NULL, NULL, &j0);
+  g_autofree char *r1 = run_to_dir (base, NULL, d1, &j1);
+  g_autofree char *r2 = run_to_dir (base, fine, d2, &j2);
+  g_autofree char *series = slurp (d2, "timeseries.csv");
+  g_auto(GStrv) rows = g_strsplit (series, "\n", -1);
+
+  ck_assert_str_eq (j0, j1);
+  ck_assert_str_eq (j0, j2);
+  /* 3 days at 7 min: 617 samples and a header (the time series was on). */
+  ck_assert_uint_ge (g_strv_length (rows), 600);
+  remove_dir (d1);
+  remove_dir (d2);
+}
+END_TEST
+
+/* Outputs are committed together: when the last of them (summary.json)
+ * cannot be written because a directory stands in its place, jobs.csv and
+ * timeseries.csv from an earlier run stay as they were, the error names
+ * summary.json, and no temporary or backup file is left. */
+START_TEST (test_outputs_committed_together)
+{
+  g_autofree char *dir = g_dir_make_tmp ("report-XXXXXX", NULL);
+  g_autofree char *jobs = g_build_filename (dir, "jobs.csv", NULL);
+  g_autofree char *series = g_build_filename (dir, "timeseries.csv", NULL);
+  g_autofree char *summary = g_build_filename (dir, "summary.json", NULL);
+  g_autofree char *kept_jobs = NULL, *kept_series = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (base, -1, "report.ini", NULL, NULL,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = NULL;
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+  guint n = 0;
+
+  ck_assert (g_file_set_contents (jobs, "previous jobs\n", -1, NULL));
+  ck_assert (g_file_set_contents (series, "previous series\n", -1, NULL));
+  ck_assert (g_mkdir (summary, 0700) == 0);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert (sim != NULL);
+  ck_assert (sim_simulation_set_output_dir (sim, dir, &error));
+  ck_assert (!sim_simulation_run (sim, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_IO));
+  ck_assert_msg (strstr (error->message, "summary.json") != NULL, "%s", error->message);
+  g_clear_object (&sim);
+
+  ck_assert (g_file_get_contents (jobs, &kept_jobs, NULL, NULL));
+  ck_assert_str_eq (kept_jobs, "previous jobs\n");
+  ck_assert (g_file_get_contents (series, &kept_series, NULL, NULL));
+  ck_assert_str_eq (kept_series, "previous series\n");
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      ck_assert_msg (strcmp (name, "jobs.csv") == 0 || strcmp (name, "timeseries.csv") == 0
+                     || strcmp (name, "summary.json") == 0, "left behind: %s", name);
+      n++;
+    }
+  ck_assert_uint_eq (n, 3);
+  g_rmdir (summary);
+  remove_dir (dir);
+}
+END_TEST
+
 /* Exact seconds from nanoseconds, including negative and large values. */
 START_TEST (test_format_seconds)
 {
@@ -261,6 +335,8 @@ main (void)
   tcase_add_test (tc, test_outputs_consistent);
   tcase_add_test (tc, test_failed_run_leaves_outputs_whole);
   tcase_add_test (tc, test_format_seconds);
+  tcase_add_test (tc, test_sampling_changes_nothing);
+  tcase_add_test (tc, test_outputs_committed_together);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

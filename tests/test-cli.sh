@@ -7,7 +7,7 @@
 # `--set scenario.seed=2` changes it; that `run -o DIR` writes summary.json,
 # jobs.csv and timeseries.csv, the same bytes on every run, with one row of
 # jobs.csv per completed job; that a run which fails part-way leaves DIR as
-# it was; that errors name the file, the line and the key and suggest a fix;
+# it was, and one killed by SIGTERM leaves no temporary file; that errors name the file, the line and the key and suggest a fix;
 # that every scenario shipped in scenarios/ validates; the `models` listing
 # and `models show`; and that nothing is written to stderr by a successful
 # run when stderr is not a terminal (no progress bar).
@@ -155,6 +155,53 @@ if len(body) != completed or completed <= 0:
     sys.exit("jobs.csv: %d rows, summary.json: %s jobs completed" % (len(body), completed))
 if len(set(r[header.index("id")] for r in body)) != len(body):
     sys.exit("jobs.csv: a job appears twice")
+EOF
+fi
+
+# An interrupted run (SIGTERM after a second of a run of about 25 s) dies
+# by the signal and leaves no temporary file and no output behind.
+"$GPUSIM" run -q -o "$tmp/killed" --set scenario.horizon=100000d "$QUICKSTART" \
+    >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+status=$?
+checks=$((checks + 1))
+[ "$status" -eq 143 ] || fail "gpusim run killed by SIGTERM: exit status $status, not 143"
+leftover=$(ls -A "$tmp/killed" 2>/dev/null)
+[ -z "$leftover" ] || fail "gpusim run killed by SIGTERM left files: $leftover"
+
+# A class whose name holds a comma and quotes: jobs.csv stays valid RFC 4180
+# CSV (every row as long as the header) and gives the name back whole.
+cat >"$tmp/quoted.ini" <<'EOF'
+[scenario]
+name = quoted
+horizon = 1d
+
+[pool a]
+model = DGX-H100
+count = 1
+
+[workload]
+rate = 3/h
+
+[class small,"debug"]
+gpus = 1
+duration = constant(10min)
+EOF
+expect 0 run -q -o "$tmp/quoted" "$tmp/quoted.ini"
+if [ -n "$PYTHON" ]; then
+    "$PYTHON" - "$tmp/quoted/jobs.csv" <<'EOF' || fail "gpusim run: jobs.csv with a quoted class name"
+import csv, sys
+with open(sys.argv[1], newline="") as f:
+    rows = list(csv.reader(f))
+header, body = rows[0], rows[1:]
+if not body or any(len(r) != len(header) for r in body):
+    sys.exit("rows of a different length than the header (%d fields)" % len(header))
+names = set(r[header.index("class")] for r in body)
+if names != {'small,"debug"'}:
+    sys.exit("class names read back: %r" % names)
 EOF
 fi
 

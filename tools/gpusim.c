@@ -14,6 +14,7 @@
 #include "gpusim-cli.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -225,9 +226,26 @@ print_usage (FILE *out)
   fprintf (out, "\nRun `gpusim COMMAND --help` for a command's options.\n");
 }
 
+/* On SIGINT, SIGTERM or SIGHUP: no temporary output files left behind,
+ * then the default action (the exit status says which signal). */
+static void
+on_signal (int sig)
+{
+  sim_remove_temporary_files ();
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
 int
 main (int argc, char **argv)
 {
+  struct sigaction sa = { 0 };
+
+  sa.sa_handler = on_signal;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+  sigaction (SIGHUP, &sa, NULL);
   setlocale (LC_ALL, "");
   /* Numbers in outputs never depend on the locale. */
   setlocale (LC_NUMERIC, "C");

@@ -990,36 +990,17 @@ sim_comparison_to_json (SimComparison *self, gboolean pretty)
   return json_generator_to_data (gen, NULL);
 }
 
-/* A CSV field, quoted when it holds a comma, a quote or a line break. */
-static void
-append_csv_field (GString *out, const char *s)
-{
-  if (strpbrk (s, ",\"\r\n") == NULL)
-    {
-      g_string_append (out, s);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *c = s; *c; c++)
-    {
-      if (*c == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *c);
-    }
-  g_string_append_c (out, '"');
-}
-
 static void
 append_csv_row (GString *out, const char *metric, const char *unit, const char *policy,
                 const char *statistic, const char *seed, double value)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  append_csv_field (out, metric);
+  sim__csv_append_field (out, metric);
   g_string_append_c (out, ',');
-  append_csv_field (out, unit ? unit : "");
+  sim__csv_append_field (out, unit ? unit : "");
   g_string_append_c (out, ',');
-  append_csv_field (out, policy);
+  sim__csv_append_field (out, policy);
   g_string_append_c (out, ',');
   g_string_append (out, statistic);
   g_string_append_c (out, ',');

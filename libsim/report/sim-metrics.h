@@ -39,6 +39,7 @@ typedef struct {
   SimTime series_last;
   double  series_alloc, series_queue, series_frag;
   guint64 series_arrivals, series_completions;
+  guint64 samples;          /* sampling events so far (not counted as the run's events) */
 
   FILE   *jobs;             /* per-job rows, or NULL */
 } SimMetrics;

@@ -3,6 +3,7 @@
 
 #include "report/sim-metrics.h"
 #include "core/sim-units.h"
+#include "sim-util.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -97,8 +98,10 @@ sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_n
   if (m->jobs != NULL)
     {
       char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
-      fprintf (m->jobs, "%" G_GUINT64_FORMAT ",%s,%s,%s,%s,%s,%s,%s,%.6f,%u,%u,%u,%u\n",
-               job->spec.id, class_name, sim__format_seconds (job->spec.submit, b1),
+      fprintf (m->jobs, "%" G_GUINT64_FORMAT ",", job->spec.id);
+      sim__csv_write_field (m->jobs, class_name);
+      fprintf (m->jobs, ",%s,%s,%s,%s,%s,%s,%.6f,%u,%u,%u,%u\n",
+               sim__format_seconds (job->spec.submit, b1),
                sim__format_seconds (job->first_start, b2), sim__format_seconds (job->end, b3),
                sim__format_seconds (job->first_start - job->spec.submit, b4),
                sim__format_seconds (job->end - job->spec.submit, b5),
@@ -113,29 +116,35 @@ sim__metrics_job_unfinished (SimMetrics *m, const SimJob *job, SimTime now)
   m->job_gpu_seconds += job->attained;
 }
 
+/* Samples never split the run's integrals: they read the integrals as
+ * they would stand at NOW without advancing them, so a run with time
+ * series on gives the same summary, to the last digit, as one without. */
 void
 sim__metrics_sample (SimMetrics *m, SimTime now)
 {
   char b[32];
-  double dt;
+  double dt, since, alloc, queue, frag;
 
-  sim__metrics_advance (m, now);
   if (m->series == NULL)
     return;
+  since = now > m->last ? sim_time_to_seconds (now - m->last) : 0.0;
+  alloc = m->alloc_int + since * (double) m->allocated_milli / 1000.0;
+  queue = m->queue_int + since * m->queued;
+  frag = m->frag_int + since * m->fragmented;
   dt = sim_time_to_seconds (now - m->series_last);
   if (dt > 0)
     {
       fprintf (m->series, "%s,%u,%u,%.3f,%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n",
                sim__format_seconds (now, b), m->queued, m->running,
                (double) m->allocated_milli / 1000.0,
-               m->total_gpus > 0 ? (m->alloc_int - m->series_alloc) / dt / m->total_gpus : 0.0,
-               (m->queue_int - m->series_queue) / dt, (m->frag_int - m->series_frag) / dt,
+               m->total_gpus > 0 ? (alloc - m->series_alloc) / dt / m->total_gpus : 0.0,
+               (queue - m->series_queue) / dt, (frag - m->series_frag) / dt,
                m->series_arrivals, m->series_completions);
     }
   m->series_last = now;
-  m->series_alloc = m->alloc_int;
-  m->series_queue = m->queue_int;
-  m->series_frag = m->frag_int;
+  m->series_alloc = alloc;
+  m->series_queue = queue;
+  m->series_frag = frag;
   m->series_arrivals = 0;
   m->series_completions = 0;
 }

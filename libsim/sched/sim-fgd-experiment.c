@@ -1277,7 +1277,8 @@ sim_fgd_result_write_csv (const SimFgdResult *r, const char *path, GError **erro
           char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
           char c[G_ASCII_DTOSTR_BUF_SIZE];
           const SimFgdSample *x = &run->samples[k];
-          fprintf (out, "%s,%" G_GUINT64_FORMAT ",%s,%s,%s\n", run->policy, run->seed,
+          sim__csv_write_field (out, run->policy);
+          fprintf (out, ",%" G_GUINT64_FORMAT ",%s,%s,%s\n", run->seed,
                    fmt (a, "%.4f", x->arrived_share), fmt (b, "%.6f", x->allocated_share),
                    fmt (c, "%.6f", x->fragmented_share));
         }
