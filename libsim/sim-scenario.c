@@ -1264,7 +1264,9 @@ sim_scenario_load_from_data (const char *data, gssize length, const char *name,
                      local->message);
       return NULL;
     }
-  lines = sim__key_lines_new (data, length);
+  lines = sim__key_lines_new (data, length, name, error);
+  if (lines == NULL)
+    return NULL;
   ctx.name = name;
   ctx.kf = kf;
   ctx.lines = lines;

@@ -89,9 +89,9 @@ struct _SimKeyLines {
 };
 
 SimKeyLines *
-sim__key_lines_new (const char *text, gssize length)
+sim__key_lines_new (const char *text, gssize length, const char *path, GError **error)
 {
-  SimKeyLines *kl = g_new0 (SimKeyLines, 1);
+  g_autoptr(SimKeyLines) kl = g_new0 (SimKeyLines, 1);
   g_autofree char *copy = length < 0 ? g_strdup (text) : g_strndup (text, (gsize) length);
   g_auto(GStrv) rows = g_strsplit (copy, "\n", -1);
   g_autofree char *group = NULL;
@@ -100,7 +100,9 @@ sim__key_lines_new (const char *text, gssize length)
   for (guint i = 0; rows[i] != NULL; i++)
     {
       char *row = g_strstrip (rows[i]);
+      g_autofree char *k = NULL;
       char *eq;
+      guint first;
 
       if (*row == '\0' || *row == '#')
         continue;
@@ -108,22 +110,35 @@ sim__key_lines_new (const char *text, gssize length)
         {
           char *close = strrchr (row, ']');
           if (close == NULL)
-            continue;
+            continue;  /* GKeyFile reports the syntax error */
           g_free (group);
           group = g_strndup (row + 1, (gsize) (close - row - 1));
-          if (!g_hash_table_contains (kl->lines, group))
-            g_hash_table_insert (kl->lines, g_strdup (group), GUINT_TO_POINTER (i + 1));
-          continue;
+          k = g_strdup (group);
         }
-      eq = strchr (row, '=');
-      if (eq != NULL && group != NULL)
+      else if ((eq = strchr (row, '=')) != NULL && group != NULL)
         {
-          g_autofree char *key = g_strstrip (g_strndup (row, (gsize) (eq - row)));
-          g_hash_table_replace (kl->lines, g_strdup_printf ("%s\037%s", group, key),
-                                GUINT_TO_POINTER (i + 1));
+          *eq = '\0';
+          k = g_strdup_printf ("%s\037%s", group, g_strstrip (row));
         }
+      else
+        continue;
+      first = GPOINTER_TO_UINT (g_hash_table_lookup (kl->lines, k));
+      if (first != 0)
+        {
+          const char *sep = strchr (k, '\037');
+          if (sep == NULL)
+            g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                         "%s:%u: [%s]: duplicate section: it first appears at line %u "
+                         "(a section appears once; merge the two)", path, i + 1, k, first);
+          else
+            g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                         "%s:%u: [%s] %s: duplicate key: it is first set at line %u "
+                         "(a key is set once per section)", path, i + 1, group, sep + 1, first);
+          return NULL;
+        }
+      g_hash_table_insert (kl->lines, g_steal_pointer (&k), GUINT_TO_POINTER (i + 1));
     }
-  return kl;
+  return g_steal_pointer (&kl);
 }
 
 void

@@ -29,9 +29,14 @@ G_END_DECLS
 G_BEGIN_DECLS
 
 /* Line numbers of the groups and keys of a GLib key file's text, which
- * GKeyFile itself does not keep; for error messages. */
+ * GKeyFile itself does not keep; for error messages.  The text is scanned
+ * the way GKeyFile reads it (leading white space ignored, `#` starts a
+ * comment line, `[name]` opens a group, `key = value`).  A group or a key
+ * that appears twice, which GKeyFile would merge silently (the last value
+ * winning), is an error naming PATH, the line and the first one. */
 typedef struct _SimKeyLines SimKeyLines;
-SimKeyLines *sim__key_lines_new (const char *text, gssize length);
+SimKeyLines *sim__key_lines_new (const char *text, gssize length, const char *path,
+                                 GError **error);
 void         sim__key_lines_free (SimKeyLines *lines);
 /* The 1-based line of [group], or of `key =` in it; 0 if not found. */
 guint        sim__key_lines_find (const SimKeyLines *lines, const char *group, const char *key);

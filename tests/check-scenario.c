@@ -458,6 +458,14 @@ static const BadRow bad_rows[] = {
     /* 4 */ "[workload]\n"
     /* 5 */ "rate = 1/h\ngpus = 1\nduration = constant(1h)\n",
     SIM_ERROR_MISSING, 0, { "no [pool NAME] section", "at least one pool" } },
+  /* Duplicates, which GKeyFile would merge silently (the last one winning):
+   * a second [pool h100] would turn the cluster into DGX A100s. */
+  { 10, "[pool h100]\nmodel = DGX-A100", NULL, SIM_ERROR_PARSE, 10,
+    { "[pool h100]", "duplicate section", "first appears at line 7" } },
+  { 14, "rate = 40/h", NULL, SIM_ERROR_PARSE, 14,
+    { "[workload] rate:", "duplicate key", "first set at line 13" } },
+  { 24, "[class small]\ngpus = 4", NULL, SIM_ERROR_PARSE, 24,
+    { "[class small]", "duplicate section", "line 16" } },
   /* Keys. */
   { 13, "rat = 3/h", NULL, SIM_ERROR_UNKNOWN_KEY, 13,
     { "[workload] rat:", "unknown key", "did you mean \"rate\"?" } },

@@ -133,14 +133,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimSwitchModel, switch_model_free)
 /* Line numbers */
 
 typedef struct {
-  const char *path;
-  GHashTable *lines;  /* "group" or "group\nkey" -> line number */
+  const char  *path;
+  SimKeyLines *lines;
 } FileIndex;
 
 static void
 file_index_clear (FileIndex *fi)
 {
-  g_clear_pointer (&fi->lines, g_hash_table_unref);
+  g_clear_pointer (&fi->lines, sim__key_lines_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FileIndex, file_index_clear)
@@ -148,67 +148,18 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FileIndex, file_index_clear)
 static int
 file_index_line (const FileIndex *fi, const char *group, const char *key)
 {
-  g_autofree char *k = key ? g_strconcat (group, "\n", key, NULL) : g_strdup (group);
-  return GPOINTER_TO_INT (g_hash_table_lookup (fi->lines, k));
+  return (int) sim__key_lines_find (fi->lines, group, key);
 }
 
-/* Scans @text the way GKeyFile reads it (leading white space ignored,
- * `#` starts a comment line, `[name]` opens a group, `key = value`), and
- * records where each group and key is.  A group or key that appears twice
- * is an error. */
+/* Records where each group and key of @text is; a group or key that
+ * appears twice is an error (sim__key_lines_new()). */
 static gboolean
 file_index_build (FileIndex *fi, const char *path, const char *text, gsize len,
                   GError **error)
 {
-  g_autofree char *copy = g_strndup (text, len);
-  g_auto(GStrv) lines = g_strsplit (copy, "\n", -1);
-  g_autofree char *group = NULL;
-
   fi->path = path;
-  fi->lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  for (int i = 0; lines[i] != NULL; i++)
-    {
-      int lineno = i + 1;
-      char *line = g_strstrip (lines[i]);
-      g_autofree char *k = NULL;
-      int first;
-
-      if (*line == '\0' || *line == '#')
-        continue;
-      if (*line == '[')
-        {
-          char *close = strrchr (line, ']');
-          if (close == NULL)
-            continue;  /* GKeyFile reports the syntax error */
-          g_free (group);
-          group = g_strndup (line + 1, (gsize) (close - line - 1));
-          k = g_strdup (group);
-        }
-      else
-        {
-          char *eq = strchr (line, '=');
-          if (eq == NULL || group == NULL)
-            continue;
-          *eq = '\0';
-          k = g_strconcat (group, "\n", g_strstrip (line), NULL);
-        }
-      first = GPOINTER_TO_INT (g_hash_table_lookup (fi->lines, k));
-      if (first != 0)
-        {
-          const char *nl = strchr (k, '\n');
-          if (nl == NULL)
-            g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
-                         "%s:%d: [%s]: duplicate group: it first appears at line %d",
-                         path, lineno, k, first);
-          else
-            g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
-                         "%s:%d: [%s] %s: duplicate key: it first appears at line %d",
-                         path, lineno, group, nl + 1, first);
-          return FALSE;
-        }
-      g_hash_table_insert (fi->lines, g_steal_pointer (&k), GINT_TO_POINTER (lineno));
-    }
-  return TRUE;
+  fi->lines = sim__key_lines_new (text, (gssize) len, path, error);
+  return fi->lines != NULL;
 }
 
 /* "PATH:LINE: [group] key: " (or without the parts that are unknown). */
