@@ -45,7 +45,8 @@ typedef struct {
   const char  *name;       /* for messages */
   GKeyFile    *kf;
   SimKeyLines *lines;
-  GHashTable  *overridden; /* "group\037key" of keys set by overrides */
+  GHashTable  *overridden; /* "group\037key" of keys set by overrides -> the
+                            * [variant NAME] group they came from, or "" for --set */
 } Ctx;
 
 /* Prefixes an error with where the key is: "FILE:LINE: [group] key: ". */
@@ -59,8 +60,23 @@ locate (const Ctx *ctx, const char *group, const char *key, GError **error)
     return;
   if (key != NULL)
     {
+      const char *origin;
       okey = g_strdup_printf ("%s\037%s", group, key);
-      if (ctx->overridden != NULL && g_hash_table_contains (ctx->overridden, okey))
+      origin = ctx->overridden != NULL ? g_hash_table_lookup (ctx->overridden, okey) : NULL;
+      if (origin != NULL && *origin != '\0')
+        {
+          /* From the scenario's own [variant NAME]: its line there. */
+          g_autofree char *vkey = g_strdup_printf ("%s.%s", group, key);
+          line = sim__key_lines_find (ctx->lines, origin, vkey);
+          if (line == 0)
+            line = sim__key_lines_find (ctx->lines, origin, NULL);
+          if (line > 0)
+            g_prefix_error (error, "%s:%u: [%s] %s: ", ctx->name, line, origin, vkey);
+          else
+            g_prefix_error (error, "%s: [%s] %s: ", ctx->name, origin, vkey);
+          return;
+        }
+      if (origin != NULL)
         {
           g_prefix_error (error, "%s: --set %s.%s: ", ctx->name, group, key);
           return;
@@ -755,6 +771,8 @@ read_variants (const Ctx *ctx, SimScenario *sc, GError **error)
       v.name = g_strstrip (g_strdup (groups[i] + 8));
       keys = g_key_file_get_keys (ctx->kf, groups[i], NULL, NULL);
       sets = g_ptr_array_new ();
+      /* Errors in the variant's values then point at its own lines. */
+      g_ptr_array_add (sets, g_strdup_printf ("[%s]", groups[i]));
       for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
         {
           const char *dot = strrchr (keys[k], '.');
@@ -1067,12 +1085,33 @@ read_pools (const Ctx *ctx, SimScenario *sc, GError **error)
 static gboolean
 apply_overrides (Ctx *ctx, const char * const *overrides, GError **error)
 {
+  g_autofree char *origin = g_strdup ("");
+
   for (guint i = 0; overrides != NULL && overrides[i] != NULL; i++)
     {
       const char *o = overrides[i];
       const char *eq = strchr (o, '=');
       const char *dot;
       g_autofree char *lhs = NULL, *group = NULL, *key = NULL;
+
+      /* "[variant NAME]": the overrides that follow come from that section
+       * of the file (errors give its lines); "[--set]": from the user again. */
+      if (o[0] == '[' && g_str_has_suffix (o, "]") && eq == NULL)
+        {
+          g_free (origin);
+          origin = g_strndup (o + 1, strlen (o) - 2);
+          if (strcmp (origin, "--set") == 0)
+            origin[0] = '\0';
+          else if (!g_str_has_prefix (origin, "variant ") ||
+                   sim__key_lines_find (ctx->lines, origin, NULL) == 0)
+            {
+              g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                           "%s: %s: no such section in the scenario (expected \"[variant NAME]\" "
+                           "naming one of its variants, or \"[--set]\")", ctx->name, o);
+              return FALSE;
+            }
+          continue;
+        }
 
       if (!g_utf8_validate (o, -1, NULL))
         {
@@ -1096,7 +1135,8 @@ apply_overrides (Ctx *ctx, const char * const *overrides, GError **error)
       group = g_strstrip (g_strndup (lhs, (gsize) (dot - lhs)));
       key = g_strstrip (g_strdup (dot + 1));
       g_key_file_set_value (ctx->kf, group, key, eq + 1);
-      g_hash_table_add (ctx->overridden, g_strdup_printf ("%s\037%s", group, key));
+      g_hash_table_replace (ctx->overridden, g_strdup_printf ("%s\037%s", group, key),
+                            g_strdup (origin));
     }
   return TRUE;
 }
@@ -1237,7 +1277,8 @@ sim_scenario_load_from_data (const char *data, gssize length, const char *name,
   g_autoptr(GError) local = NULL;
   g_autoptr(SimKeyLines) lines = NULL;
   const char *bad = NULL;
-  g_autoptr(GHashTable) overridden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) overridden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                             g_free);
   Ctx ctx;
   SimScenario *sc;
 

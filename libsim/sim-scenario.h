@@ -75,7 +75,8 @@ typedef struct {
 /**
  * SimVariant:
  * @name: its name (from [variant NAME])
- * @overrides: (array zero-terminated=1): "section.key=value" strings
+ * @overrides: (array zero-terminated=1): "section.key=value" strings,
+ *   after a first element "[variant NAME]" (see sim_scenario_load())
  *
  * A named set of changes to the scenario, compared side by side by
  * `gpusim compare SCENARIO` (e.g. 1:1 against 2:1 oversubscription).
@@ -156,7 +157,11 @@ GType sim_scenario_get_type (void) G_GNUC_CONST;
  * sim_scenario_load:
  * @path: a scenario file
  * @overrides: (nullable) (array zero-terminated=1): "group.key=value"
- *   strings applied on top of the file, as `gpusim run --set` does
+ *   strings applied on top of the file, as `gpusim run --set` does.  An
+ *   element "[variant NAME]" says that the overrides after it come from
+ *   the file's own [variant NAME] section (errors then give that
+ *   section's file and line), "[--set]" that they come from the user
+ *   again; a #SimVariant's overrides begin with such an element
  * @error: return location for a #GError
  *
  * Reads and validates a scenario.

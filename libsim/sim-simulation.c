@@ -1006,6 +1006,53 @@ check_gpu_models (SimSimulation *self, GError **error)
   return TRUE;
 }
 
+/* A class's MIG profile must exist on some GPU of the cluster that the
+ * class may use; otherwise every one of its jobs would be refused at run
+ * time.  The error lists the profiles the cluster's GPUs do offer. */
+static gboolean
+check_mig_profiles (SimSimulation *self, GError **error)
+{
+  const SimScenario *sc = self->scenario;
+
+  for (guint c = 0; sc->source == SIM_SOURCE_SYNTHETIC && c < sc->generator.n_classes; c++)
+    {
+      const SimJobClassConfig *cls = &sc->generator.classes[c];
+      g_autoptr(GString) offered = NULL;
+      g_autoptr(GPtrArray) seen = NULL;
+      g_autofree char *group = NULL;
+      gboolean found = FALSE;
+
+      if (cls->mig_profile == NULL)
+        continue;
+      offered = g_string_new (NULL);
+      seen = g_ptr_array_new ();
+      for (guint n = 0; n < sim_cluster_get_n_nodes (self->cluster) && !found; n++)
+        {
+          const SimGpuModel *gpu = sim_cluster_get_node (self->cluster, n)->gpu_model;
+          if (gpu == NULL || g_ptr_array_find (seen, gpu, NULL) ||
+              !sim_cluster_node_allows (self->cluster, n, cls->gpu_models))
+            continue;
+          g_ptr_array_add (seen, (gpointer) gpu);
+          found = sim_mig_lookup_profile (gpu, cls->mig_profile) >= 0;
+          for (guint p = 0; p < gpu->n_mig_profiles; p++)
+            g_string_append_printf (offered, "%s%s", p > 0 ? ", " : offered->len ? "; " : "",
+                                    gpu->mig_profiles[p].name);
+          if (gpu->n_mig_profiles > 0)
+            g_string_append_printf (offered, " on %s", gpu->name);
+        }
+      if (found)
+        continue;
+      group = g_strdup_printf ("class %s", cls->name);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "no GPU of this cluster offers MIG profile \"%s\": expected one of the "
+                   "profiles its GPUs have (%s)", cls->mig_profile,
+                   offered->len > 0 ? offered->str : "none: no GPU here supports MIG");
+      sim__scenario_locate (sc, group, "mig", error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 uses_comm (const SimScenario *sc)
 {
@@ -1036,7 +1083,15 @@ build_fabric (SimSimulation *self, GError **error)
   self->topology = sim_topology_new (self->cluster, self->catalogue, &sc->fabric, error);
   if (self->topology == NULL)
     {
-      sim__scenario_locate (sc, "fabric", NULL, error);
+      /* An unknown model is the key's fault: its line (or its variant's). */
+      const char *key = NULL;
+      if (sc->fabric.link_model != NULL &&
+          sim_catalogue_lookup_link (self->catalogue, sc->fabric.link_model) == NULL)
+        key = "link";
+      else if (sc->fabric.switch_model != NULL &&
+               sim_catalogue_lookup_switch (self->catalogue, sc->fabric.switch_model) == NULL)
+        key = "switch";
+      sim__scenario_locate (sc, "fabric", key, error);
       return FALSE;
     }
   self->comm = sim_comm_model_new (self->topology, self->cluster);
@@ -1144,7 +1199,7 @@ sim_simulation_new (SimScenario *scenario, GError **error)
     return NULL;
   if (!build_fabric (self, error))
     return NULL;
-  if (!check_gpu_models (self, error))
+  if (!check_gpu_models (self, error) || !check_mig_profiles (self, error))
     return NULL;
   if (!set_reference_gpu (self, error))
     return NULL;

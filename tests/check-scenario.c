@@ -731,8 +731,9 @@ START_TEST (test_newer_sections)
   ck_assert_uint_eq (sc->comm_mix[0].profile.dp_bytes, 1000000000ull);
   ck_assert_uint_eq (sc->n_variants, 1);
   ck_assert_str_eq (sc->variants[0].name, "wide");
-  ck_assert_str_eq (sc->variants[0].overrides[0], "fabric.oversubscription=4");
-  ck_assert_str_eq (sc->variants[0].overrides[1], "pool a.count=3");
+  ck_assert_str_eq (sc->variants[0].overrides[0], "[variant wide]");
+  ck_assert_str_eq (sc->variants[0].overrides[1], "fabric.oversubscription=4");
+  ck_assert_str_eq (sc->variants[0].overrides[2], "pool a.count=3");
 
   g_clear_pointer (&sc, sim_scenario_unref);
   sc = sim_scenario_load_from_data (text, -1, "new.ini", NULL, bad_fabric, &error);

@@ -236,6 +236,74 @@ contains "$tmp/stderr" 'did you mean "DGX-H100"' "gpusim validate with model DGX
 
 # ---- validate ---------------------------------------------------------------
 
+# A MIG profile that is well-formed but exists on no GPU of the cluster.
+cat >"$tmp/mig.ini" <<'EOF'
+[scenario]
+name = mig
+horizon = 1d
+
+[pool a]
+model = DGX-A100
+count = 1
+
+[workload]
+rate = 3/h
+
+[class inf]
+gpus = 1
+mig = 9g.90gb
+duration = constant(1h)
+EOF
+expect 1 validate "$tmp/mig.ini"
+contains "$tmp/stderr" "$tmp/mig.ini:14: [class inf] mig:" "gpusim validate: MIG profile (line)"
+contains "$tmp/stderr" '3g.20gb' "gpusim validate: MIG profile (the profiles offered)"
+sed -i 's/9g.90gb/3g.20gb/' "$tmp/mig.ini"
+expect 0 validate "$tmp/mig.ini"
+
+# Errors inside [variant] sections: validate builds every variant and gives
+# the variant's own line; compare says the same.
+cat >"$tmp/variants.ini" <<'EOF'
+[scenario]
+name = variants
+horizon = 1d
+
+[pool a]
+model = DGX-H100
+count = 2
+
+[fabric]
+topology = fat-tree
+switch = Quantum-2-QM9700
+link = IB-NDR
+
+[workload]
+rate = 3/h
+gpus = 8
+duration = constant(1h)
+
+[variant good]
+fabric.oversubscription = 2
+
+[variant bad]
+fabric.oversubscription = 2
+fabric.link = IB-NDX
+
+[variant worse]
+workload.rate = 3
+EOF
+expect 1 validate "$tmp/variants.ini"
+contains "$tmp/stderr" "$tmp/variants.ini:24: [variant bad] fabric.link:" "gpusim validate: variant (line)"
+contains "$tmp/stderr" 'did you mean "IB-NDR"' "gpusim validate: variant (suggestion)"
+contains "$tmp/stderr" "$tmp/variants.ini:27: [variant worse] workload.rate:" "gpusim validate: second variant"
+expect 1 compare "$tmp/variants.ini" --seeds 1
+contains "$tmp/stderr" "$tmp/variants.ini:24: [variant bad] fabric.link:" "gpusim compare: variant (line)"
+
+# A duplicate section would silently merge: it is refused.
+printf '[pool a]\nmodel = DGX-A100\n' >>"$tmp/variants.ini"
+expect 1 validate "$tmp/variants.ini"
+contains "$tmp/stderr" "$tmp/variants.ini:28: [pool a]: duplicate section" "gpusim validate: duplicate section"
+
+
 for f in "$SIM_TOP_SRCDIR"/scenarios/*.ini; do
     expect 0 validate "$f"
     contains "$tmp/stdout" "valid" "gpusim validate $(basename "$f")"

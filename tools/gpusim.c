@@ -157,6 +157,37 @@ failed:
   return 1;
 }
 
+/* Loads PATH with each of its variants (after the user's SETS) and builds
+ * the simulation; prints every error.  Returns whether all were good. */
+static gboolean
+validate_variants (const char *path, const SimScenario *scenario, char **sets)
+{
+  gboolean ok = TRUE;
+
+  for (guint v = 0; v < scenario->n_variants; v++)
+    {
+      g_autoptr(GPtrArray) all = g_ptr_array_new ();
+      g_autoptr(SimScenario) sc = NULL;
+      g_autoptr(SimSimulation) sim = NULL;
+      g_autoptr(GError) error = NULL;
+
+      for (guint i = 0; sets != NULL && sets[i] != NULL; i++)
+        g_ptr_array_add (all, sets[i]);
+      for (guint i = 0; scenario->variants[v].overrides[i] != NULL; i++)
+        g_ptr_array_add (all, scenario->variants[v].overrides[i]);
+      g_ptr_array_add (all, NULL);
+      sc = load_scenario (path, (char **) all->pdata, &error);
+      if (sc != NULL)
+        sim = sim_simulation_new (sc, &error);
+      if (sim == NULL)
+        {
+          gpusim_print_error (error);
+          ok = FALSE;
+        }
+    }
+  return ok;
+}
+
 int
 gpusim_cmd_validate (int argc, char **argv)
 {
@@ -191,11 +222,20 @@ gpusim_cmd_validate (int argc, char **argv)
           status = 1;
           continue;
         }
+      /* Every variant is built too; an error gives the variant's own line. */
+      if (!validate_variants (argv[i], scenario, sets))
+        {
+          status = 1;
+          continue;
+        }
       {
         g_autofree char *cluster = sim_cluster_describe (sim_simulation_get_cluster (sim));
-        printf ("%s: valid: \"%s\", %s, %u GPUs, policy %s\n", argv[i], scenario->name, cluster,
+        printf ("%s: valid: \"%s\", %s, %u GPUs, policy %s", argv[i], scenario->name, cluster,
                 sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)),
                 sim_policy_get_name (sim_simulation_get_policy (sim)));
+        if (scenario->n_variants > 0)
+          printf (", %u variant(s)", scenario->n_variants);
+        putchar ('\n');
       }
     }
   return status;
