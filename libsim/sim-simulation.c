@@ -61,6 +61,7 @@ struct _SimSimulation {
   gboolean       pause_at_decision;
   gboolean       started;
   gboolean       finished;
+  gboolean       force;       /* run even past the size limits */
   SimTime        last_activity;
   GError        *error;       /* a failure inside a handler */
 
@@ -80,6 +81,9 @@ struct _SimSimulation {
 };
 
 G_DEFINE_FINAL_TYPE (SimSimulation, sim_simulation, G_TYPE_OBJECT)
+
+static GError *too_big (SimSimulation *self, const char *group, const char *key,
+                        const char *format, ...) G_GNUC_PRINTF (4, 5);
 
 /* The collectives a running job has registered in the communication
  * model, by phase: data-parallel all-reduces, tensor-parallel all-reduces,
@@ -329,6 +333,9 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
       job->spec.comm = self->scenario->comm_mix[k].profile;
     }
   sim__metrics_job_submitted (&self->metrics, job);
+  if (!self->force && self->metrics.submitted > SIM_LIMIT_JOBS)
+    fail (self, too_big (self, "scenario", "horizon", "this run has simulated %.3g jobs",
+                         (double) self->metrics.submitted));
   if (can_ever_fit (self, &job->spec))
     {
       enqueue (self, job);
@@ -889,6 +896,13 @@ on_sample (SimEngine *engine, const SimEvent *ev, gpointer data)
   SimSimulation *self = data;
 
   self->metrics.samples++;
+  if (!self->force && self->metrics.samples > SIM_LIMIT_SAMPLES)
+    {
+      fail (self, too_big (self, "output", "timeseries_interval",
+                           "this run has written %.3g time-series rows",
+                           (double) self->metrics.samples));
+      return;
+    }
   /* Once nothing else is pending, the run is over: no more samples. */
   if (sim_engine_pending (engine) == 0 && !self->have_next)
     return;
@@ -1324,6 +1338,90 @@ sim_simulation_set_job_observer (SimSimulation *self, SimJobObserver func, gpoin
 }
 
 /* ------------------------------------------------------------------------- */
+/* Size limits.                                                              */
+
+void
+sim_simulation_estimate (SimSimulation *self, SimRunEstimate *estimate)
+{
+  const SimScenario *sc;
+
+  g_return_if_fail (SIM_IS_SIMULATION (self) && estimate != NULL);
+  sc = self->scenario;
+  memset (estimate, 0, sizeof *estimate);
+  if (sc->source == SIM_SOURCE_SYNTHETIC)
+    {
+      double jobs = sc->horizon != SIM_TIME_NEVER
+                      ? sc->generator.rate * sim_time_to_seconds (sc->horizon)
+                      : (double) sc->generator.max_jobs;
+      if (sc->generator.max_jobs > 0)
+        jobs = MIN (jobs, (double) sc->generator.max_jobs);
+      estimate->jobs = (guint64) MIN (jobs, 1e19);
+    }
+  if (self->series_file != NULL && sc->horizon != SIM_TIME_NEVER && sc->sample_interval > 0)
+    estimate->samples = (guint64) (sc->horizon / sc->sample_interval);
+  estimate->output_bytes = (self->jobs_file != NULL ? estimate->jobs * SIM_JOB_ROW_BYTES : 0) +
+                           estimate->samples * SIM_SAMPLE_ROW_BYTES;
+}
+
+void
+sim_simulation_set_force (SimSimulation *self, gboolean force)
+{
+  g_return_if_fail (SIM_IS_SIMULATION (self));
+  self->force = force;
+}
+
+/* The error for a run past a limit: what it would take, which key makes
+ * it smaller, and --force. */
+static GError *
+too_big (SimSimulation *self, const char *group, const char *key, const char *format, ...)
+{
+  GError *error = NULL;
+  g_autofree char *what = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  what = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_set_error (&error, SIM_ERROR, SIM_ERROR_INVALID,
+               "%s: more than a run may take without being forced (%g jobs, %g time-series "
+               "rows, %g GB of output); change [%s] %s, or force it (gpusim --force, "
+               "sim_simulation_set_force())", what, (double) SIM_LIMIT_JOBS,
+               (double) SIM_LIMIT_SAMPLES, SIM_LIMIT_OUTPUT_BYTES / 1e9, group, key);
+  sim__scenario_locate (self->scenario, group, key, &error);
+  return error;
+}
+
+gboolean
+sim_simulation_check_limits (SimSimulation *self, GError **error)
+{
+  SimRunEstimate e;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  if (self->force)
+    return TRUE;
+  sim_simulation_estimate (self, &e);
+  if (e.jobs > SIM_LIMIT_JOBS)
+    {
+      *error = too_big (self, "workload", "rate", "this run would simulate about %.3g jobs",
+                        (double) e.jobs);
+      return FALSE;
+    }
+  if (e.samples > SIM_LIMIT_SAMPLES)
+    {
+      *error = too_big (self, "output", "timeseries_interval",
+                        "this run would write about %.3g time-series rows", (double) e.samples);
+      return FALSE;
+    }
+  if (e.output_bytes > SIM_LIMIT_OUTPUT_BYTES)
+    {
+      *error = too_big (self, "workload", "rate", "this run would write about %.3g GB",
+                        e.output_bytes / 1e9);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
 /* Running.                                                                  */
 
 static void
@@ -1447,7 +1545,15 @@ advance (SimSimulation *self, SimTime limit, gboolean pause, gboolean *stopped, 
   if (self->finished)
     return TRUE;
   if (!self->started)
-    start (self);
+    {
+      if (!sim_simulation_check_limits (self, error))
+        {
+          g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
+          g_clear_pointer (&self->series_file, sim__atomic_file_free);
+          return FALSE;
+        }
+      start (self);
+    }
   self->pause_at_decision = pause;
   status = sim_engine_run (self->engine, until);
   self->pause_at_decision = FALSE;

@@ -76,6 +76,82 @@ SimCluster *sim_cluster_new_for_scenario (const SimScenario *scenario, const Sim
                                           GError **error);
 
 /**
+ * SIM_LIMIT_JOBS:
+ *
+ * Runs are refused past these sizes unless forced
+ * (sim_simulation_set_force(), `gpusim --force`): more jobs than this
+ * (minutes to hours of simulation, more with the network), more
+ * time-series rows than %SIM_LIMIT_SAMPLES (about 450 MB of CSV), or more
+ * output than %SIM_LIMIT_OUTPUT_BYTES.
+ */
+#define SIM_LIMIT_JOBS          G_GUINT64_CONSTANT (100000000)
+/**
+ * SIM_LIMIT_SAMPLES:
+ * See %SIM_LIMIT_JOBS.
+ */
+#define SIM_LIMIT_SAMPLES       G_GUINT64_CONSTANT (5000000)
+/**
+ * SIM_LIMIT_OUTPUT_BYTES:
+ * See %SIM_LIMIT_JOBS.
+ */
+#define SIM_LIMIT_OUTPUT_BYTES  G_GUINT64_CONSTANT (2000000000)
+/* Bytes per row of jobs.csv and of timeseries.csv, for estimates. */
+#define SIM_JOB_ROW_BYTES       G_GUINT64_CONSTANT (120)
+#define SIM_SAMPLE_ROW_BYTES    G_GUINT64_CONSTANT (90)
+
+/**
+ * SimRunEstimate:
+ * @jobs: jobs the run will simulate (synthetic workloads: the rate over the
+ *   horizon, or the job limit); 0 when unknown before the trace is read
+ * @samples: time-series rows it will write (0 without time series, or
+ *   when the horizon is not set)
+ * @output_bytes: about how much jobs.csv and timeseries.csv will take
+ *
+ * The size of a run, estimated before it starts.
+ */
+typedef struct {
+  guint64 jobs;
+  guint64 samples;
+  guint64 output_bytes;
+} SimRunEstimate;
+
+/**
+ * sim_simulation_estimate:
+ * @self: a simulation
+ * @estimate: (out caller-allocates): its size
+ *
+ * Estimates the size of the run (after sim_simulation_set_output_dir(),
+ * which decides what is written).  A run whose estimate is past
+ * %SIM_LIMIT_JOBS, %SIM_LIMIT_SAMPLES or %SIM_LIMIT_OUTPUT_BYTES is refused
+ * when it starts, with the key to change, unless forced; a trace whose
+ * size is only known as it is read is stopped when it passes a limit.
+ */
+void sim_simulation_estimate (SimSimulation *self, SimRunEstimate *estimate);
+
+/**
+ * sim_simulation_check_limits:
+ * @self: a simulation
+ * @error: return location for a #GError
+ *
+ * Checks the estimate (sim_simulation_estimate()) against the limits, as a
+ * run does when it starts; nothing is checked once the simulation is
+ * forced.
+ *
+ * Errors: SIM_ERROR_INVALID with the estimate, the limit and the scenario
+ * key to change (file and line).
+ *
+ * Returns: %TRUE if the run may go ahead.
+ */
+gboolean sim_simulation_check_limits (SimSimulation *self, GError **error);
+
+/**
+ * sim_simulation_set_force:
+ * @self: a simulation
+ * @force: run past the size limits
+ */
+void sim_simulation_set_force (SimSimulation *self, gboolean force);
+
+/**
  * sim_remove_temporary_files:
  *
  * Removes every temporary output file the library has open (the files a

@@ -310,6 +310,58 @@ START_TEST (test_outputs_committed_together)
 }
 END_TEST
 
+/* Runs that would take hours or gigabytes are refused before they start,
+ * with the estimate and the key to change, unless forced: 1,000 jobs/s
+ * over the scenario's 3 days is 2.59e8 jobs (> 1e8); a 1 ns time series
+ * over 3 days is 2.59e14 rows (> 5e6).  Nothing is written. */
+START_TEST (test_size_limits)
+{
+  const char *fast[] = { "workload.rate=1000/s", NULL };
+  const char *fine[] = { "output.timeseries_interval=1ns", NULL };
+  g_autofree char *dir = g_dir_make_tmp ("report-XXXXXX", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (base, -1, "report.ini", NULL, fast,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = NULL;
+  g_autoptr(GDir) d = NULL;
+  SimRunEstimate e;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert (sim != NULL);
+  sim_simulation_estimate (sim, &e);
+  ck_assert_double_eq_tol ((double) e.jobs, 1000.0 * 3 * 86400, 1.0);
+  ck_assert (!sim_simulation_run (sim, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert_msg (strstr (error->message, "--set workload.rate") != NULL &&
+                 strstr (error->message, "2.59e+08 jobs") != NULL &&
+                 strstr (error->message, "force") != NULL, "%s", error->message);
+  g_clear_error (&error);
+  /* Forced, the check lets it through (the run itself is not made here). */
+  sim_simulation_set_force (sim, TRUE);
+  ck_assert (sim_simulation_check_limits (sim, &error));
+  g_clear_object (&sim);
+  g_clear_pointer (&sc, sim_scenario_unref);
+
+  sc = sim_scenario_load_from_data (base, -1, "report.ini", NULL, fine, &error);
+  ck_assert (sc != NULL);
+  sim = sim_simulation_new (sc, &error);
+  ck_assert (sim != NULL);
+  /* Without outputs no time series is written: nothing to refuse. */
+  ck_assert (sim_simulation_check_limits (sim, &error));
+  ck_assert (sim_simulation_set_output_dir (sim, dir, &error));
+  sim_simulation_estimate (sim, &e);
+  ck_assert_double_eq_tol ((double) e.samples, 3.0 * 86400e9, 1.0);
+  ck_assert (!sim_simulation_run (sim, &error));
+  ck_assert_msg (strstr (error->message, "--set output.timeseries_interval") != NULL,
+                 "%s", error->message);
+  g_clear_object (&sim);
+  d = g_dir_open (dir, 0, NULL);
+  ck_assert_ptr_null (g_dir_read_name (d));
+  remove_dir (dir);
+}
+END_TEST
+
 /* Exact seconds from nanoseconds, including negative and large values. */
 START_TEST (test_format_seconds)
 {
@@ -337,6 +389,7 @@ main (void)
   tcase_add_test (tc, test_format_seconds);
   tcase_add_test (tc, test_sampling_changes_nothing);
   tcase_add_test (tc, test_outputs_committed_together);
+  tcase_add_test (tc, test_size_limits);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

@@ -236,6 +236,16 @@ contains "$tmp/stderr" 'did you mean "DGX-H100"' "gpusim validate with model DGX
 
 # ---- validate ---------------------------------------------------------------
 
+# A run of hours or gigabytes is refused with the estimate and the key to
+# change (1,000 jobs/s over 14 days: 1.21e9 jobs), unless --force.
+expect 1 run --set workload.rate=1000/s "$QUICKSTART"
+contains "$tmp/stderr" "--set workload.rate" "gpusim run: size limit (key)"
+contains "$tmp/stderr" "1.21e+09 jobs" "gpusim run: size limit (estimate)"
+expect 1 validate --set output.timeseries_interval=1ns --set workload.rate=1000/s "$QUICKSTART"
+contains "$tmp/stderr" "--force" "gpusim validate: size limit"
+expect 0 validate --force --set workload.rate=1000/s "$QUICKSTART"
+contains "$tmp/stdout" "about 1209600000 jobs" "gpusim validate --force: the estimate"
+
 # A MIG profile that is well-formed but exists on no GPU of the cluster.
 cat >"$tmp/mig.ini" <<'EOF'
 [scenario]

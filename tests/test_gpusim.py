@@ -181,6 +181,18 @@ class ErrorTests(unittest.TestCase):
             gpusim.run(QUICKSTART, set={"policy.placement": "best-fitt"})
         self.assertIn("best-fit", str(caught.exception))
 
+    def test_size_limit_and_force(self):
+        # 1,000 jobs/s over the quick start's 14 days: 1.21e9 jobs, refused.
+        fast = {"workload.rate": "1000/s"}
+        sim = gpusim.Simulation(QUICKSTART, set=fast)
+        self.assertEqual(sim.estimate()["jobs"], 1000 * 14 * 86400)
+        with self.assertRaises(gpusim.Error) as caught:
+            sim.run()
+        self.assertIn("workload.rate", caught.exception.message)
+        self.assertIn("force", caught.exception.message)
+        forced = gpusim.Simulation(QUICKSTART, set=fast, force=True)
+        forced.raw.check_limits()
+
 
 class CompareTests(unittest.TestCase):
     def test_two_placements_two_seeds(self):

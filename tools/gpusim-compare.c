@@ -55,7 +55,7 @@ gpusim_cmd_compare (int argc, char **argv)
   g_autofree char *first_seed = NULL;
   g_autofree char *csv = NULL;
   gint n_seeds = 5, jobs = 0;
-  gboolean json = FALSE, quiet = FALSE;
+  gboolean json = FALSE, quiet = FALSE, force = FALSE;
   GOptionEntry entries[] = {
     { "policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &policies,
       "A policy: QUEUE/PLACEMENT, a PLACEMENT (with the scenario's queue order) or a "
@@ -80,6 +80,8 @@ gpusim_cmd_compare (int argc, char **argv)
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
       "Runs at once (default: one per processor)", "THREADS" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on the terminal", NULL },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+      "Run even past the size limits (100 million jobs, 2 GB of output)", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =
@@ -151,6 +153,7 @@ gpusim_cmd_compare (int argc, char **argv)
   sim_comparison_set_seeds (cmp, first_seed != NULL ? seed : sim_comparison_get_seed (cmp, 0),
                             (guint) n_seeds);
   sim_comparison_set_threads (cmp, (guint) jobs);
+  sim_comparison_set_force (cmp, force);
   if (!quiet && isatty (STDERR_FILENO))
     sim_comparison_set_progress_func (cmp, draw_progress, &progress, NULL);
 

@@ -80,7 +80,7 @@ gpusim_cmd_run (int argc, char **argv)
 {
   g_autofree char *output = NULL;
   g_auto(GStrv) sets = NULL;
-  gboolean json = FALSE, quiet = FALSE;
+  gboolean json = FALSE, quiet = FALSE, force = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write summary.json, jobs.csv and timeseries.csv into DIR", "DIR" },
@@ -88,6 +88,8 @@ gpusim_cmd_run (int argc, char **argv)
       "Override a scenario key, e.g. --set scenario.seed=7", "SECTION.KEY=VALUE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as JSON", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress bar", NULL },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+      "Run even if it would take more than 100 million jobs or 2 GB of output", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("SCENARIO - run a scenario");
@@ -114,6 +116,7 @@ gpusim_cmd_run (int argc, char **argv)
     goto failed;
   if (output != NULL && !sim_simulation_set_output_dir (sim, output, &error))
     goto failed;
+  sim_simulation_set_force (sim, force);
   if (!quiet && isatty (STDERR_FILENO))
     {
       progress.started = g_get_monotonic_time ();
@@ -192,9 +195,12 @@ int
 gpusim_cmd_validate (int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL;
+  gboolean force = FALSE;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set scenario.seed=7", "SECTION.KEY=VALUE" },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+      "Accept a run past the size limits (100 million jobs, 2 GB of output)", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("SCENARIO... - check scenarios");
@@ -215,6 +221,10 @@ gpusim_cmd_validate (int argc, char **argv)
       g_autoptr(SimSimulation) sim = NULL;
       if (scenario != NULL)
         sim = sim_simulation_new (scenario, &error);
+      if (sim != NULL)
+        sim_simulation_set_force (sim, force);
+      if (sim != NULL && !sim_simulation_check_limits (sim, &error))
+        g_clear_object (&sim);
       if (sim == NULL)
         {
           gpusim_print_error (error);
@@ -233,6 +243,10 @@ gpusim_cmd_validate (int argc, char **argv)
         printf ("%s: valid: \"%s\", %s, %u GPUs, policy %s", argv[i], scenario->name, cluster,
                 sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)),
                 sim_policy_get_name (sim_simulation_get_policy (sim)));
+        SimRunEstimate estimate;
+        sim_simulation_estimate (sim, &estimate);
+        if (estimate.jobs > 0)
+          printf (", about %" G_GUINT64_FORMAT " jobs", estimate.jobs);
         if (scenario->n_variants > 0)
           printf (", %u variant(s)", scenario->n_variants);
         putchar ('\n');

@@ -134,6 +134,7 @@ struct _SimComparison {
   guint       n_seeds;
   guint       n_threads;
   double      level;
+  gboolean    force;     /* runs past the size limits */
   GPtrArray  *policies;  /* PolicyEntry* */
   GPtrArray  *metrics;   /* char* */
   gboolean    default_metrics;
@@ -357,6 +358,13 @@ sim_comparison_set_seeds (SimComparison *self, guint64 first, guint n_seeds)
 }
 
 void
+sim_comparison_set_force (SimComparison *self, gboolean force)
+{
+  g_return_if_fail (SIM_IS_COMPARISON (self));
+  self->force = force;
+}
+
+void
 sim_comparison_set_threads (SimComparison *self, guint n_threads)
 {
   g_return_if_fail (SIM_IS_COMPARISON (self));
@@ -457,6 +465,8 @@ run_one (SimComparison *self, guint p, guint s, GError **error)
             g_clear_object (&sim);
         }
     }
+  if (sim != NULL)
+    sim_simulation_set_force (sim, self->force);
   if (sim == NULL || !sim_simulation_run (sim, error))
     {
       g_prefix_error (error, "policy %s, seed %" G_GUINT64_FORMAT ": ", entry->name, seed);

@@ -205,6 +205,13 @@ void sim_comparison_add_metric (SimComparison *self, const char *metric);
 void sim_comparison_set_seeds (SimComparison *self, guint64 first, guint n_seeds);
 
 /**
+ * sim_comparison_set_force:
+ * @self: a comparison
+ * @force: run simulations past the size limits (sim_simulation_set_force())
+ */
+void sim_comparison_set_force (SimComparison *self, gboolean force);
+
+/**
  * sim_comparison_set_threads:
  * @self: a comparison
  * @n_threads: runs at once; 0 for one per processor

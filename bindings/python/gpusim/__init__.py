@@ -239,10 +239,12 @@ class Simulation:
     *scenario* is a path or a :class:`Scenario`; *set* overrides keys as
     ``gpusim run --set`` does; *output_dir* asks for summary.json, jobs.csv
     and timeseries.csv there; *policy* replaces the scenario's [policy]
-    with a ``Sim.Policy`` (for instance a :class:`Policy` subclass).
+    with a ``Sim.Policy`` (for instance a :class:`Policy` subclass);
+    *force* runs even past the size limits (``Sim.LIMIT_JOBS`` jobs, 2 GB
+    of output), which are refused otherwise.
     """
 
-    def __init__(self, scenario, set=None, output_dir=None, policy=None):
+    def __init__(self, scenario, set=None, output_dir=None, policy=None, force=False):
         if not isinstance(scenario, Scenario):
             scenario = Scenario(scenario, set=set)
         elif set:
@@ -254,6 +256,14 @@ class Simulation:
             _call(self.raw.set_output_dir, str(output_dir))
         if policy is not None:
             _call(self.raw.set_policy, policy)
+        self.raw.set_force(bool(force))
+
+    def estimate(self):
+        """The run's size before it starts: a dict with ``jobs`` (0 when
+        unknown before a trace is read), ``samples`` (time-series rows) and
+        ``output_bytes``."""
+        e = self.raw.estimate()
+        return {"jobs": e.jobs, "samples": e.samples, "output_bytes": e.output_bytes}
 
     def _check_policy(self):
         if isinstance(self._policy, Policy):
@@ -323,13 +333,13 @@ def load(path, set=None):
     return Scenario(path, set=set)
 
 
-def run(path, set=None, output_dir=None, policy=None):
+def run(path, set=None, output_dir=None, policy=None, force=False):
     """Runs a scenario to its end; returns its :class:`Report`."""
-    return Simulation(path, set=set, output_dir=output_dir, policy=policy).run()
+    return Simulation(path, set=set, output_dir=output_dir, policy=policy, force=force).run()
 
 
 def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metrics=None,
-            set=None, threads=0, level=0.95):
+            set=None, threads=0, level=0.95, force=False):
     """Runs a scenario once per policy (or variant) and seed, in parallel,
     as ``gpusim compare`` does.
 
@@ -355,6 +365,7 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     cmp.set_seeds(first_seed, seeds)
     cmp.set_threads(threads)
     cmp.set_level(level)
+    cmp.set_force(bool(force))
     _call(cmp.run)
 
     def stats(interval, defined):
