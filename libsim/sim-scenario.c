@@ -33,7 +33,8 @@ static const GroupSchema schema[] = {
                      NULL }, FALSE },
   { "comm", TRUE, { "share", "iteration", "gradient", "tensor_parallel", "tp_bytes",
                     "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
-  { "policy", FALSE, { "queue", "placement", "plugin", NULL }, TRUE },
+  { "policy", FALSE, { "queue", "placement", "plugin", "interval", "backfill_interval", NULL },
+    TRUE },
   { "output", FALSE, { "timeseries_interval", "jobs", "timeseries", NULL }, FALSE },
   /* Its keys are the fabric builder's (sim_fabric_config_keys()). */
   { "fabric", FALSE, { NULL }, TRUE },
@@ -1220,9 +1221,25 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       g_auto(GStrv) keys = g_key_file_get_keys (ctx->kf, "policy", NULL, NULL);
       for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
         if (strcmp (keys[k], "queue") != 0 && strcmp (keys[k], "placement") != 0 &&
-            strcmp (keys[k], "plugin") != 0)
+            strcmp (keys[k], "plugin") != 0 && strcmp (keys[k], "interval") != 0 &&
+            strcmp (keys[k], "backfill_interval") != 0)
           g_hash_table_insert (sc->policy_params, g_strdup (keys[k]),
                                g_strstrip (get_raw (ctx, "policy", keys[k])));
+    }
+  /* The scheduling cycle (0: decide at every event). */
+  if (!get_parsed (ctx, "policy", "interval", (ParseFunc) sim_parse_duration, &sc->sched_interval,
+                   error) ||
+      !get_parsed (ctx, "policy", "backfill_interval", (ParseFunc) sim_parse_duration,
+                   &sc->backfill_interval, error))
+    return NULL;
+  if (sc->backfill_interval > 0 && (sc->queue == NULL || strcmp (sc->queue, "easy") != 0 ||
+                                    sc->plugin != NULL))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "only the easy queue backfills (queue is \"%s\"): remove the key, or set "
+                   "[policy] queue = easy", sc->plugin ? "a plugin" : sc->queue ? sc->queue : "?");
+      locate (ctx, "policy", "backfill_interval", error);
+      return NULL;
     }
   if (!get_parsed (ctx, "output", "timeseries_interval", (ParseFunc) parse_positive_duration,
                    &sc->sample_interval, error) ||

@@ -9,7 +9,8 @@
  *                 communication profile (iteration, gradient, tensor_parallel,
  *                 tp_bytes, pipeline_parallel, pp_bytes, overlap)
  *   [comm NAME]   share and a profile: drawn for jobs that have none
- *   [policy]      queue, placement, and the keys the chosen policy reads
+ *   [policy]      queue, placement, interval, backfill_interval, and the keys the
+ *                 chosen policy reads
  *   [output]      timeseries_interval, jobs, timeseries
  *   [fabric]      topology, switch, link, oversubscription, ... (the
  *                 keys of sim_fabric_config_keys())
@@ -144,6 +145,8 @@ typedef struct {
   char    *placement;       /* placement name */
   GHashTable *policy_params; /* other [policy] keys -> values, for the policy */
   char    *plugin;          /* (nullable) a policy plugin, absolute path; wins over queue/placement */
+  SimTime  sched_interval;  /* scheduling cycle: decisions at its multiples only; 0: at every event */
+  SimTime  backfill_interval; /* easy: backfill only at its multiples; 0: in every pass */
 
   SimTime  sample_interval; /* time-series interval */
   gboolean write_jobs;

@@ -179,14 +179,62 @@ fail (SimSimulation *self, GError *error)
   sim_engine_stop (self->engine);
 }
 
+/* The first multiple of PERIOD at or after NOW (NOW without a period). */
+static SimTime
+next_multiple (SimTime now, SimTime period)
+{
+  if (period <= 0 || now % period == 0)
+    return now;
+  if (now > G_MAXINT64 - period)
+    return SIM_TIME_NEVER;
+  return (now / period + 1) * period;
+}
+
+/* Decisions come at once, or with a scheduling cycle ([policy] interval,
+ * and backfill_interval for easy) at the next tick of either, as a batch
+ * scheduler such as Slurm decides on its main and backfill cycles. */
 static void
 request_decision (SimSimulation *self)
 {
-  if (!self->decide_pending)
+  const SimScenario *sc = self->scenario;
+  SimTime now = sim_engine_now (self->engine), at = now;
+
+  if (self->decide_pending)
+    return;
+  at = next_multiple (now, sc->sched_interval);
+  if (sc->backfill_interval > 0)
+    at = MIN (at, next_multiple (now, sc->backfill_interval));
+  if (at == SIM_TIME_NEVER)
+    return;
+  self->decide_pending = TRUE;
+  sim_engine_schedule (self->engine, at, self->k_decide, 0, NULL, 0);
+}
+
+/* The state that holds until the next event, for the metrics. */
+static void
+note_state (SimSimulation *self)
+{
+  self->metrics.allocated_milli = sim_cluster_get_allocated_milli (self->cluster);
+  self->metrics.computing_milli = self->computing_milli;
+  self->metrics.queued = self->queue->len;
+  self->metrics.running = self->running.length;
+  self->metrics.queue_max = MAX (self->metrics.queue_max, self->queue->len);
+  self->metrics.fragmented = 0;
+  if (self->queue->len > 0)
     {
-      self->decide_pending = TRUE;
-      sim_engine_schedule (self->engine, sim_engine_now (self->engine), self->k_decide, 0, NULL, 0);
+      const SimJob *head = self->queue->pdata[0];
+      self->metrics.fragmented = sim_cluster_fragmented_gpus (self->cluster, head->spec.gpus);
     }
+}
+
+/* Between an arrival or a completion and the decision that follows it:
+ * without a scheduling cycle the decision comes at the same instant and
+ * notes the state; with one, time passes first, so the state is noted now. */
+static void
+note_state_before_decision (SimSimulation *self)
+{
+  if (self->scenario->sched_interval > 0 || self->scenario->backfill_interval > 0)
+    note_state (self);
 }
 
 static void
@@ -339,6 +387,7 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   if (can_ever_fit (self, &job->spec))
     {
       enqueue (self, job);
+      note_state_before_decision (self);
       request_decision (self);
     }
   else
@@ -646,6 +695,7 @@ on_complete (SimEngine *engine, const SimEvent *ev, gpointer data)
   if (self->observer)
     self->observer (self, job, self->observer_data);
   free_job (job);
+  note_state_before_decision (self);
   request_decision (self);
 }
 
@@ -839,6 +889,9 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
   ctx.preempt = preempt_job;
   ctx.wake = wake_at;
   ctx.owner = self;
+  /* With a backfill cycle, a pass off its ticks is a main pass only. */
+  ctx.no_backfill = self->scenario->backfill_interval > 0 &&
+                    ev->time % self->scenario->backfill_interval != 0;
   if (self->queue->len > 0 || self->running.length > 0)
     sim_policy_schedule (self->policy, &ctx);
   g_clear_pointer (&ctx.running, g_ptr_array_unref);
@@ -872,20 +925,20 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
       request_decision (self);
     }
 
+  /* A main pass leaves the backfilling to the next backfill tick. */
+  if (ctx.no_backfill && self->queue->len > 0 && !self->decide_pending)
+    {
+      SimTime at = next_multiple (ev->time, self->scenario->backfill_interval);
+      if (at != SIM_TIME_NEVER)
+        {
+          self->decide_pending = TRUE;
+          sim_engine_schedule (engine, at, self->k_decide, 0, NULL, 0);
+        }
+    }
+
   refresh_rates (self, ev->time);
 
-  /* The state that holds until the next event. */
-  self->metrics.allocated_milli = sim_cluster_get_allocated_milli (self->cluster);
-  self->metrics.computing_milli = self->computing_milli;
-  self->metrics.queued = self->queue->len;
-  self->metrics.running = self->running.length;
-  self->metrics.queue_max = MAX (self->metrics.queue_max, self->queue->len);
-  self->metrics.fragmented = 0;
-  if (self->queue->len > 0)
-    {
-      const SimJob *head = self->queue->pdata[0];
-      self->metrics.fragmented = sim_cluster_fragmented_gpus (self->cluster, head->spec.gpus);
-    }
+  note_state (self);
   if (self->pause_at_decision)
     sim_engine_stop (engine);
 }

@@ -234,6 +234,78 @@ sed 's/^model = DGX-H100$/model = DGX-H10/' "$QUICKSTART" >"$tmp/model.ini"
 expect 1 validate "$tmp/model.ini"
 contains "$tmp/stderr" 'did you mean "DGX-H100"' "gpusim validate with model DGX-H10"
 
+# ---- A scheduling cycle -------------------------------------------------------
+
+# With [policy] interval = 60s every job starts on a multiple of 60 s; with
+# easy and backfill_interval = 25s some start on multiples of 25 s that are
+# not multiples of 60 s (the backfill passes); waits grow with the cycle;
+# allocated GPU time still equals the jobs' GPU time (the state between a
+# completion and the next pass is accounted).
+cat >"$tmp/cadence.ini" <<'EOF'
+[scenario]
+name = cadence
+seed = 3
+horizon = 3d
+
+[pool a]
+model = DGX-H100
+count = 4
+
+[workload]
+rate = 4/h
+estimate_factor = 1.5
+
+[class s]
+share = 3
+gpus = 1:0.5, 2:0.2, 4:0.3
+duration = lognormal(median=30min, sigma=1)
+
+[class l]
+share = 1
+gpus = 8:0.5, 32:0.5
+duration = exponential(mean=3h)
+
+[policy]
+queue = easy
+EOF
+expect 0 run -q -o "$tmp/cad0" "$tmp/cadence.ini"
+expect 0 run -q -o "$tmp/cad60" --set policy.interval=60s "$tmp/cadence.ini"
+expect 0 run -q -o "$tmp/cad600" --set policy.interval=10min "$tmp/cadence.ini"
+expect 0 run -q -o "$tmp/cadbf" --set policy.interval=60s --set policy.backfill_interval=25s \
+    "$tmp/cadence.ini"
+if [ -n "$PYTHON" ]; then
+    "$PYTHON" - "$tmp" <<'EOF' || fail "gpusim run: scheduling cycle"
+import csv, json, os, sys
+d = sys.argv[1]
+def load(name):
+    with open(os.path.join(d, name, "jobs.csv"), newline="") as f:
+        starts = [round(float(r["start_s"])) for r in csv.DictReader(f)]
+    with open(os.path.join(d, name, "summary.json")) as f:
+        m = {k: v["value"] for k, v in json.load(f)["metrics"].items()}
+    if abs(m["allocated_gpu_seconds"] - m["job_gpu_seconds"]) > 1e-6 * m["job_gpu_seconds"]:
+        sys.exit("%s: allocated %g GPU-s, jobs %g" % (name, m["allocated_gpu_seconds"],
+                                                     m["job_gpu_seconds"]))
+    return starts, m
+s0, m0 = load("cad0")
+s60, m60 = load("cad60")
+s600, m600 = load("cad600")
+sbf, mbf = load("cadbf")
+if any(s % 60 for s in s60) or any(s % 600 for s in s600):
+    sys.exit("a start off the cycle")
+if all(s % 60 == 0 for s in s0):
+    sys.exit("without a cycle every start is on a minute: the check proves nothing")
+if any(s % 60 and s % 25 for s in sbf) or not any(s % 60 and s % 25 == 0 for s in sbf):
+    sys.exit("backfill passes: starts not on the 60 s and 25 s ticks")
+if not m0["wait_mean"] < m60["wait_mean"] < m600["wait_mean"]:
+    sys.exit("mean waits %g, %g, %g do not grow with the cycle"
+             % (m0["wait_mean"], m60["wait_mean"], m600["wait_mean"]))
+EOF
+fi
+expect 1 run --set policy.backfill_interval=30s "$QUICKSTART"
+contains "$tmp/stderr" "only the easy queue backfills" "gpusim run: backfill_interval on fifo"
+expect 1 run --set policy.interval=60 "$QUICKSTART"
+contains "$tmp/stderr" "--set policy.interval" "gpusim run: interval without a unit"
+
 # ---- validate ---------------------------------------------------------------
 
 # A run of hours or gigabytes is refused with the estimate and the key to

@@ -25,6 +25,8 @@ struct _SimSchedContext {
   guint          n_started;
   guint          n_preempted;
   GError        *error;      /* the first failure of a start, kept for the caller */
+  gboolean       no_backfill; /* a scheduling cycle's main pass, not its backfill pass:
+                               * backfilling orders start jobs in order only */
 };
 
 /* Registers the built-in queue orders and placements once. */

@@ -808,7 +808,7 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
   for (i = 0; i < n && ctx->error == NULL; i++)
     if (queue[i]->state == SIM_JOB_QUEUED && !try_start (policy, ctx, queue[i], started))
       break;
-  if (i >= n || ctx->error != NULL)
+  if (i >= n || ctx->error != NULL || ctx->no_backfill)
     return;
   head = queue[i];
 
