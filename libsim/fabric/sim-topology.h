@@ -34,7 +34,13 @@
  * Latency: a route's latency is the sum of its links' latencies plus the
  * latency of every vertex it passes through (a switch's port-to-port
  * latency; a NIC's half of its link model's per-message transport latency,
- * so that the two NICs of a path add up to it once).
+ * so that the two NICs of a path add up to it once).  A network link's
+ * latency is its model's per-hop latency (ports, serialisation, forward
+ * error correction, as measured over short cables) plus the propagation
+ * along the cable length the [fabric] section gives for its tier
+ * (#SIM_CABLE_NS_PER_METRE); the [fabric] keys transport_latency,
+ * switch_latency and link_latency replace the models' figures.  The
+ * collectives (sim-collective.h) pay a route's latency per network step.
  */
 #pragma once
 
