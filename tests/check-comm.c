@@ -341,6 +341,95 @@ START_TEST (test_latency_keys_slow_jobs)
 }
 END_TEST
 
+/* Writes into a new directory DIR a copy of the catalogue file FILE
+ * (models/...) with KEY = VALUE in place of KEY's line, or added after
+ * the name if it has none. */
+static void
+override_model (const char *dir, const char *file, const char *key, const char *value)
+{
+  g_autofree char *src = g_build_filename (SIM_TOP_SRCDIR, "models", file, NULL);
+  g_autofree char *dst = g_build_filename (dir, "override.ini", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *prefix = g_strdup_printf ("%s = ", key);
+  g_autofree char *line_start = NULL;
+  gboolean done;
+
+  ck_assert (g_mkdir_with_parents (dir, 0755) == 0);
+  ck_assert_msg (g_file_get_contents (src, &text, NULL, NULL), "cannot read %s", src);
+  line_start = g_strdup_printf ("\n%s", prefix);
+  done = strstr (text, line_start) != NULL;   /* replace it where it is */
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], prefix))
+        {
+          g_string_append_printf (out, "%s%s\n", prefix, value);
+          continue;
+        }
+      g_string_append_printf (out, "%s\n", lines[i]);
+      if (!done && g_str_has_prefix (lines[i], "name = "))
+        {
+          g_string_append_printf (out, "%s%s\n", prefix, value);
+          done = TRUE;
+        }
+    }
+  ck_assert (g_file_set_contents (dst, out->str, -1, NULL));
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autofree char *f = g_build_filename (dir, "override.ini", NULL);
+  g_unlink (f);
+  g_rmdir (dir);
+}
+
+/* The catalogue's latency keys, set in a scenario's models directory: the
+ * link latency of the network (IB-NDR), its transport latency, a switch's
+ * port-to-port latency (Quantum-2), and inside the node NVLink's per-hop
+ * latency, the NVSwitch's and PCIe's (the GPU's hop to its NIC).  Each
+ * makes the 8 KB all-reduce job longer, by 100,000 iterations x (2 network
+ * steps x what it adds to the route between the nodes, or 14 steps inside
+ * the nodes x what the route inside a node gains beyond NCCL's 0.6 us
+ * NVLink step): an 8 KB all-reduce over 16 GPUs takes 2 (8 - 1) = 14
+ * intra-node steps in the hierarchical and the tree algorithms alike.
+ * Single switch: a route between nodes has 2 PCIe hops, 2 IB cables, 1
+ * switch, 2 NICs; inside a node 2 NVLink hops and the NVSwitch. */
+START_TEST (test_catalogue_latency_keys_slow_jobs)
+{
+  static const struct {
+    const char *file, *key, *value;
+    double      added;   /* seconds per iteration */
+  } cases[] = {
+    { "links/ib-ndr.ini", "latency", "1us", 2 * 2 * 900e-9 },
+    { "links/ib-ndr.ini", "transport_latency", "10us", 2 * (10e-6 - 0.7e-6) },
+    { "switches/quantum-2-qm9700.ini", "latency", "1us", 2 * 850e-9 },
+    { "links/pcie-gen5.ini", "latency", "1us", 2 * 2 * 700e-9 },
+    { "links/nvlink4.ini", "latency", "1us", 14 * (2e-6 - 0.6e-6) },
+    { "switches/nvswitch-gen3.ini", "latency", "500ns", 14 * 500e-9 },
+  };
+  const char *fabric = "topology = single-switch\nswitch = Quantum-2-QM9700";
+  double end0 = latency_job_end (fabric);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *dir = g_build_filename (tmpdir, "models", NULL);
+      g_autofree char *with = NULL;
+      double end, want = 100000 * cases[i].added;
+
+      override_model (dir, cases[i].file, cases[i].key, cases[i].value);
+      with = g_strdup_printf ("%s\n[scenario]\nmodels = models", fabric);
+      end = latency_job_end (with);
+      remove_tree (dir);
+      ck_assert_msg (end > end0 && fabs ((end - end0) - want) < 1e-3 * want + 1e-6,
+                     "%s %s = %s: the job ends %.6f s later, expected %.6f s", cases[i].file,
+                     cases[i].key, cases[i].value, end - end0, want);
+    }
+}
+END_TEST
+
 START_TEST (test_needs_fabric)
 {
   const char *text = "[scenario]\nname = x\nhorizon = 1d\n[pool p]\nmodel = DGX-H100\ncount = 2\n"
@@ -375,6 +464,7 @@ main (void)
   tcase_add_test (tc, test_needs_fabric);
   tcase_add_test (tc, test_latency_every_iteration);
   tcase_add_test (tc, test_latency_keys_slow_jobs);
+  tcase_add_test (tc, test_catalogue_latency_keys_slow_jobs);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

@@ -55,6 +55,9 @@ typedef struct {
   double            sw_latency[N_PROTOS];   /* seconds: NCCL's software constants */
   double            net_terms[N_PROTOS];    /* how many times the route's latency is paid */
   double            net_latency;   /* seconds: the slowest route between two nodes */
+  double            intra_terms[N_PROTOS];  /* steps inside a node */
+  double            intra_ref;     /* seconds: the route latency NCCL's intra-node step
+                                    * constants already hold (their LL step) */
   double            bw_factor[N_PROTOS];
   gboolean          registered;
   guint             id;            /* once registered */
@@ -407,6 +410,16 @@ set_latency (Plan *p, guint k, double sw, double net_steps)
   p->net_terms[k] = net_steps * (k == SIMPLE_PROTO ? 2.0 : 1.0);
 }
 
+/* @steps steps inside a node, whose constant (@ll_step microseconds with
+ * LL, the least any protocol pays) holds a route that fast. */
+static void
+set_intra_steps (Plan *p, double steps, double ll_step)
+{
+  for (guint k = 0; k < N_PROTOS; k++)
+    p->intra_terms[k] = steps;
+  p->intra_ref = ll_step * 1e-6;
+}
+
 /* Latency of a ring-like schedule: @steps steps of which @inter cross the
  * network.  With one GPU per node every step crosses the network with
  * nothing to hide it, and tuning.cc then takes the tree's network step. */
@@ -416,6 +429,7 @@ set_ring_latency (Plan *p, const Layout *l, double steps, double inter, gboolean
   const double *intra = l->pcie ? ring_pcie : ring_nvl;
   const double *net = l->n_nodes > 1 && l->n_gpus == l->n_nodes ? tree_net : ring_net;
 
+  set_intra_steps (p, steps - inter, intra[SIM_COLLECTIVE_PROTO_LL]);
   for (guint k = 0; k < N_PROTOS; k++)
     {
       double lat = ring_base[k] + (steps - inter) * intra[k] + inter * net[k];
@@ -424,6 +438,7 @@ set_ring_latency (Plan *p, const Layout *l, double steps, double inter, gboolean
         {
           p->sw_latency[k] *= RING_SIMPLE_MULTINODE;
           p->net_terms[k] *= RING_SIMPLE_MULTINODE;
+          p->intra_terms[k] *= RING_SIMPLE_MULTINODE;
         }
     }
 }
@@ -532,6 +547,7 @@ build_tree (Plan *p, const Layout *l)
               plan_add (p, b, a, c, 0, share);
             }
         }
+  set_intra_steps (p, 2.0 * (l->max_ppn - 1), intra[SIM_COLLECTIVE_PROTO_LL]);
   for (guint k = 0; k < N_PROTOS; k++)
     {
       double log2n = N > 1 ? log2 ((double) N) : 0;
@@ -600,6 +616,8 @@ build_direct (Plan *p, const Layout *l, const guint32 *gpus)
   else
     for (guint i = 0; i < n; i++)
       plan_add (p, gpus[i], gpus[(i + 1) % n], 0, 0, 1.0);
+  if (l->n_nodes == 1)
+    set_intra_steps (p, 1, hop[SIM_COLLECTIVE_PROTO_LL]);
   for (guint k = 0; k < N_PROTOS; k++)
     set_latency (p, k, ring_base[k] + hop[k], l->n_nodes > 1 ? 1 : 0);
 }
@@ -701,11 +719,13 @@ candidates (SimCollectiveOp op, const Layout *l, SimCollectiveAlgo *out)
 
 /* Registers @p's flows on their routes, and sets its latency from the
  * slowest route between two nodes (a ring or a tree moves in lockstep, so
- * its slowest hop sets the pace of every step). */
+ * its slowest hop sets the pace of every step), and from the slowest route
+ * inside a node where it is slower than NCCL's intra-node step holds. */
 static gboolean
 plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
 {
-  SimTime slowest = 0;
+  SimTime slowest = 0, slowest_intra = 0;
+  double intra_excess;
 
   for (guint i = 0; i < p->flows->len; i++)
     {
@@ -727,14 +747,18 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
         g_array_index (m->ids, SimMaxminId, k) = m->res[g_array_index (m->route, guint32, k)];
       f->flow = sim_maxmin_add_flow (m->sys, (const SimMaxminId *) (gpointer) m->ids->data,
                                      m->ids->len, 1.0, INFINITY, p);
-      if (lat > slowest && sim_cluster_get_gpu (m->cluster, f->src)->node !=
-                           sim_cluster_get_gpu (m->cluster, f->dst)->node)
-        slowest = lat;
+      if (sim_cluster_get_gpu (m->cluster, f->src)->node !=
+          sim_cluster_get_gpu (m->cluster, f->dst)->node)
+        slowest = MAX (slowest, lat);
+      else
+        slowest_intra = MAX (slowest_intra, lat);
     }
   p->net_latency = sim_time_to_seconds (slowest);
+  intra_excess = MAX (0.0, sim_time_to_seconds (slowest_intra) - p->intra_ref);
   for (guint k = 0; k < N_PROTOS; k++)
     p->latency[k] = p->sw_latency[k] < 0 ? -1
-                    : p->sw_latency[k] + p->net_terms[k] * p->net_latency;
+                    : p->sw_latency[k] + p->net_terms[k] * p->net_latency
+                      + p->intra_terms[k] * intra_excess;
   p->registered = TRUE;
   return TRUE;
 }

@@ -27,8 +27,13 @@
  * How the latency is split.  NCCL's base latency and its per-step
  * constants for NVLink and PCIe steps are kept as they are: they are the
  * GPU's and the proxy's software (kernel launch, flags, the proxy thread
- * posting work) on hardware whose latency is always that of NVLink or
- * PCIe.  A step that crosses the network pays NCCL's network constant (the
+ * posting work) together with the hardware of an NVLink or PCIe hop (the
+ * catalogue's NVLink hop latency was derived from NCCL's LL step).  A
+ * step inside a node pays more only where the node's slowest route between
+ * two of the collective's GPUs is slower than NCCL's LL step for that
+ * interconnect (0.6 us over NVLink, 1.0 us over PCIe): a slower NVLink or
+ * NVSwitch model, or PCIe peers that talk through the CPU's root complex.
+ * A step that crosses the network pays NCCL's network constant (the
  * software part, as tuning.cc's own model has it before a network's
  * latency is added) plus the one-way latency of the real route between
  * the two GPUs, from the topology: the PCIe hops from GPU to NIC, every
@@ -77,10 +82,8 @@
  *
  * Not modelled: SHARP in InfiniBand switches, the LL protocol's bandwidth
  * cap, NCCL's per-channel bandwidth limits, rings over NVLink meshes
- * beyond the one ordering (a mesh ring uses one link per GPU), the latency
- * of links inside a node beyond NCCL's NVLink and PCIe step constants (the
- * catalogue's NVLink and PCIe hop latencies were derived from them, so
- * adding them would count them twice), NCCL's size-dependent plateau
+ * beyond the one ordering (a mesh ring uses one link per GPU), NVLS's own
+ * latency beyond NCCL's NVLS constants, NCCL's size-dependent plateau
  * factor (the Simple multiplier applies at every size) and its per-step
  * network post overhead on the intra-node steps of inter-node rings.
  */
