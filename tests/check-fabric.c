@@ -9,7 +9,10 @@
  * never the bottleneck behind a 47.5 GB/s NIC); routes (intra-node routes
  * stay inside the node, cross-leaf routes go up and down, ECMP spreads
  * different hashes over spines and repeats the same hash exactly, latency
- * is the sum of the hops); the [fabric] key parser; errors.
+ * is the sum of the hops); the [fabric] latency keys (transport, switch
+ * and link latency, cable lengths at 5 ns/m) each moving a route's latency
+ * by what its hops count, worked out by hand; the [fabric] key parser;
+ * errors, bad latency and length values among them.
  *
  * What is not asserted: the vertex numbering beyond GPU i = vertex i, the
  * order of links, which spine a given hash picks, or that a fabric is
