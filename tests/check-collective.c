@@ -3,7 +3,10 @@
  * What it checks: the nccl-tests bus-bandwidth definitions; 1 GiB
  * all-reduce bus bandwidth on catalogue nodes against nccl-tests figures
  * (calibration.md B1, sources cited at each case); the latency-bound time
- * of small messages across nodes; the rows of a size sweep; errors for
+ * of small messages across nodes (8 B between two A100 nodes on HDR against
+ * nccl-tests #150's 19-20 us, over TCP several times as long), and that
+ * every [fabric] latency key slows them by twice what it adds to the route;
+ * the rows of a size sweep; errors for
  * algorithms the hardware or the operation does not allow; and contention:
  * two jobs whose rings share an oversubscribed uplink each get half of it,
  * while a third job on other links is unaffected.
@@ -60,6 +63,29 @@ make (Setup *s, const char *model, guint nodes, guint per, SimFabricKind kind,
   config.switch_model = (char *) switch_model;
   config.radix = radix;
   config.oversubscription = oversubscription;
+  s->topology = sim_topology_new (s->cluster, catalogue, &config, &error);
+  ck_assert_msg (s->topology != NULL, "%s", error ? error->message : "");
+  s->comm = sim_comm_model_new (s->topology, s->cluster);
+}
+
+/* NODES nodes of MODEL with PER GPUs each (0: the model's count) on the
+ * fabric that LINES ("key=value", NULL-terminated) describe. */
+static void
+make_lines (Setup *s, const char *model, guint nodes, guint per, const char * const *lines)
+{
+  g_autoptr(GError) error = NULL;
+  const SimNodeModel *m = sim_catalogue_lookup_node (catalogue, model);
+  g_auto(SimFabricConfig) config = { 0 };
+
+  ck_assert_msg (m != NULL, "no node model %s", model);
+  s->cluster = sim_cluster_new ();
+  ck_assert (sim_cluster_add_pool (s->cluster, "p", m, NULL, per, nodes, &error));
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) kv = g_strsplit (lines[i], "=", 2);
+      ck_assert_msg (sim_fabric_config_set (&config, kv[0], kv[1], &error), "%s: %s", lines[i],
+                     error ? error->message : "?");
+    }
   s->topology = sim_topology_new (s->cluster, catalogue, &config, &error);
   ck_assert_msg (s->topology != NULL, "%s", error ? error->message : "");
   s->comm = sim_comm_model_new (s->topology, s->cluster);
@@ -220,6 +246,121 @@ START_TEST (test_small_messages)
 }
 END_TEST
 
+/* The published small-message figure, with one GPU per node as it was
+ * measured: nccl-tests #150 (calibration.md B1 "2-node allreduce, small
+ * messages"), two A100 80GB nodes on HDR InfiniBand, one GPU each, 8 B
+ * all-reduce: 19.90 us out of place, 18.96 us in place.  The model: ring
+ * LL over 2 ranks, 2 steps, both across the network; with one GPU per node
+ * a network step is the tree's, 5.0 us (tuning.cc), plus the route: PCIe
+ * 300 + HDR cable 100 + QM8700 130 + cable 100 + PCIe 300 + verbs 700 =
+ * 1630 ns.  6.6 + 2 x (5.0 + 1.63) = 19.86 us, flat up to 64 B (the
+ * bandwidth term of 64 B is a few nanoseconds).
+ *
+ * Over 100G Ethernet with kernel TCP (calibration.md B4: 10-30 us one
+ * way; Eth-100G-TCP takes 20 us) the same operation takes several times
+ * as long: 6.6 + 2 x (5.0 + 0.3 + 0.3 + 0.3 + 20) = 58.4 us, about 3x. */
+START_TEST (test_small_message_latency)
+{
+  const char *ib[] = { "topology=single-switch", "switch=Quantum-QM8700", "link=IB-HDR", NULL };
+  const char *tcp[] = { "topology=single-switch", "switch=Spectrum-SN2700", "link=Eth-100G-TCP",
+                        NULL };
+  Setup s;
+  SimCollectiveTiming t_ib, t_tcp;
+
+  make_lines (&s, "DGX-A100", 2, 1, ib);
+  busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 8, 0, 2, &t_ib);
+  {
+    /* nccl-tests #150's rows from 8 to 64 B lie between 18.96 and 20.67 us
+     * and are flat: the sweep's must too. */
+    guint32 pair[2] = { 0, 1 };
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GArray) rows = sim_collective_sweep (s.comm, SIM_COLLECTIVE_ALL_REDUCE,
+                                                   SIM_COLLECTIVE_ALGO_AUTO, pair, 2, 8, 64,
+                                                   &error);
+    ck_assert_msg (rows != NULL, "%s", error ? error->message : "");
+    ck_assert_uint_eq (rows->len, 4);
+    for (guint i = 0; i < rows->len; i++)
+      {
+        const SimCollectiveRow *r = &g_array_index (rows, SimCollectiveRow, i);
+        ck_assert_msg (r->time_us >= 18.96 && r->time_us <= 20.67, "%" G_GUINT64_FORMAT
+                       " B: %.2f us", r->bytes, r->time_us);
+      }
+  }
+  clear (&s);
+  ck_assert_msg (t_ib.time >= 19e-6 && t_ib.time <= 20e-6, "8 B over HDR: %.2f us, nccl-tests "
+                 "#150 measured 18.96-19.90 us", t_ib.time * 1e6);
+  ck_assert_double_eq_tol (t_ib.time, 19.86e-6, 1e-9);
+  ck_assert_int_eq (t_ib.protocol, SIM_COLLECTIVE_PROTO_LL);
+
+  make_lines (&s, "DGX-A100", 2, 1, tcp);
+  busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 8, 0, 2, &t_tcp);
+  clear (&s);
+  ck_assert_double_eq_tol (t_tcp.time, 58.4e-6, 1e-9);
+  ck_assert_msg (t_tcp.time >= 2.5 * t_ib.time && t_tcp.time <= 6 * t_ib.time,
+                 "8 B over TCP: %.1f us against %.1f us over HDR", t_tcp.time * 1e6,
+                 t_ib.time * 1e6);
+
+  /* 16 GPUs (8 per node): more steps inside the nodes, the same two network
+   * steps: hierarchical LL, 6.6 + 14 x 0.6 + 2 x (2.7 + 1.63) = 23.66 us. */
+  make_lines (&s, "DGX-A100", 2, 0, ib);
+  busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 8, 0, 16, &t_ib);
+  clear (&s);
+  ck_assert_double_eq_tol (t_ib.time, 23.66e-6, 1e-9);
+}
+END_TEST
+
+/* Every latency key a user can set makes small collectives slower, by what
+ * the route pays: 2 x DGX-H100 on a fat-tree whose leaves (radix 16: 8
+ * down, 8 up) each hold one node, so every route between the nodes climbs
+ * to a spine: 2 access cables, 2 leaf-spine cables, 3 switches, 2 NICs.
+ * With 16 GPUs every algorithm crosses the network twice per LL all-reduce
+ * (ring and hierarchical 2 (N - 1), tree 2 log2 N), so 8 B pays twice the
+ * route's increase.  Large messages hardly move. */
+START_TEST (test_latency_keys_slow_collectives)
+{
+  static const struct {
+    const char *line;
+    double      route_ns;   /* what the key adds to the route */
+  } cases[] = {
+    { "transport_latency=20us", 20000 - 700 },
+    { "switch_latency=1us", 3 * (1000 - 150) },
+    { "link_latency=1us", 4 * (1000 - 100) },
+    { "access_cable_length=100m", 2 * 500 },
+    { "cable_length=100m", 2 * 500 },
+  };
+  const char *base[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=16", NULL };
+  Setup s;
+  SimCollectiveTiming t0, big0;
+
+  make_lines (&s, "DGX-H100", 2, 0, base);
+  busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 8, 0, 16, &t0);
+  busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 1 << 30, 0, 16, &big0);
+  clear (&s);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *lines[] = { base[0], base[1], base[2], cases[i].line, NULL };
+      SimCollectiveTiming t, big, ring0, ring;
+
+      make_lines (&s, "DGX-H100", 2, 0, lines);
+      busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 8, 0, 16, &t);
+      busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 1 << 30, 0, 16, &big);
+      busbw_gbs (&s, SIM_COLLECTIVE_ALGO_RING, 8, 0, 16, &ring);
+      clear (&s);
+      ck_assert_msg (t.time > t0.time, "%s: %.3f us, not more than %.3f us", cases[i].line,
+                     t.time * 1e6, t0.time * 1e6);
+      ck_assert_int_eq (t.protocol, SIM_COLLECTIVE_PROTO_LL);
+      ck_assert_msg (fabs ((t.time - t0.time) - 2 * cases[i].route_ns * 1e-9) < 1e-12,
+                     "%s: +%.3f us, expected +%.3f us", cases[i].line,
+                     (t.time - t0.time) * 1e6, 2 * cases[i].route_ns * 1e-3);
+      ck_assert (big.time > big0.time && big.time < big0.time * 1.01);
+      make_lines (&s, "DGX-H100", 2, 0, base);
+      busbw_gbs (&s, SIM_COLLECTIVE_ALGO_RING, 8, 0, 16, &ring0);
+      clear (&s);
+      ck_assert (ring.time > ring0.time);
+    }
+}
+END_TEST
+
 /* A sweep doubles from min to max; sizes are whole floats; time grows
  * with size; busbw = algbw x 2(n-1)/n on every row. */
 START_TEST (test_sweep)
@@ -368,6 +509,8 @@ collective_suite (void)
   tcase_add_test (tc, test_a100);
   tcase_add_test (tc, test_two_dgx_h100);
   tcase_add_test (tc, test_small_messages);
+  tcase_add_test (tc, test_small_message_latency);
+  tcase_add_test (tc, test_latency_keys_slow_collectives);
   tcase_add_test (tc, test_sweep);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_contention);

@@ -11,7 +11,11 @@
  *    leaf is unaffected;
  *  - a job on one GPU, or without a profile, is not slowed;
  *  - without a [fabric], communication profiles are refused with a clear
- *    message.
+ *    message;
+ *  - latency: a job pays its collectives' latency every iteration (a TCP
+ *    stack's 20 us per message against the verbs' 0.7 us, equal bandwidth,
+ *    costs iterations x 2 steps x the difference, computed by hand), and
+ *    every [fabric] latency key lengthens it by what it adds to the route.
  * What it does not check: the collectives model itself (check-collective
  * does, against nccl-tests figures).
  */
@@ -255,6 +259,177 @@ START_TEST (test_single_gpu_not_slowed)
 }
 END_TEST
 
+/* The end of one 16-GPU job (two DGX-H100) with 100 s of compute in 1 ms
+ * iterations (100,000 of them), each all-reducing 8 KB with no overlap,
+ * on FABRIC. */
+static double
+latency_job_end (const char *fabric)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "lat.swf", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = NULL;
+  g_autoptr(SimSimulation) sim = NULL;
+  Times t = { 0 };
+
+  ck_assert (g_file_set_contents (path, "1 0 -1 100 16 -1 -1 16 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n",
+                                  -1, NULL));
+  text = g_strdup_printf ("[scenario]\nname = latency\n"
+                          "[pool p]\nmodel = DGX-H100\ncount = 2\n"
+                          "[fabric]\n%s\n"
+                          "[workload]\nsource = swf\ntrace = %s\n"
+                          "[comm sync]\niteration = 1ms\ngradient = 8KB\noverlap = 0\n",
+                          fabric, path);
+  sc = sim_scenario_load_from_data (text, -1, "latency.ini", tmpdir, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  sim_simulation_set_job_observer (sim, record, &t, NULL);
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  ck_assert_int_eq (t.start[1], 0);
+  return sim_time_to_seconds (t.end[1]);
+}
+
+/* A job pays the network's latency every iteration.  The same job on
+ * InfiniBand NDR, and on the same fabric with a TCP stack's 20 us per
+ * message instead of the verbs' 0.7 us (equal bandwidth): each 8 B-class
+ * all-reduce over two nodes crosses the network twice (LL, whichever
+ * algorithm), so each iteration takes 2 x (20 - 0.7) = 38.6 us longer, and
+ * the job 100,000 x 38.6 us = 3.86 s longer.  By hand, not from the model. */
+START_TEST (test_latency_every_iteration)
+{
+  double ib = latency_job_end ("topology = single-switch\nswitch = Quantum-2-QM9700");
+  double tcp = latency_job_end ("topology = single-switch\nswitch = Quantum-2-QM9700\n"
+                                "transport_latency = 20us");
+
+  ck_assert_msg (ib > 100.0 * 1.02, "IB: %.3f s, no communication time?", ib);
+  ck_assert_msg (fabs ((tcp - ib) - 100000 * 2 * 19.3e-6) < 1e-3,
+                 "TCP latency costs %.4f s, expected 3.86 s (IB %.4f s, TCP %.4f s)",
+                 tcp - ib, ib, tcp);
+}
+END_TEST
+
+/* Every latency key makes the job longer, by 100,000 iterations x 2
+ * network steps x what the key adds to the route between the nodes (a
+ * fat-tree of radix 16 puts each node on its own leaf, so the route climbs
+ * to a spine: 2 NICs, 2 access and 2 leaf-spine cables, 3 switches). */
+START_TEST (test_latency_keys_slow_jobs)
+{
+  static const struct {
+    const char *line;
+    double      route_s;
+  } cases[] = {
+    { "transport_latency = 5us", 5e-6 - 0.7e-6 },
+    { "switch_latency = 1us", 3 * 850e-9 },
+    { "link_latency = 500ns", 4 * 400e-9 },
+    { "access_cable_length = 20m", 2 * 100e-9 },
+    { "cable_length = 200m", 2 * 1000e-9 },
+  };
+  const char *base = "topology = fat-tree\nswitch = Quantum-2-QM9700\nradix = 16";
+  double end0 = latency_job_end (base);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *fabric = g_strdup_printf ("%s\n%s", base, cases[i].line);
+      double end = latency_job_end (fabric);
+      double want = 100000 * 2 * cases[i].route_s;
+
+      ck_assert_msg (end > end0 && fabs ((end - end0) - want) < 1e-3 * want + 1e-6,
+                     "%s: the job ends %.6f s later, expected %.6f s", cases[i].line,
+                     end - end0, want);
+    }
+}
+END_TEST
+
+/* Writes into a new directory DIR a copy of the catalogue file FILE
+ * (models/...) with KEY = VALUE in place of KEY's line, or added after
+ * the name if it has none. */
+static void
+override_model (const char *dir, const char *file, const char *key, const char *value)
+{
+  g_autofree char *src = g_build_filename (SIM_TOP_SRCDIR, "models", file, NULL);
+  g_autofree char *dst = g_build_filename (dir, "override.ini", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *prefix = g_strdup_printf ("%s = ", key);
+  g_autofree char *line_start = NULL;
+  gboolean done;
+
+  ck_assert (g_mkdir_with_parents (dir, 0755) == 0);
+  ck_assert_msg (g_file_get_contents (src, &text, NULL, NULL), "cannot read %s", src);
+  line_start = g_strdup_printf ("\n%s", prefix);
+  done = strstr (text, line_start) != NULL;   /* replace it where it is */
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], prefix))
+        {
+          g_string_append_printf (out, "%s%s\n", prefix, value);
+          continue;
+        }
+      g_string_append_printf (out, "%s\n", lines[i]);
+      if (!done && g_str_has_prefix (lines[i], "name = "))
+        {
+          g_string_append_printf (out, "%s%s\n", prefix, value);
+          done = TRUE;
+        }
+    }
+  ck_assert (g_file_set_contents (dst, out->str, -1, NULL));
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autofree char *f = g_build_filename (dir, "override.ini", NULL);
+  g_unlink (f);
+  g_rmdir (dir);
+}
+
+/* The catalogue's latency keys, set in a scenario's models directory: the
+ * link latency of the network (IB-NDR), its transport latency, a switch's
+ * port-to-port latency (Quantum-2), and inside the node NVLink's per-hop
+ * latency, the NVSwitch's and PCIe's (the GPU's hop to its NIC).  Each
+ * makes the 8 KB all-reduce job longer, by 100,000 iterations x (2 network
+ * steps x what it adds to the route between the nodes, or 14 steps inside
+ * the nodes x what the route inside a node gains beyond NCCL's 0.6 us
+ * NVLink step): an 8 KB all-reduce over 16 GPUs takes 2 (8 - 1) = 14
+ * intra-node steps in the hierarchical and the tree algorithms alike.
+ * Single switch: a route between nodes has 2 PCIe hops, 2 IB cables, 1
+ * switch, 2 NICs; inside a node 2 NVLink hops and the NVSwitch. */
+START_TEST (test_catalogue_latency_keys_slow_jobs)
+{
+  static const struct {
+    const char *file, *key, *value;
+    double      added;   /* seconds per iteration */
+  } cases[] = {
+    { "links/ib-ndr.ini", "latency", "1us", 2 * 2 * 900e-9 },
+    { "links/ib-ndr.ini", "transport_latency", "10us", 2 * (10e-6 - 0.7e-6) },
+    { "switches/quantum-2-qm9700.ini", "latency", "1us", 2 * 850e-9 },
+    { "links/pcie-gen5.ini", "latency", "1us", 2 * 2 * 700e-9 },
+    { "links/nvlink4.ini", "latency", "1us", 14 * (2e-6 - 0.6e-6) },
+    { "switches/nvswitch-gen3.ini", "latency", "500ns", 14 * 500e-9 },
+  };
+  const char *fabric = "topology = single-switch\nswitch = Quantum-2-QM9700";
+  double end0 = latency_job_end (fabric);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *dir = g_build_filename (tmpdir, "models", NULL);
+      g_autofree char *with = NULL;
+      double end, want = 100000 * cases[i].added;
+
+      override_model (dir, cases[i].file, cases[i].key, cases[i].value);
+      with = g_strdup_printf ("%s\n[scenario]\nmodels = models", fabric);
+      end = latency_job_end (with);
+      remove_tree (dir);
+      ck_assert_msg (end > end0 && fabs ((end - end0) - want) < 1e-3 * want + 1e-6,
+                     "%s %s = %s: the job ends %.6f s later, expected %.6f s", cases[i].file,
+                     cases[i].key, cases[i].value, end - end0, want);
+    }
+}
+END_TEST
+
 START_TEST (test_needs_fabric)
 {
   const char *text = "[scenario]\nname = x\nhorizon = 1d\n[pool p]\nmodel = DGX-H100\ncount = 2\n"
@@ -287,6 +462,9 @@ main (void)
   tcase_add_test (tc, test_contention);
   tcase_add_test (tc, test_single_gpu_not_slowed);
   tcase_add_test (tc, test_needs_fabric);
+  tcase_add_test (tc, test_latency_every_iteration);
+  tcase_add_test (tc, test_latency_keys_slow_jobs);
+  tcase_add_test (tc, test_catalogue_latency_keys_slow_jobs);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

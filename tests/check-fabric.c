@@ -9,7 +9,10 @@
  * never the bottleneck behind a 47.5 GB/s NIC); routes (intra-node routes
  * stay inside the node, cross-leaf routes go up and down, ECMP spreads
  * different hashes over spines and repeats the same hash exactly, latency
- * is the sum of the hops); the [fabric] key parser; errors.
+ * is the sum of the hops); the [fabric] latency keys (transport, switch
+ * and link latency, cable lengths at 5 ns/m) each moving a route's latency
+ * by what its hops count, worked out by hand; the [fabric] key parser;
+ * errors, bad latency and length values among them.
  *
  * What is not asserted: the vertex numbering beyond GPU i = vertex i, the
  * order of links, which spine a given hash picks, or that a fabric is
@@ -153,7 +156,8 @@ assert_walk (SimTopology *t, GArray *path, guint32 src, guint32 dst, SimTime lat
  *   NIC links, 16 x 47.5 = 760 GB/s.
  * - Latency, GPU 0 to GPU 1: two NVLink4 hops of 300 ns (the NVSwitch-gen3
  *   file gives no latency) = 600 ns.  GPU 0 to GPU 8: PCIe 300 + IB 100 +
- *   switch 150 + IB 100 + PCIe 300 = 950 ns. */
+ *   switch 150 + IB 100 + PCIe 300 = 950 ns of hops, plus the verbs
+ *   transport's 700 ns per message (half on each NIC) = 1650 ns. */
 START_TEST (test_single_switch)
 {
   const char *cfg[] = { "topology=single-switch", "switch=Quantum-2-QM9700", NULL };
@@ -192,7 +196,7 @@ START_TEST (test_single_switch)
   ck_assert (sim_topology_route (t, 0, 8, 7, path, &lat));
   ck_assert_uint_eq (path->len, 4);
   assert_walk (t, path, 0, 8, lat);
-  ck_assert_int_eq (lat, 950);
+  ck_assert_int_eq (lat, 950 + 700);
 
   /* The same GPU: an empty route. */
   ck_assert (sim_topology_route (t, 5, 5, 7, path, &lat));
@@ -252,7 +256,7 @@ START_TEST (test_fat_tree_2to1)
       ck_assert_int_eq (sim_topology_get_vertex_kind (t, up), SIM_VERTEX_SPINE);
       g_hash_table_add (spines, GUINT_TO_POINTER (up));
       assert_walk (t, path, 0, 255, lat);
-      ck_assert_int_eq (lat, 1450);
+      ck_assert_int_eq (lat, 1450 + 700);   /* hops, and the verbs transport */
 
       /* Determinism: the same hash, the same path. */
       ck_assert (sim_topology_route (t, 0, 255, hash, again, &lat2));
@@ -487,7 +491,8 @@ END_TEST
 /* TCP transport latency: Eth-100G-TCP has 20 us per message, split over the
  * two NICs; PCIe-8GPU GPU 0 to GPU 8 on one SN2700: GPU-PCIe switch-NIC-
  * switch-NIC-PCIe switch-GPU, 6 hops: 4 PCIe Gen4 hops of 300 ns + 2
- * Ethernet hops of 0 (not given) + 2 NICs of 10 us = 21.2 us. */
+ * Ethernet hops of 0 (not given) + the SN2700's 300 ns + 2 NICs of 10 us
+ * = 21.5 us. */
 START_TEST (test_tcp_latency)
 {
   const char *cfg[] = { "topology=single-switch", "switch=Spectrum-SN2700", NULL };
@@ -499,7 +504,54 @@ START_TEST (test_tcp_latency)
   ck_assert (sim_topology_route (t, 0, 8, 0, path, &lat));
   ck_assert_uint_eq (path->len, 6);
   assert_walk (t, path, 0, 8, lat);
-  ck_assert_int_eq (lat, 4 * 300 + 20000);
+  ck_assert_int_eq (lat, 4 * 300 + 300 + 20000);
+}
+END_TEST
+
+
+/* The [fabric] latency keys on the 2:1 fat-tree of test_fat_tree_2to1,
+ * GPU 0 to GPU 255 (2 NICs, 2 access cables, 2 leaf-spine cables, 3
+ * switches): 1450 ns of hops + 700 ns of verbs transport = 2150 ns.  Each
+ * key moves it by what its hops count:
+ * - transport_latency = 20us: 2150 - 700 + 20000;
+ * - switch_latency = 1us: 3 switches of 1000 instead of 150;
+ * - link_latency = 1us: 4 network hops of 1000 instead of 100;
+ * - access_cable_length = 3m: 2 x 3 m x 5 ns/m = 30 ns;
+ * - cable_length = 50m: 2 x 50 m x 5 ns/m = 500 ns.
+ * Inside a node nothing changes (600 ns over the NVSwitch). */
+START_TEST (test_latency_keys)
+{
+  static const struct {
+    const char *line;
+    SimTime     want;
+  } cases[] = {
+    { NULL, 2150 },
+    { "transport_latency=20us", 2150 - 700 + 20000 },
+    { "switch_latency=1us", 2150 + 3 * (1000 - 150) },
+    { "link_latency=1us", 2150 + 4 * (1000 - 100) },
+    { "access_cable_length=3m", 2150 + 2 * 15 },
+    { "cable_length=50m", 2150 + 2 * 250 },
+    { "cable_length=0.05km", 2150 + 2 * 250 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=24",
+                            "oversubscription=2:1", cases[i].line, NULL };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SimTopology) t = make_topology ("DGX-H100", 32, cfg, &error);
+      g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+      SimTime lat;
+
+      ck_assert_msg (t != NULL, "%s", error ? error->message : "?");
+      ck_assert (sim_topology_route (t, 0, 255, 3, path, &lat));
+      assert_walk (t, path, 0, 255, lat);
+      ck_assert_msg (lat == cases[i].want, "%s: %" G_GINT64_FORMAT " ns, expected %"
+                     G_GINT64_FORMAT, cases[i].line ? cases[i].line : "(defaults)", lat,
+                     cases[i].want);
+      ck_assert (sim_topology_route (t, 0, 1, 3, path, &lat));
+      ck_assert_int_eq (lat, 600);
+    }
 }
 END_TEST
 
@@ -572,6 +624,39 @@ START_TEST (test_oversubscription_below_one)
 }
 END_TEST
 
+/* Bad latency and cable values: a negative number, no unit, an unknown
+ * unit, a latency over 1 s ("2m" is two minutes), a cable over 10 km. */
+START_TEST (test_latency_key_errors)
+{
+  static const struct {
+    const char *key, *value, *must;
+  } cases[] = {
+    { "transport_latency", "-5us", "non-negative number with a unit" },
+    { "transport_latency", "20", "no unit" },
+    { "switch_latency", "150 parsecs", "unknown unit" },
+    { "link_latency", "2m", "longer than 1 s" },
+    { "access_cable_length", "3", "no unit" },
+    { "cable_length", "-1m", "non-negative number with a unit" },
+    { "cable_length", "20km", "longer than 10 km" },
+    { "cable_length", "30us", "unknown unit" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(SimFabricConfig) config = { 0 };
+      g_autoptr(GError) error = NULL;
+
+      ck_assert (!sim_fabric_config_set (&config, cases[i].key, cases[i].value, &error));
+      ck_assert_ptr_nonnull (error);
+      ck_assert_msg (strstr (error->message, cases[i].must) != NULL, "%s = %s: %s",
+                     cases[i].key, cases[i].value, error->message);
+      ck_assert (!config.set_transport_latency && !config.set_switch_latency &&
+                 !config.set_link_latency);
+      ck_assert (config.cable_length == 0 && config.access_cable_length == 0);
+    }
+}
+END_TEST
+
 /* The [fabric] keys: values, defaults, copies, and messages. */
 START_TEST (test_config_keys)
 {
@@ -581,7 +666,7 @@ START_TEST (test_config_keys)
   const char * const *keys = sim_fabric_config_keys ();
 
   ck_assert_str_eq (keys[0], "topology");
-  ck_assert_uint_eq (g_strv_length ((char **) keys), 8);
+  ck_assert_uint_eq (g_strv_length ((char **) keys), 13);
 
   ck_assert (sim_fabric_config_set (&config, "topology", "rail-optimized", NULL));
   ck_assert_int_eq (config.kind, SIM_FABRIC_RAIL_OPTIMIZED);
@@ -689,6 +774,7 @@ fabric_suite (void)
   tcase_add_test (tc, test_intra_node);
   tcase_add_test (tc, test_no_fabric);
   tcase_add_test (tc, test_tcp_latency);
+  tcase_add_test (tc, test_latency_keys);
   tcase_add_test (tc, test_diagram);
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
@@ -696,6 +782,7 @@ fabric_suite (void)
   tcase_add_loop_test (bad, test_bad_fabric, 0, G_N_ELEMENTS (bad_fabrics));
   tcase_add_test (bad, test_oversubscription_below_one);
   tcase_add_test (bad, test_config_keys);
+  tcase_add_test (bad, test_latency_key_errors);
   suite_add_tcase (s, bad);
   return s;
 }

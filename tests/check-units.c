@@ -122,6 +122,11 @@ static const struct {
   { "10.2kW", sim_parse_power, 10200 },
   { "700W", sim_parse_power, 700 },
   { "1.5MW", sim_parse_power, 1.5e6 },
+  { "3m", sim_parse_length, 3 },
+  { "0.5km", sim_parse_length, 500 },
+  { "150cm", sim_parse_length, 1.5 },
+  { "20mm", sim_parse_length, 0.02 },
+  { "0m", sim_parse_length, 0 },
 };
 
 START_TEST (test_double_good)
@@ -141,7 +146,7 @@ END_TEST
 
 /* ---- Bad inputs --------------------------------------------------------- */
 
-typedef enum { DURATION, SIZE, RATE, BANDWIDTH, POWER } Quantity;
+typedef enum { DURATION, SIZE, RATE, BANDWIDTH, POWER, LENGTH } Quantity;
 
 static const struct {
   Quantity    what;
@@ -175,6 +180,11 @@ static const struct {
   { BANDWIDTH, "fast", "is not a bandwidth" },
   { POWER, "700", "has no unit" },
   { POWER, "1.21GW", "unknown unit \"GW\"" },
+  { LENGTH, "3", "has no unit" },
+  { LENGTH, "-3m", "non-negative" },
+  { LENGTH, "3ft", "unknown unit \"ft\"" },
+  { LENGTH, "3M", "unknown unit \"M\"" },
+  { LENGTH, "far", "is not a length" },
 };
 
 START_TEST (test_bad_input)
@@ -202,6 +212,9 @@ START_TEST (test_bad_input)
       break;
     case POWER:
       ok = sim_parse_power (text, &v, &error);
+      break;
+    case LENGTH:
+      ok = sim_parse_length (text, &v, &error);
       break;
     }
   ck_assert_msg (!ok, "\"%s\" accepted", text ? text : "(null)");

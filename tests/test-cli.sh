@@ -451,5 +451,23 @@ expect 0 collective "$FABRIC" --op all_reduce --gpus 16 --min 1M --max 1G
 contains "$tmp/stdout" "1073741824" "gpusim collective"
 expect 2 collective "$FABRIC" --op all_reduce
 
+# Latency keys: a latency with no unit or a negative one is refused, naming
+# the file, line and key; a longer transport latency makes 8 B slower.
+EIB="$SIM_TOP_SRCDIR/scenarios/fabric-ethernet-vs-infiniband.ini"
+expect 0 collective "$EIB" --gpus 16 --min 8B --max 8B
+ib_us=$(awk '$1 == 8 { print $6 }' "$tmp/stdout")
+expect 0 collective "$EIB" --gpus 16 --min 8B --max 8B --set fabric.transport_latency=20us
+tcp_us=$(awk '$1 == 8 { print $6 }' "$tmp/stdout")
+awk -v a="$ib_us" -v b="$tcp_us" 'BEGIN { exit !(b > a + 30) }' ||
+    fail "gpusim collective: 8 B takes $ib_us us on InfiniBand, $tcp_us us with 20 us per message"
+sed 's/^topology = fat-tree$/topology = fat-tree\ntransport_latency = 20/' "$EIB" >"$tmp/lat.ini"
+expect 1 collective "$tmp/lat.ini" --gpus 16
+contains "$tmp/stderr" "lat.ini:" "a latency without a unit: the file"
+contains "$tmp/stderr" "[fabric] transport_latency" "a latency without a unit: the key"
+contains "$tmp/stderr" "no unit" "a latency without a unit: what was wrong"
+expect 1 run "$EIB" --set fabric.cable_length=-3m
+contains "$tmp/stderr" "cable_length" "a negative cable length: the key"
+contains "$tmp/stderr" "non-negative" "a negative cable length: what was expected"
+
 echo "test-cli.sh: $checks commands checked"
 exit 0

@@ -7,7 +7,9 @@ running it whole; errors arrive as gpusim.Error with the library's message
 (file, line, suggestion); compare() returns intervals that agree with
 single runs; a policy written in Python runs, and one that delegates to a
 built-in placement reproduces that built-in exactly; the Python example
-runs.
+runs; a latency key set from Python (a [fabric] transport latency) lengthens
+a communicating job by what it costs per iteration, and the bundled
+Ethernet-versus-InfiniBand scenario compares its latency-only variant.
 
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
@@ -258,6 +260,90 @@ class PolicyTests(unittest.TestCase):
         self.assertIsInstance(caught.exception.__cause__, ValueError)
         self.assertLess(sim.now, 86400.0)
 
+
+LATENCY_SCENARIO = """[scenario]
+name = latency
+seed = 1
+
+[pool h100]
+model = DGX-H100
+count = 2
+
+[fabric]
+topology = single-switch
+switch = Quantum-2-QM9700
+
+[workload]
+source = synthetic
+rate = 1/h
+jobs = 1
+gpus = 16
+duration = constant(100s)
+iteration = 1ms
+gradient = 8KB
+overlap = 0
+"""
+
+
+class LatencyTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.dir.name, "latency.ini")
+        with open(self.path, "w") as f:
+            f.write(LATENCY_SCENARIO)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_transport_latency_costs_every_iteration(self):
+        # One 16-GPU job over two nodes, 100,000 iterations of 1 ms, each
+        # all-reducing 8 KB across the network twice (LL).  A TCP stack's
+        # 20 us per message instead of the verbs' 0.7 us adds 2 x 19.3 us to
+        # every iteration: 3.86 s to the job.
+        ib = gpusim.run(self.path)
+        tcp = gpusim.run(self.path, set={"fabric.transport_latency": "20us"})
+        self.assertEqual(ib["jobs_completed"], 1)
+        self.assertAlmostEqual(tcp["jct_mean"] - ib["jct_mean"], 100000 * 2 * 19.3e-6, places=3)
+        self.assertLess(tcp["gpu_compute_utilization"], ib["gpu_compute_utilization"])
+        self.assertEqual(tcp.json, cli("run", self.path, "--json",
+                                       "--set", "fabric.transport_latency=20us").rstrip("\n"))
+
+    def test_cable_length_from_python(self):
+        longer = gpusim.run(self.path, set={"fabric.access_cable_length": "100m"})
+        # 2 cables of 100 m at 5 ns/m, twice per iteration, 100,000 times.
+        self.assertAlmostEqual(longer["jct_mean"] - gpusim.run(self.path)["jct_mean"],
+                               100000 * 2 * 1e-6, places=4)
+
+    def test_bad_latency_value(self):
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.run(self.path, set={"fabric.transport_latency": "20"})
+        self.assertIn("transport_latency", str(caught.exception))
+        self.assertIn("no unit", str(caught.exception))
+
+    def test_scenario_latency_variant(self):
+        path = os.path.join(TOP_SRCDIR, "scenarios", "fabric-ethernet-vs-infiniband.ini")
+        # The scenario's own variants, as `gpusim compare` runs them.
+        text = cli("compare", path, "--seeds", "1", "-q", "-m", "jct_mean",
+                   "--set", "scenario.horizon=4d", "--json")
+        means = {p["policy"]: p["mean"] for p in json.loads(text)["metrics"][0]["policies"]}
+        self.assertEqual(list(means), ["infiniband-ndr", "ethernet-100g-tcp",
+                                       "infiniband-tcp-latency"])
+        # The same comparison from Python, its variants given as a dict.
+        result = gpusim.compare(path, seeds=1, metrics=["jct_mean"],
+                                set={"scenario.horizon": "4d"},
+                                variants={"infiniband-ndr": {},
+                                          "ethernet-100g-tcp": {
+                                              "fabric.switch": "Spectrum-SN2700",
+                                              "fabric.link": "Eth-100G-TCP"},
+                                          "infiniband-tcp-latency": {
+                                              "fabric.transport_latency": "20us"}})
+        jct = result["jct_mean"]
+        for name, mean in means.items():
+            self.assertEqual(jct[name]["mean"], mean, name)
+        # Latency alone costs something, and far less than Ethernet's bandwidth.
+        self.assertGreater(jct["infiniband-tcp-latency"]["mean"], jct["infiniband-ndr"]["mean"])
+        self.assertLess(jct["infiniband-tcp-latency"]["difference"]["mean"],
+                        jct["ethernet-100g-tcp"]["difference"]["mean"] / 10)
 
 class ExampleTests(unittest.TestCase):
     def test_python_run_example(self):

@@ -212,6 +212,17 @@ sim_parse_power (const char *text, double *out, GError **error)
 }
 
 gboolean
+sim_parse_length (const char *text, double *out, GError **error)
+{
+  static const Unit units[] = {
+    { "mm", 1e-3 }, { "cm", 1e-2 }, { "m", 1 }, { "km", 1e3 }, { NULL, 0 }
+  };
+
+  g_return_val_if_fail (out != NULL, FALSE);
+  return apply_unit (text, "a length", "3m", units, TRUE, out, error);
+}
+
+gboolean
 sim_parse_number (const char *text, double min, double max, double *out, GError **error)
 {
   char *end = NULL;

@@ -124,6 +124,18 @@ gboolean sim_parse_bandwidth (const char *text, double *out, GError **error);
 gboolean sim_parse_power (const char *text, double *out, GError **error);
 
 /**
+ * sim_parse_length:
+ * @text: text such as "3m", "0.5km", "150cm"
+ * @out: (out): the length in metres
+ * @error: return location for a #GError
+ *
+ * Parses a non-negative length.  Units: mm, cm, m, km.
+ *
+ * Returns: %TRUE on success; %FALSE with SIM_ERROR_PARSE set otherwise.
+ */
+gboolean sim_parse_length (const char *text, double *out, GError **error);
+
+/**
  * sim_parse_number:
  * @text: a plain decimal number
  * @min: smallest accepted value

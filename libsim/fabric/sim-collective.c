@@ -25,6 +25,7 @@ static const double tree_net[N_PROTOS]   = { 5.0, 8.5, 14.0 };
 static const double nvls_nvl = 25.0, nvls_net = 18.0;
 /* Multi-node all-reduce with Simple: latency x 1.4 (compute capability >= 8.0). */
 #define RING_SIMPLE_MULTINODE 1.4
+#define SIMPLE_PROTO SIM_COLLECTIVE_PROTO_SIMPLE
 /* Bandwidth of each protocol relative to Simple: LL moves 8 bytes of data
  * per 16 (busBw x 0.5), LL128 120 of 128 (busBw x 0.92); on a tree, LL is
  * busBw / 3.8 (tuning.cc). */
@@ -48,7 +49,15 @@ typedef struct {
   guint             n_gpus;
   GArray           *flows;         /* PlanFlow */
   GHashTable       *index;         /* (src, dst, channel) -> index + 1 in flows */
-  double            latency[N_PROTOS];   /* seconds; < 0: protocol not used */
+  double            latency[N_PROTOS];   /* seconds; < 0: protocol not used.  Set when
+                                          * the plan is registered: sw_latency plus
+                                          * net_terms times net_latency */
+  double            sw_latency[N_PROTOS];   /* seconds: NCCL's software constants */
+  double            net_terms[N_PROTOS];    /* how many times the route's latency is paid */
+  double            net_latency;   /* seconds: the slowest route between two nodes */
+  double            intra_terms[N_PROTOS];  /* steps inside a node */
+  double            intra_ref;     /* seconds: the route latency NCCL's intra-node step
+                                    * constants already hold (their LL step) */
   double            bw_factor[N_PROTOS];
   gboolean          registered;
   guint             id;            /* once registered */
@@ -359,6 +368,7 @@ plan_new (SimCollectiveOp op, SimCollectiveAlgo algo, guint n)
   for (guint k = 0; k < N_PROTOS; k++)
     {
       p->latency[k] = -1;
+      p->sw_latency[k] = -1;
       p->bw_factor[k] = proto_bw[k];
     }
   return p;
@@ -390,19 +400,46 @@ plan_add (Plan *p, guint32 src, guint32 dst, guint32 channel, guint phase, doubl
   f->share[phase] += share;
 }
 
+/* Sets protocol @k's latency: @sw microseconds of NCCL's constants, plus
+ * @net_steps steps that each pay the route's latency between nodes (twice
+ * with Simple, whose receiver flushes: tuning.cc adds latencyInter twice). */
+static void
+set_latency (Plan *p, guint k, double sw, double net_steps)
+{
+  p->sw_latency[k] = sw * 1e-6;
+  p->net_terms[k] = net_steps * (k == SIMPLE_PROTO ? 2.0 : 1.0);
+}
+
+/* @steps steps inside a node, whose constant (@ll_step microseconds with
+ * LL, the least any protocol pays) holds a route that fast. */
+static void
+set_intra_steps (Plan *p, double steps, double ll_step)
+{
+  for (guint k = 0; k < N_PROTOS; k++)
+    p->intra_terms[k] = steps;
+  p->intra_ref = ll_step * 1e-6;
+}
+
 /* Latency of a ring-like schedule: @steps steps of which @inter cross the
- * network. */
+ * network.  With one GPU per node every step crosses the network with
+ * nothing to hide it, and tuning.cc then takes the tree's network step. */
 static void
 set_ring_latency (Plan *p, const Layout *l, double steps, double inter, gboolean multinode_x)
 {
   const double *intra = l->pcie ? ring_pcie : ring_nvl;
+  const double *net = l->n_nodes > 1 && l->n_gpus == l->n_nodes ? tree_net : ring_net;
 
+  set_intra_steps (p, steps - inter, intra[SIM_COLLECTIVE_PROTO_LL]);
   for (guint k = 0; k < N_PROTOS; k++)
     {
-      double lat = ring_base[k] + (steps - inter) * intra[k] + inter * ring_net[k];
-      if (multinode_x && k == SIM_COLLECTIVE_PROTO_SIMPLE && l->n_nodes > 1)
-        lat *= RING_SIMPLE_MULTINODE;
-      p->latency[k] = lat * 1e-6;
+      double lat = ring_base[k] + (steps - inter) * intra[k] + inter * net[k];
+      set_latency (p, k, lat, inter);
+      if (multinode_x && k == SIMPLE_PROTO && l->n_nodes > 1)
+        {
+          p->sw_latency[k] *= RING_SIMPLE_MULTINODE;
+          p->net_terms[k] *= RING_SIMPLE_MULTINODE;
+          p->intra_terms[k] *= RING_SIMPLE_MULTINODE;
+        }
     }
 }
 
@@ -510,10 +547,12 @@ build_tree (Plan *p, const Layout *l)
               plan_add (p, b, a, c, 0, share);
             }
         }
+  set_intra_steps (p, 2.0 * (l->max_ppn - 1), intra[SIM_COLLECTIVE_PROTO_LL]);
   for (guint k = 0; k < N_PROTOS; k++)
     {
       double log2n = N > 1 ? log2 ((double) N) : 0;
-      p->latency[k] = 1e-6 * (tree_base[k] + 2 * ((l->max_ppn - 1) * intra[k] + log2n * tree_net[k]));
+      set_latency (p, k, tree_base[k] + 2 * ((l->max_ppn - 1) * intra[k] + log2n * tree_net[k]),
+                   2 * log2n);
       p->bw_factor[k] = tree_proto_bw[k] * TREE_EFFICIENCY;
     }
 }
@@ -539,8 +578,8 @@ build_hierarchical (Plan *p, const Layout *l, gboolean nvls)
   if (nvls)
     {
       for (guint k = 0; k < N_PROTOS; k++)
-        p->latency[k] = -1;
-      p->latency[SIM_COLLECTIVE_PROTO_SIMPLE] = 1e-6 * (nvls_nvl + 2.0 * (N - 1) * nvls_net);
+        p->sw_latency[k] = -1;
+      set_latency (p, SIMPLE_PROTO, nvls_nvl + 2.0 * (N - 1) * nvls_net, 2.0 * (N - 1));
     }
   else
     set_ring_latency (p, l, 2.0 * (ppn - 1) + 2.0 * (N - 1), 2.0 * (N - 1), TRUE);
@@ -558,8 +597,8 @@ build_nvls_single (Plan *p, const Layout *l)
     plan_add (p, g->gpus[k], g->gpus[(k + 1) % g->n], 0, 0,
               (double) (n + 1) / n / l->nvls_efficiency);
   for (guint k = 0; k < N_PROTOS; k++)
-    p->latency[k] = -1;
-  p->latency[SIM_COLLECTIVE_PROTO_SIMPLE] = 1e-6 * nvls_nvl;
+    p->sw_latency[k] = -1;
+  set_latency (p, SIMPLE_PROTO, nvls_nvl, 0);
 }
 
 static void
@@ -577,8 +616,10 @@ build_direct (Plan *p, const Layout *l, const guint32 *gpus)
   else
     for (guint i = 0; i < n; i++)
       plan_add (p, gpus[i], gpus[(i + 1) % n], 0, 0, 1.0);
+  if (l->n_nodes == 1)
+    set_intra_steps (p, 1, hop[SIM_COLLECTIVE_PROTO_LL]);
   for (guint k = 0; k < N_PROTOS; k++)
-    p->latency[k] = 1e-6 * (ring_base[k] + hop[k]);
+    set_latency (p, k, ring_base[k] + hop[k], l->n_nodes > 1 ? 1 : 0);
 }
 
 /* Checks that @algo suits @op and the hardware; AUTO is not passed here. */
@@ -676,16 +717,24 @@ candidates (SimCollectiveOp op, const Layout *l, SimCollectiveAlgo *out)
   return n;
 }
 
+/* Registers @p's flows on their routes, and sets its latency from the
+ * slowest route between two nodes (a ring or a tree moves in lockstep, so
+ * its slowest hop sets the pace of every step), and from the slowest route
+ * inside a node where it is slower than NCCL's intra-node step holds. */
 static gboolean
 plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
 {
+  SimTime slowest = 0, slowest_intra = 0;
+  double intra_excess;
+
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       guint64 hash = hash_seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
                      ^ ((guint64) f->dst << 8) ^ f->channel;
+      SimTime lat = 0;
 
-      if (!sim_topology_route (m->topology, f->src, f->dst, hash, m->route, NULL))
+      if (!sim_topology_route (m->topology, f->src, f->dst, hash, m->route, &lat))
         {
           for (guint j = 0; j < i; j++)
             sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, j).flow);
@@ -698,7 +747,18 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
         g_array_index (m->ids, SimMaxminId, k) = m->res[g_array_index (m->route, guint32, k)];
       f->flow = sim_maxmin_add_flow (m->sys, (const SimMaxminId *) (gpointer) m->ids->data,
                                      m->ids->len, 1.0, INFINITY, p);
+      if (sim_cluster_get_gpu (m->cluster, f->src)->node !=
+          sim_cluster_get_gpu (m->cluster, f->dst)->node)
+        slowest = MAX (slowest, lat);
+      else
+        slowest_intra = MAX (slowest_intra, lat);
     }
+  p->net_latency = sim_time_to_seconds (slowest);
+  intra_excess = MAX (0.0, sim_time_to_seconds (slowest_intra) - p->intra_ref);
+  for (guint k = 0; k < N_PROTOS; k++)
+    p->latency[k] = p->sw_latency[k] < 0 ? -1
+                    : p->sw_latency[k] + p->net_terms[k] * p->net_latency
+                      + p->intra_terms[k] * intra_excess;
   p->registered = TRUE;
   return TRUE;
 }

@@ -14,15 +14,44 @@
  *
  *     S x sum over phases of max over flows of (share / rate).
  *
- * To it comes a latency term from NCCL's own cost model (NVIDIA/nccl
+ * To it comes a latency term in NCCL's alpha-beta form (NVIDIA/nccl
  * src/graph/tuning.cc; the constants are in calibration.md B3): a base
- * latency plus a per-step latency for each step over NVLink, PCIe or the
- * network, by protocol (LL, LL128, Simple).  Like NCCL's tuner, the model
- * takes for each size the protocol, and for "auto" the algorithm, that
- * gives the least time; LL moves half the bandwidth (a flag per 8 bytes),
- * LL128 92 %, Simple all of it, so small messages pick LL and large ones
- * Simple.  The path latencies of the topology are not added: NCCL's
- * per-step constants are measured end to end and already include them.
+ * latency plus a latency per step, 2(n-1) steps for a ring all-reduce,
+ * n-1 for all-gather and reduce-scatter, 2 log2(nodes) network steps and
+ * 2(GPUs per node - 1) inside the nodes for the tree, by protocol (LL,
+ * LL128, Simple).  Like NCCL's tuner, the model takes for each size the
+ * protocol, and for "auto" the algorithm, that gives the least time; LL
+ * moves half the bandwidth (a flag per 8 bytes), LL128 92 %, Simple all of
+ * it, so small messages pick LL and large ones Simple.
+ *
+ * How the latency is split.  NCCL's base latency and its per-step
+ * constants for NVLink and PCIe steps are kept as they are: they are the
+ * GPU's and the proxy's software (kernel launch, flags, the proxy thread
+ * posting work) together with the hardware of an NVLink or PCIe hop (the
+ * catalogue's NVLink hop latency was derived from NCCL's LL step).  A
+ * step inside a node pays more only where the node's slowest route between
+ * two of the collective's GPUs is slower than NCCL's LL step for that
+ * interconnect (0.6 us over NVLink, 1.0 us over PCIe): a slower NVLink or
+ * NVSwitch model, or PCIe peers that talk through the CPU's root complex.
+ * A step that crosses the network pays NCCL's network constant (the
+ * software part, as tuning.cc's own model has it before a network's
+ * latency is added) plus the one-way latency of the real route between
+ * the two GPUs, from the topology: the PCIe hops from GPU to NIC, every
+ * cable's per-hop latency and its propagation (5 ns per metre of the
+ * [fabric] cable lengths), every switch's port-to-port latency, and the
+ * transport's own per-message overhead (verbs about 0.7 us, kernel TCP
+ * about 20 us; see the link models).  This is how tuning.cc adds a
+ * network's latency ("latencyInter") to each network step, twice with
+ * Simple (the receiver's flush); NCCL's plugins report none for
+ * InfiniBand, which is why its model alone predicts 12-17 us where
+ * nccl-tests measure 19-20 us for 8 B between two A100 nodes on HDR
+ * (calibration.md B1, nccl-tests #150); with the route the model gives
+ * 19.9 us.  A collective's steps move in lockstep, so each network step
+ * pays the slowest route any of its flows between two nodes takes; the
+ * routes are those its flows are registered on, so the latency is found
+ * once when a collective is registered.  With one GPU per node, tuning.cc
+ * takes the tree's network constant for the ring too (nothing hides the
+ * network), and so does the model.
  *
  * Algorithms:
  * - ring: K rings (channels), K = 1 inside one node and the NIC count of a
@@ -52,8 +81,11 @@
  * all-reduce factor is used for NVLS too, as nccl-tests prints it.
  *
  * Not modelled: SHARP in InfiniBand switches, the LL protocol's bandwidth
- * cap, NCCL's per-channel bandwidth limits, and rings over NVLink meshes
- * beyond the one ordering (a mesh ring uses one link per GPU).
+ * cap, NCCL's per-channel bandwidth limits, rings over NVLink meshes
+ * beyond the one ordering (a mesh ring uses one link per GPU), NVLS's own
+ * latency beyond NCCL's NVLS constants, NCCL's size-dependent plateau
+ * factor (the Simple multiplier applies at every size) and its per-step
+ * network post overhead on the intra-node steps of inter-node rings.
  */
 #pragma once
 

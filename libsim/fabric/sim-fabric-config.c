@@ -16,7 +16,8 @@
 
 static const char * const fabric_keys[] = {
   "topology", "switch", "link", "oversubscription", "radix", "groups", "routers_per_group",
-  "global_links", NULL,
+  "global_links", "transport_latency", "switch_latency", "link_latency",
+  "access_cable_length", "cable_length", NULL,
 };
 
 /* Indexed by SimFabricKind. */
@@ -74,6 +75,46 @@ parse_oversubscription (const char *value, double *out, GError **error)
       return FALSE;
     }
   *out = down / up;
+  return TRUE;
+}
+
+/* A latency key: a duration with a unit, at most SIM_FABRIC_MAX_LATENCY. */
+static gboolean
+parse_latency (const char *value, SimTime *out, gboolean *set, GError **error)
+{
+  SimTime t;
+
+  if (!sim_parse_duration (value, &t, error))
+    return FALSE;
+  if (t > SIM_FABRIC_MAX_LATENCY)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\" is longer than 1 s: expected a network latency such as \"20us\" or "
+                   "\"150ns\" (\"m\" means minutes)", value);
+      return FALSE;
+    }
+  *out = t;
+  *set = TRUE;
+  return TRUE;
+}
+
+/* A cable length key: a length with a unit, at most
+ * SIM_FABRIC_MAX_CABLE_LENGTH. */
+static gboolean
+parse_cable (const char *value, double *out, GError **error)
+{
+  double metres;
+
+  if (!sim_parse_length (value, &metres, error))
+    return FALSE;
+  if (metres > SIM_FABRIC_MAX_CABLE_LENGTH)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\" is longer than 10 km: expected a cable length such as \"3m\" or "
+                   "\"30m\"", value);
+      return FALSE;
+    }
+  *out = metres;
   return TRUE;
 }
 
@@ -140,6 +181,16 @@ sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *val
     return parse_count (v, &config->dragonfly_routers_per_group, error);
   if (strcmp (key, "global_links") == 0)
     return parse_count (v, &config->dragonfly_global_links, error);
+  if (strcmp (key, "transport_latency") == 0)
+    return parse_latency (v, &config->transport_latency, &config->set_transport_latency, error);
+  if (strcmp (key, "switch_latency") == 0)
+    return parse_latency (v, &config->switch_latency, &config->set_switch_latency, error);
+  if (strcmp (key, "link_latency") == 0)
+    return parse_latency (v, &config->link_latency, &config->set_link_latency, error);
+  if (strcmp (key, "access_cable_length") == 0)
+    return parse_cable (v, &config->access_cable_length, error);
+  if (strcmp (key, "cable_length") == 0)
+    return parse_cable (v, &config->cable_length, error);
 
   {
     const char *guess = sim__closest (key, fabric_keys, G_N_ELEMENTS (fabric_keys) - 1);
@@ -149,7 +200,8 @@ sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *val
     else
       g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
                    "unknown key: expected one of topology, switch, link, oversubscription, "
-                   "radix, groups, routers_per_group, global_links");
+                   "radix, groups, routers_per_group, global_links, transport_latency, "
+                   "switch_latency, link_latency, access_cable_length, cable_length");
   }
   return FALSE;
 }

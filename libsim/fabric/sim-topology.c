@@ -655,6 +655,26 @@ build_dragonfly (Fabric *f, GError **error)
   return TRUE;
 }
 
+/* The links of the network (from @first on): the [fabric] link_latency
+ * in place of the link model's per-hop latency, plus the propagation
+ * along the cable lengths the [fabric] section gives. */
+static void
+set_network_link_latency (SimTopology *t, const SimFabricConfig *config, guint first)
+{
+  for (guint l = first; l < t->links->len; l++)
+    {
+      SimLink *k = &g_array_index (t->links, SimLink, l);
+      double metres;
+
+      if (k->tier == SIM_TIER_INTRA)
+        continue;
+      if (config->set_link_latency)
+        k->latency = config->link_latency;
+      metres = k->tier == SIM_TIER_ACCESS ? config->access_cable_length : config->cable_length;
+      k->latency += (SimTime) llround (metres * SIM_CABLE_NS_PER_METRE);
+    }
+}
+
 static gboolean
 build_fabric (SimTopology *t, const SimCluster *cluster, const SimCatalogue *catalogue,
               const SimFabricConfig *config, GArray *nics, GArray *nic_nodes, GError **error)
@@ -733,32 +753,49 @@ build_fabric (SimTopology *t, const SimCluster *cluster, const SimCatalogue *cat
       return FALSE;
     }
   f.port_bw = f.sw != NULL ? f.sw->port_bandwidth : f.trunk->bandwidth;
-  f.sw_latency = f.sw != NULL ? f.sw->latency_ns : 0;
+  f.sw_latency = config->set_switch_latency ? config->switch_latency
+                 : f.sw != NULL ? f.sw->latency_ns : 0;
 
-  /* A NIC's vertex carries half its link's per-message transport latency. */
+  /* A NIC's vertex carries half its link's per-message transport latency
+   * (or half the [fabric] transport_latency that replaces it). */
   for (guint i = 0; i < nics->len; i++)
     {
       const SimLinkModel *m = nic_link[g_array_index (nic_nodes, guint32, i)];
-      g_array_index (t->latency, SimTime, g_array_index (nics, guint32, i)) =
-        m->transport_latency_ns / 2;
+      SimTime transport = config->set_transport_latency ? config->transport_latency
+                                                        : m->transport_latency_ns;
+      g_array_index (t->latency, SimTime, g_array_index (nics, guint32, i)) = transport / 2;
     }
 
-  switch (config->kind)
-    {
-    case SIM_FABRIC_SINGLE_SWITCH:
-      return build_single_switch (&f, error);
-    case SIM_FABRIC_FAT_TREE:
-      return build_fat_tree (&f, error);
-    case SIM_FABRIC_FAT_TREE_3:
-      return build_fat_tree_3 (&f, error);
-    case SIM_FABRIC_RAIL_OPTIMIZED:
-      return build_rail_optimized (&f, error);
-    case SIM_FABRIC_DRAGONFLY:
-      return build_dragonfly (&f, error);
-    case SIM_FABRIC_NONE:
-    default:
-      return TRUE;
-    }
+  {
+    guint first_link = t->links->len;
+    gboolean ok;
+
+    switch (config->kind)
+      {
+      case SIM_FABRIC_SINGLE_SWITCH:
+        ok = build_single_switch (&f, error);
+        break;
+      case SIM_FABRIC_FAT_TREE:
+        ok = build_fat_tree (&f, error);
+        break;
+      case SIM_FABRIC_FAT_TREE_3:
+        ok = build_fat_tree_3 (&f, error);
+        break;
+      case SIM_FABRIC_RAIL_OPTIMIZED:
+        ok = build_rail_optimized (&f, error);
+        break;
+      case SIM_FABRIC_DRAGONFLY:
+        ok = build_dragonfly (&f, error);
+        break;
+      case SIM_FABRIC_NONE:
+      default:
+        ok = TRUE;
+        break;
+      }
+    if (ok)
+      set_network_link_latency (t, config, first_link);
+    return ok;
+  }
 }
 
 /* ------------------------------------------------------------------------ */

@@ -34,7 +34,13 @@
  * Latency: a route's latency is the sum of its links' latencies plus the
  * latency of every vertex it passes through (a switch's port-to-port
  * latency; a NIC's half of its link model's per-message transport latency,
- * so that the two NICs of a path add up to it once).
+ * so that the two NICs of a path add up to it once).  A network link's
+ * latency is its model's per-hop latency (ports, serialisation, forward
+ * error correction, as measured over short cables) plus the propagation
+ * along the cable length the [fabric] section gives for its tier
+ * (#SIM_CABLE_NS_PER_METRE); the [fabric] keys transport_latency,
+ * switch_latency and link_latency replace the models' figures.  The
+ * collectives (sim-collective.h) pay a route's latency per network step.
  */
 #pragma once
 
@@ -83,6 +89,18 @@ typedef enum {
  * @dragonfly_groups: 0: as many as the NICs need
  * @dragonfly_routers_per_group: 0: radix / 2
  * @dragonfly_global_links: global links per router; 0: radix / 4
+ * @transport_latency: with @set_transport_latency, replaces the NIC link
+ *   model's per-message transport latency (the sockets or verbs overhead)
+ * @switch_latency: with @set_switch_latency, replaces the switch model's
+ *   port-to-port latency
+ * @link_latency: with @set_link_latency, replaces the per-hop latency of
+ *   the network's links (NIC to switch, switch to switch)
+ * @set_transport_latency: @transport_latency was given
+ * @set_switch_latency: @switch_latency was given
+ * @set_link_latency: @link_latency was given
+ * @access_cable_length: metres of cable from a NIC to its switch; each
+ *   adds #SIM_CABLE_NS_PER_METRE to the hop
+ * @cable_length: metres of cable between two switches (every upper tier)
  *
  * How nodes are connected, as a scenario's [fabric] section says.  Zero
  * or %NULL fields take defaults (the node model's NIC link, the switch
@@ -97,7 +115,42 @@ typedef struct {
   guint   dragonfly_groups;
   guint   dragonfly_routers_per_group;
   guint   dragonfly_global_links; /* per router */
+  SimTime transport_latency;
+  SimTime switch_latency;
+  SimTime link_latency;
+  gboolean set_transport_latency;
+  gboolean set_switch_latency;
+  gboolean set_link_latency;
+  double  access_cable_length;  /* metres */
+  double  cable_length;         /* metres */
 } SimFabricConfig;
+
+/**
+ * SIM_CABLE_NS_PER_METRE:
+ *
+ * Propagation delay of a cable: light in silica fibre travels at c / n
+ * with a group index n of about 1.47 (ITU-T G.652 single-mode fibre), 4.9
+ * ns per metre; twinax copper (velocity factor about 0.7) is 4.8 ns/m.
+ * Both are rounded to 5 ns per metre.
+ */
+#define SIM_CABLE_NS_PER_METRE 5.0
+
+/**
+ * SIM_FABRIC_MAX_LATENCY:
+ *
+ * The largest latency a [fabric] key accepts (1 s): a network hop or a
+ * transport slower than that is a typing error (a "m" meant as metres
+ * reads as minutes), not a network.
+ */
+#define SIM_FABRIC_MAX_LATENCY SIM_SECOND
+
+/**
+ * SIM_FABRIC_MAX_CABLE_LENGTH:
+ *
+ * The longest cable a [fabric] key accepts, 10 km (the reach of long-range
+ * single-mode optics); longer is not a cluster.
+ */
+#define SIM_FABRIC_MAX_CABLE_LENGTH 10000.0
 
 /**
  * SimVertexKind:
@@ -311,7 +364,8 @@ const char *sim_fabric_kind_to_string (SimFabricKind kind);
  *
  * Returns: (transfer none) (array zero-terminated=1): the keys of a
  *   scenario's [fabric] section: topology, switch, link, oversubscription,
- *   radix, groups, routers_per_group, global_links.
+ *   radix, groups, routers_per_group, global_links, transport_latency,
+ *   switch_latency, link_latency, access_cable_length, cable_length.
  */
 const char * const *sim_fabric_config_keys (void);
 
@@ -326,7 +380,10 @@ const char * const *sim_fabric_config_keys (void);
  * fat-tree-3, rail-optimized, dragonfly; switch and link are model names
  * (checked when the topology is built); oversubscription is "2:1" or "2"
  * (at least 1); radix, groups, routers_per_group and global_links are
- * positive integers (0 for the default).
+ * positive integers (0 for the default); transport_latency, switch_latency
+ * and link_latency are durations with a unit ("20us", "150ns") of at most
+ * 1 s; access_cable_length and cable_length are lengths with a unit ("3m",
+ * "0.1km") of at most 10 km.
  *
  * Errors: SIM_ERROR_UNKNOWN_KEY for an unknown key (with a suggestion);
  * SIM_ERROR_PARSE or SIM_ERROR_INVALID for a bad value, saying what was
