@@ -261,9 +261,9 @@ END_TEST
 
 /* The end of one 16-GPU job (two DGX-H100) with 100 s of compute in 1 ms
  * iterations (100,000 of them), each all-reducing 8 KB with no overlap,
- * on FABRIC. */
+ * on FABRIC, with the catalogue directory MODELS added (or none). */
 static double
-latency_job_end (const char *fabric)
+latency_job_end (const char *fabric, const char *models)
 {
   g_autofree char *path = g_build_filename (tmpdir, "lat.swf", NULL);
   g_autofree char *text = NULL;
@@ -274,12 +274,12 @@ latency_job_end (const char *fabric)
 
   ck_assert (g_file_set_contents (path, "1 0 -1 100 16 -1 -1 16 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n",
                                   -1, NULL));
-  text = g_strdup_printf ("[scenario]\nname = latency\n"
+  text = g_strdup_printf ("[scenario]\nname = latency\n%s%s\n"
                           "[pool p]\nmodel = DGX-H100\ncount = 2\n"
                           "[fabric]\n%s\n"
                           "[workload]\nsource = swf\ntrace = %s\n"
                           "[comm sync]\niteration = 1ms\ngradient = 8KB\noverlap = 0\n",
-                          fabric, path);
+                          models ? "models = " : "", models ? models : "", fabric, path);
   sc = sim_scenario_load_from_data (text, -1, "latency.ini", tmpdir, NULL, &error);
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
   sim = sim_simulation_new (sc, &error);
@@ -298,9 +298,9 @@ latency_job_end (const char *fabric)
  * the job 100,000 x 38.6 us = 3.86 s longer.  By hand, not from the model. */
 START_TEST (test_latency_every_iteration)
 {
-  double ib = latency_job_end ("topology = single-switch\nswitch = Quantum-2-QM9700");
+  double ib = latency_job_end ("topology = single-switch\nswitch = Quantum-2-QM9700", NULL);
   double tcp = latency_job_end ("topology = single-switch\nswitch = Quantum-2-QM9700\n"
-                                "transport_latency = 20us");
+                                "transport_latency = 20us", NULL);
 
   ck_assert_msg (ib > 100.0 * 1.02, "IB: %.3f s, no communication time?", ib);
   ck_assert_msg (fabs ((tcp - ib) - 100000 * 2 * 19.3e-6) < 1e-3,
@@ -326,12 +326,12 @@ START_TEST (test_latency_keys_slow_jobs)
     { "cable_length = 200m", 2 * 1000e-9 },
   };
   const char *base = "topology = fat-tree\nswitch = Quantum-2-QM9700\nradix = 16";
-  double end0 = latency_job_end (base);
+  double end0 = latency_job_end (base, NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *fabric = g_strdup_printf ("%s\n%s", base, cases[i].line);
-      double end = latency_job_end (fabric);
+      double end = latency_job_end (fabric, NULL);
       double want = 100000 * 2 * cases[i].route_s;
 
       ck_assert_msg (end > end0 && fabs ((end - end0) - want) < 1e-3 * want + 1e-6,
@@ -411,17 +411,15 @@ START_TEST (test_catalogue_latency_keys_slow_jobs)
     { "switches/nvswitch-gen3.ini", "latency", "500ns", 14 * 500e-9 },
   };
   const char *fabric = "topology = single-switch\nswitch = Quantum-2-QM9700";
-  double end0 = latency_job_end (fabric);
+  double end0 = latency_job_end (fabric, NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *dir = g_build_filename (tmpdir, "models", NULL);
-      g_autofree char *with = NULL;
       double end, want = 100000 * cases[i].added;
 
       override_model (dir, cases[i].file, cases[i].key, cases[i].value);
-      with = g_strdup_printf ("%s\n[scenario]\nmodels = models", fabric);
-      end = latency_job_end (with);
+      end = latency_job_end (fabric, "models");
       remove_tree (dir);
       ck_assert_msg (end > end0 && fabs ((end - end0) - want) < 1e-3 * want + 1e-6,
                      "%s %s = %s: the job ends %.6f s later, expected %.6f s", cases[i].file,
