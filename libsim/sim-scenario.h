@@ -143,6 +143,9 @@ typedef struct {
   char    *placement;       /* placement name */
   GHashTable *policy_params; /* other [policy] keys -> values, for the policy */
   char    *plugin;          /* (nullable) a policy plugin, absolute path; wins over queue/placement */
+  double   moldable_efficiency; /* [policy] moldable_efficiency: moldable jobs take at most
+                                 * the most GPUs whose efficiency (speed-up / GPUs) reaches it;
+                                 * 0: the most that fit */
 
   SimTime  sample_interval; /* time-series interval */
   gboolean write_jobs;
