@@ -324,8 +324,13 @@ START_TEST (test_duration_rescaled)
                            1000 / amdahl8, 1e-6);
   ck_assert_double_eq_tol (lone_run ("gpus = 4\nreference_gpus = 1\nserial_fraction = 0.065"),
                            1000 / amdahl4, 1e-6);
-  /* Linear: duration x N_ref / N. */
+  /* Linear: duration x N_ref / N; naming it changes nothing; Amdahl on
+   * the same job is slower. */
   ck_assert_double_eq_tol (lone_run ("gpus = 8\nreference_gpus = 2"), 250, 1e-6);
+  ck_assert_double_eq_tol (lone_run ("gpus = 8\nreference_gpus = 1\nscaling = linear"), 125,
+                           1e-6);
+  ck_assert_double_gt (lone_run ("gpus = 8\nreference_gpus = 1\nscaling = amdahl\n"
+                                 "serial_fraction = 0.01"), 125);
   /* Measured at 8, run on 4: S(8) / S(4) times longer. */
   ck_assert_double_eq_tol (lone_run ("gpus = 4\nreference_gpus = 8\nserial_fraction = 0.065"),
                            1000 * amdahl8 / amdahl4, 1e-6);

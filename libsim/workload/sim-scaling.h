@@ -43,10 +43,18 @@
 
 G_BEGIN_DECLS
 
-/** SIM_SCALING_MAX_POINTS: measured points a scaling table may hold. */
+/**
+ * SIM_SCALING_MAX_POINTS:
+ *
+ * Measured points a scaling table may hold.
+ */
 #define SIM_SCALING_MAX_POINTS 32
 
-/** SIM_THROUGHPUT_MAX_MODELS: GPU models a throughput table may list. */
+/**
+ * SIM_THROUGHPUT_MAX_MODELS:
+ *
+ * GPU models a throughput table may list.
+ */
 #define SIM_THROUGHPUT_MAX_MODELS 16
 
 /**
