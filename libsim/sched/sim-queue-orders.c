@@ -1202,7 +1202,10 @@ fair_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
       if ((double) (best->usage_milli + need) > best->quota_milli)
         continue;
       if (try_start (policy, ctx, job, NULL))
-        best->usage_milli += need;
+        /* A moldable job is charged for the GPUs it got; the quota check
+         * above took its full request. */
+        best->usage_milli += job->spec.gpus_min > 0 ? (guint64) job->n_gpus * job->spec.gpu_milli
+                                                    : need;
     }
 }
 
