@@ -1003,7 +1003,8 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
   if (self->queue->len > 0)
     {
       const SimJob *head = self->queue->pdata[0];
-      self->metrics.fragmented = sim_cluster_fragmented_gpus (self->cluster, head->spec.gpus);
+      self->metrics.fragmented = sim_cluster_fragmented_gpus (self->cluster,
+                                                                sim_job_get_min_gpus (head));
     }
   if (self->pause_at_decision)
     sim_engine_stop (engine);
