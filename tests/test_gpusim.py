@@ -252,8 +252,9 @@ class ScalingTests(unittest.TestCase):
     RENDER = os.path.join(TOP_SRCDIR, "scenarios", "scaling-render.ini")
 
     def test_published_ranges(self):
-        # About 100k atoms of MD on 8 A100: 5-6x one GPU (GROMACS strong
-        # scaling, Pall et al., J. Chem. Phys. 153, 134110, 2020); V-Ray GPU
+        # About 100k atoms of MD on 8 A100: 5-6x one GPU (the target range;
+        # the sub-linear shape: GROMACS strong scaling, Pall et al., J. Chem.
+        # Phys. 153, 134110, 2020; sources in the scenario); V-Ray GPU
         # renders on 8 GPUs: 7-8x (Chaos, "Multi-GPU scaling For CUDA and
         # RTX modes", 2023: 91 % efficiency on average).
         md = gpusim.Simulation(self.MD)
