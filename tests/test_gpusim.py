@@ -25,6 +25,7 @@ import unittest
 
 import gpusim
 from gpusim import Sim
+from gi.repository import GLib
 
 TOP_SRCDIR = os.environ.get("SIM_TOP_SRCDIR", ".")
 TOP_BUILDDIR = os.environ.get("SIM_TOP_BUILDDIR", ".")
@@ -275,6 +276,17 @@ class ScalingTests(unittest.TestCase):
             md.speedup("no-such-class", 8)
         with self.assertRaises(gpusim.Error):
             md.speedup("md", 0)
+
+    def test_curve_from_python(self):
+        # A measured table, interpolated by GSL's Steffen method: at 3 GPUs
+        # the hand-worked value of check-scaling.c.
+        result = Sim.scaling_parse_table("2:1.98, 4:3.88, 8:7.28")
+        curve = result[1] if isinstance(result, tuple) else result
+        self.assertEqual(curve.n_points, 4)
+        self.assertAlmostEqual(curve.speedup(3), 2.9433333333, places=9)
+        self.assertAlmostEqual(curve.speedup(8), 7.28)
+        with self.assertRaises(GLib.Error):
+            Sim.scaling_parse_table("2:1.9, 4:1.5")
 
     def test_four_rather_than_eight(self):
         # The scenario's own question, on one seed: 4 GPUs per simulation

@@ -126,8 +126,9 @@ const char *sim_scaling_kind_to_string (SimScalingKind kind);
 /**
  * sim_scaling_parse_table:
  * @text: measured points "N:S, N:S, ...", e.g. "1:1, 2:1.98, 4:3.88, 8:7.28"
- * @scaling: (inout): its kind becomes %SIM_SCALING_TABLE and the points
- *   are stored, with (1, 1) added in front if absent
+ * @scaling: (out caller-allocates): the curve: kind %SIM_SCALING_TABLE
+ *   and its points, with (1, 1) added in front if absent (left as it was
+ *   on error)
  * @error: return location for a #GError
  *
  * Errors: SIM_ERROR_PARSE for text that is not a list of N:S pairs or is
