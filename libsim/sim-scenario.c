@@ -26,10 +26,13 @@ static const GroupSchema schema[] = {
                          "estimate_factor", "trace", "processors_per_gpu", "skip_invalid",
                          "rebase_time", "reference_gpu", "iteration", "gradient",
                          "tensor_parallel", "tp_bytes",
-                         "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
+                         "pipeline_parallel", "pp_bytes", "overlap",
+                         "scaling", "serial_fraction", "speedup", "reference_gpus", "throughput",
+                         NULL }, FALSE },
   { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", "mig", "priority", "tenant",
                      "gpu_model", "iteration", "gradient",
                      "tensor_parallel", "tp_bytes", "pipeline_parallel", "pp_bytes", "overlap",
+                     "scaling", "serial_fraction", "speedup", "reference_gpus", "throughput",
                      NULL }, FALSE },
   { "comm", TRUE, { "share", "iteration", "gradient", "tensor_parallel", "tp_bytes",
                     "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
@@ -233,6 +236,16 @@ parse_positive_number (const char *text, gpointer out, GError **error)
       return FALSE;
     }
   return TRUE;
+}
+
+/* A parallel efficiency, speed-up / GPUs: 0 to 1. */
+static gboolean
+parse_efficiency (const char *text, gpointer out, GError **error)
+{
+  if (sim_parse_number (text, 0, 1, out, error))
+    return TRUE;
+  g_prefix_error (error, "expected a parallel efficiency from 0 to 1 (speed-up / GPUs): ");
+  return FALSE;
 }
 
 static gboolean
@@ -627,6 +640,155 @@ free_class (SimJobClassConfig *c)
   g_free (c->duration.weights);
 }
 
+/* "4..8": a moldable class, whose jobs take from 4 to 8 GPUs (the policy
+ * picks); anything else is a mix of rigid sizes (parse_gpu_mix). */
+static gboolean
+parse_gpus_or_range (const char *text, SimJobClassConfig *cls, GError **error)
+{
+  const char *dots = strstr (text, "..");
+  g_autofree char *lo = NULL, *hi = NULL;
+  gint64 min, max;
+
+  if (dots == NULL)
+    {
+      cls->gpus_min = 0;
+      return parse_gpu_mix (text, cls, error);
+    }
+  lo = g_strndup (text, (gsize) (dots - text));
+  hi = g_strdup (dots + 2);
+  if (!sim_parse_integer (g_strstrip (lo), 1, 1000000, &min, error) ||
+      !sim_parse_integer (g_strstrip (hi), 1, 1000000, &max, error))
+    {
+      g_prefix_error (error, "\"%s\": expected a range of GPUs MIN..MAX, e.g. \"4..8\": ", text);
+      return FALSE;
+    }
+  if (min >= max)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\": the range must go from fewer to more GPUs, e.g. \"4..8\"", text);
+      return FALSE;
+    }
+  g_clear_pointer (&cls->gpu_values, g_free);
+  g_clear_pointer (&cls->gpu_weights, g_free);
+  cls->gpu_values = g_new (guint32, 1);
+  cls->gpu_weights = g_new (double, 1);
+  cls->gpu_values[0] = (guint32) max;
+  cls->gpu_weights[0] = 1;
+  cls->n_gpu_values = 1;
+  cls->gpus_min = (guint32) min;
+  return TRUE;
+}
+
+/* Locates ERROR at GROUP/KEY and returns FALSE. */
+static gboolean
+fail_at (const Ctx *ctx, const char *group, const char *key, GError **error)
+{
+  locate (ctx, group, key, error);
+  return FALSE;
+}
+
+/* A class's scaling curve, the GPU count its durations are measured at and
+ * its throughput per GPU model (sim-scaling.h).  serial_fraction implies
+ * scaling = amdahl and speedup implies scaling = table; a curve measured
+ * with its communication cannot also take a communication profile, whose
+ * cost would then be counted twice. */
+static gboolean
+read_class_scaling (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **error)
+{
+  g_autofree char *kind = get_raw (ctx, group, "scaling");
+  g_autofree char *serial = get_raw (ctx, group, "serial_fraction");
+  g_autofree char *table = get_raw (ctx, group, "speedup");
+  g_autofree char *ref = get_raw (ctx, group, "reference_gpus");
+  g_autofree char *thr = get_raw (ctx, group, "throughput");
+  const char *key = "scaling";
+
+  if (kind != NULL && !sim_scaling_kind_from_string (g_strstrip (kind), &cls->scaling.kind, error))
+    return fail_at (ctx, group, key, error);
+  if (serial != NULL)
+    {
+      key = "serial_fraction";
+      if (kind == NULL)
+        cls->scaling.kind = SIM_SCALING_AMDAHL;
+      if (cls->scaling.kind != SIM_SCALING_AMDAHL)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "serial_fraction applies to scaling = amdahl, not %s",
+                       sim_scaling_kind_to_string (cls->scaling.kind));
+          return fail_at (ctx, group, key, error);
+        }
+      if (!sim_parse_number (g_strstrip (serial), -G_MAXDOUBLE, G_MAXDOUBLE,
+                             &cls->scaling.serial_fraction, error))
+        return fail_at (ctx, group, key, error);
+    }
+  if (table != NULL)
+    {
+      key = "speedup";
+      if (kind != NULL && cls->scaling.kind != SIM_SCALING_TABLE)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "speedup (measured points) applies to scaling = table, not %s",
+                       sim_scaling_kind_to_string (cls->scaling.kind));
+          return fail_at (ctx, group, key, error);
+        }
+      if (!sim_scaling_parse_table (g_strstrip (table), &cls->scaling, error))
+        return fail_at (ctx, group, key, error);
+    }
+  key = kind != NULL ? "scaling" : serial != NULL ? "serial_fraction" : "speedup";
+  if (cls->scaling.kind == SIM_SCALING_TABLE && cls->scaling.n_points == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "scaling = table needs its measured points: speedup = \"2:1.98, 4:3.88, 8:7.28\"");
+      return fail_at (ctx, group, key, error);
+    }
+  if (cls->scaling.kind == SIM_SCALING_AMDAHL && kind != NULL && serial == NULL &&
+      cls->scaling.serial_fraction == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "scaling = amdahl needs serial_fraction, e.g. serial_fraction = 0.065");
+      return fail_at (ctx, group, key, error);
+    }
+  if (!sim_scaling_validate (&cls->scaling, error))
+    return fail_at (ctx, group, key, error);
+  if (cls->scaling.kind == SIM_SCALING_COMM && cls->comm.iteration == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "scaling = comm derives the speed-up from the communication profile: give "
+                   "iteration and gradient (e.g. iteration = 200ms, gradient = 1.4GB)");
+      return fail_at (ctx, group, key, error);
+    }
+  if ((cls->scaling.kind == SIM_SCALING_AMDAHL || cls->scaling.kind == SIM_SCALING_TABLE) &&
+      cls->comm.iteration > 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "a %s curve already includes the job's communication: drop the "
+                   "communication profile (iteration, gradient) or use scaling = comm",
+                   sim_scaling_kind_to_string (cls->scaling.kind));
+      return fail_at (ctx, group, key, error);
+    }
+  if (ref != NULL)
+    {
+      gint64 n;
+      key = "reference_gpus";
+      if (!sim_parse_integer (g_strstrip (ref), 1, 1000000, &n, error))
+        return fail_at (ctx, group, key, error);
+      cls->reference_gpus = (guint32) n;
+    }
+  if (thr != NULL)
+    {
+      key = "throughput";
+      if (!sim_throughput_parse (g_strstrip (thr), &cls->throughput, error))
+        return fail_at (ctx, group, key, error);
+    }
+  if (cls->gpus_min > 0 && cls->mig_profile != NULL)
+    {
+      key = "gpus";
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "a MIG job runs on one GPU: it cannot be moldable (gpus = MIN..MAX)");
+      return fail_at (ctx, group, key, error);
+    }
+  return TRUE;
+}
+
 /* Reads a class's gpus, duration and estimate_factor from GROUP; keys absent
  * there keep the values already in CLS (the [workload] defaults). */
 static gboolean
@@ -635,7 +797,7 @@ read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **
   g_autofree char *gpus = get_raw (ctx, group, "gpus");
   g_autofree char *duration = get_raw (ctx, group, "duration");
 
-  if (gpus != NULL && !parse_gpu_mix (g_strstrip (gpus), cls, error))
+  if (gpus != NULL && !parse_gpus_or_range (g_strstrip (gpus), cls, error))
     {
       locate (ctx, group, "gpus", error);
       return FALSE;
@@ -709,7 +871,8 @@ read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **
     }
   return get_parsed (ctx, group, "estimate_factor", (ParseFunc) parse_factor,
                      &cls->estimate_factor, error) &&
-         read_comm (ctx, group, &cls->comm, error);
+         read_comm (ctx, group, &cls->comm, error) &&
+         read_class_scaling (ctx, group, cls, error);
 }
 
 /* [fabric]: how nodes are connected, key by key through the builder's own
@@ -983,6 +1146,10 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
           cls.n_gpu_values = defaults.n_gpu_values;
         }
       cls.duration = defaults.duration;
+      cls.scaling = defaults.scaling;
+      cls.reference_gpus = defaults.reference_gpus;
+      cls.gpus_min = defaults.gpus_min;
+      cls.throughput = defaults.throughput;
       if (defaults.duration.n_values > 0)
         {
           cls.duration.values = g_memdup2 (defaults.duration.values,
@@ -1222,10 +1389,16 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
         if (strcmp (keys[k], "queue") != 0 && strcmp (keys[k], "placement") != 0 &&
             strcmp (keys[k], "plugin") != 0 && strcmp (keys[k], "interval") != 0 &&
-            strcmp (keys[k], "backfill_interval") != 0)
+            strcmp (keys[k], "backfill_interval") != 0 &&
+            strcmp (keys[k], "moldable_efficiency") != 0)
           g_hash_table_insert (sc->policy_params, g_strdup (keys[k]),
                                g_strstrip (get_raw (ctx, "policy", keys[k])));
     }
+  /* Moldable jobs are sized by the simulation for every policy, so this
+   * key is not passed on to the policy. */
+  if (!get_parsed (ctx, "policy", "moldable_efficiency", (ParseFunc) parse_efficiency,
+                   &sc->moldable_efficiency, error))
+    return NULL;
   /* The scheduling cycle (0: decide at every event). */
   if (!get_parsed (ctx, "policy", "interval", (ParseFunc) sim_parse_duration, &sc->sched_interval,
                    error) ||

@@ -147,6 +147,9 @@ typedef struct {
   char    *plugin;          /* (nullable) a policy plugin, absolute path; wins over queue/placement */
   SimTime  sched_interval;  /* scheduling cycle: decisions at its multiples only; 0: at every event */
   SimTime  backfill_interval; /* easy: backfill only at its multiples; 0: in every pass */
+  double   moldable_efficiency; /* [policy] moldable_efficiency: moldable jobs take at most
+                                 * the most GPUs whose efficiency (speed-up / GPUs) reaches it;
+                                 * 0: the most that fit */
 
   SimTime  sample_interval; /* time-series interval */
   gboolean write_jobs;

@@ -25,6 +25,19 @@
 /* How often (in events) the progress function is called. */
 #define PROGRESS_EVERY 16384
 
+/* A class's scaling, ready for the hot path: its speed-up cached for
+ * every GPU count its jobs can hold, its throughput table resolved to
+ * catalogue models, and, for a moldable class, the most GPUs the
+ * efficiency rule lets a job ask for. */
+typedef struct {
+  const SimJobClassConfig *config;
+  double  *speedup;           /* [n] for n = 0 .. max_n; [0] unused */
+  guint    max_n;
+  const SimGpuModel *thr_models[SIM_THROUGHPUT_MAX_MODELS];
+  double   thr_reference;     /* throughput on the reference model; 0: no table */
+  guint32  moldable_cap;      /* 0: not moldable */
+} ClassScaling;
+
 struct _SimSimulation {
   GObject        parent_instance;
 
@@ -43,6 +56,10 @@ struct _SimSimulation {
   double         computing_milli; /* sum over running jobs of GPUs x thousandths x the
                                    * share of time they compute */
   double         reference_tflops; /* the reference GPU's; 0: every GPU runs at speed 1 */
+  const SimGpuModel *reference_model; /* (nullable) the reference GPU */
+  ClassScaling  *class_scaling; /* per synthetic class; NULL for traces */
+  guint          n_class_scaling;
+  SimCommModel  *idle_comm;   /* an empty copy of the network, for speed-up curves */
   guint64        pass;        /* decision passes so far */
   SimTime        pass_time;   /* the instant of the last pass */
   guint          passes_now;  /* passes at that instant */
@@ -84,6 +101,9 @@ G_DEFINE_FINAL_TYPE (SimSimulation, sim_simulation, G_TYPE_OBJECT)
 
 static GError *too_big (SimSimulation *self, const char *group, const char *key,
                         const char *format, ...) G_GNUC_PRINTF (4, 5);
+static void class_scaling_free (SimSimulation *self);
+static gboolean has_measured_curve (SimSimulation *self, const SimJob *job);
+static void mold_request (SimSimulation *self, SimJob *job);
 
 /* The collectives a running job has registered in the communication
  * model, by phase: data-parallel all-reduces, tensor-parallel all-reduces,
@@ -140,6 +160,8 @@ sim_simulation_finalize (GObject *object)
   g_clear_error (&self->error);
   g_clear_object (&self->policy);
   g_clear_pointer (&self->engine, sim_engine_free);
+  class_scaling_free (self);
+  g_clear_pointer (&self->idle_comm, sim_comm_model_free);
   g_clear_pointer (&self->comm, sim_comm_model_free);
   g_clear_pointer (&self->comm_owner, g_hash_table_unref);
   g_clear_pointer (&self->topology, sim_topology_free);
@@ -223,7 +245,8 @@ note_state (SimSimulation *self)
   if (self->queue->len > 0)
     {
       const SimJob *head = self->queue->pdata[0];
-      self->metrics.fragmented = sim_cluster_fragmented_gpus (self->cluster, head->spec.gpus);
+      self->metrics.fragmented = sim_cluster_fragmented_gpus (self->cluster,
+                                                                sim_job_get_min_gpus (head));
     }
 }
 
@@ -297,6 +320,14 @@ pull_next (SimSimulation *self)
 static gboolean
 can_ever_fit (SimSimulation *self, const SimJobSpec *spec)
 {
+  /* A moldable job can run if its smallest size can. */
+  if (spec->gpus_min > 0 && spec->gpus_min < spec->gpus)
+    {
+      SimJobSpec smallest = *spec;
+      smallest.gpus = spec->gpus_min;
+      smallest.gpus_min = 0;
+      return can_ever_fit (self, &smallest);
+    }
   if (spec->gpus == 0 || spec->gpu_milli == 0 || spec->gpu_milli > SIM_GPU_WHOLE)
     return FALSE;
   if (spec->gpu_milli < SIM_GPU_WHOLE && spec->gpus != 1)
@@ -371,7 +402,8 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   job->speed = 1.0;
   job->queue_seq = self->next_queue_seq++;
   job->running_link.data = job;
-  if (job->spec.comm.iteration == 0 && self->scenario->n_comm_mix > 0)
+  if (job->spec.comm.iteration == 0 && self->scenario->n_comm_mix > 0 &&
+      !has_measured_curve (self, job))
     {
       /* A job without a profile draws one from the mix. */
       double u = sim_rng_uniform (self->comm_rng) * self->comm_mix_total;
@@ -380,6 +412,8 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
         u -= self->scenario->comm_mix[k++].share;
       job->spec.comm = self->scenario->comm_mix[k].profile;
     }
+  if (job->spec.gpus_min > 0)
+    mold_request (self, job);
   sim__metrics_job_submitted (&self->metrics, job);
   if (!self->force && self->metrics.submitted > SIM_LIMIT_JOBS)
     fail (self, too_big (self, "scenario", "horizon", "this run has simulated %.3g jobs",
@@ -615,6 +649,97 @@ comm_rate (SimSimulation *self, const SimJob *job)
   return reference / (compute + comm - hidden);
 }
 
+/* ------------------------------------------------------------------------- */
+/* Scaling curves and throughput per GPU model (sim-scaling.h).              */
+
+/* JOB's class's scaling, or NULL (trace jobs, which have no curve). */
+static const ClassScaling *
+class_scaling_of (SimSimulation *self, const SimJob *job)
+{
+  if (job->spec.job_class >= self->n_class_scaling)
+    return NULL;
+  return &self->class_scaling[job->spec.job_class];
+}
+
+static double
+cached_speedup (const ClassScaling *cs, guint n)
+{
+  return n <= cs->max_n ? cs->speedup[n] : sim_scaling_speedup (&cs->config->scaling, n);
+}
+
+/* Whether JOB's class speed-up is a measured curve (Amdahl or a table),
+ * which already includes its communication. */
+static gboolean
+has_measured_curve (SimSimulation *self, const SimJob *job)
+{
+  const ClassScaling *cs = class_scaling_of (self, job);
+
+  return cs != NULL && (cs->config->scaling.kind == SIM_SCALING_AMDAHL ||
+                        cs->config->scaling.kind == SIM_SCALING_TABLE);
+}
+
+/* The GPU count JOB's duration is measured at: the class's reference_gpus,
+ * else the most GPUs a job of a moldable class may take, else what the
+ * job asks for. */
+static guint
+reference_count (const ClassScaling *cs, const SimJob *job)
+{
+  if (cs->config->reference_gpus > 0)
+    return cs->config->reference_gpus;
+  if (cs->config->gpus_min > 0)
+    return cs->config->gpu_values[0];
+  return job->spec.gpus;
+}
+
+/* The scaling factor of a job that runs on its GPUs: S(N) / S(N_ref), with
+ * N the GPUs it holds (sim-scaling.h).  A rigid job measured at its own
+ * count runs at 1, as it always did.  For scaling = comm (and linear) this
+ * is the compute part, N / N_ref; the communication model then adds what
+ * the collectives cost, in comm_rate(). */
+static double
+scaling_factor (SimSimulation *self, const SimJob *job)
+{
+  const ClassScaling *cs = class_scaling_of (self, job);
+  guint ref;
+
+  if (cs == NULL || job->spec.mig_profile != NULL)
+    return 1.0;
+  ref = reference_count (cs, job);
+  if (job->n_gpus == ref)
+    return 1.0;
+  return cached_speedup (cs, job->n_gpus) / cached_speedup (cs, ref);
+}
+
+/* The speed of JOB on one GPU of MODEL against the reference GPU: its
+ * class's measured throughput ratio when its table lists MODEL, else the
+ * ratio of dense FP16 TFLOPS.  A GPU whose speed is not in the catalogue
+ * counts as the reference's. */
+static double
+model_speed (SimSimulation *self, const SimJob *job, const SimGpuModel *model)
+{
+  const ClassScaling *cs = class_scaling_of (self, job);
+  double t;
+
+  if (cs != NULL && cs->thr_reference > 0 && model != NULL)
+    for (guint k = 0; k < cs->config->throughput.n_models; k++)
+      if (cs->thr_models[k] == model)
+        return cs->config->throughput.throughput[k] / cs->thr_reference;
+  t = model != NULL ? model->fp16_tflops : 0;
+  return t > 0 ? t / self->reference_tflops : 1.0;
+}
+
+/* A moldable job arrives: under [policy] moldable_efficiency it asks for
+ * no more GPUs than its class's cap (the policy then picks the largest
+ * count from gpus_min up that fits when it starts the job). */
+static void
+mold_request (SimSimulation *self, SimJob *job)
+{
+  const ClassScaling *cs = class_scaling_of (self, job);
+
+  if (cs != NULL && cs->moldable_cap > 0)
+    job->spec.gpus = MAX (job->spec.gpus_min, MIN (job->spec.gpus, cs->moldable_cap));
+}
+
 /* The speed of JOB's GPUs against the reference GPU: the slowest of them
  * sets the pace of a synchronous job.  GPUs whose speed is not in the
  * catalogue count as the reference's. */
@@ -630,8 +755,7 @@ gpu_speed (SimSimulation *self, const SimJob *job)
       const SimNode *node = sim_cluster_get_node (self->cluster,
                                                   sim_cluster_get_gpu (self->cluster,
                                                                        job->gpus[i])->node);
-      double t = node->gpu_model != NULL ? node->gpu_model->fp16_tflops : 0;
-      slowest = MIN (slowest, t > 0 ? t / self->reference_tflops : 1.0);
+      slowest = MIN (slowest, model_speed (self, job, node->gpu_model));
     }
   return slowest == G_MAXDOUBLE ? 1.0 : slowest;
 }
@@ -765,7 +889,9 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   job->start = now;
   if (job->first_start < 0)
     job->first_start = now;
-  job->speed = gpu_speed (self, job);
+  /* Its GPUs' speed and its scaling on their count: one product, the
+   * speed every rate of the job is measured against. */
+  job->speed = gpu_speed (self, job) * scaling_factor (self, job);
   job->rate = job->speed;
   job->last_update = now;
   job->version++;
@@ -1015,6 +1141,181 @@ sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *c
   return g_steal_pointer (&cluster);
 }
 
+static void
+class_scaling_free (SimSimulation *self)
+{
+  for (guint c = 0; c < self->n_class_scaling; c++)
+    g_free (self->class_scaling[c].speedup);
+  g_clear_pointer (&self->class_scaling, g_free);
+  self->n_class_scaling = 0;
+}
+
+/* The section a class's keys are in, for messages. */
+static char *
+class_group (const SimScenario *sc, const SimJobClassConfig *cls)
+{
+  if (sc->generator.n_classes == 1 && strcmp (cls->name, "default") == 0)
+    return g_strdup ("workload");
+  return g_strdup_printf ("class %s", cls->name);
+}
+
+/* A communicating class's speed-up on N GPUs, on an idle copy of the
+ * fabric (see sim_simulation_get_class_speedup()).  Its iteration is the
+ * compute time at its reference count N_ref, so one GPU computes for
+ * iteration x N_ref and N GPUs for iteration x N_ref / N, plus the
+ * collectives register_comm() would start, less what overlaps compute. */
+static gboolean
+comm_speedup (SimSimulation *self, const SimJobClassConfig *cls, guint n, double *out,
+              GError **error)
+{
+  const SimCommProfile *c = &cls->comm;
+  guint ref = cls->reference_gpus;
+  guint tp, pp, dp;
+  double compute1, compute, comm = 0, hidden;
+  g_autofree guint32 *gpus = NULL;
+  SimCollectiveTiming timing;
+
+  for (guint g = 0; ref == 0 && g < cls->n_gpu_values; g++)
+    ref = MAX (ref, cls->gpu_values[g]);
+  compute1 = sim_time_to_seconds (c->iteration) * MAX (ref, 1);
+  if (n <= 1)
+    {
+      *out = 1.0;
+      return TRUE;
+    }
+  if (n > sim_cluster_get_n_gpus (self->cluster))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "class %s on %u GPUs: the cluster has %u", cls->name, n,
+                   sim_cluster_get_n_gpus (self->cluster));
+      return FALSE;
+    }
+  if (self->idle_comm == NULL)
+    self->idle_comm = sim_comm_model_new (self->topology, self->cluster);
+  gpus = g_new (guint32, MAX (n, 2));
+  for (guint i = 0; i < n; i++)
+    gpus[i] = i;
+  tp = MAX (1, MIN (c->tp, n));
+  pp = MAX (1, MIN (c->pp, n / tp));
+  dp = n / (tp * pp);
+  if (dp >= 2 && c->dp_bytes / (tp * pp) > 0)
+    {
+      g_autofree guint32 *group = g_new (guint32, dp);
+      for (guint d = 0; d < dp; d++)
+        group[d] = gpus[tp * d];
+      if (!sim_collective_time (self->idle_comm, SIM_COLLECTIVE_ALL_REDUCE,
+                                SIM_COLLECTIVE_ALGO_AUTO, c->dp_bytes / (tp * pp), group, dp,
+                                &timing, error))
+        return FALSE;
+      comm += timing.time;
+    }
+  if (tp >= 2 && c->tp_bytes > 0)
+    {
+      if (!sim_collective_time (self->idle_comm, SIM_COLLECTIVE_ALL_REDUCE,
+                                SIM_COLLECTIVE_ALGO_AUTO, c->tp_bytes, gpus, tp, &timing, error))
+        return FALSE;
+      comm += timing.time;
+    }
+  if (pp >= 2 && c->pp_bytes > 0)
+    {
+      guint32 pair[2] = { gpus[0], gpus[tp * dp] };
+      if (!sim_collective_time (self->idle_comm, SIM_COLLECTIVE_SEND_RECV,
+                                SIM_COLLECTIVE_ALGO_AUTO, c->pp_bytes, pair, 2, &timing, error))
+        return FALSE;
+      comm += timing.time;
+    }
+  compute = compute1 / n;
+  hidden = MIN (c->overlap * comm, compute);
+  *out = compute1 / (compute + comm - hidden);
+  return TRUE;
+}
+
+static gboolean
+class_speedup (SimSimulation *self, const SimJobClassConfig *cls, guint n, double *out,
+               GError **error)
+{
+  if (cls->comm.iteration > 0 && self->topology != NULL &&
+      (cls->scaling.kind == SIM_SCALING_COMM || cls->scaling.kind == SIM_SCALING_LINEAR))
+    return comm_speedup (self, cls, n, out, error);
+  *out = sim_scaling_speedup (&cls->scaling, n);
+  return TRUE;
+}
+
+/* Readies every synthetic class's scaling for the run: speed-ups cached
+ * for the GPU counts its jobs can hold, its throughput table checked
+ * against the catalogue (which must list the reference GPU: durations are
+ * measured on it), and the efficiency cap of moldable classes. */
+static gboolean
+setup_class_scaling (SimSimulation *self, GError **error)
+{
+  const SimScenario *sc = self->scenario;
+
+  if (sc->source != SIM_SOURCE_SYNTHETIC)
+    return TRUE;
+  self->class_scaling = g_new0 (ClassScaling, sc->generator.n_classes);
+  self->n_class_scaling = sc->generator.n_classes;
+  for (guint c = 0; c < sc->generator.n_classes; c++)
+    {
+      const SimJobClassConfig *cls = &sc->generator.classes[c];
+      ClassScaling *cs = &self->class_scaling[c];
+      const SimThroughputTable *thr = &cls->throughput;
+
+      cs->config = cls;
+      cs->max_n = MAX (cls->reference_gpus, 1);
+      for (guint g = 0; g < cls->n_gpu_values; g++)
+        cs->max_n = MAX (cs->max_n, cls->gpu_values[g]);
+      cs->speedup = g_new0 (double, cs->max_n + 1);
+      for (guint n = 1; n <= cs->max_n; n++)
+        cs->speedup[n] = sim_scaling_speedup (&cls->scaling, n);
+
+      for (guint k = 0; k < thr->n_models; k++)
+        {
+          cs->thr_models[k] = sim_catalogue_lookup_gpu (self->catalogue, thr->models[k]);
+          if (cs->thr_models[k] == NULL)
+            {
+              const char *close = sim_catalogue_suggest (self->catalogue, thr->models[k]);
+              g_autofree char *group = class_group (sc, cls);
+              g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                           "no GPU model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
+                           thr->models[k], close ? ": did you mean \"" : "", close ? close : "",
+                           close ? "\"?" : "");
+              sim__scenario_locate (sc, group, "throughput", error);
+              return FALSE;
+            }
+          if (cs->thr_models[k] == self->reference_model)
+            cs->thr_reference = thr->throughput[k];
+        }
+      if (thr->n_models > 0 && cs->thr_reference == 0)
+        {
+          g_autofree char *group = class_group (sc, cls);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                       "the throughput table does not list the reference GPU %s, on which "
+                       "durations are measured: add it (or set [workload] reference_gpu)",
+                       self->reference_model != NULL ? self->reference_model->name : "(none)");
+          sim__scenario_locate (sc, group, "throughput", error);
+          return FALSE;
+        }
+
+      if (cls->gpus_min > 0 && sc->moldable_efficiency > 0)
+        {
+          guint max = cls->gpu_values[0];
+          cs->moldable_cap = cls->gpus_min;
+          for (guint n = MIN (max, sim_cluster_get_n_gpus (self->cluster)); n > cls->gpus_min; n--)
+            {
+              double v;
+              if (!class_speedup (self, cls, n, &v, error))
+                return FALSE;
+              if (v / n >= sc->moldable_efficiency - 1e-12)
+                {
+                  cs->moldable_cap = n;
+                  break;
+                }
+            }
+        }
+    }
+  return TRUE;
+}
+
 /* Durations are run times on the reference GPU ([workload] reference_gpu,
  * else the first pool's); jobs on other GPUs progress at the ratio of dense
  * FP16/BF16 throughput.  A homogeneous cluster runs at speed 1. */
@@ -1041,6 +1342,7 @@ set_reference_gpu (SimSimulation *self, GError **error)
   else
     ref = sim_cluster_get_pool (self->cluster, 0)->gpu_model;
   self->reference_tflops = ref != NULL ? ref->fp16_tflops : 0;
+  self->reference_model = ref;
   return TRUE;
 }
 
@@ -1269,6 +1571,8 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   if (!check_gpu_models (self, error) || !check_mig_profiles (self, error))
     return NULL;
   if (!set_reference_gpu (self, error))
+    return NULL;
+  if (!setup_class_scaling (self, error))
     return NULL;
 
   if (scenario->source == SIM_SOURCE_SWF)
@@ -1704,4 +2008,41 @@ sim_simulation_get_report (SimSimulation *self)
 {
   g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
   return self->report;
+}
+
+guint
+sim_simulation_get_n_classes (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  return self->n_class_scaling;
+}
+
+const char *
+sim_simulation_get_class_name (SimSimulation *self, guint job_class)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  if (job_class >= self->n_class_scaling)
+    return NULL;
+  return self->class_scaling[job_class].config->name;
+}
+
+gboolean
+sim_simulation_get_class_speedup (SimSimulation *self, guint job_class, guint n_gpus,
+                                  double *speedup, GError **error)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  g_return_val_if_fail (speedup != NULL, FALSE);
+  if (job_class >= self->n_class_scaling)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "no job class %u: the workload has %u synthetic class(es)", job_class,
+                   self->n_class_scaling);
+      return FALSE;
+    }
+  if (n_gpus == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "a speed-up needs at least one GPU");
+      return FALSE;
+    }
+  return class_speedup (self, self->class_scaling[job_class].config, n_gpus, speedup, error);
 }

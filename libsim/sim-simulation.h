@@ -284,6 +284,55 @@ SimPolicy *sim_simulation_get_policy (SimSimulation *self);
 SimReport *sim_simulation_get_report (SimSimulation *self);
 
 /**
+ * sim_simulation_get_n_classes:
+ * @self: a simulation
+ *
+ * Returns: the synthetic workload's job classes (0 for a trace, whose jobs
+ *   have no scaling curve).
+ */
+guint sim_simulation_get_n_classes (SimSimulation *self);
+
+/**
+ * sim_simulation_get_class_speedup:
+ * @self: a simulation
+ * @job_class: a class of the synthetic workload, from 0
+ * @n_gpus: GPUs, >= 1
+ * @speedup: (out): the class's speed-up on @n_gpus against one GPU
+ * @error: return location for a #GError
+ *
+ * How much faster a job of the class runs on @n_gpus GPUs of the
+ * reference model than on one (see sim-scaling.h for the models): the
+ * closed form for linear and Amdahl, the interpolated table, or, for a
+ * class with a communication profile (scaling = comm or linear), its
+ * iteration's compute over N plus the communication that does not overlap
+ * it, timed on an idle copy of the scenario's fabric with the job on the
+ * first @n_gpus GPUs (one group of each parallel kind; other jobs'
+ * traffic, which a run adds, is not in this figure).  Efficiency is
+ * @speedup / @n_gpus.
+ *
+ * Errors: SIM_ERROR_INVALID for a class that does not exist, @n_gpus of
+ * 0, or a communicating class asked for more GPUs than the cluster has;
+ * errors of the communication model.
+ *
+ * Time complexity: O(1) for closed forms; one collective estimate per
+ * parallel kind for a communicating class.
+ *
+ * Returns: %TRUE with @speedup set.
+ */
+gboolean sim_simulation_get_class_speedup (SimSimulation *self, guint job_class, guint n_gpus,
+                                           double *speedup, GError **error);
+
+/**
+ * sim_simulation_get_class_name:
+ * @self: a simulation
+ * @job_class: a class, from 0
+ *
+ * Returns: (transfer none) (nullable): the class's name, or %NULL if there
+ *   is no such class.
+ */
+const char *sim_simulation_get_class_name (SimSimulation *self, guint job_class);
+
+/**
  * SimJobObserver:
  * @simulation: the simulation
  * @job: (transfer none): the job

@@ -18,6 +18,7 @@
 #include "cluster/sim-mig.h"
 #include "fabric/sim-topology.h"
 #include "fabric/sim-collective.h"
+#include "workload/sim-scaling.h"
 #include "workload/sim-workload.h"
 #include "workload/sim-openb.h"
 #include "workload/sim-traces.h"

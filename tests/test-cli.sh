@@ -469,5 +469,31 @@ expect 1 run "$EIB" --set fabric.cable_length=-3m
 contains "$tmp/stderr" "cable_length" "a negative cable length: the key"
 contains "$tmp/stderr" "non-negative" "a negative cable length: what was expected"
 
+# ---- scaling ------------------------------------------------------------------
+
+MD="$SIM_TOP_SRCDIR/scenarios/scaling-molecular-dynamics.ini"
+RENDER="$SIM_TOP_SRCDIR/scenarios/scaling-render.ini"
+expect 0 scaling "$MD"
+contains "$tmp/stdout" "       8      5.50       68.7 %    0.182" "gpusim scaling: MD at 5.50x on 8 A100"
+expect 0 scaling "$RENDER" --gpus 1,4,8
+contains "$tmp/stdout" "       8      7.28       91.0 %    0.137" "gpusim scaling: render at 7.28x on 8"
+expect 0 scaling "$MD" --set "class md.serial_fraction=0.2"
+contains "$tmp/stdout" "       8      3.33" "gpusim scaling --set serial_fraction"
+expect 1 scaling "$MD" --set "class md.serial_fraction=1"
+contains "$tmp/stderr" "--set class md.serial_fraction: serial fraction 1" "gpusim scaling with serial_fraction = 1"
+contains "$tmp/stderr" "[0, 1)" "gpusim scaling with serial_fraction = 1"
+expect 1 run "$RENDER" --set "class render.speedup=2:1.9, 4:1.5"
+contains "$tmp/stderr" "must not decrease" "gpusim run with a decreasing scaling table"
+expect 1 run "$MD" --set "class md.throughput=A100-SXM-40G:1"
+contains "$tmp/stderr" "did you mean" "gpusim run with an unknown throughput model"
+expect 2 scaling "$MD" --gpus 0,8
+expect 2 scaling
+# The answers the scenarios' comments and the README give.
+expect 0 compare "$MD"
+contains "$tmp/stdout" "-23.5% *" "MD: 4 GPUs rather than 8 cut the mean JCT by 23.5 %"
+contains "$tmp/stdout" "-29.5% *" "MD: 4 to 8 GPUs cut the mean JCT by 29.5 %"
+expect 0 compare "$RENDER"
+contains "$tmp/stdout" "+20.5% *" "render: 4 GPUs rather than 8 raise the mean JCT by 20.5 %"
+
 echo "test-cli.sh: $checks commands checked"
 exit 0

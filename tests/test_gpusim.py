@@ -27,6 +27,7 @@ import unittest
 
 import gpusim
 from gpusim import Sim
+from gi.repository import GLib
 
 TOP_SRCDIR = os.environ.get("SIM_TOP_SRCDIR", ".")
 TOP_BUILDDIR = os.environ.get("SIM_TOP_BUILDDIR", ".")
@@ -344,6 +345,65 @@ class LatencyTests(unittest.TestCase):
         self.assertGreater(jct["infiniband-tcp-latency"]["mean"], jct["infiniband-ndr"]["mean"])
         self.assertLess(jct["infiniband-tcp-latency"]["difference"]["mean"],
                         jct["ethernet-100g-tcp"]["difference"]["mean"] / 10)
+
+
+class ScalingTests(unittest.TestCase):
+    MD = os.path.join(TOP_SRCDIR, "scenarios", "scaling-molecular-dynamics.ini")
+    RENDER = os.path.join(TOP_SRCDIR, "scenarios", "scaling-render.ini")
+
+    def test_published_ranges(self):
+        # About 100k atoms of MD on 8 A100: 5-6x one GPU (the target range;
+        # the sub-linear shape: GROMACS strong scaling, Pall et al., J. Chem.
+        # Phys. 153, 134110, 2020; sources in the scenario); V-Ray GPU
+        # renders on 8 GPUs: 7-8x (Chaos, "Multi-GPU scaling For CUDA and
+        # RTX modes", 2023: 91 % efficiency on average).
+        md = gpusim.Simulation(self.MD)
+        render = gpusim.Simulation(self.RENDER)
+        self.assertEqual(md.classes, ["md", "prep"])
+        self.assertTrue(5 <= md.speedup("md", 8) <= 6, md.speedup("md", 8))
+        self.assertTrue(7 <= render.speedup("render", 8) <= 8)
+        rows = md.scaling(gpus=(1, 4, 8))["md"]
+        self.assertEqual([n for n, _, _ in rows], [1, 4, 8])
+        for n, speedup, efficiency in rows:
+            # Amdahl's closed form with the scenario's serial fraction.
+            self.assertAlmostEqual(speedup, 1 / (0.065 + 0.935 / n), places=12)
+            self.assertAlmostEqual(efficiency, speedup / n)
+        self.assertAlmostEqual(Sim.scaling_amdahl(0.065, 8.0), 1 / (0.065 + 0.935 / 8))
+        # The "prep" class keeps the default, linear.
+        self.assertEqual(md.speedup(1, 8), 8.0)
+        with self.assertRaises(gpusim.Error):
+            md.speedup("no-such-class", 8)
+        with self.assertRaises(gpusim.Error):
+            md.speedup("md", 0)
+
+    def test_curve_from_python(self):
+        # A measured table, interpolated by GSL's Steffen method: at 3 GPUs
+        # the hand-worked value of check-scaling.c.
+        result = Sim.scaling_parse_table("2:1.98, 4:3.88, 8:7.28")
+        curve = result[1] if isinstance(result, tuple) else result
+        self.assertEqual(curve.n_points, 4)
+        self.assertAlmostEqual(curve.speedup(3), 2.9433333333, places=9)
+        self.assertAlmostEqual(curve.speedup(8), 7.28)
+        with self.assertRaises(GLib.Error):
+            Sim.scaling_parse_table("2:1.9, 4:1.5")
+
+    def test_four_rather_than_eight(self):
+        # The scenario's own question, on one seed: 4 GPUs per simulation
+        # rather than 8 lengthens each run (S(8)/S(4) = 1.64) but frees GPUs.
+        eight = gpusim.run(self.MD, set={"class md.gpus": 8})
+        four = gpusim.run(self.MD, set={"class md.gpus": 4})
+        self.assertLess(four["wait_mean"], eight["wait_mean"])
+        self.assertLess(four["gpu_utilization"], eight["gpu_utilization"])
+        slower = gpusim.run(self.MD, set={"class md.gpus": 8, "class md.serial_fraction": 0.2})
+        self.assertGreater(slower["jct_mean"], eight["jct_mean"])
+
+    def test_bad_serial_fraction(self):
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.Simulation(self.MD, set={"class md.serial_fraction": 1})
+        self.assertIn("serial_fraction", caught.exception.message)
+        self.assertIn("[0, 1)", caught.exception.message)
+        self.assertEqual(caught.exception.code, Sim.Error.INVALID)
+
 
 class ExampleTests(unittest.TestCase):
     def test_python_run_example(self):

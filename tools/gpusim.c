@@ -7,6 +7,7 @@
  *   gpusim models [show NAME]
  *   gpusim topo SCENARIO [--json]
  *   gpusim collective SCENARIO --op OP --gpus N [--algo A] [--min S] [--max S]
+ *   gpusim scaling SCENARIO [--gpus 1,2,4,8]
  */
 #include "config.h"
 
@@ -268,6 +269,8 @@ static const struct {
   { "topo", gpusim_cmd_topo, "print the figures of a scenario's network" },
   { "collective", gpusim_cmd_collective,
     "time a collective on the scenario's fabric, as nccl-tests prints it" },
+  { "scaling", gpusim_cmd_scaling,
+    "each job class's speed-up and efficiency on 1, 2, 4, 8... GPUs" },
 };
 
 static void

@@ -105,7 +105,8 @@ sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_n
                sim__format_seconds (job->first_start, b2), sim__format_seconds (job->end, b3),
                sim__format_seconds (job->first_start - job->spec.submit, b4),
                sim__format_seconds (job->end - job->spec.submit, b5),
-               sim__format_seconds (job->executed, b6), bsld, job->spec.gpus,
+               sim__format_seconds (job->executed, b6), bsld,
+               job->n_gpus > 0 ? job->n_gpus : job->spec.gpus,
                job->spec.gpu_milli, job->n_nodes, job->n_preemptions);
     }
 }

@@ -440,6 +440,15 @@ sim_job_takes_whole_gpus (const SimJob *job)
   return job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL;
 }
 
+guint
+sim_job_get_min_gpus (const SimJob *job)
+{
+  g_return_val_if_fail (job != NULL, 0);
+  if (job->spec.gpus_min > 0 && job->spec.gpus_min < job->spec.gpus)
+    return job->spec.gpus_min;
+  return job->spec.gpus;
+}
+
 gboolean
 sim_place_node_admits (const SimCluster *cluster, guint node, const SimJob *job, guint gpus_here)
 {

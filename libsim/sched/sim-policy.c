@@ -38,6 +38,34 @@ sim_policy_compare (SimPolicy *self, const SimJob *a, const SimJob *b)
   return a->queue_seq < b->queue_seq ? -1 : a->queue_seq > b->queue_seq;
 }
 
+/* A moldable job: the largest count from its gpus_min up to its gpus that
+ * fits now (never more than the free GPUs), placed by the policy's own
+ * rule.  While the policy places it, the job asks for that count (its
+ * spec's gpus), so every placement works unchanged; the request is
+ * restored before returning, and the placement's n_gpus says what was
+ * chosen.  PLACEMENT's buffer has room for the full request.  At most
+ * gpus - gpus_min + 1 placements per call. */
+static gboolean
+place_moldable (SimPolicy *self, SimPolicyInterface *iface, const SimCluster *cluster,
+                const SimJob *job, SimPlacement *placement)
+{
+  SimJob *asking = (SimJob *) job;
+  guint32 request = job->spec.gpus;
+  guint n = MIN (request, sim_cluster_get_n_free_gpus (cluster));
+  gboolean ok = FALSE;
+
+  for (; !ok && n >= job->spec.gpus_min && n > 0; n--)
+    {
+      asking->spec.gpus = n;
+      placement->n_gpus = n;
+      ok = iface->place (self, cluster, job, placement);
+    }
+  asking->spec.gpus = request;
+  if (!ok)
+    placement->n_gpus = request;
+  return ok;
+}
+
 gboolean
 sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
                   SimPlacement *placement)
@@ -53,6 +81,9 @@ sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
   if (job->spec.mig_profile != NULL)
     return sim_place_mig (cluster, job, placement);
   placement->mig_start = -1;
+  if (job->spec.gpus_min > 0 && job->spec.gpus_min < job->spec.gpus &&
+      sim_job_takes_whole_gpus (job) && placement->n_gpus == job->spec.gpus)
+    return place_moldable (self, iface, cluster, job, placement);
   return iface->place (self, cluster, job, placement);
 }
 
@@ -162,7 +193,9 @@ sim_sched_context_start (SimSchedContext *context, SimJob *job, const SimPlaceme
                    job->spec.id);
       return FALSE;
     }
-  if (placement->n_gpus != job->spec.gpus || placement->milli != job->spec.gpu_milli)
+  if ((placement->n_gpus != job->spec.gpus &&
+       (placement->n_gpus < sim_job_get_min_gpus (job) || placement->n_gpus > job->spec.gpus)) ||
+      placement->milli != job->spec.gpu_milli)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
                    "job %" G_GUINT64_FORMAT " asks for %u x %u/1000 GPUs; the placement "

@@ -470,6 +470,15 @@ void sim_job_host_share (const SimJob *job, guint gpus_here, guint64 *cpu_milli,
 gboolean sim_job_takes_whole_gpus (const SimJob *job);
 
 /**
+ * sim_job_get_min_gpus:
+ * @job: a job
+ *
+ * Returns: the fewest GPUs @job can start on: its spec's gpus_min for a
+ *   moldable job (sim_policy_place() then picks the count), else its gpus.
+ */
+guint sim_job_get_min_gpus (const SimJob *job);
+
+/**
  * sim_place_node_admits:
  * @cluster: a cluster
  * @node: a node index

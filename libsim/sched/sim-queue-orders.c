@@ -247,7 +247,7 @@ try_start (SimPolicy *policy, SimSchedContext *ctx, SimJob *job, GPtrArray *star
   SimPlacement *p;
   gboolean ok = FALSE;
 
-  if (sim_job_takes_whole_gpus (job) && sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
+  if (sim_job_takes_whole_gpus (job) && sim_cluster_get_n_free_gpus (ctx->cluster) < sim_job_get_min_gpus (job))
     return FALSE;
   p = place_buf_init (&b, job);
   if (sim_policy_place (policy, ctx->cluster, job, p))
@@ -423,7 +423,7 @@ static gboolean
 is_plain (const SimJob *job)
 {
   return sim_job_takes_whole_gpus (job) && job->spec.gpu_models == NULL &&
-         job->spec.cpu_milli == 0 && job->spec.memory_bytes == 0;
+         job->spec.cpu_milli == 0 && job->spec.memory_bytes == 0 && job->spec.gpus_min == 0;
 }
 
 /* Plain requests (rank, GPUs) that failed since the cluster last changed
@@ -522,7 +522,7 @@ preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointe
               room += v->n_gpus;
             }
         }
-      if ((sim_job_takes_whole_gpus (job) && room < job->spec.gpus) ||
+      if ((sim_job_takes_whole_gpus (job) && room < sim_job_get_min_gpus (job)) ||
           !choose_victims (policy, ctx->cluster, job, candidates, victims))
         {
           unfit_add (unfit, job, r);
@@ -826,7 +826,7 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
 
       if (job->state != SIM_JOB_QUEUED)
         continue;
-      if (sim_job_takes_whole_gpus (job) && sim_cluster_get_n_free_gpus (ctx->cluster) < job->spec.gpus)
+      if (sim_job_takes_whole_gpus (job) && sim_cluster_get_n_free_gpus (ctx->cluster) < sim_job_get_min_gpus (job))
         continue;
       if (unfit_known (unfit, job, 0))
         continue;
@@ -1202,7 +1202,10 @@ fair_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
       if ((double) (best->usage_milli + need) > best->quota_milli)
         continue;
       if (try_start (policy, ctx, job, NULL))
-        best->usage_milli += need;
+        /* A moldable job is charged for the GPUs it got; the quota check
+         * above took its full request. */
+        best->usage_milli += job->spec.gpus_min > 0 ? (guint64) job->n_gpus * job->spec.gpu_milli
+                                                    : need;
     }
 }
 

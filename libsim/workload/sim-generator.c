@@ -243,6 +243,19 @@ check_class (const SimGeneratorConfig *config, guint i, GError **error)
     return FALSE;
   if (!check_duration (where, &c->duration, error))
     return FALSE;
+  if (!sim_scaling_validate (&c->scaling, error))
+    {
+      g_prefix_error (error, "%sscaling: ", where);
+      return FALSE;
+    }
+  for (guint j = 0; c->gpus_min > 0 && j < c->n_gpu_values; j++)
+    if (c->gpus_min > c->gpu_values[j])
+      {
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "%sgpus_min %u is above gpu_values[%u] = %u", where, c->gpus_min, j,
+                     c->gpu_values[j]);
+        return FALSE;
+      }
   if (!(c->estimate_factor >= 0) || isinf (c->estimate_factor))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
@@ -436,6 +449,7 @@ generator_next (SimWorkload *workload, SimJobSpec *out, GError **error)
   out->tenant = c->tenant;
   out->gpu_models = c->gpu_models;
   out->gpus = c->gpu_values[g];
+  out->gpus_min = c->gpus_min;
   out->gpu_milli = 1000;
   out->job_class = (guint32) k;
   out->user = -1;

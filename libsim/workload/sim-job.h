@@ -40,8 +40,11 @@ typedef enum {
  * @end: when it finished, or -1
  * @work_left: remaining work in reference nanoseconds, as of @last_update
  * @rate: progress per nanosecond of simulated time (1.0: reference speed)
- * @speed: its GPUs' speed against the workload's reference GPU (dense
- *   FP16/BF16 TFLOPS, the slowest of its GPUs), while it runs
+ * @speed: its GPUs' speed against the workload's reference GPU (its class's
+ *   measured throughput ratio on that model, else dense FP16/BF16 TFLOPS;
+ *   the slowest of its GPUs), times its scaling on the GPUs it holds
+ *   against the count its duration is measured at (sim-scaling.h), while
+ *   it runs
  * @last_update: when @work_left was last brought up to date
  * @version: bumped whenever the pending completion becomes stale
  * @queue_seq: arrival order in the queue (ties in every queue order)

@@ -15,6 +15,7 @@
 
 #include <glib.h>
 #include "core/sim-units.h"
+#include "workload/sim-scaling.h"
 
 G_BEGIN_DECLS
 
@@ -66,6 +67,9 @@ typedef struct {
  * @comm: how it communicates (all zero for an opaque job)
  * @mig_profile: (nullable): a MIG profile name, interned ("1g.10gb"): the
  *   job runs in one MIG instance of that profile (@gpus is then 1)
+ * @gpus_min: for a moldable job, the fewest GPUs it may run on (the
+ *   policy picks a count from @gpus_min to @gpus when it starts the job);
+ *   0 for a rigid job, which runs on exactly @gpus
  *
  * A job as a workload describes it, before it reaches the scheduler.
  * Sources leave the fields they do not know at zero.
@@ -87,6 +91,7 @@ typedef struct {
   const char *gpu_models;
   SimCommProfile comm;
   const char *mig_profile;
+  guint32 gpus_min;
 } SimJobSpec;
 
 typedef struct _SimWorkload SimWorkload;
@@ -200,6 +205,15 @@ typedef struct {
   gint32   priority;        /* copied to the jobs */
   guint32  tenant;
   const char *gpu_models;   /* interned '|' list of allowed GPU models; NULL: any */
+  /* How the class scales and how fast it runs on each GPU model (see
+   * sim-scaling.h): its speed-up curve; the GPU count its durations are
+   * measured at (0: the count each job asks for); for a moldable class
+   * (gpus = MIN..MAX) the fewest GPUs a job may take (0: rigid); its
+   * measured throughput per GPU model (none: FP16 TFLOPS ratios). */
+  SimScaling scaling;
+  guint32  reference_gpus;
+  guint32  gpus_min;
+  SimThroughputTable throughput;
 } SimJobClassConfig;
 
 /**

@@ -327,6 +327,38 @@ class Simulation:
     def policy(self):
         return self.raw.get_policy()
 
+    @property
+    def classes(self):
+        """The names of the synthetic workload's job classes (empty for a
+        trace)."""
+        return [self.raw.get_class_name(c) for c in range(self.raw.get_n_classes())]
+
+    def speedup(self, job_class, gpus):
+        """A class's speed-up on *gpus* GPUs against one GPU, from its
+        scaling model (linear, amdahl, table or comm).  *job_class* is a
+        name or an index.  Its parallel efficiency is speedup / gpus."""
+        if isinstance(job_class, str):
+            names = self.classes
+            if job_class not in names:
+                raise Error("no job class %r (classes: %s)" % (job_class, ", ".join(names)),
+                            Sim.Error.INVALID)
+            job_class = names.index(job_class)
+        result = _call(self.raw.get_class_speedup, job_class, gpus)
+        # PyGObject returns (True, value) or the value alone, by version.
+        return result[1] if isinstance(result, tuple) else result
+
+    def scaling(self, gpus=(1, 2, 4, 8)):
+        """Every class's curve, as ``gpusim scaling`` prints it:
+        ``{class: [(gpus, speedup, efficiency), ...]}``."""
+        table = {}
+        for c, name in enumerate(self.classes):
+            rows = []
+            for n in gpus:
+                value = self.speedup(c, n)
+                rows.append((n, value, value / n))
+            table[name] = rows
+        return table
+
 
 def load(path, set=None):
     """Reads and validates a scenario file; returns a :class:`Scenario`."""
