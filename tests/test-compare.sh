@@ -115,8 +115,8 @@ assert doc["seeds"] == [1, 2, 3], doc["seeds"]
 assert [p["name"] for p in doc["policies"]] == ["fifo/first-fit", "fifo/best-fit"]
 names = [m["name"] for m in doc["metrics"]]
 assert names == ["wait_mean", "wait_p95", "jct_mean", "bounded_slowdown_mean",
-                 "gpu_utilization", "queue_length_mean", "fragmented_gpus_mean",
-                 "makespan"], names
+                 "gpu_utilization", "gpu_activity", "queue_length_mean",
+                 "fragmented_gpus_mean", "makespan"], names
 for m in doc["metrics"]:
     assert m["unit"], m["name"]
     base, other = m["policies"]
@@ -129,7 +129,7 @@ for m in doc["metrics"]:
     assert isinstance(d["excludes_zero"], bool)
     assert d["excludes_zero"] == (d["ci_low"] > 0 or d["ci_high"] < 0)
 rows = list(csv.DictReader(open(sys.argv[2])))
-assert len(rows) == 8 * (2 * (3 + 4) + 4), len(rows)
+assert len(rows) == 9 * (2 * (3 + 4) + 4), len(rows)
 assert {r["statistic"] for r in rows} >= {"value", "mean", "ci_low", "diff_mean"}
 values = [float(r["value"]) for r in rows
           if r["metric"] == "wait_mean" and r["policy"] == "fifo/best-fit"

@@ -66,6 +66,13 @@ typedef struct {
  * @comm: how it communicates (all zero for an opaque job)
  * @mig_profile: (nullable): a MIG profile name, interned ("1g.10gb"): the
  *   job runs in one MIG instance of that profile (@gpus is then 1)
+ * @activity: the share of a whole GPU's time the job keeps busy when alone
+ *   on it, in (0, 1] (see sim-sharing.h); 0 if unknown, which counts as 1
+ *   for whole GPUs and MIG instances and as @gpu_milli / 1000 for a
+ *   fractional request
+ * @memory_bound: the share of its time on a whole GPU limited by memory
+ *   bandwidth rather than compute, in [0, 1] (what a MIG instance's share
+ *   of memory slices weighs against its share of SMs)
  *
  * A job as a workload describes it, before it reaches the scheduler.
  * Sources leave the fields they do not know at zero.
@@ -87,6 +94,8 @@ typedef struct {
   const char *gpu_models;
   SimCommProfile comm;
   const char *mig_profile;
+  double  activity;
+  double  memory_bound;
 } SimJobSpec;
 
 typedef struct _SimWorkload SimWorkload;
@@ -200,6 +209,10 @@ typedef struct {
   gint32   priority;        /* copied to the jobs */
   guint32  tenant;
   const char *gpu_models;   /* interned '|' list of allowed GPU models; NULL: any */
+  /* Shared GPUs (sim-sharing.h). */
+  double   activity;        /* share of a whole GPU kept busy, (0, 1]; 0: unknown */
+  double   memory_bound;    /* share of time limited by memory bandwidth, [0, 1] */
+  guint32  gpu_milli;       /* thousandths of one GPU per job (gpus = 1); 0: whole GPUs */
 } SimJobClassConfig;
 
 /**
