@@ -632,9 +632,9 @@ parse_share_percent (const char *text, double low, gboolean open_low, const char
   if (!sim_parse_number (number, -G_MAXDOUBLE, G_MAXDOUBLE, &v, NULL) ||
       (open_low ? v / scale <= low : v / scale < low) || v / scale > 1)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "\"%s\": expected %s, %s%g and 1 "
-                   "(or %g%% and 100%%), such as \"0.2\" or \"20%%\"", text, what,
-                   open_low ? "above " : "between ", low, 100 * low);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "\"%s\": expected %s, %s %g and at "
+                   "most 1 (or 100%%), such as \"0.2\" or \"20%%\"", text, what,
+                   open_low ? "above" : "at least", low);
       return FALSE;
     }
   *out = v / scale;
