@@ -183,5 +183,27 @@ expect 2 compare "$QUICKSTART" --variant "nocolon"
 expect 1 compare "$QUICKSTART" --variant "bad:pool h100.cont=3" --seeds 1
 contains "$tmp/stderr" 'variant "bad"' "gpusim compare with a bad variant"
 
+# The MIG inference scenario prints the answer its comments and the README
+# give: allocation near 100 % in every case, activity 20 % on whole A100s,
+# 91 % on 1g.5gb slices (7 x 14 of 108 SMs), 59 % on 2g.10gb, 95 % when
+# five jobs time-slice an A100 and 100 % under MPS.
+MIGINF="$SIM_TOP_SRCDIR/scenarios/mig-inference.ini"
+expect 0 compare "$MIGINF" --seeds 1 --metric gpu_utilization --metric gpu_activity --json
+if [ -n "$PYTHON" ]; then
+    "$PYTHON" - "$tmp/stdout" <<'EOF' || fail "gpusim compare scenarios/mig-inference.ini: the answer changed"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+names = [p["name"] for p in doc["policies"]]
+assert names == ["whole-a100", "1g.5gb", "2g.10gb", "3g.20gb", "time-slice", "mps"], names
+got = {m["name"]: {n: p["mean"] for n, p in zip(names, m["policies"])} for m in doc["metrics"]}
+want = {"whole-a100": 0.20, "1g.5gb": 0.907, "2g.10gb": 0.590, "3g.20gb": 0.373,
+        "time-slice": 0.950, "mps": 1.000}
+for n, v in want.items():
+    assert abs(got["gpu_activity"][n] - v) < 0.0015, (n, got["gpu_activity"][n], v)
+assert got["gpu_utilization"]["whole-a100"] > 0.999
+assert got["gpu_utilization"]["1g.5gb"] > 0.99
+EOF
+fi
+
 echo "test-compare.sh: $checks commands checked"
 exit 0
