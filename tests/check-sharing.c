@@ -16,7 +16,8 @@
  *  - jobs with activity 0.2 on whole GPUs report 20 % activity;
  *  - every new key moves the result the expected way (activity,
  *    memory_bound, gpu_share, [cluster] sharing, timeslice_overhead,
- *    mps_overhead, [pool] sharing, the catalogue's sms);
+ *    mps_overhead, [pool] sharing, the catalogue's sms of a GPU and of a
+ *    MIG profile);
  *  - bad values are refused with the file, line, section and key.
  * What it does not check: interference beyond the summed-demand model
  * (memory contention, latency), which the model leaves out by design.
@@ -314,6 +315,19 @@ START_TEST (test_catalogue_sms_direction)
   ck_assert_double_eq_tol (sim_mig_speed (gpu, (guint) p, 0.3),
                            roofline (20 / A100_SMS, 1 / 8.0, 0.3), 1e-15);
   ck_assert_double_gt (sim_mig_speed (gpu, (guint) p, 0.3), before);
+
+  /* The GPU's own count: with more SMs in the whole GPU, the same
+   * instance is a smaller share of it, and slower. */
+  ck_assert_uint_eq (g_string_replace (s, "sms = 108\n", "sms = 216\n", 1), 1);
+  ck_assert (g_file_set_contents (path, s->str, -1, NULL));
+  sim_catalogue_free (catalogue);
+  catalogue = sim_catalogue_new_default ((const char *[]) { dir, NULL }, &error);
+  ck_assert_msg (catalogue != NULL, "%s", error ? error->message : "");
+  gpu = sim_catalogue_lookup_gpu (catalogue, "A100-TEST");
+  ck_assert_double_eq_tol (sim_mig_compute_fraction (gpu, (guint) p), 20 / 216.0, 1e-15);
+  ck_assert_double_lt (sim_mig_speed (gpu, (guint) p, 0.3),
+                       roofline (20 / A100_SMS, 1 / 8.0, 0.3));
+  g_string_replace (s, "sms = 216\n", "sms = 108\n", 1);
 
   /* An instance with more SMs than its GPU is refused, with the place. */
   g_string_replace (s, "sms = 20\n", "sms = 200\n", 1);

@@ -42,6 +42,10 @@
  * sum over instances of (busy share of the instance) x (its share of the
  * GPU's SMs).  A job waiting on the network does not keep its GPU busy.
  *
+ * Activity is taken on the GPU the job runs on: in a cluster of several
+ * GPU models, a job still runs at the FLOPs ratio of its GPU to the
+ * reference (as every job does), and its activity is not rescaled.
+ *
  * What this leaves out: interference through memory bandwidth and caches
  * between time-sharing jobs beyond their summed demand (published MPS
  * studies see up to about 30 % more slowdown under memory contention), a
