@@ -25,6 +25,7 @@
 #include "sim-error.h"
 #include "sim-util.h"
 #include "core/sim-units.h"
+#include "cluster/sim-mig.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -1519,8 +1520,9 @@ describe_gpu (GString *s, const SimGpuModel *m)
                           m->n_mig_profiles);
   if (m->sms > 0)
     g_string_append_printf (s, "  SMs: %u\n", m->sms);
-  g_string_append_printf (s, "    %-14s %7s %13s %9s %13s %5s  %s\n", "profile", "compute",
-                          "memory slices", "memory", "max instances", "SMs", "placements");
+  g_string_append_printf (s, "    %-14s %7s %13s %9s %13s %5s %8s %8s  %s\n", "profile",
+                          "compute", "memory slices", "memory", "max instances", "SMs",
+                          "SM share", "BW share", "placements");
   for (guint i = 0; i < m->n_mig_profiles; i++)
     {
       const SimMigProfile *p = &m->mig_profiles[i];
@@ -1532,9 +1534,10 @@ describe_gpu (GString *s, const SimGpuModel *m)
         g_string_append_printf (places, "%s%u", j ? "," : "", p->placements[j]);
       g_autofree char *sms = p->sms > 0 ? g_strdup_printf ("%u", p->sms) : g_strdup ("-");
 
-      g_string_append_printf (s, "    %-14s %7u %13u %9s %13u %5s  %s\n", p->name,
-                              p->compute_slices, p->memory_slices, mem->str,
-                              p->max_instances, sms, places->str);
+      g_string_append_printf (s, "    %-14s %7u %13u %9s %13u %5s %7.1f%% %7.1f%%  %s\n",
+                              p->name, p->compute_slices, p->memory_slices, mem->str,
+                              p->max_instances, sms, 100 * sim_mig_compute_fraction (m, i),
+                              100 * sim_mig_memory_fraction (m, i), places->str);
     }
 }
 
