@@ -29,11 +29,18 @@
  *   - time-slice (the default of CUDA and of the Kubernetes device
  *     plugin's time-slicing): contexts take turns, every switch saves and
  *     restores one context's state; K = 1 - o_ts when two or more jobs
- *     share the GPU.  No published measurement of the throughput this costs
- *     was found; o_ts = 5 % (%SIM_SHARING_TIMESLICE_OVERHEAD_DEFAULT) is an
- *     assumption, of the order of a context switch of tens of microseconds
- *     per time slice of about 1-2 ms (NVIDIA's `nvidia-smi compute-policy
- *     --set-timeslice` levels).  Set it with [cluster] timeslice_overhead.
+ *     share the GPU.  No clean measurement of the throughput switching
+ *     alone costs was found; o_ts = 5 % (%SIM_SHARING_TIMESLICE_OVERHEAD_DEFAULT)
+ *     is an assumption, of the order of a context switch of tens of
+ *     microseconds per time slice of about 1-2 ms (NVIDIA's `nvidia-smi
+ *     compute-policy --set-timeslice` levels).  The one end-to-end figure
+ *     found is larger: NVIDIA's technical blog "Maximize AI infrastructure
+ *     throughput by consolidating underutilized GPU workloads" (2026) serves
+ *     an ASR and a TTS model on A100s at about 0.76 requests/s per GPU with
+ *     time-slicing against about 1.00 with MIG, under a latency-bound load
+ *     of 50 users, and puts the gap down to context switching; 24 % is
+ *     therefore an upper value for such services.  Set it with [cluster]
+ *     timeslice_overhead.
  *   - MPS (CUDA Multi-Process Service): the clients' kernels share one
  *     context and run concurrently on the SMs, with no context switch;
  *     K = 1 - o_mps, o_mps = 0 by default ([cluster] mps_overhead).
