@@ -204,6 +204,12 @@ class SharingTests(unittest.TestCase):
         self.assertAlmostEqual(sliced["gpu_activity"], 7 * 14 / 108.0, delta=0.002)
         self.assertGreater(sliced["jct_p50"], 0)
 
+    def test_model_through_introspection(self):
+        self.assertAlmostEqual(Sim.sharing_factor(1.6, 0.95), 0.95 / 1.6, places=15)
+        self.assertEqual(Sim.sharing_factor(0.5, 0.95), 1.0)
+        self.assertAlmostEqual(Sim.sharing_mig_factor(0.2, 1 / 7.8), 1 / 7.8 / 0.2, places=15)
+        self.assertEqual(Sim.sharing_mode_to_string(Sim.SharingMode.MPS), "mps")
+
     def test_bad_activity(self):
         with self.assertRaises(gpusim.Error) as caught:
             gpusim.run(self.MIG, set={"class inference.activity": "1.5"})
