@@ -21,19 +21,20 @@ typedef struct {
 
 static const GroupSchema schema[] = {
   { "scenario", FALSE, { "name", "description", "seed", "horizon", "models", NULL }, FALSE },
-  { "pool", TRUE, { "model", "count", "gpu", "gpus_per_node", NULL }, FALSE },
+  { "pool", TRUE, { "model", "count", "gpu", "gpus_per_node", "sharing", NULL }, FALSE },
+  { "cluster", FALSE, { "sharing", "timeslice_overhead", "mps_overhead", NULL }, FALSE },
   { "workload", FALSE, { "source", "rate", "daily_profile", "jobs", "gpus", "duration",
                          "estimate_factor", "trace", "processors_per_gpu", "skip_invalid",
                          "rebase_time", "reference_gpu", "iteration", "gradient",
                          "tensor_parallel", "tp_bytes",
                          "pipeline_parallel", "pp_bytes", "overlap",
                          "scaling", "serial_fraction", "speedup", "reference_gpus", "throughput",
-                         NULL }, FALSE },
+                         "activity", "memory_bound", "gpu_share", NULL }, FALSE },
   { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", "mig", "priority", "tenant",
                      "gpu_model", "iteration", "gradient",
                      "tensor_parallel", "tp_bytes", "pipeline_parallel", "pp_bytes", "overlap",
                      "scaling", "serial_fraction", "speedup", "reference_gpus", "throughput",
-                     NULL }, FALSE },
+                     "activity", "memory_bound", "gpu_share", NULL }, FALSE },
   { "comm", TRUE, { "share", "iteration", "gradient", "tensor_parallel", "tp_bytes",
                     "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
   { "policy", FALSE, { "queue", "placement", "plugin", "interval", "backfill_interval", NULL },
@@ -791,6 +792,82 @@ read_class_scaling (const Ctx *ctx, const char *group, SimJobClassConfig *cls, G
 
 /* Reads a class's gpus, duration and estimate_factor from GROUP; keys absent
  * there keep the values already in CLS (the [workload] defaults). */
+/* "0.2" or "20%": a share of one, in [LOW, 1] (LOW excluded if OPEN_LOW). */
+static gboolean
+parse_share_percent (const char *text, double low, gboolean open_low, const char *what,
+                     double *out, GError **error)
+{
+  gsize n = strlen (text);
+  g_autofree char *number = g_strdup (text);
+  double v, scale = 1;
+
+  if (n > 0 && text[n - 1] == '%')
+    {
+      number[n - 1] = '\0';
+      g_strstrip (number);
+      scale = 100;
+    }
+  if (!sim_parse_number (number, -G_MAXDOUBLE, G_MAXDOUBLE, &v, NULL) ||
+      (open_low ? v / scale <= low : v / scale < low) || v / scale > 1)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "\"%s\": expected %s, %s %g and at "
+                   "most 1 (or 100%%), such as \"0.2\" or \"20%%\"", text, what,
+                   open_low ? "above" : "at least", low);
+      return FALSE;
+    }
+  *out = v / scale;
+  return TRUE;
+}
+
+/* A job class's shared-GPU keys (sim-sharing.h): activity, memory_bound,
+ * gpu_share.  Absent keys keep CLS's values (defaults from [workload]). */
+static gboolean
+read_class_sharing (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **error)
+{
+  g_autofree char *activity = get_raw (ctx, group, "activity");
+  g_autofree char *memory_bound = get_raw (ctx, group, "memory_bound");
+  g_autofree char *gpu_share = get_raw (ctx, group, "gpu_share");
+  double share;
+
+  if (activity != NULL &&
+      !parse_share_percent (g_strstrip (activity), 0, TRUE,
+                            "the share of a whole GPU's time the job keeps busy", &cls->activity,
+                            error))
+    {
+      locate (ctx, group, "activity", error);
+      return FALSE;
+    }
+  if (memory_bound != NULL &&
+      !parse_share_percent (g_strstrip (memory_bound), 0, FALSE,
+                            "the share of the job's time limited by memory bandwidth",
+                            &cls->memory_bound, error))
+    {
+      locate (ctx, group, "memory_bound", error);
+      return FALSE;
+    }
+  if (gpu_share != NULL)
+    {
+      if (!parse_share_percent (g_strstrip (gpu_share), 0, TRUE,
+                                "the share of one GPU each job asks for", &share, error))
+        {
+          locate (ctx, group, "gpu_share", error);
+          return FALSE;
+        }
+      cls->gpu_milli = (guint32) MAX (1, lround (share * 1000));
+    }
+  if (cls->gpu_milli > 0 && cls->gpu_milli < 1000 &&
+      (cls->n_gpu_values != 1 || cls->gpu_values[0] != 1 || cls->mig_profile != NULL))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "a share of one GPU (%u thousandths): expected gpus = 1 and no mig",
+                   cls->gpu_milli);
+      locate (ctx, group, g_key_file_has_key (ctx->kf, group, "gpu_share", NULL) ? "gpu_share"
+                                                                                : "gpus", error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **error)
 {
@@ -872,7 +949,8 @@ read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **
   return get_parsed (ctx, group, "estimate_factor", (ParseFunc) parse_factor,
                      &cls->estimate_factor, error) &&
          read_comm (ctx, group, &cls->comm, error) &&
-         read_class_scaling (ctx, group, cls, error);
+         read_class_scaling (ctx, group, cls, error) &&
+         read_class_sharing (ctx, group, cls, error);
 }
 
 /* [fabric]: how nodes are connected, key by key through the builder's own
@@ -1139,6 +1217,9 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
       cls.name = g_strstrip (g_strdup (groups[i] + 6));
       cls.share = 1;
       cls.estimate_factor = defaults.estimate_factor;
+      cls.activity = defaults.activity;
+      cls.memory_bound = defaults.memory_bound;
+      cls.gpu_milli = defaults.gpu_milli;
       if (defaults.n_gpu_values > 0)
         {
           cls.gpu_values = g_memdup2 (defaults.gpu_values, defaults.n_gpu_values * sizeof (guint32));
@@ -1202,6 +1283,57 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
   return TRUE;
 }
 
+/* [pool NAME] sharing: the pool's own way of sharing GPUs. */
+static gboolean
+read_pool_sharing (const Ctx *ctx, const char *group, SimPoolConfig *pool, GError **error)
+{
+  g_autofree char *v = get_raw (ctx, group, "sharing");
+  SimSharingMode mode;
+
+  if (v == NULL)
+    return TRUE;
+  if (!sim_sharing_mode_parse (g_strstrip (v), &mode, error))
+    {
+      locate (ctx, group, "sharing", error);
+      return FALSE;
+    }
+  pool->sharing = (gint) mode;
+  return TRUE;
+}
+
+/* [cluster]: how fractional jobs share a GPU (sim-sharing.h). */
+static gboolean
+read_cluster_sharing (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  static const char *overheads[] = { "timeslice_overhead", "mps_overhead" };
+  double *fields[] = { &sc->sharing.timeslice_overhead, &sc->sharing.mps_overhead };
+  g_autofree char *mode = get_raw (ctx, "cluster", "sharing");
+
+  sim_sharing_config_init (&sc->sharing);
+  if (mode != NULL && !sim_sharing_mode_parse (g_strstrip (mode), &sc->sharing.mode, error))
+    {
+      locate (ctx, "cluster", "sharing", error);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (overheads); i++)
+    {
+      g_autofree char *v = get_raw (ctx, "cluster", overheads[i]);
+      if (v == NULL)
+        continue;
+      if (!parse_share_percent (g_strstrip (v), 0, FALSE,
+                                "the share of a shared GPU's throughput lost to sharing",
+                                fields[i], error) || *fields[i] >= 1)
+        {
+          if (error != NULL && *error == NULL)
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                         "\"%s\": expected less than 1 (100%%): the GPU would do no work", v);
+          locate (ctx, "cluster", overheads[i], error);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 read_pools (const Ctx *ctx, SimScenario *sc, GError **error)
 {
@@ -1235,6 +1367,8 @@ read_pools (const Ctx *ctx, SimScenario *sc, GError **error)
                              &pp->gpus_per_node, error);
       gpu = get_raw (ctx, groups[i], "gpu");
       pp->gpu_model = gpu ? g_strstrip (gpu) : NULL;
+      pp->sharing = -1;
+      ok = ok && read_pool_sharing (ctx, groups[i], pp, error);
     }
   sc->n_pools = pools->len;
   sc->pools = (SimPoolConfig *) (void *) g_array_free (pools, FALSE);
@@ -1362,6 +1496,8 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       sc->model_dirs = (char **) g_ptr_array_free (abs, FALSE);
     }
 
+  if (!read_cluster_sharing (ctx, sc, error))
+    return NULL;
   if (!read_pools (ctx, sc, error) || !read_workload (ctx, sc, error) ||
       !read_comm_mix (ctx, sc, error) || !read_fabric (ctx, sc, error) ||
       !read_variants (ctx, sc, error))

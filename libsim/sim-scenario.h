@@ -3,9 +3,12 @@
  * A scenario file has these groups (sections):
  *
  *   [scenario]    name, description, seed, horizon, models
- *   [pool NAME]   model, count, gpu, gpus_per_node     (one or more)
+ *   [pool NAME]   model, count, gpu, gpus_per_node, sharing (one or more)
+ *   [cluster]     sharing = time-slice | mps, timeslice_overhead, mps_overhead
+ *                 (how jobs with fractional requests share a GPU: sim-sharing.h)
  *   [workload]    source = synthetic | swf, and the source's keys
- *   [class NAME]  share, gpus, duration, estimate_factor, and a
+ *   [class NAME]  share, gpus, duration, estimate_factor, activity,
+ *                 memory_bound, gpu_share (shared GPUs: sim-sharing.h), and a
  *                 communication profile (iteration, gradient, tensor_parallel,
  *                 tp_bytes, pipeline_parallel, pp_bytes, overlap)
  *   [comm NAME]   share and a profile: drawn for jobs that have none
@@ -39,6 +42,7 @@
 #include "workload/sim-traces.h"
 #include "workload/sim-openb.h"
 #include "fabric/sim-topology.h"
+#include "cluster/sim-sharing.h"
 
 G_BEGIN_DECLS
 
@@ -49,6 +53,8 @@ G_BEGIN_DECLS
  * @gpu_model: (nullable): GPU model replacing the node's
  * @gpus_per_node: GPUs per node, 0 for the model's
  * @count: number of nodes
+ * @sharing: how its GPUs are shared by fractional jobs, a #SimSharingMode,
+ *   or -1 for the [cluster] section's
  */
 typedef struct {
   char  *name;
@@ -56,6 +62,7 @@ typedef struct {
   char  *gpu_model;
   guint  gpus_per_node;
   guint  count;
+  gint   sharing;
 } SimPoolConfig;
 
 /**
@@ -126,6 +133,7 @@ typedef struct {
 
   SimPoolConfig *pools;
   guint          n_pools;
+  SimSharingConfig sharing;  /* [cluster]: how fractional jobs share a GPU */
 
   SimWorkloadSource  source;
   char              *reference_gpu; /* (nullable) the GPU durations are measured on;

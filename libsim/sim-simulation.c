@@ -95,6 +95,11 @@ struct _SimSimulation {
   SimJobObserver  observer;
   gpointer        observer_data;
   GDestroyNotify  observer_destroy;
+
+  /* Shared GPUs (sim-sharing.h). */
+  GPtrArray     **sharers;    /* per GPU: the running time-sharing jobs on it, or NULL */
+  double         *demand;     /* per GPU: their summed activity */
+  double          active_gpus; /* sum over running jobs of the GPUs they keep busy */
 };
 
 G_DEFINE_FINAL_TYPE (SimSimulation, sim_simulation, G_TYPE_OBJECT)
@@ -167,6 +172,11 @@ sim_simulation_finalize (GObject *object)
   g_clear_pointer (&self->topology, sim_topology_free);
   g_clear_pointer (&self->comm_rng, sim_rng_free);
   g_clear_pointer (&self->workload, sim_workload_free);
+  if (self->sharers != NULL)
+    for (guint g = 0; g < sim_cluster_get_n_gpus (self->cluster); g++)
+      g_clear_pointer (&self->sharers[g], g_ptr_array_unref);
+  g_clear_pointer (&self->sharers, g_free);
+  g_clear_pointer (&self->demand, g_free);
   g_clear_pointer (&self->cluster, sim_cluster_free);
   g_clear_pointer (&self->catalogue, sim_catalogue_free);
   g_clear_pointer (&self->scenario, sim_scenario_unref);
@@ -238,6 +248,7 @@ note_state (SimSimulation *self)
 {
   self->metrics.allocated_milli = sim_cluster_get_allocated_milli (self->cluster);
   self->metrics.computing_milli = self->computing_milli;
+  self->metrics.active_gpus = self->active_gpus;
   self->metrics.queued = self->queue->len;
   self->metrics.running = self->running.length;
   self->metrics.queue_max = MAX (self->metrics.queue_max, self->queue->len);
@@ -512,6 +523,10 @@ schedule_completion (SimSimulation *self, SimJob *job, SimTime now)
                                          self->k_complete, job->version, job, 0);
 }
 
+static gboolean job_time_shares (const SimJob *job);
+static void share_join (SimSimulation *self, SimJob *job, int sign);
+static void share_refresh (SimSimulation *self, guint g, SimTime now);
+
 /* Takes a running job off its GPUs (finished or preempted). */
 static void
 stop_job (SimSimulation *self, SimJob *job, SimTime now)
@@ -532,9 +547,16 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
     for_each_node (self, job, release_host);
   g_queue_unlink (&self->running, &job->running_link);
   self->computing_milli -= job->n_gpus * (double) job->spec.gpu_milli * job->rate / job->speed;
+  self->active_gpus -= job->active_gpus;
+  job->active_gpus = 0;
   job->version++;
   sim_engine_cancel (self->engine, job->completion);
   job->completion = 0;
+  if (job_time_shares (job))
+    {
+      share_join (self, job, -1);
+      share_refresh (self, job->gpus[0], now);
+    }
   if (job->comm_state != NULL)
     {
       JobComm *jc = job->comm_state;
@@ -760,6 +782,163 @@ gpu_speed (SimSimulation *self, const SimJob *job)
   return slowest == G_MAXDOUBLE ? 1.0 : slowest;
 }
 
+/* ------------------------------------------------------------------------- */
+/* Shared GPUs: MIG instances and time-sharing (the model is in             */
+/* cluster/sim-sharing.h).                                                  */
+
+/* The job's activity on a whole GPU, its default filled in. */
+static double
+job_activity (const SimJob *job)
+{
+  if (job->spec.activity > 0)
+    return job->spec.activity;
+  if (job->spec.mig_profile == NULL && job->spec.gpu_milli < SIM_GPU_WHOLE)
+    return job->spec.gpu_milli / (double) SIM_GPU_WHOLE;
+  return 1.0;
+}
+
+/* A job that time-shares its one GPU with others (a fractional request). */
+static gboolean
+job_time_shares (const SimJob *job)
+{
+  return job->spec.mig_profile == NULL && job->spec.gpu_milli < SIM_GPU_WHOLE && job->n_gpus == 1;
+}
+
+/* For a running MIG job: its GPU's model and its profile's index. */
+static const SimGpuModel *
+job_mig (SimSimulation *self, const SimJob *job, guint *profile)
+{
+  const SimNode *node = sim_cluster_get_node (self->cluster,
+                                              sim_cluster_get_gpu (self->cluster,
+                                                                   job->gpus[0])->node);
+  *profile = (guint) sim_mig_lookup_profile (node->gpu_model, job->spec.mig_profile);
+  return node->gpu_model;
+}
+
+/* The capacity C of what the job holds, against a whole GPU, and the share
+ * of the GPU's SMs it holds. */
+static void
+job_holding (SimSimulation *self, const SimJob *job, double *capacity, double *sms)
+{
+  *capacity = *sms = 1.0;
+  if (job->spec.mig_profile != NULL)
+    {
+      guint profile;
+      const SimGpuModel *gpu = job_mig (self, job, &profile);
+      *capacity = sim_mig_speed (gpu, profile, job->spec.memory_bound);
+      *sms = sim_mig_compute_fraction (gpu, profile);
+    }
+}
+
+/* How a GPU is shared: its pool's mode, or the cluster's. */
+static SimSharingMode
+gpu_sharing_mode (SimSimulation *self, guint gpu)
+{
+  guint pool = sim_cluster_get_node (self->cluster,
+                                     sim_cluster_get_gpu (self->cluster, gpu)->node)->pool;
+
+  if (pool < self->scenario->n_pools && self->scenario->pools[pool].sharing >= 0)
+    return (SimSharingMode) self->scenario->pools[pool].sharing;
+  return self->scenario->sharing.mode;
+}
+
+/* The factor sharing puts into a running job's speed: min(1, C / a) on a
+ * MIG instance, min(1, K / D) on a time-shared GPU, 1 otherwise. */
+static double
+share_speed (SimSimulation *self, const SimJob *job)
+{
+  if (job->spec.mig_profile != NULL)
+    {
+      double capacity, sms;
+      job_holding (self, job, &capacity, &sms);
+      return sim_sharing_mig_factor (job_activity (job), capacity);
+    }
+  if (job_time_shares (job) && self->sharers != NULL && self->sharers[job->gpus[0]] != NULL)
+    {
+      guint g = job->gpus[0];
+      return sim_sharing_factor (self->demand[g],
+                                 sim_sharing_capacity (&self->scenario->sharing,
+                                                       gpu_sharing_mode (self, g),
+                                                       self->sharers[g]->len));
+    }
+  return 1.0;
+}
+
+/* Brings the activity metric's state up to date with JOB's rate: the GPUs
+ * it keeps busy are n x (SM share held) x (busy share of what it holds),
+ * the busy share being a / C x its sharing factor x the share of time it
+ * computes rather than waits on the network. */
+static void
+account_activity (SimSimulation *self, SimJob *job)
+{
+  double capacity, sms, busy = 0;
+
+  if (job->state == SIM_JOB_RUNNING && job->speed > 0)
+    {
+      job_holding (self, job, &capacity, &sms);
+      busy = job->n_gpus * sms * MIN (1.0, job_activity (job) / capacity * job->share) *
+             (job->rate / job->speed);
+    }
+  self->active_gpus += busy - job->active_gpus;
+  job->active_gpus = busy;
+}
+
+/* A time-sharing job joins (SIGN 1) or leaves (-1) its GPU's sharers. */
+static void
+share_join (SimSimulation *self, SimJob *job, int sign)
+{
+  guint g = job->gpus[0];
+
+  if (!job_time_shares (job))
+    return;
+  if (self->sharers == NULL)
+    {
+      self->sharers = g_new0 (GPtrArray *, sim_cluster_get_n_gpus (self->cluster));
+      self->demand = g_new0 (double, sim_cluster_get_n_gpus (self->cluster));
+    }
+  if (self->sharers[g] == NULL)
+    self->sharers[g] = g_ptr_array_new ();
+  if (sign > 0)
+    {
+      g_ptr_array_add (self->sharers[g], job);
+      self->demand[g] += job_activity (job);
+    }
+  else
+    {
+      g_ptr_array_remove (self->sharers[g], job);
+      self->demand[g] = 0;
+      for (guint i = 0; i < self->sharers[g]->len; i++)
+        self->demand[g] += job_activity (self->sharers[g]->pdata[i]);
+    }
+}
+
+/* After a job came to or left GPU G: the time-sharing jobs on it move to
+ * their new speed, exactly (progress brought up to date, completion
+ * rescheduled), in the order they joined. */
+static void
+share_refresh (SimSimulation *self, guint g, SimTime now)
+{
+  if (self->sharers == NULL || self->sharers[g] == NULL)
+    return;
+  for (guint i = 0; i < self->sharers[g]->len; i++)
+    {
+      SimJob *job = self->sharers[g]->pdata[i];
+      double share = share_speed (self, job);
+      double old_rate = job->rate;
+      if (fabs (share - job->share) <= 1e-12 * share)
+        continue;
+      update_progress (job, now);
+      job->speed = job->speed / job->share * share;
+      job->share = share;
+      job->rate = job->comm_state != NULL ? comm_rate (self, job) : job->speed;
+      self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli *
+                               (job->rate - old_rate) / job->speed;
+      job->version++;
+      schedule_completion (self, job, now);
+      account_activity (self, job);
+    }
+}
+
 /* After collectives came or went: new rates for the communicating jobs
  * whose shares changed, and their completions moved. */
 static void
@@ -797,6 +976,7 @@ refresh_rates (SimSimulation *self, SimTime now)
       job->rate = rate;
       job->version++;
       schedule_completion (self, job, now);
+      account_activity (self, job);
     }
 }
 
@@ -856,7 +1036,6 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
         return FALSE;
       job->mig_start = start;
       job->spec.gpu_milli = sim_mig_instance_milli (node->gpu_model, (guint) profile);
-      job->work_left += SIM_MIG_RECONFIGURE_TIME_DEFAULT;
     }
   else if (!sim_cluster_allocate (self->cluster, placement->gpus, placement->n_gpus,
                                   placement->milli, error))
@@ -889,9 +1068,18 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   job->start = now;
   if (job->first_start < 0)
     job->first_start = now;
-  /* Its GPUs' speed and its scaling on their count: one product, the
-   * speed every rate of the job is measured against. */
-  job->speed = gpu_speed (self, job) * scaling_factor (self, job);
+  /* Its GPUs' speed, its scaling on their count and its share of a
+   * shared GPU: one product, the speed every rate of the job is measured
+   * against (a change of share rescales it: share_refresh()). */
+  share_join (self, job, 1);
+  job->share = share_speed (self, job);
+  job->speed = gpu_speed (self, job) * scaling_factor (self, job) * job->share;
+  if (job->spec.mig_profile != NULL)
+    {
+      /* Creating the instance reconfigures the GPU: that much wall time,
+       * whatever the instance's speed. */
+      job->work_left += (SimTime) llround ((double) SIM_MIG_RECONFIGURE_TIME_DEFAULT * job->speed);
+    }
   job->rate = job->speed;
   job->last_update = now;
   job->version++;
@@ -902,6 +1090,9 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
     return FALSE;
   self->metrics.started++;
   schedule_completion (self, job, now);
+  account_activity (self, job);
+  if (job_time_shares (job))
+    share_refresh (self, job->gpus[0], now);
   if (self->observer)
     self->observer (self, job, self->observer_data);
   return TRUE;

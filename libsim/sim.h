@@ -16,6 +16,7 @@
 #include "cluster/sim-catalogue.h"
 #include "cluster/sim-cluster.h"
 #include "cluster/sim-mig.h"
+#include "cluster/sim-sharing.h"
 #include "fabric/sim-topology.h"
 #include "fabric/sim-collective.h"
 #include "workload/sim-scaling.h"

@@ -268,7 +268,7 @@ START_TEST (test_comparison_end_to_end)
   ck_assert_uint_eq (sim_comparison_get_n_seeds (one), 3);
   ck_assert_uint_eq (sim_comparison_get_seed (one, 0), 7);
   ck_assert_uint_eq (sim_comparison_get_seed (one, 2), 9);
-  ck_assert_uint_eq (sim_comparison_get_n_metrics (one), 8);
+  ck_assert_uint_eq (sim_comparison_get_n_metrics (one), 9);
   for (guint m = 0; m < sim_comparison_get_n_metrics (one); m++)
     {
       if (strcmp (sim_comparison_get_metric (one, m), "wait_mean") == 0)
@@ -339,7 +339,7 @@ START_TEST (test_comparison_end_to_end)
       guint rows = 0;
       for (const char *c = c1; *c; c++)
         rows += *c == '\n';
-      ck_assert_uint_eq (rows, 1 + 8 * (2 * (3 + 4) + 4));
+      ck_assert_uint_eq (rows, 1 + 9 * (2 * (3 + 4) + 4));
     }
   }
 }

@@ -119,7 +119,7 @@ START_TEST (test_outputs_consistent)
   g_autoptr(GError) error = NULL;
   JsonObject *root, *metrics;
   g_auto(GStrv) rows = NULL;
-  double gpu_s = 0, util_int = 0, queue_int = 0, last_t = 0, horizon = 3 * 86400.0;
+  double gpu_s = 0, util_int = 0, queue_int = 0, activity_int = 0, last_t = 0, horizon = 3 * 86400.0;
   guint n_rows = 0;
   GList *names;
 
@@ -171,15 +171,17 @@ START_TEST (test_outputs_consistent)
     {
       g_auto(GStrv) f = g_strsplit (rows[i], ",", -1);
       double t = g_ascii_strtod (f[0], NULL);
-      ck_assert_uint_eq (g_strv_length (f), 9);
+      ck_assert_uint_eq (g_strv_length (f), 10);
       ck_assert_double_gt (t, last_t);
       util_int += g_ascii_strtod (f[4], NULL) * (t - last_t);
       queue_int += g_ascii_strtod (f[5], NULL) * (t - last_t);
+      activity_int += g_ascii_strtod (f[9], NULL) * (t - last_t);
       last_t = t;
     }
   ck_assert_double_eq_tol (last_t, horizon, 1e-9);
   ck_assert_double_eq_tol (util_int / horizon, member (metrics, "gpu_utilization"), 1e-5);
   ck_assert_double_eq_tol (queue_int / horizon, member (metrics, "queue_length_mean"), 1e-4);
+  ck_assert_double_eq_tol (activity_int / horizon, member (metrics, "gpu_activity"), 1e-5);
   remove_dir (dir);
 }
 END_TEST

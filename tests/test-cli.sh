@@ -433,6 +433,27 @@ contains "$tmp/stdout" "989" "gpusim models show H100-SXM"
 expect 1 models show H100
 contains "$tmp/stderr" "did you mean" "gpusim models show H100"
 
+# ---- shared GPUs --------------------------------------------------------------
+
+# The summary prints allocation and activity apart; a bad activity, memory
+# share or sharing mode is refused with its file, line and key.
+MIGINF="$SIM_TOP_SRCDIR/scenarios/mig-inference.ini"
+expect 0 run "$MIGINF"
+contains "$tmp/stdout" "100.0 % of GPU capacity allocated" "gpusim run: allocation"
+contains "$tmp/stdout" "activity      20.0 % of GPU capacity busy" "gpusim run: activity"
+expect 0 run "$MIGINF" --set "class inference.mig=1g.5gb"
+contains "$tmp/stdout" "activity      90.7 %" "gpusim run: activity on 1g.5gb slices"
+expect 1 run "$MIGINF" --set "class inference.activity=1.5"
+contains "$tmp/stderr" "--set class inference.activity: \"1.5\"" "gpusim run with activity above 1"
+sed 's/^memory_bound = 0.3$/memory_bound = 1.3/' "$MIGINF" >"$tmp/bad-share.ini"
+expect 1 validate "$tmp/bad-share.ini"
+contains "$tmp/stderr" "bad-share.ini:" "gpusim validate with memory_bound above 1: file"
+contains "$tmp/stderr" "[class inference] memory_bound" "gpusim validate with memory_bound above 1: key"
+expect 1 run "$MIGINF" --set "cluster.sharing=vgpu"
+contains "$tmp/stderr" "expected time-slice or mps" "gpusim run with an unknown sharing mode"
+expect 0 models show A100-SXM-40GB
+contains "$tmp/stdout" "SMs: 108" "gpusim models show: the GPU's SMs"
+
 # ---- topo and collective ----------------------------------------------------
 
 FABRIC="$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini"

@@ -115,8 +115,8 @@ assert doc["seeds"] == [1, 2, 3], doc["seeds"]
 assert [p["name"] for p in doc["policies"]] == ["fifo/first-fit", "fifo/best-fit"]
 names = [m["name"] for m in doc["metrics"]]
 assert names == ["wait_mean", "wait_p95", "jct_mean", "bounded_slowdown_mean",
-                 "gpu_utilization", "queue_length_mean", "fragmented_gpus_mean",
-                 "makespan"], names
+                 "gpu_utilization", "gpu_activity", "queue_length_mean",
+                 "fragmented_gpus_mean", "makespan"], names
 for m in doc["metrics"]:
     assert m["unit"], m["name"]
     base, other = m["policies"]
@@ -129,7 +129,7 @@ for m in doc["metrics"]:
     assert isinstance(d["excludes_zero"], bool)
     assert d["excludes_zero"] == (d["ci_low"] > 0 or d["ci_high"] < 0)
 rows = list(csv.DictReader(open(sys.argv[2])))
-assert len(rows) == 8 * (2 * (3 + 4) + 4), len(rows)
+assert len(rows) == 9 * (2 * (3 + 4) + 4), len(rows)
 assert {r["statistic"] for r in rows} >= {"value", "mean", "ci_low", "diff_mean"}
 values = [float(r["value"]) for r in rows
           if r["metric"] == "wait_mean" and r["policy"] == "fifo/best-fit"
@@ -182,6 +182,28 @@ contains "$tmp/stdout" "big" "gpusim compare --variant"
 expect 2 compare "$QUICKSTART" --variant "nocolon"
 expect 1 compare "$QUICKSTART" --variant "bad:pool h100.cont=3" --seeds 1
 contains "$tmp/stderr" 'variant "bad"' "gpusim compare with a bad variant"
+
+# The MIG inference scenario prints the answer its comments and the README
+# give: allocation near 100 % in every case, activity 20 % on whole A100s,
+# 91 % on 1g.5gb slices (7 x 14 of 108 SMs), 59 % on 2g.10gb, 95 % when
+# five jobs time-slice an A100 and 100 % under MPS.
+MIGINF="$SIM_TOP_SRCDIR/scenarios/mig-inference.ini"
+expect 0 compare "$MIGINF" --seeds 1 --metric gpu_utilization --metric gpu_activity --json
+if [ -n "$PYTHON" ]; then
+    "$PYTHON" - "$tmp/stdout" <<'EOF' || fail "gpusim compare scenarios/mig-inference.ini: the answer changed"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+names = [p["name"] for p in doc["policies"]]
+assert names == ["whole-a100", "1g.5gb", "2g.10gb", "3g.20gb", "time-slice", "mps"], names
+got = {m["name"]: {n: p["mean"] for n, p in zip(names, m["policies"])} for m in doc["metrics"]}
+want = {"whole-a100": 0.20, "1g.5gb": 0.907, "2g.10gb": 0.590, "3g.20gb": 0.373,
+        "time-slice": 0.950, "mps": 1.000}
+for n, v in want.items():
+    assert abs(got["gpu_activity"][n] - v) < 0.0015, (n, got["gpu_activity"][n], v)
+assert got["gpu_utilization"]["whole-a100"] > 0.999
+assert got["gpu_utilization"]["1g.5gb"] > 0.99
+EOF
+fi
 
 echo "test-compare.sh: $checks commands checked"
 exit 0

@@ -9,7 +9,8 @@ single runs; a policy written in Python runs, and one that delegates to a
 built-in placement reproduces that built-in exactly; the Python example
 runs; a latency key set from Python (a [fabric] transport latency) lengthens
 a communicating job by what it costs per iteration, and the bundled
-Ethernet-versus-InfiniBand scenario compares its latency-only variant.
+Ethernet-versus-InfiniBand scenario compares its latency-only variant;
+the activity metric (gpu_activity) reads apart from allocation.
 
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
@@ -195,6 +196,41 @@ class ErrorTests(unittest.TestCase):
         self.assertIn("force", caught.exception.message)
         forced = gpusim.Simulation(QUICKSTART, set=fast, force=True)
         forced.raw.check_limits()
+
+
+class SharingTests(unittest.TestCase):
+    """Allocation and activity apart, through Python: the MIG inference
+    scenario's whole A100s are allocated but 20 % busy, its 1g.5gb slices
+    7 x 14 of 108 SMs busy (NVIDIA's nvidia-smi mig -lgip counts)."""
+
+    MIG = os.path.join(TOP_SRCDIR, "scenarios", "mig-inference.ini")
+
+    def test_activity_metric(self):
+        whole = gpusim.run(self.MIG)
+        self.assertEqual(whole.metrics["gpu_activity"][1], "ratio")
+        self.assertAlmostEqual(whole["gpu_utilization"], 1.0, places=4)
+        self.assertAlmostEqual(whole["gpu_activity"], 0.2, places=6)
+        self.assertAlmostEqual(whole["active_gpu_seconds"],
+                               whole["gpu_activity"] * 8 * whole["simulated_time"],
+                               delta=1e-9 * whole["active_gpu_seconds"])
+        self.assertAlmostEqual(whole["active_gpu_seconds"],
+                               0.2 * whole["allocated_gpu_seconds"],
+                               delta=1e-9 * whole["active_gpu_seconds"])
+        sliced = gpusim.run(self.MIG, set={"class inference.mig": "1g.5gb"})
+        self.assertAlmostEqual(sliced["gpu_activity"], 7 * 14 / 108.0, delta=0.002)
+        self.assertGreater(sliced["jct_p50"], 0)
+
+    def test_model_through_introspection(self):
+        self.assertAlmostEqual(Sim.sharing_factor(1.6, 0.95), 0.95 / 1.6, places=15)
+        self.assertEqual(Sim.sharing_factor(0.5, 0.95), 1.0)
+        self.assertAlmostEqual(Sim.sharing_mig_factor(0.2, 1 / 7.8), 1 / 7.8 / 0.2, places=15)
+        self.assertEqual(Sim.sharing_mode_to_string(Sim.SharingMode.MPS), "mps")
+
+    def test_bad_activity(self):
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.run(self.MIG, set={"class inference.activity": "1.5"})
+        self.assertIn("activity", str(caught.exception))
+        self.assertIn("at most 1", str(caught.exception))
 
 
 class CompareTests(unittest.TestCase):

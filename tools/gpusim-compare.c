@@ -69,7 +69,8 @@ gpusim_cmd_compare (int argc, char **argv)
       "The first seed (default: the scenario's); then FIRST+1, ...", "FIRST" },
     { "metric", 'm', 0, G_OPTION_ARG_STRING_ARRAY, &metrics,
       "A metric to compare (default: wait_mean, wait_p95, jct_mean, "
-      "bounded_slowdown_mean, gpu_utilization, queue_length_mean, fragmented_gpus_mean, "
+      "bounded_slowdown_mean, gpu_utilization, gpu_activity, queue_length_mean, "
+      "fragmented_gpus_mean, "
       "makespan)", "NAME" },
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key in every run, e.g. --set workload.rate=4/h",

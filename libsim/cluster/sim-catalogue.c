@@ -25,6 +25,7 @@
 #include "sim-error.h"
 #include "sim-util.h"
 #include "core/sim-units.h"
+#include "cluster/sim-mig.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -263,6 +264,8 @@ static const KeyDesc gpu_keys[] = {
     "a price in US dollars such as \"25000\"" },
   { "mig_slices", KIND_UINT, GPU (mig_slices), FALSE, FALSE, 1, 64,
     "the number of MIG compute slices, such as \"7\"" },
+  { "sms", KIND_UINT, GPU (sms), FALSE, FALSE, 1, 100000,
+    "the number of streaming multiprocessors, an integer such as \"132\"" },
 };
 
 static const KeyDesc mig_keys[] = {
@@ -275,6 +278,8 @@ static const KeyDesc mig_keys[] = {
     "an integer such as \"7\"" },
   { "placements", KIND_PLACEMENTS, MIG (placements), TRUE, FALSE, 0, 63,
     "a list of start slices such as \"0, 2, 4, 6\"" },
+  { "sms", KIND_UINT, MIG (sms), FALSE, FALSE, 1, 100000,
+    "the instance's streaming multiprocessors, an integer such as \"16\"" },
 };
 
 static const KeyDesc node_keys[] = {
@@ -666,6 +671,19 @@ check_mig_profile (const SimGpuModel *m, const SimMigProfile *p, const FileIndex
                       m->mig_slices);
         return FALSE;
       }
+  if (p->sms > 0 && m->sms == 0)
+    {
+      set_error_at (error, fi, group, "sms", 0, SIM_ERROR_MISSING,
+                    "%u SMs: expected the GPU's own SM count too ([gpu] sms), to which the "
+                    "instance's is compared", p->sms);
+      return FALSE;
+    }
+  if (p->sms > m->sms)
+    {
+      set_error_at (error, fi, group, "sms", 0, SIM_ERROR_INVALID,
+                    "%u SMs: expected at most the GPU's (%u)", p->sms, m->sms);
+      return FALSE;
+    }
   if (p->n_placements < p->max_instances)
     {
       set_error_at (error, fi, group, "placements", 0, SIM_ERROR_INVALID,
@@ -1451,8 +1469,11 @@ describe_gpu (GString *s, const SimGpuModel *m)
     }
   g_string_append_printf (s, "  MIG: %u compute slices, %u profiles\n", m->mig_slices,
                           m->n_mig_profiles);
-  g_string_append_printf (s, "    %-14s %7s %13s %9s %13s  %s\n", "profile", "compute",
-                          "memory slices", "memory", "max instances", "placements");
+  if (m->sms > 0)
+    g_string_append_printf (s, "  SMs: %u\n", m->sms);
+  g_string_append_printf (s, "    %-14s %7s %13s %9s %13s %5s %8s %8s  %s\n", "profile",
+                          "compute", "memory slices", "memory", "max instances", "SMs",
+                          "SM share", "BW share", "placements");
   for (guint i = 0; i < m->n_mig_profiles; i++)
     {
       const SimMigProfile *p = &m->mig_profiles[i];
@@ -1462,9 +1483,12 @@ describe_gpu (GString *s, const SimGpuModel *m)
       append_scaled (mem, (double) p->memory_bytes, "B", FALSE);
       for (guint j = 0; j < p->n_placements; j++)
         g_string_append_printf (places, "%s%u", j ? "," : "", p->placements[j]);
-      g_string_append_printf (s, "    %-14s %7u %13u %9s %13u  %s\n", p->name,
-                              p->compute_slices, p->memory_slices, mem->str,
-                              p->max_instances, places->str);
+      g_autofree char *sms = p->sms > 0 ? g_strdup_printf ("%u", p->sms) : g_strdup ("-");
+
+      g_string_append_printf (s, "    %-14s %7u %13u %9s %13u %5s %7.1f%% %7.1f%%  %s\n",
+                              p->name, p->compute_slices, p->memory_slices, mem->str,
+                              p->max_instances, sms, 100 * sim_mig_compute_fraction (m, i),
+                              100 * sim_mig_memory_fraction (m, i), places->str);
     }
 }
 

@@ -34,6 +34,9 @@ G_BEGIN_DECLS
  * @placements: (array length=n_placements): the compute slice indices an
  *   instance may start at
  * @n_placements: length of @placements
+ * @sms: streaming multiprocessors of one instance, as `nvidia-smi mig
+ *   -lgip` lists them; 0 if unknown (the share of SMs is then taken as
+ *   @compute_slices over the GPU's slices)
  */
 typedef struct {
   char    *name;
@@ -43,6 +46,7 @@ typedef struct {
   guint    max_instances;
   guint   *placements;
   guint    n_placements;
+  guint    sms;
 } SimMigProfile;
 
 /**
@@ -68,6 +72,8 @@ typedef struct {
   guint    mig_slices;        /* compute slices when MIG is on (7), 0 without MIG */
   SimMigProfile *mig_profiles;
   guint    n_mig_profiles;
+  guint    sms;               /* streaming multiprocessors of the whole GPU (MIG off), 0 if
+                               * unknown: a MIG profile's share of compute is its SMs over these */
 } SimGpuModel;
 
 /**

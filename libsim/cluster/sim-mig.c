@@ -276,3 +276,36 @@ sim_mig_instance_milli (const SimGpuModel *gpu, guint profile)
     return 0;
   return 1000u * gpu->mig_profiles[profile].compute_slices / gpu->mig_slices;
 }
+
+double
+sim_mig_compute_fraction (const SimGpuModel *gpu, guint profile)
+{
+  const SimMigProfile *p;
+
+  g_return_val_if_fail (gpu != NULL && profile < gpu->n_mig_profiles, 1.0);
+  p = &gpu->mig_profiles[profile];
+  if (p->sms > 0 && gpu->sms > 0)
+    return MIN (1.0, (double) p->sms / gpu->sms);
+  if (gpu->mig_slices == 0)
+    return 1.0;
+  return MIN (1.0, (double) p->compute_slices / gpu->mig_slices);
+}
+
+double
+sim_mig_memory_fraction (const SimGpuModel *gpu, guint profile)
+{
+  g_return_val_if_fail (gpu != NULL && profile < gpu->n_mig_profiles, 1.0);
+  return MIN (1.0, (double) gpu->mig_profiles[profile].memory_slices / SIM_MIG_MEMORY_SLICES);
+}
+
+double
+sim_mig_speed (const SimGpuModel *gpu, guint profile, double memory_bound)
+{
+  double c, b;
+
+  g_return_val_if_fail (gpu != NULL && profile < gpu->n_mig_profiles, 1.0);
+  g_return_val_if_fail (memory_bound >= 0 && memory_bound <= 1, 1.0);
+  c = sim_mig_compute_fraction (gpu, profile);
+  b = sim_mig_memory_fraction (gpu, profile);
+  return 1.0 / ((1.0 - memory_bound) / c + memory_bound / b);
+}

@@ -99,6 +99,61 @@ typedef struct {
 guint sim_mig_instance_milli (const SimGpuModel *gpu, guint profile);
 
 /**
+ * sim_mig_compute_fraction:
+ * @gpu: a GPU model with MIG
+ * @profile: a profile index
+ *
+ * The share of the whole GPU's compute an instance of @profile has: its
+ * streaming multiprocessors over the GPU's (both from the catalogue's
+ * `sms` keys, as `nvidia-smi mig -lgip` lists them: 14 of 108 for an
+ * A100's 1g.5gb, 16 of 132 for an H100's 1g.10gb), or, where the
+ * catalogue gives no SM counts, its compute slices over the GPU's (1/7).
+ * A 7g instance of an A100 has 98 of 108 SMs: MIG mode leaves some SMs
+ * unused.
+ *
+ * Returns: the fraction, in (0, 1].
+ */
+double sim_mig_compute_fraction (const SimGpuModel *gpu, guint profile);
+
+/**
+ * sim_mig_memory_fraction:
+ * @gpu: a GPU model with MIG
+ * @profile: a profile index
+ *
+ * The share of the GPU's memory bandwidth an instance of @profile has:
+ * its memory slices over %SIM_MIG_MEMORY_SLICES.  Each memory slice owns
+ * its memory controllers and L2 banks (NVIDIA MIG user guide: "1/8" of
+ * the memory for 1g.5gb, "4/8" for 3g.20gb), so bandwidth divides as
+ * memory does.
+ *
+ * Returns: the fraction, in (0, 1].
+ */
+double sim_mig_memory_fraction (const SimGpuModel *gpu, guint profile);
+
+/**
+ * sim_mig_speed:
+ * @gpu: a GPU model with MIG
+ * @profile: a profile index
+ * @memory_bound: the share, in [0, 1], of a job's time on a whole GPU
+ *   that is limited by memory bandwidth (the rest by compute)
+ *
+ * How fast an instance of @profile runs a job that would keep a whole GPU
+ * busy, against the whole GPU.  A roofline-style mix: the job's time on
+ * the whole GPU is (1 - @memory_bound) compute-limited and @memory_bound
+ * memory-limited; on the instance the first part stretches by 1 / c (c =
+ * sim_mig_compute_fraction()) and the second by 1 / b (b =
+ * sim_mig_memory_fraction()), so the speed is
+ *
+ *   1 / ((1 - @memory_bound) / c + @memory_bound / b).
+ *
+ * For an A100-40GB 1g.5gb (c = 14/108, b = 1/8): 0.1296 for a
+ * compute-bound job, 0.125 for a memory-bound one.
+ *
+ * Returns: the speed, in (0, 1].
+ */
+double sim_mig_speed (const SimGpuModel *gpu, guint profile, double memory_bound);
+
+/**
  * sim_mig_layout_init:
  *
  * Empties @layout.

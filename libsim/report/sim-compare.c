@@ -110,7 +110,7 @@ sim_compare_interval_excludes_zero (const SimCompareInterval *interval)
 
 static const char * const default_metrics[] = {
   "wait_mean", "wait_p95", "jct_mean", "bounded_slowdown_mean", "gpu_utilization",
-  "queue_length_mean", "fragmented_gpus_mean", "makespan",
+  "gpu_activity", "queue_length_mean", "fragmented_gpus_mean", "makespan",
 };
 
 typedef struct {

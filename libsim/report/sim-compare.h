@@ -190,7 +190,7 @@ gboolean sim_comparison_add_variant (SimComparison *self, const char *name,
  * @metric: a metric of the run report, e.g. "wait_p95"
  *
  * Adds a metric; the first call replaces the default list (wait_mean,
- * wait_p95, jct_mean, bounded_slowdown_mean, gpu_utilization,
+ * wait_p95, jct_mean, bounded_slowdown_mean, gpu_utilization, gpu_activity,
  * queue_length_mean, fragmented_gpus_mean, makespan).  Names are checked
  * against the first report: see sim_comparison_run().
  */

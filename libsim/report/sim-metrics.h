@@ -18,6 +18,7 @@ typedef struct {
   guint64 allocated_milli;  /* thousandths of GPUs allocated */
   double  computing_milli;  /* the same, weighted by each job's rate (compute, not waiting
                              * on communication) */
+  double  active_gpus;      /* GPUs kept busy (activity, as DCGM reports it: sim-sharing.h) */
   guint   queued;
   guint   running;
   guint   fragmented;       /* free GPUs that cannot host the head job */
@@ -27,6 +28,7 @@ typedef struct {
   double  compute_int;      /* GPU*s spent computing */
   double  queue_int;        /* job*s */
   double  frag_int;         /* GPU*s */
+  double  active_int;       /* GPU*s busy */
   guint   queue_max;
 
   guint64 submitted, started, completed, rejected, preemptions;
@@ -37,7 +39,7 @@ typedef struct {
   /* Time series: integrals at the last sample, to average over intervals. */
   FILE   *series;
   SimTime series_last;
-  double  series_alloc, series_queue, series_frag;
+  double  series_alloc, series_queue, series_frag, series_active;
   guint64 series_arrivals, series_completions;
   guint64 samples;          /* sampling events so far (not counted as the run's events) */
 

@@ -45,7 +45,7 @@ sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series)
            "nodes,preemptions\n", jobs);
   if (series != NULL)
     fputs ("time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
-           "fragmented_gpus_avg,arrivals,completions\n", series);
+           "fragmented_gpus_avg,arrivals,completions,activity\n", series);
 }
 
 void
@@ -68,6 +68,7 @@ sim__metrics_advance (SimMetrics *m, SimTime now)
   m->compute_int += dt * m->computing_milli / 1000.0;
   m->queue_int += dt * m->queued;
   m->frag_int += dt * m->fragmented;
+  m->active_int += dt * MAX (0.0, m->active_gpus);
   m->last = now;
 }
 
@@ -124,7 +125,7 @@ void
 sim__metrics_sample (SimMetrics *m, SimTime now)
 {
   char b[32];
-  double dt, since, alloc, queue, frag;
+  double dt, since, alloc, queue, frag, active;
 
   if (m->series == NULL)
     return;
@@ -132,16 +133,20 @@ sim__metrics_sample (SimMetrics *m, SimTime now)
   alloc = m->alloc_int + since * (double) m->allocated_milli / 1000.0;
   queue = m->queue_int + since * m->queued;
   frag = m->frag_int + since * m->fragmented;
+  active = m->active_int + since * MAX (0.0, m->active_gpus);
   dt = sim_time_to_seconds (now - m->series_last);
   if (dt > 0)
     {
-      fprintf (m->series, "%s,%u,%u,%.3f,%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n",
+      fprintf (m->series, "%s,%u,%u,%.3f,%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+               ",%.6f\n",
                sim__format_seconds (now, b), m->queued, m->running,
                (double) m->allocated_milli / 1000.0,
                m->total_gpus > 0 ? (alloc - m->series_alloc) / dt / m->total_gpus : 0.0,
                (queue - m->series_queue) / dt, (frag - m->series_frag) / dt,
-               m->series_arrivals, m->series_completions);
+               m->series_arrivals, m->series_completions,
+               m->total_gpus > 0 ? (active - m->series_active) / dt / m->total_gpus : 0.0);
     }
+  m->series_active = active;
   m->series_last = now;
   m->series_alloc = alloc;
   m->series_queue = queue;
@@ -253,6 +258,8 @@ sim__report_new (const SimMetrics *m, const SimReportInfo *info)
        m->completed ? sim_time_to_seconds (m->last_end - MAX (m->first_submit, 0)) : 0, "s");
   add (r, "gpu_utilization", capacity > 0 ? m->alloc_int / capacity : 0, "ratio");
   add (r, "gpu_compute_utilization", capacity > 0 ? m->compute_int / capacity : 0, "ratio");
+  add (r, "gpu_activity", capacity > 0 ? m->active_int / capacity : 0, "ratio");
+  add (r, "active_gpu_seconds", m->active_int, "GPU*s");
   add (r, "allocated_gpu_seconds", m->alloc_int, "GPU*s");
   add (r, "job_gpu_seconds", m->job_gpu_seconds, "GPU*s");
   add (r, "queue_length_mean", end_s > 0 ? m->queue_int / end_s : 0, "jobs");
@@ -420,6 +427,9 @@ sim_report_format_text (const SimReport *r)
   g_string_append_printf (s, "utilization   %.1f %% of GPU capacity allocated, %.1f %% computing\n",
                           100 * value_of (r, "gpu_utilization"),
                           100 * value_of (r, "gpu_compute_utilization"));
+  g_string_append_printf (s, "activity      %.1f %% of GPU capacity busy (GPU activity, as DCGM "
+                          "reports it; allocation above)\n",
+                          100 * value_of (r, "gpu_activity"));
   g_string_append_printf (s, "queue         %.2f jobs on average, %.0f at most\n",
                           value_of (r, "queue_length_mean"), value_of (r, "queue_length_max"));
   g_string_append_printf (s, "fragmentation %.2f GPUs on average (%.2f %% of capacity) free but unable "

@@ -11,6 +11,11 @@
  *   bounded_slowdown_{mean,p50,p95,p99}                         ratio (threshold 10 s)
  *   makespan, simulated_time                                    s
  *   gpu_utilization (allocated GPU-seconds / capacity)          ratio
+ *   gpu_compute_utilization (allocated, weighted by the share
+ *     of time jobs compute rather than wait on the network)     ratio
+ *   gpu_activity (busy GPU-seconds / capacity: what DCGM's
+ *     GPU activity reports; see cluster/sim-sharing.h)          ratio
+ *   active_gpu_seconds                                          GPU*s
  *   allocated_gpu_seconds, job_gpu_seconds                      GPU*s
  *   queue_length_mean (time-average), queue_length_max          jobs
  *   fragmented_gpus_mean, fragmentation                         GPUs, ratio

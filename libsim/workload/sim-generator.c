@@ -263,6 +263,27 @@ check_class (const SimGeneratorConfig *config, guint i, GError **error)
                    where, c->estimate_factor);
       return FALSE;
     }
+  if (!(c->activity >= 0 && c->activity <= 1))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%sactivity must be in (0, 1], or 0 for unknown (got %g)", where, c->activity);
+      return FALSE;
+    }
+  if (!(c->memory_bound >= 0 && c->memory_bound <= 1))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%smemory_bound must be in [0, 1] (got %g)", where, c->memory_bound);
+      return FALSE;
+    }
+  if (c->gpu_milli > 1000 ||
+      (c->gpu_milli > 0 && c->gpu_milli < 1000 &&
+       (c->n_gpu_values != 1 || c->gpu_values[0] != 1 || c->mig_profile != NULL)))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%sgpu_milli must be at most 1000, and below 1000 only for single-GPU jobs "
+                   "without MIG (got %u)", where, c->gpu_milli);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -450,7 +471,9 @@ generator_next (SimWorkload *workload, SimJobSpec *out, GError **error)
   out->gpu_models = c->gpu_models;
   out->gpus = c->gpu_values[g];
   out->gpus_min = c->gpus_min;
-  out->gpu_milli = 1000;
+  out->gpu_milli = c->gpu_milli > 0 ? c->gpu_milli : 1000;
+  out->activity = c->activity;
+  out->memory_bound = c->memory_bound;
   out->job_class = (guint32) k;
   out->user = -1;
   out->status = -1;

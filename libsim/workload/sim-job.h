@@ -43,8 +43,9 @@ typedef enum {
  * @speed: its GPUs' speed against the workload's reference GPU (its class's
  *   measured throughput ratio on that model, else dense FP16/BF16 TFLOPS;
  *   the slowest of its GPUs), times its scaling on the GPUs it holds
- *   against the count its duration is measured at (sim-scaling.h), while
- *   it runs
+ *   against the count its duration is measured at (sim-scaling.h), times
+ *   its share of a shared GPU (a MIG instance's capacity, or time-sharing
+ *   with other jobs: sim-sharing.h), while it runs
  * @last_update: when @work_left was last brought up to date
  * @version: bumped whenever the pending completion becomes stale
  * @queue_seq: arrival order in the queue (ties in every queue order)
@@ -86,6 +87,8 @@ typedef struct _SimJob {
   gpointer    comm_state;   /* the collectives it has registered, while running */
   SimEventId  completion;   /* its pending completion event, cancelled when it moves */
   guint64     start_pass;   /* the decision pass that last started it */
+  double      share;        /* the shared-GPU factor in @speed (1: not slowed by sharing) */
+  double      active_gpus;  /* the GPUs it keeps busy now, as counted in the activity metric */
 } SimJob;
 
 G_END_DECLS

@@ -70,6 +70,13 @@ typedef struct {
  * @gpus_min: for a moldable job, the fewest GPUs it may run on (the
  *   policy picks a count from @gpus_min to @gpus when it starts the job);
  *   0 for a rigid job, which runs on exactly @gpus
+ * @activity: the share of a whole GPU's time the job keeps busy when alone
+ *   on it, in (0, 1] (see sim-sharing.h); 0 if unknown, which counts as 1
+ *   for whole GPUs and MIG instances and as @gpu_milli / 1000 for a
+ *   fractional request
+ * @memory_bound: the share of its time on a whole GPU limited by memory
+ *   bandwidth rather than compute, in [0, 1] (what a MIG instance's share
+ *   of memory slices weighs against its share of SMs)
  *
  * A job as a workload describes it, before it reaches the scheduler.
  * Sources leave the fields they do not know at zero.
@@ -92,6 +99,8 @@ typedef struct {
   SimCommProfile comm;
   const char *mig_profile;
   guint32 gpus_min;
+  double  activity;
+  double  memory_bound;
 } SimJobSpec;
 
 typedef struct _SimWorkload SimWorkload;
@@ -214,6 +223,10 @@ typedef struct {
   guint32  reference_gpus;
   guint32  gpus_min;
   SimThroughputTable throughput;
+  /* Shared GPUs (sim-sharing.h). */
+  double   activity;        /* share of a whole GPU kept busy, (0, 1]; 0: unknown */
+  double   memory_bound;    /* share of time limited by memory bandwidth, [0, 1] */
+  guint32  gpu_milli;       /* thousandths of one GPU per job (gpus = 1); 0: whole GPUs */
 } SimJobClassConfig;
 
 /**
