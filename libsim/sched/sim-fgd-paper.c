@@ -72,6 +72,7 @@ struct _SimFgdPaper {
   guint     n_gpus;
   guint64   capacity_milli;
   Task     *tasks;     /* the pod list in name order */
+  guint    *task_of_pod; /* pod list position -> index in tasks */
   guint     n_tasks;
   guint     n_gpu_pods;
   guint     n_types;   /* demand types among the tasks */
@@ -89,6 +90,7 @@ sim__fgd_paper_free (SimFgdPaper *p)
     return;
   g_free (p->nodes);
   g_free (p->tasks);
+  g_free (p->task_of_pod);
   g_free (p->typical);
   g_free (p);
 }
@@ -285,11 +287,13 @@ sim__fgd_paper_new (const GPtrArray *nodes, const GPtrArray *pods, gboolean igno
   g_qsort_with_data (order, (gint) pods->len, sizeof (guint), compare_names, names);
   p->n_tasks = pods->len;
   p->tasks = g_new0 (Task, pods->len);
+  p->task_of_pod = g_new (guint, pods->len);
   for (guint i = 0; i < pods->len; i++)
     {
       const SimOpenbPod *pod = pods->pdata[order[i]];
       Task *t = &p->tasks[i];
 
+      p->task_of_pod[order[i]] = i;
       t->cpu_milli = pod->cpu_milli;
       t->memory_mib = pod->memory_mib;
       if (pod->num_gpu > 0 && pod->gpu_milli > 0)
@@ -595,9 +599,10 @@ score_fgd (Run *run, guint i, const Task *t, gint32 *gpu)
   return best;
 }
 
-/* Places @t: returns FALSE if no node can take it. */
+/* Places @t: returns FALSE if no node can take it; else the node and the
+ * GPUs taken (bit g for GPU g) in @node_out and @mask_out. */
 static gboolean
-place (Run *run, const Task *t)
+place (Run *run, const Task *t, guint *node_out, guint *mask_out)
 {
   const SimFgdPaper *p = run->paper;
   guint n_cand = 0, chosen = 0;
@@ -656,6 +661,8 @@ place (Run *run, const Task *t)
       }
   gpu = run->gpu[chosen];
   chosen = run->cand[chosen];
+  *node_out = chosen;
+  *mask_out = 0;
   spec = &p->nodes[chosen];
   n = &run->nodes[chosen];
 
@@ -678,6 +685,7 @@ place (Run *run, const Task *t)
         }
       g_assert (gpu >= 0 && n->left[gpu] >= t->gpu_milli);
       n->left[gpu] -= t->gpu_milli;
+      *mask_out = 1u << gpu;
     }
   else if (t->num_gpu > 0)
     {
@@ -686,6 +694,7 @@ place (Run *run, const Task *t)
         if (n->left[g] == SIM_GPU_WHOLE)
           {
             n->left[g] = 0;
+            *mask_out |= 1u << g;
             need--;
           }
       g_assert (need == 0);
@@ -769,6 +778,42 @@ record (const Run *run, SimFgdSample *s, double point, guint64 arrived, guint64 
   s->failed_tasks = failed;
 }
 
+static void
+run_init (Run *run, const SimFgdPaper *p, Policy policy, guint64 seed)
+{
+  run->paper = p;
+  run->policy = policy;
+  run->nodes = g_new0 (Node, p->n_nodes);
+  run->cand = g_new (guint, p->n_nodes);
+  run->score = g_new (gint64, p->n_nodes);
+  run->gpu = g_new (gint32, p->n_nodes);
+  run->pick = sim_rng_new (seed, "fgd-paper-random");
+  if (policy == POL_FGD)
+    run->memo = g_new0 (FgdMemo, (gsize) p->n_nodes * p->n_types);
+  for (guint i = 0; i < p->n_nodes; i++)
+    {
+      Node *n = &run->nodes[i];
+      n->cpu_free = p->nodes[i].cpu_cap;
+      n->mem_free = p->nodes[i].mem_cap;
+      for (guint g = 0; g < p->nodes[i].n_gpus; g++)
+        n->left[g] = SIM_GPU_WHOLE;
+      n->version = 1;
+      n->frag = fragmentation (p, &p->nodes[i], n->cpu_free, n->left);
+      run->frag_sum += n->frag;
+    }
+}
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->nodes);
+  g_free (run->cand);
+  g_free (run->score);
+  g_free (run->gpu);
+  g_free (run->memo);
+  sim_rng_free (run->pick);
+}
+
 gboolean
 sim__fgd_paper_run (const SimFgdPaper *p, const char *policy, guint64 seed, double stop_share,
                     const double *points, const guint64 *thresholds, guint n_points,
@@ -790,27 +835,7 @@ sim__fgd_paper_run (const SimFgdPaper *p, const char *policy, guint64 seed, doub
                    "arrives", p->n_tasks);
       return FALSE;
     }
-  run.paper = p;
-  run.policy = (Policy) pol;
-  run.nodes = g_new0 (Node, p->n_nodes);
-  run.cand = g_new (guint, p->n_nodes);
-  run.score = g_new (gint64, p->n_nodes);
-  run.gpu = g_new (gint32, p->n_nodes);
-  run.pick = sim_rng_new (seed, "fgd-paper-random");
-  if (run.policy == POL_FGD)
-    run.memo = g_new0 (FgdMemo, (gsize) p->n_nodes * p->n_types);
-  for (guint i = 0; i < p->n_nodes; i++)
-    {
-      Node *n = &run.nodes[i];
-      n->cpu_free = p->nodes[i].cpu_cap;
-      n->mem_free = p->nodes[i].mem_cap;
-      for (guint g = 0; g < p->nodes[i].n_gpus; g++)
-        n->left[g] = SIM_GPU_WHOLE;
-      n->version = 1;
-      n->frag = fragmentation (p, &p->nodes[i], n->cpu_free, n->left);
-      run.frag_sum += n->frag;
-    }
-
+  run_init (&run, p, (Policy) pol, seed);
   out->policy = g_strdup (policy);
   out->seed = seed;
   out->n_samples = n_points;
@@ -825,11 +850,12 @@ sim__fgd_paper_run (const SimFgdPaper *p, const char *policy, guint64 seed, doub
     {
       guint32 index = g_array_index (seq, guint32, k);
       const Task *t = &p->tasks[index];
+      guint node, mask;
 
       for (guint b = 0; b < 4; b++)
         digest = (digest ^ ((index >> (8 * b)) & 0xff)) * G_GUINT64_CONSTANT (0x100000001b3);
       arrived += demand_of (t);
-      if (place (&run, t))
+      if (place (&run, t, &node, &mask))
         allocated += demand_of (t);
       else
         failed++;
@@ -846,12 +872,38 @@ sim__fgd_paper_run (const SimFgdPaper *p, const char *policy, guint64 seed, doub
   out->tasks_arrived = seq->len;
   out->tasks_failed = failed;
   out->sequence_digest = digest;
+  run_clear (&run);
+  return TRUE;
+}
 
-  g_free (run.nodes);
-  g_free (run.cand);
-  g_free (run.score);
-  g_free (run.gpu);
-  g_free (run.memo);
-  sim_rng_free (run.pick);
+gboolean
+sim__fgd_paper_place_pods (const SimFgdPaper *p, const char *policy, guint64 seed,
+                           const guint *pods, guint n_pods, gint *nodes_out, guint *gpus_out,
+                           double *fragmentation_out, GError **error)
+{
+  Run run = { 0 };
+  int pol = policy_of (policy);
+
+  if (pol < 0)
+    return sim__fgd_paper_check_policy (policy, error);
+  run_init (&run, p, (Policy) pol, seed);
+  for (guint k = 0; k < n_pods; k++)
+    {
+      guint node = 0, mask = 0;
+      g_return_val_if_fail (pods[k] < p->n_tasks, FALSE);
+      if (place (&run, &p->tasks[p->task_of_pod[pods[k]]], &node, &mask))
+        {
+          nodes_out[k] = (gint) node;
+          gpus_out[k] = mask;
+        }
+      else
+        {
+          nodes_out[k] = -1;
+          gpus_out[k] = 0;
+        }
+    }
+  if (fragmentation_out != NULL)
+    *fragmentation_out = run.frag_sum;
+  run_clear (&run);
   return TRUE;
 }

@@ -86,6 +86,16 @@ gboolean sim__fgd_paper_run (const SimFgdPaper *paper, const char *policy, guint
                              const guint64 *thresholds, guint n_points, SimFgdRun *out,
                              GError **error);
 
+/* For tests: places the pods @pods (positions in the pod list as given)
+ * one after another on a fresh cluster; @nodes_out[k] is the node
+ * (position in the node list) pod k went to, or -1 if it did not fit,
+ * @gpus_out[k] the GPUs it took (bit g for GPU g); @fragmentation_out, if
+ * not NULL, the cluster's fragmentation at the end, in milli-GPUs. */
+gboolean sim__fgd_paper_place_pods (const SimFgdPaper *paper, const char *policy, guint64 seed,
+                                    const guint *pods, guint n_pods, gint *nodes_out,
+                                    guint *gpus_out, double *fragmentation_out,
+                                    GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimFgdPaper, sim__fgd_paper_free)
 
 G_END_DECLS
