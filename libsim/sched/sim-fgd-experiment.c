@@ -811,7 +811,7 @@ run_worker (gpointer data, gpointer user_data)
 
   if (run->exp->paper != NULL)
     sim__fgd_paper_run (run->exp->paper, run->policy, run->seed, run->exp->config->stop_share,
-                        run->exp->points, run->exp->thresholds, run->exp->n_points, run->out,
+                        run->exp->config->ties_in_list_order, run->exp->points, run->exp->thresholds, run->exp->n_points, run->out,
                         &run->error);
   else
     execute_run (run, &run->error);
@@ -1012,6 +1012,7 @@ sim_fgd_experiment_run (const GPtrArray *nodes, const GPtrArray *pods,
   build_points (&e);
 
   r->variant = config->variant;
+  r->ties_in_list_order = config->variant == SIM_FGD_VARIANT_PAPER && config->ties_in_list_order;
   r->n_pods = pods->len;
   r->stop_share = config->stop_share;
   r->sample_step = config->sample_step;
@@ -1132,8 +1133,11 @@ sim_fgd_result_format_table (const SimFgdResult *r)
   if (r->variant == SIM_FGD_VARIANT_PAPER)
     {
       g_string_append_printf (s, "variant     paper (as the study's own simulator runs it)\n");
-      g_string_append_printf (s, "cluster     %u nodes in list order (%u with GPUs), %u GPUs\n",
-                              r->n_nodes, r->n_nodes - r->n_cpu_only_nodes, r->n_gpus);
+      g_string_append_printf (s, "cluster     %u nodes in list order (%u with GPUs), %u GPUs; "
+                              "ties to the first node by %s\n", r->n_nodes,
+                              r->n_nodes - r->n_cpu_only_nodes, r->n_gpus,
+                              r->ties_in_list_order ? "name"
+                                                    : "name, names prefixed at random per seed");
       g_string_append_printf (s, "tasks       the %u pods (%u asking for GPUs, %u CPU-only) "
                               "shuffled, topped up or trimmed\n            by uniform draws "
                               "to the stop share; none leaving; FGD weighs %u typical types\n",
@@ -1262,6 +1266,8 @@ result_json (const SimFgdResult *r, gboolean pretty, const char *list)
       add_int (b, "nodes", r->n_nodes);
       add_int (b, "gpus", r->n_gpus);
       add_int (b, "cpu_only_nodes", r->n_cpu_only_nodes);
+      json_builder_set_member_name (b, "ties_in_list_order");
+      json_builder_add_boolean_value (b, r->ties_in_list_order);
     }
   else
     {

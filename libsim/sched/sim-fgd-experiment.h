@@ -127,6 +127,10 @@ typedef void (*SimFgdProgressFunc) (guint done, guint total, gpointer data);
  * @progress: (nullable) (scope call): called after each run
  * @progress_data: its data
  * @variant: how the experiment is run (0, the default: as the paper)
+ * @ties_in_list_order: paper variant: break ties between nodes by their
+ *   plain names (the list's order for openb) rather than as the study's
+ *   simulator does, by names it prefixes with a random number at each seed
+ *   (a random order of the nodes, fixed for the run)
  */
 typedef struct {
   const char *const *policies;
@@ -140,6 +144,7 @@ typedef struct {
   SimFgdProgressFunc progress;
   gpointer progress_data;
   SimFgdVariant variant;
+  gboolean ties_in_list_order;
 } SimFgdConfig;
 
 /**
@@ -242,6 +247,7 @@ typedef struct {
  * @summaries: (array length=n_policies): one per policy, in the order given
  * @n_policies: their number
  * @variant: as configured
+ * @ties_in_list_order: as configured
  */
 typedef struct {
   guint    n_nodes;
@@ -261,6 +267,7 @@ typedef struct {
   SimFgdPolicySummary *summaries;
   guint    n_policies;
   SimFgdVariant variant;
+  gboolean ties_in_list_order;
 } SimFgdResult;
 
 /**

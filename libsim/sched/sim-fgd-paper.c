@@ -363,6 +363,7 @@ typedef struct {
   FgdMemo *memo;            /* n_nodes x n_types, for FGD */
   double   frag_sum;
   SimRng  *pick;            /* the random policy's choices */
+  guint32 *rank;            /* tie-breaking order of the nodes, lowest first */
   guint   *cand;            /* feasible nodes of the task at hand */
   gint64  *score;
   gint32  *gpu;
@@ -654,7 +655,7 @@ place (Run *run, const Task *t, guint *node_out, guint *mask_out)
   for (guint c = 0; c < n_cand; c++)
     if (run->score[c] > best
         || (run->score[c] == best
-            && p->nodes[run->cand[c]].name_rank < p->nodes[run->cand[chosen]].name_rank))
+            && run->rank[run->cand[c]] < run->rank[run->cand[chosen]]))
       {
         best = run->score[c];
         chosen = c;
@@ -778,8 +779,40 @@ record (const Run *run, SimFgdSample *s, double point, guint64 arrived, guint64 
   s->failed_tasks = failed;
 }
 
+/* The order ties are broken in.  The study's simulator prefixes every
+ * node's name with a distinct random number ("0412-openb-node-0000", a
+ * permutation drawn at each seed) and breaks ties by name, so ties go to
+ * nodes in an order that is random but fixed for the run; with
+ * @list_order, by the plain names (the list's order for openb). */
 static void
-run_init (Run *run, const SimFgdPaper *p, Policy policy, guint64 seed)
+tie_ranks (Run *run, guint64 seed, gboolean list_order)
+{
+  const SimFgdPaper *p = run->paper;
+  g_autoptr(SimRng) rng = NULL;
+  g_autofree guint32 *by_name = g_new (guint32, p->n_nodes);
+
+  run->rank = g_new (guint32, p->n_nodes);
+  for (guint i = 0; i < p->n_nodes; i++)
+    run->rank[i] = p->nodes[i].name_rank;
+  if (list_order)
+    return;
+  rng = sim_rng_new (seed, "fgd-paper-node-prefix");
+  for (guint r = 0; r < p->n_nodes; r++)
+    by_name[r] = r;
+  for (guint r = p->n_nodes; r > 1; r--)
+    {
+      guint j = (guint) sim_rng_uniform_int (rng, r);
+      guint32 x = by_name[r - 1];
+      by_name[r - 1] = by_name[j];
+      by_name[j] = x;
+    }
+  /* The node r-th by name gets prefix by_name[r]. */
+  for (guint i = 0; i < p->n_nodes; i++)
+    run->rank[i] = by_name[p->nodes[i].name_rank];
+}
+
+static void
+run_init (Run *run, const SimFgdPaper *p, Policy policy, guint64 seed, gboolean list_order)
 {
   run->paper = p;
   run->policy = policy;
@@ -788,6 +821,7 @@ run_init (Run *run, const SimFgdPaper *p, Policy policy, guint64 seed)
   run->score = g_new (gint64, p->n_nodes);
   run->gpu = g_new (gint32, p->n_nodes);
   run->pick = sim_rng_new (seed, "fgd-paper-random");
+  tie_ranks (run, seed, list_order);
   if (policy == POL_FGD)
     run->memo = g_new0 (FgdMemo, (gsize) p->n_nodes * p->n_types);
   for (guint i = 0; i < p->n_nodes; i++)
@@ -811,13 +845,14 @@ run_clear (Run *run)
   g_free (run->score);
   g_free (run->gpu);
   g_free (run->memo);
+  g_free (run->rank);
   sim_rng_free (run->pick);
 }
 
 gboolean
 sim__fgd_paper_run (const SimFgdPaper *p, const char *policy, guint64 seed, double stop_share,
-                    const double *points, const guint64 *thresholds, guint n_points,
-                    SimFgdRun *out, GError **error)
+                    gboolean ties_in_list_order, const double *points,
+                    const guint64 *thresholds, guint n_points, SimFgdRun *out, GError **error)
 {
   Run run = { 0 };
   g_autoptr(GArray) seq = NULL;
@@ -835,7 +870,7 @@ sim__fgd_paper_run (const SimFgdPaper *p, const char *policy, guint64 seed, doub
                    "arrives", p->n_tasks);
       return FALSE;
     }
-  run_init (&run, p, (Policy) pol, seed);
+  run_init (&run, p, (Policy) pol, seed, ties_in_list_order);
   out->policy = g_strdup (policy);
   out->seed = seed;
   out->n_samples = n_points;
@@ -878,7 +913,7 @@ sim__fgd_paper_run (const SimFgdPaper *p, const char *policy, guint64 seed, doub
 
 gboolean
 sim__fgd_paper_place_pods (const SimFgdPaper *p, const char *policy, guint64 seed,
-                           const guint *pods, guint n_pods, gint *nodes_out, guint *gpus_out,
+                           gboolean ties_in_list_order, const guint *pods, guint n_pods, gint *nodes_out, guint *gpus_out,
                            double *fragmentation_out, GError **error)
 {
   Run run = { 0 };
@@ -886,7 +921,7 @@ sim__fgd_paper_place_pods (const SimFgdPaper *p, const char *policy, guint64 see
 
   if (pol < 0)
     return sim__fgd_paper_check_policy (policy, error);
-  run_init (&run, p, (Policy) pol, seed);
+  run_init (&run, p, (Policy) pol, seed, ties_in_list_order);
   for (guint k = 0; k < n_pods; k++)
     {
       guint node = 0, mask = 0;

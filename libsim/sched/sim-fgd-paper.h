@@ -17,8 +17,11 @@
  *   and, for a GPU task, GPUs of an accepted model, as many of them with
  *   the task's share free as the task asks for.
  * - Every feasible node gets an integer score in 0..100 from the policy's
- *   plugin; the highest wins, ties going to the node whose name comes first
- *   (byte order, which is the list's order for openb).  Normalisations: CPU
+ *   plugin; the highest wins, ties going to the node whose name comes first.
+ *   The simulator prefixes every node's name with a distinct random number
+ *   drawn at each seed (pkg/simulator/simulator.go, syncClusterResourceList),
+ *   so ties go to nodes in a random order fixed for the run; optionally, to
+ *   the plain names (byte order, the list's order for openb).  Normalisations: CPU
  *   by 128,000 milli-cores and GPU by 8,000 milli-GPUs (one 8-GPU node).
  *     random       one feasible node, uniformly;
  *     dot-product  100 (1 - (c_free c_req + g_free g_req) / 2), vectors
@@ -82,9 +85,9 @@ gboolean sim__fgd_paper_check_policy (const char *name, GError **error);
  * in milli-GPUs of arrived demand are @thresholds; points the sequence
  * ends before are recorded with the final state). */
 gboolean sim__fgd_paper_run (const SimFgdPaper *paper, const char *policy, guint64 seed,
-                             double stop_share, const double *points,
-                             const guint64 *thresholds, guint n_points, SimFgdRun *out,
-                             GError **error);
+                             double stop_share, gboolean ties_in_list_order,
+                             const double *points, const guint64 *thresholds, guint n_points,
+                             SimFgdRun *out, GError **error);
 
 /* For tests: places the pods @pods (positions in the pod list as given)
  * one after another on a fresh cluster; @nodes_out[k] is the node
@@ -92,7 +95,7 @@ gboolean sim__fgd_paper_run (const SimFgdPaper *paper, const char *policy, guint
  * @gpus_out[k] the GPUs it took (bit g for GPU g); @fragmentation_out, if
  * not NULL, the cluster's fragmentation at the end, in milli-GPUs. */
 gboolean sim__fgd_paper_place_pods (const SimFgdPaper *paper, const char *policy, guint64 seed,
-                                    const guint *pods, guint n_pods, gint *nodes_out,
+                                    gboolean ties_in_list_order, const guint *pods, guint n_pods, gint *nodes_out,
                                     guint *gpus_out, double *fragmentation_out,
                                     GError **error);
 
