@@ -153,9 +153,13 @@ typedef struct {
  *   state recorded is the one just after the task that brought arrived
  *   demand to this share or beyond.
  * @demand_share: the GPU demand arrived by then, over capacity (at least
- *   @arrived_share; more by the size of the task that crossed it)
+ *   @arrived_share; more by the size of the task that crossed it).  In the
+ *   paper variant the task sequence stops just short of the stop share, and
+ *   the points it does not reach take the final state: there it is less.
  * @allocated_share: allocated GPUs over capacity (the allocation rate)
- * @fragmented_share: fragmented GPUs (see above) over capacity
+ * @fragmented_share: fragmented GPUs over capacity: the measure above
+ *   (gpusim variant) or FGD's over its typical task types, CPU-only types
+ *   counting every free GPU as unusable (paper variant)
  * @unallocated_gpus: GPU capacity not allocated, in GPUs
  * @failed_tasks: tasks that could not be placed so far
  */
@@ -294,7 +298,11 @@ void sim_fgd_result_free (SimFgdResult *result);
  *
  * Time complexity: O(policies x seeds x tasks x (cost of one placement +
  * task types x GPUs per node)), tasks being about @stop_share x GPUs / mean
- * GPU demand of a pod.
+ * GPU demand of a pod; in the paper variant a placement scores every node,
+ * O(nodes), and FGD's score of a node costs O(typical types x GPUs per
+ * node) when the node changed since that task type last came.
+ *
+ * The result does not depend on @n_threads.
  *
  * Returns: (transfer full) (nullable): the result, or %NULL on error.
  */
