@@ -36,9 +36,8 @@
  * gpu_spec lists GPU models, whose model is one of them.
  *
  * Fragmentation is a reading of the paper's measure.  For a node n and a
- * task m, the
- * free GPU capacity of n that m cannot use, F_n(m), is all of n's free
- * GPU capacity if m cannot run on n at all (not enough CPU, memory or
+ * task m, the free GPU capacity of n that m cannot use, F_n(m), is all of
+ * n's free GPU capacity if m cannot run on n at all (not enough CPU, memory or
  * GPUs with room, or a model m does not accept); otherwise the free part
  * of those GPUs that have less room than m asks of each GPU (for a
  * whole-GPU task, every partly used GPU).  The node's fragmentation is the
