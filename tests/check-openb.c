@@ -28,12 +28,15 @@
 #include "sim-error.h"
 #include "workload/sim-openb.h"
 #include "sched/sim-fgd-experiment.h"
+#include "sched/sim-fgd-paper.h"
 #include "cluster/sim-cluster.h"
 
 #define NODES_EXCERPT SIM_TEST_DATADIR "/openb-nodes.csv"
 #define PODS_EXCERPT  SIM_TEST_DATADIR "/openb-pods.csv"
+#define PODS_5COL     SIM_TEST_DATADIR "/openb-pods-5col.csv"
 #define FULL_NODES    SIM_TRACEDIR "/openb/openb_node_list_gpu_node.csv"
 #define FULL_PODS     SIM_TRACEDIR "/openb/openb_pod_list_default.csv"
+#define FULL_SHARE    SIM_TRACEDIR "/openb/openb_pod_list_gpushare100.csv"
 
 #define POD_HEADER \
   "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time," \
@@ -237,6 +240,13 @@ static const struct {
     ":2:1: name: the field is empty" },
   { TRUE, POD_HEADER "p0,1000,1024,99999999999,1000,,LS,Running,0,10,0\n",
     ":2:14: num_gpu: \"99999999999\" is out of range" },
+  { TRUE, "name,cpu_milli,memory_mib,num_gpu\n", ":1: the header has no column \"gpu_milli\"" },
+  { TRUE, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1024,1,1000\np1,1000,1024,1\n",
+    ":3: expected 5 fields as in the header, found 4" },
+  { TRUE, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1024,2,300\n",
+    ":2:16: gpu_milli: 300 thousandths of a GPU for a pod with num_gpu 2" },
+  { TRUE, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,x,1,1000\n",
+    ":2:9: memory_mib: \"x\" is not a non-negative integer" },
   { FALSE, "sn,cpu_milli,memory_mib,gpus,model\n",
     ":1: column 4 of the header, \"gpus\", is not a known column" },
   { FALSE, NODE_HEADER "n0,64000,262144,2,\n",
@@ -393,7 +403,7 @@ START_TEST (test_workload_options_and_errors)
 END_TEST
 
 /* ------------------------------------------------------------------------- */
-/* The experiment, by hand.                                                  */
+/* The experiment, by hand (the gpusim variant).                             */
 
 static SimFgdResult *
 run_text (const char *nodes_text, const char *pods_text, const char *const *policies,
@@ -416,6 +426,7 @@ run_text (const char *nodes_text, const char *pods_text, const char *const *poli
   config.sample_step = step;
   config.n_threads = 1;
   config.ignore_gpu_spec = ignore_spec;
+  config.variant = SIM_FGD_VARIANT_GPUSIM;
   return sim_fgd_experiment_run (nodes, pods, &config, error);
 }
 
@@ -581,6 +592,455 @@ START_TEST (test_bad_config)
 END_TEST
 
 /* ------------------------------------------------------------------------- */
+/* The paper variant, by hand: each plugin's choice of node and GPU.         */
+
+/* Places @n pods (positions in @pods_text's rows) with @policy on the
+ * nodes of @nodes_text, ties between nodes going to the first name; the
+ * node (position) and GPU mask of each in @nodes_out and @gpus_out. */
+static void
+place_by_hand (const char *nodes_text, const char *pods_text, const char *policy,
+               const guint *order, guint n, gint *nodes_out, guint *gpus_out, double *frag)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *np = write_temp ("nodes.csv", nodes_text);
+  g_autofree char *pp = write_temp ("pods.csv", pods_text);
+  g_autoptr(GPtrArray) nodes = sim_openb_read_nodes (np, &error);
+  g_autoptr(GPtrArray) pods = nodes ? sim_openb_read_pods (pp, &error) : NULL;
+  g_autoptr(SimFgdPaper) paper = NULL;
+
+  ck_assert_msg (pods != NULL, "%s", error ? error->message : "");
+  paper = sim__fgd_paper_new (nodes, pods, FALSE, &error);
+  ck_assert_msg (paper != NULL, "%s", error ? error->message : "");
+  ck_assert_msg (sim__fgd_paper_place_pods (paper, policy, 1, TRUE, order, n, nodes_out,
+                                            gpus_out, frag, &error),
+                 "%s", error ? error->message : "");
+}
+
+#define FIVE "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
+
+/* Nodes listed "n2" then "n1", alike.  A CPU-only pod scores 0 on every
+ * node under packing and clustering, and the same under dot-product and
+ * best-fit: the tie goes to the first name, n1, listed second. */
+START_TEST (test_paper_ties_by_name)
+{
+  static const char *const policies[] = { "packing", "clustering", "dot-product", "best-fit",
+                                          "fgd" };
+  const char *nodes = NODE_HEADER "n2,64000,262144,1,T4\nn1,64000,262144,1,T4\n";
+  const char *pods = FIVE "c,1000,1024,0,0\ng,1000,1024,1,1000\n";
+  static const guint order[] = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (policies); i++)
+    {
+      gint node;
+      guint gpus;
+      place_by_hand (nodes, pods, policies[i], order, 1, &node, &gpus, NULL);
+      ck_assert_msg (node == 1, "%s put the CPU-only pod on node %d", policies[i], node);
+      ck_assert_uint_eq (gpus, 0);
+    }
+}
+END_TEST
+
+/* As the study's simulator breaks ties: by names it prefixes with a random
+ * number drawn at each seed.  Three CPU-only pods on three alike nodes
+ * score 0 everywhere under packing: within a run they all go to one node
+ * (the first in the run's order), which differs between seeds. */
+START_TEST (test_paper_ties_prefixed)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *np = write_temp ("nodes.csv", NODE_HEADER "a,64000,262144,1,T4\n"
+                                                 "b,64000,262144,1,T4\nc,64000,262144,1,T4\n");
+  g_autofree char *pp = write_temp ("pods.csv", FIVE "c,1000,1024,0,0\ng,1000,1024,1,1000\n");
+  g_autoptr(GPtrArray) nodes = sim_openb_read_nodes (np, &error);
+  g_autoptr(GPtrArray) pods = sim_openb_read_pods (pp, &error);
+  g_autoptr(SimFgdPaper) paper = sim__fgd_paper_new (nodes, pods, FALSE, &error);
+  static const guint order[] = { 0, 0, 0 };
+  guint seen[3] = { 0 };
+
+  ck_assert_msg (paper != NULL, "%s", error ? error->message : "");
+  for (guint64 seed = 1; seed <= 30; seed++)
+    {
+      gint node[3];
+      guint gpus[3];
+      ck_assert (sim__fgd_paper_place_pods (paper, "packing", seed, FALSE, order, 3, node, gpus,
+                                            NULL, &error));
+      ck_assert (node[0] >= 0 && node[0] < 3);
+      ck_assert_int_eq (node[1], node[0]);
+      ck_assert_int_eq (node[2], node[0]);
+      seen[node[0]]++;
+      ck_assert (sim__fgd_paper_place_pods (paper, "packing", seed, TRUE, order, 3, node, gpus,
+                                            NULL, &error));
+      ck_assert_int_eq (node[0], 0);
+    }
+  ck_assert (seen[0] > 0 && seen[1] > 0 && seen[2] > 0);
+}
+END_TEST
+
+/* Packing, nodes A (2 GPUs) and B (8 GPUs):
+ *   s500: both idle, A scores max(33-2, 2) = 31, B max(33-8, 8) = 25: A,
+ *     GPU 0 (the first of the tightest fits);
+ *   s300: A's GPU 0 (500 free) fits: 100 - 50/10 = 95 against B's 25: A,
+ *     GPU 0;
+ *   w1 (one whole GPU): A takes its free GPU 1, max(50-1, 33) = 49: A;
+ *   w1 again: A has no whole GPU free: B, GPU 0. */
+START_TEST (test_paper_packing)
+{
+  const char *nodes = NODE_HEADER "A,64000,262144,2,T4\nB,64000,262144,8,T4\n";
+  const char *pods = FIVE "s500,1000,1024,1,500\ns300,1000,1024,1,300\nw1,1000,1024,1,1000\n";
+  static const guint order[] = { 0, 1, 2, 2 };
+  gint node[4];
+  guint gpus[4];
+
+  place_by_hand (nodes, pods, "packing", order, 4, node, gpus, NULL);
+  ck_assert_int_eq (node[0], 0);
+  ck_assert_uint_eq (gpus[0], 1);
+  ck_assert_int_eq (node[1], 0);
+  ck_assert_uint_eq (gpus[1], 1);
+  ck_assert_int_eq (node[2], 0);
+  ck_assert_uint_eq (gpus[2], 2);
+  ck_assert_int_eq (node[3], 1);
+  ck_assert_uint_eq (gpus[3], 1);
+}
+END_TEST
+
+/* Clustering, nodes A, B, C of 4 GPUs:
+ *   s500: all idle, 25 + 25 x 4000/8000 = 37: A (first name);
+ *   w1: A holds only shared tasks, 0 + 25 x 4500/8000 = 14; B, C idle 37:
+ *     B;
+ *   s300: A holds only its kind: 75 + 14 = 89: A;
+ *   w2 (two whole GPUs): A 14 and B 15 hold other kinds; C idle 37: C. */
+START_TEST (test_paper_clustering)
+{
+  const char *nodes = NODE_HEADER "A,64000,262144,4,T4\nB,64000,262144,4,T4\n"
+                                  "C,64000,262144,4,T4\n";
+  const char *pods = FIVE "s500,1000,1024,1,500\nw1,1000,1024,1,1000\ns300,1000,1024,1,300\n"
+                          "w2,1000,1024,2,1000\n";
+  static const guint order[] = { 0, 1, 2, 3 };
+  gint node[4];
+  guint gpus[4];
+
+  place_by_hand (nodes, pods, "clustering", order, 4, node, gpus, NULL);
+  ck_assert_int_eq (node[0], 0);
+  ck_assert_int_eq (node[1], 1);
+  ck_assert_int_eq (node[2], 0);
+  ck_assert_int_eq (node[3], 2);
+  ck_assert_uint_eq (gpus[3], 3);
+}
+END_TEST
+
+/* Dot-product against best-fit, a task of 8 CPUs and one whole GPU,
+ * normalised by 128 CPUs and 8 GPUs:
+ *   dot-product on A (128 CPUs, 1 GPU) 100 (1 - (1 x 1/16 + 1/8 x 1/8)/2)
+ *     = 96, on B (16 CPUs, 8 GPUs) 100 (1 - (1/8 x 1/16 + 1 x 1/8)/2) =
+ *     93: A, the least aligned, though listed second. */
+START_TEST (test_paper_dot_product_best_fit)
+{
+  const char *pods = FIVE "t,8000,1024,1,1000\n";
+  static const guint order[] = { 0 };
+  gint node;
+  guint gpus;
+
+  place_by_hand (NODE_HEADER "B,16000,262144,8,T4\nA,128000,262144,1,T4\n", pods,
+                 "dot-product", order, 1, &node, &gpus, NULL);
+  ck_assert_int_eq (node, 1);
+  /* Best-fit weighs free CPU: on A (64 CPUs, 1 GPU) 100 (1 - (56/128)/2) =
+   * 78; on B (16 CPUs, 8 GPUs) 100 (1 - (8/128)/2 - (7/8)/2) = 53: A. */
+  place_by_hand (NODE_HEADER "B,16000,262144,8,T4\nA,64000,262144,1,T4\n", pods,
+                 "best-fit", order, 1, &node, &gpus, NULL);
+  ck_assert_int_eq (node, 1);
+  /* With 120 CPUs on A: 100 (1 - (112/128)/2) = 56 against B's 53: still
+   * A; with 128 CPUs on A and 2 GPUs on B: A 100 (1 - (120/128)/2) = 53,
+   * B 100 (1 - (8/128)/2 - (1/8)/2) = 90: B. */
+  place_by_hand (NODE_HEADER "B,16000,262144,2,T4\nA,128000,262144,1,T4\n", pods,
+                 "best-fit", order, 1, &node, &gpus, NULL);
+  ck_assert_int_eq (node, 0);
+}
+END_TEST
+
+/* FGD's GPU inside a node.  One node of 2 GPUs; the typical types are a
+ * half and a 0.4 of a GPU (one pod each, popularity 1/2).  s500 goes to
+ * GPU 0 (both GPUs alike: the first).  Then s400:
+ *   on GPU 0 the GPUs keep (100, 1000): a half fits GPU 1 but not 100
+ *     left on GPU 0, and nor does 0.4: fragmentation 1/2 100 + 1/2 100 =
+ *     100;
+ *   on GPU 1 they keep (500, 600): both types fit both GPUs: 0.
+ * FGD takes GPU 1; best-fit, packing and the others the tightest, GPU 0. */
+START_TEST (test_paper_fgd_gpu_choice)
+{
+  const char *nodes = NODE_HEADER "A,64000,262144,2,T4\n";
+  const char *pods = FIVE "s500,1000,1024,1,500\ns400,1000,1024,1,400\n";
+  static const guint order[] = { 0, 1 };
+  gint node[2];
+  guint gpus[2];
+  double frag;
+
+  place_by_hand (nodes, pods, "fgd", order, 2, node, gpus, &frag);
+  ck_assert_uint_eq (gpus[0], 1);
+  ck_assert_uint_eq (gpus[1], 2);
+  ck_assert_double_eq_tol (frag, 0, EPS);
+  place_by_hand (nodes, pods, "best-fit", order, 2, node, gpus, &frag);
+  ck_assert_uint_eq (gpus[1], 1);
+  ck_assert_double_eq_tol (frag, 100, 1e-9);
+}
+END_TEST
+
+/* FGD's fragmentation honours GPU-model constraints: nodes of 2 T4s and
+ * of 2 V100M16s; typical types: a whole GPU restricted to V100M16 (2 of 3
+ * pods) and a CPU-only pod (1 of 3).  Idle, the T4 node's 2000 free are
+ * all unusable (by the first type for its model, by the second for it
+ * uses no GPU); the V100 node's by the second type only: 2000 + 2000/3 of
+ * 4000, 2/3 of capacity.  Ignoring gpu_spec: 2000/3 + 2000/3, 1/3. */
+START_TEST (test_paper_fragmentation_models)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *np = write_temp ("nodes.csv", NODE_HEADER "t,64000,262144,2,T4\n"
+                                                 "v,64000,262144,2,V100M16\n");
+  g_autofree char *pp = write_temp ("pods.csv", POD_HEADER
+                                    "a,1000,1024,1,1000,V100M16,LS,Running,0,10,0\n"
+                                    "b,1000,1024,1,1000,V100M16,LS,Running,0,10,0\n"
+                                    "c,1000,1024,0,0,,LS,Running,0,10,0\n");
+  g_autoptr(GPtrArray) nodes = sim_openb_read_nodes (np, &error);
+  g_autoptr(GPtrArray) pods = sim_openb_read_pods (pp, &error);
+  const char *const fgd[] = { "fgd" };
+  SimFgdConfig config = { 0 };
+  g_autoptr(SimFgdResult) r = NULL;
+  g_autoptr(SimFgdResult) any = NULL;
+
+  ck_assert (nodes != NULL && pods != NULL);
+  config.policies = fgd;
+  config.n_policies = 1;
+  config.n_seeds = 1;
+  config.stop_share = 1.0;
+  config.sample_step = 0.5;
+  config.n_threads = 1;
+  r = sim_fgd_experiment_run (nodes, pods, &config, &error);
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (r->variant, SIM_FGD_VARIANT_PAPER);
+  ck_assert_uint_eq (r->n_task_types, 2);
+  ck_assert_double_eq_tol (r->runs[0].samples[0].fragmented_share, 2.0 / 3, 1e-9);
+  config.ignore_gpu_spec = TRUE;
+  any = sim_fgd_experiment_run (nodes, pods, &config, &error);
+  ck_assert_msg (any != NULL, "%s", error ? error->message : "");
+  ck_assert_double_eq_tol (any->runs[0].samples[0].fragmented_share, 1.0 / 3, 1e-9);
+  /* And the tasks restricted to V100M16 never land on the T4s. */
+  for (guint k = 0; k < r->n_points; k++)
+    ck_assert (r->runs[0].samples[k].allocated_share <= 0.5 + EPS);
+}
+END_TEST
+
+/* Random picks a node uniformly among the feasible, then a GPU: over 40
+ * seeds a CPU-only pod lands on each of two alike nodes, a shared task on
+ * each GPU; a node without room is never chosen. */
+START_TEST (test_paper_random)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *np = write_temp ("nodes.csv", NODE_HEADER "a,64000,262144,2,T4\n"
+                                                 "b,64000,262144,2,T4\nc,500,1024,2,T4\n");
+  g_autofree char *pp = write_temp ("pods.csv", FIVE "c,1000,1024,0,0\ns,1000,1024,1,200\n");
+  g_autoptr(GPtrArray) nodes = sim_openb_read_nodes (np, &error);
+  g_autoptr(GPtrArray) pods = sim_openb_read_pods (pp, &error);
+  g_autoptr(SimFgdPaper) paper = sim__fgd_paper_new (nodes, pods, FALSE, &error);
+  guint seen_node[3] = { 0 }, seen_gpu[2] = { 0 };
+
+  ck_assert_msg (paper != NULL, "%s", error ? error->message : "");
+  for (guint64 seed = 1; seed <= 40; seed++)
+    {
+      static const guint order[] = { 0, 1 };
+      gint node[2], again[2];
+      guint gpus[2], gpus_again[2];
+      ck_assert (sim__fgd_paper_place_pods (paper, "random", seed, FALSE, order, 2, node, gpus,
+                                            NULL, &error));
+      ck_assert (sim__fgd_paper_place_pods (paper, "random", seed, FALSE, order, 2, again,
+                                            gpus_again, NULL, &error));
+      ck_assert_int_eq (node[0], again[0]);
+      ck_assert_uint_eq (gpus[1], gpus_again[1]);
+      ck_assert (node[0] >= 0 && node[0] < 2);
+      seen_node[node[0]]++;
+      ck_assert (gpus[1] == 1 || gpus[1] == 2);
+      seen_gpu[gpus[1] - 1]++;
+    }
+  ck_assert (seen_node[0] > 0 && seen_node[1] > 0 && seen_node[2] == 0);
+  ck_assert (seen_gpu[0] > 0 && seen_gpu[1] > 0);
+}
+END_TEST
+
+/* The task sequence: every pod, CPU-only ones included, topped up by
+ * draws to the stop share or trimmed below it.  Two whole-GPU pods and two
+ * CPU-only pods on 4 GPUs: the list's demand is 50% of capacity. */
+START_TEST (test_paper_sequence)
+{
+  g_autoptr(GError) error = NULL;
+  const char *nodes = NODE_HEADER "a,64000,262144,4,T4\n";
+  const char *pods = FIVE "g1,1000,1024,1,1000\ng2,1000,1024,1,1000\nc1,1000,1024,0,0\n"
+                          "c2,1000,1024,0,0\n";
+  const char *const first_fit_like[] = { "packing", "fgd" };
+  g_autoptr(SimFgdResult) up = NULL;
+  g_autoptr(SimFgdResult) down = NULL;
+  g_autofree char *np = write_temp ("nodes.csv", nodes);
+  g_autofree char *pp = write_temp ("pods.csv", pods);
+  g_autoptr(GPtrArray) node_list = sim_openb_read_nodes (np, &error);
+  g_autoptr(GPtrArray) pod_list = sim_openb_read_pods (pp, &error);
+  SimFgdConfig config = { 0 };
+
+  config.policies = first_fit_like;
+  config.n_policies = 2;
+  config.n_seeds = 5;
+  config.first_seed = 3;
+  config.stop_share = 1.0;
+  config.sample_step = 0.25;
+  config.n_threads = 1;
+  up = sim_fgd_experiment_run (node_list, pod_list, &config, &error);
+  ck_assert_msg (up != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (up->n_gpu_pods, 2);
+  ck_assert_uint_eq (up->n_pods, 4);
+  for (guint i = 0; i < up->n_runs; i++)
+    {
+      const SimFgdRun *run = &up->runs[i];
+      const SimFgdSample *end = &run->samples[run->n_samples - 1];
+      /* All four pods, then draws until the 4 GPUs are asked for. */
+      ck_assert (run->tasks_arrived >= 6);
+      ck_assert_double_eq_tol (end->demand_share, 1.0, EPS);
+      ck_assert_double_eq_tol (end->allocated_share, 1.0, EPS);
+      ck_assert_uint_eq (run->tasks_failed, 0);
+      ck_assert_uint_eq (run->sequence_digest, up->runs[i % up->n_seeds].sequence_digest);
+    }
+  config.stop_share = 0.25;
+  config.sample_step = 0.25;
+  down = sim_fgd_experiment_run (node_list, pod_list, &config, &error);
+  ck_assert_msg (down != NULL, "%s", error ? error->message : "");
+  for (guint i = 0; i < down->n_runs; i++)
+    {
+      const SimFgdRun *run = &down->runs[i];
+      /* One GPU pod is removed (and CPU-only pods with it, at random). */
+      ck_assert_double_eq_tol (run->samples[run->n_samples - 1].demand_share, 0.25, EPS);
+      ck_assert (run->tasks_arrived >= 1 && run->tasks_arrived <= 3);
+    }
+}
+END_TEST
+
+/* A five-column list reads as the same pods as the eleven-column one, and
+ * the experiment on it gives the same result. */
+START_TEST (test_five_columns)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) nodes = sim_openb_read_nodes (NODES_EXCERPT, &error);
+  g_autoptr(GPtrArray) full = sim_openb_read_pods (PODS_EXCERPT, &error);
+  g_autoptr(GPtrArray) five = sim_openb_read_pods (PODS_5COL, &error);
+  g_autoptr(SimFgdResult) a = NULL;
+  g_autoptr(SimFgdResult) b = NULL;
+  g_autofree char *ja = NULL;
+  g_autofree char *jb = NULL;
+  SimFgdConfig config = { 0 };
+
+  ck_assert_msg (five != NULL, "%s", error ? error->message : "");
+  ck_assert (nodes != NULL && full != NULL);
+  ck_assert_uint_eq (five->len, full->len);
+  for (guint i = 0; i < five->len; i++)
+    {
+      const SimOpenbPod *x = five->pdata[i], *y = full->pdata[i];
+      ck_assert_str_eq (x->name, y->name);
+      ck_assert_uint_eq (x->cpu_milli, y->cpu_milli);
+      ck_assert_uint_eq (x->memory_mib, y->memory_mib);
+      ck_assert_uint_eq (x->num_gpu, y->num_gpu);
+      ck_assert_uint_eq (x->gpu_milli, y->gpu_milli);
+      ck_assert_ptr_null (x->gpu_spec[0]);
+      ck_assert_str_eq (x->qos, "");
+      ck_assert_int_eq (x->creation_time, -1);
+      ck_assert_int_eq (x->deletion_time, -1);
+    }
+  config.policies = sim_fgd_paper_policies;
+  config.n_policies = 6;
+  config.n_seeds = 2;
+  config.stop_share = 1.3;
+  config.sample_step = 0.01;
+  a = sim_fgd_experiment_run (nodes, full, &config, &error);
+  b = sim_fgd_experiment_run (nodes, five, &config, &error);
+  ck_assert_msg (a != NULL && b != NULL, "%s", error ? error->message : "");
+  ja = sim_fgd_result_to_json (a, FALSE);
+  jb = sim_fgd_result_to_json (b, FALSE);
+  ck_assert_str_eq (ja, jb);
+  ck_assert (strstr (ja, "\"variant\":\"paper\"") != NULL);
+}
+END_TEST
+
+START_TEST (test_paper_bad_input)
+{
+  g_autoptr(GError) error = NULL;
+  const char *nodes = NODE_HEADER "t,64000,262144,1,T4\n";
+  const char *const unknown[] = { "fgd", "first-fit" };
+  SimFgdVariant v;
+  g_autofree char *np = write_temp ("nodes.csv", nodes);
+  g_autofree char *pp = write_temp ("pods.csv", FIVE "p,1000,1024,1,1000\n");
+  g_autoptr(GPtrArray) node_list = sim_openb_read_nodes (np, &error);
+  g_autoptr(GPtrArray) pod_list = sim_openb_read_pods (pp, &error);
+  SimFgdConfig config = { 0 };
+  SimFgdResult *r;
+  char *json;
+
+  /* first-fit is a gpusim placement, not one of the paper's six. */
+  config.policies = unknown;
+  config.n_policies = 2;
+  config.n_seeds = 1;
+  config.stop_share = 1.3;
+  config.sample_step = 0.01;
+  r = sim_fgd_experiment_run (node_list, pod_list, &config, &error);
+  ck_assert_ptr_null (r);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_NOT_FOUND));
+  ck_assert (strstr (error->message, "\"first-fit\"") != NULL);
+  ck_assert (strstr (error->message, "dot-product") != NULL);
+  g_clear_error (&error);
+  /* The gpusim variant takes any registered placement. */
+  config.variant = SIM_FGD_VARIANT_GPUSIM;
+  r = sim_fgd_experiment_run (node_list, pod_list, &config, &error);
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "");
+  sim_fgd_result_free (r);
+  config.variant = (SimFgdVariant) 7;
+  r = sim_fgd_experiment_run (node_list, pod_list, &config, &error);
+  ck_assert_ptr_null (r);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  g_clear_error (&error);
+
+  ck_assert (!sim_fgd_variant_from_string ("papers", &v, &error));
+  ck_assert (strstr (error->message, "\"papers\"") != NULL);
+  g_clear_error (&error);
+  ck_assert (sim_fgd_variant_from_string ("gpusim", &v, &error));
+  ck_assert_uint_eq (v, SIM_FGD_VARIANT_GPUSIM);
+
+  /* The file-level entry point names the file and line of a bad row. */
+  {
+    g_autofree char *bad = write_temp ("openb_pod_list_default.csv",
+                                       FIVE "p,1000,1024,1,1000\nq,1000,1024,3,10\n");
+    json = sim_fgd_experiment_run_files (np, bad, NULL, 1, 1, 1.3, 0.01, "paper", 1, &error);
+    ck_assert_ptr_null (json);
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_TRACE));
+    ck_assert (strstr (error->message, "openb_pod_list_default.csv:3:") != NULL);
+    g_clear_error (&error);
+    json = sim_fgd_experiment_run_files (np, pp, NULL, 1, 1, 1.3, 0.01, "other", 1, &error);
+    ck_assert_ptr_null (json);
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  }
+}
+END_TEST
+
+/* The published figures and how they are printed. */
+START_TEST (test_paper_reference)
+{
+  double v;
+
+  ck_assert (sim_fgd_paper_reference ("default", "fgd", 1.30, &v));
+  ck_assert_double_eq_tol (v, 0.9539, 1e-12);
+  ck_assert (sim_fgd_paper_reference ("gpushare100", "random", 0.90, &v));
+  ck_assert_double_eq_tol (v, 0.7821, 1e-12);
+  ck_assert (!sim_fgd_paper_reference ("default", "first-fit", 1.30, &v));
+  ck_assert (!sim_fgd_paper_reference ("default", "fgd", 0.95, &v));
+  ck_assert (!sim_fgd_paper_reference ("cpu050", "fgd", 1.30, &v));
+  ck_assert_str_eq (sim_fgd_reference_list_of ("/x/openb_pod_list_gpushare100.csv"),
+                    "gpushare100");
+  ck_assert_str_eq (sim_fgd_reference_list_of ("openb_pod_list_default.csv.gz"), "default");
+  ck_assert_ptr_null (sim_fgd_reference_list_of ("/x/openb_pod_list_gpuspec33.csv"));
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
 /* Invariants on the excerpts.                                               */
 
 static SimFgdResult *
@@ -600,6 +1060,7 @@ run_excerpt (guint n_threads, guint n_seeds)
   config.stop_share = 1.3;
   config.sample_step = 0.01;
   config.n_threads = n_threads;
+  config.variant = SIM_FGD_VARIANT_GPUSIM;
   r = sim_fgd_experiment_run (nodes, pods, &config, &error);
   ck_assert_msg (r != NULL, "%s", error ? error->message : "");
   return r;
@@ -690,6 +1151,45 @@ START_TEST (test_excerpt_determinism)
 }
 END_TEST
 
+/* The paper variant gives the same bytes on one thread and on three. */
+START_TEST (test_excerpt_determinism_paper)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) nodes = sim_openb_read_nodes (NODES_EXCERPT, &error);
+  g_autoptr(GPtrArray) pods = sim_openb_read_pods (PODS_EXCERPT, &error);
+  g_autoptr(SimFgdResult) a = NULL;
+  g_autoptr(SimFgdResult) b = NULL;
+  g_autofree char *ja = NULL;
+  g_autofree char *jb = NULL;
+  g_autofree char *ta = NULL;
+  g_autofree char *tb = NULL;
+  SimFgdConfig config = { 0 };
+
+  ck_assert (nodes != NULL && pods != NULL);
+  config.policies = sim_fgd_paper_policies;
+  config.n_policies = 6;
+  config.n_seeds = 3;
+  config.first_seed = 5;
+  config.stop_share = 1.3;
+  config.sample_step = 0.01;
+  config.n_threads = 1;
+  a = sim_fgd_experiment_run (nodes, pods, &config, &error);
+  config.n_threads = 3;
+  b = sim_fgd_experiment_run (nodes, pods, &config, &error);
+  ck_assert_msg (a != NULL && b != NULL, "%s", error ? error->message : "");
+  ja = sim_fgd_result_to_json (a, FALSE);
+  jb = sim_fgd_result_to_json (b, FALSE);
+  ta = sim_fgd_result_format_table (a);
+  tb = sim_fgd_result_format_table (b);
+  ck_assert_str_eq (ja, jb);
+  ck_assert_str_eq (ta, tb);
+  /* Every policy sees the same tasks at a seed; seeds differ. */
+  for (guint i = 0; i < a->n_runs; i++)
+    ck_assert_uint_eq (a->runs[i].sequence_digest, a->runs[i % a->n_seeds].sequence_digest);
+  ck_assert_uint_ne (a->runs[0].sequence_digest, a->runs[1].sequence_digest);
+}
+END_TEST
+
 START_TEST (test_csv_atomic)
 {
   g_autoptr(SimFgdResult) r = run_excerpt (1, 1);
@@ -731,6 +1231,7 @@ START_TEST (test_full_trace)
   config.first_seed = 1;
   config.stop_share = 1.3;
   config.sample_step = 0.01;
+  config.variant = SIM_FGD_VARIANT_GPUSIM;
   r = sim_fgd_experiment_run (nodes, pods, &config, &error);
   ck_assert_msg (r != NULL, "%s", error ? error->message : "");
   ck_assert_uint_eq (r->n_gpus, 6212);
@@ -742,6 +1243,77 @@ START_TEST (test_full_trace)
                      at_stop);
       ck_assert (r->summaries[p].allocated_at_full.mean <= at_stop);
     }
+}
+END_TEST
+
+/* The paper's figures (Weng et al., ATC'23, Fig. 7 and 11, as its
+ * artifact records them; sim_fgd_paper_reference()): the paper variant's
+ * ten-seed means on the openb default and gpushare100 lists are within 1
+ * point of the paper's at 90, 100, 110, 120 and 130% of arrived demand.
+ * At 130% the six rank as in the paper on both lists.  About 4 s a list
+ * on two processors. */
+static const char *const reference_lists[][2] = {
+  { "default", FULL_PODS },
+  { "gpushare100", FULL_SHARE },
+};
+
+START_TEST (test_paper_figures)
+{
+  const char *list = reference_lists[_i][0];
+  const char *path = reference_lists[_i][1];
+  static const double points[] = { 0.90, 1.00, 1.10, 1.20, 1.30 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) nodes = NULL;
+  g_autoptr(GPtrArray) pods = NULL;
+  g_autoptr(SimFgdResult) r = NULL;
+  g_autofree char *text = NULL;
+  SimFgdConfig config = { 0 };
+
+  if (!g_file_test (FULL_NODES, G_FILE_TEST_EXISTS) || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      fprintf (stderr, "check-openb: %s absent, the paper's figures are not checked\n", path);
+      return;
+    }
+  nodes = sim_openb_read_nodes (FULL_NODES, &error);
+  pods = nodes ? sim_openb_read_pods (path, &error) : NULL;
+  ck_assert_msg (pods != NULL, "%s", error ? error->message : "");
+  config.policies = sim_fgd_paper_policies;
+  config.n_policies = 6;
+  config.n_seeds = 10;
+  config.first_seed = 1;
+  config.stop_share = 1.3;
+  config.sample_step = 0.01;
+  r = sim_fgd_experiment_run (nodes, pods, &config, &error);
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "");
+  text = sim_fgd_result_format_against_paper (r, list);
+  ck_assert_ptr_nonnull (text);
+  for (guint p = 0; p < r->n_policies; p++)
+    for (guint k = 0; k < G_N_ELEMENTS (points); k++)
+      {
+        const char *policy = r->summaries[p].policy;
+        double ref = 0, ours = NAN;
+        for (guint i = 0; i < r->n_points; i++)
+          if (fabs (r->points[i] - points[k]) < 1e-9)
+            ours = r->summaries[p].allocated[i].mean;
+        ck_assert (sim_fgd_paper_reference (list, policy, points[k], &ref));
+        ck_assert_msg (fabs (ours - ref) <= 0.01, "%s list, %s at %g%%: %.2f%% against the "
+                       "paper's %.2f%%\n%s", list, policy, 100 * points[k], 100 * ours,
+                       100 * ref, text);
+      }
+  for (guint a = 0; a < r->n_policies; a++)
+    for (guint b = 0; b < r->n_policies; b++)
+      {
+        double ra, rb;
+        const guint last = r->n_points - 1;
+        sim_fgd_paper_reference (list, r->summaries[a].policy, 1.30, &ra);
+        sim_fgd_paper_reference (list, r->summaries[b].policy, 1.30, &rb);
+        if (ra < rb)
+          ck_assert_msg (r->summaries[a].allocated[last].mean
+                         < r->summaries[b].allocated[last].mean,
+                         "%s list: %s ranks above %s, unlike the paper\n%s", list,
+                         r->summaries[a].policy, r->summaries[b].policy, text);
+      }
+  ck_assert (strstr (text, "ranking at 130%: as in the paper") != NULL);
 }
 END_TEST
 
@@ -772,13 +1344,27 @@ openb_suite (void)
   tcase_add_test (experiment, test_hand_cpu_limit);
   tcase_add_test (experiment, test_hand_gpu_spec);
   tcase_add_test (experiment, test_bad_config);
+  tcase_add_test (experiment, test_paper_ties_by_name);
+  tcase_add_test (experiment, test_paper_ties_prefixed);
+  tcase_add_test (experiment, test_paper_packing);
+  tcase_add_test (experiment, test_paper_clustering);
+  tcase_add_test (experiment, test_paper_dot_product_best_fit);
+  tcase_add_test (experiment, test_paper_fgd_gpu_choice);
+  tcase_add_test (experiment, test_paper_fragmentation_models);
+  tcase_add_test (experiment, test_paper_random);
+  tcase_add_test (experiment, test_paper_sequence);
+  tcase_add_test (experiment, test_five_columns);
+  tcase_add_test (experiment, test_paper_bad_input);
+  tcase_add_test (experiment, test_paper_reference);
   tcase_add_test (experiment, test_excerpt_invariants);
   tcase_add_test (experiment, test_excerpt_determinism);
+  tcase_add_test (experiment, test_excerpt_determinism_paper);
   tcase_add_test (experiment, test_csv_atomic);
   suite_add_tcase (s, experiment);
 
   tcase_set_timeout (full, 300);
   tcase_add_test (full, test_full_trace);
+  tcase_add_loop_test (full, test_paper_figures, 0, G_N_ELEMENTS (reference_lists));
   suite_add_tcase (s, full);
   return s;
 }

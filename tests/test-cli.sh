@@ -516,5 +516,30 @@ contains "$tmp/stdout" "-29.5% *" "MD: 4 to 8 GPUs cut the mean JCT by 29.5 %"
 expect 0 compare "$RENDER"
 contains "$tmp/stdout" "+20.5% *" "render: 4 GPUs rather than 8 raise the mean JCT by 20.5 %"
 
+# ---- fgd (the FGD study's experiment) ----------------------------------------
+
+ONODES="$SIM_TOP_SRCDIR/tests/data/openb-nodes.csv"
+OPODS="$SIM_TOP_SRCDIR/tests/data/openb-pods.csv"
+expect 0 fgd --nodes "$ONODES" --pods "$OPODS" --seeds 2 -q
+contains "$tmp/stdout" "variant     paper" "gpusim fgd"
+contains "$tmp/stdout" "fgd " "gpusim fgd"
+cp "$OPODS" "$tmp/openb_pod_list_gpushare100.csv"
+expect 0 fgd --nodes "$ONODES" --pods "$tmp/openb_pod_list_gpushare100.csv" --seeds 1 -q
+contains "$tmp/stdout" "beside the paper's" "gpusim fgd on a published list name"
+contains "$tmp/stdout" "86.90" "gpusim fgd prints the paper's FGD figure for gpushare100"
+expect 0 fgd --variant gpusim -p first-fit --nodes "$ONODES" --pods "$OPODS" --seeds 1 -q
+contains "$tmp/stdout" "variant     gpusim" "gpusim fgd --variant gpusim"
+expect 2 fgd --variant kubernetes --nodes "$ONODES" --pods "$OPODS"
+contains "$tmp/stderr" "expected paper or gpusim" "gpusim fgd --variant with a bad name"
+expect 1 fgd -p first-fit --nodes "$ONODES" --pods "$OPODS" --seeds 1 -q
+contains "$tmp/stderr" "dot-product" "gpusim fgd with a policy the paper did not run"
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np,1000,1024,1,1000\nq,1000,1024,9x,1000\n' \
+    >"$tmp/bad-pods.csv"
+expect 1 fgd --nodes "$ONODES" --pods "$tmp/bad-pods.csv" -q
+contains "$tmp/stderr" "bad-pods.csv:3:" "gpusim fgd with a malformed pod list"
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn,64000,262144,2,\n' >"$tmp/bad-nodes.csv"
+expect 1 fgd --nodes "$tmp/bad-nodes.csv" --pods "$OPODS" -q
+contains "$tmp/stderr" "bad-nodes.csv:2:" "gpusim fgd with a malformed node list"
+
 echo "test-cli.sh: $checks commands checked"
 exit 0

@@ -265,6 +265,60 @@ class CompareTests(unittest.TestCase):
         self.assertIn("best-fit", str(caught.exception))
 
 
+class FgdTests(unittest.TestCase):
+    """The FGD study's experiment (gpusim.fgd) against the command line and
+    the published figures it carries."""
+
+    NODES = os.path.join(TOP_SRCDIR, "tests", "data", "openb-nodes.csv")
+    PODS = os.path.join(TOP_SRCDIR, "tests", "data", "openb-pods.csv")
+
+    def test_matches_cli_json(self):
+        ours = gpusim.fgd(self.NODES, self.PODS, seeds=2, threads=1)
+        theirs = json.loads(cli("fgd", "--nodes", self.NODES, "--pods", self.PODS,
+                                "--seeds", "2", "--json", "-q"))
+        self.assertEqual(ours, theirs)
+        self.assertEqual(ours["variant"], "paper")
+        names = [p["name"] for p in ours["policies"]]
+        self.assertEqual(names, ["random", "dot-product", "clustering", "packing",
+                                 "best-fit", "fgd"])
+        self.assertNotIn("paper", ours)
+        gpusim_variant = gpusim.fgd(self.NODES, self.PODS, policies=["first-fit"], seeds=1,
+                                    variant="gpusim")
+        self.assertEqual(gpusim_variant["variant"], "gpusim")
+
+    def test_published_list_carries_the_papers_figures(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            pods = os.path.join(tmp, "openb_pod_list_default.csv")
+            with open(self.PODS) as src, open(pods, "w") as dst:
+                dst.write(src.read())
+            result = gpusim.fgd(self.NODES, pods, seeds=1, policies=["fgd", "random"])
+        paper = result["paper"]
+        self.assertEqual(paper["pod_list"], "default")
+        self.assertEqual(paper["arrived_percent"], [90, 100, 110, 120, 130])
+        # Weng et al., ATC'23: FGD 95.39%, random 87.47% at 130% (default list).
+        self.assertAlmostEqual(paper["allocated_share"]["fgd"][-1], 0.9539)
+        self.assertAlmostEqual(paper["allocated_share"]["random"][-1], 0.8747)
+
+    def test_bad_list_names_file_and_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            pods = os.path.join(tmp, "pods.csv")
+            with open(pods, "w") as f:
+                f.write("name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
+                        "a,1000,1024,1,1000\nb,1000,1024,2,500\n")
+            with self.assertRaises(gpusim.Error) as ctx:
+                gpusim.fgd(self.NODES, pods, seeds=1)
+        self.assertIn("pods.csv:3:", ctx.exception.message)
+        self.assertEqual(ctx.exception.code, Sim.Error.TRACE)
+
+    def test_unknown_policy_or_variant(self):
+        with self.assertRaises(gpusim.Error) as ctx:
+            gpusim.fgd(self.NODES, self.PODS, policies=["first-fit"], seeds=1)
+        self.assertEqual(ctx.exception.code, Sim.Error.NOT_FOUND)
+        self.assertIn("dot-product", ctx.exception.message)
+        with self.assertRaises(gpusim.Error):
+            gpusim.fgd(self.NODES, self.PODS, seeds=1, variant="kubernetes")
+
+
 class PolicyTests(unittest.TestCase):
     def test_python_policy_reproduces_builtin(self):
         BestFit.calls = 0

@@ -2,7 +2,12 @@
  * on an openb node list and pod list.
  *
  *   gpusim fgd [--nodes FILE] [--pods FILE] [--policy NAME]... [--seeds 10]
- *              [--seed 1] [--stop 130%] [--step 1%] [--csv FILE] [--json]
+ *              [--seed 1] [--stop 130%] [--step 1%] [--variant paper|gpusim]
+ *              [--csv FILE] [--json]
+ *
+ * On a published pod list (openb_pod_list_default.csv or
+ * openb_pod_list_gpushare100.csv) the paper variant also prints each
+ * policy's allocation rate beside the paper's.
  */
 #include "config.h"
 
@@ -102,10 +107,11 @@ gpusim_cmd_fgd (int argc, char **argv)
   g_autofree char *csv = NULL;
   g_autofree char *stop_text = NULL;
   g_autofree char *step_text = NULL;
+  g_autofree char *variant_text = NULL;
   g_auto(GStrv) policy_args = NULL;
   gint seeds = 10, threads = 0, curve = 0;
   gint64 first_seed = 1;
-  gboolean json = FALSE, quiet = FALSE, ignore_spec = FALSE;
+  gboolean json = FALSE, quiet = FALSE, ignore_spec = FALSE, list_ties = FALSE;
   GOptionEntry entries[] = {
     { "nodes", 0, 0, G_OPTION_ARG_FILENAME, &nodes_path,
       "openb node list (default: $GPUSIM_TRACE_DIR/openb/" NODE_LIST ")", "FILE" },
@@ -128,6 +134,14 @@ gpusim_cmd_fgd (int argc, char **argv)
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the results as JSON", NULL },
     { "threads", 'j', 0, G_OPTION_ARG_INT, &threads,
       "Runs in parallel (default: one per processor); results do not depend on it", "N" },
+    { "variant", 0, 0, G_OPTION_ARG_STRING, &variant_text,
+      "paper (default): as the study's own simulator runs it (every pod, CPU-only ones "
+      "included; nodes in list order; its integer scores and tie-breaking); "
+      "gpusim: GPU pods only, nodes pooled by model, any registered placement", "NAME" },
+    { "ties-in-list-order", 0, 0, G_OPTION_ARG_NONE, &list_ties,
+      "paper variant: break ties between nodes by their plain names (list order) rather "
+      "than, as the study's simulator does, by names prefixed with a random number at "
+      "each seed", NULL },
     { "ignore-gpu-spec", 0, 0, G_OPTION_ARG_NONE, &ignore_spec,
       "Let tasks run on any GPU model whatever their gpu_spec", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress bar", NULL },
@@ -145,11 +159,13 @@ gpusim_cmd_fgd (int argc, char **argv)
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
-    "Draws tasks at random (seeded) from an openb pod list and places them on the\n"
-    "GPU nodes of an openb node list, none ever leaving, until the GPU demand that\n"
-    "has arrived reaches a share of capacity; compares placement policies by their\n"
-    "allocation rate (allocated GPUs / GPU capacity) and fragmentation, with 95%\n"
-    "confidence intervals over seeds. Every policy sees the same tasks at a seed.");
+    "Submits tasks drawn at random (seeded) from an openb pod list to the nodes of\n"
+    "an openb node list, none ever leaving, until the GPU demand that has arrived\n"
+    "reaches a share of capacity; compares placement policies by their allocation\n"
+    "rate (allocated GPUs / GPU capacity) and fragmentation, with 95% confidence\n"
+    "intervals over seeds. Every policy sees the same tasks at a seed. The paper\n"
+    "variant runs it as the study's own simulator does, and on a published pod list\n"
+    "prints the paper's figures beside ours.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return usage_error (context, error->message);
   if (argc != 1)
@@ -169,6 +185,9 @@ gpusim_cmd_fgd (int argc, char **argv)
     return usage_error (context, "--stop expects a share such as 130% or 1.3");
   if (step_text != NULL && !parse_share (step_text, &config.sample_step))
     return usage_error (context, "--step expects a share such as 1% or 0.01");
+
+  if (variant_text != NULL && !sim_fgd_variant_from_string (variant_text, &config.variant, &error))
+    return usage_error (context, error->message);
 
   for (guint i = 0; policy_args != NULL && policy_args[i] != NULL; i++)
     {
@@ -209,6 +228,9 @@ gpusim_cmd_fgd (int argc, char **argv)
   config.first_seed = (guint64) first_seed;
   config.n_threads = (guint) threads;
   config.ignore_gpu_spec = ignore_spec;
+  config.ties_in_list_order = list_ties;
+  if (list_ties && config.variant != SIM_FGD_VARIANT_PAPER)
+    return usage_error (context, "--ties-in-list-order applies to the paper variant only");
   if (!quiet && isatty (STDERR_FILENO))
     {
       progress.started = g_get_monotonic_time ();
@@ -231,7 +253,13 @@ gpusim_cmd_fgd (int argc, char **argv)
   else
     {
       g_autofree char *table = sim_fgd_result_format_table (result);
+      g_autofree char *against = NULL;
       fputs (table, stdout);
+      if (config.variant == SIM_FGD_VARIANT_PAPER)
+        against = sim_fgd_result_format_against_paper (result,
+                                                       sim_fgd_reference_list_of (pods_path));
+      if (against != NULL)
+        printf ("\n%s", against);
       if (curve > 0)
         {
           g_autofree char *text = sim_fgd_result_format_curve (result, (guint) curve);

@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include "sched/sim-fgd-experiment.h"
+#include "sched/sim-fgd-paper.h"
 #include "sched/sim-policy.h"
 #include "cluster/sim-cluster.h"
 #include "workload/sim-openb.h"
@@ -174,6 +175,8 @@ typedef struct {
   guint64 *thresholds;     /* arrived demand in thousandths of a GPU */
   guint    n_points;
   guint    full_point;     /* index of 100%, or n_points */
+
+  SimFgdPaper *paper;      /* the paper variant's inputs, or NULL */
 } Experiment;
 
 static void
@@ -210,6 +213,7 @@ experiment_clear (Experiment *e)
   g_clear_pointer (&e->tasks, g_array_unref);
   g_clear_pointer (&e->points, g_free);
   g_clear_pointer (&e->thresholds, g_free);
+  g_clear_pointer (&e->paper, sim__fgd_paper_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Experiment, experiment_clear)
@@ -805,7 +809,12 @@ run_worker (gpointer data, gpointer user_data)
   Run *run = data;
   Progress *progress = user_data;
 
-  execute_run (run, &run->error);
+  if (run->exp->paper != NULL)
+    sim__fgd_paper_run (run->exp->paper, run->policy, run->seed, run->exp->config->stop_share,
+                        run->exp->config->ties_in_list_order, run->exp->points, run->exp->thresholds, run->exp->n_points, run->out,
+                        &run->error);
+  else
+    execute_run (run, &run->error);
   run_clear (run);
   g_mutex_lock (&progress->mutex);
   progress->done++;
@@ -947,28 +956,64 @@ sim_fgd_experiment_run (const GPtrArray *nodes, const GPtrArray *pods,
 
   if (!check_config (config, error))
     return NULL;
+  if (config->variant != SIM_FGD_VARIANT_PAPER && config->variant != SIM_FGD_VARIANT_GPUSIM)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "unknown variant %d: expected %d "
+                   "(paper) or %d (gpusim)", (int) config->variant, SIM_FGD_VARIANT_PAPER,
+                   SIM_FGD_VARIANT_GPUSIM);
+      return NULL;
+    }
   /* Unknown names are refused before anything runs. */
   for (guint i = 0; i < config->n_policies; i++)
     {
       FgdPlacer placer = { 0 };
       FgdPlacerSetup setup = { 0 };
+      if (config->variant == SIM_FGD_VARIANT_PAPER)
+        {
+          if (!sim__fgd_paper_check_policy (config->policies[i], error))
+            return NULL;
+          continue;
+        }
       if (!fgd_placer_init (&placer, config->policies[i], &setup, error))
         return NULL;
       fgd_placer_clear (&placer);
     }
   e.pods = pods;
   e.config = config;
-  if (!build_cluster_spec (&e, nodes, error) || !build_population (&e, error))
-    return NULL;
+  r = g_new0 (SimFgdResult, 1);
+  if (config->variant == SIM_FGD_VARIANT_PAPER)
+    {
+      e.paper = sim__fgd_paper_new (nodes, pods, config->ignore_gpu_spec, error);
+      if (e.paper == NULL)
+        return NULL;
+      if (sim__fgd_paper_n_gpu_pods (e.paper) == 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "the pod list has no pod asking for GPUs (%u pods)", pods->len);
+          return NULL;
+        }
+      e.capacity_milli = (guint64) sim__fgd_paper_n_gpus (e.paper) * SIM_GPU_WHOLE;
+      r->n_nodes = sim__fgd_paper_n_nodes (e.paper);
+      r->n_gpus = sim__fgd_paper_n_gpus (e.paper);
+      r->n_cpu_only_nodes = sim__fgd_paper_n_cpu_only_nodes (e.paper);
+      r->n_gpu_pods = sim__fgd_paper_n_gpu_pods (e.paper);
+      r->n_task_types = sim__fgd_paper_n_typical_types (e.paper);
+    }
+  else
+    {
+      if (!build_cluster_spec (&e, nodes, error) || !build_population (&e, error))
+        return NULL;
+      r->n_nodes = e.n_nodes;
+      r->n_gpus = e.n_gpus;
+      r->n_cpu_only_nodes = e.n_cpu_only;
+      r->n_gpu_pods = e.tasks->len;
+      r->n_task_types = e.types->len;
+    }
   build_points (&e);
 
-  r = g_new0 (SimFgdResult, 1);
-  r->n_nodes = e.n_nodes;
-  r->n_gpus = e.n_gpus;
-  r->n_cpu_only_nodes = e.n_cpu_only;
+  r->variant = config->variant;
+  r->ties_in_list_order = config->variant == SIM_FGD_VARIANT_PAPER && config->ties_in_list_order;
   r->n_pods = pods->len;
-  r->n_gpu_pods = e.tasks->len;
-  r->n_task_types = e.types->len;
   r->stop_share = config->stop_share;
   r->sample_step = config->sample_step;
   r->first_seed = config->first_seed;
@@ -1085,12 +1130,31 @@ sim_fgd_result_format_table (const SimFgdResult *r)
   stop = pct_label (r->stop_share);
   step = pct_label (r->sample_step);
   pw = policy_width (r);
-  g_string_append_printf (s, "cluster     %u GPU nodes, %u GPUs", r->n_nodes, r->n_gpus);
-  if (r->n_cpu_only_nodes > 0)
-    g_string_append_printf (s, " (%u CPU-only nodes left out)", r->n_cpu_only_nodes);
-  g_string_append_printf (s, "\ntasks       drawn from %u GPU pods of %u (%u task types), "
-                          "with replacement, none leaving\n", r->n_gpu_pods, r->n_pods,
-                          r->n_task_types);
+  if (r->variant == SIM_FGD_VARIANT_PAPER)
+    {
+      g_string_append_printf (s, "variant     paper (as the study's own simulator runs it)\n");
+      g_string_append_printf (s, "cluster     %u nodes in list order (%u with GPUs), %u GPUs; "
+                              "ties to the first node by %s\n", r->n_nodes,
+                              r->n_nodes - r->n_cpu_only_nodes, r->n_gpus,
+                              r->ties_in_list_order ? "name"
+                                                    : "name, names prefixed at random per seed");
+      g_string_append_printf (s, "tasks       the %u pods (%u asking for GPUs, %u CPU-only) "
+                              "shuffled, topped up or trimmed\n            by uniform draws "
+                              "to the stop share; none leaving; FGD weighs %u typical types\n",
+                              r->n_pods, r->n_gpu_pods, r->n_pods - r->n_gpu_pods,
+                              r->n_task_types);
+    }
+  else
+    {
+      g_string_append_printf (s, "variant     gpusim (GPU pods only, GPU nodes pooled by "
+                              "model)\n");
+      g_string_append_printf (s, "cluster     %u GPU nodes, %u GPUs", r->n_nodes, r->n_gpus);
+      if (r->n_cpu_only_nodes > 0)
+        g_string_append_printf (s, " (%u CPU-only nodes left out)", r->n_cpu_only_nodes);
+      g_string_append_printf (s, "\ntasks       drawn from %u GPU pods of %u (%u task types), "
+                              "with replacement, none leaving\n", r->n_gpu_pods, r->n_pods,
+                              r->n_task_types);
+    }
   g_string_append_printf (s, "runs        %u %s x %u seeds (%" G_GUINT64_FORMAT " to %"
                           G_GUINT64_FORMAT "), until arrived GPU demand reaches %s of "
                           "capacity, sampled every %s\n\n", r->n_policies,
@@ -1182,20 +1246,35 @@ add_int (JsonBuilder *b, const char *name, gint64 v)
   json_builder_add_int_value (b, v);
 }
 
-char *
-sim_fgd_result_to_json (const SimFgdResult *r, gboolean pretty)
+static void add_paper_reference (JsonBuilder *b, const SimFgdResult *r, const char *list);
+
+/* The JSON text, with the paper's figures for @list if not NULL. */
+static char *
+result_json (const SimFgdResult *r, gboolean pretty, const char *list)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
 
-  g_return_val_if_fail (r != NULL, NULL);
   json_builder_begin_object (b);
+  json_builder_set_member_name (b, "variant");
+  json_builder_add_string_value (b, sim_fgd_variant_to_string (r->variant));
   json_builder_set_member_name (b, "cluster");
   json_builder_begin_object (b);
-  add_int (b, "gpu_nodes", r->n_nodes);
-  add_int (b, "gpus", r->n_gpus);
-  add_int (b, "cpu_only_nodes_left_out", r->n_cpu_only_nodes);
+  if (r->variant == SIM_FGD_VARIANT_PAPER)
+    {
+      add_int (b, "nodes", r->n_nodes);
+      add_int (b, "gpus", r->n_gpus);
+      add_int (b, "cpu_only_nodes", r->n_cpu_only_nodes);
+      json_builder_set_member_name (b, "ties_in_list_order");
+      json_builder_add_boolean_value (b, r->ties_in_list_order);
+    }
+  else
+    {
+      add_int (b, "gpu_nodes", r->n_nodes);
+      add_int (b, "gpus", r->n_gpus);
+      add_int (b, "cpu_only_nodes_left_out", r->n_cpu_only_nodes);
+    }
   json_builder_end_object (b);
   json_builder_set_member_name (b, "tasks");
   json_builder_begin_object (b);
@@ -1249,12 +1328,21 @@ sim_fgd_result_to_json (const SimFgdResult *r, gboolean pretty)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  if (list != NULL)
+    add_paper_reference (b, r, list);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, pretty);
   return json_generator_to_data (gen, NULL);
+}
+
+char *
+sim_fgd_result_to_json (const SimFgdResult *r, gboolean pretty)
+{
+  g_return_val_if_fail (r != NULL, NULL);
+  return result_json (r, pretty, NULL);
 }
 
 gboolean
@@ -1284,4 +1372,253 @@ sim_fgd_result_write_csv (const SimFgdResult *r, const char *path, GError **erro
         }
     }
   return sim__atomic_file_commit (file, error);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Variants and the paper's figures.                                         */
+
+const char *
+sim_fgd_variant_to_string (SimFgdVariant variant)
+{
+  return variant == SIM_FGD_VARIANT_GPUSIM ? "gpusim" : "paper";
+}
+
+gboolean
+sim_fgd_variant_from_string (const char *name, SimFgdVariant *variant, GError **error)
+{
+  g_return_val_if_fail (variant != NULL, FALSE);
+  if (g_strcmp0 (name, "paper") == 0)
+    *variant = SIM_FGD_VARIANT_PAPER;
+  else if (g_strcmp0 (name, "gpusim") == 0)
+    *variant = SIM_FGD_VARIANT_GPUSIM;
+  else
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "unknown variant \"%s\": expected paper or gpusim", name ? name : "");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The points the paper's figures are given at, in percent. */
+static const int reference_points[] = { 90, 100, 110, 120, 130 };
+
+/* Mean allocation rate (percent) over the paper's ten seeds, from its
+ * artifact (experiments/analysis/expected_results/analysis_allo_discrete.csv
+ * of hkust-adsl/kubernetes-scheduler-simulator), policies in the order of
+ * sim_fgd_paper_policies. */
+static const struct {
+  const char *list;
+  double pct[6][G_N_ELEMENTS (reference_points)];
+} references[] = {
+  { "default", {
+      { 85.02, 86.30, 86.88, 87.28, 87.47 },   /* random */
+      { 89.98, 90.62, 90.70, 90.76, 90.85 },   /* dot-product */
+      { 89.98, 91.65, 91.73, 91.80, 91.88 },   /* clustering */
+      { 89.98, 91.78, 91.85, 91.92, 92.00 },   /* packing */
+      { 89.99, 92.86, 92.94, 93.00, 93.08 },   /* best-fit */
+      { 89.98, 95.23, 95.30, 95.35, 95.39 },   /* fgd */
+    } },
+  { "gpushare100", {
+      { 78.21, 78.90, 79.13, 79.30, 79.44 },
+      { 81.84, 81.98, 82.12, 82.27, 82.42 },
+      { 82.08, 82.22, 82.37, 82.52, 82.65 },
+      { 81.99, 82.13, 82.28, 82.43, 82.57 },
+      { 84.48, 84.62, 84.75, 84.90, 85.01 },
+      { 86.53, 86.64, 86.73, 86.81, 86.90 },
+    } },
+};
+
+gboolean
+sim_fgd_paper_reference (const char *pod_list, const char *policy, double arrived_share,
+                         double *allocated_share)
+{
+  for (guint l = 0; l < G_N_ELEMENTS (references); l++)
+    {
+      if (g_strcmp0 (pod_list, references[l].list) != 0)
+        continue;
+      for (guint p = 0; sim_fgd_paper_policies[p] != NULL; p++)
+        {
+          if (g_strcmp0 (policy, sim_fgd_paper_policies[p]) != 0)
+            continue;
+          for (guint k = 0; k < G_N_ELEMENTS (reference_points); k++)
+            if (fabs (arrived_share * 100 - reference_points[k]) < 1e-6)
+              {
+                if (allocated_share != NULL)
+                  *allocated_share = references[l].pct[p][k] / 100;
+                return TRUE;
+              }
+        }
+    }
+  return FALSE;
+}
+
+const char *
+sim_fgd_reference_list_of (const char *pod_list_path)
+{
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (pod_list_path != NULL, NULL);
+  base = g_path_get_basename (pod_list_path);
+  for (guint l = 0; l < G_N_ELEMENTS (references); l++)
+    {
+      g_autofree char *csv = g_strdup_printf ("openb_pod_list_%s.csv", references[l].list);
+      g_autofree char *gz = g_strdup_printf ("openb_pod_list_%s.csv.gz", references[l].list);
+      if (strcmp (base, csv) == 0 || strcmp (base, gz) == 0)
+        return references[l].list;
+    }
+  return NULL;
+}
+
+/* The index of the sample point at @share, or G_MAXUINT. */
+static guint
+point_index (const SimFgdResult *r, double share)
+{
+  for (guint k = 0; k < r->n_points; k++)
+    if (fabs (r->points[k] - share) < 1e-9)
+      return k;
+  return G_MAXUINT;
+}
+
+static gboolean
+has_reference (const char *list)
+{
+  for (guint l = 0; l < G_N_ELEMENTS (references); l++)
+    if (g_strcmp0 (list, references[l].list) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether the policies with a reference rank at @k as in the paper. */
+static gboolean
+same_ranking (const SimFgdResult *r, const char *list, guint k)
+{
+  for (guint a = 0; a < r->n_policies; a++)
+    for (guint b = 0; b < r->n_policies; b++)
+      {
+        const char *pa = r->summaries[a].policy, *pb = r->summaries[b].policy;
+        double ra, rb;
+        if (a == b || !sim_fgd_paper_reference (list, pa, r->points[k], &ra)
+            || !sim_fgd_paper_reference (list, pb, r->points[k], &rb))
+          continue;
+        if (ra < rb && !(r->summaries[a].allocated[k].mean < r->summaries[b].allocated[k].mean))
+          return FALSE;
+      }
+  return TRUE;
+}
+
+char *
+sim_fgd_result_format_against_paper (const SimFgdResult *r, const char *list)
+{
+  GString *s;
+  guint pw, last;
+  char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE], c[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_return_val_if_fail (r != NULL, NULL);
+  if (!has_reference (list))
+    return NULL;
+  s = g_string_new (NULL);
+  pw = policy_width (r);
+  g_string_append_printf (s, "allocation rate (%%) beside the paper's (Weng et al., ATC'23, "
+                          "openb %s list, mean of 10 seeds):\nours / paper (ours - paper) "
+                          "at each arrived GPU demand\n", list);
+  g_string_append_printf (s, "%-*s", pw, "policy");
+  for (guint k = 0; k < G_N_ELEMENTS (reference_points); k++)
+    {
+      g_autofree char *h = g_strdup_printf ("%d%%", reference_points[k]);
+      g_string_append_printf (s, "%-23s", h);
+    }
+  end_line (s);
+  for (guint p = 0; p < r->n_policies; p++)
+    {
+      const SimFgdPolicySummary *x = &r->summaries[p];
+      g_string_append_printf (s, "%-*s", pw, x->policy);
+      for (guint k = 0; k < G_N_ELEMENTS (reference_points); k++)
+        {
+          double share = reference_points[k] / 100.0, ref;
+          guint i = point_index (r, share);
+          g_autofree char *cell = NULL;
+          if (i == G_MAXUINT || !sim_fgd_paper_reference (list, x->policy, share, &ref))
+            cell = g_strdup ("-");
+          else
+            cell = g_strdup_printf ("%s / %s (%s)", fmt (a, "%.2f", 100 * x->allocated[i].mean),
+                                    fmt (b, "%.2f", 100 * ref),
+                                    fmt (c, "%+.2f", 100 * (x->allocated[i].mean - ref)));
+          g_string_append_printf (s, "%-23s", cell);
+        }
+      end_line (s);
+    }
+  last = point_index (r, 1.30);
+  if (last != G_MAXUINT)
+    g_string_append_printf (s, "ranking at 130%%: %s\n",
+                            same_ranking (r, list, last) ? "as in the paper"
+                                                         : "differs from the paper");
+  return g_string_free (s, FALSE);
+}
+
+static void
+add_paper_reference (JsonBuilder *b, const SimFgdResult *r, const char *list)
+{
+  json_builder_set_member_name (b, "paper");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "pod_list");
+  json_builder_add_string_value (b, list);
+  json_builder_set_member_name (b, "arrived_percent");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < G_N_ELEMENTS (reference_points); k++)
+    json_builder_add_int_value (b, reference_points[k]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "allocated_share");
+  json_builder_begin_object (b);
+  for (guint p = 0; p < r->n_policies; p++)
+    {
+      const char *name = r->summaries[p].policy;
+      double v;
+      if (!sim_fgd_paper_reference (list, name, 1.30, NULL))
+        continue;
+      json_builder_set_member_name (b, name);
+      json_builder_begin_array (b);
+      for (guint k = 0; k < G_N_ELEMENTS (reference_points); k++)
+        {
+          sim_fgd_paper_reference (list, name, reference_points[k] / 100.0, &v);
+          json_builder_add_double_value (b, v);
+        }
+      json_builder_end_array (b);
+    }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
+char *
+sim_fgd_experiment_run_files (const char *nodes_path, const char *pods_path,
+                              const char *const *policies, guint n_seeds, guint64 first_seed,
+                              double stop_share, double sample_step, const char *variant,
+                              guint n_threads, GError **error)
+{
+  g_autoptr(GPtrArray) nodes = NULL;
+  g_autoptr(GPtrArray) pods = NULL;
+  g_autoptr(SimFgdResult) r = NULL;
+  SimFgdConfig config = { 0 };
+
+  g_return_val_if_fail (nodes_path != NULL && pods_path != NULL, NULL);
+  if (!sim_fgd_variant_from_string (variant, &config.variant, error))
+    return NULL;
+  nodes = sim_openb_read_nodes (nodes_path, error);
+  if (nodes == NULL)
+    return NULL;
+  pods = sim_openb_read_pods (pods_path, error);
+  if (pods == NULL)
+    return NULL;
+  config.policies = policies != NULL ? policies : sim_fgd_paper_policies;
+  config.n_policies = g_strv_length ((char **) config.policies);
+  config.n_seeds = n_seeds;
+  config.first_seed = first_seed;
+  config.stop_share = stop_share;
+  config.sample_step = sample_step;
+  config.n_threads = n_threads;
+  r = sim_fgd_experiment_run (nodes, pods, &config, error);
+  if (r == NULL)
+    return NULL;
+  return result_json (r, FALSE, config.variant == SIM_FGD_VARIANT_PAPER
+                                  ? sim_fgd_reference_list_of (pods_path) : NULL);
 }

@@ -9,8 +9,24 @@
  * allocation rate (allocated GPUs over GPU capacity) as demand grows: a
  * policy that fragments the cluster fails tasks while GPUs are still free.
  *
- * Here the experiment is a library function.  From a node list it builds a
- * cluster of the GPU nodes (CPU-only nodes are left out and counted), one
+ * Here the experiment is a library function with two variants.
+ *
+ * %SIM_FGD_VARIANT_PAPER (the default) runs it as the study's own
+ * simulator does (its semantics are detailed in the README and in
+ * libsim/sched/sim-fgd-paper.h): the whole pod list, CPU-only pods
+ * included, shuffled and topped up (or trimmed) to the stop share; every
+ * node of the list in list order; the paper's six score plugins with their
+ * integer scores, normalisations (CPU by 128,000 milli-cores, GPU by 8,000
+ * milli-GPUs), tie-breaking by node name (names the simulator prefixes
+ * with a random number at each seed) and GPU choice; FGD's fragmentation
+ * over the typical task types (those covering 95% of the pods), GPU-model
+ * constraints honoured.  Its ten-seed means are within 0.22 point of the
+ * paper's published ones on the default and gpushare100 lists.
+ *
+ * %SIM_FGD_VARIANT_GPUSIM is gpusim's own reading, kept for comparing any
+ * registered placement (first-fit, topology-aware...) in the same
+ * experiment; the rest of this comment describes it.  From a node list it
+ * builds a cluster of the GPU nodes (CPU-only nodes are left out and counted), one
  * pool per distinct (GPU model, GPUs per node), nodes in file order within
  * their pool.  For each seed one random stream ("fgd-tasks", derived from
  * the seed) draws pods uniformly, with replacement, among those asking for
@@ -19,9 +35,9 @@
  * may go only to a node with enough free CPU and memory, and, if its
  * gpu_spec lists GPU models, whose model is one of them.
  *
- * Fragmentation is the paper's measure.  For a node n and a task m, the
- * free GPU capacity of n that m cannot use, F_n(m), is all of n's free
- * GPU capacity if m cannot run on n at all (not enough CPU, memory or
+ * Fragmentation is a reading of the paper's measure.  For a node n and a
+ * task m, the free GPU capacity of n that m cannot use, F_n(m), is all of
+ * n's free GPU capacity if m cannot run on n at all (not enough CPU, memory or
  * GPUs with room, or a model m does not accept); otherwise the free part
  * of those GPUs that have less room than m asks of each GPU (for a
  * whole-GPU task, every partly used GPU).  The node's fragmentation is the
@@ -53,6 +69,40 @@ G_BEGIN_DECLS
 extern const char *const sim_fgd_paper_policies[];
 
 /**
+ * SimFgdVariant:
+ * @SIM_FGD_VARIANT_PAPER: as the study's own simulator runs it; the
+ *   policies are the six of sim_fgd_paper_policies
+ * @SIM_FGD_VARIANT_GPUSIM: gpusim's reading: GPU pods only, drawn with
+ *   replacement; GPU nodes pooled by model; any registered placement
+ *
+ * How the experiment is run.
+ */
+typedef enum {
+  SIM_FGD_VARIANT_PAPER = 0,
+  SIM_FGD_VARIANT_GPUSIM = 1,
+} SimFgdVariant;
+
+/**
+ * sim_fgd_variant_to_string:
+ * @variant: a variant
+ *
+ * Returns: (transfer none): "paper" or "gpusim".
+ */
+const char *sim_fgd_variant_to_string (SimFgdVariant variant);
+
+/**
+ * sim_fgd_variant_from_string:
+ * @name: "paper" or "gpusim"
+ * @variant: (out): the variant
+ * @error: return location for a #GError
+ *
+ * Errors: SIM_ERROR_INVALID naming the known variants.
+ *
+ * Returns: %TRUE if @name is a variant.
+ */
+gboolean sim_fgd_variant_from_string (const char *name, SimFgdVariant *variant, GError **error);
+
+/**
  * SimFgdProgressFunc:
  * @done: runs (policy, seed) finished
  * @total: runs in all
@@ -78,6 +128,11 @@ typedef void (*SimFgdProgressFunc) (guint done, guint total, gpointer data);
  * @ignore_gpu_spec: let tasks go to any GPU model whatever their gpu_spec
  * @progress: (nullable) (scope call): called after each run
  * @progress_data: its data
+ * @variant: how the experiment is run (0, the default: as the paper)
+ * @ties_in_list_order: paper variant: break ties between nodes by their
+ *   plain names (the list's order for openb) rather than as the study's
+ *   simulator does, by names it prefixes with a random number at each seed
+ *   (a random order of the nodes, fixed for the run)
  */
 typedef struct {
   const char *const *policies;
@@ -90,6 +145,8 @@ typedef struct {
   gboolean ignore_gpu_spec;
   SimFgdProgressFunc progress;
   gpointer progress_data;
+  SimFgdVariant variant;
+  gboolean ties_in_list_order;
 } SimFgdConfig;
 
 /**
@@ -98,9 +155,13 @@ typedef struct {
  *   state recorded is the one just after the task that brought arrived
  *   demand to this share or beyond.
  * @demand_share: the GPU demand arrived by then, over capacity (at least
- *   @arrived_share; more by the size of the task that crossed it)
+ *   @arrived_share; more by the size of the task that crossed it).  In the
+ *   paper variant the task sequence stops just short of the stop share, and
+ *   the points it does not reach take the final state: there it is less.
  * @allocated_share: allocated GPUs over capacity (the allocation rate)
- * @fragmented_share: fragmented GPUs (see above) over capacity
+ * @fragmented_share: fragmented GPUs over capacity: the measure above
+ *   (gpusim variant) or FGD's over its typical task types, CPU-only types
+ *   counting every free GPU as unusable (paper variant)
  * @unallocated_gpus: GPU capacity not allocated, in GPUs
  * @failed_tasks: tasks that could not be placed so far
  */
@@ -171,12 +232,15 @@ typedef struct {
 
 /**
  * SimFgdResult:
- * @n_nodes: GPU nodes in the cluster
+ * @n_nodes: nodes in the cluster (GPU nodes only in the gpusim variant)
  * @n_gpus: GPUs in the cluster
- * @n_cpu_only_nodes: nodes of the list left out for having no GPU
+ * @n_cpu_only_nodes: nodes of the list without GPUs: left out (gpusim),
+ *   part of the cluster for CPU-only pods (paper; also in @n_nodes)
  * @n_pods: pods in the list
- * @n_gpu_pods: pods asking for GPUs, the population tasks are drawn from
- * @n_task_types: distinct task types among them
+ * @n_gpu_pods: pods asking for GPUs (the population tasks are drawn from
+ *   in the gpusim variant; the paper's draws from every pod)
+ * @n_task_types: distinct task types among them (gpusim); the typical
+ *   task types FGD weighs (paper)
  * @stop_share: as configured
  * @sample_step: as configured
  * @first_seed: as configured
@@ -188,6 +252,8 @@ typedef struct {
  * @n_runs: n_policies x n_seeds
  * @summaries: (array length=n_policies): one per policy, in the order given
  * @n_policies: their number
+ * @variant: as configured
+ * @ties_in_list_order: as configured
  */
 typedef struct {
   guint    n_nodes;
@@ -206,6 +272,8 @@ typedef struct {
   guint    n_runs;
   SimFgdPolicySummary *summaries;
   guint    n_policies;
+  SimFgdVariant variant;
+  gboolean ties_in_list_order;
 } SimFgdResult;
 
 /**
@@ -224,14 +292,19 @@ void sim_fgd_result_free (SimFgdResult *result);
  * checked before anything runs.
  *
  * Errors: SIM_ERROR_NOT_FOUND for an unknown policy, listing the known
- * ones; SIM_ERROR_INVALID for a configuration out of range, a node list
+ * ones (for the paper variant, the six of sim_fgd_paper_policies);
+ * SIM_ERROR_INVALID for a configuration out of range, a node list
  * without GPU nodes, a node with more than %SIM_CLUSTER_MAX_GPUS_PER_NODE
  * GPUs, or a pod list without GPU pods; SIM_ERROR_STATE if a policy
  * returns a placement that is not on one node with room for the task.
  *
  * Time complexity: O(policies x seeds x tasks x (cost of one placement +
  * task types x GPUs per node)), tasks being about @stop_share x GPUs / mean
- * GPU demand of a pod.
+ * GPU demand of a pod; in the paper variant a placement scores every node,
+ * O(nodes), and FGD's score of a node costs O(typical types x GPUs per
+ * node) when the node changed since that task type last came.
+ *
+ * The result does not depend on @n_threads.
  *
  * Returns: (transfer full) (nullable): the result, or %NULL on error.
  */
@@ -290,6 +363,81 @@ char *sim_fgd_result_to_json (const SimFgdResult *result, gboolean pretty);
  * Returns: %TRUE on success.
  */
 gboolean sim_fgd_result_write_csv (const SimFgdResult *result, const char *path, GError **error);
+
+/**
+ * sim_fgd_paper_reference:
+ * @pod_list: "default" or "gpushare100" (the openb pod lists
+ *   openb_pod_list_default.csv and openb_pod_list_gpushare100.csv)
+ * @policy: one of sim_fgd_paper_policies
+ * @arrived_share: 0.90, 1.00, 1.10, 1.20 or 1.30
+ * @allocated_share: (out) (optional): the paper's allocation rate there
+ *
+ * The study's published figures: the mean GPU allocation rate over its
+ * ten seeds (42 to 51) on the 1,213 GPU nodes of openb, as its artifact
+ * records them (Weng et al., ATC'23, Fig. 7 and 11; artifact
+ * hkust-adsl/kubernetes-scheduler-simulator,
+ * experiments/analysis/expected_results/analysis_allo_discrete.csv).
+ *
+ * Returns: %TRUE if there is a figure for these arguments.
+ */
+gboolean sim_fgd_paper_reference (const char *pod_list, const char *policy,
+                                  double arrived_share, double *allocated_share);
+
+/**
+ * sim_fgd_reference_list_of:
+ * @pod_list_path: the path of a pod list
+ *
+ * Which published pod list a file is, by its name: "default" for
+ * openb_pod_list_default.csv, "gpushare100" for
+ * openb_pod_list_gpushare100.csv (optionally gzipped).
+ *
+ * Returns: (transfer none) (nullable): the name, or %NULL.
+ */
+const char *sim_fgd_reference_list_of (const char *pod_list_path);
+
+/**
+ * sim_fgd_result_format_against_paper:
+ * @result: a result of the paper variant
+ * @pod_list: "default" or "gpushare100"
+ *
+ * The allocation rate of each policy at 90, 100, 110, 120 and 130% of
+ * arrived demand, each beside the paper's figure and the difference, and
+ * whether the policies rank as in the paper at 130%.  Points the result
+ * does not have, or policies the paper has no figure for, print "-".
+ *
+ * Returns: (transfer full) (nullable): the text, or %NULL if @pod_list
+ *   has no reference.
+ */
+char *sim_fgd_result_format_against_paper (const SimFgdResult *result, const char *pod_list);
+
+/**
+ * sim_fgd_experiment_run_files:
+ * @nodes_path: an openb node list
+ * @pods_path: an openb pod list
+ * @policies: (array zero-terminated=1) (nullable): placement names; %NULL
+ *   for the paper's six
+ * @n_seeds: seeds per policy, at least 1
+ * @first_seed: the first seed
+ * @stop_share: stop share (1.30 in the paper)
+ * @sample_step: sample step (0.01)
+ * @variant: "paper" or "gpusim"
+ * @n_threads: runs in parallel; 0 for one per processor
+ * @error: return location for a #GError
+ *
+ * Reads both lists and runs the experiment, for bindings: the result as
+ * sim_fgd_result_to_json() gives it, with a member "paper" holding the
+ * published figures (see sim_fgd_paper_reference()) when @pods_path is a
+ * published list and @variant is "paper".
+ *
+ * Errors: those of sim_openb_read_nodes(), sim_openb_read_pods(),
+ * sim_fgd_variant_from_string() and sim_fgd_experiment_run().
+ *
+ * Returns: (transfer full) (nullable): the JSON text, or %NULL on error.
+ */
+char *sim_fgd_experiment_run_files (const char *nodes_path, const char *pods_path,
+                                    const char *const *policies, guint n_seeds,
+                                    guint64 first_seed, double stop_share, double sample_step,
+                                    const char *variant, guint n_threads, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimFgdResult, sim_fgd_result_free)
 

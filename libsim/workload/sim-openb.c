@@ -36,7 +36,8 @@ typedef struct {
   char    *display;            /* the path, for messages */
   const char *const *schema;
   guint    n_schema;
-  guint    position[MAX_FIELDS]; /* schema index -> field position */
+  guint    n_required;         /* the first n_required columns must be there */
+  guint    position[MAX_FIELDS]; /* schema index -> field position, G_MAXUINT if absent */
 
   char     line[SIM_LINE_MAX + 1]; /* a copy, split in place */
   guint64  line_no;
@@ -150,9 +151,12 @@ line_is_blank (const CsvReader *r)
   return TRUE;
 }
 
+/* Opens @path and reads its header: every name must be one of @schema,
+ * once; the first @n_required names of @schema must all be there, the
+ * others may be missing (their fields then read as empty). */
 static gboolean
 csv_reader_open (CsvReader *r, const char *path, const char *const *schema, guint n_schema,
-                 GError **error)
+                 guint n_required, GError **error)
 {
   gboolean seen[MAX_FIELDS] = { FALSE };
   guint n;
@@ -160,6 +164,9 @@ csv_reader_open (CsvReader *r, const char *path, const char *const *schema, guin
   r->display = g_filename_display_name (path);
   r->schema = schema;
   r->n_schema = n_schema;
+  r->n_required = n_required;
+  for (guint k = 0; k < n_schema; k++)
+    r->position[k] = G_MAXUINT;
   r->lines = sim__line_reader_open (path, error);
   if (r->lines == NULL)
     return FALSE;
@@ -208,7 +215,7 @@ csv_reader_open (CsvReader *r, const char *path, const char *const *schema, guin
       seen[k] = TRUE;
       r->position[k] = f;
     }
-  for (guint k = 0; k < n_schema; k++)
+  for (guint k = 0; k < n_required; k++)
     if (!seen[k])
       {
         g_autofree char *known = g_strjoinv (", ", (char **) schema);
@@ -239,7 +246,15 @@ csv_reader_next (CsvReader *r, GError **error)
 static const char *
 field (const CsvReader *r, guint schema_index)
 {
+  if (r->position[schema_index] == G_MAXUINT)
+    return "";
   return r->field[r->position[schema_index]];
+}
+
+static gboolean
+has_column (const CsvReader *r, guint schema_index)
+{
+  return r->position[schema_index] != G_MAXUINT;
 }
 
 static gboolean
@@ -309,7 +324,8 @@ parse_pod (CsvReader *r, SimOpenbPod *out, GError **error)
       || !field_uint (r, P_MEM, G_MAXINT64, &out->memory_mib, error)
       || !field_uint (r, P_NUM_GPU, G_MAXUINT32, &num_gpu, error)
       || !field_uint (r, P_GPU_MILLI, G_MAXUINT32, &gpu_milli, error)
-      || !field_seconds (r, P_CREATION, FALSE, &out->creation_time, error)
+      || !field_seconds (r, P_CREATION, !has_column (r, P_CREATION), &out->creation_time,
+                         error)
       || !field_seconds (r, P_DELETION, TRUE, &out->deletion_time, error)
       || !field_seconds (r, P_SCHEDULED, TRUE, &out->scheduled_time, error))
     return FALSE;
@@ -381,7 +397,7 @@ sim_openb_read_nodes (const char *path, GError **error)
   GError *local = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
-  if (!csv_reader_open (&r, path, node_columns, N_NODE_COLUMNS, error))
+  if (!csv_reader_open (&r, path, node_columns, N_NODE_COLUMNS, N_NODE_COLUMNS, error))
     return NULL;
   nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) sim_openb_node_free);
   while (csv_reader_next (&r, &local))
@@ -407,7 +423,7 @@ sim_openb_read_pods (const char *path, GError **error)
   GError *local = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
-  if (!csv_reader_open (&r, path, pod_columns, N_POD_COLUMNS, error))
+  if (!csv_reader_open (&r, path, pod_columns, N_POD_COLUMNS, P_GPU_MILLI + 1, error))
     return NULL;
   pods = g_ptr_array_new_with_free_func ((GDestroyNotify) sim_openb_pod_free);
   while (csv_reader_next (&r, &local))
@@ -616,7 +632,8 @@ sim_workload_new_openb (const char *path, const SimOpenbConfig *config, GError *
   sim__workload_init (workload, &openb_vtable, description);
   g_ptr_array_add (workload->class_names, g_strdup ("openb"));
   ob->config = *config;
-  if (!csv_reader_open (&ob->reader, path, pod_columns, N_POD_COLUMNS, error))
+  if (!csv_reader_open (&ob->reader, path, pod_columns, N_POD_COLUMNS, N_POD_COLUMNS,
+                        error))
     return NULL;
   return g_steal_pointer (&workload);
 }

@@ -5,7 +5,11 @@
  * (sn, cpu_milli, memory_mib, gpu, model) and pod lists (name, cpu_milli,
  * memory_mib, num_gpu, gpu_milli, gpu_spec, qos, pod_phase, creation_time,
  * deletion_time, scheduled_time).  Columns are found by name in the header,
- * in any order; a missing, repeated or unknown column is refused.  Every
+ * in any order; a missing, repeated or unknown column is refused, except
+ * that a whole pod list (sim_openb_read_pods()) needs only the first five
+ * (name, cpu_milli, memory_mib, num_gpu, gpu_milli), the form some
+ * published openb lists take: a missing gpu_spec means any GPU model, a
+ * missing qos or pod_phase is empty, missing times are -1.  Every
  * row must have as many fields as the header; numbers must be non-negative
  * decimal integers; gpu_milli must lie in 0..1000 and be below 1000 only
  * for pods of exactly one GPU (a fractional GPU).  Errors are
@@ -58,7 +62,8 @@ typedef struct {
  *   as the trace names them; empty (never %NULL) when any model will do
  * @qos: "LS", "BE", "Burstable" or "Guaranteed"
  * @pod_phase: "Running", "Failed", "Pending" or "Succeeded"
- * @creation_time: seconds from the start of the trace
+ * @creation_time: seconds from the start of the trace, or -1 if the list
+ *   has no creation_time column
  * @deletion_time: seconds from the start of the trace, or -1 if empty
  * @scheduled_time: seconds from the start of the trace, or -1 if empty
  *   (pending pods)
@@ -105,7 +110,8 @@ GPtrArray *sim_openb_read_nodes (const char *path, GError **error);
  * @path: a pod list, e.g. openb_pod_list_default.csv
  * @error: return location for a #GError
  *
- * Reads a whole pod list.  Row order is kept; it is not checked.
+ * Reads a whole pod list.  Row order is kept; it is not checked.  The
+ * columns after gpu_milli may be missing (a five-column list).
  *
  * Errors: as sim_openb_read_nodes().
  *

@@ -15,6 +15,8 @@ malformed trace) is raised as :class:`gpusim.Error`, whose message names the
 file, the line and the key, as the command line prints it.
 """
 
+import json
+
 import gi
 
 gi.require_version("GLib", "2.0")
@@ -32,6 +34,7 @@ __all__ = [
     "load",
     "run",
     "compare",
+    "fgd",
     "Sim",
 ]
 
@@ -425,3 +428,26 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
             per_policy[cmp.get_policy_name(p)] = entry
         result[cmp.get_metric(m)] = per_policy
     return result
+
+
+def fgd(nodes, pods, policies=None, seeds=10, first_seed=1, stop=1.30, step=0.01,
+        variant="paper", threads=0):
+    """Runs the fragmentation experiment of the FGD study (Weng et al.,
+    ATC'23) on an openb node list and pod list, as ``gpusim fgd`` does.
+
+    *policies* are placement names (default: the paper's six, "random",
+    "dot-product", "clustering", "packing", "best-fit", "fgd"); *seeds*
+    runs per policy from *first_seed*; *stop* and *step* are shares of GPU
+    capacity (1.30 and 0.01: to 130%, a sample every 1%); *variant* is
+    "paper" (as the study's own simulator runs it) or "gpusim".
+
+    Returns the result as a dict, as ``gpusim fgd --json`` prints it: per
+    policy, the allocation rate (``allocated_share``: mean and ci95 at each
+    point of ``arrived_percent``), failed tasks, fragmentation; and, on a
+    published pod list with the paper variant, ``paper``: the paper's
+    figures at 90, 100, 110, 120 and 130% per policy.
+    """
+    text = _call(Sim.fgd_experiment_run_files, str(nodes), str(pods),
+                 list(policies) if policies else None, int(seeds), int(first_seed),
+                 float(stop), float(step), str(variant), int(threads))
+    return json.loads(text)
