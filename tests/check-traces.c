@@ -57,7 +57,7 @@ typedef SimWorkload *(*OpenFunc) (const char *, const SimTraceConfig *, GError *
 static GError *
 first_error (OpenFunc open, const char *path, gboolean skip_invalid)
 {
-  SimTraceConfig cfg = { 0, skip_invalid, TRUE };
+  SimTraceConfig cfg = { 0, skip_invalid, TRUE, 0 };
   GError *error = NULL;
   g_autoptr (SimWorkload) w = open (path, &cfg, &error);
 
@@ -91,7 +91,7 @@ first_error (OpenFunc open, const char *path, gboolean skip_invalid)
 START_TEST (test_helios_first_jobs)
 {
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_helios (HELIOS, &cfg, &error);
   SimJobSpec j;
 
@@ -162,7 +162,7 @@ END_TEST
 START_TEST (test_helios_limits)
 {
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 3, TRUE, FALSE };
+  SimTraceConfig cfg = { 3, TRUE, FALSE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_helios (HELIOS, &cfg, &error);
   SimJobSpec j;
 
@@ -195,7 +195,7 @@ START_TEST (test_helios_columns)
                                       "\n"
                                       "FAILED,30,sh,2020-05-01 10:00:10,vcB,2,\n");
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, FALSE, TRUE };
+  SimTraceConfig cfg = { 0, FALSE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_helios (path, &cfg, &error);
   SimJobSpec j;
 
@@ -221,7 +221,7 @@ START_TEST (test_helios_missing_columns)
 {
   g_autofree char *path = write_file ("missing.csv", "job_id,user,gpu_num,state,submit_time\n");
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_helios (path, &cfg, &error);
 
   ck_assert_ptr_null (w);
@@ -251,7 +251,8 @@ static const struct {
   { "j3,uA,,c,1,4,1,COMPLETED,2020-04-01 00:06:00,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
     "bad.csv:4:7: vc: the field is empty" },
   { "j3,uA,vc1,c,1,4,1,COMPLETED,2020-04-01 00:04:59,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
-    "bad.csv:4:29: submit_time: submitted 1 s before the row above: the rows must be sorted" },
+    "bad.csv:4:29: submit_time: submitted 1 s before the row of line 3, which the reorder "
+    "window (0 rows) had already released" },
   { "j3,uA,vc1,\"c,d,1,4,1,COMPLETED,2020-04-01 00:06:00,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
     "bad.csv:4: the quote opened at column 11 is not closed on this line" },
   { "j3,uA,vc1,\"c\"d,1,4,1,COMPLETED,2020-04-01 00:06:00,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
@@ -281,7 +282,7 @@ START_TEST (test_helios_empty_and_sticky)
   g_autofree char *bad = write_file ("sticky.csv", "user,vc,gpu_num,state,submit_time,duration\n"
                                      "u,v,1,COMPLETED,2020-04-01 00:00:00,x\n"
                                      "u,v,1,COMPLETED,2020-04-01 00:00:00,60\n");
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (GError) again = NULL;
   g_autoptr (SimWorkload) w = sim_workload_new_helios (empty, &cfg, &error);
@@ -317,7 +318,7 @@ END_TEST
 START_TEST (test_slurm_first_jobs)
 {
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_slurm (SLURM, &cfg, &error);
   SimJobSpec j;
 
@@ -397,7 +398,7 @@ START_TEST (test_slurm_columns)
     "CANCELLED|2024-01-01T10:40:00|gres/gpu=1|None|b|v|2024-01-01T10:40:00|1|\n"
     "COMPLETED|2024-01-01T11:00:00|gres/gpu=4|2024-01-01T10:50:00|b|v|2024-01-01T10:45:00|1|\n");
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_slurm (path, &cfg, &error);
   SimJobSpec j;
 
@@ -436,7 +437,7 @@ START_TEST (test_slurm_missing_columns)
   g_autofree char *text = g_strconcat (slurm_headers[_i].header, "\n", NULL);
   g_autofree char *path = write_file ("h.txt", text);
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_slurm (path, &cfg, &error);
 
   ck_assert_ptr_null (w);
@@ -476,8 +477,16 @@ static const struct {
   { "3|alice|nlp|2024-03-04T09:02:00|01:00:00|COMPLETED|gres/gpu=2,gres/gpu:a100=4|02:00:00",
     "bad.txt:4:52: AllocTRES: typed gres/gpu entries add up to 4, more than gres/gpu=2" },
   { "3|alice|nlp|2024-03-04T08:59:00|01:00:00|COMPLETED|gres/gpu=1|02:00:00",
-    "bad.txt:4:13: Submit: submitted 120 s before the row above: sort the file by Submit, "
-    "e.g. with sort -t'|' -k6,6" },
+    "bad.txt:4:13: Submit: submitted 120 s before the row of line 3, which the reorder window "
+    "(0 rows) had already released" },
+  /* Durations too long for 64-bit nanoseconds are refused, not wrapped
+   * around into a wrong run time. */
+  { "3|alice|nlp|2024-03-04T09:02:00|99999999-00:00:00|COMPLETED|gres/gpu=1|02:00:00",
+    "bad.txt:4:33: Elapsed: 8639999913600 s is more than the 292 years that simulated time "
+    "holds" },
+  { "3|alice|nlp|2024-03-04T09:02:00|01:00:00|COMPLETED|gres/gpu=1|99999999-00:00:00",
+    "bad.txt:4:63: Timelimit: 8639999913600 s is more than the 292 years that simulated time "
+    "holds" },
 };
 
 /* A malformed third row (line 4) is refused with its line and column. */
@@ -505,7 +514,7 @@ one_slurm_job (const char *alloc, const char *req, const char *elapsed, SimJobSp
                                            elapsed, alloc, req);
   g_autofree char *path = write_file ("one.txt", text);
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_slurm (path, &cfg, &error);
   gboolean got;
 
@@ -588,7 +597,7 @@ END_TEST
 START_TEST (test_skipped_other_source)
 {
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_philly (SIM_TEST_DATADIR "/philly-excerpt.csv",
                                                        &cfg, &error);
 

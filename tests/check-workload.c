@@ -1034,7 +1034,7 @@ START_TEST (test_swf_malformed)
       "1 100 -1 10 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
       "2 200 -1 10 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
       "3 150 -1 10 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
-      2, 3, "submit time 150 is earlier than the previous job's (200 on line 2)" },
+      2, 3, "field 2 (submit time): submitted 50 s before the row of line 2" },
     { "no-procs.swf",
       "1 100 -1 10 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
       "2 200 -1 10 0 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
@@ -1246,7 +1246,7 @@ END_TEST
 START_TEST (test_philly_first_jobs)
 {
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_philly (SIM_TEST_DATADIR "/philly-excerpt.csv",
                                                        &cfg, &error);
   SimJobSpec j;
@@ -1290,7 +1290,7 @@ static const struct {
   { "2017-10-01 00:10:00,30.0,x,30.0,6214e9", "num_gpus" },
   { "2017-10-01 00:10:00,30.0,2,30.0,6214e9", "is not duration x num_gpus" },
   { "2017-10-01 00:10:00,30.0,1,30.0,", "cluster" },
-  { "2017-09-30 00:10:00,30.0,1,30.0,6214e9", "sorted by timestamp" },
+  { "2017-09-30 00:10:00,30.0,1,30.0,6214e9", "timestamp: submitted 85915 s before the row of line 3" },
 };
 
 /* A malformed third data row (line 4) is refused with its line number. */
@@ -1302,7 +1302,7 @@ START_TEST (test_philly_malformed)
                                            "2017-10-01 00:01:55,61.0,1,61.0,11cb48\n"
                                            "%s\n", philly_bad[_i].row);
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, FALSE, TRUE };
+  SimPhillyConfig cfg = { 0, FALSE, TRUE, 0 };
   g_autoptr (SimWorkload) w = NULL;
   SimJobSpec j;
 
@@ -1322,7 +1322,7 @@ START_TEST (test_philly_header)
 {
   g_autofree char *path = g_build_filename (tmpdir, "bad-header.csv", NULL);
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = NULL;
 
   ck_assert (g_file_set_contents (path, "time,duration\n", -1, NULL));
@@ -1339,7 +1339,7 @@ START_TEST (test_philly_full_month)
 {
   const char *path = SIM_TRACEDIR "/philly/philly-2017-10.csv";
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = NULL;
   SimJobSpec j;
   guint64 n = 0;

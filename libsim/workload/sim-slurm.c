@@ -25,9 +25,6 @@ static const char *const column_names[N_COLUMNS] = {
   "Timelimit",
 };
 
-#define SORT_HINT "sort the file by Submit, e.g. with sort -t'|' -k6,6 for the --format " \
-  "of the documentation, keeping the header first"
-
 /* GPU types as sites name them in gres.conf, and the catalogue's models
  * they stand for.  A type that covers several models names them all. */
 static const struct {
@@ -326,8 +323,6 @@ read_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
           return sim__trace_table_field_error (t, C_SUBMIT, error,
                                                "%s is not a date-time YYYY-MM-DDTHH:MM:SS", q);
         }
-      if (!sim__trace_reader_check_order (r, C_SUBMIT, submit, SORT_HINT, error))
-        return FALSE;
 
       tres_index = C_ALLOC_TRES;
       text = sim__trace_table_get (t, C_ALLOC_TRES);
@@ -364,6 +359,8 @@ read_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
             return FALSE;
           continue;
         }
+      if (!sim__trace_check_seconds (t, run_index, run, error))
+        return FALSE;
 
       text = sim__trace_table_get (t, C_TIMELIMIT);
       if (text != NULL && *text != '\0' && g_ascii_strcasecmp (text, "UNLIMITED") != 0 &&
@@ -375,6 +372,8 @@ read_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
                                                "[D-]HH:MM:SS, MM:SS, UNLIMITED or "
                                                "Partition_Limit", q);
         }
+      if (!sim__trace_check_seconds (t, C_TIMELIMIT, limit, error))
+        return FALSE;
 
       out->id = r->rows;
       *submit_s = submit;
@@ -420,6 +419,8 @@ sim_workload_new_slurm (const char *path, const SimTraceConfig *config, GError *
   sl = (SimSlurm *) r;
   r->read_row = read_row;
   r->finalize = slurm_finalize;
+  sim__trace_reader_set_fields (r, C_SUBMIT, "Submit", r->table.position[C_ELAPSED] >= 0 ? "Elapsed" : "End",
+                                "Timelimit");
   sl->users = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   sl->accounts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_ptr_array_add (workload->class_names, g_strdup ("slurm"));

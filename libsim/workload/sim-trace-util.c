@@ -375,14 +375,249 @@ sim__trace_table_clear (SimTraceTable *table)
 }
 
 /* ------------------------------------------------------------------------- */
+/* The reorder window.                                                       */
+
+void
+sim__trace_window_init (SimTraceWindow *window, const char *display, guint64 capacity,
+                        gboolean rebase, const char *submit_name, const char *duration_name,
+                        const char *requested_name)
+{
+  SimTraceWindow *w = window;
+
+  memset (w, 0, sizeof *w);
+  w->display = g_strdup (display);
+  w->capacity = MIN (capacity, (guint64) SIM_TRACE_WINDOW_ROWS_MAX);
+  w->rebase = rebase;
+  w->submit_name = submit_name;
+  w->duration_name = duration_name;
+  w->requested_name = requested_name;
+}
+
+void
+sim__trace_window_clear (SimTraceWindow *window)
+{
+  g_clear_pointer (&window->display, g_free);
+  g_clear_pointer (&window->heap, g_free);
+  g_clear_pointer (&window->rows, g_free);
+  g_clear_pointer (&window->free_slots, g_free);
+  window->n_heap = window->heap_cap = window->n_rows = window->rows_cap = window->n_free = 0;
+}
+
+static inline gboolean
+heap_less (const SimTraceHeapEntry *a, const SimTraceHeapEntry *b)
+{
+  return a->key < b->key || (a->key == b->key && a->line < b->line);
+}
+
+/* Adds @row, refusing it if a later row has already been released. */
+static gboolean
+window_push (SimTraceWindow *w, const SimTraceRow *row, GError **error)
+{
+  SimTraceHeapEntry x;
+  guint32 slot;
+  gsize i;
+
+  if (w->have_last && row->submit_s < w->last_key)
+    {
+      g_autofree char *column = row->column > 0 ? g_strdup_printf (":%u", row->column)
+                                                : g_strdup ("");
+
+      g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
+                   "%s:%" G_GUINT64_FORMAT "%s: %s: submitted %" G_GINT64_FORMAT " s before the "
+                   "row of line %" G_GUINT64_FORMAT ", which the reorder window (%"
+                   G_GUINT64_FORMAT " row%s) had already released: the file is further out of "
+                   "order than the window; raise [workload] reorder_window (each row held takes "
+                   "about %u bytes) or sort the file by submit time", w->display, row->line,
+                   column, w->submit_name, w->last_key - row->submit_s, w->last_line,
+                   w->capacity, w->capacity == 1 ? "" : "s",
+                   (guint) (sizeof (SimTraceRow) + sizeof (SimTraceHeapEntry) + sizeof (guint32)));
+      return FALSE;
+    }
+  if (w->n_free > 0)
+    slot = w->free_slots[--w->n_free];
+  else
+    {
+      if (w->n_rows == w->rows_cap)
+        {
+          w->rows_cap = MAX (64, w->rows_cap * 2);
+          w->rows = g_renew (SimTraceRow, w->rows, w->rows_cap);
+          w->free_slots = g_renew (guint32, w->free_slots, w->rows_cap);
+          w->heap = g_renew (SimTraceHeapEntry, w->heap, w->rows_cap);
+          w->heap_cap = w->rows_cap;
+        }
+      slot = (guint32) w->n_rows++;
+    }
+  w->rows[slot] = *row;
+  x.key = row->submit_s;
+  x.line = row->line;
+  x.slot = slot;
+  /* Sift up; in a sorted file a new row is the largest and stays put. */
+  i = w->n_heap++;
+  while (i > 0)
+    {
+      gsize parent = (i - 1) / 2;
+
+      if (!heap_less (&x, &w->heap[parent]))
+        break;
+      w->heap[i] = w->heap[parent];
+      i = parent;
+    }
+  w->heap[i] = x;
+  w->peak = MAX (w->peak, w->n_heap);
+  return TRUE;
+}
+
+/* Removes the earliest row into *out; FALSE if the window is empty. */
+static gboolean
+window_pop (SimTraceWindow *w, SimTraceRow *out)
+{
+  SimTraceHeapEntry x;
+  gsize i = 0, n;
+
+  if (w->n_heap == 0)
+    return FALSE;
+  *out = w->rows[w->heap[0].slot];
+  w->free_slots[w->n_free++] = w->heap[0].slot;
+  n = --w->n_heap;
+  if (n == 0)
+    return TRUE;
+  x = w->heap[n];
+  for (;;)
+    {
+      gsize child = 2 * i + 1;
+
+      if (child >= n)
+        break;
+      if (child + 1 < n && heap_less (&w->heap[child + 1], &w->heap[child]))
+        child++;
+      if (!heap_less (&w->heap[child], &x))
+        break;
+      w->heap[i] = w->heap[child];
+      i = child;
+    }
+  w->heap[i] = x;
+  return TRUE;
+}
+
+/* Rebases @row's submit time, converts it to nanoseconds and checks that
+ * the job ends before the end of simulated time. */
+static gboolean
+window_release (SimTraceWindow *w, const SimTraceRow *row, SimJobSpec *out, GError **error)
+{
+  gint64 d;
+  SimTime submit, room;
+
+  if (!w->have_base)
+    {
+      w->base = w->rebase ? row->submit_s : 0;
+      w->have_base = TRUE;
+    }
+  d = row->submit_s - w->base;
+  if (d >= G_MAXINT64 / SIM_SECOND || d <= G_MININT64 / SIM_SECOND)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
+                   "%s:%" G_GUINT64_FORMAT ": %s: the submit time is %" G_GINT64_FORMAT " s "
+                   "from %s, more than the 292 years that simulated time holds in 64-bit "
+                   "nanoseconds (%s)", w->display, row->line, w->submit_name, d,
+                   w->rebase ? "the first job's" : "1970-01-01 00:00:00",
+                   w->rebase ? "the trace spans too long"
+                             : "a date after 2262-04-11; set rebase_time = true to count from "
+                               "the first job");
+      return FALSE;
+    }
+  submit = d * SIM_SECOND;
+  room = submit < 0 ? SIM_TIME_NEVER : SIM_TIME_NEVER - submit;
+  if (row->spec.duration >= room)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
+                   "%s:%" G_GUINT64_FORMAT ": %s: a run time of %.6g s from a submit time of "
+                   "%.6g s would end past the end of simulated time (%.6g s, about 292 "
+                   "years): the job could never finish", w->display, row->line,
+                   w->duration_name, sim_time_to_seconds (row->spec.duration),
+                   sim_time_to_seconds (submit), sim_time_to_seconds (SIM_TIME_NEVER));
+      return FALSE;
+    }
+  if (row->spec.requested >= room)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
+                   "%s:%" G_GUINT64_FORMAT ": %s: a requested time of %.6g s from a submit "
+                   "time of %.6g s would end past the end of simulated time (%.6g s, about "
+                   "292 years)", w->display, row->line,
+                   w->requested_name != NULL ? w->requested_name : "requested time",
+                   sim_time_to_seconds (row->spec.requested), sim_time_to_seconds (submit),
+                   sim_time_to_seconds (SIM_TIME_NEVER));
+      return FALSE;
+    }
+  *out = row->spec;
+  out->submit = submit;
+  w->have_last = TRUE;
+  w->last_key = row->submit_s;
+  w->last_line = row->line;
+  return TRUE;
+}
+
+gboolean
+sim__trace_window_next (SimTraceWindow *window, SimTraceReadRow read, gpointer reader,
+                        SimJobSpec *out, GError **error)
+{
+  SimTraceWindow *w = window;
+  SimTraceRow row;
+
+  while (!w->eof && w->n_heap <= w->capacity)
+    {
+      GError *local = NULL;
+
+      memset (&row, 0, sizeof row);
+      if (!read (reader, &row, &local))
+        {
+          if (local != NULL)
+            {
+              g_propagate_error (error, local);
+              return FALSE;
+            }
+          w->eof = TRUE;
+          break;
+        }
+      if (!window_push (w, &row, error))
+        return FALSE;
+    }
+  if (!window_pop (w, &row))
+    return FALSE;
+  return window_release (w, &row, out, error);
+}
+
+gboolean
+sim__trace_check_seconds (const SimTraceTable *table, guint index, gint64 seconds,
+                          GError **error)
+{
+  if (seconds >= 0 && seconds < G_MAXINT64 / SIM_SECOND)
+    return TRUE;
+  return sim__trace_table_field_error (table, index, error, "%" G_GINT64_FORMAT " s is more "
+                                       "than the 292 years that simulated time holds in 64-bit "
+                                       "nanoseconds", seconds);
+}
+
+/* ------------------------------------------------------------------------- */
 /* The common part of the readers.                                           */
+
+static gboolean
+trace_reader_read_row (gpointer data, SimTraceRow *row, GError **error)
+{
+  SimTraceReader *r = data;
+
+  if (!r->read_row (r, &row->spec, &row->submit_s, error))
+    return FALSE;
+  row->line = r->table.line_no;
+  if (r->submit_index >= 0 && r->table.position[r->submit_index] >= 0)
+    row->column = r->table.column[r->table.position[r->submit_index]];
+  return TRUE;
+}
 
 static gboolean
 trace_reader_next (SimWorkload *workload, SimJobSpec *out, GError **error)
 {
   SimTraceReader *r = (SimTraceReader *) workload;
   GError *local = NULL;
-  gint64 submit_s = 0;
 
   if (r->failure != NULL)
     {
@@ -394,7 +629,7 @@ trace_reader_next (SimWorkload *workload, SimJobSpec *out, GError **error)
       r->done = TRUE;
       return FALSE;
     }
-  if (!r->read_row (r, out, &submit_s, &local))
+  if (!sim__trace_window_next (&r->window, trace_reader_read_row, r, out, &local))
     {
       if (local != NULL)
         {
@@ -405,21 +640,6 @@ trace_reader_next (SimWorkload *workload, SimJobSpec *out, GError **error)
         r->done = TRUE;
       return FALSE;
     }
-  if (!r->have_base)
-    {
-      r->base = r->config.rebase_time ? submit_s : 0;
-      r->have_base = TRUE;
-    }
-  if (submit_s - r->base > G_MAXINT64 / SIM_SECOND || submit_s - r->base < G_MININT64 / SIM_SECOND)
-    {
-      sim__trace_table_line_error (&r->table, &local, "the submit time is more than 292 years "
-                                   "from %s", r->config.rebase_time ? "the first job's"
-                                                                    : "1970-01-01");
-      r->failure = g_error_copy (local);
-      g_propagate_error (error, local);
-      return FALSE;
-    }
-  out->submit = (submit_s - r->base) * SIM_SECOND;
   r->count++;
   return TRUE;
 }
@@ -432,6 +652,7 @@ trace_reader_finalize (SimWorkload *workload)
   if (r->finalize != NULL)
     r->finalize (r);
   sim__trace_table_clear (&r->table);
+  sim__trace_window_clear (&r->window);
   g_clear_error (&r->failure);
 }
 
@@ -455,26 +676,26 @@ sim__trace_reader_new (gsize size, const char *kind, const char *path,
 
   r = g_malloc0 (size);
   r->config = *config;
+  r->submit_index = -1;
   workload = (SimWorkload *) r;
   display = g_filename_display_name (path);
   description = g_strconcat (kind, ":", display, NULL);
   sim__workload_init (workload, &trace_reader_vtable, description);
+  sim__trace_window_init (&r->window, display, config->reorder_window, config->rebase_time,
+                          "submit time", "run time", "requested time");
   if (!sim__trace_table_open (&r->table, path, separator, quoted, names, n_names, error))
     return NULL;
   return (SimTraceReader *) g_steal_pointer (&workload);
 }
 
-gboolean
-sim__trace_reader_check_order (SimTraceReader *reader, guint index, gint64 submit_s,
-                               const char *hint, GError **error)
+void
+sim__trace_reader_set_fields (SimTraceReader *reader, guint submit_index, const char *submit,
+                              const char *duration, const char *requested)
 {
-  if (reader->have_prev && submit_s < reader->prev_submit_s)
-    return sim__trace_table_field_error (&reader->table, index, error,
-                                         "submitted %" G_GINT64_FORMAT " s before the row "
-                                         "above: %s", reader->prev_submit_s - submit_s, hint);
-  reader->prev_submit_s = submit_s;
-  reader->have_prev = TRUE;
-  return TRUE;
+  reader->submit_index = (gint) submit_index;
+  reader->window.submit_name = submit;
+  reader->window.duration_name = duration;
+  reader->window.requested_name = requested;
 }
 
 guint

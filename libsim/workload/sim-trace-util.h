@@ -7,6 +7,8 @@
  *   are read one at a time from the shared line reader, split in place,
  *   and every field keeps its 1-based character column for messages
  *   ("file:line:column: name: what was expected").
+ * - The reorder window every job-log reader passes its rows through, so
+ *   that logs not sorted by submission time replay as they are.
  * - The common part of the readers of job logs with a header line
  *   (sim-traces.h): limits, rebasing, order, sticky errors.
  * - The mapping of Slurm job states to the status codes of the Standard
@@ -96,6 +98,79 @@ void sim__trace_table_clear (SimTraceTable *table);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SimTraceTable, sim__trace_table_clear)
 
+/* ------------------------------------------------------------------------- */
+/* The reorder window.                                                       */
+
+/* Published job logs are not always sorted by submission time (the Philly
+ * list of the Pollux artifact is in no particular order; sacct prints jobs
+ * by job id, which array jobs and requeues put out of submit order).  The
+ * readers therefore pass their rows through a window: rows wait in a
+ * binary min-heap keyed by (submit time as written, line number), and the
+ * earliest is released only once the window holds more than @capacity
+ * rows, or the input has ended.  A row displaced by at most @capacity
+ * places from its sorted position thus comes out in order, and rows with
+ * the same submit time keep the order of the file.  A row that arrives
+ * after a later row has already been released is refused, naming its line,
+ * the line it should have preceded and the key to raise.  Memory: at most
+ * @capacity + 1 rows of sizeof (SimTraceRow) and a 24-byte heap entry
+ * each; a window of 0 reads the file strictly in order.
+ *
+ * Released rows are rebased (when asked) to the first released row's
+ * submit time, converted to nanoseconds, and checked against the end of
+ * simulated time: a submit time more than 292 years from its origin, or a
+ * run time or requested time that would end past SIM_TIME_NEVER, is
+ * refused with the file, line and field. */
+
+/* A parsed row waiting in the window. */
+typedef struct {
+  SimJobSpec spec;      /* every field but submit */
+  gint64     submit_s;  /* the row's submit time as written, in seconds */
+  guint64    line;      /* its line in the file */
+  guint32    column;    /* the submit field's 1-based column, 0 if unknown */
+} SimTraceRow;
+
+typedef struct {
+  gint64  key;
+  guint64 line;
+  guint32 slot;
+} SimTraceHeapEntry;
+
+typedef struct {
+  char       *display;          /* the path, for messages */
+  const char *submit_name;      /* the fields, for messages */
+  const char *duration_name;
+  const char *requested_name;
+  guint64     capacity;
+  gboolean    rebase;
+  SimTraceHeapEntry *heap;
+  gsize       n_heap, heap_cap;
+  SimTraceRow *rows;             /* slots; free ones listed in free_slots */
+  guint32    *free_slots;
+  gsize       n_free, n_rows, rows_cap;
+  gboolean    have_last;         /* the last row released */
+  gint64      last_key;
+  guint64     last_line;
+  gint64      base;              /* seconds subtracted from submit times */
+  gboolean    have_base;
+  gboolean    eof;               /* the input has ended */
+  guint64     peak;              /* most rows held at once */
+} SimTraceWindow;
+
+
+/* Reads the next row into @row (zeroed by the caller); FALSE at the end
+ * (error unset) or on failure. */
+typedef gboolean (*SimTraceReadRow) (gpointer reader, SimTraceRow *row, GError **error);
+
+void     sim__trace_window_init (SimTraceWindow *window, const char *display, guint64 capacity,
+                                 gboolean rebase, const char *submit_name,
+                                 const char *duration_name, const char *requested_name);
+/* Reads rows with @read until the window holds more than its capacity or
+ * the input ends, then releases the earliest into @out.  FALSE at the end
+ * (error unset) or on failure. */
+gboolean sim__trace_window_next (SimTraceWindow *window, SimTraceReadRow read, gpointer reader,
+                                 SimJobSpec *out, GError **error);
+void     sim__trace_window_clear (SimTraceWindow *window);
+
 /* A reader of a job log: embeds #SimWorkload first.  The format's
  * read_row() reads rows until one gives a job (TRUE, @out filled and its
  * raw submit time in @submit_s, seconds of the log's calendar), counts and
@@ -112,10 +187,8 @@ struct _SimTraceReader {
   void         (*finalize) (SimTraceReader *reader);
   guint64        count, skipped;
   guint64        rows;          /* data rows read, the job numbers */
-  gint64         prev_submit_s; /* of the previous row with a valid time */
-  gboolean       have_prev;
-  gint64         base;          /* seconds subtracted from submit times */
-  gboolean       have_base;
+  gint           submit_index;  /* the submit column's name index, -1 if unset */
+  SimTraceWindow window;
   GError        *failure;
   gboolean       done;
 };
@@ -128,11 +201,18 @@ SimTraceReader *sim__trace_reader_new (gsize size, const char *kind, const char 
                                        gboolean quoted, const char *const *names,
                                        guint n_names, GError **error);
 
-/* Checks that @submit_s (seconds) does not go back from the previous row's
- * and records it; @hint ends the message.  FALSE with @error naming the
- * line and @index's column otherwise. */
-gboolean sim__trace_reader_check_order (SimTraceReader *reader, guint index, gint64 submit_s,
-                                        const char *hint, GError **error);
+/* Names the submit (column @submit_index of the table), run time and
+ * requested time fields in the messages of the reorder window (@requested
+ * may be NULL). */
+void sim__trace_reader_set_fields (SimTraceReader *reader, guint submit_index,
+                                   const char *submit, const char *duration,
+                                   const char *requested);
+
+/* Sets a SIM_ERROR_TRACE "file:line:column: name: ..." saying that @seconds
+ * of the field @index cannot be held in nanoseconds (292 years), and
+ * returns FALSE; or returns TRUE if they can (0 <= @seconds). */
+gboolean sim__trace_check_seconds (const SimTraceTable *table, guint index, gint64 seconds,
+                                   GError **error);
 
 /* The number of @name in @names, a table from names to their number + 1,
  * adding it, and if @class_names is not NULL also as a class name, when

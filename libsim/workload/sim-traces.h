@@ -53,14 +53,43 @@ G_BEGIN_DECLS
  *   failing
  * @rebase_time: count submit times from the first job's; otherwise from
  *   1970-01-01 00:00:00 of the log's calendar
+ * @reorder_window: rows held to put the log in order of submission (see
+ *   below); 0 reads it strictly in order
  *
  * How to read a job log.
+ *
+ * Rows pass through a reorder window: they wait in a heap keyed by
+ * (submit time, line) and the earliest is released once more than
+ * @reorder_window rows wait, or the log has ended, so a log whose rows are
+ * at most @reorder_window places from their sorted position replays in
+ * order of submission, rows submitted at the same second in the order of
+ * the file.  A row that comes after a later row was released is an error
+ * naming its line and the key to raise.  Memory: about 200 bytes per row
+ * of the window.  With @max_jobs, the jobs are the earliest submitted
+ * among the rows read (up to @reorder_window rows ahead).
  */
 typedef struct {
   guint64  max_jobs;
   gboolean skip_invalid;
   gboolean rebase_time;
+  guint64  reorder_window;
 } SimTraceConfig;
+
+/**
+ * SIM_TRACE_WINDOW_ROWS_DEFAULT:
+ *
+ * The reorder window of a scenario without [workload] reorder_window, in
+ * rows: enough for the published Philly list (82,247 jobs in no
+ * particular order, which needs 80,256), about 20 MB at most.
+ */
+#define SIM_TRACE_WINDOW_ROWS_DEFAULT 100000
+
+/**
+ * SIM_TRACE_WINDOW_ROWS_MAX:
+ *
+ * The largest reorder window a scenario may ask for, in rows.
+ */
+#define SIM_TRACE_WINDOW_ROWS_MAX 100000000
 
 /**
  * sim_workload_new_helios: (skip)
