@@ -606,6 +606,75 @@ START_TEST (test_skipped_other_source)
 }
 END_TEST
 
+/* sacct prints allocations by job id, not by Submit: a requeued job or an
+ * array job's element can come after jobs submitted later.  Both table
+ * readers put such rows in order with a window as large as the
+ * displacement (2 rows here), ties in file order, and refuse them with a
+ * window of 1, naming the line and column. */
+START_TEST (test_reorder_tables)
+{
+  static const char slurm[] =
+    "JobID|User|Account|Submit|Elapsed|State|AllocTRES\n"
+    "10|a|x|2024-03-04T09:05:00|00:01:00|COMPLETED|gres/gpu=1\n"
+    "11|a|x|2024-03-04T09:06:00|00:01:00|COMPLETED|gres/gpu=1\n"
+    "9|a|x|2024-03-04T09:04:00|00:01:00|COMPLETED|gres/gpu=1\n"
+    "12|a|x|2024-03-04T09:04:00|00:01:00|COMPLETED|gres/gpu=1\n";
+  static const char helios[] =
+    "job_id,user,vc,gpu_num,state,submit_time,duration\n"
+    "a,u,v,1,COMPLETED,2020-05-01 10:05:00,60\n"
+    "b,u,v,1,COMPLETED,2020-05-01 10:06:00,60\n"
+    "c,u,v,1,COMPLETED,2020-05-01 10:04:00,60\n"
+    "d,u,v,1,COMPLETED,2020-05-01 10:04:00,60\n";
+  /* Rows (job numbers) in order of release, and the submit times. */
+  static const guint64 order[] = { 3, 4, 1, 2 };
+  static const gint64 at[] = { 0, 0, 60, 120 };
+  static const struct {
+    OpenFunc    open;
+    const char *text;
+    const char *needle;
+  } cases[] = {
+    { sim_workload_new_slurm, slurm, "reorder.txt:4:7: Submit: submitted 60 s before the row "
+      "of line 2, which the reorder window (1 row) had already released" },
+    { sim_workload_new_helios, helios, "reorder.txt:4:19: submit_time: submitted 60 s before "
+      "the row of line 2" },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *path = write_file ("reorder.txt", cases[c].text);
+
+      for (guint64 window = 2; window <= 3; window++)
+        {
+          SimTraceConfig cfg = { 0, FALSE, TRUE, window };
+          g_autoptr (GError) error = NULL;
+          g_autoptr (SimWorkload) w = cases[c].open (path, &cfg, &error);
+          SimJobSpec j;
+
+          ck_assert_msg (w != NULL, "%s", error ? error->message : "?");
+          for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+            {
+              ck_assert_msg (sim_workload_next (w, &j, &error), "%s",
+                             error ? error->message : "ended");
+              ck_assert_uint_eq (j.id, order[i]);
+              ck_assert_int_eq (j.submit, at[i] * SIM_SECOND);
+            }
+          ck_assert (!sim_workload_next (w, &j, &error));
+          ck_assert_ptr_null (error);
+        }
+      {
+        SimTraceConfig cfg = { 0, FALSE, TRUE, 1 };
+        g_autoptr (GError) error = NULL;
+        g_autoptr (SimWorkload) w = cases[c].open (path, &cfg, &error);
+
+        ck_assert_ptr_nonnull (w);
+        drain (w, &error);
+        ck_assert_ptr_nonnull (error);
+        assert_has (error, cases[c].needle);
+      }
+    }
+}
+END_TEST
+
 static Suite *
 traces_suite (void)
 {
@@ -630,6 +699,7 @@ traces_suite (void)
   tcase_add_loop_test (slurm, test_slurm_gres, 0, G_N_ELEMENTS (gres_cases));
   tcase_add_loop_test (slurm, test_slurm_elapsed, 0, G_N_ELEMENTS (elapsed_cases));
   tcase_add_test (slurm, test_skipped_other_source);
+  tcase_add_test (slurm, test_reorder_tables);
   suite_add_tcase (s, slurm);
   return s;
 }
