@@ -397,10 +397,12 @@ void
 sim__trace_window_clear (SimTraceWindow *window)
 {
   g_clear_pointer (&window->display, g_free);
+  g_clear_pointer (&window->ring, g_free);
   g_clear_pointer (&window->heap, g_free);
-  g_clear_pointer (&window->rows, g_free);
+  g_clear_pointer (&window->pool, g_free);
   g_clear_pointer (&window->free_slots, g_free);
-  window->n_heap = window->heap_cap = window->n_rows = window->rows_cap = window->n_free = 0;
+  window->ring_head = window->ring_len = window->ring_cap = 0;
+  window->n_heap = window->heap_cap = window->n_free = window->n_pool = 0;
 }
 
 static inline gboolean
@@ -409,13 +411,90 @@ heap_less (const SimTraceHeapEntry *a, const SimTraceHeapEntry *b)
   return a->key < b->key || (a->key == b->key && a->line < b->line);
 }
 
-/* Adds @row, refusing it if a later row has already been released. */
-static gboolean
-window_push (SimTraceWindow *w, const SimTraceRow *row, GError **error)
+static inline void
+pack (SimTracePacked *p, const SimTraceRow *row)
+{
+  p->submit_s = row->submit_s;
+  p->line = row->line;
+  p->id = row->spec.id;
+  p->duration = row->spec.duration;
+  p->requested = row->spec.requested;
+  p->gpu_models = row->spec.gpu_models;
+  p->gpus = row->spec.gpus;
+  p->gpu_milli = row->spec.gpu_milli;
+  p->job_class = row->spec.job_class;
+  p->tenant = row->spec.tenant;
+  p->user = row->spec.user;
+  p->status = row->spec.status;
+}
+
+/* Appends to the ring, which grows by doubling (unwrapped when it does). */
+static void
+ring_push (SimTraceWindow *w, const SimTraceRow *row)
+{
+  if (w->ring_len == w->ring_cap)
+    {
+      /* Never more than the window can hold: capacity + 1 rows. */
+      gsize cap = (gsize) MIN (MAX (64, w->ring_cap * 2), w->capacity + 1);
+      SimTracePacked *ring = g_new (SimTracePacked, cap);
+      gsize first = MIN (w->ring_len, w->ring_cap - w->ring_head);
+
+      if (w->ring_len > 0)
+        {
+          memcpy (ring, w->ring + w->ring_head, first * sizeof *ring);
+          memcpy (ring + first, w->ring, (w->ring_len - first) * sizeof *ring);
+        }
+      g_free (w->ring);
+      w->ring = ring;
+      w->ring_cap = cap;
+      w->ring_head = 0;
+    }
+  pack (&w->ring[(w->ring_head + w->ring_len) % w->ring_cap], row);
+  w->ring_len++;
+}
+
+static void
+heap_push (SimTraceWindow *w, const SimTraceRow *row)
 {
   SimTraceHeapEntry x;
   guint32 slot;
   gsize i;
+
+  if (w->n_free > 0)
+    slot = w->free_slots[--w->n_free];
+  else
+    {
+      if (w->n_pool == w->heap_cap)
+        {
+          w->heap_cap = (gsize) MIN (MAX (64, w->heap_cap * 2), w->capacity + 1);
+          w->pool = g_renew (SimTracePacked, w->pool, w->heap_cap);
+          w->free_slots = g_renew (guint32, w->free_slots, w->heap_cap);
+          w->heap = g_renew (SimTraceHeapEntry, w->heap, w->heap_cap);
+        }
+      slot = (guint32) w->n_pool++;
+    }
+  pack (&w->pool[slot], row);
+  x.key = row->submit_s;
+  x.line = row->line;
+  x.slot = slot;
+  i = w->n_heap++;
+  while (i > 0)
+    {
+      gsize parent = (i - 1) / 2;
+
+      if (!heap_less (&x, &w->heap[parent]))
+        break;
+      w->heap[i] = w->heap[parent];
+      i = parent;
+    }
+  w->heap[i] = x;
+}
+
+/* Adds @row, refusing it if a later row has already been released. */
+static gboolean
+window_push (SimTraceWindow *w, const SimTraceRow *row, GError **error)
+{
+  const SimTracePacked *tail;
 
   if (w->have_last && row->submit_s < w->last_key)
     {
@@ -430,57 +509,37 @@ window_push (SimTraceWindow *w, const SimTraceRow *row, GError **error)
                    "about %u bytes) or sort the file by submit time", w->display, row->line,
                    column, w->submit_name, w->last_key - row->submit_s, w->last_line,
                    w->capacity, w->capacity == 1 ? "" : "s",
-                   (guint) (sizeof (SimTraceRow) + sizeof (SimTraceHeapEntry) + sizeof (guint32)));
+                   (guint) (sizeof (SimTracePacked) + sizeof (SimTraceHeapEntry) +
+                            sizeof (guint32)));
       return FALSE;
     }
-  if (w->n_free > 0)
-    slot = w->free_slots[--w->n_free];
+  /* The window keeps only the fields trace readers set. */
+  g_warn_if_fail (row->spec.priority == 0 && row->spec.cpu_milli == 0 &&
+                  row->spec.memory_bytes == 0 && row->spec.mig_profile == NULL &&
+                  row->spec.comm.iteration == 0);
+  tail = w->ring_len > 0 ? &w->ring[(w->ring_head + w->ring_len - 1) % w->ring_cap] : NULL;
+  /* Lines only grow, so a row no earlier than the ring's tail is later in
+   * (submit, line) order and the ring stays sorted. */
+  if (tail == NULL || row->submit_s >= tail->submit_s)
+    ring_push (w, row);
   else
-    {
-      if (w->n_rows == w->rows_cap)
-        {
-          w->rows_cap = MAX (64, w->rows_cap * 2);
-          w->rows = g_renew (SimTraceRow, w->rows, w->rows_cap);
-          w->free_slots = g_renew (guint32, w->free_slots, w->rows_cap);
-          w->heap = g_renew (SimTraceHeapEntry, w->heap, w->rows_cap);
-          w->heap_cap = w->rows_cap;
-        }
-      slot = (guint32) w->n_rows++;
-    }
-  w->rows[slot] = *row;
-  x.key = row->submit_s;
-  x.line = row->line;
-  x.slot = slot;
-  /* Sift up; in a sorted file a new row is the largest and stays put. */
-  i = w->n_heap++;
-  while (i > 0)
-    {
-      gsize parent = (i - 1) / 2;
-
-      if (!heap_less (&x, &w->heap[parent]))
-        break;
-      w->heap[i] = w->heap[parent];
-      i = parent;
-    }
-  w->heap[i] = x;
-  w->peak = MAX (w->peak, w->n_heap);
+    heap_push (w, row);
+  w->peak = MAX (w->peak, w->ring_len + w->n_heap);
   return TRUE;
 }
 
-/* Removes the earliest row into *out; FALSE if the window is empty. */
-static gboolean
-window_pop (SimTraceWindow *w, SimTraceRow *out)
+/* Removes the earliest row of the heap into *out. */
+static void
+heap_pop (SimTraceWindow *w, SimTracePacked *out)
 {
   SimTraceHeapEntry x;
   gsize i = 0, n;
 
-  if (w->n_heap == 0)
-    return FALSE;
-  *out = w->rows[w->heap[0].slot];
+  *out = w->pool[w->heap[0].slot];
   w->free_slots[w->n_free++] = w->heap[0].slot;
   n = --w->n_heap;
   if (n == 0)
-    return TRUE;
+    return;
   x = w->heap[n];
   for (;;)
     {
@@ -496,13 +555,37 @@ window_pop (SimTraceWindow *w, SimTraceRow *out)
       i = child;
     }
   w->heap[i] = x;
+}
+
+/* Removes the earliest row into *out: the ring's head or the heap's top.
+ * FALSE if the window is empty. */
+static gboolean
+window_pop (SimTraceWindow *w, SimTracePacked *out)
+{
+  if (w->ring_len > 0)
+    {
+      const SimTracePacked *head = &w->ring[w->ring_head];
+
+      if (w->n_heap == 0 || head->submit_s < w->heap[0].key ||
+          (head->submit_s == w->heap[0].key && head->line < w->heap[0].line))
+        {
+          *out = *head;
+          w->ring_head = (w->ring_head + 1) % w->ring_cap;
+          w->ring_len--;
+          return TRUE;
+        }
+    }
+  if (w->n_heap == 0)
+    return FALSE;
+  heap_pop (w, out);
   return TRUE;
 }
 
 /* Rebases @row's submit time, converts it to nanoseconds and checks that
  * the job ends before the end of simulated time. */
 static gboolean
-window_release (SimTraceWindow *w, const SimTraceRow *row, SimJobSpec *out, GError **error)
+window_release (SimTraceWindow *w, const SimTracePacked *row, SimJobSpec *out,
+                GError **error)
 {
   gint64 d;
   SimTime submit, room;
@@ -527,29 +610,39 @@ window_release (SimTraceWindow *w, const SimTraceRow *row, SimJobSpec *out, GErr
     }
   submit = d * SIM_SECOND;
   room = submit < 0 ? SIM_TIME_NEVER : SIM_TIME_NEVER - submit;
-  if (row->spec.duration >= room)
+  if (row->duration >= room)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
                    "%s:%" G_GUINT64_FORMAT ": %s: a run time of %.6g s from a submit time of "
                    "%.6g s would end past the end of simulated time (%.6g s, about 292 "
                    "years): the job could never finish", w->display, row->line,
-                   w->duration_name, sim_time_to_seconds (row->spec.duration),
+                   w->duration_name, sim_time_to_seconds (row->duration),
                    sim_time_to_seconds (submit), sim_time_to_seconds (SIM_TIME_NEVER));
       return FALSE;
     }
-  if (row->spec.requested >= room)
+  if (row->requested >= room)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
                    "%s:%" G_GUINT64_FORMAT ": %s: a requested time of %.6g s from a submit "
                    "time of %.6g s would end past the end of simulated time (%.6g s, about "
                    "292 years)", w->display, row->line,
                    w->requested_name != NULL ? w->requested_name : "requested time",
-                   sim_time_to_seconds (row->spec.requested), sim_time_to_seconds (submit),
+                   sim_time_to_seconds (row->requested), sim_time_to_seconds (submit),
                    sim_time_to_seconds (SIM_TIME_NEVER));
       return FALSE;
     }
-  *out = row->spec;
+  memset (out, 0, sizeof *out);
+  out->id = row->id;
   out->submit = submit;
+  out->duration = row->duration;
+  out->requested = row->requested;
+  out->gpu_models = row->gpu_models;
+  out->gpus = row->gpus;
+  out->gpu_milli = row->gpu_milli;
+  out->job_class = row->job_class;
+  out->tenant = row->tenant;
+  out->user = row->user;
+  out->status = row->status;
   w->have_last = TRUE;
   w->last_key = row->submit_s;
   w->last_line = row->line;
@@ -562,8 +655,9 @@ sim__trace_window_next (SimTraceWindow *window, SimTraceReadRow read, gpointer r
 {
   SimTraceWindow *w = window;
   SimTraceRow row;
+  SimTracePacked packed;
 
-  while (!w->eof && w->n_heap <= w->capacity)
+  while (!w->eof && w->ring_len + w->n_heap <= w->capacity)
     {
       GError *local = NULL;
 
@@ -581,9 +675,9 @@ sim__trace_window_next (SimTraceWindow *window, SimTraceReadRow read, gpointer r
       if (!window_push (w, &row, error))
         return FALSE;
     }
-  if (!window_pop (w, &row))
+  if (!window_pop (w, &packed))
     return FALSE;
-  return window_release (w, &row, out, error);
+  return window_release (w, &packed, out, error);
 }
 
 gboolean

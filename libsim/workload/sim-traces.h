@@ -64,8 +64,9 @@ G_BEGIN_DECLS
  * at most @reorder_window places from their sorted position replays in
  * order of submission, rows submitted at the same second in the order of
  * the file.  A row that comes after a later row was released is an error
- * naming its line and the key to raise.  Memory: about 200 bytes per row
- * of the window.  With @max_jobs, the jobs are the earliest submitted
+ * naming its line and the key to raise.  Memory: 72 bytes per row of the
+ * window for rows that come in order, 100 for rows out of order (at most
+ * 17.2 MB at %SIM_TRACE_WINDOW_ROWS_DEFAULT, 7.2 MB for a sorted log).  With @max_jobs, the jobs are the earliest submitted
  * among the rows read (up to @reorder_window rows ahead).
  */
 typedef struct {
@@ -80,7 +81,7 @@ typedef struct {
  *
  * The reorder window of a scenario without [workload] reorder_window, in
  * rows: enough for the published Philly list (82,247 jobs in no
- * particular order, which needs 80,256), about 20 MB at most.
+ * particular order, which needs 80,256).
  */
 #define SIM_TRACE_WINDOW_ROWS_DEFAULT 100000
 
