@@ -205,20 +205,32 @@ parse_jobs (const char *text, gpointer out, GError **error)
   return TRUE;
 }
 
-/* A number of trace rows, "N" or "N rows", from 0. */
+/* A reorder window: a number of trace rows, "N" or "N rows", from 0; or
+ * "sort" to sort the whole trace. */
 static gboolean
 parse_rows (const char *text, gpointer out, GError **error)
 {
   g_autofree char *copy = g_strstrip (g_strdup (text));
   gint64 v;
 
+  if (g_ascii_strcasecmp (copy, "sort") == 0)
+    {
+      *(guint64 *) out = SIM_TRACE_REORDER_SORT;
+      return TRUE;
+    }
+
   if (g_str_has_suffix (copy, "rows") || g_str_has_suffix (copy, "row"))
     {
       *strrchr (copy, 'r') = '\0';
       g_strchomp (copy);
     }
-  if (!sim_parse_integer (copy, 0, SIM_TRACE_WINDOW_ROWS_MAX, &v, error))
-    return FALSE;
+  if (!sim_parse_integer (copy, 0, SIM_TRACE_WINDOW_ROWS_MAX, &v, NULL))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "\"%s\" is not a reorder window: "
+                   "expected a number of rows from 0 to %u, or sort", text,
+                   (guint) SIM_TRACE_WINDOW_ROWS_MAX);
+      return FALSE;
+    }
   *(guint64 *) out = (guint64) v;
   return TRUE;
 }

@@ -22,6 +22,7 @@
 #include "core/sim-units.h"
 #include "workload/sim-workload.h"
 #include "workload/sim-traces.h"
+#include "workload/sim-trace-util.h"
 
 #define HELIOS SIM_TEST_DATADIR "/helios-sample.csv"
 #define SLURM SIM_TEST_DATADIR "/slurm-sample.txt"
@@ -675,6 +676,117 @@ START_TEST (test_reorder_tables)
 }
 END_TEST
 
+/* ---- The reorder window itself ------------------------------------------ */
+
+/* A source of @n rows with keys from a linear congruential generator, in
+ * 0..@span - 1 (so that many keys tie), lines 1..@n. */
+typedef struct {
+  guint64 n, i, state, span;
+} KeySource;
+
+static gboolean
+key_source_read (gpointer data, SimTraceRow *row, GError **error)
+{
+  KeySource *k = data;
+
+  if (k->i == k->n)
+    return FALSE;
+  k->state = k->state * 6364136223846793005u + 1442695040888963407u;
+  row->submit_s = (gint64) ((k->state >> 33) % k->span);
+  row->line = ++k->i;
+  row->spec.id = row->line;
+  row->spec.duration = SIM_SECOND;
+  row->spec.gpus = 1;
+  return TRUE;
+}
+
+/* Reads every row of @k through a window of @capacity (SIM_TRACE_REORDER_SORT
+ * with runs of @run_rows); returns the ids in order of release. */
+static GArray *
+window_ids (KeySource k, guint64 capacity, gsize run_rows, guint64 *peak)
+{
+  SimTraceWindow w;
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GError) error = NULL;
+  SimJobSpec job;
+
+  sim__trace_window_init (&w, "keys", capacity, FALSE, "submit", "run", NULL);
+  if (run_rows > 0)
+    sim__trace_window_set_run_rows (&w, run_rows);
+  while (sim__trace_window_next (&w, key_source_read, &k, &job, &error))
+    g_array_append_val (ids, job.id);
+  ck_assert_msg (error == NULL, "%s", error ? error->message : "");
+  *peak = w.peak;
+  sim__trace_window_clear (&w);
+  return ids;
+}
+
+/* 10,000 rows with keys in 0..999 (ten rows a key on average): a window as
+ * large as the file, a sort in memory and a sort through the temporary
+ * file in runs of 7 rows (1,429 runs) all release the rows sorted by
+ * (key, line), and each row once. */
+START_TEST (test_window_sort)
+{
+  KeySource k = { 10000, 0, 42, 1000 };
+  guint64 peak_window, peak_memory, peak_file;
+  g_autoptr (GArray) a = window_ids (k, 10000, 0, &peak_window);
+  g_autoptr (GArray) b = window_ids (k, SIM_TRACE_REORDER_SORT, 0, &peak_memory);
+  g_autoptr (GArray) c = window_ids (k, SIM_TRACE_REORDER_SORT, 7, &peak_file);
+  g_autofree gint64 *key = g_new (gint64, k.n + 1);
+  g_autofree gboolean *seen = g_new0 (gboolean, k.n + 1);
+  KeySource again = k;
+  SimTraceRow row;
+
+  /* The keys by line, as the source gives them. */
+  while (memset (&row, 0, sizeof row), key_source_read (&again, &row, NULL))
+    key[row.line] = row.submit_s;
+  ck_assert_uint_eq (a->len, k.n);
+  ck_assert_uint_eq (b->len, k.n);
+  ck_assert_uint_eq (c->len, k.n);
+  for (guint i = 0; i < k.n; i++)
+    {
+      guint64 id = g_array_index (a, guint64, i);
+
+      ck_assert_uint_eq (g_array_index (b, guint64, i), id);
+      ck_assert_uint_eq (g_array_index (c, guint64, i), id);
+      ck_assert (!seen[id]);
+      seen[id] = TRUE;
+      if (i > 0)
+        {
+          guint64 prev = g_array_index (a, guint64, i - 1);
+          ck_assert (key[prev] < key[id] || (key[prev] == key[id] && prev < id));
+        }
+    }
+  ck_assert_uint_eq (peak_window, 10000);
+  ck_assert_uint_eq (peak_memory, 10000);
+  /* Sorting through the file holds one run in memory. */
+  ck_assert_uint_eq (peak_file, 7);
+}
+END_TEST
+
+/* A window smaller than the disorder fails at a late row; with 10,000 rows
+ * of random keys in 0..999, a window of 100 rows is far too small. */
+START_TEST (test_window_too_small)
+{
+  KeySource k = { 10000, 0, 42, 1000 };
+  SimTraceWindow w;
+  g_autoptr (GError) error = NULL;
+  SimJobSpec job;
+  guint n = 0;
+
+  sim__trace_window_init (&w, "keys", 100, FALSE, "submit", "run", NULL);
+  while (sim__trace_window_next (&w, key_source_read, &k, &job, &error))
+    n++;
+  ck_assert_ptr_nonnull (error);
+  ck_assert_msg (strstr (error->message, "reorder window (100 rows) had already released") !=
+                 NULL && strstr (error->message, "or set it to sort") != NULL, "%s",
+                 error->message);
+  ck_assert_uint_lt (n, 10000);
+  ck_assert_uint_le (w.peak, 101);
+  sim__trace_window_clear (&w);
+}
+END_TEST
+
 static Suite *
 traces_suite (void)
 {
@@ -700,6 +812,8 @@ traces_suite (void)
   tcase_add_loop_test (slurm, test_slurm_elapsed, 0, G_N_ELEMENTS (elapsed_cases));
   tcase_add_test (slurm, test_skipped_other_source);
   tcase_add_test (slurm, test_reorder_tables);
+  tcase_add_test (slurm, test_window_sort);
+  tcase_add_test (slurm, test_window_too_small);
   suite_add_tcase (s, slurm);
   return s;
 }

@@ -16,6 +16,7 @@
 #include "sim-error.h"
 #include "core/sim-units.h"
 #include "workload/sim-workload.h"
+#include "workload/sim-traces.h"
 
 #define EXCERPT SIM_TEST_DATADIR "/nasa-ipsc-excerpt.swf"
 #define FULL_LOG SIM_TRACEDIR "/swf/NASA-iPSC-1993-3.1-cln.swf"
@@ -1506,6 +1507,26 @@ START_TEST (test_reorder_published_philly)
   /* The earliest row (line 4, 2017-09-29 07:58:32) comes first, at 0. */
   ck_assert_uint_eq (g_array_index (a, SimJobSpec, 0).id, 3);
   ck_assert_int_eq (g_array_index (a, SimJobSpec, 0).submit, 0);
+
+  /* Sorting the whole list gives the same jobs. */
+  {
+    g_autoptr (GArray) c = philly_jobs (path, SIM_TRACE_REORDER_SORT, &error);
+
+    ck_assert_msg (c != NULL, "%s", error ? error->message : "?");
+    ck_assert_uint_eq (c->len, a->len);
+    for (guint i = 0; i < a->len; i++)
+      {
+        const SimJobSpec *x = &g_array_index (a, SimJobSpec, i);
+        const SimJobSpec *y = &g_array_index (c, SimJobSpec, i);
+
+        ck_assert_uint_eq (x->id, y->id);
+        ck_assert_int_eq (x->submit, y->submit);
+        ck_assert_int_eq (x->duration, y->duration);
+        ck_assert_uint_eq (x->gpus, y->gpus);
+        ck_assert_uint_eq (x->tenant, y->tenant);
+        ck_assert_ptr_eq (x->gpu_models, y->gpu_models);
+      }
+  }
 
   ck_assert_ptr_null (philly_jobs (path, 286, &error));
   ck_assert_msg (strstr (error->message, "philly-published-head.csv:297: timestamp: submitted ")

@@ -316,6 +316,7 @@ trace_scenario philly "$PUBLISHED" "reorder_window = 286 rows"
 expect 1 run "$tmp/trace.ini"
 contains "$tmp/stderr" "philly-published-head.csv:297: timestamp:" "a reorder window one row too small"
 contains "$tmp/stderr" "raise [workload] reorder_window" "a reorder window one row too small"
+contains "$tmp/stderr" "or set it to sort" "a reorder window one row too small"
 trace_scenario philly "$PUBLISHED" "reorder_window = 287"
 expect 0 run "$tmp/trace.ini" --json
 mv "$tmp/stdout" "$tmp/unsorted.json"
@@ -331,12 +332,24 @@ for d in (a, b):
 if a != b:
     sys.exit("%s\n%s" % (a, b))
 PY
+# Sorting the whole trace through a temporary file gives the same run.
+trace_scenario philly "$PUBLISHED" "reorder_window = sort"
+expect 0 run "$tmp/trace.ini" --json
+"$PYTHON" - "$tmp/unsorted.json" "$tmp/stdout" <<'PY' || fail "the sorted Philly list differs from the reordered one"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d.pop("workload", None)
+if a != b:
+    sys.exit("%s\n%s" % (a, b))
+PY
 # The default window holds the whole excerpt.
 trace_scenario philly "$PUBLISHED"
 expect 0 run "$tmp/trace.ini" --json
 trace_scenario philly "$PUBLISHED" "reorder_window = many"
 expect 1 validate "$tmp/trace.ini"
 contains "$tmp/stderr" "reorder_window" "a malformed reorder_window"
+contains "$tmp/stderr" "expected a number of rows from 0 to 100000000, or sort" "a malformed reorder_window"
 expect 1 validate "$tmp/tail.ini" --set workload.reorder_window=10
 contains "$tmp/stderr" "applies only to trace sources" "reorder_window on a synthetic workload"
 

@@ -5,7 +5,11 @@
 #include "workload/sim-trace-util.h"
 #include "sim-error.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 /* ------------------------------------------------------------------------- */
 /* Date-times.                                                               */
@@ -377,6 +381,17 @@ sim__trace_table_clear (SimTraceTable *table)
 /* ------------------------------------------------------------------------- */
 /* The reorder window.                                                       */
 
+/* Rows of each run buffered while runs are merged. */
+#define RUN_BUFFER 256
+
+struct _SimTraceRun {
+  guint64         offset;   /* first row in the file */
+  guint64         count;    /* rows in the run */
+  guint64         next;     /* rows of the run read from the file so far */
+  SimTracePacked *buf;
+  gsize           len, pos; /* rows in buf, and the next to release */
+};
+
 void
 sim__trace_window_init (SimTraceWindow *window, const char *display, guint64 capacity,
                         gboolean rebase, const char *submit_name, const char *duration_name,
@@ -386,6 +401,9 @@ sim__trace_window_init (SimTraceWindow *window, const char *display, guint64 cap
 
   memset (w, 0, sizeof *w);
   w->display = g_strdup (display);
+  w->sort = capacity == SIM_TRACE_REORDER_SORT;
+  w->run_rows = SIM_TRACE_SORT_RUN_ROWS;
+  w->fd = -1;
   w->capacity = MIN (capacity, (guint64) SIM_TRACE_WINDOW_ROWS_MAX);
   w->rebase = rebase;
   w->submit_name = submit_name;
@@ -403,6 +421,23 @@ sim__trace_window_clear (SimTraceWindow *window)
   g_clear_pointer (&window->free_slots, g_free);
   window->ring_head = window->ring_len = window->ring_cap = 0;
   window->n_heap = window->heap_cap = window->n_free = window->n_pool = 0;
+  for (guint i = 0; i < window->n_runs; i++)
+    g_free (window->runs[i].buf);
+  g_clear_pointer (&window->runs, g_free);
+  g_clear_pointer (&window->merge, g_free);
+  window->n_runs = window->n_merge = 0;
+  if (window->fd >= 0)
+    {
+      close (window->fd);
+      window->fd = -1;
+    }
+}
+
+void
+sim__trace_window_set_run_rows (SimTraceWindow *window, gsize rows)
+{
+  g_return_if_fail (rows > 0 && !window->sorted);
+  window->run_rows = rows;
 }
 
 static inline gboolean
@@ -506,7 +541,8 @@ window_push (SimTraceWindow *w, const SimTraceRow *row, GError **error)
                    "row of line %" G_GUINT64_FORMAT ", which the reorder window (%"
                    G_GUINT64_FORMAT " row%s) had already released: the file is further out of "
                    "order than the window; raise [workload] reorder_window (each row held takes "
-                   "about %u bytes) or sort the file by submit time", w->display, row->line,
+                   "about %u bytes), or set it to sort to sort the whole trace through a "
+                   "temporary file", w->display, row->line,
                    column, w->submit_name, w->last_key - row->submit_s, w->last_line,
                    w->capacity, w->capacity == 1 ? "" : "s",
                    (guint) (sizeof (SimTracePacked) + sizeof (SimTraceHeapEntry) +
@@ -649,6 +685,222 @@ window_release (SimTraceWindow *w, const SimTracePacked *row, SimJobSpec *out,
   return TRUE;
 }
 
+/* ---- Sorting the whole trace through a temporary file ------------------ */
+
+static int
+compare_packed (const void *a, const void *b)
+{
+  const SimTracePacked *x = a, *y = b;
+
+  if (x->submit_s != y->submit_s)
+    return x->submit_s < y->submit_s ? -1 : 1;
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static gboolean
+sort_io_error (SimTraceWindow *w, const char *what, int saved, GError **error)
+{
+  g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: sorting the trace: cannot %s the temporary "
+               "file in %s: %s", w->display, what, g_get_tmp_dir (), g_strerror (saved));
+  return FALSE;
+}
+
+/* Sorts @n rows and appends them to the temporary file as a run. */
+static gboolean
+write_run (SimTraceWindow *w, SimTracePacked *rows, gsize n, guint64 *offset, GError **error)
+{
+  const char *p = (const char *) rows;
+  gsize left = n * sizeof *rows;
+  struct _SimTraceRun *run;
+
+  qsort (rows, n, sizeof *rows, compare_packed);
+  if (w->fd < 0)
+    {
+      g_autofree char *name = NULL;
+      GError *local = NULL;
+
+      w->fd = g_file_open_tmp ("gpusim-sort-XXXXXX", &name, &local);
+      if (w->fd < 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: sorting the trace: %s", w->display,
+                       local->message);
+          g_error_free (local);
+          return FALSE;
+        }
+      /* Unlinked at once: the file goes away with the process. */
+      g_unlink (name);
+    }
+  while (left > 0)
+    {
+      gssize k = write (w->fd, p, left);
+
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k < 0)
+        return sort_io_error (w, "write", errno, error);
+      p += k;
+      left -= (gsize) k;
+    }
+  w->runs = g_renew (struct _SimTraceRun, w->runs, w->n_runs + 1);
+  run = &w->runs[w->n_runs++];
+  memset (run, 0, sizeof *run);
+  run->offset = *offset;
+  run->count = n;
+  *offset += n;
+  return TRUE;
+}
+
+/* Reads the next rows of @run into its buffer. */
+static gboolean
+fill_run (SimTraceWindow *w, struct _SimTraceRun *run, GError **error)
+{
+  gsize want = (gsize) MIN ((guint64) RUN_BUFFER, run->count - run->next);
+  char *p = (char *) run->buf;
+  gsize left = want * sizeof (SimTracePacked);
+  off_t at = (off_t) ((run->offset + run->next) * sizeof (SimTracePacked));
+
+  while (left > 0)
+    {
+      gssize k = pread (w->fd, p, left, at);
+
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0)
+        return sort_io_error (w, "read", k < 0 ? errno : EIO, error);
+      p += k;
+      at += k;
+      left -= (gsize) k;
+    }
+  run->next += want;
+  run->len = want;
+  run->pos = 0;
+  return TRUE;
+}
+
+static inline gboolean
+run_less (const SimTraceWindow *w, guint a, guint b)
+{
+  return compare_packed (&w->runs[a].buf[w->runs[a].pos], &w->runs[b].buf[w->runs[b].pos]) < 0;
+}
+
+static void
+merge_sift_down (SimTraceWindow *w, gsize i)
+{
+  guint x = w->merge[i];
+
+  for (;;)
+    {
+      gsize child = 2 * i + 1;
+
+      if (child >= w->n_merge)
+        break;
+      if (child + 1 < w->n_merge && run_less (w, w->merge[child + 1], w->merge[child]))
+        child++;
+      if (!run_less (w, w->merge[child], x))
+        break;
+      w->merge[i] = w->merge[child];
+      i = child;
+    }
+  w->merge[i] = x;
+}
+
+/* Reads the whole trace: in memory if it fits in one run (then the ring
+ * holds it, sorted), else as sorted runs in the temporary file. */
+static gboolean
+sort_trace (SimTraceWindow *w, SimTraceReadRow read, gpointer reader, GError **error)
+{
+  SimTracePacked *rows = g_new (SimTracePacked, w->run_rows);
+  guint64 offset = 0;
+  gsize n = 0;
+  SimTraceRow row;
+
+  for (;;)
+    {
+      GError *local = NULL;
+
+      memset (&row, 0, sizeof row);
+      if (!read (reader, &row, &local))
+        {
+          if (local != NULL)
+            {
+              g_propagate_error (error, local);
+              g_free (rows);
+              return FALSE;
+            }
+          break;
+        }
+      pack (&rows[n++], &row);
+      if (n == w->run_rows)
+        {
+          if (!write_run (w, rows, n, &offset, error))
+            {
+              g_free (rows);
+              return FALSE;
+            }
+          n = 0;
+        }
+    }
+  w->eof = TRUE;
+  if (w->n_runs == 0)
+    {
+      qsort (rows, n, sizeof *rows, compare_packed);
+      w->ring = rows;
+      w->ring_cap = w->run_rows;
+      w->ring_head = 0;
+      w->ring_len = n;
+      w->peak = n;
+      return TRUE;
+    }
+  if (n > 0 && !write_run (w, rows, n, &offset, error))
+    {
+      g_free (rows);
+      return FALSE;
+    }
+  g_free (rows);
+  w->peak = w->run_rows;
+  w->merge = g_new (guint, w->n_runs);
+  for (guint i = 0; i < w->n_runs; i++)
+    {
+      w->runs[i].buf = g_new (SimTracePacked, RUN_BUFFER);
+      if (!fill_run (w, &w->runs[i], error))
+        return FALSE;
+      w->merge[w->n_merge++] = i;
+    }
+  for (gsize i = w->n_merge / 2; i-- > 0;)
+    merge_sift_down (w, i);
+  return TRUE;
+}
+
+/* Releases the earliest head of the runs.  FALSE at the end (error unset)
+ * or on failure. */
+static gboolean
+merge_pop (SimTraceWindow *w, SimTracePacked *out, GError **error)
+{
+  struct _SimTraceRun *run;
+
+  if (w->n_merge == 0)
+    return FALSE;
+  run = &w->runs[w->merge[0]];
+  *out = run->buf[run->pos++];
+  if (run->pos == run->len)
+    {
+      if (run->next < run->count)
+        {
+          if (!fill_run (w, run, error))
+            return FALSE;
+        }
+      else
+        {
+          /* The run is spent: its buffer goes, the last run takes its place. */
+          g_clear_pointer (&run->buf, g_free);
+          w->merge[0] = w->merge[--w->n_merge];
+        }
+    }
+  if (w->n_merge > 1)
+    merge_sift_down (w, 0);
+  return TRUE;
+}
+
 gboolean
 sim__trace_window_next (SimTraceWindow *window, SimTraceReadRow read, gpointer reader,
                         SimJobSpec *out, GError **error)
@@ -657,6 +909,24 @@ sim__trace_window_next (SimTraceWindow *window, SimTraceReadRow read, gpointer r
   SimTraceRow row;
   SimTracePacked packed;
 
+  if (w->sort)
+    {
+      GError *local = NULL;
+
+      if (!w->sorted)
+        {
+          if (!sort_trace (w, read, reader, error))
+            return FALSE;
+          w->sorted = TRUE;
+        }
+      if (w->n_runs == 0 ? !window_pop (w, &packed) : !merge_pop (w, &packed, &local))
+        {
+          if (local != NULL)
+            g_propagate_error (error, local);
+          return FALSE;
+        }
+      return window_release (w, &packed, out, error);
+    }
   while (!w->eof && w->ring_len + w->n_heap <= w->capacity)
     {
       GError *local = NULL;

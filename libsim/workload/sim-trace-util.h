@@ -124,6 +124,13 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SimTraceTable, sim__trace_table_clear)
  * (@capacity + 1) x 72 bytes (7.2 MB for 100,000 rows); a window of 0
  * reads the file strictly in order.
  *
+ * A window of SIM_TRACE_REORDER_SORT sorts the whole trace instead, in
+ * bounded memory: rows are read to the end, SIM_TRACE_SORT_RUN_ROWS at a
+ * time are sorted in memory and written as a run to an unlinked temporary
+ * file (in g_get_tmp_dir(), so nothing is left behind if the process is
+ * killed), and the runs are merged as jobs are released, 256 rows of each
+ * buffered.  A trace of one run never touches the file.
+ *
  * Released rows are rebased (when asked) to the first released row's
  * submit time, converted to nanoseconds, and checked against the end of
  * simulated time: a submit time more than 292 years from its origin, or a
@@ -178,7 +185,24 @@ typedef struct {
   gboolean    have_base;
   gboolean    eof;               /* the input has ended */
   guint64     peak;              /* most rows held at once */
+
+  /* Sorting the whole trace (@capacity SIM_TRACE_REORDER_SORT). */
+  gboolean    sort;
+  gboolean    sorted;            /* the sort pass is done */
+  gsize       run_rows;          /* rows sorted in memory at a time */
+  int         fd;                /* the unlinked temporary file, or -1 */
+  struct _SimTraceRun *runs;     /* sorted runs in the file */
+  guint       n_runs;
+  guint      *merge;             /* runs by their head row: a min-heap */
+  guint       n_merge;
 } SimTraceWindow;
+
+/* Rows sorted in memory at a time when a trace is sorted whole: 65,536
+ * rows, 4.7 MB. */
+#define SIM_TRACE_SORT_RUN_ROWS 65536
+
+/* Sets the rows sorted in memory at a time (tests use small runs). */
+void sim__trace_window_set_run_rows (SimTraceWindow *window, gsize rows);
 
 /* Reads the next row into @row (zeroed by the caller); FALSE at the end
  * (error unset) or on failure. */

@@ -86,6 +86,16 @@ typedef struct {
 #define SIM_TRACE_WINDOW_ROWS_DEFAULT 100000
 
 /**
+ * SIM_TRACE_REORDER_SORT:
+ *
+ * A reorder window that sorts the whole trace ([workload] reorder_window =
+ * sort): through a temporary file, in bounded memory (4.7 MB of rows
+ * sorted at a time, then 18 KB per 65,536 rows of the trace), whatever the
+ * order of the rows.
+ */
+#define SIM_TRACE_REORDER_SORT G_MAXUINT64
+
+/**
  * SIM_TRACE_WINDOW_ROWS_MAX:
  *
  * The largest reorder window a scenario may ask for, in rows.
