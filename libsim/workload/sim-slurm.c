@@ -62,16 +62,24 @@ typedef struct {
 /* ------------------------------------------------------------------------- */
 /* Durations.                                                                */
 
+/* @len decimal digits (1 to 15, nothing else) of a value up to 100000000. */
 static gboolean
 parse_part (const char *text, gsize len, guint64 *out)
 {
-  char buf[16];
+  guint64 v = 0;
 
-  if (len == 0 || len >= sizeof buf)
+  if (len == 0 || len > 15)
     return FALSE;
-  memcpy (buf, text, len);
-  buf[len] = '\0';
-  return g_ascii_string_to_unsigned (buf, 10, 0, 100000000, out, NULL);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (!g_ascii_isdigit (text[i]))
+        return FALSE;
+      v = v * 10 + (guint64) (text[i] - '0');
+    }
+  if (v > 100000000)
+    return FALSE;
+  *out = v;
+  return TRUE;
 }
 
 /* Seconds of a Slurm duration: "[D-]HH:MM:SS", "D-HH:MM", "D-HH", "MM:SS"
@@ -149,20 +157,35 @@ static gboolean
 parse_tres (SimTraceReader *r, guint index, const char *tres, guint32 *gpus,
             const char **models, GError **error)
 {
-  g_auto(GStrv) entries = g_strsplit (tres, ",", -1);
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  /* Entries are split in a copy, in place: no allocation for the usual
+   * rows (the list of models is made only for typed GPUs). */
+  char buf[SIM_LINE_MAX + 1];
+  gsize len = strlen (tres);
+  g_autoptr(GPtrArray) names = NULL;
   guint64 total = 0, typed = 0;
   gboolean have_total = FALSE, unknown_type = FALSE;
+  char *next = buf;
 
-  for (guint i = 0; entries[i] != NULL; i++)
+  g_return_val_if_fail (len <= SIM_LINE_MAX, FALSE);
+  memcpy (buf, tres, len + 1);
+  while (next != NULL)
     {
-      char *entry = g_strstrip (entries[i]);
-      char *eq = strchr (entry, '=');
+      char *entry = next, *comma = strchr (next, ',');
+      char *eq;
       const char *type = NULL;
       guint64 count;
 
+      if (comma != NULL)
+        {
+          *comma = '\0';
+          next = comma + 1;
+        }
+      else
+        next = NULL;
+      entry = g_strstrip (entry);
       if (*entry == '\0')
         continue;
+      eq = strchr (entry, '=');
       if (eq == NULL)
         {
           g_autofree char *q = sim__trace_quote (entry);
@@ -200,6 +223,8 @@ parse_tres (SimTraceReader *r, guint index, const char *tres, guint32 *gpus,
           {
             g_auto(GStrv) each = g_strsplit (m, "|", -1);
 
+            if (names == NULL)
+              names = g_ptr_array_new ();
             for (guint k = 0; each[k] != NULL; k++)
               if (!g_ptr_array_find_with_equal_func (names, each[k], g_str_equal, NULL))
                 g_ptr_array_add (names, (gpointer) g_intern_string (each[k]));
@@ -216,7 +241,7 @@ parse_tres (SimTraceReader *r, guint index, const char *tres, guint32 *gpus,
                                          G_GUINT64_FORMAT ")", total);
   *gpus = (guint32) total;
   *models = NULL;
-  if (!unknown_type && names->len > 0)
+  if (!unknown_type && names != NULL && names->len > 0)
     {
       g_ptr_array_add (names, NULL);
       {

@@ -202,7 +202,7 @@ split_line (SimTraceTable *t, guint *n, GError **error)
 
   for (;;)
     {
-      char *start = p, *q = p;
+      char *start = p, *q = p, *end;
 
       while (*q == ' ' || *q == '\t')
         q++;
@@ -236,17 +236,31 @@ split_line (SimTraceTable *t, guint *n, GError **error)
                                                 "field that starts at column %u", col);
           *out = '\0';
           start = open;
+          end = out;
         }
       else
         {
           q = strchr (start, t->separator);
           if (q == NULL)
             q = start + strlen (start);
+          end = q;
         }
       if (count < SIM_TRACE_MAX_FIELDS)
         {
-          t->field[count] = start;
+          /* The field is stripped of blanks here, once, so that
+           * sim__trace_table_get() returns it as it is; its column stays
+           * where it starts.  Writing the end before q leaves q's separator
+           * (or end of line) to be seen below. */
+          char *first = start;
+
           t->column[count] = (guint) (start - t->line) + 1;
+          while (first < end && g_ascii_isspace (*first))
+            first++;
+          while (end > first && g_ascii_isspace (end[-1]))
+            end--;
+          if (end < q)
+            *end = '\0';
+          t->field[count] = first;
         }
       count++;
       if (*q == '\0')
@@ -368,7 +382,7 @@ sim__trace_table_get (const SimTraceTable *table, guint index)
 
   g_return_val_if_fail (index < table->n_names, NULL);
   pos = table->position[index];
-  return pos >= 0 ? g_strstrip (table->field[pos]) : NULL;
+  return pos >= 0 ? table->field[pos] : NULL;
 }
 
 void
