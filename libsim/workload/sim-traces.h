@@ -16,9 +16,18 @@
  * and a missing column it needs is an error naming every one that is
  * missing.  Every row must have as many fields as the header.  Date-times
  * are naive calendar times: they are converted as written, as if in UTC,
- * without the machine's time zone.  Rows must come in non-decreasing order
- * of submission time, because the simulation consumes the jobs in that
- * order as it reads them.  Files compressed with gzip are read as they are.
+ * without the machine's time zone.  Rows pass through a reorder window
+ * (#SimTraceConfig), which releases them in order of submission time, as
+ * the simulation consumes them.  Files compressed with gzip are read as they
+ * are.
+ *
+ * Times are never saturated or wrapped around, since either would replay a
+ * job at a wrong time without a word: a run time or time limit of 292
+ * years or more (what 64-bit nanoseconds hold, e.g. a Slurm Elapsed of
+ * "99999999-00:00:00"), a submit time more than 292 years from its origin
+ * (after 2262-04-11 without rebase_time), and a job whose run time or time
+ * limit would end past the end of simulated time are refused, naming the
+ * file, line and field.
  *
  * Errors are SIM_ERROR_TRACE (SIM_ERROR_IO if the file cannot be read) and
  * name the file and line, and for a bad field its column (1-based, in
