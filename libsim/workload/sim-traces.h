@@ -67,15 +67,17 @@ G_BEGIN_DECLS
  *
  * How to read a job log.
  *
- * Rows pass through a reorder window: they wait in a heap keyed by
- * (submit time, line) and the earliest is released once more than
- * @reorder_window rows wait, or the log has ended, so a log whose rows are
+ * Rows pass through a reorder window: they wait keyed by (submit time,
+ * line) and the earliest is released once more than @reorder_window rows
+ * wait, or the log has ended, so a log whose rows are
  * at most @reorder_window places from their sorted position replays in
  * order of submission, rows submitted at the same second in the order of
  * the file.  A row that comes after a later row was released is an error
  * naming its line and the key to raise.  Memory: 72 bytes per row of the
  * window for rows that come in order, 100 for rows out of order (at most
- * 17.2 MB at %SIM_TRACE_WINDOW_ROWS_DEFAULT, 7.2 MB for a sorted log).  With @max_jobs, the jobs are the earliest submitted
+ * 17.2 MB at %SIM_TRACE_WINDOW_ROWS_DEFAULT, 7.2 MB for a sorted log);
+ * %SIM_TRACE_REORDER_SORT sorts the whole log through a temporary file
+ * instead.  With @max_jobs, the jobs are the earliest submitted
  * among the rows read (up to @reorder_window rows ahead).
  */
 typedef struct {
@@ -134,9 +136,11 @@ typedef struct {
  * Errors: SIM_ERROR_IO if the file cannot be opened; SIM_ERROR_TRACE for
  * an empty file or a header that lacks a needed column (naming them); later,
  * from sim_workload_next(), SIM_ERROR_TRACE naming the file and line of a
- * malformed row, or of a row submitted before the row above it.
+ * malformed row, of a row further out of order than the reorder window, or
+ * of a time that does not fit in simulated time.
  *
- * Time complexity: O(1) per row, plus a hash look-up of its user and vc.
+ * Time complexity: O(1) per row, plus a hash look-up of its user and vc;
+ * O(log w) for a row that waits out of order in a window of w rows.
  *
  * Returns: (transfer full) (nullable): the reader.
  */
@@ -156,8 +160,9 @@ SimWorkload *sim_workload_new_helios (const char *path, const SimTraceConfig *co
  * a '|', reads the same.  The columns used are:
  *
  * - Submit ("YYYY-MM-DDTHH:MM:SS"), required.  sacct orders jobs by job
- *   number, not by submission: sort the file by Submit first (for the
- *   --format above, `sort -t'|' -k6,6` after setting the header aside).
+ *   number, not by submission: the reorder window puts them in order (or
+ *   sort the file by Submit first: for the --format above,
+ *   `sort -t'|' -k6,6` after setting the header aside).
  * - Elapsed, the run time, or else Start and End (their difference).
  *   Durations take Slurm's forms: "[D-]HH:MM:SS", "MM:SS", "D-HH",
  *   "D-HH:MM" or "MM".
@@ -194,10 +199,12 @@ SimWorkload *sim_workload_new_helios (const char *path, const SimTraceConfig *co
  * skipped and counted if @config's skip_invalid, else an error.  All jobs
  * are in job class 0, named "slurm".
  *
- * Errors: as sim_workload_new_helios(); a row submitted before the row
- * above it is refused with a message that says how to sort the file.
+ * Errors: as sim_workload_new_helios(); an Elapsed or Timelimit of 292
+ * years or more is refused at its field; a row further out of order than
+ * the reorder window is refused with its line and the key to raise.
  *
- * Time complexity: O(1) per row plus its TRES entries, and hash look-ups.
+ * Time complexity: O(1) per row plus its TRES entries, and hash look-ups;
+ * O(log w) for a row that waits out of order in a window of w rows.
  *
  * Returns: (transfer full) (nullable): the reader.
  */

@@ -1,7 +1,8 @@
 /* sim-workload.h: where jobs come from.
  *
  * A #SimWorkload is a stream of job specifications in non-decreasing order
- * of submission time.  The simulation pulls one job at a time, when the
+ * of submission time (trace readers put their rows in that order through a
+ * reorder window, sim-traces.h).  The simulation pulls one job at a time, when the
  * previous arrival fires, so a trace is never loaded whole: memory stays
  * bounded by the jobs in the system, not by the length of the trace.
  * Sources: the synthetic generator (GSL draws, one RNG stream per purpose)
@@ -322,7 +323,9 @@ typedef struct {
  *
  * Errors: SIM_ERROR_IO if the file cannot be opened; SIM_ERROR_TRACE for
  * a wrong header; later, from sim_workload_next(), SIM_ERROR_TRACE naming
- * the file and line of a malformed row.
+ * the file and line of a malformed row, of a row further out of order than
+ * the reorder window, of a duration of 292 years or more, or of a time
+ * that does not fit in simulated time.
  *
  * Returns: (transfer full) (nullable): the reader.
  */
