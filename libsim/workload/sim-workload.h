@@ -1,10 +1,10 @@
 /* sim-workload.h: where jobs come from.
  *
  * A #SimWorkload is a stream of job specifications in non-decreasing order
- * of submission time (trace readers put their rows in that order through a
- * reorder window, sim-traces.h).  The simulation pulls one job at a time, when the
+ * of submission time.  The simulation pulls one job at a time, when the
  * previous arrival fires, so a trace is never loaded whole: memory stays
- * bounded by the jobs in the system, not by the length of the trace.
+ * bounded by the jobs in the system and the trace readers' reorder window
+ * (sim-traces.h), which puts rows in order, not by the length of the trace.
  * Sources: the synthetic generator (GSL draws, one RNG stream per purpose)
  * and trace readers (the Standard Workload Format today).
  */
