@@ -1395,7 +1395,13 @@ advance (SimSimulation *self, SimTime limit, gboolean pause, gboolean *stopped, 
   status = sim_engine_run (self->engine, until);
   self->pause_at_decision = FALSE;
   if (status == SIM_RUN_FAILED && self->error == NULL)
-    self->error = g_error_copy (sim_engine_get_error (self->engine));
+    {
+      /* An event the engine refused: a time computed before now or past
+       * the end of simulated time.  The run cannot go on. */
+      self->error = g_error_copy (sim_engine_get_error (self->engine));
+      g_prefix_error (&self->error, "the run stopped at %.3f s of simulated time: ",
+                      sim_time_to_seconds (sim_engine_now (self->engine)));
+    }
   if (self->error != NULL)
     {
       /* Outputs are abandoned whole: the temporary files go away. */

@@ -299,6 +299,16 @@ printf '1 0 -1 5000000000 8 -1 -1 8 -1 -1 1 1 1 -1 -1 -1 -1 -1\n2 1 -1 500000000
 trace_scenario swf "$tmp/never.swf"
 expect 1 run "$tmp/trace.ini"
 contains "$tmp/stderr" "job 2 cannot finish" "a job that would end past the end of time"
+# A time series sampled every 100 years asks for a sample past the end of
+# simulated time while a 285-year job runs: the engine refuses the event
+# and the run fails, leaving no output.
+printf '1 0 -1 9000000000 8 -1 -1 8 -1 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/285y.swf"
+trace_scenario swf "$tmp/285y.swf" "[output]" "timeseries_interval = 36500d" "timeseries = true"
+expect 1 run "$tmp/trace.ini" -o "$tmp/285y"
+contains "$tmp/stderr" "the run stopped at 6307200000.000 s of simulated time: an event is due at" \
+    "an event past the end of simulated time"
+contains "$tmp/stderr" "before the current time" "an event past the end of simulated time"
+[ ! -e "$tmp/285y/summary.json" ] || fail "a failed run wrote summary.json"
 # A lognormal tail long enough to draw durations past the end of time.
 printf '[scenario]\nname = tail\n[pool a]\nmodel = DGX-A100\ncount = 1\n[workload]\nrate = 10/h\njobs = 200\ngpus = 1\nduration = lognormal(median=100d, sigma=10)\n' \
     >"$tmp/tail.ini"
