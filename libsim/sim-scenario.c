@@ -25,7 +25,7 @@ static const GroupSchema schema[] = {
   { "cluster", FALSE, { "sharing", "timeslice_overhead", "mps_overhead", NULL }, FALSE },
   { "workload", FALSE, { "source", "rate", "daily_profile", "jobs", "gpus", "duration",
                          "estimate_factor", "trace", "processors_per_gpu", "skip_invalid",
-                         "rebase_time", "reference_gpu", "iteration", "gradient",
+                         "rebase_time", "reorder_window", "reference_gpu", "iteration", "gradient",
                          "tensor_parallel", "tp_bytes",
                          "pipeline_parallel", "pp_bytes", "overlap",
                          "scaling", "serial_fraction", "speedup", "reference_gpus", "throughput",
@@ -222,6 +222,36 @@ parse_jobs (const char *text, gpointer out, GError **error)
 
   if (!sim_parse_integer (text, 1, G_MAXINT64, &v, error))
     return FALSE;
+  *(guint64 *) out = (guint64) v;
+  return TRUE;
+}
+
+/* A reorder window: a number of trace rows, "N" or "N rows", from 0; or
+ * "sort" to sort the whole trace. */
+static gboolean
+parse_rows (const char *text, gpointer out, GError **error)
+{
+  g_autofree char *copy = g_strstrip (g_strdup (text));
+  gint64 v;
+
+  if (g_ascii_strcasecmp (copy, "sort") == 0)
+    {
+      *(guint64 *) out = SIM_TRACE_REORDER_SORT;
+      return TRUE;
+    }
+
+  if (g_str_has_suffix (copy, "rows") || g_str_has_suffix (copy, "row"))
+    {
+      *strrchr (copy, 'r') = '\0';
+      g_strchomp (copy);
+    }
+  if (!sim_parse_integer (copy, 0, SIM_TRACE_WINDOW_ROWS_MAX, &v, NULL))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "\"%s\" is not a reorder window: "
+                   "expected a number of rows from 0 to %u, or sort", text,
+                   (guint) SIM_TRACE_WINDOW_ROWS_MAX);
+      return FALSE;
+    }
   *(guint64 *) out = (guint64) v;
   return TRUE;
 }
@@ -1159,12 +1189,29 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
       sc->trace.max_jobs = sc->swf.max_jobs;
       sc->trace.skip_invalid = sc->swf.skip_invalid;
       sc->trace.rebase_time = sc->swf.rebase_time;
+      /* Rows held to put the trace in order of submission (openb reads its
+       * rows strictly in order). */
+      sc->trace.reorder_window = SIM_TRACE_WINDOW_ROWS_DEFAULT;
+      if (!get_parsed (ctx, "workload", "reorder_window", (ParseFunc) parse_rows,
+                       &sc->trace.reorder_window, error))
+        return FALSE;
+      if (sc->source == SIM_SOURCE_OPENB &&
+          g_key_file_has_key (ctx->kf, "workload", "reorder_window", NULL))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "applies only to source = swf, "
+                       "philly, helios or slurm (an openb pod list is read in order of "
+                       "creation_time)");
+          locate (ctx, "workload", "reorder_window", error);
+          return FALSE;
+        }
+      sc->swf.reorder_window = sc->trace.reorder_window;
+      sc->philly.reorder_window = sc->trace.reorder_window;
       return TRUE;
     }
 
   {
     static const char *swf_only[] = { "trace", "processors_per_gpu", "skip_invalid",
-                                      "rebase_time", NULL };
+                                      "rebase_time", "reorder_window", NULL };
     for (guint i = 0; swf_only[i]; i++)
       if (g_key_file_has_key (ctx->kf, "workload", swf_only[i], NULL))
         {

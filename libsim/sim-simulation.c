@@ -517,10 +517,26 @@ update_progress (SimJob *job, SimTime now)
 static void
 schedule_completion (SimSimulation *self, SimJob *job, SimTime now)
 {
+  double left = ceil ((double) job->work_left / job->rate);
+
   sim_engine_cancel (self->engine, job->completion);
-  job->completion = sim_engine_schedule (self->engine,
-                                         now + (SimTime) ceil ((double) job->work_left / job->rate),
-                                         self->k_complete, job->version, job, 0);
+  job->completion = 0;
+  /* A job that would end at or past the end of simulated time can never
+   * finish: the run says so rather than leave it running for ever. */
+  if (!(left < (double) (SIM_TIME_NEVER - now)))
+    {
+      fail (self, g_error_new (SIM_ERROR, SIM_ERROR_INVALID,
+                               "job %" G_GUINT64_FORMAT " cannot finish: started or resumed at "
+                               "%.3f s with %.6g s of work left at %.4g of its full speed, it "
+                               "would end past the end of simulated time (%.0f s, about 292 "
+                               "years, where 64-bit nanoseconds stop)",
+                               job->spec.id, sim_time_to_seconds (now),
+                               sim_time_to_seconds (job->work_left), job->rate,
+                               sim_time_to_seconds (SIM_TIME_NEVER)));
+      return;
+    }
+  job->completion = sim_engine_schedule (self->engine, now + (SimTime) left, self->k_complete,
+                                         job->version, job, 0);
 }
 
 static gboolean job_time_shares (const SimJob *job);
@@ -2105,6 +2121,14 @@ advance (SimSimulation *self, SimTime limit, gboolean pause, gboolean *stopped, 
   self->pause_at_decision = pause;
   status = sim_engine_run (self->engine, until);
   self->pause_at_decision = FALSE;
+  if (status == SIM_RUN_FAILED && self->error == NULL)
+    {
+      /* An event the engine refused: a time computed before now or past
+       * the end of simulated time.  The run cannot go on. */
+      self->error = g_error_copy (sim_engine_get_error (self->engine));
+      g_prefix_error (&self->error, "the run stopped at %.3f s of simulated time: ",
+                      sim_time_to_seconds (sim_engine_now (self->engine)));
+    }
   if (self->error != NULL)
     {
       /* Outputs are abandoned whole: the temporary files go away. */

@@ -6,8 +6,9 @@
  * sim_engine_cancel() says TRUE exactly once per pending event, never for a
  * stale id; the pending and dispatched counts; how sim_engine_run() stops
  * (time limit, stop request, no events) and where it leaves the clock;
- * sim_engine_step(); that scheduling in the past or with an unknown kind is
- * refused with a critical warning; and, over 100,000 random operations, that
+ * sim_engine_step(); that scheduling with an unknown kind is refused with a
+ * critical warning, and an event before now or at the end of time with a
+ * GError that fails the run (SIM_RUN_FAILED); and, over 100,000 random operations, that
  * the dispatch order equals an independent sort of the events that were not
  * cancelled, identically from one run to the next.
  *
@@ -532,23 +533,69 @@ START_TEST (test_refused)
   ck_assert_int_eq (sim_engine_run (ctx.engine, SIM_TIME_NEVER), SIM_RUN_EMPTY);
   ck_assert_int_eq (sim_engine_now (ctx.engine), 100);
 
-  /* In the past. */
-  ck_assert_uint_eq (sim_engine_schedule (ctx.engine, 99, ctx.kind, 0, NULL, 2), 0);
-  ck_assert_int_eq (n_criticals, 1);
-  ck_assert_uint_eq (sim_engine_schedule (ctx.engine, -1, ctx.kind, 0, NULL, 2), 0);
-  ck_assert_int_eq (n_criticals, 2);
-  /* A kind that was never registered. */
+  /* A kind that was never registered is a programming error. */
   ck_assert_uint_eq (sim_engine_schedule (ctx.engine, 200, ctx.kind + 1, 0, NULL, 2), 0);
-  ck_assert_int_eq (n_criticals, 3);
-  ck_assert_uint_eq (sim_engine_pending (ctx.engine), 0);
+  ck_assert_int_eq (n_criticals, 1);
+  ck_assert_ptr_null (sim_engine_get_error (ctx.engine));
 
   /* At the current time is fine. */
   at (&ctx, 100, 3);
-  ck_assert_int_eq (n_criticals, 3);
   ck_assert_int_eq (sim_engine_run (ctx.engine, SIM_TIME_NEVER), SIM_RUN_EMPTY);
   ck_assert_uint_eq (ctx.log->len, 2);
   ck_assert_int_eq (rec (&ctx, 1)->arg, 3);
   ctx_clear (&ctx);
+  ck_assert_int_eq (n_criticals, 1);
+
+  g_log_set_default_handler (old_handler, old_data);
+  g_log_set_always_fatal (old_fatal);
+}
+END_TEST
+
+/* An event before now, or at the end of time (a time computed past what
+ * 64-bit nanoseconds hold), is a model's error: refused without a critical
+ * warning, kept as a GError, and the run fails without dispatching the
+ * events still pending. */
+START_TEST (test_refused_time)
+{
+  static const struct {
+    SimTime     time;
+    const char *needle;
+  } cases[] = {
+    { 99, "an event is due at 99 ns, before the current time (100 ns)" },
+    { -1, "an event is due at -1 ns, before the current time (100 ns)" },
+    { G_MININT64, "before the current time" },
+    { SIM_TIME_NEVER, "an event is due at the end of simulated time" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Ctx ctx;
+      const GError *error;
+
+      ctx_init (&ctx);
+      at (&ctx, 100, 1);
+      at (&ctx, 500, 2);
+      ck_assert_int_eq (sim_engine_run (ctx.engine, 100), SIM_RUN_TIME_REACHED);
+      ck_assert_uint_eq (ctx.log->len, 1);
+      ck_assert_ptr_null (sim_engine_get_error (ctx.engine));
+
+      ck_assert_uint_eq (sim_engine_schedule (ctx.engine, cases[i].time, ctx.kind, 0, NULL, 9),
+                         0);
+      error = sim_engine_get_error (ctx.engine);
+      ck_assert_ptr_nonnull (error);
+      ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+      ck_assert_msg (strstr (error->message, cases[i].needle) != NULL, "%s", error->message);
+      /* Only the first refusal is kept. */
+      ck_assert_uint_eq (sim_engine_schedule (ctx.engine, 0, ctx.kind, 0, NULL, 9), 0);
+      ck_assert_ptr_eq (sim_engine_get_error (ctx.engine), error);
+
+      /* The event at 500 is never dispatched, by run or by step. */
+      ck_assert_int_eq (sim_engine_run (ctx.engine, SIM_TIME_NEVER), SIM_RUN_FAILED);
+      ck_assert (!sim_engine_step (ctx.engine));
+      ck_assert_uint_eq (ctx.log->len, 1);
+      ck_assert_int_eq (sim_engine_now (ctx.engine), 100);
+      ctx_clear (&ctx);
+    }
 
   /* Before the first event, times before 0 are in the past too. */
   {
@@ -556,11 +603,9 @@ START_TEST (test_refused)
     Counter c = { 0 };
     guint32 k = sim_engine_register (e, count, &c);
     ck_assert_uint_eq (sim_engine_schedule (e, -5, k, 0, NULL, 0), 0);
-    ck_assert_int_eq (n_criticals, 4);
+    ck_assert_int_eq (sim_engine_run (e, SIM_TIME_NEVER), SIM_RUN_FAILED);
+    ck_assert_int_eq (c.calls, 0);
   }
-
-  g_log_set_default_handler (old_handler, old_data);
-  g_log_set_always_fatal (old_fatal);
 }
 END_TEST
 
@@ -844,6 +889,7 @@ engine_suite (void)
   tcase_add_test (tc, test_stop);
   tcase_add_test (tc, test_step);
   tcase_add_test (tc, test_refused);
+  tcase_add_test (tc, test_refused_time);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("random");

@@ -22,6 +22,7 @@
 #include "core/sim-units.h"
 #include "workload/sim-workload.h"
 #include "workload/sim-traces.h"
+#include "workload/sim-trace-util.h"
 
 #define HELIOS SIM_TEST_DATADIR "/helios-sample.csv"
 #define SLURM SIM_TEST_DATADIR "/slurm-sample.txt"
@@ -57,7 +58,7 @@ typedef SimWorkload *(*OpenFunc) (const char *, const SimTraceConfig *, GError *
 static GError *
 first_error (OpenFunc open, const char *path, gboolean skip_invalid)
 {
-  SimTraceConfig cfg = { 0, skip_invalid, TRUE };
+  SimTraceConfig cfg = { 0, skip_invalid, TRUE, 0 };
   GError *error = NULL;
   g_autoptr (SimWorkload) w = open (path, &cfg, &error);
 
@@ -91,7 +92,7 @@ first_error (OpenFunc open, const char *path, gboolean skip_invalid)
 START_TEST (test_helios_first_jobs)
 {
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_helios (HELIOS, &cfg, &error);
   SimJobSpec j;
 
@@ -162,7 +163,7 @@ END_TEST
 START_TEST (test_helios_limits)
 {
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 3, TRUE, FALSE };
+  SimTraceConfig cfg = { 3, TRUE, FALSE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_helios (HELIOS, &cfg, &error);
   SimJobSpec j;
 
@@ -195,7 +196,7 @@ START_TEST (test_helios_columns)
                                       "\n"
                                       "FAILED,30,sh,2020-05-01 10:00:10,vcB,2,\n");
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, FALSE, TRUE };
+  SimTraceConfig cfg = { 0, FALSE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_helios (path, &cfg, &error);
   SimJobSpec j;
 
@@ -221,7 +222,7 @@ START_TEST (test_helios_missing_columns)
 {
   g_autofree char *path = write_file ("missing.csv", "job_id,user,gpu_num,state,submit_time\n");
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_helios (path, &cfg, &error);
 
   ck_assert_ptr_null (w);
@@ -251,7 +252,8 @@ static const struct {
   { "j3,uA,,c,1,4,1,COMPLETED,2020-04-01 00:06:00,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
     "bad.csv:4:7: vc: the field is empty" },
   { "j3,uA,vc1,c,1,4,1,COMPLETED,2020-04-01 00:04:59,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
-    "bad.csv:4:29: submit_time: submitted 1 s before the row above: the rows must be sorted" },
+    "bad.csv:4:29: submit_time: submitted 1 s before the row of line 3, which the reorder "
+    "window (0 rows) had already released" },
   { "j3,uA,vc1,\"c,d,1,4,1,COMPLETED,2020-04-01 00:06:00,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
     "bad.csv:4: the quote opened at column 11 is not closed on this line" },
   { "j3,uA,vc1,\"c\"d,1,4,1,COMPLETED,2020-04-01 00:06:00,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
@@ -281,7 +283,7 @@ START_TEST (test_helios_empty_and_sticky)
   g_autofree char *bad = write_file ("sticky.csv", "user,vc,gpu_num,state,submit_time,duration\n"
                                      "u,v,1,COMPLETED,2020-04-01 00:00:00,x\n"
                                      "u,v,1,COMPLETED,2020-04-01 00:00:00,60\n");
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (GError) again = NULL;
   g_autoptr (SimWorkload) w = sim_workload_new_helios (empty, &cfg, &error);
@@ -317,7 +319,7 @@ END_TEST
 START_TEST (test_slurm_first_jobs)
 {
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_slurm (SLURM, &cfg, &error);
   SimJobSpec j;
 
@@ -397,7 +399,7 @@ START_TEST (test_slurm_columns)
     "CANCELLED|2024-01-01T10:40:00|gres/gpu=1|None|b|v|2024-01-01T10:40:00|1|\n"
     "COMPLETED|2024-01-01T11:00:00|gres/gpu=4|2024-01-01T10:50:00|b|v|2024-01-01T10:45:00|1|\n");
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_slurm (path, &cfg, &error);
   SimJobSpec j;
 
@@ -436,7 +438,7 @@ START_TEST (test_slurm_missing_columns)
   g_autofree char *text = g_strconcat (slurm_headers[_i].header, "\n", NULL);
   g_autofree char *path = write_file ("h.txt", text);
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_slurm (path, &cfg, &error);
 
   ck_assert_ptr_null (w);
@@ -476,8 +478,16 @@ static const struct {
   { "3|alice|nlp|2024-03-04T09:02:00|01:00:00|COMPLETED|gres/gpu=2,gres/gpu:a100=4|02:00:00",
     "bad.txt:4:52: AllocTRES: typed gres/gpu entries add up to 4, more than gres/gpu=2" },
   { "3|alice|nlp|2024-03-04T08:59:00|01:00:00|COMPLETED|gres/gpu=1|02:00:00",
-    "bad.txt:4:13: Submit: submitted 120 s before the row above: sort the file by Submit, "
-    "e.g. with sort -t'|' -k6,6" },
+    "bad.txt:4:13: Submit: submitted 120 s before the row of line 3, which the reorder window "
+    "(0 rows) had already released" },
+  /* Durations too long for 64-bit nanoseconds are refused, not wrapped
+   * around into a wrong run time. */
+  { "3|alice|nlp|2024-03-04T09:02:00|99999999-00:00:00|COMPLETED|gres/gpu=1|02:00:00",
+    "bad.txt:4:33: Elapsed: 8639999913600 s is more than the 292 years that simulated time "
+    "holds" },
+  { "3|alice|nlp|2024-03-04T09:02:00|01:00:00|COMPLETED|gres/gpu=1|99999999-00:00:00",
+    "bad.txt:4:63: Timelimit: 8639999913600 s is more than the 292 years that simulated time "
+    "holds" },
 };
 
 /* A malformed third row (line 4) is refused with its line and column. */
@@ -505,7 +515,7 @@ one_slurm_job (const char *alloc, const char *req, const char *elapsed, SimJobSp
                                            elapsed, alloc, req);
   g_autofree char *path = write_file ("one.txt", text);
   g_autoptr (GError) error = NULL;
-  SimTraceConfig cfg = { 0, TRUE, TRUE };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_slurm (path, &cfg, &error);
   gboolean got;
 
@@ -588,12 +598,192 @@ END_TEST
 START_TEST (test_skipped_other_source)
 {
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_philly (SIM_TEST_DATADIR "/philly-excerpt.csv",
                                                        &cfg, &error);
 
   ck_assert_msg (w != NULL, "%s", error ? error->message : "");
   ck_assert_uint_eq (sim_workload_trace_skipped (w), 0);
+}
+END_TEST
+
+/* sacct prints allocations by job id, not by Submit: a requeued job or an
+ * array job's element can come after jobs submitted later.  Both table
+ * readers put such rows in order with a window as large as the
+ * displacement (2 rows here), ties in file order, and refuse them with a
+ * window of 1, naming the line and column. */
+START_TEST (test_reorder_tables)
+{
+  static const char slurm[] =
+    "JobID|User|Account|Submit|Elapsed|State|AllocTRES\n"
+    "10|a|x|2024-03-04T09:05:00|00:01:00|COMPLETED|gres/gpu=1\n"
+    "11|a|x|2024-03-04T09:06:00|00:01:00|COMPLETED|gres/gpu=1\n"
+    "9|a|x|2024-03-04T09:04:00|00:01:00|COMPLETED|gres/gpu=1\n"
+    "12|a|x|2024-03-04T09:04:00|00:01:00|COMPLETED|gres/gpu=1\n";
+  static const char helios[] =
+    "job_id,user,vc,gpu_num,state,submit_time,duration\n"
+    "a,u,v,1,COMPLETED,2020-05-01 10:05:00,60\n"
+    "b,u,v,1,COMPLETED,2020-05-01 10:06:00,60\n"
+    "c,u,v,1,COMPLETED,2020-05-01 10:04:00,60\n"
+    "d,u,v,1,COMPLETED,2020-05-01 10:04:00,60\n";
+  /* Rows (job numbers) in order of release, and the submit times. */
+  static const guint64 order[] = { 3, 4, 1, 2 };
+  static const gint64 at[] = { 0, 0, 60, 120 };
+  static const struct {
+    OpenFunc    open;
+    const char *text;
+    const char *needle;
+  } cases[] = {
+    { sim_workload_new_slurm, slurm, "reorder.txt:4:7: Submit: submitted 60 s before the row "
+      "of line 2, which the reorder window (1 row) had already released" },
+    { sim_workload_new_helios, helios, "reorder.txt:4:19: submit_time: submitted 60 s before "
+      "the row of line 2" },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *path = write_file ("reorder.txt", cases[c].text);
+
+      for (guint64 window = 2; window <= 3; window++)
+        {
+          SimTraceConfig cfg = { 0, FALSE, TRUE, window };
+          g_autoptr (GError) error = NULL;
+          g_autoptr (SimWorkload) w = cases[c].open (path, &cfg, &error);
+          SimJobSpec j;
+
+          ck_assert_msg (w != NULL, "%s", error ? error->message : "?");
+          for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+            {
+              ck_assert_msg (sim_workload_next (w, &j, &error), "%s",
+                             error ? error->message : "ended");
+              ck_assert_uint_eq (j.id, order[i]);
+              ck_assert_int_eq (j.submit, at[i] * SIM_SECOND);
+            }
+          ck_assert (!sim_workload_next (w, &j, &error));
+          ck_assert_ptr_null (error);
+        }
+      {
+        SimTraceConfig cfg = { 0, FALSE, TRUE, 1 };
+        g_autoptr (GError) error = NULL;
+        g_autoptr (SimWorkload) w = cases[c].open (path, &cfg, &error);
+
+        ck_assert_ptr_nonnull (w);
+        drain (w, &error);
+        ck_assert_ptr_nonnull (error);
+        assert_has (error, cases[c].needle);
+      }
+    }
+}
+END_TEST
+
+/* ---- The reorder window itself ------------------------------------------ */
+
+/* A source of @n rows with keys from a linear congruential generator, in
+ * 0..@span - 1 (so that many keys tie), lines 1..@n. */
+typedef struct {
+  guint64 n, i, state, span;
+} KeySource;
+
+static gboolean
+key_source_read (gpointer data, SimTraceRow *row, GError **error)
+{
+  KeySource *k = data;
+
+  if (k->i == k->n)
+    return FALSE;
+  k->state = k->state * 6364136223846793005u + 1442695040888963407u;
+  row->submit_s = (gint64) ((k->state >> 33) % k->span);
+  row->line = ++k->i;
+  row->spec.id = row->line;
+  row->spec.duration = SIM_SECOND;
+  row->spec.gpus = 1;
+  return TRUE;
+}
+
+/* Reads every row of @k through a window of @capacity (SIM_TRACE_REORDER_SORT
+ * with runs of @run_rows); returns the ids in order of release. */
+static GArray *
+window_ids (KeySource k, guint64 capacity, gsize run_rows, guint64 *peak)
+{
+  SimTraceWindow w;
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GError) error = NULL;
+  SimJobSpec job;
+
+  sim__trace_window_init (&w, "keys", capacity, FALSE, "submit", "run", NULL);
+  if (run_rows > 0)
+    sim__trace_window_set_run_rows (&w, run_rows);
+  while (sim__trace_window_next (&w, key_source_read, &k, &job, &error))
+    g_array_append_val (ids, job.id);
+  ck_assert_msg (error == NULL, "%s", error ? error->message : "");
+  *peak = w.peak;
+  sim__trace_window_clear (&w);
+  return ids;
+}
+
+/* 10,000 rows with keys in 0..999 (ten rows a key on average): a window as
+ * large as the file, a sort in memory and a sort through the temporary
+ * file in runs of 7 rows (1,429 runs) all release the rows sorted by
+ * (key, line), and each row once. */
+START_TEST (test_window_sort)
+{
+  KeySource k = { 10000, 0, 42, 1000 };
+  guint64 peak_window, peak_memory, peak_file;
+  g_autoptr (GArray) a = window_ids (k, 10000, 0, &peak_window);
+  g_autoptr (GArray) b = window_ids (k, SIM_TRACE_REORDER_SORT, 0, &peak_memory);
+  g_autoptr (GArray) c = window_ids (k, SIM_TRACE_REORDER_SORT, 7, &peak_file);
+  g_autofree gint64 *key = g_new (gint64, k.n + 1);
+  g_autofree gboolean *seen = g_new0 (gboolean, k.n + 1);
+  KeySource again = k;
+  SimTraceRow row;
+
+  /* The keys by line, as the source gives them. */
+  while (memset (&row, 0, sizeof row), key_source_read (&again, &row, NULL))
+    key[row.line] = row.submit_s;
+  ck_assert_uint_eq (a->len, k.n);
+  ck_assert_uint_eq (b->len, k.n);
+  ck_assert_uint_eq (c->len, k.n);
+  for (guint i = 0; i < k.n; i++)
+    {
+      guint64 id = g_array_index (a, guint64, i);
+
+      ck_assert_uint_eq (g_array_index (b, guint64, i), id);
+      ck_assert_uint_eq (g_array_index (c, guint64, i), id);
+      ck_assert (!seen[id]);
+      seen[id] = TRUE;
+      if (i > 0)
+        {
+          guint64 prev = g_array_index (a, guint64, i - 1);
+          ck_assert (key[prev] < key[id] || (key[prev] == key[id] && prev < id));
+        }
+    }
+  ck_assert_uint_eq (peak_window, 10000);
+  ck_assert_uint_eq (peak_memory, 10000);
+  /* Sorting through the file holds one run in memory. */
+  ck_assert_uint_eq (peak_file, 7);
+}
+END_TEST
+
+/* A window smaller than the disorder fails at a late row; with 10,000 rows
+ * of random keys in 0..999, a window of 100 rows is far too small. */
+START_TEST (test_window_too_small)
+{
+  KeySource k = { 10000, 0, 42, 1000 };
+  SimTraceWindow w;
+  g_autoptr (GError) error = NULL;
+  SimJobSpec job;
+  guint n = 0;
+
+  sim__trace_window_init (&w, "keys", 100, FALSE, "submit", "run", NULL);
+  while (sim__trace_window_next (&w, key_source_read, &k, &job, &error))
+    n++;
+  ck_assert_ptr_nonnull (error);
+  ck_assert_msg (strstr (error->message, "reorder window (100 rows) had already released") !=
+                 NULL && strstr (error->message, "or set it to sort") != NULL, "%s",
+                 error->message);
+  ck_assert_uint_lt (n, 10000);
+  ck_assert_uint_le (w.peak, 101);
+  sim__trace_window_clear (&w);
 }
 END_TEST
 
@@ -621,6 +811,9 @@ traces_suite (void)
   tcase_add_loop_test (slurm, test_slurm_gres, 0, G_N_ELEMENTS (gres_cases));
   tcase_add_loop_test (slurm, test_slurm_elapsed, 0, G_N_ELEMENTS (elapsed_cases));
   tcase_add_test (slurm, test_skipped_other_source);
+  tcase_add_test (slurm, test_reorder_tables);
+  tcase_add_test (slurm, test_window_sort);
+  tcase_add_test (slurm, test_window_too_small);
   suite_add_tcase (s, slurm);
   return s;
 }

@@ -16,6 +16,7 @@
 #include "sim-error.h"
 #include "core/sim-units.h"
 #include "workload/sim-workload.h"
+#include "workload/sim-traces.h"
 
 #define EXCERPT SIM_TEST_DATADIR "/nasa-ipsc-excerpt.swf"
 #define FULL_LOG SIM_TRACEDIR "/swf/NASA-iPSC-1993-3.1-cln.swf"
@@ -1030,11 +1031,22 @@ START_TEST (test_swf_malformed)
     { "overflow.swf",
       "1 0 -1 99999999999999999999 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
       0, 1, "field 4 (run time) is out of range" },
+    { "too-long.swf",
+      "1 0 -1 9223372036 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+      0, 1, "field 4 (run time) is too large: 9223372036 s" },
+    { "ends-past.swf",
+      "1 9000000000 -1 300000000 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+      0, 1, "field 4 (run time): a run time of 3e+08 s from a submit time of 9e+09 s would end "
+      "past the end of simulated time" },
+    { "late-submit.swf",
+      "1 9300000000 -1 10 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+      0, 1, "field 2 (submit time): the submit time is 9300000000 s from 1970-01-01 00:00:00, "
+      "more than the 292 years" },
     { "backwards.swf",
       "1 100 -1 10 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
       "2 200 -1 10 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
       "3 150 -1 10 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
-      2, 3, "submit time 150 is earlier than the previous job's (200 on line 2)" },
+      2, 3, "field 2 (submit time): submitted 50 s before the row of line 2" },
     { "no-procs.swf",
       "1 100 -1 10 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
       "2 200 -1 10 0 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
@@ -1246,7 +1258,7 @@ END_TEST
 START_TEST (test_philly_first_jobs)
 {
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = sim_workload_new_philly (SIM_TEST_DATADIR "/philly-excerpt.csv",
                                                        &cfg, &error);
   SimJobSpec j;
@@ -1290,7 +1302,9 @@ static const struct {
   { "2017-10-01 00:10:00,30.0,x,30.0,6214e9", "num_gpus" },
   { "2017-10-01 00:10:00,30.0,2,30.0,6214e9", "is not duration x num_gpus" },
   { "2017-10-01 00:10:00,30.0,1,30.0,", "cluster" },
-  { "2017-09-30 00:10:00,30.0,1,30.0,6214e9", "sorted by timestamp" },
+  { "2017-09-30 00:10:00,30.0,1,30.0,6214e9", "timestamp: submitted 85915 s before the row of line 3" },
+  { "2017-10-01 00:10:00,1e10,1,1e10,6214e9", "duration \"1e10\" is 292 years or more" },
+  { "2017-10-01 00:10:00,9223372036,1,9223372036,6214e9", "duration \"9223372036\" is 292 years" },
 };
 
 /* A malformed third data row (line 4) is refused with its line number. */
@@ -1302,7 +1316,7 @@ START_TEST (test_philly_malformed)
                                            "2017-10-01 00:01:55,61.0,1,61.0,11cb48\n"
                                            "%s\n", philly_bad[_i].row);
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, FALSE, TRUE };
+  SimPhillyConfig cfg = { 0, FALSE, TRUE, 0 };
   g_autoptr (SimWorkload) w = NULL;
   SimJobSpec j;
 
@@ -1322,7 +1336,7 @@ START_TEST (test_philly_header)
 {
   g_autofree char *path = g_build_filename (tmpdir, "bad-header.csv", NULL);
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = NULL;
 
   ck_assert (g_file_set_contents (path, "time,duration\n", -1, NULL));
@@ -1339,7 +1353,7 @@ START_TEST (test_philly_full_month)
 {
   const char *path = SIM_TRACEDIR "/philly/philly-2017-10.csv";
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (SimWorkload) w = NULL;
   SimJobSpec j;
   guint64 n = 0;
@@ -1354,6 +1368,244 @@ START_TEST (test_philly_full_month)
   ck_assert_uint_eq (n + sim_workload_philly_skipped (w), 47192);
   /* 11 virtual clusters, as philly-vc-nodes.csv lists. */
   ck_assert_uint_eq (sim_workload_get_n_classes (w), 11);
+}
+END_TEST
+
+/* Without rebasing, a timestamp after 2262-04-11 23:47:16 does not fit in
+ * nanoseconds since 1970: refused at its line, never wrapped around. */
+START_TEST (test_philly_end_of_time)
+{
+  g_autofree char *path = write_tmp ("late-philly.csv",
+                                     "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                     "2262-04-11 23:47:00,10.0,1,10.0,vc\n"
+                                     "2262-04-11 23:47:17,10.0,1,10.0,vc\n", -1);
+  SimPhillyConfig cfg = { 0, FALSE, FALSE, 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SimWorkload) w = sim_workload_new_philly (path, &cfg, &error);
+  SimJobSpec job;
+
+  ck_assert_ptr_nonnull (w);
+  /* The first job fits, and ends 10 s later: before the end of time. */
+  ck_assert (sim_workload_next (w, &job, &error));
+  ck_assert_int_eq (job.submit, (SimTime) 9223372020 * SIM_SECOND);
+  ck_assert (!sim_workload_next (w, &job, &error));
+  ck_assert_msg (strstr (error->message, "late-philly.csv:3: timestamp: the submit time is "
+                         "9223372037 s from 1970-01-01") != NULL, "%s", error->message);
+}
+END_TEST
+
+/* A duration drawn from a long tail that would end past the end of
+ * simulated time stops the generator with an error naming the job and its
+ * class; the draws before it are returned as they were. */
+START_TEST (test_gen_end_of_time)
+{
+  SimJobClassConfig c = make_class ("heavy", 1, lognormal (100 * 86400.0, 10));
+  SimGeneratorConfig cfg = make_config (1.0, &c, 1);
+  g_autoptr (SimWorkload) w = new_generator (&cfg, 7);
+  g_autoptr (GError) error = NULL;
+  SimJobSpec job;
+  guint n = 0;
+
+  while (sim_workload_next (w, &job, &error))
+    {
+      ck_assert_int_lt (job.duration, SIM_TIME_NEVER - job.submit);
+      n++;
+      ck_assert_uint_lt (n, 1000);
+    }
+  ck_assert_ptr_nonnull (error);
+  ck_assert_msg (strstr (error->message, "of class heavy: its drawn duration") != NULL &&
+                 strstr (error->message, "past the end of simulated time") != NULL,
+                 "%s", error->message);
+  {
+    g_autofree char *prefix = g_strdup_printf ("job %u ", n + 1);
+    ck_assert_msg (g_str_has_prefix (error->message, prefix), "%s", error->message);
+  }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+/* The reorder window.                                                       */
+
+/* Reads every job of a Philly list with window @window; NULL and @error
+ * set if it fails. */
+static GArray *
+philly_jobs (const char *path, guint64 window, GError **error)
+{
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, window };
+  g_autoptr (SimWorkload) w = sim_workload_new_philly (path, &cfg, error);
+  g_autoptr (GArray) jobs = g_array_new (FALSE, FALSE, sizeof (SimJobSpec));
+  SimJobSpec job;
+
+  ck_assert_ptr_nonnull (w);
+  while (sim_workload_next (w, &job, error))
+    {
+      /* Classes are numbered by first appearance in the file, which
+       * differs between copies: compare by name. */
+      job.gpu_models = g_intern_string (sim_workload_get_class_name (w, job.job_class));
+      g_array_append_val (jobs, job);
+    }
+  return *error != NULL ? NULL : g_steal_pointer (&jobs);
+}
+
+/* The first 300 rows of the published Philly list are in no particular
+ * order (tests/data/README.md).  A window of 287 rows puts them in order,
+ * exactly as a copy sorted stably by timestamp reads with no window; 286
+ * is one row too few (line 297 comes 287 places after the line 292 it
+ * precedes), and no window stops at line 3. */
+START_TEST (test_reorder_published_philly)
+{
+  const char *path = SIM_TEST_DATADIR "/philly-published-head.csv";
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GPtrArray) rows = g_ptr_array_new ();
+  g_autoptr (GString) sorted = g_string_new (NULL);
+  g_autofree char *sorted_path = NULL;
+  g_autoptr (GArray) a = NULL, b = NULL;
+  g_autoptr (GError) error = NULL;
+
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_string_append_printf (sorted, "%s\n", lines[0]);
+  for (guint i = 1; lines[i] != NULL; i++)
+    if (*lines[i] != '\0')
+      {
+        /* Insertion sort by timestamp (the first 19 characters), stable. */
+        guint k = rows->len;
+
+        g_ptr_array_add (rows, lines[i]);
+        while (k > 0 && strncmp (rows->pdata[k - 1], lines[i], 19) > 0)
+          {
+            rows->pdata[k] = rows->pdata[k - 1];
+            k--;
+          }
+        rows->pdata[k] = lines[i];
+      }
+  ck_assert_uint_eq (rows->len, 300);
+  for (guint i = 0; i < rows->len; i++)
+    g_string_append_printf (sorted, "%s\n", (char *) rows->pdata[i]);
+  sorted_path = write_tmp ("philly-sorted.csv", sorted->str, -1);
+
+  a = philly_jobs (path, 287, &error);
+  ck_assert_msg (a != NULL, "%s", error ? error->message : "?");
+  b = philly_jobs (sorted_path, 0, &error);
+  ck_assert_msg (b != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (a->len, b->len);
+  ck_assert_uint_gt (a->len, 290);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const SimJobSpec *x = &g_array_index (a, SimJobSpec, i);
+      const SimJobSpec *y = &g_array_index (b, SimJobSpec, i);
+
+      ck_assert_int_eq (x->submit, y->submit);
+      ck_assert_int_eq (x->duration, y->duration);
+      ck_assert_uint_eq (x->gpus, y->gpus);
+      ck_assert_str_eq (x->gpu_models, y->gpu_models);
+      /* Ties keep the order of the file: job ids (line - 1) increase. */
+      if (i > 0 && x->submit == g_array_index (a, SimJobSpec, i - 1).submit)
+        ck_assert_uint_gt (x->id, g_array_index (a, SimJobSpec, i - 1).id);
+    }
+  /* The earliest row (line 4, 2017-09-29 07:58:32) comes first, at 0. */
+  ck_assert_uint_eq (g_array_index (a, SimJobSpec, 0).id, 3);
+  ck_assert_int_eq (g_array_index (a, SimJobSpec, 0).submit, 0);
+
+  /* Sorting the whole list gives the same jobs. */
+  {
+    g_autoptr (GArray) c = philly_jobs (path, SIM_TRACE_REORDER_SORT, &error);
+
+    ck_assert_msg (c != NULL, "%s", error ? error->message : "?");
+    ck_assert_uint_eq (c->len, a->len);
+    for (guint i = 0; i < a->len; i++)
+      {
+        const SimJobSpec *x = &g_array_index (a, SimJobSpec, i);
+        const SimJobSpec *y = &g_array_index (c, SimJobSpec, i);
+
+        ck_assert_uint_eq (x->id, y->id);
+        ck_assert_int_eq (x->submit, y->submit);
+        ck_assert_int_eq (x->duration, y->duration);
+        ck_assert_uint_eq (x->gpus, y->gpus);
+        ck_assert_uint_eq (x->tenant, y->tenant);
+        ck_assert_ptr_eq (x->gpu_models, y->gpu_models);
+      }
+  }
+
+  ck_assert_ptr_null (philly_jobs (path, 286, &error));
+  ck_assert_msg (strstr (error->message, "philly-published-head.csv:297: timestamp: submitted ")
+                 != NULL && strstr (error->message, "before the row of line 292, which the "
+                                    "reorder window (286 rows) had already released") != NULL,
+                 "%s", error->message);
+  g_clear_error (&error);
+  ck_assert_ptr_null (philly_jobs (path, 0, &error));
+  ck_assert_msg (strstr (error->message, "philly-published-head.csv:3: timestamp: submitted "
+                         "2932 s before the row of line 2") != NULL, "%s", error->message);
+}
+END_TEST
+
+/* Window sizes on a small SWF log: submit times 10, 5, 10, 5, 7 on lines
+ * 1 to 5.  Line 4 comes two places after rows submitted later (lines 1 and
+ * 3), so a window of two rows or more releases them as 5 (job 2), 5
+ * (job 4), 7 (job 5), 10 (job 1), 10 (job 3): in time, ties in file order.
+ * One row releases job 2, then job 1 (10), and job 4 (5) comes too late;
+ * none stops at line 2. */
+START_TEST (test_reorder_window_sizes)
+{
+  static const char text[] =
+    "1 10 -1 60 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "2 5 -1 60 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "3 10 -1 60 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "4 5 -1 60 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    "5 7 -1 60 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n";
+  static const guint64 order[] = { 2, 4, 5, 1, 3 };
+  g_autofree char *path = write_tmp ("unsorted.swf", text, -1);
+  g_autoptr (GError) error = NULL;
+  SimJobSpec job;
+
+  for (guint64 window = 2; window <= 6; window++)
+    {
+      SimSwfConfig cfg = swf_config (1, FALSE);
+      g_autoptr (SimWorkload) w = NULL;
+
+      cfg.reorder_window = window;
+      w = open_swf (path, &cfg);
+      for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+        {
+          ck_assert_msg (sim_workload_next (w, &job, &error), "window %" G_GUINT64_FORMAT
+                         ": %s", window, error ? error->message : "ended");
+          ck_assert_uint_eq (job.id, order[i]);
+        }
+      ck_assert (!sim_workload_next (w, &job, &error));
+      ck_assert_ptr_null (error);
+    }
+  /* max_jobs takes the earliest submitted jobs, not the first lines. */
+  {
+    SimSwfConfig cfg = swf_config (1, FALSE);
+    g_autoptr (SimWorkload) w = NULL;
+
+    cfg.reorder_window = 4;
+    cfg.max_jobs = 2;
+    w = open_swf (path, &cfg);
+    ck_assert_uint_eq (drain (w, &error), 2);
+    ck_assert_ptr_null (error);
+  }
+  for (guint64 window = 0; window <= 1; window++)
+    {
+      SimSwfConfig cfg = swf_config (1, FALSE);
+      g_autoptr (SimWorkload) w = NULL;
+      g_autofree char *needle = NULL;
+
+      cfg.reorder_window = window;
+      w = open_swf (path, &cfg);
+      drain (w, &error);
+      ck_assert_ptr_nonnull (error);
+      /* Window 0 stops at line 2 (before line 1); 1 at line 4, after job 1
+       * (line 1, at 10) has been released. */
+      needle = window == 0
+        ? g_strdup ("unsorted.swf:2: field 2 (submit time): submitted 5 s before the row of line 1")
+        : g_strdup ("unsorted.swf:4: field 2 (submit time): submitted 5 s before the row of "
+                    "line 1");
+      ck_assert_msg (strstr (error->message, needle) != NULL, "window %" G_GUINT64_FORMAT ": %s",
+                     window, error->message);
+      g_clear_error (&error);
+    }
 }
 END_TEST
 
@@ -1375,6 +1627,7 @@ workload_suite (void)
   tcase_add_test (gen, test_gen_stream_independence);
   tcase_add_test (gen, test_gen_config_copied);
   tcase_add_test (gen, test_gen_invalid);
+  tcase_add_test (gen, test_gen_end_of_time);
   suite_add_tcase (s, gen);
 
   tcase_add_test (common, test_common_order);
@@ -1395,7 +1648,14 @@ workload_suite (void)
     tcase_add_loop_test (philly, test_philly_malformed, 0, G_N_ELEMENTS (philly_bad));
     tcase_add_test (philly, test_philly_header);
     tcase_add_test (philly, test_philly_full_month);
+    tcase_add_test (philly, test_philly_end_of_time);
     suite_add_tcase (s, philly);
+  }
+  {
+    TCase *reorder = tcase_create ("reorder");
+    tcase_add_test (reorder, test_reorder_published_philly);
+    tcase_add_test (reorder, test_reorder_window_sizes);
+    suite_add_tcase (s, reorder);
   }
   return s;
 }

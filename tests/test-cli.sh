@@ -541,5 +541,114 @@ printf 'sn,cpu_milli,memory_mib,gpu,model\nn,64000,262144,2,\n' >"$tmp/bad-nodes
 expect 1 fgd --nodes "$tmp/bad-nodes.csv" --pods "$OPODS" -q
 contains "$tmp/stderr" "bad-nodes.csv:2:" "gpusim fgd with a malformed node list"
 
+# ---- Traces: times past the end of simulated time, rows out of order --------
+
+# trace_scenario SOURCE TRACE [KEY = VALUE]...: a one-node scenario replaying TRACE.
+trace_scenario () {
+    src=$1
+    trace=$2
+    shift 2
+    printf '[scenario]\nname = trace\n[pool a]\nmodel = DGX-A100\ncount = 1\n' >"$tmp/trace.ini"
+    printf '[workload]\nsource = %s\ntrace = %s\n' "$src" "$trace" >>"$tmp/trace.ini"
+    for kv in "$@"; do printf '%s\n' "$kv" >>"$tmp/trace.ini"; done
+}
+
+PHILLY_HEADER=timestamp,duration,num_gpus,gpu_time,cluster
+# A date after 2262-04-11 does not fit in nanoseconds from 1970.
+printf '%s\n2017-10-01 00:00:00,60.0,1,60.0,vc\n2263-01-01 00:00:00,60.0,1,60.0,vc\n' \
+    "$PHILLY_HEADER" >"$tmp/late.csv"
+trace_scenario philly "$tmp/late.csv" "rebase_time = false"
+expect 1 run "$tmp/trace.ini"
+contains "$tmp/stderr" "late.csv:3: timestamp: the submit time is" "a Philly row dated 2263"
+contains "$tmp/stderr" "after 2262-04-11" "a Philly row dated 2263"
+# A run time of 1e10 s (317 years).
+printf '%s\n2017-10-01 00:00:00,1e10,1,1e10,vc\n' "$PHILLY_HEADER" >"$tmp/long.csv"
+trace_scenario philly "$tmp/long.csv"
+expect 1 run "$tmp/trace.ini"
+contains "$tmp/stderr" "long.csv:2: duration \"1e10\" is 292 years or more" "a Philly run time of 1e10 s"
+# An SWF run time that overflows nanoseconds.
+printf '1 0 -1 9223372036 8 -1 -1 8 -1 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/long.swf"
+trace_scenario swf "$tmp/long.swf"
+expect 1 run "$tmp/trace.ini"
+contains "$tmp/stderr" "long.swf:1: field 4 (run time) is too large" "an SWF run time of 9223372036 s"
+# A Slurm Elapsed of 99999999 days.
+printf 'Submit|User|Account|State|Elapsed|AllocTRES\n2024-03-04T09:00:00|u|a|COMPLETED|99999999-00:00:00|gres/gpu=1\n' \
+    >"$tmp/long.txt"
+trace_scenario slurm "$tmp/long.txt"
+expect 1 run "$tmp/trace.ini"
+contains "$tmp/stderr" "long.txt:2:" "a Slurm Elapsed of 99999999 days"
+contains "$tmp/stderr" "Elapsed: 8639999913600 s is more than the 292 years" \
+    "a Slurm Elapsed of 99999999 days"
+# Two whole-node jobs of 5e9 s each: the second could only end at 1e10 s,
+# past the end of simulated time, so the run fails naming it.
+printf '1 0 -1 5000000000 8 -1 -1 8 -1 -1 1 1 1 -1 -1 -1 -1 -1\n2 1 -1 5000000000 8 -1 -1 8 -1 -1 1 1 1 -1 -1 -1 -1 -1\n' \
+    >"$tmp/never.swf"
+trace_scenario swf "$tmp/never.swf"
+expect 1 run "$tmp/trace.ini"
+contains "$tmp/stderr" "job 2 cannot finish" "a job that would end past the end of time"
+# A time series sampled every 100 years asks for a sample past the end of
+# simulated time while a 285-year job runs: the engine refuses the event
+# and the run fails, leaving no output.
+printf '1 0 -1 9000000000 8 -1 -1 8 -1 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/285y.swf"
+trace_scenario swf "$tmp/285y.swf" "[output]" "timeseries_interval = 36500d" "timeseries = true"
+expect 1 run "$tmp/trace.ini" -o "$tmp/285y"
+contains "$tmp/stderr" "the run stopped at 6307200000.000 s of simulated time: an event is due at" \
+    "an event past the end of simulated time"
+contains "$tmp/stderr" "before the current time" "an event past the end of simulated time"
+[ ! -e "$tmp/285y/summary.json" ] || fail "a failed run wrote summary.json"
+# A lognormal tail long enough to draw durations past the end of time.
+printf '[scenario]\nname = tail\n[pool a]\nmodel = DGX-A100\ncount = 1\n[workload]\nrate = 10/h\njobs = 200\ngpus = 1\nduration = lognormal(median=100d, sigma=10)\n' \
+    >"$tmp/tail.ini"
+expect 1 run "$tmp/tail.ini"
+contains "$tmp/stderr" "would end past the end of simulated time" "a lognormal tail past the end of time"
+
+# The first 300 rows of the published Philly list are in no particular
+# order: 287 rows of reorder window put them in order, 286 do not.
+PUBLISHED="$SIM_TOP_SRCDIR/tests/data/philly-published-head.csv"
+trace_scenario philly "$PUBLISHED" "reorder_window = 0"
+expect 1 run "$tmp/trace.ini"
+contains "$tmp/stderr" "philly-published-head.csv:3: timestamp: submitted 2932 s before the row of line 2" \
+    "an unsorted Philly list without a reorder window"
+trace_scenario philly "$PUBLISHED" "reorder_window = 286 rows"
+expect 1 run "$tmp/trace.ini"
+contains "$tmp/stderr" "philly-published-head.csv:297: timestamp:" "a reorder window one row too small"
+contains "$tmp/stderr" "raise [workload] reorder_window" "a reorder window one row too small"
+contains "$tmp/stderr" "or set it to sort" "a reorder window one row too small"
+trace_scenario philly "$PUBLISHED" "reorder_window = 287"
+expect 0 run "$tmp/trace.ini" --json
+mv "$tmp/stdout" "$tmp/unsorted.json"
+# The same rows sorted by timestamp (stably), read strictly in order.
+{ head -n 1 "$PUBLISHED"; tail -n +2 "$PUBLISHED" | sort -s -t, -k1,1; } >"$tmp/sorted.csv"
+trace_scenario philly "$tmp/sorted.csv" "reorder_window = 0"
+expect 0 run "$tmp/trace.ini" --json
+"$PYTHON" - "$tmp/unsorted.json" "$tmp/stdout" <<'PY' || fail "the reordered Philly list differs from a sorted copy"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d.pop("workload", None)
+if a != b:
+    sys.exit("%s\n%s" % (a, b))
+PY
+# Sorting the whole trace through a temporary file gives the same run.
+trace_scenario philly "$PUBLISHED" "reorder_window = sort"
+expect 0 run "$tmp/trace.ini" --json
+"$PYTHON" - "$tmp/unsorted.json" "$tmp/stdout" <<'PY' || fail "the sorted Philly list differs from the reordered one"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d.pop("workload", None)
+if a != b:
+    sys.exit("%s\n%s" % (a, b))
+PY
+# The default window holds the whole excerpt.
+trace_scenario philly "$PUBLISHED"
+expect 0 run "$tmp/trace.ini" --json
+trace_scenario philly "$PUBLISHED" "reorder_window = many"
+expect 1 validate "$tmp/trace.ini"
+contains "$tmp/stderr" "reorder_window" "a malformed reorder_window"
+contains "$tmp/stderr" "expected a number of rows from 0 to 100000000, or sort" "a malformed reorder_window"
+expect 1 validate "$tmp/tail.ini" --set workload.reorder_window=10
+contains "$tmp/stderr" "applies only to trace sources" "reorder_window on a synthetic workload"
+
 echo "test-cli.sh: $checks commands checked"
 exit 0

@@ -233,6 +233,43 @@ class SharingTests(unittest.TestCase):
         self.assertIn("at most 1", str(caught.exception))
 
 
+class TraceTests(unittest.TestCase):
+    """The reorder window and the end of simulated time, from Python."""
+
+    PUBLISHED = os.path.join(TOP_SRCDIR, "tests", "data", "philly-published-head.csv")
+
+    def scenario(self, tmp, trace, *keys):
+        path = os.path.join(tmp, "trace.ini")
+        with open(path, "w") as f:
+            f.write("[scenario]\nname = trace\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+                    "[workload]\nsource = philly\ntrace = %s\n%s\n" % (trace, "\n".join(keys)))
+        return path
+
+    def test_reorder_window(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = self.scenario(tmp, self.PUBLISHED)
+            # The excerpt needs 287 rows of window: 286 fail at line 297.
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.run(path, set={"workload.reorder_window": 286})
+            self.assertEqual(caught.exception.code, Sim.Error.TRACE)
+            self.assertIn("philly-published-head.csv:297: timestamp:", caught.exception.message)
+            self.assertIn("reorder_window", caught.exception.message)
+            report = gpusim.run(path, set={"workload.reorder_window": 287})
+            self.assertEqual(report.json, gpusim.run(path).json)
+            self.assertGreater(report["jobs_submitted"], 290)
+
+    def test_job_past_the_end_of_time(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            trace = os.path.join(tmp, "long.csv")
+            with open(trace, "w") as f:
+                f.write("timestamp,duration,num_gpus,gpu_time,cluster\n"
+                        "2017-10-01 00:00:00,5e9,8,4e10,vc\n"
+                        "2017-10-01 00:00:01,5e9,8,4e10,vc\n")
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.run(self.scenario(tmp, trace))
+            self.assertIn("job 2 cannot finish", caught.exception.message)
+
+
 class CompareTests(unittest.TestCase):
     def test_two_placements_two_seeds(self):
         result = gpusim.compare(QUICKSTART, policies=["fifo/first-fit", "fifo/best-fit"], seeds=2)

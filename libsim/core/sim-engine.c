@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "sim-engine.h"
+#include "sim-error.h"
 
 typedef struct {
   SimTime time;
@@ -52,6 +53,7 @@ struct _SimEngine {
   guint64    dispatched;
   gsize      n_cancelled;
   gboolean   stop;
+  GError    *failure;   /* the first refused event */
 };
 
 SimEngine *
@@ -72,6 +74,7 @@ sim_engine_free (SimEngine *engine)
   g_free (engine->heap);
   g_free (engine->slots);
   g_free (engine->kinds);
+  g_clear_error (&engine->failure);
   g_free (engine);
 }
 
@@ -172,7 +175,23 @@ sim_engine_schedule (SimEngine *engine, SimTime time, guint32 kind, guint32 tag,
 
   g_return_val_if_fail (e != NULL, 0);
   g_return_val_if_fail (kind < e->n_kinds && kind != KIND_CANCELLED, 0);
-  g_return_val_if_fail (time >= e->now, 0);
+  if (G_UNLIKELY (time < e->now || time == SIM_TIME_NEVER))
+    {
+      if (e->failure == NULL)
+        {
+          if (time == SIM_TIME_NEVER)
+            e->failure = g_error_new (SIM_ERROR, SIM_ERROR_INVALID,
+                                      "an event is due at the end of simulated time (%"
+                                      G_GINT64_FORMAT " ns, about 292 years): a time computed "
+                                      "past what 64-bit nanoseconds hold", time);
+          else
+            e->failure = g_error_new (SIM_ERROR, SIM_ERROR_INVALID,
+                                      "an event is due at %" G_GINT64_FORMAT " ns, before "
+                                      "the current time (%" G_GINT64_FORMAT " ns)", time, e->now);
+        }
+      e->stop = TRUE;
+      return 0;
+    }
 
   s = slot_alloc (e);
   slot = &e->slots[s];
@@ -291,7 +310,7 @@ sim_engine_step (SimEngine *engine)
 {
   g_return_val_if_fail (engine != NULL, FALSE);
   skip_cancelled (engine);
-  if (engine->n_heap == 0)
+  if (engine->n_heap == 0 || engine->failure != NULL)
     return FALSE;
   dispatch_top (engine);
   return TRUE;
@@ -306,6 +325,8 @@ sim_engine_run (SimEngine *engine, SimTime until)
   e->stop = FALSE;
   for (;;)
     {
+      if (e->failure != NULL)
+        return SIM_RUN_FAILED;
       skip_cancelled (e);
       if (e->n_heap == 0)
         {
@@ -323,12 +344,21 @@ sim_engine_run (SimEngine *engine, SimTime until)
           return SIM_RUN_TIME_REACHED;
         }
       dispatch_top (e);
+      if (e->failure != NULL)
+        return SIM_RUN_FAILED;
       if (e->stop)
         {
           e->stop = FALSE;
           return SIM_RUN_STOPPED;
         }
     }
+}
+
+const GError *
+sim_engine_get_error (const SimEngine *engine)
+{
+  g_return_val_if_fail (engine != NULL, NULL);
+  return engine->failure;
 }
 
 void

@@ -72,11 +72,14 @@ typedef void (*SimEventHandler) (SimEngine *engine, const SimEvent *event, gpoin
  * @SIM_RUN_EMPTY: no events are left
  * @SIM_RUN_TIME_REACHED: the time limit was reached
  * @SIM_RUN_STOPPED: a handler called sim_engine_stop()
+ * @SIM_RUN_FAILED: an event was refused (sim_engine_get_error() says why);
+ *   the engine dispatches nothing more
  */
 typedef enum {
   SIM_RUN_EMPTY,
   SIM_RUN_TIME_REACHED,
   SIM_RUN_STOPPED,
+  SIM_RUN_FAILED,
 } SimRunStatus;
 
 /**
@@ -101,15 +104,23 @@ guint32 sim_engine_register (SimEngine *engine, SimEventHandler handler, gpointe
 /**
  * sim_engine_schedule:
  * @engine: an engine
- * @time: when the event fires; not earlier than sim_engine_now()
+ * @time: when the event fires; not earlier than sim_engine_now(), and
+ *   before %SIM_TIME_NEVER (the end of simulated time)
  * @kind: a kind returned by sim_engine_register()
  * @tag: model-defined
  * @target: model-defined, not owned
  * @arg: model-defined
  *
+ * An event before now, or at or after the end of time, is a model's error
+ * (a time computed past what 64-bit nanoseconds hold, say), not a
+ * programming error: it is refused, the engine keeps a SIM_ERROR_INVALID
+ * error saying when the event was due and when it is now (the first such
+ * error only), and sim_engine_run() returns %SIM_RUN_FAILED after the
+ * current event without dispatching anything more.
+ *
  * Time complexity: O(log n) in the number of pending events.
  *
- * Returns: an id for sim_engine_cancel().
+ * Returns: an id for sim_engine_cancel(), or 0 if the event was refused.
  */
 SimEventId sim_engine_schedule (SimEngine *engine, SimTime time, guint32 kind, guint32 tag,
                                 gpointer target, gint64 arg);
@@ -155,13 +166,21 @@ guint64 sim_engine_dispatched (const SimEngine *engine);
 SimTime sim_engine_next_time (SimEngine *engine);
 
 /**
+ * sim_engine_get_error: (skip)
+ *
+ * Returns: (nullable) (transfer none): why an event was refused, or %NULL.
+ */
+const GError *sim_engine_get_error (const SimEngine *engine);
+
+/**
  * sim_engine_run:
  * @engine: an engine
  * @until: dispatch events whose time is at most this (%SIM_TIME_NEVER: all)
  *
  * Dispatches events in (time, sequence) order until none are left, the next
- * one is later than @until (the clock then advances to @until), or a
- * handler calls sim_engine_stop().
+ * one is later than @until (the clock then advances to @until), a
+ * handler calls sim_engine_stop(), or an event was refused (see
+ * sim_engine_schedule(): then nothing is dispatched and the clock stays).
  *
  * Returns: why the run returned.
  */
@@ -170,7 +189,7 @@ SimRunStatus sim_engine_run (SimEngine *engine, SimTime until);
 /**
  * sim_engine_step:
  *
- * Dispatches the next pending event, if any.
+ * Dispatches the next pending event, if any, unless an event was refused.
  *
  * Returns: %TRUE if an event was dispatched.
  */

@@ -464,6 +464,21 @@ generator_next (SimWorkload *workload, SimJobSpec *out, GError **error)
   out->submit = submit;
   out->duration = draw_duration (gen, (guint) k);
   out->requested = c->estimate_factor > 0 ? scale_time (out->duration, c->estimate_factor) : 0;
+  /* A draw from a long tail (lognormal with a large sigma) can exceed what
+   * the clock holds: the job could never finish, so the run stops here. */
+  if (out->duration >= SIM_TIME_NEVER - submit)
+    {
+      g_autofree char *drawn = out->duration == SIM_TIME_NEVER
+        ? g_strdup ("9.2e9 s or more") : g_strdup_printf ("%.4g s", sim_time_to_seconds (out->duration));
+
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "job %" G_GUINT64_FORMAT " of class %s: its drawn duration (%s) would end "
+                   "past the end of simulated time (about 292 years): the class's duration "
+                   "distribution has too long a tail (lower its sigma or mean)", out->id,
+                   c->name != NULL ? c->name : "(unnamed)", drawn);
+      gen->done = TRUE;
+      return FALSE;
+    }
   out->comm = c->comm;
   out->mig_profile = c->mig_profile;
   out->priority = c->priority;

@@ -53,9 +53,6 @@ read_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
           return sim__trace_table_field_error (t, C_SUBMIT, error,
                                                "%s is not a date-time YYYY-MM-DD HH:MM:SS", q);
         }
-      if (!sim__trace_reader_check_order (r, C_SUBMIT, submit,
-                                          "the rows must be sorted by submit_time", error))
-        return FALSE;
 
       text = sim__trace_table_get (t, C_GPU_NUM);
       if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32, &gpus, NULL))
@@ -141,6 +138,7 @@ sim_workload_new_helios (const char *path, const SimTraceConfig *config, GError 
   h = (SimHelios *) r;
   r->read_row = read_row;
   r->finalize = helios_finalize;
+  sim__trace_reader_set_fields (r, C_SUBMIT, "submit_time", "duration", NULL);
   h->users = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   h->vcs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (!sim__trace_table_require (&r->table, required, G_N_ELEMENTS (required), error))

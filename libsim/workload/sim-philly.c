@@ -26,8 +26,7 @@ typedef struct {
   SimPhillyConfig config;
   SimLineReader *reader;
   GHashTable    *vcs;        /* hash -> index + 1 */
-  gint64         base;       /* seconds subtracted from submit times */
-  gboolean       have_base;
+  SimTraceWindow window;
   guint64        count, skipped;
   GError        *failure;
   gboolean       done;
@@ -47,15 +46,20 @@ line_error (SimPhilly *p, GError **error, const char *format, ...)
   return FALSE;
 }
 
+/* Reads rows until one gives a job, into @row (the window's reader). */
 static gboolean
-read_job (SimPhilly *p, SimJobSpec *out, GError **error)
+read_row (gpointer data, SimTraceRow *row, GError **error)
 {
+  SimPhilly *p = data;
+  SimJobSpec *out = &row->spec;
+
   for (;;)
     {
-      g_auto(GStrv) f = NULL;
+      char *f[5];
+      guint n = 0;
       gint64 t, gpus;
       double duration, gpu_time;
-      char *end;
+      char *end, *q;
       gpointer vc;
 
       if (!sim__line_reader_next (p->reader, error))
@@ -66,17 +70,31 @@ read_job (SimPhilly *p, SimJobSpec *out, GError **error)
         return line_error (p, error, "the line is longer than %d bytes", SIM_LINE_MAX);
       if (p->reader->line[0] == '\0')
         continue;
-      f = g_strsplit (p->reader->line, ",", -1);
-      if (g_strv_length (f) != 5)
+      /* Split in place at the commas. */
+      for (q = p->reader->line;; q++)
+        {
+          char *comma = strchr (q, ',');
+
+          if (n < G_N_ELEMENTS (f))
+            f[n] = q;
+          n++;
+          if (comma == NULL)
+            break;
+          *comma = '\0';
+          q = comma;
+        }
+      if (n != 5)
         return line_error (p, error, "expected 5 comma-separated fields "
-                           "(timestamp,duration,num_gpus,gpu_time,cluster), found %u",
-                           g_strv_length (f));
+                           "(timestamp,duration,num_gpus,gpu_time,cluster), found %u", n);
       if (!sim__trace_parse_datetime (f[0], ' ', &t))
         return line_error (p, error, "timestamp \"%.40s\" is not YYYY-MM-DD HH:MM:SS", f[0]);
       duration = g_ascii_strtod (f[1], &end);
       if (end == f[1] || *end != '\0' || !isfinite (duration) || duration < 0)
         return line_error (p, error, "duration \"%.40s\" is not a non-negative number of seconds",
                            f[1]);
+      if (duration >= 9.2e9)
+        return line_error (p, error, "duration \"%.40s\" is 292 years or more: more than "
+                           "simulated time holds in 64-bit nanoseconds", f[1]);
       if (!g_ascii_string_to_signed (f[2], 10, 0, 1000000, &gpus, NULL))
         return line_error (p, error, "num_gpus \"%.40s\" is not an integer from 0 to 1000000",
                            f[2]);
@@ -87,14 +105,6 @@ read_job (SimPhilly *p, SimJobSpec *out, GError **error)
                            duration * gpus);
       if (*g_strstrip (f[4]) == '\0')
         return line_error (p, error, "the cluster (virtual cluster hash) is empty");
-      if (!p->have_base)
-        {
-          p->base = p->config.rebase_time ? t : 0;
-          p->have_base = TRUE;
-        }
-      if (t - p->base < 0)
-        return line_error (p, error, "submitted before the first job: the file must be sorted "
-                           "by timestamp");
       if (gpus == 0 || duration <= 0)
         {
           if (!p->config.skip_invalid)
@@ -110,8 +120,9 @@ read_job (SimPhilly *p, SimJobSpec *out, GError **error)
           vc = GUINT_TO_POINTER (p->parent.class_names->len);
           g_hash_table_insert (p->vcs, g_strdup (f[4]), vc);
         }
+      row->submit_s = t;
+      row->line = p->reader->line_no;
       out->id = p->reader->line_no - 1;
-      out->submit = (t - p->base) * SIM_SECOND;
       out->duration = sim_time_from_seconds (duration);
       out->gpus = (guint32) gpus;
       out->gpu_milli = 1000;
@@ -139,7 +150,7 @@ philly_next (SimWorkload *workload, SimJobSpec *out, GError **error)
       p->done = TRUE;
       return FALSE;
     }
-  if (!read_job (p, out, &local))
+  if (!sim__trace_window_next (&p->window, read_row, p, out, &local))
     {
       if (local != NULL)
         {
@@ -161,6 +172,7 @@ philly_finalize (SimWorkload *workload)
 
   sim__line_reader_free (p->reader);
   g_hash_table_unref (p->vcs);
+  sim__trace_window_clear (&p->window);
   g_clear_error (&p->failure);
 }
 
@@ -187,6 +199,11 @@ sim_workload_new_philly (const char *path, const SimPhillyConfig *config, GError
     description = g_strconcat ("philly:", display, NULL);
   }
   sim__workload_init (workload, &philly_vtable, description);
+  {
+    g_autofree char *display = g_filename_display_name (path);
+    sim__trace_window_init (&p->window, display, config->reorder_window, config->rebase_time,
+                            "timestamp", "duration", NULL);
+  }
   p->reader = sim__line_reader_open (path, error);
   if (p->reader == NULL)
     return NULL;

@@ -25,9 +25,6 @@ static const char *const column_names[N_COLUMNS] = {
   "Timelimit",
 };
 
-#define SORT_HINT "sort the file by Submit, e.g. with sort -t'|' -k6,6 for the --format " \
-  "of the documentation, keeping the header first"
-
 /* GPU types as sites name them in gres.conf, and the catalogue's models
  * they stand for.  A type that covers several models names them all. */
 static const struct {
@@ -65,16 +62,24 @@ typedef struct {
 /* ------------------------------------------------------------------------- */
 /* Durations.                                                                */
 
+/* @len decimal digits (1 to 15, nothing else) of a value up to 100000000. */
 static gboolean
 parse_part (const char *text, gsize len, guint64 *out)
 {
-  char buf[16];
+  guint64 v = 0;
 
-  if (len == 0 || len >= sizeof buf)
+  if (len == 0 || len > 15)
     return FALSE;
-  memcpy (buf, text, len);
-  buf[len] = '\0';
-  return g_ascii_string_to_unsigned (buf, 10, 0, 100000000, out, NULL);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (!g_ascii_isdigit (text[i]))
+        return FALSE;
+      v = v * 10 + (guint64) (text[i] - '0');
+    }
+  if (v > 100000000)
+    return FALSE;
+  *out = v;
+  return TRUE;
 }
 
 /* Seconds of a Slurm duration: "[D-]HH:MM:SS", "D-HH:MM", "D-HH", "MM:SS"
@@ -152,20 +157,35 @@ static gboolean
 parse_tres (SimTraceReader *r, guint index, const char *tres, guint32 *gpus,
             const char **models, GError **error)
 {
-  g_auto(GStrv) entries = g_strsplit (tres, ",", -1);
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  /* Entries are split in a copy, in place: no allocation for the usual
+   * rows (the list of models is made only for typed GPUs). */
+  char buf[SIM_LINE_MAX + 1];
+  gsize len = strlen (tres);
+  g_autoptr(GPtrArray) names = NULL;
   guint64 total = 0, typed = 0;
   gboolean have_total = FALSE, unknown_type = FALSE;
+  char *next = buf;
 
-  for (guint i = 0; entries[i] != NULL; i++)
+  g_return_val_if_fail (len <= SIM_LINE_MAX, FALSE);
+  memcpy (buf, tres, len + 1);
+  while (next != NULL)
     {
-      char *entry = g_strstrip (entries[i]);
-      char *eq = strchr (entry, '=');
+      char *entry = next, *comma = strchr (next, ',');
+      char *eq;
       const char *type = NULL;
       guint64 count;
 
+      if (comma != NULL)
+        {
+          *comma = '\0';
+          next = comma + 1;
+        }
+      else
+        next = NULL;
+      entry = g_strstrip (entry);
       if (*entry == '\0')
         continue;
+      eq = strchr (entry, '=');
       if (eq == NULL)
         {
           g_autofree char *q = sim__trace_quote (entry);
@@ -203,6 +223,8 @@ parse_tres (SimTraceReader *r, guint index, const char *tres, guint32 *gpus,
           {
             g_auto(GStrv) each = g_strsplit (m, "|", -1);
 
+            if (names == NULL)
+              names = g_ptr_array_new ();
             for (guint k = 0; each[k] != NULL; k++)
               if (!g_ptr_array_find_with_equal_func (names, each[k], g_str_equal, NULL))
                 g_ptr_array_add (names, (gpointer) g_intern_string (each[k]));
@@ -219,7 +241,7 @@ parse_tres (SimTraceReader *r, guint index, const char *tres, guint32 *gpus,
                                          G_GUINT64_FORMAT ")", total);
   *gpus = (guint32) total;
   *models = NULL;
-  if (!unknown_type && names->len > 0)
+  if (!unknown_type && names != NULL && names->len > 0)
     {
       g_ptr_array_add (names, NULL);
       {
@@ -326,8 +348,6 @@ read_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
           return sim__trace_table_field_error (t, C_SUBMIT, error,
                                                "%s is not a date-time YYYY-MM-DDTHH:MM:SS", q);
         }
-      if (!sim__trace_reader_check_order (r, C_SUBMIT, submit, SORT_HINT, error))
-        return FALSE;
 
       tres_index = C_ALLOC_TRES;
       text = sim__trace_table_get (t, C_ALLOC_TRES);
@@ -364,6 +384,8 @@ read_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
             return FALSE;
           continue;
         }
+      if (!sim__trace_check_seconds (t, run_index, run, error))
+        return FALSE;
 
       text = sim__trace_table_get (t, C_TIMELIMIT);
       if (text != NULL && *text != '\0' && g_ascii_strcasecmp (text, "UNLIMITED") != 0 &&
@@ -375,6 +397,8 @@ read_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
                                                "[D-]HH:MM:SS, MM:SS, UNLIMITED or "
                                                "Partition_Limit", q);
         }
+      if (!sim__trace_check_seconds (t, C_TIMELIMIT, limit, error))
+        return FALSE;
 
       out->id = r->rows;
       *submit_s = submit;
@@ -420,6 +444,8 @@ sim_workload_new_slurm (const char *path, const SimTraceConfig *config, GError *
   sl = (SimSlurm *) r;
   r->read_row = read_row;
   r->finalize = slurm_finalize;
+  sim__trace_reader_set_fields (r, C_SUBMIT, "Submit", r->table.position[C_ELAPSED] >= 0 ? "Elapsed" : "End",
+                                "Timelimit");
   sl->users = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   sl->accounts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_ptr_array_add (workload->class_names, g_strdup ("slurm"));

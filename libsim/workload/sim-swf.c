@@ -2,8 +2,9 @@
  *
  * The Parallel Workloads Archive's format: header comments starting with
  * ';', then one job per line as 18 whitespace-separated integers, -1 for
- * unknown.  The reader holds one line at a time, so memory does not grow
- * with the length of the log.  Files compressed with gzip (the archive
+ * unknown.  Lines pass through the reorder window of sim-trace-util.h, so
+ * a log slightly out of order replays in order of submission; memory is
+ * bounded by the window, not by the length of the log.  Files compressed with gzip (the archive
  * distributes its logs as .swf.gz) are recognised by their magic number and
  * decompressed on the fly with GIO's zlib converter.
  *
@@ -16,6 +17,7 @@
 
 #include "workload/sim-workload.h"
 #include "workload/sim-line-reader.h"
+#include "workload/sim-trace-util.h"
 #include "sim-error.h"
 
 #include <errno.h>
@@ -51,11 +53,7 @@ typedef struct {
 
   guint64  count;           /* jobs returned */
   guint64  skipped;
-  gint64   prev_submit;     /* raw, of the previous job line */
-  guint64  prev_submit_line;
-  gboolean have_prev;
-  gint64   base;            /* subtracted from submit times */
-  gboolean have_base;
+  SimTraceWindow window;    /* puts jobs in order of submission */
 
   GError  *failure;         /* sticky: returned again by later calls */
   gboolean done;
@@ -176,7 +174,7 @@ split_fields (SimSwf *swf, gint64 fields[N_FIELDS + 1], GError **error)
 static gboolean
 field_seconds (SimSwf *swf, guint field, gint64 seconds, SimTime *out, GError **error)
 {
-  if (seconds > G_MAXINT64 / SIM_SECOND)
+  if (seconds >= G_MAXINT64 / SIM_SECOND)
     return line_error (swf, error, "field %u (%s) is too large: %" G_GINT64_FORMAT " s",
                        field, field_names[field], seconds);
   *out = seconds * SIM_SECOND;
@@ -211,15 +209,19 @@ processors_to_gpus (SimSwf *swf, gint64 processors, guint32 *out, GError **error
   return TRUE;
 }
 
-/* Parses job lines until one yields a job; skips invalid ones if asked. */
+/* Parses job lines until one yields a job; skips invalid ones if asked.
+ * The window's reader. */
 static gboolean
-read_job (SimSwf *swf, SimJobSpec *out, GError **error)
+read_job (gpointer data, SimTraceRow *row, GError **error)
 {
+  SimSwf *swf = data;
+  SimJobSpec *out = &row->spec;
+
   for (;;)
     {
       gint64 f[N_FIELDS + 1];
       gint64 processors;
-      SimTime submit = 0, duration = 0, requested = 0;
+      SimTime duration = 0, requested = 0;
 
       if (!next_job_line (swf, error))
         return FALSE;
@@ -229,15 +231,6 @@ read_job (SimSwf *swf, SimJobSpec *out, GError **error)
       if (f[F_SUBMIT] < 0)
         return line_error (swf, error, "field 2 (submit time) is negative or unknown: %"
                            G_GINT64_FORMAT, f[F_SUBMIT]);
-      if (swf->have_prev && f[F_SUBMIT] < swf->prev_submit)
-        return line_error (swf, error,
-                           "submit time %" G_GINT64_FORMAT " is earlier than the previous "
-                           "job's (%" G_GINT64_FORMAT " on line %" G_GUINT64_FORMAT
-                           "): jobs must be in order of submission",
-                           f[F_SUBMIT], swf->prev_submit, swf->prev_submit_line);
-      swf->prev_submit = f[F_SUBMIT];
-      swf->prev_submit_line = swf->reader->line_no;
-      swf->have_prev = TRUE;
 
       processors = f[F_ALLOC_PROCS] >= 0 ? f[F_ALLOC_PROCS] : f[F_REQ_PROCS];
       if (processors <= 0 || f[F_RUN] <= 0)
@@ -258,13 +251,7 @@ read_job (SimSwf *swf, SimJobSpec *out, GError **error)
                              G_GINT64_FORMAT ")", f[F_JOB], f[F_RUN]);
         }
 
-      if (!swf->have_base)
-        {
-          swf->base = swf->config.rebase_time ? f[F_SUBMIT] : 0;
-          swf->have_base = TRUE;
-        }
-      if (!field_seconds (swf, F_SUBMIT, f[F_SUBMIT] - swf->base, &submit, error)
-          || !field_seconds (swf, F_RUN, f[F_RUN], &duration, error)
+      if (!field_seconds (swf, F_RUN, f[F_RUN], &duration, error)
           || (f[F_REQ_TIME] > 0
               && !field_seconds (swf, F_REQ_TIME, f[F_REQ_TIME], &requested, error))
           || !processors_to_gpus (swf, processors, &out->gpus, error)
@@ -274,7 +261,8 @@ read_job (SimSwf *swf, SimJobSpec *out, GError **error)
 
       /* A job without a number takes its line number, which is unique. */
       out->id = f[F_JOB] >= 0 ? (guint64) f[F_JOB] : swf->reader->line_no;
-      out->submit = submit;
+      row->submit_s = f[F_SUBMIT];
+      row->line = swf->reader->line_no;
       out->duration = duration;
       out->requested = requested;
       out->gpu_milli = 1000;
@@ -303,7 +291,7 @@ swf_next (SimWorkload *workload, SimJobSpec *out, GError **error)
       swf->done = TRUE;
       return FALSE;
     }
-  if (!read_job (swf, out, &local))
+  if (!sim__trace_window_next (&swf->window, read_job, swf, out, &local))
     {
       if (local != NULL)
         {
@@ -325,6 +313,7 @@ swf_finalize (SimWorkload *workload)
 
   sim__line_reader_free (swf->reader);
   g_free (swf->display);
+  sim__trace_window_clear (&swf->window);
   g_clear_error (&swf->failure);
 }
 
@@ -359,6 +348,9 @@ sim_workload_new_swf (const char *path, const SimSwfConfig *config, GError **err
       return NULL;
     }
   swf->config = *config;
+  sim__trace_window_init (&swf->window, swf->display, config->reorder_window,
+                          config->rebase_time, "field 2 (submit time)", "field 4 (run time)",
+                          "field 9 (requested time)");
 
   swf->reader = sim__line_reader_open (path, error);
   if (swf->reader == NULL)

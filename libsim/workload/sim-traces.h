@@ -16,9 +16,18 @@
  * and a missing column it needs is an error naming every one that is
  * missing.  Every row must have as many fields as the header.  Date-times
  * are naive calendar times: they are converted as written, as if in UTC,
- * without the machine's time zone.  Rows must come in non-decreasing order
- * of submission time, because the simulation consumes the jobs in that
- * order as it reads them.  Files compressed with gzip are read as they are.
+ * without the machine's time zone.  Rows pass through a reorder window
+ * (#SimTraceConfig), which releases them in order of submission time, as
+ * the simulation consumes them.  Files compressed with gzip are read as they
+ * are.
+ *
+ * Times are never saturated or wrapped around, since either would replay a
+ * job at a wrong time without a word: a run time or time limit of 292
+ * years or more (what 64-bit nanoseconds hold, e.g. a Slurm Elapsed of
+ * "99999999-00:00:00"), a submit time more than 292 years from its origin
+ * (after 2262-04-11 without rebase_time), and a job whose run time or time
+ * limit would end past the end of simulated time are refused, naming the
+ * file, line and field.
  *
  * Errors are SIM_ERROR_TRACE (SIM_ERROR_IO if the file cannot be read) and
  * name the file and line, and for a bad field its column (1-based, in
@@ -53,14 +62,56 @@ G_BEGIN_DECLS
  *   failing
  * @rebase_time: count submit times from the first job's; otherwise from
  *   1970-01-01 00:00:00 of the log's calendar
+ * @reorder_window: rows held to put the log in order of submission (see
+ *   below); 0 reads it strictly in order
  *
  * How to read a job log.
+ *
+ * Rows pass through a reorder window: they wait keyed by (submit time,
+ * line) and the earliest is released once more than @reorder_window rows
+ * wait, or the log has ended, so a log whose rows are
+ * at most @reorder_window places from their sorted position replays in
+ * order of submission, rows submitted at the same second in the order of
+ * the file.  A row that comes after a later row was released is an error
+ * naming its line and the key to raise.  Memory: 72 bytes per row of the
+ * window for rows that come in order, 100 for rows out of order (at most
+ * 17.2 MB at %SIM_TRACE_WINDOW_ROWS_DEFAULT, 7.2 MB for a sorted log);
+ * %SIM_TRACE_REORDER_SORT sorts the whole log through a temporary file
+ * instead.  With @max_jobs, the jobs are the earliest submitted
+ * among the rows read (up to @reorder_window rows ahead).
  */
 typedef struct {
   guint64  max_jobs;
   gboolean skip_invalid;
   gboolean rebase_time;
+  guint64  reorder_window;
 } SimTraceConfig;
+
+/**
+ * SIM_TRACE_WINDOW_ROWS_DEFAULT:
+ *
+ * The reorder window of a scenario without [workload] reorder_window, in
+ * rows: enough for the published Philly list (82,247 jobs in no
+ * particular order, which needs 80,256).
+ */
+#define SIM_TRACE_WINDOW_ROWS_DEFAULT 100000
+
+/**
+ * SIM_TRACE_REORDER_SORT:
+ *
+ * A reorder window that sorts the whole trace ([workload] reorder_window =
+ * sort): through a temporary file, in bounded memory (4.7 MB of rows
+ * sorted at a time, then 18 KB per 65,536 rows of the trace), whatever the
+ * order of the rows.
+ */
+#define SIM_TRACE_REORDER_SORT G_MAXUINT64
+
+/**
+ * SIM_TRACE_WINDOW_ROWS_MAX:
+ *
+ * The largest reorder window a scenario may ask for, in rows.
+ */
+#define SIM_TRACE_WINDOW_ROWS_MAX 100000000
 
 /**
  * sim_workload_new_helios: (skip)
@@ -85,9 +136,11 @@ typedef struct {
  * Errors: SIM_ERROR_IO if the file cannot be opened; SIM_ERROR_TRACE for
  * an empty file or a header that lacks a needed column (naming them); later,
  * from sim_workload_next(), SIM_ERROR_TRACE naming the file and line of a
- * malformed row, or of a row submitted before the row above it.
+ * malformed row, of a row further out of order than the reorder window, or
+ * of a time that does not fit in simulated time.
  *
- * Time complexity: O(1) per row, plus a hash look-up of its user and vc.
+ * Time complexity: O(1) per row, plus a hash look-up of its user and vc;
+ * O(log w) for a row that waits out of order in a window of w rows.
  *
  * Returns: (transfer full) (nullable): the reader.
  */
@@ -107,8 +160,9 @@ SimWorkload *sim_workload_new_helios (const char *path, const SimTraceConfig *co
  * a '|', reads the same.  The columns used are:
  *
  * - Submit ("YYYY-MM-DDTHH:MM:SS"), required.  sacct orders jobs by job
- *   number, not by submission: sort the file by Submit first (for the
- *   --format above, `sort -t'|' -k6,6` after setting the header aside).
+ *   number, not by submission: the reorder window puts them in order (or
+ *   sort the file by Submit first: for the --format above,
+ *   `sort -t'|' -k6,6` after setting the header aside).
  * - Elapsed, the run time, or else Start and End (their difference).
  *   Durations take Slurm's forms: "[D-]HH:MM:SS", "MM:SS", "D-HH",
  *   "D-HH:MM" or "MM".
@@ -145,10 +199,12 @@ SimWorkload *sim_workload_new_helios (const char *path, const SimTraceConfig *co
  * skipped and counted if @config's skip_invalid, else an error.  All jobs
  * are in job class 0, named "slurm".
  *
- * Errors: as sim_workload_new_helios(); a row submitted before the row
- * above it is refused with a message that says how to sort the file.
+ * Errors: as sim_workload_new_helios(); an Elapsed or Timelimit of 292
+ * years or more is refused at its field; a row further out of order than
+ * the reorder window is refused with its line and the key to raise.
  *
- * Time complexity: O(1) per row plus its TRES entries, and hash look-ups.
+ * Time complexity: O(1) per row plus its TRES entries, and hash look-ups;
+ * O(log w) for a row that waits out of order in a window of w rows.
  *
  * Returns: (transfer full) (nullable): the reader.
  */

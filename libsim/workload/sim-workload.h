@@ -3,7 +3,8 @@
  * A #SimWorkload is a stream of job specifications in non-decreasing order
  * of submission time.  The simulation pulls one job at a time, when the
  * previous arrival fires, so a trace is never loaded whole: memory stays
- * bounded by the jobs in the system, not by the length of the trace.
+ * bounded by the jobs in the system and the trace readers' reorder window
+ * (sim-traces.h), which puts rows in order, not by the length of the trace.
  * Sources: the synthetic generator (GSL draws, one RNG stream per purpose)
  * and trace readers (the Standard Workload Format today).
  */
@@ -279,12 +280,15 @@ SimWorkload *sim_workload_new_generator (const SimGeneratorConfig *config, guint
  * @skip_invalid: skip jobs with no processors or no run time (counted in
  *   sim_workload_swf_skipped()) instead of failing
  * @rebase_time: subtract the first job's submit time from every submit time
+ * @reorder_window: jobs held to put the log in order of submission, as
+ *   #SimTraceConfig's; 0 reads it strictly in order
  */
 typedef struct {
   double   processors_per_gpu;
   guint64  max_jobs;
   gboolean skip_invalid;
   gboolean rebase_time;
+  guint64  reorder_window;
 } SimSwfConfig;
 
 /**
@@ -299,8 +303,9 @@ typedef struct {
  *
  * Errors: SIM_ERROR_IO if the file cannot be opened; later, from
  * sim_workload_next(), SIM_ERROR_TRACE for a line that does not have 18
- * integer fields or whose submit time goes backwards, naming the file and
- * line number.
+ * integer fields, whose times do not fit in simulated time, or that is
+ * further out of order than the reorder window, naming the file and line
+ * number.
  *
  * Returns: (transfer full) (nullable): the reader.
  */
@@ -322,11 +327,16 @@ guint64 sim_workload_swf_skipped (const SimWorkload *workload);
  * @skip_invalid: skip jobs with no GPUs or no run time (counted) instead
  *   of failing
  * @rebase_time: count submit times from the first job's
+ * @reorder_window: rows held to put the list in order of submission, as
+ *   #SimTraceConfig's (the published list is in no particular order: it
+ *   replays with a window of 80,256 rows or more); 0 reads it strictly in
+ *   order
  */
 typedef struct {
   guint64  max_jobs;
   gboolean skip_invalid;
   gboolean rebase_time;
+  guint64  reorder_window;
 } SimPhillyConfig;
 
 /**
@@ -340,7 +350,9 @@ typedef struct {
  *
  * Errors: SIM_ERROR_IO if the file cannot be opened; SIM_ERROR_TRACE for
  * a wrong header; later, from sim_workload_next(), SIM_ERROR_TRACE naming
- * the file and line of a malformed row.
+ * the file and line of a malformed row, of a row further out of order than
+ * the reorder window, of a duration of 292 years or more, or of a time
+ * that does not fit in simulated time.
  *
  * Returns: (transfer full) (nullable): the reader.
  */

@@ -1,0 +1,328 @@
+/* bench-traces: how fast each trace reader parses, and what the reorder
+ * window costs a replay.
+ *
+ * 1. Parse rate: for each reader (SWF, Philly, Helios, Slurm) a file of
+ *    N rows (500,000 by default) is written to a temporary directory, in
+ *    the layout of the real logs, in order of submission, and read whole
+ *    through sim_workload_next(), with no reorder window and with the
+ *    default one (SIM_TRACE_WINDOW_ROWS_DEFAULT rows).  Prints rows per
+ *    second of wall time (the best of seven reads, the file in the page
+ *    cache).
+ * 2. Window cost: the October 2017 Philly month (47,192 jobs) replayed on
+ *    256 DGX A100 nodes with reorder_window = 0 and with the default; the
+ *    difference of the two wall times (best of seven each) is the cost of
+ *    the window, printed as a share of the replay.
+ *
+ * It never fails on time; it exits 0 with a note if the Philly month is
+ * absent.
+ *
+ *   bench-traces [ROWS]
+ */
+#include "config.h"
+
+#include <sim.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <glib/gstdio.h>
+
+typedef SimWorkload *(*OpenFunc) (const char *path, guint64 window, GError **error);
+
+static SimWorkload *
+open_swf (const char *path, guint64 window, GError **error)
+{
+  SimSwfConfig c = { 1, 0, FALSE, TRUE, window };
+  return sim_workload_new_swf (path, &c, error);
+}
+
+static SimWorkload *
+open_philly (const char *path, guint64 window, GError **error)
+{
+  SimPhillyConfig c = { 0, FALSE, TRUE, window };
+  return sim_workload_new_philly (path, &c, error);
+}
+
+static SimWorkload *
+open_helios (const char *path, guint64 window, GError **error)
+{
+  SimTraceConfig c = { 0, FALSE, TRUE, window };
+  return sim_workload_new_helios (path, &c, error);
+}
+
+static SimWorkload *
+open_slurm (const char *path, guint64 window, GError **error)
+{
+  SimTraceConfig c = { 0, FALSE, TRUE, window };
+  return sim_workload_new_slurm (path, &c, error);
+}
+
+/* Date-time of second @s after 2020-01-01 00:00:00, with @sep. */
+static void
+datetime (GString *out, guint64 s, char sep)
+{
+  g_autoptr(GDateTime) base = g_date_time_new_utc (2020, 1, 1, 0, 0, 0);
+  g_autoptr(GDateTime) t = g_date_time_add_seconds (base, (gdouble) s);
+  g_autofree char *text = g_date_time_format (t, "%Y-%m-%d %H:%M:%S");
+
+  text[10] = sep;
+  g_string_append (out, text);
+}
+
+/* Writes @rows jobs in @format, one every 30 s, durations and GPUs
+ * varying with the row. */
+static char *
+write_trace (const char *dir, const char *format, guint rows)
+{
+  g_autoptr(GString) s = g_string_sized_new ((gsize) rows * 100);
+  char *path = g_build_filename (dir, format, NULL);
+  static const guint gpus[] = { 1, 1, 2, 4, 8, 1, 16, 1 };
+
+  if (g_str_equal (format, "philly"))
+    g_string_append (s, "timestamp,duration,num_gpus,gpu_time,cluster\n");
+  else if (g_str_equal (format, "helios"))
+    g_string_append (s, "job_id,user,vc,jobname,gpu_num,cpu_num,node_num,state,submit_time,"
+                     "start_time,end_time,duration,queue\n");
+  else if (g_str_equal (format, "slurm"))
+    g_string_append (s, "JobID|JobName|User|Account|Partition|Submit|Start|End|Elapsed|State|"
+                     "AllocTRES|ReqTRES|NNodes|NodeList|Timelimit\n");
+  else
+    g_string_append (s, "; Version: 2.2\n; Note: written by bench-traces\n");
+  for (guint i = 0; i < rows; i++)
+    {
+      guint64 t = (guint64) i * 30;
+      guint g = gpus[i % G_N_ELEMENTS (gpus)];
+      guint d = 60 + (i * 7919u) % 86400;
+
+      if (g_str_equal (format, "philly"))
+        {
+          datetime (s, t, ' ');
+          g_string_append_printf (s, ",%u.0,%u,%u.0,vc%u\n", d, g, d * g, i % 11);
+        }
+      else if (g_str_equal (format, "helios"))
+        {
+          g_string_append_printf (s, "j%u,u%u,vc%u,train,%u,%u,1,COMPLETED,", i, i % 97, i % 11,
+                                  g, 4 * g);
+          datetime (s, t, ' ');
+          g_string_append_c (s, ',');
+          datetime (s, t + 5, ' ');
+          g_string_append_c (s, ',');
+          datetime (s, t + 5 + d, ' ');
+          g_string_append_printf (s, ",%u,5\n", d);
+        }
+      else if (g_str_equal (format, "slurm"))
+        {
+          g_string_append_printf (s, "%u|train|u%u|acct%u|gpu|", 1000 + i, i % 97, i % 11);
+          datetime (s, t, 'T');
+          g_string_append_c (s, '|');
+          datetime (s, t + 5, 'T');
+          g_string_append_c (s, '|');
+          datetime (s, t + 5 + d, 'T');
+          g_string_append_printf (s, "|%02u:%02u:%02u|COMPLETED|cpu=%u,mem=64G,gres/gpu=%u|"
+                                  "cpu=%u,gres/gpu=%u|1|node%u|1-00:00:00\n", d / 3600,
+                                  d / 60 % 60, d % 60, 4 * g, g, 4 * g, g, i % 64);
+        }
+      else
+        g_string_append_printf (s, "%u %" G_GUINT64_FORMAT " 5 %u %u -1 -1 %u 86400 -1 1 %u 1 "
+                                "-1 1 -1 -1 -1\n", i + 1, t, d, g, g, i % 97);
+    }
+  if (!g_file_set_contents (path, s->str, (gssize) s->len, NULL))
+    {
+      g_free (path);
+      return NULL;
+    }
+  return path;
+}
+
+/* Seconds to read @path whole, best of seven; 0 on failure. */
+static double
+read_time (OpenFunc open, const char *path, guint64 window, guint64 *jobs)
+{
+  double best = 0;
+
+  for (int k = 0; k < 7; k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SimWorkload) w = NULL;
+      SimJobSpec job;
+      gint64 t0 = g_get_monotonic_time ();
+      double dt;
+
+      w = open (path, window, &error);
+      *jobs = 0;
+      while (w != NULL && sim_workload_next (w, &job, &error))
+        (*jobs)++;
+      if (error != NULL)
+        {
+          fprintf (stderr, "bench-traces: %s\n", error->message);
+          return 0;
+        }
+      dt = (g_get_monotonic_time () - t0) / 1e6;
+      best = k == 0 ? dt : MIN (best, dt);
+    }
+  return best;
+}
+
+/* A copy of the CSV @path in @dir with its rows in a random order (a fixed
+ * seed), as the published Philly list is. */
+static char *
+shuffle (const char *path, const char *dir)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1);
+  g_autoptr(GString) out = g_string_new (NULL);
+  char *copy = g_build_filename (dir, "shuffled.csv", NULL);
+  guint n;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  n = g_strv_length (lines);
+  while (n > 1 && *lines[n - 1] == '\0')
+    n--;
+  for (guint i = n - 1; i > 1; i--)
+    {
+      guint j = (guint) g_rand_int_range (rand, 1, (gint32) i + 1);
+      char *t = lines[i];
+
+      lines[i] = lines[j];
+      lines[j] = t;
+    }
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "%s\n", lines[i]);
+  if (!g_file_set_contents (copy, out->str, (gssize) out->len, NULL))
+    {
+      g_free (copy);
+      return NULL;
+    }
+  return copy;
+}
+
+#define BASE \
+  "[scenario]\nname = philly-2017-10\nseed = 1\n" \
+  "[pool a100]\nmodel = DGX-A100\ncount = 256\n" \
+  "[workload]\nsource = philly\ntrace = %s\nreorder_window = %u\n"
+
+static double
+replay_time (const char *trace, guint window)
+{
+  double best = 0;
+
+  for (int k = 0; k < 7; k++)
+    {
+      g_autofree char *text = g_strdup_printf (BASE, trace, window);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "bench-traces", NULL,
+                                                               NULL, &error);
+      g_autoptr(SimSimulation) sim = NULL;
+      gint64 t0;
+      double dt;
+
+      if (sc == NULL || (sim = sim_simulation_new (sc, &error)) == NULL)
+        {
+          fprintf (stderr, "bench-traces: %s\n", error->message);
+          return 0;
+        }
+      t0 = g_get_monotonic_time ();
+      if (!sim_simulation_run (sim, &error))
+        {
+          fprintf (stderr, "bench-traces: %s\n", error->message);
+          return 0;
+        }
+      dt = (g_get_monotonic_time () - t0) / 1e6;
+      best = k == 0 ? dt : MIN (best, dt);
+    }
+  return best;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const struct {
+    const char *name;
+    OpenFunc    open;
+  } readers[] = {
+    { "swf", open_swf }, { "philly", open_philly }, { "helios", open_helios },
+    { "slurm", open_slurm },
+  };
+  guint rows = argc > 1 ? (guint) strtoul (argv[1], NULL, 10) : 500000;
+  g_autofree char *dir = g_dir_make_tmp ("bench-traces-XXXXXX", NULL);
+  const char *env = g_getenv ("GPUSIM_TRACE_DIR");
+  g_autofree char *philly = g_build_filename (env != NULL ? env : SIM_TRACEDIR, "philly",
+                                              "philly-2017-10.csv", NULL);
+  int status = 0;
+
+  if (dir == NULL || rows == 0)
+    return 1;
+  printf ("bench-traces: parse rate of each reader, %u rows in order of submission\n\n", rows);
+  printf ("%-8s %12s %14s %14s\n", "reader", "MB", "rows/s", "rows/s");
+  printf ("%-8s %12s %14s %14s\n", "", "", "no window", "window 100000");
+  for (guint i = 0; i < G_N_ELEMENTS (readers); i++)
+    {
+      g_autofree char *path = write_trace (dir, readers[i].name, rows);
+      GStatBuf st;
+      guint64 jobs0 = 0, jobs1 = 0;
+      double t0, t1;
+
+      if (path == NULL || g_stat (path, &st) != 0)
+        {
+          status = 1;
+          continue;
+        }
+      t0 = read_time (readers[i].open, path, 0, &jobs0);
+      t1 = read_time (readers[i].open, path, SIM_TRACE_WINDOW_ROWS_DEFAULT, &jobs1);
+      if (t0 <= 0 || t1 <= 0 || jobs0 != rows || jobs1 != rows)
+        status = 1;
+      else
+        printf ("%-8s %12.1f %14.0f %14.0f\n", readers[i].name, st.st_size / 1e6, rows / t0,
+                rows / t1);
+      g_unlink (path);
+    }
+
+  if (!g_file_test (philly, G_FILE_TEST_EXISTS))
+    {
+      printf ("\n%s is absent: no replay\n", philly);
+      g_rmdir (dir);
+      return status;
+    }
+  {
+    double t0 = replay_time (philly, 0);
+    double t1 = replay_time (philly, SIM_TRACE_WINDOW_ROWS_DEFAULT);
+
+    if (t0 <= 0 || t1 <= 0)
+      return 1;
+    guint64 n0 = 0, n1 = 0;
+    double r0 = read_time (open_philly, philly, 0, &n0);
+    double r1 = read_time (open_philly, philly, SIM_TRACE_WINDOW_ROWS_DEFAULT, &n1);
+
+    g_autofree char *shuffled = shuffle (philly, dir);
+    guint64 n2 = 0;
+    double r2 = shuffled != NULL ? read_time (open_philly, shuffled, SIM_TRACE_WINDOW_ROWS_DEFAULT,
+                                              &n2) : 0;
+    double t2 = shuffled != NULL ? replay_time (shuffled, SIM_TRACE_WINDOW_ROWS_DEFAULT) : 0;
+    guint64 n3 = 0;
+    double r3 = shuffled != NULL ? read_time (open_philly, shuffled, SIM_TRACE_REORDER_SORT, &n3)
+                                 : 0;
+
+    if (r0 <= 0 || r1 <= 0 || r2 <= 0 || t2 <= 0 || r3 <= 0 || n0 != n1 || n0 != n2 ||
+        n0 != n3)
+      return 1;
+    printf ("\nPhilly month replay (%" G_GUINT64_FORMAT " jobs, 256 x DGX-A100), best of "
+            "seven:\n", n0);
+    printf ("  replay, reorder_window = 0       %8.1f ms\n", 1e3 * t0);
+    printf ("  replay, reorder_window = %u  %8.1f ms   (%+.1f %%)\n",
+            SIM_TRACE_WINDOW_ROWS_DEFAULT, 1e3 * t1, 100 * (t1 - t0) / t0);
+    printf ("  reading alone, window 0          %8.1f ms\n", 1e3 * r0);
+    printf ("  reading alone, window %u    %8.1f ms\n", SIM_TRACE_WINDOW_ROWS_DEFAULT, 1e3 * r1);
+    printf ("  cost of the window               %8.1f ms = %.1f %% of the replay\n",
+            1e3 * (r1 - r0), 100 * (r1 - r0) / t0);
+    printf ("  the month shuffled, read with window %u: %.1f ms, %.0f rows/s; "
+            "replayed: %.1f ms\n", SIM_TRACE_WINDOW_ROWS_DEFAULT, 1e3 * r2, n2 / r2, 1e3 * t2);
+    printf ("  cost of the window on the shuffled month: %.1f ms = %.1f %% of its replay\n",
+            1e3 * (r2 - r0), 100 * (r2 - r0) / t2);
+    printf ("  the month shuffled, read with reorder_window = sort: %.1f ms, %.0f rows/s\n",
+            1e3 * r3, n3 / r3);
+    g_unlink (shuffled);
+  }
+  g_rmdir (dir);
+  return status;
+}
