@@ -767,7 +767,7 @@ backwards_next (SimWorkload *workload, SimJobSpec *out, GError **error)
   return TRUE;
 }
 
-static const SimWorkloadVTable backwards_vtable = { backwards_next, NULL };
+static const SimWorkloadVTable backwards_vtable = { backwards_next, NULL, NULL };
 
 /* Checks: sim_workload_next() refuses a job submitted before the previous
  * one even if its source does not check, and counts only jobs returned.

@@ -306,6 +306,26 @@ contains "$tmp/stderr" "only the easy queue backfills" "gpusim run: backfill_int
 expect 1 run --set policy.interval=60 "$QUICKSTART"
 contains "$tmp/stderr" "--set policy.interval" "gpusim run: interval without a unit"
 
+# ---- Traces that give no job, rows skipped -----------------------------------
+
+# A trace with a header and no rows, or whose every row is skipped as invalid,
+# is an error (exit 1), not an empty run; rows skipped under skip_invalid are
+# counted in the summary (trace_rows_skipped) and said in the text.
+printf 'timestamp,duration,num_gpus,gpu_time,cluster\n' >"$tmp/no-rows.csv"
+printf '[scenario]\nname = e\n[pool a]\nmodel = DGX-A100\ncount = 1\n[workload]\nsource = philly\ntrace = %s\nskip_invalid = true\n' \
+    "$tmp/no-rows.csv" >"$tmp/no-rows.ini"
+expect 1 run "$tmp/no-rows.ini"
+contains "$tmp/stderr" "no job to simulate: the trace has no rows" "a trace with no rows"
+printf 'timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-01 00:00:45,30.0,0,0,6214e9\n' \
+    >"$tmp/no-rows.csv"
+expect 1 run "$tmp/no-rows.ini"
+contains "$tmp/stderr" "every one of its 1 rows was skipped" "a trace whose rows are all skipped"
+printf '2017-10-01 00:00:46,30.0,1,30,6214e9\n' >>"$tmp/no-rows.csv"
+expect 0 run "$tmp/no-rows.ini"
+contains "$tmp/stdout" "skipped       1 trace rows as invalid" "a trace with a skipped row"
+expect 0 run --json "$tmp/no-rows.ini"
+contains "$tmp/stdout" '"trace_rows_skipped"' "trace_rows_skipped in the JSON"
+
 # ---- validate ---------------------------------------------------------------
 
 # A run of hours or gigabytes is refused with the estimate and the key to

@@ -64,6 +64,7 @@ typedef struct {
   const char *policy;
   const char *workload;
   guint64     events;
+  guint64     skipped;       /* trace rows skipped as invalid */
   SimTime     end;
   gboolean    have_fabric;   /* the counts below are set */
   guint       switches, cables, transceivers;

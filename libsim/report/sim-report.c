@@ -251,6 +251,7 @@ sim__report_new (const SimMetrics *m, const SimReportInfo *info)
   add (r, "jobs_completed", (double) m->completed, "jobs");
   add (r, "jobs_unfinished", (double) (m->submitted - m->completed - m->rejected), "jobs");
   add (r, "jobs_rejected", (double) m->rejected, "jobs");
+  add (r, "trace_rows_skipped", (double) info->skipped, "rows");
   add_distribution (r, "wait", m->wait, "s", TRUE);
   add_distribution (r, "jct", m->jct, "s", TRUE);
   add_distribution (r, "bounded_slowdown", m->bsld, "ratio", FALSE);
@@ -403,6 +404,10 @@ sim_report_format_text (const SimReport *r)
                           "%.0f rejected (they can never run here)\n",
                           value_of (r, "jobs_submitted"), value_of (r, "jobs_completed"),
                           value_of (r, "jobs_unfinished"), value_of (r, "jobs_rejected"));
+  if (value_of (r, "trace_rows_skipped") > 0)
+    g_string_append_printf (s, "skipped       %.0f trace rows as invalid (skip_invalid = true; "
+                            "false stops at the first, with its line)\n",
+                            value_of (r, "trace_rows_skipped"));
   for (guint d = 0; d < G_N_ELEMENTS (dists); d++)
     {
       g_autofree char *k_mean = g_strdup_printf ("%s_mean", dists[d][0]);

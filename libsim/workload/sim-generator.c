@@ -522,6 +522,7 @@ generator_finalize (SimWorkload *workload)
 static const SimWorkloadVTable generator_vtable = {
   generator_next,
   generator_finalize,
+  NULL,
 };
 
 /* Sets the hourly rates and the peak from the configuration. */

@@ -608,9 +608,16 @@ openb_finalize (SimWorkload *workload)
   g_clear_error (&ob->failure);
 }
 
+static guint64
+openb_skipped (const SimWorkload *workload)
+{
+  return sim_workload_openb_skipped (workload, NULL, NULL);
+}
+
 static const SimWorkloadVTable openb_vtable = {
   openb_next,
   openb_finalize,
+  openb_skipped,
 };
 
 SimWorkload *

@@ -179,6 +179,7 @@ philly_finalize (SimWorkload *workload)
 static const SimWorkloadVTable philly_vtable = {
   philly_next,
   philly_finalize,
+  sim_workload_philly_skipped,
 };
 
 SimWorkload *

@@ -320,6 +320,7 @@ swf_finalize (SimWorkload *workload)
 static const SimWorkloadVTable swf_vtable = {
   swf_next,
   swf_finalize,
+  sim_workload_swf_skipped,
 };
 
 SimWorkload *

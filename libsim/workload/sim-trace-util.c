@@ -1037,6 +1037,7 @@ trace_reader_finalize (SimWorkload *workload)
 static const SimWorkloadVTable trace_reader_vtable = {
   trace_reader_next,
   trace_reader_finalize,
+  sim_workload_trace_skipped,
 };
 
 SimTraceReader *

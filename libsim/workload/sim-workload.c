@@ -81,3 +81,10 @@ sim_workload_get_class_name (const SimWorkload *workload, guint job_class)
   g_return_val_if_fail (job_class < sim_workload_get_n_classes (workload), NULL);
   return g_ptr_array_index (workload->class_names, job_class);
 }
+
+guint64
+sim_workload_get_skipped (const SimWorkload *workload)
+{
+  g_return_val_if_fail (workload != NULL, 0);
+  return workload->vtable->skipped != NULL ? workload->vtable->skipped (workload) : 0;
+}

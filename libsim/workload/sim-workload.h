@@ -111,6 +111,8 @@ typedef struct _SimWorkload SimWorkload;
  * @next: fills the next job and returns %TRUE; returns %FALSE at the end
  *   (error unset) or on failure (error set)
  * @finalize: frees the source's own state
+ * @skipped: (nullable): rows skipped so far as invalid (a trace's
+ *   skip_invalid); %NULL for a source that skips nothing
  *
  * The methods of a workload source.  A source embeds #SimWorkload as its
  * first member.
@@ -118,6 +120,7 @@ typedef struct _SimWorkload SimWorkload;
 typedef struct {
   gboolean (*next)     (SimWorkload *workload, SimJobSpec *out, GError **error);
   void     (*finalize) (SimWorkload *workload);
+  guint64  (*skipped)  (const SimWorkload *workload);
 } SimWorkloadVTable;
 
 struct _SimWorkload {
@@ -143,6 +146,15 @@ gboolean sim_workload_next (SimWorkload *workload, SimJobSpec *out, GError **err
  * sim_workload_free: (skip)
  */
 void sim_workload_free (SimWorkload *workload);
+
+/**
+ * sim_workload_get_skipped:
+ *
+ * Returns: rows the source has skipped so far as invalid (a trace read
+ *   with skip_invalid: jobs without GPUs or run time, pods deleted before
+ *   they were created...); 0 for a source that skips nothing.
+ */
+guint64 sim_workload_get_skipped (const SimWorkload *workload);
 
 /**
  * sim_workload_get_n_classes:
