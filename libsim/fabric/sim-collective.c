@@ -40,6 +40,7 @@ typedef struct {
   guint32     src, dst, channel;
   double      share[MAX_PHASES];   /* bytes per byte of message, in each phase */
   SimMaxminId flow;
+  guint32     path_start, path_len; /* its resources in Plan.paths (adaptive routing) */
 } PlanFlow;
 
 typedef struct {
@@ -52,6 +53,8 @@ typedef struct {
   double            bw_factor[N_PROTOS];
   gboolean          registered;
   guint             id;            /* once registered */
+  GArray           *paths;         /* guint32 resources of every flow, kept only
+                                    * under adaptive routing (to unload them) */
 } Plan;
 
 struct _SimCommModel {
@@ -67,6 +70,7 @@ struct _SimCommModel {
   GArray           *ids;           /* SimMaxminId */
   GHashTable       *plans;         /* id -> Plan */
   guint             next_id;
+  guint32          *load;          /* adaptive routing: flows registered per resource */
 };
 
 static const char * const op_names[] = {
@@ -177,7 +181,7 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->sys = sim_maxmin_new ();
   m->touched = g_array_new (FALSE, FALSE, sizeof (guint));
   m->touched_set = g_hash_table_new (g_direct_hash, g_direct_equal);
-  m->n_res = 2 * sim_topology_get_n_links (topology);
+  m->n_res = sim_topology_get_n_resources (topology);
   m->res = g_new (SimMaxminId, MAX (m->n_res, 1));
   for (guint i = 0; i < m->n_res; i++)
     m->res[i] = sim_maxmin_add_resource (m->sys,
@@ -186,6 +190,8 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
   m->plans = g_hash_table_new (g_direct_hash, g_direct_equal);
   m->next_id = 1;
+  if (sim_topology_get_routing (topology) == SIM_ROUTING_ADAPTIVE)
+    m->load = g_new0 (guint32, MAX (m->n_res, 1));
   return m;
 }
 
@@ -196,6 +202,8 @@ plan_free (Plan *p)
     return;
   g_array_unref (p->flows);
   g_hash_table_unref (p->index);
+  if (p->paths != NULL)
+    g_array_unref (p->paths);
   g_free (p);
 }
 
@@ -217,6 +225,7 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->res);
   g_array_unref (m->route);
   g_array_unref (m->ids);
+  g_free (m->load);
   g_free (m);
 }
 
@@ -381,7 +390,7 @@ plan_add (Plan *p, guint32 src, guint32 dst, guint32 channel, guint phase, doubl
   index = GPOINTER_TO_UINT (g_hash_table_lookup (p->index, &key));
   if (index == 0)
     {
-      PlanFlow nf = { src, dst, channel, { 0 }, SIM_MAXMIN_NO_ID };
+      PlanFlow nf = { src, dst, channel, { 0 }, SIM_MAXMIN_NO_ID, 0, 0 };
       g_array_append_val (p->flows, nf);
       index = p->flows->len;
       g_hash_table_insert (p->index, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (index));
@@ -413,14 +422,27 @@ node_gpu (const Layout *l, guint m, guint k)
   return l->nodes[m].gpus[k % l->nodes[m].n];
 }
 
-/* Ring order @c: nodes in turn, each node's GPUs rotated by @c. */
+/* Ring order @c: nodes in turn, each node's GPUs rotated by @c, in
+ * alternate directions: node 0 from its GPU c forwards, node 1 backwards
+ * from the GPU where node 0 ended, and so on.  The edge from one node to
+ * the next then joins GPUs of the same local index, so (with GPU i on
+ * NIC i) it leaves by NIC x and enters by NIC x: each inter-node hop stays
+ * on one rail, as NCCL's rings do on multi-NIC nodes (NCCL_CROSS_NIC keeps
+ * a ring's traffic off other rails; NCCL 2.20 added rings that alternate
+ * so, release notes of v2.20.3).  On a rail-optimized fabric these hops
+ * stay under one rail leaf, and D-mod-K routes them, a shift permutation,
+ * on distinct links of a non-blocking tree.  Only with an odd node count
+ * does the edge that closes the ring change rail. */
 static void
 ring_order (const Layout *l, guint c, guint32 *order)
 {
   guint i = 0;
   for (guint m = 0; m < l->n_nodes; m++)
-    for (guint k = 0; k < l->nodes[m].n; k++)
-      order[i++] = node_gpu (l, m, k + c);
+    {
+      guint p = l->nodes[m].n;
+      for (guint k = 0; k < p; k++)
+        order[i++] = node_gpu (l, m, m % 2 == 0 ? c + k : c + p - 1 - k + p);
+    }
 }
 
 static void
@@ -676,22 +698,53 @@ candidates (SimCollectiveOp op, const Layout *l, SimCollectiveAlgo *out)
   return n;
 }
 
+/* Adds @delta to the load of every resource of @p's flows (adaptive
+ * routing only). */
+static void
+plan_load (SimCommModel *m, Plan *p, guint n_flows, gint delta)
+{
+  if (m->load == NULL || p->paths == NULL)
+    return;
+  for (guint i = 0; i < n_flows; i++)
+    {
+      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      for (guint k = 0; k < f->path_len; k++)
+        m->load[g_array_index (p->paths, guint32, f->path_start + k)] += (guint32) delta;
+    }
+}
+
 static gboolean
 plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
 {
+  if (m->load != NULL)
+    {
+      if (p->paths == NULL)
+        p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_array_set_size (p->paths, 0);
+    }
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       guint64 hash = hash_seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
                      ^ ((guint64) f->dst << 8) ^ f->channel;
 
-      if (!sim_topology_route (m->topology, f->src, f->dst, hash, m->route, NULL))
+      if (!sim_topology_route_via (m->topology, f->src, f->src, f->dst, hash, m->load,
+                                   m->route, NULL))
         {
           for (guint j = 0; j < i; j++)
             sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, j).flow);
+          plan_load (m, p, i, -1);
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
                        "GPUs %u and %u are not connected in this topology", f->src, f->dst);
           return FALSE;
+        }
+      if (m->load != NULL)
+        {
+          f->path_start = p->paths->len;
+          f->path_len = m->route->len;
+          g_array_append_vals (p->paths, m->route->data, m->route->len);
+          for (guint k = 0; k < m->route->len; k++)
+            m->load[g_array_index (m->route, guint32, k)]++;
         }
       g_array_set_size (m->ids, m->route->len);
       for (guint k = 0; k < m->route->len; k++)
@@ -710,6 +763,7 @@ plan_unregister (SimCommModel *m, Plan *p)
     return;
   for (guint i = 0; i < p->flows->len; i++)
     sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, i).flow);
+  plan_load (m, p, p->flows->len, -1);
   p->registered = FALSE;
 }
 

@@ -16,13 +16,50 @@
 
 static const char * const fabric_keys[] = {
   "topology", "switch", "link", "oversubscription", "radix", "groups", "routers_per_group",
-  "global_links", NULL,
+  "global_links", "routing", NULL,
 };
 
 /* Indexed by SimFabricKind. */
 static const char * const kind_names[] = {
   "none", "single-switch", "fat-tree", "fat-tree-3", "rail-optimized", "dragonfly",
 };
+
+/* Indexed by SimRouting. */
+static const char * const routing_names[] = {
+  "default", "dmodk", "ecmp", "adaptive", "spray",
+};
+
+const char *
+sim_routing_to_string (SimRouting routing)
+{
+  g_return_val_if_fail ((guint) routing < G_N_ELEMENTS (routing_names), "default");
+  return routing_names[routing];
+}
+
+gboolean
+sim_routing_from_string (const char *text, SimRouting *routing, GError **error)
+{
+  g_return_val_if_fail (text != NULL && routing != NULL, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (routing_names); i++)
+    if (g_ascii_strcasecmp (text, routing_names[i]) == 0)
+      {
+        *routing = (SimRouting) i;
+        return TRUE;
+      }
+  if (g_ascii_strcasecmp (text, "d-mod-k") == 0 || g_ascii_strcasecmp (text, "d_mod_k") == 0)
+    {
+      *routing = SIM_ROUTING_DMODK;
+      return TRUE;
+    }
+  {
+    const char *guess = sim__closest (text, routing_names, G_N_ELEMENTS (routing_names));
+    g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                 "unknown routing \"%s\"%s%s%s: expected one of default, dmodk, ecmp, adaptive, "
+                 "spray", text, guess ? ": did you mean \"" : "", guess ? guess : "",
+                 guess ? "\"?" : "");
+  }
+  return FALSE;
+}
 
 const char *
 sim_fabric_kind_to_string (SimFabricKind kind)
@@ -140,6 +177,8 @@ sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *val
     return parse_count (v, &config->dragonfly_routers_per_group, error);
   if (strcmp (key, "global_links") == 0)
     return parse_count (v, &config->dragonfly_global_links, error);
+  if (strcmp (key, "routing") == 0)
+    return sim_routing_from_string (v, &config->routing, error);
 
   {
     const char *guess = sim__closest (key, fabric_keys, G_N_ELEMENTS (fabric_keys) - 1);
@@ -149,7 +188,7 @@ sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *val
     else
       g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
                    "unknown key: expected one of topology, switch, link, oversubscription, "
-                   "radix, groups, routers_per_group, global_links");
+                   "radix, groups, routers_per_group, global_links, routing");
   }
   return FALSE;
 }
