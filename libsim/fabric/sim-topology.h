@@ -368,7 +368,7 @@ const char *sim_routing_to_string (SimRouting routing);
  *
  * Errors: SIM_ERROR_INVALID for an unknown name, with a suggestion.
  *
- * Returns: %TRUE on success.
+ * Returns: (skip): %TRUE on success.
  */
 gboolean sim_routing_from_string (const char *text, SimRouting *routing, GError **error);
 
