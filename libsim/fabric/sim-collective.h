@@ -27,8 +27,11 @@
  * Algorithms:
  * - ring: K rings (channels), K = 1 inside one node and the NIC count of a
  *   node across nodes; ring c visits the GPUs node by node, each node's
- *   GPUs rotated by c, so each ring leaves a node from a different GPU and
- *   NIC.  All-reduce, all-gather, reduce-scatter, broadcast (a chain).
+ *   GPUs rotated by c and run through in alternate directions node by
+ *   node, so that every edge between two nodes joins GPUs of one local
+ *   index and so (GPU i on NIC i) NIC x to NIC x, one rail, as NCCL's rings
+ *   do; the channels' edges leave each node by different NICs.  All-reduce,
+ *   all-gather, reduce-scatter, broadcast (a chain).
  * - tree: NCCL's double binary tree between nodes, a chain inside each
  *   node, each tree carrying half the data, up (reduce) and down
  *   (broadcast) pipelined together; all-reduce only.  NCCL's tree pattern

@@ -214,7 +214,11 @@ typedef struct _SimTopology SimTopology;
  *
  * Errors: SIM_ERROR_NOT_FOUND for an unknown link or switch model;
  * SIM_ERROR_INVALID if the fabric cannot be built (radix too small for
- * the node count, oversubscription < 1...), saying why.
+ * the node count, oversubscription < 1, spraying on a dragonfly...),
+ * saying why.
+ *
+ * Time complexity: O(vertices + links + GPUs x node size), the last for
+ * the NICs nearest each GPU.
  *
  * Returns: (transfer full) (nullable): the topology.
  */
