@@ -279,8 +279,9 @@ contains "$tmp/stdout" "# fabric fat-tree, routing spray" "gpusim collective --r
 expect 2 collective "$FABRIC" --op all_reduce --gpus 16 --routing hashing
 contains "$tmp/stderr" "unknown routing" "gpusim collective --routing hashing"
 sed 's/^oversubscription = 1$/oversubscription = 1\nrouting = sprey/' "$FABRIC" >"$tmp/routing.ini"
+line=$(grep -n '^routing = sprey' "$tmp/routing.ini" | cut -d: -f1)
 expect 1 run "$tmp/routing.ini"
-contains "$tmp/stderr" "routing.ini:26: [fabric] routing: unknown routing \"sprey\": did you mean \"spray\"?" \
+contains "$tmp/stderr" "routing.ini:$line: [fabric] routing: unknown routing \"sprey\": did you mean \"spray\"?" \
     "an unknown routing mode in a scenario"
 
 echo "test-cli.sh: $checks commands checked"
