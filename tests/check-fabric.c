@@ -8,8 +8,10 @@
  * NVLink4 450 GB/s at 0.817; PCIe Gen5 63 GB/s at 0.9, 56.7 GB/s usable,
  * never the bottleneck behind a 47.5 GB/s NIC); routes (intra-node routes
  * stay inside the node, cross-leaf routes go up and down, ECMP spreads
- * different hashes over spines and repeats the same hash exactly, latency
- * is the sum of the hops); the [fabric] key parser; errors.
+ * different hashes over spines and repeats the same hash exactly, D-mod-K
+ * picks the uplink by the destination alone, a route leaves by the NIC it
+ * is given, latency is the sum of the hops); the [fabric] key parser;
+ * errors.
  *
  * What is not asserted: the vertex numbering beyond GPU i = vertex i, the
  * order of links, which spine a given hash picks, or that a fabric is
