@@ -120,14 +120,16 @@ typedef enum {
  *   the flow picks one of the links that lead closer.  Different flows can
  *   collide on one link while another stays idle, and the model keeps those
  *   collisions (the hash is deterministic: same flow, same path)
- * @SIM_ROUTING_ADAPTIVE: adaptive routing (InfiniBand AR, Ethernet
- *   flowlet or congestion-aware switching), modelled at the time a flow is
+ * @SIM_ROUTING_ADAPTIVE: adaptive routing (InfiniBand adaptive routing in
+ *   NVIDIA Quantum switches, Ethernet flowlet or congestion-aware
+ *   switching, e.g. CONGA, SIGCOMM 2014), modelled at the time a flow is
  *   registered: at every hop it takes the least-loaded of the links that
  *   lead closer (fewest flows already registered on it; ties go to the
  *   D-mod-K choice), and keeps that path
- * @SIM_ROUTING_SPRAY: packet spraying (Ethernet for AI fabrics, "RoCE with
- *   spraying"): the packets of a flow spread evenly over every equal-cost
- *   path.  Modelled as an even split: the uplinks of a switch, and the links
+ * @SIM_ROUTING_SPRAY: packet spraying (Dixit et al., "On the impact of
+ *   packet spraying in data center networks", INFOCOM 2013; AI Ethernet
+ *   fabrics spray RoCE packets the same way): the packets of a flow spread
+ *   evenly over every equal-cost path.  Modelled as an even split: the uplinks of a switch, and the links
  *   down into a switch, act as one pooled resource of their summed
  *   capacity for such flows, which is exact on a symmetric tree where every
  *   flow sprays.  Tree fabrics only (single-switch, fat-tree, fat-tree-3,
