@@ -17,12 +17,15 @@
  * until the two meet, then followed down; that costs a few array reads per
  * tier and needs no table, which is what makes it the cheap mode at 100k
  * GPUs.  Spraying uses the same meeting point and names pooled resources
- * instead of links.  The other modes walk: at every hop, one of the links
- * that lead one hop closer to the destination, picked by the flow hash
- * (ECMP), the fewest registered flows (adaptive) or the destination's
- * digit (D-mod-K off a tree).  The distances to d come from one
- * breadth-first search from d over the network's links, kept in a cache
- * keyed by d (two bytes per vertex).  A per-destination table is the smallest thing
+ * instead of links.  ECMP and adaptive routing choose at every hop, among
+ * the links that lead one hop closer to the destination, by the flow hash
+ * (ECMP) or the fewest registered flows (adaptive).  On a tree they need
+ * no table either: the destination leaf's ancestors are marked (a few
+ * dozen switches), and the route climbs until it meets one and comes down
+ * through them.  Elsewhere (a dragonfly, or a tree too asymmetric for the
+ * up/down rules, where D-mod-K uses the destination's digit) routes walk
+ * the hop distances to d, from one breadth-first search from d over the
+ * network's links, kept in a cache keyed by d (two bytes per vertex).  A per-destination table is the smallest thing
  * that answers every source at once: caching whole paths per (source,
  * destination) pair would grow with the square of the GPU count, and
  * caching next-hop lists per destination costs as much as the adjacency
@@ -106,6 +109,11 @@ struct _SimTopology {
   GQueue      cache_order;  /* keys as GUINT_TO_POINTER (vertex << 1 | intra) */
   gsize       cache_bytes;
   guint32    *bfs_queue;    /* n_vertices */
+  /* Hop-by-hop routing on a tree: the destination leaf's ancestors. */
+  guint32    *anc_stamp;    /* per vertex: == anc_now if marked */
+  guint8     *anc_level;    /* per vertex: tiers above the destination leaf */
+  guint32    *anc_list;     /* the marked vertices */
+  guint32     anc_now;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -917,6 +925,9 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->up_link);
   g_free (topology->bundle_of);
   g_free (topology->bundle_capacity);
+  g_free (topology->anc_stamp);
+  g_free (topology->anc_level);
+  g_free (topology->anc_list);
   g_hash_table_unref (topology->global_cache);
   g_hash_table_unref (topology->intra_cache);
   g_queue_clear (&topology->cache_order);
@@ -1370,6 +1381,134 @@ spray_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   return TRUE;
 }
 
+/* Among @n candidate links out of @v (@cand), the one @r's mode picks:
+ * the flow's hash (ECMP), the fewest registered flows with ties to the
+ * destination's digit (adaptive), or the digit (D-mod-K). */
+static guint32
+choose (SimTopology *t, Route *r, guint32 v, const guint32 *cand, guint n)
+{
+  guint pick;
+
+  if (n == 1)
+    return cand[0];
+  if (r->mode == SIM_ROUTING_ECMP)
+    return cand[mix64 (r->hash + (r->hop + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) % n];
+  pick = (guint) ((r->dest / r->div) % n);
+  if (r->div <= G_MAXUINT32)
+    r->div *= n;
+  if (r->mode == SIM_ROUTING_ADAPTIVE && r->load != NULL)
+    {
+      guint best = pick;
+      guint32 best_load = G_MAXUINT32;
+      for (guint k = 0; k < n; k++)
+        {
+          guint i = (pick + k) % n;
+          const SimLink *l = &g_array_index (t->links, SimLink, cand[i]);
+          guint32 here = r->load[2 * cand[i] + (l->a == v ? 0 : 1)];
+          if (here < best_load)
+            {
+              best_load = here;
+              best = i;
+            }
+        }
+      pick = best;
+    }
+  return cand[pick];
+}
+
+/* Hop by hop on a tree, for the modes that choose at every hop (ECMP,
+ * adaptive), without a distance table: mark the destination leaf's
+ * ancestors (its up-neighbours, theirs, ...), climb from the source's leaf
+ * (to a marked up-neighbour as soon as there is one, which is the lowest
+ * common tier, else up any uplink), then come down through marked
+ * switches one tier at a time.  O(ancestors' uplinks + radix x tiers).
+ * FALSE (nothing appended) if the climb finds no common switch, which a
+ * symmetric tree does not allow. */
+static gboolean
+tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ld, b;
+  guint32 cand[256];
+  guint n_anc = 0, len0 = r->res->len, hop0 = r->hop;
+  SimTime lat0 = r->latency;
+  guint64 div0 = r->div;
+
+  if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
+    return FALSE;
+  if (t->anc_stamp == NULL)
+    {
+      t->anc_stamp = g_new0 (guint32, n_vertices (t));
+      t->anc_level = g_new0 (guint8, n_vertices (t));
+      t->anc_list = g_new (guint32, n_vertices (t));
+    }
+  if (++t->anc_now == 0)
+    {
+      memset (t->anc_stamp, 0, n_vertices (t) * sizeof (guint32));
+      t->anc_now = 1;
+    }
+  ld = other_end (t, t->nic_access[nd], vd);
+  t->anc_stamp[ld] = t->anc_now;
+  t->anc_level[ld] = 0;
+  t->anc_list[n_anc++] = ld;
+  for (guint i = 0; i < n_anc; i++)
+    {
+      guint32 w = t->anc_list[i];
+      if (t->anc_level[w] + 1 >= MAX_TIERS)
+        continue;
+      for (guint32 e = t->up_start[w]; e < t->up_start[w + 1]; e++)
+        {
+          guint32 u = other_end (t, t->up_link[e], w);
+          if (t->anc_stamp[u] != t->anc_now)
+            {
+              t->anc_stamp[u] = t->anc_now;
+              t->anc_level[u] = (guint8) (t->anc_level[w] + 1);
+              t->anc_list[n_anc++] = u;
+            }
+        }
+    }
+
+  b = take (t, r, t->nic_access[ns], vs);
+  r->hop++;
+  while (t->anc_stamp[b] != t->anc_now)
+    {
+      guint n = 0, n_marked = 0;
+      for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
+        if (t->anc_stamp[other_end (t, t->up_link[e], b)] == t->anc_now)
+          n_marked++;
+      for (guint32 e = t->up_start[b]; e < t->up_start[b + 1] && n < G_N_ELEMENTS (cand); e++)
+        if (n_marked == 0 || t->anc_stamp[other_end (t, t->up_link[e], b)] == t->anc_now)
+          cand[n++] = t->up_link[e];
+      if (n == 0)
+        {
+          g_array_set_size (r->res, len0);
+          r->latency = lat0;
+          r->hop = hop0;
+          r->div = div0;
+          return FALSE;
+        }
+      b = take (t, r, choose (t, r, b, cand, n), b);
+      r->hop++;
+    }
+  while (b != ld)
+    {
+      guint n = 0;
+      guint8 want = (guint8) (t->anc_level[b] - 1);
+      for (guint32 e = t->adj_start[b]; e < t->adj_start[b + 1] && n < G_N_ELEMENTS (cand); e++)
+        {
+          guint32 u = other_end (t, t->adj_link[e], b);
+          if (t->anc_stamp[u] == t->anc_now && t->anc_level[u] == want
+              && g_array_index (t->node_of, guint32, u) == NO_NODE)
+            cand[n++] = t->adj_link[e];
+        }
+      g_assert (n > 0);
+      b = take (t, r, choose (t, r, b, cand, n), b);
+      r->hop++;
+    }
+  take (t, r, t->nic_access[nd], ld);
+  r->hop++;
+  return TRUE;
+}
+
 /* One of the NICs nearest GPU @g (a tie broken by @hash), or NO_NODE. */
 static guint32
 nearest_nic (const SimTopology *t, guint32 g, guint64 hash)
@@ -1428,6 +1567,8 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
             done = spray_tree (t, ns, nd, &r);
           else if (t->tree && t->routing == SIM_ROUTING_DMODK)
             done = dmodk_tree (t, ns, nd, &r);
+          else if (t->tree)
+            done = tree_walk (t, ns, nd, &r);
           ok = done || walk (t, t->nic_vertex[ns], t->nic_vertex[nd], NULL, &r);
         }
       if (ok)

@@ -301,13 +301,15 @@ double sim_topology_resource_capacity (const SimTopology *topology, guint32 reso
  * NIC nearest @dst_gpu.  Every mode takes a minimal path; the same
  * arguments always give the same path.
  *
- * Where a mode walks the network hop by hop (ECMP, adaptive, and D-mod-K
- * off a tree), the hop distances to the destination NIC are computed once
- * (a breadth-first search, O(vertices + links)) and cached per
- * destination vertex, two bytes per vertex, within a fixed memory budget
- * (the oldest destination is dropped first; a dropped one is recomputed to
- * the same result).  Time complexity: O(sum of the degrees along the path)
- * once cached; D-mod-K on a tree needs no table.
+ * On a tree fabric (single-switch, fat-tree, fat-tree-3, rail-optimized)
+ * no mode needs a table (see sim_topology_route_via()).  On a dragonfly,
+ * or for a tree too asymmetric for the up/down rules, the hop distances
+ * to the destination NIC are computed once (a breadth-first search,
+ * O(vertices + links)) and cached per destination vertex, two bytes per
+ * vertex, within a fixed memory budget (the oldest destination is dropped
+ * first; a dropped one is recomputed to the same result).  Time
+ * complexity: O(sum of the degrees along the path) once cached.  Routes
+ * inside a node walk small per-node tables the same way.
  *
  * Returns: %FALSE if the GPUs are not connected.
  */
@@ -332,10 +334,12 @@ gboolean sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst
  * @latency: (out) (optional): the sum of the path's per-hop latencies
  *
  * A route as sim_topology_route() describes, leaving by @nic_gpu's NIC.
- * Between GPUs of one node, @nic_gpu is ignored.  With D-mod-K on a tree
- * fabric the network part is computed in closed form from the NICs'
- * numbers, O(tiers x radix) at worst and no search; the other modes walk a
- * cached distance table.
+ * Between GPUs of one node, @nic_gpu is ignored.  On a tree fabric the
+ * network part needs no search: D-mod-K is computed in closed form from
+ * the NICs' numbers, O(tiers); ECMP and adaptive routing climb to the
+ * destination's ancestors and come down, O(the destination leaf's
+ * ancestors' uplinks + radix x tiers).  On a dragonfly they walk a cached
+ * distance table.
  *
  * Returns: %FALSE if the GPUs are not connected.
  */
