@@ -114,6 +114,8 @@ struct _SimTopology {
   guint8     *anc_level;    /* per vertex: tiers above the destination leaf */
   guint32    *anc_list;     /* the marked vertices */
   guint32     anc_now;
+  guint32    *cand;         /* scratch: candidate links of one hop */
+  guint       cand_size;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -928,6 +930,7 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->anc_stamp);
   g_free (topology->anc_level);
   g_free (topology->anc_list);
+  g_free (topology->cand);
   g_hash_table_unref (topology->global_cache);
   g_hash_table_unref (topology->intra_cache);
   g_queue_clear (&topology->cache_order);
@@ -1191,89 +1194,6 @@ take (SimTopology *t, Route *r, guint32 l, guint32 v)
   return next;
 }
 
-/* Walks from @v to @dst along links that lead one hop closer (over
- * @span's links, or the network's), choosing among them as @r says.
- * FALSE if @dst is not reachable. */
-static gboolean
-walk (SimTopology *t, guint32 v, guint32 dst, const NodeSpan *span, Route *r)
-{
-  const DistTable *d = dist_table (t, dst, span);
-
-  if (d->dist[span ? local_index (t, span, v) : v] == UNREACHED)
-    return FALSE;
-  while (v != dst)
-    {
-      guint16 want = (guint16) (d->dist[span ? local_index (t, span, v) : v] - 1);
-      guint n_next = 0, pick = 0, seen = 0;
-      guint32 chosen = G_MAXUINT32;
-
-      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
-        {
-          const SimLink *k = &g_array_index (t->links, SimLink, t->adj_link[e]);
-          guint32 u = k->a == v ? k->b : k->a;
-
-          if ((span != NULL) != (k->tier == SIM_TIER_INTRA))
-            continue;
-          if (d->dist[span ? local_index (t, span, u) : u] == want)
-            n_next++;
-        }
-      g_assert (n_next > 0);
-      if (n_next > 1)
-        {
-          if (span != NULL || r->mode == SIM_ROUTING_ECMP)
-            pick = (guint) (mix64 (r->hash + (r->hop + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15))
-                            % n_next);
-          else
-            {
-              pick = (guint) ((r->dest / r->div) % n_next);
-              if (r->div <= G_MAXUINT32)
-                r->div *= n_next;
-            }
-        }
-      if (span == NULL && r->mode == SIM_ROUTING_ADAPTIVE && n_next > 1)
-        {
-          /* The least-loaded candidate, scanning from the D-mod-K pick so
-           * that ties go to it. */
-          guint32 best_load = G_MAXUINT32;
-          guint best = pick;
-          for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
-            {
-              guint32 l = t->adj_link[e];
-              const SimLink *k = &g_array_index (t->links, SimLink, l);
-              guint32 u = k->a == v ? k->b : k->a;
-              guint32 here, rank;
-
-              if (k->tier == SIM_TIER_INTRA || d->dist[u] != want)
-                continue;
-              here = r->load != NULL ? r->load[2 * l + (k->a == v ? 0 : 1)] : 0;
-              rank = (seen + n_next - pick) % n_next;   /* 0 for the D-mod-K pick */
-              if (here < best_load || (here == best_load && rank < (best + n_next - pick) % n_next))
-                {
-                  best_load = here;
-                  best = seen;
-                }
-              seen++;
-            }
-          pick = best;
-          seen = 0;
-        }
-      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1] && chosen == G_MAXUINT32; e++)
-        {
-          guint32 l = t->adj_link[e];
-          const SimLink *k = &g_array_index (t->links, SimLink, l);
-          guint32 u = k->a == v ? k->b : k->a;
-
-          if ((span != NULL) != (k->tier == SIM_TIER_INTRA))
-            continue;
-          if (d->dist[span ? local_index (t, span, u) : u] == want && seen++ == pick)
-            chosen = l;
-        }
-      v = take (t, r, chosen, v);
-      r->hop++;
-    }
-  return TRUE;
-}
-
 static inline guint
 n_up (const SimTopology *t, guint32 v)
 {
@@ -1382,16 +1302,16 @@ spray_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 }
 
 /* Among @n candidate links out of @v (@cand), the one @r's mode picks:
- * the flow's hash (ECMP), the fewest registered flows with ties to the
- * destination's digit (adaptive), or the digit (D-mod-K). */
+ * the flow's hash (ECMP, or @by_hash), the fewest registered flows with
+ * ties to the destination's digit (adaptive), or the digit (D-mod-K). */
 static guint32
-choose (SimTopology *t, Route *r, guint32 v, const guint32 *cand, guint n)
+choose (SimTopology *t, Route *r, guint32 v, const guint32 *cand, guint n, gboolean by_hash)
 {
   guint pick;
 
   if (n == 1)
     return cand[0];
-  if (r->mode == SIM_ROUTING_ECMP)
+  if (by_hash || r->mode == SIM_ROUTING_ECMP)
     return cand[mix64 (r->hash + (r->hop + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) % n];
   pick = (guint) ((r->dest / r->div) % n);
   if (r->div <= G_MAXUINT32)
@@ -1416,6 +1336,51 @@ choose (SimTopology *t, Route *r, guint32 v, const guint32 *cand, guint n)
   return cand[pick];
 }
 
+/* Room for @n candidate links in the topology's scratch buffer. */
+static guint32 *
+cand_buffer (SimTopology *t, guint n)
+{
+  if (n > t->cand_size)
+    {
+      t->cand_size = MAX (n, 2 * t->cand_size);
+      t->cand = g_renew (guint32, t->cand, t->cand_size);
+    }
+  return t->cand;
+}
+
+/* Walks from @v to @dst along links that lead one hop closer (over
+ * @span's links, or the network's), choosing among them as @r says (by
+ * the flow hash inside a node).  FALSE if @dst is not reachable. */
+static gboolean
+walk (SimTopology *t, guint32 v, guint32 dst, const NodeSpan *span, Route *r)
+{
+  const DistTable *d = dist_table (t, dst, span);
+
+  if (d->dist[span ? local_index (t, span, v) : v] == UNREACHED)
+    return FALSE;
+  while (v != dst)
+    {
+      guint16 want = (guint16) (d->dist[span ? local_index (t, span, v) : v] - 1);
+      guint32 *cand = cand_buffer (t, t->adj_start[v + 1] - t->adj_start[v]);
+      guint n = 0;
+
+      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+        {
+          const SimLink *k = &g_array_index (t->links, SimLink, t->adj_link[e]);
+          guint32 u = k->a == v ? k->b : k->a;
+
+          if ((span != NULL) != (k->tier == SIM_TIER_INTRA))
+            continue;
+          if (d->dist[span ? local_index (t, span, u) : u] == want)
+            cand[n++] = t->adj_link[e];
+        }
+      g_assert (n > 0);
+      v = take (t, r, choose (t, r, v, cand, n, span != NULL), v);
+      r->hop++;
+    }
+  return TRUE;
+}
+
 /* Hop by hop on a tree, for the modes that choose at every hop (ECMP,
  * adaptive), without a distance table: mark the destination leaf's
  * ancestors (its up-neighbours, theirs, ...), climb from the source's leaf
@@ -1427,8 +1392,7 @@ choose (SimTopology *t, Route *r, guint32 v, const guint32 *cand, guint n)
 static gboolean
 tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
-  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ld, b;
-  guint32 cand[256];
+  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ld, b, *cand;
   guint n_anc = 0, len0 = r->res->len, hop0 = r->hop;
   SimTime lat0 = r->latency;
   guint64 div0 = r->div;
@@ -1472,10 +1436,11 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   while (t->anc_stamp[b] != t->anc_now)
     {
       guint n = 0, n_marked = 0;
+      cand = cand_buffer (t, n_up (t, b));
       for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
         if (t->anc_stamp[other_end (t, t->up_link[e], b)] == t->anc_now)
           n_marked++;
-      for (guint32 e = t->up_start[b]; e < t->up_start[b + 1] && n < G_N_ELEMENTS (cand); e++)
+      for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
         if (n_marked == 0 || t->anc_stamp[other_end (t, t->up_link[e], b)] == t->anc_now)
           cand[n++] = t->up_link[e];
       if (n == 0)
@@ -1486,14 +1451,15 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
           r->div = div0;
           return FALSE;
         }
-      b = take (t, r, choose (t, r, b, cand, n), b);
+      b = take (t, r, choose (t, r, b, cand, n, FALSE), b);
       r->hop++;
     }
   while (b != ld)
     {
       guint n = 0;
       guint8 want = (guint8) (t->anc_level[b] - 1);
-      for (guint32 e = t->adj_start[b]; e < t->adj_start[b + 1] && n < G_N_ELEMENTS (cand); e++)
+      cand = cand_buffer (t, t->adj_start[b + 1] - t->adj_start[b]);
+      for (guint32 e = t->adj_start[b]; e < t->adj_start[b + 1]; e++)
         {
           guint32 u = other_end (t, t->adj_link[e], b);
           if (t->anc_stamp[u] == t->anc_now && t->anc_level[u] == want
@@ -1501,7 +1467,7 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
             cand[n++] = t->adj_link[e];
         }
       g_assert (n > 0);
-      b = take (t, r, choose (t, r, b, cand, n), b);
+      b = take (t, r, choose (t, r, b, cand, n, FALSE), b);
       r->hop++;
     }
   take (t, r, t->nic_access[nd], ld);
