@@ -247,7 +247,12 @@ END_TEST
 
 /* Rail-optimized against fat-tree: the ring's edges between nodes join
  * NICs of one index, so on rails they never leave a rail leaf: 2 nodes
- * (and 16) take exactly the fat-tree's time, under any routing. */
+ * (and 16) take exactly the fat-tree's time, under any routing.  And the
+ * rail leaves' uplinks go unused: at 8:1 (radix 64: 7 up, 56 down; 16
+ * NICs per rail leaf get ceil(16 / 8) = 2 uplinks) the ring still gets
+ * 380 GB/s, where a ring whose edges changed rail (NIC x to NIC x + 1)
+ * would send 16 flows up each rail leaf's 2 uplinks, 8 per uplink:
+ * 380 / 8 = 47.5 GB/s. */
 START_TEST (test_rail_equals_fat_tree)
 {
   const char *ft[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", NULL };
@@ -277,6 +282,19 @@ START_TEST (test_rail_equals_fat_tree)
       clear (&b);
       clear (&c);
     }
+  {
+    const char *thin[] = { "topology=rail-optimized", "switch=Quantum-2-QM9700",
+                           "oversubscription=8:1", NULL };
+    Setup s;
+    SimTopologyMetrics m;
+
+    make (&s, 16, thin);
+    sim_topology_get_counts (s.topology, &m);
+    ck_assert_uint_eq (m.switches[1], 8);
+    ck_assert (m.oversubscription[1] >= 7.9);
+    assert_gbs (alone_busbw (&s, 16), NIC_BOUND, 0.001, "rail-optimized 8:1, 16 nodes");
+    clear (&s);
+  }
 }
 END_TEST
 
