@@ -225,6 +225,22 @@ START_TEST (test_two_dgx_h100)
 }
 END_TEST
 
+/* Two DGX A100 over 8x HDR each: 192 GB/s ring bus bandwidth measured
+ * (calibration.md B1 "DGX A100 across nodes, 8x200G IB", AddyLaddy quoted
+ * in NCCL #1576).  The model's pipelined ring gives 191.8: assert within
+ * 3 %. */
+START_TEST (test_two_dgx_a100)
+{
+  Setup s;
+  double bw;
+
+  make (&s, "DGX-A100", 2, 0, SIM_FABRIC_SINGLE_SWITCH, "Quantum-QM8700", 0, 0);
+  bw = busbw_gbs (&s, SIM_COLLECTIVE_ALGO_RING, 1 << 30, 0, 16, NULL);
+  assert_within (bw, 192, 0.03, "2x DGX A100 ring busbw");
+  clear (&s);
+}
+END_TEST
+
 /* Small messages across two nodes are latency-bound at tens of
  * microseconds: 19-20 us for 8 B on A100 over HDR (nccl-tests #150), about
  * 46 us at <= 1 KB with NVLSTree over NDR (NCCL #1244).  Assert 10-60 us,
@@ -352,7 +368,8 @@ START_TEST (test_latency_keys_slow_collectives)
       ck_assert_msg (fabs ((t.time - t0.time) - 2 * cases[i].route_ns * 1e-9) < 1e-12,
                      "%s: +%.3f us, expected +%.3f us", cases[i].line,
                      (t.time - t0.time) * 1e6, 2 * cases[i].route_ns * 1e-3);
-      ck_assert (big.time > big0.time && big.time < big0.time * 1.01);
+      /* 1 GiB: the ring's step latencies hide behind its bytes. */
+      ck_assert (big.time >= big0.time && big.time < big0.time * 1.01);
       make_lines (&s, "DGX-H100", 2, 0, base);
       busbw_gbs (&s, SIM_COLLECTIVE_ALGO_RING, 8, 0, 16, &ring0);
       clear (&s);
@@ -484,7 +501,9 @@ START_TEST (test_contention)
   /* The max-min share: half each on the shared uplinks. */
   ck_assert_double_eq_tol (ta2.bandwidth, ta.bandwidth / 2, 1e-9 * ta.bandwidth);
   ck_assert_double_eq_tol (tb2.bandwidth, ta2.bandwidth, 1e-9 * ta.bandwidth);
-  ck_assert_double_eq_tol (ta2.time - ta2.latency, 2 * (ta.time - ta.latency), 1e-9 * ta.time);
+  /* 4 GiB: every step of the ring moves more than its latency is worth, so
+   * its time is NCCL's base latency plus the bytes' time, which doubles. */
+  ck_assert_double_le (fabs (ta2.time - 2 * ta.time), ta.latency);
   /* The third job is unaffected. */
   ck_assert_double_eq_tol (tc2.time, tc.time, 1e-12 * tc.time);
   /* B leaves: A gets its whole uplink back. */
@@ -508,6 +527,7 @@ collective_suite (void)
   tcase_add_test (tc, test_h100_nvls);
   tcase_add_test (tc, test_a100);
   tcase_add_test (tc, test_two_dgx_h100);
+  tcase_add_test (tc, test_two_dgx_a100);
   tcase_add_test (tc, test_small_messages);
   tcase_add_test (tc, test_small_message_latency);
   tcase_add_test (tc, test_latency_keys_slow_collectives);

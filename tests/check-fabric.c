@@ -8,11 +8,12 @@
  * NVLink4 450 GB/s at 0.817; PCIe Gen5 63 GB/s at 0.9, 56.7 GB/s usable,
  * never the bottleneck behind a 47.5 GB/s NIC); routes (intra-node routes
  * stay inside the node, cross-leaf routes go up and down, ECMP spreads
- * different hashes over spines and repeats the same hash exactly, latency
- * is the sum of the hops); the [fabric] latency keys (transport, switch
- * and link latency, cable lengths at 5 ns/m) each moving a route's latency
- * by what its hops count, worked out by hand; the [fabric] key parser;
- * errors, bad latency and length values among them.
+ * different hashes over spines and repeats the same hash exactly, D-mod-K
+ * picks the uplink by the destination alone, a route leaves by the NIC it
+ * is given, latency is the sum of the hops); the [fabric] latency keys
+ * (transport, switch and link latency, cable lengths at 5 ns/m) each moving
+ * a route's latency by what its hops count, worked out by hand; the
+ * [fabric] key parser; errors, bad latency and length values among them.
  *
  * What is not asserted: the vertex numbering beyond GPU i = vertex i, the
  * order of links, which spine a given hash picks, or that a fabric is
@@ -220,8 +221,9 @@ END_TEST
  *   150 + PCIe 300 = 1450 ns. */
 START_TEST (test_fat_tree_2to1)
 {
+  /* ECMP here (the InfiniBand default is D-mod-K, test_dmodk_spines). */
   const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=24",
-                        "oversubscription=2:1", NULL };
+                        "oversubscription=2:1", "routing=ecmp", NULL };
   SimTopologyMetrics m;
   g_autoptr(SimTopology) t = must_build ("DGX-H100", 32, cfg, &m);
   g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -268,6 +270,60 @@ START_TEST (test_fat_tree_2to1)
    * spine is below 8 x (7/8)^64 < 0.002, and the mix is fixed, so this is
    * deterministic; at least 6 distinct spines is a loose bound. */
   ck_assert_uint_ge (g_hash_table_size (spines), 6);
+}
+END_TEST
+
+/* The same 2:1 fabric under D-mod-K, the InfiniBand default.  Leaf 0
+ * (NICs 0-15) has 8 uplinks, uplink j to spine j (8 spines, one link from
+ * every leaf).  A route to NIC D leaves leaf 0 by uplink D mod 8 and comes
+ * down the destination leaf's uplink D mod 8, whatever the flow's hash:
+ * - GPU 0 to GPU 255 (NIC 255 on leaf 15): 255 mod 8 = 7, one spine for
+ *   every hash;
+ * - GPU 0 to GPUs 248-255 (NICs 248-255, D mod 8 = 0..7): eight different
+ *   spines, so eight flows from one leaf to the same far leaf take eight
+ *   different uplinks and eight different downlinks;
+ * - GPUs 0-7 to GPU 255 arrive by the same spine (destination-based). */
+START_TEST (test_dmodk_spines)
+{
+  const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=24",
+                        "oversubscription=2:1", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 32, cfg, &m);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GHashTable) spines = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GHashTable) downs = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint32 first = G_MAXUINT32;
+  SimTime lat;
+
+  ck_assert_int_eq (sim_topology_get_routing (t), SIM_ROUTING_DMODK);
+  for (guint64 hash = 0; hash < 16; hash++)
+    {
+      ck_assert (sim_topology_route (t, 0, 255, hash, path, &lat));
+      ck_assert_uint_eq (path->len, 6);
+      assert_walk (t, path, 0, 255, lat);
+      /* 1450 ns of hops and switches, plus the verbs' 700 ns per message
+       * (half at each NIC). */
+      ck_assert_int_eq (lat, 2150);
+      if (first == G_MAXUINT32)
+        first = resource_head (t, g_array_index (path, guint32, 2));
+      ck_assert_uint_eq (resource_head (t, g_array_index (path, guint32, 2)), first);
+    }
+  for (guint32 dst = 248; dst < 256; dst++)
+    {
+      ck_assert (sim_topology_route (t, 0, dst, 3, path, &lat));
+      ck_assert_uint_eq (path->len, 6);
+      assert_walk (t, path, 0, dst, lat);
+      g_hash_table_add (spines, GUINT_TO_POINTER (resource_head (t, g_array_index (path,
+                                                                                 guint32, 2))));
+      g_hash_table_add (downs, GUINT_TO_POINTER (g_array_index (path, guint32, 3)));
+    }
+  ck_assert_uint_eq (g_hash_table_size (spines), 8);
+  ck_assert_uint_eq (g_hash_table_size (downs), 8);
+  for (guint32 src = 0; src < 8; src++)
+    {
+      ck_assert (sim_topology_route (t, src, 255, src * 77, path, &lat));
+      ck_assert_uint_eq (resource_head (t, g_array_index (path, guint32, 2)), first);
+    }
 }
 END_TEST
 
@@ -325,9 +381,11 @@ END_TEST
  * - NIC i of every node on rail leaf i: 8 leaves of 4 NICs, each with
  *   4 uplinks (as many as its NICs); 32 uplinks fit one spine.  9 switches,
  *   32 + 32 = 64 cables, 64 transceivers.
- * - Diameter 6: GPU 0 of node 0 to GPU 3 of node 1 goes over rail 0, the
- *   spine and rail 3, or NVLink to GPU 3 and rail 3, or rail 0 and NVLink
- *   in node 1: three families of 6-hop paths, all taken by some hash.
+ * - Diameter 6: GPU 0 of node 0 to GPU 3 of node 1 leaves by GPU 0's NIC
+ *   (rail 0) and enters by GPU 3's (rail 3), so it crosses the spine:
+ *   GPU-NIC-rail 0-spine-rail 3-NIC-GPU, for every hash.  Leaving by GPU
+ *   3's NIC instead (a NCCL channel's NIC, reached over NVLink) keeps it on
+ *   rail 3: GPU 0-NVSwitch-GPU 3-NIC-rail 3-NIC-GPU, 6 hops, no spine.
  * - Bisection: each rail leaf has 2 NICs of each half: 8 x 2 x 47.5 =
  *   760 GB/s. */
 START_TEST (test_rail_optimized)
@@ -358,6 +416,7 @@ START_TEST (test_rail_optimized)
       ck_assert (sim_topology_route (t, 0, 11, hash, path, &lat));
       ck_assert_uint_eq (path->len, 6);
       assert_walk (t, path, 0, 11, lat);
+      via_spine = via_nvlink = FALSE;
       for (guint i = 0; i < path->len; i++)
         {
           SimVertexKind k = sim_topology_get_vertex_kind (t, resource_head (t,
@@ -365,9 +424,23 @@ START_TEST (test_rail_optimized)
           via_spine |= k == SIM_VERTEX_SPINE;
           via_nvlink |= k == SIM_VERTEX_NVSWITCH;
         }
+      ck_assert (via_spine);
+      ck_assert (!via_nvlink);
+
+      ck_assert (sim_topology_route_via (t, 0, 3, 11, hash, NULL, path, &lat));
+      ck_assert_uint_eq (path->len, 6);
+      assert_walk (t, path, 0, 11, lat);
+      via_spine = via_nvlink = FALSE;
+      for (guint i = 0; i < path->len; i++)
+        {
+          SimVertexKind k = sim_topology_get_vertex_kind (t, resource_head (t,
+                                                      g_array_index (path, guint32, i)));
+          via_spine |= k == SIM_VERTEX_SPINE;
+          via_nvlink |= k == SIM_VERTEX_NVSWITCH;
+        }
+      ck_assert (!via_spine);
+      ck_assert (via_nvlink);
     }
-  ck_assert (via_spine);
-  ck_assert (via_nvlink);
 }
 END_TEST
 
@@ -666,7 +739,7 @@ START_TEST (test_config_keys)
   const char * const *keys = sim_fabric_config_keys ();
 
   ck_assert_str_eq (keys[0], "topology");
-  ck_assert_uint_eq (g_strv_length ((char **) keys), 13);
+  ck_assert_uint_eq (g_strv_length ((char **) keys), 14);
 
   ck_assert (sim_fabric_config_set (&config, "topology", "rail-optimized", NULL));
   ck_assert_int_eq (config.kind, SIM_FABRIC_RAIL_OPTIMIZED);
@@ -695,6 +768,23 @@ START_TEST (test_config_keys)
   ck_assert (!sim_fabric_config_set (&config, "topology", "fat-tre", &error));
   ck_assert (strstr (error->message, "did you mean \"fat-tree\"") != NULL);
   g_clear_error (&error);
+
+  /* routing: the names of SimRouting, any case, "d-mod-k" too. */
+  ck_assert_int_eq (config.routing, SIM_ROUTING_DEFAULT);
+  ck_assert (sim_fabric_config_set (&config, "routing", "ECMP", NULL));
+  ck_assert_int_eq (config.routing, SIM_ROUTING_ECMP);
+  ck_assert (sim_fabric_config_set (&config, "routing", "d-mod-k", NULL));
+  ck_assert_int_eq (config.routing, SIM_ROUTING_DMODK);
+  ck_assert (sim_fabric_config_set (&config, "routing", "spray", NULL));
+  ck_assert (sim_fabric_config_set (&config, "routing", "adaptive", NULL));
+  ck_assert_int_eq (config.routing, SIM_ROUTING_ADAPTIVE);
+  ck_assert_str_eq (sim_routing_to_string (SIM_ROUTING_SPRAY), "spray");
+  ck_assert (!sim_fabric_config_set (&config, "routing", "adaptiv", &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert (strstr (error->message, "did you mean \"adaptive\"") != NULL);
+  ck_assert (strstr (error->message, "dmodk, ecmp, adaptive, spray") != NULL);
+  g_clear_error (&error);
+  ck_assert_int_eq (config.routing, SIM_ROUTING_ADAPTIVE);
   ck_assert (!sim_fabric_config_set (&config, "oversubscription", "two", &error));
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_PARSE));
   ck_assert (strstr (error->message, "\"2:1\"") != NULL);
@@ -766,6 +856,7 @@ fabric_suite (void)
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_single_switch);
   tcase_add_test (tc, test_fat_tree_2to1);
+  tcase_add_test (tc, test_dmodk_spines);
   tcase_add_test (tc, test_fat_tree_nonblocking);
   tcase_add_test (tc, test_fat_tree_1024);
   tcase_add_test (tc, test_rail_optimized);

@@ -670,5 +670,35 @@ contains "$tmp/stderr" "expected a number of rows from 0 to 100000000, or sort" 
 expect 1 validate "$tmp/tail.ini" --set workload.reorder_window=10
 contains "$tmp/stderr" "applies only to trace sources" "reorder_window on a synthetic workload"
 
+# Routing: InfiniBand's default is D-mod-K, shown by topo and collective; on
+# 16 nodes (128 GPUs over four leaves) a ring keeps the NIC bound under
+# D-mod-K and loses to ECMP's hash collisions (check-routing works the
+# numbers out); an unknown mode is refused with a suggestion, naming the
+# file and line in a scenario.
+expect 0 topo "$FABRIC"
+contains "$tmp/stdout" "routing       dmodk (by the link kind)" "gpusim topo routing"
+expect 0 topo "$FABRIC" --set fabric.routing=ecmp --json
+contains "$tmp/stdout" '"routing" : "ecmp"' "gpusim topo --json routing"
+expect 0 collective "$FABRIC" --op all_reduce --gpus 128 --algo ring --min 1G --max 1G --json
+cp "$tmp/stdout" "$tmp/dmodk.json"
+contains "$tmp/stdout" '"routing" : "dmodk"' "gpusim collective --json routing"
+expect 0 collective "$FABRIC" --op all_reduce --gpus 128 --algo ring --min 1G --max 1G \
+    --routing ecmp --json
+cp "$tmp/stdout" "$tmp/ecmp.json"
+"$PYTHON" - "$tmp/dmodk.json" "$tmp/ecmp.json" <<'PY' || fail "D-mod-K is not faster than ECMP"
+import json, sys
+d, e = (json.load(open(p))["rows"][0]["busbw_gbs"] for p in sys.argv[1:3])
+sys.exit(0 if d > 1.5 * e else 1)
+PY
+expect 0 collective "$FABRIC" --op all_reduce --gpus 16 --min 1G --max 1G --routing spray
+contains "$tmp/stdout" "# fabric fat-tree, routing spray" "gpusim collective --routing"
+expect 2 collective "$FABRIC" --op all_reduce --gpus 16 --routing hashing
+contains "$tmp/stderr" "unknown routing" "gpusim collective --routing hashing"
+sed 's/^oversubscription = 1$/oversubscription = 1\nrouting = sprey/' "$FABRIC" >"$tmp/routing.ini"
+line=$(grep -n '^routing = sprey' "$tmp/routing.ini" | cut -d: -f1)
+expect 1 run "$tmp/routing.ini"
+contains "$tmp/stderr" "routing.ini:$line: [fabric] routing: unknown routing \"sprey\": did you mean \"spray\"?" \
+    "an unknown routing mode in a scenario"
+
 echo "test-cli.sh: $checks commands checked"
 exit 0

@@ -270,6 +270,50 @@ class TraceTests(unittest.TestCase):
             self.assertIn("job 2 cannot finish", caught.exception.message)
 
 
+class RoutingTests(unittest.TestCase):
+    """The [fabric] routing key from Python: the modes by name through
+    introspection, their effect on a run, and a bad mode's message."""
+
+    FABRIC = os.path.join(TOP_SRCDIR, "scenarios", "fabric-oversubscription.ini")
+
+    def test_modes_by_name(self):
+        self.assertEqual(Sim.routing_from_string("d-mod-k"), Sim.Routing.DMODK)
+        self.assertEqual(Sim.routing_from_string("ECMP"), Sim.Routing.ECMP)
+        self.assertEqual(Sim.routing_to_string(Sim.Routing.SPRAY), "spray")
+        with self.assertRaises(Exception) as caught:
+            Sim.routing_from_string("adaptiv")
+        self.assertIn('did you mean "adaptive"', str(caught.exception))
+
+    def test_routing_changes_job_times(self):
+        # Two days of the oversubscription scenario: multi-node jobs share
+        # leaves, and ECMP's hash collisions slow their rings where
+        # D-mod-K and spraying keep them at the NIC bound.
+        jct = {}
+        for mode in ("dmodk", "ecmp", "spray"):
+            report = gpusim.run(self.FABRIC, set={"scenario.horizon": "2d",
+                                                  "fabric.routing": mode})
+            jct[mode] = report["jct_mean"]
+        self.assertGreater(jct["ecmp"], jct["dmodk"])
+        self.assertGreater(jct["ecmp"], jct["spray"])
+        self.assertEqual(jct["dmodk"], gpusim.run(self.FABRIC, set={
+            "scenario.horizon": "2d"})["jct_mean"])
+
+    def test_unknown_mode_names_file_and_line(self):
+        with open(self.FABRIC) as f:
+            lines = f.read().split("\n")
+        at = lines.index("oversubscription = 1")
+        lines.insert(at + 1, "routing = sprey")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.ini")
+            with open(path, "w") as f:
+                f.write("\n".join(lines))
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.load(path)
+            message = str(caught.exception)
+            self.assertIn("bad.ini:%d: [fabric] routing" % (at + 2), message)
+            self.assertIn('did you mean "spray"', message)
+
+
 class CompareTests(unittest.TestCase):
     def test_two_placements_two_seeds(self):
         result = gpusim.compare(QUICKSTART, policies=["fifo/first-fit", "fifo/best-fit"], seeds=2)

@@ -1,7 +1,7 @@
 /* gpusim collective: the nccl-tests table of a collective on a scenario's
  * cluster and fabric.
  *
- *   gpusim collective SCENARIO --op all_reduce --gpus N [--algo ALGO]
+ *   gpusim collective SCENARIO --op all_reduce --gpus N [--algo ALGO] [--routing MODE]
  *                     [--min 8B] [--max 8G] [--set SECTION.KEY=VALUE]... [--json]
  */
 #include "config.h"
@@ -36,7 +36,7 @@ fabric_config (const SimScenario *sc, const SimCluster *cluster, SimFabricConfig
 
 static void
 print_table (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *cluster_desc,
-             GArray *rows)
+             const SimTopology *topology, const SimFabricConfig *fabric, GArray *rows)
 {
   gboolean reduces = op == SIM_COLLECTIVE_ALL_REDUCE || op == SIM_COLLECTIVE_REDUCE_SCATTER;
   int root = op == SIM_COLLECTIVE_BROADCAST ? 0 : -1;
@@ -44,6 +44,9 @@ print_table (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *cl
 
   printf ("# gpusim collective: %s on %u GPUs of %s, algorithm %s\n#\n",
           sim_collective_op_to_string (op), n, cluster_desc, sim_collective_algo_to_string (algo));
+  if (fabric->kind != SIM_FABRIC_NONE)
+    printf ("# fabric %s, routing %s\n#\n", sim_fabric_kind_to_string (fabric->kind),
+            sim_routing_to_string (sim_topology_get_routing (topology)));
   printf ("#%11s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %-12s %s\n", "size", "count", "type",
           "redop", "root", "time", "algbw", "busbw", "algo", "proto");
   printf ("#%11s  %12s  %8s  %6s  %6s  %8s  %7s  %7s\n", "(B)", "(elements)", "", "", "", "(us)",
@@ -62,7 +65,7 @@ print_table (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *cl
 
 static void
 print_json (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *cluster_desc,
-            GArray *rows)
+            const SimTopology *topology, const SimFabricConfig *fabric, GArray *rows)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -79,6 +82,10 @@ print_json (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *clu
   json_builder_add_int_value (b, n);
   json_builder_set_member_name (b, "cluster");
   json_builder_add_string_value (b, cluster_desc);
+  json_builder_set_member_name (b, "fabric");
+  json_builder_add_string_value (b, sim_fabric_kind_to_string (fabric->kind));
+  json_builder_set_member_name (b, "routing");
+  json_builder_add_string_value (b, sim_routing_to_string (sim_topology_get_routing (topology)));
   json_builder_set_member_name (b, "rows");
   json_builder_begin_array (b);
   for (guint i = 0; i < rows->len; i++)
@@ -134,6 +141,7 @@ int
 gpusim_cmd_collective (int argc, char **argv)
 {
   g_autofree char *op_text = NULL, *algo_text = NULL, *min_text = NULL, *max_text = NULL;
+  g_autofree char *routing_text = NULL;
   g_auto(GStrv) sets = NULL;
   gint n_gpus = 0;
   gboolean json = FALSE;
@@ -147,6 +155,9 @@ gpusim_cmd_collective (int argc, char **argv)
     { "max", 'e', 0, G_OPTION_ARG_STRING, &max_text, "largest size (default 8G)", "SIZE" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "override a scenario key",
       "SECTION.KEY=VALUE" },
+    { "routing", 0, 0, G_OPTION_ARG_STRING, &routing_text,
+      "dmodk, ecmp, adaptive or spray (default: the scenario's fabric.routing, else by the "
+      "link kind)", "MODE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "print JSON instead of the table", NULL },
     { NULL }
   };
@@ -165,6 +176,7 @@ gpusim_cmd_collective (int argc, char **argv)
   SimCollectiveOp op = SIM_COLLECTIVE_ALL_REDUCE;
   SimCollectiveAlgo algo = SIM_COLLECTIVE_ALGO_AUTO;
   guint64 min_bytes = 8, max_bytes = (guint64) 8 << 30;
+  SimRouting routing = SIM_ROUTING_DEFAULT;
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
@@ -184,6 +196,8 @@ gpusim_cmd_collective (int argc, char **argv)
     return usage_error (context, error->message);
   if (n_gpus < 2)
     return usage_error (context, "--gpus N is needed, with N >= 2");
+  if (routing_text != NULL && !sim_routing_from_string (routing_text, &routing, &error))
+    return usage_error (context, error->message);
 
   sc = sim_scenario_load (argv[1], (const char * const *) sets, &error);
   if (sc == NULL)
@@ -201,6 +215,8 @@ gpusim_cmd_collective (int argc, char **argv)
       return report (error);
     }
   fabric_config (sc, cluster, &fabric);
+  if (routing_text != NULL)
+    fabric.routing = routing;
   topology = sim_topology_new (cluster, catalogue, &fabric, &error);
   if (topology == NULL)
     return report (error);
@@ -215,8 +231,8 @@ gpusim_cmd_collective (int argc, char **argv)
     return report (error);
   desc = sim_cluster_describe (cluster);
   if (json)
-    print_json (op, algo, (guint) n_gpus, desc, rows);
+    print_json (op, algo, (guint) n_gpus, desc, topology, &fabric, rows);
   else
-    print_table (op, algo, (guint) n_gpus, desc, rows);
+    print_table (op, algo, (guint) n_gpus, desc, topology, &fabric, rows);
   return fflush (stdout) == 0 ? 0 : 1;
 }

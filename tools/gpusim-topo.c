@@ -51,7 +51,7 @@ ratio_text (double r)
 
 static void
 print_text (const SimScenario *sc, const SimCluster *cluster, const SimFabricConfig *fc,
-            const SimTopologyMetrics *m)
+            SimRouting routing, const SimTopologyMetrics *m)
 {
   g_autofree char *desc = sim_cluster_describe (cluster);
   double per_gpu = m->gpus >= 2 ? m->bisection_bandwidth / (m->gpus / 2) : 0;
@@ -69,6 +69,9 @@ print_text (const SimScenario *sc, const SimCluster *cluster, const SimFabricCon
       printf (", %s", r);
     }
   printf ("\n");
+  if (fc->kind != SIM_FABRIC_NONE)
+    printf ("routing       %s%s\n", sim_routing_to_string (routing),
+            fc->routing == SIM_ROUTING_DEFAULT ? " (by the link kind)" : "");
   printf ("switches      %u: %u leaf, %u spine, %u core\n", m->switches[0], m->switches[1],
           m->switches[2], m->switches[3]);
   printf ("nvswitches    %u chips\n", m->nvswitches);
@@ -87,7 +90,8 @@ print_text (const SimScenario *sc, const SimCluster *cluster, const SimFabricCon
 }
 
 static void
-print_json (const SimScenario *sc, const SimFabricConfig *fc, const SimTopologyMetrics *m)
+print_json (const SimScenario *sc, const SimFabricConfig *fc, SimRouting routing,
+            const SimTopologyMetrics *m)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -99,6 +103,8 @@ print_json (const SimScenario *sc, const SimFabricConfig *fc, const SimTopologyM
   json_builder_add_string_value (b, sc->name ? sc->name : sc->path);
   json_builder_set_member_name (b, "topology");
   json_builder_add_string_value (b, sim_fabric_kind_to_string (fc->kind));
+  json_builder_set_member_name (b, "routing");
+  json_builder_add_string_value (b, sim_routing_to_string (routing));
   json_builder_set_member_name (b, "switch_model");
   if (fc->switch_model != NULL)
     json_builder_add_string_value (b, fc->switch_model);
@@ -218,9 +224,9 @@ gpusim_cmd_topo (int argc, char **argv)
   if (diagram != NULL && !sim_topology_write_diagram (topology, cluster, diagram, format, &error))
     goto failed;
   if (json)
-    print_json (sc, &sc->fabric, &m);
+    print_json (sc, &sc->fabric, sim_topology_get_routing (topology), &m);
   else
-    print_text (sc, cluster, &sc->fabric, &m);
+    print_text (sc, cluster, &sc->fabric, sim_topology_get_routing (topology), &m);
   return fflush (stdout) == 0 ? 0 : 1;
 
 failed:

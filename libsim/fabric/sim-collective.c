@@ -41,6 +41,7 @@ typedef struct {
   guint32     src, dst, channel;
   double      share[MAX_PHASES];   /* bytes per byte of message, in each phase */
   SimMaxminId flow;
+  guint32     path_start, path_len; /* its resources in Plan.paths (adaptive routing) */
 } PlanFlow;
 
 typedef struct {
@@ -59,8 +60,24 @@ typedef struct {
   double            intra_ref;     /* seconds: the route latency NCCL's intra-node step
                                     * constants already hold (their LL step) */
   double            bw_factor[N_PROTOS];
+  /* A ring in which every GPU sends from the first step (all-reduce,
+   * all-gather, reduce-scatter) is pipelined: a step's latency hides
+   * behind the bytes of the step before, so each step takes the longer of
+   * the two (sim-collective.h).  Per protocol: what is paid once (NCCL's
+   * base), NCCL's constant per step inside a node and across, and how
+   * often a step pays the route's latency (the Simple multi-node factor
+   * included); the steps of each kind; the steps' full latency, set when
+   * the plan is registered. */
+  gboolean          pipelined;
+  double            fixed[N_PROTOS];
+  double            sw_intra[N_PROTOS], sw_inter[N_PROTOS];
+  double            route_x_intra[N_PROTOS], route_x_inter[N_PROTOS];
+  double            n_intra, n_inter;
+  double            step_intra[N_PROTOS], step_inter[N_PROTOS];
   gboolean          registered;
   guint             id;            /* once registered */
+  GArray           *paths;         /* guint32 resources of every flow, kept only
+                                    * under adaptive routing (to unload them) */
 } Plan;
 
 struct _SimCommModel {
@@ -76,6 +93,7 @@ struct _SimCommModel {
   GArray           *ids;           /* SimMaxminId */
   GHashTable       *plans;         /* id -> Plan */
   guint             next_id;
+  guint32          *load;          /* adaptive routing: flows registered per resource */
 };
 
 static const char * const op_names[] = {
@@ -186,7 +204,7 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->sys = sim_maxmin_new ();
   m->touched = g_array_new (FALSE, FALSE, sizeof (guint));
   m->touched_set = g_hash_table_new (g_direct_hash, g_direct_equal);
-  m->n_res = 2 * sim_topology_get_n_links (topology);
+  m->n_res = sim_topology_get_n_resources (topology);
   m->res = g_new (SimMaxminId, MAX (m->n_res, 1));
   for (guint i = 0; i < m->n_res; i++)
     m->res[i] = sim_maxmin_add_resource (m->sys,
@@ -195,6 +213,8 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
   m->plans = g_hash_table_new (g_direct_hash, g_direct_equal);
   m->next_id = 1;
+  if (sim_topology_get_routing (topology) == SIM_ROUTING_ADAPTIVE)
+    m->load = g_new0 (guint32, MAX (m->n_res, 1));
   return m;
 }
 
@@ -205,6 +225,8 @@ plan_free (Plan *p)
     return;
   g_array_unref (p->flows);
   g_hash_table_unref (p->index);
+  if (p->paths != NULL)
+    g_array_unref (p->paths);
   g_free (p);
 }
 
@@ -226,6 +248,7 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->res);
   g_array_unref (m->route);
   g_array_unref (m->ids);
+  g_free (m->load);
   g_free (m);
 }
 
@@ -391,7 +414,7 @@ plan_add (Plan *p, guint32 src, guint32 dst, guint32 channel, guint phase, doubl
   index = GPOINTER_TO_UINT (g_hash_table_lookup (p->index, &key));
   if (index == 0)
     {
-      PlanFlow nf = { src, dst, channel, { 0 }, SIM_MAXMIN_NO_ID };
+      PlanFlow nf = { src, dst, channel, { 0 }, SIM_MAXMIN_NO_ID, 0, 0 };
       g_array_append_val (p->flows, nf);
       index = p->flows->len;
       g_hash_table_insert (p->index, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (index));
@@ -422,24 +445,33 @@ set_intra_steps (Plan *p, double steps, double ll_step)
 
 /* Latency of a ring-like schedule: @steps steps of which @inter cross the
  * network.  With one GPU per node every step crosses the network with
- * nothing to hide it, and tuning.cc then takes the tree's network step. */
+ * nothing to hide it, and tuning.cc then takes the tree's network step.
+ * @pipelined: every GPU sends from the first step (not a broadcast chain),
+ * so the steps' latencies hide behind their bytes (timing_fill()). */
 static void
-set_ring_latency (Plan *p, const Layout *l, double steps, double inter, gboolean multinode_x)
+set_ring_latency (Plan *p, const Layout *l, double steps, double inter, gboolean multinode_x,
+                  gboolean pipelined)
 {
   const double *intra = l->pcie ? ring_pcie : ring_nvl;
   const double *net = l->n_nodes > 1 && l->n_gpus == l->n_nodes ? tree_net : ring_net;
 
   set_intra_steps (p, steps - inter, intra[SIM_COLLECTIVE_PROTO_LL]);
+  p->pipelined = pipelined;
+  p->n_intra = steps - inter;
+  p->n_inter = inter;
   for (guint k = 0; k < N_PROTOS; k++)
     {
       double lat = ring_base[k] + (steps - inter) * intra[k] + inter * net[k];
+      double x = multinode_x && k == SIMPLE_PROTO && l->n_nodes > 1 ? RING_SIMPLE_MULTINODE : 1;
       set_latency (p, k, lat, inter);
-      if (multinode_x && k == SIMPLE_PROTO && l->n_nodes > 1)
-        {
-          p->sw_latency[k] *= RING_SIMPLE_MULTINODE;
-          p->net_terms[k] *= RING_SIMPLE_MULTINODE;
-          p->intra_terms[k] *= RING_SIMPLE_MULTINODE;
-        }
+      p->sw_latency[k] *= x;
+      p->net_terms[k] *= x;
+      p->intra_terms[k] *= x;
+      p->fixed[k] = x * ring_base[k] * 1e-6;
+      p->sw_intra[k] = x * intra[k] * 1e-6;
+      p->sw_inter[k] = x * net[k] * 1e-6;
+      p->route_x_intra[k] = x;
+      p->route_x_inter[k] = x * (k == SIMPLE_PROTO ? 2.0 : 1.0);
     }
 }
 
@@ -450,14 +482,27 @@ node_gpu (const Layout *l, guint m, guint k)
   return l->nodes[m].gpus[k % l->nodes[m].n];
 }
 
-/* Ring order @c: nodes in turn, each node's GPUs rotated by @c. */
+/* Ring order @c: nodes in turn, each node's GPUs rotated by @c, in
+ * alternate directions: node 0 from its GPU c forwards, node 1 backwards
+ * from the GPU where node 0 ended, and so on.  The edge from one node to
+ * the next then joins GPUs of the same local index, so (with GPU i on
+ * NIC i) it leaves by NIC x and enters by NIC x: each inter-node hop stays
+ * on one rail, as NCCL's rings do on multi-NIC nodes (NCCL_CROSS_NIC keeps
+ * a ring's traffic off other rails; NCCL 2.20 added rings that alternate
+ * so, release notes of v2.20.3).  On a rail-optimized fabric these hops
+ * stay under one rail leaf, and D-mod-K routes them, a shift permutation,
+ * on distinct links of a non-blocking tree.  Only with an odd node count
+ * does the edge that closes the ring change rail. */
 static void
 ring_order (const Layout *l, guint c, guint32 *order)
 {
   guint i = 0;
   for (guint m = 0; m < l->n_nodes; m++)
-    for (guint k = 0; k < l->nodes[m].n; k++)
-      order[i++] = node_gpu (l, m, k + c);
+    {
+      guint p = l->nodes[m].n;
+      for (guint k = 0; k < p; k++)
+        order[i++] = node_gpu (l, m, m % 2 == 0 ? c + k : c + p - 1 - k + p);
+    }
 }
 
 static void
@@ -503,7 +548,7 @@ build_ring (Plan *p, const Layout *l)
         for (guint i = 0; i < n; i++)
           plan_add (p, order[i], order[(i + 1) % n], c, 0, share / K);
     }
-  set_ring_latency (p, l, steps, inter, p->op == SIM_COLLECTIVE_ALL_REDUCE);
+  set_ring_latency (p, l, steps, inter, p->op == SIM_COLLECTIVE_ALL_REDUCE, !chain);
 }
 
 /* NCCL's double binary tree over @N nodes: tree 0 is heap-shaped (the
@@ -582,7 +627,7 @@ build_hierarchical (Plan *p, const Layout *l, gboolean nvls)
       set_latency (p, SIMPLE_PROTO, nvls_nvl + 2.0 * (N - 1) * nvls_net, 2.0 * (N - 1));
     }
   else
-    set_ring_latency (p, l, 2.0 * (ppn - 1) + 2.0 * (N - 1), 2.0 * (N - 1), TRUE);
+    set_ring_latency (p, l, 2.0 * (ppn - 1) + 2.0 * (N - 1), 2.0 * (N - 1), TRUE, FALSE);
 }
 
 static void
@@ -717,6 +762,21 @@ candidates (SimCollectiveOp op, const Layout *l, SimCollectiveAlgo *out)
   return n;
 }
 
+/* Adds @delta to the load of every resource of @p's flows (adaptive
+ * routing only). */
+static void
+plan_load (SimCommModel *m, Plan *p, guint n_flows, gint delta)
+{
+  if (m->load == NULL || p->paths == NULL)
+    return;
+  for (guint i = 0; i < n_flows; i++)
+    {
+      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      for (guint k = 0; k < f->path_len; k++)
+        m->load[g_array_index (p->paths, guint32, f->path_start + k)] += (guint32) delta;
+    }
+}
+
 /* Registers @p's flows on their routes, and sets its latency from the
  * slowest route between two nodes (a ring or a tree moves in lockstep, so
  * its slowest hop sets the pace of every step), and from the slowest route
@@ -727,6 +787,12 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
   SimTime slowest = 0, slowest_intra = 0;
   double intra_excess;
 
+  if (m->load != NULL)
+    {
+      if (p->paths == NULL)
+        p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_array_set_size (p->paths, 0);
+    }
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
@@ -734,13 +800,23 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
                      ^ ((guint64) f->dst << 8) ^ f->channel;
       SimTime lat = 0;
 
-      if (!sim_topology_route (m->topology, f->src, f->dst, hash, m->route, &lat))
+      if (!sim_topology_route_via (m->topology, f->src, f->src, f->dst, hash, m->load,
+                                   m->route, &lat))
         {
           for (guint j = 0; j < i; j++)
             sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, j).flow);
+          plan_load (m, p, i, -1);
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
                        "GPUs %u and %u are not connected in this topology", f->src, f->dst);
           return FALSE;
+        }
+      if (m->load != NULL)
+        {
+          f->path_start = p->paths->len;
+          f->path_len = m->route->len;
+          g_array_append_vals (p->paths, m->route->data, m->route->len);
+          for (guint k = 0; k < m->route->len; k++)
+            m->load[g_array_index (m->route, guint32, k)]++;
         }
       g_array_set_size (m->ids, m->route->len);
       for (guint k = 0; k < m->route->len; k++)
@@ -756,9 +832,13 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
   p->net_latency = sim_time_to_seconds (slowest);
   intra_excess = MAX (0.0, sim_time_to_seconds (slowest_intra) - p->intra_ref);
   for (guint k = 0; k < N_PROTOS; k++)
-    p->latency[k] = p->sw_latency[k] < 0 ? -1
-                    : p->sw_latency[k] + p->net_terms[k] * p->net_latency
-                      + p->intra_terms[k] * intra_excess;
+    {
+      p->latency[k] = p->sw_latency[k] < 0 ? -1
+                      : p->sw_latency[k] + p->net_terms[k] * p->net_latency
+                        + p->intra_terms[k] * intra_excess;
+      p->step_intra[k] = p->sw_intra[k] + p->route_x_intra[k] * intra_excess;
+      p->step_inter[k] = p->sw_inter[k] + p->route_x_inter[k] * p->net_latency;
+    }
   p->registered = TRUE;
   return TRUE;
 }
@@ -770,6 +850,7 @@ plan_unregister (SimCommModel *m, Plan *p)
     return;
   for (guint i = 0; i < p->flows->len; i++)
     sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, i).flow);
+  plan_load (m, p, p->flows->len, -1);
   p->registered = FALSE;
 }
 
@@ -824,10 +905,19 @@ timing_fill (const Plan *p, double spb, guint64 bytes, SimCollectiveTiming *t)
   t->protocol = SIM_COLLECTIVE_PROTO_SIMPLE;
   for (guint k = 0; k < N_PROTOS; k++)
     {
-      double time;
+      double time, transfer;
       if (p->latency[k] < 0)
         continue;
-      time = p->latency[k] + (double) bytes * spb / p->bw_factor[k];
+      transfer = (double) bytes * spb / p->bw_factor[k];
+      if (p->pipelined && p->n_intra + p->n_inter > 0)
+        {
+          /* Each step takes its bytes' time or its latency, the longer. */
+          double step = transfer / (p->n_intra + p->n_inter);
+          time = p->fixed[k] + p->n_intra * MAX (step, p->step_intra[k])
+                 + p->n_inter * MAX (step, p->step_inter[k]);
+        }
+      else
+        time = p->latency[k] + transfer;
       if (time < best)
         {
           best = time;

@@ -53,11 +53,34 @@
  * takes the tree's network constant for the ring too (nothing hides the
  * network), and so does the model.
  *
+ * Pipelined rings.  In a ring all-reduce, all-gather or reduce-scatter
+ * every GPU sends from the first step, and NCCL moves each step's data in
+ * slices, several in flight: a GPU starts step s as soon as it has sent
+ * its data of step s-1 and the first slice of step s's data has come in.
+ * Step s therefore takes the longer of its bytes' time and its latency,
+ * not their sum, and the ring's time is
+ *
+ *     base + sum over steps of max (bytes of the step / bandwidth, latency of the step),
+ *
+ * the bytes split evenly over the 2(n-1) (or n-1) steps, as a ring's steps
+ * are.  Small messages are latency-bound at every step (the same time as
+ * the alpha-beta sum: 8 B as above); large ones bandwidth-bound, so a
+ * 1 GiB ring keeps its bandwidth as it grows (379 GB/s busbw on two DGX
+ * H100 and 348 on 64, on a 1:1 fat-tree; calibration.md B1 gives
+ * 370-390 GB/s over 8 x NDR), where adding 2(n-1) step latencies to the
+ * bytes' time would lose a third of it at 64 nodes, which real rings do
+ * not.  A broadcast chain, the tree and the hierarchical and NVLS
+ * schedules keep the sum: their data must first travel the chain's or the
+ * tree's depth, whose latency nothing hides.
+ *
  * Algorithms:
  * - ring: K rings (channels), K = 1 inside one node and the NIC count of a
  *   node across nodes; ring c visits the GPUs node by node, each node's
- *   GPUs rotated by c, so each ring leaves a node from a different GPU and
- *   NIC.  All-reduce, all-gather, reduce-scatter, broadcast (a chain).
+ *   GPUs rotated by c and run through in alternate directions node by
+ *   node, so that every edge between two nodes joins GPUs of one local
+ *   index and so (GPU i on NIC i) NIC x to NIC x, one rail, as NCCL's rings
+ *   do; the channels' edges leave each node by different NICs.  All-reduce,
+ *   all-gather, reduce-scatter, broadcast (a chain).
  * - tree: NCCL's double binary tree between nodes, a chain inside each
  *   node, each tree carrying half the data, up (reduce) and down
  *   (broadcast) pipelined together; all-reduce only.  NCCL's tree pattern
@@ -190,8 +213,11 @@ double sim_collective_busbw_factor (SimCollectiveOp op, guint n);
  * @protocol: the protocol used
  * @bytes: the message size S (bytes per GPU, as nccl-tests counts it)
  * @time: seconds
- * @latency: seconds of @time that do not depend on the size
- * @bandwidth: S / (@time - @latency): what large messages approach, bytes/s
+ * @latency: seconds of @time that do not depend on the size (for a
+ *   pipelined ring, the sum of its step latencies: what a small message
+ *   takes; large ones hide them, see above)
+ * @bandwidth: what large messages approach, bytes/s (S over the bytes'
+ *   time)
  * @algbw: S / @time, bytes/s
  * @busbw: @algbw times sim_collective_busbw_factor(), bytes/s
  */

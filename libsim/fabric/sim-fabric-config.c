@@ -17,13 +17,50 @@
 static const char * const fabric_keys[] = {
   "topology", "switch", "link", "oversubscription", "radix", "groups", "routers_per_group",
   "global_links", "transport_latency", "switch_latency", "link_latency",
-  "access_cable_length", "cable_length", NULL,
+  "access_cable_length", "cable_length", "routing", NULL,
 };
 
 /* Indexed by SimFabricKind. */
 static const char * const kind_names[] = {
   "none", "single-switch", "fat-tree", "fat-tree-3", "rail-optimized", "dragonfly",
 };
+
+/* Indexed by SimRouting. */
+static const char * const routing_names[] = {
+  "default", "dmodk", "ecmp", "adaptive", "spray",
+};
+
+const char *
+sim_routing_to_string (SimRouting routing)
+{
+  g_return_val_if_fail ((guint) routing < G_N_ELEMENTS (routing_names), "default");
+  return routing_names[routing];
+}
+
+gboolean
+sim_routing_from_string (const char *text, SimRouting *routing, GError **error)
+{
+  g_return_val_if_fail (text != NULL && routing != NULL, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (routing_names); i++)
+    if (g_ascii_strcasecmp (text, routing_names[i]) == 0)
+      {
+        *routing = (SimRouting) i;
+        return TRUE;
+      }
+  if (g_ascii_strcasecmp (text, "d-mod-k") == 0 || g_ascii_strcasecmp (text, "d_mod_k") == 0)
+    {
+      *routing = SIM_ROUTING_DMODK;
+      return TRUE;
+    }
+  {
+    const char *guess = sim__closest (text, routing_names, G_N_ELEMENTS (routing_names));
+    g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                 "unknown routing \"%s\"%s%s%s: expected one of default, dmodk, ecmp, adaptive, "
+                 "spray", text, guess ? ": did you mean \"" : "", guess ? guess : "",
+                 guess ? "\"?" : "");
+  }
+  return FALSE;
+}
 
 const char *
 sim_fabric_kind_to_string (SimFabricKind kind)
@@ -191,6 +228,8 @@ sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *val
     return parse_cable (v, &config->access_cable_length, error);
   if (strcmp (key, "cable_length") == 0)
     return parse_cable (v, &config->cable_length, error);
+  if (strcmp (key, "routing") == 0)
+    return sim_routing_from_string (v, &config->routing, error);
 
   {
     const char *guess = sim__closest (key, fabric_keys, G_N_ELEMENTS (fabric_keys) - 1);
@@ -201,7 +240,7 @@ sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *val
       g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
                    "unknown key: expected one of topology, switch, link, oversubscription, "
                    "radix, groups, routers_per_group, global_links, transport_latency, "
-                   "switch_latency, link_latency, access_cable_length, cable_length");
+                   "switch_latency, link_latency, access_cable_length, cable_length, routing");
   }
   return FALSE;
 }

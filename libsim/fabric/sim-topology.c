@@ -7,10 +7,25 @@
  * resources 2l (a to b) and 2l + 1 (b to a).  After building, adjacency is
  * packed into compressed rows (for every vertex, the links that touch it).
  *
- * Routing.  A route from s to d follows, at every hop, one of the links
- * that lead one hop closer to d; the flow hash picks which.  The distances
- * to d come from one breadth-first search from d, kept in a cache keyed by
- * d (two bytes per vertex).  A per-destination table is the smallest thing
+ * Routing.  A route between GPUs of two nodes has three parts: from the
+ * sending GPU to the NIC it leaves by, over the node's own links; from
+ * that NIC to the receiving GPU's nearest NIC, over the network; and from
+ * there to the GPU.  The network part follows the routing mode
+ * (sim-topology.h, SimRouting).  D-mod-K on a tree fabric is computed in
+ * closed form: the destination's way up (one uplink per tier, the digit of
+ * its NIC number) is climbed from the source's leaf with the same digits
+ * until the two meet, then followed down; that costs a few array reads per
+ * tier and needs no table, which is what makes it the cheap mode at 100k
+ * GPUs.  Spraying uses the same meeting point and names pooled resources
+ * instead of links.  ECMP and adaptive routing choose at every hop, among
+ * the links that lead one hop closer to the destination, by the flow hash
+ * (ECMP) or the fewest registered flows (adaptive).  On a tree they need
+ * no table either: the destination leaf's ancestors are marked (a few
+ * dozen switches), and the route climbs until it meets one and comes down
+ * through them.  Elsewhere (a dragonfly, or a tree too asymmetric for the
+ * up/down rules, where D-mod-K uses the destination's digit) routes walk
+ * the hop distances to d, from one breadth-first search from d over the
+ * network's links, kept in a cache keyed by d (two bytes per vertex).  A per-destination table is the smallest thing
  * that answers every source at once: caching whole paths per (source,
  * destination) pair would grow with the square of the GPU count, and
  * caching next-hop lists per destination costs as much as the adjacency
@@ -42,6 +57,8 @@
 /* Memory for cached distance tables, in bytes. */
 #define CACHE_BUDGET (64u << 20)
 #define NO_NODE G_MAXUINT32
+/* Switch tiers a closed-form route climbs at most. */
+#define MAX_TIERS 4
 
 /* A node's vertices: its GPUs [first_gpu, first_gpu + n_gpus) and its other
  * vertices [first_extra, first_extra + n_extra). */
@@ -70,12 +87,35 @@ struct _SimTopology {
   guint32 *adj_start;    /* n_vertices + 1 */
   guint32 *adj_link;     /* 2 * n_links */
 
+  /* Routing (see the top of this file). */
+  SimRouting routing;       /* resolved: never SIM_ROUTING_DEFAULT */
+  const char *trunk_kind;   /* the link kind of the fabric ("infiniband"), or NULL */
+  gboolean tree;            /* switches rank strictly by tier: up/down routing applies */
+  guint32  n_nics;
+  guint32 *nic_vertex;      /* per NIC number (node by node): its vertex */
+  guint32 *nic_access;      /* per NIC number: its link to a switch, or NO_NODE */
+  guint32 *gpu_nic_start;   /* n_gpus + 1: the NICs nearest each GPU ... */
+  guint32 *gpu_nic;         /* ... as NIC numbers */
+  guint32 *up_start;        /* n_vertices + 1: each switch's uplinks (links to a higher
+                             * tier), in port order ... */
+  guint32 *up_link;         /* ... as link numbers */
+  guint32 *bundle_of;       /* spray: per vertex, the pooled group of its uplinks, or NO_NODE */
+  guint32  n_bundles;
+  double  *bundle_capacity; /* per group: the summed usable capacity of its uplinks */
+
   /* Route caches: destination vertex -> DistTable *. */
   GHashTable *global_cache;
   GHashTable *intra_cache;
   GQueue      cache_order;  /* keys as GUINT_TO_POINTER (vertex << 1 | intra) */
   gsize       cache_bytes;
   guint32    *bfs_queue;    /* n_vertices */
+  /* Hop-by-hop routing on a tree: the destination leaf's ancestors. */
+  guint32    *anc_stamp;    /* per vertex: == anc_now if marked */
+  guint8     *anc_level;    /* per vertex: tiers above the destination leaf */
+  guint32    *anc_list;     /* the marked vertices */
+  guint32     anc_now;
+  guint32    *cand;         /* scratch: candidate links of one hop */
+  guint       cand_size;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -745,6 +785,16 @@ build_fabric (SimTopology *t, const SimCluster *cluster, const SimCatalogue *cat
         }
     }
   f.trunk = nic_link[0];
+  t->trunk_kind = f.trunk->kind != NULL ? g_intern_string (f.trunk->kind) : NULL;
+  if (config->routing == SIM_ROUTING_SPRAY
+      && (config->kind == SIM_FABRIC_DRAGONFLY))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "routing spray needs a tree fabric: expected topology single-switch, "
+                   "fat-tree, fat-tree-3 or rail-optimized (a dragonfly routes minimally over "
+                   "one path: use dmodk, ecmp or adaptive)");
+      return FALSE;
+    }
   f.radix = config->radix != 0 ? config->radix : f.sw != NULL ? f.sw->radix : 0;
   if (f.radix == 0)
     {
@@ -797,6 +847,8 @@ build_fabric (SimTopology *t, const SimCluster *cluster, const SimCatalogue *cat
     return ok;
   }
 }
+
+static void build_routing (SimTopology *t, const SimFabricConfig *config, GArray *nics);
 
 /* ------------------------------------------------------------------------ */
 /* The topology */
@@ -886,6 +938,7 @@ sim_topology_new (const SimCluster *cluster, const SimCatalogue *catalogue,
       return NULL;
     }
   build_adjacency (t);
+  build_routing (t, config, nics);
   return g_steal_pointer (&t);
 }
 
@@ -903,6 +956,18 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->adj_start);
   g_free (topology->adj_link);
   g_free (topology->bfs_queue);
+  g_free (topology->nic_vertex);
+  g_free (topology->nic_access);
+  g_free (topology->gpu_nic_start);
+  g_free (topology->gpu_nic);
+  g_free (topology->up_start);
+  g_free (topology->up_link);
+  g_free (topology->bundle_of);
+  g_free (topology->bundle_capacity);
+  g_free (topology->anc_stamp);
+  g_free (topology->anc_level);
+  g_free (topology->anc_list);
+  g_free (topology->cand);
   g_hash_table_unref (topology->global_cache);
   g_hash_table_unref (topology->intra_cache);
   g_queue_clear (&topology->cache_order);
@@ -1030,7 +1095,9 @@ sim_topology_resource_capacity (const SimTopology *topology, guint32 resource)
   const SimLink *l;
 
   g_return_val_if_fail (topology != NULL, 0);
-  g_return_val_if_fail (resource / 2 < topology->links->len, 0);
+  g_return_val_if_fail (resource < sim_topology_get_n_resources (topology), 0);
+  if (resource >= 2 * topology->links->len)
+    return topology->bundle_capacity[(resource - 2 * topology->links->len) / 2];
   l = &g_array_index (topology->links, SimLink, resource / 2);
   return l->bandwidth * l->efficiency;
 }
@@ -1047,10 +1114,19 @@ local_index (const SimTopology *t, const NodeSpan *span, guint32 v)
   return span->n_gpus + (v - span->first_extra);
 }
 
-/* Breadth-first search from @dst over every link, or, for @span, over the
- * node's own links; fills @dist (indexed by vertex, or by local index). */
+static inline guint32
+other_end (const SimTopology *t, guint32 link, guint32 v)
+{
+  const SimLink *k = &g_array_index (t->links, SimLink, link);
+  return k->a == v ? k->b : k->a;
+}
+
+/* Breadth-first search from @dst over the node's own links (@span), over
+ * the network's links only (@span NULL, @network), or over every link;
+ * fills @dist (indexed by local index with @span, else by vertex). */
 static void
-bfs (SimTopology *t, guint32 dst, const NodeSpan *span, guint16 *dist, gsize n)
+bfs (SimTopology *t, guint32 dst, const NodeSpan *span, gboolean network, guint16 *dist,
+     gsize n)
 {
   guint32 *queue = t->bfs_queue;
   guint head = 0, tail = 0;
@@ -1072,6 +1148,8 @@ bfs (SimTopology *t, guint32 dst, const NodeSpan *span, guint16 *dist, gsize n)
 
           if (span != NULL && l->tier != SIM_TIER_INTRA)
             continue;
+          if (span == NULL && network && l->tier == SIM_TIER_INTRA)
+            continue;
           iu = span ? local_index (t, span, u) : u;
           if (dist[iu] != UNREACHED || dv + 1 >= UNREACHED)
             continue;
@@ -1081,7 +1159,8 @@ bfs (SimTopology *t, guint32 dst, const NodeSpan *span, guint16 *dist, gsize n)
     }
 }
 
-/* The distance table towards @dst, computed and cached on first use. */
+/* The distance table towards @dst (over @span's links, or over the
+ * network's), computed and cached on first use. */
 static const DistTable *
 dist_table (SimTopology *t, guint32 dst, const NodeSpan *span)
 {
@@ -1095,7 +1174,7 @@ dist_table (SimTopology *t, guint32 dst, const NodeSpan *span)
   d = g_new (DistTable, 1);
   d->dist = g_new (guint16, MAX ((gsize) 1, n));
   d->bytes = n * sizeof (guint16);
-  bfs (t, dst, span, d->dist, n);
+  bfs (t, dst, span, TRUE, d->dist, n);
 
   /* Drop the oldest tables while over budget (keeping at least this one). */
   while (t->cache_bytes + d->bytes > CACHE_BUDGET && !g_queue_is_empty (&t->cache_order))
@@ -1125,16 +1204,334 @@ mix64 (guint64 x)
   return x;
 }
 
+/* A route under construction: its resources and latency, and what the
+ * hops choose by. */
+typedef struct {
+  GArray         *res;
+  SimTime         latency;
+  SimRouting      mode;      /* for walks: ECMP (hash), ADAPTIVE (load) or DMODK (digit) */
+  guint64         hash;
+  guint           hop;       /* hops taken, for the hash */
+  guint64         dest;      /* the destination NIC's number, for the digit */
+  guint64         div;       /* the product of the choices made so far */
+  const guint32  *load;
+} Route;
+
+/* Appends link @l, crossed from @v, and the latency of the link and of
+ * the vertex it enters. */
+static inline guint32
+take (SimTopology *t, Route *r, guint32 l, guint32 v)
+{
+  const SimLink *k = &g_array_index (t->links, SimLink, l);
+  guint32 next = k->a == v ? k->b : k->a;
+  guint32 res = 2 * l + (k->a == v ? 0 : 1);
+
+  g_array_append_val (r->res, res);
+  r->latency += k->latency + g_array_index (t->latency, SimTime, next);
+  return next;
+}
+
+static inline guint
+n_up (const SimTopology *t, guint32 v)
+{
+  return t->up_start[v + 1] - t->up_start[v];
+}
+
+/* D-mod-K on a tree, in closed form: the destination's way up from its
+ * leaf takes, at each tier, uplink (D / P) mod u of its u uplinks (P: the
+ * product of the uplink counts below).  The source climbs from its leaf
+ * with the same digits until it stands on the destination's way, then
+ * follows it down.  FALSE (and nothing appended) if the two never meet,
+ * which a symmetric tree does not allow. */
+static gboolean
+dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  guint32 way[MAX_TIERS + 1], way_link[MAX_TIERS];
+  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ls, b;
+  guint n_way = 1, len0 = r->res->len;
+  SimTime lat0 = r->latency;
+  guint64 div = 1;
+
+  if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
+    return FALSE;
+  way[0] = other_end (t, t->nic_access[nd], vd);
+  while (n_way <= MAX_TIERS - 1 && n_up (t, way[n_way - 1]) > 0)
+    {
+      guint32 w = way[n_way - 1];
+      guint n = n_up (t, w);
+      way_link[n_way - 1] = t->up_link[t->up_start[w] + (guint) ((nd / div) % n)];
+      way[n_way] = other_end (t, way_link[n_way - 1], w);
+      div *= n;
+      n_way++;
+    }
+
+  ls = take (t, r, t->nic_access[ns], vs);
+  b = ls;
+  div = 1;
+  if (b != way[0])
+    {
+      gboolean met = FALSE;
+      for (guint k = 0; k + 1 < n_way && !met; k++)
+        {
+          guint n = n_up (t, b);
+          if (n == 0)
+            break;
+          b = take (t, r, t->up_link[t->up_start[b] + (guint) ((nd / div) % n)], b);
+          div *= n;
+          if (b == way[k + 1])
+            {
+              for (guint j = k + 1; j-- > 0;)
+                take (t, r, way_link[j], way[j + 1]);
+              met = TRUE;
+            }
+        }
+      if (!met)
+        {
+          g_array_set_size (r->res, len0);
+          r->latency = lat0;
+          return FALSE;
+        }
+    }
+  take (t, r, t->nic_access[nd], way[0]);
+  return TRUE;
+}
+
+/* Packet spraying on a tree: the D-mod-K path gives the hops and their
+ * latency; the resources become the NIC links and the pooled uplinks of
+ * each switch (or pod of spines) the flow sprays over, up on the source's
+ * side and down on the destination's. */
+static gboolean
+spray_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  guint len0 = r->res->len;
+  guint32 base = 2 * t->links->len, ls, ld, pod_s = NO_NODE, pod_d = NO_NODE, x;
+
+  if (!dmodk_tree (t, ns, nd, r))
+    return FALSE;
+  g_array_set_size (r->res, len0);
+  x = 2 * t->nic_access[ns] + (g_array_index (t->links, SimLink, t->nic_access[ns]).a
+                               == t->nic_vertex[ns] ? 0 : 1);
+  g_array_append_val (r->res, x);
+  ls = other_end (t, t->nic_access[ns], t->nic_vertex[ns]);
+  ld = other_end (t, t->nic_access[nd], t->nic_vertex[nd]);
+  if (ls != ld)
+    {
+      if (n_up (t, ls) > 0)
+        pod_s = t->bundle_of[other_end (t, t->up_link[t->up_start[ls]], ls)];
+      if (n_up (t, ld) > 0)
+        pod_d = t->bundle_of[other_end (t, t->up_link[t->up_start[ld]], ld)];
+      x = base + 2 * t->bundle_of[ls];
+      g_array_append_val (r->res, x);
+      if (pod_s != NO_NODE && pod_d != NO_NODE && pod_s != pod_d)
+        {
+          x = base + 2 * pod_s;
+          g_array_append_val (r->res, x);
+          x = base + 2 * pod_d + 1;
+          g_array_append_val (r->res, x);
+        }
+      x = base + 2 * t->bundle_of[ld] + 1;
+      g_array_append_val (r->res, x);
+    }
+  x = 2 * t->nic_access[nd] + (g_array_index (t->links, SimLink, t->nic_access[nd]).a
+                               == ld ? 0 : 1);
+  g_array_append_val (r->res, x);
+  return TRUE;
+}
+
+/* Among @n candidate links out of @v (@cand), the one @r's mode picks:
+ * the flow's hash (ECMP, or @by_hash), the fewest registered flows with
+ * ties to the destination's digit (adaptive), or the digit (D-mod-K). */
+static guint32
+choose (SimTopology *t, Route *r, guint32 v, const guint32 *cand, guint n, gboolean by_hash)
+{
+  guint pick;
+
+  if (n == 1)
+    return cand[0];
+  if (by_hash || r->mode == SIM_ROUTING_ECMP)
+    return cand[mix64 (r->hash + (r->hop + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) % n];
+  pick = (guint) ((r->dest / r->div) % n);
+  if (r->div <= G_MAXUINT32)
+    r->div *= n;
+  if (r->mode == SIM_ROUTING_ADAPTIVE && r->load != NULL)
+    {
+      guint best = pick;
+      guint32 best_load = G_MAXUINT32;
+      for (guint k = 0; k < n; k++)
+        {
+          guint i = (pick + k) % n;
+          const SimLink *l = &g_array_index (t->links, SimLink, cand[i]);
+          guint32 here = r->load[2 * cand[i] + (l->a == v ? 0 : 1)];
+          if (here < best_load)
+            {
+              best_load = here;
+              best = i;
+            }
+        }
+      pick = best;
+    }
+  return cand[pick];
+}
+
+/* Room for @n candidate links in the topology's scratch buffer. */
+static guint32 *
+cand_buffer (SimTopology *t, guint n)
+{
+  if (n > t->cand_size)
+    {
+      t->cand_size = MAX (n, 2 * t->cand_size);
+      t->cand = g_renew (guint32, t->cand, t->cand_size);
+    }
+  return t->cand;
+}
+
+/* Walks from @v to @dst along links that lead one hop closer (over
+ * @span's links, or the network's), choosing among them as @r says (by
+ * the flow hash inside a node).  FALSE if @dst is not reachable. */
+static gboolean
+walk (SimTopology *t, guint32 v, guint32 dst, const NodeSpan *span, Route *r)
+{
+  const DistTable *d = dist_table (t, dst, span);
+
+  if (d->dist[span ? local_index (t, span, v) : v] == UNREACHED)
+    return FALSE;
+  while (v != dst)
+    {
+      guint16 want = (guint16) (d->dist[span ? local_index (t, span, v) : v] - 1);
+      guint32 *cand = cand_buffer (t, t->adj_start[v + 1] - t->adj_start[v]);
+      guint n = 0;
+
+      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+        {
+          const SimLink *k = &g_array_index (t->links, SimLink, t->adj_link[e]);
+          guint32 u = k->a == v ? k->b : k->a;
+
+          if ((span != NULL) != (k->tier == SIM_TIER_INTRA))
+            continue;
+          if (d->dist[span ? local_index (t, span, u) : u] == want)
+            cand[n++] = t->adj_link[e];
+        }
+      g_assert (n > 0);
+      v = take (t, r, choose (t, r, v, cand, n, span != NULL), v);
+      r->hop++;
+    }
+  return TRUE;
+}
+
+/* Hop by hop on a tree, for the modes that choose at every hop (ECMP,
+ * adaptive), without a distance table: mark the destination leaf's
+ * ancestors (its up-neighbours, theirs, ...), climb from the source's leaf
+ * (to a marked up-neighbour as soon as there is one, which is the lowest
+ * common tier, else up any uplink), then come down through marked
+ * switches one tier at a time.  O(ancestors' uplinks + radix x tiers).
+ * FALSE (nothing appended) if the climb finds no common switch, which a
+ * symmetric tree does not allow. */
+static gboolean
+tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ld, b, *cand;
+  guint n_anc = 0, len0 = r->res->len, hop0 = r->hop;
+  SimTime lat0 = r->latency;
+  guint64 div0 = r->div;
+
+  if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
+    return FALSE;
+  if (t->anc_stamp == NULL)
+    {
+      t->anc_stamp = g_new0 (guint32, n_vertices (t));
+      t->anc_level = g_new0 (guint8, n_vertices (t));
+      t->anc_list = g_new (guint32, n_vertices (t));
+    }
+  if (++t->anc_now == 0)
+    {
+      memset (t->anc_stamp, 0, n_vertices (t) * sizeof (guint32));
+      t->anc_now = 1;
+    }
+  ld = other_end (t, t->nic_access[nd], vd);
+  t->anc_stamp[ld] = t->anc_now;
+  t->anc_level[ld] = 0;
+  t->anc_list[n_anc++] = ld;
+  for (guint i = 0; i < n_anc; i++)
+    {
+      guint32 w = t->anc_list[i];
+      if (t->anc_level[w] + 1 >= MAX_TIERS)
+        continue;
+      for (guint32 e = t->up_start[w]; e < t->up_start[w + 1]; e++)
+        {
+          guint32 u = other_end (t, t->up_link[e], w);
+          if (t->anc_stamp[u] != t->anc_now)
+            {
+              t->anc_stamp[u] = t->anc_now;
+              t->anc_level[u] = (guint8) (t->anc_level[w] + 1);
+              t->anc_list[n_anc++] = u;
+            }
+        }
+    }
+
+  b = take (t, r, t->nic_access[ns], vs);
+  r->hop++;
+  while (t->anc_stamp[b] != t->anc_now)
+    {
+      guint n = 0, n_marked = 0;
+      cand = cand_buffer (t, n_up (t, b));
+      for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
+        if (t->anc_stamp[other_end (t, t->up_link[e], b)] == t->anc_now)
+          n_marked++;
+      for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
+        if (n_marked == 0 || t->anc_stamp[other_end (t, t->up_link[e], b)] == t->anc_now)
+          cand[n++] = t->up_link[e];
+      if (n == 0)
+        {
+          g_array_set_size (r->res, len0);
+          r->latency = lat0;
+          r->hop = hop0;
+          r->div = div0;
+          return FALSE;
+        }
+      b = take (t, r, choose (t, r, b, cand, n, FALSE), b);
+      r->hop++;
+    }
+  while (b != ld)
+    {
+      guint n = 0;
+      guint8 want = (guint8) (t->anc_level[b] - 1);
+      cand = cand_buffer (t, t->adj_start[b + 1] - t->adj_start[b]);
+      for (guint32 e = t->adj_start[b]; e < t->adj_start[b + 1]; e++)
+        {
+          guint32 u = other_end (t, t->adj_link[e], b);
+          if (t->anc_stamp[u] == t->anc_now && t->anc_level[u] == want
+              && g_array_index (t->node_of, guint32, u) == NO_NODE)
+            cand[n++] = t->adj_link[e];
+        }
+      g_assert (n > 0);
+      b = take (t, r, choose (t, r, b, cand, n, FALSE), b);
+      r->hop++;
+    }
+  take (t, r, t->nic_access[nd], ld);
+  r->hop++;
+  return TRUE;
+}
+
+/* One of the NICs nearest GPU @g (a tie broken by @hash), or NO_NODE. */
+static guint32
+nearest_nic (const SimTopology *t, guint32 g, guint64 hash)
+{
+  guint32 first = t->gpu_nic_start[g], n = t->gpu_nic_start[g + 1] - first;
+
+  if (n == 0)
+    return NO_NODE;
+  return t->gpu_nic[first + (n == 1 ? 0 : (guint32) (mix64 (hash) % n))];
+}
+
 gboolean
-sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst_gpu,
-                    guint64 flow_hash, GArray *resources, SimTime *latency)
+sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
+                        guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
+                        GArray *resources, SimTime *latency)
 {
   SimTopology *t = topology;
-  const NodeSpan *span = NULL;
-  const DistTable *d;
-  guint32 v, dst;
-  SimTime total = 0;
-  guint hop = 0;
+  guint32 ns_node, nd_node, ns, nd;
+  Route r = { 0 };
+  gboolean ok;
 
   g_return_val_if_fail (t != NULL, FALSE);
   g_return_val_if_fail (src_gpu < t->n_gpus && dst_gpu < t->n_gpus, FALSE);
@@ -1146,65 +1543,224 @@ sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst_gpu,
     *latency = 0;
   if (src_gpu == dst_gpu)
     return TRUE;
+  r.res = resources;
+  r.mode = t->routing;
+  r.hash = flow_hash;
+  r.div = 1;
+  r.load = load;
 
-  v = sim_topology_get_gpu_vertex (t, src_gpu);
-  dst = sim_topology_get_gpu_vertex (t, dst_gpu);
-  {
-    guint32 ns = g_array_index (t->node_of, guint32, v);
-    if (ns != NO_NODE && ns == g_array_index (t->node_of, guint32, dst))
-      span = &t->spans[ns];
-  }
-  d = dist_table (t, dst, span);
-  if (d->dist[span ? local_index (t, span, v) : v] == UNREACHED)
-    return FALSE;
-
-  while (v != dst)
+  ns_node = g_array_index (t->node_of, guint32, src_gpu);
+  nd_node = g_array_index (t->node_of, guint32, dst_gpu);
+  if (ns_node == nd_node)
+    ok = walk (t, src_gpu, dst_gpu, &t->spans[ns_node], &r);
+  else
     {
-      guint16 want = (guint16) (d->dist[span ? local_index (t, span, v) : v] - 1);
-      guint n_next = 0, pick = 0;
-      guint32 chosen = G_MAXUINT32, next = v;
-
-      for (int pass = 0; pass < 2 && chosen == G_MAXUINT32; pass++)
+      if (nic_gpu >= t->n_gpus || g_array_index (t->node_of, guint32, nic_gpu) != ns_node)
+        nic_gpu = src_gpu;
+      ns = nearest_nic (t, nic_gpu, flow_hash);
+      nd = nearest_nic (t, dst_gpu, flow_hash);
+      if (ns == NO_NODE || nd == NO_NODE)
+        return FALSE;
+      r.dest = nd;
+      ok = walk (t, src_gpu, t->nic_vertex[ns], &t->spans[ns_node], &r);
+      if (ok)
         {
-          guint seen = 0;
-          if (pass == 1)
-            pick = (guint) (mix64 (flow_hash + (hop + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15))
-                            % n_next);
-          for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
-            {
-              guint32 l = t->adj_link[e];
-              const SimLink *k = &g_array_index (t->links, SimLink, l);
-              guint32 u = k->a == v ? k->b : k->a;
+          gboolean done = FALSE;
+          if (t->tree && t->routing == SIM_ROUTING_SPRAY)
+            done = spray_tree (t, ns, nd, &r);
+          else if (t->tree && t->routing == SIM_ROUTING_DMODK)
+            done = dmodk_tree (t, ns, nd, &r);
+          else if (t->tree)
+            done = tree_walk (t, ns, nd, &r);
+          ok = done || walk (t, t->nic_vertex[ns], t->nic_vertex[nd], NULL, &r);
+        }
+      if (ok)
+        ok = walk (t, t->nic_vertex[nd], dst_gpu, &t->spans[nd_node], &r);
+      if (!ok)
+        g_array_set_size (resources, 0);
+    }
+  if (ok && latency != NULL)
+    *latency = r.latency;
+  return ok;
+}
 
-              if (span != NULL && k->tier != SIM_TIER_INTRA)
-                continue;
-              if (d->dist[span ? local_index (t, span, u) : u] != want)
-                continue;
-              if (pass == 0)
-                n_next++;
-              else if (seen++ == pick)
+gboolean
+sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst_gpu,
+                    guint64 flow_hash, GArray *resources, SimTime *latency)
+{
+  return sim_topology_route_via (topology, src_gpu, src_gpu, dst_gpu, flow_hash, NULL,
+                                 resources, latency);
+}
+
+SimRouting
+sim_topology_get_routing (const SimTopology *topology)
+{
+  g_return_val_if_fail (topology != NULL, SIM_ROUTING_ECMP);
+  return topology->routing;
+}
+
+guint
+sim_topology_get_n_resources (const SimTopology *topology)
+{
+  g_return_val_if_fail (topology != NULL, 0);
+  return 2 * topology->links->len + 2 * topology->n_bundles;
+}
+
+/* Union-find over vertices, for the pods of spines. */
+static guint32
+find_root (guint32 *parent, guint32 v)
+{
+  while (parent[v] != v)
+    {
+      parent[v] = parent[parent[v]];
+      v = parent[v];
+    }
+  return v;
+}
+
+/* Builds what routing needs once the graph is complete: NIC numbers, the
+ * NICs nearest each GPU, every switch's uplinks, the routing mode, and for
+ * spraying the pooled groups.  Time complexity: O(vertices + links +
+ * GPUs x node size). */
+static void
+build_routing (SimTopology *t, const SimFabricConfig *config, GArray *nics)
+{
+  guint nv = n_vertices (t);
+  g_autofree guint32 *nic_of = g_new (guint32, MAX (1u, nv));
+  g_autofree guint16 *dist = NULL;
+  guint max_span = 1;
+  GArray *near = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  t->tree = config->kind == SIM_FABRIC_SINGLE_SWITCH || config->kind == SIM_FABRIC_FAT_TREE
+            || config->kind == SIM_FABRIC_FAT_TREE_3
+            || config->kind == SIM_FABRIC_RAIL_OPTIMIZED;
+  t->routing = config->routing;
+  if (t->routing == SIM_ROUTING_DEFAULT)
+    t->routing = t->trunk_kind != NULL && strcmp (t->trunk_kind, "infiniband") == 0
+                 ? SIM_ROUTING_DMODK : SIM_ROUTING_ECMP;
+
+  /* NICs, in the order the builders numbered them (node by node). */
+  t->n_nics = nics->len;
+  t->nic_vertex = g_new (guint32, MAX (1u, t->n_nics));
+  t->nic_access = g_new (guint32, MAX (1u, t->n_nics));
+  for (guint v = 0; v < nv; v++)
+    nic_of[v] = NO_NODE;
+  for (guint32 i = 0; i < t->n_nics; i++)
+    {
+      guint32 v = g_array_index (nics, guint32, i);
+      t->nic_vertex[i] = v;
+      t->nic_access[i] = NO_NODE;
+      nic_of[v] = i;
+      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+        if (g_array_index (t->links, SimLink, t->adj_link[e]).tier == SIM_TIER_ACCESS)
+          {
+            t->nic_access[i] = t->adj_link[e];
+            break;
+          }
+    }
+
+  /* The NICs nearest each GPU, over its node's links. */
+  for (guint n = 0; n < t->n_nodes; n++)
+    max_span = MAX (max_span, t->spans[n].n_gpus + t->spans[n].n_extra);
+  dist = g_new (guint16, max_span);
+  t->gpu_nic_start = g_new0 (guint32, t->n_gpus + 1);
+  for (guint32 g = 0; g < t->n_gpus; g++)
+    {
+      const NodeSpan *span = &t->spans[g_array_index (t->node_of, guint32, g)];
+      guint16 best = UNREACHED;
+
+      t->gpu_nic_start[g] = near->len;
+      if (t->n_nics == 0)
+        continue;
+      bfs (t, g, span, FALSE, dist, span->n_gpus + span->n_extra);
+      for (guint32 x = 0; x < span->n_extra; x++)
+        if (nic_of[span->first_extra + x] != NO_NODE)
+          best = MIN (best, dist[span->n_gpus + x]);
+      for (guint32 x = 0; x < span->n_extra && best != UNREACHED; x++)
+        if (nic_of[span->first_extra + x] != NO_NODE && dist[span->n_gpus + x] == best)
+          g_array_append_val (near, nic_of[span->first_extra + x]);
+    }
+  t->gpu_nic_start[t->n_gpus] = near->len;
+  t->gpu_nic = (guint32 *) (gpointer) g_array_free (near, FALSE);
+
+  /* Uplinks: links from a switch to a switch of a higher tier, in the
+   * order they were cabled (port order). */
+  t->up_start = g_new0 (guint32, nv + 1);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      guint32 count = 0;
+      for (guint32 v = 0; v < nv; v++)
+        {
+          guint rv = vertex_rank (vertex_kind (t, v));
+          if (pass == 0)
+            t->up_start[v] = count;
+          for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1] && rv > 0; e++)
+            {
+              guint32 u = other_end (t, t->adj_link[e], v);
+              if (g_array_index (t->node_of, guint32, u) == NO_NODE
+                  && vertex_rank (vertex_kind (t, u)) > rv)
                 {
-                  chosen = l;
-                  next = u;
-                  break;
+                  if (pass == 1)
+                    t->up_link[t->up_start[v] + (count - t->up_start[v])] = t->adj_link[e];
+                  count++;
                 }
             }
-          g_assert (n_next > 0);
         }
-      {
-        const SimLink *k = &g_array_index (t->links, SimLink, chosen);
-        guint32 r = 2 * chosen + (k->a == v ? 0 : 1);
-        g_array_append_val (resources, r);
-        total += k->latency;
-        if (next != dst)
-          total += g_array_index (t->latency, SimTime, next);
-      }
-      v = next;
-      hop++;
+      if (pass == 0)
+        {
+          t->up_start[nv] = count;
+          t->up_link = g_new (guint32, MAX (1u, count));
+        }
     }
-  if (latency != NULL)
-    *latency = total;
-  return TRUE;
+
+  /* Spraying: a group per leaf (its uplinks) and per pod of spines that
+   * have uplinks (spines joined through a common leaf). */
+  t->bundle_of = g_new (guint32, MAX (1u, nv));
+  for (guint v = 0; v < nv; v++)
+    t->bundle_of[v] = NO_NODE;
+  if (t->routing == SIM_ROUTING_SPRAY && t->tree)
+    {
+      g_autofree guint32 *parent = g_new (guint32, MAX (1u, nv));
+      GArray *cap = g_array_new (FALSE, TRUE, sizeof (double));
+
+      for (guint32 v = 0; v < nv; v++)
+        parent[v] = v;
+      for (guint32 v = 0; v < nv; v++)
+        if (vertex_rank (vertex_kind (t, v)) == 1)
+          for (guint32 i = t->up_start[v]; i + 1 < t->up_start[v + 1]; i++)
+            {
+              guint32 a = find_root (parent, other_end (t, t->up_link[i], v));
+              guint32 b = find_root (parent, other_end (t, t->up_link[i + 1], v));
+              parent[MAX (a, b)] = MIN (a, b);
+            }
+      for (guint32 v = 0; v < nv; v++)
+        {
+          guint32 root, group;
+          double c = 0;
+          if (n_up (t, v) == 0)
+            continue;
+          root = vertex_rank (vertex_kind (t, v)) == 1 ? v : find_root (parent, v);
+          if (t->bundle_of[root] == NO_NODE || root == v)
+            {
+              if (t->bundle_of[root] == NO_NODE)
+                {
+                  double zero = 0;
+                  t->bundle_of[root] = cap->len;
+                  g_array_append_val (cap, zero);
+                }
+            }
+          group = t->bundle_of[root];
+          t->bundle_of[v] = group;
+          for (guint32 i = t->up_start[v]; i < t->up_start[v + 1]; i++)
+            {
+              const SimLink *k = &g_array_index (t->links, SimLink, t->up_link[i]);
+              c += k->bandwidth * k->efficiency;
+            }
+          g_array_index (cap, double, group) += c;
+        }
+      t->n_bundles = cap->len;
+      t->bundle_capacity = (double *) (gpointer) g_array_free (cap, FALSE);
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1224,11 +1780,11 @@ diameter (SimTopology *t)
       guint32 node = g_array_index (t->node_of, guint32, g);
       const NodeSpan *span = &t->spans[node];
 
-      bfs (t, g, NULL, dist, nv);
+      bfs (t, g, NULL, FALSE, dist, nv);
       for (guint32 h = 0; h < t->n_gpus; h++)
         if (g_array_index (t->node_of, guint32, h) != node && dist[h] != UNREACHED)
           best = MAX (best, dist[h]);
-      bfs (t, g, span, dist, span->n_gpus + span->n_extra);
+      bfs (t, g, span, FALSE, dist, span->n_gpus + span->n_extra);
       for (guint32 i = 0; i < span->n_gpus; i++)
         if (dist[i] != UNREACHED)
           best = MAX (best, dist[i]);

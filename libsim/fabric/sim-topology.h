@@ -14,8 +14,14 @@
  * two- or three-tier fat-tree with a chosen oversubscription, a
  * rail-optimized fabric (NIC i of every node on leaf i), or a dragonfly.
  *
- * Routing is shortest paths with deterministic ECMP: among equal-cost
- * paths, the flow's hash picks one, the same one every time.
+ * Routing is minimal (fewest hops) and follows the fabric's routing mode
+ * (#SimRouting): InfiniBand's subnet manager routes statically by
+ * destination (D-mod-K), Ethernet hashes each flow over the equal-cost
+ * paths (ECMP); adaptive routing and packet spraying are options.  A route
+ * between GPUs of two nodes leaves its node through a NIC (by default the
+ * one nearest the sending GPU; a collective may name the GPU whose NIC a
+ * channel uses, as NCCL does) and enters through the NIC nearest the
+ * receiving GPU.
  *
  * Simplifications, stated once:
  * - the NVSwitch chips of a node (4 in a DGX H100, 6 in a DGX A100) act
@@ -101,11 +107,62 @@ typedef enum {
  * @access_cable_length: metres of cable from a NIC to its switch; each
  *   adds #SIM_CABLE_NS_PER_METRE to the hop
  * @cable_length: metres of cable between two switches (every upper tier)
+ * @routing: how routes pick among equal-cost paths; %SIM_ROUTING_DEFAULT:
+ *   by the link kind
  *
  * How nodes are connected, as a scenario's [fabric] section says.  Zero
  * or %NULL fields take defaults (the node model's NIC link, the switch
  * model's radix, non-blocking).
  */
+/**
+ * SimRouting:
+ * @SIM_ROUTING_DEFAULT: by the fabric's link kind: %SIM_ROUTING_DMODK on
+ *   InfiniBand, %SIM_ROUTING_ECMP on Ethernet and RoCE
+ * @SIM_ROUTING_DMODK: static destination-based routing, as InfiniBand's
+ *   subnet manager computes it for a fat-tree (OpenSM's ftree and updn
+ *   engines; Zahavi et al., "D-Mod-K routing providing non-blocking traffic
+ *   for shift permutations on real life fat trees", 2010).  Every switch
+ *   forwards a packet by its destination alone.  Going up, a switch with u
+ *   uplinks (in port order) takes uplink (D / P) mod u, where D is the
+ *   destination NIC's number (its LID order: NICs numbered node by node)
+ *   and P the product of the uplink counts at the tiers below; going down,
+ *   the path is the mirror image of the destination's own way up, so the
+ *   destinations below one switch come down on different links.  NCCL's
+ *   rings (the inter-node edge of channel c from NIC c of a node to NIC c
+ *   of the next) form shift permutations, which this routing carries
+ *   without two flows on one link on a non-blocking tree.  On a dragonfly,
+ *   or where the tree is not symmetric enough for the mirror to meet, the
+ *   choice among the next hops that lead closer is the same digit of D
+ * @SIM_ROUTING_ECMP: per-flow equal-cost multi-path hashing, as Ethernet
+ *   and RoCE switches do with the 5-tuple (RFC 2992): at every hop a hash of
+ *   the flow picks one of the links that lead closer.  Different flows can
+ *   collide on one link while another stays idle, and the model keeps those
+ *   collisions (the hash is deterministic: same flow, same path)
+ * @SIM_ROUTING_ADAPTIVE: adaptive routing (InfiniBand adaptive routing in
+ *   NVIDIA Quantum switches, Ethernet flowlet or congestion-aware
+ *   switching, e.g. CONGA, SIGCOMM 2014), modelled at the time a flow is
+ *   registered: at every hop it takes the least-loaded of the links that
+ *   lead closer (fewest flows already registered on it; ties go to the
+ *   D-mod-K choice), and keeps that path
+ * @SIM_ROUTING_SPRAY: packet spraying (Dixit et al., "On the impact of
+ *   packet spraying in data center networks", INFOCOM 2013; AI Ethernet
+ *   fabrics spray RoCE packets the same way): the packets of a flow spread
+ *   evenly over every equal-cost path.  Modelled as an even split: the uplinks of a switch, and the links
+ *   down into a switch, act as one pooled resource of their summed
+ *   capacity for such flows, which is exact on a symmetric tree where every
+ *   flow sprays.  Tree fabrics only (single-switch, fat-tree, fat-tree-3,
+ *   rail-optimized)
+ *
+ * How a route picks among equal-cost paths.
+ */
+typedef enum {
+  SIM_ROUTING_DEFAULT,
+  SIM_ROUTING_DMODK,
+  SIM_ROUTING_ECMP,
+  SIM_ROUTING_ADAPTIVE,
+  SIM_ROUTING_SPRAY,
+} SimRouting;
+
 typedef struct {
   SimFabricKind kind;
   char   *switch_model;      /* catalogue [switch] model */
@@ -123,6 +180,7 @@ typedef struct {
   gboolean set_link_latency;
   double  access_cable_length;  /* metres */
   double  cable_length;         /* metres */
+  SimRouting routing;
 } SimFabricConfig;
 
 /**
@@ -211,7 +269,11 @@ typedef struct _SimTopology SimTopology;
  *
  * Errors: SIM_ERROR_NOT_FOUND for an unknown link or switch model;
  * SIM_ERROR_INVALID if the fabric cannot be built (radix too small for
- * the node count, oversubscription < 1...), saying why.
+ * the node count, oversubscription < 1, spraying on a dragonfly...),
+ * saying why.
+ *
+ * Time complexity: O(vertices + links + GPUs x node size), the last for
+ * the NICs nearest each GPU.
  *
  * Returns: (transfer full) (nullable): the topology.
  */
@@ -286,20 +348,92 @@ double sim_topology_resource_capacity (const SimTopology *topology, guint32 reso
  * @latency: (out) (optional): the sum of the path's per-hop latencies
  *
  * Two GPUs of the same node are routed over the node's own links only.
- * Among the links that lead one hop closer to the destination, hop k
- * takes the one that a mix of @flow_hash and k picks, so different hashes
- * spread over parallel paths and the same hash always takes the same path.
+ * Between nodes, the route leaves by the NIC nearest @src_gpu (ties broken
+ * by @flow_hash), crosses the network as the topology's routing mode says
+ * (#SimRouting; %SIM_ROUTING_ADAPTIVE sees no load here), and enters by the
+ * NIC nearest @dst_gpu.  Every mode takes a minimal path; the same
+ * arguments always give the same path.
  *
- * The hop distances to a destination are computed once (a breadth-first
- * search, O(vertices + links)) and cached per destination vertex, two
- * bytes per vertex, within a fixed memory budget (the oldest destination
- * is dropped first; a dropped one is recomputed to the same result).
- * Time complexity: O(sum of the degrees along the path) once cached.
+ * On a tree fabric (single-switch, fat-tree, fat-tree-3, rail-optimized)
+ * no mode needs a table (see sim_topology_route_via()).  On a dragonfly,
+ * or for a tree too asymmetric for the up/down rules, the hop distances
+ * to the destination NIC are computed once (a breadth-first search,
+ * O(vertices + links)) and cached per destination vertex, two bytes per
+ * vertex, within a fixed memory budget (the oldest destination is dropped
+ * first; a dropped one is recomputed to the same result).  Time
+ * complexity: O(sum of the degrees along the path) once cached.  Routes
+ * inside a node walk small per-node tables the same way.
  *
  * Returns: %FALSE if the GPUs are not connected.
  */
 gboolean sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst_gpu,
                              guint64 flow_hash, GArray *resources, SimTime *latency);
+
+/**
+ * sim_topology_route_via: (skip)
+ * @topology: a topology
+ * @src_gpu: the sending GPU (cluster index)
+ * @nic_gpu: a GPU of @src_gpu's node whose nearest NIC the route leaves
+ *   by (NCCL's channel NIC; reached over the node's own links, through
+ *   that GPU on NVSwitch nodes, as NCCL's PXN does), or @src_gpu
+ * @dst_gpu: the receiving GPU
+ * @flow_hash: tells flows apart: ECMP hashes it; it breaks ties between
+ *   NICs equally near a GPU
+ * @load: (nullable): flows registered per directed resource, which
+ *   %SIM_ROUTING_ADAPTIVE avoids; %NULL counts none
+ * @resources: (out caller-allocates): cleared, then filled with the
+ *   directed resources of the path, in order (with
+ *   %SIM_ROUTING_SPRAY, the pooled resources of the tiers it sprays over)
+ * @latency: (out) (optional): the sum of the path's per-hop latencies
+ *
+ * A route as sim_topology_route() describes, leaving by @nic_gpu's NIC.
+ * Between GPUs of one node, @nic_gpu is ignored.  On a tree fabric the
+ * network part needs no search: D-mod-K is computed in closed form from
+ * the NICs' numbers, O(tiers); ECMP and adaptive routing climb to the
+ * destination's ancestors and come down, O(the destination leaf's
+ * ancestors' uplinks + radix x tiers).  On a dragonfly they walk a cached
+ * distance table.
+ *
+ * Returns: %FALSE if the GPUs are not connected.
+ */
+gboolean sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
+                                 guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
+                                 GArray *resources, SimTime *latency);
+
+/**
+ * sim_topology_get_routing:
+ *
+ * Returns: the routing mode in force (never %SIM_ROUTING_DEFAULT: the
+ *   default resolved by the link kind).
+ */
+SimRouting sim_topology_get_routing (const SimTopology *topology);
+
+/**
+ * sim_topology_get_n_resources:
+ *
+ * Returns: the directed resources routes can name: two per link, then,
+ *   with %SIM_ROUTING_SPRAY, two pooled resources (up and down) per
+ *   switch or pod that has uplinks.
+ */
+guint sim_topology_get_n_resources (const SimTopology *topology);
+
+/**
+ * sim_routing_to_string:
+ * Returns: (transfer none): the name of @routing in a scenario ("dmodk").
+ */
+const char *sim_routing_to_string (SimRouting routing);
+
+/**
+ * sim_routing_from_string:
+ * @text: "default", "dmodk" (or "d-mod-k"), "ecmp", "adaptive" or "spray"
+ * @routing: (out): the mode
+ * @error: return location for a #GError
+ *
+ * Errors: SIM_ERROR_INVALID for an unknown name, with a suggestion.
+ *
+ * Returns: (skip): %TRUE on success.
+ */
+gboolean sim_routing_from_string (const char *text, SimRouting *routing, GError **error);
 
 /**
  * SimTopologyMetrics:
@@ -365,7 +499,7 @@ const char *sim_fabric_kind_to_string (SimFabricKind kind);
  * Returns: (transfer none) (array zero-terminated=1): the keys of a
  *   scenario's [fabric] section: topology, switch, link, oversubscription,
  *   radix, groups, routers_per_group, global_links, transport_latency,
- *   switch_latency, link_latency, access_cable_length, cable_length.
+ *   switch_latency, link_latency, access_cable_length, cable_length, routing.
  */
 const char * const *sim_fabric_config_keys (void);
 
@@ -383,7 +517,8 @@ const char * const *sim_fabric_config_keys (void);
  * positive integers (0 for the default); transport_latency, switch_latency
  * and link_latency are durations with a unit ("20us", "150ns") of at most
  * 1 s; access_cable_length and cable_length are lengths with a unit ("3m",
- * "0.1km") of at most 10 km.
+ * "0.1km") of at most 10 km; routing is one of default, dmodk, ecmp,
+ * adaptive, spray (#SimRouting).
  *
  * Errors: SIM_ERROR_UNKNOWN_KEY for an unknown key (with a suggestion);
  * SIM_ERROR_PARSE or SIM_ERROR_INVALID for a bad value, saying what was
