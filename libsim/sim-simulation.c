@@ -1799,28 +1799,9 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   if (!setup_class_scaling (self, error))
     return NULL;
 
-  if (scenario->source == SIM_SOURCE_SWF)
-    self->workload = sim_workload_new_swf (scenario->trace_path, &scenario->swf, error);
-  else if (scenario->source == SIM_SOURCE_PHILLY)
-    self->workload = sim_workload_new_philly (scenario->trace_path, &scenario->philly, error);
-  else if (scenario->source == SIM_SOURCE_HELIOS)
-    self->workload = sim_workload_new_helios (scenario->trace_path, &scenario->trace, error);
-  else if (scenario->source == SIM_SOURCE_SLURM)
-    self->workload = sim_workload_new_slurm (scenario->trace_path, &scenario->trace, error);
-  else if (scenario->source == SIM_SOURCE_OPENB)
-    {
-      SimOpenbConfig oc = { scenario->trace.max_jobs, scenario->trace.skip_invalid,
-                            scenario->trace.rebase_time };
-      self->workload = sim_workload_new_openb (scenario->trace_path, &oc, error);
-    }
-  else
-    self->workload = sim_workload_new_generator (&scenario->generator, scenario->seed, error);
+  self->workload = sim_workload_new_for_scenario (scenario, error);
   if (self->workload == NULL)
-    {
-      sim__scenario_locate (scenario, "workload",
-                            scenario->source != SIM_SOURCE_SYNTHETIC ? "trace" : NULL, error);
-      return NULL;
-    }
+    return NULL;
 
   if (!create_policy (self, error))
     return NULL;
@@ -1832,6 +1813,34 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   self->k_sample = sim_engine_register (self->engine, on_sample, self);
   self->k_wake = sim_engine_register (self->engine, on_wake, self);
   return g_steal_pointer (&self);
+}
+
+SimWorkload *
+sim_workload_new_for_scenario (const SimScenario *scenario, GError **error)
+{
+  SimWorkload *workload;
+
+  g_return_val_if_fail (scenario != NULL, NULL);
+  if (scenario->source == SIM_SOURCE_SWF)
+    workload = sim_workload_new_swf (scenario->trace_path, &scenario->swf, error);
+  else if (scenario->source == SIM_SOURCE_PHILLY)
+    workload = sim_workload_new_philly (scenario->trace_path, &scenario->philly, error);
+  else if (scenario->source == SIM_SOURCE_HELIOS)
+    workload = sim_workload_new_helios (scenario->trace_path, &scenario->trace, error);
+  else if (scenario->source == SIM_SOURCE_SLURM)
+    workload = sim_workload_new_slurm (scenario->trace_path, &scenario->trace, error);
+  else if (scenario->source == SIM_SOURCE_OPENB)
+    {
+      SimOpenbConfig oc = { scenario->trace.max_jobs, scenario->trace.skip_invalid,
+                            scenario->trace.rebase_time };
+      workload = sim_workload_new_openb (scenario->trace_path, &oc, error);
+    }
+  else
+    workload = sim_workload_new_generator (&scenario->generator, scenario->seed, error);
+  if (workload == NULL)
+    sim__scenario_locate (scenario, "workload",
+                          scenario->source != SIM_SOURCE_SYNTHETIC ? "trace" : NULL, error);
+  return workload;
 }
 
 gboolean

@@ -60,6 +60,21 @@ typedef void (*SimProgressFunc) (SimSimulation *simulation, double fraction, Sim
 SimSimulation *sim_simulation_new (SimScenario *scenario, GError **error);
 
 /**
+ * sim_workload_new_for_scenario: (skip)
+ * @scenario: a scenario
+ * @error: return location for a #GError
+ *
+ * Opens @scenario's workload (its generator or trace reader), as
+ * sim_simulation_new() does: for instance to read a whole trace before a
+ * run (`gpusim validate`).
+ *
+ * Errors: those of the source, with the scenario's [workload] trace key.
+ *
+ * Returns: (transfer full) (nullable): the workload.
+ */
+SimWorkload *sim_workload_new_for_scenario (const SimScenario *scenario, GError **error);
+
+/**
  * sim_cluster_new_for_scenario: (skip)
  * @scenario: a scenario
  * @catalogue: where its node and GPU models are looked up
