@@ -312,19 +312,7 @@ pull_next (SimSimulation *self)
     {
       /* A trace that gives no job at all is a mistake, not an empty run. */
       if (self->workload->produced == 0 && self->scenario->source != SIM_SOURCE_SYNTHETIC)
-        {
-          guint64 skipped = sim_workload_get_skipped (self->workload);
-          if (skipped > 0)
-            fail (self, g_error_new (SIM_ERROR, SIM_ERROR_TRACE,
-                                     "%s: no job to simulate: every one of its %" G_GUINT64_FORMAT
-                                     " rows was skipped as invalid (set skip_invalid = false to "
-                                     "see the first, with its line)",
-                                     self->workload->description, skipped));
-          else
-            fail (self, g_error_new (SIM_ERROR, SIM_ERROR_TRACE,
-                                     "%s: no job to simulate: the trace has no rows",
-                                     self->workload->description));
-        }
+        fail (self, sim__workload_no_jobs_error (self->workload));
       return;
     }
   if (self->next.submit < sim_engine_now (self->engine))

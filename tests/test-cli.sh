@@ -234,6 +234,26 @@ sed 's/^model = DGX-H100$/model = DGX-H10/' "$QUICKSTART" >"$tmp/model.ini"
 expect 1 validate "$tmp/model.ini"
 contains "$tmp/stderr" 'did you mean "DGX-H100"' "gpusim validate with model DGX-H10"
 
+# validate reads a trace to its end: a bad row on line 302 of a Philly list
+# is found (exit 1, with its line); --quick reads only the header; a trace
+# with no rows is refused as a run would refuse it.
+{ cat "$SIM_TOP_SRCDIR/tests/data/philly-excerpt.csv"; echo "2017-10-31 23:59:00,abc,1,30,vc"; } \
+    >"$tmp/deep.csv"
+deep_line=$(wc -l <"$tmp/deep.csv" | tr -d ' ')
+printf '[scenario]\nname = deep\n[pool a]\nmodel = DGX-A100\ncount = 4\n[workload]\nsource = philly\ntrace = %s\n' \
+    "$tmp/deep.csv" >"$tmp/deep.ini"
+expect 1 validate "$tmp/deep.ini"
+contains "$tmp/stderr" "deep.csv:$deep_line: duration" "gpusim validate: a bad row at the end of a trace"
+expect 0 validate --quick "$tmp/deep.ini"
+head -n 1 "$tmp/deep.csv" >"$tmp/deep-empty.csv"
+sed "s|$tmp/deep.csv|$tmp/deep-empty.csv|" "$tmp/deep.ini" >"$tmp/deep-empty.ini"
+expect 1 validate "$tmp/deep-empty.ini"
+contains "$tmp/stderr" "no job to simulate" "gpusim validate: a trace with no rows"
+sed '$d' "$tmp/deep.csv" >"$tmp/deep-good.csv"
+sed "s|$tmp/deep.csv|$tmp/deep-good.csv|" "$tmp/deep.ini" >"$tmp/deep-good.ini"
+expect 0 validate "$tmp/deep-good.ini"
+contains "$tmp/stdout" "jobs in the trace" "gpusim validate: the trace's job count"
+
 # ---- A scheduling cycle -------------------------------------------------------
 
 # With [policy] interval = 60s every job starts on a multiple of 60 s; with

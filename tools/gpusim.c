@@ -161,6 +161,26 @@ failed:
   return 1;
 }
 
+/* Reads SCENARIO's trace to its end; refuses one past the job limit
+ * unless FORCE. */
+static gboolean
+read_trace (const SimScenario *scenario, gboolean force, guint64 *jobs, GError **error)
+{
+  g_autoptr(SimWorkload) workload = sim_workload_new_for_scenario (scenario, error);
+
+  if (workload == NULL || !sim_workload_read_all (workload, jobs, error))
+    return FALSE;
+  if (!force && *jobs > SIM_LIMIT_JOBS)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%s: %s holds %" G_GUINT64_FORMAT " jobs: more than a run may take without "
+                   "being forced (%" G_GUINT64_FORMAT "); set [workload] jobs, or pass --force",
+                   scenario->path, scenario->trace_path, *jobs, SIM_LIMIT_JOBS);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Loads PATH with each of its variants (after the user's SETS) and builds
  * the simulation; prints every error.  Returns whether all were good. */
 static gboolean
@@ -196,17 +216,20 @@ int
 gpusim_cmd_validate (int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL;
-  gboolean force = FALSE;
+  gboolean force = FALSE, quick = FALSE;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set scenario.seed=7", "SECTION.KEY=VALUE" },
     { "force", 0, 0, G_OPTION_ARG_NONE, &force,
       "Accept a run past the size limits (100 million jobs, 2 GB of output)", NULL },
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick,
+      "Do not read a trace's rows (only its header, as a run starts)", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("SCENARIO... - check scenarios");
   g_autoptr(GError) error = NULL;
   int status = 0;
+  guint64 trace_jobs;
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
@@ -239,6 +262,16 @@ gpusim_cmd_validate (int argc, char **argv)
           status = 1;
           continue;
         }
+      /* A trace is read to its end, so that a bad row far down is found now. */
+      trace_jobs = 0;
+      if (!quick && scenario->source != SIM_SOURCE_SYNTHETIC &&
+          !read_trace (scenario, force, &trace_jobs, &error))
+        {
+          gpusim_print_error (error);
+          g_clear_error (&error);
+          status = 1;
+          continue;
+        }
       {
         g_autofree char *cluster = sim_cluster_describe (sim_simulation_get_cluster (sim));
         printf ("%s: valid: \"%s\", %s, %u GPUs, policy %s", argv[i], scenario->name, cluster,
@@ -248,6 +281,8 @@ gpusim_cmd_validate (int argc, char **argv)
         sim_simulation_estimate (sim, &estimate);
         if (estimate.jobs > 0)
           printf (", about %" G_GUINT64_FORMAT " jobs", estimate.jobs);
+        if (trace_jobs > 0)
+          printf (", %" G_GUINT64_FORMAT " jobs in the trace", trace_jobs);
         if (scenario->n_variants > 0)
           printf (", %u variant(s)", scenario->n_variants);
         putchar ('\n');

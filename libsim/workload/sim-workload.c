@@ -88,3 +88,40 @@ sim_workload_get_skipped (const SimWorkload *workload)
   g_return_val_if_fail (workload != NULL, 0);
   return workload->vtable->skipped != NULL ? workload->vtable->skipped (workload) : 0;
 }
+
+GError *
+sim__workload_no_jobs_error (const SimWorkload *workload)
+{
+  guint64 skipped = sim_workload_get_skipped (workload);
+
+  if (skipped > 0)
+    return g_error_new (SIM_ERROR, SIM_ERROR_TRACE,
+                        "%s: no job to simulate: every one of its %" G_GUINT64_FORMAT
+                        " rows was skipped as invalid (set skip_invalid = false to see the "
+                        "first, with its line)", workload->description, skipped);
+  return g_error_new (SIM_ERROR, SIM_ERROR_TRACE, "%s: no job to simulate: the trace has no rows",
+                      workload->description);
+}
+
+gboolean
+sim_workload_read_all (SimWorkload *workload, guint64 *jobs, GError **error)
+{
+  SimJobSpec spec;
+  GError *local = NULL;
+
+  g_return_val_if_fail (workload != NULL && jobs != NULL, FALSE);
+  *jobs = 0;
+  while (sim_workload_next (workload, &spec, &local))
+    (*jobs)++;
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (workload->produced == 0)
+    {
+      g_propagate_error (error, sim__workload_no_jobs_error (workload));
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -170,6 +170,28 @@ guint sim_workload_get_n_classes (const SimWorkload *workload);
  */
 const char *sim_workload_get_class_name (const SimWorkload *workload, guint job_class);
 
+/**
+ * sim_workload_read_all: (skip)
+ * @workload: a workload, not read yet
+ * @jobs: (out): the jobs it gave
+ * @error: return location for a #GError
+ *
+ * Reads @workload to its end: a check of a whole trace before a run
+ * (`gpusim validate`).  A source that gives no job at all (a trace with
+ * no rows, or whose every row was skipped as invalid) is an error, as in
+ * a run.
+ *
+ * Errors: the source's own (SIM_ERROR_TRACE with the file and line of the
+ * first bad row); SIM_ERROR_TRACE for a source without jobs.
+ *
+ * Returns: %TRUE if every row was read.
+ */
+gboolean sim_workload_read_all (SimWorkload *workload, guint64 *jobs, GError **error);
+
+/* The error for a source that gave no job at all (used by runs and by
+ * sim_workload_read_all()). */
+GError *sim__workload_no_jobs_error (const SimWorkload *workload);
+
 /* Used by sources: sets up the common part. */
 void sim__workload_init (SimWorkload *workload, const SimWorkloadVTable *vtable,
                          const char *description);
