@@ -1299,8 +1299,11 @@ on_sample (SimEngine *engine, const SimEvent *ev, gpointer data)
     return;
   /* Not tick(): a sample must not advance the integrals (sim-metrics.h). */
   sim__metrics_sample (&self->metrics, ev->time);
-  sim_engine_schedule (engine, ev->time + self->scenario->sample_interval, self->k_sample, 0,
-                       NULL, 0);
+  /* A next sample past the end of simulated time is not taken: the run's
+   * last row, when it finishes, covers the rest. */
+  if (ev->time <= SIM_TIME_NEVER - 1 - self->scenario->sample_interval)
+    sim_engine_schedule (engine, ev->time + self->scenario->sample_interval, self->k_sample, 0,
+                         NULL, 0);
 }
 
 /* ------------------------------------------------------------------------- */
