@@ -21,4 +21,8 @@ int gpusim_cmd_scaling  (int argc, char **argv);
 /* Prints "gpusim: MESSAGE" on stderr. */
 void gpusim_print_error (const GError *error);
 
+/* Prints "gpusim: MESSAGE" and @context's help on stderr; returns 2, the
+ * exit status of a usage error. */
+int gpusim_usage_error (GOptionContext *context, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
 G_END_DECLS

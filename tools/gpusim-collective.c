@@ -129,14 +129,6 @@ report (const GError *error)
   return 1;
 }
 
-static int
-usage_error (GOptionContext *context, const char *message)
-{
-  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-  fprintf (stderr, "gpusim: %s\n\n%s", message, help);
-  return 2;
-}
-
 int
 gpusim_cmd_collective (int argc, char **argv)
 {
@@ -183,21 +175,21 @@ gpusim_cmd_collective (int argc, char **argv)
     "Prints the table nccl-tests prints (size, count, type, redop, root, time, algbw,\n"
     "busbw) for the first N GPUs of the scenario's cluster, over its [fabric].");
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error (context, error->message);
+    return gpusim_usage_error (context, "%s", error->message);
   if (argc != 2)
-    return usage_error (context, argc < 2 ? "collective needs a SCENARIO file"
+    return gpusim_usage_error (context, "%s", argc < 2 ? "collective needs a SCENARIO file"
                                           : "too many arguments");
   if (op_text != NULL && !sim_collective_op_from_string (op_text, &op, &error))
-    return usage_error (context, error->message);
+    return gpusim_usage_error (context, "%s", error->message);
   if (algo_text != NULL && !sim_collective_algo_from_string (algo_text, &algo, &error))
-    return usage_error (context, error->message);
+    return gpusim_usage_error (context, "%s", error->message);
   if ((min_text != NULL && !sim_parse_size (min_text, &min_bytes, &error))
       || (max_text != NULL && !sim_parse_size (max_text, &max_bytes, &error)))
-    return usage_error (context, error->message);
+    return gpusim_usage_error (context, "%s", error->message);
   if (n_gpus < 2)
-    return usage_error (context, "--gpus N is needed, with N >= 2");
+    return gpusim_usage_error (context, "--gpus N is needed, with N >= 2");
   if (routing_text != NULL && !sim_routing_from_string (routing_text, &routing, &error))
-    return usage_error (context, error->message);
+    return gpusim_usage_error (context, "%s", error->message);
 
   sc = sim_scenario_load (argv[1], (const char * const *) sets, &error);
   if (sc == NULL)

@@ -18,14 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int
-usage_error (GOptionContext *context, const char *message)
-{
-  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-  fprintf (stderr, "gpusim: %s\n\n%s", message, help);
-  return 2;
-}
-
 typedef struct {
   gint64   last_draw;
   gboolean drawn;
@@ -99,18 +91,18 @@ gpusim_cmd_compare (int argc, char **argv)
     "difference from the first, paired by seed.  A difference marked * has an\n"
     "interval that excludes 0.  The output does not depend on --jobs.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error (context, error->message);
+    return gpusim_usage_error (context, "%s", error->message);
   if (argc != 2)
-    return usage_error (context,
-                        argc < 2 ? "compare needs a SCENARIO file" : "too many arguments");
+    return gpusim_usage_error (context, "%s",
+                               argc < 2 ? "compare needs a SCENARIO file" : "too many arguments");
 
   if (n_seeds < 1)
-    return usage_error (context, "--seeds: expected a number of runs, at least 1");
+    return gpusim_usage_error (context, "--seeds: expected a number of runs, at least 1");
   if (jobs < 0)
-    return usage_error (context, "--jobs: expected a number of threads, 0 for one per processor");
+    return gpusim_usage_error (context, "--jobs: expected a number of threads, 0 for one per processor");
   if (first_seed != NULL &&
       !g_ascii_string_to_unsigned (first_seed, 10, 0, G_MAXUINT64, &seed, NULL))
-    return usage_error (context, "--seed: expected a non-negative integer");
+    return gpusim_usage_error (context, "--seed: expected a non-negative integer");
 
   cmp = sim_comparison_new (argv[1], (const char * const *) sets, &error);
   if (cmp == NULL)
@@ -125,7 +117,7 @@ gpusim_cmd_compare (int argc, char **argv)
       if (sc == NULL)
         goto failed;
       if (sc->n_variants == 0)
-        return usage_error (context, "compare needs at least one --policy or --variant, or "
+        return gpusim_usage_error (context, "%s", "compare needs at least one --policy or --variant, or "
                                      "[variant NAME] sections in the scenario");
       for (guint i = 0; i < sc->n_variants; i++)
         if (!sim_comparison_add_variant (cmp, sc->variants[i].name,
@@ -143,7 +135,7 @@ gpusim_cmd_compare (int argc, char **argv)
         if (*p == ':')
           colon = p;
       if (colon == NULL || colon == variants[i] || eq == NULL)
-        return usage_error (context, "--variant: expected NAME:SECTION.KEY=VALUE[;...]");
+        return gpusim_usage_error (context, "--variant: expected NAME:SECTION.KEY=VALUE[;...]");
       name = g_strndup (variants[i], (gsize) (colon - variants[i]));
       sets_v = g_strsplit (colon + 1, ";", -1);
       if (!sim_comparison_add_variant (cmp, name, (const char * const *) sets_v, &error))

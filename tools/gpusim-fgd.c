@@ -24,15 +24,6 @@
 #define NODE_LIST "openb_node_list_gpu_node.csv"
 #define POD_LIST  "openb_pod_list_default.csv"
 
-static int
-usage_error (GOptionContext *context, const char *message)
-{
-  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-
-  fprintf (stderr, "gpusim: %s\n\n%s", message, help);
-  return 2;
-}
-
 /* "130%" or "1.3" as a share; FALSE if neither. */
 static gboolean
 parse_share (const char *text, double *out)
@@ -167,27 +158,27 @@ gpusim_cmd_fgd (int argc, char **argv)
     "variant runs it as the study's own simulator does, and on a published pod list\n"
     "prints the paper's figures beside ours.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error (context, error->message);
+    return gpusim_usage_error (context, "%s", error->message);
   if (argc != 1)
-    return usage_error (context, "fgd takes no arguments besides its options");
+    return gpusim_usage_error (context, "fgd takes no arguments besides its options");
   if (seeds < 1)
-    return usage_error (context, "--seeds must be at least 1");
+    return gpusim_usage_error (context, "--seeds must be at least 1");
   if (first_seed < 0)
-    return usage_error (context, "--seed must not be negative");
+    return gpusim_usage_error (context, "--seed must not be negative");
   if (threads < 0)
-    return usage_error (context, "--threads must not be negative");
+    return gpusim_usage_error (context, "--threads must not be negative");
   if (curve < 0)
-    return usage_error (context, "--curve must not be negative");
+    return gpusim_usage_error (context, "--curve must not be negative");
 
   config.stop_share = 1.30;
   config.sample_step = 0.01;
   if (stop_text != NULL && !parse_share (stop_text, &config.stop_share))
-    return usage_error (context, "--stop expects a share such as 130% or 1.3");
+    return gpusim_usage_error (context, "%s", "--stop expects a share such as 130% or 1.3");
   if (step_text != NULL && !parse_share (step_text, &config.sample_step))
-    return usage_error (context, "--step expects a share such as 1% or 0.01");
+    return gpusim_usage_error (context, "%s", "--step expects a share such as 1% or 0.01");
 
   if (variant_text != NULL && !sim_fgd_variant_from_string (variant_text, &config.variant, &error))
-    return usage_error (context, error->message);
+    return gpusim_usage_error (context, "%s", error->message);
 
   for (guint i = 0; policy_args != NULL && policy_args[i] != NULL; i++)
     {
@@ -230,7 +221,7 @@ gpusim_cmd_fgd (int argc, char **argv)
   config.ignore_gpu_spec = ignore_spec;
   config.ties_in_list_order = list_ties;
   if (list_ties && config.variant != SIM_FGD_VARIANT_PAPER)
-    return usage_error (context, "--ties-in-list-order applies to the paper variant only");
+    return gpusim_usage_error (context, "--ties-in-list-order applies to the paper variant only");
   if (!quiet && isatty (STDERR_FILENO))
     {
       progress.started = g_get_monotonic_time ();

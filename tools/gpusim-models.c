@@ -447,25 +447,6 @@ print_list_json (const SimCatalogue *catalogue)
 /* ------------------------------------------------------------------------ */
 /* The command */
 
-static int
-usage_error (GOptionContext *ctx, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static int
-usage_error (GOptionContext *ctx, const char *format, ...)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *msg = NULL;
-  va_list ap;
-
-  va_start (ap, format);
-  msg = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  error = g_error_new (SIM_ERROR, SIM_ERROR_INVALID,
-                       "models: %s (try \"gpusim models --help\")", msg);
-  gpusim_print_error (error);
-  return 2;
-}
-
 int
 gpusim_cmd_models (int argc, char **argv)
 {
@@ -498,7 +479,7 @@ gpusim_cmd_models (int argc, char **argv)
     "  gpusim models --path ./my-models --json\n");
 
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return usage_error (ctx, "%s", error->message);
+    return gpusim_usage_error (ctx, "%s", error->message);
   if (help)
     {
       g_autofree char *text = g_option_context_get_help (ctx, TRUE, NULL);
@@ -506,12 +487,12 @@ gpusim_cmd_models (int argc, char **argv)
       return 0;
     }
   if (argc > 1 && strcmp (argv[1], "show") != 0 && strcmp (argv[1], "list") != 0)
-    return usage_error (ctx, "unknown action \"%s\": expected \"show NAME\" or nothing",
+    return gpusim_usage_error (ctx, "unknown action \"%s\": expected \"show NAME\" or nothing",
                         argv[1]);
   if (argc > 1 && strcmp (argv[1], "show") == 0 && argc != 3)
-    return usage_error (ctx, "\"show\" takes one model name");
+    return gpusim_usage_error (ctx, "\"show\" takes one model name");
   if (argc > 1 && strcmp (argv[1], "list") == 0 && argc != 2)
-    return usage_error (ctx, "\"list\" takes no arguments");
+    return gpusim_usage_error (ctx, "\"list\" takes no arguments");
 
   catalogue = sim_catalogue_new_default ((const char * const *) paths, &error);
   if (catalogue == NULL)

@@ -17,25 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int
-usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
-
-static int
-usage_error (const char *format, ...)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *msg = NULL;
-  va_list ap;
-
-  va_start (ap, format);
-  msg = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  error = g_error_new (SIM_ERROR, SIM_ERROR_INVALID,
-                       "scaling: %s (try \"gpusim scaling --help\")", msg);
-  gpusim_print_error (error);
-  return 2;
-}
-
 /* "1,2,4,8" into GPU counts. */
 static GArray *
 parse_counts (const char *text, GError **error)
@@ -190,7 +171,7 @@ gpusim_cmd_scaling (int argc, char **argv)
     "  gpusim scaling scenarios/scaling-molecular-dynamics.ini\n"
     "  gpusim scaling scenarios/scaling-render.ini --gpus 1,2,3,4,6,8\n");
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return usage_error ("%s", error->message);
+    return gpusim_usage_error (ctx, "%s", error->message);
   if (help)
     {
       g_autofree char *text = g_option_context_get_help (ctx, TRUE, NULL);
@@ -198,7 +179,7 @@ gpusim_cmd_scaling (int argc, char **argv)
       return 0;
     }
   if (argc != 2)
-    return usage_error ("%s", argc < 2 ? "scaling needs a SCENARIO file" : "too many arguments");
+    return gpusim_usage_error (ctx, "%s", argc < 2 ? "scaling needs a SCENARIO file" : "too many arguments");
   if (gpus != NULL && (wanted = parse_counts (gpus, &error)) == NULL)
     {
       gpusim_print_error (error);

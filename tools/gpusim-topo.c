@@ -18,25 +18,6 @@
 
 static const char * const tier_names[] = { "all", "leaf", "spine", "core" };
 
-static int
-usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
-
-static int
-usage_error (const char *format, ...)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *msg = NULL;
-  va_list ap;
-
-  va_start (ap, format);
-  msg = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  error = g_error_new (SIM_ERROR, SIM_ERROR_INVALID, "topo: %s (try \"gpusim topo --help\")",
-                       msg);
-  gpusim_print_error (error);
-  return 2;
-}
-
 
 /* "2:1", or "-" at the top tier. */
 static char *
@@ -194,7 +175,7 @@ gpusim_cmd_topo (int argc, char **argv)
     "  gpusim topo my.ini --set fabric.topology=fat-tree --set fabric.oversubscription=2:1\n"
     "  gpusim topo scenarios/fabric-oversubscription.ini --diagram network.svg\n");
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return usage_error ("%s", error->message);
+    return gpusim_usage_error (ctx, "%s", error->message);
   if (help)
     {
       g_autofree char *text = g_option_context_get_help (ctx, TRUE, NULL);
@@ -202,7 +183,7 @@ gpusim_cmd_topo (int argc, char **argv)
       return 0;
     }
   if (argc != 2)
-    return usage_error ("%s", argc < 2 ? "topo needs a SCENARIO file" : "too many arguments");
+    return gpusim_usage_error (ctx, "%s", argc < 2 ? "topo needs a SCENARIO file" : "too many arguments");
 
   sc = sim_scenario_load (argv[1], (const char * const *) sets, &error);
   if (sc == NULL)

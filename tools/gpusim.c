@@ -26,10 +26,16 @@ gpusim_print_error (const GError *error)
   fprintf (stderr, "gpusim: %s\n", error->message);
 }
 
-static int
-usage_error (GOptionContext *context, const char *message)
+int
+gpusim_usage_error (GOptionContext *context, const char *format, ...)
 {
   g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+  g_autofree char *message = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  message = g_strdup_vprintf (format, ap);
+  va_end (ap);
   fprintf (stderr, "gpusim: %s\n\n%s", message, help);
   return 2;
 }
@@ -105,9 +111,9 @@ gpusim_cmd_run (int argc, char **argv)
     "Runs the scenario to its end and prints a summary: jobs, wait and completion\n"
     "times, slowdown, utilization, queue length and fragmentation.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error (context, error->message);
+    return gpusim_usage_error (context, "%s", error->message);
   if (argc != 2)
-    return usage_error (context, argc < 2 ? "run needs a SCENARIO file" : "too many arguments");
+    return gpusim_usage_error (context, "%s", argc < 2 ? "run needs a SCENARIO file" : "too many arguments");
 
   scenario = load_scenario (argv[1], sets, &error);
   if (scenario == NULL)
@@ -236,9 +242,9 @@ gpusim_cmd_validate (int argc, char **argv)
     "Checks each scenario without running it: its syntax, units and keys, the\n"
     "models it names in the catalogue, its policy and its workload source.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error (context, error->message);
+    return gpusim_usage_error (context, "%s", error->message);
   if (argc < 2)
-    return usage_error (context, "validate needs a SCENARIO file");
+    return gpusim_usage_error (context, "validate needs a SCENARIO file");
   for (int i = 1; i < argc; i++)
     {
       g_autoptr(SimScenario) scenario = load_scenario (argv[i], sets, &error);
