@@ -466,6 +466,7 @@ gboolean
 sim_place_first_fit (const SimCluster *cluster, const SimJob *job, SimPlacement *placement)
 {
   g_return_val_if_fail (cluster != NULL && job != NULL && placement != NULL, FALSE);
+  g_return_val_if_fail (placement->gpus != NULL, FALSE);
   return place_whole (cluster, job, placement, FALSE);
 }
 
@@ -473,6 +474,7 @@ gboolean
 sim_place_best_fit (const SimCluster *cluster, const SimJob *job, SimPlacement *placement)
 {
   g_return_val_if_fail (cluster != NULL && job != NULL && placement != NULL, FALSE);
+  g_return_val_if_fail (placement->gpus != NULL, FALSE);
   return place_whole (cluster, job, placement, TRUE);
 }
 
@@ -482,6 +484,7 @@ sim_place_mig (const SimCluster *cluster, const SimJob *job, SimPlacement *place
   guint gpu, start;
 
   g_return_val_if_fail (cluster != NULL && job != NULL && placement != NULL, FALSE);
+  g_return_val_if_fail (placement->gpus != NULL, FALSE);
   if (job->spec.mig_profile == NULL || job->spec.gpus != 1 ||
       !sim_cluster_mig_find (cluster, job->spec.mig_profile, job->spec.gpu_models, &gpu, &start))
     return FALSE;

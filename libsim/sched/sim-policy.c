@@ -74,6 +74,9 @@ sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
 
   g_return_val_if_fail (SIM_IS_POLICY (self), FALSE);
   g_return_val_if_fail (cluster != NULL && job != NULL && placement != NULL, FALSE);
+  /* A placement with no GPU array (a new Sim.Placement() in Python) has
+   * nowhere to write: refused, where it used to crash the caller. */
+  g_return_val_if_fail (placement->gpus != NULL, FALSE);
   iface = SIM_POLICY_GET_IFACE (self);
   g_return_val_if_fail (iface->place != NULL, FALSE);
   /* MIG jobs go where a MIG instance of their profile fits, whatever the

@@ -38,7 +38,10 @@ G_BEGIN_DECLS
  * @mig_start: for a MIG job, the start slice of its instance on @gpus[0]
  *
  * Where a job runs.  Filled by a placement; @gpus has room for the job's
- * GPU count.
+ * GPU count.  A placement without an array (@gpus %NULL, as a new
+ * Sim.Placement() in Python is) is refused by every placement function
+ * with a critical warning and %FALSE: the placements a policy receives
+ * come with their array.
  */
 typedef struct {
   guint32 *gpus;
