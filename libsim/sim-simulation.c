@@ -8,6 +8,7 @@
 #include "core/sim-engine.h"
 #include "core/sim-rng.h"
 #include "fabric/sim-collective.h"
+#include "fabric/sim-job-comm.h"
 #include "report/sim-metrics.h"
 #include "sched/sim-policy-private.h"
 #include "sched/sim-plugin.h"
@@ -48,18 +49,15 @@ struct _SimSimulation {
   SimPolicy     *policy;
   SimEngine     *engine;
   SimTopology   *topology;    /* NULL without a [fabric] section */
-  SimCommModel  *comm;        /* the network's shared bandwidth, with the topology */
+  SimJobComm    *comm;        /* running jobs' collectives on the topology's shared links */
   SimRng        *comm_rng;    /* draws communication profiles from the mix */
   double         comm_mix_total;
-  gboolean       comm_dirty;  /* collectives came or went since the last refresh */
-  GHashTable    *comm_owner;  /* collective id -> the SimJob that registered it */
   double         computing_milli; /* sum over running jobs of GPUs x thousandths x the
                                    * share of time they compute */
   double         reference_tflops; /* the reference GPU's; 0: every GPU runs at speed 1 */
   const SimGpuModel *reference_model; /* (nullable) the reference GPU */
   ClassScaling  *class_scaling; /* per synthetic class; NULL for traces */
   guint          n_class_scaling;
-  SimCommModel  *idle_comm;   /* an empty copy of the network, for speed-up curves */
   guint64        pass;        /* decision passes so far */
   SimTime        pass_time;   /* the instant of the last pass */
   guint          passes_now;  /* passes at that instant */
@@ -110,29 +108,10 @@ static void class_scaling_free (SimSimulation *self);
 static gboolean has_measured_curve (SimSimulation *self, const SimJob *job);
 static void mold_request (SimSimulation *self, SimJob *job);
 
-/* The collectives a running job has registered in the communication
- * model, by phase: data-parallel all-reduces, tensor-parallel all-reduces,
- * pipeline sends. */
-typedef struct {
-  GArray *ids;    /* guint */
-  GArray *bytes;  /* guint64, per collective and iteration */
-  GArray *phase;  /* guint8: 0 data, 1 tensor, 2 pipeline */
-  gboolean touched; /* its shares may have changed: re-estimate at the next refresh */
-} JobComm;
-
-static void
-job_comm_free (JobComm *jc)
-{
-  g_array_unref (jc->ids);
-  g_array_unref (jc->bytes);
-  g_array_unref (jc->phase);
-  g_free (jc);
-}
-
 static void
 free_job (SimJob *job)
 {
-  g_clear_pointer (&job->comm_state, job_comm_free);
+  sim__job_comm_forget (job);
   g_free (job->gpus);
   g_free (job);
 }
@@ -166,9 +145,7 @@ sim_simulation_finalize (GObject *object)
   g_clear_object (&self->policy);
   g_clear_pointer (&self->engine, sim_engine_free);
   class_scaling_free (self);
-  g_clear_pointer (&self->idle_comm, sim_comm_model_free);
-  g_clear_pointer (&self->comm, sim_comm_model_free);
-  g_clear_pointer (&self->comm_owner, g_hash_table_unref);
+  g_clear_pointer (&self->comm, sim__job_comm_free);
   g_clear_pointer (&self->topology, sim_topology_free);
   g_clear_pointer (&self->comm_rng, sim_rng_free);
   g_clear_pointer (&self->workload, sim_workload_free);
@@ -578,118 +555,8 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
       share_join (self, job, -1);
       share_refresh (self, job->gpus[0], now);
     }
-  if (job->comm_state != NULL)
-    {
-      JobComm *jc = job->comm_state;
-      for (guint i = 0; i < jc->ids->len; i++)
-        {
-          guint id = g_array_index (jc->ids, guint, i);
-          sim_comm_model_remove (self->comm, id);
-          g_hash_table_remove (self->comm_owner, GUINT_TO_POINTER (id));
-        }
-      g_clear_pointer (&job->comm_state, job_comm_free);
-      self->comm_dirty = TRUE;
-    }
-}
-
-/* Registers one collective of a starting job. */
-static gboolean
-add_collective (SimSimulation *self, SimJob *job, JobComm *jc, SimCollectiveOp op, guint8 phase,
-                guint64 bytes, const guint32 *gpus, guint n, GError **error)
-{
-  guint id;
-
-  if (n < 2 || bytes == 0)
-    return TRUE;
-  id = sim_comm_model_add (self->comm, op, SIM_COLLECTIVE_ALGO_AUTO, bytes, gpus, n, error);
-  if (id == 0)
-    return FALSE;
-  g_hash_table_insert (self->comm_owner, GUINT_TO_POINTER (id), job);
-  g_array_append_val (jc->ids, id);
-  g_array_append_val (jc->bytes, bytes);
-  g_array_append_val (jc->phase, phase);
-  return TRUE;
-}
-
-/* Registers the collectives of a training job that starts on its GPUs.
- * Ranks follow the usual layout (tensor-parallel fastest, then data, then
- * pipeline): rank = t + tp (d + dp p).  Each data-parallel group reduces
- * the gradients of its share of the model, gradient / (tp pp); each
- * tensor-parallel group all-reduces tp_bytes; consecutive pipeline stages
- * exchange pp_bytes.  GPUs beyond tp x dp x pp (when the count does not
- * divide) take no part in communication. */
-static gboolean
-register_comm (SimSimulation *self, SimJob *job, GError **error)
-{
-  const SimCommProfile *c = &job->spec.comm;
-  guint n = job->n_gpus;
-  guint tp = MAX (1, MIN (c->tp, n));
-  guint pp = MAX (1, MIN (c->pp, n / tp));
-  guint dp = n / (tp * pp);
-  JobComm *jc;
-  g_autofree guint32 *group = g_new (guint32, MAX (MAX (tp, dp), 2));
-
-  if (self->comm == NULL || c->iteration == 0 || n < 2)
-    return TRUE;
-  jc = g_new0 (JobComm, 1);
-  jc->ids = g_array_new (FALSE, FALSE, sizeof (guint));
-  jc->bytes = g_array_new (FALSE, FALSE, sizeof (guint64));
-  jc->phase = g_array_new (FALSE, FALSE, sizeof (guint8));
-  jc->touched = TRUE;
-  job->comm_state = jc;
-  self->comm_dirty = TRUE;
-  for (guint p = 0; p < pp; p++)
-    for (guint t = 0; t < tp; t++)
-      {
-        for (guint d = 0; d < dp; d++)
-          group[d] = job->gpus[t + tp * (d + dp * p)];
-        if (!add_collective (self, job, jc, SIM_COLLECTIVE_ALL_REDUCE, 0, c->dp_bytes / (tp * pp),
-                             group, dp, error))
-          return FALSE;
-      }
-  for (guint p = 0; p < pp; p++)
-    for (guint d = 0; d < dp; d++)
-      if (!add_collective (self, job, jc, SIM_COLLECTIVE_ALL_REDUCE, 1, c->tp_bytes,
-                           job->gpus + tp * (d + dp * p), tp, error))
-        return FALSE;
-  for (guint p = 0; p + 1 < pp; p++)
-    for (guint d = 0; d < dp; d++)
-      for (guint t = 0; t < tp; t++)
-        {
-          group[0] = job->gpus[t + tp * (d + dp * p)];
-          group[1] = job->gpus[t + tp * (d + dp * (p + 1))];
-          if (!add_collective (self, job, jc, SIM_COLLECTIVE_SEND_RECV, 2, c->pp_bytes, group, 2,
-                               error))
-            return FALSE;
-        }
-  return TRUE;
-}
-
-/* The iteration time of a communicating job under the current shares:
- * compute, plus each phase's slowest collective, less what overlaps
- * compute.  Returns its rate: compute / iteration. */
-static double
-comm_rate (SimSimulation *self, const SimJob *job)
-{
-  const JobComm *jc = job->comm_state;
-  double phase_time[3] = { 0, 0, 0 };
-  double reference = sim_time_to_seconds (job->spec.comm.iteration);
-  double compute = reference / job->speed;
-  double comm, hidden;
-
-  for (guint i = 0; i < jc->ids->len; i++)
-    {
-      SimCollectiveTiming timing;
-      guint8 ph = g_array_index (jc->phase, guint8, i);
-      if (sim_comm_model_estimate (self->comm, g_array_index (jc->ids, guint, i),
-                                   g_array_index (jc->bytes, guint64, i), &timing))
-        phase_time[ph] = MAX (phase_time[ph], timing.time);
-    }
-  comm = phase_time[0] + phase_time[1] + phase_time[2];
-  hidden = MIN (job->spec.comm.overlap * comm, compute);
-  /* Reference compute done per second: the iteration's reference compute
-   * over its time here. */
-  return reference / (compute + comm - hidden);
+  if (self->comm != NULL)
+    sim__job_comm_release (self->comm, job);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -738,7 +605,7 @@ reference_count (const ClassScaling *cs, const SimJob *job)
  * N the GPUs it holds (sim-scaling.h).  A rigid job measured at its own
  * count runs at 1, as it always did.  For scaling = comm (and linear) this
  * is the compute part, N / N_ref; the communication model then adds what
- * the collectives cost, in comm_rate(). */
+ * the collectives cost (sim__job_comm_rate()). */
 static double
 scaling_factor (SimSimulation *self, const SimJob *job)
 {
@@ -951,7 +818,7 @@ share_refresh (SimSimulation *self, guint g, SimTime now)
       update_progress (job, now);
       job->speed = job->speed / job->share * share;
       job->share = share;
-      job->rate = job->comm_state != NULL ? comm_rate (self, job) : job->speed;
+      job->rate = job->comm_state != NULL ? sim__job_comm_rate (self->comm, job) : job->speed;
       self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli *
                                (job->rate - old_rate) / job->speed;
       job->version++;
@@ -965,30 +832,18 @@ share_refresh (SimSimulation *self, guint g, SimTime now)
 static void
 refresh_rates (SimSimulation *self, SimTime now)
 {
-  g_autoptr(GArray) changed = NULL;
-
-  if (!self->comm_dirty)
-    return;
-  self->comm_dirty = FALSE;
   /* Only jobs whose collectives' flows changed rate (and new ones) can have
    * a new rate; they are updated in start order, so that the order of the
    * rescheduled completions does not depend on the solver's. */
-  changed = sim_comm_model_update (self->comm);
-  for (guint i = 0; i < changed->len; i++)
-    {
-      SimJob *owner = g_hash_table_lookup (self->comm_owner,
-                                           GUINT_TO_POINTER (g_array_index (changed, guint, i)));
-      if (owner != NULL && owner->comm_state != NULL)
-        ((JobComm *) owner->comm_state)->touched = TRUE;
-    }
+  if (self->comm == NULL || !sim__job_comm_update (self->comm))
+    return;
   for (GList *l = self->running.head; l != NULL; l = l->next)
     {
       SimJob *job = l->data;
       double rate;
-      if (job->comm_state == NULL || !((JobComm *) job->comm_state)->touched)
+      if (!sim__job_comm_take_changed (job))
         continue;
-      ((JobComm *) job->comm_state)->touched = FALSE;
-      rate = comm_rate (self, job);
+      rate = sim__job_comm_rate (self->comm, job);
       if (fabs (rate - job->rate) <= 1e-12 * rate)
         continue;
       update_progress (job, now);
@@ -1107,7 +962,7 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   g_queue_push_tail_link (&self->running, &job->running_link);
   job->start_pass = self->pass;
   self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli * job->rate / job->speed;
-  if (job->spec.comm.iteration > 0 && !register_comm (self, job, error))
+  if (self->comm != NULL && !sim__job_comm_register (self->comm, job, error))
     return FALSE;
   self->metrics.started++;
   schedule_completion (self, job, now);
@@ -1378,17 +1233,14 @@ class_group (const SimScenario *sc, const SimJobClassConfig *cls)
  * fabric (see sim_simulation_get_class_speedup()).  Its iteration is the
  * compute time at its reference count N_ref, so one GPU computes for
  * iteration x N_ref and N GPUs for iteration x N_ref / N, plus the
- * collectives register_comm() would start, less what overlaps compute. */
+ * collectives a job starts (sim-job-comm.h), less what overlaps compute. */
 static gboolean
 comm_speedup (SimSimulation *self, const SimJobClassConfig *cls, guint n, double *out,
               GError **error)
 {
   const SimCommProfile *c = &cls->comm;
   guint ref = cls->reference_gpus;
-  guint tp, pp, dp;
   double compute1, compute, comm = 0, hidden;
-  g_autofree guint32 *gpus = NULL;
-  SimCollectiveTiming timing;
 
   for (guint g = 0; ref == 0 && g < cls->n_gpu_values; g++)
     ref = MAX (ref, cls->gpu_values[g]);
@@ -1405,40 +1257,8 @@ comm_speedup (SimSimulation *self, const SimJobClassConfig *cls, guint n, double
                    sim_cluster_get_n_gpus (self->cluster));
       return FALSE;
     }
-  if (self->idle_comm == NULL)
-    self->idle_comm = sim_comm_model_new (self->topology, self->cluster);
-  gpus = g_new (guint32, MAX (n, 2));
-  for (guint i = 0; i < n; i++)
-    gpus[i] = i;
-  tp = MAX (1, MIN (c->tp, n));
-  pp = MAX (1, MIN (c->pp, n / tp));
-  dp = n / (tp * pp);
-  if (dp >= 2 && c->dp_bytes / (tp * pp) > 0)
-    {
-      g_autofree guint32 *group = g_new (guint32, dp);
-      for (guint d = 0; d < dp; d++)
-        group[d] = gpus[tp * d];
-      if (!sim_collective_time (self->idle_comm, SIM_COLLECTIVE_ALL_REDUCE,
-                                SIM_COLLECTIVE_ALGO_AUTO, c->dp_bytes / (tp * pp), group, dp,
-                                &timing, error))
-        return FALSE;
-      comm += timing.time;
-    }
-  if (tp >= 2 && c->tp_bytes > 0)
-    {
-      if (!sim_collective_time (self->idle_comm, SIM_COLLECTIVE_ALL_REDUCE,
-                                SIM_COLLECTIVE_ALGO_AUTO, c->tp_bytes, gpus, tp, &timing, error))
-        return FALSE;
-      comm += timing.time;
-    }
-  if (pp >= 2 && c->pp_bytes > 0)
-    {
-      guint32 pair[2] = { gpus[0], gpus[tp * dp] };
-      if (!sim_collective_time (self->idle_comm, SIM_COLLECTIVE_SEND_RECV,
-                                SIM_COLLECTIVE_ALGO_AUTO, c->pp_bytes, pair, 2, &timing, error))
-        return FALSE;
-      comm += timing.time;
-    }
+  if (!sim__job_comm_idle_time (self->comm, c, n, &comm, error))
+    return FALSE;
   compute = compute1 / n;
   hidden = MIN (c->overlap * comm, compute);
   *out = compute1 / (compute + comm - hidden);
@@ -1678,8 +1498,7 @@ build_fabric (SimSimulation *self, GError **error)
       sim__scenario_locate (sc, "fabric", key, error);
       return FALSE;
     }
-  self->comm = sim_comm_model_new (self->topology, self->cluster);
-  self->comm_owner = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->comm = sim__job_comm_new (self->topology, self->cluster);
   self->comm_rng = sim_rng_new (sc->seed, "comm");
   for (guint i = 0; i < sc->n_comm_mix; i++)
     self->comm_mix_total += sc->comm_mix[i].share;

@@ -1,0 +1,284 @@
+/* sim-job-comm.c: the communication of running jobs; the model is in
+ * sim-job-comm.h. */
+#include "config.h"
+
+#include "fabric/sim-job-comm.h"
+#include "sim-error.h"
+
+struct _SimJobComm {
+  SimTopology      *topology;
+  const SimCluster *cluster;
+  SimCommModel     *model;
+  SimCommModel     *idle;     /* an empty copy, for speed-up curves (made when asked) */
+  GHashTable       *owner;    /* collective id -> the SimJob that registered it */
+  gboolean          dirty;    /* collectives came or went since the last update */
+};
+
+/* What a running job has registered, by phase: data-parallel
+ * all-reduces, tensor-parallel all-reduces, pipeline sends. */
+typedef struct {
+  GArray  *ids;     /* guint */
+  GArray  *bytes;   /* guint64, per collective and iteration */
+  GArray  *phase;   /* guint8: 0 data, 1 tensor, 2 pipeline */
+  gboolean touched; /* its shares may have changed: re-estimated after the update */
+} JobState;
+
+#define N_PHASES 3
+
+static void
+job_state_free (JobState *js)
+{
+  g_array_unref (js->ids);
+  g_array_unref (js->bytes);
+  g_array_unref (js->phase);
+  g_free (js);
+}
+
+SimJobComm *
+sim__job_comm_new (SimTopology *topology, const SimCluster *cluster)
+{
+  SimJobComm *comm = g_new0 (SimJobComm, 1);
+
+  comm->topology = topology;
+  comm->cluster = cluster;
+  comm->model = sim_comm_model_new (topology, cluster);
+  comm->owner = g_hash_table_new (g_direct_hash, g_direct_equal);
+  return comm;
+}
+
+void
+sim__job_comm_free (SimJobComm *comm)
+{
+  if (comm == NULL)
+    return;
+  g_clear_pointer (&comm->idle, sim_comm_model_free);
+  sim_comm_model_free (comm->model);
+  g_hash_table_unref (comm->owner);
+  g_free (comm);
+}
+
+typedef gboolean (*CollectiveFunc) (gpointer data, SimCollectiveOp op, guint8 phase,
+                                    guint64 bytes, const guint32 *gpus, guint n, GError **error);
+
+/* Calls @func for every collective of @c on @gpus (the layout of
+ * sim-job-comm.h), in a fixed order: data-parallel groups, then
+ * tensor-parallel groups, then pipeline pairs; with @first_only, the first
+ * group of each kind.  Groups of fewer than two GPUs, and collectives of
+ * no bytes, are left out. */
+static gboolean
+foreach_collective (const SimCommProfile *c, const guint32 *gpus, guint n, gboolean first_only,
+                    CollectiveFunc func, gpointer data, GError **error)
+{
+  guint tp = MAX (1, MIN (c->tp, n));
+  guint pp = MAX (1, MIN (c->pp, n / tp));
+  guint dp = n / (tp * pp);
+  g_autofree guint32 *group = g_new (guint32, MAX (MAX (tp, dp), 2));
+  guint64 dp_bytes = c->dp_bytes / (tp * pp);
+  gboolean more = dp >= 2 && dp_bytes > 0;
+
+  for (guint p = 0; more && p < pp; p++)
+    for (guint t = 0; more && t < tp; t++)
+      {
+        for (guint d = 0; d < dp; d++)
+          group[d] = gpus[t + tp * (d + dp * p)];
+        if (!func (data, SIM_COLLECTIVE_ALL_REDUCE, 0, dp_bytes, group, dp, error))
+          return FALSE;
+        more = !first_only;
+      }
+  more = tp >= 2 && c->tp_bytes > 0;
+  for (guint p = 0; more && p < pp; p++)
+    for (guint d = 0; more && d < dp; d++)
+      {
+        if (!func (data, SIM_COLLECTIVE_ALL_REDUCE, 1, c->tp_bytes, gpus + tp * (d + dp * p), tp,
+                   error))
+          return FALSE;
+        more = !first_only;
+      }
+  more = pp >= 2 && c->pp_bytes > 0;
+  for (guint p = 0; more && p + 1 < pp; p++)
+    for (guint d = 0; more && d < dp; d++)
+      for (guint t = 0; more && t < tp; t++)
+        {
+          group[0] = gpus[t + tp * (d + dp * p)];
+          group[1] = gpus[t + tp * (d + dp * (p + 1))];
+          if (!func (data, SIM_COLLECTIVE_SEND_RECV, 2, c->pp_bytes, group, 2, error))
+            return FALSE;
+          more = !first_only;
+        }
+  return TRUE;
+}
+
+typedef struct {
+  SimJobComm *comm;
+  SimJob     *job;
+  JobState   *state;
+} Registering;
+
+static gboolean
+register_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes,
+              const guint32 *gpus, guint n, GError **error)
+{
+  Registering *r = data;
+  guint id = sim_comm_model_add (r->comm->model, op, SIM_COLLECTIVE_ALGO_AUTO, bytes, gpus, n,
+                                 error);
+
+  if (id == 0)
+    return FALSE;
+  g_hash_table_insert (r->comm->owner, GUINT_TO_POINTER (id), r->job);
+  g_array_append_val (r->state->ids, id);
+  g_array_append_val (r->state->bytes, bytes);
+  g_array_append_val (r->state->phase, phase);
+  return TRUE;
+}
+
+gboolean
+sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
+{
+  Registering r = { comm, job, NULL };
+
+  g_return_val_if_fail (comm != NULL && job != NULL && job->comm_state == NULL, FALSE);
+  if (job->spec.comm.iteration == 0 || job->n_gpus < 2)
+    return TRUE;
+  r.state = g_new0 (JobState, 1);
+  r.state->ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  r.state->bytes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  r.state->phase = g_array_new (FALSE, FALSE, sizeof (guint8));
+  r.state->touched = TRUE;
+  job->comm_state = r.state;
+  comm->dirty = TRUE;
+  if (!foreach_collective (&job->spec.comm, job->gpus, job->n_gpus, FALSE, register_one, &r,
+                           error))
+    {
+      /* Nothing stays registered. */
+      sim__job_comm_release (comm, job);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+sim__job_comm_release (SimJobComm *comm, SimJob *job)
+{
+  JobState *js;
+
+  g_return_if_fail (comm != NULL && job != NULL);
+  js = job->comm_state;
+  if (js == NULL)
+    return;
+  for (guint i = 0; i < js->ids->len; i++)
+    {
+      guint id = g_array_index (js->ids, guint, i);
+      sim_comm_model_remove (comm->model, id);
+      g_hash_table_remove (comm->owner, GUINT_TO_POINTER (id));
+    }
+  job_state_free (js);
+  job->comm_state = NULL;
+  comm->dirty = TRUE;
+}
+
+void
+sim__job_comm_forget (SimJob *job)
+{
+  g_clear_pointer (&job->comm_state, job_state_free);
+}
+
+gboolean
+sim__job_comm_update (SimJobComm *comm)
+{
+  g_autoptr(GArray) changed = NULL;
+
+  g_return_val_if_fail (comm != NULL, FALSE);
+  if (!comm->dirty)
+    return FALSE;
+  comm->dirty = FALSE;
+  changed = sim_comm_model_update (comm->model);
+  for (guint i = 0; i < changed->len; i++)
+    {
+      SimJob *owner = g_hash_table_lookup (comm->owner,
+                                           GUINT_TO_POINTER (g_array_index (changed, guint, i)));
+      if (owner != NULL && owner->comm_state != NULL)
+        ((JobState *) owner->comm_state)->touched = TRUE;
+    }
+  return TRUE;
+}
+
+gboolean
+sim__job_comm_take_changed (SimJob *job)
+{
+  JobState *js = job->comm_state;
+
+  if (js == NULL || !js->touched)
+    return FALSE;
+  js->touched = FALSE;
+  return TRUE;
+}
+
+/* The rate of a job whose iteration computes for @compute seconds here
+ * (@reference on the reference GPU) and communicates for @comm. */
+static double
+iteration_rate (double reference, double compute, double comm, double overlap)
+{
+  double hidden = MIN (overlap * comm, compute);
+  return reference / (compute + comm - hidden);
+}
+
+double
+sim__job_comm_rate (SimJobComm *comm, const SimJob *job)
+{
+  const JobState *js = job->comm_state;
+  double phase_time[N_PHASES] = { 0, 0, 0 };
+  double reference = sim_time_to_seconds (job->spec.comm.iteration);
+
+  g_return_val_if_fail (comm != NULL && js != NULL, job->speed);
+  for (guint i = 0; i < js->ids->len; i++)
+    {
+      SimCollectiveTiming timing;
+      guint8 ph = g_array_index (js->phase, guint8, i);
+      if (sim_comm_model_estimate (comm->model, g_array_index (js->ids, guint, i),
+                                   g_array_index (js->bytes, guint64, i), &timing))
+        phase_time[ph] = MAX (phase_time[ph], timing.time);
+    }
+  /* Reference compute done per second: the iteration's reference compute
+   * over its time here. */
+  return iteration_rate (reference, reference / job->speed,
+                         phase_time[0] + phase_time[1] + phase_time[2], job->spec.comm.overlap);
+}
+
+typedef struct {
+  SimCommModel *model;
+  double        seconds;
+} Timing;
+
+static gboolean
+time_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes, const guint32 *gpus,
+          guint n, GError **error)
+{
+  Timing *t = data;
+  SimCollectiveTiming timing;
+
+  if (!sim_collective_time (t->model, op, SIM_COLLECTIVE_ALGO_AUTO, bytes, gpus, n, &timing,
+                            error))
+    return FALSE;
+  t->seconds += timing.time;
+  return TRUE;
+}
+
+gboolean
+sim__job_comm_idle_time (SimJobComm *comm, const SimCommProfile *profile, guint n,
+                         double *seconds, GError **error)
+{
+  g_autofree guint32 *gpus = NULL;
+  Timing t = { NULL, 0 };
+
+  g_return_val_if_fail (comm != NULL && profile != NULL && seconds != NULL, FALSE);
+  if (comm->idle == NULL)
+    comm->idle = sim_comm_model_new (comm->topology, comm->cluster);
+  gpus = g_new (guint32, MAX (n, 2));
+  for (guint i = 0; i < n; i++)
+    gpus[i] = i;
+  t.model = comm->idle;
+  if (!foreach_collective (profile, gpus, n, TRUE, time_one, &t, error))
+    return FALSE;
+  *seconds = t.seconds;
+  return TRUE;
+}
