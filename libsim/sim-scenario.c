@@ -1008,8 +1008,8 @@ read_fabric (const Ctx *ctx, SimScenario *sc, GError **error)
         {
           const char *close = sim__closest (keys[k], known, n_known);
           g_autofree char *list = g_strjoinv (", ", (char **) known);
-          g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key%s%s%s (known: %s)",
-                       close ? ": did you mean \"" : "", close ? close : "", close ? "\"?" : "",
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key%s (known: %s)",
+                       sim__did_you_mean (close),
                        list);
           locate (ctx, "fabric", keys[k], error);
           return FALSE;

@@ -1164,17 +1164,14 @@ on_sample (SimEngine *engine, const SimEvent *ev, gpointer data)
 /* ------------------------------------------------------------------------- */
 /* Construction.                                                             */
 
-/* "no X model "NAME" in the catalogue: did you mean ...?" at [pool P] KEY. */
+/* "no X model "NAME" in the catalogue: did you mean ...?" at [GROUP] KEY. */
 static void
-unknown_model (const SimScenario *sc, const SimCatalogue *catalogue, const char *pool,
+unknown_model (const SimScenario *sc, const SimCatalogue *catalogue, const char *group,
                const char *key, const char *what, const char *name, GError **error)
 {
-  const char *close = sim_catalogue_suggest (catalogue, name);
-  g_autofree char *group = g_strdup_printf ("pool %s", pool);
-
   g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-               "no %s model \"%s\" in the catalogue%s%s%s (see `gpusim models`)", what, name,
-               close ? ": did you mean \"" : "", close ? close : "", close ? "\"?" : "");
+               "no %s model \"%s\" in the catalogue%s (see `gpusim models`)", what, name,
+               sim__did_you_mean (sim_catalogue_suggest (catalogue, name)));
   sim__scenario_locate (sc, group, key, error);
 }
 
@@ -1193,13 +1190,15 @@ sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *c
 
       if (node == NULL)
         {
-          unknown_model (scenario, catalogue, p->name, "model", "node", p->node_model, error);
+          g_autofree char *group = g_strdup_printf ("pool %s", p->name);
+          unknown_model (scenario, catalogue, group, "model", "node", p->node_model, error);
           return NULL;
         }
       if (p->gpu_model != NULL &&
           (gpu = sim_catalogue_lookup_gpu (catalogue, p->gpu_model)) == NULL)
         {
-          unknown_model (scenario, catalogue, p->name, "gpu", "GPU", p->gpu_model, error);
+          g_autofree char *group = g_strdup_printf ("pool %s", p->name);
+          unknown_model (scenario, catalogue, group, "gpu", "GPU", p->gpu_model, error);
           return NULL;
         }
       if (!sim_cluster_add_pool (cluster, p->name, node, gpu, p->gpus_per_node, p->count, error))
@@ -1308,13 +1307,9 @@ setup_class_scaling (SimSimulation *self, GError **error)
           cs->thr_models[k] = sim_catalogue_lookup_gpu (self->catalogue, thr->models[k]);
           if (cs->thr_models[k] == NULL)
             {
-              const char *close = sim_catalogue_suggest (self->catalogue, thr->models[k]);
               g_autofree char *group = class_group (sc, cls);
-              g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                           "no GPU model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
-                           thr->models[k], close ? ": did you mean \"" : "", close ? close : "",
-                           close ? "\"?" : "");
-              sim__scenario_locate (sc, group, "throughput", error);
+              unknown_model (sc, self->catalogue, group, "throughput", "GPU", thr->models[k],
+                             error);
               return FALSE;
             }
           if (cs->thr_models[k] == self->reference_model)
@@ -1365,12 +1360,8 @@ set_reference_gpu (SimSimulation *self, GError **error)
       ref = sim_catalogue_lookup_gpu (self->catalogue, sc->reference_gpu);
       if (ref == NULL)
         {
-          const char *close = sim_catalogue_suggest (self->catalogue, sc->reference_gpu);
-          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                       "no GPU model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
-                       sc->reference_gpu, close ? ": did you mean \"" : "", close ? close : "",
-                       close ? "\"?" : "");
-          sim__scenario_locate (sc, "workload", "reference_gpu", error);
+          unknown_model (sc, self->catalogue, "workload", "reference_gpu", "GPU",
+                         sc->reference_gpu, error);
           return FALSE;
         }
     }
@@ -1397,13 +1388,8 @@ check_gpu_models (SimSimulation *self, GError **error)
       for (guint i = 0; names[i] != NULL; i++)
         if (sim_catalogue_lookup_gpu (self->catalogue, names[i]) == NULL)
           {
-            const char *close = sim_catalogue_suggest (self->catalogue, names[i]);
             g_autofree char *group = g_strdup_printf ("class %s", cls->name);
-            g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                         "no GPU model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
-                         names[i], close ? ": did you mean \"" : "", close ? close : "",
-                         close ? "\"?" : "");
-            sim__scenario_locate (sc, group, "gpu_model", error);
+            unknown_model (sc, self->catalogue, group, "gpu_model", "GPU", names[i], error);
             return FALSE;
           }
     }

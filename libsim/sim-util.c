@@ -69,6 +69,17 @@ sim__closest (const char *word, const char * const *candidates, gsize n)
   return best_d <= limit ? best : NULL;
 }
 
+const char *
+sim__did_you_mean (const char *guess)
+{
+  static _Thread_local char buf[256];
+
+  if (guess == NULL)
+    return "";
+  g_snprintf (buf, sizeof buf, ": did you mean \"%.200s\"?", guess);
+  return buf;
+}
+
 gboolean
 sim__write_file_atomic (const char *path, const char *contents, gssize len, GError **error)
 {

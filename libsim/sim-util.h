@@ -14,6 +14,11 @@ guint sim__edit_distance (const char *a, const char *b);
  * length (at least 2 edits).  For "did you mean" suggestions. */
 const char *sim__closest (const char *word, const char * const *candidates, gsize n);
 
+/* ": did you mean \"GUESS\"?" for an error message, or "" when @guess is
+ * NULL (no candidate was close).  The text lives in a buffer of the
+ * calling thread until its next call (names are cut at 200 bytes). */
+const char *sim__did_you_mean (const char *guess);
+
 /* Writes @contents to @path atomically: a temporary file in the same
  * directory, then a rename.  Errors name the path (SIM_ERROR_IO). */
 gboolean sim__write_file_atomic (const char *path, const char *contents, gssize len,

@@ -55,9 +55,8 @@ sim_routing_from_string (const char *text, SimRouting *routing, GError **error)
   {
     const char *guess = sim__closest (text, routing_names, G_N_ELEMENTS (routing_names));
     g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                 "unknown routing \"%s\"%s%s%s: expected one of default, dmodk, ecmp, adaptive, "
-                 "spray", text, guess ? ": did you mean \"" : "", guess ? guess : "",
-                 guess ? "\"?" : "");
+                 "unknown routing \"%s\"%s: expected one of default, dmodk, ecmp, adaptive, "
+                 "spray", text, sim__did_you_mean (guess));
   }
   return FALSE;
 }
@@ -188,9 +187,9 @@ sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *val
       {
         const char *guess = sim__closest (v, kind_names, G_N_ELEMENTS (kind_names));
         g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                     "unknown topology \"%s\"%s%s%s: expected one of none, single-switch, "
+                     "unknown topology \"%s\"%s: expected one of none, single-switch, "
                      "fat-tree, fat-tree-3, rail-optimized, dragonfly", v,
-                     guess ? ": did you mean \"" : "", guess ? guess : "", guess ? "\"?" : "");
+                     sim__did_you_mean (guess));
       }
       return FALSE;
     }

@@ -47,6 +47,7 @@
 
 #include "sim-topology.h"
 #include "sim-error.h"
+#include "sim-util.h"
 
 #include <igraph.h>
 #include <math.h>
@@ -731,9 +732,8 @@ build_fabric (SimTopology *t, const SimCluster *cluster, const SimCatalogue *cat
         {
           const char *guess = sim_catalogue_suggest_link (catalogue, config->link_model);
           g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                       "no link model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
-                       config->link_model, guess ? ": did you mean \"" : "",
-                       guess ? guess : "", guess ? "\"?" : "");
+                       "no link model \"%s\" in the catalogue%s (see `gpusim models`)",
+                       config->link_model, sim__did_you_mean (guess));
           return FALSE;
         }
     }
@@ -744,9 +744,8 @@ build_fabric (SimTopology *t, const SimCluster *cluster, const SimCatalogue *cat
         {
           const char *guess = sim_catalogue_suggest_switch (catalogue, config->switch_model);
           g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                       "no switch model \"%s\" in the catalogue%s%s%s (see `gpusim models`)",
-                       config->switch_model, guess ? ": did you mean \"" : "",
-                       guess ? guess : "", guess ? "\"?" : "");
+                       "no switch model \"%s\" in the catalogue%s (see `gpusim models`)",
+                       config->switch_model, sim__did_you_mean (guess));
           return FALSE;
         }
     }

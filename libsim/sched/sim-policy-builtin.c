@@ -237,8 +237,8 @@ check_keys (const SimQueueOrderInfo *q, const SimPlacementInfo *p, SimPolicyPara
           g_ptr_array_add (known, NULL);
           list = g_strjoinv (", ", (char **) known->pdata);
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
-                       "%s/%s does not read this key%s%s%s (it reads: %s)", q->name, p->name,
-                       close ? ": did you mean \"" : "", close ? close : "", close ? "\"?" : "",
+                       "%s/%s does not read this key%s (it reads: %s)", q->name, p->name,
+                       sim__did_you_mean (close),
                        *list ? list : "no keys");
           /* Remember it, so the caller can say where it is. */
           sim__policy_params_fail (params, keys->pdata[i]);
