@@ -8,36 +8,62 @@
 
 #include <string.h>
 
-static GPtrArray *queue_orders; /* SimQueueOrderInfo*, never freed: a process-wide table */
-static GPtrArray *placements;   /* SimPlacementInfo* */
+/* A registered queue order or placement: its name and description, and
+ * its info struct (a copy). */
+typedef struct {
+  const char *name;
+  const char *description;
+  gpointer    info;
+} Entry;
 
-static gboolean
-name_taken (GPtrArray *table, const char *name)
+static GPtrArray *queue_orders; /* Entry* of SimQueueOrderInfo, never freed: a process-wide table */
+static GPtrArray *placements;   /* Entry* of SimPlacementInfo */
+
+static Entry *
+find_entry (GPtrArray *table, const char *name)
 {
   for (guint i = 0; table != NULL && i < table->len; i++)
-    if (g_ascii_strcasecmp (*(const char **) table->pdata[i], name) == 0)
-      return TRUE;
-  return FALSE;
+    {
+      Entry *e = table->pdata[i];
+      if (g_ascii_strcasecmp (e->name, name) == 0)
+        return e;
+    }
+  return NULL;
+}
+
+static void
+add_entry (GPtrArray **table, const char *name, const char *description, gpointer info)
+{
+  Entry *e = g_new (Entry, 1);
+
+  e->name = name;
+  e->description = description;
+  e->info = info;
+  if (*table == NULL)
+    *table = g_ptr_array_new ();
+  g_ptr_array_add (*table, e);
 }
 
 void
 sim_policy_register_queue_order (const SimQueueOrderInfo *info)
 {
+  SimQueueOrderInfo *copy;
+
   g_return_if_fail (info != NULL && info->name != NULL);
-  g_return_if_fail (!name_taken (queue_orders, info->name));
-  if (queue_orders == NULL)
-    queue_orders = g_ptr_array_new ();
-  g_ptr_array_add (queue_orders, g_memdup2 (info, sizeof *info));
+  g_return_if_fail (find_entry (queue_orders, info->name) == NULL);
+  copy = g_memdup2 (info, sizeof *info);
+  add_entry (&queue_orders, copy->name, copy->description, copy);
 }
 
 void
 sim_policy_register_placement (const SimPlacementInfo *info)
 {
+  SimPlacementInfo *copy;
+
   g_return_if_fail (info != NULL && info->name != NULL && info->place != NULL);
-  g_return_if_fail (!name_taken (placements, info->name));
-  if (placements == NULL)
-    placements = g_ptr_array_new ();
-  g_ptr_array_add (placements, g_memdup2 (info, sizeof *info));
+  g_return_if_fail (find_entry (placements, info->name) == NULL);
+  copy = g_memdup2 (info, sizeof *info);
+  add_entry (&placements, copy->name, copy->description, copy);
 }
 
 static int
@@ -46,14 +72,14 @@ compare_names (gconstpointer a, gconstpointer b)
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
-/* Both info structs begin with the name, then the description. */
+/* The names of TABLE, sorted. */
 static GPtrArray *
 list_names (GPtrArray *table)
 {
   GPtrArray *names = g_ptr_array_new ();
 
   for (guint i = 0; table != NULL && i < table->len; i++)
-    g_ptr_array_add (names, *(char **) table->pdata[i]);
+    g_ptr_array_add (names, (gpointer) ((Entry *) table->pdata[i])->name);
   g_ptr_array_sort (names, compare_names);
   return names;
 }
@@ -75,17 +101,14 @@ sim_policy_list_placements (void)
 const char *
 sim_policy_describe_builtin (const char *name)
 {
-  GPtrArray *tables[2];
+  Entry *e;
 
   g_return_val_if_fail (name != NULL, NULL);
   sim__policy_register_builtins ();
-  tables[0] = queue_orders;
-  tables[1] = placements;
-  for (guint t = 0; t < 2; t++)
-    for (guint i = 0; tables[t] != NULL && i < tables[t]->len; i++)
-      if (g_ascii_strcasecmp (*(const char **) tables[t]->pdata[i], name) == 0)
-        return ((const char **) tables[t]->pdata[i])[1];
-  return NULL;
+  e = find_entry (queue_orders, name);
+  if (e == NULL)
+    e = find_entry (placements, name);
+  return e != NULL ? e->description : NULL;
 }
 
 /* Looks NAME up in TABLE; on failure sets an error listing the known names
@@ -95,20 +118,15 @@ lookup (GPtrArray *table, const char *what, const char *name, GError **error)
 {
   g_autoptr(GPtrArray) names = list_names (table);
   g_autofree char *known = NULL;
-  const char *closest;
+  Entry *e = find_entry (table, name);
 
-  for (guint i = 0; table != NULL && i < table->len; i++)
-    if (g_ascii_strcasecmp (*(char **) table->pdata[i], name) == 0)
-      return table->pdata[i];
+  if (e != NULL)
+    return e->info;
   g_ptr_array_add (names, NULL);
   known = g_strjoinv (", ", (char **) names->pdata);
-  closest = sim__closest (name, (const char * const *) names->pdata, names->len - 1);
-  if (closest != NULL)
-    g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                 "unknown %s \"%s\": did you mean \"%s\"? (known: %s)", what, name, closest, known);
-  else
-    g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND, "unknown %s \"%s\" (known: %s)", what,
-                 name, known);
+  g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND, "unknown %s \"%s\"%s (known: %s)", what,
+               name, sim__did_you_mean (sim__closest (name, (const char * const *) names->pdata,
+                                                      names->len - 1)), known);
   return NULL;
 }
 
