@@ -22,7 +22,8 @@ typedef struct {
 static const GroupSchema schema[] = {
   { "scenario", FALSE, { "name", "description", "seed", "horizon", "models", NULL }, FALSE },
   { "pool", TRUE, { "model", "count", "gpu", "gpus_per_node", "sharing", NULL }, FALSE },
-  { "cluster", FALSE, { "sharing", "timeslice_overhead", "mps_overhead", NULL }, FALSE },
+  { "cluster", FALSE, { "sharing", "timeslice_overhead", "mps_overhead", "mig_reconfigure_time",
+                        NULL }, FALSE },
   { "workload", FALSE, { "source", "rate", "daily_profile", "jobs", "gpus", "duration",
                          "estimate_factor", "trace", "processors_per_gpu", "skip_invalid",
                          "rebase_time", "reorder_window", "reference_gpu", "iteration", "gradient",
@@ -1357,6 +1358,10 @@ read_cluster_sharing (const Ctx *ctx, SimScenario *sc, GError **error)
   g_autofree char *mode = get_raw (ctx, "cluster", "sharing");
 
   sim_sharing_config_init (&sc->sharing);
+  sc->mig_reconfigure_time = SIM_MIG_RECONFIGURE_TIME_DEFAULT;
+  if (!get_parsed (ctx, "cluster", "mig_reconfigure_time", (ParseFunc) sim_parse_duration,
+                   &sc->mig_reconfigure_time, error))
+    return FALSE;
   if (mode != NULL && !sim_sharing_mode_parse (g_strstrip (mode), &sc->sharing.mode, error))
     {
       locate (ctx, "cluster", "sharing", error);

@@ -134,6 +134,7 @@ typedef struct {
   SimPoolConfig *pools;
   guint          n_pools;
   SimSharingConfig sharing;  /* [cluster]: how fractional jobs share a GPU */
+  SimTime  mig_reconfigure_time; /* [cluster]: the wall time of creating a MIG instance */
 
   SimWorkloadSource  source;
   char              *reference_gpu; /* (nullable) the GPU durations are measured on;

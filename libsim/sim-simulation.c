@@ -954,7 +954,8 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
     {
       /* Creating the instance reconfigures the GPU: that much wall time,
        * whatever the instance's speed. */
-      job->work_left += (SimTime) llround ((double) SIM_MIG_RECONFIGURE_TIME_DEFAULT * job->speed);
+      job->work_left += (SimTime) llround ((double) self->scenario->mig_reconfigure_time *
+                                           job->speed);
     }
   job->rate = job->speed;
   job->last_update = now;
@@ -1043,6 +1044,14 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
   guint flags = sim_policy_get_flags (self->policy);
 
   tick (self, ev->time);
+  /* Jobs submitted at this same instant are decided together: the
+   * workload is read one job ahead, so the next one's arrival is already
+   * due now; the pass waits for it (and for any after it at this instant). */
+  if (self->have_next && self->next.submit == ev->time)
+    {
+      sim_engine_schedule (engine, ev->time, self->k_decide, 0, NULL, 0);
+      return;
+    }
   self->decide_pending = FALSE;
   self->pass++;
   /* A policy that preempts jobs only to start others that do not start

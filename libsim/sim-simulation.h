@@ -6,8 +6,8 @@
  *   arrival    -> the job joins the queue; a decision is requested
  *   completion -> the job's GPUs are released; a decision is requested
  *   decision   -> the policy runs one pass over the queue (after every other
- *                 event at the same instant, so simultaneous arrivals are
- *                 decided together)
+ *                 event at the same instant, and after every job submitted at
+ *                 that instant: simultaneous arrivals are decided together)
  *   sample     -> a time-series row
  *
  * It can be driven to the end, to a given time, or to the next decision

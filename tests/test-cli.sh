@@ -254,6 +254,52 @@ sed "s|$tmp/deep.csv|$tmp/deep-good.csv|" "$tmp/deep.ini" >"$tmp/deep-good.ini"
 expect 0 validate "$tmp/deep-good.ini"
 contains "$tmp/stdout" "jobs in the trace" "gpusim validate: the trace's job count"
 
+# Jobs submitted at the same instant are decided together: a long job and
+# a short one both at 0 s on one GPU, shortest-first, start short one first
+# (deciding after each arrival would start the long one, alone in the queue).
+printf '1 0 -1 3600 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n2 0 -1 60 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n' \
+    >"$tmp/tie.swf"
+printf '[scenario]\nname = tie\n[pool a]\nmodel = DGX-H100\ncount = 1\ngpus_per_node = 1\n[workload]\nsource = swf\ntrace = %s\n[policy]\nqueue = sjf\nsjf_estimate = exact\n' \
+    "$tmp/tie.swf" >"$tmp/tie.ini"
+expect 0 run -q -o "$tmp/tie" "$tmp/tie.ini"
+if [ -n "$PYTHON" ]; then
+    "$PYTHON" - "$tmp/tie/jobs.csv" <<'EOF' || fail "simultaneous arrivals are not decided together"
+import csv, sys
+rows = {r["id"]: float(r["start_s"]) for r in csv.DictReader(open(sys.argv[1], newline=""))}
+sys.exit(0 if rows == {"2": 0.0, "1": 60.0} else "starts: %r" % rows)
+EOF
+fi
+
+# [cluster] mig_reconfigure_time: creating a job's MIG instance takes that
+# much wall time, so one MIG job's completion moves by exactly the
+# difference (60 s - 10 s = 50 s).
+cat >"$tmp/migtime.ini" <<'EOF'
+[scenario]
+name = migtime
+[pool a]
+model = DGX-A100
+count = 1
+[workload]
+rate = 1/h
+jobs = 1
+[class inf]
+gpus = 1
+mig = 3g.20gb
+duration = constant(1h)
+EOF
+expect 0 run --json "$tmp/migtime.ini"
+cp "$tmp/stdout" "$tmp/mig10.json"
+expect 0 run --json --set cluster.mig_reconfigure_time=60s "$tmp/migtime.ini"
+if [ -n "$PYTHON" ]; then
+    "$PYTHON" - "$tmp/mig10.json" "$tmp/stdout" <<'EOF' || fail "mig_reconfigure_time does not move a MIG job by the difference"
+import json, sys
+a, b = (json.load(open(p))["metrics"]["jct_mean"]["value"] for p in sys.argv[1:3])
+sys.exit(0 if abs((b - a) - 50.0) < 1e-6 else "JCT %r then %r" % (a, b))
+EOF
+fi
+expect 1 run --set cluster.mig_reconfigure_time=10 "$tmp/migtime.ini"
+contains "$tmp/stderr" "mig_reconfigure_time" "mig_reconfigure_time without a unit"
+
 # ---- A scheduling cycle -------------------------------------------------------
 
 # With [policy] interval = 60s every job starts on a multiple of 60 s; with

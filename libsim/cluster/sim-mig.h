@@ -54,7 +54,7 @@ G_BEGIN_DECLS
  * SIM_MIG_RECONFIGURE_TIME_DEFAULT:
  *
  * The time to change a GPU's MIG layout (destroy and create GPU and compute
- * instances), when the caller does not give one (the [policy] key
+ * instances), when the scenario does not give one (the [cluster] key
  * `mig_reconfigure_time`).  No published measurement was found; 10 s is an
  * assumption, of the order of a few nvidia-smi calls on an idle GPU.
  */

@@ -34,7 +34,9 @@ typedef enum {
 
 /**
  * SimJob:
- * @spec: what the workload asked for
+ * @spec: what the workload asked for, as the simulation settled it: a
+ *   communication profile drawn from the mix, the GPUs a moldable job got
+ *   when it started, the share of a GPU a MIG instance counts as
  * @state: where the job is
  * @start: when it started, or -1
  * @end: when it finished, or -1
