@@ -74,6 +74,8 @@ struct _SimSimulation {
   gboolean       have_next;
   gboolean       decide_pending;
   gboolean       pause_at_decision;
+  gboolean       decision_pending; /* stopped between a decision's begin and its pass */
+  SimSchedContext decision;        /* the decision being made */
   gboolean       started;
   gboolean       finished;
   gboolean       force;       /* run even past the size limits */
@@ -1036,30 +1038,26 @@ compare_in_policy (gconstpointer a, gconstpointer b, gpointer policy)
   return sim_policy_compare (policy, *(SimJob * const *) a, *(SimJob * const *) b);
 }
 
-static void
-on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
+/* A decision is a pass in three parts: begin (the livelock guard, the
+ * queue in the policy's order, the context), the policy's pass, and end
+ * (started jobs out of the queue, preempted ones back in, rates, the state
+ * for the metrics).  A caller driving the run decision by decision stops
+ * between begin and the pass (sim_simulation_run_to_decision()), may look
+ * and act through the context, and commits with sim_simulation_decide(). */
+static gboolean
+decision_begin (SimSimulation *self, SimTime now)
 {
-  SimSimulation *self = data;
-  SimSchedContext ctx = { 0 };
+  SimSchedContext *ctx = &self->decision;
   guint flags = sim_policy_get_flags (self->policy);
 
-  tick (self, ev->time);
-  /* Jobs submitted at this same instant are decided together: the
-   * workload is read one job ahead, so the next one's arrival is already
-   * due now; the pass waits for it (and for any after it at this instant). */
-  if (self->have_next && self->next.submit == ev->time)
-    {
-      sim_engine_schedule (engine, ev->time, self->k_decide, 0, NULL, 0);
-      return;
-    }
   self->decide_pending = FALSE;
   self->pass++;
   /* A policy that preempts jobs only to start others that do not start
    * would decide again and again at one instant: stop it, with a clear
    * error, rather than run forever. */
-  if (ev->time != self->pass_time)
+  if (now != self->pass_time)
     {
-      self->pass_time = ev->time;
+      self->pass_time = now;
       self->passes_now = 0;
     }
   if (++self->passes_now > MAX_PASSES_AT_ONE_INSTANT)
@@ -1068,8 +1066,8 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
                                "policy %s made %u scheduling passes at %.3f s without time "
                                "moving on: it preempts jobs it cannot then replace",
                                sim_policy_get_name (self->policy), MAX_PASSES_AT_ONE_INSTANT,
-                               sim_time_to_seconds (ev->time)));
-      return;
+                               sim_time_to_seconds (now)));
+      return FALSE;
     }
 
   /* The queue is kept in the policy's order as jobs arrive; orders that
@@ -1078,32 +1076,47 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
   if (flags & SIM_POLICY_TIME_DEPENDENT_ORDER)
     {
       for (GList *l = self->running.head; l != NULL; l = l->next)
-        update_progress (l->data, ev->time);
+        update_progress (l->data, now);
       if (self->queue->len > 1)
         g_ptr_array_sort_with_data (self->queue, compare_in_policy, self->policy);
     }
 
-  ctx.now = ev->time;
-  ctx.cluster = self->cluster;
-  ctx.queue = self->queue;
-  ctx.fill_running = fill_running;
-  ctx.start = start_job;
-  ctx.preempt = preempt_job;
-  ctx.wake = wake_at;
-  ctx.owner = self;
+  memset (ctx, 0, sizeof *ctx);
+  ctx->now = now;
+  ctx->cluster = self->cluster;
+  ctx->queue = self->queue;
+  ctx->fill_running = fill_running;
+  ctx->start = start_job;
+  ctx->preempt = preempt_job;
+  ctx->wake = wake_at;
+  ctx->owner = self;
   /* With a backfill cycle, a pass off its ticks is a main pass only. */
-  ctx.no_backfill = self->scenario->backfill_interval > 0 &&
-                    ev->time % self->scenario->backfill_interval != 0;
+  ctx->no_backfill = self->scenario->backfill_interval > 0 &&
+                     now % self->scenario->backfill_interval != 0;
+  return TRUE;
+}
+
+static void
+decision_pass (SimSimulation *self)
+{
   if (self->queue->len > 0 || self->running.length > 0)
-    sim_policy_schedule (self->policy, &ctx);
-  g_clear_pointer (&ctx.running, g_ptr_array_unref);
-  if (ctx.error != NULL)
+    sim_policy_schedule (self->policy, &self->decision);
+}
+
+static void
+decision_end (SimSimulation *self)
+{
+  SimSchedContext *ctx = &self->decision;
+  SimTime now = ctx->now;
+
+  g_clear_pointer (&ctx->running, g_ptr_array_unref);
+  if (ctx->error != NULL)
     {
-      fail (self, ctx.error);
+      fail (self, g_steal_pointer (&ctx->error));
       return;
     }
 
-  if (ctx.n_started > 0)
+  if (ctx->n_started > 0)
     {
       guint w = 0;
       for (guint i = 0; i < self->queue->len; i++)
@@ -1128,21 +1141,45 @@ on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
     }
 
   /* A main pass leaves the backfilling to the next backfill tick. */
-  if (ctx.no_backfill && self->queue->len > 0 && !self->decide_pending)
+  if (ctx->no_backfill && self->queue->len > 0 && !self->decide_pending)
     {
-      SimTime at = next_multiple (ev->time, self->scenario->backfill_interval);
+      SimTime at = next_multiple (now, self->scenario->backfill_interval);
       if (at != SIM_TIME_NEVER)
         {
           self->decide_pending = TRUE;
-          sim_engine_schedule (engine, at, self->k_decide, 0, NULL, 0);
+          sim_engine_schedule (self->engine, at, self->k_decide, 0, NULL, 0);
         }
     }
 
-  refresh_rates (self, ev->time);
-
+  refresh_rates (self, now);
   note_state (self);
+}
+
+static void
+on_decide (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+
+  tick (self, ev->time);
+  /* Jobs submitted at this same instant are decided together: the
+   * workload is read one job ahead, so the next one's arrival is already
+   * due now; the pass waits for it (and for any after it at this instant). */
+  if (self->have_next && self->next.submit == ev->time)
+    {
+      sim_engine_schedule (engine, ev->time, self->k_decide, 0, NULL, 0);
+      return;
+    }
+  if (!decision_begin (self, ev->time))
+    return;
   if (self->pause_at_decision)
-    sim_engine_stop (engine);
+    {
+      /* The caller looks and acts, then commits (sim_simulation_decide()). */
+      self->decision_pending = TRUE;
+      sim_engine_stop (engine);
+      return;
+    }
+  decision_pass (self);
+  decision_end (self);
 }
 
 static void
@@ -1933,6 +1970,9 @@ advance (SimSimulation *self, SimTime limit, gboolean pause, gboolean *stopped, 
   SimTime until = MIN (limit, self->scenario->horizon);
 
   *stopped = FALSE;
+  /* A decision left pending is made first, by the policy. */
+  if (self->decision_pending && !sim_simulation_decide (self, TRUE, error))
+    return FALSE;
   if (self->error != NULL)
     {
       g_propagate_error (error, g_error_copy (self->error));
@@ -1971,11 +2011,9 @@ advance (SimSimulation *self, SimTime limit, gboolean pause, gboolean *stopped, 
     }
   if (status == SIM_RUN_STOPPED)
     {
-      /* Paused after a decision: more to come unless nothing is pending. */
+      /* Paused at a decision, before its pass. */
       *stopped = TRUE;
-      if (sim_engine_next_time (self->engine) != SIM_TIME_NEVER || self->have_next)
-        return TRUE;
-      return finish (self, error);
+      return TRUE;
     }
   if (status == SIM_RUN_EMPTY)
     return finish (self, error);
@@ -2012,7 +2050,38 @@ sim_simulation_run_to_decision (SimSimulation *self, GError **error)
   g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
   if (!advance (self, SIM_TIME_NEVER, TRUE, &stopped, error))
     return FALSE;
-  return stopped && !self->finished;
+  return stopped && self->decision_pending;
+}
+
+SimSchedContext *
+sim_simulation_get_decision (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  return self->decision_pending ? &self->decision : NULL;
+}
+
+gboolean
+sim_simulation_decide (SimSimulation *self, gboolean run_policy, GError **error)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  if (!self->decision_pending)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "no decision is pending: run to one first (sim_simulation_run_to_decision())");
+      return FALSE;
+    }
+  self->decision_pending = FALSE;
+  if (run_policy)
+    decision_pass (self);
+  decision_end (self);
+  if (self->error != NULL)
+    {
+      g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
+      g_clear_pointer (&self->series_file, sim__atomic_file_free);
+      g_propagate_error (error, g_error_copy (self->error));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean

@@ -250,12 +250,46 @@ gboolean sim_simulation_run_until (SimSimulation *self, SimTime until, GError **
  * @self: a simulation
  * @error: return location for a #GError
  *
- * Runs until just after the next scheduling decision.
+ * Runs until the next scheduling decision is due and stops before the
+ * policy's pass: the decision is then pending.  The caller may look at it
+ * and act through its context (sim_simulation_get_decision()), and commits
+ * it with sim_simulation_decide().  A decision still pending when this (or
+ * any run function) is called is first made by the policy.
  *
- * Returns: %TRUE if it stopped after a decision; %FALSE when the run has
- *   ended (error unset) or failed (error set).
+ * Returns: %TRUE if a decision is pending; %FALSE when the run has ended
+ *   (error unset) or failed (error set).
  */
 gboolean sim_simulation_run_to_decision (SimSimulation *self, GError **error);
+
+/**
+ * sim_simulation_get_decision:
+ * @self: a simulation
+ *
+ * The pending decision, if any: its queue (in the policy's order), the
+ * cluster, the running jobs, and sim_sched_context_start() and the other
+ * calls a policy makes, for a caller that decides itself.
+ *
+ * Returns: (transfer none) (nullable): the pending decision's context, valid
+ *   until it is committed; %NULL if none is pending.
+ */
+SimSchedContext *sim_simulation_get_decision (SimSimulation *self);
+
+/**
+ * sim_simulation_decide:
+ * @self: a simulation with a pending decision
+ * @run_policy: let the policy make its pass (after whatever the caller
+ *   did through the context); %FALSE: the caller has decided
+ * @error: return location for a #GError
+ *
+ * Commits the pending decision: started jobs leave the queue, preempted
+ * ones rejoin it, rates follow.  The run resumes at the next run call.
+ *
+ * Errors: SIM_ERROR_STATE if no decision is pending; a failure of the
+ *   pass (which ends the run).
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_simulation_decide (SimSimulation *self, gboolean run_policy, GError **error);
 
 /**
  * sim_simulation_is_finished:

@@ -840,6 +840,8 @@ START_TEST (test_easy_invariant)
       guint64 head;
       SimTime at;
 
+      ck_assert (sim_simulation_decide (sim, TRUE, &error));
+
       if (sim__easy_get_reservation (sim_simulation_get_policy (sim), &head, &at))
         {
           /* Jobs that started in this pass while an earlier one stays

@@ -572,8 +572,11 @@ START_TEST (test_livelock_stopped)
 }
 END_TEST
 
-/* Pausing at every decision changes nothing: the same report as a run
- * straight through, and a decision count equal to the pauses. */
+/* Pausing at every decision changes nothing: stopping before each pass and
+ * committing it (sim_simulation_decide()) gives the same report as a run
+ * straight through; between the two the decision's context shows the queue
+ * in order and the time; committing twice, or with none pending, is an
+ * error; a decision left pending is made by the next run call. */
 START_TEST (test_run_to_decision)
 {
   const char *text =
@@ -591,11 +594,26 @@ START_TEST (test_run_to_decision)
 
   ck_assert (a != NULL && b != NULL);
   ck_assert (sim_simulation_run (a, &error));
+  ck_assert_ptr_null (sim_simulation_get_decision (b));
+  ck_assert (!sim_simulation_decide (b, TRUE, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+  g_clear_error (&error);
   while (sim_simulation_run_to_decision (b, &error))
     {
+      SimSchedContext *ctx = sim_simulation_get_decision (b);
+      guint n;
+      ck_assert_ptr_nonnull (ctx);
+      ck_assert_int_eq (sim_sched_context_get_now (ctx), sim_simulation_get_now (b));
+      sim_sched_context_get_queue (ctx, &n);
       ck_assert_int_ge (sim_simulation_get_now (b), last);
       last = sim_simulation_get_now (b);
       pauses++;
+      /* Every other decision is left pending for the next call to make. */
+      if (pauses % 2 == 0)
+        {
+          ck_assert (sim_simulation_decide (b, TRUE, &error));
+          ck_assert_ptr_null (sim_simulation_get_decision (b));
+        }
     }
   ck_assert_ptr_null (error);
   ck_assert (sim_simulation_is_finished (b));

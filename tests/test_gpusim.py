@@ -133,6 +133,22 @@ class RunTests(unittest.TestCase):
         self.assertFalse(sim.step())
         self.assertEqual(sim.report.json, whole.json)
 
+    def test_pending_decision_from_python(self):
+        # The run stops before each pass: the decision's context is there
+        # to look at, and committing each one gives the straight run.
+        sim = gpusim.Simulation(QUICKSTART, set={"scenario.horizon": "2d"})
+        decisions = 0
+        while sim.raw.run_to_decision():
+            ctx = sim.raw.get_decision()
+            self.assertIsNotNone(ctx)
+            self.assertEqual(ctx.get_now(), sim.raw.get_now())
+            self.assertTrue(sim.raw.decide(True))
+            self.assertIsNone(sim.raw.get_decision())
+            decisions += 1
+        self.assertGreater(decisions, 10)
+        straight = gpusim.run(QUICKSTART, set={"scenario.horizon": "2d"})
+        self.assertEqual(sim.report.json, straight.json)
+
     def test_run_until_then_run(self):
         sim = gpusim.Simulation(QUICKSTART)
         self.assertTrue(sim.run_until(86400))

@@ -299,6 +299,8 @@ class Simulation:
         True if it stopped after a decision, False once the run has ended."""
         try:
             more = self.raw.run_to_decision()
+            if more:
+                self.raw.decide(True)
         except GLib.Error as e:
             self._check_policy()
             _raise_from(e)
