@@ -37,7 +37,7 @@ open_swf (const char *path, guint64 window, GError **error)
 static SimWorkload *
 open_philly (const char *path, guint64 window, GError **error)
 {
-  SimPhillyConfig c = { 0, FALSE, TRUE, window };
+  SimPhillyConfig c = { 0, FALSE, TRUE, window, NULL };
   return sim_workload_new_philly (path, &c, error);
 }
 
