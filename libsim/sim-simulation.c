@@ -1344,6 +1344,9 @@ sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *c
           g_prefix_error (error, "%s: ", scenario->path);
           return NULL;
         }
+      /* Pools from a machine list carry each node's host resources. */
+      if (p->cpu_milli > 0 || p->memory_bytes > 0)
+        sim_cluster_set_pool_host (cluster, i, p->cpu_milli, p->memory_bytes);
     }
   return g_steal_pointer (&cluster);
 }
@@ -1457,7 +1460,8 @@ setup_class_scaling (SimSimulation *self, GError **error)
 {
   const SimScenario *sc = self->scenario;
 
-  if (sc->source != SIM_SOURCE_SYNTHETIC)
+  /* A Gavel trace's job types are classes with throughput tables. */
+  if (sc->source != SIM_SOURCE_SYNTHETIC && sc->source != SIM_SOURCE_GAVEL)
     return TRUE;
   self->class_scaling = g_new0 (ClassScaling, sc->generator.n_classes);
   self->n_class_scaling = sc->generator.n_classes;
@@ -1757,6 +1761,23 @@ create_policy (SimSimulation *self, GError **error)
   return FALSE;
 }
 
+/* A Gavel trace: each job type's steps per second on the reference GPU,
+ * from its class's throughput table (checked by setup_class_scaling()). */
+static SimWorkload *
+new_gavel_workload (SimSimulation *self, GError **error)
+{
+  const SimScenario *sc = self->scenario;
+  g_autofree SimGavelRate *rates = g_new0 (SimGavelRate, sc->generator.n_classes);
+
+  for (guint c = 0; c < sc->generator.n_classes; c++)
+    {
+      rates[c].job_type = sc->generator.classes[c].name;
+      rates[c].steps_per_second = self->class_scaling[c].thr_reference;
+    }
+  return sim_workload_new_gavel (sc->trace_path, &sc->trace, rates, sc->generator.n_classes,
+                                 error);
+}
+
 SimSimulation *
 sim_simulation_new (SimScenario *scenario, GError **error)
 {
@@ -1790,6 +1811,13 @@ sim_simulation_new (SimScenario *scenario, GError **error)
     self->workload = sim_workload_new_helios (scenario->trace_path, &scenario->trace, error);
   else if (scenario->source == SIM_SOURCE_SLURM)
     self->workload = sim_workload_new_slurm (scenario->trace_path, &scenario->trace, error);
+  else if (scenario->source == SIM_SOURCE_PAI)
+    self->workload = sim_workload_new_pai (scenario->trace_path, scenario->task_path,
+                                           &scenario->trace, scenario->pai_tasks, error);
+  else if (scenario->source == SIM_SOURCE_NATIVE)
+    self->workload = sim_workload_new_native (scenario->trace_path, &scenario->trace, error);
+  else if (scenario->source == SIM_SOURCE_GAVEL)
+    self->workload = new_gavel_workload (self, error);
   else if (scenario->source == SIM_SOURCE_OPENB)
     {
       SimOpenbConfig oc = { scenario->trace.max_jobs, scenario->trace.skip_invalid,
@@ -2030,6 +2058,11 @@ finish (SimSimulation *self, GError **error)
     workload = g_strdup (self->workload->description);
   else if (self->scenario->source == SIM_SOURCE_SLURM)
     workload = g_strdup_printf ("%s, %u account(s)", self->workload->description,
+                                sim_workload_get_n_classes (self->workload));
+  else if (self->scenario->source == SIM_SOURCE_PAI ||
+           self->scenario->source == SIM_SOURCE_GAVEL ||
+           self->scenario->source == SIM_SOURCE_NATIVE)
+    workload = g_strdup_printf ("%s, %u class(es)", self->workload->description,
                                 sim_workload_get_n_classes (self->workload));
   else if (self->scenario->source == SIM_SOURCE_SWF)
     workload = g_strdup_printf ("%s, %u processor(s) per GPU", self->workload->description,

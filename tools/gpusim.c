@@ -8,6 +8,7 @@
  *   gpusim topo SCENARIO [--json]
  *   gpusim collective SCENARIO --op OP --gpus N [--algo A] [--min S] [--max S]
  *   gpusim scaling SCENARIO [--gpus 1,2,4,8]
+ *   gpusim trace info FILE | trace convert FILE -o OUT.csv
  */
 #include "config.h"
 
@@ -271,6 +272,8 @@ static const struct {
     "time a collective on the scenario's fabric, as nccl-tests prints it" },
   { "scaling", gpusim_cmd_scaling,
     "each job class's speed-up and efficiency on 1, 2, 4, 8... GPUs" },
+  { "trace", gpusim_cmd_trace,
+    "what a job log holds (info), or the log as gpusim's job CSV (convert)" },
 };
 
 static void
