@@ -560,15 +560,20 @@ typedef struct {
   GHashTable    *users;   /* name -> number + 1 */
 } SimPai;
 
-/* Opens a PAI table: its header if the first line names job_name,
+/* Opens a PAI table: its header if the first line has a field job_name,
  * else the published order (@names) with exactly @n fields. */
 static gboolean
 pai_open_table (SimTraceTable *t, const char *path, const char *const *names, guint n,
                 const char *what, GError **error)
 {
+  gboolean header = FALSE;
+
   if (!sim__trace_table_open_headerless (t, path, ',', TRUE, names, n, error))
     return FALSE;
-  if (g_ascii_strcasecmp (t->field[0], "job_name") == 0)
+
+  for (guint f = 0; f < t->n_fields && f < SIM_TRACE_MAX_FIELDS; f++)
+    header = header || g_ascii_strcasecmp (t->field[f], "job_name") == 0;
+  if (header)
     {
       for (guint f = 0; f < t->n_fields; f++)
         for (guint k = 0; k < n; k++)

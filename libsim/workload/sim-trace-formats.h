@@ -67,8 +67,8 @@ const char *sim_pai_gpu_type_to_catalogue (const char *gpu_type);
  * the order of their `.header` files (job table: job_name, inst_id, user,
  * status, start_time, end_time; task table: job_name, task_name,
  * inst_num, status, start_time, end_time, plan_cpu, plan_mem, plan_gpu,
- * gpu_type).  A first line that starts with "job_name" is a header and
- * its column names are used instead.  Times are seconds (decimal numbers).
+ * gpu_type).  A first line with a field "job_name" is a header, and its
+ * column names are used instead (in any order; other columns ignored).  Times are seconds (decimal numbers).
  *
  * The task table is read first and aggregated per job (a hash table of
  * about 100 bytes per job that has tasks); the job table is then streamed
