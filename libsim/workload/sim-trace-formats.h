@@ -290,7 +290,7 @@ typedef struct {
 } SimTraceStats;
 
 /**
- * sim_trace_open:
+ * sim_trace_open: (skip)
  * @format: the trace's format (not %SIM_TRACE_FORMAT_UNKNOWN)
  * @path: the trace
  * @config: how to read it
@@ -309,7 +309,7 @@ SimWorkload *sim_trace_open (SimTraceFormat format, const char *path,
                              const SimGavelRate *rates, guint n_rates, GError **error);
 
 /**
- * sim_trace_stats_compute: (skip)
+ * sim_trace_stats_compute:
  * @format: the trace's format
  * @path: the trace
  * @config: how to read it (its reorder_window is ignored: the whole file
