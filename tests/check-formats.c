@@ -28,6 +28,11 @@
 #include "workload/sim-workload.h"
 #include "workload/sim-traces.h"
 #include "workload/sim-trace-formats.h"
+#include "cluster/sim-catalogue.h"
+#include "cluster/sim-cluster.h"
+#include "report/sim-report.h"
+#include "sim-scenario.h"
+#include "sim-simulation.h"
 
 #define DATA SIM_TEST_DATADIR
 #define PAI_JOBS DATA "/pai-job-table.csv"
@@ -796,6 +801,136 @@ START_TEST (test_convert_round_trip)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------- */
+/* Scenario keys.                                                            */
+
+/* Runs @text (with "%s" standing for the data directory, any number of
+ * times) and returns @metric. */
+static double
+run_metric (const char *text, const char *const *overrides, const char *metric)
+{
+  g_auto (GStrv) parts = g_strsplit (text, "%s", -1);
+  g_autofree char *data = g_strjoinv (DATA, parts);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SimScenario) sc = sim_scenario_load_from_data (data, -1, "k.ini", DATA, overrides,
+                                                            &error);
+  g_autoptr (SimSimulation) sim = NULL;
+  double v = -1;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  ck_assert (sim_report_get_value (sim_simulation_get_report (sim), metric, &v));
+  return v;
+}
+
+static const char *gavel_text =
+  "[scenario]\nname = g\n[pool v]\nmodel = PCIe-8GPU\ngpu = V100-16GB\ncount = 1\n"
+  "[workload]\nsource = gavel\ntrace = %s/gavel-7field.trace\nreference_gpu = V100-16GB\n"
+  "[class ResNet-18 (batch size 32)]\nthroughput = V100-16GB:29.95, P100:41.58\n"
+  "[class Transformer (batch size 64)]\nthroughput = V100-16GB:8.21, P100:5.092\n";
+
+/* A job type's throughput on the reference GPU sets its jobs' run time:
+ * on one idle V100 server the GPU-seconds are steps / rate, and doubling
+ * the Transformer's rate halves its share. */
+START_TEST (test_key_gavel_throughput)
+{
+  const char *faster[] = { "class Transformer (batch size 64).throughput=V100-16GB:16.42", NULL };
+  double base = run_metric (gavel_text, NULL, "job_gpu_seconds");
+  double fast = run_metric (gavel_text, faster, "job_gpu_seconds");
+  double transformer = 1642 / 8.21 + 2 * 821 / (2 * 8.21);
+
+  ck_assert_double_eq_tol (base, 3000 / 29.95 + transformer, 1e-6);
+  ck_assert_double_eq_tol (base - fast, transformer / 2, 1e-6);
+}
+END_TEST
+
+/* On P100s, the same jobs run at the P100:V100 ratio of Gavel's table:
+ * ResNet-18 faster (41.58 / 29.95), the Transformer slower. */
+START_TEST (test_key_gavel_other_model)
+{
+  const char *p100[] = { "pool v.gpu=P100", NULL };
+  double on_p100 = run_metric (gavel_text, p100, "job_gpu_seconds");
+
+  ck_assert_double_eq_tol (on_p100, 3000 / 41.58 + 1642 / 5.092 + 821 / 5.092, 1e-6);
+}
+END_TEST
+
+/* Philly VCs as tenants: with the fair-share queue each VC is held to its
+ * nodes x gpus_per_node GPUs, so on 1 GPU per node the excerpt waits
+ * longer than with quotas lifted, and longer than with 8 GPUs per node
+ * (quotas 8 times larger). */
+START_TEST (test_key_philly_vcs)
+{
+  const char *text =
+    "[scenario]\nname = v\n[pool philly]\nfrom = philly-vcs:%s/philly-vc-nodes.csv\n"
+    "gpus_per_node = 1\ngpu = P100\n[workload]\nsource = philly\n"
+    "trace = %s/philly-excerpt.csv\n[policy]\nqueue = fair-share\n";
+  const char *lifted[] = { "policy.default_quota=100000", "policy.quota=0:100000", NULL };
+  const char *eight[] = { "pool philly.gpus_per_node=8", NULL };
+  double quota = run_metric (text, NULL, "wait_mean");
+  double free_ = run_metric (text, lifted, "wait_mean");
+  double big = run_metric (text, eight, "wait_mean");
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) parts = g_strsplit (text, "%s", -1);
+  g_autofree char *data = g_strjoinv (DATA, parts);
+  g_autoptr (SimScenario) sc = sim_scenario_load_from_data (data, -1, "v.ini", DATA, NULL,
+                                                            &error);
+
+  ck_assert_msg (quota > free_, "waits %g with VC quotas, %g without", quota, free_);
+  ck_assert_msg (quota > big, "waits %g with quotas of 1 GPU per node, %g with 8", quota, big);
+  ck_assert_str_eq (g_hash_table_lookup (sc->policy_params, "quota"),
+                    "0:64, 1:32, 2:16, 3:64, 4:64, 5:16, 6:32, 7:16, 8:8, 9:8, 10:32");
+  ck_assert_str_eq (sc->tenant_names[0], "6214e9");
+  ck_assert_uint_eq (sc->n_pools, 11);
+  ck_assert_str_eq (sc->pools[8].name, "philly-ed69ec");
+  ck_assert_uint_eq (sc->pools[8].count, 8);
+}
+END_TEST
+
+/* The PAI machine list: one pool per shape, with each machine's cores and
+ * memory; misc_gpu = none leaves the MISC machines out. */
+START_TEST (test_key_pai_machines)
+{
+  const char *text =
+    "[scenario]\nname = p\n[pool pai]\nfrom = pai-machines:%s/pai-machine-spec-excerpt.csv\n"
+    "misc_gpu = A10\n[workload]\nsource = pai\ntrace = %s/pai-job-table.csv\n"
+    "task_table = %s/pai-task-table.csv\n";
+  g_auto (GStrv) parts = g_strsplit (text, "%s", -1);
+  g_autofree char *data = g_strjoinv (DATA, parts);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SimScenario) sc = sim_scenario_load_from_data (data, -1, "p.ini", DATA, NULL,
+                                                            &error);
+  g_autoptr (SimSimulation) sim = NULL;
+  const SimCluster *cluster;
+  static const char *names[] = { "pai-MISC", "pai-P100", "pai-T4", "pai-V100", "pai-V100-2",
+                                 "pai-V100M32" };
+  const char *none[] = { "pool pai.misc_gpu=none", NULL };
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (sc->n_pools, G_N_ELEMENTS (names));
+  for (guint i = 0; i < sc->n_pools; i++)
+    {
+      ck_assert_str_eq (sc->pools[i].name, names[i]);
+      ck_assert_uint_eq (sc->pools[i].count, 2);
+    }
+  ck_assert_str_eq (sc->pools[0].gpu_model, "A10");
+  ck_assert_str_eq (sc->pools[3].gpu_model, "V100-16GB");
+  ck_assert_uint_eq (sc->pools[3].memory_bytes, 384000000000ull);
+  ck_assert_uint_eq (sc->pools[4].memory_bytes, 512000000000ull);
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  cluster = sim_simulation_get_cluster (sim);
+  ck_assert_uint_eq (sim_cluster_get_n_gpus (cluster), 72);
+  ck_assert_uint_eq (sim_cluster_get_node (cluster, 2)->cpu_milli, 64000);   /* a P100 node */
+  ck_assert_uint_eq (sim_cluster_get_node (cluster, 2)->memory_bytes, 512000000000ull);
+  ck_assert_uint_eq (sim_cluster_get_node (cluster, 2)->n_gpus, 2);
+  ck_assert_double_eq (run_metric (text, NULL, "jobs_completed"), 5);
+  ck_assert_double_eq (run_metric (text, none, "jobs_completed"), 5);
+}
+END_TEST
+
 static Suite *
 formats_suite (void)
 {
@@ -804,6 +939,7 @@ formats_suite (void)
   TCase *gavel = tcase_create ("gavel");
   TCase *native = tcase_create ("native");
   TCase *tools = tcase_create ("tools");
+  TCase *keys = tcase_create ("keys");
 
   tcase_add_test (pai, test_pai_jobs);
   tcase_add_test (pai, test_pai_largest);
@@ -832,6 +968,13 @@ formats_suite (void)
   tcase_add_test (tools, test_stats_values);
   tcase_add_loop_test (tools, test_convert_round_trip, 0, G_N_ELEMENTS (convert_cases));
   suite_add_tcase (s, tools);
+
+  tcase_add_test (keys, test_key_gavel_throughput);
+  tcase_add_test (keys, test_key_gavel_other_model);
+  tcase_add_test (keys, test_key_philly_vcs);
+  tcase_add_test (keys, test_key_pai_machines);
+  tcase_set_timeout (keys, 60);
+  suite_add_tcase (s, keys);
   return s;
 }
 
