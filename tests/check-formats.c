@@ -931,6 +931,32 @@ START_TEST (test_key_pai_machines)
 }
 END_TEST
 
+/* The whole published list, when the shared traces are present: 1,814 GPU
+ * machines (83 CPU machines left out) with 6,742 GPUs, as its README says. */
+START_TEST (test_key_pai_machines_full)
+{
+  g_autofree char *list = g_build_filename (SIM_TRACEDIR, "pai2020", "pai_machine_spec.csv",
+                                            NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SimScenario) sc = NULL;
+  g_autoptr (SimSimulation) sim = NULL;
+
+  if (!g_file_test (list, G_FILE_TEST_EXISTS))
+    return;
+  text = g_strdup_printf ("[scenario]\nname = p\n[pool pai]\nfrom = pai-machines:%s\n"
+                          "misc_gpu = A10\n[workload]\nsource = pai\n"
+                          "trace = %s/pai-job-table.csv\ntask_table = %s/pai-task-table.csv\n",
+                          list, DATA, DATA);
+  sc = sim_scenario_load_from_data (text, -1, "p.ini", DATA, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (sim_cluster_get_n_nodes (sim_simulation_get_cluster (sim)), 1814);
+  ck_assert_uint_eq (sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)), 6742);
+}
+END_TEST
+
 static Suite *
 formats_suite (void)
 {
@@ -973,6 +999,7 @@ formats_suite (void)
   tcase_add_test (keys, test_key_gavel_other_model);
   tcase_add_test (keys, test_key_philly_vcs);
   tcase_add_test (keys, test_key_pai_machines);
+  tcase_add_test (keys, test_key_pai_machines_full);
   tcase_set_timeout (keys, 60);
   suite_add_tcase (s, keys);
   return s;
