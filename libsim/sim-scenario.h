@@ -3,10 +3,14 @@
  * A scenario file has these groups (sections):
  *
  *   [scenario]    name, description, seed, horizon, models
- *   [pool NAME]   model, count, gpu, gpus_per_node, sharing (one or more)
+ *   [pool NAME]   model, count, gpu, gpus_per_node, sharing (one or more); or
+ *                 from = pai-machines:PATH | philly-vcs:PATH (a pool per machine
+ *                 shape or virtual cluster, from a trace's machine list), misc_gpu
  *   [cluster]     sharing = time-slice | mps, timeslice_overhead, mps_overhead
  *                 (how jobs with fractional requests share a GPU: sim-sharing.h)
- *   [workload]    source = synthetic | swf, and the source's keys
+ *   [workload]    source = synthetic | swf | philly | helios | slurm | openb | pai |
+ *                 gavel | native, and the source's keys (pai: task_table, pai_tasks;
+ *                 gavel: a [class JOB TYPE] throughput per job type)
  *   [class NAME]  share, gpus, duration, estimate_factor, activity,
  *                 memory_bound, gpu_share (shared GPUs: sim-sharing.h), and a
  *                 communication profile (iteration, gradient, tensor_parallel,
