@@ -1664,6 +1664,8 @@ read_pai_machines (const Ctx *ctx, const char *group, const char *name, const ch
       p.node_model = g_strdup (tmpl->node_model);
       p.gpu_model = g_strdup (g_ascii_strcasecmp (s->type, "MISC") == 0
                                 ? misc : sim_pai_gpu_type_to_catalogue (s->type));
+      p.from_group = g_strdup (group);
+      p.gpu_key = g_ascii_strcasecmp (s->type, "MISC") == 0 ? "misc_gpu" : "from";
       p.gpus_per_node = s->gpus;
       p.count = s->count;
       p.cpu_milli = s->cpu * 1000;
@@ -1745,6 +1747,8 @@ read_philly_vcs (const Ctx *ctx, SimScenario *sc, const char *group, const char 
           break;
         }
       p.name = g_strdup_printf ("%s-%s", name, vc);
+      p.from_group = g_strdup (group);
+      p.gpu_key = "gpu";
       p.node_model = g_strdup (tmpl->node_model);
       p.gpu_model = g_strdup (tmpl->gpu_model);
       p.count = (guint) nodes;
@@ -2224,6 +2228,7 @@ sim_scenario_unref (SimScenario *sc)
       g_free (sc->pools[i].name);
       g_free (sc->pools[i].node_model);
       g_free (sc->pools[i].gpu_model);
+      g_free (sc->pools[i].from_group);
     }
   g_free (sc->pools);
   for (guint i = 0; i < sc->generator.n_classes; i++)

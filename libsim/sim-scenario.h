@@ -64,6 +64,10 @@ G_BEGIN_DECLS
  *   list; 0 for the node model's
  * @memory_bytes: memory of each node, from a machine list; 0 for the node
  *   model's
+ * @from_group: (nullable): for a pool made from a list, the section it
+ *   comes from ("pool NAME"), for messages
+ * @gpu_key: (nullable): the key of that section that gives its GPU model
+ *   ("gpu", "misc_gpu" or "from"); %NULL for "gpu"
  *
  * A pool of identical nodes.  A `[pool NAME]` with `from = pai-machines:PATH`
  * or `from = philly-vcs:PATH` becomes several pools, one per machine shape
@@ -78,6 +82,8 @@ typedef struct {
   gint   sharing;
   guint64 cpu_milli;
   guint64 memory_bytes;
+  char  *from_group;
+  const char *gpu_key;
 } SimPoolConfig;
 
 /**

@@ -1303,11 +1303,16 @@ on_sample (SimEngine *engine, const SimEvent *ev, gpointer data)
 
 /* "no X model "NAME" in the catalogue: did you mean ...?" at [pool P] KEY. */
 static void
-unknown_model (const SimScenario *sc, const SimCatalogue *catalogue, const char *pool,
+unknown_model (const SimScenario *sc, const SimCatalogue *catalogue, const SimPoolConfig *pool,
                const char *key, const char *what, const char *name, GError **error)
 {
   const char *close = sim_catalogue_suggest (catalogue, name);
-  g_autofree char *group = g_strdup_printf ("pool %s", pool);
+  /* A pool made from a list: its own section and the key behind the model. */
+  g_autofree char *group = pool->from_group != NULL ? g_strdup (pool->from_group)
+                                                    : g_strdup_printf ("pool %s", pool->name);
+
+  if (pool->from_group != NULL && strcmp (key, "gpu") == 0 && pool->gpu_key != NULL)
+    key = pool->gpu_key;
 
   g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
                "no %s model \"%s\" in the catalogue%s%s%s (see `gpusim models`)", what, name,
@@ -1330,13 +1335,13 @@ sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *c
 
       if (node == NULL)
         {
-          unknown_model (scenario, catalogue, p->name, "model", "node", p->node_model, error);
+          unknown_model (scenario, catalogue, p, "model", "node", p->node_model, error);
           return NULL;
         }
       if (p->gpu_model != NULL &&
           (gpu = sim_catalogue_lookup_gpu (catalogue, p->gpu_model)) == NULL)
         {
-          unknown_model (scenario, catalogue, p->name, "gpu", "GPU", p->gpu_model, error);
+          unknown_model (scenario, catalogue, p, "gpu", "GPU", p->gpu_model, error);
           return NULL;
         }
       if (!sim_cluster_add_pool (cluster, p->name, node, gpu, p->gpus_per_node, p->count, error))

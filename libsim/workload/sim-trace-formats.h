@@ -71,7 +71,7 @@ const char *sim_pai_gpu_type_to_catalogue (const char *gpu_type);
  * column names are used instead (in any order; other columns ignored).  Times are seconds (decimal numbers).
  *
  * The task table is read first and aggregated per job (a hash table of
- * about 100 bytes per job that has tasks); the job table is then streamed
+ * about 150 bytes per job that has tasks); the job table is then streamed
  * through the reorder window.  For each job:
  *
  * - @submit: the job's start_time (its submission, in PAI's schema).
