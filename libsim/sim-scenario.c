@@ -1829,13 +1829,16 @@ read_pool_from (const Ctx *ctx, SimScenario *sc, const char *group, GArray *pool
 }
 
 /* [policy] quota for the fair-share queue: each Philly VC's GPUs, unless
- * the scenario gives its own. */
+ * the scenario gives its own.  Only a Philly workload numbers its tenants
+ * by the VC list; other sources have tenants of their own, which the VCs'
+ * quotas would fit by accident only. */
 static void
 set_vc_quotas (SimScenario *sc)
 {
   g_autoptr(GString) quota = NULL;
 
-  if (sc->tenant_names == NULL || sc->plugin != NULL || sc->queue == NULL ||
+  if (sc->tenant_names == NULL || sc->source != SIM_SOURCE_PHILLY || sc->plugin != NULL ||
+      sc->queue == NULL ||
       strcmp (sc->queue, "fair-share") != 0 ||
       g_hash_table_contains (sc->policy_params, "quota"))
     return;

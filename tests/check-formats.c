@@ -886,6 +886,16 @@ START_TEST (test_key_philly_vcs)
   ck_assert_uint_eq (sc->n_pools, 11);
   ck_assert_str_eq (sc->pools[8].name, "philly-ed69ec");
   ck_assert_uint_eq (sc->pools[8].count, 8);
+
+  /* Another source keeps its own tenants: no quota comes from the VCs. */
+  {
+    const char *helios[] = { "workload.source=helios", "workload.trace=helios-sample.csv", NULL };
+    g_autoptr (SimScenario) other = sim_scenario_load_from_data (data, -1, "v.ini", DATA, helios,
+                                                                 &error);
+
+    ck_assert_msg (other != NULL, "%s", error ? error->message : "");
+    ck_assert_ptr_null (g_hash_table_lookup (other->policy_params, "quota"));
+  }
 }
 END_TEST
 
