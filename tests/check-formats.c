@@ -967,6 +967,49 @@ START_TEST (test_key_pai_machines_full)
 }
 END_TEST
 
+/* A bad row of a machine or VC list: the scenario's key, then the list's
+ * file:line:column and field. */
+static const struct {
+  const char *kind, *list, *needle;
+} list_bad[] = {
+  { "pai-machines", "m1,P100,64,512,2\nm2,P100,many,512,2\n", "l.csv:2:9: cap_cpu: expected a "
+                                                                "number of cores" },
+  { "pai-machines", "m1,P100,64,512GB,2\n", "l.csv:1:12: cap_mem: expected memory in GB" },
+  { "pai-machines", "m1,P100,64,512,65\n", "l.csv:1:16: cap_gpu: expected a number of GPUs "
+                                            "from 0 to 64" },
+  { "pai-machines", "m1,,64,512,2\n", "l.csv:1:4: gpu_type: the field is empty" },
+  { "pai-machines", "m1,P100,64,512\n", "l.csv:1: expected 5 comma-separated fields" },
+  { "pai-machines", "m1,CPU,96,512,0\n", "l.csv: the list has no GPU machines" },
+  { "pai-machines", "", "l.csv: the file is empty" },
+  { "philly-vcs", "vc,node num\nvc1,lots\n", "l.csv:2:5: node num: expected a number of nodes" },
+  { "philly-vcs", "vc,node num\n,4\n", "l.csv:2:1: vc: the field is empty" },
+  { "philly-vcs", "vc,nodes\nvc1,4\n", "l.csv:1: the header has no column node num" },
+  { "philly-vcs", "vc,node num\n", "l.csv: the list has no virtual clusters" },
+};
+
+START_TEST (test_list_malformed)
+{
+  g_autofree char *list = write_file ("l.csv", list_bad[_i].list);
+  g_autofree char *text = g_strdup_printf ("[scenario]\nname = l\n[pool x]\nfrom = %s:%s\n"
+                                           "gpus_per_node = 8\n[workload]\nsource = philly\n"
+                                           "trace = %s/philly-excerpt.csv\n", list_bad[_i].kind,
+                                           list, DATA);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SimScenario) sc = NULL;
+
+  if (strcmp (list_bad[_i].kind, "pai-machines") == 0)
+    {
+      /* gpus_per_node comes from the list there. */
+      char *at = strstr (text, "gpus_per_node = 8\n");
+      memmove (at, at + 18, strlen (at + 18) + 1);
+    }
+  sc = sim_scenario_load_from_data (text, -1, "l.ini", DATA, NULL, &error);
+  ck_assert_ptr_null (sc);
+  assert_has (error, "l.ini:4: [pool x] from: ");
+  assert_has (error, list_bad[_i].needle);
+}
+END_TEST
+
 static Suite *
 formats_suite (void)
 {
@@ -1010,6 +1053,7 @@ formats_suite (void)
   tcase_add_test (keys, test_key_philly_vcs);
   tcase_add_test (keys, test_key_pai_machines);
   tcase_add_test (keys, test_key_pai_machines_full);
+  tcase_add_loop_test (keys, test_list_malformed, 0, G_N_ELEMENTS (list_bad));
   tcase_set_timeout (keys, 60);
   suite_add_tcase (s, keys);
   return s;
