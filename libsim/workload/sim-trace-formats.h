@@ -29,8 +29,9 @@ G_BEGIN_DECLS
 /**
  * SimPaiTasks:
  * @SIM_PAI_TASKS_SUM: a job takes the GPUs of all its tasks' instances
- *   together (the default: PAI gang-schedules a job's tasks, Weng et al.
- *   NSDI'22 section 2)
+ *   together (the default: a PAI job is tasks of several instances, such
+ *   as parameter servers and workers, that run together, and gang
+ *   scheduling is among the requirements Weng et al., NSDI'22, report)
  * @SIM_PAI_TASKS_LARGEST: a job takes the GPUs of its largest task only
  *
  * How the tasks of a PAI job become the GPUs of one gpusim job.
