@@ -65,8 +65,8 @@ open_pai (const char *path, guint64 window, GError **error)
 }
 
 static const SimGavelRate gavel_rates[] = {
-  { "ResNet-18 (batch size 32)", 29.95 }, { "Transformer (batch size 64)", 8.21 },
-  { "LM (batch size 10)", 81.65 }, { "CycleGAN", 4.736 },
+  { "ResNet-18 (batch size 32)", 29.95, NULL }, { "Transformer (batch size 64)", 8.21, NULL },
+  { "LM (batch size 10)", 81.65, NULL }, { "CycleGAN", 4.736, NULL },
 };
 
 static SimWorkload *

@@ -1162,10 +1162,12 @@ read_trace_source_keys (const Ctx *ctx, SimScenario *sc, GError **error)
         continue;
       keys = g_key_file_get_keys (ctx->kf, groups[i], NULL, NULL);
       for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
-        if (strcmp (keys[k], "throughput") != 0)
+        if (strcmp (keys[k], "throughput") != 0 && strcmp (keys[k], "scaling") != 0 &&
+            strcmp (keys[k], "serial_fraction") != 0 && strcmp (keys[k], "speedup") != 0)
           {
             g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "a Gavel job type's class takes "
-                         "only throughput (its steps per second on each GPU model)");
+                         "only throughput (its steps per second on each GPU model) and its "
+                         "speed-up on several GPUs (scaling, serial_fraction, speedup)");
             locate (ctx, groups[i], keys[k], error);
             goto fail;
           }
@@ -1181,13 +1183,11 @@ read_trace_source_keys (const Ctx *ctx, SimScenario *sc, GError **error)
           locate (ctx, groups[i], "throughput", error);
           goto fail;
         }
-      if (!sim_throughput_parse (g_strstrip (thr),
-                                 &g_array_index (classes, SimJobClassConfig,
-                                                 classes->len - 1).throughput, error))
-        {
-          locate (ctx, groups[i], "throughput", error);
-          goto fail;
-        }
+      /* Throughput, and the speed-up a job on several GPUs gets. */
+      if (!read_class_scaling (ctx, groups[i],
+                               &g_array_index (classes, SimJobClassConfig, classes->len - 1),
+                               error))
+        goto fail;
     }
   if (classes->len == 0)
     {

@@ -1778,6 +1778,7 @@ new_gavel_workload (SimSimulation *self, GError **error)
     {
       rates[c].job_type = sc->generator.classes[c].name;
       rates[c].steps_per_second = self->class_scaling[c].thr_reference;
+      rates[c].scaling = &sc->generator.classes[c].scaling;
     }
   return sim_workload_new_gavel (sc->trace_path, &sc->trace, rates, sc->generator.n_classes,
                                  error);

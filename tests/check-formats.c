@@ -322,8 +322,8 @@ END_TEST
 /* Gavel.                                                                    */
 
 static const SimGavelRate gavel_rates[] = {
-  { "ResNet-18 (batch size 32)", 29.95 },
-  { "Transformer (batch size 64)", 8.21 },
+  { "ResNet-18 (batch size 32)", 29.95, NULL },
+  { "Transformer (batch size 64)", 8.21, NULL },
 };
 
 /* tests/data/gavel-7field.trace (job_type, command, num_steps_arg,
@@ -375,6 +375,41 @@ START_TEST (test_gavel_7field)
 }
 END_TEST
 
+/* A measured speed-up instead of linear scaling: the Transformer on 2
+ * GPUs at 1.785 times one GPU (Gavel's V100 figures for batch size 128,
+ * 10.07 / 5.642 steps per second), and a curve that exceeds linear
+ * refused. */
+START_TEST (test_gavel_speedup)
+{
+  SimScaling curve = { 0 };
+  SimScaling over = { 0 };
+  SimGavelRate rates[2] = { gavel_rates[0], gavel_rates[1] };
+  SimTraceConfig cfg = { 0, TRUE, TRUE, 10 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SimWorkload) w = NULL;
+  g_autoptr (SimWorkload) bad = NULL;
+  g_autoptr (GPtrArray) jobs = NULL;
+
+  ck_assert (sim_scaling_parse_table ("2:1.785", &curve, NULL));
+  rates[1].scaling = &curve;
+  w = sim_workload_new_gavel (DATA "/gavel-7field.trace", &cfg, rates, 2, &error);
+  ck_assert_msg (w != NULL, "%s", error ? error->message : "");
+  jobs = drain (w, &error);
+  ck_assert_msg (error == NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq (JOB (jobs, 2)->duration, sim_time_from_seconds (821 / (8.21 * 1.785)));
+  ck_assert_int_eq (JOB (jobs, 1)->duration, sim_time_from_seconds (1642 / 8.21));  /* 1 GPU */
+
+  over.kind = SIM_SCALING_TABLE;
+  over.n_points = 1;
+  over.gpus[0] = 2;
+  over.speedup[0] = 3.147;   /* Gavel's ResNet-18 (batch size 32) on 2 V100s */
+  rates[1].scaling = &over;
+  bad = sim_workload_new_gavel (DATA "/gavel-7field.trace", &cfg, rates, 2, &error);
+  ck_assert_ptr_null (bad);
+  assert_has (error, "the speed-up of job type Transformer (batch size 64)");
+}
+END_TEST
+
 /* Gavel's own 10-field sample: 20 jobs, all at time 0, 17 on one GPU and
  * 3 on two; priority_weight 1.  Its first row is Transformer (batch size
  * 128), 346 steps on 2 GPUs. */
@@ -398,6 +433,7 @@ START_TEST (test_gavel_10field)
     {
       rates[i].job_type = types[i];
       rates[i].steps_per_second = 1.0 + i;
+      rates[i].scaling = NULL;
     }
   w = sim_workload_new_gavel (DATA "/gavel-small_test.trace", &cfg, rates,
                               G_N_ELEMENTS (rates), &error);
@@ -459,7 +495,7 @@ START_TEST (test_gavel_errors)
   g_autofree char *slo = write_file ("slo.trace",
     "ResNet-18 (batch size 32)\tc\tdir\t-n\t1\t10\t1\t2\tsoon\t0\n");
   g_autofree char *eight = write_file ("eight.trace", "a\tb\tc\td\te\tf\tg\th\n");
-  SimGavelRate zero = { "ResNet-18 (batch size 32)", 0 };
+  SimGavelRate zero = { "ResNet-18 (batch size 32)", 0, NULL };
   SimTraceConfig cfg = { 0, TRUE, TRUE, 0 };
   g_autoptr (GError) e1 = NULL;
   g_autoptr (GError) e2 = NULL;
@@ -837,12 +873,17 @@ static const char *gavel_text =
 START_TEST (test_key_gavel_throughput)
 {
   const char *faster[] = { "class Transformer (batch size 64).throughput=V100-16GB:16.42", NULL };
+  const char *sublinear[] = { "class Transformer (batch size 64).speedup=2:1.5", NULL };
   double base = run_metric (gavel_text, NULL, "job_gpu_seconds");
   double fast = run_metric (gavel_text, faster, "job_gpu_seconds");
+  double slow = run_metric (gavel_text, sublinear, "job_gpu_seconds");
   double transformer = 1642 / 8.21 + 2 * 821 / (2 * 8.21);
 
   ck_assert_double_eq_tol (base, 3000 / 29.95 + transformer, 1e-6);
   ck_assert_double_eq_tol (base - fast, transformer / 2, 1e-6);
+  /* The 2-GPU job at 1.5 times one GPU rather than 2: 2 x 821 / 8.21 x
+   * (1 / 1.5 - 1 / 2) GPU-seconds more. */
+  ck_assert_double_eq_tol (slow - base, 2 * 821 / 8.21 * (1 / 1.5 - 0.5), 1e-6);
 }
 END_TEST
 
@@ -1030,6 +1071,7 @@ formats_suite (void)
   suite_add_tcase (s, pai);
 
   tcase_add_test (gavel, test_gavel_7field);
+  tcase_add_test (gavel, test_gavel_speedup);
   tcase_add_test (gavel, test_gavel_10field);
   tcase_add_loop_test (gavel, test_gavel_malformed, 0, G_N_ELEMENTS (gavel_bad));
   tcase_add_test (gavel, test_gavel_errors);

@@ -740,6 +740,10 @@ expect 1 validate "$tmp/trace.ini"
 contains "$tmp/stderr" "[class ResNet-18 (batch size 32)] gpus: a Gavel job type's class takes only throughput" "a Gavel class key"
 expect 0 run "$DATA/gavel-small.ini"
 contains "$tmp/stdout" "20 completed" "the Gavel sample"
+trace_scenario gavel "$DATA/gavel-7field.trace" "[class ResNet-18 (batch size 32)]" "throughput = V100-16GB:29.95" \
+    "speedup = 2:3.147"
+expect 1 validate "$tmp/trace.ini"
+contains "$tmp/stderr" "trace.ini:11: [class ResNet-18 (batch size 32)] speedup: point 2: speed-up 3.147 on 2 GPUs is above 2" "a super-linear Gavel speed-up"
 # Clusters from trace files.
 printf '[scenario]\nname = c\n[pool pai]\nfrom = pai-machines:%s\n[workload]\nsource = pai\ntrace = %s\ntask_table = %s\n' \
     "$DATA/pai-machine-spec-excerpt.csv" "$DATA/pai-job-table.csv" "$DATA/pai-task-table.csv" >"$tmp/pai.ini"

@@ -28,7 +28,7 @@ parse_rates (char **texts, GArray *rates, GError **error)
   for (guint i = 0; texts != NULL && texts[i] != NULL; i++)
     {
       char *eq = strrchr (texts[i], '=');
-      SimGavelRate r;
+      SimGavelRate r = { NULL, 0, NULL };
       char *end;
 
       if (eq == NULL || eq == texts[i])

@@ -350,6 +350,7 @@ typedef struct {
   SimTraceReader parent;
   GHashTable    *types;   /* job type -> index + 1 into rates */
   double        *rates;   /* steps per second on one reference GPU */
+  SimScaling    *scaling; /* their speed-up curves (linear by default) */
 } SimGavel;
 
 static gboolean
@@ -414,7 +415,9 @@ gavel_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
                                                "reference GPU (a [class NAME] throughput in a "
                                                "scenario, or --throughput TYPE=RATE)", q);
         }
-      seconds = (double) steps / (g->rates[GPOINTER_TO_UINT (type) - 1] * (double) scale);
+      seconds = (double) steps /
+                (g->rates[GPOINTER_TO_UINT (type) - 1] *
+                 sim_scaling_speedup (&g->scaling[GPOINTER_TO_UINT (type) - 1], (guint) scale));
       if (!(seconds < 9.2e9))
         return sim__trace_table_field_error (t, G_TOTAL_STEPS, error, "%" G_GUINT64_FORMAT
                                              " steps take %.6g s at its throughput: 292 years "
@@ -437,6 +440,7 @@ gavel_finalize (SimTraceReader *r)
 
   g_clear_pointer (&g->types, g_hash_table_unref);
   g_clear_pointer (&g->rates, g_free);
+  g_clear_pointer (&g->scaling, g_free);
 }
 
 SimWorkload *
@@ -454,14 +458,22 @@ sim_workload_new_gavel (const char *path, const SimTraceConfig *config,
 
   display = g_filename_display_name (path);
   for (guint i = 0; i < n_rates; i++)
-    if (rates[i].job_type == NULL || !(rates[i].steps_per_second > 0) ||
-        !isfinite (rates[i].steps_per_second))
-      {
-        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s: the throughput of job type %s "
-                     "must be a positive number of steps per second", display,
-                     rates[i].job_type != NULL ? rates[i].job_type : "(null)");
-        return NULL;
-      }
+    {
+      if (rates[i].job_type == NULL || !(rates[i].steps_per_second > 0) ||
+          !isfinite (rates[i].steps_per_second))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s: the throughput of job type %s "
+                       "must be a positive number of steps per second", display,
+                       rates[i].job_type != NULL ? rates[i].job_type : "(null)");
+          return NULL;
+        }
+      if (rates[i].scaling != NULL && !sim_scaling_validate (rates[i].scaling, error))
+        {
+          g_prefix_error (error, "%s: the speed-up of job type %s: ", display,
+                          rates[i].job_type);
+          return NULL;
+        }
+    }
   r = g_malloc0 (sizeof (SimGavel));
   workload = (SimWorkload *) r;
   r->config = *config;
@@ -471,6 +483,7 @@ sim_workload_new_gavel (const char *path, const SimTraceConfig *config,
   g = (SimGavel *) r;
   g->types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g->rates = g_new0 (double, MAX (n_rates, 1));
+  g->scaling = g_new0 (SimScaling, MAX (n_rates, 1));  /* zeroed: SIM_SCALING_LINEAR */
   {
     g_autofree char *description = g_strconcat ("gavel:", display, NULL);
     /* The common part (vtable, window) comes from the shared constructor
@@ -482,6 +495,8 @@ sim_workload_new_gavel (const char *path, const SimTraceConfig *config,
     if (g_hash_table_lookup (g->types, rates[i].job_type) == NULL)
       {
         g->rates[g_hash_table_size (g->types)] = rates[i].steps_per_second;
+        if (rates[i].scaling != NULL)
+          g->scaling[g_hash_table_size (g->types)] = *rates[i].scaling;
         sim__trace_intern (g->types, rates[i].job_type, r->parent.class_names);
       }
   if (!sim__trace_table_open_headerless (&r->table, path, '\t', FALSE, gavel_names,

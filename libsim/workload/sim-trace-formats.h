@@ -23,6 +23,7 @@
 #include <glib.h>
 #include "workload/sim-workload.h"
 #include "workload/sim-traces.h"
+#include "workload/sim-scaling.h"
 
 G_BEGIN_DECLS
 
@@ -114,13 +115,17 @@ SimWorkload *sim_workload_new_pai (const char *job_path, const char *task_path,
  * @job_type: a Gavel job_type ("ResNet-18 (batch size 32)")
  * @steps_per_second: its throughput on one reference GPU, in training
  *   steps per second (> 0)
+ * @scaling: (nullable): its speed-up on several GPUs against one (a job
+ *   on N GPUs makes S(N) x @steps_per_second steps per second); %NULL for
+ *   linear
  *
  * One entry of the throughput table that turns a Gavel job's steps into
  * time.
  */
 typedef struct {
-  const char *job_type;
-  double      steps_per_second;
+  const char       *job_type;
+  double            steps_per_second;
+  const SimScaling *scaling;
 } SimGavelRate;
 
 /**
@@ -141,10 +146,11 @@ typedef struct {
  * - @submit: arrival_time (seconds, a decimal number, kept to the
  *   nanosecond).
  * - @gpus: scale_factor, whole GPUs.
- * - @duration: total_steps / (rate x scale_factor), the rate being
- *   @rates' entry for its job_type: Gavel's data-parallel jobs are taken
- *   to scale linearly with their GPUs (Gavel's own tables measure each
- *   scale factor; give the scale-1 throughput here).
+ * - @duration: total_steps / (rate x S(scale_factor)), the rate being
+ *   @rates' entry for its job_type and S its speed-up curve (linear
+ *   without one: S(N) = N).  Gavel's own tables measure each scale
+ *   factor: give the scale-1 throughput as the rate, and the others as
+ *   the curve's points (speed-up = throughput on N / throughput on 1).
  * - @job_class: its job_type, numbered in the order of @rates (class
  *   names are the job types), so that a scenario's per-class throughput
  *   on other GPU models applies (sim-scaling.h).
