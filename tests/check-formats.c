@@ -808,6 +808,8 @@ static const struct {
   { SIM_TRACE_FORMAT_PHILLY, "philly-published-head.csv" },
   { SIM_TRACE_FORMAT_SLURM, "slurm-sample.txt" },
   { SIM_TRACE_FORMAT_SWF, "nasa-ipsc-excerpt.swf" },
+  { SIM_TRACE_FORMAT_HELIOS, "helios-sample.csv" },
+  { SIM_TRACE_FORMAT_OPENB, "openb-pods.csv" },
 };
 
 START_TEST (test_convert_round_trip)
