@@ -1,13 +1,14 @@
 /* bench-traces: how fast each trace reader parses, and what the reorder
  * window costs a replay.
  *
- * 1. Parse rate: for each reader (SWF, Philly, Helios, Slurm) a file of
- *    N rows (500,000 by default) is written to a temporary directory, in
- *    the layout of the real logs, in order of submission, and read whole
- *    through sim_workload_next(), with no reorder window and with the
- *    default one (SIM_TRACE_WINDOW_ROWS_DEFAULT rows).  Prints rows per
- *    second of wall time (the best of seven reads, the file in the page
- *    cache).
+ * 1. Parse rate: for each reader (SWF, Philly, Helios, Slurm, PAI, Gavel,
+ *    native CSV) a file of N jobs (500,000 by default) is written to a
+ *    temporary directory, in the layout of the real logs, in order of
+ *    submission, and read whole through sim_workload_next(), with no
+ *    reorder window and with the default one (SIM_TRACE_WINDOW_ROWS_DEFAULT
+ *    rows).  Prints rows per second of wall time (the best of seven reads,
+ *    the file in the page cache).  PAI's rows are those of both tables
+ *    (its task table has 1.25 rows per job, read when the reader opens).
  * 2. Window cost: the October 2017 Philly month (47,192 jobs) replayed on
  *    256 DGX A100 nodes with reorder_window = 0 and with the default; the
  *    difference of the two wall times (best of seven each) is the cost of
@@ -37,7 +38,7 @@ open_swf (const char *path, guint64 window, GError **error)
 static SimWorkload *
 open_philly (const char *path, guint64 window, GError **error)
 {
-  SimPhillyConfig c = { 0, FALSE, TRUE, window };
+  SimPhillyConfig c = { 0, FALSE, TRUE, window, NULL };
   return sim_workload_new_philly (path, &c, error);
 }
 
@@ -53,6 +54,33 @@ open_slurm (const char *path, guint64 window, GError **error)
 {
   SimTraceConfig c = { 0, FALSE, TRUE, window };
   return sim_workload_new_slurm (path, &c, error);
+}
+
+static SimWorkload *
+open_pai (const char *path, guint64 window, GError **error)
+{
+  SimTraceConfig c = { 0, FALSE, TRUE, window };
+  g_autofree char *tasks = g_strconcat (path, ".tasks", NULL);
+  return sim_workload_new_pai (path, tasks, &c, SIM_PAI_TASKS_SUM, error);
+}
+
+static const SimGavelRate gavel_rates[] = {
+  { "ResNet-18 (batch size 32)", 29.95, NULL }, { "Transformer (batch size 64)", 8.21, NULL },
+  { "LM (batch size 10)", 81.65, NULL }, { "CycleGAN", 4.736, NULL },
+};
+
+static SimWorkload *
+open_gavel (const char *path, guint64 window, GError **error)
+{
+  SimTraceConfig c = { 0, FALSE, TRUE, window };
+  return sim_workload_new_gavel (path, &c, gavel_rates, G_N_ELEMENTS (gavel_rates), error);
+}
+
+static SimWorkload *
+open_native (const char *path, guint64 window, GError **error)
+{
+  SimTraceConfig c = { 0, FALSE, TRUE, window };
+  return sim_workload_new_native (path, &c, error);
 }
 
 /* Date-time of second @s after 2020-01-01 00:00:00, with @sep. */
@@ -84,7 +112,10 @@ write_trace (const char *dir, const char *format, guint rows)
   else if (g_str_equal (format, "slurm"))
     g_string_append (s, "JobID|JobName|User|Account|Partition|Submit|Start|End|Elapsed|State|"
                      "AllocTRES|ReqTRES|NNodes|NodeList|Timelimit\n");
-  else
+  else if (g_str_equal (format, "native"))
+    g_string_append (s, "id,submit,duration,gpus,gpu_milli,gpu_model,tenant,priority,class,"
+                     "requested,cpu_milli,memory,mig,user,status\n");
+  else if (g_str_equal (format, "swf"))
     g_string_append (s, "; Version: 2.2\n; Note: written by bench-traces\n");
   for (guint i = 0; i < rows; i++)
     {
@@ -120,9 +151,48 @@ write_trace (const char *dir, const char *format, guint rows)
                                   "cpu=%u,gres/gpu=%u|1|node%u|1-00:00:00\n", d / 3600,
                                   d / 60 % 60, d % 60, 4 * g, g, 4 * g, g, i % 64);
         }
+      else if (g_str_equal (format, "pai"))
+        g_string_append_printf (s, "job%08u,inst%u,user%u,Terminated,%" G_GUINT64_FORMAT
+                                ",%" G_GUINT64_FORMAT "\n", i, i, i % 97, t + 1000, t + 1000 + d);
+      else if (g_str_equal (format, "gavel"))
+        g_string_append_printf (s, "%s\tpython3 train.py --batch_size 32\t/workspace\t"
+                                "--num_steps\t1\t%u\t%u\t1\t-1.000000\t%" G_GUINT64_FORMAT
+                                ".%03u\n", gavel_rates[i % G_N_ELEMENTS (gavel_rates)].job_type,
+                                d * 10, g, t, i % 1000);
+      else if (g_str_equal (format, "native"))
+        g_string_append_printf (s, "%u,%" G_GUINT64_FORMAT ".000000000,%u.000000000,%u,1000,%s,"
+                                "%u,0,c%u,86400.000000000,%u,%u,,%u,1\n", i + 1, t, d, g,
+                                i % 3 == 0 ? "H100-SXM" : "", i % 11, i % 5, 4000 * g,
+                                68719476u * g, i % 97);
       else
         g_string_append_printf (s, "%u %" G_GUINT64_FORMAT " 5 %u %u -1 -1 %u 86400 -1 1 %u 1 "
                                 "-1 1 -1 -1 -1\n", i + 1, t, d, g, g, i % 97);
+    }
+  if (g_str_equal (format, "pai"))
+    {
+      /* The task table: a worker per job, and a parameter server (no
+       * GPU) for every fourth; in another order than the jobs. */
+      g_autoptr(GString) tasks = g_string_sized_new ((gsize) rows * 80);
+      g_autofree char *tpath = g_strconcat (path, ".tasks", NULL);
+
+      for (guint k = rows; k-- > 0;)
+        {
+          guint g = gpus[k % G_N_ELEMENTS (gpus)];
+          guint d = 60 + (k * 7919u) % 86400;
+          guint64 t = (guint64) k * 30 + 1000;
+
+          g_string_append_printf (tasks, "job%08u,worker,%u,Terminated,%" G_GUINT64_FORMAT
+                                  ",%" G_GUINT64_FORMAT ",600,29.3,100,V100\n", k, g, t + 5,
+                                  t + 5 + d);
+          if (k % 4 == 0)
+            g_string_append_printf (tasks, "job%08u,ps,1,Terminated,%" G_GUINT64_FORMAT
+                                    ",%" G_GUINT64_FORMAT ",400,10,,\n", k, t + 5, t + 5 + d);
+        }
+      if (!g_file_set_contents (tpath, tasks->str, (gssize) tasks->len, NULL))
+        {
+          g_free (path);
+          return NULL;
+        }
     }
   if (!g_file_set_contents (path, s->str, (gssize) s->len, NULL))
     {
@@ -240,9 +310,11 @@ main (int argc, char **argv)
   static const struct {
     const char *name;
     OpenFunc    open;
+    double      rows_per_job;  /* rows read per job, in all the files */
   } readers[] = {
-    { "swf", open_swf }, { "philly", open_philly }, { "helios", open_helios },
-    { "slurm", open_slurm },
+    { "swf", open_swf, 1 }, { "philly", open_philly, 1 }, { "helios", open_helios, 1 },
+    { "slurm", open_slurm, 1 }, { "pai", open_pai, 2.25 }, { "gavel", open_gavel, 1 },
+    { "native", open_native, 1 },
   };
   guint rows = argc > 1 ? (guint) strtoul (argv[1], NULL, 10) : 500000;
   g_autofree char *dir = g_dir_make_tmp ("bench-traces-XXXXXX", NULL);
@@ -273,9 +345,13 @@ main (int argc, char **argv)
       if (t0 <= 0 || t1 <= 0 || jobs0 != rows || jobs1 != rows)
         status = 1;
       else
-        printf ("%-8s %12.1f %14.0f %14.0f\n", readers[i].name, st.st_size / 1e6, rows / t0,
-                rows / t1);
+        printf ("%-8s %12.1f %14.0f %14.0f\n", readers[i].name, st.st_size / 1e6,
+                rows * readers[i].rows_per_job / t0, rows * readers[i].rows_per_job / t1);
       g_unlink (path);
+      {
+        g_autofree char *tasks = g_strconcat (path, ".tasks", NULL);
+        g_unlink (tasks);
+      }
     }
 
   if (!g_file_test (philly, G_FILE_TEST_EXISTS))

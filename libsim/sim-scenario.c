@@ -4,6 +4,7 @@
 #include "sim-scenario.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "workload/sim-trace-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -21,7 +22,8 @@ typedef struct {
 
 static const GroupSchema schema[] = {
   { "scenario", FALSE, { "name", "description", "seed", "horizon", "models", NULL }, FALSE },
-  { "pool", TRUE, { "model", "count", "gpu", "gpus_per_node", "sharing", NULL }, FALSE },
+  { "pool", TRUE, { "model", "count", "gpu", "gpus_per_node", "sharing", "from", "misc_gpu",
+                    NULL }, FALSE },
   { "cluster", FALSE, { "sharing", "timeslice_overhead", "mps_overhead", "mig_reconfigure_time",
                         NULL }, FALSE },
   { "workload", FALSE, { "source", "rate", "daily_profile", "jobs", "gpus", "duration",
@@ -30,7 +32,8 @@ static const GroupSchema schema[] = {
                          "tensor_parallel", "tp_bytes",
                          "pipeline_parallel", "pp_bytes", "overlap",
                          "scaling", "serial_fraction", "speedup", "reference_gpus", "throughput",
-                         "activity", "memory_bound", "gpu_share", NULL }, FALSE },
+                         "activity", "memory_bound", "gpu_share", "task_table", "pai_tasks",
+                         NULL }, FALSE },
   { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", "mig", "priority", "tenant",
                      "gpu_model", "iteration", "gradient",
                      "tensor_parallel", "tp_bytes", "pipeline_parallel", "pp_bytes", "overlap",
@@ -1104,6 +1107,124 @@ read_comm_mix (const Ctx *ctx, SimScenario *sc, GError **error)
   return ok;
 }
 
+/* The keys of the PAI and Gavel sources: the PAI task table and how
+ * tasks become GPUs; Gavel's throughputs per job type ([class NAME]
+ * throughput, NAME being the job type). */
+static gboolean
+read_trace_source_keys (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  static const char *pai_only[] = { "task_table", "pai_tasks", NULL };
+  g_auto(GStrv) groups = g_key_file_get_groups (ctx->kf, NULL);
+  GArray *classes;
+
+  if (sc->source != SIM_SOURCE_PAI)
+    {
+      for (guint i = 0; pai_only[i] != NULL; i++)
+        if (g_key_file_has_key (ctx->kf, "workload", pai_only[i], NULL))
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "applies only to source = pai");
+            locate (ctx, "workload", pai_only[i], error);
+            return FALSE;
+          }
+    }
+  else
+    {
+      g_autofree char *tasks = NULL, *mode = NULL;
+
+      if (!require (ctx, "workload", "task_table", "the path of the PAI task table "
+                    "(pai_task_table.csv)", &tasks, error))
+        return FALSE;
+      g_strstrip (tasks);
+      sc->task_path = g_path_is_absolute (tasks) ? g_strdup (tasks)
+                                                 : g_build_filename (sc->base_dir, tasks, NULL);
+      mode = get_raw (ctx, "workload", "pai_tasks");
+      sc->pai_tasks = SIM_PAI_TASKS_SUM;
+      if (mode != NULL && strcmp (g_strstrip (mode), "largest") == 0)
+        sc->pai_tasks = SIM_PAI_TASKS_LARGEST;
+      else if (mode != NULL && strcmp (mode, "sum") != 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "\"%s\": expected sum (a job takes "
+                       "the GPUs of all its tasks) or largest (of its largest task)", mode);
+          locate (ctx, "workload", "pai_tasks", error);
+          return FALSE;
+        }
+    }
+
+  if (sc->source != SIM_SOURCE_GAVEL)
+    return TRUE;
+  classes = g_array_new (FALSE, TRUE, sizeof (SimJobClassConfig));
+  for (guint i = 0; groups[i] != NULL; i++)
+    {
+      SimJobClassConfig cls = { 0 };
+      g_auto(GStrv) keys = NULL;
+      g_autofree char *thr = NULL;
+
+      if (!g_str_has_prefix (groups[i], "class "))
+        continue;
+      keys = g_key_file_get_keys (ctx->kf, groups[i], NULL, NULL);
+      for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+        if (strcmp (keys[k], "throughput") != 0 && strcmp (keys[k], "scaling") != 0 &&
+            strcmp (keys[k], "serial_fraction") != 0 && strcmp (keys[k], "speedup") != 0)
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "a Gavel job type's class takes "
+                         "only throughput (its steps per second on each GPU model) and its "
+                         "speed-up on several GPUs (scaling, serial_fraction, speedup)");
+            locate (ctx, groups[i], keys[k], error);
+            goto fail;
+          }
+      cls.name = g_strstrip (g_strdup (groups[i] + 6));
+      cls.share = 1;
+      g_array_append_val (classes, cls);
+      thr = get_raw (ctx, groups[i], "throughput");
+      if (thr == NULL)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "missing key: expected the job "
+                       "type's steps per second on each GPU model, e.g. "
+                       "\"V100-16GB:29.95, P100:41.58\"");
+          locate (ctx, groups[i], "throughput", error);
+          goto fail;
+        }
+      /* Throughput, and the speed-up a job on several GPUs gets. */
+      if (!read_class_scaling (ctx, groups[i],
+                               &g_array_index (classes, SimJobClassConfig, classes->len - 1),
+                               error))
+        goto fail;
+    }
+  if (classes->len == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "a Gavel trace needs the throughput of "
+                   "its job types: add a [class JOB TYPE] section with throughput = "
+                   "GPU-MODEL:STEPS_PER_SECOND, ... for each");
+      locate (ctx, "workload", "source", error);
+      goto fail;
+    }
+  sc->generator.n_classes = classes->len;
+  sc->generator.classes = (SimJobClassConfig *) (void *) g_array_free (classes, FALSE);
+  return TRUE;
+
+fail:
+  for (guint i = 0; i < classes->len; i++)
+    free_class (&g_array_index (classes, SimJobClassConfig, i));
+  g_array_free (classes, TRUE);
+  return FALSE;
+}
+
+/* The PAI keys are for source = pai only. */
+static gboolean
+refuse_trace_source_keys (const Ctx *ctx, GError **error)
+{
+  static const char *keys[] = { "task_table", "pai_tasks", NULL };
+
+  for (guint i = 0; keys[i] != NULL; i++)
+    if (g_key_file_has_key (ctx->kf, "workload", keys[i], NULL))
+      {
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "applies only to source = pai");
+        locate (ctx, "workload", keys[i], error);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 static gboolean
 read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
 {
@@ -1117,7 +1238,7 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
                    "%s: missing section [workload]: expected source = synthetic, swf, philly, "
-                   "helios, slurm or openb",
+                   "helios, slurm, openb, pai, gavel or native",
                    ctx->name);
       return FALSE;
     }
@@ -1136,11 +1257,17 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
     sc->source = SIM_SOURCE_SLURM;
   else if (strcmp (source, "openb") == 0)
     sc->source = SIM_SOURCE_OPENB;
+  else if (strcmp (source, "pai") == 0)
+    sc->source = SIM_SOURCE_PAI;
+  else if (strcmp (source, "gavel") == 0)
+    sc->source = SIM_SOURCE_GAVEL;
+  else if (strcmp (source, "native") == 0)
+    sc->source = SIM_SOURCE_NATIVE;
   else
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "\"%s\" is not a workload source: expected synthetic, swf, philly, helios, "
-                   "slurm or openb", source);
+                   "slurm, openb, pai, gavel or native", source);
       locate (ctx, "workload", "source", error);
       return FALSE;
     }
@@ -1207,8 +1334,11 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
         }
       sc->swf.reorder_window = sc->trace.reorder_window;
       sc->philly.reorder_window = sc->trace.reorder_window;
-      return TRUE;
+      sc->philly.tenants = sc->tenant_names;
+      return read_trace_source_keys (ctx, sc, error);
     }
+  if (!refuse_trace_source_keys (ctx, error))
+    return FALSE;
 
   {
     static const char *swf_only[] = { "trace", "processors_per_gpu", "skip_invalid",
@@ -1386,6 +1516,343 @@ read_cluster_sharing (const Ctx *ctx, SimScenario *sc, GError **error)
   return TRUE;
 }
 
+/* ---- Clusters from trace files ([pool NAME] from = ...) --------------- */
+
+typedef struct {
+  char   *type;      /* PAI gpu_type */
+  guint64 cpu, mem;  /* cores, GB */
+  guint   gpus;
+  guint   count;
+} PaiShape;
+
+/* Refuses KEY in GROUP, whose value the machine list gives. */
+static gboolean
+refuse_pool_key (const Ctx *ctx, const char *group, const char *key, const char *why,
+                 GError **error)
+{
+  if (!g_key_file_has_key (ctx->kf, group, key, NULL))
+    return TRUE;
+  g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s", why);
+  locate (ctx, group, key, error);
+  return FALSE;
+}
+
+/* The PAI 2020 machine list (pai_machine_spec.csv, no header: machine,
+ * gpu_type, cap_cpu, cap_mem, cap_gpu): a pool per machine shape. */
+static gboolean
+read_pai_machines (const Ctx *ctx, const char *group, const char *name, const char *path,
+                   const SimPoolConfig *tmpl, GArray *pools, GError **error)
+{
+  enum { M_MACHINE, M_TYPE, M_CPU, M_MEM, M_GPU, N_M };
+  static const char *const names[N_M] = { "machine", "gpu_type", "cap_cpu", "cap_mem",
+                                          "cap_gpu" };
+  g_auto(SimTraceTable) t = { 0 };
+  g_autofree char *misc = get_raw (ctx, group, "misc_gpu");
+  g_autoptr(GArray) shapes = g_array_new (FALSE, TRUE, sizeof (PaiShape));
+  guint misc_machines = 0;
+  GError *local = NULL;
+  gboolean ok = TRUE;
+
+  if (!refuse_pool_key (ctx, group, "gpu", "does not go with from: the list gives each machine's GPU type", error) ||
+      !refuse_pool_key (ctx, group, "gpus_per_node", "does not go with from: the list gives each machine's GPUs",
+                        error))
+    return FALSE;
+  if (misc == NULL)
+    misc = g_strdup ("");
+  g_strstrip (misc);
+  if (!sim__trace_table_open_headerless (&t, path, ',', TRUE, names, N_M, error))
+    goto fail;
+  if (t.n_fields != N_M)
+    {
+      sim__trace_table_line_error (&t, error, "expected 5 comma-separated fields (machine, "
+                                   "gpu_type, cap_cpu, cap_mem, cap_gpu), found %u", t.n_fields);
+      goto fail;
+    }
+  for (guint k = 0; k < N_M; k++)
+    t.position[k] = (gint) k;
+  if (g_ascii_strcasecmp (t.field[0], "machine") == 0)
+    t.pending = FALSE;
+  while (sim__trace_table_next (&t, &local))
+    {
+      const char *type = sim__trace_table_get (&t, M_TYPE);
+      gint64 cpu, gpus;
+      double mem;
+      char *end;
+      PaiShape *shape = NULL;
+
+      if (*type == '\0')
+        {
+          sim__trace_table_field_error (&t, M_TYPE, &local, "the field is empty: expected P100, "
+                                        "T4, V100, V100M32, MISC or CPU");
+          break;
+        }
+      if (!g_ascii_string_to_signed (sim__trace_table_get (&t, M_CPU), 10, 0, 100000, &cpu,
+                                     NULL))
+        {
+          sim__trace_table_field_error (&t, M_CPU, &local, "expected a number of cores from 0 "
+                                        "to 100000");
+          break;
+        }
+      mem = g_ascii_strtod (sim__trace_table_get (&t, M_MEM), &end);
+      if (end == sim__trace_table_get (&t, M_MEM) || *end != '\0' || !(mem >= 0) ||
+          mem > 1e7)
+        {
+          sim__trace_table_field_error (&t, M_MEM, &local, "expected memory in GB from 0 to "
+                                        "10,000,000");
+          break;
+        }
+      if (!g_ascii_string_to_signed (sim__trace_table_get (&t, M_GPU), 10, 0, 64, &gpus, NULL))
+        {
+          sim__trace_table_field_error (&t, M_GPU, &local, "expected a number of GPUs from 0 "
+                                        "to 64");
+          break;
+        }
+      if (gpus == 0 || g_ascii_strcasecmp (type, "CPU") == 0)
+        continue;  /* CPU machines: gpusim places GPU jobs only. */
+      if (g_ascii_strcasecmp (type, "MISC") == 0)
+        {
+          misc_machines++;
+          if (*misc == '\0' || g_ascii_strcasecmp (misc, "none") == 0)
+            continue;
+        }
+      else if (sim_pai_gpu_type_to_catalogue (type) == NULL)
+        {
+          g_autofree char *q = sim__trace_quote (type);
+          sim__trace_table_field_error (&t, M_TYPE, &local, "%s is not a PAI GPU type: expected "
+                                        "P100, T4, V100, V100M32, MISC or CPU", q);
+          break;
+        }
+      for (guint i = 0; i < shapes->len && shape == NULL; i++)
+        {
+          PaiShape *s = &g_array_index (shapes, PaiShape, i);
+          if (strcmp (s->type, type) == 0 && s->cpu == (guint64) cpu &&
+              s->mem == (guint64) llround (mem) && s->gpus == (guint) gpus)
+            shape = s;
+        }
+      if (shape == NULL)
+        {
+          PaiShape s = { g_strdup (type), (guint64) cpu, (guint64) llround (mem), (guint) gpus,
+                         0 };
+          g_array_append_val (shapes, s);
+          shape = &g_array_index (shapes, PaiShape, shapes->len - 1);
+        }
+      shape->count++;
+    }
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      goto fail;
+    }
+  if (misc_machines > 0 && *misc == '\0')
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "the list has %u MISC machines (PAI's "
+                   "undisclosed GPU types): set [%s] misc_gpu to a catalogue GPU model for them, "
+                   "or to none to leave them out", misc_machines, group);
+      goto fail;
+    }
+  if (shapes->len == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s: the list has no GPU machines",
+                   t.display);
+      goto fail;
+    }
+  for (guint i = 0; i < shapes->len; i++)
+    {
+      PaiShape *s = &g_array_index (shapes, PaiShape, i);
+      SimPoolConfig p = *tmpl;
+      guint same = 0;
+
+      for (guint j = 0; j < i; j++)
+        same += strcmp (g_array_index (shapes, PaiShape, j).type, s->type) == 0;
+      p.name = same == 0 ? g_strdup_printf ("%s-%s", name, s->type)
+                         : g_strdup_printf ("%s-%s-%u", name, s->type, same + 1);
+      p.node_model = g_strdup (tmpl->node_model);
+      p.gpu_model = g_strdup (g_ascii_strcasecmp (s->type, "MISC") == 0
+                                ? misc : sim_pai_gpu_type_to_catalogue (s->type));
+      p.from_group = g_strdup (group);
+      p.gpu_key = g_ascii_strcasecmp (s->type, "MISC") == 0 ? "misc_gpu" : "from";
+      p.gpus_per_node = s->gpus;
+      p.count = s->count;
+      p.cpu_milli = s->cpu * 1000;
+      p.memory_bytes = s->mem * 1000000000ull;
+      g_array_append_val (pools, p);
+    }
+  for (guint i = 0; i < shapes->len; i++)
+    g_free (g_array_index (shapes, PaiShape, i).type);
+  return TRUE;
+
+fail:
+  for (guint i = 0; i < shapes->len; i++)
+    g_free (g_array_index (shapes, PaiShape, i).type);
+  (void) ok;
+  locate (ctx, group, "from", error);
+  return FALSE;
+}
+
+/* Philly's nodes per virtual cluster (philly-vc-nodes.csv: vc, node num):
+ * a pool per VC, and the VCs as tenants 0, 1, ... with their GPUs. */
+static gboolean
+read_philly_vcs (const Ctx *ctx, SimScenario *sc, const char *group, const char *name,
+                 const char *path, const SimPoolConfig *tmpl, GArray *pools, GError **error)
+{
+  enum { V_VC, V_NODES, N_V };
+  static const char *const names[N_V] = { "vc", "node num" };
+  static const guint required[] = { V_VC, V_NODES };
+  g_auto(SimTraceTable) t = { 0 };
+  g_autoptr(GPtrArray) vcs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) gpus = g_array_new (FALSE, FALSE, sizeof (double));
+  GError *local = NULL;
+
+  if (!refuse_pool_key (ctx, group, "misc_gpu", "does not go with from: misc_gpu is for pai-machines lists", error))
+    return FALSE;
+  if (tmpl->gpus_per_node == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "missing key: expected the GPUs of each "
+                   "node (the list gives nodes only; Philly's nodes had 2 or 8 GPUs)");
+      locate (ctx, group, "gpus_per_node", error);
+      return FALSE;
+    }
+  if (sc->tenant_names != NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "a second philly-vcs list: the VCs of "
+                   "one list are the tenants");
+      locate (ctx, group, "from", error);
+      return FALSE;
+    }
+  if (!sim__trace_table_open (&t, path, ',', TRUE, names, N_V, error) ||
+      !sim__trace_table_require (&t, required, N_V, error))
+    goto fail;
+  while (sim__trace_table_next (&t, &local))
+    {
+      const char *vc = sim__trace_table_get (&t, V_VC);
+      gint64 nodes;
+      SimPoolConfig p = *tmpl;
+      double g;
+
+      if (*vc == '\0')
+        {
+          sim__trace_table_field_error (&t, V_VC, &local, "the field is empty: expected the "
+                                        "virtual cluster's name");
+          break;
+        }
+      for (guint i = 0; i < vcs->len; i++)
+        if (strcmp (g_ptr_array_index (vcs, i), vc) == 0)
+          {
+            g_autofree char *q = sim__trace_quote (vc);
+            sim__trace_table_field_error (&t, V_VC, &local, "%s is listed twice", q);
+            break;
+          }
+      if (local != NULL)
+        break;
+      if (!g_ascii_string_to_signed (sim__trace_table_get (&t, V_NODES), 10, 1, 10000000,
+                                     &nodes, NULL))
+        {
+          sim__trace_table_field_error (&t, V_NODES, &local, "expected a number of nodes from 1 "
+                                        "to 10000000");
+          break;
+        }
+      p.name = g_strdup_printf ("%s-%s", name, vc);
+      p.from_group = g_strdup (group);
+      p.gpu_key = "gpu";
+      p.node_model = g_strdup (tmpl->node_model);
+      p.gpu_model = g_strdup (tmpl->gpu_model);
+      p.count = (guint) nodes;
+      g_array_append_val (pools, p);
+      g_ptr_array_add (vcs, g_strdup (vc));
+      g = (double) nodes * tmpl->gpus_per_node;
+      g_array_append_val (gpus, g);
+    }
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      goto fail;
+    }
+  if (vcs->len == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s: the list has no virtual clusters",
+                   t.display);
+      goto fail;
+    }
+  g_ptr_array_add (vcs, NULL);
+  sc->tenant_names = (char **) g_ptr_array_free (g_steal_pointer (&vcs), FALSE);
+  sc->tenant_gpus = (double *) (void *) g_array_free (g_steal_pointer (&gpus), FALSE);
+  return TRUE;
+
+fail:
+  locate (ctx, group, "from", error);
+  return FALSE;
+}
+
+/* [pool NAME] from = pai-machines:PATH | philly-vcs:PATH. */
+static gboolean
+read_pool_from (const Ctx *ctx, SimScenario *sc, const char *group, GArray *pools,
+                GError **error)
+{
+  g_autofree char *from = g_strstrip (get_raw (ctx, group, "from"));
+  g_autofree char *name = g_strstrip (g_strdup (group + 5));
+  g_autofree char *path = NULL;
+  SimPoolConfig tmpl = { 0 };
+  char *colon = strchr (from, ':');
+  gboolean ok;
+
+  if (!refuse_pool_key (ctx, group, "count", "does not go with from: the list gives the number of nodes", error))
+    return FALSE;
+  if (colon == NULL || colon[1] == '\0' ||
+      (!g_str_has_prefix (from, "pai-machines:") && !g_str_has_prefix (from, "philly-vcs:")))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "\"%s\": expected pai-machines:PATH "
+                   "(the PAI 2020 pai_machine_spec.csv) or philly-vcs:PATH (Philly's "
+                   "philly-vc-nodes.csv)", from);
+      locate (ctx, group, "from", error);
+      return FALSE;
+    }
+  path = g_strstrip (g_strdup (colon + 1));
+  if (!g_path_is_absolute (path))
+    {
+      char *abs = g_build_filename (sc->base_dir, path, NULL);
+      g_free (path);
+      path = abs;
+    }
+  tmpl.node_model = get_raw (ctx, group, "model");
+  if (tmpl.node_model == NULL)
+    tmpl.node_model = g_strdup ("PCIe-8GPU");
+  g_strstrip (tmpl.node_model);
+  tmpl.gpu_model = get_raw (ctx, group, "gpu");
+  if (tmpl.gpu_model != NULL)
+    g_strstrip (tmpl.gpu_model);
+  tmpl.sharing = -1;
+  ok = get_parsed (ctx, group, "gpus_per_node", (ParseFunc) parse_count, &tmpl.gpus_per_node,
+                   error) &&
+       read_pool_sharing (ctx, group, &tmpl, error);
+  if (ok)
+    ok = g_str_has_prefix (from, "pai-machines:")
+           ? read_pai_machines (ctx, group, name, path, &tmpl, pools, error)
+           : read_philly_vcs (ctx, sc, group, name, path, &tmpl, pools, error);
+  g_free (tmpl.node_model);
+  g_free (tmpl.gpu_model);
+  return ok;
+}
+
+/* [policy] quota for the fair-share queue: each Philly VC's GPUs, unless
+ * the scenario gives its own.  Only a Philly workload numbers its tenants
+ * by the VC list; other sources have tenants of their own, which the VCs'
+ * quotas would fit by accident only. */
+static void
+set_vc_quotas (SimScenario *sc)
+{
+  g_autoptr(GString) quota = NULL;
+
+  if (sc->tenant_names == NULL || sc->source != SIM_SOURCE_PHILLY || sc->plugin != NULL ||
+      sc->queue == NULL ||
+      strcmp (sc->queue, "fair-share") != 0 ||
+      g_hash_table_contains (sc->policy_params, "quota"))
+    return;
+  quota = g_string_new (NULL);
+  for (guint i = 0; sc->tenant_names[i] != NULL; i++)
+    g_string_append_printf (quota, "%s%u:%.0f", i > 0 ? ", " : "", i, sc->tenant_gpus[i]);
+  g_hash_table_insert (sc->policy_params, g_strdup ("quota"), g_string_free (g_steal_pointer (&quota), FALSE));
+}
+
 static gboolean
 read_pools (const Ctx *ctx, SimScenario *sc, GError **error)
 {
@@ -1400,6 +1867,17 @@ read_pools (const Ctx *ctx, SimScenario *sc, GError **error)
       char *gpu;
       if (!g_str_has_prefix (groups[i], "pool "))
         continue;
+      if (g_key_file_has_key (ctx->kf, groups[i], "from", NULL))
+        {
+          ok = read_pool_from (ctx, sc, groups[i], pools, error);
+          continue;
+        }
+      if (!refuse_pool_key (ctx, groups[i], "misc_gpu", "misc_gpu is for from = "
+                            "pai-machines:PATH", error))
+        {
+          ok = FALSE;
+          break;
+        }
       p.name = g_strstrip (g_strdup (groups[i] + 5));
       g_array_append_val (pools, p);
       pp = &g_array_index (pools, SimPoolConfig, pools->len - 1);
@@ -1582,6 +2060,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
           g_hash_table_insert (sc->policy_params, g_strdup (keys[k]),
                                g_strstrip (get_raw (ctx, "policy", keys[k])));
     }
+  set_vc_quotas (sc);
   /* Moldable jobs are sized by the simulation for every policy, so this
    * key is not passed on to the policy. */
   if (!get_parsed (ctx, "policy", "moldable_efficiency", (ParseFunc) parse_efficiency,
@@ -1757,6 +2236,7 @@ sim_scenario_unref (SimScenario *sc)
       g_free (sc->pools[i].name);
       g_free (sc->pools[i].node_model);
       g_free (sc->pools[i].gpu_model);
+      g_free (sc->pools[i].from_group);
     }
   g_free (sc->pools);
   for (guint i = 0; i < sc->generator.n_classes; i++)
@@ -1773,6 +2253,9 @@ sim_scenario_unref (SimScenario *sc)
     g_free (sc->comm_mix[i].name);
   g_free (sc->comm_mix);
   g_free (sc->trace_path);
+  g_free (sc->task_path);
+  g_strfreev (sc->tenant_names);
+  g_free (sc->tenant_gpus);
   g_free (sc->queue);
   g_free (sc->placement);
   g_free (sc->plugin);

@@ -3,10 +3,14 @@
  * A scenario file has these groups (sections):
  *
  *   [scenario]    name, description, seed, horizon, models
- *   [pool NAME]   model, count, gpu, gpus_per_node, sharing (one or more)
+ *   [pool NAME]   model, count, gpu, gpus_per_node, sharing (one or more); or
+ *                 from = pai-machines:PATH | philly-vcs:PATH (a pool per machine
+ *                 shape or virtual cluster, from a trace's machine list), misc_gpu
  *   [cluster]     sharing = time-slice | mps, timeslice_overhead, mps_overhead
  *                 (how jobs with fractional requests share a GPU: sim-sharing.h)
- *   [workload]    source = synthetic | swf, and the source's keys
+ *   [workload]    source = synthetic | swf | philly | helios | slurm | openb | pai |
+ *                 gavel | native, and the source's keys (pai: task_table, pai_tasks;
+ *                 gavel: a [class JOB TYPE] throughput per job type)
  *   [class NAME]  share, gpus, duration, estimate_factor, activity,
  *                 memory_bound, gpu_share (shared GPUs: sim-sharing.h), and a
  *                 communication profile (iteration, gradient, tensor_parallel,
@@ -41,6 +45,7 @@
 #include "workload/sim-workload.h"
 #include "workload/sim-traces.h"
 #include "workload/sim-openb.h"
+#include "workload/sim-trace-formats.h"
 #include "fabric/sim-topology.h"
 #include "cluster/sim-sharing.h"
 
@@ -55,6 +60,18 @@ G_BEGIN_DECLS
  * @count: number of nodes
  * @sharing: how its GPUs are shared by fractional jobs, a #SimSharingMode,
  *   or -1 for the [cluster] section's
+ * @cpu_milli: CPU of each node in thousandths of a core, from a machine
+ *   list; 0 for the node model's
+ * @memory_bytes: memory of each node, from a machine list; 0 for the node
+ *   model's
+ * @from_group: (nullable): for a pool made from a list, the section it
+ *   comes from ("pool NAME"), for messages
+ * @gpu_key: (nullable): the key of that section that gives its GPU model
+ *   ("gpu", "misc_gpu" or "from"); %NULL for "gpu"
+ *
+ * A pool of identical nodes.  A `[pool NAME]` with `from = pai-machines:PATH`
+ * or `from = philly-vcs:PATH` becomes several pools, one per machine shape
+ * or virtual cluster, named "NAME-SHAPE".
  */
 typedef struct {
   char  *name;
@@ -63,6 +80,10 @@ typedef struct {
   guint  gpus_per_node;
   guint  count;
   gint   sharing;
+  guint64 cpu_milli;
+  guint64 memory_bytes;
+  char  *from_group;
+  const char *gpu_key;
 } SimPoolConfig;
 
 /**
@@ -102,6 +123,9 @@ typedef struct {
  * @SIM_SOURCE_HELIOS: a Helios (SenseTime) cluster_log.csv
  * @SIM_SOURCE_SLURM: Slurm accounting (sacct --parsable2)
  * @SIM_SOURCE_OPENB: an Alibaba openb pod list, replayed in time
+ * @SIM_SOURCE_PAI: an Alibaba PAI 2020 job table with its task table
+ * @SIM_SOURCE_GAVEL: a Gavel job trace, steps through per-class throughputs
+ * @SIM_SOURCE_NATIVE: gpusim's own job CSV
  */
 typedef enum {
   SIM_SOURCE_SYNTHETIC,
@@ -110,6 +134,9 @@ typedef enum {
   SIM_SOURCE_HELIOS,
   SIM_SOURCE_SLURM,
   SIM_SOURCE_OPENB,
+  SIM_SOURCE_PAI,
+  SIM_SOURCE_GAVEL,
+  SIM_SOURCE_NATIVE,
 } SimWorkloadSource;
 
 /**
@@ -143,7 +170,11 @@ typedef struct {
   char              *trace_path; /* absolute */
   SimSwfConfig       swf;
   SimPhillyConfig    philly;
-  SimTraceConfig     trace;      /* helios, slurm */
+  SimTraceConfig     trace;      /* helios, slurm, pai, gavel, native */
+  char              *task_path;  /* pai: the task table, absolute */
+  SimPaiTasks        pai_tasks;  /* pai: how tasks become a job's GPUs */
+  char             **tenant_names; /* (nullable) VCs from philly-vcs, tenants 0, 1, ... */
+  double            *tenant_gpus;  /* their GPUs (the fair-share quotas) */
   SimCommMix        *comm_mix;
   guint              n_comm_mix;
   SimFabricConfig    fabric;     /* kind SIM_FABRIC_NONE without a [fabric] section */

@@ -1221,6 +1221,15 @@ unknown_model (const SimScenario *sc, const SimCatalogue *catalogue, const char 
   sim__scenario_locate (sc, group, key, error);
 }
 
+/* The section a pool's errors point at: its own, or the one it was made
+ * from (a machine or VC list). */
+static char *
+pool_group (const SimPoolConfig *pool)
+{
+  return pool->from_group != NULL ? g_strdup (pool->from_group)
+                                  : g_strdup_printf ("pool %s", pool->name);
+}
+
 SimCluster *
 sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *catalogue,
                               GError **error)
@@ -1236,15 +1245,18 @@ sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *c
 
       if (node == NULL)
         {
-          g_autofree char *group = g_strdup_printf ("pool %s", p->name);
+          g_autofree char *group = pool_group (p);
           unknown_model (scenario, catalogue, group, "model", "node", p->node_model, error);
           return NULL;
         }
       if (p->gpu_model != NULL &&
           (gpu = sim_catalogue_lookup_gpu (catalogue, p->gpu_model)) == NULL)
         {
-          g_autofree char *group = g_strdup_printf ("pool %s", p->name);
-          unknown_model (scenario, catalogue, group, "gpu", "GPU", p->gpu_model, error);
+          g_autofree char *group = pool_group (p);
+          /* A pool made from a list: the key behind the model. */
+          unknown_model (scenario, catalogue, group,
+                         p->from_group != NULL && p->gpu_key != NULL ? p->gpu_key : "gpu", "GPU",
+                         p->gpu_model, error);
           return NULL;
         }
       if (!sim_cluster_add_pool (cluster, p->name, node, gpu, p->gpus_per_node, p->count, error))
@@ -1252,6 +1264,9 @@ sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *c
           g_prefix_error (error, "%s: ", scenario->path);
           return NULL;
         }
+      /* Pools from a machine list carry each node's host resources. */
+      if (p->cpu_milli > 0 || p->memory_bytes > 0)
+        sim_cluster_set_pool_host (cluster, i, p->cpu_milli, p->memory_bytes);
     }
   return g_steal_pointer (&cluster);
 }
@@ -1330,7 +1345,8 @@ setup_class_scaling (SimSimulation *self, GError **error)
 {
   const SimScenario *sc = self->scenario;
 
-  if (sc->source != SIM_SOURCE_SYNTHETIC)
+  /* A Gavel trace's job types are classes with throughput tables. */
+  if (sc->source != SIM_SOURCE_SYNTHETIC && sc->source != SIM_SOURCE_GAVEL)
     return TRUE;
   self->class_scaling = g_new0 (ClassScaling, sc->generator.n_classes);
   self->n_class_scaling = sc->generator.n_classes;
@@ -1616,6 +1632,60 @@ create_policy (SimSimulation *self, GError **error)
   return FALSE;
 }
 
+/* A Gavel trace: each job type's steps per second on the reference GPU,
+ * from its class's throughput table (checked by setup_class_scaling()). */
+static SimWorkload *
+new_gavel_workload (SimSimulation *self, GError **error)
+{
+  const SimScenario *sc = self->scenario;
+  g_autofree SimGavelRate *rates = g_new0 (SimGavelRate, sc->generator.n_classes);
+
+  for (guint c = 0; c < sc->generator.n_classes; c++)
+    {
+      rates[c].job_type = sc->generator.classes[c].name;
+      rates[c].steps_per_second = self->class_scaling[c].thr_reference;
+      rates[c].scaling = &sc->generator.classes[c].scaling;
+    }
+  return sim_workload_new_gavel (sc->trace_path, &sc->trace, rates, sc->generator.n_classes,
+                                 error);
+}
+
+/* A new workload for the scenario: its generator or trace reader. */
+static SimWorkload *
+open_workload (SimSimulation *self, GError **error)
+{
+  const SimScenario *scenario = self->scenario;
+  SimWorkload *workload;
+
+  if (scenario->source == SIM_SOURCE_SWF)
+    workload = sim_workload_new_swf (scenario->trace_path, &scenario->swf, error);
+  else if (scenario->source == SIM_SOURCE_PHILLY)
+    workload = sim_workload_new_philly (scenario->trace_path, &scenario->philly, error);
+  else if (scenario->source == SIM_SOURCE_HELIOS)
+    workload = sim_workload_new_helios (scenario->trace_path, &scenario->trace, error);
+  else if (scenario->source == SIM_SOURCE_SLURM)
+    workload = sim_workload_new_slurm (scenario->trace_path, &scenario->trace, error);
+  else if (scenario->source == SIM_SOURCE_PAI)
+    workload = sim_workload_new_pai (scenario->trace_path, scenario->task_path,
+                                     &scenario->trace, scenario->pai_tasks, error);
+  else if (scenario->source == SIM_SOURCE_NATIVE)
+    workload = sim_workload_new_native (scenario->trace_path, &scenario->trace, error);
+  else if (scenario->source == SIM_SOURCE_GAVEL)
+    workload = new_gavel_workload (self, error);
+  else if (scenario->source == SIM_SOURCE_OPENB)
+    {
+      SimOpenbConfig oc = { scenario->trace.max_jobs, scenario->trace.skip_invalid,
+                            scenario->trace.rebase_time };
+      workload = sim_workload_new_openb (scenario->trace_path, &oc, error);
+    }
+  else
+    workload = sim_workload_new_generator (&scenario->generator, scenario->seed, error);
+  if (workload == NULL)
+    sim__scenario_locate (scenario, "workload",
+                          scenario->source != SIM_SOURCE_SYNTHETIC ? "trace" : NULL, error);
+  return workload;
+}
+
 SimSimulation *
 sim_simulation_new (SimScenario *scenario, GError **error)
 {
@@ -1641,7 +1711,7 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   if (!setup_class_scaling (self, error))
     return NULL;
 
-  self->workload = sim_workload_new_for_scenario (scenario, error);
+  self->workload = open_workload (self, error);
   if (self->workload == NULL)
     return NULL;
 
@@ -1658,31 +1728,10 @@ sim_simulation_new (SimScenario *scenario, GError **error)
 }
 
 SimWorkload *
-sim_workload_new_for_scenario (const SimScenario *scenario, GError **error)
+sim_simulation_open_workload (SimSimulation *self, GError **error)
 {
-  SimWorkload *workload;
-
-  g_return_val_if_fail (scenario != NULL, NULL);
-  if (scenario->source == SIM_SOURCE_SWF)
-    workload = sim_workload_new_swf (scenario->trace_path, &scenario->swf, error);
-  else if (scenario->source == SIM_SOURCE_PHILLY)
-    workload = sim_workload_new_philly (scenario->trace_path, &scenario->philly, error);
-  else if (scenario->source == SIM_SOURCE_HELIOS)
-    workload = sim_workload_new_helios (scenario->trace_path, &scenario->trace, error);
-  else if (scenario->source == SIM_SOURCE_SLURM)
-    workload = sim_workload_new_slurm (scenario->trace_path, &scenario->trace, error);
-  else if (scenario->source == SIM_SOURCE_OPENB)
-    {
-      SimOpenbConfig oc = { scenario->trace.max_jobs, scenario->trace.skip_invalid,
-                            scenario->trace.rebase_time };
-      workload = sim_workload_new_openb (scenario->trace_path, &oc, error);
-    }
-  else
-    workload = sim_workload_new_generator (&scenario->generator, scenario->seed, error);
-  if (workload == NULL)
-    sim__scenario_locate (scenario, "workload",
-                          scenario->source != SIM_SOURCE_SYNTHETIC ? "trace" : NULL, error);
-  return workload;
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  return open_workload (self, error);
 }
 
 gboolean
@@ -1898,6 +1947,11 @@ finish (SimSimulation *self, GError **error)
     workload = g_strdup (self->workload->description);
   else if (self->scenario->source == SIM_SOURCE_SLURM)
     workload = g_strdup_printf ("%s, %u account(s)", self->workload->description,
+                                sim_workload_get_n_classes (self->workload));
+  else if (self->scenario->source == SIM_SOURCE_PAI ||
+           self->scenario->source == SIM_SOURCE_GAVEL ||
+           self->scenario->source == SIM_SOURCE_NATIVE)
+    workload = g_strdup_printf ("%s, %u class(es)", self->workload->description,
                                 sim_workload_get_n_classes (self->workload));
   else if (self->scenario->source == SIM_SOURCE_SWF)
     workload = g_strdup_printf ("%s, %u processor(s) per GPU", self->workload->description,

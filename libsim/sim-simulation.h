@@ -60,21 +60,6 @@ typedef void (*SimProgressFunc) (SimSimulation *simulation, double fraction, Sim
 SimSimulation *sim_simulation_new (SimScenario *scenario, GError **error);
 
 /**
- * sim_workload_new_for_scenario: (skip)
- * @scenario: a scenario
- * @error: return location for a #GError
- *
- * Opens @scenario's workload (its generator or trace reader), as
- * sim_simulation_new() does: for instance to read a whole trace before a
- * run (`gpusim validate`).
- *
- * Errors: those of the source, with the scenario's [workload] trace key.
- *
- * Returns: (transfer full) (nullable): the workload.
- */
-SimWorkload *sim_workload_new_for_scenario (const SimScenario *scenario, GError **error);
-
-/**
  * sim_cluster_new_for_scenario: (skip)
  * @scenario: a scenario
  * @catalogue: where its node and GPU models are looked up
@@ -175,6 +160,21 @@ void sim_simulation_set_force (SimSimulation *self, gboolean force);
  * that an interrupted run leaves no `*.tmp-*` files behind.
  */
 void sim_remove_temporary_files (void);
+
+/**
+ * sim_simulation_open_workload: (skip)
+ * @self: a simulation
+ * @error: return location for a #GError
+ *
+ * Opens a new copy of the simulation's workload (its generator or trace
+ * reader, set up as the run's own), apart from the run: for instance to
+ * read a whole trace before running (`gpusim validate`).
+ *
+ * Errors: those of the source, with the scenario's [workload] trace key.
+ *
+ * Returns: (transfer full) (nullable): the workload.
+ */
+SimWorkload *sim_simulation_open_workload (SimSimulation *self, GError **error);
 
 /**
  * sim_simulation_set_output_dir:

@@ -23,6 +23,7 @@
 #include "workload/sim-workload.h"
 #include "workload/sim-openb.h"
 #include "workload/sim-traces.h"
+#include "workload/sim-trace-formats.h"
 #include "workload/sim-job.h"
 #include "sched/sim-policy.h"
 #include "sched/sim-plugin.h"

@@ -450,7 +450,7 @@ static const BadRow bad_rows[] = {
     /* 4 */ "[pool a]\n"
     /* 5 */ "model = DGX-H100\n"
     /* 6 */ "count = 1\n",
-    SIM_ERROR_MISSING, 0, { "missing section [workload]", "synthetic, swf, philly, helios, slurm or openb" } },
+    SIM_ERROR_MISSING, 0, { "missing section [workload]", "synthetic, swf, philly, helios, slurm, openb, pai, gavel or native" } },
   { 0, NULL,
     /* 1 */ "[scenario]\n"
     /* 2 */ "name = x\n"
@@ -544,7 +544,7 @@ static const BadRow bad_rows[] = {
   { 12, "source = swf", NULL, SIM_ERROR_INVALID, 13,
     { "[workload] rate:", "applies only to source = synthetic" } },
   { 12, "source = csv", NULL, SIM_ERROR_INVALID, 12,
-    { "[workload] source:", "\"csv\" is not a workload source", "synthetic, swf, philly, helios, slurm or openb" } },
+    { "[workload] source:", "\"csv\" is not a workload source", "synthetic, swf, philly, helios, slurm, openb, pai, gavel or native" } },
   { 0, NULL,
     /* 1 */ "[scenario]\n"
     /* 2 */ "name = t\n"

@@ -598,7 +598,7 @@ END_TEST
 START_TEST (test_skipped_other_source)
 {
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0, NULL };
   g_autoptr (SimWorkload) w = sim_workload_new_philly (SIM_TEST_DATADIR "/philly-excerpt.csv",
                                                        &cfg, &error);
 

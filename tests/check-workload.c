@@ -1258,7 +1258,7 @@ END_TEST
 START_TEST (test_philly_first_jobs)
 {
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0, NULL };
   g_autoptr (SimWorkload) w = sim_workload_new_philly (SIM_TEST_DATADIR "/philly-excerpt.csv",
                                                        &cfg, &error);
   SimJobSpec j;
@@ -1316,7 +1316,7 @@ START_TEST (test_philly_malformed)
                                            "2017-10-01 00:01:55,61.0,1,61.0,11cb48\n"
                                            "%s\n", philly_bad[_i].row);
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, FALSE, TRUE, 0 };
+  SimPhillyConfig cfg = { 0, FALSE, TRUE, 0, NULL };
   g_autoptr (SimWorkload) w = NULL;
   SimJobSpec j;
 
@@ -1336,7 +1336,7 @@ START_TEST (test_philly_header)
 {
   g_autofree char *path = g_build_filename (tmpdir, "bad-header.csv", NULL);
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0, NULL };
   g_autoptr (SimWorkload) w = NULL;
 
   ck_assert (g_file_set_contents (path, "time,duration\n", -1, NULL));
@@ -1353,7 +1353,7 @@ START_TEST (test_philly_full_month)
 {
   const char *path = SIM_TRACEDIR "/philly/philly-2017-10.csv";
   g_autoptr (GError) error = NULL;
-  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0 };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0, NULL };
   g_autoptr (SimWorkload) w = NULL;
   SimJobSpec j;
   guint64 n = 0;
@@ -1379,7 +1379,7 @@ START_TEST (test_philly_end_of_time)
                                      "timestamp,duration,num_gpus,gpu_time,cluster\n"
                                      "2262-04-11 23:47:00,10.0,1,10.0,vc\n"
                                      "2262-04-11 23:47:17,10.0,1,10.0,vc\n", -1);
-  SimPhillyConfig cfg = { 0, FALSE, FALSE, 0 };
+  SimPhillyConfig cfg = { 0, FALSE, FALSE, 0, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (SimWorkload) w = sim_workload_new_philly (path, &cfg, &error);
   SimJobSpec job;
@@ -1431,7 +1431,7 @@ END_TEST
 static GArray *
 philly_jobs (const char *path, guint64 window, GError **error)
 {
-  SimPhillyConfig cfg = { 0, TRUE, TRUE, window };
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, window, NULL };
   g_autoptr (SimWorkload) w = sim_workload_new_philly (path, &cfg, error);
   g_autoptr (GArray) jobs = g_array_new (FALSE, FALSE, sizeof (SimJobSpec));
   SimJobSpec job;

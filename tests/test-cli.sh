@@ -8,7 +8,9 @@
 # jobs.csv and timeseries.csv, the same bytes on every run, with one row of
 # jobs.csv per completed job; that a run which fails part-way leaves DIR as
 # it was, and one killed by SIGTERM leaves no temporary file; that errors name the file, the line and the key and suggest a fix;
-# that every scenario shipped in scenarios/ validates; the `models` listing
+# that every scenario shipped in scenarios/ validates; `trace info` and
+# `trace convert` (a converted trace replays to the same jobs.csv), the PAI,
+# Gavel and native sources and clusters from trace files; the `models` listing
 # and `models show`; and that nothing is written to stderr by a successful
 # run when stderr is not a terminal (no progress bar).
 #
@@ -765,6 +767,129 @@ line=$(grep -n '^routing = sprey' "$tmp/routing.ini" | cut -d: -f1)
 expect 1 run "$tmp/routing.ini"
 contains "$tmp/stderr" "routing.ini:$line: [fabric] routing: unknown routing \"sprey\": did you mean \"spray\"?" \
     "an unknown routing mode in a scenario"
+
+# ---- gpusim trace info / convert, and the PAI, Gavel and native formats --
+
+DATA="$SIM_TOP_SRCDIR/tests/data"
+expect 0 trace --help
+expect 2 trace
+expect 2 trace frobnicate
+expect 2 trace info
+expect 2 trace info "$PUBLISHED" extra
+expect 2 trace info --format csv "$PUBLISHED"
+expect 2 trace convert "$PUBLISHED"
+expect 2 trace info --throughput nonsense "$DATA/gavel-7field.trace"
+expect 1 trace info "$tmp/no-such-trace.csv"
+printf 'hello world\n' >"$tmp/what.txt"
+expect 1 trace info "$tmp/what.txt"
+contains "$tmp/stderr" "cannot tell the trace's format" "an unknown format"
+# The published Philly head: 300 rows, a window of 287 rows.
+expect 0 trace info "$PUBLISHED"
+contains "$tmp/stdout" "format: philly" "trace info"
+contains "$tmp/stdout" "jobs: 300" "trace info"
+contains "$tmp/stdout" "reorder window needed: 287 rows" "trace info"
+expect 0 trace info --json "$PUBLISHED"
+"$PYTHON" - "$tmp/stdout" <<'PY' || fail "trace info --json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["jobs"] == 300 and d["reorder_window_needed"] == 287, d
+assert sum(d["arrivals_by_hour"]) == 300 and sum(d["gpus_per_job"].values()) == 300, d
+PY
+# PAI needs its task table; Gavel the throughput of each job type.
+expect 1 trace info "$DATA/pai-job-table.csv"
+contains "$tmp/stderr" "needs its task table" "PAI without tasks"
+expect 0 trace info "$DATA/pai-job-table.csv" --tasks "$DATA/pai-task-table.csv"
+contains "$tmp/stdout" "jobs: 5" "PAI trace info"
+contains "$tmp/stdout" "skipped rows: 3" "PAI trace info"
+expect 1 trace info "$DATA/gavel-7field.trace"
+contains "$tmp/stderr" "gavel-7field.trace:1:1: job_type: no throughput for job type" "Gavel rates"
+expect 0 trace info "$DATA/gavel-7field.trace" --throughput "ResNet-18 (batch size 32)=29.95" \
+    --throughput "Transformer (batch size 64)=8.21"
+contains "$tmp/stdout" "jobs: 3" "Gavel trace info"
+# A malformed row: the file, line, column and field; exit 1.
+printf 'id,submit,duration,gpus\n1,0,60,1\n2,later,60,1\n' >"$tmp/bad-native.csv"
+expect 1 trace info "$tmp/bad-native.csv"
+contains "$tmp/stderr" "bad-native.csv:3:3: submit: \"later\" is not a time" "a bad native row"
+expect 1 trace convert "$tmp/bad-native.csv" -o "$tmp/bad-out.csv"
+[ ! -e "$tmp/bad-out.csv" ] || fail "a failed convert left its output"
+# Convert to the native CSV: it replays to the same report and jobs.csv.
+expect 0 trace convert "$PUBLISHED" -o "$tmp/native.csv"
+contains "$tmp/stderr" "wrote 300 jobs" "trace convert"
+head -n 1 "$tmp/native.csv" | grep -q '^id,submit,duration,gpus,gpu_milli,gpu_model,tenant,priority,class,requested,cpu_milli,memory,mig,user,status$' \
+    || fail "the native CSV header"
+expect 0 trace info "$tmp/native.csv"
+contains "$tmp/stdout" "format: native" "native detection"
+contains "$tmp/stdout" "reorder window needed: 0 rows" "convert sorts"
+trace_scenario philly "$PUBLISHED" "[policy]" "queue = fair-share"
+expect 0 run -q -o "$tmp/run-philly" "$tmp/trace.ini"
+trace_scenario native "$tmp/native.csv" "[policy]" "queue = fair-share"
+expect 0 run -q -o "$tmp/run-native" "$tmp/trace.ini"
+cmp -s "$tmp/run-philly/jobs.csv" "$tmp/run-native/jobs.csv" \
+    || fail "the native CSV replays differently from the Philly list"
+"$PYTHON" - "$tmp/run-philly/summary.json" "$tmp/run-native/summary.json" <<'PY' || fail "native summary"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d.pop("workload", None)
+if a != b:
+    sys.exit("%s\n%s" % (a, b))
+PY
+# Scenario keys of the new sources, and bad ones (exit 1, file:line).
+trace_scenario pai "$DATA/pai-job-table.csv"
+expect 1 validate "$tmp/trace.ini"
+contains "$tmp/stderr" "trace.ini:6: [workload] task_table: missing key" "PAI without task_table"
+trace_scenario pai "$DATA/pai-job-table.csv" "task_table = $DATA/pai-task-table.csv" "pai_tasks = most"
+expect 1 validate "$tmp/trace.ini"
+contains "$tmp/stderr" "[workload] pai_tasks: \"most\": expected sum" "a bad pai_tasks"
+trace_scenario philly "$PUBLISHED" "task_table = x.csv"
+expect 1 validate "$tmp/trace.ini"
+contains "$tmp/stderr" "[workload] task_table: applies only to source = pai" "task_table on philly"
+trace_scenario gavel "$DATA/gavel-7field.trace"
+expect 1 validate "$tmp/trace.ini"
+contains "$tmp/stderr" "a Gavel trace needs the throughput of its job types" "Gavel without classes"
+trace_scenario gavel "$DATA/gavel-7field.trace" "[class ResNet-18 (batch size 32)]" "throughput = P100:41.58" \
+    "[class Transformer (batch size 64)]" "throughput = V100-16GB:8.21"
+expect 1 run "$tmp/trace.ini"
+contains "$tmp/stderr" "[class ResNet-18 (batch size 32)] throughput: the throughput table does not list the reference GPU" "a Gavel class without the reference GPU"
+trace_scenario gavel "$DATA/gavel-7field.trace" "[class ResNet-18 (batch size 32)]" "gpus = 2"
+expect 1 validate "$tmp/trace.ini"
+contains "$tmp/stderr" "[class ResNet-18 (batch size 32)] gpus: a Gavel job type's class takes only throughput" "a Gavel class key"
+expect 0 run "$DATA/gavel-small.ini"
+contains "$tmp/stdout" "20 completed" "the Gavel sample"
+trace_scenario gavel "$DATA/gavel-7field.trace" "[class ResNet-18 (batch size 32)]" "throughput = V100-16GB:29.95" \
+    "speedup = 2:3.147"
+expect 1 validate "$tmp/trace.ini"
+contains "$tmp/stderr" "trace.ini:11: [class ResNet-18 (batch size 32)] speedup: point 2: speed-up 3.147 on 2 GPUs is above 2" "a super-linear Gavel speed-up"
+# Clusters from trace files.
+printf '[scenario]\nname = c\n[pool pai]\nfrom = pai-machines:%s\n[workload]\nsource = pai\ntrace = %s\ntask_table = %s\n' \
+    "$DATA/pai-machine-spec-excerpt.csv" "$DATA/pai-job-table.csv" "$DATA/pai-task-table.csv" >"$tmp/pai.ini"
+expect 1 validate "$tmp/pai.ini"
+contains "$tmp/stderr" "pai.ini:4: [pool pai] from: the list has 2 MISC machines" "MISC without misc_gpu"
+expect 0 run "$tmp/pai.ini" --set "pool pai.misc_gpu=none"
+contains "$tmp/stdout" "10 nodes, 56 GPUs" "the PAI machines without MISC"
+expect 0 run "$tmp/pai.ini" --set "pool pai.misc_gpu=A10"
+contains "$tmp/stdout" "12 nodes, 72 GPUs" "the PAI machines with MISC"
+expect 1 run "$tmp/pai.ini" --set "pool pai.misc_gpu=A11"
+contains "$tmp/stderr" "pool pai.misc_gpu: no GPU model \"A11\"" "a bad misc_gpu"
+sed 's/^misc_gpu = .*//; s/^\[pool pai\]/[pool pai]\nmisc_gpu = B300/' "$tmp/pai.ini" >"$tmp/pai-b300.ini"
+expect 1 validate "$tmp/pai-b300.ini"
+contains "$tmp/stderr" "pai-b300.ini:4: [pool pai] misc_gpu: no GPU model \"B300\"" "a bad misc_gpu at its line"
+expect 1 validate "$tmp/pai.ini" --set "pool pai.count=3"
+contains "$tmp/stderr" "pool pai.count: does not go with from" "count with from"
+expect 1 validate "$tmp/pai.ini" --set "pool pai.from=pai:$DATA/pai-machine-spec-excerpt.csv"
+contains "$tmp/stderr" "expected pai-machines:PATH" "a bad from"
+printf 'm1,P100,64,512,2\nm2,K80,64,512,2\n' >"$tmp/machines.csv"
+expect 1 validate "$tmp/pai.ini" --set "pool pai.from=pai-machines:$tmp/machines.csv"
+contains "$tmp/stderr" "machines.csv:2:4: gpu_type: \"K80\" is not a PAI GPU type" "a bad machine row"
+printf '[scenario]\nname = v\n[pool philly]\nfrom = philly-vcs:%s\ngpu = P100\n[workload]\nsource = philly\ntrace = %s\n[policy]\nqueue = fair-share\n' \
+    "$DATA/philly-vc-nodes.csv" "$DATA/philly-excerpt.csv" >"$tmp/vcs.ini"
+expect 1 validate "$tmp/vcs.ini"
+contains "$tmp/stderr" "[pool philly] gpus_per_node: missing key" "philly-vcs without gpus_per_node"
+expect 0 run "$tmp/vcs.ini" --set "pool philly.gpus_per_node=8"
+contains "$tmp/stdout" "352 nodes, 2816 GPUs" "the Philly VCs"
+printf 'vc,node num\n6214e9,64\n6214e9,2\n' >"$tmp/vcs.csv"
+expect 1 validate "$tmp/vcs.ini" --set "pool philly.gpus_per_node=8" --set "pool philly.from=philly-vcs:$tmp/vcs.csv"
+contains "$tmp/stderr" "vcs.csv:3:1: vc: \"6214e9\" is listed twice" "a VC listed twice"
 
 echo "test-cli.sh: $checks commands checked"
 exit 0

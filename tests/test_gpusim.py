@@ -330,6 +330,93 @@ class RoutingTests(unittest.TestCase):
             self.assertIn('did you mean "spray"', message)
 
 
+class TraceFormatTests(unittest.TestCase):
+    """Scenarios on the PAI, Gavel and native formats, and trace_info()."""
+
+    DATA = os.path.join(TOP_SRCDIR, "tests", "data")
+
+    def pai_scenario(self, tmp):
+        path = os.path.join(tmp, "pai.ini")
+        with open(path, "w") as f:
+            f.write("[scenario]\nname = pai\n[pool pai]\nfrom = pai-machines:%s\n"
+                    "misc_gpu = A10\n[workload]\nsource = pai\ntrace = %s\ntask_table = %s\n"
+                    "reference_gpu = V100-16GB\n"
+                    % (os.path.join(self.DATA, "pai-machine-spec-excerpt.csv"),
+                       os.path.join(self.DATA, "pai-job-table.csv"),
+                       os.path.join(self.DATA, "pai-task-table.csv")))
+        return path
+
+    def test_pai_scenario_matches_cli(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = self.pai_scenario(tmp)
+            report = gpusim.run(path)
+            self.assertEqual(report.json + "\n", cli("run", path, "--json"))
+            # The fixture's five GPU jobs (three rows are skipped: a CPU job,
+            # a running one and one whose tasks never ran).
+            self.assertEqual(report["jobs_submitted"], 5)
+            self.assertEqual(report["jobs_completed"], 5)
+            # Job j3 takes 7 GPUs with its tasks summed, 6 with its largest
+            # task alone: 5000 GPU-seconds less (j2's ps tasks have no GPUs).
+            largest = gpusim.run(path, set={"workload.pai_tasks": "largest"})
+            self.assertAlmostEqual(report["job_gpu_seconds"] - largest["job_gpu_seconds"],
+                                   5000, places=3)
+
+    def test_gavel_scenario(self):
+        path = os.path.join(self.DATA, "gavel-small.ini")
+        report = gpusim.run(path)
+        self.assertEqual(report["jobs_completed"], 20)
+        # Without a job type's throughput, the run is refused, naming the row.
+        with tempfile.TemporaryDirectory() as tmp:
+            trimmed = os.path.join(tmp, "gavel.ini")
+            with open(path) as f:
+                text = f.read().replace("[class CycleGAN]", "[class CycleGAN-2]")
+            with open(trimmed, "w") as f:
+                f.write(text.replace("trace = gavel-small_test.trace", "trace = %s"
+                                     % os.path.join(self.DATA, "gavel-small_test.trace")))
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.run(trimmed)
+            self.assertIn('no throughput for job type "CycleGAN"', caught.exception.message)
+            self.assertIn("gavel-small_test.trace:", caught.exception.message)
+
+    def test_trace_info_matches_cli(self):
+        trace = os.path.join(self.DATA, "philly-published-head.csv")
+        info = gpusim.trace_info(trace)
+        cli_info = json.loads(cli("trace", "info", trace, "--json"))
+        for key in ("jobs", "skipped", "rows_out_of_order", "reorder_window_needed",
+                    "arrivals_by_hour", "gpus_per_job"):
+            self.assertEqual(info[key], cli_info[key], key)
+        self.assertAlmostEqual(info["gpu_hours"], cli_info["gpu_hours"], places=5)
+        self.assertEqual(info["reorder_window_needed"], 287)
+        pai = gpusim.trace_info(os.path.join(self.DATA, "pai-job-table.csv"),
+                                tasks=os.path.join(self.DATA, "pai-task-table.csv"))
+        self.assertEqual((pai["format"], pai["jobs"], pai["skipped"]), ("pai", 5, 3))
+        gavel = gpusim.trace_info(os.path.join(self.DATA, "gavel-7field.trace"),
+                                  throughputs={"ResNet-18 (batch size 32)": 29.95,
+                                               "Transformer (batch size 64)": 8.21})
+        self.assertAlmostEqual(gavel["gpu_hours"], (3000 / 29.95 + 1642 / 8.21 + 821 / 8.21)
+                               / 3600, places=9)
+        with self.assertRaises(gpusim.Error):
+            gpusim.trace_info(trace, format="csv")
+
+    def test_native_replays_the_same(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            trace = os.path.join(self.DATA, "philly-published-head.csv")
+            native = os.path.join(tmp, "jobs.csv")
+            subprocess.run([GPUSIM, "trace", "convert", trace, "-o", native], check=True,
+                           stderr=subprocess.DEVNULL)
+            path = os.path.join(tmp, "p.ini")
+            with open(path, "w") as f:
+                f.write("[scenario]\nname = p\n[pool a]\nmodel = DGX-A100\ncount = 2\n"
+                        "[workload]\nsource = philly\ntrace = %s\n[policy]\n"
+                        "queue = fair-share\n" % trace)
+            a = json.loads(gpusim.run(path).json)
+            b = json.loads(gpusim.run(path, set={"workload.source": "native",
+                                                 "workload.trace": native}).json)
+            a.pop("workload")
+            b.pop("workload")
+            self.assertEqual(a, b)
+
+
 class CompareTests(unittest.TestCase):
     def test_two_placements_two_seeds(self):
         result = gpusim.compare(QUICKSTART, policies=["fifo/first-fit", "fifo/best-fit"], seeds=2)

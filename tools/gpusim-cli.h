@@ -17,6 +17,7 @@ int gpusim_cmd_compare  (int argc, char **argv);
 int gpusim_cmd_fgd      (int argc, char **argv);
 int gpusim_cmd_topo     (int argc, char **argv);
 int gpusim_cmd_scaling  (int argc, char **argv);
+int gpusim_cmd_trace    (int argc, char **argv);
 
 /* Prints "gpusim: MESSAGE" on stderr. */
 void gpusim_print_error (const GError *error);

@@ -8,6 +8,7 @@
  *   gpusim topo SCENARIO [--json]
  *   gpusim collective SCENARIO --op OP --gpus N [--algo A] [--min S] [--max S]
  *   gpusim scaling SCENARIO [--gpus 1,2,4,8]
+ *   gpusim trace info FILE | trace convert FILE -o OUT.csv
  */
 #include "config.h"
 
@@ -170,9 +171,10 @@ failed:
 /* Reads SCENARIO's trace to its end; refuses one past the job limit
  * unless FORCE. */
 static gboolean
-read_trace (const SimScenario *scenario, gboolean force, guint64 *jobs, GError **error)
+read_trace (SimSimulation *sim, gboolean force, guint64 *jobs, GError **error)
 {
-  g_autoptr(SimWorkload) workload = sim_workload_new_for_scenario (scenario, error);
+  const SimScenario *scenario = sim_simulation_get_scenario (sim);
+  g_autoptr(SimWorkload) workload = sim_simulation_open_workload (sim, error);
 
   if (workload == NULL || !sim_workload_read_all (workload, jobs, error))
     return FALSE;
@@ -271,7 +273,7 @@ gpusim_cmd_validate (int argc, char **argv)
       /* A trace is read to its end, so that a bad row far down is found now. */
       trace_jobs = 0;
       if (!quick && scenario->source != SIM_SOURCE_SYNTHETIC &&
-          !read_trace (scenario, force, &trace_jobs, &error))
+          !read_trace (sim, force, &trace_jobs, &error))
         {
           gpusim_print_error (error);
           g_clear_error (&error);
@@ -312,6 +314,8 @@ static const struct {
     "time a collective on the scenario's fabric, as nccl-tests prints it" },
   { "scaling", gpusim_cmd_scaling,
     "each job class's speed-up and efficiency on 1, 2, 4, 8... GPUs" },
+  { "trace", gpusim_cmd_trace,
+    "what a job log holds (info), or the log as gpusim's job CSV (convert)" },
 };
 
 static void

@@ -161,6 +161,7 @@ philly_next (SimWorkload *workload, SimJobSpec *out, GError **error)
         p->done = TRUE;
       return FALSE;
     }
+  workload->source_line = p->window.released_line;
   p->count++;
   return TRUE;
 }
@@ -205,6 +206,13 @@ sim_workload_new_philly (const char *path, const SimPhillyConfig *config, GError
     sim__trace_window_init (&p->window, display, config->reorder_window, config->rebase_time,
                             "timestamp", "duration", NULL);
   }
+  for (guint i = 0; config->tenants != NULL && config->tenants[i] != NULL; i++)
+    if (g_hash_table_lookup (p->vcs, config->tenants[i]) == NULL)
+      {
+        g_ptr_array_add (p->parent.class_names, g_strdup (config->tenants[i]));
+        g_hash_table_insert (p->vcs, g_strdup (config->tenants[i]),
+                             GUINT_TO_POINTER (p->parent.class_names->len));
+      }
   p->reader = sim__line_reader_open (path, error);
   if (p->reader == NULL)
     return NULL;

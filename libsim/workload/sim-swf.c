@@ -302,6 +302,7 @@ swf_next (SimWorkload *workload, SimJobSpec *out, GError **error)
         swf->done = TRUE;
       return FALSE;
     }
+  workload->source_line = swf->window.released_line;
   swf->count++;
   return TRUE;
 }

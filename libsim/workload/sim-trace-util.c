@@ -338,6 +338,57 @@ sim__trace_table_open (SimTraceTable *table, const char *path, char separator, g
 }
 
 gboolean
+sim__trace_table_open_headerless (SimTraceTable *table, const char *path, char separator,
+                                  gboolean quoted, const char *const *names, guint n_names,
+                                  GError **error)
+{
+  SimTraceTable *t = table;
+  guint n;
+
+  g_return_val_if_fail (table != NULL && path != NULL && names != NULL, FALSE);
+  g_return_val_if_fail (n_names <= SIM_TRACE_MAX_FIELDS, FALSE);
+
+  memset (t, 0, sizeof *t);
+  t->display = g_filename_display_name (path);
+  t->separator = separator;
+  t->quoted = quoted;
+  t->names = names;
+  t->n_names = n_names;
+  for (guint k = 0; k < SIM_TRACE_MAX_FIELDS; k++)
+    t->position[k] = -1;
+  t->lines = sim__line_reader_open (path, error);
+  if (t->lines == NULL)
+    return FALSE;
+  do
+    {
+      GError *local = NULL;
+
+      if (!read_line (t, &local))
+        {
+          if (local != NULL)
+            {
+              g_propagate_error (error, local);
+              return FALSE;
+            }
+          g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
+                       "%s: the file is empty: expected rows", t->display);
+          return FALSE;
+        }
+    }
+  while (line_is_blank (t));
+  if (g_str_has_prefix (t->line, "\xEF\xBB\xBF"))
+    memmove (t->line, t->line + 3, strlen (t->line + 3) + 1);
+  if (!split_line (t, &n, error))
+    return FALSE;
+  if (n > SIM_TRACE_MAX_FIELDS)
+    return sim__trace_table_line_error (t, error, "the row has %u fields: at most %d are read",
+                                        n, SIM_TRACE_MAX_FIELDS);
+  t->n_fields = n;
+  t->pending = TRUE;
+  return TRUE;
+}
+
+gboolean
 sim__trace_table_require (SimTraceTable *table, const guint *indices, guint n, GError **error)
 {
   g_autoptr(GString) missing = g_string_new (NULL);
@@ -363,6 +414,11 @@ sim__trace_table_next (SimTraceTable *table, GError **error)
 {
   guint n;
 
+  if (table->pending)
+    {
+      table->pending = FALSE;
+      return TRUE;
+    }
   do
     if (!read_line (table, error))
       return FALSE;
@@ -457,18 +513,25 @@ sim__trace_window_set_run_rows (SimTraceWindow *window, gsize rows)
 static inline gboolean
 heap_less (const SimTraceHeapEntry *a, const SimTraceHeapEntry *b)
 {
-  return a->key < b->key || (a->key == b->key && a->line < b->line);
+  return a->key < b->key ||
+         (a->key == b->key && (a->key_ns < b->key_ns ||
+                               (a->key_ns == b->key_ns && a->line < b->line)));
 }
 
 static inline void
 pack (SimTracePacked *p, const SimTraceRow *row)
 {
   p->submit_s = row->submit_s;
+  p->submit_ns = row->submit_ns;
   p->line = row->line;
   p->id = row->spec.id;
   p->duration = row->spec.duration;
   p->requested = row->spec.requested;
   p->gpu_models = row->spec.gpu_models;
+  p->mig_profile = row->spec.mig_profile;
+  p->memory_bytes = row->spec.memory_bytes;
+  p->priority = row->spec.priority;
+  p->cpu_milli = row->spec.cpu_milli;
   p->gpus = row->spec.gpus;
   p->gpu_milli = row->spec.gpu_milli;
   p->job_class = row->spec.job_class;
@@ -524,6 +587,7 @@ heap_push (SimTraceWindow *w, const SimTraceRow *row)
     }
   pack (&w->pool[slot], row);
   x.key = row->submit_s;
+  x.key_ns = row->submit_ns;
   x.line = row->line;
   x.slot = slot;
   i = w->n_heap++;
@@ -545,7 +609,8 @@ window_push (SimTraceWindow *w, const SimTraceRow *row, GError **error)
 {
   const SimTracePacked *tail;
 
-  if (w->have_last && row->submit_s < w->last_key)
+  if (w->have_last && (row->submit_s < w->last_key ||
+                       (row->submit_s == w->last_key && row->submit_ns < w->last_ns)))
     {
       g_autofree char *column = row->column > 0 ? g_strdup_printf (":%u", row->column)
                                                 : g_strdup ("");
@@ -557,20 +622,21 @@ window_push (SimTraceWindow *w, const SimTraceRow *row, GError **error)
                    "order than the window; raise [workload] reorder_window (each row held takes "
                    "about %u bytes), or set it to sort to sort the whole trace through a "
                    "temporary file", w->display, row->line,
-                   column, w->submit_name, w->last_key - row->submit_s, w->last_line,
+                   column, w->submit_name,
+                   w->last_key - row->submit_s, w->last_line,
                    w->capacity, w->capacity == 1 ? "" : "s",
                    (guint) (sizeof (SimTracePacked) + sizeof (SimTraceHeapEntry) +
                             sizeof (guint32)));
       return FALSE;
     }
   /* The window keeps only the fields trace readers set. */
-  g_warn_if_fail (row->spec.priority == 0 && row->spec.cpu_milli == 0 &&
-                  row->spec.memory_bytes == 0 && row->spec.mig_profile == NULL &&
-                  row->spec.comm.iteration == 0);
+  g_warn_if_fail (row->spec.comm.iteration == 0 && row->spec.gpus_min == 0 &&
+                  row->spec.activity == 0 && row->spec.memory_bound == 0);
   tail = w->ring_len > 0 ? &w->ring[(w->ring_head + w->ring_len - 1) % w->ring_cap] : NULL;
   /* Lines only grow, so a row no earlier than the ring's tail is later in
    * (submit, line) order and the ring stays sorted. */
-  if (tail == NULL || row->submit_s >= tail->submit_s)
+  if (tail == NULL || row->submit_s > tail->submit_s ||
+      (row->submit_s == tail->submit_s && row->submit_ns >= tail->submit_ns))
     ring_push (w, row);
   else
     heap_push (w, row);
@@ -617,7 +683,9 @@ window_pop (SimTraceWindow *w, SimTracePacked *out)
       const SimTracePacked *head = &w->ring[w->ring_head];
 
       if (w->n_heap == 0 || head->submit_s < w->heap[0].key ||
-          (head->submit_s == w->heap[0].key && head->line < w->heap[0].line))
+          (head->submit_s == w->heap[0].key &&
+           (head->submit_ns < w->heap[0].key_ns ||
+            (head->submit_ns == w->heap[0].key_ns && head->line < w->heap[0].line))))
         {
           *out = *head;
           w->ring_head = (w->ring_head + 1) % w->ring_cap;
@@ -643,6 +711,7 @@ window_release (SimTraceWindow *w, const SimTracePacked *row, SimJobSpec *out,
   if (!w->have_base)
     {
       w->base = w->rebase ? row->submit_s : 0;
+      w->base_ns = w->rebase ? row->submit_ns : 0;
       w->have_base = TRUE;
     }
   d = row->submit_s - w->base;
@@ -658,7 +727,7 @@ window_release (SimTraceWindow *w, const SimTracePacked *row, SimJobSpec *out,
                                "the first job");
       return FALSE;
     }
-  submit = d * SIM_SECOND;
+  submit = d * SIM_SECOND + (SimTime) row->submit_ns - (SimTime) w->base_ns;
   room = submit < 0 ? SIM_TIME_NEVER : SIM_TIME_NEVER - submit;
   if (row->duration >= room)
     {
@@ -687,6 +756,10 @@ window_release (SimTraceWindow *w, const SimTracePacked *row, SimJobSpec *out,
   out->duration = row->duration;
   out->requested = row->requested;
   out->gpu_models = row->gpu_models;
+  out->mig_profile = row->mig_profile;
+  out->memory_bytes = row->memory_bytes;
+  out->priority = row->priority;
+  out->cpu_milli = row->cpu_milli;
   out->gpus = row->gpus;
   out->gpu_milli = row->gpu_milli;
   out->job_class = row->job_class;
@@ -694,7 +767,9 @@ window_release (SimTraceWindow *w, const SimTracePacked *row, SimJobSpec *out,
   out->user = row->user;
   out->status = row->status;
   w->have_last = TRUE;
+  w->released_line = row->line;
   w->last_key = row->submit_s;
+  w->last_ns = row->submit_ns;
   w->last_line = row->line;
   return TRUE;
 }
@@ -708,6 +783,8 @@ compare_packed (const void *a, const void *b)
 
   if (x->submit_s != y->submit_s)
     return x->submit_s < y->submit_s ? -1 : 1;
+  if (x->submit_ns != y->submit_ns)
+    return x->submit_ns < y->submit_ns ? -1 : 1;
   return x->line < y->line ? -1 : x->line > y->line;
 }
 
@@ -983,8 +1060,10 @@ trace_reader_read_row (gpointer data, SimTraceRow *row, GError **error)
 {
   SimTraceReader *r = data;
 
+  r->submit_ns = 0;
   if (!r->read_row (r, &row->spec, &row->submit_s, error))
     return FALSE;
+  row->submit_ns = r->submit_ns;
   row->line = r->table.line_no;
   if (r->submit_index >= 0 && r->table.position[r->submit_index] >= 0)
     row->column = r->table.column[r->table.position[r->submit_index]];
@@ -1018,6 +1097,7 @@ trace_reader_next (SimWorkload *workload, SimJobSpec *out, GError **error)
         r->done = TRUE;
       return FALSE;
     }
+  workload->source_line = r->window.released_line;
   r->count++;
   return TRUE;
 }
@@ -1065,6 +1145,17 @@ sim__trace_reader_new (gsize size, const char *kind, const char *path,
   if (!sim__trace_table_open (&r->table, path, separator, quoted, names, n_names, error))
     return NULL;
   return (SimTraceReader *) g_steal_pointer (&workload);
+}
+
+void
+sim__trace_reader_init_headerless (SimTraceReader *reader, const char *description,
+                                   const char *display)
+{
+  SimTraceReader *r = reader;
+
+  sim__workload_init ((SimWorkload *) r, &trace_reader_vtable, description);
+  sim__trace_window_init (&r->window, display, r->config.reorder_window, r->config.rebase_time,
+                          "submit time", "run time", "requested time");
 }
 
 void

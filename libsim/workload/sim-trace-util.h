@@ -57,6 +57,7 @@ typedef struct {
   guint    n_fields;           /* in the header, hence in every row */
   char    *field[SIM_TRACE_MAX_FIELDS];
   guint    column[SIM_TRACE_MAX_FIELDS]; /* 1-based character column */
+  gboolean pending;            /* the current row is the next one to return */
 } SimTraceTable;
 
 /* Opens @path and reads its header (the first line that is not blank).
@@ -68,6 +69,17 @@ typedef struct {
 gboolean sim__trace_table_open (SimTraceTable *table, const char *path, char separator,
                                 gboolean quoted, const char *const *names, guint n_names,
                                 GError **error);
+
+/* Opens @path, a table without a header line: its first row that is not
+ * blank is read and split (its field count becomes the table's), and is
+ * returned again by the first sim__trace_table_next().  The caller sets
+ * position[] (name index -> field) itself, from the field count or the
+ * first row's content (a header line may then be passed over with
+ * sim__trace_table_next()).  Errors as sim__trace_table_open(). */
+gboolean sim__trace_table_open_headerless (SimTraceTable *table, const char *path,
+                                           char separator, gboolean quoted,
+                                           const char *const *names, guint n_names,
+                                           GError **error);
 
 /* Fails with SIM_ERROR_TRACE naming, in one message, every column of
  * @indices (indices into the table's names) that the header lacks. */
@@ -117,11 +129,11 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SimTraceTable, sim__trace_table_clear)
  * join a FIFO ring; the others go to a binary min-heap; the earliest of the
  * ring's head and the heap's top is released.  A sorted log thus costs O(1)
  * per row and touches memory in sequence; a shuffled one O(log n).  Rows
- * are held packed (SimTracePacked, 72 bytes: the fields trace readers
+ * are held packed (SimTracePacked, 104 bytes: the fields trace readers
  * set); a row out of order also takes a heap entry and a slot number (28
  * bytes).  Ring and heap grow by doubling up to @capacity + 1 rows each, so
- * the window takes at most (@capacity + 1) x 172 bytes, and a sorted file
- * (@capacity + 1) x 72 bytes (7.2 MB for 100,000 rows); a window of 0
+ * the window takes at most (@capacity + 1) x 236 bytes, and a sorted file
+ * (@capacity + 1) x 104 bytes (10.4 MB for 100,000 rows); a window of 0
  * reads the file strictly in order.
  *
  * A window of SIM_TRACE_REORDER_SORT sorts the whole trace instead, in
@@ -142,6 +154,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SimTraceTable, sim__trace_table_clear)
 typedef struct {
   SimJobSpec spec;
   gint64     submit_s;  /* the row's submit time as written, in seconds */
+  guint32    submit_ns; /* and its fraction of a second, 0 to 999,999,999 ns */
   guint64    line;      /* its line in the file */
   guint32    column;    /* the submit field's 1-based column, 0 if unknown */
 } SimTraceRow;
@@ -150,18 +163,23 @@ typedef struct {
 typedef struct {
   gint64      submit_s;
   guint64     line;
+  guint32     submit_ns;
   guint64     id;
   SimTime     duration;
   SimTime     requested;
   const char *gpu_models;
+  const char *mig_profile;
+  guint64     memory_bytes;
   guint32     gpus, gpu_milli, job_class, tenant;
-  gint32      user, status;
+  gint32      user, status, priority;
+  guint32     cpu_milli;
 } SimTracePacked;
 
 typedef struct {
   gint64  key;
   guint64 line;
   guint32 slot;
+  guint32 key_ns;
 } SimTraceHeapEntry;
 
 typedef struct {
@@ -180,11 +198,14 @@ typedef struct {
   gsize       n_free, n_pool;
   gboolean    have_last;         /* the last row released */
   gint64      last_key;
+  guint32     last_ns;
   guint64     last_line;
   gint64      base;              /* seconds subtracted from submit times */
+  guint32     base_ns;           /* and nanoseconds */
   gboolean    have_base;
   gboolean    eof;               /* the input has ended */
   guint64     peak;              /* most rows held at once */
+  guint64     released_line;     /* the line of the last row released */
 
   /* Sorting the whole trace (@capacity SIM_TRACE_REORDER_SORT). */
   gboolean    sort;
@@ -198,7 +219,7 @@ typedef struct {
 } SimTraceWindow;
 
 /* Rows sorted in memory at a time when a trace is sorted whole: 65,536
- * rows, 4.7 MB. */
+ * rows, 6.8 MB. */
 #define SIM_TRACE_SORT_RUN_ROWS 65536
 
 /* Sets the rows sorted in memory at a time (tests use small runs). */
@@ -234,6 +255,8 @@ struct _SimTraceReader {
   void         (*finalize) (SimTraceReader *reader);
   guint64        count, skipped;
   guint64        rows;          /* data rows read, the job numbers */
+  guint32        submit_ns;     /* read_row() may set the fraction of a second of
+                                 * @submit_s here (0 before each call) */
   gint           submit_index;  /* the submit column's name index, -1 if unset */
   SimTraceWindow window;
   GError        *failure;
@@ -247,6 +270,12 @@ SimTraceReader *sim__trace_reader_new (gsize size, const char *kind, const char 
                                        const SimTraceConfig *config, char separator,
                                        gboolean quoted, const char *const *names,
                                        guint n_names, GError **error);
+
+/* Sets up the common part of a reader allocated by the caller (zeroed,
+ * @config copied in, read_row set) whose table it opens itself (tables
+ * without a header): its methods, description and reorder window. */
+void sim__trace_reader_init_headerless (SimTraceReader *reader, const char *description,
+                                        const char *display);
 
 /* Names the submit (column @submit_index of the table), run time and
  * requested time fields in the messages of the reorder window (@requested

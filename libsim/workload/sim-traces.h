@@ -73,9 +73,9 @@ G_BEGIN_DECLS
  * at most @reorder_window places from their sorted position replays in
  * order of submission, rows submitted at the same second in the order of
  * the file.  A row that comes after a later row was released is an error
- * naming its line and the key to raise.  Memory: 72 bytes per row of the
- * window for rows that come in order, 100 for rows out of order (at most
- * 17.2 MB at %SIM_TRACE_WINDOW_ROWS_DEFAULT, 7.2 MB for a sorted log);
+ * naming its line and the key to raise.  Memory: 104 bytes per row of the
+ * window for rows that come in order, 132 for rows out of order (at most
+ * 23.6 MB at %SIM_TRACE_WINDOW_ROWS_DEFAULT, 10.4 MB for a sorted log);
  * %SIM_TRACE_REORDER_SORT sorts the whole log through a temporary file
  * instead.  With @max_jobs, the jobs are the earliest submitted
  * among the rows read (up to @reorder_window rows ahead).
@@ -100,8 +100,8 @@ typedef struct {
  * SIM_TRACE_REORDER_SORT:
  *
  * A reorder window that sorts the whole trace ([workload] reorder_window =
- * sort): through a temporary file, in bounded memory (4.7 MB of rows
- * sorted at a time, then 18 KB per 65,536 rows of the trace), whatever the
+ * sort): through a temporary file, in bounded memory (6.8 MB of rows
+ * sorted at a time, then 26 KB per 65,536 rows of the trace), whatever the
  * order of the rows.
  */
 #define SIM_TRACE_REORDER_SORT G_MAXUINT64

@@ -129,6 +129,8 @@ struct _SimWorkload {
   GPtrArray *class_names; /* (element-type utf8) one per job class */
   guint64  produced;      /* jobs returned so far */
   SimTime  last_submit;
+  guint64  source_line;   /* the file line of the last job a trace reader
+                           * returned; 0 if unknown */
 };
 
 /**
@@ -365,12 +367,18 @@ guint64 sim_workload_swf_skipped (const SimWorkload *workload);
  *   #SimTraceConfig's (the published list is in no particular order: it
  *   replays with a window of 80,256 rows or more); 0 reads it strictly in
  *   order
+ * @tenants: (nullable) (array zero-terminated=1): virtual clusters to
+ *   number first, in this order (tenants and classes 0, 1, ...: the VCs of
+ *   a cluster built from philly-vc-nodes.csv, whose quotas are given by
+ *   number); VCs not listed are numbered after them by first appearance.
+ *   Not copied: it must outlive the reader
  */
 typedef struct {
   guint64  max_jobs;
   gboolean skip_invalid;
   gboolean rebase_time;
   guint64  reorder_window;
+  char   **tenants;
 } SimPhillyConfig;
 
 /**

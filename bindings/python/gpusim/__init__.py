@@ -35,6 +35,7 @@ __all__ = [
     "run",
     "compare",
     "fgd",
+    "trace_info",
     "Sim",
 ]
 
@@ -453,3 +454,54 @@ def fgd(nodes, pods, policies=None, seeds=10, first_seed=1, stop=1.30, step=0.01
                  list(policies) if policies else None, int(seeds), int(first_seed),
                  float(stop), float(step), str(variant), int(threads))
     return json.loads(text)
+
+
+_HIST_LABELS = ("<=1", "2", "3-4", "5-8", "9-16", "17-32", "33-64", ">64")
+
+
+def trace_info(path, format=None, tasks=None, throughputs=None):
+    """What a job log holds, as ``gpusim trace info --json`` prints it.
+
+    *format* is "swf", "philly", "helios", "slurm", "openb", "pai", "gavel"
+    or "native" (default: told from the file's content); *tasks* is a PAI
+    job table's task table; *throughputs* maps each Gavel job type to its
+    steps per second on one reference GPU.
+
+    Returns a dict: jobs, skipped, first_submit_s, last_submit_s, span_s,
+    gpu_hours, gpus_per_job (by size bucket), arrivals_by_hour (24
+    counts), rows_out_of_order and reorder_window_needed (the smallest
+    [workload] reorder_window that replays the file).
+    """
+    if format is None:
+        fmt = _call(Sim.trace_detect_format, str(path))
+    else:
+        fmt = Sim.trace_format_from_name(str(format))
+        if fmt == Sim.TraceFormat.UNKNOWN:
+            raise Error("unknown trace format %r: expected swf, philly, helios, slurm, openb, "
+                        "pai, gavel or native" % (format,), Sim.Error.INVALID)
+    config = Sim.TraceConfig()
+    config.skip_invalid = True
+    config.rebase_time = False
+    rates = []
+    for job_type, rate in (throughputs or {}).items():
+        r = Sim.GavelRate()
+        r.job_type = str(job_type)
+        r.steps_per_second = float(rate)
+        rates.append(r)
+    ok, s = _call(Sim.trace_stats_compute, fmt, str(path), config,
+                  str(tasks) if tasks is not None else None, rates or None)
+    first = s.first_submit / _NS_PER_SECOND
+    last = s.last_submit / _NS_PER_SECOND
+    return {
+        "format": Sim.trace_format_get_name(fmt),
+        "jobs": s.jobs,
+        "skipped": s.skipped,
+        "first_submit_s": first,
+        "last_submit_s": last,
+        "span_s": last - first,
+        "gpu_hours": s.gpu_hours,
+        "gpus_per_job": dict(zip(_HIST_LABELS, s.gpus_hist)),
+        "arrivals_by_hour": list(s.arrivals_by_hour),
+        "rows_out_of_order": s.rows_out_of_order,
+        "reorder_window_needed": s.window_needed,
+    }
