@@ -527,11 +527,11 @@ static gboolean job_time_shares (const SimJob *job);
 static void share_join (SimSimulation *self, SimJob *job, int sign);
 static void share_refresh (SimSimulation *self, guint g, SimTime now);
 
-/* Takes a running job off its GPUs (finished or preempted). */
+/* Gives back the GPUs JOB holds: its MIG instance, or its whole or
+ * fractional GPUs. */
 static void
-stop_job (SimSimulation *self, SimJob *job, SimTime now)
+release_gpus (SimSimulation *self, const SimJob *job)
 {
-  update_progress (job, now);
   if (job->spec.mig_profile != NULL)
     {
       const SimNode *node = sim_cluster_get_node (self->cluster,
@@ -543,6 +543,14 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
     }
   else
     sim_cluster_release (self->cluster, job->gpus, job->n_gpus, job->spec.gpu_milli);
+}
+
+/* Takes a running job off its GPUs (finished or preempted). */
+static void
+stop_job (SimSimulation *self, SimJob *job, SimTime now)
+{
+  update_progress (job, now);
+  release_gpus (self, job);
   if (job->spec.cpu_milli > 0 || job->spec.memory_bytes > 0)
     for_each_node (self, job, release_host);
   g_queue_unlink (&self->running, &job->running_link);
@@ -886,6 +894,9 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
 {
   SimSimulation *self = owner;
   SimTime now = sim_engine_now (self->engine);
+  guint32 asked_milli = job->spec.gpu_milli;
+  guint reserved = 0;
+  g_autoptr(GArray) shares = NULL;
 
   if (job->spec.mig_profile != NULL)
     {
@@ -925,23 +936,20 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   for_each_node (self, job, count_node);
   if (job->spec.cpu_milli > 0 || job->spec.memory_bytes > 0)
     {
-      /* Reserve host CPU and memory node by node; undo all on a refusal. */
-      g_autoptr(GArray) shares = node_shares (self, job);
-      for (guint k = 0; k < shares->len; k++)
+      /* Reserve host CPU and memory node by node. */
+      shares = node_shares (self, job);
+      for (; reserved < shares->len; reserved++)
         {
-          const NodeShare *ns = &g_array_index (shares, NodeShare, k);
+          const NodeShare *ns = &g_array_index (shares, NodeShare, reserved);
           guint64 cpu, mem;
           sim_job_host_share (job, ns->gpus, &cpu, &mem);
           if (!sim_cluster_reserve_host (self->cluster, ns->node, cpu, mem, error))
-            {
-              for (guint u = 0; u < k; u++)
-                release_host (self, job, g_array_index (shares, NodeShare, u).node,
-                              g_array_index (shares, NodeShare, u).gpus);
-              sim_cluster_release (self->cluster, job->gpus, job->n_gpus, job->spec.gpu_milli);
-              return FALSE;
-            }
+            goto undo;
         }
     }
+  /* The job's collectives, before anything else depends on its start. */
+  if (self->comm != NULL && !sim__job_comm_register (self->comm, job, error))
+    goto undo;
   job->state = SIM_JOB_RUNNING;
   job->start = now;
   if (job->first_start < 0)
@@ -965,8 +973,6 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   g_queue_push_tail_link (&self->running, &job->running_link);
   job->start_pass = self->pass;
   self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli * job->rate / job->speed;
-  if (self->comm != NULL && !sim__job_comm_register (self->comm, job, error))
-    return FALSE;
   self->metrics.started++;
   schedule_completion (self, job, now);
   account_activity (self, job);
@@ -975,6 +981,19 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   if (self->observer)
     self->observer (self, job, self->observer_data);
   return TRUE;
+
+undo:
+  /* A refused start leaves the cluster and the job as they were, so that a
+   * policy may carry on after it. */
+  for (guint u = 0; u < reserved; u++)
+    release_host (self, job, g_array_index (shares, NodeShare, u).node,
+                  g_array_index (shares, NodeShare, u).gpus);
+  release_gpus (self, job);
+  job->spec.gpu_milli = asked_milli;
+  g_clear_pointer (&job->gpus, g_free);
+  job->n_gpus = 0;
+  job->n_nodes = 0;
+  return FALSE;
 }
 
 static gboolean

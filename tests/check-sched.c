@@ -624,6 +624,66 @@ START_TEST (test_run_to_decision)
 }
 END_TEST
 
+/* A start the cluster refuses leaves everything as it was, so a caller
+ * (a policy, or an agent acting on a pending decision) may carry on: a MIG
+ * job whose host CPU cannot be reserved is refused after its instance was
+ * created, and the instance, the GPU's share and the job are all back as
+ * before; the run then goes on to the same report as a run never
+ * disturbed. */
+START_TEST (test_refused_start_rolls_back)
+{
+  const char *text =
+    "[scenario]\nname = rollback\nseed = 5\n"
+    "[pool a]\nmodel = DGX-A100\ncount = 1\n"
+    "[workload]\nrate = 20/h\njobs = 40\n"
+    "[class inf]\ngpus = 1\nmig = 3g.20gb\nduration = exponential(mean=20min)\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "r.ini", NULL, NULL, &error);
+  g_autoptr(SimSimulation) a = sim_simulation_new (sc, &error);
+  g_autoptr(SimSimulation) b = sim_simulation_new (sc, &error);
+  g_autofree char *ja = NULL, *jb = NULL;
+  SimSchedContext *ctx;
+  SimJob * const *queue;
+  SimJob *job;
+  guint n, free_before;
+  guint64 allocated_before;
+  guint32 gpu = 0, milli_before;
+  SimPlacement placement = { &gpu, 1, 0, -1 };
+  const SimCluster *cluster;
+
+  ck_assert (a != NULL && b != NULL);
+  ck_assert (sim_simulation_run (a, &error));
+  ck_assert (sim_simulation_run_to_decision (b, &error));
+  ctx = sim_simulation_get_decision (b);
+  queue = sim_sched_context_get_queue (ctx, &n);
+  ck_assert_uint_ge (n, 1);
+  job = queue[0];
+  cluster = sim_sched_context_get_cluster (ctx);
+  free_before = sim_cluster_get_n_free_gpus (cluster);
+  allocated_before = sim_cluster_get_allocated_milli (cluster);
+  milli_before = job->spec.gpu_milli;
+  placement.milli = job->spec.gpu_milli;
+  ck_assert (sim_place_mig (cluster, job, &placement));
+  job->spec.cpu_milli = 1000000000;   /* a million cores: no node has them */
+  ck_assert (!sim_sched_context_start (ctx, job, &placement, &error));
+  ck_assert_msg (strstr (error->message, "CPU") != NULL, "%s", error->message);
+  g_clear_error (&error);
+  ck_assert_int_eq (job->state, SIM_JOB_QUEUED);
+  ck_assert_uint_eq (job->spec.gpu_milli, milli_before);
+  ck_assert_ptr_null (job->gpus);
+  ck_assert_uint_eq (sim_cluster_get_n_free_gpus (cluster), free_before);
+  ck_assert_uint_eq (sim_cluster_get_allocated_milli (cluster), allocated_before);
+  ck_assert_ptr_null (sim_cluster_get_mig_layout (cluster, gpu));
+  /* Carry on as if nothing happened. */
+  job->spec.cpu_milli = 0;
+  ck_assert (sim_simulation_decide (b, TRUE, &error));
+  ck_assert (sim_simulation_run (b, &error));
+  ja = sim_report_to_json (sim_simulation_get_report (a), FALSE);
+  jb = sim_report_to_json (sim_simulation_get_report (b), FALSE);
+  ck_assert_str_eq (ja, jb);
+}
+END_TEST
+
 static Suite *
 sched_suite (void)
 {
@@ -642,6 +702,7 @@ sched_suite (void)
   tcase_add_loop_test (tc, test_mmc_erlang_c, 0, 3);
   tcase_add_loop_test (tc, test_conservation, 0, 2);
   tcase_add_test (tc, test_run_to_decision);
+  tcase_add_test (tc, test_refused_start_rolls_back);
   tcase_add_test (tc, test_all_policies_mixed);
   tcase_add_test (tc, test_livelock_stopped);
   suite_add_tcase (s, tc);
