@@ -554,7 +554,8 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
   if (job->spec.cpu_milli > 0 || job->spec.memory_bytes > 0)
     for_each_node (self, job, release_host);
   g_queue_unlink (&self->running, &job->running_link);
-  self->computing_milli -= job->n_gpus * (double) job->spec.gpu_milli * job->rate / job->speed;
+  self->computing_milli -= job->computing;
+  job->computing = 0;
   self->active_gpus -= job->active_gpus;
   job->active_gpus = 0;
   job->version++;
@@ -766,6 +767,19 @@ share_speed (SimSimulation *self, const SimJob *job)
  * it keeps busy are n x (SM share held) x (busy share of what it holds),
  * the busy share being a / C x its sharing factor x the share of time it
  * computes rather than waits on the network. */
+/* Brings JOB's part of the compute metric (GPUs x thousandths x the share
+ * of its time it computes, rate / speed) up to date after its rate or
+ * speed changed; the total is the sum of the running jobs' parts. */
+static void
+account_computing (SimSimulation *self, SimJob *job)
+{
+  double c = job->state == SIM_JOB_RUNNING && job->speed > 0
+               ? job->n_gpus * (double) job->spec.gpu_milli * job->rate / job->speed : 0;
+
+  self->computing_milli += c - job->computing;
+  job->computing = c;
+}
+
 static void
 account_activity (SimSimulation *self, SimJob *job)
 {
@@ -822,15 +836,13 @@ share_refresh (SimSimulation *self, guint g, SimTime now)
     {
       SimJob *job = self->sharers[g]->pdata[i];
       double share = share_speed (self, job);
-      double old_rate = job->rate;
       if (fabs (share - job->share) <= 1e-12 * share)
         continue;
       update_progress (job, now);
       job->speed = job->speed / job->share * share;
       job->share = share;
       job->rate = job->comm_state != NULL ? sim__job_comm_rate (self->comm, job) : job->speed;
-      self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli *
-                               (job->rate - old_rate) / job->speed;
+      account_computing (self, job);
       job->version++;
       schedule_completion (self, job, now);
       account_activity (self, job);
@@ -857,9 +869,8 @@ refresh_rates (SimSimulation *self, SimTime now)
       if (fabs (rate - job->rate) <= 1e-12 * rate)
         continue;
       update_progress (job, now);
-      self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli * (rate - job->rate) /
-                               job->speed;
       job->rate = rate;
+      account_computing (self, job);
       job->version++;
       schedule_completion (self, job, now);
       account_activity (self, job);
@@ -972,7 +983,7 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   job->version++;
   g_queue_push_tail_link (&self->running, &job->running_link);
   job->start_pass = self->pass;
-  self->computing_milli += job->n_gpus * (double) job->spec.gpu_milli * job->rate / job->speed;
+  account_computing (self, job);
   self->metrics.started++;
   schedule_completion (self, job, now);
   account_activity (self, job);
@@ -2124,6 +2135,35 @@ sim_simulation_run_to_decision (SimSimulation *self, GError **error)
   if (!advance (self, SIM_TIME_NEVER, TRUE, &stopped, error))
     return FALSE;
   return stopped && self->decision_pending;
+}
+
+gboolean
+sim__simulation_check_state (SimSimulation *self, GError **error)
+{
+  double computing = 0, active = 0;
+  guint64 milli = 0;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  for (GList *l = self->running.head; l != NULL; l = l->next)
+    {
+      const SimJob *job = l->data;
+      computing += job->n_gpus * (double) job->spec.gpu_milli * job->rate / job->speed;
+      active += job->active_gpus;
+      milli += (guint64) job->n_gpus * job->spec.gpu_milli;
+    }
+  if (fabs (computing - self->computing_milli) > 1e-6 * MAX (1.0, computing) ||
+      fabs (active - self->active_gpus) > 1e-6 * MAX (1.0, active) ||
+      milli != sim_cluster_get_allocated_milli (self->cluster))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "at %.3f s: kept computing %.9g, active %.9g, allocated %" G_GUINT64_FORMAT
+                   "; recomputed from the running jobs %.9g, %.9g, %" G_GUINT64_FORMAT,
+                   sim_time_to_seconds (sim_engine_now (self->engine)), self->computing_milli,
+                   self->active_gpus, sim_cluster_get_allocated_milli (self->cluster), computing,
+                   active, milli);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 SimSchedContext *

@@ -274,6 +274,11 @@ gboolean sim_simulation_run_to_decision (SimSimulation *self, GError **error);
  */
 SimSchedContext *sim_simulation_get_decision (SimSimulation *self);
 
+/* For tests: the state kept incrementally (the compute and activity sums,
+ * the GPUs allocated) against the same recomputed from the running jobs;
+ * an error says what differs. */
+gboolean sim__simulation_check_state (SimSimulation *self, GError **error);
+
 /**
  * sim_simulation_decide:
  * @self: a simulation with a pending decision

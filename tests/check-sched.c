@@ -684,6 +684,42 @@ START_TEST (test_refused_start_rolls_back)
 }
 END_TEST
 
+/* State kept incrementally equals the same recomputed from the running
+ * jobs, at every decision of a run that changes rates in every way:
+ * time-sharing jobs joining and leaving GPUs, MIG instances, and
+ * communicating jobs whose shares move on a 2:1 fat-tree. */
+START_TEST (test_derived_state)
+{
+  const char *text =
+    "[scenario]\nname = derived\nseed = 11\nhorizon = 2d\n"
+    "[pool a]\nmodel = DGX-A100\ncount = 4\n"
+    "[fabric]\ntopology = fat-tree\nswitch = Quantum-QM8700\nradix = 8\noversubscription = 2\n"
+    "[workload]\nrate = 12/h\n"
+    "[class shared]\nshare = 2\ngpus = 1\ngpu_share = 50%\nactivity = 0.8\n"
+    "duration = exponential(mean=1h)\n"
+    "[class mig]\nshare = 1\ngpus = 1\nmig = 2g.10gb\nduration = exponential(mean=1h)\n"
+    "[class train]\nshare = 1\ngpus = 8:0.5, 16:0.5\nduration = exponential(mean=2h)\n"
+    "iteration = 300ms\ngradient = 2GB\noverlap = 0.3\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "d.ini", NULL, NULL, &error);
+  g_autoptr(SimSimulation) sim = NULL;
+  guint decisions = 0;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  while (sim_simulation_run_to_decision (sim, &error))
+    {
+      ck_assert_msg (sim__simulation_check_state (sim, &error), "%s", error->message);
+      ck_assert (sim_simulation_decide (sim, TRUE, &error));
+      ck_assert_msg (sim__simulation_check_state (sim, &error), "%s", error->message);
+      decisions++;
+    }
+  ck_assert_msg (error == NULL, "%s", error->message);
+  ck_assert_uint_gt (decisions, 200);
+}
+END_TEST
+
 static Suite *
 sched_suite (void)
 {
@@ -703,6 +739,7 @@ sched_suite (void)
   tcase_add_loop_test (tc, test_conservation, 0, 2);
   tcase_add_test (tc, test_run_to_decision);
   tcase_add_test (tc, test_refused_start_rolls_back);
+  tcase_add_test (tc, test_derived_state);
   tcase_add_test (tc, test_all_policies_mixed);
   tcase_add_test (tc, test_livelock_stopped);
   suite_add_tcase (s, tc);
