@@ -12,6 +12,7 @@
 #include "report/sim-metrics.h"
 #include "sched/sim-policy-private.h"
 #include "sched/sim-plugin.h"
+#include "workload/sim-sources.h"
 
 #include <glib/gstdio.h>
 #include <errno.h>
@@ -258,8 +259,8 @@ report_progress (SimSimulation *self)
 
   if (self->scenario->horizon != SIM_TIME_NEVER && self->scenario->horizon > 0)
     fraction = (double) now / (double) self->scenario->horizon;
-  else if (self->scenario->source == SIM_SOURCE_SYNTHETIC && self->scenario->generator.max_jobs > 0)
-    fraction = (double) self->metrics.completed / (double) self->scenario->generator.max_jobs;
+  else if (sim__source_job_limit (self->scenario) > 0)
+    fraction = (double) self->metrics.completed / (double) sim__source_job_limit (self->scenario);
   self->progress (self, CLAMP (fraction, -1, 1), now, self->metrics.completed,
                   self->progress_data);
 }
@@ -290,7 +291,7 @@ pull_next (SimSimulation *self)
   if (!self->have_next)
     {
       /* A trace that gives no job at all is a mistake, not an empty run. */
-      if (self->workload->produced == 0 && self->scenario->source != SIM_SOURCE_SYNTHETIC)
+      if (self->workload->produced == 0 && sim__source_info (self->scenario->source)->is_trace)
         fail (self, sim__workload_no_jobs_error (self->workload));
       return;
     }
@@ -1375,8 +1376,8 @@ setup_class_scaling (SimSimulation *self, GError **error)
 {
   const SimScenario *sc = self->scenario;
 
-  /* A Gavel trace's job types are classes with throughput tables. */
-  if (sc->source != SIM_SOURCE_SYNTHETIC && sc->source != SIM_SOURCE_GAVEL)
+  /* A Gavel trace's job types are classes with throughput tables too. */
+  if (!sim__source_info (sc->source)->has_classes)
     return TRUE;
   self->class_scaling = g_new0 (ClassScaling, sc->generator.n_classes);
   self->n_class_scaling = sc->generator.n_classes;
@@ -1464,13 +1465,21 @@ set_reference_gpu (SimSimulation *self, GError **error)
   return TRUE;
 }
 
+/* Whether the scenario's jobs are generated from its [class] sections (not
+ * read from a trace). */
+static gboolean
+generates (const SimScenario *sc)
+{
+  return !sim__source_info (sc->source)->is_trace;
+}
+
 /* Every GPU model a class names must be in the catalogue. */
 static gboolean
 check_gpu_models (SimSimulation *self, GError **error)
 {
   const SimScenario *sc = self->scenario;
 
-  for (guint c = 0; sc->source == SIM_SOURCE_SYNTHETIC && c < sc->generator.n_classes; c++)
+  for (guint c = 0; generates (sc) && c < sc->generator.n_classes; c++)
     {
       const SimJobClassConfig *cls = &sc->generator.classes[c];
       g_auto(GStrv) names = NULL;
@@ -1496,7 +1505,7 @@ check_mig_profiles (SimSimulation *self, GError **error)
 {
   const SimScenario *sc = self->scenario;
 
-  for (guint c = 0; sc->source == SIM_SOURCE_SYNTHETIC && c < sc->generator.n_classes; c++)
+  for (guint c = 0; generates (sc) && c < sc->generator.n_classes; c++)
     {
       const SimJobClassConfig *cls = &sc->generator.classes[c];
       g_autoptr(GString) offered = NULL;
@@ -1540,7 +1549,7 @@ uses_comm (const SimScenario *sc)
 {
   if (sc->n_comm_mix > 0)
     return TRUE;
-  for (guint c = 0; sc->source == SIM_SOURCE_SYNTHETIC && c < sc->generator.n_classes; c++)
+  for (guint c = 0; generates (sc) && c < sc->generator.n_classes; c++)
     if (sc->generator.classes[c].comm.iteration > 0)
       return TRUE;
   return FALSE;
@@ -1591,7 +1600,7 @@ task_classes (const SimScenario *sc)
   GArray *classes = g_array_new (FALSE, TRUE, sizeof (SimTaskClass));
   double total_share = 0;
 
-  if (sc->source != SIM_SOURCE_SYNTHETIC)
+  if (!generates (sc))
     return classes;
   for (guint c = 0; c < sc->generator.n_classes; c++)
     total_share += sc->generator.classes[c].share;
@@ -1662,57 +1671,28 @@ create_policy (SimSimulation *self, GError **error)
   return FALSE;
 }
 
-/* A Gavel trace: each job type's steps per second on the reference GPU,
- * from its class's throughput table (checked by setup_class_scaling()). */
-static SimWorkload *
-new_gavel_workload (SimSimulation *self, GError **error)
-{
-  const SimScenario *sc = self->scenario;
-  g_autofree SimGavelRate *rates = g_new0 (SimGavelRate, sc->generator.n_classes);
-
-  for (guint c = 0; c < sc->generator.n_classes; c++)
-    {
-      rates[c].job_type = sc->generator.classes[c].name;
-      rates[c].steps_per_second = self->class_scaling[c].thr_reference;
-      rates[c].scaling = &sc->generator.classes[c].scaling;
-    }
-  return sim_workload_new_gavel (sc->trace_path, &sc->trace, rates, sc->generator.n_classes,
-                                 error);
-}
-
 /* A new workload for the scenario: its generator or trace reader. */
 static SimWorkload *
 open_workload (SimSimulation *self, GError **error)
 {
   const SimScenario *scenario = self->scenario;
+  g_autofree double *rates = NULL;
+  SimSourceContext context = { NULL };
   SimWorkload *workload;
 
-  if (scenario->source == SIM_SOURCE_SWF)
-    workload = sim_workload_new_swf (scenario->trace_path, &scenario->swf, error);
-  else if (scenario->source == SIM_SOURCE_PHILLY)
-    workload = sim_workload_new_philly (scenario->trace_path, &scenario->philly, error);
-  else if (scenario->source == SIM_SOURCE_HELIOS)
-    workload = sim_workload_new_helios (scenario->trace_path, &scenario->trace, error);
-  else if (scenario->source == SIM_SOURCE_SLURM)
-    workload = sim_workload_new_slurm (scenario->trace_path, &scenario->trace, error);
-  else if (scenario->source == SIM_SOURCE_PAI)
-    workload = sim_workload_new_pai (scenario->trace_path, scenario->task_path,
-                                     &scenario->trace, scenario->pai_tasks, error);
-  else if (scenario->source == SIM_SOURCE_NATIVE)
-    workload = sim_workload_new_native (scenario->trace_path, &scenario->trace, error);
-  else if (scenario->source == SIM_SOURCE_GAVEL)
-    workload = new_gavel_workload (self, error);
-  else if (scenario->source == SIM_SOURCE_OPENB)
+  /* Classes' speeds on the reference GPU (a Gavel job type's steps per
+   * second), as setup_class_scaling() resolved them. */
+  if (self->class_scaling != NULL)
     {
-      SimOpenbConfig oc = { scenario->trace.max_jobs, scenario->trace.skip_invalid,
-                            scenario->trace.rebase_time };
-      workload = sim_workload_new_openb (scenario->trace_path, &oc, error);
+      rates = g_new (double, self->n_class_scaling);
+      for (guint c = 0; c < self->n_class_scaling; c++)
+        rates[c] = self->class_scaling[c].thr_reference;
+      context.class_rates = rates;
     }
-  else
-    workload = sim_workload_new_generator (&scenario->generator, scenario->seed, error);
+  workload = sim__source_info (scenario->source)->open (scenario, &context, error);
   if (workload == NULL)
     sim__scenario_locate (scenario, "workload",
-                          scenario->source != SIM_SOURCE_SYNTHETIC ? "trace" : NULL, error);
+                          sim__source_info (scenario->source)->is_trace ? "trace" : NULL, error);
   return workload;
 }
 
@@ -1859,15 +1839,7 @@ sim_simulation_estimate (SimSimulation *self, SimRunEstimate *estimate)
   g_return_if_fail (SIM_IS_SIMULATION (self) && estimate != NULL);
   sc = self->scenario;
   memset (estimate, 0, sizeof *estimate);
-  if (sc->source == SIM_SOURCE_SYNTHETIC)
-    {
-      double jobs = sc->horizon != SIM_TIME_NEVER
-                      ? sc->generator.rate * sim_time_to_seconds (sc->horizon)
-                      : (double) sc->generator.max_jobs;
-      if (sc->generator.max_jobs > 0)
-        jobs = MIN (jobs, (double) sc->generator.max_jobs);
-      estimate->jobs = (guint64) MIN (jobs, 1e19);
-    }
+  estimate->jobs = sim__source_expected_jobs (sc);
   if (self->series_file != NULL && sc->horizon != SIM_TIME_NEVER && sc->sample_interval > 0)
     estimate->samples = (guint64) (sc->horizon / sc->sample_interval);
   estimate->output_bytes = (self->jobs_file != NULL ? estimate->jobs * SIM_JOB_ROW_BYTES : 0) +
@@ -1970,26 +1942,7 @@ finish (SimSimulation *self, GError **error)
   for (guint i = 0; i < self->queue->len; i++)
     sim__metrics_job_unfinished (&self->metrics, self->queue->pdata[i], end);
 
-  if (self->scenario->source == SIM_SOURCE_PHILLY || self->scenario->source == SIM_SOURCE_HELIOS)
-    workload = g_strdup_printf ("%s, %u virtual cluster(s)", self->workload->description,
-                                sim_workload_get_n_classes (self->workload));
-  else if (self->scenario->source == SIM_SOURCE_OPENB)
-    workload = g_strdup (self->workload->description);
-  else if (self->scenario->source == SIM_SOURCE_SLURM)
-    workload = g_strdup_printf ("%s, %u account(s)", self->workload->description,
-                                sim_workload_get_n_classes (self->workload));
-  else if (self->scenario->source == SIM_SOURCE_PAI ||
-           self->scenario->source == SIM_SOURCE_GAVEL ||
-           self->scenario->source == SIM_SOURCE_NATIVE)
-    workload = g_strdup_printf ("%s, %u class(es)", self->workload->description,
-                                sim_workload_get_n_classes (self->workload));
-  else if (self->scenario->source == SIM_SOURCE_SWF)
-    workload = g_strdup_printf ("%s, %u processor(s) per GPU", self->workload->description,
-                                (guint) self->scenario->swf.processors_per_gpu);
-  else
-    workload = g_strdup_printf ("%s, %u class(es), %.4g jobs/h", self->workload->description,
-                                sim_workload_get_n_classes (self->workload),
-                                self->scenario->generator.rate * 3600);
+  workload = sim__source_info (self->scenario->source)->describe (self->scenario, self->workload);
   info.scenario = self->scenario->name;
   info.seed = self->scenario->seed;
   info.cluster = cluster;
