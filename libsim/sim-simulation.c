@@ -64,7 +64,10 @@ struct _SimSimulation {
   guint          passes_now;  /* passes at that instant */
   guint32        k_arrival, k_complete, k_decide, k_sample, k_wake;
 
-  SimMetrics     metrics;
+  SimMetrics     metrics;     /* the built-in metrics, the first accumulator */
+  SimState       state;       /* what holds since the last change, for the accumulators */
+  GPtrArray     *accumulators; /* SimAccumulator*, told of the state and of job events */
+  guint64        samples;     /* time-series events (not counted as the run's events) */
   GPtrArray     *queue;       /* SimJob*, in the policy's queue order */
   GQueue         running;     /* SimJob*, in start order (links inside the jobs) */
   GPtrArray     *requeue;     /* jobs preempted in this pass */
@@ -139,6 +142,7 @@ sim_simulation_finalize (GObject *object)
       free_job (job);
     }
   g_ptr_array_unref (self->requeue);
+  g_ptr_array_unref (self->accumulators);
   sim__metrics_clear (&self->metrics);
   g_clear_pointer (&self->report, sim_report_unref);
   g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
@@ -170,12 +174,20 @@ sim_simulation_class_init (SimSimulationClass *klass)
 }
 
 static void
+free_accumulator (gpointer acc)
+{
+  ((SimAccumulator *) acc)->vtable->free (acc);
+}
+
+static void
 sim_simulation_init (SimSimulation *self)
 {
   self->queue = g_ptr_array_new ();
   g_queue_init (&self->running);
   self->requeue = g_ptr_array_new ();
   sim__metrics_init (&self->metrics, 0, NULL, NULL);
+  self->accumulators = g_ptr_array_new_with_free_func (free_accumulator);
+  g_ptr_array_add (self->accumulators, sim__metrics_accumulator_new (&self->metrics));
 }
 
 /* ------------------------------------------------------------------------- */
@@ -226,17 +238,16 @@ request_decision (SimSimulation *self)
 static void
 note_state (SimSimulation *self)
 {
-  self->metrics.allocated_milli = sim_cluster_get_allocated_milli (self->cluster);
-  self->metrics.computing_milli = self->computing_milli;
-  self->metrics.active_gpus = self->active_gpus;
-  self->metrics.queued = self->queue->len;
-  self->metrics.running = self->running.length;
-  self->metrics.queue_max = MAX (self->metrics.queue_max, self->queue->len);
-  self->metrics.fragmented = 0;
+  self->state.allocated_milli = sim_cluster_get_allocated_milli (self->cluster);
+  self->state.computing_milli = self->computing_milli;
+  self->state.active_gpus = self->active_gpus;
+  self->state.queued = self->queue->len;
+  self->state.running = self->running.length;
+  self->state.fragmented = 0;
   if (self->queue->len > 0)
     {
       const SimJob *head = self->queue->pdata[0];
-      self->metrics.fragmented = sim_cluster_fragmented_gpus (self->cluster,
+      self->state.fragmented = sim_cluster_fragmented_gpus (self->cluster,
                                                                 sim_job_get_min_gpus (head));
     }
 }
@@ -265,10 +276,36 @@ report_progress (SimSimulation *self)
                   self->progress_data);
 }
 
+/* Every accumulator integrates the state held until NOW. */
+static void
+accumulate_time (SimSimulation *self, SimTime now)
+{
+  for (guint i = 0; i < self->accumulators->len; i++)
+    {
+      SimAccumulator *acc = self->accumulators->pdata[i];
+      acc->vtable->advance (acc, &self->state, now);
+    }
+}
+
+/* Every accumulator is told of EVENT to JOB. */
+static void
+accumulate_job (SimSimulation *self, SimJobEvent event, const SimJob *job, SimTime now)
+{
+  const char *class_name = event == SIM_JOB_FINISHED
+                             ? sim_workload_get_class_name (self->workload, job->spec.job_class)
+                             : NULL;
+
+  for (guint i = 0; i < self->accumulators->len; i++)
+    {
+      SimAccumulator *acc = self->accumulators->pdata[i];
+      acc->vtable->job_event (acc, event, job, class_name, now);
+    }
+}
+
 static inline void
 tick (SimSimulation *self, SimTime now)
 {
-  sim__metrics_advance (&self->metrics, now);
+  accumulate_time (self, now);
   if (self->progress != NULL && sim_engine_dispatched (self->engine) >= self->progress_next)
     {
       self->progress_next = sim_engine_dispatched (self->engine) + PROGRESS_EVERY;
@@ -410,7 +447,7 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
     }
   if (job->spec.gpus_min > 0)
     mold_request (self, job);
-  sim__metrics_job_submitted (&self->metrics, job);
+  accumulate_job (self, SIM_JOB_SUBMITTED, job, ev->time);
   if (!self->force && self->metrics.submitted > SIM_LIMIT_JOBS)
     fail (self, too_big (self, "scenario", "horizon", "this run has simulated %.3g jobs",
                          (double) self->metrics.submitted));
@@ -422,7 +459,7 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
     }
   else
     {
-      self->metrics.rejected++;
+      accumulate_job (self, SIM_JOB_REJECTED, job, ev->time);
       free_job (job);
     }
   pull_next (self);
@@ -892,8 +929,7 @@ on_complete (SimEngine *engine, const SimEvent *ev, gpointer data)
   job->state = SIM_JOB_DONE;
   job->end = ev->time;
   job->work_left = 0;
-  sim__metrics_job_finished (&self->metrics, job,
-                             sim_workload_get_class_name (self->workload, job->spec.job_class));
+  accumulate_job (self, SIM_JOB_FINISHED, job, ev->time);
   if (self->observer)
     self->observer (self, job, self->observer_data);
   free_job (job);
@@ -985,7 +1021,7 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   g_queue_push_tail_link (&self->running, &job->running_link);
   job->start_pass = self->pass;
   account_computing (self, job);
-  self->metrics.started++;
+  accumulate_job (self, SIM_JOB_STARTED, job, now);
   schedule_completion (self, job, now);
   account_activity (self, job);
   if (job_time_shares (job))
@@ -1018,7 +1054,7 @@ preempt_job (gpointer owner, SimJob *job, SimTime overhead, GError **error)
   job->state = SIM_JOB_QUEUED;
   job->work_left += overhead;
   job->n_preemptions++;
-  self->metrics.preemptions++;
+  accumulate_job (self, SIM_JOB_PREEMPTED, job, now);
   g_clear_pointer (&job->gpus, g_free);
   job->n_gpus = 0;
   job->n_nodes = 0;
@@ -1218,19 +1254,19 @@ on_sample (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
   SimSimulation *self = data;
 
-  self->metrics.samples++;
-  if (!self->force && self->metrics.samples > SIM_LIMIT_SAMPLES)
+  self->samples++;
+  if (!self->force && self->samples > SIM_LIMIT_SAMPLES)
     {
       fail (self, too_big (self, "output", "timeseries_interval",
                            "this run has written %.3g time-series rows",
-                           (double) self->metrics.samples));
+                           (double) self->samples));
       return;
     }
   /* Once nothing else is pending, the run is over: no more samples. */
   if (sim_engine_pending (engine) == 0 && !self->have_next)
     return;
   /* Not tick(): a sample must not advance the integrals (sim-metrics.h). */
-  sim__metrics_sample (&self->metrics, ev->time);
+  sim__metrics_sample (&self->metrics, &self->state, ev->time);
   /* A next sample past the end of simulated time is not taken: the run's
    * last row, when it finishes, covers the rest. */
   if (ev->time <= SIM_TIME_NEVER - 1 - self->scenario->sample_interval)
@@ -1930,17 +1966,17 @@ finish (SimSimulation *self, GError **error)
   SimReportInfo info = { 0 };
 
   self->finished = TRUE;
-  sim__metrics_advance (&self->metrics, end);
+  accumulate_time (self, end);
   if (self->series_file != NULL && end > self->metrics.series_last)
-    sim__metrics_sample (&self->metrics, end);
+    sim__metrics_sample (&self->metrics, &self->state, end);
   for (GList *l = self->running.head; l != NULL; l = l->next)
     {
       update_progress (l->data, end);
-      sim__metrics_job_unfinished (&self->metrics, l->data, end);
+      accumulate_job (self, SIM_JOB_UNFINISHED, l->data, end);
     }
   /* Preempted jobs waiting again have used GPU time too. */
   for (guint i = 0; i < self->queue->len; i++)
-    sim__metrics_job_unfinished (&self->metrics, self->queue->pdata[i], end);
+    accumulate_job (self, SIM_JOB_UNFINISHED, self->queue->pdata[i], end);
 
   workload = sim__source_info (self->scenario->source)->describe (self->scenario, self->workload);
   info.scenario = self->scenario->name;
@@ -1950,7 +1986,7 @@ finish (SimSimulation *self, GError **error)
   info.gpus = sim_cluster_get_n_gpus (self->cluster);
   info.policy = sim_policy_get_name (self->policy);
   info.workload = workload;
-  info.events = sim_engine_dispatched (self->engine) - self->metrics.samples;
+  info.events = sim_engine_dispatched (self->engine) - self->samples;
   info.skipped = sim_workload_get_skipped (self->workload);
   info.end = end;
   if (self->topology != NULL)
@@ -1962,7 +1998,13 @@ finish (SimSimulation *self, GError **error)
       info.cables = counts.cables;
       info.transceivers = counts.transceivers;
     }
-  self->report = sim__report_new (&self->metrics, &info);
+  self->report = sim__report_new (&info);
+  for (guint i = 0; i < self->accumulators->len; i++)
+    {
+      SimAccumulator *acc = self->accumulators->pdata[i];
+      acc->vtable->report (acc, self->report, &info);
+    }
+  sim__report_add_run (self->report, &info);
   if (self->progress != NULL)
     self->progress (self, 1.0, end, self->metrics.completed, self->progress_data);
 
@@ -2088,6 +2130,13 @@ sim_simulation_run_to_decision (SimSimulation *self, GError **error)
   if (!advance (self, SIM_TIME_NEVER, TRUE, &stopped, error))
     return FALSE;
   return stopped && self->decision_pending;
+}
+
+void
+sim__simulation_add_accumulator (SimSimulation *self, SimAccumulator *acc)
+{
+  g_return_if_fail (SIM_IS_SIMULATION (self) && acc != NULL && !self->started);
+  g_ptr_array_add (self->accumulators, acc);
 }
 
 gboolean

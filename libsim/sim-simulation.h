@@ -274,6 +274,11 @@ gboolean sim_simulation_run_to_decision (SimSimulation *self, GError **error);
  */
 SimSchedContext *sim_simulation_get_decision (SimSimulation *self);
 
+/* Adds an accumulator (report/sim-metrics.h) to a simulation that has not
+ * started; the simulation owns it from then on. */
+struct _SimAccumulator;
+void sim__simulation_add_accumulator (SimSimulation *self, struct _SimAccumulator *acc);
+
 /* For tests: the state kept incrementally (the compute and activity sums,
  * the GPUs allocated) against the same recomputed from the running jobs;
  * an error says what differs. */

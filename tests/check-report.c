@@ -364,6 +364,92 @@ START_TEST (test_size_limits)
 }
 END_TEST
 
+/* Accumulators are a seam: one added beside the built-in metrics is told
+ * the same state and job events, and its own integral and counts equal
+ * the built-in ones (allocated GPU-seconds, jobs started and finished);
+ * its metrics follow the built-in ones in the report, and a name already
+ * reported is refused rather than given twice. */
+typedef struct {
+  SimAccumulator base;
+  SimTime last;
+  double  allocated;
+  guint   started, finished, submitted;
+} TestAcc;
+
+static void
+test_acc_advance (SimAccumulator *acc, const SimState *held, SimTime now)
+{
+  TestAcc *t = (TestAcc *) acc;
+  if (now > t->last)
+    t->allocated += sim_time_to_seconds (now - t->last) * held->allocated_milli / 1000.0;
+  t->last = MAX (t->last, now);
+}
+
+static void
+test_acc_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
+                    const char *class_name, SimTime now)
+{
+  TestAcc *t = (TestAcc *) acc;
+  t->started += event == SIM_JOB_STARTED;
+  t->finished += event == SIM_JOB_FINISHED;
+  t->submitted += event == SIM_JOB_SUBMITTED;
+  if (event == SIM_JOB_FINISHED)
+    ck_assert_ptr_nonnull (class_name);
+}
+
+static void
+test_acc_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
+{
+  TestAcc *t = (TestAcc *) acc;
+  sim__report_add (report, "test_allocated_gpu_seconds", t->allocated, "GPU*s");
+  sim__report_add (report, "test_jobs_finished", t->finished, "jobs");
+  sim__report_add (report, "test_jobs_started", t->started, "jobs");
+  sim__report_add (report, "jobs_completed", -1, "jobs");   /* already there: refused */
+}
+
+static void
+test_acc_free (SimAccumulator *acc)
+{
+  g_free (acc);
+}
+
+static const SimAccumulatorVTable test_acc_vtable = {
+  test_acc_advance, test_acc_job_event, test_acc_report, test_acc_free,
+};
+
+START_TEST (test_accumulator_seam)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (base, -1, "report.ini", NULL, NULL,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = sim_simulation_new (sc, &error);
+  g_autoptr(GPtrArray) names = NULL;
+  TestAcc *t = g_new0 (TestAcc, 1);
+  SimReport *r;
+  double alloc, completed, v;
+  guint seen = 0;
+
+  ck_assert (sim != NULL);
+  t->base.vtable = &test_acc_vtable;
+  sim__simulation_add_accumulator (sim, &t->base);
+  ck_assert (sim_simulation_run (sim, &error));
+  r = sim_simulation_get_report (sim);
+  ck_assert (sim_report_get_value (r, "allocated_gpu_seconds", &alloc));
+  ck_assert (sim_report_get_value (r, "jobs_completed", &completed));
+  ck_assert (sim_report_get_value (r, "test_allocated_gpu_seconds", &v));
+  ck_assert_double_eq_tol (v, alloc, 1e-9 * alloc);
+  ck_assert (sim_report_get_value (r, "test_jobs_finished", &v));
+  ck_assert_double_eq (v, completed);
+  ck_assert (sim_report_get_value (r, "test_jobs_started", &v));
+  ck_assert_double_ge (v, completed);
+  names = sim_report_list_metrics (r);
+  for (guint i = 0; i < names->len; i++)
+    seen += strcmp (names->pdata[i], "jobs_completed") == 0;
+  ck_assert_uint_eq (seen, 1);
+  ck_assert_double_gt (completed, 0);
+}
+END_TEST
+
 /* Exact seconds from nanoseconds, including negative and large values. */
 START_TEST (test_format_seconds)
 {
@@ -392,6 +478,7 @@ main (void)
   tcase_add_test (tc, test_sampling_changes_nothing);
   tcase_add_test (tc, test_outputs_committed_together);
   tcase_add_test (tc, test_size_limits);
+  tcase_add_test (tc, test_accumulator_seam);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

@@ -12,16 +12,21 @@
 
 G_BEGIN_DECLS
 
+/* What holds between two events, as the simulation notes it after every
+ * change: what every accumulator integrates. */
 typedef struct {
-  guint   total_gpus;
-  /* State between events, set by the simulation after every change. */
   guint64 allocated_milli;  /* thousandths of GPUs allocated */
-  double  computing_milli;  /* the same, weighted by each job's rate (compute, not waiting
-                             * on communication) */
+  double  computing_milli;  /* the same, weighted by each job's share of time computing
+                             * (not waiting on communication) */
   double  active_gpus;      /* GPUs kept busy (activity, as DCGM reports it: sim-sharing.h) */
   guint   queued;
   guint   running;
   guint   fragmented;       /* free GPUs that cannot host the head job */
+} SimState;
+
+/* The built-in metrics: the accumulator every simulation has. */
+typedef struct {
+  guint   total_gpus;
 
   SimTime last;             /* integrals are up to date until here */
   double  alloc_int;        /* GPU*s */
@@ -41,17 +46,18 @@ typedef struct {
   SimTime series_last;
   double  series_alloc, series_queue, series_frag, series_active;
   guint64 series_arrivals, series_completions;
-  guint64 samples;          /* sampling events so far (not counted as the run's events) */
 
   FILE   *jobs;             /* per-job rows, or NULL */
 } SimMetrics;
 
 void sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series);
 void sim__metrics_clear (SimMetrics *m);
-void sim__metrics_advance (SimMetrics *m, SimTime now);
+/* Integrates @held, the state since the last call, up to @now. */
+void sim__metrics_advance (SimMetrics *m, const SimState *held, SimTime now);
 void sim__metrics_job_submitted (SimMetrics *m, const SimJob *job);
 void sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_name);
-void sim__metrics_sample (SimMetrics *m, SimTime now);
+/* A time-series row at @now, @state holding since the last change. */
+void sim__metrics_sample (SimMetrics *m, const SimState *state, SimTime now);
 /* Adds the GPU-time of a job not finished at the end (its progress must
  * be up to date); preempted jobs waiting in the queue count too. */
 void sim__metrics_job_unfinished (SimMetrics *m, const SimJob *job, SimTime now);
@@ -70,7 +76,49 @@ typedef struct {
   guint       switches, cables, transceivers;
 } SimReportInfo;
 
-SimReport *sim__report_new (const SimMetrics *m, const SimReportInfo *info);
+/* ------------------------------------------------------------------------- */
+/* Accumulators: what a run adds up, each contributing its own metrics.     */
+
+/* What happens to a job, as accumulators are told of it. */
+typedef enum {
+  SIM_JOB_SUBMITTED,
+  SIM_JOB_REJECTED,    /* it can never run on this cluster */
+  SIM_JOB_STARTED,
+  SIM_JOB_PREEMPTED,
+  SIM_JOB_FINISHED,
+  SIM_JOB_UNFINISHED,  /* still running or waiting again when the run ends */
+} SimJobEvent;
+
+typedef struct _SimAccumulator SimAccumulator;
+
+/* An accumulator: told of the state between events (advance, before it
+ * changes) and of every job event, it adds its metrics to the report at
+ * the end.  The built-in metrics are the first; energy, failures and cost
+ * are others, each in its own file. */
+typedef struct {
+  void (*advance)   (SimAccumulator *acc, const SimState *held, SimTime now);
+  void (*job_event) (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
+                     const char *class_name, SimTime now);
+  void (*report)    (SimAccumulator *acc, SimReport *report, const SimReportInfo *info);
+  void (*free)      (SimAccumulator *acc);
+} SimAccumulatorVTable;
+
+struct _SimAccumulator {
+  const SimAccumulatorVTable *vtable;
+};
+
+/* The built-in metrics as an accumulator (@m stays the caller's). */
+SimAccumulator *sim__metrics_accumulator_new (SimMetrics *m);
+
+/* A report of @info with no metrics yet. */
+SimReport *sim__report_new (const SimReportInfo *info);
+
+/* Adds a metric; a name given twice is a programming error (refused). */
+void sim__report_add (SimReport *report, const char *name, double value, const char *unit);
+
+/* The metrics every report ends with: the fabric's counts, the simulated
+ * time and the events. */
+void sim__report_add_run (SimReport *report, const SimReportInfo *info);
 
 /* Formats a time in ns as exact seconds with 9 decimals into buf[32]. */
 const char *sim__format_seconds (SimTime t, char buf[32]);

@@ -58,18 +58,19 @@ sim__metrics_clear (SimMetrics *m)
 }
 
 void
-sim__metrics_advance (SimMetrics *m, SimTime now)
+sim__metrics_advance (SimMetrics *m, const SimState *held, SimTime now)
 {
   double dt;
 
+  m->queue_max = MAX (m->queue_max, held->queued);
   if (now <= m->last)
     return;
   dt = sim_time_to_seconds (now - m->last);
-  m->alloc_int += dt * (double) m->allocated_milli / 1000.0;
-  m->compute_int += dt * m->computing_milli / 1000.0;
-  m->queue_int += dt * m->queued;
-  m->frag_int += dt * m->fragmented;
-  m->active_int += dt * MAX (0.0, m->active_gpus);
+  m->alloc_int += dt * (double) held->allocated_milli / 1000.0;
+  m->compute_int += dt * held->computing_milli / 1000.0;
+  m->queue_int += dt * held->queued;
+  m->frag_int += dt * held->fragmented;
+  m->active_int += dt * MAX (0.0, held->active_gpus);
   m->last = now;
 }
 
@@ -123,7 +124,7 @@ sim__metrics_job_unfinished (SimMetrics *m, const SimJob *job, SimTime now)
  * they would stand at NOW without advancing them, so a run with time
  * series on gives the same summary, to the last digit, as one without. */
 void
-sim__metrics_sample (SimMetrics *m, SimTime now)
+sim__metrics_sample (SimMetrics *m, const SimState *state, SimTime now)
 {
   char b[32];
   double dt, since, alloc, queue, frag, active;
@@ -131,17 +132,17 @@ sim__metrics_sample (SimMetrics *m, SimTime now)
   if (m->series == NULL)
     return;
   since = now > m->last ? sim_time_to_seconds (now - m->last) : 0.0;
-  alloc = m->alloc_int + since * (double) m->allocated_milli / 1000.0;
-  queue = m->queue_int + since * m->queued;
-  frag = m->frag_int + since * m->fragmented;
-  active = m->active_int + since * MAX (0.0, m->active_gpus);
+  alloc = m->alloc_int + since * (double) state->allocated_milli / 1000.0;
+  queue = m->queue_int + since * state->queued;
+  frag = m->frag_int + since * state->fragmented;
+  active = m->active_int + since * MAX (0.0, state->active_gpus);
   dt = sim_time_to_seconds (now - m->series_last);
   if (dt > 0)
     {
       fprintf (m->series, "%s,%u,%u,%.3f,%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
                ",%.6f\n",
-               sim__format_seconds (now, b), m->queued, m->running,
-               (double) m->allocated_milli / 1000.0,
+               sim__format_seconds (now, b), state->queued, state->running,
+               (double) state->allocated_milli / 1000.0,
                m->total_gpus > 0 ? (alloc - m->series_alloc) / dt / m->total_gpus : 0.0,
                (queue - m->series_queue) / dt, (frag - m->series_frag) / dt,
                m->series_arrivals, m->series_completions,
@@ -201,11 +202,23 @@ sim_report_unref (SimReport *report)
   g_free (report);
 }
 
+static const Metric *find (const SimReport *report, const char *name);
+
 static void
 add (SimReport *r, const char *name, double value, const char *unit)
 {
   Metric m = { g_strdup (name), value, unit };
+
+  /* Two accumulators may not report one name. */
+  g_return_if_fail (find (r, name) == NULL);
   g_array_append_val (r->metrics, m);
+}
+
+void
+sim__report_add (SimReport *report, const char *name, double value, const char *unit)
+{
+  g_return_if_fail (report != NULL && name != NULL && unit != NULL);
+  add (report, name, value, unit);
 }
 
 /* Mean, p50, p95, p99 and max of VALUES (sorted in place), under PREFIX. */
@@ -232,11 +245,9 @@ add_distribution (SimReport *r, const char *prefix, GArray *values, const char *
 }
 
 SimReport *
-sim__report_new (const SimMetrics *m, const SimReportInfo *info)
+sim__report_new (const SimReportInfo *info)
 {
   SimReport *r = g_new0 (SimReport, 1);
-  double end_s = sim_time_to_seconds (info->end);
-  double capacity = end_s * info->gpus;
 
   r->ref_count = 1;
   r->scenario = g_strdup (info->scenario);
@@ -247,6 +258,15 @@ sim__report_new (const SimMetrics *m, const SimReportInfo *info)
   r->policy = g_strdup (info->policy);
   r->workload = g_strdup (info->workload);
   r->metrics = g_array_new (FALSE, FALSE, sizeof (Metric));
+  return r;
+}
+
+/* The built-in metrics' part of the report. */
+static void
+metrics_report (const SimMetrics *m, SimReport *r, const SimReportInfo *info)
+{
+  double end_s = sim_time_to_seconds (info->end);
+  double capacity = end_s * info->gpus;
 
   add (r, "jobs_submitted", (double) m->submitted, "jobs");
   add (r, "jobs_completed", (double) m->completed, "jobs");
@@ -269,15 +289,86 @@ sim__report_new (const SimMetrics *m, const SimReportInfo *info)
   add (r, "fragmented_gpus_mean", end_s > 0 ? m->frag_int / end_s : 0, "GPUs");
   add (r, "fragmentation", capacity > 0 ? m->frag_int / capacity : 0, "ratio");
   add (r, "preemptions", (double) m->preemptions, "preemptions");
+}
+
+void
+sim__report_add_run (SimReport *r, const SimReportInfo *info)
+{
   if (info->have_fabric)
     {
       add (r, "network_switches", info->switches, "switches");
       add (r, "network_cables", info->cables, "cables");
       add (r, "network_transceivers", info->transceivers, "transceivers");
     }
-  add (r, "simulated_time", end_s, "s");
+  add (r, "simulated_time", sim_time_to_seconds (info->end), "s");
   add (r, "events", (double) info->events, "events");
-  return r;
+}
+
+/* The built-in metrics as an accumulator. */
+typedef struct {
+  SimAccumulator base;
+  SimMetrics    *m;
+} MetricsAccumulator;
+
+static void
+metrics_acc_advance (SimAccumulator *acc, const SimState *held, SimTime now)
+{
+  sim__metrics_advance (((MetricsAccumulator *) acc)->m, held, now);
+}
+
+static void
+metrics_acc_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
+                       const char *class_name, SimTime now)
+{
+  SimMetrics *m = ((MetricsAccumulator *) acc)->m;
+
+  switch (event)
+    {
+    case SIM_JOB_SUBMITTED:
+      sim__metrics_job_submitted (m, job);
+      break;
+    case SIM_JOB_REJECTED:
+      m->rejected++;
+      break;
+    case SIM_JOB_STARTED:
+      m->started++;
+      break;
+    case SIM_JOB_PREEMPTED:
+      m->preemptions++;
+      break;
+    case SIM_JOB_FINISHED:
+      sim__metrics_job_finished (m, job, class_name);
+      break;
+    case SIM_JOB_UNFINISHED:
+      sim__metrics_job_unfinished (m, job, now);
+      break;
+    }
+}
+
+static void
+metrics_acc_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
+{
+  metrics_report (((MetricsAccumulator *) acc)->m, report, info);
+}
+
+static void
+metrics_acc_free (SimAccumulator *acc)
+{
+  g_free (acc);
+}
+
+static const SimAccumulatorVTable metrics_acc_vtable = {
+  metrics_acc_advance, metrics_acc_job_event, metrics_acc_report, metrics_acc_free,
+};
+
+SimAccumulator *
+sim__metrics_accumulator_new (SimMetrics *m)
+{
+  MetricsAccumulator *acc = g_new0 (MetricsAccumulator, 1);
+
+  acc->base.vtable = &metrics_acc_vtable;
+  acc->m = m;
+  return &acc->base;
 }
 
 static const Metric *
