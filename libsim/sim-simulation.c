@@ -1044,24 +1044,35 @@ undo:
   return FALSE;
 }
 
-static gboolean
-preempt_job (gpointer owner, SimJob *job, SimTime overhead, GError **error)
+/* Takes a running job off its GPUs and back to waiting: its progress is
+ * kept less LOST (work since its last checkpoint, lost to a failure), and
+ * it owes OVERHEAD more (saving and restoring its state).  Preemption and
+ * failures both evict this way. */
+static void
+evict_job (SimSimulation *self, SimJob *job, SimTime overhead, SimTime lost)
 {
-  SimSimulation *self = owner;
   SimTime now = sim_engine_now (self->engine);
 
   stop_job (self, job, now);
   job->state = SIM_JOB_QUEUED;
-  job->work_left += overhead;
+  job->work_left += overhead + lost;
   job->n_preemptions++;
   accumulate_job (self, SIM_JOB_PREEMPTED, job, now);
   g_clear_pointer (&job->gpus, g_free);
   job->n_gpus = 0;
   job->n_nodes = 0;
-  self->preempted_in_pass = TRUE;
   if (self->observer)
     self->observer (self, job, self->observer_data);
-  /* It rejoins the queue after this pass (see on_decide). */
+}
+
+static gboolean
+preempt_job (gpointer owner, SimJob *job, SimTime overhead, GError **error)
+{
+  SimSimulation *self = owner;
+
+  evict_job (self, job, overhead, 0);
+  self->preempted_in_pass = TRUE;
+  /* It rejoins the queue after this pass (see decision_end()). */
   g_ptr_array_add (self->requeue, job);
   return TRUE;
 }
@@ -2137,6 +2148,34 @@ sim__simulation_add_accumulator (SimSimulation *self, SimAccumulator *acc)
 {
   g_return_if_fail (SIM_IS_SIMULATION (self) && acc != NULL && !self->started);
   g_ptr_array_add (self->accumulators, acc);
+}
+
+gboolean
+sim_simulation_set_node_available (SimSimulation *self, guint node, gboolean available,
+                                   GError **error)
+{
+  SimTime now;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  if (node >= sim_cluster_get_n_nodes (self->cluster))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "node %u does not exist (the cluster "
+                   "has %u)", node, sim_cluster_get_n_nodes (self->cluster));
+      return FALSE;
+    }
+  now = sim_engine_now (self->engine);
+  if (self->started)
+    tick (self, now);
+  if (!sim_cluster_set_node_available (self->cluster, node, available))
+    return TRUE;
+  if (self->started && !self->finished)
+    {
+      note_state (self);
+      /* GPUs came back (or left): the queue may move. */
+      if (!self->decision_pending)
+        request_decision (self);
+    }
+  return TRUE;
 }
 
 gboolean

@@ -285,6 +285,24 @@ void sim__simulation_add_accumulator (SimSimulation *self, struct _SimAccumulato
 gboolean sim__simulation_check_state (SimSimulation *self, GError **error);
 
 /**
+ * sim_simulation_set_node_available:
+ * @self: a simulation
+ * @node: a node index
+ * @available: whether it takes new jobs
+ * @error: return location for a #GError
+ *
+ * Drains a node (no new job is placed on it; jobs running there go on to
+ * their end, and the GPUs they give back stay out of service) or puts it
+ * back, from now on.  A decision follows, as the free GPUs changed.
+ *
+ * Errors: SIM_ERROR_INVALID for a node the cluster does not have.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_simulation_set_node_available (SimSimulation *self, guint node, gboolean available,
+                                            GError **error);
+
+/**
  * sim_simulation_decide:
  * @self: a simulation with a pending decision
  * @run_policy: let the policy make its pass (after whatever the caller

@@ -52,6 +52,51 @@ job_of (guint gpus, guint milli)
   return j;
 }
 
+/* An unavailable node counts none of its GPUs as free, whoever holds them:
+ * two nodes of 4 GPUs, node 0 holding GPUs 0-1 whole and half of GPU 2.
+ * Down, the free count falls from 5 to 4 (node 1 only) while the allocated
+ * thousandths stay 2,500; every GPU of node 0 refuses an allocation; a
+ * job's GPU given back there stays held; back up, node 0 has its 2 free
+ * GPUs plus the one given back. */
+START_TEST (test_node_availability)
+{
+  g_autoptr(SimCluster) c = make_cluster (2, 4);
+  g_autoptr(GError) error = NULL;
+  guint32 whole[2] = { 0, 1 }, half[1] = { 2 }, one[1] = { 3 };
+
+  ck_assert (sim_cluster_allocate (c, whole, 2, 1000, &error));
+  ck_assert (sim_cluster_allocate (c, half, 1, 500, &error));
+  ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 5);
+  ck_assert (sim_cluster_get_node (c, 0)->available);
+  ck_assert (sim_cluster_set_node_available (c, 0, FALSE));
+  ck_assert (!sim_cluster_set_node_available (c, 0, FALSE));
+  ck_assert (!sim_cluster_get_node (c, 0)->available);
+  ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 4);
+  ck_assert_uint_eq (sim_cluster_get_node (c, 0)->free_gpus, 0);
+  ck_assert_uint_eq (sim_cluster_get_allocated_milli (c), 2500);
+  ck_assert_uint_eq (sim_cluster_count_nodes_with_free (c, 1), 1);
+  for (guint32 g = 0; g < 4; g++)
+    {
+      guint32 gpu[1] = { g };
+      ck_assert (!sim_cluster_allocate (c, gpu, 1, 100, &error));
+      g_clear_error (&error);
+    }
+  ck_assert (!sim_cluster_allocate (c, one, 1, 1000, &error));
+  g_clear_error (&error);
+  /* A job on node 0 ends: its GPU stays held. */
+  sim_cluster_release (c, whole, 1, 1000);
+  ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 4);
+  ck_assert_uint_eq (sim_cluster_get_allocated_milli (c), 1500);
+  ck_assert (sim_cluster_set_node_available (c, 0, TRUE));
+  ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 4 + 2);
+  ck_assert_uint_eq (sim_cluster_get_node (c, 0)->free_gpus, 2);
+  ck_assert_uint_eq (sim_cluster_get_allocated_milli (c), 1500);
+  ck_assert (sim_cluster_allocate (c, one, 1, 1000, &error));
+  ck_assert (sim_cluster_allocate (c, half, 1, 500, &error));
+  ck_assert (!sim_cluster_allocate (c, half, 1, 1, &error));
+}
+END_TEST
+
 START_TEST (test_pools_numbering)
 {
   g_autoptr(SimCluster) c = sim_cluster_new ();
@@ -274,6 +319,7 @@ main (void)
 
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_pools_numbering);
+  tcase_add_test (tc, test_node_availability);
   tcase_add_test (tc, test_no_double_allocation);
   tcase_add_test (tc, test_fractional_sharing);
   tcase_add_test (tc, test_fragmentation_by_hand);

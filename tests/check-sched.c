@@ -720,6 +720,85 @@ START_TEST (test_derived_state)
 }
 END_TEST
 
+/* A drained node takes no new job, whatever the placement or the kind of
+ * job (whole GPUs, MIG instances), while what runs there goes on to its
+ * end; put back, it takes jobs again.  Two DGX A100, node 0 drained from
+ * the first decision to the 100th. */
+typedef struct {
+  SimSimulation *sim;
+  gboolean       drained;
+  guint          started_on_0, started_on_1;
+} DrainWatch;
+
+static void
+watch_starts (SimSimulation *sim, const SimJob *job, gpointer data)
+{
+  DrainWatch *w = data;
+  guint node;
+
+  if (job->state != SIM_JOB_RUNNING)
+    return;
+  node = sim_cluster_get_gpu (sim_simulation_get_cluster (sim), job->gpus[0])->node;
+  ck_assert_msg (!(w->drained && node == 0), "job %" G_GUINT64_FORMAT " started on a drained "
+                 "node", job->spec.id);
+  if (node == 0)
+    w->started_on_0++;
+  else
+    w->started_on_1++;
+}
+
+START_TEST (test_drained_node)
+{
+  const char *text =
+    "[scenario]\nname = drain\nseed = 2\n"
+    "[pool a]\nmodel = DGX-A100\ncount = 2\n"
+    "[workload]\nrate = 30/h\njobs = 400\n"
+    "[class whole]\nshare = 2\ngpus = 1:0.5, 2:0.3, 4:0.2\nduration = exponential(mean=20min)\n"
+    "[class mig]\nshare = 1\ngpus = 1\nmig = 1g.5gb\nduration = exponential(mean=20min)\n"
+    "[policy]\nplacement = best-fit\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "d.ini", NULL, NULL, &error);
+  g_autoptr(SimSimulation) sim = sim_simulation_new (sc, &error);
+  DrainWatch w = { NULL, FALSE, 0, 0 };
+  guint decisions = 0, on_0_while_drained;
+
+  ck_assert (sim != NULL);
+  sim_simulation_set_job_observer (sim, watch_starts, &w, NULL);
+  ck_assert (!sim_simulation_set_node_available (sim, 7, FALSE, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  g_clear_error (&error);
+  while (sim_simulation_run_to_decision (sim, &error))
+    {
+      if (decisions == 0)
+        {
+          ck_assert (sim_simulation_set_node_available (sim, 0, FALSE, &error));
+          w.drained = TRUE;
+        }
+      if (decisions == 100)
+        {
+          ck_assert (sim_simulation_set_node_available (sim, 0, TRUE, &error));
+          w.drained = FALSE;
+          on_0_while_drained = w.started_on_0;
+        }
+      ck_assert (sim_simulation_decide (sim, TRUE, &error));
+      ck_assert_msg (sim__simulation_check_state (sim, &error), "%s", error->message);
+      decisions++;
+    }
+  ck_assert_msg (error == NULL, "%s", error->message);
+  ck_assert_uint_gt (decisions, 100);
+  ck_assert_uint_eq (on_0_while_drained, 0);
+  /* Back in service, node 0 takes jobs again. */
+  ck_assert_uint_gt (w.started_on_0, 0);
+  ck_assert_uint_gt (w.started_on_1, 0);
+  {
+    double completed;
+    ck_assert (sim_report_get_value (sim_simulation_get_report (sim), "jobs_completed",
+                                     &completed));
+    ck_assert_double_eq (completed, 400);
+  }
+}
+END_TEST
+
 static Suite *
 sched_suite (void)
 {
@@ -740,6 +819,7 @@ sched_suite (void)
   tcase_add_test (tc, test_run_to_decision);
   tcase_add_test (tc, test_refused_start_rolls_back);
   tcase_add_test (tc, test_derived_state);
+  tcase_add_test (tc, test_drained_node);
   tcase_add_test (tc, test_all_policies_mixed);
   tcase_add_test (tc, test_livelock_stopped);
   suite_add_tcase (s, tc);

@@ -24,6 +24,9 @@ struct _SimCluster {
   GHashTable *allowed;
   /* GPU index -> SimMigLayout*, for GPUs in MIG mode only. */
   GHashTable *mig;
+  /* Per GPU, the thousandths held because its node is unavailable (made
+   * when a node first goes down; NULL before). */
+  guint32 *held;
 };
 
 SimCluster *
@@ -62,6 +65,8 @@ sim_cluster_copy (const SimCluster *cluster)
   memcpy (c->hist, cluster->hist, sizeof (guint) * HIST_DIM * HIST_DIM);
   memcpy (c->sizes, cluster->sizes, sizeof (guint) * HIST_DIM);
   c->sizes_present = cluster->sizes_present;
+  if (cluster->held != NULL)
+    c->held = g_memdup2 (cluster->held, sizeof (guint32) * cluster->gpus->len);
   {
     GHashTableIter it;
     gpointer key, value;
@@ -86,6 +91,7 @@ sim_cluster_free (SimCluster *cluster)
   g_free (cluster->sizes);
   g_hash_table_unref (cluster->allowed);
   g_hash_table_unref (cluster->mig);
+  g_free (cluster->held);
   g_free (cluster);
 }
 
@@ -143,6 +149,7 @@ sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimNodeModel 
       node.gpu_model = pool.gpu_model;
       node.cpu_milli = node.free_cpu_milli = (guint64) model->cpu_cores * 1000;
       node.memory_bytes = node.free_memory_bytes = model->memory_bytes;
+      node.available = TRUE;
       g_array_append_val (cluster->nodes, node);
       for (guint g = 0; g < per_node; g++)
         {
@@ -349,6 +356,26 @@ node_free_changed (SimCluster *c, SimNode *node, guint old_free)
   c->hist[node->n_gpus * HIST_DIM + node->free_gpus]++;
 }
 
+/* GPU G's node has one GPU fewer (@taken) or more free. */
+static void
+gpu_free_changed (SimCluster *c, const SimGpu *g, gboolean taken)
+{
+  SimNode *node = &g_array_index (c->nodes, SimNode, g->node);
+  guint old = node->free_gpus;
+
+  if (taken)
+    {
+      node->free_gpus--;
+      c->n_free--;
+    }
+  else
+    {
+      node->free_gpus++;
+      c->n_free++;
+    }
+  node_free_changed (c, node, old);
+}
+
 gboolean
 sim_cluster_allocate (SimCluster *cluster, const guint32 *gpus, guint n, guint milli,
                       GError **error)
@@ -402,13 +429,7 @@ undo:
       SimGpu *g = &all[gpus[i]];
       g->n_tenants++;
       if (g->n_tenants == 1)
-        {
-          SimNode *node = &g_array_index (cluster->nodes, SimNode, g->node);
-          guint old = node->free_gpus;
-          node->free_gpus--;
-          cluster->n_free--;
-          node_free_changed (cluster, node, old);
-        }
+        gpu_free_changed (cluster, g, TRUE);
     }
   return TRUE;
 }
@@ -429,14 +450,14 @@ sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint mi
       g->used_milli -= milli;
       g->n_tenants--;
       cluster->allocated_milli -= milli;
-      if (g->n_tenants == 0)
+      if (cluster->held != NULL && cluster->held[gpus[i]] > 0)
         {
-          SimNode *node = &g_array_index (cluster->nodes, SimNode, g->node);
-          guint old = node->free_gpus;
-          node->free_gpus++;
-          cluster->n_free++;
-          node_free_changed (cluster, node, old);
+          /* An unavailable node keeps what its jobs give back. */
+          g->used_milli += milli;
+          cluster->held[gpus[i]] += milli;
         }
+      if (g->n_tenants == 0)
+        gpu_free_changed (cluster, g, FALSE);
     }
 }
 
@@ -499,6 +520,7 @@ mig_sync (SimCluster *c, guint index, const SimGpuModel *model, const SimMigLayo
 {
   SimGpu *g = &g_array_index (c->gpus, SimGpu, index);
   guint old_tenants = g->n_tenants;
+  guint32 held;
   guint slices = layout ? sim_mig_layout_compute_slices (layout) : 0;
   guint used = 0;
 
@@ -509,26 +531,20 @@ mig_sync (SimCluster *c, guint index, const SimGpuModel *model, const SimMigLayo
   for (guint i = 0; layout != NULL && model->mig_slices > 0 && i < layout->n_instances; i++)
     used += sim_mig_instance_milli (model, layout->instances[i].profile);
   used = MIN (used, SIM_GPU_WHOLE);
-  c->allocated_milli = c->allocated_milli - g->used_milli + used;
+  held = c->held != NULL ? c->held[index] : 0;
+  c->allocated_milli = c->allocated_milli - (g->used_milli - held) + used;
   g->used_milli = used;
   g->mig_used = layout ? layout->compute_used : 0;
   g->n_tenants = layout ? layout->n_instances : 0;
-  if ((old_tenants == 0) != (g->n_tenants == 0))
+  if (held > 0)
     {
-      SimNode *node = &g_array_index (c->nodes, SimNode, g->node);
-      guint old = node->free_gpus;
-      if (g->n_tenants == 0)
-        {
-          node->free_gpus++;
-          c->n_free++;
-        }
-      else
-        {
-          node->free_gpus--;
-          c->n_free--;
-        }
-      node_free_changed (c, node, old);
+      /* An unavailable node's GPU stays whole held, with its held tenant. */
+      c->held[index] = SIM_GPU_WHOLE - used;
+      g->used_milli = SIM_GPU_WHOLE;
+      g->n_tenants++;
     }
+  if ((old_tenants == 0) != (g->n_tenants == 0))
+    gpu_free_changed (c, g, g->n_tenants != 0);
 }
 
 int
@@ -553,6 +569,12 @@ sim_cluster_mig_allocate (SimCluster *cluster, guint gpu, guint profile, int sta
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "GPU %u (%s) has no MIG", gpu,
                    model ? model->name : "unknown model");
+      return -1;
+    }
+  if (!g_array_index (cluster->nodes, SimNode, g->node).available)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "GPU %u is on node %u, which is not available", gpu, g->node);
       return -1;
     }
   layout = g_hash_table_lookup (cluster->mig, GUINT_TO_POINTER (gpu));
@@ -631,7 +653,7 @@ sim_cluster_mig_find (const SimCluster *cluster, const char *profile_name,
         for (guint n = pool->first_node; n < pool->first_node + pool->n_nodes; n++)
           {
             const SimNode *node = &g_array_index (cluster->nodes, SimNode, n);
-            if (pass == 1 && node->free_gpus == 0)
+            if (!node->available || (pass == 1 && node->free_gpus == 0))
               continue;
             for (guint i = node->first_gpu; i < node->first_gpu + node->n_gpus; i++)
               {
@@ -655,4 +677,43 @@ sim_cluster_mig_find (const SimCluster *cluster, const char *profile_name,
           }
       }
   return FALSE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Node availability. */
+
+gboolean
+sim_cluster_set_node_available (SimCluster *cluster, guint node, gboolean available)
+{
+  SimNode *n;
+
+  g_return_val_if_fail (cluster != NULL && node < cluster->nodes->len, FALSE);
+  n = &g_array_index (cluster->nodes, SimNode, node);
+  available = !!available;
+  if (n->available == available)
+    return FALSE;
+  if (cluster->held == NULL)
+    cluster->held = g_new0 (guint32, MAX (cluster->gpus->len, 1));
+  for (guint i = n->first_gpu; i < n->first_gpu + n->n_gpus; i++)
+    {
+      SimGpu *g = &g_array_index (cluster->gpus, SimGpu, i);
+      if (!available)
+        {
+          /* Whatever is free on the GPU is held, by a tenant of its own:
+           * every placement then sees the GPU taken. */
+          cluster->held[i] = SIM_GPU_WHOLE - g->used_milli;
+          g->used_milli = SIM_GPU_WHOLE;
+          if (++g->n_tenants == 1)
+            gpu_free_changed (cluster, g, TRUE);
+        }
+      else
+        {
+          g->used_milli -= cluster->held[i];
+          cluster->held[i] = 0;
+          if (--g->n_tenants == 0)
+            gpu_free_changed (cluster, g, FALSE);
+        }
+    }
+  n->available = available;
+  return TRUE;
 }

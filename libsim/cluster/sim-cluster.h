@@ -57,6 +57,8 @@ G_BEGIN_DECLS
  * @free_cpu_milli: host CPU not reserved
  * @memory_bytes: host memory; 0 if not modelled
  * @free_memory_bytes: host memory not reserved
+ * @available: it takes jobs; an unavailable node (down, or drained) counts
+ *   none of its GPUs as free (sim_cluster_set_node_available())
  */
 typedef struct {
   guint32 index;
@@ -70,6 +72,7 @@ typedef struct {
   guint64 free_cpu_milli;
   guint64 memory_bytes;
   guint64 free_memory_bytes;
+  gboolean available;
 } SimNode;
 
 /**
@@ -386,6 +389,24 @@ const SimMigLayout *sim_cluster_get_mig_layout (const SimCluster *cluster, guint
  */
 gboolean sim_cluster_mig_find (const SimCluster *cluster, const char *profile_name,
                                const char *gpu_models, guint *gpu, guint *start);
+
+/**
+ * sim_cluster_set_node_available:
+ * @cluster: a cluster
+ * @node: a node index
+ * @available: whether it takes jobs
+ *
+ * Takes a node out of service (down after a failure, or drained) or puts
+ * it back.  While unavailable, none of its GPUs counts as free: whatever is
+ * free on them, and whatever its running jobs give back when they end, is
+ * held by the node itself, so every placement sees its GPUs taken and no
+ * placement needs to know of availability.  Held GPUs are not counted as
+ * allocated.  Jobs already running on it are the caller's to let finish
+ * or to evict.
+ *
+ * Returns: %TRUE if the node's availability changed.
+ */
+gboolean sim_cluster_set_node_available (SimCluster *cluster, guint node, gboolean available);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimCluster, sim_cluster_free)
 
