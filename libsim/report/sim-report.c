@@ -207,10 +207,11 @@ static const Metric *find (const SimReport *report, const char *name);
 static void
 add (SimReport *r, const char *name, double value, const char *unit)
 {
-  Metric m = { g_strdup (name), value, unit };
+  Metric m = { NULL, value, unit };
 
   /* Two accumulators may not report one name. */
   g_return_if_fail (find (r, name) == NULL);
+  m.name = g_strdup (name);
   g_array_append_val (r->metrics, m);
 }
 
