@@ -6,12 +6,12 @@
  *   from the source tree's models/, every node resolves to its GPU and to
  *   the link and switch models it names;
  * - the published figures in the shipped files equal those of the
- *   calibration notes (calibration.md sections A1, A2, A3, B, E), written out
+ *   sources of the catalogue (models/SOURCES.md sections A1, A2, A3, B, E), written out
  *   here by hand rather than read from the files under test;
  * - the MIG geometry of every GPU with MIG obeys the invariants of NVIDIA's
  *   MIG user guide (instances fit in the compute slices, placements end
  *   within the GPU, max_instances instances can be placed side by side) and
- *   the profile counts of calibration.md A2;
+ *   the profile counts of models/SOURCES.md A2;
  * - the search path: a later directory replaces a same-name model, and
  *   $GPUSIM_MODEL_PATH is read, with empty entries ignored;
  * - bad catalogue files are rejected with messages that name the file, the
@@ -192,7 +192,7 @@ START_TEST (test_required_models_load)
 }
 END_TEST
 
-/* Truth: calibration.md A1 (GPUs), A3 (DGX systems), E (prices). */
+/* Truth: models/SOURCES.md A1 (GPUs), A3 (DGX systems), E (prices). */
 START_TEST (test_published_figures)
 {
   g_autoptr(SimCatalogue) c = load_source_catalogue ();
@@ -258,7 +258,7 @@ START_TEST (test_published_figures)
 }
 END_TEST
 
-/* Truth: calibration.md A1 (scale-up bandwidths), B1 (measured bus
+/* Truth: models/SOURCES.md A1 (scale-up bandwidths), B1 (measured bus
  * bandwidths, the efficiencies' source), B4 (latencies), E (Quantum-2). */
 START_TEST (test_network_figures)
 {
@@ -337,7 +337,7 @@ START_TEST (test_mig_invariants)
           continue;
         }
       with_mig++;
-      /* calibration.md A2: 7 compute slices, at most 7 instances. */
+      /* models/SOURCES.md A2: 7 compute slices, at most 7 instances. */
       ck_assert_uint_eq (g->mig_slices, 7);
       ck_assert_uint_ge (g->n_mig_profiles, 6);
       for (guint j = 0; j < g->n_mig_profiles; j++)
@@ -387,7 +387,7 @@ typedef struct {
   const char *profiles;  /* "name:max_instances ..." */
 } MigCounts;
 
-/* Truth: calibration.md A2, the profile table with instance counts. */
+/* Truth: models/SOURCES.md A2, the profile table with instance counts. */
 static const MigCounts mig_counts[] = {
   { "A100-SXM-40GB", 6, "1g.5gb:7 1g.10gb:4 2g.10gb:3 3g.20gb:2 4g.20gb:1 7g.40gb:1" },
   { "A100-SXM-80GB", 7,
@@ -529,7 +529,7 @@ START_TEST (test_model_path_env)
 }
 END_TEST
 
-/* Truth: calibration.md A1 "H100 SXM", as the describe text must show it,
+/* Truth: models/SOURCES.md A1 "H100 SXM", as the describe text must show it,
  * and the suggestion for a misspelt name. */
 START_TEST (test_describe)
 {

@@ -2,7 +2,7 @@
  *
  * What it checks: the nccl-tests bus-bandwidth definitions; 1 GiB
  * all-reduce bus bandwidth on catalogue nodes against nccl-tests figures
- * (calibration.md B1, sources cited at each case); the latency-bound time
+ * (models/SOURCES.md B1, sources cited at each case); the latency-bound time
  * of small messages across nodes (8 B between two A100 nodes on HDR against
  * nccl-tests #150's 19-20 us, over TCP several times as long), and that
  * every [fabric] latency key slows them by twice what it adds to the route;
@@ -123,7 +123,7 @@ assert_within (double got, double want, double tolerance, const char *what)
                  what, got, want, 100 * tolerance);
 }
 
-/* nccl-tests doc/PERFORMANCE.md (calibration.md B2): busbw = algbw x
+/* nccl-tests doc/PERFORMANCE.md (models/SOURCES.md B2): busbw = algbw x
  * 2(n-1)/n for AllReduce, x (n-1)/n for ReduceScatter, AllGather and
  * AlltoAll, x 1 for Broadcast. */
 START_TEST (test_busbw_definitions)
@@ -208,7 +208,7 @@ START_TEST (test_a100)
 END_TEST
 
 /* Two DGX H100 over 8x NDR each: 370-390 GB/s ring bus bandwidth (the
- * working rule of calibration.md B1, from 46-49 GB/s per NDR NIC measured
+ * working rule of models/SOURCES.md B1, from 46-49 GB/s per NDR NIC measured
  * in nccl-tests #290 and #267): assert within 15 % of 380. */
 START_TEST (test_two_dgx_h100)
 {
@@ -226,7 +226,7 @@ START_TEST (test_two_dgx_h100)
 END_TEST
 
 /* Two DGX A100 over 8x HDR each: 192 GB/s ring bus bandwidth measured
- * (calibration.md B1 "DGX A100 across nodes, 8x200G IB", AddyLaddy quoted
+ * (models/SOURCES.md B1 "DGX A100 across nodes, 8x200G IB", AddyLaddy quoted
  * in NCCL #1576).  The model's pipelined ring gives 191.8: assert within
  * 3 %. */
 START_TEST (test_two_dgx_a100)
@@ -263,7 +263,7 @@ START_TEST (test_small_messages)
 END_TEST
 
 /* The published small-message figure, with one GPU per node as it was
- * measured: nccl-tests #150 (calibration.md B1 "2-node allreduce, small
+ * measured: nccl-tests #150 (models/SOURCES.md B1 "2-node allreduce, small
  * messages"), two A100 80GB nodes on HDR InfiniBand, one GPU each, 8 B
  * all-reduce: 19.90 us out of place, 18.96 us in place.  The model: ring
  * LL over 2 ranks, 2 steps, both across the network; with one GPU per node
@@ -272,7 +272,7 @@ END_TEST
  * 1630 ns.  6.6 + 2 x (5.0 + 1.63) = 19.86 us, flat up to 64 B (the
  * bandwidth term of 64 B is a few nanoseconds).
  *
- * Over 100G Ethernet with kernel TCP (calibration.md B4: 10-30 us one
+ * Over 100G Ethernet with kernel TCP (models/SOURCES.md B4: 10-30 us one
  * way; Eth-100G-TCP takes 20 us) the same operation takes several times
  * as long: 6.6 + 2 x (5.0 + 0.3 + 0.3 + 0.3 + 20) = 58.4 us, about 3x. */
 START_TEST (test_small_message_latency)

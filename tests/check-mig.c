@@ -4,7 +4,7 @@
  * layout reachable by adding instances (all profiles, all allowed starts,
  * exhaustively) is valid and agrees with an independent recomputation of
  * the rules; random add/remove sequences keep the layout valid; each
- * profile alone reaches its max_instances; the counts of calibration.md A2
+ * profile alone reaches its max_instances; the counts of models/SOURCES.md A2
  * for A100-80GB and H100 (7 x 1g.10gb, 4 x 1g.20gb, 3 x 2g.20gb, 2 x
  * 3g.40gb, 1 x 4g.40gb, 1 x 7g.80gb) and the mixed 4g + 2g + 1g layout;
  * impossible layouts (4g + 4g, 3g + four 1g, 7g + anything, two +me) are
@@ -222,7 +222,7 @@ fill (const SimGpuModel *gpu, const char *name, guint count)
 
 START_TEST (test_calibration_counts)
 {
-  /* calibration.md A2, A100-80GB and H100-80GB. */
+  /* models/SOURCES.md A2, A100-80GB and H100-80GB. */
   const char *names[] = { "A100-SXM-80GB", "H100-SXM" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)

@@ -5,7 +5,7 @@
  * and Quantum-2 switches, with 1 GiB ring all-reduce:
  * - D-mod-K (the InfiniBand default) keeps a ring at the per-node NIC
  *   bound on 1:1 two- and three-tier fat-trees of 2 to 64 nodes, the bound
- *   being what two nodes reach (calibration.md B1: 370-390 GB/s busbw for
+ *   being what two nodes reach (models/SOURCES.md B1: 370-390 GB/s busbw for
  *   two DGX H100 over 8 x NDR; 46-49 GB/s per NDR NIC);
  * - rail-optimized equals fat-tree (the ring's node-to-node edges join
  *   NICs of one index, so they stay on one rail);
@@ -181,7 +181,7 @@ static const guint sizes[] = { 2, 4, 8, 16, 32, 64 };
  * so D-mod-K sends them up uplinks x = D mod 32 and down the mirror links:
  * no link carries two, and every size gets 380 GB/s, equal to two nodes
  * (on one leaf).  The whole busbw, latency included, is 379 GB/s on two
- * nodes (calibration.md B1: 370-390 GB/s over 8 x NDR) and stays within
+ * nodes (models/SOURCES.md B1: 370-390 GB/s over 8 x NDR) and stays within
  * 10 % of it up to 64 nodes (the issue's criterion; the ring's per-step
  * latencies hide behind its bytes while a step moves more than its latency
  * is worth: 1 GiB over 512 GPUs still does, barely, on its network steps). */

@@ -218,7 +218,7 @@ START_TEST (test_multi_node_and_rejection)
 END_TEST
 
 /* GPU speed: durations are run times on the reference GPU.  A 100 s job
- * measured on an H100 (989 dense BF16 TFLOPS, calibration.md A1) runs on
+ * measured on an H100 (989 dense BF16 TFLOPS, models/SOURCES.md A1) runs on
  * an A10 (125) for 100 x 989 / 125 s; with the A10 itself as the reference
  * (the default: the first pool's GPU) it takes 100 s. */
 START_TEST (test_gpu_speed)

@@ -13,7 +13,7 @@
 #define N_PROTOS   3
 
 /* NCCL's cost model (NVIDIA/nccl src/graph/tuning.cc at 5067397, v2.30.7;
- * calibration.md B3), microseconds, by protocol (LL, LL128, Simple). */
+ * models/SOURCES.md B3), microseconds, by protocol (LL, LL128, Simple). */
 static const double ring_base[N_PROTOS]  = { 6.6, 14.0, 8.4 };
 static const double ring_nvl[N_PROTOS]   = { 0.6, 1.9, 3.4 };
 static const double ring_pcie[N_PROTOS]  = { 1.0, 2.5, 5.7 };
@@ -31,7 +31,7 @@ static const double nvls_nvl = 25.0, nvls_net = 18.0;
  * busBw / 3.8 (tuning.cc). */
 static const double proto_bw[N_PROTOS] = { 0.5, 0.92, 1.0 };
 static const double tree_proto_bw[N_PROTOS] = { 1.0 / 3.8, 0.92, 1.0 };
-/* The tree pattern multiplies busBw by 0.85 (calibration.md B3). */
+/* The tree pattern multiplies busBw by 0.85 (models/SOURCES.md B3). */
 #define TREE_EFFICIENCY 0.85
 /* NVLS efficiency, nvls.cc: Hopper 0.85, Blackwell 0.74. */
 #define NVLS_EFFICIENCY_HOPPER    0.85

@@ -15,7 +15,7 @@
  *     S x sum over phases of max over flows of (share / rate).
  *
  * To it comes a latency term in NCCL's alpha-beta form (NVIDIA/nccl
- * src/graph/tuning.cc; the constants are in calibration.md B3): a base
+ * src/graph/tuning.cc; the constants are in models/SOURCES.md B3): a base
  * latency plus a latency per step, 2(n-1) steps for a ring all-reduce,
  * n-1 for all-gather and reduce-scatter, 2 log2(nodes) network steps and
  * 2(GPUs per node - 1) inside the nodes for the tree, by protocol (LL,
@@ -45,7 +45,7 @@
  * Simple (the receiver's flush); NCCL's plugins report none for
  * InfiniBand, which is why its model alone predicts 12-17 us where
  * nccl-tests measure 19-20 us for 8 B between two A100 nodes on HDR
- * (calibration.md B1, nccl-tests #150); with the route the model gives
+ * (models/SOURCES.md B1, nccl-tests #150); with the route the model gives
  * 19.9 us.  A collective's steps move in lockstep, so each network step
  * pays the slowest route any of its flows between two nodes takes; the
  * routes are those its flows are registered on, so the latency is found
@@ -66,7 +66,7 @@
  * are.  Small messages are latency-bound at every step (the same time as
  * the alpha-beta sum: 8 B as above); large ones bandwidth-bound, so a
  * 1 GiB ring keeps its bandwidth as it grows (379 GB/s busbw on two DGX
- * H100 and 348 on 64, on a 1:1 fat-tree; calibration.md B1 gives
+ * H100 and 348 on 64, on a 1:1 fat-tree; models/SOURCES.md B1 gives
  * 370-390 GB/s over 8 x NDR), where adding 2(n-1) step latencies to the
  * bytes' time would lose a third of it at 64 nodes, which real rings do
  * not.  A broadcast chain, the tree and the hierarchical and NVLS
