@@ -514,12 +514,13 @@ sim_plan_equal (SimPlan *a, SimPlan *b)
   return TRUE;
 }
 
+/* N strings of STRV, or all of them up to its NULL if N is -1. */
 static void
-add_strv (JsonBuilder *b, const char *member, char **strv)
+add_strv (JsonBuilder *b, const char *member, char **strv, gssize n)
 {
   json_builder_set_member_name (b, member);
   json_builder_begin_array (b);
-  for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
+  for (gsize i = 0; strv != NULL && (n < 0 ? strv[i] != NULL : i < (gsize) n); i++)
     json_builder_add_string_value (b, strv[i]);
   json_builder_end_array (b);
 }
@@ -536,7 +537,7 @@ build_plan (SimPlan *self, JsonBuilder *b)
   json_builder_add_string_value (b, self->path);
   json_builder_set_member_name (b, "scenario_name");
   json_builder_add_string_value (b, self->scenario_name);
-  add_strv (b, "overrides", self->overrides);
+  add_strv (b, "overrides", self->overrides, -1);
   json_builder_set_member_name (b, "seeds");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "first");
@@ -544,7 +545,7 @@ build_plan (SimPlan *self, JsonBuilder *b)
   json_builder_set_member_name (b, "count");
   json_builder_add_int_value (b, self->n_seeds);
   json_builder_end_object (b);
-  add_strv (b, "metrics", (char **) self->metrics->pdata);
+  add_strv (b, "metrics", (char **) self->metrics->pdata, self->metrics->len);
   json_builder_set_member_name (b, "force");
   json_builder_add_boolean_value (b, self->force);
 
@@ -562,7 +563,7 @@ build_plan (SimPlan *self, JsonBuilder *b)
           json_builder_add_string_value (b, entry->spec);
         }
       else
-        add_strv (b, "variant", entry->variant);
+        add_strv (b, "variant", entry->variant, -1);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -582,7 +583,7 @@ build_plan (SimPlan *self, JsonBuilder *b)
       json_builder_add_string_value (b, entry->label);
       json_builder_set_member_name (b, "seed");
       json_builder_add_int_value (b, (gint64) sim_plan_get_run_seed (self, r));
-      add_strv (b, "overrides", overrides);
+      add_strv (b, "overrides", overrides, -1);
       if (entry->plugin != NULL)
         {
           json_builder_set_member_name (b, "plugin");
@@ -899,7 +900,7 @@ read_text (const char *path, GError **error)
 
   if (!g_file_get_contents (path, &text, NULL, &local))
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: %s", path, local->message);
+      g_set_error_literal (error, SIM_ERROR, SIM_ERROR_IO, local->message);
       return NULL;
     }
   return text;
