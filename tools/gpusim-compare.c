@@ -91,7 +91,7 @@ gpusim_cmd_compare (int argc, char **argv)
   g_autofree char *csv = NULL;
   g_autofree char *plan_out = NULL, *plan_in = NULL, *results_out = NULL, *runs_spec = NULL;
   gboolean from_results = FALSE;
-  gint n_seeds = 0, jobs = 0;
+  gint n_seeds = G_MININT, jobs = 0;  /* G_MININT: --seeds not given */
   gboolean json = FALSE, quiet = FALSE, force = FALSE;
   GOptionEntry entries[] = {
     { "policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &policies,
@@ -162,7 +162,7 @@ gpusim_cmd_compare (int argc, char **argv)
     return gpusim_usage_error (context, "%s", "--plan and --from-results exclude each other");
   if (!from_scenario &&
       (policies != NULL || variants != NULL || metrics != NULL || sets != NULL ||
-       first_seed != NULL || n_seeds != 0 || force))
+       first_seed != NULL || n_seeds != G_MININT || force))
     return gpusim_usage_error (context, "%s", "--policy, --variant, --metric, --set, --seed, "
                                "--seeds and --force make a plan: they go with a SCENARIO, "
                                "not with --plan or --from-results");
@@ -184,7 +184,7 @@ gpusim_cmd_compare (int argc, char **argv)
     return gpusim_usage_error (context, "%s", "--from-results needs one or more results "
                                "FILEs");
 
-  if (n_seeds == 0)
+  if (n_seeds == G_MININT)
     n_seeds = 5;
   if (n_seeds < 1)
     return gpusim_usage_error (context, "--seeds: expected a number of runs, at least 1");
