@@ -173,7 +173,8 @@ gboolean sim_comparison_run (SimComparison *self, GError **error);
  * @plan: a plan, for instance read back with sim_plan_load()
  *
  * A comparison of the entries of @plan, not run yet.  Policies, variants,
- * metrics and seeds may still be added (they go to @plan) until it runs.
+ * metrics and seeds may still be added (they go to @plan) until results
+ * exist for @plan (sim_plan_results_new() seals it).
  *
  * Returns: (transfer full): a new comparison.
  */
