@@ -33,5 +33,8 @@
 #include "report/sim-report.h"
 #include "report/sim-diagram.h"
 #include "sim-simulation.h"
-#include "report/sim-compare.h"
+#include "study/sim-stats.h"
+#include "study/sim-plan.h"
+#include "study/sim-executor.h"
+#include "study/sim-compare.h"
 #undef SIM_INSIDE

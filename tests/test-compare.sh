@@ -7,9 +7,13 @@
 # policy, seed, metric and unit, and a paired difference for the second
 # policy only; that --json and --csv give the same bytes with --jobs 1 and
 # --jobs 2; that --seed and --seeds choose the seeds; that a plugin given by
-# its path runs; and the exit status and message of each error: an unknown
-# policy (1, with a suggestion and the known names), a missing plugin (1),
-# an unknown metric (1), usage errors (2).
+# its path runs; that a plan written with --plan-out, run in two halves
+# with --plan --runs --results-out (a plugin among its policies) and
+# gathered with --from-results prints the same table, JSON and CSV as the
+# comparison run at once; and the exit status and message of each error:
+# an unknown policy (1, with a suggestion and the known names), a missing
+# plugin (1), an unknown metric (1), usage errors (2), a failed run in a
+# part, missing parts, a plan that is not one.
 #
 # What it does not check: the statistics (check-compare does), the queue
 # order of the plugin (check-plugin does), the progress display on a
@@ -153,6 +157,60 @@ expect 0 compare "$QUICKSTART" --policy first-fit --policy "$PLUGIN" --seeds 2
 contains "$tmp/stdout" "largest-first/first-fit" "gpusim compare with a plugin"
 expect 1 compare "$QUICKSTART" --policy first-fit --policy "$tmp/missing.so" --seeds 2
 contains "$tmp/stderr" "$tmp/missing.so" "gpusim compare with a missing plugin"
+
+# ---- A plan run in parts ---------------------------------------------------------
+
+# The plan of four runs, written but not run; then two halves (as two Slurm
+# array tasks would), gathered in either order: the same bytes as one run.
+expect 0 compare "$QUICKSTART" --policy first-fit --policy "$PLUGIN" --seeds 2 \
+    --metric wait_mean --metric makespan --json --csv "$tmp/once.csv"
+cp "$tmp/stdout" "$tmp/once.json"
+expect 0 compare "$QUICKSTART" --policy first-fit --policy "$PLUGIN" --seeds 2 \
+    --metric wait_mean --metric makespan
+cp "$tmp/stdout" "$tmp/once.txt"
+expect 0 compare "$QUICKSTART" --policy first-fit --policy "$PLUGIN" --seeds 2 \
+    --metric wait_mean --metric makespan --plan-out "$tmp/plan.json"
+[ ! -s "$tmp/stdout" ] || fail "gpusim compare --plan-out printed something"
+contains "$tmp/plan.json" '"gpusim_plan" : 1' "gpusim compare --plan-out"
+contains "$tmp/plan.json" '"scenario.seed=2"' "gpusim compare --plan-out"
+expect 0 compare --plan "$tmp/plan.json" --runs 0,3 --results-out "$tmp/part1.json" --jobs 2
+[ ! -s "$tmp/stdout" ] || fail "gpusim compare --runs printed something"
+expect 0 compare --plan "$tmp/plan.json" --runs 1-2 --results-out "$tmp/part2.json"
+expect 0 compare --from-results "$tmp/part2.json" "$tmp/part1.json"
+cmp -s "$tmp/once.txt" "$tmp/stdout" || fail "gpusim compare --from-results: another table"
+expect 0 compare --from-results "$tmp/part1.json" "$tmp/part2.json" --json --csv "$tmp/parts.csv"
+cmp -s "$tmp/once.json" "$tmp/stdout" || fail "gpusim compare --from-results --json: other bytes"
+cmp -s "$tmp/once.csv" "$tmp/parts.csv" || fail "gpusim compare --from-results --csv: other bytes"
+# The whole plan at once, its results written too.
+expect 0 compare --plan "$tmp/plan.json" --results-out "$tmp/all.json" --json
+cmp -s "$tmp/once.json" "$tmp/stdout" || fail "gpusim compare --plan: other bytes"
+expect 0 compare --from-results "$tmp/all.json" "$tmp/part1.json"
+
+expect 1 compare --from-results "$tmp/part1.json"
+contains "$tmp/stderr" "2 of 4 runs have no result (the first: run 1" "gpusim compare with a part missing"
+expect 2 compare --from-results
+expect 2 compare --plan "$tmp/plan.json" --runs 0-9 --results-out "$tmp/x.json"
+contains "$tmp/stderr" "the plan has runs 0 to 3" "gpusim compare --runs out of range"
+expect 2 compare --plan "$tmp/plan.json" --runs 1
+contains "$tmp/stderr" "--runs needs --results-out" "gpusim compare --runs without --results-out"
+expect 2 compare --plan "$tmp/plan.json" --policy best-fit
+expect 2 compare --plan "$tmp/plan.json" "$QUICKSTART"
+expect 1 compare --plan "$tmp/no-such-plan.json"
+contains "$tmp/stderr" "no-such-plan.json" "gpusim compare --plan with a missing file"
+printf '{"gpusim_plan": 7}\n' >"$tmp/v7.json"
+expect 1 compare --plan "$tmp/v7.json"
+contains "$tmp/stderr" "format version 7" "gpusim compare --plan of another version"
+expect 1 compare --from-results "$tmp/plan.json"
+contains "$tmp/stderr" "gpusim_results: expected an integer" "gpusim compare --from-results on a plan"
+# A run that fails in a part: its results are written, with the error, and
+# gathering reports it.
+expect 0 compare "$QUICKSTART" --policy first-fit --metric wait_man --seeds 2 \
+    --plan-out "$tmp/bad-plan.json"
+expect 1 compare --plan "$tmp/bad-plan.json" --runs 1 --results-out "$tmp/bad.json"
+contains "$tmp/stderr" 'did you mean "wait_mean"' "gpusim compare --runs with a failing run"
+contains "$tmp/bad.json" '"error"' "gpusim compare --results-out of a failed run"
+expect 1 compare --from-results "$tmp/bad.json"
+contains "$tmp/stderr" 'did you mean "wait_mean"' "gpusim compare --from-results with a failed run"
 
 # ---- Errors -----------------------------------------------------------------
 

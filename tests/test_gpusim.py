@@ -449,6 +449,50 @@ class CompareTests(unittest.TestCase):
         self.assertIn("best-fit", str(caught.exception))
 
 
+class PlanTests(unittest.TestCase):
+    """A comparison's plan of runs through introspection: written out, read
+    back, run in two parts by the thread executor, the results gathered and
+    compared as gpusim.compare() does."""
+
+    def test_plan_in_parts(self):
+        plan = Sim.Plan.new(QUICKSTART, None)
+        plan.add_policy("fifo/first-fit")
+        plan.add_policy("fifo/best-fit")
+        plan.add_metric("wait_mean")
+        plan.set_seeds(1, 2)
+        self.assertEqual(plan.get_n_runs(), 4)
+        self.assertEqual(plan.dup_run_overrides(3),
+                         ["scenario.seed=2", "policy.queue=fifo", "policy.placement=best-fit"])
+        back = Sim.Plan.new_from_json(plan.to_json(), "plan.json")
+        self.assertTrue(Sim.Plan.equal(plan, back))
+        self.assertEqual(back.to_json(), plan.to_json())
+
+        executor = Sim.ThreadExecutor.new(2)
+        first = Sim.PlanResults.new(back)
+        self.assertTrue(executor.execute(first, [0, 3]))
+        second = Sim.PlanResults.new(back)
+        self.assertTrue(executor.execute(second, [1, 2]))
+        self.assertEqual(first.get_state(1), Sim.PlanRunState.PENDING)
+        gathered = Sim.PlanResults.new_from_json(first.to_json(), "part1.json")
+        gathered.merge(Sim.PlanResults.new_from_json(second.to_json(), "part2.json"))
+        self.assertTrue(gathered.check())
+
+        cmp = Sim.Comparison.new_for_plan(gathered.get_plan())
+        cmp.set_results(gathered)
+        result = gpusim.compare(QUICKSTART, policies=["fifo/first-fit", "fifo/best-fit"],
+                                seeds=2, metrics=["wait_mean"])
+        for p, name in enumerate(["fifo/first-fit", "fifo/best-fit"]):
+            self.assertEqual([cmp.get_value(p, 0, s) for s in range(2)],
+                             result["wait_mean"][name]["values"])
+        samples = gathered.dup_samples(1, 0)
+        self.assertEqual(list(samples), result["wait_mean"]["fifo/best-fit"]["values"])
+
+    def test_bad_plan(self):
+        with self.assertRaises(GLib.Error) as caught:
+            Sim.Plan.new_from_json('{"gpusim_plan": 9}', "p.json")
+        self.assertIn("p.json: gpusim_plan: format version 9", caught.exception.message)
+
+
 class FgdTests(unittest.TestCase):
     """The FGD study's experiment (gpusim.fgd) against the command line and
     the published figures it carries."""

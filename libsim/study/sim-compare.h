@@ -1,27 +1,17 @@
 /* sim-compare.h: comparing policies over several seeds.
  *
- * One run of a scenario is one sample: its metrics depend on the random
- * draws of the workload.  To say that policy B waits less than policy A,
- * run both on the same seeds and look at intervals, not at one number.
+ * A #SimComparison is the study behind `gpusim compare`: a scenario run
+ * once per entry (a policy, or a variant of the scenario) and seed, and per
+ * metric each entry's mean with its confidence interval and each entry's
+ * paired difference from the first (the baseline).
  *
- * Statistics.  For samples x_1..x_n (one per seed), the mean is
- * m = sum x_i / n, the sample standard deviation
- * s = sqrt (sum (x_i - m)^2 / (n - 1)), and the confidence interval at
- * level L (0.95 for 95 %) is m +- t * s / sqrt (n), with t the
- * (1 + L) / 2 quantile of Student's t distribution with n - 1 degrees of
- * freedom.  It assumes the runs are independent and their mean roughly
- * normal; with few seeds and skewed metrics (tail waits) it is a guide.
- *
- * Two policies run on the same seeds see the same arrivals, so their
- * results are paired: the interval of the differences d_i = y_i - x_i
- * (the same formula on the d_i) is much narrower than the two intervals
- * side by side would suggest.  If it excludes 0, the difference is
- * significant at that level.
- *
- * Runs.  A #SimComparison runs a scenario once per policy and seed, in
- * parallel on a thread pool, and gathers the chosen metrics.  The results,
- * and every output rendered from them, do not depend on the number of
- * threads: each run is independent and results are kept by (policy, seed).
+ * It is built from the three parts of sim-plan.h: it fills a #SimPlan
+ * (sim_comparison_add_policy() and the rest are the plan's), runs it with
+ * a #SimThreadExecutor (sim_comparison_run()), or takes results computed
+ * elsewhere (sim_comparison_set_results()), and renders statistics
+ * (sim-stats.h) from the results alone.  Every render is the same bytes for
+ * any number of threads and for results read back from files, because
+ * results are kept by run index and the statistics read nothing else.
  */
 #pragma once
 
@@ -30,88 +20,10 @@
 #endif
 
 #include <glib-object.h>
+#include "study/sim-plan.h"
+#include "study/sim-stats.h"
 
 G_BEGIN_DECLS
-
-/**
- * SimCompareInterval:
- * @n: the number of samples
- * @mean: their mean
- * @sd: their sample standard deviation (divisor n - 1); NAN if @n < 2
- * @half_width: half the width of the confidence interval; NAN if @n < 2
- * @low: @mean - @half_width
- * @high: @mean + @half_width
- *
- * A mean with its confidence interval.  Any non-finite sample makes every
- * field but @n NAN.
- */
-typedef struct {
-  guint  n;
-  double mean;
-  double sd;
-  double half_width;
-  double low;
-  double high;
-} SimCompareInterval;
-
-GType sim_compare_interval_get_type (void) G_GNUC_CONST;
-#define SIM_TYPE_COMPARE_INTERVAL (sim_compare_interval_get_type ())
-
-/**
- * sim_compare_interval:
- * @samples: (array length=n): the samples
- * @n: their number, at least 1
- * @level: the confidence level, between 0 and 1 exclusive (0.95 for 95 %)
- * @interval: (out caller-allocates): the result
- *
- * The mean of @samples and its Student t confidence interval.
- *
- * Time complexity: O(n).
- *
- * Returns: %TRUE if the interval is defined (@n >= 2 and every sample
- *   finite).
- */
-gboolean sim_compare_interval (const double *samples, guint n, double level,
-                               SimCompareInterval *interval);
-
-/**
- * sim_compare_paired_interval:
- * @baseline: (array length=n): the baseline's samples
- * @other: (array length=n): the other's samples, in the same order (the
- *   same seeds)
- * @n: the number of pairs, at least 1
- * @level: the confidence level, between 0 and 1 exclusive
- * @interval: (out caller-allocates): the interval of @other - @baseline
- *
- * The mean difference of paired samples and its paired t interval.
- *
- * Time complexity: O(n).
- *
- * Returns: %TRUE if the interval is defined.
- */
-gboolean sim_compare_paired_interval (const double *baseline, const double *other, guint n,
-                                      double level, SimCompareInterval *interval);
-
-/**
- * sim_compare_interval_excludes_zero:
- * @interval: an interval
- *
- * Returns: %TRUE if the interval is defined and 0 lies outside it: the
- *   difference it describes is significant at its level.
- */
-gboolean sim_compare_interval_excludes_zero (const SimCompareInterval *interval);
-
-/**
- * sim_compare_t_quantile:
- * @level: a confidence level, between 0 and 1 exclusive
- * @df: degrees of freedom, at least 1
- *
- * Returns: the (1 + @level) / 2 quantile of Student's t distribution with
- *   @df degrees of freedom (2.776 for 0.95 and 4).
- */
-double sim_compare_t_quantile (double level, guint df);
-
-/* ------------------------------------------------------------------------- */
 
 #define SIM_TYPE_COMPARISON (sim_comparison_get_type ())
 G_DECLARE_FINAL_TYPE (SimComparison, sim_comparison, SIM, COMPARISON, GObject)
@@ -242,8 +154,9 @@ void sim_comparison_set_progress_func (SimComparison *self, SimCompareProgressFu
  *
  * Runs the scenario for every policy and seed: overrides, then
  * "scenario.seed=SEED", then the policy's "policy.queue" and
- * "policy.placement" (a plugin's policy is set on the simulation).  Runs
- * go on a thread pool; once one fails, runs not yet started are skipped.
+ * "policy.placement" (a plugin's policy is set on the simulation); see
+ * sim_plan_dup_run_overrides().  Runs go on a #SimThreadExecutor; once one
+ * fails, runs not yet started are skipped.
  *
  * Errors: the error of the first failed run in (policy, seed) order,
  * prefixed with the policy and seed; SIM_ERROR_NOT_FOUND for a metric that
@@ -254,6 +167,54 @@ void sim_comparison_set_progress_func (SimComparison *self, SimCompareProgressFu
  * Returns: %TRUE on success.
  */
 gboolean sim_comparison_run (SimComparison *self, GError **error);
+
+/**
+ * sim_comparison_new_for_plan:
+ * @plan: a plan, for instance read back with sim_plan_load()
+ *
+ * A comparison of the entries of @plan, not run yet.  Policies, variants,
+ * metrics and seeds may still be added (they go to @plan) until results
+ * exist for @plan (sim_plan_results_new() seals it).
+ *
+ * Returns: (transfer full): a new comparison.
+ */
+SimComparison *sim_comparison_new_for_plan (SimPlan *plan);
+
+/**
+ * sim_comparison_get_plan:
+ * @self: a comparison
+ *
+ * Returns: (transfer none): the plan of runs: write it out with
+ *   sim_plan_write() to run it elsewhere.
+ */
+SimPlan *sim_comparison_get_plan (SimComparison *self);
+
+/**
+ * sim_comparison_set_results:
+ * @self: a comparison that has not run
+ * @results: results of @self's plan, or of an equal one (sim_plan_equal()),
+ *   gathered from any executor or read back with sim_plan_results_load()
+ * @error: return location for a #GError
+ *
+ * Takes @results instead of running: the comparison is then as if
+ * sim_comparison_run() had made them.
+ *
+ * Errors: SIM_ERROR_INVALID if the plans differ; those of
+ * sim_plan_results_check() (a failed run's, or runs without a result).
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_comparison_set_results (SimComparison *self, SimPlanResults *results,
+                                     GError **error);
+
+/**
+ * sim_comparison_get_results:
+ * @self: a comparison
+ *
+ * Returns: (transfer none) (nullable): the results once the comparison has
+ *   run (or was given them), %NULL before or if a run failed.
+ */
+SimPlanResults *sim_comparison_get_results (SimComparison *self);
 
 /**
  * sim_comparison_get_scenario_name:
