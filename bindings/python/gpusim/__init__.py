@@ -74,6 +74,27 @@ def _call(func, *args):
         _raise_from(e)
 
 
+def _checked_placement(place):
+    """A C placement function that refuses a placement without room for a
+    job's GPUs (a new ``Sim.Placement()``: nothing could be written to it)
+    with :class:`Error`, rather than a critical warning and False."""
+
+    def checked(cluster, job, placement):
+        if placement is None or placement.n_gpus == 0:
+            raise Error("%s: the placement has no room for the job's GPUs: pass the placement "
+                        "the policy was given (do_place's third argument), not a new "
+                        "Sim.Placement()" % place.__name__)
+        return place(cluster, job, placement)
+
+    checked.__name__ = place.__name__
+    checked.__doc__ = place.__doc__
+    return checked
+
+
+for _name in ("place_first_fit", "place_best_fit", "place_mig"):
+    setattr(Sim, _name, _checked_placement(getattr(Sim, _name)))
+
+
 def _overrides(set):
     """Turns ``{"group.key": value}`` (or a list of "group.key=value"
     strings) into the strings sim_scenario_load() takes."""
