@@ -220,6 +220,7 @@ read_job (SimSwf *swf, SimJobSpec *out, GError **error)
       gint64 f[N_FIELDS + 1];
       gint64 processors;
       SimTime submit = 0, duration = 0, requested = 0;
+      guint late;
 
       if (!next_job_line (swf, error))
         return FALSE;
@@ -271,6 +272,13 @@ read_job (SimSwf *swf, SimJobSpec *out, GError **error)
           || !field_int32 (swf, F_USER, f[F_USER], &out->user, error)
           || !field_int32 (swf, F_STATUS, f[F_STATUS], &out->status, error))
         return FALSE;
+      /* Its end must be a time the engine can schedule (before 2262). */
+      late = duration >= SIM_TIME_NEVER - submit ? F_RUN
+             : requested >= SIM_TIME_NEVER - submit ? F_REQ_TIME : 0;
+      if (late != 0)
+        return line_error (swf, error, "field %u (%s) ends the job more than 292 years after %s",
+                           late, field_names[late], swf->config.rebase_time
+                           ? "the first job's submission" : "the start of the log");
 
       /* A job without a number takes its line number, which is unique. */
       out->id = f[F_JOB] >= 0 ? (guint64) f[F_JOB] : swf->reader->line_no;
