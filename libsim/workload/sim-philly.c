@@ -28,6 +28,8 @@ typedef struct {
   GHashTable    *vcs;        /* hash -> index + 1 */
   gint64         base;       /* seconds subtracted from submit times */
   gboolean       have_base;
+  gint64         prev_t;     /* the previous row's timestamp, and its line */
+  guint64        prev_line;
   guint64        count, skipped;
   GError        *failure;
   gboolean       done;
@@ -54,6 +56,7 @@ read_job (SimPhilly *p, SimJobSpec *out, GError **error)
     {
       g_auto(GStrv) f = NULL;
       gint64 t, gpus;
+      SimTime submit;
       double duration, gpu_time;
       char *end;
       gpointer vc;
@@ -92,9 +95,15 @@ read_job (SimPhilly *p, SimJobSpec *out, GError **error)
           p->base = p->config.rebase_time ? t : 0;
           p->have_base = TRUE;
         }
-      if (t - p->base < 0)
-        return line_error (p, error, "submitted before the first job: the file must be sorted "
-                           "by timestamp");
+      if (p->prev_line > 0 && t < p->prev_t)
+        return line_error (p, error, "timestamp \"%.40s\" is earlier than the previous job's "
+                           "(line %" G_GUINT64_FORMAT "): the file must be sorted by timestamp",
+                           f[0], p->prev_line);
+      p->prev_t = t;
+      p->prev_line = p->reader->line_no;
+      if (t - p->base > G_MAXINT64 / SIM_SECOND || t - p->base < G_MININT64 / SIM_SECOND)
+        return line_error (p, error, "timestamp \"%.40s\" is more than 292 years from %s", f[0],
+                           p->config.rebase_time ? "the first job's" : "1970-01-01");
       if (gpus == 0 || duration <= 0)
         {
           if (!p->config.skip_invalid)
@@ -103,6 +112,11 @@ read_job (SimPhilly *p, SimJobSpec *out, GError **error)
           p->skipped++;
           continue;
         }
+      submit = (t - p->base) * SIM_SECOND;
+      if (sim_time_from_seconds (duration) >= SIM_TIME_NEVER - MAX (submit, 0))
+        return line_error (p, error, "duration \"%.40s\" ends the job more than 292 years "
+                           "after %s", f[1], p->config.rebase_time ? "the first job's submission"
+                                                                    : "1970-01-01");
       vc = g_hash_table_lookup (p->vcs, f[4]);
       if (vc == NULL)
         {
@@ -111,7 +125,7 @@ read_job (SimPhilly *p, SimJobSpec *out, GError **error)
           g_hash_table_insert (p->vcs, g_strdup (f[4]), vc);
         }
       out->id = p->reader->line_no - 1;
-      out->submit = (t - p->base) * SIM_SECOND;
+      out->submit = submit;
       out->duration = sim_time_from_seconds (duration);
       out->gpus = (guint32) gpus;
       out->gpu_milli = 1000;
