@@ -376,6 +376,13 @@ read_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
                                                "Partition_Limit", q);
         }
 
+      /* Nanoseconds must fit; the end is checked once the submit time is. */
+      if (run > G_MAXINT64 / SIM_SECOND || limit > G_MAXINT64 / SIM_SECOND)
+        return sim__trace_table_field_error (t, run > G_MAXINT64 / SIM_SECOND ? run_index
+                                                                               : C_TIMELIMIT,
+                                             error, "%" G_GINT64_FORMAT " s is more than 292 "
+                                             "years", MAX (run, limit));
+
       out->id = r->rows;
       *submit_s = submit;
       out->duration = run * SIM_SECOND;

@@ -383,6 +383,7 @@ trace_reader_next (SimWorkload *workload, SimJobSpec *out, GError **error)
   SimTraceReader *r = (SimTraceReader *) workload;
   GError *local = NULL;
   gint64 submit_s = 0;
+  SimTime room;
 
   if (r->failure != NULL)
     {
@@ -420,6 +421,19 @@ trace_reader_next (SimWorkload *workload, SimJobSpec *out, GError **error)
       return FALSE;
     }
   out->submit = (submit_s - r->base) * SIM_SECOND;
+  /* The job must end (and its time limit fall) at a time the engine can
+   * schedule, before 2262. */
+  room = SIM_TIME_NEVER - MAX (out->submit, 0);
+  if (out->duration >= room || out->requested >= room)
+    {
+      sim__trace_table_line_error (&r->table, &local, "the job's %s ends more than 292 years "
+                                   "after %s", out->duration >= room ? "run time" : "time limit",
+                                   r->config.rebase_time ? "the first job's submission"
+                                                         : "1970-01-01");
+      r->failure = g_error_copy (local);
+      g_propagate_error (error, local);
+      return FALSE;
+    }
   r->count++;
   return TRUE;
 }
