@@ -252,6 +252,8 @@ static const struct {
     "bad.csv:4:7: vc: the field is empty" },
   { "j3,uA,vc1,c,1,4,1,COMPLETED,2020-04-01 00:04:59,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
     "bad.csv:4:29: submit_time: submitted 1 s before the row above: the rows must be sorted" },
+  { "j3,uA,vc1,c,1,4,1,COMPLETED,2021-01-01 00:06:00,2020-04-01 00:06:00,2020-04-01 00:07:00,9199999999,0",
+    "bad.csv:4: the job's run time ends more than 292 years after the first job's submission" },
   { "j3,uA,vc1,\"c,d,1,4,1,COMPLETED,2020-04-01 00:06:00,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
     "bad.csv:4: the quote opened at column 11 is not closed on this line" },
   { "j3,uA,vc1,\"c\"d,1,4,1,COMPLETED,2020-04-01 00:06:00,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
@@ -475,6 +477,16 @@ static const struct {
     "bad.txt:4:52: AllocTRES: entry \"gres/gpu\" is not name=value" },
   { "3|alice|nlp|2024-03-04T09:02:00|01:00:00|COMPLETED|gres/gpu=2,gres/gpu:a100=4|02:00:00",
     "bad.txt:4:52: AllocTRES: typed gres/gpu entries add up to 4, more than gres/gpu=2" },
+  /* Run times and time limits that do not fit in nanoseconds, or end the
+   * job past 2262 (about 2 - 1 + 8.64e9 s after the first row). */
+  { "3|alice|nlp|2024-03-04T09:02:00|99999999-00:00:00|COMPLETED|gres/gpu=1|02:00:00",
+    "bad.txt:4:33: Elapsed: 8639999913600 s is more than 292 years" },
+  { "3|alice|nlp|2024-03-04T09:02:00|01:00:00|COMPLETED|gres/gpu=1|99999999-00:00:00",
+    "bad.txt:4:63: Timelimit: 8639999913600 s is more than 292 years" },
+  { "3|alice|nlp|2024-03-04T09:02:00|106751-23:45:50|COMPLETED|gres/gpu=1|02:00:00",
+    "bad.txt:4: the job's run time ends more than 292 years after the first job's submission" },
+  { "3|alice|nlp|2024-03-04T09:02:00|01:00:00|COMPLETED|gres/gpu=1|106751-23:45:50",
+    "bad.txt:4: the job's time limit ends more than 292 years after the first job's" },
   { "3|alice|nlp|2024-03-04T08:59:00|01:00:00|COMPLETED|gres/gpu=1|02:00:00",
     "bad.txt:4:13: Submit: submitted 120 s before the row above: sort the file by Submit, "
     "e.g. with sort -t'|' -k6,6" },

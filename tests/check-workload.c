@@ -1045,6 +1045,14 @@ START_TEST (test_swf_malformed)
     { "no-submit.swf",
       "1 -1 -1 10 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
       0, 1, "field 2 (submit time) is negative" },
+    /* Ends past SIM_TIME_NEVER (2262): each fits in nanoseconds alone. */
+    { "run-past-2262.swf",
+      "1 7 -1 9223372036 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+      0, 1, "field 4 (run time) ends the job more than 292 years after the start of the log" },
+    { "limit-past-2262.swf",
+      "1 0 -1 10 4 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+      "2 7 -1 10 4 -1 -1 -1 9223372030 -1 1 1 1 -1 -1 -1 -1 -1\n",
+      1, 2, "field 9 (requested time) ends the job more than 292 years" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1291,6 +1299,14 @@ static const struct {
   { "2017-10-01 00:10:00,30.0,2,30.0,6214e9", "is not duration x num_gpus" },
   { "2017-10-01 00:10:00,30.0,1,30.0,", "cluster" },
   { "2017-09-30 00:10:00,30.0,1,30.0,6214e9", "sorted by timestamp" },
+  /* Before the row above but after the first. */
+  { "2017-10-01 00:01:00,30.0,1,30.0,6214e9",
+    "timestamp \"2017-10-01 00:01:00\" is earlier than the previous job's (line 3): the file "
+    "must be sorted by timestamp" },
+  { "2400-10-01 00:10:00,30.0,1,30.0,6214e9",
+    "timestamp \"2400-10-01 00:10:00\" is more than 292 years from the first job's" },
+  { "2017-10-01 00:10:00,1e10,1,1e10,6214e9",
+    "duration \"1e10\" ends the job more than 292 years after the first job's submission" },
 };
 
 /* A malformed third data row (line 4) is refused with its line number. */
