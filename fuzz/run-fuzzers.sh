@@ -2,6 +2,8 @@
 # Runs each libFuzzer program for FUZZ_SECONDS (default 60) on one core,
 # one after the other, and prints what each did.
 #   run-fuzzers.sh SEED-ROOT TARGET...
+# A dictionary fuzz/TARGET.dict beside this script (the format's keywords)
+# is passed with -dict.
 # Run from the build directory, where `make fuzz-build` put fuzz/fuzz-TARGET.
 # Each starts from fuzz/corpus/TARGET (kept between runs; new inputs are
 # added there) and the seeds in SEED-ROOT/TARGET.  A crash, a sanitizer
@@ -30,8 +32,11 @@ for t in "$@"; do
   [ -x "$prog" ] || { echo "run-fuzzers: $prog was not built" >&2; exit 2; }
   mkdir -p "fuzz/corpus/$t"
   log=fuzz/fuzz-$t.log
+  dict=$(dirname "$0")/$t.dict
   echo "== $t: $seconds s"
-  "$prog" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  dictarg=""
+  [ -f "$dict" ] && dictarg="-dict=$dict"
+  "$prog" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 ${dictarg:+"$dictarg"} \
     -print_final_stats=1 -artifact_prefix="fuzz/crashes/$t-" \
     "fuzz/corpus/$t" "$seeds/$t" >"$log" 2>&1
   rc=$?
