@@ -1912,6 +1912,19 @@ read_pools (const Ctx *ctx, SimScenario *sc, GError **error)
   return ok;
 }
 
+/* A section or key name that a key file can hold: not empty, without
+ * brackets or control characters. */
+static gboolean
+is_override_name (const char *name)
+{
+  if (*name == '\0')
+    return FALSE;
+  for (const char *p = name; *p != '\0'; p++)
+    if (*p == '[' || *p == ']' || g_ascii_iscntrl (*p))
+      return FALSE;
+  return TRUE;
+}
+
 /* Applies "group.key=value" overrides.  The group is everything before the
  * last dot of the part before '=', so named groups work: "pool a.count=4". */
 static gboolean
@@ -1966,6 +1979,13 @@ apply_overrides (Ctx *ctx, const char * const *overrides, GError **error)
         }
       group = g_strstrip (g_strndup (lhs, (gsize) (dot - lhs)));
       key = g_strstrip (g_strdup (dot + 1));
+      if (!is_override_name (group) || !is_override_name (key))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "--set %s: expected SECTION.KEY=VALUE, e.g. scenario.seed=7 (names not "
+                       "empty, without brackets or control characters)", o);
+          return FALSE;
+        }
       g_key_file_set_value (ctx->kf, group, key, eq + 1);
       g_hash_table_replace (ctx->overridden, g_strdup_printf ("%s\037%s", group, key),
                             g_strdup (origin));

@@ -400,6 +400,13 @@ read_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
       if (!sim__trace_check_seconds (t, C_TIMELIMIT, limit, error))
         return FALSE;
 
+      /* Nanoseconds must fit; the end is checked once the submit time is. */
+      if (run > G_MAXINT64 / SIM_SECOND || limit > G_MAXINT64 / SIM_SECOND)
+        return sim__trace_table_field_error (t, run > G_MAXINT64 / SIM_SECOND ? run_index
+                                                                               : C_TIMELIMIT,
+                                             error, "%" G_GINT64_FORMAT " s is more than 292 "
+                                             "years", MAX (run, limit));
+
       out->id = r->rows;
       *submit_s = submit;
       out->duration = run * SIM_SECOND;

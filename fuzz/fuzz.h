@@ -1,0 +1,59 @@
+/* fuzz.h: the fuzzing harnesses of gpusim (not installed).
+ *
+ * Each harness takes one input, as bytes, through one of the library's
+ * parsers the way a user's file would go, and returns 0.  What it checks
+ * is only that the library neither crashes, nor trips a sanitizer, nor
+ * logs a GLib critical or warning (made fatal by fuzz_init()), nor leaks:
+ * a refused input is as good a result as an accepted one.  It does not
+ * assert what the parsers return.
+ *
+ * The same functions are driven two ways:
+ *
+ * - by libFuzzer (fuzz-main.c, built with clang by `make fuzz`), one
+ *   program per target, which searches for inputs that break them;
+ * - by fuzz-replay (fuzz-replay.c, built with the normal compiler and run
+ *   by `make check`), which passes every file of the seed corpora in
+ *   tests/fuzz/TARGET/, and the reproducers of what fuzzing found there,
+ *   so that what was fixed stays fixed.
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+#include <stddef.h>
+
+G_BEGIN_DECLS
+
+typedef int (*FuzzFunc) (const uint8_t *data, size_t size);
+
+typedef struct {
+  const char *name;   /* the target, and its corpus folder under tests/fuzz/ */
+  FuzzFunc    func;
+} FuzzTarget;
+
+/* Every target, ending with { NULL, NULL }. */
+extern const FuzzTarget fuzz_targets[];
+
+/* Once per process: a fixed environment (no GPUSIM_MODEL_PATH), GLib
+ * criticals and warnings fatal.  Every harness calls it first. */
+void fuzz_init (void);
+
+/* Writes @data to a scratch file (in memory where the system allows) and
+ * returns its path, valid until the next call.  Readers that take a path
+ * are fed through it. */
+const char *fuzz_write_file (const uint8_t *data, size_t size);
+
+/* The directory that relative paths in fuzzed scenarios resolve against
+ * (tests/data of the source tree, which holds trace excerpts). */
+const char *fuzz_sandbox_dir (void);
+
+int fuzz_scenario (const uint8_t *data, size_t size);
+int fuzz_catalogue (const uint8_t *data, size_t size);
+int fuzz_swf (const uint8_t *data, size_t size);
+int fuzz_philly (const uint8_t *data, size_t size);
+int fuzz_helios (const uint8_t *data, size_t size);
+int fuzz_slurm (const uint8_t *data, size_t size);
+int fuzz_openb_nodes (const uint8_t *data, size_t size);
+int fuzz_openb_pods (const uint8_t *data, size_t size);
+
+G_END_DECLS
