@@ -25,6 +25,9 @@ const FuzzTarget fuzz_targets[] = {
   { "slurm",       fuzz_slurm },
   { "openb-nodes", fuzz_openb_nodes },
   { "openb-pods",  fuzz_openb_pods },
+  { "pai",         fuzz_pai },
+  { "gavel",       fuzz_gavel },
+  { "native",      fuzz_native },
   { NULL, NULL },
 };
 

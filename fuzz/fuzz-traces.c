@@ -16,6 +16,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <sim.h>
 
 /* More jobs than any input within the fuzzer's size limit can hold (a gzip
@@ -238,5 +240,75 @@ fuzz_openb_pods (const uint8_t *data, size_t size)
     SimWorkload *w = sim_workload_new_openb (path, &config, &error);
     drain (w, error);
   }
+  return 0;
+}
+
+int
+fuzz_native (const uint8_t *data, size_t size)
+{
+  trace_both_ways (sim_workload_new_native, data, size);
+  return 0;
+}
+
+/* A Gavel trace read with the throughputs of a few of Gavel's job types
+ * (a job of another type is refused, with its line). */
+static SimWorkload *
+open_gavel (const char *path, const SimTraceConfig *config, GError **error)
+{
+  static const SimGavelRate rates[] = {
+    { "ResNet-18 (batch size 32)", 46.8, NULL },
+    { "Transformer (batch size 128)", 12.5, NULL },
+    { "Recommendation (batch size 8192)", 180.0, NULL },
+  };
+
+  return sim_workload_new_gavel (path, config, rates, G_N_ELEMENTS (rates), error);
+}
+
+int
+fuzz_gavel (const uint8_t *data, size_t size)
+{
+  trace_both_ways (open_gavel, data, size);
+  return 0;
+}
+
+/* A PAI input is the job table, a line "--8<--", then the task table. */
+int
+fuzz_pai (const uint8_t *data, size_t size)
+{
+  static const char cut[] = "\n--8<--\n";
+  static char *task_path;
+  const uint8_t *split = NULL;
+  const char *job_path;
+  size_t job_size = size;
+  GError *error = NULL;
+
+  fuzz_init ();
+  for (size_t i = 0; i + sizeof cut - 1 <= size && split == NULL; i++)
+    if (memcmp (data + i, cut, sizeof cut - 1) == 0)
+      {
+        split = data + i + sizeof cut - 1;
+        job_size = i + 1;
+      }
+  if (task_path == NULL)
+    {
+      int fd = g_file_open_tmp ("gpusim-fuzz-tasks-XXXXXX", &task_path, NULL);
+      if (fd < 0)
+        abort ();
+      close (fd);
+    }
+  if (!g_file_set_contents (task_path, split != NULL ? (const char *) split : "",
+                            split != NULL ? (gssize) (size - (size_t) (split - data)) : 0,
+                            NULL))
+    abort ();
+  job_path = fuzz_write_file (data, job_size);
+  for (guint k = 0; k < 2; k++)
+    {
+      SimTraceConfig config = { .skip_invalid = k == 0, .rebase_time = k == 0 };
+      SimWorkload *w = sim_workload_new_pai (job_path, task_path, &config,
+                                             k == 0 ? SIM_PAI_TASKS_SUM : SIM_PAI_TASKS_LARGEST,
+                                             &error);
+      drain (w, error);
+      error = NULL;
+    }
   return 0;
 }

@@ -55,5 +55,8 @@ int fuzz_helios (const uint8_t *data, size_t size);
 int fuzz_slurm (const uint8_t *data, size_t size);
 int fuzz_openb_nodes (const uint8_t *data, size_t size);
 int fuzz_openb_pods (const uint8_t *data, size_t size);
+int fuzz_pai (const uint8_t *data, size_t size);
+int fuzz_gavel (const uint8_t *data, size_t size);
+int fuzz_native (const uint8_t *data, size_t size);
 
 G_END_DECLS
