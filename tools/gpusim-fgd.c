@@ -250,7 +250,16 @@ gpusim_cmd_fgd (int argc, char **argv)
         against = sim_fgd_result_format_against_paper (result,
                                                        sim_fgd_reference_list_of (pods_path));
       if (against != NULL)
-        printf ("\n%s", against);
+        {
+          g_autofree char *nodes_base = g_path_get_basename (nodes_path);
+          printf ("\n%s", against);
+          /* The paper's runs used the GPU nodes only. */
+          if (strcmp (nodes_base, "openb_node_list_gpu_node.csv") != 0 &&
+              strcmp (nodes_base, "openb_node_list_gpu_node.csv.gz") != 0)
+            printf ("note: the paper ran the cluster of openb_node_list_gpu_node.csv; this node "
+                    "list (%s) is another cluster, so its figures may differ from the paper's\n",
+                    nodes_base);
+        }
       if (curve > 0)
         {
           g_autofree char *text = sim_fgd_result_format_curve (result, (guint) curve);
