@@ -4,6 +4,7 @@
 #include "sim-scenario.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "workload/sim-sources.h"
 #include "workload/sim-trace-util.h"
 
 #include <math.h>
@@ -1245,29 +1246,13 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
   if (g_key_file_has_key (ctx->kf, "workload", "reference_gpu", NULL))
     sc->reference_gpu = g_strstrip (get_raw (ctx, "workload", "reference_gpu"));
   source = get_raw (ctx, "workload", "source");
-  if (source == NULL || strcmp (g_strstrip (source), "synthetic") == 0)
-    sc->source = SIM_SOURCE_SYNTHETIC;
-  else if (strcmp (source, "swf") == 0)
-    sc->source = SIM_SOURCE_SWF;
-  else if (strcmp (source, "philly") == 0)
-    sc->source = SIM_SOURCE_PHILLY;
-  else if (strcmp (source, "helios") == 0)
-    sc->source = SIM_SOURCE_HELIOS;
-  else if (strcmp (source, "slurm") == 0)
-    sc->source = SIM_SOURCE_SLURM;
-  else if (strcmp (source, "openb") == 0)
-    sc->source = SIM_SOURCE_OPENB;
-  else if (strcmp (source, "pai") == 0)
-    sc->source = SIM_SOURCE_PAI;
-  else if (strcmp (source, "gavel") == 0)
-    sc->source = SIM_SOURCE_GAVEL;
-  else if (strcmp (source, "native") == 0)
-    sc->source = SIM_SOURCE_NATIVE;
-  else
+  sc->source = SIM_SOURCE_SYNTHETIC;
+  if (source != NULL && !sim__source_from_name (g_strstrip (source), &sc->source))
     {
+      g_autofree char *names = sim__source_names ();
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "\"%s\" is not a workload source: expected synthetic, swf, philly, helios, "
-                   "slurm, openb, pai, gavel or native", source);
+                   "\"%s\" is not a workload source%s: expected %s", source,
+                   sim__did_you_mean (sim__source_closest (source)), names);
       locate (ctx, "workload", "source", error);
       return FALSE;
     }

@@ -6,6 +6,9 @@
 #include "workload/sim-traces.h"
 #include "workload/sim-trace-formats.h"
 #include "sim-error.h"
+#include "sim-util.h"
+
+#include <string.h>
 
 static SimWorkload *
 open_synthetic (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
@@ -153,4 +156,37 @@ sim__source_expected_jobs (const SimScenario *sc)
   if (sc->generator.max_jobs > 0)
     jobs = MIN (jobs, (double) sc->generator.max_jobs);
   return (guint64) MIN (jobs, 1e19);
+}
+
+gboolean
+sim__source_from_name (const char *name, SimWorkloadSource *source)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    if (strcmp (name, sources[i].name) == 0)
+      {
+        *source = sources[i].source;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+sim__source_closest (const char *name)
+{
+  const char *names[G_N_ELEMENTS (sources)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    names[i] = sources[i].name;
+  return sim__closest (name, names, G_N_ELEMENTS (names));
+}
+
+char *
+sim__source_names (void)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    g_string_append_printf (s, "%s%s", i == 0 ? "" : i + 1 == G_N_ELEMENTS (sources) ? " or " : ", ",
+                            sources[i].name);
+  return g_string_free (s, FALSE);
 }

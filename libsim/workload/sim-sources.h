@@ -35,6 +35,15 @@ typedef struct {
   char       *(*describe) (const SimScenario *scenario, const SimWorkload *workload);
 } SimSourceInfo;
 
+/* The source named @name ("swf"); FALSE if none is. */
+gboolean sim__source_from_name (const char *name, SimWorkloadSource *source);
+
+/* The closest source name to @name, for a suggestion, or NULL. */
+const char *sim__source_closest (const char *name);
+
+/* "synthetic, swf, ... or native", for messages. */
+char *sim__source_names (void);
+
 /* The entry of @source (every value of #SimWorkloadSource has one). */
 const SimSourceInfo *sim__source_info (SimWorkloadSource source);
 

@@ -1,0 +1,185 @@
+/* check-seams.c: the interfaces the simulation is built on, each alone.
+ *
+ * What it checks: the registry of workload sources (every source has one
+ * entry, under its own value and name; names read back; a near miss gets
+ * a suggestion; only the generator is not a trace); the communication of
+ * running jobs (fabric/sim-job-comm.h): registering and releasing a job's
+ * collectives marks exactly the jobs whose shares changed, a job's rate
+ * matches its iteration worked out from the collective time by hand, an
+ * update with nothing new changes nothing, and the idle-network time of a
+ * profile equals the collective the layout says, timed alone.
+ * What it does not check: whole runs (check-comm, check-sched do).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <sim.h>
+#include <string.h>
+
+#include "fabric/sim-job-comm.h"
+#include "workload/sim-sources.h"
+
+START_TEST (test_source_registry)
+{
+  static const char *names[] = { "synthetic", "swf", "philly", "helios", "slurm", "openb", "pai",
+                                 "gavel", "native" };
+  g_autofree char *list = sim__source_names ();
+
+  for (guint v = 0; v < G_N_ELEMENTS (names); v++)
+    {
+      const SimSourceInfo *info = sim__source_info ((SimWorkloadSource) v);
+      SimWorkloadSource back;
+      ck_assert_int_eq (info->source, v);
+      ck_assert_str_eq (info->name, names[v]);
+      ck_assert (info->open != NULL && info->describe != NULL);
+      ck_assert (sim__source_from_name (names[v], &back));
+      ck_assert_int_eq (back, v);
+      ck_assert (strstr (list, names[v]) != NULL);
+      /* Only the generator makes its jobs; Gavel types them by [class]. */
+      ck_assert (info->is_trace == (v != SIM_SOURCE_SYNTHETIC));
+      ck_assert (info->has_classes == (v == SIM_SOURCE_SYNTHETIC || v == SIM_SOURCE_GAVEL));
+    }
+  ck_assert (!sim__source_from_name ("phily", &(SimWorkloadSource) { 0 }));
+  ck_assert_str_eq (sim__source_closest ("phily"), "philly");
+  ck_assert_str_eq (list, "synthetic, swf, philly, helios, slurm, openb, pai, gavel or native");
+}
+END_TEST
+
+/* Two DGX H100 on one switch, and a job of 16 GPUs with a data-parallel
+ * profile (1 s of compute per iteration on the reference GPU, 1 GB of
+ * gradients, no overlap). */
+typedef struct {
+  SimCatalogue *catalogue;
+  SimCluster   *cluster;
+  SimTopology  *topology;
+  SimJobComm   *comm;
+} Net;
+
+static void
+net_init (Net *n)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(SimFabricConfig) config = { 0 };
+  const SimNodeModel *dgx;
+
+  n->catalogue = sim_catalogue_new_default (NULL, &error);
+  ck_assert_msg (n->catalogue != NULL, "%s", error ? error->message : "");
+  dgx = sim_catalogue_lookup_node (n->catalogue, "DGX-H100");
+  n->cluster = sim_cluster_new ();
+  ck_assert (sim_cluster_add_pool (n->cluster, "h", dgx, NULL, 0, 4, &error));
+  ck_assert (sim_fabric_config_set (&config, "topology", "single-switch", &error));
+  ck_assert (sim_fabric_config_set (&config, "switch", "Quantum-2-QM9700", &error));
+  n->topology = sim_topology_new (n->cluster, n->catalogue, &config, &error);
+  ck_assert_msg (n->topology != NULL, "%s", error ? error->message : "");
+  n->comm = sim__job_comm_new (n->topology, n->cluster);
+}
+
+static void
+net_clear (Net *n)
+{
+  sim__job_comm_free (n->comm);
+  sim_topology_free (n->topology);
+  sim_cluster_free (n->cluster);
+  sim_catalogue_free (n->catalogue);
+}
+
+static SimJob *
+make_job (guint first_gpu, guint n)
+{
+  SimJob *job = g_new0 (SimJob, 1);
+
+  job->spec.comm.iteration = SIM_SECOND;
+  job->spec.comm.dp_bytes = 1000000000;
+  job->spec.comm.tp = 1;
+  job->spec.comm.pp = 1;
+  job->spec.comm.overlap = 0;
+  job->gpus = g_new (guint32, n);
+  for (guint i = 0; i < n; i++)
+    job->gpus[i] = first_gpu + i;
+  job->n_gpus = n;
+  job->speed = 1.0;
+  return job;
+}
+
+static void
+free_job (SimJob *job)
+{
+  g_free (job->gpus);
+  g_free (job);
+}
+
+START_TEST (test_job_comm)
+{
+  Net net;
+  g_autoptr(GError) error = NULL;
+  SimJob *a, *b, *lone;
+  SimCommModel *alone;
+  SimCollectiveTiming t;
+  double rate, idle;
+
+  net_init (&net);
+  a = make_job (0, 16);
+  b = make_job (16, 16);
+  lone = make_job (0, 1);
+  ck_assert (!sim__job_comm_update (net.comm));
+  /* One GPU: nothing to exchange, nothing registered. */
+  ck_assert (sim__job_comm_register (net.comm, lone, &error));
+  ck_assert_ptr_null (lone->comm_state);
+  ck_assert (!sim__job_comm_update (net.comm));
+
+  ck_assert (sim__job_comm_register (net.comm, a, &error));
+  ck_assert (sim__job_comm_update (net.comm));
+  ck_assert (sim__job_comm_take_changed (a));
+  ck_assert (!sim__job_comm_take_changed (a));
+  /* Nothing came or went: no solve, no job marked. */
+  ck_assert (!sim__job_comm_update (net.comm));
+
+  /* The rate by hand: 1 s of compute plus the all-reduce of 1 GB over the
+   * 16 GPUs, timed alone on an empty copy of the network. */
+  alone = sim_comm_model_new (net.topology, net.cluster);
+  ck_assert (sim_collective_time (alone, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO,
+                                  1000000000, a->gpus, 16, &t, &error));
+  rate = sim__job_comm_rate (net.comm, a);
+  ck_assert_double_eq_tol (rate, 1.0 / (1.0 + t.time), 1e-12);
+  ck_assert (sim__job_comm_idle_time (net.comm, &a->spec.comm, 16, &idle, &error));
+  ck_assert_double_eq_tol (idle, t.time, 1e-15);
+  sim_comm_model_free (alone);
+
+  /* A second job on other nodes of the one switch: its own flows are new;
+   * job A's shares do not change (no link in common), so A is not marked. */
+  ck_assert (sim__job_comm_register (net.comm, b, &error));
+  ck_assert (sim__job_comm_update (net.comm));
+  ck_assert (sim__job_comm_take_changed (b));
+  ck_assert (!sim__job_comm_take_changed (a));
+  ck_assert_double_eq_tol (sim__job_comm_rate (net.comm, a), rate, 1e-12);
+
+  sim__job_comm_release (net.comm, b);
+  ck_assert_ptr_null (b->comm_state);
+  ck_assert (sim__job_comm_update (net.comm));
+  sim__job_comm_release (net.comm, a);
+  sim__job_comm_release (net.comm, lone);
+  free_job (a);
+  free_job (b);
+  free_job (lone);
+  net_clear (&net);
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s = suite_create ("seams");
+  TCase *tc = tcase_create ("interfaces");
+  SRunner *sr;
+  int failed;
+
+  tcase_add_test (tc, test_source_registry);
+  tcase_add_test (tc, test_job_comm);
+  suite_add_tcase (s, tc);
+  sr = srunner_create (s);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
