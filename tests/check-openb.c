@@ -207,13 +207,13 @@ static const struct {
   const char *expected;
 } bad_files[] = {
   { TRUE, "", ": the file is empty: expected a header line" },
-  { TRUE, "name,cpu_milli\n", ":1: the header has no column \"memory_mib\"" },
+  { TRUE, "name,cpu_milli\n", ":1: the header has no columns memory_mib, num_gpu, gpu_milli" },
   { TRUE, "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
           "deletion_time,scheduled_time,owner\n",
     ":1: column 12 of the header, \"owner\", is not a known column" },
   { TRUE, "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,qos,pod_phase,"
           "creation_time,deletion_time,scheduled_time\n",
-    ":1: column \"qos\" appears twice in the header" },
+    ":1: column qos appears twice in the header (columns 7 and 8)" },
   { TRUE, POD_HEADER "a,1000,1024,1,1000,,LS,Running,0,10,0\nb,1000,1024,1,1000,,LS,Running,0,10\n",
     ":3: expected 11 fields as in the header, found 10" },
   { TRUE, POD_HEADER "a,1000,1024,1,1000,,LS,Running,0,10,0,9\n",
@@ -240,7 +240,7 @@ static const struct {
     ":2:1: name: the field is empty" },
   { TRUE, POD_HEADER "p0,1000,1024,99999999999,1000,,LS,Running,0,10,0\n",
     ":2:14: num_gpu: \"99999999999\" is out of range" },
-  { TRUE, "name,cpu_milli,memory_mib,num_gpu\n", ":1: the header has no column \"gpu_milli\"" },
+  { TRUE, "name,cpu_milli,memory_mib,num_gpu\n", ":1: the header has no column gpu_milli" },
   { TRUE, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1024,1,1000\np1,1000,1024,1\n",
     ":3: expected 5 fields as in the header, found 4" },
   { TRUE, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1024,2,300\n",

@@ -10,6 +10,7 @@
 
 #include "workload/sim-openb.h"
 #include "workload/sim-line-reader.h"
+#include "workload/sim-trace-util.h"
 #include "sim-error.h"
 
 #include <string.h>
@@ -31,230 +32,53 @@ static const char *const pod_columns[N_POD_COLUMNS] = {
   "creation_time", "deletion_time", "scheduled_time",
 };
 
-typedef struct {
-  SimLineReader *lines;
-  char    *display;            /* the path, for messages */
-  const char *const *schema;
-  guint    n_schema;
-  guint    n_required;         /* the first n_required columns must be there */
-  guint    position[MAX_FIELDS]; /* schema index -> field position, G_MAXUINT if absent */
+/* The lists are read with the trace readers' table reader, held to a
+ * strict header: every column is one of the schema's, the first
+ * @n_required of them present. */
+typedef SimTraceTable CsvReader;
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CsvReader, sim__trace_table_clear)
 
-  char     line[SIM_LINE_MAX + 1]; /* a copy, split in place */
-  guint64  line_no;
-  guint    n_fields;           /* in the header, hence in every row */
-  char    *field[MAX_FIELDS];  /* into line, NUL-terminated */
-  guint    column[MAX_FIELDS]; /* 1-based character column of each field */
-} CsvReader;
+#define row_error  sim__trace_table_field_error
+#define line_error sim__trace_table_line_error
+#define quote      sim__trace_quote
 
-static void
-csv_reader_clear (CsvReader *r)
-{
-  g_clear_pointer (&r->lines, sim__line_reader_free);
-  g_clear_pointer (&r->display, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CsvReader, csv_reader_clear)
-
-static gboolean G_GNUC_PRINTF (4, 5)
-row_error (CsvReader *r, guint schema_index, GError **error, const char *format, ...)
-{
-  g_autofree char *msg = NULL;
-  guint pos = r->position[schema_index];
-  va_list ap;
-
-  va_start (ap, format);
-  msg = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE, "%s:%" G_GUINT64_FORMAT ":%u: %s: %s",
-               r->display, r->line_no, r->column[pos], r->schema[schema_index], msg);
-  return FALSE;
-}
-
-static gboolean G_GNUC_PRINTF (3, 4)
-line_error (CsvReader *r, GError **error, const char *format, ...)
-{
-  g_autofree char *msg = NULL;
-  va_list ap;
-
-  va_start (ap, format);
-  msg = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE, "%s:%" G_GUINT64_FORMAT ": %s", r->display,
-               r->line_no, msg);
-  return FALSE;
-}
-
-/* @token quoted for a message: valid UTF-8, cut short if long. */
-static char *
-quote (const char *token)
-{
-  g_autofree char *valid = g_utf8_make_valid (token, -1);
-
-  if (g_utf8_strlen (valid, -1) > 32)
-    {
-      g_autofree char *head = g_utf8_substring (valid, 0, 32);
-      return g_strdup_printf ("\"%s...\"", head);
-    }
-  return g_strdup_printf ("\"%s\"", valid);
-}
-
-/* Reads the next line into r->line.  Returns FALSE at the end of the file
- * (error unset) or on failure. */
-static gboolean
-read_line (CsvReader *r, GError **error)
-{
-  SimLineReader *lr = r->lines;
-
-  if (!sim__line_reader_next (lr, error))
-    return FALSE;
-  r->line_no = lr->line_no;
-  memcpy (r->line, lr->line, lr->line_len);
-  r->line[lr->line_len] = '\0';
-  if (lr->line_has_nul)
-    return line_error (r, error, "the line contains a NUL byte: this is not a text file");
-  if (lr->line_too_long)
-    return line_error (r, error, "the line is longer than %d bytes", SIM_LINE_MAX);
-  return TRUE;
-}
-
-/* Splits r->line at commas.  Returns the number of fields, which may exceed
- * MAX_FIELDS (only the first MAX_FIELDS are kept). */
-static guint
-split_line (CsvReader *r)
-{
-  char *p = r->line;
-  guint n = 0;
-
-  for (;;)
-    {
-      char *comma = strchr (p, ',');
-      if (n < MAX_FIELDS)
-        {
-          r->field[n] = p;
-          r->column[n] = (guint) (p - r->line) + 1;
-        }
-      n++;
-      if (comma == NULL)
-        break;
-      *comma = '\0';
-      p = comma + 1;
-    }
-  return n;
-}
-
-static gboolean
-line_is_blank (const CsvReader *r)
-{
-  for (const char *p = r->line; *p != '\0'; p++)
-    if (!g_ascii_isspace (*p))
-      return FALSE;
-  return TRUE;
-}
-
-/* Opens @path and reads its header: every name must be one of @schema,
- * once; the first @n_required names of @schema must all be there, the
- * others may be missing (their fields then read as empty). */
 static gboolean
 csv_reader_open (CsvReader *r, const char *path, const char *const *schema, guint n_schema,
                  guint n_required, GError **error)
 {
-  gboolean seen[MAX_FIELDS] = { FALSE };
-  guint n;
+  guint required[MAX_FIELDS];
 
-  r->display = g_filename_display_name (path);
-  r->schema = schema;
-  r->n_schema = n_schema;
-  r->n_required = n_required;
-  for (guint k = 0; k < n_schema; k++)
-    r->position[k] = G_MAXUINT;
-  r->lines = sim__line_reader_open (path, error);
-  if (r->lines == NULL)
-    return FALSE;
-  do
-    {
-      GError *local = NULL;
-      if (!read_line (r, &local))
-        {
-          if (local != NULL)
-            {
-              g_propagate_error (error, local);
-              return FALSE;
-            }
-          g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
-                       "%s: the file is empty: expected a header line", r->display);
-          return FALSE;
-        }
-    }
-  while (line_is_blank (r));
-
-  /* A UTF-8 byte-order mark before the first name is not part of it. */
-  if (g_str_has_prefix (r->line, "\xEF\xBB\xBF"))
-    memmove (r->line, r->line + 3, strlen (r->line + 3) + 1);
-  n = split_line (r);
-  if (n > MAX_FIELDS)
-    return line_error (r, error, "the header has %u columns: at most %d are expected", n,
-                       MAX_FIELDS);
-  r->n_fields = n;
-  for (guint f = 0; f < n; f++)
-    {
-      const char *name = g_strstrip (r->field[f]);
-      guint k;
-
-      for (k = 0; k < n_schema; k++)
-        if (strcmp (name, schema[k]) == 0)
-          break;
-      if (k == n_schema)
-        {
-          g_autofree char *known = g_strjoinv (", ", (char **) schema);
-          g_autofree char *q = quote (name);
-          return line_error (r, error, "column %u of the header, %s, is not a known column "
-                             "(expected: %s)", f + 1, q, known);
-        }
-      if (seen[k])
-        return line_error (r, error, "column \"%s\" appears twice in the header", name);
-      seen[k] = TRUE;
-      r->position[k] = f;
-    }
   for (guint k = 0; k < n_required; k++)
-    if (!seen[k])
-      {
-        g_autofree char *known = g_strjoinv (", ", (char **) schema);
-        return line_error (r, error, "the header has no column \"%s\" (expected: %s)",
-                           schema[k], known);
-      }
-  return TRUE;
+    required[k] = k;
+  return sim__trace_table_open (r, path, ',', TRUE, schema, n_schema, error) &&
+         sim__trace_table_refuse_unknown (r, error) &&
+         sim__trace_table_require (r, required, n_required, error);
 }
 
-/* Reads and splits the next row.  FALSE at the end (error unset) or on
- * failure. */
 static gboolean
 csv_reader_next (CsvReader *r, GError **error)
 {
-  guint n;
-
-  do
-    if (!read_line (r, error))
-      return FALSE;
-  while (line_is_blank (r));
-  n = split_line (r);
-  if (n != r->n_fields)
-    return line_error (r, error, "expected %u fields as in the header, found %u", r->n_fields,
-                       n);
-  return TRUE;
+  return sim__trace_table_next (r, error);
 }
 
+static void
+csv_reader_clear (CsvReader *r)
+{
+  sim__trace_table_clear (r);
+}
+
+/* A column's field, "" when the header has no such column. */
 static const char *
 field (const CsvReader *r, guint schema_index)
 {
-  if (r->position[schema_index] == G_MAXUINT)
-    return "";
-  return r->field[r->position[schema_index]];
+  const char *f = sim__trace_table_get (r, schema_index);
+  return f != NULL ? f : "";
 }
 
 static gboolean
 has_column (const CsvReader *r, guint schema_index)
 {
-  return r->position[schema_index] != G_MAXUINT;
+  return r->position[schema_index] >= 0;
 }
 
 static gboolean

@@ -338,6 +338,28 @@ sim__trace_table_open (SimTraceTable *table, const char *path, char separator, g
 }
 
 gboolean
+sim__trace_table_refuse_unknown (SimTraceTable *t, GError **error)
+{
+  for (guint f = 0; f < t->n_fields; f++)
+    {
+      gboolean known = FALSE;
+      for (guint k = 0; k < t->n_names && !known; k++)
+        known = t->position[k] == (gint) f;
+      if (!known)
+        {
+          g_autoptr(GString) list = g_string_new (NULL);
+          g_autofree char *q = sim__trace_quote (g_strstrip (t->field[f]));
+          for (guint k = 0; k < t->n_names; k++)
+            g_string_append_printf (list, "%s%s", k > 0 ? ", " : "", t->names[k]);
+          return sim__trace_table_line_error (t, error, "column %u of the header, %s, is not a "
+                                              "known column (expected: %s)", f + 1, q,
+                                              list->str);
+        }
+    }
+  return TRUE;
+}
+
+gboolean
 sim__trace_table_open_headerless (SimTraceTable *table, const char *path, char separator,
                                   gboolean quoted, const char *const *names, guint n_names,
                                   GError **error)

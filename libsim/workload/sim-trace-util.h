@@ -81,6 +81,12 @@ gboolean sim__trace_table_open_headerless (SimTraceTable *table, const char *pat
                                            const char *const *names, guint n_names,
                                            GError **error);
 
+/* Right after sim__trace_table_open(), for a format whose header may hold
+ * no other column: fails with SIM_ERROR_TRACE naming the first column of
+ * the header that is none of the table's names.  (@names must end with
+ * NULL for the message's list.) */
+gboolean sim__trace_table_refuse_unknown (SimTraceTable *table, GError **error);
+
 /* Fails with SIM_ERROR_TRACE naming, in one message, every column of
  * @indices (indices into the table's names) that the header lacks. */
 gboolean sim__trace_table_require (SimTraceTable *table, const guint *indices, guint n,
