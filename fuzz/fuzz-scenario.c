@@ -1,7 +1,7 @@
 /* fuzz-scenario.c: the harness of the scenario parser.
  *
- * An input is the text of a scenario file, optionally followed by a line
- * "--set" and then one override per line ("group.key=value", as
+ * An input is the text of a scenario file (NUL bytes included), optionally
+ * followed by a line "--set" and then one override per line ("group.key=value", as
  * `gpusim run --set` passes them).  The scenario is parsed with
  * sim_scenario_load_from_data(); when it parses, a simulation is built
  * from it (catalogue, cluster, fabric, workload, policy) and its size
@@ -98,30 +98,52 @@ load_and_build (const char *text, gsize len, const char * const *overrides)
   return sc;
 }
 
+/* The first "\n--set\n" in @text (which may hold NUL bytes), or NULL. */
+static const char *
+find_mark (const char *text, size_t size)
+{
+  for (size_t i = 0; i + 7 <= size; i++)
+    if (text[i] == '\n' && memcmp (text + i, "\n--set\n", 7) == 0)
+      return text + i;
+  return NULL;
+}
+
 int
 fuzz_scenario (const uint8_t *data, size_t size)
 {
   g_autofree char *text = NULL;
   g_autoptr(GPtrArray) overrides = g_ptr_array_new_with_free_func (g_free);
-  gsize text_len = size;
+  gsize text_len;
   SimScenario *sc;
 
   fuzz_init ();
-  /* The scenario, up to a line "--set". */
-  text = g_strndup ((const char *) data, size);   /* stops at a NUL: a NUL ends the text */
-  text_len = strlen (text);
+  /* The scenario, up to a line "--set"; overrides after it. */
+  /* The text is passed with its length, NUL bytes and all; it is also
+   * nul-terminated so that the overrides can be split as strings. */
+  text = g_malloc (size + 1);
+  memcpy (text, data, size);
+  text[size] = '\0';
+  text_len = size;
   {
-    char *mark = strstr (text, "\n--set\n");
-    if (mark == NULL && strncmp (text, "--set\n", 6) == 0)
-      mark = text - 1;
-    if (mark != NULL)
+    const char *rest = NULL;
+    const char *mark = find_mark (text, size);
+
+    if (size >= 6 && memcmp (text, "--set\n", 6) == 0)
       {
-        g_auto(GStrv) lines = g_strsplit (mark + 7, "\n", 64);
+        rest = text + 6;
+        text_len = 0;
+      }
+    else if (mark != NULL)
+      {
+        rest = mark + 7;
+        text_len = (gsize) (mark + 1 - text);   /* its newline kept */
+      }
+    if (rest != NULL)
+      {
+        g_auto(GStrv) lines = g_strsplit (rest, "\n", 64);
         for (guint i = 0; lines[i] != NULL; i++)
           if (*lines[i] != '\0')
             g_ptr_array_add (overrides, g_strdup (lines[i]));
-        text_len = (gsize) (mark + 1 - text);
-        /* The scenario ends at the mark (its newline kept). */
       }
   }
   g_ptr_array_add (overrides, NULL);
