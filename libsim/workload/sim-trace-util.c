@@ -272,14 +272,15 @@ split_line (SimTraceTable *t, guint *n, GError **error)
   return TRUE;
 }
 
-gboolean
-sim__trace_table_open (SimTraceTable *table, const char *path, char separator, gboolean quoted,
-                       const char *const *names, guint n_names, GError **error)
+/* Sets @table up on @path and reads and splits its first line that is
+ * not blank (a UTF-8 byte-order mark skipped) into *@n fields; an empty
+ * file is an error saying it was @expected. */
+static gboolean
+table_open_first (SimTraceTable *t, const char *path, char separator, gboolean quoted,
+                  const char *const *names, guint n_names, const char *expected, guint *n,
+                  GError **error)
 {
-  SimTraceTable *t = table;
-  guint n;
-
-  g_return_val_if_fail (table != NULL && path != NULL && names != NULL, FALSE);
+  g_return_val_if_fail (t != NULL && path != NULL && names != NULL, FALSE);
   g_return_val_if_fail (n_names <= SIM_TRACE_MAX_FIELDS, FALSE);
 
   memset (t, 0, sizeof *t);
@@ -304,17 +305,27 @@ sim__trace_table_open (SimTraceTable *table, const char *path, char separator, g
               g_propagate_error (error, local);
               return FALSE;
             }
-          g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
-                       "%s: the file is empty: expected a header line", t->display);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE, "%s: the file is empty: expected %s",
+                       t->display, expected);
           return FALSE;
         }
     }
   while (line_is_blank (t));
 
-  /* A UTF-8 byte-order mark before the first name is not part of it. */
+  /* A UTF-8 byte-order mark before the first field is not part of it. */
   if (g_str_has_prefix (t->line, "\xEF\xBB\xBF"))
     memmove (t->line, t->line + 3, strlen (t->line + 3) + 1);
-  if (!split_line (t, &n, error))
+  return split_line (t, n, error);
+}
+
+gboolean
+sim__trace_table_open (SimTraceTable *table, const char *path, char separator, gboolean quoted,
+                       const char *const *names, guint n_names, GError **error)
+{
+  SimTraceTable *t = table;
+  guint n;
+
+  if (!table_open_first (t, path, separator, quoted, names, n_names, "a header line", &n, error))
     return FALSE;
   if (n > SIM_TRACE_MAX_FIELDS)
     return sim__trace_table_line_error (t, error, "the header has %u columns: at most %d are "
@@ -367,40 +378,7 @@ sim__trace_table_open_headerless (SimTraceTable *table, const char *path, char s
   SimTraceTable *t = table;
   guint n;
 
-  g_return_val_if_fail (table != NULL && path != NULL && names != NULL, FALSE);
-  g_return_val_if_fail (n_names <= SIM_TRACE_MAX_FIELDS, FALSE);
-
-  memset (t, 0, sizeof *t);
-  t->display = g_filename_display_name (path);
-  t->separator = separator;
-  t->quoted = quoted;
-  t->names = names;
-  t->n_names = n_names;
-  for (guint k = 0; k < SIM_TRACE_MAX_FIELDS; k++)
-    t->position[k] = -1;
-  t->lines = sim__line_reader_open (path, error);
-  if (t->lines == NULL)
-    return FALSE;
-  do
-    {
-      GError *local = NULL;
-
-      if (!read_line (t, &local))
-        {
-          if (local != NULL)
-            {
-              g_propagate_error (error, local);
-              return FALSE;
-            }
-          g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
-                       "%s: the file is empty: expected rows", t->display);
-          return FALSE;
-        }
-    }
-  while (line_is_blank (t));
-  if (g_str_has_prefix (t->line, "\xEF\xBB\xBF"))
-    memmove (t->line, t->line + 3, strlen (t->line + 3) + 1);
-  if (!split_line (t, &n, error))
+  if (!table_open_first (t, path, separator, quoted, names, n_names, "rows", &n, error))
     return FALSE;
   if (n > SIM_TRACE_MAX_FIELDS)
     return sim__trace_table_line_error (t, error, "the row has %u fields: at most %d are read",
