@@ -36,6 +36,7 @@ __all__ = [
     "compare",
     "fgd",
     "trace_info",
+    "ClusterEnv",
     "Sim",
 ]
 
@@ -526,3 +527,6 @@ def trace_info(path, format=None, tasks=None, throughputs=None):
         "rows_out_of_order": s.rows_out_of_order,
         "reorder_window_needed": s.window_needed,
     }
+
+
+from .rl import ClusterEnv  # noqa: E402  (it uses the names above)
