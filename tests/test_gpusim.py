@@ -921,6 +921,31 @@ class ClusterEnvTests(unittest.TestCase):
         with self.assertRaises(gpusim.Error):
             gpusim.ClusterEnv(self.path, set={"scenario.sed": 1})
 
+    def test_vectorized(self):
+        import numpy as np
+        venv = gpusim.ClusterVecEnv(self.path, 3, window=4, node_slots=2)
+        obs, info = venv.reset(seed=20)
+        self.assertEqual(obs.shape, (3, 4 * 7 + 2 * 2 + 5))
+        self.assertEqual(info["action_mask"].shape, (3, 9))
+        # Environment i is the single environment with seed 20 + i.
+        single = gpusim.ClusterEnv(self.path, window=4, node_slots=2)
+        for i in range(3):
+            np.testing.assert_array_equal(obs[i], single.reset(seed=20 + i)[0])
+        ended = 0
+        for _ in range(2000):
+            actions = info["action_mask"].argmax(axis=1)
+            obs, rewards, terminated, truncated, info = venv.step(actions)
+            self.assertEqual(rewards.shape, (3,))
+            for i in np.flatnonzero(terminated | truncated):
+                ended += 1
+                self.assertEqual(info["final_info"][i]["report"]["jobs_completed"], 120)
+                self.assertTrue(info["action_mask"][i].any())   # a new episode
+            if ended >= 3:
+                break
+        self.assertGreaterEqual(ended, 3)
+        with self.assertRaises(gpusim.Error):
+            gpusim.ClusterVecEnv(self.path, 0)
+
 
 if __name__ == "__main__":
     unittest.main()

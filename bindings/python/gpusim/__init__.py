@@ -37,6 +37,7 @@ __all__ = [
     "fgd",
     "trace_info",
     "ClusterEnv",
+    "ClusterVecEnv",
     "Sim",
 ]
 
@@ -529,4 +530,4 @@ def trace_info(path, format=None, tasks=None, throughputs=None):
     }
 
 
-from .rl import ClusterEnv  # noqa: E402  (it uses the names above)
+from .rl import ClusterEnv, ClusterVecEnv  # noqa: E402  (it uses the names above)

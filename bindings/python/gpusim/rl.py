@@ -269,3 +269,64 @@ class ClusterEnv(_EnvBase):
         if self.raw.is_done():
             info["report"] = self.report
         return info
+
+
+class ClusterVecEnv:
+    """*n* independent :class:`ClusterEnv`, stepped together (the
+    synchronous vectorized form, as Gymnasium's ``SyncVectorEnv``).
+
+    The keyword arguments are :class:`ClusterEnv`'s.  Observations are
+    stacked into an array of shape ``(n, D)``; rewards, terminations and
+    truncations are arrays of *n*; ``info["action_mask"]`` is ``(n, A)``.
+    An environment whose episode ends is reset at once (its next seed drawn
+    as :meth:`ClusterEnv.reset` without a seed does): the observation
+    returned is the new episode's, and ``info["final_observation"][i]`` and
+    ``info["final_info"][i]`` hold the ended one's (None for the others).
+    """
+
+    def __init__(self, scenario, n, **kwargs):
+        if int(n) < 1:
+            from . import Error
+            raise Error("%r environments: expected at least 1" % (n,))
+        self.envs = [ClusterEnv(scenario, **kwargs) for _ in range(int(n))]
+        self.num_envs = len(self.envs)
+        self.single_observation_space = self.envs[0].observation_space
+        self.single_action_space = self.envs[0].action_space
+        size = self.single_observation_space.shape[0]
+        self._obs = np.zeros((self.num_envs, size), dtype=np.float32)
+        self._mask = np.zeros((self.num_envs, self.single_action_space.n), dtype=np.uint8)
+
+    def reset(self, *, seed=None, options=None):
+        """Resets every environment, the i-th with ``seed + i`` when *seed*
+        is given; returns ``(observations, info)``."""
+        for i, env in enumerate(self.envs):
+            obs, info = env.reset(seed=None if seed is None else int(seed) + i, options=options)
+            self._obs[i] = obs
+            self._mask[i] = info["action_mask"]
+        return self._obs.copy(), {"action_mask": self._mask.copy()}
+
+    def step(self, actions):
+        """Steps environment i with ``actions[i]``; returns ``(observations,
+        rewards, terminated, truncated, info)`` as arrays."""
+        n = self.num_envs
+        rewards = np.zeros(n, dtype=np.float64)
+        terminated = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
+        final_obs = [None] * n
+        final_info = [None] * n
+        for i, env in enumerate(self.envs):
+            obs, rewards[i], terminated[i], truncated[i], info = env.step(actions[i])
+            if terminated[i] or truncated[i]:
+                final_obs[i], final_info[i] = obs.copy(), info
+                obs, info = env.reset()
+            self._obs[i] = obs
+            self._mask[i] = info["action_mask"]
+        info = {"action_mask": self._mask.copy()}
+        if any(o is not None for o in final_obs):
+            info["final_observation"] = final_obs
+            info["final_info"] = final_info
+        return self._obs.copy(), rewards, terminated, truncated, info
+
+    def close(self):
+        for env in self.envs:
+            env.close()
