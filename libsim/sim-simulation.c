@@ -1725,6 +1725,29 @@ create_policy (SimSimulation *self, GError **error)
   return FALSE;
 }
 
+guint
+sim__simulation_get_n_running (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  return self->running.length;
+}
+
+SimPolicy *
+sim__simulation_new_placement (SimSimulation *self, const char *placement, GError **error)
+{
+  g_autoptr(GArray) classes = NULL;
+  SimPolicySetup setup = { 0 };
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self) && placement != NULL, NULL);
+  classes = task_classes (self->scenario);
+  setup.cluster = self->cluster;
+  setup.seed = self->scenario->seed;
+  setup.topology = self->topology;
+  setup.task_classes = (const SimTaskClass *) (void *) classes->data;
+  setup.n_task_classes = classes->len;
+  return sim_policy_new ("fifo", placement, &setup, error);
+}
+
 /* A new workload for the scenario: its generator or trace reader. */
 static SimWorkload *
 open_workload (SimSimulation *self, GError **error)

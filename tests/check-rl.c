@@ -174,6 +174,41 @@ START_TEST (test_head_agent_is_fifo)
 }
 END_TEST
 
+/* Placements are set up as the scenario's policy is: with fgd (which
+ * weighs the workload's task classes) and topology-aware (which needs the
+ * scenario's network), the head agent is still the scenario's policy. */
+START_TEST (test_head_agent_setup)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *synthetic = write_scenario ("fifo", "fgd");
+  const char *fabric = SIM_TOP_SRCDIR "/scenarios/fabric-rail-vs-fat-tree.ini";
+  const char *path = _i == 0 ? synthetic : fabric;
+  const char *overrides[] = { "scenario.horizon=3d", NULL };
+  const char *fgd[] = { "fgd", NULL }, *topo[] = { "topology-aware", NULL };
+  g_autoptr(SimScenario) sc = sim_scenario_load (path, _i == 0 ? NULL : overrides, &error);
+  g_autoptr(SimSimulation) sim = sc ? sim_simulation_new (sc, &error) : NULL;
+  g_autoptr(SimRlEnv) env = NULL;
+  g_autofree char *want = NULL, *got = NULL;
+  gboolean term = FALSE, trunc = FALSE;
+  double reward;
+
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_simulation_run (sim, &error));
+  want = sim_report_to_json (sim_simulation_get_report (sim), FALSE);
+  env = sim_rl_env_new (path, _i == 0 ? NULL : overrides, 4, 8, _i == 0 ? fgd : topo,
+                        SIM_RL_REWARD_JOBS, &error);
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_rl_env_reset (env, &error));
+  while (!term && !trunc)
+    ck_assert_msg (sim_rl_env_step (env, head_agent (env, NULL), &reward, &term, &trunc, &error),
+                   "%s", error ? error->message : "");
+  ck_assert (_i == 0 ? term : trunc);
+  got = report_json (env);
+  ck_assert_str_eq (got, want);
+  g_unlink (synthetic);
+}
+END_TEST
+
 /* The greedy agent is a greedy order's pass (sjf: a job that does not fit
  * lets later ones run), the window being the queue in that order. */
 START_TEST (test_greedy_agent_is_greedy_order)
@@ -479,6 +514,7 @@ rl_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_head_agent_is_fifo);
   tcase_add_test (tc, test_greedy_agent_is_greedy_order);
+  tcase_add_loop_test (tc, test_head_agent_setup, 0, 2);
   tcase_add_loop_test (tc, test_random_agent, 0, 6);
   tcase_add_test (tc, test_mask_is_exact);
   tcase_add_test (tc, test_reset_determinism);

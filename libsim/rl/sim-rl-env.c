@@ -224,7 +224,7 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
     return NULL;
   for (guint p = 0; placements[p] != NULL; p++)
     {
-      g_autoptr(SimPolicy) probe = sim_policy_new_builtin ("fifo", placements[p], error);
+      g_autoptr(SimPolicy) probe = sim__simulation_new_placement (sim, placements[p], error);
       if (probe == NULL)
         {
           g_prefix_error (error, "placement %u of the environment: ", p);
@@ -276,6 +276,10 @@ observe (SimRlEnv *self)
   float *o = self->obs;
   SimTime now = sim_simulation_get_now (self->sim);
 
+  /* Counted by the simulation, not through the context, which would bring
+   * running jobs' progress up to date at times the policy's pass does not
+   * and so change the run's rounding. */
+  self->running_jobs = ctx != NULL ? sim__simulation_get_n_running (self->sim) : 0;
   memset (self->mask, 0, self->n_actions);
   memset (self->jobs, 0, self->window * sizeof *self->jobs);
   self->waiting = 0;
@@ -318,8 +322,6 @@ observe (SimRlEnv *self)
    * event to come: the run would end with jobs that never ran. */
   if (ctx != NULL && (!any || self->running_jobs > 0))
     self->mask[self->n_actions - 1] = 1;
-  if (ctx == NULL)
-    self->running_jobs = 0;
 
   /* The window. */
   for (k = 0; k < self->window; k++, o += SIM_RL_JOB_FEATURES)
@@ -374,17 +376,6 @@ observe (SimRlEnv *self)
   return any;
 }
 
-/* Running jobs, counted once per decision (before the agent's starts). */
-static void
-count_running (SimRlEnv *self)
-{
-  SimSchedContext *ctx = sim_simulation_get_decision (self->sim);
-  guint n = 0;
-
-  if (ctx != NULL)
-    sim_sched_context_get_running (ctx, &n);
-  self->running_jobs = n;
-}
 
 /* Runs to the next decision with a choice (any decision, without
  * skip_forced), committing the ones passed over with nothing started.
@@ -406,7 +397,6 @@ run_to_choice (SimRlEnv *self, GError **error)
           observe (self);
           return TRUE;
         }
-      count_running (self);
       if (observe (self) || !self->skip_forced)
         return TRUE;
       if (!sim_simulation_decide (self->sim, FALSE, error))
@@ -423,7 +413,6 @@ reset (SimRlEnv *self, const guint64 *seed, GError **error)
   g_autoptr(GPtrArray) overrides = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(SimScenario) scenario = NULL;
   RlIntegral *integral;
-  SimPolicySetup setup = { 0 };
 
   clear_episode (self);
   for (guint i = 0; self->overrides != NULL && self->overrides[i] != NULL; i++)
@@ -441,11 +430,10 @@ reset (SimRlEnv *self, const guint64 *seed, GError **error)
   self->integral = integral;
   self->n_gpus = sim_cluster_get_n_gpus (sim_simulation_get_cluster (self->sim));
 
-  setup.cluster = sim_simulation_get_cluster (self->sim);
-  setup.seed = scenario->seed;
   self->placers = g_new0 (SimPolicy *, self->n_placements);
   for (guint p = 0; p < self->n_placements; p++)
-    if ((self->placers[p] = sim_policy_new ("fifo", self->placements[p], &setup, error)) == NULL)
+    if ((self->placers[p] = sim__simulation_new_placement (self->sim, self->placements[p],
+                                                           error)) == NULL)
       {
         clear_episode (self);
         return FALSE;
@@ -521,7 +509,6 @@ sim_rl_env_step (SimRlEnv *self, guint action, double *reward, gboolean *termina
                           self->placements[action % self->n_placements]);
           return FALSE;
         }
-      self->running_jobs++;
       /* Another start possible: the decision stays open; none: wait. */
       if (observe (self) || !self->skip_forced)
         return TRUE;

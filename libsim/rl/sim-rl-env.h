@@ -44,6 +44,9 @@
  *       3 running      jobs running [jobs]
  *       4 allocated    allocated GPU thousandths / all GPUs [0, 1]
  *
+ * Once the run has ended, the window is empty and the job counts are 0;
+ * the cluster entries show the cluster as the run left it.
+ *
  * Rewards (#SimRlReward) are integrals over the simulated time a step
  * covers, so an episode's rewards add up to the integral over the run.
  */
@@ -132,8 +135,9 @@ G_DECLARE_FINAL_TYPE (SimRlEnv, sim_rl_env, SIM, RL_ENV, GObject)
  *
  * Creates an environment; the scenario is loaded (and checked) now, and
  * again with another seed by sim_rl_env_reset_with_seed().  Call a reset
- * before the first step.  Placements are created with the cluster and the
- * seed, without the scenario's [policy] keys or its fabric.
+ * before the first step.  Placements are set up as the scenario's policy
+ * is (the cluster, its network, the workload's task classes, the seed),
+ * without the scenario's [policy] keys.
  *
  * Errors: those of sim_scenario_load() and sim_simulation_new();
  * SIM_ERROR_INVALID for a window, slot count or placement list out of
