@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Steps per second of gpusim.ClusterEnv from Python, single and vectorized.
 
-    bench/rl-steps.py [HORIZON]      (default 60d of scenarios/quickstart.ini)
+    bench/rl-steps.py [HORIZON]      (default 365d of scenarios/quickstart.ini)
 
 Run with the build tree's library, as `make bench-python` does.  The agent
 takes the first possible action (numpy's argmax over the mask), so what is
@@ -43,13 +43,13 @@ def vectorized(horizon, n, steps):
 
 
 def main():
-    horizon = sys.argv[1] if len(sys.argv) > 1 else "60d"
+    horizon = sys.argv[1] if len(sys.argv) > 1 else "365d"
     print("quickstart.ini, horizon %s; window 16, 32 node slots, first-fit and best-fit" % horizon)
     steps, seconds = single(horizon)
     print("%-32s %8d steps %7.3f s %9.0f steps/s" % ("ClusterEnv, one", steps, seconds,
                                                      steps / seconds))
     for n in (4, 16):
-        steps, seconds = vectorized(horizon, n, 2000)
+        steps, seconds = vectorized(horizon, n, 5000)
         print("%-32s %8d steps %7.3f s %9.0f steps/s" % ("ClusterVecEnv, %d envs" % n, steps,
                                                          seconds, steps / seconds))
 
