@@ -821,6 +821,10 @@ class ClusterEnvTests(unittest.TestCase):
         self.assertEqual(env.observation_space.shape, (5 * 7 + 3 * 2 + 5,))
         self.assertEqual(env.observation_space.dtype, np.float32)
         self.assertTrue(np.all(env.observation_space.low == 0))
+        high = env.observation_space.high
+        self.assertEqual(list(high[:7]), [1, np.inf, 1, 1, np.inf, np.inf, np.inf])
+        self.assertEqual(list(high[5 * 7:5 * 7 + 6]), [1] * 6)
+        self.assertEqual(list(high[-5:]), [1, 1, np.inf, np.inf, 1])
         result = env.reset(seed=11)
         self.assertIsInstance(result, tuple)
         self.assertEqual(len(result), 2)

@@ -152,7 +152,8 @@ class ClusterEnv(_EnvBase):
     possible.
 
     ``observation_space`` is a float32 box of W * 7 + S * 2 + 5 entries,
-    all at least 0 (layout: ``Sim.RlEnv``'s documentation in sim-rl-env.h);
+    all at least 0, at most 1 for flags and shares and unbounded (inf) for
+    GPUs, hours and counts (layout: sim-rl-env.h);
     ``action_space`` is ``Discrete(W * P + 1)``.  Observations are read-only
     numpy arrays, valid until the next step.
     """
@@ -182,6 +183,7 @@ class ClusterEnv(_EnvBase):
         self.wait_action = self.raw.get_wait_action()
         box, discrete = _spaces()
         high = np.array(self.raw.get_observation_high(), dtype=np.float32)
+        high[high >= np.finfo(np.float32).max] = np.inf    # no bound (GPUs, hours, counts)
         self.observation_space = box(np.zeros_like(high), high, dtype=np.float32)
         self.action_space = discrete(self.raw.get_n_actions())
         self._seeds = None
