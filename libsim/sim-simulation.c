@@ -131,10 +131,17 @@ sim_simulation_finalize (GObject *object)
     self->progress_destroy (self->progress_data);
   if (self->observer_destroy)
     self->observer_destroy (self->observer_data);
-  /* Jobs still queued or running when the run ended (or was abandoned). */
+  /* Jobs still queued or running when the run ended (or was abandoned).
+   * Abandoned with a decision pending, a job started in it is still in the
+   * queue as well as running, and a preempted one waits in requeue. */
   for (guint i = 0; i < self->queue->len; i++)
-    free_job (self->queue->pdata[i]);
+    if (((SimJob *) self->queue->pdata[i])->state != SIM_JOB_RUNNING)
+      free_job (self->queue->pdata[i]);
   g_ptr_array_unref (self->queue);
+  for (guint i = 0; i < self->requeue->len; i++)
+    if (((SimJob *) self->requeue->pdata[i])->state == SIM_JOB_QUEUED)
+      free_job (self->requeue->pdata[i]);
+  g_clear_pointer (&self->decision.running, g_ptr_array_unref);
   while (self->running.head != NULL)
     {
       SimJob *job = self->running.head->data;
@@ -1716,6 +1723,29 @@ create_policy (SimSimulation *self, GError **error)
       sim__scenario_locate (sc, "policy", queue_known ? "placement" : "queue", error);
     }
   return FALSE;
+}
+
+guint
+sim__simulation_get_n_running (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  return self->running.length;
+}
+
+SimPolicy *
+sim__simulation_new_placement (SimSimulation *self, const char *placement, GError **error)
+{
+  g_autoptr(GArray) classes = NULL;
+  SimPolicySetup setup = { 0 };
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self) && placement != NULL, NULL);
+  classes = task_classes (self->scenario);
+  setup.cluster = self->cluster;
+  setup.seed = self->scenario->seed;
+  setup.topology = self->topology;
+  setup.task_classes = (const SimTaskClass *) (void *) classes->data;
+  setup.n_task_classes = classes->len;
+  return sim_policy_new ("fifo", placement, &setup, error);
 }
 
 /* A new workload for the scenario: its generator or trace reader. */

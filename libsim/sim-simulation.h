@@ -279,6 +279,18 @@ SimSchedContext *sim_simulation_get_decision (SimSimulation *self);
 struct _SimAccumulator;
 void sim__simulation_add_accumulator (SimSimulation *self, struct _SimAccumulator *acc);
 
+/* The jobs running now, without bringing their progress up to date (as
+ * sim_sched_context_get_running() does, which would change the rounding of
+ * the run). */
+guint sim__simulation_get_n_running (SimSimulation *self);
+
+/* A FIFO policy with @placement, set up as the scenario's own policy is
+ * (the cluster, its network, the workload's task classes, the seed) but
+ * without the [policy] keys: for callers that place jobs themselves at a
+ * pending decision (sim-rl-env.h). */
+SimPolicy *sim__simulation_new_placement (SimSimulation *self, const char *placement,
+                                          GError **error);
+
 /* For tests: the state kept incrementally (the compute and activity sums,
  * the GPUs allocated) against the same recomputed from the running jobs;
  * an error says what differs. */

@@ -37,4 +37,5 @@
 #include "study/sim-plan.h"
 #include "study/sim-executor.h"
 #include "study/sim-compare.h"
+#include "rl/sim-rl-env.h"
 #undef SIM_INSIDE

@@ -765,5 +765,191 @@ class ExampleTests(unittest.TestCase):
         self.assertEqual(float(lines[0].split()[1]), report["jobs_completed"])
 
 
+RL_SCENARIO = """[scenario]
+name = rl
+seed = 3
+[pool a]
+model = DGX-A100
+count = 2
+[workload]
+rate = 5/h
+jobs = 120
+gpus = 1:0.4, 2:0.2, 4:0.2, 8:0.2
+duration = exponential(mean=1h)
+[policy]
+queue = fifo
+placement = first-fit
+"""
+
+
+class ClusterEnvTests(unittest.TestCase):
+    """gpusim.ClusterEnv against Gymnasium's semantics (what its env checker
+    asks: spaces that hold every observation, reset(seed=...) -> (obs, info)
+    deterministic in the seed, step -> a 5-tuple of the right types) and
+    against the simulator (an agent starting the head of the queue is
+    FIFO/first-fit; the rewards add up to minus the job-hours in the
+    system)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "rl.ini")
+        with open(self.path, "w") as f:
+            f.write(RL_SCENARIO)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def rollout(self, env, seed, agent_seed):
+        import numpy as np
+        rng = np.random.default_rng(agent_seed)
+        obs, info = env.reset(seed=seed)
+        trace = [obs.copy()]
+        rewards = []
+        done = False
+        while not done:
+            allowed = np.flatnonzero(info["action_mask"])
+            obs, reward, terminated, truncated, info = env.step(int(rng.choice(allowed)))
+            trace.append(obs.copy())
+            rewards.append(reward)
+            done = terminated or truncated
+        return trace, rewards, info
+
+    def test_spaces_and_signatures(self):
+        import numpy as np
+        env = gpusim.ClusterEnv(self.path, window=5, node_slots=3)
+        self.assertEqual(env.action_space.n, 5 * 2 + 1)
+        self.assertEqual(env.observation_space.shape, (5 * 7 + 3 * 2 + 5,))
+        self.assertEqual(env.observation_space.dtype, np.float32)
+        self.assertTrue(np.all(env.observation_space.low == 0))
+        high = env.observation_space.high
+        self.assertEqual(list(high[:7]), [1, np.inf, 1, 1, np.inf, np.inf, np.inf])
+        self.assertEqual(list(high[5 * 7:5 * 7 + 6]), [1] * 6)
+        self.assertEqual(list(high[-5:]), [1, 1, np.inf, np.inf, 1])
+        result = env.reset(seed=11)
+        self.assertIsInstance(result, tuple)
+        self.assertEqual(len(result), 2)
+        obs, info = result
+        self.assertIsInstance(obs, np.ndarray)
+        self.assertIsInstance(info, dict)
+        self.assertTrue(env.observation_space.contains(obs))
+        self.assertEqual(info["action_mask"].shape, (env.action_space.n,))
+        steps = 0
+        done = False
+        while not done:
+            mask = info["action_mask"]
+            action = env.action_space.sample(mask=mask)
+            self.assertTrue(env.action_space.contains(action))
+            self.assertEqual(mask[action], 1)
+            out = env.step(action)
+            self.assertEqual(len(out), 5)
+            obs, reward, terminated, truncated, info = out
+            self.assertTrue(env.observation_space.contains(obs), obs)
+            self.assertIsInstance(reward, float)
+            self.assertIsInstance(terminated, bool)
+            self.assertIsInstance(truncated, bool)
+            self.assertLessEqual(reward, 0)
+            steps += 1
+            done = terminated or truncated
+        self.assertTrue(terminated)
+        self.assertGreater(steps, 120)
+        self.assertEqual(info["report"]["jobs_completed"], 120)
+        self.assertFalse(info["action_mask"].any())
+        with self.assertRaises(gpusim.Error) as caught:
+            env.step(env.wait_action)
+        self.assertIn("has ended", str(caught.exception))
+        # The stand-in spaces sample inside themselves.
+        for _ in range(20):
+            self.assertTrue(env.observation_space.contains(env.observation_space.sample()))
+            self.assertTrue(env.action_space.contains(env.action_space.sample()))
+        self.assertFalse(env.action_space.contains(env.action_space.n))
+        self.assertFalse(env.observation_space.contains(obs[:-1]))
+
+    def test_reset_determinism(self):
+        import numpy as np
+        env = gpusim.ClusterEnv(self.path, window=4, node_slots=2)
+        a, ra, _ = self.rollout(env, 5, 0)
+        b, rb, _ = self.rollout(env, 5, 0)
+        c, rc, _ = self.rollout(env, 6, 0)
+        self.assertEqual(len(a), len(b))
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+        self.assertEqual(ra, rb)
+        self.assertNotEqual(ra, rc)
+        # Without a seed, successive episodes differ and follow the last seed.
+        env.reset(seed=5)
+        first, _ = env.reset()
+        env.reset(seed=5)
+        again, _ = env.reset()
+        np.testing.assert_array_equal(first, again)
+        with self.assertRaises(gpusim.Error):
+            env.reset(options={"frobnicate": 1})
+
+    def test_rewards_add_up_to_job_hours(self):
+        env = gpusim.ClusterEnv(self.path, window=6, node_slots=2)
+        _, rewards, info = self.rollout(env, 9, 1)
+        report = info["report"]
+        jct_sum = report["jct_mean"] * report["jobs_completed"]
+        self.assertAlmostEqual(-sum(rewards) * 3600 / jct_sum, 1.0, places=9)
+        env = gpusim.ClusterEnv(self.path, window=6, node_slots=2, reward="utilization")
+        _, rewards, info = self.rollout(env, 9, 1)
+        self.assertAlmostEqual(sum(rewards) * 3600 * 16 / info["report"]["allocated_gpu_seconds"],
+                               1.0, places=9)
+
+    def test_head_agent_is_fifo_first_fit(self):
+        env = gpusim.ClusterEnv(self.path, window=3, node_slots=2)
+        obs, info = env.reset()
+        done = False
+        while not done:
+            action = 0 if info["action_mask"][0] else env.wait_action
+            obs, reward, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        self.assertEqual(info["report"].json, gpusim.run(self.path).json)
+
+    def test_errors(self):
+        env = gpusim.ClusterEnv(self.path, window=2, node_slots=2)
+        obs, info = env.reset(seed=1)
+        with self.assertRaises(gpusim.Error) as caught:
+            env.step(env.action_space.n)
+        self.assertIn("out of range", str(caught.exception))
+        with self.assertRaises(gpusim.Error) as caught:
+            env.step(2)   # window slot 1 is empty: one job waits
+        self.assertIn("not possible now", str(caught.exception))
+        self.assertEqual(env.describe(0)[:18], "start window job 0")
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.ClusterEnv(self.path, placements=("first-fit", "frist-fit"))
+        self.assertEqual(caught.exception.code, Sim.Error.NOT_FOUND)
+        with self.assertRaises(gpusim.Error):
+            gpusim.ClusterEnv(self.path, window=0)
+        with self.assertRaises(gpusim.Error):
+            gpusim.ClusterEnv(self.path, reward="happiness")
+        with self.assertRaises(gpusim.Error):
+            gpusim.ClusterEnv(self.path, set={"scenario.sed": 1})
+
+    def test_vectorized(self):
+        import numpy as np
+        venv = gpusim.ClusterVecEnv(self.path, 3, window=4, node_slots=2)
+        obs, info = venv.reset(seed=20)
+        self.assertEqual(obs.shape, (3, 4 * 7 + 2 * 2 + 5))
+        self.assertEqual(info["action_mask"].shape, (3, 9))
+        # Environment i is the single environment with seed 20 + i.
+        single = gpusim.ClusterEnv(self.path, window=4, node_slots=2)
+        for i in range(3):
+            np.testing.assert_array_equal(obs[i], single.reset(seed=20 + i)[0])
+        ended = 0
+        for _ in range(2000):
+            actions = info["action_mask"].argmax(axis=1)
+            obs, rewards, terminated, truncated, info = venv.step(actions)
+            self.assertEqual(rewards.shape, (3,))
+            for i in np.flatnonzero(terminated | truncated):
+                ended += 1
+                self.assertEqual(info["final_info"][i]["report"]["jobs_completed"], 120)
+                self.assertTrue(info["action_mask"][i].any())   # a new episode
+            if ended >= 3:
+                break
+        self.assertGreaterEqual(ended, 3)
+        with self.assertRaises(gpusim.Error):
+            gpusim.ClusterVecEnv(self.path, 0)
+
+
 if __name__ == "__main__":
     unittest.main()

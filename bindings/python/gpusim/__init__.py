@@ -36,6 +36,8 @@ __all__ = [
     "compare",
     "fgd",
     "trace_info",
+    "ClusterEnv",
+    "ClusterVecEnv",
     "Sim",
 ]
 
@@ -526,3 +528,6 @@ def trace_info(path, format=None, tasks=None, throughputs=None):
         "rows_out_of_order": s.rows_out_of_order,
         "reorder_window_needed": s.window_needed,
     }
+
+
+from .rl import ClusterEnv, ClusterVecEnv  # noqa: E402  (it uses the names above)

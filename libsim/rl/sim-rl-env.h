@@ -1,0 +1,363 @@
+/* sim-rl-env.h: a reinforcement-learning environment over the simulator.
+ *
+ * The environment drives a whole simulation decision by decision
+ * (sim_simulation_run_to_decision()).  At each pending decision an agent
+ * sees an observation, a fixed-size array of floats, and an action mask,
+ * and chooses one action:
+ *
+ *   start (k, p)  start the k-th job of the window with placement p; the
+ *                 decision stays open (no simulated time passes, the reward
+ *                 is 0) so that the agent may start more jobs;
+ *   wait          commit the decision with whatever was started and run to
+ *                 the next decision (an arrival, a completion, a scheduling
+ *                 tick); the reward covers the simulated time that passed.
+ *
+ * Actions are numbered k * P + p for the W window slots and the P
+ * placements, then wait = W * P (sim_rl_env_get_n_actions() - 1).
+ *
+ * The window is the first W waiting jobs in the queue order of the
+ * scenario's policy (FIFO unless the scenario's [policy] says otherwise);
+ * the agent takes the place of the policy's pass, which never runs.
+ *
+ * Observation layout (float32; units in brackets; sizes fixed at creation):
+ *
+ *   [0, W * SIM_RL_JOB_FEATURES)   the window, one row per slot:
+ *       0 present      1 for a job, 0 for a padding slot (all zeros)
+ *       1 gpus         GPUs asked [GPUs]
+ *       2 share        share of each GPU (gpu_milli / 1000; a MIG job: the
+ *                      share its instance counts as) [0, 1]
+ *       3 mig          1 if the job asks for a MIG instance
+ *       4 waited       time since submission [hours]
+ *       5 requested    requested run time, 0 if unknown [hours]
+ *       6 class        the job's class index in the workload (0 for traces)
+ *   then S * SIM_RL_SLOT_FEATURES  the cluster, one row per node slot:
+ *       0 present      1 for a slot holding nodes, 0 for padding
+ *       1 free         free whole GPUs / GPUs in the slot's nodes [0, 1]
+ *     A slot is a node when the cluster has at most S nodes; otherwise the
+ *     nodes are grouped, in index order, ceil(nodes / S) to a slot.
+ *   then SIM_RL_GLOBAL_FEATURES:
+ *       0 free         free whole GPUs / all GPUs [0, 1]
+ *       1 fragmented   free GPUs that cannot host the first window job's
+ *                      request (sim_cluster_fragmented_gpus()) / all GPUs,
+ *                      0 when no job waits [0, 1]
+ *       2 waiting      jobs waiting, in or beyond the window [jobs]
+ *       3 running      jobs running [jobs]
+ *       4 allocated    allocated GPU thousandths / all GPUs [0, 1]
+ *
+ * Once the run has ended, the window is empty and the job counts are 0;
+ * the cluster entries show the cluster as the run left it.
+ *
+ * Rewards (#SimRlReward) are integrals over the simulated time a step
+ * covers, so an episode's rewards add up to the integral over the run.
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include "sim-simulation.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SIM_RL_JOB_FEATURES:
+ *
+ * Floats per window slot of an observation (see sim-rl-env.h).
+ */
+#define SIM_RL_JOB_FEATURES 7
+/**
+ * SIM_RL_SLOT_FEATURES:
+ *
+ * Floats per node slot of an observation.
+ */
+#define SIM_RL_SLOT_FEATURES 2
+/**
+ * SIM_RL_GLOBAL_FEATURES:
+ *
+ * Floats at the end of an observation.
+ */
+#define SIM_RL_GLOBAL_FEATURES 5
+/**
+ * SIM_RL_MAX_WINDOW:
+ *
+ * The largest window.
+ */
+#define SIM_RL_MAX_WINDOW 1024
+/**
+ * SIM_RL_MAX_SLOTS:
+ *
+ * The most node slots.
+ */
+#define SIM_RL_MAX_SLOTS 4096
+/**
+ * SIM_RL_MAX_PLACEMENTS:
+ *
+ * The most placements an environment offers.
+ */
+#define SIM_RL_MAX_PLACEMENTS 16
+
+/**
+ * SimRlReward:
+ * @SIM_RL_REWARD_JOBS: minus the time integral of the jobs in the system
+ *   (waiting or running) over the step, in job-hours.  Over a run where
+ *   every job finishes it adds up to minus the sum of the job completion
+ *   times, so maximizing it minimizes mean JCT (Little's law).
+ * @SIM_RL_REWARD_UTILIZATION: the time integral of the allocated share of
+ *   the cluster's GPUs over the step, in hours (an hour with every GPU
+ *   allocated is 1).
+ *
+ * What a step's reward measures.
+ */
+typedef enum {
+  SIM_RL_REWARD_JOBS,
+  SIM_RL_REWARD_UTILIZATION,
+} SimRlReward;
+
+#define SIM_TYPE_RL_ENV (sim_rl_env_get_type ())
+G_DECLARE_FINAL_TYPE (SimRlEnv, sim_rl_env, SIM, RL_ENV, GObject)
+
+/**
+ * sim_rl_env_new:
+ * @scenario_path: a scenario file
+ * @overrides: (nullable) (array zero-terminated=1): "group.key=value"
+ *   overrides, as sim_scenario_load()
+ * @window: W, the waiting jobs an observation shows (1 to
+ *   %SIM_RL_MAX_WINDOW)
+ * @node_slots: S, the node slots of an observation (1 to
+ *   %SIM_RL_MAX_SLOTS)
+ * @placements: (nullable) (array zero-terminated=1): the registered
+ *   placements an agent may start a job with (1 to
+ *   %SIM_RL_MAX_PLACEMENTS); %NULL for "first-fit" and "best-fit"
+ * @reward: what rewards measure
+ * @error: return location for a #GError
+ *
+ * Creates an environment; the scenario is loaded (and checked) now, and
+ * again with another seed by sim_rl_env_reset_with_seed().  Call a reset
+ * before the first step.  Placements are set up as the scenario's policy
+ * is (the cluster, its network, the workload's task classes, the seed),
+ * without the scenario's [policy] keys.
+ *
+ * Errors: those of sim_scenario_load() and sim_simulation_new();
+ * SIM_ERROR_INVALID for a window, slot count or placement list out of
+ * range; SIM_ERROR_NOT_FOUND for an unknown placement.
+ *
+ * Returns: (transfer full) (nullable): the environment.
+ */
+SimRlEnv *sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint window,
+                          guint node_slots, const char * const *placements, SimRlReward reward,
+                          GError **error);
+
+/**
+ * sim_rl_env_set_skip_forced:
+ * @self: an environment
+ * @skip: whether decisions where no job can start are passed over
+ *
+ * With @skip (the default), a decision whose only possible action is wait
+ * is not shown to the agent: the environment waits itself and the step's
+ * reward covers the time until a decision with a choice.  Without it,
+ * every decision of the simulation is a step.
+ */
+void sim_rl_env_set_skip_forced (SimRlEnv *self, gboolean skip);
+
+/**
+ * sim_rl_env_reset:
+ * @self: an environment
+ * @error: return location for a #GError
+ *
+ * Starts a new episode with the scenario's seed and runs to the first
+ * decision.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_rl_env_reset (SimRlEnv *self, GError **error);
+
+/**
+ * sim_rl_env_reset_with_seed:
+ * @self: an environment
+ * @seed: the seed of the new episode (scenario.seed)
+ * @error: return location for a #GError
+ *
+ * As sim_rl_env_reset() with @seed for the scenario's seed.  Same seed,
+ * same episode for the same actions.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_rl_env_reset_with_seed (SimRlEnv *self, guint64 seed, GError **error);
+
+/**
+ * sim_rl_env_step:
+ * @self: an environment after a reset
+ * @action: an action (see sim-rl-env.h for the numbering)
+ * @reward: (out): the step's reward
+ * @terminated: (out): the run has ended with every job done
+ * @truncated: (out): the run has ended with jobs still in the system (the
+ *   scenario's horizon)
+ * @error: return location for a #GError
+ *
+ * Takes @action.  A start stays in the same decision (reward 0); wait
+ * commits it and runs to the next decision with a choice.  When the run
+ * ends, the episode is over: @terminated or @truncated is set and further
+ * steps are refused until a reset.
+ *
+ * Errors: SIM_ERROR_STATE with no episode under way (before a reset, after
+ * its end); SIM_ERROR_INVALID for an action out of range or one the mask
+ * rules out now (the state is unchanged); errors of the run.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_rl_env_step (SimRlEnv *self, guint action, double *reward, gboolean *terminated,
+                          gboolean *truncated, GError **error);
+
+/**
+ * sim_rl_env_get_observation:
+ * @self: an environment
+ * @n: (out): its length, sim_rl_env_get_observation_size()
+ *
+ * The observation now (see sim-rl-env.h for the layout).
+ *
+ * Returns: (transfer none) (array length=n): the environment's own array,
+ *   overwritten by the next step or reset.
+ */
+const float *sim_rl_env_get_observation (SimRlEnv *self, gsize *n);
+
+/**
+ * sim_rl_env_get_observation_bytes:
+ * @self: an environment
+ *
+ * The observation as native-endian float32 bytes, for bindings that wrap
+ * them in an array without converting each number.
+ *
+ * Returns: (transfer full): the observation's bytes (a copy).
+ */
+GBytes *sim_rl_env_get_observation_bytes (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_observation_high:
+ * @self: an environment
+ * @n: (out): its length
+ *
+ * The upper bound of each observation entry (G_MAXFLOAT where there is
+ * none: GPUs, hours, counts); every lower bound is 0.
+ *
+ * Returns: (transfer none) (array length=n): the bounds.
+ */
+const float *sim_rl_env_get_observation_high (SimRlEnv *self, gsize *n);
+
+/**
+ * sim_rl_env_get_action_mask:
+ * @self: an environment
+ * @n: (out): its length, sim_rl_env_get_n_actions()
+ *
+ * Which actions are possible now: 1 for a start whose placement finds
+ * room (the start will succeed), and for wait while an episode is under
+ * way unless no job runs and some job could start (nothing might then
+ * happen again: the run would end with jobs that never ran, their time
+ * uncounted); 0 otherwise, and for every action once the episode has
+ * ended.
+ *
+ * Returns: (transfer none) (array length=n): the mask.
+ */
+const guint8 *sim_rl_env_get_action_mask (SimRlEnv *self, gsize *n);
+
+/**
+ * sim_rl_env_get_action_mask_bytes:
+ * @self: an environment
+ *
+ * Returns: (transfer full): the mask as bytes (a copy).
+ */
+GBytes *sim_rl_env_get_action_mask_bytes (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_observation_size:
+ *
+ * Returns: W * %SIM_RL_JOB_FEATURES + S * %SIM_RL_SLOT_FEATURES +
+ *   %SIM_RL_GLOBAL_FEATURES.
+ */
+gsize sim_rl_env_get_observation_size (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_n_actions:
+ *
+ * Returns: W * P + 1.
+ */
+guint sim_rl_env_get_n_actions (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_window:
+ *
+ * Returns: W.
+ */
+guint sim_rl_env_get_window (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_node_slots:
+ *
+ * Returns: S.
+ */
+guint sim_rl_env_get_node_slots (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_n_placements:
+ *
+ * Returns: P.
+ */
+guint sim_rl_env_get_n_placements (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_placement_name:
+ * @self: an environment
+ * @index: a placement, from 0
+ *
+ * Returns: (transfer none) (nullable): its name, %NULL past the last.
+ */
+const char *sim_rl_env_get_placement_name (SimRlEnv *self, guint index);
+
+/**
+ * sim_rl_env_get_wait_action:
+ *
+ * Returns: the wait action, W * P.
+ */
+guint sim_rl_env_get_wait_action (SimRlEnv *self);
+
+/**
+ * sim_rl_env_describe_action:
+ * @self: an environment
+ * @action: an action
+ *
+ * Returns: (transfer full): e.g. "start window job 2 (job 57) with
+ *   best-fit", "wait", or "action 99 (out of range)".
+ */
+char *sim_rl_env_describe_action (SimRlEnv *self, guint action);
+
+/**
+ * sim_rl_env_get_simulation:
+ *
+ * Returns: (transfer none) (nullable): the episode's simulation (its
+ *   report once it has ended), %NULL before the first reset.
+ */
+SimSimulation *sim_rl_env_get_simulation (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_total_reward:
+ *
+ * Returns: the sum of the episode's rewards so far.
+ */
+double sim_rl_env_get_total_reward (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_steps:
+ *
+ * Returns: the episode's steps so far.
+ */
+guint64 sim_rl_env_get_steps (SimRlEnv *self);
+
+/**
+ * sim_rl_env_is_done:
+ *
+ * Returns: whether no episode is under way (before a reset, after the end).
+ */
+gboolean sim_rl_env_is_done (SimRlEnv *self);
+
+G_END_DECLS

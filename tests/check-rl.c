@@ -1,0 +1,538 @@
+/* check-rl.c: the reinforcement-learning environment (sim-rl-env.h).
+ *
+ * An agent that starts the head of the queue with first-fit when it can,
+ * and waits otherwise, is FIFO/first-fit and must give its report byte for
+ * byte; one that starts the first job that fits is a greedy order's pass.
+ * A random agent following the mask never has an action refused, never
+ * breaks the simulation's state, and its rewards add up to minus the time
+ * integral of the jobs in the system, which the report gives as the sum of
+ * the completion times.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <sim.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BASE_TEXT \
+  "[scenario]\nname = rl\nseed = 3\n" \
+  "[pool a]\nmodel = DGX-A100\ncount = 2\n" \
+  "[pool b]\nmodel = DGX-H100\ncount = 1\n" \
+  "[workload]\nrate = 5/h\njobs = 250\ngpus = 1:0.4, 2:0.2, 4:0.2, 8:0.1, 16:0.1\n" \
+  "duration = exponential(mean=1h)\n" \
+  "[policy]\nqueue = %s\nplacement = %s\n"
+
+/* Writes the scenario to a temporary file; returns its path. */
+static char *
+write_scenario (const char *queue, const char *placement)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = g_strdup_printf (BASE_TEXT, queue, placement);
+  char *path = NULL;
+  int fd = g_file_open_tmp ("check-rl-XXXXXX.ini", &path, &error);
+
+  ck_assert_msg (fd >= 0, "%s", error ? error->message : "");
+  close (fd);
+  ck_assert (g_file_set_contents (path, text, -1, &error));
+  return path;
+}
+
+static SimReport *
+run_policy (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load (path, NULL, &error);
+  SimSimulation *sim;
+  SimReport *report;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert (sim != NULL);
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  report = g_boxed_copy (SIM_TYPE_REPORT, sim_simulation_get_report (sim));
+  g_object_unref (sim);
+  return report;
+}
+
+static double
+metric (const SimReport *report, const char *name)
+{
+  double v = 0;
+  ck_assert_msg (sim_report_get_value (report, name, &v), "no metric %s", name);
+  return v;
+}
+
+/* Steps to the end with AGENT; returns the number of steps. */
+typedef guint (*Agent) (SimRlEnv *env, GRand *rand);
+
+static guint64
+rollout (SimRlEnv *env, Agent agent, GRand *rand, gboolean check_state)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean terminated = FALSE, truncated = FALSE;
+  double sum = 0;
+  guint64 steps = 0;
+
+  while (!terminated && !truncated)
+    {
+      double reward;
+      guint action = agent (env, rand);
+      ck_assert_msg (sim_rl_env_step (env, action, &reward, &terminated, &truncated, &error),
+                     "step %" G_GUINT64_FORMAT ", action %u: %s", steps, action,
+                     error ? error->message : "");
+      sum += reward;
+      steps++;
+      if (check_state)
+        ck_assert_msg (sim__simulation_check_state (sim_rl_env_get_simulation (env), &error),
+                       "%s", error ? error->message : "");
+    }
+  ck_assert (terminated && !truncated);
+  ck_assert (sim_rl_env_is_done (env));
+  ck_assert_double_eq_tol (sum, sim_rl_env_get_total_reward (env), 1e-9 * MAX (1, fabs (sum)));
+  ck_assert_uint_eq (steps, sim_rl_env_get_steps (env));
+  return steps;
+}
+
+/* The head of the window with first-fit, else wait. */
+static guint
+head_agent (SimRlEnv *env, GRand *rand)
+{
+  gsize n;
+  const guint8 *mask = sim_rl_env_get_action_mask (env, &n);
+  return mask[0] ? 0 : sim_rl_env_get_wait_action (env);
+}
+
+/* The first window job first-fit can start, else wait. */
+static guint
+greedy_agent (SimRlEnv *env, GRand *rand)
+{
+  gsize n, obs_n;
+  const guint8 *mask = sim_rl_env_get_action_mask (env, &n);
+  const float *obs = sim_rl_env_get_observation (env, &obs_n);
+  guint p = sim_rl_env_get_n_placements (env), w = sim_rl_env_get_window (env);
+
+  /* The whole queue must be in the window for the agent to see what the
+   * policy's pass sees. */
+  ck_assert_float_le (obs[obs_n - SIM_RL_GLOBAL_FEATURES + 2], (float) w);
+  for (guint k = 0; k < w; k++)
+    if (mask[k * p])
+      return k * p;
+  return sim_rl_env_get_wait_action (env);
+}
+
+/* Any allowed action, uniformly. */
+static guint
+random_agent (SimRlEnv *env, GRand *rand)
+{
+  gsize n;
+  const guint8 *mask = sim_rl_env_get_action_mask (env, &n);
+  guint allowed[256], m = 0;
+
+  ck_assert_uint_le (n, G_N_ELEMENTS (allowed));
+
+  for (guint a = 0; a < n; a++)
+    if (mask[a])
+      allowed[m++] = a;
+  ck_assert_uint_gt (m, 0);
+  return allowed[g_rand_int_range (rand, 0, (gint32) m)];
+}
+
+static char *
+report_json (SimRlEnv *env)
+{
+  SimReport *report = sim_simulation_get_report (sim_rl_env_get_simulation (env));
+  ck_assert_ptr_nonnull (report);
+  return sim_report_to_json (report, FALSE);
+}
+
+/* The head agent is FIFO/first-fit: the same report, byte for byte. */
+START_TEST (test_head_agent_is_fifo)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_scenario ("fifo", "first-fit");
+  g_autoptr(SimReport) expected = run_policy (path);
+  g_autoptr(SimRlEnv) env = sim_rl_env_new (path, NULL, 4, 8, NULL, SIM_RL_REWARD_JOBS, &error);
+  g_autofree char *want = sim_report_to_json (expected, FALSE), *got = NULL;
+
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_rl_env_reset (env, &error));
+  ck_assert_uint_gt (rollout (env, head_agent, NULL, FALSE), 250);
+  got = report_json (env);
+  ck_assert_str_eq (got, want);
+  /* Without skipping forced waits, every decision is a step: more steps,
+   * the same run. */
+  sim_rl_env_set_skip_forced (env, FALSE);
+  ck_assert (sim_rl_env_reset (env, &error));
+  rollout (env, head_agent, NULL, FALSE);
+  g_free (got);
+  got = report_json (env);
+  ck_assert_str_eq (got, want);
+  g_unlink (path);
+}
+END_TEST
+
+/* Placements are set up as the scenario's policy is: with fgd (which
+ * weighs the workload's task classes) and topology-aware (which needs the
+ * scenario's network), the head agent is still the scenario's policy. */
+START_TEST (test_head_agent_setup)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *synthetic = write_scenario ("fifo", "fgd");
+  const char *fabric = SIM_TOP_SRCDIR "/scenarios/fabric-rail-vs-fat-tree.ini";
+  const char *path = _i == 0 ? synthetic : fabric;
+  const char *overrides[] = { "scenario.horizon=3d", NULL };
+  const char *fgd[] = { "fgd", NULL }, *topo[] = { "topology-aware", NULL };
+  g_autoptr(SimScenario) sc = sim_scenario_load (path, _i == 0 ? NULL : overrides, &error);
+  g_autoptr(SimSimulation) sim = sc ? sim_simulation_new (sc, &error) : NULL;
+  g_autoptr(SimRlEnv) env = NULL;
+  g_autofree char *want = NULL, *got = NULL;
+  gboolean term = FALSE, trunc = FALSE;
+  double reward;
+
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_simulation_run (sim, &error));
+  want = sim_report_to_json (sim_simulation_get_report (sim), FALSE);
+  env = sim_rl_env_new (path, _i == 0 ? NULL : overrides, 4, 8, _i == 0 ? fgd : topo,
+                        SIM_RL_REWARD_JOBS, &error);
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_rl_env_reset (env, &error));
+  while (!term && !trunc)
+    ck_assert_msg (sim_rl_env_step (env, head_agent (env, NULL), &reward, &term, &trunc, &error),
+                   "%s", error ? error->message : "");
+  ck_assert (_i == 0 ? term : trunc);
+  got = report_json (env);
+  ck_assert_str_eq (got, want);
+  g_unlink (synthetic);
+}
+END_TEST
+
+/* The greedy agent is a greedy order's pass (sjf: a job that does not fit
+ * lets later ones run), the window being the queue in that order. */
+START_TEST (test_greedy_agent_is_greedy_order)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_scenario ("sjf", "first-fit");
+  g_autoptr(SimReport) expected = run_policy (path);
+  g_autoptr(SimRlEnv) env = sim_rl_env_new (path, NULL, 64, 8, NULL, SIM_RL_REWARD_JOBS, &error);
+  g_autofree char *want = sim_report_to_json (expected, FALSE), *got = NULL;
+
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_rl_env_reset (env, &error));
+  rollout (env, greedy_agent, NULL, FALSE);
+  got = report_json (env);
+  ck_assert_str_eq (got, want);
+  g_unlink (path);
+}
+END_TEST
+
+/* A random agent, following the mask, on four seeds and both rewards:
+ * every action it takes succeeds, the state stays consistent, the mask
+ * rules out what would fail, and the rewards add up to the integrals the
+ * report gives. */
+START_TEST (test_random_agent)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_scenario ("fifo", "first-fit");
+  const char *placements[] = { "first-fit", "best-fit", "worst-fit", NULL };
+  SimRlReward kind = _i < 4 ? SIM_RL_REWARD_JOBS : SIM_RL_REWARD_UTILIZATION;
+  g_autoptr(SimRlEnv) env = sim_rl_env_new (path, NULL, 6, 2, placements, kind, &error);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17 + _i);
+  SimReport *report;
+  double total;
+
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (sim_rl_env_get_n_actions (env), 6 * 3 + 1);
+  ck_assert_uint_eq (sim_rl_env_get_observation_size (env),
+                     6 * SIM_RL_JOB_FEATURES + 2 * SIM_RL_SLOT_FEATURES + SIM_RL_GLOBAL_FEATURES);
+  ck_assert (sim_rl_env_reset_with_seed (env, 100 + _i, &error));
+  rollout (env, random_agent, rand, TRUE);
+  report = sim_simulation_get_report (sim_rl_env_get_simulation (env));
+  total = sim_rl_env_get_total_reward (env);
+  if (kind == SIM_RL_REWARD_JOBS)
+    {
+      double jct_sum = metric (report, "jct_mean") * metric (report, "jobs_completed");
+      ck_assert_double_eq (metric (report, "jobs_completed"), 250);
+      ck_assert_double_eq_tol (-total * 3600, jct_sum, 1e-9 * jct_sum);
+    }
+  else
+    {
+      double gpu_s = metric (report, "allocated_gpu_seconds");
+      ck_assert_double_eq_tol (total * 3600 * 24, gpu_s, 1e-9 * gpu_s);
+    }
+  g_unlink (path);
+}
+END_TEST
+
+/* Every allowed start succeeds and every ruled-out action is refused with
+ * nothing changed, checked at each decision of an episode by trying all of
+ * them on a twin environment brought to the same point. */
+START_TEST (test_mask_is_exact)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_scenario ("fifo", "best-fit");
+  g_autoptr(SimRlEnv) env = sim_rl_env_new (path, NULL, 3, 3, NULL, SIM_RL_REWARD_JOBS, &error);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  GArray *history = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n_actions = sim_rl_env_get_n_actions (env), tried = 0, refused = 0;
+
+  ck_assert (sim_rl_env_reset (env, &error));
+  for (guint step = 0; step < 60 && !sim_rl_env_is_done (env); step++)
+    {
+      gsize n;
+      const guint8 *current = sim_rl_env_get_action_mask (env, &n);
+      g_autofree guint8 *mask = g_memdup2 (current, n);
+      double reward;
+      gboolean term, trunc;
+      guint chosen;
+
+      for (guint a = 0; a < n_actions; a++)
+        {
+          g_autoptr(SimRlEnv) twin = sim_rl_env_new (path, NULL, 3, 3, NULL, SIM_RL_REWARD_JOBS,
+                                                     &error);
+          gsize m;
+          ck_assert (sim_rl_env_reset (twin, &error));
+          for (guint i = 0; i < history->len; i++)
+            ck_assert (sim_rl_env_step (twin, g_array_index (history, guint, i), &reward, &term,
+                                        &trunc, &error));
+          ck_assert (memcmp (sim_rl_env_get_action_mask (twin, &m), mask, n) == 0);
+          if (mask[a])
+            {
+              ck_assert_msg (sim_rl_env_step (twin, a, &reward, &term, &trunc, &error), "%s",
+                             error ? error->message : "");
+              tried++;
+            }
+          else
+            {
+              g_autofree float *before = NULL;
+              gsize k;
+              const float *now = sim_rl_env_get_observation (twin, &k);
+              before = g_memdup2 (now, k * sizeof (float));
+              ck_assert (!sim_rl_env_step (twin, a, &reward, &term, &trunc, &error));
+              ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+              ck_assert (strstr (error->message, "not possible now") != NULL);
+              g_clear_error (&error);
+              ck_assert (memcmp (before, sim_rl_env_get_observation (twin, &k),
+                                 k * sizeof (float)) == 0);
+              ck_assert (sim__simulation_check_state (sim_rl_env_get_simulation (twin), &error));
+              refused++;
+            }
+        }
+      chosen = random_agent (env, rand);
+      ck_assert (sim_rl_env_step (env, chosen, &reward, &term, &trunc, &error));
+      g_array_append_val (history, chosen);
+    }
+  ck_assert_uint_gt (tried, 60);
+  ck_assert_uint_gt (refused, 60);
+  g_array_unref (history);
+  g_unlink (path);
+}
+END_TEST
+
+/* Same seed, same episode; another seed, another; the scenario's seed by
+ * default. */
+START_TEST (test_reset_determinism)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_scenario ("fifo", "first-fit");
+  g_autoptr(SimRlEnv) env = sim_rl_env_new (path, NULL, 8, 4, NULL, SIM_RL_REWARD_JOBS, &error);
+  double totals[3];
+  guint64 seeds[3] = { 7, 7, 8 };
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (1);
+      ck_assert (sim_rl_env_reset_with_seed (env, seeds[i], &error));
+      rollout (env, random_agent, rand, FALSE);
+      totals[i] = sim_rl_env_get_total_reward (env);
+    }
+  ck_assert (totals[0] == totals[1]);
+  ck_assert (totals[0] != totals[2]);
+  g_unlink (path);
+}
+END_TEST
+
+/* The observation's layout on a known state: the first decision of a run
+ * whose first job is known, on a cluster of three nodes. */
+START_TEST (test_observation_layout)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_scenario ("fifo", "first-fit");
+  g_autoptr(SimRlEnv) env = sim_rl_env_new (path, NULL, 2, 4, NULL, SIM_RL_REWARD_JOBS, &error);
+  SimSchedContext *ctx;
+  SimJob * const *queue;
+  guint n_queue;
+  gsize n, nh;
+  const float *obs, *high;
+  const float *slots, *global;
+
+  ck_assert (sim_rl_env_reset (env, &error));
+  obs = sim_rl_env_get_observation (env, &n);
+  high = sim_rl_env_get_observation_high (env, &nh);
+  ck_assert_uint_eq (n, nh);
+  for (gsize i = 0; i < n; i++)
+    ck_assert (obs[i] >= 0 && obs[i] <= high[i]);
+  ctx = sim_simulation_get_decision (sim_rl_env_get_simulation (env));
+  queue = sim_sched_context_get_queue (ctx, &n_queue);
+  ck_assert_uint_eq (n_queue, 1);
+  ck_assert_float_eq (obs[0], 1);
+  ck_assert_float_eq (obs[1], (float) queue[0]->spec.gpus);
+  ck_assert_float_eq (obs[2], 1);
+  ck_assert_float_eq (obs[3], 0);
+  ck_assert_float_eq (obs[4], 0);
+  for (guint f = 0; f < SIM_RL_JOB_FEATURES; f++)
+    ck_assert_float_eq (obs[SIM_RL_JOB_FEATURES + f], 0);   /* padding */
+  slots = obs + 2 * SIM_RL_JOB_FEATURES;
+  for (guint s = 0; s < 3; s++)
+    {
+      ck_assert_float_eq (slots[s * SIM_RL_SLOT_FEATURES], 1);
+      ck_assert_float_eq (slots[s * SIM_RL_SLOT_FEATURES + 1], 1);
+    }
+  ck_assert_float_eq (slots[3 * SIM_RL_SLOT_FEATURES], 0);
+  global = slots + 4 * SIM_RL_SLOT_FEATURES;
+  ck_assert_uint_eq (global + SIM_RL_GLOBAL_FEATURES - obs, n);
+  ck_assert_float_eq (global[0], 1);
+  ck_assert_float_eq (global[2], 1);
+  ck_assert_float_eq (global[3], 0);
+  ck_assert_float_eq (global[4], 0);
+  /* Start it: without skipping, the decision stays open, the reward is 0
+   * and the node it went to (first-fit: node 0 first) has fewer free GPUs. */
+  {
+    double reward = -1;
+    gboolean term, trunc;
+    guint gpus = queue[0]->spec.gpus;
+
+    sim_rl_env_set_skip_forced (env, FALSE);
+    ck_assert (sim_rl_env_reset (env, &error));
+    ck_assert (sim_rl_env_step (env, 0, &reward, &term, &trunc, &error));
+    ck_assert (!term && !trunc);
+    ck_assert_double_eq (reward, 0);
+    obs = sim_rl_env_get_observation (env, &n);
+    slots = obs + 2 * SIM_RL_JOB_FEATURES;
+    global = slots + 4 * SIM_RL_SLOT_FEATURES;
+    ck_assert_float_eq (obs[0], 0);
+    ck_assert_float_eq (slots[1], gpus >= 8 ? 0 : (float) (8 - gpus) / 8.0f);
+    ck_assert_float_eq (global[0], (float) (24 - gpus) / 24.0f);
+    ck_assert_float_eq (global[2], 0);
+    ck_assert_float_eq (global[3], 1);
+    ck_assert_float_eq (global[4], (float) gpus / 24.0f);
+    /* Only wait is possible. */
+    {
+      const guint8 *mask = sim_rl_env_get_action_mask (env, &n);
+      ck_assert (mask[n - 1] == 1);
+      for (gsize a = 0; a + 1 < n; a++)
+        ck_assert (mask[a] == 0);
+    }
+  }
+  g_unlink (path);
+}
+END_TEST
+
+/* Bad arguments and misuse are errors that say what is wrong. */
+START_TEST (test_errors)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_scenario ("fifo", "first-fit");
+  const char *bad[] = { "first-fit", "frist-fit", NULL };
+  const char *none[] = { NULL };
+  g_autoptr(SimRlEnv) env = NULL;
+  double reward;
+  gboolean term, trunc;
+
+  ck_assert_ptr_null (sim_rl_env_new (path, NULL, 0, 4, NULL, SIM_RL_REWARD_JOBS, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert (strstr (error->message, "window") != NULL);
+  g_clear_error (&error);
+  ck_assert_ptr_null (sim_rl_env_new (path, NULL, 4, 0, NULL, SIM_RL_REWARD_JOBS, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  g_clear_error (&error);
+  ck_assert_ptr_null (sim_rl_env_new (path, NULL, 4, 4, none, SIM_RL_REWARD_JOBS, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  g_clear_error (&error);
+  ck_assert_ptr_null (sim_rl_env_new (path, NULL, 4, 4, bad, SIM_RL_REWARD_JOBS, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_NOT_FOUND));
+  ck_assert_msg (strstr (error->message, "placement 1") != NULL &&
+                 strstr (error->message, "frist-fit") != NULL, "%s", error->message);
+  g_clear_error (&error);
+  ck_assert_ptr_null (sim_rl_env_new ("/nonexistent/s.ini", NULL, 4, 4, NULL,
+                                      SIM_RL_REWARD_JOBS, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_IO));
+  g_clear_error (&error);
+
+  env = sim_rl_env_new (path, NULL, 4, 4, NULL, SIM_RL_REWARD_JOBS, &error);
+  ck_assert (env != NULL);
+  ck_assert (!sim_rl_env_step (env, 0, &reward, &term, &trunc, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+  ck_assert (strstr (error->message, "reset") != NULL);
+  g_clear_error (&error);
+  ck_assert (sim_rl_env_reset (env, &error));
+  ck_assert (!sim_rl_env_step (env, 9, &reward, &term, &trunc, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert (strstr (error->message, "out of range") != NULL);
+  g_clear_error (&error);
+  /* Window slot 3 is empty at the first decision (one job waits). */
+  ck_assert (!sim_rl_env_step (env, 6, &reward, &term, &trunc, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert_msg (strstr (error->message, "slot is empty") != NULL, "%s", error->message);
+  g_clear_error (&error);
+  rollout (env, head_agent, NULL, FALSE);
+  ck_assert (!sim_rl_env_step (env, 8, &reward, &term, &trunc, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+  ck_assert (strstr (error->message, "has ended") != NULL);
+  g_unlink (path);
+}
+END_TEST
+
+/* A horizon that cuts the run short truncates the episode. */
+START_TEST (test_truncated_by_horizon)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_scenario ("fifo", "first-fit");
+  const char *overrides[] = { "scenario.horizon=20h", NULL };
+  g_autoptr(SimRlEnv) env = sim_rl_env_new (path, overrides, 4, 4, NULL, SIM_RL_REWARD_JOBS,
+                                            &error);
+  gboolean term = FALSE, trunc = FALSE;
+  double reward;
+
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_rl_env_reset (env, &error));
+  while (!term && !trunc)
+    ck_assert (sim_rl_env_step (env, head_agent (env, NULL), &reward, &term, &trunc, &error));
+  ck_assert (trunc && !term);
+  g_unlink (path);
+}
+END_TEST
+
+static Suite *
+rl_suite (void)
+{
+  Suite *s = suite_create ("rl");
+  TCase *tc = tcase_create ("env");
+
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_head_agent_is_fifo);
+  tcase_add_test (tc, test_greedy_agent_is_greedy_order);
+  tcase_add_loop_test (tc, test_head_agent_setup, 0, 2);
+  tcase_add_loop_test (tc, test_random_agent, 0, 6);
+  tcase_add_test (tc, test_mask_is_exact);
+  tcase_add_test (tc, test_reset_determinism);
+  tcase_add_test (tc, test_observation_layout);
+  tcase_add_test (tc, test_errors);
+  tcase_add_test (tc, test_truncated_by_horizon);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (rl_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
