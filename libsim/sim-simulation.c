@@ -1633,6 +1633,7 @@ build_fabric (SimSimulation *self, GError **error)
       return FALSE;
     }
   self->comm = sim__job_comm_new (self->topology, self->cluster);
+  sim__job_comm_set_sharing (self->comm, sc->fabric.sharing);
   self->comm_rng = sim_rng_new (sc->seed, "comm");
   for (guint i = 0; i < sc->n_comm_mix; i++)
     self->comm_mix_total += sc->comm_mix[i].share;
