@@ -1378,7 +1378,7 @@ comm_speedup (SimSimulation *self, const SimJobClassConfig *cls, guint n, double
 {
   const SimCommProfile *c = &cls->comm;
   guint ref = cls->reference_gpus;
-  double compute1, compute, comm = 0, hidden;
+  double compute1, compute, iteration = 0;
 
   for (guint g = 0; ref == 0 && g < cls->n_gpu_values; g++)
     ref = MAX (ref, cls->gpu_values[g]);
@@ -1395,11 +1395,10 @@ comm_speedup (SimSimulation *self, const SimJobClassConfig *cls, guint n, double
                    sim_cluster_get_n_gpus (self->cluster));
       return FALSE;
     }
-  if (!sim__job_comm_idle_time (self->comm, c, n, &comm, error))
-    return FALSE;
   compute = compute1 / n;
-  hidden = MIN (c->overlap * comm, compute);
-  *out = compute1 / (compute + comm - hidden);
+  if (!sim__job_comm_idle_iteration (self->comm, c, n, compute, &iteration, error))
+    return FALSE;
+  *out = compute1 / iteration;
   return TRUE;
 }
 

@@ -9,6 +9,10 @@
  *    leaf uplinks run slower together than alone, each at the rate the
  *    max-min shares of both jobs' flows predict, and a third job inside one
  *    leaf is unaffected;
+ *  - demand-aware sharing: two jobs whose average demands fit an uplink
+ *    are not slowed, two that do not are slowed to the max-min shares
+ *    with demands (by hand), a job alone is the same under both modes;
+ *  - the overlap hides data-parallel traffic, not tensor-parallel;
  *  - a job on one GPU, or without a profile, is not slowed;
  *  - without a [fabric], communication profiles are refused with a clear
  *    message;
@@ -366,6 +370,43 @@ START_TEST (test_demand_above_capacity)
 }
 END_TEST
 
+/* The overlap hides data-parallel gradients only.  One 16-GPU job on two
+ * nodes of a single switch, 1 s of compute per iteration, overlap 1: as
+ * data parallelism (10 GB of gradients), its all-reduce (about 50 ms) hides
+ * entirely behind compute and it ends at 2,000 s; as 16-way tensor
+ * parallelism (the same 10 GB all-reduce over the same GPUs, tp_bytes),
+ * compute waits for it every iteration: 2,000 x (1 s + its time).  Under
+ * both sharing modes (a job alone). */
+START_TEST (test_overlap_data_parallel_only)
+{
+  const char *fabrics[] = { "topology = single-switch\nswitch = Quantum-2-QM9700",
+                            "topology = single-switch\nswitch = Quantum-2-QM9700\n"
+                            "sharing = always-on" };
+  const char *job = "1 0 -1 2000 16 -1 -1 16 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+  guint32 gpus[16];
+
+  for (guint i = 0; i < 16; i++)
+    gpus[i] = i;
+  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
+    {
+      Times dp = { 0 }, tp = { 0 };
+      g_autoptr(SimSimulation) s1 =
+        run_profile (job, 2, fabrics[f], "iteration = 1s\ngradient = 10GB\noverlap = 1", &dp);
+      g_autoptr(SimSimulation) s2 =
+        run_profile (job, 2, fabrics[f], "iteration = 1s\ngradient = 0B\n"
+                     "tensor_parallel = 16\ntp_bytes = 10GB\noverlap = 1", &tp);
+      double t = allreduce_time (s2, "single-switch", 10000000000ull, gpus, 16, NULL, 0);
+
+      ck_assert_double_gt (t, 0.01);
+      ck_assert_double_lt (t, 0.5);
+      ck_assert_int_eq (dp.end[1], 2000 * SIM_SECOND);
+      ck_assert_msg (fabs (sim_time_to_seconds (tp.end[1]) - 2000 * (1 + t)) < 1e-6,
+                     "tensor-parallel job ends at %.9f s, expected %.9f s",
+                     sim_time_to_seconds (tp.end[1]), 2000 * (1 + t));
+    }
+}
+END_TEST
+
 /* A 1-GPU job with a profile has nothing to exchange: it ends on time. */
 START_TEST (test_single_gpu_not_slowed)
 {
@@ -578,6 +619,7 @@ main (void)
   tcase_add_test (tc, test_contention);
   tcase_add_test (tc, test_demand_below_capacity);
   tcase_add_test (tc, test_demand_above_capacity);
+  tcase_add_test (tc, test_overlap_data_parallel_only);
   tcase_add_test (tc, test_single_gpu_not_slowed);
   tcase_add_test (tc, test_needs_fabric);
   tcase_add_test (tc, test_latency_every_iteration);

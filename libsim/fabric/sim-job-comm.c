@@ -163,14 +163,22 @@ register_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes,
   return TRUE;
 }
 
+/* The iteration time of a job that computes for @compute seconds and
+ * communicates for @phase[0] (data-parallel gradients, of which @overlap
+ * hides behind compute), @phase[1] and @phase[2] (tensor-parallel
+ * all-reduces and pipeline sends, which compute waits for). */
+static double
+iteration_time (double compute, const double *phase, double overlap)
+{
+  return compute + phase[0] + phase[1] + phase[2] - MIN (overlap * phase[0], compute);
+}
+
 /* The iteration time of @job alone on the network (seconds). */
 static double
 alone_iteration (const SimJob *job, const JobState *js)
 {
-  double compute = sim_time_to_seconds (job->spec.comm.iteration) / job->speed;
-  double comm = js->alone[0] + js->alone[1] + js->alone[2];
-
-  return compute + comm - MIN (job->spec.comm.overlap * comm, compute);
+  return iteration_time (sim_time_to_seconds (job->spec.comm.iteration) / job->speed, js->alone,
+                         job->spec.comm.overlap);
 }
 
 /* Caps @js's flows at the average demand of an iteration of
@@ -448,14 +456,6 @@ sim__job_comm_take_changed (SimJob *job)
   return TRUE;
 }
 
-/* The rate of a job whose iteration computes for @compute seconds here
- * (@reference on the reference GPU) and communicates for @comm. */
-static double
-iteration_rate (double reference, double compute, double comm, double overlap)
-{
-  double hidden = MIN (overlap * comm, compute);
-  return reference / (compute + comm - hidden);
-}
 
 double
 sim__job_comm_rate (SimJobComm *comm, const SimJob *job)
@@ -477,13 +477,13 @@ sim__job_comm_rate (SimJobComm *comm, const SimJob *job)
     }
   /* Reference compute done per second: the iteration's reference compute
    * over its time here. */
-  return iteration_rate (reference, reference / job->speed,
-                         phase_time[0] + phase_time[1] + phase_time[2], job->spec.comm.overlap);
+  return reference / iteration_time (reference / job->speed, phase_time, job->spec.comm.overlap);
 }
 
 typedef struct {
   SimCommModel *model;
   double        seconds;
+  double        phase[N_PHASES];
 } Timing;
 
 static gboolean
@@ -497,6 +497,7 @@ time_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes, const 
                             error))
     return FALSE;
   t->seconds += timing.time;
+  t->phase[phase] += timing.time;
   return TRUE;
 }
 
@@ -505,7 +506,7 @@ sim__job_comm_idle_time (SimJobComm *comm, const SimCommProfile *profile, guint 
                          double *seconds, GError **error)
 {
   g_autofree guint32 *gpus = NULL;
-  Timing t = { NULL, 0 };
+  Timing t = { NULL, 0, { 0, 0, 0 } };
 
   g_return_val_if_fail (comm != NULL && profile != NULL && seconds != NULL, FALSE);
   if (comm->idle == NULL)
@@ -517,5 +518,25 @@ sim__job_comm_idle_time (SimJobComm *comm, const SimCommProfile *profile, guint 
   if (!foreach_collective (profile, gpus, n, TRUE, time_one, &t, error))
     return FALSE;
   *seconds = t.seconds;
+  return TRUE;
+}
+
+gboolean
+sim__job_comm_idle_iteration (SimJobComm *comm, const SimCommProfile *profile, guint n,
+                              double compute, double *seconds, GError **error)
+{
+  g_autofree guint32 *gpus = NULL;
+  Timing t = { NULL, 0, { 0, 0, 0 } };
+
+  g_return_val_if_fail (comm != NULL && profile != NULL && seconds != NULL, FALSE);
+  if (comm->idle == NULL)
+    comm->idle = sim_comm_model_new (comm->topology, comm->cluster);
+  gpus = g_new (guint32, MAX (n, 2));
+  for (guint i = 0; i < n; i++)
+    gpus[i] = i;
+  t.model = comm->idle;
+  if (!foreach_collective (profile, gpus, n, TRUE, time_one, &t, error))
+    return FALSE;
+  *seconds = iteration_time (compute, t.phase, profile->overlap);
   return TRUE;
 }

@@ -6,9 +6,18 @@
  * when it stops; while it runs, its rate (reference compute done per
  * second) follows the shares its collectives get:
  *
- *     iteration = compute + comm - min (overlap x comm, compute),
- *     comm = sum over phases (data, tensor, pipeline) of the phase's slowest collective,
+ *     iteration = compute + dp + tp + pp - min (overlap x dp, compute),
+ *     dp, tp, pp = each phase's (data, tensor, pipeline) slowest collective,
  *     rate = reference compute per iteration / iteration.
+ *
+ * The overlap hides data-parallel traffic only: the gradients of a layer
+ * are all-reduced while the backward pass computes the layers before it
+ * (PyTorch DDP's buckets, Megatron-LM's overlapped gradient reduction),
+ * but a tensor-parallel all-reduce sits between two matrix products that
+ * need its result, and a pipeline stage waits for the activations it
+ * receives, so compute waits for both (Megatron-LM, Narayanan et al., SC
+ * 2021: the tensor-parallel all-reduces are on the critical path, which is
+ * why tensor parallelism is kept inside a node).
  *
  * Ranks follow the usual layout (tensor-parallel fastest, then data, then
  * pipeline): rank = t + tp (d + dp p).  Each data-parallel group reduces
@@ -140,6 +149,13 @@ double   sim__job_comm_rate (SimJobComm *comm, const SimJob *job);
  * on the network: for a class's speed-up curve. */
 gboolean sim__job_comm_idle_time (SimJobComm *comm, const SimCommProfile *profile, guint n,
                                   double *seconds, GError **error);
+
+/* The iteration time of @profile computing for @compute seconds on the
+ * first @n GPUs of the cluster (one group of each parallel kind), with
+ * nothing else on the network: compute plus communication, the overlap
+ * hiding data-parallel traffic only (above). */
+gboolean sim__job_comm_idle_iteration (SimJobComm *comm, const SimCommProfile *profile, guint n,
+                                       double compute, double *seconds, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimJobComm, sim__job_comm_free)
 
