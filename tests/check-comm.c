@@ -370,6 +370,80 @@ START_TEST (test_demand_above_capacity)
 }
 END_TEST
 
+/* Max-min with demands, by hand, on the collectives model: on the
+ * fixture above, the eight pairs (node 2 GPU d, node 1 GPU d) of one job
+ * and (node 3 GPU d, node 4 GPU d) of another send up leaf 1, one flow of
+ * each on each of its eight uplinks (C = 47.5 GB/s).  A light job asking
+ * 10 GB/s per pair gets it (the other cannot take what it does not need);
+ * a heavy one asking 40 GB/s gets the rest, 37.5 GB/s, short by 40 / 37.5.
+ * Both asking 40 GB/s: each gets 23.75, short by 40 / 23.75.  Uncapped,
+ * nobody is short.  A send/recv flow carries its whole message, so its
+ * demand is the message rate. */
+START_TEST (test_maxmin_with_demands)
+{
+  const char *fabric = "topology = fat-tree\nswitch = Quantum-2-QM9700\nradix = 24\n"
+                       "oversubscription = 2";
+  Times t = { 0 };
+  g_autoptr(SimSimulation) sim = run ("1 0 -1 1 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n", 8,
+                                      fabric, "1GB", 0, &t);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCatalogue) cat = sim_catalogue_new_default (NULL, &error);
+  const SimCluster *cluster = sim_simulation_get_cluster (sim);
+  SimFabricConfig cfg = { 0 };
+  g_autoptr(SimTopology) topo = NULL;
+  g_autoptr(SimCommModel) model = NULL;
+  guint heavy[8], light[8];
+  const double c = 47.5e9;
+
+  ck_assert (sim_fabric_config_set (&cfg, "topology", "fat-tree", &error));
+  ck_assert (sim_fabric_config_set (&cfg, "switch", "Quantum-2-QM9700", &error));
+  ck_assert (sim_fabric_config_set (&cfg, "radix", "24", &error));
+  ck_assert (sim_fabric_config_set (&cfg, "oversubscription", "2", &error));
+  topo = sim_topology_new (cluster, cat, &cfg, &error);
+  ck_assert_msg (topo != NULL, "%s", error ? error->message : "");
+  model = sim_comm_model_new (topo, cluster);
+  for (guint d = 0; d < 8; d++)
+    {
+      guint32 a[2] = { 8 + d, 16 + d }, b[2] = { 24 + d, 32 + d };
+      heavy[d] = sim_comm_model_add (model, SIM_COLLECTIVE_SEND_RECV, SIM_COLLECTIVE_ALGO_AUTO,
+                                     1000000000, a, 2, &error);
+      light[d] = sim_comm_model_add (model, SIM_COLLECTIVE_SEND_RECV, SIM_COLLECTIVE_ALGO_AUTO,
+                                     1000000000, b, 2, &error);
+      ck_assert (heavy[d] > 0 && light[d] > 0);
+      ck_assert_int_eq (sim_comm_model_get_algo (model, heavy[d]), SIM_COLLECTIVE_ALGO_DIRECT);
+    }
+  for (guint d = 0; d < 8; d++)
+    ck_assert_double_eq (sim_comm_model_get_shortfall (model, heavy[d]), 1);
+  for (guint d = 0; d < 8; d++)
+    {
+      ck_assert (sim_comm_model_set_demand (model, heavy[d], 40e9));
+      ck_assert (sim_comm_model_set_demand (model, light[d], 10e9));
+    }
+  for (guint d = 0; d < 8; d++)
+    {
+      ck_assert_double_eq_tol (sim_comm_model_get_shortfall (model, light[d]), 1, 1e-12);
+      ck_assert_double_eq_tol (sim_comm_model_get_shortfall (model, heavy[d]), 40e9 / (c - 10e9),
+                               1e-9);
+    }
+  for (guint d = 0; d < 8; d++)
+    ck_assert (sim_comm_model_set_demand (model, light[d], 40e9));
+  for (guint d = 0; d < 8; d++)
+    {
+      ck_assert_double_eq_tol (sim_comm_model_get_shortfall (model, light[d]), 40e9 / (c / 2),
+                               1e-9);
+      ck_assert_double_eq_tol (sim_comm_model_get_shortfall (model, heavy[d]), 40e9 / (c / 2),
+                               1e-9);
+    }
+  /* No limit again: nobody is short. */
+  for (guint d = 0; d < 8; d++)
+    ck_assert (sim_comm_model_set_demand (model, heavy[d], INFINITY));
+  ck_assert_double_eq (sim_comm_model_get_shortfall (model, heavy[0]), 1);
+  ck_assert (!sim_comm_model_set_demand (model, 999999, 1e9));
+  ck_assert_double_eq (sim_comm_model_get_shortfall (model, 999999), 1);
+  sim_fabric_config_clear (&cfg);
+}
+END_TEST
+
 /* The overlap hides data-parallel gradients only.  One 16-GPU job on two
  * nodes of a single switch, 1 s of compute per iteration, overlap 1: as
  * data parallelism (10 GB of gradients), its all-reduce (about 50 ms) hides
@@ -620,6 +694,7 @@ main (void)
   tcase_add_test (tc, test_demand_below_capacity);
   tcase_add_test (tc, test_demand_above_capacity);
   tcase_add_test (tc, test_overlap_data_parallel_only);
+  tcase_add_test (tc, test_maxmin_with_demands);
   tcase_add_test (tc, test_single_gpu_not_slowed);
   tcase_add_test (tc, test_needs_fabric);
   tcase_add_test (tc, test_latency_every_iteration);
