@@ -65,9 +65,12 @@
  * for only what it needs: sim-job-comm.h caps a training job's flows at
  * their average demand (bytes per iteration over the iteration time), so
  * that a flow never takes more than it asks and the capacity it leaves
- * goes to the others, and iterates those caps to a fixed point, one
- * incremental solve per round (its header gives the rounds' bound and
- * tolerance).  Changing a cap marks the flow's component like any change;
+ * goes to the others, and iterates those caps to a fixed point: each round
+ * is one incremental solve (the cost above, over the components whose caps
+ * moved); a job's iteration time only grows within an update, so the
+ * rounds converge, in one stretch on a single shared bottleneck and a few
+ * on chains of them, and stop at a relative tolerance of 1e-6 or after 32
+ * rounds (its header gives the details).  Changing a cap marks the flow's component like any change;
  * setting the cap a flow already has marks nothing.
  *
  * Ids.  A flow or resource id packs its slot and a generation counter that

@@ -52,7 +52,10 @@
  * time its bytes take at the rates it gets), where T0_j is the job's
  * iteration time alone on the network (the formula above with the phases'
  * times on an idle copy of the network, the collectives on the algorithms
- * chosen on the network).  A job whose neighbours' average demands and its
+ * chosen on the network; under ECMP the copy hashes the job's flows
+ * afresh, and under adaptive routing routes them on the idle links, so
+ * its self-collisions there are a draw of the same law, not the very ones
+ * it has on the network).  A job whose neighbours' average demands and its
  * own fit in every link is not slowed at all; a job alone is exactly as
  * in always-on; the overlap enters through T0_j (the share of
  * communication hidden behind compute); once the network is the limit,
