@@ -74,9 +74,11 @@
  * accordingly.  The rounds stop when no job is short, or after
  * SIM_JOB_COMM_MAX_ROUNDS (the last stretch is kept: the job's time is then
  * what the rates of the last solve allow, an upper bound).  Convergence:
- * within an update T_j only grows (a shortfall is >= 1), and it is bounded
- * by the time the job's bytes take when every other job asks its own
- * T0 demand, so the rounds converge.  On one shared bottleneck they end
+ * within an update T_j only grows (a shortfall is >= 1), and it is bounded:
+ * max-min fairness gives every flow at least min(its cap, C_r / n_r) on
+ * each resource r it crosses (n_r flows there), so a job stops being short
+ * once its iterations last as long as its bytes take at those equal
+ * splits.  A monotone bounded sequence converges.  On one shared bottleneck they end
  * after one stretch: a stretched job's new demand is its max-min share
  * exactly, so the second solve finds nobody short.  Chains of bottlenecks
  * (a job stretched on one link lowering its demand on another) take a few
