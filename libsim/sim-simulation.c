@@ -1385,7 +1385,7 @@ comm_speedup (SimSimulation *self, const SimJobClassConfig *cls, guint n, double
 {
   const SimCommProfile *c = &cls->comm;
   guint ref = cls->reference_gpus;
-  double compute1, compute, comm = 0, hidden;
+  double compute1, compute, iteration = 0;
 
   for (guint g = 0; ref == 0 && g < cls->n_gpu_values; g++)
     ref = MAX (ref, cls->gpu_values[g]);
@@ -1402,11 +1402,10 @@ comm_speedup (SimSimulation *self, const SimJobClassConfig *cls, guint n, double
                    sim_cluster_get_n_gpus (self->cluster));
       return FALSE;
     }
-  if (!sim__job_comm_idle_time (self->comm, c, n, &comm, error))
-    return FALSE;
   compute = compute1 / n;
-  hidden = MIN (c->overlap * comm, compute);
-  *out = compute1 / (compute + comm - hidden);
+  if (!sim__job_comm_idle_iteration (self->comm, c, n, compute, &iteration, error))
+    return FALSE;
+  *out = compute1 / iteration;
   return TRUE;
 }
 
@@ -1640,6 +1639,7 @@ build_fabric (SimSimulation *self, GError **error)
       return FALSE;
     }
   self->comm = sim__job_comm_new (self->topology, self->cluster);
+  sim__job_comm_set_sharing (self->comm, sc->fabric.sharing);
   self->comm_rng = sim_rng_new (sc->seed, "comm");
   for (guint i = 0; i < sc->n_comm_mix; i++)
     self->comm_mix_total += sc->comm_mix[i].share;

@@ -9,6 +9,10 @@
  *    leaf uplinks run slower together than alone, each at the rate the
  *    max-min shares of both jobs' flows predict, and a third job inside one
  *    leaf is unaffected;
+ *  - demand-aware sharing: two jobs whose average demands fit an uplink
+ *    are not slowed, two that do not are slowed to the max-min shares
+ *    with demands (by hand), a job alone is the same under both modes;
+ *  - the overlap hides data-parallel traffic, not tensor-parallel;
  *  - a job on one GPU, or without a profile, is not slowed;
  *  - without a [fabric], communication profiles are refused with a clear
  *    message;
@@ -170,7 +174,7 @@ END_TEST
 START_TEST (test_contention)
 {
   const char *fabric = "topology = fat-tree\nswitch = Quantum-2-QM9700\nradix = 24\n"
-                       "oversubscription = 2";
+                       "oversubscription = 2\nsharing = always-on";
   const char *j1 = "1 0 -1 2000 24 -1 -1 24 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
   const char *j2 = "2 0 -1 2000 24 -1 -1 24 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
   const char *j3 = "3 0 -1 2000 16 -1 -1 16 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
@@ -245,6 +249,235 @@ START_TEST (test_contention)
                  "job 3 ends at %.6f s; predicted %.6f s", sim_time_to_seconds (both.end[3]),
                  work * (1 + t3.time));
   sim_fabric_config_clear (&cfg);
+}
+END_TEST
+
+/* The contention fixture above (jobs 1 and 2, 24 GPUs each on three
+ * nodes, both crossing leaf 1's eight uplinks), with demand-aware sharing.
+ * Each job's all-reduce is a ring of 8 channels (one per NIC), each edge
+ * between two nodes carrying 2(n-1)/n x S / 8 = 23/96 S bytes per
+ * iteration, and D-mod-K puts two such flows, one per job, on each uplink
+ * of leaf 1 and each downlink into it (the shares halve under always-on).
+ * An uplink carries C = 400 Gb/s x 0.95 (IB-NDR's efficiency) = 47.5 GB/s.
+ *
+ * Below capacity (20 GB, no overlap): each job's iteration alone is about
+ * 1.1 s, so each flow asks 23/96 x 20 GB / 1.1 s = 4.4 GB/s, and the two
+ * ask 8.7 GB/s of 47.5: neither job is slowed; it ends exactly when it
+ * ends alone (job 2 beside a job on nodes 0-2 that leaves after a second,
+ * so that it starts on the same algorithm as beside job 1: the choice of
+ * algorithm weighs the load there is when a job starts).  Always-on sharing
+ * slows both (the key's direction). */
+START_TEST (test_demand_below_capacity)
+{
+  const char *fabric = "topology = fat-tree\nswitch = Quantum-2-QM9700\nradix = 24\n"
+                       "oversubscription = 2";
+  const char *always = "topology = fat-tree\nswitch = Quantum-2-QM9700\nradix = 24\n"
+                       "oversubscription = 2\nsharing = always-on";
+  const char *j1 = "1 0 -1 2000 24 -1 -1 24 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+  const char *j2 = "2 0 -1 2000 24 -1 -1 24 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+  g_autofree char *all = g_strconcat (j1, j2, NULL);
+  g_autofree char *pad2 = g_strconcat ("9 0 -1 1 24 -1 -1 24 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n", j2,
+                                       NULL);
+  Times both = { 0 }, on = { 0 }, alone1 = { 0 }, alone1_on = { 0 }, alone2 = { 0 };
+  g_autoptr(SimSimulation) s1 = run (all, 8, fabric, "20GB", 0, &both);
+  g_autoptr(SimSimulation) s5 = run (pad2, 8, fabric, "20GB", 0, &alone2);
+  g_autoptr(SimSimulation) s2 = run (all, 8, always, "20GB", 0, &on);
+  g_autoptr(SimSimulation) s3 = run (j1, 8, fabric, "20GB", 0, &alone1);
+  g_autoptr(SimSimulation) s4 = run (j1, 8, always, "20GB", 0, &alone1_on);
+  double lone = sim_time_to_seconds (alone1.end[1]);
+
+  /* A job alone: the same end under either sharing, to the nanosecond. */
+  ck_assert_int_eq (alone1.end[1], alone1_on.end[1]);
+  /* Demand below capacity: not slowed at all. */
+  ck_assert_int_eq (both.end[1], alone1.end[1]);
+  ck_assert_int_eq (both.end[2], alone2.end[2]);
+  /* Always-on: both slowed, by more than a second. */
+  ck_assert_double_gt (sim_time_to_seconds (on.end[1]), lone + 1);
+  ck_assert_double_gt (sim_time_to_seconds (on.end[2]), lone + 1);
+  ck_assert_double_gt (lone, 2000 * 1.05);
+}
+END_TEST
+
+/* Runs TRACE on NODES DGX-H100 with FABRIC, every job with the [comm]
+ * PROFILE (keys, one a line). */
+static SimSimulation *
+run_profile (const char *trace, guint nodes, const char *fabric, const char *profile,
+             Times *times)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "jobs.swf", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = NULL;
+  SimSimulation *sim;
+
+  ck_assert (g_file_set_contents (path, trace, -1, NULL));
+  text = g_strdup_printf ("[scenario]\nname = comm\n"
+                          "[pool p]\nmodel = DGX-H100\ncount = %u\n"
+                          "[fabric]\n%s\n"
+                          "[workload]\nsource = swf\ntrace = %s\n"
+                          "[comm train]\n%s\n",
+                          nodes, fabric, path, profile);
+  sc = sim_scenario_load_from_data (text, -1, "comm.ini", tmpdir, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  sim_simulation_set_job_observer (sim, record, times, NULL);
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  return sim;
+}
+
+/* Above capacity, by hand.  On the fabric above, job 3 (8 GPUs, no
+ * network traffic) takes node 0; jobs 1 and 2 (16 GPUs each) take nodes
+ * 1-2 (leaves 0 and 1) and 3-4 (leaves 1 and 2).  Each is a 2-stage
+ * pipeline of one node per stage (no data or tensor traffic): 100 GB per
+ * iteration between GPU d of the two stages, each way (NCCL's send/recv of
+ * a pair).  Job 1's node 2 sends to node 1 and job 2's node 3 to node 4,
+ * both up leaf 1: D-mod-K puts one flow of each job on each of its eight
+ * uplinks (C = 400 Gb/s x 0.95 = 47.5 GB/s).  Alone, a flow moves 100 GB in
+ * 100 / 47.5 = 2.105 s, and with 1 s of compute and no overlap an
+ * iteration takes 3.105 s: each flow asks 100 / 3.105 = 32.2 GB/s, and two
+ * ask 64.4 GB/s of 47.5.  Max-min with those demands gives each 23.75 GB/s
+ * (both ask more than half): each job's iterations stretch until its
+ * bytes fit, T = 100 / 23.75 = 4.2105 s, where each flow asks exactly its
+ * share.  Both run 2,000 iterations side by side and end at 2,000 T =
+ * 8,421.05 s.  Always-on sharing holds the halved share for the whole
+ * iteration, compute included: 1 + 4.2105 s. */
+START_TEST (test_demand_above_capacity)
+{
+  const char *fabric = "topology = fat-tree\nswitch = Quantum-2-QM9700\nradix = 24\n"
+                       "oversubscription = 2";
+  const char *always = "topology = fat-tree\nswitch = Quantum-2-QM9700\nradix = 24\n"
+                       "oversubscription = 2\nsharing = always-on";
+  const char *profile = "iteration = 1s\ngradient = 0B\npipeline_parallel = 2\n"
+                        "pp_bytes = 100GB\noverlap = 0";
+  const char *j3 = "3 0 -1 90000 8 -1 -1 8 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+  const char *j1 = "1 0 -1 2000 16 -1 -1 16 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+  const char *j2 = "2 0 -1 2000 16 -1 -1 16 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+  g_autofree char *all = g_strconcat (j3, j1, j2, NULL);
+  g_autofree char *one = g_strconcat (j3, j1, NULL);
+  Times both = { 0 }, on = { 0 }, alone1 = { 0 };
+  g_autoptr(SimSimulation) s1 = run_profile (all, 8, fabric, profile, &both);
+  g_autoptr(SimSimulation) s2 = run_profile (all, 8, always, profile, &on);
+  g_autoptr(SimSimulation) s3 = run_profile (one, 8, fabric, profile, &alone1);
+  const double c = 400e9 / 8 * 0.95, bytes = 100e9;
+  const double t_alone = 1 + bytes / c, t_both = bytes / (c / 2);
+
+  /* Alone: compute plus 2.105 s and the pair's latency (microseconds). */
+  ck_assert_double_eq_tol (sim_time_to_seconds (alone1.end[1]) / 2000, t_alone, 1e-4);
+  ck_assert_double_eq_tol (sim_time_to_seconds (both.end[1]) / 2000, t_both, 1e-6);
+  ck_assert_double_eq_tol (sim_time_to_seconds (both.end[2]) / 2000, t_both, 1e-6);
+  ck_assert_double_eq_tol (sim_time_to_seconds (on.end[1]) / 2000, 1 + t_both, 1e-4);
+}
+END_TEST
+
+/* Max-min with demands, by hand, on the collectives model: on the
+ * fixture above, the eight pairs (node 2 GPU d, node 1 GPU d) of one job
+ * and (node 3 GPU d, node 4 GPU d) of another send up leaf 1, one flow of
+ * each on each of its eight uplinks (C = 47.5 GB/s).  A light job asking
+ * 10 GB/s per pair gets it (the other cannot take what it does not need);
+ * a heavy one asking 40 GB/s gets the rest, 37.5 GB/s, short by 40 / 37.5.
+ * Both asking 40 GB/s: each gets 23.75, short by 40 / 23.75.  Uncapped,
+ * nobody is short.  A send/recv flow carries its whole message, so its
+ * demand is the message rate. */
+START_TEST (test_maxmin_with_demands)
+{
+  const char *fabric = "topology = fat-tree\nswitch = Quantum-2-QM9700\nradix = 24\n"
+                       "oversubscription = 2";
+  Times t = { 0 };
+  g_autoptr(SimSimulation) sim = run ("1 0 -1 1 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n", 8,
+                                      fabric, "1GB", 0, &t);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCatalogue) cat = sim_catalogue_new_default (NULL, &error);
+  const SimCluster *cluster = sim_simulation_get_cluster (sim);
+  SimFabricConfig cfg = { 0 };
+  g_autoptr(SimTopology) topo = NULL;
+  g_autoptr(SimCommModel) model = NULL;
+  guint heavy[8], light[8];
+  const double c = 47.5e9;
+
+  ck_assert (sim_fabric_config_set (&cfg, "topology", "fat-tree", &error));
+  ck_assert (sim_fabric_config_set (&cfg, "switch", "Quantum-2-QM9700", &error));
+  ck_assert (sim_fabric_config_set (&cfg, "radix", "24", &error));
+  ck_assert (sim_fabric_config_set (&cfg, "oversubscription", "2", &error));
+  topo = sim_topology_new (cluster, cat, &cfg, &error);
+  ck_assert_msg (topo != NULL, "%s", error ? error->message : "");
+  model = sim_comm_model_new (topo, cluster);
+  for (guint d = 0; d < 8; d++)
+    {
+      guint32 a[2] = { 8 + d, 16 + d }, b[2] = { 24 + d, 32 + d };
+      heavy[d] = sim_comm_model_add (model, SIM_COLLECTIVE_SEND_RECV, SIM_COLLECTIVE_ALGO_AUTO,
+                                     1000000000, a, 2, &error);
+      light[d] = sim_comm_model_add (model, SIM_COLLECTIVE_SEND_RECV, SIM_COLLECTIVE_ALGO_AUTO,
+                                     1000000000, b, 2, &error);
+      ck_assert (heavy[d] > 0 && light[d] > 0);
+      ck_assert_int_eq (sim_comm_model_get_algo (model, heavy[d]), SIM_COLLECTIVE_ALGO_DIRECT);
+    }
+  for (guint d = 0; d < 8; d++)
+    ck_assert_double_eq (sim_comm_model_get_shortfall (model, heavy[d]), 1);
+  for (guint d = 0; d < 8; d++)
+    {
+      ck_assert (sim_comm_model_set_demand (model, heavy[d], 40e9));
+      ck_assert (sim_comm_model_set_demand (model, light[d], 10e9));
+    }
+  for (guint d = 0; d < 8; d++)
+    {
+      ck_assert_double_eq_tol (sim_comm_model_get_shortfall (model, light[d]), 1, 1e-12);
+      ck_assert_double_eq_tol (sim_comm_model_get_shortfall (model, heavy[d]), 40e9 / (c - 10e9),
+                               1e-9);
+    }
+  for (guint d = 0; d < 8; d++)
+    ck_assert (sim_comm_model_set_demand (model, light[d], 40e9));
+  for (guint d = 0; d < 8; d++)
+    {
+      ck_assert_double_eq_tol (sim_comm_model_get_shortfall (model, light[d]), 40e9 / (c / 2),
+                               1e-9);
+      ck_assert_double_eq_tol (sim_comm_model_get_shortfall (model, heavy[d]), 40e9 / (c / 2),
+                               1e-9);
+    }
+  /* No limit again: nobody is short. */
+  for (guint d = 0; d < 8; d++)
+    ck_assert (sim_comm_model_set_demand (model, heavy[d], INFINITY));
+  ck_assert_double_eq (sim_comm_model_get_shortfall (model, heavy[0]), 1);
+  ck_assert (!sim_comm_model_set_demand (model, 999999, 1e9));
+  ck_assert_double_eq (sim_comm_model_get_shortfall (model, 999999), 1);
+  sim_fabric_config_clear (&cfg);
+}
+END_TEST
+
+/* The overlap hides data-parallel gradients only.  One 16-GPU job on two
+ * nodes of a single switch, 1 s of compute per iteration, overlap 1: as
+ * data parallelism (10 GB of gradients), its all-reduce (about 50 ms) hides
+ * entirely behind compute and it ends at 2,000 s; as 16-way tensor
+ * parallelism (the same 10 GB all-reduce over the same GPUs, tp_bytes),
+ * compute waits for it every iteration: 2,000 x (1 s + its time).  Under
+ * both sharing modes (a job alone). */
+START_TEST (test_overlap_data_parallel_only)
+{
+  const char *fabrics[] = { "topology = single-switch\nswitch = Quantum-2-QM9700",
+                            "topology = single-switch\nswitch = Quantum-2-QM9700\n"
+                            "sharing = always-on" };
+  const char *job = "1 0 -1 2000 16 -1 -1 16 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+  guint32 gpus[16];
+
+  for (guint i = 0; i < 16; i++)
+    gpus[i] = i;
+  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
+    {
+      Times dp = { 0 }, tp = { 0 };
+      g_autoptr(SimSimulation) s1 =
+        run_profile (job, 2, fabrics[f], "iteration = 1s\ngradient = 10GB\noverlap = 1", &dp);
+      g_autoptr(SimSimulation) s2 =
+        run_profile (job, 2, fabrics[f], "iteration = 1s\ngradient = 0B\n"
+                     "tensor_parallel = 16\ntp_bytes = 10GB\noverlap = 1", &tp);
+      double t = allreduce_time (s2, "single-switch", 10000000000ull, gpus, 16, NULL, 0);
+
+      ck_assert_double_gt (t, 0.01);
+      ck_assert_double_lt (t, 0.5);
+      ck_assert_int_eq (dp.end[1], 2000 * SIM_SECOND);
+      ck_assert_msg (fabs (sim_time_to_seconds (tp.end[1]) - 2000 * (1 + t)) < 1e-6,
+                     "tensor-parallel job ends at %.9f s, expected %.9f s",
+                     sim_time_to_seconds (tp.end[1]), 2000 * (1 + t));
+    }
 }
 END_TEST
 
@@ -458,6 +691,10 @@ main (void)
   tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_lone_job);
   tcase_add_test (tc, test_contention);
+  tcase_add_test (tc, test_demand_below_capacity);
+  tcase_add_test (tc, test_demand_above_capacity);
+  tcase_add_test (tc, test_overlap_data_parallel_only);
+  tcase_add_test (tc, test_maxmin_with_demands);
   tcase_add_test (tc, test_single_gpu_not_slowed);
   tcase_add_test (tc, test_needs_fabric);
   tcase_add_test (tc, test_latency_every_iteration);

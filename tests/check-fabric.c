@@ -739,7 +739,7 @@ START_TEST (test_config_keys)
   const char * const *keys = sim_fabric_config_keys ();
 
   ck_assert_str_eq (keys[0], "topology");
-  ck_assert_uint_eq (g_strv_length ((char **) keys), 14);
+  ck_assert_uint_eq (g_strv_length ((char **) keys), 15);
 
   ck_assert (sim_fabric_config_set (&config, "topology", "rail-optimized", NULL));
   ck_assert_int_eq (config.kind, SIM_FABRIC_RAIL_OPTIMIZED);
@@ -785,6 +785,21 @@ START_TEST (test_config_keys)
   ck_assert (strstr (error->message, "dmodk, ecmp, adaptive, spray") != NULL);
   g_clear_error (&error);
   ck_assert_int_eq (config.routing, SIM_ROUTING_ADAPTIVE);
+
+  /* sharing: demand-aware by default, always-on as the upper bound. */
+  ck_assert_int_eq (config.sharing, SIM_FABRIC_SHARING_DEMAND);
+  ck_assert (sim_fabric_config_set (&config, "sharing", "always-on", NULL));
+  ck_assert_int_eq (config.sharing, SIM_FABRIC_SHARING_ALWAYS_ON);
+  ck_assert (sim_fabric_config_set (&config, "sharing", "Demand", NULL));
+  ck_assert_int_eq (config.sharing, SIM_FABRIC_SHARING_DEMAND);
+  ck_assert (sim_fabric_config_set (&config, "sharing", "always_on", NULL));
+  ck_assert_str_eq (sim_fabric_sharing_to_string (config.sharing), "always-on");
+  ck_assert (!sim_fabric_config_set (&config, "sharing", "demnd", &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert (strstr (error->message, "did you mean \"demand\"") != NULL);
+  ck_assert (strstr (error->message, "always-on") != NULL);
+  g_clear_error (&error);
+  ck_assert_int_eq (config.sharing, SIM_FABRIC_SHARING_ALWAYS_ON);
   ck_assert (!sim_fabric_config_set (&config, "oversubscription", "two", &error));
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_PARSE));
   ck_assert (strstr (error->message, "\"2:1\"") != NULL);

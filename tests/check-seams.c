@@ -7,7 +7,9 @@
  * collectives marks exactly the jobs whose shares changed, a job's rate
  * matches its iteration worked out from the collective time by hand, an
  * update with nothing new changes nothing, and the idle-network time of a
- * profile equals the collective the layout says, timed alone.
+ * profile equals the collective the layout says, timed alone; the
+ * demand-aware fixed point step by step (rounds, stretch, reset when a
+ * neighbour leaves).
  * What it does not check: whole runs (check-comm, check-sched do).
  */
 #include "config.h"
@@ -166,6 +168,73 @@ START_TEST (test_job_comm)
 }
 END_TEST
 
+/* The demand-aware fixed point, step by step (fabric/sim-job-comm.h): on
+ * 8 DGX H100 under a 2:1 fat-tree of radix 24 (two nodes a leaf, eight
+ * uplinks of 47.5 GB/s), job A on nodes 1-2 and job B on nodes 3-4, each a
+ * 2-stage pipeline moving 100 GB each way per iteration of 1 s compute
+ * (check-comm works the same case in a whole run).  A alone: no flow
+ * short, one round, iteration 1 + 100 / 47.5 s.  With B: each flow asks
+ * 100 / 3.105 = 32.2 GB/s, two per uplink of leaf 1, so both stretch to
+ * 100 / 23.75 = 4.2105 s in one round, and a second finds nobody short.
+ * B leaves: A starts again from its time alone and keeps it. */
+START_TEST (test_demand_fixed_point)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(SimFabricConfig) config = { 0 };
+  g_autoptr(SimCatalogue) catalogue = sim_catalogue_new_default (NULL, &error);
+  g_autoptr(SimCluster) cluster = sim_cluster_new ();
+  g_autoptr(SimTopology) topology = NULL;
+  g_autoptr(SimJobComm) comm = NULL;
+  SimJob *a, *b;
+  const double alone = 1 + 100e9 / 47.5e9, both = 100e9 / 23.75e9;
+
+  ck_assert (sim_cluster_add_pool (cluster, "h", sim_catalogue_lookup_node (catalogue, "DGX-H100"),
+                                   NULL, 0, 8, &error));
+  ck_assert (sim_fabric_config_set (&config, "topology", "fat-tree", &error));
+  ck_assert (sim_fabric_config_set (&config, "switch", "Quantum-2-QM9700", &error));
+  ck_assert (sim_fabric_config_set (&config, "radix", "24", &error));
+  ck_assert (sim_fabric_config_set (&config, "oversubscription", "2", &error));
+  topology = sim_topology_new (cluster, catalogue, &config, &error);
+  ck_assert_msg (topology != NULL, "%s", error ? error->message : "");
+  comm = sim__job_comm_new (topology, cluster);
+  ck_assert_int_eq (sim__job_comm_get_sharing (comm), SIM_FABRIC_SHARING_DEMAND);
+  a = make_job (8, 16);
+  b = make_job (24, 16);
+  for (SimJob **j = (SimJob *[]) { a, b, NULL }; *j != NULL; j++)
+    {
+      (*j)->spec.comm.dp_bytes = 0;
+      (*j)->spec.comm.pp = 2;
+      (*j)->spec.comm.pp_bytes = 100000000000ull;
+    }
+
+  ck_assert (sim__job_comm_register (comm, a, &error));
+  ck_assert (sim__job_comm_update (comm));
+  ck_assert_uint_eq (sim__job_comm_get_last_rounds (comm), 1);
+  ck_assert (sim__job_comm_take_changed (a));
+  ck_assert_double_eq_tol (sim__job_comm_get_iteration (a), alone, 1e-4);
+  ck_assert_double_eq_tol (sim__job_comm_rate (comm, a), 1 / sim__job_comm_get_iteration (a),
+                           1e-12);
+
+  ck_assert (sim__job_comm_register (comm, b, &error));
+  ck_assert (sim__job_comm_update (comm));
+  ck_assert_uint_eq (sim__job_comm_get_last_rounds (comm), 2);
+  ck_assert (sim__job_comm_take_changed (a));
+  ck_assert (sim__job_comm_take_changed (b));
+  ck_assert_double_eq_tol (sim__job_comm_get_iteration (a), both, 1e-9);
+  ck_assert_double_eq_tol (sim__job_comm_get_iteration (b), both, 1e-9);
+  ck_assert_double_eq_tol (sim__job_comm_rate (comm, b), 1 / both, 1e-9);
+
+  sim__job_comm_release (comm, b);
+  ck_assert (sim__job_comm_update (comm));
+  ck_assert (sim__job_comm_take_changed (a));
+  ck_assert_double_eq_tol (sim__job_comm_get_iteration (a), alone, 1e-4);
+  ck_assert (!sim__job_comm_update (comm));
+  sim__job_comm_release (comm, a);
+  free_job (a);
+  free_job (b);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -176,6 +245,7 @@ main (void)
 
   tcase_add_test (tc, test_source_registry);
   tcase_add_test (tc, test_job_comm);
+  tcase_add_test (tc, test_demand_fixed_point);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

@@ -768,6 +768,17 @@ expect 1 run "$tmp/routing.ini"
 contains "$tmp/stderr" "routing.ini:$line: [fabric] routing: unknown routing \"sprey\": did you mean \"spray\"?" \
     "an unknown routing mode in a scenario"
 
+# Sharing: an unknown mode in a scenario is refused with file, line, key
+# and a suggestion; the two modes run (check-comm works their answers out).
+sed 's/^oversubscription = 1$/oversubscription = 1\nsharing = demnd/' "$FABRIC" >"$tmp/sharing.ini"
+line=$(grep -n '^sharing = demnd' "$tmp/sharing.ini" | cut -d: -f1)
+expect 1 run "$tmp/sharing.ini"
+contains "$tmp/stderr" "sharing.ini:$line: [fabric] sharing: unknown sharing \"demnd\"" \
+    "an unknown sharing mode in a scenario"
+contains "$tmp/stderr" 'did you mean "demand"' "an unknown sharing mode: suggestion"
+expect 1 run --set fabric.sharing=sometimes "$FABRIC"
+contains "$tmp/stderr" "always-on" "gpusim run --set fabric.sharing=sometimes"
+
 # ---- gpusim trace info / convert, and the PAI, Gavel and native formats --
 
 DATA="$SIM_TOP_SRCDIR/tests/data"

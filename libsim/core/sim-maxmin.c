@@ -425,6 +425,16 @@ sim_maxmin_get_rate (const SimMaxmin *s, SimMaxminId id)
   return f ? f->rate : -1;
 }
 
+double
+sim_maxmin_get_flow_cap (const SimMaxmin *s, SimMaxminId id)
+{
+  const Flow *f;
+
+  g_return_val_if_fail (s != NULL, -1);
+  f = lookup_flow (s, id);
+  return f ? f->cap : -1;
+}
+
 gpointer
 sim_maxmin_get_flow_data (const SimMaxmin *s, SimMaxminId id)
 {

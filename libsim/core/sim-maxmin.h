@@ -61,6 +61,18 @@
  * kept, so once the system has reached its largest size a solve allocates
  * nothing.
  *
+ * Demand caps.  A cap is how a flow that does not send all the time asks
+ * for only what it needs: sim-job-comm.h caps a training job's flows at
+ * their average demand (bytes per iteration over the iteration time), so
+ * that a flow never takes more than it asks and the capacity it leaves
+ * goes to the others, and iterates those caps to a fixed point: each round
+ * is one incremental solve (the cost above, over the components whose caps
+ * moved); a job's iteration time only grows within an update, so the
+ * rounds converge, in one stretch on a single shared bottleneck and a few
+ * on chains of them, and stop at a relative tolerance of 1e-6 or after 32
+ * rounds (its header gives the details).  Changing a cap marks the flow's component like any change;
+ * setting the cap a flow already has marks nothing.
+ *
  * Ids.  A flow or resource id packs its slot and a generation counter that
  * changes each time the slot is freed: a stale id is detected and refused
  * rather than silently naming a newer object.  0 is never a valid id.
@@ -240,6 +252,13 @@ gboolean sim_maxmin_remove_flow (SimMaxmin *system, SimMaxminId flow);
  * Returns: %FALSE if @flow is stale.
  */
 gboolean sim_maxmin_set_flow_cap (SimMaxmin *system, SimMaxminId flow, double cap);
+
+/**
+ * sim_maxmin_get_flow_cap:
+ * Returns: the cap of @flow (bytes/s, INFINITY for none), or -1 if @flow
+ *   is stale.
+ */
+double sim_maxmin_get_flow_cap (const SimMaxmin *system, SimMaxminId flow);
 
 /**
  * sim_maxmin_flow_is_valid:

@@ -1143,3 +1143,58 @@ sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo alg
     }
   return rows;
 }
+
+SimCollectiveAlgo
+sim_comm_model_get_algo (SimCommModel *m, guint id)
+{
+  const Plan *p;
+
+  g_return_val_if_fail (m != NULL, SIM_COLLECTIVE_ALGO_AUTO);
+  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  return p != NULL ? p->algo : SIM_COLLECTIVE_ALGO_AUTO;
+}
+
+gboolean
+sim_comm_model_set_demand (SimCommModel *m, guint id, double message_rate)
+{
+  Plan *p;
+
+  g_return_val_if_fail (m != NULL, FALSE);
+  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  if (p == NULL)
+    return FALSE;
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      double share = 0, cap;
+      for (guint ph = 0; ph < MAX_PHASES; ph++)
+        share += f->share[ph];
+      cap = message_rate > 0 && isfinite (message_rate) && share > 0 ? share * message_rate
+                                                                      : INFINITY;
+      sim_maxmin_set_flow_cap (m->sys, f->flow, cap);
+    }
+  return TRUE;
+}
+
+double
+sim_comm_model_get_shortfall (SimCommModel *m, guint id)
+{
+  const Plan *p;
+  double worst = 1;
+
+  g_return_val_if_fail (m != NULL, 1);
+  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  if (p == NULL)
+    return 1;
+  model_solve (m);
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      SimMaxminId flow = g_array_index (p->flows, PlanFlow, i).flow;
+      double rate = sim_maxmin_get_rate (m->sys, flow);
+      double cap = sim_maxmin_get_flow_cap (m->sys, flow);
+      if (!isfinite (cap))
+        continue;
+      worst = MAX (worst, rate > 0 ? cap / rate : INFINITY);
+    }
+  return worst;
+}

@@ -335,6 +335,50 @@ gboolean sim_comm_model_estimate (SimCommModel *model, guint id, guint64 bytes,
                                   SimCollectiveTiming *timing);
 
 /**
+ * sim_comm_model_get_algo:
+ * @model: a model
+ * @id: a registered collective
+ *
+ * Returns: the algorithm @id runs (never AUTO), or AUTO if @id names no
+ *   registered collective.
+ */
+SimCollectiveAlgo sim_comm_model_get_algo (SimCommModel *model, guint id);
+
+/**
+ * sim_comm_model_set_demand:
+ * @model: a model
+ * @id: a registered collective
+ * @message_rate: bytes of message per second the collective needs on
+ *   average (its message size over the time between two of its
+ *   operations); 0 or INFINITY for no limit (a collective that runs all
+ *   the time)
+ *
+ * Caps each of the collective's flows at what that rate asks of it (the
+ * flow's bytes per byte of message, summed over the phases, times
+ * @message_rate): on a link, the collective then takes no more than its
+ * average need and leaves the rest to the others (demand-aware sharing,
+ * sim-job-comm.h).  Nothing is solved now.
+ *
+ * Returns: %FALSE if @id names no registered collective.
+ */
+gboolean sim_comm_model_set_demand (SimCommModel *model, guint id, double message_rate);
+
+/**
+ * sim_comm_model_get_shortfall:
+ * @model: a model
+ * @id: a registered collective
+ *
+ * Re-solves the touched part of the network first.
+ *
+ * Returns: the largest ratio, over the collective's capped flows, of
+ *   what a flow asks (its cap) to what it gets (its rate): 1 when every
+ *   flow gets its demand (or none is capped), more when the network cannot
+ *   carry the collective's average demand (+infinity if a flow gets
+ *   nothing); 1 if @id names no registered collective.
+ */
+double sim_comm_model_get_shortfall (SimCommModel *model, guint id);
+
+/**
  * sim_collective_time:
  * @model: a model (its registered collectives load the network)
  * @op: the operation

@@ -17,7 +17,7 @@
 static const char * const fabric_keys[] = {
   "topology", "switch", "link", "oversubscription", "radix", "groups", "routers_per_group",
   "global_links", "transport_latency", "switch_latency", "link_latency",
-  "access_cable_length", "cable_length", "routing", NULL,
+  "access_cable_length", "cable_length", "routing", "sharing", NULL,
 };
 
 /* Indexed by SimFabricKind. */
@@ -57,6 +57,41 @@ sim_routing_from_string (const char *text, SimRouting *routing, GError **error)
     g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                  "unknown routing \"%s\"%s: expected one of default, dmodk, ecmp, adaptive, "
                  "spray", text, sim__did_you_mean (guess));
+  }
+  return FALSE;
+}
+
+/* Indexed by SimFabricSharing. */
+static const char * const sharing_names[] = { "demand", "always-on" };
+
+const char *
+sim_fabric_sharing_to_string (SimFabricSharing sharing)
+{
+  g_return_val_if_fail ((guint) sharing < G_N_ELEMENTS (sharing_names), "demand");
+  return sharing_names[sharing];
+}
+
+gboolean
+sim_fabric_sharing_from_string (const char *text, SimFabricSharing *sharing, GError **error)
+{
+  g_return_val_if_fail (text != NULL && sharing != NULL, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (sharing_names); i++)
+    if (g_ascii_strcasecmp (text, sharing_names[i]) == 0)
+      {
+        *sharing = (SimFabricSharing) i;
+        return TRUE;
+      }
+  if (g_ascii_strcasecmp (text, "always_on") == 0)
+    {
+      *sharing = SIM_FABRIC_SHARING_ALWAYS_ON;
+      return TRUE;
+    }
+  {
+    const char *guess = sim__closest (text, sharing_names, G_N_ELEMENTS (sharing_names));
+    g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                 "unknown sharing \"%s\"%s: expected demand (flows take their average need) "
+                 "or always-on (flows hold their share all the time)", text,
+                 sim__did_you_mean (guess));
   }
   return FALSE;
 }
@@ -229,6 +264,8 @@ sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *val
     return parse_cable (v, &config->cable_length, error);
   if (strcmp (key, "routing") == 0)
     return sim_routing_from_string (v, &config->routing, error);
+  if (strcmp (key, "sharing") == 0)
+    return sim_fabric_sharing_from_string (v, &config->sharing, error);
 
   {
     const char *guess = sim__closest (key, fabric_keys, G_N_ELEMENTS (fabric_keys) - 1);
@@ -239,7 +276,8 @@ sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *val
       g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
                    "unknown key: expected one of topology, switch, link, oversubscription, "
                    "radix, groups, routers_per_group, global_links, transport_latency, "
-                   "switch_latency, link_latency, access_cable_length, cable_length, routing");
+                   "switch_latency, link_latency, access_cable_length, cable_length, routing, "
+                   "sharing");
   }
   return FALSE;
 }

@@ -5,6 +5,8 @@
 #include "fabric/sim-job-comm.h"
 #include "sim-error.h"
 
+#include <math.h>
+
 struct _SimJobComm {
   SimTopology      *topology;
   const SimCluster *cluster;
@@ -12,6 +14,13 @@ struct _SimJobComm {
   SimCommModel     *idle;     /* an empty copy, for speed-up curves (made when asked) */
   GHashTable       *owner;    /* collective id -> the SimJob that registered it */
   gboolean          dirty;    /* collectives came or went since the last update */
+  SimFabricSharing  sharing;
+  /* Demand-aware sharing: jobs to look at in the next round of the fixed
+   * point (new, reset or whose flows changed rate), and the jobs slowed
+   * beyond their time alone (reset to it at each update). */
+  GPtrArray        *pending;  /* SimJob */
+  GPtrArray        *slowed;   /* SimJob */
+  guint             last_rounds;
 };
 
 /* What a running job has registered, by phase: data-parallel
@@ -21,6 +30,13 @@ typedef struct {
   GArray  *bytes;   /* guint64, per collective and iteration */
   GArray  *phase;   /* guint8: 0 data, 1 tensor, 2 pipeline */
   gboolean touched; /* its shares may have changed: re-estimated after the update */
+  /* Demand-aware sharing: the phases' times alone on the network, and
+   * the iteration time its flows' demands are set from (seconds). */
+  double   alone[3];
+  double   iteration;
+  double   stretch;  /* iteration over its time alone, when last updated */
+  gboolean pending;  /* in SimJobComm.pending */
+  gboolean slowed;   /* in SimJobComm.slowed */
 } JobState;
 
 #define N_PHASES 3
@@ -43,6 +59,8 @@ sim__job_comm_new (SimTopology *topology, const SimCluster *cluster)
   comm->cluster = cluster;
   comm->model = sim_comm_model_new (topology, cluster);
   comm->owner = g_hash_table_new (g_direct_hash, g_direct_equal);
+  comm->pending = g_ptr_array_new ();
+  comm->slowed = g_ptr_array_new ();
   return comm;
 }
 
@@ -54,6 +72,8 @@ sim__job_comm_free (SimJobComm *comm)
   g_clear_pointer (&comm->idle, sim_comm_model_free);
   sim_comm_model_free (comm->model);
   g_hash_table_unref (comm->owner);
+  g_ptr_array_unref (comm->pending);
+  g_ptr_array_unref (comm->slowed);
   g_free (comm);
 }
 
@@ -112,6 +132,7 @@ typedef struct {
   SimJobComm *comm;
   SimJob     *job;
   JobState   *state;
+  GArray     *alone;   /* guint: the same collectives on the idle copy (demand mode) */
 } Registering;
 
 static gboolean
@@ -128,13 +149,121 @@ register_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes,
   g_array_append_val (r->state->ids, id);
   g_array_append_val (r->state->bytes, bytes);
   g_array_append_val (r->state->phase, phase);
+  if (r->alone != NULL)
+    {
+      /* The same collective, with the algorithm chosen on the network, on
+       * the idle copy: the job's time alone. */
+      guint idle = sim_comm_model_add (r->comm->idle, op,
+                                       sim_comm_model_get_algo (r->comm->model, id), bytes, gpus,
+                                       n, error);
+      if (idle == 0)
+        return FALSE;
+      g_array_append_val (r->alone, idle);
+    }
   return TRUE;
+}
+
+/* The iteration time of a job that computes for @compute seconds and
+ * communicates for @phase[0] (data-parallel gradients, of which @overlap
+ * hides behind compute), @phase[1] and @phase[2] (tensor-parallel
+ * all-reduces and pipeline sends, which compute waits for). */
+static double
+iteration_time (double compute, const double *phase, double overlap)
+{
+  return compute + phase[0] + phase[1] + phase[2] - MIN (overlap * phase[0], compute);
+}
+
+/* The iteration time of @job alone on the network (seconds). */
+static double
+alone_iteration (const SimJob *job, const JobState *js)
+{
+  return iteration_time (sim_time_to_seconds (job->spec.comm.iteration) / job->speed, js->alone,
+                         job->spec.comm.overlap);
+}
+
+/* Caps @js's flows at the average demand of an iteration of
+ * js->iteration seconds: each collective's bytes once per iteration. */
+static void
+set_demands (SimJobComm *comm, const JobState *js)
+{
+  for (guint i = 0; i < js->ids->len; i++)
+    sim_comm_model_set_demand (comm->model, g_array_index (js->ids, guint, i),
+                               (double) g_array_index (js->bytes, guint64, i) / js->iteration);
+}
+
+static void
+queue_job (SimJobComm *comm, SimJob *job)
+{
+  JobState *js = job->comm_state;
+
+  if (js != NULL && !js->pending)
+    {
+      js->pending = TRUE;
+      g_ptr_array_add (comm->pending, job);
+    }
+}
+
+/* Times @r's collectives on the idle copy (per phase, the slowest, as
+ * sim__job_comm_rate() does on the network) and removes them. */
+static void
+measure_alone (Registering *r)
+{
+  JobState *js = r->state;
+
+  sim_comm_model_update (r->comm->idle);
+  for (guint i = 0; i < r->alone->len; i++)
+    {
+      SimCollectiveTiming timing;
+      guint id = g_array_index (r->alone, guint, i);
+      guint8 ph = g_array_index (js->phase, guint8, i);
+      if (sim_comm_model_estimate (r->comm->idle, id, g_array_index (js->bytes, guint64, i),
+                                   &timing))
+        js->alone[ph] = MAX (js->alone[ph], timing.time);
+    }
+}
+
+static void
+remove_alone (Registering *r)
+{
+  for (guint i = 0; i < r->alone->len; i++)
+    sim_comm_model_remove (r->comm->idle, g_array_index (r->alone, guint, i));
+  g_array_set_size (r->alone, 0);
+}
+
+void
+sim__job_comm_set_sharing (SimJobComm *comm, SimFabricSharing sharing)
+{
+  g_return_if_fail (comm != NULL && g_hash_table_size (comm->owner) == 0);
+  comm->sharing = sharing;
+}
+
+SimFabricSharing
+sim__job_comm_get_sharing (const SimJobComm *comm)
+{
+  return comm->sharing;
+}
+
+guint
+sim__job_comm_get_last_rounds (const SimJobComm *comm)
+{
+  return comm->last_rounds;
+}
+
+double
+sim__job_comm_get_iteration (const SimJob *job)
+{
+  const JobState *js = job->comm_state;
+
+  if (js == NULL)
+    return 0;
+  return alone_iteration (job, js) * js->stretch;
 }
 
 gboolean
 sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
 {
-  Registering r = { comm, job, NULL };
+  Registering r = { comm, job, NULL, NULL };
+  g_autoptr(GArray) alone = NULL;
 
   g_return_val_if_fail (comm != NULL && job != NULL && job->comm_state == NULL, FALSE);
   if (job->spec.comm.iteration == 0 || job->n_gpus < 2)
@@ -146,12 +275,27 @@ sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
   r.state->touched = TRUE;
   job->comm_state = r.state;
   comm->dirty = TRUE;
+  if (comm->sharing == SIM_FABRIC_SHARING_DEMAND)
+    {
+      if (comm->idle == NULL)
+        comm->idle = sim_comm_model_new (comm->topology, comm->cluster);
+      r.alone = alone = g_array_new (FALSE, FALSE, sizeof (guint));
+    }
   if (!foreach_collective (&job->spec.comm, job->gpus, job->n_gpus, FALSE, register_one, &r,
                            error))
     {
       /* Nothing stays registered. */
+      if (alone != NULL)
+        remove_alone (&r);
       sim__job_comm_release (comm, job);
       return FALSE;
+    }
+  if (alone != NULL)
+    {
+      measure_alone (&r);
+      remove_alone (&r);
+      r.state->stretch = 1;
+      queue_job (comm, job);
     }
   return TRUE;
 }
@@ -171,6 +315,10 @@ sim__job_comm_release (SimJobComm *comm, SimJob *job)
       sim_comm_model_remove (comm->model, id);
       g_hash_table_remove (comm->owner, GUINT_TO_POINTER (id));
     }
+  if (js->pending)
+    g_ptr_array_remove_fast (comm->pending, job);
+  if (js->slowed)
+    g_ptr_array_remove_fast (comm->slowed, job);
   job_state_free (js);
   job->comm_state = NULL;
   comm->dirty = TRUE;
@@ -182,6 +330,96 @@ sim__job_comm_forget (SimJob *job)
   g_clear_pointer (&job->comm_state, job_state_free);
 }
 
+static gint
+compare_jobs (gconstpointer a, gconstpointer b)
+{
+  const SimJob *x = *(SimJob * const *) a, *y = *(SimJob * const *) b;
+
+  return x->spec.id < y->spec.id ? -1 : x->spec.id > y->spec.id;
+}
+
+/* Demand-aware sharing: the fixed point of sim-job-comm.h. */
+static void
+update_demand (SimJobComm *comm)
+{
+  g_autofree double *worst = NULL;
+  guint round;
+
+  /* Every slowed job starts again from its time alone: a job that left
+   * may have freed what it was slowed by. */
+  for (guint i = 0; i < comm->slowed->len; i++)
+    {
+      SimJob *job = comm->slowed->pdata[i];
+      ((JobState *) job->comm_state)->slowed = FALSE;
+      queue_job (comm, job);
+    }
+  g_ptr_array_set_size (comm->slowed, 0);
+  /* New jobs and reset ones ask for the demand of their time alone (with
+   * their speed as it is now). */
+  for (guint j = 0; j < comm->pending->len; j++)
+    {
+      SimJob *job = comm->pending->pdata[j];
+      JobState *js = job->comm_state;
+      js->iteration = alone_iteration (job, js);
+      js->stretch = 1;
+      set_demands (comm, js);
+    }
+  for (round = 1;; round++)
+    {
+      g_autoptr(GArray) changed = sim_comm_model_update (comm->model);
+      gboolean moved = FALSE;
+
+      for (guint i = 0; i < changed->len; i++)
+        {
+          SimJob *owner = g_hash_table_lookup (comm->owner,
+                                               GUINT_TO_POINTER (g_array_index (changed, guint,
+                                                                                i)));
+          if (owner != NULL)
+            queue_job (comm, owner);
+        }
+      if (comm->pending->len == 0)
+        break;
+      /* One round: every shortfall under the same solve, then the new
+       * demands (a job's order does not matter; sorted for the record). */
+      g_ptr_array_sort (comm->pending, compare_jobs);
+      worst = g_renew (double, worst, comm->pending->len);
+      for (guint j = 0; j < comm->pending->len; j++)
+        {
+          const JobState *js = ((SimJob *) comm->pending->pdata[j])->comm_state;
+          worst[j] = 1;
+          for (guint i = 0; i < js->ids->len; i++)
+            worst[j] = MAX (worst[j],
+                            sim_comm_model_get_shortfall (comm->model,
+                                                          g_array_index (js->ids, guint, i)));
+        }
+      for (guint j = 0; j < comm->pending->len; j++)
+        {
+          SimJob *job = comm->pending->pdata[j];
+          JobState *js = job->comm_state;
+          js->pending = FALSE;
+          js->touched = TRUE;
+          if (worst[j] <= 1 + SIM_JOB_COMM_TOLERANCE)
+            continue;
+          /* Its flows cannot all get what it asks: it iterates as slowly
+           * as its most shortchanged flow lets it, and asks that much. */
+          js->iteration *= worst[j];
+          js->stretch = js->iteration / alone_iteration (job, js);
+          if (isfinite (js->iteration))
+            set_demands (comm, js);
+          if (!js->slowed)
+            {
+              js->slowed = TRUE;
+              g_ptr_array_add (comm->slowed, job);
+            }
+          moved = TRUE;
+        }
+      g_ptr_array_set_size (comm->pending, 0);
+      if (!moved || round >= SIM_JOB_COMM_MAX_ROUNDS)
+        break;
+    }
+  comm->last_rounds = round;
+}
+
 gboolean
 sim__job_comm_update (SimJobComm *comm)
 {
@@ -191,6 +429,11 @@ sim__job_comm_update (SimJobComm *comm)
   if (!comm->dirty)
     return FALSE;
   comm->dirty = FALSE;
+  if (comm->sharing == SIM_FABRIC_SHARING_DEMAND)
+    {
+      update_demand (comm);
+      return TRUE;
+    }
   changed = sim_comm_model_update (comm->model);
   for (guint i = 0; i < changed->len; i++)
     {
@@ -213,14 +456,6 @@ sim__job_comm_take_changed (SimJob *job)
   return TRUE;
 }
 
-/* The rate of a job whose iteration computes for @compute seconds here
- * (@reference on the reference GPU) and communicates for @comm. */
-static double
-iteration_rate (double reference, double compute, double comm, double overlap)
-{
-  double hidden = MIN (overlap * comm, compute);
-  return reference / (compute + comm - hidden);
-}
 
 double
 sim__job_comm_rate (SimJobComm *comm, const SimJob *job)
@@ -230,6 +465,8 @@ sim__job_comm_rate (SimJobComm *comm, const SimJob *job)
   double reference = sim_time_to_seconds (job->spec.comm.iteration);
 
   g_return_val_if_fail (comm != NULL && js != NULL, job->speed);
+  if (comm->sharing == SIM_FABRIC_SHARING_DEMAND)
+    return reference / (alone_iteration (job, js) * js->stretch);
   for (guint i = 0; i < js->ids->len; i++)
     {
       SimCollectiveTiming timing;
@@ -240,13 +477,13 @@ sim__job_comm_rate (SimJobComm *comm, const SimJob *job)
     }
   /* Reference compute done per second: the iteration's reference compute
    * over its time here. */
-  return iteration_rate (reference, reference / job->speed,
-                         phase_time[0] + phase_time[1] + phase_time[2], job->spec.comm.overlap);
+  return reference / iteration_time (reference / job->speed, phase_time, job->spec.comm.overlap);
 }
 
 typedef struct {
   SimCommModel *model;
   double        seconds;
+  double        phase[N_PHASES];
 } Timing;
 
 static gboolean
@@ -260,6 +497,7 @@ time_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes, const 
                             error))
     return FALSE;
   t->seconds += timing.time;
+  t->phase[phase] += timing.time;
   return TRUE;
 }
 
@@ -268,7 +506,7 @@ sim__job_comm_idle_time (SimJobComm *comm, const SimCommProfile *profile, guint 
                          double *seconds, GError **error)
 {
   g_autofree guint32 *gpus = NULL;
-  Timing t = { NULL, 0 };
+  Timing t = { NULL, 0, { 0, 0, 0 } };
 
   g_return_val_if_fail (comm != NULL && profile != NULL && seconds != NULL, FALSE);
   if (comm->idle == NULL)
@@ -280,5 +518,25 @@ sim__job_comm_idle_time (SimJobComm *comm, const SimCommProfile *profile, guint 
   if (!foreach_collective (profile, gpus, n, TRUE, time_one, &t, error))
     return FALSE;
   *seconds = t.seconds;
+  return TRUE;
+}
+
+gboolean
+sim__job_comm_idle_iteration (SimJobComm *comm, const SimCommProfile *profile, guint n,
+                              double compute, double *seconds, GError **error)
+{
+  g_autofree guint32 *gpus = NULL;
+  Timing t = { NULL, 0, { 0, 0, 0 } };
+
+  g_return_val_if_fail (comm != NULL && profile != NULL && seconds != NULL, FALSE);
+  if (comm->idle == NULL)
+    comm->idle = sim_comm_model_new (comm->topology, comm->cluster);
+  gpus = g_new (guint32, MAX (n, 2));
+  for (guint i = 0; i < n; i++)
+    gpus[i] = i;
+  t.model = comm->idle;
+  if (!foreach_collective (profile, gpus, n, TRUE, time_one, &t, error))
+    return FALSE;
+  *seconds = iteration_time (compute, t.phase, profile->overlap);
   return TRUE;
 }

@@ -6,9 +6,18 @@
  * when it stops; while it runs, its rate (reference compute done per
  * second) follows the shares its collectives get:
  *
- *     iteration = compute + comm - min (overlap x comm, compute),
- *     comm = sum over phases (data, tensor, pipeline) of the phase's slowest collective,
+ *     iteration = compute + dp + tp + pp - min (overlap x dp, compute),
+ *     dp, tp, pp = each phase's (data, tensor, pipeline) slowest collective,
  *     rate = reference compute per iteration / iteration.
+ *
+ * The overlap hides data-parallel traffic only: the gradients of a layer
+ * are all-reduced while the backward pass computes the layers before it
+ * (PyTorch DDP's buckets, Megatron-LM's overlapped gradient reduction),
+ * but a tensor-parallel all-reduce sits between two matrix products that
+ * need its result, and a pipeline stage waits for the activations it
+ * receives, so compute waits for both (Megatron-LM, Narayanan et al., SC
+ * 2021: the tensor-parallel all-reduces are on the critical path, which is
+ * why tensor parallelism is kept inside a node).
  *
  * Ranks follow the usual layout (tensor-parallel fastest, then data, then
  * pipeline): rank = t + tp (d + dp p).  Each data-parallel group reduces
@@ -22,6 +31,65 @@
  * touched part of the network; it marks the jobs whose shares changed),
  * and rate for each marked job.  The same layout gives a class's speed-up
  * on an idle copy of the network (sim__job_comm_idle_time()).
+ *
+ * Sharing ([fabric] sharing, #SimFabricSharing).  Always-on: the flows
+ * of every registered collective are uncapped and hold their max-min share
+ * for the job's whole run, and "comm" above is the phases' time under those
+ * shares.  A job that communicates a tenth of each iteration then crowds
+ * its neighbours all of it: an upper bound on contention.
+ *
+ * Demand-aware (the default): a job's flows ask only for what its
+ * iterations need on average.  With T_j the job's iteration time, each
+ * collective of S bytes per iteration asks S / T_j bytes of message per
+ * second, and each of its flows, carrying s_f bytes per byte of message,
+ * is capped at its demand d_f = s_f S / T_j (sim_comm_model_set_demand()).
+ * Max-min fairness with those caps gives every flow min(d_f, its fair
+ * share): a flow never takes more than it asks, and what a light job
+ * leaves goes to the others.  A flow that gets x_f < d_f cannot move its
+ * bytes in T_j: the job's iterations stretch until its most shortchanged
+ * flow keeps up, T_j' = T_j max_f (d_f / x_f), which lowers its demands, and
+ * so frees capacity for the others: a fixed point, T_j = max(T0_j, the
+ * time its bytes take at the rates it gets), where T0_j is the job's
+ * iteration time alone on the network (the formula above with the phases'
+ * times on an idle copy of the network, the collectives on the algorithms
+ * chosen on the network; under ECMP the copy hashes the job's flows
+ * afresh, and under adaptive routing routes them on the idle links, so
+ * its self-collisions there are a draw of the same law, not the very ones
+ * it has on the network).  A job whose neighbours' average demands and its
+ * own fit in every link is not slowed at all; a job alone is exactly as
+ * in always-on; the overlap enters through T0_j (the share of
+ * communication hidden behind compute); once the network is the limit,
+ * the job's time is its bytes' time at its share, however its
+ * communication is spread over the iteration.  This is a fluid, mean-field
+ * model: bursts of two jobs that happen to coincide are not seen (the
+ * phases are averaged), which is what makes it cheap.
+ *
+ * The fixed point, at each update: every job slowed at the previous update
+ * starts again from T0_j (a job that left may have freed its bottleneck),
+ * with the new jobs.  Then, in rounds: one incremental solve of the
+ * components whose caps changed (core/sim-maxmin.h); the shortfall
+ * max_f d_f / x_f of every job that was reset, is new or saw a flow change
+ * rate, all under that one solve; every job short by more than
+ * SIM_JOB_COMM_TOLERANCE multiplies T_j by its shortfall and asks
+ * accordingly.  The rounds stop when no job is short, or after
+ * SIM_JOB_COMM_MAX_ROUNDS (the last stretch is kept: the job's time is then
+ * what the rates of the last solve allow, an upper bound).  Convergence:
+ * within an update T_j only grows (a shortfall is >= 1), and it is bounded:
+ * max-min fairness gives every flow at least min(its cap, C_r / n_r) on
+ * each resource r it crosses (n_r flows there), so a job stops being short
+ * once its iterations last as long as its bytes take at those equal
+ * splits.  A monotone bounded sequence converges.  On one shared bottleneck they end
+ * after one stretch: a stretched job's new demand is its max-min share
+ * exactly, so the second solve finds nobody short.  Chains of bottlenecks
+ * (a job stretched on one link lowering its demand on another) take a few
+ * more.  Max-min fairness is not monotone in the caps (lowering one flow's
+ * cap can, through a third flow, lower another's rate), so the point
+ * reached is a fixed point but not always the least one.  Cost: each
+ * round is one solve of the touched components, O((E + R) log R + F log
+ * F) over them, plus O(flows of the jobs looked at) for the shortfalls;
+ * an update with nobody short costs one solve, as always-on does, and the
+ * registration of a job times its collectives once more on the idle copy
+ * (O(its flows x path length), no other flow there).
  */
 #pragma once
 
@@ -33,10 +101,29 @@
 
 G_BEGIN_DECLS
 
+/* A job whose flows get within this share of their demand is not short
+ * (relative). */
+#define SIM_JOB_COMM_TOLERANCE 1e-6
+
+/* The most rounds of the demand-aware fixed point in one update. */
+#define SIM_JOB_COMM_MAX_ROUNDS 32
+
 typedef struct _SimJobComm SimJobComm;
 
 SimJobComm *sim__job_comm_new (SimTopology *topology, const SimCluster *cluster);
 void        sim__job_comm_free (SimJobComm *comm);
+
+/* How collectives share the network (default demand-aware); before any
+ * job registers. */
+void             sim__job_comm_set_sharing (SimJobComm *comm, SimFabricSharing sharing);
+SimFabricSharing sim__job_comm_get_sharing (const SimJobComm *comm);
+
+/* Rounds of the fixed point the last update took (demand-aware). */
+guint            sim__job_comm_get_last_rounds (const SimJobComm *comm);
+
+/* Demand-aware: @job's iteration time (seconds) under the current
+ * shares; 0 if it registered nothing. */
+double           sim__job_comm_get_iteration (const SimJob *job);
 
 /* Registers the collectives of @job, which starts on its GPUs (a job
  * without a profile, or on one GPU, has none: TRUE).  On failure nothing
@@ -67,6 +154,13 @@ double   sim__job_comm_rate (SimJobComm *comm, const SimJob *job);
  * on the network: for a class's speed-up curve. */
 gboolean sim__job_comm_idle_time (SimJobComm *comm, const SimCommProfile *profile, guint n,
                                   double *seconds, GError **error);
+
+/* The iteration time of @profile computing for @compute seconds on the
+ * first @n GPUs of the cluster (one group of each parallel kind), with
+ * nothing else on the network: compute plus communication, the overlap
+ * hiding data-parallel traffic only (above). */
+gboolean sim__job_comm_idle_iteration (SimJobComm *comm, const SimCommProfile *profile, guint n,
+                                       double compute, double *seconds, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimJobComm, sim__job_comm_free)
 

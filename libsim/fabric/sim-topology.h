@@ -109,6 +109,8 @@ typedef enum {
  * @cable_length: metres of cable between two switches (every upper tier)
  * @routing: how routes pick among equal-cost paths; %SIM_ROUTING_DEFAULT:
  *   by the link kind
+ * @sharing: how running jobs' collectives share the network (default
+ *   demand-aware)
  *
  * How nodes are connected, as a scenario's [fabric] section says.  Zero
  * or %NULL fields take defaults (the node model's NIC link, the switch
@@ -163,6 +165,25 @@ typedef enum {
   SIM_ROUTING_SPRAY,
 } SimRouting;
 
+/**
+ * SimFabricSharing:
+ * @SIM_FABRIC_SHARING_DEMAND: each communicating job's flows ask for the
+ *   bandwidth its iterations need on average (bytes per iteration over the
+ *   iteration time) and never take more; max-min fairness with those
+ *   demands, iterated to a fixed point (sim-job-comm.h).  A job is slowed
+ *   only when the network cannot carry its average demand
+ * @SIM_FABRIC_SHARING_ALWAYS_ON: each job's flows hold their max-min share
+ *   for the whole run, as if every job communicated all the time: an upper
+ *   bound on contention (a job that communicates a tenth of each iteration
+ *   still crowds its neighbours all of it)
+ *
+ * How running jobs' collectives share the network.
+ */
+typedef enum {
+  SIM_FABRIC_SHARING_DEMAND,
+  SIM_FABRIC_SHARING_ALWAYS_ON,
+} SimFabricSharing;
+
 typedef struct {
   SimFabricKind kind;
   char   *switch_model;      /* catalogue [switch] model */
@@ -181,6 +202,7 @@ typedef struct {
   double  access_cable_length;  /* metres */
   double  cable_length;         /* metres */
   SimRouting routing;
+  SimFabricSharing sharing;
 } SimFabricConfig;
 
 /**
@@ -422,6 +444,25 @@ guint sim_topology_get_n_resources (const SimTopology *topology);
  * Returns: (transfer none): the name of @routing in a scenario ("dmodk").
  */
 const char *sim_routing_to_string (SimRouting routing);
+
+/**
+ * sim_fabric_sharing_to_string:
+ * Returns: "demand" or "always-on".
+ */
+const char *sim_fabric_sharing_to_string (SimFabricSharing sharing);
+
+/**
+ * sim_fabric_sharing_from_string:
+ * @text: "demand" or "always-on" ("always_on" too)
+ * @sharing: (out): the mode
+ * @error: return location for a #GError
+ *
+ * Errors: SIM_ERROR_INVALID, naming the known modes, with a suggestion.
+ *
+ * Returns: (skip): %TRUE on success.
+ */
+gboolean sim_fabric_sharing_from_string (const char *text, SimFabricSharing *sharing,
+                                         GError **error);
 
 /**
  * sim_routing_from_string:
