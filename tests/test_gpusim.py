@@ -961,6 +961,54 @@ class ClusterEnvTests(unittest.TestCase):
         with self.assertRaises(gpusim.Error):
             gpusim.ClusterEnv(self.path, set={"scenario.sed": 1})
 
+    def test_rl_section(self):
+        """[rl] chooses the reward and the sizes; arguments win over it."""
+        import numpy as np
+        trace = os.path.join(self.tmp.name, "tiny.csv")
+        with open(trace, "w") as f:
+            f.write("id,submit,duration,gpus\n1,0,3600,8\n2,0,1800,8\n")
+        path = os.path.join(self.tmp.name, "tiny.ini")
+
+        def write(rl):
+            with open(path, "w") as f:
+                f.write("[scenario]\nname = tiny\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+                        "[workload]\nsource = native\ntrace = tiny.csv\n" + rl)
+
+        def head_return(env):
+            obs, info = env.reset()
+            total, done = 0.0, False
+            while not done:
+                action = 0 if info["action_mask"][0] else env.wait_action
+                obs, reward, terminated, truncated, info = env.step(action)
+                total += reward
+                done = terminated or truncated
+            return total
+
+        write("[rl]\nreward = slowdown\nwindow = 3\nnode_slots = 2\nplacements = best-fit\n")
+        env = gpusim.ClusterEnv(path)
+        self.assertEqual((env.reward, env.window, env.node_slots, env.placements),
+                         ("slowdown", 3, 2, ("best-fit",)))
+        self.assertEqual(env.action_space.n, 3 + 1)
+        # FIFO: JCT 1 h over 1 h, then 1.5 h over 0.5 h.
+        self.assertAlmostEqual(head_return(env), -(1 + 3), places=9)
+        # Another key, another reward; arguments win over the scenario.
+        env = gpusim.ClusterEnv(path, set={"rl.reward": "jobs"})
+        self.assertAlmostEqual(head_return(env), -(1 + 1.5), places=9)
+        env = gpusim.ClusterEnv(path, reward="utilization", window=5)
+        self.assertEqual((env.reward, env.window), ("utilization", 5))
+        self.assertAlmostEqual(head_return(env), 1.5, places=9)
+        # A bad value names the file, the line, the key and the choices.
+        write("[rl]\nreward = slowdwn\n")
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.ClusterEnv(path)
+        message = str(caught.exception)
+        self.assertIn("tiny.ini:10: [rl] reward", message)
+        self.assertIn('did you mean "slowdown"', message)
+        write("[rl]\nreward = energy\n")
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.ClusterEnv(path)
+        self.assertIn("power model", str(caught.exception))
+
     def test_vectorized(self):
         import numpy as np
         venv = gpusim.ClusterVecEnv(self.path, 3, window=4, node_slots=2)

@@ -22,7 +22,11 @@ typedef struct {
   SimTime last;
   double  jobs_seconds;   /* job-seconds in the system (waiting or running) */
   double  gpu_seconds;    /* allocated GPU-seconds */
+  double  slowdown;       /* the integral of SIM_RL_REWARD_SLOWDOWN's sum (no unit) */
   guint   in_system;      /* jobs in the system in the last state held */
+  double  weight;         /* sum of 1 / max (d, bound) over the jobs submitted
+                           * and not yet gone, [1/s] */
+  guint   weighed;        /* those jobs */
 } RlIntegral;
 
 typedef struct {
@@ -76,15 +80,43 @@ integral_advance (SimAccumulator *acc, const SimState *held, SimTime now)
       double dt = sim_time_to_seconds (now - self->last);
       self->jobs_seconds += dt * (double) (held->queued + held->running);
       self->gpu_seconds += dt * (double) held->allocated_milli / SIM_GPU_WHOLE;
+      self->slowdown += dt * self->weight;
       self->last = now;
     }
   self->in_system = held->queued + held->running;
 }
 
+/* The weight of JOB in SIM_RL_REWARD_SLOWDOWN's sum, per second. */
+static double
+slowdown_weight (const SimJob *job)
+{
+  SimTime d = job->spec.duration > 0 ? job->spec.duration : MAX (job->spec.requested, 0);
+  return 1.0 / MAX (sim_time_to_seconds (d), SIM_RL_SLOWDOWN_BOUND);
+}
+
+/* The weights change at the events' time, after advance() has integrated
+ * the time before it. */
 static void
 integral_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
                     const char *class_name, SimTime now)
 {
+  RlIntegral *self = (RlIntegral *) acc;
+
+  switch (event)
+    {
+    case SIM_JOB_SUBMITTED:
+      self->weight += slowdown_weight (job);
+      self->weighed++;
+      break;
+    case SIM_JOB_REJECTED:
+    case SIM_JOB_FINISHED:
+      g_return_if_fail (self->weighed > 0);
+      /* Exactly 0 with no job left, whatever the rounding of the sums. */
+      self->weight = --self->weighed > 0 ? self->weight - slowdown_weight (job) : 0;
+      break;
+    default:
+      break;
+    }
 }
 
 static void
@@ -159,6 +191,8 @@ reward_integral (SimRlEnv *self)
     return 0;
   if (self->reward == SIM_RL_REWARD_UTILIZATION)
     return self->integral->gpu_seconds / (self->n_gpus * SECONDS_PER_HOUR);
+  if (self->reward == SIM_RL_REWARD_SLOWDOWN)
+    return -self->integral->slowdown;
   return -self->integral->jobs_seconds / SECONDS_PER_HOUR;
 }
 
@@ -187,31 +221,35 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
   g_autoptr(SimRlEnv) self = NULL;
   g_autoptr(SimScenario) scenario = NULL;
   g_autoptr(SimSimulation) sim = NULL;
+  gboolean from_scenario = FALSE;
 
   g_return_val_if_fail (scenario_path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (window < 1 || window > SIM_RL_MAX_WINDOW)
+  if (window > SIM_RL_MAX_WINDOW)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "window of %u jobs: expected 1 to %u", window, SIM_RL_MAX_WINDOW);
+                   "window of %u jobs: expected 1 to %u (0 for the scenario's)", window,
+                   SIM_RL_MAX_WINDOW);
       return NULL;
     }
-  if (node_slots < 1 || node_slots > SIM_RL_MAX_SLOTS)
+  if (node_slots > SIM_RL_MAX_SLOTS)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "%u node slots: expected 1 to %u", node_slots, SIM_RL_MAX_SLOTS);
+                   "%u node slots: expected 1 to %u (0 for the scenario's)", node_slots,
+                   SIM_RL_MAX_SLOTS);
       return NULL;
     }
-  if (reward != SIM_RL_REWARD_JOBS && reward != SIM_RL_REWARD_UTILIZATION)
+  if ((int) reward < SIM_RL_REWARD_JOBS || reward > SIM_RL_REWARD_SCENARIO)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "reward %d: expected %d (jobs) or %d "
-                   "(utilization)", (int) reward, SIM_RL_REWARD_JOBS, SIM_RL_REWARD_UTILIZATION);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "reward %d: expected %d (jobs), %d "
+                   "(utilization), %d (slowdown) or %d (the scenario's)", (int) reward,
+                   SIM_RL_REWARD_JOBS, SIM_RL_REWARD_UTILIZATION, SIM_RL_REWARD_SLOWDOWN,
+                   SIM_RL_REWARD_SCENARIO);
       return NULL;
     }
-  if (placements == NULL)
-    placements = default_placements;
-  if (placements[0] == NULL || g_strv_length ((char **) placements) > SIM_RL_MAX_PLACEMENTS)
+  if (placements != NULL &&
+      (placements[0] == NULL || g_strv_length ((char **) placements) > SIM_RL_MAX_PLACEMENTS))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%u placements: expected 1 to %u",
                    g_strv_length ((char **) placements), SIM_RL_MAX_PLACEMENTS);
@@ -222,12 +260,27 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
   scenario = sim_scenario_load (scenario_path, overrides, error);
   if (scenario == NULL || (sim = sim_simulation_new (scenario, error)) == NULL)
     return NULL;
+  /* What the arguments leave open, the scenario's [rl] decides. */
+  if (window == 0)
+    window = scenario->rl.window > 0 ? scenario->rl.window : SIM_RL_DEFAULT_WINDOW;
+  if (node_slots == 0)
+    node_slots = scenario->rl.node_slots > 0 ? scenario->rl.node_slots : SIM_RL_DEFAULT_SLOTS;
+  if (reward == SIM_RL_REWARD_SCENARIO)
+    reward = scenario->rl.reward >= 0 ? (SimRlReward) scenario->rl.reward : SIM_RL_REWARD_JOBS;
+  if (placements == NULL)
+    {
+      from_scenario = scenario->rl.placements != NULL;
+      placements = from_scenario ? (const char * const *) scenario->rl.placements
+                                 : default_placements;
+    }
   for (guint p = 0; placements[p] != NULL; p++)
     {
       g_autoptr(SimPolicy) probe = sim__simulation_new_placement (sim, placements[p], error);
       if (probe == NULL)
         {
           g_prefix_error (error, "placement %u of the environment: ", p);
+          if (from_scenario)
+            sim__scenario_locate (scenario, "rl", "placements", error);
           return NULL;
         }
     }
@@ -608,6 +661,13 @@ sim_rl_env_get_n_placements (SimRlEnv *self)
 {
   g_return_val_if_fail (SIM_IS_RL_ENV (self), 0);
   return self->n_placements;
+}
+
+SimRlReward
+sim_rl_env_get_reward (SimRlEnv *self)
+{
+  g_return_val_if_fail (SIM_IS_RL_ENV (self), SIM_RL_REWARD_JOBS);
+  return self->reward;
 }
 
 const char *

@@ -99,20 +99,60 @@ G_BEGIN_DECLS
 #define SIM_RL_MAX_PLACEMENTS 16
 
 /**
+ * SIM_RL_SLOWDOWN_BOUND:
+ *
+ * The run time below which %SIM_RL_REWARD_SLOWDOWN counts a job as this
+ * long, in seconds (the usual bound of bounded slowdown).
+ */
+#define SIM_RL_SLOWDOWN_BOUND 10.0
+/**
+ * SIM_RL_DEFAULT_WINDOW:
+ *
+ * W when neither the constructor nor the scenario's [rl] window sets it.
+ */
+#define SIM_RL_DEFAULT_WINDOW 16
+/**
+ * SIM_RL_DEFAULT_SLOTS:
+ *
+ * S when neither the constructor nor the scenario's [rl] node_slots sets
+ * it.
+ */
+#define SIM_RL_DEFAULT_SLOTS 32
+
+/**
  * SimRlReward:
  * @SIM_RL_REWARD_JOBS: minus the time integral of the jobs in the system
  *   (waiting or running) over the step, in job-hours.  Over a run where
  *   every job finishes it adds up to minus the sum of the job completion
  *   times, so maximizing it minimizes mean JCT (Little's law).
+ *   Scenario: `[rl] reward = jobs`.
  * @SIM_RL_REWARD_UTILIZATION: the time integral of the allocated share of
  *   the cluster's GPUs over the step, in hours (an hour with every GPU
- *   allocated is 1).
+ *   allocated is 1).  Scenario: `[rl] reward = utilization`.
+ * @SIM_RL_REWARD_SLOWDOWN: minus the time integral, over the step, of the
+ *   sum over the jobs in the system (from submission to completion, waiting
+ *   or running) of 1 / max (d, %SIM_RL_SLOWDOWN_BOUND), where d is the
+ *   job's run time alone in seconds: its duration as the workload gives it
+ *   (SimJobSpec.duration), or its requested time when the duration is 0,
+ *   or the bound when both are 0.  Dimensionless.  Over a run where every
+ *   job finishes it adds up to minus the sum over jobs of
+ *   JCT / max (d, %SIM_RL_SLOWDOWN_BOUND), which is the sum of the jobs'
+ *   bounded slowdowns max (1, JCT / max (d, bound)) whenever each job's JCT
+ *   is at least max (d, bound), as it is when jobs run at their workload
+ *   speed.  Maximizing it favours short jobs more than %SIM_RL_REWARD_JOBS
+ *   does.  Scenario: `[rl] reward = slowdown`.
+ * @SIM_RL_REWARD_SCENARIO: not a reward: sim_rl_env_new() takes the
+ *   scenario's `[rl] reward`, or %SIM_RL_REWARD_JOBS without one.
  *
- * What a step's reward measures.
+ * What a step's reward measures.  Energy and cost rewards need a power
+ * model, which the simulator does not have yet; the scenario refuses
+ * `reward = energy` and `reward = cost` with a message saying so.
  */
 typedef enum {
   SIM_RL_REWARD_JOBS,
   SIM_RL_REWARD_UTILIZATION,
+  SIM_RL_REWARD_SLOWDOWN,
+  SIM_RL_REWARD_SCENARIO,
 } SimRlReward;
 
 #define SIM_TYPE_RL_ENV (sim_rl_env_get_type ())
@@ -124,14 +164,24 @@ G_DECLARE_FINAL_TYPE (SimRlEnv, sim_rl_env, SIM, RL_ENV, GObject)
  * @overrides: (nullable) (array zero-terminated=1): "group.key=value"
  *   overrides, as sim_scenario_load()
  * @window: W, the waiting jobs an observation shows (1 to
- *   %SIM_RL_MAX_WINDOW)
+ *   %SIM_RL_MAX_WINDOW); 0 for the scenario's `[rl] window`, else
+ *   %SIM_RL_DEFAULT_WINDOW
  * @node_slots: S, the node slots of an observation (1 to
- *   %SIM_RL_MAX_SLOTS)
+ *   %SIM_RL_MAX_SLOTS); 0 for the scenario's `[rl] node_slots`, else
+ *   %SIM_RL_DEFAULT_SLOTS
  * @placements: (nullable) (array zero-terminated=1): the registered
  *   placements an agent may start a job with (1 to
- *   %SIM_RL_MAX_PLACEMENTS); %NULL for "first-fit" and "best-fit"
- * @reward: what rewards measure
+ *   %SIM_RL_MAX_PLACEMENTS); %NULL for the scenario's `[rl] placements`
+ *   (names separated by commas), else "first-fit" and "best-fit"
+ * @reward: what rewards measure; %SIM_RL_REWARD_SCENARIO for the
+ *   scenario's `[rl] reward`, else %SIM_RL_REWARD_JOBS
  * @error: return location for a #GError
+ *
+ * Arguments given explicitly win over the scenario's [rl] section; a
+ * scenario without one and the arguments 16, 32, %NULL and
+ * %SIM_RL_REWARD_JOBS set up the same environment.  Node actions
+ * (sim-rl-env.h) are offered when the scenario says `[rl] node_actions =
+ * true`, which @overrides can set ("rl.node_actions=true").
  *
  * Creates an environment; the scenario is loaded (and checked) now, and
  * again with another seed by sim_rl_env_reset_with_seed().  Call a reset
@@ -139,9 +189,11 @@ G_DECLARE_FINAL_TYPE (SimRlEnv, sim_rl_env, SIM, RL_ENV, GObject)
  * is (the cluster, its network, the workload's task classes, the seed),
  * without the scenario's [policy] keys.
  *
- * Errors: those of sim_scenario_load() and sim_simulation_new();
- * SIM_ERROR_INVALID for a window, slot count or placement list out of
- * range; SIM_ERROR_NOT_FOUND for an unknown placement.
+ * Errors: those of sim_scenario_load() (among them a bad [rl] key, named
+ * with its file and line) and sim_simulation_new(); SIM_ERROR_INVALID for
+ * a window, slot count, reward or placement list out of range;
+ * SIM_ERROR_NOT_FOUND for an unknown placement (with the [rl] placements
+ * line when the scenario named it).
  *
  * Returns: (transfer full) (nullable): the environment.
  */
@@ -304,6 +356,14 @@ guint sim_rl_env_get_node_slots (SimRlEnv *self);
  * Returns: P.
  */
 guint sim_rl_env_get_n_placements (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_reward:
+ *
+ * Returns: what the rewards measure (never %SIM_RL_REWARD_SCENARIO: the
+ *   scenario's choice, resolved at creation).
+ */
+SimRlReward sim_rl_env_get_reward (SimRlEnv *self);
 
 /**
  * sim_rl_env_get_placement_name:

@@ -42,7 +42,8 @@ except ImportError:  # gymnasium is optional
     _gym = None
     _EnvBase = object
 
-_REWARDS = {"jobs": Sim.RlReward.JOBS, "utilization": Sim.RlReward.UTILIZATION}
+_REWARDS = {"jobs": Sim.RlReward.JOBS, "utilization": Sim.RlReward.UTILIZATION,
+            "slowdown": Sim.RlReward.SLOWDOWN}
 
 
 class Box:
@@ -147,9 +148,17 @@ class ClusterEnv(_EnvBase):
     policy; *node_slots* (S) how many node slots (nodes are grouped when
     the cluster has more); *placements* the placements a start may use;
     *reward* ``"jobs"`` (minus the job-hours in the system over the step,
-    which tracks mean JCT) or ``"utilization"`` (hours of the whole cluster
-    allocated); *skip_forced* passes over decisions where only waiting is
-    possible.
+    which tracks mean JCT), ``"slowdown"`` (minus the integral of the sum
+    over jobs in the system of 1 / max(run time alone, 10 s): an episode
+    adds up to minus the sum of the jobs' bounded slowdowns) or
+    ``"utilization"`` (hours of the whole cluster allocated); *skip_forced*
+    passes over decisions where only waiting is possible.
+
+    *window*, *node_slots*, *placements* and *reward* left at None take the
+    scenario's ``[rl]`` keys of the same names, else 16, 32,
+    ``("first-fit", "best-fit")`` and ``"jobs"``; values given here win
+    over the scenario's.  ``env.window``, ``env.node_slots``,
+    ``env.placements`` and ``env.reward`` say what was chosen.
 
     ``observation_space`` is a float32 box of W * 7 + S * 2 + 5 entries,
     all at least 0, at most 1 for flags and shares and unbounded (inf) for
@@ -162,24 +171,33 @@ class ClusterEnv(_EnvBase):
     render_mode = None
     reward_range = (-float("inf"), float("inf"))
 
-    def __init__(self, scenario, set=None, window=16, node_slots=32,
-                 placements=("first-fit", "best-fit"), reward="jobs", skip_forced=True):
-        from . import Scenario, _overrides, _call
+    def __init__(self, scenario, set=None, window=None, node_slots=None,
+                 placements=None, reward=None, skip_forced=True):
+        from . import Scenario, Error, _overrides, _call
 
         if isinstance(scenario, Scenario):
             path, overrides = scenario.path, list(scenario.overrides or []) + (_overrides(set) or [])
         else:
             path, overrides = str(scenario), _overrides(set)
-        if reward not in _REWARDS:
-            from . import Error
-            raise Error("reward %r: expected one of %s" % (reward, ", ".join(sorted(_REWARDS))))
-        self.raw = _call(Sim.RlEnv.new, path, overrides or None, int(window), int(node_slots),
-                         list(placements), _REWARDS[reward])
+        if reward is not None and reward not in _REWARDS:
+            raise Error("reward %r: expected one of %s, or None for the scenario's [rl] reward"
+                        % (reward, ", ".join(sorted(_REWARDS))))
+        for name, value in (("window", window), ("node_slots", node_slots)):
+            if value is not None and int(value) < 1:
+                raise Error("%s %r: expected at least 1, or None for the scenario's [rl] %s"
+                            % (name, value, name))
+        self.raw = _call(Sim.RlEnv.new, path, overrides or None,
+                         0 if window is None else int(window),
+                         0 if node_slots is None else int(node_slots),
+                         None if placements is None else list(placements),
+                         Sim.RlReward.SCENARIO if reward is None else _REWARDS[reward])
         self.raw.set_skip_forced(bool(skip_forced))
         self._call = _call
-        self.placements = tuple(placements)
-        self.window = int(window)
-        self.node_slots = int(node_slots)
+        self.placements = tuple(self.raw.get_placement_name(p)
+                                for p in range(self.raw.get_n_placements()))
+        self.window = self.raw.get_window()
+        self.node_slots = self.raw.get_node_slots()
+        self.reward = {v: k for k, v in _REWARDS.items()}[self.raw.get_reward()]
         self.wait_action = self.raw.get_wait_action()
         box, discrete = _spaces()
         high = np.array(self.raw.get_observation_high(), dtype=np.float32)
