@@ -1009,6 +1009,39 @@ class ClusterEnvTests(unittest.TestCase):
             gpusim.ClusterEnv(path)
         self.assertIn("power model", str(caught.exception))
 
+    def test_node_actions(self):
+        """A node action puts the job on the node of its slot; masked where
+        it does not fit; off by default."""
+        trace = os.path.join(self.tmp.name, "two.csv")
+        with open(trace, "w") as f:
+            f.write("id,submit,duration,gpus\n1,0,3600,4\n2,0,3600,8\n3,0,3600,1\n")
+        path = os.path.join(self.tmp.name, "two.ini")
+        with open(path, "w") as f:
+            f.write("[scenario]\nname = two\n[pool a]\nmodel = DGX-A100\ncount = 2\n"
+                    "[workload]\nsource = native\ntrace = two.csv\n")
+        env = gpusim.ClusterEnv(path, window=2, node_slots=2, placements=["first-fit"])
+        self.assertFalse(env.node_actions)
+        self.assertEqual(env.action_space.n, 2 + 1)
+        env = gpusim.ClusterEnv(path, window=2, node_slots=2, placements=["first-fit"],
+                                node_actions=True)
+        self.assertTrue(env.node_actions)
+        self.assertEqual((env.first_node_action, env.wait_action, env.action_space.n),
+                         (2, 6, 7))   # W * P = 2, then 2 x 2 node actions, then wait
+        obs, info = env.reset()
+        k4 = [k for k in range(2) if obs[k * 7] == 1 and obs[k * 7 + 1] == 4][0]
+        self.assertTrue(info["action_mask"][2 + k4 * 2 + 1])
+        obs, reward, terminated, truncated, info = env.step(2 + k4 * 2 + 1)   # node 1
+        cluster = env.simulation.get_cluster()
+        self.assertEqual([cluster.get_node(i).free_gpus for i in range(2)], [8, 4])
+        k8 = [k for k in range(2) if obs[k * 7] == 1 and obs[k * 7 + 1] == 8][0]
+        self.assertFalse(info["action_mask"][2 + k8 * 2 + 1])   # node 1 has 4 free
+        with self.assertRaises(gpusim.Error) as caught:
+            env.step(2 + k8 * 2 + 1)
+        self.assertIn("no node of that slot has room", str(caught.exception))
+        self.assertTrue(info["action_mask"][2 + k8 * 2 + 0])
+        env.step(2 + k8 * 2 + 0)
+        self.assertEqual([cluster.get_node(i).free_gpus for i in range(2)], [0, 4])
+
     def test_vectorized(self):
         import numpy as np
         venv = gpusim.ClusterVecEnv(self.path, 3, window=4, node_slots=2)

@@ -44,6 +44,7 @@ struct _SimRlEnv {
   GStrv       placements;
   SimRlReward reward;
   gboolean    skip_forced;
+  gboolean    node_actions; /* "start job k at node slot s" actions are offered */
 
   SimSimulation *sim;
   SimPolicy    **placers;   /* one per placement, for the episode's cluster */
@@ -57,6 +58,8 @@ struct _SimRlEnv {
   /* The decision shown: the window's jobs and each start's placement. */
   SimJob      **jobs;       /* [window], NULL for padding */
   Candidate    *candidates; /* [window * n_placements] */
+  Candidate    *node_cands; /* [window * slots] with node actions, else NULL */
+  guint         first_node_action; /* W * P */
   guint         waiting;    /* jobs waiting in the whole queue */
   guint         running_jobs;
   float        *obs, *high;
@@ -162,6 +165,9 @@ sim_rl_env_finalize (GObject *object)
   for (guint i = 0; i < self->window * self->n_placements; i++)
     g_free (self->candidates[i].gpus);
   g_free (self->candidates);
+  for (guint i = 0; self->node_cands != NULL && i < self->window * self->slots; i++)
+    g_free (self->node_cands[i].gpus);
+  g_free (self->node_cands);
   g_free (self->jobs);
   g_free (self->obs);
   g_free (self->high);
@@ -299,7 +305,12 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
                    + SIM_RL_GLOBAL_FEATURES;
   self->obs = g_new0 (float, self->obs_size);
   self->high = g_new0 (float, self->obs_size);
-  self->n_actions = window * self->n_placements + 1;
+  self->node_actions = scenario->rl.node_actions == 1;
+  self->first_node_action = window * self->n_placements;
+  if (self->node_actions)
+    self->node_cands = g_new0 (Candidate, (gsize) window * node_slots);
+  self->n_actions = window * self->n_placements + (self->node_actions ? window * node_slots : 0)
+                    + 1;
   self->mask = g_new0 (guint8, self->n_actions);
   fill_high (self);
   return g_steal_pointer (&self);
@@ -314,6 +325,63 @@ sim_rl_env_set_skip_forced (SimRlEnv *self, gboolean skip)
 
 /* ------------------------------------------------------------------------- */
 /* Looking at the decision.                                                  */
+
+/* Room for N GPUs in C. */
+static void
+candidate_reserve (Candidate *c, guint n)
+{
+  if (c->capacity < n)
+    {
+      c->capacity = MAX (n, 8);
+      g_free (c->gpus);
+      c->gpus = g_new (guint32, c->capacity);
+    }
+  c->placement.gpus = c->gpus;
+}
+
+/* Node slot S's nodes, [*first, *last), for a cluster of N_NODES. */
+static void
+slot_nodes (const SimRlEnv *self, guint s, guint n_nodes, guint *first, guint *last)
+{
+  guint per_slot = (n_nodes + self->slots - 1) / self->slots;
+
+  *first = MIN (s * per_slot, n_nodes);
+  *last = MIN (*first + per_slot, n_nodes);
+}
+
+/* The node action (JOB, slot S): its whole GPUs on the first node of the
+ * slot, in index order, that takes them all (available, enough free GPUs,
+ * admitted: GPU model, host CPU and memory), the node's lowest-numbered
+ * free GPUs.  Returns whether there is one. */
+static gboolean
+place_at_slot (SimRlEnv *self, const SimCluster *cluster, const SimJob *job, guint s,
+               Candidate *c)
+{
+  guint first, last, want = job->spec.gpus;
+
+  if (!sim_job_takes_whole_gpus (job) || want == 0)
+    return FALSE;
+  slot_nodes (self, s, sim_cluster_get_n_nodes (cluster), &first, &last);
+  for (guint n = first; n < last; n++)
+    {
+      const SimNode *node = sim_cluster_get_node (cluster, n);
+      guint got = 0;
+      if (!node->available || node->free_gpus < want ||
+          !sim_place_node_admits (cluster, n, job, want))
+        continue;
+      candidate_reserve (c, want);
+      for (guint g = 0; g < node->n_gpus && got < want; g++)
+        if (sim_cluster_get_gpu (cluster, node->first_gpu + g)->n_tenants == 0)
+          c->gpus[got++] = node->first_gpu + g;
+      if (got < want)
+        continue;
+      c->placement.n_gpus = want;
+      c->placement.milli = SIM_GPU_WHOLE;
+      c->placement.mig_start = -1;
+      return TRUE;
+    }
+  return FALSE;
+}
 
 /* The window, each start's placement, the mask and the observation, for
  * the pending decision (or for the end of the run, with none).  Returns
@@ -369,6 +437,12 @@ observe (SimRlEnv *self)
               any = TRUE;
             }
         }
+      for (guint s = 0; self->node_actions && s < self->slots; s++)
+        if (place_at_slot (self, cluster, job, s, &self->node_cands[k * self->slots + s]))
+          {
+            self->mask[self->first_node_action + k * self->slots + s] = 1;
+            any = TRUE;
+          }
       k++;
     }
   /* Waiting with nothing running while a job could start might leave no
@@ -397,11 +471,11 @@ observe (SimRlEnv *self)
   /* The node slots. */
   n_nodes = sim_cluster_get_n_nodes (cluster);
   {
-    guint per_slot = (n_nodes + self->slots - 1) / self->slots;
     for (guint s = 0; s < self->slots; s++, o += SIM_RL_SLOT_FEATURES)
       {
-        guint first = s * per_slot, last = MIN (first + per_slot, n_nodes);
+        guint first, last;
         guint64 gpus = 0, free = 0;
+        slot_nodes (self, s, n_nodes, &first, &last);
         for (guint n = first; n < last; n++)
           {
             const SimNode *node = sim_cluster_get_node (cluster, n);
@@ -514,6 +588,15 @@ sim_rl_env_reset_with_seed (SimRlEnv *self, guint64 seed, GError **error)
   return reset (self, &seed, error);
 }
 
+/* The window slot of a start action. */
+static guint
+action_job (const SimRlEnv *self, guint action)
+{
+  if (action >= self->first_node_action)
+    return (action - self->first_node_action) / self->slots;
+  return action / self->n_placements;
+}
+
 gboolean
 sim_rl_env_step (SimRlEnv *self, guint action, double *reward, gboolean *terminated,
                  gboolean *truncated, GError **error)
@@ -532,9 +615,17 @@ sim_rl_env_step (SimRlEnv *self, guint action, double *reward, gboolean *termina
     }
   if (action >= self->n_actions)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "action %u is out of range: expected 0 to %u (%u window jobs x %u placements, "
-                   "then wait)", action, self->n_actions - 1, self->window, self->n_placements);
+      if (self->node_actions)
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "action %u is out of range: expected 0 to %u (%u window jobs x %u "
+                     "placements, %u window jobs x %u node slots, then wait)", action,
+                     self->n_actions - 1, self->window, self->n_placements, self->window,
+                     self->slots);
+      else
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "action %u is out of range: expected 0 to %u (%u window jobs x %u "
+                     "placements, then wait)", action, self->n_actions - 1, self->window,
+                     self->n_placements);
       return FALSE;
     }
   if (!self->mask[action])
@@ -544,8 +635,12 @@ sim_rl_env_step (SimRlEnv *self, guint action, double *reward, gboolean *termina
                    action, what,
                    action == self->n_actions - 1
                      ? "no job runs and a job could start (waiting might never end)"
-                   : self->jobs[action / self->n_placements] == NULL
+                   : self->jobs[action_job (self, action)] == NULL
                      ? "that window slot is empty"
+                   : action >= self->first_node_action
+                     ? (sim_job_takes_whole_gpus (self->jobs[action_job (self, action)])
+                          ? "no node of that slot has room for the job"
+                          : "node actions take whole-GPU jobs only")
                      : "the placement finds no room for the job");
       return FALSE;
     }
@@ -554,12 +649,18 @@ sim_rl_env_step (SimRlEnv *self, guint action, double *reward, gboolean *termina
   if (action < self->n_actions - 1)
     {
       SimSchedContext *ctx = sim_simulation_get_decision (self->sim);
-      Candidate *c = &self->candidates[action];
-      SimJob *job = self->jobs[action / self->n_placements];
+      gboolean at_node = action >= self->first_node_action;
+      Candidate *c = at_node ? &self->node_cands[action - self->first_node_action]
+                             : &self->candidates[action];
+      SimJob *job = self->jobs[action_job (self, action)];
       if (!sim_sched_context_start (ctx, job, &c->placement, error))
         {
-          g_prefix_error (error, "placement %s: ",
-                          self->placements[action % self->n_placements]);
+          if (at_node)
+            g_prefix_error (error, "node slot %u: ",
+                            (action - self->first_node_action) % self->slots);
+          else
+            g_prefix_error (error, "placement %s: ",
+                            self->placements[action % self->n_placements]);
           return FALSE;
         }
       /* Another start possible: the decision stays open; none: wait. */
@@ -663,6 +764,20 @@ sim_rl_env_get_n_placements (SimRlEnv *self)
   return self->n_placements;
 }
 
+gboolean
+sim_rl_env_get_node_actions (SimRlEnv *self)
+{
+  g_return_val_if_fail (SIM_IS_RL_ENV (self), FALSE);
+  return self->node_actions;
+}
+
+guint
+sim_rl_env_get_first_node_action (SimRlEnv *self)
+{
+  g_return_val_if_fail (SIM_IS_RL_ENV (self), 0);
+  return self->first_node_action;
+}
+
 SimRlReward
 sim_rl_env_get_reward (SimRlEnv *self)
 {
@@ -694,7 +809,15 @@ sim_rl_env_describe_action (SimRlEnv *self, guint action)
     return g_strdup_printf ("action %u (out of range)", action);
   if (action == self->n_actions - 1)
     return g_strdup ("wait");
-  k = action / self->n_placements;
+  k = action_job (self, action);
+  if (action >= self->first_node_action)
+    {
+      guint s = (action - self->first_node_action) % self->slots;
+      if (self->running && self->jobs[k] != NULL)
+        return g_strdup_printf ("start window job %u (job %" G_GUINT64_FORMAT ") at node slot %u",
+                                k, self->jobs[k]->spec.id, s);
+      return g_strdup_printf ("start window job %u at node slot %u", k, s);
+    }
   if (self->running && self->jobs[k] != NULL)
     return g_strdup_printf ("start window job %u (job %" G_GUINT64_FORMAT ") with %s", k,
                             self->jobs[k]->spec.id, self->placements[action % self->n_placements]);

@@ -8,12 +8,25 @@
  *   start (k, p)  start the k-th job of the window with placement p; the
  *                 decision stays open (no simulated time passes, the reward
  *                 is 0) so that the agent may start more jobs;
+ *   node (k, s)   (only with node actions, below) start the k-th job of the
+ *                 window at node slot s, as start (k, p) otherwise;
  *   wait          commit the decision with whatever was started and run to
  *                 the next decision (an arrival, a completion, a scheduling
  *                 tick); the reward covers the simulated time that passed.
  *
  * Actions are numbered k * P + p for the W window slots and the P
  * placements, then wait = W * P (sim_rl_env_get_n_actions() - 1).
+ *
+ * Node actions, offered when the scenario says `[rl] node_actions = true`
+ * (off by default: the numbering above is then unchanged), come between
+ * the placements' and wait: node (k, s) is W * P + k * S + s, and wait is
+ * W * P + W * S.  Node (k, s) puts a whole-GPU job (gpu_milli 1000, no
+ * MIG profile) on one node of slot s: the first node of the slot, in index
+ * order, that is available, has as many free GPUs as the job asks and
+ * admits it (GPU model, host CPU and memory: sim_place_node_admits()), on
+ * that node's lowest-numbered free GPUs.  The mask rules it out for
+ * fractional and MIG jobs, for jobs larger than a node, and when no node
+ * of the slot has room.
  *
  * The window is the first W waiting jobs in the queue order of the
  * scenario's policy (FIFO unless the scenario's [policy] says otherwise);
@@ -303,7 +316,8 @@ const float *sim_rl_env_get_observation_high (SimRlEnv *self, gsize *n);
  * @n: (out): its length, sim_rl_env_get_n_actions()
  *
  * Which actions are possible now: 1 for a start whose placement finds
- * room (the start will succeed), and for wait while an episode is under
+ * room and for a node action whose slot has a node with room (the start
+ * will succeed), and for wait while an episode is under
  * way unless no job runs and some job could start (nothing might then
  * happen again: the run would end with jobs that never ran, their time
  * uncounted); 0 otherwise, and for every action once the episode has
@@ -332,7 +346,7 @@ gsize sim_rl_env_get_observation_size (SimRlEnv *self);
 /**
  * sim_rl_env_get_n_actions:
  *
- * Returns: W * P + 1.
+ * Returns: W * P + 1; W * P + W * S + 1 with node actions.
  */
 guint sim_rl_env_get_n_actions (SimRlEnv *self);
 
@@ -358,6 +372,21 @@ guint sim_rl_env_get_node_slots (SimRlEnv *self);
 guint sim_rl_env_get_n_placements (SimRlEnv *self);
 
 /**
+ * sim_rl_env_get_node_actions:
+ *
+ * Returns: whether node actions are offered (`[rl] node_actions`).
+ */
+gboolean sim_rl_env_get_node_actions (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_first_node_action:
+ *
+ * Returns: W * P, the number of node (0, 0) when node actions are offered
+ *   (the wait action otherwise).
+ */
+guint sim_rl_env_get_first_node_action (SimRlEnv *self);
+
+/**
  * sim_rl_env_get_reward:
  *
  * Returns: what the rewards measure (never %SIM_RL_REWARD_SCENARIO: the
@@ -377,7 +406,8 @@ const char *sim_rl_env_get_placement_name (SimRlEnv *self, guint index);
 /**
  * sim_rl_env_get_wait_action:
  *
- * Returns: the wait action, W * P.
+ * Returns: the wait action, the last: W * P, or W * P + W * S with node
+ *   actions.
  */
 guint sim_rl_env_get_wait_action (SimRlEnv *self);
 

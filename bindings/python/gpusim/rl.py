@@ -7,6 +7,10 @@ pending scheduling decision of a whole simulation:
 * actions ``k * P + p`` start the k-th waiting job of the window with the
   p-th placement (``env.placements``); the decision stays open, no
   simulated time passes and the reward is 0;
+* with ``node_actions=True`` (or ``[rl] node_actions = true`` in the
+  scenario; off by default), actions ``env.first_node_action + k * S + s``
+  start the k-th waiting job at node slot s: its whole GPUs on the first
+  node of the slot with room, that node's lowest-numbered free GPUs;
 * the last action, ``env.wait_action``, commits the decision and runs to
   the next one; the reward covers the simulated time that passed.
 
@@ -154,16 +158,21 @@ class ClusterEnv(_EnvBase):
     ``"utilization"`` (hours of the whole cluster allocated); *skip_forced*
     passes over decisions where only waiting is possible.
 
-    *window*, *node_slots*, *placements* and *reward* left at None take the
+    *node_actions* adds the "start job k at node slot s" actions
+    (``first_node_action + k * S + s``, before wait).
+
+    *window*, *node_slots*, *placements*, *reward* and *node_actions* left at
+    None take the
     scenario's ``[rl]`` keys of the same names, else 16, 32,
-    ``("first-fit", "best-fit")`` and ``"jobs"``; values given here win
+    ``("first-fit", "best-fit")``, ``"jobs"`` and False; values given here win
     over the scenario's.  ``env.window``, ``env.node_slots``,
     ``env.placements`` and ``env.reward`` say what was chosen.
 
     ``observation_space`` is a float32 box of W * 7 + S * 2 + 5 entries,
     all at least 0, at most 1 for flags and shares and unbounded (inf) for
     GPUs, hours and counts (layout: sim-rl-env.h);
-    ``action_space`` is ``Discrete(W * P + 1)``.  Observations are read-only
+    ``action_space`` is ``Discrete(W * P + 1)``, or ``Discrete(W * P + W * S
+    + 1)`` with node actions.  Observations are read-only
     numpy arrays, valid until the next step.
     """
 
@@ -172,13 +181,16 @@ class ClusterEnv(_EnvBase):
     reward_range = (-float("inf"), float("inf"))
 
     def __init__(self, scenario, set=None, window=None, node_slots=None,
-                 placements=None, reward=None, skip_forced=True):
+                 placements=None, reward=None, skip_forced=True, node_actions=None):
         from . import Scenario, Error, _overrides, _call
 
         if isinstance(scenario, Scenario):
             path, overrides = scenario.path, list(scenario.overrides or []) + (_overrides(set) or [])
         else:
             path, overrides = str(scenario), _overrides(set)
+        if node_actions is not None:
+            overrides = list(overrides or []) + [
+                "rl.node_actions=%s" % ("true" if node_actions else "false")]
         if reward is not None and reward not in _REWARDS:
             raise Error("reward %r: expected one of %s, or None for the scenario's [rl] reward"
                         % (reward, ", ".join(sorted(_REWARDS))))
@@ -198,6 +210,8 @@ class ClusterEnv(_EnvBase):
         self.window = self.raw.get_window()
         self.node_slots = self.raw.get_node_slots()
         self.reward = {v: k for k, v in _REWARDS.items()}[self.raw.get_reward()]
+        self.node_actions = bool(self.raw.get_node_actions())
+        self.first_node_action = self.raw.get_first_node_action()
         self.wait_action = self.raw.get_wait_action()
         box, discrete = _spaces()
         high = np.array(self.raw.get_observation_high(), dtype=np.float32)
