@@ -1068,5 +1068,109 @@ class ClusterEnvTests(unittest.TestCase):
             gpusim.ClusterVecEnv(self.path, 0)
 
 
+class JobResultsTests(unittest.TestCase):
+    """Per-job results as numpy arrays (and a pandas DataFrame), in seconds,
+    with the requested time a scheduler plans with; a package that cannot
+    find its typelib or library says so."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        with open(os.path.join(self.tmp.name, "jobs.csv"), "w") as f:
+            # Job 1 gives an estimate, job 2 none; both ask for the node.
+            f.write("id,submit,duration,gpus,requested\n"
+                    "11,0,3600,8,7200\n12,60,1800,8,\n")
+        self.path = os.path.join(self.tmp.name, "jobs.ini")
+        with open(self.path, "w") as f:
+            f.write("[scenario]\nname = jobs\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+                    "[workload]\nsource = native\ntrace = jobs.csv\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_jobs_arrays(self):
+        import numpy as np
+        report = gpusim.run(self.path)
+        jobs = report.jobs()
+        self.assertEqual(list(jobs), ["id", "submit", "start", "end", "gpus", "class",
+                                      "requested", "duration"])
+        for name in ("id", "gpus", "class"):
+            self.assertEqual(jobs[name].dtype, np.int64)
+        for name in ("submit", "start", "end", "requested", "duration"):
+            self.assertEqual(jobs[name].dtype, np.float64)
+        np.testing.assert_array_equal(jobs["id"], [11, 12])
+        np.testing.assert_array_equal(jobs["submit"], [0, 60])
+        np.testing.assert_array_equal(jobs["start"], [0, 3600])
+        np.testing.assert_array_equal(jobs["end"], [3600, 5400])
+        np.testing.assert_array_equal(jobs["gpus"], [8, 8])
+        # The estimate where the trace gives one, else the duration (not 0).
+        np.testing.assert_array_equal(jobs["requested"], [7200, 1800])
+        np.testing.assert_array_equal(jobs["duration"], [3600, 1800])
+        self.assertAlmostEqual((jobs["end"] - jobs["submit"]).mean(), report["jct_mean"])
+        sim = gpusim.Simulation(self.path, record_jobs=False)
+        with self.assertRaises(gpusim.Error):
+            sim.run().jobs()
+
+    def test_requested_seen_by_policies(self):
+        seen = {}
+
+        class Recording(gpusim.Policy):
+            def do_get_name(self):
+                return "recording"
+
+            def do_compare(self, a, b):
+                seen[a.spec.id] = a.get_requested() / 1e9
+                seen[b.spec.id] = b.get_requested() / 1e9
+                return (a.spec.submit > b.spec.submit) - (a.spec.submit < b.spec.submit)
+
+            def do_place(self, cluster, job, placement):
+                return Sim.place_first_fit(cluster, job, placement)
+
+            def do_get_flags(self):
+                return 0
+
+        # Three jobs, so that the queue is ordered while two wait.
+        with open(os.path.join(self.tmp.name, "jobs.csv"), "a") as f:
+            f.write("13,120,600,8,\n")
+        gpusim.run(self.path, policy=Recording())
+        self.assertEqual(seen, {12: 1800.0, 13: 600.0})
+
+    def test_jobs_frame(self):
+        report = gpusim.run(self.path)
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            with self.assertRaises(gpusim.Error) as caught:
+                report.jobs_frame()
+            self.assertIn("pandas", str(caught.exception))
+            return
+        frame = report.jobs_frame()
+        self.assertEqual(list(frame["id"]), [11, 12])
+        self.assertEqual(list(frame["requested"]), [7200.0, 1800.0])
+
+    def import_in(self, **env_changes):
+        env = dict(os.environ)
+        for key, value in env_changes.items():
+            if value is None:
+                env.pop(key, None)
+            else:
+                env[key] = value
+        return subprocess.run([sys.executable, "-c", "import gpusim"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True)
+
+    def test_missing_typelib_or_library(self):
+        empty = self.tmp.name
+        result = self.import_in(GI_TYPELIB_PATH=empty)
+        if result.returncode == 0:
+            self.skipTest("gpusim is installed system-wide")
+        self.assertIn("cannot find the Sim-1.0 introspection data", result.stderr)
+        self.assertIn("GI_TYPELIB_PATH", result.stderr)
+        result = self.import_in(LD_LIBRARY_PATH=empty)
+        if result.returncode == 0:
+            self.skipTest("libsim-1.0 is installed system-wide")
+        self.assertIn("not the library it names", result.stderr)
+        self.assertNotIn("must be an interface", result.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()
