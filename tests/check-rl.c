@@ -6,7 +6,11 @@
  * A random agent following the mask never has an action refused, never
  * breaks the simulation's state, and its rewards add up to minus the time
  * integral of the jobs in the system, which the report gives as the sum of
- * the completion times.
+ * the completion times.  The slowdown reward matches its closed form on a
+ * three-job run worked by hand; the scenario's [rl] section chooses the
+ * reward and sizes unless the arguments do, and its errors name the file,
+ * line and key.  Node actions put a job on the node of the slot chosen and
+ * are masked where it does not fit.
  */
 #include "config.h"
 
