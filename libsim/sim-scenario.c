@@ -6,6 +6,7 @@
 #include "sim-util.h"
 #include "workload/sim-sources.h"
 #include "workload/sim-trace-util.h"
+#include "rl/sim-rl-env.h"
 
 #include <math.h>
 #include <string.h>
@@ -49,6 +50,9 @@ static const GroupSchema schema[] = {
   { "fabric", FALSE, { NULL }, TRUE },
   /* Its keys are other sections' keys, "section.key = value". */
   { "variant", TRUE, { NULL }, TRUE },
+  /* The reinforcement-learning environment's set-up (sim-rl-env.h). */
+  { "rl", FALSE, { "reward", "window", "node_slots", "placements", "node_actions", NULL },
+    FALSE },
 };
 
 typedef struct {
@@ -1025,6 +1029,104 @@ read_fabric (const Ctx *ctx, SimScenario *sc, GError **error)
           locate (ctx, "fabric", keys[k], error);
           return FALSE;
         }
+    }
+  return TRUE;
+}
+
+/* [rl] reward: the names, in #SimRlReward order. */
+static const char * const rl_rewards[] = { "jobs", "utilization", "slowdown" };
+G_STATIC_ASSERT (G_N_ELEMENTS (rl_rewards) == SIM_RL_REWARD_SLOWDOWN + 1);
+
+static gboolean
+parse_rl_reward (const char *text, gpointer out, GError **error)
+{
+  const char *close;
+
+  for (guint i = 0; i < G_N_ELEMENTS (rl_rewards); i++)
+    if (strcmp (text, rl_rewards[i]) == 0)
+      {
+        *(gint *) out = (gint) i;
+        return TRUE;
+      }
+  if (g_ascii_strcasecmp (text, "energy") == 0 || g_ascii_strcasecmp (text, "cost") == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "the %s reward needs a power model, which gpusim does not have yet: expected "
+                   "jobs, slowdown or utilization", text);
+      return FALSE;
+    }
+  close = sim__closest (text, rl_rewards, G_N_ELEMENTS (rl_rewards));
+  g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+               "\"%s\" is not a reward%s (expected jobs, slowdown or utilization)", text,
+               sim__did_you_mean (close));
+  return FALSE;
+}
+
+static gboolean
+parse_rl_window (const char *text, gpointer out, GError **error)
+{
+  gint64 v;
+
+  if (!sim_parse_integer (text, 1, SIM_RL_MAX_WINDOW, &v, error))
+    return FALSE;
+  *(guint *) out = (guint) v;
+  return TRUE;
+}
+
+static gboolean
+parse_rl_slots (const char *text, gpointer out, GError **error)
+{
+  gint64 v;
+
+  if (!sim_parse_integer (text, 1, SIM_RL_MAX_SLOTS, &v, error))
+    return FALSE;
+  *(guint *) out = (guint) v;
+  return TRUE;
+}
+
+/* [rl]: the environment's set-up, read here so that its keys are checked
+ * like every other; the placement names are checked by the environment. */
+static gboolean
+read_rl (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  gboolean node_actions = FALSE;
+  g_autofree char *raw = NULL;
+
+  sc->rl.reward = -1;
+  sc->rl.node_actions = -1;
+  if (!g_key_file_has_group (ctx->kf, "rl"))
+    return TRUE;
+  if (!get_parsed (ctx, "rl", "reward", parse_rl_reward, &sc->rl.reward, error) ||
+      !get_parsed (ctx, "rl", "window", parse_rl_window, &sc->rl.window, error) ||
+      !get_parsed (ctx, "rl", "node_slots", parse_rl_slots, &sc->rl.node_slots, error))
+    return FALSE;
+  if (g_key_file_has_key (ctx->kf, "rl", "node_actions", NULL))
+    {
+      if (!get_parsed (ctx, "rl", "node_actions", parse_bool, &node_actions, error))
+        return FALSE;
+      sc->rl.node_actions = node_actions ? 1 : 0;
+    }
+  raw = get_raw (ctx, "rl", "placements");
+  if (raw != NULL)
+    {
+      g_auto(GStrv) names = g_strsplit (raw, ",", -1);
+      g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
+      for (guint i = 0; names[i] != NULL; i++)
+        {
+          char *name = g_strstrip (names[i]);
+          if (*name != '\0')
+            g_ptr_array_add (list, g_strdup (name));
+        }
+      if (list->len == 0 || list->len > SIM_RL_MAX_PLACEMENTS)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "%u placements: expected 1 to %u names, separated by commas", list->len,
+                       SIM_RL_MAX_PLACEMENTS);
+          locate (ctx, "rl", "placements", error);
+          return FALSE;
+        }
+      g_ptr_array_add (list, NULL);
+      sc->rl.placements = (char **) g_ptr_array_steal (list, NULL);
     }
   return TRUE;
 }
@@ -2035,7 +2137,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
     return NULL;
   if (!read_pools (ctx, sc, error) || !read_workload (ctx, sc, error) ||
       !read_comm_mix (ctx, sc, error) || !read_fabric (ctx, sc, error) ||
-      !read_variants (ctx, sc, error))
+      !read_variants (ctx, sc, error) || !read_rl (ctx, sc, error))
     return NULL;
 
   if (g_key_file_has_key (ctx->kf, "policy", "queue", NULL))
@@ -2254,6 +2356,7 @@ sim_scenario_unref (SimScenario *sc)
       g_strfreev (sc->variants[i].overrides);
     }
   g_free (sc->variants);
+  g_strfreev (sc->rl.placements);
   for (guint i = 0; i < sc->n_comm_mix; i++)
     g_free (sc->comm_mix[i].name);
   g_free (sc->comm_mix);

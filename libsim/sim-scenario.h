@@ -22,6 +22,9 @@
  *   [fabric]      topology, switch, link, oversubscription, ... (the
  *                 keys of sim_fabric_config_keys())
  *   [variant NAME] section.key = value overrides, for `gpusim compare`
+ *   [rl]          reward, window, node_slots, placements, node_actions: the
+ *                 reinforcement-learning environment's set-up (sim-rl-env.h);
+ *                 the simulation itself ignores them
  *
  * Quantities carry units and are parsed strictly ("90s", "7d", "80GB",
  * "30/h").  Unknown groups and keys are refused with a "did you mean"
@@ -115,6 +118,27 @@ typedef struct {
   char **overrides;
 } SimVariant;
 
+/*
+ * SimRlConfig:
+ * @reward: the [rl] reward as a #SimRlReward value, -1 when not given
+ * @window: the observation's window of waiting jobs, 0 when not given
+ * @node_slots: the observation's node slots, 0 when not given
+ * @placements: (nullable): the placements a start may use, %NULL when not
+ *   given (names checked when an environment is made)
+ * @node_actions: whether "start job k at node slot s" actions are offered,
+ *   -1 when not given
+ *
+ * The [rl] section: how sim_rl_env_new() sets up an environment when its
+ * arguments leave a choice to the scenario.
+ */
+typedef struct {
+  gint    reward;
+  guint   window;
+  guint   node_slots;
+  char  **placements;
+  gint    node_actions;
+} SimRlConfig;
+
 /**
  * SimWorkloadSource:
  * @SIM_SOURCE_SYNTHETIC: the built-in generator
@@ -180,6 +204,7 @@ typedef struct {
   SimFabricConfig    fabric;     /* kind SIM_FABRIC_NONE without a [fabric] section */
   SimVariant        *variants;
   guint              n_variants;
+  SimRlConfig        rl;         /* [rl]: the environment's set-up, not the run's */
 
   char    *queue;           /* queue order name */
   char    *placement;       /* placement name */

@@ -6,7 +6,11 @@
  * A random agent following the mask never has an action refused, never
  * breaks the simulation's state, and its rewards add up to minus the time
  * integral of the jobs in the system, which the report gives as the sum of
- * the completion times.
+ * the completion times.  The slowdown reward matches its closed form on a
+ * three-job run worked by hand; the scenario's [rl] section chooses the
+ * reward and sizes unless the arguments do, and its errors name the file,
+ * line and key.  Node actions put a job on the node of the slot chosen and
+ * are masked where it does not fit.
  */
 #include "config.h"
 
@@ -441,11 +445,13 @@ START_TEST (test_errors)
   double reward;
   gboolean term, trunc;
 
-  ck_assert_ptr_null (sim_rl_env_new (path, NULL, 0, 4, NULL, SIM_RL_REWARD_JOBS, &error));
+  ck_assert_ptr_null (sim_rl_env_new (path, NULL, SIM_RL_MAX_WINDOW + 1, 4, NULL,
+                                      SIM_RL_REWARD_JOBS, &error));
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
   ck_assert (strstr (error->message, "window") != NULL);
   g_clear_error (&error);
-  ck_assert_ptr_null (sim_rl_env_new (path, NULL, 4, 0, NULL, SIM_RL_REWARD_JOBS, &error));
+  ck_assert_ptr_null (sim_rl_env_new (path, NULL, 4, SIM_RL_MAX_SLOTS + 1, NULL,
+                                      SIM_RL_REWARD_JOBS, &error));
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
   g_clear_error (&error);
   ck_assert_ptr_null (sim_rl_env_new (path, NULL, 4, 4, none, SIM_RL_REWARD_JOBS, &error));
@@ -505,6 +511,344 @@ START_TEST (test_truncated_by_horizon)
 }
 END_TEST
 
+/* A one-node scenario (8 GPUs) over a native trace of 8-GPU jobs, all
+ * submitted at 0, which run one after another in trace order. */
+static char *
+write_tiny (const char *dir, const char *trace, const char *rl)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *trace_path = g_build_filename (dir, "tiny.csv", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "[scenario]\nname = tiny\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+    "[workload]\nsource = native\ntrace = tiny.csv\n%s", rl);
+  char *path = g_build_filename (dir, "tiny.ini", NULL);
+
+  ck_assert (g_file_set_contents (trace_path, trace, -1, &error));
+  ck_assert (g_file_set_contents (path, text, -1, &error));
+  return path;
+}
+
+/* The head agent's episode return. */
+static double
+head_return (const char *path, const char * const *overrides, SimRlReward reward)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimRlEnv) env = sim_rl_env_new (path, overrides, 0, 0, NULL, reward, &error);
+
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert_msg (sim_rl_env_reset (env, &error), "%s", error ? error->message : "");
+  rollout (env, head_agent, NULL, FALSE);
+  return sim_rl_env_get_total_reward (env);
+}
+
+#define LONG_FIRST "id,submit,duration,gpus\n1,0,3600,8\n2,0,1800,8\n3,0,5,8\n"
+#define SHORT_FIRST "id,submit,duration,gpus\n1,0,1800,8\n2,0,3600,8\n"
+
+/* The slowdown reward's closed form, worked by hand: FIFO runs the jobs
+ * one after another, each as long as its duration. */
+START_TEST (test_slowdown_closed_form)
+{
+  g_autofree char *dir = g_dir_make_tmp ("check-rl-XXXXXX", NULL);
+  g_autofree char *path = write_tiny (dir, LONG_FIRST, "");
+  g_autofree char *path2 = NULL;
+  double r;
+
+  /* JCTs 3600 s, 5400 s and 5405 s over d = 3600 s, 1800 s and the 10 s
+   * bound (the 5 s job): 1 + 3 + 540.5. */
+  r = head_return (path, NULL, SIM_RL_REWARD_SLOWDOWN);
+  ck_assert_double_eq_tol (r, -(1.0 + 3.0 + 540.5), 1e-9);
+  /* The same run by the other rewards: 1 + 1.5 + 5405/3600 job-hours, and
+   * the node busy for all of its 5405 s. */
+  r = head_return (path, NULL, SIM_RL_REWARD_JOBS);
+  ck_assert_double_eq_tol (r, -(1.0 + 1.5 + 5405.0 / 3600), 1e-9);
+  r = head_return (path, NULL, SIM_RL_REWARD_UTILIZATION);
+  ck_assert_double_eq_tol (r, 5405.0 / 3600, 1e-9);
+
+  /* The short job first: 1 + 5400 / 3600 rather than 3 + 1. */
+  path2 = write_tiny (dir, SHORT_FIRST, "");
+  r = head_return (path2, NULL, SIM_RL_REWARD_SLOWDOWN);
+  ck_assert_double_eq_tol (r, -2.5, 1e-9);
+  g_unlink (path);
+  g_unlink (path2);
+  {
+    g_autofree char *trace = g_build_filename (dir, "tiny.csv", NULL);
+    g_unlink (trace);
+  }
+  g_rmdir (dir);
+}
+END_TEST
+
+/* [rl] sets up the environment; explicit arguments win over it. */
+START_TEST (test_rl_section)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("check-rl-XXXXXX", NULL);
+  g_autofree char *path = write_tiny (dir, LONG_FIRST,
+                                      "[rl]\nreward = slowdown\nwindow = 3\nnode_slots = 2\n"
+                                      "placements = best-fit\n");
+  const char *jobs[] = { "rl.reward=jobs", NULL };
+  const char *util[] = { "rl.reward=utilization", NULL };
+  const char *first[] = { "first-fit", "packing", NULL };
+  g_autoptr(SimRlEnv) env = NULL;
+  g_autofree char *trace = g_build_filename (dir, "tiny.csv", NULL);
+
+  /* The scenario's reward, and another through an override. */
+  ck_assert_double_eq_tol (head_return (path, NULL, SIM_RL_REWARD_SCENARIO), -544.5, 1e-9);
+  ck_assert_double_eq_tol (head_return (path, jobs, SIM_RL_REWARD_SCENARIO),
+                           -(2.5 + 5405.0 / 3600), 1e-9);
+  ck_assert_double_eq_tol (head_return (path, util, SIM_RL_REWARD_SCENARIO), 5405.0 / 3600,
+                           1e-9);
+  /* An explicit reward wins over the scenario's. */
+  ck_assert_double_eq_tol (head_return (path, NULL, SIM_RL_REWARD_JOBS),
+                           -(2.5 + 5405.0 / 3600), 1e-9);
+
+  env = sim_rl_env_new (path, NULL, 0, 0, NULL, SIM_RL_REWARD_SCENARIO, &error);
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (sim_rl_env_get_window (env), 3);
+  ck_assert_uint_eq (sim_rl_env_get_node_slots (env), 2);
+  ck_assert_uint_eq (sim_rl_env_get_n_placements (env), 1);
+  ck_assert_str_eq (sim_rl_env_get_placement_name (env, 0), "best-fit");
+  ck_assert_uint_eq (sim_rl_env_get_n_actions (env), 3 * 1 + 1);
+  g_clear_object (&env);
+  env = sim_rl_env_new (path, NULL, 5, 4, first, SIM_RL_REWARD_SCENARIO, &error);
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (sim_rl_env_get_window (env), 5);
+  ck_assert_uint_eq (sim_rl_env_get_node_slots (env), 4);
+  ck_assert_uint_eq (sim_rl_env_get_n_actions (env), 5 * 2 + 1);
+  g_clear_object (&env);
+  g_unlink (path);
+  g_free (path);
+
+  /* Without [rl]: the defaults. */
+  path = write_tiny (dir, LONG_FIRST, "");
+  env = sim_rl_env_new (path, NULL, 0, 0, NULL, SIM_RL_REWARD_SCENARIO, &error);
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (sim_rl_env_get_window (env), SIM_RL_DEFAULT_WINDOW);
+  ck_assert_uint_eq (sim_rl_env_get_node_slots (env), SIM_RL_DEFAULT_SLOTS);
+  ck_assert_uint_eq (sim_rl_env_get_n_placements (env), 2);
+  ck_assert_double_eq_tol (head_return (path, NULL, SIM_RL_REWARD_SCENARIO),
+                           -(2.5 + 5405.0 / 3600), 1e-9);
+  g_unlink (path);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+END_TEST
+
+/* Bad [rl] keys and values: the file, the line, the key, what is expected. */
+START_TEST (test_rl_section_errors)
+{
+  static const struct {
+    const char *rl;
+    const char *want[4];
+  } cases[] = {
+    { "reward = slowdwn\n", { "tiny.ini:10: [rl] reward:", "did you mean \"slowdown\"",
+                              "jobs, slowdown or utilization", NULL } },
+    { "reward = energy\n", { "tiny.ini:10: [rl] reward:", "power model", NULL } },
+    { "windw = 4\n", { "tiny.ini:10: [rl] windw:", "did you mean \"window\"", "node_slots",
+                       NULL } },
+    { "window = 0\n", { "tiny.ini:10: [rl] window:", NULL } },
+    { "node_actions = maybe\n", { "tiny.ini:10: [rl] node_actions:", "true or false", NULL } },
+    { "placements = first-fit, frist-fit\n",
+      { "tiny.ini:10: [rl] placements:", "placement 1", "frist-fit", NULL } },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("check-rl-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "tiny.csv", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *rl = g_strdup_printf ("[rl]\n%s", cases[i].rl);
+      g_autofree char *path = write_tiny (dir, LONG_FIRST, rl);
+      g_autoptr(SimRlEnv) env = sim_rl_env_new (path, NULL, 0, 0, NULL, SIM_RL_REWARD_SCENARIO,
+                                                &error);
+      ck_assert_ptr_null (env);
+      ck_assert (error != NULL);
+      for (guint w = 0; cases[i].want[w] != NULL; w++)
+        ck_assert_msg (strstr (error->message, cases[i].want[w]) != NULL,
+                       "case %u: \"%s\" not in: %s", i, cases[i].want[w], error->message);
+      g_unlink (path);
+    }
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+END_TEST
+
+/* The window slot holding a job asking for GPUS GPUs of SHARE each, or -1. */
+static int
+find_window_job (SimRlEnv *env, float gpus, float share)
+{
+  gsize n;
+  const float *obs = sim_rl_env_get_observation (env, &n);
+
+  for (guint k = 0; k < sim_rl_env_get_window (env); k++)
+    if (obs[k * SIM_RL_JOB_FEATURES] == 1 && obs[k * SIM_RL_JOB_FEATURES + 1] == gpus &&
+        obs[k * SIM_RL_JOB_FEATURES + 2] == share)
+      return (int) k;
+  return -1;
+}
+
+/* Node actions put a job on the node of the slot chosen, and the mask
+ * rules them out where it does not fit. */
+START_TEST (test_node_actions)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("check-rl-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "tiny.csv", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  const char *first_fit[] = { "first-fit", NULL };
+  g_autoptr(SimRlEnv) env = NULL;
+  const SimCluster *cluster;
+  const guint8 *mask;
+  gsize n;
+  double reward;
+  gboolean term = FALSE, trunc = FALSE;
+  int k4, k8, kf;
+  guint node_base, w = 3, s_count = 2;
+
+  text = g_strdup_printf ("[scenario]\nname = tiny\n[pool a]\nmodel = DGX-A100\ncount = 2\n"
+                          "[workload]\nsource = native\ntrace = tiny.csv\n"
+                          "[rl]\nnode_actions = true\n");
+  path = g_build_filename (dir, "tiny.ini", NULL);
+  ck_assert (g_file_set_contents (path, text, -1, &error));
+  ck_assert (g_file_set_contents (trace, "id,submit,duration,gpus,gpu_milli\n"
+                                  "1,0,3600,4,1000\n2,0,3600,8,1000\n3,0,3600,1,500\n", -1,
+                                  &error));
+  env = sim_rl_env_new (path, NULL, w, s_count, first_fit, SIM_RL_REWARD_JOBS, &error);
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_rl_env_get_node_actions (env));
+  node_base = sim_rl_env_get_first_node_action (env);
+  ck_assert_uint_eq (node_base, w * 1);
+  ck_assert_uint_eq (sim_rl_env_get_n_actions (env), w * 1 + w * s_count + 1);
+  ck_assert_uint_eq (sim_rl_env_get_wait_action (env), w + w * s_count);
+  ck_assert_msg (sim_rl_env_reset (env, &error), "%s", error ? error->message : "");
+  k4 = find_window_job (env, 4, 1);
+  k8 = find_window_job (env, 8, 1);
+  kf = find_window_job (env, 1, 0.5f);
+  ck_assert (k4 >= 0 && k8 >= 0 && kf >= 0);
+  mask = sim_rl_env_get_action_mask (env, &n);
+  /* Every job fits either node; the fractional job takes no node action. */
+  for (guint s = 0; s < s_count; s++)
+    {
+      ck_assert_uint_eq (mask[node_base + k4 * s_count + s], 1);
+      ck_assert_uint_eq (mask[node_base + k8 * s_count + s], 1);
+      ck_assert_uint_eq (mask[node_base + kf * s_count + s], 0);
+    }
+  ck_assert_uint_eq (mask[kf], 1);  /* first-fit places it */
+  {
+    g_autofree char *what = sim_rl_env_describe_action (env, node_base + k4 * s_count + 1);
+    ck_assert_msg (strstr (what, "at node slot 1") != NULL, "%s", what);
+  }
+  ck_assert (!sim_rl_env_step (env, node_base + kf * s_count, &reward, &term, &trunc, &error));
+  ck_assert_msg (strstr (error->message, "whole-GPU jobs only") != NULL, "%s", error->message);
+  g_clear_error (&error);
+
+  /* The 4-GPU job on node 1 (slot 1): node 1's GPUs 0 to 3. */
+  ck_assert (sim_rl_env_step (env, node_base + k4 * s_count + 1, &reward, &term, &trunc,
+                              &error));
+  cluster = sim_simulation_get_cluster (sim_rl_env_get_simulation (env));
+  ck_assert_uint_eq (sim_cluster_get_node (cluster, 0)->free_gpus, 8);
+  ck_assert_uint_eq (sim_cluster_get_node (cluster, 1)->free_gpus, 4);
+  for (guint g = 0; g < 8; g++)
+    ck_assert_uint_eq (sim_cluster_get_gpu (cluster, 8 + g)->n_tenants, g < 4 ? 1 : 0);
+  {
+    gsize on;
+    const float *obs = sim_rl_env_get_observation (env, &on);
+    const float *slots = obs + w * SIM_RL_JOB_FEATURES;
+    ck_assert_float_eq (slots[1], 1.0f);
+    ck_assert_float_eq (slots[SIM_RL_SLOT_FEATURES + 1], 0.5f);
+  }
+
+  /* The 8-GPU job no longer fits node 1: masked, refused; node 0 takes it. */
+  k8 = find_window_job (env, 8, 1);
+  ck_assert (k8 >= 0);
+  mask = sim_rl_env_get_action_mask (env, &n);
+  ck_assert_uint_eq (mask[node_base + k8 * s_count + 1], 0);
+  ck_assert_uint_eq (mask[node_base + k8 * s_count + 0], 1);
+  ck_assert (!sim_rl_env_step (env, node_base + k8 * s_count + 1, &reward, &term, &trunc,
+                               &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert_msg (strstr (error->message, "no node of that slot has room") != NULL, "%s",
+                 error->message);
+  g_clear_error (&error);
+  ck_assert (sim_rl_env_step (env, node_base + k8 * s_count, &reward, &term, &trunc, &error));
+  ck_assert_uint_eq (sim_cluster_get_node (cluster, 0)->free_gpus, 0);
+  ck_assert_uint_eq (sim_cluster_get_node (cluster, 1)->free_gpus, 4);
+  ck_assert_msg (sim__simulation_check_state (sim_rl_env_get_simulation (env), &error), "%s",
+                 error ? error->message : "");
+  /* The rest of the episode runs as usual. */
+  while (!term && !trunc)
+    ck_assert (sim_rl_env_step (env, head_agent (env, NULL), &reward, &term, &trunc, &error));
+  ck_assert (term);
+  g_clear_object (&env);
+
+  /* Off by default; an override turns them on. */
+  g_free (text);
+  text = g_strdup_printf ("[scenario]\nname = tiny\n[pool a]\nmodel = DGX-A100\ncount = 2\n"
+                          "[workload]\nsource = native\ntrace = tiny.csv\n");
+  ck_assert (g_file_set_contents (path, text, -1, &error));
+  env = sim_rl_env_new (path, NULL, w, s_count, first_fit, SIM_RL_REWARD_JOBS, &error);
+  ck_assert (!sim_rl_env_get_node_actions (env));
+  ck_assert_uint_eq (sim_rl_env_get_n_actions (env), w + 1);
+  g_clear_object (&env);
+  {
+    const char *on[] = { "rl.node_actions=true", NULL };
+    env = sim_rl_env_new (path, on, w, s_count, first_fit, SIM_RL_REWARD_JOBS, &error);
+    ck_assert (sim_rl_env_get_node_actions (env));
+    ck_assert_uint_eq (sim_rl_env_get_n_actions (env), w + w * s_count + 1);
+  }
+  g_unlink (path);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+END_TEST
+
+/* A random agent over node actions too keeps the simulation's state sound
+ * and its rewards add up to the report's completion times. */
+START_TEST (test_node_actions_random)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_scenario ("fifo", "first-fit");
+  const char *on[] = { "rl.node_actions=true", NULL };
+  g_autoptr(SimRlEnv) env = sim_rl_env_new (path, on, 4, 3, NULL, SIM_RL_REWARD_JOBS, &error);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  guint64 node_starts = 0;
+  gboolean term = FALSE, trunc = FALSE;
+  double reward, sum = 0;
+
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_rl_env_reset (env, &error));
+  while (!term && !trunc)
+    {
+      gsize n;
+      const guint8 *mask = sim_rl_env_get_action_mask (env, &n);
+      g_autofree guint *allowed = g_new (guint, n);
+      guint m = 0, action;
+      for (guint a = 0; a < n; a++)
+        if (mask[a])
+          allowed[m++] = a;
+      ck_assert_uint_gt (m, 0);
+      action = allowed[g_rand_int_range (rand, 0, (gint32) m)];
+      node_starts += action >= sim_rl_env_get_first_node_action (env) &&
+                     action != sim_rl_env_get_wait_action (env);
+      ck_assert_msg (sim_rl_env_step (env, action, &reward, &term, &trunc, &error),
+                     "action %u: %s", action, error ? error->message : "");
+      sum += reward;
+      ck_assert_msg (sim__simulation_check_state (sim_rl_env_get_simulation (env), &error),
+                     "%s", error ? error->message : "");
+    }
+  ck_assert (term);
+  ck_assert_uint_gt (node_starts, 10);
+  ck_assert_double_eq_tol (-sum * 3600,
+                           metric (sim_simulation_get_report (sim_rl_env_get_simulation (env)),
+                                   "jct_mean")
+                             * metric (sim_simulation_get_report (sim_rl_env_get_simulation (env)),
+                                       "jobs_completed"),
+                           1e-6 * fabs (sum * 3600));
+  g_unlink (path);
+}
+END_TEST
+
 static Suite *
 rl_suite (void)
 {
@@ -521,6 +865,11 @@ rl_suite (void)
   tcase_add_test (tc, test_observation_layout);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_truncated_by_horizon);
+  tcase_add_test (tc, test_slowdown_closed_form);
+  tcase_add_test (tc, test_rl_section);
+  tcase_add_test (tc, test_rl_section_errors);
+  tcase_add_test (tc, test_node_actions);
+  tcase_add_test (tc, test_node_actions_random);
   suite_add_tcase (s, tc);
   return s;
 }

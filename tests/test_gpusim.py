@@ -961,6 +961,87 @@ class ClusterEnvTests(unittest.TestCase):
         with self.assertRaises(gpusim.Error):
             gpusim.ClusterEnv(self.path, set={"scenario.sed": 1})
 
+    def test_rl_section(self):
+        """[rl] chooses the reward and the sizes; arguments win over it."""
+        import numpy as np
+        trace = os.path.join(self.tmp.name, "tiny.csv")
+        with open(trace, "w") as f:
+            f.write("id,submit,duration,gpus\n1,0,3600,8\n2,0,1800,8\n")
+        path = os.path.join(self.tmp.name, "tiny.ini")
+
+        def write(rl):
+            with open(path, "w") as f:
+                f.write("[scenario]\nname = tiny\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+                        "[workload]\nsource = native\ntrace = tiny.csv\n" + rl)
+
+        def head_return(env):
+            obs, info = env.reset()
+            total, done = 0.0, False
+            while not done:
+                action = 0 if info["action_mask"][0] else env.wait_action
+                obs, reward, terminated, truncated, info = env.step(action)
+                total += reward
+                done = terminated or truncated
+            return total
+
+        write("[rl]\nreward = slowdown\nwindow = 3\nnode_slots = 2\nplacements = best-fit\n")
+        env = gpusim.ClusterEnv(path)
+        self.assertEqual((env.reward, env.window, env.node_slots, env.placements),
+                         ("slowdown", 3, 2, ("best-fit",)))
+        self.assertEqual(env.action_space.n, 3 + 1)
+        # FIFO: JCT 1 h over 1 h, then 1.5 h over 0.5 h.
+        self.assertAlmostEqual(head_return(env), -(1 + 3), places=9)
+        # Another key, another reward; arguments win over the scenario.
+        env = gpusim.ClusterEnv(path, set={"rl.reward": "jobs"})
+        self.assertAlmostEqual(head_return(env), -(1 + 1.5), places=9)
+        env = gpusim.ClusterEnv(path, reward="utilization", window=5)
+        self.assertEqual((env.reward, env.window), ("utilization", 5))
+        self.assertAlmostEqual(head_return(env), 1.5, places=9)
+        # A bad value names the file, the line, the key and the choices.
+        write("[rl]\nreward = slowdwn\n")
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.ClusterEnv(path)
+        message = str(caught.exception)
+        self.assertIn("tiny.ini:10: [rl] reward", message)
+        self.assertIn('did you mean "slowdown"', message)
+        write("[rl]\nreward = energy\n")
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.ClusterEnv(path)
+        self.assertIn("power model", str(caught.exception))
+
+    def test_node_actions(self):
+        """A node action puts the job on the node of its slot; masked where
+        it does not fit; off by default."""
+        trace = os.path.join(self.tmp.name, "two.csv")
+        with open(trace, "w") as f:
+            f.write("id,submit,duration,gpus\n1,0,3600,4\n2,0,3600,8\n3,0,3600,1\n")
+        path = os.path.join(self.tmp.name, "two.ini")
+        with open(path, "w") as f:
+            f.write("[scenario]\nname = two\n[pool a]\nmodel = DGX-A100\ncount = 2\n"
+                    "[workload]\nsource = native\ntrace = two.csv\n")
+        env = gpusim.ClusterEnv(path, window=2, node_slots=2, placements=["first-fit"])
+        self.assertFalse(env.node_actions)
+        self.assertEqual(env.action_space.n, 2 + 1)
+        env = gpusim.ClusterEnv(path, window=2, node_slots=2, placements=["first-fit"],
+                                node_actions=True)
+        self.assertTrue(env.node_actions)
+        self.assertEqual((env.first_node_action, env.wait_action, env.action_space.n),
+                         (2, 6, 7))   # W * P = 2, then 2 x 2 node actions, then wait
+        obs, info = env.reset()
+        k4 = [k for k in range(2) if obs[k * 7] == 1 and obs[k * 7 + 1] == 4][0]
+        self.assertTrue(info["action_mask"][2 + k4 * 2 + 1])
+        obs, reward, terminated, truncated, info = env.step(2 + k4 * 2 + 1)   # node 1
+        cluster = env.simulation.get_cluster()
+        self.assertEqual([cluster.get_node(i).free_gpus for i in range(2)], [8, 4])
+        k8 = [k for k in range(2) if obs[k * 7] == 1 and obs[k * 7 + 1] == 8][0]
+        self.assertFalse(info["action_mask"][2 + k8 * 2 + 1])   # node 1 has 4 free
+        with self.assertRaises(gpusim.Error) as caught:
+            env.step(2 + k8 * 2 + 1)
+        self.assertIn("no node of that slot has room", str(caught.exception))
+        self.assertTrue(info["action_mask"][2 + k8 * 2 + 0])
+        env.step(2 + k8 * 2 + 0)
+        self.assertEqual([cluster.get_node(i).free_gpus for i in range(2)], [0, 4])
+
     def test_vectorized(self):
         import numpy as np
         venv = gpusim.ClusterVecEnv(self.path, 3, window=4, node_slots=2)
@@ -985,6 +1066,110 @@ class ClusterEnvTests(unittest.TestCase):
         self.assertGreaterEqual(ended, 3)
         with self.assertRaises(gpusim.Error):
             gpusim.ClusterVecEnv(self.path, 0)
+
+
+class JobResultsTests(unittest.TestCase):
+    """Per-job results as numpy arrays (and a pandas DataFrame), in seconds,
+    with the requested time a scheduler plans with; a package that cannot
+    find its typelib or library says so."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        with open(os.path.join(self.tmp.name, "jobs.csv"), "w") as f:
+            # Job 1 gives an estimate, job 2 none; both ask for the node.
+            f.write("id,submit,duration,gpus,requested\n"
+                    "11,0,3600,8,7200\n12,60,1800,8,\n")
+        self.path = os.path.join(self.tmp.name, "jobs.ini")
+        with open(self.path, "w") as f:
+            f.write("[scenario]\nname = jobs\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+                    "[workload]\nsource = native\ntrace = jobs.csv\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_jobs_arrays(self):
+        import numpy as np
+        report = gpusim.run(self.path)
+        jobs = report.jobs()
+        self.assertEqual(list(jobs), ["id", "submit", "start", "end", "gpus", "class",
+                                      "requested", "duration"])
+        for name in ("id", "gpus", "class"):
+            self.assertEqual(jobs[name].dtype, np.int64)
+        for name in ("submit", "start", "end", "requested", "duration"):
+            self.assertEqual(jobs[name].dtype, np.float64)
+        np.testing.assert_array_equal(jobs["id"], [11, 12])
+        np.testing.assert_array_equal(jobs["submit"], [0, 60])
+        np.testing.assert_array_equal(jobs["start"], [0, 3600])
+        np.testing.assert_array_equal(jobs["end"], [3600, 5400])
+        np.testing.assert_array_equal(jobs["gpus"], [8, 8])
+        # The estimate where the trace gives one, else the duration (not 0).
+        np.testing.assert_array_equal(jobs["requested"], [7200, 1800])
+        np.testing.assert_array_equal(jobs["duration"], [3600, 1800])
+        self.assertAlmostEqual((jobs["end"] - jobs["submit"]).mean(), report["jct_mean"])
+        sim = gpusim.Simulation(self.path, record_jobs=False)
+        with self.assertRaises(gpusim.Error):
+            sim.run().jobs()
+
+    def test_requested_seen_by_policies(self):
+        seen = {}
+
+        class Recording(gpusim.Policy):
+            def do_get_name(self):
+                return "recording"
+
+            def do_compare(self, a, b):
+                seen[a.spec.id] = a.get_requested() / 1e9
+                seen[b.spec.id] = b.get_requested() / 1e9
+                return (a.spec.submit > b.spec.submit) - (a.spec.submit < b.spec.submit)
+
+            def do_place(self, cluster, job, placement):
+                return Sim.place_first_fit(cluster, job, placement)
+
+            def do_get_flags(self):
+                return 0
+
+        # Three jobs, so that the queue is ordered while two wait.
+        with open(os.path.join(self.tmp.name, "jobs.csv"), "a") as f:
+            f.write("13,120,600,8,\n")
+        gpusim.run(self.path, policy=Recording())
+        self.assertEqual(seen, {12: 1800.0, 13: 600.0})
+
+    def test_jobs_frame(self):
+        report = gpusim.run(self.path)
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            with self.assertRaises(gpusim.Error) as caught:
+                report.jobs_frame()
+            self.assertIn("pandas", str(caught.exception))
+            return
+        frame = report.jobs_frame()
+        self.assertEqual(list(frame["id"]), [11, 12])
+        self.assertEqual(list(frame["requested"]), [7200.0, 1800.0])
+
+    def import_in(self, **env_changes):
+        env = dict(os.environ)
+        for key, value in env_changes.items():
+            if value is None:
+                env.pop(key, None)
+            else:
+                env[key] = value
+        return subprocess.run([sys.executable, "-c", "import gpusim"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True)
+
+    def test_missing_typelib_or_library(self):
+        empty = self.tmp.name
+        result = self.import_in(GI_TYPELIB_PATH=empty)
+        if result.returncode == 0:
+            self.skipTest("gpusim is installed system-wide")
+        self.assertIn("cannot find the Sim-1.0 introspection data", result.stderr)
+        self.assertIn("GI_TYPELIB_PATH", result.stderr)
+        result = self.import_in(LD_LIBRARY_PATH=empty)
+        if result.returncode == 0:
+            self.skipTest("libsim-1.0 is installed system-wide")
+        self.assertIn("not the library it names", result.stderr)
+        self.assertNotIn("must be an interface", result.stderr)
 
 
 if __name__ == "__main__":

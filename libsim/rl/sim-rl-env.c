@@ -22,7 +22,11 @@ typedef struct {
   SimTime last;
   double  jobs_seconds;   /* job-seconds in the system (waiting or running) */
   double  gpu_seconds;    /* allocated GPU-seconds */
+  double  slowdown;       /* the integral of SIM_RL_REWARD_SLOWDOWN's sum (no unit) */
   guint   in_system;      /* jobs in the system in the last state held */
+  double  weight;         /* sum of 1 / max (d, bound) over the jobs submitted
+                           * and not yet gone, [1/s] */
+  guint   weighed;        /* those jobs */
 } RlIntegral;
 
 typedef struct {
@@ -40,6 +44,7 @@ struct _SimRlEnv {
   GStrv       placements;
   SimRlReward reward;
   gboolean    skip_forced;
+  gboolean    node_actions; /* "start job k at node slot s" actions are offered */
 
   SimSimulation *sim;
   SimPolicy    **placers;   /* one per placement, for the episode's cluster */
@@ -53,6 +58,8 @@ struct _SimRlEnv {
   /* The decision shown: the window's jobs and each start's placement. */
   SimJob      **jobs;       /* [window], NULL for padding */
   Candidate    *candidates; /* [window * n_placements] */
+  Candidate    *node_cands; /* [window * slots] with node actions, else NULL */
+  guint         first_node_action; /* W * P */
   guint         waiting;    /* jobs waiting in the whole queue */
   guint         running_jobs;
   float        *obs, *high;
@@ -76,15 +83,43 @@ integral_advance (SimAccumulator *acc, const SimState *held, SimTime now)
       double dt = sim_time_to_seconds (now - self->last);
       self->jobs_seconds += dt * (double) (held->queued + held->running);
       self->gpu_seconds += dt * (double) held->allocated_milli / SIM_GPU_WHOLE;
+      self->slowdown += dt * self->weight;
       self->last = now;
     }
   self->in_system = held->queued + held->running;
 }
 
+/* The weight of JOB in SIM_RL_REWARD_SLOWDOWN's sum, per second. */
+static double
+slowdown_weight (const SimJob *job)
+{
+  SimTime d = job->spec.duration > 0 ? job->spec.duration : MAX (job->spec.requested, 0);
+  return 1.0 / MAX (sim_time_to_seconds (d), SIM_RL_SLOWDOWN_BOUND);
+}
+
+/* The weights change at the events' time, after advance() has integrated
+ * the time before it. */
 static void
 integral_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
                     const char *class_name, SimTime now)
 {
+  RlIntegral *self = (RlIntegral *) acc;
+
+  switch (event)
+    {
+    case SIM_JOB_SUBMITTED:
+      self->weight += slowdown_weight (job);
+      self->weighed++;
+      break;
+    case SIM_JOB_REJECTED:
+    case SIM_JOB_FINISHED:
+      g_return_if_fail (self->weighed > 0);
+      /* Exactly 0 with no job left, whatever the rounding of the sums. */
+      self->weight = --self->weighed > 0 ? self->weight - slowdown_weight (job) : 0;
+      break;
+    default:
+      break;
+    }
 }
 
 static void
@@ -130,6 +165,9 @@ sim_rl_env_finalize (GObject *object)
   for (guint i = 0; i < self->window * self->n_placements; i++)
     g_free (self->candidates[i].gpus);
   g_free (self->candidates);
+  for (guint i = 0; self->node_cands != NULL && i < self->window * self->slots; i++)
+    g_free (self->node_cands[i].gpus);
+  g_free (self->node_cands);
   g_free (self->jobs);
   g_free (self->obs);
   g_free (self->high);
@@ -159,6 +197,8 @@ reward_integral (SimRlEnv *self)
     return 0;
   if (self->reward == SIM_RL_REWARD_UTILIZATION)
     return self->integral->gpu_seconds / (self->n_gpus * SECONDS_PER_HOUR);
+  if (self->reward == SIM_RL_REWARD_SLOWDOWN)
+    return -self->integral->slowdown;
   return -self->integral->jobs_seconds / SECONDS_PER_HOUR;
 }
 
@@ -187,31 +227,35 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
   g_autoptr(SimRlEnv) self = NULL;
   g_autoptr(SimScenario) scenario = NULL;
   g_autoptr(SimSimulation) sim = NULL;
+  gboolean from_scenario = FALSE;
 
   g_return_val_if_fail (scenario_path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (window < 1 || window > SIM_RL_MAX_WINDOW)
+  if (window > SIM_RL_MAX_WINDOW)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "window of %u jobs: expected 1 to %u", window, SIM_RL_MAX_WINDOW);
+                   "window of %u jobs: expected 1 to %u (0 for the scenario's)", window,
+                   SIM_RL_MAX_WINDOW);
       return NULL;
     }
-  if (node_slots < 1 || node_slots > SIM_RL_MAX_SLOTS)
+  if (node_slots > SIM_RL_MAX_SLOTS)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "%u node slots: expected 1 to %u", node_slots, SIM_RL_MAX_SLOTS);
+                   "%u node slots: expected 1 to %u (0 for the scenario's)", node_slots,
+                   SIM_RL_MAX_SLOTS);
       return NULL;
     }
-  if (reward != SIM_RL_REWARD_JOBS && reward != SIM_RL_REWARD_UTILIZATION)
+  if ((int) reward < SIM_RL_REWARD_JOBS || reward > SIM_RL_REWARD_SCENARIO)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "reward %d: expected %d (jobs) or %d "
-                   "(utilization)", (int) reward, SIM_RL_REWARD_JOBS, SIM_RL_REWARD_UTILIZATION);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "reward %d: expected %d (jobs), %d "
+                   "(utilization), %d (slowdown) or %d (the scenario's)", (int) reward,
+                   SIM_RL_REWARD_JOBS, SIM_RL_REWARD_UTILIZATION, SIM_RL_REWARD_SLOWDOWN,
+                   SIM_RL_REWARD_SCENARIO);
       return NULL;
     }
-  if (placements == NULL)
-    placements = default_placements;
-  if (placements[0] == NULL || g_strv_length ((char **) placements) > SIM_RL_MAX_PLACEMENTS)
+  if (placements != NULL &&
+      (placements[0] == NULL || g_strv_length ((char **) placements) > SIM_RL_MAX_PLACEMENTS))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%u placements: expected 1 to %u",
                    g_strv_length ((char **) placements), SIM_RL_MAX_PLACEMENTS);
@@ -222,12 +266,27 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
   scenario = sim_scenario_load (scenario_path, overrides, error);
   if (scenario == NULL || (sim = sim_simulation_new (scenario, error)) == NULL)
     return NULL;
+  /* What the arguments leave open, the scenario's [rl] decides. */
+  if (window == 0)
+    window = scenario->rl.window > 0 ? scenario->rl.window : SIM_RL_DEFAULT_WINDOW;
+  if (node_slots == 0)
+    node_slots = scenario->rl.node_slots > 0 ? scenario->rl.node_slots : SIM_RL_DEFAULT_SLOTS;
+  if (reward == SIM_RL_REWARD_SCENARIO)
+    reward = scenario->rl.reward >= 0 ? (SimRlReward) scenario->rl.reward : SIM_RL_REWARD_JOBS;
+  if (placements == NULL)
+    {
+      from_scenario = scenario->rl.placements != NULL;
+      placements = from_scenario ? (const char * const *) scenario->rl.placements
+                                 : default_placements;
+    }
   for (guint p = 0; placements[p] != NULL; p++)
     {
       g_autoptr(SimPolicy) probe = sim__simulation_new_placement (sim, placements[p], error);
       if (probe == NULL)
         {
           g_prefix_error (error, "placement %u of the environment: ", p);
+          if (from_scenario)
+            sim__scenario_locate (scenario, "rl", "placements", error);
           return NULL;
         }
     }
@@ -246,7 +305,12 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
                    + SIM_RL_GLOBAL_FEATURES;
   self->obs = g_new0 (float, self->obs_size);
   self->high = g_new0 (float, self->obs_size);
-  self->n_actions = window * self->n_placements + 1;
+  self->node_actions = scenario->rl.node_actions == 1;
+  self->first_node_action = window * self->n_placements;
+  if (self->node_actions)
+    self->node_cands = g_new0 (Candidate, (gsize) window * node_slots);
+  self->n_actions = window * self->n_placements + (self->node_actions ? window * node_slots : 0)
+                    + 1;
   self->mask = g_new0 (guint8, self->n_actions);
   fill_high (self);
   return g_steal_pointer (&self);
@@ -261,6 +325,63 @@ sim_rl_env_set_skip_forced (SimRlEnv *self, gboolean skip)
 
 /* ------------------------------------------------------------------------- */
 /* Looking at the decision.                                                  */
+
+/* Room for N GPUs in C. */
+static void
+candidate_reserve (Candidate *c, guint n)
+{
+  if (c->capacity < n)
+    {
+      c->capacity = MAX (n, 8);
+      g_free (c->gpus);
+      c->gpus = g_new (guint32, c->capacity);
+    }
+  c->placement.gpus = c->gpus;
+}
+
+/* Node slot S's nodes, [*first, *last), for a cluster of N_NODES. */
+static void
+slot_nodes (const SimRlEnv *self, guint s, guint n_nodes, guint *first, guint *last)
+{
+  guint per_slot = (n_nodes + self->slots - 1) / self->slots;
+
+  *first = MIN (s * per_slot, n_nodes);
+  *last = MIN (*first + per_slot, n_nodes);
+}
+
+/* The node action (JOB, slot S): its whole GPUs on the first node of the
+ * slot, in index order, that takes them all (available, enough free GPUs,
+ * admitted: GPU model, host CPU and memory), the node's lowest-numbered
+ * free GPUs.  Returns whether there is one. */
+static gboolean
+place_at_slot (SimRlEnv *self, const SimCluster *cluster, const SimJob *job, guint s,
+               Candidate *c)
+{
+  guint first, last, want = job->spec.gpus;
+
+  if (!sim_job_takes_whole_gpus (job) || want == 0)
+    return FALSE;
+  slot_nodes (self, s, sim_cluster_get_n_nodes (cluster), &first, &last);
+  for (guint n = first; n < last; n++)
+    {
+      const SimNode *node = sim_cluster_get_node (cluster, n);
+      guint got = 0;
+      if (!node->available || node->free_gpus < want ||
+          !sim_place_node_admits (cluster, n, job, want))
+        continue;
+      candidate_reserve (c, want);
+      for (guint g = 0; g < node->n_gpus && got < want; g++)
+        if (sim_cluster_get_gpu (cluster, node->first_gpu + g)->n_tenants == 0)
+          c->gpus[got++] = node->first_gpu + g;
+      if (got < want)
+        continue;
+      c->placement.n_gpus = want;
+      c->placement.milli = SIM_GPU_WHOLE;
+      c->placement.mig_start = -1;
+      return TRUE;
+    }
+  return FALSE;
+}
 
 /* The window, each start's placement, the mask and the observation, for
  * the pending decision (or for the end of the run, with none).  Returns
@@ -316,6 +437,12 @@ observe (SimRlEnv *self)
               any = TRUE;
             }
         }
+      for (guint s = 0; self->node_actions && s < self->slots; s++)
+        if (place_at_slot (self, cluster, job, s, &self->node_cands[k * self->slots + s]))
+          {
+            self->mask[self->first_node_action + k * self->slots + s] = 1;
+            any = TRUE;
+          }
       k++;
     }
   /* Waiting with nothing running while a job could start might leave no
@@ -344,11 +471,11 @@ observe (SimRlEnv *self)
   /* The node slots. */
   n_nodes = sim_cluster_get_n_nodes (cluster);
   {
-    guint per_slot = (n_nodes + self->slots - 1) / self->slots;
     for (guint s = 0; s < self->slots; s++, o += SIM_RL_SLOT_FEATURES)
       {
-        guint first = s * per_slot, last = MIN (first + per_slot, n_nodes);
+        guint first, last;
         guint64 gpus = 0, free = 0;
+        slot_nodes (self, s, n_nodes, &first, &last);
         for (guint n = first; n < last; n++)
           {
             const SimNode *node = sim_cluster_get_node (cluster, n);
@@ -461,6 +588,15 @@ sim_rl_env_reset_with_seed (SimRlEnv *self, guint64 seed, GError **error)
   return reset (self, &seed, error);
 }
 
+/* The window slot of a start action. */
+static guint
+action_job (const SimRlEnv *self, guint action)
+{
+  if (action >= self->first_node_action)
+    return (action - self->first_node_action) / self->slots;
+  return action / self->n_placements;
+}
+
 gboolean
 sim_rl_env_step (SimRlEnv *self, guint action, double *reward, gboolean *terminated,
                  gboolean *truncated, GError **error)
@@ -479,9 +615,17 @@ sim_rl_env_step (SimRlEnv *self, guint action, double *reward, gboolean *termina
     }
   if (action >= self->n_actions)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "action %u is out of range: expected 0 to %u (%u window jobs x %u placements, "
-                   "then wait)", action, self->n_actions - 1, self->window, self->n_placements);
+      if (self->node_actions)
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "action %u is out of range: expected 0 to %u (%u window jobs x %u "
+                     "placements, %u window jobs x %u node slots, then wait)", action,
+                     self->n_actions - 1, self->window, self->n_placements, self->window,
+                     self->slots);
+      else
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "action %u is out of range: expected 0 to %u (%u window jobs x %u "
+                     "placements, then wait)", action, self->n_actions - 1, self->window,
+                     self->n_placements);
       return FALSE;
     }
   if (!self->mask[action])
@@ -491,8 +635,12 @@ sim_rl_env_step (SimRlEnv *self, guint action, double *reward, gboolean *termina
                    action, what,
                    action == self->n_actions - 1
                      ? "no job runs and a job could start (waiting might never end)"
-                   : self->jobs[action / self->n_placements] == NULL
+                   : self->jobs[action_job (self, action)] == NULL
                      ? "that window slot is empty"
+                   : action >= self->first_node_action
+                     ? (sim_job_takes_whole_gpus (self->jobs[action_job (self, action)])
+                          ? "no node of that slot has room for the job"
+                          : "node actions take whole-GPU jobs only")
                      : "the placement finds no room for the job");
       return FALSE;
     }
@@ -501,12 +649,18 @@ sim_rl_env_step (SimRlEnv *self, guint action, double *reward, gboolean *termina
   if (action < self->n_actions - 1)
     {
       SimSchedContext *ctx = sim_simulation_get_decision (self->sim);
-      Candidate *c = &self->candidates[action];
-      SimJob *job = self->jobs[action / self->n_placements];
+      gboolean at_node = action >= self->first_node_action;
+      Candidate *c = at_node ? &self->node_cands[action - self->first_node_action]
+                             : &self->candidates[action];
+      SimJob *job = self->jobs[action_job (self, action)];
       if (!sim_sched_context_start (ctx, job, &c->placement, error))
         {
-          g_prefix_error (error, "placement %s: ",
-                          self->placements[action % self->n_placements]);
+          if (at_node)
+            g_prefix_error (error, "node slot %u: ",
+                            (action - self->first_node_action) % self->slots);
+          else
+            g_prefix_error (error, "placement %s: ",
+                            self->placements[action % self->n_placements]);
           return FALSE;
         }
       /* Another start possible: the decision stays open; none: wait. */
@@ -610,6 +764,27 @@ sim_rl_env_get_n_placements (SimRlEnv *self)
   return self->n_placements;
 }
 
+gboolean
+sim_rl_env_get_node_actions (SimRlEnv *self)
+{
+  g_return_val_if_fail (SIM_IS_RL_ENV (self), FALSE);
+  return self->node_actions;
+}
+
+guint
+sim_rl_env_get_first_node_action (SimRlEnv *self)
+{
+  g_return_val_if_fail (SIM_IS_RL_ENV (self), 0);
+  return self->first_node_action;
+}
+
+SimRlReward
+sim_rl_env_get_reward (SimRlEnv *self)
+{
+  g_return_val_if_fail (SIM_IS_RL_ENV (self), SIM_RL_REWARD_JOBS);
+  return self->reward;
+}
+
 const char *
 sim_rl_env_get_placement_name (SimRlEnv *self, guint index)
 {
@@ -634,7 +809,15 @@ sim_rl_env_describe_action (SimRlEnv *self, guint action)
     return g_strdup_printf ("action %u (out of range)", action);
   if (action == self->n_actions - 1)
     return g_strdup ("wait");
-  k = action / self->n_placements;
+  k = action_job (self, action);
+  if (action >= self->first_node_action)
+    {
+      guint s = (action - self->first_node_action) % self->slots;
+      if (self->running && self->jobs[k] != NULL)
+        return g_strdup_printf ("start window job %u (job %" G_GUINT64_FORMAT ") at node slot %u",
+                                k, self->jobs[k]->spec.id, s);
+      return g_strdup_printf ("start window job %u at node slot %u", k, s);
+    }
   if (self->running && self->jobs[k] != NULL)
     return g_strdup_printf ("start window job %u (job %" G_GUINT64_FORMAT ") with %s", k,
                             self->jobs[k]->spec.id, self->placements[action % self->n_placements]);

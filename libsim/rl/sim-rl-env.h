@@ -8,12 +8,25 @@
  *   start (k, p)  start the k-th job of the window with placement p; the
  *                 decision stays open (no simulated time passes, the reward
  *                 is 0) so that the agent may start more jobs;
+ *   node (k, s)   (only with node actions, below) start the k-th job of the
+ *                 window at node slot s, as start (k, p) otherwise;
  *   wait          commit the decision with whatever was started and run to
  *                 the next decision (an arrival, a completion, a scheduling
  *                 tick); the reward covers the simulated time that passed.
  *
  * Actions are numbered k * P + p for the W window slots and the P
  * placements, then wait = W * P (sim_rl_env_get_n_actions() - 1).
+ *
+ * Node actions, offered when the scenario says `[rl] node_actions = true`
+ * (off by default: the numbering above is then unchanged), come between
+ * the placements' and wait: node (k, s) is W * P + k * S + s, and wait is
+ * W * P + W * S.  Node (k, s) puts a whole-GPU job (gpu_milli 1000, no
+ * MIG profile) on one node of slot s: the first node of the slot, in index
+ * order, that is available, has as many free GPUs as the job asks and
+ * admits it (GPU model, host CPU and memory: sim_place_node_admits()), on
+ * that node's lowest-numbered free GPUs.  The mask rules it out for
+ * fractional and MIG jobs, for jobs larger than a node, and when no node
+ * of the slot has room.
  *
  * The window is the first W waiting jobs in the queue order of the
  * scenario's policy (FIFO unless the scenario's [policy] says otherwise);
@@ -99,20 +112,60 @@ G_BEGIN_DECLS
 #define SIM_RL_MAX_PLACEMENTS 16
 
 /**
+ * SIM_RL_SLOWDOWN_BOUND:
+ *
+ * The run time below which %SIM_RL_REWARD_SLOWDOWN counts a job as this
+ * long, in seconds (the usual bound of bounded slowdown).
+ */
+#define SIM_RL_SLOWDOWN_BOUND 10.0
+/**
+ * SIM_RL_DEFAULT_WINDOW:
+ *
+ * W when neither the constructor nor the scenario's [rl] window sets it.
+ */
+#define SIM_RL_DEFAULT_WINDOW 16
+/**
+ * SIM_RL_DEFAULT_SLOTS:
+ *
+ * S when neither the constructor nor the scenario's [rl] node_slots sets
+ * it.
+ */
+#define SIM_RL_DEFAULT_SLOTS 32
+
+/**
  * SimRlReward:
  * @SIM_RL_REWARD_JOBS: minus the time integral of the jobs in the system
  *   (waiting or running) over the step, in job-hours.  Over a run where
  *   every job finishes it adds up to minus the sum of the job completion
  *   times, so maximizing it minimizes mean JCT (Little's law).
+ *   Scenario: `[rl] reward = jobs`.
  * @SIM_RL_REWARD_UTILIZATION: the time integral of the allocated share of
  *   the cluster's GPUs over the step, in hours (an hour with every GPU
- *   allocated is 1).
+ *   allocated is 1).  Scenario: `[rl] reward = utilization`.
+ * @SIM_RL_REWARD_SLOWDOWN: minus the time integral, over the step, of the
+ *   sum over the jobs in the system (from submission to completion, waiting
+ *   or running) of 1 / max (d, %SIM_RL_SLOWDOWN_BOUND), where d is the
+ *   job's run time alone in seconds: its duration as the workload gives it
+ *   (SimJobSpec.duration), or its requested time when the duration is 0,
+ *   or the bound when both are 0.  Dimensionless.  Over a run where every
+ *   job finishes it adds up to minus the sum over jobs of
+ *   JCT / max (d, %SIM_RL_SLOWDOWN_BOUND), which is the sum of the jobs'
+ *   bounded slowdowns max (1, JCT / max (d, bound)) whenever each job's JCT
+ *   is at least max (d, bound), as it is when jobs run at their workload
+ *   speed.  Maximizing it favours short jobs more than %SIM_RL_REWARD_JOBS
+ *   does.  Scenario: `[rl] reward = slowdown`.
+ * @SIM_RL_REWARD_SCENARIO: not a reward: sim_rl_env_new() takes the
+ *   scenario's `[rl] reward`, or %SIM_RL_REWARD_JOBS without one.
  *
- * What a step's reward measures.
+ * What a step's reward measures.  Energy and cost rewards need a power
+ * model, which the simulator does not have yet; the scenario refuses
+ * `reward = energy` and `reward = cost` with a message saying so.
  */
 typedef enum {
   SIM_RL_REWARD_JOBS,
   SIM_RL_REWARD_UTILIZATION,
+  SIM_RL_REWARD_SLOWDOWN,
+  SIM_RL_REWARD_SCENARIO,
 } SimRlReward;
 
 #define SIM_TYPE_RL_ENV (sim_rl_env_get_type ())
@@ -124,14 +177,24 @@ G_DECLARE_FINAL_TYPE (SimRlEnv, sim_rl_env, SIM, RL_ENV, GObject)
  * @overrides: (nullable) (array zero-terminated=1): "group.key=value"
  *   overrides, as sim_scenario_load()
  * @window: W, the waiting jobs an observation shows (1 to
- *   %SIM_RL_MAX_WINDOW)
+ *   %SIM_RL_MAX_WINDOW); 0 for the scenario's `[rl] window`, else
+ *   %SIM_RL_DEFAULT_WINDOW
  * @node_slots: S, the node slots of an observation (1 to
- *   %SIM_RL_MAX_SLOTS)
+ *   %SIM_RL_MAX_SLOTS); 0 for the scenario's `[rl] node_slots`, else
+ *   %SIM_RL_DEFAULT_SLOTS
  * @placements: (nullable) (array zero-terminated=1): the registered
  *   placements an agent may start a job with (1 to
- *   %SIM_RL_MAX_PLACEMENTS); %NULL for "first-fit" and "best-fit"
- * @reward: what rewards measure
+ *   %SIM_RL_MAX_PLACEMENTS); %NULL for the scenario's `[rl] placements`
+ *   (names separated by commas), else "first-fit" and "best-fit"
+ * @reward: what rewards measure; %SIM_RL_REWARD_SCENARIO for the
+ *   scenario's `[rl] reward`, else %SIM_RL_REWARD_JOBS
  * @error: return location for a #GError
+ *
+ * Arguments given explicitly win over the scenario's [rl] section; a
+ * scenario without one and the arguments 16, 32, %NULL and
+ * %SIM_RL_REWARD_JOBS set up the same environment.  Node actions
+ * (sim-rl-env.h) are offered when the scenario says `[rl] node_actions =
+ * true`, which @overrides can set ("rl.node_actions=true").
  *
  * Creates an environment; the scenario is loaded (and checked) now, and
  * again with another seed by sim_rl_env_reset_with_seed().  Call a reset
@@ -139,9 +202,11 @@ G_DECLARE_FINAL_TYPE (SimRlEnv, sim_rl_env, SIM, RL_ENV, GObject)
  * is (the cluster, its network, the workload's task classes, the seed),
  * without the scenario's [policy] keys.
  *
- * Errors: those of sim_scenario_load() and sim_simulation_new();
- * SIM_ERROR_INVALID for a window, slot count or placement list out of
- * range; SIM_ERROR_NOT_FOUND for an unknown placement.
+ * Errors: those of sim_scenario_load() (among them a bad [rl] key, named
+ * with its file and line) and sim_simulation_new(); SIM_ERROR_INVALID for
+ * a window, slot count, reward or placement list out of range;
+ * SIM_ERROR_NOT_FOUND for an unknown placement (with the [rl] placements
+ * line when the scenario named it).
  *
  * Returns: (transfer full) (nullable): the environment.
  */
@@ -251,7 +316,8 @@ const float *sim_rl_env_get_observation_high (SimRlEnv *self, gsize *n);
  * @n: (out): its length, sim_rl_env_get_n_actions()
  *
  * Which actions are possible now: 1 for a start whose placement finds
- * room (the start will succeed), and for wait while an episode is under
+ * room and for a node action whose slot has a node with room (the start
+ * will succeed), and for wait while an episode is under
  * way unless no job runs and some job could start (nothing might then
  * happen again: the run would end with jobs that never ran, their time
  * uncounted); 0 otherwise, and for every action once the episode has
@@ -280,7 +346,7 @@ gsize sim_rl_env_get_observation_size (SimRlEnv *self);
 /**
  * sim_rl_env_get_n_actions:
  *
- * Returns: W * P + 1.
+ * Returns: W * P + 1; W * P + W * S + 1 with node actions.
  */
 guint sim_rl_env_get_n_actions (SimRlEnv *self);
 
@@ -306,6 +372,29 @@ guint sim_rl_env_get_node_slots (SimRlEnv *self);
 guint sim_rl_env_get_n_placements (SimRlEnv *self);
 
 /**
+ * sim_rl_env_get_node_actions:
+ *
+ * Returns: whether node actions are offered (`[rl] node_actions`).
+ */
+gboolean sim_rl_env_get_node_actions (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_first_node_action:
+ *
+ * Returns: W * P, the number of node (0, 0) when node actions are offered
+ *   (the wait action otherwise).
+ */
+guint sim_rl_env_get_first_node_action (SimRlEnv *self);
+
+/**
+ * sim_rl_env_get_reward:
+ *
+ * Returns: what the rewards measure (never %SIM_RL_REWARD_SCENARIO: the
+ *   scenario's choice, resolved at creation).
+ */
+SimRlReward sim_rl_env_get_reward (SimRlEnv *self);
+
+/**
  * sim_rl_env_get_placement_name:
  * @self: an environment
  * @index: a placement, from 0
@@ -317,7 +406,8 @@ const char *sim_rl_env_get_placement_name (SimRlEnv *self, guint index);
 /**
  * sim_rl_env_get_wait_action:
  *
- * Returns: the wait action, W * P.
+ * Returns: the wait action, the last: W * P, or W * P + W * S with node
+ *   actions.
  */
 guint sim_rl_env_get_wait_action (SimRlEnv *self);
 

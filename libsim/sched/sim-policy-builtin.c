@@ -458,6 +458,13 @@ sim_job_takes_whole_gpus (const SimJob *job)
   return job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL;
 }
 
+SimTime
+sim_job_get_requested (const SimJob *job)
+{
+  g_return_val_if_fail (job != NULL, 0);
+  return job->spec.requested > 0 ? job->spec.requested : job->spec.duration;
+}
+
 guint
 sim_job_get_min_gpus (const SimJob *job)
 {

@@ -482,6 +482,18 @@ gboolean sim_job_takes_whole_gpus (const SimJob *job);
 guint sim_job_get_min_gpus (const SimJob *job);
 
 /**
+ * sim_job_get_requested:
+ * @job: a job
+ *
+ * The run time a scheduler plans with, as EASY and sjf's "requested"
+ * estimate take it: the user's estimate (spec.requested) when the workload
+ * gives one, else the job's duration.
+ *
+ * Returns: a time in nanoseconds, never 0 for a job with a duration.
+ */
+SimTime sim_job_get_requested (const SimJob *job);
+
+/**
  * sim_place_node_admits:
  * @cluster: a cluster
  * @node: a node index

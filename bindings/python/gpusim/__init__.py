@@ -21,9 +21,28 @@ import gi
 
 gi.require_version("GLib", "2.0")
 gi.require_version("GObject", "2.0")
-gi.require_version("Sim", "1.0")
+_HOW_TO_FIND = (
+    "After `make install` with a prefix other than /usr, set GI_TYPELIB_PATH=PREFIX/lib/"
+    "girepository-1.0 and LD_LIBRARY_PATH=PREFIX/lib; from a build tree, "
+    "GI_TYPELIB_PATH=BUILD/bindings LD_LIBRARY_PATH=BUILD/libsim/.libs "
+    "PYTHONPATH=SRC/bindings/python.  Use Debian's /usr/bin/python3, whose python3-gi is the "
+    "one the bindings are built for.")
+try:
+    gi.require_version("Sim", "1.0")
+    from gi.repository import Sim  # noqa: E402
+except (ValueError, ImportError) as _e:  # the typelib is not found
+    raise ImportError("gpusim: cannot find the Sim-1.0 introspection data (%s).  %s"
+                      % (_e, _HOW_TO_FIND)) from None
+try:
+    # The typelib names the library; when the library cannot be loaded its
+    # types are invalid and PyGObject's first use of an interface fails
+    # with "must be an interface".
+    Sim.Policy
+except TypeError:
+    raise ImportError("gpusim: found the Sim-1.0 introspection data but not the library it "
+                      "names (libsim-1.0.so.0).  %s" % _HOW_TO_FIND) from None
 
-from gi.repository import GLib, GObject, Sim  # noqa: E402
+from gi.repository import GLib, GObject  # noqa: E402
 
 __all__ = [
     "Error",
@@ -149,11 +168,73 @@ class Scenario:
         return "<gpusim.Scenario %r (%s, seed %d)>" % (self.name, self.path, self.seed)
 
 
-class Report:
-    """The results of a run: named metrics, each with a value and a unit."""
+_JOB_FIELDS = ("id", "submit", "start", "end", "gpus", "class", "requested", "duration")
 
-    def __init__(self, raw):
+
+class _JobRecorder:
+    """Keeps each finished job's figures, as the simulation's job observer
+    reports them, in lists turned into numpy arrays on demand."""
+
+    def __init__(self):
+        self.columns = {name: [] for name in _JOB_FIELDS}
+
+    def __call__(self, simulation, job, *data):
+        if job.state != Sim.JobState.DONE:
+            return
+        spec = job.spec
+        row = (spec.id, spec.submit, job.first_start, job.end, job.n_gpus or spec.gpus,
+               spec.job_class, job.get_requested(), spec.duration)
+        for name, value in zip(_JOB_FIELDS, row):
+            self.columns[name].append(value)
+
+    def arrays(self):
+        import numpy as np
+        out = {}
+        for name, values in self.columns.items():
+            if name in ("id", "gpus", "class"):
+                out[name] = np.array(values, dtype=np.int64)
+            else:
+                out[name] = np.array(values, dtype=np.int64) / float(_NS_PER_SECOND)
+        return out
+
+
+def _jobs_frame(arrays):
+    try:
+        import pandas
+    except ImportError:
+        raise Error("jobs_frame() needs pandas (Debian: python3-pandas); jobs() gives the "
+                    "same columns as numpy arrays", Sim.Error.INVALID) from None
+    return pandas.DataFrame(arrays, columns=list(_JOB_FIELDS)).set_index("id", drop=False)
+
+
+class Report:
+    """The results of a run: named metrics, each with a value and a unit,
+    and, for a run made by :class:`Simulation` (or :func:`run`), the
+    finished jobs (:meth:`jobs`, :meth:`jobs_frame`)."""
+
+    def __init__(self, raw, jobs=None):
         self.raw = raw
+        self._jobs = jobs
+
+    def jobs(self):
+        """The finished jobs, one entry per job in completion order, as a dict
+        of numpy arrays: ``id``, ``gpus`` and ``class`` (the class index,
+        0 for traces) as int64; ``submit``, ``start`` (the first start),
+        ``end``, ``requested`` (the user's estimate, or the duration where
+        the workload gives none, as EASY plans with it: ``job.get_requested()``) and
+        ``duration`` (run time alone) as float64 seconds.  JCT is
+        ``end - submit``, the wait ``start - submit``.  Jobs still waiting
+        or running at the horizon are not in it (the report counts them)."""
+        if self._jobs is None:
+            raise Error("this report has no per-job results: they are kept for runs made by "
+                        "gpusim.Simulation (without record_jobs=False) or gpusim.run",
+                        Sim.Error.STATE)
+        return self._jobs.arrays()
+
+    def jobs_frame(self):
+        """:meth:`jobs` as a pandas ``DataFrame`` indexed by job id (pandas
+        must be importable)."""
+        return _jobs_frame(self.jobs())
 
     @property
     def metrics(self):
@@ -268,16 +349,22 @@ class Simulation:
     and timeseries.csv there; *policy* replaces the scenario's [policy]
     with a ``Sim.Policy`` (for instance a :class:`Policy` subclass);
     *force* runs even past the size limits (``Sim.LIMIT_JOBS`` jobs, 2 GB
-    of output), which are refused otherwise.
+    of output), which are refused otherwise.  *record_jobs* keeps each
+    finished job's figures for :meth:`jobs` (a Python call per job start
+    and finish; False saves it on runs of millions of jobs).
     """
 
-    def __init__(self, scenario, set=None, output_dir=None, policy=None, force=False):
+    def __init__(self, scenario, set=None, output_dir=None, policy=None, force=False,
+                 record_jobs=True):
         if not isinstance(scenario, Scenario):
             scenario = Scenario(scenario, set=set)
         elif set:
             scenario = Scenario(scenario.path, set=list(scenario.overrides or []) + _overrides(set))
         self.scenario = scenario
         self.raw = _call(Sim.Simulation.new, scenario.raw)
+        self._jobs = _JobRecorder() if record_jobs else None
+        if record_jobs:
+            self.raw.set_job_observer(self._jobs)
         self._policy = policy
         if output_dir is not None:
             _call(self.raw.set_output_dir, str(output_dir))
@@ -344,7 +431,19 @@ class Simulation:
     def report(self):
         """The :class:`Report`, once the run has ended; None before."""
         raw = self.raw.get_report()
-        return Report(raw) if raw is not None else None
+        return Report(raw, self._jobs) if raw is not None else None
+
+    def jobs(self):
+        """The jobs finished so far, as :meth:`Report.jobs` gives them
+        (numpy arrays; times in seconds)."""
+        if self._jobs is None:
+            raise Error("this simulation was made with record_jobs=False", Sim.Error.STATE)
+        return self._jobs.arrays()
+
+    def jobs_frame(self):
+        """:meth:`jobs` as a pandas ``DataFrame`` (pandas must be
+        importable)."""
+        return _jobs_frame(self.jobs())
 
     @property
     def cluster(self):

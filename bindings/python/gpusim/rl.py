@@ -7,6 +7,10 @@ pending scheduling decision of a whole simulation:
 * actions ``k * P + p`` start the k-th waiting job of the window with the
   p-th placement (``env.placements``); the decision stays open, no
   simulated time passes and the reward is 0;
+* with ``node_actions=True`` (or ``[rl] node_actions = true`` in the
+  scenario; off by default), actions ``env.first_node_action + k * S + s``
+  start the k-th waiting job at node slot s: its whole GPUs on the first
+  node of the slot with room, that node's lowest-numbered free GPUs;
 * the last action, ``env.wait_action``, commits the decision and runs to
   the next one; the reward covers the simulated time that passed.
 
@@ -42,7 +46,8 @@ except ImportError:  # gymnasium is optional
     _gym = None
     _EnvBase = object
 
-_REWARDS = {"jobs": Sim.RlReward.JOBS, "utilization": Sim.RlReward.UTILIZATION}
+_REWARDS = {"jobs": Sim.RlReward.JOBS, "utilization": Sim.RlReward.UTILIZATION,
+            "slowdown": Sim.RlReward.SLOWDOWN}
 
 
 class Box:
@@ -147,14 +152,27 @@ class ClusterEnv(_EnvBase):
     policy; *node_slots* (S) how many node slots (nodes are grouped when
     the cluster has more); *placements* the placements a start may use;
     *reward* ``"jobs"`` (minus the job-hours in the system over the step,
-    which tracks mean JCT) or ``"utilization"`` (hours of the whole cluster
-    allocated); *skip_forced* passes over decisions where only waiting is
-    possible.
+    which tracks mean JCT), ``"slowdown"`` (minus the integral of the sum
+    over jobs in the system of 1 / max(run time alone, 10 s): an episode
+    adds up to minus the sum of the jobs' bounded slowdowns) or
+    ``"utilization"`` (hours of the whole cluster allocated); *skip_forced*
+    passes over decisions where only waiting is possible.
+
+    *node_actions* adds the "start job k at node slot s" actions
+    (``first_node_action + k * S + s``, before wait).
+
+    *window*, *node_slots*, *placements*, *reward* and *node_actions* left at
+    None take the
+    scenario's ``[rl]`` keys of the same names, else 16, 32,
+    ``("first-fit", "best-fit")``, ``"jobs"`` and False; values given here win
+    over the scenario's.  ``env.window``, ``env.node_slots``,
+    ``env.placements`` and ``env.reward`` say what was chosen.
 
     ``observation_space`` is a float32 box of W * 7 + S * 2 + 5 entries,
     all at least 0, at most 1 for flags and shares and unbounded (inf) for
     GPUs, hours and counts (layout: sim-rl-env.h);
-    ``action_space`` is ``Discrete(W * P + 1)``.  Observations are read-only
+    ``action_space`` is ``Discrete(W * P + 1)``, or ``Discrete(W * P + W * S
+    + 1)`` with node actions.  Observations are read-only
     numpy arrays, valid until the next step.
     """
 
@@ -162,24 +180,38 @@ class ClusterEnv(_EnvBase):
     render_mode = None
     reward_range = (-float("inf"), float("inf"))
 
-    def __init__(self, scenario, set=None, window=16, node_slots=32,
-                 placements=("first-fit", "best-fit"), reward="jobs", skip_forced=True):
-        from . import Scenario, _overrides, _call
+    def __init__(self, scenario, set=None, window=None, node_slots=None,
+                 placements=None, reward=None, skip_forced=True, node_actions=None):
+        from . import Scenario, Error, _overrides, _call
 
         if isinstance(scenario, Scenario):
             path, overrides = scenario.path, list(scenario.overrides or []) + (_overrides(set) or [])
         else:
             path, overrides = str(scenario), _overrides(set)
-        if reward not in _REWARDS:
-            from . import Error
-            raise Error("reward %r: expected one of %s" % (reward, ", ".join(sorted(_REWARDS))))
-        self.raw = _call(Sim.RlEnv.new, path, overrides or None, int(window), int(node_slots),
-                         list(placements), _REWARDS[reward])
+        if node_actions is not None:
+            overrides = list(overrides or []) + [
+                "rl.node_actions=%s" % ("true" if node_actions else "false")]
+        if reward is not None and reward not in _REWARDS:
+            raise Error("reward %r: expected one of %s, or None for the scenario's [rl] reward"
+                        % (reward, ", ".join(sorted(_REWARDS))))
+        for name, value in (("window", window), ("node_slots", node_slots)):
+            if value is not None and int(value) < 1:
+                raise Error("%s %r: expected at least 1, or None for the scenario's [rl] %s"
+                            % (name, value, name))
+        self.raw = _call(Sim.RlEnv.new, path, overrides or None,
+                         0 if window is None else int(window),
+                         0 if node_slots is None else int(node_slots),
+                         None if placements is None else list(placements),
+                         Sim.RlReward.SCENARIO if reward is None else _REWARDS[reward])
         self.raw.set_skip_forced(bool(skip_forced))
         self._call = _call
-        self.placements = tuple(placements)
-        self.window = int(window)
-        self.node_slots = int(node_slots)
+        self.placements = tuple(self.raw.get_placement_name(p)
+                                for p in range(self.raw.get_n_placements()))
+        self.window = self.raw.get_window()
+        self.node_slots = self.raw.get_node_slots()
+        self.reward = {v: k for k, v in _REWARDS.items()}[self.raw.get_reward()]
+        self.node_actions = bool(self.raw.get_node_actions())
+        self.first_node_action = self.raw.get_first_node_action()
         self.wait_action = self.raw.get_wait_action()
         box, discrete = _spaces()
         high = np.array(self.raw.get_observation_high(), dtype=np.float32)
