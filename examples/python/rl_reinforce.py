@@ -59,7 +59,7 @@ class Features:
 
     JOB = 7          # per-job features of a start action
     PLACE = len(PLACEMENTS)
-    WAIT = 5         # features of the wait action
+    WAIT = 7         # features of the wait action
     SIZE = JOB + PLACE + WAIT
 
     def __init__(self, env):
@@ -83,11 +83,16 @@ class Features:
         else:
             lo = hi = 0.0
         spread = hi - lo if hi > lo else 1.0
+        # The starts the mask allows, and the shortest requested time among them.
+        starts = allowed[allowed != self.wait_action] // P
+        n_starts = len(np.unique(starts))
+        shortest = float(req[starts].min()) if n_starts else 0.0
         x = np.zeros((len(allowed), self.SIZE))
         for i, a in enumerate(allowed):
             if a == self.wait_action:
                 base = self.JOB + self.PLACE
-                x[i, base:] = (1.0, free, frag, math.log1p(waiting), math.log1p(running))
+                x[i, base:] = (1.0, free, frag, math.log1p(waiting), math.log1p(running),
+                               math.log1p(n_starts), shortest)
                 continue
             k, p = divmod(int(a), P)
             job = jobs[k]
