@@ -9,7 +9,7 @@ exits with status 0.
 
 The actor scores every allowed action from the same per-action features as
 rl_reinforce.py (rl_reinforce.Features) with a small MLP shared across actions,
-and takes a softmax over the allowed ones (the others get -inf); the critic
+and takes a softmax over the allowed ones (the others get -1e9); the critic
 reads the raw observation.  Each iteration collects episodes on training
 seeds, computes advantages with GAE (rewards in job-hours, scaled), and runs a
 few epochs of clipped-objective minibatch updates.  Evaluation is greedy, on
@@ -46,7 +46,7 @@ class ActorCritic(nn.Module if torch is not None else object):
     def logits(self, x, valid):
         """*x*: (N, A, F) per-action features, *valid*: (N, A) booleans."""
         z = self.actor(x).squeeze(-1)
-        return z.masked_fill(~valid, float("-inf"))
+        return z.masked_fill(~valid, -1e9)    # exp() gives exactly 0, and no NaN in entropy()
 
     def value(self, obs):
         return self.critic(obs).squeeze(-1)
