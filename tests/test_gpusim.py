@@ -854,13 +854,14 @@ class ClusterEnvTests(unittest.TestCase):
         import numpy as np
         env = gpusim.ClusterEnv(self.path, window=5, node_slots=3)
         self.assertEqual(env.action_space.n, 5 * 2 + 1)
-        self.assertEqual(env.observation_space.shape, (5 * 7 + 3 * 2 + 5,))
+        self.assertEqual(env.observation_space.shape, (5 * 7 + 3 * 2 + 5 + 3 + 2,))
         self.assertEqual(env.observation_space.dtype, np.float32)
         self.assertTrue(np.all(env.observation_space.low == 0))
         high = env.observation_space.high
         self.assertEqual(list(high[:7]), [1, np.inf, 1, 1, np.inf, np.inf, np.inf])
         self.assertEqual(list(high[5 * 7:5 * 7 + 6]), [1] * 6)
-        self.assertEqual(list(high[-5:]), [1, 1, np.inf, np.inf, 1])
+        self.assertEqual(list(high[-10:-5]), [1, 1, np.inf, np.inf, 1])
+        self.assertEqual(list(high[-5:]), [1] * 5)     # link loads: 3 slots, max, mean
         result = env.reset(seed=11)
         self.assertIsInstance(result, tuple)
         self.assertEqual(len(result), 2)
