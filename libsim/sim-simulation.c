@@ -1732,6 +1732,24 @@ sim__simulation_get_n_running (SimSimulation *self)
   return self->running.length;
 }
 
+gboolean
+sim__simulation_get_fabric_load (SimSimulation *self, double *max, double *mean,
+                                 double *node_load, guint n_nodes)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  g_return_val_if_fail (max != NULL && mean != NULL, FALSE);
+  g_return_val_if_fail (node_load != NULL || n_nodes == 0, FALSE);
+  if (self->comm == NULL)
+    {
+      *max = *mean = 0;
+      for (guint n = 0; n < n_nodes; n++)
+        node_load[n] = 0;
+      return FALSE;
+    }
+  sim__job_comm_get_fabric_load (self->comm, max, mean, node_load, n_nodes);
+  return TRUE;
+}
+
 SimPolicy *
 sim__simulation_new_placement (SimSimulation *self, const char *placement, GError **error)
 {

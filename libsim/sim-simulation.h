@@ -284,6 +284,14 @@ void sim__simulation_add_accumulator (SimSimulation *self, struct _SimAccumulato
  * the run). */
 guint sim__simulation_get_n_running (SimSimulation *self);
 
+/* The load of the network's links (fabric/sim-job-comm.h,
+ * sim__job_comm_get_fabric_load()): the largest and the mean over the
+ * network links, and per cluster node (@node_load: @n_nodes entries, or
+ * NULL with 0) the largest of its access links.  Without a network all
+ * are 0 and it returns FALSE. */
+gboolean sim__simulation_get_fabric_load (SimSimulation *self, double *max, double *mean,
+                                          double *node_load, guint n_nodes);
+
 /* A FIFO policy with @placement, set up as the scenario's own policy is
  * (the cluster, its network, the workload's task classes, the seed) but
  * without the [policy] keys: for callers that place jobs themselves at a

@@ -10,7 +10,9 @@
  * three-job run worked by hand; the scenario's [rl] section chooses the
  * reward and sizes unless the arguments do, and its errors name the file,
  * line and key.  Node actions put a job on the node of the slot chosen and
- * are masked where it does not fit.
+ * are masked where it does not fit.  The link loads appended to the
+ * observation are 0 without a network and, on a fabric, follow a 2-node
+ * ring's flows as worked by hand.
  */
 #include "config.h"
 
@@ -120,7 +122,9 @@ greedy_agent (SimRlEnv *env, GRand *rand)
 
   /* The whole queue must be in the window for the agent to see what the
    * policy's pass sees. */
-  ck_assert_float_le (obs[obs_n - SIM_RL_GLOBAL_FEATURES + 2], (float) w);
+  ck_assert_float_le (obs[w * SIM_RL_JOB_FEATURES
+                          + sim_rl_env_get_node_slots (env) * SIM_RL_SLOT_FEATURES + 2],
+                      (float) w);
   for (guint k = 0; k < w; k++)
     if (mask[k * p])
       return k * p;
@@ -250,7 +254,8 @@ START_TEST (test_random_agent)
   ck_assert_msg (env != NULL, "%s", error ? error->message : "");
   ck_assert_uint_eq (sim_rl_env_get_n_actions (env), 6 * 3 + 1);
   ck_assert_uint_eq (sim_rl_env_get_observation_size (env),
-                     6 * SIM_RL_JOB_FEATURES + 2 * SIM_RL_SLOT_FEATURES + SIM_RL_GLOBAL_FEATURES);
+                     6 * SIM_RL_JOB_FEATURES + 2 * SIM_RL_SLOT_FEATURES + SIM_RL_GLOBAL_FEATURES
+                       + 2 * SIM_RL_SLOT_LINK_FEATURES + SIM_RL_LINK_FEATURES);
   ck_assert (sim_rl_env_reset_with_seed (env, 100 + _i, &error));
   rollout (env, random_agent, rand, TRUE);
   report = sim_simulation_get_report (sim_rl_env_get_simulation (env));
@@ -396,7 +401,11 @@ START_TEST (test_observation_layout)
     }
   ck_assert_float_eq (slots[3 * SIM_RL_SLOT_FEATURES], 0);
   global = slots + 4 * SIM_RL_SLOT_FEATURES;
-  ck_assert_uint_eq (global + SIM_RL_GLOBAL_FEATURES - obs, n);
+  ck_assert_uint_eq (global + SIM_RL_GLOBAL_FEATURES + 4 * SIM_RL_SLOT_LINK_FEATURES
+                     + SIM_RL_LINK_FEATURES - obs, n);
+  /* No [fabric]: every link load is 0. */
+  for (const float *l = global + SIM_RL_GLOBAL_FEATURES; l < obs + n; l++)
+    ck_assert_float_eq (*l, 0);
   ck_assert_float_eq (global[0], 1);
   ck_assert_float_eq (global[2], 1);
   ck_assert_float_eq (global[3], 0);
@@ -435,6 +444,93 @@ START_TEST (test_observation_layout)
 END_TEST
 
 /* Bad arguments and misuse are errors that say what is wrong. */
+/* Three PCIe-8GPU nodes (two 100G Ethernet NICs each) on one switch, and
+ * 16-GPU data-parallel jobs: first-fit puts the first on nodes 0 and 1,
+ * and its ring all-reduce crosses between them twice, once each way. */
+#define LINK_TEXT \
+  "[scenario]\nname = rl-links\nseed = 1\n" \
+  "[pool p]\nmodel = PCIe-8GPU\ncount = 3\n" \
+  "[fabric]\ntopology = single-switch\nswitch = Spectrum-SN2700\nsharing = %s\n" \
+  "[workload]\nsource = synthetic\nrate = 60/h\njobs = 3\n" \
+  "[class ring]\nshare = 1\ngpus = 16:1\nduration = exponential(mean=10h)\n" \
+  "iteration = 500ms\ngradient = 1GB\n" \
+  "[policy]\nqueue = fifo\nplacement = first-fit\n"
+
+/* The link loads appended to the observation: 0 before any job
+ * communicates and while the start is still in the open decision, then
+ * what the ring's flows give by hand. */
+START_TEST (test_link_load)
+{
+  g_autoptr(GError) error = NULL;
+  const char *sharing = _i == 0 ? "always-on" : "demand";
+  g_autofree char *text = g_strdup_printf (LINK_TEXT, sharing);
+  g_autofree char *path = NULL;
+  g_autoptr(SimRlEnv) env = NULL;
+  int fd = g_file_open_tmp ("check-rl-XXXXXX.ini", &path, &error);
+  const guint window = 2, slots = 4;
+  const gsize links_at = window * SIM_RL_JOB_FEATURES + slots * SIM_RL_SLOT_FEATURES
+                         + SIM_RL_GLOBAL_FEATURES;
+  const float *obs, *high, *links;
+  double reward;
+  gboolean term, trunc;
+  gsize n, nh;
+
+  ck_assert_msg (fd >= 0, "%s", error ? error->message : "");
+  close (fd);
+  ck_assert (g_file_set_contents (path, text, -1, &error));
+  env = sim_rl_env_new (path, NULL, window, slots, NULL, SIM_RL_REWARD_JOBS, &error);
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (sim_rl_env_get_observation_size (env),
+                     links_at + slots * SIM_RL_SLOT_LINK_FEATURES + SIM_RL_LINK_FEATURES);
+  sim_rl_env_set_skip_forced (env, FALSE);
+  ck_assert_msg (sim_rl_env_reset (env, &error), "%s", error ? error->message : "");
+  obs = sim_rl_env_get_observation (env, &n);
+  high = sim_rl_env_get_observation_high (env, &nh);
+  ck_assert_uint_eq (n, nh);
+  for (gsize i = links_at; i < n; i++)
+    {
+      ck_assert_float_eq (high[i], 1);
+      ck_assert_float_eq (obs[i], 0);
+    }
+  /* Start the first job: counted from the next step. */
+  ck_assert (sim_rl_env_step (env, 0, &reward, &term, &trunc, &error));
+  obs = sim_rl_env_get_observation (env, &n);
+  for (gsize i = links_at; i < n; i++)
+    ck_assert_float_eq (obs[i], 0);
+  ck_assert (sim_rl_env_step (env, sim_rl_env_get_wait_action (env), &reward, &term, &trunc,
+                              &error));
+  ck_assert (!term && !trunc);
+  obs = sim_rl_env_get_observation (env, &n);
+  links = obs + links_at;
+  ck_assert_float_eq (obs[window * SIM_RL_JOB_FEATURES + slots * SIM_RL_SLOT_FEATURES + 3], 1);
+  for (gsize i = links_at; i < n; i++)
+    ck_assert (obs[i] >= 0 && obs[i] <= high[i]);
+  /* Nodes 0 and 1 send and receive through one NIC each; node 2 is idle
+   * and slot 3 holds no node.  The network has six links (a NIC each to
+   * the switch), two of them in use, equally loaded. */
+  ck_assert_float_gt (links[0], 0);
+  ck_assert_float_eq_tol (links[1], links[0], 1e-6);
+  ck_assert_float_eq (links[2], 0);
+  ck_assert_float_eq (links[3], 0);
+  ck_assert_float_eq_tol (links[4], links[0], 1e-6);
+  ck_assert_float_eq_tol (links[5], links[4] * 2 / 6, 1e-6);
+  if (_i == 0)
+    {
+      /* Always-on: each crossing flow is uncapped and alone on its NIC's
+       * direction, and the NIC (100 Gb/s x 0.976 = 12.2 GB/s) is slower
+       * than the PCIe Gen4 links (31.5 GB/s x 0.9 = 28.35 GB/s) on its
+       * way: it fills the NIC, whose load is 1. */
+      ck_assert_float_eq_tol (links[4], 1, 1e-6);
+      ck_assert_float_eq_tol (links[5], 1.0f / 3, 1e-6);
+    }
+  else
+    /* Demand-aware: the job alone asks what its iterations need on
+     * average, less than the NIC carries. */
+    ck_assert_float_lt (links[4], 1);
+  g_unlink (path);
+}
+END_TEST
+
 START_TEST (test_errors)
 {
   g_autoptr(GError) error = NULL;
@@ -863,6 +959,7 @@ rl_suite (void)
   tcase_add_test (tc, test_mask_is_exact);
   tcase_add_test (tc, test_reset_determinism);
   tcase_add_test (tc, test_observation_layout);
+  tcase_add_loop_test (tc, test_link_load, 0, 2);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_truncated_by_horizon);
   tcase_add_test (tc, test_slowdown_closed_form);

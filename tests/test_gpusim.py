@@ -854,13 +854,14 @@ class ClusterEnvTests(unittest.TestCase):
         import numpy as np
         env = gpusim.ClusterEnv(self.path, window=5, node_slots=3)
         self.assertEqual(env.action_space.n, 5 * 2 + 1)
-        self.assertEqual(env.observation_space.shape, (5 * 7 + 3 * 2 + 5,))
+        self.assertEqual(env.observation_space.shape, (5 * 7 + 3 * 2 + 5 + 3 + 2,))
         self.assertEqual(env.observation_space.dtype, np.float32)
         self.assertTrue(np.all(env.observation_space.low == 0))
         high = env.observation_space.high
         self.assertEqual(list(high[:7]), [1, np.inf, 1, 1, np.inf, np.inf, np.inf])
         self.assertEqual(list(high[5 * 7:5 * 7 + 6]), [1] * 6)
-        self.assertEqual(list(high[-5:]), [1, 1, np.inf, np.inf, 1])
+        self.assertEqual(list(high[-10:-5]), [1, 1, np.inf, np.inf, 1])
+        self.assertEqual(list(high[-5:]), [1] * 5)     # link loads: 3 slots, max, mean
         result = env.reset(seed=11)
         self.assertIsInstance(result, tuple)
         self.assertEqual(len(result), 2)
@@ -899,6 +900,38 @@ class ClusterEnvTests(unittest.TestCase):
             self.assertTrue(env.action_space.contains(env.action_space.sample()))
         self.assertFalse(env.action_space.contains(env.action_space.n))
         self.assertFalse(env.observation_space.contains(obs[:-1]))
+
+    def test_link_load(self):
+        """The link loads at the end of the observation: 0 without a network;
+        on one switch, a 16-GPU ring over two nodes of two 100G NICs fills
+        one NIC of each (always-on sharing: 12.2 GB/s, below PCIe's 28.35),
+        so slots 0 and 1 and the largest load are 1 and the mean over the
+        six NIC links is 1/3."""
+        import numpy as np
+        env = gpusim.ClusterEnv(self.path, window=5, node_slots=3)
+        obs, info = env.reset(seed=11)
+        self.assertTrue(np.all(obs[-5:] == 0))
+        path = os.path.join(self.tmp.name, "links.ini")
+        with open(path, "w") as f:
+            f.write("[scenario]\nname = links\nseed = 1\n"
+                    "[pool p]\nmodel = PCIe-8GPU\ncount = 3\n"
+                    "[fabric]\ntopology = single-switch\nswitch = Spectrum-SN2700\n"
+                    "sharing = always-on\n"
+                    "[workload]\nsource = synthetic\nrate = 60/h\njobs = 3\n"
+                    "[class ring]\nshare = 1\ngpus = 16:1\n"
+                    "duration = exponential(mean=10h)\niteration = 500ms\ngradient = 1GB\n"
+                    "[policy]\nqueue = fifo\nplacement = first-fit\n")
+        env = gpusim.ClusterEnv(path, window=2, node_slots=3)
+        env.raw.set_skip_forced(False)
+        obs, info = env.reset()
+        self.assertEqual(obs.shape, (2 * 7 + 3 * 2 + 5 + 3 + 2,))
+        self.assertTrue(np.all(obs[-5:] == 0))
+        obs, *_ = env.step(0)
+        wait = env.action_space.n - 1
+        obs, reward, terminated, truncated, info = env.step(wait)
+        self.assertFalse(terminated or truncated)
+        self.assertTrue(env.observation_space.contains(obs))
+        np.testing.assert_allclose(obs[-5:], [1, 1, 0, 1, 1 / 3], rtol=1e-6)
 
     def test_reset_determinism(self):
         import numpy as np
@@ -1046,7 +1079,7 @@ class ClusterEnvTests(unittest.TestCase):
         import numpy as np
         venv = gpusim.ClusterVecEnv(self.path, 3, window=4, node_slots=2)
         obs, info = venv.reset(seed=20)
-        self.assertEqual(obs.shape, (3, 4 * 7 + 2 * 2 + 5))
+        self.assertEqual(obs.shape, (3, 4 * 7 + 2 * 2 + 5 + 2 + 2))
         self.assertEqual(info["action_mask"].shape, (3, 9))
         # Environment i is the single environment with seed 20 + i.
         single = gpusim.ClusterEnv(self.path, window=4, node_slots=2)

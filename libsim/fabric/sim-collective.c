@@ -1198,3 +1198,18 @@ sim_comm_model_get_shortfall (SimCommModel *m, guint id)
     }
   return worst;
 }
+
+/* The load of one directed resource, from the rates of the last solve. */
+double
+sim_comm_model_get_load (SimCommModel *m, guint32 resource)
+{
+  double capacity, usage;
+
+  g_return_val_if_fail (m != NULL, 0);
+  g_return_val_if_fail (resource < m->n_res, 0);
+  capacity = sim_maxmin_get_capacity (m->sys, m->res[resource]);
+  if (!(capacity > 0))
+    return 0;
+  usage = sim_maxmin_get_usage (m->sys, m->res[resource]);
+  return CLAMP (usage / capacity, 0.0, 1.0);
+}

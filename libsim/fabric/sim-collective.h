@@ -379,6 +379,22 @@ gboolean sim_comm_model_set_demand (SimCommModel *model, guint id, double messag
 double sim_comm_model_get_shortfall (SimCommModel *model, guint id);
 
 /**
+ * sim_comm_model_get_load: (skip)
+ * @model: a model
+ * @resource: a directed resource of the topology
+ *   (< sim_topology_get_n_resources())
+ *
+ * The load of @resource as of the last solve: the rates of the flows
+ * crossing it over its capacity, in [0, 1] (0 for a resource of no
+ * capacity).  Nothing is solved now, so the collectives a later
+ * sim_comm_model_update() reports are not disturbed.  Time complexity:
+ * O(flows crossing @resource).
+ *
+ * Returns: the load.
+ */
+double sim_comm_model_get_load (SimCommModel *model, guint32 resource);
+
+/**
  * sim_collective_time:
  * @model: a model (its registered collectives load the network)
  * @op: the operation

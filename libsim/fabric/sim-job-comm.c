@@ -540,3 +540,54 @@ sim__job_comm_idle_iteration (SimJobComm *comm, const SimCommProfile *profile, g
   *seconds = iteration_time (compute, t.phase, profile->overlap);
   return TRUE;
 }
+
+/* ------------------------------------------------------------------------- */
+/* The load of the network (sim__job_comm_get_fabric_load()).                */
+
+void
+sim__job_comm_get_fabric_load (SimJobComm *comm, double *max, double *mean, double *node_load,
+                               guint n_nodes)
+{
+  SimTopology *t;
+  guint n_links, n_res, units = 0;
+  double top = 0, sum = 0;
+
+  g_return_if_fail (comm != NULL && max != NULL && mean != NULL);
+  g_return_if_fail (node_load != NULL || n_nodes == 0);
+  t = comm->topology;
+  n_links = sim_topology_get_n_links (t);
+  n_res = sim_topology_get_n_resources (t);
+  for (guint n = 0; n < n_nodes; n++)
+    node_load[n] = 0;
+  for (guint32 l = 0; l < n_links; l++)
+    {
+      const SimLink *link = sim_topology_get_link (t, l);
+      double load;
+      if (link->tier == SIM_TIER_INTRA)
+        continue;
+      load = MAX (sim_comm_model_get_load (comm->model, 2 * l),
+                  sim_comm_model_get_load (comm->model, 2 * l + 1));
+      top = MAX (top, load);
+      sum += load;
+      units++;
+      if (link->tier == SIM_TIER_ACCESS && n_nodes > 0)
+        {
+          gint node = sim_topology_get_vertex_node (t, link->a);
+          if (node < 0)
+            node = sim_topology_get_vertex_node (t, link->b);
+          if (node >= 0 && (guint) node < n_nodes)
+            node_load[node] = MAX (node_load[node], load);
+        }
+    }
+  /* Spray's pools: an up and a down resource each. */
+  for (guint32 r = 2 * n_links; r + 1 < n_res; r += 2)
+    {
+      double load = MAX (sim_comm_model_get_load (comm->model, r),
+                         sim_comm_model_get_load (comm->model, r + 1));
+      top = MAX (top, load);
+      sum += load;
+      units++;
+    }
+  *max = top;
+  *mean = units > 0 ? sum / units : 0;
+}

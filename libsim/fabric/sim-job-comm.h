@@ -162,6 +162,22 @@ gboolean sim__job_comm_idle_time (SimJobComm *comm, const SimCommProfile *profil
 gboolean sim__job_comm_idle_iteration (SimJobComm *comm, const SimCommProfile *profile, guint n,
                                        double compute, double *seconds, GError **error);
 
+/* The load of the network's links, as the last update left the shares
+ * (jobs started since are counted from the next update).  A link's load
+ * is the larger of its two directions' loads, each the rates of the flows
+ * crossing it over its usable capacity (bandwidth x efficiency), in
+ * [0, 1].  Only network links count (tiers access, aggregation and core:
+ * NVLink and PCIe inside nodes are left out); under spray routing, the
+ * traffic of the sprayed tiers is carried by pooled resources, and each
+ * pool (up and down) counts as one link.  @max and @mean are over those
+ * links (0 when there are none).  @node_load, when not NULL, has
+ * @n_nodes entries and receives for each cluster node the largest load
+ * of its access links (NIC to first switch), 0 for a node without.
+ * Time complexity: O(links + flows x path length on the network links),
+ * no solve, nothing allocated. */
+void sim__job_comm_get_fabric_load (SimJobComm *comm, double *max, double *mean,
+                                    double *node_load, guint n_nodes);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimJobComm, sim__job_comm_free)
 
 G_END_DECLS

@@ -62,6 +62,8 @@ struct _SimRlEnv {
   guint         first_node_action; /* W * P */
   guint         waiting;    /* jobs waiting in the whole queue */
   guint         running_jobs;
+  double       *node_load;  /* [n_node_load]: each cluster node's uplink load */
+  guint         n_node_load;
   float        *obs, *high;
   gsize         obs_size;
   guint8       *mask;
@@ -169,6 +171,7 @@ sim_rl_env_finalize (GObject *object)
     g_free (self->node_cands[i].gpus);
   g_free (self->node_cands);
   g_free (self->jobs);
+  g_free (self->node_load);
   g_free (self->obs);
   g_free (self->high);
   g_free (self->mask);
@@ -216,6 +219,10 @@ fill_high (SimRlEnv *self)
   for (guint s = 0; s < self->slots * SIM_RL_SLOT_FEATURES; s++)
     *h++ = 1;
   memcpy (h, global_high, sizeof global_high);
+  h += SIM_RL_GLOBAL_FEATURES;
+  /* Link loads, appended: one per node slot, then the largest and the mean. */
+  for (guint s = 0; s < self->slots * SIM_RL_SLOT_LINK_FEATURES + SIM_RL_LINK_FEATURES; s++)
+    *h++ = 1;
 }
 
 SimRlEnv *
@@ -302,7 +309,8 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
   self->jobs = g_new0 (SimJob *, window);
   self->candidates = g_new0 (Candidate, (gsize) window * self->n_placements);
   self->obs_size = (gsize) window * SIM_RL_JOB_FEATURES + (gsize) node_slots * SIM_RL_SLOT_FEATURES
-                   + SIM_RL_GLOBAL_FEATURES;
+                   + SIM_RL_GLOBAL_FEATURES + (gsize) node_slots * SIM_RL_SLOT_LINK_FEATURES
+                   + SIM_RL_LINK_FEATURES;
   self->obs = g_new0 (float, self->obs_size);
   self->high = g_new0 (float, self->obs_size);
   self->node_actions = scenario->rl.node_actions == 1;
@@ -500,6 +508,25 @@ observe (SimRlEnv *self)
            ? (float) ((double) sim_cluster_get_allocated_milli (cluster)
                       / ((double) SIM_GPU_WHOLE * self->n_gpus))
            : 0;
+  o += SIM_RL_GLOBAL_FEATURES;
+
+  /* The network's link loads, as the last committed decision left them. */
+  {
+    double max_load, mean_load;
+    sim__simulation_get_fabric_load (self->sim, &max_load, &mean_load, self->node_load,
+                                     MIN (n_nodes, self->n_node_load));
+    for (guint s = 0; s < self->slots; s++, o += SIM_RL_SLOT_LINK_FEATURES)
+      {
+        guint first, last;
+        double load = 0;
+        slot_nodes (self, s, n_nodes, &first, &last);
+        for (guint n = first; n < last && n < self->n_node_load; n++)
+          load = MAX (load, self->node_load[n]);
+        o[0] = (float) load;
+      }
+    o[0] = (float) max_load;
+    o[1] = (float) mean_load;
+  }
   return any;
 }
 
@@ -556,6 +583,12 @@ reset (SimRlEnv *self, const guint64 *seed, GError **error)
   sim__simulation_add_accumulator (self->sim, &integral->parent);
   self->integral = integral;
   self->n_gpus = sim_cluster_get_n_gpus (sim_simulation_get_cluster (self->sim));
+  if (self->n_node_load != sim_cluster_get_n_nodes (sim_simulation_get_cluster (self->sim)))
+    {
+      self->n_node_load = sim_cluster_get_n_nodes (sim_simulation_get_cluster (self->sim));
+      g_free (self->node_load);
+      self->node_load = g_new0 (double, MAX (self->n_node_load, 1));
+    }
 
   self->placers = g_new0 (SimPolicy *, self->n_placements);
   for (guint p = 0; p < self->n_placements; p++)

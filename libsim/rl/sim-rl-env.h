@@ -56,6 +56,23 @@
  *       2 waiting      jobs waiting, in or beyond the window [jobs]
  *       3 running      jobs running [jobs]
  *       4 allocated    allocated GPU thousandths / all GPUs [0, 1]
+ *   then S * SIM_RL_SLOT_LINK_FEATURES  the network, one entry per node slot
+ *   (appended after the entries above, which keep their places):
+ *       0 uplink       the load of the slot's access links (NIC to first
+ *                      switch): the largest over the slot's nodes [0, 1]
+ *   then SIM_RL_LINK_FEATURES:
+ *       0 max link     the largest load of a network link [0, 1]
+ *       1 mean link    the mean load of the network links [0, 1]
+ *     A link's load is the larger of its two directions' loads, each the
+ *     rates the communication model gives the flows crossing it over its
+ *     usable capacity (bandwidth x efficiency).  Network links are those
+ *     outside nodes (access, aggregation and core tiers); NVLink and PCIe
+ *     inside a node are left out.  Under spray routing each pool of a
+ *     sprayed tier counts as one link.  The loads are those of the last
+ *     committed decision: a job started in the open decision counts from
+ *     the next step.  Without a [fabric] section every one is 0.  Cost:
+ *     O(links + flows x path length on network links) per observation
+ *     (sim__simulation_get_fabric_load()).
  *
  * Once the run has ended, the window is empty and the job counts are 0;
  * the cluster entries show the cluster as the run left it.
@@ -89,9 +106,23 @@ G_BEGIN_DECLS
 /**
  * SIM_RL_GLOBAL_FEATURES:
  *
- * Floats at the end of an observation.
+ * Floats of the cluster as a whole, after the node slots.
  */
 #define SIM_RL_GLOBAL_FEATURES 5
+/**
+ * SIM_RL_SLOT_LINK_FEATURES:
+ *
+ * Floats per node slot in the network part of an observation, which
+ * follows the %SIM_RL_GLOBAL_FEATURES entries.
+ */
+#define SIM_RL_SLOT_LINK_FEATURES 1
+/**
+ * SIM_RL_LINK_FEATURES:
+ *
+ * Floats at the very end of an observation: the largest and the mean
+ * load of the network's links.
+ */
+#define SIM_RL_LINK_FEATURES 2
 /**
  * SIM_RL_MAX_WINDOW:
  *
@@ -339,7 +370,8 @@ GBytes *sim_rl_env_get_action_mask_bytes (SimRlEnv *self);
  * sim_rl_env_get_observation_size:
  *
  * Returns: W * %SIM_RL_JOB_FEATURES + S * %SIM_RL_SLOT_FEATURES +
- *   %SIM_RL_GLOBAL_FEATURES.
+ *   %SIM_RL_GLOBAL_FEATURES + S * %SIM_RL_SLOT_LINK_FEATURES +
+ *   %SIM_RL_LINK_FEATURES.
  */
 gsize sim_rl_env_get_observation_size (SimRlEnv *self);
 

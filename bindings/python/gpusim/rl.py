@@ -168,9 +168,11 @@ class ClusterEnv(_EnvBase):
     over the scenario's.  ``env.window``, ``env.node_slots``,
     ``env.placements`` and ``env.reward`` say what was chosen.
 
-    ``observation_space`` is a float32 box of W * 7 + S * 2 + 5 entries,
-    all at least 0, at most 1 for flags and shares and unbounded (inf) for
-    GPUs, hours and counts (layout: sim-rl-env.h);
+    ``observation_space`` is a float32 box of W * 7 + S * 2 + 5 + S + 2
+    entries, all at least 0, at most 1 for flags, shares and link loads and
+    unbounded (inf) for GPUs, hours and counts (layout: sim-rl-env.h; the
+    last S + 2 are the network's link loads: each node slot's uplink, then
+    the largest and the mean over the network's links, 0 without one);
     ``action_space`` is ``Discrete(W * P + 1)``, or ``Discrete(W * P + W * S
     + 1)`` with node actions.  Observations are read-only
     numpy arrays, valid until the next step.
