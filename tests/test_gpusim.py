@@ -77,6 +77,13 @@ class SmallestFirst(gpusim.Policy):
         return Sim.place_first_fit(cluster, job, placement)
 
 
+class RenamedBestFit(BestFit):
+    """BestFit under a name of its own, to compare beside the built-in."""
+
+    def do_get_name(self):
+        return "python best-fit"
+
+
 class Raising(gpusim.Policy):
     def do_get_name(self):
         return "raising"
@@ -588,6 +595,49 @@ class PolicyTests(unittest.TestCase):
         self.assertGreater(BestFit.calls, 1000)
         builtin = gpusim.run(QUICKSTART, set={"policy.placement": "best-fit"})
         self.assertEqual(ours.json, builtin.json)
+
+    def test_compare_accepts_python_policies(self):
+        # A Python policy beside named ones: the same policy written in
+        # Python gives the built-in's figures seed by seed (so a paired
+        # difference of exactly 0), and the named entries' figures are those
+        # of a comparison of the named policies alone.
+        short = {"scenario.horizon": "5d"}
+        mixed = gpusim.compare(QUICKSTART, policies=["fifo/best-fit", RenamedBestFit(),
+                                                     "fifo/first-fit"], seeds=2, set=short)
+        named = gpusim.compare(QUICKSTART, policies=["fifo/best-fit", "fifo/first-fit"],
+                               seeds=2, set=short)
+        self.assertEqual(list(mixed), list(named))
+        for metric, per_policy in mixed.items():
+            self.assertEqual(list(per_policy), ["fifo/best-fit", "python best-fit",
+                                                "fifo/first-fit"], metric)
+            ours, builtin = per_policy["python best-fit"], per_policy["fifo/best-fit"]
+            self.assertEqual(ours["values"], builtin["values"], metric)
+            self.assertEqual(ours["unit"], builtin["unit"], metric)
+            self.assertEqual(ours["difference"]["mean"], 0.0, metric)
+            self.assertFalse(ours["difference"]["significant"], metric)
+            for name in ("fifo/best-fit", "fifo/first-fit"):
+                self.assertEqual(per_policy[name]["values"], named[metric][name]["values"])
+                self.assertEqual(per_policy[name]["mean"], named[metric][name]["mean"])
+            if named["jct_mean"]["fifo/first-fit"]["values"] != named["jct_mean"]["fifo/best-fit"]["values"]:
+                self.assertAlmostEqual(per_policy["fifo/first-fit"]["difference"]["mean"],
+                                       named[metric]["fifo/first-fit"]["difference"]["mean"])
+        self.assertNotEqual(mixed["jct_mean"]["fifo/first-fit"]["values"],
+                            mixed["jct_mean"]["python best-fit"]["values"])
+
+        # A policy that raises stops the comparison with its error; a
+        # wrong entry, a name given twice and Python policies with variants
+        # are refused before anything runs.
+        with self.assertRaises(gpusim.Error) as raised:
+            gpusim.compare(QUICKSTART, policies=["fifo/first-fit", Raising()], seeds=1, set=short)
+        self.assertIn("no room for job", str(raised.exception))
+        with self.assertRaises(gpusim.Error) as raised:
+            gpusim.compare(QUICKSTART, policies=["fifo/first-fit", 42], seeds=1)
+        self.assertIn("policies[1]", str(raised.exception))
+        with self.assertRaises(gpusim.Error):
+            gpusim.compare(QUICKSTART, policies=["fifo/best-fit", BestFit()], seeds=1, set=short)
+        with self.assertRaises(gpusim.Error):
+            gpusim.compare(QUICKSTART, policies=[RenamedBestFit()],
+                           variants={"short": {"scenario.horizon": "1d"}}, seeds=1)
 
     def test_python_queue_order(self):
         SmallestFirst.compared = 0

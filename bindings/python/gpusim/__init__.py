@@ -498,14 +498,29 @@ def run(path, set=None, output_dir=None, policy=None, force=False):
     return Simulation(path, set=set, output_dir=output_dir, policy=policy, force=force).run()
 
 
+def _interval_stats(interval, defined):
+    nan = float("nan")
+    return {
+        "n": interval.n,
+        "mean": interval.mean,
+        "sd": interval.sd if defined else nan,
+        "half_width": interval.half_width if defined else nan,
+        "ci": (interval.low, interval.high) if defined else (nan, nan),
+    }
+
+
 def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metrics=None,
             set=None, threads=0, level=0.95, force=False):
     """Runs a scenario once per policy (or variant) and seed, in parallel,
     as ``gpusim compare`` does.
 
-    *policies* are "QUEUE/PLACEMENT" strings or placements alone;
-    *variants* a dict ``{name: {"group.key": value}}``; *seeds* runs per
-    policy, from *first_seed* (the scenario's seed by default).
+    *policies* are "QUEUE/PLACEMENT" strings, placements alone, or policies
+    written in Python (:class:`Policy` instances), in any mix; *variants* a
+    dict ``{name: {"group.key": value}}``; *seeds* runs per policy, from
+    *first_seed* (the scenario's seed by default).  Named policies run in
+    parallel on *threads*; a Python policy runs its seeds one after the
+    other in this process (the same object for every seed), on the same
+    scenario, overrides and seeds, so its figures pair with the others'.
 
     Returns ``{metric: {policy: stats}}`` where stats is a dict with
     ``mean``, ``ci`` (low, high) at *level*, ``sd``, ``half_width``, ``n``,
@@ -513,8 +528,19 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     first, ``difference``: the paired difference from the first, a dict
     with ``mean``, ``ci`` and ``significant``.
     """
+    policies = list(policies or [])
+    for i, spec in enumerate(policies):
+        if not isinstance(spec, (str, Sim.Policy)):
+            raise Error("policies[%d]: expected a policy name (\"QUEUE/PLACEMENT\") or a "
+                        "gpusim.Policy, got %s" % (i, type(spec).__name__), Sim.Error.INVALID)
+    named = [spec for spec in policies if isinstance(spec, str)]
+    if len(named) < len(policies) and variants:
+        raise Error("compare() takes Python policies or variants, not both: compare the "
+                    "variants with named policies, or run one call per variant",
+                    Sim.Error.INVALID)
+
     cmp = _call(Sim.Comparison.new, str(path), _overrides(set))
-    for spec in policies or []:
+    for spec in named:
         _call(cmp.add_policy, spec)
     for name, overrides in (variants or {}).items():
         _call(cmp.add_variant, name, _overrides(overrides))
@@ -526,32 +552,86 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     cmp.set_threads(threads)
     cmp.set_level(level)
     cmp.set_force(bool(force))
-    _call(cmp.run)
+    if len(named) == len(policies):
+        _call(cmp.run)
+        return _comparison_result(cmp)
+    if named:
+        _call(cmp.run)
+    return _mixed_result(cmp, path, policies, set, force, level)
 
-    def stats(interval, defined):
-        nan = float("nan")
-        return {
-            "n": interval.n,
-            "mean": interval.mean,
-            "sd": interval.sd if defined else nan,
-            "half_width": interval.half_width if defined else nan,
-            "ci": (interval.low, interval.high) if defined else (nan, nan),
-        }
 
+def _comparison_result(cmp):
     result = {}
     for m in range(cmp.get_n_metrics()):
         per_policy = {}
         for p in range(cmp.get_n_policies()):
             defined, interval = cmp.get_interval(p, m)
-            entry = stats(interval, defined)
+            entry = _interval_stats(interval, defined)
             entry["unit"] = cmp.get_unit(m)
             entry["values"] = [cmp.get_value(p, m, s) for s in range(cmp.get_n_seeds())]
             if p > 0:
                 defined, diff = cmp.get_difference(p, m)
-                entry["difference"] = stats(diff, defined)
+                entry["difference"] = _interval_stats(diff, defined)
                 entry["difference"]["significant"] = diff.excludes_zero()
             per_policy[cmp.get_policy_name(p)] = entry
         result[cmp.get_metric(m)] = per_policy
+    return result
+
+
+def _mixed_result(cmp, path, policies, set, force, level):
+    """compare() with Python policies among the entries: the named ones come
+    from the finished comparison *cmp*, each Python one from its own runs,
+    and the statistics are the library's (``Sim.compare_interval`` and
+    ``Sim.compare_paired_interval``), as for named policies."""
+    n_metrics, n_seeds = cmp.get_n_metrics(), cmp.get_n_seeds()
+    metrics = [cmp.get_metric(m) for m in range(n_metrics)]
+    seeds = [cmp.get_seed(s) for s in range(n_seeds)]
+    units = [None] * n_metrics
+    columns = []  # per entry: (name, [[value per seed] per metric])
+    named_index = 0
+    for spec in policies:
+        if isinstance(spec, str):
+            p = named_index
+            named_index += 1
+            values = [[cmp.get_value(p, m, s) for s in range(n_seeds)] for m in range(n_metrics)]
+            for m in range(n_metrics):
+                units[m] = units[m] or cmp.get_unit(m)
+            columns.append((cmp.get_policy_name(p), values))
+            continue
+        values = [[] for _ in metrics]
+        for seed in seeds:
+            sim = Simulation(path, set=_overrides(set) + ["scenario.seed=%d" % seed],
+                             policy=spec, force=force, record_jobs=False)
+            report = sim.run()
+            for m, metric in enumerate(metrics):
+                ok, value = report.raw.get_value(metric)
+                if not ok:
+                    raise Error("unknown metric \"%s\" in the report of %s"
+                                % (metric, spec.get_name()), Sim.Error.NOT_FOUND)
+                values[m].append(value)
+                units[m] = units[m] or report.raw.get_unit(metric)
+        name = spec.get_name() or type(spec).__name__
+        columns.append((name, values))
+
+    names = [name for name, _ in columns]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise Error("two policies are named \"%s\": give each Python policy its own "
+                        "do_get_name()" % name, Sim.Error.INVALID)
+    result = {}
+    for m, metric in enumerate(metrics):
+        per_policy = {}
+        for p, (name, values) in enumerate(columns):
+            defined, interval = Sim.compare_interval(values[m], level)
+            entry = _interval_stats(interval, defined)
+            entry["unit"] = units[m]
+            entry["values"] = list(values[m])
+            if p > 0:
+                defined, diff = Sim.compare_paired_interval(columns[0][1][m], values[m], level)
+                entry["difference"] = _interval_stats(diff, defined)
+                entry["difference"]["significant"] = diff.excludes_zero()
+            per_policy[name] = entry
+        result[metric] = per_policy
     return result
 
 
