@@ -193,6 +193,63 @@ START_TEST (test_worst_fit)
 }
 END_TEST
 
+/* A policy's own GPU list, checked by sim_placement_set_gpus(): accepted
+ * as given when every GPU has room, refused with what is wrong (and the
+ * placement untouched) otherwise. */
+START_TEST (test_set_gpus)
+{
+  g_autoptr(SimCluster) c = make_cluster ("PCIe-8GPU", 2, 4);
+  guint32 gpus[8] = { 99, 99, 99, 99 };
+  SimPlacement pl = { gpus, 2, 0, -1 }, fresh = { NULL, 0, 0, -1 };
+  SimJob two = job_of (2, 1000), half = job_of (1, 500), moldable = job_of (4, 1000);
+  static const struct { guint32 gpus[2]; guint n; const char *says; } bad[] = {
+    { { 1 }, 1, "takes 2 GPUs; 1 given" },
+    { { 2, 8 }, 2, "GPU 8 does not exist" },
+    { { 3, 3 }, 2, "GPU 3 is listed twice" },
+    { { 0, 2 }, 2, "GPU 0 has 0/1000 free" },
+    { { 5, 6 }, 2, "node 1, which is down" },
+  };
+  const guint32 ok[2] = { 6 - 4, 3 };
+
+  take (c, 0, 1000);
+  take (c, 1, 400);
+  ck_assert (sim_cluster_set_node_available (c, 1, FALSE));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      ck_assert (!sim_placement_set_gpus (&pl, c, &two, bad[i].gpus, bad[i].n, &error));
+      ck_assert_msg (error != NULL && strstr (error->message, bad[i].says) != NULL,
+                     "case %u: %s", i, error ? error->message : "no error");
+      ck_assert_uint_eq (gpus[0], 99);
+      ck_assert_uint_eq (pl.n_gpus, 2);
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    ck_assert (!sim_placement_set_gpus (&fresh, c, &two, ok, 2, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+  }
+  ck_assert (sim_placement_set_gpus (&pl, c, &two, ok, 2, NULL));
+  ck_assert_uint_eq (gpus[0], 2);
+  ck_assert_uint_eq (gpus[1], 3);
+  ck_assert_uint_eq (pl.milli, 1000);
+  ck_assert_int_eq (pl.mig_start, -1);
+
+  /* A half GPU fits beside 400/1000 on GPU 1, not beside a whole job on GPU 0. */
+  pl.n_gpus = 1;
+  ck_assert (sim_placement_set_gpus (&pl, c, &half, (const guint32[]) { 1 }, 1, NULL));
+  ck_assert_uint_eq (pl.milli, 500);
+  ck_assert (!sim_placement_set_gpus (&pl, c, &half, (const guint32[]) { 0 }, 1, NULL));
+
+  /* A moldable job takes from its minimum to its count. */
+  moldable.spec.gpus_min = 2;
+  pl.n_gpus = 4;
+  ck_assert (sim_placement_set_gpus (&pl, c, &moldable, ok, 2, NULL));
+  ck_assert_uint_eq (pl.n_gpus, 2);
+  pl.n_gpus = 4;
+  ck_assert (!sim_placement_set_gpus (&pl, c, &moldable, ok, 1, NULL));
+}
+END_TEST
+
 START_TEST (test_random_deterministic_uniform)
 {
   g_autoptr(SimCluster) c = make_cluster ("PCIe-8GPU", 4, 4);
@@ -673,6 +730,7 @@ placements_suite (void)
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_registered);
   tcase_add_test (tc, test_worst_fit);
+  tcase_add_test (tc, test_set_gpus);
   tcase_add_test (tc, test_random_deterministic_uniform);
   tcase_add_test (tc, test_packing);
   tcase_add_test (tc, test_clustering);

@@ -84,6 +84,79 @@ class RenamedBestFit(BestFit):
         return "python best-fit"
 
 
+class OwnFirstFit(gpusim.Policy):
+    """fifo/first-fit written wholly in Python: the policy picks the GPUs
+    itself (placement.set_gpus), as the built-in does: one-node jobs on
+    the lowest-numbered node with room, larger ones on whole free nodes in
+    order and the rest on the first node with room; the lowest free GPUs
+    of each node."""
+
+    def do_get_name(self):
+        return "fifo/first-fit"
+
+    @staticmethod
+    def free_gpus(cluster, node):
+        return [g for g in range(node.first_gpu, node.first_gpu + node.n_gpus)
+                if cluster.get_gpu(g).used_milli == 0 and cluster.get_gpu(g).mig_used == 0]
+
+    def do_place(self, cluster, job, placement):
+        want = job.spec.gpus
+        if job.spec.gpu_milli != 1000 or want > cluster.get_n_free_gpus():
+            return False
+        nodes = [cluster.get_node(n) for n in range(cluster.get_n_nodes())]
+        nodes = [node for node in nodes if node.available]
+        chosen, taken = [], set()
+        if want > cluster.get_max_gpus_per_node():
+            for node in nodes:
+                if node.free_gpus == node.n_gpus and node.n_gpus <= want - len(chosen):
+                    chosen += self.free_gpus(cluster, node)
+                    taken.add(node.index)
+        rest = want - len(chosen)
+        if rest > 0:
+            node = next((node for node in nodes
+                         if node.index not in taken and node.free_gpus >= rest), None)
+            if node is None:
+                return False
+            chosen += self.free_gpus(cluster, node)[:rest]
+        return placement.set_gpus(cluster, job, chosen)
+
+
+class WrongPlacements(gpusim.Policy):
+    """Tries wrong GPU lists first and keeps the library's refusals, then
+    places the job right."""
+
+    def __init__(self):
+        super().__init__()
+        self.refusals = {}
+
+    def do_get_name(self):
+        return "wrong-then-right"
+
+    def do_place(self, cluster, job, placement):
+        if job.spec.gpu_milli != 1000 or job.spec.gpus > cluster.get_n_free_gpus():
+            return False
+        free = [g for g in range(cluster.get_n_gpus()) if cluster.get_gpu(g).used_milli == 0]
+        busy = [g for g in range(cluster.get_n_gpus()) if cluster.get_gpu(g).used_milli > 0]
+        tries = {"count": free[:job.spec.gpus] + [free[-1] + 1],
+                 "range": [cluster.get_n_gpus()] + free[:job.spec.gpus - 1],
+                 "twice": [free[0]] * job.spec.gpus if job.spec.gpus > 1 else None,
+                 "busy": busy[:1] + free[:job.spec.gpus - 1] if busy else None,
+                 "fresh": "fresh"}
+        for name, gpus in tries.items():
+            if gpus is None:
+                continue
+            try:
+                if gpus == "fresh":
+                    Sim.Placement().set_gpus(cluster, job, free[:job.spec.gpus])
+                else:
+                    placement.set_gpus(cluster, job, gpus)
+            except GLib.Error as e:
+                self.refusals.setdefault(name, e.message)
+            else:
+                raise AssertionError("placement %s accepted" % name)
+        return Sim.place_first_fit(cluster, job, placement)
+
+
 class Raising(gpusim.Policy):
     def do_get_name(self):
         return "raising"
@@ -638,6 +711,38 @@ class PolicyTests(unittest.TestCase):
         with self.assertRaises(gpusim.Error):
             gpusim.compare(QUICKSTART, policies=[RenamedBestFit()],
                            variants={"short": {"scenario.horizon": "1d"}}, seeds=1)
+
+    def test_policy_chooses_gpus_itself(self):
+        # First-fit written in Python, choosing every GPU itself, gives the
+        # built-in's report byte for byte.
+        ours = gpusim.run(QUICKSTART, policy=OwnFirstFit())
+        builtin = gpusim.run(QUICKSTART)
+        self.assertEqual(ours.json, builtin.json)
+
+        # Wrong GPU lists are refused with what is wrong, and change nothing.
+        policy = WrongPlacements()
+        report = gpusim.run(QUICKSTART, policy=policy, set={"scenario.horizon": "2d"})
+        self.assertGreater(report["jobs_started"] if "jobs_started" in report
+                           else report["jobs_completed"], 0)
+        self.assertIn("given", policy.refusals["count"])
+        self.assertIn("does not exist", policy.refusals["range"])
+        self.assertIn("listed twice", policy.refusals["twice"])
+        self.assertIn("free", policy.refusals["busy"])
+        self.assertIn("no room for GPUs", policy.refusals["fresh"])
+        first_fit = gpusim.run(QUICKSTART, set={"scenario.horizon": "2d"})
+        self.assertEqual(report["jct_mean"], first_fit["jct_mean"])
+
+        # An error left unhandled in do_place stops the run with it.
+        class Careless(OwnFirstFit):
+            def do_get_name(self):
+                return "careless"
+
+            def do_place(self, cluster, job, placement):
+                return placement.set_gpus(cluster, job, [cluster.get_n_gpus() + 5])
+
+        with self.assertRaises(gpusim.Error) as raised:
+            gpusim.run(QUICKSTART, policy=Careless())
+        self.assertIn("does not exist", str(raised.exception))
 
     def test_python_queue_order(self):
         SmallestFirst.compared = 0

@@ -488,6 +488,99 @@ sim_place_node_admits (const SimCluster *cluster, guint node, const SimJob *job,
 }
 
 gboolean
+sim_placement_set_gpus (SimPlacement *placement, const SimCluster *cluster, const SimJob *job,
+                        const guint32 *gpus, guint n_gpus, GError **error)
+{
+  guint n_cluster_gpus;
+  guint min_gpus;
+
+  g_return_val_if_fail (placement != NULL && cluster != NULL && job != NULL, FALSE);
+  g_return_val_if_fail (gpus != NULL || n_gpus == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (placement->gpus == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "this placement has no room for GPUs: fill the placement a policy's "
+                   "place() is given, not a new one");
+      return FALSE;
+    }
+  min_gpus = sim_job_get_min_gpus (job);
+  if (n_gpus == 0 || n_gpus > job->spec.gpus || n_gpus < min_gpus ||
+      n_gpus > placement->n_gpus)
+    {
+      if (min_gpus < job->spec.gpus)
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "job %" G_GUINT64_FORMAT " takes %u to %u GPUs; %u given",
+                     job->spec.id, min_gpus, job->spec.gpus, n_gpus);
+      else
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "job %" G_GUINT64_FORMAT " takes %u GPU%s; %u given",
+                     job->spec.id, job->spec.gpus, job->spec.gpus == 1 ? "" : "s", n_gpus);
+      return FALSE;
+    }
+  n_cluster_gpus = sim_cluster_get_n_gpus (cluster);
+  for (guint i = 0; i < n_gpus; i++)
+    {
+      const SimGpu *gpu;
+      const SimNode *node;
+      guint here = 0;
+
+      if (gpus[i] >= n_cluster_gpus)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "job %" G_GUINT64_FORMAT ": GPU %u does not exist (the cluster has "
+                       "GPUs 0 to %u)", job->spec.id, gpus[i], n_cluster_gpus - 1);
+          return FALSE;
+        }
+      for (guint j = 0; j < i; j++)
+        if (gpus[j] == gpus[i])
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                         "job %" G_GUINT64_FORMAT ": GPU %u is listed twice",
+                         job->spec.id, gpus[i]);
+            return FALSE;
+          }
+      gpu = sim_cluster_get_gpu (cluster, gpus[i]);
+      node = sim_cluster_get_node (cluster, gpu->node);
+      if (!node->available)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "job %" G_GUINT64_FORMAT ": GPU %u is on node %u, which is down or "
+                       "drained", job->spec.id, gpus[i], gpu->node);
+          return FALSE;
+        }
+      if (gpu->mig_used != 0 || gpu->used_milli + job->spec.gpu_milli > 1000)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "job %" G_GUINT64_FORMAT ": GPU %u has %u/1000 free%s; the job needs "
+                       "%u/1000 of it", job->spec.id, gpus[i],
+                       gpu->mig_used != 0 ? 0 : 1000 - gpu->used_milli,
+                       gpu->mig_used != 0 ? " (it is in MIG mode)" : "", job->spec.gpu_milli);
+          return FALSE;
+        }
+      for (guint j = 0; j < n_gpus; j++)
+        if (gpus[j] < n_cluster_gpus && sim_cluster_get_gpu (cluster, gpus[j])->node == gpu->node)
+          here++;
+      if (!sim_place_node_admits (cluster, gpu->node, job, here))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "job %" G_GUINT64_FORMAT ": node %u (GPU %u) %s", job->spec.id,
+                       gpu->node, gpus[i],
+                       sim_cluster_node_allows (cluster, gpu->node, job->spec.gpu_models)
+                         ? "lacks the host CPU or memory the job's GPUs there need"
+                         : "has a GPU model the job does not allow");
+          return FALSE;
+        }
+    }
+  memcpy (placement->gpus, gpus, n_gpus * sizeof *gpus);
+  placement->n_gpus = n_gpus;
+  placement->milli = job->spec.gpu_milli;
+  placement->mig_start = -1;
+  return TRUE;
+}
+
+gboolean
 sim_place_first_fit (const SimCluster *cluster, const SimJob *job, SimPlacement *placement)
 {
   g_return_val_if_fail (cluster != NULL && job != NULL && placement != NULL, FALSE);

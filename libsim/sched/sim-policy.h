@@ -494,6 +494,37 @@ guint sim_job_get_min_gpus (const SimJob *job);
 SimTime sim_job_get_requested (const SimJob *job);
 
 /**
+ * sim_placement_set_gpus:
+ * @placement: the placement a policy's place() was given
+ * @cluster: the cluster it was given
+ * @job: the job it was given
+ * @gpus: (array length=n_gpus): the GPUs chosen, by cluster index
+ * @n_gpus: their number: the job's GPU count (or, for a moldable job,
+ *   from its minimum up to its count)
+ * @error: return location for a #GError
+ *
+ * Fills @placement with GPUs a policy chose itself, after checking them:
+ * the way for a policy written in another language (Python through
+ * introspection cannot write the placement's array) to say where a job
+ * goes.  Each GPU takes the job's share (all of it for whole-GPU jobs, its
+ * fraction for a shared one).  MIG jobs are placed by the library
+ * (sim_place_mig()) before a policy's place() is asked.  Nothing is
+ * allocated: the simulation does that when the job starts.
+ *
+ * Errors: SIM_ERROR_STATE for a placement with no GPU array (one a
+ * policy was not given), SIM_ERROR_INVALID for a count the job does not
+ * take, a GPU index out of range or listed twice, a GPU without room for
+ * the job's share (or in MIG mode), on a node that is down or drained, of
+ * a model the job does not allow, or on a node without the host CPU and
+ * memory the job's share there needs.  @placement is unchanged on error.
+ *
+ * Returns: %TRUE if @placement now holds @gpus.
+ */
+gboolean sim_placement_set_gpus (SimPlacement *placement, const SimCluster *cluster,
+                                 const SimJob *job, const guint32 *gpus, guint n_gpus,
+                                 GError **error);
+
+/**
  * sim_place_node_admits:
  * @cluster: a cluster
  * @node: a node index
