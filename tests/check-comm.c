@@ -381,15 +381,16 @@ END_TEST
  *  - 100 GB a send (D = 2.105 s alone, T0 = 3.105 s; the two ask 136 % of
  *    C): whichever job communicates, the uplinks are busy, as in the
  *    demand-aware mode, which gives T = 100 GB / (C / 2) = 4.2105 s; the
- *    phases agree within 0.01 % (what is left: the first iterations, before
- *    the bursts interleave, and the SIM_JOB_COMM_OFF_RATE of the idle flows);
+ *    phases agree within 0.01 % (1e-5 here: the mean is a sample of 64
+ *    iterations of the bursts' pattern);
  *  - 20 GB (D = 0.42 s, T0 = 1.42 s, 59 % of C together): the bursts
  *    interleave (each fits in the other's compute) and neither job is
  *    slowed, as in the demand-aware mode: equal within 0.01 %;
  *  - 40 GB (D = 0.84 s, T0 = 1.84 s, 92 % of C together): below capacity on
- *    average, so the demand-aware mode slows neither, but a burst cannot
- *    fit in the other's 1 s of compute with room to spare, and bursts that
- *    collide share the uplinks: the phases show a slowdown the mean-field
+ *    average, so the demand-aware mode slows neither, but a 0.84 s burst
+ *    leaves 0.16 s of slack in the other's 1 s of compute, and from the
+ *    offsets the jobs start at their bursts partly coincide and share the
+ *    uplinks: the phases show a slowdown the mean-field
  *    mode cannot (here 7.5 %), which must stay between 0 and the 29 %
  *    of two bursts always colliding (T = 1 + 2 D = 2.684 s, over T0); the
  *    two jobs, alike, are slowed alike. */

@@ -127,7 +127,9 @@
  * demand-aware mode: above capacity, with offsets that vary, both keep
  * the bottleneck busy and agree; below capacity, bursts that collide slow
  * both jobs somewhat, which demand-aware sharing averages away.  Cost: per
- * update, about 2 x (warm-up + iterations) events per job, each one
+ * update, at least 2 x (warm-up + iterations) events per job (a burst's
+ * start and end), more when iteration times differ (the run lasts until
+ * the slowest has its count; SIM_JOB_COMM_PHASE_MAX_EVENTS bounds it), each one
  * incremental solve of the touched components plus the phase times of the
  * jobs touched (O(their flows)): thousands of solves an update, so for
  * clusters of tens of jobs, not for a month of Philly.
