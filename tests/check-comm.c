@@ -382,7 +382,12 @@ END_TEST
  *    C): whichever job communicates, the uplinks are busy, as in the
  *    demand-aware mode, which gives T = 100 GB / (C / 2) = 4.2105 s; the
  *    phases agree within 0.01 % (1e-5 here: the mean is a sample of 64
- *    iterations of the bursts' pattern);
+ *    iterations of the bursts' pattern).  That holds for the offsets these
+ *    two jobs start at (both at once, offsets by id); jobs of equal
+ *    iteration time fall into a pattern their offsets set, and from
+ *    others their compute phases can coincide while the uplinks idle
+ *    (check-seams: 6.3 % slower), so this is where the two modes agree,
+ *    not a bound;
  *  - 20 GB (D = 0.42 s, T0 = 1.42 s, 59 % of C together): the bursts
  *    interleave (each fits in the other's compute) and neither job is
  *    slowed, as in the demand-aware mode: equal within 0.01 %;

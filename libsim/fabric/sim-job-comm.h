@@ -124,8 +124,12 @@
  * iterations are much longer than its neighbours' may complete too few
  * within SIM_JOB_COMM_PHASE_MAX_EVENTS events per job, and then runs at
  * its time so far over the iterations it completed.  Compared with the
- * demand-aware mode: above capacity, with offsets that vary, both keep
- * the bottleneck busy and agree; below capacity, bursts that collide slow
+ * demand-aware mode: above capacity they agree while the bursts keep the
+ * bottleneck busy, but jobs of equal iteration time fall into a periodic
+ * pattern set by their offsets, which may have their compute phases
+ * coincide and the bottleneck idle (two pipelines at 136 % of an uplink:
+ * 0.001 % from the demand-aware time from one pair of offsets, 6.3 % from
+ * another, tests/check-comm.c and check-seams.c); below capacity, bursts that collide slow
  * both jobs somewhat, which demand-aware sharing averages away.  Cost: per
  * update, at least 2 x (warm-up + iterations) events per job (a burst's
  * start and end), more when iteration times differ (the run lasts until
