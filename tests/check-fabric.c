@@ -800,6 +800,16 @@ START_TEST (test_config_keys)
   ck_assert (strstr (error->message, "always-on") != NULL);
   g_clear_error (&error);
   ck_assert_int_eq (config.sharing, SIM_FABRIC_SHARING_ALWAYS_ON);
+  ck_assert (sim_fabric_config_set (&config, "sharing", "phases", NULL));
+  ck_assert_int_eq (config.sharing, SIM_FABRIC_SHARING_PHASES);
+  ck_assert_str_eq (sim_fabric_sharing_to_string (config.sharing), "phases");
+  ck_assert (!sim_fabric_config_set (&config, "sharing", "phase", &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert (strstr (error->message, "did you mean \"phases\"") != NULL);
+  ck_assert (strstr (error->message, "demand") != NULL);
+  g_clear_error (&error);
+  ck_assert_int_eq (config.sharing, SIM_FABRIC_SHARING_PHASES);
+  ck_assert (sim_fabric_config_set (&config, "sharing", "always-on", NULL));
   ck_assert (!sim_fabric_config_set (&config, "oversubscription", "two", &error));
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_PARSE));
   ck_assert (strstr (error->message, "\"2:1\"") != NULL);

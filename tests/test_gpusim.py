@@ -435,6 +435,21 @@ class SharingTests(unittest.TestCase):
         again = gpusim.run(self.FABRIC, set=dict(base, **{"fabric.sharing": "demand"}))
         self.assertEqual(demand.json, again.json)
 
+    def test_phases_by_name_and_run(self):
+        # The bursts' mode, on 16 of the scenario's nodes for two days at
+        # 2:1 (about a second): close to demand-aware sharing on this mix
+        # (bursts that collide cost a little), and repeatable.
+        self.assertEqual(Sim.fabric_sharing_from_string("phases"), Sim.FabricSharing.PHASES)
+        self.assertEqual(Sim.fabric_sharing_to_string(Sim.FabricSharing.PHASES), "phases")
+        base = {"scenario.horizon": "2d", "fabric.oversubscription": "2",
+                "pool h100.count": "16", "workload.rate": "1/h"}
+        demand = gpusim.run(self.FABRIC, set=dict(base))
+        phases = gpusim.run(self.FABRIC, set=dict(base, **{"fabric.sharing": "phases"}))
+        self.assertGreaterEqual(phases["jct_mean"], demand["jct_mean"] * 0.95)
+        self.assertLessEqual(phases["jct_mean"], demand["jct_mean"] * 1.10)
+        again = gpusim.run(self.FABRIC, set=dict(base, **{"fabric.sharing": "phases"}))
+        self.assertEqual(phases.json, again.json)
+
     def test_bad_mode_names_key(self):
         with self.assertRaises(gpusim.Error) as caught:
             gpusim.run(self.FABRIC, set={"fabric.sharing": "sometimes"})

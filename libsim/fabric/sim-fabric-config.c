@@ -62,7 +62,7 @@ sim_routing_from_string (const char *text, SimRouting *routing, GError **error)
 }
 
 /* Indexed by SimFabricSharing. */
-static const char * const sharing_names[] = { "demand", "always-on" };
+static const char * const sharing_names[] = { "demand", "always-on", "phases" };
 
 const char *
 sim_fabric_sharing_to_string (SimFabricSharing sharing)
@@ -89,8 +89,9 @@ sim_fabric_sharing_from_string (const char *text, SimFabricSharing *sharing, GEr
   {
     const char *guess = sim__closest (text, sharing_names, G_N_ELEMENTS (sharing_names));
     g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                 "unknown sharing \"%s\"%s: expected demand (flows take their average need) "
-                 "or always-on (flows hold their share all the time)", text,
+                 "unknown sharing \"%s\"%s: expected demand (flows take their average need), "
+                 "always-on (flows hold their share all the time) or phases (flows on only "
+                 "while the job communicates)", text,
                  sim__did_you_mean (guess));
   }
   return FALSE;

@@ -21,6 +21,9 @@ struct _SimJobComm {
   GPtrArray        *pending;  /* SimJob */
   GPtrArray        *slowed;   /* SimJob */
   guint             last_rounds;
+  /* Phases: the registered jobs, in order of registration. */
+  GPtrArray        *jobs;     /* SimJob */
+  guint             last_events;
 };
 
 /* What a running job has registered, by phase: data-parallel
@@ -37,6 +40,15 @@ typedef struct {
   double   stretch;  /* iteration over its time alone, when last updated */
   gboolean pending;  /* in SimJobComm.pending */
   gboolean slowed;   /* in SimJobComm.slowed */
+  /* Phases: where the job is in its iteration (carried from one update to
+   * the next), the time of one communication phase at the current shares
+   * (seconds), and what the last run of the phases counted. */
+  gboolean in_comm;
+  double   left;       /* computing: seconds; communicating: share of the phase */
+  double   phase_time; /* communicating: the phase's time at the current rates */
+  gboolean stale;      /* phase_time to be measured again */
+  guint    done;       /* iterations completed in this run */
+  double   first, last; /* when the warm-up ended and the last one completed */
 } JobState;
 
 #define N_PHASES 3
@@ -61,6 +73,7 @@ sim__job_comm_new (SimTopology *topology, const SimCluster *cluster)
   comm->owner = g_hash_table_new (g_direct_hash, g_direct_equal);
   comm->pending = g_ptr_array_new ();
   comm->slowed = g_ptr_array_new ();
+  comm->jobs = g_ptr_array_new ();
   return comm;
 }
 
@@ -74,6 +87,7 @@ sim__job_comm_free (SimJobComm *comm)
   g_hash_table_unref (comm->owner);
   g_ptr_array_unref (comm->pending);
   g_ptr_array_unref (comm->slowed);
+  g_ptr_array_unref (comm->jobs);
   g_free (comm);
 }
 
@@ -230,6 +244,36 @@ remove_alone (Registering *r)
   g_array_set_size (r->alone, 0);
 }
 
+/* Phases: the compute phase of @js's iteration, what the overlap does not
+ * hide (seconds): its iteration alone less its communication alone. */
+static double
+phase_compute (const SimJob *job, const JobState *js)
+{
+  return alone_iteration (job, js) - (js->alone[0] + js->alone[1] + js->alone[2]);
+}
+
+/* Phases: where a new job's iterations start against its neighbours',
+ * which the model does not know: a share of an iteration in [0, 1), spread
+ * evenly over the jobs by id (the fractional parts of id x the golden
+ * ratio). */
+static double
+phase_offset (guint64 id)
+{
+  double x = (double) id * 0.6180339887498949;
+  return x - floor (x);
+}
+
+/* Phases: switches @js's flows on (uncapped) or off (capped at a rate
+ * nothing notices: SIM_JOB_COMM_OFF_RATE). */
+static void
+set_flows (SimJobComm *comm, JobState *js, gboolean on)
+{
+  for (guint i = 0; i < js->ids->len; i++)
+    sim_comm_model_set_demand (comm->model, g_array_index (js->ids, guint, i),
+                               on ? INFINITY : SIM_JOB_COMM_OFF_RATE);
+  js->stale = TRUE;
+}
+
 void
 sim__job_comm_set_sharing (SimJobComm *comm, SimFabricSharing sharing)
 {
@@ -275,7 +319,7 @@ sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
   r.state->touched = TRUE;
   job->comm_state = r.state;
   comm->dirty = TRUE;
-  if (comm->sharing == SIM_FABRIC_SHARING_DEMAND)
+  if (comm->sharing != SIM_FABRIC_SHARING_ALWAYS_ON)
     {
       if (comm->idle == NULL)
         comm->idle = sim_comm_model_new (comm->topology, comm->cluster);
@@ -295,7 +339,18 @@ sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
       measure_alone (&r);
       remove_alone (&r);
       r.state->stretch = 1;
-      queue_job (comm, job);
+      if (comm->sharing == SIM_FABRIC_SHARING_DEMAND)
+        queue_job (comm, job);
+      else
+        {
+          /* Phases: it starts with the compute of its first iteration,
+           * its flows off. */
+          r.state->in_comm = FALSE;
+          r.state->left = phase_compute (job, r.state) + phase_offset (job->spec.id)
+                                                         * alone_iteration (job, r.state);
+          set_flows (comm, r.state, FALSE);
+          g_ptr_array_add (comm->jobs, job);
+        }
     }
   return TRUE;
 }
@@ -319,6 +374,8 @@ sim__job_comm_release (SimJobComm *comm, SimJob *job)
     g_ptr_array_remove_fast (comm->pending, job);
   if (js->slowed)
     g_ptr_array_remove_fast (comm->slowed, job);
+  if (comm->sharing == SIM_FABRIC_SHARING_PHASES)
+    g_ptr_array_remove (comm->jobs, job);
   job_state_free (js);
   job->comm_state = NULL;
   comm->dirty = TRUE;
@@ -420,6 +477,132 @@ update_demand (SimJobComm *comm)
   comm->last_rounds = round;
 }
 
+/* Phases: the time of @js's communication phase at the current rates, the
+ * phases' slowest collectives one after the other (sim-job-comm.h). */
+static double
+measure_phase (SimJobComm *comm, const JobState *js)
+{
+  double t[N_PHASES] = { 0, 0, 0 };
+
+  for (guint i = 0; i < js->ids->len; i++)
+    {
+      SimCollectiveTiming timing;
+      guint8 ph = g_array_index (js->phase, guint8, i);
+      if (sim_comm_model_estimate (comm->model, g_array_index (js->ids, guint, i),
+                                   g_array_index (js->bytes, guint64, i), &timing))
+        t[ph] = MAX (t[ph], timing.time);
+    }
+  return t[0] + t[1] + t[2];
+}
+
+/* Phases: the event-driven run of sim-job-comm.h, from where every job is
+ * in its iteration, until every job has completed
+ * SIM_JOB_COMM_PHASE_WARMUP + SIM_JOB_COMM_PHASE_ITERATIONS iterations (or
+ * the run has taken SIM_JOB_COMM_PHASE_MAX_EVENTS events per job). */
+static void
+update_phases (SimJobComm *comm)
+{
+  const guint want = SIM_JOB_COMM_PHASE_WARMUP + SIM_JOB_COMM_PHASE_ITERATIONS;
+  guint n = comm->jobs->len, events = 0, behind = n;
+  double now = 0;
+
+  for (guint j = 0; j < n; j++)
+    {
+      JobState *js = ((SimJob *) comm->jobs->pdata[j])->comm_state;
+      js->done = 0;
+      js->first = js->last = 0;
+      js->stale = TRUE;
+    }
+  while (behind > 0 && events < SIM_JOB_COMM_PHASE_MAX_EVENTS * n)
+    {
+      g_autoptr(GArray) changed = sim_comm_model_update (comm->model);
+      double step = INFINITY;
+
+      for (guint i = 0; i < changed->len; i++)
+        {
+          SimJob *owner = g_hash_table_lookup (comm->owner,
+                                               GUINT_TO_POINTER (g_array_index (changed, guint,
+                                                                                i)));
+          if (owner != NULL)
+            ((JobState *) owner->comm_state)->stale = TRUE;
+        }
+      /* The next phase to end anywhere, at the current rates. */
+      for (guint j = 0; j < n; j++)
+        {
+          JobState *js = ((SimJob *) comm->jobs->pdata[j])->comm_state;
+          if (js->in_comm && js->stale)
+            {
+              js->phase_time = measure_phase (comm, js);
+              js->stale = FALSE;
+            }
+          step = MIN (step, js->in_comm ? js->left * js->phase_time : js->left);
+        }
+      if (!isfinite (step))
+        break;
+      now += step;
+      events++;
+      /* Progress at those rates, then the phases that end switch. */
+      for (guint j = 0; j < n; j++)
+        {
+          SimJob *job = comm->jobs->pdata[j];
+          JobState *js = job->comm_state;
+          double end = js->in_comm ? js->left * js->phase_time : js->left;
+          if (end > step * (1 + 1e-12) + 1e-15)
+            {
+              js->left -= js->in_comm ? step / js->phase_time : step;
+              continue;
+            }
+          if (!js->in_comm)
+            {
+              js->in_comm = TRUE;
+              js->left = 1;
+              set_flows (comm, js, TRUE);
+              continue;
+            }
+          /* An iteration completes. */
+          js->done++;
+          if (js->done == SIM_JOB_COMM_PHASE_WARMUP)
+            js->first = now;
+          js->last = now;
+          if (js->done == want)
+            behind--;
+          js->left = phase_compute (job, js);
+          if (js->left > 0)
+            {
+              js->in_comm = FALSE;
+              set_flows (comm, js, FALSE);
+            }
+          else
+            js->left = 1;
+        }
+    }
+  comm->last_events = events;
+  /* Each job runs at its mean iteration after the warm-up; one that
+   * completed too few (iterations far longer than its neighbours') at its
+   * time so far over its iterations, at least its time alone. */
+  for (guint j = 0; j < n; j++)
+    {
+      SimJob *job = comm->jobs->pdata[j];
+      JobState *js = job->comm_state;
+      double alone = alone_iteration (job, js), mean;
+      if (js->done > SIM_JOB_COMM_PHASE_WARMUP)
+        mean = (js->last - js->first) / (js->done - SIM_JOB_COMM_PHASE_WARMUP);
+      else
+        mean = js->done > 0 ? now / js->done : alone;
+      if (mean <= alone * (1 + SIM_JOB_COMM_TOLERANCE))
+        mean = alone;
+      js->iteration = mean;
+      js->stretch = mean / alone;
+      js->touched = TRUE;
+    }
+}
+
+guint
+sim__job_comm_get_last_events (const SimJobComm *comm)
+{
+  return comm->last_events;
+}
+
 gboolean
 sim__job_comm_update (SimJobComm *comm)
 {
@@ -432,6 +615,11 @@ sim__job_comm_update (SimJobComm *comm)
   if (comm->sharing == SIM_FABRIC_SHARING_DEMAND)
     {
       update_demand (comm);
+      return TRUE;
+    }
+  if (comm->sharing == SIM_FABRIC_SHARING_PHASES)
+    {
+      update_phases (comm);
       return TRUE;
     }
   changed = sim_comm_model_update (comm->model);
@@ -465,7 +653,7 @@ sim__job_comm_rate (SimJobComm *comm, const SimJob *job)
   double reference = sim_time_to_seconds (job->spec.comm.iteration);
 
   g_return_val_if_fail (comm != NULL && js != NULL, job->speed);
-  if (comm->sharing == SIM_FABRIC_SHARING_DEMAND)
+  if (comm->sharing != SIM_FABRIC_SHARING_ALWAYS_ON)
     return reference / (alone_iteration (job, js) * js->stretch);
   for (guint i = 0; i < js->ids->len; i++)
     {

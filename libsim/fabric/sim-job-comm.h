@@ -90,6 +90,53 @@
  * an update with nobody short costs one solve, as always-on does, and the
  * registration of a job times its collectives once more on the idle copy
  * (O(its flows x path length), no other flow there).
+ *
+ * Phases ([fabric] sharing = phases): the bursts themselves, for small
+ * clusters where it matters that two jobs' communication coincides or
+ * not.  Each job alternates a compute phase of fixed length c_j = T0_j -
+ * (dp + tp + pp alone), the compute the overlap does not hide, with its
+ * flows off (capped at SIM_JOB_COMM_OFF_RATE, a rate no link notices), and
+ * a communication phase with its flows on, uncapped, at their max-min
+ * share with the other jobs communicating at that moment.  A
+ * communication phase is a unit of work done at rate 1 / D_j, where D_j is
+ * the phase's time (dp + tp + pp, each its slowest collective) at the
+ * current shares: it lasts D_j alone, and longer while it shares links.
+ * Whenever a phase starts or ends anywhere, the touched part of the
+ * network is solved again (one incremental solve per event) and the D_j
+ * of the communicating jobs whose flows changed rate measured again;
+ * progress is accounted at the old rates up to the event.  This runs at
+ * each update (a job came or went), event by event in a time of its own,
+ * from where each job was in its iteration at the end of the previous run
+ * (a new job starts with its compute phase, lengthened by a share of its
+ * iteration spread evenly over the jobs by id, the fractional part of id x
+ * the golden ratio: its offset against its neighbours, which the model
+ * does not know), until every job has
+ * completed SIM_JOB_COMM_PHASE_WARMUP + SIM_JOB_COMM_PHASE_ITERATIONS
+ * iterations; a job then runs, until the next update, at its mean
+ * iteration time after the warm-up (never less than T0_j; within
+ * SIM_JOB_COMM_TOLERANCE of it counts as T0_j, so a job alone is exactly
+ * as in the other modes).  The approximation, stated: the pattern's mean
+ * is taken from a sample of iterations, not from the jobs' real relative
+ * timing in the simulation (the run's clock is its own, and the jobs'
+ * offsets are those the previous runs left, not their arrival times
+ * modulo their iterations), so jobs of equal iteration time that keep
+ * colliding or interleaving do so from the offsets found; a job whose
+ * iterations are much longer than its neighbours' may complete too few
+ * within SIM_JOB_COMM_PHASE_MAX_EVENTS events per job, and then runs at
+ * its time so far over the iterations it completed.  Compared with the
+ * demand-aware mode: above capacity they agree while the bursts keep the
+ * bottleneck busy, but jobs of equal iteration time fall into a periodic
+ * pattern set by their offsets, which may have their compute phases
+ * coincide and the bottleneck idle (two pipelines at 136 % of an uplink:
+ * 0.001 % from the demand-aware time from one pair of offsets, 6.3 % from
+ * another, tests/check-comm.c and check-seams.c); below capacity, bursts that collide slow
+ * both jobs somewhat, which demand-aware sharing averages away.  Cost: per
+ * update, at least 2 x (warm-up + iterations) events per job (a burst's
+ * start and end), more when iteration times differ (the run lasts until
+ * the slowest has its count; SIM_JOB_COMM_PHASE_MAX_EVENTS bounds it), each one
+ * incremental solve of the touched components plus the phase times of the
+ * jobs touched (O(their flows)): thousands of solves an update, so for
+ * clusters of tens of jobs, not for a month of Philly.
  */
 #pragma once
 
@@ -108,6 +155,17 @@ G_BEGIN_DECLS
 /* The most rounds of the demand-aware fixed point in one update. */
 #define SIM_JOB_COMM_MAX_ROUNDS 32
 
+/* Phases: the cap of a flow whose job computes (bytes of message per
+ * second): off, to within a rate no link notices. */
+#define SIM_JOB_COMM_OFF_RATE 1e-3
+
+/* Phases: iterations each job completes in a run before the mean is
+ * taken, then iterations the mean is taken over, and the most events of
+ * a run, per job. */
+#define SIM_JOB_COMM_PHASE_WARMUP     4
+#define SIM_JOB_COMM_PHASE_ITERATIONS 64
+#define SIM_JOB_COMM_PHASE_MAX_EVENTS 2048
+
 typedef struct _SimJobComm SimJobComm;
 
 SimJobComm *sim__job_comm_new (SimTopology *topology, const SimCluster *cluster);
@@ -121,7 +179,10 @@ SimFabricSharing sim__job_comm_get_sharing (const SimJobComm *comm);
 /* Rounds of the fixed point the last update took (demand-aware). */
 guint            sim__job_comm_get_last_rounds (const SimJobComm *comm);
 
-/* Demand-aware: @job's iteration time (seconds) under the current
+/* Events the last update's run of the phases took (phases). */
+guint            sim__job_comm_get_last_events (const SimJobComm *comm);
+
+/* Demand-aware or phases: @job's iteration time (seconds) under the current
  * shares; 0 if it registered nothing. */
 double           sim__job_comm_get_iteration (const SimJob *job);
 

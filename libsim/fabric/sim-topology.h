@@ -176,12 +176,18 @@ typedef enum {
  *   for the whole run, as if every job communicated all the time: an upper
  *   bound on contention (a job that communicates a tenth of each iteration
  *   still crowds its neighbours all of it)
+ * @SIM_FABRIC_SHARING_PHASES: each job alternates compute phases (flows
+ *   off) and communication phases (flows on, uncapped, at their max-min
+ *   share), simulated event by event over the running jobs at each arrival
+ *   or departure; each job runs at the mean iteration time found
+ *   (sim-job-comm.h).  Sees bursts that coincide; meant for small clusters
  *
  * How running jobs' collectives share the network.
  */
 typedef enum {
   SIM_FABRIC_SHARING_DEMAND,
   SIM_FABRIC_SHARING_ALWAYS_ON,
+  SIM_FABRIC_SHARING_PHASES,
 } SimFabricSharing;
 
 typedef struct {
@@ -447,13 +453,13 @@ const char *sim_routing_to_string (SimRouting routing);
 
 /**
  * sim_fabric_sharing_to_string:
- * Returns: "demand" or "always-on".
+ * Returns: "demand", "always-on" or "phases".
  */
 const char *sim_fabric_sharing_to_string (SimFabricSharing sharing);
 
 /**
  * sim_fabric_sharing_from_string:
- * @text: "demand" or "always-on" ("always_on" too)
+ * @text: "demand", "always-on" ("always_on" too) or "phases"
  * @sharing: (out): the mode
  * @error: return location for a #GError
  *
