@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs the Python tests (tests/test_gpusim.py) against the build tree: the
+# Runs the Python tests (tests/test_gpusim.py, or the file named by
+# SIM_PYTHON_TEST) against the build tree: the
 # typelib in bindings/, the library in libsim/.libs, the package from the
 # source tree.  Skips (77) when introspection was not built, when no
 # Python with PyGObject was found, or in a sanitizer build (the sanitizer
@@ -32,4 +33,4 @@ PYTHONDONTWRITEBYTECODE=1
 GPUSIM_MODEL_PATH=
 export GI_TYPELIB_PATH LD_LIBRARY_PATH PYTHONPATH PYTHONDONTWRITEBYTECODE GPUSIM_MODEL_PATH
 export SIM_TOP_BUILDDIR="$top_builddir" SIM_TOP_SRCDIR="$top_srcdir"
-exec "$SIM_PYTHON" "$top_srcdir/tests/test_gpusim.py" -v
+exec "$SIM_PYTHON" "$top_srcdir/tests/${SIM_PYTHON_TEST:-test_gpusim.py}" -v

@@ -689,21 +689,30 @@ time_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes, const 
   return TRUE;
 }
 
-gboolean
-sim__job_comm_idle_time (SimJobComm *comm, const SimCommProfile *profile, guint n,
-                         double *seconds, GError **error)
+/* Times PROFILE's collectives on N GPUs 0..N-1 of the idle copy of the
+ * network into T. */
+static gboolean
+time_idle (SimJobComm *comm, const SimCommProfile *profile, guint n, Timing *t, GError **error)
 {
   g_autofree guint32 *gpus = NULL;
-  Timing t = { NULL, 0, { 0, 0, 0 } };
 
-  g_return_val_if_fail (comm != NULL && profile != NULL && seconds != NULL, FALSE);
   if (comm->idle == NULL)
     comm->idle = sim_comm_model_new (comm->topology, comm->cluster);
   gpus = g_new (guint32, MAX (n, 2));
   for (guint i = 0; i < n; i++)
     gpus[i] = i;
-  t.model = comm->idle;
-  if (!foreach_collective (profile, gpus, n, TRUE, time_one, &t, error))
+  t->model = comm->idle;
+  return foreach_collective (profile, gpus, n, TRUE, time_one, t, error);
+}
+
+gboolean
+sim__job_comm_idle_time (SimJobComm *comm, const SimCommProfile *profile, guint n,
+                         double *seconds, GError **error)
+{
+  Timing t = { NULL, 0, { 0, 0, 0 } };
+
+  g_return_val_if_fail (comm != NULL && profile != NULL && seconds != NULL, FALSE);
+  if (!time_idle (comm, profile, n, &t, error))
     return FALSE;
   *seconds = t.seconds;
   return TRUE;
@@ -713,17 +722,10 @@ gboolean
 sim__job_comm_idle_iteration (SimJobComm *comm, const SimCommProfile *profile, guint n,
                               double compute, double *seconds, GError **error)
 {
-  g_autofree guint32 *gpus = NULL;
   Timing t = { NULL, 0, { 0, 0, 0 } };
 
   g_return_val_if_fail (comm != NULL && profile != NULL && seconds != NULL, FALSE);
-  if (comm->idle == NULL)
-    comm->idle = sim_comm_model_new (comm->topology, comm->cluster);
-  gpus = g_new (guint32, MAX (n, 2));
-  for (guint i = 0; i < n; i++)
-    gpus[i] = i;
-  t.model = comm->idle;
-  if (!foreach_collective (profile, gpus, n, TRUE, time_one, &t, error))
+  if (!time_idle (comm, profile, n, &t, error))
     return FALSE;
   *seconds = iteration_time (compute, t.phase, profile->overlap);
   return TRUE;
