@@ -1103,13 +1103,16 @@ plans_evaluate_all (SimCommModel *m, GPtrArray *plans, double *spb, gboolean *ev
  * increasing bound, the likeliest first. */
 static gboolean
 plans_evaluate (SimCommModel *m, GPtrArray *plans, guint64 bytes, double *spb,
-                gboolean *evaluated, GError **error)
+                gboolean *evaluated, guint *left, GError **error)
 {
   g_autofree double *bound = NULL;
   g_autofree guint *order = NULL;
   double best = INFINITY;
   gboolean any = FALSE;
+  Plan *last = NULL;
 
+  if (left != NULL)
+    *left = G_MAXUINT;
   if (plans->len <= 1)
     return plans_evaluate_all (m, plans, spb, evaluated, error);
   bound = g_new (double, plans->len);
@@ -1140,14 +1143,52 @@ plans_evaluate (SimCommModel *m, GPtrArray *plans, guint64 bytes, double *spb,
        * best is solved. */
       if (any && bound[i] * (1 - 1e-9) > best)
         continue;
+      if (last != NULL)
+        plan_unregister (m, last);
       if (!plan_register (m, p, m->next_id + 0x51ed270bull * i, error))
         return FALSE;
       spb[i] = plan_seconds_per_byte (m, p);
-      plan_unregister (m, p);
+      last = p;
+      if (left != NULL)
+        *left = i;
       evaluated[i] = TRUE;
       any = TRUE;
       timing_fill (p, spb[i], bytes, &t);
       best = MIN (best, t.time);
+    }
+  /* The plan solved last stays registered for the caller only if asked. */
+  if (left == NULL && last != NULL)
+    plan_unregister (m, last);
+  return TRUE;
+}
+
+/* Whether @p, registered with the routes of @seed, has the routes it would
+ * have with @id's (a plan chosen is registered with its id's): then it can
+ * stay registered as it is.  Under adaptive routing a route depends on the
+ * load when it was chosen: only the same seed answers. */
+static gboolean
+plan_routes_as (SimCommModel *m, const Plan *p, guint64 seed, guint64 id)
+{
+  g_autoptr(GArray) other = NULL;
+
+  if (seed == id)
+    return TRUE;
+  if (m->load != NULL)
+    return FALSE;
+  other = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      guint64 base = ((guint64) f->src << 32) ^ ((guint64) f->dst << 8) ^ f->channel;
+      SimTime lat_a = 0, lat_b = 0;
+
+      if (!sim_topology_route_via (m->topology, f->src, f->src, f->dst,
+                                   seed * 0x9e3779b97f4a7c15ull ^ base, NULL, m->route, &lat_a) ||
+          !sim_topology_route_via (m->topology, f->src, f->src, f->dst,
+                                   id * 0x9e3779b97f4a7c15ull ^ base, NULL, other, &lat_b) ||
+          lat_a != lat_b || m->route->len != other->len ||
+          memcmp (m->route->data, other->data, other->len * sizeof (guint32)) != 0)
+        return FALSE;
     }
   return TRUE;
 }
@@ -1190,19 +1231,28 @@ sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo,
   plans = plans_for (m, op, algo, gpus, n, error);
   if (plans == NULL)
     return 0;
+  id = m->next_id;
   if (plans->len > 1)
     {
       g_autofree double *spb = g_new (double, plans->len);
       g_autofree gboolean *evaluated = g_new (gboolean, plans->len);
       SimCollectiveTiming t;
-      if (!plans_evaluate (m, plans, bytes, spb, evaluated, error))
+      guint left, best;
+      if (!plans_evaluate (m, plans, bytes, spb, evaluated, &left, error))
         return 0;
-      chosen = g_ptr_array_steal_index (plans, best_plan (plans, spb, evaluated, bytes, &t));
+      best = best_plan (plans, spb, evaluated, bytes, &t);
+      /* The plan solved last is still registered: if it is the one chosen
+       * and has the routes it would be given, it stays as it is (the
+       * solver's state is the one a new registration would give). */
+      if (left != G_MAXUINT &&
+          (left != best || !plan_routes_as (m, plans->pdata[left], id + 0x51ed270bull * left, id)))
+        plan_unregister (m, plans->pdata[left]);
+      chosen = g_ptr_array_steal_index (plans, best);
     }
   else
     chosen = g_ptr_array_steal_index (plans, 0);
-  id = m->next_id++;
-  if (!plan_register (m, chosen, id, error))
+  m->next_id++;
+  if (!chosen->registered && !plan_register (m, chosen, id, error))
     {
       plan_free (chosen);
       return 0;
@@ -1267,7 +1317,7 @@ sim_collective_time (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo
     return FALSE;
   spb = g_new (double, plans->len);
   evaluated = g_new (gboolean, plans->len);
-  if (!plans_evaluate (m, plans, bytes, spb, evaluated, error))
+  if (!plans_evaluate (m, plans, bytes, spb, evaluated, NULL, error))
     return FALSE;
   best_plan (plans, spb, evaluated, bytes, timing);
   return TRUE;
