@@ -76,8 +76,12 @@ typedef struct {
   double            step_intra[N_PROTOS], step_inter[N_PROTOS];
   gboolean          registered;
   guint             id;            /* once registered */
-  GArray           *paths;         /* guint32 resources of every flow, kept only
-                                    * under adaptive routing (to unload them) */
+  GArray           *paths;         /* guint32 resources of every flow, kept under
+                                    * adaptive routing (to unload them) and by
+                                    * plan_bound() */
+  gboolean          routed;        /* paths and latencies hold the routes of
+                                    * routed_seed (plan_bound()) */
+  guint64           routed_seed;
 } Plan;
 
 struct _SimCommModel {
@@ -812,6 +816,29 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
 {
   SimTime slowest = 0, slowest_intra = 0;
 
+  if (p->routed && p->routed_seed == hash_seed)
+    {
+      /* plan_bound() routed it with this seed from the same load (every
+       * plan it was weighed against is unregistered again): the same
+       * routes and latencies, not searched twice. */
+      for (guint i = 0; i < p->flows->len; i++)
+        {
+          PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+          const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
+          g_array_set_size (m->ids, f->path_len);
+          for (guint k = 0; k < f->path_len; k++)
+            {
+              g_array_index (m->ids, SimMaxminId, k) = m->res[path[k]];
+              if (m->load != NULL)
+                m->load[path[k]]++;
+            }
+          f->flow = sim_maxmin_add_flow (m->sys, (const SimMaxminId *) (gpointer) m->ids->data,
+                                         m->ids->len, 1.0, INFINITY, p);
+        }
+      p->registered = TRUE;
+      return TRUE;
+    }
+  p->routed = FALSE;
   if (m->load != NULL)
     {
       if (p->paths == NULL)
@@ -878,12 +905,10 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
       m->bound_seen = g_new0 (guint8, MAX (m->n_res, 1));
       m->bound_res = g_array_new (FALSE, FALSE, sizeof (guint32));
     }
-  if (m->load != NULL)
-    {
-      if (p->paths == NULL)
-        p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
-      g_array_set_size (p->paths, 0);
-    }
+  if (p->paths == NULL)
+    p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_set_size (p->paths, 0);
+  p->routed = FALSE;
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
@@ -907,14 +932,12 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
                        "GPUs %u and %u are not connected in this topology", f->src, f->dst);
           return FALSE;
         }
+      f->path_start = p->paths->len;
+      f->path_len = m->route->len;
+      g_array_append_vals (p->paths, m->route->data, m->route->len);
       if (m->load != NULL)
-        {
-          f->path_start = p->paths->len;
-          f->path_len = m->route->len;
-          g_array_append_vals (p->paths, m->route->data, m->route->len);
-          for (guint k = 0; k < m->route->len; k++)
-            m->load[g_array_index (m->route, guint32, k)]++;
-        }
+        for (guint k = 0; k < m->route->len; k++)
+          m->load[g_array_index (m->route, guint32, k)]++;
       for (guint k = 0; k < m->route->len; k++)
         {
           guint32 r = g_array_index (m->route, guint32, k);
@@ -949,6 +972,8 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
     }
   g_array_set_size (m->bound_res, 0);
   plan_set_latency (p, slowest, slowest_intra);
+  p->routed = TRUE;
+  p->routed_seed = hash_seed;
   *spb = worst[0] + worst[1] + worst[2];
   return TRUE;
 }
