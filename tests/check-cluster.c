@@ -5,7 +5,8 @@
  * refuses; release restores the state; the free-GPU histogram answers the
  * same as a scan of the nodes (random operations against a reference);
  * fragmentation by hand; first-fit and best-fit choices by hand; a
- * fractional GPU shared by several tenants.
+ * fractional GPU shared by several tenants; the index of free GPUs and
+ * first-fit through it against scans of every node.
  * What it does not check: scheduling over time (check-sched does).
  */
 #include "config.h"
@@ -303,8 +304,127 @@ START_TEST (test_histogram_against_scan)
           ck_assert_uint_eq (sim_cluster_fragmented_gpus (c, want), frag);
           ck_assert_uint_eq (sim_cluster_count_nodes_with_free (c, want), count);
           ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), free_total);
+          /* The index of free GPUs: the first node from `from` with `want`
+           * free, as a scan finds it. */
+          for (guint from = 0; from <= sim_cluster_get_n_nodes (c); from += 7)
+            {
+              guint first = G_MAXUINT;
+              for (guint n = from; n < sim_cluster_get_n_nodes (c) && first == G_MAXUINT; n++)
+                if (sim_cluster_get_node (c, n)->free_gpus >= want)
+                  first = n;
+              ck_assert_uint_eq (sim_cluster_find_node_with_free (c, from, want), first);
+            }
         }
     }
+  g_ptr_array_unref (held);
+}
+END_TEST
+
+/* First-fit as a scan of every node (the reference): whole free nodes in
+ * order while a node's worth remains, then the first node with room for the
+ * rest, each node only if it admits the job. */
+static gboolean
+first_fit_scan (const SimCluster *c, const SimJob *job, guint32 *out)
+{
+  guint want = job->spec.gpus, got = 0, n = sim_cluster_get_n_nodes (c);
+  g_autofree guint8 *taken = g_new0 (guint8, n);
+
+  if (want > sim_cluster_get_n_free_gpus (c))
+    return FALSE;
+  if (want > sim_cluster_get_max_gpus_per_node (c))
+    for (guint i = 0; i < n && got < want; i++)
+      {
+        const SimNode *node = sim_cluster_get_node (c, i);
+        if (node->free_gpus == node->n_gpus && node->n_gpus <= want - got &&
+            sim_place_node_admits (c, i, job, node->n_gpus))
+          {
+            for (guint g = 0; g < node->n_gpus; g++)
+              out[got++] = node->first_gpu + g;
+            taken[i] = 1;
+          }
+      }
+  for (guint i = 0; i < n && got < want; i++)
+    {
+      const SimNode *node = sim_cluster_get_node (c, i);
+      guint k = 0;
+      if (taken[i] || node->free_gpus < want - got ||
+          !sim_place_node_admits (c, i, job, want - got))
+        continue;
+      for (guint g = 0; g < node->n_gpus && got < want && k < want; g++)
+        if (sim_cluster_get_gpu (c, node->first_gpu + g)->n_tenants == 0)
+          out[got++] = node->first_gpu + g, k++;
+    }
+  return got == want;
+}
+
+/* First-fit through the index of free GPUs chooses the GPUs a scan of every
+ * node chooses: random jobs of 1 to 40 GPUs, half of them asking for an
+ * eighth of a node's host memory per GPU, on a cluster where every third
+ * node has a quarter of its memory left (it refuses more than 2 of their
+ * GPUs however many it has free) and nodes go down and up. */
+START_TEST (test_first_fit_against_scan)
+{
+  g_autoptr(SimCluster) c = sim_cluster_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  const SimNodeModel *m = sim_catalogue_lookup_node (catalogue, "PCIe-8GPU");
+  GPtrArray *held = g_ptr_array_new_with_free_func (g_free);
+  guint placed = 0, refused = 0;
+
+  guint64 memory;
+
+  ck_assert (sim_cluster_add_pool (c, "a", m, NULL, 8, 37, &error));
+  sim_cluster_set_pool_host (c, 0, 0, 1ull << 40);
+  memory = sim_cluster_get_node (c, 0)->memory_bytes;
+  ck_assert_uint_eq (memory, 1ull << 40);
+  /* Every third node has a quarter of its host memory left. */
+  for (guint n = 0; n < 37; n += 3)
+    ck_assert (sim_cluster_reserve_host (c, n, 0, memory / 4 * 3, &error));
+  for (guint step = 0; step < 4000; step++)
+    {
+      guint r = (guint) g_rand_int_range (rand, 0, 20);
+      if (r == 0)
+        {
+          guint node = (guint) g_rand_int_range (rand, 0, 37);
+          sim_cluster_set_node_available (c, node, !sim_cluster_get_node (c, node)->available);
+        }
+      else if (held->len > 0 && r < 9)
+        {
+          guint32 *h = g_ptr_array_steal_index (held, g_rand_int_range (rand, 0, (gint) held->len));
+          sim_cluster_release (c, h + 1, h[0], 1000);
+          g_free (h);
+        }
+      else
+        {
+          SimJob j = job_of ((guint) g_rand_int_range (rand, 1, 41), 1000);
+          guint32 a[64], b[64];
+          SimPlacement p = { a, 0, 0, -1 };
+          gboolean ok, ok_scan;
+          if (g_rand_int_range (rand, 0, 2) == 0)
+            j.spec.memory_bytes = memory / 8 * j.spec.gpus;
+          ok = sim_place_first_fit (c, &j, &p);
+          ok_scan = first_fit_scan (c, &j, b);
+          ck_assert_int_eq (ok, ok_scan);
+          if (!ok)
+            {
+              refused++;
+              continue;
+            }
+          placed++;
+          ck_assert_uint_eq (p.n_gpus, j.spec.gpus);
+          ck_assert_mem_eq (a, b, p.n_gpus * sizeof (guint32));
+          {
+            guint32 *h = g_new (guint32, p.n_gpus + 1);
+            h[0] = p.n_gpus;
+            memcpy (h + 1, a, p.n_gpus * sizeof (guint32));
+            ck_assert (sim_cluster_allocate (c, h + 1, p.n_gpus, 1000, &error));
+            g_ptr_array_add (held, h);
+          }
+        }
+    }
+  /* Both outcomes were exercised. */
+  ck_assert_uint_gt (placed, 500);
+  ck_assert_uint_gt (refused, 100);
   g_ptr_array_unref (held);
 }
 END_TEST
@@ -325,6 +445,7 @@ main (void)
   tcase_add_test (tc, test_fragmentation_by_hand);
   tcase_add_test (tc, test_placements_by_hand);
   tcase_add_test (tc, test_histogram_against_scan);
+  tcase_add_test (tc, test_first_fit_against_scan);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

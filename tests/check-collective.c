@@ -9,7 +9,8 @@
  * the rows of a size sweep; errors for
  * algorithms the hardware or the operation does not allow; and contention:
  * two jobs whose rings share an oversubscribed uplink each get half of it,
- * while a third job on other links is unaffected.
+ * while a third job on other links is unaffected; the algorithm chosen for
+ * AUTO under load is the one solving every candidate chooses.
  * What it does not check: the topology builders themselves (their own
  * suite does), measured curves between the anchor points, or SHARP.
  */
@@ -515,6 +516,66 @@ START_TEST (test_contention)
 }
 END_TEST
 
+/* The algorithm chosen for AUTO solves only the candidates whose lower
+ * bound can beat the best time found; it must choose what solving every
+ * candidate chooses.  Sixteen DGX H100 on a 2:1 fat-tree, loaded with
+ * collectives of random GPUs (so that shares differ from link to link),
+ * each probe's AUTO time and algorithm against a sweep of the same size,
+ * which solves every candidate. */
+START_TEST (test_auto_choice_as_every_candidate)
+{
+  Setup s;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  static const guint64 sizes[] = { 8, 65536, 4u << 20, 256u << 20, 1ull << 32 };
+  guint checked = 0, algos_seen = 0;
+
+  make (&s, "DGX-H100", 16, 0, SIM_FABRIC_FAT_TREE, "Quantum-2-QM9700", 16, 2.0);
+  for (guint round = 0; round < 12; round++)
+    {
+      guint32 gpus[64], nodes[16];
+      guint n_nodes = (guint) g_rand_int_range (rand, 2, 9), n = 8 * n_nodes;
+      /* Random distinct nodes (a shuffle), their GPUs in order. */
+      for (guint i = 0; i < 16; i++)
+        nodes[i] = i;
+      for (guint i = 15; i > 0; i--)
+        {
+          guint j = (guint) g_rand_int_range (rand, 0, (gint) i + 1), tmp = nodes[i];
+          nodes[i] = nodes[j];
+          nodes[j] = tmp;
+        }
+      for (guint i = 0; i < n; i++)
+        gpus[i] = nodes[i / 8] * 8 + i % 8;
+      for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+        {
+          SimCollectiveTiming t;
+          g_autoptr(GArray) rows = NULL;
+          const SimCollectiveRow *row;
+
+          ck_assert_msg (sim_collective_time (s.comm, SIM_COLLECTIVE_ALL_REDUCE,
+                                              SIM_COLLECTIVE_ALGO_AUTO, sizes[k], gpus, n, &t,
+                                              &error), "%s", error ? error->message : "");
+          rows = sim_collective_sweep (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO,
+                                       gpus, n, sizes[k], sizes[k], &error);
+          ck_assert (rows != NULL && rows->len == 1);
+          row = &g_array_index (rows, SimCollectiveRow, 0);
+          ck_assert_int_eq (t.algo, row->algo);
+          ck_assert_double_eq_tol (t.time * 1e6, row->time_us, 1e-9 * row->time_us);
+          algos_seen |= 1u << t.algo;
+          checked++;
+        }
+      /* The probe's job then stays, loading the fabric for the next. */
+      ck_assert (sim_comm_model_add (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO,
+                                     1ull << 30, gpus, n, &error) > 0);
+      g_array_unref (sim_comm_model_update (s.comm));
+    }
+  ck_assert_uint_eq (checked, 12 * G_N_ELEMENTS (sizes));
+  /* More than one algorithm won somewhere. */
+  ck_assert_uint_ne (algos_seen & (algos_seen - 1), 0);
+  clear (&s);
+}
+END_TEST
+
 static Suite *
 collective_suite (void)
 {
@@ -534,6 +595,7 @@ collective_suite (void)
   tcase_add_test (tc, test_sweep);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_contention);
+  tcase_add_test (tc, test_auto_choice_as_every_candidate);
   suite_add_tcase (s, tc);
   return s;
 }

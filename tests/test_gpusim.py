@@ -237,6 +237,19 @@ class RunTests(unittest.TestCase):
         self.assertEqual(sim.cluster.get_n_gpus(), 128)
         self.assertEqual(sim.run().json, gpusim.run(QUICKSTART).json)
 
+    def test_find_node_with_free_matches_scan(self):
+        # The cluster's index of free GPUs answers as a scan of the nodes.
+        sim = gpusim.Simulation(QUICKSTART)
+        self.assertTrue(sim.run_until(86400))
+        cluster = sim.cluster
+        n = cluster.get_n_nodes()
+        frees = [cluster.get_node(i).free_gpus for i in range(n)]
+        self.assertLess(min(frees), 8)
+        for want in range(1, 10):
+            for start in (0, 3, n - 1, n):
+                first = next((i for i in range(start, n) if frees[i] >= want), 0xFFFFFFFF)
+                self.assertEqual(cluster.find_node_with_free(start, want), first)
+
     def test_output_dir(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "out")

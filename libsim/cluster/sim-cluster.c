@@ -27,7 +27,46 @@ struct _SimCluster {
   /* Per GPU, the thousandths held because its node is unavailable (made
    * when a node first goes down; NULL before). */
   guint32 *held;
+  /* The most free GPUs of a node over ranges of nodes, as a binary tree in
+   * an array (root at 1, node i's leaf at free_leaves + i; padding leaves
+   * 0): the first node with enough free in O(log nodes). */
+  guint8  *free_tree;
+  guint    free_leaves;   /* a power of two, at least the number of nodes */
 };
+
+/* Sets node @i's leaf of the tree and the maxima above it. */
+static inline void
+free_tree_set (SimCluster *c, guint i, guint free_gpus)
+{
+  guint k = c->free_leaves + i;
+
+  c->free_tree[k] = (guint8) free_gpus;
+  for (k >>= 1; k >= 1; k >>= 1)
+    {
+      guint8 m = MAX (c->free_tree[2 * k], c->free_tree[2 * k + 1]);
+      if (c->free_tree[k] == m)
+        break;
+      c->free_tree[k] = m;
+    }
+}
+
+/* Builds the tree for every node. */
+static void
+free_tree_build (SimCluster *c)
+{
+  guint n = c->nodes->len;
+  guint leaves = 1;
+
+  while (leaves < n)
+    leaves *= 2;
+  g_free (c->free_tree);
+  c->free_tree = g_new0 (guint8, 2 * (gsize) leaves);
+  c->free_leaves = leaves;
+  for (guint i = 0; i < n; i++)
+    c->free_tree[leaves + i] = (guint8) g_array_index (c->nodes, SimNode, i).free_gpus;
+  for (guint k = leaves - 1; k >= 1; k--)
+    c->free_tree[k] = MAX (c->free_tree[2 * k], c->free_tree[2 * k + 1]);
+}
 
 SimCluster *
 sim_cluster_new (void)
@@ -65,6 +104,7 @@ sim_cluster_copy (const SimCluster *cluster)
   memcpy (c->hist, cluster->hist, sizeof (guint) * HIST_DIM * HIST_DIM);
   memcpy (c->sizes, cluster->sizes, sizeof (guint) * HIST_DIM);
   c->sizes_present = cluster->sizes_present;
+  free_tree_build (c);
   if (cluster->held != NULL)
     c->held = g_memdup2 (cluster->held, sizeof (guint32) * cluster->gpus->len);
   {
@@ -92,6 +132,7 @@ sim_cluster_free (SimCluster *cluster)
   g_hash_table_unref (cluster->allowed);
   g_hash_table_unref (cluster->mig);
   g_free (cluster->held);
+  g_free (cluster->free_tree);
   g_free (cluster);
 }
 
@@ -170,6 +211,7 @@ sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimNodeModel 
         cluster->sizes[cluster->sizes_present++] = per_node;
     }
   cluster->hist[per_node * HIST_DIM + per_node] += n_nodes;
+  free_tree_build (cluster);
   return TRUE;
 }
 
@@ -354,6 +396,7 @@ node_free_changed (SimCluster *c, SimNode *node, guint old_free)
 {
   c->hist[node->n_gpus * HIST_DIM + old_free]--;
   c->hist[node->n_gpus * HIST_DIM + node->free_gpus]++;
+  free_tree_set (c, node->index, node->free_gpus);
 }
 
 /* GPU G's node has one GPU fewer (@taken) or more free. */
@@ -459,6 +502,39 @@ sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint mi
       if (g->n_tenants == 0)
         gpu_free_changed (cluster, g, FALSE);
     }
+}
+
+guint
+sim_cluster_find_node_with_free (const SimCluster *cluster, guint from, guint min_free)
+{
+  guint k;
+
+  g_return_val_if_fail (cluster != NULL, G_MAXUINT);
+  if (from >= cluster->nodes->len)
+    return G_MAXUINT;
+  if (min_free == 0)
+    return from;
+  if (min_free > SIM_CLUSTER_MAX_GPUS_PER_NODE)
+    return G_MAXUINT;
+  k = cluster->free_leaves + from;
+  /* Up to the first range right of @from with enough, then down into it. */
+  while (cluster->free_tree[k] < min_free)
+    {
+      while (k & 1)
+        {
+          k >>= 1;
+          if (k == 0)
+            return G_MAXUINT;
+        }
+      k++;
+    }
+  while (k < cluster->free_leaves)
+    {
+      k *= 2;
+      if (cluster->free_tree[k] < min_free)
+        k++;
+    }
+  return k - cluster->free_leaves < cluster->nodes->len ? k - cluster->free_leaves : G_MAXUINT;
 }
 
 guint

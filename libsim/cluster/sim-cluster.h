@@ -295,6 +295,23 @@ gboolean sim_cluster_node_allows (const SimCluster *cluster, guint node, const c
 guint sim_cluster_count_nodes_with_free (const SimCluster *cluster, guint min_free);
 
 /**
+ * sim_cluster_find_node_with_free:
+ * @cluster: a cluster
+ * @from: the first node index to consider
+ * @min_free: whole free GPUs wanted
+ *
+ * The lowest-numbered node, from @from on, with at least @min_free whole
+ * free GPUs (nodes that are unavailable have none free).  The cluster keeps
+ * an index of its nodes' free GPUs for this, so that placements need not
+ * look at every node.
+ *
+ * Time complexity: O(log nodes).
+ *
+ * Returns: that node's index, or %G_MAXUINT if there is none.
+ */
+guint sim_cluster_find_node_with_free (const SimCluster *cluster, guint from, guint min_free);
+
+/**
  * sim_cluster_fragmented_gpus:
  * @cluster: a cluster
  * @gpus: the size of a request (the job at the head of the queue)

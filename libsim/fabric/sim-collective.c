@@ -76,8 +76,12 @@ typedef struct {
   double            step_intra[N_PROTOS], step_inter[N_PROTOS];
   gboolean          registered;
   guint             id;            /* once registered */
-  GArray           *paths;         /* guint32 resources of every flow, kept only
-                                    * under adaptive routing (to unload them) */
+  GArray           *paths;         /* guint32 resources of every flow, kept under
+                                    * adaptive routing (to unload them) and by
+                                    * plan_bound() */
+  gboolean          routed;        /* paths and latencies hold the routes of
+                                    * routed_seed (plan_bound()) */
+  guint64           routed_seed;
 } Plan;
 
 struct _SimCommModel {
@@ -94,6 +98,10 @@ struct _SimCommModel {
   GHashTable       *plans;         /* id -> Plan */
   guint             next_id;
   guint32          *load;          /* adaptive routing: flows registered per resource */
+  double           *bound_sum;     /* per resource and phase: a plan's shares on it
+                                    * (plan_bound()), zero between calls */
+  guint8           *bound_seen;    /* per resource: in bound_res */
+  GArray           *bound_res;     /* guint32: the resources plan_bound() met */
 };
 
 static const char * const op_names[] = {
@@ -249,6 +257,10 @@ sim_comm_model_free (SimCommModel *m)
   g_array_unref (m->route);
   g_array_unref (m->ids);
   g_free (m->load);
+  g_free (m->bound_sum);
+  g_free (m->bound_seen);
+  if (m->bound_res != NULL)
+    g_array_unref (m->bound_res);
   g_free (m);
 }
 
@@ -777,6 +789,24 @@ plan_load (SimCommModel *m, Plan *p, guint n_flows, gint delta)
     }
 }
 
+/* Sets @p's latencies from its slowest routes between nodes and inside one. */
+static void
+plan_set_latency (Plan *p, SimTime slowest, SimTime slowest_intra)
+{
+  double intra_excess;
+
+  p->net_latency = sim_time_to_seconds (slowest);
+  intra_excess = MAX (0.0, sim_time_to_seconds (slowest_intra) - p->intra_ref);
+  for (guint k = 0; k < N_PROTOS; k++)
+    {
+      p->latency[k] = p->sw_latency[k] < 0 ? -1
+                      : p->sw_latency[k] + p->net_terms[k] * p->net_latency
+                        + p->intra_terms[k] * intra_excess;
+      p->step_intra[k] = p->sw_intra[k] + p->route_x_intra[k] * intra_excess;
+      p->step_inter[k] = p->sw_inter[k] + p->route_x_inter[k] * p->net_latency;
+    }
+}
+
 /* Registers @p's flows on their routes, and sets its latency from the
  * slowest route between two nodes (a ring or a tree moves in lockstep, so
  * its slowest hop sets the pace of every step), and from the slowest route
@@ -785,8 +815,30 @@ static gboolean
 plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
 {
   SimTime slowest = 0, slowest_intra = 0;
-  double intra_excess;
 
+  if (p->routed && p->routed_seed == hash_seed)
+    {
+      /* plan_bound() routed it with this seed from the same load (every
+       * plan it was weighed against is unregistered again): the same
+       * routes and latencies, not searched twice. */
+      for (guint i = 0; i < p->flows->len; i++)
+        {
+          PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+          const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
+          g_array_set_size (m->ids, f->path_len);
+          for (guint k = 0; k < f->path_len; k++)
+            {
+              g_array_index (m->ids, SimMaxminId, k) = m->res[path[k]];
+              if (m->load != NULL)
+                m->load[path[k]]++;
+            }
+          f->flow = sim_maxmin_add_flow (m->sys, (const SimMaxminId *) (gpointer) m->ids->data,
+                                         m->ids->len, 1.0, INFINITY, p);
+        }
+      p->registered = TRUE;
+      return TRUE;
+    }
+  p->routed = FALSE;
   if (m->load != NULL)
     {
       if (p->paths == NULL)
@@ -829,17 +881,100 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
       else
         slowest_intra = MAX (slowest_intra, lat);
     }
-  p->net_latency = sim_time_to_seconds (slowest);
-  intra_excess = MAX (0.0, sim_time_to_seconds (slowest_intra) - p->intra_ref);
-  for (guint k = 0; k < N_PROTOS; k++)
-    {
-      p->latency[k] = p->sw_latency[k] < 0 ? -1
-                      : p->sw_latency[k] + p->net_terms[k] * p->net_latency
-                        + p->intra_terms[k] * intra_excess;
-      p->step_intra[k] = p->sw_intra[k] + p->route_x_intra[k] * intra_excess;
-      p->step_inter[k] = p->sw_inter[k] + p->route_x_inter[k] * p->net_latency;
-    }
+  plan_set_latency (p, slowest, slowest_intra);
   p->registered = TRUE;
+  return TRUE;
+}
+
+/* Routes @p's flows as plan_register() does (the same hashes, the same
+ * load under adaptive routing, left as it was), without registering them;
+ * sets @p's latencies from those routes, and *@spb to a lower bound of the
+ * seconds per byte plan_seconds_per_byte() would give once registered.  On a
+ * resource, the rates of the flows crossing it add up to at most its
+ * capacity, so in each phase the slowest of @p's flows there takes at least
+ * the sum of their shares over the capacity, whatever else runs. */
+static gboolean
+plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **error)
+{
+  SimTime slowest = 0, slowest_intra = 0;
+  double worst[MAX_PHASES] = { 0 };
+
+  if (m->bound_sum == NULL)
+    {
+      m->bound_sum = g_new0 (double, (gsize) MAX (m->n_res, 1) * MAX_PHASES);
+      m->bound_seen = g_new0 (guint8, MAX (m->n_res, 1));
+      m->bound_res = g_array_new (FALSE, FALSE, sizeof (guint32));
+    }
+  if (p->paths == NULL)
+    p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_set_size (p->paths, 0);
+  p->routed = FALSE;
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      guint64 hash = hash_seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
+                     ^ ((guint64) f->dst << 8) ^ f->channel;
+      SimTime lat = 0;
+
+      if (!sim_topology_route_via (m->topology, f->src, f->src, f->dst, hash, m->load,
+                                   m->route, &lat))
+        {
+          plan_load (m, p, i, -1);
+          for (guint k = 0; k < m->bound_res->len; k++)
+            {
+              guint32 r = g_array_index (m->bound_res, guint32, k);
+              m->bound_seen[r] = 0;
+              for (guint ph = 0; ph < MAX_PHASES; ph++)
+                m->bound_sum[r * MAX_PHASES + ph] = 0;
+            }
+          g_array_set_size (m->bound_res, 0);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
+                       "GPUs %u and %u are not connected in this topology", f->src, f->dst);
+          return FALSE;
+        }
+      f->path_start = p->paths->len;
+      f->path_len = m->route->len;
+      g_array_append_vals (p->paths, m->route->data, m->route->len);
+      if (m->load != NULL)
+        for (guint k = 0; k < m->route->len; k++)
+          m->load[g_array_index (m->route, guint32, k)]++;
+      for (guint k = 0; k < m->route->len; k++)
+        {
+          guint32 r = g_array_index (m->route, guint32, k);
+          if (!m->bound_seen[r])
+            {
+              m->bound_seen[r] = 1;
+              g_array_append_val (m->bound_res, r);
+            }
+          for (guint ph = 0; ph < MAX_PHASES; ph++)
+            if (f->share[ph] > 0)
+              m->bound_sum[r * MAX_PHASES + ph] += f->share[ph];
+        }
+      if (sim_cluster_get_gpu (m->cluster, f->src)->node !=
+          sim_cluster_get_gpu (m->cluster, f->dst)->node)
+        slowest = MAX (slowest, lat);
+      else
+        slowest_intra = MAX (slowest_intra, lat);
+    }
+  plan_load (m, p, p->flows->len, -1);
+  for (guint k = 0; k < m->bound_res->len; k++)
+    {
+      guint32 r = g_array_index (m->bound_res, guint32, k);
+      double capacity = sim_maxmin_get_capacity (m->sys, m->res[r]);
+      for (guint ph = 0; ph < MAX_PHASES; ph++)
+        {
+          double sum = m->bound_sum[r * MAX_PHASES + ph];
+          if (sum > 0)
+            worst[ph] = MAX (worst[ph], capacity > 0 ? sum / capacity : INFINITY);
+          m->bound_sum[r * MAX_PHASES + ph] = 0;
+        }
+      m->bound_seen[r] = 0;
+    }
+  g_array_set_size (m->bound_res, 0);
+  plan_set_latency (p, slowest, slowest_intra);
+  p->routed = TRUE;
+  p->routed_seed = hash_seed;
+  *spb = worst[0] + worst[1] + worst[2];
   return TRUE;
 }
 
@@ -967,7 +1102,8 @@ plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const gu
 
 /* Evaluates each plan alone against the registered load: seconds per byte. */
 static gboolean
-plans_evaluate (SimCommModel *m, GPtrArray *plans, double *spb, GError **error)
+plans_evaluate_all (SimCommModel *m, GPtrArray *plans, double *spb, gboolean *evaluated,
+                    GError **error)
 {
   for (guint i = 0; i < plans->len; i++)
     {
@@ -976,23 +1112,131 @@ plans_evaluate (SimCommModel *m, GPtrArray *plans, double *spb, GError **error)
         return FALSE;
       spb[i] = plan_seconds_per_byte (m, p);
       plan_unregister (m, p);
+      evaluated[i] = TRUE;
     }
   return TRUE;
 }
 
+/* The plans that can be the fastest for @bytes, each evaluated alone against
+ * the registered load as plans_evaluate_all() does, the others left out
+ * (evaluated[i] FALSE): a plan is solved only if the lower bound of its time
+ * (plan_bound(): the time it would take if its own flows were alone on the
+ * fabric) does not exceed the best time solved so far.  The time of a plan
+ * grows with its seconds per byte (timing_fill()), so a plan whose bound is
+ * above a solved plan's time cannot be chosen: the choice is that of
+ * plans_evaluate_all(), for fewer solves of the fabric.  Plans are tried by
+ * increasing bound, the likeliest first. */
+static gboolean
+plans_evaluate (SimCommModel *m, GPtrArray *plans, guint64 bytes, double *spb,
+                gboolean *evaluated, guint *left, GError **error)
+{
+  g_autofree double *bound = NULL;
+  g_autofree guint *order = NULL;
+  double best = INFINITY;
+  gboolean any = FALSE;
+  Plan *last = NULL;
+
+  if (left != NULL)
+    *left = G_MAXUINT;
+  if (plans->len <= 1)
+    return plans_evaluate_all (m, plans, spb, evaluated, error);
+  bound = g_new (double, plans->len);
+  order = g_new (guint, plans->len);
+  for (guint i = 0; i < plans->len; i++)
+    {
+      SimCollectiveTiming t;
+      double lower;
+      guint j;
+
+      if (!plan_bound (m, plans->pdata[i], m->next_id + 0x51ed270bull * i, &lower, error))
+        return FALSE;
+      timing_fill (plans->pdata[i], lower, bytes, &t);
+      bound[i] = t.time;
+      evaluated[i] = FALSE;
+      /* Insertion by bound, ties in the plans' order. */
+      for (j = i; j > 0 && bound[order[j - 1]] > bound[i]; j--)
+        order[j] = order[j - 1];
+      order[j] = i;
+    }
+  for (guint k = 0; k < plans->len; k++)
+    {
+      guint i = order[k];
+      Plan *p = plans->pdata[i];
+      SimCollectiveTiming t;
+
+      /* The margin covers the solver's rounding: a bound within it of the
+       * best is solved. */
+      if (any && bound[i] * (1 - 1e-9) > best)
+        continue;
+      if (last != NULL)
+        plan_unregister (m, last);
+      if (!plan_register (m, p, m->next_id + 0x51ed270bull * i, error))
+        return FALSE;
+      spb[i] = plan_seconds_per_byte (m, p);
+      last = p;
+      if (left != NULL)
+        *left = i;
+      evaluated[i] = TRUE;
+      any = TRUE;
+      timing_fill (p, spb[i], bytes, &t);
+      best = MIN (best, t.time);
+    }
+  /* The plan solved last stays registered for the caller only if asked. */
+  if (left == NULL && last != NULL)
+    plan_unregister (m, last);
+  return TRUE;
+}
+
+/* Whether @p, registered with the routes of @seed, has the routes it would
+ * have with @id's (a plan chosen is registered with its id's): then it can
+ * stay registered as it is.  Under adaptive routing a route depends on the
+ * load when it was chosen: only the same seed answers. */
+static gboolean
+plan_routes_as (SimCommModel *m, const Plan *p, guint64 seed, guint64 id)
+{
+  g_autoptr(GArray) other = NULL;
+
+  if (seed == id)
+    return TRUE;
+  if (m->load != NULL)
+    return FALSE;
+  other = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      guint64 base = ((guint64) f->src << 32) ^ ((guint64) f->dst << 8) ^ f->channel;
+      SimTime lat_a = 0, lat_b = 0;
+
+      if (!sim_topology_route_via (m->topology, f->src, f->src, f->dst,
+                                   seed * 0x9e3779b97f4a7c15ull ^ base, NULL, m->route, &lat_a) ||
+          !sim_topology_route_via (m->topology, f->src, f->src, f->dst,
+                                   id * 0x9e3779b97f4a7c15ull ^ base, NULL, other, &lat_b) ||
+          lat_a != lat_b || m->route->len != other->len ||
+          memcmp (m->route->data, other->data, other->len * sizeof (guint32)) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The fastest of the evaluated plans for @bytes, the first of equals. */
 static guint
-best_plan (GPtrArray *plans, const double *spb, guint64 bytes, SimCollectiveTiming *out)
+best_plan (GPtrArray *plans, const double *spb, const gboolean *evaluated, guint64 bytes,
+           SimCollectiveTiming *out)
 {
   guint best = 0;
+  gboolean any = FALSE;
 
   for (guint i = 0; i < plans->len; i++)
     {
       SimCollectiveTiming t;
+      if (!evaluated[i])
+        continue;
       timing_fill (plans->pdata[i], spb[i], bytes, &t);
-      if (i == 0 || t.time < out->time)
+      if (!any || t.time < out->time)
         {
           *out = t;
           best = i;
+          any = TRUE;
         }
     }
   return best;
@@ -1012,18 +1256,28 @@ sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo,
   plans = plans_for (m, op, algo, gpus, n, error);
   if (plans == NULL)
     return 0;
+  id = m->next_id;
   if (plans->len > 1)
     {
       g_autofree double *spb = g_new (double, plans->len);
+      g_autofree gboolean *evaluated = g_new (gboolean, plans->len);
       SimCollectiveTiming t;
-      if (!plans_evaluate (m, plans, spb, error))
+      guint left, best;
+      if (!plans_evaluate (m, plans, bytes, spb, evaluated, &left, error))
         return 0;
-      chosen = g_ptr_array_steal_index (plans, best_plan (plans, spb, bytes, &t));
+      best = best_plan (plans, spb, evaluated, bytes, &t);
+      /* The plan solved last is still registered: if it is the one chosen
+       * and has the routes it would be given, it stays as it is (the
+       * solver's state is the one a new registration would give). */
+      if (left != G_MAXUINT &&
+          (left != best || !plan_routes_as (m, plans->pdata[left], id + 0x51ed270bull * left, id)))
+        plan_unregister (m, plans->pdata[left]);
+      chosen = g_ptr_array_steal_index (plans, best);
     }
   else
     chosen = g_ptr_array_steal_index (plans, 0);
-  id = m->next_id++;
-  if (!plan_register (m, chosen, id, error))
+  m->next_id++;
+  if (!chosen->registered && !plan_register (m, chosen, id, error))
     {
       plan_free (chosen);
       return 0;
@@ -1080,15 +1334,17 @@ sim_collective_time (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo
 {
   g_autoptr(GPtrArray) plans = NULL;
   g_autofree double *spb = NULL;
+  g_autofree gboolean *evaluated = NULL;
 
   g_return_val_if_fail (m != NULL && timing != NULL, FALSE);
   plans = plans_for (m, op, algo, gpus, n, error);
   if (plans == NULL)
     return FALSE;
   spb = g_new (double, plans->len);
-  if (!plans_evaluate (m, plans, spb, error))
+  evaluated = g_new (gboolean, plans->len);
+  if (!plans_evaluate (m, plans, bytes, spb, evaluated, NULL, error))
     return FALSE;
-  best_plan (plans, spb, bytes, timing);
+  best_plan (plans, spb, evaluated, bytes, timing);
   return TRUE;
 }
 
@@ -1099,6 +1355,7 @@ sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo alg
 {
   g_autoptr(GPtrArray) plans = NULL;
   g_autofree double *spb = NULL;
+  g_autofree gboolean *evaluated = NULL;
   GArray *rows;
   guint64 unit;
 
@@ -1113,8 +1370,10 @@ sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo alg
   plans = plans_for (m, op, algo, gpus, n, error);
   if (plans == NULL)
     return NULL;
+  /* Every size may choose another plan: all of them evaluated. */
   spb = g_new (double, plans->len);
-  if (!plans_evaluate (m, plans, spb, error))
+  evaluated = g_new (gboolean, plans->len);
+  if (!plans_evaluate_all (m, plans, spb, evaluated, error))
     return NULL;
 
   unit = op == SIM_COLLECTIVE_ALL_GATHER || op == SIM_COLLECTIVE_REDUCE_SCATTER
@@ -1127,7 +1386,7 @@ sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo alg
         {
           SimCollectiveTiming t;
           SimCollectiveRow row;
-          best_plan (plans, spb, bytes, &t);
+          best_plan (plans, spb, evaluated, bytes, &t);
           row.bytes = bytes;
           row.count = bytes / unit;
           row.time_us = t.time * 1e6;

@@ -389,6 +389,93 @@ place_fraction (const SimCluster *cluster, const SimJob *job, SimPlacement *plac
   return TRUE;
 }
 
+/* First-fit through the cluster's index of free GPUs: the lowest-numbered
+ * node with @want free that admits the job, skipping the @n_taken whole
+ * nodes of @size GPUs already in @taken (in node order, as
+ * place_first_fit_span() takes them).  The nodes choose_node() would try,
+ * in the same order, without looking at the others. */
+static const SimNode *
+first_node (const SimCluster *cluster, const SimJob *job, guint want, const guint32 *taken,
+            guint n_taken, guint size)
+{
+  guint t = 0;
+
+  for (guint i = sim_cluster_find_node_with_free (cluster, 0, want); i != G_MAXUINT;
+       i = sim_cluster_find_node_with_free (cluster, i + 1, want))
+    {
+      const SimNode *node = sim_cluster_get_node (cluster, i);
+      gboolean skip;
+
+      while (t < n_taken && taken[t * size] < node->first_gpu)
+        t++;
+      skip = t < n_taken && taken[t * size] == node->first_gpu;
+      if (!skip && sim_place_node_admits (cluster, i, job, want))
+        return node;
+    }
+  return NULL;
+}
+
+/* A first-fit job of whole GPUs that spans nodes: whole free nodes first,
+ * in order, then the remainder on the first node with room, as the scan of
+ * place_whole() does, but through the index of free GPUs when every node
+ * has the same number of GPUs (a whole free node is then one with that
+ * many free), without allocating. */
+static gboolean
+place_first_fit_span (const SimCluster *cluster, const SimJob *job, SimPlacement *placement)
+{
+  guint want = job->spec.gpus;
+  guint size = sim_cluster_get_max_gpus_per_node (cluster);
+  guint got = 0, n_taken = 0;
+  const SimNode *node;
+  gboolean one_size = TRUE;
+
+  for (guint p = 0; p < sim_cluster_get_n_pools (cluster); p++)
+    one_size &= sim_cluster_get_pool (cluster, p)->gpus_per_node == size;
+  if (!one_size)
+    {
+      /* Nodes of several sizes: the scan. */
+      guint n_nodes = sim_cluster_get_n_nodes (cluster);
+      g_autofree guint8 *taken = g_new0 (guint8, n_nodes);
+      for (guint i = 0; i < n_nodes && want - got > 0; i++)
+        {
+          node = sim_cluster_get_node (cluster, i);
+          if (node->free_gpus == node->n_gpus && node->n_gpus <= want - got &&
+              sim_place_node_admits (cluster, i, job, node->n_gpus))
+            {
+              got += take_free_gpus (cluster, node, node->n_gpus, placement->gpus + got);
+              taken[i] = 1;
+            }
+        }
+      if (got < want)
+        {
+          node = choose_node (cluster, job, want - got, FALSE, taken);
+          if (node == NULL)
+            return FALSE;
+          got += take_free_gpus (cluster, node, want - got, placement->gpus + got);
+        }
+      return got == want;
+    }
+  for (guint i = sim_cluster_find_node_with_free (cluster, 0, size);
+       i != G_MAXUINT && want - got >= size;
+       i = sim_cluster_find_node_with_free (cluster, i + 1, size))
+    {
+      node = sim_cluster_get_node (cluster, i);
+      if (sim_place_node_admits (cluster, i, job, size))
+        {
+          got += take_free_gpus (cluster, node, size, placement->gpus + got);
+          n_taken++;
+        }
+    }
+  if (got < want)
+    {
+      node = first_node (cluster, job, want - got, placement->gpus, n_taken, size);
+      if (node == NULL)
+        return FALSE;
+      got += take_free_gpus (cluster, node, want - got, placement->gpus + got);
+    }
+  return got == want;
+}
+
 static gboolean
 place_whole (const SimCluster *cluster, const SimJob *job, SimPlacement *placement, gboolean best)
 {
@@ -409,12 +496,16 @@ place_whole (const SimCluster *cluster, const SimJob *job, SimPlacement *placeme
     {
       if (sim_cluster_count_nodes_with_free (cluster, want) == 0)
         return FALSE;
-      node = choose_node (cluster, job, want, best, NULL);
+      node = best ? choose_node (cluster, job, want, best, NULL)
+                  : first_node (cluster, job, want, NULL, 0, 1);
       if (node == NULL)
         return FALSE;
       take_free_gpus (cluster, node, want, placement->gpus);
       return TRUE;
     }
+
+  if (!best)
+    return place_first_fit_span (cluster, job, placement);
 
   /* Spans nodes: whole free nodes first, in order, then the remainder. */
   taken = g_new0 (guint8, n_nodes);
