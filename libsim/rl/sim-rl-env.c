@@ -392,10 +392,13 @@ place_at_slot (SimRlEnv *self, const SimCluster *cluster, const SimJob *job, gui
 }
 
 /* The window, each start's placement, the mask and the observation, for
- * the pending decision (or for the end of the run, with none).  Returns
+ * the pending decision (or for the end of the run, with none).  The link
+ * loads are read only when LINKS (a decision just reached): after a start
+ * inside an open decision they keep the committed state's values, whatever
+ * the network model has already registered for the start.  Returns
  * whether some start is possible. */
 static gboolean
-observe (SimRlEnv *self)
+observe (SimRlEnv *self, gboolean links)
 {
   SimSchedContext *ctx = self->running ? sim_simulation_get_decision (self->sim) : NULL;
   const SimCluster *cluster = sim_simulation_get_cluster (self->sim);
@@ -511,6 +514,7 @@ observe (SimRlEnv *self)
   o += SIM_RL_GLOBAL_FEATURES;
 
   /* The network's link loads, as the last committed decision left them. */
+  if (links)
   {
     double max_load, mean_load;
     sim__simulation_get_fabric_load (self->sim, &max_load, &mean_load, self->node_load,
@@ -548,10 +552,10 @@ run_to_choice (SimRlEnv *self, GError **error)
               g_propagate_error (error, local);
               return FALSE;
             }
-          observe (self);
+          observe (self, TRUE);
           return TRUE;
         }
-      if (observe (self) || !self->skip_forced)
+      if (observe (self, TRUE) || !self->skip_forced)
         return TRUE;
       if (!sim_simulation_decide (self->sim, FALSE, error))
         {
@@ -697,7 +701,7 @@ sim_rl_env_step (SimRlEnv *self, guint action, double *reward, gboolean *termina
           return FALSE;
         }
       /* Another start possible: the decision stays open; none: wait. */
-      if (observe (self) || !self->skip_forced)
+      if (observe (self, FALSE) || !self->skip_forced)
         return TRUE;
     }
   if (!sim_simulation_decide (self->sim, FALSE, error))
