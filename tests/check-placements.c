@@ -250,6 +250,48 @@ START_TEST (test_set_gpus)
 }
 END_TEST
 
+/* A MIG instance a policy chose itself, checked by sim_placement_set_mig()
+ * against the GPU's layout without allocating anything. */
+START_TEST (test_set_mig)
+{
+  g_autoptr(SimCluster) c = make_cluster ("DGX-A100", 1, 8);
+  guint32 gpus[1] = { 99 };
+  SimPlacement pl = { gpus, 1, 0, -1 };
+  SimJob small = job_of (1, 1000), large = job_of (1, 1000), whole = job_of (1, 1000);
+  static const struct { guint gpu; int start; const char *says; } bad[] = {
+    { 8, -1, "GPU 8 does not exist" },
+    { 1, -1, "holds whole or fractional jobs" },
+    { 0, 5, "GPU 0:" },
+  };
+
+  small.spec.mig_profile = (char *) "1g.5gb";
+  large.spec.mig_profile = (char *) "3g.20gb";
+  take (c, 1, 500);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      ck_assert (!sim_placement_set_mig (&pl, c, &large, bad[i].gpu, bad[i].start, &error));
+      ck_assert_msg (error != NULL && strstr (error->message, bad[i].says) != NULL,
+                     "case %u: %s", i, error ? error->message : "no error");
+      ck_assert_uint_eq (gpus[0], 99);
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    ck_assert (!sim_placement_set_mig (&pl, c, &whole, 0, -1, &error));
+    ck_assert (strstr (error->message, "no MIG profile") != NULL);
+  }
+  /* 3g.20gb may start at slice 4; nothing is allocated by the check. */
+  ck_assert (sim_placement_set_mig (&pl, c, &large, 0, 4, NULL));
+  ck_assert_uint_eq (gpus[0], 0);
+  ck_assert_int_eq (pl.mig_start, 4);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 0)->mig_used, 0);
+  /* The first free start, -1: slice 0 for a 1g.5gb on an empty GPU. */
+  ck_assert (sim_placement_set_mig (&pl, c, &small, 2, -1, NULL));
+  ck_assert_uint_eq (gpus[0], 2);
+  ck_assert_int_eq (pl.mig_start, 0);
+}
+END_TEST
+
 START_TEST (test_random_deterministic_uniform)
 {
   g_autoptr(SimCluster) c = make_cluster ("PCIe-8GPU", 4, 4);
@@ -731,6 +773,7 @@ placements_suite (void)
   tcase_add_test (tc, test_registered);
   tcase_add_test (tc, test_worst_fit);
   tcase_add_test (tc, test_set_gpus);
+  tcase_add_test (tc, test_set_mig);
   tcase_add_test (tc, test_random_deterministic_uniform);
   tcase_add_test (tc, test_packing);
   tcase_add_test (tc, test_clustering);

@@ -121,6 +121,40 @@ class OwnFirstFit(gpusim.Policy):
         return placement.set_gpus(cluster, job, chosen)
 
 
+class OwnMig(gpusim.Policy):
+    """MIG jobs placed by the policy itself (placement.set_mig), in the
+    library's first-fit order: GPUs already in MIG mode, then free ones,
+    lowest index first, the first start the profile allows.  With
+    *last_gpu_first* it goes from the highest GPU down instead."""
+
+    def __init__(self, last_gpu_first=False):
+        super().__init__()
+        self.last_gpu_first = last_gpu_first
+        self.refused = 0
+
+    def do_get_name(self):
+        return "fifo/first-fit"
+
+    def do_get_flags(self):
+        return int(Sim.PolicyFlags.PLACES_MIG)
+
+    def do_place(self, cluster, job, placement):
+        if job.spec.mig_profile is None:
+            return Sim.place_first_fit(cluster, job, placement)
+        gpus = [cluster.get_gpu(g) for g in range(cluster.get_n_gpus())]
+        in_mig = [g for g, gpu in enumerate(gpus) if gpu.mig_used != 0]
+        free = [g for g, gpu in enumerate(gpus) if gpu.mig_used == 0 and gpu.n_tenants == 0]
+        order = in_mig + free
+        if self.last_gpu_first:
+            order = sorted(order, reverse=True)
+        for g in order:
+            try:
+                return placement.set_mig(cluster, job, g, -1)
+            except GLib.Error:
+                self.refused += 1
+        return False
+
+
 class WrongPlacements(gpusim.Policy):
     """Tries wrong GPU lists first and keeps the library's refusals, then
     places the job right."""
@@ -771,6 +805,36 @@ class PolicyTests(unittest.TestCase):
         with self.assertRaises(gpusim.Error) as raised:
             gpusim.run(QUICKSTART, policy=Careless())
         self.assertIn("does not exist", str(raised.exception))
+
+    def test_policy_places_mig_itself(self):
+        mig = os.path.join(TOP_SRCDIR, "scenarios", "mig-inference.ini")
+        sliced = {"class inference.mig": "1g.5gb"}
+        # The library's first fit, written in Python with set_mig, gives the
+        # built-in's report byte for byte; GPUs whose slices are full are
+        # refused on the way.
+        policy = OwnMig()
+        ours = gpusim.run(mig, set=sliced, policy=policy)
+        self.assertEqual(ours.json, gpusim.run(mig, set=sliced).json)
+        self.assertGreater(policy.refused, 0)
+        # Another order is the policy's own: the same work, other instances.
+        backwards = gpusim.run(mig, set=sliced, policy=OwnMig(last_gpu_first=True))
+        self.assertEqual(backwards["jobs_completed"], ours["jobs_completed"])
+        self.assertAlmostEqual(backwards["gpu_activity"], ours["gpu_activity"], places=6)
+
+        class BadStart(OwnMig):
+            def do_place(self, cluster, job, placement):
+                return placement.set_mig(cluster, job, 0, 5)   # 1g starts 0-6; 3g is 0 or 4
+
+        class NotMig(OwnMig):
+            def do_place(self, cluster, job, placement):
+                return placement.set_mig(cluster, job, 0, -1)
+
+        with self.assertRaises(gpusim.Error) as raised:
+            gpusim.run(mig, set={"class inference.mig": "3g.20gb"}, policy=BadStart())
+        self.assertIn("GPU 0", str(raised.exception))
+        with self.assertRaises(gpusim.Error) as raised:
+            gpusim.run(mig, policy=NotMig())
+        self.assertIn("no MIG profile", str(raised.exception))
 
     def test_python_queue_order(self):
         SmallestFirst.compared = 0

@@ -672,6 +672,97 @@ sim_placement_set_gpus (SimPlacement *placement, const SimCluster *cluster, cons
 }
 
 gboolean
+sim_placement_set_mig (SimPlacement *placement, const SimCluster *cluster, const SimJob *job,
+                       guint gpu, int start, GError **error)
+{
+  const SimGpu *g;
+  const SimNode *node;
+  const SimMigLayout *layout;
+  SimMigLayout trial;
+  GError *local = NULL;
+  int profile, at;
+
+  g_return_val_if_fail (placement != NULL && cluster != NULL && job != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (placement->gpus == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "this placement has no room for GPUs: fill the placement a policy's "
+                   "place() is given, not a new one");
+      return FALSE;
+    }
+  if (job->spec.mig_profile == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "job %" G_GUINT64_FORMAT " asks for no MIG profile: give it GPUs with "
+                   "sim_placement_set_gpus()", job->spec.id);
+      return FALSE;
+    }
+  if (gpu >= sim_cluster_get_n_gpus (cluster))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "job %" G_GUINT64_FORMAT ": GPU %u does not exist (the cluster has GPUs 0 "
+                   "to %u)", job->spec.id, gpu, sim_cluster_get_n_gpus (cluster) - 1);
+      return FALSE;
+    }
+  g = sim_cluster_get_gpu (cluster, gpu);
+  node = sim_cluster_get_node (cluster, g->node);
+  if (!node->available)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "job %" G_GUINT64_FORMAT ": GPU %u is on node %u, which is down or drained",
+                   job->spec.id, gpu, g->node);
+      return FALSE;
+    }
+  profile = node->gpu_model != NULL ? sim_mig_lookup_profile (node->gpu_model,
+                                                              job->spec.mig_profile) : -1;
+  if (profile < 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "job %" G_GUINT64_FORMAT ": GPU %u (%s) has no MIG profile %s",
+                   job->spec.id, gpu, node->gpu_model ? node->gpu_model->name : "unknown model",
+                   job->spec.mig_profile);
+      return FALSE;
+    }
+  layout = sim_cluster_get_mig_layout (cluster, gpu);
+  if (layout == NULL && g->n_tenants > 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "job %" G_GUINT64_FORMAT ": GPU %u holds whole or fractional jobs: it "
+                   "cannot take a MIG instance", job->spec.id, gpu);
+      return FALSE;
+    }
+  if (!sim_place_node_admits (cluster, g->node, job, 1))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "job %" G_GUINT64_FORMAT ": node %u (GPU %u) %s", job->spec.id, g->node, gpu,
+                   sim_cluster_node_allows (cluster, g->node, job->spec.gpu_models)
+                     ? "lacks the host CPU or memory the job needs"
+                     : "has a GPU model the job does not allow");
+      return FALSE;
+    }
+  if (layout != NULL)
+    trial = *layout;
+  else
+    sim_mig_layout_init (&trial);
+  at = sim_mig_layout_add (node->gpu_model, &trial, (guint) profile, start, &local);
+  if (at < 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "job %" G_GUINT64_FORMAT ": GPU %u: %s", job->spec.id, gpu,
+                   local ? local->message : "no room for the instance");
+      g_clear_error (&local);
+      return FALSE;
+    }
+  placement->gpus[0] = gpu;
+  placement->n_gpus = 1;
+  placement->milli = job->spec.gpu_milli;
+  placement->mig_start = at;
+  return TRUE;
+}
+
+gboolean
 sim_place_first_fit (const SimCluster *cluster, const SimJob *job, SimPlacement *placement)
 {
   g_return_val_if_fail (cluster != NULL && job != NULL && placement != NULL, FALSE);

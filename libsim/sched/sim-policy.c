@@ -79,10 +79,17 @@ sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
   g_return_val_if_fail (placement->gpus != NULL, FALSE);
   iface = SIM_POLICY_GET_IFACE (self);
   g_return_val_if_fail (iface->place != NULL, FALSE);
-  /* MIG jobs go where a MIG instance of their profile fits, whatever the
-   * placement (placements choose among whole GPUs and shares). */
-  if (job->spec.mig_profile != NULL)
+  /* MIG jobs go where the library's first fit finds an instance of their
+   * profile, unless the policy places them itself (SIM_POLICY_PLACES_MIG). */
+  if (job->spec.mig_profile != NULL &&
+      !(iface->get_flags != NULL && (iface->get_flags (self) & SIM_POLICY_PLACES_MIG)))
     return sim_place_mig (cluster, job, placement);
+  if (job->spec.mig_profile != NULL)
+    {
+      placement->n_gpus = 1;
+      placement->milli = job->spec.gpu_milli;
+      return iface->place (self, cluster, job, placement);
+    }
   placement->mig_start = -1;
   if (job->spec.gpus_min > 0 && job->spec.gpus_min < job->spec.gpus &&
       sim_job_takes_whole_gpus (job) && placement->n_gpus == job->spec.gpus)

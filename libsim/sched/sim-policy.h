@@ -329,10 +329,14 @@ typedef struct {
  * @SIM_POLICY_TIME_DEPENDENT_ORDER: the queue order depends on state that
  *   changes with time (attained service): re-sort at every decision, with
  *   running jobs' service brought up to date first
+ * @SIM_POLICY_PLACES_MIG: the policy's place() is asked for MIG jobs too,
+ *   and chooses their GPU and instance (sim_placement_set_mig()); without
+ *   it the library places them first fit (sim_place_mig())
  */
 typedef enum {
   SIM_POLICY_SKIP_BLOCKED = 1 << 0,
   SIM_POLICY_TIME_DEPENDENT_ORDER = 1 << 1,
+  SIM_POLICY_PLACES_MIG = 1 << 2,
 } SimPolicyFlags;
 
 /**
@@ -523,6 +527,32 @@ SimTime sim_job_get_requested (const SimJob *job);
 gboolean sim_placement_set_gpus (SimPlacement *placement, const SimCluster *cluster,
                                  const SimJob *job, const guint32 *gpus, guint n_gpus,
                                  GError **error);
+
+/**
+ * sim_placement_set_mig:
+ * @placement: the placement a policy's place() was given
+ * @cluster: the cluster it was given
+ * @job: the job it was given, one asking for a MIG profile
+ * @gpu: the GPU chosen, by cluster index
+ * @start: the instance's start slice, or -1 for the first free one the
+ *   profile allows there
+ * @error: return location for a #GError
+ *
+ * Fills @placement with a MIG instance of @job's profile that a policy
+ * chose itself (a policy with %SIM_POLICY_PLACES_MIG), after checking
+ * that it can be made: nothing is allocated until the job starts.
+ *
+ * Errors: SIM_ERROR_STATE for a placement with no GPU array;
+ * SIM_ERROR_INVALID for a job without a MIG profile, a GPU out of range,
+ * on a node down or drained, of a model without the profile or one the
+ * job does not allow, holding whole or fractional jobs, on a node short of
+ * the job's host CPU or memory, or a start the profile does not allow
+ * there or whose slices are taken.  @placement is unchanged on error.
+ *
+ * Returns: %TRUE if @placement now holds the instance.
+ */
+gboolean sim_placement_set_mig (SimPlacement *placement, const SimCluster *cluster,
+                                const SimJob *job, guint gpu, int start, GError **error);
 
 /**
  * sim_place_node_admits:
