@@ -13,7 +13,9 @@
  * is given, latency is the sum of the hops); the [fabric] latency keys
  * (transport, switch and link latency, cable lengths at 5 ns/m) each moving
  * a route's latency by what its hops count, worked out by hand; the
- * [fabric] key parser; errors, bad latency and length values among them.
+ * [fabric] key parser; errors, bad latency and length values among them;
+ * the diameter from the structure against a search from every GPU, on a
+ * few hundred small configurations.
  *
  * What is not asserted: the vertex numbering beyond GPU i = vertex i, the
  * order of links, which spine a given hash picks, or that a fabric is
@@ -545,6 +547,49 @@ START_TEST (test_intra_node)
 }
 END_TEST
 
+/* The diameter from the structure (each GPU's hops to the switches its
+ * node is cabled to, and the distances between those switches) against a
+ * breadth-first search from every GPU, on every fabric kind, node model
+ * (NVSwitch, PCIe tree with few NICs, full mesh), radix (small radixes give
+ * more tiers, rail spines and routes that cut through a node's NVLink),
+ * oversubscription and node count.  Each configuration must decompose and
+ * agree; at least 100 must build. */
+START_TEST (test_diameter_structure)
+{
+  const char *topologies[] = { "single-switch", "fat-tree", "fat-tree-3", "rail-optimized",
+                               "dragonfly" };
+  const char *models[] = { "DGX-H100", "PCIe-8GPU", "MI300X-8", "DGX-A100" };
+  const char *radixes[] = { "8", "16", "64" };
+  const char *oversub[] = { "1", "2", "3" };
+  const guint counts[] = { 1, 2, 3, 5, 9, 17 };
+  guint built = 0;
+
+  for (guint a = 0; a < G_N_ELEMENTS (topologies); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (models); b++)
+      for (guint c = 0; c < G_N_ELEMENTS (radixes); c++)
+        for (guint d = 0; d < G_N_ELEMENTS (oversub); d++)
+          for (guint e = 0; e < G_N_ELEMENTS (counts); e++)
+            {
+              g_autofree char *topo = g_strconcat ("topology=", topologies[a], NULL);
+              g_autofree char *radix = g_strconcat ("radix=", radixes[c], NULL);
+              g_autofree char *over = g_strconcat ("oversubscription=", oversub[d], NULL);
+              const char *cfg[] = { topo, "switch=Quantum-2-QM9700", radix, over, NULL };
+              g_autoptr(GError) error = NULL;
+              g_autoptr(SimTopology) t = make_topology (models[b], counts[e], cfg, &error);
+              guint fast, slow;
+
+              if (t == NULL)
+                continue;  /* too many nodes for the radix, and the like */
+              built++;
+              fast = sim__topology_diameter (t, FALSE);
+              slow = sim__topology_diameter (t, TRUE);
+              ck_assert_msg (fast == slow, "%u x %s, %s %s %s: structure %u, search %u",
+                             counts[e], models[b], topo, radix, over, fast, slow);
+            }
+  ck_assert_uint_ge (built, 100);
+}
+END_TEST
+
 /* Two nodes with no fabric: two components, no route between them. */
 START_TEST (test_no_fabric)
 {
@@ -889,6 +934,7 @@ fabric_suite (void)
   tcase_add_test (tc, test_dragonfly);
   tcase_add_test (tc, test_intra_node);
   tcase_add_test (tc, test_no_fabric);
+  tcase_add_test (tc, test_diameter_structure);
   tcase_add_test (tc, test_tcp_latency);
   tcase_add_test (tc, test_latency_keys);
   tcase_add_test (tc, test_diagram);

@@ -515,12 +515,18 @@ typedef struct {
  * model says so (except inside a dragonfly group, which is wired
  * electrically, as in Kim et al., ISCA 2008) and from a NIC to its switch
  * when the model's access_optical says so.  Time complexity: one
- * max-flow, plus a breadth-first search from every GPU.
+ * max-flow, plus a breadth-first search from every switch a node is cabled
+ * to (from every GPU if nodes are cabled to each other).
  *
  * Returns: %TRUE on success.
  */
 gboolean sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *metrics,
                                    GError **error);
+
+/* The diameter of sim_topology_get_metrics() (internal, for the tests):
+ * from the structure (%G_MAXUINT when the graph does not decompose), or,
+ * with @search, by a breadth-first search from every GPU. */
+guint sim__topology_diameter (SimTopology *topology, gboolean search);
 
 /**
  * sim_topology_get_counts:
