@@ -3,7 +3,7 @@
  * What it checks: hand-solved systems whose equations are written beside
  * each case (one link shared by n flows, the parking lot, two bottlenecks of
  * different capacities, capped flows, weighted flows, flows without
- * resources); ids that go stale when their flow or resource is freed; the
+ * resources, up to a thousand capped flows on one link met in cap order); ids that go stale when their flow or resource is freed; the
  * max-min optimality conditions on random systems (no resource over
  * capacity, every flow bottlenecked); and incremental solving: after random
  * additions, removals and capacity changes, the rates equal a solve from
@@ -322,6 +322,88 @@ check_max_min (Random *r)
     }
 }
 
+/* Many capped flows on one link, their caps in random order: progressive
+ * filling must meet the caps by increasing level.  By hand: with the caps
+ * sorted, u_1 <= u_2 <= ..., each flow whose cap is at most the fair share
+ * of what is left, (C - sum of the caps fixed before) / (flows left), gets
+ * its cap; from the first that does not, every flow left gets that share.
+ * Sizes on both sides of the sort's runs of 8 and of its merge widths, and
+ * a system that grows between solves, so the solver's scratch is resized. */
+START_TEST (test_many_caps)
+{
+  static const guint sizes[] = { 1, 2, 7, 8, 9, 16, 17, 63, 200, 1001 };
+  g_autoptr(SimMaxmin) s = sim_maxmin_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+
+  for (guint t = 0; t < G_N_ELEMENTS (sizes); t++)
+    {
+      guint n = sizes[t];
+      double capacity = g_rand_double_range (rand, 0.2, 1.2) * n;
+      SimMaxminId link = sim_maxmin_add_resource (s, capacity);
+      SimMaxminId *ids = g_new (SimMaxminId, n);
+      double *caps = g_new (double, n), *sorted = g_new (double, n);
+      double left = capacity, share = INFINITY;
+      guint i;
+
+      for (i = 0; i < n; i++)
+        {
+          /* Some caps repeated, so that ties between flows occur. */
+          caps[i] = g_rand_int_range (rand, 0, 4) == 0 && i > 0
+                    ? caps[g_rand_int_range (rand, 0, (gint32) i)]
+                    : g_rand_double_range (rand, 0.05, 2.0);
+          sorted[i] = caps[i];
+          ids[i] = sim_maxmin_add_flow (s, &link, 1, 1.0, caps[i], NULL);
+        }
+      /* Insertion sort: the reference must not share the solver's. */
+      for (i = 1; i < n; i++)
+        for (guint j = i; j > 0 && sorted[j] < sorted[j - 1]; j--)
+          {
+            double x = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = x;
+          }
+      for (i = 0; i < n; i++)
+        {
+          double fair = left / (n - i);
+          if (sorted[i] > fair)
+            {
+              share = fair;
+              break;
+            }
+          left -= sorted[i];
+        }
+      ck_assert_uint_eq (sim_maxmin_solve (s), n);
+      for (i = 0; i < n; i++)
+        assert_close (sim_maxmin_get_rate (s, ids[i]), MIN (caps[i], share));
+      /* Changing one cap re-solves the component to the same answer as a
+       * solve from scratch. */
+      sim_maxmin_set_flow_cap (s, ids[0], caps[0] * 0.5);
+      sim_maxmin_solve (s);
+      {
+        double after0 = sim_maxmin_get_rate (s, ids[0]);
+        g_autofree double *kept = g_new (double, n);
+        for (i = 0; i < n; i++)
+          kept[i] = sim_maxmin_get_rate (s, ids[i]);
+        ck_assert (after0 <= caps[0] * 0.5 * (1 + EPS));
+        sim_maxmin_invalidate (s);
+        sim_maxmin_solve (s);
+        for (i = 0; i < n; i++)
+          ck_assert (sim_maxmin_get_rate (s, ids[i]) == kept[i]);
+      }
+      for (i = 0; i < n; i++)
+        ck_assert (sim_maxmin_remove_flow (s, ids[i]));
+      ck_assert (sim_maxmin_remove_resource (s, link));
+      /* A link kept with one uncapped flow, so the next system is larger. */
+      link = sim_maxmin_add_resource (s, 1.0);
+      sim_maxmin_add_flow (s, &link, 1, 1.0, INFINITY, NULL);
+      ck_assert_uint_eq (sim_maxmin_solve (s), 1);
+      g_free (ids);
+      g_free (caps);
+      g_free (sorted);
+    }
+}
+END_TEST
+
 START_TEST (test_random_invariants)
 {
   for (guint32 seed = 1; seed <= 40; seed++)
@@ -530,6 +612,7 @@ maxmin_suite (void)
   tcase_add_test (tc, test_stale_ids);
   suite_add_tcase (s, tc);
   tc = tcase_create ("random");
+  tcase_add_test (tc, test_many_caps);
   tcase_add_test (tc, test_random_invariants);
   tcase_add_test (tc, test_incremental);
   tcase_add_test (tc, test_invalidate);

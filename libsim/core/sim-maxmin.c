@@ -77,11 +77,17 @@ struct _SimMaxmin {
   guint32   epoch;
   guint32   mark;
 
-  /* Scratch of a solve, kept between solves so that they do not allocate. */
-  GArray   *comp_res;       /* guint32 */
-  GArray   *comp_flows;     /* guint32 */
-  GArray   *heap;           /* HeapEntry */
-  GArray   *capped;         /* CapEvent */
+  /* Scratch of a solve, kept between solves so that they do not allocate.
+   * Plain arrays sized once per solve to the number of slots (a component
+   * holds each resource and flow at most once, and the heap never holds
+   * more entries than the component has resources), so that the inner
+   * loops append without a bounds check or a call. */
+  guint32  *comp_res, *comp_flows;
+  guint32   n_comp_res, n_comp_flows;
+  guint32   comp_res_alloc, comp_flows_alloc;
+  HeapEntry *heap;         /* as long as comp_res */
+  guint32   heap_len;
+  CapEvent *capped, *capped_tmp;   /* as long as comp_flows */
   GArray   *changed;        /* SimMaxminId */
 
   SimMaxminStats stats;
@@ -145,10 +151,6 @@ sim_maxmin_new (void)
   s->flow_free = NONE;
   s->dirty_res = g_array_new (FALSE, FALSE, sizeof (guint32));
   s->dirty_flows = g_array_new (FALSE, FALSE, sizeof (guint32));
-  s->comp_res = g_array_new (FALSE, FALSE, sizeof (guint32));
-  s->comp_flows = g_array_new (FALSE, FALSE, sizeof (guint32));
-  s->heap = g_array_new (FALSE, FALSE, sizeof (HeapEntry));
-  s->capped = g_array_new (FALSE, FALSE, sizeof (CapEvent));
   s->changed = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
   return s;
 }
@@ -166,10 +168,11 @@ sim_maxmin_free (SimMaxmin *s)
   g_free (s->flows);
   g_array_unref (s->dirty_res);
   g_array_unref (s->dirty_flows);
-  g_array_unref (s->comp_res);
-  g_array_unref (s->comp_flows);
-  g_array_unref (s->heap);
-  g_array_unref (s->capped);
+  g_free (s->comp_res);
+  g_free (s->comp_flows);
+  g_free (s->heap);
+  g_free (s->capped);
+  g_free (s->capped_tmp);
   g_array_unref (s->changed);
   g_free (s);
 }
@@ -485,15 +488,12 @@ entry_less (const HeapEntry *a, const HeapEntry *b)
   return a->res < b->res;
 }
 
-static void
-heap_push (GArray *heap, double key, guint32 res)
+static inline void
+heap_push (SimMaxmin *s, double key, guint32 res)
 {
-  HeapEntry *h, x = { key, res };
-  guint32 i;
+  HeapEntry *h = s->heap, x = { key, res };
+  guint32 i = s->heap_len++;
 
-  g_array_set_size (heap, heap->len + 1);
-  h = (HeapEntry *) (gpointer) heap->data;
-  i = heap->len - 1;
   while (i > 0)
     {
       guint32 parent = (i - 1) / 2;
@@ -505,14 +505,13 @@ heap_push (GArray *heap, double key, guint32 res)
   h[i] = x;
 }
 
-static HeapEntry
-heap_pop (GArray *heap)
+static inline HeapEntry
+heap_pop (SimMaxmin *s)
 {
-  HeapEntry *h = (HeapEntry *) (gpointer) heap->data;
-  HeapEntry top = h[0], x = h[heap->len - 1];
-  guint32 n = heap->len - 1, i = 0;
+  HeapEntry *h = s->heap;
+  HeapEntry top = h[0], x = h[s->heap_len - 1];
+  guint32 n = --s->heap_len, i = 0;
 
-  g_array_set_size (heap, n);
   if (n == 0)
     return top;
   for (;;)
@@ -562,14 +561,58 @@ fix_flow (SimMaxmin *s, guint32 fs, double rate, guint32 skip)
       consume (s, f->res[i].res, rate, f->weight);
 }
 
-static int
-compare_cap_events (const void *pa, const void *pb)
+static inline gboolean
+cap_event_less (const CapEvent *a, const CapEvent *b)
 {
-  const CapEvent *a = pa, *b = pb;
-
   if (a->level != b->level)
-    return a->level < b->level ? -1 : 1;
-  return a->flow < b->flow ? -1 : a->flow > b->flow;
+    return a->level < b->level;
+  return a->flow < b->flow;
+}
+
+/* Sorts @n cap events by (level, flow), with @tmp as room for @n more.  No
+ * two events are equal (a flow has one), so the order is the one any sort
+ * gives; a merge sort with the comparison inlined costs a fraction of
+ * qsort()'s call per comparison. */
+static void
+sort_cap_events (CapEvent *a, CapEvent *tmp, guint32 n)
+{
+  CapEvent *src = a, *dst = tmp;
+
+  /* Runs of 8 by insertion, then merges of doubling width. */
+  for (guint32 lo = 0; lo < n; lo += 8)
+    {
+      guint32 hi = MIN (lo + 8, n);
+      for (guint32 i = lo + 1; i < hi; i++)
+        {
+          CapEvent x = a[i];
+          guint32 j = i;
+          while (j > lo && cap_event_less (&x, &a[j - 1]))
+            {
+              a[j] = a[j - 1];
+              j--;
+            }
+          a[j] = x;
+        }
+    }
+  for (guint32 width = 8; width < n; width *= 2)
+    {
+      for (guint32 lo = 0; lo < n; lo += 2 * width)
+        {
+          guint32 mid = MIN (lo + width, n), hi = MIN (lo + 2 * width, n);
+          guint32 i = lo, j = mid, k = lo;
+          while (i < mid && j < hi)
+            dst[k++] = cap_event_less (&src[j], &src[i]) ? src[j++] : src[i++];
+          while (i < mid)
+            dst[k++] = src[i++];
+          while (j < hi)
+            dst[k++] = src[j++];
+        }
+      CapEvent *t = src;
+      src = dst;
+      dst = t;
+    }
+  if (src != a)
+    memcpy (a, src, n * sizeof (CapEvent));
 }
 
 /* Gathers the components of the dirty resources and flows into comp_res
@@ -587,8 +630,21 @@ gather (SimMaxmin *s)
         s->flows[i].visit = 0;
       s->epoch = 1;
     }
-  g_array_set_size (s->comp_res, 0);
-  g_array_set_size (s->comp_flows, 0);
+  if (s->comp_res_alloc < s->n_res_slots)
+    {
+      s->comp_res_alloc = MAX (s->n_res_slots, 2 * s->comp_res_alloc);
+      s->comp_res = g_renew (guint32, s->comp_res, s->comp_res_alloc);
+      s->heap = g_renew (HeapEntry, s->heap, s->comp_res_alloc);
+    }
+  if (s->comp_flows_alloc < s->n_flow_slots)
+    {
+      s->comp_flows_alloc = MAX (s->n_flow_slots, 2 * s->comp_flows_alloc);
+      s->comp_flows = g_renew (guint32, s->comp_flows, s->comp_flows_alloc);
+      s->capped = g_renew (CapEvent, s->capped, s->comp_flows_alloc);
+      s->capped_tmp = g_renew (CapEvent, s->capped_tmp, s->comp_flows_alloc);
+    }
+  s->n_comp_res = 0;
+  s->n_comp_flows = 0;
   for (guint i = 0; i < s->dirty_res->len; i++)
     {
       guint32 r = g_array_index (s->dirty_res, guint32, i);
@@ -596,7 +652,7 @@ gather (SimMaxmin *s)
       if (s->res[r].in_use && s->res[r].visit != s->epoch)
         {
           s->res[r].visit = s->epoch;
-          g_array_append_val (s->comp_res, r);
+          s->comp_res[s->n_comp_res++] = r;
         }
     }
   for (guint i = 0; i < s->dirty_flows->len; i++)
@@ -606,37 +662,37 @@ gather (SimMaxmin *s)
       if (s->flows[f].in_use && s->flows[f].visit != s->epoch)
         {
           s->flows[f].visit = s->epoch;
-          g_array_append_val (s->comp_flows, f);
+          s->comp_flows[s->n_comp_flows++] = f;
         }
     }
   g_array_set_size (s->dirty_res, 0);
   g_array_set_size (s->dirty_flows, 0);
 
-  while (ri < s->comp_res->len || fi < s->comp_flows->len)
+  while (ri < s->n_comp_res || fi < s->n_comp_flows)
     {
-      for (; ri < s->comp_res->len; ri++)
+      for (; ri < s->n_comp_res; ri++)
         {
-          const Resource *r = &s->res[g_array_index (s->comp_res, guint32, ri)];
+          const Resource *r = &s->res[s->comp_res[ri]];
           for (guint32 k = 0; k < r->n_flows; k++)
             {
               guint32 f = r->flows[k].flow;
               if (s->flows[f].visit != s->epoch)
                 {
                   s->flows[f].visit = s->epoch;
-                  g_array_append_val (s->comp_flows, f);
+                  s->comp_flows[s->n_comp_flows++] = f;
                 }
             }
         }
-      for (; fi < s->comp_flows->len; fi++)
+      for (; fi < s->n_comp_flows; fi++)
         {
-          const Flow *f = &s->flows[g_array_index (s->comp_flows, guint32, fi)];
+          const Flow *f = &s->flows[s->comp_flows[fi]];
           for (guint32 k = 0; k < f->n_res; k++)
             {
               guint32 r = f->res[k].res;
               if (s->res[r].visit != s->epoch)
                 {
                   s->res[r].visit = s->epoch;
-                  g_array_append_val (s->comp_res, r);
+                  s->comp_res[s->n_comp_res++] = r;
                 }
             }
         }
@@ -677,17 +733,17 @@ sim_maxmin_solve (SimMaxmin *s)
   gather (s);
 
   /* Start: every flow unfixed, every resource at full capacity. */
-  g_array_set_size (s->heap, 0);
-  g_array_set_size (s->capped, 0);
-  for (guint i = 0; i < s->comp_res->len; i++)
+  s->heap_len = 0;
+  n_capped = 0;
+  for (guint32 i = 0; i < s->n_comp_res; i++)
     {
-      Resource *r = &s->res[g_array_index (s->comp_res, guint32, i)];
+      Resource *r = &s->res[s->comp_res[i]];
       r->remaining = r->capacity;
       r->weight = 0;
       r->unfixed = r->n_flows;
     }
-  cf = (const guint32 *) (gpointer) s->comp_flows->data;
-  nf = s->comp_flows->len;
+  cf = s->comp_flows;
+  nf = s->n_comp_flows;
   for (guint32 i = 0; i < nf; i++)
     {
       Flow *f = &s->flows[cf[i]];
@@ -702,19 +758,17 @@ sim_maxmin_solve (SimMaxmin *s)
         }
       else if (isfinite (f->cap))
         {
-          CapEvent e = { f->cap / f->weight, cf[i] };
-          g_array_append_val (s->capped, e);
+          s->capped[n_capped++] = (CapEvent) { f->cap / f->weight, cf[i] };
         }
     }
-  if (s->capped->len > 1)
-    qsort (s->capped->data, s->capped->len, sizeof (CapEvent), compare_cap_events);
-  capped = (const CapEvent *) (gpointer) s->capped->data;
-  n_capped = s->capped->len;
-  for (guint i = 0; i < s->comp_res->len; i++)
+  if (n_capped > 1)
+    sort_cap_events (s->capped, s->capped_tmp, n_capped);
+  capped = s->capped;
+  for (guint32 i = 0; i < s->n_comp_res; i++)
     {
-      guint32 r = g_array_index (s->comp_res, guint32, i);
+      guint32 r = s->comp_res[i];
       if (s->res[r].unfixed > 0)
-        heap_push (s->heap, level_of (&s->res[r]), r);
+        heap_push (s, level_of (&s->res[r]), r);
     }
 
   /* Progressive filling: the next event is the lowest resource level or
@@ -732,25 +786,24 @@ sim_maxmin_solve (SimMaxmin *s)
         ci++;
       if (ci < n_capped)
         cap_level = capped[ci].level;
-      if (s->heap->len == 0 && ci == n_capped)
+      if (s->heap_len == 0 && ci == n_capped)
         break;
       if (ci < n_capped
-          && (s->heap->len == 0
-              || cap_level <= g_array_index (s->heap, HeapEntry, 0).key))
+          && (s->heap_len == 0 || cap_level <= s->heap[0].key))
         {
           level = MAX (level, cap_level);
           fix_flow (s, capped[ci].flow, s->flows[capped[ci].flow].cap, NONE);
           ci++;
           continue;
         }
-      top = heap_pop (s->heap);
+      top = heap_pop (s);
       r = &s->res[top.res];
       if (r->unfixed == 0)
         continue;
       now = level_of (r);
       if (now > top.key)
         {
-          heap_push (s->heap, now, top.res);
+          heap_push (s, now, top.res);
           continue;
         }
       level = MAX (level, now);
@@ -776,7 +829,7 @@ sim_maxmin_solve (SimMaxmin *s)
     }
   s->stats.solves++;
   s->stats.last_flows_solved = nf;
-  s->stats.last_resources_solved = s->comp_res->len;
+  s->stats.last_resources_solved = s->n_comp_res;
   s->stats.last_changed = s->changed->len;
   s->stats.total_flows_solved += nf;
   return s->changed->len;

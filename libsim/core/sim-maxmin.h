@@ -59,7 +59,17 @@
  * components.  Memory: O(flows + resources + incidences).  Flows and
  * resources are recycled through free lists and their incidence arrays are
  * kept, so once the system has reached its largest size a solve allocates
- * nothing.
+ * nothing.  The constant factor matters because a solve of one large
+ * component is what a simulation with the network spends its time on: the
+ * scratch of a solve (the component's resources and flows, the heap, the
+ * capped flows) lives in plain arrays sized once per solve to the number of
+ * slots, so the search and the heap append without a call or a bounds
+ * check, and the capped flows are ordered by a merge sort with the
+ * comparison inlined rather than by qsort().  The order of every operation,
+ * and so every rate to the last bit, is the one a generic sort and growable
+ * arrays give: (level, index) is a total order on the capped flows.  On
+ * the first 1,500 jobs of bench-scale's 1,024-GPU case, valgrind counts
+ * 0.71 billion instructions in the solver against 1.08 before (-35 %).
  *
  * Demand caps.  A cap is how a flow that does not send all the time asks
  * for only what it needs: sim-job-comm.h caps a training job's flows at
