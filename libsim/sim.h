@@ -19,6 +19,7 @@
 #include "cluster/sim-sharing.h"
 #include "fabric/sim-topology.h"
 #include "fabric/sim-collective.h"
+#include "fabric/sim-transfers.h"
 #include "workload/sim-scaling.h"
 #include "workload/sim-workload.h"
 #include "workload/sim-openb.h"

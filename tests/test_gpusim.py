@@ -199,6 +199,29 @@ class Raising(gpusim.Policy):
         raise ValueError("no room for job %d" % job.spec.id)
 
 
+class TransferTests(unittest.TestCase):
+    """Sim.Transfers from Python: a host network with no catalogue."""
+
+    def test_two_transfers_share_a_nic(self):
+        # 1 byte/ns per host, 1 us per link: two transfers out of host 0
+        # (1 MB and 3 MB) get half each until the first is sent at 2 ms.
+        t = Sim.Transfers.new_hosts(4, 1e9, Sim.FabricKind.SINGLE_SWITCH, 0, 0, 1000)
+        done = []
+        a = t.add(0, 1, 1e6, 0, lambda tr, i, when: done.append((i, when)))
+        b = t.add(0, 2, 3e6, 0, lambda tr, i, when: done.append((i, when)))
+        self.assertTrue(t.run())
+        self.assertEqual(done, [(a, 2002000), (b, 4002000)])
+        self.assertEqual(t.get_completion(b), 4002000)
+
+    def test_bad_input_raises(self):
+        t = Sim.Transfers.new_hosts(4, 1e9, Sim.FabricKind.FAT_TREE, 4, 1, 1000)
+        with self.assertRaises(GLib.Error) as caught:
+            t.add(2, 2, 1e6, 0, None)
+        self.assertIn("both endpoint 2", caught.exception.message)
+        with self.assertRaises(GLib.Error):
+            Sim.Transfers.new_hosts(1, 1e9, Sim.FabricKind.SINGLE_SWITCH, 0, 0, 0)
+
+
 class RunTests(unittest.TestCase):
     def test_run_matches_cli_json(self):
         report = gpusim.run(QUICKSTART)

@@ -719,6 +719,8 @@ set_network_link_latency (SimTopology *t, const SimFabricConfig *config, guint f
     }
 }
 
+static gboolean build_network (Fabric *f, GError **error);
+
 static gboolean
 build_fabric (SimTopology *t, const SimCluster *cluster, const SimCatalogue *catalogue,
               const SimFabricConfig *config, GArray *nics, GArray *nic_nodes, GError **error)
@@ -807,6 +809,19 @@ build_fabric (SimTopology *t, const SimCluster *cluster, const SimCatalogue *cat
   f.port_bw = f.sw != NULL ? f.sw->port_bandwidth : f.trunk->bandwidth;
   f.sw_latency = config->set_switch_latency ? config->switch_latency
                  : f.sw != NULL ? f.sw->latency_ns : 0;
+  return build_network (&f, error);
+}
+
+/* The switches and their links, once @f is resolved (its link models,
+ * radix, port bandwidth, switch latency and oversubscription); shared by
+ * the cluster builder and sim_topology_new_hosts(). */
+static gboolean
+build_network (Fabric *f, GError **error)
+{
+  SimTopology *t = f->t;
+  const SimFabricConfig *config = f->config;
+  GArray *nics = f->nics, *nic_nodes = f->nic_nodes;
+  const SimLinkModel **nic_link = f->nic_link;
 
   /* A NIC's vertex carries half its link's per-message transport latency
    * (or half the [fabric] transport_latency that replaces it). */
@@ -825,19 +840,19 @@ build_fabric (SimTopology *t, const SimCluster *cluster, const SimCatalogue *cat
     switch (config->kind)
       {
       case SIM_FABRIC_SINGLE_SWITCH:
-        ok = build_single_switch (&f, error);
+        ok = build_single_switch (f, error);
         break;
       case SIM_FABRIC_FAT_TREE:
-        ok = build_fat_tree (&f, error);
+        ok = build_fat_tree (f, error);
         break;
       case SIM_FABRIC_FAT_TREE_3:
-        ok = build_fat_tree_3 (&f, error);
+        ok = build_fat_tree_3 (f, error);
         break;
       case SIM_FABRIC_RAIL_OPTIMIZED:
-        ok = build_rail_optimized (&f, error);
+        ok = build_rail_optimized (f, error);
         break;
       case SIM_FABRIC_DRAGONFLY:
-        ok = build_dragonfly (&f, error);
+        ok = build_dragonfly (f, error);
         break;
       case SIM_FABRIC_NONE:
       default:
@@ -888,6 +903,39 @@ build_adjacency (SimTopology *t)
   t->bfs_queue = g_new (guint32, nv + 1);
 }
 
+static SimTopology *
+topology_alloc (guint32 n_gpus, guint32 n_nodes)
+{
+  SimTopology *t = g_new0 (SimTopology, 1);
+
+  t->kinds = g_array_new (FALSE, FALSE, sizeof (guint8));
+  t->latency = g_array_new (FALSE, FALSE, sizeof (SimTime));
+  t->node_of = g_array_new (FALSE, FALSE, sizeof (guint32));
+  t->links = g_array_new (FALSE, FALSE, sizeof (SimLink));
+  t->optical = g_array_new (FALSE, FALSE, sizeof (guint8));
+  t->global_cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, dist_table_free);
+  t->intra_cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, dist_table_free);
+  g_queue_init (&t->cache_order);
+  t->n_gpus = n_gpus;
+  t->n_nodes = n_nodes;
+  t->spans = g_new0 (NodeSpan, MAX (1u, n_nodes));
+  return t;
+}
+
+/* Refuses a topology whose numbering would overflow. */
+static gboolean
+check_size (SimTopology *t, GError **error)
+{
+  if (n_vertices (t) >= G_MAXUINT32 / 2 || t->links->len >= G_MAXUINT32 / 4)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "the topology is too large: %u vertices, %u links", n_vertices (t),
+                   t->links->len);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 SimTopology *
 sim_topology_new (const SimCluster *cluster, const SimCatalogue *catalogue,
                   const SimFabricConfig *config, GError **error)
@@ -910,18 +958,7 @@ sim_topology_new (const SimCluster *cluster, const SimCatalogue *catalogue,
       return NULL;
     }
 
-  t = g_new0 (SimTopology, 1);
-  t->kinds = g_array_new (FALSE, FALSE, sizeof (guint8));
-  t->latency = g_array_new (FALSE, FALSE, sizeof (SimTime));
-  t->node_of = g_array_new (FALSE, FALSE, sizeof (guint32));
-  t->links = g_array_new (FALSE, FALSE, sizeof (SimLink));
-  t->optical = g_array_new (FALSE, FALSE, sizeof (guint8));
-  t->global_cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, dist_table_free);
-  t->intra_cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, dist_table_free);
-  g_queue_init (&t->cache_order);
-  t->n_gpus = sim_cluster_get_n_gpus (cluster);
-  t->n_nodes = sim_cluster_get_n_nodes (cluster);
-  t->spans = g_new0 (NodeSpan, MAX (1u, t->n_nodes));
+  t = topology_alloc (sim_cluster_get_n_gpus (cluster), sim_cluster_get_n_nodes (cluster));
 
   for (guint32 i = 0; i < t->n_gpus; i++)
     add_vertex (t, SIM_VERTEX_GPU, 0, sim_cluster_get_gpu (cluster, i)->node);
@@ -932,15 +969,115 @@ sim_topology_new (const SimCluster *cluster, const SimCatalogue *catalogue,
   if (config->kind != SIM_FABRIC_NONE && t->n_nodes > 0
       && !build_fabric (t, cluster, catalogue, config, nics, nic_nodes, error))
     return NULL;
-  if (n_vertices (t) >= G_MAXUINT32 / 2 || t->links->len >= G_MAXUINT32 / 4)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "the topology is too large: %u vertices, %u links", n_vertices (t),
-                   t->links->len);
-      return NULL;
-    }
+  if (!check_size (t, error))
+    return NULL;
   build_adjacency (t);
   build_routing (t, config, nics);
+  return g_steal_pointer (&t);
+}
+
+SimTopology *
+sim_topology_new_hosts (guint n_hosts, double host_bandwidth, SimFabricKind kind, guint radix,
+                        double oversubscription, SimTime link_latency, GError **error)
+{
+  g_autoptr(SimTopology) t = NULL;
+  g_autoptr(GArray) nics = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) nic_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree const SimLinkModel **nic_link = NULL;
+  SimLinkModel host_link = {
+    .name = (char *) "host", .kind = (char *) "ethernet", .transport = (char *) "rdma",
+    .bandwidth = host_bandwidth, .efficiency = 1.0, .latency_ns = link_latency,
+  };
+  SimFabricConfig config = {
+    .kind = kind, .radix = radix, .oversubscription = oversubscription,
+    .set_link_latency = TRUE, .link_latency = link_latency,
+    .set_switch_latency = TRUE, .set_transport_latency = TRUE,
+    .routing = SIM_ROUTING_DMODK,
+  };
+  Fabric f = { .config = &config, .nics = nics, .nic_nodes = nic_nodes,
+               .trunk = &host_link, .port_bw = host_bandwidth };
+
+  sim_init ();
+  if (n_hosts < 2)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%u hosts: expected at least 2 to make a network", n_hosts);
+      return NULL;
+    }
+  if (n_hosts >= G_MAXUINT32 / 8)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%u hosts: too many", n_hosts);
+      return NULL;
+    }
+  if (!(host_bandwidth > 0) || isinf (host_bandwidth))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "host bandwidth %g bytes/s: expected a positive, finite number",
+                   host_bandwidth);
+      return NULL;
+    }
+  if (kind != SIM_FABRIC_SINGLE_SWITCH && kind != SIM_FABRIC_FAT_TREE
+      && kind != SIM_FABRIC_FAT_TREE_3)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "topology %s: expected single-switch, fat-tree or fat-tree-3 for hosts",
+                   sim_fabric_kind_to_string (kind));
+      return NULL;
+    }
+  if (oversubscription != 0 && !(oversubscription >= 1 && isfinite (oversubscription)))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "oversubscription %g: expected at least 1 (1:1 is non-blocking)",
+                   oversubscription);
+      return NULL;
+    }
+  if (link_latency < 0 || link_latency > SIM_FABRIC_MAX_LATENCY)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "link latency %" G_GINT64_FORMAT " ns: expected 0 to 1 s", link_latency);
+      return NULL;
+    }
+  if (radix == 0 && kind == SIM_FABRIC_SINGLE_SWITCH)
+    radix = n_hosts;
+  if (radix < 2)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "radix %u: expected at least 2 ports per switch", radix);
+      return NULL;
+    }
+
+  t = topology_alloc (n_hosts, n_hosts);
+  f.t = t;
+  f.radix = radix;
+  f.oversub = oversubscription != 0 ? oversubscription : 1.0;
+  nic_link = g_new (const SimLinkModel *, n_hosts);
+  f.nic_link = nic_link;
+  /* Hosts first (the "GPU" vertices, one per node), then one NIC each,
+   * joined by a host link of unbounded capacity that no route is
+   * limited by. */
+  for (guint32 h = 0; h < n_hosts; h++)
+    add_vertex (t, SIM_VERTEX_GPU, 0, h);
+  for (guint32 h = 0; h < n_hosts; h++)
+    {
+      NodeSpan *span = &t->spans[h];
+      guint32 nic;
+
+      span->first_gpu = h;
+      span->n_gpus = 1;
+      span->first_extra = n_vertices (t);
+      nic = add_vertex (t, SIM_VERTEX_NIC, 0, h);
+      span->n_extra = 1;
+      add_link (t, h, nic, INFINITY, NULL, SIM_TIER_INTRA, FALSE);
+      g_array_append_val (nics, nic);
+      g_array_append_val (nic_nodes, h);
+      nic_link[h] = &host_link;
+    }
+  t->trunk_kind = g_intern_string (host_link.kind);
+  if (!build_network (&f, error) || !check_size (t, error))
+    return NULL;
+  /* The link model lives on this stack: keep only its interned name. */
+  build_adjacency (t);
+  build_routing (t, &config, nics);
   return g_steal_pointer (&t);
 }
 

@@ -308,6 +308,39 @@ typedef struct _SimTopology SimTopology;
 SimTopology *sim_topology_new (const SimCluster *cluster, const SimCatalogue *catalogue,
                                const SimFabricConfig *config, GError **error);
 /**
+ * sim_topology_new_hosts: (skip)
+ * @n_hosts: the hosts, at least 2
+ * @host_bandwidth: bytes/s of each host's one NIC, in each direction; the
+ *   switches' ports run at the same speed
+ * @kind: %SIM_FABRIC_SINGLE_SWITCH, %SIM_FABRIC_FAT_TREE (two tiers) or
+ *   %SIM_FABRIC_FAT_TREE_3 (three tiers)
+ * @radix: ports per switch; 0 for a single switch means @n_hosts
+ * @oversubscription: down ports per up port at the leaves (0 or 1:
+ *   non-blocking), as in #SimFabricConfig
+ * @link_latency: the latency of every network link (host to leaf, switch
+ *   to switch), ns; switches and NICs add none
+ * @error: return location for a #GError
+ *
+ * A network of hosts with no catalogue: host h is the topology's "GPU" h
+ * (a node of its own, with one NIC joined to it by a link of unbounded
+ * capacity, so that only network links constrain a route).  The switches
+ * are built by the same code as sim_topology_new() builds a cluster's
+ * fabric, so a fat-tree here has the leaves, spines, cores, port splits
+ * and D-mod-K routing (%SIM_ROUTING_DMODK) that a scenario's [fabric]
+ * section would give.  A route between two hosts on one leaf has latency
+ * 2 x @link_latency; through a spine 4 x, through a core 6 x.
+ *
+ * Errors: SIM_ERROR_INVALID for fewer than 2 hosts, a bandwidth that is
+ * not positive and finite, another topology kind, an oversubscription
+ * below 1, a latency outside 0 to 1 s, or a radix too small for the hosts,
+ * saying which.
+ *
+ * Returns: (transfer full) (nullable): the topology.
+ */
+SimTopology *sim_topology_new_hosts (guint n_hosts, double host_bandwidth, SimFabricKind kind,
+                                     guint radix, double oversubscription, SimTime link_latency,
+                                     GError **error);
+/**
  * sim_topology_free: (skip)
  */
 void sim_topology_free (SimTopology *topology);

@@ -1,0 +1,502 @@
+/* sim-transfers.c: point-to-point transfers as max-min fair flows.
+ *
+ * Times inside the loop are doubles in nanoseconds (a flow's end of
+ * sending falls between nanoseconds); completions are rounded to the
+ * nearest nanosecond.  Rates are kept in bytes per nanosecond.
+ */
+#include "config.h"
+
+#include "sim-transfers.h"
+#include "core/sim-maxmin.h"
+#include "sim-error.h"
+#include "sim-util.h"
+
+#include <math.h>
+
+/* Two ends of sending closer than this (ns) are handled as one instant. */
+#define SAME_INSTANT 1e-3
+
+typedef enum {
+  STATE_WAITING,   /* before its start */
+  STATE_SENDING,
+  STATE_IN_FLIGHT, /* last byte sent, latency running */
+  STATE_DONE,
+} State;
+
+typedef struct {
+  guint32        src, dst;
+  double         bytes;
+  SimTime        start;
+  SimTime        latency;
+  SimTime        completion;   /* -1 until done */
+  guint32        first_res;    /* its route in self->routes */
+  guint32        n_res;
+  SimTransferFunc func;
+  gpointer       user_data;
+  GDestroyNotify destroy;
+  SimMaxminId    flow;
+  double         remaining;    /* bytes, as of @last */
+  double         last;         /* ns */
+  double         rate;         /* bytes/ns */
+  guint32        version;      /* bumped when its end of sending moves */
+  guint8         state;
+} Transfer;
+
+typedef struct {
+  double  time;
+  guint32 id;
+  guint32 version;
+} Entry;
+
+typedef struct {
+  GArray *a;  /* Entry, a binary min-heap by (time, id) */
+} Heap;
+
+struct _SimTransfers {
+  GObject      parent_instance;
+  SimTopology *topology;
+  SimTopology *owned;         /* nullable: freed with the simulator */
+  SimMaxmin   *maxmin;
+  SimMaxminId *res_map;       /* per topology resource: its solver resource, or 0 */
+  guint        n_res_map;
+  GArray      *transfers;     /* Transfer; id = index + 1 */
+  GArray      *routes;        /* guint32 topology resources, all routes end to end */
+  Heap         starts, sends, completions;
+  double       now;           /* ns */
+  guint64      events;
+  gboolean     running;
+};
+
+G_DEFINE_FINAL_TYPE (SimTransfers, sim_transfers, G_TYPE_OBJECT)
+
+/* ------------------------------------------------------------------------ */
+/* Heaps */
+
+static inline gboolean
+entry_less (const Entry *x, const Entry *y)
+{
+  return x->time < y->time || (x->time == y->time && x->id < y->id);
+}
+
+static void
+heap_push (Heap *h, double time, guint32 id, guint32 version)
+{
+  Entry e = { time, id, version };
+  Entry *a;
+  guint i;
+
+  g_array_append_val (h->a, e);
+  a = (Entry *) (gpointer) h->a->data;
+  i = h->a->len - 1;
+  while (i > 0)
+    {
+      guint p = (i - 1) / 2;
+      if (!entry_less (&e, &a[p]))
+        break;
+      a[i] = a[p];
+      i = p;
+    }
+  a[i] = e;
+}
+
+static Entry
+heap_pop (Heap *h)
+{
+  Entry *a = (Entry *) (gpointer) h->a->data;
+  Entry top = a[0], last = a[h->a->len - 1];
+  guint n = h->a->len - 1, i = 0;
+
+  g_array_set_size (h->a, n);
+  if (n == 0)
+    return top;
+  for (;;)
+    {
+      guint c = 2 * i + 1;
+      if (c >= n)
+        break;
+      if (c + 1 < n && entry_less (&a[c + 1], &a[c]))
+        c++;
+      if (!entry_less (&a[c], &last))
+        break;
+      a[i] = a[c];
+      i = c;
+    }
+  a[i] = last;
+  return top;
+}
+
+static inline const Entry *
+heap_top (const Heap *h)
+{
+  return h->a->len > 0 ? &g_array_index (h->a, Entry, 0) : NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The object */
+
+static inline Transfer *
+transfer (SimTransfers *self, guint32 id)
+{
+  return &g_array_index (self->transfers, Transfer, id - 1);
+}
+
+static void
+sim_transfers_finalize (GObject *object)
+{
+  SimTransfers *self = SIM_TRANSFERS (object);
+
+  for (guint i = 0; i < self->transfers->len; i++)
+    {
+      Transfer *x = &g_array_index (self->transfers, Transfer, i);
+      if (x->destroy != NULL)
+        x->destroy (x->user_data);
+    }
+  g_array_unref (self->transfers);
+  g_array_unref (self->routes);
+  g_array_unref (self->starts.a);
+  g_array_unref (self->sends.a);
+  g_array_unref (self->completions.a);
+  sim_maxmin_free (self->maxmin);
+  g_free (self->res_map);
+  sim_topology_free (self->owned);
+  G_OBJECT_CLASS (sim_transfers_parent_class)->finalize (object);
+}
+
+static void
+sim_transfers_class_init (SimTransfersClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sim_transfers_finalize;
+}
+
+static void
+sim_transfers_init (SimTransfers *self)
+{
+  self->transfers = g_array_new (FALSE, FALSE, sizeof (Transfer));
+  self->routes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->starts.a = g_array_new (FALSE, FALSE, sizeof (Entry));
+  self->sends.a = g_array_new (FALSE, FALSE, sizeof (Entry));
+  self->completions.a = g_array_new (FALSE, FALSE, sizeof (Entry));
+  self->maxmin = sim_maxmin_new ();
+}
+
+SimTransfers *
+sim_transfers_new (SimTopology *topology)
+{
+  SimTransfers *self;
+
+  g_return_val_if_fail (topology != NULL, NULL);
+
+  self = g_object_new (SIM_TYPE_TRANSFERS, NULL);
+  self->topology = topology;
+  self->n_res_map = sim_topology_get_n_resources (topology);
+  self->res_map = g_new0 (SimMaxminId, MAX (1u, self->n_res_map));
+  return self;
+}
+
+SimTransfers *
+sim_transfers_new_hosts (guint n_hosts, double host_bandwidth, SimFabricKind kind, guint radix,
+                         double oversubscription, SimTime link_latency, GError **error)
+{
+  SimTopology *t = sim_topology_new_hosts (n_hosts, host_bandwidth, kind, radix,
+                                           oversubscription, link_latency, error);
+  SimTransfers *self;
+
+  if (t == NULL)
+    return NULL;
+  self = sim_transfers_new (t);
+  self->owned = t;
+  return self;
+}
+
+SimTopology *
+sim_transfers_get_topology (SimTransfers *self)
+{
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), NULL);
+  return self->topology;
+}
+
+guint
+sim_transfers_get_n_endpoints (SimTransfers *self)
+{
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), 0);
+  return sim_topology_get_n_gpus (self->topology);
+}
+
+guint
+sim_transfers_add (SimTransfers *self, guint src, guint dst, double bytes, SimTime start,
+                   SimTransferFunc func, gpointer user_data, GDestroyNotify destroy,
+                   GError **error)
+{
+  g_autoptr(GArray) path = NULL;
+  Transfer x = { 0 };
+  SimTime earliest;
+  guint32 id;
+  guint n;
+
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), 0);
+
+  n = sim_topology_get_n_gpus (self->topology);
+  earliest = (SimTime) ceil (self->now);
+
+  if (src >= n || dst >= n)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%s endpoint %u does not exist: expected 0 to %u", src >= n ? "source"
+                   : "destination", src >= n ? src : dst, n - 1);
+      return 0;
+    }
+  if (src == dst)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "source and destination are both endpoint %u: expected two endpoints", src);
+      return 0;
+    }
+  if (!(bytes >= 0) || isinf (bytes))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%g bytes: expected a finite number of bytes, at least 0", bytes);
+      return 0;
+    }
+  if (start < 0 || (self->running && start < earliest))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "start time %" G_GINT64_FORMAT " ns: expected at least %" G_GINT64_FORMAT
+                   " ns (%s)", start, start < 0 ? (SimTime) 0 : earliest,
+                   start < 0 ? "times are not negative" : "the simulated time now");
+      return 0;
+    }
+  if (self->transfers->len >= G_MAXUINT32 - 1)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "too many transfers");
+      return 0;
+    }
+
+  path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  id = self->transfers->len + 1;
+  if (!sim_topology_route (self->topology, src, dst, id, path, &x.latency))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "endpoints %u and %u are not connected by the network", src, dst);
+      return 0;
+    }
+  /* Resources of unbounded capacity (a host's link to its own NIC)
+   * never constrain a flow: leave them out of the solver. */
+  x.first_res = self->routes->len;
+  for (guint i = 0; i < path->len; i++)
+    {
+      guint32 r = g_array_index (path, guint32, i);
+      if (isfinite (sim_topology_resource_capacity (self->topology, r)))
+        g_array_append_val (self->routes, r);
+    }
+  x.n_res = self->routes->len - x.first_res;
+  x.src = src;
+  x.dst = dst;
+  x.bytes = bytes;
+  x.start = MAX (start, earliest);
+  x.completion = -1;
+  x.func = func;
+  x.user_data = user_data;
+  x.destroy = destroy;
+  x.state = STATE_WAITING;
+  g_array_append_val (self->transfers, x);
+  heap_push (&self->starts, (double) x.start, id, 0);
+  return id;
+}
+
+/* The solver resource of topology resource @r, made on first use. */
+static SimMaxminId
+solver_resource (SimTransfers *self, guint32 r)
+{
+  if (self->res_map[r] == SIM_MAXMIN_NO_ID)
+    self->res_map[r] = sim_maxmin_add_resource (self->maxmin,
+                                                sim_topology_resource_capacity (self->topology,
+                                                                                r));
+  return self->res_map[r];
+}
+
+/* @id has sent its last byte at @when (ns): its completion comes after
+ * its route's latency. */
+static void
+finish_sending (SimTransfers *self, guint32 id, double when)
+{
+  Transfer *x = transfer (self, id);
+  SimTime completion = (SimTime) llround (when) + x->latency;
+
+  x->state = STATE_IN_FLIGHT;
+  x->completion = completion;
+  heap_push (&self->completions, (double) completion, id, 0);
+}
+
+static void
+start_transfer (SimTransfers *self, guint32 id, GArray *scratch)
+{
+  Transfer *x = transfer (self, id);
+
+  if (x->bytes == 0 || x->n_res == 0)
+    {
+      /* Nothing to send, or nothing that limits it: done at once. */
+      finish_sending (self, id, self->now);
+      return;
+    }
+  g_array_set_size (scratch, x->n_res);
+  for (guint i = 0; i < x->n_res; i++)
+    g_array_index (scratch, SimMaxminId, i)
+      = solver_resource (self, g_array_index (self->routes, guint32, x->first_res + i));
+  x = transfer (self, id);
+  x->flow = sim_maxmin_add_flow (self->maxmin, (const SimMaxminId *) (gpointer) scratch->data,
+                                 x->n_res, 1.0, INFINITY, GUINT_TO_POINTER (id));
+  x->state = STATE_SENDING;
+  x->remaining = x->bytes;
+  x->last = self->now;
+  x->rate = 0;
+}
+
+/* Brings the changed flows' rates in and moves their ends of sending. */
+static void
+resolve (SimTransfers *self)
+{
+  const SimMaxminId *changed;
+  guint n;
+
+  sim_maxmin_solve (self->maxmin);
+  changed = sim_maxmin_get_changed (self->maxmin, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 id = GPOINTER_TO_UINT (sim_maxmin_get_flow_data (self->maxmin, changed[i]));
+      Transfer *x;
+      double rate;
+
+      if (id == 0)
+        continue;
+      x = transfer (self, id);
+      rate = sim_maxmin_get_rate (self->maxmin, changed[i]) * 1e-9;
+      x->remaining = MAX (0.0, x->remaining - x->rate * (self->now - x->last));
+      x->last = self->now;
+      x->rate = rate;
+      x->version++;
+      if (rate > 0)
+        heap_push (&self->sends, isinf (rate) ? self->now : self->now + x->remaining / rate, id,
+                   x->version);
+    }
+}
+
+gboolean
+sim_transfers_run (SimTransfers *self, GError **error)
+{
+  g_autoptr(GArray) scratch = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
+
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), FALSE);
+
+  if (self->running)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "sim_transfers_run() called from a transfer's callback: expected it to "
+                   "return first");
+      return FALSE;
+    }
+  self->running = TRUE;
+  for (;;)
+    {
+      const Entry *s, *e, *c;
+      double t = INFINITY;
+      gboolean touched = FALSE;
+
+      /* Drop ends of sending that a rate change has moved. */
+      while ((e = heap_top (&self->sends)) != NULL
+             && (transfer (self, e->id)->state != STATE_SENDING
+                 || transfer (self, e->id)->version != e->version))
+        heap_pop (&self->sends);
+      s = heap_top (&self->starts);
+      c = heap_top (&self->completions);
+      if (s != NULL)
+        t = MIN (t, s->time);
+      if (e != NULL)
+        t = MIN (t, e->time);
+      if (c != NULL)
+        t = MIN (t, c->time);
+      if (isinf (t))
+        break;
+      self->now = MAX (self->now, t);
+      self->events++;
+
+      /* Completions: their callbacks may add transfers. */
+      while ((c = heap_top (&self->completions)) != NULL && c->time <= self->now)
+        {
+          Entry done = heap_pop (&self->completions);
+          Transfer *x = transfer (self, done.id);
+          SimTransferFunc func = x->func;
+          gpointer data = x->user_data;
+          GDestroyNotify destroy = x->destroy;
+          SimTime when = x->completion;
+
+          x->state = STATE_DONE;
+          x->func = NULL;
+          x->destroy = NULL;
+          if (func != NULL)
+            func (self, done.id, when, data);
+          if (destroy != NULL)
+            destroy (data);
+        }
+
+      /* Ends of sending at this instant. */
+      while ((e = heap_top (&self->sends)) != NULL && e->time <= self->now + SAME_INSTANT)
+        {
+          Entry end = heap_pop (&self->sends);
+          Transfer *x = transfer (self, end.id);
+
+          if (x->state != STATE_SENDING || x->version != end.version)
+            continue;
+          sim_maxmin_remove_flow (self->maxmin, x->flow);
+          x->flow = SIM_MAXMIN_NO_ID;
+          x->remaining = 0;
+          finish_sending (self, end.id, end.time);
+          touched = TRUE;
+        }
+
+      /* Starts. */
+      while ((s = heap_top (&self->starts)) != NULL && s->time <= self->now)
+        {
+          Entry go = heap_pop (&self->starts);
+          start_transfer (self, go.id, scratch);
+          touched = TRUE;
+        }
+
+      if (touched)
+        resolve (self);
+    }
+  self->running = FALSE;
+  return TRUE;
+}
+
+SimTime
+sim_transfers_get_completion (SimTransfers *self, guint id)
+{
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), -1);
+  if (id == 0 || id > self->transfers->len)
+    return -1;
+  return transfer (self, id)->state == STATE_DONE ? transfer (self, id)->completion : -1;
+}
+
+SimTime
+sim_transfers_get_now (SimTransfers *self)
+{
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), 0);
+  return (SimTime) llround (self->now);
+}
+
+guint64
+sim_transfers_get_n_solves (SimTransfers *self)
+{
+  SimMaxminStats stats;
+
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), 0);
+  sim_maxmin_get_stats (self->maxmin, &stats);
+  return stats.solves;
+}
+
+guint64
+sim_transfers_get_n_events (SimTransfers *self)
+{
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), 0);
+  return self->events;
+}

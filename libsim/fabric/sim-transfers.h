@@ -1,0 +1,175 @@
+/* sim-transfers.h: point-to-point transfers over a topology.
+ *
+ * A transfer moves a number of bytes from one endpoint of a topology (a
+ * GPU, or a host of sim_topology_new_hosts()) to another, starting at a
+ * given time.  It is a fluid flow on its route (sim_topology_route()):
+ * while it sends, it shares every directed link it crosses with the other
+ * flows there, max-min fairly (sim-maxmin.h), and its rate changes only
+ * when a transfer starts or finishes sending.  The route's latency is paid
+ * once per transfer, after its last byte is sent:
+ *
+ *     completion = time its last byte leaves + route latency.
+ *
+ * So a transfer alone on its path takes latency + bytes / bandwidth, where
+ * bandwidth is the smallest usable capacity on the path.
+ *
+ * The event loop keeps three queues (binary heaps keyed by time, ties by
+ * transfer id): starts, ends of sending, and completions.  At each instant
+ * it handles the completions (callbacks), then the flows that finished
+ * sending (removed from the solver), then the starts (routed and added);
+ * then it solves incrementally (only the components touched, see
+ * sim-maxmin.h) and reschedules the end of sending of only the flows whose
+ * rate changed.  Time complexity per event: O(log T) for the queues plus
+ * the incremental solve.
+ *
+ * Simplifications: no slow start or congestion-control dynamics (each
+ * flow gets its max-min share at once); latency does not delay the start
+ * of sending, so a transfer's bandwidth share is taken from its start
+ * time; zero-byte transfers complete at start + latency.
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include "core/sim-units.h"
+#include "fabric/sim-topology.h"
+
+G_BEGIN_DECLS
+
+#define SIM_TYPE_TRANSFERS (sim_transfers_get_type ())
+G_DECLARE_FINAL_TYPE (SimTransfers, sim_transfers, SIM, TRANSFERS, GObject)
+
+/**
+ * SimTransferFunc:
+ * @transfers: the simulator
+ * @id: the transfer's id (what sim_transfers_add() returned)
+ * @completion: when it completed (ns): its last byte sent, plus its
+ *   route's latency
+ * @user_data: the data given to sim_transfers_add()
+ *
+ * Called once per transfer, in order of completion time, while
+ * sim_transfers_run() runs.  It may add transfers that start at
+ * @completion or later.
+ */
+typedef void (*SimTransferFunc) (SimTransfers *transfers, guint id, SimTime completion,
+                                 gpointer user_data);
+
+/**
+ * sim_transfers_new: (skip)
+ * @topology: (transfer none): the network; it must outlive the simulator
+ *
+ * Returns: (transfer full): a simulator with no transfers, at time 0.
+ */
+SimTransfers *sim_transfers_new (SimTopology *topology);
+
+/**
+ * sim_transfers_new_hosts:
+ * @n_hosts: the hosts, at least 2
+ * @host_bandwidth: bytes/s of each host's NIC in each direction
+ * @kind: single-switch, fat-tree or fat-tree-3
+ * @radix: ports per switch (0 for a single switch: @n_hosts)
+ * @oversubscription: down:up ports at the leaves (0 or 1: non-blocking)
+ * @link_latency: ns per network link
+ * @error: return location for a #GError
+ *
+ * A simulator on its own sim_topology_new_hosts() network (which it owns).
+ *
+ * Returns: (transfer full) (nullable): the simulator, or %NULL with
+ *   @error set as sim_topology_new_hosts() says.
+ */
+SimTransfers *sim_transfers_new_hosts (guint n_hosts, double host_bandwidth, SimFabricKind kind,
+                                       guint radix, double oversubscription,
+                                       SimTime link_latency, GError **error);
+
+/**
+ * sim_transfers_get_topology: (skip)
+ *
+ * Returns: (transfer none): the network.
+ */
+SimTopology *sim_transfers_get_topology (SimTransfers *self);
+
+/**
+ * sim_transfers_get_n_endpoints:
+ *
+ * Returns: the endpoints transfers can name (GPUs or hosts).
+ */
+guint sim_transfers_get_n_endpoints (SimTransfers *self);
+
+/**
+ * sim_transfers_add:
+ * @self: a simulator
+ * @src: the sending endpoint (GPU or host index)
+ * @dst: the receiving endpoint, not @src
+ * @bytes: how much to move, >= 0 and finite
+ * @start: when it starts (ns), >= 0, and not before the current time
+ *   when called from a callback
+ * @func: (nullable) (scope notified) (closure user_data) (destroy destroy):
+ *   called at completion
+ * @user_data: (nullable): passed to @func
+ * @destroy: (nullable): frees @user_data once the transfer has completed
+ *   (or with the simulator)
+ * @error: return location for a #GError
+ *
+ * Adds a transfer; it runs in sim_transfers_run().  Its route is taken
+ * when it starts.
+ *
+ * Errors: SIM_ERROR_INVALID naming the bad argument: an endpoint that does
+ * not exist, @src equal to @dst, negative or non-finite @bytes, a negative
+ * @start or one in the past, or endpoints the network does not connect.
+ *
+ * Returns: the transfer's id (ids count from 1), or 0 on error.
+ */
+guint sim_transfers_add (SimTransfers *self, guint src, guint dst, double bytes, SimTime start,
+                         SimTransferFunc func, gpointer user_data, GDestroyNotify destroy,
+                         GError **error);
+
+/**
+ * sim_transfers_run:
+ * @self: a simulator
+ * @error: return location for a #GError
+ *
+ * Runs until every transfer added (including those added by callbacks) has
+ * completed.  May be called again after adding more transfers; time goes
+ * on from where it stopped.
+ *
+ * Errors: SIM_ERROR_STATE if called from a callback.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_transfers_run (SimTransfers *self, GError **error);
+
+/**
+ * sim_transfers_get_completion:
+ * @self: a simulator
+ * @id: a transfer id
+ *
+ * Returns: when transfer @id completed (ns), or -1 if it has not (or
+ *   there is no such transfer).
+ */
+SimTime sim_transfers_get_completion (SimTransfers *self, guint id);
+
+/**
+ * sim_transfers_get_now:
+ *
+ * Returns: the simulated time reached (ns).
+ */
+SimTime sim_transfers_get_now (SimTransfers *self);
+
+/**
+ * sim_transfers_get_n_solves:
+ *
+ * Returns: the bandwidth solves that did work (sim_maxmin_get_stats()).
+ */
+guint64 sim_transfers_get_n_solves (SimTransfers *self);
+
+/**
+ * sim_transfers_get_n_events:
+ *
+ * Returns: the instants the event loop has handled.
+ */
+guint64 sim_transfers_get_n_events (SimTransfers *self);
+
+G_END_DECLS

@@ -1,0 +1,347 @@
+/* check-transfers.c: transfers over a host network, against closed forms.
+ *
+ * What it checks: a transfer alone takes latency + bytes / bandwidth; two
+ * transfers sharing a NIC each get half until the first finishes; a
+ * staggered start; flows crossing an oversubscribed leaf uplink of a
+ * fat-tree next to a flow inside the leaf (max-min solved by hand beside
+ * the case); zero-byte transfers; a transfer added from a callback;
+ * callbacks in completion order; and the errors for bad arguments.  What
+ * it does not check: speed (bench/bench-flows does).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include <sim.h>
+
+/* 1 byte/ns, 1 us per network link: a route through one switch has 2 us
+ * of latency, through a spine 4 us. */
+#define BW 1e9
+#define LINK 1000
+#define ONE_HOP (2 * LINK)
+#define TWO_HOPS (4 * LINK)
+
+typedef struct {
+  guint   ids[16];
+  SimTime times[16];
+  guint   n;
+} Log;
+
+static void
+record (SimTransfers *transfers, guint id, SimTime completion, gpointer user_data)
+{
+  Log *log = user_data;
+
+  (void) transfers;
+  ck_assert_uint_lt (log->n, G_N_ELEMENTS (log->ids));
+  log->ids[log->n] = id;
+  log->times[log->n] = completion;
+  log->n++;
+}
+
+static SimTransfers *
+hosts (guint n, SimFabricKind kind, guint radix, double oversub)
+{
+  g_autoptr(GError) error = NULL;
+  SimTransfers *t = sim_transfers_new_hosts (n, BW, kind, radix, oversub, LINK, &error);
+
+  ck_assert_msg (t != NULL, "%s", error != NULL ? error->message : "");
+  return t;
+}
+
+static guint
+add (SimTransfers *t, guint src, guint dst, double bytes, SimTime start, Log *log)
+{
+  g_autoptr(GError) error = NULL;
+  guint id = sim_transfers_add (t, src, dst, bytes, start, log != NULL ? record : NULL, log,
+                                NULL, &error);
+
+  ck_assert_msg (id != 0, "%s", error != NULL ? error->message : "");
+  return id;
+}
+
+static void
+run (SimTransfers *t)
+{
+  g_autoptr(GError) error = NULL;
+
+  ck_assert_msg (sim_transfers_run (t, &error), "%s", error != NULL ? error->message : "");
+}
+
+/* One transfer alone: latency + bytes / bandwidth. */
+START_TEST (test_alone)
+{
+  g_autoptr(SimTransfers) t = hosts (4, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+  Log log = { 0 };
+  guint id = add (t, 0, 3, 1e6, 0, &log);
+
+  run (t);
+  ck_assert_uint_eq (log.n, 1);
+  ck_assert_uint_eq (log.ids[0], id);
+  ck_assert_int_eq (log.times[0], 1000000 + ONE_HOP);
+  ck_assert_int_eq (sim_transfers_get_completion (t, id), 1000000 + ONE_HOP);
+  /* Starting later shifts it. */
+  id = add (t, 1, 2, 5e5, 2000000, &log);
+  run (t);
+  ck_assert_int_eq (sim_transfers_get_completion (t, id), 2000000 + 500000 + ONE_HOP);
+}
+END_TEST
+
+/* Two transfers out of host 0 (1 MB and 3 MB): each sends at 0.5 B/ns
+ * until the first has sent its 1 MB at 2 ms; the second has 2 MB left,
+ * alone at 1 B/ns: done sending at 4 ms (4 MB through one NIC at 1 B/ns). */
+START_TEST (test_shared_nic)
+{
+  g_autoptr(SimTransfers) t = hosts (4, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+  Log log = { 0 };
+  guint a = add (t, 0, 1, 1e6, 0, &log);
+  guint b = add (t, 0, 2, 3e6, 0, &log);
+
+  run (t);
+  ck_assert_uint_eq (log.n, 2);
+  ck_assert_int_eq (sim_transfers_get_completion (t, a), 2000000 + ONE_HOP);
+  ck_assert_int_eq (sim_transfers_get_completion (t, b), 4000000 + ONE_HOP);
+  ck_assert_uint_eq (log.ids[0], a);
+  ck_assert_uint_eq (log.ids[1], b);
+}
+END_TEST
+
+/* A: 2 MB from host 0 to 1 at 0; B: 0.5 MB from host 2 to 1 at 1 ms,
+ * sharing host 1's downlink.  A alone sends 1 MB by 1 ms; then both at
+ * 0.5 B/ns: B ends sending at 2 ms, when A has 0.5 MB left, sent alone
+ * by 2.5 ms.  B completes first. */
+START_TEST (test_staggered)
+{
+  g_autoptr(SimTransfers) t = hosts (4, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+  Log log = { 0 };
+  guint a = add (t, 0, 1, 2e6, 0, &log);
+  guint b = add (t, 2, 1, 5e5, 1000000, &log);
+
+  run (t);
+  ck_assert_uint_eq (log.n, 2);
+  ck_assert_uint_eq (log.ids[0], b);
+  ck_assert_int_eq (log.times[0], 2000000 + ONE_HOP);
+  ck_assert_uint_eq (log.ids[1], a);
+  ck_assert_int_eq (log.times[1], 2500000 + ONE_HOP);
+  ck_assert_int_eq (sim_transfers_get_now (t), 2500000 + ONE_HOP);
+}
+END_TEST
+
+/* Radix 4, 3:1 oversubscription: leaves of 3 hosts with 1 uplink each,
+ * hosts 0-2 on leaf 0, 3-5 on leaf 1, one spine; every link 1 B/ns.
+ * A, B, C (0->3, 1->4, 2->5, 3 MB each) cross leaf 0's uplink; D (0->1,
+ * 3 MB) stays in leaf 0 and shares host 0's NIC with A.  Max-min: the
+ * uplink is the tightest, 1/3 each for A, B, C; D takes the rest of host
+ * 0's NIC, 2/3.  D ends sending at 3 MB / (2/3) = 4.5 ms; A, B, C have
+ * 1.5 MB left each, still at 1/3 (the uplink): 4.5 ms more, to 9 ms. */
+START_TEST (test_oversubscribed)
+{
+  g_autoptr(SimTransfers) t = hosts (6, SIM_FABRIC_FAT_TREE, 4, 3);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  Log log = { 0 };
+  guint a = add (t, 0, 3, 3e6, 0, &log);
+  guint b = add (t, 1, 4, 3e6, 0, &log);
+  guint c = add (t, 2, 5, 3e6, 0, &log);
+  guint d = add (t, 0, 1, 3e6, 0, &log);
+  SimTime latency = 0;
+
+  ck_assert (sim_topology_route (sim_transfers_get_topology (t), 0, 3, 1, path, &latency));
+  ck_assert_int_eq (latency, TWO_HOPS);
+  ck_assert (sim_topology_route (sim_transfers_get_topology (t), 0, 1, 1, path, &latency));
+  ck_assert_int_eq (latency, ONE_HOP);
+
+  run (t);
+  ck_assert_uint_eq (log.n, 4);
+  ck_assert_uint_eq (log.ids[0], d);
+  ck_assert_int_eq (sim_transfers_get_completion (t, d), 4500000 + ONE_HOP);
+  ck_assert_int_eq (sim_transfers_get_completion (t, a), 9000000 + TWO_HOPS);
+  ck_assert_int_eq (sim_transfers_get_completion (t, b), 9000000 + TWO_HOPS);
+  ck_assert_int_eq (sim_transfers_get_completion (t, c), 9000000 + TWO_HOPS);
+}
+END_TEST
+
+/* Without oversubscription (radix 4: leaves of 2 hosts with 2 uplinks),
+ * the same four flows: A and D share host 0's NIC (1/2 each), B and C run
+ * at 1: B, C end sending at 3 ms; A and D at 6 ms.  D (0->1) stays on
+ * leaf 0; the others cross a spine. */
+START_TEST (test_non_blocking)
+{
+  g_autoptr(SimTransfers) t = hosts (6, SIM_FABRIC_FAT_TREE, 4, 1);
+  guint a = add (t, 0, 3, 3e6, 0, NULL);
+  guint b = add (t, 1, 4, 3e6, 0, NULL);
+  guint c = add (t, 2, 5, 3e6, 0, NULL);
+  guint d = add (t, 0, 1, 3e6, 0, NULL);
+
+  ck_assert_int_eq (sim_transfers_get_completion (t, a), -1);
+  run (t);
+  ck_assert_int_eq (sim_transfers_get_completion (t, b), 3000000 + TWO_HOPS);
+  ck_assert_int_eq (sim_transfers_get_completion (t, c), 3000000 + TWO_HOPS);
+  ck_assert_int_eq (sim_transfers_get_completion (t, a), 6000000 + TWO_HOPS);
+  ck_assert_int_eq (sim_transfers_get_completion (t, d), 6000000 + ONE_HOP);
+}
+END_TEST
+
+static void
+chain (SimTransfers *transfers, guint id, SimTime completion, gpointer user_data)
+{
+  Log *log = user_data;
+
+  record (transfers, id, completion, user_data);
+  if (log->n == 1)
+    ck_assert_uint_ne (sim_transfers_add (transfers, 1, 0, 1e6, completion, record, log, NULL,
+                                          NULL), 0);
+  /* The past is refused. */
+  ck_assert_uint_eq (sim_transfers_add (transfers, 1, 0, 1e6, completion - 1, NULL, NULL, NULL,
+                                        NULL), 0);
+}
+
+START_TEST (test_zero_and_chained)
+{
+  g_autoptr(SimTransfers) t = hosts (2, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+  Log log = { 0 };
+  guint z = add (t, 0, 1, 0, 500, NULL);
+  g_autoptr(GError) error = NULL;
+
+  ck_assert_uint_ne (sim_transfers_add (t, 0, 1, 1e6, 0, chain, &log, NULL, &error), 0);
+  run (t);
+  ck_assert_int_eq (sim_transfers_get_completion (t, z), 500 + ONE_HOP);
+  ck_assert_uint_eq (log.n, 2);
+  ck_assert_int_eq (log.times[0], 1000000 + ONE_HOP);
+  ck_assert_int_eq (log.times[1], 2 * (1000000 + ONE_HOP));
+}
+END_TEST
+
+static void
+count_destroy (gpointer data)
+{
+  (*(int *) data)++;
+}
+
+START_TEST (test_destroy)
+{
+  int destroyed = 0;
+  SimTransfers *t = hosts (2, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+
+  ck_assert_uint_ne (sim_transfers_add (t, 0, 1, 10, 0, NULL, &destroyed, count_destroy, NULL), 0);
+  ck_assert_uint_ne (sim_transfers_add (t, 1, 0, 10, 0, NULL, &destroyed, count_destroy, NULL), 0);
+  run (t);
+  ck_assert_int_eq (destroyed, 2);
+  ck_assert_uint_ne (sim_transfers_add (t, 1, 0, 10, 0, NULL, &destroyed, count_destroy, NULL), 0);
+  g_object_unref (t);
+  ck_assert_int_eq (destroyed, 3);
+}
+END_TEST
+
+static void
+expect_add_error (SimTransfers *t, guint src, guint dst, double bytes, SimTime start,
+                  const char *word)
+{
+  g_autoptr(GError) error = NULL;
+
+  ck_assert_uint_eq (sim_transfers_add (t, src, dst, bytes, start, NULL, NULL, NULL, &error), 0);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert_msg (strstr (error->message, word) != NULL, "\"%s\" lacks \"%s\"", error->message,
+                 word);
+}
+
+static void
+expect_hosts_error (guint n, double bw, SimFabricKind kind, guint radix, double oversub,
+                    SimTime latency, const char *word)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimTransfers) t = sim_transfers_new_hosts (n, bw, kind, radix, oversub, latency,
+                                                       &error);
+
+  ck_assert (t == NULL);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert_msg (strstr (error->message, word) != NULL, "\"%s\" lacks \"%s\"", error->message,
+                 word);
+}
+
+START_TEST (test_errors)
+{
+  g_autoptr(SimTransfers) t = hosts (4, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+
+  expect_add_error (t, 4, 0, 1, 0, "source endpoint 4");
+  expect_add_error (t, 0, 9, 1, 0, "destination endpoint 9");
+  expect_add_error (t, 2, 2, 1, 0, "both endpoint 2");
+  expect_add_error (t, 0, 1, -1, 0, "-1 bytes");
+  expect_add_error (t, 0, 1, NAN, 0, "bytes");
+  expect_add_error (t, 0, 1, INFINITY, 0, "bytes");
+  expect_add_error (t, 0, 1, 1, -5, "start time -5");
+  ck_assert_int_eq (sim_transfers_get_completion (t, 1), -1);
+  ck_assert_int_eq (sim_transfers_get_completion (t, 0), -1);
+
+  expect_hosts_error (1, BW, SIM_FABRIC_SINGLE_SWITCH, 0, 0, 0, "1 hosts");
+  expect_hosts_error (4, 0, SIM_FABRIC_SINGLE_SWITCH, 0, 0, 0, "bandwidth");
+  expect_hosts_error (4, -BW, SIM_FABRIC_FAT_TREE, 4, 0, 0, "bandwidth");
+  expect_hosts_error (4, BW, SIM_FABRIC_DRAGONFLY, 4, 0, 0, "dragonfly");
+  expect_hosts_error (4, BW, SIM_FABRIC_FAT_TREE, 4, 0.5, 0, "oversubscription");
+  expect_hosts_error (4, BW, SIM_FABRIC_FAT_TREE, 4, 0, -1, "latency");
+  expect_hosts_error (8, BW, SIM_FABRIC_SINGLE_SWITCH, 4, 0, 0, "radix");
+  expect_hosts_error (100, BW, SIM_FABRIC_FAT_TREE, 4, 0, 0, "radix");
+}
+END_TEST
+
+/* Many flows between random pairs: every one completes, no sooner than
+ * it could alone, and the run ends when the last does. */
+START_TEST (test_many)
+{
+  g_autoptr(SimTransfers) t = hosts (64, SIM_FABRIC_FAT_TREE, 16, 3);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  guint ids[500];
+  double bytes[500];
+  SimTime starts[500], last = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      guint src = g_rand_int_range (rand, 0, 64), dst = g_rand_int_range (rand, 0, 63);
+      if (dst >= src)
+        dst++;
+      bytes[i] = g_rand_double_range (rand, 0, 1e6);
+      starts[i] = g_rand_int_range (rand, 0, 1000000);
+      ids[i] = add (t, src, dst, bytes[i], starts[i], NULL);
+    }
+  run (t);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      SimTime c = sim_transfers_get_completion (t, ids[i]);
+      ck_assert_int_ge (c, starts[i] + (SimTime) floor (bytes[i]) + ONE_HOP);
+      last = MAX (last, c);
+    }
+  ck_assert_int_eq (last, sim_transfers_get_now (t));
+  ck_assert_uint_gt (sim_transfers_get_n_solves (t), 0);
+}
+END_TEST
+
+static Suite *
+transfers_suite (void)
+{
+  Suite *s = suite_create ("transfers");
+  TCase *tc = tcase_create ("closed forms");
+
+  tcase_add_test (tc, test_alone);
+  tcase_add_test (tc, test_shared_nic);
+  tcase_add_test (tc, test_staggered);
+  tcase_add_test (tc, test_oversubscribed);
+  tcase_add_test (tc, test_non_blocking);
+  tcase_add_test (tc, test_zero_and_chained);
+  tcase_add_test (tc, test_destroy);
+  tcase_add_test (tc, test_errors);
+  tcase_add_test (tc, test_many);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (transfers_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
