@@ -415,6 +415,39 @@ first_node (const SimCluster *cluster, const SimJob *job, guint want, const guin
   return NULL;
 }
 
+/* A job of whole GPUs that spans nodes, by a scan: whole free nodes first,
+ * in order, then the remainder on the node choose_node() picks (BEST:
+ * the fewest free GPUs with room, else the first). */
+static gboolean
+place_span_scan (const SimCluster *cluster, const SimJob *job, SimPlacement *placement,
+                 gboolean best)
+{
+  guint want = job->spec.gpus;
+  guint n_nodes = sim_cluster_get_n_nodes (cluster);
+  g_autofree guint8 *taken = g_new0 (guint8, n_nodes);
+  const SimNode *node;
+  guint got = 0;
+
+  for (guint i = 0; i < n_nodes && want - got > 0; i++)
+    {
+      node = sim_cluster_get_node (cluster, i);
+      if (node->free_gpus == node->n_gpus && node->n_gpus <= want - got &&
+          sim_place_node_admits (cluster, i, job, node->n_gpus))
+        {
+          got += take_free_gpus (cluster, node, node->n_gpus, placement->gpus + got);
+          taken[i] = 1;
+        }
+    }
+  if (got < want)
+    {
+      node = choose_node (cluster, job, want - got, best, taken);
+      if (node == NULL)
+        return FALSE;
+      got += take_free_gpus (cluster, node, want - got, placement->gpus + got);
+    }
+  return got == want;
+}
+
 /* A first-fit job of whole GPUs that spans nodes: whole free nodes first,
  * in order, then the remainder on the first node with room, as the scan of
  * place_whole() does, but through the index of free GPUs when every node
@@ -434,26 +467,7 @@ place_first_fit_span (const SimCluster *cluster, const SimJob *job, SimPlacement
   if (!one_size)
     {
       /* Nodes of several sizes: the scan. */
-      guint n_nodes = sim_cluster_get_n_nodes (cluster);
-      g_autofree guint8 *taken = g_new0 (guint8, n_nodes);
-      for (guint i = 0; i < n_nodes && want - got > 0; i++)
-        {
-          node = sim_cluster_get_node (cluster, i);
-          if (node->free_gpus == node->n_gpus && node->n_gpus <= want - got &&
-              sim_place_node_admits (cluster, i, job, node->n_gpus))
-            {
-              got += take_free_gpus (cluster, node, node->n_gpus, placement->gpus + got);
-              taken[i] = 1;
-            }
-        }
-      if (got < want)
-        {
-          node = choose_node (cluster, job, want - got, FALSE, taken);
-          if (node == NULL)
-            return FALSE;
-          got += take_free_gpus (cluster, node, want - got, placement->gpus + got);
-        }
-      return got == want;
+      return place_span_scan (cluster, job, placement, FALSE);
     }
   for (guint i = sim_cluster_find_node_with_free (cluster, 0, size);
        i != G_MAXUINT && want - got >= size;
@@ -480,9 +494,6 @@ static gboolean
 place_whole (const SimCluster *cluster, const SimJob *job, SimPlacement *placement, gboolean best)
 {
   guint want = job->spec.gpus;
-  guint n_nodes = sim_cluster_get_n_nodes (cluster);
-  g_autofree guint8 *taken = NULL;
-  guint got = 0;
   const SimNode *node;
 
   if (job->spec.gpu_milli < SIM_GPU_WHOLE)
@@ -506,27 +517,7 @@ place_whole (const SimCluster *cluster, const SimJob *job, SimPlacement *placeme
 
   if (!best)
     return place_first_fit_span (cluster, job, placement);
-
-  /* Spans nodes: whole free nodes first, in order, then the remainder. */
-  taken = g_new0 (guint8, n_nodes);
-  for (guint i = 0; i < n_nodes && want - got > 0; i++)
-    {
-      node = sim_cluster_get_node (cluster, i);
-      if (node->free_gpus == node->n_gpus && node->n_gpus <= want - got &&
-          sim_place_node_admits (cluster, i, job, node->n_gpus))
-        {
-          got += take_free_gpus (cluster, node, node->n_gpus, placement->gpus + got);
-          taken[i] = 1;
-        }
-    }
-  if (got < want)
-    {
-      node = choose_node (cluster, job, want - got, best, taken);
-      if (node == NULL)
-        return FALSE;
-      got += take_free_gpus (cluster, node, want - got, placement->gpus + got);
-    }
-  return got == want;
+  return place_span_scan (cluster, job, placement, TRUE);
 }
 
 void
