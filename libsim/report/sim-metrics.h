@@ -22,6 +22,13 @@ typedef struct {
   guint   queued;
   guint   running;
   guint   fragmented;       /* free GPUs that cannot host the head job */
+  /* Power (power/sim-power.h), 0 without a [power] section: what the IT
+   * equipment draws (GPUs, the rest of the nodes after their power
+   * supplies, switches and optics), what cooling draws, and the facility's
+   * total (IT + cooling + electrical losses), all in W. */
+  double  it_power_w;
+  double  cooling_power_w;
+  double  facility_power_w;
 } SimState;
 
 /* The built-in metrics: the accumulator every simulation has. */
