@@ -374,13 +374,14 @@ END_TEST
 /* The mean IT power of one node of MODEL running one job on all its GPUs
  * for an hour, with EXTRA keys in [class c]. */
 static double
-node_w (const char *model, const char *extra)
+node_w_power (const char *model, const char *extra, const char *power)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *text =
     g_strdup_printf ("[scenario]\nname = node\nhorizon = 1h\n[pool a]\nmodel = %s\ncount = 1\n"
                      "[workload]\nsource = synthetic\nrate = 3600000000/h\njobs = 1\n"
-                     "[class c]\ngpus = 8\nduration = constant(2h)\n%s\n[power]\n", model, extra);
+                     "[class c]\ngpus = 8\nduration = constant(2h)\n%s\n[power]\n%s", model,
+                     extra, power);
   g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "node.ini", NULL, NULL,
                                                            &error);
   g_autoptr(SimSimulation) sim = NULL;
@@ -390,6 +391,12 @@ node_w (const char *model, const char *extra)
   ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
   ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
   return metric (sim, "power_it_peak");
+}
+
+static double
+node_w (const char *model, const char *extra)
+{
+  return node_w_power (model, extra, "");
 }
 
 START_TEST (test_published_node_power)
@@ -526,6 +533,281 @@ START_TEST (test_cap_never_exceeded)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------- */
+/* Every key, in its direction.                                              */
+
+/* Two DGX A100 under a mixed load for 12 h, air-cooled at 20 C, with
+ * OVERRIDES ("section.key=value", NULL-terminated); returns METRIC. */
+static double
+keyed (const char * const *overrides, const char *metric_name, gboolean fabric)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text =
+    g_strdup_printf ("[scenario]\nname = keys\nseed = 5\nhorizon = 12h\n"
+                     "[pool a]\nmodel = DGX-A100\ncount = 2\n"
+                     "[workload]\nsource = synthetic\nrate = 3/h\n"
+                     "[class c]\ngpus = 1:0.5, 8:0.5\nduration = exponential(2h)\n"
+                     "memory_bound = 0.3\n"
+                     "%s[power]\n[cooling]\ntype = air\noutdoor_temperature = 20\n",
+                     fabric ? "[fabric]\ntopology = fat-tree\nswitch = Quantum-QM8700\n" : "");
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "keys.ini", NULL,
+                                                           overrides, &error);
+  g_autoptr(SimSimulation) sim = NULL;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  return metric (sim, metric_name);
+}
+
+/* One compute-bound job of 8 GPUs and 1 h on a DGX A100, submitted at
+ * 1 h; its completion time, s, with POWER in [power]. */
+static double
+single_jct (const char *power)
+{
+  g_autofree char *trace = NULL;
+  g_autofree char *extra = g_strdup_printf ("[power]\n%s", power);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(SimScenario) sc = NULL;
+  g_autoptr(SimSimulation) sim = NULL;
+
+  trace = write_trace ("id,submit,duration,gpus\n1,3600,3600,8\n");
+  text = g_strdup_printf ("[scenario]\nname = one\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+                          "[workload]\nsource = native\ntrace = %s\nrebase_time = false\n%s\n",
+                          trace, extra);
+  sc = sim_scenario_load_from_data (text, -1, "one.ini", NULL, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  g_unlink (trace);
+  return metric (sim, "jct_mean");
+}
+
+/* 40 DGX A100 on a two-level fat tree of 40-port HDR switches, idle for an
+ * hour: the IT energy (kWh), and the transceivers the builder counted. */
+static double
+network_energy (const char *power, double *transceivers)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text =
+    g_strdup_printf ("[scenario]\nname = net\nhorizon = 1h\n[pool a]\nmodel = DGX-A100\n"
+                     "count = 40\n[workload]\nsource = synthetic\nrate = 1/d\njobs = 1\n"
+                     "gpus = 1\nduration = constant(1min)\n"
+                     "[fabric]\ntopology = fat-tree\nswitch = Quantum-QM8700\n[power]\n%s",
+                     power);
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "net.ini", NULL, NULL,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = NULL;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  if (transceivers != NULL)
+    *transceivers = metric (sim, "network_transceivers");
+  return metric (sim, "energy_it_kwh");
+}
+
+START_TEST (test_every_key)
+{
+  SimGpuPower a100 = { 50, 400 };
+  double capped = single_jct ("gpu_cap = 250W\n");
+
+  /* Caps, clock limits and waking nodes slow a job, per the curve. */
+  ck_assert_double_eq_tol (single_jct (""), 3600, 1e-9);
+  ck_assert_double_eq_tol (capped, 3600 / sim_power_clock (&a100, 250, 1, 3), 1e-6);
+  ck_assert (single_jct ("gpu_cap = 250W\nclock_exponent = 5\n") < capped);
+  ck_assert_double_eq_tol (single_jct ("gpu_cap_share = 0.625\n"), capped, 1e-9);
+  ck_assert_double_eq_tol (single_jct ("clock_limit = 0.7\n"), 3600 / 0.7, 1e-6);
+  ck_assert_double_eq_tol (single_jct ("sleep_after = 10min\nwake_time = 10min\n"), 4200, 1e-6);
+  ck_assert_double_eq_tol (single_jct ("sleep_after = 2h\nwake_time = 10min\n"), 3600, 1e-6);
+
+  static const struct {
+    const char *base[3];
+    const char *set[4];
+    const char *metric;
+    int         direction;   /* +1: larger than with base only; -1: smaller */
+  } cases[] = {
+    { { NULL }, { "power.memory_power=0.9", NULL }, "energy_it_kwh", 1 },
+    { { NULL }, { "power.sleep_after=10min", NULL }, "energy_it_kwh", -1 },
+    { { "power.sleep_after=10min", NULL },
+      { "power.sleep_after=10min", "power.sleep_power=400W", NULL }, "energy_it_kwh", 1 },
+    { { NULL }, { "power.psu_efficiency=0.8", NULL }, "energy_it_kwh", 1 },
+    { { NULL }, { "power.electrical_efficiency=0.85", NULL }, "energy_facility_kwh", 1 },
+    { { NULL }, { "cooling.type=liquid", NULL }, "energy_cooling_kwh", -1 },
+    { { NULL }, { "cooling.type=immersion", NULL }, "energy_cooling_kwh", -1 },
+    { { NULL }, { "cooling.type=immersion", NULL }, "energy_it_kwh", -1 },
+    { { NULL }, { "cooling.crah_fan=0.3", NULL }, "energy_cooling_kwh", 1 },
+    { { NULL }, { "cooling.chiller_cop=8", NULL }, "energy_cooling_kwh", -1 },
+    { { NULL }, { "cooling.economizer_below=25", NULL }, "energy_cooling_kwh", -1 },
+    { { NULL }, { "cooling.economizer_below=25", NULL }, "economizer_hours", 1 },
+    { { NULL }, { "cooling.liquid_share=0.5", NULL }, "energy_cooling_kwh", -1 },
+    { { "cooling.type=liquid", NULL }, { "cooling.type=liquid", "cooling.liquid_pumps=0.1", NULL },
+      "energy_cooling_kwh", 1 },
+    { { "cooling.type=immersion", NULL },
+      { "cooling.type=immersion", "cooling.dry_cooler=0.1", NULL }, "energy_cooling_kwh", 1 },
+    { { NULL }, { "cooling.server_fans=0.5", NULL }, "energy_it_kwh", -1 },
+    { { NULL }, { "cooling.misc=0.1", NULL }, "energy_cooling_kwh", 1 },
+    { { NULL }, { "cooling.outdoor_temperature=30", NULL }, "energy_cooling_kwh", 1 },
+    /* 12 C on average; on 1 January the seasonal curve is near its
+     * coldest (warmest on day 200), below the economizer's 10 C. */
+    { { "cooling.outdoor_temperature=12", NULL },
+      { "cooling.outdoor_temperature=12", "cooling.seasonal_swing=10", NULL },
+      "economizer_hours", 1 },
+    { { "cooling.outdoor_temperature=12", "cooling.seasonal_swing=10", NULL },
+      { "cooling.outdoor_temperature=12", "cooling.seasonal_swing=10", "cooling.warmest_day=0",
+        NULL }, "economizer_hours", -1 },
+    { { "cooling.outdoor_temperature=12", NULL },
+      { "cooling.outdoor_temperature=12", "cooling.daily_swing=8", NULL }, "economizer_hours", 1 },
+    /* Held over 12 h, the curve sits at its value at 6:00, below 10 C. */
+    { { "cooling.outdoor_temperature=12", "cooling.daily_swing=8", NULL },
+      { "cooling.outdoor_temperature=12", "cooling.daily_swing=8", "cooling.step=12h", NULL },
+      "economizer_hours", 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      double base = keyed (cases[i].base, cases[i].metric, FALSE);
+      double set = keyed (cases[i].set, cases[i].metric, FALSE);
+      ck_assert_msg (cases[i].direction > 0 ? set > base : set < base,
+                     "%s: %s %.6g with it, %.6g without", cases[i].set[0], cases[i].metric, set,
+                     base);
+    }
+  /* A node's draw falls under a cap or a clock limit. */
+  ck_assert (node_w_power ("DGX-A100", "", "gpu_cap = 250W\n") < node_w ("DGX-A100", ""));
+  ck_assert (node_w_power ("DGX-A100", "", "gpu_cap = 250W\n") >
+             node_w_power ("DGX-A100", "", "gpu_cap = 200W\n"));
+  ck_assert (node_w_power ("DGX-A100", "", "clock_limit = 0.7\n") < node_w ("DGX-A100", ""));
+  /* Optics: the network's transceivers draw what the link model (IB-HDR:
+   * 4.25 W) or the [power] key says, exactly, for the count the fabric
+   * builder reports. */
+  {
+    double transceivers, e_hdr, e_20;
+    e_hdr = network_energy ("", &transceivers);
+    e_20 = network_energy ("transceiver_power = 20W\n", NULL);
+    ck_assert (transceivers > 0);
+    ck_assert_rel (e_20 - e_hdr, transceivers * (20 - 4.25) / 1e3, 1e-9);
+  }
+  /* enable = false: no power model, no power metrics. */
+  {
+    g_autoptr(GError) error = NULL;
+    const char *off[] = { "power.enable=false", NULL };
+    g_autoptr(SimScenario) sc =
+      sim_scenario_load_from_data ("[scenario]\nname = off\n[pool a]\nmodel = DGX-A100\n"
+                                   "count = 1\n[workload]\nsource = synthetic\nrate = 1/h\n"
+                                   "jobs = 1\ngpus = 1\nduration = constant(1h)\n[power]\n", -1,
+                                   "off.ini", NULL, off,
+                                   &error);
+    g_autoptr(SimSimulation) sim = NULL;
+    double v;
+    ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+    sim = sim_simulation_new (sc, &error);
+    ck_assert (sim_simulation_run (sim, &error));
+    ck_assert (!sim_report_get_value (sim_simulation_get_report (sim), "pue", &v));
+  }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+/* Bad input.                                                                */
+
+START_TEST (test_bad_input)
+{
+  static const struct {
+    const char *text;
+    const char *expect[3];
+  } cases[] = {
+    { "[power]\ngpu_cap = lots\n", { "bad.ini:15: [power] gpu_cap", "lots", "\"300W\"" } },
+    { "[power]\nclock_limit = 1.5\n", { "bad.ini:15: [power] clock_limit", "1.5", "at most 1" } },
+    { "[power]\nclock_exponent = 0.1\n", { "[power] clock_exponent", "0.5 to 10", NULL } },
+    { "[power]\nwake_time = 1min\n", { "[power] wake_time", "sleep_after", NULL } },
+    { "[power]\nsleep_power = 20W\n", { "[power] sleep_power", "sleep_after", NULL } },
+    { "[power]\npsu_efficency = 0.9\n", { "[power] psu_efficency", "psu_efficiency", NULL } },
+    { "[power]\nelectrical_efficiency = 0\n", { "[power] electrical_efficiency", "above 0", NULL } },
+    { "[cooling]\ntype = air\n", { "[cooling]", "[power]", NULL } },
+    { "[power]\n[cooling]\noutdoor_temperature = hot\n",
+      { "bad.ini:16: [cooling] outdoor_temperature", "degrees C", NULL } },
+    { "[power]\n[cooling]\nchiller_cop = 0\n", { "[cooling] chiller_cop", "above 0", NULL } },
+    { "[power]\n[cooling]\nliquid_share = 2\n", { "[cooling] liquid_share", "2", NULL } },
+    { "[power]\n[cooling]\ndaily_swing = 5\noutdoor_csv = t.csv\n",
+      { "[cooling] outdoor_csv", "remove", NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text =
+        g_strdup_printf ("[scenario]\nname = bad\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+                         "[workload]\nsource = synthetic\nrate = 1/h\njobs = 1\ngpus = 1\n"
+                         "duration = constant(1h)\n[policy]\nqueue = fifo\n%s", cases[i].text);
+      g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "bad.ini", NULL, NULL,
+                                                               &error);
+      ck_assert_msg (sc == NULL, "case %u accepted", i);
+      for (guint k = 0; k < G_N_ELEMENTS (cases[i].expect) && cases[i].expect[k]; k++)
+        ck_assert_msg (strstr (error->message, cases[i].expect[k]) != NULL,
+                       "case %u: \"%s\" not in: %s", i, cases[i].expect[k], error->message);
+    }
+}
+END_TEST
+
+START_TEST (test_bad_csv)
+{
+  static const struct {
+    const char *rows;
+    const char *expect[2];
+  } cases[] = {
+    { "time,temperature\n0,20\n3600,warm\n", { ":3: ", "degrees C" } },
+    { "0,20\n3600\n", { ":2: ", "1 fields" } },
+    { "0,20\n3600,21\n1800,22\n", { ":3: ", "increasing time" } },
+    { "# nothing\n", { "no rows", NULL } },
+    { "0,20\n-5,21\n", { ":2: ", NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *csv = write_trace (cases[i].rows);
+      g_autofree char *text =
+        g_strdup_printf ("[scenario]\nname = csv\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+                         "[workload]\nsource = synthetic\nrate = 1/h\njobs = 1\ngpus = 1\n"
+                         "duration = constant(1h)\n[power]\n[cooling]\noutdoor_csv = %s\n", csv);
+      g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "csv.ini", NULL, NULL,
+                                                               &error);
+      g_autoptr(SimSimulation) sim = NULL;
+      ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+      sim = sim_simulation_new (sc, &error);
+      ck_assert_msg (sim == NULL, "CSV case %u accepted", i);
+      ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_PARSE));
+      ck_assert_msg (strstr (error->message, csv) != NULL, "%s", error->message);
+      ck_assert_msg (strstr (error->message, "[cooling] outdoor_csv") != NULL, "%s",
+                     error->message);
+      for (guint k = 0; k < G_N_ELEMENTS (cases[i].expect) && cases[i].expect[k]; k++)
+        ck_assert_msg (strstr (error->message, cases[i].expect[k]) != NULL,
+                       "CSV case %u: \"%s\" not in: %s", i, cases[i].expect[k], error->message);
+      g_unlink (csv);
+    }
+  /* An unknown cooling type names the ones there are. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SimScenario) sc =
+      sim_scenario_load_from_data ("[scenario]\nname = t\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+                                   "[workload]\nsource = synthetic\nrate = 1/h\njobs = 1\n"
+                                   "gpus = 1\nduration = constant(1h)\n[power]\n[cooling]\n"
+                                   "type = water\n", -1, "t.ini", NULL, NULL,
+                                   &error);
+    g_autoptr(SimSimulation) sim = sim_simulation_new (sc, &error);
+    ck_assert (sim == NULL);
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_NOT_FOUND));
+    ck_assert_msg (strstr (error->message, "t.ini:14: [cooling] type") != NULL &&
+                   strstr (error->message, "air, immersion, liquid") != NULL, "%s",
+                   error->message);
+  }
+}
+END_TEST
+
 int
 main (void)
 {
@@ -545,6 +827,9 @@ main (void)
   tcase_add_test (tc, test_published_node_power);
   tcase_add_test (tc, test_published_pue);
   tcase_add_test (tc, test_cap_never_exceeded);
+  tcase_add_test (tc, test_every_key);
+  tcase_add_test (tc, test_bad_input);
+  tcase_add_test (tc, test_bad_csv);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);
