@@ -921,6 +921,12 @@ assert s["energy_facility_kwh"]["unit"] == "kWh"
 # Jobs still running at the end are charged too, so the sum of the rows is at most the total.
 assert 0 < finished <= s["energy_jobs_kwh"]["value"] * (1 + 1e-9), (finished, s["energy_jobs_kwh"])
 PYEOF
+expect 0 run "$POWER" --set scenario.horizon=1d -o "$tmp/power2"
+for f in summary.json jobs.csv timeseries.csv; do
+    cmp -s "$tmp/power/$f" "$tmp/power2/$f" || fail "two runs with [power] differ in $f"
+done
+expect 0 models show liquid
+contains "$tmp/stdout" "liquid: 0.75 of the heat" "gpusim models show a cooling model"
 expect 0 compare "$POWER" --set scenario.horizon=1d --seeds 1 --metric pue --metric economizer_hours
 contains "$tmp/stdout" "pue (ratio)" "gpusim compare --metric pue"
 expect 1 run "$POWER" --set power.gpu_cap=5W
