@@ -607,6 +607,8 @@ single_jct (const char *power)
 
 /* 40 DGX A100 on a two-level fat tree of 40-port HDR switches, idle for an
  * hour: the IT energy (kWh), and the transceivers the builder counted. */
+static double network_switches;
+
 static double
 network_energy (const char *power, double *transceivers)
 {
@@ -615,8 +617,9 @@ network_energy (const char *power, double *transceivers)
     g_strdup_printf ("[scenario]\nname = net\nhorizon = 1h\n[pool a]\nmodel = DGX-A100\n"
                      "count = 40\n[workload]\nsource = synthetic\nrate = 1/d\njobs = 1\n"
                      "gpus = 1\nduration = constant(1min)\n"
-                     "[fabric]\ntopology = fat-tree\nswitch = Quantum-QM8700\n[power]\n%s",
-                     power);
+                     "%s[power]\n%s",
+                     power != NULL ? "[fabric]\ntopology = fat-tree\nswitch = Quantum-QM8700\n" : "",
+                     power != NULL ? power : "");
   g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "net.ini", NULL, NULL,
                                                            &error);
   g_autoptr(SimSimulation) sim = NULL;
@@ -626,7 +629,10 @@ network_energy (const char *power, double *transceivers)
   ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
   ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
   if (transceivers != NULL)
-    *transceivers = metric (sim, "network_transceivers");
+    {
+      *transceivers = metric (sim, "network_transceivers");
+      network_switches = metric (sim, "network_switches");
+    }
   return metric (sim, "energy_it_kwh");
 }
 
@@ -722,6 +728,10 @@ START_TEST (test_every_key)
     e_20 = network_energy ("transceiver_power = 20W\n", NULL);
     ck_assert (transceivers > 0);
     ck_assert_rel (e_20 - e_hdr, transceivers * (20 - 4.25) / 1e3, 1e-9);
+    /* Against the same hour without a network: its switches (250 W each,
+     * models/switches/quantum-qm8700.ini) and optics. */
+    ck_assert_rel (e_hdr - network_energy (NULL, NULL),
+                   (network_switches * 250 + transceivers * 4.25) / 1e3, 1e-9);
   }
   /* enable = false: no power model, no power metrics. */
   {
