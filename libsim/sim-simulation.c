@@ -1390,7 +1390,7 @@ on_timer (SimEngine *engine, const SimEvent *ev, gpointer data)
   t->id = 0;
   t->next_free = self->free_timer;
   self->free_timer = slot + 1;
-  if (run_is_over (self))
+  if (run_is_over (self) && self->scenario->horizon == SIM_TIME_NEVER)
     return;
   tick (self, ev->time);
   func (self, ev->time, user_data);

@@ -348,7 +348,9 @@ void     sim__simulation_add_power_watch (SimSimulation *self, SimPowerWatchFunc
 /* A timer: @func is called at simulated time @when (not before now), as
  * an event of its own, after the accumulators were brought up to @when;
  * the state is noted (and the watches called) after it returns.  Returns
- * an id for sim__simulation_cancel_timer(), or 0 if @when is past. */
+ * an id for sim__simulation_cancel_timer(), or 0 if @when is past.  Without
+ * a horizon, a timer due once no job runs, waits or is still to come does
+ * not fire: the run is over. */
 typedef void (*SimTimerFunc) (SimSimulation *self, SimTime now, gpointer user_data);
 /**
  * sim__simulation_add_timer: (skip)
