@@ -20,6 +20,8 @@
  *    rating; direct liquid cooling cuts the facility's non-IT power about
  *    as the Vertiv/NVIDIA study measured (18.1 %), immersion cuts server
  *    power 5-15 % (Microsoft/Wiwynn);
+ *  - GPUs draw idle plus dynamic power times their busy GPU-seconds, so a
+ *    job waiting on the network draws less;
  *  - a capped GPU never draws above its cap in a busy run, and capped jobs
  *    slow per the curve;
  *  - every [power] and [cooling] key moves the result the expected way;
@@ -414,6 +416,41 @@ START_TEST (test_published_node_power)
                  "DGX H100 training: %.0f W, %.1f %% of 10.2 kW", h100_training,
                  100 * h100_training / 10200);
   ck_assert (h100_training <= 8400 * 1.05);
+}
+END_TEST
+
+START_TEST (test_communication_draws_less)
+{
+  /* A data-parallel job on two DGX H100 that waits on the network part of
+   * each iteration keeps its GPUs busy less, and they draw
+   * 16 x 69 W + 631 W x its busy GPU-seconds (compute-bound work). */
+  g_autoptr(GError) error = NULL;
+  double energy[2], busy[2], seconds[2];
+
+  for (guint comm = 0; comm < 2; comm++)
+    {
+      g_autofree char *text =
+        g_strdup_printf ("[scenario]\nname = comm\nhorizon = 1h\n[pool a]\nmodel = DGX-H100\n"
+                         "count = 2\n[workload]\nsource = synthetic\nrate = 3600000000/h\n"
+                         "jobs = 1\n[class c]\ngpus = 16\nduration = constant(2h)\n%s"
+                         "[fabric]\ntopology = single-switch\nswitch = Quantum-2-QM9700\n"
+                         "[power]\n",
+                         comm ? "iteration = 300ms\ngradient = 4GB\noverlap = 0\n" : "");
+      g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "comm.ini", NULL, NULL,
+                                                               &error);
+      g_autoptr(SimSimulation) sim = NULL;
+      ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+      sim = sim_simulation_new (sc, &error);
+      ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+      ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+      energy[comm] = metric (sim, "energy_gpu_kwh") * 3.6e6;
+      busy[comm] = metric (sim, "active_gpu_seconds");
+      seconds[comm] = metric (sim, "simulated_time");
+      ck_assert_rel (energy[comm], 16 * 69.0 * seconds[comm] + 631 * busy[comm], 1e-9);
+    }
+  ck_assert_msg (busy[1] < 0.95 * busy[0], "busy %.0f GPU-s communicating, %.0f not", busy[1],
+                 busy[0]);
+  ck_assert (energy[1] < energy[0]);
 }
 END_TEST
 
@@ -868,6 +905,7 @@ main (void)
   tcase_add_test (tc, test_outdoor_steps_by_hand);
   tcase_add_test (tc, test_published_node_power);
   tcase_add_test (tc, test_published_pue);
+  tcase_add_test (tc, test_communication_draws_less);
   tcase_add_test (tc, test_cap_never_exceeded);
   tcase_add_test (tc, test_every_key);
   tcase_add_test (tc, test_bad_input);
