@@ -17,16 +17,25 @@
  *    rest memory-bound); a DGX A100 at full load within 10 % of 6.5 kW;
  *  - each cooling type's default PUE (at its rated outdoor temperature) in
  *    the published range its catalogue file cites; chillers' COP 6 at the
- *    rating; direct liquid cooling cuts the facility's non-IT power about
- *    as the Vertiv/NVIDIA study measured (18.1 %), immersion cuts server
- *    power 5-15 % (Microsoft/Wiwynn);
+ *    rating; direct liquid cooling cuts the facility's non-IT power and
+ *    its total at least as much as the Vertiv/NVIDIA retrofit measured
+ *    (18.1 % and 10.2 %), immersion cuts server power 5-15 %
+ *    (Microsoft/Wiwynn);
  *  - GPUs draw idle plus dynamic power times their busy GPU-seconds, so a
  *    job waiting on the network draws less;
- *  - a capped GPU never draws above its cap in a busy run, and capped jobs
- *    slow per the curve;
+ *  - a capped GPU never draws above its cap in a busy run; capped,
+ *    clock-limited and woken jobs take the time worked out by hand; capped
+ *    typical training is at most 10 % slower for 10-25 % less energy
+ *    (McDonald et al., arXiv 2205.09646: about 15 % less for a marginal
+ *    slowdown);
+ *  - the network draws its switches' power and its transceivers' (per
+ *    the builder's count) exactly;
  *  - every [power] and [cooling] key moves the result the expected way;
  *  - bad caps, bad keys and bad CSV rows are errors naming file, line and
  *    key.
+ * What it does not check: the catalogue's node figures themselves (their
+ * sources are in models/SOURCES.md D), nor cooling plants beyond the
+ * published PUE figures.
  */
 #include "config.h"
 
