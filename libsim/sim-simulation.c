@@ -864,8 +864,6 @@ gpu_sharing_mode (SimSimulation *self, guint gpu)
   return self->scenario->sharing.mode;
 }
 
-/* The factor sharing puts into a running job's speed: min(1, C / a) on a
- * MIG instance, min(1, K / D) on a time-shared GPU, 1 otherwise. */
 /* The speed s of JOB's work at its GPUs' clocks, against full clocks:
  * the slowest of its GPUs sets the pace (power/sim-power.h). */
 static double
@@ -881,9 +879,11 @@ cap_speed (SimSimulation *self, const SimJob *job)
   return s;
 }
 
-/* The factor sharing and power caps put into a running job's speed: a
- * capped or clock-limited GPU of speed s is, for the job, as a MIG
- * instance of capacity s (power/sim-power.h). */
+/* The factor sharing and power caps put into a running job's speed:
+ * min(1, C s / a) on a MIG instance, min(1, K s / D) on a time-shared GPU,
+ * min(1, s / a) otherwise, s being its GPUs' speed at their clocks (a
+ * capped or clock-limited GPU is, for the job, as a MIG instance of
+ * capacity s: power/sim-power.h). */
 static double
 share_speed (SimSimulation *self, const SimJob *job)
 {
@@ -1171,12 +1171,13 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   job->start = now;
   if (job->first_start < 0)
     job->first_start = now;
-  /* Its GPUs' speed, its scaling on their count and its share of a
-   * shared GPU: one product, the speed every rate of the job is measured
-   * against (a change of share rescales it: share_refresh()). */
+  /* Its nodes wake if asleep; it holds its GPUs for their power. */
   wake = wake_nodes (self, placement);
   power_busy (self, job, 0, 1);
   power_node_load (self, job);
+  /* Its GPUs' speed, its scaling on their count and its share of a
+   * shared GPU: one product, the speed every rate of the job is measured
+   * against (a change of share rescales it: share_refresh()). */
   share_join (self, job, 1);
   job->share = share_speed (self, job);
   job->speed = gpu_speed (self, job) * scaling_factor (self, job) * job->share;
