@@ -877,6 +877,20 @@ START_TEST (test_bad_csv)
                        "CSV case %u: \"%s\" not in: %s", i, cases[i].expect[k], error->message);
       g_unlink (csv);
     }
+  /* A node model without the power of its parts cannot be powered. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SimScenario) sc =
+      sim_scenario_load_from_data ("[scenario]\nname = b\n[pool a]\nmodel = HGX-B200\ncount = 1\n"
+                                   "[workload]\nsource = synthetic\nrate = 1/h\njobs = 1\n"
+                                   "gpus = 1\nduration = constant(1h)\n[power]\n", -1, "b.ini",
+                                   NULL, NULL, &error);
+    g_autoptr(SimSimulation) sim = sim_simulation_new (sc, &error);
+    ck_assert (sim == NULL);
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_MISSING));
+    ck_assert_msg (strstr (error->message, "b.ini:12: [power]") != NULL &&
+                   strstr (error->message, "B200") != NULL, "%s", error->message);
+  }
   /* An unknown cooling type names the ones there are. */
   {
     g_autoptr(GError) error = NULL;
