@@ -285,6 +285,14 @@ sim__power_set_cap (SimPower *power, guint gpu, double cap_w, GError **error)
     }
   node = sim_cluster_get_node (power->cluster, sim_cluster_get_gpu (power->cluster, gpu)->node);
   np = &power->models[node->pool];
+  if (cap_w > 0 && (np->gpu.idle_w <= 0 || np->gpu.max_w <= np->gpu.idle_w))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "GPU %u (%s) cannot be capped: its model has no tdp and idle_power below it "
+                   "in the catalogue (%s)", gpu, node->gpu_model->name,
+                   node->gpu_model->source_file ? node->gpu_model->source_file : "");
+      return FALSE;
+    }
   if (!(cap_w >= 0) || !isfinite (cap_w) || (cap_w > 0 && cap_w <= np->gpu.idle_w))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
