@@ -612,6 +612,29 @@ contains "$tmp/stdout" "-29.5% *" "MD: 4 to 8 GPUs cut the mean JCT by 29.5 %"
 expect 0 compare "$RENDER"
 contains "$tmp/stdout" "+20.5% *" "render: 4 GPUs rather than 8 raise the mean JCT by 20.5 %"
 
+# ---- cost ---------------------------------------------------------------------
+
+# Own against rent: the figures the scenario's comments and the README give.
+COST="$SIM_TOP_SRCDIR/scenarios/cost-own-rent.ini"
+expect 0 run "$COST"
+contains "$tmp/stdout" "capex         \$6,006,080" "gpusim run cost-own-rent: capex"
+contains "$tmp/stdout" "\$4.916 per GPU-hour" "gpusim run cost-own-rent: the reserved price"
+contains "$tmp/stdout" "owning is cheaper above 27.2 % utilization" "cost-own-rent: break-even against reserved"
+contains "$tmp/stdout" "not counted" "cost-own-rent without power: energy not counted"
+expect 0 run "$COST" --json
+"$PYTHON" -c 'import json,sys; m=json.load(sys.stdin)["metrics"]; assert m["cost_per_gpu_hour"]["unit"]=="USD/GPU-h" and m["cost_emissions"]["unit"]=="kgCO2e"' <"$tmp/stdout" ||
+    fail "gpusim run --json: cost metrics with their units"
+expect 0 compare "$COST" -n 2 -q -m cost_per_gpu_hour -m cost_break_even_reserved
+contains "$tmp/stdout" "cost_break_even_reserved (fraction)" "gpusim compare --metric cost_break_even_reserved"
+contains "$tmp/stdout" "high" "gpusim compare cost-own-rent: its variants"
+expect 1 run "$COST" --set cost.cloud=AWS-p5.48xlarg
+contains "$tmp/stderr" "did you mean \"AWS-p5.48xlarge\"" "gpusim run with an unknown cloud"
+printf 'hour,usd_per_kwh\n0,0.08\nnoon,0.2\n' >"$tmp/tou.csv"
+expect 1 run "$COST" --set cost.energy_price=0 --set "cost.energy_price_file=$tmp/tou.csv"
+contains "$tmp/stderr" "tou.csv:3: hour:" "gpusim run with a bad time-of-use row"
+expect 1 validate "$COST" --set cost.maintenance=1.5
+contains "$tmp/stderr" "--set cost.maintenance" "gpusim validate with a bad [cost] key"
+
 # ---- fgd (the FGD study's experiment) ----------------------------------------
 
 ONODES="$SIM_TOP_SRCDIR/tests/data/openb-nodes.csv"
