@@ -776,6 +776,14 @@ static const SimAccumulatorVTable cost_vtable = {
   cost_advance, cost_job_event, cost_report, cost_free,
 };
 
+static void
+cost_acc_free (CostAcc *c)
+{
+  cost_free (&c->parent);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CostAcc, cost_acc_free)
+
 /* The section of scenario pool @i, for messages. */
 static char *
 pool_group (const SimScenario *sc, guint i)
@@ -907,7 +915,7 @@ sim__cost_accumulator_new (const SimScenario *sc, const SimCatalogue *catalogue,
                            const SimCluster *cluster, GError **error)
 {
   const SimCostConfig *cfg;
-  CostAcc *c;
+  g_autoptr(CostAcc) c = NULL;
   SimTime phase;
 
   g_return_val_if_fail (sc != NULL && catalogue != NULL && cluster != NULL, NULL);
@@ -928,7 +936,7 @@ sim__cost_accumulator_new (const SimScenario *sc, const SimCatalogue *catalogue,
     {
       if (!sim__cost_schedule_load (&c->price, cfg->energy_price_file, "usd_per_kwh",
                                     MAX_USD_PER_KWH, phase, error))
-        goto fail;
+        return NULL;
     }
   else
     sim__cost_schedule_init_flat (&c->price, cfg->energy_price);
@@ -936,16 +944,12 @@ sim__cost_accumulator_new (const SimScenario *sc, const SimCatalogue *catalogue,
     {
       if (!sim__cost_schedule_load (&c->carbon, cfg->carbon_intensity_file, "kgco2e_per_kwh",
                                     MAX_KGCO2E_PER_KWH, phase, error))
-        goto fail;
+        return NULL;
     }
   else
     sim__cost_schedule_init_flat (&c->carbon, cfg->carbon_intensity);
   if (!price_nodes (c, sc, cluster, error) || !choose_cloud (c, sc, catalogue, cluster, error))
-    goto fail;
+    return NULL;
   price_fabric (c, sc, catalogue, cluster);
-  return &c->parent;
-
-fail:
-  cost_free (&c->parent);
-  return NULL;
+  return &g_steal_pointer (&c)->parent;
 }
