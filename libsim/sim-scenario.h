@@ -167,6 +167,115 @@ typedef enum {
 } SimWorkloadSource;
 
 /**
+ * SimPowerConfig:
+ * @enabled: the scenario has a [power] section whose enable is not false
+ * @clock_exponent: k in c = f^k, the share of a busy GPU's dynamic power at
+ *   clock f (power/sim-power.h); > 0
+ * @memory_power: the share of a busy GPU's dynamic power it draws while its
+ *   work waits on memory, [0, 1]
+ * @clock_limit: the GPUs' clock limit as a share of their maximum, (0, 1];
+ *   1: none
+ * @gpu_cap_w: a power cap on every GPU, W; 0: none
+ * @gpu_cap_share: a power cap on every GPU as a share of its TDP; 0: none
+ * @sleep_after: an idle node falls asleep after this long; 0: never
+ * @wake_time: how long a job placed on a sleeping node waits for it
+ * @psu_efficiency: replaces every node model's power-supply efficiency; 0:
+ *   the catalogue's
+ * @sleep_power_w: replaces every node model's sleep power; < 0: the
+ *   catalogue's
+ * @electrical_efficiency: the facility's power distribution (UPS,
+ *   transformers), (0, 1]: facility power = (IT + cooling) / it
+ * @transceiver_power_w: replaces every link model's power per optical
+ *   transceiver; < 0: the catalogue's
+ *
+ * The [power] section of a scenario.
+ */
+typedef struct {
+  gboolean enabled;
+  double   clock_exponent;
+  double   memory_power;
+  double   clock_limit;
+  double   gpu_cap_w;
+  double   gpu_cap_share;
+  SimTime  sleep_after;
+  SimTime  wake_time;
+  double   psu_efficiency;
+  double   sleep_power_w;
+  double   electrical_efficiency;
+  double   transceiver_power_w;
+} SimPowerConfig;
+
+/**
+ * sim_power_config_init:
+ * @config: (out caller-allocates): the configuration to fill
+ *
+ * Sets the defaults: power off, k = 3, mu = 0.5, no clock limit nor cap,
+ * no sleep, the catalogue's efficiencies and sleep power, power
+ * distribution 95 % efficient.
+ */
+void sim_power_config_init (SimPowerConfig *config);
+
+/**
+ * SimOutdoorKind:
+ * @SIM_OUTDOOR_CONSTANT: one temperature all the time
+ * @SIM_OUTDOOR_CURVE: a daily and seasonal cosine around a mean
+ * @SIM_OUTDOOR_CSV: hourly (or any) steps read from a CSV file
+ *
+ * Where the outdoor temperature comes from ([cooling] outdoor).
+ */
+typedef enum {
+  SIM_OUTDOOR_CONSTANT,
+  SIM_OUTDOOR_CURVE,
+  SIM_OUTDOOR_CSV,
+} SimOutdoorKind;
+
+/**
+ * SimCoolingConfig:
+ * @enabled: the scenario has a [cooling] section
+ * @model: the cooling model's name in the catalogue (its type: air,
+ *   liquid, immersion, or a user's own model)
+ * @crah_fan: replaces the model's, or NAN
+ * @chiller_cop: replaces the model's, or NAN
+ * @economizer_c: replaces the model's, or NAN
+ * @liquid_share: replaces the model's, or NAN
+ * @liquid_pumps: replaces the model's, or NAN
+ * @dry_cooler: replaces the model's, or NAN
+ * @server_fans: replaces the model's, or NAN
+ * @misc: replaces the model's, or NAN
+ * @outdoor: where the outdoor temperature comes from
+ * @outdoor_c: the constant temperature, or the curve's annual mean, in
+ *   degrees C
+ * @daily_swing: the curve's daily half-range, K (warmest at 15:00)
+ * @seasonal_swing: the curve's yearly half-range of daily means, K
+ * @warmest_day: the curve's warmest day of the year, from 0 (1 January,
+ *   where simulated time starts)
+ * @step: the curve is held constant over steps this long
+ * @outdoor_csv: (nullable): the CSV file of time and temperature rows,
+ *   absolute
+ *
+ * The [cooling] section of a scenario (power/sim-cooling.h).
+ */
+typedef struct {
+  gboolean       enabled;
+  char          *model;
+  double         crah_fan;
+  double         chiller_cop;
+  double         economizer_c;
+  double         liquid_share;
+  double         liquid_pumps;
+  double         dry_cooler;
+  double         server_fans;
+  double         misc;
+  SimOutdoorKind outdoor;
+  double         outdoor_c;
+  double         daily_swing;
+  double         seasonal_swing;
+  double         warmest_day;
+  SimTime        step;
+  char          *outdoor_csv;
+} SimCoolingConfig;
+
+/**
  * SimScenario:
  *
  * A parsed, validated scenario.  Reference-counted; fields are read-only.
@@ -223,6 +332,9 @@ typedef struct {
   SimTime  sample_interval; /* time-series interval */
   gboolean write_jobs;
   gboolean write_timeseries;
+
+  SimPowerConfig power;     /* [power] */
+  SimCoolingConfig cooling; /* [cooling] */
 } SimScenario;
 
 GType sim_scenario_get_type (void) G_GNUC_CONST;

@@ -10,6 +10,9 @@
 #include "fabric/sim-collective.h"
 #include "fabric/sim-job-comm.h"
 #include "power/sim-cost-private.h"
+#include "power/sim-power.h"
+#include "power/sim-cooling.h"
+#include "power/sim-energy.h"
 #include "report/sim-metrics.h"
 #include "sched/sim-policy-private.h"
 #include "sched/sim-plugin.h"
@@ -105,7 +108,31 @@ struct _SimSimulation {
   GPtrArray     **sharers;    /* per GPU: the running time-sharing jobs on it, or NULL */
   double         *demand;     /* per GPU: their summed activity */
   double          active_gpus; /* sum over running jobs of the GPUs they keep busy */
+
+  /* Power (power/sim-power.h). */
+  SimPower       *power;      /* always there: caps and activity per GPU */
+  SimCooling     *cooling;    /* NULL without a [cooling] section */
+  guint32         k_weather, k_nap;
+  SimTime        *idle_since; /* per node: when it last became idle, or -1 (busy); with sleep */
+  guint32        *nap_tag;    /* per node: the version of its pending nap */
+  GArray         *watches;    /* PowerWatch */
+  gboolean        in_watch;
+  GArray         *timers;     /* Timer, by index; free ones chained through next_free */
+  guint           free_timer; /* first free slot + 1; 0: none */
+  guint32         k_timer;
 };
+
+typedef struct {
+  SimPowerWatchFunc func;
+  gpointer          data;
+} PowerWatch;
+
+typedef struct {
+  SimTimerFunc func;
+  gpointer     data;
+  SimEventId   id;
+  guint        next_free;
+} Timer;
 
 G_DEFINE_FINAL_TYPE (SimSimulation, sim_simulation, G_TYPE_OBJECT)
 
@@ -169,6 +196,12 @@ sim_simulation_finalize (GObject *object)
       g_clear_pointer (&self->sharers[g], g_ptr_array_unref);
   g_clear_pointer (&self->sharers, g_free);
   g_clear_pointer (&self->demand, g_free);
+  g_clear_pointer (&self->power, sim__power_free);
+  g_clear_pointer (&self->cooling, sim__cooling_free);
+  g_clear_pointer (&self->idle_since, g_free);
+  g_clear_pointer (&self->nap_tag, g_free);
+  g_clear_pointer (&self->watches, g_array_unref);
+  g_clear_pointer (&self->timers, g_array_unref);
   g_clear_pointer (&self->cluster, sim_cluster_free);
   g_clear_pointer (&self->catalogue, sim_catalogue_free);
   g_clear_pointer (&self->scenario, sim_scenario_unref);
@@ -195,6 +228,8 @@ sim_simulation_init (SimSimulation *self)
   self->requeue = g_ptr_array_new ();
   sim__metrics_init (&self->metrics, 0, NULL, NULL);
   self->accumulators = g_ptr_array_new_with_free_func (free_accumulator);
+  self->watches = g_array_new (FALSE, FALSE, sizeof (PowerWatch));
+  self->timers = g_array_new (FALSE, FALSE, sizeof (Timer));
   g_ptr_array_add (self->accumulators, sim__metrics_accumulator_new (&self->metrics));
 }
 
@@ -242,6 +277,8 @@ request_decision (SimSimulation *self)
   sim_engine_schedule (self->engine, at, self->k_decide, 0, NULL, 0);
 }
 
+static void note_power (SimSimulation *self);
+
 /* The state that holds until the next event, for the metrics. */
 static void
 note_state (SimSimulation *self)
@@ -257,6 +294,21 @@ note_state (SimSimulation *self)
       const SimJob *head = self->queue->pdata[0];
       self->state.fragmented = sim_cluster_fragmented_gpus (self->cluster,
                                                                 sim_job_get_min_gpus (head));
+    }
+  if (self->scenario->power.enabled)
+    note_power (self);
+  if (self->watches->len > 0 && !self->in_watch)
+    {
+      /* The watches see the state as it now is; what they change is noted
+       * by the calls they make, without calling them again. */
+      SimTime now = sim_engine_now (self->engine);
+      self->in_watch = TRUE;
+      for (guint i = 0; i < self->watches->len; i++)
+        {
+          const PowerWatch *w = &g_array_index (self->watches, PowerWatch, i);
+          w->func (self, now, w->data);
+        }
+      self->in_watch = FALSE;
     }
 }
 
@@ -308,6 +360,23 @@ accumulate_job (SimSimulation *self, SimJobEvent event, const SimJob *job, SimTi
       SimAccumulator *acc = self->accumulators->pdata[i];
       acc->vtable->job_event (acc, event, job, class_name, now);
     }
+}
+
+/* The power drawn from now on, for the accumulators (power/sim-power.h):
+ * IT, cooling and the facility's total. */
+static void
+note_power (SimSimulation *self)
+{
+  double it = sim__power_it_w (self->power), cooling = 0;
+  gboolean economizer = FALSE;
+
+  if (self->cooling != NULL)
+    cooling = sim__cooling_power (self->cooling, it, &economizer);
+  self->state.it_power_w = it;
+  self->state.gpu_power_w = sim__power_gpus_w (self->power);
+  self->state.economizer = economizer;
+  self->state.cooling_power_w = cooling;
+  self->state.facility_power_w = (it + cooling) / self->scenario->power.electrical_efficiency;
 }
 
 static inline void
@@ -570,6 +639,11 @@ schedule_completion (SimSimulation *self, SimJob *job, SimTime now)
 }
 
 static gboolean job_time_shares (const SimJob *job);
+static void power_busy (SimSimulation *self, const SimJob *job, double delta, int tenants);
+static void power_node_load (SimSimulation *self, const SimJob *job);
+static void node_idle (SimSimulation *self, const SimJob *job, SimTime now);
+static void job_energy (SimSimulation *self, SimJob *job, SimTime now, gboolean running);
+static SimTime wake_nodes (SimSimulation *self, const SimPlacement *placement);
 static void share_join (SimSimulation *self, SimJob *job, int sign);
 static void share_refresh (SimSimulation *self, guint g, SimTime now);
 
@@ -602,8 +676,12 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
   g_queue_unlink (&self->running, &job->running_link);
   self->computing_milli -= job->computing;
   job->computing = 0;
+  power_busy (self, job, -job->active_gpus, -1);
+  power_node_load (self, job);
+  node_idle (self, job, now);
   self->active_gpus -= job->active_gpus;
   job->active_gpus = 0;
+  job_energy (self, job, now, FALSE);
   job->version++;
   sim_engine_cancel (self->engine, job->completion);
   job->completion = 0;
@@ -789,14 +867,34 @@ gpu_sharing_mode (SimSimulation *self, guint gpu)
 
 /* The factor sharing puts into a running job's speed: min(1, C / a) on a
  * MIG instance, min(1, K / D) on a time-shared GPU, 1 otherwise. */
+/* The speed s of JOB's work at its GPUs' clocks, against full clocks:
+ * the slowest of its GPUs sets the pace (power/sim-power.h). */
+static double
+cap_speed (SimSimulation *self, const SimJob *job)
+{
+  double s = 1.0;
+
+  if (!sim__power_any_slowed (self->power))
+    return 1.0;
+  for (guint i = 0; i < job->n_gpus; i++)
+    s = MIN (s, sim_power_speed (sim__power_get_clock (self->power, job->gpus[i]),
+                                 job->spec.memory_bound));
+  return s;
+}
+
+/* The factor sharing and power caps put into a running job's speed: a
+ * capped or clock-limited GPU of speed s is, for the job, as a MIG
+ * instance of capacity s (power/sim-power.h). */
 static double
 share_speed (SimSimulation *self, const SimJob *job)
 {
+  double s = cap_speed (self, job);
+
   if (job->spec.mig_profile != NULL)
     {
       double capacity, sms;
       job_holding (self, job, &capacity, &sms);
-      return sim_sharing_mig_factor (job_activity (job), capacity);
+      return sim_sharing_mig_factor (job_activity (job), capacity * s);
     }
   if (job_time_shares (job) && self->sharers != NULL && self->sharers[job->gpus[0]] != NULL)
     {
@@ -804,9 +902,9 @@ share_speed (SimSimulation *self, const SimJob *job)
       return sim_sharing_factor (self->demand[g],
                                  sim_sharing_capacity (&self->scenario->sharing,
                                                        gpu_sharing_mode (self, g),
-                                                       self->sharers[g]->len));
+                                                       self->sharers[g]->len) * s);
     }
-  return 1.0;
+  return s == 1.0 ? 1.0 : sim_sharing_mig_factor (job_activity (job), s);
 }
 
 /* Brings the activity metric's state up to date with JOB's rate: the GPUs
@@ -826,6 +924,65 @@ account_computing (SimSimulation *self, SimJob *job)
   job->computing = c;
 }
 
+/* JOB's GPUs are kept DELTA more GPUs busy in all (shared equally), and
+ * TENANTS more jobs hold each. */
+static void
+power_busy (SimSimulation *self, const SimJob *job, double delta, int tenants)
+{
+  double each = delta / job->n_gpus;
+  double intensity = sim_power_intensity (job->spec.memory_bound,
+                                          self->scenario->power.memory_power);
+
+  for (guint i = 0; i < job->n_gpus; i++)
+    sim__power_add_busy (self->power, job->gpus[i], each, intensity, tenants);
+}
+
+/* The load of the nodes JOB is on, for their CPUs' power: the larger of
+ * the share of their GPUs allocated and of their CPU reserved. */
+static void
+power_node_load (SimSimulation *self, const SimJob *job)
+{
+  guint last = G_MAXUINT;
+
+  if (!self->scenario->power.enabled)
+    return;
+  for (guint i = 0; i < job->n_gpus; i++)
+    {
+      guint n = sim_cluster_get_gpu (self->cluster, job->gpus[i])->node;
+      const SimNode *node = sim_cluster_get_node (self->cluster, n);
+      guint64 milli = 0;
+      double load;
+      if (n == last)
+        continue;
+      last = n;
+      for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+        milli += sim_cluster_get_gpu (self->cluster, g)->used_milli;
+      load = node->n_gpus > 0 ? milli / (node->n_gpus * (double) SIM_GPU_WHOLE) : 0;
+      if (node->cpu_milli > 0)
+        load = MAX (load, (node->cpu_milli - node->free_cpu_milli) / (double) node->cpu_milli);
+      sim__power_set_node_load (self->power, n, load);
+    }
+}
+
+/* JOB's energy brought up to NOW at the power it was charged with, and
+ * its power from now on (sim-energy.h). */
+static void
+job_energy (SimSimulation *self, SimJob *job, SimTime now, gboolean running)
+{
+  if (!self->scenario->power.enabled)
+    return;
+  if (now > job->power_since)
+    job->energy_j += job->power_w * sim_time_to_seconds (now - job->power_since);
+  job->power_since = now;
+  job->power_w = 0;
+  if (running && job->n_gpus > 0)
+    job->power_w = sim__power_job_w (self->power, job->gpus, job->n_gpus,
+                                     job->spec.gpu_milli / (double) SIM_GPU_WHOLE,
+                                     job->active_gpus / job->n_gpus *
+                                       sim_power_intensity (job->spec.memory_bound,
+                                                            self->scenario->power.memory_power));
+}
+
 static void
 account_activity (SimSimulation *self, SimJob *job)
 {
@@ -834,11 +991,15 @@ account_activity (SimSimulation *self, SimJob *job)
   if (job->state == SIM_JOB_RUNNING && job->speed > 0)
     {
       job_holding (self, job, &capacity, &sms);
-      busy = job->n_gpus * sms * MIN (1.0, job_activity (job) / capacity * job->share) *
+      busy = job->n_gpus * sms *
+             MIN (1.0, job_activity (job) / (capacity * cap_speed (self, job)) * job->share) *
              (job->rate / job->speed);
     }
+  if (job->n_gpus > 0)
+    power_busy (self, job, busy - job->active_gpus, 0);
   self->active_gpus += busy - job->active_gpus;
   job->active_gpus = busy;
+  job_energy (self, job, sim_engine_now (self->engine), job->state == SIM_JOB_RUNNING);
 }
 
 /* A time-sharing job joins (SIGN 1) or leaves (-1) its GPU's sharers. */
@@ -952,6 +1113,7 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   SimTime now = sim_engine_now (self->engine);
   guint32 asked_milli = job->spec.gpu_milli;
   guint reserved = 0;
+  SimTime wake;
   g_autoptr(GArray) shares = NULL;
 
   if (job->spec.mig_profile != NULL)
@@ -1013,6 +1175,9 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   /* Its GPUs' speed, its scaling on their count and its share of a
    * shared GPU: one product, the speed every rate of the job is measured
    * against (a change of share rescales it: share_refresh()). */
+  wake = wake_nodes (self, placement);
+  power_busy (self, job, 0, 1);
+  power_node_load (self, job);
   share_join (self, job, 1);
   job->share = share_speed (self, job);
   job->speed = gpu_speed (self, job) * scaling_factor (self, job) * job->share;
@@ -1022,6 +1187,12 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
        * whatever the instance's speed. */
       job->work_left += (SimTime) llround ((double) self->scenario->mig_reconfigure_time *
                                            job->speed);
+    }
+  if (wake > 0)
+    {
+      /* Its nodes were asleep: it waits for them to wake, as long
+       * whatever its speed. */
+      job->work_left += (SimTime) llround ((double) wake * job->speed);
     }
   job->rate = job->speed;
   job->last_update = now;
@@ -1097,6 +1268,163 @@ static void
 on_wake (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
   request_decision (data);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Idle nodes asleep ([power] sleep_after, power/sim-power.h).               */
+
+static gboolean
+node_is_idle (SimSimulation *self, guint n)
+{
+  const SimNode *node = sim_cluster_get_node (self->cluster, n);
+
+  for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+    {
+      const SimGpu *gpu = sim_cluster_get_gpu (self->cluster, g);
+      if (gpu->used_milli > 0 || gpu->mig_used > 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Node N is idle from NOW: it falls asleep after [power] sleep_after,
+ * unless a job comes first (a newer tag makes the nap stale). */
+static void
+schedule_nap (SimSimulation *self, guint n, SimTime now)
+{
+  SimTime after = self->scenario->power.sleep_after;
+
+  self->nap_tag[n]++;
+  if (now <= SIM_TIME_NEVER - 1 - after)
+    sim_engine_schedule (self->engine, now + after, self->k_nap, self->nap_tag[n], NULL, n);
+}
+
+/* After JOB left its nodes at NOW: those now idle may sleep later. */
+static void
+node_idle (SimSimulation *self, const SimJob *job, SimTime now)
+{
+  guint last = G_MAXUINT;
+
+  if (self->nap_tag == NULL)
+    return;
+  for (guint i = 0; i < job->n_gpus; i++)
+    {
+      guint n = sim_cluster_get_gpu (self->cluster, job->gpus[i])->node;
+      if (n != last && node_is_idle (self, n))
+        schedule_nap (self, n, now);
+      last = n;
+    }
+}
+
+/* A job is placed on PLACEMENT's GPUs: their nodes wake (and their naps
+ * are called off).  Returns the wait for the ones that were asleep. */
+static SimTime
+wake_nodes (SimSimulation *self, const SimPlacement *placement)
+{
+  SimTime wait = 0;
+
+  if (self->nap_tag == NULL)
+    return 0;
+  for (guint i = 0; i < placement->n_gpus; i++)
+    {
+      guint n = sim_cluster_get_gpu (self->cluster, placement->gpus[i])->node;
+      self->nap_tag[n]++;
+      if (sim__power_is_asleep (self->power, n))
+        {
+          sim__power_set_asleep (self->power, n, FALSE);
+          wait = self->scenario->power.wake_time;
+        }
+    }
+  return wait;
+}
+
+static gboolean run_is_over (SimSimulation *self);
+
+static void
+on_nap (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+  guint n = (guint) ev->arg;
+
+  if (ev->tag != self->nap_tag[n] || !node_is_idle (self, n) ||
+      (run_is_over (self) && self->scenario->horizon == SIM_TIME_NEVER))
+    return;
+  tick (self, ev->time);
+  sim__power_set_asleep (self->power, n, TRUE);
+  note_state (self);
+}
+
+/* The outdoor temperature steps to its next value (sim-cooling.h). */
+static void
+on_weather (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+  SimTime next;
+
+  if (run_is_over (self) && self->scenario->horizon == SIM_TIME_NEVER)
+    return;
+  tick (self, ev->time);
+  next = sim__cooling_set_time (self->cooling, ev->time);
+  note_state (self);
+  if (next != SIM_TIME_NEVER)
+    sim_engine_schedule (engine, next, self->k_weather, 0, NULL, 0);
+}
+
+/* Whether the run has nothing left to do: no job running, waiting or to
+ * come.  Timers and naps due then do not fire (the run is over). */
+static gboolean
+run_is_over (SimSimulation *self)
+{
+  return self->running.length == 0 && self->queue->len == 0 && !self->have_next &&
+         self->requeue->len == 0;
+}
+
+static void
+on_timer (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+  guint slot = (guint) ev->arg;
+  Timer *t = &g_array_index (self->timers, Timer, slot);
+  SimTimerFunc func = t->func;
+  gpointer user_data = t->data;
+
+  t->id = 0;
+  t->next_free = self->free_timer;
+  self->free_timer = slot + 1;
+  if (run_is_over (self))
+    return;
+  tick (self, ev->time);
+  func (self, ev->time, user_data);
+  note_state (self);
+}
+
+/* After GPU G's clock changed: the jobs on it move to their new speed
+ * exactly (progress up to date, completions rescheduled), in start order. */
+static void
+clock_refresh (SimSimulation *self, guint g, SimTime now)
+{
+  for (GList *l = self->running.head; l != NULL; l = l->next)
+    {
+      SimJob *job = l->data;
+      gboolean on = FALSE;
+      double share;
+      for (guint i = 0; i < job->n_gpus && !on; i++)
+        on = job->gpus[i] == g;
+      if (!on)
+        continue;
+      share = share_speed (self, job);
+      if (share != job->share)
+        {
+          update_progress (job, now);
+          job->speed = job->speed / job->share * share;
+          job->share = share;
+          job->rate = job->comm_state != NULL ? sim__job_comm_rate (self->comm, job) : job->speed;
+          account_computing (self, job);
+          job->version++;
+          schedule_completion (self, job, now);
+        }
+      account_activity (self, job);
+    }
 }
 
 /* The jobs running when this pass began, in start order, with their
@@ -1792,6 +2120,70 @@ open_workload (SimSimulation *self, GError **error)
   return workload;
 }
 
+/* The network's constant draw: its switches and optical transceivers,
+ * from the fabric builder's counts. */
+static double
+network_power (SimSimulation *self)
+{
+  const SimScenario *sc = self->scenario;
+  const SimSwitchModel *sw;
+  const SimLinkModel *link = NULL;
+  SimTopologyMetrics counts;
+  double transceiver;
+
+  if (self->topology == NULL)
+    return 0;
+  sim_topology_get_counts (self->topology, &counts);
+  sw = sc->fabric.switch_model != NULL
+         ? sim_catalogue_lookup_switch (self->catalogue, sc->fabric.switch_model) : NULL;
+  if (sc->fabric.link_model != NULL)
+    link = sim_catalogue_lookup_link (self->catalogue, sc->fabric.link_model);
+  else if (sim_cluster_get_n_pools (self->cluster) > 0)
+    link = sim_cluster_get_pool (self->cluster, 0)->model->nic_link;
+  transceiver = sc->power.transceiver_power_w >= 0 ? sc->power.transceiver_power_w
+                : link != NULL ? link->transceiver_power_w : 0;
+  return (sw != NULL ? counts.switches[0] * sw->power_w : 0) + counts.transceivers * transceiver;
+}
+
+/* The power model, the cooling, the energy accumulator, and the sleep of
+ * idle nodes, as the [power] and [cooling] sections ask. */
+static gboolean
+setup_power (SimSimulation *self, GError **error)
+{
+  const SimScenario *sc = self->scenario;
+
+  self->power = sim__power_new (self->cluster, &sc->power, error);
+  if (self->power == NULL)
+    {
+      sim__scenario_locate (sc, "power", NULL, error);
+      return FALSE;
+    }
+  if (!sc->power.enabled)
+    return TRUE;
+  if (sc->cooling.enabled)
+    {
+      self->cooling = sim__cooling_new (&sc->cooling, self->catalogue, error);
+      if (self->cooling == NULL)
+        {
+          sim__scenario_locate (sc, "cooling",
+                                sc->cooling.outdoor == SIM_OUTDOOR_CSV &&
+                                  sim_catalogue_lookup_cooling (self->catalogue,
+                                                                sc->cooling.model) != NULL
+                                  ? "outdoor_csv" : "type", error);
+          return FALSE;
+        }
+      sim__power_set_fan_share (self->power, sim__cooling_get_model (self->cooling)->server_fans);
+    }
+  sim__power_set_network (self->power, network_power (self));
+  if (sc->power.sleep_after > 0)
+    {
+      guint n = sim_cluster_get_n_nodes (self->cluster);
+      self->nap_tag = g_new0 (guint32, n);
+    }
+  g_ptr_array_add (self->accumulators, sim__energy_accumulator_new (self->cooling != NULL));
+  return TRUE;
+}
+
 SimSimulation *
 sim_simulation_new (SimScenario *scenario, GError **error)
 {
@@ -1809,6 +2201,8 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   if (self->cluster == NULL)
     return NULL;
   if (!build_fabric (self, error))
+    return NULL;
+  if (!setup_power (self, error))
     return NULL;
   if (!check_gpu_models (self, error) || !check_mig_profiles (self, error))
     return NULL;
@@ -1838,6 +2232,9 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   self->k_decide = sim_engine_register (self->engine, on_decide, self);
   self->k_sample = sim_engine_register (self->engine, on_sample, self);
   self->k_wake = sim_engine_register (self->engine, on_wake, self);
+  self->k_timer = sim_engine_register (self->engine, on_timer, self);
+  self->k_weather = sim_engine_register (self->engine, on_weather, self);
+  self->k_nap = sim_engine_register (self->engine, on_nap, self);
   return g_steal_pointer (&self);
 }
 
@@ -2016,9 +2413,21 @@ start (SimSimulation *self)
 {
   self->started = TRUE;
   sim__metrics_clear (&self->metrics);
-  sim__metrics_init (&self->metrics, sim_cluster_get_n_gpus (self->cluster),
-                     self->jobs_file ? sim__atomic_file_stream (self->jobs_file) : NULL,
-                     self->series_file ? sim__atomic_file_stream (self->series_file) : NULL);
+  sim__metrics_init_power (&self->metrics, sim_cluster_get_n_gpus (self->cluster),
+                           self->jobs_file ? sim__atomic_file_stream (self->jobs_file) : NULL,
+                           self->series_file ? sim__atomic_file_stream (self->series_file) : NULL,
+                           self->scenario->power.enabled);
+  if (self->cooling != NULL)
+    {
+      SimTime next = sim__cooling_set_time (self->cooling, 0);
+      if (next != SIM_TIME_NEVER)
+        sim_engine_schedule (self->engine, next, self->k_weather, 0, NULL, 0);
+    }
+  if (self->nap_tag != NULL)
+    for (guint n = 0; n < sim_cluster_get_n_nodes (self->cluster); n++)
+      schedule_nap (self, n, 0);
+  if (self->scenario->power.enabled)
+    note_power (self);
   pull_next (self);
   if (self->scenario->write_timeseries && self->series_file != NULL)
     sim_engine_schedule (self->engine, self->scenario->sample_interval, self->k_sample, 0, NULL, 0);
@@ -2040,6 +2449,7 @@ finish (SimSimulation *self, GError **error)
   for (GList *l = self->running.head; l != NULL; l = l->next)
     {
       update_progress (l->data, end);
+      job_energy (self, l->data, end, TRUE);
       accumulate_job (self, SIM_JOB_UNFINISHED, l->data, end);
     }
   /* Preempted jobs waiting again have used GPU time too. */
@@ -2372,4 +2782,144 @@ sim_simulation_get_class_speedup (SimSimulation *self, guint job_class, guint n_
       return FALSE;
     }
   return class_speedup (self, self->class_scaling[job_class].config, n_gpus, speedup, error);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Power.                                                                    */
+
+gboolean
+sim__simulation_set_gpu_cap (SimSimulation *self, guint gpu, double cap_w, GError **error)
+{
+  SimTime now;
+  gboolean live;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  now = sim_engine_now (self->engine);
+  live = self->started && !self->finished;
+  if (gpu < sim_cluster_get_n_gpus (self->cluster) &&
+      sim__power_get_cap (self->power, gpu) == cap_w)
+    return TRUE;
+  if (live)
+    tick (self, now);
+  if (!sim__power_set_cap (self->power, gpu, cap_w, error))
+    return FALSE;
+  if (!live)
+    return TRUE;
+  clock_refresh (self, gpu, now);
+  note_state (self);
+  return TRUE;
+}
+
+double
+sim__simulation_get_gpu_cap (SimSimulation *self, guint gpu)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  g_return_val_if_fail (gpu < sim_cluster_get_n_gpus (self->cluster), 0);
+  return sim__power_get_cap (self->power, gpu);
+}
+
+double
+sim__simulation_get_gpu_activity (SimSimulation *self, guint gpu)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  g_return_val_if_fail (gpu < sim_cluster_get_n_gpus (self->cluster), 0);
+  return sim__power_get_busy (self->power, gpu);
+}
+
+double
+sim__simulation_get_gpu_power (SimSimulation *self, guint gpu)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  g_return_val_if_fail (gpu < sim_cluster_get_n_gpus (self->cluster), 0);
+  if (!self->scenario->power.enabled)
+    return 0;
+  return sim__power_gpu_w (self->power, gpu);
+}
+
+double
+sim__simulation_get_node_power (SimSimulation *self, guint node)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  g_return_val_if_fail (node < sim_cluster_get_n_nodes (self->cluster), 0);
+  if (!self->scenario->power.enabled)
+    return 0;
+  return sim__power_node_w (self->power, node);
+}
+
+gboolean
+sim__simulation_get_power (SimSimulation *self, double *it_w, double *facility_w)
+{
+  double it = 0, facility = 0;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  if (self->scenario->power.enabled)
+    {
+      SimState saved = self->state;
+      note_power (self);
+      it = self->state.it_power_w;
+      facility = self->state.facility_power_w;
+      self->state = saved;
+    }
+  if (it_w != NULL)
+    *it_w = it;
+  if (facility_w != NULL)
+    *facility_w = facility;
+  return self->scenario->power.enabled;
+}
+
+void
+sim__simulation_add_power_watch (SimSimulation *self, SimPowerWatchFunc func, gpointer user_data)
+{
+  PowerWatch w = { func, user_data };
+
+  g_return_if_fail (SIM_IS_SIMULATION (self) && func != NULL);
+  g_array_append_val (self->watches, w);
+}
+
+guint64
+sim__simulation_add_timer (SimSimulation *self, SimTime when, SimTimerFunc func,
+                           gpointer user_data)
+{
+  guint slot;
+  Timer *t;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self) && func != NULL, 0);
+  if (when < sim_engine_now (self->engine) || when >= SIM_TIME_NEVER)
+    return 0;
+  if (self->free_timer > 0)
+    {
+      slot = self->free_timer - 1;
+      self->free_timer = g_array_index (self->timers, Timer, slot).next_free;
+    }
+  else
+    {
+      slot = self->timers->len;
+      g_array_set_size (self->timers, slot + 1);
+    }
+  t = &g_array_index (self->timers, Timer, slot);
+  t->func = func;
+  t->data = user_data;
+  t->next_free = 0;
+  t->id = sim_engine_schedule (self->engine, when, self->k_timer, 0, NULL, slot);
+  return t->id;
+}
+
+gboolean
+sim__simulation_cancel_timer (SimSimulation *self, guint64 timer)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  if (timer == 0)
+    return FALSE;
+  for (guint slot = 0; slot < self->timers->len; slot++)
+    {
+      Timer *t = &g_array_index (self->timers, Timer, slot);
+      if (t->id != timer)
+        continue;
+      sim_engine_cancel (self->engine, timer);
+      t->id = 0;
+      t->next_free = self->free_timer;
+      self->free_timer = slot + 1;
+      return TRUE;
+    }
+  return FALSE;
 }

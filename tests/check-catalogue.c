@@ -687,9 +687,24 @@ static const BadFile bad_files[] = {
     "[node]\nname = N\ngpu = H100-SXM\n", FALSE,
     SIM_ERROR_MISSING, { "@:1: ", "[node] gpus", "missing", "\"8\"" } },
   { "unknown first group",
+    "# a heater\n\n[heater]\nname = S\n", FALSE,
+    SIM_ERROR_UNKNOWN_KEY, { "@:3: ", "[heater]",
+                             "expected [gpu], [node], [link], [switch], [cloud] or "
+                             "[cooling]" } },
+  { "cooling without its type",
     "# a cooler\n\n[cooling]\nname = S\n", FALSE,
-    SIM_ERROR_UNKNOWN_KEY, { "@:3: ", "[cooling]", "expected [gpu], [node], [link], [switch] or "
-                             "[cloud]" } },
+    SIM_ERROR_MISSING, { "@:3: ", "[cooling] type", "missing", "air, liquid, immersion" } },
+  { "cooling of an unknown type",
+    "[cooling]\nname = S\ntype = oil\nchiller_cop = 6\nrated_outdoor = 25\nsupply = 12\n"
+    "cop_max = 12\nserver_fans = 1\npue_low = 1.1\npue_high = 1.2\n", FALSE,
+    SIM_ERROR_INVALID, { "@:3: ", "[cooling] type", "oil", "air, liquid" } },
+  { "cooling whose PUE range is upside down",
+    "[cooling]\nname = S\ntype = air\nchiller_cop = 6\nrated_outdoor = 25\nsupply = 12\n"
+    "cop_max = 12\nserver_fans = 1\npue_low = 1.3\npue_high = 1.2\n", FALSE,
+    SIM_ERROR_INVALID, { "[cooling] pue_high", "1.2", "at least pue_low" } },
+  { "node with a bad power-supply efficiency",
+    "[node]\nname = N\ngpu = H100-SXM\ngpus = 8\npsu_efficiency = 1.2\n", FALSE,
+    SIM_ERROR_INVALID, { "@:5: ", "[node] psu_efficiency", "1.2", "0.3 to 1" } },
   { "unknown key in [link]",
     "[link]\nname = L\nkind = infiniband\nbandwidth = 400Gb/s\nlatnecy = 1us\n", FALSE,
     SIM_ERROR_UNKNOWN_KEY, { "@:5: ", "[link] latnecy", "did you mean \"latency\"?" } },
@@ -772,7 +787,7 @@ static const BadFile bad_files[] = {
   { "empty file",
     "# nothing\n", FALSE,
     SIM_ERROR_MISSING, { "@: ", "expected the file to start with [gpu], [node], [link], "
-                         "[switch] or [cloud]" } },
+                         "[switch], [cloud] or [cooling]" } },
   { "cloud without provider",
     "[cloud]\nname = C\ninstance = i\ngpu = H100-SXM\ngpus = 8\n"
     "reserved_usd_per_hour = 1\nreserved_terms = t\nreserved_source = s\nreserved_date = 2024\n",
