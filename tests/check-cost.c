@@ -19,12 +19,15 @@
  *   fat tree equals the hand sum of models/SOURCES.md prices (DGX H100
  *   $270k, A3 and E; 64-port NDR switch $36k, E) and the fabric's counts,
  *   themselves checked by hand for the single switch and the fat tree;
- * - a scenario without [cost] reports no cost figure.
+ * - a scenario without [cost] reports no cost figure;
+ * - end to end with the power model on: the energy cost and emissions equal
+ *   the price and intensity times the facility energy that the power
+ *   model's own accumulator integrates.
  *
  * What is not asserted: that the published prices are right (only that
  * the model adds them up as it says), the layout of the text summary
- * beyond a few phrases, or the power model (the state is fed by hand; the
- * power model is another module's).
+ * beyond a few phrases, or the power model's figures (the state is fed by
+ * hand, except in the end-to-end test; tests/check-power.c checks them).
  */
 #include "config.h"
 
@@ -757,6 +760,53 @@ START_TEST (test_capex_small_fabric)
 }
 END_TEST
 
+/* Truth: the power model's own energy accumulator (power/sim-energy.c)
+ * integrates facility power independently: at a flat price the energy
+ * cost is price x its facility kWh, the emissions intensity x the same;
+ * under a time-of-use price the cost lies between the cheapest and the
+ * dearest price times it. */
+START_TEST (test_end_to_end_power)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tou = write_file ("e2e.csv", "hour,usd_per_kwh\n0,0.05\n8,0.20\n20,0.08\n");
+  g_autofree char *flat = g_strdup_printf ("[scenario]\nname = e2e\nseed = 2\nhorizon = 3d\n\n"
+                                           "[pool h100]\nmodel = DGX-H100\ncount = 4\n\n"
+                                           "[workload]\nsource = synthetic\nrate = 2/h\n"
+                                           "gpus = 1:0.4, 8:0.6\n"
+                                           "duration = exponential(mean=2h)\n\n"
+                                           "[power]\nenable = true\n\n[cooling]\ntype = air\n\n"
+                                           "[cost]\n%s\n",
+                                           "energy_price = 0.11\ncarbon_intensity = 0.39");
+  g_autofree char *timed = NULL;
+  g_autoptr(SimReport) r = run_scenario (flat, &error);
+  g_autoptr(SimReport) t = NULL;
+  double kwh;
+
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "?");
+  kwh = metric (r, "energy_facility_kwh");
+  ck_assert (kwh > 0);
+  ck_assert (near (metric (r, "cost_energy_kwh"), kwh, 1e-9));
+  ck_assert (near (metric (r, "cost_energy"), 0.11 * kwh, 1e-9));
+  ck_assert (near (metric (r, "cost_emissions"), 0.39 * kwh, 1e-9));
+  /* Owning at the run's utilization costs about what the run cost: the
+   * fitted line is exact only when power is linear in allocation. */
+  ck_assert (metric (r, "cost_idle_energy_per_hour") > 0);
+  ck_assert (metric (r, "cost_dynamic_energy_per_hour") > 0);
+
+  timed = g_strdup_printf ("[scenario]\nname = e2e\nseed = 2\nhorizon = 3d\n\n"
+                           "[pool h100]\nmodel = DGX-H100\ncount = 4\n\n"
+                           "[workload]\nsource = synthetic\nrate = 2/h\ngpus = 1:0.4, 8:0.6\n"
+                           "duration = exponential(mean=2h)\n\n"
+                           "[power]\nenable = true\n\n[cooling]\ntype = air\n\n"
+                           "[cost]\nenergy_price_file = %s\n", tou);
+  t = run_scenario (timed, &error);
+  ck_assert_msg (t != NULL, "%s", error ? error->message : "?");
+  ck_assert (near (metric (t, "energy_facility_kwh"), kwh, 1e-12));
+  ck_assert (metric (t, "cost_energy") > 0.05 * kwh && metric (t, "cost_energy") < 0.20 * kwh);
+  ck_assert (near (metric (t, "cost_energy_price_mean"), metric (t, "cost_energy") / kwh, 1e-9));
+}
+END_TEST
+
 int
 main (void)
 {
@@ -774,6 +824,7 @@ main (void)
   tcase_add_test (tc, test_break_even_constant);
   tcase_add_test (tc, test_break_even_line);
   tcase_add_test (tc, test_capex_small_fabric);
+  tcase_add_test (tc, test_end_to_end_power);
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (keys, setup, teardown);
