@@ -69,6 +69,8 @@
 
 static char *tmpdir;
 
+static char *capex_scenario (const char *fabric, gboolean with_cost);
+
 static void
 setup (void)
 {
@@ -125,8 +127,9 @@ load_catalogue (void)
   return g_steal_pointer (&c);
 }
 
-/* Two DGX H100 nodes (16 GPUs), a workload the fed tests never run, and a
- * [cost] section of @cost's lines. */
+/* Two DGX H100 nodes (16 GPUs), a workload the fed tests never run, a
+ * [cost] section of @cost's lines, and [power] on (its model is not built
+ * by feed(): the tests feed the power themselves). */
 static char *
 scenario_text (const char *pool_model, const char *cost)
 {
@@ -150,7 +153,9 @@ scenario_text (const char *pool_model, const char *cost)
                           "switch = Quantum-2-QM9700\n"
                           "\n"
                           "[cost]\n"
-                          "%s", pool_model, cost);
+                          "%s"
+                          "\n"
+                          "[power]\n", pool_model, cost);
 }
 
 static SimScenario *
@@ -660,6 +665,25 @@ START_TEST (test_bad_key)
 }
 END_TEST
 
+/* capacity_basis = peak needs the power model. */
+START_TEST (test_peak_needs_power)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = capex_scenario ("topology = single-switch\n"
+                                          "switch = Quantum-2-QM9700\n", FALSE);
+  g_autofree char *with = g_strconcat (text, "[cost]\ncapacity_basis = peak\n", NULL);
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (with, -1, "peak.ini", tmpdir, NULL,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = NULL;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_ptr_null (sim);
+  ck_assert_msg (strstr (error->message, "peak.ini:22: [cost] capacity_basis: ") != NULL &&
+                 strstr (error->message, "[power]") != NULL, "%s", error->message);
+}
+END_TEST
+
 /* An override names --set, and a [variant] its own line. */
 START_TEST (test_bad_override)
 {
@@ -835,6 +859,7 @@ main (void)
   tcase_add_loop_test (bad, test_bad_csv, 0, G_N_ELEMENTS (bad_csvs));
   tcase_add_loop_test (bad, test_bad_key, 0, G_N_ELEMENTS (bad_keys));
   tcase_add_test (bad, test_bad_override);
+  tcase_add_test (bad, test_peak_needs_power);
   suite_add_tcase (s, bad);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

@@ -290,7 +290,8 @@ sim_cost_config_set (SimCostConfig *config, const char *key, const char *value,
                          &config->transceiver_price, error);
 
   g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key%s",
-               sim__did_you_mean (sim__closest (key, cost_keys, g_strv_length ((char **) cost_keys))));
+               sim__did_you_mean (sim__closest (key, cost_keys,
+                                                g_strv_length ((char **) cost_keys))));
   return FALSE;
 }
 
@@ -701,7 +702,7 @@ cost_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
   double energy_kwh = c->energy_j / J_PER_KWH;
   double mean_price, a, b;
 
-  if (c->basis == SIM_COST_CAPACITY_PEAK && c->peak_it_w > 0)
+  if (c->basis == SIM_COST_CAPACITY_PEAK)
     capacity_w = c->peak_it_w;
   capex_network = switches * c->switch_price + cables * c->cable_price
                   + transceivers * c->transceiver_price;
@@ -922,6 +923,14 @@ sim__cost_accumulator_new (const SimScenario *sc, const SimCatalogue *catalogue,
   g_return_val_if_fail (sim_cluster_get_n_pools (cluster) > 0, NULL);
 
   cfg = &sc->cost;
+  if (cfg->capacity_basis == SIM_COST_CAPACITY_PEAK && !sc->power.enabled)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "peak: the run draws no power without the power model: expected rated, or "
+                   "a [power] section");
+      sim__scenario_locate (sc, "cost", "capacity_basis", error);
+      return NULL;
+    }
   c = g_new0 (CostAcc, 1);
   c->parent.vtable = &cost_vtable;
   c->gpus = sim_cluster_get_n_gpus (cluster);

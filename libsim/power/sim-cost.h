@@ -8,7 +8,8 @@
  *   model), the fabric's switches, cables and transceivers as the fabric
  *   builder counts them, and the cooling plant and the electrical capacity
  *   per kW of IT power, sized on the cluster's rated IT power (the node
- *   models' maximum power and the switches') or on the peak the run draws;
+ *   models' maximum power and the switches') or on the peak the run draws
+ *   (with the power model on);
  * - owning cost over the run: capex amortized straight-line over
  *   `amortization`, maintenance as a share of capex per year, and energy:
  *   the exact integral of price x facility power between events, with a
@@ -72,8 +73,8 @@ G_BEGIN_DECLS
  * SimCostCapacityBasis:
  * @SIM_COST_CAPACITY_RATED: the cluster's rated IT power: the node models'
  *   maximum power (or base power plus GPU TDPs) and the switches' power
- * @SIM_COST_CAPACITY_PEAK: the peak IT power the run draws (the rated power
- *   when the run draws none, without a power model)
+ * @SIM_COST_CAPACITY_PEAK: the peak IT power the run draws (the power model
+ *   must be on: a [power] section)
  *
  * What the cooling plant and the electrical capacity are sized on.
  */
