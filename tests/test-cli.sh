@@ -620,6 +620,8 @@ expect 0 run "$COST"
 contains "$tmp/stdout" "capex         \$6,006,080" "gpusim run cost-own-rent: capex"
 contains "$tmp/stdout" "\$4.916 per GPU-hour" "gpusim run cost-own-rent: the reserved price"
 contains "$tmp/stdout" "kgCO2e)" "gpusim run cost-own-rent: energy and emissions counted"
+expect 0 run "$COST" --set cost.energy_price=0
+contains "$tmp/stdout" "kWh not priced" "cost-own-rent with power but no energy price"
 # Without the power model: capex, maintenance and rent only, and the summary says so.
 sed '/^\[power\]$/,/^type = air$/d' "$COST" >"$tmp/cost-no-power.ini"
 expect 0 run "$tmp/cost-no-power.ini"

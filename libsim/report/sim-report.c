@@ -571,7 +571,11 @@ format_cost (GString *s, const SimReport *r)
   append_usd (s, value_of (r, "cost_maintenance"));
   g_string_append (s, ", energy ");
   append_usd (s, value_of (r, "cost_energy"));
-  if (value_of (r, "cost_energy_kwh") > 0)
+  if (value_of (r, "cost_energy_kwh") > 0 && value_of (r, "cost_energy") == 0)
+    g_string_append_printf (s, " (%.0f kWh not priced: [cost] has no energy_price, %.1f "
+                            "kgCO2e)\n", value_of (r, "cost_energy_kwh"),
+                            value_of (r, "cost_emissions"));
+  else if (value_of (r, "cost_energy_kwh") > 0)
     g_string_append_printf (s, " (%.0f kWh, %.1f kgCO2e)\n", value_of (r, "cost_energy_kwh"),
                             value_of (r, "cost_emissions"));
   else
