@@ -92,8 +92,18 @@ read_csv (const char *path, GError **error)
         }
       g_strstrip (fields[0]);
       g_strstrip (fields[1]);
-      ok = sim_parse_duration (fields[0], &step.time, &local) &&
-           sim_parse_number (fields[1], -90, 70, &step.celsius, &local);
+      {
+        double seconds;
+        /* Plain seconds, or a duration with its unit. */
+        if (sim_parse_number (fields[0], 0, 9e9, &seconds, NULL))
+          {
+            step.time = sim_time_from_seconds (seconds);
+            ok = TRUE;
+          }
+        else
+          ok = sim_parse_duration (fields[0], &step.time, &local);
+      }
+      ok = ok && sim_parse_number (fields[1], -90, 70, &step.celsius, &local);
       if (!ok && first && g_ascii_isalpha (fields[0][0]))
         {
           first = FALSE;   /* a header */
