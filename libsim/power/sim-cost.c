@@ -576,17 +576,15 @@ typedef struct {
   double   rated_idle_w;      /* ... and at idle (base + GPU idle), for the split */
   double   switch_price, switch_power_w;
   double   cable_price, transceiver_price;
-  char    *cloud;             /* (nullable) the instance rented */
   double   on_demand_gpu_h;   /* USD per GPU-hour, 0 if unknown */
   double   reserved_gpu_h;
-  gboolean price_flat, carbon_flat;
   SimCostSchedule price, carbon;
 
   /* Integrals up to last. */
   SimTime  last;
   double   price_now, carbon_now;
   SimTime  price_until, carbon_until;
-  double   energy_j, it_energy_j;
+  double   energy_j;
   double   energy_usd, emissions_kg;
   double   peak_it_w;
   double   alloc_gpu_s;
@@ -615,7 +613,6 @@ cost_advance (SimAccumulator *acc, const SimState *held, SimTime now)
   c->s_p += power * dt;
   c->s_up += u * power * dt;
   c->energy_j += power * dt;
-  c->it_energy_j += held->it_power_w * dt;
   if (held->it_power_w > c->peak_it_w)
     c->peak_it_w = held->it_power_w;
 
@@ -769,7 +766,6 @@ cost_free (SimAccumulator *acc)
 
   sim__cost_schedule_clear (&c->price);
   sim__cost_schedule_clear (&c->carbon);
-  g_free (c->cloud);
   g_free (c);
 }
 
@@ -881,7 +877,6 @@ choose_cloud (CostAcc *c, const SimScenario *sc, const SimCatalogue *catalogue,
           return FALSE;
         }
     }
-  c->cloud = g_strdup (m->name);
   c->on_demand_gpu_h = m->on_demand_usd_per_hour / m->gpus;
   c->reserved_gpu_h = m->reserved_usd_per_hour / m->gpus;
   return TRUE;
