@@ -2152,6 +2152,26 @@ setup_power (SimSimulation *self, GError **error)
 {
   const SimScenario *sc = self->scenario;
 
+  /* A cap at or below a GPU's idle power cannot be met. */
+  for (guint p = 0; p < sim_cluster_get_n_pools (self->cluster); p++)
+    {
+      const SimGpuModel *gpu = sim_cluster_get_pool (self->cluster, p)->gpu_model;
+      const char *key = sc->power.gpu_cap_w > 0 && sc->power.gpu_cap_w <= gpu->idle_w
+                          ? "gpu_cap"
+                        : sc->power.gpu_cap_share > 0 &&
+                          sc->power.gpu_cap_share * gpu->tdp_w <= gpu->idle_w
+                          ? "gpu_cap_share" : NULL;
+      if (key != NULL)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "a cap of %g W on %s: expected more than its idle power, %g W",
+                       strcmp (key, "gpu_cap") == 0 ? sc->power.gpu_cap_w
+                                                    : sc->power.gpu_cap_share * gpu->tdp_w,
+                       gpu->name, gpu->idle_w);
+          sim__scenario_locate (sc, "power", key, error);
+          return FALSE;
+        }
+    }
   self->power = sim__power_new (self->cluster, &sc->power, error);
   if (self->power == NULL)
     {
