@@ -21,6 +21,8 @@
  *   [output]      timeseries_interval, jobs, timeseries
  *   [fabric]      topology, switch, link, oversubscription, ... (the
  *                 keys of sim_fabric_config_keys())
+ *   [cost]        cloud, amortization, maintenance, energy_price, ... (the
+ *                 keys of sim_cost_config_keys(): power/sim-cost.h)
  *   [variant NAME] section.key = value overrides, for `gpusim compare`
  *   [rl]          reward, window, node_slots, placements, node_actions: the
  *                 reinforcement-learning environment's set-up (sim-rl-env.h);
@@ -51,6 +53,7 @@
 #include "workload/sim-trace-formats.h"
 #include "fabric/sim-topology.h"
 #include "cluster/sim-sharing.h"
+#include "power/sim-cost.h"
 
 G_BEGIN_DECLS
 
@@ -311,6 +314,7 @@ typedef struct {
   SimCommMix        *comm_mix;
   guint              n_comm_mix;
   SimFabricConfig    fabric;     /* kind SIM_FABRIC_NONE without a [fabric] section */
+  SimCostConfig      cost;       /* [cost]: not enabled without the section */
   SimVariant        *variants;
   guint              n_variants;
   SimRlConfig        rl;         /* [rl]: the environment's set-up, not the run's */

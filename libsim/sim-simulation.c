@@ -9,6 +9,7 @@
 #include "core/sim-rng.h"
 #include "fabric/sim-collective.h"
 #include "fabric/sim-job-comm.h"
+#include "power/sim-cost-private.h"
 #include "power/sim-power.h"
 #include "power/sim-cooling.h"
 #include "power/sim-energy.h"
@@ -2225,6 +2226,14 @@ sim_simulation_new (SimScenario *scenario, GError **error)
     return NULL;
   if (!setup_class_scaling (self, error))
     return NULL;
+  if (scenario->cost.enabled)
+    {
+      SimAccumulator *cost = sim__cost_accumulator_new (scenario, self->catalogue,
+                                                        self->cluster, error);
+      if (cost == NULL)
+        return NULL;
+      g_ptr_array_add (self->accumulators, cost);
+    }
 
   self->workload = open_workload (self, error);
   if (self->workload == NULL)

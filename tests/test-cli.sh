@@ -516,10 +516,18 @@ leftover=$(ls -A "$tmp/failed")
 expect 0 models
 contains "$tmp/stdout" "H100-SXM" "gpusim models"
 contains "$tmp/stdout" "DGX-H100" "gpusim models"
+contains "$tmp/stdout" "AWS-p5.48xlarge" "gpusim models: cloud instances"
+contains "$tmp/stdout" "\$98.32" "gpusim models: on-demand price"
 expect 0 models show H100-SXM
 contains "$tmp/stdout" "989" "gpusim models show H100-SXM"
 expect 1 models show H100
 contains "$tmp/stderr" "did you mean" "gpusim models show H100"
+expect 0 models show AWS-p4d.24xlarge
+contains "$tmp/stdout" "reserved: \$14.75 per hour" "gpusim models show: a cloud instance"
+contains "$tmp/stdout" "Capacity Blocks" "gpusim models show: what reserved means"
+expect 0 models --json
+"$PYTHON" -c 'import json,sys; d=json.load(sys.stdin); assert any(c["name"]=="AWS-p5e.48xlarge" and c["reserved_usd_per_hour"]==43.26 for c in d["clouds"])' <"$tmp/stdout" ||
+    fail "gpusim models --json lacks the cloud instances"
 
 # ---- shared GPUs --------------------------------------------------------------
 
@@ -603,6 +611,35 @@ contains "$tmp/stdout" "-23.5% *" "MD: 4 GPUs rather than 8 cut the mean JCT by 
 contains "$tmp/stdout" "-29.5% *" "MD: 4 to 8 GPUs cut the mean JCT by 29.5 %"
 expect 0 compare "$RENDER"
 contains "$tmp/stdout" "+20.5% *" "render: 4 GPUs rather than 8 raise the mean JCT by 20.5 %"
+
+# ---- cost ---------------------------------------------------------------------
+
+# Own against rent: the figures the scenario's comments and the README give.
+COST="$SIM_TOP_SRCDIR/scenarios/cost-own-rent.ini"
+expect 0 run "$COST"
+contains "$tmp/stdout" "capex         \$6,006,080" "gpusim run cost-own-rent: capex"
+contains "$tmp/stdout" "\$4.916 per GPU-hour" "gpusim run cost-own-rent: the reserved price"
+contains "$tmp/stdout" "kgCO2e)" "gpusim run cost-own-rent: energy and emissions counted"
+expect 0 run "$COST" --set cost.energy_price=0
+contains "$tmp/stdout" "kWh not priced" "cost-own-rent with power but no energy price"
+# Without the power model: capex, maintenance and rent only, and the summary says so.
+sed '/^\[power\]$/,/^type = air$/d' "$COST" >"$tmp/cost-no-power.ini"
+expect 0 run "$tmp/cost-no-power.ini"
+contains "$tmp/stdout" "owning is cheaper above 27.2 % utilization" "cost-own-rent without power: break-even against reserved"
+contains "$tmp/stdout" "not counted" "cost-own-rent without power: energy not counted"
+expect 0 run "$COST" --json
+"$PYTHON" -c 'import json,sys; m=json.load(sys.stdin)["metrics"]; assert m["cost_per_gpu_hour"]["unit"]=="USD/GPU-h" and m["cost_emissions"]["unit"]=="kgCO2e"' <"$tmp/stdout" ||
+    fail "gpusim run --json: cost metrics with their units"
+expect 0 compare "$COST" -n 2 -q -m cost_per_gpu_hour -m cost_break_even_reserved
+contains "$tmp/stdout" "cost_break_even_reserved (fraction)" "gpusim compare --metric cost_break_even_reserved"
+contains "$tmp/stdout" "high" "gpusim compare cost-own-rent: its variants"
+expect 1 run "$COST" --set cost.cloud=AWS-p5.48xlarg
+contains "$tmp/stderr" "did you mean \"AWS-p5.48xlarge\"" "gpusim run with an unknown cloud"
+printf 'hour,usd_per_kwh\n0,0.08\nnoon,0.2\n' >"$tmp/tou.csv"
+expect 1 run "$COST" --set cost.energy_price=0 --set "cost.energy_price_file=$tmp/tou.csv"
+contains "$tmp/stderr" "tou.csv:3: hour:" "gpusim run with a bad time-of-use row"
+expect 1 validate "$COST" --set cost.maintenance=1.5
+contains "$tmp/stderr" "--set cost.maintenance" "gpusim validate with a bad [cost] key"
 
 # ---- fgd (the FGD study's experiment) ----------------------------------------
 

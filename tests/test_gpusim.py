@@ -13,7 +13,9 @@ Ethernet-versus-InfiniBand scenario compares its latency-only variant;
 the activity metric (gpu_activity) reads apart from allocation; the power
 model, turned on with --set, draws on the GPUs what their activity says,
 MIG slices their share of the SMs, and its figures reach report[...] with
-their units.
+their units; the [cost] figures (cost per GPU-hour owned and rented, the
+break-even) come through report[...] with their units, agree with the closed
+form Sim.cost_break_even, and move with a [cost] key set from Python.
 
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
@@ -223,6 +225,36 @@ class TransferTests(unittest.TestCase):
         self.assertIn("both endpoint 2", caught.exception.message)
         with self.assertRaises(GLib.Error):
             Sim.Transfers.new_hosts(1, 1e9, Sim.FabricKind.SINGLE_SWITCH, 0, 0, 0)
+
+
+class CostTests(unittest.TestCase):
+    COST = os.path.join(TOP_SRCDIR, "scenarios", "cost-own-rent.ini")
+
+    def test_cost_metrics(self):
+        report = gpusim.run(self.COST)
+        self.assertEqual(report.metrics["cost_per_gpu_hour"][1], "USD/GPU-h")
+        self.assertEqual(report.metrics["cost_break_even_reserved"][1], "fraction")
+        # models/SOURCES.md E: p5.48xlarge $98.32 on demand, $39.33 as a Capacity Block, 8 GPUs.
+        self.assertAlmostEqual(report["cost_rent_on_demand_per_gpu_hour"], 98.32 / 8)
+        self.assertAlmostEqual(report["cost_rent_reserved_per_gpu_hour"], 39.33 / 8)
+        gpus = 16 * 8
+        fixed = report["cost_owning_fixed_per_hour"]
+        idle = report["cost_idle_energy_per_hour"]
+        dynamic = report["cost_dynamic_energy_per_hour"]
+        u = report["cost_break_even_reserved"]
+        self.assertAlmostEqual(u, Sim.cost_break_even(fixed, idle, dynamic, gpus, 39.33 / 8))
+        # Owning at the break-even costs what renting does.
+        self.assertAlmostEqual(fixed + idle + u * dynamic, u * gpus * 39.33 / 8, places=6)
+        self.assertEqual(report.json + "\n", cli("run", self.COST, "--json"))
+
+    def test_cost_key_from_python(self):
+        base = gpusim.run(self.COST)
+        longer = gpusim.run(self.COST, set={"cost.amortization": "8y"})
+        self.assertLess(longer["cost_per_gpu_hour"], base["cost_per_gpu_hour"])
+        self.assertLess(longer["cost_break_even_on_demand"], base["cost_break_even_on_demand"])
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.run(self.COST, set={"cost.cloud": "AWS-p5.48xlarg"})
+        self.assertIn("did you mean \"AWS-p5.48xlarge\"", str(caught.exception))
 
 
 class RunTests(unittest.TestCase):
