@@ -9,6 +9,7 @@
 #include "core/sim-rng.h"
 #include "fabric/sim-collective.h"
 #include "fabric/sim-job-comm.h"
+#include "power/sim-elastic.h"
 #include "report/sim-metrics.h"
 #include "sched/sim-policy-private.h"
 #include "sched/sim-plugin.h"
@@ -67,6 +68,7 @@ struct _SimSimulation {
   SimMetrics     metrics;     /* the built-in metrics, the first accumulator */
   SimState       state;       /* what holds since the last change, for the accumulators */
   GPtrArray     *accumulators; /* SimAccumulator*, told of the state and of job events */
+  SimElastic    *elastic;     /* (nullable) bursting and serverless functions, an accumulator */
   guint64        samples;     /* time-series events (not counted as the run's events) */
   GPtrArray     *queue;       /* SimJob*, in the policy's queue order */
   GQueue         running;     /* SimJob*, in start order (links inside the jobs) */
@@ -458,7 +460,9 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   if (!self->force && self->metrics.submitted > SIM_LIMIT_JOBS)
     fail (self, too_big (self, "scenario", "horizon", "this run has simulated %.3g jobs",
                          (double) self->metrics.submitted));
-  if (can_ever_fit (self, &job->spec))
+  if (self->elastic != NULL && sim__elastic_take_job (self->elastic, job, ev->time))
+    ; /* a serverless function: it runs outside the cluster */
+  else if (can_ever_fit (self, &job->spec))
     {
       enqueue (self, job);
       note_state_before_decision (self);
@@ -1238,6 +1242,8 @@ decision_end (SimSimulation *self)
 
   refresh_rates (self, now);
   note_state (self);
+  if (self->elastic != NULL)
+    sim__elastic_after_pass (self->elastic, now);
 }
 
 static void
@@ -1829,6 +1835,14 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   self->k_decide = sim_engine_register (self->engine, on_decide, self);
   self->k_sample = sim_engine_register (self->engine, on_sample, self);
   self->k_wake = sim_engine_register (self->engine, on_wake, self);
+  if (scenario->elastic.enabled || scenario->serverless.enabled)
+    {
+      self->elastic = sim__elastic_new (self, self->cluster, self->catalogue, self->engine,
+                                        self->queue, error);
+      if (self->elastic == NULL)
+        return NULL;
+      sim__metrics_set_where (&self->metrics, sim__elastic_job_where, self->elastic);
+    }
   return g_steal_pointer (&self);
 }
 
@@ -2224,6 +2238,20 @@ sim_simulation_set_node_available (SimSimulation *self, guint node, gboolean ava
         request_decision (self);
     }
   return TRUE;
+}
+
+void
+sim__simulation_finish_outside (SimSimulation *self, SimJob *job)
+{
+  SimTime now = sim_engine_now (self->engine);
+
+  tick (self, now);
+  self->last_activity = now;
+  job->state = SIM_JOB_DONE;
+  job->end = now;
+  job->work_left = 0;
+  accumulate_job (self, SIM_JOB_FINISHED, job, now);
+  free_job (job);
 }
 
 gboolean

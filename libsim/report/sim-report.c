@@ -31,9 +31,21 @@ sim__format_seconds (SimTime t, char buf[32])
 }
 
 void
+sim__metrics_set_where (SimMetrics *m, SimJobWhereFunc func, gpointer data)
+{
+  m->where = func;
+  m->where_data = data;
+}
+
+void
 sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series)
 {
+  SimJobWhereFunc where = m->where;
+  gpointer where_data = m->where_data;
+
   memset (m, 0, sizeof *m);
+  m->where = where;
+  m->where_data = where_data;
   m->total_gpus = total_gpus;
   m->first_submit = -1;
   m->wait = g_array_new (FALSE, FALSE, sizeof (double));
@@ -42,8 +54,10 @@ sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series)
   m->jobs = jobs;
   m->series = series;
   if (jobs != NULL)
-    fputs ("id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,gpus,gpu_milli,"
-           "nodes,preemptions\n", jobs);
+    fputs (where != NULL ? "id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,"
+                           "gpus,gpu_milli,nodes,preemptions,where\n"
+                         : "id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,"
+                           "gpus,gpu_milli,nodes,preemptions\n", jobs);
   if (series != NULL)
     fputs ("time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
            "fragmented_gpus_avg,arrivals,completions,activity\n", series);
@@ -103,7 +117,7 @@ sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_n
       char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
       fprintf (m->jobs, "%" G_GUINT64_FORMAT ",", job->spec.id);
       sim__csv_write_field (m->jobs, class_name);
-      fprintf (m->jobs, ",%s,%s,%s,%s,%s,%s,%.6f,%u,%u,%u,%u\n",
+      fprintf (m->jobs, ",%s,%s,%s,%s,%s,%s,%.6f,%u,%u,%u,%u",
                sim__format_seconds (job->spec.submit, b1),
                sim__format_seconds (job->first_start, b2), sim__format_seconds (job->end, b3),
                sim__format_seconds (job->first_start - job->spec.submit, b4),
@@ -111,6 +125,9 @@ sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_n
                sim__format_seconds (job->executed, b6), bsld,
                job->n_gpus > 0 ? job->n_gpus : job->spec.gpus,
                job->spec.gpu_milli, job->n_nodes, job->n_preemptions);
+      if (m->where != NULL)
+        fprintf (m->jobs, ",%s", m->where (job, m->where_data));
+      fputc ('\n', m->jobs);
     }
 }
 
