@@ -14,6 +14,9 @@
  *   the profile counts of models/SOURCES.md A2;
  * - the search path: a later directory replaces a same-name model, and
  *   $GPUSIM_MODEL_PATH is read, with empty entries ignored;
+ * - the cloud instance models (models/clouds/) carry the prices of
+ *   models/SOURCES.md E with their dates, resolve to their GPU and node
+ *   models, and a cluster's GPU or node model finds its instance;
  * - bad catalogue files are rejected with messages that name the file, the
  *   line, the group and key, and what was expected.
  *
@@ -319,6 +322,84 @@ START_TEST (test_network_figures)
 }
 END_TEST
 
+/* Truth (per-GPU figures rounded to the source's last digit): models/SOURCES.md E,
+ * "AWS p5.48xlarge (8×H100) on demand" ($98.32
+ * at launch, nextplatform 2023-07-27), "AWS p4d.24xlarge" ($32.77), "AWS
+ * Capacity Blocks" (p5 $39.33, H200 $43.26, p4d $14.75, late 2024), and the
+ * per-GPU-hour figures the same rows give ($12.29, $4.10, $4.916, $5.408,
+ * $1.844). */
+START_TEST (test_cloud_models)
+{
+  g_autoptr(SimCatalogue) c = load_source_catalogue ();
+  g_autoptr(GPtrArray) clouds = sim_catalogue_get_clouds (c);
+  const SimCloudModel *p5 = sim_catalogue_lookup_cloud (c, "AWS-p5.48xlarge");
+  const SimCloudModel *p4d = sim_catalogue_lookup_cloud (c, "aws-p4d.24xlarge");
+  const SimCloudModel *p5e = sim_catalogue_lookup_cloud (c, "AWS-p5e.48xlarge");
+  g_autofree char *text = NULL;
+
+  ck_assert_ptr_nonnull (p5);
+  ck_assert_ptr_nonnull (p4d);
+  ck_assert_ptr_nonnull (p5e);
+  ck_assert_uint_ge (clouds->len, 3);
+  for (guint i = 1; i < clouds->len; i++)
+    ck_assert_int_lt (g_ascii_strcasecmp (((SimCloudModel *) clouds->pdata[i - 1])->name,
+                                          ((SimCloudModel *) clouds->pdata[i])->name), 0);
+
+  ck_assert_str_eq (p5->provider, "AWS");
+  ck_assert_str_eq (p5->instance, "p5.48xlarge");
+  ck_assert_ptr_eq (p5->gpu, sim_catalogue_lookup_gpu (c, "H100-SXM"));
+  ck_assert_uint_eq (p5->gpus, 8);
+  ck_assert (near (p5->on_demand_usd_per_hour, 98.32));
+  ck_assert (fabs (p5->on_demand_usd_per_hour / p5->gpus - 12.29) < 0.005);
+  ck_assert_str_eq (p5->on_demand_date, "2023-07-27");
+  ck_assert (near (p5->reserved_usd_per_hour, 39.33));
+  ck_assert (fabs (p5->reserved_usd_per_hour / p5->gpus - 4.916) < 0.0006);
+  ck_assert (strstr (p5->reserved_terms, "Capacity Blocks") != NULL);
+  ck_assert_str_eq (p5->reserved_date, "2024");
+
+  ck_assert_ptr_eq (p4d->gpu, sim_catalogue_lookup_gpu (c, "A100-SXM-40GB"));
+  ck_assert_uint_eq (p4d->gpus, 8);
+  ck_assert (near (p4d->on_demand_usd_per_hour, 32.77));
+  ck_assert (fabs (p4d->on_demand_usd_per_hour / p4d->gpus - 4.10) < 0.005);
+  ck_assert (near (p4d->reserved_usd_per_hour, 14.75));
+  ck_assert (fabs (p4d->reserved_usd_per_hour / p4d->gpus - 1.844) < 0.0006);
+
+  /* Built like the HGX H200 node: the GPU model and count come from it. */
+  ck_assert_ptr_eq (p5e->node, sim_catalogue_lookup_node (c, "HGX-H200"));
+  ck_assert_str_eq (p5e->gpu_name, "H200-SXM");
+  ck_assert_ptr_eq (p5e->gpu, sim_catalogue_lookup_gpu (c, "H200-SXM"));
+  ck_assert_uint_eq (p5e->gpus, 8);
+  ck_assert (p5e->on_demand_usd_per_hour == 0);
+  ck_assert (near (p5e->reserved_usd_per_hour, 43.26));
+  ck_assert (fabs (p5e->reserved_usd_per_hour / p5e->gpus - 5.408) < 0.0006);
+
+  /* A reservation never costs more than on demand. */
+  for (guint i = 0; i < clouds->len; i++)
+    {
+      const SimCloudModel *m = clouds->pdata[i];
+      ck_assert (m->on_demand_usd_per_hour == 0
+                 || m->reserved_usd_per_hour <= m->on_demand_usd_per_hour);
+      ck_assert (m->on_demand_usd_per_hour == 0 || m->on_demand_date != NULL);
+      ck_assert (m->reserved_usd_per_hour == 0 || m->reserved_date != NULL);
+    }
+
+  /* Matching a cluster: by node model first, then by GPU model and count. */
+  ck_assert_ptr_eq (sim_catalogue_match_cloud (c, "DGX-H100", "H100-SXM", 8), p5);
+  ck_assert_ptr_eq (sim_catalogue_match_cloud (c, "DGX-A100", "A100-SXM-40GB", 8), p4d);
+  ck_assert_ptr_eq (sim_catalogue_match_cloud (c, "hgx-h200", NULL, 0), p5e);
+  ck_assert_ptr_eq (sim_catalogue_match_cloud (c, NULL, "h200-sxm", 8), p5e);
+  ck_assert_ptr_null (sim_catalogue_match_cloud (c, NULL, "H100-SXM", 4));
+  ck_assert_ptr_null (sim_catalogue_match_cloud (c, "MI300X-8", "MI300X", 8));
+
+  text = sim_catalogue_describe (c, "AWS-p5.48xlarge", NULL);
+  ck_assert_ptr_nonnull (text);
+  ck_assert (strstr (text, "(cloud instance model)") != NULL);
+  ck_assert (strstr (text, "on demand: $98.32 per hour ($12.290 per GPU-hour)") != NULL);
+  ck_assert (strstr (text, "reserved: $39.33 per hour") != NULL);
+  ck_assert_str_eq (sim_catalogue_suggest_cloud (c, "AWS-p5.48xlarg"), "AWS-p5.48xlarge");
+}
+END_TEST
+
 /* Truth: the MIG user guide's rules, restated as invariants, checked on
  * every GPU that has MIG. */
 START_TEST (test_mig_invariants)
@@ -607,7 +688,8 @@ static const BadFile bad_files[] = {
     SIM_ERROR_MISSING, { "@:1: ", "[node] gpus", "missing", "\"8\"" } },
   { "unknown first group",
     "# a cooler\n\n[cooling]\nname = S\n", FALSE,
-    SIM_ERROR_UNKNOWN_KEY, { "@:3: ", "[cooling]", "expected [gpu], [node], [link] or [switch]" } },
+    SIM_ERROR_UNKNOWN_KEY, { "@:3: ", "[cooling]", "expected [gpu], [node], [link], [switch] or "
+                             "[cloud]" } },
   { "unknown key in [link]",
     "[link]\nname = L\nkind = infiniband\nbandwidth = 400Gb/s\nlatnecy = 1us\n", FALSE,
     SIM_ERROR_UNKNOWN_KEY, { "@:5: ", "[link] latnecy", "did you mean \"latency\"?" } },
@@ -689,8 +771,59 @@ static const BadFile bad_files[] = {
     SIM_ERROR_PARSE, { "@: ", "not a valid key file" } },
   { "empty file",
     "# nothing\n", FALSE,
-    SIM_ERROR_MISSING, { "@: ", "expected the file to start with [gpu], [node], [link] or "
-                         "[switch]" } },
+    SIM_ERROR_MISSING, { "@: ", "expected the file to start with [gpu], [node], [link], "
+                         "[switch] or [cloud]" } },
+  { "cloud without provider",
+    "[cloud]\nname = C\ninstance = i\ngpu = H100-SXM\ngpus = 8\n"
+    "reserved_usd_per_hour = 1\nreserved_terms = t\nreserved_source = s\nreserved_date = 2024\n",
+    FALSE, SIM_ERROR_MISSING, { "@:1: ", "[cloud] provider", "missing", "\"AWS\"" } },
+  { "cloud without a price",
+    "[cloud]\nname = C\nprovider = P\ninstance = i\ngpu = H100-SXM\ngpus = 8\n", FALSE,
+    SIM_ERROR_MISSING, { "@:1: ", "[cloud] on_demand_usd_per_hour", "on-demand or a reserved" } },
+  { "cloud price without its date",
+    "[cloud]\nname = C\nprovider = P\ninstance = i\ngpu = H100-SXM\ngpus = 8\n"
+    "on_demand_usd_per_hour = 98.32\non_demand_source = s\n", FALSE,
+    SIM_ERROR_MISSING, { "@:7: ", "[cloud] on_demand_date", "missing for on_demand_usd_per_hour" } },
+  { "cloud reserved price without terms",
+    "[cloud]\nname = C\nprovider = P\ninstance = i\ngpu = H100-SXM\ngpus = 8\n"
+    "reserved_usd_per_hour = 39\nreserved_source = s\nreserved_date = 2024\n", FALSE,
+    SIM_ERROR_MISSING, { "@:7: ", "[cloud] reserved_terms", "what the reserved price buys" } },
+  { "cloud bad date",
+    "[cloud]\nname = C\nprovider = P\ninstance = i\ngpu = H100-SXM\ngpus = 8\n"
+    "on_demand_usd_per_hour = 98.32\non_demand_source = s\non_demand_date = 2023-02-30\n", FALSE,
+    SIM_ERROR_INVALID, { "@:9: ", "[cloud] on_demand_date", "\"2023-02-30\" is not a date",
+                         "YYYY-MM-DD" } },
+  { "cloud reserved above on demand",
+    "[cloud]\nname = C\nprovider = P\ninstance = i\ngpu = H100-SXM\ngpus = 8\n"
+    "on_demand_usd_per_hour = 30\non_demand_source = s\non_demand_date = 2024\n"
+    "reserved_usd_per_hour = 40\nreserved_terms = t\nreserved_source = s\n"
+    "reserved_date = 2024\n", FALSE,
+    SIM_ERROR_INVALID, { "@:10: ", "[cloud] reserved_usd_per_hour", "at most the on-demand" } },
+  { "cloud negative price",
+    "[cloud]\nname = C\nprovider = P\ninstance = i\ngpu = H100-SXM\ngpus = 8\n"
+    "on_demand_usd_per_hour = -3\non_demand_source = s\non_demand_date = 2024\n", FALSE,
+    SIM_ERROR_INVALID, { "@:7: ", "[cloud] on_demand_usd_per_hour", "out of range" } },
+  { "cloud without GPU or node",
+    "[cloud]\nname = C\nprovider = P\ninstance = i\n"
+    "on_demand_usd_per_hour = 3\non_demand_source = s\non_demand_date = 2024\n", FALSE,
+    SIM_ERROR_MISSING, { "@:1: ", "[cloud] gpu", "node = DGX-H100" } },
+  { "cloud misspelt key",
+    "[cloud]\nname = C\nprovider = P\ninstance = i\ngpu = H100-SXM\ngpus = 8\n"
+    "on_demand_usd_per_hr = 3\n", FALSE,
+    SIM_ERROR_UNKNOWN_KEY, { "@:7: ", "[cloud] on_demand_usd_per_hr",
+                             "did you mean \"on_demand_usd_per_hour\"?" } },
+  { "cloud with unknown GPU",
+    "[cloud]\nname = C\nprovider = P\ninstance = i\ngpu = H100-SMX\ngpus = 8\n"
+    "on_demand_usd_per_hour = 3\non_demand_source = s\non_demand_date = 2024\n", TRUE,
+    SIM_ERROR_NOT_FOUND, { "@:5: ", "[cloud] gpu", "did you mean \"H100-SXM\"?" } },
+  { "cloud with unknown node",
+    "[cloud]\nname = C\nprovider = P\ninstance = i\n\nnode = DGX-H10\n"
+    "on_demand_usd_per_hour = 3\non_demand_source = s\non_demand_date = 2024\n", TRUE,
+    SIM_ERROR_NOT_FOUND, { "@:6: ", "[cloud] node", "did you mean \"DGX-H100\"?" } },
+  { "cloud GPUs disagree with its node",
+    "[cloud]\nname = C\nprovider = P\ninstance = i\nnode = DGX-H100\ngpus = 4\n"
+    "on_demand_usd_per_hour = 3\non_demand_source = s\non_demand_date = 2024\n", TRUE,
+    SIM_ERROR_INVALID, { "@:6: ", "[cloud] gpus", "DGX-H100's 8 GPUs" } },
 };
 
 START_TEST (test_bad_file)
@@ -733,6 +866,8 @@ START_TEST (test_bad_file)
   ck_assert_ptr_null (sim_catalogue_lookup_node (c, "S"));
   ck_assert_ptr_null (sim_catalogue_lookup_link (c, "L"));
   ck_assert_ptr_null (sim_catalogue_lookup_switch (c, "S"));
+  if (!t->resolve)
+    ck_assert_ptr_null (sim_catalogue_lookup_cloud (c, "C"));
   remove_tree (root);
 }
 END_TEST
@@ -748,6 +883,7 @@ catalogue_suite (void)
   tcase_add_test (tc, test_published_figures);
   tcase_add_test (tc, test_network_figures);
   tcase_add_test (tc, test_mig_invariants);
+  tcase_add_test (tc, test_cloud_models);
   tcase_add_loop_test (tc, test_mig_counts, 0, G_N_ELEMENTS (mig_counts));
   tcase_add_test (tc, test_precedence);
   tcase_add_test (tc, test_model_path_env);

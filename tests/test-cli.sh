@@ -516,10 +516,18 @@ leftover=$(ls -A "$tmp/failed")
 expect 0 models
 contains "$tmp/stdout" "H100-SXM" "gpusim models"
 contains "$tmp/stdout" "DGX-H100" "gpusim models"
+contains "$tmp/stdout" "AWS-p5.48xlarge" "gpusim models: cloud instances"
+contains "$tmp/stdout" "\$98.32" "gpusim models: on-demand price"
 expect 0 models show H100-SXM
 contains "$tmp/stdout" "989" "gpusim models show H100-SXM"
 expect 1 models show H100
 contains "$tmp/stderr" "did you mean" "gpusim models show H100"
+expect 0 models show AWS-p4d.24xlarge
+contains "$tmp/stdout" "reserved: \$14.75 per hour" "gpusim models show: a cloud instance"
+contains "$tmp/stdout" "Capacity Blocks" "gpusim models show: what reserved means"
+expect 0 models --json
+"$PYTHON" -c 'import json,sys; d=json.load(sys.stdin); assert any(c["name"]=="AWS-p5e.48xlarge" and c["reserved_usd_per_hour"]==43.26 for c in d["clouds"])' <"$tmp/stdout" ||
+    fail "gpusim models --json lacks the cloud instances"
 
 # ---- shared GPUs --------------------------------------------------------------
 

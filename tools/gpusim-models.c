@@ -1,6 +1,6 @@
 /* gpusim-models.c: `gpusim models`, the hardware catalogue on the command line.
  *
- *   gpusim models [--path DIR]... [--json]            lists GPU, node, link and switch models
+ *   gpusim models [--path DIR]... [--json]            lists GPU, node, link, switch and cloud models
  *   gpusim models [--path DIR]... [--json] show NAME  prints one model
  */
 #include "config.h"
@@ -183,6 +183,47 @@ print_network_tables (const SimCatalogue *catalogue)
   g_ptr_array_unref (st.rows);
 }
 
+/* "$98.32", or "-" for an unknown (zero) price. */
+static char *
+hourly (double usd, guint divisor)
+{
+  if (usd == 0 || divisor == 0)
+    return g_strdup ("-");
+  return g_strdup_printf ("$%.2f", usd / divisor);
+}
+
+static void
+print_cloud_table (const SimCatalogue *catalogue)
+{
+  g_autoptr(GPtrArray) clouds = sim_catalogue_get_clouds (catalogue);
+  Table ct = { 8, "lllrrrrl", g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev) };
+
+  table_add (&ct, g_strsplit ("CLOUD|PROVIDER|GPUS|ON DEMAND/H|PER GPU-H|RESERVED/H|PER GPU-H|"
+                              "PRICE DATES", "|", -1));
+  for (guint i = 0; i < clouds->len; i++)
+    {
+      const SimCloudModel *m = clouds->pdata[i];
+      char **row = g_new0 (char *, 9);
+
+      row[0] = g_strdup (m->name);
+      row[1] = g_strdup_printf ("%s %s", m->provider, m->instance);
+      row[2] = g_strdup_printf ("%u x %s", m->gpus, m->gpu_name ? m->gpu_name : "?");
+      row[3] = hourly (m->on_demand_usd_per_hour, 1);
+      row[4] = hourly (m->on_demand_usd_per_hour, m->gpus);
+      row[5] = hourly (m->reserved_usd_per_hour, 1);
+      row[6] = hourly (m->reserved_usd_per_hour, m->gpus);
+      row[7] = g_strdup_printf ("%s / %s", m->on_demand_date ? m->on_demand_date : "-",
+                                m->reserved_date ? m->reserved_date : "-");
+      table_add (&ct, row);
+    }
+  if (clouds->len > 0)
+    {
+      g_print ("\n");
+      table_print (&ct);
+    }
+  g_ptr_array_unref (ct.rows);
+}
+
 static void
 print_tables (const SimCatalogue *catalogue)
 {
@@ -240,6 +281,7 @@ print_tables (const SimCatalogue *catalogue)
   g_ptr_array_unref (gt.rows);
   g_ptr_array_unref (nt.rows);
   print_network_tables (catalogue);
+  print_cloud_table (catalogue);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -395,6 +437,29 @@ build_switch (JsonBuilder *b, const SimSwitchModel *w)
 }
 
 static void
+build_cloud (JsonBuilder *b, const SimCloudModel *m)
+{
+  json_builder_begin_object (b);
+  add_string (b, "kind", "cloud");
+  add_string (b, "name", m->name);
+  add_string (b, "description", m->description);
+  add_string (b, "source_file", m->source_file);
+  add_string (b, "provider", m->provider);
+  add_string (b, "instance", m->instance);
+  add_string (b, "node", m->node_name);
+  add_string (b, "gpu", m->gpu_name);
+  add_int (b, "gpus", m->gpus);
+  add_double (b, "on_demand_usd_per_hour", m->on_demand_usd_per_hour);
+  add_string (b, "on_demand_source", m->on_demand_source);
+  add_string (b, "on_demand_date", m->on_demand_date);
+  add_double (b, "reserved_usd_per_hour", m->reserved_usd_per_hour);
+  add_string (b, "reserved_terms", m->reserved_terms);
+  add_string (b, "reserved_source", m->reserved_source);
+  add_string (b, "reserved_date", m->reserved_date);
+  json_builder_end_object (b);
+}
+
+static void
 print_json (JsonBuilder *b)
 {
   g_autoptr(JsonNode) root = json_builder_get_root (b);
@@ -440,6 +505,15 @@ print_list_json (const SimCatalogue *catalogue)
       build_switch (b, switches->pdata[i]);
     json_builder_end_array (b);
   }
+  {
+    g_autoptr(GPtrArray) clouds = sim_catalogue_get_clouds (catalogue);
+
+    json_builder_set_member_name (b, "clouds");
+    json_builder_begin_array (b);
+    for (guint i = 0; i < clouds->len; i++)
+      build_cloud (b, clouds->pdata[i]);
+    json_builder_end_array (b);
+  }
   json_builder_end_object (b);
   print_json (b);
 }
@@ -466,8 +540,8 @@ gpusim_cmd_models (int argc, char **argv)
   g_option_context_set_help_enabled (ctx, FALSE);
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_summary (ctx,
-    "Lists the GPU, node, link and switch models of the hardware catalogue,\n"
-    "or shows one.\n"
+    "Lists the GPU, node, link, switch and cloud instance models of the\n"
+    "hardware catalogue, or shows one.\n"
     "\n"
     "The catalogue is read from the installed models directory, then from\n"
     "each directory in $GPUSIM_MODEL_PATH (colon-separated), then from each\n"
@@ -476,6 +550,7 @@ gpusim_cmd_models (int argc, char **argv)
     "Examples:\n"
     "  gpusim models\n"
     "  gpusim models show H100-SXM\n"
+    "  gpusim models show AWS-p5.48xlarge\n"
     "  gpusim models --path ./my-models --json\n");
 
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
@@ -508,8 +583,9 @@ gpusim_cmd_models (int argc, char **argv)
       const SimNodeModel *node = sim_catalogue_lookup_node (catalogue, name);
       const SimLinkModel *link = sim_catalogue_lookup_link (catalogue, name);
       const SimSwitchModel *sw = sim_catalogue_lookup_switch (catalogue, name);
+      const SimCloudModel *cloud = sim_catalogue_lookup_cloud (catalogue, name);
 
-      if (json && (gpu != NULL || node != NULL || link != NULL || sw != NULL))
+      if (json && (gpu != NULL || node != NULL || link != NULL || sw != NULL || cloud != NULL))
         {
           g_autoptr(JsonBuilder) b = json_builder_new ();
           if (gpu != NULL)
@@ -518,8 +594,10 @@ gpusim_cmd_models (int argc, char **argv)
             build_node (b, node);
           else if (link != NULL)
             build_link (b, link);
-          else
+          else if (sw != NULL)
             build_switch (b, sw);
+          else
+            build_cloud (b, cloud);
           print_json (b);
         }
       else

@@ -14,10 +14,11 @@
  *   PATH:LINE: [group] key: what is wrong: what was expected
  *
  * Models live in hash tables keyed by the lower-cased name, one per kind
- * (GPU, node, link, switch), so lookups ignore case and a later model of
- * the same name replaces the earlier one.  Node models point at their GPU
- * model and at the link and switch models they name; the pointers are
- * refreshed after every file, since a replaced model is freed.
+ * (GPU, node, link, switch, cloud), so lookups ignore case and a later
+ * model of the same name replaces the earlier one.  Node models point at
+ * their GPU model and at the link and switch models they name, cloud
+ * models at their node and GPU models; the pointers are refreshed after
+ * every file, since a replaced model is freed.
  */
 #include "config.h"
 
@@ -48,11 +49,19 @@ typedef struct {
   int          ref_lines[4]; /* lines of intra_link, nic_link, pcie_link, nvswitch */
 } NodeEntry;
 
+/* A cloud instance model and the lines of the keys that resolution checks. */
+typedef struct {
+  SimCloudModel pub;      /* first, so that a CloudEntry * is a SimCloudModel * */
+  gboolean      gpu_given;  /* the file gave `gpu` (else it comes from the node) */
+  int           node_line, gpu_line, gpus_line;
+} CloudEntry;
+
 struct _SimCatalogue {
   GHashTable *gpus;     /* lower-cased name -> SimGpuModel *, owned */
   GHashTable *nodes;    /* lower-cased name -> NodeEntry *, owned */
   GHashTable *links;    /* lower-cased name -> SimLinkModel *, owned */
   GHashTable *switches; /* lower-cased name -> SimSwitchModel *, owned */
+  GHashTable *clouds;   /* lower-cased name -> CloudEntry *, owned */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -125,7 +134,28 @@ switch_model_free (SimSwitchModel *m)
   g_free (m);
 }
 
+static void
+cloud_entry_free (CloudEntry *e)
+{
+  if (e == NULL)
+    return;
+  g_free (e->pub.name);
+  g_free (e->pub.description);
+  g_free (e->pub.source_file);
+  g_free (e->pub.provider);
+  g_free (e->pub.instance);
+  g_free (e->pub.node_name);
+  g_free (e->pub.gpu_name);
+  g_free (e->pub.on_demand_source);
+  g_free (e->pub.on_demand_date);
+  g_free (e->pub.reserved_terms);
+  g_free (e->pub.reserved_source);
+  g_free (e->pub.reserved_date);
+  g_free (e);
+}
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimGpuModel, gpu_model_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CloudEntry, cloud_entry_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NodeEntry, node_entry_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimLinkModel, link_model_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimSwitchModel, switch_model_free)
@@ -242,6 +272,7 @@ typedef struct {
 #define MIG(field) offsetof (SimMigProfile, field)
 #define LINK(field) offsetof (SimLinkModel, field)
 #define SWITCH(field) offsetof (SimSwitchModel, field)
+#define CLOUD(field) offsetof (SimCloudModel, field)
 
 static const KeyDesc gpu_keys[] = {
   { "name", KIND_STRING, GPU (name), TRUE, FALSE, 0, 0, "a model name such as \"H100-SXM\"" },
@@ -363,6 +394,35 @@ static const KeyDesc switch_keys[] = {
     "a price in US dollars such as \"36000\"" },
   { "in_network_reduction", KIND_BOOL, SWITCH (in_network_reduction), FALSE, FALSE, 0, 0,
     "true or false" },
+};
+
+static const KeyDesc cloud_keys[] = {
+  { "name", KIND_STRING, CLOUD (name), TRUE, FALSE, 0, 0,
+    "a model name such as \"AWS-p5.48xlarge\"" },
+  { "description", KIND_STRING, CLOUD (description), FALSE, FALSE, 0, 0, "a line of text" },
+  { "provider", KIND_STRING, CLOUD (provider), TRUE, FALSE, 0, 0, "a provider such as \"AWS\"" },
+  { "instance", KIND_STRING, CLOUD (instance), TRUE, FALSE, 0, 0,
+    "the provider's instance type such as \"p5.48xlarge\"" },
+  { "node", KIND_STRING, CLOUD (node_name), FALSE, FALSE, 0, 0,
+    "a [node] model name such as \"DGX-H100\"" },
+  { "gpu", KIND_STRING, CLOUD (gpu_name), FALSE, FALSE, 0, 0,
+    "a GPU model name such as \"H100-SXM\"" },
+  { "gpus", KIND_UINT, CLOUD (gpus), FALSE, FALSE, 1, 4096,
+    "the number of GPUs per instance, an integer such as \"8\"" },
+  { "on_demand_usd_per_hour", KIND_NUMBER, CLOUD (on_demand_usd_per_hour), FALSE, TRUE, 0, 1e6,
+    "the on-demand price of one instance-hour in US dollars, such as \"98.32\"" },
+  { "on_demand_source", KIND_STRING, CLOUD (on_demand_source), FALSE, FALSE, 0, 0,
+    "where the on-demand price comes from, a line of text" },
+  { "on_demand_date", KIND_STRING, CLOUD (on_demand_date), FALSE, FALSE, 0, 0,
+    "the date of the on-demand price, \"YYYY\", \"YYYY-MM\" or \"YYYY-MM-DD\"" },
+  { "reserved_usd_per_hour", KIND_NUMBER, CLOUD (reserved_usd_per_hour), FALSE, TRUE, 0, 1e6,
+    "the reserved price of one instance-hour in US dollars, such as \"39.33\"" },
+  { "reserved_terms", KIND_STRING, CLOUD (reserved_terms), FALSE, FALSE, 0, 0,
+    "what the reserved price buys, such as \"AWS EC2 Capacity Blocks for ML\"" },
+  { "reserved_source", KIND_STRING, CLOUD (reserved_source), FALSE, FALSE, 0, 0,
+    "where the reserved price comes from, a line of text" },
+  { "reserved_date", KIND_STRING, CLOUD (reserved_date), FALSE, FALSE, 0, 0,
+    "the date of the reserved price, \"YYYY\", \"YYYY-MM\" or \"YYYY-MM-DD\"" },
 };
 
 static const char * const link_kinds[] = {
@@ -882,6 +942,145 @@ parse_switch (GKeyFile *kf, const FileIndex *fi, GError **error)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Cloud instance models */
+
+/* TRUE if @text is a date "YYYY", "YYYY-MM" or "YYYY-MM-DD" that exists. */
+static gboolean
+valid_date (const char *text)
+{
+  guint y = 0, m = 1, d = 1;
+  gsize n = strlen (text);
+
+  for (gsize i = 0; i < n; i++)
+    if (!(g_ascii_isdigit (text[i]) || ((i == 4 || i == 7) && text[i] == '-')))
+      return FALSE;
+  if (n == 4)
+    y = (guint) g_ascii_strtoull (text, NULL, 10);
+  else if (n == 7 && text[4] == '-')
+    {
+      y = (guint) g_ascii_strtoull (text, NULL, 10);
+      m = (guint) g_ascii_strtoull (text + 5, NULL, 10);
+    }
+  else if (n == 10 && text[4] == '-' && text[7] == '-')
+    {
+      y = (guint) g_ascii_strtoull (text, NULL, 10);
+      m = (guint) g_ascii_strtoull (text + 5, NULL, 10);
+      d = (guint) g_ascii_strtoull (text + 8, NULL, 10);
+    }
+  else
+    return FALSE;
+  return y >= 1900 && g_date_valid_dmy ((GDateDay) d, (GDateMonth) m, (GDateYear) y);
+}
+
+/* What a price's companion key @key expects. */
+static const char *
+companion_expected (const char *key)
+{
+  if (strstr (key, "date") != NULL)
+    return "the date of the price, such as \"2024-11\"";
+  if (strstr (key, "terms") != NULL)
+    return "what the reserved price buys, such as \"AWS EC2 Capacity Blocks for ML\"";
+  return "where the price comes from (a SOURCES.md row or a web page)";
+}
+
+/* A price's companions: a price needs its source and date (and a reserved
+ * price its terms); the companions without the price are an error too. */
+static gboolean
+check_price (const FileIndex *fi, const char *price_key, double price, const char * const *keys,
+             const char * const *values, gsize n, GError **error)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      if (price > 0 && values[i] == NULL)
+        {
+          set_error_at (error, fi, "cloud", keys[i], file_index_line (fi, "cloud", price_key),
+                        SIM_ERROR_MISSING, "missing for %s: expected %s", price_key,
+                        companion_expected (keys[i]));
+          return FALSE;
+        }
+      if (price == 0 && values[i] != NULL)
+        {
+          set_error_at (error, fi, "cloud", keys[i], 0, SIM_ERROR_INVALID,
+                        "given without %s: expected the price it describes", price_key);
+          return FALSE;
+        }
+      if (values[i] != NULL && strstr (keys[i], "date") != NULL && !valid_date (values[i]))
+        {
+          set_error_at (error, fi, "cloud", keys[i], 0, SIM_ERROR_INVALID,
+                        "\"%s\" is not a date: expected \"YYYY\", \"YYYY-MM\" or "
+                        "\"YYYY-MM-DD\", such as \"2024-11\"", values[i]);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static CloudEntry *
+parse_cloud (GKeyFile *kf, const FileIndex *fi, GError **error)
+{
+  g_autoptr(CloudEntry) e = g_new0 (CloudEntry, 1);
+  SimCloudModel *m = &e->pub;
+  g_auto(GStrv) groups = g_key_file_get_groups (kf, NULL);
+  const char * const od_keys[] = { "on_demand_source", "on_demand_date" };
+  const char * const rs_keys[] = { "reserved_terms", "reserved_source", "reserved_date" };
+
+  if (groups[0] != NULL && groups[1] != NULL)
+    {
+      reject_group (fi, groups[1], "cloud", error);
+      return NULL;
+    }
+  if (!read_group (kf, fi, "cloud", cloud_keys, G_N_ELEMENTS (cloud_keys), m, error))
+    return NULL;
+  if (m->node_name == NULL && m->gpu_name == NULL)
+    {
+      set_error_at (error, fi, "cloud", "gpu", file_index_line (fi, "cloud", NULL),
+                    SIM_ERROR_MISSING, "missing: expected the instance's GPU model (gpu = "
+                    "H100-SXM and gpus = 8) or the node model it is built like (node = "
+                    "DGX-H100)");
+      return NULL;
+    }
+  if (m->node_name == NULL && m->gpus == 0)
+    {
+      set_error_at (error, fi, "cloud", "gpus", file_index_line (fi, "cloud", NULL),
+                    SIM_ERROR_MISSING, "missing: expected the number of GPUs per instance, "
+                    "an integer such as \"8\" (or a node model: node = DGX-H100)");
+      return NULL;
+    }
+  if (m->on_demand_usd_per_hour == 0 && m->reserved_usd_per_hour == 0)
+    {
+      set_error_at (error, fi, "cloud", "on_demand_usd_per_hour",
+                    file_index_line (fi, "cloud", NULL), SIM_ERROR_MISSING,
+                    "missing: expected an on-demand or a reserved price per instance-hour "
+                    "(on_demand_usd_per_hour, reserved_usd_per_hour), or both");
+      return NULL;
+    }
+  if (m->on_demand_usd_per_hour > 0 && m->reserved_usd_per_hour > m->on_demand_usd_per_hour)
+    {
+      set_error_at (error, fi, "cloud", "reserved_usd_per_hour", 0, SIM_ERROR_INVALID,
+                    "%g USD per hour: expected at most the on-demand price (%g USD per hour), "
+                    "since a reservation does not cost more than renting on demand",
+                    m->reserved_usd_per_hour, m->on_demand_usd_per_hour);
+      return NULL;
+    }
+  {
+    const char *od[] = { m->on_demand_source, m->on_demand_date };
+    const char *rs[] = { m->reserved_terms, m->reserved_source, m->reserved_date };
+
+    if (!check_price (fi, "on_demand_usd_per_hour", m->on_demand_usd_per_hour, od_keys, od,
+                      G_N_ELEMENTS (od), error)
+        || !check_price (fi, "reserved_usd_per_hour", m->reserved_usd_per_hour, rs_keys, rs,
+                         G_N_ELEMENTS (rs), error))
+      return NULL;
+  }
+  e->gpu_given = m->gpu_name != NULL;
+  e->node_line = file_index_line (fi, "cloud", "node");
+  e->gpu_line = file_index_line (fi, "cloud", "gpu");
+  e->gpus_line = file_index_line (fi, "cloud", "gpus");
+  m->source_file = g_strdup (fi->path);
+  return g_steal_pointer (&e);
+}
+
+/* ------------------------------------------------------------------------ */
 /* The catalogue */
 
 SimCatalogue *
@@ -897,6 +1096,8 @@ sim_catalogue_new (void)
                                     (GDestroyNotify) link_model_free);
   c->switches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                        (GDestroyNotify) switch_model_free);
+  c->clouds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                     (GDestroyNotify) cloud_entry_free);
   return c;
 }
 
@@ -909,6 +1110,7 @@ sim_catalogue_free (SimCatalogue *catalogue)
   g_hash_table_unref (catalogue->nodes);
   g_hash_table_unref (catalogue->links);
   g_hash_table_unref (catalogue->switches);
+  g_hash_table_unref (catalogue->clouds);
   g_free (catalogue);
 }
 
@@ -952,6 +1154,19 @@ relink_nodes (SimCatalogue *c)
       n->pcie_link = sim_catalogue_lookup_link (c, n->pcie_link_name);
       n->nvswitch = sim_catalogue_lookup_switch (c, n->nvswitch_name);
     }
+  /* A cloud model that does not name its GPU takes its node's. */
+  g_hash_table_iter_init (&it, c->clouds);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    {
+      CloudEntry *e = value;
+      e->pub.node = sim_catalogue_lookup_node (c, e->pub.node_name);
+      if (!e->gpu_given)
+        {
+          g_clear_pointer (&e->pub.gpu_name, g_free);
+          e->pub.gpu_name = e->pub.node ? g_strdup (e->pub.node->gpu_name) : NULL;
+        }
+      e->pub.gpu = sim_catalogue_lookup_gpu (c, e->pub.gpu_name);
+    }
 }
 
 gboolean
@@ -986,8 +1201,8 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
   if (start == NULL)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
-                   "%s: no groups: expected the file to start with [gpu], [node], [link] or "
-                   "[switch]", path);
+                   "%s: no groups: expected the file to start with [gpu], [node], [link], "
+                   "[switch] or [cloud]", path);
       return FALSE;
     }
   if (strcmp (start, "gpu") == 0)
@@ -1018,12 +1233,20 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
         return FALSE;
       g_hash_table_replace (catalogue->switches, g_ascii_strdown (m->name, -1), m);
     }
+  else if (strcmp (start, "cloud") == 0)
+    {
+      CloudEntry *e = parse_cloud (kf, &fi, error);
+      if (e == NULL)
+        return FALSE;
+      g_hash_table_replace (catalogue->clouds, g_ascii_strdown (e->pub.name, -1), e);
+    }
   else
     {
-      const char *kinds[] = { "gpu", "node", "link", "switch" };
+      const char *kinds[] = { "gpu", "node", "link", "switch", "cloud" };
       const char *guess = sim__closest (start, kinds, G_N_ELEMENTS (kinds));
       set_error_at (error, &fi, start, NULL, 0, SIM_ERROR_UNKNOWN_KEY,
-                    "unknown first group%s%s%s: expected [gpu], [node], [link] or [switch]",
+                    "unknown first group%s%s%s: expected [gpu], [node], [link], [switch] or "
+                    "[cloud]",
                     guess ? ": did you mean [" : "", guess ? guess : "", guess ? "]?" : "");
       return FALSE;
     }
@@ -1092,7 +1315,7 @@ sim_catalogue_add_directory (SimCatalogue *catalogue, const char *dir, GError **
   return add_directory (catalogue, dir, 0, error);
 }
 
-/* Every model struct (GPU, node, link, switch) begins with its name. */
+/* Every model struct (GPU, node, link, switch, cloud) begins with its name. */
 static int
 compare_model_names (gconstpointer a, gconstpointer b)
 {
@@ -1156,6 +1379,13 @@ sim_catalogue_get_switches (const SimCatalogue *catalogue)
   return out;
 }
 
+GPtrArray *
+sim_catalogue_get_clouds (const SimCatalogue *catalogue)
+{
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  return sorted_values (catalogue->clouds);
+}
+
 /* The name closest to @name among the models of @table, whose values all
  * start with their name (a char * first member); NULL if none is close. */
 static const char *
@@ -1193,6 +1423,64 @@ closest_name (const SimCatalogue *c, gboolean with_nodes, const char *name)
   /* Sorted, so that ties resolve the same way on every run. */
   g_ptr_array_sort (names, compare_names);
   return sim__closest (name, (const char * const *) names->pdata, names->len);
+}
+
+/* Checks every cloud model's node and GPU: they must exist, and a GPU
+ * model or count the file gives must agree with its node's. */
+static gboolean
+resolve_clouds (SimCatalogue *catalogue, GError **error)
+{
+  g_autoptr(GPtrArray) clouds = sim_catalogue_get_clouds (catalogue);
+
+  for (guint i = 0; i < clouds->len; i++)
+    {
+      CloudEntry *e = g_ptr_array_index (clouds, i);
+      const SimCloudModel *m = &e->pub;
+      const char *guess;
+
+      if (m->node_name != NULL && m->node == NULL)
+        {
+          guess = closest_in (catalogue->nodes, m->node_name);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                       "%s:%d: [cloud] node: unknown node model \"%s\": %s%s%s",
+                       m->source_file, e->node_line, m->node_name,
+                       guess ? "did you mean \"" : "expected the name of a [node] model in "
+                       "the catalogue (`gpusim models` lists them)", guess ? guess : "",
+                       guess ? "\"?" : "");
+          return FALSE;
+        }
+      if (m->gpu == NULL)
+        {
+          guess = closest_name (catalogue, FALSE, m->gpu_name);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                       "%s:%d: [cloud] gpu: unknown GPU model \"%s\": %s%s%s",
+                       m->source_file, e->gpu_line, m->gpu_name,
+                       guess ? "did you mean \"" : "expected the name of a GPU model in the "
+                       "catalogue (`gpusim models` lists them)", guess ? guess : "",
+                       guess ? "\"?" : "");
+          return FALSE;
+        }
+      if (m->node == NULL)
+        continue;
+      if (e->gpu_given && g_ascii_strcasecmp (m->gpu_name, m->node->gpu_name) != 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "%s:%d: [cloud] gpu: \"%s\" differs from node model %s's GPU: "
+                       "expected \"%s\" or no gpu key", m->source_file, e->gpu_line,
+                       m->gpu_name, m->node->name, m->node->gpu_name);
+          return FALSE;
+        }
+      if (m->gpus != 0 && m->gpus != m->node->gpus)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "%s:%d: [cloud] gpus: %u differs from node model %s's %u GPUs: "
+                       "expected %u or no gpus key", m->source_file, e->gpus_line, m->gpus,
+                       m->node->name, m->node->gpus, m->node->gpus);
+          return FALSE;
+        }
+      e->pub.gpus = m->node->gpus;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -1248,7 +1536,7 @@ sim_catalogue_resolve (SimCatalogue *catalogue, GError **error)
                      e->pub.source_file, e->gpu_line, e->pub.gpu_name);
       return FALSE;
     }
-  return TRUE;
+  return resolve_clouds (catalogue, error);
 }
 
 SimCatalogue *
@@ -1312,6 +1600,47 @@ sim_catalogue_lookup_switch (const SimCatalogue *catalogue, const char *name)
   return lookup_in (catalogue->switches, name);
 }
 
+const SimCloudModel *
+sim_catalogue_lookup_cloud (const SimCatalogue *catalogue, const char *name)
+{
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  return lookup_in (catalogue->clouds, name);
+}
+
+const SimCloudModel *
+sim_catalogue_match_cloud (const SimCatalogue *catalogue, const char *node, const char *gpu,
+                           guint gpus)
+{
+  g_autoptr(GPtrArray) clouds = NULL;
+
+  g_return_val_if_fail (catalogue != NULL, NULL);
+
+  clouds = sim_catalogue_get_clouds (catalogue);
+  /* Two passes, so that an instance with an on-demand price wins over one
+   * with only a reserved price. */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      for (guint i = 0; node != NULL && i < clouds->len; i++)
+        {
+          const SimCloudModel *m = g_ptr_array_index (clouds, i);
+          if ((m->on_demand_usd_per_hour > 0) == (pass == 0) && m->node_name != NULL
+              && g_ascii_strcasecmp (m->node_name, node) == 0)
+            return m;
+        }
+    }
+  for (int pass = 0; pass < 2; pass++)
+    {
+      for (guint i = 0; gpu != NULL && i < clouds->len; i++)
+        {
+          const SimCloudModel *m = g_ptr_array_index (clouds, i);
+          if ((m->on_demand_usd_per_hour > 0) == (pass == 0) && m->gpu_name != NULL
+              && g_ascii_strcasecmp (m->gpu_name, gpu) == 0 && (gpus == 0 || m->gpus == gpus))
+            return m;
+        }
+    }
+  return NULL;
+}
+
 const char *
 sim_catalogue_suggest (const SimCatalogue *catalogue, const char *name)
 {
@@ -1337,6 +1666,15 @@ sim_catalogue_suggest_switch (const SimCatalogue *catalogue, const char *name)
   if (name == NULL)
     return NULL;
   return closest_in (catalogue->switches, name);
+}
+
+const char *
+sim_catalogue_suggest_cloud (const SimCatalogue *catalogue, const char *name)
+{
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+  return closest_in (catalogue->clouds, name);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1582,9 +1920,49 @@ describe_switch (GString *s, const SimSwitchModel *m)
                           m->in_network_reduction ? "yes" : "no");
 }
 
+/* "$98.32 per hour ($12.29 per GPU-hour)", or "unknown". */
+static void
+line_hourly (GString *s, const char *label, double usd, guint gpus)
+{
+  g_string_append_printf (s, "  %s: ", label);
+  if (usd == 0)
+    g_string_append (s, "unknown");
+  else
+    g_string_append_printf (s, "$%.2f per hour ($%.3f per GPU-hour)", usd,
+                            gpus > 0 ? usd / gpus : 0);
+  g_string_append_c (s, '\n');
+}
+
+static void
+describe_cloud (GString *s, const SimCloudModel *m)
+{
+  g_string_append_printf (s, "%s (cloud instance model)\n", m->name);
+  line_text (s, "description", m->description);
+  line_text (s, "source file", m->source_file);
+  line_text (s, "provider", m->provider);
+  line_text (s, "instance", m->instance);
+  line_text (s, "built like node model", m->node_name);
+  g_string_append_printf (s, "  GPUs: %u x %s%s\n", m->gpus, m->gpu_name,
+                          m->gpu ? "" : " (not in the catalogue)");
+  line_hourly (s, "on demand", m->on_demand_usd_per_hour, m->gpus);
+  if (m->on_demand_usd_per_hour > 0)
+    {
+      line_text (s, "on-demand source", m->on_demand_source);
+      line_text (s, "on-demand date", m->on_demand_date);
+    }
+  line_hourly (s, "reserved", m->reserved_usd_per_hour, m->gpus);
+  if (m->reserved_usd_per_hour > 0)
+    {
+      line_text (s, "reserved terms", m->reserved_terms);
+      line_text (s, "reserved source", m->reserved_source);
+      line_text (s, "reserved date", m->reserved_date);
+    }
+}
+
 char *
 sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError **error)
 {
+  const SimCloudModel *cloud;
   const SimGpuModel *gpu;
   const SimNodeModel *node;
   const SimLinkModel *link;
@@ -1598,21 +1976,24 @@ sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError 
   node = sim_catalogue_lookup_node (catalogue, name);
   link = sim_catalogue_lookup_link (catalogue, name);
   sw = sim_catalogue_lookup_switch (catalogue, name);
-  if (gpu == NULL && node == NULL && link == NULL && sw == NULL)
+  cloud = sim_catalogue_lookup_cloud (catalogue, name);
+  if (gpu == NULL && node == NULL && link == NULL && sw == NULL && cloud == NULL)
     {
       const char *guess = sim_catalogue_suggest (catalogue, name);
       if (guess == NULL)
         guess = sim_catalogue_suggest_link (catalogue, name);
       if (guess == NULL)
         guess = sim_catalogue_suggest_switch (catalogue, name);
+      if (guess == NULL)
+        guess = sim_catalogue_suggest_cloud (catalogue, name);
       if (guess != NULL)
         g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                     "no GPU, node, link or switch model called \"%s\": did you mean \"%s\"?",
-                     name, guess);
+                     "no GPU, node, link, switch or cloud model called \"%s\": did you mean "
+                     "\"%s\"?", name, guess);
       else
         g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                     "no GPU, node, link or switch model called \"%s\" (`gpusim models` "
-                     "lists them)", name);
+                     "no GPU, node, link, switch or cloud model called \"%s\" (`gpusim "
+                     "models` lists them)", name);
       return NULL;
     }
   s = g_string_new (NULL);
@@ -1635,6 +2016,12 @@ sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError 
       if (s->len > 0)
         g_string_append_c (s, '\n');
       describe_switch (s, sw);
+    }
+  if (cloud != NULL)
+    {
+      if (s->len > 0)
+        g_string_append_c (s, '\n');
+      describe_cloud (s, cloud);
     }
   return g_string_free (s, FALSE);
 }

@@ -1,8 +1,8 @@
 /* sim-catalogue.h: the hardware catalogue.
  *
  * The catalogue is data: one GLib key file per model, in directories on a
- * search path.  A file's first group says what it describes: [gpu] or
- * [node] today; [switch], [link] and [cooling] models use the same scheme.
+ * search path.  A file's first group says what it describes: [gpu], [node],
+ * [link], [switch] or [cloud] (a rented cloud instance and its prices).
  * A GPU may add one [mig NAME] group per MIG profile.  Values carry units
  * ("80GB", "3.35TB/s", "700W") and every value has its source in a comment.
  *
@@ -165,6 +165,56 @@ struct _SimSwitchModel {
   gboolean in_network_reduction; /* SHARP (InfiniBand) or NVLS (NVSwitch) */
 };
 
+/**
+ * SimCloudModel:
+ * @name: the catalogue's name, e.g. "AWS-p5.48xlarge"
+ * @description: (nullable): a line of text
+ * @source_file: the file it was read from
+ * @provider: the cloud, e.g. "AWS"
+ * @instance: the provider's instance type, e.g. "p5.48xlarge"
+ * @node_name: (nullable): the [node] model the instance is built like, or %NULL
+ * @node: (nullable): @node_name resolved, or %NULL
+ * @gpu_name: the GPU model's name (from @node when the file does not give it)
+ * @gpu: (nullable): @gpu_name resolved when the catalogue is resolved
+ * @gpus: GPUs per instance
+ * @on_demand_usd_per_hour: the on-demand price of one instance-hour, 0 if
+ *   not published
+ * @on_demand_source: (nullable): where @on_demand_usd_per_hour comes from
+ * @on_demand_date: (nullable): when it was that price, "YYYY", "YYYY-MM" or
+ *   "YYYY-MM-DD"
+ * @reserved_usd_per_hour: the price of one instance-hour bought in advance,
+ *   0 if not published
+ * @reserved_terms: (nullable): what "reserved" means for this price, e.g.
+ *   "AWS EC2 Capacity Blocks for ML" or "1-year commitment, no upfront"
+ * @reserved_source: (nullable): where @reserved_usd_per_hour comes from
+ * @reserved_date: (nullable): when it was that price
+ *
+ * A cloud instance that can be rented instead of (or besides) owned nodes,
+ * with its prices per instance-hour in US dollars.  Every price has its
+ * source and date: cloud prices change, and a comparison is only as good
+ * as the date of its price.  At least one of the two prices is known; a
+ * reserved price is never above the on-demand one.
+ */
+typedef struct {
+  char    *name;
+  char    *description;
+  char    *source_file;
+  char    *provider;
+  char    *instance;
+  char    *node_name;
+  const SimNodeModel *node;
+  char    *gpu_name;
+  const SimGpuModel  *gpu;
+  guint    gpus;
+  double   on_demand_usd_per_hour;
+  char    *on_demand_source;
+  char    *on_demand_date;
+  double   reserved_usd_per_hour;
+  char    *reserved_terms;
+  char    *reserved_source;
+  char    *reserved_date;
+} SimCloudModel;
+
 typedef struct _SimCatalogue SimCatalogue;
 
 /**
@@ -216,7 +266,10 @@ gboolean sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GErr
  * sim_catalogue_resolve:
  *
  * Resolves every node model's GPU, and its intra_link, nic_link, pcie_link
- * and nvswitch models where it names them, by name.
+ * and nvswitch models where it names them, by name; and every cloud
+ * model's node and GPU (a cloud model that names a node takes the node's
+ * GPU model and count unless it gives them, and must agree with it if it
+ * does).
  *
  * Errors: SIM_ERROR_NOT_FOUND naming the node file, line and key and the
  * unknown model, with a suggestion of the closest known name.
@@ -261,6 +314,33 @@ const SimSwitchModel *sim_catalogue_lookup_switch (const SimCatalogue *catalogue
                                                    const char *name);
 
 /**
+ * sim_catalogue_lookup_cloud:
+ * Returns: (transfer none) (nullable): the cloud instance model called @name
+ *   (compared without regard to case), or %NULL.
+ */
+const SimCloudModel  *sim_catalogue_lookup_cloud (const SimCatalogue *catalogue,
+                                                  const char *name);
+
+/**
+ * sim_catalogue_match_cloud:
+ * @catalogue: a resolved catalogue
+ * @node: (nullable): a node model name, or %NULL
+ * @gpu: (nullable): a GPU model name, or %NULL
+ * @gpus: the GPUs per node of the cluster being compared, or 0 for any
+ *
+ * Finds the cloud instance to compare a cluster with: the first, by name,
+ * built like node model @node; failing that, the first with @gpu's GPU
+ * model and, if @gpus is not 0, @gpus GPUs.  Names compare without regard
+ * to case.  Instances without an on-demand price come after those with
+ * one.  Time complexity: O(clouds log clouds).
+ *
+ * Returns: (transfer none) (nullable): the instance, or %NULL if none fits.
+ */
+const SimCloudModel  *sim_catalogue_match_cloud (const SimCatalogue *catalogue,
+                                                 const char *node, const char *gpu,
+                                                 guint gpus);
+
+/**
  * sim_catalogue_get_gpus:
  * Returns: (transfer container) (element-type SimGpuModel): the GPU models, sorted by name.
  */
@@ -283,6 +363,13 @@ GPtrArray *sim_catalogue_get_links (const SimCatalogue *catalogue);
 GPtrArray *sim_catalogue_get_switches (const SimCatalogue *catalogue);
 
 /**
+ * sim_catalogue_get_clouds:
+ * Returns: (transfer container) (element-type SimCloudModel): the cloud instance models,
+ *   sorted by name.
+ */
+GPtrArray *sim_catalogue_get_clouds (const SimCatalogue *catalogue);
+
+/**
  * sim_catalogue_suggest:
  * @catalogue: a catalogue
  * @name: a name that was not found
@@ -301,11 +388,16 @@ const char *sim_catalogue_suggest_link (const SimCatalogue *catalogue, const cha
  * Returns: (transfer none) (nullable): the switch model name closest to @name, if any is close.
  */
 const char *sim_catalogue_suggest_switch (const SimCatalogue *catalogue, const char *name);
+/**
+ * sim_catalogue_suggest_cloud:
+ * Returns: (transfer none) (nullable): the cloud model name closest to @name, if any is close.
+ */
+const char *sim_catalogue_suggest_cloud (const SimCatalogue *catalogue, const char *name);
 
 /**
  * sim_catalogue_describe:
  * @catalogue: a catalogue
- * @name: a GPU, node, link or switch model name
+ * @name: a GPU, node, link, switch or cloud model name
  * @error: return location for a #GError
  *
  * Formats every field of one model, with units, for `gpusim models show`.
