@@ -546,6 +546,56 @@ START_TEST (test_bad_keys)
 }
 END_TEST
 
+/* [elastic] cloud: the catalogue's on-demand price per instance-hour is the
+ * price per node-hour (AWS p5.48xlarge at launch, $98.32: SOURCES.md E),
+ * unless price_per_node_hour is given; an instance unlike the pool's
+ * nodes, or unknown, is an error at the key. */
+START_TEST (test_cloud_price)
+{
+  g_autofree char *text = g_strconcat (base, "[elastic]\npool = cloud\nscale_up_queue = 2\n"
+                                       "startup = 300s\nscale_down_delay = 600s\n"
+                                       "cloud = AWS-p5.48xlarge\n", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCatalogue) catalogue = sim_catalogue_new_default (NULL, &error);
+  const SimCloudModel *p5;
+
+  ck_assert_msg (catalogue != NULL, "%s", error ? error->message : "");
+  p5 = sim_catalogue_lookup_cloud (catalogue, "AWS-p5.48xlarge");
+  ck_assert (p5 != NULL);
+  ck_assert_double_eq (p5->on_demand_usd_per_hour, 98.32);
+  ck_assert_double_eq (run_metric (text, NULL, "burst_price_per_node_hour"),
+                       p5->on_demand_usd_per_hour);
+  ck_assert_double_eq_tol (run_metric (text, NULL, "burst_cost"),
+                           2900.0 / 3600 * p5->on_demand_usd_per_hour, 1e-9);
+  ck_assert_double_eq (run_metric (text, (const char *[]) { "elastic.price_per_node_hour=50",
+                                                            NULL },
+                                   "burst_price_per_node_hour"), 50);
+  {
+    g_autoptr(SimScenario) sc = load (text, (const char *[]) { "elastic.cloud=AWS-p4d.24xlarge",
+                                                               NULL }, &error);
+    g_autoptr(SimSimulation) sim = sim_simulation_new (sc, &error);
+    ck_assert (sim == NULL);
+    ck_assert_msg (strstr (error->message, "--set elastic.cloud: ") != NULL &&
+                   strstr (error->message, "A100") != NULL, "%s", error->message);
+    g_clear_error (&error);
+  }
+  {
+    g_autoptr(SimScenario) sc = load (text, NULL, &error);
+    g_autoptr(SimSimulation) sim = NULL;
+    g_autofree char *typo = g_strdup (text);
+    /* "AWS-p5.48xlarg" */
+    strstr (typo, "xlarge\n")[5] = '\n';
+    g_clear_pointer (&sc, sim_scenario_unref);
+    sc = load (typo, NULL, &error);
+    sim = sim_simulation_new (sc, &error);
+    ck_assert (sim == NULL);
+    ck_assert_msg (strstr (error->message, "tiny.ini:19: [elastic] cloud: ") != NULL &&
+                   strstr (error->message, "did you mean \"AWS-p5.48xlarge\"") != NULL, "%s",
+                   error->message);
+  }
+}
+END_TEST
+
 /* Without the sections nothing changes: no elastic figure, jobs.csv as
  * before, every cloud node in service. */
 START_TEST (test_without_sections)
@@ -610,6 +660,7 @@ main (void)
   tcase_add_test (tc, test_serverless_class);
   tcase_add_test (tc, test_every_key_moves);
   tcase_add_test (tc, test_bad_keys);
+  tcase_add_test (tc, test_cloud_price);
   tcase_add_test (tc, test_without_sections);
   tcase_add_test (tc, test_determinism);
   suite_add_tcase (s, tc);

@@ -13,7 +13,7 @@
 /* Scenario keys.                                                            */
 
 static const char * const elastic_keys[] = {
-  "pool", "scale_up_queue", "scale_up_wait", "startup", "scale_down_delay", "max_nodes", "step",
+  "pool", "cloud", "scale_up_queue", "scale_up_wait", "startup", "scale_down_delay", "max_nodes", "step",
   "price_per_node_hour", "min_billing", NULL
 };
 
@@ -758,6 +758,46 @@ elastic_free (SimAccumulator *acc)
   g_free (self);
 }
 
+/* [elastic] cloud: the catalogue's instance, which must be the cloud pool's
+ * node (its GPU model and count), and its on-demand price when the price
+ * is not given. */
+static gboolean
+cloud_price (SimElastic *self, const SimPool *pool, const SimCatalogue *catalogue,
+             GError **error)
+{
+  const char *name = self->config->cloud;
+  const SimCloudModel *cloud = sim_catalogue_lookup_cloud (catalogue, name);
+
+  if (cloud == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                   "no cloud model \"%s\" in the catalogue%s (see `gpusim models`)", name,
+                   sim__did_you_mean (sim_catalogue_suggest_cloud (catalogue, name)));
+      sim__scenario_locate (self->scenario, "elastic", "cloud", error);
+      return FALSE;
+    }
+  if (cloud->gpu != pool->gpu_model || cloud->gpus != pool->gpus_per_node)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%s has %u x %s, the cloud pool %s's nodes %u x %s: its price is not theirs",
+                   cloud->name, cloud->gpus, cloud->gpu_name, pool->name, pool->gpus_per_node,
+                   pool->gpu_model->name);
+      sim__scenario_locate (self->scenario, "elastic", "cloud", error);
+      return FALSE;
+    }
+  if (self->price >= 0)
+    return TRUE;
+  if (cloud->on_demand_usd_per_hour <= 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "%s has no published on-demand price: give price_per_node_hour", cloud->name);
+      sim__scenario_locate (self->scenario, "elastic", "cloud", error);
+      return FALSE;
+    }
+  self->price = cloud->on_demand_usd_per_hour;
+  return TRUE;
+}
+
 static const SimAccumulatorVTable elastic_vtable = {
   elastic_advance, elastic_job_event, elastic_report, elastic_free,
 };
@@ -797,6 +837,11 @@ sim__elastic_new (SimSimulation *sim, SimCluster *cluster, const SimCatalogue *c
       self->gpus_per_node = pool->gpus_per_node;
       self->nodes = g_new0 (CloudNode, self->n_nodes);
       self->price = sc->elastic.price_per_node_hour;
+      if (sc->elastic.cloud != NULL && !cloud_price (self, pool, catalogue, error))
+        {
+          elastic_free (&self->base);
+          return NULL;
+        }
       for (guint k = 0; k < self->n_nodes; k++)
         {
           self->nodes[k].idle_since = -1;
