@@ -534,8 +534,6 @@ START_TEST (test_bad_keys)
                              NULL), NULL, "tiny.ini:14: [serverless]: ", "cold_start");
   expect_error_owned (g_strconcat (base, "[serverless]\ncold_start = 1s\nmax_gpus = 1\n", NULL), NULL,
                 "tiny.ini:14: [serverless]: ", "price_per_gpu_second");
-  expect_error_owned (g_strconcat (base, "[serverless]\ncold_start = 1s\nprice_per_gpu_second = 1\n",
-                             NULL), NULL, "[serverless]", "no job would run as a function");
   expect_error_owned (g_strconcat (base, sless, "bill_cold_start = perhaps\n", NULL), NULL,
                 "tiny.ini:20: [serverless] bill_cold_start: ", "boolean");
   expect_error (class_only, NULL, "tiny.ini:13: [class fn] serverless: ", "[serverless]");

@@ -1475,5 +1475,35 @@ class JobResultsTests(unittest.TestCase):
         self.assertNotIn("must be an interface", result.stderr)
 
 
+class ElasticTests(unittest.TestCase):
+    """Bursting into a cloud pool and serverless functions (scenarios/burst.ini)."""
+
+    BURST = os.path.join(TOP_SRCDIR, "scenarios", "burst.ini")
+
+    def test_burst_metrics(self):
+        report = gpusim.run(self.BURST)
+        self.assertEqual(report.json + "\n", cli("run", self.BURST, "--json"))
+        self.assertGreater(report["burst_cost"], 0)
+        self.assertEqual(report.metrics["burst_cost"][1], "USD")
+        self.assertEqual(report.metrics["burst_node_hours"][1], "node*h")
+        # The bill is the billed node-hours at the catalogue's p5.48xlarge price.
+        self.assertEqual(report["burst_price_per_node_hour"], 98.32)
+        self.assertAlmostEqual(report["burst_cost"],
+                               report["burst_node_hours"] * report["burst_price_per_node_hour"],
+                               places=6)
+        self.assertLessEqual(report["burst_gpu_hours_used"], report["burst_gpu_hours"])
+        self.assertGreater(report["serverless_executions"], 0)
+        self.assertLessEqual(report["serverless_cold_starts"], report["serverless_executions"])
+        off = gpusim.run(self.BURST, set={"elastic.max_nodes": 0})
+        self.assertEqual(off["burst_cost"], 0)
+        self.assertLess(report["wait_mean"], off["wait_mean"])
+
+    def test_bad_elastic_key(self):
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.run(self.BURST, set={"elastic.startup": "5"})
+        self.assertIn("elastic.startup", caught.exception.message)
+        self.assertIn("duration", caught.exception.message)
+
+
 if __name__ == "__main__":
     unittest.main()

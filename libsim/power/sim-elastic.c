@@ -119,10 +119,7 @@ parse_usd (const char *text, double *out, const char *what, GError **error)
 static gboolean
 parse_time (const char *text, SimTime *out, GError **error)
 {
-  if (sim_parse_duration (text, out, error))
-    return TRUE;
-  g_prefix_error (error, "expected a duration such as \"90s\" or \"5min\": ");
-  return FALSE;
+  return sim_parse_duration (text, out, error);
 }
 
 gboolean
@@ -197,6 +194,8 @@ sim__serverless_config_set (SimServerlessConfig *config, const char *key, const 
   return FALSE;
 }
 
+/* A [serverless] section under which no job runs as a function is
+ * allowed: it is how a variant turns the functions off. */
 static gboolean
 has_serverless_class (const SimScenario *sc, const char **name)
 {
@@ -306,13 +305,6 @@ sim__elastic_config_check (SimScenario *sc, const char **group, const char **key
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "missing key price_per_gpu_second: "
                        "expected the USD a GPU-second costs");
-          return FALSE;
-        }
-      if (class_name == NULL && s->max_gpus == 0 && s->max_duration == 0)
-        {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
-                       "no job would run as a function: expected max_gpus or max_duration, or "
-                       "serverless = true in a [class NAME]");
           return FALSE;
         }
     }

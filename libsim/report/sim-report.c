@@ -554,5 +554,18 @@ sim_report_format_text (const SimReport *r)
   g_string_append_printf (s, "fragmentation %.2f GPUs on average (%.2f %% of capacity) free but unable "
                           "to host the head job\n",
                           value_of (r, "fragmented_gpus_mean"), 100 * value_of (r, "fragmentation"));
+  if (find (r, "burst_cost") != NULL)
+    g_string_append_printf (s, "burst         %.0f scale-ups, %.0f cloud nodes at most, %.2f "
+                            "node-hours billed (%.1f GPU-hours used): %.2f USD at %.2f USD per "
+                            "node-hour\n",
+                            value_of (r, "burst_scale_ups"), value_of (r, "burst_nodes_peak"),
+                            value_of (r, "burst_node_hours"), value_of (r, "burst_gpu_hours_used"),
+                            value_of (r, "burst_cost"), value_of (r, "burst_price_per_node_hour"));
+  if (find (r, "serverless_cost") != NULL)
+    g_string_append_printf (s, "serverless    %.0f executions (%.0f cold starts), %.0f GPU-seconds "
+                            "billed: %.2f USD\n",
+                            value_of (r, "serverless_executions"),
+                            value_of (r, "serverless_cold_starts"),
+                            value_of (r, "serverless_gpu_seconds"), value_of (r, "serverless_cost"));
   return g_string_free (s, FALSE);
 }
