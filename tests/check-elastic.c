@@ -372,6 +372,29 @@ START_TEST (test_serverless_bill)
 }
 END_TEST
 
+/* A horizon that cuts the run bills what is held until then: the cloud
+ * node requested at 200 s is still up at 1000 s (800 s), and job 12,
+ * started warm at 150 s, has run 50 s of its 100 s at 200 s. */
+START_TEST (test_horizon_bills)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "tiny.csv", NULL);
+  g_autofree char *text = g_strconcat (base, elastic, NULL);
+  g_autofree char *stext = g_strconcat (base, sless, NULL);
+  const char *at1000[] = { "scenario.horizon=1000s", NULL };
+  const char *at200[] = { "scenario.horizon=200s", NULL };
+
+  ck_assert_double_eq_tol (run_metric (text, at1000, "burst_node_hours"), 800.0 / 3600, 1e-15);
+  ck_assert_double_eq_tol (run_metric (text, at1000, "burst_cost"), 800.0 / 3600 * PRICE, 1e-9);
+  ck_assert (g_file_set_contents (path, sless_trace, -1, NULL));
+  ck_assert_double_eq (run_metric (stext, at200, "serverless_executions"), 2);
+  ck_assert_double_eq (run_metric (stext, at200, "serverless_gpu_seconds"), 120 + 50);
+  ck_assert_double_eq_tol (run_metric (stext, at200, "serverless_cost"),
+                           170 * 0.001097 + 2 * 0.0002, 1e-12);
+  ck_assert_double_eq (run_metric (stext, at200, "jobs_unfinished"), 1);
+  ck_assert (g_file_set_contents (path, trace, -1, NULL));
+}
+END_TEST
+
 /* A [class] marked serverless: all its jobs run as functions, the others
  * on the cluster. */
 START_TEST (test_serverless_class)
@@ -656,6 +679,7 @@ main (void)
   tcase_add_test (tc, test_burst_never_waits_longer);
   tcase_add_test (tc, test_serverless_bill);
   tcase_add_test (tc, test_serverless_class);
+  tcase_add_test (tc, test_horizon_bills);
   tcase_add_test (tc, test_every_key_moves);
   tcase_add_test (tc, test_bad_keys);
   tcase_add_test (tc, test_cloud_price);

@@ -715,17 +715,19 @@ elastic_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *inf
     }
   if (self->sless->enabled)
     {
-      /* Executions still running when the run ends are billed until then. */
-      double gpu_s = self->sless_gpu_s, cost = self->sless_cost;
+      /* Executions still running when the run ends are billed until then
+       * (whole GPU-seconds, summed exactly whatever the table's order). */
+      double gpu_s = 0, cost;
       g_hash_table_iter_init (&it, self->in_flight);
       while (g_hash_table_iter_next (&it, &job, NULL))
         {
           const SimJob *j = job;
           SimTime from = self->sless->bill_cold_start ? j->spec.submit : j->first_start;
-          double s = j->spec.gpus * billed_seconds (MAX (info->end - from, 0), 0);
-          gpu_s += s;
-          cost += s * self->sless->price_per_gpu_second + self->sless->invocation_fee;
+          gpu_s += j->spec.gpus * billed_seconds (MAX (info->end - from, 0), 0);
         }
+      cost = self->sless_cost + gpu_s * self->sless->price_per_gpu_second +
+             g_hash_table_size (self->in_flight) * self->sless->invocation_fee;
+      gpu_s += self->sless_gpu_s;
       sim__report_add (report, "serverless_executions", (double) self->executions, "executions");
       sim__report_add (report, "serverless_cold_starts", (double) self->cold_starts,
                        "executions");
