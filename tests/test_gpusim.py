@@ -10,7 +10,9 @@ built-in placement reproduces that built-in exactly; the Python example
 runs; a latency key set from Python (a [fabric] transport latency) lengthens
 a communicating job by what it costs per iteration, and the bundled
 Ethernet-versus-InfiniBand scenario compares its latency-only variant;
-the activity metric (gpu_activity) reads apart from allocation.
+the activity metric (gpu_activity) reads apart from allocation; the bundled
+bursting scenario's bill (burst_cost) is its billed node-hours at the
+catalogue's price, and bursting shortens its wait.
 
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
