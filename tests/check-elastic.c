@@ -8,7 +8,9 @@
  * service until then, an idle node is released exactly the scale-down
  * delay after its last job, and the bill equals the node-seconds from
  * request to release times the price (per started second, at least the
- * minimum billing); the wait with bursting is no longer than with the
+ * minimum billing, the catalogue's on-demand price, what is held at a
+ * horizon); the defaults are the published ones (the cluster autoscaler's
+ * 10 min, EC2's 60 s minimum); the wait with bursting is no longer than with the
  * burst off (max_nodes = 0), on the trace and on a synthetic mix over
  * several seeds; serverless functions: cold starts and warm starts within
  * the keep-warm window counted by hand, the bill equal to a hand sum of
@@ -617,6 +619,32 @@ START_TEST (test_cloud_price)
 }
 END_TEST
 
+/* The defaults are the published ones: Kubernetes' cluster autoscaler
+ * releases a node unneeded for 10 min (--scale-down-unneeded-time), EC2
+ * bills per second with a 60 s minimum (AWS, 2017-10-02); any waiting job
+ * triggers a scale-up; the whole pool may be used. */
+START_TEST (test_defaults)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = g_strconcat (base, "[elastic]\npool = cloud\nstartup = 300s\n"
+                                       "price_per_node_hour = 98.32\n", NULL);
+  g_autoptr(SimScenario) sc = load (text, NULL, &error);
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq (sc->elastic.scale_down_delay, 10 * SIM_MINUTE);
+  ck_assert_int_eq (sc->elastic.min_billing, 60 * SIM_SECOND);
+  ck_assert_uint_eq (sc->elastic.scale_up_queue, 1);
+  ck_assert_int_eq (sc->elastic.scale_up_wait, 0);
+  ck_assert_int_eq (sc->elastic.max_nodes, 2);
+  ck_assert_uint_eq (sc->elastic.step, 1);
+  /* With those: node 1 requested at 100 s (job 2 waits), up at 400 s,
+   * job 2 until 1400 s; node 2 requested at 400 s (job 3 waits), up at
+   * 700 s, job 3 until 1700 s; each released 600 s after its job. */
+  ck_assert_double_eq_tol (run_metric (text, NULL, "burst_node_hours"),
+                           ((2000.0 - 100) + (2300.0 - 400)) / 3600, 1e-12);
+}
+END_TEST
+
 /* Without the sections nothing changes: no elastic figure, jobs.csv as
  * before, every cloud node in service. */
 START_TEST (test_without_sections)
@@ -683,6 +711,7 @@ main (void)
   tcase_add_test (tc, test_every_key_moves);
   tcase_add_test (tc, test_bad_keys);
   tcase_add_test (tc, test_cloud_price);
+  tcase_add_test (tc, test_defaults);
   tcase_add_test (tc, test_without_sections);
   tcase_add_test (tc, test_determinism);
   suite_add_tcase (s, tc);
