@@ -203,6 +203,11 @@ START_TEST (test_queue_trigger_schedule_and_bill)
   ck_assert_double_eq_tol (metric (sim, "burst_gpu_hours_used"), 8 * 2000.0 / 3600, 1e-12);
   ck_assert_double_eq (metric (sim, "burst_jobs"), 2);
   ck_assert_double_eq (metric (sim, "burst_price_per_node_hour"), PRICE);
+  /* Our node busy all along (job 1, 0 to 3600 s); the three nodes 16/24
+   * of the time: (8 x 3600 + 8 x 2000) / (24 x 3600). */
+  ck_assert_double_eq_tol (metric (sim, "own_gpu_utilization"), 1.0, 1e-12);
+  ck_assert_double_eq_tol (metric (sim, "gpu_utilization"), (8.0 * 3600 + 8 * 2000) / (24 * 3600),
+                           1e-12);
   /* Waits 0, 400 and 1300 s. */
   ck_assert_double_eq_tol (metric (sim, "wait_mean"), 1700.0 / 3, 1e-9);
 }

@@ -352,6 +352,8 @@ struct _SimElastic {
   guint64        scale_ups, requested, peak, burst_jobs;
   double         billed_s;     /* node-seconds billed */
   double         used_gpu_s;   /* jobs' GPU-seconds on cloud nodes */
+  double         alloc_gpu_s;  /* GPU-seconds allocated anywhere, as the metrics integrate them */
+  SimTime        last;         /* alloc_gpu_s is up to date until here */
 
   /* Serverless. */
   GHashTable    *functions;    /* (class << 32 | GPUs) -> Function */
@@ -666,6 +668,12 @@ sim__elastic_job_where (const SimJob *job, gpointer data)
 static void
 elastic_advance (SimAccumulator *acc, const SimState *held, SimTime now)
 {
+  SimElastic *self = (SimElastic *) acc;
+
+  if (now <= self->last)
+    return;
+  self->alloc_gpu_s += sim_time_to_seconds (now - self->last) * held->allocated_milli / 1000.0;
+  self->last = now;
 }
 
 static void
@@ -694,6 +702,7 @@ elastic_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *inf
   SimElastic *self = (SimElastic *) acc;
   GHashTableIter it;
   gpointer job;
+  double own_capacity;
 
   if (self->bursting)
     {
@@ -710,6 +719,13 @@ elastic_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *inf
       sim__report_add (report, "burst_gpu_hours", billed / 3600 * self->gpus_per_node, "GPU*h");
       sim__report_add (report, "burst_gpu_hours_used", self->used_gpu_s / 3600, "GPU*h");
       sim__report_add (report, "burst_jobs", (double) self->burst_jobs, "jobs");
+      /* gpu_utilization counts the cloud's GPUs in the capacity all along:
+       * this is our own nodes' share. */
+      own_capacity = sim_time_to_seconds (info->end) *
+                     (info->gpus - (double) self->n_nodes * self->gpus_per_node);
+      sim__report_add (report, "own_gpu_utilization",
+                       own_capacity > 0 ? (self->alloc_gpu_s - self->used_gpu_s) / own_capacity
+                                        : 0, "ratio");
       sim__report_add (report, "burst_price_per_node_hour", self->price, "USD/node*h");
       sim__report_add (report, "burst_cost", billed / 3600 * self->price, "USD");
     }

@@ -29,7 +29,8 @@
  * burst_nodes_requested, burst_nodes_peak, burst_node_hours (billed),
  * burst_gpu_hours (billed node-hours x GPUs per node), burst_gpu_hours_used
  * (jobs' GPU time on cloud nodes), burst_jobs, burst_price_per_node_hour,
- * burst_cost; serverless_executions, serverless_cold_starts,
+ * burst_cost, own_gpu_utilization (the GPUs outside the cloud pool);
+ * serverless_executions, serverless_cold_starts,
  * serverless_gpu_seconds, serverless_cost.  jobs.csv gains a column
  * `where`: cluster, cloud, cluster+cloud or serverless.
  */
