@@ -49,6 +49,8 @@ static const GroupSchema schema[] = {
   { "output", FALSE, { "timeseries_interval", "jobs", "timeseries", NULL }, FALSE },
   /* Its keys are the fabric builder's (sim_fabric_config_keys()). */
   { "fabric", FALSE, { NULL }, TRUE },
+  /* Its keys are the cost model's (sim_cost_config_keys()). */
+  { "cost", FALSE, { NULL }, TRUE },
   /* Its keys are other sections' keys, "section.key = value". */
   { "variant", TRUE, { NULL }, TRUE },
   /* The reinforcement-learning environment's set-up (sim-rl-env.h). */
@@ -1032,6 +1034,45 @@ read_fabric (const Ctx *ctx, SimScenario *sc, GError **error)
       if (!sim_fabric_config_set (&sc->fabric, keys[k], value, error))
         {
           locate (ctx, "fabric", keys[k], error);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* [cost]: what owning and renting cost, key by key through the cost
+ * model's own parser (power/sim-cost.c), as [fabric] is read. */
+static gboolean
+read_cost (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  const char * const *known = sim_cost_config_keys ();
+  g_auto(GStrv) keys = NULL;
+  guint n_known = g_strv_length ((char **) known);
+
+  sim_cost_config_init (&sc->cost);
+  if (!g_key_file_has_group (ctx->kf, "cost"))
+    return TRUE;
+  sc->cost.enabled = TRUE;
+  keys = g_key_file_get_keys (ctx->kf, "cost", NULL, NULL);
+  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+    {
+      g_autofree char *value = NULL;
+      gboolean ok = FALSE;
+      for (guint j = 0; j < n_known; j++)
+        ok |= strcmp (known[j], keys[k]) == 0;
+      if (!ok)
+        {
+          const char *close = sim__closest (keys[k], known, n_known);
+          g_autofree char *list = g_strjoinv (", ", (char **) known);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key%s (known: %s)",
+                       sim__did_you_mean (close), list);
+          locate (ctx, "cost", keys[k], error);
+          return FALSE;
+        }
+      value = g_strstrip (get_raw (ctx, "cost", keys[k]));
+      if (!sim_cost_config_set (&sc->cost, keys[k], value, sc->base_dir, error))
+        {
+          locate (ctx, "cost", keys[k], error);
           return FALSE;
         }
     }
@@ -2217,6 +2258,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
     return NULL;
   if (!read_pools (ctx, sc, error) || !read_workload (ctx, sc, error) ||
       !read_comm_mix (ctx, sc, error) || !read_fabric (ctx, sc, error) ||
+      !read_cost (ctx, sc, error) ||
       !read_variants (ctx, sc, error) || !read_rl (ctx, sc, error) ||
       !read_elastic (ctx, sc, error))
     return NULL;
@@ -2431,6 +2473,7 @@ sim_scenario_unref (SimScenario *sc)
     free_class (&sc->generator.classes[i]);
   g_free (sc->generator.classes);
   sim_fabric_config_clear (&sc->fabric);
+  sim_cost_config_clear (&sc->cost);
   for (guint i = 0; i < sc->n_variants; i++)
     {
       g_free (sc->variants[i].name);

@@ -21,6 +21,8 @@
  *   [output]      timeseries_interval, jobs, timeseries
  *   [fabric]      topology, switch, link, oversubscription, ... (the
  *                 keys of sim_fabric_config_keys())
+ *   [cost]        cloud, amortization, maintenance, energy_price, ... (the
+ *                 keys of sim_cost_config_keys(): power/sim-cost.h)
  *   [variant NAME] section.key = value overrides, for `gpusim compare`
  *   [elastic]     pool, cloud, scale_up_queue, scale_up_wait, startup,
  *                 scale_down_delay, max_nodes, step, price_per_node_hour,
@@ -59,6 +61,7 @@
 #include "workload/sim-trace-formats.h"
 #include "fabric/sim-topology.h"
 #include "cluster/sim-sharing.h"
+#include "power/sim-cost.h"
 
 G_BEGIN_DECLS
 
@@ -277,6 +280,7 @@ typedef struct {
   SimCommMix        *comm_mix;
   guint              n_comm_mix;
   SimFabricConfig    fabric;     /* kind SIM_FABRIC_NONE without a [fabric] section */
+  SimCostConfig      cost;       /* [cost]: not enabled without the section */
   SimVariant        *variants;
   guint              n_variants;
   SimRlConfig        rl;         /* [rl]: the environment's set-up, not the run's */

@@ -10,6 +10,7 @@
 #include "fabric/sim-collective.h"
 #include "fabric/sim-job-comm.h"
 #include "power/sim-elastic.h"
+#include "power/sim-cost-private.h"
 #include "report/sim-metrics.h"
 #include "sched/sim-policy-private.h"
 #include "sched/sim-plugin.h"
@@ -1821,6 +1822,14 @@ sim_simulation_new (SimScenario *scenario, GError **error)
     return NULL;
   if (!setup_class_scaling (self, error))
     return NULL;
+  if (scenario->cost.enabled)
+    {
+      SimAccumulator *cost = sim__cost_accumulator_new (scenario, self->catalogue,
+                                                        self->cluster, error);
+      if (cost == NULL)
+        return NULL;
+      g_ptr_array_add (self->accumulators, cost);
+    }
 
   self->workload = open_workload (self, error);
   if (self->workload == NULL)

@@ -20,6 +20,7 @@
 #include "fabric/sim-topology.h"
 #include "fabric/sim-collective.h"
 #include "fabric/sim-transfers.h"
+#include "power/sim-cost.h"
 #include "workload/sim-scaling.h"
 #include "workload/sim-workload.h"
 #include "workload/sim-openb.h"

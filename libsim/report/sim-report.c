@@ -503,6 +503,92 @@ fmt_s (double seconds)
   return sim_format_duration (sim_time_from_seconds (seconds));
 }
 
+/* @usd as "$1,234,567" (whole dollars) or, below $100, "$12.34". */
+static void
+append_usd (GString *s, double usd)
+{
+  char digits[48];
+  int n;
+
+  if (fabs (usd) < 100)
+    {
+      g_string_append_printf (s, "$%.2f", usd);
+      return;
+    }
+  n = g_snprintf (digits, sizeof digits, "%.0f", fabs (usd));
+  g_string_append (s, usd < 0 ? "-$" : "$");
+  for (int i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, digits[i]);
+    }
+}
+
+/* The [cost] section's figures (power/sim-cost.h), when the run has them. */
+static void
+format_cost (GString *s, const SimReport *r)
+{
+  const char *rent[2][3] = {
+    { "on demand", "cost_rent_on_demand_per_gpu_hour", "cost_break_even_on_demand" },
+    { "reserved", "cost_rent_reserved_per_gpu_hour", "cost_break_even_reserved" },
+  };
+  double v;
+
+  g_string_append (s, "capex         ");
+  append_usd (s, value_of (r, "cost_capex"));
+  g_string_append (s, ": nodes ");
+  append_usd (s, value_of (r, "cost_capex_nodes"));
+  g_string_append (s, ", network ");
+  append_usd (s, value_of (r, "cost_capex_network"));
+  g_string_append (s, ", cooling and electrical ");
+  append_usd (s, value_of (r, "cost_capex_facility"));
+  g_string_append_printf (s, " for %.1f kW\n", value_of (r, "cost_capacity"));
+  g_string_append (s, "owning        ");
+  append_usd (s, value_of (r, "cost_tco"));
+  g_string_append (s, " over the run: amortized capex ");
+  append_usd (s, value_of (r, "cost_amortized_capex"));
+  g_string_append (s, ", maintenance ");
+  append_usd (s, value_of (r, "cost_maintenance"));
+  g_string_append (s, ", energy ");
+  append_usd (s, value_of (r, "cost_energy"));
+  if (value_of (r, "cost_energy_kwh") > 0)
+    g_string_append_printf (s, " (%.0f kWh, %.1f kgCO2e)\n", value_of (r, "cost_energy_kwh"),
+                            value_of (r, "cost_emissions"));
+  else
+    g_string_append (s, " (not counted: the run draws no power without a [power] section)\n");
+  g_string_append (s, "per unit      ");
+  if (sim_report_get_value (r, "cost_per_gpu_hour", &v))
+    {
+      append_usd (s, v);
+      g_string_append_printf (s, " per delivered GPU-hour (%.0f GPU-h)",
+                              value_of (r, "cost_delivered_gpu_hours"));
+    }
+  else
+    g_string_append (s, "no GPU-hours delivered");
+  if (sim_report_get_value (r, "cost_per_job", &v))
+    {
+      g_string_append (s, ", ");
+      append_usd (s, v);
+      g_string_append (s, " per job");
+    }
+  g_string_append_c (s, '\n');
+  for (guint k = 0; k < G_N_ELEMENTS (rent); k++)
+    {
+      double price, u;
+
+      if (!sim_report_get_value (r, rent[k][1], &price))
+        continue;
+      g_string_append_printf (s, "%-13s $%.3f per GPU-hour, ", k == 0 ? "renting" : "", price);
+      append_usd (s, price * value_of (r, "cost_delivered_gpu_hours"));
+      g_string_append_printf (s, " for the run (%s); ", rent[k][0]);
+      if (sim_report_get_value (r, rent[k][2], &u))
+        g_string_append_printf (s, "owning is cheaper above %.1f %% utilization\n", 100 * u);
+      else
+        g_string_append (s, "owning is never cheaper\n");
+    }
+}
+
 char *
 sim_report_format_text (const SimReport *r)
 {
@@ -567,5 +653,7 @@ sim_report_format_text (const SimReport *r)
                             value_of (r, "serverless_executions"),
                             value_of (r, "serverless_cold_starts"),
                             value_of (r, "serverless_gpu_seconds"), value_of (r, "serverless_cost"));
+  if (find (r, "cost_capex") != NULL)
+    format_cost (s, r);
   return g_string_free (s, FALSE);
 }

@@ -1,0 +1,54 @@
+/* sim-cost-private.h: the cost accumulator and value schedules (not
+ * installed).  See sim-cost.h for the model. */
+#pragma once
+
+#include "power/sim-cost.h"
+#include "report/sim-metrics.h"
+#include "cluster/sim-catalogue.h"
+#include "cluster/sim-cluster.h"
+#include "sim-scenario.h"
+
+G_BEGIN_DECLS
+
+/* A piecewise-constant value over simulated time: value[i] holds from
+ * start[i] until start[i + 1].  With a period (a day or a week), start[]
+ * are offsets into the period, the last value wraps round to start[0], and
+ * simulated time t sits at (t + phase) mod period; without one, start[0]
+ * is 0 and the last value holds for ever. */
+typedef struct {
+  SimTime  period;   /* 0: not periodic */
+  SimTime  phase;    /* where simulated time 0 falls in the period */
+  guint    n;
+  SimTime *start;
+  double  *value;
+} SimCostSchedule;
+
+/* A schedule that is @value at all times. */
+void     sim__cost_schedule_init_flat (SimCostSchedule *s, double value);
+void     sim__cost_schedule_clear (SimCostSchedule *s);
+
+/* Reads a schedule from the CSV file @path (layouts in sim-cost.h) whose
+ * value column is @column ("usd_per_kwh"), values in [0, @max].  @phase is
+ * where simulated time 0 falls in a week (a daily file uses it modulo a
+ * day).  Errors name the file, the line and the column, and what was
+ * expected. */
+gboolean sim__cost_schedule_load (SimCostSchedule *s, const char *path, const char *column,
+                                  double max, SimTime phase, GError **error);
+
+/* The value at simulated time @t (>= 0), and in *@until the first time
+ * after @t at which it changes (SIM_TIME_NEVER if it never does).
+ * Time complexity: O(log n). */
+double   sim__cost_schedule_at (const SimCostSchedule *s, SimTime t, SimTime *until);
+
+/* The cost accumulator of @scenario's [cost] section, for a simulation of
+ * @cluster built from @catalogue.  Resolves the cloud instance, prices the
+ * nodes and the fabric's switch model, and reads the schedules.
+ *
+ * Errors: SIM_ERROR_NOT_FOUND for an unknown or unmatched cloud model,
+ * SIM_ERROR_MISSING for a node without a price, at the scenario's line;
+ * the schedule files' errors. */
+SimAccumulator *sim__cost_accumulator_new (const SimScenario *scenario,
+                                           const SimCatalogue *catalogue,
+                                           const SimCluster *cluster, GError **error);
+
+G_END_DECLS

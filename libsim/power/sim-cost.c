@@ -1,0 +1,951 @@
+/* sim-cost.c: the [cost] section, value schedules and the cost accumulator.
+ *
+ * The accumulator is told the state that held between two events (SimState)
+ * and integrates, exactly, what it costs: energy is price x facility power
+ * over time, and both are piecewise constant, power changing only at
+ * events and the price only at the schedule's boundaries.  So each
+ * interval between events is cut at the price (and carbon intensity)
+ * boundaries inside it, and each piece adds price x power x its length.
+ * The schedule is not searched at every event: the accumulator keeps the
+ * current value and the time it holds until, and looks the schedule up
+ * again (a binary search) only when time passes that point, so an event
+ * costs O(1) and a boundary O(log rows).
+ *
+ * Rejected: sampling the price at events (wrong whenever a price change
+ * falls between two events, which on a quiet cluster is most of them), and
+ * scheduling engine events at price changes (they would change the event
+ * count and so the output of every run with a time-of-use price, and an
+ * accumulator must not act on the simulation).
+ *
+ * Everything else (capex, amortization, rent, the break-even) is a closed
+ * form of the integrals, computed once in the report.
+ */
+#include "config.h"
+
+#include "power/sim-cost-private.h"
+#include "sim-error.h"
+#include "sim-util.h"
+
+#include <math.h>
+#include <string.h>
+
+#define HOUR_NS   ((SimTime) 3600 * SIM_SECOND)
+#define DAY_NS    (24 * HOUR_NS)
+#define WEEK_NS   (7 * DAY_NS)
+#define YEAR_S    (365.25 * 86400.0)
+#define J_PER_KWH 3.6e6
+
+/* The largest price or intensity a key or a file accepts: above this it is
+ * a typing error (a price in cents, an intensity in grams), not a tariff. */
+#define MAX_USD_PER_KWH     100.0
+#define MAX_KGCO2E_PER_KWH  10.0
+#define MAX_PRICE_USD       1e12
+
+/* ------------------------------------------------------------------------ */
+/* The [cost] section */
+
+static const char * const cost_keys[] = {
+  "cloud", "amortization", "maintenance", "energy_price", "energy_price_file",
+  "carbon_intensity", "carbon_intensity_file", "start_weekday", "start_hour",
+  "cooling_usd_per_kw", "electrical_usd_per_kw", "capacity_basis", "cable_price",
+  "transceiver_price", NULL
+};
+
+static const char * const weekdays[] = {
+  "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+};
+static const char * const weekdays_long[] = {
+  "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+};
+
+const char * const *
+sim_cost_config_keys (void)
+{
+  return cost_keys;
+}
+
+void
+sim_cost_config_init (SimCostConfig *config)
+{
+  g_return_if_fail (config != NULL);
+  memset (config, 0, sizeof *config);
+  config->amortization = SIM_COST_DEFAULT_AMORTIZATION;
+  config->capacity_basis = SIM_COST_CAPACITY_RATED;
+}
+
+void
+sim_cost_config_clear (SimCostConfig *config)
+{
+  if (config == NULL)
+    return;
+  g_free (config->cloud);
+  g_free (config->energy_price_file);
+  g_free (config->carbon_intensity_file);
+  memset (config, 0, sizeof *config);
+}
+
+/* A weekday name (three letters or in full, any case), or -1. */
+static int
+parse_weekday (const char *text)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (weekdays); i++)
+    if (g_ascii_strcasecmp (text, weekdays[i]) == 0
+        || g_ascii_strcasecmp (text, weekdays_long[i]) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* "5y" (years of 365.25 days) or any duration sim_parse_duration() reads. */
+static gboolean
+parse_period (const char *text, SimTime *out, GError **error)
+{
+  gsize n = strlen (text);
+
+  if (n > 1 && text[n - 1] == 'y')
+    {
+      g_autofree char *number = g_strndup (text, n - 1);
+      double years;
+
+      if (!sim_parse_number (g_strstrip (number), 0, 200, &years, NULL))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "\"%s\" is not a duration: expected years such as \"5y\" or a "
+                       "duration such as \"1826d\"", text);
+          return FALSE;
+        }
+      *out = (SimTime) llround (years * YEAR_S * 1e9);
+    }
+  else if (!sim_parse_duration (text, out, error))
+    {
+      g_prefix_error (error, "expected years such as \"5y\" or a duration such as \"1826d\": ");
+      return FALSE;
+    }
+  if (*out <= 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\" is zero: expected a positive period such as \"5y\"", text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A plain number in [0, max], with what it is for the message. */
+static gboolean
+parse_amount (const char *text, double max, const char *what, double *out, GError **error)
+{
+  if (sim_parse_number (text, 0, max, out, error))
+    return TRUE;
+  g_prefix_error (error, "expected %s: ", what);
+  return FALSE;
+}
+
+static char *
+absolute_path (const char *value, const char *base_dir)
+{
+  if (g_path_is_absolute (value) || base_dir == NULL)
+    return g_canonicalize_filename (value, NULL);
+  return g_canonicalize_filename (value, base_dir);
+}
+
+gboolean
+sim_cost_config_set (SimCostConfig *config, const char *key, const char *value,
+                     const char *base_dir, GError **error)
+{
+  g_return_val_if_fail (config != NULL && key != NULL && value != NULL, FALSE);
+
+  if (*value == '\0')
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "empty value: expected a value");
+      return FALSE;
+    }
+  config->enabled = TRUE;
+  if (strcmp (key, "cloud") == 0)
+    {
+      g_free (config->cloud);
+      config->cloud = g_strdup (value);
+      return TRUE;
+    }
+  if (strcmp (key, "amortization") == 0)
+    return parse_period (value, &config->amortization, error);
+  if (strcmp (key, "maintenance") == 0)
+    {
+      gsize n = strlen (value);
+      double v;
+      gboolean percent = value[n - 1] == '%';
+      g_autofree char *number = percent ? g_strndup (value, n - 1) : g_strdup (value);
+
+      if (!sim_parse_number (g_strstrip (number), 0, percent ? 100 : 1, &v, error))
+        {
+          g_prefix_error (error, "expected a share of capex per year below 1, such as "
+                          "\"0.05\" or \"5%%\": ");
+          return FALSE;
+        }
+      if (percent)
+        v /= 100;
+      if (v >= 1)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "\"%s\" is the whole capex every year or more: expected a share "
+                       "below 1, such as \"0.05\" or \"5%%\"", value);
+          return FALSE;
+        }
+      config->maintenance = v;
+      return TRUE;
+    }
+  if (strcmp (key, "energy_price") == 0 || strcmp (key, "carbon_intensity") == 0)
+    {
+      gboolean price = key[0] == 'e';
+      const char *file = price ? config->energy_price_file : config->carbon_intensity_file;
+
+      if (file != NULL)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "given with %s_file: expected one of %s (flat) and %s_file "
+                       "(a schedule)", key, key, key);
+          return FALSE;
+        }
+      return parse_amount (value, price ? MAX_USD_PER_KWH : MAX_KGCO2E_PER_KWH,
+                           price ? "a price in USD per kWh such as \"0.12\""
+                                 : "an intensity in kgCO2e per kWh such as \"0.4\"",
+                           price ? &config->energy_price : &config->carbon_intensity, error);
+    }
+  if (strcmp (key, "energy_price_file") == 0 || strcmp (key, "carbon_intensity_file") == 0)
+    {
+      gboolean price = key[0] == 'e';
+      double flat = price ? config->energy_price : config->carbon_intensity;
+      char **slot = price ? &config->energy_price_file : &config->carbon_intensity_file;
+
+      if (flat > 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "given with %s: expected one of %s (flat) and %s (a schedule)",
+                       price ? "energy_price" : "carbon_intensity",
+                       price ? "energy_price" : "carbon_intensity", key);
+          return FALSE;
+        }
+      g_free (*slot);
+      *slot = absolute_path (value, base_dir);
+      return TRUE;
+    }
+  if (strcmp (key, "start_weekday") == 0)
+    {
+      int d = parse_weekday (value);
+      if (d < 0)
+        {
+          const char *guess = sim__closest (value, weekdays_long, G_N_ELEMENTS (weekdays_long));
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "unknown weekday \"%s\"%s: expected mon, tue, wed, thu, fri, sat or sun",
+                       value, sim__did_you_mean (guess));
+          return FALSE;
+        }
+      config->start_weekday = (guint) d;
+      return TRUE;
+    }
+  if (strcmp (key, "start_hour") == 0)
+    {
+      double h;
+      if (!parse_amount (value, 24, "an hour of day in [0, 24) such as \"8\" or \"7.5\"", &h,
+                         error))
+        return FALSE;
+      if (h >= 24)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "\"%s\" is not an hour of day: expected a number in [0, 24)", value);
+          return FALSE;
+        }
+      config->start_hour = h;
+      return TRUE;
+    }
+  if (strcmp (key, "cooling_usd_per_kw") == 0)
+    return parse_amount (value, 1e7, "a price in USD per kW such as \"2000\"",
+                         &config->cooling_usd_per_kw, error);
+  if (strcmp (key, "electrical_usd_per_kw") == 0)
+    return parse_amount (value, 1e7, "a price in USD per kW such as \"3000\"",
+                         &config->electrical_usd_per_kw, error);
+  if (strcmp (key, "capacity_basis") == 0)
+    {
+      if (strcmp (value, "rated") == 0)
+        config->capacity_basis = SIM_COST_CAPACITY_RATED;
+      else if (strcmp (value, "peak") == 0)
+        config->capacity_basis = SIM_COST_CAPACITY_PEAK;
+      else
+        {
+          const char *choices[] = { "rated", "peak" };
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "unknown basis \"%s\"%s: expected rated (the cluster's rated IT power) "
+                       "or peak (the peak the run draws)", value,
+                       sim__did_you_mean (sim__closest (value, choices, 2)));
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (strcmp (key, "cable_price") == 0)
+    {
+      config->set_cable_price = TRUE;
+      return parse_amount (value, 1e7, "a price in USD per cable such as \"900\"",
+                           &config->cable_price, error);
+    }
+  if (strcmp (key, "transceiver_price") == 0)
+    return parse_amount (value, 1e7, "a price in USD per transceiver such as \"1200\"",
+                         &config->transceiver_price, error);
+
+  g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key%s",
+               sim__did_you_mean (sim__closest (key, cost_keys, g_strv_length ((char **) cost_keys))));
+  return FALSE;
+}
+
+double
+sim_cost_break_even (double fixed_usd_per_hour, double idle_usd_per_hour,
+                     double dynamic_usd_per_hour, guint gpus, double rent_usd_per_gpu_hour)
+{
+  double margin = gpus * rent_usd_per_gpu_hour - dynamic_usd_per_hour;
+
+  if (margin <= 0)
+    return INFINITY;
+  return (fixed_usd_per_hour + idle_usd_per_hour) / margin;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Schedules */
+
+void
+sim__cost_schedule_init_flat (SimCostSchedule *s, double value)
+{
+  memset (s, 0, sizeof *s);
+  s->n = 1;
+  s->start = g_new0 (SimTime, 1);
+  s->value = g_new (double, 1);
+  s->value[0] = value;
+}
+
+void
+sim__cost_schedule_clear (SimCostSchedule *s)
+{
+  g_clear_pointer (&s->start, g_free);
+  g_clear_pointer (&s->value, g_free);
+  s->n = 0;
+}
+
+/* The last row whose start is at or before @x, or -1 if @x is before all. */
+static gint64
+row_at (const SimCostSchedule *s, SimTime x)
+{
+  gint64 lo = 0, hi = (gint64) s->n - 1, found = -1;
+
+  while (lo <= hi)
+    {
+      gint64 mid = lo + (hi - lo) / 2;
+      if (s->start[mid] <= x)
+        {
+          found = mid;
+          lo = mid + 1;
+        }
+      else
+        hi = mid - 1;
+    }
+  return found;
+}
+
+double
+sim__cost_schedule_at (const SimCostSchedule *s, SimTime t, SimTime *until)
+{
+  SimTime x, next;
+  gint64 i;
+
+  g_assert (s->n > 0);
+  if (s->n == 1)
+    {
+      *until = SIM_TIME_NEVER;
+      return s->value[0];
+    }
+  if (s->period == 0)
+    {
+      i = row_at (s, t);
+      g_assert (i >= 0);  /* start[0] is 0 */
+      *until = (guint64) i + 1 < s->n ? s->start[i + 1] : SIM_TIME_NEVER;
+      return s->value[i];
+    }
+  x = (SimTime) (((guint64) t + (guint64) s->phase) % (guint64) s->period);
+  i = row_at (s, x);
+  if (i < 0)
+    {
+      /* Before the first row of the period: the last row's value wraps. */
+      *until = t + (s->start[0] - x);
+      return s->value[s->n - 1];
+    }
+  next = (guint64) i + 1 < s->n ? s->start[i + 1] : s->period + s->start[0];
+  *until = t + (next - x);
+  return s->value[i];
+}
+
+typedef enum { LAYOUT_DAILY, LAYOUT_WEEKLY, LAYOUT_TIMED } Layout;
+
+static void set_row_error (GError **error, int code, const char *path, guint line,
+                           const char *column, const char *format, ...) G_GNUC_PRINTF (6, 7);
+
+/* "PATH:LINE: COLUMN: what". */
+static void
+set_row_error (GError **error, int code, const char *path, guint line, const char *column,
+               const char *format, ...)
+{
+  g_autofree char *what = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  what = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  if (column != NULL)
+    g_set_error (error, SIM_ERROR, code, "%s:%u: %s: %s", path, line, column, what);
+  else
+    g_set_error (error, SIM_ERROR, code, "%s:%u: %s", path, line, what);
+}
+
+static void
+prefix_row_error (GError **error, const char *path, guint line, const char *column)
+{
+  g_prefix_error (error, "%s:%u: %s: ", path, line, column);
+}
+
+gboolean
+sim__cost_schedule_load (SimCostSchedule *s, const char *path, const char *column, double max,
+                         SimTime phase, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(GError) local = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (SimTime));
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *expected = NULL;
+  Layout layout = LAYOUT_DAILY;
+  guint n_fields = 0;
+  gboolean have_header = FALSE;
+
+  memset (s, 0, sizeof *s);
+  if (!g_file_get_contents (path, &text, NULL, &local))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read %s: %s", path, local->message);
+      return FALSE;
+    }
+  expected = g_strdup_printf ("a header row hour,%s (daily), weekday,hour,%s (weekly) or "
+                              "time,%s (from the start of the run)", column, column, column);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint l = 0; lines[l] != NULL; l++)
+    {
+      guint line = l + 1;
+      char *row = g_strstrip (lines[l]);
+      g_auto(GStrv) fields = NULL;
+      guint n;
+      SimTime at = 0;
+      double v;
+
+      if (*row == '\0' || *row == '#')
+        continue;
+      fields = g_strsplit (row, ",", -1);
+      n = g_strv_length (fields);
+      for (guint f = 0; f < n; f++)
+        g_strstrip (fields[f]);
+      if (!have_header)
+        {
+          const char *value_col = n >= 2 ? fields[n - 1] : "";
+
+          if (n == 2 && g_ascii_strcasecmp (fields[0], "hour") == 0)
+            layout = LAYOUT_DAILY;
+          else if (n == 3 && g_ascii_strcasecmp (fields[0], "weekday") == 0
+                   && g_ascii_strcasecmp (fields[1], "hour") == 0)
+            layout = LAYOUT_WEEKLY;
+          else if (n == 2 && g_ascii_strcasecmp (fields[0], "time") == 0)
+            layout = LAYOUT_TIMED;
+          else
+            {
+              set_row_error (error, SIM_ERROR_PARSE, path, line, NULL,
+                             "header \"%s\": expected %s", row, expected);
+              return FALSE;
+            }
+          if (g_ascii_strcasecmp (value_col, column) != 0)
+            {
+              set_row_error (error, SIM_ERROR_PARSE, path, line, value_col,
+                             "unknown value column: expected \"%s\" (the unit of the values)",
+                             column);
+              return FALSE;
+            }
+          n_fields = n;
+          have_header = TRUE;
+          continue;
+        }
+      if (n != n_fields)
+        {
+          set_row_error (error, SIM_ERROR_PARSE, path, line, NULL,
+                         "%u fields: expected %u, as the header has", n, n_fields);
+          return FALSE;
+        }
+      if (layout == LAYOUT_TIMED)
+        {
+          if (!sim_parse_duration (fields[0], &at, error))
+            {
+              prefix_row_error (error, path, line, "time");
+              return FALSE;
+            }
+          if (starts->len == 0 && at != 0)
+            {
+              set_row_error (error, SIM_ERROR_INVALID, path, line, "time",
+                             "\"%s\": expected the first row at time 0 (\"0s\"), so that "
+                             "every time of the run has a value", fields[0]);
+              return FALSE;
+            }
+        }
+      else
+        {
+          const char *hour_text = fields[layout == LAYOUT_WEEKLY ? 1 : 0];
+          double hour;
+
+          if (layout == LAYOUT_WEEKLY)
+            {
+              int d = parse_weekday (fields[0]);
+              if (d < 0)
+                {
+                  set_row_error (error, SIM_ERROR_PARSE, path, line, "weekday",
+                                 "unknown weekday \"%s\": expected mon, tue, wed, thu, fri, "
+                                 "sat or sun", fields[0]);
+                  return FALSE;
+                }
+              at = d * DAY_NS;
+            }
+          if (!sim_parse_number (hour_text, 0, 24, &hour, error) || hour >= 24)
+            {
+              g_clear_error (error);
+              set_row_error (error, SIM_ERROR_PARSE, path, line, "hour",
+                             "\"%s\": expected an hour of day in [0, 24) such as \"7\" or "
+                             "\"7.5\"", hour_text);
+              return FALSE;
+            }
+          at += (SimTime) llround (hour * 3600e9);
+        }
+      if (starts->len > 0 && at <= g_array_index (starts, SimTime, starts->len - 1))
+        {
+          set_row_error (error, SIM_ERROR_INVALID, path, line,
+                         layout == LAYOUT_TIMED ? "time" : "hour",
+                         "not after the row before: expected rows in increasing order of %s",
+                         layout == LAYOUT_TIMED ? "time" : layout == LAYOUT_WEEKLY
+                         ? "weekday, then hour" : "hour");
+          return FALSE;
+        }
+      if (!sim_parse_number (fields[n - 1], 0, max, &v, error))
+        {
+          prefix_row_error (error, path, line, column);
+          return FALSE;
+        }
+      g_array_append_val (starts, at);
+      g_array_append_val (values, v);
+    }
+  if (!have_header)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "%s: empty: expected %s", path,
+                   expected);
+      return FALSE;
+    }
+  if (starts->len == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "%s: no rows after the header: expected at least one row of %s", path,
+                   column);
+      return FALSE;
+    }
+  s->period = layout == LAYOUT_DAILY ? DAY_NS : layout == LAYOUT_WEEKLY ? WEEK_NS : 0;
+  s->phase = s->period > 0 ? phase % s->period : 0;
+  s->n = starts->len;
+  s->start = (SimTime *) (void *) g_array_free (g_steal_pointer (&starts), FALSE);
+  s->value = (double *) (void *) g_array_free (g_steal_pointer (&values), FALSE);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The accumulator */
+
+typedef struct {
+  SimAccumulator  parent;
+
+  /* Set up once. */
+  guint    gpus;
+  double   amortization_h;
+  double   maintenance;
+  SimCostCapacityBasis basis;
+  double   cooling_usd_per_kw, electrical_usd_per_kw;
+  double   capex_nodes;
+  double   rated_nodes_w;     /* the nodes' rated IT power */
+  double   rated_idle_w;      /* ... and at idle (base + GPU idle), for the split */
+  double   switch_price, switch_power_w;
+  double   cable_price, transceiver_price;
+  char    *cloud;             /* (nullable) the instance rented */
+  double   on_demand_gpu_h;   /* USD per GPU-hour, 0 if unknown */
+  double   reserved_gpu_h;
+  gboolean price_flat, carbon_flat;
+  SimCostSchedule price, carbon;
+
+  /* Integrals up to last. */
+  SimTime  last;
+  double   price_now, carbon_now;
+  SimTime  price_until, carbon_until;
+  double   energy_j, it_energy_j;
+  double   energy_usd, emissions_kg;
+  double   peak_it_w;
+  double   alloc_gpu_s;
+  /* Time-weighted sums for the line of facility power against the
+   * allocated share u: integrals of 1, u, u^2, P and u P (seconds). */
+  double   s_t, s_u, s_uu, s_p, s_up;
+  guint64  completed;
+} CostAcc;
+
+static void
+cost_advance (SimAccumulator *acc, const SimState *held, SimTime now)
+{
+  CostAcc *c = (CostAcc *) acc;
+  SimTime t = c->last;
+  double power = held->facility_power_w;
+  double u, dt;
+
+  if (now <= c->last)
+    return;
+  dt = (double) (now - c->last) / 1e9;
+  u = c->gpus > 0 ? (double) held->allocated_milli / 1000.0 / c->gpus : 0;
+  c->alloc_gpu_s += (double) held->allocated_milli / 1000.0 * dt;
+  c->s_t += dt;
+  c->s_u += u * dt;
+  c->s_uu += u * u * dt;
+  c->s_p += power * dt;
+  c->s_up += u * power * dt;
+  c->energy_j += power * dt;
+  c->it_energy_j += held->it_power_w * dt;
+  if (held->it_power_w > c->peak_it_w)
+    c->peak_it_w = held->it_power_w;
+
+  /* Price x power, cut at every change of price or intensity. */
+  while (power > 0 && t < now)
+    {
+      SimTime t1 = now;
+      double seg;
+
+      if (t >= c->price_until)
+        c->price_now = sim__cost_schedule_at (&c->price, t, &c->price_until);
+      if (t >= c->carbon_until)
+        c->carbon_now = sim__cost_schedule_at (&c->carbon, t, &c->carbon_until);
+      t1 = MIN (t1, MIN (c->price_until, c->carbon_until));
+      seg = (double) (t1 - t) / 1e9 * power / J_PER_KWH;
+      c->energy_usd += c->price_now * seg;
+      c->emissions_kg += c->carbon_now * seg;
+      t = t1;
+    }
+  c->last = now;
+}
+
+static void
+cost_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
+                const char *class_name, SimTime now)
+{
+  CostAcc *c = (CostAcc *) acc;
+
+  (void) job;
+  (void) class_name;
+  (void) now;
+  if (event == SIM_JOB_FINISHED)
+    c->completed++;
+}
+
+/* The line P = a + b u of facility power against the allocated share, for
+ * the break-even: least squares weighted by time when u varied; otherwise
+ * the mean power split in the proportion of the rated idle and full power
+ * at the one share seen. */
+static void
+power_line (const CostAcc *c, double rated_full_w, double *a, double *b)
+{
+  double mean_u, mean_p, var_u;
+
+  *a = *b = 0;
+  if (c->s_t <= 0 || c->s_p <= 0)
+    return;
+  mean_u = c->s_u / c->s_t;
+  mean_p = c->s_p / c->s_t;
+  var_u = c->s_uu / c->s_t - mean_u * mean_u;
+  if (var_u > 1e-9)
+    {
+      *b = (c->s_up / c->s_t - mean_u * mean_p) / var_u;
+      *a = mean_p - *b * mean_u;
+      if (*a >= 0 && *b >= 0)
+        return;
+    }
+  if (rated_full_w > c->rated_idle_w && c->rated_idle_w >= 0)
+    {
+      double shape = c->rated_idle_w + mean_u * (rated_full_w - c->rated_idle_w);
+      if (shape > 0)
+        {
+          *a = mean_p * c->rated_idle_w / shape;
+          *b = mean_p * (rated_full_w - c->rated_idle_w) / shape;
+          return;
+        }
+    }
+  *a = mean_p;
+  *b = 0;
+}
+
+static void
+cost_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
+{
+  CostAcc *c = (CostAcc *) acc;
+  double hours = (double) info->end / 3.6e12;
+  double switches = info->have_fabric ? info->switches : 0;
+  double cables = info->have_fabric ? info->cables : 0;
+  double transceivers = info->have_fabric ? info->transceivers : 0;
+  double rated_w = c->rated_nodes_w + switches * c->switch_power_w;
+  double capacity_w = rated_w;
+  double capex_network, capex_facility, capex, fixed_h, amortized, maintenance, tco;
+  double gpu_hours = c->alloc_gpu_s / 3600.0;
+  double energy_kwh = c->energy_j / J_PER_KWH;
+  double mean_price, a, b;
+
+  if (c->basis == SIM_COST_CAPACITY_PEAK && c->peak_it_w > 0)
+    capacity_w = c->peak_it_w;
+  capex_network = switches * c->switch_price + cables * c->cable_price
+                  + transceivers * c->transceiver_price;
+  capex_facility = capacity_w / 1000.0 * (c->cooling_usd_per_kw + c->electrical_usd_per_kw);
+  capex = c->capex_nodes + capex_network + capex_facility;
+  fixed_h = capex / c->amortization_h + capex * c->maintenance / (YEAR_S / 3600.0);
+  amortized = capex * hours / c->amortization_h;
+  maintenance = capex * c->maintenance * hours / (YEAR_S / 3600.0);
+  tco = amortized + maintenance + c->energy_usd;
+
+  sim__report_add (report, "cost_capex", capex, "USD");
+  sim__report_add (report, "cost_capex_nodes", c->capex_nodes, "USD");
+  sim__report_add (report, "cost_capex_network", capex_network, "USD");
+  sim__report_add (report, "cost_capex_facility", capex_facility, "USD");
+  sim__report_add (report, "cost_capacity", capacity_w / 1000.0, "kW");
+  sim__report_add (report, "cost_amortized_capex", amortized, "USD");
+  sim__report_add (report, "cost_maintenance", maintenance, "USD");
+  sim__report_add (report, "cost_energy_kwh", energy_kwh, "kWh");
+  sim__report_add (report, "cost_energy", c->energy_usd, "USD");
+  mean_price = energy_kwh > 0 ? c->energy_usd / energy_kwh : 0;
+  sim__report_add (report, "cost_energy_price_mean", mean_price, "USD/kWh");
+  sim__report_add (report, "cost_emissions", c->emissions_kg, "kgCO2e");
+  sim__report_add (report, "cost_tco", tco, "USD");
+  sim__report_add (report, "cost_delivered_gpu_hours", gpu_hours, "GPU-h");
+  if (gpu_hours > 0)
+    sim__report_add (report, "cost_per_gpu_hour", tco / gpu_hours, "USD/GPU-h");
+  if (c->completed > 0)
+    sim__report_add (report, "cost_per_job", tco / (double) c->completed, "USD/job");
+  sim__report_add (report, "cost_utilization", c->s_t > 0 ? c->s_u / c->s_t : 0, "fraction");
+
+  power_line (c, rated_w, &a, &b);
+  {
+    /* Energy per hour at the run's mean price (USD/kWh x kW). */
+    double idle_h = mean_price * a / 1000.0;
+    double dyn_h = mean_price * b / 1000.0;
+    const double prices[2] = { c->on_demand_gpu_h, c->reserved_gpu_h };
+    const char * const names[2][3] = {
+      { "cost_rent_on_demand", "cost_rent_on_demand_per_gpu_hour", "cost_break_even_on_demand" },
+      { "cost_rent_reserved", "cost_rent_reserved_per_gpu_hour", "cost_break_even_reserved" },
+    };
+
+    sim__report_add (report, "cost_owning_fixed_per_hour", fixed_h, "USD/h");
+    sim__report_add (report, "cost_idle_energy_per_hour", idle_h, "USD/h");
+    sim__report_add (report, "cost_dynamic_energy_per_hour", dyn_h, "USD/h");
+    for (int k = 0; k < 2; k++)
+      {
+        double u_star;
+
+        if (prices[k] <= 0)
+          continue;
+        sim__report_add (report, names[k][0], gpu_hours * prices[k], "USD");
+        sim__report_add (report, names[k][1], prices[k], "USD/GPU-h");
+        u_star = sim_cost_break_even (fixed_h, idle_h, dyn_h, c->gpus, prices[k]);
+        if (isfinite (u_star))
+          sim__report_add (report, names[k][2], u_star, "fraction");
+      }
+  }
+}
+
+static void
+cost_free (SimAccumulator *acc)
+{
+  CostAcc *c = (CostAcc *) acc;
+
+  sim__cost_schedule_clear (&c->price);
+  sim__cost_schedule_clear (&c->carbon);
+  g_free (c->cloud);
+  g_free (c);
+}
+
+static const SimAccumulatorVTable cost_vtable = {
+  cost_advance, cost_job_event, cost_report, cost_free,
+};
+
+/* The section of scenario pool @i, for messages. */
+static char *
+pool_group (const SimScenario *sc, guint i)
+{
+  if (i < sc->n_pools && sc->pools[i].from_group != NULL)
+    return g_strdup (sc->pools[i].from_group);
+  return g_strdup_printf ("pool %s", i < sc->n_pools ? sc->pools[i].name : "?");
+}
+
+/* Capex and rated power of the nodes, pool by pool.  A node is priced at
+ * its model's price when it has the model's own GPUs; otherwise (or when
+ * the model has no price) at its GPUs' price plus the node without its own
+ * GPUs, when both the node's and its GPUs' prices are known. */
+static gboolean
+price_nodes (CostAcc *c, const SimScenario *sc, const SimCluster *cluster, GError **error)
+{
+  for (guint i = 0; i < sim_cluster_get_n_pools (cluster); i++)
+    {
+      const SimPool *p = sim_cluster_get_pool (cluster, i);
+      const SimNodeModel *m = p->model;
+      const SimGpuModel *g = p->gpu_model;
+      gboolean own_gpus = m->gpu == g && p->gpus_per_node == m->gpus;
+      double price = 0, full_w, idle_w;
+
+      if (own_gpus && m->price_usd > 0)
+        price = m->price_usd;
+      else if (g != NULL && g->price_usd > 0)
+        {
+          price = p->gpus_per_node * g->price_usd;
+          if (m->price_usd > 0 && m->gpu != NULL && m->gpu->price_usd > 0)
+            price += MAX (0, m->price_usd - m->gpus * m->gpu->price_usd);
+        }
+      if (price <= 0)
+        {
+          g_autofree char *group = pool_group (sc, i);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                       "node model %s (with %u x %s) has no price: expected price_usd in its "
+                       "model file%s, to count the capital cost of the [cost] section "
+                       "(`gpusim models show %s`)", m->name, p->gpus_per_node,
+                       g ? g->name : "?", own_gpus ? "" : " or in its GPU model's", m->name);
+          sim__scenario_locate (sc, group, "model", error);
+          return FALSE;
+        }
+      idle_w = m->base_power_w + p->gpus_per_node * (g ? g->idle_w : 0);
+      full_w = own_gpus && m->max_power_w > 0
+                 ? m->max_power_w : m->base_power_w + p->gpus_per_node * (g ? g->tdp_w : 0);
+      c->capex_nodes += price * p->n_nodes;
+      c->rated_nodes_w += full_w * p->n_nodes;
+      c->rated_idle_w += idle_w * p->n_nodes;
+    }
+  return TRUE;
+}
+
+/* The instance to rent: [cost] cloud, or the one built like the first
+ * pool's node or with its GPUs; "none" rents nothing. */
+static gboolean
+choose_cloud (CostAcc *c, const SimScenario *sc, const SimCatalogue *catalogue,
+              const SimCluster *cluster, GError **error)
+{
+  const SimCostConfig *cfg = &sc->cost;
+  const SimCloudModel *m;
+
+  if (cfg->cloud != NULL && g_ascii_strcasecmp (cfg->cloud, "none") == 0)
+    return TRUE;
+  if (cfg->cloud != NULL)
+    {
+      m = sim_catalogue_lookup_cloud (catalogue, cfg->cloud);
+      if (m == NULL)
+        {
+          const char *guess = sim_catalogue_suggest_cloud (catalogue, cfg->cloud);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                       "unknown cloud instance model \"%s\"%s: expected a [cloud] model of "
+                       "the catalogue (`gpusim models` lists them) or none", cfg->cloud,
+                       sim__did_you_mean (guess));
+          sim__scenario_locate (sc, "cost", "cloud", error);
+          return FALSE;
+        }
+    }
+  else
+    {
+      const SimPool *p = sim_cluster_get_pool (cluster, 0);
+      m = sim_catalogue_match_cloud (catalogue, p->gpu_model == p->model->gpu ? p->model->name
+                                                                             : NULL,
+                                     p->gpu_model ? p->gpu_model->name : NULL,
+                                     p->gpus_per_node);
+      if (m == NULL)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                       "no cloud instance model of the catalogue is built like node model %s "
+                       "or has %u x %s: expected cloud = NAME (`gpusim models` lists them), "
+                       "or cloud = none to rent nothing", p->model->name, p->gpus_per_node,
+                       p->gpu_model ? p->gpu_model->name : "?");
+          sim__scenario_locate (sc, "cost", NULL, error);
+          return FALSE;
+        }
+    }
+  c->cloud = g_strdup (m->name);
+  c->on_demand_gpu_h = m->on_demand_usd_per_hour / m->gpus;
+  c->reserved_gpu_h = m->reserved_usd_per_hour / m->gpus;
+  return TRUE;
+}
+
+/* The fabric's switch and cable prices: the [fabric] switch and link
+ * models' (the first pool's NIC link when [fabric] names none), unless
+ * [cost] gives them. */
+static void
+price_fabric (CostAcc *c, const SimScenario *sc, const SimCatalogue *catalogue,
+              const SimCluster *cluster)
+{
+  const SimSwitchModel *sw = sc->fabric.switch_model
+                               ? sim_catalogue_lookup_switch (catalogue, sc->fabric.switch_model)
+                               : NULL;
+  const SimLinkModel *link = sc->fabric.link_model
+                               ? sim_catalogue_lookup_link (catalogue, sc->fabric.link_model)
+                               : sim_cluster_get_pool (cluster, 0)->model->nic_link;
+
+  if (sw != NULL)
+    {
+      c->switch_price = sw->price_usd;
+      c->switch_power_w = sw->power_w;
+    }
+  c->cable_price = sc->cost.set_cable_price ? sc->cost.cable_price
+                                            : link != NULL ? link->price_usd : 0;
+  c->transceiver_price = sc->cost.transceiver_price;
+}
+
+SimAccumulator *
+sim__cost_accumulator_new (const SimScenario *sc, const SimCatalogue *catalogue,
+                           const SimCluster *cluster, GError **error)
+{
+  const SimCostConfig *cfg;
+  CostAcc *c;
+  SimTime phase;
+
+  g_return_val_if_fail (sc != NULL && catalogue != NULL && cluster != NULL, NULL);
+  g_return_val_if_fail (sim_cluster_get_n_pools (cluster) > 0, NULL);
+
+  cfg = &sc->cost;
+  c = g_new0 (CostAcc, 1);
+  c->parent.vtable = &cost_vtable;
+  c->gpus = sim_cluster_get_n_gpus (cluster);
+  c->amortization_h = (double) cfg->amortization / 3.6e12;
+  c->maintenance = cfg->maintenance;
+  c->basis = cfg->capacity_basis;
+  c->cooling_usd_per_kw = cfg->cooling_usd_per_kw;
+  c->electrical_usd_per_kw = cfg->electrical_usd_per_kw;
+  phase = cfg->start_weekday * DAY_NS + (SimTime) llround (cfg->start_hour * 3600e9);
+
+  if (cfg->energy_price_file != NULL)
+    {
+      if (!sim__cost_schedule_load (&c->price, cfg->energy_price_file, "usd_per_kwh",
+                                    MAX_USD_PER_KWH, phase, error))
+        goto fail;
+    }
+  else
+    sim__cost_schedule_init_flat (&c->price, cfg->energy_price);
+  if (cfg->carbon_intensity_file != NULL)
+    {
+      if (!sim__cost_schedule_load (&c->carbon, cfg->carbon_intensity_file, "kgco2e_per_kwh",
+                                    MAX_KGCO2E_PER_KWH, phase, error))
+        goto fail;
+    }
+  else
+    sim__cost_schedule_init_flat (&c->carbon, cfg->carbon_intensity);
+  if (!price_nodes (c, sc, cluster, error) || !choose_cloud (c, sc, catalogue, cluster, error))
+    goto fail;
+  price_fabric (c, sc, catalogue, cluster);
+  return &c->parent;
+
+fail:
+  cost_free (&c->parent);
+  return NULL;
+}
