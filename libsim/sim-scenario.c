@@ -7,6 +7,7 @@
 #include "workload/sim-sources.h"
 #include "workload/sim-trace-util.h"
 #include "rl/sim-rl-env.h"
+#include "power/sim-elastic.h"
 
 #include <math.h>
 #include <string.h>
@@ -40,7 +41,7 @@ static const GroupSchema schema[] = {
                      "gpu_model", "iteration", "gradient",
                      "tensor_parallel", "tp_bytes", "pipeline_parallel", "pp_bytes", "overlap",
                      "scaling", "serial_fraction", "speedup", "reference_gpus", "throughput",
-                     "activity", "memory_bound", "gpu_share", NULL }, FALSE },
+                     "activity", "memory_bound", "gpu_share", "serverless", NULL }, FALSE },
   { "comm", TRUE, { "share", "iteration", "gradient", "tensor_parallel", "tp_bytes",
                     "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
   { "policy", FALSE, { "queue", "placement", "plugin", "interval", "backfill_interval", NULL },
@@ -64,6 +65,9 @@ static const GroupSchema schema[] = {
   /* The reinforcement-learning environment's set-up (sim-rl-env.h). */
   { "rl", FALSE, { "reward", "window", "node_slots", "placements", "node_actions", NULL },
     FALSE },
+  /* Elastic capacity: their keys are power/sim-elastic.c's. */
+  { "elastic", FALSE, { NULL }, TRUE },
+  { "serverless", FALSE, { NULL }, TRUE },
 };
 
 typedef struct {
@@ -1035,6 +1039,7 @@ read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **
     }
   return get_parsed (ctx, group, "estimate_factor", (ParseFunc) parse_factor,
                      &cls->estimate_factor, error) &&
+         get_parsed (ctx, group, "serverless", parse_bool, &cls->serverless, error) &&
          read_comm (ctx, group, &cls->comm, error) &&
          read_class_scaling (ctx, group, cls, error) &&
          read_class_sharing (ctx, group, cls, error);
@@ -1118,6 +1123,81 @@ read_cost (const Ctx *ctx, SimScenario *sc, GError **error)
         }
     }
   return TRUE;
+}
+
+typedef gboolean (*KeySetFunc) (gpointer config, const char *key, const char *value,
+                                GError **error);
+
+/* A section whose keys another module reads (KNOWN, set one by one with
+ * SET), checked like every other. */
+static gboolean
+read_module_section (const Ctx *ctx, const char *group, const char * const *known,
+                     KeySetFunc set, gpointer config, GError **error)
+{
+  g_auto(GStrv) keys = NULL;
+  guint n_known = 0;
+
+  if (!g_key_file_has_group (ctx->kf, group))
+    return TRUE;
+  while (known[n_known] != NULL)
+    n_known++;
+  keys = g_key_file_get_keys (ctx->kf, group, NULL, NULL);
+  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+    {
+      g_autofree char *value = NULL;
+      gboolean ok = FALSE;
+      for (guint j = 0; j < n_known; j++)
+        ok |= strcmp (known[j], keys[k]) == 0;
+      if (!ok)
+        {
+          g_autofree char *list = g_strjoinv (", ", (char **) known);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key%s (known: %s)",
+                       sim__did_you_mean (sim__closest (keys[k], known, n_known)), list);
+          locate (ctx, group, keys[k], error);
+          return FALSE;
+        }
+      value = g_strstrip (get_raw (ctx, group, keys[k]));
+      if (!set (config, keys[k], value, error))
+        {
+          locate (ctx, group, keys[k], error);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* [elastic] and [serverless] (power/sim-elastic.h). */
+static gboolean
+read_elastic (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  const char *group = NULL, *key = NULL;
+
+  sim__elastic_config_init (&sc->elastic);
+  sim__serverless_config_init (&sc->serverless);
+  if (!read_module_section (ctx, "elastic", sim__elastic_config_keys (),
+                            (KeySetFunc) sim__elastic_config_set, &sc->elastic, error) ||
+      !read_module_section (ctx, "serverless", sim__serverless_config_keys (),
+                            (KeySetFunc) sim__serverless_config_set, &sc->serverless, error))
+    return FALSE;
+  /* An empty section still counts. */
+  sc->elastic.enabled |= g_key_file_has_group (ctx->kf, "elastic");
+  sc->serverless.enabled |= g_key_file_has_group (ctx->kf, "serverless");
+  if (sim__elastic_config_check (sc, &group, &key, error))
+    return TRUE;
+  if (group == NULL)
+    {
+      /* A class marked serverless without the section. */
+      for (guint c = 0; c < sc->generator.n_classes; c++)
+        if (sc->generator.classes[c].serverless)
+          {
+            g_autofree char *cg = g_strdup_printf ("class %s", sc->generator.classes[c].name);
+            locate (ctx, cg, "serverless", error);
+            break;
+          }
+    }
+  else
+    locate (ctx, group, key, error);
+  return FALSE;
 }
 
 /* [rl] reward: the names, in #SimRlReward order. */
@@ -2419,7 +2499,8 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       !read_comm_mix (ctx, sc, error) || !read_fabric (ctx, sc, error) ||
       !read_cost (ctx, sc, error) ||
       !read_variants (ctx, sc, error) || !read_rl (ctx, sc, error) ||
-      !read_power (ctx, sc, error) || !read_cooling (ctx, sc, error))
+      !read_power (ctx, sc, error) || !read_cooling (ctx, sc, error) ||
+      !read_elastic (ctx, sc, error))
     return NULL;
 
   if (g_key_file_has_key (ctx->kf, "policy", "queue", NULL))
@@ -2642,6 +2723,7 @@ sim_scenario_unref (SimScenario *sc)
     }
   g_free (sc->variants);
   g_strfreev (sc->rl.placements);
+  sim__elastic_config_clear (&sc->elastic);
   for (guint i = 0; i < sc->n_comm_mix; i++)
     g_free (sc->comm_mix[i].name);
   g_free (sc->comm_mix);

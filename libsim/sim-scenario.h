@@ -24,6 +24,14 @@
  *   [cost]        cloud, amortization, maintenance, energy_price, ... (the
  *                 keys of sim_cost_config_keys(): power/sim-cost.h)
  *   [variant NAME] section.key = value overrides, for `gpusim compare`
+ *   [elastic]     pool, cloud, scale_up_queue, scale_up_wait, startup,
+ *                 scale_down_delay, max_nodes, step, price_per_node_hour,
+ *                 min_billing: a cloud pool the cluster bursts into
+ *                 (power/sim-elastic.h)
+ *   [serverless]  cold_start, keep_warm, price_per_gpu_second,
+ *                 invocation_fee, bill_cold_start, max_gpus, max_duration:
+ *                 jobs run as serverless GPU functions (a [class] with
+ *                 serverless = true, or trace jobs within the limits)
  *   [rl]          reward, window, node_slots, placements, node_actions: the
  *                 reinforcement-learning environment's set-up (sim-rl-env.h);
  *                 the simulation itself ignores them
@@ -141,6 +149,73 @@ typedef struct {
   char  **placements;
   gint    node_actions;
 } SimRlConfig;
+
+/**
+ * SimElasticConfig:
+ * @enabled: the scenario has an [elastic] section
+ * @pool: the cloud pool's name (a [pool NAME] of the scenario): its nodes
+ *   are out of service until the autoscaler brings them up
+ * @cloud: (nullable): a cloud instance of the catalogue ([cloud] models)
+ *   whose on-demand price is the price per node-hour when
+ *   @price_per_node_hour is not given
+ * @scale_up_queue: scale up when at least this many jobs wait; 0: not a
+ *   trigger
+ * @scale_up_wait: scale up when the job that has waited longest has waited
+ *   this long; 0: not a trigger
+ * @startup: from the decision to scale up to the nodes taking jobs
+ * @scale_down_delay: a cloud node idle this long is released
+ * @max_nodes: cloud nodes held at most at once (0: bursting off), or -1 for
+ *   the whole pool
+ * @step: nodes requested per scale-up
+ * @price_per_node_hour: USD per node-hour, billed per second from request
+ *   to release; -1 when not given (then from @cloud)
+ * @min_billing: the least time a requested node is billed for
+ *
+ * The [elastic] section: a cloud pool the cluster bursts into when its
+ * queue or its wait passes a threshold (power/sim-elastic.h).
+ */
+typedef struct {
+  gboolean enabled;
+  char    *pool;
+  char    *cloud;
+  guint    scale_up_queue;
+  SimTime  scale_up_wait;
+  SimTime  startup;
+  SimTime  scale_down_delay;
+  gint     max_nodes;
+  guint    step;
+  double   price_per_node_hour;
+  SimTime  min_billing;
+} SimElasticConfig;
+
+/**
+ * SimServerlessConfig:
+ * @enabled: the scenario has a [serverless] section
+ * @cold_start: the time a function takes to start on a new instance
+ * @keep_warm: how long an instance stays warm after an execution (a start
+ *   within it is warm: no cold start); 0: every start is cold
+ * @price_per_gpu_second: USD per GPU-second, billed per second
+ * @invocation_fee: USD per execution
+ * @bill_cold_start: whether the cold start is billed as well
+ * @max_gpus: jobs of any class asking for at most this many GPUs run as
+ *   functions (with @max_duration); 0: no such rule
+ * @max_duration: jobs at most this long run as functions (with
+ *   @max_gpus); 0: no such rule
+ *
+ * The [serverless] section: GPU functions billed per execution, for jobs
+ * of a [class] marked `serverless = true` or within the limits
+ * (power/sim-elastic.h).
+ */
+typedef struct {
+  gboolean enabled;
+  SimTime  cold_start;
+  SimTime  keep_warm;
+  double   price_per_gpu_second;
+  double   invocation_fee;
+  gboolean bill_cold_start;
+  guint    max_gpus;
+  SimTime  max_duration;
+} SimServerlessConfig;
 
 /**
  * SimWorkloadSource:
@@ -318,6 +393,8 @@ typedef struct {
   SimVariant        *variants;
   guint              n_variants;
   SimRlConfig        rl;         /* [rl]: the environment's set-up, not the run's */
+  SimElasticConfig   elastic;    /* [elastic]: bursting into a cloud pool */
+  SimServerlessConfig serverless; /* [serverless]: jobs run as GPU functions */
 
   char    *queue;           /* queue order name */
   char    *placement;       /* placement name */

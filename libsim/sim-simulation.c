@@ -9,6 +9,7 @@
 #include "core/sim-rng.h"
 #include "fabric/sim-collective.h"
 #include "fabric/sim-job-comm.h"
+#include "power/sim-elastic.h"
 #include "power/sim-cost-private.h"
 #include "power/sim-power.h"
 #include "power/sim-cooling.h"
@@ -71,6 +72,7 @@ struct _SimSimulation {
   SimMetrics     metrics;     /* the built-in metrics, the first accumulator */
   SimState       state;       /* what holds since the last change, for the accumulators */
   GPtrArray     *accumulators; /* SimAccumulator*, told of the state and of job events */
+  SimElastic    *elastic;     /* (nullable) bursting and serverless functions, an accumulator */
   guint64        samples;     /* time-series events (not counted as the run's events) */
   GPtrArray     *queue;       /* SimJob*, in the policy's queue order */
   GQueue         running;     /* SimJob*, in start order (links inside the jobs) */
@@ -528,7 +530,9 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   if (!self->force && self->metrics.submitted > SIM_LIMIT_JOBS)
     fail (self, too_big (self, "scenario", "horizon", "this run has simulated %.3g jobs",
                          (double) self->metrics.submitted));
-  if (can_ever_fit (self, &job->spec))
+  if (self->elastic != NULL && sim__elastic_take_job (self->elastic, job, ev->time))
+    ; /* a serverless function: it runs outside the cluster */
+  else if (can_ever_fit (self, &job->spec))
     {
       enqueue (self, job);
       note_state_before_decision (self);
@@ -1563,6 +1567,8 @@ decision_end (SimSimulation *self)
 
   refresh_rates (self, now);
   note_state (self);
+  if (self->elastic != NULL)
+    sim__elastic_after_pass (self->elastic, now);
 }
 
 static void
@@ -2251,6 +2257,14 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   self->k_timer = sim_engine_register (self->engine, on_timer, self);
   self->k_weather = sim_engine_register (self->engine, on_weather, self);
   self->k_nap = sim_engine_register (self->engine, on_nap, self);
+  if (scenario->elastic.enabled || scenario->serverless.enabled)
+    {
+      self->elastic = sim__elastic_new (self, self->cluster, self->catalogue, self->engine,
+                                        self->queue, error);
+      if (self->elastic == NULL)
+        return NULL;
+      sim__metrics_set_where (&self->metrics, sim__elastic_job_where, self->elastic);
+    }
   return g_steal_pointer (&self);
 }
 
@@ -2659,6 +2673,20 @@ sim_simulation_set_node_available (SimSimulation *self, guint node, gboolean ava
         request_decision (self);
     }
   return TRUE;
+}
+
+void
+sim__simulation_finish_outside (SimSimulation *self, SimJob *job)
+{
+  SimTime now = sim_engine_now (self->engine);
+
+  tick (self, now);
+  self->last_activity = now;
+  job->state = SIM_JOB_DONE;
+  job->end = now;
+  job->work_left = 0;
+  accumulate_job (self, SIM_JOB_FINISHED, job, now);
+  free_job (job);
 }
 
 gboolean

@@ -299,6 +299,11 @@ gboolean sim__simulation_get_fabric_load (SimSimulation *self, double *max, doub
 SimPolicy *sim__simulation_new_placement (SimSimulation *self, const char *placement,
                                           GError **error);
 
+/* A job that ran outside the cluster (a serverless function:
+ * power/sim-elastic.h) ends now: the accumulators are told and the job is
+ * freed. */
+void sim__simulation_finish_outside (SimSimulation *self, SimJob *job);
+
 /* For tests: the state kept incrementally (the compute and activity sums,
  * the GPUs allocated) against the same recomputed from the running jobs;
  * an error says what differs. */

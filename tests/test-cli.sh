@@ -641,6 +641,33 @@ contains "$tmp/stderr" "tou.csv:3: hour:" "gpusim run with a bad time-of-use row
 expect 1 validate "$COST" --set cost.maintenance=1.5
 contains "$tmp/stderr" "--set cost.maintenance" "gpusim validate with a bad [cost] key"
 
+# ---- Elastic capacity (scenarios/burst.ini) ----------------------------------
+
+BURST="$SIM_TOP_SRCDIR/scenarios/burst.ini"
+expect 0 run "$BURST" -o "$tmp/burst"
+contains "$tmp/stdout" "burst         " "gpusim run burst.ini prints the bill"
+contains "$tmp/stdout" "at 98.32 USD per node-hour" "burst.ini: the catalogue's p5.48xlarge price"
+contains "$tmp/stdout" "serverless    " "gpusim run burst.ini prints the serverless bill"
+contains "$tmp/burst/summary.json" '"burst_cost"' "burst.ini: burst_cost in summary.json"
+contains "$tmp/burst/summary.json" '"unit" : "USD"' "burst.ini: costs in USD"
+contains "$tmp/burst/jobs.csv" ",preemptions,where" "burst.ini: jobs.csv says where jobs ran"
+contains "$tmp/burst/jobs.csv" ",cloud" "burst.ini: some jobs ran in the cloud"
+contains "$tmp/burst/jobs.csv" ",serverless" "burst.ini: some jobs ran as functions"
+# The answers the scenario's comment and the README give.
+expect 0 compare "$BURST" --seeds 10 --metric wait_mean --metric burst_cost \
+    --metric serverless_cost
+contains "$tmp/stdout" "-99.0% *" "burst.ini: bursting cuts the mean wait by 99.0 %"
+contains "$tmp/stdout" "96014 ± 24151" "burst.ini: what bursting costs over 14 days"
+contains "$tmp/stdout" "154.2 ± 8.6" "burst.ini: what the serverless functions cost"
+expect 1 run "$BURST" --set elastic.scale_up_wait=15
+contains "$tmp/stderr" "--set elastic.scale_up_wait: " "gpusim run with a bad [elastic] key"
+sed 's/^startup = 5min/startup = soon/' "$BURST" >"$tmp/burst-bad.ini"
+expect 1 validate "$tmp/burst-bad.ini"
+line=$(grep -n '^startup' "$BURST" | cut -d: -f1)
+contains "$tmp/stderr" "burst-bad.ini:$line: [elastic] startup: " "gpusim validate: a bad [elastic] key's line"
+expect 1 run "$BURST" --set elastic.cloud=AWS-p4d.24xlarge
+contains "$tmp/stderr" "its price is not theirs" "gpusim run with a cloud instance unlike the pool"
+
 # ---- fgd (the FGD study's experiment) ----------------------------------------
 
 ONODES="$SIM_TOP_SRCDIR/tests/data/openb-nodes.csv"

@@ -15,7 +15,9 @@ model, turned on with --set, draws on the GPUs what their activity says,
 MIG slices their share of the SMs, and its figures reach report[...] with
 their units; the [cost] figures (cost per GPU-hour owned and rented, the
 break-even) come through report[...] with their units, agree with the closed
-form Sim.cost_break_even, and move with a [cost] key set from Python.
+form Sim.cost_break_even, and move with a [cost] key set from Python; the
+bundled bursting scenario's bill (burst_cost) is its billed node-hours at the
+catalogue's price, and bursting shortens its wait.
 
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
@@ -1542,6 +1544,36 @@ class JobResultsTests(unittest.TestCase):
             self.skipTest("libsim-1.0 is installed system-wide")
         self.assertIn("not the library it names", result.stderr)
         self.assertNotIn("must be an interface", result.stderr)
+
+
+class ElasticTests(unittest.TestCase):
+    """Bursting into a cloud pool and serverless functions (scenarios/burst.ini)."""
+
+    BURST = os.path.join(TOP_SRCDIR, "scenarios", "burst.ini")
+
+    def test_burst_metrics(self):
+        report = gpusim.run(self.BURST)
+        self.assertEqual(report.json + "\n", cli("run", self.BURST, "--json"))
+        self.assertGreater(report["burst_cost"], 0)
+        self.assertEqual(report.metrics["burst_cost"][1], "USD")
+        self.assertEqual(report.metrics["burst_node_hours"][1], "node*h")
+        # The bill is the billed node-hours at the catalogue's p5.48xlarge price.
+        self.assertEqual(report["burst_price_per_node_hour"], 98.32)
+        self.assertAlmostEqual(report["burst_cost"],
+                               report["burst_node_hours"] * report["burst_price_per_node_hour"],
+                               places=6)
+        self.assertLessEqual(report["burst_gpu_hours_used"], report["burst_gpu_hours"])
+        self.assertGreater(report["serverless_executions"], 0)
+        self.assertLessEqual(report["serverless_cold_starts"], report["serverless_executions"])
+        off = gpusim.run(self.BURST, set={"elastic.max_nodes": 0})
+        self.assertEqual(off["burst_cost"], 0)
+        self.assertLess(report["wait_mean"], off["wait_mean"])
+
+    def test_bad_elastic_key(self):
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.run(self.BURST, set={"elastic.startup": "5"})
+        self.assertIn("elastic.startup", caught.exception.message)
+        self.assertIn("duration", caught.exception.message)
 
 
 if __name__ == "__main__":

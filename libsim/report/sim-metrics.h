@@ -33,6 +33,10 @@ typedef struct {
   gboolean economizer;      /* the chillers are off (free cooling) */
 } SimState;
 
+/* Where a finished job ran, for the `where` column of jobs.csv
+ * (power/sim-elastic.h). */
+typedef const char *(*SimJobWhereFunc) (const SimJob *job, gpointer data);
+
 /* The built-in metrics: the accumulator every simulation has. */
 typedef struct {
   guint   total_gpus;
@@ -57,6 +61,8 @@ typedef struct {
   guint64 series_arrivals, series_completions;
 
   FILE   *jobs;             /* per-job rows, or NULL */
+  SimJobWhereFunc where;    /* (nullable) adds the column `where` to jobs.csv */
+  gpointer where_data;
 
   /* With the power model: power columns in the time series and energy in
    * jobs.csv (power/sim-power.h). */
@@ -65,10 +71,14 @@ typedef struct {
   double  series_it, series_cooling, series_facility;
 } SimMetrics;
 
+/* Keeps @m's where function (sim__metrics_set_where()). */
 void sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series);
 /* The same, with power columns if @power. */
 void sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series,
                               gboolean power);
+/* Asks for a last column `where` in jobs.csv from the next
+ * sim__metrics_init() on. */
+void sim__metrics_set_where (SimMetrics *m, SimJobWhereFunc func, gpointer data);
 void sim__metrics_clear (SimMetrics *m);
 /* Integrates @held, the state since the last call, up to @now. */
 void sim__metrics_advance (SimMetrics *m, const SimState *held, SimTime now);

@@ -31,6 +31,13 @@ sim__format_seconds (SimTime t, char buf[32])
 }
 
 void
+sim__metrics_set_where (SimMetrics *m, SimJobWhereFunc func, gpointer data)
+{
+  m->where = func;
+  m->where_data = data;
+}
+
+void
 sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series)
 {
   sim__metrics_init_power (m, total_gpus, jobs, series, FALSE);
@@ -40,7 +47,12 @@ void
 sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series,
                          gboolean power)
 {
+  SimJobWhereFunc where = m->where;
+  gpointer where_data = m->where_data;
+
   memset (m, 0, sizeof *m);
+  m->where = where;
+  m->where_data = where_data;
   m->power = power;
   m->total_gpus = total_gpus;
   m->first_submit = -1;
@@ -50,10 +62,9 @@ sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *seri
   m->jobs = jobs;
   m->series = series;
   if (jobs != NULL)
-    fputs (power ? "id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,gpus,"
-                   "gpu_milli,nodes,preemptions,energy_kwh\n"
-                 : "id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,gpus,"
-                   "gpu_milli,nodes,preemptions\n", jobs);
+    fprintf (jobs, "id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,gpus,"
+             "gpu_milli,nodes,preemptions%s%s\n", power ? ",energy_kwh" : "",
+             where != NULL ? ",where" : "");
   if (series != NULL)
     fputs (power ? "time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
                    "fragmented_gpus_avg,arrivals,completions,activity,it_power_w,"
@@ -132,6 +143,8 @@ sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_n
                job->spec.gpu_milli, job->n_nodes, job->n_preemptions);
       if (m->power)
         fprintf (m->jobs, ",%.6f", job->energy_j / 3.6e6);
+      if (m->where != NULL)
+        fprintf (m->jobs, ",%s", m->where (job, m->where_data));
       fputc ('\n', m->jobs);
     }
 }
@@ -681,6 +694,19 @@ sim_report_format_text (const SimReport *r)
                                 "(economizer)\n", value_of (r, "power_cooling_avg") / 1e3,
                                 value_of (r, "economizer_hours"));
     }
+  if (find (r, "burst_cost") != NULL)
+    g_string_append_printf (s, "burst         %.0f scale-ups, %.0f cloud nodes at most, %.2f "
+                            "node-hours billed (%.1f GPU-hours used): %.2f USD at %.2f USD per "
+                            "node-hour\n",
+                            value_of (r, "burst_scale_ups"), value_of (r, "burst_nodes_peak"),
+                            value_of (r, "burst_node_hours"), value_of (r, "burst_gpu_hours_used"),
+                            value_of (r, "burst_cost"), value_of (r, "burst_price_per_node_hour"));
+  if (find (r, "serverless_cost") != NULL)
+    g_string_append_printf (s, "serverless    %.0f executions (%.0f cold starts), %.0f GPU-seconds "
+                            "billed: %.2f USD\n",
+                            value_of (r, "serverless_executions"),
+                            value_of (r, "serverless_cold_starts"),
+                            value_of (r, "serverless_gpu_seconds"), value_of (r, "serverless_cost"));
   if (find (r, "cost_capex") != NULL)
     format_cost (s, r);
   return g_string_free (s, FALSE);

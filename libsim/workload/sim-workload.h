@@ -264,6 +264,9 @@ typedef struct {
   double   activity;        /* share of a whole GPU kept busy, (0, 1]; 0: unknown */
   double   memory_bound;    /* share of time limited by memory bandwidth, [0, 1] */
   guint32  gpu_milli;       /* thousandths of one GPU per job (gpus = 1); 0: whole GPUs */
+  /* Elastic capacity (power/sim-elastic.h): the class's jobs run as
+   * serverless GPU functions, outside the cluster. */
+  gboolean serverless;
 } SimJobClassConfig;
 
 /**
