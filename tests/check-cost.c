@@ -62,6 +62,7 @@
  * "Max power" 10.2 kW; A1 "H100 SXM" idle 69 W (models/gpus/h100-sxm.ini). */
 #define DGX_H100_USD   270000.0
 #define QM9700_USD     36000.0
+#define QM9700_W       1000.0   /* models/switches/quantum-2-qm9700.ini: power, an estimate */
 #define P5_ON_DEMAND   98.32
 #define P5_RESERVED    39.33
 #define DGX_H100_MAX_W 10200.0
@@ -729,7 +730,8 @@ capex_scenario (const char *fabric, gboolean with_cost)
 
 /* Truth: the hand sum of models/SOURCES.md prices: 2 x $270k (DGX H100),
  * $36k per Quantum-2 switch, the [cost] cable and transceiver prices, and
- * $3000 per kW of the nodes' 2 x 10.2 kW; the counts by hand: one switch
+ * $3000 per kW of the rated IT power, the nodes' 2 x 10.2 kW and 1 kW per
+ * switch (models/switches/quantum-2-qm9700.ini); the counts by hand: one switch
  * takes the 2 x 8 NICs' copper cables; a 2-tier fat tree of radix 8 has 4
  * leaves (4 down, 4 up) and 2 spines, 16 access and 16 optical uplink
  * cables with 2 transceivers each. */
@@ -744,22 +746,24 @@ START_TEST (test_capex_small_fabric)
                                            "radix = 8\n", FALSE);
   g_autoptr(SimReport) r1 = run_scenario (one, &error);
   g_autoptr(SimReport) r2 = NULL, r3 = NULL;
-  const double nodes = 2 * DGX_H100_USD, facility = 2 * 10.2 * (1000 + 2000);
+  const double nodes = 2 * DGX_H100_USD;
+  const double facility = (2 * 10.2 + 1 * QM9700_W / 1000) * (1000 + 2000);
+  const double facility_tree = (2 * 10.2 + 6 * QM9700_W / 1000) * (1000 + 2000);
 
   ck_assert_msg (r1 != NULL, "%s", error ? error->message : "?");
   ck_assert (metric (r1, "network_switches") == 1);
   ck_assert (metric (r1, "network_cables") == 16);
   ck_assert (metric (r1, "network_transceivers") == 0);
   ck_assert (near (metric (r1, "cost_capex"), nodes + QM9700_USD + 16 * 500 + facility, 1e-12));
-  ck_assert (near (metric (r1, "cost_capex"), 645200, 1e-12));
+  ck_assert (near (metric (r1, "cost_capex"), 648200, 1e-12));
   ck_assert (near (metric (r1, "cost_capex_network"), 36000 + 8000, 1e-12));
-  ck_assert (near (metric (r1, "cost_capacity"), 20.4, 1e-12));
+  ck_assert (near (metric (r1, "cost_capacity"), 21.4, 1e-12));
   /* No [power]: no energy, and the summary says so. */
   ck_assert (metric (r1, "cost_energy") == 0);
   {
     g_autofree char *text = sim_report_format_text (r1);
     ck_assert (strstr (text, "not counted") != NULL);
-    ck_assert (strstr (text, "capex         $645,200") != NULL);
+    ck_assert (strstr (text, "capex         $648,200") != NULL);
   }
 
   r2 = run_scenario (tree, &error);
@@ -768,7 +772,7 @@ START_TEST (test_capex_small_fabric)
   ck_assert (metric (r2, "network_cables") == 32);
   ck_assert (metric (r2, "network_transceivers") == 32);
   ck_assert (near (metric (r2, "cost_capex"),
-                   nodes + 6 * QM9700_USD + 32 * 500 + 32 * 1000 + facility, 1e-12));
+                   nodes + 6 * QM9700_USD + 32 * 500 + 32 * 1000 + facility_tree, 1e-12));
 
   /* Without [cost], no cost figure at all, and the rest of the report the same. */
   r3 = run_scenario (plain, &error);

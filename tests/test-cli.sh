@@ -617,7 +617,7 @@ contains "$tmp/stdout" "+20.5% *" "render: 4 GPUs rather than 8 raise the mean J
 # Own against rent: the figures the scenario's comments and the README give.
 COST="$SIM_TOP_SRCDIR/scenarios/cost-own-rent.ini"
 expect 0 run "$COST"
-contains "$tmp/stdout" "capex         \$6,006,080" "gpusim run cost-own-rent: capex"
+contains "$tmp/stdout" "capex         \$6,048,080" "gpusim run cost-own-rent: capex"
 contains "$tmp/stdout" "\$4.916 per GPU-hour" "gpusim run cost-own-rent: the reserved price"
 contains "$tmp/stdout" "kgCO2e)" "gpusim run cost-own-rent: energy and emissions counted"
 expect 0 run "$COST" --set cost.energy_price=0
@@ -625,7 +625,7 @@ contains "$tmp/stdout" "kWh not priced" "cost-own-rent with power but no energy 
 # Without the power model: capex, maintenance and rent only, and the summary says so.
 sed '/^\[power\]$/,/^type = air$/d' "$COST" >"$tmp/cost-no-power.ini"
 expect 0 run "$tmp/cost-no-power.ini"
-contains "$tmp/stdout" "owning is cheaper above 27.2 % utilization" "cost-own-rent without power: break-even against reserved"
+contains "$tmp/stdout" "owning is cheaper above 27.4 % utilization" "cost-own-rent without power: break-even against reserved"
 contains "$tmp/stdout" "not counted" "cost-own-rent without power: energy not counted"
 expect 0 run "$COST" --json
 "$PYTHON" -c 'import json,sys; m=json.load(sys.stdin)["metrics"]; assert m["cost_per_gpu_hour"]["unit"]=="USD/GPU-h" and m["cost_emissions"]["unit"]=="kgCO2e"' <"$tmp/stdout" ||
