@@ -286,6 +286,7 @@ static void
 note_state (SimSimulation *self)
 {
   self->state.allocated_milli = sim_cluster_get_allocated_milli (self->cluster);
+  self->state.cloud_milli = self->elastic != NULL ? sim__elastic_cloud_milli (self->elastic) : 0;
   self->state.computing_milli = self->computing_milli;
   self->state.active_gpus = self->active_gpus;
   self->state.queued = self->queue->len;
@@ -2174,7 +2175,8 @@ setup_power (SimSimulation *self, GError **error)
           return FALSE;
         }
     }
-  self->power = sim__power_new (self->cluster, &sc->power, error);
+  self->power = sim__power_new (self->cluster, &sc->power,
+                                sc->elastic.enabled ? sc->elastic.pool : NULL, error);
   if (self->power == NULL)
     {
       sim__scenario_locate (sc, "power", NULL, error);

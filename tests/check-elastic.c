@@ -278,6 +278,38 @@ START_TEST (test_burst_off_and_wait)
 }
 END_TEST
 
+/* The cloud pool is rented, not owned: with the power and cost models on,
+ * its nodes draw nothing in our facility and cost nothing to buy.  Truth:
+ * the capex of the same scenario without the cloud pool at all (one DGX
+ * H100 and the [cost] per-kW prices), and our one node's rated 10.2 kW
+ * (models/nodes/dgx-h100.ini) as a bound on the IT power, which the three
+ * nodes together would pass while bursting (jobs 2 and 3 run on a cloud
+ * node beside job 1 from 500 s). */
+START_TEST (test_cloud_not_owned)
+{
+  static const char *power_cost =
+    "[power]\n[cost]\ncloud = none\nenergy_price = 0.1\n"
+    "cooling_usd_per_kw = 1000\nelectrical_usd_per_kw = 2000\n";
+  g_autofree char *text = g_strconcat (base, elastic, power_cost, NULL);
+  g_autofree char *own_only = g_strconcat (
+    "[scenario]\nname = elastic\n[pool own]\nmodel = DGX-H100\ncount = 1\n"
+    "[workload]\nsource = native\ntrace = tiny.csv\n[output]\ntimeseries = false\n",
+    power_cost, NULL);
+  g_autoptr(SimSimulation) sim = new_sim (text, NULL);
+  g_autoptr(GError) error = NULL;
+
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  ck_assert (metric (sim, "burst_scale_ups") == 1);
+  ck_assert_double_eq_tol (metric (sim, "cost_capex"), run_metric (own_only, NULL, "cost_capex"),
+                           1e-6);
+  ck_assert_double_eq_tol (metric (sim, "cost_capex"), 270000 + 10.2 * 3000, 1e-6);
+  ck_assert (metric (sim, "power_it_peak") <= 10200);
+  ck_assert (metric (sim, "power_it_peak") > 0);
+  /* Delivered GPU-hours owned: job 1 alone on our node (8 GPUs x 1 h). */
+  ck_assert_double_eq_tol (metric (sim, "cost_delivered_gpu_hours"), 8.0, 1e-9);
+}
+END_TEST
+
 /* A synthetic mix on 4 nodes of our own and 4 in the cloud, over seeds:
  * the wait with bursting is never longer than without. */
 START_TEST (test_burst_never_waits_longer)
@@ -719,6 +751,7 @@ main (void)
   tcase_add_test (tc, test_defaults);
   tcase_add_test (tc, test_without_sections);
   tcase_add_test (tc, test_determinism);
+  tcase_add_test (tc, test_cloud_not_owned);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

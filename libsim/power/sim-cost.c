@@ -600,13 +600,16 @@ cost_advance (SimAccumulator *acc, const SimState *held, SimTime now)
   CostAcc *c = (CostAcc *) acc;
   SimTime t = c->last;
   double power = held->facility_power_w;
-  double u, dt;
+  double u, dt, own;
 
   if (now <= c->last)
     return;
   dt = (double) (now - c->last) / 1e9;
-  u = c->gpus > 0 ? (double) held->allocated_milli / 1000.0 / c->gpus : 0;
-  c->alloc_gpu_s += (double) held->allocated_milli / 1000.0 * dt;
+  /* GPUs rented from a cloud pool are neither owned nor delivered by the
+   * owner's cluster (power/sim-elastic.h bills them). */
+  own = (double) (held->allocated_milli - held->cloud_milli) / 1000.0;
+  u = c->gpus > 0 ? own / c->gpus : 0;
+  c->alloc_gpu_s += own * dt;
   c->s_t += dt;
   c->s_u += u * dt;
   c->s_uu += u * u * dt;
@@ -790,6 +793,13 @@ pool_group (const SimScenario *sc, guint i)
   return g_strdup_printf ("pool %s", i < sc->n_pools ? sc->pools[i].name : "?");
 }
 
+/* A cloud pool ([elastic] pool) is rented: no capex, no rated power. */
+static gboolean
+is_cloud_pool (const SimScenario *sc, const SimPool *p)
+{
+  return sc->elastic.enabled && sc->elastic.pool != NULL && strcmp (p->name, sc->elastic.pool) == 0;
+}
+
 /* Capex and rated power of the nodes, pool by pool.  A node is priced at
  * its model's price when it has the model's own GPUs; otherwise (or when
  * the model has no price) at its GPUs' price plus the node without its own
@@ -801,6 +811,8 @@ price_nodes (CostAcc *c, const SimScenario *sc, const SimCluster *cluster, GErro
     {
       const SimPool *p = sim_cluster_get_pool (cluster, i);
       const SimNodeModel *m = p->model;
+      if (is_cloud_pool (sc, p))
+        continue; /* rented, not owned */
       const SimGpuModel *g = p->gpu_model;
       gboolean own_gpus = m->gpu == g && p->gpus_per_node == m->gpus;
       double price = 0, full_w, idle_w;
@@ -929,6 +941,10 @@ sim__cost_accumulator_new (const SimScenario *sc, const SimCatalogue *catalogue,
   c = g_new0 (CostAcc, 1);
   c->parent.vtable = &cost_vtable;
   c->gpus = sim_cluster_get_n_gpus (cluster);
+  for (guint i = 0; i < sim_cluster_get_n_pools (cluster); i++)
+    if (is_cloud_pool (sc, sim_cluster_get_pool (cluster, i)))
+      c->gpus -= sim_cluster_get_pool (cluster, i)->n_nodes *
+                 sim_cluster_get_pool (cluster, i)->gpus_per_node;
   c->amortization_h = (double) cfg->amortization / 3.6e12;
   c->maintenance = cfg->maintenance;
   c->basis = cfg->capacity_basis;

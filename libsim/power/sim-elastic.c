@@ -352,6 +352,7 @@ struct _SimElastic {
   guint64        scale_ups, requested, peak, burst_jobs;
   double         billed_s;     /* node-seconds billed */
   double         used_gpu_s;   /* jobs' GPU-seconds on cloud nodes */
+  guint64        cloud_milli;  /* thousandths of GPUs allocated on cloud nodes now */
   double         alloc_gpu_s;  /* GPU-seconds allocated anywhere, as the metrics integrate them */
   SimTime        last;         /* alloc_gpu_s is up to date until here */
 
@@ -650,6 +651,12 @@ on_done (SimEngine *engine, const SimEvent *ev, gpointer data)
   sim__simulation_finish_outside (self->sim, job);
 }
 
+guint64
+sim__elastic_cloud_milli (SimElastic *self)
+{
+  return self->cloud_milli;
+}
+
 const char *
 sim__elastic_job_where (const SimJob *job, gpointer data)
 {
@@ -685,6 +692,10 @@ elastic_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
 
   if (!self->bursting || job->n_gpus == 0 || job->gpus == NULL)
     return;
+  if (event == SIM_JOB_STARTED)
+    self->cloud_milli += (guint64) cloud_gpus (self, job) * job->spec.gpu_milli;
+  else if (event == SIM_JOB_PREEMPTED || event == SIM_JOB_FINISHED)
+    self->cloud_milli -= (guint64) cloud_gpus (self, job) * job->spec.gpu_milli;
   if (event != SIM_JOB_PREEMPTED && event != SIM_JOB_FINISHED &&
       !(event == SIM_JOB_UNFINISHED && job->state == SIM_JOB_RUNNING))
     return;

@@ -83,4 +83,7 @@ void sim__elastic_after_pass (SimElastic *self, SimTime now);
 /* Where a finished job ran, for jobs.csv. */
 const char *sim__elastic_job_where (const SimJob *job, gpointer self);
 
+/* Thousandths of GPUs allocated on the cloud pool's nodes now. */
+guint64 sim__elastic_cloud_milli (SimElastic *self);
+
 G_END_DECLS

@@ -82,6 +82,7 @@ struct _SimPower {
   double   *cpu_load;  /* per node: CPU reserved, as a share (0 without reservations) */
   double   *load;      /* per node: CPU load */
   gboolean *asleep;    /* per node */
+  gboolean *outside;   /* per node: not the owner's (a cloud pool), drawing nothing here */
   double   *node_w;    /* per node, at the wall, as last computed */
   gint64   *node_nw;   /* the same in nanowatts, rounded: totals are their exact sums */
   gint64   *node_gpu_nw; /* per node, its GPUs' part, nW */
@@ -162,8 +163,10 @@ set_clock (SimPower *power, guint gpu)
   const SimNode *node = sim_cluster_get_node (power->cluster,
                                               sim_cluster_get_gpu (power->cluster, gpu)->node);
   const NodePower *np = &power->models[node->pool];
-  double f = sim_power_clock (&np->gpu, power->cap[gpu], power->config.clock_limit,
-                              power->config.clock_exponent);
+  /* A cloud pool's GPUs run as their provider runs them. */
+  double f = power->outside[node->index]
+               ? 1.0 : sim_power_clock (&np->gpu, power->cap[gpu], power->config.clock_limit,
+                                        power->config.clock_exponent);
 
   if ((power->clock[gpu] < 1.0) != (f < 1.0))
     power->n_slowed += f < 1.0 ? 1 : (guint) -1;
@@ -173,7 +176,8 @@ set_clock (SimPower *power, guint gpu)
 }
 
 SimPower *
-sim__power_new (const SimCluster *cluster, const SimPowerConfig *config, GError **error)
+sim__power_new (const SimCluster *cluster, const SimPowerConfig *config,
+                const char *outside_pool, GError **error)
 {
   SimPower *power = g_new0 (SimPower, 1);
   guint n_pools = sim_cluster_get_n_pools (cluster);
@@ -186,6 +190,8 @@ sim__power_new (const SimCluster *cluster, const SimPowerConfig *config, GError 
   for (guint p = 0; p < n_pools; p++)
     {
       const SimPool *pool = sim_cluster_get_pool (cluster, p);
+      if (outside_pool != NULL && strcmp (pool->name, outside_pool) == 0)
+        continue;
       if (!resolve_node (config, pool->model, pool->gpu_model, &power->models[p], error))
         {
           sim__power_free (power);
@@ -215,6 +221,10 @@ sim__power_new (const SimCluster *cluster, const SimPowerConfig *config, GError 
       power->node_pool[n] = node->pool;
     }
   power->asleep = g_new0 (gboolean, power->n_nodes);
+  power->outside = g_new0 (gboolean, power->n_nodes);
+  for (guint n = 0; n < power->n_nodes && outside_pool != NULL; n++)
+    power->outside[n] = strcmp (sim_cluster_get_pool (cluster, power->node_pool[n])->name,
+                                outside_pool) == 0;
   power->node_w = g_new0 (double, power->n_nodes);
   power->node_nw = g_new0 (gint64, power->n_nodes);
   power->node_gpu_nw = g_new0 (gint64, power->n_nodes);
@@ -262,6 +272,7 @@ sim__power_free (SimPower *power)
   g_free (power->node_gpus);
   g_free (power->node_pool);
   g_free (power->asleep);
+  g_free (power->outside);
   g_free (power->node_w);
   g_free (power->node_nw);
   g_free (power->node_gpu_nw);
@@ -410,6 +421,8 @@ compute_node (SimPower *power, guint n, double *gpus_out)
   double gpus = 0, dynamic = 0, span, dc;
 
   *gpus_out = 0;
+  if (power->outside[n])
+    return 0;
   if (power->asleep[n])
     return np->sleep_w;
   for (guint g = first; g < first + count; g++)

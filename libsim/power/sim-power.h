@@ -101,11 +101,13 @@ double sim_power_gpu_draw (const SimGpuPower *gpu, double busy, double f, double
 
 typedef struct _SimPower SimPower;
 
-/* The power state of @cluster's GPUs and nodes.  Errors: SIM_ERROR_MISSING
- * for a GPU model without idle power or TDP, or a node model without the
- * figures of its parts, when @config is enabled. */
+/* The power state of @cluster's GPUs and nodes; the nodes of
+ * @outside_pool (nullable: a cloud pool, power/sim-elastic.h) draw nothing
+ * here and run at full clock.  Errors: SIM_ERROR_MISSING for a GPU model
+ * without idle power or TDP, or a node model without the figures of its
+ * parts, when @config is enabled. */
 SimPower *sim__power_new (const SimCluster *cluster, const SimPowerConfig *config,
-                          GError **error);
+                          const char *outside_pool, GError **error);
 void      sim__power_free (SimPower *power);
 
 const SimPowerConfig *sim__power_get_config (const SimPower *power);

@@ -29,6 +29,9 @@ typedef struct {
   double  it_power_w;
   double  cooling_power_w;
   double  facility_power_w;
+  /* Of allocated_milli, the thousandths of GPUs allocated on a cloud pool's
+   * nodes (power/sim-elastic.h), which are not the owner's: 0 without one. */
+  guint64 cloud_milli;
   double  gpu_power_w;      /* the GPUs' part of it_power_w (before the power supplies) */
   gboolean economizer;      /* the chillers are off (free cooling) */
 } SimState;
