@@ -804,7 +804,8 @@ START_TEST (test_end_to_end_power)
                                            "duration = exponential(mean=2h)\n\n"
                                            "[power]\nenable = true\n\n[cooling]\ntype = air\n\n"
                                            "[cost]\n%s\n",
-                                           "energy_price = 0.11\ncarbon_intensity = 0.39");
+                                           "energy_price = 0.11\ncarbon_intensity = 0.39\n"
+                                           "cooling_usd_per_kw = 3000\nmaintenance = 5%");
   g_autofree char *timed = NULL;
   g_autoptr(SimReport) r = run_scenario (flat, &error);
   g_autoptr(SimReport) t = NULL;
@@ -816,6 +817,19 @@ START_TEST (test_end_to_end_power)
   ck_assert (near (metric (r, "cost_energy_kwh"), kwh, 1e-9));
   ck_assert (near (metric (r, "cost_energy"), 0.11 * kwh, 1e-9));
   ck_assert (near (metric (r, "cost_emissions"), 0.39 * kwh, 1e-9));
+  /* What cooling costs: the price times the cooling energy the power
+   * model integrated, plus the plant at $3000 per kW of the rated
+   * capacity, amortized over the default 5 years with 5 % a year of
+   * maintenance, over the 3 days. */
+  {
+    double plant = metric (r, "cost_capacity") * 3000 * (3.0 / (5 * 365.25) + 0.05 * 3 / 365.25);
+    ck_assert (near (metric (r, "cost_cooling_energy"),
+                     0.11 * metric (r, "energy_cooling_kwh"), 1e-9));
+    ck_assert (near (metric (r, "cost_cooling"), plant + 0.11 * metric (r, "energy_cooling_kwh"),
+                     1e-9));
+    ck_assert (near (metric (r, "cost_cooling_share"),
+                     metric (r, "cost_cooling") / metric (r, "cost_tco"), 1e-12));
+  }
   /* Owning at the run's utilization costs about what the run cost: the
    * fitted line is exact only when power is linear in allocation. */
   ck_assert (metric (r, "cost_idle_energy_per_hour") > 0);

@@ -971,6 +971,8 @@ contains "$tmp/stderr" "vcs.csv:3:1: vc: \"6214e9\" is listed twice" "a VC liste
 POWER="$SIM_TOP_SRCDIR/scenarios/power-air.ini"
 expect 0 run "$POWER" --set scenario.horizon=1d -o "$tmp/power"
 contains "$tmp/stdout" "PUE" "gpusim run with [power]: the power line"
+expect 0 run "$POWER"
+contains "$tmp/stdout" "cooling cost  \$11,150, 8.9 % of the cost of owning" "power-air.ini: cooling's share of the cost, as its comment says"
 head -n 1 "$tmp/power/timeseries.csv" | grep -q ',it_power_w,cooling_power_w,facility_power_w,pue$' ||
     fail "timeseries.csv has no power columns"
 head -n 1 "$tmp/power/jobs.csv" | grep -q ',energy_kwh$' || fail "jobs.csv has no energy column"

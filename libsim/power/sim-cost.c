@@ -586,6 +586,7 @@ typedef struct {
   SimTime  price_until, carbon_until;
   double   energy_j;
   double   energy_usd, emissions_kg;
+  double   cooling_usd;       /* the part of energy_usd that cooling draws */
   double   peak_it_w;
   double   alloc_gpu_s;
   /* Time-weighted sums for the line of facility power against the
@@ -632,6 +633,7 @@ cost_advance (SimAccumulator *acc, const SimState *held, SimTime now)
       t1 = MIN (t1, MIN (c->price_until, c->carbon_until));
       seg = (double) (t1 - t) / 1e9 * power / J_PER_KWH;
       c->energy_usd += c->price_now * seg;
+      c->cooling_usd += c->price_now * (double) (t1 - t) / 1e9 * held->cooling_power_w / J_PER_KWH;
       c->emissions_kg += c->carbon_now * seg;
       t = t1;
     }
@@ -732,6 +734,16 @@ cost_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
   if (c->completed > 0)
     sim__report_add (report, "cost_per_job", tco / (double) c->completed, "USD/job");
   sim__report_add (report, "cost_utilization", c->s_t > 0 ? c->s_u / c->s_t : 0, "fraction");
+  {
+    /* What cooling costs: its plant (amortized, with its maintenance) and
+     * the energy it draws. */
+    double plant = capacity_w / 1000.0 * c->cooling_usd_per_kw;
+    double cooling = plant * (hours / c->amortization_h + c->maintenance * hours / (YEAR_S / 3600.0))
+                     + c->cooling_usd;
+    sim__report_add (report, "cost_cooling_energy", c->cooling_usd, "USD");
+    sim__report_add (report, "cost_cooling", cooling, "USD");
+    sim__report_add (report, "cost_cooling_share", tco > 0 ? cooling / tco : 0, "fraction");
+  }
 
   power_line (c, rated_w, &a, &b);
   {

@@ -593,6 +593,17 @@ format_cost (GString *s, const SimReport *r)
                             value_of (r, "cost_emissions"));
   else
     g_string_append (s, " (not counted: the run draws no power without a [power] section)\n");
+  if (value_of (r, "cost_cooling") > 0)
+    {
+      g_string_append (s, "cooling cost  ");
+      append_usd (s, value_of (r, "cost_cooling"));
+      g_string_append_printf (s, ", %.1f %% of the cost of owning (its plant ", 100 *
+                              value_of (r, "cost_cooling_share"));
+      append_usd (s, value_of (r, "cost_cooling") - value_of (r, "cost_cooling_energy"));
+      g_string_append (s, " amortized and maintained, its energy ");
+      append_usd (s, value_of (r, "cost_cooling_energy"));
+      g_string_append (s, ")\n");
+    }
   g_string_append (s, "per unit      ");
   if (sim_report_get_value (r, "cost_per_gpu_hour", &v))
     {
