@@ -2514,7 +2514,29 @@ finish (SimSimulation *self, GError **error)
       SimAccumulator *acc = self->accumulators->pdata[i];
       acc->vtable->report (acc, self->report, &info);
     }
+  sim__cost_report_totals (self->report);
   sim__report_add_run (self->report, &info);
+  {
+    /* A figure that is not a number cannot be an answer. */
+    g_autoptr(GPtrArray) names = sim_report_list_metrics (self->report);
+    for (guint i = 0; i < names->len; i++)
+      {
+        double v = 0;
+        sim_report_get_value (self->report, names->pdata[i], &v);
+        if (!isfinite (v))
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                         "the run's %s came out as %g, which no run can give: a model of the "
+                         "scenario (its [power], [cost] or [elastic] section, or the workload) "
+                         "met a case it does not cover; no output is written",
+                         (const char *) names->pdata[i], v);
+            g_clear_pointer (&self->report, sim_report_unref);
+            g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
+            g_clear_pointer (&self->series_file, sim__atomic_file_free);
+            return FALSE;
+          }
+      }
+  }
   if (self->progress != NULL)
     self->progress (self, 1.0, end, self->metrics.completed, self->progress_data);
 

@@ -450,6 +450,64 @@ START_TEST (test_accumulator_seam)
 }
 END_TEST
 
+/* A figure that is not a number is an error, not a result: the run fails
+ * saying which metric, and the output directory stays as it was. */
+static void
+nan_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
+{
+  (void) acc;
+  (void) info;
+  sim__report_add (report, "test_broken", NAN, "W");
+}
+
+static void
+nan_advance (SimAccumulator *acc, const SimState *held, SimTime now)
+{
+  (void) acc;
+  (void) held;
+  (void) now;
+}
+
+static void
+nan_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
+               const char *class_name, SimTime now)
+{
+  (void) acc;
+  (void) event;
+  (void) job;
+  (void) class_name;
+  (void) now;
+}
+
+static const SimAccumulatorVTable nan_vtable = {
+  nan_advance, nan_job_event, nan_report, (void (*) (SimAccumulator *)) g_free,
+};
+
+START_TEST (test_nan_is_an_error)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (base, -1, "report.ini", NULL, NULL,
+                                                           &error);
+  g_autoptr(SimSimulation) sim = sim_simulation_new (sc, &error);
+  g_autofree char *dir = g_dir_make_tmp ("report-XXXXXX", NULL);
+  g_autoptr(GDir) d = NULL;
+  SimAccumulator *acc = g_new0 (SimAccumulator, 1);
+
+  ck_assert (sim != NULL);
+  acc->vtable = &nan_vtable;
+  sim__simulation_add_accumulator (sim, acc);
+  ck_assert (sim_simulation_set_output_dir (sim, dir, &error));
+  ck_assert (!sim_simulation_run (sim, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+  ck_assert_msg (strstr (error->message, "test_broken") != NULL, "%s", error->message);
+  ck_assert (sim_simulation_get_report (sim) == NULL);
+  d = g_dir_open (dir, 0, NULL);
+  ck_assert (d != NULL);
+  ck_assert (g_dir_read_name (d) == NULL);
+  g_rmdir (dir);
+}
+END_TEST
+
 /* Exact seconds from nanoseconds, including negative and large values. */
 START_TEST (test_format_seconds)
 {
@@ -479,6 +537,7 @@ main (void)
   tcase_add_test (tc, test_outputs_committed_together);
   tcase_add_test (tc, test_size_limits);
   tcase_add_test (tc, test_accumulator_seam);
+  tcase_add_test (tc, test_nan_is_an_error);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

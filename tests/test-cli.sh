@@ -641,6 +641,21 @@ contains "$tmp/stderr" "tou.csv:3: hour:" "gpusim run with a bad time-of-use row
 expect 1 validate "$COST" --set cost.maintenance=1.5
 contains "$tmp/stderr" "--set cost.maintenance" "gpusim validate with a bad [cost] key"
 
+# ---- Own, rent or burst (scenarios/own-rent-burst.ini) ------------------------
+
+ORB="$SIM_TOP_SRCDIR/scenarios/own-rent-burst.ini"
+expect 0 run "$ORB" --set workload.rate=3.9/h --json
+"$PYTHON" -c '
+import json, sys
+m = json.load(sys.stdin)["metrics"]
+v = lambda k: m[k]["value"]
+assert abs(v("cost_total") - (v("cost_tco") + v("burst_cost"))) <= 1e-9 * v("cost_total"), "total"
+assert v("burst_cost") > 0 and v("power_it_peak") <= 16 * 10200, "cloud nodes draw nothing here"
+assert v("cost_capex_nodes") == 16 * 270000, "only our 16 nodes are bought"
+' <"$tmp/stdout" || fail "own-rent-burst: the total bill is owning plus bursting, the cloud is not ours"
+expect 0 compare "$ORB" -n 3 -q -m cost_total -m wait_mean
+contains "$tmp/stdout" "324860 ± 84328" "own-rent-burst: the README's cost of bursting at the high load"
+
 # ---- Elastic capacity (scenarios/burst.ini) ----------------------------------
 
 BURST="$SIM_TOP_SRCDIR/scenarios/burst.ini"

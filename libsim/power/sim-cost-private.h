@@ -47,6 +47,12 @@ double   sim__cost_schedule_at (const SimCostSchedule *s, SimTime t, SimTime *un
  * Errors: SIM_ERROR_NOT_FOUND for an unknown or unmatched cloud model,
  * SIM_ERROR_MISSING for a node without a price, at the scenario's line;
  * the schedule files' errors. */
+/* Once every accumulator has reported: when the run both owned a cluster
+ * ([cost]) and rented (a cloud pool or serverless functions,
+ * power/sim-elastic.h), the whole bill, cost_total (owning + bursting +
+ * serverless), and the cost per GPU-hour delivered anywhere. */
+void sim__cost_report_totals (SimReport *report);
+
 SimAccumulator *sim__cost_accumulator_new (const SimScenario *scenario,
                                            const SimCatalogue *catalogue,
                                            const SimCluster *cluster, GError **error);

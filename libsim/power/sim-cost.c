@@ -588,7 +588,9 @@ typedef struct {
   double   energy_usd, emissions_kg;
   double   cooling_usd;       /* the part of energy_usd that cooling draws */
   double   peak_it_w;
-  double   alloc_gpu_s;
+  double   alloc_gpu_s;       /* on the owner's GPUs */
+  double   work_gpu_s;        /* anywhere in the cluster, a cloud pool's too: what renting
+                               * the whole workload would take */
   /* Time-weighted sums for the line of facility power against the
    * allocated share u: integrals of 1, u, u^2, P and u P (seconds). */
   double   s_t, s_u, s_uu, s_p, s_up;
@@ -611,6 +613,7 @@ cost_advance (SimAccumulator *acc, const SimState *held, SimTime now)
   own = (double) (held->allocated_milli - held->cloud_milli) / 1000.0;
   u = c->gpus > 0 ? own / c->gpus : 0;
   c->alloc_gpu_s += own * dt;
+  c->work_gpu_s += (double) held->allocated_milli / 1000.0 * dt;
   c->s_t += dt;
   c->s_u += u * dt;
   c->s_uu += u * u * dt;
@@ -765,13 +768,37 @@ cost_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
 
         if (prices[k] <= 0)
           continue;
-        sim__report_add (report, names[k][0], gpu_hours * prices[k], "USD");
+        sim__report_add (report, names[k][0], c->work_gpu_s / 3600.0 * prices[k], "USD");
         sim__report_add (report, names[k][1], prices[k], "USD/GPU-h");
         u_star = sim_cost_break_even (fixed_h, idle_h, dyn_h, c->gpus, prices[k]);
         if (isfinite (u_star))
           sim__report_add (report, names[k][2], u_star, "fraction");
       }
   }
+}
+
+void
+sim__cost_report_totals (SimReport *report)
+{
+  double tco, burst = 0, burst_gpu_h = 0, sless = 0, sless_gpu_s = 0, own_gpu_h = 0;
+  gboolean bursting, serverless;
+
+  if (!sim_report_get_value (report, "cost_tco", &tco))
+    return;
+  bursting = sim_report_get_value (report, "burst_cost", &burst);
+  serverless = sim_report_get_value (report, "serverless_cost", &sless);
+  if (!bursting && !serverless)
+    return;
+  sim_report_get_value (report, "cost_delivered_gpu_hours", &own_gpu_h);
+  if (bursting)
+    sim_report_get_value (report, "burst_gpu_hours_used", &burst_gpu_h);
+  if (serverless)
+    sim_report_get_value (report, "serverless_gpu_seconds", &sless_gpu_s);
+  sim__report_add (report, "cost_total", tco + burst + sless, "USD");
+  if (own_gpu_h + burst_gpu_h + sless_gpu_s > 0)
+    sim__report_add (report, "cost_total_per_gpu_hour",
+                     (tco + burst + sless) / (own_gpu_h + burst_gpu_h + sless_gpu_s / 3600),
+                     "USD/GPU-h");
 }
 
 static void

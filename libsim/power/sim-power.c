@@ -532,6 +532,8 @@ sim__power_job_w (SimPower *power, const guint32 *gpus, guint n_gpus, double gpu
       guint n = power->gpu_node[gpus[i]];
       const NodePower *np = &power->models[power->node_pool[n]];
       double span = np->gpu.max_w - np->gpu.idle_w;
+      if (power->outside[n])
+        continue; /* a cloud pool's GPUs draw nothing here */
       double fan = np->fan_share * (np->fan_max_w - np->fan_idle_w);
       double dynamic = span * power->dyn[gpus[i]] * drive;
       double part = gpu_share / power->node_gpus[n];

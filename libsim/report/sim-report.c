@@ -561,9 +561,11 @@ append_usd (GString *s, double usd)
 static void
 format_cost (GString *s, const SimReport *r)
 {
-  const char *rent[2][3] = {
-    { "on demand", "cost_rent_on_demand_per_gpu_hour", "cost_break_even_on_demand" },
-    { "reserved", "cost_rent_reserved_per_gpu_hour", "cost_break_even_reserved" },
+  const char *rent[2][4] = {
+    { "on demand", "cost_rent_on_demand_per_gpu_hour", "cost_break_even_on_demand",
+      "cost_rent_on_demand" },
+    { "reserved", "cost_rent_reserved_per_gpu_hour", "cost_break_even_reserved",
+      "cost_rent_reserved" },
   };
   double v;
 
@@ -627,7 +629,7 @@ format_cost (GString *s, const SimReport *r)
       if (!sim_report_get_value (r, rent[k][1], &price))
         continue;
       g_string_append_printf (s, "%-13s $%.3f per GPU-hour, ", k == 0 ? "renting" : "", price);
-      append_usd (s, price * value_of (r, "cost_delivered_gpu_hours"));
+      append_usd (s, value_of (r, rent[k][3]));
       g_string_append_printf (s, " for the run (%s); ", rent[k][0]);
       if (sim_report_get_value (r, rent[k][2], &u))
         g_string_append_printf (s, "owning is cheaper above %.1f %% utilization\n", 100 * u);
@@ -720,5 +722,18 @@ sim_report_format_text (const SimReport *r)
                             value_of (r, "serverless_gpu_seconds"), value_of (r, "serverless_cost"));
   if (find (r, "cost_capex") != NULL)
     format_cost (s, r);
+  if (find (r, "cost_total") != NULL)
+    {
+      g_string_append (s, "in all        ");
+      append_usd (s, value_of (r, "cost_total"));
+      g_string_append (s, " owning and renting together");
+      if (find (r, "cost_total_per_gpu_hour") != NULL)
+        {
+          g_string_append (s, ", ");
+          append_usd (s, value_of (r, "cost_total_per_gpu_hour"));
+          g_string_append (s, " per GPU-hour delivered anywhere");
+        }
+      g_string_append_c (s, '\n');
+    }
   return g_string_free (s, FALSE);
 }
