@@ -274,7 +274,7 @@ check_reward (const SimScenario *scenario, SimRlReward reward, gboolean from_sce
 
   if (reward != SIM_RL_REWARD_ENERGY && reward != SIM_RL_REWARD_COST)
     return TRUE;
-  what = from_scenario ? g_strdup_printf ("reward = %s", name)
+  what = from_scenario ? g_strdup_printf ("the %s reward", name)
                        : g_strdup_printf ("the %s reward ([rl] reward = %s)", name, name);
   if (!scenario->power.enabled)
     g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
