@@ -361,11 +361,11 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
   if (reward == SIM_RL_REWARD_SCENARIO)
     {
       reward = scenario->rl.reward >= 0 ? (SimRlReward) scenario->rl.reward : SIM_RL_REWARD_JOBS;
-      from_scenario = scenario->rl.reward >= 0;
+      if (!check_reward (scenario, reward, scenario->rl.reward >= 0, error))
+        return NULL;
     }
-  if (!check_reward (scenario, reward, from_scenario, error))
+  else if (!check_reward (scenario, reward, FALSE, error))
     return NULL;
-  from_scenario = FALSE;
   if (placements == NULL)
     {
       from_scenario = scenario->rl.placements != NULL;

@@ -101,7 +101,10 @@
  * covers, so an episode's rewards add up to the integral over the run:
  * of the jobs in the system, their slowdown weights, the GPUs allocated,
  * the facility's energy (with the power model) or its cost (with the
- * power and cost models).
+ * power and cost models).  The first step's reward also covers the time
+ * before the first decision (an idle cluster draws power), and the last
+ * one the time to the end of the run (the scenario's horizon, if it has
+ * one), as the report's figures do.
  */
 #pragma once
 
