@@ -86,10 +86,10 @@
  *     Rated IT power, here, is what the power model has the equipment draw
  *     at full load: every GPU busy at full clock (caps and clock limits do
  *     not lower it), CPUs and fans at their maximum, plus the network's
- *     constant draw (sim__simulation_get_full_power()).  It is below the
- *     catalogue's max_power nameplate that the [cost] section sizes the
- *     facility on, and no draw of the model exceeds it, so the ratios of
- *     IT power stay in [0, 1].  The draws are the power model's now: a job
+ *     constant draw (sim__simulation_get_full_power()).  No draw of the
+ *     model exceeds it, so the ratios of IT power stay in [0, 1]; for the
+ *     catalogue's nodes it is below the max_power nameplate the [cost]
+ *     section sizes the facility on (a DGX H100: 9.28 kW of 10.2 kW).  The draws are the power model's now: a job
  *     started in the open decision draws at once.  A cloud pool's nodes
  *     ([elastic]) draw nothing here and count for nothing in the rating.
  *     Without a [power] section every one is 0.
