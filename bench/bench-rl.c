@@ -5,7 +5,10 @@
  * stopped at every decision and committed by the policy (the stepping
  * itself); the environment stepped by an agent that starts the head of the
  * queue with first-fit (FIFO/first-fit, the same run); and by a random agent
- * following the mask.  It prints steps per second and the cost per step.
+ * following the mask; then the head-of-queue agent again with the power
+ * model on ([power], and [cost] at a flat price) and the cost reward, which
+ * reads the power for every observation and integrates the energy's cost.
+ * It prints steps per second and the cost per step.
  * It never fails on time.
  */
 #include "config.h"
@@ -45,11 +48,10 @@ new_sim (const char * const *overrides)
 }
 
 static void
-bench_env (const char *what, const char * const *overrides, gboolean random)
+bench_env (const char *what, const char * const *overrides, gboolean random, SimRlReward kind)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SimRlEnv) env = sim_rl_env_new (path, overrides, 16, 16, NULL, SIM_RL_REWARD_JOBS,
-                                            &error);
+  g_autoptr(SimRlEnv) env = sim_rl_env_new (path, overrides, 16, 16, NULL, kind, &error);
   g_autoptr(GRand) rand = g_rand_new_with_seed (1);
   gboolean term = FALSE, trunc = FALSE;
   double t0, reward;
@@ -97,6 +99,7 @@ main (int argc, char **argv)
 {
   g_autofree char *horizon = g_strdup_printf ("scenario.horizon=%s", argc > 1 ? argv[1] : "365d");
   const char *overrides[] = { horizon, NULL };
+  const char *power[] = { horizon, "power.enable=true", "cost.energy_price=0.1", NULL };
   g_autoptr(GError) error = NULL;
   double t0;
   guint64 decisions = 0;
@@ -128,7 +131,8 @@ main (int argc, char **argv)
       }
     print ("the same run straight through (per decision)", decisions, now_s () - t0);
   }
-  bench_env ("env, head-of-queue agent (= fifo/first-fit)", overrides, FALSE);
-  bench_env ("env, random agent following the mask", overrides, TRUE);
+  bench_env ("env, head-of-queue agent (= fifo/first-fit)", overrides, FALSE, SIM_RL_REWARD_JOBS);
+  bench_env ("env, random agent following the mask", overrides, TRUE, SIM_RL_REWARD_JOBS);
+  bench_env ("env, head-of-queue, [power], cost reward", power, FALSE, SIM_RL_REWARD_COST);
   return 0;
 }

@@ -1200,32 +1200,32 @@ read_elastic (const Ctx *ctx, SimScenario *sc, GError **error)
   return FALSE;
 }
 
-/* [rl] reward: the names, in #SimRlReward order. */
-static const char * const rl_rewards[] = { "jobs", "utilization", "slowdown" };
-G_STATIC_ASSERT (G_N_ELEMENTS (rl_rewards) == SIM_RL_REWARD_SLOWDOWN + 1);
+/* [rl] reward: the names, in #SimRlReward order (NULL: not a reward). */
+static const char * const rl_rewards[] = { "jobs", "utilization", "slowdown", NULL, "energy",
+                                           "cost" };
+G_STATIC_ASSERT (G_N_ELEMENTS (rl_rewards) == SIM_RL_REWARD_COST + 1);
 
 static gboolean
 parse_rl_reward (const char *text, gpointer out, GError **error)
 {
+  const char *names[G_N_ELEMENTS (rl_rewards)];
   const char *close;
+  guint n = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (rl_rewards); i++)
-    if (strcmp (text, rl_rewards[i]) == 0)
+    if (rl_rewards[i] != NULL)
       {
-        *(gint *) out = (gint) i;
-        return TRUE;
+        if (strcmp (text, rl_rewards[i]) == 0)
+          {
+            *(gint *) out = (gint) i;
+            return TRUE;
+          }
+        names[n++] = rl_rewards[i];
       }
-  if (g_ascii_strcasecmp (text, "energy") == 0 || g_ascii_strcasecmp (text, "cost") == 0)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "the %s reward needs a power model, which gpusim does not have yet: expected "
-                   "jobs, slowdown or utilization", text);
-      return FALSE;
-    }
-  close = sim__closest (text, rl_rewards, G_N_ELEMENTS (rl_rewards));
+  close = sim__closest (text, names, n);
   g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-               "\"%s\" is not a reward%s (expected jobs, slowdown or utilization)", text,
-               sim__did_you_mean (close));
+               "\"%s\" is not a reward%s (expected jobs, slowdown, utilization, energy or cost)",
+               text, sim__did_you_mean (close));
   return FALSE;
 }
 

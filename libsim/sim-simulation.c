@@ -114,6 +114,7 @@ struct _SimSimulation {
   /* Power (power/sim-power.h). */
   SimPower       *power;      /* always there: caps and activity per GPU */
   SimCooling     *cooling;    /* NULL without a [cooling] section */
+  SimAccumulator *cost;       /* the [cost] section's accumulator, among accumulators; or NULL */
   guint32         k_weather, k_nap;
   SimTime        *idle_since; /* per node: when it last became idle, or -1 (busy); with sleep */
   guint32        *nap_tag;    /* per node: the version of its pending nap */
@@ -2241,6 +2242,7 @@ sim_simulation_new (SimScenario *scenario, GError **error)
       if (cost == NULL)
         return NULL;
       g_ptr_array_add (self->accumulators, cost);
+      self->cost = cost;
     }
 
   self->workload = open_workload (self, error);
@@ -2933,6 +2935,48 @@ sim__simulation_get_power (SimSimulation *self, double *it_w, double *facility_w
   if (facility_w != NULL)
     *facility_w = facility;
   return self->scenario->power.enabled;
+}
+
+double
+sim__simulation_get_full_power (SimSimulation *self, double *node_w, guint n_nodes)
+{
+  guint n = sim_cluster_get_n_nodes (self->cluster);
+  double total = 0;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  g_return_val_if_fail (node_w != NULL || n_nodes == 0, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      double w = self->scenario->power.enabled ? sim__power_node_full_w (self->power, i) : 0;
+      total += w;
+      if (i < n_nodes)
+        node_w[i] = w;
+    }
+  return self->scenario->power.enabled ? total + sim__power_get_network (self->power) : 0;
+}
+
+SimAccumulator *
+sim__simulation_get_cost (SimSimulation *self, double *fixed_usd_per_hour)
+{
+  SimReportInfo info = { 0 };
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  if (fixed_usd_per_hour != NULL)
+    *fixed_usd_per_hour = 0;
+  if (self->cost == NULL)
+    return NULL;
+  if (self->topology != NULL)
+    {
+      SimTopologyMetrics counts;
+      sim_topology_get_counts (self->topology, &counts);
+      info.have_fabric = TRUE;
+      info.switches = counts.switches[0];
+      info.cables = counts.cables;
+      info.transceivers = counts.transceivers;
+    }
+  if (fixed_usd_per_hour != NULL)
+    *fixed_usd_per_hour = sim__cost_fixed_per_hour (self->cost, &info);
+  return self->cost;
 }
 
 void

@@ -337,6 +337,25 @@ double   sim__simulation_get_node_power (SimSimulation *self, guint node);
  * FALSE, both 0, without a [power] section. */
 gboolean sim__simulation_get_power (SimSimulation *self, double *it_w, double *facility_w);
 
+/* What the IT equipment draws at full load, W: the nodes at full load
+ * (sim__power_node_full_w(); @node_w: @n_nodes entries, or NULL with 0, set
+ * to each node's) and the network's constant draw; all 0 without a [power]
+ * section.  No IT power of the run is above it.  O(nodes). */
+double   sim__simulation_get_full_power (SimSimulation *self, double *node_w, guint n_nodes);
+
+/**
+ * sim__simulation_get_cost: (skip)
+ * @self: a simulation
+ * @fixed_usd_per_hour: (nullable): set to the cost model's amortized capex
+ *   and maintenance per hour with this cluster's fabric
+ *   (sim__cost_fixed_per_hour()), 0 without a [cost] section
+ *
+ * Returns: the [cost] section's cost model (power/sim-cost-private.h: its
+ *   energy price, sim__cost_energy_price_at()), %NULL without one.
+ */
+struct _SimAccumulator *sim__simulation_get_cost (SimSimulation *self,
+                                                  double *fixed_usd_per_hour);
+
 /* Called after every change of state (a job started, finished, changed
  * speed, a cap, a node asleep...), once the state is noted, at simulated
  * time @now.  A watch may call sim__simulation_set_gpu_cap() and add

@@ -255,7 +255,8 @@ START_TEST (test_random_agent)
   ck_assert_uint_eq (sim_rl_env_get_n_actions (env), 6 * 3 + 1);
   ck_assert_uint_eq (sim_rl_env_get_observation_size (env),
                      6 * SIM_RL_JOB_FEATURES + 2 * SIM_RL_SLOT_FEATURES + SIM_RL_GLOBAL_FEATURES
-                       + 2 * SIM_RL_SLOT_LINK_FEATURES + SIM_RL_LINK_FEATURES);
+                       + 2 * SIM_RL_SLOT_LINK_FEATURES + SIM_RL_LINK_FEATURES
+                       + 2 * SIM_RL_SLOT_POWER_FEATURES + SIM_RL_POWER_FEATURES);
   ck_assert (sim_rl_env_reset_with_seed (env, 100 + _i, &error));
   rollout (env, random_agent, rand, TRUE);
   report = sim_simulation_get_report (sim_rl_env_get_simulation (env));
@@ -402,8 +403,9 @@ START_TEST (test_observation_layout)
   ck_assert_float_eq (slots[3 * SIM_RL_SLOT_FEATURES], 0);
   global = slots + 4 * SIM_RL_SLOT_FEATURES;
   ck_assert_uint_eq (global + SIM_RL_GLOBAL_FEATURES + 4 * SIM_RL_SLOT_LINK_FEATURES
-                     + SIM_RL_LINK_FEATURES - obs, n);
-  /* No [fabric]: every link load is 0. */
+                     + SIM_RL_LINK_FEATURES + 4 * SIM_RL_SLOT_POWER_FEATURES
+                     + SIM_RL_POWER_FEATURES - obs, n);
+  /* No [fabric], no [power]: every link load and power entry is 0. */
   for (const float *l = global + SIM_RL_GLOBAL_FEATURES; l < obs + n; l++)
     ck_assert_float_eq (*l, 0);
   ck_assert_float_eq (global[0], 1);
@@ -470,6 +472,7 @@ START_TEST (test_link_load)
   const guint window = 2, slots = 4;
   const gsize links_at = window * SIM_RL_JOB_FEATURES + slots * SIM_RL_SLOT_FEATURES
                          + SIM_RL_GLOBAL_FEATURES;
+  const gsize links_end = links_at + slots * SIM_RL_SLOT_LINK_FEATURES + SIM_RL_LINK_FEATURES;
   const float *obs, *high, *links;
   double reward;
   gboolean term, trunc;
@@ -481,13 +484,13 @@ START_TEST (test_link_load)
   env = sim_rl_env_new (path, NULL, window, slots, NULL, SIM_RL_REWARD_JOBS, &error);
   ck_assert_msg (env != NULL, "%s", error ? error->message : "");
   ck_assert_uint_eq (sim_rl_env_get_observation_size (env),
-                     links_at + slots * SIM_RL_SLOT_LINK_FEATURES + SIM_RL_LINK_FEATURES);
+                     links_end + slots * SIM_RL_SLOT_POWER_FEATURES + SIM_RL_POWER_FEATURES);
   sim_rl_env_set_skip_forced (env, FALSE);
   ck_assert_msg (sim_rl_env_reset (env, &error), "%s", error ? error->message : "");
   obs = sim_rl_env_get_observation (env, &n);
   high = sim_rl_env_get_observation_high (env, &nh);
   ck_assert_uint_eq (n, nh);
-  for (gsize i = links_at; i < n; i++)
+  for (gsize i = links_at; i < links_end; i++)
     {
       ck_assert_float_eq (high[i], 1);
       ck_assert_float_eq (obs[i], 0);
@@ -495,7 +498,7 @@ START_TEST (test_link_load)
   /* Start the first job: counted from the next step. */
   ck_assert (sim_rl_env_step (env, 0, &reward, &term, &trunc, &error));
   obs = sim_rl_env_get_observation (env, &n);
-  for (gsize i = links_at; i < n; i++)
+  for (gsize i = links_at; i < links_end; i++)
     ck_assert_float_eq (obs[i], 0);
   ck_assert (sim_rl_env_step (env, sim_rl_env_get_wait_action (env), &reward, &term, &trunc,
                               &error));
@@ -503,7 +506,7 @@ START_TEST (test_link_load)
   obs = sim_rl_env_get_observation (env, &n);
   links = obs + links_at;
   ck_assert_float_eq (obs[window * SIM_RL_JOB_FEATURES + slots * SIM_RL_SLOT_FEATURES + 3], 1);
-  for (gsize i = links_at; i < n; i++)
+  for (gsize i = links_at; i < links_end; i++)
     ck_assert (obs[i] >= 0 && obs[i] <= high[i]);
   /* Nodes 0 and 1 send and receive through one NIC each; node 2 is idle
    * and slot 3 holds no node.  The network has six links (a NIC each to
@@ -738,7 +741,7 @@ START_TEST (test_rl_section_errors)
     const char *want[4];
   } cases[] = {
     { "reward = slowdwn\n", { "tiny.ini:10: [rl] reward:", "did you mean \"slowdown\"",
-                              "jobs, slowdown or utilization", NULL } },
+                              "jobs, slowdown, utilization, energy or cost", NULL } },
     { "reward = energy\n", { "tiny.ini:10: [rl] reward:", "power model", NULL } },
     { "windw = 4\n", { "tiny.ini:10: [rl] windw:", "did you mean \"window\"", "node_slots",
                        NULL } },
@@ -945,6 +948,438 @@ START_TEST (test_node_actions_random)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------- */
+/* Energy and cost rewards, power in the observation.                        */
+
+/* DGX-A100 at the wall (models/nodes/dgx-a100.ini, models/gpus/
+ * a100-sxm-40gb.ini): memory 149 W, 8 NICs of 20 W, other parts 710 W
+ * (the NVSwitch-gen2 model has no power of its own), CPUs 145 to 450 W, fans
+ * 24 to 878 W, GPUs 50 to 400 W, behind power supplies of 0.94.  At full
+ * load (every GPU busy at full clock, CPUs and fans at their maximum) and
+ * idle, W: */
+#define A100_FULL_W ((8 * 400.0 + 149 + 8 * 20 + 710 + 450 + 878) / 0.94)
+#define A100_IDLE_W ((8 * 50.0 + 149 + 8 * 20 + 710 + 145 + 24) / 0.94)
+/* The same for DGX-H100 (GPUs 69 to 700 W, memory 297 W, other 590 W, CPUs
+ * 225 to 700 W, fans 37 to 1380 W). */
+#define H100_FULL_W ((8 * 700.0 + 297 + 8 * 20 + 590 + 700 + 1380) / 0.94)
+#define H100_IDLE_W ((8 * 69.0 + 297 + 8 * 20 + 590 + 225 + 37) / 0.94)
+/* [power] electrical_efficiency's default: facility = IT / 0.95 without
+ * [cooling]. */
+#define ELECTRICAL 0.95
+/* Straight-line over the default 5 years of 365.25 days, h. */
+#define AMORTIZATION_H (5 * 365.25 * 24)
+
+/* The base scenario (two DGX A100, one DGX H100, 250 jobs) with EXTRA
+ * sections. */
+static char *
+write_power_scenario (const char *dir, const char *extra)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = g_strdup_printf (BASE_TEXT, "fifo", "first-fit");
+  g_autofree char *text = g_strconcat (base, extra, NULL);
+  char *path = g_build_filename (dir, "power.ini", NULL);
+
+  ck_assert (g_file_set_contents (path, text, -1, &error));
+  return path;
+}
+
+/* Energy, cost and jobs rewards in lockstep, with the same random agent:
+ * the same run whatever the reward; the energy rewards add up to minus the
+ * report's facility energy, the cost rewards to minus its TCO (energy cost,
+ * amortized capex, maintenance); with a flat price each step's cost is its
+ * energy at the price plus the fixed cost per hour over its time.  _i = 1:
+ * with air cooling (facility power above IT / 0.95) and a time-of-use price
+ * that changes every 90 minutes, mostly between events. */
+START_TEST (test_energy_cost_rewards)
+{
+  static const SimRlReward kinds[3] = { SIM_RL_REWARD_ENERGY, SIM_RL_REWARD_COST,
+                                        SIM_RL_REWARD_JOBS };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("check-rl-XXXXXX", NULL);
+  g_autofree char *prices = g_build_filename (dir, "prices.csv", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GArray) steps = g_array_new (FALSE, FALSE, 3 * sizeof (double));
+  g_autoptr(SimReport) fifo = NULL;
+  g_autofree char *want = NULL;
+  SimRlEnv *envs[3];
+  GRand *rands[3];
+  double sums[3] = { 0 }, fixed_h, price = 0.12, t0 = 0;
+  gboolean done = FALSE;
+
+  ck_assert (g_file_set_contents (prices, "hour,usd_per_kwh\n0,0.08\n1.5,0.21\n3,0.13\n"
+                                  "4.5,0.3\n6,0.05\n", -1, &error));
+  path = write_power_scenario (dir, _i == 0
+                                 ? "[power]\n[cost]\nenergy_price = 0.12\nmaintenance = 4%\n"
+                                 : "[power]\n[cooling]\ntype = air\noutdoor_temperature = 25\n"
+                                   "[cost]\nenergy_price_file = prices.csv\n"
+                                   "maintenance = 4%\nstart_hour = 2\n");
+  for (guint k = 0; k < 3; k++)
+    {
+      envs[k] = sim_rl_env_new (path, NULL, 6, 2, NULL, kinds[k], &error);
+      ck_assert_msg (envs[k] != NULL, "%s", error ? error->message : "");
+      ck_assert_int_eq (sim_rl_env_get_reward (envs[k]), kinds[k]);
+      ck_assert (sim_rl_env_reset_with_seed (envs[k], 41 + _i, &error));
+      rands[k] = g_rand_new_with_seed (23);
+    }
+  while (!done)
+    {
+      double r[3], row[3], t1;
+      for (guint k = 0; k < 3; k++)
+        {
+          gboolean term, trunc;
+          guint action = random_agent (envs[k], rands[k]);
+          ck_assert_msg (sim_rl_env_step (envs[k], action, &r[k], &term, &trunc, &error), "%s",
+                         error ? error->message : "");
+          sums[k] += r[k];
+          if (k == 0)
+            done = term || trunc;
+          else
+            ck_assert (done == (term || trunc));
+        }
+      row[0] = r[0];
+      row[1] = r[1];
+      /* A step covers the time since the last (the first, since 0). */
+      t1 = sim_time_to_seconds (sim_simulation_get_now (sim_rl_env_get_simulation (envs[0])));
+      row[2] = t1 - t0;
+      t0 = t1;
+      g_array_append_val (steps, row);
+      /* Energy is drawn whenever time passes; a start takes none. */
+      ck_assert (row[2] > 0 ? r[0] < 0 && r[1] < 0 : r[0] == 0 && r[1] == 0);
+    }
+  {
+    g_autofree char *a = report_json (envs[0]), *b = report_json (envs[1]),
+                    *c = report_json (envs[2]);
+    SimReport *report = sim_simulation_get_report (sim_rl_env_get_simulation (envs[0]));
+    double kwh = metric (report, "energy_facility_kwh"), tco = metric (report, "cost_tco");
+
+    ck_assert_str_eq (a, b);
+    ck_assert_str_eq (a, c);
+    ck_assert_double_eq_tol (-sums[0], kwh, 1e-9 * kwh);
+    ck_assert_double_eq_tol (-sums[1], tco, 1e-9 * tco);
+    ck_assert_double_eq_tol (tco, metric (report, "cost_energy")
+                                  + metric (report, "cost_amortized_capex")
+                                  + metric (report, "cost_maintenance"), 1e-9 * tco);
+    ck_assert_double_eq_tol (sums[0], sim_rl_env_get_total_reward (envs[0]), 1e-9 * kwh);
+    /* The facility draws more than its IT equipment: with cooling, more
+     * than the distribution losses alone. */
+    ck_assert (_i == 0 ? fabs (kwh - metric (report, "energy_it_kwh") / ELECTRICAL) < 1e-9 * kwh
+                       : kwh > metric (report, "energy_it_kwh") / ELECTRICAL * 1.01);
+    fixed_h = metric (report, "cost_owning_fixed_per_hour");
+    /* Capex: two DGX A100 at 199,000 and a DGX H100 at 270,000 USD; 4 % of
+     * it a year for maintenance. */
+    ck_assert_double_eq_tol (fixed_h, (2 * 199000.0 + 270000) / AMORTIZATION_H
+                                        + (2 * 199000.0 + 270000) * 0.04 / (365.25 * 24),
+                             1e-9 * fixed_h);
+    if (_i == 0)
+      for (guint s = 0; s < steps->len; s++)
+        {
+          const double *row = &g_array_index (steps, double, 3 * s);
+          double want_cost = row[0] * price - fixed_h * row[2] / 3600;
+          ck_assert_msg (fabs (row[1] - want_cost) <= 1e-9 * MAX (1e-6, fabs (want_cost)),
+                         "step %u: cost %.15g, energy %.15g x %g - %.15g USD/h x %g s = %.15g",
+                         s, row[1], row[0], price, fixed_h, row[2], want_cost);
+        }
+    else
+      {
+        /* Time of use: the mean price paid is one of the schedule's
+         * averages, not the flat 0.12 nor any single price. */
+        double mean = metric (report, "cost_energy") / metric (report, "cost_energy_kwh");
+        ck_assert (mean > 0.05 && mean < 0.3 && fabs (mean - 0.12) > 1e-3);
+      }
+  }
+  /* The head agent on the power and cost scenario is still FIFO/first-fit:
+   * reading the power for the observation leaves the run as it was. */
+  fifo = run_policy (path);
+  want = sim_report_to_json (fifo, FALSE);
+  {
+    g_autoptr(SimRlEnv) env = sim_rl_env_new (path, NULL, 4, 8, NULL, SIM_RL_REWARD_COST,
+                                              &error);
+    g_autofree char *got = NULL;
+    ck_assert (env != NULL);
+    ck_assert (sim_rl_env_reset (env, &error));
+    rollout (env, head_agent, NULL, FALSE);
+    got = report_json (env);
+    ck_assert_str_eq (got, want);
+  }
+  for (guint k = 0; k < 3; k++)
+    {
+      g_object_unref (envs[k]);
+      g_rand_free (rands[k]);
+    }
+  g_unlink (path);
+  g_unlink (prices);
+  g_rmdir (dir);
+}
+END_TEST
+
+/* The energy and cost rewards on the three-job run worked by hand: the
+ * node busy at full load for all of its 5405 s (whole GPUs, compute-bound
+ * jobs alone on them), at a flat price and at a daily price that changes
+ * at 00:30, inside the first step. */
+START_TEST (test_energy_cost_closed_form)
+{
+  g_autofree char *dir = g_dir_make_tmp ("check-rl-XXXXXX", NULL);
+  g_autofree char *prices = g_build_filename (dir, "prices.csv", NULL);
+  g_autofree char *trace = g_build_filename (dir, "tiny.csv", NULL);
+  g_autofree char *path = write_tiny (dir, LONG_FIRST, "[power]\n[cost]\nenergy_price = 0.1\n");
+  const double facility_w = A100_FULL_W / ELECTRICAL;
+  const double kwh = facility_w * 5405 / 3.6e6;
+  const double fixed = 199000.0 / AMORTIZATION_H * 5405 / 3600;
+  double r;
+
+  r = head_return (path, NULL, SIM_RL_REWARD_ENERGY);
+  ck_assert_msg (fabs (r + kwh) < 1e-9 * kwh, "%.15g, want %.15g", r, -kwh);
+  r = head_return (path, NULL, SIM_RL_REWARD_COST);
+  ck_assert_msg (fabs (r + (0.1 * kwh + fixed)) < 1e-9 * kwh, "%.15g", r);
+  /* The jobs reward is unchanged by the power model. */
+  ck_assert_double_eq_tol (head_return (path, NULL, SIM_RL_REWARD_JOBS),
+                           -(1.0 + 1.5 + 5405.0 / 3600), 1e-9);
+
+  /* Time of use: 0.10 until 00:30, then 0.30. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *text = NULL;
+    g_autoptr(SimRlEnv) env = NULL;
+    double first = 0;
+    gboolean term = FALSE, trunc = FALSE;
+
+    ck_assert (g_file_set_contents (prices, "hour,usd_per_kwh\n0,0.10\n0.5,0.30\n", -1, &error));
+    text = g_strdup_printf ("[scenario]\nname = tiny\n[pool a]\nmodel = DGX-A100\ncount = 1\n"
+                            "[workload]\nsource = native\ntrace = tiny.csv\n[power]\n[cost]\n"
+                            "energy_price_file = prices.csv\n");
+    ck_assert (g_file_set_contents (path, text, -1, &error));
+    env = sim_rl_env_new (path, NULL, 0, 0, NULL, SIM_RL_REWARD_COST, &error);
+    ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+    ck_assert (sim_rl_env_reset (env, &error));
+    /* The first step that takes time covers [0, 3600 s]: half an hour at
+     * each price. */
+    while (first == 0)
+      {
+        ck_assert (sim_rl_env_step (env, head_agent (env, NULL), &first, &term, &trunc, &error));
+        ck_assert (!term);
+      }
+    ck_assert_uint_eq (sim_simulation_get_now (sim_rl_env_get_simulation (env)),
+                       3600 * SIM_SECOND);
+    r = -(facility_w * 1800 * (0.10 + 0.30) / 3.6e6 + 199000.0 / AMORTIZATION_H);
+    ck_assert_msg (fabs (first - r) < 1e-9 * fabs (r), "%.15g, want %.15g", first, r);
+    while (!term && !trunc)
+      ck_assert (sim_rl_env_step (env, head_agent (env, NULL), &first, &term, &trunc, &error));
+    ck_assert (term);
+    r = -(facility_w * (1800 * 0.10 + 3605 * 0.30) / 3.6e6 + fixed);
+    ck_assert_msg (fabs (sim_rl_env_get_total_reward (env) - r) < 1e-9 * fabs (r),
+                   "%.15g, want %.15g", sim_rl_env_get_total_reward (env), r);
+  }
+  g_unlink (path);
+  g_unlink (prices);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+END_TEST
+
+/* The power part of the observation: 0 without [power]; with it, each
+ * slot's draw over its full load and the cluster's, as the power model
+ * gives them and as the catalogue's figures give them by hand. */
+START_TEST (test_power_observation)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("check-rl-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "tiny.csv", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(SimRlEnv) env = NULL;
+  const guint w = 2, s_count = 4;
+  const gsize power_at = w * SIM_RL_JOB_FEATURES + s_count * SIM_RL_SLOT_FEATURES
+                         + SIM_RL_GLOBAL_FEATURES + s_count * SIM_RL_SLOT_LINK_FEATURES
+                         + SIM_RL_LINK_FEATURES;
+  const double full = 2 * A100_FULL_W + H100_FULL_W;
+  const float *obs, *high, *slot, *glob;
+  SimSimulation *sim;
+  double reward, it_w, facility_w, sum;
+  gboolean term, trunc;
+  gsize n, nh;
+
+  /* Nodes 0 and 1 are DGX A100, node 2 a DGX H100; slot 3 is padding. */
+  ck_assert (g_file_set_contents (trace, "id,submit,duration,gpus\n1,0,3600,8\n2,0,3600,4\n"
+                                  "3,1800,600,1\n", -1, &error));
+  path = g_build_filename (dir, "power.ini", NULL);
+  ck_assert (g_file_set_contents (path, "[scenario]\nname = power\n"
+                                  "[pool a]\nmodel = DGX-A100\ncount = 2\n"
+                                  "[pool b]\nmodel = DGX-H100\ncount = 1\n"
+                                  "[workload]\nsource = native\ntrace = tiny.csv\n", -1,
+                                  &error));
+
+  /* Without [power]: all 0, at the end of an observation of the same size. */
+  env = sim_rl_env_new (path, NULL, w, s_count, NULL, SIM_RL_REWARD_JOBS, &error);
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (sim_rl_env_get_observation_size (env),
+                     power_at + s_count * SIM_RL_SLOT_POWER_FEATURES + SIM_RL_POWER_FEATURES);
+  ck_assert (sim_rl_env_reset (env, &error));
+  do
+    {
+      obs = sim_rl_env_get_observation (env, &n);
+      for (gsize i = power_at; i < n; i++)
+        ck_assert_float_eq (obs[i], 0);
+      ck_assert (sim_rl_env_step (env, head_agent (env, NULL), &reward, &term, &trunc, &error));
+    }
+  while (!term && !trunc);
+  g_clear_object (&env);
+
+  /* With [power]. */
+  {
+    const char *on[] = { "power.enable=true", NULL };
+    env = sim_rl_env_new (path, on, w, s_count, NULL, SIM_RL_REWARD_ENERGY, &error);
+  }
+  ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+  sim_rl_env_set_skip_forced (env, FALSE);
+  ck_assert (sim_rl_env_reset (env, &error));
+  sim = sim_rl_env_get_simulation (env);
+  obs = sim_rl_env_get_observation (env, &n);
+  high = sim_rl_env_get_observation_high (env, &nh);
+  ck_assert_uint_eq (n, nh);
+  slot = obs + power_at;
+  glob = slot + s_count * SIM_RL_SLOT_POWER_FEATURES;
+  ck_assert_uint_eq (glob + SIM_RL_POWER_FEATURES - obs, n);
+  for (guint s = 0; s < s_count; s++)
+    ck_assert_float_eq (high[power_at + s], 1);
+  ck_assert_float_eq (high[n - 3], 1);
+  ck_assert_float_eq (high[n - 2], G_MAXFLOAT);
+  ck_assert_float_eq (high[n - 1], G_MAXFLOAT);
+  for (gsize i = 0; i < n; i++)
+    ck_assert (obs[i] >= 0 && obs[i] <= high[i]);
+  /* Idle: each node at its idle draw over its full load, by hand and as
+   * the power model says. */
+  ck_assert_float_eq_tol (slot[0], A100_IDLE_W / A100_FULL_W, 1e-6);
+  ck_assert_float_eq_tol (slot[1], A100_IDLE_W / A100_FULL_W, 1e-6);
+  ck_assert_float_eq_tol (slot[2], H100_IDLE_W / H100_FULL_W, 1e-6);
+  ck_assert_float_eq (slot[3], 0);
+  for (guint node = 0; node < 3; node++)
+    ck_assert_float_eq_tol (slot[node], sim__simulation_get_node_power (sim, node)
+                                          / (node < 2 ? A100_FULL_W : H100_FULL_W), 1e-6);
+  ck_assert (sim__simulation_get_power (sim, &it_w, &facility_w));
+  ck_assert_double_eq_tol (it_w, 2 * A100_IDLE_W + H100_IDLE_W, 1e-6);
+  ck_assert_float_eq_tol (glob[0], (2 * A100_IDLE_W + H100_IDLE_W) / full, 1e-6);
+  ck_assert_float_eq_tol (glob[1], (2 * A100_IDLE_W + H100_IDLE_W) / ELECTRICAL / full, 1e-6);
+  ck_assert_float_eq_tol (glob[2], 1 / ELECTRICAL, 1e-6);
+
+  /* Start the 8-GPU job with first-fit (node 0): it draws at once. */
+  ck_assert_float_eq (obs[1], 8);
+  ck_assert (sim_rl_env_step (env, 0, &reward, &term, &trunc, &error));
+  ck_assert_double_eq (reward, 0);
+  obs = sim_rl_env_get_observation (env, &n);
+  slot = obs + power_at;
+  glob = slot + s_count * SIM_RL_SLOT_POWER_FEATURES;
+  /* Whole GPUs kept busy by compute-bound work: node 0 at full load. */
+  ck_assert_float_eq_tol (slot[0], 1, 1e-6);
+  ck_assert_float_eq_tol (slot[1], A100_IDLE_W / A100_FULL_W, 1e-6);
+  ck_assert_float_gt (slot[0], slot[1]);
+  sum = A100_FULL_W + A100_IDLE_W + H100_IDLE_W;
+  ck_assert_float_eq_tol (glob[0], sum / full, 1e-6);
+  ck_assert_float_eq_tol (glob[1], sum / ELECTRICAL / full, 1e-6);
+  /* The 4-GPU job on node 1 too, then wait: half of node 1's GPUs busy. */
+  ck_assert_float_eq (obs[1], 4);
+  ck_assert (sim_rl_env_step (env, 0, &reward, &term, &trunc, &error));
+  ck_assert (sim_rl_env_step (env, sim_rl_env_get_wait_action (env), &reward, &term, &trunc,
+                              &error));
+  ck_assert (!term && !trunc);
+  ck_assert_uint_eq (sim_simulation_get_now (sim), 1800 * SIM_SECOND);
+  obs = sim_rl_env_get_observation (env, &n);
+  slot = obs + power_at;
+  glob = slot + s_count * SIM_RL_SLOT_POWER_FEATURES;
+  for (gsize i = 0; i < n; i++)
+    ck_assert (obs[i] >= 0 && obs[i] <= high[i]);
+  ck_assert_float_eq_tol (slot[0], 1, 1e-6);
+  ck_assert_float_gt (slot[1], A100_IDLE_W / A100_FULL_W + 0.1);
+  ck_assert_float_lt (slot[1], 1);
+  ck_assert_float_eq_tol (slot[1], sim__simulation_get_node_power (sim, 1) / A100_FULL_W, 1e-6);
+  ck_assert_float_eq_tol (slot[2], H100_IDLE_W / H100_FULL_W, 1e-6);
+  ck_assert (sim__simulation_get_power (sim, &it_w, &facility_w));
+  ck_assert_float_eq_tol (glob[0], it_w / full, 1e-6);
+  ck_assert_float_eq_tol (glob[1], facility_w / full, 1e-6);
+  ck_assert_float_eq_tol (glob[2], facility_w / it_w, 1e-6);
+  ck_assert_double_eq_tol (it_w, sim__simulation_get_node_power (sim, 0)
+                                 + sim__simulation_get_node_power (sim, 1)
+                                 + sim__simulation_get_node_power (sim, 2), 1e-6);
+  /* The energy of the step: the three nodes idle but node 0 at full load
+   * from 0 to 1800 s, node 1 with its four busy GPUs. */
+  ck_assert_double_eq_tol (-reward, (A100_FULL_W + sim__simulation_get_node_power (sim, 1)
+                                     + H100_IDLE_W) / ELECTRICAL * 1800 / 3.6e6, 1e-9);
+  g_clear_object (&env);
+
+  /* Nodes grouped two to a slot: the slot's draw over the slot's full load. */
+  {
+    const char *on[] = { "power.enable=true", NULL };
+    env = sim_rl_env_new (path, on, w, 2, NULL, SIM_RL_REWARD_ENERGY, &error);
+    ck_assert (env != NULL);
+    ck_assert (sim_rl_env_reset (env, &error));
+    obs = sim_rl_env_get_observation (env, &n);
+    slot = obs + n - SIM_RL_POWER_FEATURES - 2 * SIM_RL_SLOT_POWER_FEATURES;
+    ck_assert_float_eq_tol (slot[0], A100_IDLE_W / A100_FULL_W, 1e-6);
+    ck_assert_float_eq_tol (slot[1], H100_IDLE_W / H100_FULL_W, 1e-6);
+  }
+  g_unlink (path);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+END_TEST
+
+/* Energy and cost rewards without what they need: errors naming [rl]
+ * reward and the section to add, at the scenario's line when it chose. */
+START_TEST (test_energy_cost_errors)
+{
+  static const struct {
+    const char *sections;
+    SimRlReward reward;
+    int code;
+    const char *want[4];
+  } cases[] = {
+    { "[rl]\nreward = energy\n", SIM_RL_REWARD_SCENARIO, SIM_ERROR_MISSING,
+      { "tiny.ini:10: [rl] reward:", "energy reward", "add a [power] section", NULL } },
+    { "", SIM_RL_REWARD_ENERGY, SIM_ERROR_MISSING,
+      { "[rl] reward = energy", "add a [power] section", NULL } },
+    { "[cost]\nenergy_price = 0.1\n", SIM_RL_REWARD_COST, SIM_ERROR_MISSING,
+      { "[rl] reward = cost", "add a [power] section", "fixed owning cost", NULL } },
+    { "[rl]\nreward = cost\n", SIM_RL_REWARD_SCENARIO, SIM_ERROR_MISSING,
+      { "tiny.ini:10: [rl] reward:", "[power] section", "and a [cost] section", NULL } },
+    { "[power]\n", SIM_RL_REWARD_COST, SIM_ERROR_MISSING,
+      { "[rl] reward = cost", "add a [cost] section", NULL } },
+    { "[power]\nenable = false\n[rl]\nreward = energy\n", SIM_RL_REWARD_SCENARIO,
+      SIM_ERROR_MISSING, { "[rl] reward:", "[power]", NULL } },
+    { "[power]\n[cost]\ncapacity_basis = peak\n", SIM_RL_REWARD_COST, SIM_ERROR_INVALID,
+      { "tiny.ini:11: [cost] capacity_basis:", "expected capacity_basis = rated", NULL } },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("check-rl-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "tiny.csv", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *path = write_tiny (dir, LONG_FIRST, cases[i].sections);
+      g_autoptr(SimRlEnv) env = sim_rl_env_new (path, NULL, 0, 0, NULL, cases[i].reward, &error);
+      ck_assert_ptr_null (env);
+      ck_assert_msg (g_error_matches (error, SIM_ERROR, cases[i].code), "case %u: %s", i,
+                     error ? error->message : "");
+      for (guint w = 0; cases[i].want[w] != NULL; w++)
+        ck_assert_msg (strstr (error->message, cases[i].want[w]) != NULL,
+                       "case %u: \"%s\" not in: %s", i, cases[i].want[w], error->message);
+      g_unlink (path);
+    }
+  /* The energy reward with [power] but without [cost], and out of range. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *path = write_tiny (dir, LONG_FIRST, "[power]\n[rl]\nreward = energy\n");
+    g_autoptr(SimRlEnv) env = sim_rl_env_new (path, NULL, 0, 0, NULL, SIM_RL_REWARD_SCENARIO,
+                                              &error);
+    ck_assert_msg (env != NULL, "%s", error ? error->message : "");
+    ck_assert_int_eq (sim_rl_env_get_reward (env), SIM_RL_REWARD_ENERGY);
+    ck_assert_ptr_null (sim_rl_env_new (path, NULL, 0, 0, NULL, SIM_RL_REWARD_COST + 1, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+    ck_assert_msg (strstr (error->message, "(cost)") != NULL, "%s", error->message);
+    g_unlink (path);
+  }
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+END_TEST
+
 static Suite *
 rl_suite (void)
 {
@@ -967,6 +1402,10 @@ rl_suite (void)
   tcase_add_test (tc, test_rl_section_errors);
   tcase_add_test (tc, test_node_actions);
   tcase_add_test (tc, test_node_actions_random);
+  tcase_add_loop_test (tc, test_energy_cost_rewards, 0, 2);
+  tcase_add_test (tc, test_energy_cost_closed_form);
+  tcase_add_test (tc, test_power_observation);
+  tcase_add_test (tc, test_energy_cost_errors);
   suite_add_tcase (s, tc);
   return s;
 }

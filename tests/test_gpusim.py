@@ -1195,14 +1195,17 @@ class ClusterEnvTests(unittest.TestCase):
         import numpy as np
         env = gpusim.ClusterEnv(self.path, window=5, node_slots=3)
         self.assertEqual(env.action_space.n, 5 * 2 + 1)
-        self.assertEqual(env.observation_space.shape, (5 * 7 + 3 * 2 + 5 + 3 + 2,))
+        self.assertEqual(env.observation_space.shape, (5 * 7 + 3 * 2 + 5 + 3 + 2 + 3 + 3,))
         self.assertEqual(env.observation_space.dtype, np.float32)
         self.assertTrue(np.all(env.observation_space.low == 0))
         high = env.observation_space.high
         self.assertEqual(list(high[:7]), [1, np.inf, 1, 1, np.inf, np.inf, np.inf])
         self.assertEqual(list(high[5 * 7:5 * 7 + 6]), [1] * 6)
-        self.assertEqual(list(high[-10:-5]), [1, 1, np.inf, np.inf, 1])
-        self.assertEqual(list(high[-5:]), [1] * 5)     # link loads: 3 slots, max, mean
+        self.assertEqual(list(high[-16:-11]), [1, 1, np.inf, np.inf, 1])
+        self.assertEqual(list(high[-11:-6]), [1] * 5)     # link loads: 3 slots, max, mean
+        # Power: 3 slots and the cluster's IT power over full load, then
+        # facility power over the same and PUE, unbounded.
+        self.assertEqual(list(high[-6:]), [1, 1, 1, 1, np.inf, np.inf])
         result = env.reset(seed=11)
         self.assertIsInstance(result, tuple)
         self.assertEqual(len(result), 2)
@@ -1243,7 +1246,7 @@ class ClusterEnvTests(unittest.TestCase):
         self.assertFalse(env.observation_space.contains(obs[:-1]))
 
     def test_link_load(self):
-        """The link loads at the end of the observation: 0 without a network;
+        """The link loads after the cluster's figures: 0 without a network;
         on one switch, a 16-GPU ring over two nodes of two 100G NICs fills
         one NIC of each (always-on sharing: 12.2 GB/s, below PCIe's 28.35),
         so slots 0 and 1 and the largest load are 1 and the mean over the
@@ -1251,7 +1254,7 @@ class ClusterEnvTests(unittest.TestCase):
         import numpy as np
         env = gpusim.ClusterEnv(self.path, window=5, node_slots=3)
         obs, info = env.reset(seed=11)
-        self.assertTrue(np.all(obs[-5:] == 0))
+        self.assertTrue(np.all(obs[-11:] == 0))     # no network, no power model
         path = os.path.join(self.tmp.name, "links.ini")
         with open(path, "w") as f:
             f.write("[scenario]\nname = links\nseed = 1\n"
@@ -1265,14 +1268,14 @@ class ClusterEnvTests(unittest.TestCase):
         env = gpusim.ClusterEnv(path, window=2, node_slots=3)
         env.raw.set_skip_forced(False)
         obs, info = env.reset()
-        self.assertEqual(obs.shape, (2 * 7 + 3 * 2 + 5 + 3 + 2,))
-        self.assertTrue(np.all(obs[-5:] == 0))
+        self.assertEqual(obs.shape, (2 * 7 + 3 * 2 + 5 + 3 + 2 + 3 + 3,))
+        self.assertTrue(np.all(obs[-11:-6] == 0))
         obs, *_ = env.step(0)
         wait = env.action_space.n - 1
         obs, reward, terminated, truncated, info = env.step(wait)
         self.assertFalse(terminated or truncated)
         self.assertTrue(env.observation_space.contains(obs))
-        np.testing.assert_allclose(obs[-5:], [1, 1, 0, 1, 1 / 3], rtol=1e-6)
+        np.testing.assert_allclose(obs[-11:-6], [1, 1, 0, 1, 1 / 3], rtol=1e-6)
 
     def test_reset_determinism(self):
         import numpy as np
@@ -1304,6 +1307,47 @@ class ClusterEnvTests(unittest.TestCase):
         _, rewards, info = self.rollout(env, 9, 1)
         self.assertAlmostEqual(sum(rewards) * 3600 * 16 / info["report"]["allocated_gpu_seconds"],
                                1.0, places=9)
+
+    def test_energy_and_cost_rewards(self):
+        """reward="energy" adds up to minus the report's facility energy,
+        reward="cost" to minus its TCO; at a flat price each step's cost is
+        its energy at the price plus the fixed cost per hour over its time,
+        and the power features read the power model (an idle slot less than
+        a busy one, PUE 1 / 0.95 without cooling)."""
+        import numpy as np
+        path = os.path.join(self.tmp.name, "power.ini")
+        with open(path, "w") as f:
+            f.write(RL_SCENARIO + "[power]\n[cost]\nenergy_price = 0.15\nmaintenance = 3%\n")
+        energy = gpusim.ClusterEnv(path, window=6, node_slots=3, reward="energy")
+        cost = gpusim.ClusterEnv(path, window=6, node_slots=3, reward="cost")
+        self.assertEqual((energy.reward, cost.reward), ("energy", "cost"))
+        rng = np.random.default_rng(4)
+        obs, info = energy.reset(seed=9)
+        obs_c, info_c = cost.reset(seed=9)
+        np.testing.assert_array_equal(obs, obs_c)
+        # Two idle DGX A100 over their full load (models/nodes/dgx-a100.ini),
+        # and a slot without a node.
+        idle = (8 * 50 + 149 + 8 * 20 + 710 + 145 + 24) / (8 * 400 + 149 + 8 * 20 + 710 + 450 + 878)
+        np.testing.assert_allclose(obs[-6:-3], [idle, idle, 0], rtol=1e-6)
+        self.assertAlmostEqual(float(obs[-1]), 1 / 0.95, places=5)
+        steps, done, time, busy_seen = [], False, 0.0, False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            obs, r_e, terminated, truncated, info = energy.step(action)
+            _, r_c, _, _, info_c = cost.step(action)
+            self.assertTrue(energy.observation_space.contains(obs))
+            busy_seen |= bool(obs[-6:-3].max() > obs[-6:-3].min() + 0.1)
+            steps.append((r_e, r_c, info["time"] - time))
+            time = info["time"]
+            done = terminated or truncated
+        self.assertTrue(busy_seen)
+        report = info["report"]
+        self.assertEqual(report.json, info_c["report"].json)
+        r_e, r_c, dt = map(np.array, zip(*steps))
+        self.assertAlmostEqual(-r_e.sum() / report["energy_facility_kwh"], 1, places=9)
+        self.assertAlmostEqual(-r_c.sum() / report["cost_tco"], 1, places=9)
+        fixed = report["cost_owning_fixed_per_hour"]
+        np.testing.assert_allclose(r_c, r_e * 0.15 - fixed * dt / 3600, rtol=1e-9, atol=1e-12)
 
     def test_head_agent_is_fifo_first_fit(self):
         env = gpusim.ClusterEnv(self.path, window=3, node_slots=2)
@@ -1378,10 +1422,24 @@ class ClusterEnvTests(unittest.TestCase):
         message = str(caught.exception)
         self.assertIn("tiny.ini:10: [rl] reward", message)
         self.assertIn('did you mean "slowdown"', message)
+        # Energy needs the power model, cost the cost model too.
         write("[rl]\nreward = energy\n")
         with self.assertRaises(gpusim.Error) as caught:
             gpusim.ClusterEnv(path)
-        self.assertIn("power model", str(caught.exception))
+        self.assertIn("tiny.ini:10: [rl] reward", str(caught.exception))
+        self.assertIn("add a [power] section", str(caught.exception))
+        write("[power]\n")
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.ClusterEnv(path, reward="cost")
+        self.assertIn("[rl] reward = cost", str(caught.exception))
+        self.assertIn("add a [cost] section", str(caught.exception))
+        write("[power]\n[rl]\nreward = energy\n")
+        self.assertEqual(gpusim.ClusterEnv(path).reward, "energy")
+        # One 8-GPU job of 1 h, then one of 0.5 h, a DGX A100 at full load
+        # for 1.5 h: (8 x 400 + 149 + 8 x 20 + 710 + 450 + 878) W / 0.94 at
+        # the wall, / 0.95 at the facility (models/nodes/dgx-a100.ini).
+        kwh = (8 * 400 + 149 + 8 * 20 + 710 + 450 + 878) / 0.94 / 0.95 * 1.5 / 1000
+        self.assertAlmostEqual(head_return(gpusim.ClusterEnv(path)) / -kwh, 1, places=9)
 
     def test_node_actions(self):
         """A node action puts the job on the node of its slot; masked where
@@ -1420,7 +1478,7 @@ class ClusterEnvTests(unittest.TestCase):
         import numpy as np
         venv = gpusim.ClusterVecEnv(self.path, 3, window=4, node_slots=2)
         obs, info = venv.reset(seed=20)
-        self.assertEqual(obs.shape, (3, 4 * 7 + 2 * 2 + 5 + 2 + 2))
+        self.assertEqual(obs.shape, (3, 4 * 7 + 2 * 2 + 5 + 2 + 2 + 2 + 3))
         self.assertEqual(info["action_mask"].shape, (3, 9))
         # Environment i is the single environment with seed 20 + i.
         single = gpusim.ClusterEnv(self.path, window=4, node_slots=2)

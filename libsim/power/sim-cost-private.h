@@ -57,4 +57,20 @@ SimAccumulator *sim__cost_accumulator_new (const SimScenario *scenario,
                                            const SimCatalogue *catalogue,
                                            const SimCluster *cluster, GError **error);
 
+/* What a run of @cost (an accumulator of sim__cost_accumulator_new()) costs
+ * whatever the cluster does: capex amortized straight-line plus
+ * maintenance, USD per hour, as the report's cost_owning_fixed_per_hour,
+ * the fabric's counts taken from @info (have_fabric, switches, cables,
+ * transceivers).  Constant over a run when sim__cost_is_fixed(); with
+ * capacity_basis = peak the facility's capex is sized on the peak IT power
+ * so far, known only at the end. */
+double   sim__cost_fixed_per_hour (SimAccumulator *cost, const SimReportInfo *info);
+gboolean sim__cost_is_fixed (SimAccumulator *cost);
+
+/* The energy price of @cost at simulated time @t (>= 0), USD per kWh, and
+ * in *@until the first time after @t at which it changes (SIM_TIME_NEVER
+ * if it never does): sim__cost_schedule_at() on its flat price or
+ * time-of-use schedule. */
+double   sim__cost_energy_price_at (SimAccumulator *cost, SimTime t, SimTime *until);
+
 G_END_DECLS

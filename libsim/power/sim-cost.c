@@ -597,6 +597,8 @@ typedef struct {
   guint64  completed;
 } CostAcc;
 
+static const SimAccumulatorVTable cost_vtable;
+
 static void
 cost_advance (SimAccumulator *acc, const SimState *held, SimTime now)
 {
@@ -692,28 +694,70 @@ power_line (const CostAcc *c, double rated_full_w, double *a, double *b)
   *b = 0;
 }
 
+/* The capital cost, with the fabric's counts in @info: of the network,
+ * of the facility (sized on *@capacity_w, of the rated IT power *@rated_w
+ * or the peak so far), and in all (returned). */
+static double
+capex_of (const CostAcc *c, const SimReportInfo *info, double *capex_network,
+          double *capex_facility, double *capacity_w, double *rated_w)
+{
+  double switches = info->have_fabric ? info->switches : 0;
+  double cables = info->have_fabric ? info->cables : 0;
+  double transceivers = info->have_fabric ? info->transceivers : 0;
+
+  *rated_w = c->rated_nodes_w + switches * c->switch_power_w;
+  *capacity_w = c->basis == SIM_COST_CAPACITY_PEAK ? c->peak_it_w : *rated_w;
+  *capex_network = switches * c->switch_price + cables * c->cable_price
+                   + transceivers * c->transceiver_price;
+  *capex_facility = *capacity_w / 1000.0 * (c->cooling_usd_per_kw + c->electrical_usd_per_kw);
+  return c->capex_nodes + *capex_network + *capex_facility;
+}
+
+/* Amortized capex and maintenance per hour, USD/h. */
+static double
+fixed_per_hour (const CostAcc *c, double capex)
+{
+  return capex / c->amortization_h + capex * c->maintenance / (YEAR_S / 3600.0);
+}
+
+double
+sim__cost_fixed_per_hour (SimAccumulator *acc, const SimReportInfo *info)
+{
+  double network, facility, capacity_w, rated_w;
+
+  g_return_val_if_fail (acc != NULL && acc->vtable == &cost_vtable && info != NULL, 0);
+  return fixed_per_hour ((const CostAcc *) acc,
+                         capex_of ((const CostAcc *) acc, info, &network, &facility, &capacity_w,
+                                   &rated_w));
+}
+
+gboolean
+sim__cost_is_fixed (SimAccumulator *acc)
+{
+  g_return_val_if_fail (acc != NULL && acc->vtable == &cost_vtable, FALSE);
+  return ((const CostAcc *) acc)->basis != SIM_COST_CAPACITY_PEAK;
+}
+
+double
+sim__cost_energy_price_at (SimAccumulator *acc, SimTime t, SimTime *until)
+{
+  g_return_val_if_fail (acc != NULL && acc->vtable == &cost_vtable && until != NULL, 0);
+  return sim__cost_schedule_at (&((const CostAcc *) acc)->price, t, until);
+}
+
 static void
 cost_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
 {
   CostAcc *c = (CostAcc *) acc;
   double hours = (double) info->end / 3.6e12;
-  double switches = info->have_fabric ? info->switches : 0;
-  double cables = info->have_fabric ? info->cables : 0;
-  double transceivers = info->have_fabric ? info->transceivers : 0;
-  double rated_w = c->rated_nodes_w + switches * c->switch_power_w;
-  double capacity_w = rated_w;
+  double rated_w, capacity_w;
   double capex_network, capex_facility, capex, fixed_h, amortized, maintenance, tco;
   double gpu_hours = c->alloc_gpu_s / 3600.0;
   double energy_kwh = c->energy_j / J_PER_KWH;
   double mean_price, a, b;
 
-  if (c->basis == SIM_COST_CAPACITY_PEAK)
-    capacity_w = c->peak_it_w;
-  capex_network = switches * c->switch_price + cables * c->cable_price
-                  + transceivers * c->transceiver_price;
-  capex_facility = capacity_w / 1000.0 * (c->cooling_usd_per_kw + c->electrical_usd_per_kw);
-  capex = c->capex_nodes + capex_network + capex_facility;
-  fixed_h = capex / c->amortization_h + capex * c->maintenance / (YEAR_S / 3600.0);
+  capex = capex_of (c, info, &capex_network, &capex_facility, &capacity_w, &rated_w);
+  fixed_h = fixed_per_hour (c, capex);
   amortized = capex * hours / c->amortization_h;
   maintenance = capex * c->maintenance * hours / (YEAR_S / 3600.0);
   tco = amortized + maintenance + c->energy_usd;

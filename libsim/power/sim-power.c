@@ -498,6 +498,22 @@ sim__power_gpus_w (SimPower *power)
   return power->gpus_nw / NW_PER_W;
 }
 
+double
+sim__power_node_full_w (const SimPower *power, guint node)
+{
+  const NodePower *np;
+  double dc;
+
+  g_return_val_if_fail (power != NULL && node < power->n_nodes, 0);
+  if (power->outside[node])
+    return 0;
+  np = &power->models[power->node_pool[node]];
+  /* compute_node() with every drive, clock share and load at 1. */
+  dc = power->node_gpus[node] * np->gpu.max_w + np->fixed_w + np->cpu_max_w +
+       np->fan_share * np->fan_max_w;
+  return MAX (dc / np->psu, np->sleep_w);
+}
+
 void
 sim__power_set_network (SimPower *power, double network_w)
 {

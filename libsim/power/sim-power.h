@@ -147,6 +147,12 @@ double   sim__power_gpu_w (SimPower *power, guint gpu);
 double   sim__power_node_w (SimPower *power, guint node);
 double   sim__power_it_w (SimPower *power);
 double   sim__power_gpus_w (SimPower *power);
+/* What node @node draws at full load, at the wall, W: every GPU busy at
+ * full clock (no cap), CPUs and fans at their maximum, or its sleep power
+ * if that is more; 0 for a node of the outside pool.  No draw of the node
+ * is above it.  Its sum over the nodes plus the network's draw bounds the
+ * IT power (sim__power_it_w()). */
+double   sim__power_node_full_w (const SimPower *power, guint node);
 
 /* The nodes' fans keep @share of their power (sim-cooling.h). */
 void     sim__power_set_fan_share (SimPower *power, double share);

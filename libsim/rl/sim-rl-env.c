@@ -10,11 +10,13 @@
 #include "rl/sim-rl-env.h"
 #include "sched/sim-policy-private.h"
 #include "report/sim-metrics.h"
+#include "power/sim-cost-private.h"
 #include "sim-error.h"
 #include <math.h>
 #include <string.h>
 
 #define SECONDS_PER_HOUR 3600.0
+#define J_PER_KWH 3.6e6
 
 /* The integrals since the run began, as the simulation's state held. */
 typedef struct {
@@ -27,6 +29,13 @@ typedef struct {
   double  weight;         /* sum of 1 / max (d, bound) over the jobs submitted
                            * and not yet gone, [1/s] */
   guint   weighed;        /* those jobs */
+  double  facility_j;     /* the facility's energy, J */
+  /* With SIM_RL_REWARD_COST: the cost model, whose energy price the
+   * facility's energy is charged at, cut at the price's changes. */
+  SimAccumulator *cost;
+  double  energy_usd;
+  double  price_now;
+  SimTime price_until;    /* price_now holds until then */
 } RlIntegral;
 
 typedef struct {
@@ -50,6 +59,7 @@ struct _SimRlEnv {
   SimPolicy    **placers;   /* one per placement, for the episode's cluster */
   RlIntegral    *integral;  /* owned by the simulation */
   double         reward_mark; /* the reward integral at the end of the last step */
+  double         fixed_usd_h; /* SIM_RL_REWARD_COST: the owning cost per hour */
   gboolean       running;   /* an episode is under way */
   double         total_reward;
   guint64        steps;
@@ -64,6 +74,9 @@ struct _SimRlEnv {
   guint         running_jobs;
   double       *node_load;  /* [n_node_load]: each cluster node's uplink load */
   guint         n_node_load;
+  double       *node_full;  /* [n_node_load]: each node's full-load power, W */
+  double        full_w;     /* the cluster's rated IT power (at full load), W; 0 without
+                             * a power model */
   float        *obs, *high;
   gsize         obs_size;
   guint8       *mask;
@@ -86,6 +99,18 @@ integral_advance (SimAccumulator *acc, const SimState *held, SimTime now)
       self->jobs_seconds += dt * (double) (held->queued + held->running);
       self->gpu_seconds += dt * (double) held->allocated_milli / SIM_GPU_WHOLE;
       self->slowdown += dt * self->weight;
+      self->facility_j += dt * held->facility_power_w;
+      /* Price x power, as the cost model integrates it (sim-cost.c). */
+      for (SimTime t = self->last; self->cost != NULL && held->facility_power_w > 0 && t < now;)
+        {
+          SimTime t1;
+          if (t >= self->price_until)
+            self->price_now = sim__cost_energy_price_at (self->cost, t, &self->price_until);
+          t1 = MIN (now, self->price_until);
+          self->energy_usd += self->price_now * ((double) (t1 - t) / 1e9
+                                                 * held->facility_power_w / J_PER_KWH);
+          t = t1;
+        }
       self->last = now;
     }
   self->in_system = held->queued + held->running;
@@ -172,6 +197,7 @@ sim_rl_env_finalize (GObject *object)
   g_free (self->node_cands);
   g_free (self->jobs);
   g_free (self->node_load);
+  g_free (self->node_full);
   g_free (self->obs);
   g_free (self->high);
   g_free (self->mask);
@@ -202,6 +228,11 @@ reward_integral (SimRlEnv *self)
     return self->integral->gpu_seconds / (self->n_gpus * SECONDS_PER_HOUR);
   if (self->reward == SIM_RL_REWARD_SLOWDOWN)
     return -self->integral->slowdown;
+  if (self->reward == SIM_RL_REWARD_ENERGY)
+    return -self->integral->facility_j / J_PER_KWH;
+  if (self->reward == SIM_RL_REWARD_COST)
+    return -(self->integral->energy_usd
+             + self->fixed_usd_h * sim_time_to_seconds (self->integral->last) / SECONDS_PER_HOUR);
   return -self->integral->jobs_seconds / SECONDS_PER_HOUR;
 }
 
@@ -223,6 +254,54 @@ fill_high (SimRlEnv *self)
   /* Link loads, appended: one per node slot, then the largest and the mean. */
   for (guint s = 0; s < self->slots * SIM_RL_SLOT_LINK_FEATURES + SIM_RL_LINK_FEATURES; s++)
     *h++ = 1;
+  /* Power, appended: one per node slot, then IT, facility and PUE. */
+  for (guint s = 0; s < self->slots * SIM_RL_SLOT_POWER_FEATURES; s++)
+    *h++ = 1;
+  *h++ = 1;
+  *h++ = G_MAXFLOAT;
+  *h++ = G_MAXFLOAT;
+}
+
+/* Whether the scenario has what REWARD needs: the power model for energy
+ * and cost, the cost model (with a capacity known from the start) for
+ * cost.  FROM_SCENARIO: the scenario's [rl] reward chose it. */
+static gboolean
+check_reward (const SimScenario *scenario, SimRlReward reward, gboolean from_scenario,
+              GError **error)
+{
+  const char *name = reward == SIM_RL_REWARD_ENERGY ? "energy" : "cost";
+  g_autofree char *what = NULL;
+
+  if (reward != SIM_RL_REWARD_ENERGY && reward != SIM_RL_REWARD_COST)
+    return TRUE;
+  what = from_scenario ? g_strdup_printf ("the %s reward", name)
+                       : g_strdup_printf ("the %s reward ([rl] reward = %s)", name, name);
+  if (!scenario->power.enabled)
+    g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                 "%s needs the power model, which gives the facility's energy: add a [power] "
+                 "section to the scenario (an empty one will do)%s%s", what,
+                 reward == SIM_RL_REWARD_COST && !scenario->cost.enabled
+                   ? " and a [cost] section with an energy price" : "",
+                 reward == SIM_RL_REWARD_COST
+                   ? "; without it the cost would be the fixed owning cost per hour alone, "
+                     "which only measures how long the run takes" : "");
+  else if (reward == SIM_RL_REWARD_COST && !scenario->cost.enabled)
+    g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                 "%s needs the cost model: add a [cost] section to the scenario (energy_price "
+                 "or energy_price_file, and what capex and maintenance should count)", what);
+  else if (reward == SIM_RL_REWARD_COST && scenario->cost.capacity_basis == SIM_COST_CAPACITY_PEAK)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "peak sizes the facility's capex on the run's peak power, known only at its "
+                   "end, and %s charges it step by step: expected capacity_basis = rated", what);
+      sim__scenario_locate (scenario, "cost", "capacity_basis", error);
+      return FALSE;
+    }
+  else
+    return TRUE;
+  if (from_scenario)
+    sim__scenario_locate (scenario, "rl", "reward", error);
+  return FALSE;
 }
 
 SimRlEnv *
@@ -253,11 +332,12 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
                    SIM_RL_MAX_SLOTS);
       return NULL;
     }
-  if ((int) reward < SIM_RL_REWARD_JOBS || reward > SIM_RL_REWARD_SCENARIO)
+  if ((int) reward < SIM_RL_REWARD_JOBS || reward > SIM_RL_REWARD_COST)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "reward %d: expected %d (jobs), %d "
-                   "(utilization), %d (slowdown) or %d (the scenario's)", (int) reward,
-                   SIM_RL_REWARD_JOBS, SIM_RL_REWARD_UTILIZATION, SIM_RL_REWARD_SLOWDOWN,
+                   "(utilization), %d (slowdown), %d (energy), %d (cost) or %d (the "
+                   "scenario's)", (int) reward, SIM_RL_REWARD_JOBS, SIM_RL_REWARD_UTILIZATION,
+                   SIM_RL_REWARD_SLOWDOWN, SIM_RL_REWARD_ENERGY, SIM_RL_REWARD_COST,
                    SIM_RL_REWARD_SCENARIO);
       return NULL;
     }
@@ -279,7 +359,13 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
   if (node_slots == 0)
     node_slots = scenario->rl.node_slots > 0 ? scenario->rl.node_slots : SIM_RL_DEFAULT_SLOTS;
   if (reward == SIM_RL_REWARD_SCENARIO)
-    reward = scenario->rl.reward >= 0 ? (SimRlReward) scenario->rl.reward : SIM_RL_REWARD_JOBS;
+    {
+      reward = scenario->rl.reward >= 0 ? (SimRlReward) scenario->rl.reward : SIM_RL_REWARD_JOBS;
+      if (!check_reward (scenario, reward, scenario->rl.reward >= 0, error))
+        return NULL;
+    }
+  else if (!check_reward (scenario, reward, FALSE, error))
+    return NULL;
   if (placements == NULL)
     {
       from_scenario = scenario->rl.placements != NULL;
@@ -310,7 +396,8 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
   self->candidates = g_new0 (Candidate, (gsize) window * self->n_placements);
   self->obs_size = (gsize) window * SIM_RL_JOB_FEATURES + (gsize) node_slots * SIM_RL_SLOT_FEATURES
                    + SIM_RL_GLOBAL_FEATURES + (gsize) node_slots * SIM_RL_SLOT_LINK_FEATURES
-                   + SIM_RL_LINK_FEATURES;
+                   + SIM_RL_LINK_FEATURES + (gsize) node_slots * SIM_RL_SLOT_POWER_FEATURES
+                   + SIM_RL_POWER_FEATURES;
   self->obs = g_new0 (float, self->obs_size);
   self->high = g_new0 (float, self->obs_size);
   self->node_actions = scenario->rl.node_actions == 1;
@@ -531,6 +618,33 @@ observe (SimRlEnv *self, gboolean links)
     o[0] = (float) max_load;
     o[1] = (float) mean_load;
   }
+  else
+    o += self->slots * SIM_RL_SLOT_LINK_FEATURES;
+  o += SIM_RL_LINK_FEATURES;
+
+  /* Power, as the power model has it now. */
+  if (self->full_w > 0)
+    {
+      double it_w, facility_w;
+      sim__simulation_get_power (self->sim, &it_w, &facility_w);
+      for (guint s = 0; s < self->slots; s++, o += SIM_RL_SLOT_POWER_FEATURES)
+        {
+          guint first, last;
+          double w = 0, full = 0;
+          slot_nodes (self, s, n_nodes, &first, &last);
+          for (guint n = first; n < last && n < self->n_node_load; n++)
+            {
+              w += sim__simulation_get_node_power (self->sim, n);
+              full += self->node_full[n];
+            }
+          o[0] = full > 0 ? (float) (w / full) : 0;
+        }
+      o[0] = (float) (it_w / self->full_w);
+      o[1] = (float) (facility_w / self->full_w);
+      o[2] = it_w > 0 ? (float) (facility_w / it_w) : 0;
+    }
+  else
+    memset (o, 0, (self->slots * SIM_RL_SLOT_POWER_FEATURES + SIM_RL_POWER_FEATURES) * sizeof *o);
   return any;
 }
 
@@ -586,13 +700,18 @@ reset (SimRlEnv *self, const guint64 *seed, GError **error)
   integral->parent.vtable = &integral_vtable;
   sim__simulation_add_accumulator (self->sim, &integral->parent);
   self->integral = integral;
+  if (self->reward == SIM_RL_REWARD_COST)
+    integral->cost = sim__simulation_get_cost (self->sim, &self->fixed_usd_h);
   self->n_gpus = sim_cluster_get_n_gpus (sim_simulation_get_cluster (self->sim));
   if (self->n_node_load != sim_cluster_get_n_nodes (sim_simulation_get_cluster (self->sim)))
     {
       self->n_node_load = sim_cluster_get_n_nodes (sim_simulation_get_cluster (self->sim));
       g_free (self->node_load);
+      g_free (self->node_full);
       self->node_load = g_new0 (double, MAX (self->n_node_load, 1));
+      self->node_full = g_new0 (double, MAX (self->n_node_load, 1));
     }
+  self->full_w = sim__simulation_get_full_power (self->sim, self->node_full, self->n_node_load);
 
   self->placers = g_new0 (SimPolicy *, self->n_placements);
   for (guint p = 0; p < self->n_placements; p++)

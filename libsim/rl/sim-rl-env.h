@@ -73,12 +73,38 @@
  *     the next step.  Without a [fabric] section every one is 0.  Cost:
  *     O(links + flows x path length on network links) per observation
  *     (sim__simulation_get_fabric_load()).
+ *   then S * SIM_RL_SLOT_POWER_FEATURES  power, one entry per node slot
+ *   (appended after the entries above, which keep their places):
+ *       0 power        what the slot's nodes draw at the wall, their GPUs
+ *                      included, / what they draw at full load [0, 1]
+ *   then SIM_RL_POWER_FEATURES:
+ *       0 IT power     what the IT equipment draws (nodes, switches,
+ *                      optics) / the cluster's rated IT power [0, 1]
+ *       1 facility     the facility's power (IT, cooling, distribution
+ *                      losses) / the same rated IT power [0, inf)
+ *       2 PUE          facility power / IT power now [1, inf)
+ *     Rated IT power, here, is what the power model has the equipment draw
+ *     at full load: every GPU busy at full clock (caps and clock limits do
+ *     not lower it), CPUs and fans at their maximum, plus the network's
+ *     constant draw (sim__simulation_get_full_power()).  No draw of the
+ *     model exceeds it, so the ratios of IT power stay in [0, 1]; for the
+ *     catalogue's nodes it is below the max_power nameplate the [cost]
+ *     section sizes the facility on (a DGX H100: 9.28 kW of 10.2 kW).  The draws are the power model's now: a job
+ *     started in the open decision draws at once.  A cloud pool's nodes
+ *     ([elastic]) draw nothing here and count for nothing in the rating.
+ *     Without a [power] section every one is 0.
  *
  * Once the run has ended, the window is empty and the job counts are 0;
  * the cluster entries show the cluster as the run left it.
  *
  * Rewards (#SimRlReward) are integrals over the simulated time a step
- * covers, so an episode's rewards add up to the integral over the run.
+ * covers, so an episode's rewards add up to the integral over the run:
+ * of the jobs in the system, their slowdown weights, the GPUs allocated,
+ * the facility's energy (with the power model) or its cost (with the
+ * power and cost models).  The first step's reward also covers the time
+ * before the first decision (an idle cluster draws power), and the last
+ * one the time to the end of the run (the scenario's horizon, if it has
+ * one), as the report's figures do.
  */
 #pragma once
 
@@ -119,10 +145,26 @@ G_BEGIN_DECLS
 /**
  * SIM_RL_LINK_FEATURES:
  *
- * Floats at the very end of an observation: the largest and the mean
- * load of the network's links.
+ * Floats after the per-slot link loads: the largest and the mean load of
+ * the network's links.
  */
 #define SIM_RL_LINK_FEATURES 2
+/**
+ * SIM_RL_SLOT_POWER_FEATURES:
+ *
+ * Floats per node slot in the power part of an observation, which follows
+ * the %SIM_RL_LINK_FEATURES entries: the slot's IT power over its full
+ * load.
+ */
+#define SIM_RL_SLOT_POWER_FEATURES 1
+/**
+ * SIM_RL_POWER_FEATURES:
+ *
+ * Floats at the very end of an observation: the cluster's IT power and
+ * facility power over its rated IT power, and the PUE (all 0 without a
+ * [power] section).
+ */
+#define SIM_RL_POWER_FEATURES 3
 /**
  * SIM_RL_MAX_WINDOW:
  *
@@ -186,17 +228,39 @@ G_BEGIN_DECLS
  *   speed.  Maximizing it favours short jobs more than %SIM_RL_REWARD_JOBS
  *   does.  Scenario: `[rl] reward = slowdown`.
  * @SIM_RL_REWARD_SCENARIO: not a reward: sim_rl_env_new() takes the
- *   scenario's `[rl] reward`, or %SIM_RL_REWARD_JOBS without one.
+ *   scenario's `[rl] reward`, or %SIM_RL_REWARD_JOBS without one.  (Its
+ *   value, 3, is kept; the rewards after it came later.)
+ * @SIM_RL_REWARD_ENERGY: minus the facility's energy over the step, in
+ *   kWh: the time integral of the facility power the power model gives
+ *   (IT, cooling and distribution losses: SimState's facility_power_w,
+ *   constant between events, so the integral is exact).  An episode's
+ *   rewards add up to minus the report's energy_facility_kwh.  Needs the
+ *   power model (a [power] section).  Scenario: `[rl] reward = energy`.
+ * @SIM_RL_REWARD_COST: minus what owning the cluster costs over the step,
+ *   in USD: the facility's energy at the [cost] section's energy price
+ *   (flat, or time-of-use integrated exactly: split at every price change,
+ *   whether or not an event falls there), plus the owning cost that
+ *   accrues by the hour whatever the cluster does, capex amortized and
+ *   maintenance (the report's cost_owning_fixed_per_hour).  An episode's
+ *   rewards add up to minus the report's cost_tco (cost_energy +
+ *   cost_amortized_capex + cost_maintenance).  Needs [cost] and [power]:
+ *   without the power model the energy part would be 0 and the reward the
+ *   fixed cost times the time elapsed, which only rewards ending the run
+ *   early, so it is refused rather than offered under a misleading name.
+ *   It needs `capacity_basis = rated` (the default): on the peak, the
+ *   facility's capex is known only at the end of the run.  A cloud pool's
+ *   bill ([elastic]) and serverless charges are not in it.
+ *   Scenario: `[rl] reward = cost`.
  *
- * What a step's reward measures.  Energy and cost rewards need a power
- * model, which the simulator does not have yet; the scenario refuses
- * `reward = energy` and `reward = cost` with a message saying so.
+ * What a step's reward measures.
  */
 typedef enum {
   SIM_RL_REWARD_JOBS,
   SIM_RL_REWARD_UTILIZATION,
   SIM_RL_REWARD_SLOWDOWN,
   SIM_RL_REWARD_SCENARIO,
+  SIM_RL_REWARD_ENERGY,
+  SIM_RL_REWARD_COST,
 } SimRlReward;
 
 #define SIM_TYPE_RL_ENV (sim_rl_env_get_type ())
@@ -218,7 +282,9 @@ G_DECLARE_FINAL_TYPE (SimRlEnv, sim_rl_env, SIM, RL_ENV, GObject)
  *   %SIM_RL_MAX_PLACEMENTS); %NULL for the scenario's `[rl] placements`
  *   (names separated by commas), else "first-fit" and "best-fit"
  * @reward: what rewards measure; %SIM_RL_REWARD_SCENARIO for the
- *   scenario's `[rl] reward`, else %SIM_RL_REWARD_JOBS
+ *   scenario's `[rl] reward`, else %SIM_RL_REWARD_JOBS; %SIM_RL_REWARD_ENERGY
+ *   needs the scenario's [power] section, %SIM_RL_REWARD_COST [power] and
+ *   [cost] (with `capacity_basis = rated`)
  * @error: return location for a #GError
  *
  * Arguments given explicitly win over the scenario's [rl] section; a
@@ -236,6 +302,10 @@ G_DECLARE_FINAL_TYPE (SimRlEnv, sim_rl_env, SIM, RL_ENV, GObject)
  * Errors: those of sim_scenario_load() (among them a bad [rl] key, named
  * with its file and line) and sim_simulation_new(); SIM_ERROR_INVALID for
  * a window, slot count, reward or placement list out of range;
+ * SIM_ERROR_MISSING for an energy or cost reward without the sections it
+ * needs (saying which to add; at the [rl] reward line when the scenario
+ * chose it), SIM_ERROR_INVALID for a cost reward with `capacity_basis =
+ * peak`;
  * SIM_ERROR_NOT_FOUND for an unknown placement (with the [rl] placements
  * line when the scenario named it).
  *
@@ -371,7 +441,8 @@ GBytes *sim_rl_env_get_action_mask_bytes (SimRlEnv *self);
  *
  * Returns: W * %SIM_RL_JOB_FEATURES + S * %SIM_RL_SLOT_FEATURES +
  *   %SIM_RL_GLOBAL_FEATURES + S * %SIM_RL_SLOT_LINK_FEATURES +
- *   %SIM_RL_LINK_FEATURES.
+ *   %SIM_RL_LINK_FEATURES + S * %SIM_RL_SLOT_POWER_FEATURES +
+ *   %SIM_RL_POWER_FEATURES.
  */
 gsize sim_rl_env_get_observation_size (SimRlEnv *self);
 

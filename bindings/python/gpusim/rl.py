@@ -47,7 +47,8 @@ except ImportError:  # gymnasium is optional
     _EnvBase = object
 
 _REWARDS = {"jobs": Sim.RlReward.JOBS, "utilization": Sim.RlReward.UTILIZATION,
-            "slowdown": Sim.RlReward.SLOWDOWN}
+            "slowdown": Sim.RlReward.SLOWDOWN, "energy": Sim.RlReward.ENERGY,
+            "cost": Sim.RlReward.COST}
 
 
 class Box:
@@ -154,9 +155,15 @@ class ClusterEnv(_EnvBase):
     *reward* ``"jobs"`` (minus the job-hours in the system over the step,
     which tracks mean JCT), ``"slowdown"`` (minus the integral of the sum
     over jobs in the system of 1 / max(run time alone, 10 s): an episode
-    adds up to minus the sum of the jobs' bounded slowdowns) or
-    ``"utilization"`` (hours of the whole cluster allocated); *skip_forced*
-    passes over decisions where only waiting is possible.
+    adds up to minus the sum of the jobs' bounded slowdowns),
+    ``"utilization"`` (hours of the whole cluster allocated), ``"energy"``
+    (minus the facility's kWh over the step: an episode adds up to minus
+    the report's ``energy_facility_kwh``; needs a ``[power]`` section) or
+    ``"cost"`` (minus the USD over the step: the facility's energy at the
+    ``[cost]`` energy price, flat or time-of-use, plus amortized capex and
+    maintenance by the hour; an episode adds up to minus ``cost_tco``;
+    needs ``[power]`` and ``[cost]``); *skip_forced* passes over decisions
+    where only waiting is possible.
 
     *node_actions* adds the "start job k at node slot s" actions
     (``first_node_action + k * S + s``, before wait).
@@ -168,11 +175,16 @@ class ClusterEnv(_EnvBase):
     over the scenario's.  ``env.window``, ``env.node_slots``,
     ``env.placements`` and ``env.reward`` say what was chosen.
 
-    ``observation_space`` is a float32 box of W * 7 + S * 2 + 5 + S + 2
-    entries, all at least 0, at most 1 for flags, shares and link loads and
-    unbounded (inf) for GPUs, hours and counts (layout: sim-rl-env.h; the
-    last S + 2 are the network's link loads: each node slot's uplink, then
-    the largest and the mean over the network's links, 0 without one);
+    ``observation_space`` is a float32 box of W * 7 + S * 2 + 5 + S + 2 +
+    S + 3 entries, all at least 0, at most 1 for flags, shares, link loads
+    and IT power ratios and unbounded (inf) for GPUs, hours, counts,
+    facility power and PUE (layout: sim-rl-env.h).  After the window (W * 7),
+    the node slots (S * 2) and the cluster (5) come the network's link
+    loads (S + 2: each node slot's uplink, then the largest and the mean
+    over the network's links, 0 without one) and, last, power (S + 3: each
+    node slot's IT power over its full-load power, then the cluster's IT
+    power and facility power over its rated IT power, the power the model
+    draws at full load, and the PUE; 0 without a ``[power]`` section);
     ``action_space`` is ``Discrete(W * P + 1)``, or ``Discrete(W * P + W * S
     + 1)`` with node actions.  Observations are read-only
     numpy arrays, valid until the next step.
