@@ -310,6 +310,62 @@ START_TEST (test_cloud_not_owned)
 }
 END_TEST
 
+/* A job runs on our nodes or on the cloud's, never across both: every
+ * started job's GPUs lie in one partition, over seeds of a mix of jobs
+ * spanning up to 3 nodes (so that spanning both would often fit), while
+ * some jobs do run in the cloud. */
+typedef struct {
+  guint jobs, cloud, mixed;
+} Spans;
+
+static void
+check_span (SimSimulation *sim, const SimJob *job, gpointer data)
+{
+  Spans *sp = data;
+  const SimCluster *cluster = sim_simulation_get_cluster (sim);
+  guint in_cloud = 0;
+
+  if (job->state != SIM_JOB_RUNNING)
+    return;
+  /* The truth: the pool of each GPU's node (pool 1 is the cloud). */
+  for (guint i = 0; i < job->n_gpus; i++)
+    in_cloud += sim_cluster_get_node (cluster,
+                                      sim_cluster_get_gpu (cluster, job->gpus[i])->node)->pool == 1;
+  sp->jobs++;
+  sp->cloud += in_cloud == job->n_gpus;
+  sp->mixed += in_cloud > 0 && in_cloud < job->n_gpus;
+}
+
+START_TEST (test_no_job_spans_cloud_and_own)
+{
+  static const char *mix =
+    "[scenario]\nname = mix\nhorizon = 3d\n"
+    "[pool own]\nmodel = DGX-A100\ncount = 4\n"
+    "[pool cloud]\nmodel = DGX-A100\ncount = 4\n"
+    "[workload]\nrate = 3/h\n"
+    "[class s]\nshare = 2\ngpus = 1:0.5, 4:0.5\nduration = lognormal(median=30min, sigma=1)\n"
+    "[class l]\nshare = 1\ngpus = 12:0.5, 24:0.5\nduration = exponential(mean=2h)\n"
+    "[elastic]\npool = cloud\nscale_up_wait = 10min\nscale_up_queue = 0\nstartup = 4min\n"
+    "step = 1\nprice_per_node_hour = 32.77\n"
+    "[output]\ntimeseries = false\n";
+
+  for (guint seed = 1; seed <= 4; seed++)
+    {
+      g_autofree char *s = g_strdup_printf ("scenario.seed=%u", seed);
+      const char *sets[] = { s, NULL };
+      g_autoptr(SimSimulation) sim = new_sim (mix, sets);
+      g_autoptr(GError) error = NULL;
+      Spans sp = { 0 };
+
+      sim_simulation_set_job_observer (sim, check_span, &sp, NULL);
+      ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+      ck_assert_msg (sp.mixed == 0, "seed %u: %u of %u jobs span our nodes and the cloud's",
+                     seed, sp.mixed, sp.jobs);
+      ck_assert_msg (sp.cloud > 0, "seed %u: no job ran in the cloud", seed);
+    }
+}
+END_TEST
+
 /* A synthetic mix on 4 nodes of our own and 4 in the cloud, over seeds:
  * the wait with bursting is never longer than without. */
 START_TEST (test_burst_never_waits_longer)
@@ -752,6 +808,7 @@ main (void)
   tcase_add_test (tc, test_without_sections);
   tcase_add_test (tc, test_determinism);
   tcase_add_test (tc, test_cloud_not_owned);
+  tcase_add_test (tc, test_no_job_spans_cloud_and_own);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

@@ -32,6 +32,8 @@ struct _SimCluster {
    * 0): the first node with enough free in O(log nodes). */
   guint8  *free_tree;
   guint    free_leaves;   /* a power of two, at least the number of nodes */
+  guint8  *partition;     /* per node, NULL while every node is in partition 0 */
+  guint    n_partitions;
 };
 
 /* Sets node @i's leaf of the tree and the maxima above it. */
@@ -107,6 +109,9 @@ sim_cluster_copy (const SimCluster *cluster)
   free_tree_build (c);
   if (cluster->held != NULL)
     c->held = g_memdup2 (cluster->held, sizeof (guint32) * cluster->gpus->len);
+  if (cluster->partition != NULL)
+    c->partition = g_memdup2 (cluster->partition, cluster->nodes->len);
+  c->n_partitions = cluster->n_partitions;
   {
     GHashTableIter it;
     gpointer key, value;
@@ -132,6 +137,7 @@ sim_cluster_free (SimCluster *cluster)
   g_hash_table_unref (cluster->allowed);
   g_hash_table_unref (cluster->mig);
   g_free (cluster->held);
+  g_free (cluster->partition);
   g_free (cluster->free_tree);
   g_free (cluster);
 }
@@ -792,4 +798,32 @@ sim_cluster_set_node_available (SimCluster *cluster, guint node, gboolean availa
     }
   n->available = available;
   return TRUE;
+}
+
+void
+sim_cluster_set_node_partition (SimCluster *cluster, guint node, guint8 partition)
+{
+  g_return_if_fail (cluster != NULL && node < cluster->nodes->len);
+  if (cluster->partition == NULL)
+    {
+      if (partition == 0)
+        return;
+      cluster->partition = g_new0 (guint8, cluster->nodes->len);
+    }
+  cluster->partition[node] = partition;
+  cluster->n_partitions = MAX (MAX (cluster->n_partitions, 1), (guint) partition + 1);
+}
+
+guint8
+sim_cluster_get_node_partition (const SimCluster *cluster, guint node)
+{
+  g_return_val_if_fail (cluster != NULL && node < cluster->nodes->len, 0);
+  return cluster->partition != NULL ? cluster->partition[node] : 0;
+}
+
+guint
+sim_cluster_get_n_partitions (const SimCluster *cluster)
+{
+  g_return_val_if_fail (cluster != NULL, 1);
+  return MAX (cluster->n_partitions, 1);
 }

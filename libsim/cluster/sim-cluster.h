@@ -425,6 +425,37 @@ gboolean sim_cluster_mig_find (const SimCluster *cluster, const char *profile_na
  */
 gboolean sim_cluster_set_node_available (SimCluster *cluster, guint node, gboolean available);
 
+/**
+ * sim_cluster_set_node_partition:
+ * @cluster: a cluster
+ * @node: a node index
+ * @partition: its partition, 0 (the default) to 255
+ *
+ * Puts a node in a partition: nodes that one job may not span together
+ * with nodes of another partition, such as a cloud pool beside the
+ * owner's nodes (power/sim-elastic.h).  sim_policy_place() places a job
+ * inside one partition, trying them in order.
+ */
+void sim_cluster_set_node_partition (SimCluster *cluster, guint node, guint8 partition);
+
+/**
+ * sim_cluster_get_node_partition:
+ * @cluster: a cluster
+ * @node: a node index
+ *
+ * Returns: the node's partition (0 unless set).
+ */
+guint8 sim_cluster_get_node_partition (const SimCluster *cluster, guint node);
+
+/**
+ * sim_cluster_get_n_partitions:
+ * @cluster: a cluster
+ *
+ * Returns: one more than the largest partition of a node (1 when none was
+ *   set).
+ */
+guint sim_cluster_get_n_partitions (const SimCluster *cluster);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimCluster, sim_cluster_free)
 
 G_END_DECLS

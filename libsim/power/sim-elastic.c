@@ -867,6 +867,8 @@ sim__elastic_new (SimSimulation *sim, SimCluster *cluster, const SimCatalogue *c
         {
           self->nodes[k].idle_since = -1;
           sim_simulation_set_node_available (sim, self->first_node + k, FALSE, NULL);
+          /* A job runs on our nodes or on the cloud's, never across both. */
+          sim_cluster_set_node_partition (cluster, self->first_node + k, 1);
         }
     }
   self->k_up = sim_engine_register (engine, on_up, self);

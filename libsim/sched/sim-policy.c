@@ -66,6 +66,50 @@ place_moldable (SimPolicy *self, SimPolicyInterface *iface, const SimCluster *cl
   return ok;
 }
 
+/* The policy's own rule, moldable or not. */
+static gboolean
+place_rule (SimPolicy *self, SimPolicyInterface *iface, const SimCluster *cluster,
+            const SimJob *job, SimPlacement *placement)
+{
+  if (job->spec.gpus_min > 0 && job->spec.gpus_min < job->spec.gpus &&
+      sim_job_takes_whole_gpus (job) && placement->n_gpus == job->spec.gpus)
+    return place_moldable (self, iface, cluster, job, placement);
+  return iface->place (self, cluster, job, placement);
+}
+
+/* A cluster in partitions (sim_cluster_set_node_partition()): the job is
+ * placed inside one, trying them in order, by the policy's own rule with
+ * the other partitions' nodes taken out of service while it chooses; the
+ * cluster is left exactly as it was (availability is undone node by node,
+ * and nothing is allocated while the rule runs).  Time: O(nodes) more per
+ * partition tried. */
+static gboolean
+place_in_partitions (SimPolicy *self, SimPolicyInterface *iface, const SimCluster *cluster,
+                     const SimJob *job, SimPlacement *placement)
+{
+  SimCluster *c = (SimCluster *) cluster;
+  guint n_nodes = sim_cluster_get_n_nodes (cluster);
+  guint n_parts = sim_cluster_get_n_partitions (cluster);
+  guint32 request = placement->n_gpus;
+  g_autofree guint *masked = g_new (guint, MAX (n_nodes, 1));
+  gboolean ok = FALSE;
+
+  for (guint p = 0; p < n_parts && !ok; p++)
+    {
+      guint n_masked = 0;
+      for (guint i = 0; i < n_nodes; i++)
+        if (sim_cluster_get_node_partition (cluster, i) != p &&
+            sim_cluster_get_node (cluster, i)->available &&
+            sim_cluster_set_node_available (c, i, FALSE))
+          masked[n_masked++] = i;
+      placement->n_gpus = request;
+      ok = place_rule (self, iface, cluster, job, placement);
+      while (n_masked > 0)
+        sim_cluster_set_node_available (c, masked[--n_masked], TRUE);
+    }
+  return ok;
+}
+
 gboolean
 sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
                   SimPlacement *placement)
@@ -91,10 +135,10 @@ sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
       return iface->place (self, cluster, job, placement);
     }
   placement->mig_start = -1;
-  if (job->spec.gpus_min > 0 && job->spec.gpus_min < job->spec.gpus &&
-      sim_job_takes_whole_gpus (job) && placement->n_gpus == job->spec.gpus)
-    return place_moldable (self, iface, cluster, job, placement);
-  return iface->place (self, cluster, job, placement);
+  /* A job on one GPU cannot span partitions: no need to mask. */
+  if (sim_cluster_get_n_partitions (cluster) > 1 && job->spec.gpus > 1)
+    return place_in_partitions (self, iface, cluster, job, placement);
+  return place_rule (self, iface, cluster, job, placement);
 }
 
 guint
