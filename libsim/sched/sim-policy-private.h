@@ -36,6 +36,8 @@ void sim__policy_register_builtins (void);
 void sim__policy_register_more (void);
 /* Registers "topology-aware" (sim-placement-topo.c). */
 void sim__register_topology_placement (void);
+/* Registers "consolidate" (sim-placement-consolidate.c). */
+void sim__register_consolidate_placement (void);
 /* Records KEY as the key of the last failure. */
 void sim__policy_params_fail (SimPolicyParams *params, const char *key);
 
