@@ -50,6 +50,10 @@ static const GroupSchema schema[] = {
   { "fabric", FALSE, { NULL }, TRUE },
   /* Its keys are other sections' keys, "section.key = value". */
   { "variant", TRUE, { NULL }, TRUE },
+  /* Power (power/sim-power.h). */
+  { "power", FALSE, { "enable", "clock_exponent", "memory_power", "clock_limit", "gpu_cap", "gpu_cap_share",
+                      "sleep_after", "wake_time", "psu_efficiency", "sleep_power",
+                      "electrical_efficiency", "transceiver_power", NULL }, FALSE },
   /* The reinforcement-learning environment's set-up (sim-rl-env.h). */
   { "rl", FALSE, { "reward", "window", "node_slots", "placements", "node_actions", NULL },
     FALSE },
@@ -296,6 +300,43 @@ static gboolean
 parse_factor (const char *text, gpointer out, GError **error)
 {
   return sim_parse_number (text, 0, 1e6, out, error);
+}
+
+static gboolean
+parse_power_w (const char *text, gpointer out, GError **error)
+{
+  if (!sim_parse_power (text, out, error))
+    {
+      g_prefix_error (error, "expected a power such as \"300W\": ");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A share in (0, 1], such as an efficiency. */
+static gboolean
+parse_unit_share (const char *text, gpointer out, GError **error)
+{
+  if (!sim_parse_number (text, 0, 1, out, error) || *(double *) out <= 0)
+    {
+      g_clear_error (error);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\": expected a number above 0 and at most 1", text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_exponent (const char *text, gpointer out, GError **error)
+{
+  if (!sim_parse_number (text, 0.5, 10, out, error))
+    {
+      g_prefix_error (error, "expected the exponent k of the dynamic power f^k, from 0.5 to 10 "
+                      "(3 for f V^2 with V following f): ");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* "1:0.6, 2:0.2, 8:0.2" or "8": GPUs per job and their weights. */
@@ -1090,6 +1131,56 @@ parse_rl_slots (const char *text, gpointer out, GError **error)
 
 /* [rl]: the environment's set-up, read here so that its keys are checked
  * like every other; the placement names are checked by the environment. */
+/* [power] (power/sim-power.h): every key is optional; the section turns
+ * the power model on unless enable = false. */
+static gboolean
+read_power (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  SimPowerConfig *pc = &sc->power;
+  double sleep_power = -1, transceiver = -1;
+
+  sim_power_config_init (pc);
+  if (!g_key_file_has_group (ctx->kf, "power"))
+    return TRUE;
+  pc->enabled = TRUE;
+  if (!get_parsed (ctx, "power", "enable", parse_bool, &pc->enabled, error) ||
+      !get_parsed (ctx, "power", "clock_exponent", parse_exponent, &pc->clock_exponent, error) ||
+      !get_parsed (ctx, "power", "memory_power", parse_share, &pc->memory_power, error) ||
+      !get_parsed (ctx, "power", "clock_limit", parse_unit_share, &pc->clock_limit, error) ||
+      !get_parsed (ctx, "power", "gpu_cap", parse_power_w, &pc->gpu_cap_w, error) ||
+      !get_parsed (ctx, "power", "gpu_cap_share", parse_unit_share, &pc->gpu_cap_share, error) ||
+      !get_parsed (ctx, "power", "sleep_after", (ParseFunc) sim_parse_duration,
+                   &pc->sleep_after, error) ||
+      !get_parsed (ctx, "power", "wake_time", (ParseFunc) sim_parse_duration, &pc->wake_time,
+                   error) ||
+      !get_parsed (ctx, "power", "psu_efficiency", parse_unit_share, &pc->psu_efficiency,
+                   error) ||
+      !get_parsed (ctx, "power", "sleep_power", parse_power_w, &sleep_power, error) ||
+      !get_parsed (ctx, "power", "electrical_efficiency", parse_unit_share,
+                   &pc->electrical_efficiency, error) ||
+      !get_parsed (ctx, "power", "transceiver_power", parse_power_w, &transceiver, error))
+    return FALSE;
+  pc->sleep_power_w = sleep_power;
+  pc->transceiver_power_w = transceiver;
+  if (pc->wake_time > 0 && pc->sleep_after == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "a wake-up time without sleep_after: nodes never sleep, set sleep_after "
+                   "(such as \"15min\") or remove wake_time");
+      locate (ctx, "power", "wake_time", error);
+      return FALSE;
+    }
+  if (sleep_power >= 0 && pc->sleep_after == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "a sleep power without sleep_after: nodes never sleep, set sleep_after "
+                   "(such as \"15min\") or remove sleep_power");
+      locate (ctx, "power", "sleep_power", error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 read_rl (const Ctx *ctx, SimScenario *sc, GError **error)
 {
@@ -2229,6 +2320,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
   g_autofree char *models = NULL;
 
   sc->ref_count = 1;
+  sim_power_config_init (&sc->power);
   sc->path = g_strdup (ctx->name);
   sc->base_dir = base_dir ? g_strdup (base_dir) : g_get_current_dir ();
   sc->horizon = SIM_TIME_NEVER;
@@ -2280,7 +2372,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
   if (!read_pools (ctx, sc, error) || !read_workload (ctx, sc, error) ||
       !read_comm_mix (ctx, sc, error) || !read_fabric (ctx, sc, error) ||
       !read_variants (ctx, sc, error) || !read_rl (ctx, sc, error) ||
-      !read_power_policies (ctx, sc, error))
+      !read_power (ctx, sc, error) || !read_power_policies (ctx, sc, error))
     return NULL;
 
   if (g_key_file_has_key (ctx->kf, "policy", "queue", NULL))

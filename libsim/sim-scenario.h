@@ -241,6 +241,52 @@ typedef struct {
  * baseline run.
  */
 void sim_facility_config_init (SimFacilityConfig *config);
+ * SimPowerConfig:
+ * @enabled: the scenario has a [power] section whose enable is not false
+ * @clock_exponent: k in c = f^k, the share of a busy GPU's dynamic power at
+ *   clock f (power/sim-power.h); > 0
+ * @memory_power: the share of a busy GPU's dynamic power it draws while its
+ *   work waits on memory, [0, 1]
+ * @clock_limit: the GPUs' clock limit as a share of their maximum, (0, 1];
+ *   1: none
+ * @gpu_cap_w: a power cap on every GPU, W; 0: none
+ * @gpu_cap_share: a power cap on every GPU as a share of its TDP; 0: none
+ * @sleep_after: an idle node falls asleep after this long; 0: never
+ * @wake_time: how long a job placed on a sleeping node waits for it
+ * @psu_efficiency: replaces every node model's power-supply efficiency; 0:
+ *   the catalogue's
+ * @sleep_power_w: replaces every node model's sleep power; < 0: the
+ *   catalogue's
+ * @electrical_efficiency: the facility's power distribution (UPS,
+ *   transformers), (0, 1]: facility power = (IT + cooling) / it
+ * @transceiver_power_w: replaces every link model's power per optical
+ *   transceiver; < 0: the catalogue's
+ *
+ * The [power] section of a scenario.
+ */
+typedef struct {
+  gboolean enabled;
+  double   clock_exponent;
+  double   memory_power;
+  double   clock_limit;
+  double   gpu_cap_w;
+  double   gpu_cap_share;
+  SimTime  sleep_after;
+  SimTime  wake_time;
+  double   psu_efficiency;
+  double   sleep_power_w;
+  double   electrical_efficiency;
+  double   transceiver_power_w;
+} SimPowerConfig;
+
+/**
+ * sim_power_config_init:
+ * @config: (out caller-allocates): the configuration to fill
+ *
+ * Sets the defaults: power off, k = 3, no clock limit nor cap, no sleep,
+ * the catalogue's efficiencies and sleep power, lossless distribution.
+ */
+void sim_power_config_init (SimPowerConfig *config);
 
 /**
  * SimScenario:
@@ -301,6 +347,7 @@ typedef struct {
 
   SimPowerManagerConfig power_manager; /* [power_manager] */
   SimFacilityConfig facility;          /* [facility] */
+  SimPowerConfig power;     /* [power] */
 } SimScenario;
 
 GType sim_scenario_get_type (void) G_GNUC_CONST;

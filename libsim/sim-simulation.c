@@ -9,6 +9,7 @@
 #include "core/sim-rng.h"
 #include "fabric/sim-collective.h"
 #include "fabric/sim-job-comm.h"
+#include "power/sim-power.h"
 #include "report/sim-metrics.h"
 #include "sched/sim-policy-private.h"
 #include "sched/sim-plugin.h"
@@ -104,7 +105,27 @@ struct _SimSimulation {
   GPtrArray     **sharers;    /* per GPU: the running time-sharing jobs on it, or NULL */
   double         *demand;     /* per GPU: their summed activity */
   double          active_gpus; /* sum over running jobs of the GPUs they keep busy */
+
+  /* Power (power/sim-power.h). */
+  SimPower       *power;      /* always there: caps and activity per GPU */
+  GArray         *watches;    /* PowerWatch */
+  gboolean        in_watch;
+  GArray         *timers;     /* Timer, by index; free ones chained through next_free */
+  guint           free_timer; /* first free slot + 1; 0: none */
+  guint32         k_timer;
 };
+
+typedef struct {
+  SimPowerWatchFunc func;
+  gpointer          data;
+} PowerWatch;
+
+typedef struct {
+  SimTimerFunc func;
+  gpointer     data;
+  SimEventId   id;
+  guint        next_free;
+} Timer;
 
 G_DEFINE_FINAL_TYPE (SimSimulation, sim_simulation, G_TYPE_OBJECT)
 
@@ -168,6 +189,9 @@ sim_simulation_finalize (GObject *object)
       g_clear_pointer (&self->sharers[g], g_ptr_array_unref);
   g_clear_pointer (&self->sharers, g_free);
   g_clear_pointer (&self->demand, g_free);
+  g_clear_pointer (&self->power, sim__power_free);
+  g_clear_pointer (&self->watches, g_array_unref);
+  g_clear_pointer (&self->timers, g_array_unref);
   g_clear_pointer (&self->cluster, sim_cluster_free);
   g_clear_pointer (&self->catalogue, sim_catalogue_free);
   g_clear_pointer (&self->scenario, sim_scenario_unref);
@@ -194,6 +218,8 @@ sim_simulation_init (SimSimulation *self)
   self->requeue = g_ptr_array_new ();
   sim__metrics_init (&self->metrics, 0, NULL, NULL);
   self->accumulators = g_ptr_array_new_with_free_func (free_accumulator);
+  self->watches = g_array_new (FALSE, FALSE, sizeof (PowerWatch));
+  self->timers = g_array_new (FALSE, FALSE, sizeof (Timer));
   g_ptr_array_add (self->accumulators, sim__metrics_accumulator_new (&self->metrics));
 }
 
@@ -241,6 +267,8 @@ request_decision (SimSimulation *self)
   sim_engine_schedule (self->engine, at, self->k_decide, 0, NULL, 0);
 }
 
+static void note_power (SimSimulation *self);
+
 /* The state that holds until the next event, for the metrics. */
 static void
 note_state (SimSimulation *self)
@@ -256,6 +284,21 @@ note_state (SimSimulation *self)
       const SimJob *head = self->queue->pdata[0];
       self->state.fragmented = sim_cluster_fragmented_gpus (self->cluster,
                                                                 sim_job_get_min_gpus (head));
+    }
+  if (self->scenario->power.enabled)
+    note_power (self);
+  if (self->watches->len > 0 && !self->in_watch)
+    {
+      /* The watches see the state as it now is; what they change is noted
+       * by the calls they make, without calling them again. */
+      SimTime now = sim_engine_now (self->engine);
+      self->in_watch = TRUE;
+      for (guint i = 0; i < self->watches->len; i++)
+        {
+          const PowerWatch *w = &g_array_index (self->watches, PowerWatch, i);
+          w->func (self, now, w->data);
+        }
+      self->in_watch = FALSE;
     }
 }
 
@@ -307,6 +350,18 @@ accumulate_job (SimSimulation *self, SimJobEvent event, const SimJob *job, SimTi
       SimAccumulator *acc = self->accumulators->pdata[i];
       acc->vtable->job_event (acc, event, job, class_name, now);
     }
+}
+
+/* The power drawn from now on, for the accumulators (power/sim-power.h):
+ * IT, cooling and the facility's total. */
+static void
+note_power (SimSimulation *self)
+{
+  double it = sim__power_it_w (self->power), cooling = 0;
+
+  self->state.it_power_w = it;
+  self->state.cooling_power_w = cooling;
+  self->state.facility_power_w = (it + cooling) / self->scenario->power.electrical_efficiency;
 }
 
 static inline void
@@ -569,6 +624,8 @@ schedule_completion (SimSimulation *self, SimJob *job, SimTime now)
 }
 
 static gboolean job_time_shares (const SimJob *job);
+static void power_busy (SimSimulation *self, const SimJob *job, double delta, int tenants);
+static void power_node_load (SimSimulation *self, const SimJob *job);
 static void share_join (SimSimulation *self, SimJob *job, int sign);
 static void share_refresh (SimSimulation *self, guint g, SimTime now);
 
@@ -601,6 +658,8 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
   g_queue_unlink (&self->running, &job->running_link);
   self->computing_milli -= job->computing;
   job->computing = 0;
+  power_busy (self, job, -job->active_gpus, -1);
+  power_node_load (self, job);
   self->active_gpus -= job->active_gpus;
   job->active_gpus = 0;
   job->version++;
@@ -788,14 +847,34 @@ gpu_sharing_mode (SimSimulation *self, guint gpu)
 
 /* The factor sharing puts into a running job's speed: min(1, C / a) on a
  * MIG instance, min(1, K / D) on a time-shared GPU, 1 otherwise. */
+/* The speed s of JOB's work at its GPUs' clocks, against full clocks:
+ * the slowest of its GPUs sets the pace (power/sim-power.h). */
+static double
+cap_speed (SimSimulation *self, const SimJob *job)
+{
+  double s = 1.0;
+
+  if (!sim__power_any_slowed (self->power))
+    return 1.0;
+  for (guint i = 0; i < job->n_gpus; i++)
+    s = MIN (s, sim_power_speed (sim__power_get_clock (self->power, job->gpus[i]),
+                                 job->spec.memory_bound));
+  return s;
+}
+
+/* The factor sharing and power caps put into a running job's speed: a
+ * capped or clock-limited GPU of speed s is, for the job, as a MIG
+ * instance of capacity s (power/sim-power.h). */
 static double
 share_speed (SimSimulation *self, const SimJob *job)
 {
+  double s = cap_speed (self, job);
+
   if (job->spec.mig_profile != NULL)
     {
       double capacity, sms;
       job_holding (self, job, &capacity, &sms);
-      return sim_sharing_mig_factor (job_activity (job), capacity);
+      return sim_sharing_mig_factor (job_activity (job), capacity * s);
     }
   if (job_time_shares (job) && self->sharers != NULL && self->sharers[job->gpus[0]] != NULL)
     {
@@ -803,9 +882,9 @@ share_speed (SimSimulation *self, const SimJob *job)
       return sim_sharing_factor (self->demand[g],
                                  sim_sharing_capacity (&self->scenario->sharing,
                                                        gpu_sharing_mode (self, g),
-                                                       self->sharers[g]->len));
+                                                       self->sharers[g]->len) * s);
     }
-  return 1.0;
+  return s == 1.0 ? 1.0 : sim_sharing_mig_factor (job_activity (job), s);
 }
 
 /* Brings the activity metric's state up to date with JOB's rate: the GPUs
@@ -825,6 +904,46 @@ account_computing (SimSimulation *self, SimJob *job)
   job->computing = c;
 }
 
+/* JOB's GPUs are kept DELTA more GPUs busy in all (shared equally), and
+ * TENANTS more jobs hold each. */
+static void
+power_busy (SimSimulation *self, const SimJob *job, double delta, int tenants)
+{
+  double each = delta / job->n_gpus;
+  double intensity = sim_power_intensity (job->spec.memory_bound,
+                                          self->scenario->power.memory_power);
+
+  for (guint i = 0; i < job->n_gpus; i++)
+    sim__power_add_busy (self->power, job->gpus[i], each, intensity, tenants);
+}
+
+/* The load of the nodes JOB is on, for their CPUs' power: the larger of
+ * the share of their GPUs allocated and of their CPU reserved. */
+static void
+power_node_load (SimSimulation *self, const SimJob *job)
+{
+  guint last = G_MAXUINT;
+
+  if (!self->scenario->power.enabled)
+    return;
+  for (guint i = 0; i < job->n_gpus; i++)
+    {
+      guint n = sim_cluster_get_gpu (self->cluster, job->gpus[i])->node;
+      const SimNode *node = sim_cluster_get_node (self->cluster, n);
+      guint64 milli = 0;
+      double load;
+      if (n == last)
+        continue;
+      last = n;
+      for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+        milli += sim_cluster_get_gpu (self->cluster, g)->used_milli;
+      load = node->n_gpus > 0 ? milli / (node->n_gpus * (double) SIM_GPU_WHOLE) : 0;
+      if (node->cpu_milli > 0)
+        load = MAX (load, (node->cpu_milli - node->free_cpu_milli) / (double) node->cpu_milli);
+      sim__power_set_node_load (self->power, n, load);
+    }
+}
+
 static void
 account_activity (SimSimulation *self, SimJob *job)
 {
@@ -833,9 +952,12 @@ account_activity (SimSimulation *self, SimJob *job)
   if (job->state == SIM_JOB_RUNNING && job->speed > 0)
     {
       job_holding (self, job, &capacity, &sms);
-      busy = job->n_gpus * sms * MIN (1.0, job_activity (job) / capacity * job->share) *
+      busy = job->n_gpus * sms *
+             MIN (1.0, job_activity (job) / (capacity * cap_speed (self, job)) * job->share) *
              (job->rate / job->speed);
     }
+  if (job->n_gpus > 0)
+    power_busy (self, job, busy - job->active_gpus, 0);
   self->active_gpus += busy - job->active_gpus;
   job->active_gpus = busy;
 }
@@ -1012,6 +1134,8 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   /* Its GPUs' speed, its scaling on their count and its share of a
    * shared GPU: one product, the speed every rate of the job is measured
    * against (a change of share rescales it: share_refresh()). */
+  power_busy (self, job, 0, 1);
+  power_node_load (self, job);
   share_join (self, job, 1);
   job->share = share_speed (self, job);
   job->speed = gpu_speed (self, job) * scaling_factor (self, job) * job->share;
@@ -1096,6 +1220,63 @@ static void
 on_wake (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
   request_decision (data);
+}
+
+/* Whether the run has nothing left to do: no job running, waiting or to
+ * come.  Timers and naps due then do not fire (the run is over). */
+static gboolean
+run_is_over (SimSimulation *self)
+{
+  return self->running.length == 0 && self->queue->len == 0 && !self->have_next &&
+         self->requeue->len == 0;
+}
+
+static void
+on_timer (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+  guint slot = (guint) ev->arg;
+  Timer *t = &g_array_index (self->timers, Timer, slot);
+  SimTimerFunc func = t->func;
+  gpointer user_data = t->data;
+
+  t->id = 0;
+  t->next_free = self->free_timer;
+  self->free_timer = slot + 1;
+  if (run_is_over (self))
+    return;
+  tick (self, ev->time);
+  func (self, ev->time, user_data);
+  note_state (self);
+}
+
+/* After GPU G's clock changed: the jobs on it move to their new speed
+ * exactly (progress up to date, completions rescheduled), in start order. */
+static void
+clock_refresh (SimSimulation *self, guint g, SimTime now)
+{
+  for (GList *l = self->running.head; l != NULL; l = l->next)
+    {
+      SimJob *job = l->data;
+      gboolean on = FALSE;
+      double share;
+      for (guint i = 0; i < job->n_gpus && !on; i++)
+        on = job->gpus[i] == g;
+      if (!on)
+        continue;
+      share = share_speed (self, job);
+      if (share != job->share)
+        {
+          update_progress (job, now);
+          job->speed = job->speed / job->share * share;
+          job->share = share;
+          job->rate = job->comm_state != NULL ? sim__job_comm_rate (self->comm, job) : job->speed;
+          account_computing (self, job);
+          job->version++;
+          schedule_completion (self, job, now);
+        }
+      account_activity (self, job);
+    }
 }
 
 /* The jobs running when this pass began, in start order, with their
@@ -1809,6 +1990,12 @@ sim_simulation_new (SimScenario *scenario, GError **error)
     return NULL;
   if (!build_fabric (self, error))
     return NULL;
+  self->power = sim__power_new (self->cluster, &scenario->power, error);
+  if (self->power == NULL)
+    {
+      sim__scenario_locate (scenario, "power", NULL, error);
+      return NULL;
+    }
   if (!check_gpu_models (self, error) || !check_mig_profiles (self, error))
     return NULL;
   if (!set_reference_gpu (self, error))
@@ -1829,6 +2016,7 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   self->k_decide = sim_engine_register (self->engine, on_decide, self);
   self->k_sample = sim_engine_register (self->engine, on_sample, self);
   self->k_wake = sim_engine_register (self->engine, on_wake, self);
+  self->k_timer = sim_engine_register (self->engine, on_timer, self);
   return g_steal_pointer (&self);
 }
 
@@ -2363,4 +2551,144 @@ sim_simulation_get_class_speedup (SimSimulation *self, guint job_class, guint n_
       return FALSE;
     }
   return class_speedup (self, self->class_scaling[job_class].config, n_gpus, speedup, error);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Power.                                                                    */
+
+gboolean
+sim__simulation_set_gpu_cap (SimSimulation *self, guint gpu, double cap_w, GError **error)
+{
+  SimTime now;
+  gboolean live;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  now = sim_engine_now (self->engine);
+  live = self->started && !self->finished;
+  if (gpu < sim_cluster_get_n_gpus (self->cluster) &&
+      sim__power_get_cap (self->power, gpu) == cap_w)
+    return TRUE;
+  if (live)
+    tick (self, now);
+  if (!sim__power_set_cap (self->power, gpu, cap_w, error))
+    return FALSE;
+  if (!live)
+    return TRUE;
+  clock_refresh (self, gpu, now);
+  note_state (self);
+  return TRUE;
+}
+
+double
+sim__simulation_get_gpu_cap (SimSimulation *self, guint gpu)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  g_return_val_if_fail (gpu < sim_cluster_get_n_gpus (self->cluster), 0);
+  return sim__power_get_cap (self->power, gpu);
+}
+
+double
+sim__simulation_get_gpu_activity (SimSimulation *self, guint gpu)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  g_return_val_if_fail (gpu < sim_cluster_get_n_gpus (self->cluster), 0);
+  return sim__power_get_busy (self->power, gpu);
+}
+
+double
+sim__simulation_get_gpu_power (SimSimulation *self, guint gpu)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  g_return_val_if_fail (gpu < sim_cluster_get_n_gpus (self->cluster), 0);
+  if (!self->scenario->power.enabled)
+    return 0;
+  return sim__power_gpu_w (self->power, gpu);
+}
+
+double
+sim__simulation_get_node_power (SimSimulation *self, guint node)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), 0);
+  g_return_val_if_fail (node < sim_cluster_get_n_nodes (self->cluster), 0);
+  if (!self->scenario->power.enabled)
+    return 0;
+  return sim__power_node_w (self->power, node);
+}
+
+gboolean
+sim__simulation_get_power (SimSimulation *self, double *it_w, double *facility_w)
+{
+  double it = 0, facility = 0;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  if (self->scenario->power.enabled)
+    {
+      SimState saved = self->state;
+      note_power (self);
+      it = self->state.it_power_w;
+      facility = self->state.facility_power_w;
+      self->state = saved;
+    }
+  if (it_w != NULL)
+    *it_w = it;
+  if (facility_w != NULL)
+    *facility_w = facility;
+  return self->scenario->power.enabled;
+}
+
+void
+sim__simulation_add_power_watch (SimSimulation *self, SimPowerWatchFunc func, gpointer user_data)
+{
+  PowerWatch w = { func, user_data };
+
+  g_return_if_fail (SIM_IS_SIMULATION (self) && func != NULL);
+  g_array_append_val (self->watches, w);
+}
+
+guint64
+sim__simulation_add_timer (SimSimulation *self, SimTime when, SimTimerFunc func,
+                           gpointer user_data)
+{
+  guint slot;
+  Timer *t;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self) && func != NULL, 0);
+  if (when < sim_engine_now (self->engine) || when >= SIM_TIME_NEVER)
+    return 0;
+  if (self->free_timer > 0)
+    {
+      slot = self->free_timer - 1;
+      self->free_timer = g_array_index (self->timers, Timer, slot).next_free;
+    }
+  else
+    {
+      slot = self->timers->len;
+      g_array_set_size (self->timers, slot + 1);
+    }
+  t = &g_array_index (self->timers, Timer, slot);
+  t->func = func;
+  t->data = user_data;
+  t->next_free = 0;
+  t->id = sim_engine_schedule (self->engine, when, self->k_timer, 0, NULL, slot);
+  return t->id;
+}
+
+gboolean
+sim__simulation_cancel_timer (SimSimulation *self, guint64 timer)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  if (timer == 0)
+    return FALSE;
+  for (guint slot = 0; slot < self->timers->len; slot++)
+    {
+      Timer *t = &g_array_index (self->timers, Timer, slot);
+      if (t->id != timer)
+        continue;
+      sim_engine_cancel (self->engine, timer);
+      t->id = 0;
+      t->next_free = self->free_timer;
+      self->free_timer = slot + 1;
+      return TRUE;
+    }
+  return FALSE;
 }

@@ -304,6 +304,51 @@ SimPolicy *sim__simulation_new_placement (SimSimulation *self, const char *place
  * an error says what differs. */
 gboolean sim__simulation_check_state (SimSimulation *self, GError **error);
 
+/* ------------------------------------------------------------------------- */
+/* Power (power/sim-power.h), for the power policies.  These work with or   */
+/* without a [power] section; without one, nothing is reported and the draws */
+/* read 0.                                                                  */
+
+/* Caps GPU @gpu at @cap_w W (0: no cap) from now: the accumulators are
+ * first brought up to now, then the jobs on the GPU move to their new
+ * speed (progress up to date, completions rescheduled) and the state is
+ * noted.  Errors: SIM_ERROR_INVALID for a GPU the cluster does not have or
+ * a cap at or below the GPU's idle power (or negative). */
+gboolean sim__simulation_set_gpu_cap (SimSimulation *self, guint gpu, double cap_w,
+                                      GError **error);
+/* GPU @gpu's cap, W; 0: none. */
+double   sim__simulation_get_gpu_cap (SimSimulation *self, guint gpu);
+/* GPU @gpu's activity now, 0 to 1: the share of its time it computes, as
+ * DCGM reports it (sim-sharing.h); what drives its power. */
+double   sim__simulation_get_gpu_activity (SimSimulation *self, guint gpu);
+/* What GPU @gpu draws now, W (0 asleep or without a [power] section). */
+double   sim__simulation_get_gpu_power (SimSimulation *self, guint gpu);
+/* What node @node draws now at the wall, its GPUs included, W (IT power);
+ * 0 without a [power] section. */
+double   sim__simulation_get_node_power (SimSimulation *self, guint node);
+/* What the IT equipment (@it_w: nodes, switches, optics) and the facility
+ * (@facility_w: IT, cooling, distribution losses) draw now, W.  Returns
+ * FALSE, both 0, without a [power] section. */
+gboolean sim__simulation_get_power (SimSimulation *self, double *it_w, double *facility_w);
+
+/* Called after every change of state (a job started, finished, changed
+ * speed, a cap, a node asleep...), once the state is noted, at simulated
+ * time @now.  A watch may call sim__simulation_set_gpu_cap() and add
+ * timers; it is not called again for the changes it makes itself. */
+typedef void (*SimPowerWatchFunc) (SimSimulation *self, SimTime now, gpointer user_data);
+void     sim__simulation_add_power_watch (SimSimulation *self, SimPowerWatchFunc func,
+                                          gpointer user_data);
+
+/* A timer: @func is called at simulated time @when (not before now), as
+ * an event of its own, after the accumulators were brought up to @when;
+ * the state is noted (and the watches called) after it returns.  Returns
+ * an id for sim__simulation_cancel_timer(), or 0 if @when is past. */
+typedef void (*SimTimerFunc) (SimSimulation *self, SimTime now, gpointer user_data);
+guint64  sim__simulation_add_timer (SimSimulation *self, SimTime when, SimTimerFunc func,
+                                    gpointer user_data);
+/* Cancels a pending timer; FALSE if it already fired or was cancelled. */
+gboolean sim__simulation_cancel_timer (SimSimulation *self, guint64 timer);
+
 /**
  * sim_simulation_set_node_available:
  * @self: a simulation

@@ -317,6 +317,24 @@ static const KeyDesc node_keys[] = {
     "a [link] model name such as \"PCIe-Gen5\"" },
   { "nvswitch_model", KIND_STRING, NODE (nvswitch_name), FALSE, FALSE, 0, 0,
     "a [switch] model name such as \"NVSwitch-gen3\"" },
+  { "cpu_idle_power", KIND_POWER, NODE (cpu_idle_power_w), FALSE, FALSE, 0, 0,
+    "the CPUs' idle power, all together, such as \"200W\"" },
+  { "cpu_max_power", KIND_POWER, NODE (cpu_max_power_w), FALSE, FALSE, 0, 0,
+    "the CPUs' power fully loaded, all together, such as \"700W\"" },
+  { "memory_power", KIND_POWER, NODE (memory_power_w), FALSE, FALSE, 0, 0,
+    "the host memory's power, such as \"300W\"" },
+  { "nic_power", KIND_POWER, NODE (nic_power_w), FALSE, FALSE, 0, 0,
+    "the power of one NIC, such as \"25W\"" },
+  { "fan_idle_power", KIND_POWER, NODE (fan_idle_power_w), FALSE, FALSE, 0, 0,
+    "the fans' power with the GPUs idle, such as \"150W\"" },
+  { "fan_max_power", KIND_POWER, NODE (fan_max_power_w), FALSE, FALSE, 0, 0,
+    "the fans' power with the GPUs at full power, such as \"1kW\"" },
+  { "other_power", KIND_POWER, NODE (other_power_w), FALSE, FALSE, 0, 0,
+    "the constant draw of storage, board and management, such as \"250W\"" },
+  { "psu_efficiency", KIND_NUMBER, NODE (psu_efficiency), FALSE, TRUE, 0.3, 1,
+    "the power supplies' efficiency, a number in (0.3, 1] such as \"0.94\"" },
+  { "sleep_power", KIND_POWER, NODE (sleep_power_w), FALSE, FALSE, 0, 0,
+    "the node's draw asleep, such as \"60W\"" },
 };
 
 /* The node keys that name other models, in the order of NodeEntry.ref_lines. */
@@ -344,6 +362,8 @@ static const KeyDesc link_keys[] = {
   { "access_optical", KIND_BOOL, LINK (access_optical), FALSE, FALSE, 0, 0, "true or false" },
   { "price_usd", KIND_NUMBER, LINK (price_usd), FALSE, FALSE, 0, 1e12,
     "a price in US dollars per cable or transceiver such as \"1000\"" },
+  { "transceiver_power", KIND_POWER, LINK (transceiver_power_w), FALSE, FALSE, 0, 0,
+    "the power of one optical transceiver, such as \"8W\"" },
 };
 
 static const KeyDesc switch_keys[] = {
@@ -1513,6 +1533,24 @@ describe_node (GString *s, const SimNodeModel *m)
   line_size (s, "host memory", m->memory_bytes);
   line_power (s, "base power (no GPUs, idle)", m->base_power_w, TRUE);
   line_power (s, "max power", m->max_power_w, TRUE);
+  if (m->cpu_idle_power_w > 0)
+    line_power (s, "CPU power, idle", m->cpu_idle_power_w, TRUE);
+  if (m->cpu_max_power_w > 0)
+    line_power (s, "CPU power, loaded", m->cpu_max_power_w, TRUE);
+  if (m->memory_power_w > 0)
+    line_power (s, "memory power", m->memory_power_w, TRUE);
+  if (m->nic_power_w > 0)
+    line_power (s, "power per NIC", m->nic_power_w, TRUE);
+  if (m->fan_idle_power_w > 0)
+    line_power (s, "fan power, idle", m->fan_idle_power_w, TRUE);
+  if (m->fan_max_power_w > 0)
+    line_power (s, "fan power, full", m->fan_max_power_w, TRUE);
+  if (m->other_power_w > 0)
+    line_power (s, "other power", m->other_power_w, TRUE);
+  if (m->psu_efficiency > 0)
+    g_string_append_printf (s, "  power-supply efficiency: %g\n", m->psu_efficiency);
+  if (m->sleep_power_w > 0)
+    line_power (s, "sleep power", m->sleep_power_w, TRUE);
   line_price (s, m->price_usd);
   line_text (s, "intra-node link", m->intra_link_name);
   line_text (s, "NIC link", m->nic_link_name);

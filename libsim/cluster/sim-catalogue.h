@@ -110,6 +110,16 @@ typedef struct {
   const SimLinkModel   *nic_link;
   const SimLinkModel   *pcie_link;
   const SimSwitchModel *nvswitch;
+  /* Power of the node's parts (power/sim-power.h), 0 if not given. */
+  double   cpu_idle_power_w;  /* all its CPUs together, idle */
+  double   cpu_max_power_w;   /* all its CPUs together, fully loaded */
+  double   memory_power_w;    /* all its host memory */
+  double   nic_power_w;       /* per scale-out NIC */
+  double   fan_idle_power_w;  /* all its fans, GPUs idle */
+  double   fan_max_power_w;   /* all its fans, GPUs at full power */
+  double   other_power_w;     /* storage, board, management: a constant load */
+  double   psu_efficiency;    /* power supplies, output over input, (0, 1] */
+  double   sleep_power_w;     /* the whole node asleep, at the wall */
 } SimNodeModel;
 
 /**
@@ -145,6 +155,7 @@ struct _SimLinkModel {
   gboolean optical;           /* cables between switches are optical (two transceivers) */
   gboolean access_optical;    /* cables from a NIC to its switch are optical too */
   double   price_usd;         /* per cable or transceiver, 0 if not published */
+  double   transceiver_power_w; /* per optical transceiver, 0 if not published */
 };
 
 /**

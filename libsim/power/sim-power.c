@@ -1,0 +1,443 @@
+/* sim-power.c: GPU and node power (the model is in sim-power.h). */
+#include "config.h"
+
+#include "power/sim-power.h"
+#include "sim-error.h"
+
+#include <math.h>
+
+void
+sim_power_config_init (SimPowerConfig *config)
+{
+  g_return_if_fail (config != NULL);
+  *config = (SimPowerConfig) { 0 };
+  config->clock_exponent = SIM_POWER_CLOCK_EXPONENT_DEFAULT;
+  config->memory_power = SIM_POWER_MEMORY_POWER_DEFAULT;
+  config->clock_limit = 1.0;
+  config->sleep_power_w = -1;
+  config->electrical_efficiency = 1.0;
+  config->transceiver_power_w = -1;
+}
+
+double
+sim_power_clock (const SimGpuPower *gpu, double cap_w, double clock_limit, double exponent)
+{
+  double f = 1.0;
+
+  if (cap_w > 0 && cap_w < gpu->max_w && gpu->max_w > gpu->idle_w)
+    f = pow (MAX (cap_w - gpu->idle_w, 0.0) / (gpu->max_w - gpu->idle_w), 1.0 / exponent);
+  return MIN (f, clock_limit);
+}
+
+double
+sim_power_dynamic_share (double f, double exponent)
+{
+  return f >= 1.0 ? 1.0 : pow (f, exponent);
+}
+
+double
+sim_power_speed (double f, double memory_bound)
+{
+  double m = CLAMP (memory_bound, 0.0, 1.0);
+
+  if (f >= 1.0)
+    return 1.0;
+  return 1.0 / ((1.0 - m) / f + m);
+}
+
+double
+sim_power_gpu_draw (const SimGpuPower *gpu, double busy, double f, double exponent)
+{
+  return gpu->idle_w + (gpu->max_w - gpu->idle_w) * sim_power_dynamic_share (f, exponent) *
+                         CLAMP (busy, 0.0, 1.0);
+}
+
+/* ------------------------------------------------------------------------- */
+
+/* A node model's figures, resolved against the configuration. */
+typedef struct {
+  SimGpuPower gpu;
+  double fixed_w;      /* memory, NICs, NVSwitches, other: DC, constant */
+  double cpu_idle_w, cpu_max_w;
+  double fan_idle_w, fan_max_w;
+  double psu;          /* efficiency */
+  double sleep_w;      /* at the wall */
+} NodePower;
+
+struct _SimPower {
+  const SimCluster *cluster;
+  SimPowerConfig config;
+  guint     n_gpus, n_nodes;
+  NodePower *models;   /* per pool */
+  double   *cap;       /* per GPU, W; 0: none */
+  double   *clock;     /* per GPU, f */
+  double   *dyn;       /* per GPU, f^k */
+  double   *busy;      /* per GPU, [0, 1] */
+  double   *drive;     /* per GPU: busy weighted by each job's power intensity */
+  guint    *tenants;   /* per GPU: jobs holding it */
+  double   *load;      /* per node: CPU load */
+  gboolean *asleep;    /* per node */
+  double   *node_w;    /* per node, at the wall, as last computed */
+  double   *node_gpu_w; /* per node, its GPUs' part */
+  guint8   *dirty;     /* per node */
+  guint    *dirty_list;
+  guint     n_dirty;
+  guint     n_slowed;  /* GPUs below full clock */
+  double    network_w;
+  double    it_w, gpus_w;
+  gboolean  totals_dirty;
+};
+
+const SimPowerConfig *
+sim__power_get_config (const SimPower *power)
+{
+  return &power->config;
+}
+
+static gboolean
+resolve_node (const SimPowerConfig *config, const SimNodeModel *node, const SimGpuModel *gpu,
+              NodePower *np, GError **error)
+{
+  double nvswitch_w = node->nvswitch != NULL ? node->nvswitch->power_w : 0;
+
+  np->gpu.idle_w = gpu->idle_w;
+  np->gpu.max_w = gpu->tdp_w;
+  np->fixed_w = node->memory_power_w + node->nics * node->nic_power_w +
+                node->nvswitches * nvswitch_w + node->other_power_w;
+  np->cpu_idle_w = node->cpu_idle_power_w;
+  np->cpu_max_w = MAX (node->cpu_max_power_w, node->cpu_idle_power_w);
+  np->fan_idle_w = node->fan_idle_power_w;
+  np->fan_max_w = MAX (node->fan_max_power_w, node->fan_idle_power_w);
+  np->psu = config->psu_efficiency > 0 ? config->psu_efficiency
+            : node->psu_efficiency > 0 ? node->psu_efficiency : 1.0;
+  np->sleep_w = config->sleep_power_w >= 0 ? config->sleep_power_w : node->sleep_power_w;
+  if (!config->enabled)
+    return TRUE;
+  if (gpu->tdp_w <= 0 || gpu->idle_w <= 0 || gpu->idle_w >= gpu->tdp_w)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "GPU model %s (%s) needs tdp and idle_power below it for the power model "
+                   "(has %g W and %g W)", gpu->name, gpu->source_file ? gpu->source_file : "",
+                   gpu->tdp_w, gpu->idle_w);
+      return FALSE;
+    }
+  if (node->cpu_max_power_w <= 0 || node->psu_efficiency <= 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "node model %s (%s) needs the power of its parts for the power model: at "
+                   "least cpu_max_power and psu_efficiency (see models/nodes/dgx-h100.ini)",
+                   node->name, node->source_file ? node->source_file : "");
+      return FALSE;
+    }
+  if (config->sleep_after > 0 && np->sleep_w <= 0 && config->sleep_power_w < 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "node model %s (%s) has no sleep_power, which [power] sleep_after needs "
+                   "(or set [power] sleep_power)", node->name,
+                   node->source_file ? node->source_file : "");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+mark (SimPower *power, guint node)
+{
+  if (!power->dirty[node])
+    {
+      power->dirty[node] = TRUE;
+      power->dirty_list[power->n_dirty++] = node;
+    }
+  power->totals_dirty = TRUE;
+}
+
+static void
+set_clock (SimPower *power, guint gpu)
+{
+  const SimNode *node = sim_cluster_get_node (power->cluster,
+                                              sim_cluster_get_gpu (power->cluster, gpu)->node);
+  const NodePower *np = &power->models[node->pool];
+  double f = sim_power_clock (&np->gpu, power->cap[gpu], power->config.clock_limit,
+                              power->config.clock_exponent);
+
+  if ((power->clock[gpu] < 1.0) != (f < 1.0))
+    power->n_slowed += f < 1.0 ? 1 : (guint) -1;
+  power->clock[gpu] = f;
+  power->dyn[gpu] = sim_power_dynamic_share (f, power->config.clock_exponent);
+  mark (power, node->index);
+}
+
+SimPower *
+sim__power_new (const SimCluster *cluster, const SimPowerConfig *config, GError **error)
+{
+  SimPower *power = g_new0 (SimPower, 1);
+  guint n_pools = sim_cluster_get_n_pools (cluster);
+
+  power->cluster = cluster;
+  power->config = *config;
+  power->n_gpus = sim_cluster_get_n_gpus (cluster);
+  power->n_nodes = sim_cluster_get_n_nodes (cluster);
+  power->models = g_new0 (NodePower, MAX (n_pools, 1));
+  for (guint p = 0; p < n_pools; p++)
+    {
+      const SimPool *pool = sim_cluster_get_pool (cluster, p);
+      if (!resolve_node (config, pool->model, pool->gpu_model, &power->models[p], error))
+        {
+          sim__power_free (power);
+          return NULL;
+        }
+    }
+  power->cap = g_new0 (double, power->n_gpus);
+  power->clock = g_new (double, power->n_gpus);
+  power->dyn = g_new (double, power->n_gpus);
+  power->busy = g_new0 (double, power->n_gpus);
+  power->drive = g_new0 (double, power->n_gpus);
+  power->tenants = g_new0 (guint, power->n_gpus);
+  power->load = g_new0 (double, power->n_nodes);
+  power->asleep = g_new0 (gboolean, power->n_nodes);
+  power->node_w = g_new0 (double, power->n_nodes);
+  power->node_gpu_w = g_new0 (double, power->n_nodes);
+  power->dirty = g_new0 (guint8, power->n_nodes);
+  power->dirty_list = g_new (guint, power->n_nodes);
+  for (guint g = 0; g < power->n_gpus; g++)
+    {
+      power->clock[g] = 1.0;
+      power->dyn[g] = 1.0;
+    }
+  for (guint g = 0; g < power->n_gpus; g++)
+    {
+      const SimNode *node = sim_cluster_get_node (cluster, sim_cluster_get_gpu (cluster, g)->node);
+      double cap = config->gpu_cap_w;
+      if (config->gpu_cap_share > 0)
+        {
+          double share_cap = config->gpu_cap_share * node->gpu_model->tdp_w;
+          cap = cap > 0 ? MIN (cap, share_cap) : share_cap;
+        }
+      power->cap[g] = cap;
+      set_clock (power, g);
+    }
+  for (guint n = 0; n < power->n_nodes; n++)
+    mark (power, n);
+  return power;
+}
+
+void
+sim__power_free (SimPower *power)
+{
+  if (power == NULL)
+    return;
+  g_free (power->models);
+  g_free (power->cap);
+  g_free (power->clock);
+  g_free (power->dyn);
+  g_free (power->busy);
+  g_free (power->drive);
+  g_free (power->tenants);
+  g_free (power->load);
+  g_free (power->asleep);
+  g_free (power->node_w);
+  g_free (power->node_gpu_w);
+  g_free (power->dirty);
+  g_free (power->dirty_list);
+  g_free (power);
+}
+
+gboolean
+sim__power_set_cap (SimPower *power, guint gpu, double cap_w, GError **error)
+{
+  const SimNode *node;
+  const NodePower *np;
+
+  g_return_val_if_fail (power != NULL, FALSE);
+  if (gpu >= power->n_gpus)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "GPU %u does not exist (the cluster has %u)", gpu, power->n_gpus);
+      return FALSE;
+    }
+  node = sim_cluster_get_node (power->cluster, sim_cluster_get_gpu (power->cluster, gpu)->node);
+  np = &power->models[node->pool];
+  if (!(cap_w >= 0) || !isfinite (cap_w) || (cap_w > 0 && cap_w <= np->gpu.idle_w))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "a cap of %g W on GPU %u (%s): expected 0 (no cap) or more than its idle "
+                   "power, %g W", cap_w, gpu, node->gpu_model->name, np->gpu.idle_w);
+      return FALSE;
+    }
+  power->cap[gpu] = cap_w;
+  set_clock (power, gpu);
+  return TRUE;
+}
+
+double
+sim__power_get_cap (const SimPower *power, guint gpu)
+{
+  g_return_val_if_fail (power != NULL && gpu < power->n_gpus, 0);
+  return power->cap[gpu];
+}
+
+double
+sim__power_get_clock (const SimPower *power, guint gpu)
+{
+  g_return_val_if_fail (power != NULL && gpu < power->n_gpus, 1);
+  return power->clock[gpu];
+}
+
+gboolean
+sim__power_any_slowed (const SimPower *power)
+{
+  return power->n_slowed > 0;
+}
+
+double
+sim_power_intensity (double memory_bound, double memory_power)
+{
+  return 1.0 - CLAMP (memory_bound, 0.0, 1.0) * (1.0 - memory_power);
+}
+
+void
+sim__power_add_busy (SimPower *power, guint gpu, double delta, double intensity, int tenants)
+{
+  power->tenants[gpu] += tenants;
+  /* A GPU nobody holds is idle, exactly: no rounding left over. */
+  power->busy[gpu] = power->tenants[gpu] == 0 ? 0 : power->busy[gpu] + delta;
+  power->drive[gpu] = power->tenants[gpu] == 0 ? 0 : power->drive[gpu] + delta * intensity;
+  mark (power, sim_cluster_get_gpu (power->cluster, gpu)->node);
+}
+
+double
+sim__power_get_busy (const SimPower *power, guint gpu)
+{
+  g_return_val_if_fail (power != NULL && gpu < power->n_gpus, 0);
+  return CLAMP (power->busy[gpu], 0.0, 1.0);
+}
+
+void
+sim__power_set_node_load (SimPower *power, guint node, double load)
+{
+  load = CLAMP (load, 0.0, 1.0);
+  if (power->load[node] != load)
+    {
+      power->load[node] = load;
+      mark (power, node);
+    }
+}
+
+void
+sim__power_set_asleep (SimPower *power, guint node, gboolean asleep)
+{
+  if (power->asleep[node] != asleep)
+    {
+      power->asleep[node] = asleep;
+      mark (power, node);
+    }
+}
+
+gboolean
+sim__power_is_asleep (const SimPower *power, guint node)
+{
+  return power->asleep[node];
+}
+
+static double
+gpu_w (const SimPower *power, const NodePower *np, guint g)
+{
+  return np->gpu.idle_w + (np->gpu.max_w - np->gpu.idle_w) * power->dyn[g] *
+                            CLAMP (power->drive[g], 0.0, 1.0);
+}
+
+/* A node's draw at the wall from its parts. */
+static double
+compute_node (SimPower *power, guint n, double *gpus_out)
+{
+  const SimNode *node = sim_cluster_get_node (power->cluster, n);
+  const NodePower *np = &power->models[node->pool];
+  double gpus = 0, dynamic = 0, span, dc;
+
+  *gpus_out = 0;
+  if (power->asleep[n])
+    return np->sleep_w;
+  for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+    {
+      double w = gpu_w (power, np, g);
+      gpus += w;
+      dynamic += w - np->gpu.idle_w;
+    }
+  span = node->n_gpus * (np->gpu.max_w - np->gpu.idle_w);
+  dc = gpus + np->fixed_w + np->cpu_idle_w + (np->cpu_max_w - np->cpu_idle_w) * power->load[n] +
+       np->fan_idle_w + (span > 0 ? (np->fan_max_w - np->fan_idle_w) * dynamic / span : 0);
+  *gpus_out = gpus;
+  return dc / np->psu;
+}
+
+static void
+refresh (SimPower *power)
+{
+  for (guint i = 0; i < power->n_dirty; i++)
+    {
+      guint n = power->dirty_list[i];
+      power->node_w[n] = compute_node (power, n, &power->node_gpu_w[n]);
+      power->dirty[n] = FALSE;
+    }
+  power->n_dirty = 0;
+  if (power->totals_dirty)
+    {
+      /* Summed in node order every time: no drift, the same to the bit. */
+      double it = power->network_w, gpus = 0;
+      for (guint n = 0; n < power->n_nodes; n++)
+        {
+          it += power->node_w[n];
+          gpus += power->node_gpu_w[n];
+        }
+      power->it_w = it;
+      power->gpus_w = gpus;
+      power->totals_dirty = FALSE;
+    }
+}
+
+double
+sim__power_gpu_w (SimPower *power, guint gpu)
+{
+  const SimNode *node;
+
+  g_return_val_if_fail (power != NULL && gpu < power->n_gpus, 0);
+  node = sim_cluster_get_node (power->cluster, sim_cluster_get_gpu (power->cluster, gpu)->node);
+  if (power->asleep[node->index])
+    return 0;
+  return gpu_w (power, &power->models[node->pool], gpu);
+}
+
+double
+sim__power_node_w (SimPower *power, guint node)
+{
+  g_return_val_if_fail (power != NULL && node < power->n_nodes, 0);
+  refresh (power);
+  return power->node_w[node];
+}
+
+double
+sim__power_it_w (SimPower *power)
+{
+  refresh (power);
+  return power->it_w;
+}
+
+double
+sim__power_gpus_w (SimPower *power)
+{
+  refresh (power);
+  return power->gpus_w;
+}
+
+void
+sim__power_set_network (SimPower *power, double network_w)
+{
+  power->network_w = network_w;
+  power->totals_dirty = TRUE;
+}
+
+double
+sim__power_get_network (const SimPower *power)
+{
+  return power->network_w;
+}
