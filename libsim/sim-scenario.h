@@ -241,6 +241,8 @@ typedef struct {
  * baseline run.
  */
 void sim_facility_config_init (SimFacilityConfig *config);
+
+/**
  * SimPowerConfig:
  * @enabled: the scenario has a [power] section whose enable is not false
  * @clock_exponent: k in c = f^k, the share of a busy GPU's dynamic power at

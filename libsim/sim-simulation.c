@@ -10,6 +10,7 @@
 #include "fabric/sim-collective.h"
 #include "fabric/sim-job-comm.h"
 #include "power/sim-power.h"
+#include "power/sim-power-policy.h"
 #include "report/sim-metrics.h"
 #include "sched/sim-policy-private.h"
 #include "sched/sim-plugin.h"
@@ -111,6 +112,10 @@ struct _SimSimulation {
   GArray         *watches;    /* PowerWatch */
   gboolean        in_watch;
   GArray         *timers;     /* Timer, by index; free ones chained through next_free */
+  /* The power policies' hold on starts (power/sim-facility-limit.h). */
+  SimStartGateFunc gate;
+  SimPassEndFunc   gate_pass_end;
+  gpointer         gate_data;
   guint           free_timer; /* first free slot + 1; 0: none */
   guint32         k_timer;
 };
@@ -1359,6 +1364,8 @@ decision_begin (SimSimulation *self, SimTime now)
   /* With a backfill cycle, a pass off its ticks is a main pass only. */
   ctx->no_backfill = self->scenario->backfill_interval > 0 &&
                      now % self->scenario->backfill_interval != 0;
+  ctx->admit = (SimAdmitFunc) self->gate;
+  ctx->admit_data = self->gate_data;
   return TRUE;
 }
 
@@ -1381,6 +1388,8 @@ decision_end (SimSimulation *self)
       fail (self, g_steal_pointer (&ctx->error));
       return;
     }
+  if (self->gate_pass_end != NULL)
+    self->gate_pass_end (self->gate_data, ctx->n_held, now);
 
   if (ctx->n_started > 0)
     {
@@ -1972,8 +1981,9 @@ open_workload (SimSimulation *self, GError **error)
   return workload;
 }
 
-SimSimulation *
-sim_simulation_new (SimScenario *scenario, GError **error)
+/* A simulation of SCENARIO with the power policies in OFF left off. */
+static SimSimulation *
+simulation_new (SimScenario *scenario, guint off, GError **error)
 {
   g_autoptr(SimSimulation) self = NULL;
 
@@ -2017,7 +2027,24 @@ sim_simulation_new (SimScenario *scenario, GError **error)
   self->k_sample = sim_engine_register (self->engine, on_sample, self);
   self->k_wake = sim_engine_register (self->engine, on_wake, self);
   self->k_timer = sim_engine_register (self->engine, on_timer, self);
+  /* Last: the power policies watch and act on all of the above. */
+  if (!sim__power_policies_attach (self, off, error))
+    return NULL;
   return g_steal_pointer (&self);
+}
+
+SimSimulation *
+sim_simulation_new (SimScenario *scenario, GError **error)
+{
+  g_return_val_if_fail (scenario != NULL, NULL);
+  return simulation_new (scenario, 0, error);
+}
+
+SimSimulation *
+sim__simulation_new_without_power_policies (SimScenario *scenario, guint off, GError **error)
+{
+  g_return_val_if_fail (scenario != NULL, NULL);
+  return simulation_new (scenario, off, error);
 }
 
 SimWorkload *
@@ -2691,4 +2718,109 @@ sim__simulation_cancel_timer (SimSimulation *self, guint64 timer)
       return TRUE;
     }
   return FALSE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* For the power policies (power/sim-power-policy.h).                       */
+
+SimPower *
+sim__simulation_get_power_model (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  return self->power;
+}
+
+void
+sim__simulation_set_start_gate (SimSimulation *self, SimStartGateFunc admit,
+                                SimPassEndFunc pass_end, gpointer data)
+{
+  g_return_if_fail (SIM_IS_SIMULATION (self) && !self->started);
+  self->gate = admit;
+  self->gate_pass_end = pass_end;
+  self->gate_data = data;
+}
+
+void
+sim__simulation_request_decision (SimSimulation *self)
+{
+  g_return_if_fail (SIM_IS_SIMULATION (self));
+  if (self->started && !self->finished && !self->decision_pending)
+    request_decision (self);
+}
+
+/* Node N's CPU load as power_node_load() sets it, with EXTRA_MILLI more
+ * GPU thousandths allocated and EXTRA_CPU more CPU reserved there. */
+static double
+node_load_with (SimSimulation *self, guint n, guint64 extra_milli, guint64 extra_cpu)
+{
+  const SimNode *node = sim_cluster_get_node (self->cluster, n);
+  guint64 milli = extra_milli;
+  double load;
+
+  for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+    milli += sim_cluster_get_gpu (self->cluster, g)->used_milli;
+  load = node->n_gpus > 0 ? milli / (node->n_gpus * (double) SIM_GPU_WHOLE) : 0;
+  if (node->cpu_milli > 0)
+    load = MAX (load, (node->cpu_milli - node->free_cpu_milli + extra_cpu) /
+                        (double) node->cpu_milli);
+  return MIN (load, 1.0);
+}
+
+gboolean
+sim__simulation_estimate_start_power (SimSimulation *self, const SimJob *job,
+                                      const SimPlacement *placement, double *facility_w)
+{
+  double intensity, activity, it;
+  guint n = placement->n_gpus;
+  g_autofree guint *nodes = g_new (guint, MAX (n, 1));
+  g_autofree gboolean *woke = g_new0 (gboolean, MAX (n, 1));
+  g_autofree double *busy = g_new (double, MAX (n, 1));
+  guint n_nodes = 0;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self) && job != NULL && placement != NULL, FALSE);
+  if (!self->scenario->power.enabled)
+    return FALSE;
+  intensity = sim_power_intensity (job->spec.memory_bound, self->scenario->power.memory_power);
+  activity = job_activity (job);
+  /* The job's GPUs as busy as it can keep them at their clocks, its nodes
+   * awake and loaded as they will be: */
+  for (guint i = 0; i < n; i++)
+    {
+      guint g = placement->gpus[i];
+      double s = sim_power_speed (sim__power_get_clock (self->power, g), job->spec.memory_bound);
+      busy[i] = MIN (placement->milli / (double) SIM_GPU_WHOLE, activity / MAX (s, 1e-9));
+      sim__power_add_busy (self->power, g, busy[i], intensity, 1);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint node = sim_cluster_get_gpu (self->cluster, placement->gpus[i])->node;
+      guint gpus_here = 0;
+      guint64 cpu, mem;
+      gboolean seen = FALSE;
+      for (guint k = 0; k < n_nodes && !seen; k++)
+        seen = nodes[k] == node;
+      if (seen)
+        continue;
+      for (guint k = 0; k < n; k++)
+        gpus_here += sim_cluster_get_gpu (self->cluster, placement->gpus[k])->node == node;
+      sim_job_host_share (job, gpus_here, &cpu, &mem);
+      woke[n_nodes] = sim__power_is_asleep (self->power, node);
+      if (woke[n_nodes])
+        sim__power_set_asleep (self->power, node, FALSE);
+      sim__power_set_node_load (self->power, node,
+                                node_load_with (self, node, (guint64) gpus_here * placement->milli,
+                                                cpu));
+      nodes[n_nodes++] = node;
+    }
+  sim__simulation_get_power (self, &it, facility_w);
+  /* ... and back as they are. */
+  for (guint k = 0; k < n_nodes; k++)
+    {
+      sim__power_set_node_load (self->power, nodes[k], node_load_with (self, nodes[k], 0, 0));
+      if (woke[k])
+        sim__power_set_asleep (self->power, nodes[k], TRUE);
+    }
+  for (guint i = n; i-- > 0;)
+    sim__power_add_busy (self->power, placement->gpus[i], -busy[i], intensity, -1);
+  return TRUE;
 }

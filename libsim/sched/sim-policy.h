@@ -176,7 +176,12 @@ SimJob * const *sim_sched_context_get_queue (SimSchedContext *context, guint *n)
  * Starts @job on @placement.
  *
  * Errors: SIM_ERROR_STATE if the job is not queued, the placement has the
- * wrong number of GPUs, or a GPU lacks room.
+ * wrong number of GPUs, or a GPU lacks room; SIM_ERROR_HELD if the start
+ * is refused for now though the placement is good: the facility power
+ * limit in hold mode keeps the job waiting while starting it would take
+ * the facility over its limit.  A held job stays queued and nothing
+ * changes; a policy treats it as a job that does not fit now (the
+ * built-in passes do), and is asked again at the next decision.
  *
  * Returns: %TRUE on success.
  */

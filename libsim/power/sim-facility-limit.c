@@ -1,0 +1,329 @@
+/* sim-facility-limit.c: the facility power limit (sim-facility-limit.h). */
+#include "config.h"
+
+#include "power/sim-facility-limit.h"
+#include "power/sim-power-policy.h"
+#include "power/sim-power.h"
+#include "report/sim-metrics.h"
+#include "sim-error.h"
+
+#include <math.h>
+
+/* The bisection stops when the bracket is this narrow (a share of TDP). */
+#define LEVEL_TOLERANCE 1e-7
+/* Searches after caps were set and the draw is still over (light jobs
+ * kept busier by slower GPUs), before settling. */
+#define MAX_SEARCHES 4
+
+typedef struct {
+  SimAccumulator acc;          /* first: the simulation frees it as an accumulator */
+  SimSimulation *sim;          /* (not owned) */
+  SimFacilityConfig config;
+  SimPowerCaps  *caps;
+  SimPower      *power;
+  guint          n_gpus;
+  double        *tdp;          /* per GPU, W */
+  double        *saved;        /* per GPU: its cap before a what-if */
+  double         level;        /* cap mode: the caps now, a share of TDP; 1: none */
+  double         lowest_level;
+  gboolean       holding;      /* hold mode: the last pass held a start */
+  double         held_at_w;    /* the draw when it did */
+  guint64        held_starts;
+  gboolean       failed;
+
+  SimTime        last;         /* integrals up to date until here */
+  double         limited_s, over_s, peak_w;
+} Limit;
+
+static inline gboolean
+limited (const Limit *l)
+{
+  return l->config.limit_mode == SIM_FACILITY_LIMIT_CAP ? l->level < 1 : l->holding;
+}
+
+static void
+integrate_limited (Limit *l, SimTime now)
+{
+  if (now > l->last)
+    {
+      if (limited (l))
+        l->limited_s += sim_time_to_seconds (now - l->last);
+      l->last = now;
+    }
+}
+
+static double
+facility_now (Limit *l)
+{
+  double it, facility = 0;
+
+  sim__simulation_get_power (l->sim, &it, &facility);
+  return facility;
+}
+
+/* GPU G's cap at LEVEL with the other policies' and the scenario's. */
+static double
+cap_at (const Limit *l, guint g, double level)
+{
+  double cap = level < 1 ? level * l->tdp[g] : 0;
+  double other[2] = { sim__power_caps_get_base (l->caps, g),
+                      sim__power_caps_get_source (l->caps, g, SIM_CAP_MANAGER) };
+
+  for (guint k = 0; k < 2; k++)
+    if (other[k] > 0 && (cap == 0 || other[k] < cap))
+      cap = other[k];
+  return cap;
+}
+
+/* The facility's draw with every GPU at LEVEL, the rest as it is now: a
+ * what-if on the power model, which the caller puts back (restore()). */
+static double
+facility_at (Limit *l, double level)
+{
+  for (guint g = 0; g < l->n_gpus; g++)
+    sim__power_set_cap (l->power, g, cap_at (l, g, level), NULL);
+  return facility_now (l);
+}
+
+static void
+save (Limit *l)
+{
+  for (guint g = 0; g < l->n_gpus; g++)
+    l->saved[g] = sim__power_get_cap (l->power, g);
+}
+
+static void
+restore (Limit *l)
+{
+  for (guint g = 0; g < l->n_gpus; g++)
+    sim__power_set_cap (l->power, g, l->saved[g], NULL);
+}
+
+/* The highest level in [min_cap, 1] at which the facility stays at or
+ * under its limit (min_cap if none does), by bisection on what-ifs. */
+static double
+search_level (Limit *l)
+{
+  double limit = l->config.max_power_w, lo = l->config.min_cap_share, hi = 1;
+
+  save (l);
+  if (facility_at (l, 1) <= limit)
+    lo = 1;
+  else if (facility_at (l, lo) <= limit)
+    {
+      /* F(lo) <= limit < F(hi): keep it so. */
+      while (hi - lo > LEVEL_TOLERANCE)
+        {
+          double mid = lo + (hi - lo) / 2;
+          if (facility_at (l, mid) <= limit)
+            lo = mid;
+          else
+            hi = mid;
+        }
+    }
+  restore (l);
+  return lo;
+}
+
+static gboolean
+apply_level (Limit *l, double level, SimTime now)
+{
+  integrate_limited (l, now);
+  l->level = level;
+  l->lowest_level = MIN (l->lowest_level, level);
+  for (guint g = 0; g < l->n_gpus; g++)
+    {
+      g_autoptr(GError) error = NULL;
+      if (!sim__power_caps_set (l->caps, g, SIM_CAP_FACILITY, level < 1 ? level * l->tdp[g] : 0,
+                                &error))
+        {
+          /* min_cap was checked against every GPU model: a bug. */
+          g_critical ("facility limit: GPU %u: %s", g, error->message);
+          l->failed = TRUE;
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+on_watch (SimSimulation *sim, SimTime now, gpointer data)
+{
+  Limit *l = data;
+  double facility = facility_now (l);
+
+  if (l->failed)
+    return;
+  if (l->config.limit_mode == SIM_FACILITY_LIMIT_HOLD)
+    {
+      /* The draw fell while jobs wait for it: look at the queue again. */
+      if (l->holding && facility < l->held_at_w)
+        {
+          l->held_at_w = facility;
+          sim__simulation_request_decision (sim);
+        }
+      return;
+    }
+  if (l->level >= 1 && facility <= l->config.max_power_w)
+    return;
+  for (guint k = 0; k < MAX_SEARCHES; k++)
+    {
+      double level = search_level (l);
+      if (level != l->level && !apply_level (l, level, now))
+        return;
+      if (level <= l->config.min_cap_share || facility_now (l) <= l->config.max_power_w)
+        break;
+    }
+}
+
+static gboolean
+admit (gpointer data, const SimJob *job, const SimPlacement *placement, GError **error)
+{
+  Limit *l = data;
+  double after;
+
+  if (!sim__simulation_estimate_start_power (l->sim, job, placement, &after) ||
+      after <= l->config.max_power_w)
+    return TRUE;
+  l->held_starts++;
+  g_set_error (error, SIM_ERROR, SIM_ERROR_HELD,
+               "job %" G_GUINT64_FORMAT " held: starting it would take the facility to %.0f W, "
+               "over its limit of %.0f W", job->spec.id, after, l->config.max_power_w);
+  return FALSE;
+}
+
+static void
+pass_end (gpointer data, guint n_held, SimTime now)
+{
+  Limit *l = data;
+
+  integrate_limited (l, now);
+  l->holding = n_held > 0;
+  if (l->holding)
+    l->held_at_w = facility_now (l);
+}
+
+/* ------------------------------------------------------------------------- */
+/* The accumulator. */
+
+static void
+acc_advance (SimAccumulator *acc, const SimState *held, SimTime now)
+{
+  Limit *l = (Limit *) acc;
+  SimTime from = l->last;
+
+  integrate_limited (l, now);
+  if (now > from)
+    {
+      /* Over by more than rounding: the search keeps the draw at the
+       * limit to about a millionth of a watt per kilowatt. */
+      if (held->facility_power_w > l->config.max_power_w * (1 + 1e-9))
+        l->over_s += sim_time_to_seconds (now - from);
+      l->peak_w = MAX (l->peak_w, held->facility_power_w);
+    }
+}
+
+static void
+acc_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job, const char *class_name,
+               SimTime now)
+{
+}
+
+static void
+acc_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
+{
+  Limit *l = (Limit *) acc;
+  double end_s = sim_time_to_seconds (info->end);
+  g_autoptr(GError) error = NULL;
+  SimPolicyOutcome run, base;
+
+  integrate_limited (l, info->end);
+  sim__report_add (report, "facility_limit_time", l->limited_s, "s");
+  sim__report_add (report, "facility_limit_time_share", end_s > 0 ? 100 * l->limited_s / end_s : 0,
+                   "%");
+  sim__report_add (report, "facility_time_over_limit", l->over_s, "s");
+  sim__report_add (report, "facility_limit_peak_power", l->peak_w, "W");
+  if (l->config.limit_mode == SIM_FACILITY_LIMIT_CAP)
+    sim__report_add (report, "facility_limit_lowest_cap", 100 * l->lowest_level, "%");
+  else
+    sim__report_add (report, "facility_limit_held_starts", (double) l->held_starts, "starts");
+  if (!l->config.baseline)
+    return;
+  sim__power_policy_outcome (l->sim, report, &run);
+  if (sim__power_policy_run_baseline (l->sim, SIM_POWER_POLICY_FACILITY, &base, &error))
+    sim__power_policy_report_baseline (report, &run, &base, "facility_limit");
+  else if (error != NULL)
+    g_warning ("facility limit: the run without it failed, so what it saves and costs is not "
+               "reported: %s", error->message);
+}
+
+static void
+acc_free (SimAccumulator *acc)
+{
+  Limit *l = (Limit *) acc;
+
+  g_free (l->tdp);
+  g_free (l->saved);
+  g_free (l);
+}
+
+static const SimAccumulatorVTable limit_vtable = {
+  acc_advance, acc_job_event, acc_report, acc_free,
+};
+
+gboolean
+sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config, GError **error)
+{
+  const SimCluster *cluster = sim_simulation_get_cluster (sim);
+  SimScenario *sc = sim_simulation_get_scenario (sim);
+  guint n_gpus = sim_cluster_get_n_gpus (cluster);
+  double idle_facility = 0, it = 0;
+  Limit *l;
+
+  if (config->limit_mode == SIM_FACILITY_LIMIT_CAP)
+    for (guint p = 0; p < sim_cluster_get_n_pools (cluster); p++)
+      {
+        const SimGpuModel *model = sim_cluster_get_pool (cluster, p)->gpu_model;
+        if (config->min_cap_share * model->tdp_w <= model->idle_w)
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                         "%g %% of the TDP of %s is %g W, at or below its idle power (%g W): "
+                         "expected a lowest cap the GPU can hold, above %g %%",
+                         100 * config->min_cap_share, model->name,
+                         config->min_cap_share * model->tdp_w, model->idle_w,
+                         100 * model->idle_w / model->tdp_w);
+            sim__scenario_locate (sc, "facility", "min_cap", error);
+            return FALSE;
+          }
+      }
+  sim__simulation_get_power (sim, &it, &idle_facility);
+  if (config->max_power_w < idle_facility)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%.0f W is below what the facility draws with nothing running (%.0f W): "
+                   "expected a limit the idle facility keeps", config->max_power_w,
+                   idle_facility);
+      sim__scenario_locate (sc, "facility", "max_power", error);
+      return FALSE;
+    }
+  l = g_new0 (Limit, 1);
+  l->acc.vtable = &limit_vtable;
+  l->sim = sim;
+  l->config = *config;
+  l->caps = sim__power_caps_get (sim);
+  l->power = sim__simulation_get_power_model (sim);
+  l->n_gpus = n_gpus;
+  l->tdp = g_new (double, MAX (n_gpus, 1));
+  l->saved = g_new (double, MAX (n_gpus, 1));
+  l->level = 1;
+  l->lowest_level = 1;
+  l->peak_w = idle_facility;
+  for (guint g = 0; g < n_gpus; g++)
+    l->tdp[g] = sim_cluster_get_node (cluster, sim_cluster_get_gpu (cluster, g)->node)
+                  ->gpu_model->tdp_w;
+  sim__simulation_add_accumulator (sim, &l->acc);
+  sim__simulation_add_power_watch (sim, on_watch, l);
+  if (config->limit_mode == SIM_FACILITY_LIMIT_HOLD)
+    sim__simulation_set_start_gate (sim, admit, pass_end, l);
+  return TRUE;
+}
