@@ -13,7 +13,7 @@
 #define LEVEL_TOLERANCE 1e-7
 /* Searches after caps were set and the draw is still over (light jobs
  * kept busier by slower GPUs), before settling. */
-#define MAX_SEARCHES 4
+#define MAX_SEARCHES 8
 
 typedef struct {
   SimAccumulator acc;          /* first: the simulation frees it as an accumulator */
@@ -99,23 +99,23 @@ restore (Limit *l)
     sim__power_set_cap (l->power, g, l->saved[g], NULL);
 }
 
-/* The highest level in [min_cap, 1] at which the facility stays at or
- * under its limit (min_cap if none does), by bisection on what-ifs. */
+/* The highest level in [min_cap, 1] at which the what-if draw is at or
+ * under TARGET (min_cap if none is), by bisection. */
 static double
-search_level (Limit *l)
+search_level (Limit *l, double target)
 {
-  double limit = l->config.max_power_w, lo = l->config.min_cap_share, hi = 1;
+  double lo = l->config.min_cap_share, hi = 1;
 
   save (l);
-  if (facility_at (l, 1) <= limit)
+  if (facility_at (l, 1) <= target)
     lo = 1;
-  else if (facility_at (l, lo) <= limit)
+  else if (facility_at (l, lo) <= target)
     {
-      /* F(lo) <= limit < F(hi): keep it so. */
+      /* F(lo) <= target < F(hi): keep it so. */
       while (hi - lo > LEVEL_TOLERANCE)
         {
           double mid = lo + (hi - lo) / 2;
-          if (facility_at (l, mid) <= limit)
+          if (facility_at (l, mid) <= target)
             lo = mid;
           else
             hi = mid;
@@ -150,7 +150,7 @@ static void
 on_watch (SimSimulation *sim, SimTime now, gpointer data)
 {
   Limit *l = data;
-  double facility = facility_now (l);
+  double facility = facility_now (l), target;
 
   if (l->failed)
     return;
@@ -166,13 +166,21 @@ on_watch (SimSimulation *sim, SimTime now, gpointer data)
     }
   if (l->level >= 1 && facility <= l->config.max_power_w)
     return;
+  /* The what-if holds every GPU's busy share as it is, but a light job
+   * keeps a slower GPU busier: after the caps are set, the draw read may
+   * be over by what the what-if missed.  Aiming that much lower again is a
+   * secant step: the miss shrinks with the change of level, so a few steps
+   * bring the draw under the limit. */
+  target = l->config.max_power_w;
   for (guint k = 0; k < MAX_SEARCHES; k++)
     {
-      double level = search_level (l);
+      double level = search_level (l, target), after;
       if (level != l->level && !apply_level (l, level, now))
         return;
-      if (level <= l->config.min_cap_share || facility_now (l) <= l->config.max_power_w)
+      after = facility_now (l);
+      if (level <= l->config.min_cap_share || after <= l->config.max_power_w)
         break;
+      target -= after - l->config.max_power_w;
     }
 }
 
