@@ -2226,6 +2226,9 @@ start (SimSimulation *self)
                      self->jobs_file ? sim__atomic_file_stream (self->jobs_file) : NULL,
                      self->series_file ? sim__atomic_file_stream (self->series_file) : NULL);
   pull_next (self);
+  /* The idle cluster draws from the start, before the first event. */
+  if (self->scenario->power.enabled)
+    note_power (self);
   if (self->scenario->write_timeseries && self->series_file != NULL)
     sim_engine_schedule (self->engine, self->scenario->sample_interval, self->k_sample, 0, NULL, 0);
 }

@@ -25,6 +25,7 @@ typedef struct {
   double        *tdp;          /* per GPU, W */
   double        *saved;        /* per GPU: its cap before a what-if */
   double         level;        /* cap mode: the caps now, a share of TDP; 1: none */
+  double         manager_threshold; /* the cap manager's, if any (> 1: none) */
   double         lowest_level;
   gboolean       holding;      /* hold mode: the last pass held a start */
   double         held_at_w;    /* the draw when it did */
@@ -72,6 +73,17 @@ cap_at (const Limit *l, guint g, double level)
   for (guint k = 0; k < 2; k++)
     if (other[k] > 0 && (cap == 0 || other[k] < cap))
       cap = other[k];
+  return cap;
+}
+
+/* GPU G's cap now but for the cap manager's. */
+static double
+cap_without_manager (const Limit *l, guint g)
+{
+  double cap = l->level < 1 ? l->level * l->tdp[g] : 0, base = sim__power_caps_get_base (l->caps, g);
+
+  if (base > 0 && (cap == 0 || base < cap))
+    cap = base;
   return cap;
 }
 
@@ -189,9 +201,25 @@ admit (gpointer data, const SimJob *job, const SimPlacement *placement, GError *
 {
   Limit *l = data;
   double after;
+  gboolean known;
 
-  if (!sim__simulation_estimate_start_power (l->sim, job, placement, &after) ||
-      after <= l->config.max_power_w)
+  /* The cap manager lifts a GPU's low cap once a busy job is on it: the
+   * job, and the jobs already on GPUs it will lift (started in this pass,
+   * or waiting for raise_after), are weighed at the caps they will have. */
+  save (l);
+  for (guint g = 0; g < l->n_gpus; g++)
+    if (sim__power_caps_get_source (l->caps, g, SIM_CAP_MANAGER) > 0 &&
+        sim__simulation_get_gpu_activity (l->sim, g) >= l->manager_threshold)
+      sim__power_set_cap (l->power, g, cap_without_manager (l, g), NULL);
+  for (guint i = 0; i < placement->n_gpus; i++)
+    {
+      guint g = placement->gpus[i];
+      if (sim__power_caps_get_source (l->caps, g, SIM_CAP_MANAGER) > 0)
+        sim__power_set_cap (l->power, g, cap_without_manager (l, g), NULL);
+    }
+  known = sim__simulation_estimate_start_power (l->sim, job, placement, &after);
+  restore (l);
+  if (!known || after <= l->config.max_power_w)
     return TRUE;
   l->held_starts++;
   g_set_error (error, SIM_ERROR, SIM_ERROR_HELD,
@@ -325,6 +353,7 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
   l->saved = g_new (double, MAX (n_gpus, 1));
   l->level = 1;
   l->lowest_level = 1;
+  l->manager_threshold = sc->power_manager.enabled ? sc->power_manager.threshold : 2;
   l->peak_w = idle_facility;
   for (guint g = 0; g < n_gpus; g++)
     l->tdp[g] = sim_cluster_get_node (cluster, sim_cluster_get_gpu (cluster, g)->node)

@@ -21,6 +21,7 @@ typedef struct {
   guint64        timer;        /* the pending timer, 0 if none */
   SimTime        timer_at;
   gboolean       failed;       /* a cap was refused: the run stops with that error */
+  gboolean       reviewing;    /* in review(): the caps it sets call the watches */
 
   SimTime        last;         /* the integral is up to date until here */
   double         capped_gpu_s;
@@ -78,6 +79,11 @@ review (Manager *m, SimTime now)
   SimTime hold = m->config.hold, raise_after = m->config.raise_after;
   SimTime due = SIM_TIME_NEVER;
 
+  /* A cap set from the timer notes the state, which calls the watches,
+   * this one among them: it is in the middle of its pass already. */
+  if (m->reviewing)
+    return;
+  m->reviewing = TRUE;
   for (guint g = 0; g < m->n_gpus && !m->failed; g++)
     {
       double activity;
@@ -110,6 +116,7 @@ review (Manager *m, SimTime now)
             due = MIN (due, m->above_since[g] + raise_after);
         }
     }
+  m->reviewing = FALSE;
   if (m->timer != 0 && m->timer_at != due)
     {
       sim__simulation_cancel_timer (m->sim, m->timer);
