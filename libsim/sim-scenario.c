@@ -1307,6 +1307,7 @@ void
 sim_power_manager_config_init (SimPowerManagerConfig *config)
 {
   g_return_if_fail (config != NULL);
+  config->present = FALSE;
   config->enabled = FALSE;
   config->threshold = 0.5;
   config->low_cap_w = 150;
@@ -1319,6 +1320,7 @@ void
 sim_facility_config_init (SimFacilityConfig *config)
 {
   g_return_if_fail (config != NULL);
+  config->present = FALSE;
   config->max_power_w = 0;
   config->limit_mode = SIM_FACILITY_LIMIT_CAP;
   config->min_cap_share = 0.3;
@@ -1336,6 +1338,7 @@ read_power_policies (const Ctx *ctx, SimScenario *sc, GError **error)
   sim_facility_config_init (fc);
   if (g_key_file_has_group (ctx->kf, "power_manager"))
     {
+      pm->present = TRUE;
       pm->enabled = TRUE;
       if (!get_parsed (ctx, "power_manager", "enable", parse_bool, &pm->enabled, error) ||
           !get_parsed (ctx, "power_manager", "threshold", parse_threshold, &pm->threshold,
@@ -1352,6 +1355,7 @@ read_power_policies (const Ctx *ctx, SimScenario *sc, GError **error)
   if (g_key_file_has_group (ctx->kf, "facility"))
     {
       g_autofree char *limit = NULL;
+      fc->present = TRUE;
       if (!require (ctx, "facility", "max_power",
                     "the facility's power limit, such as \"1.2MW\" (or none)", &limit, error) ||
           !get_parsed (ctx, "facility", "max_power", parse_facility_limit, &fc->max_power_w,

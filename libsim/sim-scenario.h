@@ -180,10 +180,13 @@ typedef enum {
  *   before the cap is lifted again; 0: at once
  * @baseline: also run the scenario without the manager, for the energy it
  *   saves and the completion time it costs
+ * @present: the scenario has the section (its metrics are reported, as 0
+ *   when it is off, so that variants with it off and on compare)
  *
  * The [power_manager] section (power/sim-power-manager.h).
  */
 typedef struct {
+  gboolean present;
   gboolean enabled;
   double   threshold;
   double   low_cap_w;
@@ -223,10 +226,13 @@ typedef enum {
  *   GPU's TDP
  * @baseline: also run the scenario without the limit, for the completion
  *   time it costs
+ * @present: the scenario has the section (its metrics are reported, as 0
+ *   when there is no limit, so that variants with and without compare)
  *
  * The [facility] section (power/sim-facility-limit.h).
  */
 typedef struct {
+  gboolean present;
   double   max_power_w;
   gint     limit_mode;
   double   min_cap_share;

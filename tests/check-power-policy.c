@@ -692,7 +692,11 @@ START_TEST (test_manager_baseline_is_a_run)
   watcher_start (&w, plain, 0);
   run_ok (plain);
   watcher_finish (&w, plain);
-  ck_assert (!has_metric (plain, "power_manager_capped_gpu_hours"));
+  /* Off, the manager reports that it did nothing, against itself. */
+  ck_assert_double_eq (metric (plain, "power_manager_capped_gpu_hours"), 0);
+  ck_assert_double_eq (metric (plain, "power_manager_energy_saved"), 0);
+  ck_assert_double_eq_tol (metric (plain, "power_manager_baseline_energy"), w.energy_j / 3.6e6,
+                           1e-9);
   ck_assert_double_eq_tol (metric (on, "power_manager_baseline_energy"), w.energy_j / 3.6e6,
                            1e-9);
   ck_assert_double_eq_tol (metric (on, "power_manager_jct_change"),
@@ -768,12 +772,19 @@ START_TEST (test_manager_keys)
              metric_with (text, NULL, cap_h));
   ck_assert (metric_with (text, "power_manager.raise_after=10min", "power_manager_jct_change") >
              metric_with (text, NULL, "power_manager_jct_change"));
-  /* enable = false: as without the section. */
+  /* enable = false: nothing capped, and the same jobs' times as without
+   * the section. */
   {
     const char *o[] = { "power_manager.enable=false", NULL };
     g_autoptr(SimSimulation) sim = policy_sim (text, o);
+    g_autofree char *bare = g_strndup (text, strstr (text, "[power_manager]") - text);
+    g_autoptr(SimSimulation) none = policy_sim (bare, NULL);
     run_ok (sim);
-    ck_assert (!has_metric (sim, cap_h));
+    run_ok (none);
+    ck_assert_double_eq (metric (sim, cap_h), 0);
+    ck_assert_double_eq (metric (sim, "power_manager_cap_lowerings"), 0);
+    ck_assert (!has_metric (none, cap_h));
+    ck_assert_double_eq (metric (sim, "jct_mean"), metric (none, "jct_mean"));
   }
 }
 END_TEST

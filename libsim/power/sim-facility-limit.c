@@ -31,6 +31,7 @@ typedef struct {
   double         held_at_w;    /* the draw when it did */
   guint64        held_starts;
   gboolean       failed;
+  gboolean       active;       /* FALSE: no limit; reports only */
 
   SimTime        last;         /* integrals up to date until here */
   double         limited_s, over_s, peak_w;
@@ -253,7 +254,7 @@ acc_advance (SimAccumulator *acc, const SimState *held, SimTime now)
     {
       /* Over by more than rounding: the search keeps the draw at the
        * limit to about a millionth of a watt per kilowatt. */
-      if (held->facility_power_w > l->config.max_power_w * (1 + 1e-9))
+      if (l->active && held->facility_power_w > l->config.max_power_w * (1 + 1e-9))
         l->over_s += sim_time_to_seconds (now - from);
       l->peak_w = MAX (l->peak_w, held->facility_power_w);
     }
@@ -286,7 +287,10 @@ acc_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
   if (!l->config.baseline)
     return;
   sim__power_policy_outcome (l->sim, report, &run);
-  if (sim__power_policy_run_baseline (l->sim, SIM_POWER_POLICY_FACILITY, &base, &error))
+  if (!l->active)
+    /* No limit: this run is its own baseline. */
+    sim__power_policy_report_baseline (report, &run, &run, "facility_limit");
+  else if (sim__power_policy_run_baseline (l->sim, SIM_POWER_POLICY_FACILITY, &base, &error))
     sim__power_policy_report_baseline (report, &run, &base, "facility_limit");
   else if (error != NULL)
     g_warning ("facility limit: the run without it failed, so what it saves and costs is not "
@@ -308,7 +312,8 @@ static const SimAccumulatorVTable limit_vtable = {
 };
 
 gboolean
-sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config, GError **error)
+sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
+                            gboolean active, GError **error)
 {
   const SimCluster *cluster = sim_simulation_get_cluster (sim);
   SimScenario *sc = sim_simulation_get_scenario (sim);
@@ -316,6 +321,19 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
   double idle_facility = 0, it = 0;
   Limit *l;
 
+  sim__simulation_get_power (sim, &it, &idle_facility);
+  if (!active)
+    {
+      l = g_new0 (Limit, 1);
+      l->acc.vtable = &limit_vtable;
+      l->sim = sim;
+      l->config = *config;
+      l->level = 1;
+      l->lowest_level = 1;
+      l->peak_w = idle_facility;
+      sim__simulation_add_accumulator (sim, &l->acc);
+      return TRUE;
+    }
   if (config->limit_mode == SIM_FACILITY_LIMIT_CAP)
     for (guint p = 0; p < sim_cluster_get_n_pools (cluster); p++)
       {
@@ -332,7 +350,6 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
             return FALSE;
           }
       }
-  sim__simulation_get_power (sim, &it, &idle_facility);
   if (config->max_power_w < idle_facility)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
@@ -346,6 +363,7 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
   l->acc.vtable = &limit_vtable;
   l->sim = sim;
   l->config = *config;
+  l->active = TRUE;
   l->caps = sim__power_caps_get (sim);
   l->power = sim__simulation_get_power_model (sim);
   l->n_gpus = n_gpus;

@@ -63,10 +63,12 @@
 G_BEGIN_DECLS
 
 /* Attaches the limit set by @config to @sim (a simulation with a power
- * model that has not started).  Errors: SIM_ERROR_INVALID with the file,
- * line and key when min_cap is at or below a GPU model's idle power, or
- * when the limit is below what the facility draws with nothing running. */
+ * model that has not started).  Not @active (no limit, or the baseline
+ * run): only its accumulator, which watches the draw and reports that the
+ * limit did nothing.  Errors: SIM_ERROR_INVALID with the file, line and
+ * key when min_cap is at or below a GPU model's idle power, or when the
+ * limit is below what the facility draws with nothing running. */
 gboolean sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
-                                     GError **error);
+                                     gboolean active, GError **error);
 
 G_END_DECLS

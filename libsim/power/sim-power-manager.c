@@ -26,6 +26,7 @@ typedef struct {
   SimTime        last;         /* the integral is up to date until here */
   double         capped_gpu_s;
   guint64        lowerings, raises;
+  gboolean       active;       /* FALSE: the section is off; reports only */
 } Manager;
 
 static void
@@ -173,7 +174,10 @@ acc_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
   if (!m->config.baseline)
     return;
   sim__power_policy_outcome (m->sim, report, &run);
-  if (sim__power_policy_run_baseline (m->sim, SIM_POWER_POLICY_MANAGER, &base, &error))
+  if (!m->active)
+    /* Off, this run is its own baseline. */
+    sim__power_policy_report_baseline (report, &run, &run, "power_manager");
+  else if (sim__power_policy_run_baseline (m->sim, SIM_POWER_POLICY_MANAGER, &base, &error))
     sim__power_policy_report_baseline (report, &run, &base, "power_manager");
   else if (error != NULL)
     g_warning ("power manager: the run without it failed, so what it saves and costs is not "
@@ -198,12 +202,22 @@ static const SimAccumulatorVTable manager_vtable = {
 
 gboolean
 sim__power_manager_attach (SimSimulation *sim, const SimPowerManagerConfig *config,
-                           GError **error)
+                           gboolean active, GError **error)
 {
   const SimCluster *cluster = sim_simulation_get_cluster (sim);
   SimScenario *sc = sim_simulation_get_scenario (sim);
   guint n_gpus = sim_cluster_get_n_gpus (cluster), n_eligible = 0;
   Manager *m;
+
+  if (!active)
+    {
+      m = g_new0 (Manager, 1);
+      m->acc.vtable = &manager_vtable;
+      m->sim = sim;
+      m->config = *config;
+      sim__simulation_add_accumulator (sim, &m->acc);
+      return TRUE;
+    }
 
   /* Every GPU model must hold the cap; it caps those whose TDP is above it. */
   for (guint p = 0; p < sim_cluster_get_n_pools (cluster); p++)
@@ -223,6 +237,7 @@ sim__power_manager_attach (SimSimulation *sim, const SimPowerManagerConfig *conf
   m->acc.vtable = &manager_vtable;
   m->sim = sim;
   m->config = *config;
+  m->active = TRUE;
   m->caps = sim__power_caps_get (sim);
   m->n_gpus = n_gpus;
   m->eligible = g_new0 (gboolean, MAX (n_gpus, 1));

@@ -48,11 +48,13 @@ G_BEGIN_DECLS
 
 /* Attaches a manager set by @config to @sim (a simulation with a power
  * model that has not started): its watch, its timer and its accumulator,
- * which the simulation owns from then on.  Errors: SIM_ERROR_INVALID with
- * the file, line and key when low_cap is at or below the idle power of one
- * of the cluster's GPU models (a cap the GPU cannot hold) or at or above
- * the TDP of all of them (a cap that caps nothing). */
+ * which the simulation owns from then on.  Not @active (the section is
+ * there but off): only its accumulator, reporting that it did nothing.
+ * Errors: SIM_ERROR_INVALID with the file, line and key when low_cap is at
+ * or below the idle power of one of the cluster's GPU models (a cap the
+ * GPU cannot hold) or at or above the TDP of all of them (a cap that caps
+ * nothing). */
 gboolean sim__power_manager_attach (SimSimulation *sim, const SimPowerManagerConfig *config,
-                                    GError **error);
+                                    gboolean active, GError **error);
 
 G_END_DECLS

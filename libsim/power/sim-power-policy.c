@@ -181,11 +181,15 @@ sim__power_policies_attach (SimSimulation *sim, guint off, GError **error)
   SimScenario *sc = sim_simulation_get_scenario (sim);
   gboolean manager = sc->power_manager.enabled && !(off & SIM_POWER_POLICY_MANAGER);
   gboolean facility = sc->facility.max_power_w > 0 && !(off & SIM_POWER_POLICY_FACILITY);
+  /* A section turned off still reports its figures (as nothing done), so
+   * that variants with it on and off compare metric by metric. */
+  gboolean show_manager = manager || (sc->power_manager.present && sc->power.enabled);
+  gboolean show_facility = facility || (sc->facility.present && sc->power.enabled);
 
   /* The policy the simulation made from the scenario: a baseline run can
    * only reproduce that one. */
   g_object_set_data (G_OBJECT (sim), POLICY_KEY, sim_simulation_get_policy (sim));
-  if (!manager && !facility)
+  if (!show_manager && !show_facility)
     return TRUE;
   if (!sc->power.enabled)
     {
@@ -198,9 +202,9 @@ sim__power_policies_attach (SimSimulation *sim, guint off, GError **error)
   /* The scenario's caps are read before any policy sets one. */
   sim__power_caps_get (sim);
   attach_meter (sim);
-  if (manager && !sim__power_manager_attach (sim, &sc->power_manager, error))
+  if (show_manager && !sim__power_manager_attach (sim, &sc->power_manager, manager, error))
     return FALSE;
-  if (facility && !sim__facility_limit_attach (sim, &sc->facility, error))
+  if (show_facility && !sim__facility_limit_attach (sim, &sc->facility, facility, error))
     return FALSE;
   return TRUE;
 }
