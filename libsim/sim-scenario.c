@@ -54,6 +54,11 @@ static const GroupSchema schema[] = {
   { "power", FALSE, { "enable", "clock_exponent", "memory_power", "clock_limit", "gpu_cap", "gpu_cap_share",
                       "sleep_after", "wake_time", "psu_efficiency", "sleep_power",
                       "electrical_efficiency", "transceiver_power", NULL }, FALSE },
+  /* Cooling (power/sim-cooling.h). */
+  { "cooling", FALSE, { "type", "crah_fan", "chiller_cop", "economizer_below", "liquid_share",
+                        "liquid_pumps", "dry_cooler", "server_fans", "misc",
+                        "outdoor_temperature", "daily_swing", "seasonal_swing", "warmest_day",
+                        "step", "outdoor_csv", NULL }, FALSE },
   /* The reinforcement-learning environment's set-up (sim-rl-env.h). */
   { "rl", FALSE, { "reward", "window", "node_slots", "placements", "node_actions", NULL },
     FALSE },
@@ -1176,6 +1181,148 @@ read_power (const Ctx *ctx, SimScenario *sc, GError **error)
                    "a sleep power without sleep_after: nodes never sleep, set sleep_after "
                    "(such as \"15min\") or remove sleep_power");
       locate (ctx, "power", "sleep_power", error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_celsius (const char *text, gpointer out, GError **error)
+{
+  g_autofree char *copy = g_strstrip (g_strdup (text));
+  gsize n = strlen (copy);
+
+  /* "25", "25C" or "25 C". */
+  if (n > 0 && (copy[n - 1] == 'C' || copy[n - 1] == 'c'))
+    {
+      copy[n - 1] = '\0';
+      g_strchomp (copy);
+    }
+  if (!sim_parse_number (copy, -90, 70, out, error))
+    {
+      g_prefix_error (error, "expected a temperature in degrees C from -90 to 70, such as "
+                      "\"25\": ");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_kelvins (const char *text, gpointer out, GError **error)
+{
+  if (!sim_parse_number (text, 0, 50, out, error))
+    {
+      g_prefix_error (error, "expected a half-range in K from 0 to 50, such as \"5\": ");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_day (const char *text, gpointer out, GError **error)
+{
+  if (!sim_parse_number (text, 0, 364, out, error))
+    {
+      g_prefix_error (error, "expected a day of the year from 0 (1 January) to 364: ");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_watts_per_watt (const char *text, gpointer out, GError **error)
+{
+  if (!sim_parse_number (text, 0, 2, out, error))
+    {
+      g_prefix_error (error, "expected W per W of heat or IT from 0 to 2, such as \"0.05\": ");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_cop (const char *text, gpointer out, GError **error)
+{
+  if (!sim_parse_number (text, 0, 100, out, error) || *(double *) out <= 0)
+    {
+      g_clear_error (error);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\": expected a coefficient of performance above 0, such as \"6\"",
+                   text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* [cooling] (power/sim-cooling.h): its type names a cooling model of the
+ * catalogue, whose figures the other keys replace. */
+static gboolean
+read_cooling (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  SimCoolingConfig *cc = &sc->cooling;
+  g_autofree char *csv = NULL;
+  gboolean swings;
+
+  cc->model = g_strdup ("air");
+  cc->crah_fan = cc->chiller_cop = cc->economizer_c = cc->liquid_share = NAN;
+  cc->liquid_pumps = cc->dry_cooler = cc->server_fans = cc->misc = NAN;
+  cc->outdoor = SIM_OUTDOOR_CONSTANT;
+  cc->outdoor_c = 25;
+  cc->warmest_day = 200;
+  cc->step = SIM_HOUR;
+  if (!g_key_file_has_group (ctx->kf, "cooling"))
+    return TRUE;
+  cc->enabled = TRUE;
+  if (g_key_file_has_key (ctx->kf, "cooling", "type", NULL))
+    {
+      g_free (cc->model);
+      cc->model = g_strstrip (get_raw (ctx, "cooling", "type"));
+    }
+  if (!get_parsed (ctx, "cooling", "crah_fan", parse_watts_per_watt, &cc->crah_fan, error) ||
+      !get_parsed (ctx, "cooling", "chiller_cop", parse_cop, &cc->chiller_cop, error) ||
+      !get_parsed (ctx, "cooling", "economizer_below", parse_celsius, &cc->economizer_c,
+                   error) ||
+      !get_parsed (ctx, "cooling", "liquid_share", parse_share, &cc->liquid_share, error) ||
+      !get_parsed (ctx, "cooling", "liquid_pumps", parse_watts_per_watt, &cc->liquid_pumps,
+                   error) ||
+      !get_parsed (ctx, "cooling", "dry_cooler", parse_watts_per_watt, &cc->dry_cooler, error) ||
+      !get_parsed (ctx, "cooling", "server_fans", parse_share, &cc->server_fans, error) ||
+      !get_parsed (ctx, "cooling", "misc", parse_watts_per_watt, &cc->misc, error) ||
+      !get_parsed (ctx, "cooling", "outdoor_temperature", parse_celsius, &cc->outdoor_c,
+                   error) ||
+      !get_parsed (ctx, "cooling", "daily_swing", parse_kelvins, &cc->daily_swing, error) ||
+      !get_parsed (ctx, "cooling", "seasonal_swing", parse_kelvins, &cc->seasonal_swing,
+                   error) ||
+      !get_parsed (ctx, "cooling", "warmest_day", parse_day, &cc->warmest_day, error) ||
+      !get_parsed (ctx, "cooling", "step", parse_positive_duration, &cc->step, error))
+    return FALSE;
+  swings = g_key_file_has_key (ctx->kf, "cooling", "daily_swing", NULL) ||
+           g_key_file_has_key (ctx->kf, "cooling", "seasonal_swing", NULL);
+  if (swings)
+    cc->outdoor = SIM_OUTDOOR_CURVE;
+  csv = get_raw (ctx, "cooling", "outdoor_csv");
+  if (csv != NULL)
+    {
+      g_strstrip (csv);
+      if (swings || g_key_file_has_key (ctx->kf, "cooling", "outdoor_temperature", NULL))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "the outdoor temperature comes from the CSV file: remove "
+                       "outdoor_temperature, daily_swing and seasonal_swing, or outdoor_csv");
+          locate (ctx, "cooling", "outdoor_csv", error);
+          return FALSE;
+        }
+      cc->outdoor = SIM_OUTDOOR_CSV;
+      cc->outdoor_csv = g_path_is_absolute (csv) ? g_strdup (csv)
+                                                 : g_build_filename (sc->base_dir, csv, NULL);
+    }
+  if (!sc->power.enabled)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "cooling needs the power model: add a [power] section (an empty one will "
+                   "do)%s", g_key_file_has_group (ctx->kf, "power") ? ", or set enable = true"
+                                                                  : "");
+      locate (ctx, "cooling", NULL, error);
       return FALSE;
     }
   return TRUE;
@@ -2376,7 +2523,8 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
   if (!read_pools (ctx, sc, error) || !read_workload (ctx, sc, error) ||
       !read_comm_mix (ctx, sc, error) || !read_fabric (ctx, sc, error) ||
       !read_variants (ctx, sc, error) || !read_rl (ctx, sc, error) ||
-      !read_power (ctx, sc, error) || !read_power_policies (ctx, sc, error))
+      !read_power (ctx, sc, error) || !read_cooling (ctx, sc, error) ||
+      !read_power_policies (ctx, sc, error))
     return NULL;
 
   if (g_key_file_has_key (ctx->kf, "policy", "queue", NULL))
@@ -2572,6 +2720,8 @@ sim_scenario_unref (SimScenario *sc)
 {
   if (sc == NULL || !g_atomic_int_dec_and_test (&sc->ref_count))
     return;
+  g_free (sc->cooling.model);
+  g_free (sc->cooling.outdoor_csv);
   g_free (sc->path);
   g_free (sc->base_dir);
   g_free (sc->name);

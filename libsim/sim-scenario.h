@@ -291,10 +291,71 @@ typedef struct {
  * sim_power_config_init:
  * @config: (out caller-allocates): the configuration to fill
  *
- * Sets the defaults: power off, k = 3, no clock limit nor cap, no sleep,
- * the catalogue's efficiencies and sleep power, lossless distribution.
+ * Sets the defaults: power off, k = 3, mu = 0.5, no clock limit nor cap,
+ * no sleep, the catalogue's efficiencies and sleep power, power
+ * distribution 95 % efficient.
  */
 void sim_power_config_init (SimPowerConfig *config);
+
+/**
+ * SimOutdoorKind:
+ * @SIM_OUTDOOR_CONSTANT: one temperature all the time
+ * @SIM_OUTDOOR_CURVE: a daily and seasonal cosine around a mean
+ * @SIM_OUTDOOR_CSV: hourly (or any) steps read from a CSV file
+ *
+ * Where the outdoor temperature comes from ([cooling] outdoor).
+ */
+typedef enum {
+  SIM_OUTDOOR_CONSTANT,
+  SIM_OUTDOOR_CURVE,
+  SIM_OUTDOOR_CSV,
+} SimOutdoorKind;
+
+/**
+ * SimCoolingConfig:
+ * @enabled: the scenario has a [cooling] section
+ * @model: the cooling model's name in the catalogue (its type: air,
+ *   liquid, immersion, or a user's own model)
+ * @crah_fan: replaces the model's, or NAN
+ * @chiller_cop: replaces the model's, or NAN
+ * @economizer_c: replaces the model's, or NAN
+ * @liquid_share: replaces the model's, or NAN
+ * @liquid_pumps: replaces the model's, or NAN
+ * @dry_cooler: replaces the model's, or NAN
+ * @server_fans: replaces the model's, or NAN
+ * @misc: replaces the model's, or NAN
+ * @outdoor: where the outdoor temperature comes from
+ * @outdoor_c: the constant temperature, or the curve's annual mean, in
+ *   degrees C
+ * @daily_swing: the curve's daily half-range, K (warmest at 15:00)
+ * @seasonal_swing: the curve's yearly half-range of daily means, K
+ * @warmest_day: the curve's warmest day of the year, from 0 (1 January,
+ *   where simulated time starts)
+ * @step: the curve is held constant over steps this long
+ * @outdoor_csv: (nullable): the CSV file of time and temperature rows,
+ *   absolute
+ *
+ * The [cooling] section of a scenario (power/sim-cooling.h).
+ */
+typedef struct {
+  gboolean       enabled;
+  char          *model;
+  double         crah_fan;
+  double         chiller_cop;
+  double         economizer_c;
+  double         liquid_share;
+  double         liquid_pumps;
+  double         dry_cooler;
+  double         server_fans;
+  double         misc;
+  SimOutdoorKind outdoor;
+  double         outdoor_c;
+  double         daily_swing;
+  double         seasonal_swing;
+  double         warmest_day;
+  SimTime        step;
+  char          *outdoor_csv;
+} SimCoolingConfig;
 
 /**
  * SimScenario:
@@ -356,6 +417,7 @@ typedef struct {
   SimPowerManagerConfig power_manager; /* [power_manager] */
   SimFacilityConfig facility;          /* [facility] */
   SimPowerConfig power;     /* [power] */
+  SimCoolingConfig cooling; /* [cooling] */
 } SimScenario;
 
 GType sim_scenario_get_type (void) G_GNUC_CONST;

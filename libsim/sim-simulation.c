@@ -10,6 +10,8 @@
 #include "fabric/sim-collective.h"
 #include "fabric/sim-job-comm.h"
 #include "power/sim-power.h"
+#include "power/sim-cooling.h"
+#include "power/sim-energy.h"
 #include "power/sim-power-policy.h"
 #include "report/sim-metrics.h"
 #include "sched/sim-policy-private.h"
@@ -109,6 +111,10 @@ struct _SimSimulation {
 
   /* Power (power/sim-power.h). */
   SimPower       *power;      /* always there: caps and activity per GPU */
+  SimCooling     *cooling;    /* NULL without a [cooling] section */
+  guint32         k_weather, k_nap;
+  SimTime        *idle_since; /* per node: when it last became idle, or -1 (busy); with sleep */
+  guint32        *nap_tag;    /* per node: the version of its pending nap */
   GArray         *watches;    /* PowerWatch */
   gboolean        in_watch;
   GArray         *timers;     /* Timer, by index; free ones chained through next_free */
@@ -195,6 +201,9 @@ sim_simulation_finalize (GObject *object)
   g_clear_pointer (&self->sharers, g_free);
   g_clear_pointer (&self->demand, g_free);
   g_clear_pointer (&self->power, sim__power_free);
+  g_clear_pointer (&self->cooling, sim__cooling_free);
+  g_clear_pointer (&self->idle_since, g_free);
+  g_clear_pointer (&self->nap_tag, g_free);
   g_clear_pointer (&self->watches, g_array_unref);
   g_clear_pointer (&self->timers, g_array_unref);
   g_clear_pointer (&self->cluster, sim_cluster_free);
@@ -363,8 +372,13 @@ static void
 note_power (SimSimulation *self)
 {
   double it = sim__power_it_w (self->power), cooling = 0;
+  gboolean economizer = FALSE;
 
+  if (self->cooling != NULL)
+    cooling = sim__cooling_power (self->cooling, it, &economizer);
   self->state.it_power_w = it;
+  self->state.gpu_power_w = sim__power_gpus_w (self->power);
+  self->state.economizer = economizer;
   self->state.cooling_power_w = cooling;
   self->state.facility_power_w = (it + cooling) / self->scenario->power.electrical_efficiency;
 }
@@ -631,6 +645,9 @@ schedule_completion (SimSimulation *self, SimJob *job, SimTime now)
 static gboolean job_time_shares (const SimJob *job);
 static void power_busy (SimSimulation *self, const SimJob *job, double delta, int tenants);
 static void power_node_load (SimSimulation *self, const SimJob *job);
+static void node_idle (SimSimulation *self, const SimJob *job, SimTime now);
+static void job_energy (SimSimulation *self, SimJob *job, SimTime now, gboolean running);
+static SimTime wake_nodes (SimSimulation *self, const SimPlacement *placement);
 static void share_join (SimSimulation *self, SimJob *job, int sign);
 static void share_refresh (SimSimulation *self, guint g, SimTime now);
 
@@ -665,8 +682,10 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
   job->computing = 0;
   power_busy (self, job, -job->active_gpus, -1);
   power_node_load (self, job);
+  node_idle (self, job, now);
   self->active_gpus -= job->active_gpus;
   job->active_gpus = 0;
+  job_energy (self, job, now, FALSE);
   job->version++;
   sim_engine_cancel (self->engine, job->completion);
   job->completion = 0;
@@ -949,6 +968,25 @@ power_node_load (SimSimulation *self, const SimJob *job)
     }
 }
 
+/* JOB's energy brought up to NOW at the power it was charged with, and
+ * its power from now on (sim-energy.h). */
+static void
+job_energy (SimSimulation *self, SimJob *job, SimTime now, gboolean running)
+{
+  if (!self->scenario->power.enabled)
+    return;
+  if (now > job->power_since)
+    job->energy_j += job->power_w * sim_time_to_seconds (now - job->power_since);
+  job->power_since = now;
+  job->power_w = 0;
+  if (running && job->n_gpus > 0)
+    job->power_w = sim__power_job_w (self->power, job->gpus, job->n_gpus,
+                                     job->spec.gpu_milli / (double) SIM_GPU_WHOLE,
+                                     job->active_gpus / job->n_gpus *
+                                       sim_power_intensity (job->spec.memory_bound,
+                                                            self->scenario->power.memory_power));
+}
+
 static void
 account_activity (SimSimulation *self, SimJob *job)
 {
@@ -965,6 +1003,7 @@ account_activity (SimSimulation *self, SimJob *job)
     power_busy (self, job, busy - job->active_gpus, 0);
   self->active_gpus += busy - job->active_gpus;
   job->active_gpus = busy;
+  job_energy (self, job, sim_engine_now (self->engine), job->state == SIM_JOB_RUNNING);
 }
 
 /* A time-sharing job joins (SIGN 1) or leaves (-1) its GPU's sharers. */
@@ -1078,6 +1117,7 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   SimTime now = sim_engine_now (self->engine);
   guint32 asked_milli = job->spec.gpu_milli;
   guint reserved = 0;
+  SimTime wake;
   g_autoptr(GArray) shares = NULL;
 
   if (job->spec.mig_profile != NULL)
@@ -1139,6 +1179,7 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   /* Its GPUs' speed, its scaling on their count and its share of a
    * shared GPU: one product, the speed every rate of the job is measured
    * against (a change of share rescales it: share_refresh()). */
+  wake = wake_nodes (self, placement);
   power_busy (self, job, 0, 1);
   power_node_load (self, job);
   share_join (self, job, 1);
@@ -1150,6 +1191,12 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
        * whatever the instance's speed. */
       job->work_left += (SimTime) llround ((double) self->scenario->mig_reconfigure_time *
                                            job->speed);
+    }
+  if (wake > 0)
+    {
+      /* Its nodes were asleep: it waits for them to wake, as long
+       * whatever its speed. */
+      job->work_left += (SimTime) llround ((double) wake * job->speed);
     }
   job->rate = job->speed;
   job->last_update = now;
@@ -1225,6 +1272,106 @@ static void
 on_wake (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
   request_decision (data);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Idle nodes asleep ([power] sleep_after, power/sim-power.h).               */
+
+static gboolean
+node_is_idle (SimSimulation *self, guint n)
+{
+  const SimNode *node = sim_cluster_get_node (self->cluster, n);
+
+  for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+    {
+      const SimGpu *gpu = sim_cluster_get_gpu (self->cluster, g);
+      if (gpu->used_milli > 0 || gpu->mig_used > 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Node N is idle from NOW: it falls asleep after [power] sleep_after,
+ * unless a job comes first (a newer tag makes the nap stale). */
+static void
+schedule_nap (SimSimulation *self, guint n, SimTime now)
+{
+  SimTime after = self->scenario->power.sleep_after;
+
+  self->nap_tag[n]++;
+  if (now <= SIM_TIME_NEVER - 1 - after)
+    sim_engine_schedule (self->engine, now + after, self->k_nap, self->nap_tag[n], NULL, n);
+}
+
+/* After JOB left its nodes at NOW: those now idle may sleep later. */
+static void
+node_idle (SimSimulation *self, const SimJob *job, SimTime now)
+{
+  guint last = G_MAXUINT;
+
+  if (self->nap_tag == NULL)
+    return;
+  for (guint i = 0; i < job->n_gpus; i++)
+    {
+      guint n = sim_cluster_get_gpu (self->cluster, job->gpus[i])->node;
+      if (n != last && node_is_idle (self, n))
+        schedule_nap (self, n, now);
+      last = n;
+    }
+}
+
+/* A job is placed on PLACEMENT's GPUs: their nodes wake (and their naps
+ * are called off).  Returns the wait for the ones that were asleep. */
+static SimTime
+wake_nodes (SimSimulation *self, const SimPlacement *placement)
+{
+  SimTime wait = 0;
+
+  if (self->nap_tag == NULL)
+    return 0;
+  for (guint i = 0; i < placement->n_gpus; i++)
+    {
+      guint n = sim_cluster_get_gpu (self->cluster, placement->gpus[i])->node;
+      self->nap_tag[n]++;
+      if (sim__power_is_asleep (self->power, n))
+        {
+          sim__power_set_asleep (self->power, n, FALSE);
+          wait = self->scenario->power.wake_time;
+        }
+    }
+  return wait;
+}
+
+static gboolean run_is_over (SimSimulation *self);
+
+static void
+on_nap (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+  guint n = (guint) ev->arg;
+
+  if (ev->tag != self->nap_tag[n] || !node_is_idle (self, n) ||
+      (run_is_over (self) && self->scenario->horizon == SIM_TIME_NEVER))
+    return;
+  tick (self, ev->time);
+  sim__power_set_asleep (self->power, n, TRUE);
+  note_state (self);
+}
+
+/* The outdoor temperature steps to its next value (sim-cooling.h). */
+static void
+on_weather (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+  SimTime next;
+
+  if (run_is_over (self) && self->scenario->horizon == SIM_TIME_NEVER)
+    return;
+  tick (self, ev->time);
+  next = sim__cooling_set_time (self->cooling, ev->time);
+  note_state (self);
+  if (next != SIM_TIME_NEVER)
+    sim_engine_schedule (engine, next, self->k_weather, 0, NULL, 0);
 }
 
 /* Whether the run has nothing left to do: no job running, waiting or to
@@ -1981,6 +2128,70 @@ open_workload (SimSimulation *self, GError **error)
   return workload;
 }
 
+/* The network's constant draw: its switches and optical transceivers,
+ * from the fabric builder's counts. */
+static double
+network_power (SimSimulation *self)
+{
+  const SimScenario *sc = self->scenario;
+  const SimSwitchModel *sw;
+  const SimLinkModel *link = NULL;
+  SimTopologyMetrics counts;
+  double transceiver;
+
+  if (self->topology == NULL)
+    return 0;
+  sim_topology_get_counts (self->topology, &counts);
+  sw = sc->fabric.switch_model != NULL
+         ? sim_catalogue_lookup_switch (self->catalogue, sc->fabric.switch_model) : NULL;
+  if (sc->fabric.link_model != NULL)
+    link = sim_catalogue_lookup_link (self->catalogue, sc->fabric.link_model);
+  else if (sim_cluster_get_n_pools (self->cluster) > 0)
+    link = sim_cluster_get_pool (self->cluster, 0)->model->nic_link;
+  transceiver = sc->power.transceiver_power_w >= 0 ? sc->power.transceiver_power_w
+                : link != NULL ? link->transceiver_power_w : 0;
+  return (sw != NULL ? counts.switches[0] * sw->power_w : 0) + counts.transceivers * transceiver;
+}
+
+/* The power model, the cooling, the energy accumulator, and the sleep of
+ * idle nodes, as the [power] and [cooling] sections ask. */
+static gboolean
+setup_power (SimSimulation *self, GError **error)
+{
+  const SimScenario *sc = self->scenario;
+
+  self->power = sim__power_new (self->cluster, &sc->power, error);
+  if (self->power == NULL)
+    {
+      sim__scenario_locate (sc, "power", NULL, error);
+      return FALSE;
+    }
+  if (!sc->power.enabled)
+    return TRUE;
+  if (sc->cooling.enabled)
+    {
+      self->cooling = sim__cooling_new (&sc->cooling, self->catalogue, error);
+      if (self->cooling == NULL)
+        {
+          sim__scenario_locate (sc, "cooling",
+                                sc->cooling.outdoor == SIM_OUTDOOR_CSV &&
+                                  sim_catalogue_lookup_cooling (self->catalogue,
+                                                                sc->cooling.model) != NULL
+                                  ? "outdoor_csv" : "type", error);
+          return FALSE;
+        }
+      sim__power_set_fan_share (self->power, sim__cooling_get_model (self->cooling)->server_fans);
+    }
+  sim__power_set_network (self->power, network_power (self));
+  if (sc->power.sleep_after > 0)
+    {
+      guint n = sim_cluster_get_n_nodes (self->cluster);
+      self->nap_tag = g_new0 (guint32, n);
+    }
+  g_ptr_array_add (self->accumulators, sim__energy_accumulator_new (self->cooling != NULL));
+  return TRUE;
+}
+
 /* A simulation of SCENARIO with the power policies in OFF left off. */
 static SimSimulation *
 simulation_new (SimScenario *scenario, guint off, GError **error)
@@ -2000,12 +2211,8 @@ simulation_new (SimScenario *scenario, guint off, GError **error)
     return NULL;
   if (!build_fabric (self, error))
     return NULL;
-  self->power = sim__power_new (self->cluster, &scenario->power, error);
-  if (self->power == NULL)
-    {
-      sim__scenario_locate (scenario, "power", NULL, error);
-      return NULL;
-    }
+  if (!setup_power (self, error))
+    return NULL;
   if (!check_gpu_models (self, error) || !check_mig_profiles (self, error))
     return NULL;
   if (!set_reference_gpu (self, error))
@@ -2027,6 +2234,8 @@ simulation_new (SimScenario *scenario, guint off, GError **error)
   self->k_sample = sim_engine_register (self->engine, on_sample, self);
   self->k_wake = sim_engine_register (self->engine, on_wake, self);
   self->k_timer = sim_engine_register (self->engine, on_timer, self);
+  self->k_weather = sim_engine_register (self->engine, on_weather, self);
+  self->k_nap = sim_engine_register (self->engine, on_nap, self);
   /* Last: the power policies watch and act on all of the above. */
   if (!sim__power_policies_attach (self, off, error))
     return NULL;
@@ -2222,13 +2431,22 @@ start (SimSimulation *self)
 {
   self->started = TRUE;
   sim__metrics_clear (&self->metrics);
-  sim__metrics_init (&self->metrics, sim_cluster_get_n_gpus (self->cluster),
-                     self->jobs_file ? sim__atomic_file_stream (self->jobs_file) : NULL,
-                     self->series_file ? sim__atomic_file_stream (self->series_file) : NULL);
-  pull_next (self);
-  /* The idle cluster draws from the start, before the first event. */
+  sim__metrics_init_power (&self->metrics, sim_cluster_get_n_gpus (self->cluster),
+                           self->jobs_file ? sim__atomic_file_stream (self->jobs_file) : NULL,
+                           self->series_file ? sim__atomic_file_stream (self->series_file) : NULL,
+                           self->scenario->power.enabled);
+  if (self->cooling != NULL)
+    {
+      SimTime next = sim__cooling_set_time (self->cooling, 0);
+      if (next != SIM_TIME_NEVER)
+        sim_engine_schedule (self->engine, next, self->k_weather, 0, NULL, 0);
+    }
+  if (self->nap_tag != NULL)
+    for (guint n = 0; n < sim_cluster_get_n_nodes (self->cluster); n++)
+      schedule_nap (self, n, 0);
   if (self->scenario->power.enabled)
     note_power (self);
+  pull_next (self);
   if (self->scenario->write_timeseries && self->series_file != NULL)
     sim_engine_schedule (self->engine, self->scenario->sample_interval, self->k_sample, 0, NULL, 0);
 }
@@ -2249,6 +2467,7 @@ finish (SimSimulation *self, GError **error)
   for (GList *l = self->running.head; l != NULL; l = l->next)
     {
       update_progress (l->data, end);
+      job_energy (self, l->data, end, TRUE);
       accumulate_job (self, SIM_JOB_UNFINISHED, l->data, end);
     }
   /* Preempted jobs waiting again have used GPU time too. */

@@ -473,13 +473,25 @@ END_TEST
 /* The cap manager and the facility limit.                                   */
 
 /* A100 SXM 40GB and DGX A100 (models/gpus/a100-sxm-40gb.ini,
- * models/nodes/dgx-a100.ini): what the hand computations below use. */
+ * models/nodes/dgx-a100.ini): the GPU's figures the hand computations
+ * below use; the node's fans and power supplies are read from the
+ * catalogue (dgxa()). */
 #define A100_MAX 400.0
 #define A100_IDLE 50.0
-#define DGXA_FAN_IDLE 26.0
-#define DGXA_FAN_MAX 975.0
-#define DGXA_PSU 0.94
-#define DGXA_MAX_W 6500.0
+
+static const SimNodeModel *
+dgxa (void)
+{
+  static SimCatalogue *cat = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (cat == NULL)
+    cat = sim_catalogue_new_default (NULL, &error);
+  ck_assert_msg (cat != NULL, "%s", error ? error->message : "");
+  ck_assert_double_eq (sim_catalogue_lookup_gpu (cat, "A100-SXM-40GB")->tdp_w, A100_MAX);
+  ck_assert_double_eq (sim_catalogue_lookup_gpu (cat, "A100-SXM-40GB")->idle_w, A100_IDLE);
+  return sim_catalogue_lookup_node (cat, "DGX-A100");
+}
 
 /* NODES DGX A100 and JOBS jobs of class c (GPUS GPUs, activity ACTIVITY,
  * DURATION), arriving within milliseconds of 0; then EXTRA. */
@@ -594,7 +606,7 @@ watch_all (SimSimulation *sim, SimTime now, gpointer data)
                                          sim_time_to_seconds (now), g, draw, cap));
     }
   for (guint n = 0; n < sim_cluster_get_n_nodes (c); n++)
-    if (sim__simulation_get_node_power (sim, n) > DGXA_MAX_W)
+    if (sim__simulation_get_node_power (sim, n) > dgxa ()->max_power_w)
       watcher_bad (w, g_strdup_printf ("at %.3f s node %u draws %.1f W, over its rating",
                                        sim_time_to_seconds (now), n,
                                        sim__simulation_get_node_power (sim, n)));
@@ -629,12 +641,17 @@ a100_dyn (double cap)
   return (cap - A100_IDLE) / (A100_MAX - A100_IDLE);
 }
 
-/* What a DGX A100 draws more at the wall when one GPU draws DGPU more
- * (its fans follow the GPUs' dynamic power, behind the power supplies). */
+/* What the facility draws more when one GPU of a DGX A100 draws DGPU more:
+ * the node's fans follow the GPUs' dynamic power, all behind its power
+ * supplies, then the facility's power distribution (no [cooling]). */
 static double
 dgxa_wall (double dgpu)
 {
-  return (dgpu + (DGXA_FAN_MAX - DGXA_FAN_IDLE) * dgpu / (8 * (A100_MAX - A100_IDLE))) / DGXA_PSU;
+  const SimNodeModel *m = dgxa ();
+
+  return (dgpu + (m->fan_max_power_w - m->fan_idle_power_w) * dgpu /
+                   (8 * (A100_MAX - A100_IDLE))) /
+         m->psu_efficiency / SIM_POWER_ELECTRICAL_EFFICIENCY_DEFAULT;
 }
 
 START_TEST (test_manager_hand)
@@ -792,11 +809,12 @@ END_TEST
 START_TEST (test_facility_cap_hand)
 {
   /* One 8-GPU compute-bound job on a DGX A100: capped alike at c, each GPU
-   * draws c, and the facility F(c) = F(400) - B (400 - c) with
-   * B = 8 (1 + (975 - 26) / 2800) / 0.94 (the fans follow the GPUs'
-   * dynamic power).  A limit of F(400) - 100 B gives c = 300 W. */
+   * draws c, and the facility F(c) = F(400) - B (400 - c) with B = 8 x
+   * what a watt more on one GPU draws at the facility (dgxa_wall (1): the
+   * fans follow the GPUs' dynamic power).  A limit of F(400) - 100 B gives
+   * c = 300 W. */
   g_autofree char *text = policy_text (1, 1, 8, 1.0, "constant(1h)", "");
-  double full, b = 8 * (1 + (DGXA_FAN_MAX - DGXA_FAN_IDLE) / (8 * 350.0)) / DGXA_PSU;
+  double full, b = 8 * dgxa_wall (1);
   double limit;
   g_autofree char *set = NULL;
   const char *o[2];

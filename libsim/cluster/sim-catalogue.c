@@ -53,6 +53,7 @@ struct _SimCatalogue {
   GHashTable *nodes;    /* lower-cased name -> NodeEntry *, owned */
   GHashTable *links;    /* lower-cased name -> SimLinkModel *, owned */
   GHashTable *switches; /* lower-cased name -> SimSwitchModel *, owned */
+  GHashTable *coolings; /* lower-cased name -> SimCoolingModel *, owned */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -129,6 +130,20 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimGpuModel, gpu_model_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NodeEntry, node_entry_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimLinkModel, link_model_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimSwitchModel, switch_model_free)
+
+static void
+cooling_model_free (SimCoolingModel *m)
+{
+  if (m == NULL)
+    return;
+  g_free (m->name);
+  g_free (m->description);
+  g_free (m->source_file);
+  g_free (m->type);
+  g_free (m);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimCoolingModel, cooling_model_free)
 
 /* ------------------------------------------------------------------------ */
 /* Line numbers */
@@ -901,6 +916,82 @@ parse_switch (GKeyFile *kf, const FileIndex *fi, GError **error)
   return g_steal_pointer (&m);
 }
 
+#define COOLING(field) offsetof (SimCoolingModel, field)
+
+static const KeyDesc cooling_keys[] = {
+  { "name", KIND_STRING, COOLING (name), TRUE, FALSE, 0, 0, "a model name such as \"air\"" },
+  { "description", KIND_STRING, COOLING (description), FALSE, FALSE, 0, 0, "a line of text" },
+  { "type", KIND_STRING, COOLING (type), TRUE, FALSE, 0, 0, "one of air, liquid, immersion" },
+  { "crah_fan", KIND_NUMBER, COOLING (crah_fan), FALSE, FALSE, 0, 2,
+    "W of air-handler fans per W of heat removed by air, such as \"0.2\"" },
+  { "chiller_cop", KIND_NUMBER, COOLING (chiller_cop), TRUE, TRUE, 0, 100,
+    "the chillers' coefficient of performance, such as \"6\"" },
+  { "rated_outdoor", KIND_NUMBER, COOLING (rated_outdoor_c), TRUE, FALSE, -60, 60,
+    "the outdoor temperature of chiller_cop in degrees C, such as \"25\"" },
+  { "supply", KIND_NUMBER, COOLING (supply_c), TRUE, FALSE, -20, 60,
+    "the chilled-water supply temperature in degrees C, such as \"12\"" },
+  { "approach", KIND_NUMBER, COOLING (approach_k), FALSE, FALSE, 0, 50,
+    "kelvins above the outdoor temperature heat is rejected at, such as \"5\"" },
+  { "cop_max", KIND_NUMBER, COOLING (cop_max), TRUE, TRUE, 0, 100,
+    "the chillers' highest COP, such as \"12\"" },
+  { "economizer_below", KIND_NUMBER, COOLING (economizer_c), FALSE, FALSE, -273.15, 60,
+    "the outdoor temperature in degrees C below which the chillers are off, such as \"10\"" },
+  { "heat_rejection", KIND_NUMBER, COOLING (heat_rejection), FALSE, FALSE, 0, 2,
+    "W of pumps and towers per W of heat, such as \"0.05\"" },
+  { "liquid_share", KIND_NUMBER, COOLING (liquid_share), FALSE, FALSE, 0, 1,
+    "the share of the IT heat taken by liquid, from 0 to 1, such as \"0.75\"" },
+  { "liquid_pumps", KIND_NUMBER, COOLING (liquid_pumps), FALSE, FALSE, 0, 2,
+    "W of coolant pumps per W of liquid heat, such as \"0.02\"" },
+  { "dry_cooler", KIND_NUMBER, COOLING (dry_cooler), FALSE, FALSE, 0, 2,
+    "W of dry-cooler fans per W of liquid heat, such as \"0.02\"" },
+  { "dry_cooler_max", KIND_NUMBER, COOLING (dry_cooler_max_c), FALSE, FALSE, -60, 80,
+    "the outdoor temperature in degrees C above which dry coolers cannot cool the liquid" },
+  { "server_fans", KIND_NUMBER, COOLING (server_fans), TRUE, FALSE, 0, 1,
+    "the share of the nodes' fan power left, from 0 to 1, such as \"1\"" },
+  { "misc", KIND_NUMBER, COOLING (misc), FALSE, FALSE, 0, 2,
+    "W of other facility loads per W of IT, such as \"0.03\"" },
+  { "pue_low", KIND_NUMBER, COOLING (pue_low), TRUE, TRUE, 1, 10,
+    "the low end of the published PUE range, such as \"1.55\"" },
+  { "pue_high", KIND_NUMBER, COOLING (pue_high), TRUE, TRUE, 1, 10,
+    "the high end of the published PUE range, such as \"1.59\"" },
+};
+
+static const char * const cooling_types[] = { "air", "liquid", "immersion" };
+
+static SimCoolingModel *
+parse_cooling (GKeyFile *kf, const FileIndex *fi, GError **error)
+{
+  g_autoptr(SimCoolingModel) m = g_new0 (SimCoolingModel, 1);
+  g_auto(GStrv) groups = g_key_file_get_groups (kf, NULL);
+
+  if (groups[0] != NULL && groups[1] != NULL)
+    {
+      reject_group (fi, groups[1], "cooling", error);
+      return NULL;
+    }
+  m->economizer_c = -273.15;
+  m->dry_cooler_max_c = 80;
+  if (!read_group (kf, fi, "cooling", cooling_keys, G_N_ELEMENTS (cooling_keys), m, error))
+    return NULL;
+  if (!check_choice (fi, "cooling", "type", m->type, cooling_types,
+                     G_N_ELEMENTS (cooling_types), "cooling type", error))
+    return NULL;
+  if (m->cop_max < m->chiller_cop)
+    {
+      set_error_at (error, fi, "cooling", "cop_max", 0, SIM_ERROR_INVALID,
+                    "%g: expected at least chiller_cop (%g)", m->cop_max, m->chiller_cop);
+      return NULL;
+    }
+  if (m->pue_high < m->pue_low)
+    {
+      set_error_at (error, fi, "cooling", "pue_high", 0, SIM_ERROR_INVALID,
+                    "%g: expected at least pue_low (%g)", m->pue_high, m->pue_low);
+      return NULL;
+    }
+  m->source_file = g_strdup (fi->path);
+  return g_steal_pointer (&m);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The catalogue */
 
@@ -917,6 +1008,8 @@ sim_catalogue_new (void)
                                     (GDestroyNotify) link_model_free);
   c->switches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                        (GDestroyNotify) switch_model_free);
+  c->coolings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                       (GDestroyNotify) cooling_model_free);
   return c;
 }
 
@@ -929,6 +1022,7 @@ sim_catalogue_free (SimCatalogue *catalogue)
   g_hash_table_unref (catalogue->nodes);
   g_hash_table_unref (catalogue->links);
   g_hash_table_unref (catalogue->switches);
+  g_hash_table_unref (catalogue->coolings);
   g_free (catalogue);
 }
 
@@ -1038,12 +1132,20 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
         return FALSE;
       g_hash_table_replace (catalogue->switches, g_ascii_strdown (m->name, -1), m);
     }
+  else if (strcmp (start, "cooling") == 0)
+    {
+      SimCoolingModel *m = parse_cooling (kf, &fi, error);
+      if (m == NULL)
+        return FALSE;
+      g_hash_table_replace (catalogue->coolings, g_ascii_strdown (m->name, -1), m);
+    }
   else
     {
-      const char *kinds[] = { "gpu", "node", "link", "switch" };
+      const char *kinds[] = { "gpu", "node", "link", "switch", "cooling" };
       const char *guess = sim__closest (start, kinds, G_N_ELEMENTS (kinds));
       set_error_at (error, &fi, start, NULL, 0, SIM_ERROR_UNKNOWN_KEY,
-                    "unknown first group%s%s%s: expected [gpu], [node], [link] or [switch]",
+                    "unknown first group%s%s%s: expected [gpu], [node], [link], [switch] or "
+                    "[cooling]",
                     guess ? ": did you mean [" : "", guess ? guess : "", guess ? "]?" : "");
       return FALSE;
     }
@@ -1330,6 +1432,20 @@ sim_catalogue_lookup_switch (const SimCatalogue *catalogue, const char *name)
 {
   g_return_val_if_fail (catalogue != NULL, NULL);
   return lookup_in (catalogue->switches, name);
+}
+
+const SimCoolingModel *
+sim_catalogue_lookup_cooling (const SimCatalogue *catalogue, const char *name)
+{
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  return lookup_in (catalogue->coolings, name);
+}
+
+GPtrArray *
+sim_catalogue_get_coolings (const SimCatalogue *catalogue)
+{
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  return sorted_values (catalogue->coolings);
 }
 
 const char *

@@ -176,6 +176,59 @@ struct _SimSwitchModel {
   gboolean in_network_reduction; /* SHARP (InfiniBand) or NVLS (NVSwitch) */
 };
 
+/**
+ * SimCoolingModel:
+ * @name: its name, "air", "liquid", "immersion" or a user's own
+ * @description: a line of text
+ * @source_file: the file it was read from
+ * @type: air, liquid or immersion
+ * @crah_fan: W of air-handler (CRAH) fans per W of heat removed by air
+ * @chiller_cop: the chillers' coefficient of performance at @rated_outdoor_c
+ * @rated_outdoor_c: the outdoor temperature of @chiller_cop, degrees C
+ * @supply_c: the chilled-water supply temperature, degrees C
+ * @approach_k: how far above the outdoor temperature heat is rejected, K
+ * @cop_max: the highest COP the chillers reach in cool weather
+ * @economizer_c: below this outdoor temperature the chillers are off (free
+ *   cooling); -273.15: never
+ * @heat_rejection: W of pumps and cooling towers per W of heat the
+ *   chilled-water plant removes
+ * @liquid_share: the share of the IT heat taken by liquid (cold plates or
+ *   immersion), [0, 1]
+ * @liquid_pumps: W of coolant pumps (CDUs) per W of liquid heat
+ * @dry_cooler: W of dry-cooler fans per W of liquid heat
+ * @dry_cooler_max_c: above this outdoor temperature the liquid loop's heat
+ *   goes to the chillers instead
+ * @server_fans: the share of the nodes' own fan power left with this
+ *   cooling (1 for air)
+ * @misc: W of other facility loads (lighting, humidity control) per W of IT
+ * @pue_low: the low end of the published PUE range its default sits in
+ * @pue_high: the high end of that range
+ *
+ * A cooling plant (power/sim-cooling.h).
+ */
+typedef struct {
+  char    *name;
+  char    *description;
+  char    *source_file;
+  char    *type;
+  double   crah_fan;
+  double   chiller_cop;
+  double   rated_outdoor_c;
+  double   supply_c;
+  double   approach_k;
+  double   cop_max;
+  double   economizer_c;
+  double   heat_rejection;
+  double   liquid_share;
+  double   liquid_pumps;
+  double   dry_cooler;
+  double   dry_cooler_max_c;
+  double   server_fans;
+  double   misc;
+  double   pue_low;
+  double   pue_high;
+} SimCoolingModel;
+
 typedef struct _SimCatalogue SimCatalogue;
 
 /**
@@ -325,6 +378,25 @@ const char *sim_catalogue_suggest_switch (const SimCatalogue *catalogue, const c
  *   SIM_ERROR_NOT_FOUND (with a suggestion) if there is no such model.
  */
 char *sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError **error);
+
+/**
+ * sim_catalogue_lookup_cooling:
+ * @catalogue: a catalogue
+ * @name: a cooling model's name, any case
+ *
+ * Returns: (transfer none) (nullable): the model, or %NULL.
+ */
+const SimCoolingModel *sim_catalogue_lookup_cooling (const SimCatalogue *catalogue,
+                                                     const char *name);
+
+/**
+ * sim_catalogue_get_coolings:
+ * @catalogue: a catalogue
+ *
+ * Returns: (transfer container) (element-type SimCoolingModel): the cooling
+ *   models, sorted by name.
+ */
+GPtrArray *sim_catalogue_get_coolings (const SimCatalogue *catalogue);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimCatalogue, sim_catalogue_free)
 

@@ -15,7 +15,7 @@ sim_power_config_init (SimPowerConfig *config)
   config->memory_power = SIM_POWER_MEMORY_POWER_DEFAULT;
   config->clock_limit = 1.0;
   config->sleep_power_w = -1;
-  config->electrical_efficiency = 1.0;
+  config->electrical_efficiency = SIM_POWER_ELECTRICAL_EFFICIENCY_DEFAULT;
   config->transceiver_power_w = -1;
 }
 
@@ -61,6 +61,7 @@ typedef struct {
   double cpu_idle_w, cpu_max_w;
   double fan_idle_w, fan_max_w;
   double psu;          /* efficiency */
+  double fan_share;    /* of the fans' power left with the cooling */
   double sleep_w;      /* at the wall */
 } NodePower;
 
@@ -108,6 +109,7 @@ resolve_node (const SimPowerConfig *config, const SimNodeModel *node, const SimG
   np->cpu_max_w = MAX (node->cpu_max_power_w, node->cpu_idle_power_w);
   np->fan_idle_w = node->fan_idle_power_w;
   np->fan_max_w = MAX (node->fan_max_power_w, node->fan_idle_power_w);
+  np->fan_share = 1.0;
   np->psu = config->psu_efficiency > 0 ? config->psu_efficiency
             : node->psu_efficiency > 0 ? node->psu_efficiency : 1.0;
   np->sleep_w = config->sleep_power_w >= 0 ? config->sleep_power_w : node->sleep_power_w;
@@ -365,7 +367,8 @@ compute_node (SimPower *power, guint n, double *gpus_out)
     }
   span = node->n_gpus * (np->gpu.max_w - np->gpu.idle_w);
   dc = gpus + np->fixed_w + np->cpu_idle_w + (np->cpu_max_w - np->cpu_idle_w) * power->load[n] +
-       np->fan_idle_w + (span > 0 ? (np->fan_max_w - np->fan_idle_w) * dynamic / span : 0);
+       np->fan_share * (np->fan_idle_w +
+                        (span > 0 ? (np->fan_max_w - np->fan_idle_w) * dynamic / span : 0));
   *gpus_out = gpus;
   return dc / np->psu;
 }
@@ -440,4 +443,37 @@ double
 sim__power_get_network (const SimPower *power)
 {
   return power->network_w;
+}
+
+void
+sim__power_set_fan_share (SimPower *power, double share)
+{
+  guint n_pools = sim_cluster_get_n_pools (power->cluster);
+
+  for (guint p = 0; p < n_pools; p++)
+    power->models[p].fan_share = share;
+  for (guint n = 0; n < power->n_nodes; n++)
+    mark (power, n);
+}
+
+double
+sim__power_job_w (SimPower *power, const guint32 *gpus, guint n_gpus, double gpu_share,
+                  double drive)
+{
+  double w = 0;
+
+  for (guint i = 0; i < n_gpus; i++)
+    {
+      const SimNode *node = sim_cluster_get_node (power->cluster,
+                                                  sim_cluster_get_gpu (power->cluster,
+                                                                       gpus[i])->node);
+      const NodePower *np = &power->models[node->pool];
+      double span = np->gpu.max_w - np->gpu.idle_w;
+      double fan = np->fan_share * (np->fan_max_w - np->fan_idle_w);
+      double dynamic = span * power->dyn[gpus[i]] * drive;
+      double part = gpu_share / node->n_gpus;
+      w += (gpu_share * np->gpu.idle_w + dynamic * (1.0 + fan / (node->n_gpus * span)) +
+            part * (np->fixed_w + np->cpu_max_w + np->fan_share * np->fan_idle_w)) / np->psu;
+    }
+  return w;
 }

@@ -75,6 +75,10 @@ G_BEGIN_DECLS
 /* The default share mu of the dynamic power a busy GPU draws while its
  * work waits on memory (see the introduction). */
 #define SIM_POWER_MEMORY_POWER_DEFAULT 0.5
+/* The default efficiency of the facility's power distribution (UPS and
+ * transformers), models/SOURCES.md D "Cooling": double-conversion UPS
+ * 94-96 % at typical load. */
+#define SIM_POWER_ELECTRICAL_EFFICIENCY_DEFAULT 0.95
 
 
 /* One GPU model's figures, for the functions below. */
@@ -136,6 +140,15 @@ double   sim__power_gpu_w (SimPower *power, guint gpu);
 double   sim__power_node_w (SimPower *power, guint node);
 double   sim__power_it_w (SimPower *power);
 double   sim__power_gpus_w (SimPower *power);
+
+/* The nodes' fans keep @share of their power (sim-cooling.h). */
+void     sim__power_set_fan_share (SimPower *power, double share);
+
+/* The IT power a job is charged with (sim-energy.h): on each of its
+ * @n_gpus @gpus, of which it holds @gpu_share (its thousandths / 1000), it
+ * keeps the GPU driving its power @drive (busy share x intensity). */
+double   sim__power_job_w (SimPower *power, const guint32 *gpus, guint n_gpus, double gpu_share,
+                           double drive);
 
 /* The network's constant draw (switches and optics), added to the IT power. */
 void     sim__power_set_network (SimPower *power, double network_w);

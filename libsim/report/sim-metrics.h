@@ -29,6 +29,8 @@ typedef struct {
   double  it_power_w;
   double  cooling_power_w;
   double  facility_power_w;
+  double  gpu_power_w;      /* the GPUs' part of it_power_w (before the power supplies) */
+  gboolean economizer;      /* the chillers are off (free cooling) */
 } SimState;
 
 /* The built-in metrics: the accumulator every simulation has. */
@@ -55,9 +57,18 @@ typedef struct {
   guint64 series_arrivals, series_completions;
 
   FILE   *jobs;             /* per-job rows, or NULL */
+
+  /* With the power model: power columns in the time series and energy in
+   * jobs.csv (power/sim-power.h). */
+  gboolean power;
+  double  it_int, cooling_int, facility_int;        /* J */
+  double  series_it, series_cooling, series_facility;
 } SimMetrics;
 
 void sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series);
+/* The same, with power columns if @power. */
+void sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series,
+                              gboolean power);
 void sim__metrics_clear (SimMetrics *m);
 /* Integrates @held, the state since the last call, up to @now. */
 void sim__metrics_advance (SimMetrics *m, const SimState *held, SimTime now);

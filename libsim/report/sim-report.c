@@ -33,7 +33,15 @@ sim__format_seconds (SimTime t, char buf[32])
 void
 sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series)
 {
+  sim__metrics_init_power (m, total_gpus, jobs, series, FALSE);
+}
+
+void
+sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series,
+                         gboolean power)
+{
   memset (m, 0, sizeof *m);
+  m->power = power;
   m->total_gpus = total_gpus;
   m->first_submit = -1;
   m->wait = g_array_new (FALSE, FALSE, sizeof (double));
@@ -42,11 +50,16 @@ sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series)
   m->jobs = jobs;
   m->series = series;
   if (jobs != NULL)
-    fputs ("id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,gpus,gpu_milli,"
-           "nodes,preemptions\n", jobs);
+    fputs (power ? "id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,gpus,"
+                   "gpu_milli,nodes,preemptions,energy_kwh\n"
+                 : "id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,gpus,"
+                   "gpu_milli,nodes,preemptions\n", jobs);
   if (series != NULL)
-    fputs ("time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
-           "fragmented_gpus_avg,arrivals,completions,activity\n", series);
+    fputs (power ? "time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
+                   "fragmented_gpus_avg,arrivals,completions,activity,it_power_w,"
+                   "cooling_power_w,facility_power_w,pue\n"
+                 : "time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
+                   "fragmented_gpus_avg,arrivals,completions,activity\n", series);
 }
 
 void
@@ -71,6 +84,12 @@ sim__metrics_advance (SimMetrics *m, const SimState *held, SimTime now)
   m->queue_int += dt * held->queued;
   m->frag_int += dt * held->fragmented;
   m->active_int += dt * MAX (0.0, held->active_gpus);
+  if (m->power)
+    {
+      m->it_int += dt * held->it_power_w;
+      m->cooling_int += dt * held->cooling_power_w;
+      m->facility_int += dt * held->facility_power_w;
+    }
   m->last = now;
 }
 
@@ -103,7 +122,7 @@ sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_n
       char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
       fprintf (m->jobs, "%" G_GUINT64_FORMAT ",", job->spec.id);
       sim__csv_write_field (m->jobs, class_name);
-      fprintf (m->jobs, ",%s,%s,%s,%s,%s,%s,%.6f,%u,%u,%u,%u\n",
+      fprintf (m->jobs, ",%s,%s,%s,%s,%s,%s,%.6f,%u,%u,%u,%u",
                sim__format_seconds (job->spec.submit, b1),
                sim__format_seconds (job->first_start, b2), sim__format_seconds (job->end, b3),
                sim__format_seconds (job->first_start - job->spec.submit, b4),
@@ -111,6 +130,9 @@ sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_n
                sim__format_seconds (job->executed, b6), bsld,
                job->n_gpus > 0 ? job->n_gpus : job->spec.gpus,
                job->spec.gpu_milli, job->n_nodes, job->n_preemptions);
+      if (m->power)
+        fprintf (m->jobs, ",%.6f", job->energy_j / 3.6e6);
+      fputc ('\n', m->jobs);
     }
 }
 
@@ -127,7 +149,7 @@ void
 sim__metrics_sample (SimMetrics *m, const SimState *state, SimTime now)
 {
   char b[32];
-  double dt, since, alloc, queue, frag, active;
+  double dt, since, alloc, queue, frag, active, it, cooling, facility;
 
   if (m->series == NULL)
     return;
@@ -136,18 +158,32 @@ sim__metrics_sample (SimMetrics *m, const SimState *state, SimTime now)
   queue = m->queue_int + since * state->queued;
   frag = m->frag_int + since * state->fragmented;
   active = m->active_int + since * MAX (0.0, state->active_gpus);
+  it = m->it_int + since * state->it_power_w;
+  cooling = m->cooling_int + since * state->cooling_power_w;
+  facility = m->facility_int + since * state->facility_power_w;
   dt = sim_time_to_seconds (now - m->series_last);
   if (dt > 0)
     {
       fprintf (m->series, "%s,%u,%u,%.3f,%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
-               ",%.6f\n",
+               ",%.6f",
                sim__format_seconds (now, b), state->queued, state->running,
                (double) state->allocated_milli / 1000.0,
                m->total_gpus > 0 ? (alloc - m->series_alloc) / dt / m->total_gpus : 0.0,
                (queue - m->series_queue) / dt, (frag - m->series_frag) / dt,
                m->series_arrivals, m->series_completions,
                m->total_gpus > 0 ? (active - m->series_active) / dt / m->total_gpus : 0.0);
+      if (m->power)
+        {
+          double e_it = it - m->series_it;
+          fprintf (m->series, ",%.3f,%.3f,%.3f,%.6f", e_it / dt, (cooling - m->series_cooling) / dt,
+                   (facility - m->series_facility) / dt,
+                   e_it > 0 ? (facility - m->series_facility) / e_it : 0.0);
+        }
+      fputc ('\n', m->series);
     }
+  m->series_it = it;
+  m->series_cooling = cooling;
+  m->series_facility = facility;
   m->series_active = active;
   m->series_last = now;
   m->series_alloc = alloc;
@@ -537,5 +573,19 @@ sim_report_format_text (const SimReport *r)
   g_string_append_printf (s, "fragmentation %.2f GPUs on average (%.2f %% of capacity) free but unable "
                           "to host the head job\n",
                           value_of (r, "fragmented_gpus_mean"), 100 * value_of (r, "fragmentation"));
+  if (find (r, "pue") != NULL)
+    {
+      g_string_append_printf (s, "power         IT %.2f kW on average (peak %.2f kW), cooling %.2f kW, "
+                              "facility %.2f kW (peak %.2f kW), PUE %.3f\n",
+                              value_of (r, "power_it_avg") / 1e3, value_of (r, "power_it_peak") / 1e3,
+                              value_of (r, "power_cooling_avg") / 1e3,
+                              value_of (r, "power_facility_avg") / 1e3,
+                              value_of (r, "power_facility_peak") / 1e3, value_of (r, "pue"));
+      g_string_append_printf (s, "energy        %.4g kWh IT (%.4g kWh GPUs, %.4g kWh charged to jobs), "
+                              "%.4g kWh facility, %.3g kWh per GPU-hour delivered\n",
+                              value_of (r, "energy_it_kwh"), value_of (r, "energy_gpu_kwh"),
+                              value_of (r, "energy_jobs_kwh"), value_of (r, "energy_facility_kwh"),
+                              value_of (r, "energy_per_gpu_hour"));
+    }
   return g_string_free (s, FALSE);
 }

@@ -91,6 +91,9 @@ typedef struct _SimJob {
   guint64     start_pass;   /* the decision pass that last started it */
   double      share;        /* the shared-GPU factor in @speed (1: not slowed by sharing) */
   double      active_gpus;  /* the GPUs it keeps busy now, as counted in the activity metric */
+  double      power_w;      /* the IT power it is charged with now (power/sim-power.h) */
+  double      energy_j;     /* the IT energy it was charged with until power_since, J */
+  SimTime     power_since;
   double      computing;    /* its GPUs x thousandths x the share of its time it computes
                              * (rate / speed), as counted in the compute metric */
 } SimJob;
