@@ -2014,6 +2014,15 @@ task_classes (const SimScenario *sc)
   return classes;
 }
 
+/* For energy-aware placements (SimPolicySetup): whether node N sleeps. */
+static gboolean
+node_asleep (gpointer data, guint n)
+{
+  SimSimulation *self = data;
+
+  return sim__power_is_asleep (self->power, n);
+}
+
 static gboolean
 create_policy (SimSimulation *self, GError **error)
 {
@@ -2044,6 +2053,11 @@ create_policy (SimSimulation *self, GError **error)
   setup.topology = self->topology;
   setup.task_classes = (const SimTaskClass *) (void *) classes->data;
   setup.n_task_classes = classes->len;
+  if (sc->power.enabled && sc->power.sleep_after > 0)
+    {
+      setup.node_asleep = node_asleep;
+      setup.node_asleep_data = self;
+    }
   self->policy = sim_policy_new (sc->queue, sc->placement, &setup, error);
   if (self->policy != NULL)
     return TRUE;
@@ -2100,6 +2114,11 @@ sim__simulation_new_placement (SimSimulation *self, const char *placement, GErro
   setup.topology = self->topology;
   setup.task_classes = (const SimTaskClass *) (void *) classes->data;
   setup.n_task_classes = classes->len;
+  if (self->scenario->power.enabled && self->scenario->power.sleep_after > 0)
+    {
+      setup.node_asleep = node_asleep;
+      setup.node_asleep_data = self;
+    }
   return sim_policy_new ("fifo", placement, &setup, error);
 }
 

@@ -260,6 +260,49 @@ START_TEST (test_consolidate_fraction)
 }
 END_TEST
 
+/* Whether a node is asleep, for the tests: the nodes set in the mask. */
+static gboolean
+asleep_in_mask (gpointer data, guint node)
+{
+  return (GPOINTER_TO_UINT (data) >> node) & 1;
+}
+
+START_TEST (test_consolidate_awake_first)
+{
+  /* Three idle DGX H100 (GPUs 0-7, 8-15, 16-23) and a fourth with 4 GPUs
+   * (24-27); node 0 asleep.  An idle node awake goes before one asleep,
+   * and the largest before smaller ones. */
+  SimPolicySetup setup = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimPolicy) con = NULL;
+  SimCluster *c = sim_cluster_new ();
+
+  add_pool (c, "DGX-H100", 3, 8);
+  add_pool (c, "DGX-H100", 1, 4);
+  setup.node_asleep = asleep_in_mask;
+  setup.node_asleep_data = GUINT_TO_POINTER (1u << 0);
+  con = sim_policy_new ("fifo", "consolidate", &setup, &error);
+  ck_assert_msg (con != NULL, "%s", error ? error->message : "");
+  /* 2 GPUs: node 1, the first awake node of the largest size (the 4-GPU
+   * node would fit them with fewer GPUs idle beside them). */
+  ck_assert_place (con, c, 2, 1000, "8,9");
+  /* 16 GPUs: whole idle nodes, the largest first, an awake one before one
+   * asleep: node 2, then node 0 (asleep, but one node of 8 rather than the
+   * 4-GPU node and a share of another). */
+  ck_assert_place (con, c, 16, 1000, "16,17,18,19,20,21,22,23,0,1,2,3,4,5,6,7");
+  sim_cluster_free (c);
+
+  /* Without the function nobody sleeps: node 0, the lowest, first. */
+  c = sim_cluster_new ();
+  add_pool (c, "DGX-H100", 3, 8);
+  {
+    g_autoptr(SimPolicy) plain = policy ("consolidate");
+    ck_assert_place (plain, c, 2, 1000, "0,1");
+  }
+  sim_cluster_free (c);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------- */
 /* Whole runs. */
 
@@ -847,7 +890,7 @@ START_TEST (test_facility_cap_hand)
                    "ran %.6f s, expected %.6f", sim_time_to_seconds (t.end[1] - t.start[1]),
                    3600 / f);
     ck_assert_double_eq_tol (metric (sim, "facility_limit_lowest_cap"), 75, 1e-4);
-    ck_assert_double_eq_tol (metric (sim, "facility_limit_peak_power"), limit, 1e-3);
+    ck_assert_double_eq_tol (metric (sim, "power_facility_peak"), limit, 1e-3);
     ck_assert_double_eq (metric (sim, "facility_time_over_limit"), 0);
     ck_assert_double_eq_tol (metric (sim, "facility_limit_time"),
                              sim_time_to_seconds (t.end[1] - t.start[1]), 1e-6);
@@ -1158,6 +1201,7 @@ power_policy_suite (void)
   tcase_add_test (tc, test_consolidate_busiest);
   tcase_add_test (tc, test_consolidate_span);
   tcase_add_test (tc, test_consolidate_fraction);
+  tcase_add_test (tc, test_consolidate_awake_first);
   tcase_add_test (tc, test_consolidate_keeps_nodes_idle);
   tcase_add_test (tc, test_consolidate_deterministic);
   suite_add_tcase (s, tc);

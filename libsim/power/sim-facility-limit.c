@@ -34,7 +34,7 @@ typedef struct {
   gboolean       active;       /* FALSE: no limit; reports only */
 
   SimTime        last;         /* integrals up to date until here */
-  double         limited_s, over_s, peak_w;
+  double         limited_s, over_s;
 } Limit;
 
 static inline gboolean
@@ -252,11 +252,10 @@ acc_advance (SimAccumulator *acc, const SimState *held, SimTime now)
   integrate_limited (l, now);
   if (now > from)
     {
-      /* Over by more than rounding: the search keeps the draw at the
-       * limit to about a millionth of a watt per kilowatt. */
+      /* Over by more than rounding (the search keeps the draw at or
+       * under the limit; the power model's peak is power_facility_peak). */
       if (l->active && held->facility_power_w > l->config.max_power_w * (1 + 1e-9))
         l->over_s += sim_time_to_seconds (now - from);
-      l->peak_w = MAX (l->peak_w, held->facility_power_w);
     }
 }
 
@@ -279,7 +278,6 @@ acc_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
   sim__report_add (report, "facility_limit_time_share", end_s > 0 ? 100 * l->limited_s / end_s : 0,
                    "%");
   sim__report_add (report, "facility_time_over_limit", l->over_s, "s");
-  sim__report_add (report, "facility_limit_peak_power", l->peak_w, "W");
   if (l->config.limit_mode == SIM_FACILITY_LIMIT_CAP)
     sim__report_add (report, "facility_limit_lowest_cap", 100 * l->lowest_level, "%");
   else
@@ -330,7 +328,6 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
       l->config = *config;
       l->level = 1;
       l->lowest_level = 1;
-      l->peak_w = idle_facility;
       sim__simulation_add_accumulator (sim, &l->acc);
       return TRUE;
     }
@@ -372,7 +369,6 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
   l->level = 1;
   l->lowest_level = 1;
   l->manager_threshold = sc->power_manager.enabled ? sc->power_manager.threshold : 2;
-  l->peak_w = idle_facility;
   for (guint g = 0; g < n_gpus; g++)
     l->tdp[g] = sim_cluster_get_node (cluster, sim_cluster_get_gpu (cluster, g)->node)
                   ->gpu_model->tdp_w;

@@ -40,13 +40,13 @@
  * does to the draw afterwards shows as time over the limit.
  *
  * The limit is checked against the facility draw as the power model gives
- * it (sim__simulation_get_power()), at every change of state.
+ * it (sim__simulation_get_power()), at every change of state; the power
+ * model reports the peak draw (power_facility_peak).
  *
  * Metrics (summary.json, units in brackets):
  *   facility_limit_time [s] and _share [%]  time the limit acted: GPUs
  *                                           capped by it, or jobs held
  *   facility_time_over_limit [s]            time the draw was over the limit
- *   facility_limit_peak_power [W]           the highest draw held for a while
  *   facility_limit_lowest_cap [%]           cap mode: the lowest cap set, % of TDP
  *   facility_limit_held_starts [starts]     hold mode: starts refused
  * and, with the baseline, against the same run without the limit:
