@@ -1186,6 +1186,46 @@ START_TEST (test_bad_keys)
 }
 END_TEST
 
+/* A mixed cluster at low load with nodes that sleep: where the placement
+ * decides how many nodes stay awake. */
+static const char mixed_sleep_scenario[] =
+  "[scenario]\nname = consolidate\nseed = 1\nhorizon = 7d\n"
+  "[pool big]\nmodel = DGX-A100\ncount = 16\n"
+  "[pool small]\nmodel = DGX-A100\ngpus_per_node = 4\ncount = 16\n"
+  "[workload]\nsource = synthetic\nrate = 6/h\n"
+  "[class training]\nshare = 0.3\ngpus = 4:0.5, 8:0.5\n"
+  "duration = lognormal(median=2h, sigma=0.9)\nactivity = 0.95\n"
+  "[class inference]\nshare = 0.3\ngpus = 1:0.6, 2:0.4\n"
+  "duration = lognormal(median=8h, sigma=0.5)\nactivity = 0.3\n"
+  "[class notebook]\nshare = 0.4\ngpus = 1\nduration = lognormal(median=3h, sigma=0.7)\n"
+  "activity = 0.1\n"
+  "[policy]\nqueue = fifo\nplacement = first-fit\n"
+  "[power]\nsleep_after = 15min\nwake_time = 2min\n";
+
+START_TEST (test_consolidate_energy)
+{
+  /* The facility energy over seeds 1-3 (the power model's own integral):
+   * consolidate draws less than first-fit and far less than best-fit,
+   * which wakes the smallest idle node (sim-placement-consolidate.c). */
+  const char *placements[] = { "first-fit", "best-fit", "consolidate" };
+  double total[3] = { 0, 0, 0 };
+
+  for (guint p = 0; p < 3; p++)
+    for (guint seed = 1; seed <= 3; seed++)
+      {
+        g_autofree char *set_p = g_strdup_printf ("policy.placement=%s", placements[p]);
+        g_autofree char *set_s = g_strdup_printf ("scenario.seed=%u", seed);
+        const char *o[] = { set_p, set_s, NULL };
+        g_autoptr(SimSimulation) sim = policy_sim (mixed_sleep_scenario, o);
+        run_ok (sim);
+        total[p] += metric (sim, "energy_facility_kwh");
+      }
+  ck_assert_msg (total[2] < total[0] && total[2] < 0.85 * total[1],
+                 "kWh: first-fit %.1f, best-fit %.1f, consolidate %.1f", total[0], total[1],
+                 total[2]);
+}
+END_TEST
+
 static Suite *
 power_policy_suite (void)
 {
@@ -1204,6 +1244,7 @@ power_policy_suite (void)
   tcase_add_test (tc, test_consolidate_awake_first);
   tcase_add_test (tc, test_consolidate_keeps_nodes_idle);
   tcase_add_test (tc, test_consolidate_deterministic);
+  tcase_add_test (tc, test_consolidate_energy);
   suite_add_tcase (s, tc);
   tcase_set_timeout (pm, 120);
   tcase_add_test (pm, test_manager_hand);
