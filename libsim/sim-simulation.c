@@ -869,8 +869,6 @@ gpu_sharing_mode (SimSimulation *self, guint gpu)
   return self->scenario->sharing.mode;
 }
 
-/* The factor sharing puts into a running job's speed: min(1, C / a) on a
- * MIG instance, min(1, K / D) on a time-shared GPU, 1 otherwise. */
 /* The speed s of JOB's work at its GPUs' clocks, against full clocks:
  * the slowest of its GPUs sets the pace (power/sim-power.h). */
 static double
@@ -886,9 +884,11 @@ cap_speed (SimSimulation *self, const SimJob *job)
   return s;
 }
 
-/* The factor sharing and power caps put into a running job's speed: a
- * capped or clock-limited GPU of speed s is, for the job, as a MIG
- * instance of capacity s (power/sim-power.h). */
+/* The factor sharing and power caps put into a running job's speed:
+ * min(1, C s / a) on a MIG instance, min(1, K s / D) on a time-shared GPU,
+ * min(1, s / a) otherwise, s being its GPUs' speed at their clocks (a
+ * capped or clock-limited GPU is, for the job, as a MIG instance of
+ * capacity s: power/sim-power.h). */
 static double
 share_speed (SimSimulation *self, const SimJob *job)
 {
@@ -1176,12 +1176,13 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   job->start = now;
   if (job->first_start < 0)
     job->first_start = now;
-  /* Its GPUs' speed, its scaling on their count and its share of a
-   * shared GPU: one product, the speed every rate of the job is measured
-   * against (a change of share rescales it: share_refresh()). */
+  /* Its nodes wake if asleep; it holds its GPUs for their power. */
   wake = wake_nodes (self, placement);
   power_busy (self, job, 0, 1);
   power_node_load (self, job);
+  /* Its GPUs' speed, its scaling on their count and its share of a
+   * shared GPU: one product, the speed every rate of the job is measured
+   * against (a change of share rescales it: share_refresh()). */
   share_join (self, job, 1);
   job->share = share_speed (self, job);
   job->speed = gpu_speed (self, job) * scaling_factor (self, job) * job->share;
@@ -1395,7 +1396,7 @@ on_timer (SimEngine *engine, const SimEvent *ev, gpointer data)
   t->id = 0;
   t->next_free = self->free_timer;
   self->free_timer = slot + 1;
-  if (run_is_over (self))
+  if (run_is_over (self) && self->scenario->horizon == SIM_TIME_NEVER)
     return;
   tick (self, ev->time);
   func (self, ev->time, user_data);
@@ -2179,6 +2180,26 @@ setup_power (SimSimulation *self, GError **error)
 {
   const SimScenario *sc = self->scenario;
 
+  /* A cap at or below a GPU's idle power cannot be met. */
+  for (guint p = 0; p < sim_cluster_get_n_pools (self->cluster); p++)
+    {
+      const SimGpuModel *gpu = sim_cluster_get_pool (self->cluster, p)->gpu_model;
+      const char *key = sc->power.gpu_cap_w > 0 && sc->power.gpu_cap_w <= gpu->idle_w
+                          ? "gpu_cap"
+                        : sc->power.gpu_cap_share > 0 &&
+                          sc->power.gpu_cap_share * gpu->tdp_w <= gpu->idle_w
+                          ? "gpu_cap_share" : NULL;
+      if (key != NULL)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "a cap of %g W on %s: expected more than its idle power, %g W",
+                       strcmp (key, "gpu_cap") == 0 ? sc->power.gpu_cap_w
+                                                    : sc->power.gpu_cap_share * gpu->tdp_w,
+                       gpu->name, gpu->idle_w);
+          sim__scenario_locate (sc, "power", key, error);
+          return FALSE;
+        }
+    }
   self->power = sim__power_new (self->cluster, &sc->power, error);
   if (self->power == NULL)
     {

@@ -336,14 +336,31 @@ gboolean sim__simulation_get_power (SimSimulation *self, double *it_w, double *f
  * time @now.  A watch may call sim__simulation_set_gpu_cap() and add
  * timers; it is not called again for the changes it makes itself. */
 typedef void (*SimPowerWatchFunc) (SimSimulation *self, SimTime now, gpointer user_data);
+/**
+ * sim__simulation_add_power_watch: (skip)
+ * @self: a simulation
+ * @func: called after every change of state
+ * @user_data: passed to @func
+ */
 void     sim__simulation_add_power_watch (SimSimulation *self, SimPowerWatchFunc func,
                                           gpointer user_data);
 
 /* A timer: @func is called at simulated time @when (not before now), as
  * an event of its own, after the accumulators were brought up to @when;
  * the state is noted (and the watches called) after it returns.  Returns
- * an id for sim__simulation_cancel_timer(), or 0 if @when is past. */
+ * an id for sim__simulation_cancel_timer(), or 0 if @when is past.  Without
+ * a horizon, a timer due once no job runs, waits or is still to come does
+ * not fire: the run is over. */
 typedef void (*SimTimerFunc) (SimSimulation *self, SimTime now, gpointer user_data);
+/**
+ * sim__simulation_add_timer: (skip)
+ * @self: a simulation
+ * @when: when @func is called
+ * @func: the timer's function
+ * @user_data: passed to @func
+ *
+ * Returns: the timer's id, or 0.
+ */
 guint64  sim__simulation_add_timer (SimSimulation *self, SimTime when, SimTimerFunc func,
                                     gpointer user_data);
 /* Cancels a pending timer; FALSE if it already fired or was cancelled. */

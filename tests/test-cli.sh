@@ -902,6 +902,46 @@ printf 'vc,node num\n6214e9,64\n6214e9,2\n' >"$tmp/vcs.csv"
 expect 1 validate "$tmp/vcs.ini" --set "pool philly.gpus_per_node=8" --set "pool philly.from=philly-vcs:$tmp/vcs.csv"
 contains "$tmp/stderr" "vcs.csv:3:1: vc: \"6214e9\" is listed twice" "a VC listed twice"
 
+# ---- power and cooling --------------------------------------------------------
+
+POWER="$SIM_TOP_SRCDIR/scenarios/power-air.ini"
+expect 0 run "$POWER" --set scenario.horizon=1d -o "$tmp/power"
+contains "$tmp/stdout" "PUE" "gpusim run with [power]: the power line"
+head -n 1 "$tmp/power/timeseries.csv" | grep -q ',it_power_w,cooling_power_w,facility_power_w,pue$' ||
+    fail "timeseries.csv has no power columns"
+head -n 1 "$tmp/power/jobs.csv" | grep -q ',energy_kwh$' || fail "jobs.csv has no energy column"
+"$PYTHON" - "$tmp/power" <<'PYEOF' || fail "energy_jobs_kwh is not the sum of jobs.csv's energy_kwh"
+import csv, json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))["metrics"]
+rows = list(csv.DictReader(open(d + "/jobs.csv")))
+finished = sum(float(r["energy_kwh"]) for r in rows)
+assert s["pue"]["unit"] == "ratio" and 1.0 < s["pue"]["value"] < 2.0, s["pue"]
+assert s["energy_facility_kwh"]["unit"] == "kWh"
+# Jobs still running at the end are charged too, so the sum of the rows is at most the total.
+assert 0 < finished <= s["energy_jobs_kwh"]["value"] * (1 + 1e-9), (finished, s["energy_jobs_kwh"])
+PYEOF
+expect 0 run "$POWER" --set scenario.horizon=1d -o "$tmp/power2"
+for f in summary.json jobs.csv timeseries.csv; do
+    cmp -s "$tmp/power/$f" "$tmp/power2/$f" || fail "two runs with [power] differ in $f"
+done
+expect 0 models show liquid
+contains "$tmp/stdout" "liquid: 0.75 of the heat" "gpusim models show a cooling model"
+expect 0 compare "$POWER" --set scenario.horizon=1d --seeds 1 --metric pue --metric economizer_hours
+contains "$tmp/stdout" "pue (ratio)" "gpusim compare --metric pue"
+expect 1 run "$POWER" --set power.gpu_cap=5W
+contains "$tmp/stderr" "idle" "gpusim run with a cap below idle"
+expect 1 run "$POWER" --set cooling.type=oil
+contains "$tmp/stderr" "cooling.type: no cooling model \"oil\"" "gpusim run with an unknown cooling type"
+printf '[scenario]\nname = w\nhorizon = 2h\n[pool a]\nmodel = DGX-A100\ncount = 1\n[workload]\nsource = synthetic\nrate = 1/h\njobs = 2\ngpus = 8\nduration = constant(1h)\n[power]\n[cooling]\noutdoor_csv = weather.csv\n' >"$tmp/weather.ini"
+printf 'time_s,temperature_c\n0,20\n1h,hot\n' >"$tmp/weather.csv"
+expect 1 run "$tmp/weather.ini"
+contains "$tmp/stderr" "weather.csv:3: " "gpusim run with a bad weather CSV row"
+printf 'time_s,temperature_c\n0,20\n1h,5\n' >"$tmp/weather.csv"
+expect 0 run "$tmp/weather.ini" --json
+"$PYTHON" -c 'import json,sys; m = json.load(sys.stdin)["metrics"]; assert m["economizer_hours"]["value"] == 1.0, m["economizer_hours"]' <"$tmp/stdout" ||
+    fail "the weather CSV's hour below the economizer threshold"
+
 # ---- power policies ---------------------------------------------------------
 
 # The cap manager, the facility limit and consolidation from the command

@@ -10,7 +10,10 @@ built-in placement reproduces that built-in exactly; the Python example
 runs; a latency key set from Python (a [fabric] transport latency) lengthens
 a communicating job by what it costs per iteration, and the bundled
 Ethernet-versus-InfiniBand scenario compares its latency-only variant;
-the activity metric (gpu_activity) reads apart from allocation.
+the activity metric (gpu_activity) reads apart from allocation; the power
+model, turned on with --set, draws on the GPUs what their activity says,
+MIG slices their share of the SMs, and its figures reach report[...] with
+their units.
 
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
@@ -397,6 +400,40 @@ class SharingTests(unittest.TestCase):
             gpusim.run(self.MIG, set={"class inference.activity": "1.5"})
         self.assertIn("activity", str(caught.exception))
         self.assertIn("at most 1", str(caught.exception))
+
+
+class PowerTests(unittest.TestCase):
+    """The GPUs of the MIG inference scenario draw, over the run, their
+    idle power (50 W for an A100) plus 350 W times their busy GPU-seconds
+    times the jobs' power intensity (0.3 memory-bound at half power: 0.85),
+    whole GPUs or MIG slices alike (a slice is busy for its share of the
+    SMs, 14 of 108 for 1g.5gb)."""
+
+    MIG = os.path.join(TOP_SRCDIR, "scenarios", "mig-inference.ini")
+
+    def test_gpu_energy_follows_activity(self):
+        for mig in (None, "1g.5gb", "3g.20gb"):
+            settings = {"power.enable": "true"}
+            if mig:
+                settings["class inference.mig"] = mig
+            report = gpusim.run(self.MIG, set=settings)
+            self.assertEqual(report.metrics["energy_gpu_kwh"][1], "kWh")
+            self.assertEqual(report.metrics["power_it_avg"][1], "W")
+            joules = (8 * 50 * report["simulated_time"]
+                      + 350 * 0.85 * report["active_gpu_seconds"])
+            self.assertAlmostEqual(report["energy_gpu_kwh"] * 3.6e6, joules,
+                                   delta=1e-9 * joules)
+            self.assertGreater(report["pue"], 1.0)
+
+    def test_cooling_through_overrides(self):
+        air = gpusim.run(self.MIG, set={"power.enable": "true", "cooling.type": "air"})
+        immersed = gpusim.run(self.MIG, set={"power.enable": "true",
+                                             "cooling.type": "immersion"})
+        self.assertLess(immersed["energy_cooling_kwh"], air["energy_cooling_kwh"])
+        self.assertLess(immersed["pue"], air["pue"])
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.run(self.MIG, set={"power.enable": "true", "cooling.type": "oil"})
+        self.assertIn("no cooling model", str(caught.exception))
 
 
 class TraceTests(unittest.TestCase):

@@ -184,6 +184,35 @@ print_network_tables (const SimCatalogue *catalogue)
 }
 
 static void
+print_cooling_table (const SimCatalogue *catalogue)
+{
+  g_autoptr(GPtrArray) coolings = sim_catalogue_get_coolings (catalogue);
+  Table ct = { 6, "llrrrl", g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev) };
+
+  table_add (&ct, g_strsplit ("COOLING|TYPE|LIQUID SHARE|CHILLER COP|PUE RANGE|DESCRIPTION",
+                              "|", -1));
+  for (guint i = 0; i < coolings->len; i++)
+    {
+      const SimCoolingModel *c = coolings->pdata[i];
+      char **row = g_new0 (char *, 7);
+
+      row[0] = g_strdup (c->name);
+      row[1] = g_strdup (c->type);
+      row[2] = g_strdup_printf ("%.0f %%", 100 * c->liquid_share);
+      row[3] = g_strdup_printf ("%.3g", c->chiller_cop);
+      row[4] = g_strdup_printf ("%.2f-%.2f", c->pue_low, c->pue_high);
+      row[5] = g_strdup (c->description ? c->description : "-");
+      table_add (&ct, row);
+    }
+  if (coolings->len > 0)
+    {
+      g_print ("\n");
+      table_print (&ct);
+    }
+  g_ptr_array_unref (ct.rows);
+}
+
+static void
 print_tables (const SimCatalogue *catalogue)
 {
   g_autoptr(GPtrArray) gpus = sim_catalogue_get_gpus (catalogue);
@@ -240,6 +269,7 @@ print_tables (const SimCatalogue *catalogue)
   g_ptr_array_unref (gt.rows);
   g_ptr_array_unref (nt.rows);
   print_network_tables (catalogue);
+      print_cooling_table (catalogue);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1743,6 +1743,7 @@ sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError 
   const SimNodeModel *node;
   const SimLinkModel *link;
   const SimSwitchModel *sw;
+  const SimCoolingModel *cooling;
   GString *s;
 
   g_return_val_if_fail (catalogue != NULL, NULL);
@@ -1752,7 +1753,8 @@ sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError 
   node = sim_catalogue_lookup_node (catalogue, name);
   link = sim_catalogue_lookup_link (catalogue, name);
   sw = sim_catalogue_lookup_switch (catalogue, name);
-  if (gpu == NULL && node == NULL && link == NULL && sw == NULL)
+  cooling = sim_catalogue_lookup_cooling (catalogue, name);
+  if (gpu == NULL && node == NULL && link == NULL && sw == NULL && cooling == NULL)
     {
       const char *guess = sim_catalogue_suggest (catalogue, name);
       if (guess == NULL)
@@ -1789,6 +1791,30 @@ sim_catalogue_describe (const SimCatalogue *catalogue, const char *name, GError 
       if (s->len > 0)
         g_string_append_c (s, '\n');
       describe_switch (s, sw);
+    }
+  if (cooling != NULL)
+    {
+      if (s->len > 0)
+        g_string_append_c (s, '\n');
+      g_string_append_printf (s, "%s (cooling, %s)\n", cooling->name, cooling->type);
+      line_text (s, "description", cooling->description);
+      line_text (s, "source file", cooling->source_file);
+      g_string_append_printf (s, "  CRAH fans: %g W per W of heat by air\n", cooling->crah_fan);
+      g_string_append_printf (s, "  chillers: COP %g at %g C outdoors (at most %g), water at "
+                              "%g C, %g K approach\n", cooling->chiller_cop,
+                              cooling->rated_outdoor_c, cooling->cop_max, cooling->supply_c,
+                              cooling->approach_k);
+      if (cooling->economizer_c > -273)
+        g_string_append_printf (s, "  economizer: below %g C\n", cooling->economizer_c);
+      g_string_append_printf (s, "  pumps and towers: %g W per W of chilled heat\n",
+                              cooling->heat_rejection);
+      g_string_append_printf (s, "  liquid: %g of the heat, pumps %g W and dry coolers %g W "
+                              "per W of it\n", cooling->liquid_share, cooling->liquid_pumps,
+                              cooling->dry_cooler);
+      g_string_append_printf (s, "  server fans left: %g; other loads: %g W per W of IT\n",
+                              cooling->server_fans, cooling->misc);
+      g_string_append_printf (s, "  published PUE range: %g-%g\n", cooling->pue_low,
+                              cooling->pue_high);
     }
   return g_string_free (s, FALSE);
 }

@@ -47,10 +47,12 @@
  * slower GPU keeps up: like a MIG instance of capacity s, it progresses at
  * min(1, s / a) and keeps it busy min(1, a / s) of the time.
  *
- * Check against measurement: for an A100 capped at 250 W out of 400 W
- * (k = 3, P_idle = 50 W), f = 0.82, so compute-bound training slows by
- * 22 % and half memory-bound work by 11 %; see models/SOURCES.md D for
- * the published measurements this is compared with (tests/check-power.c).
+ * For an A100 capped at 250 W out of 400 W (k = 3, P_idle = 50 W),
+ * f = 0.83: compute-bound work slows by 20 %, half memory-bound work by
+ * 10 %, and typical training (0.57 memory-bound) by 9 % while its node uses
+ * 18 % less energy for the same work, against the 15 % less energy for a
+ * marginal slowdown McDonald et al. measured (models/SOURCES.md D "Power
+ * caps and clocks"; tests/check-power.c).
  *
  * Node.  A node adds to its GPUs its CPUs (idle to maximum following the
  * node's load: the larger of its GPUs allocated and its CPU reserved), its
