@@ -1086,6 +1086,34 @@ START_TEST (test_held_start)
 }
 END_TEST
 
+START_TEST (test_both_policies)
+{
+  /* The manager and the limit together, nodes asleep when idle: each
+   * one's baseline is the run with the other alone, made here by the
+   * test, and neither baseline runs baselines of its own. */
+  g_autofree char *text = loaded_text ("[facility]\nmax_power = 14kW\n[power_manager]\n");
+  const char *on[] = { "power.sleep_after=15min", "power.wake_time=1min", NULL };
+  const char *mgr_only[] = { "power.sleep_after=15min", "power.wake_time=1min",
+                             "facility.max_power=none", NULL };
+  const char *fac_only[] = { "power.sleep_after=15min", "power.wake_time=1min",
+                             "power_manager.enable=false", NULL };
+  g_autoptr(SimSimulation) both = policy_sim (text, on);
+  g_autoptr(SimSimulation) m = policy_sim (text, mgr_only);
+  g_autoptr(SimSimulation) f = policy_sim (text, fac_only);
+
+  run_ok (both);
+  run_ok (m);
+  run_ok (f);
+  ck_assert_double_eq_tol (metric (both, "facility_limit_baseline_energy"),
+                           metric (m, "energy_facility_kwh"), 1e-9);
+  ck_assert_double_eq_tol (metric (both, "power_manager_baseline_energy"),
+                           metric (f, "energy_facility_kwh"), 1e-9);
+  ck_assert_double_eq_tol (metric (both, "facility_limit_jct_change"),
+                           metric (both, "jct_mean") - metric (m, "jct_mean"), 1e-9);
+  ck_assert_double_eq (metric (both, "facility_time_over_limit"), 0);
+}
+END_TEST
+
 /* A scenario with the manager and a limit, and LINE ("key = value") in
  * [SECTION] (power_manager or facility), where the error must point. */
 static char *
@@ -1259,6 +1287,7 @@ power_policy_suite (void)
   tcase_add_test (fl, test_facility_never_exceeded);
   tcase_add_test (fl, test_facility_keys);
   tcase_add_test (fl, test_held_start);
+  tcase_add_test (fl, test_both_policies);
   suite_add_tcase (s, fl);
   return s;
 }

@@ -12,6 +12,7 @@
 
 #define CAPS_KEY "sim-power-caps"
 #define POLICY_KEY "sim-power-policy-own-policy"
+#define BASELINE_KEY "sim-power-policy-baseline-run"
 
 struct _SimPowerCaps {
   SimSimulation *sim;     /* (not owned: the caps live as long as it) */
@@ -189,6 +190,8 @@ sim__power_policies_attach (SimSimulation *sim, guint off, GError **error)
   /* The policy the simulation made from the scenario: a baseline run can
    * only reproduce that one. */
   g_object_set_data (G_OBJECT (sim), POLICY_KEY, sim_simulation_get_policy (sim));
+  if (off & SIM_POWER_POLICY_BASELINE)
+    g_object_set_data (G_OBJECT (sim), BASELINE_KEY, GINT_TO_POINTER (1));
   if (!show_manager && !show_facility)
     return TRUE;
   if (!sc->power.enabled)
@@ -215,10 +218,11 @@ sim__power_policy_run_baseline (SimSimulation *sim, guint off, SimPolicyOutcome 
 {
   g_autoptr(SimSimulation) base = NULL;
 
-  if (sim_simulation_get_policy (sim) != g_object_get_data (G_OBJECT (sim), POLICY_KEY))
+  if (sim_simulation_get_policy (sim) != g_object_get_data (G_OBJECT (sim), POLICY_KEY) ||
+      g_object_get_data (G_OBJECT (sim), BASELINE_KEY) != NULL)
     return FALSE;
-  base = sim__simulation_new_without_power_policies (sim_simulation_get_scenario (sim), off,
-                                                     error);
+  base = sim__simulation_new_without_power_policies (sim_simulation_get_scenario (sim),
+                                                     off | SIM_POWER_POLICY_BASELINE, error);
   if (base == NULL)
     return FALSE;
   if (g_object_get_data (G_OBJECT (base), METER_KEY) == NULL)

@@ -31,10 +31,15 @@
 
 G_BEGIN_DECLS
 
-/* Which policies: for sim__power_policies_attach()'s mask of those left off. */
+/* Which policies: for sim__power_policies_attach()'s mask of those left
+ * off.  SIM_POWER_POLICY_BASELINE marks a baseline run, whose policies do
+ * not run baselines of their own (with both policies on, each one's
+ * baseline has the other on, which would otherwise run its own, and so
+ * on without end). */
 typedef enum {
   SIM_POWER_POLICY_MANAGER = 1 << 0,
   SIM_POWER_POLICY_FACILITY = 1 << 1,
+  SIM_POWER_POLICY_BASELINE = 1 << 2,
 } SimPowerPolicyKind;
 
 /* Who asks for a cap. */
@@ -88,7 +93,7 @@ void sim__power_policy_outcome (SimSimulation *sim, const SimReport *report,
  * end, without output, and gives its outcome.  FALSE with @error set if
  * that run fails; FALSE without error when @sim's policy is not the
  * scenario's own (set by sim_simulation_set_policy()), which the baseline
- * could not reproduce. */
+ * could not reproduce, or when @sim is itself a baseline run. */
 gboolean sim__power_policy_run_baseline (SimSimulation *sim, guint off, SimPolicyOutcome *out,
                                          GError **error);
 
