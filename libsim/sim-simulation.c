@@ -1406,29 +1406,34 @@ on_timer (SimEngine *engine, const SimEvent *ev, gpointer data)
 /* After GPU G's clock changed: the jobs on it move to their new speed
  * exactly (progress up to date, completions rescheduled), in start order. */
 static void
+job_clock_refresh (SimSimulation *self, SimJob *job, SimTime now)
+{
+  double share = share_speed (self, job);
+
+  if (share != job->share)
+    {
+      update_progress (job, now);
+      job->speed = job->speed / job->share * share;
+      job->share = share;
+      job->rate = job->comm_state != NULL ? sim__job_comm_rate (self->comm, job) : job->speed;
+      account_computing (self, job);
+      job->version++;
+      schedule_completion (self, job, now);
+    }
+  account_activity (self, job);
+}
+
+static void
 clock_refresh (SimSimulation *self, guint g, SimTime now)
 {
   for (GList *l = self->running.head; l != NULL; l = l->next)
     {
       SimJob *job = l->data;
       gboolean on = FALSE;
-      double share;
       for (guint i = 0; i < job->n_gpus && !on; i++)
         on = job->gpus[i] == g;
-      if (!on)
-        continue;
-      share = share_speed (self, job);
-      if (share != job->share)
-        {
-          update_progress (job, now);
-          job->speed = job->speed / job->share * share;
-          job->share = share;
-          job->rate = job->comm_state != NULL ? sim__job_comm_rate (self->comm, job) : job->speed;
-          account_computing (self, job);
-          job->version++;
-          schedule_completion (self, job, now);
-        }
-      account_activity (self, job);
+      if (on)
+        job_clock_refresh (self, job, now);
     }
 }
 
@@ -2864,6 +2869,52 @@ sim__simulation_set_gpu_cap (SimSimulation *self, guint gpu, double cap_w, GErro
   if (!live)
     return TRUE;
   clock_refresh (self, gpu, now);
+  note_state (self);
+  return TRUE;
+}
+
+gboolean
+sim__simulation_set_gpu_caps (SimSimulation *self, const double *caps_w, GError **error)
+{
+  guint n;
+  SimTime now;
+  gboolean live, any = FALSE;
+  g_autofree double *before = NULL;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self) && caps_w != NULL, FALSE);
+  n = sim_cluster_get_n_gpus (self->cluster);
+  now = sim_engine_now (self->engine);
+  live = self->started && !self->finished;
+  before = g_new (double, MAX (n, 1));
+  for (guint g = 0; g < n; g++)
+    {
+      before[g] = sim__power_get_cap (self->power, g);
+      any |= before[g] != caps_w[g];
+    }
+  if (!any)
+    return TRUE;
+  if (live)
+    tick (self, now);
+  for (guint g = 0; g < n; g++)
+    if (before[g] != caps_w[g] && !sim__power_set_cap (self->power, g, caps_w[g], error))
+      {
+        /* All or nothing: the caps set so far go back. */
+        for (guint k = 0; k < g; k++)
+          sim__power_set_cap (self->power, k, before[k], NULL);
+        return FALSE;
+      }
+  if (!live)
+    return TRUE;
+  /* Each job on a GPU whose cap changed moves to its new speed once. */
+  for (GList *l = self->running.head; l != NULL; l = l->next)
+    {
+      SimJob *job = l->data;
+      gboolean on = FALSE;
+      for (guint i = 0; i < job->n_gpus && !on; i++)
+        on = before[job->gpus[i]] != caps_w[job->gpus[i]];
+      if (on)
+        job_clock_refresh (self, job, now);
+    }
   note_state (self);
   return TRUE;
 }

@@ -370,6 +370,17 @@ gboolean sim__simulation_cancel_timer (SimSimulation *self, guint64 timer);
 /* For the power policies (power/sim-power-policy.h).                       */
 
 /**
+ * sim__simulation_set_gpu_caps: (skip)
+ *
+ * Sets every GPU's cap at once (@caps_w: one per GPU of the cluster, W, 0
+ * for none), as sim__simulation_set_gpu_cap() would one by one, but with
+ * each job on a GPU whose cap changed moved to its new speed once, and
+ * the state noted once: O(GPUs + the running jobs' GPUs).  All or
+ * nothing: on an error (that function's), no cap has changed.
+ */
+gboolean sim__simulation_set_gpu_caps (SimSimulation *self, const double *caps_w, GError **error);
+
+/**
  * sim__simulation_new_without_power_policies: (skip)
  *
  * A simulation of @scenario with the power policies in @off (a mask of

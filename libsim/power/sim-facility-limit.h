@@ -17,13 +17,15 @@
  * x for every GPU (a cluster of several GPU models is capped at the same
  * share of each one's TDP; x = 1 is no cap).  The facility's draw F(x)
  * grows with x, so the highest x with F(x) <= max_power is found by
- * bisection, each F(x) read off the power model with every GPU's cap set
- * to x (what-if: the model is put back, and nothing else moves), to 1e-7
- * of the TDP; the caps are then set for real, the jobs move to their new
+ * regula falsi on a bracket, each F(x) read off the power model with every
+ * GPU's cap set to x (what-if: the model is put back, and nothing else
+ * moves), to a milliwatt under the limit or 1e-7 of the TDP; the caps are
+ * then set for real, the jobs move to their new
  * speeds, and if the draw read then is still over (light jobs keep a
  * slower GPU busier) the search starts again from there.  This runs after
- * every change of state while the limit binds (or while x < 1, to lift the
- * caps when the draw falls), at O(GPUs x 25) per change: a closed form
+ * every change of state that moved the draw while the limit binds (or
+ * while x < 1, to lift the caps when the draw falls), at O(GPUs) per
+ * what-if and a handful of what-ifs per change: a closed form
  * would have to repeat the node and cooling models the power model
  * already has, and would drift from them.  When even min_cap cannot keep
  * the facility under the limit, GPUs stay at min_cap and the time over is

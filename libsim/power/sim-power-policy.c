@@ -9,6 +9,7 @@
 #include "sim-error.h"
 
 #include <math.h>
+#include <string.h>
 
 #define CAPS_KEY "sim-power-caps"
 #define POLICY_KEY "sim-power-policy-own-policy"
@@ -79,6 +80,24 @@ sim__power_caps_set (SimPowerCaps *caps, guint gpu, SimCapSource source, double 
   if (after == before)
     return TRUE;
   return sim__simulation_set_gpu_cap (caps->sim, gpu, after, error);
+}
+
+gboolean
+sim__power_caps_set_all (SimPowerCaps *caps, SimCapSource source, const double *cap_w,
+                         GError **error)
+{
+  g_autofree double *effective = g_new (double, MAX (caps->n_gpus, 1));
+  g_autofree double *old = g_memdup2 (caps->source[source], MAX (caps->n_gpus, 1) * sizeof (double));
+
+  for (guint g = 0; g < caps->n_gpus; g++)
+    {
+      caps->source[source][g] = cap_w[g];
+      effective[g] = lowest (caps->base[g], caps->source[0][g], caps->source[1][g]);
+    }
+  if (sim__simulation_set_gpu_caps (caps->sim, effective, error))
+    return TRUE;
+  memcpy (caps->source[source], old, MAX (caps->n_gpus, 1) * sizeof (double));
+  return FALSE;
 }
 
 double

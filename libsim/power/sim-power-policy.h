@@ -59,6 +59,12 @@ SimPowerCaps *sim__power_caps_get (SimSimulation *sim);
 gboolean sim__power_caps_set (SimPowerCaps *caps, guint gpu, SimCapSource source, double cap_w,
                               GError **error);
 
+/* Sets @source's caps on every GPU (@cap_w: one per GPU, W, 0: none) and
+ * applies the lowest of the three where that changed, in one
+ * sim__simulation_set_gpu_caps(). */
+gboolean sim__power_caps_set_all (SimPowerCaps *caps, SimCapSource source, const double *cap_w,
+                                  GError **error);
+
 /* @source's cap on @gpu, W; 0: none. */
 double sim__power_caps_get_source (const SimPowerCaps *caps, guint gpu, SimCapSource source);
 
