@@ -938,33 +938,28 @@ power_busy (SimSimulation *self, const SimJob *job, double delta, int tenants)
                                           self->scenario->power.memory_power);
 
   for (guint i = 0; i < job->n_gpus; i++)
-    sim__power_add_busy (self->power, job->gpus[i], each, intensity, tenants);
+    sim__power_add_busy (self->power, job->gpus[i], each, intensity, tenants,
+                         job->spec.gpu_milli);
 }
 
-/* The load of the nodes JOB is on, for their CPUs' power: the larger of
- * the share of their GPUs allocated and of their CPU reserved. */
+/* The CPU reserved on the nodes JOB is on (a job with a CPU request), for
+ * their CPUs' power (the GPUs held count in sim__power_add_busy()). */
 static void
 power_node_load (SimSimulation *self, const SimJob *job)
 {
   guint last = G_MAXUINT;
 
-  if (!self->scenario->power.enabled)
+  if (!self->scenario->power.enabled || job->spec.cpu_milli == 0)
     return;
   for (guint i = 0; i < job->n_gpus; i++)
     {
       guint n = sim_cluster_get_gpu (self->cluster, job->gpus[i])->node;
       const SimNode *node = sim_cluster_get_node (self->cluster, n);
-      guint64 milli = 0;
-      double load;
-      if (n == last)
+      if (n == last || node->cpu_milli == 0)
         continue;
       last = n;
-      for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
-        milli += sim_cluster_get_gpu (self->cluster, g)->used_milli;
-      load = node->n_gpus > 0 ? milli / (node->n_gpus * (double) SIM_GPU_WHOLE) : 0;
-      if (node->cpu_milli > 0)
-        load = MAX (load, (node->cpu_milli - node->free_cpu_milli) / (double) node->cpu_milli);
-      sim__power_set_node_load (self->power, n, load);
+      sim__power_set_cpu_load (self->power, n, (node->cpu_milli - node->free_cpu_milli) /
+                                                 (double) node->cpu_milli);
     }
 }
 

@@ -312,8 +312,9 @@ gboolean sim__simulation_check_state (SimSimulation *self, GError **error);
 /* Caps GPU @gpu at @cap_w W (0: no cap) from now: the accumulators are
  * first brought up to now, then the jobs on the GPU move to their new
  * speed (progress up to date, completions rescheduled) and the state is
- * noted.  Errors: SIM_ERROR_INVALID for a GPU the cluster does not have or
- * a cap at or below the GPU's idle power (or negative). */
+ * noted.  Errors: SIM_ERROR_INVALID for a GPU the cluster does not have, a
+ * cap at or below the GPU's idle power (or negative), or a GPU whose model
+ * has no idle power and TDP in the catalogue. */
 gboolean sim__simulation_set_gpu_cap (SimSimulation *self, guint gpu, double cap_w,
                                       GError **error);
 /* GPU @gpu's cap, W; 0: none. */

@@ -194,7 +194,7 @@ START_TEST (test_seam_cap_midway)
   ck_assert_double_eq (seam.activity, 1.0);
   ck_assert_double_eq_tol (seam.gpu_w, H100_MAX, 1e-9);
   ck_assert (seam.have_power);
-  ck_assert (seam.node_w > 8 * H100_MAX && seam.it_w >= seam.node_w);
+  ck_assert (seam.node_w > 8 * H100_MAX && seam.it_w >= seam.node_w * (1 - 1e-12));
   ck_assert (seam.facility_w >= seam.it_w);
   ck_assert_uint_gt (seam.watched, 2);
   /* After the run, nothing holds the GPUs. */
@@ -234,6 +234,20 @@ START_TEST (test_seam_errors)
   ck_assert (!sim__simulation_set_gpu_cap (sim, 8, 300, &error));
   ck_assert (strstr (error->message, "GPU 8") != NULL);
   g_clear_error (&error);
+  /* A GPU without power figures in the catalogue cannot be capped. */
+  {
+    g_autoptr(GError) e = NULL;
+    g_autoptr(SimScenario) sc =
+      sim_scenario_load_from_data ("[scenario]\nname = b\n[pool a]\nmodel = HGX-B200\ncount = 1\n"
+                                   "[workload]\nsource = synthetic\nrate = 1/h\njobs = 1\n"
+                                   "gpus = 1\nduration = constant(1h)\n", -1, "b.ini", NULL, NULL,
+                                   &e);
+    g_autoptr(SimSimulation) b200 = sim_simulation_new (sc, &e);
+    ck_assert_msg (b200 != NULL, "%s", e ? e->message : "");
+    ck_assert (!sim__simulation_set_gpu_cap (b200, 0, 500, &e));
+    ck_assert_msg (strstr (e->message, "B200") != NULL && strstr (e->message, "idle_power"),
+                   "%s", e->message);
+  }
   /* Without a [power] section the draws read 0 but caps still work. */
   {
     g_autoptr(SimSimulation) plain = simulation (1, "");

@@ -76,17 +76,21 @@ struct _SimPower {
   double   *busy;      /* per GPU, [0, 1] */
   double   *drive;     /* per GPU: busy weighted by each job's power intensity */
   guint    *tenants;   /* per GPU: jobs holding it */
+  guint32  *gpu_node;  /* per GPU: its node */
+  guint32  *node_first, *node_gpus, *node_pool; /* per node: its GPUs and pool */
+  guint64  *node_alloc; /* per node: thousandths of GPUs held by jobs */
+  double   *cpu_load;  /* per node: CPU reserved, as a share (0 without reservations) */
   double   *load;      /* per node: CPU load */
   gboolean *asleep;    /* per node */
   double   *node_w;    /* per node, at the wall, as last computed */
-  double   *node_gpu_w; /* per node, its GPUs' part */
+  gint64   *node_nw;   /* the same in nanowatts, rounded: totals are their exact sums */
+  gint64   *node_gpu_nw; /* per node, its GPUs' part, nW */
   guint8   *dirty;     /* per node */
   guint    *dirty_list;
   guint     n_dirty;
   guint     n_slowed;  /* GPUs below full clock */
   double    network_w;
-  double    it_w, gpus_w;
-  gboolean  totals_dirty;
+  gint64    it_nw, gpus_nw; /* the nodes' totals, nW */
 };
 
 const SimPowerConfig *
@@ -150,7 +154,6 @@ mark (SimPower *power, guint node)
       power->dirty[node] = TRUE;
       power->dirty_list[power->n_dirty++] = node;
     }
-  power->totals_dirty = TRUE;
 }
 
 static void
@@ -196,9 +199,25 @@ sim__power_new (const SimCluster *cluster, const SimPowerConfig *config, GError 
   power->drive = g_new0 (double, power->n_gpus);
   power->tenants = g_new0 (guint, power->n_gpus);
   power->load = g_new0 (double, power->n_nodes);
+  power->cpu_load = g_new0 (double, power->n_nodes);
+  power->node_alloc = g_new0 (guint64, power->n_nodes);
+  power->gpu_node = g_new (guint32, power->n_gpus);
+  power->node_first = g_new (guint32, power->n_nodes);
+  power->node_gpus = g_new (guint32, power->n_nodes);
+  power->node_pool = g_new (guint32, power->n_nodes);
+  for (guint g = 0; g < power->n_gpus; g++)
+    power->gpu_node[g] = sim_cluster_get_gpu (cluster, g)->node;
+  for (guint n = 0; n < power->n_nodes; n++)
+    {
+      const SimNode *node = sim_cluster_get_node (cluster, n);
+      power->node_first[n] = node->first_gpu;
+      power->node_gpus[n] = node->n_gpus;
+      power->node_pool[n] = node->pool;
+    }
   power->asleep = g_new0 (gboolean, power->n_nodes);
   power->node_w = g_new0 (double, power->n_nodes);
-  power->node_gpu_w = g_new0 (double, power->n_nodes);
+  power->node_nw = g_new0 (gint64, power->n_nodes);
+  power->node_gpu_nw = g_new0 (gint64, power->n_nodes);
   power->dirty = g_new0 (guint8, power->n_nodes);
   power->dirty_list = g_new (guint, power->n_nodes);
   for (guint g = 0; g < power->n_gpus; g++)
@@ -236,9 +255,16 @@ sim__power_free (SimPower *power)
   g_free (power->drive);
   g_free (power->tenants);
   g_free (power->load);
+  g_free (power->cpu_load);
+  g_free (power->node_alloc);
+  g_free (power->gpu_node);
+  g_free (power->node_first);
+  g_free (power->node_gpus);
+  g_free (power->node_pool);
   g_free (power->asleep);
   g_free (power->node_w);
-  g_free (power->node_gpu_w);
+  g_free (power->node_nw);
+  g_free (power->node_gpu_nw);
   g_free (power->dirty);
   g_free (power->dirty_list);
   g_free (power);
@@ -259,6 +285,14 @@ sim__power_set_cap (SimPower *power, guint gpu, double cap_w, GError **error)
     }
   node = sim_cluster_get_node (power->cluster, sim_cluster_get_gpu (power->cluster, gpu)->node);
   np = &power->models[node->pool];
+  if (cap_w > 0 && (np->gpu.idle_w <= 0 || np->gpu.max_w <= np->gpu.idle_w))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "GPU %u (%s) cannot be capped: its model has no tdp and idle_power below it "
+                   "in the catalogue (%s)", gpu, node->gpu_model->name,
+                   node->gpu_model->source_file ? node->gpu_model->source_file : "");
+      return FALSE;
+    }
   if (!(cap_w >= 0) || !isfinite (cap_w) || (cap_w > 0 && cap_w <= np->gpu.idle_w))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
@@ -297,14 +331,37 @@ sim_power_intensity (double memory_bound, double memory_power)
   return 1.0 - CLAMP (memory_bound, 0.0, 1.0) * (1.0 - memory_power);
 }
 
-void
-sim__power_add_busy (SimPower *power, guint gpu, double delta, double intensity, int tenants)
+/* The node's CPU load: the larger of its GPUs held and its CPU reserved. */
+static void
+update_load (SimPower *power, guint n)
 {
+  double load = power->node_gpus[n] > 0
+                  ? power->node_alloc[n] / (power->node_gpus[n] * (double) SIM_GPU_WHOLE) : 0;
+
+  load = CLAMP (MAX (load, power->cpu_load[n]), 0.0, 1.0);
+  if (power->load[n] != load)
+    {
+      power->load[n] = load;
+      mark (power, n);
+    }
+}
+
+void
+sim__power_add_busy (SimPower *power, guint gpu, double delta, double intensity, int tenants,
+                     guint milli)
+{
+  guint n = power->gpu_node[gpu];
+
   power->tenants[gpu] += tenants;
   /* A GPU nobody holds is idle, exactly: no rounding left over. */
   power->busy[gpu] = power->tenants[gpu] == 0 ? 0 : power->busy[gpu] + delta;
   power->drive[gpu] = power->tenants[gpu] == 0 ? 0 : power->drive[gpu] + delta * intensity;
-  mark (power, sim_cluster_get_gpu (power->cluster, gpu)->node);
+  mark (power, n);
+  if (tenants != 0)
+    {
+      power->node_alloc[n] += tenants > 0 ? milli : -(gint64) milli;
+      update_load (power, n);
+    }
 }
 
 double
@@ -315,14 +372,10 @@ sim__power_get_busy (const SimPower *power, guint gpu)
 }
 
 void
-sim__power_set_node_load (SimPower *power, guint node, double load)
+sim__power_set_cpu_load (SimPower *power, guint node, double load)
 {
-  load = CLAMP (load, 0.0, 1.0);
-  if (power->load[node] != load)
-    {
-      power->load[node] = load;
-      mark (power, node);
-    }
+  power->cpu_load[node] = load;
+  update_load (power, node);
 }
 
 void
@@ -352,20 +405,20 @@ gpu_w (const SimPower *power, const NodePower *np, guint g)
 static double
 compute_node (SimPower *power, guint n, double *gpus_out)
 {
-  const SimNode *node = sim_cluster_get_node (power->cluster, n);
-  const NodePower *np = &power->models[node->pool];
+  const NodePower *np = &power->models[power->node_pool[n]];
+  guint first = power->node_first[n], count = power->node_gpus[n];
   double gpus = 0, dynamic = 0, span, dc;
 
   *gpus_out = 0;
   if (power->asleep[n])
     return np->sleep_w;
-  for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+  for (guint g = first; g < first + count; g++)
     {
       double w = gpu_w (power, np, g);
       gpus += w;
       dynamic += w - np->gpu.idle_w;
     }
-  span = node->n_gpus * (np->gpu.max_w - np->gpu.idle_w);
+  span = count * (np->gpu.max_w - np->gpu.idle_w);
   dc = gpus + np->fixed_w + np->cpu_idle_w + (np->cpu_max_w - np->cpu_idle_w) * power->load[n] +
        np->fan_share * (np->fan_idle_w +
                         (span > 0 ? (np->fan_max_w - np->fan_idle_w) * dynamic / span : 0));
@@ -373,29 +426,29 @@ compute_node (SimPower *power, guint n, double *gpus_out)
   return dc / np->psu;
 }
 
+/* Nanowatts: node draws are summed as integers, so that the totals kept
+ * as each node changes are exact whatever the order of the changes (a
+ * kilowatt node loses 1e-12 of its value to the rounding). */
+#define NW_PER_W 1e9
+
 static void
 refresh (SimPower *power)
 {
   for (guint i = 0; i < power->n_dirty; i++)
     {
       guint n = power->dirty_list[i];
-      power->node_w[n] = compute_node (power, n, &power->node_gpu_w[n]);
+      double gpus;
+      gint64 nw, gpu_nw;
+      power->node_w[n] = compute_node (power, n, &gpus);
+      nw = llround (power->node_w[n] * NW_PER_W);
+      gpu_nw = llround (gpus * NW_PER_W);
+      power->it_nw += nw - power->node_nw[n];
+      power->gpus_nw += gpu_nw - power->node_gpu_nw[n];
+      power->node_nw[n] = nw;
+      power->node_gpu_nw[n] = gpu_nw;
       power->dirty[n] = FALSE;
     }
   power->n_dirty = 0;
-  if (power->totals_dirty)
-    {
-      /* Summed in node order every time: no drift, the same to the bit. */
-      double it = power->network_w, gpus = 0;
-      for (guint n = 0; n < power->n_nodes; n++)
-        {
-          it += power->node_w[n];
-          gpus += power->node_gpu_w[n];
-        }
-      power->it_w = it;
-      power->gpus_w = gpus;
-      power->totals_dirty = FALSE;
-    }
 }
 
 double
@@ -422,21 +475,20 @@ double
 sim__power_it_w (SimPower *power)
 {
   refresh (power);
-  return power->it_w;
+  return power->it_nw / NW_PER_W + power->network_w;
 }
 
 double
 sim__power_gpus_w (SimPower *power)
 {
   refresh (power);
-  return power->gpus_w;
+  return power->gpus_nw / NW_PER_W;
 }
 
 void
 sim__power_set_network (SimPower *power, double network_w)
 {
   power->network_w = network_w;
-  power->totals_dirty = TRUE;
 }
 
 double
@@ -464,15 +516,13 @@ sim__power_job_w (SimPower *power, const guint32 *gpus, guint n_gpus, double gpu
 
   for (guint i = 0; i < n_gpus; i++)
     {
-      const SimNode *node = sim_cluster_get_node (power->cluster,
-                                                  sim_cluster_get_gpu (power->cluster,
-                                                                       gpus[i])->node);
-      const NodePower *np = &power->models[node->pool];
+      guint n = power->gpu_node[gpus[i]];
+      const NodePower *np = &power->models[power->node_pool[n]];
       double span = np->gpu.max_w - np->gpu.idle_w;
       double fan = np->fan_share * (np->fan_max_w - np->fan_idle_w);
       double dynamic = span * power->dyn[gpus[i]] * drive;
-      double part = gpu_share / node->n_gpus;
-      w += (gpu_share * np->gpu.idle_w + dynamic * (1.0 + fan / (node->n_gpus * span)) +
+      double part = gpu_share / power->node_gpus[n];
+      w += (gpu_share * np->gpu.idle_w + dynamic * (1.0 + fan / (power->node_gpus[n] * span)) +
             part * (np->fixed_w + np->cpu_max_w + np->fan_share * np->fan_idle_w)) / np->psu;
     }
   return w;

@@ -123,15 +123,18 @@ gboolean sim__power_any_slowed (const SimPower *power);
  * memory-bound share, mu = @memory_power. */
 double sim_power_intensity (double memory_bound, double memory_power);
 
-/* A job starts (@tenants 1) or stops (-1) holding GPU @gpu, or only its
- * busy share there changes (0): @delta is added to the GPU's busy share,
- * @delta x @intensity (sim_power_intensity()) to what drives its power. */
+/* A job starts (@tenants 1) or stops (-1) holding @milli thousandths of
+ * GPU @gpu, or only its busy share there changes (0): @delta is added to
+ * the GPU's busy share, @delta x @intensity (sim_power_intensity()) to
+ * what drives its power.  A node's CPU load follows the share of its GPUs
+ * held. */
 void     sim__power_add_busy (SimPower *power, guint gpu, double delta, double intensity,
-                              int tenants);
+                              int tenants, guint milli);
 double   sim__power_get_busy (const SimPower *power, guint gpu);
 
-/* A node's CPU load changed: @load in [0, 1]. */
-void     sim__power_set_node_load (SimPower *power, guint node, double load);
+/* The share of node @node's CPU reserved by jobs changed: its CPU load
+ * is the larger of it and the share of its GPUs held. */
+void     sim__power_set_cpu_load (SimPower *power, guint node, double load);
 /* A node falls asleep or wakes. */
 void     sim__power_set_asleep (SimPower *power, guint node, gboolean asleep);
 gboolean sim__power_is_asleep (const SimPower *power, guint node);

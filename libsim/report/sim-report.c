@@ -586,6 +586,10 @@ sim_report_format_text (const SimReport *r)
                               value_of (r, "energy_it_kwh"), value_of (r, "energy_gpu_kwh"),
                               value_of (r, "energy_jobs_kwh"), value_of (r, "energy_facility_kwh"),
                               value_of (r, "energy_per_gpu_hour"));
+      if (find (r, "economizer_hours") != NULL)
+        g_string_append_printf (s, "cooling       %.2f kW on average, %.4g h with the chillers off "
+                                "(economizer)\n", value_of (r, "power_cooling_avg") / 1e3,
+                                value_of (r, "economizer_hours"));
     }
   return g_string_free (s, FALSE);
 }
