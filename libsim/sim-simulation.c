@@ -3056,22 +3056,14 @@ sim__simulation_request_decision (SimSimulation *self)
     request_decision (self);
 }
 
-/* Node N's CPU load as power_node_load() sets it, with EXTRA_MILLI more
- * GPU thousandths allocated and EXTRA_CPU more CPU reserved there. */
+/* Node N's CPU reserved, as power_node_load() gives it to the power model,
+ * with EXTRA_CPU more. */
 static double
-node_load_with (SimSimulation *self, guint n, guint64 extra_milli, guint64 extra_cpu)
+cpu_load_with (SimSimulation *self, guint n, guint64 extra_cpu)
 {
   const SimNode *node = sim_cluster_get_node (self->cluster, n);
-  guint64 milli = extra_milli;
-  double load;
 
-  for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
-    milli += sim_cluster_get_gpu (self->cluster, g)->used_milli;
-  load = node->n_gpus > 0 ? milli / (node->n_gpus * (double) SIM_GPU_WHOLE) : 0;
-  if (node->cpu_milli > 0)
-    load = MAX (load, (node->cpu_milli - node->free_cpu_milli + extra_cpu) /
-                        (double) node->cpu_milli);
-  return MIN (load, 1.0);
+  return (node->cpu_milli - node->free_cpu_milli + extra_cpu) / (double) node->cpu_milli;
 }
 
 gboolean
@@ -3082,6 +3074,7 @@ sim__simulation_estimate_start_power (SimSimulation *self, const SimJob *job,
   guint n = placement->n_gpus;
   g_autofree guint *nodes = g_new (guint, MAX (n, 1));
   g_autofree gboolean *woke = g_new0 (gboolean, MAX (n, 1));
+  g_autofree gboolean *loaded = g_new0 (gboolean, MAX (n, 1));
   g_autofree double *busy = g_new (double, MAX (n, 1));
   guint n_nodes = 0;
 
@@ -3090,14 +3083,14 @@ sim__simulation_estimate_start_power (SimSimulation *self, const SimJob *job,
     return FALSE;
   intensity = sim_power_intensity (job->spec.memory_bound, self->scenario->power.memory_power);
   activity = job_activity (job);
-  /* The job's GPUs as busy as it can keep them at their clocks, its nodes
-   * awake and loaded as they will be: */
+  /* The job's GPUs held and as busy as it can keep them at their clocks,
+   * its nodes awake and their CPUs as loaded as the start would make them: */
   for (guint i = 0; i < n; i++)
     {
       guint g = placement->gpus[i];
       double s = sim_power_speed (sim__power_get_clock (self->power, g), job->spec.memory_bound);
       busy[i] = MIN (placement->milli / (double) SIM_GPU_WHOLE, activity / MAX (s, 1e-9));
-      sim__power_add_busy (self->power, g, busy[i], intensity, 1);
+      sim__power_add_busy (self->power, g, busy[i], intensity, 1, placement->milli);
     }
   for (guint i = 0; i < n; i++)
     {
@@ -3115,20 +3108,23 @@ sim__simulation_estimate_start_power (SimSimulation *self, const SimJob *job,
       woke[n_nodes] = sim__power_is_asleep (self->power, node);
       if (woke[n_nodes])
         sim__power_set_asleep (self->power, node, FALSE);
-      sim__power_set_node_load (self->power, node,
-                                node_load_with (self, node, (guint64) gpus_here * placement->milli,
-                                                cpu));
+      loaded[n_nodes] = job->spec.cpu_milli > 0 &&
+                        sim_cluster_get_node (self->cluster, node)->cpu_milli > 0;
+      if (loaded[n_nodes])
+        sim__power_set_cpu_load (self->power, node, cpu_load_with (self, node, cpu));
       nodes[n_nodes++] = node;
     }
   sim__simulation_get_power (self, &it, facility_w);
   /* ... and back as they are. */
   for (guint k = 0; k < n_nodes; k++)
     {
-      sim__power_set_node_load (self->power, nodes[k], node_load_with (self, nodes[k], 0, 0));
+      if (loaded[k])
+        sim__power_set_cpu_load (self->power, nodes[k], cpu_load_with (self, nodes[k], 0));
       if (woke[k])
         sim__power_set_asleep (self->power, nodes[k], TRUE);
     }
   for (guint i = n; i-- > 0;)
-    sim__power_add_busy (self->power, placement->gpus[i], -busy[i], intensity, -1);
+    sim__power_add_busy (self->power, placement->gpus[i], -busy[i], intensity, -1,
+                         placement->milli);
   return TRUE;
 }
