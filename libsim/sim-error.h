@@ -26,6 +26,8 @@ G_BEGIN_DECLS
  * @SIM_ERROR_TRACE: a workload trace is malformed.
  * @SIM_ERROR_STATE: an API call made in a state that does not allow it.
  * @SIM_ERROR_UNSATISFIABLE: a job can never run on the cluster as built.
+ * @SIM_ERROR_HELD: a start refused for now, not for good: the job may
+ *   start later (the facility power limit holds it back).
  *
  * Error codes of the %SIM_ERROR domain.
  */
@@ -39,6 +41,7 @@ typedef enum {
   SIM_ERROR_TRACE,
   SIM_ERROR_STATE,
   SIM_ERROR_UNSATISFIABLE,
+  SIM_ERROR_HELD,
 } SimError;
 
 /**

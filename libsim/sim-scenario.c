@@ -68,6 +68,10 @@ static const GroupSchema schema[] = {
   /* Elastic capacity: their keys are power/sim-elastic.c's. */
   { "elastic", FALSE, { NULL }, TRUE },
   { "serverless", FALSE, { NULL }, TRUE },
+  /* Power policies (power/sim-power-manager.h, power/sim-facility-limit.h). */
+  { "power_manager", FALSE, { "enable", "threshold", "low_cap", "hold", "raise_after",
+                              "baseline", NULL }, FALSE },
+  { "facility", FALSE, { "max_power", "limit_mode", "min_cap", "baseline", NULL }, FALSE },
 };
 
 typedef struct {
@@ -1490,6 +1494,148 @@ read_rl (const Ctx *ctx, SimScenario *sc, GError **error)
   return TRUE;
 }
 
+/* ------------------------------------------------------------------------- */
+/* Power policies: [power_manager] and [facility].                           */
+
+/* A power of at least 1 W, such as "150W" or "1.2MW". */
+static gboolean
+parse_policy_power (const char *text, gpointer out, GError **error)
+{
+  double w;
+
+  if (!sim_parse_power (text, &w, error))
+    {
+      g_prefix_error (error, "expected a power such as \"150W\" or \"1.2MW\": ");
+      return FALSE;
+    }
+  if (!(w >= 1))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\": expected a power of at least 1 W", text);
+      return FALSE;
+    }
+  *(double *) out = w;
+  return TRUE;
+}
+
+/* A facility limit: a power, or "none" for no limit (0). */
+static gboolean
+parse_facility_limit (const char *text, gpointer out, GError **error)
+{
+  if (g_ascii_strcasecmp (text, "none") == 0)
+    {
+      *(double *) out = 0;
+      return TRUE;
+    }
+  return parse_policy_power (text, out, error);
+}
+
+/* An activity threshold: above 0, below 1 ("0.5" or "50%"). */
+static gboolean
+parse_threshold (const char *text, gpointer out, GError **error)
+{
+  if (!parse_share_percent (text, 0, TRUE, "an activity threshold", out, error))
+    return FALSE;
+  if (*(double *) out >= 1)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\": expected an activity threshold below 1 (100%%): no GPU is busier "
+                   "than all the time, so every GPU would be capped", text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The lowest cap of the facility limit: a share of TDP, above 0, at most 1. */
+static gboolean
+parse_min_cap (const char *text, gpointer out, GError **error)
+{
+  return parse_share_percent (text, 0, TRUE, "the lowest cap as a share of each GPU's TDP",
+                              out, error);
+}
+
+static gboolean
+parse_limit_mode (const char *text, gpointer out, GError **error)
+{
+  if (g_ascii_strcasecmp (text, "cap") == 0)
+    *(gint *) out = SIM_FACILITY_LIMIT_CAP;
+  else if (g_ascii_strcasecmp (text, "hold") == 0)
+    *(gint *) out = SIM_FACILITY_LIMIT_HOLD;
+  else
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\": expected cap (cap every GPU alike) or hold (keep jobs waiting)",
+                   text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+sim_power_manager_config_init (SimPowerManagerConfig *config)
+{
+  g_return_if_fail (config != NULL);
+  config->present = FALSE;
+  config->enabled = FALSE;
+  config->threshold = 0.5;
+  config->low_cap_w = 150;
+  config->hold = 5 * SIM_MINUTE;
+  config->raise_after = 0;
+  config->baseline = TRUE;
+}
+
+void
+sim_facility_config_init (SimFacilityConfig *config)
+{
+  g_return_if_fail (config != NULL);
+  config->present = FALSE;
+  config->max_power_w = 0;
+  config->limit_mode = SIM_FACILITY_LIMIT_CAP;
+  config->min_cap_share = 0.3;
+  config->baseline = TRUE;
+}
+
+/* [power_manager] and [facility]: every key optional but the limit. */
+static gboolean
+read_power_policies (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  SimPowerManagerConfig *pm = &sc->power_manager;
+  SimFacilityConfig *fc = &sc->facility;
+
+  sim_power_manager_config_init (pm);
+  sim_facility_config_init (fc);
+  if (g_key_file_has_group (ctx->kf, "power_manager"))
+    {
+      pm->present = TRUE;
+      pm->enabled = TRUE;
+      if (!get_parsed (ctx, "power_manager", "enable", parse_bool, &pm->enabled, error) ||
+          !get_parsed (ctx, "power_manager", "threshold", parse_threshold, &pm->threshold,
+                       error) ||
+          !get_parsed (ctx, "power_manager", "low_cap", parse_policy_power, &pm->low_cap_w,
+                       error) ||
+          !get_parsed (ctx, "power_manager", "hold", (ParseFunc) sim_parse_duration, &pm->hold,
+                       error) ||
+          !get_parsed (ctx, "power_manager", "raise_after", (ParseFunc) sim_parse_duration,
+                       &pm->raise_after, error) ||
+          !get_parsed (ctx, "power_manager", "baseline", parse_bool, &pm->baseline, error))
+        return FALSE;
+    }
+  if (g_key_file_has_group (ctx->kf, "facility"))
+    {
+      g_autofree char *limit = NULL;
+      fc->present = TRUE;
+      if (!require (ctx, "facility", "max_power",
+                    "the facility's power limit, such as \"1.2MW\" (or none)", &limit, error) ||
+          !get_parsed (ctx, "facility", "max_power", parse_facility_limit, &fc->max_power_w,
+                       error) ||
+          !get_parsed (ctx, "facility", "limit_mode", parse_limit_mode, &fc->limit_mode, error) ||
+          !get_parsed (ctx, "facility", "min_cap", parse_min_cap, &fc->min_cap_share, error) ||
+          !get_parsed (ctx, "facility", "baseline", parse_bool, &fc->baseline, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* [variant NAME] sections: named sets of overrides, for `gpusim compare`.
  * Each is checked by loading the scenario with it (without variants). */
 static gboolean
@@ -2500,7 +2646,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       !read_cost (ctx, sc, error) ||
       !read_variants (ctx, sc, error) || !read_rl (ctx, sc, error) ||
       !read_power (ctx, sc, error) || !read_cooling (ctx, sc, error) ||
-      !read_elastic (ctx, sc, error))
+      !read_elastic (ctx, sc, error) || !read_power_policies (ctx, sc, error))
     return NULL;
 
   if (g_key_file_has_key (ctx->kf, "policy", "queue", NULL))

@@ -35,6 +35,10 @@
  *   [rl]          reward, window, node_slots, placements, node_actions: the
  *                 reinforcement-learning environment's set-up (sim-rl-env.h);
  *                 the simulation itself ignores them
+ *   [power_manager] enable, threshold, low_cap, hold, raise_after, baseline:
+ *                 the DCGM-style cap manager (power/sim-power-manager.h)
+ *   [facility]    max_power, limit_mode = cap | hold, min_cap, baseline: the
+ *                 facility power limit (power/sim-facility-limit.h)
  *
  * Quantities carry units and are parsed strictly ("90s", "7d", "80GB",
  * "30/h").  Unknown groups and keys are refused with a "did you mean"
@@ -242,6 +246,87 @@ typedef enum {
 } SimWorkloadSource;
 
 /**
+ * SimPowerManagerConfig:
+ * @enabled: the scenario has a [power_manager] section whose enable is not
+ *   false
+ * @threshold: the activity (0 to 1, as DCGM reports it) below which a GPU
+ *   counts as underused
+ * @low_cap_w: the cap an underused GPU gets, W
+ * @hold: how long a GPU's activity must stay below @threshold before its
+ *   cap is lowered
+ * @raise_after: how long its activity must stay at or above @threshold
+ *   before the cap is lifted again; 0: at once
+ * @baseline: also run the scenario without the manager, for the energy it
+ *   saves and the completion time it costs
+ * @present: the scenario has the section (its metrics are reported, as 0
+ *   when it is off, so that variants with it off and on compare)
+ *
+ * The [power_manager] section (power/sim-power-manager.h).
+ */
+typedef struct {
+  gboolean present;
+  gboolean enabled;
+  double   threshold;
+  double   low_cap_w;
+  SimTime  hold;
+  SimTime  raise_after;
+  gboolean baseline;
+} SimPowerManagerConfig;
+
+/**
+ * sim_power_manager_config_init:
+ * @config: (out caller-allocates): the configuration to fill
+ *
+ * Sets the defaults: off, threshold 50 %, low cap 150 W, hold 5 min, raise
+ * at once, with a baseline run.
+ */
+void sim_power_manager_config_init (SimPowerManagerConfig *config);
+
+/**
+ * SimFacilityLimitMode:
+ * @SIM_FACILITY_LIMIT_CAP: cap every GPU alike, as little as keeps the
+ *   facility at its limit
+ * @SIM_FACILITY_LIMIT_HOLD: keep jobs waiting while starting them would
+ *   take the facility over its limit
+ *
+ * How the facility power limit is kept.
+ */
+typedef enum {
+  SIM_FACILITY_LIMIT_CAP,
+  SIM_FACILITY_LIMIT_HOLD,
+} SimFacilityLimitMode;
+
+/**
+ * SimFacilityConfig:
+ * @max_power_w: the facility's power limit, W; 0: none
+ * @limit_mode: how it is kept, a #SimFacilityLimitMode
+ * @min_cap_share: cap mode: the lowest cap it may set, as a share of each
+ *   GPU's TDP
+ * @baseline: also run the scenario without the limit, for the completion
+ *   time it costs
+ * @present: the scenario has the section (its metrics are reported, as 0
+ *   when there is no limit, so that variants with and without compare)
+ *
+ * The [facility] section (power/sim-facility-limit.h).
+ */
+typedef struct {
+  gboolean present;
+  double   max_power_w;
+  gint     limit_mode;
+  double   min_cap_share;
+  gboolean baseline;
+} SimFacilityConfig;
+
+/**
+ * sim_facility_config_init:
+ * @config: (out caller-allocates): the configuration to fill
+ *
+ * Sets the defaults: no limit, cap mode, lowest cap 30 % of TDP, with a
+ * baseline run.
+ */
+void sim_facility_config_init (SimFacilityConfig *config);
+
+/**
  * SimPowerConfig:
  * @enabled: the scenario has a [power] section whose enable is not false
  * @clock_exponent: k in c = f^k, the share of a busy GPU's dynamic power at
@@ -410,6 +495,8 @@ typedef struct {
   gboolean write_jobs;
   gboolean write_timeseries;
 
+  SimPowerManagerConfig power_manager; /* [power_manager] */
+  SimFacilityConfig facility;          /* [facility] */
   SimPowerConfig power;     /* [power] */
   SimCoolingConfig cooling; /* [cooling] */
 } SimScenario;

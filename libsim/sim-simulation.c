@@ -14,6 +14,7 @@
 #include "power/sim-power.h"
 #include "power/sim-cooling.h"
 #include "power/sim-energy.h"
+#include "power/sim-power-policy.h"
 #include "report/sim-metrics.h"
 #include "sched/sim-policy-private.h"
 #include "sched/sim-plugin.h"
@@ -121,6 +122,10 @@ struct _SimSimulation {
   GArray         *watches;    /* PowerWatch */
   gboolean        in_watch;
   GArray         *timers;     /* Timer, by index; free ones chained through next_free */
+  /* The power policies' hold on starts (power/sim-facility-limit.h). */
+  SimStartGateFunc gate;
+  SimPassEndFunc   gate_pass_end;
+  gpointer         gate_data;
   guint           free_timer; /* first free slot + 1; 0: none */
   guint32         k_timer;
 };
@@ -1403,29 +1408,34 @@ on_timer (SimEngine *engine, const SimEvent *ev, gpointer data)
 /* After GPU G's clock changed: the jobs on it move to their new speed
  * exactly (progress up to date, completions rescheduled), in start order. */
 static void
+job_clock_refresh (SimSimulation *self, SimJob *job, SimTime now)
+{
+  double share = share_speed (self, job);
+
+  if (share != job->share)
+    {
+      update_progress (job, now);
+      job->speed = job->speed / job->share * share;
+      job->share = share;
+      job->rate = job->comm_state != NULL ? sim__job_comm_rate (self->comm, job) : job->speed;
+      account_computing (self, job);
+      job->version++;
+      schedule_completion (self, job, now);
+    }
+  account_activity (self, job);
+}
+
+static void
 clock_refresh (SimSimulation *self, guint g, SimTime now)
 {
   for (GList *l = self->running.head; l != NULL; l = l->next)
     {
       SimJob *job = l->data;
       gboolean on = FALSE;
-      double share;
       for (guint i = 0; i < job->n_gpus && !on; i++)
         on = job->gpus[i] == g;
-      if (!on)
-        continue;
-      share = share_speed (self, job);
-      if (share != job->share)
-        {
-          update_progress (job, now);
-          job->speed = job->speed / job->share * share;
-          job->share = share;
-          job->rate = job->comm_state != NULL ? sim__job_comm_rate (self->comm, job) : job->speed;
-          account_computing (self, job);
-          job->version++;
-          schedule_completion (self, job, now);
-        }
-      account_activity (self, job);
+      if (on)
+        job_clock_refresh (self, job, now);
     }
 }
 
@@ -1509,6 +1519,8 @@ decision_begin (SimSimulation *self, SimTime now)
   /* With a backfill cycle, a pass off its ticks is a main pass only. */
   ctx->no_backfill = self->scenario->backfill_interval > 0 &&
                      now % self->scenario->backfill_interval != 0;
+  ctx->admit = (SimAdmitFunc) self->gate;
+  ctx->admit_data = self->gate_data;
   return TRUE;
 }
 
@@ -1531,6 +1543,8 @@ decision_end (SimSimulation *self)
       fail (self, g_steal_pointer (&ctx->error));
       return;
     }
+  if (self->gate_pass_end != NULL)
+    self->gate_pass_end (self->gate_data, ctx->n_held, now);
 
   if (ctx->n_started > 0)
     {
@@ -2010,6 +2024,15 @@ task_classes (const SimScenario *sc)
   return classes;
 }
 
+/* For energy-aware placements (SimPolicySetup): whether node N sleeps. */
+static gboolean
+node_asleep (gpointer data, guint n)
+{
+  SimSimulation *self = data;
+
+  return sim__power_is_asleep (self->power, n);
+}
+
 static gboolean
 create_policy (SimSimulation *self, GError **error)
 {
@@ -2040,6 +2063,11 @@ create_policy (SimSimulation *self, GError **error)
   setup.topology = self->topology;
   setup.task_classes = (const SimTaskClass *) (void *) classes->data;
   setup.n_task_classes = classes->len;
+  if (sc->power.enabled && sc->power.sleep_after > 0)
+    {
+      setup.node_asleep = node_asleep;
+      setup.node_asleep_data = self;
+    }
   self->policy = sim_policy_new (sc->queue, sc->placement, &setup, error);
   if (self->policy != NULL)
     return TRUE;
@@ -2096,6 +2124,11 @@ sim__simulation_new_placement (SimSimulation *self, const char *placement, GErro
   setup.topology = self->topology;
   setup.task_classes = (const SimTaskClass *) (void *) classes->data;
   setup.n_task_classes = classes->len;
+  if (self->scenario->power.enabled && self->scenario->power.sleep_after > 0)
+    {
+      setup.node_asleep = node_asleep;
+      setup.node_asleep_data = self;
+    }
   return sim_policy_new ("fifo", placement, &setup, error);
 }
 
@@ -2209,8 +2242,9 @@ setup_power (SimSimulation *self, GError **error)
   return TRUE;
 }
 
-SimSimulation *
-sim_simulation_new (SimScenario *scenario, GError **error)
+/* A simulation of SCENARIO with the power policies in OFF left off. */
+static SimSimulation *
+simulation_new (SimScenario *scenario, guint off, GError **error)
 {
   g_autoptr(SimSimulation) self = NULL;
 
@@ -2269,7 +2303,24 @@ sim_simulation_new (SimScenario *scenario, GError **error)
         return NULL;
       sim__metrics_set_where (&self->metrics, sim__elastic_job_where, self->elastic);
     }
+  /* Last: the power policies watch and act on all of the above. */
+  if (!sim__power_policies_attach (self, off, error))
+    return NULL;
   return g_steal_pointer (&self);
+}
+
+SimSimulation *
+sim_simulation_new (SimScenario *scenario, GError **error)
+{
+  g_return_val_if_fail (scenario != NULL, NULL);
+  return simulation_new (scenario, 0, error);
+}
+
+SimSimulation *
+sim__simulation_new_without_power_policies (SimScenario *scenario, guint off, GError **error)
+{
+  g_return_val_if_fail (scenario != NULL, NULL);
+  return simulation_new (scenario, off, error);
 }
 
 SimWorkload *
@@ -2880,6 +2931,52 @@ sim__simulation_set_gpu_cap (SimSimulation *self, guint gpu, double cap_w, GErro
   return TRUE;
 }
 
+gboolean
+sim__simulation_set_gpu_caps (SimSimulation *self, const double *caps_w, GError **error)
+{
+  guint n;
+  SimTime now;
+  gboolean live, any = FALSE;
+  g_autofree double *before = NULL;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self) && caps_w != NULL, FALSE);
+  n = sim_cluster_get_n_gpus (self->cluster);
+  now = sim_engine_now (self->engine);
+  live = self->started && !self->finished;
+  before = g_new (double, MAX (n, 1));
+  for (guint g = 0; g < n; g++)
+    {
+      before[g] = sim__power_get_cap (self->power, g);
+      any |= before[g] != caps_w[g];
+    }
+  if (!any)
+    return TRUE;
+  if (live)
+    tick (self, now);
+  for (guint g = 0; g < n; g++)
+    if (before[g] != caps_w[g] && !sim__power_set_cap (self->power, g, caps_w[g], error))
+      {
+        /* All or nothing: the caps set so far go back. */
+        for (guint k = 0; k < g; k++)
+          sim__power_set_cap (self->power, k, before[k], NULL);
+        return FALSE;
+      }
+  if (!live)
+    return TRUE;
+  /* Each job on a GPU whose cap changed moves to its new speed once. */
+  for (GList *l = self->running.head; l != NULL; l = l->next)
+    {
+      SimJob *job = l->data;
+      gboolean on = FALSE;
+      for (guint i = 0; i < job->n_gpus && !on; i++)
+        on = before[job->gpus[i]] != caps_w[job->gpus[i]];
+      if (on)
+        job_clock_refresh (self, job, now);
+    }
+  note_state (self);
+  return TRUE;
+}
+
 double
 sim__simulation_get_gpu_cap (SimSimulation *self, guint gpu)
 {
@@ -3034,4 +3131,105 @@ sim__simulation_cancel_timer (SimSimulation *self, guint64 timer)
       return TRUE;
     }
   return FALSE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* For the power policies (power/sim-power-policy.h).                       */
+
+SimPower *
+sim__simulation_get_power_model (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  return self->power;
+}
+
+void
+sim__simulation_set_start_gate (SimSimulation *self, SimStartGateFunc admit,
+                                SimPassEndFunc pass_end, gpointer data)
+{
+  g_return_if_fail (SIM_IS_SIMULATION (self) && !self->started);
+  self->gate = admit;
+  self->gate_pass_end = pass_end;
+  self->gate_data = data;
+}
+
+void
+sim__simulation_request_decision (SimSimulation *self)
+{
+  g_return_if_fail (SIM_IS_SIMULATION (self));
+  if (self->started && !self->finished && !self->decision_pending)
+    request_decision (self);
+}
+
+/* Node N's CPU reserved, as power_node_load() gives it to the power model,
+ * with EXTRA_CPU more. */
+static double
+cpu_load_with (SimSimulation *self, guint n, guint64 extra_cpu)
+{
+  const SimNode *node = sim_cluster_get_node (self->cluster, n);
+
+  return (node->cpu_milli - node->free_cpu_milli + extra_cpu) / (double) node->cpu_milli;
+}
+
+gboolean
+sim__simulation_estimate_start_power (SimSimulation *self, const SimJob *job,
+                                      const SimPlacement *placement, double *facility_w)
+{
+  double intensity, activity, it;
+  guint n = placement->n_gpus;
+  g_autofree guint *nodes = g_new (guint, MAX (n, 1));
+  g_autofree gboolean *woke = g_new0 (gboolean, MAX (n, 1));
+  g_autofree gboolean *loaded = g_new0 (gboolean, MAX (n, 1));
+  g_autofree double *busy = g_new (double, MAX (n, 1));
+  guint n_nodes = 0;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self) && job != NULL && placement != NULL, FALSE);
+  if (!self->scenario->power.enabled)
+    return FALSE;
+  intensity = sim_power_intensity (job->spec.memory_bound, self->scenario->power.memory_power);
+  activity = job_activity (job);
+  /* The job's GPUs held and as busy as it can keep them at their clocks,
+   * its nodes awake and their CPUs as loaded as the start would make them: */
+  for (guint i = 0; i < n; i++)
+    {
+      guint g = placement->gpus[i];
+      double s = sim_power_speed (sim__power_get_clock (self->power, g), job->spec.memory_bound);
+      busy[i] = MIN (placement->milli / (double) SIM_GPU_WHOLE, activity / MAX (s, 1e-9));
+      sim__power_add_busy (self->power, g, busy[i], intensity, 1, placement->milli);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint node = sim_cluster_get_gpu (self->cluster, placement->gpus[i])->node;
+      guint gpus_here = 0;
+      guint64 cpu, mem;
+      gboolean seen = FALSE;
+      for (guint k = 0; k < n_nodes && !seen; k++)
+        seen = nodes[k] == node;
+      if (seen)
+        continue;
+      for (guint k = 0; k < n; k++)
+        gpus_here += sim_cluster_get_gpu (self->cluster, placement->gpus[k])->node == node;
+      sim_job_host_share (job, gpus_here, &cpu, &mem);
+      woke[n_nodes] = sim__power_is_asleep (self->power, node);
+      if (woke[n_nodes])
+        sim__power_set_asleep (self->power, node, FALSE);
+      loaded[n_nodes] = job->spec.cpu_milli > 0 &&
+                        sim_cluster_get_node (self->cluster, node)->cpu_milli > 0;
+      if (loaded[n_nodes])
+        sim__power_set_cpu_load (self->power, node, cpu_load_with (self, node, cpu));
+      nodes[n_nodes++] = node;
+    }
+  sim__simulation_get_power (self, &it, facility_w);
+  /* ... and back as they are. */
+  for (guint k = 0; k < n_nodes; k++)
+    {
+      if (loaded[k])
+        sim__power_set_cpu_load (self->power, nodes[k], cpu_load_with (self, nodes[k], 0));
+      if (woke[k])
+        sim__power_set_asleep (self->power, nodes[k], TRUE);
+    }
+  for (guint i = n; i-- > 0;)
+    sim__power_add_busy (self->power, placement->gpus[i], -busy[i], intensity, -1,
+                         placement->milli);
+  return TRUE;
 }

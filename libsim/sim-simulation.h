@@ -391,6 +391,73 @@ guint64  sim__simulation_add_timer (SimSimulation *self, SimTime when, SimTimerF
 /* Cancels a pending timer; FALSE if it already fired or was cancelled. */
 gboolean sim__simulation_cancel_timer (SimSimulation *self, guint64 timer);
 
+/* ------------------------------------------------------------------------- */
+/* For the power policies (power/sim-power-policy.h).                       */
+
+/**
+ * sim__simulation_set_gpu_caps: (skip)
+ *
+ * Sets every GPU's cap at once (@caps_w: one per GPU of the cluster, W, 0
+ * for none), as sim__simulation_set_gpu_cap() would one by one, but with
+ * each job on a GPU whose cap changed moved to its new speed once, and
+ * the state noted once: O(GPUs + the running jobs' GPUs).  All or
+ * nothing: on an error (that function's), no cap has changed.
+ */
+gboolean sim__simulation_set_gpu_caps (SimSimulation *self, const double *caps_w, GError **error);
+
+/**
+ * sim__simulation_new_without_power_policies: (skip)
+ *
+ * A simulation of @scenario with the power policies in @off (a mask of
+ * SimPowerPolicyKind) left off: the baseline a policy is measured against.
+ */
+SimSimulation *sim__simulation_new_without_power_policies (SimScenario *scenario, guint off,
+                                                           GError **error);
+
+/**
+ * sim__simulation_get_power_model: (skip)
+ *
+ * The power model (power/sim-power.h), for what-if readings: a caller that
+ * changes it must put it back before returning to the simulation.
+ */
+struct _SimPower;
+struct _SimPower *sim__simulation_get_power_model (SimSimulation *self);
+
+/**
+ * sim__simulation_set_start_gate: (skip)
+ *
+ * @admit is asked before every start (sim_sched_context_start()): FALSE
+ * holds the job back, the start failing with SIM_ERROR_HELD and @error's
+ * message.  After each scheduling pass, @pass_end is told how many starts
+ * it held.
+ */
+typedef gboolean (*SimStartGateFunc) (gpointer data, const SimJob *job,
+                                      const SimPlacement *placement, GError **error);
+typedef void (*SimPassEndFunc) (gpointer data, guint n_held, SimTime now);
+void sim__simulation_set_start_gate (SimSimulation *self, SimStartGateFunc admit,
+                                     SimPassEndFunc pass_end, gpointer data);
+
+/**
+ * sim__simulation_request_decision: (skip)
+ *
+ * Asks for a scheduling decision (at the next tick of the scheduling cycle,
+ * if any), for a policy whose reasons to hold jobs may have gone.
+ */
+void sim__simulation_request_decision (SimSimulation *self);
+
+/**
+ * sim__simulation_estimate_start_power: (skip)
+ *
+ * What the facility would draw, W, had @job just started on @placement:
+ * each of its GPUs as busy as the job can keep it at its clock (its
+ * activity over its speed there, at most its share), its nodes awake and
+ * their CPUs as loaded as the start would make them; the model is put back
+ * as it was.  FALSE without a [power] section.
+ */
+gboolean sim__simulation_estimate_start_power (SimSimulation *self, const SimJob *job,
+                                               const SimPlacement *placement,
+                                               double *facility_w);
+
 /**
  * sim_simulation_set_node_available:
  * @self: a simulation

@@ -24,7 +24,7 @@
 static SimCatalogue *catalogue;
 
 static const char * const all_placements[] = {
-  "worst-fit", "random", "packing", "clustering", "dot-product", "fgd",
+  "worst-fit", "random", "packing", "clustering", "dot-product", "fgd", "consolidate",
 };
 
 static void

@@ -1032,5 +1032,56 @@ expect 0 run "$tmp/weather.ini" --json
 "$PYTHON" -c 'import json,sys; m = json.load(sys.stdin)["metrics"]; assert m["economizer_hours"]["value"] == 1.0, m["economizer_hours"]' <"$tmp/stdout" ||
     fail "the weather CSV's hour below the economizer threshold"
 
+# ---- power policies ---------------------------------------------------------
+
+# The cap manager, the facility limit and consolidation from the command
+# line: the figures the scenario's comments and the README give, the same
+# bytes twice, keys that move the result, errors at the file's line.
+CAPPING="$SIM_TOP_SRCDIR/scenarios/power-capping.ini"
+expect 0 run --json "$CAPPING"
+cp "$tmp/stdout" "$tmp/capping.json"
+expect 0 run --json "$CAPPING"
+cmp -s "$tmp/capping.json" "$tmp/stdout" || fail "power-capping: two runs differ"
+"$PYTHON" - "$tmp/capping.json" <<'EOF' || fail "power-capping: the manager's metrics"
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+assert m["power_manager_energy_saved"]["unit"] == "kWh"
+assert m["power_manager_energy_saved"]["value"] > 0
+assert m["power_manager_capped_gpu_hours"]["unit"] == "GPU*h"
+assert m["power_manager_jct_change"]["value"] == 0
+EOF
+expect 0 compare "$CAPPING" --seeds 3 -q -m energy_facility_kwh -m jct_mean
+contains "$tmp/stdout" "-611.5 ± 89.1    -3.0% *" "power-capping: caps lifted at once save 3.0 %"
+contains "$tmp/stdout" "-754.3 ± 119.8    -3.7% *" "power-capping: caps lifted after 10 min save 3.7 %"
+expect 0 run --json "$CAPPING" --set power_manager.enable=false --set facility.max_power=125kW
+"$PYTHON" - "$tmp/stdout" <<'EOF' || fail "power-capping at 125 kW, cap mode"
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+assert m["facility_time_over_limit"]["value"] == 0
+assert m["power_facility_peak"]["value"] <= 125000 * (1 + 1e-9)
+assert abs(m["facility_limit_jct_change_share"]["value"] - 0.3748) < 0.001, m["facility_limit_jct_change_share"]
+EOF
+expect 0 run --json "$CAPPING" --set power_manager.enable=false --set facility.max_power=125kW \
+    --set facility.limit_mode=hold
+"$PYTHON" - "$tmp/stdout" <<'EOF' || fail "power-capping at 125 kW, hold mode"
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+assert m["facility_time_over_limit"]["value"] == 0
+assert m["facility_limit_held_starts"]["value"] > 0
+assert m["facility_limit_jct_change_share"]["value"] > 20
+EOF
+expect 1 run "$CAPPING" --set power_manager.low_cap=40W
+contains "$tmp/stderr" "--set power_manager.low_cap: 40 W is at or below the idle power" "a cap below idle power"
+sed 's/^low_cap = 150W$/low_cap = 40W/' "$CAPPING" >"$tmp/lowcap.ini"
+expect 1 validate "$tmp/lowcap.ini"
+contains "$tmp/stderr" "lowcap.ini:85: [power_manager] low_cap: 40 W" "a cap below idle power at its line"
+expect 1 run "$CAPPING" --set facility.max_power=125kW --set facility.limit_mode=throttle
+contains "$tmp/stderr" "facility.limit_mode" "a bad limit mode"
+contains "$tmp/stderr" "cap" "a bad limit mode: what was expected"
+expect 1 run "$CAPPING" --set power_manager.threshold=2
+contains "$tmp/stderr" "threshold" "a threshold over 100 %"
+expect 0 run "$QUICKSTART" --set policy.placement=consolidate
+contains "$tmp/stdout" "fifo/consolidate" "gpusim run with the consolidating placement"
+
 echo "test-cli.sh: $checks commands checked"
 exit 0

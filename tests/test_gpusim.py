@@ -507,6 +507,55 @@ class TraceTests(unittest.TestCase):
             self.assertIn("job 2 cannot finish", caught.exception.message)
 
 
+class PowerPolicyTests(unittest.TestCase):
+    """The cap manager, the facility limit and the consolidating placement
+    from Python: the metrics match the command line's, a Python policy runs
+    under a limit that holds its starts back."""
+
+    CAPPING = os.path.join(TOP_SRCDIR, "scenarios", "power-capping.ini")
+    LIMIT = {"power_manager.enable": "false", "facility.max_power": "125kW"}
+
+    def test_manager_metrics_match_cli(self):
+        report = gpusim.run(self.CAPPING)
+        self.assertEqual(report.json + "\n", cli("run", self.CAPPING, "--json"))
+        value, unit = report.metrics["power_manager_energy_saved"]
+        self.assertEqual(unit, "kWh")
+        self.assertGreater(value, 0)
+        self.assertEqual(report["power_manager_jct_change"], 0)
+
+    def test_limit_keys_from_python(self):
+        cap = gpusim.run(self.CAPPING, set=self.LIMIT)
+        hold = gpusim.run(self.CAPPING, set=dict(self.LIMIT, **{"facility.limit_mode": "hold"}))
+        for report in (cap, hold):
+            self.assertEqual(report["facility_time_over_limit"], 0)
+            self.assertLessEqual(report["power_facility_peak"], 125000 * (1 + 1e-9))
+        self.assertGreater(hold["facility_limit_held_starts"], 0)
+        self.assertGreater(hold["facility_limit_jct_change"], cap["facility_limit_jct_change"])
+
+    def test_python_policy_under_hold(self):
+        # A start the limit holds back is, for the library's pass that
+        # calls the Python placement, a job that does not fit now.
+        BestFit.calls = 0
+        report = gpusim.run(self.CAPPING, policy=BestFit(),
+                            set=dict(self.LIMIT, **{"facility.limit_mode": "hold",
+                                                    "scenario.horizon": "1d"}))
+        self.assertGreater(BestFit.calls, 0)
+        self.assertGreater(report["facility_limit_held_starts"], 0)
+        self.assertEqual(report["facility_time_over_limit"], 0)
+        # The baseline needs the scenario's own policy: not reported.
+        self.assertNotIn("facility_limit_jct_change", report)
+
+    def test_bad_key_is_an_error(self):
+        with self.assertRaises(gpusim.Error) as cm:
+            gpusim.run(self.CAPPING, set={"power_manager.low_cap": "40W"})
+        self.assertIn("power_manager.low_cap", str(cm.exception))
+        self.assertIn("idle power", str(cm.exception))
+
+    def test_consolidate(self):
+        report = gpusim.run(QUICKSTART, set={"policy.placement": "consolidate"})
+        self.assertIn("consolidate", json.loads(report.json)["policy"])
+
+
 class RoutingTests(unittest.TestCase):
     """The [fabric] routing key from Python: the modes by name through
     introspection, their effect on a run, and a bad mode's message."""

@@ -11,6 +11,10 @@ typedef gboolean (*SimPreemptFunc) (gpointer owner, SimJob *job, SimTime overhea
                                     GError **error);
 typedef void (*SimWakeFunc) (gpointer owner, SimTime time);
 typedef void (*SimRunningFunc) (gpointer owner, GPtrArray *running);
+/* Whether JOB may start on PLACEMENT now; FALSE holds it back (a start
+ * refused with SIM_ERROR_HELD), with the reason in ERROR. */
+typedef gboolean (*SimAdmitFunc) (gpointer data, const SimJob *job, const SimPlacement *placement,
+                                  GError **error);
 
 struct _SimSchedContext {
   SimTime        now;
@@ -27,6 +31,10 @@ struct _SimSchedContext {
   GError        *error;      /* the first failure of a start, kept for the caller */
   gboolean       no_backfill; /* a scheduling cycle's main pass, not its backfill pass:
                                * backfilling orders start jobs in order only */
+  SimAdmitFunc   admit;      /* (nullable) asked before every start */
+  gpointer       admit_data;
+  guint          n_held;     /* starts it refused in this pass */
+  gboolean       held;       /* the last start asked for was held back */
 };
 
 /* Registers the built-in queue orders and placements once. */
@@ -36,6 +44,8 @@ void sim__policy_register_builtins (void);
 void sim__policy_register_more (void);
 /* Registers "topology-aware" (sim-placement-topo.c). */
 void sim__register_topology_placement (void);
+/* Registers "consolidate" (sim-placement-consolidate.c). */
+void sim__register_consolidate_placement (void);
 /* Records KEY as the key of the last failure. */
 void sim__policy_params_fail (SimPolicyParams *params, const char *key);
 

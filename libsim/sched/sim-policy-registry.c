@@ -14,4 +14,5 @@ sim__policy_register_more (void)
   sim__register_queue_orders ();
   sim__register_placements ();
   sim__register_topology_placement ();
+  sim__register_consolidate_placement ();
 }

@@ -202,6 +202,14 @@ sim_policy_schedule_in_order (SimPolicy *self, SimSchedContext *context, gboolea
           GError *error = NULL;
           if (!sim_sched_context_start (context, job, &placement, &error))
             {
+              if (g_error_matches (error, SIM_ERROR, SIM_ERROR_HELD))
+                {
+                  /* Held back for now: as if it did not fit. */
+                  g_error_free (error);
+                  if (!skip_blocked)
+                    break;
+                  continue;
+                }
               /* A placement the cluster refuses is a bug in the policy:
                * keep the error for the simulation to report. */
               g_prefix_error (&error, "policy %s: ", sim_policy_get_name (self));
@@ -256,6 +264,13 @@ sim_sched_context_start (SimSchedContext *context, SimJob *job, const SimPlaceme
                    "gives %u x %u/1000",
                    job->spec.id, job->spec.gpus, job->spec.gpu_milli, placement->n_gpus,
                    placement->milli);
+      return FALSE;
+    }
+  context->held = FALSE;
+  if (context->admit != NULL && !context->admit (context->admit_data, job, placement, error))
+    {
+      context->held = TRUE;
+      context->n_held++;
       return FALSE;
     }
   if (!context->start (context->owner, job, placement, error))

@@ -176,7 +176,12 @@ SimJob * const *sim_sched_context_get_queue (SimSchedContext *context, guint *n)
  * Starts @job on @placement.
  *
  * Errors: SIM_ERROR_STATE if the job is not queued, the placement has the
- * wrong number of GPUs, or a GPU lacks room.
+ * wrong number of GPUs, or a GPU lacks room; SIM_ERROR_HELD if the start
+ * is refused for now though the placement is good: the facility power
+ * limit in hold mode keeps the job waiting while starting it would take
+ * the facility over its limit.  A held job stays queued and nothing
+ * changes; a policy treats it as a job that does not fit now (the
+ * built-in passes do), and is asked again at the next decision.
  *
  * Returns: %TRUE on success.
  */
@@ -302,6 +307,16 @@ typedef struct {
 } SimTaskClass;
 
 /**
+ * SimNodeAsleepFunc:
+ * @data: the data given with the function
+ * @node: a node index
+ *
+ * Returns: whether @node is asleep now: an idle node the power model has
+ *   put to sleep ([power] sleep_after), which a job placed on it waits for.
+ */
+typedef gboolean (*SimNodeAsleepFunc) (gpointer data, guint node);
+
+/**
  * SimPolicySetup:
  * @cluster: (nullable): the cluster the policy will schedule
  * @params: (nullable): the [policy] keys
@@ -310,6 +325,9 @@ typedef struct {
  *   mix, if known in advance
  * @n_task_classes: its length
  * @topology: (nullable): the cluster's network, when the scenario has one
+ * @node_asleep: (nullable) (skip): whether a node is asleep now, valid
+ *   while the policy lives; %NULL when nodes never sleep
+ * @node_asleep_data: (skip): passed to @node_asleep
  *
  * What a policy may know when it is created.
  */
@@ -320,6 +338,8 @@ typedef struct {
   const SimTaskClass *task_classes;
   guint               n_task_classes;
   const SimTopology  *topology;
+  SimNodeAsleepFunc   node_asleep;
+  gpointer            node_asleep_data;
 } SimPolicySetup;
 
 /**

@@ -222,7 +222,9 @@ keep_error (SimPolicy *policy, SimSchedContext *ctx, GError *error)
     g_error_free (error);
 }
 
-/* Starts JOB on P; FALSE (with ctx->error set) if the cluster refuses. */
+/* Starts JOB on P; FALSE (with ctx->error set) if the cluster refuses.  A
+ * start held back for now (SIM_ERROR_HELD) is FALSE with no error, as a
+ * job that does not fit; ctx->held says which it was. */
 static gboolean
 start_on (SimPolicy *policy, SimSchedContext *ctx, SimJob *job, const SimPlacement *p,
           GPtrArray *started)
@@ -231,7 +233,10 @@ start_on (SimPolicy *policy, SimSchedContext *ctx, SimJob *job, const SimPlaceme
 
   if (!sim_sched_context_start (ctx, job, p, &error))
     {
-      keep_error (policy, ctx, error);
+      if (g_error_matches (error, SIM_ERROR, SIM_ERROR_HELD))
+        g_error_free (error);
+      else
+        keep_error (policy, ctx, error);
       return FALSE;
     }
   if (started != NULL)
@@ -501,6 +506,7 @@ preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointe
       r = rank (state, job);
       if (unfit_known (unfit, job, r))
         continue;
+      ctx->held = FALSE;
       if (try_start (policy, ctx, job, started))
         {
           g_array_set_size (unfit, 0);
@@ -508,6 +514,10 @@ preemptive_pass (SimPolicy *policy, SimSchedContext *ctx, RankFunc rank, gpointe
         }
       if (ctx->error != NULL)
         break;
+      /* It fits but is held back for power: preempting others would not
+       * make room for it. */
+      if (ctx->held)
+        continue;
 
       /* Candidates: running jobs it outranks, least important first (a
        * prefix of the victim order). */
