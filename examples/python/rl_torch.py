@@ -52,14 +52,15 @@ class ActorCritic(nn.Module if torch is not None else object):
         return self.critic(obs).squeeze(-1)
 
 
-def observe(feats, obs, mask, n_actions):
+def observe(feats, obs, mask, n_actions, work_conserving):
     """Padded per-action features (A, F), the valid flags (A) and the allowed
-    action numbers (as rl_reinforce.Features gives them)."""
+    action numbers (as rl_reinforce.Features gives them); when
+    *work_conserving*, wait is valid only if no job can start."""
     allowed, x = feats(obs, mask)
     padded = np.zeros((n_actions, x.shape[1]), dtype=np.float32)
     valid = np.zeros(n_actions, dtype=bool)
     padded[:len(allowed)] = x
-    valid[:len(allowed)] = True
+    valid[feats.choices(allowed, work_conserving)] = True
     return padded, valid, allowed
 
 
@@ -68,7 +69,7 @@ def squash_obs(obs):
     return np.log1p(np.asarray(obs, dtype=np.float32))
 
 
-def collect(env, feats, model, seeds, gen):
+def collect(env, feats, model, seeds, gen, work_conserving):
     """Plays one episode per seed, sampling; returns the stacked batch."""
     A = env.action_space.n
     X, V, O, act, logp, rew, done, val = [], [], [], [], [], [], [], []
@@ -77,7 +78,7 @@ def collect(env, feats, model, seeds, gen):
             obs, info = env.reset(seed=int(seed))
             finished = False
             while not finished:
-                x, valid, allowed = observe(feats, obs, info["action_mask"], A)
+                x, valid, allowed = observe(feats, obs, info["action_mask"], A, work_conserving)
                 o = squash_obs(obs)
                 xt = torch.from_numpy(x).unsqueeze(0)
                 vt = torch.from_numpy(valid).unsqueeze(0)
@@ -117,7 +118,8 @@ def train(env, args, log=print):
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     for it in range(args.iterations):
         seeds = rng.integers(rf.TRAIN_SEED0, rf.EVAL_SEED0, size=args.episodes)
-        X, V, O, act, logp, rew, done, val = collect(env, feats, model, seeds, gen)
+        X, V, O, act, logp, rew, done, val = collect(env, feats, model, seeds, gen,
+                                                     args.work_conserving)
         adv, ret = gae(rew, done, val, args.gamma, args.lam)
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
         tX, tV, tO = torch.from_numpy(X), torch.from_numpy(V), torch.from_numpy(O)
@@ -150,9 +152,11 @@ class Greedy:
     def __init__(self, model):
         self.model = model
 
-    def greedy(self, x):
+    def greedy(self, x, rows):
+        """The best of the rows (indices into the allowed actions) it may choose."""
         with torch.no_grad():
-            return int(torch.argmax(self.model.actor(torch.from_numpy(x.astype(np.float32))).squeeze(-1)))
+            z = self.model.actor(torch.from_numpy(x[rows].astype(np.float32))).squeeze(-1)
+            return int(rows[int(torch.argmax(z.reshape(-1)))])
 
 
 def main(argv):
@@ -170,6 +174,8 @@ def main(argv):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="a short run (3 iterations, 5 held-out seeds)")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--no-work-conserving", dest="work_conserving", action="store_false",
+                    help="let the agent wait while a job could start (it learns when to)")
     args = ap.parse_args(argv)
     if torch is None:
         print("PyTorch (Debian package python3-torch) is not installed; skipping")
@@ -187,8 +193,11 @@ def main(argv):
     eval_seeds = list(range(rf.EVAL_SEED0, rf.EVAL_SEED0 + args.eval_seeds))
     rows = rf.evaluate(env, feats, None, eval_seeds, args.seed, args.scenario)
     greedy = Greedy(model)
-    rows.append(("PPO (learned)", [rf.metrics(rf.play(env, feats, s, lambda allowed, x: greedy.greedy(x))[1])
-                                   for s in eval_seeds]))
+    wc = args.work_conserving
+    rows.append(("PPO (learned)",
+                 [rf.metrics(rf.play(env, feats, s, lambda allowed, x:
+                                     greedy.greedy(x, feats.choices(allowed, wc)))[1])
+                  for s in eval_seeds]))
     print("held-out seeds %d..%d:" % (eval_seeds[0], eval_seeds[-1]))
     rf.print_table(rows)
     return 0
