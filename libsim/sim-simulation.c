@@ -1287,6 +1287,12 @@ sim__simulation_release_job (SimSimulation *self, SimJob *job)
   request_decision (self);
 }
 
+SimFailures *
+sim__simulation_get_failures (SimSimulation *self)
+{
+  return self->failures;
+}
+
 void
 sim__simulation_set_job_column (SimSimulation *self, const char *name, SimJobWhereFunc func,
                                 gpointer data)

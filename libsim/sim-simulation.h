@@ -325,6 +325,8 @@ void     sim__simulation_hold_job (SimSimulation *self, SimJob *job, SimTime ove
                                    SimTime lost);
 /* Puts a held job in the queue; a decision follows. */
 void     sim__simulation_release_job (SimSimulation *self, SimJob *job);
+/* The [failures] model (failures/sim-failures.h), or NULL without one. */
+struct _SimFailures *sim__simulation_get_failures (SimSimulation *self);
 /* Asks for a last column NAME in jobs.csv, FUNC giving its value. */
 void     sim__simulation_set_job_column (SimSimulation *self, const char *name,
                                          const char *(*func) (const SimJob *job, gpointer data),

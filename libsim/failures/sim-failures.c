@@ -67,6 +67,7 @@ struct _SimFailures {
 
   GPtrArray        *faults;     /* Fault*, by id */
   guint            *down;       /* per node: outstanding faults taking it out */
+  guint            *hard;       /* per node: those of them not of one GPU (its GPUs all fail) */
   guint8           *role;       /* per node: Role */
   gboolean         *replaced;   /* per node: a spare took its place */
   gboolean         *avail;      /* per node: as last set */
@@ -660,6 +661,7 @@ fail_component (SimFailures *f, guint comp, SimTime now)
     for (guint n = lo; n < hi; n++)
       {
         f->down[n]++;
+        f->hard[n] += t != SIM_FAILURE_GPU && t != SIM_FAILURE_HBM;
         refresh (f, n, now);
       }
   push (f, now + f->p.detect, EV_DETECT, f->faults->len - 1);
@@ -712,6 +714,7 @@ repaired (SimFailures *f, Fault *fault, SimTime now)
     for (guint n = lo; n < hi; n++)
       {
         f->down[n]--;
+        f->hard[n] -= fault->type != SIM_FAILURE_GPU && fault->type != SIM_FAILURE_HBM;
         if (f->down[n] > 0)
           continue;
         g_queue_remove (&f->waiting, GUINT_TO_POINTER (n + 1));
@@ -764,6 +767,17 @@ on_timer (SimSimulation *sim, SimTime now, gpointer data)
         }
     }
   arm (f);
+}
+
+gboolean
+sim__failures_gpu_is_failed (SimFailures *f, guint gpu)
+{
+  guint node;
+
+  g_return_val_if_fail (gpu < f->n_gpus, FALSE);
+  node = sim_cluster_get_gpu (f->cluster, gpu)->node;
+  return f->down_since[f->first[SIM_FAILURE_GPU] + gpu] >= 0 ||
+         f->down_since[f->first[SIM_FAILURE_HBM] + gpu] >= 0 || f->hard[node] > 0;
 }
 
 gboolean
@@ -897,6 +911,7 @@ acc_free (SimAccumulator *acc)
   g_queue_clear (&f->waiting);
   g_free (f->heap);
   g_free (f->down);
+  g_free (f->hard);
   g_free (f->role);
   g_free (f->replaced);
   g_free (f->avail);
@@ -1028,6 +1043,7 @@ sim__failures_new (SimSimulation *sim, const SimScenario *sc, GError **error)
       f->scale[t] = f->p.mtbf_s[t] / tgamma (1.0 + 1.0 / f->p.shape[t]);
     }
   f->down = g_new0 (guint, n);
+  f->hard = g_new0 (guint, n);
   f->role = g_new0 (guint8, n);
   f->replaced = g_new0 (gboolean, n);
   f->avail = g_new (gboolean, n);

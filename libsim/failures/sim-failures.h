@@ -127,6 +127,10 @@ void sim__failures_job_arrived (SimFailures *failures, SimJob *job);
  * spares held in reserve). */
 gboolean sim__failures_node_is_down (SimFailures *failures, guint node);
 
+/* Whether GPU G has failed now: its own fault (gpu, hbm) or one of its
+ * node's parts, its node or its leaf (not a spine: the node is not out). */
+gboolean sim__failures_gpu_is_failed (SimFailures *failures, guint gpu);
+
 /* The checkpoint interval a job of N_GPUS GPUs gets (s; 0: none), and its
  * cost per checkpoint (s) and its mean time between failures (s). */
 double sim__failures_interval_for (SimFailures *failures, guint n_gpus, double *cost_s,
