@@ -84,7 +84,8 @@ struct _SimFailures {
   double            useful_gpu_s, span_gpu_s;
   double            interval_sum;
   guint64           interval_n;
-  GHashTable       *jobs;       /* SimJob* -> JobRec* */
+  GPtrArray        *recs;       /* JobRec*, every one allocated (SimJob.failure points here) */
+  GPtrArray        *free_recs;  /* those of finished jobs, for reuse */
   const SimJob     *interrupting;
   char              column[32];
   SimTime           end;
@@ -369,7 +370,28 @@ spare_free (SimFailures *f, guint s, SimTime now)
 static JobRec *
 job_rec (SimFailures *f, const SimJob *job)
 {
-  return g_hash_table_lookup (f->jobs, job);
+  return job->failure;
+}
+
+/* A record for JOB, from the pool: no allocation once jobs finish. */
+static JobRec *
+new_rec (SimFailures *f, SimJob *job)
+{
+  JobRec *r;
+
+  if (f->free_recs->len > 0)
+    {
+      r = g_ptr_array_steal_index_fast (f->free_recs, f->free_recs->len - 1);
+      memset (r, 0, sizeof *r);
+    }
+  else
+    {
+      r = g_new0 (JobRec, 1);
+      g_ptr_array_add (f->recs, r);
+    }
+  r->ettr = -1;
+  job->failure = r;
+  return r;
 }
 
 /* Splits X of work done past a run's restart into checkpoint periods:
@@ -528,11 +550,10 @@ sim__failures_interval_for (SimFailures *f, guint n_gpus, double *cost_s, double
 void
 sim__failures_job_arrived (SimFailures *f, SimJob *job)
 {
-  JobRec *r = g_new0 (JobRec, 1);
+  JobRec *r = new_rec (f, job);
   double cost_s, tau_s = sim__failures_interval_for (f, MAX (1, job->spec.gpus), &cost_s, NULL);
   double w = (double) job->work_left;
 
-  r->ettr = -1;
   r->restart = (double) f->p.restart + cost_s * 1e9; /* and reading the checkpoint back */
   if (tau_s > 0)
     {
@@ -544,7 +565,6 @@ sim__failures_job_arrived (SimFailures *f, SimJob *job)
       f->interval_sum += tau_s;
       f->interval_n++;
     }
-  g_hash_table_insert (f->jobs, job, r);
 }
 
 /* Interrupts running JOB at NOW by fault FAULT (lost work) or moves it off
@@ -559,12 +579,10 @@ interrupt (SimFailures *f, SimJob *job, Fault *fault, SimTime now)
   if (r == NULL)
     {
       /* A job the module did not see arrive (none today): no checkpoints. */
-      r = g_new0 (JobRec, 1);
-      r->ettr = -1;
+      r = new_rec (f, job);
       r->restart = (double) f->p.restart;
       r->seg_left = job->work_left;
       r->open = TRUE;
-      g_hash_table_insert (f->jobs, job, r);
     }
   if (fault != NULL)
     {
@@ -822,7 +840,8 @@ acc_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
     case SIM_JOB_FINISHED:
       close_run (f, r, job, FALSE);
       end_job (f, r, job, now);
-      g_hash_table_remove (f->jobs, job);
+      ((SimJob *) job)->failure = NULL;
+      g_ptr_array_add (f->free_recs, r);
       break;
     case SIM_JOB_UNFINISHED:
       close_run (f, r, job, FALSE);
@@ -906,7 +925,8 @@ acc_free (SimAccumulator *acc)
       g_free (fault);
     }
   g_ptr_array_unref (f->faults);
-  g_hash_table_unref (f->jobs);
+  g_ptr_array_unref (f->recs);
+  g_ptr_array_unref (f->free_recs);
   g_queue_clear (&f->spare_pool);
   g_queue_clear (&f->waiting);
   g_free (f->heap);
@@ -1013,7 +1033,8 @@ sim__failures_new (SimSimulation *sim, const SimScenario *sc, GError **error)
   f->sim = sim;
   f->cluster = sim_simulation_get_cluster (sim);
   f->faults = g_ptr_array_new ();
-  f->jobs = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  f->recs = g_ptr_array_new_with_free_func (g_free);
+  f->free_recs = g_ptr_array_new ();
   g_queue_init (&f->spare_pool);
   g_queue_init (&f->waiting);
   f->rng_fail = sim_rng_new (sc->seed, "failures");
