@@ -411,14 +411,22 @@ periods (const JobRec *r, double x, double *k, double *rest)
   *rest = x - *k * period;
 }
 
-/* The wall seconds and GPUs of work W for JOB. */
+/* The GPUs JOB holds, or asks for while it waits (fractions counted). */
+static double
+job_gpus (const SimJob *job)
+{
+  guint n = job->n_gpus > 0 ? job->n_gpus : job->spec.gpus;
+
+  return n * (job->spec.gpu_milli > 0 ? job->spec.gpu_milli / 1000.0 : 1.0);
+}
+
+/* The GPU-seconds of work W (reference ns) for JOB at its speed. */
 static double
 gpu_seconds (const SimJob *job, double w)
 {
   double speed = job->speed > 0 ? job->speed : 1.0;
-  double gpus = job->n_gpus * (job->spec.gpu_milli > 0 ? job->spec.gpu_milli / 1000.0 : 1.0);
 
-  return w / speed / 1e9 * gpus;
+  return w / speed / 1e9 * job_gpus (job);
 }
 
 /* Closes JOB's run with its work left now: it ran to its end or to the end
@@ -464,13 +472,10 @@ end_job (SimFailures *f, JobRec *r, const SimJob *job, SimTime now)
   if (job->first_start < 0 || r->ettr >= 0)
     return;
   span = sim_time_to_seconds (now - job->first_start);
-  useful = gpu_seconds (job, r->useful) / MAX (1e-9, job->n_gpus *
-                                               (job->spec.gpu_milli > 0
-                                                  ? job->spec.gpu_milli / 1000.0 : 1.0));
+  useful = gpu_seconds (job, r->useful) / job_gpus (job);
   r->ettr = span > 0 ? MIN (1.0, useful / span) : 1.0;
   f->useful_gpu_s += gpu_seconds (job, r->useful);
-  f->span_gpu_s += span * job->n_gpus * (job->spec.gpu_milli > 0 ? job->spec.gpu_milli / 1000.0
-                                                                 : 1.0);
+  f->span_gpu_s += span * job_gpus (job);
 }
 
 /* The mean time between failures of a job spanning N_GPUS GPUs, s
