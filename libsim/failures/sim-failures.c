@@ -333,17 +333,23 @@ refresh (SimFailures *f, guint n, SimTime now)
 static void
 call_spare (SimFailures *f, guint n, SimTime now)
 {
+  GList *l;
   guint s;
 
   if (f->p.spares == 0 || f->role[n] != ROLE_SERVICE || f->replaced[n] || f->down[n] == 0)
     return;
-  if (g_queue_is_empty (&f->spare_pool))
+  /* The first free spare that is not itself down. */
+  for (l = f->spare_pool.head; l != NULL; l = l->next)
+    if (f->down[GPOINTER_TO_UINT (l->data) - 1] == 0)
+      break;
+  if (l == NULL)
     {
       if (g_queue_find (&f->waiting, GUINT_TO_POINTER (n + 1)) == NULL)
         g_queue_push_tail (&f->waiting, GUINT_TO_POINTER (n + 1));
       return;
     }
-  s = GPOINTER_TO_UINT (g_queue_pop_head (&f->spare_pool)) - 1;
+  s = GPOINTER_TO_UINT (l->data) - 1;
+  g_queue_delete_link (&f->spare_pool, l);
   f->replaced[n] = TRUE;
   f->role[s] = ROLE_SWAPPING;
   f->swaps++;
@@ -357,10 +363,16 @@ spare_free (SimFailures *f, guint s, SimTime now)
   f->role[s] = ROLE_SPARE;
   g_queue_push_tail (&f->spare_pool, GUINT_TO_POINTER (s + 1));
   refresh (f, s, now);
-  while (!g_queue_is_empty (&f->waiting) && !g_queue_is_empty (&f->spare_pool))
+  /* A healthy spare goes to the first node still waiting for one
+   * (call_spare() takes the first healthy spare of the pool). */
+  while (f->down[s] == 0 && !g_queue_is_empty (&f->waiting))
     {
       guint n = GPOINTER_TO_UINT (g_queue_pop_head (&f->waiting)) - 1;
-      call_spare (f, n, now);
+      if (f->role[n] == ROLE_SERVICE && !f->replaced[n] && f->down[n] > 0)
+        {
+          call_spare (f, n, now);
+          break;
+        }
     }
 }
 
@@ -745,6 +757,13 @@ repaired (SimFailures *f, Fault *fault, SimTime now)
           {
             /* Its spare took its place: it becomes a spare. */
             f->replaced[n] = FALSE;
+            spare_free (f, n, now);
+            continue;
+          }
+        if (f->role[n] == ROLE_SPARE)
+          {
+            /* A spare repaired in the pool: a node waiting may take it. */
+            g_queue_remove (&f->spare_pool, GUINT_TO_POINTER (n + 1));
             spare_free (f, n, now);
             continue;
           }
