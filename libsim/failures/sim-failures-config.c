@@ -64,12 +64,12 @@ sim__failures_config_keys (void)
         g_ptr_array_add (a, (gpointer) general_keys[i]);
       for (guint k = 0; k < SIM_FAILURE_N_TYPES; k++)
         {
-          g_ptr_array_add (a, (gpointer) g_intern_string (g_strdup_printf ("%s_mtbf",
-                                                                           type_names[k])));
-          g_ptr_array_add (a, (gpointer) g_intern_string (g_strdup_printf ("%s_shape",
-                                                                           type_names[k])));
-          g_ptr_array_add (a, (gpointer) g_intern_string (g_strdup_printf ("%s_repair",
-                                                                           type_names[k])));
+          static const char * const suffixes[] = { "mtbf", "shape", "repair" };
+          for (guint j = 0; j < G_N_ELEMENTS (suffixes); j++)
+            {
+              g_autofree char *key = g_strdup_printf ("%s_%s", type_names[k], suffixes[j]);
+              g_ptr_array_add (a, (gpointer) g_intern_string (key));
+            }
         }
       g_ptr_array_add (a, NULL);
       g_once_init_leave (&keys, (const char **) g_ptr_array_free (a, FALSE));

@@ -70,7 +70,8 @@ struct _SimFailures {
   guint            *hard;       /* per node: those of them not of one GPU (its GPUs all fail) */
   guint8           *role;       /* per node: Role */
   gboolean         *replaced;   /* per node: a spare took its place */
-  gboolean         *avail;      /* per node: as last set */
+  gboolean         *taken;      /* per node: the module holds it out of service */
+  gboolean         *restore;    /* per node: whether it was in service when taken */
   SimTime          *quarantine_until;
   GQueue            spare_pool; /* free spares (node + 1) */
   GQueue            waiting;    /* nodes out of service waiting for a spare (node + 1) */
@@ -318,15 +319,28 @@ schedule_life (SimFailures *f, guint comp, SimTime from)
 /* ------------------------------------------------------------------------- */
 /* Nodes in and out of service.                                             */
 
+/* Puts node N out of service while it is down, a spare in reserve, in its
+ * swap or quarantined, and back when none holds.  The module only gives
+ * back what it took: a node another part of the simulation had put out
+ * of service (a cloud pool's, power/sim-elastic.h) stays out; while the
+ * module holds a node, whoever switches it last wins. */
 static void
 refresh (SimFailures *f, guint n, SimTime now)
 {
   gboolean want = f->down[n] == 0 && f->role[n] == ROLE_SERVICE && now >= f->quarantine_until[n];
 
-  if (want == f->avail[n])
-    return;
-  f->avail[n] = want;
-  sim_simulation_set_node_available (f->sim, n, want, NULL);
+  if (!want && !f->taken[n])
+    {
+      f->taken[n] = TRUE;
+      f->restore[n] = sim_cluster_get_node (f->cluster, n)->available;
+      sim_simulation_set_node_available (f->sim, n, FALSE, NULL);
+    }
+  else if (want && f->taken[n])
+    {
+      f->taken[n] = FALSE;
+      if (f->restore[n])
+        sim_simulation_set_node_available (f->sim, n, TRUE, NULL);
+    }
 }
 
 /* Node N was taken out: a free spare, if any, takes its place. */
@@ -958,7 +972,8 @@ acc_free (SimAccumulator *acc)
   g_free (f->hard);
   g_free (f->role);
   g_free (f->replaced);
-  g_free (f->avail);
+  g_free (f->taken);
+  g_free (f->restore);
   g_free (f->quarantine_until);
   g_free (f->down_since);
   sim_rng_free (f->rng_fail);
@@ -1091,13 +1106,12 @@ sim__failures_new (SimSimulation *sim, const SimScenario *sc, GError **error)
   f->hard = g_new0 (guint, n);
   f->role = g_new0 (guint8, n);
   f->replaced = g_new0 (gboolean, n);
-  f->avail = g_new (gboolean, n);
+  f->taken = g_new0 (gboolean, n);
+  f->restore = g_new0 (gboolean, n);
   f->quarantine_until = g_new0 (SimTime, n);
   f->down_since = g_new (SimTime, f->first[SIM_FAILURE_N_TYPES]);
   for (guint c = 0; c < f->first[SIM_FAILURE_N_TYPES]; c++)
     f->down_since[c] = -1;
-  for (guint i = 0; i < n; i++)
-    f->avail[i] = sim_cluster_get_node (f->cluster, i)->available;
   for (guint i = n - f->p.spares; i < n; i++)
     {
       f->role[i] = ROLE_SPARE;
