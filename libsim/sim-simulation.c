@@ -535,8 +535,6 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
     }
   if (job->spec.gpus_min > 0)
     mold_request (self, job);
-  if (self->failures != NULL)
-    sim__failures_job_arrived (self->failures, job);
   accumulate_job (self, SIM_JOB_SUBMITTED, job, ev->time);
   if (!self->force && self->metrics.submitted > SIM_LIMIT_JOBS)
     fail (self, too_big (self, "scenario", "horizon", "this run has simulated %.3g jobs",
@@ -545,6 +543,8 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
     ; /* a serverless function: it runs outside the cluster */
   else if (can_ever_fit (self, &job->spec))
     {
+      if (self->failures != NULL)
+        sim__failures_job_arrived (self->failures, job);
       enqueue (self, job);
       note_state_before_decision (self);
       request_decision (self);

@@ -14,7 +14,8 @@
  * default is llama3-h100, rates derived from Llama 3's 54 days on 16,384
  * H100s) and each key can be overridden in the scenario's [failures]
  * section.  A failure log (`log = FILE.csv`, rows of time and component)
- * replaces the random processes by the failures it lists.
+ * replaces the random processes by the failures it lists.  seed_offset
+ * draws other failures from the same scenario seed, the workload kept.
  *
  * Blast radius.  A failure of a node's part (gpu, hbm, nvswitch, nic,
  * cable, node) takes the node out of service until repaired; a leaf takes
@@ -120,7 +121,8 @@ typedef struct _SimFailures SimFailures;
 SimFailures *sim__failures_new (SimSimulation *sim, const SimScenario *scenario,
                                 GError **error);
 
-/* A job arrives: its work grows by the checkpoints it will write. */
+/* A job arrives for the cluster (not one rejected, nor a serverless
+ * function): its work grows by the checkpoints it will write. */
 void sim__failures_job_arrived (SimFailures *failures, SimJob *job);
 
 /* Whether node N is out of service now because of a fault (not counting
