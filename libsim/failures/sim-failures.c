@@ -89,7 +89,6 @@ struct _SimFailures {
   GPtrArray        *free_recs;  /* those of finished jobs, for reuse */
   const SimJob     *interrupting;
   char              column[32];
-  SimTime           end;
 };
 
 /* ------------------------------------------------------------------------- */
@@ -461,7 +460,9 @@ gpu_seconds (const SimJob *job, double w)
 static double
 close_run (SimFailures *f, JobRec *r, const SimJob *job, gboolean interrupted)
 {
-  double w = (double) (r->seg_left - job->work_left);
+  /* (After a policy's preemption the work left includes its overhead:
+   * never less than nothing done.) */
+  double w = MAX (0.0, (double) (r->seg_left - job->work_left));
   double x = w - (double) r->seg_off, k, rest, lost = 0, useful, ckpt;
 
   if (!r->open)
@@ -846,6 +847,8 @@ sim__failures_node_is_down (SimFailures *f, guint node)
 /* ------------------------------------------------------------------------- */
 /* The accumulator.                                                          */
 
+/* Nothing integrates over time: availability is kept per component from
+ * its failure to its repair. */
 static void
 acc_advance (SimAccumulator *acc, const SimState *held, SimTime now)
 {
