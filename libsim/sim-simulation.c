@@ -572,6 +572,9 @@ node_shares (SimSimulation *self, const SimJob *job)
     {
       guint node = sim_cluster_get_gpu (self->cluster, job->gpus[i])->node;
       guint k = 0;
+      /* A node's GPUs usually come together: the last node first. */
+      if (shares->len > 0 && g_array_index (shares, NodeShare, shares->len - 1).node == node)
+        k = shares->len - 1;
       while (k < shares->len && g_array_index (shares, NodeShare, k).node != node)
         k++;
       if (k == shares->len)
