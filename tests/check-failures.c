@@ -11,7 +11,7 @@
  * one failure replayed from a log costs a job exactly what a hand
  * calculation says (work since its last checkpoint, the restart, the
  * detection and the spare's swap; its end time, lost GPU-hours, checkpoint
- * GPU-hours, ETTR); Daly's interval loses less time than fixed intervals of
+ * GPU-hours, ETTR, the `ettr` column of jobs.csv); Daly's interval loses less time than fixed intervals of
  * a quarter, half, twice and four times it; no job starts on, or keeps
  * running on, a node out of service; the same seed gives the same
  * figures; every key moves its figure the expected way; bad input is an
@@ -251,6 +251,38 @@ START_TEST (test_replay_by_hand)
   ck_assert_double_eq_tol (metric (sim, "availability_gpu"),
                            1 - (12660 - 9000) / (16 * 38920.0), 1e-9);
   ck_assert_double_eq (metric (sim, "availability_node"), 1);
+}
+END_TEST
+
+START_TEST (test_jobs_csv_column)
+{
+  g_autoptr(SimSimulation) sim = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = g_build_filename (tmpdir, "out", NULL);
+  g_autofree char *path = g_build_filename (out, "jobs.csv", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  write_file ("tiny.csv", "id,submit,duration,gpus,gpu_milli\n1,0,36000,8,1000\n");
+  write_file ("faults.csv", "time,type,index\n9000,gpu,3\n");
+  sim = new_sim (replay_text, NULL);
+  ck_assert_msg (sim_simulation_set_output_dir (sim, out, &error), "%s", error->message);
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  ck_assert (g_file_get_contents (path, &text, NULL, &error));
+  lines = g_strsplit (text, "\n", -1);
+  ck_assert_msg (g_str_has_suffix (lines[0], ",preemptions,ettr"), "%s", lines[0]);
+  /* The job's ETTR, as in test_replay_by_hand: 36000 / 38920. */
+  /* (preemptions 1: an interruption counts as one.) */
+  ck_assert_msg (g_str_has_suffix (lines[1], ",1,0.924974"), "%s", lines[1]);
+  {
+    const char *names[] = { "jobs.csv", "summary.json", "timeseries.csv" };
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *p = g_build_filename (out, names[i], NULL);
+        g_unlink (p);
+      }
+    g_rmdir (out);
+  }
 }
 END_TEST
 
@@ -553,6 +585,7 @@ failures_suite (void)
   tcase_add_test (tc, test_llama3);
   tcase_add_test (tc, test_replay_by_hand);
   tcase_add_test (tc, test_checkpoint_keeps_work);
+  tcase_add_test (tc, test_jobs_csv_column);
   tcase_add_test (tc, test_young_daly_minimises_loss);
   tcase_add_test (tc, test_no_job_on_failed_node);
   tcase_add_test (tc, test_deterministic);
