@@ -11,9 +11,10 @@
  * one failure replayed from a log costs a job exactly what a hand
  * calculation says (work since its last checkpoint, the restart, the
  * detection and the spare's swap; its end time, lost GPU-hours, checkpoint
- * GPU-hours, ETTR, the `ettr` column of jobs.csv); Daly's interval loses less time than fixed intervals of
- * a quarter, half, twice and four times it; no job starts on, or keeps
- * running on, a node out of service; the same seed gives the same
+ * GPU-hours, ETTR, the `ettr` column of jobs.csv); Daly's interval loses
+ * less time than fixed intervals of a quarter, half, twice and four times
+ * it; no job starts on, or keeps running on, a failed GPU or a node out
+ * of service for a fault of its own; the same seed gives the same
  * figures; every key moves its figure the expected way; bad input is an
  * error naming the file, line and key; a scenario without [failures]
  * reports no failure figure.
