@@ -13,7 +13,8 @@
  * detection and the spare's swap; its end time, lost GPU-hours, checkpoint
  * GPU-hours, ETTR, the `ettr` column of jobs.csv); Daly's interval loses
  * less time than fixed intervals of a quarter, half, twice and four times
- * it; no job starts on, or keeps running on, a failed GPU or a node out
+ * it; avoiding recently repaired nodes spares jobs infant-mortality
+ * failures; no job starts on, or keeps running on, a failed GPU or a node out
  * of service for a fault of its own; the same seed gives the same
  * figures; every key moves its figure the expected way; bad input is an
  * error naming the file, line and key; a scenario without [failures]
@@ -417,6 +418,42 @@ START_TEST (test_no_job_on_failed_node)
 }
 END_TEST
 
+/* 16 nodes under a light load; GPUs fail with a decreasing hazard
+ * (Weibull shape 0.5: infant mortality), so a GPU just repaired is the
+ * likeliest to fail again. */
+static const char *infant_text =
+  "[scenario]\nname = infant\nhorizon = 60d\n"
+  "[pool h100]\nmodel = DGX-H100\ncount = 16\n"
+  "[workload]\nsource = synthetic\nrate = 1/h\n"
+  "[class node]\nshare = 1\ngpus = 8\nduration = exponential(mean=6h)\n"
+  "[output]\ntimeseries = false\n"
+  "[failures]\nprofile = none\ngpu_mtbf = 3000h\ngpu_shape = 0.5\ngpu_repair = 2h\n"
+  "repair_distribution = fixed\ncheckpoint_interval = 1h\ncheckpoint_size = 1GB\n"
+  "storage_bandwidth = 10GB/s\n";
+
+START_TEST (test_avoid_recent_faults)
+{
+  double base = 0, avoid = 0, wait = 0;
+
+  /* Avoiding the nodes repaired in the last week while others are free
+   * spares jobs the young GPUs' failures, and costs (almost) no wait. */
+  for (guint seed = 1; seed <= 5; seed++)
+    {
+      g_autofree char *s = g_strdup_printf ("scenario.seed=%u", seed);
+      const char *plain[] = { s, NULL };
+      const char *with[] = { s, "failures.avoid_recent=7d", NULL };
+      g_autoptr(SimSimulation) a = run (infant_text, plain);
+      g_autoptr(SimSimulation) b = run (infant_text, with);
+      ck_assert_double_eq (metric (a, "failures_gpu"), metric (b, "failures_gpu"));
+      base += metric (a, "interruptions_gpu");
+      avoid += metric (b, "interruptions_gpu");
+      wait += metric (b, "wait_mean") / 5;
+    }
+  ck_assert_msg (avoid < 0.95 * base, "interruptions %g avoiding, %g not", avoid, base);
+  ck_assert_msg (wait < 60, "mean wait %g s", wait);
+}
+END_TEST
+
 START_TEST (test_deterministic)
 {
   g_autoptr(SimSimulation) a = run (mixed_text, NULL);
@@ -589,6 +626,7 @@ failures_suite (void)
   tcase_add_test (tc, test_jobs_csv_column);
   tcase_add_test (tc, test_young_daly_minimises_loss);
   tcase_add_test (tc, test_no_job_on_failed_node);
+  tcase_add_test (tc, test_avoid_recent_faults);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_keys_move_figures);
   tcase_add_test (tc, test_bad_input);

@@ -33,7 +33,7 @@ sim__failure_type_lookup (const char *name)
 /* The keys that are not per type. */
 static const char * const general_keys[] = {
   "profile", "mode", "detect_time", "swap_time", "restart_time", "spares", "drain",
-  "quarantine", "repair_distribution", "repair_sigma", "checkpoint_interval",
+  "quarantine", "avoid_recent", "repair_distribution", "repair_sigma", "checkpoint_interval",
   "checkpoint_size", "storage_bandwidth", "log", "nics_per_node", "nvswitches_per_node",
   "nodes_per_leaf", "spines", "cores", "seed_offset",
 };
@@ -193,6 +193,8 @@ sim__failure_params_set (SimFailureParams *p, const char *key, const char *value
     return sim_parse_duration (value, &p->restart, error);
   if (strcmp (key, "quarantine") == 0)
     return sim_parse_duration (value, &p->quarantine, error);
+  if (strcmp (key, "avoid_recent") == 0)
+    return sim_parse_duration (value, &p->avoid, error);
   if (strcmp (key, "spares") == 0)
     return parse_count (value, 0, 1000000, &p->spares, error);
   if (strcmp (key, "nics_per_node") == 0)

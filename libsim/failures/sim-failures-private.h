@@ -22,7 +22,8 @@ typedef struct {
   SimTime  detect, swap, restart;         /* -1 until resolved: the mode's */
   gint     drain;                         /* 1 migrate, 0 kill, -1 the mode's */
   guint    spares;
-  SimTime  quarantine;
+  SimTime  quarantine;                    /* a repaired node out this long */
+  SimTime  avoid;                         /* ... or this long while no job waits */
   SimRepairDistribution repair_dist;
   double   repair_sigma;
   SimTime  interval;                      /* 0: no periodic checkpoint */

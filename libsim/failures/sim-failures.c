@@ -73,6 +73,9 @@ struct _SimFailures {
   gboolean         *taken;      /* per node: the module holds it out of service */
   gboolean         *restore;    /* per node: whether it was in service when taken */
   SimTime          *quarantine_until;
+  gboolean         *soft;       /* per node: its quarantine ends as soon as a job waits */
+  guint             n_soft;     /* nodes held so */
+  guint64           release_timer;
   GQueue            spare_pool; /* free spares (node + 1) */
   GQueue            waiting;    /* nodes out of service waiting for a spare (node + 1) */
   SimTime          *down_since; /* per component: -1 up */
@@ -782,9 +785,16 @@ repaired (SimFailures *f, Fault *fault, SimTime now)
             spare_free (f, n, now);
             continue;
           }
-        if (f->role[n] == ROLE_SERVICE && f->p.quarantine > 0)
+        if (f->role[n] == ROLE_SERVICE && (f->p.quarantine > 0 || f->p.avoid > 0))
           {
-            f->quarantine_until[n] = now + f->p.quarantine;
+            /* Held out for burn-in: for good (quarantine), or while no
+             * job waits (avoid_recent: see release_soft()). */
+            f->quarantine_until[n] = now + (f->p.quarantine > 0 ? f->p.quarantine : f->p.avoid);
+            if (f->p.quarantine == 0 && !f->soft[n])
+              {
+                f->soft[n] = TRUE;
+                f->n_soft++;
+              }
             push (f, f->quarantine_until[n], EV_QUARANTINED, n);
           }
         refresh (f, n, now);
@@ -817,6 +827,11 @@ on_timer (SimSimulation *sim, SimTime now, gpointer data)
           repaired (f, f->faults->pdata[ev.arg], now);
           break;
         case EV_QUARANTINED:
+          if (f->soft[ev.arg] && now >= f->quarantine_until[ev.arg])
+            {
+              f->soft[ev.arg] = FALSE;
+              f->n_soft--;
+            }
           refresh (f, ev.arg, now);
           break;
         default:
@@ -847,11 +862,35 @@ sim__failures_node_is_down (SimFailures *f, guint node)
 /* ------------------------------------------------------------------------- */
 /* The accumulator.                                                          */
 
-/* Nothing integrates over time: availability is kept per component from
- * its failure to its repair. */
+/* Jobs wait: the nodes held back for a recent fault (avoid_recent) go
+ * back to service, since others could not serve. */
+static void
+release_soft (SimSimulation *sim, SimTime now, gpointer data)
+{
+  SimFailures *f = data;
+
+  f->release_timer = 0;
+  for (guint n = 0; n < f->n_nodes && f->n_soft > 0; n++)
+    if (f->soft[n])
+      {
+        f->soft[n] = FALSE;
+        f->n_soft--;
+        f->quarantine_until[n] = now;
+        refresh (f, n, now);
+      }
+}
+
+/* Nothing integrates over time (availability is kept per component from
+ * its failure to its repair); a queue that held since the last change
+ * releases the nodes avoided (a timer now: the state may not change
+ * here). */
 static void
 acc_advance (SimAccumulator *acc, const SimState *held, SimTime now)
 {
+  SimFailures *f = (SimFailures *) acc;
+
+  if (held->queued > 0 && f->n_soft > 0 && f->release_timer == 0)
+    f->release_timer = sim__simulation_add_timer (f->sim, now, release_soft, f);
 }
 
 static void
@@ -978,6 +1017,7 @@ acc_free (SimAccumulator *acc)
   g_free (f->taken);
   g_free (f->restore);
   g_free (f->quarantine_until);
+  g_free (f->soft);
   g_free (f->down_since);
   sim_rng_free (f->rng_fail);
   sim_rng_free (f->rng_repair);
@@ -1112,6 +1152,7 @@ sim__failures_new (SimSimulation *sim, const SimScenario *sc, GError **error)
   f->taken = g_new0 (gboolean, n);
   f->restore = g_new0 (gboolean, n);
   f->quarantine_until = g_new0 (SimTime, n);
+  f->soft = g_new0 (gboolean, n);
   f->down_since = g_new (SimTime, f->first[SIM_FAILURE_N_TYPES]);
   for (guint c = 0; c < f->first[SIM_FAILURE_N_TYPES]; c++)
     f->down_since[c] = -1;

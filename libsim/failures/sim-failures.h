@@ -38,7 +38,10 @@
  * service: a node taken out is replaced by a free spare swap_time after
  * the fault is detected, and once repaired it becomes a spare itself.  A
  * repaired node that was not replaced comes back after `quarantine` (0:
- * at once), so that placement avoids nodes with recent faults.
+ * at once), so that placement avoids nodes with recent faults; with
+ * `avoid_recent` instead, it comes back after that time or as soon as a
+ * job waits in the queue, whichever is first: such nodes are used only
+ * when the others cannot serve.
  * mode = self-healing (the default) detects in 2 min, swaps spares in
  * 2 min, restarts jobs in 5 min and migrates; mode = manual waits 2 h for
  * an operator, swaps in 4 h, restarts in 30 min and kills (each key may
