@@ -8,6 +8,7 @@
 #include "workload/sim-trace-util.h"
 #include "rl/sim-rl-env.h"
 #include "power/sim-elastic.h"
+#include "failures/sim-failures.h"
 
 #include <math.h>
 #include <string.h>
@@ -72,6 +73,8 @@ static const GroupSchema schema[] = {
   { "power_manager", FALSE, { "enable", "threshold", "low_cap", "hold", "raise_after",
                               "baseline", NULL }, FALSE },
   { "facility", FALSE, { "max_power", "limit_mode", "min_cap", "baseline", NULL }, FALSE },
+  /* Failures: their keys are failures/sim-failures-config.c's. */
+  { "failures", FALSE, { NULL }, TRUE },
 };
 
 typedef struct {
@@ -1202,6 +1205,26 @@ read_elastic (const Ctx *ctx, SimScenario *sc, GError **error)
   else
     locate (ctx, group, key, error);
   return FALSE;
+}
+
+/* [failures] (failures/sim-failures.h). */
+static gboolean
+read_failures (const Ctx *ctx, SimScenario *sc, GError **error)
+{
+  const char *key = NULL;
+
+  if (!g_key_file_has_group (ctx->kf, "failures"))
+    return TRUE;
+  sc->failures = sim__failures_config_new ();
+  if (!read_module_section (ctx, "failures", sim__failures_config_keys (),
+                            (KeySetFunc) sim__failures_config_set, sc->failures, error))
+    return FALSE;
+  if (!sim__failures_config_check (sc->failures, sc->base_dir, &key, error))
+    {
+      locate (ctx, "failures", key, error);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* [rl] reward: the names, in #SimRlReward order (NULL: not a reward). */
@@ -2646,7 +2669,8 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       !read_cost (ctx, sc, error) ||
       !read_variants (ctx, sc, error) || !read_rl (ctx, sc, error) ||
       !read_power (ctx, sc, error) || !read_cooling (ctx, sc, error) ||
-      !read_elastic (ctx, sc, error) || !read_power_policies (ctx, sc, error))
+      !read_elastic (ctx, sc, error) || !read_power_policies (ctx, sc, error) ||
+      !read_failures (ctx, sc, error))
     return NULL;
 
   if (g_key_file_has_key (ctx->kf, "policy", "queue", NULL))
@@ -2844,6 +2868,7 @@ sim_scenario_unref (SimScenario *sc)
     return;
   g_free (sc->cooling.model);
   g_free (sc->cooling.outdoor_csv);
+  sim__failures_config_free (sc->failures);
   g_free (sc->path);
   g_free (sc->base_dir);
   g_free (sc->name);

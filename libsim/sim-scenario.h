@@ -499,6 +499,8 @@ typedef struct {
   SimFacilityConfig facility;          /* [facility] */
   SimPowerConfig power;     /* [power] */
   SimCoolingConfig cooling; /* [cooling] */
+  /*< private >*/
+  struct _SimFailuresConfig *failures; /* [failures] (failures/sim-failures.h), or NULL */
 } SimScenario;
 
 GType sim_scenario_get_type (void) G_GNUC_CONST;

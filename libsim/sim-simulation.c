@@ -9,6 +9,7 @@
 #include "core/sim-rng.h"
 #include "fabric/sim-collective.h"
 #include "fabric/sim-job-comm.h"
+#include "failures/sim-failures.h"
 #include "power/sim-elastic.h"
 #include "power/sim-cost-private.h"
 #include "power/sim-power.h"
@@ -78,6 +79,8 @@ struct _SimSimulation {
   GPtrArray     *queue;       /* SimJob*, in the policy's queue order */
   GQueue         running;     /* SimJob*, in start order (links inside the jobs) */
   GPtrArray     *requeue;     /* jobs preempted in this pass */
+  GPtrArray     *held;        /* jobs a failure interrupted, waiting for its detection */
+  SimFailures   *failures;    /* (nullable) the [failures] model, among accumulators */
   gboolean       preempted_in_pass;
   guint64        next_queue_seq;
 
@@ -177,6 +180,9 @@ sim_simulation_finalize (GObject *object)
   for (guint i = 0; i < self->requeue->len; i++)
     if (((SimJob *) self->requeue->pdata[i])->state == SIM_JOB_QUEUED)
       free_job (self->requeue->pdata[i]);
+  for (guint i = 0; i < self->held->len; i++)
+    free_job (self->held->pdata[i]);
+  g_ptr_array_unref (self->held);
   g_clear_pointer (&self->decision.running, g_ptr_array_unref);
   while (self->running.head != NULL)
     {
@@ -234,6 +240,7 @@ sim_simulation_init (SimSimulation *self)
   self->queue = g_ptr_array_new ();
   g_queue_init (&self->running);
   self->requeue = g_ptr_array_new ();
+  self->held = g_ptr_array_new ();
   sim__metrics_init (&self->metrics, 0, NULL, NULL);
   self->accumulators = g_ptr_array_new_with_free_func (free_accumulator);
   self->watches = g_array_new (FALSE, FALSE, sizeof (PowerWatch));
@@ -541,6 +548,8 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
     ; /* a serverless function: it runs outside the cluster */
   else if (can_ever_fit (self, &job->spec))
     {
+      if (self->failures != NULL)
+        sim__failures_job_arrived (self->failures, job);
       enqueue (self, job);
       note_state_before_decision (self);
       request_decision (self);
@@ -568,6 +577,9 @@ node_shares (SimSimulation *self, const SimJob *job)
     {
       guint node = sim_cluster_get_gpu (self->cluster, job->gpus[i])->node;
       guint k = 0;
+      /* A node's GPUs usually come together: the last node first. */
+      if (shares->len > 0 && g_array_index (shares, NodeShare, shares->len - 1).node == node)
+        k = shares->len - 1;
       while (k < shares->len && g_array_index (shares, NodeShare, k).node != node)
         k++;
       if (k == shares->len)
@@ -1251,6 +1263,51 @@ evict_job (SimSimulation *self, SimJob *job, SimTime overhead, SimTime lost)
     self->observer (self, job, self->observer_data);
 }
 
+GQueue *
+sim__simulation_get_running (SimSimulation *self)
+{
+  return &self->running;
+}
+
+void
+sim__simulation_sync_job (SimSimulation *self, SimJob *job)
+{
+  g_return_if_fail (job->state == SIM_JOB_RUNNING);
+  update_progress (job, sim_engine_now (self->engine));
+}
+
+void
+sim__simulation_hold_job (SimSimulation *self, SimJob *job, SimTime overhead, SimTime lost)
+{
+  g_return_if_fail (job->state == SIM_JOB_RUNNING);
+  evict_job (self, job, overhead, lost);
+  g_ptr_array_add (self->held, job);
+  request_decision (self);
+}
+
+void
+sim__simulation_release_job (SimSimulation *self, SimJob *job)
+{
+  if (!g_ptr_array_remove (self->held, job))
+    g_return_if_reached ();
+  enqueue (self, job);
+  note_state_before_decision (self);
+  request_decision (self);
+}
+
+SimFailures *
+sim__simulation_get_failures (SimSimulation *self)
+{
+  return self->failures;
+}
+
+void
+sim__simulation_set_job_column (SimSimulation *self, const char *name, SimJobWhereFunc func,
+                                gpointer data)
+{
+  sim__metrics_set_column (&self->metrics, name, func, data);
+}
+
 static gboolean
 preempt_job (gpointer owner, SimJob *job, SimTime overhead, GError **error)
 {
@@ -1383,7 +1440,7 @@ static gboolean
 run_is_over (SimSimulation *self)
 {
   return self->running.length == 0 && self->queue->len == 0 && !self->have_next &&
-         self->requeue->len == 0;
+         self->requeue->len == 0 && self->held->len == 0;
 }
 
 static void
@@ -2303,6 +2360,12 @@ simulation_new (SimScenario *scenario, guint off, GError **error)
         return NULL;
       sim__metrics_set_where (&self->metrics, sim__elastic_job_where, self->elastic);
     }
+  if (scenario->failures != NULL)
+    {
+      self->failures = sim__failures_new (self, scenario, error);
+      if (self->failures == NULL)
+        return NULL;
+    }
   /* Last: the power policies watch and act on all of the above. */
   if (!sim__power_policies_attach (self, off, error))
     return NULL;
@@ -2540,6 +2603,8 @@ finish (SimSimulation *self, GError **error)
   /* Preempted jobs waiting again have used GPU time too. */
   for (guint i = 0; i < self->queue->len; i++)
     accumulate_job (self, SIM_JOB_UNFINISHED, self->queue->pdata[i], end);
+  for (guint i = 0; i < self->held->len; i++)
+    accumulate_job (self, SIM_JOB_UNFINISHED, self->held->pdata[i], end);
 
   workload = sim__source_info (self->scenario->source)->describe (self->scenario, self->workload);
   info.scenario = self->scenario->name;

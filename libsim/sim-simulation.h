@@ -310,6 +310,29 @@ void sim__simulation_finish_outside (SimSimulation *self, SimJob *job);
 gboolean sim__simulation_check_state (SimSimulation *self, GError **error);
 
 /* ------------------------------------------------------------------------- */
+/* Failures (failures/sim-failures.h).                                      */
+
+/* The running jobs, in start order (borrowed; do not change it). */
+GQueue  *sim__simulation_get_running (SimSimulation *self);
+/* Brings running JOB's progress (work_left) up to now. */
+void     sim__simulation_sync_job (SimSimulation *self, SimJob *job);
+/* Takes running JOB off its GPUs, as a preemption does (it owes OVERHEAD
+ * and LOST more work, LOST possibly negative when it gives back part of
+ * an earlier overhead), and holds it out of the queue until
+ * sim__simulation_release_job(); a job still held when the run ends is
+ * reported unfinished.  A decision follows. */
+void     sim__simulation_hold_job (SimSimulation *self, SimJob *job, SimTime overhead,
+                                   SimTime lost);
+/* Puts a held job in the queue; a decision follows. */
+void     sim__simulation_release_job (SimSimulation *self, SimJob *job);
+/* The [failures] model (failures/sim-failures.h), or NULL without one. */
+struct _SimFailures *sim__simulation_get_failures (SimSimulation *self);
+/* Asks for a last column NAME in jobs.csv, FUNC giving its value. */
+void     sim__simulation_set_job_column (SimSimulation *self, const char *name,
+                                         const char *(*func) (const SimJob *job, gpointer data),
+                                         gpointer data);
+
+/* ------------------------------------------------------------------------- */
 /* Power (power/sim-power.h), for the power policies.  These work with or   */
 /* without a [power] section; without one, nothing is reported and the draws */
 /* read 0.                                                                  */

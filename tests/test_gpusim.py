@@ -17,7 +17,10 @@ their units; the [cost] figures (cost per GPU-hour owned and rented, the
 break-even) come through report[...] with their units, agree with the closed
 form Sim.cost_break_even, and move with a [cost] key set from Python; the
 bundled bursting scenario's bill (burst_cost) is its billed node-hours at the
-catalogue's price, and bursting shortens its wait.
+catalogue's price, and bursting shortens its wait; the failure model's
+figures (interruptions by cause, ETTR, lost GPU-hours) reach report[...] from
+the bundled 2,048-GPU scenario, agree with the CLI, and move with [failures]
+keys set from Python (more spares, a longer detection).
 
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
@@ -257,6 +260,34 @@ class CostTests(unittest.TestCase):
         with self.assertRaises(gpusim.Error) as caught:
             gpusim.run(self.COST, set={"cost.cloud": "AWS-p5.48xlarg"})
         self.assertIn("did you mean \"AWS-p5.48xlarge\"", str(caught.exception))
+
+
+class FailureTests(unittest.TestCase):
+    SPARES = os.path.join(TOP_SRCDIR, "scenarios", "failures-spares-checkpoint.ini")
+
+    def test_failure_metrics(self):
+        report = gpusim.run(self.SPARES)
+        self.assertEqual(report.metrics["ettr"][1], "ratio")
+        self.assertEqual(report.metrics["lost_gpu_hours"][1], "GPU-h")
+        by_cause = sum(report["interruptions_" + t] for t in
+                       ("gpu", "hbm", "nvswitch", "nic", "cable", "node", "software",
+                        "leaf", "spine", "core"))
+        self.assertEqual(by_cause, report["interruptions"])
+        self.assertGreater(report["interruptions"], 0)
+        self.assertTrue(0 < report["ettr"] < 1)
+        self.assertEqual(report.json + "\n", cli("run", self.SPARES, "--json"))
+
+    def test_failure_keys_from_python(self):
+        none = gpusim.run(self.SPARES, set={"failures.spares": 0, "pool h100.count": 256})
+        four = gpusim.run(self.SPARES)
+        self.assertEqual(none["spares_used"], 0)
+        self.assertGreater(four["spares_used"], 0)
+        self.assertGreater(four["ettr"], none["ettr"])
+        slow = gpusim.run(self.SPARES, set={"failures.detect_time": "1h"})
+        self.assertLess(slow["ettr"], four["ettr"])
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.run(self.SPARES, set={"failures.mode": "lazy"})
+        self.assertIn("failures.mode", str(caught.exception))
 
 
 class RunTests(unittest.TestCase):

@@ -1361,6 +1361,8 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
         return FALSE;
       g_hash_table_replace (catalogue->coolings, g_ascii_strdown (m->name, -1), m);
     }
+  else if (strcmp (start, "failures") == 0)
+    ; /* A failure profile: the failure model reads it (failures/sim-failures.h). */
   else
     {
       const char *kinds[] = { "gpu", "node", "link", "switch", "cloud", "cooling" };

@@ -66,6 +66,9 @@ typedef struct {
   FILE   *jobs;             /* per-job rows, or NULL */
   SimJobWhereFunc where;    /* (nullable) adds the column `where` to jobs.csv */
   gpointer where_data;
+  const char *column_name;  /* (nullable) one more column (sim__metrics_set_column()) */
+  SimJobWhereFunc column;
+  gpointer column_data;
 
   /* With the power model: power columns in the time series and energy in
    * jobs.csv (power/sim-power.h). */
@@ -82,6 +85,10 @@ void sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE 
 /* Asks for a last column `where` in jobs.csv from the next
  * sim__metrics_init() on. */
 void sim__metrics_set_where (SimMetrics *m, SimJobWhereFunc func, gpointer data);
+/* Asks for a last column NAME in jobs.csv (after `where`), FUNC giving
+ * its value, from the next sim__metrics_init() on. */
+void sim__metrics_set_column (SimMetrics *m, const char *name, SimJobWhereFunc func,
+                              gpointer data);
 void sim__metrics_clear (SimMetrics *m);
 /* Integrates @held, the state since the last call, up to @now. */
 void sim__metrics_advance (SimMetrics *m, const SimState *held, SimTime now);

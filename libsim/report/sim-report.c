@@ -38,6 +38,14 @@ sim__metrics_set_where (SimMetrics *m, SimJobWhereFunc func, gpointer data)
 }
 
 void
+sim__metrics_set_column (SimMetrics *m, const char *name, SimJobWhereFunc func, gpointer data)
+{
+  m->column_name = name;
+  m->column = func;
+  m->column_data = data;
+}
+
+void
 sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series)
 {
   sim__metrics_init_power (m, total_gpus, jobs, series, FALSE);
@@ -49,10 +57,16 @@ sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *seri
 {
   SimJobWhereFunc where = m->where;
   gpointer where_data = m->where_data;
+  const char *column_name = m->column_name;
+  SimJobWhereFunc column = m->column;
+  gpointer column_data = m->column_data;
 
   memset (m, 0, sizeof *m);
   m->where = where;
   m->where_data = where_data;
+  m->column_name = column_name;
+  m->column = column;
+  m->column_data = column_data;
   m->power = power;
   m->total_gpus = total_gpus;
   m->first_submit = -1;
@@ -63,8 +77,9 @@ sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *seri
   m->series = series;
   if (jobs != NULL)
     fprintf (jobs, "id,class,submit_s,start_s,end_s,wait_s,jct_s,run_s,bounded_slowdown,gpus,"
-             "gpu_milli,nodes,preemptions%s%s\n", power ? ",energy_kwh" : "",
-             where != NULL ? ",where" : "");
+             "gpu_milli,nodes,preemptions%s%s%s%s\n", power ? ",energy_kwh" : "",
+             where != NULL ? ",where" : "", column != NULL ? "," : "",
+             column != NULL ? column_name : "");
   if (series != NULL)
     fputs (power ? "time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
                    "fragmented_gpus_avg,arrivals,completions,activity,it_power_w,"
@@ -145,6 +160,8 @@ sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_n
         fprintf (m->jobs, ",%.6f", job->energy_j / 3.6e6);
       if (m->where != NULL)
         fprintf (m->jobs, ",%s", m->where (job, m->where_data));
+      if (m->column != NULL)
+        fprintf (m->jobs, ",%s", m->column (job, m->column_data));
       fputc ('\n', m->jobs);
     }
 }

@@ -96,6 +96,7 @@ typedef struct _SimJob {
   SimTime     power_since;
   double      computing;    /* its GPUs x thousandths x the share of its time it computes
                              * (rate / speed), as counted in the compute metric */
+  gpointer    failure;      /* its checkpoints and losses (failures/sim-failures.c owns it) */
 } SimJob;
 
 G_END_DECLS
