@@ -1146,7 +1146,7 @@ sim_node_model_render (const SimNodeModel *m, const char *format, char **data, g
   if (strcmp (kind, "nvswitch") == 0 && n_gpu > 1)
     {
       guint chips = MAX (m->nvswitches, 1u);
-      g_autofree char *cap = g_strdup_printf ("%s: %u NVSwitch chip%s, %s per GPU",
+      g_autofree char *cap = g_strdup_printf ("%s: %u NVSwitch chip%s, %s per GPU each way",
                                               m->intra_link != NULL ? m->intra_link->name
                                                                     : "NVLink",
                                               chips, chips > 1 ? "s" : "", intra_text);
@@ -1175,7 +1175,7 @@ sim_node_model_render (const SimNodeModel *m, const char *format, char **data, g
     {
       /* A mesh: one unlabelled edge per pair, the bandwidth in a caption. */
       g_autofree char *share = gBps_text (intra_bw / (n_gpu - 1));
-      g_autofree char *cap = g_strdup_printf ("GPU mesh (%s): %s per pair, %s per GPU",
+      g_autofree char *cap = g_strdup_printf ("GPU mesh (%s): %s per pair, %s per GPU, each way",
                                               kind, share, intra_text);
       Agnode_t *n = part (bottom, g, "mesh", cap, "#f8cecc");
       set (n, "shape", "note");

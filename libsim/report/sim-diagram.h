@@ -140,7 +140,8 @@ gboolean sim_topology_write_diagram (const SimTopology *topology, const SimClust
  * Draws the inside of one node, the picture lstopo draws of a host: its
  * CPUs on top, PCIe switches (on a PCIe node), then its GPUs with the NIC
  * each reaches, and its NVSwitch chips at the bottom, each link labelled
- * with its bandwidth (GB/s inside the node, Gb/s for a NIC's port).  Where
+ * with its bandwidth in each direction (GB/s inside the node, Gb/s for a
+ * NIC's port).  Where
  * the catalogue does not say how GPUs reach CPUs, GPU i hangs under CPU
  * (i x CPUs / GPUs).  A mesh of GPU links is drawn without a label per
  * pair; its bandwidth per pair is in the mesh's caption.

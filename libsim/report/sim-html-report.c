@@ -343,14 +343,20 @@ section_scenario (Page *p)
 static void
 section_metrics (Page *p)
 {
-  static const char *key[][2] = {
-    { "jobs_completed", "jobs completed" }, { "utilization", "GPU allocation (time-averaged)" },
-    { "activity", "GPU activity (time-averaged)" }, { "wait_mean", "mean wait" },
-    { "wait_p95", "95th percentile wait" }, { "jct_mean", "mean job completion time" },
-    { "jct_p95", "95th percentile job completion time" },
-    { "bounded_slowdown_mean", "mean bounded slowdown" },
-    { "queue_length_mean", "mean queue length" }, { "makespan", "makespan" },
-    { "energy_facility", "facility energy" }, { "pue", "PUE" },
+  static const char *key[][3] = {
+    { "jobs_completed", "jobs completed", NULL },
+    { "gpu_utilization", "GPUs allocated (time-averaged)", "%" },
+    { "gpu_activity", "GPUs active (time-averaged)", "%" },
+    { "wait_mean", "mean wait", NULL }, { "wait_p95", "95th percentile wait", NULL },
+    { "jct_mean", "mean job completion time", NULL },
+    { "jct_p95", "95th percentile job completion time", NULL },
+    { "bounded_slowdown_mean", "mean bounded slowdown", "x" },
+    { "queue_length_mean", "mean queue length", NULL },
+    { "fragmentation", "fragmentation (free GPUs the head job cannot use)", "%" },
+    { "preemptions", "preemptions", NULL }, { "makespan", "makespan", NULL },
+    { "energy_facility_kwh", "facility energy", NULL }, { "pue", "PUE", "x" },
+    { "cost_tco", "total cost of ownership", NULL },
+    { "cost_per_gpu_hour", "cost per delivered GPU-hour", NULL },
   };
   GList *names = json_object_get_members (p->metrics);
 
@@ -362,9 +368,15 @@ section_metrics (Page *p)
       double v;
       const char *unit;
       g_autofree char *text = NULL;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
       if (!metric (p, key[i][0], &v, &unit))
         continue;
-      text = format_metric (v, unit);
+      if (g_strcmp0 (key[i][2], "%") == 0 && isfinite (v))
+        text = g_strdup_printf ("%s %%", g_ascii_formatd (buf, sizeof buf, "%.3g", 100 * v));
+      else if (g_strcmp0 (key[i][2], "x") == 0 && isfinite (v))
+        text = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4g", v));
+      else
+        text = format_metric (v, unit);
       g_string_append_printf (p->html, "<tr><td>%s</td><td class=\"num\">", key[i][1]);
       put_html (p->html, text);
       g_string_append (p->html, "</td></tr>");
@@ -745,8 +757,8 @@ static const char page_script[] =
   " for(let i=0;i<=n;i++)pts.push({x:Math.max(q[i],1),y:100*i/n});\n"
   " line(id,[{label:label,data:pts,stepped:true}],'share of finished jobs (%)',"
   "{scales:{x:{type:'logarithmic',title:{display:true,text:'time (log scale; 1 s and less at the "
-  "left edge)'},ticks:{callback:(v)=>{const l=Math.log10(v);return Math.abs(l-Math.round(l))<1e-9"
-  "?dur(v):'';}}},y:{min:0,max:100,title:{display:true,text:'share of finished jobs (%)'}}}});}\n"
+  "left edge)'},afterBuildTicks:(a)=>{a.ticks=[1,10,60,600,3600,36000,86400,864000,8640000]"
+  ".filter(v=>v>=a.min&&v<=a.max).map(v=>({value:v}));},ticks:{callback:(v)=>dur(v)}},y:{min:0,max:100,title:{display:true,text:'share of finished jobs (%)'}}}});}\n"
   "cdf('chart-jct',D.jct,'job completion time');cdf('chart-wait',D.wait,'wait');\n"
   "const whiskers={id:'whiskers',afterDatasetsDraw(ch){const m=ch.getDatasetMeta(0),"
   "d=ch.data.datasets[0],y=ch.scales.y,c=ch.ctx;\n"
