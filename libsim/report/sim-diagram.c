@@ -1151,8 +1151,11 @@ sim_node_model_render (const SimNodeModel *m, const char *format, char **data, g
                                                                     : "NVLink",
                                               chips, chips > 1 ? "s" : "", intra_text);
       Agnode_t *first = NULL;
+      Agraph_t *row = agsubg (bottom, (char *) "nvswitch_row", 1);
+      set (row, "rank", "same");
       set (bottom, "label", cap);
       set (bottom, "style", "rounded");
+      set (bottom, "labelloc", "b");
       for (guint k = 0; k < chips; k++)
         {
           g_autofree char *name = g_strdup_printf ("nvs%u", k);
@@ -1160,7 +1163,7 @@ sim_node_model_render (const SimNodeModel *m, const char *format, char **data, g
                                                     m->nvswitch_name != NULL ? "\n" : "",
                                                     m->nvswitch_name != NULL
                                                       ? m->nvswitch_name : "");
-          Agnode_t *n = part (bottom, g, name, label, "#f8cecc");
+          Agnode_t *n = part (row, g, name, label, "#f8cecc");
           if (first == NULL)
             first = n;
         }
