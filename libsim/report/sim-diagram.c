@@ -156,6 +156,102 @@ html_escape (const char *s)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Object ids.  cgraph's default id discipline makes a named object's id the
+ * address of its interned name, and orders subgraphs by id: Graphviz would
+ * then lay clusters out, and number them in SVG, in an order that changes
+ * from run to run.  This discipline numbers names in the order they are
+ * first seen (even ids, as cgraph expects of named objects; odd ones for
+ * anonymous objects), so the same graph gives the same bytes.             */
+
+typedef struct {
+  GHashTable *ids;     /* name -> id */
+  GPtrArray  *names;   /* id / 2 - 1 -> name */
+  IDTYPE      anonymous;
+} IdState;
+
+static void *
+id_open (Agraph_t *g, Agdisc_t *disc)
+{
+  IdState *st = g_new0 (IdState, 1);
+  st->ids = g_hash_table_new (g_str_hash, g_str_equal);
+  st->names = g_ptr_array_new_with_free_func (g_free);
+  st->anonymous = 1;
+  return st;
+}
+
+static long
+id_map (void *state, int objtype, char *str, IDTYPE *id, int createflag)
+{
+  IdState *st = state;
+  gpointer found;
+
+  if (str == NULL)
+    {
+      *id = st->anonymous;
+      st->anonymous += 2;
+      return TRUE;
+    }
+  if (g_hash_table_lookup_extended (st->ids, str, NULL, &found))
+    {
+      *id = (IDTYPE) GPOINTER_TO_SIZE (found);
+      return TRUE;
+    }
+  if (!createflag)
+    return FALSE;
+  g_ptr_array_add (st->names, g_strdup (str));
+  *id = (IDTYPE) st->names->len * 2;
+  g_hash_table_insert (st->ids, st->names->pdata[st->names->len - 1],
+                       GSIZE_TO_POINTER ((gsize) *id));
+  return TRUE;
+}
+
+static long
+id_alloc (void *state, int objtype, IDTYPE request)
+{
+  return FALSE;
+}
+
+static void
+id_free (void *state, int objtype, IDTYPE id)
+{
+}
+
+static char *
+id_print (void *state, int objtype, IDTYPE id)
+{
+  IdState *st = state;
+  if (id % 2 != 0 || id == 0 || id / 2 > st->names->len)
+    return NULL;
+  return st->names->pdata[id / 2 - 1];
+}
+
+static void
+id_close (void *state)
+{
+  IdState *st = state;
+  g_hash_table_unref (st->ids);
+  g_ptr_array_unref (st->names);
+  g_free (st);
+}
+
+static void
+id_register (void *state, int objtype, void *obj)
+{
+}
+
+static Agiddisc_t ordered_ids = {
+  id_open, id_map, id_alloc, id_free, id_print, id_close, id_register
+};
+
+static Agdisc_t ordered_disc = { &AgMemDisc, &ordered_ids, &AgIoDisc };
+
+static Agraph_t *
+new_graph (const char *name)
+{
+  return agopen ((char *) name, Agundirected, &ordered_disc);
+}
+
+/* ------------------------------------------------------------------------ */
 /* The fabric: what is drawn, and its classes.                               */
 
 /* A drawn vertex: a cluster node (the first n_nodes) or a network switch. */
@@ -661,7 +757,7 @@ add_legend (Agraph_t *g, const Fabric *f, const gboolean *tiers_present,
 static Agraph_t *
 build_fabric_graph (Fabric *f)
 {
-  Agraph_t *g = agopen ((char *) "network", Agundirected, NULL);
+  Agraph_t *g = new_graph ("network");
   Agraph_t *rank[N_TIERS] = { NULL };
   g_autofree Agnode_t **box = g_new0 (Agnode_t *, MAX (f->n_classes, 1));
   g_autoptr(GArray) bundles = g_array_new (FALSE, FALSE, sizeof (Bundle));
@@ -989,7 +1085,12 @@ sim_diagram_render_dot (const char *dot, const char *format, char **data, gsize 
   g_return_val_if_fail (dot != NULL && format != NULL && data != NULL && length != NULL, FALSE);
   if (!check_format (format, FALSE, error))
     return FALSE;
-  g = agmemread (dot);
+  {
+    FILE *fp = fmemopen ((void *) dot, strlen (dot), "r");
+    g = fp != NULL ? agread (fp, &ordered_disc) : NULL;
+    if (fp != NULL)
+      fclose (fp);
+  }
   if (g == NULL)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "Graphviz cannot read the DOT text");
@@ -1061,7 +1162,7 @@ sim_node_model_render (const SimNodeModel *m, const char *format, char **data, g
   nic_text = gbps_text (m->nic_bandwidth);
   intra_text = gBps_text (intra_bw);
 
-  g = agopen ((char *) "node", Agundirected, NULL);
+  g = new_graph ("node");
   agattr (g, AGRAPH, (char *) "rankdir", (char *) "TB");
   agattr (g, AGRAPH, (char *) "newrank", (char *) "true");
   agattr (g, AGRAPH, (char *) "compound", (char *) "true");

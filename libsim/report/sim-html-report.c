@@ -437,7 +437,7 @@ static gboolean
 section_time (Page *p, guint gpus, GError **error)
 {
   static const char *columns[] = {
-    "time_s", "allocated_gpus", "activity", "queue_length_avg", "queued_jobs",
+    "time_s", "utilization", "activity", "queue_length_avg", "queued_jobs",
     "it_power_w", "facility_power_w", "pue"
   };
   g_autofree char *path = g_build_filename (p->dir, "timeseries.csv", NULL);
@@ -495,8 +495,8 @@ section_time (Page *p, guint gpus, GError **error)
             sum += g_array_index (col[c], double, r);
           if (c == 0)
             v[i] = g_array_index (col[c], double, MIN (n, (i + 1) * step) - 1) / 86400;
-          else if (c == 2)
-            v[i] = sum / k * gpus;      /* activity: share of all GPUs, drawn in GPUs */
+          else if (c == 1 || c == 2)
+            v[i] = sum / k * gpus;      /* allocation and activity: shares of all GPUs, in GPUs */
           else if (c >= 5 && c <= 6)
             v[i] = sum / k / 1000;      /* W to kW */
           else
@@ -514,8 +514,8 @@ section_time (Page *p, guint gpus, GError **error)
       g_array_unref (col[c]);
 
   chart_box (p, "chart-allocation", "GPUs allocated and active",
-             "Allocated: GPUs held by jobs; active: GPUs kept busy computing. The dashed line "
-             "is the cluster's size.");
+             "Allocated: GPUs held by jobs; active: GPUs kept busy computing; both averaged over "
+             "each interval of the time series. The dashed line is the cluster's size.");
   chart_box (p, "chart-queue", "Queue length", "Jobs waiting, averaged over each interval.");
   if (power)
     {
@@ -742,7 +742,7 @@ static const char page_script[] =
   "if(a>=3600)return +(v/3600).toPrecision(3)+' h';if(a>=60)return +(v/60).toPrecision(3)+' min';"
   "return +v.toPrecision(3)+' s';}\n"
   "if(D.series){const S=D.series,t=S.time_s;\n"
-  " line('chart-allocation',[{label:'allocated GPUs',data:xy(t,S.allocated_gpus)},"
+  " line('chart-allocation',[{label:'allocated GPUs',data:xy(t,S.utilization)},"
   "{label:'active GPUs',data:xy(t,S.activity)},{label:'GPUs in the cluster',"
   "data:[{x:t[0],y:S.gpus},{x:t[t.length-1],y:S.gpus}],borderDash:[6,4],borderColor:'#888'}],"
   "'GPUs');\n"
