@@ -130,8 +130,12 @@ main (int argc, char **argv)
         return 1;
       }
     printf ("\nPhilly, October 2017, 256 x DGX-A100 on a 2:1 three-tier fat-tree\n");
-    printf ("run (writing outputs) %8.3f s\nreport                %8.3f s, %.0f kB\n",
-            (t1 - t0) / 1e6, (t2 - t1) / 1e6, strlen (html) / 1e3);
+    {
+      double jobs = 0;
+      sim_report_get_value (sim_simulation_get_report (sim), "jobs_completed", &jobs);
+      printf ("run (writing outputs) %8.3f s, %.0f jobs completed\n", (t1 - t0) / 1e6, jobs);
+    }
+    printf ("report                %8.3f s, %.0f kB\n", (t2 - t1) / 1e6, strlen (html) / 1e3);
     {
       const char *names[] = { "summary.json", "jobs.csv", "timeseries.csv", "nodes.csv",
                               "topology.dot" };
