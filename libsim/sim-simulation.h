@@ -183,7 +183,10 @@ SimWorkload *sim_simulation_open_workload (SimSimulation *self, GError **error);
  * @error: return location for a #GError
  *
  * Asks for summary.json, jobs.csv and timeseries.csv (as the scenario's
- * [output] group says) in @dir.  They appear when the run ends, all
+ * [output] group says), nodes.csv (per node: allocation, power and link
+ * load, report/sim-run-records.h) and, with a fabric, topology.dot (the
+ * network diagram, nodes coloured by allocation) in @dir; with a timeline
+ * (sim_simulation_set_timeline()), that file too.  They appear when the run ends, all
  * together: each is written whole to a temporary file and the files are
  * renamed into place only once all are complete (an earlier rename is
  * undone if a later one fails); a run that fails, or whose outputs cannot

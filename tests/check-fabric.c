@@ -927,7 +927,12 @@ assert_golden (const char *dot, const char *name)
   if (g_getenv ("SIM_REGENERATE_GOLDEN") != NULL)
     ck_assert (g_file_set_contents (path, dot, -1, NULL));
   ck_assert_msg (g_file_get_contents (path, &want, NULL, NULL), "cannot read %s", path);
-  ck_assert_msg (strcmp (want, dot) == 0, "the DOT of %s differs from its golden file", name);
+  if (strcmp (want, dot) != 0)
+    {
+      g_autofree char *got = g_build_filename (g_get_tmp_dir (), name, NULL);
+      g_file_set_contents (got, dot, -1, NULL);
+      ck_abort_msg ("the DOT of %s differs from its golden file (this run's is %s)", name, got);
+    }
 }
 
 /* The diagram of 4 x DGX-H100 on one switch.  Expanded: 4 node boxes and 1

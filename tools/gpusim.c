@@ -115,7 +115,8 @@ gpusim_cmd_run (int argc, char **argv)
   int status;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      "Write summary.json, jobs.csv and timeseries.csv into DIR", "DIR" },
+      "Write summary.json, jobs.csv, timeseries.csv, nodes.csv (and topology.dot with a "
+      "[fabric]) into DIR", "DIR" },
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set scenario.seed=7", "SECTION.KEY=VALUE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as JSON", NULL },

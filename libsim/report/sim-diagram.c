@@ -164,8 +164,10 @@ html_escape (const char *s)
  * anonymous objects), so the same graph gives the same bytes.             */
 
 typedef struct {
+  Agraph_t   *g;
   GHashTable *ids;     /* name -> id */
-  GPtrArray  *names;   /* id / 2 - 1 -> name */
+  GPtrArray  *names;   /* id / 2 - 1 -> name, interned in the graph (cgraph reads the
+                        * header of an interned string to tell HTML-like names) */
   IDTYPE      anonymous;
 } IdState;
 
@@ -173,8 +175,9 @@ static void *
 id_open (Agraph_t *g, Agdisc_t *disc)
 {
   IdState *st = g_new0 (IdState, 1);
+  st->g = g;
   st->ids = g_hash_table_new (g_str_hash, g_str_equal);
-  st->names = g_ptr_array_new_with_free_func (g_free);
+  st->names = g_ptr_array_new ();
   st->anonymous = 1;
   return st;
 }
@@ -198,7 +201,7 @@ id_map (void *state, int objtype, char *str, IDTYPE *id, int createflag)
     }
   if (!createflag)
     return FALSE;
-  g_ptr_array_add (st->names, g_strdup (str));
+  g_ptr_array_add (st->names, agstrdup (st->g, str));
   *id = (IDTYPE) st->names->len * 2;
   g_hash_table_insert (st->ids, st->names->pdata[st->names->len - 1],
                        GSIZE_TO_POINTER ((gsize) *id));
@@ -790,13 +793,6 @@ build_fabric_graph (Fabric *f)
   agattr (g, AGEDGE, (char *) "penwidth", (char *) "1");
   agattr (g, AGEDGE, (char *) "constraint", (char *) "true");
 
-  /* Switch tiers, top to bottom, each on one rank. */
-  for (int t = N_TIERS - 1; t > TIER_NODE; t--)
-    {
-      g_autofree char *name = g_strdup_printf ("tier_%d", t);
-      rank[t] = agsubg (g, name, 1);
-      set (rank[t], "rank", "same");
-    }
   for (int t = N_TIERS - 1; t >= TIER_NODE; t--)
     for (guint c = 0; c < f->n_classes; c++)
       {
@@ -838,7 +834,16 @@ build_fabric_graph (Fabric *f)
               }
           }
         else
-          parent = rank[t];
+          {
+            /* Switch tiers, top to bottom, each on one rank. */
+            if (rank[t] == NULL)
+              {
+                g_autofree char *tier = g_strdup_printf ("tier_%d", t);
+                rank[t] = agsubg (g, tier, 1);
+                set (rank[t], "rank", "same");
+              }
+            parent = rank[t];
+          }
         box[c] = agnode (parent, name, 1);
         agsubnode (g, box[c], 1);
         set (box[c], "fillcolor", tier_colour[t]);

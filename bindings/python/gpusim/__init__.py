@@ -345,8 +345,8 @@ class Simulation:
     """One run of a scenario (``Sim.Simulation``).
 
     *scenario* is a path or a :class:`Scenario`; *set* overrides keys as
-    ``gpusim run --set`` does; *output_dir* asks for summary.json, jobs.csv
-    and timeseries.csv there; *policy* replaces the scenario's [policy]
+    ``gpusim run --set`` does; *output_dir* asks for summary.json, jobs.csv,
+    timeseries.csv and nodes.csv (and topology.dot) there; *policy* replaces the scenario's [policy]
     with a ``Sim.Policy`` (for instance a :class:`Policy` subclass);
     *force* runs even past the size limits (``Sim.LIMIT_JOBS`` jobs, 2 GB
     of output), which are refused otherwise.  *record_jobs* keeps each
