@@ -266,7 +266,7 @@ render_node_cb (gpointer user_data, const char *format, char **data, gsize *leng
 
 /* `gpusim topo --view node MODEL`: the inside of a catalogue node. */
 static int
-node_view (GOptionContext *ctx, const char *name, const char *diagram, const char *format)
+node_view (const char *name, const char *diagram, const char *format)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(SimCatalogue) catalogue = sim_catalogue_new_default (NULL, &error);
@@ -298,10 +298,7 @@ node_view (GOptionContext *ctx, const char *name, const char *diagram, const cha
           m->nic_type != NULL ? m->nic_type : "-");
   printf ("cpu           %s\n", m->cpu != NULL ? m->cpu : "-");
   if (diagram == NULL)
-    {
-      (void) ctx;
-      return fflush (stdout) == 0 ? 0 : 1;
-    }
+    return fflush (stdout) == 0 ? 0 : 1;
   a.model = m;
   if (!sim_diagram_write_data (diagram, format, render_node_cb, &a, &error))
     {
@@ -396,7 +393,7 @@ gpusim_cmd_topo (int argc, char **argv)
                                                        : "too many arguments");
       if (from_run != NULL)
         return gpusim_usage_error (ctx, "--from-run colours a fabric, not a node");
-      return node_view (ctx, argv[1], diagram, format);
+      return node_view (argv[1], diagram, format);
     }
   if (argc != 2)
     return gpusim_usage_error (ctx, "%s", argc < 2 ? "topo needs a SCENARIO file" : "too many arguments");

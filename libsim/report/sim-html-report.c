@@ -229,11 +229,10 @@ format_metric (double v, const char *unit)
         return g_strdup_printf ("%s h", g_ascii_formatd (buf, sizeof buf, "%.3g", v / 3600));
       return g_strdup_printf ("%s min", g_ascii_formatd (buf, sizeof buf, "%.3g", v / 60));
     }
-  if (g_strcmp0 (unit, "fraction") == 0 || g_strcmp0 (unit, "ratio") == 0)
-    {
-      if (g_strcmp0 (unit, "fraction") == 0)
-        return g_strdup_printf ("%s %%", g_ascii_formatd (buf, sizeof buf, "%.3g", 100 * v));
-    }
+  if (g_strcmp0 (unit, "fraction") == 0)
+    return g_strdup_printf ("%s %%", g_ascii_formatd (buf, sizeof buf, "%.3g", 100 * v));
+  if (g_strcmp0 (unit, "ratio") == 0)
+    return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4g", v));
   return g_strdup_printf ("%s%s%s", g_ascii_formatd (buf, sizeof buf, "%.4g", v),
                           unit != NULL && *unit != '\0' ? " " : "", unit != NULL ? unit : "");
 }
