@@ -513,8 +513,9 @@ section_time (Page *p, guint gpus, GError **error)
       g_array_unref (col[c]);
 
   chart_box (p, "chart-allocation", "GPUs allocated and active",
-             "Allocated: GPUs held by jobs; active: GPUs kept busy computing; both averaged over "
-             "each interval of the time series. The dashed line is the cluster's size.");
+             "Allocated (shaded): GPUs held by jobs; active (line): GPUs kept busy computing; both "
+             "averaged over each interval of the time series. The dashed line is the cluster's "
+             "size.");
   chart_box (p, "chart-queue", "Queue length", "Jobs waiting, averaged over each interval.");
   if (power)
     {
@@ -732,7 +733,7 @@ static const char page_script[] =
   "return p;}\n"
   "function line(id,sets,ytitle,opts){const el=document.getElementById(id);if(!el)return;\n"
   " new Chart(el,{type:'line',data:{datasets:sets.map((s,i)=>Object.assign({borderColor:C[i],"
-  "backgroundColor:C[i],pointRadius:0,borderWidth:1.5,tension:0},s))},\n"
+  "backgroundColor:C[i],pointRadius:0,borderWidth:1.5,tension:0,order:sets.length-i},s))},\n"
   " options:Object.assign({parsing:false,normalized:true,interaction:{mode:'nearest',"
   "intersect:false},\n"
   "  scales:{x:{type:'linear',title:{display:true,text:'simulated time (days)'}},"
@@ -741,10 +742,11 @@ static const char page_script[] =
   "if(a>=3600)return +(v/3600).toPrecision(3)+' h';if(a>=60)return +(v/60).toPrecision(3)+' min';"
   "return +v.toPrecision(3)+' s';}\n"
   "if(D.series){const S=D.series,t=S.time_s;\n"
-  " line('chart-allocation',[{label:'allocated GPUs',data:xy(t,S.utilization)},"
+  " line('chart-allocation',[{label:'allocated GPUs',data:xy(t,S.utilization),fill:'origin',"
+  "borderWidth:0,backgroundColor:'rgba(76,114,176,0.35)'},"
   "{label:'active GPUs',data:xy(t,S.activity)},{label:'GPUs in the cluster',"
-  "data:[{x:t[0],y:S.gpus},{x:t[t.length-1],y:S.gpus}],borderDash:[6,4],borderColor:'#888'}],"
-  "'GPUs');\n"
+  "data:[{x:t[0],y:S.gpus},{x:t[t.length-1],y:S.gpus}],borderDash:[6,4],borderColor:'#888',"
+  "backgroundColor:'#888'}],'GPUs');\n"
   " line('chart-queue',[{label:'jobs waiting (interval mean)',data:xy(t,S.queue_length_avg)}],"
   "'jobs');\n"
   " if(S.it_power_w){line('chart-power',[{label:'IT power',data:xy(t,S.it_power_w)},"
