@@ -245,7 +245,8 @@ read_heat (const char *run_dir, const char *color_by, gboolean peak, guint n_nod
       o->heat = SIM_DIAGRAM_HEAT_NODES;
       o->node_heat = *values;
       *title = strcmp (color_by, "power") == 0
-        ? g_strdup_printf ("node power, %s, share of rated maximum", peak ? "peak" : "time-averaged")
+        ? g_strdup_printf ("node power, %s, share of rated maximum",
+                           peak ? "peak" : "time-averaged")
         : g_strdup_printf ("GPUs allocated, %s", peak ? "peak" : "time-averaged");
     }
   o->heat_title = *title;

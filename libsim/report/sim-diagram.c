@@ -1,8 +1,9 @@
-/* sim-diagram.c: the network of a cluster, and the inside of a node, as
- * Graphviz graphs (the design is at the top of sim-diagram.h). */
+/* sim-diagram.c: the network of a cluster as a Graphviz graph (the design
+ * is at the top of sim-diagram.h). */
 #include "config.h"
 
 #include "report/sim-diagram.h"
+#include "report/sim-diagram-private.h"
 #include "sim-error.h"
 #include "sim-util.h"
 
@@ -89,24 +90,6 @@ heat_colour (double x, char out[8])
   g_snprintf (out, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
-/* "400 Gb/s" from bytes/s. */
-static char *
-gbps_text (double bytes_per_s)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  return g_strdup_printf ("%s Gb/s", g_ascii_formatd (buf, sizeof buf, "%.4g",
-                                                      bytes_per_s * 8 / 1e9));
-}
-
-/* "900 GB/s" from bytes/s. */
-static char *
-gBps_text (double bytes_per_s)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  return g_strdup_printf ("%s GB/s", g_ascii_formatd (buf, sizeof buf, "%.4g",
-                                                      bytes_per_s / 1e9));
-}
-
 /* "0-3, 8-11" for sorted indices, at most three ranges then "...". */
 static void
 append_ranges (GString *s, const guint *v, guint n)
@@ -134,12 +117,6 @@ append_ranges (GString *s, const guint *v, guint n)
     }
 }
 
-static void
-set (void *obj, const char *name, const char *value)
-{
-  agsafeset (obj, (char *) name, (char *) value, (char *) "");
-}
-
 /* An HTML-like label (the legend). */
 static void
 set_html (Agraph_t *g, void *obj, const char *name, const char *html)
@@ -153,105 +130,6 @@ static char *
 html_escape (const char *s)
 {
   return g_markup_escape_text (s, -1);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Object ids.  cgraph's default id discipline makes a named object's id the
- * address of its interned name, and orders subgraphs by id: Graphviz would
- * then lay clusters out, and number them in SVG, in an order that changes
- * from run to run.  This discipline numbers names in the order they are
- * first seen (even ids, as cgraph expects of named objects; odd ones for
- * anonymous objects), so the same graph gives the same bytes.             */
-
-typedef struct {
-  Agraph_t   *g;
-  GHashTable *ids;     /* name -> id */
-  GPtrArray  *names;   /* id / 2 - 1 -> name, interned in the graph (cgraph reads the
-                        * header of an interned string to tell HTML-like names) */
-  IDTYPE      anonymous;
-} IdState;
-
-static void *
-id_open (Agraph_t *g, Agdisc_t *disc)
-{
-  IdState *st = g_new0 (IdState, 1);
-  st->g = g;
-  st->ids = g_hash_table_new (g_str_hash, g_str_equal);
-  st->names = g_ptr_array_new ();
-  st->anonymous = 1;
-  return st;
-}
-
-static long
-id_map (void *state, int objtype, char *str, IDTYPE *id, int createflag)
-{
-  IdState *st = state;
-  gpointer found;
-
-  if (str == NULL)
-    {
-      *id = st->anonymous;
-      st->anonymous += 2;
-      return TRUE;
-    }
-  if (g_hash_table_lookup_extended (st->ids, str, NULL, &found))
-    {
-      *id = (IDTYPE) GPOINTER_TO_SIZE (found);
-      return TRUE;
-    }
-  if (!createflag)
-    return FALSE;
-  g_ptr_array_add (st->names, agstrdup (st->g, str));
-  *id = (IDTYPE) st->names->len * 2;
-  g_hash_table_insert (st->ids, st->names->pdata[st->names->len - 1],
-                       GSIZE_TO_POINTER ((gsize) *id));
-  return TRUE;
-}
-
-static long
-id_alloc (void *state, int objtype, IDTYPE request)
-{
-  return FALSE;
-}
-
-static void
-id_free (void *state, int objtype, IDTYPE id)
-{
-}
-
-static char *
-id_print (void *state, int objtype, IDTYPE id)
-{
-  IdState *st = state;
-  if (id % 2 != 0 || id == 0 || id / 2 > st->names->len)
-    return NULL;
-  return st->names->pdata[id / 2 - 1];
-}
-
-static void
-id_close (void *state)
-{
-  IdState *st = state;
-  g_hash_table_unref (st->ids);
-  g_ptr_array_unref (st->names);
-  g_free (st);
-}
-
-static void
-id_register (void *state, int objtype, void *obj)
-{
-}
-
-static Agiddisc_t ordered_ids = {
-  id_open, id_map, id_alloc, id_free, id_print, id_close, id_register
-};
-
-static Agdisc_t ordered_disc = { &AgMemDisc, &ordered_ids, &AgIoDisc };
-
-static Agraph_t *
-new_graph (const char *name)
-{
-  return agopen ((char *) name, Agundirected, &ordered_disc);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -702,9 +580,9 @@ add_legend (Agraph_t *g, const Fabric *f, const gboolean *tiers_present,
   Agnode_t *n = agnode (sub, (char *) "legend", 1);
   g_autoptr(GString) h = g_string_new (NULL);
 
-  set (sub, "label", "legend");
-  set (sub, "style", "rounded");
-  set (n, "shape", "plain");
+  sim__diagram_set (sub, "label", "legend");
+  sim__diagram_set (sub, "style", "rounded");
+  sim__diagram_set (n, "shape", "plain");
   g_string_append (h, "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"4\">");
   for (int t = N_TIERS - 1; t >= 0; t--)
     if (tiers_present[t])
@@ -722,7 +600,7 @@ add_legend (Agraph_t *g, const Fabric *f, const gboolean *tiers_present,
     for (guint s = 0; s < f->n_speeds; s++)
       if (speed_used[s])
         {
-          g_autofree char *speed = gbps_text (f->speeds[s]);
+          g_autofree char *speed = sim__diagram_gbps (f->speeds[s]);
           g_string_append_printf (h, "<TR><TD BGCOLOR=\"%s\"> </TD><TD ALIGN=\"LEFT\">%s per link"
                                   "</TD></TR>", speed_colours[s % G_N_ELEMENTS (speed_colours)],
                                   speed);
@@ -760,7 +638,7 @@ add_legend (Agraph_t *g, const Fabric *f, const gboolean *tiers_present,
 static Agraph_t *
 build_fabric_graph (Fabric *f)
 {
-  Agraph_t *g = new_graph ("network");
+  Agraph_t *g = sim__diagram_new_graph ("network");
   Agraph_t *rank[N_TIERS] = { NULL };
   g_autofree Agnode_t **box = g_new0 (Agnode_t *, MAX (f->n_classes, 1));
   g_autoptr(GArray) bundles = g_array_new (FALSE, FALSE, sizeof (Bundle));
@@ -826,9 +704,9 @@ build_fabric_graph (Fabric *f)
                                                    : g_strdup_printf ("racks %d-%d (x %d alike)",
                                                                       lo, hi, hi - lo + 1);
                     parent = agsubg (g, key, 1);
-                    set (parent, "label", rl);
-                    set (parent, "style", "dashed,rounded");
-                    set (parent, "labelloc", "b");
+                    sim__diagram_set (parent, "label", rl);
+                    sim__diagram_set (parent, "style", "dashed,rounded");
+                    sim__diagram_set (parent, "labelloc", "b");
                     g_hash_table_insert (rack_graphs, g_strdup (key), parent);
                   }
               }
@@ -840,21 +718,21 @@ build_fabric_graph (Fabric *f)
               {
                 g_autofree char *tier = g_strdup_printf ("tier_%d", t);
                 rank[t] = agsubg (g, tier, 1);
-                set (rank[t], "rank", "same");
+                sim__diagram_set (rank[t], "rank", "same");
               }
             parent = rank[t];
           }
         box[c] = agnode (parent, name, 1);
         agsubnode (g, box[c], 1);
-        set (box[c], "fillcolor", tier_colour[t]);
+        sim__diagram_set (box[c], "fillcolor", tier_colour[t]);
         if (t == TIER_NODE && f->opt->heat == SIM_DIAGRAM_HEAT_NODES)
           {
             double x = class_mean (f, c, f->opt->node_heat);
             char colour[8];
             heat_colour (x, colour);
-            set (box[c], "fillcolor", colour);
+            sim__diagram_set (box[c], "fillcolor", colour);
             if (x > 0.6)
-              set (box[c], "fontcolor", "white");
+              sim__diagram_set (box[c], "fontcolor", "white");
             if (!isnan (x))
               {
                 g_autofree char *more = g_strdup_printf ("%s\n%.0f %%%s", label, 100 * x,
@@ -864,8 +742,8 @@ build_fabric_graph (Fabric *f)
               }
           }
         if (t != TIER_NODE)
-          set (box[c], "shape", rails ? "box3d" : "box");
-        set (box[c], "label", label);
+          sim__diagram_set (box[c], "shape", rails ? "box3d" : "box");
+        sim__diagram_set (box[c], "label", label);
       }
 
   /* Bundles: links per pair of classes, speed and model. */
@@ -892,7 +770,7 @@ build_fabric_graph (Fabric *f)
     {
       Bundle b = g_array_index (bundles, Bundle, i);
       guint j = i + 1;
-      g_autofree char *speed = gbps_text (f->speeds[b.speed]);
+      g_autofree char *speed = sim__diagram_gbps (f->speeds[b.speed]);
       g_autofree char *label = NULL;
       Agedge_t *e;
       for (; j < bundles->len && cmp_bundle (&b, &g_array_index (bundles, Bundle, j)) == 0; j++)
@@ -906,14 +784,14 @@ build_fabric_graph (Fabric *f)
       model_used[b.model] = TRUE;
       e = agedge (g, box[b.a], box[b.b], NULL, 1);
       label = g_strdup_printf ("%u x %s", b.count, speed);
-      set (e, "style", model_styles[b.model % G_N_ELEMENTS (model_styles)]);
-      set (e, "color", speed_colours[b.speed % G_N_ELEMENTS (speed_colours)]);
+      sim__diagram_set (e, "style", model_styles[b.model % G_N_ELEMENTS (model_styles)]);
+      sim__diagram_set (e, "color", speed_colours[b.speed % G_N_ELEMENTS (speed_colours)]);
       if (f->opt->heat == SIM_DIAGRAM_HEAT_LINKS)
         {
           char colour[8];
           heat_colour (b.heat_n > 0 ? b.heat_sum / b.heat_n : NAN, colour);
-          set (e, "color", colour);
-          set (e, "penwidth", "2.5");
+          sim__diagram_set (e, "color", colour);
+          sim__diagram_set (e, "penwidth", "2.5");
           if (b.heat_n > 0)
             {
               g_autofree char *more = g_strdup_printf ("%s\n%.0f %% load", label,
@@ -923,81 +801,11 @@ build_fabric_graph (Fabric *f)
             }
         }
       if (f->drawn[f->class_first[b.a]].tier == f->drawn[f->class_first[b.b]].tier)
-        set (e, "constraint", "false");
-      set (e, "label", label);
+        sim__diagram_set (e, "constraint", "false");
+      sim__diagram_set (e, "label", label);
     }
   add_legend (g, f, tiers_present, speed_used, model_used);
   return g;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Rendering.                                                                */
-
-static gboolean
-check_format (const char *format, gboolean dot_allowed, GError **error)
-{
-  static const char *formats[] = { "dot", "svg", "png", "pdf", NULL };
-
-  for (guint i = dot_allowed ? 0 : 1; formats[i] != NULL; i++)
-    if (g_ascii_strcasecmp (formats[i], format) == 0)
-      return TRUE;
-  g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-               "diagram format \"%s\": expected %ssvg, png or pdf", format,
-               dot_allowed ? "dot, " : "");
-  return FALSE;
-}
-
-/* Writes or lays out and renders @g, then closes it. */
-static gboolean
-render_graph (Agraph_t *g, const char *format, char **data, gsize *length, GError **error)
-{
-  if (g_ascii_strcasecmp (format, "dot") == 0)
-    {
-      char *buf = NULL;
-      size_t len = 0;
-      FILE *fp = open_memstream (&buf, &len);
-      gboolean ok = fp != NULL && agwrite (g, fp) == 0;
-      if (fp != NULL)
-        ok &= fclose (fp) == 0;
-      agclose (g);
-      if (!ok)
-        {
-          free (buf);
-          g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot write the DOT text");
-          return FALSE;
-        }
-      *data = g_strndup (buf, len);
-      *length = len;
-      free (buf);
-      return TRUE;
-    }
-  {
-    GVC_t *gvc = gvContext ();
-    char *buf = NULL;
-    unsigned int len = 0;
-    g_autofree char *lower = g_ascii_strdown (format, -1);
-    gboolean ok = gvLayout (gvc, g, "dot") == 0;
-    if (ok)
-      ok = gvRenderData (gvc, g, lower, &buf, &len) == 0;
-    if (ok)
-      {
-        *data = g_memdup2 (buf, len);
-        *length = len;
-      }
-    if (buf != NULL)
-      gvFreeRenderData (buf);
-    gvFreeLayout (gvc, g);
-    agclose (g);
-    gvFreeContext (gvc);
-    if (!ok)
-      {
-        g_set_error (error, SIM_ERROR, SIM_ERROR_IO,
-                     "Graphviz could not lay out or render the diagram as %s (is the "
-                     "graphviz plugin set installed?)", format);
-        return FALSE;
-      }
-    return TRUE;
-  }
 }
 
 gboolean
@@ -1011,7 +819,7 @@ sim_topology_render (const SimTopology *topology, const SimCluster *cluster,
 
   g_return_val_if_fail (topology != NULL && cluster != NULL && format != NULL, FALSE);
   g_return_val_if_fail (data != NULL && length != NULL, FALSE);
-  if (!check_format (format, TRUE, error))
+  if (!sim__diagram_check_format (format, TRUE, error))
     return FALSE;
   f.opt = options != NULL ? options : &defaults;
   f.t = topology;
@@ -1030,32 +838,7 @@ sim_topology_render (const SimTopology *topology, const SimCluster *cluster,
   fabric_refine (&f);
   g = build_fabric_graph (&f);
   fabric_clear (&f);
-  return render_graph (g, format, data, length, error);
-}
-
-static const char *
-format_of (const char *path)
-{
-  const char *dot = strrchr (path, '.');
-  return dot != NULL ? dot + 1 : "";
-}
-
-gboolean
-sim_diagram_write_data (const char *path, const char *format,
-                        gboolean (*render) (gpointer user_data, const char *format,
-                                            char **data, gsize *length, GError **error),
-                        gpointer user_data, GError **error)
-{
-  g_autofree char *data = NULL;
-  gsize len = 0;
-
-  g_return_val_if_fail (path != NULL && render != NULL, FALSE);
-  if (!render (user_data, format ? format : format_of (path), &data, &len, error))
-    {
-      g_prefix_error (error, "%s: ", path);
-      return FALSE;
-    }
-  return sim__write_file_atomic (path, data, (gssize) len, error);
+  return sim__diagram_render_graph (g, format, data, length, error);
 }
 
 typedef struct {
@@ -1081,220 +864,3 @@ sim_topology_write_diagram (const SimTopology *topology, const SimCluster *clust
   return sim_diagram_write_data (path, format, render_topology_cb, &a, error);
 }
 
-gboolean
-sim_diagram_render_dot (const char *dot, const char *format, char **data, gsize *length,
-                        GError **error)
-{
-  Agraph_t *g;
-
-  g_return_val_if_fail (dot != NULL && format != NULL && data != NULL && length != NULL, FALSE);
-  if (!check_format (format, FALSE, error))
-    return FALSE;
-  {
-    FILE *fp = fmemopen ((void *) dot, strlen (dot), "r");
-    g = fp != NULL ? agread (fp, &ordered_disc) : NULL;
-    if (fp != NULL)
-      fclose (fp);
-  }
-  if (g == NULL)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "Graphviz cannot read the DOT text");
-      return FALSE;
-    }
-  return render_graph (g, format, data, length, error);
-}
-
-/* ------------------------------------------------------------------------ */
-/* The inside of a node.                                                     */
-
-static Agnode_t *
-part (Agraph_t *parent, Agraph_t *g, const char *name, const char *label, const char *colour)
-{
-  Agnode_t *n = agnode (parent, (char *) name, 1);
-  agsubnode (g, n, 1);
-  set (n, "label", label);
-  set (n, "fillcolor", colour);
-  return n;
-}
-
-static Agedge_t *
-wire (Agraph_t *g, Agnode_t *a, Agnode_t *b, const char *label, const char *colour)
-{
-  Agedge_t *e = agedge (g, a, b, NULL, 1);
-  set (e, "label", label != NULL ? label : "");
-  set (e, "color", colour);
-  return e;
-}
-
-gboolean
-sim_node_model_render (const SimNodeModel *m, const char *format, char **data, gsize *length,
-                       GError **error)
-{
-  Agraph_t *g, *top, *mid, *gpus, *bottom;
-  const char *kind;
-  guint n_gpu, n_nic, n_cpu = 1, n_sw = 0;
-  gboolean is_pcie;
-  double intra_bw, pcie_bw;
-  const char *cpu_name;
-  g_autofree Agnode_t **cpu = NULL, **sw = NULL, **gpu = NULL, **nic = NULL;
-  g_autofree char *title = NULL, *pcie_text = NULL, *nic_text = NULL, *intra_text = NULL;
-
-  g_return_val_if_fail (m != NULL && format != NULL && data != NULL && length != NULL, FALSE);
-  if (!check_format (format, TRUE, error))
-    return FALSE;
-  kind = m->intra_node != NULL ? m->intra_node : "pcie";
-  is_pcie = strcmp (kind, "pcie") == 0;
-  n_gpu = m->gpus;
-  n_nic = m->nics;
-  cpu_name = m->cpu != NULL ? m->cpu : "CPU";
-  if (m->cpu != NULL)
-    {
-      /* "2x Intel Xeon Platinum 8480C": two sockets of the named CPU. */
-      char *end = NULL;
-      guint64 k = g_ascii_strtoull (m->cpu, &end, 10);
-      if (end != m->cpu && k >= 1 && k <= 16 && (*end == 'x' || *end == 'X') && end[1] == ' ')
-        {
-          n_cpu = (guint) k;
-          cpu_name = end + 2;
-        }
-    }
-  if (is_pcie)
-    n_sw = n_nic > 0 && n_gpu % n_nic == 0 && n_gpu / n_nic <= 4 ? n_nic : MAX (1u, (n_gpu + 3) / 4);
-  intra_bw = m->intra_link != NULL ? m->intra_link->bandwidth
-                                   : m->gpu != NULL ? m->gpu->scaleup_bandwidth : 0;
-  pcie_bw = m->pcie_link != NULL ? m->pcie_link->bandwidth : 0;
-  pcie_text = pcie_bw > 0 ? gBps_text (pcie_bw) : g_strdup ("PCIe");
-  nic_text = gbps_text (m->nic_bandwidth);
-  intra_text = gBps_text (intra_bw);
-
-  g = new_graph ("node");
-  agattr (g, AGRAPH, (char *) "rankdir", (char *) "TB");
-  agattr (g, AGRAPH, (char *) "newrank", (char *) "true");
-  agattr (g, AGRAPH, (char *) "compound", (char *) "true");
-  agattr (g, AGRAPH, (char *) "ordering", (char *) "out");
-  agattr (g, AGRAPH, (char *) "fontname", (char *) "Helvetica");
-  agattr (g, AGRAPH, (char *) "fontsize", (char *) "12");
-  agattr (g, AGRAPH, (char *) "label", (char *) "");
-  agattr (g, AGRAPH, (char *) "labelloc", (char *) "t");
-  agattr (g, AGRAPH, (char *) "style", (char *) "");
-  agattr (g, AGNODE, (char *) "shape", (char *) "box");
-  agattr (g, AGNODE, (char *) "style", (char *) "filled,rounded");
-  agattr (g, AGNODE, (char *) "fillcolor", (char *) "white");
-  agattr (g, AGNODE, (char *) "fontname", (char *) "Helvetica");
-  agattr (g, AGNODE, (char *) "fontsize", (char *) "11");
-  agattr (g, AGNODE, (char *) "label", (char *) "");
-  agattr (g, AGEDGE, (char *) "label", (char *) "");
-  agattr (g, AGEDGE, (char *) "fontname", (char *) "Helvetica");
-  agattr (g, AGEDGE, (char *) "fontsize", (char *) "10");
-  agattr (g, AGEDGE, (char *) "color", (char *) "black");
-  agattr (g, AGEDGE, (char *) "lhead", (char *) "");
-  title = g_strdup_printf ("%s: %u x %s, %u NICs (%s), %s", m->name, n_gpu,
-                           m->gpu != NULL ? m->gpu->name : m->gpu_name, n_nic,
-                           m->nic_type != NULL ? m->nic_type : "network", m->cpu != NULL
-                             ? m->cpu : "CPU");
-  set (g, "label", title);
-
-  top = agsubg (g, (char *) "cpus", 1);
-  set (top, "rank", "same");
-  mid = agsubg (g, (char *) "pcie_switches", 1);
-  set (mid, "rank", "same");
-  gpus = agsubg (g, (char *) "gpus", 1);
-  set (gpus, "rank", "same");
-  bottom = agsubg (g, (char *) "cluster_scaleup", 1);
-
-  cpu = g_new0 (Agnode_t *, n_cpu);
-  for (guint i = 0; i < n_cpu; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("cpu%u", i);
-      g_autofree char *label = m->cpu_cores > 0
-        ? g_strdup_printf ("CPU %u\n%s\n%u cores", i, cpu_name, m->cpu_cores / n_cpu)
-        : g_strdup_printf ("CPU %u\n%s", i, cpu_name);
-      cpu[i] = part (top, g, name, label, "#d5e8d4");
-    }
-  if (n_cpu > 1)
-    for (guint i = 0; i + 1 < n_cpu; i++)
-      set (wire (g, cpu[i], cpu[i + 1], "socket link", "#555555"), "constraint", "false");
-  sw = g_new0 (Agnode_t *, MAX (n_sw, 1));
-  for (guint i = 0; i < n_sw; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("pcie%u", i);
-      g_autofree char *label = g_strdup_printf ("PCIe switch %u", i);
-      sw[i] = part (mid, g, name, label, "#fff2cc");
-      wire (g, cpu[(guint64) i * n_cpu / n_sw], sw[i], pcie_text, "#b85450");
-    }
-  gpu = g_new0 (Agnode_t *, MAX (n_gpu, 1));
-  nic = g_new0 (Agnode_t *, MAX (n_nic, 1));
-  for (guint i = 0; i < n_gpu; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("gpu%u", i);
-      g_autofree char *label = g_strdup_printf ("GPU %u\n%s", i,
-                                                m->gpu != NULL ? m->gpu->name : m->gpu_name);
-      Agnode_t *up;
-      gpu[i] = part (gpus, g, name, label, "#dae8fc");
-      up = is_pcie ? sw[(guint64) i * n_sw / MAX (n_gpu, 1)]
-                   : cpu[(guint64) i * n_cpu / MAX (n_gpu, 1)];
-      wire (g, up, gpu[i], pcie_text, "#b85450");
-    }
-  for (guint j = 0; j < n_nic; j++)
-    {
-      g_autofree char *name = g_strdup_printf ("nic%u", j);
-      g_autofree char *label = g_strdup_printf ("NIC %u\n%s", j, nic_text);
-      Agnode_t *up;
-      nic[j] = part (gpus, g, name, label, "#e1d5e7");
-      if (is_pcie)
-        up = sw[j % MAX (n_sw, 1)];
-      else if (n_gpu > 0)
-        up = gpu[n_nic >= n_gpu ? j % n_gpu : (guint) ((guint64) j * n_gpu / n_nic)];
-      else
-        up = cpu[j % n_cpu];
-      wire (g, up, nic[j], pcie_text, "#b85450");
-    }
-  if (strcmp (kind, "nvswitch") == 0 && n_gpu > 1)
-    {
-      guint chips = MAX (m->nvswitches, 1u);
-      g_autofree char *cap = g_strdup_printf ("%s: %u NVSwitch chip%s, %s per GPU each way",
-                                              m->intra_link != NULL ? m->intra_link->name
-                                                                    : "NVLink",
-                                              chips, chips > 1 ? "s" : "", intra_text);
-      Agnode_t *first = NULL;
-      Agraph_t *row = agsubg (bottom, (char *) "nvswitch_row", 1);
-      set (row, "rank", "same");
-      set (bottom, "label", cap);
-      set (bottom, "style", "rounded");
-      set (bottom, "labelloc", "b");
-      for (guint k = 0; k < chips; k++)
-        {
-          g_autofree char *name = g_strdup_printf ("nvs%u", k);
-          g_autofree char *label = g_strdup_printf ("NVSwitch %u%s%s", k,
-                                                    m->nvswitch_name != NULL ? "\n" : "",
-                                                    m->nvswitch_name != NULL
-                                                      ? m->nvswitch_name : "");
-          Agnode_t *n = part (row, g, name, label, "#f8cecc");
-          if (first == NULL)
-            first = n;
-        }
-      for (guint i = 0; i < n_gpu; i++)
-        {
-          Agedge_t *e = wire (g, gpu[i], first, intra_text, "#6c8ebf");
-          set (e, "lhead", "cluster_scaleup");
-          set (e, "penwidth", "2");
-        }
-    }
-  else if (n_gpu > 1 && !is_pcie)
-    {
-      /* A mesh: one unlabelled edge per pair, the bandwidth in a caption. */
-      g_autofree char *share = gBps_text (intra_bw / (n_gpu - 1));
-      g_autofree char *cap = g_strdup_printf ("GPU mesh (%s): %s per pair, %s per GPU, each way",
-                                              kind, share, intra_text);
-      Agnode_t *n = part (bottom, g, "mesh", cap, "#f8cecc");
-      set (n, "shape", "note");
-      for (guint i = 0; i < n_gpu; i++)
-        for (guint j = i + 1; j < n_gpu; j++)
-          {
-            Agedge_t *e = wire (g, gpu[i], gpu[j], NULL, "#6c8ebf");
-            set (e, "constraint", "false");
-          }
-      set (agedge (g, gpu[n_gpu / 2], n, NULL, 1), "style", "invis");
-    }
-  return render_graph (g, format, data, length, error);
-}

@@ -759,7 +759,8 @@ static const char page_script[] =
   " line(id,[{label:label,data:pts,stepped:true}],'share of finished jobs (%)',"
   "{scales:{x:{type:'logarithmic',title:{display:true,text:'time (log scale; 1 s and less at the "
   "left edge)'},afterBuildTicks:(a)=>{a.ticks=[1,10,60,600,3600,36000,86400,864000,8640000]"
-  ".filter(v=>v>=a.min&&v<=a.max).map(v=>({value:v}));},ticks:{callback:(v)=>dur(v)}},y:{min:0,max:100,title:{display:true,text:'share of finished jobs (%)'}}}});}\n"
+  ".filter(v=>v>=a.min&&v<=a.max).map(v=>({value:v}));},ticks:{callback:(v)=>dur(v)}},\n"
+  "y:{min:0,max:100,title:{display:true,text:'share of finished jobs (%)'}}}});}\n"
   "cdf('chart-jct',D.jct,'job completion time');cdf('chart-wait',D.wait,'wait');\n"
   "const whiskers={id:'whiskers',afterDatasetsDraw(ch){const m=ch.getDatasetMeta(0),"
   "d=ch.data.datasets[0],y=ch.scales.y,c=ch.ctx;\n"
@@ -868,8 +869,15 @@ sim_html_report_render (const char *run_dir, const char *compare_csv, GError **e
   g_string_append (out, page_style);
   g_string_append (out, "</style>\n</head>\n<body>\n<h1>");
   put_html (out, scenario != NULL ? scenario : "run");
-  g_string_append (out, "</h1>\n<p class=\"subtitle\">gpusim report of ");
-  put_html (out, run_dir);
+  g_string_append (out, "</h1>\n<p class=\"subtitle\">gpusim report");
+  {
+    const char *policy = member_string (p.summary, "policy");
+    if (policy != NULL)
+      {
+        g_string_append (out, ": policy ");
+        put_html (out, policy);
+      }
+  }
   g_string_append_printf (out, " (%u charts)</p>\n", p.charts);
   g_string_append_len (out, body->str, (gssize) body->len);
   g_string_append (out, "<script type=\"application/json\" id=\"report-data\">\n");
