@@ -388,6 +388,9 @@ fabric_refine (Fabric *f)
       g_string_truncate (key, 0);
       if (f->opt->expand)
         g_string_append_printf (key, "v%u", v);
+      else if (d->tier == TIER_NODE && f->n_racks == 0 && f->opt->heat != SIM_DIAGRAM_HEAT_NONE &&
+               f->n_nodes <= SIM_DIAGRAM_MAX_LOOSE_NODES)
+        g_string_append_printf (key, "v%u", v);   /* no network: each node its own heat */
       else if (d->tier == TIER_NODE)
         {
           const SimNode *node = sim_cluster_get_node (f->cluster, v);

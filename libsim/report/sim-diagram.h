@@ -52,6 +52,14 @@ G_BEGIN_DECLS
 #define SIM_DIAGRAM_MAX_RACKS 16
 
 /**
+ * SIM_DIAGRAM_MAX_LOOSE_NODES:
+ *
+ * A heat diagram of a cluster without a network (no racks to group nodes
+ * by) draws each node apart up to this many nodes.
+ */
+#define SIM_DIAGRAM_MAX_LOOSE_NODES 32
+
+/**
  * SimDiagramHeat:
  * @SIM_DIAGRAM_HEAT_NONE: no heat: boxes coloured by tier, links by speed
  * @SIM_DIAGRAM_HEAT_NODES: nodes coloured by @node_heat
