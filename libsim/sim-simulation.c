@@ -2349,8 +2349,11 @@ sim_simulation_set_output_dir (SimSimulation *self, const char *dir, GError **er
     return FALSE;
   if (self->node_usage == NULL)
     {
+      /* The time-series interval, but at least a minute: each sample probes
+       * every node (and the network's load). */
       SimTime interval = self->scenario->sample_interval > 0 ? self->scenario->sample_interval
                                                              : SIM_HOUR;
+      interval = MAX (interval, 60 * SIM_SECOND);
       self->node_usage = sim__node_usage_new (self->cluster,
                                               sim__atomic_file_stream (self->nodes_file),
                                               interval, probe_nodes, self);

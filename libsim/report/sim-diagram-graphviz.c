@@ -187,7 +187,10 @@ sim__diagram_render_graph (Agraph_t *g, const char *format, char **data, gsize *
       ok = gvRenderData (gvc, g, lower, &buf, &len) == 0;
     if (ok)
       {
-        *data = g_memdup2 (buf, len);
+        /* NUL-terminated too, so that SVG can be read as text. */
+        *data = g_malloc (len + 1);
+        memcpy (*data, buf, len);
+        (*data)[len] = '\0';
         *length = len;
       }
     if (buf != NULL)

@@ -102,7 +102,8 @@ typedef struct {
  * @cluster: the cluster it was built from
  * @options: (nullable): how to draw it; %NULL: collapsed, no heat
  * @format: "dot", "svg", "png" or "pdf"
- * @data: (out) (transfer full) (array length=length): the diagram
+ * @data: (out) (transfer full) (array length=length): the diagram, followed
+ *   by a NUL byte (not counted in @length)
  * @length: (out): its length in bytes
  * @error: return location for a #GError
  *

@@ -33,23 +33,26 @@ static void
 usage_advance (SimAccumulator *acc, const SimState *held, SimTime now)
 {
   NodeUsage *u = (NodeUsage *) acc;
+  guint64 k;
 
   if (u->probe == NULL || u->interval <= 0 || now < u->next_sample)
     return;
   u->known |= u->probe (u->probe_data, u->power_now, u->load_now, u->n_nodes);
-  /* Every instant crossed since the last change saw this same state. */
-  while (u->next_sample <= now)
+  /* Every instant crossed since the last change (k of them) saw this same
+   * state: one probe and one pass over the nodes, however long the gap. */
+  k = (guint64) ((now - u->next_sample) / u->interval) + 1;
+  for (guint n = 0; n < u->n_nodes; n++)
     {
-      for (guint n = 0; n < u->n_nodes; n++)
-        {
-          u->power_sum[n] += u->power_now[n];
-          u->load_sum[n] += u->load_now[n];
-          u->power_peak[n] = MAX (u->power_peak[n], u->power_now[n]);
-          u->load_peak[n] = MAX (u->load_peak[n], u->load_now[n]);
-        }
-      u->samples++;
-      u->next_sample += u->interval;
+      u->power_sum[n] += (double) k * u->power_now[n];
+      u->load_sum[n] += (double) k * u->load_now[n];
+      u->power_peak[n] = MAX (u->power_peak[n], u->power_now[n]);
+      u->load_peak[n] = MAX (u->load_peak[n], u->load_now[n]);
     }
+  u->samples += k;
+  if (k > (guint64) ((G_MAXINT64 - u->next_sample) / u->interval))
+    u->next_sample = G_MAXINT64;   /* past the end of simulated time */
+  else
+    u->next_sample += (SimTime) k * u->interval;
 }
 
 static void

@@ -6,7 +6,7 @@
  * the run), its power (mean and peak W, and its rated maximum) and the
  * load of its links to its first switch (mean and peak, in [0, 1]).
  * Power and link load are sampled at regular instants (the run's
- * time-series interval): between events the state is constant, and the
+ * time-series interval, at least a minute): between events the state is constant, and the
  * accumulator is told of it before every change, so each sample is the
  * value at its instant exactly; the mean is over samples.  Columns a run
  * does not model (power without [power], link load without a fabric
