@@ -290,6 +290,15 @@ class PictureTests(unittest.TestCase):
                 gpusim.html_report(os.path.join(tmp, "no-such-run"))
             self.assertIn("no such run directory", str(caught.exception))
 
+    def test_render_dot(self):
+        ok, svg = Sim.diagram_render_dot("graph g { a -- b [label=\"8 x 400 Gb/s\"] }", "svg")
+        self.assertTrue(ok)
+        text = bytes(svg).decode()
+        self.assertTrue(text.startswith("<?xml"))
+        self.assertIn("8 x 400 Gb/s", text)
+        with self.assertRaises(GLib.Error):
+            Sim.diagram_render_dot("graph g { a -- b }", "gif")
+
 
 class RunTests(unittest.TestCase):
     def test_run_matches_cli_json(self):

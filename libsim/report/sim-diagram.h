@@ -166,7 +166,7 @@ gboolean sim_node_model_render (const SimNodeModel *model, const char *format, c
  * sim_diagram_render_dot:
  * @dot: a graph in the DOT language
  * @format: "svg", "png" or "pdf"
- * @data: (out) (transfer full) (array length=length): the rendering
+ * @data: (out) (transfer full) (array length=length) (element-type guint8): the rendering
  * @length: (out): its length in bytes
  * @error: return location for a #GError
  *
