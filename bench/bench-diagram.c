@@ -15,7 +15,7 @@
  * Philly trace is absent.
  *
  *   bench-diagram [--expand] [TRACE.csv]   (--expand adds the expanded 10,000-GPU
- *                                           diagram, about a minute of Graphviz)
+ *                                           diagram, about 12 s of Graphviz)
  */
 #include "config.h"
 

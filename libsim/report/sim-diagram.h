@@ -52,6 +52,15 @@ G_BEGIN_DECLS
 #define SIM_DIAGRAM_MAX_RACKS 16
 
 /**
+ * SIM_DIAGRAM_BIG:
+ *
+ * A fabric diagram of more boxes and bundles than this is laid out with
+ * fewer rounds of Graphviz's crossing reduction and placement (it takes
+ * seconds rather than a minute for 10,000 GPUs expanded).
+ */
+#define SIM_DIAGRAM_BIG 2000
+
+/**
  * SIM_DIAGRAM_MAX_LOOSE_NODES:
  *
  * A heat diagram of a cluster without a network (no racks to group nodes
