@@ -5,6 +5,9 @@
 #   ./build.sh build   install what is missing and build only
 # Extra arguments after the mode are passed to configure (e.g. --enable-sanitizers).
 set -eu
+# libjs-chart.js is the charting library gpusim report inlines into its pages;
+# chromium renders a report headless in the test suite (tests/test-browser.sh),
+# and fonts-dejavu-core gives it and Graphviz a font to draw text with.
 
 mode=${1:-run}
 [ $# -gt 0 ] && shift
@@ -13,7 +16,8 @@ cd "$top"
 
 packages="build-essential autoconf automake libtool pkg-config
   libglib2.0-dev libigraph-dev libgsl-dev check libgraphviz-dev libjson-glib-dev libcsv-dev
-  gobject-introspection libgirepository1.0-dev python3-gi python3-numpy"
+  gobject-introspection libgirepository1.0-dev python3-gi python3-numpy
+  libjs-chart.js chromium fonts-dejavu-core"
 
 missing=""
 for p in $packages; do

@@ -17,6 +17,8 @@
 #include "power/sim-energy.h"
 #include "power/sim-power-policy.h"
 #include "report/sim-metrics.h"
+#include "report/sim-diagram.h"
+#include "report/sim-run-records.h"
 #include "sched/sim-policy-private.h"
 #include "sched/sim-plugin.h"
 #include "workload/sim-sources.h"
@@ -99,6 +101,10 @@ struct _SimSimulation {
   char          *output_dir;
   SimAtomicFile *jobs_file;
   SimAtomicFile *series_file;
+  SimAtomicFile *nodes_file;    /* nodes.csv (report/sim-run-records.h) */
+  SimAtomicFile *timeline_file; /* sim_simulation_set_timeline() */
+  SimAccumulator *node_usage;   /* owned by accumulators */
+  SimAccumulator *timeline;     /* owned by accumulators */
   SimReport     *report;
 
   SimProgressFunc progress;
@@ -196,6 +202,8 @@ sim_simulation_finalize (GObject *object)
   g_clear_pointer (&self->report, sim_report_unref);
   g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
   g_clear_pointer (&self->series_file, sim__atomic_file_free);
+  g_clear_pointer (&self->nodes_file, sim__atomic_file_free);
+  g_clear_pointer (&self->timeline_file, sim__atomic_file_free);
   g_free (self->output_dir);
   g_clear_error (&self->error);
   g_clear_object (&self->policy);
@@ -2393,10 +2401,27 @@ sim_simulation_open_workload (SimSimulation *self, GError **error)
   return open_workload (self, error);
 }
 
+/* The power and access-link load of every node now (nodes.csv). */
+static guint
+probe_nodes (gpointer data, double *power_w, double *link_load, guint n_nodes)
+{
+  SimSimulation *self = data;
+  double max, mean;
+  guint known = 0;
+
+  for (guint n = 0; n < n_nodes; n++)
+    power_w[n] = self->scenario->power.enabled ? sim__simulation_get_node_power (self, n) : 0;
+  if (self->scenario->power.enabled)
+    known |= 1;
+  if (sim__simulation_get_fabric_load (self, &max, &mean, link_load, n_nodes))
+    known |= 2;
+  return known;
+}
+
 gboolean
 sim_simulation_set_output_dir (SimSimulation *self, const char *dir, GError **error)
 {
-  g_autofree char *jobs = NULL, *series = NULL;
+  g_autofree char *jobs = NULL, *series = NULL, *nodes = NULL;
 
   g_return_val_if_fail (SIM_IS_SIMULATION (self) && dir != NULL, FALSE);
   if (self->started)
@@ -2416,6 +2441,8 @@ sim_simulation_set_output_dir (SimSimulation *self, const char *dir, GError **er
   self->output_dir = g_strdup (dir);
   g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
   g_clear_pointer (&self->series_file, sim__atomic_file_free);
+  g_clear_pointer (&self->nodes_file, sim__atomic_file_free);
+  g_clear_pointer (&self->timeline_file, sim__atomic_file_free);
   if (self->scenario->write_jobs)
     {
       jobs = g_build_filename (dir, "jobs.csv", NULL);
@@ -2430,7 +2457,54 @@ sim_simulation_set_output_dir (SimSimulation *self, const char *dir, GError **er
       if (self->series_file == NULL)
         return FALSE;
     }
+  nodes = g_build_filename (dir, "nodes.csv", NULL);
+  self->nodes_file = sim__atomic_file_new (nodes, error);
+  if (self->nodes_file == NULL)
+    return FALSE;
+  if (self->node_usage == NULL)
+    {
+      /* The time-series interval, but at least a minute: each sample probes
+       * every node (and the network's load). */
+      SimTime interval = self->scenario->sample_interval > 0 ? self->scenario->sample_interval
+                                                             : SIM_HOUR;
+      interval = MAX (interval, 60 * SIM_SECOND);
+      self->node_usage = sim__node_usage_new (self->cluster,
+                                              sim__atomic_file_stream (self->nodes_file),
+                                              interval, probe_nodes, self);
+      sim__simulation_add_accumulator (self, self->node_usage);
+    }
+  else
+    sim__node_usage_set_output (self->node_usage, sim__atomic_file_stream (self->nodes_file));
   return TRUE;
+}
+
+gboolean
+sim_simulation_set_timeline (SimSimulation *self, const char *path, GError **error)
+{
+  SimTimeline *timeline;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (self) && path != NULL, FALSE);
+  if (self->started || self->timeline != NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "the timeline must be set once, before the run starts");
+      return FALSE;
+    }
+  self->timeline_file = sim__atomic_file_new (path, error);
+  if (self->timeline_file == NULL)
+    return FALSE;
+  timeline = sim_timeline_new (sim__atomic_file_stream (self->timeline_file), self->cluster);
+  self->timeline = sim__timeline_accumulator_new (self->cluster, timeline,
+                                                  self->scenario->mig_reconfigure_time);
+  sim__simulation_add_accumulator (self, self->timeline);
+  return TRUE;
+}
+
+SimTimeline *
+sim__simulation_get_timeline (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  return self->timeline != NULL ? sim__timeline_accumulator_get (self->timeline) : NULL;
 }
 
 gboolean
@@ -2581,6 +2655,32 @@ start (SimSimulation *self)
     sim_engine_schedule (self->engine, self->scenario->sample_interval, self->k_sample, 0, NULL, 0);
 }
 
+/* topology.dot in the output directory: the collapsed network diagram,
+ * nodes coloured by their time-averaged GPU allocation (sim-diagram.h). */
+static gboolean
+write_topology (SimSimulation *self, SimAtomicFile **file, GError **error)
+{
+  guint n = sim_cluster_get_n_nodes (self->cluster);
+  g_autofree double *heat = g_new0 (double, MAX (n, 1));
+  g_autofree char *path = g_build_filename (self->output_dir, "topology.dot", NULL);
+  g_autofree char *dot = NULL;
+  SimDiagramOptions options = { FALSE, SIM_DIAGRAM_HEAT_NODES,
+                                "GPUs allocated, time-averaged", heat, NULL, n };
+  gsize len = 0;
+
+  if (self->node_usage == NULL)
+    options.heat = SIM_DIAGRAM_HEAT_NONE;
+  else
+    sim__node_usage_get_utilization (self->node_usage, heat, n);
+  if (!sim_topology_render (self->topology, self->cluster, &options, "dot", &dot, &len, error))
+    return FALSE;
+  *file = sim__atomic_file_new (path, error);
+  if (*file == NULL)
+    return FALSE;
+  fwrite (dot, 1, len, sim__atomic_file_stream (*file));
+  return TRUE;
+}
+
 static gboolean
 finish (SimSimulation *self, GError **error)
 {
@@ -2651,6 +2751,8 @@ finish (SimSimulation *self, GError **error)
             g_clear_pointer (&self->report, sim_report_unref);
             g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
             g_clear_pointer (&self->series_file, sim__atomic_file_free);
+            g_clear_pointer (&self->nodes_file, sim__atomic_file_free);
+            g_clear_pointer (&self->timeline_file, sim__atomic_file_free);
             return FALSE;
           }
       }
@@ -2664,7 +2766,7 @@ finish (SimSimulation *self, GError **error)
       g_autofree char *json = sim_report_to_json (self->report, TRUE);
       g_autofree char *path = g_build_filename (self->output_dir, "summary.json", NULL);
       g_autoptr(SimAtomicFile) summary = sim__atomic_file_new (path, error);
-      SimAtomicFile *files[3];
+      SimAtomicFile *files[6];
       guint n = 0;
       gboolean ok;
 
@@ -2672,18 +2774,45 @@ finish (SimSimulation *self, GError **error)
         {
           g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
           g_clear_pointer (&self->series_file, sim__atomic_file_free);
+          g_clear_pointer (&self->nodes_file, sim__atomic_file_free);
+          g_clear_pointer (&self->timeline_file, sim__atomic_file_free);
           return FALSE;
         }
       fputs (json, sim__atomic_file_stream (summary));
       fputc ('\n', sim__atomic_file_stream (summary));
+      SimAtomicFile *topology_file = NULL;
       if (self->jobs_file != NULL)
         files[n++] = self->jobs_file;
       if (self->series_file != NULL)
         files[n++] = self->series_file;
+      if (self->nodes_file != NULL)
+        files[n++] = self->nodes_file;
+      if (self->timeline_file != NULL)
+        files[n++] = self->timeline_file;
+      if (self->topology != NULL && !write_topology (self, &topology_file, error))
+        {
+          g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
+          g_clear_pointer (&self->series_file, sim__atomic_file_free);
+          g_clear_pointer (&self->nodes_file, sim__atomic_file_free);
+          g_clear_pointer (&self->timeline_file, sim__atomic_file_free);
+          return FALSE;
+        }
+      if (topology_file != NULL)
+        files[n++] = topology_file;
       files[n++] = summary;
       ok = sim__atomic_files_commit (files, n, error);
+      g_clear_pointer (&topology_file, sim__atomic_file_free);
       g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
       g_clear_pointer (&self->series_file, sim__atomic_file_free);
+      g_clear_pointer (&self->nodes_file, sim__atomic_file_free);
+      g_clear_pointer (&self->timeline_file, sim__atomic_file_free);
+      if (!ok)
+        return FALSE;
+    }
+  else if (self->timeline_file != NULL)
+    {
+      gboolean ok = sim__atomic_file_commit (self->timeline_file, error);
+      g_clear_pointer (&self->timeline_file, sim__atomic_file_free);
       if (!ok)
         return FALSE;
     }
@@ -2715,6 +2844,8 @@ advance (SimSimulation *self, SimTime limit, gboolean pause, gboolean *stopped, 
         {
           g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
           g_clear_pointer (&self->series_file, sim__atomic_file_free);
+          g_clear_pointer (&self->nodes_file, sim__atomic_file_free);
+          g_clear_pointer (&self->timeline_file, sim__atomic_file_free);
           return FALSE;
         }
       start (self);
@@ -2735,6 +2866,8 @@ advance (SimSimulation *self, SimTime limit, gboolean pause, gboolean *stopped, 
       /* Outputs are abandoned whole: the temporary files go away. */
       g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
       g_clear_pointer (&self->series_file, sim__atomic_file_free);
+      g_clear_pointer (&self->nodes_file, sim__atomic_file_free);
+      g_clear_pointer (&self->timeline_file, sim__atomic_file_free);
       g_propagate_error (error, g_error_copy (self->error));
       return FALSE;
     }
@@ -2885,6 +3018,8 @@ sim_simulation_decide (SimSimulation *self, gboolean run_policy, GError **error)
     {
       g_clear_pointer (&self->jobs_file, sim__atomic_file_free);
       g_clear_pointer (&self->series_file, sim__atomic_file_free);
+      g_clear_pointer (&self->nodes_file, sim__atomic_file_free);
+      g_clear_pointer (&self->timeline_file, sim__atomic_file_free);
       g_propagate_error (error, g_error_copy (self->error));
       return FALSE;
     }

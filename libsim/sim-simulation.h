@@ -183,7 +183,10 @@ SimWorkload *sim_simulation_open_workload (SimSimulation *self, GError **error);
  * @error: return location for a #GError
  *
  * Asks for summary.json, jobs.csv and timeseries.csv (as the scenario's
- * [output] group says) in @dir.  They appear when the run ends, all
+ * [output] group says), nodes.csv (per node: allocation, power and link
+ * load, report/sim-run-records.h) and, with a fabric, topology.dot (the
+ * network diagram, nodes coloured by allocation) in @dir; with a timeline
+ * (sim_simulation_set_timeline()), that file too.  They appear when the run ends, all
  * together: each is written whole to a temporary file and the files are
  * renamed into place only once all are complete (an earlier rename is
  * undone if a later one fails); a run that fails, or whose outputs cannot
@@ -192,6 +195,27 @@ SimWorkload *sim_simulation_open_workload (SimSimulation *self, GError **error);
  * Returns: %TRUE on success.
  */
 gboolean sim_simulation_set_output_dir (SimSimulation *self, const char *dir, GError **error);
+
+/**
+ * sim_simulation_set_timeline:
+ * @self: a simulation, not started
+ * @path: the file to write at the end of the run (whole, or not at all)
+ * @error: return location for a #GError
+ *
+ * Records the run's timeline as Chrome trace-event JSON, which Perfetto
+ * opens: job runs on their nodes' GPUs, preemptions and MIG
+ * reconfigurations (report/sim-timeline.h).  Memory grows with the jobs
+ * running at once, the file with the job runs.
+ *
+ * Errors: SIM_ERROR_STATE after the run started or a second time;
+ * SIM_ERROR_IO if @path cannot be created.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_simulation_set_timeline (SimSimulation *self, const char *path, GError **error);
+
+/* The run's timeline, for events of other modules (failures), or NULL. */
+struct _SimTimeline *sim__simulation_get_timeline (SimSimulation *self);
 
 /**
  * sim_simulation_set_policy:

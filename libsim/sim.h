@@ -34,6 +34,8 @@
 #include "sim-scenario.h"
 #include "report/sim-report.h"
 #include "report/sim-diagram.h"
+#include "report/sim-timeline.h"
+#include "report/sim-html-report.h"
 #include "sim-simulation.h"
 #include "study/sim-stats.h"
 #include "study/sim-plan.h"

@@ -870,22 +870,41 @@ START_TEST (test_config_keys)
 }
 END_TEST
 
-/* The diagram of 4 x DGX-H100 on one switch: 4 node boxes and 1 switch,
- * joined by 4 edges, each standing for the node's 8 NDR links.  Read back
- * with cgraph from the DOT text; SVG is laid out and rendered; an unknown
- * format is refused. */
-START_TEST (test_diagram)
+/* Boxes and edges of a DOT graph read back with cgraph: the legend is one
+ * more vertex; every edge label is returned in @labels (sorted). */
+static guint
+read_dot (const char *dot, guint *n_edges, GPtrArray *labels, GPtrArray *boxes)
 {
-  const char *lines[] = { "topology=single-switch", "switch=Quantum-2-QM9700", NULL };
-  g_autoptr(SimCluster) c = make_cluster ("DGX-H100", 4);
+  Agraph_t *g = agmemread (dot);
+  guint n = 0;
+
+  ck_assert_ptr_nonnull (g);
+  *n_edges = 0;
+  for (Agnode_t *v = agfstnode (g); v != NULL; v = agnxtnode (g, v))
+    {
+      if (strcmp (agnameof (v), "legend") != 0)
+        {
+          n++;
+          if (boxes != NULL)
+            g_ptr_array_add (boxes, g_strdup (agget (v, (char *) "label")));
+        }
+      for (Agedge_t *e = agfstout (g, v); e != NULL; e = agnxtout (g, e))
+        {
+          (*n_edges)++;
+          if (labels != NULL)
+            g_ptr_array_add (labels, g_strdup (agget (e, (char *) "label")));
+        }
+    }
+  agclose (g);
+  return n;
+}
+
+static SimTopology *
+build_fabric (SimCluster *c, const char * const *lines)
+{
   g_auto(SimFabricConfig) config = { 0 };
-  g_autoptr(SimTopology) t = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *dot = NULL, *svg = NULL, *bad = NULL;
-  gsize len = 0;
-  Agraph_t *g;
-  Agnode_t *n;
-  guint edges = 0;
+  SimTopology *t;
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -894,25 +913,143 @@ START_TEST (test_diagram)
     }
   t = sim_topology_new (c, catalogue, &config, &error);
   ck_assert_msg (t != NULL, "%s", error ? error->message : "?");
-  ck_assert_msg (sim_topology_render (t, c, "dot", &dot, &len, &error), "%s",
+  return t;
+}
+
+/* Compares @dot with the golden file tests/data/NAME (regenerate with
+ * SIM_REGENERATE_GOLDEN=1 after a deliberate change, and review the diff). */
+static void
+assert_golden (const char *dot, const char *name)
+{
+  g_autofree char *path = g_build_filename (SIM_TEST_DATADIR, name, NULL);
+  g_autofree char *want = NULL;
+
+  if (g_getenv ("SIM_REGENERATE_GOLDEN") != NULL)
+    ck_assert (g_file_set_contents (path, dot, -1, NULL));
+  ck_assert_msg (g_file_get_contents (path, &want, NULL, NULL), "cannot read %s", path);
+  if (strcmp (want, dot) != 0)
+    {
+      g_autofree char *got = g_build_filename (g_get_tmp_dir (), name, NULL);
+      g_file_set_contents (got, dot, -1, NULL);
+      ck_abort_msg ("the DOT of %s differs from its golden file (this run's is %s)", name, got);
+    }
+}
+
+/* The diagram of 4 x DGX-H100 on one switch.  Expanded: 4 node boxes and 1
+ * switch, joined by 4 edges, each standing for a node's 8 NDR links.
+ * Collapsed: one "4 x DGX-H100" box and the switch, one edge for all 32
+ * links.  Both against golden DOT; SVG is laid out and rendered; an
+ * unknown format is refused. */
+START_TEST (test_diagram)
+{
+  const char *lines[] = { "topology=single-switch", "switch=Quantum-2-QM9700", NULL };
+  g_autoptr(SimCluster) c = make_cluster ("DGX-H100", 4);
+  g_autoptr(SimTopology) t = build_fabric (c, lines);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dot = NULL, *collapsed = NULL, *svg = NULL, *bad = NULL;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) boxes = g_ptr_array_new_with_free_func (g_free);
+  SimDiagramOptions expand = { TRUE, SIM_DIAGRAM_HEAT_NONE, NULL, NULL, NULL, 0 };
+  gsize len = 0;
+  guint edges = 0;
+
+  ck_assert_msg (sim_topology_render (t, c, &expand, "dot", &dot, &len, &error), "%s",
                  error ? error->message : "?");
-  g = agmemread (dot);
-  ck_assert_ptr_nonnull (g);
-  ck_assert_int_eq (agnnodes (g), 5);
-  ck_assert_int_eq (agnedges (g), 4);
-  for (n = agfstnode (g); n != NULL; n = agnxtnode (g, n))
-    for (Agedge_t *e = agfstout (g, n); e != NULL; e = agnxtout (g, e))
-      {
-        ck_assert_str_eq (agget (e, (char *) "label"), "8 x 400 Gb/s");
-        edges++;
-      }
+  ck_assert_uint_eq (read_dot (dot, &edges, labels, NULL), 5);
   ck_assert_uint_eq (edges, 4);
-  agclose (g);
-  ck_assert_msg (sim_topology_render (t, c, "svg", &svg, &len, &error), "%s",
+  for (guint i = 0; i < labels->len; i++)
+    ck_assert_str_eq (labels->pdata[i], "8 x 400 Gb/s");
+  assert_golden (dot, "diagram-single-switch-expanded.dot");
+
+  g_ptr_array_set_size (labels, 0);
+  ck_assert (sim_topology_render (t, c, NULL, "dot", &collapsed, &len, &error));
+  ck_assert_uint_eq (read_dot (collapsed, &edges, labels, boxes), 2);
+  ck_assert_uint_eq (edges, 1);
+  ck_assert_str_eq (labels->pdata[0], "32 x 400 Gb/s");
+  ck_assert (g_strv_contains ((const char * const *) (g_ptr_array_add (boxes, NULL),
+                                                      boxes->pdata), "leaf 0"));
+  ck_assert (g_strv_contains ((const char * const *) boxes->pdata,
+                              "4 x DGX-H100\nnodes 0-3\n8 x H100-SXM each"));
+  assert_golden (collapsed, "diagram-single-switch.dot");
+
+  ck_assert_msg (sim_topology_render (t, c, &expand, "svg", &svg, &len, &error), "%s",
                  error ? error->message : "?");
   ck_assert (len > 100 && strstr (svg, "<svg") != NULL && strstr (svg, "node 3") != NULL);
-  ck_assert (!sim_topology_render (t, c, "gif", &bad, &len, &error));
+  ck_assert (!sim_topology_render (t, c, NULL, "gif", &bad, &len, &error));
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+}
+END_TEST
+
+/* A rail-optimized fabric of 8 x DGX-H100: NIC i of every node on rail
+ * leaf i, 8 rail leaves under one spine.  Collapsed, the nodes are one box
+ * ("8 x DGX-H100"), the rails one ("x 8 rails"), the spine one: 64 links
+ * from nodes to rails (8 nodes x 8 NICs) and the rails' uplinks in one
+ * bundle each.  Expanded: 8 + 8 + 1 boxes and 64 node-to-rail edges of one
+ * link each, plus the 8 rail-to-spine bundles. */
+START_TEST (test_diagram_rails)
+{
+  const char *lines[] = { "topology=rail-optimized", "switch=Quantum-2-QM9700", NULL };
+  g_autoptr(SimCluster) c = make_cluster ("DGX-H100", 8);
+  g_autoptr(SimTopology) t = build_fabric (c, lines);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dot = NULL, *full = NULL;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) boxes = g_ptr_array_new_with_free_func (g_free);
+  SimDiagramOptions expand = { TRUE, SIM_DIAGRAM_HEAT_NONE, NULL, NULL, NULL, 0 };
+  gsize len = 0;
+  guint edges = 0, one_link = 0;
+  gboolean rails = FALSE, nodes = FALSE;
+
+  ck_assert (sim_topology_render (t, c, NULL, "dot", &dot, &len, &error));
+  ck_assert_uint_eq (read_dot (dot, &edges, labels, boxes), 3);
+  ck_assert_uint_eq (edges, 2);
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      rails |= strstr (boxes->pdata[i], "x 8 rails") != NULL;
+      nodes |= g_str_has_prefix (boxes->pdata[i], "8 x DGX-H100");
+    }
+  ck_assert (rails && nodes);
+  ck_assert (g_ptr_array_find_with_equal_func (labels, "64 x 400 Gb/s", g_str_equal, NULL));
+  assert_golden (dot, "diagram-rails.dot");
+
+  g_ptr_array_set_size (labels, 0);
+  ck_assert (sim_topology_render (t, c, &expand, "dot", &full, &len, &error));
+  ck_assert_uint_eq (read_dot (full, &edges, labels, NULL), 17);
+  for (guint i = 0; i < labels->len; i++)
+    one_link += strcmp (labels->pdata[i], "1 x 400 Gb/s") == 0;
+  ck_assert_uint_eq (one_link, 64);
+  ck_assert_uint_eq (edges, 64 + 8);
+}
+END_TEST
+
+/* The inside of a DGX-H100 from the catalogue: 2 CPUs, 8 GPUs, 8 NICs, 4
+ * NVSwitch chips; each GPU's NVLink edge labelled 450 GB/s (18 NVLink4
+ * links x 25 GB/s each way: the 900 GB/s NVIDIA quotes counts both), each
+ * NIC's port 400 Gb/s. */
+START_TEST (test_node_diagram)
+{
+  const SimNodeModel *m = sim_catalogue_lookup_node (catalogue, "DGX-H100");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dot = NULL;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) boxes = g_ptr_array_new_with_free_func (g_free);
+  gsize len = 0;
+  guint edges = 0, nvlink = 0, cpus = 0, nics = 0;
+
+  ck_assert_ptr_nonnull (m);
+  ck_assert_msg (sim_node_model_render (m, "dot", &dot, &len, &error), "%s",
+                 error ? error->message : "?");
+  ck_assert_uint_eq (read_dot (dot, &edges, labels, boxes), 2 + 8 + 8 + 4);
+  for (guint i = 0; i < labels->len; i++)
+    nvlink += strcmp (labels->pdata[i], "450 GB/s") == 0;
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      cpus += g_str_has_prefix (boxes->pdata[i], "CPU ");
+      nics += strstr (boxes->pdata[i], "400 Gb/s") != NULL;
+    }
+  ck_assert_uint_eq (nvlink, 8);
+  ck_assert_uint_eq (cpus, 2);
+  ck_assert_uint_eq (nics, 8);
 }
 END_TEST
 
@@ -938,6 +1075,8 @@ fabric_suite (void)
   tcase_add_test (tc, test_tcp_latency);
   tcase_add_test (tc, test_latency_keys);
   tcase_add_test (tc, test_diagram);
+  tcase_add_test (tc, test_diagram_rails);
+  tcase_add_test (tc, test_node_diagram);
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (bad, setup, teardown);

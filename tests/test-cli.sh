@@ -130,13 +130,13 @@ expect 0 run -q -o "$tmp/out1" "$QUICKSTART"
 no_stderr "gpusim run -o"
 contains "$tmp/stdout" "$tmp/out1" "gpusim run -o (outputs line)"
 expect 0 run -o "$tmp/out2" "$QUICKSTART"
-for f in summary.json jobs.csv timeseries.csv; do
+for f in summary.json jobs.csv timeseries.csv nodes.csv; do
     [ -s "$tmp/out1/$f" ] || fail "gpusim run -o: no $f"
     cmp -s "$tmp/out1/$f" "$tmp/out2/$f" || fail "gpusim run -o: $f differs between two runs"
 done
 for f in "$tmp/out1"/*; do
     case $(basename "$f") in
-        summary.json | jobs.csv | timeseries.csv) ;;
+        summary.json | jobs.csv | timeseries.csv | nodes.csv) ;;
         *) fail "gpusim run -o: unexpected file $(basename "$f")" ;;
     esac
 done

@@ -290,6 +290,47 @@ class FailureTests(unittest.TestCase):
         self.assertIn("failures.mode", str(caught.exception))
 
 
+class PictureTests(unittest.TestCase):
+    """The report and the timeline from Python match what the command line
+    writes for the same run (tests/test-pictures.sh checks their content)."""
+
+    def test_report_and_timeline(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out, timeline = os.path.join(tmp, "run"), os.path.join(tmp, "t.json")
+            report = gpusim.run(QUICKSTART, output_dir=out, timeline=timeline,
+                                set={"scenario.horizon": "2d", "policy.queue": "las"})
+            page = gpusim.html_report(out)
+            for section in ("scenario", "metrics", "topology", "over-time", "distributions"):
+                self.assertIn('id="%s"' % section, page)
+            self.assertIn('<canvas id="chart-jct"', page)
+            gpusim.html_report(out, output=os.path.join(tmp, "r.html"))
+            with open(os.path.join(tmp, "r.html")) as f:
+                self.assertEqual(f.read(), page)
+            cli("run", QUICKSTART, "-q", "--set", "scenario.horizon=2d", "--set",
+                "policy.queue=las", "--timeline", os.path.join(tmp, "cli.json"),
+                "--report", os.path.join(tmp, "cli.html"))
+            with open(timeline) as a, open(os.path.join(tmp, "cli.json")) as b:
+                self.assertEqual(a.read(), b.read())
+            with open(timeline) as f:
+                events = json.load(f)["traceEvents"]
+            runs = sum(1 for e in events if e.get("cat") == "run" and e["ph"] == "b")
+            # Every start is a run: the finished jobs' and those still on
+            # GPUs at the end, and once more per preemption.
+            self.assertGreaterEqual(runs, report["jobs_completed"] + report["preemptions"])
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.html_report(os.path.join(tmp, "no-such-run"))
+            self.assertIn("no such run directory", str(caught.exception))
+
+    def test_render_dot(self):
+        ok, svg = Sim.diagram_render_dot("graph g { a -- b [label=\"8 x 400 Gb/s\"] }", "svg")
+        self.assertTrue(ok)
+        text = bytes(svg).decode()
+        self.assertTrue(text.startswith("<?xml"))
+        self.assertIn("8 x 400 Gb/s", text)
+        with self.assertRaises(GLib.Error):
+            Sim.diagram_render_dot("graph g { a -- b }", "gif")
+
+
 class RunTests(unittest.TestCase):
     def test_run_matches_cli_json(self):
         report = gpusim.run(QUICKSTART)

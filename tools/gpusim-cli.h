@@ -16,6 +16,7 @@ int gpusim_cmd_collective (int argc, char **argv);
 int gpusim_cmd_compare  (int argc, char **argv);
 int gpusim_cmd_fgd      (int argc, char **argv);
 int gpusim_cmd_topo     (int argc, char **argv);
+int gpusim_cmd_report   (int argc, char **argv);
 int gpusim_cmd_scaling  (int argc, char **argv);
 int gpusim_cmd_trace    (int argc, char **argv);
 

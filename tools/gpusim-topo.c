@@ -1,6 +1,8 @@
 /* gpusim-topo.c: `gpusim topo`, the figures of a scenario's network.
  *
  *   gpusim topo SCENARIO [--set SECTION.KEY=VALUE]... [--json]
+ *               [--diagram FILE [--expand] [--from-run DIR --color-by WHAT [--stat peak]]]
+ *   gpusim topo --view node MODEL [--diagram FILE]
  *
  * Builds the cluster of the scenario's pools and the fabric of its
  * [fabric] section, and prints what it is made of (switches per tier,
@@ -137,13 +139,187 @@ print_json (const SimScenario *sc, const SimFabricConfig *fc, SimRouting routing
   printf ("%s\n", text);
 }
 
+/* Per node, the figure of a run's nodes.csv that --color-by names (mean or
+ * peak), as a share of the top of its scale. */
+static gboolean
+read_heat (const char *run_dir, const char *color_by, gboolean peak, guint n_nodes,
+           SimDiagramOptions *o, double **values, char **title, GError **error)
+{
+  g_autofree char *path = g_build_filename (run_dir, "nodes.csv", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL, header = NULL;
+  const char *stat = peak ? "peak" : "mean";
+  g_autofree char *column = NULL;
+  gint col = -1, max_col = -1;
+  guint rows = 0;
+
+  if (!g_file_test (run_dir, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: no such run directory (expected the DIR "
+                   "of `gpusim run SCENARIO -o DIR`)", run_dir);
+      return FALSE;
+    }
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: cannot read it: is %s the output "
+                   "directory of a finished run?", path, run_dir);
+      return FALSE;
+    }
+  if (strcmp (color_by, "utilization") == 0)
+    column = g_strdup_printf ("utilization_%s", stat);
+  else if (strcmp (color_by, "power") == 0)
+    column = g_strdup_printf ("power_%s_w", stat);
+  else
+    column = g_strdup_printf ("link_load_%s", stat);
+  lines = g_strsplit (text, "\n", -1);
+  header = g_strsplit (lines[0], ",", -1);
+  for (guint i = 0; header[i] != NULL; i++)
+    {
+      if (strcmp (header[i], column) == 0)
+        col = (gint) i;
+      if (strcmp (header[i], "power_max_w") == 0)
+        max_col = (gint) i;
+    }
+  if (col < 0 || max_col < 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: no column %s or power_max_w", path,
+                   column);
+      return FALSE;
+    }
+  *values = g_new (double, MAX (n_nodes, 1));
+  for (guint l = 1; lines[l] != NULL; l++)
+    {
+      g_auto(GStrv) f = NULL;
+      double v, max = 1;
+      if (lines[l][0] == '\0')
+        continue;
+      f = g_strsplit (lines[l], ",", -1);
+      if (g_strv_length (f) != g_strv_length (header))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s:%u: %u fields, expected %u", path,
+                       l + 1, g_strv_length (f), g_strv_length (header));
+          return FALSE;
+        }
+      if (rows >= n_nodes)
+        {
+          rows++;
+          continue;
+        }
+      if (f[col][0] == '\0')
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "%s: the run has no %s figures (%s)",
+                       path, color_by, strcmp (color_by, "power") == 0
+                         ? "its scenario has no [power] section"
+                         : "its scenario models no network traffic: its [fabric] section needs "
+                           "communicating jobs");
+          return FALSE;
+        }
+      v = g_ascii_strtod (f[col], NULL);
+      if (strcmp (color_by, "power") == 0)
+        {
+          max = f[max_col][0] != '\0' ? g_ascii_strtod (f[max_col], NULL) : 0;
+          if (max <= 0)
+            {
+              g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "%s:%u: the node model has no "
+                           "rated maximum power to scale by", path, l + 1);
+              return FALSE;
+            }
+        }
+      (*values)[rows++] = v / max;
+    }
+  if (rows != n_nodes)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s: %u nodes, but the scenario's "
+                   "cluster has %u: was the run made from this scenario?", path, rows, n_nodes);
+      return FALSE;
+    }
+  o->n_nodes = n_nodes;
+  if (strcmp (color_by, "link-load") == 0)
+    {
+      o->heat = SIM_DIAGRAM_HEAT_LINKS;
+      o->link_heat = *values;
+      *title = g_strdup_printf ("load of node links, %s", peak ? "peak" : "time-averaged");
+    }
+  else
+    {
+      o->heat = SIM_DIAGRAM_HEAT_NODES;
+      o->node_heat = *values;
+      *title = strcmp (color_by, "power") == 0
+        ? g_strdup_printf ("node power, %s, share of rated maximum",
+                           peak ? "peak" : "time-averaged")
+        : g_strdup_printf ("GPUs allocated, %s", peak ? "peak" : "time-averaged");
+    }
+  o->heat_title = *title;
+  return TRUE;
+}
+
+typedef struct {
+  const SimNodeModel *model;
+} NodeArgs;
+
+static gboolean
+render_node_cb (gpointer user_data, const char *format, char **data, gsize *length,
+                GError **error)
+{
+  NodeArgs *a = user_data;
+  return sim_node_model_render (a->model, format, data, length, error);
+}
+
+/* `gpusim topo --view node MODEL`: the inside of a catalogue node. */
+static int
+node_view (const char *name, const char *diagram, const char *format)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCatalogue) catalogue = sim_catalogue_new_default (NULL, &error);
+  const SimNodeModel *m;
+  NodeArgs a;
+
+  if (catalogue == NULL)
+    {
+      gpusim_print_error (error);
+      return 1;
+    }
+  m = sim_catalogue_lookup_node (catalogue, name);
+  if (m == NULL)
+    {
+      g_autoptr(GPtrArray) nodes = sim_catalogue_get_nodes (catalogue);
+      g_autoptr(GString) known = g_string_new (NULL);
+      for (guint i = 0; i < nodes->len; i++)
+        g_string_append_printf (known, "%s%s", i ? ", " : "",
+                                ((const SimNodeModel *) nodes->pdata[i])->name);
+      fprintf (stderr, "gpusim: unknown node model \"%s\" (known: %s; see `gpusim models`)\n",
+               name, known->str);
+      return 1;
+    }
+  printf ("node          %s\n", m->name);
+  printf ("gpus          %u x %s\n", m->gpus, m->gpu != NULL ? m->gpu->name : m->gpu_name);
+  printf ("scale-up      %s%s%s\n", m->intra_node != NULL ? m->intra_node : "pcie",
+          m->nvswitches > 0 ? ", NVSwitch chips: " : "", m->nvswitches > 0 ? "yes" : "");
+  printf ("nics          %u x %.0f Gb/s (%s)\n", m->nics, m->nic_bandwidth * 8 / 1e9,
+          m->nic_type != NULL ? m->nic_type : "-");
+  printf ("cpu           %s\n", m->cpu != NULL ? m->cpu : "-");
+  if (diagram == NULL)
+    return fflush (stdout) == 0 ? 0 : 1;
+  a.model = m;
+  if (!sim_diagram_write_data (diagram, format, render_node_cb, &a, &error))
+    {
+      gpusim_print_error (error);
+      return 1;
+    }
+  return fflush (stdout) == 0 ? 0 : 1;
+}
+
 int
 gpusim_cmd_topo (int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL;
   g_autofree char *diagram = NULL;
   g_autofree char *format = NULL;
-  gboolean json = FALSE, help = FALSE;
+  g_autofree char *view = NULL, *from_run = NULL, *color_by = NULL, *stat = NULL;
+  g_autofree double *heat = NULL;
+  g_autofree char *heat_title = NULL;
+  gboolean json = FALSE, help = FALSE, expand = FALSE;
+  SimDiagramOptions options = { FALSE, SIM_DIAGRAM_HEAT_NONE, NULL, NULL, NULL, 0 };
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set fabric.oversubscription=2:1", "SECTION.KEY=VALUE" },
@@ -152,6 +328,18 @@ gpusim_cmd_topo (int argc, char **argv)
       "Also draw the network into FILE (.dot, .svg, .png or .pdf)", "FILE" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format,
       "The diagram's format when FILE's extension does not say (dot, svg, png, pdf)", "FORMAT" },
+    { "expand", 0, 0, G_OPTION_ARG_NONE, &expand,
+      "Draw every node and switch (no \"32 x DGX-H100\" or \"x 8 rails\" boxes)", NULL },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &view,
+      "fabric (the default) or node: then the argument is a node MODEL of the catalogue, "
+      "drawn inside", "fabric|node" },
+    { "from-run", 0, 0, G_OPTION_ARG_FILENAME, &from_run,
+      "Colour the diagram by what the run in DIR did (its nodes.csv)", "DIR" },
+    { "color-by", 0, 0, G_OPTION_ARG_STRING, &color_by,
+      "With --from-run: utilization (GPUs allocated), link-load (node links) or power "
+      "(share of the node's rated maximum)", "WHAT" },
+    { "stat", 0, 0, G_OPTION_ARG_STRING, &stat,
+      "With --color-by: mean (time-averaged, the default) or peak", "mean|peak" },
     { "help", 'h', 0, G_OPTION_ARG_NONE, &help, "Show this help", NULL },
     G_OPTION_ENTRY_NULL
   };
@@ -172,6 +360,9 @@ gpusim_cmd_topo (int argc, char **argv)
   g_option_context_set_description (ctx,
     "Examples:\n"
     "  gpusim topo scenarios/quickstart.ini\n"
+    "  gpusim topo scenarios/fabric-rail-vs-fat-tree.ini --diagram rails.svg [--expand]\n"
+    "  gpusim topo --view node DGX-H100 --diagram dgx.svg\n"
+    "  gpusim topo scenarios/quickstart.ini --from-run out --color-by utilization -d heat.svg\n"
     "  gpusim topo my.ini --set fabric.topology=fat-tree --set fabric.oversubscription=2:1\n"
     "  gpusim topo scenarios/fabric-oversubscription.ini --diagram network.svg\n");
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
@@ -181,6 +372,29 @@ gpusim_cmd_topo (int argc, char **argv)
       g_autofree char *text = g_option_context_get_help (ctx, TRUE, NULL);
       g_print ("%s", text);
       return 0;
+    }
+  if (view != NULL && strcmp (view, "fabric") != 0 && strcmp (view, "node") != 0)
+    return gpusim_usage_error (ctx, "--view %s: expected fabric or node", view);
+  if (color_by != NULL && strcmp (color_by, "utilization") != 0 &&
+      strcmp (color_by, "link-load") != 0 && strcmp (color_by, "power") != 0)
+    return gpusim_usage_error (ctx, "--color-by %s: expected utilization, link-load or power",
+                               color_by);
+  if (stat != NULL && strcmp (stat, "mean") != 0 && strcmp (stat, "peak") != 0)
+    return gpusim_usage_error (ctx, "--stat %s: expected mean or peak", stat);
+  if ((color_by != NULL) != (from_run != NULL))
+    return gpusim_usage_error (ctx, "%s", from_run != NULL ? "--from-run needs --color-by"
+                                                            : "--color-by needs --from-run DIR");
+  if ((from_run != NULL || expand) && diagram == NULL)
+    return gpusim_usage_error (ctx, "%s needs --diagram FILE",
+                               from_run != NULL ? "--from-run" : "--expand");
+  if (view != NULL && strcmp (view, "node") == 0)
+    {
+      if (argc != 2)
+        return gpusim_usage_error (ctx, "%s", argc < 2 ? "--view node needs a node MODEL"
+                                                       : "too many arguments");
+      if (from_run != NULL)
+        return gpusim_usage_error (ctx, "--from-run colours a fabric, not a node");
+      return node_view (argv[1], diagram, format);
     }
   if (argc != 2)
     return gpusim_usage_error (ctx, "%s", argc < 2 ? "topo needs a SCENARIO file" : "too many arguments");
@@ -202,7 +416,13 @@ gpusim_cmd_topo (int argc, char **argv)
     }
   if (!sim_topology_get_metrics (topology, &m, &error))
     goto failed;
-  if (diagram != NULL && !sim_topology_write_diagram (topology, cluster, diagram, format, &error))
+  options.expand = expand;
+  if (from_run != NULL &&
+      !read_heat (from_run, color_by, g_strcmp0 (stat, "peak") == 0,
+                  sim_cluster_get_n_nodes (cluster), &options, &heat, &heat_title, &error))
+    goto failed;
+  if (diagram != NULL &&
+      !sim_topology_write_diagram (topology, cluster, &options, diagram, format, &error))
     goto failed;
   if (json)
     print_json (sc, &sc->fabric, sim_topology_get_routing (topology), &m);

@@ -5,7 +5,10 @@
  *   gpusim compare SCENARIO --policy A --policy B... [--seeds N] [--json] [--csv FILE]
  *   gpusim fgd [--nodes FILE] [--pods FILE] [--policy NAME]... [--seeds 10] [--csv FILE]
  *   gpusim models [show NAME]
- *   gpusim topo SCENARIO [--json]
+ *   gpusim run SCENARIO [-o DIR] [--report FILE.html] [--timeline FILE.json]
+ *   gpusim report RUN_DIR [-o report.html] [--compare COMPARE.csv]
+ *   gpusim topo SCENARIO [--json] [--diagram FILE [--expand] [--from-run DIR --color-by WHAT]]
+ *   gpusim topo --view node MODEL [--diagram FILE]
  *   gpusim collective SCENARIO --op OP --gpus N [--algo A] [--min S] [--max S]
  *   gpusim scaling SCENARIO [--gpus 1,2,4,8]
  *   gpusim trace info FILE | trace convert FILE -o OUT.csv
@@ -15,6 +18,7 @@
 #include <sim.h>
 #include "gpusim-cli.h"
 
+#include <glib/gstdio.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -77,6 +81,25 @@ draw_progress (SimSimulation *sim, double fraction, SimTime now, guint64 jobs_do
   fflush (stderr);
 }
 
+/* Removes a directory of plain files (the run outputs kept aside for a
+ * report); NULL is ignored. */
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+
+  if (dir == NULL)
+    return;
+  d = g_dir_open (dir, 0, NULL);
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_remove (path);
+    }
+  g_rmdir (dir);
+}
+
 static SimScenario *
 load_scenario (const char *path, char **sets, GError **error)
 {
@@ -86,18 +109,25 @@ load_scenario (const char *path, char **sets, GError **error)
 int
 gpusim_cmd_run (int argc, char **argv)
 {
-  g_autofree char *output = NULL;
+  g_autofree char *output = NULL, *html = NULL, *timeline = NULL, *tmpdir = NULL;
   g_auto(GStrv) sets = NULL;
   gboolean json = FALSE, quiet = FALSE, force = FALSE;
+  int status;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      "Write summary.json, jobs.csv and timeseries.csv into DIR", "DIR" },
+      "Write summary.json, jobs.csv, timeseries.csv, nodes.csv (and topology.dot with a "
+      "[fabric]) into DIR", "DIR" },
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set scenario.seed=7", "SECTION.KEY=VALUE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as JSON", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress bar", NULL },
     { "force", 0, 0, G_OPTION_ARG_NONE, &force,
       "Run even if it would take more than 100 million jobs or 2 GB of output", NULL },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &html,
+      "Also write the HTML report of the run (see gpusim report)", "FILE.html" },
+    { "timeline", 0, 0, G_OPTION_ARG_FILENAME, &timeline,
+      "Also write the run's timeline as Chrome trace-event JSON (open it in Perfetto)",
+      "FILE.json" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("SCENARIO - run a scenario");
@@ -122,7 +152,17 @@ gpusim_cmd_run (int argc, char **argv)
   sim = sim_simulation_new (scenario, &error);
   if (sim == NULL)
     goto failed;
-  if (output != NULL && !sim_simulation_set_output_dir (sim, output, &error))
+  if (html != NULL && output == NULL)
+    {
+      /* The report is made from a run's outputs: keep them aside until then. */
+      tmpdir = g_dir_make_tmp ("gpusim-run-XXXXXX", &error);
+      if (tmpdir == NULL)
+        goto failed;
+    }
+  if ((output != NULL || tmpdir != NULL) &&
+      !sim_simulation_set_output_dir (sim, output != NULL ? output : tmpdir, &error))
+    goto failed;
+  if (timeline != NULL && !sim_simulation_set_timeline (sim, timeline, &error))
     goto failed;
   sim_simulation_set_force (sim, force);
   if (!quiet && isatty (STDERR_FILENO))
@@ -157,15 +197,64 @@ gpusim_cmd_run (int argc, char **argv)
                   argv[1]);
         }
       if (output != NULL)
-        printf ("outputs       %s/{summary.json%s%s}\n", output,
+        printf ("outputs       %s/{summary.json%s%s,nodes.csv%s}\n", output,
                 scenario->write_jobs ? ",jobs.csv" : "",
-                scenario->write_timeseries ? ",timeseries.csv" : "");
+                scenario->write_timeseries ? ",timeseries.csv" : "",
+                sim_simulation_get_cluster (sim) != NULL && scenario->fabric.kind != SIM_FABRIC_NONE
+                  ? ",topology.dot" : "");
     }
-  return fflush (stdout) == 0 ? 0 : 1;
+  if (html != NULL &&
+      !sim_html_report_write (output != NULL ? output : tmpdir, NULL, html, &error))
+    goto failed;
+  if (!json && html != NULL)
+    printf ("report        %s\n", html);
+  if (!json && timeline != NULL)
+    printf ("timeline      %s (open it in https://ui.perfetto.dev)\n", timeline);
+  status = fflush (stdout) == 0 ? 0 : 1;
+  remove_tree (tmpdir);
+  return status;
 
 failed:
   gpusim_print_error (error);
+  remove_tree (tmpdir);
   return 1;
+}
+
+/* `gpusim report RUN_DIR -o report.html`. */
+int
+gpusim_cmd_report (int argc, char **argv)
+{
+  g_autofree char *output = NULL, *compare = NULL;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      "The HTML file to write (default: RUN_DIR/report.html)", "FILE.html" },
+    { "compare", 'c', 0, G_OPTION_ARG_FILENAME, &compare,
+      "Add per-policy bars with confidence intervals from `gpusim compare --csv FILE` "
+      "(default: RUN_DIR/compare.csv if there is one)", "FILE.csv" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("RUN_DIR - an HTML report of a run");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Writes one self-contained HTML page (no network needed) from the outputs of\n"
+    "`gpusim run SCENARIO -o RUN_DIR`: the scenario, the key metrics, the network\n"
+    "diagram, charts over time (GPUs allocated and active, queue length, power and\n"
+    "PUE), job completion time and wait distributions, and policy comparisons.");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return gpusim_usage_error (context, "%s", error->message);
+  if (argc != 2)
+    return gpusim_usage_error (context, "%s", argc < 2 ? "report needs a RUN_DIR" : "too many arguments");
+  path = output != NULL ? g_strdup (output) : g_build_filename (argv[1], "report.html", NULL);
+  if (!sim_html_report_write (argv[1], compare, path, &error))
+    {
+      gpusim_print_error (error);
+      return 1;
+    }
+  printf ("report        %s\n", path);
+  return fflush (stdout) == 0 ? 0 : 1;
 }
 
 /* Reads SCENARIO's trace to its end; refuses one past the job limit
@@ -309,7 +398,8 @@ static const struct {
   { "compare", gpusim_cmd_compare, "compare policies over several seeds, with confidence intervals" },
   { "fgd", gpusim_cmd_fgd, "the FGD fragmentation experiment on openb node and pod lists" },
   { "models", gpusim_cmd_models, "list the hardware catalogue, or show one model" },
-  { "topo", gpusim_cmd_topo, "print the figures of a scenario's network" },
+  { "topo", gpusim_cmd_topo, "print the figures of a scenario's network, draw it or a node" },
+  { "report", gpusim_cmd_report, "an HTML report of a run, with charts and the network diagram" },
   { "collective", gpusim_cmd_collective,
     "time a collective on the scenario's fabric, as nccl-tests prints it" },
   { "scaling", gpusim_cmd_scaling,

@@ -345,17 +345,19 @@ class Simulation:
     """One run of a scenario (``Sim.Simulation``).
 
     *scenario* is a path or a :class:`Scenario`; *set* overrides keys as
-    ``gpusim run --set`` does; *output_dir* asks for summary.json, jobs.csv
-    and timeseries.csv there; *policy* replaces the scenario's [policy]
+    ``gpusim run --set`` does; *output_dir* asks for summary.json, jobs.csv,
+    timeseries.csv and nodes.csv (and topology.dot) there; *policy* replaces the scenario's [policy]
     with a ``Sim.Policy`` (for instance a :class:`Policy` subclass);
     *force* runs even past the size limits (``Sim.LIMIT_JOBS`` jobs, 2 GB
     of output), which are refused otherwise.  *record_jobs* keeps each
     finished job's figures for :meth:`jobs` (a Python call per job start
-    and finish; False saves it on runs of millions of jobs).
+    and finish; False saves it on runs of millions of jobs).  *timeline*
+    names a file for the run's timeline, Chrome trace-event JSON that
+    Perfetto opens (``gpusim run --timeline``).
     """
 
     def __init__(self, scenario, set=None, output_dir=None, policy=None, force=False,
-                 record_jobs=True):
+                 record_jobs=True, timeline=None):
         if not isinstance(scenario, Scenario):
             scenario = Scenario(scenario, set=set)
         elif set:
@@ -368,6 +370,8 @@ class Simulation:
         self._policy = policy
         if output_dir is not None:
             _call(self.raw.set_output_dir, str(output_dir))
+        if timeline is not None:
+            _call(self.raw.set_timeline, str(timeline))
         if policy is not None:
             _call(self.raw.set_policy, policy)
         self.raw.set_force(bool(force))
@@ -493,9 +497,23 @@ def load(path, set=None):
     return Scenario(path, set=set)
 
 
-def run(path, set=None, output_dir=None, policy=None, force=False):
+def run(path, set=None, output_dir=None, policy=None, force=False, timeline=None):
     """Runs a scenario to its end; returns its :class:`Report`."""
-    return Simulation(path, set=set, output_dir=output_dir, policy=policy, force=force).run()
+    return Simulation(path, set=set, output_dir=output_dir, policy=policy, force=force,
+                      timeline=timeline).run()
+
+
+def html_report(run_dir, output=None, compare=None):
+    """The HTML report of the run whose outputs are in *run_dir* (``gpusim
+    report``): one self-contained page with the scenario, the metrics, the
+    network diagram and charts.  *compare* names a ``gpusim compare --csv``
+    file for per-policy bars.  Writes it to *output* if given (and returns
+    None); returns the page's text otherwise."""
+    if output is not None:
+        _call(Sim.html_report_write, str(run_dir), None if compare is None else str(compare),
+              str(output))
+        return None
+    return _call(Sim.html_report_render, str(run_dir), None if compare is None else str(compare))
 
 
 def _interval_stats(interval, defined):

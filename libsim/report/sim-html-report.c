@@ -1,0 +1,905 @@
+/* sim-html-report.c: the HTML report of a run (see sim-html-report.h). */
+#include "config.h"
+
+#include "report/sim-html-report.h"
+#include "report/sim-diagram.h"
+#include "sim-error.h"
+#include "sim-util.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SERIES_POINTS 2000
+#define CDF_POINTS        500
+
+/* ------------------------------------------------------------------------ */
+/* CSV as runs write it: a header, then rows; fields may be quoted.          */
+
+typedef struct {
+  char      *path;
+  GStrv      header;
+  GPtrArray *rows;     /* GStrv each */
+} Csv;
+
+static void
+csv_free (Csv *csv)
+{
+  if (csv == NULL)
+    return;
+  g_free (csv->path);
+  g_strfreev (csv->header);
+  g_ptr_array_unref (csv->rows);
+  g_free (csv);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Csv, csv_free)
+
+static GStrv
+split_csv_line (const char *line)
+{
+  GPtrArray *fields = g_ptr_array_new ();
+  GString *f = g_string_new (NULL);
+  gboolean quoted = FALSE;
+
+  for (const char *p = line;; p++)
+    {
+      if (quoted)
+        {
+          if (*p == '"' && p[1] == '"')
+            {
+              g_string_append_c (f, '"');
+              p++;
+            }
+          else if (*p == '"')
+            quoted = FALSE;
+          else if (*p == '\0')
+            break;
+          else
+            g_string_append_c (f, *p);
+          continue;
+        }
+      if (*p == '"')
+        quoted = TRUE;
+      else if (*p == ',' || *p == '\0' || *p == '\r')
+        {
+          g_ptr_array_add (fields, g_strdup (f->str));
+          g_string_truncate (f, 0);
+          if (*p != ',')
+            break;
+        }
+      else
+        g_string_append_c (f, *p);
+    }
+  g_string_free (f, TRUE);
+  g_ptr_array_add (fields, NULL);
+  return (GStrv) g_ptr_array_free (fields, FALSE);
+}
+
+/* NULL without error when the file does not exist and !required. */
+static Csv *
+csv_read (const char *path, gboolean required, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  Csv *csv;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS) && !required)
+    return NULL;
+  if (!g_file_get_contents (path, &text, NULL, error))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  if (lines[0] == NULL || lines[0][0] == '\0')
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: empty, expected a header line", path);
+      return NULL;
+    }
+  csv = g_new0 (Csv, 1);
+  csv->path = g_strdup (path);
+  csv->header = split_csv_line (lines[0]);
+  csv->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      GStrv row;
+      if (lines[i][0] == '\0')
+        continue;
+      row = split_csv_line (lines[i]);
+      if (g_strv_length (row) != g_strv_length (csv->header))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s:%u: %u fields, expected %u as in "
+                       "the header", path, i + 1, g_strv_length (row),
+                       g_strv_length (csv->header));
+          g_strfreev (row);
+          csv_free (csv);
+          return NULL;
+        }
+      g_ptr_array_add (csv->rows, row);
+    }
+  return csv;
+}
+
+static gint
+csv_column (const Csv *csv, const char *name)
+{
+  for (guint i = 0; csv->header[i] != NULL; i++)
+    if (strcmp (csv->header[i], name) == 0)
+      return (gint) i;
+  return -1;
+}
+
+/* The column @name as numbers; empty fields are NaN. */
+static GArray *
+csv_numbers (const Csv *csv, const char *name, GError **error)
+{
+  gint c = csv_column (csv, name);
+  GArray *v;
+
+  if (c < 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: no column \"%s\"", csv->path, name);
+      return NULL;
+    }
+  v = g_array_sized_new (FALSE, FALSE, sizeof (double), csv->rows->len);
+  for (guint r = 0; r < csv->rows->len; r++)
+    {
+      const char *s = ((GStrv) csv->rows->pdata[r])[c];
+      char *end = NULL;
+      double x = NAN;
+      if (*s != '\0')
+        {
+          x = g_ascii_strtod (s, &end);
+          if (end == s || *end != '\0')
+            {
+              g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s:%u: column %s: \"%s\" is not "
+                           "a number", csv->path, r + 2, name, s);
+              g_array_unref (v);
+              return NULL;
+            }
+        }
+      g_array_append_val (v, x);
+    }
+  return v;
+}
+
+/* ------------------------------------------------------------------------ */
+/* JSON and HTML output.                                                     */
+
+static void
+put_number (GString *s, double x)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  if (!isfinite (x))
+    g_string_append (s, "null");
+  else
+    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", x));
+}
+
+static void
+put_json_string (GString *s, const char *text)
+{
+  g_string_append_c (s, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      unsigned char c = (unsigned char) *p;
+      if (c == '"' || c == '\\')
+        g_string_append_printf (s, "\\%c", c);
+      else if (c == '<')
+        g_string_append (s, "\\u003c");   /* never "</script>" inside the data */
+      else if (c < 0x20)
+        g_string_append_printf (s, "\\u%04x", c);
+      else
+        g_string_append_c (s, (char) c);
+    }
+  g_string_append_c (s, '"');
+}
+
+static void
+put_array (GString *s, const double *v, guint n)
+{
+  g_string_append_c (s, '[');
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append_c (s, ',');
+      put_number (s, v[i]);
+    }
+  g_string_append_c (s, ']');
+}
+
+static void
+put_html (GString *s, const char *text)
+{
+  g_autofree char *e = g_markup_escape_text (text, -1);
+  g_string_append (s, e);
+}
+
+/* A figure for the tables: durations in s as "2.5 h", others with units. */
+static char *
+format_metric (double v, const char *unit)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (v))
+    return g_strdup ("-");
+  if (g_strcmp0 (unit, "s") == 0 && fabs (v) >= 60)
+    {
+      if (fabs (v) >= 86400)
+        return g_strdup_printf ("%s d", g_ascii_formatd (buf, sizeof buf, "%.3g", v / 86400));
+      if (fabs (v) >= 3600)
+        return g_strdup_printf ("%s h", g_ascii_formatd (buf, sizeof buf, "%.3g", v / 3600));
+      return g_strdup_printf ("%s min", g_ascii_formatd (buf, sizeof buf, "%.3g", v / 60));
+    }
+  if (g_strcmp0 (unit, "fraction") == 0)
+    return g_strdup_printf ("%s %%", g_ascii_formatd (buf, sizeof buf, "%.3g", 100 * v));
+  if (g_strcmp0 (unit, "ratio") == 0)
+    return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4g", v));
+  return g_strdup_printf ("%s%s%s", g_ascii_formatd (buf, sizeof buf, "%.4g", v),
+                          unit != NULL && *unit != '\0' ? " " : "", unit != NULL ? unit : "");
+}
+
+/* ------------------------------------------------------------------------ */
+/* The parts of the page.                                                    */
+
+typedef struct {
+  const char *dir;
+  JsonObject *summary;
+  JsonObject *metrics;
+  GString    *html;
+  GString    *data;      /* the JSON object the charts read */
+  gboolean    first_member;
+  guint       charts;    /* canvases on the page */
+} Page;
+
+static void
+data_member (Page *p, const char *name)
+{
+  if (!p->first_member)
+    g_string_append (p->data, ",\n");
+  p->first_member = FALSE;
+  put_json_string (p->data, name);
+  g_string_append (p->data, ": ");
+}
+
+static void
+chart_box (Page *p, const char *id, const char *title, const char *what)
+{
+  g_string_append_printf (p->html, "<figure class=\"chart\"><figcaption>");
+  put_html (p->html, title);
+  g_string_append (p->html, "</figcaption><div class=\"canvas-box\"><canvas id=\"");
+  put_html (p->html, id);
+  g_string_append (p->html, "\" role=\"img\" aria-label=\"");
+  put_html (p->html, title);
+  g_string_append (p->html, "\"></canvas></div>");
+  if (what != NULL)
+    {
+      g_string_append (p->html, "<p class=\"note\">");
+      put_html (p->html, what);
+      g_string_append (p->html, "</p>");
+    }
+  g_string_append (p->html, "</figure>\n");
+  p->charts++;
+}
+
+static const char *
+member_string (JsonObject *o, const char *name)
+{
+  JsonNode *n = o != NULL ? json_object_get_member (o, name) : NULL;
+  if (n == NULL || json_node_get_value_type (n) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (n);
+}
+
+static gboolean
+metric (Page *p, const char *name, double *value, const char **unit)
+{
+  JsonNode *n = json_object_get_member (p->metrics, name);
+  JsonObject *o;
+  if (n == NULL || !JSON_NODE_HOLDS_OBJECT (n))
+    return FALSE;
+  o = json_node_get_object (n);
+  *value = json_object_has_member (o, "value") &&
+           !json_node_is_null (json_object_get_member (o, "value"))
+           ? json_object_get_double_member (o, "value") : NAN;
+  *unit = member_string (o, "unit");
+  return TRUE;
+}
+
+static void
+section_scenario (Page *p)
+{
+  static const char *keys[][2] = {
+    { "scenario", "scenario" }, { "seed", "seed" }, { "policy", "policy" },
+    { "workload", "workload" }
+  };
+  JsonObject *cluster = json_object_has_member (p->summary, "cluster")
+                        ? json_object_get_object_member (p->summary, "cluster") : NULL;
+
+  g_string_append (p->html, "<section id=\"scenario\"><h2>Scenario</h2><table class=\"kv\">");
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      JsonNode *n = json_object_get_member (p->summary, keys[i][0]);
+      g_autofree char *text = NULL;
+      if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+        continue;
+      if (json_node_get_value_type (n) == G_TYPE_STRING)
+        text = g_strdup (json_node_get_string (n));
+      else
+        text = g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (n));
+      g_string_append_printf (p->html, "<tr><th>%s</th><td>", keys[i][1]);
+      put_html (p->html, text);
+      g_string_append (p->html, "</td></tr>");
+      if (i == 1 && cluster != NULL)
+        {
+          const char *desc = member_string (cluster, "description");
+          g_string_append (p->html, "<tr><th>cluster</th><td>");
+          put_html (p->html, desc != NULL ? desc : "");
+          g_string_append (p->html, "</td></tr>");
+        }
+    }
+  g_string_append (p->html, "</table></section>\n");
+}
+
+static void
+section_metrics (Page *p)
+{
+  static const char *key[][3] = {
+    { "jobs_completed", "jobs completed", NULL },
+    { "gpu_utilization", "GPUs allocated (time-averaged)", "%" },
+    { "gpu_activity", "GPUs active (time-averaged)", "%" },
+    { "wait_mean", "mean wait", NULL }, { "wait_p95", "95th percentile wait", NULL },
+    { "jct_mean", "mean job completion time", NULL },
+    { "jct_p95", "95th percentile job completion time", NULL },
+    { "bounded_slowdown_mean", "mean bounded slowdown", "x" },
+    { "queue_length_mean", "mean queue length", NULL },
+    { "fragmentation", "fragmentation (free GPUs the head job cannot use)", "%" },
+    { "preemptions", "preemptions", NULL }, { "makespan", "makespan", NULL },
+    { "energy_facility_kwh", "facility energy", NULL }, { "pue", "PUE", "x" },
+    { "cost_tco", "total cost of ownership", NULL },
+    { "cost_per_gpu_hour", "cost per delivered GPU-hour", NULL },
+  };
+  GList *names = json_object_get_members (p->metrics);
+
+  g_string_append (p->html, "<section id=\"metrics\"><h2>Key metrics</h2>"
+                   "<table class=\"metrics key\"><thead><tr><th>metric</th><th>value</th></tr>"
+                   "</thead><tbody>");
+  for (guint i = 0; i < G_N_ELEMENTS (key); i++)
+    {
+      double v;
+      const char *unit;
+      g_autofree char *text = NULL;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      if (!metric (p, key[i][0], &v, &unit))
+        continue;
+      if (g_strcmp0 (key[i][2], "%") == 0 && isfinite (v))
+        text = g_strdup_printf ("%s %%", g_ascii_formatd (buf, sizeof buf, "%.3g", 100 * v));
+      else if (g_strcmp0 (key[i][2], "x") == 0 && isfinite (v))
+        text = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4g", v));
+      else
+        text = format_metric (v, unit);
+      g_string_append_printf (p->html, "<tr><td>%s</td><td class=\"num\">", key[i][1]);
+      put_html (p->html, text);
+      g_string_append (p->html, "</td></tr>");
+    }
+  g_string_append (p->html, "</tbody></table><details><summary>All metrics</summary>"
+                   "<table class=\"metrics\"><thead><tr><th>metric</th><th>value</th>"
+                   "<th>unit</th></tr></thead><tbody>");
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      double v;
+      const char *unit;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      if (!metric (p, l->data, &v, &unit))
+        continue;
+      g_string_append (p->html, "<tr><td>");
+      put_html (p->html, l->data);
+      g_string_append_printf (p->html, "</td><td class=\"num\">%s</td><td>",
+                              isfinite (v) ? g_ascii_formatd (buf, sizeof buf, "%.6g", v) : "-");
+      put_html (p->html, unit != NULL ? unit : "");
+      g_string_append (p->html, "</td></tr>");
+    }
+  g_string_append (p->html, "</tbody></table></details></section>\n");
+  g_list_free (names);
+}
+
+static gboolean
+section_topology (Page *p, GError **error)
+{
+  g_autofree char *path = g_build_filename (p->dir, "topology.dot", NULL);
+  g_autofree char *dot = NULL, *svg = NULL;
+  const char *start;
+  gsize len;
+
+  g_string_append (p->html, "<section id=\"topology\"><h2>Topology</h2>");
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_string_append (p->html, "<p class=\"note\">This run has no network diagram (its "
+                       "scenario has no [fabric] section).</p></section>\n");
+      return TRUE;
+    }
+  if (!g_file_get_contents (path, &dot, NULL, error) ||
+      !sim_diagram_render_dot (dot, "svg", &svg, &len, error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return FALSE;
+    }
+  /* Inline SVG: from the <svg element on (no XML prolog or doctype). */
+  start = strstr (svg, "<svg");
+  g_string_append (p->html, "<p class=\"note\">Nodes are coloured by the share of their GPUs "
+                   "allocated, averaged over the run; repeated parts are drawn once with "
+                   "their count.</p><div class=\"diagram\">");
+  g_string_append (p->html, start != NULL ? start : svg);
+  g_string_append (p->html, "</div></section>\n");
+  return TRUE;
+}
+
+static gboolean
+section_time (Page *p, guint gpus, GError **error)
+{
+  static const char *columns[] = {
+    "time_s", "utilization", "activity", "queue_length_avg", "queued_jobs",
+    "it_power_w", "facility_power_w", "pue"
+  };
+  g_autofree char *path = g_build_filename (p->dir, "timeseries.csv", NULL);
+  g_autoptr(Csv) csv = NULL;
+  GArray *col[G_N_ELEMENTS (columns)] = { NULL };
+  guint n, points, step;
+  gboolean power;
+  GError *local = NULL;
+
+  g_string_append (p->html, "<section id=\"over-time\"><h2>Over time</h2>");
+  csv = csv_read (path, FALSE, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (csv == NULL || csv->rows->len == 0)
+    {
+      g_string_append (p->html, "<p class=\"note\">This run wrote no time series "
+                       "([output] timeseries = false).</p></section>\n");
+      return TRUE;
+    }
+  power = csv_column (csv, "it_power_w") >= 0;
+  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+    {
+      if (c >= 5 && !power)
+        continue;
+      col[c] = csv_numbers (csv, columns[c], error);
+      if (col[c] == NULL)
+        {
+          for (guint k = 0; k < c; k++)
+            if (col[k] != NULL)
+              g_array_unref (col[k]);
+          return FALSE;
+        }
+    }
+  /* Averaged into at most MAX_SERIES_POINTS intervals (the last time of
+   * each), so a long run stays a small page. */
+  n = csv->rows->len;
+  step = (n + MAX_SERIES_POINTS - 1) / MAX_SERIES_POINTS;
+  points = (n + step - 1) / step;
+  data_member (p, "series");
+  g_string_append (p->data, "{");
+  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+    {
+      g_autofree double *v = NULL;
+      if (col[c] == NULL)
+        continue;
+      v = g_new (double, points);
+      for (guint i = 0; i < points; i++)
+        {
+          double sum = 0;
+          guint k = 0;
+          for (guint r = i * step; r < MIN (n, (i + 1) * step); r++, k++)
+            sum += g_array_index (col[c], double, r);
+          if (c == 0)
+            v[i] = g_array_index (col[c], double, MIN (n, (i + 1) * step) - 1) / 86400;
+          else if (c == 1 || c == 2)
+            v[i] = sum / k * gpus;      /* allocation and activity: shares of all GPUs, in GPUs */
+          else if (c >= 5 && c <= 6)
+            v[i] = sum / k / 1000;      /* W to kW */
+          else
+            v[i] = sum / k;
+        }
+      if (c > 0)
+        g_string_append (p->data, ",");
+      put_json_string (p->data, columns[c]);
+      g_string_append (p->data, ":");
+      put_array (p->data, v, points);
+    }
+  g_string_append_printf (p->data, ",\"gpus\":%u}", gpus);
+  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+    if (col[c] != NULL)
+      g_array_unref (col[c]);
+
+  chart_box (p, "chart-allocation", "GPUs allocated and active",
+             "Allocated (shaded): GPUs held by jobs; active (line): GPUs kept busy computing; both "
+             "averaged over each interval of the time series. The dashed line is the cluster's "
+             "size.");
+  chart_box (p, "chart-queue", "Queue length", "Jobs waiting, averaged over each interval.");
+  if (power)
+    {
+      chart_box (p, "chart-power", "Power", "IT: the equipment; facility: IT plus cooling and "
+                 "electrical losses.");
+      chart_box (p, "chart-pue", "Power usage effectiveness (PUE)",
+                 "Facility power over IT power; 1 is the ideal.");
+    }
+  g_string_append (p->html, "</section>\n");
+  return TRUE;
+}
+
+static int
+cmp_double (const void *pa, const void *pb)
+{
+  double a = *(const double *) pa, b = *(const double *) pb;
+  return a < b ? -1 : a > b;
+}
+
+/* Quantiles of the finite values of @v, for a CDF: CDF_POINTS + 1 points
+ * (the i-th is the value below which a share i / CDF_POINTS of jobs lie). */
+static void
+put_cdf (Page *p, const char *name, GArray *v)
+{
+  g_autoptr(GArray) x = g_array_new (FALSE, FALSE, sizeof (double));
+  double q[CDF_POINTS + 1];
+
+  for (guint i = 0; i < v->len; i++)
+    if (isfinite (g_array_index (v, double, i)))
+      g_array_append_val (x, g_array_index (v, double, i));
+  data_member (p, name);
+  if (x->len == 0)
+    {
+      g_string_append (p->data, "[]");
+      return;
+    }
+  qsort (x->data, x->len, sizeof (double), cmp_double);
+  for (guint i = 0; i <= CDF_POINTS; i++)
+    q[i] = g_array_index (x, double, (guint) ((guint64) i * (x->len - 1) / CDF_POINTS));
+  put_array (p->data, q, CDF_POINTS + 1);
+}
+
+static gboolean
+section_distributions (Page *p, GError **error)
+{
+  g_autofree char *path = g_build_filename (p->dir, "jobs.csv", NULL);
+  g_autoptr(Csv) csv = NULL;
+  g_autoptr(GArray) jct = NULL, wait = NULL;
+  GError *local = NULL;
+
+  g_string_append (p->html, "<section id=\"distributions\"><h2>Job completion time and "
+                   "wait</h2>");
+  csv = csv_read (path, FALSE, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (csv == NULL || csv->rows->len == 0)
+    {
+      g_string_append (p->html, "<p class=\"note\">This run wrote no per-job rows "
+                       "([output] jobs = false, or no job finished).</p></section>\n");
+      return TRUE;
+    }
+  jct = csv_numbers (csv, "jct_s", error);
+  if (jct == NULL)
+    return FALSE;
+  wait = csv_numbers (csv, "wait_s", error);
+  if (wait == NULL)
+    return FALSE;
+  put_cdf (p, "jct", jct);
+  put_cdf (p, "wait", wait);
+  data_member (p, "finished_jobs");
+  g_string_append_printf (p->data, "%u", csv->rows->len);
+  chart_box (p, "chart-jct", "Job completion time, cumulative distribution",
+             "Share of finished jobs that completed within a time (submission to end), on a "
+             "logarithmic time axis.");
+  chart_box (p, "chart-wait", "Wait, cumulative distribution",
+             "Share of finished jobs that waited at most a time in the queue; jobs that did not "
+             "wait are at the left edge.");
+  g_string_append (p->html, "</section>\n");
+  return TRUE;
+}
+
+typedef struct {
+  char  *policy;
+  double mean, lo, hi;
+} PolicyFigure;
+
+static gboolean
+section_compare (Page *p, const char *path, GError **error)
+{
+  g_autoptr(Csv) csv = csv_read (path, TRUE, error);
+  gint c_metric, c_unit, c_policy, c_stat, c_value;
+  g_autoptr(GPtrArray) metrics = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) units = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) policies = g_ptr_array_new_with_free_func (g_free);
+
+  if (csv == NULL)
+    return FALSE;
+  c_metric = csv_column (csv, "metric");
+  c_unit = csv_column (csv, "unit");
+  c_policy = csv_column (csv, "policy");
+  c_stat = csv_column (csv, "statistic");
+  c_value = csv_column (csv, "value");
+  if (c_metric < 0 || c_unit < 0 || c_policy < 0 || c_stat < 0 || c_value < 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: expected the columns metric, unit, "
+                   "policy, statistic and value of `gpusim compare --csv`", path);
+      return FALSE;
+    }
+  for (guint r = 0; r < csv->rows->len; r++)
+    {
+      GStrv row = csv->rows->pdata[r];
+      gboolean seen = FALSE;
+      for (guint i = 0; i < metrics->len && !seen; i++)
+        seen = strcmp (metrics->pdata[i], row[c_metric]) == 0;
+      if (!seen)
+        {
+          g_ptr_array_add (metrics, g_strdup (row[c_metric]));
+          g_ptr_array_add (units, g_strdup (row[c_unit]));
+        }
+      seen = FALSE;
+      for (guint i = 0; i < policies->len && !seen; i++)
+        seen = strcmp (policies->pdata[i], row[c_policy]) == 0;
+      if (!seen)
+        g_ptr_array_add (policies, g_strdup (row[c_policy]));
+    }
+  g_string_append (p->html, "<section id=\"policies\"><h2>Policies compared</h2>"
+                   "<p class=\"note\">Each bar is a policy's mean over the seeds; the whisker "
+                   "is its confidence interval (from <code>gpusim compare</code>).</p>");
+  data_member (p, "compare");
+  g_string_append (p->data, "{\"policies\":[");
+  for (guint i = 0; i < policies->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (p->data, ',');
+      put_json_string (p->data, policies->pdata[i]);
+    }
+  g_string_append (p->data, "],\"metrics\":[");
+  for (guint m = 0; m < metrics->len; m++)
+    {
+      g_autofree double *mean = g_new (double, policies->len);
+      g_autofree double *lo = g_new (double, policies->len);
+      g_autofree double *hi = g_new (double, policies->len);
+      g_autofree char *id = g_strdup_printf ("chart-compare-%u", m);
+      g_autofree char *title = g_strdup_printf ("%s (%s)", (char *) metrics->pdata[m],
+                                                (char *) units->pdata[m]);
+      for (guint i = 0; i < policies->len; i++)
+        mean[i] = lo[i] = hi[i] = NAN;
+      for (guint r = 0; r < csv->rows->len; r++)
+        {
+          GStrv row = csv->rows->pdata[r];
+          guint i = 0;
+          double x;
+          char *end = NULL;
+          if (strcmp (row[c_metric], metrics->pdata[m]) != 0)
+            continue;
+          while (strcmp (policies->pdata[i], row[c_policy]) != 0)
+            i++;
+          x = g_ascii_strtod (row[c_value], &end);
+          if (end == row[c_value])
+            continue;
+          if (strcmp (row[c_stat], "mean") == 0)
+            mean[i] = x;
+          else if (strcmp (row[c_stat], "ci_low") == 0)
+            lo[i] = x;
+          else if (strcmp (row[c_stat], "ci_high") == 0)
+            hi[i] = x;
+        }
+      if (m > 0)
+        g_string_append_c (p->data, ',');
+      g_string_append (p->data, "{\"name\":");
+      put_json_string (p->data, metrics->pdata[m]);
+      g_string_append (p->data, ",\"unit\":");
+      put_json_string (p->data, units->pdata[m]);
+      g_string_append (p->data, ",\"mean\":");
+      put_array (p->data, mean, policies->len);
+      g_string_append (p->data, ",\"low\":");
+      put_array (p->data, lo, policies->len);
+      g_string_append (p->data, ",\"high\":");
+      put_array (p->data, hi, policies->len);
+      g_string_append (p->data, "}");
+      chart_box (p, id, title, NULL);
+    }
+  g_string_append (p->data, "]}");
+  g_string_append (p->html, "</section>\n");
+  return TRUE;
+}
+
+static const char page_style[] =
+  "body{font-family:Helvetica,Arial,sans-serif;margin:0 auto;max-width:1100px;padding:0 24px 48px;"
+  "color:#222}\n"
+  "h1{font-size:26px;margin:24px 0 4px}h2{font-size:19px;border-bottom:1px solid #ddd;"
+  "padding-bottom:4px;margin-top:32px}\n"
+  "table{border-collapse:collapse;font-size:14px}td,th{padding:4px 10px;text-align:left;"
+  "border-bottom:1px solid #eee}\n"
+  "td.num{text-align:right;font-variant-numeric:tabular-nums}table.kv th{color:#555;"
+  "font-weight:normal}\n"
+  ".chart{margin:16px 0 28px}.chart figcaption{font-weight:bold;margin-bottom:6px}\n"
+  ".canvas-box{position:relative;height:300px}.note{color:#555;font-size:13px}\n"
+  ".diagram{overflow:auto;border:1px solid #eee;padding:8px}.diagram svg{max-width:100%;"
+  "height:auto}\n"
+  "details{margin-top:12px}.subtitle{color:#555;margin:0}\n";
+
+/* The page's script: every chart from the data object.  Axes carry units;
+ * no animation, so the page is drawn once, the same every time. */
+static const char page_script[] =
+  "(function(){\n"
+  "const D=JSON.parse(document.getElementById('report-data').textContent);\n"
+  "Chart.defaults.animation=false;Chart.defaults.font.family='Helvetica, Arial, sans-serif';\n"
+  "Chart.defaults.maintainAspectRatio=false;\n"
+  "const C=['#4c72b0','#dd8452','#55a868','#c44e52','#8172b3','#937860','#da8bc3','#8c8c8c'];\n"
+  "function xy(x,y){const p=[];for(let i=0;i<x.length;i++)if(y[i]!==null)p.push({x:x[i],y:y[i]});"
+  "return p;}\n"
+  "function line(id,sets,ytitle,opts){const el=document.getElementById(id);if(!el)return;\n"
+  " new Chart(el,{type:'line',data:{datasets:sets.map((s,i)=>Object.assign({borderColor:C[i],"
+  "backgroundColor:C[i],pointRadius:0,borderWidth:1.5,tension:0,order:sets.length-i},s))},\n"
+  " options:Object.assign({parsing:false,normalized:true,interaction:{mode:'nearest',"
+  "intersect:false},\n"
+  "  scales:{x:{type:'linear',title:{display:true,text:'simulated time (days)'}},"
+  "y:{beginAtZero:true,title:{display:true,text:ytitle}}}},opts||{})});}\n"
+  "function dur(v){const a=Math.abs(v);if(a>=86400)return +(v/86400).toPrecision(3)+' d';"
+  "if(a>=3600)return +(v/3600).toPrecision(3)+' h';if(a>=60)return +(v/60).toPrecision(3)+' min';"
+  "return +v.toPrecision(3)+' s';}\n"
+  "if(D.series){const S=D.series,t=S.time_s;\n"
+  " line('chart-allocation',[{label:'allocated GPUs',data:xy(t,S.utilization),fill:'origin',"
+  "borderWidth:0,backgroundColor:'rgba(76,114,176,0.35)'},"
+  "{label:'active GPUs',data:xy(t,S.activity)},{label:'GPUs in the cluster',"
+  "data:[{x:t[0],y:S.gpus},{x:t[t.length-1],y:S.gpus}],borderDash:[6,4],borderColor:'#888',"
+  "backgroundColor:'#888'}],'GPUs');\n"
+  " line('chart-queue',[{label:'jobs waiting (interval mean)',data:xy(t,S.queue_length_avg)}],"
+  "'jobs');\n"
+  " if(S.it_power_w){line('chart-power',[{label:'IT power',data:xy(t,S.it_power_w)},"
+  "{label:'facility power',data:xy(t,S.facility_power_w)}],'power (kW)');\n"
+  "  line('chart-pue',[{label:'PUE',data:xy(t,S.pue)}],'PUE (facility / IT)',"
+  "{scales:{x:{type:'linear',title:{display:true,text:'simulated time (days)'}},"
+  "y:{beginAtZero:false,title:{display:true,text:'PUE (facility / IT)'}}}});}}\n"
+  "function cdf(id,q,label){if(!q||!q.length)return;const n=q.length-1,pts=[];\n"
+  " for(let i=0;i<=n;i++)pts.push({x:Math.max(q[i],1),y:100*i/n});\n"
+  " line(id,[{label:label,data:pts,stepped:true}],'share of finished jobs (%)',"
+  "{scales:{x:{type:'logarithmic',title:{display:true,text:'time (log scale; 1 s and less at the "
+  "left edge)'},afterBuildTicks:(a)=>{a.ticks=[1,10,60,600,3600,36000,86400,864000,8640000]"
+  ".filter(v=>v>=a.min&&v<=a.max).map(v=>({value:v}));},ticks:{callback:(v)=>dur(v)}},\n"
+  "y:{min:0,max:100,title:{display:true,text:'share of finished jobs (%)'}}}});}\n"
+  "cdf('chart-jct',D.jct,'job completion time');cdf('chart-wait',D.wait,'wait');\n"
+  "const whiskers={id:'whiskers',afterDatasetsDraw(ch){const m=ch.getDatasetMeta(0),"
+  "d=ch.data.datasets[0],y=ch.scales.y,c=ch.ctx;\n"
+  " c.save();c.strokeStyle='#222';c.lineWidth=1.5;m.data.forEach((b,i)=>{const lo=d.low[i],"
+  "hi=d.high[i];if(lo===null||hi===null)return;\n"
+  "  const a=y.getPixelForValue(lo),z=y.getPixelForValue(hi);c.beginPath();c.moveTo(b.x,a);"
+  "c.lineTo(b.x,z);c.moveTo(b.x-6,a);c.lineTo(b.x+6,a);\n"
+  "  c.moveTo(b.x-6,z);c.lineTo(b.x+6,z);c.stroke();});c.restore();}};\n"
+  "if(D.compare)D.compare.metrics.forEach((m,k)=>{const el=document.getElementById("
+  "'chart-compare-'+k);if(!el)return;\n"
+  " const lo=Math.min(0,...m.low.filter(v=>v!==null)),hi=Math.max(0,...m.high.filter("
+  "v=>v!==null),...m.mean.filter(v=>v!==null));\n"
+  " new Chart(el,{type:'bar',plugins:[whiskers],data:{labels:D.compare.policies,datasets:[{"
+  "label:m.name+' (mean)',data:m.mean,low:m.low,high:m.high,\n"
+  "  backgroundColor:D.compare.policies.map((p,i)=>C[i%C.length])}]},options:{plugins:{legend:"
+  "{display:false}},\n"
+  "  scales:{x:{title:{display:true,text:'policy'}},y:{min:lo,max:hi+(hi-lo)*0.05,title:{"
+  "display:true,text:m.name+' ('+m.unit+')'}}}}});});\n"
+  "})();\n";
+
+char *
+sim_html_report_render (const char *run_dir, const char *compare_csv, GError **error)
+{
+  g_autofree char *summary_path = NULL, *summary_text = NULL, *chartjs = NULL;
+  g_autofree char *default_compare = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GString) body = g_string_new (NULL);
+  g_autoptr(GString) data = g_string_new ("{");
+  const char *chartjs_path = g_getenv ("GPUSIM_CHARTJS");
+  JsonNode *root;
+  JsonObject *cluster;
+  Page p = { 0 };
+  GString *out;
+  guint gpus = 0;
+  const char *scenario;
+
+  g_return_val_if_fail (run_dir != NULL, NULL);
+  if (!g_file_test (run_dir, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: no such run directory (expected the "
+                   "DIR of `gpusim run SCENARIO -o DIR`)", run_dir);
+      return NULL;
+    }
+  summary_path = g_build_filename (run_dir, "summary.json", NULL);
+  if (!g_file_get_contents (summary_path, &summary_text, NULL, NULL))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: cannot read it: is %s the output "
+                   "directory of a finished run?", summary_path, run_dir);
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, summary_text, -1, error))
+    {
+      g_prefix_error (error, "%s: ", summary_path);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+      !json_object_has_member (json_node_get_object (root), "metrics"))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: expected a run's summary, an object "
+                   "with \"metrics\"", summary_path);
+      return NULL;
+    }
+  if (chartjs_path == NULL || *chartjs_path == '\0')
+    chartjs_path = SIM_CHARTJS_PATH;
+  if (!g_file_get_contents (chartjs_path, &chartjs, NULL, NULL))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read Chart.js at %s, which reports "
+                   "inline to draw their charts (install Debian's libjs-chart.js, or set "
+                   "GPUSIM_CHARTJS to chart.umd.js)", chartjs_path);
+      return NULL;
+    }
+
+  p.dir = run_dir;
+  p.summary = json_node_get_object (root);
+  p.metrics = json_object_get_object_member (p.summary, "metrics");
+  p.html = body;
+  p.data = data;
+  p.first_member = TRUE;
+  cluster = json_object_has_member (p.summary, "cluster")
+            ? json_object_get_object_member (p.summary, "cluster") : NULL;
+  if (cluster != NULL && json_object_has_member (cluster, "gpus"))
+    gpus = (guint) json_object_get_int_member (cluster, "gpus");
+
+  section_scenario (&p);
+  section_metrics (&p);
+  if (!section_topology (&p, error) || !section_time (&p, gpus, error) ||
+      !section_distributions (&p, error))
+    return NULL;
+  if (compare_csv == NULL)
+    {
+      default_compare = g_build_filename (run_dir, "compare.csv", NULL);
+      if (g_file_test (default_compare, G_FILE_TEST_EXISTS))
+        compare_csv = default_compare;
+    }
+  if (compare_csv != NULL && !section_compare (&p, compare_csv, error))
+    return NULL;
+  g_string_append (data, "}");
+
+  scenario = member_string (p.summary, "scenario");
+  out = g_string_sized_new (body->len + data->len + strlen (chartjs) + 8192);
+  g_string_append (out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                   "<meta name=\"generator\" content=\"gpusim report\">\n<title>");
+  put_html (out, scenario != NULL ? scenario : "run");
+  g_string_append (out, " - gpusim report</title>\n<style>\n");
+  g_string_append (out, page_style);
+  g_string_append (out, "</style>\n</head>\n<body>\n<h1>");
+  put_html (out, scenario != NULL ? scenario : "run");
+  g_string_append (out, "</h1>\n<p class=\"subtitle\">gpusim report");
+  {
+    const char *policy = member_string (p.summary, "policy");
+    if (policy != NULL)
+      {
+        g_string_append (out, ": policy ");
+        put_html (out, policy);
+      }
+  }
+  g_string_append_printf (out, " (%u charts)</p>\n", p.charts);
+  g_string_append_len (out, body->str, (gssize) body->len);
+  g_string_append (out, "<script type=\"application/json\" id=\"report-data\">\n");
+  g_string_append_len (out, data->str, (gssize) data->len);
+  g_string_append (out, "\n</script>\n<script>\n/* Chart.js, inlined (MIT licence; "
+                   "https://www.chartjs.org) */\n");
+  g_string_append (out, chartjs);
+  g_string_append (out, "\n</script>\n<script>\n");
+  g_string_append (out, page_script);
+  g_string_append (out, "</script>\n</body>\n</html>\n");
+  return g_string_free (out, FALSE);
+}
+
+gboolean
+sim_html_report_write (const char *run_dir, const char *compare_csv, const char *path,
+                       GError **error)
+{
+  g_autofree char *html = NULL;
+
+  g_return_val_if_fail (run_dir != NULL && path != NULL, FALSE);
+  html = sim_html_report_render (run_dir, compare_csv, error);
+  if (html == NULL)
+    return FALSE;
+  return sim__write_file_atomic (path, html, -1, error);
+}

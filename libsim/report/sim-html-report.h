@@ -1,0 +1,65 @@
+/* sim-html-report.h: a run's results as one self-contained HTML page.
+ *
+ * The page is built from what a run writes into its output directory
+ * (summary.json, and when present jobs.csv, timeseries.csv, topology.dot
+ * and nodes.csv) and, optionally, the CSV of `gpusim compare --csv`.  It
+ * has, in order: the scenario (name, seed, cluster, policy, workload); the
+ * key metrics, then every metric, with units; the network diagram (SVG,
+ * nodes coloured by time-averaged GPU allocation); charts over time (GPUs
+ * allocated and active, queue length, and, with a [power] section, IT and
+ * facility power and PUE); the cumulative distributions of job completion
+ * time and wait; and for a comparison, one bar chart per metric with each
+ * policy's mean and confidence interval.
+ *
+ * Charts are drawn in the browser by Chart.js (inlined, from
+ * SIM_CHARTJS_PATH or the file the GPUSIM_CHARTJS environment variable
+ * names), so the page needs no network.  The data are inlined as JSON:
+ * time series of more than 2,000 rows are averaged into 2,000 intervals,
+ * and each distribution is drawn from 501 quantiles, so the page stays
+ * small (about 300 kB plus the diagram) whatever the run's length.  The
+ * same inputs give the same bytes.
+ */
+#pragma once
+
+#if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
+#error "Only <sim.h> can be included directly."
+#endif
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * sim_html_report_render:
+ * @run_dir: a run's output directory (`gpusim run -o DIR`)
+ * @compare_csv: (nullable): a `gpusim compare --csv` file, or %NULL (the
+ *   file compare.csv in @run_dir is used if there is one)
+ * @error: return location for a #GError
+ *
+ * Builds the report page.
+ *
+ * Errors: SIM_ERROR_IO if @run_dir or its summary.json cannot be read, or
+ * Chart.js cannot be found; SIM_ERROR_PARSE if a file is not what a run
+ * writes (the message names the file and line).
+ *
+ * Time complexity: O(jobs log jobs + rows) plus the diagram's layout.
+ *
+ * Returns: (transfer full): the HTML text, or %NULL on error.
+ */
+char *sim_html_report_render (const char *run_dir, const char *compare_csv, GError **error);
+
+/**
+ * sim_html_report_write:
+ * @run_dir: as sim_html_report_render()
+ * @compare_csv: (nullable): as sim_html_report_render()
+ * @path: the HTML file to write (whole, or not at all)
+ * @error: return location for a #GError
+ *
+ * Writes the report of sim_html_report_render() to @path.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_html_report_write (const char *run_dir, const char *compare_csv, const char *path,
+                                GError **error);
+
+G_END_DECLS

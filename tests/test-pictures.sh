@@ -1,0 +1,349 @@
+#!/bin/sh
+# test-pictures.sh: diagrams, the HTML report and the timeline, end to end.
+#
+# What it checks:
+# - SVG diagrams parse as XML and hold the expected boxes and edges (8
+#   nodes on rails: 3 boxes and 2 edges collapsed, 17 boxes and 72 edges
+#   expanded; a 64-node fat-tree: 16 racks under 16 leaves and one spine
+#   box), and no two labels overlap (each label's box estimated from its
+#   position, anchor, font size and length);
+# - the node view of every node model of the catalogue draws its GPU and
+#   NIC counts;
+# - heat from a run: the box of a collapsed rack shows the mean of its
+#   nodes' allocation in nodes.csv, and nodes.csv's allocation, weighted
+#   by GPUs, is the run's gpu_utilization;
+# - the report has every section and chart, loads nothing from the
+#   network, and its data agree with the run (finished jobs, the median
+#   JCT between its neighbours in jobs.csv, the mean allocation over time
+#   with gpu_utilization); per-policy bars come from a compare CSV;
+# - the timeline parses as JSON with one run slice per job run (1 +
+#   preemptions per finished job in jobs.csv, starting at its first start
+#   and ending at its end), one GPU slice per GPU of each run, slices of a
+#   GPU lane that never overlap, a preemption event per GPU left, and one
+#   MIG reconfiguration per MIG job;
+# - the same run gives the same bytes (report, timeline, nodes.csv,
+#   topology.dot);
+# - bad input: a missing run directory, an unknown --color-by, an unknown
+#   node model, --color-by power on a run without power: clear messages and
+#   a non-zero exit.
+#
+# What it does not check: how the pictures look (tests/test-browser.sh
+# renders the report), Graphviz's layout beyond label overlaps, or the
+# wording of messages beyond the phrases below.
+
+set -u
+
+: "${SIM_TOP_SRCDIR:?SIM_TOP_SRCDIR is not set}"
+: "${SIM_TOP_BUILDDIR:?SIM_TOP_BUILDDIR is not set}"
+GPUSIM="$SIM_TOP_BUILDDIR/tools/gpusim"
+S="$SIM_TOP_SRCDIR/scenarios"
+PYTHON=/usr/bin/python3
+[ -x "$PYTHON" ] || PYTHON=$(command -v python3) || { echo "test-pictures.sh: SKIP: no python3"; exit 77; }
+
+GPUSIM_MODEL_PATH=
+export GPUSIM_MODEL_PATH
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusim-pictures.XXXXXX") || exit 1
+trap '[ -n "${SIM_KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+fail () {
+    printf 'test-pictures.sh: FAIL: %s\n' "$*" >&2
+    [ -s "$tmp/stderr" ] && head -n 20 "$tmp/stderr" >&2
+    exit 1
+}
+
+expect () {
+    want=$1
+    shift
+    "$GPUSIM" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "gpusim $* exited with $got, expected $want"
+}
+
+contains () {
+    grep -F -q -- "$2" "$1" || fail "$3: \"$2\" not in $1"
+}
+
+# ---- SVG: structure and labels ----------------------------------------------
+
+RAILS="$S/fabric-rail-vs-fat-tree.ini"
+rail8="--set fabric.topology=rail-optimized --set pool h100.count=8"
+expect 0 topo "$RAILS" --set fabric.topology=rail-optimized --set "pool h100.count=8" \
+    --diagram "$tmp/rails.svg"
+expect 0 topo "$RAILS" --set fabric.topology=rail-optimized --set "pool h100.count=8" \
+    --diagram "$tmp/rails-expanded.svg" --expand
+expect 0 topo "$RAILS" --diagram "$tmp/fat-tree.svg"
+
+cat >"$tmp/svgcheck.py" <<'PY'
+import sys, xml.etree.ElementTree as ET
+NS = {"s": "http://www.w3.org/2000/svg"}
+path, want_nodes, want_edges = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+root = ET.parse(path).getroot()
+groups = root.findall(".//s:g", NS)
+nodes = [g for g in groups if g.get("class") == "node" and
+         g.find("s:title", NS).text != "legend"]
+edges = [g for g in groups if g.get("class") == "edge"]
+if len(nodes) != want_nodes or len(edges) != want_edges:
+    sys.exit("%s: %d boxes and %d edges, expected %d and %d" %
+             (path, len(nodes), len(edges), want_nodes, want_edges))
+# Every label's box: width from an average glyph of 0.5 em (Helvetica's
+# digits and lower case are 0.5-0.56 em), height one em above the baseline.
+boxes = []
+for t in root.iter("{http://www.w3.org/2000/svg}text"):
+    text = "".join(t.itertext()).strip()
+    if not text:
+        continue
+    x, y = float(t.get("x")), float(t.get("y"))
+    fs = float(t.get("font-size", "14"))
+    w = 0.5 * fs * len(text)
+    anchor = t.get("text-anchor", "start")
+    x0 = x - w / 2 if anchor == "middle" else (x - w if anchor == "end" else x)
+    boxes.append((x0, y - 0.75 * fs, x0 + w, y, text))
+for i in range(len(boxes)):
+    for j in range(i + 1, len(boxes)):
+        a, b = boxes[i], boxes[j]
+        if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+            sys.exit("%s: labels overlap: %r at %s and %r at %s" %
+                     (path, a[4], a[:2], b[4], b[:2]))
+PY
+"$PYTHON" "$tmp/svgcheck.py" "$tmp/rails.svg" 3 2 || fail "collapsed rail diagram"
+"$PYTHON" "$tmp/svgcheck.py" "$tmp/rails-expanded.svg" 17 72 || fail "expanded rail diagram"
+# 64 nodes on 16 leaves (4 per leaf: 32 NDR ports down), 8 spines in one box.
+"$PYTHON" "$tmp/svgcheck.py" "$tmp/fat-tree.svg" 33 32 || fail "fat-tree diagram"
+contains "$tmp/rails.svg" "x 8 rails" "collapsed rails"
+contains "$tmp/rails.svg" "64 x 400 Gb/s" "bundled node links"
+contains "$tmp/fat-tree.svg" "rack 15" "racks as clusters"
+contains "$tmp/fat-tree.svg" "oversubscription, leaf tier" "legend"
+
+# Formats: DOT, PNG and PDF by their magic numbers.
+expect 0 topo "$RAILS" --diagram "$tmp/f.dot"
+head -c 13 "$tmp/f.dot" | grep -q "graph network" || fail "DOT output"
+expect 0 topo "$RAILS" --diagram "$tmp/f.png"
+head -c 4 "$tmp/f.png" | od -c | grep -q "P   N   G" || fail "PNG output"
+expect 0 topo "$RAILS" --diagram "$tmp/f.pdf"
+head -c 4 "$tmp/f.pdf" | grep -q "%PDF" || fail "PDF output"
+
+# ---- Node views ---------------------------------------------------------------
+
+for m in DGX-H100 DGX-A100 HGX-B200 HGX-H200 MI300X-8 PCIe-8GPU; do
+    expect 0 topo --view node "$m" --diagram "$tmp/node.svg"
+    "$PYTHON" - "$tmp/node.svg" "$tmp/stdout" <<'PY' || fail "node view of $m"
+import re, sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+titles = [g.find("{http://www.w3.org/2000/svg}title").text
+          for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "node"]
+out = open(sys.argv[2]).read()
+gpus = int(re.search(r"gpus +(\d+) x", out).group(1))
+nics = int(re.search(r"nics +(\d+) x", out).group(1))
+got_g = sum(1 for t in titles if re.fullmatch(r"gpu\d+", t))
+got_n = sum(1 for t in titles if re.fullmatch(r"nic\d+", t))
+if (got_g, got_n) != (gpus, nics):
+    sys.exit("%d GPUs and %d NICs drawn, the model has %d and %d" % (got_g, got_n, gpus, nics))
+PY
+done
+
+# ---- A run with a fabric and power: report, heat, timeline -----------------
+
+POWER="$S/power-air.ini"
+run_args="--set fabric.topology=fat-tree --set fabric.switch=Quantum-QM8700 --set scenario.horizon=2d"
+# shellcheck disable=SC2086
+expect 0 run "$POWER" $run_args -o "$tmp/run" --report "$tmp/report.html" --timeline "$tmp/t.json"
+for f in summary.json jobs.csv timeseries.csv nodes.csv topology.dot; do
+    [ -s "$tmp/run/$f" ] || fail "gpusim run -o did not write $f"
+done
+# shellcheck disable=SC2086
+expect 0 run "$POWER" $run_args -o "$tmp/run2" --report "$tmp/report2.html" --timeline "$tmp/t2.json"
+cmp -s "$tmp/report.html" "$tmp/report2.html" || fail "the report differs between two runs"
+# Without -o the outputs go to a temporary directory: the report is the same.
+# shellcheck disable=SC2086
+expect 0 run "$POWER" $run_args --report "$tmp/report3.html"
+cmp -s "$tmp/report.html" "$tmp/report3.html" || fail "run --report without -o differs"
+cmp -s "$tmp/t.json" "$tmp/t2.json" || fail "the timeline differs between two runs"
+cmp -s "$tmp/run/nodes.csv" "$tmp/run2/nodes.csv" || fail "nodes.csv differs between two runs"
+cmp -s "$tmp/run/topology.dot" "$tmp/run2/topology.dot" || fail "topology.dot differs"
+
+expect 0 topo "$POWER" $run_args --from-run "$tmp/run" --color-by utilization --diagram "$tmp/heat.svg"
+expect 0 topo "$POWER" $run_args --from-run "$tmp/run" --color-by power --stat peak --diagram "$tmp/heat-power.svg"
+contains "$tmp/heat-power.svg" "node power, peak, share of rated maximum" "power heat scale"
+"$PYTHON" - "$tmp/run" "$tmp/heat.svg" <<'PY' || fail "heat from the run"
+import csv, json, re, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + "/nodes.csv")))
+summary = json.load(open(d + "/summary.json"))
+util = summary["metrics"]["gpu_utilization"]["value"]
+gpus = sum(int(r["gpus"]) for r in rows)
+weighted = sum(float(r["utilization_mean"]) * int(r["gpus"]) for r in rows) / gpus
+if abs(weighted - util) > 1e-4:
+    sys.exit("nodes.csv allocation %.6f, summary gpu_utilization %.6f" % (weighted, util))
+import xml.etree.ElementTree as ET
+SVG = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[2]).getroot()
+texts = ["".join(t.itertext()) for t in root.iter(SVG + "text")]
+if "GPUs allocated, time-averaged" not in texts:
+    sys.exit("no heat scale in the legend")
+checked = 0
+for g in root.iter(SVG + "g"):
+    if g.get("class") != "node":
+        continue
+    lines = ["".join(t.itertext()) for t in g.iter(SVG + "text")]
+    rng = [re.fullmatch(r"nodes (\d+)-(\d+)", l) for l in lines]
+    pct = [re.fullmatch(r"(\d+) % \(mean\)", l) for l in lines]
+    rng = [m for m in rng if m]
+    pct = [m for m in pct if m]
+    if not rng or not pct:
+        continue
+    a, b, p = int(rng[0].group(1)), int(rng[0].group(2)), int(pct[0].group(1))
+    mean = sum(float(r["utilization_mean"]) for r in rows[a:b + 1]) / (b - a + 1)
+    if abs(100 * mean - p) > 0.5 + 1e-9:
+        sys.exit("rack of nodes %d-%d shows %d %%, nodes.csv says %.2f %%" % (a, b, p, 100 * mean))
+    checked += 1
+if checked == 0:
+    sys.exit("no rack box with a percentage")
+PY
+
+# The report: sections, charts, data.
+"$PYTHON" - "$tmp/report.html" "$tmp/run" <<'PY' || fail "the report"
+import csv, json, re, sys
+html = open(sys.argv[1]).read()
+d = sys.argv[2]
+for sec in ["scenario", "metrics", "topology", "over-time", "distributions"]:
+    if 'id="%s"' % sec not in html:
+        sys.exit("no section " + sec)
+for chart in ["chart-allocation", "chart-queue", "chart-power", "chart-pue", "chart-jct", "chart-wait"]:
+    if '<canvas id="%s"' % chart not in html:
+        sys.exit("no chart " + chart)
+if "<svg" not in html or "Chart.js v" not in html:
+    sys.exit("no inline diagram or no inline Chart.js")
+if re.search(r'<(script|link|img)[^>]+(src|href)=', html):
+    sys.exit("the report loads a file")
+data = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>',
+                            html, re.S).group(1))
+summary = json.load(open(d + "/summary.json"))
+m = summary["metrics"]
+if data["finished_jobs"] != m["jobs_completed"]["value"]:
+    sys.exit("finished jobs %s, summary %s" % (data["finished_jobs"], m["jobs_completed"]["value"]))
+jct = sorted(float(r["jct_s"]) for r in csv.DictReader(open(d + "/jobs.csv")))
+q50 = data["jct"][250]
+lo, hi = jct[(len(jct) - 1) // 2 - 1], jct[len(jct) // 2 + 1]
+if not lo * (1 - 1e-6) <= q50 <= hi * (1 + 1e-6):
+    sys.exit("median JCT %g outside [%g, %g]" % (q50, lo, hi))
+s = data["series"]
+mean_alloc = sum(s["utilization"]) / len(s["utilization"])
+want = m["gpu_utilization"]["value"] * s["gpus"]
+if abs(mean_alloc - want) > 0.01 * want:
+    sys.exit("mean allocation %g GPUs, summary says %g" % (mean_alloc, want))
+if len(s["pue"]) != len(s["time_s"]) or min(p for p in s["pue"] if p) < 1:
+    sys.exit("PUE series")
+PY
+
+# Per-policy bars from a compare CSV.
+expect 0 compare "$S/quickstart.ini" --policy first-fit --policy best-fit --seeds 2 \
+    --set scenario.horizon=2d --csv "$tmp/run/compare.csv" --quiet
+expect 0 report "$tmp/run" -o "$tmp/report-compare.html"
+contains "$tmp/report-compare.html" 'id="policies"' "report with a comparison"
+contains "$tmp/report-compare.html" '<canvas id="chart-compare-0"' "per-policy bars"
+"$PYTHON" - "$tmp/report-compare.html" "$tmp/run/compare.csv" <<'PY' || fail "compare bars"
+import csv, json, re, sys
+html = open(sys.argv[1]).read()
+data = json.loads(re.search(r'id="report-data">(.*?)</script>', html, re.S).group(1))
+rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["statistic"] in ("mean", "ci_low", "ci_high")]
+c = data["compare"]
+for r in rows:
+    k = [m["name"] for m in c["metrics"]].index(r["metric"])
+    i = c["policies"].index(r["policy"])
+    key = {"mean": "mean", "ci_low": "low", "ci_high": "high"}[r["statistic"]]
+    got = c["metrics"][k][key][i]
+    if abs(got - float(r["value"])) > 1e-5 * max(1, abs(float(r["value"]))):
+        sys.exit("%s %s %s: %g, CSV %s" % (r["metric"], r["policy"], key, got, r["value"]))
+PY
+
+# ---- Timeline: preemptions (LAS) and MIG --------------------------------------
+
+expect 0 run "$S/quickstart.ini" --set policy.queue=las --set scenario.horizon=3d \
+    -o "$tmp/las" --timeline "$tmp/las.json"
+expect 0 run "$S/mig-inference.ini" --set "class inference.mig=1g.5gb" -o "$tmp/mig" \
+    --timeline "$tmp/mig.json"
+cat >"$tmp/tlcheck.py" <<'PY'
+import csv, json, sys
+from collections import defaultdict
+events = json.load(open(sys.argv[1]))["traceEvents"]
+jobs = {r["id"]: r for r in csv.DictReader(open(sys.argv[2]))}
+want_mig = int(sys.argv[3])
+runs = defaultdict(list)
+begin = {}
+for e in events:
+    if e.get("cat") == "run":
+        if e["ph"] == "b":
+            begin[e["id"]] = e
+        else:
+            b = begin.pop(e["id"])
+            runs[str(b["args"]["job"])].append((b["ts"], e["ts"], b["args"]))
+if begin:
+    sys.exit("run slices never ended")
+preempted = 0
+for jid, r in jobs.items():
+    got = sorted(runs.get(jid, []))
+    n = 1 + int(r["preemptions"])
+    if len(got) != n:
+        sys.exit("job %s: %d run slices, jobs.csv says %d runs" % (jid, len(got), n))
+    # start_s is the first start; end_s the end of the last run.
+    if abs(got[0][0] - float(r["start_s"]) * 1e6) > 1 or abs(got[-1][1] - float(r["end_s"]) * 1e6) > 1:
+        sys.exit("job %s: runs from %s to %s us, jobs.csv %s to %s s" %
+                 (jid, got[0][0], got[-1][1], r["start_s"], r["end_s"]))
+    preempted += n - 1
+# GPU slices: one per GPU of each run; lanes never overlap.
+gpu_slices = defaultdict(int)
+lanes = defaultdict(list)
+for e in events:
+    if e["ph"] == "X" and e["cat"] == "job":
+        gpu_slices[(e["args"]["job"], e["args"]["run"])] += 1
+        lanes[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"]))
+for (job, run), n in gpu_slices.items():
+    for b in runs.get(str(job), []):
+        pass
+for key, spans in lanes.items():
+    spans.sort()
+    for a, b in zip(spans, spans[1:]):
+        if b[0] < a[1] - 1e-3:
+            sys.exit("track %s: slices overlap: %s and %s" % (key, a, b))
+per_run_gpus = {}
+for jid, rs in runs.items():
+    for (s, e, args) in rs:
+        if gpu_slices[(args["job"], args["run"])] != args["gpus"]:
+            sys.exit("job %s run %d: %d GPU slices for %d GPUs" %
+                     (jid, args["run"], gpu_slices[(args["job"], args["run"])], args["gpus"]))
+preempt_events = sum(1 for e in events if e.get("cat") == "preemption")
+preempt_gpus = sum(args["gpus"] for rs in runs.values() for (s, e, args) in rs
+                   if args["end"] == "preempted")
+if preempt_events != preempt_gpus:
+    sys.exit("%d preemption events, %d GPUs left by preempted runs" % (preempt_events, preempt_gpus))
+mig = sum(1 for e in events if e.get("cat") == "mig")
+if mig != want_mig:
+    sys.exit("%d MIG reconfigurations, expected %d" % (mig, want_mig))
+print(preempted)
+PY
+n=$("$PYTHON" "$tmp/tlcheck.py" "$tmp/las.json" "$tmp/las/jobs.csv" 0) || fail "LAS timeline"
+[ "$n" -gt 0 ] || fail "LAS preempted no finished job: the timeline check checked no preemption"
+# One MIG reconfiguration per job: all 560 jobs ask for a 1g.5gb instance.
+"$PYTHON" "$tmp/tlcheck.py" "$tmp/mig.json" "$tmp/mig/jobs.csv" 560 >/dev/null || fail "MIG timeline"
+
+# ---- Bad input ----------------------------------------------------------------
+
+expect 1 report "$tmp/no-such-run"
+contains "$tmp/stderr" "no such run directory" "gpusim report of a missing directory"
+expect 2 topo "$RAILS" --from-run "$tmp/run" --color-by heat --diagram "$tmp/x.svg"
+contains "$tmp/stderr" "expected utilization, link-load or power" "unknown --color-by"
+expect 1 topo --view node DGX-H900
+contains "$tmp/stderr" "unknown node model \"DGX-H900\"" "unknown node model"
+contains "$tmp/stderr" "DGX-H100" "unknown node model: the known ones"
+expect 1 topo "$POWER" $run_args --from-run "$tmp/no-such-run" --color-by utilization --diagram "$tmp/x.svg"
+contains "$tmp/stderr" "no such run directory" "--from-run of a missing directory"
+expect 1 topo "$S/quickstart.ini" --set policy.queue=las --set scenario.horizon=3d \
+    --from-run "$tmp/las" --color-by power --diagram "$tmp/x.svg"
+contains "$tmp/stderr" "no [power] section" "--color-by power without power"
+expect 1 topo "$RAILS" --from-run "$tmp/las" --color-by utilization --diagram "$tmp/x.svg"
+contains "$tmp/stderr" "was the run made from this scenario" "--from-run of another cluster"
+[ ! -e "$tmp/x.svg" ] || fail "a failed diagram left a file"
+
+echo "test-pictures.sh: all checks passed"
