@@ -1,0 +1,644 @@
+/* gpusim sweep and gpusim seek: what-if sweeps and goal seeking.
+ *
+ *   gpusim sweep FILE [-j N] [--db FILE] [--csv FILE] [--format table|json|csv]
+ *                [--shard K/N | --shard N] [--set SECTION.KEY=VALUE]... [--quiet]
+ *   gpusim sweep FILE --db OUT.db --merge PART.db [--merge PART.db]...
+ *   mpirun -n N gpusim sweep FILE ...          (built with --with-mpi)
+ *   gpusim seek FILE --vary KEY --target "METRIC <= VALUE" [--range LO..HI]
+ *               [--seeds N] [--level L] [--tolerance T] [-j N] [--set ...]
+ *
+ * The sweep itself (points, plan, database, summaries) is in
+ * libsim/sweep/; this file parses options, picks the executor (threads,
+ * MPI ranks, or one Slurm array task's shard) and prints.  Seeking runs one
+ * small plan per probe: the value, on every seed.
+ */
+#include "config.h"
+
+#include <sim.h>
+#include "gpusim-cli.h"
+#include "gpusim-mpi.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+  gint64   last_draw;
+  gboolean drawn;
+  const char *what;
+} Progress;
+
+static void
+draw_progress (guint done, guint total, gpointer data)
+{
+  Progress *p = data;
+  gint64 t = g_get_monotonic_time ();
+
+  if (done < total && t - p->last_draw < 100000)
+    return;
+  p->last_draw = t;
+  p->drawn = TRUE;
+  fprintf (stderr, "\r%s: %u of %u runs done ", p->what, done, total);
+  fflush (stderr);
+}
+
+/* --shard K/N, or N alone with K from SLURM_ARRAY_TASK_ID (less
+ * SLURM_ARRAY_TASK_MIN, so that --array=1-8 and --array=0-7 both work). */
+static gboolean
+parse_shard (const char *spec, guint *k, guint *n, char **what)
+{
+  const char *slash = strchr (spec, '/');
+  guint64 kk = 0, nn;
+
+  if (slash != NULL)
+    {
+      g_autofree char *ks = g_strndup (spec, (gsize) (slash - spec));
+      if (!g_ascii_string_to_unsigned (ks, 10, 0, G_MAXUINT, &kk, NULL) ||
+          !g_ascii_string_to_unsigned (slash + 1, 10, 1, G_MAXUINT, &nn, NULL))
+        {
+          *what = g_strdup_printf ("--shard \"%s\": expected K/N (shard K of N, K from 0 to "
+                                   "N - 1) or N (K from SLURM_ARRAY_TASK_ID)", spec);
+          return FALSE;
+        }
+    }
+  else
+    {
+      const char *id = g_getenv ("SLURM_ARRAY_TASK_ID");
+      const char *min = g_getenv ("SLURM_ARRAY_TASK_MIN");
+      guint64 mm = 0;
+      if (!g_ascii_string_to_unsigned (spec, 10, 1, G_MAXUINT, &nn, NULL))
+        {
+          *what = g_strdup_printf ("--shard \"%s\": expected K/N (shard K of N, K from 0 to "
+                                   "N - 1) or N (K from SLURM_ARRAY_TASK_ID)", spec);
+          return FALSE;
+        }
+      if (id == NULL)
+        {
+          *what = g_strdup_printf ("--shard %s: SLURM_ARRAY_TASK_ID is not set (not in a Slurm "
+                                   "array job?); give --shard K/%s", spec, spec);
+          return FALSE;
+        }
+      if (!g_ascii_string_to_unsigned (id, 10, 0, G_MAXUINT, &kk, NULL) ||
+          (min != NULL && !g_ascii_string_to_unsigned (min, 10, 0, kk, &mm, NULL)))
+        {
+          *what = g_strdup_printf ("--shard %s: SLURM_ARRAY_TASK_ID=\"%s\"%s%s%s: expected "
+                                   "task numbers, the minimum not above the task's", spec, id,
+                                   min ? ", SLURM_ARRAY_TASK_MIN=\"" : "", min ? min : "",
+                                   min ? "\"" : "");
+          return FALSE;
+        }
+      kk -= mm;
+    }
+  if (kk >= nn)
+    {
+      *what = g_strdup_printf ("--shard %s: shard %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                               ": shards are numbered 0 to %" G_GUINT64_FORMAT, spec, kk, nn,
+                               nn - 1);
+      return FALSE;
+    }
+  *k = (guint) kk;
+  *n = (guint) nn;
+  return TRUE;
+}
+
+static int
+print_summary (SimSweep *sweep, SimPlanResults *results, const char *format)
+{
+  g_autofree char *text = NULL;
+
+  if (strcmp (format, "json") == 0)
+    {
+      text = sim_sweep_to_json (sweep, results);
+      printf ("%s\n", text);
+    }
+  else if (strcmp (format, "csv") == 0)
+    {
+      text = sim_sweep_to_csv (sweep, results);
+      fputs (text, stdout);
+    }
+  else
+    {
+      text = sim_sweep_format_table (sweep, results);
+      fputs (text, stdout);
+    }
+  return fflush (stdout) == 0 ? 0 : 1;
+}
+
+int
+gpusim_cmd_sweep (int argc, char **argv)
+{
+  g_auto(GStrv) sets = NULL;
+  g_auto(GStrv) merges = NULL;
+  g_autofree char *db = NULL, *csv = NULL, *format = NULL, *shard = NULL;
+  gint jobs = 0;
+  gboolean quiet = FALSE;
+  GOptionEntry entries[] = {
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
+      "Runs at once (default: one per processor); the output does not depend on it",
+      "THREADS" },
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db,
+      "SQLite database: each run is added as it finishes; runs already there are not run "
+      "again", "FILE" },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv,
+      "Also write one line per run to FILE (appended as runs finish, in run order at the end)",
+      "FILE" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
+      "The summary: table (default), json or csv", "FORMAT" },
+    { "shard", 0, 0, G_OPTION_ARG_STRING, &shard,
+      "Run only shard K of N (runs R with R mod N = K); N alone takes K from "
+      "SLURM_ARRAY_TASK_ID.  Needs --db", "K/N" },
+    { "merge", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &merges,
+      "Add the rows of a shard's database to --db, then print the summary without running",
+      "PART.db" },
+    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+      "Override a scenario key in every run", "SECTION.KEY=VALUE" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on the terminal", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    g_option_context_new ("FILE - run every point of a sweep file, on every seed");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimSweep) sweep = NULL;
+  g_autoptr(SimPlanResults) results = NULL;
+  g_autoptr(SimExecutor) executor = NULL;
+  g_autofree guint *runs = NULL;
+  guint n_runs = 0, shard_k = 0, shard_n = 0;
+  Progress progress = { 0, FALSE, "sweep" };
+  gboolean mpi;
+  int status;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "FILE is a scenario with a [sweep] section listing values per key, e.g.\n"
+    "  [sweep]\n"
+    "  pool h100.count = 8, 12, 16\n"
+    "  workload.rate = 2..6 step 2\n"
+    "  seeds = 5\n"
+    "Every point of the grid runs on every seed; the summary gives each metric's\n"
+    "mean and confidence interval per point.  Under mpirun (built --with-mpi),\n"
+    "runs are dealt to ranks as they become free and rank 0 prints the summary.");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return gpusim_usage_error (context, "%s", error->message);
+  if (argc != 2)
+    return gpusim_usage_error (context, "%s",
+                               argc < 2 ? "sweep needs a FILE" : "too many arguments");
+  if (format == NULL)
+    format = g_strdup ("table");
+  if (strcmp (format, "table") != 0 && strcmp (format, "json") != 0 &&
+      strcmp (format, "csv") != 0)
+    return gpusim_usage_error (context, "--format \"%s\": expected table, json or csv", format);
+  if (jobs < 0)
+    return gpusim_usage_error (context, "%s",
+                               "--jobs: expected a number of threads, 0 for one per processor");
+  if (shard != NULL)
+    {
+      g_autofree char *what = NULL;
+      if (!parse_shard (shard, &shard_k, &shard_n, &what))
+        return gpusim_usage_error (context, "%s", what);
+      if (db == NULL)
+        return gpusim_usage_error (context, "%s", "--shard needs --db: each shard writes its "
+                                   "own database, gathered with --merge");
+    }
+  if (merges != NULL && (db == NULL || shard != NULL))
+    return gpusim_usage_error (context, "%s", "--merge needs --db (the database to gather "
+                               "into) and takes no --shard");
+
+  mpi = gpusim_mpi_launched ();
+  if (mpi && (shard != NULL || merges != NULL))
+    return gpusim_usage_error (context, "%s", "--shard and --merge are not for mpirun: under "
+                               "MPI the ranks share the runs by themselves");
+
+  sweep = sim_sweep_new (argv[1], (const char * const *) sets, &error);
+  if (sweep == NULL)
+    goto failed;
+
+  if (mpi)
+    {
+      gboolean is_root = FALSE;
+      results = gpusim_mpi_sweep (sweep, db, &is_root, &error);
+      if (!is_root)
+        return results != NULL || error == NULL ? 0 : (gpusim_print_error (error), 1);
+      if (results == NULL)
+        goto failed;
+      if (csv != NULL && !sim_sweep_write_runs_csv (sweep, results, csv, &error))
+        goto failed;
+      goto print;
+    }
+
+  if (merges != NULL)
+    {
+      g_autoptr(SimSweepDb) store = sim_sweep_db_open (db, sweep, &error);
+      if (store == NULL)
+        goto failed;
+      for (guint i = 0; merges[i] != NULL; i++)
+        {
+          gint n = sim_sweep_db_merge (store, merges[i], &error);
+          if (n < 0)
+            goto failed;
+          if (!quiet)
+            fprintf (stderr, "sweep: %s: %d run(s) added\n", merges[i], n);
+        }
+      results = sim_plan_results_new (sim_sweep_get_plan (sweep));
+      if (sim_sweep_db_resume (store, results, &error) < 0)
+        goto failed;
+      if (csv != NULL && !sim_sweep_write_runs_csv (sweep, results, csv, &error))
+        goto failed;
+      goto print;
+    }
+
+  if (shard != NULL)
+    runs = sim_sweep_dup_shard_runs (sweep, shard_k, shard_n, &n_runs);
+  executor = sim_thread_executor_new ((guint) jobs);
+  if (!quiet && isatty (STDERR_FILENO))
+    sim_executor_set_progress_func (executor, draw_progress, &progress, NULL);
+  results = sim_sweep_run (sweep, executor, runs, n_runs, db, csv, &error);
+  if (progress.drawn)
+    fputs ("\r\033[K", stderr);
+  if (results == NULL)
+    goto failed;
+  if (shard != NULL)
+    {
+      /* A shard prints nothing but its errors: the summary comes from the merge. */
+      for (guint i = 0; i < n_runs; i++)
+        {
+          const GError *e = sim_plan_results_get_error (results, runs[i]);
+          if (e != NULL)
+            {
+              gpusim_print_error (e);
+              return 1;
+            }
+        }
+      if (!quiet)
+        fprintf (stderr, "sweep: shard %u of %u: %u run(s) in %s\n", shard_k, shard_n, n_runs,
+                 db);
+      return 0;
+    }
+
+print:
+  status = print_summary (sweep, results, format);
+  if (!sim_plan_results_check (results, &error))
+    goto failed;
+  return status;
+
+failed:
+  gpusim_print_error (error);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------- */
+/* gpusim seek                                                                */
+
+typedef enum { OP_LE, OP_LT, OP_GE, OP_GT } Op;
+
+typedef struct {
+  char   *metric;
+  Op      op;
+  double  value;
+  gboolean duration;  /* VALUE had a time unit: the metric must be in seconds */
+} Target;
+
+static gboolean
+parse_target (const char *spec, Target *t, char **what)
+{
+  static const char *const ops[] = { "<=", "<", ">=", ">" };
+  const char *at = NULL;
+  guint op = 0;
+  g_autofree char *value = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ops) && at == NULL; i++)
+    if ((at = strstr (spec, ops[i])) != NULL)
+      op = i;
+  if (at == NULL)
+    {
+      *what = g_strdup_printf ("--target \"%s\": expected \"METRIC <= VALUE\" (or <, >=, >), "
+                               "e.g. \"wait_p95 <= 1h\"", spec);
+      return FALSE;
+    }
+  t->metric = g_strstrip (g_strndup (spec, (gsize) (at - spec)));
+  t->op = (Op) op;
+  value = g_strstrip (g_strdup (at + strlen (ops[op])));
+  if (*t->metric == '\0')
+    {
+      *what = g_strdup_printf ("--target \"%s\": no METRIC before %s", spec, ops[op]);
+      return FALSE;
+    }
+  {
+    char *end;
+    t->value = g_ascii_strtod (value, &end);
+    if (*value != '\0' && *end == '\0' && isfinite (t->value))
+      return TRUE;
+  }
+  {
+    SimTime ns;
+    if (sim_parse_duration (value, &ns, NULL))
+      {
+        t->value = (double) ns / 1e9;
+        t->duration = TRUE;
+        return TRUE;
+      }
+  }
+  *what = g_strdup_printf ("--target \"%s\": \"%s\" is not a number or a duration (e.g. 1h, "
+                           "90min)", spec, value);
+  return FALSE;
+}
+
+static gboolean
+meets (const Target *t, double x)
+{
+  switch (t->op)
+    {
+    case OP_LE: return x <= t->value;
+    case OP_LT: return x < t->value;
+    case OP_GE: return x >= t->value;
+    case OP_GT: return x > t->value;
+    }
+  return FALSE;
+}
+
+/* "pool.h100.count" for "pool h100.count": the named sections' spelling. */
+static char *
+normalise_key (const char *key)
+{
+  static const char *const named[] = { "pool.", "class.", "comm.", "variant." };
+  const char *last = strrchr (key, '.');
+
+  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
+    if (g_str_has_prefix (key, named[i]) && last > key + strlen (named[i]))
+      {
+        char *copy = g_strdup (key);
+        copy[strlen (named[i]) - 1] = ' ';
+        return copy;
+      }
+  return g_strdup (key);
+}
+
+/* The default range: the key's values in the file's [sweep] section. */
+static gboolean
+range_from_sweep (const char *path, const char *key, double *lo, double *hi)
+{
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_autofree char *raw = NULL;
+  g_auto(GStrv) parts = NULL;
+  const char *dots;
+
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL) ||
+      (raw = g_key_file_get_value (kf, "sweep", key, NULL)) == NULL)
+    return FALSE;
+  if ((dots = strstr (raw, "..")) != NULL)
+    {
+      char *end;
+      char *step = strstr (raw, "step");
+      if (step != NULL)
+        *step = '\0';
+      *lo = g_ascii_strtod (raw, &end);
+      *hi = g_ascii_strtod (dots + 2, &end);
+      return isfinite (*lo) && isfinite (*hi) && *lo < *hi;
+    }
+  parts = g_strsplit (raw, ",", -1);
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      char *end;
+      double x = g_ascii_strtod (g_strstrip (parts[i]), &end);
+      if (*end != '\0' || end == parts[i])
+        return FALSE;
+      *lo = MIN (*lo, x);
+      *hi = MAX (*hi, x);
+    }
+  return *lo < *hi;
+}
+
+typedef struct {
+  const char   *path;
+  char * const *sets;
+  const char   *key;
+  guint64       first_seed;
+  guint         n_seeds;
+  double        level;
+  guint         jobs;
+  const Target *target;
+  gboolean      integral;
+  guint         n_probes;
+  gboolean      quiet;
+} Seek;
+
+static char *
+format_key_value (const Seek *s, double x)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (s->integral)
+    return g_strdup_printf ("%.0f", x);
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", x));
+}
+
+/* Runs the scenario with KEY = X on every seed; *OK says whether the
+ * target is met with confidence (the whole interval on its side). */
+static gboolean
+probe (Seek *s, double x, gboolean *ok, GError **error)
+{
+  g_autoptr(SimPlan) plan = sim_plan_new (s->path, (const char * const *) s->sets, error);
+  g_autoptr(SimPlanResults) results = NULL;
+  g_autoptr(SimExecutor) executor = NULL;
+  g_autofree char *value = format_key_value (s, x);
+  g_autofree char *set = g_strdup_printf ("%s=%s", s->key, value);
+  const char *sets[] = { set, NULL };
+  g_autofree double *samples = NULL;
+  SimCompareInterval iv;
+  const char *unit;
+  guint n;
+  double bound;
+
+  if (plan == NULL || !sim_plan_add_variant (plan, set, sets, error))
+    return FALSE;
+  sim_plan_add_metric (plan, s->target->metric);
+  sim_plan_set_seeds (plan, s->first_seed, s->n_seeds);
+  results = sim_plan_results_new (plan);
+  executor = sim_thread_executor_new (s->jobs);
+  if (!sim_executor_execute (executor, results, NULL, 0, error) ||
+      !sim_plan_results_check (results, error))
+    return FALSE;
+  unit = sim_plan_results_get_unit (results, 0);
+  if (s->target->duration && g_strcmp0 (unit, "s") != 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "--target: %s is in %s, not in seconds: give the value without a time unit",
+                   s->target->metric, unit ? unit : "no unit");
+      return FALSE;
+    }
+  samples = sim_plan_results_dup_samples (results, 0, 0, &n);
+  sim_compare_interval (samples, n, s->level, &iv);
+  /* With one seed the mean decides; with more, the interval's far end. */
+  if (n < 2)
+    bound = iv.mean;
+  else
+    bound = s->target->op == OP_LE || s->target->op == OP_LT ? iv.high : iv.low;
+  *ok = meets (s->target, bound);
+  s->n_probes++;
+  if (n < 2)
+    printf ("probe %u: %s = %s: %s = %.6g%s%s: %s\n", s->n_probes, s->key, value,
+            s->target->metric, iv.mean, unit ? " " : "", unit ? unit : "",
+            *ok ? "meets the target" : "misses the target");
+  else
+    printf ("probe %u: %s = %s: %s = %.6g [%.6g, %.6g]%s%s over %u seeds: %s\n", s->n_probes,
+            s->key, value, s->target->metric, iv.mean, iv.low, iv.high, unit ? " " : "",
+            unit ? unit : "", n, *ok ? "meets the target" : "misses the target");
+  fflush (stdout);
+  return TRUE;
+}
+
+int
+gpusim_cmd_seek (int argc, char **argv)
+{
+  g_auto(GStrv) sets = NULL;
+  g_autofree char *vary = NULL, *target_spec = NULL, *range = NULL, *first_seed = NULL;
+  g_autofree char *key = NULL;
+  gint n_seeds = 5, jobs = 0;
+  double level = 0.95, tolerance = 0;
+  GOptionEntry entries[] = {
+    { "vary", 'k', 0, G_OPTION_ARG_STRING, &vary,
+      "The key to vary, SECTION.KEY (e.g. \"pool h100.count\" or pool.h100.count); the "
+      "target must be monotone in it", "KEY" },
+    { "target", 't', 0, G_OPTION_ARG_STRING, &target_spec,
+      "What to meet: \"METRIC <= VALUE\" (or <, >=, >), e.g. \"wait_p95 <= 1h\"", "TARGET" },
+    { "range", 'r', 0, G_OPTION_ARG_STRING, &range,
+      "Where to look: LO..HI (default: the key's values in the file's [sweep] section)",
+      "LO..HI" },
+    { "seeds", 'n', 0, G_OPTION_ARG_INT, &n_seeds, "Runs per probe (default 5)", "N" },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &first_seed,
+      "The first seed (default: the scenario's)", "FIRST" },
+    { "level", 0, 0, G_OPTION_ARG_DOUBLE, &level,
+      "Confidence: a probe meets the target if its whole interval does (default 0.95)", "L" },
+    { "tolerance", 0, 0, G_OPTION_ARG_DOUBLE, &tolerance,
+      "Stop when the bracket is this narrow (default: 1 for integer ranges, else 1 % of "
+      "the range)", "T" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs at once (default: one per processor)",
+      "THREADS" },
+    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+      "Override a scenario key in every run", "SECTION.KEY=VALUE" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    g_option_context_new ("FILE - the smallest value of a key that meets a target");
+  g_autoptr(GError) error = NULL;
+  Target target = { 0 };
+  Seek s = { 0 };
+  double lo, hi;
+  gboolean ok_lo, ok_hi;
+  guint64 seed = 0;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Bisection over a key on which the metric is monotone (more nodes, shorter\n"
+    "waits): each probe runs the scenario on every seed and meets the target only\n"
+    "if the whole confidence interval does.  Prints each probe, then the value.");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return gpusim_usage_error (context, "%s", error->message);
+  if (argc != 2)
+    return gpusim_usage_error (context, "%s", argc < 2 ? "seek needs a FILE" : "too many arguments");
+  if (vary == NULL || target_spec == NULL)
+    return gpusim_usage_error (context, "%s", "seek needs --vary KEY and --target \"METRIC <= VALUE\"");
+  if (n_seeds < 1)
+    return gpusim_usage_error (context, "%s", "--seeds: expected a number of runs, at least 1");
+  if (!(level > 0 && level < 1))
+    return gpusim_usage_error (context, "%s", "--level: expected a number between 0 and 1, e.g. 0.95");
+  if (jobs < 0 || tolerance < 0)
+    return gpusim_usage_error (context, "%s", "--jobs and --tolerance cannot be negative");
+  if (first_seed != NULL &&
+      !g_ascii_string_to_unsigned (first_seed, 10, 0, G_MAXUINT64, &seed, NULL))
+    return gpusim_usage_error (context, "%s", "--seed: expected a non-negative integer");
+  {
+    g_autofree char *what = NULL;
+    if (!parse_target (target_spec, &target, &what))
+      {
+        g_free (target.metric);
+        return gpusim_usage_error (context, "%s", what);
+      }
+  }
+  key = normalise_key (vary);
+  if (range != NULL)
+    {
+      const char *dots = strstr (range, "..");
+      char *end1 = NULL, *end2 = NULL;
+      g_autofree char *a = dots ? g_strndup (range, (gsize) (dots - range)) : NULL;
+      lo = a ? g_ascii_strtod (a, &end1) : NAN;
+      hi = dots ? g_ascii_strtod (dots + 2, &end2) : NAN;
+      if (dots == NULL || *end1 != '\0' || *end2 != '\0' || end1 == a || !(lo < hi))
+        {
+          g_free (target.metric);
+          return gpusim_usage_error (context, "--range \"%s\": expected LO..HI, two numbers "
+                                     "with LO < HI", range);
+        }
+    }
+  else if (!range_from_sweep (argv[1], key, &lo, &hi) &&
+           !range_from_sweep (argv[1], vary, &lo, &hi))
+    {
+      g_free (target.metric);
+      return gpusim_usage_error (context, "%s: no --range, and no numbers for %s in its "
+                                 "[sweep] section to take the range from", argv[1], key);
+    }
+
+  {
+    /* The scenario's seed by default, as a sweep's. */
+    g_autoptr(SimPlan) plan = sim_plan_new (argv[1], (const char * const *) sets, &error);
+    if (plan == NULL)
+      goto failed;
+    s.first_seed = first_seed != NULL ? seed : sim_plan_get_seed (plan, 0);
+  }
+  s.path = argv[1];
+  s.sets = sets;
+  s.key = key;
+  s.n_seeds = (guint) n_seeds;
+  s.level = level;
+  s.jobs = (guint) jobs;
+  s.target = &target;
+  s.integral = lo == floor (lo) && hi == floor (hi) && (tolerance == 0 || tolerance == floor (tolerance));
+  if (tolerance == 0)
+    tolerance = s.integral ? 1 : (hi - lo) / 100;
+
+  if (!probe (&s, lo, &ok_lo, &error))
+    goto failed;
+  if (ok_lo)
+    {
+      g_autofree char *v = format_key_value (&s, lo);
+      printf ("%s = %s, the low end of the range, already meets %s (%u probes)\n", key, v,
+              target_spec, s.n_probes);
+      g_free (target.metric);
+      return 0;
+    }
+  if (!probe (&s, hi, &ok_hi, &error))
+    goto failed;
+  if (!ok_hi)
+    {
+      g_autofree char *a = format_key_value (&s, lo), *b = format_key_value (&s, hi);
+      g_set_error (&error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                   "no value of %s from %s to %s meets %s with confidence (widen --range, or "
+                   "add --seeds if the intervals are wide)", key, a, b, target_spec);
+      goto failed;
+    }
+  while (hi - lo > tolerance + 1e-12 * fabs (hi))
+    {
+      double mid = s.integral ? floor ((lo + hi) / 2) : (lo + hi) / 2;
+      gboolean ok;
+      if (!probe (&s, mid, &ok, &error))
+        goto failed;
+      if (ok)
+        hi = mid;
+      else
+        lo = mid;
+    }
+  {
+    g_autofree char *v = format_key_value (&s, hi);
+    printf ("smallest %s meeting %s: %s (%u probes)\n", key, target_spec, v, s.n_probes);
+  }
+  g_free (target.metric);
+  return 0;
+
+failed:
+  g_free (target.metric);
+  gpusim_print_error (error);
+  return 1;
+}
