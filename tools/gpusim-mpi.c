@@ -48,7 +48,8 @@ gpusim_mpi_launched (void)
 #ifndef HAVE_MPI
 
 SimPlanResults *
-gpusim_mpi_sweep (SimSweep *sweep, const char *db_path, gboolean *is_root, GError **error)
+gpusim_mpi_sweep (SimSweep *sweep, const char *db_path, gboolean *is_root, guint *n_ranks,
+                  guint *n_local, guint *n_remote, GError **error)
 {
   *is_root = TRUE;
   g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
@@ -211,7 +212,8 @@ local_worker (gpointer data)
 }
 
 SimPlanResults *
-gpusim_mpi_sweep (SimSweep *sweep, const char *db_path, gboolean *is_root, GError **error)
+gpusim_mpi_sweep (SimSweep *sweep, const char *db_path, gboolean *is_root, guint *n_ranks,
+                  guint *n_local, guint *n_remote, GError **error)
 {
   SimPlan *plan = sim_sweep_get_plan (sweep);
   int provided, rank, size;
@@ -226,6 +228,8 @@ gpusim_mpi_sweep (SimSweep *sweep, const char *db_path, gboolean *is_root, GErro
     }
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
+  *n_ranks = (guint) size;
+  *n_local = *n_remote = 0;
   /* Every rank's report goes to CAPTURED, in the thread that ran it:
    * rank 0's worker thread is the only one that runs there. */
   sim_plan_set_report_func (plan, capture_report, captured, NULL);
@@ -301,7 +305,10 @@ gpusim_mpi_sweep (SimSweep *sweep, const char *db_path, gboolean *is_root, GErro
             MPI_Recv (buf, count, MPI_CHAR, st.MPI_SOURCE, TAG_ASK, MPI_COMM_WORLD,
                       MPI_STATUS_IGNORE);
             if (count > 1)
-              record_text (&root, buf);
+              {
+                record_text (&root, buf);
+                (*n_remote)++;
+              }
             run = deal_next (&deal);
             MPI_Send (&run, 1, MPI_INT, st.MPI_SOURCE, TAG_RUN, MPI_COMM_WORLD);
             if (run < 0)
@@ -313,7 +320,10 @@ gpusim_mpi_sweep (SimSweep *sweep, const char *db_path, gboolean *is_root, GErro
             if (*text == '\0')
               local_left = FALSE;
             else
-              record_text (&root, text);
+              {
+                record_text (&root, text);
+                (*n_local)++;
+              }
             g_free (text);
             idle = FALSE;
           }

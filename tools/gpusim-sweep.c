@@ -28,6 +28,8 @@ typedef struct {
   gint64   last_draw;
   gboolean drawn;
   const char *what;
+  gboolean draw;
+  guint    total;  /* runs executed (not taken from the database) */
 } Progress;
 
 static void
@@ -36,6 +38,9 @@ draw_progress (guint done, guint total, gpointer data)
   Progress *p = data;
   gint64 t = g_get_monotonic_time ();
 
+  p->total = total;
+  if (!p->draw)
+    return;
   if (done < total && t - p->last_draw < 100000)
     return;
   p->last_draw = t;
@@ -165,7 +170,7 @@ gpusim_cmd_sweep (int argc, char **argv)
   g_autoptr(SimExecutor) executor = NULL;
   g_autofree guint *runs = NULL;
   guint n_runs = 0, shard_k = 0, shard_n = 0;
-  Progress progress = { 0, FALSE, "sweep" };
+  Progress progress = { 0, FALSE, "sweep", FALSE, 0 };
   gboolean mpi;
   int status;
 
@@ -217,11 +222,15 @@ gpusim_cmd_sweep (int argc, char **argv)
   if (mpi)
     {
       gboolean is_root = FALSE;
-      results = gpusim_mpi_sweep (sweep, db, &is_root, &error);
+      guint n_local = 0, n_remote = 0, n_ranks = 0;
+      results = gpusim_mpi_sweep (sweep, db, &is_root, &n_ranks, &n_local, &n_remote, &error);
       if (!is_root)
         return results != NULL || error == NULL ? 0 : (gpusim_print_error (error), 1);
       if (results == NULL)
         goto failed;
+      if (!quiet)
+        fprintf (stderr, "sweep: %u MPI ranks: %u run(s) on rank 0, %u on the others\n",
+                 n_ranks, n_local, n_remote);
       if (csv != NULL && !sim_sweep_write_runs_csv (sweep, results, csv, &error))
         goto failed;
       goto print;
@@ -251,13 +260,19 @@ gpusim_cmd_sweep (int argc, char **argv)
   if (shard != NULL)
     runs = sim_sweep_dup_shard_runs (sweep, shard_k, shard_n, &n_runs);
   executor = sim_thread_executor_new ((guint) jobs);
-  if (!quiet && isatty (STDERR_FILENO))
-    sim_executor_set_progress_func (executor, draw_progress, &progress, NULL);
+  progress.draw = !quiet && isatty (STDERR_FILENO);
+  sim_executor_set_progress_func (executor, draw_progress, &progress, NULL);
   results = sim_sweep_run (sweep, executor, runs, n_runs, db, csv, &error);
   if (progress.drawn)
     fputs ("\r\033[K", stderr);
   if (results == NULL)
     goto failed;
+  if (db != NULL && !quiet)
+    {
+      guint asked = runs != NULL ? n_runs : sim_plan_get_n_runs (sim_sweep_get_plan (sweep));
+      fprintf (stderr, "sweep: %u run(s) taken from %s, %u run now\n", asked - progress.total,
+               db, progress.total);
+    }
   if (shard != NULL)
     {
       /* A shard prints nothing but its errors: the summary comes from the merge. */

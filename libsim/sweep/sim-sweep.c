@@ -575,6 +575,46 @@ sim_sweep_new (const char *path, const char * const *overrides, GError **error)
   return g_steal_pointer (&self);
 }
 
+SimSweep *
+sim_sweep_new_for_plan (SimPlan *plan, GError **error)
+{
+  g_autoptr(SimSweep) self = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) local = NULL;
+  GPtrArray *labels;
+  gboolean all_policies = TRUE;
+  Axis axis = { 0 };
+
+  g_return_val_if_fail (SIM_IS_PLAN (plan), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!sim_plan_check (plan, error))
+    return NULL;
+  if (!g_file_get_contents (sim_plan_get_scenario_path (plan), &text, NULL, &local))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s", local->message);
+      return NULL;
+    }
+  self = g_object_new (SIM_TYPE_SWEEP, NULL);
+  self->path = g_strdup (sim_plan_get_scenario_path (plan));
+  self->hash_text = strip_sweep_section (text);
+  self->plan = g_object_ref (plan);
+  labels = g_ptr_array_new_with_free_func (g_free);
+  for (guint e = 0; e < sim_plan_get_n_entries (plan); e++)
+    {
+      g_ptr_array_add (labels, g_strdup (sim_plan_get_entry_label (plan, e)));
+      all_policies = all_policies && sim_plan_get_entry_kind (plan, e) == SIM_PLAN_ENTRY_POLICY;
+    }
+  g_ptr_array_add (self->keys, g_strdup (all_policies ? "policy" : "entry"));
+  g_ptr_array_add (self->values, labels);
+  axis.n_keys = 1;
+  axis.keys = g_new0 (guint, 1);
+  axis.n_values = labels->len;
+  g_array_append_val (self->axes, axis);
+  self->n_points = labels->len;
+  return g_steal_pointer (&self);
+}
+
 SimPlan *
 sim_sweep_get_plan (SimSweep *self)
 {

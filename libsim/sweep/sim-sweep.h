@@ -75,6 +75,24 @@ G_DECLARE_FINAL_TYPE (SimSweep, sim_sweep, SIM, SWEEP, GObject)
 SimSweep *sim_sweep_new (const char *path, const char * const *overrides, GError **error);
 
 /**
+ * sim_sweep_new_for_plan:
+ * @plan: a plan that sim_plan_check() accepts, e.g. a comparison's
+ * @error: return location for a #GError
+ *
+ * The one-axis sweep of a plan's entries: its key is "policy" (every
+ * entry a policy) or "entry", its values the entries' labels.  This is
+ * how `gpusim compare` runs (sim_comparison_run()): the same executors,
+ * database and resumption as a sweep file.
+ *
+ * Errors: those of sim_plan_check(); SIM_ERROR_IO if the scenario file
+ * cannot be read (for the scenario hash).
+ *
+ * Returns: (transfer full) (nullable): the sweep, holding a reference to
+ *   @plan.
+ */
+SimSweep *sim_sweep_new_for_plan (SimPlan *plan, GError **error);
+
+/**
  * sim_sweep_get_plan:
  * @self: a sweep
  *
