@@ -387,6 +387,7 @@ make_axes (SimSweep *self, GPtrArray *zips, const SimKeyLines *lines, GError **e
       for (guint i = 0; i < group->len; i++)
         {
           gint k = key_index (self, group->pdata[i]);
+          guint nk, n0;
           if (k < 0)
             {
               g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
@@ -403,15 +404,14 @@ make_axes (SimSweep *self, GPtrArray *zips, const SimKeyLines *lines, GError **e
               return FALSE;
             }
           zip_of[k] = (gint) z;
-          if (((GPtrArray *) self->values->pdata[k])->len !=
-              ((GPtrArray *) self->values->pdata[key_index (self, group->pdata[0])])->len)
+          nk = ((GPtrArray *) self->values->pdata[k])->len;
+          n0 = ((GPtrArray *) self->values->pdata[key_index (self, group->pdata[0])])->len;
+          if (nk != n0)
             {
               g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                           "\"%s\" has %u values but \"%s\" has %u: zipped keys need as many",
-                           (char *) group->pdata[i],
-                           ((GPtrArray *) self->values->pdata[k])->len,
-                           (char *) group->pdata[0],
-                           ((GPtrArray *) self->values->pdata[key_index (self, group->pdata[0])])->len);
+                           "\"%s\" has %u value%s but \"%s\" has %u value%s: zipped keys "
+                           "need as many", (char *) group->pdata[i], nk, nk == 1 ? "" : "s",
+                           (char *) group->pdata[0], n0, n0 == 1 ? "" : "s");
               locate (self->path, lines, "zip", error);
               return FALSE;
             }
