@@ -17,7 +17,12 @@ their units; the [cost] figures (cost per GPU-hour owned and rented, the
 break-even) come through report[...] with their units, agree with the closed
 form Sim.cost_break_even, and move with a [cost] key set from Python; the
 bundled bursting scenario's bill (burst_cost) is its billed node-hours at the
-catalogue's price, and bursting shortens its wait.
+catalogue's price, and bursting shortens its wait; sweep() returns the summary `gpusim sweep
+--format json` prints, the same for one thread and two, whose means equal
+those of single runs of the point's overrides, keeps every run with every
+metric and the scenario hash in its SQLite database (read here with Python's
+sqlite3), takes them from it when run again, and runs one shard of two;
+a bad sweep key raises gpusim.Error naming file, line and key.
 
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
@@ -1632,6 +1637,60 @@ class ElasticTests(unittest.TestCase):
             gpusim.run(self.BURST, set={"elastic.startup": "5"})
         self.assertIn("elastic.startup", caught.exception.message)
         self.assertIn("duration", caught.exception.message)
+
+
+class SweepTests(unittest.TestCase):
+    SWEEP = os.path.join(TOP_SRCDIR, "tests", "data", "sweep-small.ini")
+
+    def test_summary_matches_cli_and_single_runs(self):
+        one = gpusim.sweep(self.SWEEP, threads=1)
+        two = gpusim.sweep(self.SWEEP, threads=2)
+        self.assertEqual(one, two)
+        self.assertEqual(one, json.loads(cli("sweep", self.SWEEP, "--format", "json")))
+        self.assertEqual(one["axes"], ["pool h100.count", "workload.rate"])
+        self.assertEqual(len(one["points"]), 6)
+        point = one["points"][3]
+        self.assertEqual(point["values"], {"pool h100.count": "3", "workload.rate": "2/h"})
+        waits = [gpusim.run(self.SWEEP, set={"pool h100.count": 3, "workload.rate": "2/h",
+                                             "scenario.seed": seed})["wait_mean"]
+                 for seed in (1, 2, 3)]
+        stats = point["metrics"]["wait_mean"]
+        self.assertEqual(stats["n"], 3)
+        self.assertAlmostEqual(stats["mean"], sum(waits) / 3, places=9)
+        self.assertLessEqual(stats["low"], stats["mean"])
+        self.assertLessEqual(stats["mean"], stats["high"])
+
+    def test_database_keeps_every_metric_and_resumes(self):
+        import sqlite3
+        with tempfile.TemporaryDirectory() as tmp:
+            db = os.path.join(tmp, "sweep.db")
+            half = gpusim.sweep(self.SWEEP, db=db, shard=(0, 2))
+            self.assertEqual(sum(p["runs_done"] for p in half["points"]), 9)
+            conn = sqlite3.connect(db)
+            rows = conn.execute("SELECT label, seed, scenario_hash, jobs_completed, wait_mean "
+                                "FROM runs ORDER BY point, seed").fetchall()
+            conn.close()
+            self.assertEqual(len(rows), 9)
+            for label, seed, digest, completed, wait in rows:
+                self.assertEqual(len(digest), 64)
+                self.assertGreater(completed, 0)
+            whole = gpusim.sweep(self.SWEEP, db=db)
+            self.assertEqual(whole, gpusim.sweep(self.SWEEP))
+            conn = sqlite3.connect(db)
+            self.assertEqual(conn.execute("SELECT count(*) FROM runs").fetchone()[0], 18)
+            conn.close()
+
+    def test_bad_key_names_file_line_and_key(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.ini")
+            with open(self.SWEEP) as f:
+                text = f.read().replace("seeds = 3", "seeds = 0")
+            with open(path, "w") as f:
+                f.write(text)
+            line = text.splitlines().index("seeds = 0") + 1
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.sweep(path)
+            self.assertIn("bad.ini:%d: [sweep] seeds" % line, caught.exception.message)
 
 
 if __name__ == "__main__":

@@ -53,6 +53,7 @@ __all__ = [
     "load",
     "run",
     "compare",
+    "sweep",
     "fgd",
     "trace_info",
     "ClusterEnv",
@@ -558,6 +559,37 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     if named:
         _call(cmp.run)
     return _mixed_result(cmp, path, policies, set, force, level)
+
+
+def sweep(path, threads=0, db=None, csv=None, set=None, shard=None):
+    """Runs every point of a sweep file (a scenario with a ``[sweep]``
+    section) on every seed, in parallel, as ``gpusim sweep`` does.
+
+    *threads* runs at once (0: one per processor; the result does not
+    depend on it); *db* a SQLite database that keeps each run as it
+    finishes and from which runs already there are taken rather than run
+    again; *csv* a file with one line per run; *shard* a pair ``(k, n)`` to
+    run only the runs ``r`` with ``r % n == k`` (one Slurm array task's).
+
+    Returns the summary, as ``gpusim sweep --format json`` prints it: a dict
+    with ``axes`` (the swept keys), ``metrics`` (``name``, ``unit``),
+    ``seeds``, ``level`` and ``points``, one per point with its ``label``,
+    ``values`` (``{key: value}``), ``runs_done`` and ``metrics``:
+    ``{metric: {"mean", "sd", "low", "high", "n"}}`` (``None`` where not
+    defined).  Raises :class:`Error` for a bad sweep file (naming its file,
+    line and key) and for the first run that failed.
+    """
+    sw = _call(Sim.Sweep.new, str(path), _overrides(set))
+    runs = None
+    if shard is not None:
+        k, n = shard
+        runs = list(sw.dup_shard_runs(int(k), int(n)))
+    executor = Sim.ThreadExecutor.new(int(threads))
+    results = _call(sw.run, executor, runs, None if db is None else str(db),
+                    None if csv is None else str(csv))
+    if shard is None:
+        _call(results.check)
+    return json.loads(sw.to_json(results))
 
 
 def _comparison_result(cmp):
