@@ -6,7 +6,9 @@
  *
  * It prints:
  *  - a bare loop: each run loaded, built and run by hand, one after the
- *    other (no plan, no executor);
+ *    other (no plan, no executor), and the same split over two threads:
+ *    the speed-up two threads can get on this machine at this moment (it
+ *    may be shared);
  *  - the sweep on one thread (sim_sweep_run(), -j 1), and the per-point
  *    overhead of the machinery: (sweep - bare) / points;
  *  - the same with a SQLite database (--db): one transaction per run;
@@ -72,6 +74,31 @@ time_sweep (SimSweep *sweep, guint n_threads, const char *db, char **table, doub
   return t;
 }
 
+typedef struct {
+  const char *path;
+  guint       first, last, step;
+} Slice;
+
+/* Seeds FIRST, FIRST + STEP, ... up to LAST, loaded, built and run by hand. */
+static gpointer
+bare_runs (gpointer data)
+{
+  Slice *slice = data;
+  GError *error = NULL;
+
+  for (guint s = slice->first; s <= slice->last; s += slice->step)
+    {
+      g_autofree char *set = g_strdup_printf ("scenario.seed=%u", s);
+      const char *sets[] = { set, NULL };
+      g_autoptr(SimScenario) sc = sim_scenario_load (slice->path, sets, &error);
+      g_autoptr(SimSimulation) sim = NULL;
+      if (sc == NULL || (sim = sim_simulation_new (sc, &error)) == NULL ||
+          !sim_simulation_run (sim, &error))
+        die (error);
+    }
+  return NULL;
+}
+
 #ifdef SIM_MPIRUN
 static double
 time_command (char **argv)
@@ -125,22 +152,28 @@ main (int argc, char **argv)
 
   /* The bare loop. */
   {
+    Slice all = { path, 1, points, 1 };
     double t0 = now (), c0 = cpu_seconds ();
-    for (guint s = 1; s <= points; s++)
-      {
-        g_autofree char *set = g_strdup_printf ("scenario.seed=%u", s);
-        const char *sets[] = { set, NULL };
-        g_autoptr(SimScenario) sc = sim_scenario_load (path, sets, &error);
-        g_autoptr(SimSimulation) sim = NULL;
-        if (sc == NULL || (sim = sim_simulation_new (sc, &error)) == NULL ||
-            !sim_simulation_run (sim, &error))
-          die (error);
-      }
+    bare_runs (&all);
     bare = now () - t0;
     bare_cpu = cpu_seconds () - c0;
   }
   printf ("  bare loop, one after another   %8.2f s wall %8.2f s CPU   %7.2f ms a run\n", bare,
           bare_cpu, 1e3 * bare / points);
+
+  /* What two threads get on this machine now, without the sweep: the
+   * bare loop split over two threads (odd and even seeds). */
+  {
+    Slice odd = { path, 1, points, 2 }, even = { path, 2, points, 2 };
+    double t0 = now (), t;
+    GThread *a = g_thread_new ("bare", bare_runs, &odd);
+    GThread *b = g_thread_new ("bare", bare_runs, &even);
+    g_thread_join (a);
+    g_thread_join (b);
+    t = now () - t0;
+    printf ("  bare loop on two threads       %8.2f s wall                   speed-up %.2f x: "
+            "what two threads get here now\n", t, bare / t);
+  }
 
   {
     double t0 = now ();
