@@ -463,8 +463,12 @@ value_index (SimSweep *self, guint point, guint key)
   g_return_val_if_reached (0);
 }
 
-/* Loads the scenario with one axis value, so that a bad one is reported
- * at its line before anything runs. */
+/* Loads the scenario with each axis value alone, so that a bad key or value
+ * is reported at its line before anything runs, and builds the first point
+ * (what only a build finds: models, the fabric).  Loading costs about a
+ * fiftieth of building (0.05 ms against 1.9 ms for the quick start), so
+ * every value is loaded but only one point built; a value that fails only
+ * when built fails its runs, with the same file, line and key. */
 static gboolean
 check_axis_values (SimSweep *self, const char * const *overrides, GError **error)
 {
@@ -475,7 +479,6 @@ check_axis_values (SimSweep *self, const char * const *overrides, GError **error
         {
           g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func (g_free);
           g_autoptr(SimScenario) sc = NULL;
-          g_autoptr(SimSimulation) sim = NULL;
           for (guint i = 0; overrides != NULL && overrides[i] != NULL; i++)
             g_ptr_array_add (all, g_strdup (overrides[i]));
           g_ptr_array_add (all, g_strdup ("[sweep]"));
@@ -487,11 +490,20 @@ check_axis_values (SimSweep *self, const char * const *overrides, GError **error
             }
           g_ptr_array_add (all, NULL);
           sc = sim_scenario_load (self->path, (const char * const *) all->pdata, error);
-          if (sc == NULL || (sim = sim_simulation_new (sc, error)) == NULL)
+          if (sc == NULL)
             return FALSE;
         }
     }
   return TRUE;
+}
+
+/* Builds point 0 on the first seed. */
+static gboolean
+check_first_point (SimSweep *self, GError **error)
+{
+  g_autoptr(SimSimulation) sim = sim_plan_build_run (self->plan, 0, error);
+
+  return sim != NULL;
 }
 
 SimSweep *
@@ -572,6 +584,8 @@ sim_sweep_new (const char *path, const char * const *overrides, GError **error)
       g_prefix_error (error, "%s: ", path);
       return NULL;
     }
+  if (!check_first_point (self, error))
+    return NULL;
   return g_steal_pointer (&self);
 }
 

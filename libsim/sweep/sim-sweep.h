@@ -27,10 +27,12 @@
  * database that makes it resumable (sim-sweep-db.h) and per-point
  * summaries.
  *
- * Checking: each value of each axis is checked once, by building the
+ * Checking: each value of each axis is checked once, by loading the
  * scenario with it alone (errors name the file, the line of the key in
- * [sweep] and the key); combinations are not built until they run, since a
- * thousand points would otherwise build a thousand clusters first.
+ * [sweep] and the key), and the first point is built.  Other points are
+ * not built until they run: building costs about fifty loads, and a
+ * thousand points would build a thousand clusters first.  A value that
+ * only a build refuses fails its runs, with the same file, line and key.
  *
  * The scenario hash: SHA-256 of the scenario file's text without its
  * [sweep] section, a NUL, and the run's overrides (sim_plan_dup_run_overrides())
@@ -66,9 +68,11 @@ G_DECLARE_FINAL_TYPE (SimSweep, sim_sweep, SIM, SWEEP, GObject)
  * without a [sweep] section; SIM_ERROR_PARSE or SIM_ERROR_INVALID for a
  * bad key, value list, range, zip group, seed count, metric list or level,
  * naming the file, the line and the key; any error of sim_scenario_load()
- * or sim_simulation_new() for a value, located at its [sweep] line.
+ * for a value, or of sim_plan_build_run() for the first point, located at
+ * its [sweep] line.
  *
- * Time complexity: one scenario build per axis value, O(points) more.
+ * Time complexity: one scenario load per axis value and one build,
+ * O(points) more.
  *
  * Returns: (transfer full) (nullable): the sweep.
  */
