@@ -19,7 +19,8 @@
  *    every metric of the report is a column; shards in two databases
  *    merged into a third give the same summary; a part whose values differ
  *    is refused;
- *  - bad sweep files: each error names the file, the line and the key.
+ *  - bad sweep files: each error names the file, the line and the key,
+ *    also for a value that only a build refuses (its runs fail).
  * What it does not check: MPI or the command line (test-sweep.sh does),
  * kill -9 (test-sweep.sh), the statistics (check-plan and check-compare),
  * or speed.
@@ -405,6 +406,18 @@ START_TEST (test_bad_sweeps)
   expect_error ("pool p.count = 2\nworkload.rate = 1/h, 3\n",
                 "bad.ini:24: [sweep] workload.rate", "unit", NULL);
   expect_error ("pool p.cont = 2\n", "bad.ini:23: [sweep] pool p.cont", NULL);
+  /* A value only a build refuses: its runs fail, at its line. */
+  {
+    g_autofree char *path = write_sweep ("late.ini", "pool p.model = PCIe-8GPU, NoSuchNode\n");
+    g_autoptr(SimSweep) s = load (path);
+    g_autoptr(SimPlanResults) results = run_sweep (s, 2, NULL, 0, NULL);
+    g_autoptr(GError) error = NULL;
+    ck_assert_int_eq (sim_plan_results_get_state (results, 0), SIM_PLAN_RUN_DONE);
+    ck_assert (!sim_plan_results_check (results, &error));
+    ck_assert_msg (g_str_has_prefix (error->message, "variant pool p.model=NoSuchNode, seed 3: ") &&
+                   strstr (error->message, "late.ini:23: [sweep] pool p.model: no node model") != NULL,
+                   "%s", error->message);
+  }
   {
     g_autofree char *path = g_build_filename (tmpdir, "none.ini", NULL);
     g_autoptr(GError) error = NULL;

@@ -1184,8 +1184,10 @@ sim_plan_execute_run (SimPlan *plan, guint run, SimPlanResults *results)
   sim = sim_plan_build_run (plan, run, &error);
   if (sim == NULL || !sim_simulation_run (sim, &error))
     {
-      g_prefix_error (&error, "policy %s, seed %" G_GUINT64_FORMAT ": ",
-                      sim_plan_get_entry_label (plan, sim_plan_get_run_entry (plan, run)),
+      guint entry = sim_plan_get_run_entry (plan, run);
+      g_prefix_error (&error, "%s %s, seed %" G_GUINT64_FORMAT ": ",
+                      sim_plan_get_entry_kind (plan, entry) == SIM_PLAN_ENTRY_POLICY ?
+                      "policy" : "variant", sim_plan_get_entry_label (plan, entry),
                       sim_plan_get_run_seed (plan, run));
       sim_plan_results_record_error (results, run, error);
       return FALSE;

@@ -482,7 +482,8 @@ SimPlan *sim_plan_results_get_plan (SimPlanResults *self);
  * different threads on the same @results; each writes only its own slot.
  *
  * A failed build or run is recorded prefixed with "policy LABEL, seed
- * SEED: "; a metric the report does not have, as SIM_ERROR_NOT_FOUND with
+ * SEED: " ("variant LABEL, ..." for a variant, a sweep's point); a
+ * metric the report does not have, as SIM_ERROR_NOT_FOUND with
  * a suggestion and the known names.
  *
  * Time complexity: one simulation.
