@@ -20,7 +20,8 @@
  *    merged into a third give the same summary; a part whose values differ
  *    is refused;
  *  - bad sweep files: each error names the file, the line and the key,
- *    also for a value that only a build refuses (its runs fail).
+ *    also for a value that only a build refuses (its runs fail); 300
+ *    mutated [sweep] sections parse or fail with an error naming the file.
  * What it does not check: MPI or the command line (test-sweep.sh does),
  * kill -9 (test-sweep.sh), the statistics (check-plan and check-compare),
  * or speed.
@@ -431,6 +432,64 @@ START_TEST (test_bad_sweeps)
 }
 END_TEST
 
+/* Mutated [sweep] sections: each parses, or fails with an error that names
+ * the file; none crashes, none fails without an error. */
+START_TEST (test_mutations)
+{
+  static const char base[] =
+    "pool p.count = 2, 3\n"
+    "workload.rate = 1/h..2/h step 0.5/h\n"
+    "class small.share = 0.6, 0.7, 0.8\n"
+    "zip = workload.rate, class small.share\n"
+    "seeds = 2\n"
+    "metrics = wait_mean\n";
+  static const char alphabet[] = "0123456789.,;=/ \nhstepzi[]#-";
+  g_autoptr(GRand) rand = g_rand_new_with_seed (13);
+  guint parsed = 0, refused = 0;
+
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autoptr(GString) text = g_string_new (base);
+      g_autofree char *path = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SimSweep) sweep = NULL;
+      guint edits = 1 + (guint) g_rand_int_range (rand, 0, 3);
+
+      for (guint e = 0; e < edits; e++)
+        {
+          guint at = (guint) g_rand_int_range (rand, 0, (gint32) text->len);
+          char c = alphabet[g_rand_int_range (rand, 0, (gint32) sizeof alphabet - 1)];
+          switch (g_rand_int_range (rand, 0, 3))
+            {
+            case 0: text->str[at] = c; break;
+            case 1: g_string_insert_c (text, at, c); break;
+            default: g_string_erase (text, at, 1); break;
+            }
+        }
+      path = write_sweep ("mutated.ini", text->str);
+      sweep = sim_sweep_new (path, NULL, &error);
+      if (sweep == NULL)
+        {
+          ck_assert_msg (error != NULL, "refused without an error: %s", text->str);
+          ck_assert_msg (strstr (error->message, "mutated.ini") != NULL,
+                         "the error does not name the file: %s", error->message);
+          refused++;
+        }
+      else
+        {
+          SimPlan *plan = sim_sweep_get_plan (sweep);
+          ck_assert (error == NULL);
+          ck_assert_uint_ge (sim_sweep_get_n_points (sweep), 1);
+          ck_assert_uint_eq (sim_plan_get_n_entries (plan), sim_sweep_get_n_points (sweep));
+          parsed++;
+        }
+    }
+  /* Both outcomes occur: the mutations reach past the first check. */
+  ck_assert_uint_ge (parsed, 10);
+  ck_assert_uint_gt (refused, 20);
+}
+END_TEST
+
 static Suite *
 sweep_suite (void)
 {
@@ -445,6 +504,7 @@ sweep_suite (void)
   tcase_add_test (tc, test_threads_and_by_hand);
   tcase_add_test (tc, test_database);
   tcase_add_test (tc, test_bad_sweeps);
+  tcase_add_test (tc, test_mutations);
   suite_add_tcase (s, tc);
   return s;
 }
