@@ -21,7 +21,7 @@ catalogue's price, and bursting shortens its wait; sweep() returns the summary `
 --format json` prints, the same for one thread and two, whose means equal
 those of single runs of the point's overrides, keeps every run with every
 metric and the scenario hash in its SQLite database (read here with Python's
-sqlite3), takes them from it when run again, and runs one shard of two;
+sqlite3), takes them from it when run again, and runs one shard of two; compare(db=...) keeps its runs there too;
 a bad sweep key raises gpusim.Error naming file, line and key.
 
 What they do not check: the simulated figures themselves (the Check
@@ -1679,6 +1679,20 @@ class SweepTests(unittest.TestCase):
             conn = sqlite3.connect(db)
             self.assertEqual(conn.execute("SELECT count(*) FROM runs").fetchone()[0], 18)
             conn.close()
+
+    def test_compare_keeps_its_runs(self):
+        import sqlite3
+        with tempfile.TemporaryDirectory() as tmp:
+            db = os.path.join(tmp, "compare.db")
+            first = gpusim.compare(self.SWEEP, policies=["first-fit", "best-fit"], seeds=2, db=db)
+            again = gpusim.compare(self.SWEEP, policies=["first-fit", "best-fit"], seeds=2, db=db)
+            self.assertEqual(first, again)
+            conn = sqlite3.connect(db)
+            labels = conn.execute("SELECT DISTINCT label FROM runs ORDER BY label").fetchall()
+            count = conn.execute("SELECT count(*) FROM runs").fetchone()[0]
+            conn.close()
+            self.assertEqual([l for (l,) in labels], ["fifo/best-fit", "fifo/first-fit"])
+            self.assertEqual(count, 4)
 
     def test_bad_key_names_file_line_and_key(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -511,7 +511,7 @@ def _interval_stats(interval, defined):
 
 
 def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metrics=None,
-            set=None, threads=0, level=0.95, force=False):
+            set=None, threads=0, level=0.95, force=False, db=None):
     """Runs a scenario once per policy (or variant) and seed, in parallel,
     as ``gpusim compare`` does.
 
@@ -522,6 +522,10 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     parallel on *threads*; a Python policy runs its seeds one after the
     other in this process (the same object for every seed), on the same
     scenario, overrides and seeds, so its figures pair with the others'.
+
+    *db* is a sweep database (SQLite) that keeps every run of the named
+    policies and variants as it finishes, and from which runs already there
+    are taken rather than run again, as ``gpusim compare --db`` does.
 
     Returns ``{metric: {policy: stats}}`` where stats is a dict with
     ``mean``, ``ci`` (low, high) at *level*, ``sd``, ``half_width``, ``n``,
@@ -553,6 +557,8 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     cmp.set_threads(threads)
     cmp.set_level(level)
     cmp.set_force(bool(force))
+    if db is not None:
+        cmp.set_db(str(db))
     if len(named) == len(policies):
         _call(cmp.run)
         return _comparison_result(cmp)
