@@ -21,7 +21,8 @@ catalogue's price, and bursting shortens its wait; sweep() returns the summary `
 --format json` prints, the same for one thread and two, whose means equal
 those of single runs of the point's overrides, keeps every run with every
 metric and the scenario hash in its SQLite database (read here with Python's
-sqlite3), takes them from it when run again, and runs one shard of two; compare(db=...) keeps its runs there too;
+sqlite3), takes them from it when run again, and runs one shard of two; compare(db=...) keeps its runs there too; seek() finds what `gpusim seek` finds, its
+answer a probe that meets the target;
 a bad sweep key raises gpusim.Error naming file, line and key.
 
 What they do not check: the simulated figures themselves (the Check
@@ -1693,6 +1694,27 @@ class SweepTests(unittest.TestCase):
             conn.close()
             self.assertEqual([l for (l,) in labels], ["fifo/best-fit", "fifo/first-fit"])
             self.assertEqual(count, 4)
+
+    def test_seek_matches_cli_and_its_probes(self):
+        found = gpusim.seek(self.SWEEP, "pool.h100.count", "wait_p95 <= 2h", range=(1, 8),
+                            seeds=3)
+        out = cli("seek", self.SWEEP, "--vary", "pool.h100.count", "--target",
+                  "wait_p95 <= 2h", "--range", "1..8", "--seeds", "3")
+        self.assertIn("meeting wait_p95 <= 2h: %d (%d probes)"
+                      % (found["answer"], len(found["probes"])), out)
+        self.assertEqual(found["key"], "pool h100.count")
+        self.assertEqual(found["unit"], "s")
+        probes = found["probes"]
+        self.assertEqual([p["value"] for p in probes[:2]], [1, 8])
+        # The answer meets the target; the value below it, if probed, does not.
+        by_value = {p["value"]: p for p in probes}
+        self.assertTrue(by_value[found["answer"]]["meets"])
+        self.assertLessEqual(by_value[found["answer"]]["high"], 7200)
+        if found["answer"] - 1 in by_value:
+            self.assertFalse(by_value[found["answer"] - 1]["meets"])
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.seek(self.SWEEP, "pool.h100.count", "wait_p95 = 2h")
+        self.assertIn('target "wait_p95 = 2h"', caught.exception.message)
 
     def test_bad_key_names_file_line_and_key(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -7,10 +7,9 @@
  *   gpusim seek FILE --vary KEY --target "METRIC <= VALUE" [--range LO..HI]
  *               [--seeds N] [--level L] [--tolerance T] [-j N] [--set ...]
  *
- * The sweep itself (points, plan, database, summaries) is in
- * libsim/sweep/; this file parses options, picks the executor (threads,
- * MPI ranks, or one Slurm array task's shard) and prints.  Seeking runs one
- * small plan per probe: the value, on every seed.
+ * The sweep itself (points, plan, database, summaries) and the search are
+ * in libsim/sweep/; this file parses options, picks the executor (threads,
+ * MPI ranks, or one Slurm array task's shard) and prints.
  */
 #include "config.h"
 
@@ -303,221 +302,40 @@ failed:
 }
 
 /* ------------------------------------------------------------------------- */
-/* gpusim seek                                                                */
+/* gpusim seek: the search is libsim's (sweep/sim-seek.h); this prints it.    */
 
-typedef enum { OP_LE, OP_LT, OP_GE, OP_GT } Op;
-
-typedef struct {
-  char   *metric;
-  Op      op;
-  double  value;
-  gboolean duration;  /* VALUE had a time unit: the metric must be in seconds */
-} Target;
-
-static gboolean
-parse_target (const char *spec, Target *t, char **what)
+static void
+print_probe (const SimSeekProbe *p, gpointer data)
 {
-  static const char *const ops[] = { "<=", "<", ">=", ">" };
-  const char *at = NULL;
-  guint op = 0;
-  g_autofree char *value = NULL;
+  SimSeek *seek = data;
+  g_autofree char *value = sim_seek_format_value (seek, p->value);
+  const char *unit = sim_seek_get_unit (seek);
+  guint i = sim_seek_get_n_probes (seek);
 
-  for (guint i = 0; i < G_N_ELEMENTS (ops) && at == NULL; i++)
-    if ((at = strstr (spec, ops[i])) != NULL)
-      op = i;
-  if (at == NULL)
-    {
-      *what = g_strdup_printf ("--target \"%s\": expected \"METRIC <= VALUE\" (or <, >=, >), "
-                               "e.g. \"wait_p95 <= 1h\"", spec);
-      return FALSE;
-    }
-  t->metric = g_strstrip (g_strndup (spec, (gsize) (at - spec)));
-  t->op = (Op) op;
-  value = g_strstrip (g_strdup (at + strlen (ops[op])));
-  if (*t->metric == '\0')
-    {
-      *what = g_strdup_printf ("--target \"%s\": no METRIC before %s", spec, ops[op]);
-      return FALSE;
-    }
-  {
-    char *end;
-    t->value = g_ascii_strtod (value, &end);
-    if (*value != '\0' && *end == '\0' && isfinite (t->value))
-      return TRUE;
-  }
-  {
-    SimTime ns;
-    if (sim_parse_duration (value, &ns, NULL))
-      {
-        t->value = (double) ns / 1e9;
-        t->duration = TRUE;
-        return TRUE;
-      }
-  }
-  *what = g_strdup_printf ("--target \"%s\": \"%s\" is not a number or a duration (e.g. 1h, "
-                           "90min)", spec, value);
-  return FALSE;
-}
-
-static gboolean
-meets (const Target *t, double x)
-{
-  switch (t->op)
-    {
-    case OP_LE: return x <= t->value;
-    case OP_LT: return x < t->value;
-    case OP_GE: return x >= t->value;
-    case OP_GT: return x > t->value;
-    }
-  return FALSE;
-}
-
-/* "pool.h100.count" for "pool h100.count": the named sections' spelling. */
-static char *
-normalise_key (const char *key)
-{
-  static const char *const named[] = { "pool.", "class.", "comm.", "variant." };
-  const char *last = strrchr (key, '.');
-
-  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
-    if (g_str_has_prefix (key, named[i]) && last > key + strlen (named[i]))
-      {
-        char *copy = g_strdup (key);
-        copy[strlen (named[i]) - 1] = ' ';
-        return copy;
-      }
-  return g_strdup (key);
-}
-
-/* The default range: the key's values in the file's [sweep] section. */
-static gboolean
-range_from_sweep (const char *path, const char *key, double *lo, double *hi)
-{
-  g_autoptr(GKeyFile) kf = g_key_file_new ();
-  g_autofree char *raw = NULL;
-  g_auto(GStrv) parts = NULL;
-  const char *dots;
-
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL) ||
-      (raw = g_key_file_get_value (kf, "sweep", key, NULL)) == NULL)
-    return FALSE;
-  if ((dots = strstr (raw, "..")) != NULL)
-    {
-      char *end;
-      char *step = strstr (raw, "step");
-      if (step != NULL)
-        *step = '\0';
-      *lo = g_ascii_strtod (raw, &end);
-      *hi = g_ascii_strtod (dots + 2, &end);
-      return isfinite (*lo) && isfinite (*hi) && *lo < *hi;
-    }
-  parts = g_strsplit (raw, ",", -1);
-  *lo = INFINITY;
-  *hi = -INFINITY;
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      char *end;
-      double x = g_ascii_strtod (g_strstrip (parts[i]), &end);
-      if (*end != '\0' || end == parts[i])
-        return FALSE;
-      *lo = MIN (*lo, x);
-      *hi = MAX (*hi, x);
-    }
-  return *lo < *hi;
-}
-
-typedef struct {
-  const char   *path;
-  char * const *sets;
-  const char   *key;
-  guint64       first_seed;
-  guint         n_seeds;
-  double        level;
-  guint         jobs;
-  const Target *target;
-  gboolean      integral;
-  guint         n_probes;
-  gboolean      quiet;
-} Seek;
-
-static char *
-format_key_value (const Seek *s, double x)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (s->integral)
-    return g_strdup_printf ("%.0f", x);
-  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", x));
-}
-
-/* Runs the scenario with KEY = X on every seed; *OK says whether the
- * target is met with confidence (the whole interval on its side). */
-static gboolean
-probe (Seek *s, double x, gboolean *ok, GError **error)
-{
-  g_autoptr(SimPlan) plan = sim_plan_new (s->path, (const char * const *) s->sets, error);
-  g_autoptr(SimPlanResults) results = NULL;
-  g_autoptr(SimExecutor) executor = NULL;
-  g_autofree char *value = format_key_value (s, x);
-  g_autofree char *set = g_strdup_printf ("%s=%s", s->key, value);
-  const char *sets[] = { set, NULL };
-  g_autofree double *samples = NULL;
-  SimCompareInterval iv;
-  const char *unit;
-  guint n;
-  double bound;
-
-  if (plan == NULL || !sim_plan_add_variant (plan, set, sets, error))
-    return FALSE;
-  sim_plan_add_metric (plan, s->target->metric);
-  sim_plan_set_seeds (plan, s->first_seed, s->n_seeds);
-  results = sim_plan_results_new (plan);
-  executor = sim_thread_executor_new (s->jobs);
-  if (!sim_executor_execute (executor, results, NULL, 0, error) ||
-      !sim_plan_results_check (results, error))
-    return FALSE;
-  unit = sim_plan_results_get_unit (results, 0);
-  if (s->target->duration && g_strcmp0 (unit, "s") != 0)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "--target: %s is in %s, not in seconds: give the value without a time unit",
-                   s->target->metric, unit ? unit : "no unit");
-      return FALSE;
-    }
-  samples = sim_plan_results_dup_samples (results, 0, 0, &n);
-  sim_compare_interval (samples, n, s->level, &iv);
-  /* With one seed the mean decides; with more, the interval's far end. */
-  if (n < 2)
-    bound = iv.mean;
+  if (p->n < 2)
+    printf ("probe %u: %s = %s: %s = %.6g%s%s: %s\n", i, sim_seek_get_key (seek), value,
+            sim_seek_get_metric (seek), p->mean, unit ? " " : "", unit ? unit : "",
+            p->meets ? "meets the target" : "misses the target");
   else
-    bound = s->target->op == OP_LE || s->target->op == OP_LT ? iv.high : iv.low;
-  *ok = meets (s->target, bound);
-  s->n_probes++;
-  if (n < 2)
-    printf ("probe %u: %s = %s: %s = %.6g%s%s: %s\n", s->n_probes, s->key, value,
-            s->target->metric, iv.mean, unit ? " " : "", unit ? unit : "",
-            *ok ? "meets the target" : "misses the target");
-  else
-    printf ("probe %u: %s = %s: %s = %.6g [%.6g, %.6g]%s%s over %u seeds: %s\n", s->n_probes,
-            s->key, value, s->target->metric, iv.mean, iv.low, iv.high, unit ? " " : "",
-            unit ? unit : "", n, *ok ? "meets the target" : "misses the target");
+    printf ("probe %u: %s = %s: %s = %.6g [%.6g, %.6g]%s%s over %u seeds: %s\n", i,
+            sim_seek_get_key (seek), value, sim_seek_get_metric (seek), p->mean, p->low,
+            p->high, unit ? " " : "", unit ? unit : "", p->n,
+            p->meets ? "meets the target" : "misses the target");
   fflush (stdout);
-  return TRUE;
 }
 
 int
 gpusim_cmd_seek (int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL;
-  g_autofree char *vary = NULL, *target_spec = NULL, *range = NULL, *first_seed = NULL;
-  g_autofree char *key = NULL;
+  g_autofree char *vary = NULL, *target = NULL, *range = NULL, *first_seed = NULL;
   gint n_seeds = 5, jobs = 0;
   double level = 0.95, tolerance = 0;
   GOptionEntry entries[] = {
     { "vary", 'k', 0, G_OPTION_ARG_STRING, &vary,
       "The key to vary, SECTION.KEY (e.g. \"pool h100.count\" or pool.h100.count); the "
       "target must be monotone in it", "KEY" },
-    { "target", 't', 0, G_OPTION_ARG_STRING, &target_spec,
+    { "target", 't', 0, G_OPTION_ARG_STRING, &target,
       "What to meet: \"METRIC <= VALUE\" (or <, >=, >), e.g. \"wait_p95 <= 1h\"", "TARGET" },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range,
       "Where to look: LO..HI (default: the key's values in the file's [sweep] section)",
@@ -539,11 +357,9 @@ gpusim_cmd_seek (int argc, char **argv)
   g_autoptr(GOptionContext) context =
     g_option_context_new ("FILE - the smallest value of a key that meets a target");
   g_autoptr(GError) error = NULL;
-  Target target = { 0 };
-  Seek s = { 0 };
-  double lo, hi;
-  gboolean ok_lo, ok_hi;
+  g_autoptr(SimSeek) seek = NULL;
   guint64 seed = 0;
+  double answer;
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
@@ -554,7 +370,7 @@ gpusim_cmd_seek (int argc, char **argv)
     return gpusim_usage_error (context, "%s", error->message);
   if (argc != 2)
     return gpusim_usage_error (context, "%s", argc < 2 ? "seek needs a FILE" : "too many arguments");
-  if (vary == NULL || target_spec == NULL)
+  if (vary == NULL || target == NULL)
     return gpusim_usage_error (context, "%s", "seek needs --vary KEY and --target \"METRIC <= VALUE\"");
   if (n_seeds < 1)
     return gpusim_usage_error (context, "%s", "--seeds: expected a number of runs, at least 1");
@@ -565,95 +381,48 @@ gpusim_cmd_seek (int argc, char **argv)
   if (first_seed != NULL &&
       !g_ascii_string_to_unsigned (first_seed, 10, 0, G_MAXUINT64, &seed, NULL))
     return gpusim_usage_error (context, "%s", "--seed: expected a non-negative integer");
-  {
-    g_autofree char *what = NULL;
-    if (!parse_target (target_spec, &target, &what))
-      {
-        g_free (target.metric);
-        return gpusim_usage_error (context, "%s", what);
-      }
-  }
-  key = normalise_key (vary);
+
+  seek = sim_seek_new (argv[1], (const char * const *) sets, vary, target, &error);
+  if (seek == NULL)
+    {
+      /* A target that is not one is a usage error, named as the option. */
+      if (error->code == SIM_ERROR_PARSE && g_str_has_prefix (error->message, "target \""))
+        return gpusim_usage_error (context, "--%s", error->message);
+      goto failed;
+    }
   if (range != NULL)
     {
       const char *dots = strstr (range, "..");
       char *end1 = NULL, *end2 = NULL;
       g_autofree char *a = dots ? g_strndup (range, (gsize) (dots - range)) : NULL;
-      lo = a ? g_ascii_strtod (a, &end1) : NAN;
-      hi = dots ? g_ascii_strtod (dots + 2, &end2) : NAN;
-      if (dots == NULL || *end1 != '\0' || *end2 != '\0' || end1 == a || !(lo < hi))
-        {
-          g_free (target.metric);
-          return gpusim_usage_error (context, "--range \"%s\": expected LO..HI, two numbers "
-                                     "with LO < HI", range);
-        }
+      double lo = a ? g_ascii_strtod (a, &end1) : NAN;
+      double hi = dots ? g_ascii_strtod (dots + 2, &end2) : NAN;
+      if (dots == NULL || *end1 != '\0' || *end2 != '\0' || end1 == a || !(lo < hi) ||
+          !isfinite (lo) || !isfinite (hi))
+        return gpusim_usage_error (context, "--range \"%s\": expected LO..HI, two numbers "
+                                   "with LO < HI", range);
+      sim_seek_set_range (seek, lo, hi);
     }
-  else if (!range_from_sweep (argv[1], key, &lo, &hi) &&
-           !range_from_sweep (argv[1], vary, &lo, &hi))
-    {
-      g_free (target.metric);
-      return gpusim_usage_error (context, "%s: no --range, and no numbers for %s in its "
-                                 "[sweep] section to take the range from", argv[1], key);
-    }
-
-  {
-    /* The scenario's seed by default, as a sweep's. */
-    g_autoptr(SimPlan) plan = sim_plan_new (argv[1], (const char * const *) sets, &error);
-    if (plan == NULL)
-      goto failed;
-    s.first_seed = first_seed != NULL ? seed : sim_plan_get_seed (plan, 0);
-  }
-  s.path = argv[1];
-  s.sets = sets;
-  s.key = key;
-  s.n_seeds = (guint) n_seeds;
-  s.level = level;
-  s.jobs = (guint) jobs;
-  s.target = &target;
-  s.integral = lo == floor (lo) && hi == floor (hi) && (tolerance == 0 || tolerance == floor (tolerance));
-  if (tolerance == 0)
-    tolerance = s.integral ? 1 : (hi - lo) / 100;
-
-  if (!probe (&s, lo, &ok_lo, &error))
+  sim_seek_set_seeds (seek, first_seed != NULL ? seed : sim_seek_get_first_seed (seek),
+                      (guint) n_seeds);
+  sim_seek_set_level (seek, level);
+  sim_seek_set_tolerance (seek, tolerance);
+  sim_seek_set_threads (seek, (guint) jobs);
+  sim_seek_set_probe_func (seek, print_probe, seek, NULL);
+  if (!sim_seek_run (seek, &answer, &error))
     goto failed;
-  if (ok_lo)
-    {
-      g_autofree char *v = format_key_value (&s, lo);
-      printf ("%s = %s, the low end of the range, already meets %s (%u probes)\n", key, v,
-              target_spec, s.n_probes);
-      g_free (target.metric);
-      return 0;
-    }
-  if (!probe (&s, hi, &ok_hi, &error))
-    goto failed;
-  if (!ok_hi)
-    {
-      g_autofree char *a = format_key_value (&s, lo), *b = format_key_value (&s, hi);
-      g_set_error (&error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                   "no value of %s from %s to %s meets %s with confidence (widen --range, or "
-                   "add --seeds if the intervals are wide)", key, a, b, target_spec);
-      goto failed;
-    }
-  while (hi - lo > tolerance + 1e-12 * fabs (hi))
-    {
-      double mid = s.integral ? floor ((lo + hi) / 2) : (lo + hi) / 2;
-      gboolean ok;
-      if (!probe (&s, mid, &ok, &error))
-        goto failed;
-      if (ok)
-        hi = mid;
-      else
-        lo = mid;
-    }
   {
-    g_autofree char *v = format_key_value (&s, hi);
-    printf ("smallest %s meeting %s: %s (%u probes)\n", key, target_spec, v, s.n_probes);
+    g_autofree char *v = sim_seek_format_value (seek, answer);
+    if (sim_seek_get_n_probes (seek) == 1)
+      printf ("%s = %s, the low end of the range, already meets %s (1 probe)\n",
+              sim_seek_get_key (seek), v, target);
+    else
+      printf ("smallest %s meeting %s: %s (%u probes)\n", sim_seek_get_key (seek), target, v,
+              sim_seek_get_n_probes (seek));
   }
-  g_free (target.metric);
   return 0;
 
 failed:
-  g_free (target.metric);
   gpusim_print_error (error);
   return 1;
 }

@@ -15,6 +15,7 @@ malformed trace) is raised as :class:`gpusim.Error`, whose message names the
 file, the line and the key, as the command line prints it.
 """
 
+import builtins
 import json
 
 import gi
@@ -54,6 +55,7 @@ __all__ = [
     "run",
     "compare",
     "sweep",
+    "seek",
     "fgd",
     "trace_info",
     "ClusterEnv",
@@ -596,6 +598,41 @@ def sweep(path, threads=0, db=None, csv=None, set=None, shard=None):
     if shard is None:
         _call(results.check)
     return json.loads(sw.to_json(results))
+
+
+def seek(path, vary, target, range=None, seeds=5, first_seed=None, level=0.95, tolerance=0,
+         threads=0, set=None):
+    """The smallest value of the key *vary* that meets *target* ("METRIC <=
+    VALUE", or <, >=, >; VALUE a number or a duration such as "1h"), by
+    bisection over *range* ``(low, high)`` (default: the key's values in
+    the file's ``[sweep]`` section), as ``gpusim seek`` does.  Each probe runs
+    *seeds* seeds and meets the target only if the far end of its confidence
+    interval at *level* does.
+
+    Returns a dict: ``answer``, ``key``, ``metric``, ``unit`` and ``probes``,
+    one dict per probe in the order made (``value``, ``n``, ``mean``,
+    ``low``, ``high``, ``meets``).  Raises :class:`Error` for a bad target,
+    a range where no value meets it, or a failed run.
+    """
+    sk = _call(Sim.Seek.new, str(path), _overrides(set), str(vary), str(target))
+    if range is not None:
+        low, high = range
+        if not float(low) < float(high):
+            raise Error("range: expected (low, high) with low < high, got %r" % (range,),
+                        Sim.Error.INVALID)
+        sk.set_range(float(low), float(high))
+    sk.set_seeds(sk.get_first_seed() if first_seed is None else int(first_seed), int(seeds))
+    sk.set_level(float(level))
+    sk.set_tolerance(float(tolerance))
+    sk.set_threads(int(threads))
+    _ok, answer = _call(sk.run)
+    probes = []
+    for i in builtins.range(sk.get_n_probes()):
+        p = sk.get_probe(i)
+        probes.append({"value": p.value, "n": p.n, "mean": p.mean, "low": p.low,
+                       "high": p.high, "meets": bool(p.meets)})
+    return {"answer": answer, "key": sk.get_key(), "metric": sk.get_metric(),
+            "unit": sk.get_unit(), "probes": probes}
 
 
 def _comparison_result(cmp):
