@@ -95,20 +95,29 @@ quote_identifier (const char *name)
   return g_string_free (out, FALSE);
 }
 
+/* The columns of `runs` in DB (the file PATH, for messages). */
 static gboolean
-read_columns (SimSweepDb *self, sqlite3 *db, GHashTable *columns, GError **error)
+read_columns (const char *path, sqlite3 *db, GHashTable *columns, GError **error)
 {
   sqlite3_stmt *st = NULL;
   int rc;
 
   g_hash_table_remove_all (columns);
   if (sqlite3_prepare_v2 (db, "PRAGMA table_info(runs)", -1, &st, NULL) != SQLITE_OK)
-    return db_error (self, db, "reading the columns", error);
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: reading the columns: %s", path,
+                   sqlite3_errmsg (db));
+      return FALSE;
+    }
   while ((rc = sqlite3_step (st)) == SQLITE_ROW)
     g_hash_table_add (columns, g_strdup ((const char *) sqlite3_column_text (st, 1)));
   sqlite3_finalize (st);
   if (rc != SQLITE_DONE)
-    return db_error (self, db, "reading the columns", error);
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: reading the columns: %s", path,
+                   sqlite3_errmsg (db));
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -178,7 +187,7 @@ sim_sweep_db_open (const char *path, SimSweep *sweep, GError **error)
                    "%s: not a sweep database of format " SIM_SWEEP_DB_FORMAT, path);
       return NULL;
     }
-  if (!read_columns (self, self->db, self->columns, error))
+  if (!read_columns (self->path, self->db, self->columns, error))
     return NULL;
   for (guint k = 0; k < sim_sweep_get_n_axes (sweep); k++)
     if (!ensure_column (self, sim_sweep_get_axis_key (sweep, k), "TEXT", error))
@@ -398,7 +407,7 @@ rollback:
     sqlite3_finalize (st);
   sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
   /* A column added in the rolled-back transaction is gone again. */
-  read_columns (self, self->db, self->columns, NULL);
+  read_columns (self->path, self->db, self->columns, NULL);
 out:
   g_mutex_unlock (&self->lock);
   return ok;
@@ -430,7 +439,7 @@ sim_sweep_db_add_report (SimSweepDb *self, guint run, SimReport *report, GError 
 gint
 sim_sweep_db_merge (SimSweepDb *self, const char *other_path, GError **error)
 {
-  g_autofree char *sql = NULL, *quoted = NULL;
+  g_autofree char *sql = NULL;
   g_autoptr(GHashTable) other_columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GString) cols = g_string_new (NULL);
   sqlite3 *other = NULL;
@@ -453,8 +462,7 @@ sim_sweep_db_merge (SimSweepDb *self, const char *other_path, GError **error)
       return -1;
     }
   {
-    SimSweepDb tmp = { .path = (char *) other_path };
-    gboolean ok = read_columns (&tmp, other, other_columns, error);
+    gboolean ok = read_columns (other_path, other, other_columns, error);
     sqlite3_close (other);
     if (!ok)
       return -1;
@@ -543,12 +551,11 @@ sim_sweep_db_merge (SimSweepDb *self, const char *other_path, GError **error)
 
 rollback:
   sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-  read_columns (self, self->db, self->columns, NULL);
+  read_columns (self->path, self->db, self->columns, NULL);
   n = -1;
 detach:
   sqlite3_exec (self->db, "DETACH DATABASE part", NULL, NULL, NULL);
 out:
   g_mutex_unlock (&self->lock);
-  (void) quoted;
   return n;
 }

@@ -190,7 +190,6 @@ parse_values (const char *raw, GError **error)
           return NULL;
         }
       integral = a == floor (a) && step == floor (step) && fabs (a) < 1e15 && fabs (b) < 1e15;
-      (void) parse_number;
       for (guint64 i = 0; i < n; i++)
         g_ptr_array_add (out, format_number (a + (double) i * step, integral, unit));
       return g_steal_pointer (&out);
@@ -251,7 +250,7 @@ static const char *const sweep_words[] = { "seeds", "first_seed", "metrics", "zi
 static gboolean
 parse_sweep (SimSweep *self, GKeyFile *kf, const SimKeyLines *lines, guint *n_seeds,
              gboolean *have_first, guint64 *first_seed, GPtrArray *metrics, GPtrArray *zips,
-             GPtrArray *zip_keys, GError **error)
+             GError **error)
 {
   g_auto(GStrv) keys = g_key_file_get_keys (kf, "sweep", NULL, NULL);
 
@@ -359,7 +358,6 @@ parse_sweep (SimSweep *self, GKeyFile *kf, const SimKeyLines *lines, guint *n_se
           g_ptr_array_add (self->values, values);
         }
     }
-  (void) zip_keys;
   return TRUE;
 }
 
@@ -551,8 +549,7 @@ sim_sweep_new (const char *path, const char * const *overrides, GError **error)
                    "\"workload.rate = 2/h, 4/h\")", path);
       return NULL;
     }
-  if (!parse_sweep (self, kf, lines, &n_seeds, &have_first, &first_seed, metrics, zips, NULL,
-                    error) ||
+  if (!parse_sweep (self, kf, lines, &n_seeds, &have_first, &first_seed, metrics, zips, error) ||
       !make_axes (self, zips, lines, error) ||
       !check_axis_values (self, overrides, error))
     return NULL;
