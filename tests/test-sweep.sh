@@ -3,6 +3,7 @@
 #
 # What it checks: that a sweep prints the same table, JSON and CSV with
 # --jobs 1 and --jobs 2, and the JSON has every point with its values;
+# that --list prints the points with their runs;
 # that a sweep killed with kill -9 while running, then run again on the same
 # database, takes the runs it had finished (at least as many as the CSV
 # lines written before the kill) and prints the same table as a sweep run
@@ -94,6 +95,10 @@ for p in pts:
     assert m["n"] == 3 and m["low"] <= m["mean"] <= m["high"]
 PY
 fi
+
+expect 0 sweep "$SWEEP" --list
+contains "$tmp/stdout" "6 points x 3 seeds (1 to 3) = 18 runs" "--list"
+contains "$tmp/stdout" "5  runs 15-17  pool h100.count=4 workload.rate=2/h" "--list"
 
 # ---- kill -9, then resume --------------------------------------------------------
 

@@ -3,6 +3,7 @@
  *   gpusim sweep FILE [-j N] [--db FILE] [--csv FILE] [--format table|json|csv]
  *                [--shard K/N | --shard N] [--set SECTION.KEY=VALUE]... [--quiet]
  *   gpusim sweep FILE --db OUT.db --merge PART.db [--merge PART.db]...
+ *   gpusim sweep FILE --list
  *   mpirun -n N gpusim sweep FILE ...          (built with --with-mpi)
  *   gpusim seek FILE --vary KEY --target "METRIC <= VALUE" [--range LO..HI]
  *               [--seeds N] [--level L] [--tolerance T] [-j N] [--set ...]
@@ -137,7 +138,7 @@ gpusim_cmd_sweep (int argc, char **argv)
   g_auto(GStrv) merges = NULL;
   g_autofree char *db = NULL, *csv = NULL, *format = NULL, *shard = NULL;
   gint jobs = 0;
-  gboolean quiet = FALSE;
+  gboolean quiet = FALSE, list = FALSE;
   GOptionEntry entries[] = {
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
       "Runs at once (default: one per processor); the output does not depend on it",
@@ -158,6 +159,9 @@ gpusim_cmd_sweep (int argc, char **argv)
       "PART.db" },
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key in every run", "SECTION.KEY=VALUE" },
+    { "list", 'l', 0, G_OPTION_ARG_NONE, &list,
+      "Print the points and the number of runs, and run nothing (to size a Slurm array)",
+      NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on the terminal", NULL },
     { NULL }
   };
@@ -217,6 +221,19 @@ gpusim_cmd_sweep (int argc, char **argv)
   sweep = sim_sweep_new (argv[1], (const char * const *) sets, &error);
   if (sweep == NULL)
     goto failed;
+
+  if (list)
+    {
+      SimPlan *plan = sim_sweep_get_plan (sweep);
+      guint n_seeds = sim_plan_get_n_seeds (plan);
+      printf ("%u points x %u seeds (%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ") = %u runs\n",
+              sim_sweep_get_n_points (sweep), n_seeds, sim_plan_get_seed (plan, 0),
+              sim_plan_get_seed (plan, n_seeds - 1), sim_plan_get_n_runs (plan));
+      for (guint p = 0; p < sim_sweep_get_n_points (sweep); p++)
+        printf ("%u  runs %u-%u  %s\n", p, p * n_seeds, p * n_seeds + n_seeds - 1,
+                sim_plan_get_entry_label (plan, p));
+      return fflush (stdout) == 0 ? 0 : 1;
+    }
 
   if (mpi)
     {
