@@ -16,6 +16,7 @@
  *  - the database: a run of half the runs, then of all, takes the first
  *    half from the database (they are not run again: the executor's
  *    progress counts the others only) and the summary is the same bytes;
+ *    after an edit of the scenario, no row is taken;
  *    every metric of the report is a column; shards in two databases
  *    merged into a third give the same summary; a part whose values differ
  *    is refused;
@@ -336,6 +337,7 @@ START_TEST (test_database)
   all = run_sweep (sweep, 2, NULL, 0, db);
   ck_assert_uint_eq (progress_total, 0);      /* nothing left to run */
 
+
   /* Every metric of the report is kept, not only the summary's. */
   fresh = sim_plan_results_new (sim_sweep_get_plan (sweep));
   store = sim_sweep_db_open (db, sweep, &error);
@@ -369,6 +371,20 @@ START_TEST (test_database)
   ck_assert_int_eq (sim_sweep_db_merge (store, bad, &error), -1);
   ck_assert_int_eq (error->code, SIM_ERROR_INVALID);
   ck_assert_msg (strstr (error->message, "seed 3") != NULL, "%s", error->message);
+  /* The scenario edited (another horizon): no row is reused. */
+  {
+    g_autofree char *text = NULL;
+    g_autoptr(GString) edited = NULL;
+    g_autoptr(SimSweep) other = NULL;
+    g_autoptr(SimPlanResults) rerun = NULL;
+    ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+    edited = g_string_new (text);
+    g_string_replace (edited, "horizon = 2d", "horizon = 3d", 1);
+    ck_assert (g_file_set_contents (path, edited->str, -1, NULL));
+    other = load (path);
+    rerun = run_sweep (other, 2, NULL, 0, db);
+    ck_assert_uint_eq (progress_total, 8);    /* every run again */
+  }
 }
 END_TEST
 
