@@ -141,8 +141,8 @@ gpusim_cmd_sweep (int argc, char **argv)
   gboolean quiet = FALSE, list = FALSE;
   GOptionEntry entries[] = {
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
-      "Runs at once (default: one per processor); the output does not depend on it",
-      "THREADS" },
+      "Runs at once (default: one per processor); the output does not depend on it.  "
+      "Under mpirun each rank runs one at a time", "THREADS" },
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db,
       "SQLite database: each run is added as it finishes; runs already there are not run "
       "again", "FILE" },
