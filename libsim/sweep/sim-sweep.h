@@ -4,14 +4,22 @@
  * the values to try:
  *
  *   [sweep]
- *   pool h100.count = 8, 12, 16          # a list
- *   workload.rate = 2..6 step 2          # a range (numbers): 2, 4, 6
+ *   pool h100.count = 8, 12, 16
+ *   workload.rate = 2/h..6/h step 2/h
+ *   class small.share = 0.5, 0.6, 0.7
+ *   zip = workload.rate, class small.share
  *   policy.placement = first-fit, best-fit
- *   zip = workload.rate, class small.share   # these keys vary together
- *   seeds = 5                            # per point (default 1)
- *   first_seed = 1                       # default: the scenario's seed
- *   metrics = wait_p95, gpu_utilization  # the summary's (default: compare's)
- *   level = 0.95                         # of the confidence intervals
+ *   seeds = 5
+ *   first_seed = 1
+ *   metrics = wait_p95, gpu_utilization
+ *   level = 0.95
+ *
+ * Values are a list separated by commas, or a range START..STOP [step
+ * STEP] of numbers, each end with the same unit if any (2/h, 4/h, 6/h
+ * here).  `zip` names keys that vary together; `seeds` is per point
+ * (default 1) from `first_seed` (default: the scenario's seed); `metrics`
+ * are the summary's (default: compare's); `level` that of the intervals.
+ * Comments go on lines of their own, as everywhere in a key file.
  *
  * Keys are "SECTION.KEY" as `gpusim run --set` takes them ("pool h100.count"
  * for [pool h100]).  The points are the grid of the axes, in file order,
