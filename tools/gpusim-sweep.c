@@ -182,7 +182,7 @@ gpusim_cmd_sweep (int argc, char **argv)
     "FILE is a scenario with a [sweep] section listing values per key, e.g.\n"
     "  [sweep]\n"
     "  pool h100.count = 8, 12, 16\n"
-    "  workload.rate = 2..6 step 2\n"
+    "  workload.rate = 2/h..6/h step 2/h\n"
     "  seeds = 5\n"
     "Every point of the grid runs on every seed; the summary gives each metric's\n"
     "mean and confidence interval per point.  Under mpirun (built --with-mpi),\n"
