@@ -29,6 +29,15 @@ fi
 GPUSIM_MODEL_PATH=
 export GPUSIM_MODEL_PATH
 
+# In a sanitizer build, no leak detection: Open MPI's components are
+# dlopen()ed and unloaded at MPI_Finalize with their state still allocated,
+# and LeakSanitizer can no longer name their library to suppress it.
+# AddressSanitizer's other checks stay on.
+if [ "${SIM_SANITIZERS:-no}" = yes ]; then
+    ASAN_OPTIONS=detect_leaks=0
+    export ASAN_OPTIONS
+fi
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusim-mpi.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
