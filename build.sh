@@ -17,7 +17,8 @@ cd "$top"
 packages="build-essential autoconf automake libtool pkg-config
   libglib2.0-dev libigraph-dev libgsl-dev check libgraphviz-dev libjson-glib-dev libcsv-dev
   gobject-introspection libgirepository1.0-dev python3-gi python3-numpy
-  libjs-chart.js chromium fonts-dejavu-core"
+  libjs-chart.js chromium fonts-dejavu-core
+  libsqlite3-dev libopenmpi-dev openmpi-bin"
 
 missing=""
 for p in $packages; do
@@ -37,7 +38,8 @@ if [ ! -x configure ] || [ configure.ac -nt configure ]; then
   NOCONFIGURE=1 ./autogen.sh >/dev/null
 fi
 if [ ! -f Makefile ] || [ configure -nt config.status ] || [ $# -gt 0 ]; then
-  ./configure --enable-werror "$@" >/dev/null
+  # MPI for `mpirun gpusim sweep` (and the suite's two-rank sweep).
+  ./configure --enable-werror --with-mpi "$@" >/dev/null
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 make -j"$jobs" >/dev/null

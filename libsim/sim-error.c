@@ -41,9 +41,17 @@ sim_init (void)
   if (g_once_init_enter (&initialised))
     {
       gsl_set_error_handler (gsl_quiet_handler);
+#if !IGRAPH_THREAD_SAFE
+      /* One process-wide handler: set once, not raced by every new
+       * simulation of every thread. */
+      igraph_set_error_handler (igraph_quiet_handler);
+      igraph_set_warning_handler (igraph_quiet_warning);
+#endif
       g_once_init_leave (&initialised, 1);
     }
-  /* igraph may keep its handlers per thread, so they are set on every call. */
+#if IGRAPH_THREAD_SAFE
+  /* A thread-safe igraph keeps its handlers per thread: set them in each. */
   igraph_set_error_handler (igraph_quiet_handler);
   igraph_set_warning_handler (igraph_quiet_warning);
+#endif
 }

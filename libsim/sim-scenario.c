@@ -54,6 +54,8 @@ static const GroupSchema schema[] = {
   { "cost", FALSE, { NULL }, TRUE },
   /* Its keys are other sections' keys, "section.key = value". */
   { "variant", TRUE, { NULL }, TRUE },
+  /* The axes of a sweep (sweep/sim-sweep.h), read by the sweep, not here. */
+  { "sweep", FALSE, { NULL }, TRUE },
   /* Power (power/sim-power.h). */
   { "power", FALSE, { "enable", "clock_exponent", "memory_power", "clock_limit", "gpu_cap", "gpu_cap_share",
                       "sleep_after", "wake_time", "psu_efficiency", "sleep_power",
@@ -2562,12 +2564,12 @@ apply_overrides (Ctx *ctx, const char * const *overrides, GError **error)
           origin = g_strndup (o + 1, strlen (o) - 2);
           if (strcmp (origin, "--set") == 0)
             origin[0] = '\0';
-          else if (!g_str_has_prefix (origin, "variant ") ||
+          else if ((!g_str_has_prefix (origin, "variant ") && strcmp (origin, "sweep") != 0) ||
                    sim__key_lines_find (ctx->lines, origin, NULL) == 0)
             {
               g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
                            "%s: %s: no such section in the scenario (expected \"[variant NAME]\" "
-                           "naming one of its variants, or \"[--set]\")", ctx->name, o);
+                           "naming one of its variants, \"[sweep]\" or \"[--set]\")", ctx->name, o);
               return FALSE;
             }
           continue;

@@ -41,5 +41,8 @@
 #include "study/sim-plan.h"
 #include "study/sim-executor.h"
 #include "study/sim-compare.h"
+#include "sweep/sim-sweep.h"
+#include "sweep/sim-sweep-db.h"
+#include "sweep/sim-seek.h"
 #include "rl/sim-rl-env.h"
 #undef SIM_INSIDE

@@ -15,7 +15,8 @@
  * a route's latency by what its hops count, worked out by hand; the
  * [fabric] key parser; errors, bad latency and length values among them;
  * the diameter from the structure against a search from every GPU, on a
- * few hundred small configurations.
+ * few hundred small configurations; topologies built and measured (igraph's
+ * bisection) in four threads at once equal to one built alone.
  *
  * What is not asserted: the vertex numbering beyond GPU i = vertex i, the
  * order of links, which spine a given hash picks, or that a fabric is
@@ -1053,6 +1054,60 @@ START_TEST (test_node_diagram)
 }
 END_TEST
 
+/* igraph (Debian's, not built thread-safe) computes the bisection: builds
+ * and metrics in four threads at once give what one thread gives. */
+typedef struct {
+  SimTopologyMetrics m;
+  gboolean           ok;
+} MetricsJob;
+
+static const char *const threads_cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700",
+                                           "radix=24", "oversubscription=2:1", NULL };
+
+static gpointer
+metrics_in_thread (gpointer data)
+{
+  MetricsJob *job = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCluster) c = NULL;
+  g_auto(SimFabricConfig) config = { 0 };
+  g_autoptr(SimTopology) t = NULL;
+
+  /* No ck_assert outside the test's own thread. */
+  c = sim_cluster_new ();
+  job->ok = sim_cluster_add_pool (c, "p", sim_catalogue_lookup_node (catalogue, "DGX-H100"),
+                                  NULL, 0, 32, &error);
+  for (guint i = 0; job->ok && threads_cfg[i] != NULL; i++)
+    {
+      g_auto(GStrv) kv = g_strsplit (threads_cfg[i], "=", 2);
+      job->ok = sim_fabric_config_set (&config, kv[0], kv[1], &error);
+    }
+  job->ok = job->ok && (t = sim_topology_new (c, catalogue, &config, &error)) != NULL &&
+            sim_topology_get_metrics (t, &job->m, &error);
+  return NULL;
+}
+
+START_TEST (test_metrics_in_threads)
+{
+  SimTopologyMetrics alone;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 32, threads_cfg, &alone);
+  MetricsJob jobs[4] = { 0 };
+  GThread *threads[4];
+
+  for (guint i = 0; i < 4; i++)
+    threads[i] = g_thread_new ("metrics", metrics_in_thread, &jobs[i]);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_thread_join (threads[i]);
+      ck_assert (jobs[i].ok);
+      ck_assert (jobs[i].m.bisection_bandwidth == alone.bisection_bandwidth);
+      ck_assert_uint_eq (jobs[i].m.diameter, alone.diameter);
+      ck_assert_uint_eq (jobs[i].m.components, alone.components);
+    }
+  ck_assert (alone.bisection_bandwidth > 0);
+}
+END_TEST
+
 static Suite *
 fabric_suite (void)
 {
@@ -1077,6 +1132,7 @@ fabric_suite (void)
   tcase_add_test (tc, test_diagram);
   tcase_add_test (tc, test_diagram_rails);
   tcase_add_test (tc, test_node_diagram);
+  tcase_add_test (tc, test_metrics_in_threads);
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (bad, setup, teardown);

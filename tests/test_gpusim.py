@@ -20,7 +20,13 @@ bundled bursting scenario's bill (burst_cost) is its billed node-hours at the
 catalogue's price, and bursting shortens its wait; the failure model's
 figures (interruptions by cause, ETTR, lost GPU-hours) reach report[...] from
 the bundled 2,048-GPU scenario, agree with the CLI, and move with [failures]
-keys set from Python (more spares, a longer detection).
+keys set from Python (more spares, a longer detection); sweep() returns the summary `gpusim sweep
+--format json` prints, the same for one thread and two, whose means equal
+those of single runs of the point's overrides, keeps every run with every
+metric and the scenario hash in its SQLite database (read here with Python's
+sqlite3), takes them from it when run again, and runs one shard of two; compare(db=...) keeps its runs there too; seek() finds what `gpusim seek` finds, its
+answer a probe that meets the target;
+a bad sweep key raises gpusim.Error naming file, line and key.
 
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
@@ -1753,6 +1759,95 @@ class ElasticTests(unittest.TestCase):
             gpusim.run(self.BURST, set={"elastic.startup": "5"})
         self.assertIn("elastic.startup", caught.exception.message)
         self.assertIn("duration", caught.exception.message)
+
+
+class SweepTests(unittest.TestCase):
+    SWEEP = os.path.join(TOP_SRCDIR, "tests", "data", "sweep-small.ini")
+
+    def test_summary_matches_cli_and_single_runs(self):
+        one = gpusim.sweep(self.SWEEP, threads=1)
+        two = gpusim.sweep(self.SWEEP, threads=2)
+        self.assertEqual(one, two)
+        self.assertEqual(one, json.loads(cli("sweep", self.SWEEP, "--format", "json")))
+        self.assertEqual(one["axes"], ["pool h100.count", "workload.rate"])
+        self.assertEqual(len(one["points"]), 6)
+        point = one["points"][3]
+        self.assertEqual(point["values"], {"pool h100.count": "3", "workload.rate": "2/h"})
+        waits = [gpusim.run(self.SWEEP, set={"pool h100.count": 3, "workload.rate": "2/h",
+                                             "scenario.seed": seed})["wait_mean"]
+                 for seed in (1, 2, 3)]
+        stats = point["metrics"]["wait_mean"]
+        self.assertEqual(stats["n"], 3)
+        self.assertAlmostEqual(stats["mean"], sum(waits) / 3, places=9)
+        self.assertLessEqual(stats["low"], stats["mean"])
+        self.assertLessEqual(stats["mean"], stats["high"])
+
+    def test_database_keeps_every_metric_and_resumes(self):
+        import sqlite3
+        with tempfile.TemporaryDirectory() as tmp:
+            db = os.path.join(tmp, "sweep.db")
+            half = gpusim.sweep(self.SWEEP, db=db, shard=(0, 2))
+            self.assertEqual(sum(p["runs_done"] for p in half["points"]), 9)
+            conn = sqlite3.connect(db)
+            rows = conn.execute("SELECT label, seed, scenario_hash, jobs_completed, wait_mean "
+                                "FROM runs ORDER BY point, seed").fetchall()
+            conn.close()
+            self.assertEqual(len(rows), 9)
+            for label, seed, digest, completed, wait in rows:
+                self.assertEqual(len(digest), 64)
+                self.assertGreater(completed, 0)
+            whole = gpusim.sweep(self.SWEEP, db=db)
+            self.assertEqual(whole, gpusim.sweep(self.SWEEP))
+            conn = sqlite3.connect(db)
+            self.assertEqual(conn.execute("SELECT count(*) FROM runs").fetchone()[0], 18)
+            conn.close()
+
+    def test_compare_keeps_its_runs(self):
+        import sqlite3
+        with tempfile.TemporaryDirectory() as tmp:
+            db = os.path.join(tmp, "compare.db")
+            first = gpusim.compare(self.SWEEP, policies=["first-fit", "best-fit"], seeds=2, db=db)
+            again = gpusim.compare(self.SWEEP, policies=["first-fit", "best-fit"], seeds=2, db=db)
+            self.assertEqual(first, again)
+            conn = sqlite3.connect(db)
+            labels = conn.execute("SELECT DISTINCT label FROM runs ORDER BY label").fetchall()
+            count = conn.execute("SELECT count(*) FROM runs").fetchone()[0]
+            conn.close()
+            self.assertEqual([l for (l,) in labels], ["fifo/best-fit", "fifo/first-fit"])
+            self.assertEqual(count, 4)
+
+    def test_seek_matches_cli_and_its_probes(self):
+        found = gpusim.seek(self.SWEEP, "pool.h100.count", "wait_p95 <= 2h", range=(1, 8),
+                            seeds=3)
+        out = cli("seek", self.SWEEP, "--vary", "pool.h100.count", "--target",
+                  "wait_p95 <= 2h", "--range", "1..8", "--seeds", "3")
+        self.assertIn("meeting wait_p95 <= 2h: %d (%d probes)"
+                      % (found["answer"], len(found["probes"])), out)
+        self.assertEqual(found["key"], "pool h100.count")
+        self.assertEqual(found["unit"], "s")
+        probes = found["probes"]
+        self.assertEqual([p["value"] for p in probes[:2]], [1, 8])
+        # The answer meets the target; the value below it, if probed, does not.
+        by_value = {p["value"]: p for p in probes}
+        self.assertTrue(by_value[found["answer"]]["meets"])
+        self.assertLessEqual(by_value[found["answer"]]["high"], 7200)
+        if found["answer"] - 1 in by_value:
+            self.assertFalse(by_value[found["answer"] - 1]["meets"])
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.seek(self.SWEEP, "pool.h100.count", "wait_p95 = 2h")
+        self.assertIn('target "wait_p95 = 2h"', caught.exception.message)
+
+    def test_bad_key_names_file_line_and_key(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.ini")
+            with open(self.SWEEP) as f:
+                text = f.read().replace("seeds = 3", "seeds = 0")
+            with open(path, "w") as f:
+                f.write(text)
+            line = text.splitlines().index("seeds = 0") + 1
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.sweep(path)
+            self.assertIn("bad.ini:%d: [sweep] seeds" % line, caught.exception.message)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ int gpusim_cmd_topo     (int argc, char **argv);
 int gpusim_cmd_report   (int argc, char **argv);
 int gpusim_cmd_scaling  (int argc, char **argv);
 int gpusim_cmd_trace    (int argc, char **argv);
+int gpusim_cmd_sweep    (int argc, char **argv);
+int gpusim_cmd_seek     (int argc, char **argv);
 
 /* Prints "gpusim: MESSAGE" on stderr. */
 void gpusim_print_error (const GError *error);

@@ -88,7 +88,7 @@ gpusim_cmd_compare (int argc, char **argv)
   g_auto(GStrv) metrics = NULL;
   g_auto(GStrv) sets = NULL;
   g_autofree char *first_seed = NULL;
-  g_autofree char *csv = NULL;
+  g_autofree char *csv = NULL, *db = NULL;
   g_autofree char *plan_out = NULL, *plan_in = NULL, *results_out = NULL, *runs_spec = NULL;
   gboolean from_results = FALSE;
   gint n_seeds = G_MININT, jobs = 0;  /* G_MININT: --seeds not given */
@@ -117,6 +117,9 @@ gpusim_cmd_compare (int argc, char **argv)
       "Also write every number to FILE, in long format", "FILE" },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
       "Runs at once (default: one per processor)", "THREADS" },
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db,
+      "Keep every run in a sweep database (SQLite), as it finishes; runs already there are "
+      "not run again", "FILE" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on the terminal", NULL },
     { "force", 0, 0, G_OPTION_ARG_NONE, &force,
       "Run even past the size limits (100 million jobs, 2 GB of output)", NULL },
@@ -269,6 +272,10 @@ gpusim_cmd_compare (int argc, char **argv)
 
 plan_ready:
   sim_comparison_set_threads (cmp, (guint) jobs);
+  if (db != NULL && (results_out != NULL || plan_out != NULL))
+    return gpusim_usage_error (context, "%s", "--db runs the comparison: it takes no "
+                               "--plan-out or --results-out");
+  sim_comparison_set_db (cmp, db);
   if (plan_out != NULL)
     {
       if (!sim_plan_check (sim_comparison_get_plan (cmp), &error) ||

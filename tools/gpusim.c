@@ -3,6 +3,8 @@
  *   gpusim run SCENARIO [-o DIR] [--set SECTION.KEY=VALUE]... [--json] [--quiet]
  *   gpusim validate SCENARIO [--set ...]
  *   gpusim compare SCENARIO --policy A --policy B... [--seeds N] [--json] [--csv FILE]
+ *   gpusim sweep FILE [-j N] [--db FILE] [--csv FILE] [--format table|json|csv] [--shard K/N]
+ *   gpusim seek FILE --vary KEY --target "METRIC <= VALUE" [--range LO..HI] [--seeds N]
  *   gpusim fgd [--nodes FILE] [--pods FILE] [--policy NAME]... [--seeds 10] [--csv FILE]
  *   gpusim models [show NAME]
  *   gpusim run SCENARIO [-o DIR] [--report FILE.html] [--timeline FILE.json]
@@ -396,6 +398,9 @@ static const struct {
   { "run", gpusim_cmd_run, "run a scenario and print its summary" },
   { "validate", gpusim_cmd_validate, "check scenarios without running them" },
   { "compare", gpusim_cmd_compare, "compare policies over several seeds, with confidence intervals" },
+  { "sweep", gpusim_cmd_sweep,
+    "run every point of a sweep file on every seed (threads, MPI or Slurm arrays), resumable" },
+  { "seek", gpusim_cmd_seek, "the smallest value of a key that meets a target, by bisection" },
   { "fgd", gpusim_cmd_fgd, "the FGD fragmentation experiment on openb node and pod lists" },
   { "models", gpusim_cmd_models, "list the hardware catalogue, or show one model" },
   { "topo", gpusim_cmd_topo, "print the figures of a scenario's network, draw it or a node" },

@@ -2321,7 +2321,21 @@ sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *metrics, GE
   sim_init ();
   sim_topology_get_counts (topology, metrics);
   metrics->diameter = diameter (topology);
+  /* igraph built without IGRAPH_THREAD_SAFE (Debian's) keeps its error
+   * machinery (the IGRAPH_FINALLY stack) in globals: simulations built in
+   * several threads take turns here.  It runs once per topology. */
+#if IGRAPH_THREAD_SAFE
   return graph_metrics (topology, metrics, error);
+#else
+  {
+    static GMutex igraph_lock;
+    gboolean ok;
+    g_mutex_lock (&igraph_lock);
+    ok = graph_metrics (topology, metrics, error);
+    g_mutex_unlock (&igraph_lock);
+    return ok;
+  }
+#endif
 }
 
 void

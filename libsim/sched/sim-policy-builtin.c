@@ -18,9 +18,13 @@ typedef struct {
 
 static GPtrArray *queue_orders; /* Entry* of SimQueueOrderInfo, never freed: a process-wide table */
 static GPtrArray *placements;   /* Entry* of SimPlacementInfo */
+/* Simulations in several threads read the tables while a program may still
+ * register a policy of its own: readers share the lock, registration takes
+ * it alone.  Entries are never freed, so a pointer found stays valid. */
+static GRWLock registry_lock;
 
 static Entry *
-find_entry (GPtrArray *table, const char *name)
+find_entry_locked (GPtrArray *table, const char *name)
 {
   for (guint i = 0; table != NULL && i < table->len; i++)
     {
@@ -29,6 +33,17 @@ find_entry (GPtrArray *table, const char *name)
         return e;
     }
   return NULL;
+}
+
+static Entry *
+find_entry (GPtrArray *table, const char *name)
+{
+  Entry *e;
+
+  g_rw_lock_reader_lock (&registry_lock);
+  e = find_entry_locked (table, name);
+  g_rw_lock_reader_unlock (&registry_lock);
+  return e;
 }
 
 static void
@@ -50,9 +65,16 @@ sim_policy_register_queue_order (const SimQueueOrderInfo *info)
   SimQueueOrderInfo *copy;
 
   g_return_if_fail (info != NULL && info->name != NULL);
-  g_return_if_fail (find_entry (queue_orders, info->name) == NULL);
+  g_rw_lock_writer_lock (&registry_lock);
+  if (find_entry_locked (queue_orders, info->name) != NULL)
+    {
+      g_rw_lock_writer_unlock (&registry_lock);
+      g_critical ("sim_policy_register_queue_order: \"%s\" is registered already", info->name);
+      return;
+    }
   copy = g_memdup2 (info, sizeof *info);
   add_entry (&queue_orders, copy->name, copy->description, copy);
+  g_rw_lock_writer_unlock (&registry_lock);
 }
 
 void
@@ -61,9 +83,16 @@ sim_policy_register_placement (const SimPlacementInfo *info)
   SimPlacementInfo *copy;
 
   g_return_if_fail (info != NULL && info->name != NULL && info->place != NULL);
-  g_return_if_fail (find_entry (placements, info->name) == NULL);
+  g_rw_lock_writer_lock (&registry_lock);
+  if (find_entry_locked (placements, info->name) != NULL)
+    {
+      g_rw_lock_writer_unlock (&registry_lock);
+      g_critical ("sim_policy_register_placement: \"%s\" is registered already", info->name);
+      return;
+    }
   copy = g_memdup2 (info, sizeof *info);
   add_entry (&placements, copy->name, copy->description, copy);
+  g_rw_lock_writer_unlock (&registry_lock);
 }
 
 static int
@@ -78,8 +107,10 @@ list_names (GPtrArray *table)
 {
   GPtrArray *names = g_ptr_array_new ();
 
+  g_rw_lock_reader_lock (&registry_lock);
   for (guint i = 0; table != NULL && i < table->len; i++)
     g_ptr_array_add (names, (gpointer) ((Entry *) table->pdata[i])->name);
+  g_rw_lock_reader_unlock (&registry_lock);
   g_ptr_array_sort (names, compare_names);
   return names;
 }

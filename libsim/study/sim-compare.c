@@ -12,6 +12,7 @@
 #include "study/sim-executor.h"
 #include "study/sim-plan.h"
 #include "study/sim-stats.h"
+#include "sweep/sim-sweep.h"
 #include "sim-error.h"
 #include "sim-util.h"
 
@@ -25,6 +26,7 @@ struct _SimComparison {
   SimPlan        *plan;
   guint           n_threads;
   double          level;
+  char           *db_path;   /* a sweep database, or NULL */
 
   SimCompareProgressFunc progress;
   gpointer               progress_data;
@@ -46,6 +48,7 @@ sim_comparison_finalize (GObject *object)
     self->progress_destroy (self->progress_data);
   g_clear_object (&self->plan);
   g_clear_object (&self->results);
+  g_free (self->db_path);
   G_OBJECT_CLASS (sim_comparison_parent_class)->finalize (object);
 }
 
@@ -147,6 +150,15 @@ sim_comparison_set_threads (SimComparison *self, guint n_threads)
 }
 
 void
+sim_comparison_set_db (SimComparison *self, const char *db_path)
+{
+  g_return_if_fail (SIM_IS_COMPARISON (self));
+  g_return_if_fail (!self->ran);
+  g_free (self->db_path);
+  self->db_path = g_strdup (db_path);
+}
+
+void
 sim_comparison_set_level (SimComparison *self, double level)
 {
   g_return_if_fail (SIM_IS_COMPARISON (self));
@@ -181,6 +193,7 @@ sim_comparison_run (SimComparison *self, GError **error)
 {
   g_autoptr(SimPlanResults) results = NULL;
   g_autoptr(SimExecutor) executor = NULL;
+  g_autoptr(SimSweep) sweep = NULL;
 
   g_return_val_if_fail (SIM_IS_COMPARISON (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -188,13 +201,16 @@ sim_comparison_run (SimComparison *self, GError **error)
 
   if (!sim_plan_check (self->plan, error))
     return FALSE;
+  /* The one-axis case of a sweep: the entries are the points. */
+  sweep = sim_sweep_new_for_plan (self->plan, error);
+  if (sweep == NULL)
+    return FALSE;
   self->ran = TRUE;
-  results = sim_plan_results_new (self->plan);
   executor = sim_thread_executor_new (self->n_threads);
   if (self->progress != NULL)
     sim_executor_set_progress_func (executor, forward_progress, self, NULL);
-  if (!sim_executor_execute (executor, results, NULL, 0, error) ||
-      !sim_plan_results_check (results, error))
+  results = sim_sweep_run (sweep, executor, NULL, 0, self->db_path, NULL, error);
+  if (results == NULL || !sim_plan_results_check (results, error))
     return FALSE;
   self->results = g_steal_pointer (&results);
   return TRUE;

@@ -6,8 +6,10 @@
  * paired difference from the first (the baseline).
  *
  * It is built from the three parts of sim-plan.h: it fills a #SimPlan
- * (sim_comparison_add_policy() and the rest are the plan's), runs it with
- * a #SimThreadExecutor (sim_comparison_run()), or takes results computed
+ * (sim_comparison_add_policy() and the rest are the plan's), runs it as
+ * the one-axis case of a sweep (sim_sweep_new_for_plan(), sim_sweep_run():
+ * the entries are the points) on a #SimThreadExecutor, optionally kept
+ * in and resumed from a sweep database (sim_comparison_set_db()), or takes results computed
  * elsewhere (sim_comparison_set_results()), and renders statistics
  * (sim-stats.h) from the results alone.  Every render is the same bytes for
  * any number of threads and for results read back from files, because
@@ -129,6 +131,18 @@ void sim_comparison_set_force (SimComparison *self, gboolean force);
  * @n_threads: runs at once; 0 for one per processor
  */
 void sim_comparison_set_threads (SimComparison *self, guint n_threads);
+
+/**
+ * sim_comparison_set_db:
+ * @self: a comparison that has not run
+ * @db_path: (nullable): a sweep database (sim-sweep-db.h), or %NULL
+ *
+ * Keeps every run's report in @db_path as it finishes, and takes runs
+ * found there (same policy or variant, seed and scenario hash) instead of
+ * running them again: a comparison is the one-axis sweep of its entries
+ * (sim_sweep_new_for_plan()).
+ */
+void sim_comparison_set_db (SimComparison *self, const char *db_path);
 
 /**
  * sim_comparison_set_level:

@@ -18,12 +18,16 @@
  *    sim_plan_results_check(), is thus the same whatever the timing;
  *  - progress is reported in the calling thread, once per run finished.
  *
- * #SimThreadExecutor runs on a pool of threads in this process.  An MPI
- * executor (runs dealt to ranks, results merged on rank 0) or a Slurm array
- * (one task per range of runs, each writing its results, gathered with
- * sim_plan_results_merge()) subclasses #SimExecutor the same way; `gpusim
- * compare --plan FILE --runs A-B --results-out FILE` is the piece a Slurm
- * array task runs.
+ * #SimThreadExecutor runs on a pool of threads in this process.  Sweeps
+ * (sweep/sim-sweep.h) use it too; their other ways of running keep the
+ * same contract without subclassing: `mpirun gpusim sweep` deals runs to
+ * MPI ranks and records each outcome on rank 0 with
+ * sim_plan_results_record_values() (tools/gpusim-mpi.c, so that the
+ * library does not link MPI), and a Slurm array task runs its shard
+ * (sim_sweep_dup_shard_runs()) on this executor into a database of its
+ * own, gathered with sim_sweep_db_merge().  `gpusim compare --plan FILE
+ * --runs A-B --results-out FILE` is the same piece for a comparison's
+ * plan.
  */
 #pragma once
 

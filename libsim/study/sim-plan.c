@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "study/sim-plan.h"
+#include "study/sim-plan-private.h"
 #include "report/sim-report.h"
 #include "sched/sim-plugin.h"
 #include "sched/sim-policy.h"
@@ -51,6 +52,9 @@ struct _SimPlan {
   GPtrArray  *metrics;   /* char* */
   gboolean    default_metrics;
   gboolean    sealed;    /* results exist: no more changes */
+  SimPlanReportFunc report_func;  /* called in the worker after each run done */
+  gpointer          report_data;
+  GDestroyNotify    report_destroy;
 };
 
 G_DEFINE_FINAL_TYPE (SimPlan, sim_plan, G_TYPE_OBJECT)
@@ -80,6 +84,8 @@ sim_plan_finalize (GObject *object)
   g_strfreev (self->overrides);
   g_ptr_array_unref (self->entries);
   g_ptr_array_unref (self->metrics);
+  if (self->report_destroy != NULL)
+    self->report_destroy (self->report_data);
   G_OBJECT_CLASS (sim_plan_parent_class)->finalize (object);
 }
 
@@ -196,18 +202,14 @@ sim_plan_add_policy (SimPlan *self, const char *spec, GError **error)
   return TRUE;
 }
 
-gboolean
-sim_plan_add_variant (SimPlan *self, const char *name, const char * const *overrides,
-                      GError **error)
+static gboolean
+add_variant (SimPlan *self, const char *name, const char * const *overrides, gboolean check,
+             GError **error)
 {
   g_autoptr(GPtrArray) all = g_ptr_array_new ();
   g_autoptr(SimScenario) scenario = NULL;
   g_autoptr(SimSimulation) sim = NULL;
   PlanEntry *entry;
-
-  g_return_val_if_fail (SIM_IS_PLAN (self), FALSE);
-  g_return_val_if_fail (name != NULL && overrides != NULL, FALSE);
-  g_return_val_if_fail (!self->sealed, FALSE);
 
   /* Built once here, so that a bad key or value is reported before any run. */
   for (guint i = 0; self->overrides != NULL && self->overrides[i] != NULL; i++)
@@ -215,11 +217,14 @@ sim_plan_add_variant (SimPlan *self, const char *name, const char * const *overr
   for (guint i = 0; overrides[i] != NULL; i++)
     g_ptr_array_add (all, (gpointer) overrides[i]);
   g_ptr_array_add (all, NULL);
-  scenario = sim_scenario_load (self->path, (const char * const *) all->pdata, error);
-  if (scenario == NULL || (sim = sim_simulation_new (scenario, error)) == NULL)
+  if (check)
     {
-      g_prefix_error (error, "variant \"%s\": ", name);
-      return FALSE;
+      scenario = sim_scenario_load (self->path, (const char * const *) all->pdata, error);
+      if (scenario == NULL || (sim = sim_simulation_new (scenario, error)) == NULL)
+        {
+          g_prefix_error (error, "variant \"%s\": ", name);
+          return FALSE;
+        }
     }
   entry = g_new0 (PlanEntry, 1);
   entry->kind = SIM_PLAN_ENTRY_VARIANT;
@@ -228,6 +233,37 @@ sim_plan_add_variant (SimPlan *self, const char *name, const char * const *overr
   entry->variant = g_strdupv ((char **) overrides);
   g_ptr_array_add (self->entries, entry);
   return TRUE;
+}
+
+gboolean
+sim_plan_add_variant (SimPlan *self, const char *name, const char * const *overrides,
+                      GError **error)
+{
+  g_return_val_if_fail (SIM_IS_PLAN (self), FALSE);
+  g_return_val_if_fail (name != NULL && overrides != NULL, FALSE);
+  g_return_val_if_fail (!self->sealed, FALSE);
+  return add_variant (self, name, overrides, TRUE, error);
+}
+
+void
+sim__plan_add_variant_unchecked (SimPlan *self, const char *name, const char * const *overrides)
+{
+  g_return_if_fail (SIM_IS_PLAN (self));
+  g_return_if_fail (name != NULL && overrides != NULL);
+  g_return_if_fail (!self->sealed);
+  add_variant (self, name, overrides, FALSE, NULL);
+}
+
+void
+sim_plan_set_report_func (SimPlan *self, SimPlanReportFunc func, gpointer user_data,
+                          GDestroyNotify destroy)
+{
+  g_return_if_fail (SIM_IS_PLAN (self));
+  if (self->report_destroy != NULL)
+    self->report_destroy (self->report_data);
+  self->report_func = func;
+  self->report_data = user_data;
+  self->report_destroy = destroy;
 }
 
 void
@@ -1095,6 +1131,35 @@ sim_plan_results_record_report (SimPlanResults *self, guint run, SimReport *repo
   return TRUE;
 }
 
+gboolean
+sim_plan_results_record_values (SimPlanResults *self, guint run, const double *values,
+                                guint n_values, const char * const *units, GError **error)
+{
+  char **copy;
+
+  g_return_val_if_fail (SIM_IS_PLAN_RESULTS (self), FALSE);
+  g_return_val_if_fail (run < self->n_runs, FALSE);
+  g_return_val_if_fail (values != NULL || n_values == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (n_values != self->n_metrics)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "run %u: %u values, but the plan has %u metrics", run, n_values,
+                   self->n_metrics);
+      return FALSE;
+    }
+  copy = g_new0 (char *, MAX (self->n_metrics, 1));
+  for (guint m = 0; units != NULL && m < self->n_metrics; m++)
+    copy[m] = g_strdup (units[m]);
+  clear_run (self, run);
+  memcpy (self->values + (gsize) run * self->n_metrics, values,
+          self->n_metrics * sizeof (double));
+  self->units[run] = copy;
+  self->state[run] = SIM_PLAN_RUN_DONE;
+  return TRUE;
+}
+
 void
 sim_plan_results_record_error (SimPlanResults *self, guint run, const GError *error)
 {
@@ -1119,8 +1184,10 @@ sim_plan_execute_run (SimPlan *plan, guint run, SimPlanResults *results)
   sim = sim_plan_build_run (plan, run, &error);
   if (sim == NULL || !sim_simulation_run (sim, &error))
     {
-      g_prefix_error (&error, "policy %s, seed %" G_GUINT64_FORMAT ": ",
-                      sim_plan_get_entry_label (plan, sim_plan_get_run_entry (plan, run)),
+      guint entry = sim_plan_get_run_entry (plan, run);
+      g_prefix_error (&error, "%s %s, seed %" G_GUINT64_FORMAT ": ",
+                      sim_plan_get_entry_kind (plan, entry) == SIM_PLAN_ENTRY_POLICY ?
+                      "policy" : "variant", sim_plan_get_entry_label (plan, entry),
                       sim_plan_get_run_seed (plan, run));
       sim_plan_results_record_error (results, run, error);
       return FALSE;
@@ -1130,6 +1197,8 @@ sim_plan_execute_run (SimPlan *plan, guint run, SimPlanResults *results)
       sim_plan_results_record_error (results, run, error);
       return FALSE;
     }
+  if (plan->report_func != NULL)
+    plan->report_func (plan, run, sim_simulation_get_report (sim), plan->report_data);
   return TRUE;
 }
 

@@ -157,6 +157,33 @@ void sim_plan_set_seeds (SimPlan *self, guint64 first, guint n_seeds);
 void sim_plan_set_force (SimPlan *self, gboolean force);
 
 /**
+ * SimPlanReportFunc:
+ * @plan: the plan
+ * @run: the run index that is done
+ * @report: (transfer none): its report, with every metric
+ * @user_data: as given
+ *
+ * Called by sim_plan_execute_run() in the thread that ran the run, once
+ * its outcome is recorded, for a consumer that wants more of the report
+ * than the plan's metrics (a sweep's database keeps every metric).  Runs on
+ * different threads call it at the same time: it must lock what it shares.
+ */
+typedef void (*SimPlanReportFunc) (SimPlan *plan, guint run, SimReport *report,
+                                   gpointer user_data);
+
+/**
+ * sim_plan_set_report_func:
+ * @self: a plan
+ * @func: (nullable) (scope notified): called after each run done
+ * @user_data: passed to @func
+ * @destroy: frees @user_data
+ *
+ * Sets the function called with each done run's report.
+ */
+void sim_plan_set_report_func (SimPlan *self, SimPlanReportFunc func, gpointer user_data,
+                               GDestroyNotify destroy);
+
+/**
  * sim_plan_check:
  * @self: a plan
  * @error: return location for a #GError
@@ -455,7 +482,8 @@ SimPlan *sim_plan_results_get_plan (SimPlanResults *self);
  * different threads on the same @results; each writes only its own slot.
  *
  * A failed build or run is recorded prefixed with "policy LABEL, seed
- * SEED: "; a metric the report does not have, as SIM_ERROR_NOT_FOUND with
+ * SEED: " ("variant LABEL, ..." for a variant, a sweep's point); a
+ * metric the report does not have, as SIM_ERROR_NOT_FOUND with
  * a suggestion and the known names.
  *
  * Time complexity: one simulation.
@@ -480,6 +508,28 @@ gboolean sim_plan_execute_run (SimPlan *plan, guint run, SimPlanResults *results
  * Returns: %TRUE on success.
  */
 gboolean sim_plan_results_record_report (SimPlanResults *self, guint run, SimReport *report,
+                                         GError **error);
+
+/**
+ * sim_plan_results_record_values:
+ * @self: results
+ * @run: a run index
+ * @values: (array length=n_values): one value per metric of the plan
+ * @n_values: their number
+ * @units: (nullable) (array length=n_values): their units, an element
+ *   %NULL for none
+ * @error: return location for a #GError
+ *
+ * Records run @run as done with these values: for results read back from
+ * a database, or received from another process.
+ *
+ * Errors: SIM_ERROR_INVALID if @n_values is not the plan's number of
+ * metrics (the run is then left as it was).
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_plan_results_record_values (SimPlanResults *self, guint run, const double *values,
+                                         guint n_values, const char * const *units,
                                          GError **error);
 
 /**

@@ -15,6 +15,7 @@ malformed trace) is raised as :class:`gpusim.Error`, whose message names the
 file, the line and the key, as the command line prints it.
 """
 
+import builtins
 import json
 
 import gi
@@ -53,6 +54,8 @@ __all__ = [
     "load",
     "run",
     "compare",
+    "sweep",
+    "seek",
     "fgd",
     "trace_info",
     "ClusterEnv",
@@ -528,7 +531,7 @@ def _interval_stats(interval, defined):
 
 
 def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metrics=None,
-            set=None, threads=0, level=0.95, force=False):
+            set=None, threads=0, level=0.95, force=False, db=None):
     """Runs a scenario once per policy (or variant) and seed, in parallel,
     as ``gpusim compare`` does.
 
@@ -539,6 +542,10 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     parallel on *threads*; a Python policy runs its seeds one after the
     other in this process (the same object for every seed), on the same
     scenario, overrides and seeds, so its figures pair with the others'.
+
+    *db* is a sweep database (SQLite) that keeps every run of the named
+    policies and variants as it finishes, and from which runs already there
+    are taken rather than run again, as ``gpusim compare --db`` does.
 
     Returns ``{metric: {policy: stats}}`` where stats is a dict with
     ``mean``, ``ci`` (low, high) at *level*, ``sd``, ``half_width``, ``n``,
@@ -570,12 +577,80 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     cmp.set_threads(threads)
     cmp.set_level(level)
     cmp.set_force(bool(force))
+    if db is not None:
+        cmp.set_db(str(db))
     if len(named) == len(policies):
         _call(cmp.run)
         return _comparison_result(cmp)
     if named:
         _call(cmp.run)
     return _mixed_result(cmp, path, policies, set, force, level)
+
+
+def sweep(path, threads=0, db=None, csv=None, set=None, shard=None):
+    """Runs every point of a sweep file (a scenario with a ``[sweep]``
+    section) on every seed, in parallel, as ``gpusim sweep`` does.
+
+    *threads* runs at once (0: one per processor; the result does not
+    depend on it); *db* a SQLite database that keeps each run as it
+    finishes and from which runs already there are taken rather than run
+    again; *csv* a file with one line per run; *shard* a pair ``(k, n)`` to
+    run only the runs ``r`` with ``r % n == k`` (one Slurm array task's).
+
+    Returns the summary, as ``gpusim sweep --format json`` prints it: a dict
+    with ``axes`` (the swept keys), ``metrics`` (``name``, ``unit``),
+    ``seeds``, ``level`` and ``points``, one per point with its ``label``,
+    ``values`` (``{key: value}``), ``runs_done`` and ``metrics``:
+    ``{metric: {"mean", "sd", "low", "high", "n"}}`` (``None`` where not
+    defined).  Raises :class:`Error` for a bad sweep file (naming its file,
+    line and key) and for the first run that failed.
+    """
+    sw = _call(Sim.Sweep.new, str(path), _overrides(set))
+    runs = None
+    if shard is not None:
+        k, n = shard
+        runs = list(sw.dup_shard_runs(int(k), int(n)))
+    executor = Sim.ThreadExecutor.new(int(threads))
+    results = _call(sw.run, executor, runs, None if db is None else str(db),
+                    None if csv is None else str(csv))
+    if shard is None:
+        _call(results.check)
+    return json.loads(sw.to_json(results))
+
+
+def seek(path, vary, target, range=None, seeds=5, first_seed=None, level=0.95, tolerance=0,
+         threads=0, set=None):
+    """The smallest value of the key *vary* that meets *target* ("METRIC <=
+    VALUE", or <, >=, >; VALUE a number or a duration such as "1h"), by
+    bisection over *range* ``(low, high)`` (default: the key's values in
+    the file's ``[sweep]`` section), as ``gpusim seek`` does.  Each probe runs
+    *seeds* seeds and meets the target only if the far end of its confidence
+    interval at *level* does.
+
+    Returns a dict: ``answer``, ``key``, ``metric``, ``unit`` and ``probes``,
+    one dict per probe in the order made (``value``, ``n``, ``mean``,
+    ``low``, ``high``, ``meets``).  Raises :class:`Error` for a bad target,
+    a range where no value meets it, or a failed run.
+    """
+    sk = _call(Sim.Seek.new, str(path), _overrides(set), str(vary), str(target))
+    if range is not None:
+        low, high = range
+        if not float(low) < float(high):
+            raise Error("range: expected (low, high) with low < high, got %r" % (range,),
+                        Sim.Error.INVALID)
+        sk.set_range(float(low), float(high))
+    sk.set_seeds(sk.get_first_seed() if first_seed is None else int(first_seed), int(seeds))
+    sk.set_level(float(level))
+    sk.set_tolerance(float(tolerance))
+    sk.set_threads(int(threads))
+    _ok, answer = _call(sk.run)
+    probes = []
+    for i in builtins.range(sk.get_n_probes()):
+        p = sk.get_probe(i)
+        probes.append({"value": p.value, "n": p.n, "mean": p.mean, "low": p.low,
+                       "high": p.high, "meets": bool(p.meets)})
+    return {"answer": answer, "key": sk.get_key(), "metric": sk.get_metric(),
+            "unit": sk.get_unit(), "probes": probes}
 
 
 def _comparison_result(cmp):

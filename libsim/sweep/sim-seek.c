@@ -1,0 +1,437 @@
+/* sim-seek.c: bisection over a key (see sim-seek.h). */
+#include "config.h"
+
+#include "sweep/sim-seek.h"
+#include "study/sim-executor.h"
+#include "study/sim-plan.h"
+#include "study/sim-stats.h"
+#include "core/sim-units.h"
+#include "sim-error.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef enum { OP_LE, OP_LT, OP_GE, OP_GT } Op;
+
+struct _SimSeek {
+  GObject   parent_instance;
+
+  char     *path;
+  GStrv     overrides;
+  char     *key;
+  char     *target;      /* as given, for messages */
+  char     *metric;
+  Op        op;
+  double    value;
+  gboolean  duration;    /* VALUE had a time unit: the metric must be in seconds */
+  gboolean  have_range;
+  double    low, high;
+  guint64   first_seed;
+  guint     n_seeds;
+  double    level;
+  double    tolerance;
+  guint     n_threads;
+  char     *unit;
+  GArray   *probes;      /* SimSeekProbe */
+
+  SimSeekProbeFunc probe_func;
+  gpointer         probe_data;
+  GDestroyNotify   probe_destroy;
+};
+
+G_DEFINE_FINAL_TYPE (SimSeek, sim_seek, G_TYPE_OBJECT)
+
+static SimSeekProbe *
+probe_copy (const SimSeekProbe *p)
+{
+  return g_memdup2 (p, sizeof *p);
+}
+
+G_DEFINE_BOXED_TYPE (SimSeekProbe, sim_seek_probe, probe_copy, g_free)
+
+static void
+sim_seek_finalize (GObject *object)
+{
+  SimSeek *self = SIM_SEEK (object);
+
+  if (self->probe_destroy != NULL)
+    self->probe_destroy (self->probe_data);
+  g_free (self->path);
+  g_strfreev (self->overrides);
+  g_free (self->key);
+  g_free (self->target);
+  g_free (self->metric);
+  g_free (self->unit);
+  g_array_unref (self->probes);
+  G_OBJECT_CLASS (sim_seek_parent_class)->finalize (object);
+}
+
+static void
+sim_seek_class_init (SimSeekClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sim_seek_finalize;
+}
+
+static void
+sim_seek_init (SimSeek *self)
+{
+  self->probes = g_array_new (FALSE, FALSE, sizeof (SimSeekProbe));
+  self->n_seeds = 5;
+  self->level = 0.95;
+}
+
+static gboolean
+parse_target (SimSeek *self, const char *spec, GError **error)
+{
+  static const char *const ops[] = { "<=", "<", ">=", ">" };
+  const char *at = NULL;
+  guint op = 0;
+  g_autofree char *value = NULL;
+  char *end;
+  SimTime ns;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ops) && at == NULL; i++)
+    if ((at = strstr (spec, ops[i])) != NULL)
+      op = i;
+  if (at == NULL || strstr (spec, "==") != NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                   "target \"%s\": expected \"METRIC <= VALUE\" (or <, >=, >), e.g. "
+                   "\"wait_p95 <= 1h\"", spec);
+      return FALSE;
+    }
+  self->metric = g_strstrip (g_strndup (spec, (gsize) (at - spec)));
+  self->op = (Op) op;
+  value = g_strstrip (g_strdup (at + strlen (ops[op])));
+  if (*self->metric == '\0')
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "target \"%s\": no METRIC before %s",
+                   spec, ops[op]);
+      return FALSE;
+    }
+  self->value = g_ascii_strtod (value, &end);
+  if (*value != '\0' && *end == '\0' && isfinite (self->value))
+    return TRUE;
+  if (sim_parse_duration (value, &ns, NULL))
+    {
+      self->value = (double) ns / 1e9;
+      self->duration = TRUE;
+      return TRUE;
+    }
+  g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+               "target \"%s\": \"%s\" is not a number or a duration (e.g. 1h, 90min)", spec,
+               value);
+  return FALSE;
+}
+
+/* "pool.h100.count" for "pool h100.count": the named sections' spelling. */
+static char *
+normalise_key (const char *key)
+{
+  static const char *const named[] = { "pool.", "class.", "comm." };
+  const char *last = strrchr (key, '.');
+
+  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
+    if (g_str_has_prefix (key, named[i]) && last > key + strlen (named[i]))
+      {
+        char *copy = g_strdup (key);
+        copy[strlen (named[i]) - 1] = ' ';
+        return copy;
+      }
+  return g_strdup (key);
+}
+
+/* The range from the key's numbers in [sweep]: a list or LOW..HIGH. */
+static gboolean
+range_from_sweep (const char *path, const char *key, double *low, double *high)
+{
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_autofree char *raw = NULL;
+  g_auto(GStrv) parts = NULL;
+  const char *dots;
+  char *end;
+
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL) ||
+      (raw = g_key_file_get_value (kf, "sweep", key, NULL)) == NULL)
+    return FALSE;
+  if ((dots = strstr (raw, "..")) != NULL)
+    {
+      char *step = strstr (raw, "step");
+      if (step != NULL)
+        *step = '\0';
+      *low = g_ascii_strtod (raw, &end);
+      *high = g_ascii_strtod (dots + 2, &end);
+      return isfinite (*low) && isfinite (*high) && *low < *high;
+    }
+  parts = g_strsplit (raw, ",", -1);
+  *low = INFINITY;
+  *high = -INFINITY;
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      char *p = g_strstrip (parts[i]);
+      double x = g_ascii_strtod (p, &end);
+      if (*end != '\0' || end == p)
+        return FALSE;
+      *low = MIN (*low, x);
+      *high = MAX (*high, x);
+    }
+  return *low < *high;
+}
+
+SimSeek *
+sim_seek_new (const char *path, const char * const *overrides, const char *key,
+              const char *target, GError **error)
+{
+  g_autoptr(SimSeek) self = NULL;
+  g_autoptr(SimPlan) plan = NULL;
+
+  g_return_val_if_fail (path != NULL && key != NULL && target != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (SIM_TYPE_SEEK, NULL);
+  self->path = g_strdup (path);
+  self->overrides = g_strdupv ((char **) overrides);
+  self->key = normalise_key (key);
+  self->target = g_strdup (target);
+  if (!parse_target (self, target, error))
+    return NULL;
+  plan = sim_plan_new (path, overrides, error);
+  if (plan == NULL)
+    return NULL;
+  self->first_seed = sim_plan_get_seed (plan, 0);
+  if (range_from_sweep (path, self->key, &self->low, &self->high) ||
+      range_from_sweep (path, key, &self->low, &self->high))
+    self->have_range = TRUE;
+  return g_steal_pointer (&self);
+}
+
+void
+sim_seek_set_range (SimSeek *self, double low, double high)
+{
+  g_return_if_fail (SIM_IS_SEEK (self));
+  g_return_if_fail (isfinite (low) && isfinite (high) && low < high);
+  self->low = low;
+  self->high = high;
+  self->have_range = TRUE;
+}
+
+void
+sim_seek_set_seeds (SimSeek *self, guint64 first, guint n_seeds)
+{
+  g_return_if_fail (SIM_IS_SEEK (self));
+  g_return_if_fail (n_seeds >= 1);
+  self->first_seed = first;
+  self->n_seeds = n_seeds;
+}
+
+guint64
+sim_seek_get_first_seed (SimSeek *self)
+{
+  g_return_val_if_fail (SIM_IS_SEEK (self), 0);
+  return self->first_seed;
+}
+
+void
+sim_seek_set_level (SimSeek *self, double level)
+{
+  g_return_if_fail (SIM_IS_SEEK (self));
+  g_return_if_fail (level > 0 && level < 1);
+  self->level = level;
+}
+
+void
+sim_seek_set_tolerance (SimSeek *self, double tolerance)
+{
+  g_return_if_fail (SIM_IS_SEEK (self));
+  g_return_if_fail (tolerance >= 0);
+  self->tolerance = tolerance;
+}
+
+void
+sim_seek_set_threads (SimSeek *self, guint n_threads)
+{
+  g_return_if_fail (SIM_IS_SEEK (self));
+  self->n_threads = n_threads;
+}
+
+void
+sim_seek_set_probe_func (SimSeek *self, SimSeekProbeFunc func, gpointer user_data,
+                         GDestroyNotify destroy)
+{
+  g_return_if_fail (SIM_IS_SEEK (self));
+  if (self->probe_destroy != NULL)
+    self->probe_destroy (self->probe_data);
+  self->probe_func = func;
+  self->probe_data = user_data;
+  self->probe_destroy = destroy;
+}
+
+static gboolean
+integral (SimSeek *self)
+{
+  return self->low == floor (self->low) && self->high == floor (self->high) &&
+         self->tolerance == floor (self->tolerance);
+}
+
+char *
+sim_seek_format_value (SimSeek *self, double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_return_val_if_fail (SIM_IS_SEEK (self), NULL);
+  if (integral (self))
+    return g_strdup_printf ("%.0f", value);
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", value));
+}
+
+static gboolean
+holds (SimSeek *self, double x)
+{
+  switch (self->op)
+    {
+    case OP_LE: return x <= self->value;
+    case OP_LT: return x < self->value;
+    case OP_GE: return x >= self->value;
+    case OP_GT: return x > self->value;
+    }
+  return FALSE;
+}
+
+/* Runs the scenario with KEY = X on every seed. */
+static gboolean
+probe (SimSeek *self, double x, gboolean *meets, GError **error)
+{
+  g_autoptr(SimPlan) plan = sim_plan_new (self->path, (const char * const *) self->overrides,
+                                          error);
+  g_autoptr(SimPlanResults) results = NULL;
+  g_autoptr(SimExecutor) executor = NULL;
+  g_autofree char *value = sim_seek_format_value (self, x);
+  g_autofree char *set = g_strdup_printf ("%s=%s", self->key, value);
+  const char *sets[] = { set, NULL };
+  g_autofree double *samples = NULL;
+  SimCompareInterval iv;
+  SimSeekProbe p = { 0 };
+  const char *unit;
+  guint n;
+
+  if (plan == NULL || !sim_plan_add_variant (plan, set, sets, error))
+    return FALSE;
+  sim_plan_add_metric (plan, self->metric);
+  sim_plan_set_seeds (plan, self->first_seed, self->n_seeds);
+  results = sim_plan_results_new (plan);
+  executor = sim_thread_executor_new (self->n_threads);
+  if (!sim_executor_execute (executor, results, NULL, 0, error) ||
+      !sim_plan_results_check (results, error))
+    return FALSE;
+  unit = sim_plan_results_get_unit (results, 0);
+  if (self->duration && g_strcmp0 (unit, "s") != 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "target \"%s\": %s is in %s, not in seconds: give the value without a "
+                   "time unit", self->target, self->metric, unit ? unit : "no unit");
+      return FALSE;
+    }
+  g_free (self->unit);
+  self->unit = g_strdup (unit);
+  samples = sim_plan_results_dup_samples (results, 0, 0, &n);
+  sim_compare_interval (samples, n, self->level, &iv);
+  p.value = x;
+  p.n = n;
+  p.mean = iv.mean;
+  p.low = n < 2 ? iv.mean : iv.low;
+  p.high = n < 2 ? iv.mean : iv.high;
+  p.meets = holds (self, self->op == OP_LE || self->op == OP_LT ? p.high : p.low);
+  g_array_append_val (self->probes, p);
+  if (self->probe_func != NULL)
+    self->probe_func (&p, self->probe_data);
+  *meets = p.meets;
+  return TRUE;
+}
+
+gboolean
+sim_seek_run (SimSeek *self, double *answer, GError **error)
+{
+  double low, high, tolerance;
+  gboolean ok;
+
+  g_return_val_if_fail (SIM_IS_SEEK (self), FALSE);
+  g_return_val_if_fail (answer != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!self->have_range)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "%s: no range to search, and no numbers for %s in its [sweep] section to "
+                   "take it from", self->path, self->key);
+      return FALSE;
+    }
+  low = self->low;
+  high = self->high;
+  tolerance = self->tolerance > 0 ? self->tolerance : integral (self) ? 1 : (high - low) / 100;
+  if (!probe (self, low, &ok, error))
+    return FALSE;
+  if (ok)
+    {
+      *answer = low;
+      return TRUE;
+    }
+  if (!probe (self, high, &ok, error))
+    return FALSE;
+  if (!ok)
+    {
+      g_autofree char *a = sim_seek_format_value (self, low);
+      g_autofree char *b = sim_seek_format_value (self, high);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                   "no value of %s from %s to %s meets %s with confidence (widen the range, "
+                   "or add seeds if the intervals are wide)", self->key, a, b, self->target);
+      return FALSE;
+    }
+  while (high - low > tolerance + 1e-12 * fabs (high))
+    {
+      double mid = integral (self) ? floor ((low + high) / 2) : (low + high) / 2;
+      if (!probe (self, mid, &ok, error))
+        return FALSE;
+      if (ok)
+        high = mid;
+      else
+        low = mid;
+    }
+  *answer = high;
+  return TRUE;
+}
+
+const char *
+sim_seek_get_key (SimSeek *self)
+{
+  g_return_val_if_fail (SIM_IS_SEEK (self), NULL);
+  return self->key;
+}
+
+const char *
+sim_seek_get_metric (SimSeek *self)
+{
+  g_return_val_if_fail (SIM_IS_SEEK (self), NULL);
+  return self->metric;
+}
+
+const char *
+sim_seek_get_unit (SimSeek *self)
+{
+  g_return_val_if_fail (SIM_IS_SEEK (self), NULL);
+  return self->unit;
+}
+
+guint
+sim_seek_get_n_probes (SimSeek *self)
+{
+  g_return_val_if_fail (SIM_IS_SEEK (self), 0);
+  return self->probes->len;
+}
+
+void
+sim_seek_get_probe (SimSeek *self, guint index, SimSeekProbe *probe)
+{
+  g_return_if_fail (SIM_IS_SEEK (self));
+  g_return_if_fail (index < self->probes->len && probe != NULL);
+  *probe = g_array_index (self->probes, SimSeekProbe, index);
+}
