@@ -16,6 +16,8 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 
+#include "bench-util.h"
+
 #define BASE \
   "[scenario]\nname = philly-2017-10\nseed = 1\n" \
   "[pool a100]\nmodel = DGX-A100\ncount = 256\n" \
@@ -27,51 +29,19 @@
 #define POWER "[power]\nenable = true\n[cooling]\ntype = air\n"
 #define FLAT  "[cost]\nenergy_price = 0.0895\nmaintenance = 5%%\n"
 
-static gboolean
-replay (const char *text, double *wall, SimReport **report, GError **error)
-{
-  *wall = G_MAXDOUBLE;
-  for (int round = 0; round < ROUNDS; round++)
-    {
-      g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "bench-cost", NULL,
-                                                               NULL, error);
-      g_autoptr(SimSimulation) sim = NULL;
-      gint64 t0;
-
-      if (sc == NULL || (sim = sim_simulation_new (sc, error)) == NULL)
-        return FALSE;
-      t0 = g_get_monotonic_time ();
-      if (!sim_simulation_run (sim, error))
-        return FALSE;
-      *wall = MIN (*wall, (g_get_monotonic_time () - t0) / 1e6);
-      if (round == 0)
-        *report = sim_report_ref (sim_simulation_get_report (sim));
-    }
-  return TRUE;
-}
-
 int
 main (int argc, char **argv)
 {
   g_autofree char *trace = NULL;
   g_autofree char *dir = NULL, *tou = NULL;
-  const char *env = g_getenv ("GPUSIM_TRACE_DIR");
   g_autoptr(GString) csv = g_string_new ("hour,usd_per_kwh\n");
   const char *labels[] = { "replay alone", "[cost], no power", "[power]",
                            "[power] + [cost] flat", "[power] + [cost] hourly" };
   double w0 = 0;
 
-  if (argc > 1)
-    trace = g_strdup (argv[1]);
-  else if (env != NULL)
-    trace = g_build_filename (env, "philly", "philly-2017-10.csv", NULL);
-  else
-    trace = g_strdup (SIM_TRACEDIR "/philly/philly-2017-10.csv");
-  if (!g_file_test (trace, G_FILE_TEST_EXISTS))
-    {
-      printf ("bench-cost: %s not found: nothing to replay (set GPUSIM_TRACE_DIR)\n", trace);
-      return 0;
-    }
+  trace = bench_philly_trace (argc, argv, "bench-cost");
+  if (trace == NULL)
+    return 0;
   dir = g_dir_make_tmp ("bench-cost-XXXXXX", NULL);
   tou = g_build_filename (dir, "tou.csv", NULL);
   for (int h = 0; h < 24; h++)
@@ -100,7 +70,7 @@ main (int argc, char **argv)
       else
         text = g_strdup_printf (BASE POWER "[cost]\nenergy_price_file = %s\nmaintenance = 5%%\n",
                                 trace, tou);
-      if (!replay (text, &wall, &r, &error))
+      if (!bench_replay (text, FALSE, ROUNDS, &wall, &r, &error))
         {
           fprintf (stderr, "bench-cost: %s\n", error->message);
           g_unlink (tou);

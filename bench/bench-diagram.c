@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench-util.h"
+
 #define PHILLY \
   "[scenario]\nname = philly-2017-10\nseed = 1\n" \
   "[pool a100]\nmodel = DGX-A100\ncount = 256\n" \
@@ -70,7 +72,6 @@ main (int argc, char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *trace = NULL;
-  const char *env = g_getenv ("GPUSIM_TRACE_DIR");
   gboolean expand = FALSE;
   int arg = 1;
 
@@ -89,17 +90,10 @@ main (int argc, char **argv)
       return 1;
     }
 
-  if (arg < argc)
-    trace = g_strdup (argv[arg]);
-  else if (env != NULL)
-    trace = g_build_filename (env, "philly", "philly-2017-10.csv", NULL);
-  else
-    trace = g_strdup (SIM_TRACEDIR "/philly/philly-2017-10.csv");
-  if (!g_file_test (trace, G_FILE_TEST_EXISTS))
-    {
-      printf ("\nbench-diagram: %s not found: no Philly report (set GPUSIM_TRACE_DIR)\n", trace);
-      return 0;
-    }
+  printf ("\n");
+  trace = bench_philly_trace (argc - arg + 1, argv + arg - 1, "bench-diagram: no Philly report");
+  if (trace == NULL)
+    return 0;
   {
     g_autofree char *text = g_strdup_printf (PHILLY, trace);
     g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "bench-diagram", NULL,

@@ -15,6 +15,8 @@
 #include <sim.h>
 #include <stdio.h>
 
+#include "bench-util.h"
+
 #define BASE \
   "[scenario]\nname = philly-2017-10\nseed = 1\n" \
   "[pool a100]\nmodel = DGX-A100\ncount = 256\n" \
@@ -29,50 +31,15 @@
   "[comm cnn]\nshare = 0.6\niteration = 300ms\ngradient = 100MB\noverlap = 0.5\n" \
   "[comm bert]\nshare = 0.4\niteration = 1s\ngradient = 1360MB\noverlap = 0.5\n"
 
-static gboolean
-replay (const char *text, double *wall, SimReport **report, GError **error)
-{
-  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "bench-philly", NULL, NULL,
-                                                           error);
-  g_autoptr(SimSimulation) sim = NULL;
-  gint64 t0;
-
-  if (sc == NULL || (sim = sim_simulation_new (sc, error)) == NULL)
-    return FALSE;
-  t0 = g_get_monotonic_time ();
-  if (!sim_simulation_run (sim, error))
-    return FALSE;
-  *wall = (g_get_monotonic_time () - t0) / 1e6;
-  *report = sim_report_ref (sim_simulation_get_report (sim));
-  return TRUE;
-}
-
-static double
-value (SimReport *r, const char *name)
-{
-  double v = 0;
-  sim_report_get_value (r, name, &v);
-  return v;
-}
-
 int
 main (int argc, char **argv)
 {
   g_autofree char *trace = NULL;
-  const char *env = g_getenv ("GPUSIM_TRACE_DIR");
   const char *placements[] = { "first-fit", "topology-aware" };
 
-  if (argc > 1)
-    trace = g_strdup (argv[1]);
-  else if (env != NULL)
-    trace = g_build_filename (env, "philly", "philly-2017-10.csv", NULL);
-  else
-    trace = g_strdup (SIM_TRACEDIR "/philly/philly-2017-10.csv");
-  if (!g_file_test (trace, G_FILE_TEST_EXISTS))
-    {
-      printf ("bench-philly: %s not found: nothing to replay (set GPUSIM_TRACE_DIR)\n", trace);
-      return 0;
-    }
+  trace = bench_philly_trace (argc, argv, "bench-philly");
+  if (trace == NULL)
+    return 0;
   printf ("bench-philly: Philly, October 2017, on 256 x DGX-A100 (2,048 GPUs)\n\n");
   printf ("%-15s %-22s %8s %9s %8s %10s %10s %8s\n", "placement", "model", "jobs", "events",
           "wall s", "ratio", "JCT mean", "compute");
@@ -82,28 +49,28 @@ main (int argc, char **argv)
     g_autoptr(SimReport) r0 = NULL;
     double w0;
 
-    if (!replay (plain, &w0, &r0, &error))
+    if (!bench_replay (plain, FALSE, 1, &w0, &r0, &error))
       {
         fprintf (stderr, "bench-philly: %s\n", error->message);
         return 1;
       }
     printf ("%-15s %-22s %8.0f %9.0f %8.3f %10s %9.0fs %7.1f%%\n", "first-fit", "no network",
-            value (r0, "jobs_completed"), value (r0, "events"), w0, "1.00",
-            value (r0, "jct_mean"), 100 * value (r0, "gpu_compute_utilization"));
+            bench_value (r0, "jobs_completed"), bench_value (r0, "events"), w0, "1.00",
+            bench_value (r0, "jct_mean"), 100 * bench_value (r0, "gpu_compute_utilization"));
     for (guint p = 0; p < G_N_ELEMENTS (placements); p++)
       {
         g_autofree char *with = g_strdup_printf (BASE COMM, trace, placements[p]);
         g_autoptr(SimReport) r1 = NULL;
         double w1;
 
-        if (!replay (with, &w1, &r1, &error))
+        if (!bench_replay (with, FALSE, 1, &w1, &r1, &error))
           {
             fprintf (stderr, "bench-philly: %s\n", error->message);
             return 1;
           }
         printf ("%-15s %-22s %8.0f %9.0f %8.3f %9.2fx %9.0fs %7.1f%%\n", placements[p],
-                "2:1 3-tier + comm", value (r1, "jobs_completed"), value (r1, "events"), w1,
-                w1 / w0, value (r1, "jct_mean"), 100 * value (r1, "gpu_compute_utilization"));
+                "2:1 3-tier + comm", bench_value (r1, "jobs_completed"), bench_value (r1, "events"), w1,
+                w1 / w0, bench_value (r1, "jct_mean"), 100 * bench_value (r1, "gpu_compute_utilization"));
       }
   }
   return 0;

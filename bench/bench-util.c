@@ -1,0 +1,65 @@
+/* bench-util.c: what the replay benchmarks share (bench-util.h). */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "bench-util.h"
+
+char *
+bench_philly_trace (int argc, char **argv, const char *prog)
+{
+  const char *env = g_getenv ("GPUSIM_TRACE_DIR");
+  char *trace;
+
+  if (argc > 1)
+    trace = g_strdup (argv[1]);
+  else if (env != NULL)
+    trace = g_build_filename (env, "philly", "philly-2017-10.csv", NULL);
+  else
+    trace = g_strdup (SIM_TRACEDIR "/philly/philly-2017-10.csv");
+  if (!g_file_test (trace, G_FILE_TEST_EXISTS))
+    {
+      printf ("%s: %s not found: nothing to replay (set GPUSIM_TRACE_DIR)\n", prog, trace);
+      g_free (trace);
+      return NULL;
+    }
+  return trace;
+}
+
+gboolean
+bench_replay (const char *scenario, gboolean from_file, guint runs, double *wall,
+              SimReport **report, GError **error)
+{
+  g_autoptr(SimScenario) sc = from_file
+                                ? sim_scenario_load (scenario, NULL, error)
+                                : sim_scenario_load_from_data (scenario, -1, "bench", NULL, NULL,
+                                                               error);
+
+  *wall = G_MAXDOUBLE;
+  if (sc == NULL)
+    return FALSE;
+  for (guint run = 0; run < MAX (runs, 1); run++)
+    {
+      g_autoptr(SimSimulation) sim = sim_simulation_new (sc, error);
+      gint64 t0;
+
+      if (sim == NULL)
+        return FALSE;
+      t0 = g_get_monotonic_time ();
+      if (!sim_simulation_run (sim, error))
+        return FALSE;
+      *wall = MIN (*wall, (g_get_monotonic_time () - t0) / 1e6);
+      if (run == 0)
+        *report = sim_report_ref (sim_simulation_get_report (sim));
+    }
+  return TRUE;
+}
+
+double
+bench_value (SimReport *r, const char *name)
+{
+  double v = 0;
+
+  sim_report_get_value (r, name, &v);
+  return v;
+}
