@@ -1,8 +1,9 @@
 #!/bin/sh
-# test-browser.sh: the HTML report in a real browser.
+# test-browser.sh: the HTML reports in a real browser.
 #
-# Renders a report (a run with a fabric and power, and a comparison of two
-# policies) in a headless Chromium, twice: once with a checker script
+# Renders a run's report (a run with a fabric and power, and a comparison
+# of two policies) and a sweep's (two axes, three seeds, three metrics) in
+# a headless Chromium, each twice: once with a checker script
 # added to a copy of the page (it records errors the page throws and
 # counts, in every chart's canvas, the pixels drawn in colour, i.e. not
 # white, black or grey: data, not just axes), the DOM read back after the
@@ -53,9 +54,20 @@ fail () {
     fail "gpusim compare: $(cat "$tmp/stderr")"
 "$GPUSIM" report "$tmp/run" -o "$tmp/report.html" >/dev/null 2>"$tmp/stderr" ||
     fail "gpusim report: $(cat "$tmp/stderr")"
+"$GPUSIM" sweep "$SIM_TOP_SRCDIR/tests/data/sweep-small.ini" --quiet --report "$tmp/sweep.html" \
+    >/dev/null 2>"$tmp/stderr" || fail "gpusim sweep --report: $(cat "$tmp/stderr")"
 
+run_chromium () {
+    timeout 180 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --no-first-run --user-data-dir="$tmp/profile" --hide-scrollbars \
+        --enable-logging=stderr --v=0 --virtual-time-budget=10000 "$@"
+}
+
+# check_page NAME CANVAS...: NAME.html in the browser, with those canvases
+# (the function's body is not indented, for its here-documents).
+check_page () {
 # The checker: first in <head> (to see every error), last in <body>.
-"$PYTHON" - "$tmp/report.html" "$tmp/checked.html" <<'PY' || fail "cannot instrument the page"
+"$PYTHON" - "$tmp/$1.html" "$tmp/$1-checked.html" <<'PY' || fail "cannot instrument $1.html"
 import sys
 html = open(sys.argv[1]).read()
 head = """<script>window.__errors=[];window.addEventListener('error',function(e){
@@ -76,21 +88,19 @@ i = html.rindex("</body>")
 open(sys.argv[2], "w").write(html[:i] + tail + html[i:])
 PY
 
-run_chromium () {
-    timeout 180 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
-        --no-first-run --user-data-dir="$tmp/profile" --hide-scrollbars \
-        --enable-logging=stderr --v=0 --virtual-time-budget=10000 "$@"
-}
 
-run_chromium --window-size=1200,900 --dump-dom "file://$tmp/checked.html" \
-    >"$tmp/dom.html" 2>"$tmp/chromium.log" || fail "chromium --dump-dom failed: $(tail -5 "$tmp/chromium.log")"
-run_chromium --window-size=1200,4000 --screenshot="$tmp/report.png" "file://$tmp/report.html" \
-    >/dev/null 2>"$tmp/chromium2.log" || fail "chromium --screenshot failed: $(tail -5 "$tmp/chromium2.log")"
+run_chromium --window-size=1200,900 --dump-dom "file://$tmp/$1-checked.html" \
+    >"$tmp/$1-dom.html" 2>"$tmp/$1-chromium.log" ||
+    fail "$1.html: chromium --dump-dom failed: $(tail -5 "$tmp/$1-chromium.log")"
+run_chromium --window-size=1200,4000 --screenshot="$tmp/$1.png" "file://$tmp/$1.html" \
+    >/dev/null 2>"$tmp/$1-chromium2.log" ||
+    fail "$1.html: chromium --screenshot failed: $(tail -5 "$tmp/$1-chromium2.log")"
 
-"$PYTHON" - "$tmp/dom.html" "$tmp/chromium.log" "$tmp/chromium2.log" "$tmp/report.png" <<'PY' || exit 1
+"$PYTHON" - "$tmp/$1-dom.html" "$tmp/$1-chromium.log" "$tmp/$1-chromium2.log" "$tmp/$1.png" "$@" \
+    <<'PY' || exit 1
 import html as H, json, re, struct, sys, zlib
 def fail(msg):
-    sys.exit("test-browser.sh: FAIL: " + msg)
+    sys.exit("test-browser.sh: FAIL: %s.html: %s" % (sys.argv[5], msg))
 dom = open(sys.argv[1], errors="replace").read()
 m = re.search(r'<pre id="browser-check">(.*?)</pre>', dom, re.S)
 if not m:
@@ -102,8 +112,7 @@ for log in sys.argv[2:4]:
     for line in open(log, errors="replace"):
         if ":CONSOLE(" in line and ("Error" in line or "Uncaught" in line):
             fail("the page logged an error: " + line.strip())
-want = ["chart-allocation", "chart-queue", "chart-power", "chart-pue", "chart-jct",
-        "chart-wait", "chart-compare-0"]
+want = sys.argv[6:]
 for cid in want:
     if cid not in out["charts"]:
         fail("no canvas " + cid)
@@ -130,6 +139,11 @@ raw = zlib.decompress(idat)
 nonzero = len(raw) - raw.count(0)
 if nonzero < 0.005 * len(raw):
     fail("the screenshot is blank (%d of %d bytes drawn)" % (nonzero, len(raw)))
-print("test-browser.sh: %d charts drawn, screenshot %dx%d (%.1f %% of its bytes drawn)" %
-      (len(out["charts"]), w, h, 100.0 * nonzero / len(raw)))
+print("test-browser.sh: %s.html: %d charts drawn, screenshot %dx%d (%.1f %% of its bytes drawn)" %
+      (sys.argv[5], len(out["charts"]), w, h, 100.0 * nonzero / len(raw)))
 PY
+}
+
+check_page report chart-allocation chart-queue chart-power chart-pue chart-jct chart-wait \
+    chart-compare-0
+check_page sweep chart-sweep-0 chart-sweep-1 chart-sweep-2

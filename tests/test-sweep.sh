@@ -13,11 +13,14 @@
 # from them; that seek prints each probe and finds the value that a sweep
 # over every value of the range finds by the same rule (the smallest whose
 # interval's upper end meets the target); and the exit status and message
-# (file, line, key or option) of bad sweep keys, targets and shards.
+# (file, line, key or option) of bad sweep keys, targets and shards; that
+# the HTML report of a sweep (sweep --report, report --sweep) has a chart
+# per metric whose points' figures are the summary's, the same bytes every
+# time, and clear errors for a missing summary or an unknown metric.
 #
 # What it does not check: MPI (test-sweep-mpi.sh), the statistics
-# (check-plan), the database's contents column by column (check-sweep), or
-# speed (bench/bench-sweep).
+# (check-plan), the database's contents column by column (check-sweep),
+# speed (bench/bench-sweep), or the report in a browser (test-browser.sh).
 #
 # It needs SIM_TOP_SRCDIR and SIM_TOP_BUILDDIR (make check exports both) and
 # python3 to read JSON.
@@ -191,6 +194,109 @@ PY
 fi
 expect 0 seek "$SWEEP" --vary "pool h100.count" --target "wait_p95 <= 2h" --seeds 3
 contains "$tmp/stdout" "probe 1: pool h100.count = 2:" "seek's range from [sweep]"
+
+# ---- The HTML report of a sweep ------------------------------------------------
+
+# The same page from `sweep --report` with -j 1 and -j 2 and from `report
+# --sweep` of the JSON summary; every metric's chart, its points' figures
+# those of the summary, each point once on one series.
+expect 0 sweep "$SWEEP" -j 2 --format json --report "$tmp/sweep.html"
+cp "$tmp/stdout" "$tmp/summary.json"
+contains "$tmp/stderr" "sweep: report $tmp/sweep.html" "sweep --report"
+expect 0 sweep "$SWEEP" -j 1 --quiet --report "$tmp/sweep-j1.html"
+same "$tmp/sweep.html" "$tmp/sweep-j1.html" "sweep --report with -j 2 and -j 1"
+expect 0 report --sweep "$tmp/summary.json" -o "$tmp/sweep2.html"
+same "$tmp/sweep.html" "$tmp/sweep2.html" "sweep --report and report --sweep"
+expect 0 report --sweep "$tmp/summary.json"
+contains "$tmp/stdout" "report        $tmp/summary.html" "report --sweep's default output"
+same "$tmp/sweep.html" "$tmp/summary.html" "report --sweep's default output"
+# Three dimensions (one of them two keys zipped), the first not numbers.
+sed -e 's/^pool h100.count = .*/policy.placement = first-fit, best-fit\npool h100.count = 2, 3/' \
+    -e 's/^workload.rate = .*/workload.rate = 1\/h, 2\/h\nclass small.share = 0.6, 0.7\nzip = workload.rate, class small.share/' \
+    -e 's/^seeds = .*/seeds = 2/' "$SWEEP" >"$tmp/three.ini"
+expect 0 sweep "$tmp/three.ini" --format json --report "$tmp/three.html"
+cp "$tmp/stdout" "$tmp/three.json"
+# Durations on the x axis, in seconds.
+sed -e '/^workload.rate = /d' -e 's/^pool h100.count = .*/scenario.horizon = 12h, 1d, 2d/' \
+    -e 's/^seeds = .*/seeds = 1/' "$SWEEP" >"$tmp/horizon.ini"
+expect 0 sweep "$tmp/horizon.ini" --quiet --report "$tmp/horizon.html"
+if [ -n "$PYTHON" ]; then
+    checks=$((checks + 1))
+    "$PYTHON" - "$tmp/sweep.html" "$tmp/summary.json" "$tmp/three.html" "$tmp/three.json" \
+        "$tmp/horizon.html" <<'PY' || fail "the sweep's report"
+import json, re, sys
+
+def page(html_path, summary_path):
+    html = open(html_path).read()
+    summary = json.load(open(summary_path))
+    m = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html, re.S)
+    assert m, "no data in the page"
+    data = json.loads(m.group(1))["sweep"]
+    assert not re.search(r'<(script|link|img)[^>]+(src|href)=', html), "the page loads a file"
+    names = [m["name"] for m in summary["metrics"]]
+    assert [m["name"] for m in data["metrics"]] == names
+    for k, m in enumerate(summary["metrics"]):
+        assert '<canvas id="chart-sweep-%d"' % k in html, "no chart for " + m["name"]
+        assert data["metrics"][k]["unit"] == m["unit"]
+    for p, point in enumerate(summary["points"]):
+        for k, name in enumerate(names):
+            for part in ("mean", "low", "high"):
+                got = data["metrics"][k][part][p]
+                want = point["metrics"][name][part]
+                assert got == want, (name, p, part, got, want)
+    seen = sorted(p for s in data["series"] for p in s["points"] if p is not None)
+    assert seen == list(range(len(summary["points"]))), seen
+    return html, data, summary
+
+html, data, summary = page(sys.argv[1], sys.argv[2])
+assert data["x"] == {"key": "pool h100.count", "title": "pool h100.count", "numeric": True,
+                     "duration": False, "values": [2, 3, 4]}, data["x"]
+assert [s["label"] for s in data["series"]] == ["workload.rate = 1/h", "workload.rate = 2/h"]
+assert data["series"][1]["points"] == [1, 3, 5]
+assert html.count("<canvas") == 3
+for key in summary["axes"]:
+    assert "<code>%s</code>" % key in html, key
+
+html, data, summary = page(sys.argv[3], sys.argv[4])
+assert summary["grid"] == [["policy.placement"], ["pool h100.count"],
+                           ["workload.rate", "class small.share"]], summary["grid"]
+assert data["x"]["numeric"] is False and data["x"]["values"] == ["first-fit", "best-fit"]
+assert len(data["series"]) == 4, data["series"]
+assert data["series"][0]["label"] == \
+    "pool h100.count = 2, workload.rate = 1/h, class small.share = 0.6", data["series"][0]
+assert data["series"][3]["points"] == [3, 7], data["series"][3]
+
+html = open(sys.argv[5]).read()
+data = json.loads(re.search(r'id="report-data">(.*?)</script>', html, re.S).group(1))["sweep"]
+assert data["x"] == {"key": "scenario.horizon", "title": "scenario.horizon (duration)",
+                     "numeric": True, "duration": True, "values": [43200, 86400, 172800]}, data["x"]
+assert [s["label"] for s in data["series"]] == ["mean"] and data["series"][0]["points"] == [0, 1, 2]
+PY
+fi
+expect 0 report --sweep "$tmp/summary.json" -o "$tmp/two.html" --metric gpu_utilization,wait_p95
+checks=$((checks + 1))
+[ "$(grep -c '<canvas id="chart-sweep-' "$tmp/two.html")" -eq 2 ] ||
+    fail "report --sweep --metric: not two charts"
+contains "$tmp/two.html" "gpu_utilization (ratio) over pool h100.count" "report --sweep --metric"
+# Bad input: a missing summary, one that is not a sweep's, an unknown metric.
+expect 1 report --sweep "$tmp/no-such.json"
+contains "$tmp/stderr" "no-such.json: cannot read it" "report --sweep of a missing summary"
+printf '{"metrics": {}}\n' >"$tmp/not-a-sweep.json"
+expect 1 report --sweep "$tmp/not-a-sweep.json"
+contains "$tmp/stderr" "not-a-sweep.json: not an object with \"axes\", \"metrics\" and \"points\"" \
+    "report --sweep of a run's summary"
+printf '{"axes"' >"$tmp/cut.json"
+expect 1 report --sweep "$tmp/cut.json"
+contains "$tmp/stderr" "cut.json:" "report --sweep of a cut summary"
+expect 1 report --sweep "$tmp/summary.json" --metric wait_p99 -o "$tmp/x.html"
+contains "$tmp/stderr" "unknown metric \"wait_p99\": the sweep summarised wait_mean, wait_p95, gpu_utilization" \
+    "report --sweep --metric of an unknown metric"
+checks=$((checks + 1))
+[ ! -e "$tmp/x.html" ] || fail "a failed report left a file"
+expect 2 report --sweep "$tmp/summary.json" "$tmp/run"
+contains "$tmp/stderr" "report --sweep takes no RUN_DIR" "report --sweep with a RUN_DIR"
+expect 2 sweep "$SWEEP" --shard 0/2 --db "$tmp/x.db" --report "$tmp/x.html"
+contains "$tmp/stderr" "--report is for the whole sweep" "sweep --shard --report"
 
 # ---- Bad input --------------------------------------------------------------------
 

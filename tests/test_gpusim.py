@@ -26,6 +26,8 @@ those of single runs of the point's overrides, keeps every run with every
 metric and the scenario hash in its SQLite database (read here with Python's
 sqlite3), takes them from it when run again, and runs one shard of two; compare(db=...) keeps its runs there too; seek() finds what `gpusim seek` finds, its
 answer a probe that meets the target;
+sweep(report=...) writes the page sweep_report() makes from the summary and
+`gpusim report --sweep` from its JSON file, its charts' means the summary's;
 a bad sweep key raises gpusim.Error naming file, line and key.
 
 What they do not check: the simulated figures themselves (the Check
@@ -37,6 +39,7 @@ Run by tests/test-python.sh, which points the interpreter at the build tree.
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -1836,6 +1839,41 @@ class SweepTests(unittest.TestCase):
         with self.assertRaises(gpusim.Error) as caught:
             gpusim.seek(self.SWEEP, "pool.h100.count", "wait_p95 = 2h")
         self.assertIn('target "wait_p95 = 2h"', caught.exception.message)
+
+    def test_report_charts_the_summary(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            page = os.path.join(tmp, "sweep.html")
+            summary = gpusim.sweep(self.SWEEP, report=page)
+            with open(page) as f:
+                html = f.read()
+            self.assertEqual(gpusim.sweep_report(summary), html)
+            self.assertEqual(summary["grid"], [["pool h100.count"], ["workload.rate"]])
+            data = json.loads(re.search(r'id="report-data">(.*?)</script>', html,
+                                        re.S).group(1))["sweep"]
+            self.assertEqual([m["name"] for m in data["metrics"]],
+                             [m["name"] for m in summary["metrics"]])
+            for k, metric in enumerate(data["metrics"]):
+                self.assertIn('<canvas id="chart-sweep-%d"' % k, html)
+                self.assertEqual(metric["mean"], [p["metrics"][metric["name"]]["mean"]
+                                                  for p in summary["points"]])
+            cli_page = os.path.join(tmp, "cli.html")
+            summary_path = os.path.join(tmp, "summary.json")
+            with open(summary_path, "w") as f:
+                f.write(cli("sweep", self.SWEEP, "--format", "json"))
+            cli("report", "--sweep", summary_path, "-o", cli_page)
+            with open(cli_page) as f:
+                self.assertEqual(f.read(), gpusim.sweep_report(summary_path))
+            one = gpusim.sweep_report(summary, metrics=["wait_p95"])
+            self.assertEqual(one.count("<canvas"), 1)
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.sweep_report(summary, metrics=["wait_p99"])
+            self.assertIn('unknown metric "wait_p99"', caught.exception.message)
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.sweep_report(os.path.join(tmp, "no-such.json"))
+            self.assertIn("no-such.json: cannot read it", caught.exception.message)
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.sweep_report({"metrics": {}})
+            self.assertIn('not an object with "axes"', caught.exception.message)
 
     def test_bad_key_names_file_line_and_key(self):
         with tempfile.TemporaryDirectory() as tmp:

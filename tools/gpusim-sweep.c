@@ -1,7 +1,8 @@
 /* gpusim sweep and gpusim seek: what-if sweeps and goal seeking.
  *
  *   gpusim sweep FILE [-j N] [--db FILE] [--csv FILE] [--format table|json|csv]
- *                [--shard K/N | --shard N] [--set SECTION.KEY=VALUE]... [--quiet]
+ *                [--report FILE.html] [--shard K/N | --shard N] [--set SECTION.KEY=VALUE]...
+ *                [--quiet]
  *   gpusim sweep FILE --db OUT.db --merge PART.db [--merge PART.db]...
  *   gpusim sweep FILE --list
  *   mpirun -n N gpusim sweep FILE ...          (built with --with-mpi)
@@ -136,7 +137,7 @@ gpusim_cmd_sweep (int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL;
   g_auto(GStrv) merges = NULL;
-  g_autofree char *db = NULL, *csv = NULL, *format = NULL, *shard = NULL;
+  g_autofree char *db = NULL, *csv = NULL, *format = NULL, *shard = NULL, *report = NULL;
   gint jobs = 0;
   gboolean quiet = FALSE, list = FALSE;
   GOptionEntry entries[] = {
@@ -151,6 +152,9 @@ gpusim_cmd_sweep (int argc, char **argv)
       "FILE" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
       "The summary: table (default), json or csv", "FORMAT" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &report,
+      "Also write the summary as an HTML page with a chart per metric over the swept axis "
+      "(see gpusim report --sweep)", "FILE.html" },
     { "shard", 0, 0, G_OPTION_ARG_STRING, &shard,
       "Run only shard K of N (runs R with R mod N = K); N alone takes K from "
       "SLURM_ARRAY_TASK_ID.  Needs --db", "K/N" },
@@ -209,6 +213,9 @@ gpusim_cmd_sweep (int argc, char **argv)
         return gpusim_usage_error (context, "%s", "--shard needs --db: each shard writes its "
                                    "own database, gathered with --merge");
     }
+  if (report != NULL && shard != NULL)
+    return gpusim_usage_error (context, "%s", "--report is for the whole sweep: give it to "
+                               "the --merge step, not to a --shard");
   if (merges != NULL && (db == NULL || shard != NULL))
     return gpusim_usage_error (context, "%s", "--merge needs --db (the database to gather "
                                "into) and takes no --shard");
@@ -309,6 +316,14 @@ gpusim_cmd_sweep (int argc, char **argv)
 
 print:
   status = print_summary (sweep, results, format);
+  if (report != NULL)
+    {
+      g_autofree char *json = sim_sweep_to_json (sweep, results);
+      if (!sim_html_sweep_report_write (json, argv[1], NULL, report, &error))
+        goto failed;
+      if (!quiet)
+        fprintf (stderr, "sweep: report %s\n", report);
+    }
   if (!sim_plan_results_check (results, &error))
     goto failed;
   return status;

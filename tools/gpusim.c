@@ -9,6 +9,7 @@
  *   gpusim models [show NAME]
  *   gpusim run SCENARIO [-o DIR] [--report FILE.html] [--timeline FILE.json]
  *   gpusim report RUN_DIR [-o report.html] [--compare COMPARE.csv]
+ *   gpusim report --sweep SUMMARY.json [-o FILE.html] [--metric NAME]...
  *   gpusim topo SCENARIO [--json] [--diagram FILE [--expand] [--from-run DIR --color-by WHAT]]
  *   gpusim topo --view node MODEL [--diagram FILE]
  *   gpusim collective SCENARIO --op OP --gpus N [--algo A] [--min S] [--max S]
@@ -222,20 +223,29 @@ failed:
   return 1;
 }
 
-/* `gpusim report RUN_DIR -o report.html`. */
+/* `gpusim report RUN_DIR -o report.html`, or of a sweep's summary. */
 int
 gpusim_cmd_report (int argc, char **argv)
 {
-  g_autofree char *output = NULL, *compare = NULL;
+  g_autofree char *output = NULL, *compare = NULL, *sweep = NULL;
+  g_auto(GStrv) metric_args = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      "The HTML file to write (default: RUN_DIR/report.html)", "FILE.html" },
+      "The HTML file to write (default: RUN_DIR/report.html, or SUMMARY.html for a sweep)",
+      "FILE.html" },
     { "compare", 'c', 0, G_OPTION_ARG_FILENAME, &compare,
       "Add per-policy bars with confidence intervals from `gpusim compare --csv FILE` "
       "(default: RUN_DIR/compare.csv if there is one)", "FILE.csv" },
+    { "sweep", 0, 0, G_OPTION_ARG_FILENAME, &sweep,
+      "Instead of a run, report a sweep from its summary (`gpusim sweep FILE --format json`)",
+      "SUMMARY.json" },
+    { "metric", 'm', 0, G_OPTION_ARG_STRING_ARRAY, &metric_args,
+      "With --sweep: chart only these metrics, in this order (repeated, or separated by "
+      "commas; default: every metric of the summary)", "NAME" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("RUN_DIR - an HTML report of a run");
+  g_autoptr(GOptionContext) context =
+    g_option_context_new ("RUN_DIR | --sweep SUMMARY.json - an HTML report of a run or a sweep");
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
 
@@ -244,11 +254,61 @@ gpusim_cmd_report (int argc, char **argv)
     "Writes one self-contained HTML page (no network needed) from the outputs of\n"
     "`gpusim run SCENARIO -o RUN_DIR`: the scenario, the key metrics, the network\n"
     "diagram, charts over time (GPUs allocated and active, queue length, power and\n"
-    "PUE), job completion time and wait distributions, and policy comparisons.");
+    "PUE), job completion time and wait distributions, and policy comparisons.\n"
+    "With --sweep, the page of a sweep: its axes, a table of its points (each\n"
+    "metric's mean and confidence interval) and per metric a chart over the swept\n"
+    "axis, one line per value of the second axis.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
+  if (sweep != NULL)
+    {
+      g_autoptr(GPtrArray) metrics = g_ptr_array_new_with_free_func (g_free);
+      g_autofree char *text = NULL;
+      if (argc != 1)
+        return gpusim_usage_error (context, "%s", "report --sweep takes no RUN_DIR");
+      if (compare != NULL)
+        return gpusim_usage_error (context, "%s", "--compare is for a run's report, not "
+                                   "--sweep's");
+      for (guint i = 0; metric_args != NULL && metric_args[i] != NULL; i++)
+        {
+          g_auto(GStrv) names = g_strsplit (metric_args[i], ",", -1);
+          for (guint k = 0; names[k] != NULL; k++)
+            {
+              g_strstrip (names[k]);
+              if (*names[k] == '\0')
+                return gpusim_usage_error (context, "--metric \"%s\": expected metric names "
+                                           "separated by commas", metric_args[i]);
+              g_ptr_array_add (metrics, g_strdup (names[k]));
+            }
+        }
+      g_ptr_array_add (metrics, NULL);
+      if (!g_file_get_contents (sweep, &text, NULL, NULL))
+        {
+          g_set_error (&error, SIM_ERROR, SIM_ERROR_IO, "%s: cannot read it (expected the "
+                       "summary of `gpusim sweep FILE --format json > SUMMARY.json`)", sweep);
+          gpusim_print_error (error);
+          return 1;
+        }
+      if (output != NULL)
+        path = g_strdup (output);
+      else if (g_str_has_suffix (sweep, ".json"))
+        path = g_strdup_printf ("%.*s.html", (int) (strlen (sweep) - 5), sweep);
+      else
+        path = g_strdup_printf ("%s.html", sweep);
+      if (!sim_html_sweep_report_write (text, sweep, (const char * const *) metrics->pdata,
+                                        path, &error))
+        {
+          gpusim_print_error (error);
+          return 1;
+        }
+      printf ("report        %s\n", path);
+      return fflush (stdout) == 0 ? 0 : 1;
+    }
+  if (metric_args != NULL)
+    return gpusim_usage_error (context, "%s", "--metric is for --sweep");
   if (argc != 2)
-    return gpusim_usage_error (context, "%s", argc < 2 ? "report needs a RUN_DIR" : "too many arguments");
+    return gpusim_usage_error (context, "%s", argc < 2 ? "report needs a RUN_DIR (or --sweep "
+                               "SUMMARY.json)" : "too many arguments");
   path = output != NULL ? g_strdup (output) : g_build_filename (argv[1], "report.html", NULL);
   if (!sim_html_report_write (argv[1], compare, path, &error))
     {

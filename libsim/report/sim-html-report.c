@@ -3,6 +3,7 @@
 
 #include "report/sim-html-report.h"
 #include "report/sim-diagram.h"
+#include "core/sim-units.h"
 #include "sim-error.h"
 #include "sim-util.h"
 
@@ -781,6 +782,25 @@ static const char page_script[] =
   "display:true,text:m.name+' ('+m.unit+')'}}}}});});\n"
   "})();\n";
 
+/* Chart.js's text, from GPUSIM_CHARTJS or SIM_CHARTJS_PATH. */
+static char *
+read_chartjs (GError **error)
+{
+  const char *path = g_getenv ("GPUSIM_CHARTJS");
+  char *text = NULL;
+
+  if (path == NULL || *path == '\0')
+    path = SIM_CHARTJS_PATH;
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read Chart.js at %s, which reports "
+                   "inline to draw their charts (install Debian's libjs-chart.js, or set "
+                   "GPUSIM_CHARTJS to chart.umd.js)", path);
+      return NULL;
+    }
+  return text;
+}
+
 char *
 sim_html_report_render (const char *run_dir, const char *compare_csv, GError **error)
 {
@@ -789,7 +809,6 @@ sim_html_report_render (const char *run_dir, const char *compare_csv, GError **e
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GString) body = g_string_new (NULL);
   g_autoptr(GString) data = g_string_new ("{");
-  const char *chartjs_path = g_getenv ("GPUSIM_CHARTJS");
   JsonNode *root;
   JsonObject *cluster;
   Page p = { 0 };
@@ -824,15 +843,9 @@ sim_html_report_render (const char *run_dir, const char *compare_csv, GError **e
                    "with \"metrics\"", summary_path);
       return NULL;
     }
-  if (chartjs_path == NULL || *chartjs_path == '\0')
-    chartjs_path = SIM_CHARTJS_PATH;
-  if (!g_file_get_contents (chartjs_path, &chartjs, NULL, NULL))
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read Chart.js at %s, which reports "
-                   "inline to draw their charts (install Debian's libjs-chart.js, or set "
-                   "GPUSIM_CHARTJS to chart.umd.js)", chartjs_path);
-      return NULL;
-    }
+  chartjs = read_chartjs (error);
+  if (chartjs == NULL)
+    return NULL;
 
   p.dir = run_dir;
   p.summary = json_node_get_object (root);
@@ -899,6 +912,780 @@ sim_html_report_write (const char *run_dir, const char *compare_csv, const char 
 
   g_return_val_if_fail (run_dir != NULL && path != NULL, FALSE);
   html = sim_html_report_render (run_dir, compare_csv, error);
+  if (html == NULL)
+    return FALSE;
+  return sim__write_file_atomic (path, html, -1, error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The report of a sweep, from its summary (sim_sweep_to_json()).            */
+
+typedef struct {
+  const char *name;
+  const char *unit;       /* NULL without one */
+} SweepMetric;
+
+typedef struct {
+  guint       n_keys;
+  guint      *keys;       /* indices into the axes */
+  GPtrArray  *tuples;     /* char*: the keys' values, distinct, in order of appearance */
+  GHashTable *index;      /* tuple -> its index + 1 */
+  guint      *coord;      /* per point: its tuple's index */
+} SweepDim;
+
+typedef struct {
+  const char  *source;
+  GPtrArray   *axes;      /* const char*: the keys */
+  GArray      *metrics;   /* SweepMetric: those of the report */
+  guint        n_points;
+  GPtrArray   *labels;    /* const char* per point */
+  GPtrArray   *values;    /* const char** per point: one per axis key */
+  gint64      *done;      /* runs done per point */
+  double      *mean, *low, *high;  /* [point * metrics + m] */
+  GArray      *dims;      /* SweepDim */
+  gint64       first_seed, n_seeds;
+  double       level;
+  const char  *scenario;
+} Sweep;
+
+static void
+sweep_clear (Sweep *w)
+{
+  if (w->dims != NULL)
+    for (guint d = 0; d < w->dims->len; d++)
+      {
+        SweepDim *dim = &g_array_index (w->dims, SweepDim, d);
+        g_free (dim->keys);
+        g_ptr_array_unref (dim->tuples);
+        g_hash_table_unref (dim->index);
+        g_free (dim->coord);
+      }
+  g_clear_pointer (&w->dims, g_array_unref);
+  g_clear_pointer (&w->axes, g_ptr_array_unref);
+  g_clear_pointer (&w->metrics, g_array_unref);
+  g_clear_pointer (&w->labels, g_ptr_array_unref);
+  g_clear_pointer (&w->values, g_ptr_array_unref);
+  g_clear_pointer (&w->done, g_free);
+  g_clear_pointer (&w->mean, g_free);
+  g_clear_pointer (&w->low, g_free);
+  g_clear_pointer (&w->high, g_free);
+}
+
+static gboolean
+sweep_bad (const Sweep *w, GError **error, const char *what)
+{
+  g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: %s (expected the summary of `gpusim "
+               "sweep --format json`)", w->source, what);
+  return FALSE;
+}
+
+/* A member that is a number, NaN when null or absent. */
+static double
+member_number (JsonObject *o, const char *name)
+{
+  JsonNode *n = json_object_get_member (o, name);
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return NAN;
+  switch (json_node_get_value_type (n))
+    {
+    case G_TYPE_DOUBLE:
+    case G_TYPE_INT64:
+      return json_node_get_double (n);
+    default:
+      return NAN;
+    }
+}
+
+static JsonArray *
+member_array (JsonObject *o, const char *name)
+{
+  JsonNode *n = json_object_get_member (o, name);
+  return n != NULL && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
+}
+
+static JsonObject *
+element_object (JsonArray *a, guint i)
+{
+  JsonNode *n = json_array_get_element (a, i);
+  return JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+static const char *
+element_string (JsonArray *a, guint i)
+{
+  JsonNode *n = json_array_get_element (a, i);
+  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (n);
+}
+
+static gint
+find_string (GPtrArray *a, const char *s)
+{
+  for (guint i = 0; i < a->len; i++)
+    if (strcmp (a->pdata[i], s) == 0)
+      return (gint) i;
+  return -1;
+}
+
+/* The metrics of the report: @wanted (each one the summary has) or all. */
+static gboolean
+sweep_read_metrics (Sweep *w, JsonArray *list, const char * const *wanted, GError **error)
+{
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (SweepMetric));
+
+  for (guint m = 0; m < json_array_get_length (list); m++)
+    {
+      JsonObject *o = element_object (list, m);
+      SweepMetric metric;
+      if (o == NULL || member_string (o, "name") == NULL)
+        return sweep_bad (w, error, "\"metrics\" has an entry without a \"name\"");
+      metric.name = member_string (o, "name");
+      metric.unit = member_string (o, "unit");
+      g_array_append_val (all, metric);
+    }
+  w->metrics = g_array_new (FALSE, FALSE, sizeof (SweepMetric));
+  if (wanted == NULL || wanted[0] == NULL)
+    {
+      g_array_append_vals (w->metrics, all->data, all->len);
+      return TRUE;
+    }
+  for (guint i = 0; wanted[i] != NULL; i++)
+    {
+      guint m = 0;
+      while (m < all->len && strcmp (g_array_index (all, SweepMetric, m).name, wanted[i]) != 0)
+        m++;
+      if (m == all->len)
+        {
+          g_autoptr(GString) names = g_string_new (NULL);
+          for (guint k = 0; k < all->len; k++)
+            g_string_append_printf (names, "%s%s", k > 0 ? ", " : "",
+                                    g_array_index (all, SweepMetric, k).name);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s: unknown metric \"%s\": the "
+                       "sweep summarised %s", w->source, wanted[i],
+                       all->len > 0 ? names->str : "no metric");
+          return FALSE;
+        }
+      g_array_append_val (w->metrics, g_array_index (all, SweepMetric, m));
+    }
+  return TRUE;
+}
+
+/* The grid's dimensions: "grid" (keys zipped together form one), or, in a
+ * summary without it, one per key. */
+static gboolean
+sweep_read_grid (Sweep *w, JsonObject *root, GError **error)
+{
+  JsonArray *grid = member_array (root, "grid");
+  guint n = grid != NULL ? json_array_get_length (grid) : w->axes->len;
+
+  w->dims = g_array_new (FALSE, TRUE, sizeof (SweepDim));
+  for (guint d = 0; d < n; d++)
+    {
+      SweepDim dim = { 0 };
+      JsonNode *node = grid != NULL ? json_array_get_element (grid, d) : NULL;
+      JsonArray *keys = node != NULL && JSON_NODE_HOLDS_ARRAY (node)
+                        ? json_node_get_array (node) : NULL;
+      if (grid != NULL && (keys == NULL || json_array_get_length (keys) == 0))
+        return sweep_bad (w, error, "\"grid\" has an entry that is not a list of keys");
+      dim.n_keys = keys != NULL ? json_array_get_length (keys) : 1;
+      dim.keys = g_new (guint, dim.n_keys);
+      dim.tuples = g_ptr_array_new_with_free_func (g_free);
+      dim.index = g_hash_table_new (g_str_hash, g_str_equal);
+      dim.coord = g_new0 (guint, MAX (w->n_points, 1));
+      g_array_append_val (w->dims, dim);
+      for (guint k = 0; k < dim.n_keys; k++)
+        {
+          const char *key = keys != NULL ? element_string (keys, k) : w->axes->pdata[d];
+          gint a = key != NULL ? find_string (w->axes, key) : -1;
+          if (a < 0)
+            return sweep_bad (w, error, "\"grid\" names a key that is not in \"axes\"");
+          dim.keys[k] = (guint) a;
+        }
+    }
+  for (guint d = 0; d < w->dims->len; d++)
+    {
+      SweepDim *dim = &g_array_index (w->dims, SweepDim, d);
+      for (guint p = 0; p < w->n_points; p++)
+        {
+          const char **v = w->values->pdata[p];
+          g_autoptr(GString) t = g_string_new (v[dim->keys[0]]);
+          gpointer at;
+          for (guint k = 1; k < dim->n_keys; k++)
+            {
+              g_string_append_c (t, '\x1f');
+              g_string_append (t, v[dim->keys[k]]);
+            }
+          at = g_hash_table_lookup (dim->index, t->str);
+          if (at == NULL)
+            {
+              g_ptr_array_add (dim->tuples, g_strdup (t->str));
+              at = GUINT_TO_POINTER (dim->tuples->len);
+              g_hash_table_insert (dim->index, g_ptr_array_index (dim->tuples,
+                                                                  dim->tuples->len - 1), at);
+            }
+          dim->coord[p] = GPOINTER_TO_UINT (at) - 1;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+sweep_read (Sweep *w, const char *json, const char * const *wanted, JsonParser *parser,
+            GError **error)
+{
+  JsonNode *node;
+  JsonObject *root, *seeds;
+  JsonArray *axes, *metrics, *points;
+  guint n_metrics;
+
+  if (!json_parser_load_from_data (parser, json, -1, error))
+    {
+      g_prefix_error (error, "%s: ", w->source);
+      return FALSE;
+    }
+  node = json_parser_get_root (parser);
+  root = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  axes = root != NULL ? member_array (root, "axes") : NULL;
+  metrics = root != NULL ? member_array (root, "metrics") : NULL;
+  points = root != NULL ? member_array (root, "points") : NULL;
+  if (axes == NULL || metrics == NULL || points == NULL)
+    return sweep_bad (w, error, "not an object with \"axes\", \"metrics\" and \"points\"");
+  w->scenario = member_string (root, "scenario");
+  w->level = member_number (root, "level");
+  seeds = json_object_has_member (root, "seeds") &&
+          JSON_NODE_HOLDS_OBJECT (json_object_get_member (root, "seeds"))
+          ? json_object_get_object_member (root, "seeds") : NULL;
+  w->first_seed = seeds != NULL && isfinite (member_number (seeds, "first"))
+                  ? (gint64) member_number (seeds, "first") : -1;
+  w->n_seeds = seeds != NULL && isfinite (member_number (seeds, "count"))
+               ? (gint64) member_number (seeds, "count") : -1;
+
+  w->axes = g_ptr_array_new ();
+  for (guint k = 0; k < json_array_get_length (axes); k++)
+    {
+      const char *key = element_string (axes, k);
+      if (key == NULL)
+        return sweep_bad (w, error, "\"axes\" has an entry that is not a key");
+      g_ptr_array_add (w->axes, (gpointer) key);
+    }
+  if (!sweep_read_metrics (w, metrics, wanted, error))
+    return FALSE;
+
+  n_metrics = w->metrics->len;
+  w->n_points = json_array_get_length (points);
+  w->labels = g_ptr_array_new ();
+  w->values = g_ptr_array_new_with_free_func (g_free);
+  w->done = g_new0 (gint64, MAX (w->n_points, 1));
+  w->mean = g_new (double, MAX (w->n_points * n_metrics, 1));
+  w->low = g_new (double, MAX (w->n_points * n_metrics, 1));
+  w->high = g_new (double, MAX (w->n_points * n_metrics, 1));
+  for (guint p = 0; p < w->n_points; p++)
+    {
+      JsonObject *point = element_object (points, p);
+      JsonObject *values, *figures;
+      const char **v;
+      if (point == NULL || !json_object_has_member (point, "values") ||
+          !JSON_NODE_HOLDS_OBJECT (json_object_get_member (point, "values")) ||
+          !json_object_has_member (point, "metrics") ||
+          !JSON_NODE_HOLDS_OBJECT (json_object_get_member (point, "metrics")))
+        {
+          g_autofree char *what = g_strdup_printf ("point %u has no \"values\" or no "
+                                                   "\"metrics\"", p);
+          return sweep_bad (w, error, what);
+        }
+      values = json_object_get_object_member (point, "values");
+      figures = json_object_get_object_member (point, "metrics");
+      v = g_new0 (const char *, MAX (w->axes->len, 1));
+      g_ptr_array_add (w->values, v);
+      for (guint k = 0; k < w->axes->len; k++)
+        {
+          v[k] = member_string (values, w->axes->pdata[k]);
+          if (v[k] == NULL)
+            {
+              g_autofree char *what = g_strdup_printf ("point %u has no value for %s", p,
+                                                       (char *) w->axes->pdata[k]);
+              return sweep_bad (w, error, what);
+            }
+        }
+      g_ptr_array_add (w->labels, (gpointer) (member_string (point, "label") != NULL
+                                              ? member_string (point, "label") : ""));
+      w->done[p] = isfinite (member_number (point, "runs_done"))
+                   ? (gint64) member_number (point, "runs_done") : 0;
+      for (guint m = 0; m < n_metrics; m++)
+        {
+          const char *name = g_array_index (w->metrics, SweepMetric, m).name;
+          JsonNode *f = json_object_get_member (figures, name);
+          JsonObject *o = f != NULL && JSON_NODE_HOLDS_OBJECT (f) ? json_node_get_object (f)
+                                                                   : NULL;
+          if (o == NULL)
+            {
+              g_autofree char *what = g_strdup_printf ("point %u has no figures for the "
+                                                       "metric %s", p, name);
+              return sweep_bad (w, error, what);
+            }
+          w->mean[p * n_metrics + m] = member_number (o, "mean");
+          w->low[p * n_metrics + m] = member_number (o, "low");
+          w->high[p * n_metrics + m] = member_number (o, "high");
+        }
+    }
+  return sweep_read_grid (w, root, error);
+}
+
+/* Numbers exactly as parsed (17 digits), so the page's data equal the
+ * summary's. */
+static void
+put_exact (GString *s, double x)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  if (!isfinite (x))
+    g_string_append (s, "null");
+  else
+    g_string_append (s, g_ascii_dtostr (buf, sizeof buf, x));
+}
+
+/* A dimension's values as text: "8" or, zipped, "2/h, 0.6". */
+static char *
+dim_value (const SweepDim *dim, guint tuple)
+{
+  g_auto(GStrv) parts = g_strsplit (dim->tuples->pdata[tuple], "\x1f", -1);
+  return g_strjoinv (", ", parts);
+}
+
+/* The x axis: the first dimension's first key, as numbers when all its
+ * values are numbers with the same unit ("2/h", "3/h") or durations
+ * ("12h", "1d": seconds, *unit "s"), else in order. */
+static gboolean
+sweep_x_numeric (const SweepDim *dim, double *x, char **unit)
+{
+  gboolean durations = dim->tuples->len > 0;
+
+  for (guint i = 0; i < dim->tuples->len && durations; i++)
+    {
+      g_autofree char *first = g_strndup (dim->tuples->pdata[i],
+                                          strcspn (dim->tuples->pdata[i], "\x1f"));
+      SimTime t = 0;
+      durations = sim_parse_duration (first, &t, NULL);
+      x[i] = sim_time_to_seconds (t);
+    }
+  if (durations)
+    {
+      *unit = g_strdup ("s");
+      return TRUE;
+    }
+  g_clear_pointer (unit, g_free);
+  for (guint i = 0; i < dim->tuples->len; i++)
+    {
+      g_autofree char *first = g_strndup (dim->tuples->pdata[i],
+                                          strcspn (dim->tuples->pdata[i], "\x1f"));
+      g_autofree char *t = g_strstrip (g_strdup (first));
+      char *end = NULL;
+      x[i] = g_ascii_strtod (t, &end);
+      if (end == t || !isfinite (x[i]))
+        return FALSE;
+      g_strstrip (end);
+      if (i == 0)
+        *unit = g_strdup (end);
+      else if (strcmp (*unit, end) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+sweep_section_scenario (const Sweep *w, GString *html)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  gint64 runs = 0;
+
+  g_string_append (html, "<section id=\"sweep\"><h2>Sweep</h2><table class=\"kv\">"
+                   "<tr><th>scenario</th><td>");
+  put_html (html, w->scenario != NULL ? w->scenario : "-");
+  g_string_append (html, "</td></tr>");
+  for (guint d = 0; d < w->dims->len; d++)
+    {
+      const SweepDim *dim = &g_array_index (w->dims, SweepDim, d);
+      g_string_append_printf (html, "<tr><th>axis %u</th><td>", d + 1);
+      for (guint k = 0; k < dim->n_keys; k++)
+        {
+          if (k > 0)
+            g_string_append (html, " with ");
+          g_string_append (html, "<code>");
+          put_html (html, w->axes->pdata[dim->keys[k]]);
+          g_string_append (html, "</code>");
+        }
+      g_string_append (html, ": ");
+      for (guint i = 0; i < dim->tuples->len; i++)
+        {
+          g_autofree char *v = dim_value (dim, i);
+          if (i > 0)
+            g_string_append (html, dim->n_keys > 1 ? "; " : ", ");
+          put_html (html, v);
+        }
+      g_string_append (html, "</td></tr>");
+    }
+  if (w->dims->len == 0)
+    g_string_append (html, "<tr><th>axes</th><td>none (one point, the scenario)</td></tr>");
+  for (guint p = 0; p < w->n_points; p++)
+    runs += w->done[p];
+  g_string_append_printf (html, "<tr><th>points</th><td>%u</td></tr>", w->n_points);
+  if (w->n_seeds > 0)
+    g_string_append_printf (html, "<tr><th>seeds</th><td>%" G_GINT64_FORMAT " per point, from %"
+                            G_GINT64_FORMAT "</td></tr><tr><th>runs done</th><td>%"
+                            G_GINT64_FORMAT " of %" G_GINT64_FORMAT "</td></tr>", w->n_seeds,
+                            w->first_seed, runs, w->n_seeds * w->n_points);
+  if (isfinite (w->level))
+    g_string_append_printf (html, "<tr><th>confidence level</th><td>%s %%</td></tr>",
+                            g_ascii_formatd (buf, sizeof buf, "%.4g", 100 * w->level));
+  g_string_append (html, "</table></section>\n");
+}
+
+static void
+sweep_section_points (const Sweep *w, GString *html)
+{
+  guint n_metrics = w->metrics->len;
+
+  g_string_append (html, "<section id=\"points\"><h2>Points</h2><p class=\"note\">Each "
+                   "metric's mean over the seeds and, with two seeds or more, its confidence "
+                   "interval in brackets; \"-\" where no run of the point is done.</p>"
+                   "<div class=\"wide\"><table class=\"metrics\"><thead><tr><th>point</th>");
+  for (guint k = 0; k < w->axes->len; k++)
+    {
+      g_string_append (html, "<th>");
+      put_html (html, w->axes->pdata[k]);
+      g_string_append (html, "</th>");
+    }
+  g_string_append (html, "<th>runs</th>");
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const SweepMetric *metric = &g_array_index (w->metrics, SweepMetric, m);
+      g_string_append (html, "<th>");
+      put_html (html, metric->name);
+      if (metric->unit != NULL && *metric->unit != '\0')
+        {
+          g_string_append (html, " (");
+          put_html (html, metric->unit);
+          g_string_append (html, ")");
+        }
+      g_string_append (html, "</th>");
+    }
+  g_string_append (html, "</tr></thead><tbody>\n");
+  for (guint p = 0; p < w->n_points; p++)
+    {
+      const char **v = w->values->pdata[p];
+      g_string_append_printf (html, "<tr><td class=\"num\">%u</td>", p);
+      for (guint k = 0; k < w->axes->len; k++)
+        {
+          g_string_append (html, "<td>");
+          put_html (html, v[k]);
+          g_string_append (html, "</td>");
+        }
+      g_string_append_printf (html, "<td class=\"num\">%" G_GINT64_FORMAT "</td>", w->done[p]);
+      for (guint m = 0; m < n_metrics; m++)
+        {
+          const char *unit = g_array_index (w->metrics, SweepMetric, m).unit;
+          g_autofree char *mean = format_metric (w->mean[p * n_metrics + m], unit);
+          g_string_append (html, "<td class=\"num\">");
+          put_html (html, mean);
+          if (isfinite (w->low[p * n_metrics + m]) && isfinite (w->high[p * n_metrics + m]))
+            {
+              g_autofree char *lo = format_metric (w->low[p * n_metrics + m], unit);
+              g_autofree char *hi = format_metric (w->high[p * n_metrics + m], unit);
+              g_string_append (html, " <span class=\"ci\">[");
+              put_html (html, lo);
+              g_string_append (html, ", ");
+              put_html (html, hi);
+              g_string_append (html, "]</span>");
+            }
+          g_string_append (html, "</td>");
+        }
+      g_string_append (html, "</tr>\n");
+    }
+  g_string_append (html, "</tbody></table></div></section>\n");
+}
+
+/* The charts' data: the x axis, the series (a point per x value, null
+ * where the grid has none) and per metric the points' figures. */
+static guint
+sweep_section_charts (const Sweep *w, GString *html, GString *data)
+{
+  const SweepDim *xdim;
+  g_autofree double *x = NULL;
+  g_autofree char *unit = NULL;
+  g_autoptr(GString) xtitle = NULL;
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_free);  /* gint* per x */
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint n_metrics = w->metrics->len, n_x;
+  gboolean numeric;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  Page p = { 0 };
+
+  g_string_append (html, "<section id=\"charts\"><h2>Over the swept axis</h2>");
+  if (w->dims->len == 0 || w->n_points == 0)
+    {
+      g_string_append (html, "<p class=\"note\">This sweep has no axis (one point, the "
+                       "scenario itself): the table above is its summary.</p></section>\n");
+      g_string_append (data, "null");
+      return 0;
+    }
+  g_string_append (html, "<p class=\"note\">Each line is a metric's mean over the seeds at "
+                   "each value of the first axis");
+  if (w->dims->len == 2)
+    g_string_append (html, ", one line per value of the second axis");
+  else if (w->dims->len > 2)
+    g_string_append (html, ", one line per combination of the other axes' values");
+  if (isfinite (w->level))
+    g_string_append_printf (html, "; the shaded band and the whiskers are its %s %% "
+                            "confidence interval", g_ascii_formatd (buf, sizeof buf, "%.4g",
+                                                                    100 * w->level));
+  else
+    g_string_append (html, "; the shaded band and the whiskers are its confidence interval");
+  g_string_append (html, " (none with one seed).  Durations are drawn in seconds and labelled "
+                   "in the unit that fits.</p>\n");
+  xdim = &g_array_index (w->dims, SweepDim, 0);
+  n_x = xdim->tuples->len;
+  x = g_new (double, n_x);
+  numeric = sweep_x_numeric (xdim, x, &unit);
+
+  /* Series: the points that share the values of every other dimension. */
+  for (guint pt = 0; pt < w->n_points; pt++)
+    {
+      g_autoptr(GString) key = g_string_new (NULL);
+      gint *s;
+      gpointer at;
+      for (guint d = 1; d < w->dims->len; d++)
+        g_string_append_printf (key, "%u,", g_array_index (w->dims, SweepDim, d).coord[pt]);
+      at = g_hash_table_lookup (index, key->str);
+      if (at == NULL)
+        {
+          GString *label = g_string_new (NULL);
+          const char **v = w->values->pdata[pt];
+          s = g_new (gint, n_x);
+          for (guint i = 0; i < n_x; i++)
+            s[i] = -1;
+          g_ptr_array_add (series, s);
+          for (guint d = 1; d < w->dims->len; d++)
+            {
+              const SweepDim *dim = &g_array_index (w->dims, SweepDim, d);
+              for (guint k = 0; k < dim->n_keys; k++)
+                g_string_append_printf (label, "%s%s = %s", label->len > 0 ? ", " : "",
+                                        (char *) w->axes->pdata[dim->keys[k]],
+                                        v[dim->keys[k]]);
+            }
+          if (label->len == 0)
+            g_string_append (label, "mean");
+          g_ptr_array_add (labels, g_string_free (label, FALSE));
+          at = GUINT_TO_POINTER (series->len);
+          g_hash_table_insert (index, g_strdup (key->str), at);
+        }
+      s = series->pdata[GPOINTER_TO_UINT (at) - 1];
+      s[xdim->coord[pt]] = (gint) pt;
+    }
+
+  xtitle = g_string_new (w->axes->pdata[xdim->keys[0]]);
+  if (numeric && strcmp (unit, "s") == 0)
+    g_string_append (xtitle, " (duration)");
+  else if (numeric && *unit != '\0')
+    g_string_append_printf (xtitle, " (%s)", unit);
+  for (guint k = 1; k < xdim->n_keys; k++)
+    g_string_append_printf (xtitle, "%s%s", k == 1 ? ", with " : " and ",
+                            (char *) w->axes->pdata[xdim->keys[k]]);
+
+  g_string_append (data, "{\"x\":{\"key\":");
+  put_json_string (data, w->axes->pdata[xdim->keys[0]]);
+  g_string_append (data, ",\"title\":");
+  put_json_string (data, xtitle->str);
+  g_string_append_printf (data, ",\"numeric\":%s,\"duration\":%s,\"values\":[",
+                          numeric ? "true" : "false",
+                          numeric && strcmp (unit, "s") == 0 ? "true" : "false");
+  for (guint i = 0; i < n_x; i++)
+    {
+      if (i > 0)
+        g_string_append_c (data, ',');
+      if (numeric)
+        put_exact (data, x[i]);
+      else
+        {
+          g_autofree char *v = dim_value (xdim, i);
+          put_json_string (data, v);
+        }
+    }
+  g_string_append (data, "]},\n\"series\":[");
+  for (guint s = 0; s < series->len; s++)
+    {
+      const gint *pts = series->pdata[s];
+      g_string_append (data, s > 0 ? ",\n{\"label\":" : "{\"label\":");
+      put_json_string (data, labels->pdata[s]);
+      g_string_append (data, ",\"points\":[");
+      for (guint i = 0; i < n_x; i++)
+        {
+          if (i > 0)
+            g_string_append_c (data, ',');
+          if (pts[i] < 0)
+            g_string_append (data, "null");
+          else
+            g_string_append_printf (data, "%d", pts[i]);
+        }
+      g_string_append (data, "]}");
+    }
+  g_string_append (data, "],\n\"metrics\":[");
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const SweepMetric *metric = &g_array_index (w->metrics, SweepMetric, m);
+      static const char *parts[] = { "mean", "low", "high" };
+      const double *figures[] = { w->mean, w->low, w->high };
+      g_autofree char *id = g_strdup_printf ("chart-sweep-%u", m);
+      g_autofree char *title = NULL;
+
+      g_string_append (data, m > 0 ? ",\n{\"name\":" : "{\"name\":");
+      put_json_string (data, metric->name);
+      g_string_append (data, ",\"unit\":");
+      if (metric->unit != NULL)
+        put_json_string (data, metric->unit);
+      else
+        g_string_append (data, "null");
+      for (guint k = 0; k < G_N_ELEMENTS (parts); k++)
+        {
+          g_string_append_printf (data, ",\"%s\":[", parts[k]);
+          for (guint pt = 0; pt < w->n_points; pt++)
+            {
+              if (pt > 0)
+                g_string_append_c (data, ',');
+              put_exact (data, figures[k][pt * n_metrics + m]);
+            }
+          g_string_append (data, "]");
+        }
+      g_string_append (data, "}");
+      title = metric->unit != NULL && *metric->unit != '\0'
+              ? g_strdup_printf ("%s (%s) over %s", metric->name, metric->unit, xtitle->str)
+              : g_strdup_printf ("%s over %s", metric->name, xtitle->str);
+      p.html = html;
+      chart_box (&p, id, title, NULL);
+    }
+  g_string_append (data, "]}");
+  g_string_append (html, "</section>\n");
+  return p.charts;
+}
+
+/* Drawn from the data: one line chart per metric, the x axis linear for
+ * numbers and in order otherwise, bands and whiskers for the intervals. */
+static const char sweep_script[] =
+  "(function(){\n"
+  "const D=JSON.parse(document.getElementById('report-data').textContent).sweep;\n"
+  "if(!D)return;\n"
+  "Chart.defaults.animation=false;Chart.defaults.font.family='Helvetica, Arial, sans-serif';\n"
+  "Chart.defaults.maintainAspectRatio=false;\n"
+  "const C=['#4c72b0','#dd8452','#55a868','#c44e52','#8172b3','#937860','#da8bc3','#8c8c8c'];\n"
+  "function rgba(h,a){const n=parseInt(h.slice(1),16);return 'rgba('+(n>>16)+','+((n>>8)&255)+"
+  "','+(n&255)+','+a+')';}\n"
+  "function dur(v){const a=Math.abs(v);if(a>=86400)return +(v/86400).toPrecision(3)+' d';"
+  "if(a>=3600)return +(v/3600).toPrecision(3)+' h';if(a>=60)return +(v/60).toPrecision(3)+' min';"
+  "return +v.toPrecision(3)+' s';}\n"
+  "const X=D.x,n=X.values.length,few=n<=20;\n"
+  "const whiskers={id:'whiskers',afterDatasetsDraw(ch){const y=ch.scales.y,c=ch.ctx;c.save();"
+  "c.lineWidth=1.2;\n"
+  " ch.data.datasets.forEach((d,k)=>{if(!d.whiskers||!ch.isDatasetVisible(k))return;"
+  "c.strokeStyle=d.borderColor;\n"
+  "  ch.getDatasetMeta(k).data.forEach((e,i)=>{const w=d.whiskers[i];if(w[0]===null||w[1]===null)"
+  "return;\n"
+  "   const a=y.getPixelForValue(w[0]),z=y.getPixelForValue(w[1]);c.beginPath();c.moveTo(e.x,a);"
+  "c.lineTo(e.x,z);\n"
+  "   c.moveTo(e.x-4,a);c.lineTo(e.x+4,a);c.moveTo(e.x-4,z);c.lineTo(e.x+4,z);c.stroke();});});"
+  "c.restore();}};\n"
+  "D.metrics.forEach((m,k)=>{const el=document.getElementById('chart-sweep-'+k);if(!el)return;"
+  "const sets=[];\n"
+  " D.series.forEach((s,j)=>{const col=C[j%C.length],lo=[],hi=[],mean=[],w=[];\n"
+  "  s.points.forEach((p,i)=>{if(p===null||m.mean[p]===null)return;const x=X.numeric?X.values[i]:i;\n"
+  "   mean.push({x:x,y:m.mean[p]});w.push([m.low[p],m.high[p]]);\n"
+  "   if(m.low[p]!==null&&m.high[p]!==null){lo.push({x:x,y:m.low[p]});hi.push({x:x,y:m.high[p]});}"
+  "});\n"
+  "  sets.push({label:'',band:true,data:lo,borderWidth:0,pointRadius:0,fill:false,"
+  "backgroundColor:rgba(col,0.18)});\n"
+  "  sets.push({label:'',band:true,data:hi,borderWidth:0,pointRadius:0,fill:'-1',"
+  "backgroundColor:rgba(col,0.18)});\n"
+  "  sets.push({label:s.label,data:mean,whiskers:w,borderColor:col,backgroundColor:col,"
+  "pointRadius:3,borderWidth:2});});\n"
+  " const dt=m.unit==='s',ytitle=m.name+(dt?' (duration)':m.unit?' ('+m.unit+')':'');\n"
+  " const xs=X.numeric?{type:'linear',title:{display:true,text:X.title},afterBuildTicks:(a)=>"
+  "{if(few)a.ticks=X.values.map((v)=>({value:v}));},ticks:X.duration?{callback:(v)=>dur(v)}:{}}"
+  ":{type:'linear',"
+  "min:-0.25,max:n-0.75,title:{display:true,text:X.title},\n"
+  "  afterBuildTicks:(a)=>{a.ticks=X.values.map((v,i)=>({value:i}));},ticks:{callback:(v)=>"
+  "X.values[v]}};\n"
+  " new Chart(el,{type:'line',plugins:[whiskers],data:{datasets:sets},options:{parsing:false,"
+  "interaction:{mode:'nearest',intersect:false},\n"
+  "  plugins:{legend:{display:D.series.length>1,labels:{filter:(it,d)=>!d.datasets["
+  "it.datasetIndex].band}},\n"
+  "   tooltip:{filter:(it)=>!it.dataset.band}},\n"
+  "  scales:{x:xs,y:{beginAtZero:true,title:{display:true,text:ytitle},ticks:dt?{callback:"
+  "(v)=>dur(v)}:{}}}}});});\n"
+  "})();\n";
+
+char *
+sim_html_sweep_report_render (const char *summary_json, const char *source,
+                              const char * const *metrics, GError **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GString) body = g_string_new (NULL);
+  g_autoptr(GString) data = g_string_new ("{\"sweep\": ");
+  g_autofree char *chartjs = NULL;
+  Sweep w = { 0 };
+  GString *out;
+  guint charts;
+
+  g_return_val_if_fail (summary_json != NULL, NULL);
+  w.source = source != NULL ? source : "sweep summary";
+  if (!sweep_read (&w, summary_json, metrics, parser, error))
+    {
+      sweep_clear (&w);
+      return NULL;
+    }
+  chartjs = read_chartjs (error);
+  if (chartjs == NULL)
+    {
+      sweep_clear (&w);
+      return NULL;
+    }
+  sweep_section_scenario (&w, body);
+  sweep_section_points (&w, body);
+  charts = sweep_section_charts (&w, body, data);
+  g_string_append (data, "}");
+
+  out = g_string_sized_new (body->len + data->len + strlen (chartjs) + 8192);
+  g_string_append (out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                   "<meta name=\"generator\" content=\"gpusim report\">\n<title>");
+  put_html (out, w.scenario != NULL ? w.scenario : "sweep");
+  g_string_append (out, " - gpusim sweep report</title>\n<style>\n");
+  g_string_append (out, page_style);
+  g_string_append (out, ".wide{overflow-x:auto}.ci{color:#777;white-space:nowrap}\n"
+                   "</style>\n</head>\n<body>\n<h1>");
+  put_html (out, w.scenario != NULL ? w.scenario : "sweep");
+  g_string_append_printf (out, "</h1>\n<p class=\"subtitle\">gpusim sweep report: %u point%s, "
+                          "%u metric%s (%u charts)</p>\n", w.n_points,
+                          w.n_points == 1 ? "" : "s", w.metrics->len,
+                          w.metrics->len == 1 ? "" : "s", charts);
+  g_string_append_len (out, body->str, (gssize) body->len);
+  g_string_append (out, "<script type=\"application/json\" id=\"report-data\">\n");
+  g_string_append_len (out, data->str, (gssize) data->len);
+  g_string_append (out, "\n</script>\n<script>\n/* Chart.js, inlined (MIT licence; "
+                   "https://www.chartjs.org) */\n");
+  g_string_append (out, chartjs);
+  g_string_append (out, "\n</script>\n<script>\n");
+  g_string_append (out, sweep_script);
+  g_string_append (out, "</script>\n</body>\n</html>\n");
+  sweep_clear (&w);
+  return g_string_free (out, FALSE);
+}
+
+gboolean
+sim_html_sweep_report_write (const char *summary_json, const char *source,
+                             const char * const *metrics, const char *path, GError **error)
+{
+  g_autofree char *html = NULL;
+
+  g_return_val_if_fail (summary_json != NULL && path != NULL, FALSE);
+  html = sim_html_sweep_report_render (summary_json, source, metrics, error);
   if (html == NULL)
     return FALSE;
   return sim__write_file_atomic (path, html, -1, error);

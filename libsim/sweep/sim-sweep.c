@@ -1022,6 +1022,17 @@ sim_sweep_to_json (SimSweep *self, SimPlanResults *results)
   for (guint k = 0; k < self->keys->len; k++)
     json_builder_add_string_value (b, self->keys->pdata[k]);
   json_builder_end_array (b);
+  json_builder_set_member_name (b, "grid");
+  json_builder_begin_array (b);
+  for (guint a = 0; a < self->axes->len; a++)
+    {
+      const Axis *axis = &g_array_index (self->axes, Axis, a);
+      json_builder_begin_array (b);
+      for (guint k = 0; k < axis->n_keys; k++)
+        json_builder_add_string_value (b, self->keys->pdata[axis->keys[k]]);
+      json_builder_end_array (b);
+    }
+  json_builder_end_array (b);
   json_builder_set_member_name (b, "metrics");
   json_builder_begin_array (b);
   for (guint m = 0; m < sim_plan_get_n_metrics (plan); m++)

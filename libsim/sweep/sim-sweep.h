@@ -244,7 +244,9 @@ char *sim_sweep_format_table (SimSweep *self, SimPlanResults *results);
  * @self: a sweep
  * @results: results of its plan
  *
- * The summary as JSON: {"scenario", "axes": [KEYS], "metrics": [{"name",
+ * The summary as JSON: {"scenario", "axes": [KEYS], "grid": [[KEYS]] (the
+ * grid's dimensions in file order, each the keys that vary together: one
+ * unless zipped), "metrics": [{"name",
  * "unit"}], "seeds": {"first", "count"}, "level", "points": [{"point",
  * "label", "values": {KEY: VALUE}, "runs_done", "metrics": {NAME: {"mean",
  * "sd", "low", "high", "n"}}}]}; undefined numbers are null.

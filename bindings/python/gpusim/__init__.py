@@ -587,7 +587,7 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     return _mixed_result(cmp, path, policies, set, force, level)
 
 
-def sweep(path, threads=0, db=None, csv=None, set=None, shard=None):
+def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None):
     """Runs every point of a sweep file (a scenario with a ``[sweep]``
     section) on every seed, in parallel, as ``gpusim sweep`` does.
 
@@ -595,10 +595,15 @@ def sweep(path, threads=0, db=None, csv=None, set=None, shard=None):
     depend on it); *db* a SQLite database that keeps each run as it
     finishes and from which runs already there are taken rather than run
     again; *csv* a file with one line per run; *shard* a pair ``(k, n)`` to
-    run only the runs ``r`` with ``r % n == k`` (one Slurm array task's).
+    run only the runs ``r`` with ``r % n == k`` (one Slurm array task's);
+    *report* an HTML file to write the summary to, with a chart per metric
+    over the swept axis (as ``gpusim sweep --report``; see
+    :func:`sweep_report`).
 
     Returns the summary, as ``gpusim sweep --format json`` prints it: a dict
-    with ``axes`` (the swept keys), ``metrics`` (``name``, ``unit``),
+    with ``axes`` (the swept keys), ``grid`` (the grid's dimensions in file
+    order, each a list of the keys that vary together), ``metrics``
+    (``name``, ``unit``),
     ``seeds``, ``level`` and ``points``, one per point with its ``label``,
     ``values`` (``{key: value}``), ``runs_done`` and ``metrics``:
     ``{metric: {"mean", "sd", "low", "high", "n"}}`` (``None`` where not
@@ -615,7 +620,43 @@ def sweep(path, threads=0, db=None, csv=None, set=None, shard=None):
                     None if csv is None else str(csv))
     if shard is None:
         _call(results.check)
-    return json.loads(sw.to_json(results))
+    text = sw.to_json(results)
+    if report is not None:
+        if shard is not None:
+            raise Error("sweep(): report is for the whole sweep, not a shard: write it after "
+                        "the shards' databases are merged", Sim.Error.INVALID)
+        _call(Sim.html_sweep_report_write, text, str(path), None, str(report))
+    return json.loads(text)
+
+
+def sweep_report(summary, output=None, metrics=None):
+    """The HTML report of a sweep (``gpusim report --sweep``): one
+    self-contained page with the sweep's axes, a table of its points (each
+    metric's mean and confidence interval) and per metric a line chart over
+    the first axis, its interval shaded, one line per value of the second
+    axis (per combination of the others with more).
+
+    *summary* is what :func:`sweep` returns, or the path of a file that
+    ``gpusim sweep --format json`` wrote; *metrics* a list of the metrics to
+    chart (default: all of the summary's).  Writes the page to *output* if
+    given (and returns None); returns its text otherwise.  Raises
+    :class:`Error` for a summary that cannot be read or is not a sweep's,
+    and for a metric it does not have."""
+    if isinstance(summary, dict):
+        text, source = json.dumps(summary), "sweep summary"
+    else:
+        source = str(summary)
+        try:
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise Error("%s: cannot read it (expected the summary of `gpusim sweep FILE "
+                        "--format json`): %s" % (source, e.strerror), Sim.Error.IO) from None
+    names = None if metrics is None else [str(m) for m in metrics]
+    if output is not None:
+        _call(Sim.html_sweep_report_write, text, source, names, str(output))
+        return None
+    return _call(Sim.html_sweep_report_render, text, source, names)
 
 
 def seek(path, vary, target, range=None, seeds=5, first_seed=None, level=0.95, tolerance=0,
