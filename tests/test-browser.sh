@@ -9,7 +9,9 @@
 # scripts ran; once as is, to a PNG screenshot.  It fails if the page
 # throws or logs an error, if a chart area has fewer than 150 coloured
 # pixels, if a canvas is missing, or if the screenshot is blank (fewer
-# than 0.5 % of its filtered bytes non-zero).
+# than 0.5 % of its filtered bytes non-zero).  The report of a run with
+# [failures] is checked the same way (no error, its Failures charts
+# drawn), without the screenshot.
 #
 # What it does not check: the charts' numbers (test-pictures.sh checks the
 # data in the page), or how the page looks to a person.
@@ -55,7 +57,8 @@ fail () {
     fail "gpusim report: $(cat "$tmp/stderr")"
 
 # The checker: first in <head> (to see every error), last in <body>.
-"$PYTHON" - "$tmp/report.html" "$tmp/checked.html" <<'PY' || fail "cannot instrument the page"
+cat >"$tmp/instrument.py" <<'PY'
+
 import sys
 html = open(sys.argv[1]).read()
 head = """<script>window.__errors=[];window.addEventListener('error',function(e){
@@ -75,6 +78,8 @@ html = html.replace("<head>", "<head>" + head, 1)
 i = html.rindex("</body>")
 open(sys.argv[2], "w").write(html[:i] + tail + html[i:])
 PY
+"$PYTHON" "$tmp/instrument.py" "$tmp/report.html" "$tmp/checked.html" ||
+    fail "cannot instrument the page"
 
 run_chromium () {
     timeout 180 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
@@ -132,4 +137,36 @@ if nonzero < 0.005 * len(raw):
     fail("the screenshot is blank (%d of %d bytes drawn)" % (nonzero, len(raw)))
 print("test-browser.sh: %d charts drawn, screenshot %dx%d (%.1f %% of its bytes drawn)" %
       (len(out["charts"]), w, h, 100.0 * nonzero / len(raw)))
+PY
+
+# A run with failures: the Failures charts.
+"$GPUSIM" run "$S/failures-self-healing.ini" --set scenario.horizon=30d -o "$tmp/failures" -q \
+    --report "$tmp/failures.html" >/dev/null 2>"$tmp/stderr" || fail "gpusim run: $(cat "$tmp/stderr")"
+"$PYTHON" "$tmp/instrument.py" "$tmp/failures.html" "$tmp/failures-checked.html" ||
+    fail "cannot instrument the failures page"
+run_chromium --window-size=1200,900 --dump-dom "file://$tmp/failures-checked.html" \
+    >"$tmp/failures-dom.html" 2>"$tmp/chromium3.log" ||
+    fail "chromium --dump-dom failed: $(tail -5 "$tmp/chromium3.log")"
+"$PYTHON" - "$tmp/failures-dom.html" "$tmp/chromium3.log" <<'PY' || exit 1
+import html as H, json, re, sys
+def fail(msg):
+    sys.exit("test-browser.sh: FAIL: failures report: " + msg)
+dom = open(sys.argv[1], errors="replace").read()
+m = re.search(r'<pre id="browser-check">(.*?)</pre>', dom, re.S)
+if not m:
+    fail("the checker did not run (no result in the DOM)")
+out = json.loads(H.unescape(m.group(1)))
+if out["errors"]:
+    fail("the page threw: " + "; ".join(out["errors"]))
+for line in open(sys.argv[2], errors="replace"):
+    if ":CONSOLE(" in line and ("Error" in line or "Uncaught" in line):
+        fail("the page logged an error: " + line.strip())
+for cid in ["chart-failure-causes", "chart-interruptions"]:
+    c = out["charts"].get(cid)
+    if c is None:
+        fail("no canvas " + cid)
+    if c["width"] == 0 or c["height"] == 0 or c["coloured"] < 150:
+        fail("chart %s is blank: %d coloured pixels in %dx%d" %
+             (cid, c["coloured"], c["width"], c["height"]))
+print("test-browser.sh: failures report: %d charts drawn" % len(out["charts"]))
 PY
