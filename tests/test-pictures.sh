@@ -27,8 +27,8 @@
 #   starts on a node an outage holds out, and a run across a failure ends
 #   at it (interrupted) or by its detection (migrated off the drained
 #   node); runs interrupted by cause and migrated as in the summary, an
-#   interruption event per GPU left, checkpoints and restarts within their
-#   run; the time series' interruptions add up to the summary's; the
+#   interruption event per GPU left, a wait for the detection after each
+#   interrupted run, checkpoints and restarts within their run; the time series' interruptions add up to the summary's; the
 #   report has the Failures section, its table and charts with the
 #   summary's figures; a run without [failures] has none of it;
 # - the same run gives the same bytes (report, timeline, nodes.csv,
@@ -500,9 +500,12 @@ for (cat, id_, ph), ts in phase.items():
     n_ckpt += cat == "checkpoint" and ph == "b" and len(ts)
 if n_ckpt == 0 or not any(c == "restart" for (c, i, p) in phase):
     sys.exit("no checkpoint or no restart on the job tracks")
-waits = sum(1 for e in events if e.get("cat") == "detection" and e["ph"] == "b")
-if waits > len(ended) or waits < len(ended) - m["failures"]:
-    sys.exit("%d waits for detection, %d runs interrupted" % (waits, len(ended)))
+waits = {e["id"]: e["ts"] for e in events if e.get("cat") == "detection" and e["ph"] == "b"}
+if sorted(waits) != sorted(b["id"] for b in ended):
+    sys.exit("%d waits for detection, %d runs interrupted" % (len(waits), len(ended)))
+for id_, ts in waits.items():
+    if abs(ts - span[id_][1]) > 1e-3:
+        sys.exit("run %s: its wait for detection does not start where it ended" % id_)
 print(checked)
 PY
 for drain in migrate kill; do

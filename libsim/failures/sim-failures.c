@@ -313,6 +313,31 @@ timeline_outage (SimFailures *f, guint id, SimTime end, gboolean repaired)
                                  args);
 }
 
+/* The wait of the jobs fault ID interrupted, from the failure to END (its
+ * detection, or the end of the run), on each job's track after the run it
+ * ended. */
+static void
+timeline_waits (SimFailures *f, guint id, SimTime end)
+{
+  SimTimeline *tl = timeline (f);
+  Fault *fault = f->faults->pdata[id];
+
+  if (tl == NULL)
+    return;
+  for (guint i = 0; i < fault->held->len; i++)
+    {
+      const SimJob *job = fault->held->pdata[i];
+      g_autofree char *args = NULL;
+      if (job->n_preemptions == 0)
+        continue;
+      args = g_strdup_printf ("\"job\": %" G_GUINT64_FORMAT ", \"run\": %u, \"fault\": %u, "
+                              "\"cause\": \"%s\"", job->spec.id, job->n_preemptions - 1, id,
+                              sim__failure_type_name (fault->type));
+      sim_timeline_add_job_phase (tl, job->spec.id, job->n_preemptions - 1, "detection",
+                                  "interrupted: awaiting detection", fault->at, end, args);
+    }
+}
+
 static void periods (const JobRec *r, double x, double *k, double *rest);
 
 /* The restart and the checkpoints of JOB's run RUN, which did W of work
@@ -891,24 +916,12 @@ static void
 detect (SimFailures *f, guint id, SimTime now)
 {
   Fault *fault = f->faults->pdata[id];
-  SimTimeline *tl = timeline (f);
   guint lo, hi;
 
   fault->detected = now;
+  timeline_waits (f, id, now);
   for (guint i = 0; i < fault->held->len; i++)
-    {
-      SimJob *job = fault->held->pdata[i];
-      if (tl != NULL && job->n_preemptions > 0)
-        {
-          g_autofree char *args = g_strdup_printf ("\"job\": %" G_GUINT64_FORMAT ", \"run\": %u, "
-                                                   "\"fault\": %u, \"cause\": \"%s\"",
-                                                   job->spec.id, job->n_preemptions - 1, id,
-                                                   sim__failure_type_name (fault->type));
-          sim_timeline_add_job_phase (tl, job->spec.id, job->n_preemptions - 1, "detection",
-                                      "interrupted: awaiting detection", fault->at, now, args);
-        }
-      sim__simulation_release_job (f->sim, job);
-    }
+    sim__simulation_release_job (f->sim, fault->held->pdata[i]);
   g_ptr_array_set_size (fault->held, 0);
   nodes_out (f, fault->comp, &lo, &hi);
   if (takes_nodes (fault->type))
@@ -1149,8 +1162,14 @@ acc_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
   double end_s = sim_time_to_seconds (info->end);
 
   for (guint i = 0; i < f->faults->len; i++)
-    if (!((Fault *) f->faults->pdata[i])->repaired)
-      timeline_outage (f, i, MAX (info->end, ((Fault *) f->faults->pdata[i])->at), FALSE);
+    {
+      Fault *fault = f->faults->pdata[i];
+      if (fault->repaired)
+        continue;
+      timeline_outage (f, i, MAX (info->end, fault->at), FALSE);
+      if (fault->detected < 0)
+        timeline_waits (f, i, MAX (info->end, fault->at));
+    }
   for (guint t = 0; t < SIM_FAILURE_N_TYPES; t++)
     {
       total += f->failures[t];

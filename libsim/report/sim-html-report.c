@@ -611,8 +611,9 @@ section_failures (Page *p)
       put_html (p->html, text);
       g_string_append (p->html, "</td></tr>");
     }
-  g_string_append (p->html, "</tbody></table>\n<table class=\"metrics\"><thead><tr>"
-                   "<th>component</th><th>failures</th><th>jobs interrupted</th>"
+  g_string_append (p->html, "</tbody></table>\n<p class=\"note\">By component type; "
+                   "availability is the share of the type's component-time up.</p>"
+                   "<table class=\"metrics\"><thead><tr><th>component</th><th>failures</th><th>jobs interrupted</th>"
                    "<th>availability</th></tr></thead><tbody>");
   for (guint t = 0; t < G_N_ELEMENTS (types); t++)
     {
