@@ -1303,6 +1303,12 @@ sim__simulation_release_job (SimSimulation *self, SimJob *job)
   request_decision (self);
 }
 
+void
+sim__simulation_note_interruption (SimSimulation *self)
+{
+  sim__metrics_note_interruption (&self->metrics);
+}
+
 SimFailures *
 sim__simulation_get_failures (SimSimulation *self)
 {
@@ -2373,6 +2379,7 @@ simulation_new (SimScenario *scenario, guint off, GError **error)
       self->failures = sim__failures_new (self, scenario, error);
       if (self->failures == NULL)
         return NULL;
+      sim__metrics_set_interruptions (&self->metrics);
     }
   /* Last: the power policies watch and act on all of the above. */
   if (!sim__power_policies_attach (self, off, error))
@@ -2495,7 +2502,8 @@ sim_simulation_set_timeline (SimSimulation *self, const char *path, GError **err
     return FALSE;
   timeline = sim_timeline_new (sim__atomic_file_stream (self->timeline_file), self->cluster);
   self->timeline = sim__timeline_accumulator_new (self->cluster, timeline,
-                                                  self->scenario->mig_reconfigure_time);
+                                                  self->scenario->mig_reconfigure_time,
+                                                  self->failures);
   sim__simulation_add_accumulator (self, self->timeline);
   return TRUE;
 }

@@ -349,6 +349,9 @@ void     sim__simulation_hold_job (SimSimulation *self, SimJob *job, SimTime ove
                                    SimTime lost);
 /* Puts a held job in the queue; a decision follows. */
 void     sim__simulation_release_job (SimSimulation *self, SimJob *job);
+/* A job was interrupted by a failure: counted in the time series' column
+ * `interruptions`. */
+void     sim__simulation_note_interruption (SimSimulation *self);
 /* The [failures] model (failures/sim-failures.h), or NULL without one. */
 struct _SimFailures *sim__simulation_get_failures (SimSimulation *self);
 /* Asks for a last column NAME in jobs.csv, FUNC giving its value. */

@@ -10,7 +10,9 @@
 # scripts ran; once as is, to a PNG screenshot.  It fails if the page
 # throws or logs an error, if a chart area has fewer than 150 coloured
 # pixels, if a canvas is missing, or if the screenshot is blank (fewer
-# than 0.5 % of its filtered bytes non-zero).
+# than 0.5 % of its filtered bytes non-zero).  The report of a run with
+# [failures] is checked the same way (no error, its Failures charts
+# drawn), without the screenshot.
 #
 # What it does not check: the charts' numbers (test-pictures.sh checks the
 # data in the page), or how the page looks to a person.
@@ -144,6 +146,11 @@ print("test-browser.sh: %s.html: %d charts drawn, screenshot %dx%d (%.1f %% of i
 PY
 }
 
+# A run with failures, for the report's Failures charts.
+"$GPUSIM" run "$S/failures-self-healing.ini" --set scenario.horizon=30d -o "$tmp/failures" -q \
+    --report "$tmp/failures.html" >/dev/null 2>"$tmp/stderr" || fail "gpusim run: $(cat "$tmp/stderr")"
+
 check_page report chart-allocation chart-queue chart-power chart-pue chart-jct chart-wait \
     chart-compare-0
 check_page sweep chart-sweep-0 chart-sweep-1 chart-sweep-2
+check_page failures chart-failure-causes chart-interruptions

@@ -21,6 +21,16 @@
 #   and ending at its end), one GPU slice per GPU of each run, slices of a
 #   GPU lane that never overlap, a preemption event per GPU left, and one
 #   MIG reconfiguration per MIG job;
+# - with [failures] (drain = migrate and kill): one failure instant per
+#   failure in the summary (by type), one outage per failure from it to
+#   its repair, holding its detection (2 min) and its repair; no job run
+#   starts on a node an outage holds out, and a run across a failure ends
+#   at it (interrupted) or by its detection (migrated off the drained
+#   node); runs interrupted by cause and migrated as in the summary, an
+#   interruption event per GPU left, a wait for the detection after each
+#   interrupted run, checkpoints and restarts within their run; the time series' interruptions add up to the summary's; the
+#   report has the Failures section, its table and charts with the
+#   summary's figures; a run without [failures] has none of it;
 # - the same run gives the same bytes (report, timeline, nodes.csv,
 #   topology.dot);
 # - bad input: a missing run directory, an unknown --color-by, an unknown
@@ -327,6 +337,215 @@ n=$("$PYTHON" "$tmp/tlcheck.py" "$tmp/las.json" "$tmp/las/jobs.csv" 0) || fail "
 [ "$n" -gt 0 ] || fail "LAS preempted no finished job: the timeline check checked no preemption"
 # One MIG reconfiguration per job: all 560 jobs ask for a 1g.5gb instance.
 "$PYTHON" "$tmp/tlcheck.py" "$tmp/mig.json" "$tmp/mig/jobs.csv" 560 >/dev/null || fail "MIG timeline"
+
+# ---- Failures: on the timeline, in the report, in the time series -------------
+
+# 16 DGX H100 for a week with failure rates raised so that GPUs, hosts,
+# leaves and the software stack all fail; a hot spare, hourly checkpoints.
+cat >"$tmp/failures.ini" <<'INI'
+[scenario]
+name = failures-small
+seed = 3
+horizon = 7d
+
+[pool h100]
+model = DGX-H100
+count = 16
+
+[workload]
+source = synthetic
+rate = 3/h
+
+[class small]
+share = 0.6
+gpus = 1:0.5, 2:0.3, 4:0.2
+duration = lognormal(median=20min, sigma=1.2)
+
+[class node]
+share = 0.3
+gpus = 8
+duration = lognormal(median=2h, sigma=1.0)
+
+[class multinode]
+share = 0.1
+gpus = 16:0.6, 32:0.4
+duration = lognormal(median=6h, sigma=0.8)
+
+[failures]
+gpu_mtbf = 3000h
+node_mtbf = 1500h
+software_mtbf = 1000h
+leaf_mtbf = 400h
+spares = 1
+checkpoint_interval = 1h
+checkpoint_size = 10GB
+storage_bandwidth = 1GB/s
+
+[output]
+timeseries_interval = 1h
+INI
+for drain in migrate kill; do
+    expect 0 run "$tmp/failures.ini" --set failures.drain=$drain -o "$tmp/f-$drain" \
+        --timeline "$tmp/f-$drain.json" --report "$tmp/f-$drain.html"
+    "$PYTHON" "$tmp/tlcheck.py" "$tmp/f-$drain.json" "$tmp/f-$drain/jobs.csv" 0 >/dev/null ||
+        fail "failures timeline ($drain): runs and GPU slices"
+done
+expect 0 run "$tmp/failures.ini" --set failures.drain=migrate -o "$tmp/f-migrate2" \
+    --timeline "$tmp/f-migrate2.json" --report "$tmp/f-migrate2.html"
+cmp -s "$tmp/f-migrate.json" "$tmp/f-migrate2.json" || fail "a failures timeline differs between two runs"
+cmp -s "$tmp/f-migrate.html" "$tmp/f-migrate2.html" || fail "a failures report differs between two runs"
+cat >"$tmp/fcheck.py" <<'PY'
+import csv, json, sys
+from collections import defaultdict
+events = json.load(open(sys.argv[1]))["traceEvents"]
+d = sys.argv[2]
+drain = sys.argv[3]
+m = {k: v["value"] for k, v in json.load(open(d + "/summary.json"))["metrics"].items()}
+types = ["gpu", "hbm", "nvswitch", "nic", "cable", "node", "software", "leaf", "spine", "core"]
+US = 1e6
+# One failure instant per failure counted, by type.
+inst = [e for e in events if e.get("cat") == "failure" and e["ph"] == "i"]
+if len(inst) != m["failures"]:
+    sys.exit("%d failure events, summary failures %g" % (len(inst), m["failures"]))
+for t in types:
+    n = sum(1 for e in inst if e["args"]["type"] == t)
+    if n != m["failures_" + t]:
+        sys.exit("%d %s failure events, summary %g" % (n, t, m["failures_" + t]))
+for t in ["gpu", "node", "software", "leaf"]:
+    if m["failures_" + t] == 0:
+        sys.exit("no %s failure: the scenario no longer tests it" % t)
+# One outage per failure, on the failure's track, holding its detection
+# (2 min, self-healing) and its repair, which ends with it.
+track = lambda e: (e["pid"], e["tid"])
+out = {e["args"]["fault"]: e for e in events if e.get("cat") == "outage"}
+det = {e["args"]["fault"]: e for e in events if e.get("cat") == "detection" and e["ph"] == "X"}
+rep = {e["args"]["fault"]: e for e in events if e.get("cat") == "repair"}
+if sorted(out) != sorted(e["args"]["fault"] for e in inst):
+    sys.exit("outages and failures differ")
+for e in inst:
+    o = out[e["args"]["fault"]]
+    if track(o) != track(e) or abs(o["ts"] - e["ts"]) > 1e-3:
+        sys.exit("fault %d: the outage does not start at the failure, on its track" % e["args"]["fault"])
+    dt = det[e["args"]["fault"]]
+    if abs(dt["ts"] - o["ts"]) > 1e-3 or abs(dt["dur"] - min(120 * US, o["dur"])) > 1e-3:
+        sys.exit("fault %d: detection %s" % (e["args"]["fault"], dt))
+    r = rep.get(e["args"]["fault"])
+    if o["args"]["repaired"]:
+        if r is None or abs(r["ts"] + r["dur"] - (o["ts"] + o["dur"])) > 1e-3 or \
+           abs(r["ts"] - (dt["ts"] + dt["dur"])) > 1e-3:
+            sys.exit("fault %d: the outage does not end at its repair" % e["args"]["fault"])
+# Job runs: none starts on a node while an outage holds it out; a run that
+# holds a failure's instant ends at it (interrupted) or, drained, by its
+# detection (migrated; with drain = kill, none is).
+node_out = defaultdict(list)
+for o in out.values():
+    if "nodes_out" in o["args"]:
+        a, b = o["args"]["nodes_out"]
+        for n in range(a, b + 1):
+            node_out[n + 1].append(o)
+checked = 0
+for e in events:
+    if e["ph"] != "X" or e["cat"] != "job":
+        continue
+    s, t = e["ts"], e["ts"] + e["dur"]
+    for o in node_out[e["pid"]]:
+        a, b = o["ts"], o["ts"] + o["dur"]
+        if s >= b - 1e-3 or t <= a + 1e-3:
+            continue
+        checked += 1
+        if s > a - 1e-3:
+            sys.exit("job %s run %s starts at %s us on node %d, out since %s us until %s" %
+                     (e["args"]["job"], e["args"]["run"], s, e["pid"] - 1, a, b))
+        if e["args"]["end"] != "migrated" or drain != "migrate" or t > a + 120 * US + 1e-3:
+            sys.exit("job %s run %s (%s) runs on node %d past its failure at %s us" %
+                     (e["args"]["job"], e["args"]["run"], e["args"]["end"], e["pid"] - 1, a))
+# Interruptions: one run ended per job interrupted, by cause, an instant on
+# each of its GPUs, and the time series counts them.
+runs = {}
+for e in events:
+    if e.get("cat") == "run" and e["ph"] == "b":
+        runs[e["id"]] = e
+ended = [b for b in runs.values() if b["args"]["end"] == "interrupted"]
+if len(ended) != m["interruptions"] or m["interruptions"] == 0:
+    sys.exit("%d runs interrupted, summary interruptions %g" % (len(ended), m["interruptions"]))
+for t in types:
+    n = sum(1 for b in ended if b["args"]["cause"] == t)
+    if n != m["interruptions_" + t]:
+        sys.exit("%d runs interrupted by %s, summary %g" % (n, t, m["interruptions_" + t]))
+marks = sum(1 for e in events if e.get("cat") == "interruption")
+if marks != sum(b["args"]["gpus"] for b in ended):
+    sys.exit("%d interruption events, %d GPUs left by interrupted runs" %
+             (marks, sum(b["args"]["gpus"] for b in ended)))
+migrated = sum(1 for b in runs.values() if b["args"]["end"] == "migrated")
+if migrated != m["migrations"]:
+    sys.exit("%d runs migrated, summary migrations %g" % (migrated, m["migrations"]))
+series = list(csv.DictReader(open(d + "/timeseries.csv")))
+if sum(int(r["interruptions"]) for r in series) != m["interruptions"]:
+    sys.exit("timeseries.csv: %d interruptions" % sum(int(r["interruptions"]) for r in series))
+# Checkpoints and restarts sit within their run; each interrupted run but
+# those still held at the end waited for the detection.
+span = {}
+for e in events:
+    if e.get("cat") == "run":
+        span.setdefault(e["id"], [None, None])[0 if e["ph"] == "b" else 1] = e["ts"]
+phase = defaultdict(list)
+for e in events:
+    if e.get("cat") in ("checkpoint", "restart") and e["ph"] in "be":
+        phase[(e["cat"], e["id"], e["ph"])].append(e["ts"])
+n_ckpt = 0
+for (cat, id_, ph), ts in phase.items():
+    for x in ts:
+        if x < span[id_][0] - 1e-3 or x > span[id_][1] + 1e-3:
+            sys.exit("a %s of run %s outside the run" % (cat, id_))
+    n_ckpt += cat == "checkpoint" and ph == "b" and len(ts)
+if n_ckpt == 0 or not any(c == "restart" for (c, i, p) in phase):
+    sys.exit("no checkpoint or no restart on the job tracks")
+waits = {e["id"]: e["ts"] for e in events if e.get("cat") == "detection" and e["ph"] == "b"}
+if sorted(waits) != sorted(b["id"] for b in ended):
+    sys.exit("%d waits for detection, %d runs interrupted" % (len(waits), len(ended)))
+for id_, ts in waits.items():
+    if abs(ts - span[id_][1]) > 1e-3:
+        sys.exit("run %s: its wait for detection does not start where it ended" % id_)
+print(checked)
+PY
+for drain in migrate kill; do
+    "$PYTHON" "$tmp/fcheck.py" "$tmp/f-$drain.json" "$tmp/f-$drain" $drain >/dev/null ||
+        fail "failures timeline ($drain)"
+done
+# The report: a Failures section, its table and charts, the data of the run.
+"$PYTHON" - "$tmp/f-migrate.html" "$tmp/f-migrate" <<'PY' || fail "the report of a run with failures"
+import json, re, sys
+html = open(sys.argv[1]).read()
+m = {k: v["value"] for k, v in json.load(open(sys.argv[2] + "/summary.json"))["metrics"].items()}
+if 'id="failures"' not in html:
+    sys.exit("no section failures")
+for chart in ["chart-failure-causes", "chart-interruptions"]:
+    if '<canvas id="%s"' % chart not in html:
+        sys.exit("no chart " + chart)
+for row in ["GPU-hours lost (work redone)", "GPU-hours writing checkpoints",
+            "effective training time ratio (ETTR)", "<td>gpu</td>", "<td>leaf</td>"]:
+    if row not in html:
+        sys.exit("no row " + row)
+want = "%.4g %%" % (100 * m["ettr"])
+if want not in html:
+    sys.exit("ETTR %s not in the page" % want)
+data = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>',
+                            html, re.S).group(1))
+f = data["failures"]
+for t, n, k in zip(f["types"], f["failures"], f["interruptions"]):
+    if n != m["failures_" + t] or k != m["interruptions_" + t]:
+        sys.exit("%s: %g failures, %g interruptions in the chart" % (t, n, k))
+if sum(f["failures"]) != m["failures"]:
+    sys.exit("the chart leaves out failures")
+if sum(data["series"]["interruptions"]) != m["interruptions"]:
+    sys.exit("the series counts %g interruptions" % sum(data["series"]["interruptions"]))
+PY
+# A run without [failures] has none of it.
+contains "$tmp/run/timeseries.csv" "activity,it_power_w,cooling_power_w,facility_power_w,pue" "the power time series"
+head -n 1 "$tmp/run/timeseries.csv" | grep -q interruptions && fail "interruptions in a run without failures"
+grep -q 'id="failures"' "$tmp/report.html" && fail "a Failures section without failures"
+grep -q '"cat": "failure"\|"cat": "outage"\|"end": "interrupted"' "$tmp/las.json" "$tmp/t.json" &&
+    fail "failure events in a timeline without failures"
 
 # ---- Bad input ----------------------------------------------------------------
 

@@ -20,7 +20,10 @@ bundled bursting scenario's bill (burst_cost) is its billed node-hours at the
 catalogue's price, and bursting shortens its wait; the failure model's
 figures (interruptions by cause, ETTR, lost GPU-hours) reach report[...] from
 the bundled 2,048-GPU scenario, agree with the CLI, and move with [failures]
-keys set from Python (more spares, a longer detection); sweep() returns the summary `gpusim sweep
+keys set from Python (more spares, a longer detection); a month of the
+self-healing scenario has one failure event per failure on its timeline (the
+CLI's, byte for byte), a run ended per interruption, and a Failures section in
+its report; sweep() returns the summary `gpusim sweep
 --format json` prints, the same for one thread and two, whose means equal
 those of single runs of the point's overrides, keeps every run with every
 metric and the scenario hash in its SQLite database (read here with Python's
@@ -329,6 +332,31 @@ class PictureTests(unittest.TestCase):
             with self.assertRaises(gpusim.Error) as caught:
                 gpusim.html_report(os.path.join(tmp, "no-such-run"))
             self.assertIn("no such run directory", str(caught.exception))
+
+    def test_failures_timeline_and_report(self):
+        # A month of the self-healing scenario: its failures on the timeline
+        # and in the report, the same as the command line's.
+        spec = os.path.join(TOP_SRCDIR, "scenarios", "failures-self-healing.ini")
+        with tempfile.TemporaryDirectory() as tmp:
+            out, timeline = os.path.join(tmp, "run"), os.path.join(tmp, "t.json")
+            report = gpusim.run(spec, output_dir=out, timeline=timeline,
+                                set={"scenario.horizon": "30d"})
+            cli("run", spec, "-q", "--set", "scenario.horizon=30d", "--timeline",
+                os.path.join(tmp, "cli.json"))
+            with open(timeline) as a, open(os.path.join(tmp, "cli.json")) as b:
+                self.assertEqual(a.read(), b.read())
+            with open(timeline) as f:
+                events = json.load(f)["traceEvents"]
+            failures = [e for e in events if e.get("cat") == "failure"]
+            self.assertGreater(report["failures"], 0)
+            self.assertEqual(len(failures), report["failures"])
+            interrupted = sum(1 for e in events if e.get("cat") == "run" and e["ph"] == "b"
+                              and e["args"]["end"] == "interrupted")
+            self.assertEqual(interrupted, report["interruptions"])
+            page = gpusim.html_report(out)
+            self.assertIn('id="failures"', page)
+            self.assertIn('<canvas id="chart-failure-causes"', page)
+            self.assertIn('<canvas id="chart-interruptions"', page)
 
     def test_render_dot(self):
         ok, svg = Sim.diagram_render_dot("graph g { a -- b [label=\"8 x 400 Gb/s\"] }", "svg")

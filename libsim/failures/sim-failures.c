@@ -6,6 +6,7 @@
 #include "core/sim-rng.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "report/sim-timeline.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
@@ -32,6 +33,8 @@ typedef struct {
   guint32    comp;
   guint32    type;
   SimTime    at;
+  SimTime    detected;  /* -1 until detected */
+  gboolean   repaired;
   GPtrArray *held;   /* jobs interrupted, waiting for the detection */
 } Fault;
 
@@ -91,6 +94,7 @@ struct _SimFailures {
   GPtrArray        *recs;       /* JobRec*, every one allocated (SimJob.failure points here) */
   GPtrArray        *free_recs;  /* those of finished jobs, for reuse */
   const SimJob     *interrupting;
+  const char       *interrupting_cause;
   char              column[32];
 };
 
@@ -191,6 +195,182 @@ nodes_out (SimFailures *f, guint comp, guint *lo, guint *hi)
     }
   else
     *lo = *hi = 0;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The timeline (report/sim-timeline.h), with `gpusim run --timeline`: a    */
+/* failure as an instant on its component's track, the outage as a slice    */
+/* from the failure to the repair holding its detection and its repair, a   */
+/* spare's swap on the spare's node track; on the job's track, its restart, */
+/* its checkpoints and, once interrupted, its wait for the detection.       */
+
+static SimTimeline *
+timeline (SimFailures *f)
+{
+  return sim__simulation_get_timeline (f->sim);
+}
+
+/* COMP's track: returns its node (-1: the fabric), its number and name. */
+static gint
+part_track (SimFailures *f, guint comp, guint *track, char **name)
+{
+  SimFailureType t = type_of (f, comp);
+  guint i = comp - f->first[t], node = node_of (f, comp), local;
+
+  switch (t)
+    {
+    case SIM_FAILURE_GPU:
+    case SIM_FAILURE_HBM:
+      local = i - sim_cluster_get_node (f->cluster, node)->first_gpu;
+      *name = g_strdup_printf (t == SIM_FAILURE_GPU ? "GPU %u faults" : "GPU %u HBM", local);
+      break;
+    case SIM_FAILURE_NVSWITCH:
+      local = i % f->p.nvswitches_per_node;
+      *name = g_strdup_printf ("NVSwitch %u", local);
+      break;
+    case SIM_FAILURE_NIC:
+    case SIM_FAILURE_CABLE:
+      local = i % f->p.nics_per_node;
+      *name = g_strdup_printf (t == SIM_FAILURE_NIC ? "NIC %u" : "NIC %u cable", local);
+      break;
+    case SIM_FAILURE_NODE:
+    case SIM_FAILURE_SOFTWARE:
+      local = 0;
+      *name = g_strdup (t == SIM_FAILURE_NODE ? "host" : "software");
+      break;
+    default:
+      *track = comp;
+      *name = g_strdup_printf ("%s %u", sim__failure_type_name (t), i);
+      return -1;
+    }
+  *track = (guint) t << 12 | local;
+  return (gint) node;
+}
+
+/* The members of a fault's events: its component and the nodes it takes
+ * out. */
+static char *
+fault_args (SimFailures *f, const Fault *fault, guint id)
+{
+  guint i = fault->comp - f->first[fault->type], node = node_of (f, fault->comp), lo, hi;
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "\"fault\": %u, \"type\": \"%s\", \"index\": %u", id,
+                          sim__failure_type_name (fault->type), i);
+  if (node != G_MAXUINT)
+    g_string_append_printf (s, ", \"node\": %u", node);
+  nodes_out (f, fault->comp, &lo, &hi);
+  if (hi > lo)
+    g_string_append_printf (s, ", \"nodes_out\": [%u, %u]", lo, hi - 1);
+  return g_string_free (s, FALSE);
+}
+
+/* The instant of fault ID, which interrupted N_JOBS jobs. */
+static void
+timeline_failure (SimFailures *f, guint id, guint n_jobs)
+{
+  SimTimeline *tl = timeline (f);
+  Fault *fault = f->faults->pdata[id];
+  g_autofree char *track_name = NULL, *args = NULL, *all = NULL, *name = NULL;
+  guint track;
+  gint node;
+
+  if (tl == NULL)
+    return;
+  node = part_track (f, fault->comp, &track, &track_name);
+  args = fault_args (f, fault, id);
+  all = g_strdup_printf ("%s, \"jobs_interrupted\": %u", args, n_jobs);
+  name = g_strdup_printf ("%s failure", sim__failure_type_name (fault->type));
+  sim_timeline_add_part_instant (tl, node, track, track_name, "failure", name, fault->at, all);
+}
+
+/* The outage of fault ID up to END, with its detection and its repair
+ * (REPAIRED FALSE: still down when the run ended). */
+static void
+timeline_outage (SimFailures *f, guint id, SimTime end, gboolean repaired)
+{
+  SimTimeline *tl = timeline (f);
+  Fault *fault = f->faults->pdata[id];
+  g_autofree char *track_name = NULL, *args = NULL, *all = NULL, *name = NULL;
+  SimTime detected = fault->detected >= 0 ? MIN (fault->detected, end) : end;
+  char b1[32], b2[32];
+  guint track;
+  gint node;
+
+  if (tl == NULL)
+    return;
+  node = part_track (f, fault->comp, &track, &track_name);
+  args = fault_args (f, fault, id);
+  all = g_strdup_printf ("%s, \"detection_s\": %s, \"repair_s\": %s, \"repaired\": %s", args,
+                         sim__format_seconds (detected - fault->at, b1),
+                         sim__format_seconds (end - detected, b2), repaired ? "true" : "false");
+  name = g_strdup_printf ("%s down", sim__failure_type_name (fault->type));
+  sim_timeline_add_part_slice (tl, node, track, track_name, "outage", name, fault->at, end, all);
+  sim_timeline_add_part_slice (tl, node, track, track_name, "detection", "detection", fault->at,
+                               detected, args);
+  if (fault->detected >= 0)
+    sim_timeline_add_part_slice (tl, node, track, track_name, "repair", "repair", detected, end,
+                                 args);
+}
+
+/* The wait of the jobs fault ID interrupted, from the failure to END (its
+ * detection, or the end of the run), on each job's track after the run it
+ * ended. */
+static void
+timeline_waits (SimFailures *f, guint id, SimTime end)
+{
+  SimTimeline *tl = timeline (f);
+  Fault *fault = f->faults->pdata[id];
+
+  if (tl == NULL)
+    return;
+  for (guint i = 0; i < fault->held->len; i++)
+    {
+      const SimJob *job = fault->held->pdata[i];
+      g_autofree char *args = NULL;
+      if (job->n_preemptions == 0)
+        continue;
+      args = g_strdup_printf ("\"job\": %" G_GUINT64_FORMAT ", \"run\": %u, \"fault\": %u, "
+                              "\"cause\": \"%s\"", job->spec.id, job->n_preemptions - 1, id,
+                              sim__failure_type_name (fault->type));
+      sim_timeline_add_job_phase (tl, job->spec.id, job->n_preemptions - 1, "detection",
+                                  "interrupted: awaiting detection", fault->at, end, args);
+    }
+}
+
+static void periods (const JobRec *r, double x, double *k, double *rest);
+
+/* The restart and the checkpoints of JOB's run RUN, which did W of work
+ * from its start to now, on the job's track, each where the run's mean
+ * rate puts it; a checkpoint cut by a failure is not drawn. */
+static void
+timeline_phases (SimFailures *f, const JobRec *r, const SimJob *job, guint run, double w,
+                 gboolean interrupted)
+{
+  SimTimeline *tl = timeline (f);
+  SimTime now = sim_simulation_get_now (f->sim), start = job->start;
+  double per, k, rest, period = r->tau + r->cost, x = w - (double) r->seg_off;
+  g_autofree char *args = NULL;
+
+  if (tl == NULL || w <= 0 || now <= start)
+    return;
+  per = (double) (now - start) / w;
+#define AT(work) MIN (now, start + (SimTime) llround ((work) * per))
+  args = g_strdup_printf ("\"job\": %" G_GUINT64_FORMAT ", \"run\": %u", job->spec.id, run);
+  if (r->seg_off > 0)
+    sim_timeline_add_job_phase (tl, job->spec.id, run, "restart", "restart", start,
+                                AT (MIN (w, (double) r->seg_off)), args);
+  periods (r, x, &k, &rest);
+  for (double i = 0; i < k; i++)
+    {
+      double b = (double) r->seg_off + i * period + r->tau;
+      sim_timeline_add_job_phase (tl, job->spec.id, run, "checkpoint", "checkpoint", AT (b),
+                                  AT (b + r->cost), args);
+    }
+  if (!interrupted && r->tau > 0 && rest > r->tau)
+    sim_timeline_add_job_phase (tl, job->spec.id, run, "checkpoint", "checkpoint",
+                                AT ((double) r->seg_off + k * period + r->tau), now, args);
+#undef AT
 }
 
 /* ------------------------------------------------------------------------- */
@@ -370,6 +550,12 @@ call_spare (SimFailures *f, guint n, SimTime now)
   f->role[s] = ROLE_SWAPPING;
   f->swaps++;
   push (f, now + f->p.swap, EV_SWAPPED, s);
+  if (timeline (f) != NULL)
+    {
+      g_autofree char *name = g_strdup_printf ("spare swapped in for node %u", n);
+      g_autofree char *args = g_strdup_printf ("\"spare\": %u, \"replaces\": %u", s, n);
+      sim_timeline_add_slice (timeline (f), -1, s, 0, "spare", name, now, now + f->p.swap, args);
+    }
 }
 
 /* Spare S is free again: the first node still waiting for one gets it. */
@@ -457,11 +643,12 @@ gpu_seconds (const SimJob *job, double w)
   return w / speed / 1e9 * job_gpus (job);
 }
 
-/* Closes JOB's run with its work left now: it ran to its end or to the end
- * of the simulation (INTERRUPTED FALSE: the work past its last checkpoint
- * counts), or a failure stopped it (TRUE: returns the work lost). */
+/* Closes JOB's run RUN with its work left now: it ran to its end or to the
+ * end of the simulation (INTERRUPTED FALSE: the work past its last
+ * checkpoint counts), or a failure stopped it (TRUE: returns the work
+ * lost). */
 static double
-close_run (SimFailures *f, JobRec *r, const SimJob *job, gboolean interrupted)
+close_run (SimFailures *f, JobRec *r, const SimJob *job, guint run, gboolean interrupted)
 {
   /* (After a policy's preemption the work left includes its overhead:
    * never less than nothing done.) */
@@ -471,6 +658,7 @@ close_run (SimFailures *f, JobRec *r, const SimJob *job, gboolean interrupted)
   if (!r->open)
     return 0;
   r->open = FALSE;
+  timeline_phases (f, r, job, run, w, interrupted);
   r->restarted += MIN (w, (double) r->seg_off);
   f->restart_gpu_s += gpu_seconds (job, MIN (w, (double) r->seg_off));
   periods (r, x, &k, &rest);
@@ -622,7 +810,7 @@ interrupt (SimFailures *f, SimJob *job, Fault *fault, SimTime now)
   if (fault != NULL)
     {
       double x = (double) (r->seg_left - job->work_left) - (double) r->seg_off;
-      lost = close_run (f, r, job, TRUE);
+      lost = close_run (f, r, job, job->n_preemptions, TRUE);
       overhead = r->restart;
       /* Work left becomes what it was when the run began, less what its
        * checkpoints saved, plus a new restart; a failure during the
@@ -630,16 +818,18 @@ interrupt (SimFailures *f, SimJob *job, Fault *fault, SimTime now)
       if (x < 0)
         lost = MAX (x, -overhead);
       f->interruptions[fault->type]++;
+      sim__simulation_note_interruption (f->sim);
     }
   else
     {
       /* Migration: a checkpoint now, then a restart elsewhere. */
-      close_run (f, r, job, FALSE);
+      close_run (f, r, job, job->n_preemptions, FALSE);
       overhead = r->restart + r->cost;
       f->migrations++;
     }
   r->pending_off = (SimTime) llround (overhead);
   f->interrupting = job;
+  f->interrupting_cause = fault != NULL ? sim__failure_type_name (fault->type) : NULL;
   sim__simulation_hold_job (f->sim, job, (SimTime) llround (overhead), (SimTime) llround (lost));
   f->interrupting = NULL;
   if (fault != NULL)
@@ -698,6 +888,7 @@ fail_component (SimFailures *f, guint comp, SimTime now)
   fault->comp = comp;
   fault->type = t;
   fault->at = now;
+  fault->detected = -1;
   fault->held = g_ptr_array_new ();
   g_ptr_array_add (f->faults, fault);
   if (f->down_since[comp] < 0)
@@ -708,6 +899,7 @@ fail_component (SimFailures *f, guint comp, SimTime now)
   for (GList *l = sim__simulation_get_running (f->sim)->head; l != NULL; l = l->next)
     if (job_hit (f, l->data, comp, lo, hi))
       g_ptr_array_add (hit, l->data);
+  timeline_failure (f, f->faults->len - 1, hit->len);
   for (guint i = 0; i < hit->len; i++)
     interrupt (f, hit->pdata[i], fault, now);
   if (takes_nodes (t))
@@ -726,6 +918,8 @@ detect (SimFailures *f, guint id, SimTime now)
   Fault *fault = f->faults->pdata[id];
   guint lo, hi;
 
+  fault->detected = now;
+  timeline_waits (f, id, now);
   for (guint i = 0; i < fault->held->len; i++)
     sim__simulation_release_job (f->sim, fault->held->pdata[i]);
   g_ptr_array_set_size (fault->held, 0);
@@ -756,10 +950,13 @@ detect (SimFailures *f, guint id, SimTime now)
 }
 
 static void
-repaired (SimFailures *f, Fault *fault, SimTime now)
+repaired (SimFailures *f, guint id, SimTime now)
 {
+  Fault *fault = f->faults->pdata[id];
   guint lo, hi;
 
+  fault->repaired = TRUE;
+  timeline_outage (f, id, now, TRUE);
   f->down_s[fault->type] += sim_time_to_seconds (now - f->down_since[fault->comp]);
   f->down_since[fault->comp] = -1;
   nodes_out (f, fault->comp, &lo, &hi);
@@ -824,7 +1021,7 @@ on_timer (SimSimulation *sim, SimTime now, gpointer data)
           refresh (f, ev.arg, now);
           break;
         case EV_REPAIRED:
-          repaired (f, f->faults->pdata[ev.arg], now);
+          repaired (f, ev.arg, now);
           break;
         case EV_QUARANTINED:
           if (f->soft[ev.arg] && now >= f->quarantine_until[ev.arg])
@@ -850,6 +1047,13 @@ sim__failures_gpu_is_failed (SimFailures *f, guint gpu)
   node = sim_cluster_get_gpu (f->cluster, gpu)->node;
   return f->down_since[f->first[SIM_FAILURE_GPU] + gpu] >= 0 ||
          f->down_since[f->first[SIM_FAILURE_HBM] + gpu] >= 0 || f->hard[node] > 0;
+}
+
+const char *
+sim__failures_interruption (SimFailures *f, const SimJob *job)
+{
+  return f != NULL && job == f->interrupting ? (f->interrupting_cause != NULL
+                                                ? f->interrupting_cause : "migration") : NULL;
 }
 
 gboolean
@@ -914,17 +1118,17 @@ acc_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
       if (job != f->interrupting)
         {
           /* A policy's preemption: its overhead already saved the state. */
-          close_run (f, r, job, FALSE);
+          close_run (f, r, job, job->n_preemptions - 1, FALSE);
         }
       break;
     case SIM_JOB_FINISHED:
-      close_run (f, r, job, FALSE);
+      close_run (f, r, job, job->n_preemptions, FALSE);
       end_job (f, r, job, now);
       ((SimJob *) job)->failure = NULL;
       g_ptr_array_add (f->free_recs, r);
       break;
     case SIM_JOB_UNFINISHED:
-      close_run (f, r, job, FALSE);
+      close_run (f, r, job, job->n_preemptions, FALSE);
       end_job (f, r, job, now);
       break;
     default:
@@ -943,7 +1147,7 @@ job_column (const SimJob *job, gpointer data)
     return "";
   if (r->ettr < 0)
     {
-      close_run (f, r, job, FALSE);
+      close_run (f, r, job, job->n_preemptions, FALSE);
       end_job (f, r, job, job->end);
     }
   g_snprintf (f->column, sizeof f->column, "%.6f", r->ettr);
@@ -957,6 +1161,15 @@ acc_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
   guint64 total = 0, interrupted = 0;
   double end_s = sim_time_to_seconds (info->end);
 
+  for (guint i = 0; i < f->faults->len; i++)
+    {
+      Fault *fault = f->faults->pdata[i];
+      if (fault->repaired)
+        continue;
+      timeline_outage (f, i, MAX (info->end, fault->at), FALSE);
+      if (fault->detected < 0)
+        timeline_waits (f, i, MAX (info->end, fault->at));
+    }
   for (guint t = 0; t < SIM_FAILURE_N_TYPES; t++)
     {
       total += f->failures[t];

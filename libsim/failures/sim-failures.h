@@ -56,6 +56,19 @@
  * write.  The storage is not shared: concurrent writes do not slow each
  * other.
  *
+ * Timeline (`gpusim run --timeline`, report/sim-timeline.h): a failure is
+ * an instant (category "failure") on its component's track (a thread of
+ * its node's process, "GPU 3 faults", "NIC 2", "host", or of the process
+ * "fabric" for switches), its outage a slice ("outage") from the failure
+ * to the repair holding its detection ("detection") and its repair
+ * ("repair"); a spare's swap is a slice on the spare's node track.  A job
+ * run ends at its interruption ("end": "interrupted", with the cause, an
+ * instant "interruption" on each GPU; "migrated" for a drain) and its
+ * restart is a new run; on the job's track, each run shows its restart
+ * and its checkpoints, placed at the run's mean rate, and an interrupted
+ * run its wait for the detection.  time series (timeseries.csv) gain a
+ * column `interruptions` (jobs interrupted in the interval).
+ *
  * Metrics (summary.json, `gpusim compare --metric`): failures and
  * failures_TYPE (every failure), interruptions and interruptions_TYPE
  * (jobs interrupted, counted per job), migrations, lost_gpu_hours (work
@@ -131,6 +144,12 @@ void sim__failures_job_arrived (SimFailures *failures, SimJob *job);
 /* Whether node N is out of service now because of a fault (not counting
  * spares held in reserve). */
 gboolean sim__failures_node_is_down (SimFailures *failures, guint node);
+
+/* While the module takes JOB off its GPUs (its SIM_JOB_PREEMPTED event):
+ * why, the type of the failed component ("gpu", ...) or "migration" (off
+ * a node being drained); NULL for any other job or preemption.  F may be
+ * NULL. */
+const char *sim__failures_interruption (SimFailures *f, const SimJob *job);
 
 /* Whether GPU G has failed now: its own fault (gpu, hbm) or one of its
  * node's parts, its node or its leaf (not a spine: the node is not out). */

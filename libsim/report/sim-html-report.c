@@ -249,6 +249,8 @@ typedef struct {
   GString    *data;      /* the JSON object the charts read */
   gboolean    first_member;
   guint       charts;    /* canvases on the page */
+  gboolean    interruptions_series;  /* the time series counts interruptions */
+  gboolean    failures;  /* the page has the Failures section */
 } Page;
 
 static void
@@ -357,6 +359,10 @@ section_metrics (Page *p)
     { "energy_facility_kwh", "facility energy", NULL }, { "pue", "PUE", "x" },
     { "cost_tco", "total cost of ownership", NULL },
     { "cost_per_gpu_hour", "cost per delivered GPU-hour", NULL },
+    { "interruptions", "jobs interrupted by failures", NULL },
+    { "lost_gpu_hours", "GPU-hours lost to failures (work redone)", NULL },
+    { "checkpoint_gpu_hours", "GPU-hours writing checkpoints", NULL },
+    { "ettr", "effective training time ratio (ETTR)", "%" },
   };
   GList *names = json_object_get_members (p->metrics);
 
@@ -438,13 +444,13 @@ section_time (Page *p, guint gpus, GError **error)
 {
   static const char *columns[] = {
     "time_s", "utilization", "activity", "queue_length_avg", "queued_jobs",
-    "it_power_w", "facility_power_w", "pue"
+    "it_power_w", "facility_power_w", "pue", "interruptions"
   };
   g_autofree char *path = g_build_filename (p->dir, "timeseries.csv", NULL);
   g_autoptr(Csv) csv = NULL;
   GArray *col[G_N_ELEMENTS (columns)] = { NULL };
   guint n, points, step;
-  gboolean power;
+  gboolean power, interruptions;
   GError *local = NULL;
 
   g_string_append (p->html, "<section id=\"over-time\"><h2>Over time</h2>");
@@ -461,9 +467,10 @@ section_time (Page *p, guint gpus, GError **error)
       return TRUE;
     }
   power = csv_column (csv, "it_power_w") >= 0;
+  interruptions = csv_column (csv, "interruptions") >= 0;
   for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
     {
-      if (c >= 5 && !power)
+      if ((c >= 5 && c <= 7 && !power) || (c == 8 && !interruptions))
         continue;
       col[c] = csv_numbers (csv, columns[c], error);
       if (col[c] == NULL)
@@ -499,6 +506,8 @@ section_time (Page *p, guint gpus, GError **error)
             v[i] = sum / k * gpus;      /* allocation and activity: shares of all GPUs, in GPUs */
           else if (c >= 5 && c <= 6)
             v[i] = sum / k / 1000;      /* W to kW */
+          else if (c == 8)
+            v[i] = sum;                 /* a count per interval: summed */
           else
             v[i] = sum / k;
         }
@@ -509,6 +518,7 @@ section_time (Page *p, guint gpus, GError **error)
       put_array (p->data, v, points);
     }
   g_string_append_printf (p->data, ",\"gpus\":%u}", gpus);
+  p->interruptions_series = interruptions;
   for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
     if (col[c] != NULL)
       g_array_unref (col[c]);
@@ -557,6 +567,107 @@ put_cdf (Page *p, const char *name, GArray *v)
   for (guint i = 0; i <= CDF_POINTS; i++)
     q[i] = g_array_index (x, double, (guint) ((guint64) i * (x->len - 1) / CDF_POINTS));
   put_array (p->data, q, CDF_POINTS + 1);
+}
+
+/* With a [failures] section (its metrics in the summary): what failed,
+ * whom it interrupted, what it cost. */
+static void
+section_failures (Page *p)
+{
+  static const char *types[] = {
+    "gpu", "hbm", "nvswitch", "nic", "cable", "node", "software", "leaf", "spine", "core"
+  };
+  static const char *key[][2] = {
+    { "failures", "failures" }, { "interruptions", "jobs interrupted" },
+    { "migrations", "jobs migrated off a drained node" },
+    { "lost_gpu_hours", "GPU-hours lost (work redone)" },
+    { "checkpoint_gpu_hours", "GPU-hours writing checkpoints" },
+    { "restart_gpu_hours", "GPU-hours restarting" },
+    { "checkpoint_interval_s", "checkpoint interval (mean over jobs)" },
+    { "ettr", "effective training time ratio (ETTR)" },
+    { "spares_used", "hot spares swapped in" },
+  };
+  double failures[G_N_ELEMENTS (types)], interrupted[G_N_ELEMENTS (types)];
+  gboolean any = FALSE, first = TRUE;
+  double v;
+  const char *unit;
+
+  if (!metric (p, "failures", &v, &unit))
+    return;
+  p->failures = TRUE;
+  g_string_append (p->html, "<section id=\"failures\"><h2>Failures</h2>"
+                   "<table class=\"metrics key\"><thead><tr><th>metric</th><th>value</th></tr>"
+                   "</thead><tbody>");
+  for (guint i = 0; i < G_N_ELEMENTS (key); i++)
+    {
+      g_autofree char *text = NULL;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      if (!metric (p, key[i][0], &v, &unit))
+        continue;
+      if (g_strcmp0 (key[i][0], "ettr") == 0 && isfinite (v))
+        text = g_strdup_printf ("%s %%", g_ascii_formatd (buf, sizeof buf, "%.4g", 100 * v));
+      else
+        text = format_metric (v, g_strcmp0 (unit, "count") == 0 ? NULL : unit);
+      g_string_append_printf (p->html, "<tr><td>%s</td><td class=\"num\">", key[i][1]);
+      put_html (p->html, text);
+      g_string_append (p->html, "</td></tr>");
+    }
+  g_string_append (p->html, "</tbody></table>\n<p class=\"note\">By component type; "
+                   "availability is the share of the type's component-time up.</p>"
+                   "<table class=\"metrics\"><thead><tr><th>component</th><th>failures</th><th>jobs interrupted</th>"
+                   "<th>availability</th></tr></thead><tbody>");
+  for (guint t = 0; t < G_N_ELEMENTS (types); t++)
+    {
+      g_autofree char *fn = g_strdup_printf ("failures_%s", types[t]);
+      g_autofree char *in = g_strdup_printf ("interruptions_%s", types[t]);
+      g_autofree char *an = g_strdup_printf ("availability_%s", types[t]);
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      double a;
+      failures[t] = metric (p, fn, &v, &unit) && isfinite (v) ? v : 0;
+      interrupted[t] = metric (p, in, &v, &unit) && isfinite (v) ? v : 0;
+      any = any || failures[t] > 0 || interrupted[t] > 0;
+      if (!metric (p, an, &a, &unit))
+        continue;
+      g_string_append_printf (p->html, "<tr><td>%s</td><td class=\"num\">%.0f</td>"
+                              "<td class=\"num\">%.0f</td><td class=\"num\">%s %%</td></tr>",
+                              types[t], failures[t], interrupted[t],
+                              isfinite (a) ? g_ascii_formatd (buf, sizeof buf, "%.6g", 100 * a)
+                                           : "-");
+    }
+  g_string_append (p->html, "</tbody></table>\n");
+  /* The chart: the types that failed, in report order. */
+  data_member (p, "failures");
+  g_string_append (p->data, "{\"types\":[");
+  for (guint t = 0; t < G_N_ELEMENTS (types); t++)
+    if (!any || failures[t] > 0 || interrupted[t] > 0)
+      {
+        if (!first)
+          g_string_append_c (p->data, ',');
+        first = FALSE;
+        put_json_string (p->data, types[t]);
+      }
+  for (guint k = 0; k < 2; k++)
+    {
+      const double *x = k == 0 ? failures : interrupted;
+      g_string_append (p->data, k == 0 ? "],\"failures\":[" : "],\"interruptions\":[");
+      first = TRUE;
+      for (guint t = 0; t < G_N_ELEMENTS (types); t++)
+        if (!any || failures[t] > 0 || interrupted[t] > 0)
+          {
+            if (!first)
+              g_string_append_c (p->data, ',');
+            first = FALSE;
+            put_number (p->data, x[t]);
+          }
+    }
+  g_string_append (p->data, "]}");
+  chart_box (p, "chart-failure-causes", "Failures and interruptions by cause",
+             "Failures of each component type, and the jobs they interrupted (a failure may "
+             "interrupt several jobs, or none).");
+  if (p->interruptions_series)
+    chart_box (p, "chart-interruptions", "Interruptions over time",
+               "Jobs interrupted by failures since the start of the run.");
+  g_string_append (p->html, "</section>\n");
 }
 
 static gboolean
@@ -722,6 +833,28 @@ static const char page_style[] =
   "height:auto}\n"
   "details{margin-top:12px}.subtitle{color:#555;margin:0}\n";
 
+/* The charts of the Failures section, run after the page's script (only
+ * on pages that have the section, so that others keep their bytes). */
+static const char failures_script[] =
+  "(function(){\n"
+  "const D=JSON.parse(document.getElementById('report-data').textContent);\n"
+  "const C=['#4c72b0','#c44e52'];\n"
+  "const F=D.failures,el=document.getElementById('chart-failure-causes');\n"
+  "if(F&&el)new Chart(el,{type:'bar',data:{labels:F.types,datasets:[{label:'failures',"
+  "data:F.failures,backgroundColor:C[1]},{label:'jobs interrupted',data:F.interruptions,"
+  "backgroundColor:C[0]}]},\n"
+  " options:{scales:{x:{title:{display:true,text:'component type'}},y:{beginAtZero:true,"
+  "ticks:{precision:0},title:{display:true,text:'count'}}}}});\n"
+  "const S=D.series,ei=document.getElementById('chart-interruptions');\n"
+  "if(S&&S.interruptions&&ei){const p=[];let n=0;\n"
+  " for(let i=0;i<S.time_s.length;i++){n+=S.interruptions[i]||0;p.push({x:S.time_s[i],y:n});}\n"
+  " new Chart(ei,{type:'line',data:{datasets:[{label:'jobs interrupted so far',data:p,"
+  "stepped:true,borderColor:C[1],backgroundColor:C[1],pointRadius:0,borderWidth:1.5}]},\n"
+  "  options:{parsing:false,normalized:true,interaction:{mode:'nearest',intersect:false},"
+  "scales:{x:{type:'linear',title:{display:true,text:'simulated time (days)'}},"
+  "y:{beginAtZero:true,ticks:{precision:0},title:{display:true,text:'jobs interrupted'}}}}});}\n"
+  "})();\n";
+
 /* The page's script: every chart from the data object.  Axes carry units;
  * no animation, so the page is drawn once, the same every time. */
 static const char page_script[] =
@@ -860,8 +993,10 @@ sim_html_report_render (const char *run_dir, const char *compare_csv, GError **e
 
   section_scenario (&p);
   section_metrics (&p);
-  if (!section_topology (&p, error) || !section_time (&p, gpus, error) ||
-      !section_distributions (&p, error))
+  if (!section_topology (&p, error) || !section_time (&p, gpus, error))
+    return NULL;
+  section_failures (&p);
+  if (!section_distributions (&p, error))
     return NULL;
   if (compare_csv == NULL)
     {
@@ -900,6 +1035,11 @@ sim_html_report_render (const char *run_dir, const char *compare_csv, GError **e
   g_string_append (out, chartjs);
   g_string_append (out, "\n</script>\n<script>\n");
   g_string_append (out, page_script);
+  if (p.failures)
+    {
+      g_string_append (out, "</script>\n<script>\n");
+      g_string_append (out, failures_script);
+    }
   g_string_append (out, "</script>\n</body>\n</html>\n");
   return g_string_free (out, FALSE);
 }

@@ -9,7 +9,13 @@
  * allocated and active, queue length, and, with a [power] section, IT and
  * facility power and PUE); the cumulative distributions of job completion
  * time and wait; and for a comparison, one bar chart per metric with each
- * policy's mean and confidence interval.
+ * policy's mean and confidence interval.  A run with a [failures] section
+ * (its metrics in the summary) gets a Failures section after the charts
+ * over time: what failures cost (lost, checkpoint and restart GPU-hours,
+ * ETTR, spares), failures, interruptions and availability per component
+ * type, a bar chart by cause and, when timeseries.csv counts them,
+ * interruptions over time; its script is added only then, so that a page
+ * without it keeps its bytes.
  *
  * Charts are drawn in the browser by Chart.js (inlined, from
  * SIM_CHARTJS_PATH or the file the GPUSIM_CHARTJS environment variable

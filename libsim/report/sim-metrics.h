@@ -75,6 +75,11 @@ typedef struct {
   gboolean power;
   double  it_int, cooling_int, facility_int;        /* J */
   double  series_it, series_cooling, series_facility;
+
+  /* With the failure model: a last column `interruptions` in the time
+   * series (failures/sim-failures.h). */
+  gboolean interruptions;
+  guint64 series_interruptions;
 } SimMetrics;
 
 /* Keeps @m's where function (sim__metrics_set_where()). */
@@ -89,6 +94,11 @@ void sim__metrics_set_where (SimMetrics *m, SimJobWhereFunc func, gpointer data)
  * its value, from the next sim__metrics_init() on. */
 void sim__metrics_set_column (SimMetrics *m, const char *name, SimJobWhereFunc func,
                               gpointer data);
+/* Asks for a last column `interruptions` in the time series from the next
+ * sim__metrics_init() on. */
+void sim__metrics_set_interruptions (SimMetrics *m);
+/* A job interrupted by a failure, for the time series. */
+void sim__metrics_note_interruption (SimMetrics *m);
 void sim__metrics_clear (SimMetrics *m);
 /* Integrates @held, the state since the last call, up to @now. */
 void sim__metrics_advance (SimMetrics *m, const SimState *held, SimTime now);

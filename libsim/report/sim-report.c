@@ -60,8 +60,10 @@ sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *seri
   const char *column_name = m->column_name;
   SimJobWhereFunc column = m->column;
   gpointer column_data = m->column_data;
+  gboolean interruptions = m->interruptions;
 
   memset (m, 0, sizeof *m);
+  m->interruptions = interruptions;
   m->where = where;
   m->where_data = where_data;
   m->column_name = column_name;
@@ -81,11 +83,26 @@ sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *seri
              where != NULL ? ",where" : "", column != NULL ? "," : "",
              column != NULL ? column_name : "");
   if (series != NULL)
-    fputs (power ? "time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
-                   "fragmented_gpus_avg,arrivals,completions,activity,it_power_w,"
-                   "cooling_power_w,facility_power_w,pue\n"
-                 : "time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
-                   "fragmented_gpus_avg,arrivals,completions,activity\n", series);
+    {
+      fputs (power ? "time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
+                     "fragmented_gpus_avg,arrivals,completions,activity,it_power_w,"
+                     "cooling_power_w,facility_power_w,pue"
+                   : "time_s,queued_jobs,running_jobs,allocated_gpus,utilization,queue_length_avg,"
+                     "fragmented_gpus_avg,arrivals,completions,activity", series);
+      fputs (interruptions ? ",interruptions\n" : "\n", series);
+    }
+}
+
+void
+sim__metrics_set_interruptions (SimMetrics *m)
+{
+  m->interruptions = TRUE;
+}
+
+void
+sim__metrics_note_interruption (SimMetrics *m)
+{
+  m->series_interruptions++;
 }
 
 void
@@ -209,6 +226,8 @@ sim__metrics_sample (SimMetrics *m, const SimState *state, SimTime now)
                    (facility - m->series_facility) / dt,
                    e_it > 0 ? (facility - m->series_facility) / e_it : 0.0);
         }
+      if (m->interruptions)
+        fprintf (m->series, ",%" G_GUINT64_FORMAT, m->series_interruptions);
       fputc ('\n', m->series);
     }
   m->series_it = it;
@@ -221,6 +240,7 @@ sim__metrics_sample (SimMetrics *m, const SimState *state, SimTime now)
   m->series_frag = frag;
   m->series_arrivals = 0;
   m->series_completions = 0;
+  m->series_interruptions = 0;
 }
 
 /* ------------------------------------------------------------------------- */

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "report/sim-run-records.h"
+#include "failures/sim-failures.h"
 
 #include <math.h>
 
@@ -212,6 +213,7 @@ typedef struct {
   const SimCluster *cluster;
   SimTimeline *timeline;
   SimTime      mig_reconfigure;
+  SimFailures *failures;      /* (nullable) why a run ends by a failure */
   GHashTable  *held;   /* job id -> Held */
   GHashTable  *runs;   /* job id -> runs started so far */
 } TimelineAcc;
@@ -233,11 +235,30 @@ end_run (TimelineAcc *t, const SimJob *job, SimTime now, const char *how)
   Held *h = g_hash_table_lookup (t->held, &job->spec.id);
   g_autofree char *name = job_name (job);
   g_autofree char *args = NULL;
+  const char *cause = NULL;
+  g_autofree char *mark = NULL;
 
   if (h == NULL)
     return;
+  /* A preemption by the failure model: an interruption, or a migration
+   * off a node being drained. */
+  if (g_strcmp0 (how, "preempted") == 0)
+    cause = sim__failures_interruption (t->failures, job);
+  if (g_strcmp0 (cause, "migration") == 0)
+    how = "migrated";
+  else if (cause != NULL)
+    {
+      how = "interrupted";
+      mark = g_strdup_printf ("interrupted: %s failure", cause);
+    }
   args = g_strdup_printf ("\"job\": %" G_GUINT64_FORMAT ", \"run\": %u, \"gpus\": %u, "
                           "\"end\": \"%s\"", job->spec.id, h->run, job->n_gpus, how);
+  if (mark != NULL)
+    {
+      char *with_cause = g_strdup_printf ("%s, \"cause\": \"%s\"", args, cause);
+      g_free (args);
+      args = with_cause;
+    }
   for (guint i = 0; i < h->n && i < job->n_gpus; i++)
     {
       sim_timeline_add_slice (t->timeline, (gint) job->gpus[i], 0, h->lanes[i], "job", name,
@@ -245,6 +266,12 @@ end_run (TimelineAcc *t, const SimJob *job, SimTime now, const char *how)
       if (g_strcmp0 (how, "preempted") == 0)
         sim_timeline_add_instant (t->timeline, (gint) job->gpus[i], 0, h->lanes[i],
                                   "preemption", "preempted", now, args);
+      else if (mark != NULL)
+        sim_timeline_add_instant (t->timeline, (gint) job->gpus[i], 0, h->lanes[i],
+                                  "interruption", mark, now, args);
+      else if (g_strcmp0 (how, "migrated") == 0)
+        sim_timeline_add_instant (t->timeline, (gint) job->gpus[i], 0, h->lanes[i],
+                                  "migration", "migrated off a drained node", now, args);
       sim_timeline_release_lane (t->timeline, job->gpus[i], h->lanes[i]);
     }
   sim_timeline_add_run (t->timeline, job->spec.id, h->run, name, job->start, now, args);
@@ -322,7 +349,7 @@ static const SimAccumulatorVTable timeline_vtable = {
 
 SimAccumulator *
 sim__timeline_accumulator_new (const SimCluster *cluster, SimTimeline *timeline,
-                               SimTime mig_reconfigure)
+                               SimTime mig_reconfigure, SimFailures *failures)
 {
   TimelineAcc *t = g_new0 (TimelineAcc, 1);
 
@@ -330,6 +357,7 @@ sim__timeline_accumulator_new (const SimCluster *cluster, SimTimeline *timeline,
   t->cluster = cluster;
   t->timeline = timeline;
   t->mig_reconfigure = mig_reconfigure;
+  t->failures = failures;
   t->held = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   t->runs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   return &t->base;

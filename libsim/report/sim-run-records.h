@@ -22,6 +22,8 @@
 #include "report/sim-timeline.h"
 #include "cluster/sim-cluster.h"
 
+struct _SimFailures;
+
 G_BEGIN_DECLS
 
 /* Fills @power_w and @link_load (n_nodes entries each) with the state now;
@@ -40,7 +42,8 @@ void sim__node_usage_get_utilization (SimAccumulator *acc, double *out, guint n_
 /* A timeline accumulator writing to @out, owning @timeline; each MIG job's
  * start reconfigures its GPU for @mig_reconfigure ns. */
 SimAccumulator *sim__timeline_accumulator_new (const SimCluster *cluster, SimTimeline *timeline,
-                                               SimTime mig_reconfigure);
+                                               SimTime mig_reconfigure,
+                                               struct _SimFailures *failures);
 
 /* The timeline of a timeline accumulator, for other events of the run. */
 SimTimeline *sim__timeline_accumulator_get (SimAccumulator *acc);

@@ -14,11 +14,16 @@ struct _SimTimeline {
   guint64          *lanes_named;  /* per GPU, lanes whose thread is named */
   gboolean          node_named_any;
   guint8           *node_named;   /* per node, its node track is named */
+  GHashTable       *parts_named;  /* pid << 32 | tid of the part tracks named */
+  gboolean          fabric_named;
   gboolean          first;
   gboolean          finished;
 };
 
-/* Thread ids: 0 for the node track, 1 + local GPU x 64 + lane for a GPU. */
+/* Thread ids: 0 for the node track, 1 + local GPU x 64 + lane for a GPU,
+ * PART_TID + track for a part of the node. */
+#define PART_TID (1u << 20)
+
 static guint
 gpu_tid (const SimTimeline *self, guint gpu, guint lane)
 {
@@ -90,6 +95,7 @@ sim_timeline_new (FILE *out, const SimCluster *cluster)
   self->lanes_named = g_new0 (guint64, MAX (sim_cluster_get_n_gpus (cluster), 1));
   nn = sim_cluster_get_n_nodes (cluster);
   self->node_named = g_new0 (guint8, MAX (nn, 1));
+  self->parts_named = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->first = TRUE;
   fputs ("{\"displayTimeUnit\": \"ms\",\n\"otherData\": {\"generator\": \"gpusim\", "
          "\"time_unit\": \"us of simulated time\"},\n\"traceEvents\": [", out);
@@ -154,6 +160,40 @@ event_head (SimTimeline *self, gint gpu, guint node, guint lane, const char *ph,
   put_us (self->out, t);
 }
 
+/* The same on a part's track (sim_timeline_add_part_slice()). */
+static void
+part_head (SimTimeline *self, gint node, guint track, const char *track_name, const char *ph,
+           const char *category, const char *name, SimTime t)
+{
+  guint nn = sim_cluster_get_n_nodes (self->cluster);
+  guint pid = node >= 0 ? (guint) node + 1 : nn + 1;
+  guint tid = node >= 0 ? PART_TID + track : track;
+  gint64 key = (gint64) pid << 32 | tid;
+
+  if (node < 0 && !self->fabric_named)
+    {
+      self->fabric_named = TRUE;
+      begin_event (self);
+      fprintf (self->out, "{\"ph\": \"M\", \"pid\": %u, \"tid\": 0, \"name\": \"process_name\", "
+               "\"args\": {\"name\": \"fabric\"}}", pid);
+      begin_event (self);
+      fprintf (self->out, "{\"ph\": \"M\", \"pid\": %u, \"tid\": 0, "
+               "\"name\": \"process_sort_index\", \"args\": {\"sort_index\": %u}}", pid, pid);
+    }
+  if (!g_hash_table_contains (self->parts_named, &key))
+    {
+      g_hash_table_add (self->parts_named, g_memdup2 (&key, sizeof key));
+      name_thread (self, pid, tid, track_name, tid);
+    }
+  begin_event (self);
+  fprintf (self->out, "{\"ph\": \"%s\", \"pid\": %u, \"tid\": %u, \"cat\": ", ph, pid, tid);
+  put_string (self->out, category);
+  fputs (", \"name\": ", self->out);
+  put_string (self->out, name);
+  fputs (", \"ts\": ", self->out);
+  put_us (self->out, t);
+}
+
 static void
 event_args (SimTimeline *self, const char *args)
 {
@@ -201,6 +241,54 @@ sim_timeline_add_run (SimTimeline *self, guint64 id, guint run, const char *name
     }
 }
 
+void
+sim_timeline_add_part_slice (SimTimeline *self, gint node, guint track, const char *track_name,
+                             const char *category, const char *name, SimTime start, SimTime end,
+                             const char *args)
+{
+  g_return_if_fail (self != NULL && !self->finished && track_name != NULL && category != NULL &&
+                    name != NULL);
+  g_return_if_fail (end >= start);
+  g_return_if_fail (node < 0 || (guint) node < sim_cluster_get_n_nodes (self->cluster));
+  part_head (self, node, track, track_name, "X", category, name, start);
+  fputs (", \"dur\": ", self->out);
+  put_us (self->out, end - start);
+  event_args (self, args);
+}
+
+void
+sim_timeline_add_part_instant (SimTimeline *self, gint node, guint track,
+                               const char *track_name, const char *category, const char *name,
+                               SimTime t, const char *args)
+{
+  g_return_if_fail (self != NULL && !self->finished && track_name != NULL && category != NULL &&
+                    name != NULL);
+  g_return_if_fail (node < 0 || (guint) node < sim_cluster_get_n_nodes (self->cluster));
+  part_head (self, node, track, track_name, "i", category, name, t);
+  fputs (", \"s\": \"t\"", self->out);
+  event_args (self, args);
+}
+
+void
+sim_timeline_add_job_phase (SimTimeline *self, guint64 id, guint run, const char *category,
+                            const char *name, SimTime start, SimTime end, const char *args)
+{
+  g_return_if_fail (self != NULL && !self->finished && category != NULL && name != NULL);
+  g_return_if_fail (end >= start);
+  for (int k = 0; k < 2; k++)
+    {
+      begin_event (self);
+      fprintf (self->out, "{\"ph\": \"%s\", \"pid\": 0, \"tid\": 0, \"cat\": ",
+               k == 0 ? "b" : "e");
+      put_string (self->out, category);
+      fprintf (self->out, ", \"id\": \"%" G_GUINT64_FORMAT ".%u\", \"name\": ", id, run);
+      put_string (self->out, name);
+      fputs (", \"ts\": ", self->out);
+      put_us (self->out, k == 0 ? start : end);
+      event_args (self, k == 0 ? args : NULL);
+    }
+}
+
 guint
 sim_timeline_take_lane (SimTimeline *self, guint gpu)
 {
@@ -238,5 +326,6 @@ sim_timeline_free (SimTimeline *self)
   g_free (self->lanes_used);
   g_free (self->lanes_named);
   g_free (self->node_named);
+  g_hash_table_unref (self->parts_named);
   g_free (self);
 }

@@ -107,6 +107,61 @@ void sim_timeline_add_run (SimTimeline *self, guint64 id, guint run, const char 
                            SimTime start, SimTime end, const char *args);
 
 /**
+ * sim_timeline_add_job_phase: (skip)
+ * @self: a timeline
+ * @id: the job's id
+ * @run: the number of the run the phase belongs to
+ * @category: e.g. "checkpoint", "restart" (not "run")
+ * @name: the slice's name
+ * @start: ns
+ * @end: ns
+ * @args: (nullable): as sim_timeline_add_slice()
+ *
+ * Writes an async slice of the "jobs" process with the run's id, so it
+ * shows with the run (a checkpoint within it, a wait after it).
+ */
+void sim_timeline_add_job_phase (SimTimeline *self, guint64 id, guint run, const char *category,
+                                 const char *name, SimTime start, SimTime end, const char *args);
+
+/**
+ * sim_timeline_add_part_slice: (skip)
+ * @self: a timeline
+ * @node: the node whose part it is, or -1 for the "fabric" process
+ * @track: the part's number within its process (any, the same for the
+ *   same part)
+ * @track_name: the part's name ("NIC 2", "leaf 3"), given to its thread
+ *   the first time it is used
+ * @category: as sim_timeline_add_slice()
+ * @name: as sim_timeline_add_slice()
+ * @start: ns
+ * @end: ns (>= @start)
+ * @args: (nullable): as sim_timeline_add_slice()
+ *
+ * Writes a complete event on a part's track.  Slices on one track must not
+ * overlap unless one holds the other.
+ */
+void sim_timeline_add_part_slice (SimTimeline *self, gint node, guint track,
+                                  const char *track_name, const char *category, const char *name,
+                                  SimTime start, SimTime end, const char *args);
+
+/**
+ * sim_timeline_add_part_instant: (skip)
+ * @self: a timeline
+ * @node: as sim_timeline_add_part_slice()
+ * @track: as sim_timeline_add_part_slice()
+ * @track_name: as sim_timeline_add_part_slice()
+ * @category: as sim_timeline_add_slice()
+ * @name: as sim_timeline_add_slice()
+ * @t: when, ns
+ * @args: (nullable): as sim_timeline_add_slice()
+ *
+ * Writes an instant event on a part's track.
+ */
+void sim_timeline_add_part_instant (SimTimeline *self, gint node, guint track,
+                                    const char *track_name, const char *category,
+                                    const char *name, SimTime t, const char *args);
+
+/**
  * sim_timeline_take_lane: (skip)
  * @self: a timeline
  * @gpu: a cluster GPU
