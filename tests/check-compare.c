@@ -2,8 +2,14 @@
  *
  * What it checks:
  *  - the mean, standard deviation and Student t interval of small samples
- *    against values worked out by hand below, and the t quantiles against
+ *    against values worked out by hand below (signed samples take it
+ *    through sim_compare_interval too), and the t quantiles against
  *    printed tables;
+ *  - the bootstrap interval of non-negative samples: never below 0, on a
+ *    skewed sample worked out by hand where t goes below 0; the same
+ *    bytes for the same samples, again and on other threads; and its
+ *    coverage of the true mean over many seeded exponential and uniform
+ *    samples, near the nominal 95 %;
  *  - the paired interval of differences on two hand-worked examples, one
  *    that includes 0 and one that does not (although the two policies'
  *    own intervals overlap);
@@ -16,7 +22,7 @@
  *  - errors: an unknown placement or queue order (with a suggestion and
  *    the known names), an unknown metric, no policy at all.
  * What it does not check: whether the normal approximation behind t
- * intervals holds for any metric, the progress bar, or plugins (see
+ * intervals, or the bootstrap's, holds for any metric, the progress bar, or plugins (see
  * check-plugin and test-compare.sh).
  */
 #include "config.h"
@@ -53,7 +59,8 @@ START_TEST (test_interval_by_hand)
   SimCompareInterval ci;
   double hw = 2.776445105 * sqrt (2.5) / sqrt (5);
 
-  ck_assert (sim_compare_interval (x, 5, 0.95, &ci));
+  ck_assert (sim_compare_t_interval (x, 5, 0.95, &ci));
+  ck_assert (ci.symmetric);
   ck_assert_uint_eq (ci.n, 5);
   ck_assert_double_eq_tol (ci.mean, 3, 1e-15);
   ck_assert_double_eq_tol (ci.sd, sqrt (2.5), 1e-15);
@@ -63,11 +70,16 @@ START_TEST (test_interval_by_hand)
   ck_assert_double_eq_tol (ci.high, 3 + hw, 1e-8);
   ck_assert (sim_compare_interval_excludes_zero (&ci));
 
-  /* Shifted to straddle 0: {-2, ..., 2} has the same spread around 0. */
+  /* Shifted to straddle 0: {-2, ..., 2} has the same spread around 0, and
+   * being signed it gets the same t interval from sim_compare_interval. */
   {
     const double y[] = { -2, -1, 0, 1, 2 };
     ck_assert (sim_compare_interval (y, 5, 0.95, &ci));
+    ck_assert (ci.symmetric);
+    ck_assert_double_eq_tol (ci.mean, 0, 1e-15);
     ck_assert_double_eq_tol (ci.half_width, hw, 1e-8);
+    ck_assert_double_eq_tol (ci.low, -hw, 1e-8);
+    ck_assert_double_eq_tol (ci.high, hw, 1e-8);
     ck_assert (!sim_compare_interval_excludes_zero (&ci));
   }
 }
@@ -89,8 +101,8 @@ START_TEST (test_paired_excludes_zero)
   const double other[] = { 7, 10, 6, 9 };
   SimCompareInterval a, b, d;
 
-  ck_assert (sim_compare_interval (base, 4, 0.95, &a));
-  ck_assert (sim_compare_interval (other, 4, 0.95, &b));
+  ck_assert (sim_compare_t_interval (base, 4, 0.95, &a));
+  ck_assert (sim_compare_t_interval (other, 4, 0.95, &b));
   ck_assert_double_eq_tol (a.half_width, 3.182446305 * sqrt (5.0 / 3) / 2, 1e-8);
   ck_assert_double_eq_tol (b.half_width, 3.182446305 * sqrt (10.0 / 3) / 2, 1e-8);
   ck_assert (b.high > a.low); /* they overlap */
@@ -102,6 +114,7 @@ START_TEST (test_paired_excludes_zero)
   ck_assert_double_eq_tol (d.half_width, 0.918693116, 1e-8);
   ck_assert_double_eq_tol (d.low, -3.418693116, 1e-8);
   ck_assert_double_eq_tol (d.high, -1.581306884, 1e-8);
+  ck_assert (d.symmetric);
   ck_assert (sim_compare_interval_excludes_zero (&d));
 }
 END_TEST
@@ -142,10 +155,19 @@ START_TEST (test_corner_cases)
   ck_assert (isnan (ci.sd) && isnan (ci.half_width) && isnan (ci.low) && isnan (ci.high));
   ck_assert (!sim_compare_interval_excludes_zero (&ci));
 
-  /* No spread: an interval of width 0, which excludes 0 unless it is 0. */
+  /* No spread: an interval of width 0, which excludes 0 unless it is 0
+   * (for 0.1, whose resampled sums round, still holding the mean). */
   ck_assert (sim_compare_interval (flat, 3, 0.95, &ci));
   ck_assert_double_eq (ci.sd, 0);
   ck_assert_double_eq (ci.half_width, 0);
+  ck_assert_double_eq (ci.low, 2);
+  ck_assert_double_eq (ci.high, 2);
+  {
+    const double tenths[] = { 0.1, 0.1, 0.1 };
+    ck_assert (sim_compare_interval (tenths, 3, 0.95, &ci));
+    ck_assert (ci.low <= ci.mean && ci.mean <= ci.high);
+    ck_assert_double_eq_tol (ci.high - ci.low, 0, 1e-15);
+  }
   ck_assert (sim_compare_interval_excludes_zero (&ci));
   ck_assert (sim_compare_paired_interval (flat, flat, 3, 0.95, &ci));
   ck_assert_double_eq (ci.mean, 0);
@@ -159,6 +181,154 @@ START_TEST (test_corner_cases)
   ck_assert (!sim_compare_interval (inf, 2, 0.95, &ci));
   ck_assert (isnan (ci.mean));
   ck_assert (!sim_compare_interval_excludes_zero (&ci));
+}
+END_TEST
+
+/* Four seeds of a wait that is 0 but once: {0, 0, 0, 5000}, mean 1250,
+ * s = sqrt ((3 x 1250^2 + 3750^2) / 3) = 2500.  The t interval is
+ * 1250 +- 3.182446 x 2500 / 2 = 1250 +- 3978.06: down to -2728 s of wait.
+ *
+ * The bootstrap's resampled mean is 1250 k for k fives-thousands among four
+ * draws, k binomial (4, 1/4): P (k = 0) = 0.316, P (k = 4) = 1/256.  Its
+ * tails at n = 4 and 95 % are a = Phi (-sqrt (4/3) x 3.182446) = 0.012 %
+ * each: the a quantile is 0 and the 1 - a quantile 5000 (39 of the 10,000
+ * resampled means, expected, are 5000; 1.2 lie beyond it).  The interval
+ * is [0, 5000], three times longer above the mean than below. */
+START_TEST (test_bootstrap_skewed)
+{
+  const double x[] = { 0, 0, 0, 5000 };
+  SimCompareInterval t, ci;
+
+  ck_assert (sim_compare_t_interval (x, 4, 0.95, &t));
+  ck_assert_double_eq_tol (t.sd, 2500, 1e-9);
+  ck_assert_double_eq_tol (t.low, 1250 - 3978.057881, 1e-5);
+  ck_assert (t.low < 0);
+
+  ck_assert (sim_compare_interval (x, 4, 0.95, &ci));
+  ck_assert (!ci.symmetric);
+  ck_assert_uint_eq (ci.n, 4);
+  ck_assert_double_eq (ci.mean, 1250);
+  ck_assert_double_eq_tol (ci.sd, 2500, 1e-9);
+  ck_assert_double_eq (ci.low, 0);
+  ck_assert_double_eq (ci.high, 5000);
+  ck_assert_double_eq (ci.half_width, 3750); /* the longer side */
+  ck_assert (!sim_compare_interval_excludes_zero (&ci));
+
+  /* Any non-negative samples, skewed or not, at any level: never below 0,
+   * never outside the samples' range, always around the mean. */
+  {
+    const double two[] = { 0, 1e6 };
+    const double small[] = { 1e-9, 0, 3e-9, 0, 0 };
+    const double even[] = { 1, 2, 3, 4, 5 };
+    const double levels[] = { 0.5, 0.9, 0.95, 0.99 };
+    for (guint l = 0; l < G_N_ELEMENTS (levels); l++)
+      {
+        ck_assert (sim_compare_interval (two, 2, levels[l], &ci));
+        ck_assert (ci.low >= 0 && ci.low <= ci.mean && ci.mean <= ci.high && ci.high <= 1e6);
+        ck_assert (sim_compare_interval (small, 5, levels[l], &ci));
+        ck_assert (ci.low >= 0 && ci.low <= ci.mean && ci.mean <= ci.high && ci.high <= 3e-9);
+        ck_assert (sim_compare_interval (even, 5, levels[l], &ci));
+        ck_assert (ci.low >= 1 && ci.low <= ci.mean && ci.mean <= ci.high && ci.high <= 5);
+      }
+  }
+}
+END_TEST
+
+static gpointer
+interval_in_thread (gpointer data)
+{
+  const double x[] = { 12.5, 0, 731, 44.25, 0, 9.75, 2048 };
+  SimCompareInterval *ci = g_new0 (SimCompareInterval, 1);
+
+  (void) data;
+  sim_compare_interval (x, G_N_ELEMENTS (x), 0.95, ci);
+  return ci;
+}
+
+/* The same samples give the same bytes: again, and on other threads at
+ * once. */
+START_TEST (test_bootstrap_deterministic)
+{
+  g_autofree SimCompareInterval *first = interval_in_thread (NULL);
+  GThread *threads[4];
+
+  ck_assert (!first->symmetric && first->low >= 0 && first->low < first->high);
+  for (guint round = 0; round < 3; round++)
+    {
+      g_autofree SimCompareInterval *again = interval_in_thread (NULL);
+      ck_assert (memcmp (first, again, sizeof *first) == 0);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("interval", interval_in_thread, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autofree SimCompareInterval *other = g_thread_join (threads[i]);
+      ck_assert (memcmp (first, other, sizeof *first) == 0);
+    }
+
+  /* Another sample (one more seed) draws other resamples. */
+  {
+    const double x[] = { 12.5, 0, 731, 44.25, 0, 9.75, 2048, 0 };
+    SimCompareInterval ci;
+    ck_assert (sim_compare_interval (x, G_N_ELEMENTS (x), 0.95, &ci));
+    ck_assert (ci.low != first->low || ci.high != first->high);
+  }
+}
+END_TEST
+
+/* The share of COUNT samples of N draws from DRAW (mean TRUTH) whose 95 %
+ * interval holds TRUTH. */
+static double
+coverage (double (*draw) (GRand *), double truth, guint n, guint count)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261130);
+  g_autofree double *x = g_new (double, n);
+  guint hits = 0;
+
+  for (guint c = 0; c < count; c++)
+    {
+      SimCompareInterval ci;
+      for (guint i = 0; i < n; i++)
+        x[i] = draw (rand);
+      ck_assert (sim_compare_interval (x, n, 0.95, &ci));
+      ck_assert (ci.low >= 0);
+      hits += ci.low <= truth && truth <= ci.high;
+    }
+  return (double) hits / count;
+}
+
+/* Exponential with mean 1000 (a wait): skewed. */
+static double
+draw_exponential (GRand *rand)
+{
+  return -1000 * log1p (-g_rand_double (rand));
+}
+
+/* Uniform on [0, 1000): symmetric. */
+static double
+draw_uniform (GRand *rand)
+{
+  return 1000 * g_rand_double (rand);
+}
+
+/* The expanded percentile bootstrap covers the true mean about as often
+ * as it says for symmetric samples, and somewhat less for skewed ones
+ * with few seeds (88 % for 5 exponential samples, against 81 % for the
+ * plain percentile interval).  1,000 samples put each share within about
+ * +-1 point of its expectation (binomial), and the generator is seeded:
+ * the bounds below leave room on both sides. */
+START_TEST (test_bootstrap_coverage)
+{
+  double c;
+
+  c = coverage (draw_exponential, 1000, 5, 1000);
+  ck_assert_msg (c >= 0.84 && c <= 0.94, "exponential, 5 samples: %.3f", c);
+  c = coverage (draw_exponential, 1000, 20, 1000);
+  ck_assert_msg (c >= 0.88 && c <= 0.97, "exponential, 20 samples: %.3f", c);
+  c = coverage (draw_uniform, 500, 5, 1000);
+  ck_assert_msg (c >= 0.88 && c <= 0.98, "uniform, 5 samples: %.3f", c);
+  c = coverage (draw_uniform, 500, 20, 1000);
+  ck_assert_msg (c >= 0.91 && c <= 0.98, "uniform, 20 samples: %.3f", c);
 }
 END_TEST
 
@@ -425,6 +595,14 @@ compare_suite (void)
   tcase_add_test (tc, test_paired_excludes_zero);
   tcase_add_test (tc, test_paired_includes_zero);
   tcase_add_test (tc, test_corner_cases);
+  tcase_add_test (tc, test_bootstrap_skewed);
+  tcase_add_test (tc, test_bootstrap_deterministic);
+  suite_add_tcase (s, tc);
+
+  /* 4,000 bootstrap intervals of 10,000 resamples: seconds. */
+  tc = tcase_create ("coverage");
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_bootstrap_coverage);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("runs");

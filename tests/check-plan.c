@@ -12,7 +12,7 @@
  *  - results computed in two halves by two executors, merged, and written
  *    and read back, are the same doubles as a single run of the plan, and
  *    the comparison renders them to the same bytes;
- *  - statistics taken from results alone: a Student t interval and a
+ *  - statistics taken from results alone: a bootstrap interval and a
  *    paired difference on values worked out by hand below, fed in as a
  *    results file (no simulation at all);
  *  - failures: a failed run is recorded with its error and the runs after
@@ -319,8 +319,12 @@ END_TEST
  * the values written in a results file by hand:
  *
  *   baseline {4, 6, 8}: mean 6; squared deviations 4 + 0 + 4 = 8, so
- *   s = sqrt (8 / 2) = 2; t(0.975, 2) = 4.302652730, and the 95 % half-width
- *   is 4.302652730 x 2 / sqrt (3) = 4.968275; interval [1.031725, 10.968275].
+ *   s = sqrt (8 / 2) = 2.  Waits are non-negative: the interval is the
+ *   bootstrap's, whose tails at n = 3 (Phi (-sqrt (3/2) x 4.302653), under
+ *   1e-7) reach the smallest and largest resampled means, 4 and 8 (each
+ *   drawn thrice in 1 of 27 resamples): [4, 8].  (Student's t would give
+ *   t(0.975, 2) = 4.302652730, half-width 4.302652730 x 2 / sqrt (3) =
+ *   4.968275, [1.031725, 10.968275].)
  *
  *   other {5, 8, 9}: paired differences {1, 2, 1}, mean 4/3; squared
  *   deviations 1/9 + 4/9 + 1/9 = 2/3, s = sqrt (1/3) = 0.577350; half-width
@@ -355,9 +359,18 @@ START_TEST (test_statistics_on_results)
   ck_assert (sim_comparison_get_interval (cmp, 0, 0, &ci));
   ck_assert_double_eq_tol (ci.mean, 6, 1e-12);
   ck_assert_double_eq_tol (ci.sd, 2, 1e-12);
-  ck_assert_double_eq_tol (ci.half_width, 4.968275, 1e-6);
-  ck_assert_double_eq_tol (ci.low, 1.031725, 1e-6);
-  ck_assert_double_eq_tol (ci.high, 10.968275, 1e-6);
+  ck_assert (!ci.symmetric);
+  ck_assert_double_eq_tol (ci.half_width, 2, 1e-12);
+  ck_assert_double_eq_tol (ci.low, 4, 1e-12);
+  ck_assert_double_eq_tol (ci.high, 8, 1e-12);
+  {
+    const double x[] = { 4, 6, 8 };
+    SimCompareInterval t;
+    ck_assert (sim_compare_t_interval (x, 3, 0.95, &t));
+    ck_assert_double_eq_tol (t.half_width, 4.968275, 1e-6);
+    ck_assert_double_eq_tol (t.low, 1.031725, 1e-6);
+    ck_assert_double_eq_tol (t.high, 10.968275, 1e-6);
+  }
 
   ck_assert (sim_comparison_get_difference (cmp, 1, 0, &ci));
   ck_assert_double_eq_tol (ci.mean, 4.0 / 3, 1e-12);
@@ -365,6 +378,7 @@ START_TEST (test_statistics_on_results)
   ck_assert_double_eq_tol (ci.half_width, 1.434218, 1e-6);
   ck_assert_double_eq_tol (ci.low, -0.100884, 1e-6);
   ck_assert_double_eq_tol (ci.high, 2.767551, 1e-6);
+  ck_assert (ci.symmetric);
   ck_assert (!sim_compare_interval_excludes_zero (&ci));
 }
 END_TEST

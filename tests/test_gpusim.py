@@ -5,7 +5,9 @@ What they check: a run from Python gives byte for byte the JSON that
 driving a run decision by decision or to a time ends in the same report as
 running it whole; errors arrive as gpusim.Error with the library's message
 (file, line, suggestion); compare() returns intervals that agree with
-single runs; a policy written in Python runs, and one that delegates to a
+single runs, bootstrap ones (never below 0, within the values) for
+non-negative metrics and symmetric t ones for differences and signed
+samples; a policy written in Python runs, and one that delegates to a
 built-in placement reproduces that built-in exactly; the Python example
 runs; a latency key set from Python (a [fabric] transport latency) lengthens
 a communicating job by what it costs per iteration, and the bundled
@@ -846,6 +848,26 @@ class TraceFormatTests(unittest.TestCase):
 
 
 class CompareTests(unittest.TestCase):
+    def test_intervals_of_skewed_and_signed_samples(self):
+        # One wait of 5000 s in four seeds: t would reach -2728 s; the
+        # bootstrap gives [0, 5000] (check-compare works it out by hand).
+        defined, iv = Sim.compare_interval([0, 0, 0, 5000], 0.95)
+        self.assertTrue(defined)
+        self.assertEqual((iv.mean, iv.low, iv.high, iv.half_width), (1250, 0, 5000, 3750))
+        self.assertFalse(iv.symmetric)
+        again = Sim.compare_interval([0, 0, 0, 5000], 0.95)[1]
+        self.assertEqual((again.low, again.high), (iv.low, iv.high))
+        defined, t = Sim.compare_t_interval([0, 0, 0, 5000], 0.95)
+        self.assertAlmostEqual(t.low, 1250 - 3978.057881, places=5)
+        # Signed samples and paired differences: Student t, symmetric.
+        defined, iv = Sim.compare_interval([-2, -1, 0, 1, 2], 0.95)
+        self.assertTrue(iv.symmetric)
+        self.assertAlmostEqual(iv.half_width, 1.963243161, places=8)
+        self.assertAlmostEqual(iv.low, -iv.high, places=12)
+        defined, d = Sim.compare_paired_interval([10, 12, 9, 11], [7, 10, 6, 9], 0.95)
+        self.assertTrue(d.symmetric)
+        self.assertAlmostEqual(d.half_width, 0.918693116, places=8)
+
     def test_two_placements_two_seeds(self):
         result = gpusim.compare(QUICKSTART, policies=["fifo/first-fit", "fifo/best-fit"], seeds=2)
         self.assertIn("wait_mean", result)
@@ -859,9 +881,16 @@ class CompareTests(unittest.TestCase):
                 self.assertLessEqual(low, stats["mean"], (metric, name))
                 self.assertLessEqual(stats["mean"], high, (metric, name))
                 self.assertAlmostEqual(stats["mean"], sum(stats["values"]) / 2)
+                # Non-negative values: a bootstrap interval, within their range
+                # (two seeds: the range itself), whose half_width is its longer side.
+                self.assertTrue(all(v >= 0 for v in stats["values"]), (metric, name))
+                self.assertFalse(stats["symmetric"], (metric, name))
+                self.assertEqual((low, high), (min(stats["values"]), max(stats["values"])))
+                self.assertEqual(stats["half_width"], max(stats["mean"] - low, high - stats["mean"]))
             self.assertNotIn("difference", per_policy["fifo/first-fit"])
             diff = per_policy["fifo/best-fit"]["difference"]
             self.assertLessEqual(diff["ci"][0], diff["ci"][1])
+            self.assertTrue(diff["symmetric"], metric)
             self.assertIn(diff["significant"], (True, False))
         # The first run of the baseline is the scenario's own run.
         first = result["wait_mean"]["fifo/first-fit"]["values"][0]
@@ -1812,6 +1841,10 @@ class SweepTests(unittest.TestCase):
         self.assertAlmostEqual(stats["mean"], sum(waits) / 3, places=9)
         self.assertLessEqual(stats["low"], stats["mean"])
         self.assertLessEqual(stats["mean"], stats["high"])
+        # Waits are non-negative: a bootstrap interval, within the three waits.
+        self.assertGreaterEqual(stats["low"], min(waits) - 1e-9)
+        self.assertLessEqual(stats["high"], max(waits) + 1e-9)
+        self.assertGreaterEqual(stats["low"], 0)
 
     def test_database_keeps_every_metric_and_resumes(self):
         import sqlite3

@@ -150,9 +150,11 @@ gpusim_cmd_compare (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
     "Runs the scenario with each policy on the same seeds and prints, per metric,\n"
-    "each policy's mean with its confidence interval (Student t) and each policy's\n"
-    "difference from the first, paired by seed.  A difference marked * has an\n"
-    "interval that excludes 0.  The output does not depend on --jobs.\n"
+    "each policy's mean with its confidence interval and each policy's difference\n"
+    "from the first, paired by seed.  A metric whose values are all non-negative\n"
+    "gets a percentile bootstrap interval, \"MEAN [LOW, HIGH]\", never below 0;\n"
+    "a signed one, and the differences, Student t, \"MEAN ± HALF\".  A difference\n"
+    "marked * has an interval that excludes 0.  The output does not depend on --jobs.\n"
     "\n"
     "--plan-out writes the runs as a plan without running them; --plan runs a\n"
     "plan (all of it, or --runs of it) and --results-out writes what they gave;\n"

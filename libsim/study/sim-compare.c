@@ -391,7 +391,8 @@ magnitude (double a, double b)
   return MAX (a, b);
 }
 
-/* "MEAN ± HALF-WIDTH" with about four significant digits, "MEAN" alone
+/* "MEAN ± HALF-WIDTH" (a symmetric interval) or "MEAN [LOW, HIGH]" (an
+ * asymmetric one) with about four significant digits, "MEAN" alone
  * without an interval, "n/a" without a mean. */
 static char *
 format_interval (const SimCompareInterval *ci)
@@ -402,6 +403,9 @@ format_interval (const SimCompareInterval *ci)
     return g_strdup ("n/a");
   if (!isfinite (ci->half_width))
     return g_strdup_printf ("%.*f", decimals, ci->mean);
+  if (!ci->symmetric)
+    return g_strdup_printf ("%.*f [%.*f, %.*f]", decimals, ci->mean, decimals, ci->low,
+                            decimals, ci->high);
   return g_strdup_printf ("%.*f ± %.*f", decimals, ci->mean, decimals, ci->half_width);
 }
 
@@ -503,7 +507,8 @@ sim_comparison_format_table (SimComparison *self)
                             "intervals)\n", sim_comparison_get_seed (self, 0));
   else
     g_string_append_printf (out, "seeds     %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
-                            " (%u runs per policy); %s confidence intervals (Student t)\n",
+                            " (%u runs per policy); %s confidence intervals ([low, high]: "
+                            "bootstrap; ±: Student t)\n",
                             sim_comparison_get_seed (self, 0), sim_comparison_get_seed (self, 0) + sim_comparison_get_n_seeds (self) - 1,
                             sim_comparison_get_n_seeds (self), percent);
   if (np > 1)

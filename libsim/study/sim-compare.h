@@ -346,7 +346,9 @@ gboolean sim_comparison_get_difference (SimComparison *self, guint policy, guint
  * @self: a comparison that has run
  *
  * Returns: (transfer full): a table for people: per metric, each policy's
- *   mean and interval, and each policy's difference from the baseline.
+ *   mean and interval ("MEAN [LOW, HIGH]" for a bootstrap interval,
+ *   "MEAN ± HALF" for a t interval: see sim-stats.h), and each policy's
+ *   difference from the baseline (always "MEAN ± HALF").
  */
 char *sim_comparison_format_table (SimComparison *self);
 
@@ -356,7 +358,9 @@ char *sim_comparison_format_table (SimComparison *self);
  * @pretty: indent the output
  *
  * Every number with its unit: per metric and policy, the value of each
- * run, the mean, standard deviation and interval, and (after the first
+ * run, the mean, standard deviation and interval (ci_low, ci_high, and
+ * half_width: the larger of mean - ci_low and ci_high - mean, which is
+ * half the width only for a symmetric, t interval), and (after the first
  * policy) the paired difference.  Non-finite numbers are null.
  *
  * Returns: (transfer full): a JSON object.

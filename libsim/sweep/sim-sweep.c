@@ -934,7 +934,7 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
   g_string_append_printf (out, "sweep %s: %u points x %u seeds", sim_plan_get_scenario_name (plan),
                           self->n_points, sim_plan_get_n_seeds (plan));
   if (sim_plan_get_n_seeds (plan) > 1)
-    g_string_append_printf (out, ", mean ±%g%% interval", self->level * 100);
+    g_string_append_printf (out, ", mean [%g%% interval]", self->level * 100);
   g_string_append (out, "\n\n");
 
   for (guint k = 0; k < self->keys->len; k++)
@@ -955,10 +955,15 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
           g_autofree char *mean = NULL, *hw = NULL;
           point_interval (self, results, p, m, &iv);
           mean = format_value (iv.mean);
-          if (isfinite (iv.half_width))
+          if (isfinite (iv.half_width) && iv.symmetric)
             {
               hw = format_value (iv.half_width);
               g_ptr_array_add (cells, g_strdup_printf ("%s ±%s", mean, hw));
+            }
+          else if (isfinite (iv.half_width))
+            {
+              g_autofree char *low = format_value (iv.low), *high = format_value (iv.high);
+              g_ptr_array_add (cells, g_strdup_printf ("%s [%s, %s]", mean, low, high));
             }
           else
             g_ptr_array_add (cells, g_steal_pointer (&mean));

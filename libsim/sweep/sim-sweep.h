@@ -229,9 +229,11 @@ gboolean sim_sweep_write_runs_csv (SimSweep *self, SimPlanResults *results, cons
  * @results: results of its plan
  *
  * The summary as a text table: a line per point, its axis values, then
- * per metric the mean over seeds and, with two seeds or more, the
- * confidence interval's half width ("mean ±hw").  Points with a run not
- * done show "-".
+ * per metric the mean over seeds and, with two seeds or more, its
+ * confidence interval: "mean [low, high]" for a metric whose samples are
+ * all non-negative (a bootstrap interval, asymmetric: see sim-stats.h),
+ * "mean ±hw" for a signed one (Student t).  Points with a run not done
+ * show "-".
  *
  * Time complexity: O(runs x metrics).
  *

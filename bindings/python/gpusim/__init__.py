@@ -527,6 +527,7 @@ def _interval_stats(interval, defined):
         "sd": interval.sd if defined else nan,
         "half_width": interval.half_width if defined else nan,
         "ci": (interval.low, interval.high) if defined else (nan, nan),
+        "symmetric": bool(interval.symmetric),
     }
 
 
@@ -549,9 +550,14 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
 
     Returns ``{metric: {policy: stats}}`` where stats is a dict with
     ``mean``, ``ci`` (low, high) at *level*, ``sd``, ``half_width``, ``n``,
-    ``unit``, ``values`` (one per seed) and, for every entry after the
-    first, ``difference``: the paired difference from the first, a dict
-    with ``mean``, ``ci`` and ``significant``.
+    ``symmetric``, ``unit``, ``values`` (one per seed) and, for every entry
+    after the first, ``difference``: the paired difference from the first,
+    a dict with ``mean``, ``ci`` and ``significant``.  A metric whose values
+    are all non-negative gets a bootstrap interval, asymmetric
+    (``symmetric`` False), never below 0, whose ``half_width`` is the
+    larger of ``mean - low`` and ``high - mean``; a signed metric, and
+    every difference, a Student t interval, ``mean`` +- ``half_width``
+    (see sim-stats.h).
     """
     policies = list(policies or [])
     for i, spec in enumerate(policies):
@@ -607,8 +613,9 @@ def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None)
     ``seeds``, ``level`` and ``points``, one per point with its ``label``,
     ``values`` (``{key: value}``), ``runs_done`` and ``metrics``:
     ``{metric: {"mean", "sd", "low", "high", "n"}}`` (``None`` where not
-    defined).  Raises :class:`Error` for a bad sweep file (naming its file,
-    line and key) and for the first run that failed.
+    defined; low and high bootstrap for a non-negative metric, never below
+    0, Student t for a signed one).  Raises :class:`Error` for a bad sweep
+    file (naming its file, line and key) and for the first run that failed.
     """
     sw = _call(Sim.Sweep.new, str(path), _overrides(set))
     runs = None
