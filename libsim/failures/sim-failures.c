@@ -460,7 +460,12 @@ draw_life (SimFailures *f, SimFailureType t)
     s = sim_rng_exponential (f->rng_fail, f->p.mtbf_s[t]);
   else
     s = gsl_ran_weibull (sim_rng_gsl (f->rng_fail), f->scale[t], f->p.shape[t]);
-  return sim_time_from_seconds (s) + 1; /* never at the same instant */
+  {
+    /* Never at the same instant; a draw past the end of simulated time
+     * (a rate near zero) is never. */
+    SimTime life = sim_time_from_seconds (s);
+    return life >= SIM_TIME_NEVER - 1 ? SIM_TIME_NEVER : life + 1;
+  }
 }
 
 static SimTime
