@@ -9,10 +9,15 @@
  * same state; the time per decision is printed, in microseconds.  FGD is
  * given a workload of six task types.
  *
+ * Then first-fit and best-fit alone on jobs of whole GPUs that fit in one
+ * node (the probes without the fractional and 16-GPU ones), on clusters
+ * of 1,024, 10,240 and 102,400 GPUs built the same way: the decisions the
+ * cluster's indexes of free GPUs serve in O(log nodes).
+ *
  * The figures are printed, never judged: this program fails only if a
  * placement is unknown.
  *
- *   bench-placement [--quick]     (--quick: 1,000 nodes only)
+ *   bench-placement [--quick]     (--quick: 1,000 nodes and 1,024 GPUs only)
  */
 #include "config.h"
 
@@ -78,6 +83,38 @@ commit (SimCluster *c, const SimJob *job, const SimPlacement *pl)
     }
 }
 
+/* Seconds per decision of PLACEMENT over N_PROBES probes on C (about
+ * 0.2 s of decisions, at least 20); PLACED: the share that found a place. */
+static double
+time_decisions (const char *placement, const SimTaskClass *tasks, guint n_tasks,
+                const SimCluster *c, const SimJob *probes, guint n_probes, double *placed_share)
+{
+  SimPolicySetup setup = { 0 };
+  g_autoptr(SimPolicy) policy = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 gpus[64];
+  guint n = 0, placed = 0;
+  gint64 t0, elapsed;
+
+  setup.seed = 1;
+  setup.task_classes = tasks;
+  setup.n_task_classes = n_tasks;
+  policy = sim_policy_new ("fifo", placement, &setup, &error);
+  if (policy == NULL)
+    g_error ("bench-placement: %s", error->message);
+  t0 = g_get_monotonic_time ();
+  do
+    {
+      SimPlacement pl = { gpus, 0, 0, -1 };
+      placed += sim_policy_place (policy, c, &probes[n % n_probes], &pl);
+      n++;
+      elapsed = g_get_monotonic_time () - t0;
+    }
+  while (n < 20 || (elapsed < 200000 && n < 200000));
+  *placed_share = (double) placed / n;
+  return (double) elapsed / n;
+}
+
 static SimCluster *
 build (const SimCatalogue *cat, guint nodes)
 {
@@ -135,44 +172,45 @@ main (int argc, char **argv)
   }
 
   printf ("placement cost per decision (nodes of 8 GPUs, about 60%% allocated)\n");
-  printf ("%-12s %8s %12s %10s %8s\n", "placement", "nodes", "us/decision", "decisions", "placed");
+  printf ("%-12s %8s %12s %8s\n", "placement", "nodes", "us/decision", "placed");
   for (guint s = 0; s < (quick ? 1 : G_N_ELEMENTS (sizes)); s++)
     {
       g_autoptr(SimCluster) c = build (cat, sizes[s]);
 
       for (guint p = 0; p < G_N_ELEMENTS (placements); p++)
         {
-          SimPolicySetup setup = { 0 };
-          g_autoptr(SimPolicy) policy = NULL;
-          guint32 gpus[64];
-          guint n = 0, placed = 0;
-          gint64 t0, elapsed;
+          gboolean fgd = strcmp (placements[p], "fgd") == 0;
+          double share, us;
 
-          setup.seed = 1;
-          if (strcmp (placements[p], "fgd") == 0)
-            {
-              setup.task_classes = classes;
-              setup.n_task_classes = G_N_ELEMENTS (classes);
-            }
-          policy = sim_policy_new ("fifo", placements[p], &setup, &error);
-          if (policy == NULL)
-            {
-              fprintf (stderr, "bench-placement: %s\n", error->message);
-              return 1;
-            }
-          /* Enough decisions for about 0.2 s, at least 20. */
-          t0 = g_get_monotonic_time ();
-          do
-            {
-              SimPlacement pl = { gpus, 0, 0, -1 };
-              placed += sim_policy_place (policy, c, &probes[n % G_N_ELEMENTS (probes)], &pl);
-              n++;
-              elapsed = g_get_monotonic_time () - t0;
-            }
-          while (n < 20 || (elapsed < 200000 && n < 200000));
-          printf ("%-12s %8u %12.2f %10u %7.0f%%\n", placements[p], sizes[s], (double) elapsed / n, n,
-                  100.0 * placed / n);
+          us = time_decisions (placements[p], fgd ? classes : NULL, fgd ? G_N_ELEMENTS (classes) : 0,
+                               c, probes, G_N_ELEMENTS (probes), &share);
+          printf ("%-12s %8u %12.2f %7.0f%%\n", placements[p], sizes[s], us, 100.0 * share);
         }
     }
+
+  {
+    const guint whole_sizes[] = { 128, 1280, 12800 };
+    SimJob whole[G_N_ELEMENTS (probes)];
+    guint n_whole = 0;
+
+    for (guint i = 0; i < G_N_ELEMENTS (probes); i++)
+      if (probes[i].spec.gpu_milli == 1000 && probes[i].spec.gpus <= 8)
+        whole[n_whole++] = probes[i];
+    printf ("\nwhole-GPU jobs on one node (%u probes of 1, 2, 4 and 8 GPUs)\n", n_whole);
+    printf ("%-12s %8s %12s %8s\n", "placement", "GPUs", "us/decision", "placed");
+    for (guint s = 0; s < (quick ? 1 : G_N_ELEMENTS (whole_sizes)); s++)
+      {
+        g_autoptr(SimCluster) c = build (cat, whole_sizes[s]);
+
+        for (guint p = 0; p < 2; p++)
+          {
+            double share, us;
+
+            us = time_decisions (placements[p], NULL, 0, c, whole, n_whole, &share);
+            printf ("%-12s %8u %12.2f %7.0f%%\n", placements[p], whole_sizes[s] * 8, us,
+                    100.0 * share);
+          }
+      }
+  }
   return 0;
 }

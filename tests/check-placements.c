@@ -10,7 +10,10 @@
  * best-fit breaks it; and, on random clusters and job sequences, that no
  * placement ever returns GPUs without room (sim_cluster_allocate() accepts
  * every placement) and that each placement finds a place exactly when
- * first-fit does.
+ * first-fit does; and that best-fit through the cluster's buckets of
+ * nodes by free GPUs chooses what a scan of every node chooses, on random
+ * clusters with mixed node sizes, GPU models, host limits, drained nodes
+ * and partitions.
  * What it does not check: scheduling over time (check-sched does), the
  * openb experiment, or how good the placements are on real traces.
  */
@@ -763,6 +766,172 @@ START_TEST (test_random_invariant)
 }
 END_TEST
 
+/* Best-fit by brute force: over the nodes of partition @part (all nodes
+ * if @part is negative) that are in service, the one with the fewest free
+ * GPUs, at least @want, that admits JOB, ties to the lowest number;
+ * G_MAXUINT if none.  What choose_node() did before best-fit had an
+ * index. */
+static guint
+best_fit_reference (const SimCluster *c, const SimJob *job, guint want, gint part)
+{
+  guint chosen = G_MAXUINT;
+
+  for (guint i = 0; i < sim_cluster_get_n_nodes (c); i++)
+    {
+      const SimNode *node = sim_cluster_get_node (c, i);
+      if (!node->available || node->free_gpus < want ||
+          (part >= 0 && sim_cluster_get_node_partition (c, i) != (guint) part) ||
+          !sim_place_node_admits (c, i, job, want))
+        continue;
+      if (chosen == G_MAXUINT || node->free_gpus < sim_cluster_get_node (c, chosen)->free_gpus)
+        chosen = i;
+    }
+  return chosen;
+}
+
+/* The buckets of nodes by free GPUs against a scan, from every start. */
+static void
+check_buckets (const SimCluster *c, GRand *rand)
+{
+  guint n = sim_cluster_get_n_nodes (c);
+
+  for (guint k = 0; k < 8; k++)
+    {
+      guint f = g_rand_int_range (rand, 1, sim_cluster_get_max_gpus_per_node (c) + 2);
+      guint from = g_rand_int_range (rand, 0, n + 2);
+      guint want = G_MAXUINT;
+
+      for (guint i = from; i < n && want == G_MAXUINT; i++)
+        if (sim_cluster_get_node (c, i)->free_gpus == f)
+          want = i;
+      ck_assert_uint_eq (sim_cluster_find_node_with_free_exactly (c, from, f), want);
+    }
+}
+
+/* Best-fit through the cluster's buckets chooses, on random clusters of
+ * mixed node sizes and GPU models with host limits, drained nodes and
+ * partitions, exactly the node (and GPUs) the scan it replaced chose. */
+START_TEST (test_best_fit_index)
+{
+  static const char * const models[] = { "PCIe-8GPU", "DGX-H100", "DGX-A100" };
+  static const guint node_sizes[] = { 1, 2, 3, 4, 6, 8, 16 };
+  const char *h100 = g_intern_string ("H100-SXM");
+  const char *a100 = g_intern_string ("A100-SXM-40GB|A10");
+
+  for (guint64 seed = 1; seed <= 12; seed++)
+    {
+      g_autoptr(SimCluster) c = sim_cluster_new ();
+      g_autoptr(GRand) rand = g_rand_new_with_seed ((guint32) seed);
+      g_autoptr(SimPolicy) p = policy ("best-fit");
+      GArray *running = g_array_new (FALSE, FALSE, sizeof (Running));
+      guint n_pools = g_rand_int_range (rand, 1, 5), n_nodes, compared = 0;
+      gboolean parts = seed % 3 == 0;
+
+      for (guint pool = 0; pool < n_pools; pool++)
+        {
+          g_autoptr(GError) error = NULL;
+          guint size = node_sizes[g_rand_int_range (rand, 0, G_N_ELEMENTS (node_sizes))];
+          /* Seed 1 has over 4,096 nodes: three levels of buckets. */
+          guint count = seed == 1 && pool == 0 ? 4200 : g_rand_int_range (rand, 1, 90);
+
+          ck_assert (sim_cluster_add_pool (c, "p", sim_catalogue_lookup_node (
+                                             catalogue, models[g_rand_int_range (rand, 0, 3)]),
+                                           NULL, size, count, &error));
+          if (g_rand_boolean (rand))
+            sim_cluster_set_pool_host (c, pool, 1000 * g_rand_int_range (rand, 8, 65),
+                                       (guint64) g_rand_int_range (rand, 32, 257) << 30);
+        }
+      n_nodes = sim_cluster_get_n_nodes (c);
+      if (parts)
+        for (guint i = 0; i < n_nodes; i++)
+          sim_cluster_set_node_partition (c, i, (guint8) g_rand_int_range (rand, 0, 3));
+
+      for (guint step = 0; step < 600; step++)
+        {
+          guint x = g_rand_int_range (rand, 0, 12);
+
+          if (x == 0)
+            {
+              /* Drain a node, or put it back. */
+              guint i = g_rand_int_range (rand, 0, n_nodes);
+              sim_cluster_set_node_available (c, i, !sim_cluster_get_node (c, i)->available);
+            }
+          else if (running->len > 0 && x < 4)
+            {
+              guint k = g_rand_int_range (rand, 0, running->len);
+              Running *r = &g_array_index (running, Running, k);
+              guint node = sim_cluster_get_gpu (c, r->gpus[0])->node;
+              guint64 cpu, mem;
+
+              sim_cluster_release (c, r->gpus, r->pl.n_gpus, r->pl.milli);
+              sim_job_host_share (&r->job, r->pl.n_gpus, &cpu, &mem);
+              sim_cluster_release_host (c, node, cpu, mem);
+              g_array_remove_index_fast (running, k);
+            }
+          else
+            {
+              Running r = { 0 };
+              guint max = sim_cluster_get_max_gpus_per_node (c);
+              guint want_node = G_MAXUINT, got_node;
+              gboolean ok;
+
+              r.job = x == 4 ? job_of (1, 100 * g_rand_int_range (rand, 1, 10))
+                             : job_of (g_rand_int_range (rand, 1, max + 1), 1000);
+              r.job.spec.cpu_milli = 1000 * g_rand_int_range (rand, 0, 12);
+              r.job.spec.memory_bytes = (guint64) g_rand_int_range (rand, 0, 48) << 30;
+              if (x == 10)
+                r.job.spec.gpu_models = h100;
+              else if (x == 11)
+                r.job.spec.gpu_models = a100;
+              r.pl.gpus = r.gpus;
+              if (r.job.spec.gpu_milli == 1000)
+                {
+                  guint want = r.job.spec.gpus;
+                  if (parts && want > 1)
+                    for (guint part = 0; part < sim_cluster_get_n_partitions (c) &&
+                                         want_node == G_MAXUINT; part++)
+                      want_node = best_fit_reference (c, &r.job, want, (gint) part);
+                  else
+                    want_node = best_fit_reference (c, &r.job, want, -1);
+                }
+              ok = sim_policy_place (p, c, &r.job, &r.pl);
+              if (r.job.spec.gpu_milli == 1000)
+                {
+                  got_node = ok ? sim_cluster_get_gpu (c, r.gpus[0])->node : G_MAXUINT;
+                  ck_assert_msg (got_node == want_node, "seed %" G_GUINT64_FORMAT ", step %u: "
+                                 "%u GPUs on node %u, the scan chose %u", seed, step,
+                                 r.job.spec.gpus, got_node, want_node);
+                  if (ok)
+                    {
+                      const SimNode *node = sim_cluster_get_node (c, got_node);
+                      guint t = 0;
+
+                      /* The lowest-numbered free GPUs of that node. */
+                      for (guint g = 0; g < node->n_gpus && t < r.pl.n_gpus; g++)
+                        if (sim_cluster_get_gpu (c, node->first_gpu + g)->n_tenants == 0)
+                          ck_assert_uint_eq (r.gpus[t++], node->first_gpu + g);
+                      ck_assert_uint_eq (t, r.job.spec.gpus);
+                    }
+                  compared++;
+                }
+              if (ok)
+                {
+                  commit (c, &r.job, &r.pl);
+                  g_array_append_val (running, r);
+                }
+            }
+          check_buckets (c, rand);
+        }
+      {
+        g_autoptr(SimCluster) copy = sim_cluster_copy (c);
+        check_buckets (copy, rand);
+      }
+      ck_assert_uint_gt (compared, 300);
+      g_array_unref (running);
+    }
+}
+END_TEST
+
 static Suite *
 placements_suite (void)
 {
@@ -784,6 +953,7 @@ placements_suite (void)
   tcase_add_test (tc, test_fgd_whole_and_learning);
   tcase_add_test (tc, test_multi_node);
   tcase_add_test (tc, test_random_invariant);
+  tcase_add_test (tc, test_best_fit_index);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #define HIST_DIM (SIM_CLUSTER_MAX_GPUS_PER_NODE + 1)
+/* Levels of a bucket's bitmap: 64^6 bits cover any guint node index. */
+#define BUCKET_MAX_LEVELS 6
 
 struct _SimCluster {
   GArray  *pools;    /* SimPool */
@@ -32,6 +34,17 @@ struct _SimCluster {
    * 0): the first node with enough free in O(log nodes). */
   guint8  *free_tree;
   guint    free_leaves;   /* a power of two, at least the number of nodes */
+  /* Per count f of free GPUs (1 to max_per_node), the nodes with exactly f
+   * free, as a bitmap with levels above it (a bit per nonzero word of the
+   * level below): the lowest-numbered such node from any index in
+   * O(log64 nodes), for best-fit.  Count f's words start at
+   * (f - 1) * bucket_words; level l's at bucket_level[l] within them. */
+  guint64 *bucket;
+  gsize    bucket_words;
+  guint    bucket_dim;    /* the largest count indexed */
+  guint    bucket_levels;
+  gsize    bucket_level[BUCKET_MAX_LEVELS];
+  gsize    bucket_level_len[BUCKET_MAX_LEVELS];
   guint8  *partition;     /* per node, NULL while every node is in partition 0 */
   guint    n_partitions;
 };
@@ -52,7 +65,63 @@ free_tree_set (SimCluster *c, guint i, guint free_gpus)
     }
 }
 
-/* Builds the tree for every node. */
+/* Marks node @i as having (@on) or no longer having @free_gpus free in
+ * its bucket, and the levels above as far as a word turns nonzero or
+ * zero. */
+static inline void
+bucket_mark (SimCluster *c, guint i, guint free_gpus, gboolean on)
+{
+  guint64 *words;
+  gsize pos = i;
+
+  if (free_gpus == 0 || free_gpus > c->bucket_dim)
+    return;
+  words = c->bucket + (gsize) (free_gpus - 1) * c->bucket_words;
+  for (guint l = 0; l < c->bucket_levels; l++)
+    {
+      guint64 *w = &words[c->bucket_level[l] + (pos >> 6)];
+      guint64 bit = G_GUINT64_CONSTANT (1) << (pos & 63);
+      gboolean was_zero = *w == 0;
+
+      if (on)
+        *w |= bit;
+      else
+        *w &= ~bit;
+      if (on ? !was_zero : *w != 0)
+        break;
+      pos >>= 6;
+    }
+}
+
+/* Builds the buckets of nodes by free GPUs. */
+static void
+bucket_build (SimCluster *c)
+{
+  guint n = c->nodes->len;
+  gsize len = (n + 63) / 64;
+
+  g_free (c->bucket);
+  c->bucket = NULL;
+  c->bucket_words = 0;
+  c->bucket_levels = 0;
+  c->bucket_dim = c->max_per_node;
+  while (len > 0 && c->bucket_levels < BUCKET_MAX_LEVELS)
+    {
+      c->bucket_level[c->bucket_levels] = c->bucket_words;
+      c->bucket_level_len[c->bucket_levels++] = len;
+      c->bucket_words += len;
+      if (len == 1)
+        break;
+      len = (len + 63) / 64;
+    }
+  if (c->bucket_words == 0 || c->bucket_dim == 0)
+    return;
+  c->bucket = g_new0 (guint64, c->bucket_words * c->bucket_dim);
+  for (guint i = 0; i < n; i++)
+    bucket_mark (c, i, g_array_index (c->nodes, SimNode, i).free_gpus, TRUE);
+}
+
+/* Builds the tree and the buckets for every node. */
 static void
 free_tree_build (SimCluster *c)
 {
@@ -68,6 +137,7 @@ free_tree_build (SimCluster *c)
     c->free_tree[leaves + i] = (guint8) g_array_index (c->nodes, SimNode, i).free_gpus;
   for (guint k = leaves - 1; k >= 1; k--)
     c->free_tree[k] = MAX (c->free_tree[2 * k], c->free_tree[2 * k + 1]);
+  bucket_build (c);
 }
 
 SimCluster *
@@ -139,6 +209,7 @@ sim_cluster_free (SimCluster *cluster)
   g_free (cluster->held);
   g_free (cluster->partition);
   g_free (cluster->free_tree);
+  g_free (cluster->bucket);
   g_free (cluster);
 }
 
@@ -403,6 +474,8 @@ node_free_changed (SimCluster *c, SimNode *node, guint old_free)
   c->hist[node->n_gpus * HIST_DIM + old_free]--;
   c->hist[node->n_gpus * HIST_DIM + node->free_gpus]++;
   free_tree_set (c, node->index, node->free_gpus);
+  bucket_mark (c, node->index, old_free, FALSE);
+  bucket_mark (c, node->index, node->free_gpus, TRUE);
 }
 
 /* GPU G's node has one GPU fewer (@taken) or more free. */
@@ -541,6 +614,41 @@ sim_cluster_find_node_with_free (const SimCluster *cluster, guint from, guint mi
         k++;
     }
   return k - cluster->free_leaves < cluster->nodes->len ? k - cluster->free_leaves : G_MAXUINT;
+}
+
+guint
+sim_cluster_find_node_with_free_exactly (const SimCluster *cluster, guint from, guint n_free)
+{
+  const guint64 *words;
+  gsize pos = from;
+  guint l;
+
+  g_return_val_if_fail (cluster != NULL, G_MAXUINT);
+  g_return_val_if_fail (n_free > 0, G_MAXUINT);
+  if (from >= cluster->nodes->len || n_free > cluster->bucket_dim || cluster->bucket == NULL)
+    return G_MAXUINT;
+  words = cluster->bucket + (gsize) (n_free - 1) * cluster->bucket_words;
+  /* Up to the first level with a bit set at or right of @pos... */
+  for (l = 0; l < cluster->bucket_levels; l++)
+    {
+      guint64 w;
+
+      if ((pos >> 6) >= cluster->bucket_level_len[l])
+        return G_MAXUINT;
+      w = words[cluster->bucket_level[l] + (pos >> 6)] & (~G_GUINT64_CONSTANT (0) << (pos & 63));
+      if (w != 0)
+        {
+          pos = (pos & ~(gsize) 63) + (gsize) __builtin_ctzll (w);
+          break;
+        }
+      pos = (pos >> 6) + 1;
+    }
+  if (l == cluster->bucket_levels)
+    return G_MAXUINT;
+  /* ...then down to the lowest bit under it. */
+  while (l-- > 0)
+    pos = pos * 64 + (gsize) __builtin_ctzll (words[cluster->bucket_level[l] + pos]);
+  return (guint) pos;
 }
 
 guint

@@ -312,6 +312,24 @@ guint sim_cluster_count_nodes_with_free (const SimCluster *cluster, guint min_fr
 guint sim_cluster_find_node_with_free (const SimCluster *cluster, guint from, guint min_free);
 
 /**
+ * sim_cluster_find_node_with_free_exactly:
+ * @cluster: a cluster
+ * @from: the first node index to consider
+ * @n_free: whole free GPUs, at least 1
+ *
+ * The lowest-numbered node, from @from on, with exactly @n_free whole free
+ * GPUs.  The cluster keeps its nodes in buckets by free GPUs for this, so
+ * that best-fit (the node with the fewest free that still fits) need not
+ * look at every node.
+ *
+ * Time complexity: O(log nodes).
+ *
+ * Returns: that node's index, or %G_MAXUINT if there is none.
+ */
+guint sim_cluster_find_node_with_free_exactly (const SimCluster *cluster, guint from,
+                                               guint n_free);
+
+/**
  * sim_cluster_fragmented_gpus:
  * @cluster: a cluster
  * @gpus: the size of a request (the job at the head of the queue)

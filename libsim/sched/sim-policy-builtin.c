@@ -346,7 +346,11 @@ sim_policy_new_builtin (const char *queue, const char *placement, GError **error
  * the fewest free GPUs (ties to the lowest number), which keeps whole nodes
  * free for large jobs.  Fractional jobs (one GPU, less than 1000/1000) go on
  * the first GPU with room (first-fit) or the one with the least room left
- * that still fits (best-fit).  Each pass costs O(nodes) at worst; a job that
+ * that still fits (best-fit).  A job that fits in one node is placed
+ * through the cluster's indexes of free GPUs, O(log nodes) per node tried
+ * (first-fit: nodes with enough free, in order; best-fit: nodes by exact
+ * free count, from the smallest that fits); a job spanning nodes or a
+ * fractional one costs a pass over the nodes or GPUs at worst; a job that
  * cannot fit anywhere is refused in O(GPUs per node) from the cluster's
  * histogram of free GPUs. */
 
@@ -446,6 +450,24 @@ first_node (const SimCluster *cluster, const SimJob *job, guint want, const guin
   return NULL;
 }
 
+/* Best-fit through the cluster's buckets of nodes by free GPUs: the
+ * lowest-numbered node that admits the job in the smallest bucket of at
+ * least @want free, which is the node choose_node() picks (the fewest free
+ * GPUs, ties to the lowest number), without looking at nodes with more
+ * free than the one chosen. */
+static const SimNode *
+best_node (const SimCluster *cluster, const SimJob *job, guint want)
+{
+  guint max = sim_cluster_get_max_gpus_per_node (cluster);
+
+  for (guint f = want; f <= max; f++)
+    for (guint i = sim_cluster_find_node_with_free_exactly (cluster, 0, f); i != G_MAXUINT;
+         i = sim_cluster_find_node_with_free_exactly (cluster, i + 1, f))
+      if (sim_place_node_admits (cluster, i, job, want))
+        return sim_cluster_get_node (cluster, i);
+  return NULL;
+}
+
 /* A job of whole GPUs that spans nodes, by a scan: whole free nodes first,
  * in order, then the remainder on the node choose_node() picks (BEST:
  * the fewest free GPUs with room, else the first). */
@@ -538,7 +560,7 @@ place_whole (const SimCluster *cluster, const SimJob *job, SimPlacement *placeme
     {
       if (sim_cluster_count_nodes_with_free (cluster, want) == 0)
         return FALSE;
-      node = best ? choose_node (cluster, job, want, best, NULL)
+      node = best ? best_node (cluster, job, want)
                   : first_node (cluster, job, want, NULL, 0, 1);
       if (node == NULL)
         return FALSE;
