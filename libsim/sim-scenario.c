@@ -302,14 +302,24 @@ parse_positive_number (const char *text, gpointer out, GError **error)
   return TRUE;
 }
 
+/* A number from LO to HI into the double at OUT; an error says what was
+ * EXPECTED first. */
+static gboolean
+parse_bounded (const char *text, double lo, double hi, gpointer out, const char *expected,
+               GError **error)
+{
+  if (sim_parse_number (text, lo, hi, out, error))
+    return TRUE;
+  g_prefix_error (error, "expected %s: ", expected);
+  return FALSE;
+}
+
 /* A parallel efficiency, speed-up / GPUs: 0 to 1. */
 static gboolean
 parse_efficiency (const char *text, gpointer out, GError **error)
 {
-  if (sim_parse_number (text, 0, 1, out, error))
-    return TRUE;
-  g_prefix_error (error, "expected a parallel efficiency from 0 to 1 (speed-up / GPUs): ");
-  return FALSE;
+  return parse_bounded (text, 0, 1, out, "a parallel efficiency from 0 to 1 (speed-up / GPUs)",
+                        error);
 }
 
 static gboolean
@@ -346,13 +356,9 @@ parse_unit_share (const char *text, gpointer out, GError **error)
 static gboolean
 parse_exponent (const char *text, gpointer out, GError **error)
 {
-  if (!sim_parse_number (text, 0.5, 10, out, error))
-    {
-      g_prefix_error (error, "expected the exponent k of the dynamic power f^k, from 0.5 to 10 "
-                      "(3 for f V^2 with V following f): ");
-      return FALSE;
-    }
-  return TRUE;
+  return parse_bounded (text, 0.5, 10, out,
+                        "the exponent k of the dynamic power f^k, from 0.5 to 10 "
+                        "(3 for f V^2 with V following f)", error);
 }
 
 /* "1:0.6, 2:0.2, 8:0.2" or "8": GPUs per job and their weights. */
@@ -1356,34 +1362,21 @@ parse_celsius (const char *text, gpointer out, GError **error)
 static gboolean
 parse_kelvins (const char *text, gpointer out, GError **error)
 {
-  if (!sim_parse_number (text, 0, 50, out, error))
-    {
-      g_prefix_error (error, "expected a half-range in K from 0 to 50, such as \"5\": ");
-      return FALSE;
-    }
-  return TRUE;
+  return parse_bounded (text, 0, 50, out, "a half-range in K from 0 to 50, such as \"5\"",
+                        error);
 }
 
 static gboolean
 parse_day (const char *text, gpointer out, GError **error)
 {
-  if (!sim_parse_number (text, 0, 364, out, error))
-    {
-      g_prefix_error (error, "expected a day of the year from 0 (1 January) to 364: ");
-      return FALSE;
-    }
-  return TRUE;
+  return parse_bounded (text, 0, 364, out, "a day of the year from 0 (1 January) to 364", error);
 }
 
 static gboolean
 parse_watts_per_watt (const char *text, gpointer out, GError **error)
 {
-  if (!sim_parse_number (text, 0, 2, out, error))
-    {
-      g_prefix_error (error, "expected W per W of heat or IT from 0 to 2, such as \"0.05\": ");
-      return FALSE;
-    }
-  return TRUE;
+  return parse_bounded (text, 0, 2, out, "W per W of heat or IT from 0 to 2, such as \"0.05\"",
+                        error);
 }
 
 static gboolean
