@@ -80,6 +80,7 @@ struct _SimSimulation {
   guint64        samples;     /* time-series events (not counted as the run's events) */
   GPtrArray     *queue;       /* SimJob*, in the policy's queue order */
   GQueue         running;     /* SimJob*, in start order (links inside the jobs) */
+  guint64        run_seq;     /* starts so far: SimJob.run_seq of the last */
   GPtrArray     *requeue;     /* jobs preempted in this pass */
   GPtrArray     *held;        /* jobs a failure interrupted, waiting for its detection */
   SimFailures   *failures;    /* (nullable) the [failures] model, among accumulators */
@@ -1090,14 +1091,15 @@ refresh_rates (SimSimulation *self, SimTime now)
   /* Only jobs whose collectives' flows changed rate (and new ones) can have
    * a new rate; they are updated in start order, so that the order of the
    * rescheduled completions does not depend on the solver's. */
+  GPtrArray *changed;
+
   if (self->comm == NULL || !sim__job_comm_update (self->comm))
     return;
-  for (GList *l = self->running.head; l != NULL; l = l->next)
+  changed = sim__job_comm_take_changed (self->comm);
+  for (guint i = 0; i < changed->len; i++)
     {
-      SimJob *job = l->data;
+      SimJob *job = changed->pdata[i];
       double rate;
-      if (!sim__job_comm_take_changed (job))
-        continue;
       rate = sim__job_comm_rate (self->comm, job);
       if (fabs (rate - job->rate) <= 1e-12 * rate)
         continue;
@@ -1225,6 +1227,7 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   job->last_update = now;
   job->version++;
   g_queue_push_tail_link (&self->running, &job->running_link);
+  job->run_seq = ++self->run_seq;
   job->start_pass = self->pass;
   account_computing (self, job);
   accumulate_job (self, SIM_JOB_STARTED, job, now);

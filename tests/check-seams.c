@@ -16,6 +16,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdarg.h>
 #include <sim.h>
 #include <string.h>
 
@@ -89,8 +90,10 @@ net_clear (Net *n)
 static SimJob *
 make_job (guint first_gpu, guint n)
 {
+  static guint64 started;
   SimJob *job = g_new0 (SimJob, 1);
 
+  job->run_seq = ++started;   /* jobs start in the order they are made */
   job->spec.comm.iteration = SIM_SECOND;
   job->spec.comm.dp_bytes = 1000000000;
   job->spec.comm.tp = 1;
@@ -102,6 +105,25 @@ make_job (guint first_gpu, guint n)
   job->n_gpus = n;
   job->speed = 1.0;
   return job;
+}
+
+/* That the jobs marked since the last call are exactly the NULL-terminated
+ * list after @comm, in start order. */
+static void
+assert_changed (SimJobComm *comm, ...)
+{
+  GPtrArray *changed = sim__job_comm_take_changed (comm);
+  va_list ap;
+  guint i = 0;
+
+  va_start (ap, comm);
+  for (SimJob *job = va_arg (ap, SimJob *); job != NULL; job = va_arg (ap, SimJob *), i++)
+    {
+      ck_assert_uint_lt (i, changed->len);
+      ck_assert_ptr_eq (changed->pdata[i], job);
+    }
+  va_end (ap);
+  ck_assert_uint_eq (i, changed->len);
 }
 
 static void
@@ -132,8 +154,8 @@ START_TEST (test_job_comm)
 
   ck_assert (sim__job_comm_register (net.comm, a, &error));
   ck_assert (sim__job_comm_update (net.comm));
-  ck_assert (sim__job_comm_take_changed (a));
-  ck_assert (!sim__job_comm_take_changed (a));
+  assert_changed (net.comm, a, (SimJob *) NULL);
+  assert_changed (net.comm, (SimJob *) NULL);
   /* Nothing came or went: no solve, no job marked. */
   ck_assert (!sim__job_comm_update (net.comm));
 
@@ -152,8 +174,7 @@ START_TEST (test_job_comm)
    * job A's shares do not change (no link in common), so A is not marked. */
   ck_assert (sim__job_comm_register (net.comm, b, &error));
   ck_assert (sim__job_comm_update (net.comm));
-  ck_assert (sim__job_comm_take_changed (b));
-  ck_assert (!sim__job_comm_take_changed (a));
+  assert_changed (net.comm, b, (SimJob *) NULL);
   ck_assert_double_eq_tol (sim__job_comm_rate (net.comm, a), rate, 1e-12);
 
   sim__job_comm_release (net.comm, b);
@@ -210,7 +231,7 @@ START_TEST (test_demand_fixed_point)
   ck_assert (sim__job_comm_register (comm, a, &error));
   ck_assert (sim__job_comm_update (comm));
   ck_assert_uint_eq (sim__job_comm_get_last_rounds (comm), 1);
-  ck_assert (sim__job_comm_take_changed (a));
+  assert_changed (comm, a, (SimJob *) NULL);
   ck_assert_double_eq_tol (sim__job_comm_get_iteration (a), alone, 1e-4);
   ck_assert_double_eq_tol (sim__job_comm_rate (comm, a), 1 / sim__job_comm_get_iteration (a),
                            1e-12);
@@ -218,15 +239,14 @@ START_TEST (test_demand_fixed_point)
   ck_assert (sim__job_comm_register (comm, b, &error));
   ck_assert (sim__job_comm_update (comm));
   ck_assert_uint_eq (sim__job_comm_get_last_rounds (comm), 2);
-  ck_assert (sim__job_comm_take_changed (a));
-  ck_assert (sim__job_comm_take_changed (b));
+  assert_changed (comm, a, b, (SimJob *) NULL);
   ck_assert_double_eq_tol (sim__job_comm_get_iteration (a), both, 1e-9);
   ck_assert_double_eq_tol (sim__job_comm_get_iteration (b), both, 1e-9);
   ck_assert_double_eq_tol (sim__job_comm_rate (comm, b), 1 / both, 1e-9);
 
   sim__job_comm_release (comm, b);
   ck_assert (sim__job_comm_update (comm));
-  ck_assert (sim__job_comm_take_changed (a));
+  assert_changed (comm, a, (SimJob *) NULL);
   ck_assert_double_eq_tol (sim__job_comm_get_iteration (a), alone, 1e-4);
   ck_assert (!sim__job_comm_update (comm));
   sim__job_comm_release (comm, a);
@@ -284,7 +304,7 @@ START_TEST (test_phases_step)
   ck_assert (sim__job_comm_update (comm));
   ck_assert_uint_eq (sim__job_comm_get_last_events (comm),
                      2 * (SIM_JOB_COMM_PHASE_WARMUP + SIM_JOB_COMM_PHASE_ITERATIONS));
-  ck_assert (sim__job_comm_take_changed (a));
+  assert_changed (comm, a, (SimJob *) NULL);
   ck_assert_double_eq_tol (sim__job_comm_get_iteration (a), alone, 1e-4);
   ck_assert_double_eq_tol (sim__job_comm_rate (comm, a), 1 / sim__job_comm_get_iteration (a),
                            1e-12);
@@ -293,8 +313,7 @@ START_TEST (test_phases_step)
   ck_assert (sim__job_comm_update (comm));
   ck_assert_uint_ge (sim__job_comm_get_last_events (comm),
                      2 * (SIM_JOB_COMM_PHASE_WARMUP + SIM_JOB_COMM_PHASE_ITERATIONS));
-  ck_assert (sim__job_comm_take_changed (a));
-  ck_assert (sim__job_comm_take_changed (b));
+  assert_changed (comm, a, b, (SimJob *) NULL);
   for (SimJob **j = (SimJob *[]) { a, b, NULL }; *j != NULL; j++)
     {
       double t = sim__job_comm_get_iteration (*j);
@@ -307,7 +326,7 @@ START_TEST (test_phases_step)
 
   sim__job_comm_release (comm, b);
   ck_assert (sim__job_comm_update (comm));
-  ck_assert (sim__job_comm_take_changed (a));
+  assert_changed (comm, a, (SimJob *) NULL);
   ck_assert_double_eq_tol (sim__job_comm_get_iteration (a), alone, 1e-4);
   ck_assert (!sim__job_comm_update (comm));
   sim__job_comm_release (comm, a);

@@ -24,6 +24,10 @@ struct _SimJobComm {
   /* Phases: the registered jobs, in order of registration. */
   GPtrArray        *jobs;     /* SimJob */
   guint             last_events;
+  /* Jobs marked touched and not yet taken (sim__job_comm_take_changed()),
+   * and those it last handed out. */
+  GPtrArray        *touched;  /* SimJob */
+  GPtrArray        *taken;    /* SimJob */
 };
 
 /* What a running job has registered, by phase: data-parallel
@@ -32,7 +36,8 @@ typedef struct {
   GArray  *ids;     /* guint */
   GArray  *bytes;   /* guint64, per collective and iteration */
   GArray  *phase;   /* guint8: 0 data, 1 tensor, 2 pipeline */
-  gboolean touched; /* its shares may have changed: re-estimated after the update */
+  gboolean touched; /* its shares may have changed: re-estimated after the update;
+                     * in SimJobComm.touched */
   /* Demand-aware sharing: the phases' times alone on the network, and
    * the iteration time its flows' demands are set from (seconds). */
   double   alone[3];
@@ -74,6 +79,8 @@ sim__job_comm_new (SimTopology *topology, const SimCluster *cluster)
   comm->pending = g_ptr_array_new ();
   comm->slowed = g_ptr_array_new ();
   comm->jobs = g_ptr_array_new ();
+  comm->touched = g_ptr_array_new ();
+  comm->taken = g_ptr_array_new ();
   return comm;
 }
 
@@ -88,6 +95,8 @@ sim__job_comm_free (SimJobComm *comm)
   g_ptr_array_unref (comm->pending);
   g_ptr_array_unref (comm->slowed);
   g_ptr_array_unref (comm->jobs);
+  g_ptr_array_unref (comm->touched);
+  g_ptr_array_unref (comm->taken);
   g_free (comm);
 }
 
@@ -217,6 +226,19 @@ queue_job (SimJobComm *comm, SimJob *job)
     }
 }
 
+/* Marks @job's shares as possibly changed, for sim__job_comm_take_changed(). */
+static void
+touch_job (SimJobComm *comm, SimJob *job)
+{
+  JobState *js = job->comm_state;
+
+  if (!js->touched)
+    {
+      js->touched = TRUE;
+      g_ptr_array_add (comm->touched, job);
+    }
+}
+
 /* Times @r's collectives on the idle copy (per phase, the slowest, as
  * sim__job_comm_rate() does on the network) and removes them. */
 static void
@@ -316,8 +338,8 @@ sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
   r.state->ids = g_array_new (FALSE, FALSE, sizeof (guint));
   r.state->bytes = g_array_new (FALSE, FALSE, sizeof (guint64));
   r.state->phase = g_array_new (FALSE, FALSE, sizeof (guint8));
-  r.state->touched = TRUE;
   job->comm_state = r.state;
+  touch_job (comm, job);
   comm->dirty = TRUE;
   if (comm->sharing != SIM_FABRIC_SHARING_ALWAYS_ON)
     {
@@ -374,6 +396,8 @@ sim__job_comm_release (SimJobComm *comm, SimJob *job)
     g_ptr_array_remove_fast (comm->pending, job);
   if (js->slowed)
     g_ptr_array_remove_fast (comm->slowed, job);
+  if (js->touched)
+    g_ptr_array_remove_fast (comm->touched, job);
   if (comm->sharing == SIM_FABRIC_SHARING_PHASES)
     g_ptr_array_remove (comm->jobs, job);
   job_state_free (js);
@@ -454,7 +478,7 @@ update_demand (SimJobComm *comm)
           SimJob *job = comm->pending->pdata[j];
           JobState *js = job->comm_state;
           js->pending = FALSE;
-          js->touched = TRUE;
+          touch_job (comm, job);
           if (worst[j] <= 1 + SIM_JOB_COMM_TOLERANCE)
             continue;
           /* Its flows cannot all get what it asks: it iterates as slowly
@@ -593,7 +617,7 @@ update_phases (SimJobComm *comm)
         mean = alone;
       js->iteration = mean;
       js->stretch = mean / alone;
-      js->touched = TRUE;
+      touch_job (comm, job);
     }
 }
 
@@ -628,20 +652,34 @@ sim__job_comm_update (SimJobComm *comm)
       SimJob *owner = g_hash_table_lookup (comm->owner,
                                            GUINT_TO_POINTER (g_array_index (changed, guint, i)));
       if (owner != NULL && owner->comm_state != NULL)
-        ((JobState *) owner->comm_state)->touched = TRUE;
+        touch_job (comm, owner);
     }
   return TRUE;
 }
 
-gboolean
-sim__job_comm_take_changed (SimJob *job)
+static gint
+compare_run_seq (gconstpointer a, gconstpointer b)
 {
-  JobState *js = job->comm_state;
+  const SimJob *x = *(SimJob * const *) a, *y = *(SimJob * const *) b;
 
-  if (js == NULL || !js->touched)
-    return FALSE;
-  js->touched = FALSE;
-  return TRUE;
+  return x->run_seq < y->run_seq ? -1 : x->run_seq > y->run_seq;
+}
+
+GPtrArray *
+sim__job_comm_take_changed (SimJobComm *comm)
+{
+  GPtrArray *taken;
+
+  g_return_val_if_fail (comm != NULL, NULL);
+  /* The array handed out last time is done with: it collects the next. */
+  taken = comm->touched;
+  comm->touched = comm->taken;
+  comm->taken = taken;
+  g_ptr_array_set_size (comm->touched, 0);
+  for (guint i = 0; i < taken->len; i++)
+    ((JobState *) ((SimJob *) taken->pdata[i])->comm_state)->touched = FALSE;
+  g_ptr_array_sort (taken, compare_run_seq);
+  return taken;
 }
 
 

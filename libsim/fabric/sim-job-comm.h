@@ -203,8 +203,12 @@ void     sim__job_comm_forget (SimJob *job);
  * new ones).  Returns FALSE when nothing came or went (no job is marked). */
 gboolean sim__job_comm_update (SimJobComm *comm);
 
-/* Whether @job was marked by the last update; clears the mark. */
-gboolean sim__job_comm_take_changed (SimJob *job);
+/* The jobs marked since the last call (by updates, and new ones), in the
+ * order they started (SimJob.run_seq), their marks cleared: what may have a
+ * new rate.  The array belongs to @comm and holds until the next call.
+ * Costs O(marked log marked), not O(running jobs): a large cluster runs
+ * thousands of jobs of which a change touches a few. */
+GPtrArray *sim__job_comm_take_changed (SimJobComm *comm);
 
 /* @job's rate under the current shares: reference compute done per
  * second (its speed, with communication on top). */

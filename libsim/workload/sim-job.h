@@ -86,6 +86,7 @@ typedef struct _SimJob {
   gint32      mig_start;
   /*< private >*/
   GList       running_link;
+  guint64     run_seq;      /* its place in the running queue: the order of starts */
   gpointer    comm_state;   /* the collectives it has registered, while running */
   SimEventId  completion;   /* its pending completion event, cancelled when it moves */
   guint64     start_pass;   /* the decision pass that last started it */
