@@ -3,8 +3,9 @@
  * Clusters of DGX H100 nodes (1,024, 10,240 and 102,400 GPUs) under a
  * synthetic load of about 80 % of their GPUs for 7 simulated days, FIFO
  * with first-fit placement, once without a network model and once on a
- * three-tier fat-tree of Quantum-2 switches with every job communicating
- * (data-parallel gradients each iteration).  Then many jobs on 1,024 GPUs
+ * three-tier fat-tree with every job communicating (data-parallel
+ * gradients each iteration): of Quantum-2 switches up to 65,536 GPUs, of
+ * Quantum-X800 switches beyond (NETWORK below says why).  Then many jobs on 1,024 GPUs
  * (100,000 by default, a million with --jobs 1000000), without and with the
  * network.  The job mix (below) asks for 5.8 GPU-hours per job on average,
  * so the arrival rate is 0.137 jobs per hour
@@ -57,8 +58,18 @@ static const char * const comm[] = {
   "iteration = 1500ms\ngradient = 14GB\ntensor_parallel = 8\ntp_bytes = 2GB\noverlap = 0.4\n",
 };
 
-#define NETWORK \
-  "[fabric]\ntopology = fat-tree-3\nswitch = Quantum-2-QM9700\n"
+/* A three-tier fat-tree of k-port switches reaches k^3 / 4 NICs: 65,536
+ * for the 64 ports of a Quantum-2, fewer than the 102,400 NICs of 100k
+ * DGX H100 GPUs (a NIC per GPU); the 144 ports of a Quantum-X800 reach
+ * 746,496. */
+#define NETWORK "[fabric]\ntopology = fat-tree-3\nswitch = %s\n"
+#define QUANTUM2_MAX_NICS 65536
+
+static const char *
+switch_for (guint gpus)
+{
+  return gpus <= QUANTUM2_MAX_NICS ? "Quantum-2-QM9700" : "Quantum-X800-Q3400";
+}
 
 #define WEEK (7 * 24 * 3600.0)
 
@@ -85,6 +96,7 @@ scenario_text (const Case *c)
   g_autofree char *limit = c->jobs > 0
                            ? g_strdup_printf ("jobs = %" G_GUINT64_FORMAT "\n", c->jobs)
                            : g_strdup ("");
+  g_autofree char *network = g_strdup_printf (NETWORK, switch_for (c->gpus));
 
   return g_strdup_printf ("[scenario]\nname = scale\nseed = 1\n%s"
                           "[pool h100]\nmodel = DGX-H100\ncount = %u\n"
@@ -93,7 +105,15 @@ scenario_text (const Case *c)
                           "[policy]\nqueue = fifo\nplacement = first-fit\n%s",
                           c->jobs > 0 ? "" : "horizon = 7d\n", c->gpus / 8, rate, limit,
                           c->network ? comm[0] : "", c->network ? comm[1] : "",
-                          c->network ? comm[2] : "", c->network ? NETWORK : "");
+                          c->network ? comm[2] : "", c->network ? network : "");
+}
+
+static const char *
+fabric_name (const Case *c)
+{
+  if (!c->network)
+    return "none";
+  return c->gpus <= QUANTUM2_MAX_NICS ? "QM9700" : "Q3400";
 }
 
 static double
@@ -136,7 +156,7 @@ run_case (const Case *c, double limit)
         {
           double done = sim_time_to_seconds (sim_simulation_get_now (sim));
           printf ("%8u %-8s %10s %11s %12s %9.1f  stopped at %.1f %% of the week",
-                  c->gpus, c->network ? "network" : "none", "-", "-", "-",
+                  c->gpus, fabric_name (c), "-", "-", "-",
                   (g_get_monotonic_time () - t0) / 1e6, 100 * done / WEEK);
           return 0;
         }
@@ -149,7 +169,7 @@ run_case (const Case *c, double limit)
   wall = (g_get_monotonic_time () - t0) / 1e6;
   r = sim_simulation_get_report (sim);
   printf ("%8u %-8s %10.0f %11.0f %12.1f %9.2f %10.0f %8.1f", c->gpus,
-          c->network ? "network" : "none", value (r, "jobs_completed"), value (r, "events"),
+          fabric_name (c), value (r, "jobs_completed"), value (r, "events"),
           value (r, "jct_mean"), wall, value (r, "events") / MAX (wall, 1e-9),
           1e6 * wall / MAX (1.0, value (r, "jobs_completed")));
   return 0;
@@ -221,7 +241,8 @@ main (int argc, char **argv)
         }
     }
   printf ("bench-scale: DGX H100, FIFO first-fit, %.1f GPU-hours per job at 80 %% load; "
-          "network: 3-tier fat-tree of Quantum-2, every job communicating\n\n",
+          "network: 3-tier fat-tree of Quantum-2 (QM9700, 64 ports), of Quantum-X800 (Q3400, 144 "
+          "ports) past 65,536 GPUs, every job communicating\n\n",
           mix_gpu_hours ());
   printf ("%8s %-8s %10s %11s %12s %9s %10s %8s %8s %9s\n", "GPUs", "fabric", "jobs", "events",
           "JCT mean s", "wall s", "events/s", "us/job", "CPU s", "peak MB");
