@@ -82,6 +82,7 @@ typedef struct {
   gboolean          routed;        /* paths and latencies hold the routes of
                                     * routed_seed (plan_bound()) */
   guint64           routed_seed;
+  guint             touched_epoch; /* SimCommModel.touch_epoch while in its touched list */
 } Plan;
 
 struct _SimCommModel {
@@ -90,7 +91,7 @@ struct _SimCommModel {
   SimMaxmin        *sys;
   GArray           *touched;      /* guint: registered collectives whose flows changed
                                    * rate since sim_comm_model_update() last asked */
-  GHashTable       *touched_set;
+  guint             touch_epoch;  /* a plan is in touched when its touched_epoch is this */
   SimMaxminId      *res;
   guint             n_res;
   GArray           *route;         /* guint32 topology resources */
@@ -211,7 +212,7 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->cluster = cluster;
   m->sys = sim_maxmin_new ();
   m->touched = g_array_new (FALSE, FALSE, sizeof (guint));
-  m->touched_set = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->touch_epoch = 1;
   m->n_res = sim_topology_get_n_resources (topology);
   m->res = g_new (SimMaxminId, MAX (m->n_res, 1));
   for (guint i = 0; i < m->n_res; i++)
@@ -252,7 +253,6 @@ sim_comm_model_free (SimCommModel *m)
   g_hash_table_unref (m->plans);
   sim_maxmin_free (m->sys);
   g_array_unref (m->touched);
-  g_hash_table_unref (m->touched_set);
   g_free (m->res);
   g_array_unref (m->route);
   g_array_unref (m->ids);
@@ -1004,10 +1004,12 @@ model_solve (SimCommModel *m)
   changed = sim_maxmin_get_changed (m->sys, &n);
   for (guint i = 0; i < n; i++)
     {
-      const Plan *p = sim_maxmin_get_flow_data (m->sys, changed[i]);
-      if (p != NULL && p->registered && p->id != 0 &&
-          g_hash_table_add (m->touched_set, GUINT_TO_POINTER (p->id)))
-        g_array_append_val (m->touched, p->id);
+      Plan *p = sim_maxmin_get_flow_data (m->sys, changed[i]);
+      if (p != NULL && p->registered && p->id != 0 && p->touched_epoch != m->touch_epoch)
+        {
+          p->touched_epoch = m->touch_epoch;
+          g_array_append_val (m->touched, p->id);
+        }
     }
 }
 
@@ -1311,7 +1313,17 @@ sim_comm_model_update (SimCommModel *m)
   model_solve (m);
   ids = m->touched;
   m->touched = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_hash_table_remove_all (m->touched_set);
+  /* A new epoch empties the list's membership at once; when the counter
+   * wraps, every plan is cleared so that none looks listed. */
+  if (++m->touch_epoch == 0)
+    {
+      GHashTableIter it;
+      gpointer value;
+      g_hash_table_iter_init (&it, m->plans);
+      while (g_hash_table_iter_next (&it, NULL, &value))
+        ((Plan *) value)->touched_epoch = 0;
+      m->touch_epoch = 1;
+    }
   return ids;
 }
 
