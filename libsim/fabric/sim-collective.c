@@ -44,12 +44,31 @@ typedef struct {
   guint32     path_start, path_len; /* its resources in Plan.paths (adaptive routing) */
 } PlanFlow;
 
+/* The flows of the plan being built, by (src, dst, channel): open
+ * addressing with linear probing over a power-of-two table.  A plan is
+ * built at every job start, with up to thousands of flows, so the table is
+ * the model's and kept between plans: a slot is in use only if its stamp is
+ * the current epoch, and moving to the next epoch empties it for the next
+ * plan at no cost. */
+typedef struct {
+  guint64 key;
+  guint32 stamp;
+  guint32 index;                   /* in Plan.flows */
+} FlowSlot;
+
+typedef struct {
+  FlowSlot *slots;
+  guint32   mask;                  /* slots - 1 */
+  guint     shift;                 /* 64 - log2 (slots) */
+  guint32   epoch;
+} FlowIndex;
+
 typedef struct {
   SimCollectiveOp   op;
   SimCollectiveAlgo algo;
   guint             n_gpus;
   GArray           *flows;         /* PlanFlow */
-  GHashTable       *index;         /* (src, dst, channel) -> index + 1 in flows */
+  FlowIndex        *index;         /* the flows while the plan is built, then NULL */
   double            latency[N_PROTOS];   /* seconds; < 0: protocol not used.  Set when
                                           * the plan is registered: sw_latency plus
                                           * net_terms times net_latency */
@@ -102,6 +121,7 @@ struct _SimCommModel {
                                     * (plan_bound()), zero between calls */
   guint8           *bound_seen;    /* per resource: in bound_res */
   GArray           *bound_res;     /* guint32: the resources plan_bound() met */
+  FlowIndex         flow_index;    /* plan_add()'s, for the plan being built */
 };
 
 static const char * const op_names[] = {
@@ -232,7 +252,6 @@ plan_free (Plan *p)
   if (p == NULL)
     return;
   g_array_unref (p->flows);
-  g_hash_table_unref (p->index);
   if (p->paths != NULL)
     g_array_unref (p->paths);
   g_free (p);
@@ -261,6 +280,7 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->bound_seen);
   if (m->bound_res != NULL)
     g_array_unref (m->bound_res);
+  g_free (m->flow_index.slots);
   g_free (m);
 }
 
@@ -399,7 +419,6 @@ plan_new (SimCollectiveOp op, SimCollectiveAlgo algo, guint n)
   p->algo = algo;
   p->n_gpus = n;
   p->flows = g_array_new (FALSE, FALSE, sizeof (PlanFlow));
-  p->index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   for (guint k = 0; k < N_PROTOS; k++)
     {
       p->latency[k] = -1;
@@ -409,30 +428,95 @@ plan_new (SimCollectiveOp op, SimCollectiveAlgo algo, guint n)
   return p;
 }
 
+static inline guint64
+flow_key (guint32 src, guint32 dst, guint32 channel)
+{
+  return ((guint64) src << 40) | ((guint64) dst << 16) | channel;
+}
+
+/* Empties @x for the next plan. */
+static void
+flow_index_reset (FlowIndex *x)
+{
+  if (x->slots == NULL)
+    {
+      x->mask = 255;
+      x->shift = 64 - 8;
+      x->slots = g_new0 (FlowSlot, x->mask + 1);
+    }
+  if (++x->epoch == 0)
+    {
+      /* The stamps went round: none may look current. */
+      memset (x->slots, 0, (gsize) (x->mask + 1) * sizeof (FlowSlot));
+      x->epoch = 1;
+    }
+}
+
+/* Where @key is in @x, or the empty slot where it goes. */
+static inline FlowSlot *
+flow_index_slot (const FlowIndex *x, guint64 key)
+{
+  guint32 i = (guint32) ((key * 0x9e3779b97f4a7c15ull) >> x->shift);
+
+  for (;; i = (i + 1) & x->mask)
+    {
+      FlowSlot *s = &x->slots[i];
+      if (s->stamp != x->epoch || s->key == key)
+        return s;
+    }
+}
+
+/* Doubles @x's table, with @flows (the plan's, all in it) moved over. */
+static void
+flow_index_grow (FlowIndex *x, const GArray *flows)
+{
+  g_free (x->slots);
+  x->mask = x->mask * 2 + 1;
+  x->shift--;
+  x->slots = g_new0 (FlowSlot, (gsize) x->mask + 1);
+  x->epoch = 1;
+  for (guint i = 0; i < flows->len; i++)
+    {
+      const PlanFlow *f = &g_array_index (flows, PlanFlow, i);
+      guint64 key = flow_key (f->src, f->dst, f->channel);
+      FlowSlot *s = flow_index_slot (x, key);
+      s->key = key;
+      s->stamp = x->epoch;
+      s->index = i;
+    }
+}
+
 /* Adds @share bytes per message byte from @src to @dst in @phase, on
  * channel @channel; the same (src, dst, channel) in several phases, or
- * added twice, is one flow. */
+ * added twice, is one flow.  Flows stay in the order they first appear:
+ * the solver meets them in that order. */
 static void
 plan_add (Plan *p, guint32 src, guint32 dst, guint32 channel, guint phase, double share)
 {
-  guint64 key = ((guint64) src << 40) | ((guint64) dst << 16) | channel;
-  guint index;
-  PlanFlow *f;
+  FlowIndex *x = p->index;
+  guint64 key = flow_key (src, dst, channel);
+  FlowSlot *s;
 
   g_assert (phase < MAX_PHASES);
   g_assert (src < (1u << 24) && dst < (1u << 24) && channel < (1u << 16));
   if (src == dst || share <= 0)
     return;
-  index = GPOINTER_TO_UINT (g_hash_table_lookup (p->index, &key));
-  if (index == 0)
+  s = flow_index_slot (x, key);
+  if (s->stamp != x->epoch)
     {
       PlanFlow nf = { src, dst, channel, { 0 }, SIM_MAXMIN_NO_ID, 0, 0 };
+      /* At most half full, so that probes stay short. */
+      if (2 * ((gsize) p->flows->len + 1) > (gsize) x->mask + 1)
+        {
+          flow_index_grow (x, p->flows);
+          s = flow_index_slot (x, key);
+        }
+      s->key = key;
+      s->stamp = x->epoch;
+      s->index = p->flows->len;
       g_array_append_val (p->flows, nf);
-      index = p->flows->len;
-      g_hash_table_insert (p->index, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (index));
     }
-  f = &g_array_index (p->flows, PlanFlow, index - 1);
-  f->share[phase] += share;
+  g_array_index (p->flows, PlanFlow, s->index).share[phase] += share;
 }
 
 /* Sets protocol @k's latency: @sw microseconds of NCCL's constants, plus
@@ -724,9 +808,13 @@ algo_allowed (SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l, GErro
 }
 
 static Plan *
-plan_build (SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l, const guint32 *gpus)
+plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l,
+            const guint32 *gpus)
 {
   Plan *p = plan_new (op, algo, l->n_gpus);
+
+  flow_index_reset (&m->flow_index);
+  p->index = &m->flow_index;
 
   switch (algo)
     {
@@ -750,6 +838,7 @@ plan_build (SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l, const g
       build_direct (p, l, gpus);
       break;
     }
+  p->index = NULL;
   return p;
 }
 
@@ -1095,7 +1184,7 @@ plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const gu
     nc = candidates (op, &l, cand);
   plans = g_ptr_array_new_with_free_func ((GDestroyNotify) plan_free);
   for (guint i = 0; i < nc; i++)
-    g_ptr_array_add (plans, plan_build (op, cand[i], &l, gpus));
+    g_ptr_array_add (plans, plan_build (m, op, cand[i], &l, gpus));
   layout_clear (&l);
   return plans;
 }
