@@ -103,6 +103,40 @@ typedef struct {
   guint64           routed_seed;
 } Plan;
 
+/* The GPUs of a collective grouped by node, nodes in the order of their
+ * first GPU in the caller's list. */
+typedef struct {
+  guint32 *gpus;     /* the node's GPUs, in the caller's order */
+  guint    n;
+  const SimNodeModel *model;
+} NodeGroup;
+
+typedef struct {
+  NodeGroup *nodes;
+  guint      n_nodes;
+  guint      n_gpus;
+  guint      max_ppn, min_ppn;
+  guint      channels;   /* rings across nodes: a node's NIC count */
+  gboolean   pcie;       /* GPUs inside a node talk over PCIe */
+  gboolean   nvls;       /* every node has an NVSwitch that reduces */
+  double     nvls_efficiency;
+} Layout;
+
+/* What layout_init() works in, the model's and kept between collectives:
+ * sized to the cluster's GPUs and nodes, so that finding a GPU listed twice
+ * and a node's slot is an array look-up.  A GPU or node is marked for the
+ * current layout only if its stamp is the current one. */
+typedef struct {
+  guint      n_gpus, n_nodes;    /* the cluster's, when sized */
+  guint32    stamp;
+  guint32   *gpu_stamp;          /* per GPU of the cluster */
+  guint32   *node_stamp;         /* per node of the cluster */
+  guint     *node_slot;          /* per node: its index in Layout.nodes */
+  guint     *gpu_slot;           /* per GPU of the layout: its node's index */
+  NodeGroup *nodes;              /* Layout.nodes */
+  guint32   *storage;            /* the layout's GPUs, by node */
+} LayoutScratch;
+
 struct _SimCommModel {
   SimTopology      *topology;
   const SimCluster *cluster;
@@ -122,6 +156,7 @@ struct _SimCommModel {
   guint8           *bound_seen;    /* per resource: in bound_res */
   GArray           *bound_res;     /* guint32: the resources plan_bound() met */
   FlowIndex         flow_index;    /* plan_add()'s, for the plan being built */
+  LayoutScratch     layout;        /* layout_init()'s */
 };
 
 static const char * const op_names[] = {
@@ -281,35 +316,16 @@ sim_comm_model_free (SimCommModel *m)
   if (m->bound_res != NULL)
     g_array_unref (m->bound_res);
   g_free (m->flow_index.slots);
+  g_free (m->layout.gpu_stamp);
+  g_free (m->layout.node_stamp);
+  g_free (m->layout.node_slot);
+  g_free (m->layout.gpu_slot);
+  g_free (m->layout.nodes);
+  g_free (m->layout.storage);
   g_free (m);
 }
 
 /* Plans */
-
-typedef struct {
-  guint32 *gpus;     /* the node's GPUs, in the caller's order */
-  guint    n;
-  const SimNodeModel *model;
-} NodeGroup;
-
-typedef struct {
-  NodeGroup *nodes;
-  guint      n_nodes;
-  guint      n_gpus;
-  guint      max_ppn, min_ppn;
-  guint      channels;   /* rings across nodes: a node's NIC count */
-  gboolean   pcie;       /* GPUs inside a node talk over PCIe */
-  gboolean   nvls;       /* every node has an NVSwitch that reduces */
-  double     nvls_efficiency;
-  guint32   *storage;
-} Layout;
-
-static void
-layout_clear (Layout *l)
-{
-  g_free (l->nodes);
-  g_free (l->storage);
-}
 
 static gboolean
 node_has_nvls (const SimNodeModel *model, double *efficiency)
@@ -329,13 +345,47 @@ node_has_nvls (const SimNodeModel *model, double *efficiency)
          || g_str_has_prefix (gpu, "GB200");
 }
 
-static gboolean
-layout_init (Layout *l, const SimCluster *cluster, const guint32 *gpus, guint n, GError **error)
+/* Sizes @x to @cluster (whose pools may have grown since the last
+ * collective) and moves to a new stamp, which unmarks every GPU and node. */
+static void
+layout_scratch_begin (LayoutScratch *x, const SimCluster *cluster)
 {
+  guint n_gpus = sim_cluster_get_n_gpus (cluster), n_nodes = sim_cluster_get_n_nodes (cluster);
+
+  if (x->gpu_stamp == NULL || n_gpus != x->n_gpus || n_nodes != x->n_nodes)
+    {
+      x->n_gpus = n_gpus;
+      x->n_nodes = n_nodes;
+      g_free (x->gpu_stamp);
+      g_free (x->node_stamp);
+      g_free (x->node_slot);
+      g_free (x->gpu_slot);
+      g_free (x->nodes);
+      g_free (x->storage);
+      x->gpu_stamp = g_new0 (guint32, MAX (n_gpus, 1));
+      x->node_stamp = g_new0 (guint32, MAX (n_nodes, 1));
+      x->node_slot = g_new (guint, MAX (n_nodes, 1));
+      x->gpu_slot = g_new (guint, MAX (n_gpus, 1));
+      x->nodes = g_new (NodeGroup, MAX (n_gpus, 1));
+      x->storage = g_new (guint32, MAX (n_gpus, 1));
+      x->stamp = 0;
+    }
+  if (++x->stamp == 0)
+    {
+      /* The stamps went round: none may look current. */
+      memset (x->gpu_stamp, 0, (gsize) MAX (n_gpus, 1) * sizeof (guint32));
+      memset (x->node_stamp, 0, (gsize) MAX (n_nodes, 1) * sizeof (guint32));
+      x->stamp = 1;
+    }
+}
+
+/* Groups @gpus by node into @l, whose arrays are @m's until the next call. */
+static gboolean
+layout_init (SimCommModel *m, Layout *l, const guint32 *gpus, guint n, GError **error)
+{
+  const SimCluster *cluster = m->cluster;
+  LayoutScratch *x = &m->layout;
   guint total = sim_cluster_get_n_gpus (cluster);
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_autoptr(GHashTable) node_slot = g_hash_table_new (g_direct_hash, g_direct_equal);
-  guint *counts;
 
   memset (l, 0, sizeof *l);
   if (n < 2)
@@ -344,6 +394,7 @@ layout_init (Layout *l, const SimCluster *cluster, const guint32 *gpus, guint n,
                    "a collective needs at least 2 GPUs, got %u", n);
       return FALSE;
     }
+  layout_scratch_begin (x, cluster);
   for (guint i = 0; i < n; i++)
     {
       if (gpus[i] >= total)
@@ -352,28 +403,32 @@ layout_init (Layout *l, const SimCluster *cluster, const guint32 *gpus, guint n,
                        "GPU %u does not exist: the cluster has %u GPUs", gpus[i], total);
           return FALSE;
         }
-      if (!g_hash_table_add (seen, GUINT_TO_POINTER (gpus[i] + 1)))
+      if (x->gpu_stamp[gpus[i]] == x->stamp)
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                        "GPU %u is listed twice", gpus[i]);
           return FALSE;
         }
+      x->gpu_stamp[gpus[i]] = x->stamp;
     }
-  /* Group by node, nodes in order of first appearance. */
-  counts = g_new0 (guint, n);
+  /* Group by node, nodes in order of first appearance; a node's GPUs in
+   * the caller's order.  No more GPUs than the cluster's are listed, so
+   * the scratch arrays hold them. */
+  l->nodes = x->nodes;
   for (guint i = 0; i < n; i++)
     {
       guint node = sim_cluster_get_gpu (cluster, gpus[i])->node;
-      gpointer slot;
-      if (!g_hash_table_lookup_extended (node_slot, GUINT_TO_POINTER (node), NULL, &slot))
+      if (x->node_stamp[node] != x->stamp)
         {
-          slot = GUINT_TO_POINTER (l->n_nodes++);
-          g_hash_table_insert (node_slot, GUINT_TO_POINTER (node), slot);
+          x->node_stamp[node] = x->stamp;
+          x->node_slot[node] = l->n_nodes;
+          l->nodes[l->n_nodes].n = 0;
+          l->nodes[l->n_nodes].model = sim_cluster_get_node (cluster, node)->model;
+          l->n_nodes++;
         }
-      counts[GPOINTER_TO_UINT (slot)]++;
+      x->gpu_slot[i] = x->node_slot[node];
+      l->nodes[x->gpu_slot[i]].n++;
     }
-  l->nodes = g_new0 (NodeGroup, l->n_nodes);
-  l->storage = g_new (guint32, n);
   l->n_gpus = n;
   l->min_ppn = G_MAXUINT;
   l->nvls = TRUE;
@@ -381,20 +436,17 @@ layout_init (Layout *l, const SimCluster *cluster, const guint32 *gpus, guint n,
   l->channels = 1;
   for (guint k = 0, off = 0; k < l->n_nodes; k++)
     {
-      l->nodes[k].gpus = l->storage + off;
-      off += counts[k];
-      l->max_ppn = MAX (l->max_ppn, counts[k]);
-      l->min_ppn = MIN (l->min_ppn, counts[k]);
+      l->nodes[k].gpus = x->storage + off;
+      off += l->nodes[k].n;
+      l->max_ppn = MAX (l->max_ppn, l->nodes[k].n);
+      l->min_ppn = MIN (l->min_ppn, l->nodes[k].n);
+      l->nodes[k].n = 0;
     }
   for (guint i = 0; i < n; i++)
     {
-      guint node = sim_cluster_get_gpu (cluster, gpus[i])->node;
-      NodeGroup *g = &l->nodes[GPOINTER_TO_UINT (g_hash_table_lookup (node_slot,
-                                                                        GUINT_TO_POINTER (node)))];
+      NodeGroup *g = &l->nodes[x->gpu_slot[i]];
       g->gpus[g->n++] = gpus[i];
-      g->model = sim_cluster_get_node (cluster, node)->model;
     }
-  g_free (counts);
   for (guint k = 0; k < l->n_nodes; k++)
     {
       const SimNodeModel *model = l->nodes[k].model;
@@ -1165,18 +1217,12 @@ plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const gu
   SimCollectiveAlgo cand[8];
   guint nc;
 
-  if (!layout_init (&l, m->cluster, gpus, n, error))
-    {
-      layout_clear (&l);
-      return NULL;
-    }
+  if (!layout_init (m, &l, gpus, n, error))
+    return NULL;
   if (algo != SIM_COLLECTIVE_ALGO_AUTO)
     {
       if (!algo_allowed (op, algo, &l, error))
-        {
-          layout_clear (&l);
-          return NULL;
-        }
+        return NULL;
       cand[0] = algo;
       nc = 1;
     }
@@ -1185,7 +1231,6 @@ plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const gu
   plans = g_ptr_array_new_with_free_func ((GDestroyNotify) plan_free);
   for (guint i = 0; i < nc; i++)
     g_ptr_array_add (plans, plan_build (m, op, cand[i], &l, gpus));
-  layout_clear (&l);
   return plans;
 }
 
