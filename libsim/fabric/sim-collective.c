@@ -115,6 +115,7 @@ typedef struct {
   NodeGroup *nodes;
   guint      n_nodes;
   guint      n_gpus;
+  const guint32 *gpus;   /* all n_gpus, node after node: nodes[k].gpus point into it */
   guint      max_ppn, min_ppn;
   guint      channels;   /* rings across nodes: a node's NIC count */
   gboolean   pcie;       /* GPUs inside a node talk over PCIe */
@@ -134,8 +135,28 @@ typedef struct {
   guint     *node_slot;          /* per node: its index in Layout.nodes */
   guint     *gpu_slot;           /* per GPU of the layout: its node's index */
   NodeGroup *nodes;              /* Layout.nodes */
-  guint32   *storage;            /* the layout's GPUs, by node */
+  guint32   *storage;            /* Layout.gpus */
+  NodeGroup *shape_nodes;        /* plan_build()'s layout of the same shape */
+  guint32   *iota;               /* 0, 1, 2 ...: that layout's GPUs */
 } LayoutScratch;
+
+/* Plans built, by the shape of their layout (plan_build()).  The key's
+ * words: the operation, the algorithm, what the builders read of the
+ * nodes' hardware, the node count, and each node's GPU count in order. */
+typedef struct {
+  guint    hash;
+  guint    len;
+  guint32 *words;
+} ShapeKey;
+
+typedef struct {
+  ShapeKey key;                  /* first: the table looks entries up by key */
+  Plan    *plan;                 /* its GPUs numbered 0 to n - 1, node after node */
+} ShapeEntry;
+
+/* At most this many flows are kept in plans of the cache (56 bytes each);
+ * once full, plans of new shapes are built and not kept. */
+#define SHAPE_CACHE_FLOWS (1u << 18)
 
 struct _SimCommModel {
   SimTopology      *topology;
@@ -157,6 +178,9 @@ struct _SimCommModel {
   GArray           *bound_res;     /* guint32: the resources plan_bound() met */
   FlowIndex         flow_index;    /* plan_add()'s, for the plan being built */
   LayoutScratch     layout;        /* layout_init()'s */
+  GHashTable       *shapes;        /* ShapeEntry, by key: plans built */
+  guint             shape_flows;   /* the flows of their plans */
+  GArray           *shape_words;   /* guint32: the key being looked up */
 };
 
 static const char * const op_names[] = {
@@ -322,6 +346,12 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->layout.gpu_slot);
   g_free (m->layout.nodes);
   g_free (m->layout.storage);
+  g_free (m->layout.shape_nodes);
+  g_free (m->layout.iota);
+  if (m->shapes != NULL)
+    g_hash_table_unref (m->shapes);
+  if (m->shape_words != NULL)
+    g_array_unref (m->shape_words);
   g_free (m);
 }
 
@@ -362,12 +392,18 @@ layout_scratch_begin (LayoutScratch *x, const SimCluster *cluster)
       g_free (x->gpu_slot);
       g_free (x->nodes);
       g_free (x->storage);
+      g_free (x->shape_nodes);
+      g_free (x->iota);
       x->gpu_stamp = g_new0 (guint32, MAX (n_gpus, 1));
       x->node_stamp = g_new0 (guint32, MAX (n_nodes, 1));
       x->node_slot = g_new (guint, MAX (n_nodes, 1));
       x->gpu_slot = g_new (guint, MAX (n_gpus, 1));
       x->nodes = g_new (NodeGroup, MAX (n_gpus, 1));
       x->storage = g_new (guint32, MAX (n_gpus, 1));
+      x->shape_nodes = g_new (NodeGroup, MAX (n_gpus, 1));
+      x->iota = g_new (guint32, MAX (n_gpus, 1));
+      for (guint i = 0; i < n_gpus; i++)
+        x->iota[i] = i;
       x->stamp = 0;
     }
   if (++x->stamp == 0)
@@ -430,6 +466,7 @@ layout_init (SimCommModel *m, Layout *l, const guint32 *gpus, guint n, GError **
       l->nodes[x->gpu_slot[i]].n++;
     }
   l->n_gpus = n;
+  l->gpus = x->storage;
   l->min_ppn = G_MAXUINT;
   l->nvls = TRUE;
   l->nvls_efficiency = 1;
@@ -859,9 +896,10 @@ algo_allowed (SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l, GErro
   return TRUE;
 }
 
+/* Builds the plan of @algo for @op on @l; @gpus: the caller's list. */
 static Plan *
-plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l,
-            const guint32 *gpus)
+plan_build_on (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l,
+               const guint32 *gpus)
 {
   Plan *p = plan_new (op, algo, l->n_gpus);
 
@@ -891,6 +929,115 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
       break;
     }
   p->index = NULL;
+  return p;
+}
+
+static guint
+shape_hash (gconstpointer key)
+{
+  return ((const ShapeKey *) key)->hash;
+}
+
+static gboolean
+shape_equal (gconstpointer a, gconstpointer b)
+{
+  const ShapeKey *x = a, *y = b;
+  return x->hash == y->hash && x->len == y->len
+         && memcmp (x->words, y->words, x->len * sizeof (guint32)) == 0;
+}
+
+static void
+shape_entry_free (gpointer data)
+{
+  ShapeEntry *e = data;
+  g_free (e->key.words);
+  plan_free (e->plan);
+  g_free (e);
+}
+
+/* The plan of @algo for @op on @l.  Apart from direct, which follows the
+ * caller's order of GPUs, a builder sees a layout only through its shape
+ * (the nodes' GPU counts in order, and their hardware) and through which
+ * GPU sits where: built on a layout of the same shape whose GPUs are
+ * numbered 0 to n - 1 node after node, a plan becomes @l's by renaming GPU
+ * i as the i-th of l->gpus.  The renaming is one to one, so the same flows
+ * merge, in the same order, with the same shares summed in the same order:
+ * the plan is the one built on @l, bit for bit.  Job starts see few
+ * shapes, so such plans are kept, and a plan is mostly a copy. */
+static Plan *
+plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l,
+            const guint32 *gpus)
+{
+  LayoutScratch *x = &m->layout;
+  ShapeKey key;
+  ShapeEntry *e;
+  const Plan *t;
+  Plan *built = NULL, *p;
+  guint32 *w;
+  guint64 eff;
+
+  if (algo == SIM_COLLECTIVE_ALGO_DIRECT)
+    return plan_build_on (m, op, algo, l, gpus);
+  if (m->shapes == NULL)
+    {
+      m->shapes = g_hash_table_new_full (shape_hash, shape_equal, NULL, shape_entry_free);
+      m->shape_words = g_array_new (FALSE, FALSE, sizeof (guint32));
+    }
+  g_array_set_size (m->shape_words, 8 + l->n_nodes);
+  w = (guint32 *) (gpointer) m->shape_words->data;
+  memcpy (&eff, &l->nvls_efficiency, sizeof eff);
+  w[0] = op;
+  w[1] = algo;
+  w[2] = l->channels;
+  w[3] = l->pcie;
+  w[4] = l->nvls;
+  w[5] = (guint32) eff;
+  w[6] = (guint32) (eff >> 32);
+  w[7] = l->n_nodes;
+  for (guint k = 0; k < l->n_nodes; k++)
+    w[8 + k] = l->nodes[k].n;
+  key.len = m->shape_words->len;
+  key.words = w;
+  key.hash = 2166136261u;
+  for (guint i = 0; i < key.len; i++)
+    key.hash = (key.hash ^ w[i]) * 16777619u;
+  e = g_hash_table_lookup (m->shapes, &key);
+  if (e != NULL)
+    t = e->plan;
+  else
+    {
+      Layout shape = *l;
+      for (guint k = 0; k < l->n_nodes; k++)
+        {
+          x->shape_nodes[k] = l->nodes[k];
+          x->shape_nodes[k].gpus = x->iota + (l->nodes[k].gpus - l->gpus);
+        }
+      shape.nodes = x->shape_nodes;
+      shape.gpus = x->iota;
+      t = built = plan_build_on (m, op, algo, &shape, NULL);
+      if (m->shape_flows + built->flows->len <= SHAPE_CACHE_FLOWS)
+        {
+          e = g_new (ShapeEntry, 1);
+          e->key = key;
+          e->key.words = g_memdup2 (w, key.len * sizeof (guint32));
+          e->plan = built;
+          g_hash_table_add (m->shapes, e);
+          m->shape_flows += built->flows->len;
+          built = NULL;
+        }
+    }
+  /* The plan kept was never registered: a copy is a plan just built. */
+  p = g_memdup2 (t, sizeof *t);
+  p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
+  g_array_set_size (p->flows, t->flows->len);
+  for (guint i = 0; i < t->flows->len; i++)
+    {
+      PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      *f = g_array_index (t->flows, PlanFlow, i);
+      f->src = l->gpus[f->src];
+      f->dst = l->gpus[f->dst];
+    }
+  plan_free (built);
   return p;
 }
 
