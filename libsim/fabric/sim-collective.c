@@ -488,6 +488,10 @@ layout_init (SimCommModel *m, Layout *l, const guint32 *gpus, guint n, GError **
     {
       const SimNodeModel *model = l->nodes[k].model;
       double eff = 1;
+      /* Nodes of a pool share their model: the same one again changes
+       * nothing. */
+      if (k > 0 && model == l->nodes[k - 1].model)
+        continue;
       if (model->intra_node != NULL && strcmp (model->intra_node, "pcie") == 0)
         l->pcie = TRUE;
       if (!node_has_nvls (model, &eff))
