@@ -10,7 +10,8 @@
  * algorithms the hardware or the operation does not allow; and contention:
  * two jobs whose rings share an oversubscribed uplink each get half of it,
  * while a third job on other links is unaffected; the algorithm chosen for
- * AUTO under load is the one solving every candidate chooses.
+ * AUTO under load is the one solving every candidate chooses; plans
+ * kept by the shape of their layout time a collective as plans built for it.
  * What it does not check: the topology builders themselves (their own
  * suite does), measured curves between the anchor points, or SHARP.
  */
@@ -576,6 +577,62 @@ START_TEST (test_auto_choice_as_every_candidate)
 }
 END_TEST
 
+/* Plans are kept by the shape of their layout and renamed to each
+ * collective's GPUs (sim-collective.c, plan_build()): a model that has
+ * built plans for other GPUs of the same shape, and for other shapes,
+ * other operations and other algorithms, must time every collective
+ * exactly as a model that meets it first.  Four DGX H100 on a 2:1
+ * fat-tree; layouts of one shape on other GPUs and in another order, and
+ * uneven ones whose node counts differ only in order. */
+START_TEST (test_plans_kept_by_shape)
+{
+  Setup s;
+  static const guint32 layouts[][10] = {
+    { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 },
+    { 31, 30, 29, 28, 27, 26, 25, 24, 16, 17 },
+    { 9, 3, 10, 2 },
+    { 8, 9, 0, 1 },
+    { 0, 1, 2, 8, 16, 17, 18, 19, 20 },
+    { 24, 25, 26, 27, 28, 9, 1, 2, 3 },
+    { 0, 8, 16, 24 },
+    { 3, 1, 4, 5 },
+    { 12, 15, 13, 14 },
+  };
+  static const guint sizes[] = { 10, 10, 4, 4, 9, 9, 4, 4, 4 };
+  static const SimCollectiveOp ops[] = {
+    SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_BROADCAST,
+  };
+  guint compared = 0;
+
+  make (&s, "DGX-H100", 4, 0, SIM_FABRIC_FAT_TREE, "Quantum-2-QM9700", 16, 2.0);
+  for (guint i = 0; i < G_N_ELEMENTS (layouts); i++)
+    for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+      for (guint a = SIM_COLLECTIVE_ALGO_AUTO; a <= SIM_COLLECTIVE_ALGO_NVLS; a++)
+        {
+          SimCommModel *fresh = sim_comm_model_new (s.topology, s.cluster);
+          SimCollectiveTiming kept, first;
+          gboolean ok_kept, ok_first;
+
+          ok_kept = sim_collective_time (s.comm, ops[o], a, 1u << 26, layouts[i], sizes[i],
+                                         &kept, NULL);
+          ok_first = sim_collective_time (fresh, ops[o], a, 1u << 26, layouts[i], sizes[i],
+                                          &first, NULL);
+          sim_comm_model_free (fresh);
+          ck_assert_int_eq (ok_kept, ok_first);
+          if (!ok_kept)
+            continue;
+          ck_assert_int_eq (kept.algo, first.algo);
+          ck_assert_int_eq (kept.protocol, first.protocol);
+          ck_assert (kept.time == first.time);
+          ck_assert (kept.bandwidth == first.bandwidth);
+          ck_assert (kept.latency == first.latency);
+          compared++;
+        }
+  ck_assert_uint_gt (compared, G_N_ELEMENTS (layouts) * G_N_ELEMENTS (ops));
+  clear (&s);
+}
+END_TEST
+
 static Suite *
 collective_suite (void)
 {
@@ -596,6 +653,7 @@ collective_suite (void)
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_contention);
   tcase_add_test (tc, test_auto_choice_as_every_candidate);
+  tcase_add_test (tc, test_plans_kept_by_shape);
   suite_add_tcase (s, tc);
   return s;
 }

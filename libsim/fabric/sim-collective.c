@@ -44,12 +44,31 @@ typedef struct {
   guint32     path_start, path_len; /* its resources in Plan.paths (adaptive routing) */
 } PlanFlow;
 
+/* The flows of the plan being built, by (src, dst, channel): open
+ * addressing with linear probing over a power-of-two table.  A plan is
+ * built at every job start, with up to thousands of flows, so the table is
+ * the model's and kept between plans: a slot is in use only if its stamp is
+ * the current epoch, and moving to the next epoch empties it for the next
+ * plan at no cost. */
+typedef struct {
+  guint64 key;
+  guint32 stamp;
+  guint32 index;                   /* in Plan.flows */
+} FlowSlot;
+
+typedef struct {
+  FlowSlot *slots;
+  guint32   mask;                  /* slots - 1 */
+  guint     shift;                 /* 64 - log2 (slots) */
+  guint32   epoch;
+} FlowIndex;
+
 typedef struct {
   SimCollectiveOp   op;
   SimCollectiveAlgo algo;
   guint             n_gpus;
   GArray           *flows;         /* PlanFlow */
-  GHashTable       *index;         /* (src, dst, channel) -> index + 1 in flows */
+  FlowIndex        *index;         /* the flows while the plan is built, then NULL */
   double            latency[N_PROTOS];   /* seconds; < 0: protocol not used.  Set when
                                           * the plan is registered: sw_latency plus
                                           * net_terms times net_latency */
@@ -85,6 +104,61 @@ typedef struct {
   guint             touched_epoch; /* SimCommModel.touch_epoch while in its touched list */
 } Plan;
 
+/* The GPUs of a collective grouped by node, nodes in the order of their
+ * first GPU in the caller's list. */
+typedef struct {
+  guint32 *gpus;     /* the node's GPUs, in the caller's order */
+  guint    n;
+  const SimNodeModel *model;
+} NodeGroup;
+
+typedef struct {
+  NodeGroup *nodes;
+  guint      n_nodes;
+  guint      n_gpus;
+  const guint32 *gpus;   /* all n_gpus, node after node: nodes[k].gpus point into it */
+  guint      max_ppn, min_ppn;
+  guint      channels;   /* rings across nodes: a node's NIC count */
+  gboolean   pcie;       /* GPUs inside a node talk over PCIe */
+  gboolean   nvls;       /* every node has an NVSwitch that reduces */
+  double     nvls_efficiency;
+} Layout;
+
+/* What layout_init() works in, the model's and kept between collectives:
+ * sized to the cluster's GPUs and nodes, so that finding a GPU listed twice
+ * and a node's slot is an array look-up.  A GPU or node is marked for the
+ * current layout only if its stamp is the current one. */
+typedef struct {
+  guint      n_gpus, n_nodes;    /* the cluster's, when sized */
+  guint32    stamp;
+  guint32   *gpu_stamp;          /* per GPU of the cluster */
+  guint32   *node_stamp;         /* per node of the cluster */
+  guint     *node_slot;          /* per node: its index in Layout.nodes */
+  guint     *gpu_slot;           /* per GPU of the layout: its node's index */
+  NodeGroup *nodes;              /* Layout.nodes */
+  guint32   *storage;            /* Layout.gpus */
+  NodeGroup *shape_nodes;        /* plan_build()'s layout of the same shape */
+  guint32   *iota;               /* 0, 1, 2 ...: that layout's GPUs */
+} LayoutScratch;
+
+/* Plans built, by the shape of their layout (plan_build()).  The key's
+ * words: the operation, the algorithm, what the builders read of the
+ * nodes' hardware, the node count, and each node's GPU count in order. */
+typedef struct {
+  guint    hash;
+  guint    len;
+  guint32 *words;
+} ShapeKey;
+
+typedef struct {
+  ShapeKey key;                  /* first: the table looks entries up by key */
+  Plan    *plan;                 /* its GPUs numbered 0 to n - 1, node after node */
+} ShapeEntry;
+
+/* At most this many flows are kept in plans of the cache (56 bytes each);
+ * once full, plans of new shapes are built and not kept. */
+#define SHAPE_CACHE_FLOWS (1u << 18)
+
 struct _SimCommModel {
   SimTopology      *topology;
   const SimCluster *cluster;
@@ -103,6 +177,11 @@ struct _SimCommModel {
                                     * (plan_bound()), zero between calls */
   guint8           *bound_seen;    /* per resource: in bound_res */
   GArray           *bound_res;     /* guint32: the resources plan_bound() met */
+  FlowIndex         flow_index;    /* plan_add()'s, for the plan being built */
+  LayoutScratch     layout;        /* layout_init()'s */
+  GHashTable       *shapes;        /* ShapeEntry, by key: plans built */
+  guint             shape_flows;   /* the flows of their plans */
+  GArray           *shape_words;   /* guint32: the key being looked up */
 };
 
 static const char * const op_names[] = {
@@ -233,7 +312,6 @@ plan_free (Plan *p)
   if (p == NULL)
     return;
   g_array_unref (p->flows);
-  g_hash_table_unref (p->index);
   if (p->paths != NULL)
     g_array_unref (p->paths);
   g_free (p);
@@ -261,35 +339,23 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->bound_seen);
   if (m->bound_res != NULL)
     g_array_unref (m->bound_res);
+  g_free (m->flow_index.slots);
+  g_free (m->layout.gpu_stamp);
+  g_free (m->layout.node_stamp);
+  g_free (m->layout.node_slot);
+  g_free (m->layout.gpu_slot);
+  g_free (m->layout.nodes);
+  g_free (m->layout.storage);
+  g_free (m->layout.shape_nodes);
+  g_free (m->layout.iota);
+  if (m->shapes != NULL)
+    g_hash_table_unref (m->shapes);
+  if (m->shape_words != NULL)
+    g_array_unref (m->shape_words);
   g_free (m);
 }
 
 /* Plans */
-
-typedef struct {
-  guint32 *gpus;     /* the node's GPUs, in the caller's order */
-  guint    n;
-  const SimNodeModel *model;
-} NodeGroup;
-
-typedef struct {
-  NodeGroup *nodes;
-  guint      n_nodes;
-  guint      n_gpus;
-  guint      max_ppn, min_ppn;
-  guint      channels;   /* rings across nodes: a node's NIC count */
-  gboolean   pcie;       /* GPUs inside a node talk over PCIe */
-  gboolean   nvls;       /* every node has an NVSwitch that reduces */
-  double     nvls_efficiency;
-  guint32   *storage;
-} Layout;
-
-static void
-layout_clear (Layout *l)
-{
-  g_free (l->nodes);
-  g_free (l->storage);
-}
 
 static gboolean
 node_has_nvls (const SimNodeModel *model, double *efficiency)
@@ -309,13 +375,53 @@ node_has_nvls (const SimNodeModel *model, double *efficiency)
          || g_str_has_prefix (gpu, "GB200");
 }
 
-static gboolean
-layout_init (Layout *l, const SimCluster *cluster, const guint32 *gpus, guint n, GError **error)
+/* Sizes @x to @cluster (whose pools may have grown since the last
+ * collective) and moves to a new stamp, which unmarks every GPU and node. */
+static void
+layout_scratch_begin (LayoutScratch *x, const SimCluster *cluster)
 {
+  guint n_gpus = sim_cluster_get_n_gpus (cluster), n_nodes = sim_cluster_get_n_nodes (cluster);
+
+  if (x->gpu_stamp == NULL || n_gpus != x->n_gpus || n_nodes != x->n_nodes)
+    {
+      x->n_gpus = n_gpus;
+      x->n_nodes = n_nodes;
+      g_free (x->gpu_stamp);
+      g_free (x->node_stamp);
+      g_free (x->node_slot);
+      g_free (x->gpu_slot);
+      g_free (x->nodes);
+      g_free (x->storage);
+      g_free (x->shape_nodes);
+      g_free (x->iota);
+      x->gpu_stamp = g_new0 (guint32, MAX (n_gpus, 1));
+      x->node_stamp = g_new0 (guint32, MAX (n_nodes, 1));
+      x->node_slot = g_new (guint, MAX (n_nodes, 1));
+      x->gpu_slot = g_new (guint, MAX (n_gpus, 1));
+      x->nodes = g_new (NodeGroup, MAX (n_gpus, 1));
+      x->storage = g_new (guint32, MAX (n_gpus, 1));
+      x->shape_nodes = g_new (NodeGroup, MAX (n_gpus, 1));
+      x->iota = g_new (guint32, MAX (n_gpus, 1));
+      for (guint i = 0; i < n_gpus; i++)
+        x->iota[i] = i;
+      x->stamp = 0;
+    }
+  if (++x->stamp == 0)
+    {
+      /* The stamps went round: none may look current. */
+      memset (x->gpu_stamp, 0, (gsize) MAX (n_gpus, 1) * sizeof (guint32));
+      memset (x->node_stamp, 0, (gsize) MAX (n_nodes, 1) * sizeof (guint32));
+      x->stamp = 1;
+    }
+}
+
+/* Groups @gpus by node into @l, whose arrays are @m's until the next call. */
+static gboolean
+layout_init (SimCommModel *m, Layout *l, const guint32 *gpus, guint n, GError **error)
+{
+  const SimCluster *cluster = m->cluster;
+  LayoutScratch *x = &m->layout;
   guint total = sim_cluster_get_n_gpus (cluster);
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_autoptr(GHashTable) node_slot = g_hash_table_new (g_direct_hash, g_direct_equal);
-  guint *counts;
 
   memset (l, 0, sizeof *l);
   if (n < 2)
@@ -324,6 +430,7 @@ layout_init (Layout *l, const SimCluster *cluster, const guint32 *gpus, guint n,
                    "a collective needs at least 2 GPUs, got %u", n);
       return FALSE;
     }
+  layout_scratch_begin (x, cluster);
   for (guint i = 0; i < n; i++)
     {
       if (gpus[i] >= total)
@@ -332,53 +439,59 @@ layout_init (Layout *l, const SimCluster *cluster, const guint32 *gpus, guint n,
                        "GPU %u does not exist: the cluster has %u GPUs", gpus[i], total);
           return FALSE;
         }
-      if (!g_hash_table_add (seen, GUINT_TO_POINTER (gpus[i] + 1)))
+      if (x->gpu_stamp[gpus[i]] == x->stamp)
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                        "GPU %u is listed twice", gpus[i]);
           return FALSE;
         }
+      x->gpu_stamp[gpus[i]] = x->stamp;
     }
-  /* Group by node, nodes in order of first appearance. */
-  counts = g_new0 (guint, n);
+  /* Group by node, nodes in order of first appearance; a node's GPUs in
+   * the caller's order.  No more GPUs than the cluster's are listed, so
+   * the scratch arrays hold them. */
+  l->nodes = x->nodes;
   for (guint i = 0; i < n; i++)
     {
       guint node = sim_cluster_get_gpu (cluster, gpus[i])->node;
-      gpointer slot;
-      if (!g_hash_table_lookup_extended (node_slot, GUINT_TO_POINTER (node), NULL, &slot))
+      if (x->node_stamp[node] != x->stamp)
         {
-          slot = GUINT_TO_POINTER (l->n_nodes++);
-          g_hash_table_insert (node_slot, GUINT_TO_POINTER (node), slot);
+          x->node_stamp[node] = x->stamp;
+          x->node_slot[node] = l->n_nodes;
+          l->nodes[l->n_nodes].n = 0;
+          l->nodes[l->n_nodes].model = sim_cluster_get_node (cluster, node)->model;
+          l->n_nodes++;
         }
-      counts[GPOINTER_TO_UINT (slot)]++;
+      x->gpu_slot[i] = x->node_slot[node];
+      l->nodes[x->gpu_slot[i]].n++;
     }
-  l->nodes = g_new0 (NodeGroup, l->n_nodes);
-  l->storage = g_new (guint32, n);
   l->n_gpus = n;
+  l->gpus = x->storage;
   l->min_ppn = G_MAXUINT;
   l->nvls = TRUE;
   l->nvls_efficiency = 1;
   l->channels = 1;
   for (guint k = 0, off = 0; k < l->n_nodes; k++)
     {
-      l->nodes[k].gpus = l->storage + off;
-      off += counts[k];
-      l->max_ppn = MAX (l->max_ppn, counts[k]);
-      l->min_ppn = MIN (l->min_ppn, counts[k]);
+      l->nodes[k].gpus = x->storage + off;
+      off += l->nodes[k].n;
+      l->max_ppn = MAX (l->max_ppn, l->nodes[k].n);
+      l->min_ppn = MIN (l->min_ppn, l->nodes[k].n);
+      l->nodes[k].n = 0;
     }
   for (guint i = 0; i < n; i++)
     {
-      guint node = sim_cluster_get_gpu (cluster, gpus[i])->node;
-      NodeGroup *g = &l->nodes[GPOINTER_TO_UINT (g_hash_table_lookup (node_slot,
-                                                                        GUINT_TO_POINTER (node)))];
+      NodeGroup *g = &l->nodes[x->gpu_slot[i]];
       g->gpus[g->n++] = gpus[i];
-      g->model = sim_cluster_get_node (cluster, node)->model;
     }
-  g_free (counts);
   for (guint k = 0; k < l->n_nodes; k++)
     {
       const SimNodeModel *model = l->nodes[k].model;
       double eff = 1;
+      /* Nodes of a pool share their model: the same one again changes
+       * nothing. */
+      if (k > 0 && model == l->nodes[k - 1].model)
+        continue;
       if (model->intra_node != NULL && strcmp (model->intra_node, "pcie") == 0)
         l->pcie = TRUE;
       if (!node_has_nvls (model, &eff))
@@ -399,7 +512,6 @@ plan_new (SimCollectiveOp op, SimCollectiveAlgo algo, guint n)
   p->algo = algo;
   p->n_gpus = n;
   p->flows = g_array_new (FALSE, FALSE, sizeof (PlanFlow));
-  p->index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   for (guint k = 0; k < N_PROTOS; k++)
     {
       p->latency[k] = -1;
@@ -409,30 +521,95 @@ plan_new (SimCollectiveOp op, SimCollectiveAlgo algo, guint n)
   return p;
 }
 
+static inline guint64
+flow_key (guint32 src, guint32 dst, guint32 channel)
+{
+  return ((guint64) src << 40) | ((guint64) dst << 16) | channel;
+}
+
+/* Empties @x for the next plan. */
+static void
+flow_index_reset (FlowIndex *x)
+{
+  if (x->slots == NULL)
+    {
+      x->mask = 255;
+      x->shift = 64 - 8;
+      x->slots = g_new0 (FlowSlot, x->mask + 1);
+    }
+  if (++x->epoch == 0)
+    {
+      /* The stamps went round: none may look current. */
+      memset (x->slots, 0, (gsize) (x->mask + 1) * sizeof (FlowSlot));
+      x->epoch = 1;
+    }
+}
+
+/* Where @key is in @x, or the empty slot where it goes. */
+static inline FlowSlot *
+flow_index_slot (const FlowIndex *x, guint64 key)
+{
+  guint32 i = (guint32) ((key * 0x9e3779b97f4a7c15ull) >> x->shift);
+
+  for (;; i = (i + 1) & x->mask)
+    {
+      FlowSlot *s = &x->slots[i];
+      if (s->stamp != x->epoch || s->key == key)
+        return s;
+    }
+}
+
+/* Doubles @x's table, with @flows (the plan's, all in it) moved over. */
+static void
+flow_index_grow (FlowIndex *x, const GArray *flows)
+{
+  g_free (x->slots);
+  x->mask = x->mask * 2 + 1;
+  x->shift--;
+  x->slots = g_new0 (FlowSlot, (gsize) x->mask + 1);
+  x->epoch = 1;
+  for (guint i = 0; i < flows->len; i++)
+    {
+      const PlanFlow *f = &g_array_index (flows, PlanFlow, i);
+      guint64 key = flow_key (f->src, f->dst, f->channel);
+      FlowSlot *s = flow_index_slot (x, key);
+      s->key = key;
+      s->stamp = x->epoch;
+      s->index = i;
+    }
+}
+
 /* Adds @share bytes per message byte from @src to @dst in @phase, on
  * channel @channel; the same (src, dst, channel) in several phases, or
- * added twice, is one flow. */
+ * added twice, is one flow.  Flows stay in the order they first appear:
+ * the solver meets them in that order. */
 static void
 plan_add (Plan *p, guint32 src, guint32 dst, guint32 channel, guint phase, double share)
 {
-  guint64 key = ((guint64) src << 40) | ((guint64) dst << 16) | channel;
-  guint index;
-  PlanFlow *f;
+  FlowIndex *x = p->index;
+  guint64 key = flow_key (src, dst, channel);
+  FlowSlot *s;
 
   g_assert (phase < MAX_PHASES);
   g_assert (src < (1u << 24) && dst < (1u << 24) && channel < (1u << 16));
   if (src == dst || share <= 0)
     return;
-  index = GPOINTER_TO_UINT (g_hash_table_lookup (p->index, &key));
-  if (index == 0)
+  s = flow_index_slot (x, key);
+  if (s->stamp != x->epoch)
     {
       PlanFlow nf = { src, dst, channel, { 0 }, SIM_MAXMIN_NO_ID, 0, 0 };
+      /* At most half full, so that probes stay short. */
+      if (2 * ((gsize) p->flows->len + 1) > (gsize) x->mask + 1)
+        {
+          flow_index_grow (x, p->flows);
+          s = flow_index_slot (x, key);
+        }
+      s->key = key;
+      s->stamp = x->epoch;
+      s->index = p->flows->len;
       g_array_append_val (p->flows, nf);
-      index = p->flows->len;
-      g_hash_table_insert (p->index, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (index));
     }
-  f = &g_array_index (p->flows, PlanFlow, index - 1);
-  f->share[phase] += share;
+  g_array_index (p->flows, PlanFlow, s->index).share[phase] += share;
 }
 
 /* Sets protocol @k's latency: @sw microseconds of NCCL's constants, plus
@@ -723,10 +900,15 @@ algo_allowed (SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l, GErro
   return TRUE;
 }
 
+/* Builds the plan of @algo for @op on @l; @gpus: the caller's list. */
 static Plan *
-plan_build (SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l, const guint32 *gpus)
+plan_build_on (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l,
+               const guint32 *gpus)
 {
   Plan *p = plan_new (op, algo, l->n_gpus);
+
+  flow_index_reset (&m->flow_index);
+  p->index = &m->flow_index;
 
   switch (algo)
     {
@@ -750,6 +932,116 @@ plan_build (SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l, const g
       build_direct (p, l, gpus);
       break;
     }
+  p->index = NULL;
+  return p;
+}
+
+static guint
+shape_hash (gconstpointer key)
+{
+  return ((const ShapeKey *) key)->hash;
+}
+
+static gboolean
+shape_equal (gconstpointer a, gconstpointer b)
+{
+  const ShapeKey *x = a, *y = b;
+  return x->hash == y->hash && x->len == y->len
+         && memcmp (x->words, y->words, x->len * sizeof (guint32)) == 0;
+}
+
+static void
+shape_entry_free (gpointer data)
+{
+  ShapeEntry *e = data;
+  g_free (e->key.words);
+  plan_free (e->plan);
+  g_free (e);
+}
+
+/* The plan of @algo for @op on @l.  Apart from direct, which follows the
+ * caller's order of GPUs, a builder sees a layout only through its shape
+ * (the nodes' GPU counts in order, and their hardware) and through which
+ * GPU sits where: built on a layout of the same shape whose GPUs are
+ * numbered 0 to n - 1 node after node, a plan becomes @l's by renaming GPU
+ * i as the i-th of l->gpus.  The renaming is one to one, so the same flows
+ * merge, in the same order, with the same shares summed in the same order:
+ * the plan is the one built on @l, bit for bit.  Job starts see few
+ * shapes, so such plans are kept, and a plan is mostly a copy. */
+static Plan *
+plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l,
+            const guint32 *gpus)
+{
+  LayoutScratch *x = &m->layout;
+  ShapeKey key;
+  ShapeEntry *e;
+  const Plan *t;
+  Plan *built = NULL, *p;
+  guint32 *w;
+  guint64 eff;
+
+  if (algo == SIM_COLLECTIVE_ALGO_DIRECT)
+    return plan_build_on (m, op, algo, l, gpus);
+  if (m->shapes == NULL)
+    {
+      m->shapes = g_hash_table_new_full (shape_hash, shape_equal, NULL, shape_entry_free);
+      m->shape_words = g_array_new (FALSE, FALSE, sizeof (guint32));
+    }
+  g_array_set_size (m->shape_words, 8 + l->n_nodes);
+  w = (guint32 *) (gpointer) m->shape_words->data;
+  memcpy (&eff, &l->nvls_efficiency, sizeof eff);
+  w[0] = op;
+  w[1] = algo;
+  w[2] = l->channels;
+  w[3] = l->pcie;
+  w[4] = l->nvls;
+  w[5] = (guint32) eff;
+  w[6] = (guint32) (eff >> 32);
+  w[7] = l->n_nodes;
+  for (guint k = 0; k < l->n_nodes; k++)
+    w[8 + k] = l->nodes[k].n;
+  key.len = m->shape_words->len;
+  key.words = w;
+  key.hash = 2166136261u;
+  for (guint i = 0; i < key.len; i++)
+    key.hash = (key.hash ^ w[i]) * 16777619u;
+  e = g_hash_table_lookup (m->shapes, &key);
+  if (e != NULL)
+    t = e->plan;
+  else
+    {
+      Layout shape = *l;
+      for (guint k = 0; k < l->n_nodes; k++)
+        {
+          x->shape_nodes[k] = l->nodes[k];
+          x->shape_nodes[k].gpus = x->iota + (l->nodes[k].gpus - l->gpus);
+        }
+      shape.nodes = x->shape_nodes;
+      shape.gpus = x->iota;
+      t = built = plan_build_on (m, op, algo, &shape, NULL);
+      if (m->shape_flows + built->flows->len <= SHAPE_CACHE_FLOWS)
+        {
+          e = g_new (ShapeEntry, 1);
+          e->key = key;
+          e->key.words = g_memdup2 (w, key.len * sizeof (guint32));
+          e->plan = built;
+          g_hash_table_add (m->shapes, e);
+          m->shape_flows += built->flows->len;
+          built = NULL;
+        }
+    }
+  /* The plan kept was never registered: a copy is a plan just built. */
+  p = g_memdup2 (t, sizeof *t);
+  p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
+  g_array_set_size (p->flows, t->flows->len);
+  for (guint i = 0; i < t->flows->len; i++)
+    {
+      PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      *f = g_array_index (t->flows, PlanFlow, i);
+      f->src = l->gpus[f->src];
+      f->dst = l->gpus[f->dst];
+    }
+  plan_free (built);
   return p;
 }
 
@@ -1078,18 +1370,12 @@ plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const gu
   SimCollectiveAlgo cand[8];
   guint nc;
 
-  if (!layout_init (&l, m->cluster, gpus, n, error))
-    {
-      layout_clear (&l);
-      return NULL;
-    }
+  if (!layout_init (m, &l, gpus, n, error))
+    return NULL;
   if (algo != SIM_COLLECTIVE_ALGO_AUTO)
     {
       if (!algo_allowed (op, algo, &l, error))
-        {
-          layout_clear (&l);
-          return NULL;
-        }
+        return NULL;
       cand[0] = algo;
       nc = 1;
     }
@@ -1097,8 +1383,7 @@ plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const gu
     nc = candidates (op, &l, cand);
   plans = g_ptr_array_new_with_free_func ((GDestroyNotify) plan_free);
   for (guint i = 0; i < nc; i++)
-    g_ptr_array_add (plans, plan_build (op, cand[i], &l, gpus));
-  layout_clear (&l);
+    g_ptr_array_add (plans, plan_build (m, op, cand[i], &l, gpus));
   return plans;
 }
 
