@@ -18,18 +18,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define N_FLOWS 10000
-#define HOST_BW 50e9
-#define LINK_NS 1000
+#include "bench-flows-gen.h"
 
 static void
 one_case (guint n_hosts, guint radix, gboolean staggered)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
   g_autoptr(SimTransfers) t = NULL;
+  g_autofree BenchFlow *flows = bench_flows_draw (n_hosts, staggered);
   gint64 t0 = g_get_monotonic_time (), t1, t2, t3;
-  double arrival = 0;
 
   t = sim_transfers_new_hosts (n_hosts, HOST_BW, SIM_FABRIC_FAT_TREE, radix, 1, LINK_NS, &error);
   if (t == NULL)
@@ -39,22 +36,12 @@ one_case (guint n_hosts, guint radix, gboolean staggered)
     }
   t1 = g_get_monotonic_time ();
   for (guint i = 0; i < N_FLOWS; i++)
-    {
-      guint src = g_rand_int_range (rand, 0, (gint32) n_hosts);
-      guint dst = g_rand_int_range (rand, 0, (gint32) n_hosts - 1);
-      double bytes = g_rand_double_range (rand, 1e6, 100e6);
-
-      if (dst >= src)
-        dst++;
-      if (staggered)
-        arrival += -log (1.0 - g_rand_double (rand)) * 100.0;  /* mean 100 ns */
-      if (sim_transfers_add (t, src, dst, bytes, (SimTime) arrival, NULL, NULL, NULL,
-                             &error) == 0)
-        {
-          fprintf (stderr, "bench-flows: %s\n", error->message);
-          exit (1);
-        }
-    }
+    if (sim_transfers_add (t, flows[i].src, flows[i].dst, flows[i].bytes,
+                           (SimTime) flows[i].start_ns, NULL, NULL, NULL, &error) == 0)
+      {
+        fprintf (stderr, "bench-flows: %s\n", error->message);
+        exit (1);
+      }
   t2 = g_get_monotonic_time ();
   if (!sim_transfers_run (t, &error))
     {
