@@ -108,7 +108,9 @@ struct _SimCommModel {
                                     * across it (plan_cut_bound()), zero between
                                     * calls */
   guint8           *cut_seen;      /* per cut: in cut_sets */
-  GArray           *cut_sets;      /* guint32: the cuts plan_cut_bound() met */
+  guint32          *cut_sets;      /* the cuts plan_cut_bound() met ... */
+  guint             n_cut_sets;    /* ... how many */
+  guint32          *cut_node;      /* per GPU: its node */
 };
 
 static const char * const op_names[] = {
@@ -271,8 +273,8 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->cut_capacity);
   g_free (m->cut_sum);
   g_free (m->cut_seen);
-  if (m->cut_sets != NULL)
-    g_array_unref (m->cut_sets);
+  g_free (m->cut_sets);
+  g_free (m->cut_node);
   g_free (m);
 }
 
@@ -1161,18 +1163,22 @@ gpu_cut_capacities (SimCommModel *m, guint n_nodes)
     }
 }
 
-/* Adds @f's shares to cut @set, direction @d (0 out, 1 in). */
+/* Adds @f's shares to cut @set, direction @d (0 out, 1 in); a share of 0
+ * adds nothing. */
 static inline void
 cut_add (SimCommModel *m, guint32 set, guint d, const PlanFlow *f)
 {
+  double *sum = &m->cut_sum[(2 * (gsize) set + d) * MAX_PHASES];
+
   if (!m->cut_seen[set])
     {
       m->cut_seen[set] = 1;
-      g_array_append_val (m->cut_sets, set);
+      m->cut_sets[m->n_cut_sets++] = set;
     }
-  for (guint ph = 0; ph < MAX_PHASES; ph++)
-    if (f->share[ph] > 0)
-      m->cut_sum[(2 * (gsize) set + d) * MAX_PHASES + ph] += f->share[ph];
+  G_STATIC_ASSERT (MAX_PHASES == 3);
+  sum[0] += f->share[0];
+  sum[1] += f->share[1];
+  sum[2] += f->share[2];
 }
 
 /* A lower bound of the seconds per byte plan_bound() finds for @p,
@@ -1203,13 +1209,15 @@ plan_cut_bound (SimCommModel *m, const Plan *p)
       gpu_cut_capacities (m, n_nodes);
       m->cut_sum = g_new0 (double, 2 * MAX (n, 1) * MAX_PHASES);
       m->cut_seen = g_new0 (guint8, MAX (n, 1));
-      m->cut_sets = g_array_new (FALSE, FALSE, sizeof (guint32));
+      m->cut_sets = g_new (guint32, MAX (n, 1));
+      m->cut_node = g_new (guint32, MAX (n - n_nodes, 1));
+      for (guint32 g = 0; g < n - n_nodes; g++)
+        m->cut_node[g] = sim_cluster_get_gpu (m->cluster, g)->node;
     }
   for (guint i = 0; i < p->flows->len; i++)
     {
       const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      guint32 a = sim_cluster_get_gpu (m->cluster, f->src)->node;
-      guint32 b = sim_cluster_get_gpu (m->cluster, f->dst)->node;
+      guint32 a = m->cut_node[f->src], b = m->cut_node[f->dst];
 
       cut_add (m, n_nodes + f->src, 0, f);
       cut_add (m, n_nodes + f->dst, 1, f);
@@ -1219,9 +1227,9 @@ plan_cut_bound (SimCommModel *m, const Plan *p)
           cut_add (m, b, 1, f);
         }
     }
-  for (guint k = 0; k < m->cut_sets->len; k++)
+  for (guint k = 0; k < m->n_cut_sets; k++)
     {
-      guint32 set = g_array_index (m->cut_sets, guint32, k);
+      guint32 set = m->cut_sets[k];
       if (m->cut_capacity[2 * (gsize) set] < 0)
         sim_topology_get_node_cut_capacity (m->topology, set, &m->cut_capacity[2 * (gsize) set],
                                             &m->cut_capacity[2 * (gsize) set + 1]);
@@ -1236,7 +1244,7 @@ plan_cut_bound (SimCommModel *m, const Plan *p)
           }
       m->cut_seen[set] = 0;
     }
-  g_array_set_size (m->cut_sets, 0);
+  m->n_cut_sets = 0;
   return (worst[0] + worst[1] + worst[2]) * (1 - 1e-9);
 }
 
