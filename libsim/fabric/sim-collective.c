@@ -1306,17 +1306,18 @@ plan_bound_time (SimCommModel *m, GPtrArray *plans, guint i, Plan *registered, g
  * the first, the plans left are skipped once the next one's bound is over
  * the best time.
  *
- * Routing every plan for its bound costs more than the solves it saves, so
- * the bounds are found lazily: a cheaper bound, below plan_bound()'s and
- * without routing (plan_cut_time()), is known for every plan, and a plan
- * gets its full bound only when its cheap bound is not above the full
- * bound of the next plan to try (it might come first) and not over the
- * best time (it might be solved).  The plans solved, their order, their
+ * Most plans are never solved, and routing them for their bound would
+ * cost more than the rest, so the bounds are found lazily: a cheaper
+ * bound, below plan_bound()'s and without routing (plan_cut_time()), is
+ * known for every plan, and a plan gets its full bound, by increasing
+ * cheap bound, only when that is not above the full bound of the plan
+ * otherwise next to try (it might come first) and not over the best time
+ * (it might be solved).  The plans solved, their order, their
  * seeds and routes are those of bounding every plan first: the solver's
  * slots and ties depend on the sequence of flows added and removed, and it
  * does not change.  A plan is solved only after its full bound, whose
  * routes and latencies plan_register() reuses.  When a cheap bound is
- * infinite (a node whose cut has no capacity: its routes out may fail),
+ * infinite (a node or GPU whose cut has no capacity: routes may fail),
  * every plan is bounded first, in order, as the errors then require;
  * otherwise a route that fails in a plan bounded later (a fabric cut in
  * two beyond the nodes' own links) is reported once found. */
