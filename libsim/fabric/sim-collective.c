@@ -182,6 +182,15 @@ struct _SimCommModel {
   GHashTable       *shapes;        /* ShapeEntry, by key: plans built */
   guint             shape_flows;   /* the flows of their plans */
   GArray           *shape_words;   /* guint32: the key being looked up */
+  double           *cut_capacity;  /* per cut (each node, then each GPU), out then
+                                    * in: its capacity, < 0 until asked */
+  double           *cut_sum;       /* per cut, direction and phase: a plan's shares
+                                    * across it (plan_cut_bound()), zero between
+                                    * calls */
+  guint8           *cut_seen;      /* per cut: in cut_sets */
+  guint32          *cut_sets;      /* the cuts plan_cut_bound() met ... */
+  guint             n_cut_sets;    /* ... how many */
+  guint32          *cut_node;      /* per GPU: its node */
 };
 
 static const char * const op_names[] = {
@@ -352,6 +361,11 @@ sim_comm_model_free (SimCommModel *m)
     g_hash_table_unref (m->shapes);
   if (m->shape_words != NULL)
     g_array_unref (m->shape_words);
+  g_free (m->cut_capacity);
+  g_free (m->cut_sum);
+  g_free (m->cut_seen);
+  g_free (m->cut_sets);
+  g_free (m->cut_node);
   g_free (m);
 }
 
@@ -1404,6 +1418,169 @@ plans_evaluate_all (SimCommModel *m, GPtrArray *plans, double *spb, gboolean *ev
   return TRUE;
 }
 
+/* The capacities of the cuts around each GPU, out and in, after those
+ * of the nodes: the links with a GPU at one end (the GPU's vertex is its
+ * index). */
+static void
+gpu_cut_capacities (SimCommModel *m, guint n_nodes)
+{
+  guint n_links = sim_topology_get_n_links (m->topology);
+  guint n_gpus = sim_cluster_get_n_gpus (m->cluster);
+  double *cap = m->cut_capacity + 2 * (gsize) n_nodes;
+
+  for (guint g = 0; g < 2 * n_gpus; g++)
+    cap[g] = 0;
+  for (guint32 l = 0; l < n_links; l++)
+    {
+      const SimLink *k = sim_topology_get_link (m->topology, l);
+      double ab = MAX (0.0, sim_topology_resource_capacity (m->topology, 2 * l));
+      double ba = MAX (0.0, sim_topology_resource_capacity (m->topology, 2 * l + 1));
+      if (k->a == k->b)
+        continue;
+      if (k->a < n_gpus)
+        {
+          cap[2 * k->a] += ab;
+          cap[2 * k->a + 1] += ba;
+        }
+      if (k->b < n_gpus)
+        {
+          cap[2 * k->b] += ba;
+          cap[2 * k->b + 1] += ab;
+        }
+    }
+}
+
+/* Adds @f's shares to cut @set, direction @d (0 out, 1 in); a share of 0
+ * adds nothing. */
+static inline void
+cut_add (SimCommModel *m, guint32 set, guint d, const PlanFlow *f)
+{
+  double *sum = &m->cut_sum[(2 * (gsize) set + d) * MAX_PHASES];
+
+  if (!m->cut_seen[set])
+    {
+      m->cut_seen[set] = 1;
+      m->cut_sets[m->n_cut_sets++] = set;
+    }
+  G_STATIC_ASSERT (MAX_PHASES == 3);
+  sum[0] += f->share[0];
+  sum[1] += f->share[1];
+  sum[2] += f->share[2];
+}
+
+/* A lower bound of the seconds per byte plan_bound() finds for @p,
+ * without routing it.  A flow leaves its source GPU by one of the GPU's
+ * links and enters its destination by one of that GPU's; between GPUs of
+ * two nodes, it also crosses the cut of the node it leaves, outwards, and
+ * of the node it enters, inwards (sim_topology_get_node_cut_capacity()),
+ * whatever its route.  So in each phase the shares of @p's flows across
+ * such a cut add up to at most the sum, over the cut's resources, of @p's
+ * shares on them, and that sum over the cut's capacity is at most the
+ * largest share over capacity among those resources (the mediant of their
+ * ratios), which plan_bound() takes (+infinity if one with a share has no
+ * capacity).  The sums here are rounded otherwise than plan_bound()'s, by
+ * a relative 1e-13 with thousands of terms: the 1e-9 taken off covers
+ * that. */
+static double
+plan_cut_bound (SimCommModel *m, const Plan *p)
+{
+  guint n_nodes = sim_cluster_get_n_nodes (m->cluster);
+  double worst[MAX_PHASES] = { 0 };
+
+  if (m->cut_sum == NULL)
+    {
+      gsize n = (gsize) n_nodes + sim_cluster_get_n_gpus (m->cluster);
+      m->cut_capacity = g_new (double, 2 * MAX (n, 1));
+      for (gsize i = 0; i < 2 * (gsize) n_nodes; i++)
+        m->cut_capacity[i] = -1;
+      gpu_cut_capacities (m, n_nodes);
+      m->cut_sum = g_new0 (double, 2 * MAX (n, 1) * MAX_PHASES);
+      m->cut_seen = g_new0 (guint8, MAX (n, 1));
+      m->cut_sets = g_new (guint32, MAX (n, 1));
+      m->cut_node = g_new (guint32, MAX (n - n_nodes, 1));
+      for (guint32 g = 0; g < n - n_nodes; g++)
+        m->cut_node[g] = sim_cluster_get_gpu (m->cluster, g)->node;
+    }
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      guint32 a = m->cut_node[f->src], b = m->cut_node[f->dst];
+
+      cut_add (m, n_nodes + f->src, 0, f);
+      cut_add (m, n_nodes + f->dst, 1, f);
+      if (a != b)
+        {
+          cut_add (m, a, 0, f);
+          cut_add (m, b, 1, f);
+        }
+    }
+  for (guint k = 0; k < m->n_cut_sets; k++)
+    {
+      guint32 set = m->cut_sets[k];
+      if (m->cut_capacity[2 * (gsize) set] < 0)
+        sim_topology_get_node_cut_capacity (m->topology, set, &m->cut_capacity[2 * (gsize) set],
+                                            &m->cut_capacity[2 * (gsize) set + 1]);
+      for (guint d = 0; d < 2; d++)
+        for (guint ph = 0; ph < MAX_PHASES; ph++)
+          {
+            double *sum = &m->cut_sum[(2 * (gsize) set + d) * MAX_PHASES + ph];
+            double capacity = m->cut_capacity[2 * (gsize) set + d];
+            if (*sum > 0)
+              worst[ph] = MAX (worst[ph], capacity > 0 ? *sum / capacity : INFINITY);
+            *sum = 0;
+          }
+      m->cut_seen[set] = 0;
+    }
+  m->n_cut_sets = 0;
+  return (worst[0] + worst[1] + worst[2]) * (1 - 1e-9);
+}
+
+/* A lower bound of the time plan_bound() gives @p for @bytes (its seconds
+ * per byte through timing_fill()), without routing: the cut's seconds per
+ * byte, and the latencies of routes that take no time, which are NCCL's
+ * constants alone (the routes' latencies only add to them: every count of
+ * them, net_terms, intra_terms, route_x_*, is >= 0, and so is the excess
+ * of a route inside a node).  timing_fill() does not decrease when the
+ * seconds per byte or a latency grows (sums and products of terms >= 0,
+ * each pipelined step the longer of two, the least over the protocols
+ * that have a latency, the same ones), and rounding keeps that order. */
+static double
+plan_cut_time (SimCommModel *m, const Plan *p, guint64 bytes)
+{
+  Plan q = *p;   /* its latencies set on a copy: @p's are plan_bound()'s */
+  SimCollectiveTiming t;
+
+  plan_set_latency (&q, 0, 0);
+  timing_fill (&q, plan_cut_bound (m, p), bytes, &t);
+  return t.time;
+}
+
+/* plan_bound() of plan @i of @plans, with the seed plans_evaluate()
+ * registers it with, as a time for @bytes.  @registered (nullable), the
+ * plan solved last, is still registered: under adaptive routing its flows
+ * come off the load meanwhile, so that the routes are those of the load
+ * plan_register() will find, @registered unregistered first. */
+static gboolean
+plan_bound_time (SimCommModel *m, GPtrArray *plans, guint i, Plan *registered, guint64 bytes,
+                 double *time, GError **error)
+{
+  Plan *p = plans->pdata[i];
+  SimCollectiveTiming t;
+  double lower;
+  gboolean ok;
+
+  if (registered != NULL)
+    plan_load (m, registered, registered->flows->len, -1);
+  ok = plan_bound (m, p, m->next_id + 0x51ed270bull * i, &lower, error);
+  if (registered != NULL)
+    plan_load (m, registered, registered->flows->len, 1);
+  if (!ok)
+    return FALSE;
+  timing_fill (p, lower, bytes, &t);
+  *time = t.time;
+  return TRUE;
+}
+
 /* The plans that can be the fastest for @bytes, each evaluated alone against
  * the registered load as plans_evaluate_all() does, the others left out
  * (evaluated[i] FALSE): a plan is solved only if the lower bound of its time
@@ -1412,66 +1589,140 @@ plans_evaluate_all (SimCommModel *m, GPtrArray *plans, double *spb, gboolean *ev
  * grows with its seconds per byte (timing_fill()), so a plan whose bound is
  * above a solved plan's time cannot be chosen: the choice is that of
  * plans_evaluate_all(), for fewer solves of the fabric.  Plans are tried by
- * increasing bound, the likeliest first. */
+ * increasing bound, ties in the plans' order, the likeliest first; past
+ * the first, the plans left are skipped once the next one's bound is over
+ * the best time.
+ *
+ * Most plans are never solved, and routing them for their bound would
+ * cost more than the rest, so the bounds are found lazily: a cheaper
+ * bound, below plan_bound()'s and without routing (plan_cut_time()), is
+ * known for every plan, and a plan gets its full bound, by increasing
+ * cheap bound, only when that is not above the full bound of the plan
+ * otherwise next to try (it might come first) and not over the best time
+ * (it might be solved).  The plans solved, their order, their
+ * seeds and routes are those of bounding every plan first: the solver's
+ * slots and ties depend on the sequence of flows added and removed, and it
+ * does not change.  A plan is solved only after its full bound, whose
+ * routes and latencies plan_register() reuses.  When a cheap bound is
+ * infinite (a node or GPU whose cut has no capacity: routes may fail),
+ * every plan is bounded first, in order, as the errors then require;
+ * otherwise a route that fails in a plan bounded later (a fabric cut in
+ * two beyond the nodes' own links) is reported once found. */
 static gboolean
 plans_evaluate (SimCommModel *m, GPtrArray *plans, guint64 bytes, double *spb,
                 gboolean *evaluated, guint *left, GError **error)
 {
+  guint n = plans->len, n_bounded = 0;
   g_autofree double *bound = NULL;
-  g_autofree guint *order = NULL;
+  g_autofree double *cheap = NULL;
+  g_autofree guint *by_cheap = NULL;
+  g_autofree guint8 *state = NULL;   /* 0: no full bound yet, 1: bounded, 2: tried */
   double best = INFINITY;
-  gboolean any = FALSE;
+  gboolean any = FALSE, finite = TRUE;
   Plan *last = NULL;
 
   if (left != NULL)
     *left = G_MAXUINT;
-  if (plans->len <= 1)
+  if (n <= 1)
     return plans_evaluate_all (m, plans, spb, evaluated, error);
-  bound = g_new (double, plans->len);
-  order = g_new (guint, plans->len);
-  for (guint i = 0; i < plans->len; i++)
+  bound = g_new (double, n);
+  cheap = g_new (double, n);
+  by_cheap = g_new (guint, n);
+  state = g_new0 (guint8, n);
+  for (guint i = 0; i < n; i++)
     {
-      SimCollectiveTiming t;
-      double lower;
       guint j;
 
-      if (!plan_bound (m, plans->pdata[i], m->next_id + 0x51ed270bull * i, &lower, error))
-        return FALSE;
-      timing_fill (plans->pdata[i], lower, bytes, &t);
-      bound[i] = t.time;
+      cheap[i] = plan_cut_time (m, plans->pdata[i], bytes);
+      finite = finite && cheap[i] < INFINITY;
       evaluated[i] = FALSE;
-      /* Insertion by bound, ties in the plans' order. */
-      for (j = i; j > 0 && bound[order[j - 1]] > bound[i]; j--)
-        order[j] = order[j - 1];
-      order[j] = i;
+      /* Insertion by cheap bound, ties in the plans' order. */
+      for (j = i; j > 0 && cheap[by_cheap[j - 1]] > cheap[i]; j--)
+        by_cheap[j] = by_cheap[j - 1];
+      by_cheap[j] = i;
     }
-  for (guint k = 0; k < plans->len; k++)
+  if (!finite)
+    for (; n_bounded < n; n_bounded++)
+      {
+        if (!plan_bound_time (m, plans, n_bounded, NULL, bytes, &bound[n_bounded], error))
+          return FALSE;
+        state[n_bounded] = 1;
+      }
+  for (;;)
     {
-      guint i = order[k];
-      Plan *p = plans->pdata[i];
+      guint c = G_MAXUINT;
+      Plan *p;
       SimCollectiveTiming t;
 
+      /* The first bounded plan not tried yet, by bound, ties in order. */
+      for (guint i = 0; i < n; i++)
+        if (state[i] == 1 && (c == G_MAXUINT || bound[i] < bound[c]))
+          c = i;
+      if (n_bounded < n)
+        {
+          /* The least cheap bound of the plans not bounded yet: if over
+           * the best time (the margin below), none of them is solved;
+           * else if not above c's bound, that plan may come before c. */
+          guint u = by_cheap[n_bounded];
+          if (!(any && cheap[u] * (1 - 1e-9) > best) && (c == G_MAXUINT || cheap[u] <= bound[c]))
+            {
+              if (!plan_bound_time (m, plans, u, last, bytes, &bound[u], error))
+                {
+                  if (last != NULL)
+                    plan_unregister (m, last);
+                  if (left != NULL)
+                    *left = G_MAXUINT;
+                  return FALSE;
+                }
+              state[u] = 1;
+              n_bounded++;
+              continue;
+            }
+        }
+      if (c == G_MAXUINT)
+        break;
+      state[c] = 2;
       /* The margin covers the solver's rounding: a bound within it of the
-       * best is solved. */
-      if (any && bound[i] * (1 - 1e-9) > best)
-        continue;
+       * best is solved.  The plans after c have bounds no lower. */
+      if (any && bound[c] * (1 - 1e-9) > best)
+        break;
+      p = plans->pdata[c];
       if (last != NULL)
         plan_unregister (m, last);
-      if (!plan_register (m, p, m->next_id + 0x51ed270bull * i, error))
+      if (!plan_register (m, p, m->next_id + 0x51ed270bull * c, error))
         return FALSE;
-      spb[i] = plan_seconds_per_byte (m, p);
+      spb[c] = plan_seconds_per_byte (m, p);
       last = p;
       if (left != NULL)
-        *left = i;
-      evaluated[i] = TRUE;
+        *left = c;
+      evaluated[c] = TRUE;
       any = TRUE;
-      timing_fill (p, spb[i], bytes, &t);
+      timing_fill (p, spb[c], bytes, &t);
       best = MIN (best, t.time);
     }
   /* The plan solved last stays registered for the caller only if asked. */
   if (left == NULL && last != NULL)
     plan_unregister (m, last);
   return TRUE;
+}
+
+guint
+sim__collective_bounds (SimCommModel *m, SimCollectiveOp op, guint64 bytes, const guint32 *gpus,
+                        guint n, double *cut, double *full, guint max, GError **error)
+{
+  g_autoptr(GPtrArray) plans = NULL;
+
+  g_return_val_if_fail (m != NULL && cut != NULL && full != NULL, 0);
+  plans = plans_for (m, op, SIM_COLLECTIVE_ALGO_AUTO, gpus, n, error);
+  if (plans == NULL)
+    return 0;
+  for (guint i = 0; i < plans->len && i < max; i++)
+    {
+      cut[i] = plan_cut_time (m, plans->pdata[i], bytes);
+      if (!plan_bound_time (m, plans, i, NULL, bytes, &full[i], error))
+        return 0;
+    }
+  return plans->len;
 }
 
 /* Whether @p, registered with the routes of @seed, has the routes it would

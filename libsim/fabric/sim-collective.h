@@ -439,6 +439,16 @@ GArray *sim_collective_sweep (SimCommModel *model, SimCollectiveOp op, SimCollec
                               const guint32 *gpus, guint n_gpus, guint64 min_bytes,
                               guint64 max_bytes, GError **error);
 
+/* The two lower bounds of the time (seconds) AUTO weighs for each of its
+ * candidate algorithms before solving them (internal, for the tests): in
+ * @cut (at most @max of them) the one without routes, from the capacity
+ * of the cuts around nodes and GPUs, and in @full the one from the
+ * routes.  The first is never above the second.  Returns the number of
+ * candidates, 0 on error. */
+guint sim__collective_bounds (SimCommModel *model, SimCollectiveOp op, guint64 bytes,
+                              const guint32 *gpus, guint n_gpus, double *cut, double *full,
+                              guint max, GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimCommModel, sim_comm_model_free)
 
 G_END_DECLS

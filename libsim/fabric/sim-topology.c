@@ -1745,6 +1745,46 @@ sim_topology_get_n_resources (const SimTopology *topology)
   return 2 * topology->links->len + 2 * topology->n_bundles;
 }
 
+/* A route between GPUs of two nodes starts on a vertex of the source node
+ * and ends outside it, so some hop of it leaves the node: a directed
+ * resource of a link with one end among the node's vertices and the other
+ * outside, crossed outwards.  That holds whatever the routing mode: the
+ * hop-by-hop walks and the closed forms name the links they cross, and
+ * spraying, whose pooled resources are not links of any node, still names
+ * the NIC's own link to its switch (spray_tree()).  Likewise a route into
+ * the node crosses one of those links inwards.  The links are found from
+ * the adjacency of the node's vertices, O(their degrees). */
+void
+sim_topology_get_node_cut_capacity (const SimTopology *topology, guint node, double *out,
+                                    double *in)
+{
+  const NodeSpan *span;
+  double sum_out = 0, sum_in = 0;
+
+  g_return_if_fail (topology != NULL && out != NULL && in != NULL);
+  *out = *in = 0;
+  g_return_if_fail (node < topology->n_nodes);
+  span = &topology->spans[node];
+  for (guint i = 0; i < span->n_gpus + span->n_extra; i++)
+    {
+      guint32 v = i < span->n_gpus ? span->first_gpu + i : span->first_extra + (i - span->n_gpus);
+      for (guint32 e = topology->adj_start[v]; e < topology->adj_start[v + 1]; e++)
+        {
+          guint32 l = topology->adj_link[e];
+          const SimLink *k = &g_array_index (topology->links, SimLink, l);
+          guint32 u = k->a == v ? k->b : k->a;
+          guint32 away = 2 * l + (k->a == v ? 0 : 1);   /* 2l runs from a to b */
+
+          if (g_array_index (topology->node_of, guint32, u) == node)
+            continue;
+          sum_out += MAX (0.0, sim_topology_resource_capacity (topology, away));
+          sum_in += MAX (0.0, sim_topology_resource_capacity (topology, away ^ 1));
+        }
+    }
+  *out = sum_out;
+  *in = sum_in;
+}
+
 /* Union-find over vertices, for the pods of spines. */
 static guint32
 find_root (guint32 *parent, guint32 v)

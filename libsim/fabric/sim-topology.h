@@ -479,6 +479,27 @@ SimRouting sim_topology_get_routing (const SimTopology *topology);
 guint sim_topology_get_n_resources (const SimTopology *topology);
 
 /**
+ * sim_topology_get_node_cut_capacity:
+ * @topology: a topology
+ * @node: a node index
+ * @out: (out): the summed capacity (bytes/s) of the directed resources
+ *   that leave @node: its links to vertices outside it, outwards
+ * @in: (out): the same links, inwards
+ *
+ * The capacity of the cut between @node's vertices and the rest of the
+ * fabric.  Every route from a GPU of @node to a GPU of another node
+ * crosses one of those resources outwards, and every route into @node
+ * one inwards, whatever the routing mode (spraying's pooled resources lie
+ * beyond the NIC's own link, which its routes still name).  So the
+ * largest share over capacity among those resources, of flows out of
+ * @node, is at least their summed shares over @out (the mediant of the
+ * ratios): a lower bound of their time without routing them.  Time
+ * complexity: O(links of @node's vertices).
+ */
+void sim_topology_get_node_cut_capacity (const SimTopology *topology, guint node, double *out,
+                                         double *in);
+
+/**
  * sim_routing_to_string:
  * Returns: (transfer none): the name of @routing in a scenario ("dmodk").
  */
