@@ -20,10 +20,11 @@
  * says how far into the week it got.  The figures are printed, never
  * judged: this program fails only if a scenario is refused.
  *
- *   bench-scale [--max-gpus N] [--jobs N] [--limit SECONDS] [--no-network]
+ *   bench-scale [--max-gpus N] [--gpus N] [--jobs N] [--limit SECONDS] [--no-network]
  *
  *   --max-gpus N   the largest cluster to run (default 10240; 102400 adds the
  *                  100k case)
+ *   --gpus N       only the cluster of N GPUs (1024, 10240 or 102400)
  *   --jobs N       jobs of the many-jobs run on 1,024 GPUs (default 100000;
  *                  0 skips it)
  *   --limit S      wall seconds after which a case is stopped (default 600)
@@ -216,7 +217,7 @@ fork_case (const Case *c, double limit)
 int
 main (int argc, char **argv)
 {
-  guint max_gpus = 10240;
+  guint max_gpus = 10240, only = 0;
   guint64 many = 100000;
   double limit = 600;
   gboolean network = TRUE;
@@ -227,6 +228,8 @@ main (int argc, char **argv)
     {
       if (strcmp (argv[i], "--max-gpus") == 0 && i + 1 < argc)
         max_gpus = (guint) g_ascii_strtoull (argv[++i], NULL, 10);
+      else if (strcmp (argv[i], "--gpus") == 0 && i + 1 < argc)
+        only = (guint) g_ascii_strtoull (argv[++i], NULL, 10);
       else if (strcmp (argv[i], "--jobs") == 0 && i + 1 < argc)
         many = g_ascii_strtoull (argv[++i], NULL, 10);
       else if (strcmp (argv[i], "--limit") == 0 && i + 1 < argc)
@@ -235,10 +238,15 @@ main (int argc, char **argv)
         network = FALSE;
       else
         {
-          fprintf (stderr, "usage: bench-scale [--max-gpus N] [--jobs N] [--limit SECONDS] "
-                   "[--no-network]\n");
+          fprintf (stderr, "usage: bench-scale [--max-gpus N] [--gpus N] [--jobs N] "
+                   "[--limit SECONDS] [--no-network]\n");
           return 2;
         }
+    }
+  if (only != 0 && only != sizes[0] && only != sizes[1] && only != sizes[2])
+    {
+      fprintf (stderr, "bench-scale: --gpus %u: expected 1024, 10240 or 102400\n", only);
+      return 2;
     }
   printf ("bench-scale: DGX H100, FIFO first-fit, %.1f GPU-hours per job at 80 %% load; "
           "network: 3-tier fat-tree of Quantum-2 (QM9700, 64 ports), of Quantum-X800 (Q3400, 144 "
@@ -248,7 +256,7 @@ main (int argc, char **argv)
           "JCT mean s", "wall s", "events/s", "us/job", "CPU s", "peak MB");
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
     for (int net = 0; net <= (network ? 1 : 0); net++)
-      if (sizes[s] <= max_gpus)
+      if (only != 0 ? sizes[s] == only : sizes[s] <= max_gpus)
         {
           Case c = { sizes[s], 0, net };
           rc |= fork_case (&c, limit);
