@@ -1,0 +1,92 @@
+#!/bin/sh
+# test-golden.sh: runs with the network model give the recorded bytes.
+#
+# What it checks: that `gpusim run` of the shipped fabric scenarios and of
+# tests/data/golden-network.ini (512 GPUs, a day of communicating jobs)
+# under each sharing mode, routing mode and topology writes jobs.csv,
+# timeseries.csv, nodes.csv and summary.json (less its "gpusim" version
+# line) whose SHA-256 are those in tests/data/golden-runs.txt.  Those were
+# recorded with the build before the network model's speed-ups (plans kept
+# by shape, candidates skipped by cut bounds, routes from kept segments,
+# rates refreshed for marked jobs only: README, Performance), so every
+# change made for speed is held to change no result, to the last bit.  A
+# change that means to change results records them again with
+# `tests/test-golden.sh --update` and says why.
+#
+# What it does not check: that the recorded results are right (the other
+# suites compare the models with closed forms and published figures).
+#
+# It needs SIM_TOP_SRCDIR and SIM_TOP_BUILDDIR (make check exports both) and
+# sha256sum.
+
+set -u
+
+: "${SIM_TOP_SRCDIR:?SIM_TOP_SRCDIR is not set}"
+: "${SIM_TOP_BUILDDIR:?SIM_TOP_BUILDDIR is not set}"
+GPUSIM="$SIM_TOP_BUILDDIR/tools/gpusim"
+GOLDEN="$SIM_TOP_SRCDIR/tests/data/golden-runs.txt"
+NET="$SIM_TOP_SRCDIR/tests/data/golden-network.ini"
+SCEN="$SIM_TOP_SRCDIR/scenarios"
+
+GPUSIM_MODEL_PATH=
+export GPUSIM_MODEL_PATH
+
+update=no
+[ "${1:-}" = --update ] && update=yes
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusim-golden.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# One case a line: a name, then gpusim run's arguments.
+cat > "$tmp/cases" <<CASES
+oversubscription $SCEN/fabric-oversubscription.ini
+ethernet-vs-infiniband $SCEN/fabric-ethernet-vs-infiniband.ini
+rail-vs-fat-tree $SCEN/fabric-rail-vs-fat-tree.ini
+net-dmodk $NET
+net-ecmp $NET --set fabric.routing=ecmp
+net-adaptive $NET --set fabric.routing=adaptive
+net-spray $NET --set fabric.routing=spray
+net-always-on $NET --set fabric.sharing=always-on
+net-phases $NET --set fabric.sharing=phases --set scenario.horizon=30min
+net-rail $NET --set fabric.topology=rail-optimized
+CASES
+
+: > "$tmp/got"
+while read -r name args; do
+    # shellcheck disable=SC2086 # the arguments are split on purpose
+    if ! "$GPUSIM" run $args -o "$tmp/$name" > "$tmp/stdout" 2> "$tmp/stderr"; then
+        printf 'test-golden.sh: FAIL: gpusim run %s exited non-zero\n' "$args" >&2
+        head -n 20 "$tmp/stderr" >&2
+        exit 1
+    fi
+    for f in jobs.csv timeseries.csv nodes.csv summary.json; do
+        if [ ! -f "$tmp/$name/$f" ]; then
+            printf 'test-golden.sh: FAIL: %s: no %s written\n' "$name" "$f" >&2
+            exit 1
+        fi
+        sum=$(grep -v '^  "gpusim" :' "$tmp/$name/$f" | sha256sum | cut -d' ' -f1)
+        printf '%s %s %s\n' "$name" "$f" "$sum" >> "$tmp/got"
+    done
+done < "$tmp/cases"
+
+if [ "$update" = yes ]; then
+    {
+        printf '# SHA-256 of the outputs of tests/test-golden.sh'"'"'s cases (case, file, digest);\n'
+        printf '# summary.json without its "gpusim" version line.  Recorded by\n'
+        printf '# tests/test-golden.sh --update.\n'
+        cat "$tmp/got"
+    } > "$GOLDEN"
+    printf 'test-golden.sh: recorded %s\n' "$GOLDEN"
+    exit 0
+fi
+
+grep -v '^#' "$GOLDEN" > "$tmp/want"
+if ! cmp -s "$tmp/want" "$tmp/got"; then
+    printf 'test-golden.sh: FAIL: outputs differ from the recorded ones (case, file, digest):\n' >&2
+    diff "$tmp/want" "$tmp/got" >&2
+    exit 1
+fi
+printf 'test-golden.sh: %s cases, %s files as recorded\n' "$(wc -l < "$tmp/cases")" \
+    "$(wc -l < "$tmp/got")"
+exit 0
