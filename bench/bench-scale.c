@@ -1,6 +1,6 @@
 /* bench-scale: how the cost of a simulated week grows with the cluster.
  *
- * Clusters of DGX H100 nodes (1,024, 10,240 and 102,400 GPUs) under a
+ * Clusters of DGX H100 nodes (1,024, 10,240, 102,400 and 307,200 GPUs) under a
  * synthetic load of about 80 % of their GPUs for 7 simulated days, FIFO
  * with first-fit placement, once without a network model and once on a
  * three-tier fat-tree with every job communicating (data-parallel
@@ -23,8 +23,8 @@
  *   bench-scale [--max-gpus N] [--gpus N] [--jobs N] [--limit SECONDS] [--no-network]
  *
  *   --max-gpus N   the largest cluster to run (default 10240; 102400 adds the
- *                  100k case)
- *   --gpus N       only the cluster of N GPUs (1024, 10240 or 102400)
+ *                  100k case, 307200 the 300k one)
+ *   --gpus N       only the cluster of N GPUs (1024, 10240, 102400 or 307200)
  *   --jobs N       jobs of the many-jobs run on 1,024 GPUs (default 100000;
  *                  0 skips it)
  *   --limit S      wall seconds after which a case is stopped (default 600)
@@ -221,7 +221,7 @@ main (int argc, char **argv)
   guint64 many = 100000;
   double limit = 600;
   gboolean network = TRUE;
-  const guint sizes[] = { 1024, 10240, 102400 };
+  const guint sizes[] = { 1024, 10240, 102400, 307200 };
   int rc = 0;
 
   for (int i = 1; i < argc; i++)
@@ -243,9 +243,10 @@ main (int argc, char **argv)
           return 2;
         }
     }
-  if (only != 0 && only != sizes[0] && only != sizes[1] && only != sizes[2])
+  if (only != 0 && only != sizes[0] && only != sizes[1] && only != sizes[2] && only != sizes[3])
     {
-      fprintf (stderr, "bench-scale: --gpus %u: expected 1024, 10240 or 102400\n", only);
+      fprintf (stderr, "bench-scale: --gpus %u: expected 1024, 10240, 102400 or 307200\n",
+               only);
       return 2;
     }
   printf ("bench-scale: DGX H100, FIFO first-fit, %.1f GPU-hours per job at 80 %% load; "
