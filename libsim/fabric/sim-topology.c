@@ -34,7 +34,10 @@
  * oldest destination is dropped (and would be recomputed identically).
  * Routes between GPUs of one node use a second, smaller table computed
  * over the node's own links only, indexed by the vertex's position in its
- * node.
+ * node.  The parts of routes inside nodes are kept once per node model
+ * where the flow hash plays no part in them, and copied (see
+ * node_route()).  A route is gathered on the stack and appended to the
+ * caller's array in one go.
  *
  * Metrics.  igraph computes the connected components and, on a directed
  * copy of the graph with a super-source and a super-sink, the max-flow
@@ -120,6 +123,11 @@ struct _SimTopology {
   guint32     anc_now;
   guint32    *cand;         /* scratch: candidate links of one hop */
   guint       cand_size;
+  /* Routes inside nodes, kept per shape of node (see node_route()). */
+  GPtrArray  *shapes;       /* Shape *; NULL until the first route */
+  guint32    *node_shape;   /* per node: its shape, or NO_NODE (its routes walk) */
+  guint32    *node_link0;   /* per node: its first link */
+  gboolean    search;       /* route by walk() alone (sim__topology_set_search()) */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1107,6 +1115,10 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->anc_level);
   g_free (topology->anc_list);
   g_free (topology->cand);
+  if (topology->shapes != NULL)
+    g_ptr_array_unref (topology->shapes);
+  g_free (topology->node_shape);
+  g_free (topology->node_link0);
   g_hash_table_unref (topology->global_cache);
   g_hash_table_unref (topology->intra_cache);
   g_queue_clear (&topology->cache_order);
@@ -1343,10 +1355,16 @@ mix64 (guint64 x)
   return x;
 }
 
-/* A route under construction: its resources and latency, and what the
- * hops choose by. */
+/* Resources a route gathers on the stack before it spills into its
+ * array: every route of a tree fits, so the array grows once a route. */
+#define ROUTE_BUF 64
+
+/* A route under construction: its resources (@res, then the @n in @buf)
+ * and latency, and what the hops choose by. */
 typedef struct {
   GArray         *res;
+  guint32         buf[ROUTE_BUF];
+  guint           n;
   SimTime         latency;
   SimRouting      mode;      /* for walks: ECMP (hash), ADAPTIVE (load) or DMODK (digit) */
   guint64         hash;
@@ -1354,7 +1372,50 @@ typedef struct {
   guint64         dest;      /* the destination NIC's number, for the digit */
   guint64         div;       /* the product of the choices made so far */
   const guint32  *load;
+  gboolean        forked;    /* a walk chose among several links */
 } Route;
+
+static inline guint
+route_len (const Route *r)
+{
+  return r->res->len + r->n;
+}
+
+static void
+route_flush (Route *r)
+{
+  if (r->n > 0)
+    g_array_append_vals (r->res, r->buf, r->n);
+  r->n = 0;
+}
+
+static inline void
+route_push (Route *r, guint32 res)
+{
+  if (G_UNLIKELY (r->n == ROUTE_BUF))
+    route_flush (r);
+  r->buf[r->n++] = res;
+}
+
+/* Resource @i of the route so far. */
+static inline guint32
+route_at (const Route *r, guint i)
+{
+  return i < r->res->len ? g_array_index (r->res, guint32, i) : r->buf[i - r->res->len];
+}
+
+/* Drops the resources past the first @len. */
+static void
+route_truncate (Route *r, guint len)
+{
+  if (len >= r->res->len)
+    r->n = len - r->res->len;
+  else
+    {
+      g_array_set_size (r->res, len);
+      r->n = 0;
+    }
+}
 
 /* Appends link @l, crossed from @v, and the latency of the link and of
  * the vertex it enters. */
@@ -1363,9 +1424,8 @@ take (SimTopology *t, Route *r, guint32 l, guint32 v)
 {
   const SimLink *k = &g_array_index (t->links, SimLink, l);
   guint32 next = k->a == v ? k->b : k->a;
-  guint32 res = 2 * l + (k->a == v ? 0 : 1);
 
-  g_array_append_val (r->res, res);
+  route_push (r, 2 * l + (k->a == v ? 0 : 1));
   r->latency += k->latency + g_array_index (t->latency, SimTime, next);
   return next;
 }
@@ -1387,7 +1447,7 @@ dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
   guint32 way[MAX_TIERS + 1], way_link[MAX_TIERS];
   guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ls, b;
-  guint n_way = 1, len0 = r->res->len;
+  guint n_way = 1, len0 = route_len (r);
   SimTime lat0 = r->latency;
   guint64 div = 1;
 
@@ -1426,7 +1486,7 @@ dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
         }
       if (!met)
         {
-          g_array_set_size (r->res, len0);
+          route_truncate (r, len0);
           r->latency = lat0;
           return FALSE;
         }
@@ -1442,15 +1502,15 @@ dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 static gboolean
 spray_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
-  guint len0 = r->res->len;
+  guint len0 = route_len (r);
   guint32 base = 2 * t->links->len, ls, ld, pod_s = NO_NODE, pod_d = NO_NODE, x;
 
   if (!dmodk_tree (t, ns, nd, r))
     return FALSE;
-  g_array_set_size (r->res, len0);
+  route_truncate (r, len0);
   x = 2 * t->nic_access[ns] + (g_array_index (t->links, SimLink, t->nic_access[ns]).a
                                == t->nic_vertex[ns] ? 0 : 1);
-  g_array_append_val (r->res, x);
+  route_push (r, x);
   ls = other_end (t, t->nic_access[ns], t->nic_vertex[ns]);
   ld = other_end (t, t->nic_access[nd], t->nic_vertex[nd]);
   if (ls != ld)
@@ -1460,20 +1520,20 @@ spray_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
       if (n_up (t, ld) > 0)
         pod_d = t->bundle_of[other_end (t, t->up_link[t->up_start[ld]], ld)];
       x = base + 2 * t->bundle_of[ls];
-      g_array_append_val (r->res, x);
+      route_push (r, x);
       if (pod_s != NO_NODE && pod_d != NO_NODE && pod_s != pod_d)
         {
           x = base + 2 * pod_s;
-          g_array_append_val (r->res, x);
+          route_push (r, x);
           x = base + 2 * pod_d + 1;
-          g_array_append_val (r->res, x);
+          route_push (r, x);
         }
       x = base + 2 * t->bundle_of[ld] + 1;
-      g_array_append_val (r->res, x);
+      route_push (r, x);
     }
   x = 2 * t->nic_access[nd] + (g_array_index (t->links, SimLink, t->nic_access[nd]).a
                                == ld ? 0 : 1);
-  g_array_append_val (r->res, x);
+  route_push (r, x);
   return TRUE;
 }
 
@@ -1551,6 +1611,8 @@ walk (SimTopology *t, guint32 v, guint32 dst, const NodeSpan *span, Route *r)
             cand[n++] = t->adj_link[e];
         }
       g_assert (n > 0);
+      if (n > 1)
+        r->forked = TRUE;
       v = take (t, r, choose (t, r, v, cand, n, span != NULL), v);
       r->hop++;
     }
@@ -1569,7 +1631,7 @@ static gboolean
 tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
   guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ld, b, *cand;
-  guint n_anc = 0, len0 = r->res->len, hop0 = r->hop;
+  guint n_anc = 0, len0 = route_len (r), hop0 = r->hop;
   SimTime lat0 = r->latency;
   guint64 div0 = r->div;
 
@@ -1621,7 +1683,7 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
           cand[n++] = t->up_link[e];
       if (n == 0)
         {
-          g_array_set_size (r->res, len0);
+          route_truncate (r, len0);
           r->latency = lat0;
           r->hop = hop0;
           r->div = div0;
@@ -1662,6 +1724,245 @@ nearest_nic (const SimTopology *t, guint32 g, guint64 hash)
   return t->gpu_nic[first + (n == 1 ? 0 : (guint32) (mix64 (hash) % n))];
 }
 
+/* Routes inside nodes.  The nodes of one model are copies of each other:
+ * the same vertices and links in the same order, offset by the node's
+ * first GPU, first other vertex and first link (build_node() cables a
+ * node's links in one go).  A walk inside a node sees only those links
+ * and the distances over them, so it takes the same hops in every copy,
+ * up to the offsets.  Where no hop had a choice (the flow hash played no
+ * part), the route between two vertices of a node is kept once for every
+ * node of its shape, as resources relative to the node's first link, and
+ * later routes copy it: a few stores instead of a table look-up and a
+ * scan of each vertex's links per hop.  A segment whose walk chose by the
+ * hash (an NVSwitch node with fewer NICs than GPUs has some) is walked
+ * each time.  Nodes whose links are not in one run, or too large for a
+ * table of every pair of their vertices, always walk. */
+
+/* Vertices of a node beyond which routes inside it are not kept. */
+#define SHAPE_MAX_VERTICES 512u
+/* Kinds of segment[] entries that are not an index into segments. */
+#define SEG_UNKNOWN G_MAXUINT32        /* not routed yet */
+#define SEG_WALK    (G_MAXUINT32 - 1)  /* chosen by the hash: walked each time */
+#define SEG_NONE    (G_MAXUINT32 - 2)  /* not connected */
+
+typedef struct {
+  guint32 start, len;   /* in the shape's steps */
+  SimTime latency;
+} Segment;
+
+typedef struct {
+  guint32  node;        /* the first node of this shape */
+  guint32  n_links;
+  guint32  n_local;     /* vertices per node */
+  guint32 *segment;     /* n_local x n_local, by local index from and to: an index in
+                         * segments or a SEG_ kind; NULL until first used */
+  GArray  *segments;    /* Segment */
+  GArray  *steps;       /* guint32: a resource less twice the node's first link */
+} Shape;
+
+static void
+shape_free (gpointer p)
+{
+  Shape *s = p;
+
+  g_free (s->segment);
+  g_array_unref (s->segments);
+  g_array_unref (s->steps);
+  g_free (s);
+}
+
+/* A hash of what a walk inside @node depends on: its size, its links
+ * (ends by local index, and latency) and its vertices' latencies. */
+static guint
+shape_signature (const SimTopology *t, guint32 node, guint32 n_links)
+{
+  const NodeSpan *span = &t->spans[node];
+  guint32 link0 = t->node_link0[node];
+  guint64 h = (guint64) span->n_gpus << 40 ^ (guint64) span->n_extra << 20 ^ n_links;
+
+  for (guint32 i = 0; i < n_links; i++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, link0 + i);
+      h = mix64 (h ^ ((guint64) local_index (t, span, k->a) << 32 | local_index (t, span, k->b)));
+      h = mix64 (h ^ (guint64) k->latency);
+    }
+  for (guint32 x = 0; x < span->n_gpus + span->n_extra; x++)
+    {
+      guint32 v = x < span->n_gpus ? span->first_gpu + x
+                                   : span->first_extra + (x - span->n_gpus);
+      h = mix64 (h ^ (guint64) g_array_index (t->latency, SimTime, v));
+    }
+  return (guint) (h ^ h >> 32);
+}
+
+/* Whether nodes @a and @b (of @n_links links each) route alike. */
+static gboolean
+shape_equal (const SimTopology *t, guint32 a, guint32 b, guint32 n_links)
+{
+  const NodeSpan *sa = &t->spans[a], *sb = &t->spans[b];
+
+  if (sa->n_gpus != sb->n_gpus || sa->n_extra != sb->n_extra)
+    return FALSE;
+  for (guint32 i = 0; i < n_links; i++)
+    {
+      const SimLink *ka = &g_array_index (t->links, SimLink, t->node_link0[a] + i);
+      const SimLink *kb = &g_array_index (t->links, SimLink, t->node_link0[b] + i);
+      if (local_index (t, sa, ka->a) != local_index (t, sb, kb->a)
+          || local_index (t, sa, ka->b) != local_index (t, sb, kb->b)
+          || ka->latency != kb->latency)
+        return FALSE;
+    }
+  for (guint32 x = 0; x < sa->n_gpus + sa->n_extra; x++)
+    {
+      guint32 va = x < sa->n_gpus ? sa->first_gpu + x : sa->first_extra + (x - sa->n_gpus);
+      guint32 vb = x < sb->n_gpus ? sb->first_gpu + x : sb->first_extra + (x - sb->n_gpus);
+      if (g_array_index (t->latency, SimTime, va) != g_array_index (t->latency, SimTime, vb))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Sorts the nodes into shapes, on the first route.  O(vertices + links). */
+static void
+shapes_init (SimTopology *t)
+{
+  guint nn = MAX (1u, t->n_nodes);
+  g_autofree guint32 *count = g_new0 (guint32, nn);
+  g_autofree guint32 *last = g_new0 (guint32, nn);
+  g_autoptr(GHashTable) by_signature = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  t->shapes = g_ptr_array_new_with_free_func (shape_free);
+  t->node_shape = g_new (guint32, nn);
+  t->node_link0 = g_new (guint32, nn);
+  for (guint32 n = 0; n < t->n_nodes; n++)
+    t->node_link0[n] = NO_NODE;
+  for (guint32 l = 0; l < t->links->len; l++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, l);
+      guint32 node = g_array_index (t->node_of, guint32, k->a);
+
+      if (k->tier != SIM_TIER_INTRA || node == NO_NODE)
+        continue;
+      if (t->node_link0[node] == NO_NODE)
+        t->node_link0[node] = l;
+      count[node]++;
+      last[node] = l;
+    }
+  for (guint32 n = 0; n < t->n_nodes; n++)
+    {
+      const NodeSpan *span = &t->spans[n];
+      guint32 n_local = span->n_gpus + span->n_extra, sig;
+      Shape *shape;
+      gpointer found;
+
+      t->node_shape[n] = NO_NODE;
+      if (count[n] == 0)
+        t->node_link0[n] = 0;
+      else if (last[n] - t->node_link0[n] + 1 != count[n])
+        continue;  /* links not in one run: no offset relates this node to another */
+      if (n_local > SHAPE_MAX_VERTICES)
+        continue;
+      sig = shape_signature (t, n, count[n]);
+      found = g_hash_table_lookup (by_signature, GUINT_TO_POINTER (sig));
+      if (found != NULL)
+        {
+          guint32 i = GPOINTER_TO_UINT (found) - 1;
+          shape = g_ptr_array_index (t->shapes, i);
+          if (shape->n_links == count[n] && shape_equal (t, shape->node, n, count[n]))
+            {
+              t->node_shape[n] = i;
+              continue;
+            }
+        }
+      shape = g_new0 (Shape, 1);
+      shape->node = n;
+      shape->n_links = count[n];
+      shape->n_local = n_local;
+      shape->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
+      shape->steps = g_array_new (FALSE, FALSE, sizeof (guint32));
+      t->node_shape[n] = t->shapes->len;
+      if (found == NULL)  /* (a colliding signature keeps its first shape) */
+        g_hash_table_insert (by_signature, GUINT_TO_POINTER (sig),
+                             GUINT_TO_POINTER (t->shapes->len + 1));
+      g_ptr_array_add (t->shapes, shape);
+    }
+}
+
+/* Appends the route from @from to @to, two vertices of @node, over the
+ * node's links: what walk() gives, from the node's shape when it is
+ * kept.  FALSE if @to is not reachable. */
+static gboolean
+node_route (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
+{
+  const NodeSpan *span = &t->spans[node];
+  guint32 sh, *slot, len0, base;
+  SimTime lat0;
+  Shape *shape;
+
+  if (t->shapes == NULL)
+    shapes_init (t);
+  sh = t->node_shape[node];
+  if (sh == NO_NODE || t->search)
+    return walk (t, from, to, span, r);
+  shape = g_ptr_array_index (t->shapes, sh);
+  if (shape->segment == NULL)
+    {
+      gsize n = (gsize) shape->n_local * shape->n_local;
+      shape->segment = g_new (guint32, MAX ((gsize) 1, n));
+      memset (shape->segment, 0xff, n * sizeof (guint32));  /* SEG_UNKNOWN */
+    }
+  slot = &shape->segment[(gsize) local_index (t, span, from) * shape->n_local
+                         + local_index (t, span, to)];
+  base = 2 * t->node_link0[node];
+  if (*slot < SEG_NONE)
+    {
+      const Segment *s = &g_array_index (shape->segments, Segment, *slot);
+      const guint32 *step = &g_array_index (shape->steps, guint32, s->start);
+
+      for (guint32 i = 0; i < s->len; i++)
+        route_push (r, base + step[i]);
+      r->latency += s->latency;
+      r->hop += s->len;
+      return TRUE;
+    }
+  if (*slot == SEG_NONE)
+    return FALSE;
+  if (*slot == SEG_WALK)
+    return walk (t, from, to, span, r);
+
+  /* First time: walk, and keep the segment if no hop chose. */
+  len0 = route_len (r);
+  lat0 = r->latency;
+  r->forked = FALSE;
+  if (!walk (t, from, to, span, r))
+    {
+      *slot = SEG_NONE;
+      return FALSE;
+    }
+  if (r->forked)
+    *slot = SEG_WALK;
+  else
+    {
+      Segment s = { .start = shape->steps->len, .len = route_len (r) - len0,
+                    .latency = r->latency - lat0 };
+      for (guint32 i = len0; i < route_len (r); i++)
+        {
+          guint32 x = route_at (r, i) - base;
+          g_array_append_val (shape->steps, x);
+        }
+      *slot = shape->segments->len;
+      g_array_append_val (shape->segments, s);
+    }
+  return TRUE;
+}
+
+void
+sim__topology_set_search (SimTopology *topology, gboolean search)
+{
+  g_return_if_fail (topology != NULL);
+  topology->search = search;
+}
+
 gboolean
 sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
                         guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
@@ -1669,7 +1970,7 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
 {
   SimTopology *t = topology;
   guint32 ns_node, nd_node, ns, nd;
-  Route r = { 0 };
+  Route r;
   gboolean ok;
 
   g_return_val_if_fail (t != NULL, FALSE);
@@ -1677,21 +1978,28 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
   g_return_val_if_fail (resources != NULL, FALSE);
   g_return_val_if_fail (g_array_get_element_size (resources) == sizeof (guint32), FALSE);
 
-  g_array_set_size (resources, 0);
+  if (resources->len > 0)
+    g_array_set_size (resources, 0);
   if (latency != NULL)
     *latency = 0;
   if (src_gpu == dst_gpu)
     return TRUE;
+  /* (Not an initialiser: that would clear the buffer too.) */
   r.res = resources;
+  r.n = 0;
+  r.latency = 0;
   r.mode = t->routing;
   r.hash = flow_hash;
+  r.hop = 0;
+  r.dest = 0;
   r.div = 1;
   r.load = load;
+  r.forked = FALSE;
 
   ns_node = g_array_index (t->node_of, guint32, src_gpu);
   nd_node = g_array_index (t->node_of, guint32, dst_gpu);
   if (ns_node == nd_node)
-    ok = walk (t, src_gpu, dst_gpu, &t->spans[ns_node], &r);
+    ok = node_route (t, ns_node, src_gpu, dst_gpu, &r);
   else
     {
       if (nic_gpu >= t->n_gpus || g_array_index (t->node_of, guint32, nic_gpu) != ns_node)
@@ -1701,7 +2009,7 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
       if (ns == NO_NODE || nd == NO_NODE)
         return FALSE;
       r.dest = nd;
-      ok = walk (t, src_gpu, t->nic_vertex[ns], &t->spans[ns_node], &r);
+      ok = node_route (t, ns_node, src_gpu, t->nic_vertex[ns], &r);
       if (ok)
         {
           gboolean done = FALSE;
@@ -1714,13 +2022,17 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
           ok = done || walk (t, t->nic_vertex[ns], t->nic_vertex[nd], NULL, &r);
         }
       if (ok)
-        ok = walk (t, t->nic_vertex[nd], dst_gpu, &t->spans[nd_node], &r);
-      if (!ok)
-        g_array_set_size (resources, 0);
+        ok = node_route (t, nd_node, t->nic_vertex[nd], dst_gpu, &r);
     }
-  if (ok && latency != NULL)
+  if (!ok)
+    {
+      g_array_set_size (resources, 0);
+      return FALSE;
+    }
+  route_flush (&r);
+  if (latency != NULL)
     *latency = r.latency;
-  return ok;
+  return TRUE;
 }
 
 gboolean

@@ -423,7 +423,9 @@ double sim_topology_resource_capacity (const SimTopology *topology, guint32 reso
  * vertex, within a fixed memory budget (the oldest destination is dropped
  * first; a dropped one is recomputed to the same result).  Time
  * complexity: O(sum of the degrees along the path) once cached.  Routes
- * inside a node walk small per-node tables the same way.
+ * inside a node walk small per-node tables the same way; where no hop of
+ * such a part depends on @flow_hash, it is kept once for all the nodes of
+ * a model and copied, O(its hops).
  *
  * Returns: %FALSE if the GPUs are not connected.
  */
@@ -560,6 +562,11 @@ gboolean sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *me
  * from the structure (%G_MAXUINT when the graph does not decompose), or,
  * with @search, by a breadth-first search from every GPU. */
 guint sim__topology_diameter (SimTopology *topology, gboolean search);
+
+/* Routes by search alone (internal, for the tests): with @search, every
+ * part of a route inside a node walks its node's distance table, as the
+ * kept segments of sim_topology_route_via() must reproduce. */
+void sim__topology_set_search (SimTopology *topology, gboolean search);
 
 /**
  * sim_topology_get_counts:
