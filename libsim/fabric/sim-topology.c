@@ -15,8 +15,8 @@
  * closed form: the destination's way up (one uplink per tier, the digit of
  * its NIC number) is climbed from the source's leaf with the same digits
  * until the two meet, then followed down; that costs a few array reads per
- * tier and needs no table, which is what makes it the cheap mode at 100k
- * GPUs.  Spraying uses the same meeting point and names pooled resources
+ * tier and needs no table (each NIC's way up is kept once worked out, 32
+ * bytes a NIC), which is what makes it the cheap mode at 100k GPUs.  Spraying uses the same meeting point and names pooled resources
  * instead of links.  ECMP and adaptive routing choose at every hop, among
  * the links that lead one hop closer to the destination, by the flow hash
  * (ECMP) or the fewest registered flows (adaptive).  On a tree they need
@@ -108,6 +108,8 @@ struct _SimTopology {
   guint32 *up_link;         /* ... as link numbers */
   guint32 *bundle_of;       /* spray: per vertex, the pooled group of its uplinks, or NO_NODE */
   guint32  n_bundles;
+  struct NicWay *nic_way;   /* D-mod-K: per NIC, its way up (see dmodk_tree()); NULL
+                             * until the first route */
   double  *bundle_capacity; /* per group: the summed usable capacity of its uplinks */
 
   /* Route caches: destination vertex -> DistTable *. */
@@ -1115,6 +1117,7 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->anc_level);
   g_free (topology->anc_list);
   g_free (topology->cand);
+  g_free (topology->nic_way);
   if (topology->shapes != NULL)
     g_ptr_array_unref (topology->shapes);
   g_free (topology->node_shape);
@@ -1356,13 +1359,16 @@ mix64 (guint64 x)
 }
 
 /* Resources a route gathers on the stack before it spills into its
- * array: every route of a tree fits, so the array grows once a route. */
+ * array: every route of a tree fits, so that the array is written once a
+ * route. */
 #define ROUTE_BUF 64
 
-/* A route under construction: its resources (@res, then the @n in @buf)
- * and latency, and what the hops choose by. */
+/* A route under construction: its resources (the first @held in @res,
+ * whose other elements are stale, then the @n in @buf) and latency, and
+ * what the hops choose by. */
 typedef struct {
   GArray         *res;
+  guint           held;
   guint32         buf[ROUTE_BUF];
   guint           n;
   SimTime         latency;
@@ -1378,14 +1384,17 @@ typedef struct {
 static inline guint
 route_len (const Route *r)
 {
-  return r->res->len + r->n;
+  return r->held + r->n;
 }
 
+/* Moves the buffer into the array, which then holds the route exactly. */
 static void
 route_flush (Route *r)
 {
+  g_array_set_size (r->res, r->held + r->n);
   if (r->n > 0)
-    g_array_append_vals (r->res, r->buf, r->n);
+    memcpy (&g_array_index (r->res, guint32, r->held), r->buf, r->n * sizeof (guint32));
+  r->held += r->n;
   r->n = 0;
 }
 
@@ -1401,18 +1410,18 @@ route_push (Route *r, guint32 res)
 static inline guint32
 route_at (const Route *r, guint i)
 {
-  return i < r->res->len ? g_array_index (r->res, guint32, i) : r->buf[i - r->res->len];
+  return i < r->held ? g_array_index (r->res, guint32, i) : r->buf[i - r->held];
 }
 
 /* Drops the resources past the first @len. */
 static void
 route_truncate (Route *r, guint len)
 {
-  if (len >= r->res->len)
-    r->n = len - r->res->len;
+  if (len >= r->held)
+    r->n = len - r->held;
   else
     {
-      g_array_set_size (r->res, len);
+      r->held = len;
       r->n = 0;
     }
 }
@@ -1436,6 +1445,39 @@ n_up (const SimTopology *t, guint32 v)
   return t->up_start[v + 1] - t->up_start[v];
 }
 
+/* A destination NIC's way up, as dmodk_tree() follows it down: the same
+ * for every source, so it is worked out once per NIC. */
+typedef struct NicWay {
+  guint32 way[MAX_TIERS];       /* switches, from the NIC's leaf up */
+  guint32 link[MAX_TIERS - 1];  /* the uplink from way[k] to way[k + 1] */
+  guint32 n;                    /* switches on the way; 0 until worked out */
+} NicWay;
+
+static const NicWay *
+nic_way (SimTopology *t, guint32 nd)
+{
+  NicWay *w;
+  guint64 div = 1;
+
+  if (t->nic_way == NULL)
+    t->nic_way = g_new0 (NicWay, MAX (1u, t->n_nics));
+  w = &t->nic_way[nd];
+  if (w->n > 0 && !t->search)
+    return w;
+  w->way[0] = other_end (t, t->nic_access[nd], t->nic_vertex[nd]);
+  w->n = 1;
+  while (w->n <= MAX_TIERS - 1 && n_up (t, w->way[w->n - 1]) > 0)
+    {
+      guint32 v = w->way[w->n - 1];
+      guint n = n_up (t, v);
+      w->link[w->n - 1] = t->up_link[t->up_start[v] + (guint) ((nd / div) % n)];
+      w->way[w->n] = other_end (t, w->link[w->n - 1], v);
+      div *= n;
+      w->n++;
+    }
+  return w;
+}
+
 /* D-mod-K on a tree, in closed form: the destination's way up from its
  * leaf takes, at each tier, uplink (D / P) mod u of its u uplinks (P: the
  * product of the uplink counts below).  The source climbs from its leaf
@@ -1445,24 +1487,19 @@ n_up (const SimTopology *t, guint32 v)
 static gboolean
 dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
-  guint32 way[MAX_TIERS + 1], way_link[MAX_TIERS];
-  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ls, b;
-  guint n_way = 1, len0 = route_len (r);
+  const guint32 *way, *way_link;
+  const NicWay *w;
+  guint32 vs = t->nic_vertex[ns], ls, b;
+  guint n_way, len0 = route_len (r);
   SimTime lat0 = r->latency;
-  guint64 div = 1;
+  guint64 div;
 
   if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
     return FALSE;
-  way[0] = other_end (t, t->nic_access[nd], vd);
-  while (n_way <= MAX_TIERS - 1 && n_up (t, way[n_way - 1]) > 0)
-    {
-      guint32 w = way[n_way - 1];
-      guint n = n_up (t, w);
-      way_link[n_way - 1] = t->up_link[t->up_start[w] + (guint) ((nd / div) % n)];
-      way[n_way] = other_end (t, way_link[n_way - 1], w);
-      div *= n;
-      n_way++;
-    }
+  w = nic_way (t, nd);
+  way = w->way;
+  way_link = w->link;
+  n_way = w->n;
 
   ls = take (t, r, t->nic_access[ns], vs);
   b = ls;
@@ -1978,14 +2015,17 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
   g_return_val_if_fail (resources != NULL, FALSE);
   g_return_val_if_fail (g_array_get_element_size (resources) == sizeof (guint32), FALSE);
 
-  if (resources->len > 0)
-    g_array_set_size (resources, 0);
   if (latency != NULL)
     *latency = 0;
   if (src_gpu == dst_gpu)
-    return TRUE;
-  /* (Not an initialiser: that would clear the buffer too.) */
+    {
+      g_array_set_size (resources, 0);
+      return TRUE;
+    }
+  /* (Not an initialiser: that would clear the buffer too.)  @resources is
+   * sized once, when the route is complete. */
   r.res = resources;
+  r.held = 0;
   r.n = 0;
   r.latency = 0;
   r.mode = t->routing;
@@ -2007,7 +2047,10 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
       ns = nearest_nic (t, nic_gpu, flow_hash);
       nd = nearest_nic (t, dst_gpu, flow_hash);
       if (ns == NO_NODE || nd == NO_NODE)
-        return FALSE;
+        {
+          g_array_set_size (resources, 0);
+          return FALSE;
+        }
       r.dest = nd;
       ok = node_route (t, ns_node, src_gpu, t->nic_vertex[ns], &r);
       if (ok)

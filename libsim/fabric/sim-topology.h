@@ -563,9 +563,10 @@ gboolean sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *me
  * with @search, by a breadth-first search from every GPU. */
 guint sim__topology_diameter (SimTopology *topology, gboolean search);
 
-/* Routes by search alone (internal, for the tests): with @search, every
- * part of a route inside a node walks its node's distance table, as the
- * kept segments of sim_topology_route_via() must reproduce. */
+/* Routes without the shortcuts (internal, for the tests): with @search,
+ * every part of a route inside a node walks its node's distance table and
+ * D-mod-K works out the destination's way up afresh, which is what the
+ * kept segments and ways of sim_topology_route_via() must reproduce. */
 void sim__topology_set_search (SimTopology *topology, gboolean search);
 
 /**
