@@ -9,9 +9,12 @@
  * hashes, leaving by the sending GPU's NIC and by another GPU's, with a
  * load for adaptive routing, is the same (resources in the same order,
  * latency, success) as on a twin topology told to route by search alone
- * (sim__topology_set_search()).  Each pair is routed twice on the fast
- * twin, so that both the first route (which fills what is kept) and the
- * copies are compared.
+ * (sim__topology_set_search()): routes inside nodes copied from what is
+ * kept for their model, D-mod-K's kept ways up, and, on the dragonfly,
+ * walks towards the destination's switch over the links between switches
+ * against walks towards the destination NIC over the whole graph.  Each
+ * pair is routed twice on the fast twin, so that both the first route
+ * (which fills what is kept) and the copies are compared.
  *
  * What is not checked here: that the search's routes are the right ones
  * (check-fabric.c and check-routing.c do).

@@ -24,20 +24,21 @@
  * dozen switches), and the route climbs until it meets one and comes down
  * through them.  Elsewhere (a dragonfly, or a tree too asymmetric for the
  * up/down rules, where D-mod-K uses the destination's digit) routes walk
- * the hop distances to d, from one breadth-first search from d over the
- * network's links, kept in a cache keyed by d (two bytes per vertex).  A per-destination table is the smallest thing
- * that answers every source at once: caching whole paths per (source,
- * destination) pair would grow with the square of the GPU count, and
- * caching next-hop lists per destination costs as much as the adjacency
- * itself.  Scanning a vertex's links at each hop costs its degree, which
- * is at most a switch's radix.  The cache has a memory budget; past it the
- * oldest destination is dropped (and would be recomputed identically).
- * Routes between GPUs of one node use a second, smaller table computed
- * over the node's own links only, indexed by the vertex's position in its
- * node.  The parts of routes inside nodes are kept once per node model
- * where the flow hash plays no part in them, and copied (see
- * node_route()).  A route is gathered on the stack and appended to the
- * caller's array in one go.
+ * the hop distances to the destination NIC's switch, from one
+ * breadth-first search from it over the links between switches, kept in
+ * a cache keyed by that switch (two bytes per switch; see net_walk()).  A
+ * per-destination table is the smallest thing that answers every source
+ * at once: caching whole paths per (source, destination) pair would grow
+ * with the square of the GPU count, and caching next-hop lists per
+ * destination costs as much as the adjacency itself.  Scanning a switch's
+ * links to other switches at each hop costs at most a switch's radix.
+ * The cache has a memory budget; past it the oldest destination is
+ * dropped (and would be recomputed identically).  Routes between GPUs of
+ * one node use a second, smaller table computed over the node's own links
+ * only, indexed by the vertex's position in its node.  The parts of
+ * routes inside nodes are kept once per node model where the flow hash
+ * plays no part in them, and copied (see node_route()).  A route is
+ * gathered on the stack and written to the caller's array in one go.
  *
  * Metrics.  igraph computes the connected components and, on a directed
  * copy of the graph with a super-source and a super-sink, the max-flow
@@ -130,6 +131,13 @@ struct _SimTopology {
   guint32    *node_shape;   /* per node: its shape, or NO_NODE (its routes walk) */
   guint32    *node_link0;   /* per node: its first link */
   gboolean    search;       /* route by walk() alone (sim__topology_set_search()) */
+  /* Walks between switches (see net_walk()). */
+  gint        net_state;    /* 0: not looked at yet; 1: they apply; -1: they do not */
+  guint32     first_switch; /* the vertex of switch 0: switches are numbered last */
+  guint32     n_switches;
+  guint32    *sw_start;     /* n_switches + 1: each switch's links to switches ... */
+  guint32    *sw_link;      /* ... in adjacency order, as link numbers ... */
+  guint32    *sw_to;        /* ... and the switch each leads to */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1118,6 +1126,9 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->anc_list);
   g_free (topology->cand);
   g_free (topology->nic_way);
+  g_free (topology->sw_start);
+  g_free (topology->sw_link);
+  g_free (topology->sw_to);
   if (topology->shapes != NULL)
     g_ptr_array_unref (topology->shapes);
   g_free (topology->node_shape);
@@ -1313,6 +1324,24 @@ bfs (SimTopology *t, guint32 dst, const NodeSpan *span, gboolean network, guint1
     }
 }
 
+/* Caches @d, the table towards @dst (over a node's links if @intra). */
+static void
+cache_add (SimTopology *t, guint32 dst, gboolean intra, DistTable *d)
+{
+  /* Drop the oldest tables while over budget (keeping at least this one). */
+  while (t->cache_bytes + d->bytes > CACHE_BUDGET && !g_queue_is_empty (&t->cache_order))
+    {
+      guint key = GPOINTER_TO_UINT (g_queue_pop_head (&t->cache_order));
+      GHashTable *c = key & 1 ? t->intra_cache : t->global_cache;
+      DistTable *old = g_hash_table_lookup (c, GUINT_TO_POINTER (key >> 1));
+      t->cache_bytes -= old->bytes;
+      g_hash_table_remove (c, GUINT_TO_POINTER (key >> 1));
+    }
+  g_hash_table_insert (intra ? t->intra_cache : t->global_cache, GUINT_TO_POINTER (dst), d);
+  g_queue_push_tail (&t->cache_order, GUINT_TO_POINTER (dst << 1 | (intra ? 1u : 0u)));
+  t->cache_bytes += d->bytes;
+}
+
 /* The distance table towards @dst (over @span's links, or over the
  * network's), computed and cached on first use. */
 static const DistTable *
@@ -1329,19 +1358,7 @@ dist_table (SimTopology *t, guint32 dst, const NodeSpan *span)
   d->dist = g_new (guint16, MAX ((gsize) 1, n));
   d->bytes = n * sizeof (guint16);
   bfs (t, dst, span, TRUE, d->dist, n);
-
-  /* Drop the oldest tables while over budget (keeping at least this one). */
-  while (t->cache_bytes + d->bytes > CACHE_BUDGET && !g_queue_is_empty (&t->cache_order))
-    {
-      guint key = GPOINTER_TO_UINT (g_queue_pop_head (&t->cache_order));
-      GHashTable *c = key & 1 ? t->intra_cache : t->global_cache;
-      DistTable *old = g_hash_table_lookup (c, GUINT_TO_POINTER (key >> 1));
-      t->cache_bytes -= old->bytes;
-      g_hash_table_remove (c, GUINT_TO_POINTER (key >> 1));
-    }
-  g_hash_table_insert (cache, GUINT_TO_POINTER (dst), d);
-  g_queue_push_tail (&t->cache_order, GUINT_TO_POINTER (dst << 1 | (span ? 1u : 0u)));
-  t->cache_bytes += d->bytes;
+  cache_add (t, dst, span != NULL, d);
   return d;
 }
 
@@ -1761,6 +1778,151 @@ nearest_nic (const SimTopology *t, guint32 g, guint64 hash)
   return t->gpu_nic[first + (n == 1 ? 0 : (guint32) (mix64 (hash) % n))];
 }
 
+/* Walks over the network, off the closed forms.  A NIC's vertex is
+ * reached through its one network link, from its switch: its hop
+ * distances are its switch's plus one, and no NIC is a step on another's
+ * way (its only link leads back).  So a walk towards a NIC takes the same
+ * hops, from the same candidates in the same order, as a walk towards
+ * its switch over the links between switches, followed by the NIC's
+ * link: one table per switch serves all its NICs, it has an entry per
+ * switch rather than per vertex, and each hop scans a switch's links to
+ * other switches rather than also its NIC ports.  That holds when every
+ * NIC has one network link, to a switch, and no other vertex of a node
+ * has any, with the switches numbered after the nodes' vertices, which is
+ * how the builders lay them out; elsewhere walk() goes over the whole
+ * graph. */
+
+/* Whether the walks between switches apply, and their adjacency.
+ * O(vertices + links), on the first walk. */
+static void
+net_init (SimTopology *t)
+{
+  guint32 nv = n_vertices (t), nl = t->links->len, first = nv, count = 0;
+  g_autofree guint8 *is_nic_link = g_new0 (guint8, MAX (1u, nl));
+
+  t->net_state = -1;
+  for (guint32 v = nv; v-- > 0 && g_array_index (t->node_of, guint32, v) == NO_NODE;)
+    first = v;
+  for (guint32 v = 0; v < first; v++)
+    if (g_array_index (t->node_of, guint32, v) == NO_NODE)
+      return;  /* a switch among the nodes' vertices */
+  for (guint32 i = 0; i < t->n_nics; i++)
+    {
+      if (t->nic_access[i] == NO_NODE
+          || other_end (t, t->nic_access[i], t->nic_vertex[i]) < first)
+        return;
+      is_nic_link[t->nic_access[i]] = 1;
+    }
+  for (guint32 l = 0; l < nl; l++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, l);
+      if (k->tier == SIM_TIER_INTRA)
+        continue;
+      if (k->a >= first && k->b >= first)
+        count++;
+      else if (!is_nic_link[l])
+        return;  /* a node's vertex on the network by a second link, or not a NIC */
+    }
+
+  t->first_switch = first;
+  t->n_switches = nv - first;
+  t->sw_start = g_new0 (guint32, t->n_switches + 1);
+  t->sw_link = g_new (guint32, MAX (1u, 2 * count));
+  t->sw_to = g_new (guint32, MAX (1u, 2 * count));
+  count = 0;
+  for (guint32 s = 0; s < t->n_switches; s++)
+    {
+      guint32 v = first + s;
+      t->sw_start[s] = count;
+      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+        {
+          guint32 l = t->adj_link[e], u = other_end (t, l, v);
+          if (u >= first && g_array_index (t->links, SimLink, l).tier != SIM_TIER_INTRA)
+            {
+              t->sw_link[count] = l;
+              t->sw_to[count] = u - first;
+              count++;
+            }
+        }
+    }
+  t->sw_start[t->n_switches] = count;
+  t->net_state = 1;
+}
+
+/* The hop distances to switch @s (a switch number) over the links
+ * between switches, cached with the other tables (keyed by its vertex,
+ * which no NIC's table shares). */
+static const DistTable *
+switch_table (SimTopology *t, guint32 s)
+{
+  guint32 dst = t->first_switch + s, *queue = t->bfs_queue, head = 0, tail = 0;
+  DistTable *d = g_hash_table_lookup (t->global_cache, GUINT_TO_POINTER (dst));
+
+  if (d != NULL)
+    return d;
+  d = g_new (DistTable, 1);
+  d->dist = g_new (guint16, MAX (1u, t->n_switches));
+  d->bytes = t->n_switches * sizeof (guint16);
+  for (guint32 x = 0; x < t->n_switches; x++)
+    d->dist[x] = UNREACHED;
+  d->dist[s] = 0;
+  queue[tail++] = s;
+  while (head < tail)
+    {
+      guint32 x = queue[head++];
+      guint16 dx = d->dist[x];
+      for (guint32 e = t->sw_start[x]; e < t->sw_start[x + 1]; e++)
+        if (d->dist[t->sw_to[e]] == UNREACHED && dx + 1 < UNREACHED)
+          {
+            d->dist[t->sw_to[e]] = (guint16) (dx + 1);
+            queue[tail++] = t->sw_to[e];
+          }
+    }
+  cache_add (t, dst, FALSE, d);
+  return d;
+}
+
+/* The network part of a route from NIC @ns to NIC @nd: what walk() from
+ * one's vertex to the other's over the network gives, choosing as @r
+ * says.  FALSE (nothing appended) if they are not connected. */
+static gboolean
+net_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], first, s, sd;
+  const DistTable *d;
+
+  if (t->net_state == 0)
+    net_init (t);
+  if (t->net_state < 0 || t->search)
+    return walk (t, vs, vd, NULL, r);
+  first = t->first_switch;
+  s = other_end (t, t->nic_access[ns], vs) - first;
+  sd = other_end (t, t->nic_access[nd], vd) - first;
+  d = switch_table (t, sd);
+  if (d->dist[s] == UNREACHED)
+    return FALSE;
+  take (t, r, t->nic_access[ns], vs);
+  r->hop++;
+  while (s != sd)
+    {
+      guint16 want = (guint16) (d->dist[s] - 1);
+      guint32 *cand = cand_buffer (t, t->sw_start[s + 1] - t->sw_start[s]);
+      guint n = 0;
+
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (d->dist[t->sw_to[e]] == want)
+          cand[n++] = t->sw_link[e];
+      g_assert (n > 0);
+      if (n > 1)
+        r->forked = TRUE;
+      s = take (t, r, choose (t, r, first + s, cand, n, FALSE), first + s) - first;
+      r->hop++;
+    }
+  take (t, r, t->nic_access[nd], first + sd);
+  r->hop++;
+  return TRUE;
+}
+
 /* Routes inside nodes.  The nodes of one model are copies of each other:
  * the same vertices and links in the same order, offset by the node's
  * first GPU, first other vertex and first link (build_node() cables a
@@ -1925,11 +2087,9 @@ shapes_init (SimTopology *t)
     }
 }
 
-/* Appends the route from @from to @to, two vertices of @node, over the
- * node's links: what walk() gives, from the node's shape when it is
- * kept.  FALSE if @to is not reachable. */
-static gboolean
-node_route (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
+/* node_route() when the segment is not kept yet, or not kept at all. */
+G_NO_INLINE static gboolean
+node_route_walk (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
 {
   const NodeSpan *span = &t->spans[node];
   guint32 sh, *slot, len0, base;
@@ -1953,6 +2113,7 @@ node_route (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
   base = 2 * t->node_link0[node];
   if (*slot < SEG_NONE)
     {
+      /* Kept, but longer than the buffer has room for. */
       const Segment *s = &g_array_index (shape->segments, Segment, *slot);
       const guint32 *step = &g_array_index (shape->steps, guint32, s->start);
 
@@ -1993,11 +2154,52 @@ node_route (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
   return TRUE;
 }
 
+/* Appends the route from @from to @to, two vertices of @node, over the
+ * node's links: what walk() gives, copied from the node's shape when it
+ * is kept (inline: most routes take two such copies).  FALSE if @to is
+ * not reachable. */
+G_ALWAYS_INLINE static inline gboolean
+node_route (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
+{
+  const NodeSpan *span = &t->spans[node];
+  const Shape *shape;
+  guint32 sh, k;
+
+  if (G_UNLIKELY (t->shapes == NULL) || (sh = t->node_shape[node]) == NO_NODE)
+    return node_route_walk (t, node, from, to, r);
+  shape = g_ptr_array_index (t->shapes, sh);
+  if (G_UNLIKELY (shape->segment == NULL))
+    return node_route_walk (t, node, from, to, r);
+  k = shape->segment[(gsize) local_index (t, span, from) * shape->n_local
+                     + local_index (t, span, to)];
+  if (k < SEG_NONE)
+    {
+      const Segment *s = &g_array_index (shape->segments, Segment, k);
+      const guint32 *step = &g_array_index (shape->steps, guint32, s->start);
+      guint32 base = 2 * t->node_link0[node], *out = r->buf + r->n;
+
+      if (G_LIKELY (r->n + s->len <= ROUTE_BUF))
+        {
+          for (guint32 i = 0; i < s->len; i++)
+            out[i] = base + step[i];
+          r->n += s->len;
+          r->latency += s->latency;
+          r->hop += s->len;
+          return TRUE;
+        }
+    }
+  return node_route_walk (t, node, from, to, r);
+}
+
 void
 sim__topology_set_search (SimTopology *topology, gboolean search)
 {
   g_return_if_fail (topology != NULL);
   topology->search = search;
+  /* Drops what was kept: node_route() copies whatever it finds. */
+  g_clear_pointer (&topology->shapes, g_ptr_array_unref);
+  g_clear_pointer (&topology->node_shape, g_free);
+  g_clear_pointer (&topology->node_link0, g_free);
 }
 
 gboolean
@@ -2062,7 +2264,7 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
             done = dmodk_tree (t, ns, nd, &r);
           else if (t->tree)
             done = tree_walk (t, ns, nd, &r);
-          ok = done || walk (t, t->nic_vertex[ns], t->nic_vertex[nd], NULL, &r);
+          ok = done || net_walk (t, ns, nd, &r);
         }
       if (ok)
         ok = node_route (t, nd_node, t->nic_vertex[nd], dst_gpu, &r);

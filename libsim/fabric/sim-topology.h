@@ -418,11 +418,12 @@ double sim_topology_resource_capacity (const SimTopology *topology, guint32 reso
  * On a tree fabric (single-switch, fat-tree, fat-tree-3, rail-optimized)
  * no mode needs a table (see sim_topology_route_via()).  On a dragonfly,
  * or for a tree too asymmetric for the up/down rules, the hop distances
- * to the destination NIC are computed once (a breadth-first search,
- * O(vertices + links)) and cached per destination vertex, two bytes per
- * vertex, within a fixed memory budget (the oldest destination is dropped
- * first; a dropped one is recomputed to the same result).  Time
- * complexity: O(sum of the degrees along the path) once cached.  Routes
+ * to the destination NIC's switch are computed once (a breadth-first
+ * search over the links between switches, O(switches + their links)) and
+ * cached per destination switch, two bytes per switch, within a fixed
+ * memory budget (the oldest destination is dropped first; a dropped one
+ * is recomputed to the same result).  Time complexity: O(sum of the
+ * switches' links to switches along the path) once cached.  Routes
  * inside a node walk small per-node tables the same way; where no hop of
  * such a part depends on @flow_hash, it is kept once for all the nodes of
  * a model and copied, O(its hops).
@@ -455,7 +456,7 @@ gboolean sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst
  * the NICs' numbers, O(tiers); ECMP and adaptive routing climb to the
  * destination's ancestors and come down, O(the destination leaf's
  * ancestors' uplinks + radix x tiers).  On a dragonfly they walk a cached
- * distance table.
+ * table of distances to the destination's switch.
  *
  * Returns: %FALSE if the GPUs are not connected.
  */
@@ -564,9 +565,11 @@ gboolean sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *me
 guint sim__topology_diameter (SimTopology *topology, gboolean search);
 
 /* Routes without the shortcuts (internal, for the tests): with @search,
- * every part of a route inside a node walks its node's distance table and
- * D-mod-K works out the destination's way up afresh, which is what the
- * kept segments and ways of sim_topology_route_via() must reproduce. */
+ * every part of a route inside a node walks its node's distance table,
+ * D-mod-K works out the destination's way up afresh, and walks over the
+ * network follow the distances to the destination NIC over the whole
+ * graph: what the kept segments and ways of sim_topology_route_via() and
+ * its walks between switches must reproduce. */
 void sim__topology_set_search (SimTopology *topology, gboolean search);
 
 /**
