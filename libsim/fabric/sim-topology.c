@@ -1404,11 +1404,14 @@ route_len (const Route *r)
   return r->held + r->n;
 }
 
-/* Moves the buffer into the array, which then holds the route exactly. */
+/* Moves the buffer into the array, which then holds the route exactly
+ * (callers reuse arrays, often for routes of the same length: those need
+ * no resizing). */
 static void
 route_flush (Route *r)
 {
-  g_array_set_size (r->res, r->held + r->n);
+  if (r->res->len != r->held + r->n)
+    g_array_set_size (r->res, r->held + r->n);
   if (r->n > 0)
     memcpy (&g_array_index (r->res, guint32, r->held), r->buf, r->n * sizeof (guint32));
   r->held += r->n;
