@@ -15,7 +15,7 @@
  * closed form: the destination's way up (one uplink per tier, the digit of
  * its NIC number) is climbed from the source's leaf with the same digits
  * until the two meet, then followed down; that costs a few array reads per
- * tier and needs no table (each NIC's way up is kept once worked out, 32
+ * tier and needs no table (each NIC's way up is kept once worked out, 72
  * bytes a NIC), which is what makes it the cheap mode at 100k GPUs.  Spraying uses the same meeting point and names pooled resources
  * instead of links.  ECMP and adaptive routing choose at every hop, among
  * the links that lead one hop closer to the destination, by the flow hash
@@ -1466,18 +1466,33 @@ n_up (const SimTopology *t, guint32 v)
 }
 
 /* A destination NIC's way up, as dmodk_tree() follows it down: the same
- * for every source, so it is worked out once per NIC. */
+ * for every source, so it is worked out once per NIC, with the resources
+ * and latency of the way down from each of its switches. */
 typedef struct NicWay {
-  guint32 way[MAX_TIERS];       /* switches, from the NIC's leaf up */
-  guint32 link[MAX_TIERS - 1];  /* the uplink from way[k] to way[k + 1] */
-  guint32 n;                    /* switches on the way; 0 until worked out */
+  guint32 way[MAX_TIERS];           /* switches, from the NIC's leaf up */
+  guint32 down[MAX_TIERS];          /* the resource down from way[k]: to way[k - 1], or
+                                     * for k = 0 to the NIC */
+  SimTime down_latency[MAX_TIERS];  /* from way[k] down to the NIC, its vertex included */
+  guint32 n;                        /* switches on the way; 0 until worked out */
 } NicWay;
+
+/* The resource of link @l crossed from @v, and the latency of the hop. */
+static guint32
+hop_resource (const SimTopology *t, guint32 l, guint32 v, SimTime *latency)
+{
+  const SimLink *k = &g_array_index (t->links, SimLink, l);
+  guint32 next = k->a == v ? k->b : k->a;
+
+  *latency = k->latency + g_array_index (t->latency, SimTime, next);
+  return 2 * l + (k->a == v ? 0 : 1);
+}
 
 static const NicWay *
 nic_way (SimTopology *t, guint32 nd)
 {
   NicWay *w;
   guint64 div = 1;
+  SimTime lat;
 
   if (t->nic_way == NULL)
     t->nic_way = g_new0 (NicWay, MAX (1u, t->n_nics));
@@ -1485,13 +1500,18 @@ nic_way (SimTopology *t, guint32 nd)
   if (w->n > 0 && !t->search)
     return w;
   w->way[0] = other_end (t, t->nic_access[nd], t->nic_vertex[nd]);
+  w->down[0] = hop_resource (t, t->nic_access[nd], w->way[0], &lat);
+  w->down_latency[0] = lat;
   w->n = 1;
   while (w->n <= MAX_TIERS - 1 && n_up (t, w->way[w->n - 1]) > 0)
     {
       guint32 v = w->way[w->n - 1];
       guint n = n_up (t, v);
-      w->link[w->n - 1] = t->up_link[t->up_start[v] + (guint) ((nd / div) % n)];
-      w->way[w->n] = other_end (t, w->link[w->n - 1], v);
+      guint32 l = t->up_link[t->up_start[v] + (guint) ((nd / div) % n)];
+
+      w->way[w->n] = other_end (t, l, v);
+      w->down[w->n] = hop_resource (t, l, w->way[w->n], &lat);
+      w->down_latency[w->n] = w->down_latency[w->n - 1] + lat;
       div *= n;
       w->n++;
     }
@@ -1507,48 +1527,46 @@ nic_way (SimTopology *t, guint32 nd)
 static gboolean
 dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
-  const guint32 *way, *way_link;
   const NicWay *w;
-  guint32 vs = t->nic_vertex[ns], ls, b;
-  guint n_way, len0 = route_len (r);
+  guint32 b;
+  guint len0 = route_len (r), met = NO_NODE;
   SimTime lat0 = r->latency;
-  guint64 div;
+  guint64 div = 1;
 
   if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
     return FALSE;
   w = nic_way (t, nd);
-  way = w->way;
-  way_link = w->link;
-  n_way = w->n;
 
-  ls = take (t, r, t->nic_access[ns], vs);
-  b = ls;
-  div = 1;
-  if (b != way[0])
+  b = take (t, r, t->nic_access[ns], t->nic_vertex[ns]);
+  if (b == w->way[0])
+    met = 0;
+  for (guint k = 0; k + 1 < w->n && met == NO_NODE; k++)
     {
-      gboolean met = FALSE;
-      for (guint k = 0; k + 1 < n_way && !met; k++)
-        {
-          guint n = n_up (t, b);
-          if (n == 0)
-            break;
-          b = take (t, r, t->up_link[t->up_start[b] + (guint) ((nd / div) % n)], b);
-          div *= n;
-          if (b == way[k + 1])
-            {
-              for (guint j = k + 1; j-- > 0;)
-                take (t, r, way_link[j], way[j + 1]);
-              met = TRUE;
-            }
-        }
-      if (!met)
-        {
-          route_truncate (r, len0);
-          r->latency = lat0;
-          return FALSE;
-        }
+      guint n = n_up (t, b);
+      if (n == 0)
+        break;
+      b = take (t, r, t->up_link[t->up_start[b] + (guint) ((nd / div) % n)], b);
+      div *= n;
+      if (b == w->way[k + 1])
+        met = k + 1;
     }
-  take (t, r, t->nic_access[nd], way[0]);
+  if (met == NO_NODE)
+    {
+      route_truncate (r, len0);
+      r->latency = lat0;
+      return FALSE;
+    }
+  if (G_UNLIKELY (t->search))
+    {
+      /* Hop by hop, as the kept way down must reproduce. */
+      for (guint j = met; j > 0; j--)
+        take (t, r, w->down[j] / 2, w->way[j]);
+      take (t, r, t->nic_access[nd], w->way[0]);
+      return TRUE;
+    }
+  for (guint j = met + 1; j-- > 0;)
+    route_push (r, w->down[j]);
+  r->latency += w->down_latency[met];
   return TRUE;
 }
 

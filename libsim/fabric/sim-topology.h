@@ -566,10 +566,11 @@ guint sim__topology_diameter (SimTopology *topology, gboolean search);
 
 /* Routes without the shortcuts (internal, for the tests): with @search,
  * every part of a route inside a node walks its node's distance table,
- * D-mod-K works out the destination's way up afresh, and walks over the
- * network follow the distances to the destination NIC over the whole
- * graph: what the kept segments and ways of sim_topology_route_via() and
- * its walks between switches must reproduce. */
+ * D-mod-K works out the destination's way up afresh and comes down it hop
+ * by hop, and walks over the network follow the distances to the
+ * destination NIC over the whole graph: what the kept segments and ways
+ * of sim_topology_route_via() and its walks between switches must
+ * reproduce. */
 void sim__topology_set_search (SimTopology *topology, gboolean search);
 
 /**
