@@ -124,6 +124,7 @@ struct _SimTopology {
   guint8     *anc_level;    /* per vertex: tiers above the destination leaf */
   guint32    *anc_list;     /* the marked vertices */
   guint32     anc_now;
+  guint32     anc_leaf;     /* the leaf whose ancestors are marked */
   guint32    *cand;         /* scratch: candidate links of one hop */
   guint       cand_size;
   /* Routes inside nodes, kept per shape of node (see node_route()). */
@@ -1712,34 +1713,40 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 
   if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
     return FALSE;
-  if (t->anc_stamp == NULL)
-    {
-      t->anc_stamp = g_new0 (guint32, n_vertices (t));
-      t->anc_level = g_new0 (guint8, n_vertices (t));
-      t->anc_list = g_new (guint32, n_vertices (t));
-    }
-  if (++t->anc_now == 0)
-    {
-      memset (t->anc_stamp, 0, n_vertices (t) * sizeof (guint32));
-      t->anc_now = 1;
-    }
   ld = other_end (t, t->nic_access[nd], vd);
-  t->anc_stamp[ld] = t->anc_now;
-  t->anc_level[ld] = 0;
-  t->anc_list[n_anc++] = ld;
-  for (guint i = 0; i < n_anc; i++)
+  /* The marks stand until the next leaf's: routes to one leaf in a row
+   * (a collective's flows often are) mark it once. */
+  if (t->anc_stamp == NULL || ld != t->anc_leaf || t->search)
     {
-      guint32 w = t->anc_list[i];
-      if (t->anc_level[w] + 1 >= MAX_TIERS)
-        continue;
-      for (guint32 e = t->up_start[w]; e < t->up_start[w + 1]; e++)
+      if (t->anc_stamp == NULL)
         {
-          guint32 u = other_end (t, t->up_link[e], w);
-          if (t->anc_stamp[u] != t->anc_now)
+          t->anc_stamp = g_new0 (guint32, n_vertices (t));
+          t->anc_level = g_new0 (guint8, n_vertices (t));
+          t->anc_list = g_new (guint32, n_vertices (t));
+        }
+      if (++t->anc_now == 0)
+        {
+          memset (t->anc_stamp, 0, n_vertices (t) * sizeof (guint32));
+          t->anc_now = 1;
+        }
+      t->anc_leaf = ld;
+      t->anc_stamp[ld] = t->anc_now;
+      t->anc_level[ld] = 0;
+      t->anc_list[n_anc++] = ld;
+      for (guint i = 0; i < n_anc; i++)
+        {
+          guint32 w = t->anc_list[i];
+          if (t->anc_level[w] + 1 >= MAX_TIERS)
+            continue;
+          for (guint32 e = t->up_start[w]; e < t->up_start[w + 1]; e++)
             {
-              t->anc_stamp[u] = t->anc_now;
-              t->anc_level[u] = (guint8) (t->anc_level[w] + 1);
-              t->anc_list[n_anc++] = u;
+              guint32 u = other_end (t, t->up_link[e], w);
+              if (t->anc_stamp[u] != t->anc_now)
+                {
+                  t->anc_stamp[u] = t->anc_now;
+                  t->anc_level[u] = (guint8) (t->anc_level[w] + 1);
+                  t->anc_list[n_anc++] = u;
+                }
             }
         }
     }
