@@ -125,6 +125,8 @@ struct _SimTopology {
   guint32    *anc_list;     /* the marked vertices */
   guint32     anc_now;
   guint32     anc_leaf;     /* the leaf whose ancestors are marked */
+  GHashTable *anc_kept;     /* leaf -> AncList: its ancestors, to mark again */
+  gsize       anc_bytes;
   guint32    *cand;         /* scratch: candidate links of one hop */
   guint       cand_size;
   /* Routes inside nodes, kept per shape of node (see node_route()). */
@@ -1125,6 +1127,8 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->anc_stamp);
   g_free (topology->anc_level);
   g_free (topology->anc_list);
+  if (topology->anc_kept != NULL)
+    g_hash_table_unref (topology->anc_kept);
   g_free (topology->cand);
   g_free (topology->nic_way);
   g_free (topology->sw_start);
@@ -1695,19 +1699,108 @@ walk (SimTopology *t, guint32 v, guint32 dst, const NodeSpan *span, Route *r)
   return TRUE;
 }
 
+/* A leaf's ancestors, with their levels, as tree_walk() marks them:
+ * marking again from the list costs a store per ancestor, where finding
+ * them costs a scan of each one's uplinks (a spine's dozens). */
+typedef struct {
+  guint32  n;
+  guint32 *vertex;
+  guint8  *level;
+} AncList;
+
+/* Memory for kept ancestor lists, in bytes; past it, they are found again
+ * each time. */
+#define ANC_BUDGET (16u << 20)
+
+static void
+anc_list_free (gpointer p)
+{
+  AncList *a = p;
+  g_free (a->vertex);
+  g_free (a->level);
+  g_free (a);
+}
+
+/* Marks the ancestors of leaf @ld (itself at level 0, its up-neighbours
+ * at 1, theirs at 2...) in anc_stamp, under a new anc_now. */
+static void
+mark_ancestors (SimTopology *t, guint32 ld)
+{
+  const AncList *kept = NULL;
+  guint n_anc = 0;
+
+  if (t->anc_stamp == NULL)
+    {
+      t->anc_stamp = g_new0 (guint32, n_vertices (t));
+      t->anc_level = g_new0 (guint8, n_vertices (t));
+      t->anc_list = g_new (guint32, n_vertices (t));
+      t->anc_kept = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, anc_list_free);
+    }
+  if (++t->anc_now == 0)
+    {
+      memset (t->anc_stamp, 0, n_vertices (t) * sizeof (guint32));
+      t->anc_now = 1;
+    }
+  t->anc_leaf = ld;
+  if (!t->search)
+    kept = g_hash_table_lookup (t->anc_kept, GUINT_TO_POINTER (ld));
+  if (kept != NULL)
+    {
+      for (guint32 i = 0; i < kept->n; i++)
+        {
+          t->anc_stamp[kept->vertex[i]] = t->anc_now;
+          t->anc_level[kept->vertex[i]] = kept->level[i];
+        }
+      return;
+    }
+
+  t->anc_stamp[ld] = t->anc_now;
+  t->anc_level[ld] = 0;
+  t->anc_list[n_anc++] = ld;
+  for (guint i = 0; i < n_anc; i++)
+    {
+      guint32 w = t->anc_list[i];
+      if (t->anc_level[w] + 1 >= MAX_TIERS)
+        continue;
+      for (guint32 e = t->up_start[w]; e < t->up_start[w + 1]; e++)
+        {
+          guint32 u = other_end (t, t->up_link[e], w);
+          if (t->anc_stamp[u] != t->anc_now)
+            {
+              t->anc_stamp[u] = t->anc_now;
+              t->anc_level[u] = (guint8) (t->anc_level[w] + 1);
+              t->anc_list[n_anc++] = u;
+            }
+        }
+    }
+  if (!t->search && t->anc_bytes + (gsize) n_anc * 5 <= ANC_BUDGET)
+    {
+      AncList *a = g_new (AncList, 1);
+      a->n = n_anc;
+      a->vertex = g_memdup2 (t->anc_list, (gsize) n_anc * sizeof (guint32));
+      a->level = g_new (guint8, n_anc);
+      for (guint i = 0; i < n_anc; i++)
+        a->level[i] = t->anc_level[t->anc_list[i]];
+      g_hash_table_insert (t->anc_kept, GUINT_TO_POINTER (ld), a);
+      t->anc_bytes += (gsize) n_anc * 5;
+    }
+}
+
 /* Hop by hop on a tree, for the modes that choose at every hop (ECMP,
  * adaptive), without a distance table: mark the destination leaf's
  * ancestors (its up-neighbours, theirs, ...), climb from the source's leaf
  * (to a marked up-neighbour as soon as there is one, which is the lowest
  * common tier, else up any uplink), then come down through marked
- * switches one tier at a time.  O(ancestors' uplinks + radix x tiers).
- * FALSE (nothing appended) if the climb finds no common switch, which a
- * symmetric tree does not allow. */
+ * switches one tier at a time.  O(ancestors' uplinks + radix x tiers) the
+ * first time for a destination leaf, O(ancestors + radix x tiers) after
+ * (its ancestors are kept, within a budget), O(radix x tiers) for a route
+ * to the same leaf as the one before.  FALSE (nothing appended) if the
+ * climb finds no common switch, which a symmetric tree does not allow. */
 static gboolean
 tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
   guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ld, b, *cand;
-  guint n_anc = 0, len0 = route_len (r), hop0 = r->hop;
+  guint len0 = route_len (r), hop0 = r->hop;
   SimTime lat0 = r->latency;
   guint64 div0 = r->div;
 
@@ -1717,39 +1810,7 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   /* The marks stand until the next leaf's: routes to one leaf in a row
    * (a collective's flows often are) mark it once. */
   if (t->anc_stamp == NULL || ld != t->anc_leaf || t->search)
-    {
-      if (t->anc_stamp == NULL)
-        {
-          t->anc_stamp = g_new0 (guint32, n_vertices (t));
-          t->anc_level = g_new0 (guint8, n_vertices (t));
-          t->anc_list = g_new (guint32, n_vertices (t));
-        }
-      if (++t->anc_now == 0)
-        {
-          memset (t->anc_stamp, 0, n_vertices (t) * sizeof (guint32));
-          t->anc_now = 1;
-        }
-      t->anc_leaf = ld;
-      t->anc_stamp[ld] = t->anc_now;
-      t->anc_level[ld] = 0;
-      t->anc_list[n_anc++] = ld;
-      for (guint i = 0; i < n_anc; i++)
-        {
-          guint32 w = t->anc_list[i];
-          if (t->anc_level[w] + 1 >= MAX_TIERS)
-            continue;
-          for (guint32 e = t->up_start[w]; e < t->up_start[w + 1]; e++)
-            {
-              guint32 u = other_end (t, t->up_link[e], w);
-              if (t->anc_stamp[u] != t->anc_now)
-                {
-                  t->anc_stamp[u] = t->anc_now;
-                  t->anc_level[u] = (guint8) (t->anc_level[w] + 1);
-                  t->anc_list[n_anc++] = u;
-                }
-            }
-        }
-    }
+    mark_ancestors (t, ld);
 
   b = take (t, r, t->nic_access[ns], vs);
   r->hop++;
