@@ -126,6 +126,8 @@ struct _SimTopology {
   guint32     anc_now;
   guint32     anc_leaf;     /* the leaf whose ancestors are marked */
   GHashTable *anc_kept;     /* leaf -> AncList: its ancestors, to mark again */
+  guint32    *up_to;        /* per up_link entry: the switch it leads to */
+  guint32    *adj_to;       /* per adj_link entry: the vertex it leads to */
   gsize       anc_bytes;
   guint32    *cand;         /* scratch: candidate links of one hop */
   guint       cand_size;
@@ -1129,6 +1131,8 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->anc_list);
   if (topology->anc_kept != NULL)
     g_hash_table_unref (topology->anc_kept);
+  g_free (topology->up_to);
+  g_free (topology->adj_to);
   g_free (topology->cand);
   g_free (topology->nic_way);
   g_free (topology->sw_start);
@@ -1735,6 +1739,17 @@ mark_ancestors (SimTopology *t, guint32 ld)
       t->anc_level = g_new0 (guint8, n_vertices (t));
       t->anc_list = g_new (guint32, n_vertices (t));
       t->anc_kept = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, anc_list_free);
+      /* The far ends of links, which the hops of tree_walk() look at
+       * for every candidate. */
+      t->up_to = g_new (guint32, MAX (1u, t->up_start[n_vertices (t)]));
+      t->adj_to = g_new (guint32, MAX (1u, t->adj_start[n_vertices (t)]));
+      for (guint32 v = 0; v < n_vertices (t); v++)
+        {
+          for (guint32 e = t->up_start[v]; e < t->up_start[v + 1]; e++)
+            t->up_to[e] = other_end (t, t->up_link[e], v);
+          for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+            t->adj_to[e] = other_end (t, t->adj_link[e], v);
+        }
     }
   if (++t->anc_now == 0)
     {
@@ -1764,7 +1779,7 @@ mark_ancestors (SimTopology *t, guint32 ld)
         continue;
       for (guint32 e = t->up_start[w]; e < t->up_start[w + 1]; e++)
         {
-          guint32 u = other_end (t, t->up_link[e], w);
+          guint32 u = t->up_to[e];
           if (t->anc_stamp[u] != t->anc_now)
             {
               t->anc_stamp[u] = t->anc_now;
@@ -1819,10 +1834,10 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
       guint n = 0, n_marked = 0;
       cand = cand_buffer (t, n_up (t, b));
       for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
-        if (t->anc_stamp[other_end (t, t->up_link[e], b)] == t->anc_now)
+        if (t->anc_stamp[t->up_to[e]] == t->anc_now)
           n_marked++;
       for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
-        if (n_marked == 0 || t->anc_stamp[other_end (t, t->up_link[e], b)] == t->anc_now)
+        if (n_marked == 0 || t->anc_stamp[t->up_to[e]] == t->anc_now)
           cand[n++] = t->up_link[e];
       if (n == 0)
         {
@@ -1842,7 +1857,7 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
       cand = cand_buffer (t, t->adj_start[b + 1] - t->adj_start[b]);
       for (guint32 e = t->adj_start[b]; e < t->adj_start[b + 1]; e++)
         {
-          guint32 u = other_end (t, t->adj_link[e], b);
+          guint32 u = t->adj_to[e];
           if (t->anc_stamp[u] == t->anc_now && t->anc_level[u] == want
               && g_array_index (t->node_of, guint32, u) == NO_NODE)
             cand[n++] = t->adj_link[e];
