@@ -16,29 +16,31 @@
  * its NIC number) is climbed from the source's leaf with the same digits
  * until the two meet, then followed down; that costs a few array reads per
  * tier and needs no table (each NIC's way up is kept once worked out, 72
- * bytes a NIC), which is what makes it the cheap mode at 100k GPUs.  Spraying uses the same meeting point and names pooled resources
- * instead of links.  ECMP and adaptive routing choose at every hop, among
- * the links that lead one hop closer to the destination, by the flow hash
+ * bytes a NIC), which is what makes it the cheap mode at 100k GPUs.
+ * Spraying uses the same meeting point and names pooled resources instead
+ * of links.  ECMP and adaptive routing choose at every hop, among the
+ * links that lead one hop closer to the destination, by the flow hash
  * (ECMP) or the fewest registered flows (adaptive).  On a tree they need
  * no table either: the destination leaf's ancestors are marked (a few
- * dozen switches), and the route climbs until it meets one and comes down
- * through them.  Elsewhere (a dragonfly, or a tree too asymmetric for the
- * up/down rules, where D-mod-K uses the destination's digit) routes walk
- * the hop distances to the destination NIC's switch, from one
- * breadth-first search from it over the links between switches, kept in
- * a cache keyed by that switch (two bytes per switch; see net_walk()).  A
- * per-destination table is the smallest thing that answers every source
- * at once: caching whole paths per (source, destination) pair would grow
- * with the square of the GPU count, and caching next-hop lists per
- * destination costs as much as the adjacency itself.  Scanning a switch's
- * links to other switches at each hop costs at most a switch's radix.
- * The cache has a memory budget; past it the oldest destination is
- * dropped (and would be recomputed identically).  Routes between GPUs of
- * one node use a second, smaller table computed over the node's own links
- * only, indexed by the vertex's position in its node.  The parts of
- * routes inside nodes are kept once per node model where the flow hash
- * plays no part in them, and copied (see node_route()).  A route is
- * gathered on the stack and written to the caller's array in one go.
+ * dozen switches, listed once per leaf), and the route climbs until it
+ * meets one and comes down through them.  Elsewhere (a dragonfly, or a
+ * tree too asymmetric for the up/down rules, where D-mod-K uses the
+ * destination's digit) routes walk the hop distances to the destination
+ * NIC's switch, from one breadth-first search from it over the links
+ * between switches, kept in a cache keyed by that switch (two bytes per
+ * switch; see net_walk()).  A per-destination table is the smallest thing
+ * that answers every source at once: caching whole paths per (source,
+ * destination) pair would grow with the square of the GPU count, and
+ * caching next-hop lists per destination costs as much as the adjacency
+ * itself.  Scanning a switch's links to other switches at each hop costs
+ * at most a switch's radix.  The cache has a memory budget; past it the
+ * oldest destination is dropped (and would be recomputed identically).
+ * Routes between GPUs of one node use a second, smaller table computed
+ * over the node's own links only, indexed by the vertex's position in its
+ * node.  The parts of routes inside nodes are kept once per node model
+ * where the flow hash plays no part in them, and copied (see
+ * node_route()).  A route is gathered on the stack and written to the
+ * caller's array in one go.
  *
  * Metrics.  igraph computes the connected components and, on a directed
  * copy of the graph with a super-source and a super-sink, the max-flow

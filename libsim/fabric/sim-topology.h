@@ -455,8 +455,9 @@ gboolean sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst
  * network part needs no search: D-mod-K is computed in closed form from
  * the NICs' numbers, O(tiers); ECMP and adaptive routing climb to the
  * destination's ancestors and come down, O(the destination leaf's
- * ancestors' uplinks + radix x tiers).  On a dragonfly they walk a cached
- * table of distances to the destination's switch.
+ * ancestors + radix x tiers) once the leaf's ancestors are listed (the
+ * first time, O(their uplinks)).  On a dragonfly they walk a cached table
+ * of distances to the destination's switch.
  *
  * Returns: %FALSE if the GPUs are not connected.
  */
