@@ -1642,9 +1642,11 @@ choose (SimTopology *t, Route *r, guint32 v, const guint32 *cand, guint n, gbool
     {
       guint best = pick;
       guint32 best_load = G_MAXUINT32;
-      for (guint k = 0; k < n; k++)
+      /* From the digit's choice on, round to it; the first unloaded link
+       * cannot be beaten (ties stay with the earlier), so the scan stops
+       * there. */
+      for (guint k = 0, i = pick; k < n && best_load > 0; k++, i = i + 1 == n ? 0 : i + 1)
         {
-          guint i = (pick + k) % n;
           const SimLink *l = &g_array_index (t->links, SimLink, cand[i]);
           guint32 here = r->load[2 * cand[i] + (l->a == v ? 0 : 1)];
           if (here < best_load)
