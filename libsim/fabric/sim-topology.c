@@ -15,26 +15,32 @@
  * closed form: the destination's way up (one uplink per tier, the digit of
  * its NIC number) is climbed from the source's leaf with the same digits
  * until the two meet, then followed down; that costs a few array reads per
- * tier and needs no table, which is what makes it the cheap mode at 100k
- * GPUs.  Spraying uses the same meeting point and names pooled resources
- * instead of links.  ECMP and adaptive routing choose at every hop, among
- * the links that lead one hop closer to the destination, by the flow hash
+ * tier and needs no table (each NIC's way up is kept once worked out, 72
+ * bytes a NIC), which is what makes it the cheap mode at 100k GPUs.
+ * Spraying uses the same meeting point and names pooled resources instead
+ * of links.  ECMP and adaptive routing choose at every hop, among the
+ * links that lead one hop closer to the destination, by the flow hash
  * (ECMP) or the fewest registered flows (adaptive).  On a tree they need
  * no table either: the destination leaf's ancestors are marked (a few
- * dozen switches), and the route climbs until it meets one and comes down
- * through them.  Elsewhere (a dragonfly, or a tree too asymmetric for the
- * up/down rules, where D-mod-K uses the destination's digit) routes walk
- * the hop distances to d, from one breadth-first search from d over the
- * network's links, kept in a cache keyed by d (two bytes per vertex).  A per-destination table is the smallest thing
+ * dozen switches, listed once per leaf), and the route climbs until it
+ * meets one and comes down through them.  Elsewhere (a dragonfly, or a
+ * tree too asymmetric for the up/down rules, where D-mod-K uses the
+ * destination's digit) routes walk the hop distances to the destination
+ * NIC's switch, from one breadth-first search from it over the links
+ * between switches, kept in a cache keyed by that switch (two bytes per
+ * switch; see net_walk()).  A per-destination table is the smallest thing
  * that answers every source at once: caching whole paths per (source,
  * destination) pair would grow with the square of the GPU count, and
  * caching next-hop lists per destination costs as much as the adjacency
- * itself.  Scanning a vertex's links at each hop costs its degree, which
- * is at most a switch's radix.  The cache has a memory budget; past it the
+ * itself.  Scanning a switch's links to other switches at each hop costs
+ * at most a switch's radix.  The cache has a memory budget; past it the
  * oldest destination is dropped (and would be recomputed identically).
  * Routes between GPUs of one node use a second, smaller table computed
  * over the node's own links only, indexed by the vertex's position in its
- * node.
+ * node.  The parts of routes inside nodes are kept once per node model
+ * where the flow hash plays no part in them, and copied (see
+ * node_route()).  A route is gathered on the stack and written to the
+ * caller's array in one go.
  *
  * Metrics.  igraph computes the connected components and, on a directed
  * copy of the graph with a super-source and a super-sink, the max-flow
@@ -105,6 +111,8 @@ struct _SimTopology {
   guint32 *up_link;         /* ... as link numbers */
   guint32 *bundle_of;       /* spray: per vertex, the pooled group of its uplinks, or NO_NODE */
   guint32  n_bundles;
+  struct NicWay *nic_way;   /* D-mod-K: per NIC, its way up (see dmodk_tree()); NULL
+                             * until the first route */
   double  *bundle_capacity; /* per group: the summed usable capacity of its uplinks */
 
   /* Route caches: destination vertex -> DistTable *. */
@@ -118,8 +126,25 @@ struct _SimTopology {
   guint8     *anc_level;    /* per vertex: tiers above the destination leaf */
   guint32    *anc_list;     /* the marked vertices */
   guint32     anc_now;
+  guint32     anc_leaf;     /* the leaf whose ancestors are marked */
+  GHashTable *anc_kept;     /* leaf -> AncList: its ancestors, to mark again */
+  guint32    *up_to;        /* per up_link entry: the switch it leads to */
+  guint32    *adj_to;       /* per adj_link entry: the vertex it leads to */
+  gsize       anc_bytes;
   guint32    *cand;         /* scratch: candidate links of one hop */
   guint       cand_size;
+  /* Routes inside nodes, kept per shape of node (see node_route()). */
+  GPtrArray  *shapes;       /* Shape *; NULL until the first route */
+  guint32    *node_shape;   /* per node: its shape, or NO_NODE (its routes walk) */
+  guint32    *node_link0;   /* per node: its first link */
+  gboolean    search;       /* route by walk() alone (sim__topology_set_search()) */
+  /* Walks between switches (see net_walk()). */
+  gint        net_state;    /* 0: not looked at yet; 1: they apply; -1: they do not */
+  guint32     first_switch; /* the vertex of switch 0: switches are numbered last */
+  guint32     n_switches;
+  guint32    *sw_start;     /* n_switches + 1: each switch's links to switches ... */
+  guint32    *sw_link;      /* ... in adjacency order, as link numbers ... */
+  guint32    *sw_to;        /* ... and the switch each leads to */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1106,7 +1131,19 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->anc_stamp);
   g_free (topology->anc_level);
   g_free (topology->anc_list);
+  if (topology->anc_kept != NULL)
+    g_hash_table_unref (topology->anc_kept);
+  g_free (topology->up_to);
+  g_free (topology->adj_to);
   g_free (topology->cand);
+  g_free (topology->nic_way);
+  g_free (topology->sw_start);
+  g_free (topology->sw_link);
+  g_free (topology->sw_to);
+  if (topology->shapes != NULL)
+    g_ptr_array_unref (topology->shapes);
+  g_free (topology->node_shape);
+  g_free (topology->node_link0);
   g_hash_table_unref (topology->global_cache);
   g_hash_table_unref (topology->intra_cache);
   g_queue_clear (&topology->cache_order);
@@ -1298,6 +1335,24 @@ bfs (SimTopology *t, guint32 dst, const NodeSpan *span, gboolean network, guint1
     }
 }
 
+/* Caches @d, the table towards @dst (over a node's links if @intra). */
+static void
+cache_add (SimTopology *t, guint32 dst, gboolean intra, DistTable *d)
+{
+  /* Drop the oldest tables while over budget (keeping at least this one). */
+  while (t->cache_bytes + d->bytes > CACHE_BUDGET && !g_queue_is_empty (&t->cache_order))
+    {
+      guint key = GPOINTER_TO_UINT (g_queue_pop_head (&t->cache_order));
+      GHashTable *c = key & 1 ? t->intra_cache : t->global_cache;
+      DistTable *old = g_hash_table_lookup (c, GUINT_TO_POINTER (key >> 1));
+      t->cache_bytes -= old->bytes;
+      g_hash_table_remove (c, GUINT_TO_POINTER (key >> 1));
+    }
+  g_hash_table_insert (intra ? t->intra_cache : t->global_cache, GUINT_TO_POINTER (dst), d);
+  g_queue_push_tail (&t->cache_order, GUINT_TO_POINTER (dst << 1 | (intra ? 1u : 0u)));
+  t->cache_bytes += d->bytes;
+}
+
 /* The distance table towards @dst (over @span's links, or over the
  * network's), computed and cached on first use. */
 static const DistTable *
@@ -1314,19 +1369,7 @@ dist_table (SimTopology *t, guint32 dst, const NodeSpan *span)
   d->dist = g_new (guint16, MAX ((gsize) 1, n));
   d->bytes = n * sizeof (guint16);
   bfs (t, dst, span, TRUE, d->dist, n);
-
-  /* Drop the oldest tables while over budget (keeping at least this one). */
-  while (t->cache_bytes + d->bytes > CACHE_BUDGET && !g_queue_is_empty (&t->cache_order))
-    {
-      guint key = GPOINTER_TO_UINT (g_queue_pop_head (&t->cache_order));
-      GHashTable *c = key & 1 ? t->intra_cache : t->global_cache;
-      DistTable *old = g_hash_table_lookup (c, GUINT_TO_POINTER (key >> 1));
-      t->cache_bytes -= old->bytes;
-      g_hash_table_remove (c, GUINT_TO_POINTER (key >> 1));
-    }
-  g_hash_table_insert (cache, GUINT_TO_POINTER (dst), d);
-  g_queue_push_tail (&t->cache_order, GUINT_TO_POINTER (dst << 1 | (span ? 1u : 0u)));
-  t->cache_bytes += d->bytes;
+  cache_add (t, dst, span != NULL, d);
   return d;
 }
 
@@ -1343,10 +1386,19 @@ mix64 (guint64 x)
   return x;
 }
 
-/* A route under construction: its resources and latency, and what the
- * hops choose by. */
+/* Resources a route gathers on the stack before it spills into its
+ * array: every route of a tree fits, so that the array is written once a
+ * route. */
+#define ROUTE_BUF 64
+
+/* A route under construction: its resources (the first @held in @res,
+ * whose other elements are stale, then the @n in @buf) and latency, and
+ * what the hops choose by. */
 typedef struct {
   GArray         *res;
+  guint           held;
+  guint32         buf[ROUTE_BUF];
+  guint           n;
   SimTime         latency;
   SimRouting      mode;      /* for walks: ECMP (hash), ADAPTIVE (load) or DMODK (digit) */
   guint64         hash;
@@ -1354,7 +1406,56 @@ typedef struct {
   guint64         dest;      /* the destination NIC's number, for the digit */
   guint64         div;       /* the product of the choices made so far */
   const guint32  *load;
+  gboolean        forked;    /* a walk chose among several links */
 } Route;
+
+static inline guint
+route_len (const Route *r)
+{
+  return r->held + r->n;
+}
+
+/* Moves the buffer into the array, which then holds the route exactly
+ * (callers reuse arrays, often for routes of the same length: those need
+ * no resizing). */
+static void
+route_flush (Route *r)
+{
+  if (r->res->len != r->held + r->n)
+    g_array_set_size (r->res, r->held + r->n);
+  if (r->n > 0)
+    memcpy (&g_array_index (r->res, guint32, r->held), r->buf, r->n * sizeof (guint32));
+  r->held += r->n;
+  r->n = 0;
+}
+
+static inline void
+route_push (Route *r, guint32 res)
+{
+  if (G_UNLIKELY (r->n == ROUTE_BUF))
+    route_flush (r);
+  r->buf[r->n++] = res;
+}
+
+/* Resource @i of the route so far. */
+static inline guint32
+route_at (const Route *r, guint i)
+{
+  return i < r->held ? g_array_index (r->res, guint32, i) : r->buf[i - r->held];
+}
+
+/* Drops the resources past the first @len. */
+static void
+route_truncate (Route *r, guint len)
+{
+  if (len >= r->held)
+    r->n = len - r->held;
+  else
+    {
+      r->held = len;
+      r->n = 0;
+    }
+}
 
 /* Appends link @l, crossed from @v, and the latency of the link and of
  * the vertex it enters. */
@@ -1363,9 +1464,8 @@ take (SimTopology *t, Route *r, guint32 l, guint32 v)
 {
   const SimLink *k = &g_array_index (t->links, SimLink, l);
   guint32 next = k->a == v ? k->b : k->a;
-  guint32 res = 2 * l + (k->a == v ? 0 : 1);
 
-  g_array_append_val (r->res, res);
+  route_push (r, 2 * l + (k->a == v ? 0 : 1));
   r->latency += k->latency + g_array_index (t->latency, SimTime, next);
   return next;
 }
@@ -1374,6 +1474,59 @@ static inline guint
 n_up (const SimTopology *t, guint32 v)
 {
   return t->up_start[v + 1] - t->up_start[v];
+}
+
+/* A destination NIC's way up, as dmodk_tree() follows it down: the same
+ * for every source, so it is worked out once per NIC, with the resources
+ * and latency of the way down from each of its switches. */
+typedef struct NicWay {
+  guint32 way[MAX_TIERS];           /* switches, from the NIC's leaf up */
+  guint32 down[MAX_TIERS];          /* the resource down from way[k]: to way[k - 1], or
+                                     * for k = 0 to the NIC */
+  SimTime down_latency[MAX_TIERS];  /* from way[k] down to the NIC, its vertex included */
+  guint32 n;                        /* switches on the way; 0 until worked out */
+} NicWay;
+
+/* The resource of link @l crossed from @v, and the latency of the hop. */
+static guint32
+hop_resource (const SimTopology *t, guint32 l, guint32 v, SimTime *latency)
+{
+  const SimLink *k = &g_array_index (t->links, SimLink, l);
+  guint32 next = k->a == v ? k->b : k->a;
+
+  *latency = k->latency + g_array_index (t->latency, SimTime, next);
+  return 2 * l + (k->a == v ? 0 : 1);
+}
+
+static const NicWay *
+nic_way (SimTopology *t, guint32 nd)
+{
+  NicWay *w;
+  guint64 div = 1;
+  SimTime lat;
+
+  if (t->nic_way == NULL)
+    t->nic_way = g_new0 (NicWay, MAX (1u, t->n_nics));
+  w = &t->nic_way[nd];
+  if (w->n > 0 && !t->search)
+    return w;
+  w->way[0] = other_end (t, t->nic_access[nd], t->nic_vertex[nd]);
+  w->down[0] = hop_resource (t, t->nic_access[nd], w->way[0], &lat);
+  w->down_latency[0] = lat;
+  w->n = 1;
+  while (w->n <= MAX_TIERS - 1 && n_up (t, w->way[w->n - 1]) > 0)
+    {
+      guint32 v = w->way[w->n - 1];
+      guint n = n_up (t, v);
+      guint32 l = t->up_link[t->up_start[v] + (guint) ((nd / div) % n)];
+
+      w->way[w->n] = other_end (t, l, v);
+      w->down[w->n] = hop_resource (t, l, w->way[w->n], &lat);
+      w->down_latency[w->n] = w->down_latency[w->n - 1] + lat;
+      div *= n;
+      w->n++;
+    }
+  return w;
 }
 
 /* D-mod-K on a tree, in closed form: the destination's way up from its
@@ -1385,53 +1538,46 @@ n_up (const SimTopology *t, guint32 v)
 static gboolean
 dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
-  guint32 way[MAX_TIERS + 1], way_link[MAX_TIERS];
-  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ls, b;
-  guint n_way = 1, len0 = r->res->len;
+  const NicWay *w;
+  guint32 b;
+  guint len0 = route_len (r), met = NO_NODE;
   SimTime lat0 = r->latency;
   guint64 div = 1;
 
   if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
     return FALSE;
-  way[0] = other_end (t, t->nic_access[nd], vd);
-  while (n_way <= MAX_TIERS - 1 && n_up (t, way[n_way - 1]) > 0)
-    {
-      guint32 w = way[n_way - 1];
-      guint n = n_up (t, w);
-      way_link[n_way - 1] = t->up_link[t->up_start[w] + (guint) ((nd / div) % n)];
-      way[n_way] = other_end (t, way_link[n_way - 1], w);
-      div *= n;
-      n_way++;
-    }
+  w = nic_way (t, nd);
 
-  ls = take (t, r, t->nic_access[ns], vs);
-  b = ls;
-  div = 1;
-  if (b != way[0])
+  b = take (t, r, t->nic_access[ns], t->nic_vertex[ns]);
+  if (b == w->way[0])
+    met = 0;
+  for (guint k = 0; k + 1 < w->n && met == NO_NODE; k++)
     {
-      gboolean met = FALSE;
-      for (guint k = 0; k + 1 < n_way && !met; k++)
-        {
-          guint n = n_up (t, b);
-          if (n == 0)
-            break;
-          b = take (t, r, t->up_link[t->up_start[b] + (guint) ((nd / div) % n)], b);
-          div *= n;
-          if (b == way[k + 1])
-            {
-              for (guint j = k + 1; j-- > 0;)
-                take (t, r, way_link[j], way[j + 1]);
-              met = TRUE;
-            }
-        }
-      if (!met)
-        {
-          g_array_set_size (r->res, len0);
-          r->latency = lat0;
-          return FALSE;
-        }
+      guint n = n_up (t, b);
+      if (n == 0)
+        break;
+      b = take (t, r, t->up_link[t->up_start[b] + (guint) ((nd / div) % n)], b);
+      div *= n;
+      if (b == w->way[k + 1])
+        met = k + 1;
     }
-  take (t, r, t->nic_access[nd], way[0]);
+  if (met == NO_NODE)
+    {
+      route_truncate (r, len0);
+      r->latency = lat0;
+      return FALSE;
+    }
+  if (G_UNLIKELY (t->search))
+    {
+      /* Hop by hop, as the kept way down must reproduce. */
+      for (guint j = met; j > 0; j--)
+        take (t, r, w->down[j] / 2, w->way[j]);
+      take (t, r, t->nic_access[nd], w->way[0]);
+      return TRUE;
+    }
+  for (guint j = met + 1; j-- > 0;)
+    route_push (r, w->down[j]);
+  r->latency += w->down_latency[met];
   return TRUE;
 }
 
@@ -1442,15 +1588,15 @@ dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 static gboolean
 spray_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
-  guint len0 = r->res->len;
+  guint len0 = route_len (r);
   guint32 base = 2 * t->links->len, ls, ld, pod_s = NO_NODE, pod_d = NO_NODE, x;
 
   if (!dmodk_tree (t, ns, nd, r))
     return FALSE;
-  g_array_set_size (r->res, len0);
+  route_truncate (r, len0);
   x = 2 * t->nic_access[ns] + (g_array_index (t->links, SimLink, t->nic_access[ns]).a
                                == t->nic_vertex[ns] ? 0 : 1);
-  g_array_append_val (r->res, x);
+  route_push (r, x);
   ls = other_end (t, t->nic_access[ns], t->nic_vertex[ns]);
   ld = other_end (t, t->nic_access[nd], t->nic_vertex[nd]);
   if (ls != ld)
@@ -1460,20 +1606,20 @@ spray_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
       if (n_up (t, ld) > 0)
         pod_d = t->bundle_of[other_end (t, t->up_link[t->up_start[ld]], ld)];
       x = base + 2 * t->bundle_of[ls];
-      g_array_append_val (r->res, x);
+      route_push (r, x);
       if (pod_s != NO_NODE && pod_d != NO_NODE && pod_s != pod_d)
         {
           x = base + 2 * pod_s;
-          g_array_append_val (r->res, x);
+          route_push (r, x);
           x = base + 2 * pod_d + 1;
-          g_array_append_val (r->res, x);
+          route_push (r, x);
         }
       x = base + 2 * t->bundle_of[ld] + 1;
-      g_array_append_val (r->res, x);
+      route_push (r, x);
     }
   x = 2 * t->nic_access[nd] + (g_array_index (t->links, SimLink, t->nic_access[nd]).a
                                == ld ? 0 : 1);
-  g_array_append_val (r->res, x);
+  route_push (r, x);
   return TRUE;
 }
 
@@ -1496,9 +1642,11 @@ choose (SimTopology *t, Route *r, guint32 v, const guint32 *cand, guint n, gbool
     {
       guint best = pick;
       guint32 best_load = G_MAXUINT32;
-      for (guint k = 0; k < n; k++)
+      /* From the digit's choice on, round to it; the first unloaded link
+       * cannot be beaten (ties stay with the earlier), so the scan stops
+       * there. */
+      for (guint k = 0, i = pick; k < n && best_load > 0; k++, i = i + 1 == n ? 0 : i + 1)
         {
-          guint i = (pick + k) % n;
           const SimLink *l = &g_array_index (t->links, SimLink, cand[i]);
           guint32 here = r->load[2 * cand[i] + (l->a == v ? 0 : 1)];
           if (here < best_load)
@@ -1551,42 +1699,80 @@ walk (SimTopology *t, guint32 v, guint32 dst, const NodeSpan *span, Route *r)
             cand[n++] = t->adj_link[e];
         }
       g_assert (n > 0);
+      if (n > 1)
+        r->forked = TRUE;
       v = take (t, r, choose (t, r, v, cand, n, span != NULL), v);
       r->hop++;
     }
   return TRUE;
 }
 
-/* Hop by hop on a tree, for the modes that choose at every hop (ECMP,
- * adaptive), without a distance table: mark the destination leaf's
- * ancestors (its up-neighbours, theirs, ...), climb from the source's leaf
- * (to a marked up-neighbour as soon as there is one, which is the lowest
- * common tier, else up any uplink), then come down through marked
- * switches one tier at a time.  O(ancestors' uplinks + radix x tiers).
- * FALSE (nothing appended) if the climb finds no common switch, which a
- * symmetric tree does not allow. */
-static gboolean
-tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
-{
-  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ld, b, *cand;
-  guint n_anc = 0, len0 = r->res->len, hop0 = r->hop;
-  SimTime lat0 = r->latency;
-  guint64 div0 = r->div;
+/* A leaf's ancestors, with their levels, as tree_walk() marks them:
+ * marking again from the list costs a store per ancestor, where finding
+ * them costs a scan of each one's uplinks (a spine's dozens). */
+typedef struct {
+  guint32  n;
+  guint32 *vertex;
+  guint8  *level;
+} AncList;
 
-  if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
-    return FALSE;
+/* Memory for kept ancestor lists, in bytes; past it, they are found again
+ * each time. */
+#define ANC_BUDGET (16u << 20)
+
+static void
+anc_list_free (gpointer p)
+{
+  AncList *a = p;
+  g_free (a->vertex);
+  g_free (a->level);
+  g_free (a);
+}
+
+/* Marks the ancestors of leaf @ld (itself at level 0, its up-neighbours
+ * at 1, theirs at 2...) in anc_stamp, under a new anc_now. */
+static void
+mark_ancestors (SimTopology *t, guint32 ld)
+{
+  const AncList *kept = NULL;
+  guint n_anc = 0;
+
   if (t->anc_stamp == NULL)
     {
       t->anc_stamp = g_new0 (guint32, n_vertices (t));
       t->anc_level = g_new0 (guint8, n_vertices (t));
       t->anc_list = g_new (guint32, n_vertices (t));
+      t->anc_kept = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, anc_list_free);
+      /* The far ends of links, which the hops of tree_walk() look at
+       * for every candidate. */
+      t->up_to = g_new (guint32, MAX (1u, t->up_start[n_vertices (t)]));
+      t->adj_to = g_new (guint32, MAX (1u, t->adj_start[n_vertices (t)]));
+      for (guint32 v = 0; v < n_vertices (t); v++)
+        {
+          for (guint32 e = t->up_start[v]; e < t->up_start[v + 1]; e++)
+            t->up_to[e] = other_end (t, t->up_link[e], v);
+          for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+            t->adj_to[e] = other_end (t, t->adj_link[e], v);
+        }
     }
   if (++t->anc_now == 0)
     {
       memset (t->anc_stamp, 0, n_vertices (t) * sizeof (guint32));
       t->anc_now = 1;
     }
-  ld = other_end (t, t->nic_access[nd], vd);
+  t->anc_leaf = ld;
+  if (!t->search)
+    kept = g_hash_table_lookup (t->anc_kept, GUINT_TO_POINTER (ld));
+  if (kept != NULL)
+    {
+      for (guint32 i = 0; i < kept->n; i++)
+        {
+          t->anc_stamp[kept->vertex[i]] = t->anc_now;
+          t->anc_level[kept->vertex[i]] = kept->level[i];
+        }
+      return;
+    }
+
   t->anc_stamp[ld] = t->anc_now;
   t->anc_level[ld] = 0;
   t->anc_list[n_anc++] = ld;
@@ -1597,7 +1783,7 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
         continue;
       for (guint32 e = t->up_start[w]; e < t->up_start[w + 1]; e++)
         {
-          guint32 u = other_end (t, t->up_link[e], w);
+          guint32 u = t->up_to[e];
           if (t->anc_stamp[u] != t->anc_now)
             {
               t->anc_stamp[u] = t->anc_now;
@@ -1606,6 +1792,44 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
             }
         }
     }
+  if (!t->search && t->anc_bytes + (gsize) n_anc * 5 <= ANC_BUDGET)
+    {
+      AncList *a = g_new (AncList, 1);
+      a->n = n_anc;
+      a->vertex = g_memdup2 (t->anc_list, (gsize) n_anc * sizeof (guint32));
+      a->level = g_new (guint8, n_anc);
+      for (guint i = 0; i < n_anc; i++)
+        a->level[i] = t->anc_level[t->anc_list[i]];
+      g_hash_table_insert (t->anc_kept, GUINT_TO_POINTER (ld), a);
+      t->anc_bytes += (gsize) n_anc * 5;
+    }
+}
+
+/* Hop by hop on a tree, for the modes that choose at every hop (ECMP,
+ * adaptive), without a distance table: mark the destination leaf's
+ * ancestors (its up-neighbours, theirs, ...), climb from the source's leaf
+ * (to a marked up-neighbour as soon as there is one, which is the lowest
+ * common tier, else up any uplink), then come down through marked
+ * switches one tier at a time.  O(ancestors' uplinks + radix x tiers) the
+ * first time for a destination leaf, O(ancestors + radix x tiers) after
+ * (its ancestors are kept, within a budget), O(radix x tiers) for a route
+ * to the same leaf as the one before.  FALSE (nothing appended) if the
+ * climb finds no common switch, which a symmetric tree does not allow. */
+static gboolean
+tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ld, b, *cand;
+  guint len0 = route_len (r), hop0 = r->hop;
+  SimTime lat0 = r->latency;
+  guint64 div0 = r->div;
+
+  if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
+    return FALSE;
+  ld = other_end (t, t->nic_access[nd], vd);
+  /* The marks stand until the next leaf's: routes to one leaf in a row
+   * (a collective's flows often are) mark it once. */
+  if (t->anc_stamp == NULL || ld != t->anc_leaf || t->search)
+    mark_ancestors (t, ld);
 
   b = take (t, r, t->nic_access[ns], vs);
   r->hop++;
@@ -1614,14 +1838,14 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
       guint n = 0, n_marked = 0;
       cand = cand_buffer (t, n_up (t, b));
       for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
-        if (t->anc_stamp[other_end (t, t->up_link[e], b)] == t->anc_now)
+        if (t->anc_stamp[t->up_to[e]] == t->anc_now)
           n_marked++;
       for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
-        if (n_marked == 0 || t->anc_stamp[other_end (t, t->up_link[e], b)] == t->anc_now)
+        if (n_marked == 0 || t->anc_stamp[t->up_to[e]] == t->anc_now)
           cand[n++] = t->up_link[e];
       if (n == 0)
         {
-          g_array_set_size (r->res, len0);
+          route_truncate (r, len0);
           r->latency = lat0;
           r->hop = hop0;
           r->div = div0;
@@ -1637,7 +1861,7 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
       cand = cand_buffer (t, t->adj_start[b + 1] - t->adj_start[b]);
       for (guint32 e = t->adj_start[b]; e < t->adj_start[b + 1]; e++)
         {
-          guint32 u = other_end (t, t->adj_link[e], b);
+          guint32 u = t->adj_to[e];
           if (t->anc_stamp[u] == t->anc_now && t->anc_level[u] == want
               && g_array_index (t->node_of, guint32, u) == NO_NODE)
             cand[n++] = t->adj_link[e];
@@ -1662,6 +1886,430 @@ nearest_nic (const SimTopology *t, guint32 g, guint64 hash)
   return t->gpu_nic[first + (n == 1 ? 0 : (guint32) (mix64 (hash) % n))];
 }
 
+/* Walks over the network, off the closed forms.  A NIC's vertex is
+ * reached through its one network link, from its switch: its hop
+ * distances are its switch's plus one, and no NIC is a step on another's
+ * way (its only link leads back).  So a walk towards a NIC takes the same
+ * hops, from the same candidates in the same order, as a walk towards
+ * its switch over the links between switches, followed by the NIC's
+ * link: one table per switch serves all its NICs, it has an entry per
+ * switch rather than per vertex, and each hop scans a switch's links to
+ * other switches rather than also its NIC ports.  That holds when every
+ * NIC has one network link, to a switch, and no other vertex of a node
+ * has any, with the switches numbered after the nodes' vertices, which is
+ * how the builders lay them out; elsewhere walk() goes over the whole
+ * graph. */
+
+/* Whether the walks between switches apply, and their adjacency.
+ * O(vertices + links), on the first walk. */
+static void
+net_init (SimTopology *t)
+{
+  guint32 nv = n_vertices (t), nl = t->links->len, first = nv, count = 0;
+  g_autofree guint8 *is_nic_link = g_new0 (guint8, MAX (1u, nl));
+
+  t->net_state = -1;
+  for (guint32 v = nv; v-- > 0 && g_array_index (t->node_of, guint32, v) == NO_NODE;)
+    first = v;
+  for (guint32 v = 0; v < first; v++)
+    if (g_array_index (t->node_of, guint32, v) == NO_NODE)
+      return;  /* a switch among the nodes' vertices */
+  for (guint32 i = 0; i < t->n_nics; i++)
+    {
+      if (t->nic_access[i] == NO_NODE
+          || other_end (t, t->nic_access[i], t->nic_vertex[i]) < first)
+        return;
+      is_nic_link[t->nic_access[i]] = 1;
+    }
+  for (guint32 l = 0; l < nl; l++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, l);
+      if (k->tier == SIM_TIER_INTRA)
+        continue;
+      if (k->a >= first && k->b >= first)
+        count++;
+      else if (!is_nic_link[l])
+        return;  /* a node's vertex on the network by a second link, or not a NIC */
+    }
+
+  t->first_switch = first;
+  t->n_switches = nv - first;
+  t->sw_start = g_new0 (guint32, t->n_switches + 1);
+  t->sw_link = g_new (guint32, MAX (1u, 2 * count));
+  t->sw_to = g_new (guint32, MAX (1u, 2 * count));
+  count = 0;
+  for (guint32 s = 0; s < t->n_switches; s++)
+    {
+      guint32 v = first + s;
+      t->sw_start[s] = count;
+      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+        {
+          guint32 l = t->adj_link[e], u = other_end (t, l, v);
+          if (u >= first && g_array_index (t->links, SimLink, l).tier != SIM_TIER_INTRA)
+            {
+              t->sw_link[count] = l;
+              t->sw_to[count] = u - first;
+              count++;
+            }
+        }
+    }
+  t->sw_start[t->n_switches] = count;
+  t->net_state = 1;
+}
+
+/* The hop distances to switch @s (a switch number) over the links
+ * between switches, cached with the other tables (keyed by its vertex,
+ * which no NIC's table shares). */
+static const DistTable *
+switch_table (SimTopology *t, guint32 s)
+{
+  guint32 dst = t->first_switch + s, *queue = t->bfs_queue, head = 0, tail = 0;
+  DistTable *d = g_hash_table_lookup (t->global_cache, GUINT_TO_POINTER (dst));
+
+  if (d != NULL)
+    return d;
+  d = g_new (DistTable, 1);
+  d->dist = g_new (guint16, MAX (1u, t->n_switches));
+  d->bytes = t->n_switches * sizeof (guint16);
+  for (guint32 x = 0; x < t->n_switches; x++)
+    d->dist[x] = UNREACHED;
+  d->dist[s] = 0;
+  queue[tail++] = s;
+  while (head < tail)
+    {
+      guint32 x = queue[head++];
+      guint16 dx = d->dist[x];
+      for (guint32 e = t->sw_start[x]; e < t->sw_start[x + 1]; e++)
+        if (d->dist[t->sw_to[e]] == UNREACHED && dx + 1 < UNREACHED)
+          {
+            d->dist[t->sw_to[e]] = (guint16) (dx + 1);
+            queue[tail++] = t->sw_to[e];
+          }
+    }
+  cache_add (t, dst, FALSE, d);
+  return d;
+}
+
+/* The network part of a route from NIC @ns to NIC @nd: what walk() from
+ * one's vertex to the other's over the network gives, choosing as @r
+ * says.  FALSE (nothing appended) if they are not connected. */
+static gboolean
+net_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], first, s, sd;
+  const DistTable *d;
+
+  if (t->net_state == 0)
+    net_init (t);
+  if (t->net_state < 0 || t->search)
+    return walk (t, vs, vd, NULL, r);
+  first = t->first_switch;
+  s = other_end (t, t->nic_access[ns], vs) - first;
+  sd = other_end (t, t->nic_access[nd], vd) - first;
+  d = switch_table (t, sd);
+  if (d->dist[s] == UNREACHED)
+    return FALSE;
+  take (t, r, t->nic_access[ns], vs);
+  r->hop++;
+  while (s != sd)
+    {
+      guint16 want = (guint16) (d->dist[s] - 1);
+      guint32 *cand = cand_buffer (t, t->sw_start[s + 1] - t->sw_start[s]);
+      guint n = 0;
+
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (d->dist[t->sw_to[e]] == want)
+          cand[n++] = t->sw_link[e];
+      g_assert (n > 0);
+      if (n > 1)
+        r->forked = TRUE;
+      s = take (t, r, choose (t, r, first + s, cand, n, FALSE), first + s) - first;
+      r->hop++;
+    }
+  take (t, r, t->nic_access[nd], first + sd);
+  r->hop++;
+  return TRUE;
+}
+
+/* Routes inside nodes.  The nodes of one model are copies of each other:
+ * the same vertices and links in the same order, offset by the node's
+ * first GPU, first other vertex and first link (build_node() cables a
+ * node's links in one go).  A walk inside a node sees only those links
+ * and the distances over them, so it takes the same hops in every copy,
+ * up to the offsets.  Where no hop had a choice (the flow hash played no
+ * part), the route between two vertices of a node is kept once for every
+ * node of its shape, as resources relative to the node's first link, and
+ * later routes copy it: a few stores instead of a table look-up and a
+ * scan of each vertex's links per hop.  A segment whose walk chose by the
+ * hash (an NVSwitch node with fewer NICs than GPUs has some) is walked
+ * each time.  Nodes whose links are not in one run, or too large for a
+ * table of every pair of their vertices, always walk. */
+
+/* Vertices of a node beyond which routes inside it are not kept. */
+#define SHAPE_MAX_VERTICES 512u
+/* Kinds of segment[] entries that are not an index into segments. */
+#define SEG_UNKNOWN G_MAXUINT32        /* not routed yet */
+#define SEG_WALK    (G_MAXUINT32 - 1)  /* chosen by the hash: walked each time */
+#define SEG_NONE    (G_MAXUINT32 - 2)  /* not connected */
+
+typedef struct {
+  guint32 start, len;   /* in the shape's steps */
+  SimTime latency;
+} Segment;
+
+typedef struct {
+  guint32  node;        /* the first node of this shape */
+  guint32  n_links;
+  guint32  n_local;     /* vertices per node */
+  guint32 *segment;     /* n_local x n_local, by local index from and to: an index in
+                         * segments or a SEG_ kind; NULL until first used */
+  GArray  *segments;    /* Segment */
+  GArray  *steps;       /* guint32: a resource less twice the node's first link */
+} Shape;
+
+static void
+shape_free (gpointer p)
+{
+  Shape *s = p;
+
+  g_free (s->segment);
+  g_array_unref (s->segments);
+  g_array_unref (s->steps);
+  g_free (s);
+}
+
+/* A hash of what a walk inside @node depends on: its size, its links
+ * (ends by local index, and latency) and its vertices' latencies. */
+static guint
+shape_signature (const SimTopology *t, guint32 node, guint32 n_links)
+{
+  const NodeSpan *span = &t->spans[node];
+  guint32 link0 = t->node_link0[node];
+  guint64 h = (guint64) span->n_gpus << 40 ^ (guint64) span->n_extra << 20 ^ n_links;
+
+  for (guint32 i = 0; i < n_links; i++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, link0 + i);
+      h = mix64 (h ^ ((guint64) local_index (t, span, k->a) << 32 | local_index (t, span, k->b)));
+      h = mix64 (h ^ (guint64) k->latency);
+    }
+  for (guint32 x = 0; x < span->n_gpus + span->n_extra; x++)
+    {
+      guint32 v = x < span->n_gpus ? span->first_gpu + x
+                                   : span->first_extra + (x - span->n_gpus);
+      h = mix64 (h ^ (guint64) g_array_index (t->latency, SimTime, v));
+    }
+  return (guint) (h ^ h >> 32);
+}
+
+/* Whether nodes @a and @b (of @n_links links each) route alike. */
+static gboolean
+shape_equal (const SimTopology *t, guint32 a, guint32 b, guint32 n_links)
+{
+  const NodeSpan *sa = &t->spans[a], *sb = &t->spans[b];
+
+  if (sa->n_gpus != sb->n_gpus || sa->n_extra != sb->n_extra)
+    return FALSE;
+  for (guint32 i = 0; i < n_links; i++)
+    {
+      const SimLink *ka = &g_array_index (t->links, SimLink, t->node_link0[a] + i);
+      const SimLink *kb = &g_array_index (t->links, SimLink, t->node_link0[b] + i);
+      if (local_index (t, sa, ka->a) != local_index (t, sb, kb->a)
+          || local_index (t, sa, ka->b) != local_index (t, sb, kb->b)
+          || ka->latency != kb->latency)
+        return FALSE;
+    }
+  for (guint32 x = 0; x < sa->n_gpus + sa->n_extra; x++)
+    {
+      guint32 va = x < sa->n_gpus ? sa->first_gpu + x : sa->first_extra + (x - sa->n_gpus);
+      guint32 vb = x < sb->n_gpus ? sb->first_gpu + x : sb->first_extra + (x - sb->n_gpus);
+      if (g_array_index (t->latency, SimTime, va) != g_array_index (t->latency, SimTime, vb))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Sorts the nodes into shapes, on the first route.  O(vertices + links). */
+static void
+shapes_init (SimTopology *t)
+{
+  guint nn = MAX (1u, t->n_nodes);
+  g_autofree guint32 *count = g_new0 (guint32, nn);
+  g_autofree guint32 *last = g_new0 (guint32, nn);
+  g_autoptr(GHashTable) by_signature = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  t->shapes = g_ptr_array_new_with_free_func (shape_free);
+  t->node_shape = g_new (guint32, nn);
+  t->node_link0 = g_new (guint32, nn);
+  for (guint32 n = 0; n < t->n_nodes; n++)
+    t->node_link0[n] = NO_NODE;
+  for (guint32 l = 0; l < t->links->len; l++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, l);
+      guint32 node = g_array_index (t->node_of, guint32, k->a);
+
+      if (k->tier != SIM_TIER_INTRA || node == NO_NODE)
+        continue;
+      if (t->node_link0[node] == NO_NODE)
+        t->node_link0[node] = l;
+      count[node]++;
+      last[node] = l;
+    }
+  for (guint32 n = 0; n < t->n_nodes; n++)
+    {
+      const NodeSpan *span = &t->spans[n];
+      guint32 n_local = span->n_gpus + span->n_extra, sig;
+      Shape *shape;
+      gpointer found;
+
+      t->node_shape[n] = NO_NODE;
+      if (count[n] == 0)
+        t->node_link0[n] = 0;
+      else if (last[n] - t->node_link0[n] + 1 != count[n])
+        continue;  /* links not in one run: no offset relates this node to another */
+      if (n_local > SHAPE_MAX_VERTICES)
+        continue;
+      sig = shape_signature (t, n, count[n]);
+      found = g_hash_table_lookup (by_signature, GUINT_TO_POINTER (sig));
+      if (found != NULL)
+        {
+          guint32 i = GPOINTER_TO_UINT (found) - 1;
+          shape = g_ptr_array_index (t->shapes, i);
+          if (shape->n_links == count[n] && shape_equal (t, shape->node, n, count[n]))
+            {
+              t->node_shape[n] = i;
+              continue;
+            }
+        }
+      shape = g_new0 (Shape, 1);
+      shape->node = n;
+      shape->n_links = count[n];
+      shape->n_local = n_local;
+      shape->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
+      shape->steps = g_array_new (FALSE, FALSE, sizeof (guint32));
+      t->node_shape[n] = t->shapes->len;
+      if (found == NULL)  /* (a colliding signature keeps its first shape) */
+        g_hash_table_insert (by_signature, GUINT_TO_POINTER (sig),
+                             GUINT_TO_POINTER (t->shapes->len + 1));
+      g_ptr_array_add (t->shapes, shape);
+    }
+}
+
+/* node_route() when the segment is not kept yet, or not kept at all. */
+G_NO_INLINE static gboolean
+node_route_walk (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
+{
+  const NodeSpan *span = &t->spans[node];
+  guint32 sh, *slot, len0, base;
+  SimTime lat0;
+  Shape *shape;
+
+  if (t->shapes == NULL)
+    shapes_init (t);
+  sh = t->node_shape[node];
+  if (sh == NO_NODE || t->search)
+    return walk (t, from, to, span, r);
+  shape = g_ptr_array_index (t->shapes, sh);
+  if (shape->segment == NULL)
+    {
+      gsize n = (gsize) shape->n_local * shape->n_local;
+      shape->segment = g_new (guint32, MAX ((gsize) 1, n));
+      memset (shape->segment, 0xff, n * sizeof (guint32));  /* SEG_UNKNOWN */
+    }
+  slot = &shape->segment[(gsize) local_index (t, span, from) * shape->n_local
+                         + local_index (t, span, to)];
+  base = 2 * t->node_link0[node];
+  if (*slot < SEG_NONE)
+    {
+      /* Kept, but longer than the buffer has room for. */
+      const Segment *s = &g_array_index (shape->segments, Segment, *slot);
+      const guint32 *step = &g_array_index (shape->steps, guint32, s->start);
+
+      for (guint32 i = 0; i < s->len; i++)
+        route_push (r, base + step[i]);
+      r->latency += s->latency;
+      r->hop += s->len;
+      return TRUE;
+    }
+  if (*slot == SEG_NONE)
+    return FALSE;
+  if (*slot == SEG_WALK)
+    return walk (t, from, to, span, r);
+
+  /* First time: walk, and keep the segment if no hop chose. */
+  len0 = route_len (r);
+  lat0 = r->latency;
+  r->forked = FALSE;
+  if (!walk (t, from, to, span, r))
+    {
+      *slot = SEG_NONE;
+      return FALSE;
+    }
+  if (r->forked)
+    *slot = SEG_WALK;
+  else
+    {
+      Segment s = { .start = shape->steps->len, .len = route_len (r) - len0,
+                    .latency = r->latency - lat0 };
+      for (guint32 i = len0; i < route_len (r); i++)
+        {
+          guint32 x = route_at (r, i) - base;
+          g_array_append_val (shape->steps, x);
+        }
+      *slot = shape->segments->len;
+      g_array_append_val (shape->segments, s);
+    }
+  return TRUE;
+}
+
+/* Appends the route from @from to @to, two vertices of @node, over the
+ * node's links: what walk() gives, copied from the node's shape when it
+ * is kept (inline: most routes take two such copies).  FALSE if @to is
+ * not reachable. */
+G_ALWAYS_INLINE static inline gboolean
+node_route (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
+{
+  const NodeSpan *span = &t->spans[node];
+  const Shape *shape;
+  guint32 sh, k;
+
+  if (G_UNLIKELY (t->shapes == NULL) || (sh = t->node_shape[node]) == NO_NODE)
+    return node_route_walk (t, node, from, to, r);
+  shape = g_ptr_array_index (t->shapes, sh);
+  if (G_UNLIKELY (shape->segment == NULL))
+    return node_route_walk (t, node, from, to, r);
+  k = shape->segment[(gsize) local_index (t, span, from) * shape->n_local
+                     + local_index (t, span, to)];
+  if (k < SEG_NONE)
+    {
+      const Segment *s = &g_array_index (shape->segments, Segment, k);
+      const guint32 *step = &g_array_index (shape->steps, guint32, s->start);
+      guint32 base = 2 * t->node_link0[node], *out = r->buf + r->n;
+
+      if (G_LIKELY (r->n + s->len <= ROUTE_BUF))
+        {
+          for (guint32 i = 0; i < s->len; i++)
+            out[i] = base + step[i];
+          r->n += s->len;
+          r->latency += s->latency;
+          r->hop += s->len;
+          return TRUE;
+        }
+    }
+  return node_route_walk (t, node, from, to, r);
+}
+
+void
+sim__topology_set_search (SimTopology *topology, gboolean search)
+{
+  g_return_if_fail (topology != NULL);
+  topology->search = search;
+  /* Drops what was kept: node_route() copies whatever it finds. */
+  g_clear_pointer (&topology->shapes, g_ptr_array_unref);
+  g_clear_pointer (&topology->node_shape, g_free);
+  g_clear_pointer (&topology->node_link0, g_free);
+}
+
 gboolean
 sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
                         guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
@@ -1669,7 +2317,7 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
 {
   SimTopology *t = topology;
   guint32 ns_node, nd_node, ns, nd;
-  Route r = { 0 };
+  Route r;
   gboolean ok;
 
   g_return_val_if_fail (t != NULL, FALSE);
@@ -1677,21 +2325,31 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
   g_return_val_if_fail (resources != NULL, FALSE);
   g_return_val_if_fail (g_array_get_element_size (resources) == sizeof (guint32), FALSE);
 
-  g_array_set_size (resources, 0);
   if (latency != NULL)
     *latency = 0;
   if (src_gpu == dst_gpu)
-    return TRUE;
+    {
+      g_array_set_size (resources, 0);
+      return TRUE;
+    }
+  /* (Not an initialiser: that would clear the buffer too.)  @resources is
+   * sized once, when the route is complete. */
   r.res = resources;
+  r.held = 0;
+  r.n = 0;
+  r.latency = 0;
   r.mode = t->routing;
   r.hash = flow_hash;
+  r.hop = 0;
+  r.dest = 0;
   r.div = 1;
   r.load = load;
+  r.forked = FALSE;
 
   ns_node = g_array_index (t->node_of, guint32, src_gpu);
   nd_node = g_array_index (t->node_of, guint32, dst_gpu);
   if (ns_node == nd_node)
-    ok = walk (t, src_gpu, dst_gpu, &t->spans[ns_node], &r);
+    ok = node_route (t, ns_node, src_gpu, dst_gpu, &r);
   else
     {
       if (nic_gpu >= t->n_gpus || g_array_index (t->node_of, guint32, nic_gpu) != ns_node)
@@ -1699,9 +2357,12 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
       ns = nearest_nic (t, nic_gpu, flow_hash);
       nd = nearest_nic (t, dst_gpu, flow_hash);
       if (ns == NO_NODE || nd == NO_NODE)
-        return FALSE;
+        {
+          g_array_set_size (resources, 0);
+          return FALSE;
+        }
       r.dest = nd;
-      ok = walk (t, src_gpu, t->nic_vertex[ns], &t->spans[ns_node], &r);
+      ok = node_route (t, ns_node, src_gpu, t->nic_vertex[ns], &r);
       if (ok)
         {
           gboolean done = FALSE;
@@ -1711,16 +2372,20 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
             done = dmodk_tree (t, ns, nd, &r);
           else if (t->tree)
             done = tree_walk (t, ns, nd, &r);
-          ok = done || walk (t, t->nic_vertex[ns], t->nic_vertex[nd], NULL, &r);
+          ok = done || net_walk (t, ns, nd, &r);
         }
       if (ok)
-        ok = walk (t, t->nic_vertex[nd], dst_gpu, &t->spans[nd_node], &r);
-      if (!ok)
-        g_array_set_size (resources, 0);
+        ok = node_route (t, nd_node, t->nic_vertex[nd], dst_gpu, &r);
     }
-  if (ok && latency != NULL)
+  if (!ok)
+    {
+      g_array_set_size (resources, 0);
+      return FALSE;
+    }
+  route_flush (&r);
+  if (latency != NULL)
     *latency = r.latency;
-  return ok;
+  return TRUE;
 }
 
 gboolean

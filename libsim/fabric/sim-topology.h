@@ -418,12 +418,15 @@ double sim_topology_resource_capacity (const SimTopology *topology, guint32 reso
  * On a tree fabric (single-switch, fat-tree, fat-tree-3, rail-optimized)
  * no mode needs a table (see sim_topology_route_via()).  On a dragonfly,
  * or for a tree too asymmetric for the up/down rules, the hop distances
- * to the destination NIC are computed once (a breadth-first search,
- * O(vertices + links)) and cached per destination vertex, two bytes per
- * vertex, within a fixed memory budget (the oldest destination is dropped
- * first; a dropped one is recomputed to the same result).  Time
- * complexity: O(sum of the degrees along the path) once cached.  Routes
- * inside a node walk small per-node tables the same way.
+ * to the destination NIC's switch are computed once (a breadth-first
+ * search over the links between switches, O(switches + their links)) and
+ * cached per destination switch, two bytes per switch, within a fixed
+ * memory budget (the oldest destination is dropped first; a dropped one
+ * is recomputed to the same result).  Time complexity: O(sum of the
+ * switches' links to switches along the path) once cached.  Routes
+ * inside a node walk small per-node tables the same way; where no hop of
+ * such a part depends on @flow_hash, it is kept once for all the nodes of
+ * a model and copied, O(its hops).
  *
  * Returns: %FALSE if the GPUs are not connected.
  */
@@ -452,8 +455,9 @@ gboolean sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst
  * network part needs no search: D-mod-K is computed in closed form from
  * the NICs' numbers, O(tiers); ECMP and adaptive routing climb to the
  * destination's ancestors and come down, O(the destination leaf's
- * ancestors' uplinks + radix x tiers).  On a dragonfly they walk a cached
- * distance table.
+ * ancestors + radix x tiers) once the leaf's ancestors are listed (the
+ * first time, O(their uplinks)).  On a dragonfly they walk a cached table
+ * of distances to the destination's switch.
  *
  * Returns: %FALSE if the GPUs are not connected.
  */
@@ -581,6 +585,15 @@ gboolean sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *me
  * from the structure (%G_MAXUINT when the graph does not decompose), or,
  * with @search, by a breadth-first search from every GPU. */
 guint sim__topology_diameter (SimTopology *topology, gboolean search);
+
+/* Routes without the shortcuts (internal, for the tests): with @search,
+ * every part of a route inside a node walks its node's distance table,
+ * D-mod-K works out the destination's way up afresh and comes down it hop
+ * by hop, and walks over the network follow the distances to the
+ * destination NIC over the whole graph: what the kept segments and ways
+ * of sim_topology_route_via() and its walks between switches must
+ * reproduce. */
+void sim__topology_set_search (SimTopology *topology, gboolean search);
 
 /**
  * sim_topology_get_counts:

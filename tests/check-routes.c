@@ -1,0 +1,265 @@
+/* check-routes.c: the shortcuts of sim_topology_route_via() against the
+ * search they stand for (libsim/fabric/sim-topology.c).
+ *
+ * What is checked: on small clusters of every node layout (NVSwitch with a
+ * NIC per GPU and with fewer NICs than GPUs, where the way from a GPU to a
+ * NIC depends on the flow hash; a PCIe tree; a full mesh with one NIC per
+ * GPU and with fewer) over every fabric kind and every routing mode it
+ * allows, the route between every ordered pair of GPUs, for several flow
+ * hashes, leaving by the sending GPU's NIC and by another GPU's, with a
+ * load for adaptive routing, is the same (resources in the same order,
+ * latency, success) as on a twin topology told to route by search alone
+ * (sim__topology_set_search()): routes inside nodes copied from what is
+ * kept for their model, D-mod-K's kept ways up, and, on the dragonfly,
+ * walks towards the destination's switch over the links between switches
+ * against walks towards the destination NIC over the whole graph.  Each
+ * pair is routed twice on the fast twin, so that both the first route
+ * (which fills what is kept) and the copies are compared.
+ *
+ * What is not checked here: that the search's routes are the right ones
+ * (check-fabric.c and check-routing.c do).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "sim-error.h"
+#include "cluster/sim-catalogue.h"
+#include "cluster/sim-cluster.h"
+#include "fabric/sim-topology.h"
+
+#ifndef SIM_TOP_SRCDIR
+#error "SIM_TOP_SRCDIR must be defined by the build"
+#endif
+
+#define MODELDIR SIM_TOP_SRCDIR "/models"
+
+/* Two node models the catalogue lacks: an NVSwitch node with half as many
+ * NICs as GPUs (GPUs 2i and 2i + 1 share NIC i, so a GPU's way to its
+ * NIC through the NVSwitch has two next hops, picked by the hash) and an
+ * Infinity Fabric mesh with three NICs for eight GPUs. */
+static const char *const extra_models[] = {
+  "[node]\n"
+  "name = NVS-4NIC\n"
+  "gpu = H100-SXM\n"
+  "gpus = 8\n"
+  "intra_node = nvswitch\n"
+  "nvswitches = 4\n"
+  "nics = 4\n"
+  "nic_bandwidth = 400Gb/s\n"
+  "nic_type = infiniband-ndr\n"
+  "intra_link = NVLink4\n"
+  "nic_link = IB-NDR\n"
+  "pcie_link = PCIe-Gen5\n",
+  "[node]\n"
+  "name = Mesh-3NIC\n"
+  "gpu = H100-SXM\n"
+  "gpus = 8\n"
+  "intra_node = infinity-fabric\n"
+  "nics = 3\n"
+  "nic_bandwidth = 400Gb/s\n"
+  "nic_type = infiniband-ndr\n"
+  "intra_link = NVLink4\n"
+  "nic_link = IB-NDR\n"
+  "pcie_link = PCIe-Gen5\n",
+};
+
+static SimCatalogue *catalogue;
+
+static void
+setup (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("check-routes-XXXXXX", &error);
+
+  ck_assert_msg (dir != NULL, "%s", error ? error->message : "?");
+  catalogue = sim_catalogue_new ();
+  ck_assert_msg (sim_catalogue_add_directory (catalogue, MODELDIR, &error), "%s",
+                 error ? error->message : "?");
+  for (guint i = 0; i < G_N_ELEMENTS (extra_models); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("extra-%u.ini", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      ck_assert (g_file_set_contents (path, extra_models[i], -1, NULL));
+      ck_assert_msg (sim_catalogue_add_file (catalogue, path, &error), "%s",
+                     error ? error->message : "?");
+      g_unlink (path);
+    }
+  ck_assert_msg (sim_catalogue_resolve (catalogue, &error), "%s", error ? error->message : "?");
+  g_rmdir (dir);
+}
+
+static void
+teardown (void)
+{
+  g_clear_pointer (&catalogue, sim_catalogue_free);
+}
+
+/* @n nodes of @model on the fabric @lines ("key=value"), or NULL if the
+ * configuration does not build (too many nodes for the radix...). */
+static SimTopology *
+build (const char *model, guint n, const char * const *lines)
+{
+  g_autoptr(SimCluster) c = sim_cluster_new ();
+  g_auto(SimFabricConfig) config = { 0 };
+  const SimNodeModel *m = sim_catalogue_lookup_node (catalogue, model);
+
+  ck_assert_ptr_nonnull (m);
+  ck_assert (sim_cluster_add_pool (c, "p", m, NULL, 0, n, NULL));
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) kv = g_strsplit (lines[i], "=", 2);
+      ck_assert_msg (sim_fabric_config_set (&config, kv[0], kv[1], NULL), "%s", lines[i]);
+    }
+  return sim_topology_new (c, catalogue, &config, NULL);
+}
+
+/* Every ordered pair of GPUs of @fast and @slow (the same configuration,
+ * @slow routing by search), twice on @fast; returns the routes compared. */
+static guint
+compare_all (SimTopology *fast, SimTopology *slow, const char *what)
+{
+  static const guint64 hashes[] = { 0, 1, 7, G_GUINT64_CONSTANT (0x9e3779b97f4a7c15),
+                                    G_GUINT64_CONSTANT (0xdeadbeefcafe) };
+  guint n = sim_topology_get_n_gpus (fast), n_res = sim_topology_get_n_resources (fast);
+  g_autoptr(GArray) a = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) b = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree guint32 *load = g_new (guint32, MAX (1u, n_res));
+  guint compared = 0;
+
+  ck_assert_uint_eq (n, sim_topology_get_n_gpus (slow));
+  ck_assert_uint_eq (n_res, sim_topology_get_n_resources (slow));
+  /* A load with ties and differences, for adaptive routing. */
+  for (guint i = 0; i < n_res; i++)
+    load[i] = (i * 2654435761u >> 7) % 3;
+
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint h = 0; h < G_N_ELEMENTS (hashes); h++)
+      for (guint32 s = 0; s < n; s++)
+        for (guint32 d = 0; d < n; d++)
+          for (guint via = 0; via < 2; via++)
+            {
+              /* The sending GPU's NIC, or another GPU's of its node (or
+               * a GPU of another node, which routes ignore). */
+              guint32 nic = via == 0 ? s : (guint32) ((s + 1 + hashes[h] % 5) % n);
+              const guint32 *l = h % 2 == 0 ? load : NULL;
+              SimTime la = -1, lb = -1;
+              gboolean oka, okb;
+
+              oka = sim_topology_route_via (fast, s, nic, d, hashes[h], l, a, &la);
+              okb = sim_topology_route_via (slow, s, nic, d, hashes[h], l, b, &lb);
+              ck_assert_msg (oka == okb, "%s: %u -> %u (NIC of %u, hash %" G_GUINT64_FORMAT
+                             "): routed %d, by search %d", what, s, d, nic, hashes[h], oka, okb);
+              ck_assert_msg (a->len == b->len && la == lb
+                             && memcmp (a->data, b->data, a->len * sizeof (guint32)) == 0,
+                             "%s: %u -> %u (NIC of %u, hash %" G_GUINT64_FORMAT "): %u hops "
+                             "and %" G_GINT64_FORMAT " ns, by search %u hops and %"
+                             G_GINT64_FORMAT " ns", what, s, d, nic, hashes[h], a->len, la,
+                             b->len, lb);
+              compared++;
+            }
+  return compared;
+}
+
+/* Every node layout on every fabric kind, under every routing mode it
+ * takes, at a radix small enough for three tiers and several groups. */
+START_TEST (test_routes_match_search)
+{
+  const char *models[] = { "DGX-H100", "NVS-4NIC", "PCIe-8GPU", "MI300X-8", "Mesh-3NIC" };
+  const char *topologies[] = { "single-switch", "fat-tree", "fat-tree-3", "rail-optimized",
+                               "dragonfly" };
+  const char *routings[] = { "dmodk", "ecmp", "adaptive", "spray" };
+  const char *oversub[] = { "1", "2" };
+  const guint counts[] = { 1, 3, 5 };
+  guint built = 0, routes = 0;
+
+  for (guint a = 0; a < G_N_ELEMENTS (models); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (topologies); b++)
+      for (guint c = 0; c < G_N_ELEMENTS (routings); c++)
+        for (guint d = 0; d < G_N_ELEMENTS (oversub); d++)
+          for (guint e = 0; e < G_N_ELEMENTS (counts); e++)
+            {
+              g_autofree char *topo = g_strconcat ("topology=", topologies[b], NULL);
+              g_autofree char *routing = g_strconcat ("routing=", routings[c], NULL);
+              g_autofree char *over = g_strconcat ("oversubscription=", oversub[d], NULL);
+              g_autofree char *what = NULL;
+              const char *cfg[] = { topo, routing, over, "switch=Quantum-2-QM9700", "radix=8",
+                                    NULL };
+              g_autoptr(SimTopology) fast = build (models[a], counts[e], cfg);
+              g_autoptr(SimTopology) slow = NULL;
+
+              if (fast == NULL)
+                continue;  /* spray on a dragonfly, too many nodes for the radix */
+              slow = build (models[a], counts[e], cfg);
+              ck_assert_ptr_nonnull (slow);
+              sim__topology_set_search (slow, TRUE);
+              what = g_strdup_printf ("%u x %s, %s, %s, %s:1", counts[e], models[a], topo,
+                                      routing, oversub[d]);
+              routes += compare_all (fast, slow, what);
+              built++;
+            }
+  ck_assert_uint_ge (built, 150);
+  ck_assert_uint_ge (routes, 1000000);
+}
+END_TEST
+
+/* A cluster of two node models: the nodes of each share what is kept,
+ * and the two never mix. */
+START_TEST (test_mixed_models)
+{
+  const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", "routing=ecmp",
+                        "radix=16", NULL };
+  g_autoptr(SimCluster) c = sim_cluster_new ();
+  g_auto(SimFabricConfig) config = { 0 };
+  g_autoptr(SimTopology) fast = NULL;
+  g_autoptr(SimTopology) slow = NULL;
+
+  ck_assert (sim_cluster_add_pool (c, "a", sim_catalogue_lookup_node (catalogue, "DGX-H100"),
+                                   NULL, 0, 2, NULL));
+  ck_assert (sim_cluster_add_pool (c, "b", sim_catalogue_lookup_node (catalogue, "NVS-4NIC"),
+                                   NULL, 0, 2, NULL));
+  ck_assert (sim_cluster_add_pool (c, "c", sim_catalogue_lookup_node (catalogue, "DGX-H100"),
+                                   NULL, 0, 1, NULL));
+  for (guint i = 0; cfg[i] != NULL; i++)
+    {
+      g_auto(GStrv) kv = g_strsplit (cfg[i], "=", 2);
+      ck_assert (sim_fabric_config_set (&config, kv[0], kv[1], NULL));
+    }
+  fast = sim_topology_new (c, catalogue, &config, NULL);
+  slow = sim_topology_new (c, catalogue, &config, NULL);
+  ck_assert_ptr_nonnull (fast);
+  ck_assert_ptr_nonnull (slow);
+  sim__topology_set_search (slow, TRUE);
+  ck_assert_uint_gt (compare_all (fast, slow, "DGX-H100 and NVS-4NIC"), 0);
+}
+END_TEST
+
+static Suite *
+routes_suite (void)
+{
+  Suite *s = suite_create ("routes");
+  TCase *tc = tcase_create ("shortcuts");
+
+  tcase_set_timeout (tc, 600);
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_test (tc, test_routes_match_search);
+  tcase_add_test (tc, test_mixed_models);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *r = srunner_create (routes_suite ());
+  int failed;
+
+  srunner_run_all (r, CK_NORMAL);
+  failed = srunner_ntests_failed (r);
+  srunner_free (r);
+  return failed == 0 ? 0 : 1;
+}
