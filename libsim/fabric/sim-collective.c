@@ -176,7 +176,9 @@ struct _SimCommModel {
   double           *bound_sum;     /* per resource and phase: a plan's shares on it
                                     * (plan_bound()), zero between calls */
   guint8           *bound_seen;    /* per resource: in bound_res */
-  GArray           *bound_res;     /* guint32: the resources plan_bound() met */
+  guint32          *bound_res;     /* the resources plan_bound() met (a plain array of
+                                    * n_res: each at most once) ... */
+  guint             n_bound_res;   /* ... how many */
   FlowIndex         flow_index;    /* plan_add()'s, for the plan being built */
   LayoutScratch     layout;        /* layout_init()'s */
   GHashTable       *shapes;        /* ShapeEntry, by key: plans built */
@@ -346,8 +348,7 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->load);
   g_free (m->bound_sum);
   g_free (m->bound_seen);
-  if (m->bound_res != NULL)
-    g_array_unref (m->bound_res);
+  g_free (m->bound_res);
   g_free (m->flow_index.slots);
   g_free (m->layout.gpu_stamp);
   g_free (m->layout.node_stamp);
@@ -1209,7 +1210,8 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
     {
       m->bound_sum = g_new0 (double, (gsize) MAX (m->n_res, 1) * MAX_PHASES);
       m->bound_seen = g_new0 (guint8, MAX (m->n_res, 1));
-      m->bound_res = g_array_new (FALSE, FALSE, sizeof (guint32));
+      m->bound_res = g_new (guint32, MAX (m->n_res, 1));
+      m->n_bound_res = 0;
     }
   if (p->paths == NULL)
     p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -1226,14 +1228,14 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
                                    m->route, &lat))
         {
           plan_load (m, p, i, -1);
-          for (guint k = 0; k < m->bound_res->len; k++)
+          for (guint k = 0; k < m->n_bound_res; k++)
             {
-              guint32 r = g_array_index (m->bound_res, guint32, k);
+              guint32 r = m->bound_res[k];
               m->bound_seen[r] = 0;
               for (guint ph = 0; ph < MAX_PHASES; ph++)
                 m->bound_sum[r * MAX_PHASES + ph] = 0;
             }
-          g_array_set_size (m->bound_res, 0);
+          m->n_bound_res = 0;
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
                        "GPUs %u and %u are not connected in this topology", f->src, f->dst);
           return FALSE;
@@ -1250,7 +1252,7 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
           if (!m->bound_seen[r])
             {
               m->bound_seen[r] = 1;
-              g_array_append_val (m->bound_res, r);
+              m->bound_res[m->n_bound_res++] = r;
             }
           for (guint ph = 0; ph < MAX_PHASES; ph++)
             if (f->share[ph] > 0)
@@ -1263,9 +1265,9 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
         slowest_intra = MAX (slowest_intra, lat);
     }
   plan_load (m, p, p->flows->len, -1);
-  for (guint k = 0; k < m->bound_res->len; k++)
+  for (guint k = 0; k < m->n_bound_res; k++)
     {
-      guint32 r = g_array_index (m->bound_res, guint32, k);
+      guint32 r = m->bound_res[k];
       double capacity = sim_maxmin_get_capacity (m->sys, m->res[r]);
       for (guint ph = 0; ph < MAX_PHASES; ph++)
         {
@@ -1276,7 +1278,7 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
         }
       m->bound_seen[r] = 0;
     }
-  g_array_set_size (m->bound_res, 0);
+  m->n_bound_res = 0;
   plan_set_latency (p, slowest, slowest_intra);
   p->routed = TRUE;
   p->routed_seed = hash_seed;
