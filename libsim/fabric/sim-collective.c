@@ -176,6 +176,7 @@ struct _SimCommModel {
   double           *bound_sum;     /* per resource and phase: a plan's shares on it
                                     * (plan_bound()), zero between calls */
   guint8           *bound_seen;    /* per resource: in bound_res */
+  double           *capacity;      /* per resource: its capacity (they do not change) */
   guint32          *bound_res;     /* the resources plan_bound() met (a plain array of
                                     * n_res: each at most once) ... */
   guint             n_bound_res;   /* ... how many */
@@ -305,9 +306,12 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->touch_epoch = 1;
   m->n_res = sim_topology_get_n_resources (topology);
   m->res = g_new (SimMaxminId, MAX (m->n_res, 1));
+  m->capacity = g_new (double, MAX (m->n_res, 1));
   for (guint i = 0; i < m->n_res; i++)
-    m->res[i] = sim_maxmin_add_resource (m->sys,
-                                         MAX (0.0, sim_topology_resource_capacity (topology, i)));
+    {
+      m->capacity[i] = MAX (0.0, sim_topology_resource_capacity (topology, i));
+      m->res[i] = sim_maxmin_add_resource (m->sys, m->capacity[i]);
+    }
   m->route = g_array_new (FALSE, FALSE, sizeof (guint32));
   m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
   m->plans = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -349,6 +353,7 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->bound_sum);
   g_free (m->bound_seen);
   g_free (m->bound_res);
+  g_free (m->capacity);
   g_free (m->flow_index.slots);
   g_free (m->layout.gpu_stamp);
   g_free (m->layout.node_stamp);
@@ -1268,7 +1273,7 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
   for (guint k = 0; k < m->n_bound_res; k++)
     {
       guint32 r = m->bound_res[k];
-      double capacity = sim_maxmin_get_capacity (m->sys, m->res[r]);
+      double capacity = m->capacity[r];
       for (guint ph = 0; ph < MAX_PHASES; ph++)
         {
           double sum = m->bound_sum[r * MAX_PHASES + ph];
