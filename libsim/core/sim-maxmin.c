@@ -705,12 +705,32 @@ sort_cap_events (CapEvent *a, CapEvent *tmp, guint32 n)
     memcpy (a, src, n * sizeof (CapEvent));
 }
 
+/* A resource the search reaches for the first time: at full capacity,
+ * no weight yet, every flow unfixed. */
+static inline void
+visit_res (SimMaxmin *s, guint32 r)
+{
+  Resource *res = &s->res[r];
+
+  s->res_visit[r] = s->epoch;
+  s->comp_res[s->n_comp_res++] = r;
+  res->remaining = s->rc[r].capacity;
+  res->weight = 0;
+  res->unfixed = res->n_flows;
+}
+
 /* Gathers the components of the dirty resources and flows into comp_res
- * and comp_flows, breadth first. */
-static void
+ * and comp_flows, breadth first, and sets up progressive filling on the
+ * way: the search walks each flow's resources once, in the order of
+ * comp_flows, which is the order in which the weights of a resource's
+ * flows are to be summed, so it sums them there rather than in a second
+ * pass over the same incidences.  A resource is reset when first reached,
+ * before any flow adds to it.  Returns the number of capped flows listed
+ * in capped, in the order of comp_flows. */
+static guint32
 gather (SimMaxmin *s)
 {
-  guint32 ri = 0, fi = 0;
+  guint32 ri = 0, fi = 0, n_capped = 0;
 
   if (++s->epoch == 0)
     {
@@ -738,10 +758,7 @@ gather (SimMaxmin *s)
       guint32 r = g_array_index (s->dirty_res, guint32, i);
       s->rc[r].dirty = 0;
       if (s->rc[r].in_use && s->res_visit[r] != s->epoch)
-        {
-          s->res_visit[r] = s->epoch;
-          s->comp_res[s->n_comp_res++] = r;
-        }
+        visit_res (s, r);
     }
   for (guint i = 0; i < s->dirty_flows->len; i++)
     {
@@ -773,18 +790,31 @@ gather (SimMaxmin *s)
         }
       for (; fi < s->n_comp_flows; fi++)
         {
-          const Flow *f = &s->flows[s->comp_flows[fi]];
+          guint32 fs = s->comp_flows[fi];
+          Flow *f = &s->flows[fs];
+          FlowCold *c = &s->fc[fs];
+
+          c->old_rate = f->rate;
+          f->fixed = 0;
           for (guint32 k = 0; k < f->n_res; k++)
             {
               guint32 r = f->res[k].res;
               if (s->res_visit[r] != s->epoch)
-                {
-                  s->res_visit[r] = s->epoch;
-                  s->comp_res[s->n_comp_res++] = r;
-                }
+                visit_res (s, r);
+              s->res[r].weight += f->weight;
+            }
+          if (f->n_res == 0)
+            {
+              f->rate = c->cap;  /* +infinity when uncapped */
+              f->fixed = 1;
+            }
+          else if (isfinite (c->cap))
+            {
+              s->capped[n_capped++] = (CapEvent) { c->cap / f->weight, fs };
             }
         }
     }
+  return n_capped;
 }
 
 /* Rates closer than this relative difference are not reported as changed:
@@ -818,39 +848,12 @@ sim_maxmin_solve (SimMaxmin *s)
   s->stats.last_changed = 0;
   if (s->dirty_res->len == 0 && s->dirty_flows->len == 0)
     return 0;
-  gather (s);
 
   /* Start: every flow unfixed, every resource at full capacity. */
+  n_capped = gather (s);
   s->heap_len = 0;
-  n_capped = 0;
-  for (guint32 i = 0; i < s->n_comp_res; i++)
-    {
-      guint32 rs = s->comp_res[i];
-      Resource *r = &s->res[rs];
-      r->remaining = s->rc[rs].capacity;
-      r->weight = 0;
-      r->unfixed = r->n_flows;
-    }
   cf = s->comp_flows;
   nf = s->n_comp_flows;
-  for (guint32 i = 0; i < nf; i++)
-    {
-      Flow *f = &s->flows[cf[i]];
-      FlowCold *c = &s->fc[cf[i]];
-      c->old_rate = f->rate;
-      f->fixed = 0;
-      for (guint32 k = 0; k < f->n_res; k++)
-        s->res[f->res[k].res].weight += f->weight;
-      if (f->n_res == 0)
-        {
-          f->rate = c->cap;  /* +infinity when uncapped */
-          f->fixed = 1;
-        }
-      else if (isfinite (c->cap))
-        {
-          s->capped[n_capped++] = (CapEvent) { c->cap / f->weight, cf[i] };
-        }
-    }
   if (n_capped > 1)
     sort_cap_events (s->capped, s->capped_tmp, n_capped);
   capped = s->capped;
