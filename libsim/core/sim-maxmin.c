@@ -51,24 +51,24 @@ typedef struct {
 } ResCold;
 
 /* A flow, split the same way: Flow holds what fixing it reads and
- * writes, FlowCold what a solve reads once per flow or never. */
+ * writes (and is_new, which the end of a solve reads with the rate),
+ * FlowCold what a solve reads once per flow or never. */
 typedef struct {
   double     weight, rate;
   FlowEntry *res;
   guint32    n_res;
-  guint8     fixed;
+  guint8     fixed, is_new;
 } Flow;
 
 G_STATIC_ASSERT (sizeof (Flow) == 32);
 
 typedef struct {
   double     cap;
-  double     old_rate;    /* during a solve: the rate before it */
   gpointer   data;
   guint32    alloc;       /* of Flow.res */
   guint32    gen;
   guint32    next_free;
-  guint8     in_use, dirty, is_new;
+  guint8     in_use, dirty;
 } FlowCold;
 
 #define NONE G_MAXUINT32
@@ -109,6 +109,7 @@ struct _SimMaxmin {
    * more entries than the component has resources), so that the inner
    * loops append without a bounds check or a call. */
   guint32  *comp_res, *comp_flows;
+  double   *old_rate;       /* the rate of comp_flows[i] before the solve */
   guint32   n_comp_res, n_comp_flows;
   guint32   comp_res_alloc, comp_flows_alloc;
   HeapEntry *heap;         /* as long as comp_res */
@@ -215,6 +216,7 @@ sim_maxmin_free (SimMaxmin *s)
   g_array_unref (s->dirty_flows);
   g_free (s->comp_res);
   g_free (s->comp_flows);
+  g_free (s->old_rate);
   g_free (s->heap);
   g_free (s->capped);
   g_free (s->capped_tmp);
@@ -438,7 +440,7 @@ sim_maxmin_add_flow (SimMaxmin *s, const SimMaxminId *resources, guint n, double
   c->data = user_data;
   c->in_use = 1;
   c->dirty = 0;
-  c->is_new = 1;
+  f->is_new = 1;
   c->next_free = NONE;
   if (n == 0)
     mark_flow_dirty (s, slot);
@@ -748,6 +750,7 @@ gather (SimMaxmin *s)
     {
       s->comp_flows_alloc = MAX (s->n_flow_slots, 2 * s->comp_flows_alloc);
       s->comp_flows = g_renew (guint32, s->comp_flows, s->comp_flows_alloc);
+      s->old_rate = g_renew (double, s->old_rate, s->comp_flows_alloc);
       s->capped = g_renew (CapEvent, s->capped, s->comp_flows_alloc);
       s->capped_tmp = g_renew (CapEvent, s->capped_tmp, s->comp_flows_alloc);
     }
@@ -794,7 +797,7 @@ gather (SimMaxmin *s)
           Flow *f = &s->flows[fs];
           FlowCold *c = &s->fc[fs];
 
-          c->old_rate = f->rate;
+          s->old_rate[fi] = f->rate;
           f->fixed = 0;
           for (guint32 k = 0; k < f->n_res; k++)
             {
@@ -912,11 +915,11 @@ sim_maxmin_solve (SimMaxmin *s)
 
   for (guint32 i = 0; i < nf; i++)
     {
-      FlowCold *c = &s->fc[cf[i]];
-      if (c->is_new || rate_changed (c->old_rate, s->flows[cf[i]].rate))
+      Flow *f = &s->flows[cf[i]];
+      if (f->is_new || rate_changed (s->old_rate[i], f->rate))
         {
-          SimMaxminId id = make_id (cf[i], c->gen);
-          c->is_new = 0;
+          SimMaxminId id = make_id (cf[i], s->fc[cf[i]].gen);
+          f->is_new = 0;
           g_array_append_val (s->changed, id);
         }
     }
