@@ -29,9 +29,9 @@ typedef struct {
  * generation and bookkeeping sit in a parallel ResCold array touched once
  * per resource; its visit epoch, read for every incidence of the search,
  * sits in an array of its own.  At ten thousand GPUs the resources and
- * flows of a component are scattered over megabytes, and the solve waits
- * on cache misses, not on arithmetic: a miss then brings in only fields
- * the loop uses. */
+ * flows of a component are scattered over megabytes, and most loads of
+ * them miss the first-level cache: a miss then brings in only fields the
+ * loop uses. */
 typedef struct {
   double    remaining;   /* during a solve: capacity left to unfixed flows */
   double    weight;      /* during a solve: weight of its unfixed flows */
