@@ -23,33 +23,65 @@ typedef struct {
   guint32 pos;
 } FlowEntry;
 
+/* A resource is split by use.  What progressive filling reads and writes
+ * for every incidence (the level's terms, the unfixed count, the list of
+ * flows) sits in a 32-byte Resource, two to a cache line; its capacity,
+ * generation and bookkeeping sit in a parallel ResCold array touched once
+ * per resource; its visit epoch, read for every incidence of the search,
+ * sits in an array of its own.  At ten thousand GPUs the resources and
+ * flows of a component are scattered over megabytes, and most loads of
+ * them miss the first-level cache: a miss then brings in only fields the
+ * loop uses. */
 typedef struct {
-  double    capacity;
   double    remaining;   /* during a solve: capacity left to unfixed flows */
   double    weight;      /* during a solve: weight of its unfixed flows */
   ResEntry *flows;
-  guint32   n_flows, alloc;
+  guint32   n_flows;
   guint32   unfixed;     /* during a solve: unfixed flows crossing it */
-  guint32   gen;
-  guint32   next_free;
-  guint32   visit;       /* epoch of the solve that last visited it */
-  guint32   mark;        /* for the duplicate check of add_flow */
-  guint8    in_use, dirty;
 } Resource;
 
+G_STATIC_ASSERT (sizeof (Resource) == 32);
+
 typedef struct {
-  double     weight, cap, rate;
-  double     old_rate;    /* during a solve: the rate before it */
-  gpointer   data;
+  double    capacity;
+  guint32   alloc;       /* of Resource.flows */
+  guint32   gen;
+  guint32   next_free;
+  guint8    in_use, dirty;
+} ResCold;
+
+/* A flow, split the same way: Flow holds what fixing it reads and
+ * writes (and is_new, which the end of a solve reads with the rate),
+ * FlowCold what a solve reads once per flow or never. */
+typedef struct {
+  double     weight, rate;
   FlowEntry *res;
-  guint32    n_res, alloc;
-  guint32    gen;
-  guint32    next_free;
-  guint32    visit;
-  guint8     in_use, dirty, fixed, is_new;
+  guint32    n_res;
+  guint8     fixed, is_new;
 } Flow;
 
+G_STATIC_ASSERT (sizeof (Flow) == 32);
+
+typedef struct {
+  double     cap;
+  gpointer   data;
+  guint32    alloc;       /* of Flow.res */
+  guint32    gen;
+  guint32    next_free;
+  guint8     in_use, dirty;
+} FlowCold;
+
 #define NONE G_MAXUINT32
+
+/* The search and the filling jump from list to list (a resource's flows,
+ * then each flow's resources), so the next list's address is known an
+ * iteration before it is read: asking for it then overlaps the misses
+ * with the work on the current one.  A prefetch changes no result. */
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch (p)
+#else
+#define PREFETCH(p) ((void) 0)
+#endif
 
 /* An entry of the heap of resources: a level at which the resource was
  * last known to saturate, and the resource.  Levels only rise as flows are
@@ -67,15 +99,19 @@ typedef struct {
 } CapEvent;
 
 struct _SimMaxmin {
+  /* Parallel arrays indexed by slot, res_alloc and flow_alloc long. */
   Resource *res;
+  ResCold  *rc;
+  guint32  *res_visit;      /* epoch of the solve that last visited it */
   guint32   n_res_slots, res_alloc, res_free, n_resources;
   Flow     *flows;
+  FlowCold *fc;
+  guint32  *flow_visit;
   guint32   n_flow_slots, flow_alloc, flow_free, n_flows;
 
-  GArray   *dirty_res;      /* guint32 slots, deduplicated by Resource.dirty */
-  GArray   *dirty_flows;    /* guint32 slots, deduplicated by Flow.dirty */
+  GArray   *dirty_res;      /* guint32 slots, deduplicated by ResCold.dirty */
+  GArray   *dirty_flows;    /* guint32 slots, deduplicated by FlowCold.dirty */
   guint32   epoch;
-  guint32   mark;
 
   /* Scratch of a solve, kept between solves so that they do not allocate.
    * Plain arrays sized once per solve to the number of slots (a component
@@ -83,6 +119,7 @@ struct _SimMaxmin {
    * more entries than the component has resources), so that the inner
    * loops append without a bounds check or a call. */
   guint32  *comp_res, *comp_flows;
+  double   *old_rate;       /* the rate of comp_flows[i] before the solve */
   guint32   n_comp_res, n_comp_flows;
   guint32   comp_res_alloc, comp_flows_alloc;
   HeapEntry *heap;         /* as long as comp_res */
@@ -105,30 +142,45 @@ next_gen (guint32 gen)
   return gen == G_MAXUINT32 ? 1 : gen + 1;
 }
 
-static inline Resource *
+/* The id's slot if @id names a resource in use, else NONE. */
+static inline guint32
 lookup_res (const SimMaxmin *s, SimMaxminId id)
 {
   guint32 slot = (guint32) id, gen = (guint32) (id >> 32);
-  if (slot >= s->n_res_slots || !s->res[slot].in_use || s->res[slot].gen != gen)
-    return NULL;
-  return &s->res[slot];
+  if (slot >= s->n_res_slots || !s->rc[slot].in_use || s->rc[slot].gen != gen)
+    return NONE;
+  return slot;
 }
 
-static inline Flow *
+static inline guint32
 lookup_flow (const SimMaxmin *s, SimMaxminId id)
 {
   guint32 slot = (guint32) id, gen = (guint32) (id >> 32);
-  if (slot >= s->n_flow_slots || !s->flows[slot].in_use || s->flows[slot].gen != gen)
-    return NULL;
-  return &s->flows[slot];
+  if (slot >= s->n_flow_slots || !s->fc[slot].in_use || s->fc[slot].gen != gen)
+    return NONE;
+  return slot;
+}
+
+/* Grows an array of Resource or Flow from @n to @alloc elements of @size
+ * bytes.  It is aligned on a cache line, so that no 32-byte element spans
+ * two (malloc() aligns on 16 bytes, which splits every other one). */
+static gpointer
+renew_aligned (gpointer p, gsize n, gsize alloc, gsize size)
+{
+  gpointer q = g_aligned_alloc (alloc, size, 64);
+
+  if (n > 0)
+    memcpy (q, p, n * size);
+  g_aligned_free (p);
+  return q;
 }
 
 static inline void
 mark_res_dirty (SimMaxmin *s, guint32 r)
 {
-  if (!s->res[r].dirty)
+  if (!s->rc[r].dirty)
     {
-      s->res[r].dirty = 1;
+      s->rc[r].dirty = 1;
       g_array_append_val (s->dirty_res, r);
     }
 }
@@ -136,9 +188,9 @@ mark_res_dirty (SimMaxmin *s, guint32 r)
 static inline void
 mark_flow_dirty (SimMaxmin *s, guint32 f)
 {
-  if (!s->flows[f].dirty)
+  if (!s->fc[f].dirty)
     {
-      s->flows[f].dirty = 1;
+      s->fc[f].dirty = 1;
       g_array_append_val (s->dirty_flows, f);
     }
 }
@@ -164,12 +216,17 @@ sim_maxmin_free (SimMaxmin *s)
     g_free (s->res[i].flows);
   for (guint32 i = 0; i < s->n_flow_slots; i++)
     g_free (s->flows[i].res);
-  g_free (s->res);
-  g_free (s->flows);
+  g_aligned_free (s->res);
+  g_free (s->rc);
+  g_free (s->res_visit);
+  g_aligned_free (s->flows);
+  g_free (s->fc);
+  g_free (s->flow_visit);
   g_array_unref (s->dirty_res);
   g_array_unref (s->dirty_flows);
   g_free (s->comp_res);
   g_free (s->comp_flows);
+  g_free (s->old_rate);
   g_free (s->heap);
   g_free (s->capped);
   g_free (s->capped_tmp);
@@ -183,7 +240,7 @@ SimMaxminId
 sim_maxmin_add_resource (SimMaxmin *s, double capacity)
 {
   guint32 slot;
-  Resource *r;
+  ResCold *c;
 
   g_return_val_if_fail (s != NULL, SIM_MAXMIN_NO_ID);
   g_return_val_if_fail (capacity >= 0, SIM_MAXMIN_NO_ID);
@@ -191,44 +248,48 @@ sim_maxmin_add_resource (SimMaxmin *s, double capacity)
   if (s->res_free != NONE)
     {
       slot = s->res_free;
-      s->res_free = s->res[slot].next_free;
+      s->res_free = s->rc[slot].next_free;
     }
   else
     {
       if (s->n_res_slots == s->res_alloc)
         {
           s->res_alloc = MAX (16, s->res_alloc * 2);
-          s->res = g_renew (Resource, s->res, s->res_alloc);
+          s->res = renew_aligned (s->res, s->n_res_slots, s->res_alloc, sizeof (Resource));
+          s->rc = g_renew (ResCold, s->rc, s->res_alloc);
+          s->res_visit = g_renew (guint32, s->res_visit, s->res_alloc);
         }
       slot = s->n_res_slots++;
       memset (&s->res[slot], 0, sizeof (Resource));
-      s->res[slot].gen = 1;
+      memset (&s->rc[slot], 0, sizeof (ResCold));
+      s->res_visit[slot] = 0;
+      s->rc[slot].gen = 1;
     }
-  r = &s->res[slot];
-  r->capacity = capacity;
-  r->n_flows = 0;
-  r->in_use = 1;
-  r->dirty = 0;
-  r->next_free = NONE;
+  c = &s->rc[slot];
+  c->capacity = capacity;
+  s->res[slot].n_flows = 0;
+  c->in_use = 1;
+  c->dirty = 0;
+  c->next_free = NONE;
   s->n_resources++;
-  return make_id (slot, r->gen);
+  return make_id (slot, c->gen);
 }
 
 gboolean
 sim_maxmin_remove_resource (SimMaxmin *s, SimMaxminId id)
 {
-  Resource *r;
+  ResCold *c;
   guint32 slot;
 
   g_return_val_if_fail (s != NULL, FALSE);
-  r = lookup_res (s, id);
-  if (r == NULL || r->n_flows > 0)
+  slot = lookup_res (s, id);
+  if (slot == NONE || s->res[slot].n_flows > 0)
     return FALSE;
-  slot = (guint32) id;
-  r->in_use = 0;
-  r->dirty = 0;
-  r->gen = next_gen (r->gen);
-  r->next_free = s->res_free;
+  c = &s->rc[slot];
+  c->in_use = 0;
+  c->dirty = 0;
+  c->gen = next_gen (c->gen);
+  c->next_free = s->res_free;
   s->res_free = slot;
   s->n_resources--;
   return TRUE;
@@ -237,18 +298,18 @@ sim_maxmin_remove_resource (SimMaxmin *s, SimMaxminId id)
 gboolean
 sim_maxmin_set_capacity (SimMaxmin *s, SimMaxminId id, double capacity)
 {
-  Resource *r;
+  guint32 slot;
 
   g_return_val_if_fail (s != NULL, FALSE);
   g_return_val_if_fail (capacity >= 0, FALSE);
-  r = lookup_res (s, id);
-  if (r == NULL)
+  slot = lookup_res (s, id);
+  if (slot == NONE)
     return FALSE;
-  if (r->capacity != capacity)
+  if (s->rc[slot].capacity != capacity)
     {
-      r->capacity = capacity;
-      if (r->n_flows > 0)
-        mark_res_dirty (s, (guint32) id);
+      s->rc[slot].capacity = capacity;
+      if (s->res[slot].n_flows > 0)
+        mark_res_dirty (s, slot);
     }
   return TRUE;
 }
@@ -256,23 +317,25 @@ sim_maxmin_set_capacity (SimMaxmin *s, SimMaxminId id, double capacity)
 double
 sim_maxmin_get_capacity (const SimMaxmin *s, SimMaxminId id)
 {
-  const Resource *r;
+  guint32 slot;
 
   g_return_val_if_fail (s != NULL, -1);
-  r = lookup_res (s, id);
-  return r ? r->capacity : -1;
+  slot = lookup_res (s, id);
+  return slot != NONE ? s->rc[slot].capacity : -1;
 }
 
 double
 sim_maxmin_get_usage (const SimMaxmin *s, SimMaxminId id)
 {
   const Resource *r;
+  guint32 slot;
   double sum = 0;
 
   g_return_val_if_fail (s != NULL, -1);
-  r = lookup_res (s, id);
-  if (r == NULL)
+  slot = lookup_res (s, id);
+  if (slot == NONE)
     return -1;
+  r = &s->res[slot];
   for (guint32 i = 0; i < r->n_flows; i++)
     sum += s->flows[r->flows[i].flow].rate;
   return sum;
@@ -280,99 +343,138 @@ sim_maxmin_get_usage (const SimMaxmin *s, SimMaxminId id)
 
 /* Flows */
 
+/* Takes back what sim_maxmin_add_flow() did before it met a bad resource
+ * at index @n: the entries appended to the first @n resources (the last of
+ * each list, since they were appended last), the resources marked dirty
+ * since dirty_res had @n_dirty entries, and the slot, which goes back to
+ * where it came from so that the next flow gets the same slot as if the
+ * call had not happened. */
+static void
+add_flow_undo (SimMaxmin *s, const SimMaxminId *resources, guint n, guint32 slot,
+               gboolean fresh, guint n_dirty)
+{
+  for (guint i = 0; i < n; i++)
+    s->res[(guint32) resources[i]].n_flows--;
+  for (guint i = n_dirty; i < s->dirty_res->len; i++)
+    s->rc[g_array_index (s->dirty_res, guint32, i)].dirty = 0;
+  g_array_set_size (s->dirty_res, n_dirty);
+  if (fresh)
+    {
+      /* The slot is made again from zero next time: free its array. */
+      g_clear_pointer (&s->flows[slot].res, g_free);
+      s->n_flow_slots--;
+    }
+  else
+    s->flow_free = slot;
+}
+
 SimMaxminId
 sim_maxmin_add_flow (SimMaxmin *s, const SimMaxminId *resources, guint n, double weight,
                      double cap, gpointer user_data)
 {
-  guint32 slot;
+  guint32 slot, next_free = NONE;
+  gboolean fresh = FALSE;
+  guint n_dirty;
   Flow *f;
+  FlowCold *c;
 
   g_return_val_if_fail (s != NULL, SIM_MAXMIN_NO_ID);
   g_return_val_if_fail (n == 0 || resources != NULL, SIM_MAXMIN_NO_ID);
   g_return_val_if_fail (weight > 0 && isfinite (weight), SIM_MAXMIN_NO_ID);
   g_return_val_if_fail (cap > 0, SIM_MAXMIN_NO_ID);
 
-  /* Every resource must be valid and appear once. */
-  if (++s->mark == 0)
-    {
-      for (guint32 i = 0; i < s->n_res_slots; i++)
-        s->res[i].mark = 0;
-      s->mark = 1;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      Resource *r = lookup_res (s, resources[i]);
-      g_return_val_if_fail (r != NULL, SIM_MAXMIN_NO_ID);
-      g_return_val_if_fail (r->mark != s->mark, SIM_MAXMIN_NO_ID);
-      r->mark = s->mark;
-    }
-
   if (s->flow_free != NONE)
     {
       slot = s->flow_free;
-      s->flow_free = s->flows[slot].next_free;
+      next_free = s->fc[slot].next_free;
+      s->flow_free = next_free;
     }
   else
     {
       if (s->n_flow_slots == s->flow_alloc)
         {
           s->flow_alloc = MAX (16, s->flow_alloc * 2);
-          s->flows = g_renew (Flow, s->flows, s->flow_alloc);
+          s->flows = renew_aligned (s->flows, s->n_flow_slots, s->flow_alloc, sizeof (Flow));
+          s->fc = g_renew (FlowCold, s->fc, s->flow_alloc);
+          s->flow_visit = g_renew (guint32, s->flow_visit, s->flow_alloc);
         }
       slot = s->n_flow_slots++;
       memset (&s->flows[slot], 0, sizeof (Flow));
-      s->flows[slot].gen = 1;
+      memset (&s->fc[slot], 0, sizeof (FlowCold));
+      s->flow_visit[slot] = 0;
+      s->fc[slot].gen = 1;
+      fresh = TRUE;
     }
   f = &s->flows[slot];
-  f->weight = weight;
-  f->cap = cap;
-  f->rate = 0;
-  f->data = user_data;
-  f->in_use = 1;
-  f->dirty = 0;
-  f->fixed = 0;
-  f->is_new = 1;
-  f->next_free = NONE;
-  if (f->alloc < n)
+  c = &s->fc[slot];
+  if (c->alloc < n)
     {
-      f->alloc = MAX (n, 4);
-      f->res = g_renew (FlowEntry, f->res, f->alloc);
+      c->alloc = MAX (n, 4);
+      f->res = g_renew (FlowEntry, f->res, c->alloc);
     }
-  f->n_res = n;
+
+  /* One pass checks each resource and links it.  A resource is valid if
+   * its id is current; it is repeated if the last entry of its list is
+   * this flow, since the slot, being free, was on no list before this
+   * call.  A bad resource undoes the entries made so far. */
+  n_dirty = s->dirty_res->len;
   for (guint i = 0; i < n; i++)
     {
-      guint32 rs = (guint32) resources[i];
-      Resource *r = &s->res[rs];
-      if (r->n_flows == r->alloc)
+      guint32 rs = lookup_res (s, resources[i]);
+      Resource *r = rs != NONE ? &s->res[rs] : NULL;
+      gboolean repeated = r != NULL && r->n_flows > 0 && r->flows[r->n_flows - 1].flow == slot;
+
+      if (G_UNLIKELY (r == NULL || repeated))
         {
-          r->alloc = MAX (4, r->alloc * 2);
-          r->flows = g_renew (ResEntry, r->flows, r->alloc);
+          add_flow_undo (s, resources, i, slot, fresh, n_dirty);
+          g_return_val_if_fail (r != NULL, SIM_MAXMIN_NO_ID);
+          g_return_val_if_fail (!repeated, SIM_MAXMIN_NO_ID);
+          return SIM_MAXMIN_NO_ID;
+        }
+      if (r->n_flows == s->rc[rs].alloc)
+        {
+          s->rc[rs].alloc = MAX (4, s->rc[rs].alloc * 2);
+          r->flows = g_renew (ResEntry, r->flows, s->rc[rs].alloc);
         }
       r->flows[r->n_flows] = (ResEntry) { slot, i };
       f->res[i] = (FlowEntry) { rs, r->n_flows };
       r->n_flows++;
       mark_res_dirty (s, rs);
     }
+
+  f->weight = weight;
+  f->rate = 0;
+  f->fixed = 0;
+  f->n_res = n;
+  c->cap = cap;
+  c->data = user_data;
+  c->in_use = 1;
+  c->dirty = 0;
+  f->is_new = 1;
+  c->next_free = NONE;
   if (n == 0)
     mark_flow_dirty (s, slot);
   s->n_flows++;
-  return make_id (slot, f->gen);
+  return make_id (slot, c->gen);
 }
 
 gboolean
 sim_maxmin_remove_flow (SimMaxmin *s, SimMaxminId id)
 {
   Flow *f;
+  FlowCold *c;
   guint32 slot;
 
   g_return_val_if_fail (s != NULL, FALSE);
-  f = lookup_flow (s, id);
-  if (f == NULL)
+  slot = lookup_flow (s, id);
+  if (slot == NONE)
     return FALSE;
-  slot = (guint32) id;
+  f = &s->flows[slot];
+  c = &s->fc[slot];
   for (guint32 i = 0; i < f->n_res; i++)
     {
-      Resource *r = &s->res[f->res[i].res];
+      guint32 rs = f->res[i].res;
+      Resource *r = &s->res[rs];
       guint32 pos = f->res[i].pos;
       ResEntry last = r->flows[--r->n_flows];
       if (pos != r->n_flows)
@@ -380,14 +482,14 @@ sim_maxmin_remove_flow (SimMaxmin *s, SimMaxminId id)
           r->flows[pos] = last;
           s->flows[last.flow].res[last.pos].pos = pos;
         }
-      mark_res_dirty (s, f->res[i].res);
+      mark_res_dirty (s, rs);
     }
   f->n_res = 0;
-  f->in_use = 0;
-  f->dirty = 0;
-  f->data = NULL;
-  f->gen = next_gen (f->gen);
-  f->next_free = s->flow_free;
+  c->in_use = 0;
+  c->dirty = 0;
+  c->data = NULL;
+  c->gen = next_gen (c->gen);
+  c->next_free = s->flow_free;
   s->flow_free = slot;
   s->n_flows--;
   return TRUE;
@@ -396,17 +498,17 @@ sim_maxmin_remove_flow (SimMaxmin *s, SimMaxminId id)
 gboolean
 sim_maxmin_set_flow_cap (SimMaxmin *s, SimMaxminId id, double cap)
 {
-  Flow *f;
+  guint32 slot;
 
   g_return_val_if_fail (s != NULL, FALSE);
   g_return_val_if_fail (cap > 0, FALSE);
-  f = lookup_flow (s, id);
-  if (f == NULL)
+  slot = lookup_flow (s, id);
+  if (slot == NONE)
     return FALSE;
-  if (f->cap != cap)
+  if (s->fc[slot].cap != cap)
     {
-      f->cap = cap;
-      mark_flow_dirty (s, (guint32) id);
+      s->fc[slot].cap = cap;
+      mark_flow_dirty (s, slot);
     }
   return TRUE;
 }
@@ -415,37 +517,37 @@ gboolean
 sim_maxmin_flow_is_valid (const SimMaxmin *s, SimMaxminId id)
 {
   g_return_val_if_fail (s != NULL, FALSE);
-  return lookup_flow (s, id) != NULL;
+  return lookup_flow (s, id) != NONE;
 }
 
 double
 sim_maxmin_get_rate (const SimMaxmin *s, SimMaxminId id)
 {
-  const Flow *f;
+  guint32 slot;
 
   g_return_val_if_fail (s != NULL, -1);
-  f = lookup_flow (s, id);
-  return f ? f->rate : -1;
+  slot = lookup_flow (s, id);
+  return slot != NONE ? s->flows[slot].rate : -1;
 }
 
 double
 sim_maxmin_get_flow_cap (const SimMaxmin *s, SimMaxminId id)
 {
-  const Flow *f;
+  guint32 slot;
 
   g_return_val_if_fail (s != NULL, -1);
-  f = lookup_flow (s, id);
-  return f ? f->cap : -1;
+  slot = lookup_flow (s, id);
+  return slot != NONE ? s->fc[slot].cap : -1;
 }
 
 gpointer
 sim_maxmin_get_flow_data (const SimMaxmin *s, SimMaxminId id)
 {
-  const Flow *f;
+  guint32 slot;
 
   g_return_val_if_fail (s != NULL, NULL);
-  f = lookup_flow (s, id);
-  return f ? f->data : NULL;
+  slot = lookup_flow (s, id);
+  return slot != NONE ? s->fc[slot].data : NULL;
 }
 
 void
@@ -453,10 +555,10 @@ sim_maxmin_invalidate (SimMaxmin *s)
 {
   g_return_if_fail (s != NULL);
   for (guint32 i = 0; i < s->n_res_slots; i++)
-    if (s->res[i].in_use && s->res[i].n_flows > 0)
+    if (s->rc[i].in_use && s->res[i].n_flows > 0)
       mark_res_dirty (s, i);
   for (guint32 i = 0; i < s->n_flow_slots; i++)
-    if (s->flows[i].in_use && s->flows[i].n_res == 0)
+    if (s->fc[i].in_use && s->flows[i].n_res == 0)
       mark_flow_dirty (s, i);
 }
 
@@ -615,19 +717,37 @@ sort_cap_events (CapEvent *a, CapEvent *tmp, guint32 n)
     memcpy (a, src, n * sizeof (CapEvent));
 }
 
+/* A resource the search reaches for the first time: at full capacity,
+ * no weight yet, every flow unfixed. */
+static inline void
+visit_res (SimMaxmin *s, guint32 r)
+{
+  Resource *res = &s->res[r];
+
+  s->res_visit[r] = s->epoch;
+  s->comp_res[s->n_comp_res++] = r;
+  res->remaining = s->rc[r].capacity;
+  res->weight = 0;
+  res->unfixed = res->n_flows;
+}
+
 /* Gathers the components of the dirty resources and flows into comp_res
- * and comp_flows, breadth first. */
-static void
+ * and comp_flows, breadth first, and sets up progressive filling on the
+ * way: the search walks each flow's resources once, in the order of
+ * comp_flows, which is the order in which the weights of a resource's
+ * flows are to be summed, so it sums them there rather than in a second
+ * pass over the same incidences.  A resource is reset when first reached,
+ * before any flow adds to it.  Returns the number of capped flows listed
+ * in capped, in the order of comp_flows. */
+static guint32
 gather (SimMaxmin *s)
 {
-  guint32 ri = 0, fi = 0;
+  guint32 ri = 0, fi = 0, n_capped = 0;
 
   if (++s->epoch == 0)
     {
-      for (guint32 i = 0; i < s->n_res_slots; i++)
-        s->res[i].visit = 0;
-      for (guint32 i = 0; i < s->n_flow_slots; i++)
-        s->flows[i].visit = 0;
+      memset (s->res_visit, 0, s->n_res_slots * sizeof (guint32));
+      memset (s->flow_visit, 0, s->n_flow_slots * sizeof (guint32));
       s->epoch = 1;
     }
   if (s->comp_res_alloc < s->n_res_slots)
@@ -640,6 +760,7 @@ gather (SimMaxmin *s)
     {
       s->comp_flows_alloc = MAX (s->n_flow_slots, 2 * s->comp_flows_alloc);
       s->comp_flows = g_renew (guint32, s->comp_flows, s->comp_flows_alloc);
+      s->old_rate = g_renew (double, s->old_rate, s->comp_flows_alloc);
       s->capped = g_renew (CapEvent, s->capped, s->comp_flows_alloc);
       s->capped_tmp = g_renew (CapEvent, s->capped_tmp, s->comp_flows_alloc);
     }
@@ -648,20 +769,17 @@ gather (SimMaxmin *s)
   for (guint i = 0; i < s->dirty_res->len; i++)
     {
       guint32 r = g_array_index (s->dirty_res, guint32, i);
-      s->res[r].dirty = 0;
-      if (s->res[r].in_use && s->res[r].visit != s->epoch)
-        {
-          s->res[r].visit = s->epoch;
-          s->comp_res[s->n_comp_res++] = r;
-        }
+      s->rc[r].dirty = 0;
+      if (s->rc[r].in_use && s->res_visit[r] != s->epoch)
+        visit_res (s, r);
     }
   for (guint i = 0; i < s->dirty_flows->len; i++)
     {
       guint32 f = g_array_index (s->dirty_flows, guint32, i);
-      s->flows[f].dirty = 0;
-      if (s->flows[f].in_use && s->flows[f].visit != s->epoch)
+      s->fc[f].dirty = 0;
+      if (s->fc[f].in_use && s->flow_visit[f] != s->epoch)
         {
-          s->flows[f].visit = s->epoch;
+          s->flow_visit[f] = s->epoch;
           s->comp_flows[s->n_comp_flows++] = f;
         }
     }
@@ -673,30 +791,52 @@ gather (SimMaxmin *s)
       for (; ri < s->n_comp_res; ri++)
         {
           const Resource *r = &s->res[s->comp_res[ri]];
+          if (ri + 1 < s->n_comp_res)
+            PREFETCH (s->res[s->comp_res[ri + 1]].flows);
           for (guint32 k = 0; k < r->n_flows; k++)
             {
               guint32 f = r->flows[k].flow;
-              if (s->flows[f].visit != s->epoch)
+              if (s->flow_visit[f] != s->epoch)
                 {
-                  s->flows[f].visit = s->epoch;
+                  s->flow_visit[f] = s->epoch;
                   s->comp_flows[s->n_comp_flows++] = f;
                 }
             }
         }
       for (; fi < s->n_comp_flows; fi++)
         {
-          const Flow *f = &s->flows[s->comp_flows[fi]];
+          guint32 fs = s->comp_flows[fi];
+          Flow *f = &s->flows[fs];
+          FlowCold *c = &s->fc[fs];
+
+          if (fi + 2 < s->n_comp_flows)
+            {
+              PREFETCH (&s->flows[s->comp_flows[fi + 2]]);
+              PREFETCH (&s->fc[s->comp_flows[fi + 2]]);
+            }
+          if (fi + 1 < s->n_comp_flows)
+            PREFETCH (s->flows[s->comp_flows[fi + 1]].res);
+          s->old_rate[fi] = f->rate;
+          f->fixed = 0;
           for (guint32 k = 0; k < f->n_res; k++)
             {
               guint32 r = f->res[k].res;
-              if (s->res[r].visit != s->epoch)
-                {
-                  s->res[r].visit = s->epoch;
-                  s->comp_res[s->n_comp_res++] = r;
-                }
+              if (s->res_visit[r] != s->epoch)
+                visit_res (s, r);
+              s->res[r].weight += f->weight;
+            }
+          if (f->n_res == 0)
+            {
+              f->rate = c->cap;  /* +infinity when uncapped */
+              f->fixed = 1;
+            }
+          else if (isfinite (c->cap))
+            {
+              s->capped[n_capped++] = (CapEvent) { c->cap / f->weight, fs };
             }
         }
     }
+  return n_capped;
 }
 
 /* Rates closer than this relative difference are not reported as changed:
@@ -730,37 +870,12 @@ sim_maxmin_solve (SimMaxmin *s)
   s->stats.last_changed = 0;
   if (s->dirty_res->len == 0 && s->dirty_flows->len == 0)
     return 0;
-  gather (s);
 
   /* Start: every flow unfixed, every resource at full capacity. */
+  n_capped = gather (s);
   s->heap_len = 0;
-  n_capped = 0;
-  for (guint32 i = 0; i < s->n_comp_res; i++)
-    {
-      Resource *r = &s->res[s->comp_res[i]];
-      r->remaining = r->capacity;
-      r->weight = 0;
-      r->unfixed = r->n_flows;
-    }
   cf = s->comp_flows;
   nf = s->n_comp_flows;
-  for (guint32 i = 0; i < nf; i++)
-    {
-      Flow *f = &s->flows[cf[i]];
-      f->old_rate = f->rate;
-      f->fixed = 0;
-      for (guint32 k = 0; k < f->n_res; k++)
-        s->res[f->res[k].res].weight += f->weight;
-      if (f->n_res == 0)
-        {
-          f->rate = f->cap;  /* +infinity when uncapped */
-          f->fixed = 1;
-        }
-      else if (isfinite (f->cap))
-        {
-          s->capped[n_capped++] = (CapEvent) { f->cap / f->weight, cf[i] };
-        }
-    }
   if (n_capped > 1)
     sort_cap_events (s->capped, s->capped_tmp, n_capped);
   capped = s->capped;
@@ -792,7 +907,7 @@ sim_maxmin_solve (SimMaxmin *s)
           && (s->heap_len == 0 || cap_level <= s->heap[0].key))
         {
           level = MAX (level, cap_level);
-          fix_flow (s, capped[ci].flow, s->flows[capped[ci].flow].cap, NONE);
+          fix_flow (s, capped[ci].flow, s->fc[capped[ci].flow].cap, NONE);
           ci++;
           continue;
         }
@@ -811,6 +926,10 @@ sim_maxmin_solve (SimMaxmin *s)
       for (guint32 k = 0; k < r->n_flows; k++)
         {
           guint32 f = r->flows[k].flow;
+          if (k + 2 < r->n_flows)
+            PREFETCH (&s->flows[r->flows[k + 2].flow]);
+          if (k + 1 < r->n_flows)
+            PREFETCH (s->flows[r->flows[k + 1].flow].res);
           if (!s->flows[f].fixed)
             fix_flow (s, f, s->flows[f].weight * level, top.res);
         }
@@ -820,9 +939,9 @@ sim_maxmin_solve (SimMaxmin *s)
   for (guint32 i = 0; i < nf; i++)
     {
       Flow *f = &s->flows[cf[i]];
-      if (f->is_new || rate_changed (f->old_rate, f->rate))
+      if (f->is_new || rate_changed (s->old_rate[i], f->rate))
         {
-          SimMaxminId id = make_id (cf[i], f->gen);
+          SimMaxminId id = make_id (cf[i], s->fc[cf[i]].gen);
           f->is_new = 0;
           g_array_append_val (s->changed, id);
         }

@@ -71,6 +71,34 @@
  * the first 1,500 jobs of bench-scale's 1,024-GPU case, valgrind counts
  * 0.71 billion instructions in the solver against 1.08 before (-35 %).
  *
+ * Memory layout.  On a fabric of ten thousand GPUs, the flows and
+ * resources of a component lie scattered over megabytes, and most of a
+ * solve's loads of them miss the first-level cache, so the layout aims at
+ * touching few cache lines per incidence.  Each resource and each flow is split:
+ * what progressive filling reads or writes for every incidence (a
+ * resource's remaining capacity, unfixed weight and count and its list of
+ * flows; a flow's weight, rate, list of resources, fixed bit and new bit)
+ * sits in a 32-byte record, two to a cache line, in arrays aligned on
+ * lines; capacities, caps, generations, free-list links and dirty bits
+ * sit in parallel arrays read once per object; the visit epochs of the
+ * search have arrays of their own, and the rates before the solve go to
+ * an array in the order of the component's flows.  The search itself
+ * resets the resources it reaches and sums their flows' weights, in the
+ * order the filling needs, instead of a second pass over the same
+ * incidences, and asks for the next flow's and the next resource's list
+ * one iteration ahead (a prefetch).  Adding a flow checks and links each
+ * of its resources in one pass: a resource is repeated when the last flow
+ * on its list is the new flow's slot (a free slot is on no list), and a
+ * bad one unlinks what came before it and gives the slot back, so that
+ * the system, its free lists and its dirty lists are as if the call had
+ * not been made.  On a simulation of 1,024 GPUs with the network,
+ * cachegrind counts 23.4 million first-level data read misses in the
+ * solver against 38.0 million before (-38 %), for 2 % more instructions
+ * (the prefetches); bench-maxmin's full solve of 100,000 flows takes
+ * about a quarter less time.  At 10,240 GPUs, where a solve covers a
+ * hundred flows or so, the gain in CPU time is within the noise of a
+ * shared machine.
+ *
  * Demand caps.  A cap is how a flow that does not send all the time asks
  * for only what it needs: sim-job-comm.h caps a training job's flows at
  * their average demand (bytes per iteration over the iteration time), so
