@@ -5,14 +5,18 @@
  * staggered start; flows crossing an oversubscribed leaf uplink of a
  * fat-tree next to a flow inside the leaf (max-min solved by hand beside
  * the case); zero-byte transfers; a transfer added from a callback;
- * callbacks in completion order; and the errors for bad arguments.  What
+ * callbacks in completion order; the errors for bad arguments; transfers
+ * read from a CSV file (times by hand, the CSV written back, progress) and
+ * the errors for bad files, naming line and column.  What
  * it does not check: speed (bench/bench-flows does).
  */
 #include "config.h"
 
 #include <check.h>
 #include <math.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sim.h>
 
 /* 1 byte/ns, 1 us per network link: a route through one switch has 2 us
@@ -315,6 +319,130 @@ START_TEST (test_many)
 }
 END_TEST
 
+/* Writes @text to a temporary file; returns its path. */
+static char *
+temp_file (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+  int fd = g_file_open_tmp ("check-transfers-XXXXXX.csv", &path, &error);
+
+  ck_assert_msg (fd >= 0, "%s", error != NULL ? error->message : "");
+  close (fd);
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+static void
+count_progress (SimTransfers *t, guint done, guint total, gpointer data)
+{
+  guint *calls = data;
+
+  (void) t;
+  ck_assert_uint_le (done, total);
+  calls[0]++;
+  calls[1] = done;
+  calls[2] = total;
+}
+
+/* Transfers from a file, as sim_transfers_add() gives them: two sharing
+ * host 3's NIC (half the bandwidth each until both end), one alone from
+ * 1 ms (plain seconds, a unit, plain bytes, an exponent and a size); the
+ * CSV written holds what was read and the times worked out by hand; the
+ * progress function sees every completion. */
+START_TEST (test_from_file)
+{
+  g_autoptr(SimTransfers) t = hosts (4, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+  g_autofree char *in = temp_file ("SRC,dst,bytes,start\n"
+                                   "0,3,1e6,0\n\n"
+                                   "1,3,1000000,0s\n"
+                                   "2,0,1MB,0.001\n");
+  g_autofree char *out = temp_file ("");
+  g_autofree char *written = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n = 0, src, dst, calls[3] = { 0 };
+  double bytes;
+  SimTime start;
+
+  sim_transfers_set_progress_func (t, count_progress, calls, NULL);
+  ck_assert_msg (sim_transfers_add_from_file (t, in, &n, &error), "%s",
+                 error != NULL ? error->message : "");
+  ck_assert_uint_eq (n, 3);
+  ck_assert_uint_eq (sim_transfers_get_n_transfers (t), 3);
+  ck_assert (sim_transfers_get_transfer (t, 3, &src, &dst, &bytes, &start));
+  ck_assert_uint_eq (src, 2);
+  ck_assert_uint_eq (dst, 0);
+  ck_assert (bytes == 1e6);
+  ck_assert_int_eq (start, 1000000);
+  ck_assert (!sim_transfers_get_transfer (t, 4, NULL, NULL, NULL, NULL));
+  run (t);
+  /* 1e6 bytes at 0.5 byte/ns: 2 ms, plus two links; alone at 1 byte/ns: 1 ms. */
+  ck_assert_int_eq (sim_transfers_get_completion (t, 1), 2000000 + ONE_HOP);
+  ck_assert_int_eq (sim_transfers_get_completion (t, 2), 2000000 + ONE_HOP);
+  ck_assert_int_eq (sim_transfers_get_completion (t, 3), 1000000 + 1000000 + ONE_HOP);
+  ck_assert_uint_ge (calls[0], 1);
+  ck_assert_uint_eq (calls[1], 3);
+  ck_assert_uint_eq (calls[2], 3);
+  ck_assert_msg (sim_transfers_write_csv (t, out, &error), "%s",
+                 error != NULL ? error->message : "");
+  ck_assert (g_file_get_contents (out, &written, NULL, NULL));
+  ck_assert_str_eq (written,
+                    "id,src,dst,bytes,start_s,end_s,duration_s,gbytes_per_s\n"
+                    "1,0,3,1000000,0.000000000,0.002002000,0.002002000,0.499500\n"
+                    "2,1,3,1000000,0.000000000,0.002002000,0.002002000,0.499500\n"
+                    "3,2,0,1000000,0.001000000,0.002002000,0.001002000,0.998004\n");
+  g_unlink (in);
+  g_unlink (out);
+}
+END_TEST
+
+/* A bad file adds nothing and names the file, line, column and what was
+ * expected. */
+static void
+expect_file_error (const char *text, GQuark domain, gint code, const char *words)
+{
+  g_autoptr(SimTransfers) t = hosts (4, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+  g_autofree char *path = temp_file (text);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *where = g_strdup_printf ("%s:%s", base, words);
+  g_autoptr(GError) error = NULL;
+  guint n = 7;
+
+  ck_assert (!sim_transfers_add_from_file (t, path, &n, &error));
+  ck_assert_uint_eq (n, 0);
+  ck_assert_uint_eq (sim_transfers_get_n_transfers (t), 0);
+  ck_assert_msg (g_error_matches (error, domain, code), "%s", error->message);
+  ck_assert_msg (strstr (error->message, where) != NULL, "\"%s\" lacks \"%s\"", error->message,
+                 where);
+  g_unlink (path);
+}
+
+START_TEST (test_file_errors)
+{
+  g_autoptr(SimTransfers) t = hosts (4, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+  g_autoptr(GError) error = NULL;
+
+  expect_file_error ("src,dst,bytes\n0,1,1MB\n0,4,1MB\n", SIM_ERROR, SIM_ERROR_TRACE,
+                     "3:3: dst: endpoint 4 does not exist: expected 0 to 3");
+  expect_file_error ("src,dst,bytes\n1,1,1MB\n", SIM_ERROR, SIM_ERROR_TRACE,
+                     "2:3: dst: 1 is the source too");
+  expect_file_error ("src,dst,bytes\n-1,1,1MB\n", SIM_ERROR, SIM_ERROR_TRACE,
+                     "2:1: src: \"-1\": expected an endpoint index");
+  expect_file_error ("src,dst,bytes\n0,1,2.5\n", SIM_ERROR, SIM_ERROR_TRACE,
+                     "2:5: bytes: \"2.5\": expected whole bytes");
+  expect_file_error ("src,dst,bytes\n0,1,lots\n", SIM_ERROR, SIM_ERROR_TRACE,
+                     "2:5: bytes: \"lots\": expected a size");
+  expect_file_error ("src,dst,bytes,start\n0,1,1MB,-2ms\n", SIM_ERROR, SIM_ERROR_TRACE,
+                     "2:9: start: \"-2ms\": expected a time");
+  expect_file_error ("src,dst\n0,1\n", SIM_ERROR, SIM_ERROR_TRACE, "1: ");
+  expect_file_error ("src,dst,bytes,size\n0,1,1,1\n", SIM_ERROR, SIM_ERROR_TRACE,
+                     "1: column 4 of the header, \"size\"");
+  expect_file_error ("src,dst,bytes\n0,1\n", SIM_ERROR, SIM_ERROR_TRACE, "2: expected 3 fields");
+  ck_assert (!sim_transfers_add_from_file (t, "/nonexistent/x.csv", NULL, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_IO));
+}
+END_TEST
+
 static Suite *
 transfers_suite (void)
 {
@@ -330,6 +458,8 @@ transfers_suite (void)
   tcase_add_test (tc, test_destroy);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_many);
+  tcase_add_test (tc, test_from_file);
+  tcase_add_test (tc, test_file_errors);
   suite_add_tcase (s, tc);
   return s;
 }

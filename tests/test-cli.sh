@@ -11,7 +11,8 @@
 # that every scenario shipped in scenarios/ validates; `trace info` and
 # `trace convert` (a converted trace replays to the same jobs.csv), the PAI,
 # Gavel and native sources and clusters from trace files; the `models` listing
-# and `models show`; and that nothing is written to stderr by a successful
+# and `models show`; `transfers` against completion times worked out by
+# hand, and its errors; and that nothing is written to stderr by a successful
 # run when stderr is not a terminal (no progress bar).
 #
 # What it does not check: the numbers in the summary (check-report and
@@ -1082,6 +1083,60 @@ expect 1 run "$CAPPING" --set power_manager.threshold=2
 contains "$tmp/stderr" "threshold" "a threshold over 100 %"
 expect 0 run "$QUICKSTART" --set policy.placement=consolidate
 contains "$tmp/stdout" "fifo/consolidate" "gpusim run with the consolidating placement"
+
+# ---- transfers ---------------------------------------------------------------
+# Two 100 MB transfers into host 3 share its 50 GB/s NIC (25 GB/s each:
+# 4 ms) and a third, 1 GB from 1 ms, has host 2's to itself (20 ms); each
+# pays two links of 1 us on one switch.  By hand: 4.002, 4.002 and 20.002 ms.
+printf 'src,dst,bytes,start\n0,3,100MB,0\n1,3,1e8,0\n2,0,1GB,1ms\n' >"$tmp/xfers.csv"
+expect 0 transfers "$tmp/xfers.csv" --hosts 4 --topology single-switch -o "$tmp/xfers-out.csv"
+no_stderr "gpusim transfers"
+contains "$tmp/stdout" "3 transfers on 4 hosts" "gpusim transfers' summary"
+contains "$tmp/stdout" "makespan         21.002000 ms" "gpusim transfers' makespan"
+contains "$tmp/xfers-out.csv" "1,0,3,100000000,0.000000000,0.004002000,0.004002000," "a shared NIC"
+contains "$tmp/xfers-out.csv" "2,1,3,100000000,0.000000000,0.004002000,0.004002000," "a shared NIC"
+contains "$tmp/xfers-out.csv" "3,2,0,1000000000,0.001000000,0.021002000,0.020002000," "a NIC alone"
+# A slower NIC and a longer latency lengthen the transfers: 8 and 40 ms
+# of bytes, 10 us of links.
+expect 0 transfers "$tmp/xfers.csv" --hosts 4 --topology single-switch --bandwidth 25GB/s \
+    --link-latency 5us --json
+"$PYTHON" - "$tmp/stdout" <<'EOF' || fail "gpusim transfers --json, slower NIC"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["transfers"] == 3, s
+assert abs(s["makespan_s"] - 0.04101) < 1e-9, s
+assert abs(s["duration_max_s"] - 0.04001) < 1e-9, s
+EOF
+# On a scenario's cluster, endpoints are its GPUs.
+printf 'src,dst,bytes\n0,100,1GB\n8,100,1GB\n' >"$tmp/gpus.csv"
+expect 0 transfers "$tmp/gpus.csv" --scenario "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini"
+contains "$tmp/stdout" "2 transfers on the 512 GPUs" "gpusim transfers on a scenario"
+# Bad input: exit 1, naming the file, line, column and what was expected.
+printf 'src,dst,bytes\n0,9,1MB\n' >"$tmp/x-bad1.csv"
+expect 1 transfers "$tmp/x-bad1.csv" --hosts 4
+contains "$tmp/stderr" "x-bad1.csv:2:3: dst: endpoint 9 does not exist: expected 0 to 3" "an endpoint out of range"
+printf 'src,dst,byts\n0,1,1MB\n' >"$tmp/x-bad2.csv"
+expect 1 transfers "$tmp/x-bad2.csv" --hosts 4
+contains "$tmp/stderr" "\"byts\", is not a known column" "an unknown column"
+printf 'src,dst,bytes,start\n0,1,1MB,0\n0,1,1.5,0\n' >"$tmp/x-bad3.csv"
+expect 1 transfers "$tmp/x-bad3.csv" --hosts 4 -o "$tmp/xfers-out.csv"
+contains "$tmp/stderr" "x-bad3.csv:3:5: bytes: \"1.5\": expected whole bytes" "fractional bytes"
+contains "$tmp/xfers-out.csv" "3,2,0,1000000000" "an earlier output left whole"
+printf 'src,dst,bytes,start\n0,1,1MB,soon\n' >"$tmp/x-bad4.csv"
+expect 1 transfers "$tmp/x-bad4.csv" --hosts 4
+contains "$tmp/stderr" "x-bad4.csv:2:9: start: \"soon\": expected a time" "a bad start"
+printf 'src,dst,bytes\n2,2,1MB\n' >"$tmp/x-bad5.csv"
+expect 1 transfers "$tmp/x-bad5.csv" --hosts 4
+contains "$tmp/stderr" "is the source too" "a transfer to itself"
+printf 'src,dst,bytes\n' >"$tmp/x-bad6.csv"
+expect 1 transfers "$tmp/x-bad6.csv" --hosts 4
+contains "$tmp/stderr" "no transfers" "a file without rows"
+expect 1 transfers "$tmp/no-such.csv" --hosts 4
+expect 2 transfers "$tmp/xfers.csv"
+expect 2 transfers "$tmp/xfers.csv" --hosts 1
+expect 2 transfers "$tmp/xfers.csv" --hosts 4 --topology dragonfly
+expect 2 transfers "$tmp/xfers.csv" --hosts 4 --bandwidth fast
+expect 2 transfers "$tmp/gpus.csv" --scenario "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini" --radix 8
 
 echo "test-cli.sh: $checks commands checked"
 exit 0

@@ -237,6 +237,33 @@ class TransferTests(unittest.TestCase):
         self.assertEqual(done, [(a, 2002000), (b, 4002000)])
         self.assertEqual(t.get_completion(b), 4002000)
 
+    def test_from_file(self):
+        # The same two transfers, read from a CSV file and written back
+        # with their times; a bad row raises, naming its line and column.
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "in.csv")
+            out = os.path.join(d, "out.csv")
+            with open(src, "w") as f:
+                f.write("src,dst,bytes,start\n0,1,1MB,0\n0,2,3e6,0s\n")
+            t = Sim.Transfers.new_hosts(4, 1e9, Sim.FabricKind.SINGLE_SWITCH, 0, 0, 1000)
+            progress = []
+            t.set_progress_func(lambda tr, done, total: progress.append((done, total)))
+            self.assertEqual(t.add_from_file(src), 2)
+            self.assertEqual(t.get_transfer(2)[1:], (0, 2, 3e6, 0))
+            self.assertTrue(t.run())
+            self.assertEqual([t.get_completion(i) for i in (1, 2)], [2002000, 4002000])
+            self.assertEqual(progress[-1], (2, 2))
+            t.write_csv(out)
+            with open(out) as f:
+                rows = f.read().splitlines()
+            self.assertEqual(rows[2], "2,0,2,3000000,0.000000000,0.004002000,0.004002000,0.749625")
+            with open(src, "w") as f:
+                f.write("src,dst,bytes\n0,1,1MB\n0,7,1MB\n")
+            bad = Sim.Transfers.new_hosts(4, 1e9, Sim.FabricKind.SINGLE_SWITCH, 0, 0, 1000)
+            with self.assertRaises(GLib.Error) as caught:
+                bad.add_from_file(src)
+            self.assertIn("in.csv:3:3: dst: endpoint 7 does not exist", caught.exception.message)
+
     def test_bad_input_raises(self):
         t = Sim.Transfers.new_hosts(4, 1e9, Sim.FabricKind.FAT_TREE, 4, 1, 1000)
         with self.assertRaises(GLib.Error) as caught:

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <sim.h>
 
 G_BEGIN_DECLS
 
@@ -21,6 +22,13 @@ int gpusim_cmd_scaling  (int argc, char **argv);
 int gpusim_cmd_trace    (int argc, char **argv);
 int gpusim_cmd_sweep    (int argc, char **argv);
 int gpusim_cmd_seek     (int argc, char **argv);
+int gpusim_cmd_transfers (int argc, char **argv);
+
+/* The scenario's [fabric] (with any --set fabric.KEY=VALUE already
+ * applied by the scenario parser).  Without one, nodes share one
+ * non-blocking switch with a port for every NIC. */
+void gpusim_fabric_config (const SimScenario *sc, const SimCluster *cluster,
+                           SimFabricConfig *config);
 
 /* Prints "gpusim: MESSAGE" on stderr. */
 void gpusim_print_error (const GError *error);

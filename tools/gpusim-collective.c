@@ -16,24 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The scenario's [fabric] (with any --set fabric.KEY=VALUE already
- * applied by the scenario parser).  Without one, nodes share one
- * non-blocking switch with a port for every NIC. */
-static void
-fabric_config (const SimScenario *sc, const SimCluster *cluster, SimFabricConfig *config)
-{
-  sim_fabric_config_copy (config, &sc->fabric);
-  if (config->kind == SIM_FABRIC_NONE && sim_cluster_get_n_nodes (cluster) > 1)
-    {
-      guint nics = 0;
-      for (guint n = 0; n < sim_cluster_get_n_nodes (cluster); n++)
-        nics += MAX (1u, sim_cluster_get_node (cluster, n)->model->nics);
-      config->kind = SIM_FABRIC_SINGLE_SWITCH;
-      config->radix = nics;
-    }
-}
-
-
 static void
 print_table (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *cluster_desc,
              const SimTopology *topology, const SimFabricConfig *fabric, GArray *rows)
@@ -206,7 +188,7 @@ gpusim_cmd_collective (int argc, char **argv)
                    "--gpus %d: the cluster has %u GPUs", n_gpus, sim_cluster_get_n_gpus (cluster));
       return report (error);
     }
-  fabric_config (sc, cluster, &fabric);
+  gpusim_fabric_config (sc, cluster, &fabric);
   if (routing_text != NULL)
     fabric.routing = routing;
   topology = sim_topology_new (cluster, catalogue, &fabric, &error);

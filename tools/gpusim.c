@@ -15,6 +15,7 @@
  *   gpusim collective SCENARIO --op OP --gpus N [--algo A] [--min S] [--max S]
  *   gpusim scaling SCENARIO [--gpus 1,2,4,8]
  *   gpusim trace info FILE | trace convert FILE -o OUT.csv
+ *   gpusim transfers FILE.csv (--hosts N | --scenario SCENARIO) [-o OUT.csv] [--json]
  */
 #include "config.h"
 
@@ -46,6 +47,20 @@ gpusim_usage_error (GOptionContext *context, const char *format, ...)
   va_end (ap);
   fprintf (stderr, "gpusim: %s\n\n%s", message, help);
   return 2;
+}
+
+void
+gpusim_fabric_config (const SimScenario *sc, const SimCluster *cluster, SimFabricConfig *config)
+{
+  sim_fabric_config_copy (config, &sc->fabric);
+  if (config->kind == SIM_FABRIC_NONE && sim_cluster_get_n_nodes (cluster) > 1)
+    {
+      guint nics = 0;
+      for (guint n = 0; n < sim_cluster_get_n_nodes (cluster); n++)
+        nics += MAX (1u, sim_cluster_get_node (cluster, n)->model->nics);
+      config->kind = SIM_FABRIC_SINGLE_SWITCH;
+      config->radix = nics;
+    }
 }
 
 /* A one-line progress bar on a terminal: redrawn at most 10 times a second. */
@@ -471,6 +486,8 @@ static const struct {
     "each job class's speed-up and efficiency on 1, 2, 4, 8... GPUs" },
   { "trace", gpusim_cmd_trace,
     "what a job log holds (info), or the log as gpusim's job CSV (convert)" },
+  { "transfers", gpusim_cmd_transfers,
+    "move bytes between hosts or GPUs over a fabric, max-min fair, and time them" },
 };
 
 static void

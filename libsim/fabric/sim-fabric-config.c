@@ -61,6 +61,26 @@ sim_routing_from_string (const char *text, SimRouting *routing, GError **error)
   return FALSE;
 }
 
+gboolean
+sim_fabric_kind_from_string (const char *text, SimFabricKind *kind, GError **error)
+{
+  g_return_val_if_fail (text != NULL && kind != NULL, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
+    if (g_ascii_strcasecmp (text, kind_names[i]) == 0)
+      {
+        *kind = (SimFabricKind) i;
+        return TRUE;
+      }
+  {
+    const char *guess = sim__closest (text, kind_names, G_N_ELEMENTS (kind_names));
+    g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                 "unknown topology \"%s\"%s: expected one of none, single-switch, "
+                 "fat-tree, fat-tree-3, rail-optimized, dragonfly", text,
+                 sim__did_you_mean (guess));
+  }
+  return FALSE;
+}
+
 /* Indexed by SimFabricSharing. */
 static const char * const sharing_names[] = { "demand", "always-on", "phases" };
 
@@ -213,22 +233,7 @@ sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *val
 
   v = g_strstrip (g_strdup (value));
   if (strcmp (key, "topology") == 0)
-    {
-      for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
-        if (g_ascii_strcasecmp (v, kind_names[i]) == 0)
-          {
-            config->kind = (SimFabricKind) i;
-            return TRUE;
-          }
-      {
-        const char *guess = sim__closest (v, kind_names, G_N_ELEMENTS (kind_names));
-        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                     "unknown topology \"%s\"%s: expected one of none, single-switch, "
-                     "fat-tree, fat-tree-3, rail-optimized, dragonfly", v,
-                     sim__did_you_mean (guess));
-      }
-      return FALSE;
-    }
+    return sim_fabric_kind_from_string (v, &config->kind, error);
   if (strcmp (key, "switch") == 0 || strcmp (key, "link") == 0)
     {
       char **field = key[0] == 's' ? &config->switch_model : &config->link_model;

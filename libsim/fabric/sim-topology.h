@@ -614,6 +614,19 @@ void sim_topology_get_counts (const SimTopology *topology, SimTopologyMetrics *m
 const char *sim_fabric_kind_to_string (SimFabricKind kind);
 
 /**
+ * sim_fabric_kind_from_string:
+ * @text: "none", "single-switch", "fat-tree", "fat-tree-3", "rail-optimized" or
+ *   "dragonfly" (any case)
+ * @kind: (out): the kind
+ * @error: return location for a #GError
+ *
+ * Errors: SIM_ERROR_INVALID for an unknown name, with a suggestion.
+ *
+ * Returns: (skip): %TRUE on success.
+ */
+gboolean sim_fabric_kind_from_string (const char *text, SimFabricKind *kind, GError **error);
+
+/**
  * sim_fabric_config_keys:
  *
  * Returns: (transfer none) (array zero-terminated=1): the keys of a

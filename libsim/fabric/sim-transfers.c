@@ -10,8 +10,10 @@
 #include "core/sim-maxmin.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "workload/sim-trace-util.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* Two ends of sending closer than this (ns) are handled as one instant. */
 #define SAME_INSTANT 1e-3
@@ -65,6 +67,10 @@ struct _SimTransfers {
   double       now;           /* ns */
   guint64      events;
   gboolean     running;
+  guint        n_done;
+  SimTransfersProgressFunc progress;
+  gpointer     progress_data;
+  GDestroyNotify progress_destroy;
 };
 
 G_DEFINE_FINAL_TYPE (SimTransfers, sim_transfers, G_TYPE_OBJECT)
@@ -151,6 +157,8 @@ sim_transfers_finalize (GObject *object)
       if (x->destroy != NULL)
         x->destroy (x->user_data);
     }
+  if (self->progress_destroy != NULL)
+    self->progress_destroy (self->progress_data);
   g_array_unref (self->transfers);
   g_array_unref (self->routes);
   g_array_unref (self->starts.a);
@@ -399,7 +407,7 @@ sim_transfers_run (SimTransfers *self, GError **error)
     {
       const Entry *s, *e, *c;
       double t = INFINITY;
-      gboolean touched = FALSE;
+      gboolean touched = FALSE, completed = FALSE;
 
       /* Drop ends of sending that a rate change has moved. */
       while ((e = heap_top (&self->sends)) != NULL
@@ -430,6 +438,8 @@ sim_transfers_run (SimTransfers *self, GError **error)
           SimTime when = x->completion;
 
           x->state = STATE_DONE;
+          self->n_done++;
+          completed = TRUE;
           x->func = NULL;
           x->destroy = NULL;
           if (func != NULL)
@@ -437,6 +447,9 @@ sim_transfers_run (SimTransfers *self, GError **error)
           if (destroy != NULL)
             destroy (data);
         }
+
+      if (completed && self->progress != NULL)
+        self->progress (self, self->n_done, self->transfers->len, self->progress_data);
 
       /* Ends of sending at this instant. */
       while ((e = heap_top (&self->sends)) != NULL && e->time <= self->now + SAME_INSTANT)
@@ -499,4 +512,205 @@ sim_transfers_get_n_events (SimTransfers *self)
 {
   g_return_val_if_fail (SIM_IS_TRANSFERS (self), 0);
   return self->events;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files */
+
+enum { COL_SRC, COL_DST, COL_BYTES, COL_START, N_COLS };
+static const char *const transfer_columns[] = { "src", "dst", "bytes", "start", NULL };
+
+typedef struct {
+  guint   src, dst;
+  double  bytes;
+  SimTime start;
+  guint64 line;
+} Row;
+
+/* An endpoint of column @col: a plain index below @n. */
+static gboolean
+parse_endpoint (SimTraceTable *table, guint col, guint n, guint *out, GError **error)
+{
+  const char *text = sim__trace_table_get (table, col);
+  gint64 v;
+
+  if (!sim_parse_integer (text, 0, G_MAXUINT32, &v, NULL))
+    return sim__trace_table_field_error (table, col, error,
+                                         "\"%s\": expected an endpoint index, a whole number "
+                                         "from 0", text);
+  if (v >= n)
+    return sim__trace_table_field_error (table, col, error,
+                                         "endpoint %" G_GINT64_FORMAT " does not exist: "
+                                         "expected 0 to %u", v, n - 1);
+  *out = (guint) v;
+  return TRUE;
+}
+
+/* A start: a duration with a unit, or plain seconds. */
+static gboolean
+parse_start (SimTraceTable *table, SimTime earliest, SimTime *out, GError **error)
+{
+  const char *text = sim__trace_table_get (table, COL_START);
+  double seconds;
+
+  if (text == NULL || *text == '\0')
+    *out = 0;
+  else if (sim_parse_number (text, 0, 1e9, &seconds, NULL))
+    *out = sim_time_from_seconds (seconds);
+  else if (!sim_parse_duration (text, out, NULL))
+    return sim__trace_table_field_error (table, COL_START, error,
+                                         "\"%s\": expected a time from 0, with a unit "
+                                         "(\"250us\", \"1.5ms\") or in seconds", text);
+  if (*out < earliest)
+    return sim__trace_table_field_error (table, COL_START, error,
+                                         "\"%s\" is before the simulated time now, "
+                                         "%" G_GINT64_FORMAT " ns: expected a later start",
+                                         text, earliest);
+  return TRUE;
+}
+
+gboolean
+sim_transfers_add_from_file (SimTransfers *self, const char *path, guint *n_added,
+                             GError **error)
+{
+  g_auto(SimTraceTable) table = { 0 };
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (Row));
+  static const guint required[] = { COL_SRC, COL_DST, COL_BYTES };
+  guint n = sim_topology_get_n_gpus (self->topology);
+  SimTime earliest = (SimTime) ceil (self->now);
+  g_autoptr(GError) failed = NULL;
+  GError **err = &failed;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  if (n_added != NULL)
+    *n_added = 0;
+  if (!sim__trace_table_open (&table, path, ',', TRUE, transfer_columns, N_COLS, error) ||
+      !sim__trace_table_refuse_unknown (&table, error) ||
+      !sim__trace_table_require (&table, required, G_N_ELEMENTS (required), error))
+    return FALSE;
+  /* Rows are read into @failed, which the end of the table leaves unset. */
+  while (ok && sim__trace_table_next (&table, err))
+    {
+      Row row = { .line = table.line_no };
+      const char *text = sim__trace_table_get (&table, COL_BYTES);
+      guint64 bytes;
+
+      ok = parse_endpoint (&table, COL_SRC, n, &row.src, err) &&
+           parse_endpoint (&table, COL_DST, n, &row.dst, err);
+      if (ok && row.src == row.dst)
+        ok = sim__trace_table_field_error (&table, COL_DST, err,
+                                           "%u is the source too: expected another endpoint",
+                                           row.dst);
+      if (ok && sim_parse_number (text, 0, 9007199254740992.0, &row.bytes, NULL))
+        {
+          /* Plain bytes ("1000000", "1e9"): whole. */
+          if (row.bytes != floor (row.bytes))
+            ok = sim__trace_table_field_error (&table, COL_BYTES, err,
+                                               "\"%s\": expected whole bytes", text);
+        }
+      else if (ok && sim_parse_size (text, &bytes, NULL))
+        row.bytes = (double) bytes;
+      else if (ok)
+        ok = sim__trace_table_field_error (&table, COL_BYTES, err,
+                                           "\"%s\": expected a size, whole bytes (\"1000000\", "
+                                           "\"100MB\", \"1GiB\")", text);
+      ok = ok && parse_start (&table, earliest, &row.start, err);
+      if (ok)
+        g_array_append_val (rows, row);
+    }
+  if (failed != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&failed));
+      return FALSE;
+    }
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const Row *row = &g_array_index (rows, Row, i);
+      g_autoptr(GError) local = NULL;
+
+      if (sim_transfers_add (self, row->src, row->dst, row->bytes, row->start, NULL, NULL, NULL,
+                             &local) == 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s:%" G_GUINT64_FORMAT ": %s",
+                       table.display, row->line, local->message);
+          return FALSE;
+        }
+      if (n_added != NULL)
+        (*n_added)++;
+    }
+  return TRUE;
+}
+
+void
+sim_transfers_set_progress_func (SimTransfers *self, SimTransfersProgressFunc func,
+                                 gpointer user_data, GDestroyNotify destroy)
+{
+  g_return_if_fail (SIM_IS_TRANSFERS (self));
+  if (self->progress_destroy != NULL)
+    self->progress_destroy (self->progress_data);
+  self->progress = func;
+  self->progress_data = user_data;
+  self->progress_destroy = destroy;
+}
+
+guint
+sim_transfers_get_n_transfers (SimTransfers *self)
+{
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), 0);
+  return self->transfers->len;
+}
+
+gboolean
+sim_transfers_get_transfer (SimTransfers *self, guint id, guint *src, guint *dst, double *bytes,
+                            SimTime *start)
+{
+  const Transfer *x;
+
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), FALSE);
+  if (id == 0 || id > self->transfers->len)
+    return FALSE;
+  x = transfer (self, id);
+  if (src != NULL)
+    *src = x->src;
+  if (dst != NULL)
+    *dst = x->dst;
+  if (bytes != NULL)
+    *bytes = x->bytes;
+  if (start != NULL)
+    *start = x->start;
+  return TRUE;
+}
+
+gboolean
+sim_transfers_write_csv (SimTransfers *self, const char *path, GError **error)
+{
+  g_autoptr(SimAtomicFile) file = NULL;
+  FILE *fp;
+
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  file = sim__atomic_file_new (path, error);
+  if (file == NULL)
+    return FALSE;
+  fp = sim__atomic_file_stream (file);
+  fputs ("id,src,dst,bytes,start_s,end_s,duration_s,gbytes_per_s\n", fp);
+  for (guint id = 1; id <= self->transfers->len; id++)
+    {
+      const Transfer *x = transfer (self, id);
+      fprintf (fp, "%u,%u,%u,%.0f,%.9f", id, x->src, x->dst, x->bytes,
+               sim_time_to_seconds (x->start));
+      if (x->state == STATE_DONE)
+        {
+          double duration = sim_time_to_seconds (x->completion - x->start);
+          fprintf (fp, ",%.9f,%.9f,", sim_time_to_seconds (x->completion), duration);
+          if (duration > 0)
+            fprintf (fp, "%.6f", x->bytes / duration / 1e9);
+          fputc ('\n', fp);
+        }
+      else
+        fputs (",,,\n", fp);
+    }
+  return sim__atomic_file_commit (file, error);
 }

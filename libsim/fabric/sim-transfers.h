@@ -58,6 +58,19 @@ typedef void (*SimTransferFunc) (SimTransfers *transfers, guint id, SimTime comp
                                  gpointer user_data);
 
 /**
+ * SimTransfersProgressFunc:
+ * @transfers: the simulator
+ * @done: transfers completed
+ * @total: transfers added
+ * @user_data: the data given to sim_transfers_set_progress_func()
+ *
+ * Called by sim_transfers_run() after each instant at which transfers
+ * completed.
+ */
+typedef void (*SimTransfersProgressFunc) (SimTransfers *transfers, guint done, guint total,
+                                          gpointer user_data);
+
+/**
  * sim_transfers_new: (skip)
  * @topology: (transfer none): the network; it must outlive the simulator
  *
@@ -125,6 +138,86 @@ guint sim_transfers_get_n_endpoints (SimTransfers *self);
 guint sim_transfers_add (SimTransfers *self, guint src, guint dst, double bytes, SimTime start,
                          SimTransferFunc func, gpointer user_data, GDestroyNotify destroy,
                          GError **error);
+
+/**
+ * sim_transfers_add_from_file:
+ * @self: a simulator
+ * @path: a CSV file
+ * @n_added: (out) (optional): how many transfers it added (their ids follow
+ *   the ids before, in the order of the rows)
+ * @error: return location for a #GError
+ *
+ * Adds a transfer for each row of @path, a CSV file whose header names the
+ * columns `src`, `dst`, `bytes` and, optionally, `start` (any order, any
+ * case):
+ *
+ * - `src`, `dst`: endpoints (GPU or host indices, from 0), not equal;
+ * - `bytes`: a size, whole bytes ("1000000", "1e9") or with a unit ("100MB",
+ *   "1GiB", "64K");
+ * - `start`: when it starts, a duration with a unit ("250us", "1.5ms") or
+ *   a plain number of seconds; 0 when the column is absent.
+ *
+ * Blank lines are skipped.  Every row is checked before any is added.
+ *
+ * Errors: SIM_ERROR_IO if @path cannot be read; SIM_ERROR_TRACE naming the
+ * file, line and column and what was expected, for a missing or unknown
+ * column, a bad value, an endpoint that does not exist, a start before
+ * the simulator's time; SIM_ERROR_INVALID naming the line for endpoints
+ * the network does not connect (found as transfers are added: the rows
+ * before it are then already added).
+ *
+ * Returns: (skip): %TRUE on success.
+ */
+gboolean sim_transfers_add_from_file (SimTransfers *self, const char *path, guint *n_added,
+                                      GError **error);
+
+/**
+ * sim_transfers_set_progress_func:
+ * @self: a simulator
+ * @func: (nullable) (scope notified) (closure user_data) (destroy destroy): called
+ *   as transfers complete, or %NULL for none
+ * @user_data: (nullable): passed to @func
+ * @destroy: (nullable): frees @user_data when replaced or with the simulator
+ */
+void sim_transfers_set_progress_func (SimTransfers *self, SimTransfersProgressFunc func,
+                                      gpointer user_data, GDestroyNotify destroy);
+
+/**
+ * sim_transfers_get_n_transfers:
+ *
+ * Returns: the transfers added (ids 1 to this).
+ */
+guint sim_transfers_get_n_transfers (SimTransfers *self);
+
+/**
+ * sim_transfers_get_transfer:
+ * @self: a simulator
+ * @id: a transfer id
+ * @src: (out) (optional): its source endpoint
+ * @dst: (out) (optional): its destination endpoint
+ * @bytes: (out) (optional): its size
+ * @start: (out) (optional): when it starts (ns)
+ *
+ * Returns: %FALSE if there is no transfer @id.
+ */
+gboolean sim_transfers_get_transfer (SimTransfers *self, guint id, guint *src, guint *dst,
+                                     double *bytes, SimTime *start);
+
+/**
+ * sim_transfers_write_csv:
+ * @self: a simulator
+ * @path: the file to write (replaced whole, or left as it was on error)
+ * @error: return location for a #GError
+ *
+ * Writes one row per transfer, in id order: `id,src,dst,bytes,start_s,
+ * end_s,duration_s,gbytes_per_s` (end, duration and bytes per second
+ * empty for a transfer not completed; seconds to the nanosecond).
+ *
+ * Errors: SIM_ERROR_IO naming @path.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_transfers_write_csv (SimTransfers *self, const char *path, GError **error);
 
 /**
  * sim_transfers_run:
