@@ -3,6 +3,7 @@
 
 #include <glib.h>
 #include <sim.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -24,14 +25,44 @@ int gpusim_cmd_sweep    (int argc, char **argv);
 int gpusim_cmd_seek     (int argc, char **argv);
 int gpusim_cmd_transfers (int argc, char **argv);
 
-/* The scenario's [fabric] (with any --set fabric.KEY=VALUE already
- * applied by the scenario parser).  Without one, nodes share one
- * non-blocking switch with a port for every NIC. */
-void gpusim_fabric_config (const SimScenario *sc, const SimCluster *cluster,
-                           SimFabricConfig *config);
+/* A scenario's cluster and network, for the commands that work on the
+ * network alone (collective, transfers). */
+typedef struct {
+  SimScenario     *scenario;
+  SimCatalogue    *catalogue;
+  SimCluster      *cluster;
+  SimFabricConfig  fabric;
+  SimTopology     *topology;
+} GpusimNetwork;
+
+/* Loads @path with @sets applied, its catalogue and cluster, and builds
+ * the network of its [fabric] (with @routing unless NULL).  Without a
+ * [fabric], nodes share one non-blocking switch with a port for every
+ * NIC.  On failure, @net holds nothing and @error says why. */
+gboolean gpusim_network_load (GpusimNetwork *net, const char *path, const char *const *sets,
+                              const SimRouting *routing, GError **error);
+void     gpusim_network_clear (GpusimNetwork *net);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GpusimNetwork, gpusim_network_clear)
+
+/* A count of things done, redrawn on one line of a terminal at most ten
+ * times a second: "\rWHAT: DONE of TOTAL UNIT done ". */
+typedef struct {
+  gint64   last_draw;
+  gboolean drawn;
+} GpusimCounter;
+
+void gpusim_counter_draw (GpusimCounter *counter, const char *what, guint done, guint total,
+                          const char *unit);
 
 /* Prints "gpusim: MESSAGE" on stderr. */
 void gpusim_print_error (const GError *error);
+
+/* Prints @error as gpusim_print_error() does; returns 1, the exit status
+ * of an error in the input. */
+int gpusim_input_error (const GError *error);
+
+/* Prints the object @builder has built, as indented JSON, on stdout. */
+void gpusim_print_json (JsonBuilder *builder);
 
 /* Prints "gpusim: MESSAGE" and @context's help on stderr; returns 2, the
  * exit status of a usage error. */

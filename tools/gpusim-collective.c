@@ -50,9 +50,6 @@ print_json (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *clu
             const SimTopology *topology, const SimFabricConfig *fabric, GArray *rows)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
   double sum = 0;
 
   json_builder_begin_object (b);
@@ -97,18 +94,7 @@ print_json (SimCollectiveOp op, SimCollectiveAlgo algo, guint n, const char *clu
   json_builder_set_member_name (b, "avg_busbw_gbs");
   json_builder_add_double_value (b, rows->len ? sum / rows->len : 0.0);
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
-  printf ("%s\n", text);
-}
-
-static int
-report (const GError *error)
-{
-  gpusim_print_error (error);
-  return 1;
+  gpusim_print_json (b);
 }
 
 int
@@ -138,15 +124,11 @@ gpusim_cmd_collective (int argc, char **argv)
   g_autoptr(GOptionContext) context =
     g_option_context_new ("SCENARIO - time a collective as nccl-tests would measure it");
   g_autoptr(GError) error = NULL;
-  g_autoptr(SimScenario) sc = NULL;
-  g_autoptr(SimCatalogue) catalogue = NULL;
-  g_autoptr(SimCluster) cluster = NULL;
-  g_autoptr(SimTopology) topology = NULL;
+  g_auto(GpusimNetwork) net = { 0 };
   g_autoptr(SimCommModel) comm = NULL;
   g_autoptr(GArray) rows = NULL;
   g_autofree guint32 *gpus = NULL;
   g_autofree char *desc = NULL;
-  g_auto(SimFabricConfig) fabric = { 0 };
   SimCollectiveOp op = SIM_COLLECTIVE_ALL_REDUCE;
   SimCollectiveAlgo algo = SIM_COLLECTIVE_ALGO_AUTO;
   guint64 min_bytes = 8, max_bytes = (guint64) 8 << 30;
@@ -173,28 +155,16 @@ gpusim_cmd_collective (int argc, char **argv)
   if (routing_text != NULL && !sim_routing_from_string (routing_text, &routing, &error))
     return gpusim_usage_error (context, "%s", error->message);
 
-  sc = sim_scenario_load (argv[1], (const char * const *) sets, &error);
-  if (sc == NULL)
-    return report (error);
-  catalogue = sim_catalogue_new_default ((const char * const *) sc->model_dirs, &error);
-  if (catalogue == NULL)
-    return report (error);
-  cluster = sim_cluster_new_for_scenario (sc, catalogue, &error);
-  if (cluster == NULL)
-    return report (error);
-  if ((guint) n_gpus > sim_cluster_get_n_gpus (cluster))
+  if (!gpusim_network_load (&net, argv[1], (const char * const *) sets,
+                            routing_text != NULL ? &routing : NULL, &error))
+    return gpusim_input_error (error);
+  if ((guint) n_gpus > sim_cluster_get_n_gpus (net.cluster))
     {
-      g_set_error (&error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "--gpus %d: the cluster has %u GPUs", n_gpus, sim_cluster_get_n_gpus (cluster));
-      return report (error);
+      g_set_error (&error, SIM_ERROR, SIM_ERROR_INVALID, "--gpus %d: the cluster has %u GPUs",
+                   n_gpus, sim_cluster_get_n_gpus (net.cluster));
+      return gpusim_input_error (error);
     }
-  gpusim_fabric_config (sc, cluster, &fabric);
-  if (routing_text != NULL)
-    fabric.routing = routing;
-  topology = sim_topology_new (cluster, catalogue, &fabric, &error);
-  if (topology == NULL)
-    return report (error);
-  comm = sim_comm_model_new (topology, cluster);
+  comm = sim_comm_model_new (net.topology, net.cluster);
   /* GPUs are numbered node by node, so the first N span as few nodes as
    * the pools allow. */
   gpus = g_new (guint32, n_gpus);
@@ -202,11 +172,11 @@ gpusim_cmd_collective (int argc, char **argv)
     gpus[i] = (guint32) i;
   rows = sim_collective_sweep (comm, op, algo, gpus, (guint) n_gpus, min_bytes, max_bytes, &error);
   if (rows == NULL)
-    return report (error);
-  desc = sim_cluster_describe (cluster);
+    return gpusim_input_error (error);
+  desc = sim_cluster_describe (net.cluster);
   if (json)
-    print_json (op, algo, (guint) n_gpus, desc, topology, &fabric, rows);
+    print_json (op, algo, (guint) n_gpus, desc, net.topology, &net.fabric, rows);
   else
-    print_table (op, algo, (guint) n_gpus, desc, topology, &fabric, rows);
+    print_table (op, algo, (guint) n_gpus, desc, net.topology, &net.fabric, rows);
   return fflush (stdout) == 0 ? 0 : 1;
 }

@@ -23,11 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
-  gint64   last_draw;
-  gboolean drawn;
-} Progress;
-
 /* RUNS as "A", "A-B" or a comma-separated list of those, each index below
  * N_RUNS; NULL with a message in *WHAT otherwise. */
 static GArray *
@@ -69,15 +64,7 @@ parse_runs (const char *spec, guint n_runs, char **what)
 static void
 draw_progress (guint done, guint total, gpointer data)
 {
-  Progress *p = data;
-  gint64 t = g_get_monotonic_time ();
-
-  if (done < total && t - p->last_draw < 100000)
-    return;
-  p->last_draw = t;
-  p->drawn = TRUE;
-  fprintf (stderr, "\rcompare: %u of %u runs done ", done, total);
-  fflush (stderr);
+  gpusim_counter_draw (data, "compare", done, total, "runs");
 }
 
 int
@@ -143,7 +130,7 @@ gpusim_cmd_compare (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   g_autoptr(SimComparison) cmp = NULL;
   g_autoptr(SimPlanResults) results = NULL;
-  Progress progress = { 0 };
+  GpusimCounter progress = { 0 };
   guint64 seed = 0;
   gboolean from_scenario;
 

@@ -23,30 +23,10 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
-  gint64   last_draw;
-  gboolean drawn;
-} Progress;
-
 static void
 draw_progress (SimTransfers *t, guint done, guint total, gpointer data)
 {
-  Progress *p = data;
-  gint64 now = g_get_monotonic_time ();
-
-  if (done < total && now - p->last_draw < 100000)
-    return;
-  p->last_draw = now;
-  p->drawn = TRUE;
-  fprintf (stderr, "\rtransfers: %u of %u done ", done, total);
-  fflush (stderr);
-}
-
-static int
-report_error (GError *error)
-{
-  gpusim_print_error (error);
-  return 1;
+  gpusim_counter_draw (data, "transfers", done, total, "transfers");
 }
 
 static int
@@ -105,41 +85,33 @@ static void
 print_json (const char *network, const Summary *s, SimTransfers *t, double wall)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
+  const struct { const char *name; double value; } figures[] = {
+    { "bytes", s->bytes },
+    { "makespan_s", s->makespan },
+    { "duration_mean_s", s->mean },
+    { "duration_p50_s", s->p50 },
+    { "duration_p99_s", s->p99 },
+    { "duration_max_s", s->max },
+    { "throughput_gbytes_per_s", s->makespan > 0 ? s->bytes / s->makespan / 1e9 : 0 },
+    { "wall_s", wall },
+  };
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "network");
   json_builder_add_string_value (b, network);
   json_builder_set_member_name (b, "transfers");
   json_builder_add_int_value (b, s->n);
-  json_builder_set_member_name (b, "bytes");
-  json_builder_add_double_value (b, s->bytes);
-  json_builder_set_member_name (b, "makespan_s");
-  json_builder_add_double_value (b, s->makespan);
-  json_builder_set_member_name (b, "duration_mean_s");
-  json_builder_add_double_value (b, s->mean);
-  json_builder_set_member_name (b, "duration_p50_s");
-  json_builder_add_double_value (b, s->p50);
-  json_builder_set_member_name (b, "duration_p99_s");
-  json_builder_add_double_value (b, s->p99);
-  json_builder_set_member_name (b, "duration_max_s");
-  json_builder_add_double_value (b, s->max);
-  json_builder_set_member_name (b, "throughput_gbytes_per_s");
-  json_builder_add_double_value (b, s->makespan > 0 ? s->bytes / s->makespan / 1e9 : 0);
   json_builder_set_member_name (b, "solves");
   json_builder_add_int_value (b, (gint64) sim_transfers_get_n_solves (t));
   json_builder_set_member_name (b, "events");
   json_builder_add_int_value (b, (gint64) sim_transfers_get_n_events (t));
-  json_builder_set_member_name (b, "wall_s");
-  json_builder_add_double_value (b, wall);
+  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+    {
+      json_builder_set_member_name (b, figures[i].name);
+      json_builder_add_double_value (b, figures[i].value);
+    }
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
-  printf ("%s\n", text);
+  gpusim_print_json (b);
 }
 
 static void
@@ -234,14 +206,10 @@ gpusim_cmd_transfers (int argc, char **argv)
   g_autoptr(GOptionContext) context =
     g_option_context_new ("FILE.csv - move bytes over a fabric and time each transfer");
   g_autoptr(GError) error = NULL;
-  g_autoptr(SimScenario) sc = NULL;
-  g_autoptr(SimCatalogue) catalogue = NULL;
-  g_autoptr(SimCluster) cluster = NULL;
-  g_autoptr(SimTopology) topology = NULL;
+  g_auto(GpusimNetwork) net = { 0 };
   g_autoptr(SimTransfers) t = NULL;
   g_autofree char *network = NULL;
-  g_auto(SimFabricConfig) fabric = { 0 };
-  Progress progress = { 0 };
+  GpusimCounter progress = { 0 };
   Summary summary;
   guint added = 0;
   gint64 t0;
@@ -273,25 +241,13 @@ gpusim_cmd_transfers (int argc, char **argv)
 
   if (scenario != NULL)
     {
-      sc = sim_scenario_load (scenario, (const char * const *) sets, &error);
-      if (sc == NULL)
-        return report_error (error);
-      catalogue = sim_catalogue_new_default ((const char * const *) sc->model_dirs, &error);
-      if (catalogue == NULL)
-        return report_error (error);
-      cluster = sim_cluster_new_for_scenario (sc, catalogue, &error);
-      if (cluster == NULL)
-        return report_error (error);
-      gpusim_fabric_config (sc, cluster, &fabric);
-      topology = sim_topology_new (cluster, catalogue, &fabric, &error);
-      if (topology == NULL)
-        return report_error (error);
-      t = sim_transfers_new (topology);
-      {
-        g_autofree char *desc = sim_cluster_describe (cluster);
-        network = g_strdup_printf ("the %u GPUs of %s, %s", sim_cluster_get_n_gpus (cluster),
-                                   desc, sim_fabric_kind_to_string (fabric.kind));
-      }
+      g_autofree char *desc = NULL;
+      if (!gpusim_network_load (&net, scenario, (const char * const *) sets, NULL, &error))
+        return gpusim_input_error (error);
+      t = sim_transfers_new (net.topology);
+      desc = sim_cluster_describe (net.cluster);
+      network = g_strdup_printf ("the %u GPUs of %s, %s", sim_cluster_get_n_gpus (net.cluster),
+                                 desc, sim_fabric_kind_to_string (net.fabric.kind));
     }
   else
     {
@@ -302,23 +258,23 @@ gpusim_cmd_transfers (int argc, char **argv)
     }
 
   if (!sim_transfers_add_from_file (t, argv[1], &added, &error))
-    return report_error (error);
+    return gpusim_input_error (error);
   if (added == 0)
     {
       g_set_error (&error, SIM_ERROR, SIM_ERROR_TRACE, "%s: no transfers: expected a row "
                    "after the header", argv[1]);
-      return report_error (error);
+      return gpusim_input_error (error);
     }
   if (!quiet && isatty (STDERR_FILENO))
     sim_transfers_set_progress_func (t, draw_progress, &progress, NULL);
   t0 = g_get_monotonic_time ();
   if (!sim_transfers_run (t, &error))
-    return report_error (error);
+    return gpusim_input_error (error);
   wall = (g_get_monotonic_time () - t0) / 1e6;
   if (progress.drawn)
     fputs ("\r\033[K", stderr);
   if (output != NULL && !sim_transfers_write_csv (t, output, &error))
-    return report_error (error);
+    return gpusim_input_error (error);
   summarize (t, &summary);
   if (json)
     print_json (network, &summary, t, wall);

@@ -36,6 +36,26 @@ gpusim_print_error (const GError *error)
 }
 
 int
+gpusim_input_error (const GError *error)
+{
+  gpusim_print_error (error);
+  return 1;
+}
+
+void
+gpusim_print_json (JsonBuilder *builder)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  printf ("%s\n", text);
+}
+
+int
 gpusim_usage_error (GOptionContext *context, const char *format, ...)
 {
   g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
@@ -49,18 +69,64 @@ gpusim_usage_error (GOptionContext *context, const char *format, ...)
   return 2;
 }
 
-void
-gpusim_fabric_config (const SimScenario *sc, const SimCluster *cluster, SimFabricConfig *config)
+gboolean
+gpusim_network_load (GpusimNetwork *net, const char *path, const char *const *sets,
+                     const SimRouting *routing, GError **error)
 {
-  sim_fabric_config_copy (config, &sc->fabric);
-  if (config->kind == SIM_FABRIC_NONE && sim_cluster_get_n_nodes (cluster) > 1)
+  memset (net, 0, sizeof *net);
+  net->scenario = sim_scenario_load (path, sets, error);
+  if (net->scenario != NULL)
+    net->catalogue = sim_catalogue_new_default ((const char * const *) net->scenario->model_dirs,
+                                                error);
+  if (net->catalogue != NULL)
+    net->cluster = sim_cluster_new_for_scenario (net->scenario, net->catalogue, error);
+  if (net->cluster == NULL)
+    {
+      gpusim_network_clear (net);
+      return FALSE;
+    }
+  sim_fabric_config_copy (&net->fabric, &net->scenario->fabric);
+  if (net->fabric.kind == SIM_FABRIC_NONE && sim_cluster_get_n_nodes (net->cluster) > 1)
     {
       guint nics = 0;
-      for (guint n = 0; n < sim_cluster_get_n_nodes (cluster); n++)
-        nics += MAX (1u, sim_cluster_get_node (cluster, n)->model->nics);
-      config->kind = SIM_FABRIC_SINGLE_SWITCH;
-      config->radix = nics;
+      for (guint n = 0; n < sim_cluster_get_n_nodes (net->cluster); n++)
+        nics += MAX (1u, sim_cluster_get_node (net->cluster, n)->model->nics);
+      net->fabric.kind = SIM_FABRIC_SINGLE_SWITCH;
+      net->fabric.radix = nics;
     }
+  if (routing != NULL)
+    net->fabric.routing = *routing;
+  net->topology = sim_topology_new (net->cluster, net->catalogue, &net->fabric, error);
+  if (net->topology == NULL)
+    {
+      gpusim_network_clear (net);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+gpusim_network_clear (GpusimNetwork *net)
+{
+  g_clear_pointer (&net->topology, sim_topology_free);
+  sim_fabric_config_clear (&net->fabric);
+  g_clear_pointer (&net->cluster, sim_cluster_free);
+  g_clear_pointer (&net->catalogue, sim_catalogue_free);
+  g_clear_pointer (&net->scenario, sim_scenario_unref);
+}
+
+void
+gpusim_counter_draw (GpusimCounter *counter, const char *what, guint done, guint total,
+                     const char *unit)
+{
+  gint64 t = g_get_monotonic_time ();
+
+  if (done < total && t - counter->last_draw < 100000)
+    return;
+  counter->last_draw = t;
+  counter->drawn = TRUE;
+  fprintf (stderr, "\r%s: %u of %u %s done ", what, done, total, unit);
+  fflush (stderr);
 }
 
 /* A one-line progress bar on a terminal: redrawn at most 10 times a second. */
