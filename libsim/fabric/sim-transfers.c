@@ -40,15 +40,17 @@ typedef struct {
   double         remaining;    /* bytes, as of @last */
   double         last;         /* ns */
   double         rate;         /* bytes/ns */
-  guint32        version;      /* bumped when its end of sending moves */
+  double         send_time;    /* ns: its end of sending at its rate, while in sends */
+  guint32        send_pos;     /* its place in sends, NO_POS when not there */
   guint8         state;
 } Transfer;
 
 typedef struct {
   double  time;
   guint32 id;
-  guint32 version;
 } Entry;
+
+#define NO_POS G_MAXUINT32
 
 typedef struct {
   GArray *a;  /* Entry, a binary min-heap by (time, id) */
@@ -63,7 +65,8 @@ struct _SimTransfers {
   guint        n_res_map;
   GArray      *transfers;     /* Transfer; id = index + 1 */
   GArray      *routes;        /* guint32 topology resources, all routes end to end */
-  Heap         starts, sends, completions;
+  Heap         starts, completions;
+  GArray      *sends;         /* guint32 ids: the ends of sending (sends_*()) */
   double       now;           /* ns */
   guint64      events;
   gboolean     running;
@@ -85,9 +88,9 @@ entry_less (const Entry *x, const Entry *y)
 }
 
 static void
-heap_push (Heap *h, double time, guint32 id, guint32 version)
+heap_push (Heap *h, double time, guint32 id)
 {
-  Entry e = { time, id, version };
+  Entry e = { time, id };
   Entry *a;
   guint i;
 
@@ -146,6 +149,91 @@ transfer (SimTransfers *self, guint32 id)
   return &g_array_index (self->transfers, Transfer, id - 1);
 }
 
+/* The ends of sending: a binary min-heap of transfer ids by (send_time,
+ * id), the order the heaps above keep, each sending transfer at most once
+ * with its place in Transfer.send_pos.  A rate change moves its entry in
+ * place: when thousands of flows share one component, every solve changes
+ * every rate, and an entry per change would grow the heap by that many
+ * at every event. */
+static inline gboolean
+sends_less (SimTransfers *self, guint32 a, guint32 b)
+{
+  const Transfer *x = transfer (self, a), *y = transfer (self, b);
+  return x->send_time < y->send_time || (x->send_time == y->send_time && a < b);
+}
+
+static inline void
+sends_place (SimTransfers *self, guint32 pos, guint32 id)
+{
+  g_array_index (self->sends, guint32, pos) = id;
+  transfer (self, id)->send_pos = pos;
+}
+
+static void
+sends_sift (SimTransfers *self, guint32 pos)
+{
+  guint32 *a = (guint32 *) (gpointer) self->sends->data, n = self->sends->len, id = a[pos];
+
+  while (pos > 0 && sends_less (self, id, a[(pos - 1) / 2]))
+    {
+      sends_place (self, pos, a[(pos - 1) / 2]);
+      pos = (pos - 1) / 2;
+    }
+  for (;;)
+    {
+      guint32 c = 2 * pos + 1;
+      if (c >= n)
+        break;
+      if (c + 1 < n && sends_less (self, a[c + 1], a[c]))
+        c++;
+      if (!sends_less (self, a[c], id))
+        break;
+      sends_place (self, pos, a[c]);
+      pos = c;
+    }
+  sends_place (self, pos, id);
+}
+
+/* Puts @id's end of sending at @time, in the heap or moved within it. */
+static void
+sends_set (SimTransfers *self, guint32 id, double time)
+{
+  Transfer *x = transfer (self, id);
+
+  x->send_time = time;
+  if (x->send_pos == NO_POS)
+    {
+      g_array_append_val (self->sends, id);
+      x->send_pos = self->sends->len - 1;
+    }
+  sends_sift (self, x->send_pos);
+}
+
+static void
+sends_remove (SimTransfers *self, guint32 id)
+{
+  Transfer *x = transfer (self, id);
+  guint32 pos = x->send_pos, last;
+
+  if (pos == NO_POS)
+    return;
+  x->send_pos = NO_POS;
+  last = g_array_index (self->sends, guint32, self->sends->len - 1);
+  g_array_set_size (self->sends, self->sends->len - 1);
+  if (last != id)
+    {
+      sends_place (self, pos, last);
+      sends_sift (self, pos);
+    }
+}
+
+/* The transfer whose sending ends first, or 0. */
+static inline guint32
+sends_top (SimTransfers *self)
+{
+  return self->sends->len > 0 ? g_array_index (self->sends, guint32, 0) : 0;
+}
+
 static void
 sim_transfers_finalize (GObject *object)
 {
@@ -162,7 +250,7 @@ sim_transfers_finalize (GObject *object)
   g_array_unref (self->transfers);
   g_array_unref (self->routes);
   g_array_unref (self->starts.a);
-  g_array_unref (self->sends.a);
+  g_array_unref (self->sends);
   g_array_unref (self->completions.a);
   sim_maxmin_free (self->maxmin);
   g_free (self->res_map);
@@ -182,7 +270,7 @@ sim_transfers_init (SimTransfers *self)
   self->transfers = g_array_new (FALSE, FALSE, sizeof (Transfer));
   self->routes = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->starts.a = g_array_new (FALSE, FALSE, sizeof (Entry));
-  self->sends.a = g_array_new (FALSE, FALSE, sizeof (Entry));
+  self->sends = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->completions.a = g_array_new (FALSE, FALSE, sizeof (Entry));
   self->maxmin = sim_maxmin_new ();
 }
@@ -302,12 +390,13 @@ sim_transfers_add (SimTransfers *self, guint src, guint dst, double bytes, SimTi
   x.bytes = bytes;
   x.start = MAX (start, earliest);
   x.completion = -1;
+  x.send_pos = NO_POS;
   x.func = func;
   x.user_data = user_data;
   x.destroy = destroy;
   x.state = STATE_WAITING;
   g_array_append_val (self->transfers, x);
-  heap_push (&self->starts, (double) x.start, id, 0);
+  heap_push (&self->starts, (double) x.start, id);
   return id;
 }
 
@@ -332,7 +421,7 @@ finish_sending (SimTransfers *self, guint32 id, double when)
 
   x->state = STATE_IN_FLIGHT;
   x->completion = completion;
-  heap_push (&self->completions, (double) completion, id, 0);
+  heap_push (&self->completions, (double) completion, id);
 }
 
 static void
@@ -381,10 +470,10 @@ resolve (SimTransfers *self)
       x->remaining = MAX (0.0, x->remaining - x->rate * (self->now - x->last));
       x->last = self->now;
       x->rate = rate;
-      x->version++;
       if (rate > 0)
-        heap_push (&self->sends, isinf (rate) ? self->now : self->now + x->remaining / rate, id,
-                   x->version);
+        sends_set (self, id, isinf (rate) ? self->now : self->now + x->remaining / rate);
+      else
+        sends_remove (self, id);
     }
 }
 
@@ -405,21 +494,18 @@ sim_transfers_run (SimTransfers *self, GError **error)
   self->running = TRUE;
   for (;;)
     {
-      const Entry *s, *e, *c;
+      const Entry *s, *c;
+      guint32 e;
       double t = INFINITY;
       gboolean touched = FALSE, completed = FALSE;
 
-      /* Drop ends of sending that a rate change has moved. */
-      while ((e = heap_top (&self->sends)) != NULL
-             && (transfer (self, e->id)->state != STATE_SENDING
-                 || transfer (self, e->id)->version != e->version))
-        heap_pop (&self->sends);
       s = heap_top (&self->starts);
       c = heap_top (&self->completions);
+      e = sends_top (self);
       if (s != NULL)
         t = MIN (t, s->time);
-      if (e != NULL)
-        t = MIN (t, e->time);
+      if (e != 0)
+        t = MIN (t, transfer (self, e)->send_time);
       if (c != NULL)
         t = MIN (t, c->time);
       if (isinf (t))
@@ -452,17 +538,17 @@ sim_transfers_run (SimTransfers *self, GError **error)
         self->progress (self, self->n_done, self->transfers->len, self->progress_data);
 
       /* Ends of sending at this instant. */
-      while ((e = heap_top (&self->sends)) != NULL && e->time <= self->now + SAME_INSTANT)
+      while ((e = sends_top (self)) != 0
+             && transfer (self, e)->send_time <= self->now + SAME_INSTANT)
         {
-          Entry end = heap_pop (&self->sends);
-          Transfer *x = transfer (self, end.id);
+          Transfer *x = transfer (self, e);
+          double when = x->send_time;
 
-          if (x->state != STATE_SENDING || x->version != end.version)
-            continue;
+          sends_remove (self, e);
           sim_maxmin_remove_flow (self->maxmin, x->flow);
           x->flow = SIM_MAXMIN_NO_ID;
           x->remaining = 0;
-          finish_sending (self, end.id, end.time);
+          finish_sending (self, e, when);
           touched = TRUE;
         }
 

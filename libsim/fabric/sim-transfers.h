@@ -14,7 +14,9 @@
  * bandwidth is the smallest usable capacity on the path.
  *
  * The event loop keeps three queues (binary heaps keyed by time, ties by
- * transfer id): starts, ends of sending, and completions.  At each instant
+ * transfer id): starts, ends of sending, and completions, each holding a
+ * transfer at most once (a rate change moves its end of sending in place),
+ * so that memory stays proportional to the transfers.  At each instant
  * it handles the completions (callbacks), then the flows that finished
  * sending (removed from the solver), then the starts (routed and added);
  * then it solves incrementally (only the components touched, see
