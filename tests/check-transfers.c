@@ -288,8 +288,20 @@ START_TEST (test_errors)
 }
 END_TEST
 
+/* At each completion, the queues hold no more entries than there are
+ * transfers (each transfer at most once in each, and in one at a time). */
+static void
+check_queued (SimTransfers *t, guint done, guint total, gpointer data)
+{
+  guint *most = data;
+
+  ck_assert_uint_le (sim__transfers_get_queued (t), total);
+  *most = MAX (*most, sim__transfers_get_queued (t));
+}
+
 /* Many flows between random pairs: every one completes, no sooner than
- * it could alone, and the run ends when the last does. */
+ * it could alone, and the run ends when the last does; the queues never
+ * hold more entries than transfers, though rates change at every event. */
 START_TEST (test_many)
 {
   g_autoptr(SimTransfers) t = hosts (64, SIM_FABRIC_FAT_TREE, 16, 3);
@@ -297,6 +309,7 @@ START_TEST (test_many)
   guint ids[500];
   double bytes[500];
   SimTime starts[500], last = 0;
+  guint most = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     {
@@ -307,7 +320,9 @@ START_TEST (test_many)
       starts[i] = g_rand_int_range (rand, 0, 1000000);
       ids[i] = add (t, src, dst, bytes[i], starts[i], NULL);
     }
+  sim_transfers_set_progress_func (t, check_queued, &most, NULL);
   run (t);
+  ck_assert_uint_gt (most, 0);
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     {
       SimTime c = sim_transfers_get_completion (t, ids[i]);

@@ -800,3 +800,10 @@ sim_transfers_write_csv (SimTransfers *self, const char *path, GError **error)
     }
   return sim__atomic_file_commit (file, error);
 }
+
+guint
+sim__transfers_get_queued (SimTransfers *self)
+{
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), 0);
+  return self->starts.a->len + self->sends->len + self->completions.a->len;
+}
