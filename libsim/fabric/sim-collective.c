@@ -194,6 +194,13 @@ struct _SimCommModel {
   guint32          *cut_sets;      /* the cuts plan_cut_bound() met ... */
   guint             n_cut_sets;    /* ... how many */
   guint32          *cut_node;      /* per GPU: its node */
+  /* sim__comm_model_time_alone()'s solver of one batch, its resources
+   * numbered in the order of the network's, and scratch. */
+  SimMaxmin        *alone_sys;
+  GArray           *alone_res;     /* SimMaxminId, by local number */
+  GArray           *alone_flows;   /* SimMaxminId, in the order added */
+  guint32          *alone_local;   /* per resource: its local number, in this batch */
+  guint32          *alone_sort;    /* room to sort the batch's resources */
 };
 
 static const char * const op_names[] = {
@@ -372,6 +379,14 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->cut_seen);
   g_free (m->cut_sets);
   g_free (m->cut_node);
+  if (m->alone_sys != NULL)
+    sim_maxmin_free (m->alone_sys);
+  if (m->alone_res != NULL)
+    g_array_unref (m->alone_res);
+  if (m->alone_flows != NULL)
+    g_array_unref (m->alone_flows);
+  g_free (m->alone_local);
+  g_free (m->alone_sort);
   g_free (m);
 }
 
@@ -1198,6 +1213,19 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
   return TRUE;
 }
 
+/* plan_bound()'s arrays per resource (and sim__comm_model_time_alone()'s
+ * list of the resources a batch meets), made when first needed. */
+static void
+bound_arrays (SimCommModel *m)
+{
+  if (m->bound_sum != NULL)
+    return;
+  m->bound_sum = g_new0 (double, (gsize) MAX (m->n_res, 1) * MAX_PHASES);
+  m->bound_seen = g_new0 (guint8, MAX (m->n_res, 1));
+  m->bound_res = g_new (guint32, MAX (m->n_res, 1));
+  m->n_bound_res = 0;
+}
+
 /* Routes @p's flows as plan_register() does (the same hashes, the same
  * load under adaptive routing, left as it was), without registering them;
  * sets @p's latencies from those routes, and *@spb to a lower bound of the
@@ -1211,13 +1239,7 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
   SimTime slowest = 0, slowest_intra = 0;
   double worst[MAX_PHASES] = { 0 };
 
-  if (m->bound_sum == NULL)
-    {
-      m->bound_sum = g_new0 (double, (gsize) MAX (m->n_res, 1) * MAX_PHASES);
-      m->bound_seen = g_new0 (guint8, MAX (m->n_res, 1));
-      m->bound_res = g_new (guint32, MAX (m->n_res, 1));
-      m->n_bound_res = 0;
-    }
+  bound_arrays (m);
   if (p->paths == NULL)
     p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_set_size (p->paths, 0);
@@ -1881,6 +1903,253 @@ sim_comm_model_estimate (SimCommModel *m, guint id, guint64 bytes, SimCollective
     return FALSE;
   timing_fill (p, plan_seconds_per_byte (m, p), bytes, timing);
   return TRUE;
+}
+
+/* Batches timed alone (sim__comm_model_time_alone()).
+ *
+ * On a network with nothing else registered, the rates the solver gives a
+ * batch's flows depend only on each flow's resources, in order; their
+ * capacities; the order in which the flows are added (which orders each
+ * resource's list of flows, and so the order in which fixing a level takes
+ * rates off the resources); and, where two resources reach the same level,
+ * on which has the lower number (the solver's heap breaks ties by number).
+ * Every flow has weight 1 and no cap, so no order of summing weights
+ * matters, and the order in which the solver first meets the resources
+ * changes nothing: its heap yields levels in the order of (level,
+ * number), whatever its layout.  So the batch is solved on a solver of its
+ * own that holds only the resources it meets, numbered in the order of
+ * their numbers on the network, its flows added in the same order: the
+ * same rates, to the last bit, where the network's solver would walk
+ * arrays that span the whole fabric.  That solver is emptied after each
+ * batch, its flows and resources removed last first, so that the next
+ * batch's take their slots in increasing order again.  Under adaptive
+ * routing a route depends on the load of the flows routed before it:
+ * batches are then registered on the network's solver as before. */
+
+/* Routes @p's flows as plan_register() does with @seed when adaptive
+ * routing's load is absent, without registering them: their resources in
+ * p->paths, its latencies set, and marked routed with @seed. */
+static gboolean
+plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
+{
+  SimTime slowest = 0, slowest_intra = 0;
+
+  g_assert (m->load == NULL);
+  if (p->paths == NULL)
+    p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_set_size (p->paths, 0);
+  p->routed = FALSE;
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      guint64 hash = seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
+                     ^ ((guint64) f->dst << 8) ^ f->channel;
+      SimTime lat = 0;
+
+      if (!sim_topology_route_via (m->topology, f->src, f->src, f->dst, hash, NULL, m->route,
+                                   &lat))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
+                       "GPUs %u and %u are not connected in this topology", f->src, f->dst);
+          return FALSE;
+        }
+      f->path_start = p->paths->len;
+      f->path_len = m->route->len;
+      g_array_append_vals (p->paths, m->route->data, m->route->len);
+      if (sim_cluster_get_gpu (m->cluster, f->src)->node !=
+          sim_cluster_get_gpu (m->cluster, f->dst)->node)
+        slowest = MAX (slowest, lat);
+      else
+        slowest_intra = MAX (slowest_intra, lat);
+    }
+  plan_set_latency (p, slowest, slowest_intra);
+  p->routed = TRUE;
+  p->routed_seed = seed;
+  return TRUE;
+}
+
+/* Sorts @a (@n resource numbers) in increasing order, by bytes from the
+ * lowest (four passes of counting, @tmp as room for @n more). */
+static void
+sort_resources (guint32 *a, guint32 *tmp, guint n)
+{
+  for (guint shift = 0; shift < 32; shift += 8)
+    {
+      guint count[257] = { 0 };
+      for (guint i = 0; i < n; i++)
+        count[((a[i] >> shift) & 0xff) + 1]++;
+      if (count[((a[0] >> shift) & 0xff) + 1] == n)
+        continue;   /* one value of this byte: nothing moves */
+      for (guint d = 0; d < 256; d++)
+        count[d + 1] += count[d];
+      for (guint i = 0; i < n; i++)
+        tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
+      memcpy (a, tmp, n * sizeof (guint32));
+    }
+}
+
+/* The batch as sim_comm_model_add(), update and estimate do it (adaptive
+ * routing). */
+static gboolean
+alone_registered (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *times,
+                  GError **error)
+{
+  g_autofree guint *ids = g_new0 (guint, MAX (n, 1));
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < n && ok; i++)
+    {
+      ids[i] = sim_comm_model_add (m, calls[i].op, calls[i].algo, calls[i].bytes, calls[i].gpus,
+                                   calls[i].n_gpus, error);
+      ok = ids[i] != 0;
+    }
+  if (ok)
+    {
+      g_autoptr(GArray) changed = sim_comm_model_update (m);
+      for (guint i = 0; i < n; i++)
+        {
+          SimCollectiveTiming t;
+          gboolean found = sim_comm_model_estimate (m, ids[i], calls[i].bytes, &t);
+          g_assert (found);
+          times[i] = t.time;
+        }
+    }
+  for (guint i = 0; i < n; i++)
+    if (ids[i] != 0)
+      sim_comm_model_remove (m, ids[i]);
+  return ok;
+}
+
+/* Solves the routed @plans on the batch's own solver and sets each flow's
+ * rate in @rates, in order; empties that solver again. */
+static void
+alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
+{
+  SimMaxmin *sys;
+  guint n_local, k = 0;
+
+  bound_arrays (m);
+  if (m->alone_sys == NULL)
+    {
+      m->alone_sys = sim_maxmin_new ();
+      m->alone_res = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
+      m->alone_flows = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
+      m->alone_local = g_new (guint32, MAX (m->n_res, 1));
+      m->alone_sort = g_new (guint32, MAX (m->n_res, 1));
+    }
+  sys = m->alone_sys;
+  /* The resources met, in the order of their numbers. */
+  m->n_bound_res = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      const guint32 *path = (const guint32 *) (gpointer) plans[i]->paths->data;
+      for (guint j = 0; j < plans[i]->paths->len; j++)
+        if (!m->bound_seen[path[j]])
+          {
+            m->bound_seen[path[j]] = 1;
+            m->bound_res[m->n_bound_res++] = path[j];
+          }
+    }
+  n_local = m->n_bound_res;
+  m->n_bound_res = 0;
+  if (n_local > 0)
+    sort_resources (m->bound_res, m->alone_sort, n_local);
+  g_array_set_size (m->alone_res, n_local);
+  for (guint r = 0; r < n_local; r++)
+    {
+      guint32 global = m->bound_res[r];
+      m->bound_seen[global] = 0;
+      m->alone_local[global] = r;
+      g_array_index (m->alone_res, SimMaxminId, r) =
+        sim_maxmin_add_resource (sys, m->capacity[global]);
+    }
+  /* The flows, in the order sim_comm_model_add() registers them. */
+  g_array_set_size (m->alone_flows, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      const Plan *p = plans[i];
+      for (guint j = 0; j < p->flows->len; j++)
+        {
+          const PlanFlow *f = &g_array_index (p->flows, PlanFlow, j);
+          SimMaxminId flow;
+          g_array_set_size (m->ids, f->path_len);
+          for (guint h = 0; h < f->path_len; h++)
+            g_array_index (m->ids, SimMaxminId, h) =
+              g_array_index (m->alone_res, SimMaxminId,
+                             m->alone_local[g_array_index (p->paths, guint32, f->path_start + h)]);
+          flow = sim_maxmin_add_flow (sys, (const SimMaxminId *) (gpointer) m->ids->data,
+                                      f->path_len, 1.0, INFINITY, NULL);
+          g_array_append_val (m->alone_flows, flow);
+        }
+    }
+  sim_maxmin_solve (sys);
+  for (guint i = 0; i < m->alone_flows->len; i++)
+    rates[k++] = sim_maxmin_get_rate (sys, g_array_index (m->alone_flows, SimMaxminId, i));
+  /* Emptied last first: the slots come back in increasing order. */
+  for (guint i = m->alone_flows->len; i-- > 0;)
+    sim_maxmin_remove_flow (sys, g_array_index (m->alone_flows, SimMaxminId, i));
+  for (guint r = n_local; r-- > 0;)
+    sim_maxmin_remove_resource (sys, g_array_index (m->alone_res, SimMaxminId, r));
+}
+
+gboolean
+sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n,
+                            double *times, GError **error)
+{
+  g_autofree Plan **plans = NULL;
+  g_autofree double *rates = NULL;
+  guint n_rates = 0, r = 0;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (m != NULL && (calls != NULL || n == 0) && times != NULL, FALSE);
+  g_return_val_if_fail (g_hash_table_size (m->plans) == 0, FALSE);
+  for (guint i = 0; i < n; i++)
+    g_return_val_if_fail (calls[i].algo != SIM_COLLECTIVE_ALGO_AUTO, FALSE);
+  if (m->load != NULL)
+    return alone_registered (m, calls, n, times, error);
+
+  plans = g_new0 (Plan *, MAX (n, 1));
+  for (guint i = 0; i < n && ok; i++)
+    {
+      g_autoptr(GPtrArray) built = plans_for (m, calls[i].op, calls[i].algo, calls[i].gpus,
+                                              calls[i].n_gpus, error);
+      guint64 id = m->next_id;
+
+      ok = built != NULL;
+      if (!ok)
+        break;
+      m->next_id++;
+      plans[i] = g_ptr_array_steal_index (built, 0);
+      ok = plan_route (m, plans[i], id, error);
+      n_rates += plans[i]->flows->len;
+    }
+  if (ok)
+    {
+      rates = g_new (double, MAX (n_rates, 1));
+      alone_solve (m, plans, n, rates);
+      /* Each collective's time from its flows' rates, as
+       * plan_seconds_per_byte() and sim_comm_model_estimate() give it. */
+      for (guint i = 0; i < n; i++)
+        {
+          const Plan *p = plans[i];
+          double worst[MAX_PHASES] = { 0 };
+          SimCollectiveTiming t;
+
+          for (guint j = 0; j < p->flows->len; j++)
+            {
+              const PlanFlow *f = &g_array_index (p->flows, PlanFlow, j);
+              double rate = rates[r++];
+              for (guint ph = 0; ph < MAX_PHASES; ph++)
+                if (f->share[ph] > 0)
+                  worst[ph] = MAX (worst[ph], rate > 0 ? f->share[ph] / rate : INFINITY);
+            }
+          timing_fill (p, worst[0] + worst[1] + worst[2], calls[i].bytes, &t);
+          times[i] = t.time;
+        }
+    }
+  for (guint i = 0; i < n; i++)
+    plan_free (plans[i]);
+  return ok;
 }
 
 gboolean

@@ -449,6 +449,25 @@ guint sim__collective_bounds (SimCommModel *model, SimCollectiveOp op, guint64 b
                               const guint32 *gpus, guint n_gpus, double *cut, double *full,
                               guint max, GError **error);
 
+/* One collective of a batch timed alone (internal). */
+typedef struct {
+  SimCollectiveOp   op;
+  SimCollectiveAlgo algo;     /* not AUTO */
+  guint64           bytes;
+  const guint32    *gpus;
+  guint             n_gpus;
+} SimCollectiveCall;
+
+/* The time (seconds) of each of @calls when they, and nothing else, share
+ * @model's network (which must have nothing registered): what registering
+ * them in order with sim_comm_model_add(), then sim_comm_model_update()
+ * and sim_comm_model_estimate() of each, would give, to the last bit;
+ * @model is left as it was, but for its ids, which move on as they would
+ * (internal: the idle copy of sim-job-comm.c).  Errors as
+ * sim_comm_model_add(). */
+gboolean sim__comm_model_time_alone (SimCommModel *model, const SimCollectiveCall *calls,
+                                     guint n_calls, double *times, GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimCommModel, sim_comm_model_free)
 
 G_END_DECLS

@@ -155,7 +155,10 @@ typedef struct {
   SimJobComm *comm;
   SimJob     *job;
   JobState   *state;
-  GArray     *alone;   /* guint: the same collectives on the idle copy (demand mode) */
+  /* Demand-aware sharing and phases: the same collectives, with the
+   * algorithms chosen on the network, to be timed on the idle copy. */
+  GArray     *alone;      /* SimCollectiveCall, gpus into alone_gpus */
+  GArray     *alone_gpus; /* guint32 */
 } Registering;
 
 static gboolean
@@ -174,14 +177,12 @@ register_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes,
   g_array_append_val (r->state->phase, phase);
   if (r->alone != NULL)
     {
-      /* The same collective, with the algorithm chosen on the network, on
-       * the idle copy: the job's time alone. */
-      guint idle = sim_comm_model_add (r->comm->idle, op,
-                                       sim_comm_model_get_algo (r->comm->model, id), bytes, gpus,
-                                       n, error);
-      if (idle == 0)
-        return FALSE;
-      g_array_append_val (r->alone, idle);
+      SimCollectiveCall call = { op, sim_comm_model_get_algo (r->comm->model, id), bytes, NULL,
+                                 n };
+      /* Where its GPUs will be: the pointers are set once all are in. */
+      call.gpus = GUINT_TO_POINTER (r->alone_gpus->len);
+      g_array_append_vals (r->alone_gpus, gpus, n);
+      g_array_append_val (r->alone, call);
     }
   return TRUE;
 }
@@ -239,31 +240,30 @@ touch_job (SimJobComm *comm, SimJob *job)
     }
 }
 
-/* Times @r's collectives on the idle copy (per phase, the slowest, as
- * sim__job_comm_rate() does on the network) and removes them. */
-static void
-measure_alone (Registering *r)
+/* Times @r's collectives together on the idle copy, the job alone on the
+ * network: per phase, the slowest, as sim__job_comm_rate() does on the
+ * network. */
+static gboolean
+measure_alone (Registering *r, GError **error)
 {
   JobState *js = r->state;
+  guint n = r->alone->len;
+  g_autofree double *times = g_new (double, MAX (n, 1));
 
-  sim_comm_model_update (r->comm->idle);
-  for (guint i = 0; i < r->alone->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      SimCollectiveTiming timing;
-      guint id = g_array_index (r->alone, guint, i);
-      guint8 ph = g_array_index (js->phase, guint8, i);
-      if (sim_comm_model_estimate (r->comm->idle, id, g_array_index (js->bytes, guint64, i),
-                                   &timing))
-        js->alone[ph] = MAX (js->alone[ph], timing.time);
+      SimCollectiveCall *c = &g_array_index (r->alone, SimCollectiveCall, i);
+      c->gpus = &g_array_index (r->alone_gpus, guint32, GPOINTER_TO_UINT (c->gpus));
     }
-}
-
-static void
-remove_alone (Registering *r)
-{
-  for (guint i = 0; i < r->alone->len; i++)
-    sim_comm_model_remove (r->comm->idle, g_array_index (r->alone, guint, i));
-  g_array_set_size (r->alone, 0);
+  if (!sim__comm_model_time_alone (r->comm->idle, (const SimCollectiveCall *) (gpointer)
+                                   r->alone->data, n, times, error))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      guint8 ph = g_array_index (js->phase, guint8, i);
+      js->alone[ph] = MAX (js->alone[ph], times[i]);
+    }
+  return TRUE;
 }
 
 /* Phases: the compute phase of @js's iteration, what the overlap does not
@@ -328,8 +328,9 @@ sim__job_comm_get_iteration (const SimJob *job)
 gboolean
 sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
 {
-  Registering r = { comm, job, NULL, NULL };
+  Registering r = { comm, job, NULL, NULL, NULL };
   g_autoptr(GArray) alone = NULL;
+  g_autoptr(GArray) alone_gpus = NULL;
 
   g_return_val_if_fail (comm != NULL && job != NULL && job->comm_state == NULL, FALSE);
   if (job->spec.comm.iteration == 0 || job->n_gpus < 2)
@@ -345,21 +346,19 @@ sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
     {
       if (comm->idle == NULL)
         comm->idle = sim_comm_model_new (comm->topology, comm->cluster);
-      r.alone = alone = g_array_new (FALSE, FALSE, sizeof (guint));
+      r.alone = alone = g_array_new (FALSE, FALSE, sizeof (SimCollectiveCall));
+      r.alone_gpus = alone_gpus = g_array_new (FALSE, FALSE, sizeof (guint32));
     }
   if (!foreach_collective (&job->spec.comm, job->gpus, job->n_gpus, FALSE, register_one, &r,
-                           error))
+                           error) ||
+      (alone != NULL && !measure_alone (&r, error)))
     {
       /* Nothing stays registered. */
-      if (alone != NULL)
-        remove_alone (&r);
       sim__job_comm_release (comm, job);
       return FALSE;
     }
   if (alone != NULL)
     {
-      measure_alone (&r);
-      remove_alone (&r);
       r.state->stretch = 1;
       if (comm->sharing == SIM_FABRIC_SHARING_DEMAND)
         queue_job (comm, job);
