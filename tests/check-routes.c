@@ -40,7 +40,8 @@
 /* Two node models the catalogue lacks: an NVSwitch node with half as many
  * NICs as GPUs (GPUs 2i and 2i + 1 share NIC i, so a GPU's way to its
  * NIC through the NVSwitch has two next hops, picked by the hash) and an
- * Infinity Fabric mesh with three NICs for eight GPUs. */
+ * Infinity Fabric mesh with three NICs for eight GPUs, and a node of one
+ * GPU and one NIC, so that every pair of GPUs routes over the network. */
 static const char *const extra_models[] = {
   "[node]\n"
   "name = NVS-4NIC\n"
@@ -63,6 +64,17 @@ static const char *const extra_models[] = {
   "nic_bandwidth = 400Gb/s\n"
   "nic_type = infiniband-ndr\n"
   "intra_link = NVLink4\n"
+  "nic_link = IB-NDR\n"
+  "pcie_link = PCIe-Gen5\n",
+  "[node]\n"
+  "name = One-GPU\n"
+  "gpu = H100-SXM\n"
+  "gpus = 1\n"
+  "intra_node = pcie\n"
+  "nics = 1\n"
+  "nic_bandwidth = 400Gb/s\n"
+  "nic_type = infiniband-ndr\n"
+  "intra_link = PCIe-Gen5\n"
   "nic_link = IB-NDR\n"
   "pcie_link = PCIe-Gen5\n",
 };
@@ -210,6 +222,70 @@ START_TEST (test_routes_match_search)
 }
 END_TEST
 
+/* Dragonflies of several shapes, whose walks take the hop distances
+ * from the structure: groups of 1 to 5 routers, 1 to 3 global links a
+ * router, one group and up to nine, one global link between two groups
+ * and several (parallel between the same two routers in some), global
+ * ports left unused, routers with one NIC and with several; every
+ * routing mode a dragonfly takes, spray refused. */
+START_TEST (test_dragonfly_shapes)
+{
+  static const struct {
+    guint groups, a, h, radix, nodes;
+    const char *model;
+  } shapes[] = {
+    { 9, 4, 2, 8, 36, "One-GPU" },    /* one global link per pair of groups */
+    { 5, 4, 2, 8, 40, "One-GPU" },    /* two per pair */
+    { 3, 2, 3, 8, 12, "One-GPU" },    /* three per pair, between the same routers */
+    { 6, 4, 3, 9, 24, "One-GPU" },    /* two per pair, two ports unused a group */
+    { 4, 5, 2, 9, 20, "One-GPU" },    /* three per pair, one port unused */
+    { 4, 3, 1, 6, 24, "One-GPU" },    /* one global link a router */
+    { 3, 1, 2, 4, 6, "One-GPU" },     /* groups of one router */
+    { 5, 2, 2, 8, 30, "One-GPU" },    /* more NICs than routers, some routers with none */
+    { 1, 4, 2, 8, 8, "One-GPU" },     /* one group */
+    { 1, 1, 1, 8, 3, "One-GPU" },     /* one router */
+    { 5, 4, 1, 24, 3, "DGX-H100" },   /* eight NICs a node */
+    { 3, 3, 2, 16, 4, "NVS-4NIC" },   /* fewer NICs than GPUs */
+  };
+  const char *routings[] = { "dmodk", "ecmp", "adaptive", "spray" };
+  guint built = 0, routes = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    for (guint c = 0; c < G_N_ELEMENTS (routings); c++)
+      {
+        g_autofree char *groups = g_strdup_printf ("groups=%u", shapes[i].groups);
+        g_autofree char *a = g_strdup_printf ("routers_per_group=%u", shapes[i].a);
+        g_autofree char *h = g_strdup_printf ("global_links=%u", shapes[i].h);
+        g_autofree char *radix = g_strdup_printf ("radix=%u", shapes[i].radix);
+        g_autofree char *routing = g_strconcat ("routing=", routings[c], NULL);
+        g_autofree char *what = NULL;
+        const char *cfg[] = { "topology=dragonfly", groups, a, h, radix, routing,
+                              "switch=Quantum-2-QM9700", NULL };
+        g_autoptr(SimTopology) fast = build (shapes[i].model, shapes[i].nodes, cfg);
+        g_autoptr(SimTopology) slow = NULL;
+
+        what = g_strdup_printf ("%u x %s, dragonfly of %u groups of %u routers, %u global "
+                                "links, radix %u, %s", shapes[i].nodes, shapes[i].model,
+                                shapes[i].groups, shapes[i].a, shapes[i].h, shapes[i].radix,
+                                routing);
+        if (strcmp (routings[c], "spray") == 0)
+          {
+            ck_assert_msg (fast == NULL, "%s: built", what);
+            continue;
+          }
+        ck_assert_msg (fast != NULL, "%s: not built", what);
+        slow = build (shapes[i].model, shapes[i].nodes, cfg);
+        ck_assert_ptr_nonnull (slow);
+        sim__topology_set_search (slow, TRUE);
+        ck_assert_msg (sim__topology_dragonfly_structure (fast), "%s: searched", what);
+        routes += compare_all (fast, slow, what);
+        built++;
+      }
+  ck_assert_uint_eq (built, 3 * G_N_ELEMENTS (shapes));
+  ck_assert_uint_ge (routes, 100000);
+}
+END_TEST
+
 /* A cluster of two node models: the nodes of each share what is kept,
  * and the two never mix. */
 START_TEST (test_mixed_models)
@@ -251,6 +327,7 @@ routes_suite (void)
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_routes_match_search);
   tcase_add_test (tc, test_mixed_models);
+  tcase_add_test (tc, test_dragonfly_shapes);
   suite_add_tcase (s, tc);
   return s;
 }

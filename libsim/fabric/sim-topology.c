@@ -145,6 +145,16 @@ struct _SimTopology {
   guint32    *sw_start;     /* n_switches + 1: each switch's links to switches ... */
   guint32    *sw_link;      /* ... in adjacency order, as link numbers ... */
   guint32    *sw_to;        /* ... and the switch each leads to */
+  /* Distances on a dragonfly from its structure (see dfly_init()). */
+  guint32     dfly_groups;  /* as build_dragonfly() made it: its groups ... */
+  guint32     dfly_a;       /* ... of this many routers; 0 if not a dragonfly */
+  gboolean    dfly;         /* the structure holds: net_walk() needs no search */
+  guint32    *gl_start;     /* n_switches + 1: each router's links to other groups ... */
+  guint32    *gl_to;        /* ... as the routers they lead to */
+  guint32    *gl_mark;      /* per router: == gl_now if a global neighbour of gl_dst */
+  guint32    *gl_gmark;     /* per group: == gl_now if gl_dst has a global link into it */
+  guint32     gl_now;
+  guint32     gl_dst;       /* the router whose neighbours are marked, or NO_NODE */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -700,6 +710,8 @@ build_dragonfly (Fabric *f, GError **error)
       return FALSE;
     }
 
+  f->t->dfly_groups = groups;
+  f->t->dfly_a = a;
   router0 = n_vertices (f->t);
   for (guint r = 0; r < groups * a; r++)
     add_switch (f, SIM_VERTEX_ROUTER);
@@ -1140,6 +1152,10 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->sw_start);
   g_free (topology->sw_link);
   g_free (topology->sw_to);
+  g_free (topology->gl_start);
+  g_free (topology->gl_to);
+  g_free (topology->gl_mark);
+  g_free (topology->gl_gmark);
   if (topology->shapes != NULL)
     g_ptr_array_unref (topology->shapes);
   g_free (topology->node_shape);
@@ -1990,36 +2006,222 @@ switch_table (SimTopology *t, guint32 s)
   return d;
 }
 
+/* Distances on a dragonfly, from its structure.  Routers come in groups
+ * of a, every two routers of a group joined (local links), and global
+ * links between groups, every two groups joined by at least one.  Between
+ * routers u and d (groups gu and gd, G(x) the routers x has a global link
+ * to) the hop distance over the links between switches is then:
+ *   0  if u = d;
+ *   1  if gu = gd, or u is in G(d);
+ *   2  if u and d have a neighbour in common: a router of gu in G(d)
+ *      (d has a global link into gu), a router of gd in G(u), or a router
+ *      of a third group in both G(u) and G(d);
+ *   3  otherwise: a local hop to a router with a link into gd, that link,
+ *      and a local hop to d.
+ * Those are the distances a breadth-first search from d finds, parallel
+ * links and all, for every such graph, however the global ports are
+ * allocated; a walk towards d needs only whether each neighbour of the
+ * router it is on is one hop closer, which costs O(1) for the first two
+ * cases and a scan of the neighbour's global links (at most its global
+ * ports) for the third.  Marks on G(d) and on the groups it reaches, set
+ * once per destination router (O(its global ports)), make "is in G(d)"
+ * and "has a link into gu" single reads.  Nothing is kept per
+ * destination, so there is no table to compute or evict.
+ *
+ * The groups are taken from build_dragonfly()'s parameters, kept in the
+ * topology, rather than found in the graph (which would mean finding its
+ * cliques); but the structure is checked on the built graph before it is
+ * used: the switches are exactly the groups' routers, numbered group by
+ * group, every two routers of a group are joined, no link joins a router
+ * to itself, and every group has a link to every other.  A graph that
+ * departs from it in any way (a builder that cables otherwise, or links
+ * that are missing) routes by the search.  O(vertices + links), on the
+ * first walk. */
+static void
+dfly_init (SimTopology *t)
+{
+  guint32 a = t->dfly_a, groups = t->dfly_groups, nsw = t->n_switches, count = 0;
+  g_autofree guint32 *stamp = NULL;
+
+  if (a == 0 || groups == 0 || (guint64) a * groups != nsw)
+    return;
+  for (guint32 s = 0; s < nsw; s++)
+    if (vertex_kind (t, t->first_switch + s) != SIM_VERTEX_ROUTER)
+      return;
+  /* Each router joined to the a - 1 others of its group (stamp[u] == s + 1
+   * once u is counted for s), and no link to itself. */
+  stamp = g_new0 (guint32, MAX (1u, MAX (nsw, groups)));
+  for (guint32 s = 0; s < nsw; s++)
+    {
+      guint32 local = 0;
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        {
+          guint32 u = t->sw_to[e];
+          if (u == s)
+            return;
+          if (u / a != s / a)
+            count++;
+          else if (stamp[u] != s + 1)
+            {
+              stamp[u] = s + 1;
+              local++;
+            }
+        }
+      if (local != a - 1)
+        return;
+    }
+  /* Each group joined to the groups - 1 others (stamp[h] == g + 1 once
+   * group h is counted for group g). */
+  memset (stamp, 0, MAX (1u, MAX (nsw, groups)) * sizeof (guint32));
+  for (guint32 g = 0; g < groups; g++)
+    {
+      guint32 reached = 0;
+      for (guint32 s = g * a; s < (g + 1) * a; s++)
+        for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+          {
+            guint32 h = t->sw_to[e] / a;
+            if (h != g && stamp[h] != g + 1)
+              {
+                stamp[h] = g + 1;
+                reached++;
+              }
+          }
+      if (reached != groups - 1)
+        return;
+    }
+
+  t->gl_start = g_new (guint32, nsw + 1);
+  t->gl_to = g_new (guint32, MAX (1u, count));
+  count = 0;
+  for (guint32 s = 0; s < nsw; s++)
+    {
+      t->gl_start[s] = count;
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (t->sw_to[e] / a != s / a)
+          t->gl_to[count++] = t->sw_to[e];
+    }
+  t->gl_start[nsw] = count;
+  t->gl_mark = g_new0 (guint32, MAX (1u, nsw));
+  t->gl_gmark = g_new0 (guint32, groups);
+  t->gl_now = 0;
+  t->gl_dst = NO_NODE;
+  t->dfly = TRUE;
+}
+
+/* Marks G(@d) and the groups it reaches, unless they are marked already. */
+static void
+dfly_mark (SimTopology *t, guint32 d)
+{
+  if (t->gl_dst == d)
+    return;
+  if (++t->gl_now == 0)
+    {
+      memset (t->gl_mark, 0, t->n_switches * sizeof (guint32));
+      memset (t->gl_gmark, 0, t->dfly_groups * sizeof (guint32));
+      t->gl_now = 1;
+    }
+  for (guint32 i = t->gl_start[d]; i < t->gl_start[d + 1]; i++)
+    {
+      t->gl_mark[t->gl_to[i]] = t->gl_now;
+      t->gl_gmark[t->gl_to[i] / t->dfly_a] = t->gl_now;
+    }
+  t->gl_dst = d;
+}
+
+/* The hop distance from router @u to router @d (marked by dfly_mark()),
+ * if at most @limit; else @limit + 1. */
+static inline guint
+dfly_dist (const SimTopology *t, guint32 u, guint32 d, guint limit)
+{
+  guint32 a = t->dfly_a, gd = d / a, gu = u / a;
+
+  if (u == d)
+    return 0;
+  if (limit == 0)
+    return 1;
+  if (gu == gd || t->gl_mark[u] == t->gl_now)
+    return 1;
+  if (limit == 1)
+    return 2;
+  if (t->gl_gmark[gu] == t->gl_now)
+    return 2;
+  for (guint32 i = t->gl_start[u]; i < t->gl_start[u + 1]; i++)
+    if (t->gl_to[i] / a == gd || t->gl_mark[t->gl_to[i]] == t->gl_now)
+      return 2;
+  return 3;
+}
+
+/* What walks over the network need, on the first one. */
+static void
+net_setup (SimTopology *t)
+{
+  net_init (t);
+  if (t->net_state > 0)
+    dfly_init (t);
+}
+
+gboolean
+sim__topology_dragonfly_structure (SimTopology *topology)
+{
+  g_return_val_if_fail (topology != NULL, FALSE);
+  if (topology->net_state == 0)
+    net_setup (topology);
+  return topology->net_state > 0 && topology->dfly;
+}
+
 /* The network part of a route from NIC @ns to NIC @nd: what walk() from
  * one's vertex to the other's over the network gives, choosing as @r
- * says.  FALSE (nothing appended) if they are not connected. */
+ * says.  FALSE (nothing appended) if they are not connected.  Each hop
+ * takes, among the switch's links to switches in adjacency order, those
+ * that lead one hop closer to the destination NIC's switch, by the
+ * distances of a search from it (switch_table()) or, on a dragonfly, of
+ * its structure (dfly_dist()): the same distances, so the same hops. */
 static gboolean
 net_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
   guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], first, s, sd;
-  const DistTable *d;
+  const DistTable *d = NULL;
+  guint ds;
 
   if (t->net_state == 0)
-    net_init (t);
+    net_setup (t);
   if (t->net_state < 0 || t->search)
     return walk (t, vs, vd, NULL, r);
   first = t->first_switch;
   s = other_end (t, t->nic_access[ns], vs) - first;
   sd = other_end (t, t->nic_access[nd], vd) - first;
-  d = switch_table (t, sd);
-  if (d->dist[s] == UNREACHED)
-    return FALSE;
+  if (t->dfly)
+    {
+      dfly_mark (t, sd);
+      ds = dfly_dist (t, s, sd, 2);
+    }
+  else
+    {
+      d = switch_table (t, sd);
+      if (d->dist[s] == UNREACHED)
+        return FALSE;
+      ds = d->dist[s];
+    }
   take (t, r, t->nic_access[ns], vs);
   r->hop++;
-  while (s != sd)
+  for (; s != sd; ds--)
     {
-      guint16 want = (guint16) (d->dist[s] - 1);
+      guint want = ds - 1;
       guint32 *cand = cand_buffer (t, t->sw_start[s + 1] - t->sw_start[s]);
       guint n = 0;
 
-      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
-        if (d->dist[t->sw_to[e]] == want)
-          cand[n++] = t->sw_link[e];
+      if (d != NULL)
+        {
+          for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+            if (d->dist[t->sw_to[e]] == want)
+              cand[n++] = t->sw_link[e];
+        }
+      else
+        {
+          for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+            if (dfly_dist (t, t->sw_to[e], sd, want) == want)
+              cand[n++] = t->sw_link[e];
+        }
       g_assert (n > 0);
       if (n > 1)
         r->forked = TRUE;
