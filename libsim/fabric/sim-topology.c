@@ -151,8 +151,8 @@ struct _SimTopology {
   gboolean    dfly;         /* the structure holds: net_walk() needs no search */
   guint32    *gl_start;     /* n_switches + 1: each router's links to other groups ... */
   guint32    *gl_to;        /* ... as the routers they lead to */
-  guint32    *gl_mark;      /* per router: == gl_now if a global neighbour of gl_dst */
-  guint32    *gl_gmark;     /* per group: == gl_now if gl_dst has a global link into it */
+  guint32    *gl_mark;      /* per router: == gl_now if in N[gl_dst] (see dfly_dist()) */
+  guint32    *gl_gmark;     /* per group: == gl_now if it meets N[gl_dst] */
   guint32     gl_now;
   guint32     gl_dst;       /* the router whose neighbours are marked, or NO_NODE */
 };
@@ -2008,25 +2008,27 @@ switch_table (SimTopology *t, guint32 s)
 
 /* Distances on a dragonfly, from its structure.  Routers come in groups
  * of a, every two routers of a group joined (local links), and global
- * links between groups, every two groups joined by at least one.  Between
- * routers u and d (groups gu and gd, G(x) the routers x has a global link
- * to) the hop distance over the links between switches is then:
+ * links between groups, every two groups joined by at least one.  For a
+ * router x, let G(x) be the routers x has a global link to, and N[x] its
+ * group together with G(x): x and its neighbours.  Over the links between
+ * switches, the hop distance from router u to router d is then:
  *   0  if u = d;
- *   1  if gu = gd, or u is in G(d);
- *   2  if u and d have a neighbour in common: a router of gu in G(d)
- *      (d has a global link into gu), a router of gd in G(u), or a router
- *      of a third group in both G(u) and G(d);
- *   3  otherwise: a local hop to a router with a link into gd, that link,
- *      and a local hop to d.
+ *   1  if u is in N[d] (d's group, or a global link between them);
+ *   2  if N[u] meets N[d]: u's group holds a router of N[d] (d has a
+ *      global link into it), or a router of G(u) is in N[d] (u has a
+ *      global link into d's group, or they share a global neighbour in a
+ *      third group);
+ *   3  otherwise: a local hop to a router with a link into d's group,
+ *      that link, and a local hop to d.
  * Those are the distances a breadth-first search from d finds, parallel
  * links and all, for every such graph, however the global ports are
- * allocated; a walk towards d needs only whether each neighbour of the
- * router it is on is one hop closer, which costs O(1) for the first two
- * cases and a scan of the neighbour's global links (at most its global
- * ports) for the third.  Marks on G(d) and on the groups it reaches, set
- * once per destination router (O(its global ports)), make "is in G(d)"
- * and "has a link into gu" single reads.  Nothing is kept per
- * destination, so there is no table to compute or evict.
+ * allocated.  A walk towards d needs only whether each neighbour of the
+ * router it is on is one hop closer.  With N[d] and the groups meeting it
+ * marked (a + G(d) stores, once per destination router), the first two
+ * cases are a read each and the third a read and a scan of the
+ * neighbour's global links (at most its global ports); only the first hop
+ * of a route of three asks the third.  Nothing is kept per destination,
+ * so there is no table to compute or evict.
  *
  * The groups are taken from build_dragonfly()'s parameters, kept in the
  * topology, rather than found in the graph (which would mean finding its
@@ -2108,10 +2110,13 @@ dfly_init (SimTopology *t)
   t->dfly = TRUE;
 }
 
-/* Marks G(@d) and the groups it reaches, unless they are marked already. */
+/* Marks N[@d] and the groups that meet it, unless they are marked
+ * already. */
 static void
 dfly_mark (SimTopology *t, guint32 d)
 {
+  guint32 a = t->dfly_a, lo = d / a * a;
+
   if (t->gl_dst == d)
     return;
   if (++t->gl_now == 0)
@@ -2120,10 +2125,13 @@ dfly_mark (SimTopology *t, guint32 d)
       memset (t->gl_gmark, 0, t->dfly_groups * sizeof (guint32));
       t->gl_now = 1;
     }
+  for (guint32 u = lo; u < lo + a; u++)
+    t->gl_mark[u] = t->gl_now;
+  t->gl_gmark[d / a] = t->gl_now;
   for (guint32 i = t->gl_start[d]; i < t->gl_start[d + 1]; i++)
     {
       t->gl_mark[t->gl_to[i]] = t->gl_now;
-      t->gl_gmark[t->gl_to[i] / t->dfly_a] = t->gl_now;
+      t->gl_gmark[t->gl_to[i] / a] = t->gl_now;
     }
   t->gl_dst = d;
 }
@@ -2133,20 +2141,20 @@ dfly_mark (SimTopology *t, guint32 d)
 static inline guint
 dfly_dist (const SimTopology *t, guint32 u, guint32 d, guint limit)
 {
-  guint32 a = t->dfly_a, gd = d / a, gu = u / a;
+  const guint32 *mark = t->gl_mark, now = t->gl_now;
 
   if (u == d)
     return 0;
   if (limit == 0)
     return 1;
-  if (gu == gd || t->gl_mark[u] == t->gl_now)
+  if (mark[u] == now)
     return 1;
   if (limit == 1)
     return 2;
-  if (t->gl_gmark[gu] == t->gl_now)
+  if (t->gl_gmark[u / t->dfly_a] == now)
     return 2;
   for (guint32 i = t->gl_start[u]; i < t->gl_start[u + 1]; i++)
-    if (t->gl_to[i] / a == gd || t->gl_mark[t->gl_to[i]] == t->gl_now)
+    if (mark[t->gl_to[i]] == now)
       return 2;
   return 3;
 }
