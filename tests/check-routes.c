@@ -223,8 +223,8 @@ START_TEST (test_routes_match_search)
 END_TEST
 
 /* Dragonflies of several shapes, whose walks take the hop distances
- * from the structure: groups of 1 to 5 routers, 1 to 3 global links a
- * router, one group and up to nine, one global link between two groups
+ * from the structure: groups of 1 to 5 routers, 1 to 35 global links a
+ * router, one group and up to seventy, one global link between two groups
  * and several (parallel between the same two routers in some), global
  * ports left unused, routers with one NIC and with several; every
  * routing mode a dragonfly takes, spray refused. */
@@ -242,6 +242,7 @@ START_TEST (test_dragonfly_shapes)
     { 4, 3, 1, 6, 24, "One-GPU" },    /* one global link a router */
     { 3, 1, 2, 4, 6, "One-GPU" },     /* groups of one router */
     { 5, 2, 2, 8, 30, "One-GPU" },    /* more NICs than routers, some routers with none */
+    { 70, 2, 35, 38, 40, "One-GPU" }, /* more groups than a router's signature has bits */
     { 1, 4, 2, 8, 8, "One-GPU" },     /* one group */
     { 1, 1, 1, 8, 3, "One-GPU" },     /* one router */
     { 5, 4, 1, 24, 3, "DGX-H100" },   /* eight NICs a node */

@@ -25,16 +25,27 @@
  * dozen switches, listed once per leaf), and the route climbs until it
  * meets one and comes down through them.  Elsewhere (a dragonfly, or a
  * tree too asymmetric for the up/down rules, where D-mod-K uses the
- * destination's digit) routes walk the hop distances to the destination
- * NIC's switch, from one breadth-first search from it over the links
+ * destination's digit) routes walk towards the destination NIC's switch
+ * over the links between switches, taking at each hop the links to
+ * switches one hop closer to it (see net_walk()).  On a dragonfly as
+ * build_dragonfly() cables it, the hop distances come from the structure
+ * (see dfly_dist()): between two routers they are 0 to 3, decided by
+ * their groups and their global links, with the destination router's
+ * neighbours marked once per route and each router's global neighbours
+ * listed once (four bytes per global port); no search, nothing kept per
+ * destination, and a hop costs a scan of the router's links (and, on the
+ * first hop of a route of three, of each neighbour's global links).  The
+ * structure is checked on the built graph first; a graph that departs
+ * from it, and every other graph, walks the distances of one
+ * breadth-first search from the destination switch over the links
  * between switches, kept in a cache keyed by that switch (two bytes per
- * switch; see net_walk()).  A per-destination table is the smallest thing
- * that answers every source at once: caching whole paths per (source,
- * destination) pair would grow with the square of the GPU count, and
- * caching next-hop lists per destination costs as much as the adjacency
- * itself.  Scanning a switch's links to other switches at each hop costs
- * at most a switch's radix.  The cache has a memory budget; past it the
- * oldest destination is dropped (and would be recomputed identically).
+ * switch).  A per-destination table is the smallest thing that answers
+ * every source at once: caching whole paths per (source, destination)
+ * pair would grow with the square of the GPU count, and caching next-hop
+ * lists per destination costs as much as the adjacency itself.  Scanning
+ * a switch's links to other switches at each hop costs at most a switch's
+ * radix.  The cache has a memory budget; past it the oldest destination is
+ * dropped (and would be recomputed identically).
  * Routes between GPUs of one node use a second, smaller table computed
  * over the node's own links only, indexed by the vertex's position in its
  * node.  The parts of routes inside nodes are kept once per node model
@@ -151,10 +162,12 @@ struct _SimTopology {
   gboolean    dfly;         /* the structure holds: net_walk() needs no search */
   guint32    *gl_start;     /* n_switches + 1: each router's links to other groups ... */
   guint32    *gl_to;        /* ... as the routers they lead to */
+  guint64    *gl_sig;       /* per router: bit g % 64 set for each group g it has a link into */
   guint32    *gl_mark;      /* per router: == gl_now if in N[gl_dst] (see dfly_dist()) */
   guint32    *gl_gmark;     /* per group: == gl_now if it meets N[gl_dst] */
   guint32     gl_now;
   guint32     gl_dst;       /* the router whose neighbours are marked, or NO_NODE */
+  guint64     gl_gsig;      /* bit g % 64 set for each group g that meets N[gl_dst] */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1154,6 +1167,7 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->sw_to);
   g_free (topology->gl_start);
   g_free (topology->gl_to);
+  g_free (topology->gl_sig);
   g_free (topology->gl_mark);
   g_free (topology->gl_gmark);
   if (topology->shapes != NULL)
@@ -2027,8 +2041,12 @@ switch_table (SimTopology *t, guint32 s)
  * marked (a + G(d) stores, once per destination router), the first two
  * cases are a read each and the third a read and a scan of the
  * neighbour's global links (at most its global ports); only the first hop
- * of a route of three asks the third.  Nothing is kept per destination,
- * so there is no table to compute or evict.
+ * of a route of three asks the third.  Each router also keeps a 64-bit
+ * signature of the groups its global links reach (bit g mod 64 for group
+ * g): a router none of whose bits is among those of the groups meeting
+ * N[d] has no global neighbour in N[d], which spares most of those scans.
+ * Nothing is kept per destination, so there is no table to compute or
+ * evict.
  *
  * The groups are taken from build_dragonfly()'s parameters, kept in the
  * topology, rather than found in the graph (which would mean finding its
@@ -2094,13 +2112,17 @@ dfly_init (SimTopology *t)
 
   t->gl_start = g_new (guint32, nsw + 1);
   t->gl_to = g_new (guint32, MAX (1u, count));
+  t->gl_sig = g_new0 (guint64, MAX (1u, nsw));
   count = 0;
   for (guint32 s = 0; s < nsw; s++)
     {
       t->gl_start[s] = count;
       for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
         if (t->sw_to[e] / a != s / a)
-          t->gl_to[count++] = t->sw_to[e];
+          {
+            t->gl_to[count++] = t->sw_to[e];
+            t->gl_sig[s] |= G_GUINT64_CONSTANT (1) << (t->sw_to[e] / a % 64);
+          }
     }
   t->gl_start[nsw] = count;
   t->gl_mark = g_new0 (guint32, MAX (1u, nsw));
@@ -2128,6 +2150,7 @@ dfly_mark (SimTopology *t, guint32 d)
   for (guint32 u = lo; u < lo + a; u++)
     t->gl_mark[u] = t->gl_now;
   t->gl_gmark[d / a] = t->gl_now;
+  t->gl_gsig = t->gl_sig[d] | G_GUINT64_CONSTANT (1) << (d / a % 64);
   for (guint32 i = t->gl_start[d]; i < t->gl_start[d + 1]; i++)
     {
       t->gl_mark[t->gl_to[i]] = t->gl_now;
@@ -2153,6 +2176,10 @@ dfly_dist (const SimTopology *t, guint32 u, guint32 d, guint limit)
     return 2;
   if (t->gl_gmark[u / t->dfly_a] == now)
     return 2;
+  /* A router of G(u) in N[d] would have its group among those meeting
+   * N[d]: where none of u's groups can be one (by their bits), no scan. */
+  if ((t->gl_sig[u] & t->gl_gsig) == 0)
+    return 3;
   for (guint32 i = t->gl_start[u]; i < t->gl_start[u + 1]; i++)
     if (mark[t->gl_to[i]] == now)
       return 2;
