@@ -2159,31 +2159,65 @@ dfly_mark (SimTopology *t, guint32 d)
   t->gl_dst = d;
 }
 
-/* The hop distance from router @u to router @d (marked by dfly_mark()),
- * if at most @limit; else @limit + 1. */
-static inline guint
-dfly_dist (const SimTopology *t, guint32 u, guint32 d, guint limit)
+/* Whether router @u is at most two hops from the router marked by
+ * dfly_mark(): whether N[u] meets N[d] (u's group, or one of its global
+ * neighbours). */
+static inline gboolean
+dfly_within_2 (const SimTopology *t, guint32 u)
 {
   const guint32 *mark = t->gl_mark, now = t->gl_now;
 
-  if (u == d)
-    return 0;
-  if (limit == 0)
-    return 1;
-  if (mark[u] == now)
-    return 1;
-  if (limit == 1)
-    return 2;
   if (t->gl_gmark[u / t->dfly_a] == now)
-    return 2;
+    return TRUE;
   /* A router of G(u) in N[d] would have its group among those meeting
    * N[d]: where none of u's groups can be one (by their bits), no scan. */
   if ((t->gl_sig[u] & t->gl_gsig) == 0)
-    return 3;
+    return FALSE;
   for (guint32 i = t->gl_start[u]; i < t->gl_start[u + 1]; i++)
     if (mark[t->gl_to[i]] == now)
-      return 2;
-  return 3;
+      return TRUE;
+  return FALSE;
+}
+
+/* The hop distance from router @u to router @d, marked by dfly_mark(). */
+static guint
+dfly_dist (const SimTopology *t, guint32 u, guint32 d)
+{
+  if (u == d)
+    return 0;
+  if (t->gl_mark[u] == t->gl_now)
+    return 1;
+  return dfly_within_2 (t, u) ? 2 : 3;
+}
+
+/* The links of a walk's hop from router @s, at distance @ds from router
+ * @d (marked by dfly_mark()), to routers one hop closer, in adjacency
+ * order, into @cand; returns their count.  A neighbour of @s is at
+ * distance ds - 1 or more, so "at most ds - 1" is "exactly". */
+static guint
+dfly_closer (const SimTopology *t, guint32 s, guint32 d, guint ds, guint32 *cand)
+{
+  guint n = 0;
+
+  if (ds == 1)
+    {
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (t->sw_to[e] == d)
+          cand[n++] = t->sw_link[e];
+    }
+  else if (ds == 2)
+    {
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (t->gl_mark[t->sw_to[e]] == t->gl_now && t->sw_to[e] != d)
+          cand[n++] = t->sw_link[e];
+    }
+  else
+    {
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (dfly_within_2 (t, t->sw_to[e]))
+          cand[n++] = t->sw_link[e];
+    }
+  return n;
 }
 
 /* What walks over the network need, on the first one. */
@@ -2228,7 +2262,7 @@ net_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   if (t->dfly)
     {
       dfly_mark (t, sd);
-      ds = dfly_dist (t, s, sd, 2);
+      ds = dfly_dist (t, s, sd);
     }
   else
     {
@@ -2241,22 +2275,18 @@ net_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   r->hop++;
   for (; s != sd; ds--)
     {
-      guint want = ds - 1;
       guint32 *cand = cand_buffer (t, t->sw_start[s + 1] - t->sw_start[s]);
       guint n = 0;
 
       if (d != NULL)
         {
+          guint16 want = (guint16) (ds - 1);
           for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
             if (d->dist[t->sw_to[e]] == want)
               cand[n++] = t->sw_link[e];
         }
       else
-        {
-          for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
-            if (dfly_dist (t, t->sw_to[e], sd, want) == want)
-              cand[n++] = t->sw_link[e];
-        }
+        n = dfly_closer (t, s, sd, ds, cand);
       g_assert (n > 0);
       if (n > 1)
         r->forked = TRUE;
