@@ -32,14 +32,14 @@
  * (see dfly_dist()): between two routers they are 0 to 3, decided by
  * their groups and their global links, with the destination router's
  * neighbours marked once per route and each router's global neighbours
- * listed once (four bytes per global port); no search, nothing kept per
- * destination, and a hop costs a scan of the router's links (and, on the
- * first hop of a route of three, of each neighbour's global links).  The
- * structure is checked on the built graph first; a graph that departs
- * from it, and every other graph, walks the distances of one
- * breadth-first search from the destination switch over the links
- * between switches, kept in a cache keyed by that switch (two bytes per
- * switch).  A per-destination table is the smallest thing that answers
+ * listed once (four bytes per global port, sixteen per router and four
+ * per group besides); no search, nothing kept per destination, and a hop
+ * costs a scan of the router's links (and, on the first hop of a route of
+ * three, of some neighbours' global links).  The structure is checked on
+ * the built graph first; a graph that departs from it, and every other
+ * graph, walks the distances of one breadth-first search from the
+ * destination switch over the links between switches, kept in a cache
+ * keyed by that switch (two bytes per switch).  A per-destination table is the smallest thing that answers
  * every source at once: caching whole paths per (source, destination)
  * pair would grow with the square of the GPU count, and caching next-hop
  * lists per destination costs as much as the adjacency itself.  Scanning
@@ -2037,16 +2037,18 @@ switch_table (SimTopology *t, guint32 s)
  * Those are the distances a breadth-first search from d finds, parallel
  * links and all, for every such graph, however the global ports are
  * allocated.  A walk towards d needs only whether each neighbour of the
- * router it is on is one hop closer.  With N[d] and the groups meeting it
- * marked (a + G(d) stores, once per destination router), the first two
- * cases are a read each and the third a read and a scan of the
- * neighbour's global links (at most its global ports); only the first hop
- * of a route of three asks the third.  Each router also keeps a 64-bit
- * signature of the groups its global links reach (bit g mod 64 for group
- * g): a router none of whose bits is among those of the groups meeting
- * N[d] has no global neighbour in N[d], which spares most of those scans.
- * Nothing is kept per destination, so there is no table to compute or
- * evict.
+ * router it is on is one hop closer (dfly_closer()).  With N[d] and the
+ * groups meeting it marked (about a + global ports stores, once per
+ * route, none when the destination router is the previous route's), the
+ * last hop compares each link's far end with d, the hop before reads a
+ * mark per link, and the first hop of a route of three reads a group's
+ * mark per link and, for neighbours whose group does not meet N[d], may
+ * scan their global links (at most their global ports).  Each router
+ * also keeps a 64-bit signature of the groups its global links reach (bit
+ * g mod 64 for group g): a router none of whose bits is among those of
+ * the groups meeting N[d] has no global neighbour in N[d], which spares
+ * most of those scans.  Nothing is kept per destination, so there is no
+ * table to compute or evict.
  *
  * The groups are taken from build_dragonfly()'s parameters, kept in the
  * topology, rather than found in the graph (which would mean finding its
