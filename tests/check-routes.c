@@ -11,10 +11,13 @@
  * latency, success) as on a twin topology told to route by search alone
  * (sim__topology_set_search()): routes inside nodes copied from what is
  * kept for their model, D-mod-K's kept ways up, and, on the dragonfly,
- * walks towards the destination's switch over the links between switches
- * against walks towards the destination NIC over the whole graph.  Each
- * pair is routed twice on the fast twin, so that both the first route
- * (which fills what is kept) and the copies are compared.
+ * walks towards the destination's switch over the links between switches,
+ * by hop distances taken from the dragonfly's structure (its groups and
+ * global links), against walks towards the destination NIC over the whole
+ * graph by the distances of a breadth-first search.  Dragonflies of many
+ * shapes are compared (test_dragonfly_shapes), each in every routing mode
+ * it takes.  Each pair is routed twice on the fast twin, so that both the
+ * first route (which fills what is kept) and the copies are compared.
  *
  * What is not checked here: that the search's routes are the right ones
  * (check-fabric.c and check-routing.c do).
