@@ -2263,8 +2263,14 @@ net_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   sd = other_end (t, t->nic_access[nd], vd) - first;
   if (t->dfly)
     {
-      dfly_mark (t, sd);
-      ds = dfly_dist (t, s, sd);
+      /* Inside a group the one hop looks for @sd itself: no marks. */
+      if (s / t->dfly_a == sd / t->dfly_a)
+        ds = s == sd ? 0 : 1;
+      else
+        {
+          dfly_mark (t, sd);
+          ds = dfly_dist (t, s, sd);
+        }
     }
   else
     {
