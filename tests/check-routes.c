@@ -217,6 +217,9 @@ START_TEST (test_routes_match_search)
               sim__topology_set_search (slow, TRUE);
               what = g_strdup_printf ("%u x %s, %s, %s, %s:1", counts[e], models[a], topo,
                                       routing, oversub[d]);
+              /* The dragonfly, and it alone, takes distances from its structure. */
+              ck_assert_msg (sim__topology_dragonfly_structure (fast)
+                             == (strcmp (topologies[b], "dragonfly") == 0), "%s", what);
               routes += compare_all (fast, slow, what);
               built++;
             }

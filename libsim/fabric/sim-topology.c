@@ -2039,7 +2039,8 @@ switch_table (SimTopology *t, guint32 s)
  * allocated.  A walk towards d needs only whether each neighbour of the
  * router it is on is one hop closer (dfly_closer()).  With N[d] and the
  * groups meeting it marked (about a + global ports stores, once per
- * route, none when the destination router is the previous route's), the
+ * route between groups, none when the destination router is the previous
+ * route's; a route inside a group needs no marks), the
  * last hop compares each link's far end with d, the hop before reads a
  * mark per link, and the first hop of a route of three reads a group's
  * mark per link and, for neighbours whose group does not meet N[d], may
