@@ -11,10 +11,13 @@
  * latency, success) as on a twin topology told to route by search alone
  * (sim__topology_set_search()): routes inside nodes copied from what is
  * kept for their model, D-mod-K's kept ways up, and, on the dragonfly,
- * walks towards the destination's switch over the links between switches
- * against walks towards the destination NIC over the whole graph.  Each
- * pair is routed twice on the fast twin, so that both the first route
- * (which fills what is kept) and the copies are compared.
+ * walks towards the destination's switch over the links between switches,
+ * by hop distances taken from the dragonfly's structure (its groups and
+ * global links), against walks towards the destination NIC over the whole
+ * graph by the distances of a breadth-first search.  Dragonflies of many
+ * shapes are compared (test_dragonfly_shapes), each in every routing mode
+ * it takes.  Each pair is routed twice on the fast twin, so that both the
+ * first route (which fills what is kept) and the copies are compared.
  *
  * What is not checked here: that the search's routes are the right ones
  * (check-fabric.c and check-routing.c do).
@@ -40,7 +43,8 @@
 /* Two node models the catalogue lacks: an NVSwitch node with half as many
  * NICs as GPUs (GPUs 2i and 2i + 1 share NIC i, so a GPU's way to its
  * NIC through the NVSwitch has two next hops, picked by the hash) and an
- * Infinity Fabric mesh with three NICs for eight GPUs. */
+ * Infinity Fabric mesh with three NICs for eight GPUs, and a node of one
+ * GPU and one NIC, so that every pair of GPUs routes over the network. */
 static const char *const extra_models[] = {
   "[node]\n"
   "name = NVS-4NIC\n"
@@ -63,6 +67,17 @@ static const char *const extra_models[] = {
   "nic_bandwidth = 400Gb/s\n"
   "nic_type = infiniband-ndr\n"
   "intra_link = NVLink4\n"
+  "nic_link = IB-NDR\n"
+  "pcie_link = PCIe-Gen5\n",
+  "[node]\n"
+  "name = One-GPU\n"
+  "gpu = H100-SXM\n"
+  "gpus = 1\n"
+  "intra_node = pcie\n"
+  "nics = 1\n"
+  "nic_bandwidth = 400Gb/s\n"
+  "nic_type = infiniband-ndr\n"
+  "intra_link = PCIe-Gen5\n"
   "nic_link = IB-NDR\n"
   "pcie_link = PCIe-Gen5\n",
 };
@@ -119,9 +134,10 @@ build (const char *model, guint n, const char * const *lines)
 }
 
 /* Every ordered pair of GPUs of @fast and @slow (the same configuration,
- * @slow routing by search), twice on @fast; returns the routes compared. */
+ * @slow routing by search), twice on @fast, from every @step-th GPU;
+ * returns the routes compared. */
 static guint
-compare_all (SimTopology *fast, SimTopology *slow, const char *what)
+compare_all (SimTopology *fast, SimTopology *slow, const char *what, guint step)
 {
   static const guint64 hashes[] = { 0, 1, 7, G_GUINT64_CONSTANT (0x9e3779b97f4a7c15),
                                     G_GUINT64_CONSTANT (0xdeadbeefcafe) };
@@ -139,7 +155,7 @@ compare_all (SimTopology *fast, SimTopology *slow, const char *what)
 
   for (guint pass = 0; pass < 2; pass++)
     for (guint h = 0; h < G_N_ELEMENTS (hashes); h++)
-      for (guint32 s = 0; s < n; s++)
+      for (guint32 s = 0; s < n; s += step)
         for (guint32 d = 0; d < n; d++)
           for (guint via = 0; via < 2; via++)
             {
@@ -202,11 +218,82 @@ START_TEST (test_routes_match_search)
               sim__topology_set_search (slow, TRUE);
               what = g_strdup_printf ("%u x %s, %s, %s, %s:1", counts[e], models[a], topo,
                                       routing, oversub[d]);
-              routes += compare_all (fast, slow, what);
+              /* The dragonfly, and it alone, takes distances from its structure. */
+              ck_assert_msg (sim__topology_dragonfly_structure (fast)
+                             == (strcmp (topologies[b], "dragonfly") == 0), "%s", what);
+              routes += compare_all (fast, slow, what, 1);
               built++;
             }
   ck_assert_uint_ge (built, 150);
   ck_assert_uint_ge (routes, 1000000);
+}
+END_TEST
+
+/* Dragonflies of several shapes, whose walks take the hop distances
+ * from the structure: groups of 1 to 5 routers, 1 to 35 global links a
+ * router, one group and up to seventy, one global link between two groups
+ * and several (parallel between the same two routers in some), global
+ * ports left unused, routers with one NIC and with several; every
+ * routing mode a dragonfly takes, spray refused. */
+START_TEST (test_dragonfly_shapes)
+{
+  static const struct {
+    guint groups, a, h, radix, nodes, step;
+    const char *model;
+  } shapes[] = {
+    { 9, 4, 2, 8, 36, 1, "One-GPU" },     /* one global link per pair of groups */
+    { 5, 4, 2, 8, 40, 1, "One-GPU" },     /* two per pair */
+    { 3, 2, 3, 8, 12, 1, "One-GPU" },     /* three per pair, between the same routers */
+    { 6, 4, 3, 9, 24, 1, "One-GPU" },     /* two per pair, two ports unused a group */
+    { 4, 5, 2, 9, 20, 1, "One-GPU" },     /* three per pair, one port unused */
+    { 4, 3, 1, 6, 24, 1, "One-GPU" },     /* one global link a router */
+    { 3, 1, 2, 4, 6, 1, "One-GPU" },      /* groups of one router */
+    { 5, 2, 2, 8, 30, 1, "One-GPU" },     /* more NICs than routers, some routers with none */
+    { 70, 2, 35, 38, 40, 1, "One-GPU" },  /* more groups than a router's signature has
+                                           * bits, NICs on the first twenty */
+    { 65, 4, 16, 20, 260, 13, "One-GPU" }, /* as many, a NIC on every router, from every
+                                            * 13th (most routes three hops) */
+    { 1, 4, 2, 8, 8, 1, "One-GPU" },      /* one group */
+    { 1, 1, 1, 8, 3, 1, "One-GPU" },      /* one router */
+    { 5, 4, 1, 24, 3, 1, "DGX-H100" },    /* eight NICs a node */
+    { 3, 3, 2, 16, 4, 1, "NVS-4NIC" },    /* fewer NICs than GPUs */
+  };
+  const char *routings[] = { "dmodk", "ecmp", "adaptive", "spray" };
+  guint built = 0, routes = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    for (guint c = 0; c < G_N_ELEMENTS (routings); c++)
+      {
+        g_autofree char *groups = g_strdup_printf ("groups=%u", shapes[i].groups);
+        g_autofree char *a = g_strdup_printf ("routers_per_group=%u", shapes[i].a);
+        g_autofree char *h = g_strdup_printf ("global_links=%u", shapes[i].h);
+        g_autofree char *radix = g_strdup_printf ("radix=%u", shapes[i].radix);
+        g_autofree char *routing = g_strconcat ("routing=", routings[c], NULL);
+        g_autofree char *what = NULL;
+        const char *cfg[] = { "topology=dragonfly", groups, a, h, radix, routing,
+                              "switch=Quantum-2-QM9700", NULL };
+        g_autoptr(SimTopology) fast = build (shapes[i].model, shapes[i].nodes, cfg);
+        g_autoptr(SimTopology) slow = NULL;
+
+        what = g_strdup_printf ("%u x %s, dragonfly of %u groups of %u routers, %u global "
+                                "links, radix %u, %s", shapes[i].nodes, shapes[i].model,
+                                shapes[i].groups, shapes[i].a, shapes[i].h, shapes[i].radix,
+                                routing);
+        if (strcmp (routings[c], "spray") == 0)
+          {
+            ck_assert_msg (fast == NULL, "%s: built", what);
+            continue;
+          }
+        ck_assert_msg (fast != NULL, "%s: not built", what);
+        slow = build (shapes[i].model, shapes[i].nodes, cfg);
+        ck_assert_ptr_nonnull (slow);
+        sim__topology_set_search (slow, TRUE);
+        ck_assert_msg (sim__topology_dragonfly_structure (fast), "%s: searched", what);
+        routes += compare_all (fast, slow, what, shapes[i].step);
+        built++;
+      }
+  ck_assert_uint_eq (built, 3 * G_N_ELEMENTS (shapes));
+  ck_assert_uint_ge (routes, 100000);
 }
 END_TEST
 
@@ -237,7 +324,7 @@ START_TEST (test_mixed_models)
   ck_assert_ptr_nonnull (fast);
   ck_assert_ptr_nonnull (slow);
   sim__topology_set_search (slow, TRUE);
-  ck_assert_uint_gt (compare_all (fast, slow, "DGX-H100 and NVS-4NIC"), 0);
+  ck_assert_uint_gt (compare_all (fast, slow, "DGX-H100 and NVS-4NIC", 1), 0);
 }
 END_TEST
 
@@ -251,6 +338,7 @@ routes_suite (void)
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_routes_match_search);
   tcase_add_test (tc, test_mixed_models);
+  tcase_add_test (tc, test_dragonfly_shapes);
   suite_add_tcase (s, tc);
   return s;
 }

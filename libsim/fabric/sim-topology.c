@@ -25,16 +25,27 @@
  * dozen switches, listed once per leaf), and the route climbs until it
  * meets one and comes down through them.  Elsewhere (a dragonfly, or a
  * tree too asymmetric for the up/down rules, where D-mod-K uses the
- * destination's digit) routes walk the hop distances to the destination
- * NIC's switch, from one breadth-first search from it over the links
- * between switches, kept in a cache keyed by that switch (two bytes per
- * switch; see net_walk()).  A per-destination table is the smallest thing
- * that answers every source at once: caching whole paths per (source,
- * destination) pair would grow with the square of the GPU count, and
- * caching next-hop lists per destination costs as much as the adjacency
- * itself.  Scanning a switch's links to other switches at each hop costs
- * at most a switch's radix.  The cache has a memory budget; past it the
- * oldest destination is dropped (and would be recomputed identically).
+ * destination's digit) routes walk towards the destination NIC's switch
+ * over the links between switches, taking at each hop the links to
+ * switches one hop closer to it (see net_walk()).  On a dragonfly as
+ * build_dragonfly() cables it, the hop distances come from the structure
+ * (see dfly_dist()): between two routers they are 0 to 3, decided by
+ * their groups and their global links, with the destination router's
+ * neighbours marked once per route and each router's global neighbours
+ * listed once (four bytes per global port, sixteen per router and four
+ * per group besides); no search, nothing kept per destination, and a hop
+ * costs a scan of the router's links (and, on the first hop of a route of
+ * three, of some neighbours' global links).  The structure is checked on
+ * the built graph first; a graph that departs from it, and every other
+ * graph, walks the distances of one breadth-first search from the
+ * destination switch over the links between switches, kept in a cache
+ * keyed by that switch (two bytes per switch).  A per-destination table is the smallest thing that answers
+ * every source at once: caching whole paths per (source, destination)
+ * pair would grow with the square of the GPU count, and caching next-hop
+ * lists per destination costs as much as the adjacency itself.  Scanning
+ * a switch's links to other switches at each hop costs at most a switch's
+ * radix.  The cache has a memory budget; past it the oldest destination is
+ * dropped (and would be recomputed identically).
  * Routes between GPUs of one node use a second, smaller table computed
  * over the node's own links only, indexed by the vertex's position in its
  * node.  The parts of routes inside nodes are kept once per node model
@@ -145,6 +156,18 @@ struct _SimTopology {
   guint32    *sw_start;     /* n_switches + 1: each switch's links to switches ... */
   guint32    *sw_link;      /* ... in adjacency order, as link numbers ... */
   guint32    *sw_to;        /* ... and the switch each leads to */
+  /* Distances on a dragonfly from its structure (see dfly_init()). */
+  guint32     dfly_groups;  /* as build_dragonfly() made it: its groups ... */
+  guint32     dfly_a;       /* ... of this many routers; 0 if not a dragonfly */
+  gboolean    dfly;         /* the structure holds: net_walk() needs no search */
+  guint32    *gl_start;     /* n_switches + 1: each router's links to other groups ... */
+  guint32    *gl_to;        /* ... as the routers they lead to */
+  guint64    *gl_sig;       /* per router: bit g % 64 set for each group g it has a link into */
+  guint32    *gl_mark;      /* per router: == gl_now if in N[gl_dst] (see dfly_dist()) */
+  guint32    *gl_gmark;     /* per group: == gl_now if it meets N[gl_dst] */
+  guint32     gl_now;
+  guint32     gl_dst;       /* the router whose neighbours are marked, or NO_NODE */
+  guint64     gl_gsig;      /* bit g % 64 set for each group g that meets N[gl_dst] */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -700,6 +723,8 @@ build_dragonfly (Fabric *f, GError **error)
       return FALSE;
     }
 
+  f->t->dfly_groups = groups;
+  f->t->dfly_a = a;
   router0 = n_vertices (f->t);
   for (guint r = 0; r < groups * a; r++)
     add_switch (f, SIM_VERTEX_ROUTER);
@@ -1140,6 +1165,11 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->sw_start);
   g_free (topology->sw_link);
   g_free (topology->sw_to);
+  g_free (topology->gl_start);
+  g_free (topology->gl_to);
+  g_free (topology->gl_sig);
+  g_free (topology->gl_mark);
+  g_free (topology->gl_gmark);
   if (topology->shapes != NULL)
     g_ptr_array_unref (topology->shapes);
   g_free (topology->node_shape);
@@ -1990,36 +2020,282 @@ switch_table (SimTopology *t, guint32 s)
   return d;
 }
 
+/* Distances on a dragonfly, from its structure.  Routers come in groups
+ * of a, every two routers of a group joined (local links), and global
+ * links between groups, every two groups joined by at least one.  For a
+ * router x, let G(x) be the routers x has a global link to, and N[x] its
+ * group together with G(x): x and its neighbours.  Over the links between
+ * switches, the hop distance from router u to router d is then:
+ *   0  if u = d;
+ *   1  if u is in N[d] (d's group, or a global link between them);
+ *   2  if N[u] meets N[d]: u's group holds a router of N[d] (d has a
+ *      global link into it), or a router of G(u) is in N[d] (u has a
+ *      global link into d's group, or they share a global neighbour in a
+ *      third group);
+ *   3  otherwise: a local hop to a router with a link into d's group,
+ *      that link, and a local hop to d.
+ * Those are the distances a breadth-first search from d finds, parallel
+ * links and all, for every such graph, however the global ports are
+ * allocated.  A walk towards d needs only whether each neighbour of the
+ * router it is on is one hop closer (dfly_closer()).  With N[d] and the
+ * groups meeting it marked (about a + global ports stores, once per
+ * route between groups, none when the destination router is the previous
+ * route's; a route inside a group needs no marks), the
+ * last hop compares each link's far end with d, the hop before reads a
+ * mark per link, and the first hop of a route of three reads a group's
+ * mark per link and, for neighbours whose group does not meet N[d], may
+ * scan their global links (at most their global ports).  Each router
+ * also keeps a 64-bit signature of the groups its global links reach (bit
+ * g mod 64 for group g): a router none of whose bits is among those of
+ * the groups meeting N[d] has no global neighbour in N[d], which spares
+ * most of those scans.  Nothing is kept per destination, so there is no
+ * table to compute or evict.
+ *
+ * The groups are taken from build_dragonfly()'s parameters, kept in the
+ * topology, rather than found in the graph (which would mean finding its
+ * cliques); but the structure is checked on the built graph before it is
+ * used: the switches are exactly the groups' routers, numbered group by
+ * group, every two routers of a group are joined, no link joins a router
+ * to itself, and every group has a link to every other.  A graph that
+ * departs from it in any way (a builder that cables otherwise, or links
+ * that are missing) routes by the search.  O(vertices + links), on the
+ * first walk. */
+static void
+dfly_init (SimTopology *t)
+{
+  guint32 a = t->dfly_a, groups = t->dfly_groups, nsw = t->n_switches, count = 0;
+  g_autofree guint32 *stamp = NULL;
+
+  if (a == 0 || groups == 0 || (guint64) a * groups != nsw)
+    return;
+  for (guint32 s = 0; s < nsw; s++)
+    if (vertex_kind (t, t->first_switch + s) != SIM_VERTEX_ROUTER)
+      return;
+  /* Each router joined to the a - 1 others of its group (stamp[u] == s + 1
+   * once u is counted for s), and no link to itself. */
+  stamp = g_new0 (guint32, MAX (1u, MAX (nsw, groups)));
+  for (guint32 s = 0; s < nsw; s++)
+    {
+      guint32 local = 0;
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        {
+          guint32 u = t->sw_to[e];
+          if (u == s)
+            return;
+          if (u / a != s / a)
+            count++;
+          else if (stamp[u] != s + 1)
+            {
+              stamp[u] = s + 1;
+              local++;
+            }
+        }
+      if (local != a - 1)
+        return;
+    }
+  /* Each group joined to the groups - 1 others (stamp[h] == g + 1 once
+   * group h is counted for group g). */
+  memset (stamp, 0, MAX (1u, MAX (nsw, groups)) * sizeof (guint32));
+  for (guint32 g = 0; g < groups; g++)
+    {
+      guint32 reached = 0;
+      for (guint32 s = g * a; s < (g + 1) * a; s++)
+        for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+          {
+            guint32 h = t->sw_to[e] / a;
+            if (h != g && stamp[h] != g + 1)
+              {
+                stamp[h] = g + 1;
+                reached++;
+              }
+          }
+      if (reached != groups - 1)
+        return;
+    }
+
+  t->gl_start = g_new (guint32, nsw + 1);
+  t->gl_to = g_new (guint32, MAX (1u, count));
+  t->gl_sig = g_new0 (guint64, MAX (1u, nsw));
+  count = 0;
+  for (guint32 s = 0; s < nsw; s++)
+    {
+      t->gl_start[s] = count;
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (t->sw_to[e] / a != s / a)
+          {
+            t->gl_to[count++] = t->sw_to[e];
+            t->gl_sig[s] |= G_GUINT64_CONSTANT (1) << (t->sw_to[e] / a % 64);
+          }
+    }
+  t->gl_start[nsw] = count;
+  t->gl_mark = g_new0 (guint32, MAX (1u, nsw));
+  t->gl_gmark = g_new0 (guint32, groups);
+  t->gl_now = 0;
+  t->gl_dst = NO_NODE;
+  t->dfly = TRUE;
+}
+
+/* Marks N[@d] and the groups that meet it, unless they are marked
+ * already. */
+static void
+dfly_mark (SimTopology *t, guint32 d)
+{
+  guint32 a = t->dfly_a, lo = d / a * a;
+
+  if (t->gl_dst == d)
+    return;
+  if (++t->gl_now == 0)
+    {
+      memset (t->gl_mark, 0, t->n_switches * sizeof (guint32));
+      memset (t->gl_gmark, 0, t->dfly_groups * sizeof (guint32));
+      t->gl_now = 1;
+    }
+  for (guint32 u = lo; u < lo + a; u++)
+    t->gl_mark[u] = t->gl_now;
+  t->gl_gmark[d / a] = t->gl_now;
+  t->gl_gsig = t->gl_sig[d] | G_GUINT64_CONSTANT (1) << (d / a % 64);
+  for (guint32 i = t->gl_start[d]; i < t->gl_start[d + 1]; i++)
+    {
+      t->gl_mark[t->gl_to[i]] = t->gl_now;
+      t->gl_gmark[t->gl_to[i] / a] = t->gl_now;
+    }
+  t->gl_dst = d;
+}
+
+/* Whether router @u is at most two hops from the router marked by
+ * dfly_mark(): whether N[u] meets N[d] (u's group, or one of its global
+ * neighbours). */
+static inline gboolean
+dfly_within_2 (const SimTopology *t, guint32 u)
+{
+  const guint32 *mark = t->gl_mark, now = t->gl_now;
+
+  if (t->gl_gmark[u / t->dfly_a] == now)
+    return TRUE;
+  /* A router of G(u) in N[d] would have its group among those meeting
+   * N[d]: where none of u's groups can be one (by their bits), no scan. */
+  if ((t->gl_sig[u] & t->gl_gsig) == 0)
+    return FALSE;
+  for (guint32 i = t->gl_start[u]; i < t->gl_start[u + 1]; i++)
+    if (mark[t->gl_to[i]] == now)
+      return TRUE;
+  return FALSE;
+}
+
+/* The hop distance from router @u to router @d, marked by dfly_mark(). */
+static guint
+dfly_dist (const SimTopology *t, guint32 u, guint32 d)
+{
+  if (u == d)
+    return 0;
+  if (t->gl_mark[u] == t->gl_now)
+    return 1;
+  return dfly_within_2 (t, u) ? 2 : 3;
+}
+
+/* The links of a walk's hop from router @s, at distance @ds from router
+ * @d (marked by dfly_mark()), to routers one hop closer, in adjacency
+ * order, into @cand; returns their count.  A neighbour of @s is at
+ * distance ds - 1 or more, so "at most ds - 1" is "exactly". */
+static guint
+dfly_closer (const SimTopology *t, guint32 s, guint32 d, guint ds, guint32 *cand)
+{
+  guint n = 0;
+
+  if (ds == 1)
+    {
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (t->sw_to[e] == d)
+          cand[n++] = t->sw_link[e];
+    }
+  else if (ds == 2)
+    {
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (t->gl_mark[t->sw_to[e]] == t->gl_now && t->sw_to[e] != d)
+          cand[n++] = t->sw_link[e];
+    }
+  else
+    {
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (dfly_within_2 (t, t->sw_to[e]))
+          cand[n++] = t->sw_link[e];
+    }
+  return n;
+}
+
+/* What walks over the network need, on the first one. */
+static void
+net_setup (SimTopology *t)
+{
+  net_init (t);
+  if (t->net_state > 0)
+    dfly_init (t);
+}
+
+gboolean
+sim__topology_dragonfly_structure (SimTopology *topology)
+{
+  g_return_val_if_fail (topology != NULL, FALSE);
+  if (topology->net_state == 0)
+    net_setup (topology);
+  return topology->net_state > 0 && topology->dfly;
+}
+
 /* The network part of a route from NIC @ns to NIC @nd: what walk() from
  * one's vertex to the other's over the network gives, choosing as @r
- * says.  FALSE (nothing appended) if they are not connected. */
+ * says.  FALSE (nothing appended) if they are not connected.  Each hop
+ * takes, among the switch's links to switches in adjacency order, those
+ * that lead one hop closer to the destination NIC's switch, by the
+ * distances of a search from it (switch_table()) or, on a dragonfly, of
+ * its structure (dfly_dist()): the same distances, so the same hops. */
 static gboolean
 net_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
   guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], first, s, sd;
-  const DistTable *d;
+  const DistTable *d = NULL;
+  guint ds;
 
   if (t->net_state == 0)
-    net_init (t);
+    net_setup (t);
   if (t->net_state < 0 || t->search)
     return walk (t, vs, vd, NULL, r);
   first = t->first_switch;
   s = other_end (t, t->nic_access[ns], vs) - first;
   sd = other_end (t, t->nic_access[nd], vd) - first;
-  d = switch_table (t, sd);
-  if (d->dist[s] == UNREACHED)
-    return FALSE;
+  if (t->dfly)
+    {
+      /* Inside a group the one hop looks for @sd itself: no marks. */
+      if (s / t->dfly_a == sd / t->dfly_a)
+        ds = s == sd ? 0 : 1;
+      else
+        {
+          dfly_mark (t, sd);
+          ds = dfly_dist (t, s, sd);
+        }
+    }
+  else
+    {
+      d = switch_table (t, sd);
+      if (d->dist[s] == UNREACHED)
+        return FALSE;
+      ds = d->dist[s];
+    }
   take (t, r, t->nic_access[ns], vs);
   r->hop++;
-  while (s != sd)
+  for (; s != sd; ds--)
     {
-      guint16 want = (guint16) (d->dist[s] - 1);
       guint32 *cand = cand_buffer (t, t->sw_start[s + 1] - t->sw_start[s]);
       guint n = 0;
 
-      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
-        if (d->dist[t->sw_to[e]] == want)
-          cand[n++] = t->sw_link[e];
+      if (d != NULL)
+        {
+          guint16 want = (guint16) (ds - 1);
+          for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+            if (d->dist[t->sw_to[e]] == want)
+              cand[n++] = t->sw_link[e];
+        }
+      else
+        n = dfly_closer (t, s, sd, ds, cand);
       g_assert (n > 0);
       if (n > 1)
         r->forked = TRUE;

@@ -595,6 +595,11 @@ guint sim__topology_diameter (SimTopology *topology, gboolean search);
  * reproduce. */
 void sim__topology_set_search (SimTopology *topology, gboolean search);
 
+/* Whether walks over the network of @topology take a dragonfly's hop
+ * distances from its structure rather than from a search (internal, for
+ * the tests; looks at the graph if no route has yet). */
+gboolean sim__topology_dragonfly_structure (SimTopology *topology);
+
 /**
  * sim_topology_get_counts:
  * @topology: a topology
