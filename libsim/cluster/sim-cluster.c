@@ -47,7 +47,27 @@ struct _SimCluster {
   gsize    bucket_level_len[BUCKET_MAX_LEVELS];
   guint8  *partition;     /* per node, NULL while every node is in partition 0 */
   guint    n_partitions;
+  /* The index of shared GPUs: those with tenants and room left, not in
+   * MIG mode (see shared_room_of()), by their room; free GPUs are found
+   * through the nodes' free GPUs instead.  Made when a GPU is first shared (NULL before), so that clusters
+   * of whole-GPU jobs neither build nor update it.  shared_room[i] is the
+   * room GPU i is indexed under (0: not shared).  shared_max is a binary
+   * tree in an array like free_tree, of the most room over ranges of GPUs
+   * (the first shared GPU with enough room in O(log GPUs)); shared_left
+   * and shared_right make, per pool, a treap ordered by (room, index),
+   * rooted at shared_root[pool], with priorities hashed from the index
+   * (the smallest room that fits, then the lowest index, in O(log GPUs)
+   * expected).  Neither allocates once made. */
+  guint16 *shared_room;
+  guint16 *shared_max;
+  guint    shared_leaves;
+  guint32 *shared_left;
+  guint32 *shared_right;
+  guint32 *shared_root;
+  guint    n_shared;
 };
+
+#define SHARED_NIL G_MAXUINT32
 
 /* Sets node @i's leaf of the tree and the maxima above it. */
 static inline void
@@ -121,6 +141,191 @@ bucket_build (SimCluster *c)
     bucket_mark (c, i, g_array_index (c->nodes, SimNode, i).free_gpus, TRUE);
 }
 
+
+/* The room GPU @g is indexed under: its room when it has tenants and room
+ * left and is not in MIG mode, else 0 (free, full or in MIG mode).  Such a
+ * GPU is shared by fractional jobs (room 1 to 999), or is a GPU of an
+ * unavailable node whose whole-GPU tenant ended there (room 1000: what it
+ * held is given back, not kept, and the held tenant stays), which the
+ * placements see with room like any other. */
+static inline guint
+shared_room_of (const SimGpu *g)
+{
+  return g->mig_used == 0 && g->used_milli < SIM_GPU_WHOLE &&
+         (g->used_milli > 0 || g->n_tenants > 0) ? SIM_GPU_WHOLE - g->used_milli : 0;
+}
+
+/* A treap priority for GPU @i: a bijective hash, so no two are equal. */
+static inline guint32
+shared_priority (guint32 i)
+{
+  i ^= i >> 16;
+  i *= 0x85ebca6bu;
+  i ^= i >> 13;
+  i *= 0xc2b2ae35u;
+  i ^= i >> 16;
+  return i;
+}
+
+/* Whether GPU @a comes before GPU @b in (room, index) order. */
+static inline gboolean
+shared_before (const SimCluster *c, guint32 a, guint32 b)
+{
+  return c->shared_room[a] < c->shared_room[b] ||
+         (c->shared_room[a] == c->shared_room[b] && a < b);
+}
+
+/* Splits the treap @t into the GPUs before @x (*@l) and the others (*@r). */
+static void
+shared_split (SimCluster *c, guint32 t, guint32 x, guint32 *l, guint32 *r)
+{
+  while (t != SHARED_NIL)
+    {
+      if (shared_before (c, t, x))
+        {
+          *l = t;
+          l = &c->shared_right[t];
+          t = c->shared_right[t];
+        }
+      else
+        {
+          *r = t;
+          r = &c->shared_left[t];
+          t = c->shared_left[t];
+        }
+    }
+  *l = SHARED_NIL;
+  *r = SHARED_NIL;
+}
+
+/* The treap of the GPUs of @a followed by those of @b (all before). */
+static guint32
+shared_merge (SimCluster *c, guint32 a, guint32 b)
+{
+  guint32 root = SHARED_NIL, *link = &root;
+
+  while (a != SHARED_NIL && b != SHARED_NIL)
+    {
+      if (shared_priority (a) > shared_priority (b))
+        {
+          *link = a;
+          link = &c->shared_right[a];
+          a = c->shared_right[a];
+        }
+      else
+        {
+          *link = b;
+          link = &c->shared_left[b];
+          b = c->shared_left[b];
+        }
+    }
+  *link = a != SHARED_NIL ? a : b;
+  return root;
+}
+
+static void
+shared_insert (SimCluster *c, guint32 *root, guint32 x)
+{
+  guint32 *link = root;
+  guint32 px = shared_priority (x);
+
+  while (*link != SHARED_NIL && shared_priority (*link) > px)
+    link = shared_before (c, x, *link) ? &c->shared_left[*link] : &c->shared_right[*link];
+  shared_split (c, *link, x, &c->shared_left[x], &c->shared_right[x]);
+  *link = x;
+}
+
+static void
+shared_remove (SimCluster *c, guint32 *root, guint32 x)
+{
+  guint32 *link = root;
+
+  while (*link != x)
+    link = shared_before (c, x, *link) ? &c->shared_left[*link] : &c->shared_right[*link];
+  *link = shared_merge (c, c->shared_left[x], c->shared_right[x]);
+  c->shared_left[x] = c->shared_right[x] = SHARED_NIL;
+}
+
+static void
+shared_free (SimCluster *c)
+{
+  g_clear_pointer (&c->shared_room, g_free);
+  g_clear_pointer (&c->shared_max, g_free);
+  g_clear_pointer (&c->shared_left, g_free);
+  g_clear_pointer (&c->shared_right, g_free);
+  g_clear_pointer (&c->shared_root, g_free);
+  c->shared_leaves = 0;
+  c->n_shared = 0;
+}
+
+static void
+shared_alloc (SimCluster *c)
+{
+  guint n = c->gpus->len, leaves = 1;
+
+  while (leaves < n)
+    leaves *= 2;
+  c->shared_leaves = leaves;
+  c->shared_room = g_new0 (guint16, MAX (n, 1));
+  c->shared_max = g_new0 (guint16, 2 * (gsize) leaves);
+  c->shared_left = g_new (guint32, MAX (n, 1));
+  c->shared_right = g_new (guint32, MAX (n, 1));
+  memset (c->shared_left, 0xff, sizeof (guint32) * MAX (n, 1));
+  memset (c->shared_right, 0xff, sizeof (guint32) * MAX (n, 1));
+  c->shared_root = g_new (guint32, MAX (c->pools->len, 1));
+  memset (c->shared_root, 0xff, sizeof (guint32) * MAX (c->pools->len, 1));
+}
+
+/* Brings GPU @i's entry in the index of shared GPUs in line with its
+ * usage: to be called after whatever changes its used_milli or mig_used. */
+static inline void
+shared_sync (SimCluster *c, guint i)
+{
+  const SimGpu *g = &g_array_index (c->gpus, SimGpu, i);
+  guint room = shared_room_of (g);
+  guint32 *root;
+  guint k;
+
+  if (c->shared_room == NULL)
+    {
+      if (room == 0)
+        return;
+      shared_alloc (c);
+    }
+  if (c->shared_room[i] == room)
+    return;
+  root = &c->shared_root[g_array_index (c->nodes, SimNode, g->node).pool];
+  if (c->shared_room[i] != 0)
+    {
+      shared_remove (c, root, i);
+      c->n_shared--;
+    }
+  c->shared_room[i] = (guint16) room;
+  if (room != 0)
+    {
+      shared_insert (c, root, i);
+      c->n_shared++;
+    }
+  k = c->shared_leaves + i;
+  c->shared_max[k] = (guint16) room;
+  for (k >>= 1; k >= 1; k >>= 1)
+    {
+      guint16 m = MAX (c->shared_max[2 * k], c->shared_max[2 * k + 1]);
+      if (c->shared_max[k] == m)
+        break;
+      c->shared_max[k] = m;
+    }
+}
+
+/* Builds the index of shared GPUs anew (if any GPU is shared). */
+static void
+shared_build (SimCluster *c)
+{
+  shared_free (c);
+  for (guint i = 0; i < c->gpus->len; i++)
+    shared_sync (c, i);
+}
+
 /* Builds the tree and the buckets for every node. */
 static void
 free_tree_build (SimCluster *c)
@@ -138,6 +343,7 @@ free_tree_build (SimCluster *c)
   for (guint k = leaves - 1; k >= 1; k--)
     c->free_tree[k] = MAX (c->free_tree[2 * k], c->free_tree[2 * k + 1]);
   bucket_build (c);
+  shared_build (c);
 }
 
 SimCluster *
@@ -210,6 +416,7 @@ sim_cluster_free (SimCluster *cluster)
   g_free (cluster->partition);
   g_free (cluster->free_tree);
   g_free (cluster->bucket);
+  shared_free (cluster);
   g_free (cluster);
 }
 
@@ -552,6 +759,8 @@ undo:
       g->n_tenants++;
       if (g->n_tenants == 1)
         gpu_free_changed (cluster, g, TRUE);
+      if (milli < SIM_GPU_WHOLE || g->n_tenants != 1)
+        shared_sync (cluster, gpus[i]);
     }
   return TRUE;
 }
@@ -580,6 +789,8 @@ sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint mi
         }
       if (g->n_tenants == 0)
         gpu_free_changed (cluster, g, FALSE);
+      if (milli < SIM_GPU_WHOLE || g->n_tenants != 0)
+        shared_sync (cluster, gpus[i]);
     }
 }
 
@@ -614,6 +825,86 @@ sim_cluster_find_node_with_free (const SimCluster *cluster, guint from, guint mi
         k++;
     }
   return k - cluster->free_leaves < cluster->nodes->len ? k - cluster->free_leaves : G_MAXUINT;
+}
+
+guint
+sim_cluster_find_gpu_with_room (const SimCluster *cluster, guint from, guint min_room)
+{
+  guint shared = G_MAXUINT, whole = G_MAXUINT, n;
+
+  g_return_val_if_fail (cluster != NULL, G_MAXUINT);
+  g_return_val_if_fail (min_room > 0, G_MAXUINT);
+  n = cluster->gpus->len;
+  if (from >= n || min_room > SIM_GPU_WHOLE)
+    return G_MAXUINT;
+  /* A shared GPU with enough room, through the tree of the most room... */
+  if (cluster->n_shared > 0)
+    {
+      const guint16 *t = cluster->shared_max;
+      guint k = cluster->shared_leaves + from;
+
+      while (k != 0 && t[k] < min_room)
+        {
+          while (k & 1)
+            k >>= 1;
+          if (k != 0)
+            k++;
+        }
+      if (k != 0)
+        {
+          while (k < cluster->shared_leaves)
+            {
+              k *= 2;
+              if (t[k] < min_room)
+                k++;
+            }
+          shared = k - cluster->shared_leaves;
+        }
+    }
+  /* ...or a free GPU, through the nodes' free GPUs, whichever comes first. */
+  {
+    guint node = g_array_index (cluster->gpus, SimGpu, from).node;
+
+    for (node = g_array_index (cluster->nodes, SimNode, node).free_gpus > 0
+                  ? node : sim_cluster_find_node_with_free (cluster, node + 1, 1);
+         node != G_MAXUINT && whole == G_MAXUINT;
+         node = sim_cluster_find_node_with_free (cluster, node + 1, 1))
+      {
+        const SimNode *nd = &g_array_index (cluster->nodes, SimNode, node);
+        if (nd->first_gpu >= shared)
+          break;
+        for (guint i = MAX (nd->first_gpu, from); i < nd->first_gpu + nd->n_gpus; i++)
+          if (g_array_index (cluster->gpus, SimGpu, i).n_tenants == 0)
+            {
+              whole = i;
+              break;
+            }
+      }
+  }
+  return MIN (shared, whole);
+}
+
+guint
+sim_cluster_find_shared_gpu (const SimCluster *cluster, guint pool, guint room, guint from)
+{
+  guint32 t, best = SHARED_NIL;
+
+  g_return_val_if_fail (cluster != NULL && pool < cluster->pools->len, G_MAXUINT);
+  if (cluster->n_shared == 0)
+    return G_MAXUINT;
+  /* The first GPU at or after (room, from) in (room, index) order. */
+  for (t = cluster->shared_root[pool]; t != SHARED_NIL;)
+    {
+      guint r = cluster->shared_room[t];
+      if (r > room || (r == room && t >= from))
+        {
+          best = t;
+          t = cluster->shared_left[t];
+        }
+      else
+        t = cluster->shared_right[t];
+    }
+  return best == SHARED_NIL ? G_MAXUINT : best;
 }
 
 guint
@@ -735,6 +1026,7 @@ mig_sync (SimCluster *c, guint index, const SimGpuModel *model, const SimMigLayo
     }
   if ((old_tenants == 0) != (g->n_tenants == 0))
     gpu_free_changed (c, g, g->n_tenants != 0);
+  shared_sync (c, index);
 }
 
 int
@@ -903,6 +1195,7 @@ sim_cluster_set_node_available (SimCluster *cluster, guint node, gboolean availa
           if (--g->n_tenants == 0)
             gpu_free_changed (cluster, g, FALSE);
         }
+      shared_sync (cluster, i);
     }
   n->available = available;
   return TRUE;

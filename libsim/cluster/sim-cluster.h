@@ -330,6 +330,46 @@ guint sim_cluster_find_node_with_free_exactly (const SimCluster *cluster, guint 
                                                guint n_free);
 
 /**
+ * sim_cluster_find_gpu_with_room:
+ * @cluster: a cluster
+ * @from: the first GPU index to consider
+ * @min_room: thousandths of a GPU wanted, 1 to 1000
+ *
+ * The lowest-numbered GPU, from @from on, not in MIG mode, with at least
+ * @min_room thousandths free: a free GPU or one shared by fractional jobs
+ * (GPUs of unavailable nodes have no room).  The cluster indexes its
+ * shared GPUs by room for this, and finds free ones through its nodes'
+ * free GPUs, so that fractional placements need not look at every GPU.
+ *
+ * Time complexity: O(log GPUs + GPUs per node).
+ *
+ * Returns: that GPU's index, or %G_MAXUINT if there is none.
+ */
+guint sim_cluster_find_gpu_with_room (const SimCluster *cluster, guint from, guint min_room);
+
+/**
+ * sim_cluster_find_shared_gpu:
+ * @cluster: a cluster
+ * @pool: a pool index
+ * @room: thousandths of room
+ * @from: a GPU index
+ *
+ * Among the GPUs of @pool that have tenants and room left and are not in
+ * MIG mode (shared by fractional jobs; or, with 1000 thousandths of room,
+ * on an unavailable node where a whole-GPU job ended), ordered by their
+ * room, then index, the first at or after (@room, @from): with @from 0,
+ * the shared GPU with the least room of at least @room, ties to the lowest
+ * number; with the room and index of a GPU plus one, the one after it.
+ * Free GPUs (without tenant) are not among them.
+ *
+ * Time complexity: O(log GPUs) expected.
+ *
+ * Returns: that GPU's index, or %G_MAXUINT if there is none.
+ */
+guint sim_cluster_find_shared_gpu (const SimCluster *cluster, guint pool, guint room,
+                                   guint from);
+
+/**
  * sim_cluster_fragmented_gpus:
  * @cluster: a cluster
  * @gpus: the size of a request (the job at the head of the queue)
