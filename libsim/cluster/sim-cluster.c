@@ -705,10 +705,52 @@ gpu_free_changed (SimCluster *c, const SimGpu *g, gboolean taken)
   node_free_changed (c, node, old);
 }
 
+/* Free counts changed one GPU at a time, the indexes over nodes (histogram,
+ * tree, buckets) brought up to date once per node: a placement lists a
+ * node's GPUs together, so that a job of a whole node updates them once,
+ * not once per GPU.  The node whose count changed since its indexes were
+ * last updated, and its count then. */
+typedef struct {
+  SimNode *node;
+  guint    old_free;
+} PendingNode;
+
+static inline void
+pending_flush (SimCluster *c, PendingNode *p)
+{
+  if (p->node != NULL && p->node->free_gpus != p->old_free)
+    node_free_changed (c, p->node, p->old_free);
+  p->node = NULL;
+}
+
+static inline void
+pending_gpu_free_changed (SimCluster *c, PendingNode *p, const SimGpu *g, gboolean taken)
+{
+  SimNode *node = &g_array_index (c->nodes, SimNode, g->node);
+
+  if (node != p->node)
+    {
+      pending_flush (c, p);
+      p->node = node;
+      p->old_free = node->free_gpus;
+    }
+  if (taken)
+    {
+      node->free_gpus--;
+      c->n_free--;
+    }
+  else
+    {
+      node->free_gpus++;
+      c->n_free++;
+    }
+}
+
 gboolean
 sim_cluster_allocate (SimCluster *cluster, const guint32 *gpus, guint n, guint milli,
                       GError **error)
 {
+  PendingNode pending = { NULL, 0 };
   SimGpu *all;
 
   g_return_val_if_fail (cluster != NULL && (gpus != NULL || n == 0), FALSE);
@@ -758,16 +800,18 @@ undo:
       SimGpu *g = &all[gpus[i]];
       g->n_tenants++;
       if (g->n_tenants == 1)
-        gpu_free_changed (cluster, g, TRUE);
+        pending_gpu_free_changed (cluster, &pending, g, TRUE);
       if (milli < SIM_GPU_WHOLE || g->n_tenants != 1)
         shared_sync (cluster, gpus[i]);
     }
+  pending_flush (cluster, &pending);
   return TRUE;
 }
 
 void
 sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint milli)
 {
+  PendingNode pending = { NULL, 0 };
   SimGpu *all;
 
   g_return_if_fail (cluster != NULL && (gpus != NULL || n == 0));
@@ -775,9 +819,14 @@ sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint mi
   for (guint i = 0; i < n; i++)
     {
       SimGpu *g;
-      g_return_if_fail (gpus[i] < cluster->gpus->len);
+      if (G_UNLIKELY (gpus[i] >= cluster->gpus->len || all[gpus[i]].used_milli < milli ||
+                      all[gpus[i]].n_tenants == 0))
+        {
+          pending_flush (cluster, &pending);
+          g_return_if_fail (gpus[i] < cluster->gpus->len);
+          g_return_if_fail (all[gpus[i]].used_milli >= milli && all[gpus[i]].n_tenants > 0);
+        }
       g = &all[gpus[i]];
-      g_return_if_fail (g->used_milli >= milli && g->n_tenants > 0);
       g->used_milli -= milli;
       g->n_tenants--;
       cluster->allocated_milli -= milli;
@@ -788,10 +837,11 @@ sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint mi
           cluster->held[gpus[i]] += milli;
         }
       if (g->n_tenants == 0)
-        gpu_free_changed (cluster, g, FALSE);
+        pending_gpu_free_changed (cluster, &pending, g, FALSE);
       if (milli < SIM_GPU_WHOLE || g->n_tenants != 0)
         shared_sync (cluster, gpus[i]);
     }
+  pending_flush (cluster, &pending);
 }
 
 guint
@@ -1167,6 +1217,7 @@ sim_cluster_mig_find (const SimCluster *cluster, const char *profile_name,
 gboolean
 sim_cluster_set_node_available (SimCluster *cluster, guint node, gboolean available)
 {
+  PendingNode pending = { NULL, 0 };
   SimNode *n;
 
   g_return_val_if_fail (cluster != NULL && node < cluster->nodes->len, FALSE);
@@ -1186,17 +1237,18 @@ sim_cluster_set_node_available (SimCluster *cluster, guint node, gboolean availa
           cluster->held[i] = SIM_GPU_WHOLE - g->used_milli;
           g->used_milli = SIM_GPU_WHOLE;
           if (++g->n_tenants == 1)
-            gpu_free_changed (cluster, g, TRUE);
+            pending_gpu_free_changed (cluster, &pending, g, TRUE);
         }
       else
         {
           g->used_milli -= cluster->held[i];
           cluster->held[i] = 0;
           if (--g->n_tenants == 0)
-            gpu_free_changed (cluster, g, FALSE);
+            pending_gpu_free_changed (cluster, &pending, g, FALSE);
         }
       shared_sync (cluster, i);
     }
+  pending_flush (cluster, &pending);
   n->available = available;
   return TRUE;
 }
