@@ -946,7 +946,7 @@ END_TEST
  * marked in SKIP: the first that fits and admits the job, or (BEST) the
  * one with the fewest free GPUs, ties to the lowest number. */
 static const SimNode *
-pass_choose_node (const SimCluster *c, const SimJob *job, guint want, gboolean best,
+pass_choose_node (const SimCluster *c, const SimJob *job, guint want, guint mode,
                   const guint8 *skip)
 {
   const SimNode *chosen = NULL;
@@ -956,9 +956,10 @@ pass_choose_node (const SimCluster *c, const SimJob *job, guint want, gboolean b
       const SimNode *node = sim_cluster_get_node (c, i);
       if (node->free_gpus < want || skip[i] || !sim_place_node_admits (c, i, job, want))
         continue;
-      if (!best)
+      if (mode == 0)
         return node;
-      if (chosen == NULL || node->free_gpus < chosen->free_gpus)
+      if (chosen == NULL || (mode == 1 && node->free_gpus < chosen->free_gpus) ||
+          (mode == 2 && node->free_gpus > chosen->free_gpus))
         chosen = node;
     }
   return chosen;
@@ -975,10 +976,11 @@ pass_take (const SimCluster *c, const SimNode *node, guint want, guint32 *out)
   return got;
 }
 
-/* First-fit (or BEST best-fit) of JOB by passes over every node and GPU;
- * the GPUs chosen in OUT, their number returned (0: refused). */
+/* First-fit (MODE 0), best-fit (1) or worst-fit (2) of JOB by passes over
+ * every node and GPU; the GPUs chosen in OUT, their number returned (0:
+ * refused). */
 static guint
-pass_place (const SimCluster *c, const SimJob *job, gboolean best, guint32 *out)
+pass_place (const SimCluster *c, const SimJob *job, guint mode, guint32 *out)
 {
   guint want = job->spec.gpus, milli = job->spec.gpu_milli, got = 0;
   g_autofree guint8 *skip = g_new0 (guint8, sim_cluster_get_n_nodes (c));
@@ -997,12 +999,13 @@ pass_place (const SimCluster *c, const SimJob *job, gboolean best, guint32 *out)
           guint room = 1000 - g->used_milli;
           if (room < milli || g->mig_used != 0 || !sim_place_node_admits (c, g->node, job, 1))
             continue;
-          if (chosen < 0 || (best && room < chosen_room))
+          if (chosen < 0 || (mode == 1 && room < chosen_room) ||
+              (mode == 2 && room > chosen_room))
             {
               chosen = i;
               chosen_room = room;
             }
-          if (!best)
+          if (mode == 0)
             break;
         }
       if (chosen < 0)
@@ -1023,7 +1026,7 @@ pass_place (const SimCluster *c, const SimJob *job, gboolean best, guint32 *out)
       }
   if (got < want)
     {
-      node = pass_choose_node (c, job, want - got, best, skip);
+      node = pass_choose_node (c, job, want - got, mode, skip);
       if (node == NULL)
         return 0;
       got += pass_take (c, node, want - got, out + got);
@@ -1090,15 +1093,16 @@ check_room_index (const SimCluster *c, GRand *rand)
 /* Many random jobs (whole, spanning nodes, fractional; with host CPU and
  * memory, and GPU models that some pools lack) on random clusters of mixed
  * pools, with jobs finishing, nodes drained and put back and MIG instances
- * made and removed in between: first-fit and best-fit through the
- * cluster's indexes choose exactly the GPUs the passes choose. */
+ * made and removed in between: first-fit, best-fit and worst-fit through
+ * the cluster's indexes choose exactly the GPUs the passes choose. */
 START_TEST (test_indexed_against_passes)
 {
   static const char * const models[] = { "PCIe-8GPU", "DGX-H100", "DGX-A100" };
   static const guint node_sizes[] = { 1, 2, 4, 8, 8, 16 };
   const char *h100 = g_intern_string ("H100-SXM");
   const char *a100 = g_intern_string ("A100-SXM-40GB|A10");
-  guint compared[2][3] = { { 0 } }, refused = 0;
+  guint compared[3][3] = { { 0 } }, refused = 0;
+  g_autoptr(SimPolicy) worst = policy ("worst-fit");
 
   for (guint64 seed = 1; seed <= 10; seed++)
     {
@@ -1171,9 +1175,10 @@ START_TEST (test_indexed_against_passes)
           else
             {
               Held h = { 0 };
-              guint32 want[2][64], got[2][64];
-              guint n_want[2], shape;
-              gboolean ok[2];
+              static const char * const names[] = { "first-fit", "best-fit", "worst-fit" };
+              guint32 want[3][64], got[3][64];
+              guint n_want[3], shape;
+              gboolean ok[3];
 
               /* 0: fractional, 1: whole in one node, 2: spanning nodes. */
               shape = x < 26 ? 0 : x < 35 ? 1 : 2;
@@ -1192,16 +1197,17 @@ START_TEST (test_indexed_against_passes)
                 }
               if (g_rand_int_range (rand, 0, 5) == 0)
                 h.job.spec.gpu_models = g_rand_boolean (rand) ? h100 : a100;
-              for (guint b = 0; b < 2; b++)
+              for (guint b = 0; b < 3; b++)
                 {
                   SimPlacement pl = { got[b], 64, 0, -1 };
 
-                  n_want[b] = pass_place (c, &h.job, b == 1, want[b]);
-                  ok[b] = b ? sim_place_best_fit (c, &h.job, &pl)
-                            : sim_place_first_fit (c, &h.job, &pl);
+                  n_want[b] = pass_place (c, &h.job, b, want[b]);
+                  ok[b] = b == 2 ? sim_policy_place (worst, c, &h.job, &pl)
+                          : b ? sim_place_best_fit (c, &h.job, &pl)
+                              : sim_place_first_fit (c, &h.job, &pl);
                   ck_assert_msg (ok[b] == (n_want[b] > 0), "seed %" G_GUINT64_FORMAT
                                  ", step %u, %s: %s where the pass %s", seed, step,
-                                 b ? "best-fit" : "first-fit", ok[b] ? "placed" : "refused",
+                                 names[b], ok[b] ? "placed" : "refused",
                                  n_want[b] > 0 ? "placed" : "refused");
                   if (!ok[b])
                     {
@@ -1213,15 +1219,15 @@ START_TEST (test_indexed_against_passes)
                   for (guint i = 0; i < n_want[b]; i++)
                     ck_assert_msg (got[b][i] == want[b][i], "seed %" G_GUINT64_FORMAT
                                    ", step %u, %s of %u x %u/1000: GPU %u where the pass "
-                                   "chose %u", seed, step, b ? "best-fit" : "first-fit",
+                                   "chose %u", seed, step, names[b],
                                    h.job.spec.gpus, h.job.spec.gpu_milli, got[b][i],
                                    want[b][i]);
                   compared[b][shape]++;
                 }
               if (ok[0])
                 {
-                  /* Commit one of the two choices. */
-                  guint b = g_rand_boolean (rand) ? 1 : 0;
+                  /* Commit one of the three choices. */
+                  guint b = g_rand_int_range (rand, 0, 3);
                   h.n_gpus = n_want[b];
                   h.milli = h.job.spec.gpu_milli;
                   memcpy (h.gpus, want[b], sizeof (guint32) * h.n_gpus);
@@ -1239,7 +1245,7 @@ START_TEST (test_indexed_against_passes)
       g_array_unref (running);
       g_array_unref (migs);
     }
-  for (guint b = 0; b < 2; b++)
+  for (guint b = 0; b < 3; b++)
     for (guint shape = 0; shape < 3; shape++)
       ck_assert_uint_gt (compared[b][shape], 500);
   ck_assert_uint_gt (refused, 100);
