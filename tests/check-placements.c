@@ -18,8 +18,9 @@
  * GPUs that passes over every node and GPU choose, for fractional jobs,
  * jobs in one node and jobs spanning nodes, on random clusters of mixed
  * pools with host limits, GPU-model restrictions, drained nodes and MIG
- * instances, jobs finishing in between, and that the index of room
- * answers as a pass over the GPUs does, also in a copy of the cluster.
+ * instances, jobs finishing in between, and that the cluster's search for
+ * a node with free GPUs, room on a GPU and host CPU and memory answers as
+ * a pass over the nodes does, also in a copy of the cluster.
  * What it does not check: scheduling over time (check-sched does), the
  * openb experiment, or how good the placements are on real traces.
  */
@@ -1067,26 +1068,39 @@ held_host (SimCluster *c, const SimJob *job, const guint32 *gpus, guint n, gbool
     }
 }
 
-/* The cluster's index of room against a pass over the GPUs, from random
- * starts and for random rooms. */
+/* The cluster's search for a fitting node (free GPUs, room on one GPU,
+ * host CPU and memory) against a pass over the nodes and their GPUs, from
+ * random starts and for random needs. */
 static void
-check_room_index (const SimCluster *c, GRand *rand)
+check_fitting (const SimCluster *c, GRand *rand)
 {
-  guint n = sim_cluster_get_n_gpus (c);
+  guint n = sim_cluster_get_n_nodes (c);
 
-  for (guint k = 0; k < 8; k++)
+  for (guint k = 0; k < 12; k++)
     {
-      guint room = g_rand_int_range (rand, 1, 1001);
+      guint free = g_rand_int_range (rand, 0, 4) == 0 ? g_rand_int_range (rand, 0, 10) : 0;
+      guint room = g_rand_boolean (rand) ? g_rand_int_range (rand, 0, 1001) : 0;
+      guint64 cpu = g_rand_boolean (rand) ? 1000 * (guint64) g_rand_int_range (rand, 0, 40) : 0;
+      guint64 mem = g_rand_boolean (rand) ? (guint64) g_rand_int_range (rand, 0, 200) << 30 : 0;
       guint from = g_rand_int_range (rand, 0, n + 2);
       guint want = G_MAXUINT;
 
       for (guint i = from; i < n && want == G_MAXUINT; i++)
         {
-          const SimGpu *g = sim_cluster_get_gpu (c, i);
-          if (g->mig_used == 0 && 1000 - g->used_milli >= room)
+          const SimNode *node = sim_cluster_get_node (c, i);
+          guint most = 0;
+
+          for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+            {
+              const SimGpu *gpu = sim_cluster_get_gpu (c, g);
+              if (gpu->mig_used == 0)
+                most = MAX (most, 1000 - gpu->used_milli);
+            }
+          if (node->free_gpus >= free && most >= room &&
+              sim_cluster_node_fits_host (c, i, cpu, mem))
             want = i;
         }
-      ck_assert_uint_eq (sim_cluster_find_gpu_with_room (c, from, room), want);
+      ck_assert_uint_eq (sim_cluster_find_node_fitting (c, from, free, room, cpu, mem), want);
     }
 }
 
@@ -1236,11 +1250,11 @@ START_TEST (test_indexed_against_passes)
                   g_array_append_val (running, h);
                 }
             }
-          check_room_index (c, rand);
+          check_fitting (c, rand);
         }
       {
         g_autoptr(SimCluster) copy = sim_cluster_copy (c);
-        check_room_index (copy, rand);
+        check_fitting (copy, rand);
       }
       g_array_unref (running);
       g_array_unref (migs);

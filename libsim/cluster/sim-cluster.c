@@ -34,6 +34,17 @@ struct _SimCluster {
    * 0): the first node with enough free in O(log nodes). */
   guint8  *free_tree;
   guint    free_leaves;   /* a power of two, at least the number of nodes */
+  /* The most free host CPU and memory of a node over ranges of nodes, a
+   * tree like free_tree (a node without a CPU or memory model counts as
+   * having any amount free): nodes that may fit a job's host share, for
+   * placements to pass over the nodes that cannot. */
+  guint64 *host_cpu;
+  guint64 *host_mem;
+  /* The most room on one GPU of a node (not in MIG mode; 1000 with a free
+   * GPU) over ranges of nodes, a tree like free_tree: with the trees above,
+   * the first node that has a GPU with a fractional job's room and the host
+   * for it, in one descent. */
+  guint16 *room_tree;
   /* Per count f of free GPUs (1 to max_per_node), the nodes with exactly f
    * free, as a bitmap with levels above it (a bit per nonzero word of the
    * level below): the lowest-numbered such node from any index in
@@ -49,18 +60,14 @@ struct _SimCluster {
   guint    n_partitions;
   /* The index of shared GPUs: those with tenants and room left, not in
    * MIG mode (see shared_room_of()), by their room; free GPUs are found
-   * through the nodes' free GPUs instead.  Made when a GPU is first shared (NULL before), so that clusters
-   * of whole-GPU jobs neither build nor update it.  shared_room[i] is the
-   * room GPU i is indexed under (0: not shared).  shared_max is a binary
-   * tree in an array like free_tree, of the most room over ranges of GPUs
-   * (the first shared GPU with enough room in O(log GPUs)); shared_left
-   * and shared_right make, per pool, a treap ordered by (room, index),
-   * rooted at shared_root[pool], with priorities hashed from the index
-   * (the smallest room that fits, then the lowest index, in O(log GPUs)
-   * expected).  Neither allocates once made. */
+   * through the nodes' free GPUs instead.  Made when a GPU is first shared
+   * (NULL before), so that clusters of whole-GPU jobs neither build nor
+   * update it.  shared_room[i] is the room GPU i is indexed under (0: not
+   * shared); shared_left and shared_right make, per pool, a treap ordered
+   * by (room, index), rooted at shared_root[pool], with priorities hashed
+   * from the index: the smallest room that fits, then the lowest index, in
+   * O(log GPUs) expected, without allocating once made. */
   guint16 *shared_room;
-  guint16 *shared_max;
-  guint    shared_leaves;
   guint32 *shared_left;
   guint32 *shared_right;
   guint32 *shared_root;
@@ -250,24 +257,18 @@ static void
 shared_free (SimCluster *c)
 {
   g_clear_pointer (&c->shared_room, g_free);
-  g_clear_pointer (&c->shared_max, g_free);
   g_clear_pointer (&c->shared_left, g_free);
   g_clear_pointer (&c->shared_right, g_free);
   g_clear_pointer (&c->shared_root, g_free);
-  c->shared_leaves = 0;
   c->n_shared = 0;
 }
 
 static void
 shared_alloc (SimCluster *c)
 {
-  guint n = c->gpus->len, leaves = 1;
+  guint n = c->gpus->len;
 
-  while (leaves < n)
-    leaves *= 2;
-  c->shared_leaves = leaves;
   c->shared_room = g_new0 (guint16, MAX (n, 1));
-  c->shared_max = g_new0 (guint16, 2 * (gsize) leaves);
   c->shared_left = g_new (guint32, MAX (n, 1));
   c->shared_right = g_new (guint32, MAX (n, 1));
   memset (c->shared_left, 0xff, sizeof (guint32) * MAX (n, 1));
@@ -275,6 +276,8 @@ shared_alloc (SimCluster *c)
   c->shared_root = g_new (guint32, MAX (c->pools->len, 1));
   memset (c->shared_root, 0xff, sizeof (guint32) * MAX (c->pools->len, 1));
 }
+
+static void room_tree_set (SimCluster *c, const SimNode *node);
 
 /* Brings GPU @i's entry in the index of shared GPUs in line with its
  * usage: to be called after whatever changes its used_milli or mig_used. */
@@ -284,7 +287,6 @@ shared_sync (SimCluster *c, guint i)
   const SimGpu *g = &g_array_index (c->gpus, SimGpu, i);
   guint room = shared_room_of (g);
   guint32 *root;
-  guint k;
 
   if (c->shared_room == NULL)
     {
@@ -306,15 +308,7 @@ shared_sync (SimCluster *c, guint i)
       shared_insert (c, root, i);
       c->n_shared++;
     }
-  k = c->shared_leaves + i;
-  c->shared_max[k] = (guint16) room;
-  for (k >>= 1; k >= 1; k >>= 1)
-    {
-      guint16 m = MAX (c->shared_max[2 * k], c->shared_max[2 * k + 1]);
-      if (c->shared_max[k] == m)
-        break;
-      c->shared_max[k] = m;
-    }
+  room_tree_set (c, &g_array_index (c->nodes, SimNode, g->node));
 }
 
 /* Builds the index of shared GPUs anew (if any GPU is shared). */
@@ -324,6 +318,61 @@ shared_build (SimCluster *c)
   shared_free (c);
   for (guint i = 0; i < c->gpus->len; i++)
     shared_sync (c, i);
+}
+
+/* The most room on one GPU of node @node: 1000 with a GPU free, else the
+ * most of its shared GPUs (see shared_room_of()). */
+static inline guint
+node_room (const SimCluster *c, const SimNode *node)
+{
+  guint m = 0;
+
+  if (node->free_gpus > 0)
+    return SIM_GPU_WHOLE;
+  if (c->shared_room == NULL)
+    return 0;
+  for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+    m = MAX (m, c->shared_room[g]);
+  return m;
+}
+
+/* Sets node @node's leaf of the room tree and the maxima above it. */
+static void
+room_tree_set (SimCluster *c, const SimNode *node)
+{
+  guint k = c->free_leaves + node->index;
+  guint16 room = (guint16) node_room (c, node);
+
+  if (c->room_tree[k] == room)
+    return;
+  c->room_tree[k] = room;
+  for (k >>= 1; k >= 1; k >>= 1)
+    {
+      guint16 m = MAX (c->room_tree[2 * k], c->room_tree[2 * k + 1]);
+      if (c->room_tree[k] == m)
+        break;
+      c->room_tree[k] = m;
+    }
+}
+
+/* Sets node @i's leaves of the host trees and the maxima above it. */
+static void
+host_tree_set (SimCluster *c, guint i)
+{
+  const SimNode *n = &g_array_index (c->nodes, SimNode, i);
+  guint k = c->free_leaves + i;
+
+  c->host_cpu[k] = n->cpu_milli == 0 ? G_MAXUINT64 : n->free_cpu_milli;
+  c->host_mem[k] = n->memory_bytes == 0 ? G_MAXUINT64 : n->free_memory_bytes;
+  for (k >>= 1; k >= 1; k >>= 1)
+    {
+      guint64 cpu = MAX (c->host_cpu[2 * k], c->host_cpu[2 * k + 1]);
+      guint64 mem = MAX (c->host_mem[2 * k], c->host_mem[2 * k + 1]);
+      if (c->host_cpu[k] == cpu && c->host_mem[k] == mem)
+        break;
+      c->host_cpu[k] = cpu;
+      c->host_mem[k] = mem;
+    }
 }
 
 /* Builds the tree and the buckets for every node. */
@@ -342,6 +391,28 @@ free_tree_build (SimCluster *c)
     c->free_tree[leaves + i] = (guint8) g_array_index (c->nodes, SimNode, i).free_gpus;
   for (guint k = leaves - 1; k >= 1; k--)
     c->free_tree[k] = MAX (c->free_tree[2 * k], c->free_tree[2 * k + 1]);
+  g_free (c->room_tree);
+  c->room_tree = g_new0 (guint16, 2 * (gsize) leaves);
+  for (guint i = 0; i < n; i++)
+    c->room_tree[leaves + i] = g_array_index (c->nodes, SimNode, i).free_gpus > 0
+                                 ? SIM_GPU_WHOLE : 0;
+  for (guint k = leaves - 1; k >= 1; k--)
+    c->room_tree[k] = MAX (c->room_tree[2 * k], c->room_tree[2 * k + 1]);
+  g_free (c->host_cpu);
+  g_free (c->host_mem);
+  c->host_cpu = g_new0 (guint64, 2 * (gsize) leaves);
+  c->host_mem = g_new0 (guint64, 2 * (gsize) leaves);
+  for (guint i = 0; i < n; i++)
+    {
+      const SimNode *nd = &g_array_index (c->nodes, SimNode, i);
+      c->host_cpu[leaves + i] = nd->cpu_milli == 0 ? G_MAXUINT64 : nd->free_cpu_milli;
+      c->host_mem[leaves + i] = nd->memory_bytes == 0 ? G_MAXUINT64 : nd->free_memory_bytes;
+    }
+  for (guint k = leaves - 1; k >= 1; k--)
+    {
+      c->host_cpu[k] = MAX (c->host_cpu[2 * k], c->host_cpu[2 * k + 1]);
+      c->host_mem[k] = MAX (c->host_mem[2 * k], c->host_mem[2 * k + 1]);
+    }
   bucket_build (c);
   shared_build (c);
 }
@@ -415,6 +486,9 @@ sim_cluster_free (SimCluster *cluster)
   g_free (cluster->held);
   g_free (cluster->partition);
   g_free (cluster->free_tree);
+  g_free (cluster->host_cpu);
+  g_free (cluster->host_mem);
+  g_free (cluster->room_tree);
   g_free (cluster->bucket);
   shared_free (cluster);
   g_free (cluster);
@@ -513,6 +587,7 @@ sim_cluster_set_pool_host (SimCluster *cluster, guint pool, guint64 cpu_milli,
       g_return_if_fail (n->free_cpu_milli == n->cpu_milli && n->free_memory_bytes == n->memory_bytes);
       n->cpu_milli = n->free_cpu_milli = cpu_milli;
       n->memory_bytes = n->free_memory_bytes = memory_bytes;
+      host_tree_set (cluster, i);
     }
 }
 
@@ -527,6 +602,7 @@ sim_cluster_set_node_host (SimCluster *cluster, guint node, guint64 cpu_milli,
   g_return_if_fail (n->free_cpu_milli == n->cpu_milli && n->free_memory_bytes == n->memory_bytes);
   n->cpu_milli = n->free_cpu_milli = cpu_milli;
   n->memory_bytes = n->free_memory_bytes = memory_bytes;
+  host_tree_set (cluster, node);
 }
 
 gboolean
@@ -562,6 +638,8 @@ sim_cluster_reserve_host (SimCluster *cluster, guint node, guint64 cpu_milli, gu
     n->free_cpu_milli -= cpu_milli;
   if (n->memory_bytes > 0)
     n->free_memory_bytes -= memory_bytes;
+  if (cpu_milli != 0 || memory_bytes != 0)
+    host_tree_set (cluster, node);
   return TRUE;
 }
 
@@ -582,6 +660,8 @@ sim_cluster_release_host (SimCluster *cluster, guint node, guint64 cpu_milli, gu
       g_return_if_fail (n->free_memory_bytes + memory_bytes <= n->memory_bytes);
       n->free_memory_bytes += memory_bytes;
     }
+  if (cpu_milli != 0 || memory_bytes != 0)
+    host_tree_set (cluster, node);
 }
 
 gboolean
@@ -681,6 +761,8 @@ node_free_changed (SimCluster *c, SimNode *node, guint old_free)
   c->hist[node->n_gpus * HIST_DIM + old_free]--;
   c->hist[node->n_gpus * HIST_DIM + node->free_gpus]++;
   free_tree_set (c, node->index, node->free_gpus);
+  if ((old_free == 0) != (node->free_gpus == 0))
+    room_tree_set (c, node);
   bucket_mark (c, node->index, old_free, FALSE);
   bucket_mark (c, node->index, node->free_gpus, TRUE);
 }
@@ -877,61 +959,42 @@ sim_cluster_find_node_with_free (const SimCluster *cluster, guint from, guint mi
   return k - cluster->free_leaves < cluster->nodes->len ? k - cluster->free_leaves : G_MAXUINT;
 }
 
-guint
-sim_cluster_find_gpu_with_room (const SimCluster *cluster, guint from, guint min_room)
+/* What sim_cluster_find_node_fitting() looks for. */
+typedef struct {
+  guint   from;
+  guint   free;
+  guint   room;
+  guint64 cpu;
+  guint64 mem;
+} Fit;
+
+/* The lowest node in tree range @k (nodes @lo to @hi) that fits @f: a
+ * descent into the ranges whose maxima all fit. */
+static guint
+fit_find (const SimCluster *c, const Fit *f, guint k, guint lo, guint hi)
 {
-  guint shared = G_MAXUINT, whole = G_MAXUINT, n;
+  guint mid, found;
+
+  if (hi < f->from || lo >= c->nodes->len || c->free_tree[k] < f->free ||
+      c->room_tree[k] < f->room || c->host_cpu[k] < f->cpu || c->host_mem[k] < f->mem)
+    return G_MAXUINT;
+  if (lo == hi)
+    return lo;
+  mid = lo + (hi - lo) / 2;
+  found = fit_find (c, f, 2 * k, lo, mid);
+  return found != G_MAXUINT ? found : fit_find (c, f, 2 * k + 1, mid + 1, hi);
+}
+
+guint
+sim_cluster_find_node_fitting (const SimCluster *cluster, guint from, guint min_free,
+                               guint min_room, guint64 cpu_milli, guint64 memory_bytes)
+{
+  Fit f = { from, min_free, min_room, cpu_milli, memory_bytes };
 
   g_return_val_if_fail (cluster != NULL, G_MAXUINT);
-  g_return_val_if_fail (min_room > 0, G_MAXUINT);
-  n = cluster->gpus->len;
-  if (from >= n || min_room > SIM_GPU_WHOLE)
+  if (from >= cluster->nodes->len)
     return G_MAXUINT;
-  /* A shared GPU with enough room, through the tree of the most room... */
-  if (cluster->n_shared > 0)
-    {
-      const guint16 *t = cluster->shared_max;
-      guint k = cluster->shared_leaves + from;
-
-      while (k != 0 && t[k] < min_room)
-        {
-          while (k & 1)
-            k >>= 1;
-          if (k != 0)
-            k++;
-        }
-      if (k != 0)
-        {
-          while (k < cluster->shared_leaves)
-            {
-              k *= 2;
-              if (t[k] < min_room)
-                k++;
-            }
-          shared = k - cluster->shared_leaves;
-        }
-    }
-  /* ...or a free GPU, through the nodes' free GPUs, whichever comes first. */
-  {
-    guint node = g_array_index (cluster->gpus, SimGpu, from).node;
-
-    for (node = g_array_index (cluster->nodes, SimNode, node).free_gpus > 0
-                  ? node : sim_cluster_find_node_with_free (cluster, node + 1, 1);
-         node != G_MAXUINT && whole == G_MAXUINT;
-         node = sim_cluster_find_node_with_free (cluster, node + 1, 1))
-      {
-        const SimNode *nd = &g_array_index (cluster->nodes, SimNode, node);
-        if (nd->first_gpu >= shared)
-          break;
-        for (guint i = MAX (nd->first_gpu, from); i < nd->first_gpu + nd->n_gpus; i++)
-          if (g_array_index (cluster->gpus, SimGpu, i).n_tenants == 0)
-            {
-              whole = i;
-              break;
-            }
-      }
-  }
-  return MIN (shared, whole);
+  return fit_find (cluster, &f, 1, 0, cluster->free_leaves - 1);
 }
 
 guint

@@ -330,22 +330,30 @@ guint sim_cluster_find_node_with_free_exactly (const SimCluster *cluster, guint 
                                                guint n_free);
 
 /**
- * sim_cluster_find_gpu_with_room:
+ * sim_cluster_find_node_fitting:
  * @cluster: a cluster
- * @from: the first GPU index to consider
- * @min_room: thousandths of a GPU wanted, 1 to 1000
+ * @from: the first node index to consider
+ * @min_free: whole free GPUs wanted (0: any)
+ * @min_room: thousandths of one GPU wanted on a GPU not in MIG mode, free
+ *   or shared (0: any)
+ * @cpu_milli: host CPU wanted, in thousandths of a core
+ * @memory_bytes: host memory wanted
  *
- * The lowest-numbered GPU, from @from on, not in MIG mode, with at least
- * @min_room thousandths free: a free GPU or one shared by fractional jobs
- * (GPUs of unavailable nodes have no room).  The cluster indexes its
- * shared GPUs by room for this, and finds free ones through its nodes'
- * free GPUs, so that fractional placements need not look at every GPU.
+ * The lowest-numbered node, from @from on, with at least @min_free whole
+ * free GPUs, a GPU with at least @min_room thousandths of room, and for
+ * which sim_cluster_node_fits_host() is true for @cpu_milli and
+ * @memory_bytes.  The cluster keeps the most free GPUs, room on one GPU,
+ * free CPU and free memory of a node over ranges of nodes for this, so
+ * that placements pass over the nodes that cannot take a job without
+ * looking at them.
  *
- * Time complexity: O(log GPUs + GPUs per node).
+ * Time complexity: O(log nodes) when the node with the most of one
+ * quantity in a range has enough of the others; more when they part ways.
  *
- * Returns: that GPU's index, or %G_MAXUINT if there is none.
+ * Returns: that node's index, or %G_MAXUINT if there is none.
  */
-guint sim_cluster_find_gpu_with_room (const SimCluster *cluster, guint from, guint min_room);
+guint sim_cluster_find_node_fitting (const SimCluster *cluster, guint from, guint min_free,
+                                     guint min_room, guint64 cpu_milli, guint64 memory_bytes);
 
 /**
  * sim_cluster_find_shared_gpu:

@@ -347,19 +347,26 @@ sim_policy_new_builtin (const char *queue, const char *placement, GError **error
  * free for large jobs.  Fractional jobs (one GPU, less than 1000/1000) go on
  * the first GPU with room (first-fit) or the one with the least room left
  * that still fits (best-fit).  Every decision goes through the cluster's
- * indexes, without a pass over the nodes or GPUs and without allocating:
- * a job that fits in one node through its nodes by free GPUs, O(log nodes)
- * per node tried (first-fit: nodes with enough free, in order; best-fit:
- * nodes by exact free count, from the smallest that fits); a job spanning
- * nodes takes whole free nodes through the same index, pool after pool,
- * and its remainder as a one-node job would; a fractional job through the
- * cluster's index of GPUs shared by fractional jobs, by room (first-fit:
- * the first GPU with enough room; best-fit: the least room that fits, per
- * pool), and its free GPUs through the nodes' free GPUs, O(log GPUs) per
- * GPU tried.  Nodes the job refuses (GPU model, host CPU and memory) are
- * tried in the same order a pass would and skipped; a refused GPU model
- * skips its whole pool.  A job that cannot fit anywhere is refused in
- * O(GPUs per node) from the cluster's histogram of free GPUs. */
+ * indexes, without a pass over the nodes or GPUs and without allocating.
+ * The cluster finds the first node from any index with enough free GPUs,
+ * room on one GPU, and host CPU and memory for a share of the job
+ * (sim_cluster_find_node_fitting(): trees of the maxima over ranges of
+ * nodes), so the nodes a pass would try and refuse for lack of GPUs or
+ * host are passed over unseen; only the GPU-model check is asked per node
+ * found, and a refused model skips its whole pool.  A job in one node:
+ * first-fit takes the first node found; best-fit the first node admitting
+ * it in the smallest bucket of nodes by exact free count that fits.  A job
+ * spanning nodes takes whole free nodes, pool after pool, through the same
+ * search, and its remainder as a one-node job would, skipping the nodes
+ * taken.  A fractional job: first-fit takes the first node found with the
+ * room, and its lowest GPU with it; best-fit goes through the cluster's
+ * treaps of shared GPUs by (room, index), per pool whose model the job
+ * allows, then the first free GPU.  Each step costs O(log nodes) (expected
+ * O(log GPUs) in a treap) while the free GPUs, room and host of the nodes
+ * agree, more when they part ways (many nodes with room but no CPU left,
+ * and others the reverse), and a shared GPU refused for its host is passed
+ * in best-fit's order one by one.  A job that cannot fit anywhere is
+ * refused in O(GPUs per node) from the cluster's histogram of free GPUs. */
 
 static guint
 take_free_gpus (const SimCluster *cluster, const SimNode *node, guint want, guint32 *out)
@@ -370,6 +377,31 @@ take_free_gpus (const SimCluster *cluster, const SimNode *node, guint want, guin
     if (sim_cluster_get_gpu (cluster, node->first_gpu + g)->n_tenants == 0)
       out[got++] = node->first_gpu + g;
   return got;
+}
+
+/* JOB's host share for @gpus_here of its GPUs on one node, as the
+ * cluster's search for a fitting node takes it (none when the job asks
+ * for no CPU or memory, which every node fits). */
+static inline void
+host_need (const SimJob *job, guint gpus_here, guint64 *cpu, guint64 *mem)
+{
+  *cpu = *mem = 0;
+  if (job->spec.cpu_milli != 0 || job->spec.memory_bytes != 0)
+    sim_job_host_share (job, gpus_here, cpu, mem);
+}
+
+/* The first node index past the nodes that refuse JOB as node @i does
+ * when the reason is the GPU model: past @i's pool (every node of a pool
+ * refuses alike); else past @i. */
+static inline guint
+past_refusing_node (const SimCluster *cluster, const SimJob *job, guint i)
+{
+  const SimPool *pool;
+
+  if (sim_cluster_node_allows (cluster, i, job->spec.gpu_models))
+    return i + 1;
+  pool = sim_cluster_get_pool (cluster, sim_cluster_get_node (cluster, i)->pool);
+  return pool->first_node + pool->n_nodes;
 }
 
 /* A fractional job by a pass over the GPUs: the first GPU with room
@@ -399,60 +431,50 @@ fraction_scan (const SimCluster *cluster, const SimJob *job, gboolean best)
   return chosen;
 }
 
-/* The first GPU index past the nodes that refuse JOB as node I does: past
- * its pool when the pool's GPU model is not allowed (every node of the
- * pool refuses alike), else past node I.  Admission of a fractional job
- * depends on the node only, so a refused node's other GPUs need not be
- * asked. */
+/* The lowest-numbered GPU of node @i, not in MIG mode, with @milli of
+ * room; free only (@free) or free or shared. */
 static guint
-past_refusing (const SimCluster *cluster, const SimJob *job, guint i)
+gpu_in_node (const SimCluster *cluster, guint i, guint milli, gboolean free)
 {
   const SimNode *node = sim_cluster_get_node (cluster, i);
 
-  if (!sim_cluster_node_allows (cluster, i, job->spec.gpu_models))
+  for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
     {
-      const SimPool *pool = sim_cluster_get_pool (cluster, node->pool);
-      node = sim_cluster_get_node (cluster, pool->first_node + pool->n_nodes - 1);
+      const SimGpu *gpu = sim_cluster_get_gpu (cluster, g);
+      if (free ? gpu->n_tenants == 0
+               : gpu->mig_used == 0 && SIM_GPU_WHOLE - gpu->used_milli >= milli)
+        return g;
     }
-  return node->first_gpu + node->n_gpus;
+  g_return_val_if_reached (G_MAXUINT);
 }
 
-/* The lowest-numbered free GPU, from GPU @from on, on a node that admits
- * JOB, through the nodes' free GPUs. */
+/* The lowest-numbered GPU with @milli of room (@free: a free GPU) on a
+ * node that admits fractional JOB, through the cluster's search for a
+ * node with such a GPU and the host for the job: the nodes it passes over
+ * would refuse the job, and a node refusing the GPU model is passed with
+ * its pool. */
 static guint
-first_free_gpu (const SimCluster *cluster, const SimJob *job, guint from)
+first_gpu_with_room (const SimCluster *cluster, const SimJob *job, guint milli, gboolean free)
 {
-  guint n = sim_cluster_get_n_gpus (cluster);
+  guint64 cpu, mem;
 
-  while (from < n)
-    {
-      guint i = sim_cluster_find_node_with_free (cluster,
-                                                 sim_cluster_get_gpu (cluster, from)->node, 1);
-      const SimNode *node;
-
-      if (i == G_MAXUINT)
-        return G_MAXUINT;
-      node = sim_cluster_get_node (cluster, i);
-      if (!sim_place_node_admits (cluster, i, job, 1))
-        {
-          from = past_refusing (cluster, job, i);
-          continue;
-        }
-      for (guint g = MAX (from, node->first_gpu); g < node->first_gpu + node->n_gpus; g++)
-        if (sim_cluster_get_gpu (cluster, g)->n_tenants == 0)
-          return g;
-      from = node->first_gpu + node->n_gpus;
-    }
+  host_need (job, 1, &cpu, &mem);
+  for (guint i = sim_cluster_find_node_fitting (cluster, 0, free, milli, cpu, mem);
+       i != G_MAXUINT;
+       i = sim_cluster_find_node_fitting (cluster, past_refusing_node (cluster, job, i), free,
+                                          milli, cpu, mem))
+    if (sim_place_node_admits (cluster, i, job, 1))
+      return gpu_in_node (cluster, i, milli, free);
   return G_MAXUINT;
 }
 
-/* A fractional job through the cluster's index of room.  First-fit: the
- * GPUs with room in order, a node refusing the job skipped whole (its
- * pool when the GPU model is the reason).  Best-fit: the GPUs shared by
- * fractional jobs in order of room, then index, per pool whose model the
- * job allows, the smallest first admitted over those pools; failing that,
- * the lowest-numbered free GPU (room 1000) on a node that admits the job.
- * The same GPU as fraction_scan(), without a pass over the GPUs. */
+/* A fractional job through the cluster's indexes.  First-fit: the first
+ * node with a GPU of enough room and the host for the job that admits it
+ * (see first_gpu_with_room()).  Best-fit: the GPUs shared by fractional
+ * jobs in order of room, then index, per pool whose model the job allows,
+ * the smallest first admitted over those pools; failing that, or tied at
+ * 1000, the lowest-numbered free GPU on a node that admits the job.  The
+ * same GPU as fraction_scan(), without a pass over the GPUs. */
 static gboolean
 place_fraction (const SimCluster *cluster, const SimJob *job, SimPlacement *placement,
                 gboolean best)
@@ -466,14 +488,9 @@ place_fraction (const SimCluster *cluster, const SimJob *job, SimPlacement *plac
     chosen = fraction_scan (cluster, job, best);
   else if (!best)
     {
-      for (guint i = sim_cluster_find_gpu_with_room (cluster, 0, milli); i != G_MAXUINT;
-           i = sim_cluster_find_gpu_with_room (
-             cluster, past_refusing (cluster, job, sim_cluster_get_gpu (cluster, i)->node), milli))
-        if (sim_place_node_admits (cluster, sim_cluster_get_gpu (cluster, i)->node, job, 1))
-          {
-            chosen = i;
-            break;
-          }
+      guint i = first_gpu_with_room (cluster, job, milli, FALSE);
+      if (i != G_MAXUINT)
+        chosen = i;
     }
   else
     {
@@ -505,7 +522,7 @@ place_fraction (const SimCluster *cluster, const SimJob *job, SimPlacement *plac
       /* Free GPUs have room 1000: they come after any shared GPU with less
        * and tie with one with as much (see sim_cluster_find_shared_gpu()). */
       if (best_gpu == G_MAXUINT || best_room == SIM_GPU_WHOLE)
-        best_gpu = MIN (best_gpu, first_free_gpu (cluster, job, 0));
+        best_gpu = MIN (best_gpu, first_gpu_with_room (cluster, job, SIM_GPU_WHOLE, TRUE));
       if (best_gpu != G_MAXUINT)
         chosen = best_gpu;
     }
@@ -562,10 +579,12 @@ first_node (const SimCluster *cluster, const SimJob *job, guint want, const guin
             guint got)
 {
   Taken t;
+  guint64 cpu, mem;
 
+  host_need (job, want, &cpu, &mem);
   taken_init (&t, cluster, gpus, got);
-  for (guint i = sim_cluster_find_node_with_free (cluster, 0, want); i != G_MAXUINT;
-       i = sim_cluster_find_node_with_free (cluster, i + 1, want))
+  for (guint i = sim_cluster_find_node_fitting (cluster, 0, want, 0, cpu, mem); i != G_MAXUINT;
+       i = sim_cluster_find_node_fitting (cluster, i + 1, want, 0, cpu, mem))
     if (!is_taken (&t, i) && sim_place_node_admits (cluster, i, job, want))
       return sim_cluster_get_node (cluster, i);
   return NULL;
@@ -581,15 +600,21 @@ best_node (const SimCluster *cluster, const SimJob *job, guint want, const guint
            guint got)
 {
   guint max = sim_cluster_get_max_gpus_per_node (cluster);
+  guint64 cpu, mem;
   Taken t;
 
+  host_need (job, want, &cpu, &mem);
   for (guint f = want; f <= max; f++)
     {
       taken_init (&t, cluster, gpus, got);
-      for (guint i = sim_cluster_find_node_with_free_exactly (cluster, 0, f); i != G_MAXUINT;
-           i = sim_cluster_find_node_with_free_exactly (cluster, i + 1, f))
-        if (!is_taken (&t, i) && sim_place_node_admits (cluster, i, job, want))
-          return sim_cluster_get_node (cluster, i);
+      for (guint i = sim_cluster_find_node_with_free_exactly (cluster, 0, f); i != G_MAXUINT;)
+        {
+          if (!is_taken (&t, i) && sim_place_node_admits (cluster, i, job, want))
+            return sim_cluster_get_node (cluster, i);
+          i = sim_cluster_find_node_fitting (cluster, i + 1, f, 0, cpu, mem);
+          if (i != G_MAXUINT)
+            i = sim_cluster_find_node_with_free_exactly (cluster, i, f);
+        }
     }
   return NULL;
 }
@@ -614,9 +639,12 @@ place_span (const SimCluster *cluster, const SimJob *job, SimPlacement *placemen
       const SimPool *pool = sim_cluster_get_pool (cluster, p);
       guint size = pool->gpus_per_node, end = pool->first_node + pool->n_nodes;
 
-      for (guint i = sim_cluster_find_node_with_free (cluster, pool->first_node, size);
+      guint64 cpu, mem;
+
+      host_need (job, size, &cpu, &mem);
+      for (guint i = sim_cluster_find_node_fitting (cluster, pool->first_node, size, 0, cpu, mem);
            i < end && want - got >= size;
-           i = sim_cluster_find_node_with_free (cluster, i + 1, size))
+           i = sim_cluster_find_node_fitting (cluster, i + 1, size, 0, cpu, mem))
         if (sim_place_node_admits (cluster, i, job, size))
           got += take_free_gpus (cluster, sim_cluster_get_node (cluster, i), size,
                                  placement->gpus + got);
