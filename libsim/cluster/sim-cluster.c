@@ -994,6 +994,12 @@ sim_cluster_find_node_fitting (const SimCluster *cluster, guint from, guint min_
   g_return_val_if_fail (cluster != NULL, G_MAXUINT);
   if (from >= cluster->nodes->len)
     return G_MAXUINT;
+  if (min_room == 0 && cpu_milli == 0 && memory_bytes == 0)
+    {
+      /* Free GPUs alone: the tree of free GPUs' own search, up from @from
+       * rather than down from the root through four trees. */
+      return sim_cluster_find_node_with_free (cluster, from, min_free);
+    }
   return fit_find (cluster, &f, 1, 0, cluster->free_leaves - 1);
 }
 
