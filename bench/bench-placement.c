@@ -12,7 +12,12 @@
  * Then first-fit and best-fit alone on jobs of whole GPUs that fit in one
  * node (the probes without the fractional and 16-GPU ones), on clusters
  * of 1,024, 10,240 and 102,400 GPUs built the same way: the decisions the
- * cluster's indexes of free GPUs serve in O(log nodes).
+ * cluster's indexes of free GPUs serve in O(log nodes).  And first-fit and
+ * best-fit on fractional jobs (100 to 900 thousandths, host shares as the
+ * fractional task types) and on jobs spanning nodes (16 to 40 GPUs), on
+ * clusters of 1,024 to 307,200 GPUs: the decisions served by the index of
+ * shared GPUs by room and by the free-GPU index, which should cost about
+ * the same at every size.
  *
  * The figures are printed, never judged: this program fails only if a
  * placement is unknown.
@@ -210,6 +215,47 @@ main (int argc, char **argv)
             printf ("%-12s %8u %12.2f %7.0f%%\n", placements[p], whole_sizes[s] * 8, us,
                     100.0 * share);
           }
+      }
+  }
+
+  {
+    const guint big_sizes[] = { 128, 1280, 12800, 38400 };
+    static const guint millis[] = { 100, 250, 300, 500, 700, 900 };
+    SimJob fraction[64], span[64];
+    g_autoptr(GRand) rand = g_rand_new_with_seed (3);
+
+    for (guint i = 0; i < G_N_ELEMENTS (fraction); i++)
+      {
+        SimJob f = { 0 }, m = { 0 };
+        f.spec.id = 1000 + i;
+        f.spec.gpus = 1;
+        f.spec.gpu_milli = millis[g_rand_int_range (rand, 0, G_N_ELEMENTS (millis))];
+        f.spec.cpu_milli = f.spec.gpu_milli <= 250 ? 4000 : 8000;
+        f.spec.memory_bytes = (f.spec.gpu_milli <= 250 ? 16ull : 32ull) << 30;
+        fraction[i] = f;
+        m.spec.id = 2000 + i;
+        m.spec.gpus = 8 * g_rand_int_range (rand, 2, 6);
+        m.spec.gpu_milli = 1000;
+        span[i] = m;
+      }
+    printf ("\nfractional jobs (%u probes of 100 to 900/1000) and jobs spanning nodes "
+            "(%u probes of 16 to 40 GPUs)\n", (guint) G_N_ELEMENTS (fraction),
+            (guint) G_N_ELEMENTS (span));
+    printf ("%-12s %-10s %8s %12s %8s\n", "placement", "jobs", "GPUs", "us/decision", "placed");
+    for (guint s = 0; s < (quick ? 1 : G_N_ELEMENTS (big_sizes)); s++)
+      {
+        g_autoptr(SimCluster) c = build (cat, big_sizes[s]);
+
+        for (guint k = 0; k < 2; k++)
+          for (guint p = 0; p < 2; p++)
+            {
+              double share, us;
+
+              us = time_decisions (placements[p], NULL, 0, c, k ? span : fraction,
+                                   G_N_ELEMENTS (fraction), &share);
+              printf ("%-12s %-10s %8u %12.2f %7.0f%%\n", placements[p],
+                      k ? "spanning" : "fractional", big_sizes[s] * 8, us, 100.0 * share);
+            }
       }
   }
   return 0;

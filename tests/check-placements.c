@@ -13,7 +13,14 @@
  * first-fit does; and that best-fit through the cluster's buckets of
  * nodes by free GPUs chooses what a scan of every node chooses, on random
  * clusters with mixed node sizes, GPU models, host limits, drained nodes
- * and partitions.
+ * and partitions; and that first-fit and best-fit through the cluster's
+ * indexes (nodes by free GPUs, shared GPUs by room) choose exactly the
+ * GPUs that passes over every node and GPU choose, for fractional jobs,
+ * jobs in one node and jobs spanning nodes, on random clusters of mixed
+ * pools with host limits, GPU-model restrictions, drained nodes and MIG
+ * instances, jobs finishing in between, and that the cluster's search for
+ * a node with free GPUs, room on a GPU and host CPU and memory answers as
+ * a pass over the nodes does, also in a copy of the cluster.
  * What it does not check: scheduling over time (check-sched does), the
  * openb experiment, or how good the placements are on real traces.
  */
@@ -932,6 +939,333 @@ START_TEST (test_best_fit_index)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------- */
+/* First-fit and best-fit against the passes over every node and GPU they
+ * replaced, written out here. */
+
+/* The node for WANT GPUs of JOB by a pass over the nodes, skipping those
+ * marked in SKIP: the first that fits and admits the job, or (BEST) the
+ * one with the fewest free GPUs, ties to the lowest number. */
+static const SimNode *
+pass_choose_node (const SimCluster *c, const SimJob *job, guint want, guint mode,
+                  const guint8 *skip)
+{
+  const SimNode *chosen = NULL;
+
+  for (guint i = 0; i < sim_cluster_get_n_nodes (c); i++)
+    {
+      const SimNode *node = sim_cluster_get_node (c, i);
+      if (node->free_gpus < want || skip[i] || !sim_place_node_admits (c, i, job, want))
+        continue;
+      if (mode == 0)
+        return node;
+      if (chosen == NULL || (mode == 1 && node->free_gpus < chosen->free_gpus) ||
+          (mode == 2 && node->free_gpus > chosen->free_gpus))
+        chosen = node;
+    }
+  return chosen;
+}
+
+static guint
+pass_take (const SimCluster *c, const SimNode *node, guint want, guint32 *out)
+{
+  guint got = 0;
+
+  for (guint g = 0; g < node->n_gpus && got < want; g++)
+    if (sim_cluster_get_gpu (c, node->first_gpu + g)->n_tenants == 0)
+      out[got++] = node->first_gpu + g;
+  return got;
+}
+
+/* First-fit (MODE 0), best-fit (1) or worst-fit (2) of JOB by passes over
+ * every node and GPU; the GPUs chosen in OUT, their number returned (0:
+ * refused). */
+static guint
+pass_place (const SimCluster *c, const SimJob *job, guint mode, guint32 *out)
+{
+  guint want = job->spec.gpus, milli = job->spec.gpu_milli, got = 0;
+  g_autofree guint8 *skip = g_new0 (guint8, sim_cluster_get_n_nodes (c));
+  const SimNode *node;
+
+  if (milli < 1000)
+    {
+      gint64 chosen = -1;
+      guint chosen_room = G_MAXUINT;
+
+      if (want != 1)
+        return 0;
+      for (guint i = 0; i < sim_cluster_get_n_gpus (c); i++)
+        {
+          const SimGpu *g = sim_cluster_get_gpu (c, i);
+          guint room = 1000 - g->used_milli;
+          if (room < milli || g->mig_used != 0 || !sim_place_node_admits (c, g->node, job, 1))
+            continue;
+          if (chosen < 0 || (mode == 1 && room < chosen_room) ||
+              (mode == 2 && room > chosen_room))
+            {
+              chosen = i;
+              chosen_room = room;
+            }
+          if (mode == 0)
+            break;
+        }
+      if (chosen < 0)
+        return 0;
+      out[0] = (guint32) chosen;
+      return 1;
+    }
+  if (want > sim_cluster_get_max_gpus_per_node (c))
+    for (guint i = 0; i < sim_cluster_get_n_nodes (c) && got < want; i++)
+      {
+        node = sim_cluster_get_node (c, i);
+        if (node->free_gpus == node->n_gpus && node->n_gpus <= want - got &&
+            sim_place_node_admits (c, i, job, node->n_gpus))
+          {
+            got += pass_take (c, node, node->n_gpus, out + got);
+            skip[i] = 1;
+          }
+      }
+  if (got < want)
+    {
+      node = pass_choose_node (c, job, want - got, mode, skip);
+      if (node == NULL)
+        return 0;
+      got += pass_take (c, node, want - got, out + got);
+    }
+  return got;
+}
+
+typedef struct {
+  SimJob  job;
+  guint32 gpus[64];
+  guint   n_gpus;
+  guint   milli;
+} Held;
+
+/* Reserves or releases (@on) JOB's host share on the nodes of GPUS. */
+static void
+held_host (SimCluster *c, const SimJob *job, const guint32 *gpus, guint n, gboolean on)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      guint node = sim_cluster_get_gpu (c, gpus[i])->node, here = 0;
+      gboolean first = TRUE;
+      guint64 cpu, mem;
+
+      for (guint k = 0; k < n; k++)
+        if (sim_cluster_get_gpu (c, gpus[k])->node == node)
+          {
+            first &= k >= i;
+            here++;
+          }
+      if (!first)
+        continue;
+      sim_job_host_share (job, here, &cpu, &mem);
+      if (on)
+        ck_assert (sim_cluster_reserve_host (c, node, cpu, mem, NULL));
+      else
+        sim_cluster_release_host (c, node, cpu, mem);
+    }
+}
+
+/* The cluster's search for a fitting node (free GPUs, room on one GPU,
+ * host CPU and memory) against a pass over the nodes and their GPUs, from
+ * random starts and for random needs. */
+static void
+check_fitting (const SimCluster *c, GRand *rand)
+{
+  guint n = sim_cluster_get_n_nodes (c);
+
+  for (guint k = 0; k < 12; k++)
+    {
+      guint free = g_rand_int_range (rand, 0, 4) == 0 ? g_rand_int_range (rand, 0, 10) : 0;
+      guint room = g_rand_boolean (rand) ? g_rand_int_range (rand, 0, 1001) : 0;
+      guint64 cpu = g_rand_boolean (rand) ? 1000 * (guint64) g_rand_int_range (rand, 0, 40) : 0;
+      guint64 mem = g_rand_boolean (rand) ? (guint64) g_rand_int_range (rand, 0, 200) << 30 : 0;
+      guint from = g_rand_int_range (rand, 0, n + 2);
+      guint want = G_MAXUINT;
+
+      for (guint i = from; i < n && want == G_MAXUINT; i++)
+        {
+          const SimNode *node = sim_cluster_get_node (c, i);
+          guint most = 0;
+
+          for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+            {
+              const SimGpu *gpu = sim_cluster_get_gpu (c, g);
+              if (gpu->mig_used == 0)
+                most = MAX (most, 1000 - gpu->used_milli);
+            }
+          if (node->free_gpus >= free && most >= room &&
+              sim_cluster_node_fits_host (c, i, cpu, mem))
+            want = i;
+        }
+      ck_assert_uint_eq (sim_cluster_find_node_fitting (c, from, free, room, cpu, mem), want);
+    }
+}
+
+/* Many random jobs (whole, spanning nodes, fractional; with host CPU and
+ * memory, and GPU models that some pools lack) on random clusters of mixed
+ * pools, with jobs finishing, nodes drained and put back and MIG instances
+ * made and removed in between: first-fit, best-fit and worst-fit through
+ * the cluster's indexes choose exactly the GPUs the passes choose. */
+START_TEST (test_indexed_against_passes)
+{
+  static const char * const models[] = { "PCIe-8GPU", "DGX-H100", "DGX-A100" };
+  static const guint node_sizes[] = { 1, 2, 4, 8, 8, 16 };
+  const char *h100 = g_intern_string ("H100-SXM");
+  const char *a100 = g_intern_string ("A100-SXM-40GB|A10");
+  guint compared[3][3] = { { 0 } }, refused = 0;
+  g_autoptr(SimPolicy) worst = policy ("worst-fit");
+
+  for (guint64 seed = 1; seed <= 10; seed++)
+    {
+      g_autoptr(SimCluster) c = sim_cluster_new ();
+      g_autoptr(GRand) rand = g_rand_new_with_seed ((guint32) (seed * 7919));
+      GArray *running = g_array_new (FALSE, FALSE, sizeof (Held));
+      GArray *migs = g_array_new (FALSE, FALSE, sizeof (guint32) * 3);
+      guint n_pools = g_rand_int_range (rand, 1, 5), n_nodes, n_gpus, max;
+      /* Half the seeds have nodes of one size (each pool the same). */
+      guint one_size = seed % 2 == 0 ? node_sizes[g_rand_int_range (rand, 0, 6)] : 0;
+
+      for (guint pool = 0; pool < n_pools; pool++)
+        {
+          g_autoptr(GError) error = NULL;
+          guint size = one_size ? one_size : node_sizes[g_rand_int_range (rand, 0, 6)];
+
+          ck_assert (sim_cluster_add_pool (c, "p", sim_catalogue_lookup_node (
+                                             catalogue, models[g_rand_int_range (rand, 0, 3)]),
+                                           NULL, size, g_rand_int_range (rand, 1, 60), &error));
+          if (g_rand_int_range (rand, 0, 3) != 0)
+            sim_cluster_set_pool_host (c, pool, 1000 * g_rand_int_range (rand, 8, 65),
+                                       (guint64) g_rand_int_range (rand, 32, 257) << 30);
+        }
+      n_nodes = sim_cluster_get_n_nodes (c);
+      n_gpus = sim_cluster_get_n_gpus (c);
+      max = sim_cluster_get_max_gpus_per_node (c);
+
+      for (guint step = 0; step < 1500; step++)
+        {
+          guint x = g_rand_int_range (rand, 0, 40);
+
+          if (x == 0)
+            {
+              guint i = g_rand_int_range (rand, 0, n_nodes);
+              sim_cluster_set_node_available (c, i, !sim_cluster_get_node (c, i)->available);
+            }
+          else if (x == 1)
+            {
+              /* A MIG instance on a free GPU or one in MIG mode (where the
+               * model has MIG), or one removed. */
+              guint32 m[3];
+              m[0] = g_rand_int_range (rand, 0, n_gpus);
+              m[1] = 0;
+              if (migs->len > 0 && g_rand_boolean (rand))
+                {
+                  guint k = g_rand_int_range (rand, 0, migs->len);
+                  memcpy (m, &g_array_index (migs, guint32, 3 * k), sizeof m);
+                  ck_assert (sim_cluster_mig_release (c, m[0], m[1], m[2]));
+                  g_array_remove_index_fast (migs, k);
+                }
+              else
+                {
+                  int at = sim_cluster_mig_allocate (c, m[0], m[1], -1, NULL);
+                  if (at >= 0)
+                    {
+                      m[2] = (guint32) at;
+                      g_array_append_val (migs, m);
+                    }
+                }
+            }
+          else if (running->len > 0 && x < 14)
+            {
+              guint k = g_rand_int_range (rand, 0, running->len);
+              Held *h = &g_array_index (running, Held, k);
+
+              sim_cluster_release (c, h->gpus, h->n_gpus, h->milli);
+              held_host (c, &h->job, h->gpus, h->n_gpus, FALSE);
+              g_array_remove_index_fast (running, k);
+            }
+          else
+            {
+              Held h = { 0 };
+              static const char * const names[] = { "first-fit", "best-fit", "worst-fit" };
+              guint32 want[3][64], got[3][64];
+              guint n_want[3], shape;
+              gboolean ok[3];
+
+              /* 0: fractional, 1: whole in one node, 2: spanning nodes. */
+              shape = x < 26 ? 0 : x < 35 ? 1 : 2;
+              if (shape == 0)
+                h.job = job_of (1, g_rand_int_range (rand, 0, 4) == 0
+                                     ? 100 * g_rand_int_range (rand, 1, 10)
+                                     : g_rand_int_range (rand, 1, 1000));
+              else if (shape == 1)
+                h.job = job_of (g_rand_int_range (rand, 1, max + 1), 1000);
+              else
+                h.job = job_of (g_rand_int_range (rand, max + 1, MIN (3 * max, 64) + 1), 1000);
+              if (g_rand_boolean (rand))
+                {
+                  h.job.spec.cpu_milli = 1000 * g_rand_int_range (rand, 0, 24);
+                  h.job.spec.memory_bytes = (guint64) g_rand_int_range (rand, 0, 96) << 30;
+                }
+              if (g_rand_int_range (rand, 0, 5) == 0)
+                h.job.spec.gpu_models = g_rand_boolean (rand) ? h100 : a100;
+              for (guint b = 0; b < 3; b++)
+                {
+                  SimPlacement pl = { got[b], 64, 0, -1 };
+
+                  n_want[b] = pass_place (c, &h.job, b, want[b]);
+                  ok[b] = b == 2 ? sim_policy_place (worst, c, &h.job, &pl)
+                          : b ? sim_place_best_fit (c, &h.job, &pl)
+                              : sim_place_first_fit (c, &h.job, &pl);
+                  ck_assert_msg (ok[b] == (n_want[b] > 0), "seed %" G_GUINT64_FORMAT
+                                 ", step %u, %s: %s where the pass %s", seed, step,
+                                 names[b], ok[b] ? "placed" : "refused",
+                                 n_want[b] > 0 ? "placed" : "refused");
+                  if (!ok[b])
+                    {
+                      refused++;
+                      continue;
+                    }
+                  ck_assert_uint_eq (pl.n_gpus, n_want[b]);
+                  ck_assert_uint_eq (pl.milli, h.job.spec.gpu_milli);
+                  for (guint i = 0; i < n_want[b]; i++)
+                    ck_assert_msg (got[b][i] == want[b][i], "seed %" G_GUINT64_FORMAT
+                                   ", step %u, %s of %u x %u/1000: GPU %u where the pass "
+                                   "chose %u", seed, step, names[b],
+                                   h.job.spec.gpus, h.job.spec.gpu_milli, got[b][i],
+                                   want[b][i]);
+                  compared[b][shape]++;
+                }
+              if (ok[0])
+                {
+                  /* Commit one of the three choices. */
+                  guint b = g_rand_int_range (rand, 0, 3);
+                  h.n_gpus = n_want[b];
+                  h.milli = h.job.spec.gpu_milli;
+                  memcpy (h.gpus, want[b], sizeof (guint32) * h.n_gpus);
+                  ck_assert (sim_cluster_allocate (c, h.gpus, h.n_gpus, h.milli, NULL));
+                  held_host (c, &h.job, h.gpus, h.n_gpus, TRUE);
+                  g_array_append_val (running, h);
+                }
+            }
+          check_fitting (c, rand);
+        }
+      {
+        g_autoptr(SimCluster) copy = sim_cluster_copy (c);
+        check_fitting (copy, rand);
+      }
+      g_array_unref (running);
+      g_array_unref (migs);
+    }
+  for (guint b = 0; b < 3; b++)
+    for (guint shape = 0; shape < 3; shape++)
+      ck_assert_uint_gt (compared[b][shape], 500);
+  ck_assert_uint_gt (refused, 100);
+}
+END_TEST
+
 static Suite *
 placements_suite (void)
 {
@@ -954,6 +1288,7 @@ placements_suite (void)
   tcase_add_test (tc, test_multi_node);
   tcase_add_test (tc, test_random_invariant);
   tcase_add_test (tc, test_best_fit_index);
+  tcase_add_test (tc, test_indexed_against_passes);
   suite_add_tcase (s, tc);
   return s;
 }

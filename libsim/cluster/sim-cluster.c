@@ -34,6 +34,17 @@ struct _SimCluster {
    * 0): the first node with enough free in O(log nodes). */
   guint8  *free_tree;
   guint    free_leaves;   /* a power of two, at least the number of nodes */
+  /* The most free host CPU and memory of a node over ranges of nodes, a
+   * tree like free_tree (a node without a CPU or memory model counts as
+   * having any amount free): nodes that may fit a job's host share, for
+   * placements to pass over the nodes that cannot. */
+  guint64 *host_cpu;
+  guint64 *host_mem;
+  /* The most room on one GPU of a node (not in MIG mode; 1000 with a free
+   * GPU) over ranges of nodes, a tree like free_tree: with the trees above,
+   * the first node that has a GPU with a fractional job's room and the host
+   * for it, in one descent. */
+  guint16 *room_tree;
   /* Per count f of free GPUs (1 to max_per_node), the nodes with exactly f
    * free, as a bitmap with levels above it (a bit per nonzero word of the
    * level below): the lowest-numbered such node from any index in
@@ -47,7 +58,23 @@ struct _SimCluster {
   gsize    bucket_level_len[BUCKET_MAX_LEVELS];
   guint8  *partition;     /* per node, NULL while every node is in partition 0 */
   guint    n_partitions;
+  /* The index of shared GPUs: those with tenants and room left, not in
+   * MIG mode (see shared_room_of()), by their room; free GPUs are found
+   * through the nodes' free GPUs instead.  Made when a GPU is first shared
+   * (NULL before), so that clusters of whole-GPU jobs neither build nor
+   * update it.  shared_room[i] is the room GPU i is indexed under (0: not
+   * shared); shared_left and shared_right make, per pool, a treap ordered
+   * by (room, index), rooted at shared_root[pool], with priorities hashed
+   * from the index: the smallest room that fits, then the lowest index, in
+   * O(log GPUs) expected, without allocating once made. */
+  guint16 *shared_room;
+  guint32 *shared_left;
+  guint32 *shared_right;
+  guint32 *shared_root;
+  guint    n_shared;
 };
+
+#define SHARED_NIL G_MAXUINT32
 
 /* Sets node @i's leaf of the tree and the maxima above it. */
 static inline void
@@ -121,6 +148,233 @@ bucket_build (SimCluster *c)
     bucket_mark (c, i, g_array_index (c->nodes, SimNode, i).free_gpus, TRUE);
 }
 
+
+/* The room GPU @g is indexed under: its room when it has tenants and room
+ * left and is not in MIG mode, else 0 (free, full or in MIG mode).  Such a
+ * GPU is shared by fractional jobs (room 1 to 999), or is a GPU of an
+ * unavailable node whose whole-GPU tenant ended there (room 1000: what it
+ * held is given back, not kept, and the held tenant stays), which the
+ * placements see with room like any other. */
+static inline guint
+shared_room_of (const SimGpu *g)
+{
+  return g->mig_used == 0 && g->used_milli < SIM_GPU_WHOLE &&
+         (g->used_milli > 0 || g->n_tenants > 0) ? SIM_GPU_WHOLE - g->used_milli : 0;
+}
+
+/* A treap priority for GPU @i: a bijective hash, so no two are equal. */
+static inline guint32
+shared_priority (guint32 i)
+{
+  i ^= i >> 16;
+  i *= 0x85ebca6bu;
+  i ^= i >> 13;
+  i *= 0xc2b2ae35u;
+  i ^= i >> 16;
+  return i;
+}
+
+/* Whether GPU @a comes before GPU @b in (room, index) order. */
+static inline gboolean
+shared_before (const SimCluster *c, guint32 a, guint32 b)
+{
+  return c->shared_room[a] < c->shared_room[b] ||
+         (c->shared_room[a] == c->shared_room[b] && a < b);
+}
+
+/* Splits the treap @t into the GPUs before @x (*@l) and the others (*@r). */
+static void
+shared_split (SimCluster *c, guint32 t, guint32 x, guint32 *l, guint32 *r)
+{
+  while (t != SHARED_NIL)
+    {
+      if (shared_before (c, t, x))
+        {
+          *l = t;
+          l = &c->shared_right[t];
+          t = c->shared_right[t];
+        }
+      else
+        {
+          *r = t;
+          r = &c->shared_left[t];
+          t = c->shared_left[t];
+        }
+    }
+  *l = SHARED_NIL;
+  *r = SHARED_NIL;
+}
+
+/* The treap of the GPUs of @a followed by those of @b (all before). */
+static guint32
+shared_merge (SimCluster *c, guint32 a, guint32 b)
+{
+  guint32 root = SHARED_NIL, *link = &root;
+
+  while (a != SHARED_NIL && b != SHARED_NIL)
+    {
+      if (shared_priority (a) > shared_priority (b))
+        {
+          *link = a;
+          link = &c->shared_right[a];
+          a = c->shared_right[a];
+        }
+      else
+        {
+          *link = b;
+          link = &c->shared_left[b];
+          b = c->shared_left[b];
+        }
+    }
+  *link = a != SHARED_NIL ? a : b;
+  return root;
+}
+
+static void
+shared_insert (SimCluster *c, guint32 *root, guint32 x)
+{
+  guint32 *link = root;
+  guint32 px = shared_priority (x);
+
+  while (*link != SHARED_NIL && shared_priority (*link) > px)
+    link = shared_before (c, x, *link) ? &c->shared_left[*link] : &c->shared_right[*link];
+  shared_split (c, *link, x, &c->shared_left[x], &c->shared_right[x]);
+  *link = x;
+}
+
+static void
+shared_remove (SimCluster *c, guint32 *root, guint32 x)
+{
+  guint32 *link = root;
+
+  while (*link != x)
+    link = shared_before (c, x, *link) ? &c->shared_left[*link] : &c->shared_right[*link];
+  *link = shared_merge (c, c->shared_left[x], c->shared_right[x]);
+  c->shared_left[x] = c->shared_right[x] = SHARED_NIL;
+}
+
+static void
+shared_free (SimCluster *c)
+{
+  g_clear_pointer (&c->shared_room, g_free);
+  g_clear_pointer (&c->shared_left, g_free);
+  g_clear_pointer (&c->shared_right, g_free);
+  g_clear_pointer (&c->shared_root, g_free);
+  c->n_shared = 0;
+}
+
+static void
+shared_alloc (SimCluster *c)
+{
+  guint n = c->gpus->len;
+
+  c->shared_room = g_new0 (guint16, MAX (n, 1));
+  c->shared_left = g_new (guint32, MAX (n, 1));
+  c->shared_right = g_new (guint32, MAX (n, 1));
+  memset (c->shared_left, 0xff, sizeof (guint32) * MAX (n, 1));
+  memset (c->shared_right, 0xff, sizeof (guint32) * MAX (n, 1));
+  c->shared_root = g_new (guint32, MAX (c->pools->len, 1));
+  memset (c->shared_root, 0xff, sizeof (guint32) * MAX (c->pools->len, 1));
+}
+
+static void room_tree_set (SimCluster *c, const SimNode *node);
+
+/* Brings GPU @i's entry in the index of shared GPUs in line with its
+ * usage: to be called after whatever changes its used_milli or mig_used. */
+static inline void
+shared_sync (SimCluster *c, guint i)
+{
+  const SimGpu *g = &g_array_index (c->gpus, SimGpu, i);
+  guint room = shared_room_of (g);
+  guint32 *root;
+
+  if (c->shared_room == NULL)
+    {
+      if (room == 0)
+        return;
+      shared_alloc (c);
+    }
+  if (c->shared_room[i] == room)
+    return;
+  root = &c->shared_root[g_array_index (c->nodes, SimNode, g->node).pool];
+  if (c->shared_room[i] != 0)
+    {
+      shared_remove (c, root, i);
+      c->n_shared--;
+    }
+  c->shared_room[i] = (guint16) room;
+  if (room != 0)
+    {
+      shared_insert (c, root, i);
+      c->n_shared++;
+    }
+  room_tree_set (c, &g_array_index (c->nodes, SimNode, g->node));
+}
+
+/* Builds the index of shared GPUs anew (if any GPU is shared). */
+static void
+shared_build (SimCluster *c)
+{
+  shared_free (c);
+  for (guint i = 0; i < c->gpus->len; i++)
+    shared_sync (c, i);
+}
+
+/* The most room on one GPU of node @node: 1000 with a GPU free, else the
+ * most of its shared GPUs (see shared_room_of()). */
+static inline guint
+node_room (const SimCluster *c, const SimNode *node)
+{
+  guint m = 0;
+
+  if (node->free_gpus > 0)
+    return SIM_GPU_WHOLE;
+  if (c->shared_room == NULL)
+    return 0;
+  for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+    m = MAX (m, c->shared_room[g]);
+  return m;
+}
+
+/* Sets node @node's leaf of the room tree and the maxima above it. */
+static void
+room_tree_set (SimCluster *c, const SimNode *node)
+{
+  guint k = c->free_leaves + node->index;
+  guint16 room = (guint16) node_room (c, node);
+
+  if (c->room_tree[k] == room)
+    return;
+  c->room_tree[k] = room;
+  for (k >>= 1; k >= 1; k >>= 1)
+    {
+      guint16 m = MAX (c->room_tree[2 * k], c->room_tree[2 * k + 1]);
+      if (c->room_tree[k] == m)
+        break;
+      c->room_tree[k] = m;
+    }
+}
+
+/* Sets node @i's leaves of the host trees and the maxima above it. */
+static void
+host_tree_set (SimCluster *c, guint i)
+{
+  const SimNode *n = &g_array_index (c->nodes, SimNode, i);
+  guint k = c->free_leaves + i;
+
+  c->host_cpu[k] = n->cpu_milli == 0 ? G_MAXUINT64 : n->free_cpu_milli;
+  c->host_mem[k] = n->memory_bytes == 0 ? G_MAXUINT64 : n->free_memory_bytes;
+  for (k >>= 1; k >= 1; k >>= 1)
+    {
+      guint64 cpu = MAX (c->host_cpu[2 * k], c->host_cpu[2 * k + 1]);
+      guint64 mem = MAX (c->host_mem[2 * k], c->host_mem[2 * k + 1]);
+      if (c->host_cpu[k] == cpu && c->host_mem[k] == mem)
+        break;
+      c->host_cpu[k] = cpu;
+      c->host_mem[k] = mem;
+    }
+}
+
 /* Builds the tree and the buckets for every node. */
 static void
 free_tree_build (SimCluster *c)
@@ -137,7 +391,30 @@ free_tree_build (SimCluster *c)
     c->free_tree[leaves + i] = (guint8) g_array_index (c->nodes, SimNode, i).free_gpus;
   for (guint k = leaves - 1; k >= 1; k--)
     c->free_tree[k] = MAX (c->free_tree[2 * k], c->free_tree[2 * k + 1]);
+  g_free (c->room_tree);
+  c->room_tree = g_new0 (guint16, 2 * (gsize) leaves);
+  for (guint i = 0; i < n; i++)
+    c->room_tree[leaves + i] = g_array_index (c->nodes, SimNode, i).free_gpus > 0
+                                 ? SIM_GPU_WHOLE : 0;
+  for (guint k = leaves - 1; k >= 1; k--)
+    c->room_tree[k] = MAX (c->room_tree[2 * k], c->room_tree[2 * k + 1]);
+  g_free (c->host_cpu);
+  g_free (c->host_mem);
+  c->host_cpu = g_new0 (guint64, 2 * (gsize) leaves);
+  c->host_mem = g_new0 (guint64, 2 * (gsize) leaves);
+  for (guint i = 0; i < n; i++)
+    {
+      const SimNode *nd = &g_array_index (c->nodes, SimNode, i);
+      c->host_cpu[leaves + i] = nd->cpu_milli == 0 ? G_MAXUINT64 : nd->free_cpu_milli;
+      c->host_mem[leaves + i] = nd->memory_bytes == 0 ? G_MAXUINT64 : nd->free_memory_bytes;
+    }
+  for (guint k = leaves - 1; k >= 1; k--)
+    {
+      c->host_cpu[k] = MAX (c->host_cpu[2 * k], c->host_cpu[2 * k + 1]);
+      c->host_mem[k] = MAX (c->host_mem[2 * k], c->host_mem[2 * k + 1]);
+    }
   bucket_build (c);
+  shared_build (c);
 }
 
 SimCluster *
@@ -209,7 +486,11 @@ sim_cluster_free (SimCluster *cluster)
   g_free (cluster->held);
   g_free (cluster->partition);
   g_free (cluster->free_tree);
+  g_free (cluster->host_cpu);
+  g_free (cluster->host_mem);
+  g_free (cluster->room_tree);
   g_free (cluster->bucket);
+  shared_free (cluster);
   g_free (cluster);
 }
 
@@ -306,6 +587,7 @@ sim_cluster_set_pool_host (SimCluster *cluster, guint pool, guint64 cpu_milli,
       g_return_if_fail (n->free_cpu_milli == n->cpu_milli && n->free_memory_bytes == n->memory_bytes);
       n->cpu_milli = n->free_cpu_milli = cpu_milli;
       n->memory_bytes = n->free_memory_bytes = memory_bytes;
+      host_tree_set (cluster, i);
     }
 }
 
@@ -320,6 +602,7 @@ sim_cluster_set_node_host (SimCluster *cluster, guint node, guint64 cpu_milli,
   g_return_if_fail (n->free_cpu_milli == n->cpu_milli && n->free_memory_bytes == n->memory_bytes);
   n->cpu_milli = n->free_cpu_milli = cpu_milli;
   n->memory_bytes = n->free_memory_bytes = memory_bytes;
+  host_tree_set (cluster, node);
 }
 
 gboolean
@@ -355,6 +638,8 @@ sim_cluster_reserve_host (SimCluster *cluster, guint node, guint64 cpu_milli, gu
     n->free_cpu_milli -= cpu_milli;
   if (n->memory_bytes > 0)
     n->free_memory_bytes -= memory_bytes;
+  if (cpu_milli != 0 || memory_bytes != 0)
+    host_tree_set (cluster, node);
   return TRUE;
 }
 
@@ -375,6 +660,8 @@ sim_cluster_release_host (SimCluster *cluster, guint node, guint64 cpu_milli, gu
       g_return_if_fail (n->free_memory_bytes + memory_bytes <= n->memory_bytes);
       n->free_memory_bytes += memory_bytes;
     }
+  if (cpu_milli != 0 || memory_bytes != 0)
+    host_tree_set (cluster, node);
 }
 
 gboolean
@@ -474,6 +761,8 @@ node_free_changed (SimCluster *c, SimNode *node, guint old_free)
   c->hist[node->n_gpus * HIST_DIM + old_free]--;
   c->hist[node->n_gpus * HIST_DIM + node->free_gpus]++;
   free_tree_set (c, node->index, node->free_gpus);
+  if ((old_free == 0) != (node->free_gpus == 0))
+    room_tree_set (c, node);
   bucket_mark (c, node->index, old_free, FALSE);
   bucket_mark (c, node->index, node->free_gpus, TRUE);
 }
@@ -498,10 +787,52 @@ gpu_free_changed (SimCluster *c, const SimGpu *g, gboolean taken)
   node_free_changed (c, node, old);
 }
 
+/* Free counts changed one GPU at a time, the indexes over nodes (histogram,
+ * tree, buckets) brought up to date once per node: a placement lists a
+ * node's GPUs together, so that a job of a whole node updates them once,
+ * not once per GPU.  The node whose count changed since its indexes were
+ * last updated, and its count then. */
+typedef struct {
+  SimNode *node;
+  guint    old_free;
+} PendingNode;
+
+static inline void
+pending_flush (SimCluster *c, PendingNode *p)
+{
+  if (p->node != NULL && p->node->free_gpus != p->old_free)
+    node_free_changed (c, p->node, p->old_free);
+  p->node = NULL;
+}
+
+static inline void
+pending_gpu_free_changed (SimCluster *c, PendingNode *p, const SimGpu *g, gboolean taken)
+{
+  SimNode *node = &g_array_index (c->nodes, SimNode, g->node);
+
+  if (node != p->node)
+    {
+      pending_flush (c, p);
+      p->node = node;
+      p->old_free = node->free_gpus;
+    }
+  if (taken)
+    {
+      node->free_gpus--;
+      c->n_free--;
+    }
+  else
+    {
+      node->free_gpus++;
+      c->n_free++;
+    }
+}
+
 gboolean
 sim_cluster_allocate (SimCluster *cluster, const guint32 *gpus, guint n, guint milli,
                       GError **error)
 {
+  PendingNode pending = { NULL, 0 };
   SimGpu *all;
 
   g_return_val_if_fail (cluster != NULL && (gpus != NULL || n == 0), FALSE);
@@ -551,14 +882,18 @@ undo:
       SimGpu *g = &all[gpus[i]];
       g->n_tenants++;
       if (g->n_tenants == 1)
-        gpu_free_changed (cluster, g, TRUE);
+        pending_gpu_free_changed (cluster, &pending, g, TRUE);
+      if (milli < SIM_GPU_WHOLE || g->n_tenants != 1)
+        shared_sync (cluster, gpus[i]);
     }
+  pending_flush (cluster, &pending);
   return TRUE;
 }
 
 void
 sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint milli)
 {
+  PendingNode pending = { NULL, 0 };
   SimGpu *all;
 
   g_return_if_fail (cluster != NULL && (gpus != NULL || n == 0));
@@ -566,9 +901,14 @@ sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint mi
   for (guint i = 0; i < n; i++)
     {
       SimGpu *g;
-      g_return_if_fail (gpus[i] < cluster->gpus->len);
+      if (G_UNLIKELY (gpus[i] >= cluster->gpus->len || all[gpus[i]].used_milli < milli ||
+                      all[gpus[i]].n_tenants == 0))
+        {
+          pending_flush (cluster, &pending);
+          g_return_if_fail (gpus[i] < cluster->gpus->len);
+          g_return_if_fail (all[gpus[i]].used_milli >= milli && all[gpus[i]].n_tenants > 0);
+        }
       g = &all[gpus[i]];
-      g_return_if_fail (g->used_milli >= milli && g->n_tenants > 0);
       g->used_milli -= milli;
       g->n_tenants--;
       cluster->allocated_milli -= milli;
@@ -579,8 +919,11 @@ sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint mi
           cluster->held[gpus[i]] += milli;
         }
       if (g->n_tenants == 0)
-        gpu_free_changed (cluster, g, FALSE);
+        pending_gpu_free_changed (cluster, &pending, g, FALSE);
+      if (milli < SIM_GPU_WHOLE || g->n_tenants != 0)
+        shared_sync (cluster, gpus[i]);
     }
+  pending_flush (cluster, &pending);
 }
 
 guint
@@ -614,6 +957,73 @@ sim_cluster_find_node_with_free (const SimCluster *cluster, guint from, guint mi
         k++;
     }
   return k - cluster->free_leaves < cluster->nodes->len ? k - cluster->free_leaves : G_MAXUINT;
+}
+
+/* What sim_cluster_find_node_fitting() looks for. */
+typedef struct {
+  guint   from;
+  guint   free;
+  guint   room;
+  guint64 cpu;
+  guint64 mem;
+} Fit;
+
+/* The lowest node in tree range @k (nodes @lo to @hi) that fits @f: a
+ * descent into the ranges whose maxima all fit. */
+static guint
+fit_find (const SimCluster *c, const Fit *f, guint k, guint lo, guint hi)
+{
+  guint mid, found;
+
+  if (hi < f->from || lo >= c->nodes->len || c->free_tree[k] < f->free ||
+      c->room_tree[k] < f->room || c->host_cpu[k] < f->cpu || c->host_mem[k] < f->mem)
+    return G_MAXUINT;
+  if (lo == hi)
+    return lo;
+  mid = lo + (hi - lo) / 2;
+  found = fit_find (c, f, 2 * k, lo, mid);
+  return found != G_MAXUINT ? found : fit_find (c, f, 2 * k + 1, mid + 1, hi);
+}
+
+guint
+sim_cluster_find_node_fitting (const SimCluster *cluster, guint from, guint min_free,
+                               guint min_room, guint64 cpu_milli, guint64 memory_bytes)
+{
+  Fit f = { from, min_free, min_room, cpu_milli, memory_bytes };
+
+  g_return_val_if_fail (cluster != NULL, G_MAXUINT);
+  if (from >= cluster->nodes->len)
+    return G_MAXUINT;
+  if (min_room == 0 && cpu_milli == 0 && memory_bytes == 0)
+    {
+      /* Free GPUs alone: the tree of free GPUs' own search, up from @from
+       * rather than down from the root through four trees. */
+      return sim_cluster_find_node_with_free (cluster, from, min_free);
+    }
+  return fit_find (cluster, &f, 1, 0, cluster->free_leaves - 1);
+}
+
+guint
+sim_cluster_find_shared_gpu (const SimCluster *cluster, guint pool, guint room, guint from)
+{
+  guint32 t, best = SHARED_NIL;
+
+  g_return_val_if_fail (cluster != NULL && pool < cluster->pools->len, G_MAXUINT);
+  if (cluster->n_shared == 0)
+    return G_MAXUINT;
+  /* The first GPU at or after (room, from) in (room, index) order. */
+  for (t = cluster->shared_root[pool]; t != SHARED_NIL;)
+    {
+      guint r = cluster->shared_room[t];
+      if (r > room || (r == room && t >= from))
+        {
+          best = t;
+          t = cluster->shared_left[t];
+        }
+      else
+        t = cluster->shared_right[t];
+    }
+  return best == SHARED_NIL ? G_MAXUINT : best;
 }
 
 guint
@@ -735,6 +1145,7 @@ mig_sync (SimCluster *c, guint index, const SimGpuModel *model, const SimMigLayo
     }
   if ((old_tenants == 0) != (g->n_tenants == 0))
     gpu_free_changed (c, g, g->n_tenants != 0);
+  shared_sync (c, index);
 }
 
 int
@@ -875,6 +1286,7 @@ sim_cluster_mig_find (const SimCluster *cluster, const char *profile_name,
 gboolean
 sim_cluster_set_node_available (SimCluster *cluster, guint node, gboolean available)
 {
+  PendingNode pending = { NULL, 0 };
   SimNode *n;
 
   g_return_val_if_fail (cluster != NULL && node < cluster->nodes->len, FALSE);
@@ -894,16 +1306,18 @@ sim_cluster_set_node_available (SimCluster *cluster, guint node, gboolean availa
           cluster->held[i] = SIM_GPU_WHOLE - g->used_milli;
           g->used_milli = SIM_GPU_WHOLE;
           if (++g->n_tenants == 1)
-            gpu_free_changed (cluster, g, TRUE);
+            pending_gpu_free_changed (cluster, &pending, g, TRUE);
         }
       else
         {
           g->used_milli -= cluster->held[i];
           cluster->held[i] = 0;
           if (--g->n_tenants == 0)
-            gpu_free_changed (cluster, g, FALSE);
+            pending_gpu_free_changed (cluster, &pending, g, FALSE);
         }
+      shared_sync (cluster, i);
     }
+  pending_flush (cluster, &pending);
   n->available = available;
   return TRUE;
 }

@@ -330,6 +330,54 @@ guint sim_cluster_find_node_with_free_exactly (const SimCluster *cluster, guint 
                                                guint n_free);
 
 /**
+ * sim_cluster_find_node_fitting:
+ * @cluster: a cluster
+ * @from: the first node index to consider
+ * @min_free: whole free GPUs wanted (0: any)
+ * @min_room: thousandths of one GPU wanted on a GPU not in MIG mode, free
+ *   or shared (0: any)
+ * @cpu_milli: host CPU wanted, in thousandths of a core
+ * @memory_bytes: host memory wanted
+ *
+ * The lowest-numbered node, from @from on, with at least @min_free whole
+ * free GPUs, a GPU with at least @min_room thousandths of room, and for
+ * which sim_cluster_node_fits_host() is true for @cpu_milli and
+ * @memory_bytes.  The cluster keeps the most free GPUs, room on one GPU,
+ * free CPU and free memory of a node over ranges of nodes for this, so
+ * that placements pass over the nodes that cannot take a job without
+ * looking at them.
+ *
+ * Time complexity: O(log nodes) when the node with the most of one
+ * quantity in a range has enough of the others; more when they part ways.
+ *
+ * Returns: that node's index, or %G_MAXUINT if there is none.
+ */
+guint sim_cluster_find_node_fitting (const SimCluster *cluster, guint from, guint min_free,
+                                     guint min_room, guint64 cpu_milli, guint64 memory_bytes);
+
+/**
+ * sim_cluster_find_shared_gpu:
+ * @cluster: a cluster
+ * @pool: a pool index
+ * @room: thousandths of room
+ * @from: a GPU index
+ *
+ * Among the GPUs of @pool that have tenants and room left and are not in
+ * MIG mode (shared by fractional jobs; or, with 1000 thousandths of room,
+ * on an unavailable node where a whole-GPU job ended), ordered by their
+ * room, then index, the first at or after (@room, @from): with @from 0,
+ * the shared GPU with the least room of at least @room, ties to the lowest
+ * number; with the room and index of a GPU plus one, the one after it.
+ * Free GPUs (without tenant) are not among them.
+ *
+ * Time complexity: O(log GPUs) expected.
+ *
+ * Returns: that GPU's index, or %G_MAXUINT if there is none.
+ */
+guint sim_cluster_find_shared_gpu (const SimCluster *cluster, guint pool, guint room,
+                                   guint from);
+
+/**
  * sim_cluster_fragmented_gpus:
  * @cluster: a cluster
  * @gpus: the size of a request (the job at the head of the queue)

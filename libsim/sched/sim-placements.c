@@ -57,8 +57,20 @@
  *    takes the smallest, as the FGD paper's simulator does.
  *  - fgd: fragmentation gradient descent, below.
  *
- * Cost: one pass over the nodes per decision, without allocation.  Nodes
- * and GPUs are read straight from the cluster's arrays; a node is first
+ * Cost, without allocation per decision.  Worst-fit's whole-GPU jobs go
+ * through the cluster's buckets of nodes by free GPUs (the first admitted
+ * node in the largest bucket that fits), O(log nodes) per node tried; a job
+ * spanning nodes takes its whole free nodes through the cluster's index of
+ * free GPUs, pool after pool, for every placement.  The rest is one pass
+ * over the nodes per decision, because the score looks at every node:
+ * random must know every admitted node to draw uniformly among them;
+ * packing and clustering rank nodes by their free thousandths (shared GPUs
+ * included) and, for clustering, by the kinds of tasks they hold;
+ * dot-product by free host CPU and memory as well as GPUs; FGD by each
+ * node's change of fragmentation; and the fractional jobs of all but FGD
+ * (worst-fit's too: it ranks GPUs by room, ties to the lowest number,
+ * which the cluster's index of shared GPUs could serve but does not yet).
+ * Nodes and GPUs are read straight from the cluster's arrays; a node is first
  * tested on what is cheap (free GPUs, room on a GPU), then scored, and
  * asked whether it admits the job (model, host CPU and memory) only if its
  * score would win: a refused node changes nothing, so this chooses what
@@ -1150,6 +1162,18 @@ choose_node (Placer *s, const Arrays *a, const SimJob *job, guint want, const gu
   Admit d;
 
   admit_init (&d, job, want);
+  if (s->kind == KIND_WORST_FIT)
+    {
+      /* The node with the most free GPUs, ties to the lowest number: the
+       * first node admitting the job in the largest bucket of nodes by
+       * free GPUs, through the cluster's index, without a pass. */
+      for (guint f = sim_cluster_get_max_gpus_per_node (a->cluster); f >= want && f > 0; f--)
+        for (guint i = sim_cluster_find_node_with_free_exactly (a->cluster, 0, f);
+             i != G_MAXUINT; i = sim_cluster_find_node_with_free_exactly (a->cluster, i + 1, f))
+          if ((skip == NULL || !skip[i]) && admits (a, &d, i))
+            return &a->nodes[i];
+      return NULL;
+    }
   if (s->kind == KIND_RANDOM)
     candidates_reset (s, a);
   if (s->kind == KIND_FGD)
@@ -1310,23 +1334,37 @@ place (gpointer state, const SimCluster *cluster, const SimJob *job, SimPlacemen
     }
 
   /* Spans nodes: whole free nodes first, in order, then the remainder on
-   * the node this placement prefers. */
-  g_byte_array_set_size (s->taken, a.n_nodes);
-  taken = s->taken->data;
-  memset (taken, 0, a.n_nodes);
-  for (guint i = 0; i < a.n_nodes && want - got > 0; i++)
+   * the node this placement prefers.  Pools are runs of nodes of one size:
+   * a pool's whole free nodes are found through the cluster's index of
+   * free GPUs.  The taken nodes are marked for choose_node() in an array
+   * kept zeroed between decisions (cleared after use, node by node). */
+  if (s->taken->len != a.n_nodes)
     {
-      node = &a.nodes[i];
-      if (node->free_gpus == node->n_gpus && node->n_gpus <= want - got &&
-          sim_place_node_admits (cluster, i, job, node->n_gpus))
-        {
-          got += take_free_gpus (&a, node, node->n_gpus, placement->gpus + got);
-          taken[i] = 1;
-        }
+      g_byte_array_set_size (s->taken, a.n_nodes);
+      memset (s->taken->data, 0, a.n_nodes);
     }
+  taken = s->taken->data;
+  for (guint p = 0; p < sim_cluster_get_n_pools (cluster) && got < want; p++)
+    {
+      const SimPool *pool = sim_cluster_get_pool (cluster, p);
+      guint size = pool->gpus_per_node, end = pool->first_node + pool->n_nodes;
+
+      for (guint i = sim_cluster_find_node_with_free (cluster, pool->first_node, size);
+           i < end && want - got >= size;
+           i = sim_cluster_find_node_with_free (cluster, i + 1, size))
+        if (sim_place_node_admits (cluster, i, job, size))
+          {
+            got += take_free_gpus (&a, &a.nodes[i], size, placement->gpus + got);
+            taken[i] = 1;
+          }
+    }
+  node = NULL;
+  if (got < want)
+    node = choose_node (s, &a, job, want - got, taken);
+  for (guint k = 0; k < got; k += a.nodes[a.gpus[placement->gpus[k]].node].n_gpus)
+    taken[a.gpus[placement->gpus[k]].node] = 0;
   if (got < want)
     {
-      node = choose_node (s, &a, job, want - got, taken);
       if (node == NULL)
         return FALSE;
       got += take_free_gpus (&a, node, want - got, placement->gpus + got);

@@ -346,13 +346,27 @@ sim_policy_new_builtin (const char *queue, const char *placement, GError **error
  * the fewest free GPUs (ties to the lowest number), which keeps whole nodes
  * free for large jobs.  Fractional jobs (one GPU, less than 1000/1000) go on
  * the first GPU with room (first-fit) or the one with the least room left
- * that still fits (best-fit).  A job that fits in one node is placed
- * through the cluster's indexes of free GPUs, O(log nodes) per node tried
- * (first-fit: nodes with enough free, in order; best-fit: nodes by exact
- * free count, from the smallest that fits); a job spanning nodes or a
- * fractional one costs a pass over the nodes or GPUs at worst; a job that
- * cannot fit anywhere is refused in O(GPUs per node) from the cluster's
- * histogram of free GPUs. */
+ * that still fits (best-fit).  Every decision goes through the cluster's
+ * indexes, without a pass over the nodes or GPUs and without allocating.
+ * The cluster finds the first node from any index with enough free GPUs,
+ * room on one GPU, and host CPU and memory for a share of the job
+ * (sim_cluster_find_node_fitting(): trees of the maxima over ranges of
+ * nodes), so the nodes a pass would try and refuse for lack of GPUs or
+ * host are passed over unseen; only the GPU-model check is asked per node
+ * found, and a refused model skips its whole pool.  A job in one node:
+ * first-fit takes the first node found; best-fit the first node admitting
+ * it in the smallest bucket of nodes by exact free count that fits.  A job
+ * spanning nodes takes whole free nodes, pool after pool, through the same
+ * search, and its remainder as a one-node job would, skipping the nodes
+ * taken.  A fractional job: first-fit takes the first node found with the
+ * room, and its lowest GPU with it; best-fit goes through the cluster's
+ * treaps of shared GPUs by (room, index), per pool whose model the job
+ * allows, then the first free GPU.  Each step costs O(log nodes) (expected
+ * O(log GPUs) in a treap) while the free GPUs, room and host of the nodes
+ * agree, more when they part ways (many nodes with room but no CPU left,
+ * and others the reverse), and a shared GPU refused for its host is passed
+ * in best-fit's order one by one.  A job that cannot fit anywhere is
+ * refused in O(GPUs per node) from the cluster's histogram of free GPUs. */
 
 static guint
 take_free_gpus (const SimCluster *cluster, const SimNode *node, guint want, guint32 *out)
@@ -365,45 +379,43 @@ take_free_gpus (const SimCluster *cluster, const SimNode *node, guint want, guin
   return got;
 }
 
-/* The node to host `want` of JOB's GPUs, skipping nodes in `skip` (may be NULL). */
-static const SimNode *
-choose_node (const SimCluster *cluster, const SimJob *job, guint want, gboolean best,
-             const guint8 *skip)
+/* JOB's host share for @gpus_here of its GPUs on one node, as the
+ * cluster's search for a fitting node takes it (none when the job asks
+ * for no CPU or memory, which every node fits). */
+static inline void
+host_need (const SimJob *job, guint gpus_here, guint64 *cpu, guint64 *mem)
 {
-  guint n_nodes = sim_cluster_get_n_nodes (cluster);
-  const SimNode *chosen = NULL;
-
-  for (guint i = 0; i < n_nodes; i++)
-    {
-      const SimNode *node = sim_cluster_get_node (cluster, i);
-      if (node->free_gpus < want || (skip != NULL && skip[i]))
-        continue;
-      /* The admission check (GPU model, host CPU and memory) only for a
-       * node that would win: the same choice, fewer checks. */
-      if (best && chosen != NULL && node->free_gpus >= chosen->free_gpus)
-        continue;
-      if (!sim_place_node_admits (cluster, i, job, want))
-        continue;
-      if (!best)
-        return node;
-      chosen = node;
-      if (node->free_gpus == want)
-        break;
-    }
-  return chosen;
+  *cpu = *mem = 0;
+  if (job->spec.cpu_milli != 0 || job->spec.memory_bytes != 0)
+    sim_job_host_share (job, gpus_here, cpu, mem);
 }
 
-static gboolean
-place_fraction (const SimCluster *cluster, const SimJob *job, SimPlacement *placement,
-                gboolean best)
+/* The first node index past the nodes that refuse JOB as node @i does
+ * when the reason is the GPU model: past @i's pool (every node of a pool
+ * refuses alike); else past @i. */
+static inline guint
+past_refusing_node (const SimCluster *cluster, const SimJob *job, guint i)
+{
+  const SimPool *pool;
+
+  if (sim_cluster_node_allows (cluster, i, job->spec.gpu_models))
+    return i + 1;
+  pool = sim_cluster_get_pool (cluster, sim_cluster_get_node (cluster, i)->pool);
+  return pool->first_node + pool->n_nodes;
+}
+
+/* A fractional job by a pass over the GPUs: the first GPU with room
+ * (first-fit) or the one with the least room that fits, ties to the
+ * lowest number (BEST); only for a job of no thousandths, which any GPU
+ * not in MIG mode takes and the cluster's index of room does not cover. */
+static gint64
+fraction_scan (const SimCluster *cluster, const SimJob *job, gboolean best)
 {
   guint n = sim_cluster_get_n_gpus (cluster);
   guint milli = job->spec.gpu_milli;
   gint64 chosen = -1;
   guint chosen_room = G_MAXUINT;
 
-  if (job->spec.gpus != 1)
-    return FALSE;
   for (guint i = 0; i < n; i++)
     {
       const SimGpu *g = sim_cluster_get_gpu (cluster, i);
@@ -416,6 +428,104 @@ place_fraction (const SimCluster *cluster, const SimJob *job, SimPlacement *plac
       if (!best || room == milli)
         break;
     }
+  return chosen;
+}
+
+/* The lowest-numbered GPU of node @i, not in MIG mode, with @milli of
+ * room; free only (@free) or free or shared. */
+static guint
+gpu_in_node (const SimCluster *cluster, guint i, guint milli, gboolean free)
+{
+  const SimNode *node = sim_cluster_get_node (cluster, i);
+
+  for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+    {
+      const SimGpu *gpu = sim_cluster_get_gpu (cluster, g);
+      if (free ? gpu->n_tenants == 0
+               : gpu->mig_used == 0 && SIM_GPU_WHOLE - gpu->used_milli >= milli)
+        return g;
+    }
+  g_return_val_if_reached (G_MAXUINT);
+}
+
+/* The lowest-numbered GPU with @milli of room (@free: a free GPU) on a
+ * node that admits fractional JOB, through the cluster's search for a
+ * node with such a GPU and the host for the job: the nodes it passes over
+ * would refuse the job, and a node refusing the GPU model is passed with
+ * its pool. */
+static guint
+first_gpu_with_room (const SimCluster *cluster, const SimJob *job, guint milli, gboolean free)
+{
+  guint64 cpu, mem;
+
+  host_need (job, 1, &cpu, &mem);
+  for (guint i = sim_cluster_find_node_fitting (cluster, 0, free, milli, cpu, mem);
+       i != G_MAXUINT;
+       i = sim_cluster_find_node_fitting (cluster, past_refusing_node (cluster, job, i), free,
+                                          milli, cpu, mem))
+    if (sim_place_node_admits (cluster, i, job, 1))
+      return gpu_in_node (cluster, i, milli, free);
+  return G_MAXUINT;
+}
+
+/* A fractional job through the cluster's indexes.  First-fit: the first
+ * node with a GPU of enough room and the host for the job that admits it
+ * (see first_gpu_with_room()).  Best-fit: the GPUs shared by fractional
+ * jobs in order of room, then index, per pool whose model the job allows,
+ * the smallest first admitted over those pools; failing that, or tied at
+ * 1000, the lowest-numbered free GPU on a node that admits the job.  The
+ * same GPU as fraction_scan(), without a pass over the GPUs. */
+static gboolean
+place_fraction (const SimCluster *cluster, const SimJob *job, SimPlacement *placement,
+                gboolean best)
+{
+  guint milli = job->spec.gpu_milli;
+  gint64 chosen = -1;
+
+  if (job->spec.gpus != 1)
+    return FALSE;
+  if (milli == 0)
+    chosen = fraction_scan (cluster, job, best);
+  else if (!best)
+    {
+      guint i = first_gpu_with_room (cluster, job, milli, FALSE);
+      if (i != G_MAXUINT)
+        chosen = i;
+    }
+  else
+    {
+      guint best_room = G_MAXUINT, best_gpu = G_MAXUINT;
+
+      for (guint p = 0; p < sim_cluster_get_n_pools (cluster); p++)
+        {
+          const SimPool *pool = sim_cluster_get_pool (cluster, p);
+          guint i;
+
+          if (!sim_cluster_node_allows (cluster, pool->first_node, job->spec.gpu_models))
+            continue;
+          for (i = sim_cluster_find_shared_gpu (cluster, p, milli, 0); i != G_MAXUINT;)
+            {
+              const SimGpu *g = sim_cluster_get_gpu (cluster, i);
+              guint room = SIM_GPU_WHOLE - g->used_milli;
+
+              if (room > best_room || (room == best_room && i > best_gpu))
+                break;
+              if (sim_place_node_admits (cluster, g->node, job, 1))
+                {
+                  best_room = room;
+                  best_gpu = i;
+                  break;
+                }
+              i = sim_cluster_find_shared_gpu (cluster, p, room, i + 1);
+            }
+        }
+      /* Free GPUs have room 1000: they come after any shared GPU with less
+       * and tie with one with as much (see sim_cluster_find_shared_gpu()). */
+      if (best_gpu == G_MAXUINT || best_room == SIM_GPU_WHOLE)
+        best_gpu = MIN (best_gpu, first_gpu_with_room (cluster, job, SIM_GPU_WHOLE, TRUE));
+      if (best_gpu != G_MAXUINT)
+        chosen = best_gpu;
+    }
   if (chosen < 0)
     return FALSE;
   placement->gpus[0] = (guint32) chosen;
@@ -424,118 +534,125 @@ place_fraction (const SimCluster *cluster, const SimJob *job, SimPlacement *plac
   return TRUE;
 }
 
-/* First-fit through the cluster's index of free GPUs: the lowest-numbered
- * node with @want free that admits the job, skipping the @n_taken whole
- * nodes of @size GPUs already in @taken (in node order, as
- * place_first_fit_span() takes them).  The nodes choose_node() would try,
- * in the same order, without looking at the others. */
-static const SimNode *
-first_node (const SimCluster *cluster, const SimJob *job, guint want, const guint32 *taken,
-            guint n_taken, guint size)
+/* The whole nodes a job spanning nodes has taken so far: the first @got
+ * GPUs of @gpus, node after node in increasing order, all of each node's.
+ * is_taken() walks them alongside an increasing run of node indexes. */
+typedef struct {
+  const SimCluster *cluster;
+  const guint32    *gpus;
+  guint             got;
+  guint             at;
+} Taken;
+
+static inline void
+taken_init (Taken *t, const SimCluster *cluster, const guint32 *gpus, guint got)
 {
-  guint t = 0;
+  t->cluster = cluster;
+  t->gpus = gpus;
+  t->got = got;
+  t->at = 0;
+}
 
-  for (guint i = sim_cluster_find_node_with_free (cluster, 0, want); i != G_MAXUINT;
-       i = sim_cluster_find_node_with_free (cluster, i + 1, want))
+/* Whether node @i is taken; @i must not decrease between calls (until
+ * taken_init() again). */
+static inline gboolean
+is_taken (Taken *t, guint i)
+{
+  while (t->at < t->got)
     {
-      const SimNode *node = sim_cluster_get_node (cluster, i);
-      gboolean skip;
-
-      while (t < n_taken && taken[t * size] < node->first_gpu)
-        t++;
-      skip = t < n_taken && taken[t * size] == node->first_gpu;
-      if (!skip && sim_place_node_admits (cluster, i, job, want))
-        return node;
+      const SimNode *node = sim_cluster_get_node (
+        t->cluster, sim_cluster_get_gpu (t->cluster, t->gpus[t->at])->node);
+      if (node->index >= i)
+        return node->index == i;
+      t->at += node->n_gpus;
     }
+  return FALSE;
+}
+
+/* First-fit through the cluster's index of free GPUs: the lowest-numbered
+ * node with @want free that admits the job, skipping the nodes taken in
+ * the first @got GPUs of @gpus (as place_span() takes them).  The nodes a
+ * pass over all nodes would try, in the same order, without looking at
+ * the others. */
+static const SimNode *
+first_node (const SimCluster *cluster, const SimJob *job, guint want, const guint32 *gpus,
+            guint got)
+{
+  Taken t;
+  guint64 cpu, mem;
+
+  host_need (job, want, &cpu, &mem);
+  taken_init (&t, cluster, gpus, got);
+  for (guint i = sim_cluster_find_node_fitting (cluster, 0, want, 0, cpu, mem); i != G_MAXUINT;
+       i = sim_cluster_find_node_fitting (cluster, i + 1, want, 0, cpu, mem))
+    if (!is_taken (&t, i) && sim_place_node_admits (cluster, i, job, want))
+      return sim_cluster_get_node (cluster, i);
   return NULL;
 }
 
 /* Best-fit through the cluster's buckets of nodes by free GPUs: the
  * lowest-numbered node that admits the job in the smallest bucket of at
- * least @want free, which is the node choose_node() picks (the fewest free
- * GPUs, ties to the lowest number), without looking at nodes with more
- * free than the one chosen. */
+ * least @want free, skipping the nodes taken in the first @got GPUs of
+ * @gpus: the node with the fewest free GPUs, ties to the lowest number,
+ * without looking at nodes with more free than the one chosen. */
 static const SimNode *
-best_node (const SimCluster *cluster, const SimJob *job, guint want)
+best_node (const SimCluster *cluster, const SimJob *job, guint want, const guint32 *gpus,
+           guint got)
 {
   guint max = sim_cluster_get_max_gpus_per_node (cluster);
+  guint64 cpu, mem;
+  Taken t;
 
+  host_need (job, want, &cpu, &mem);
   for (guint f = want; f <= max; f++)
-    for (guint i = sim_cluster_find_node_with_free_exactly (cluster, 0, f); i != G_MAXUINT;
-         i = sim_cluster_find_node_with_free_exactly (cluster, i + 1, f))
-      if (sim_place_node_admits (cluster, i, job, want))
-        return sim_cluster_get_node (cluster, i);
+    {
+      taken_init (&t, cluster, gpus, got);
+      for (guint i = sim_cluster_find_node_with_free_exactly (cluster, 0, f); i != G_MAXUINT;)
+        {
+          if (!is_taken (&t, i) && sim_place_node_admits (cluster, i, job, want))
+            return sim_cluster_get_node (cluster, i);
+          i = sim_cluster_find_node_fitting (cluster, i + 1, f, 0, cpu, mem);
+          if (i != G_MAXUINT)
+            i = sim_cluster_find_node_with_free_exactly (cluster, i, f);
+        }
+    }
   return NULL;
 }
 
-/* A job of whole GPUs that spans nodes, by a scan: whole free nodes first,
- * in order, then the remainder on the node choose_node() picks (BEST:
- * the fewest free GPUs with room, else the first). */
+/* A job of whole GPUs that spans nodes: whole free nodes first, in node
+ * order, each if it is no larger than what remains and admits its share;
+ * then the remainder on the first node with room (first-fit) or the one
+ * with the fewest free GPUs (BEST), among the nodes not taken.  Pools are
+ * runs of nodes of one size, in node order, so a pool's whole free nodes
+ * are its nodes with that many free: found through the index of free GPUs,
+ * pool after pool, without a pass over the nodes or an allocation, for
+ * nodes of one size or several. */
 static gboolean
-place_span_scan (const SimCluster *cluster, const SimJob *job, SimPlacement *placement,
-                 gboolean best)
+place_span (const SimCluster *cluster, const SimJob *job, SimPlacement *placement, gboolean best)
 {
   guint want = job->spec.gpus;
-  guint n_nodes = sim_cluster_get_n_nodes (cluster);
-  g_autofree guint8 *taken = g_new0 (guint8, n_nodes);
-  const SimNode *node;
   guint got = 0;
-
-  for (guint i = 0; i < n_nodes && want - got > 0; i++)
-    {
-      node = sim_cluster_get_node (cluster, i);
-      if (node->free_gpus == node->n_gpus && node->n_gpus <= want - got &&
-          sim_place_node_admits (cluster, i, job, node->n_gpus))
-        {
-          got += take_free_gpus (cluster, node, node->n_gpus, placement->gpus + got);
-          taken[i] = 1;
-        }
-    }
-  if (got < want)
-    {
-      node = choose_node (cluster, job, want - got, best, taken);
-      if (node == NULL)
-        return FALSE;
-      got += take_free_gpus (cluster, node, want - got, placement->gpus + got);
-    }
-  return got == want;
-}
-
-/* A first-fit job of whole GPUs that spans nodes: whole free nodes first,
- * in order, then the remainder on the first node with room, as the scan of
- * place_whole() does, but through the index of free GPUs when every node
- * has the same number of GPUs (a whole free node is then one with that
- * many free), without allocating. */
-static gboolean
-place_first_fit_span (const SimCluster *cluster, const SimJob *job, SimPlacement *placement)
-{
-  guint want = job->spec.gpus;
-  guint size = sim_cluster_get_max_gpus_per_node (cluster);
-  guint got = 0, n_taken = 0;
   const SimNode *node;
-  gboolean one_size = TRUE;
 
-  for (guint p = 0; p < sim_cluster_get_n_pools (cluster); p++)
-    one_size &= sim_cluster_get_pool (cluster, p)->gpus_per_node == size;
-  if (!one_size)
+  for (guint p = 0; p < sim_cluster_get_n_pools (cluster) && got < want; p++)
     {
-      /* Nodes of several sizes: the scan. */
-      return place_span_scan (cluster, job, placement, FALSE);
-    }
-  for (guint i = sim_cluster_find_node_with_free (cluster, 0, size);
-       i != G_MAXUINT && want - got >= size;
-       i = sim_cluster_find_node_with_free (cluster, i + 1, size))
-    {
-      node = sim_cluster_get_node (cluster, i);
-      if (sim_place_node_admits (cluster, i, job, size))
-        {
-          got += take_free_gpus (cluster, node, size, placement->gpus + got);
-          n_taken++;
-        }
+      const SimPool *pool = sim_cluster_get_pool (cluster, p);
+      guint size = pool->gpus_per_node, end = pool->first_node + pool->n_nodes;
+
+      guint64 cpu, mem;
+
+      host_need (job, size, &cpu, &mem);
+      for (guint i = sim_cluster_find_node_fitting (cluster, pool->first_node, size, 0, cpu, mem);
+           i < end && want - got >= size;
+           i = sim_cluster_find_node_fitting (cluster, i + 1, size, 0, cpu, mem))
+        if (sim_place_node_admits (cluster, i, job, size))
+          got += take_free_gpus (cluster, sim_cluster_get_node (cluster, i), size,
+                                 placement->gpus + got);
     }
   if (got < want)
     {
-      node = first_node (cluster, job, want - got, placement->gpus, n_taken, size);
+      node = best ? best_node (cluster, job, want - got, placement->gpus, got)
+                  : first_node (cluster, job, want - got, placement->gpus, got);
       if (node == NULL)
         return FALSE;
       got += take_free_gpus (cluster, node, want - got, placement->gpus + got);
@@ -560,17 +677,15 @@ place_whole (const SimCluster *cluster, const SimJob *job, SimPlacement *placeme
     {
       if (sim_cluster_count_nodes_with_free (cluster, want) == 0)
         return FALSE;
-      node = best ? best_node (cluster, job, want)
-                  : first_node (cluster, job, want, NULL, 0, 1);
+      node = best ? best_node (cluster, job, want, NULL, 0)
+                  : first_node (cluster, job, want, NULL, 0);
       if (node == NULL)
         return FALSE;
       take_free_gpus (cluster, node, want, placement->gpus);
       return TRUE;
     }
 
-  if (!best)
-    return place_first_fit_span (cluster, job, placement);
-  return place_span_scan (cluster, job, placement, TRUE);
+  return place_span (cluster, job, placement, best);
 }
 
 void
