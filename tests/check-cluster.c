@@ -57,7 +57,7 @@ job_of (guint gpus, guint milli)
  * two nodes of 4 GPUs, node 0 holding GPUs 0-1 whole and half of GPU 2.
  * Down, the free count falls from 5 to 4 (node 1 only) while the allocated
  * thousandths stay 2,500; every GPU of node 0 refuses an allocation; a
- * job's GPU given back there stays held; back up, node 0 has its 2 free
+ * job's GPU given back there stays held, refusing a share of it too; back up, node 0 has its 2 free
  * GPUs plus the one given back. */
 START_TEST (test_node_availability)
 {
@@ -84,10 +84,14 @@ START_TEST (test_node_availability)
     }
   ck_assert (!sim_cluster_allocate (c, one, 1, 1000, &error));
   g_clear_error (&error);
-  /* A job on node 0 ends: its GPU stays held. */
+  /* A job on node 0 ends: its GPU stays held, whole, and takes no share
+   * of a GPU either (it had nothing free when the node went down). */
   sim_cluster_release (c, whole, 1, 1000);
   ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 4);
   ck_assert_uint_eq (sim_cluster_get_allocated_milli (c), 1500);
+  ck_assert_uint_eq (sim_cluster_get_gpu (c, 0)->used_milli, 1000);
+  ck_assert (!sim_cluster_allocate (c, whole, 1, 100, &error));
+  g_clear_error (&error);
   ck_assert (sim_cluster_set_node_available (c, 0, TRUE));
   ck_assert_uint_eq (sim_cluster_get_n_free_gpus (c), 4 + 2);
   ck_assert_uint_eq (sim_cluster_get_node (c, 0)->free_gpus, 2);

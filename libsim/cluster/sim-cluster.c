@@ -149,12 +149,16 @@ bucket_build (SimCluster *c)
 }
 
 
+/* Whether @g's node takes jobs. */
+static inline gboolean
+node_available (const SimCluster *c, const SimGpu *g)
+{
+  return g_array_index (c->nodes, SimNode, g->node).available;
+}
+
 /* The room GPU @g is indexed under: its room when it has tenants and room
  * left and is not in MIG mode, else 0 (free, full or in MIG mode).  Such a
- * GPU is shared by fractional jobs (room 1 to 999), or is a GPU of an
- * unavailable node whose whole-GPU tenant ended there (room 1000: what it
- * held is given back, not kept, and the held tenant stays), which the
- * placements see with room like any other. */
+ * GPU is shared by fractional jobs (room 1 to 999). */
 static inline guint
 shared_room_of (const SimGpu *g)
 {
@@ -912,9 +916,10 @@ sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint mi
       g->used_milli -= milli;
       g->n_tenants--;
       cluster->allocated_milli -= milli;
-      if (cluster->held != NULL && cluster->held[gpus[i]] > 0)
+      if (cluster->held != NULL && !node_available (cluster, g))
         {
-          /* An unavailable node keeps what its jobs give back. */
+          /* An unavailable node keeps what its jobs give back (also when
+           * it held nothing: a GPU its jobs had whole when it went down). */
           g->used_milli += milli;
           cluster->held[gpus[i]] += milli;
         }
@@ -1136,7 +1141,7 @@ mig_sync (SimCluster *c, guint index, const SimGpuModel *model, const SimMigLayo
   g->used_milli = used;
   g->mig_used = layout ? layout->compute_used : 0;
   g->n_tenants = layout ? layout->n_instances : 0;
-  if (held > 0)
+  if (c->held != NULL && !node_available (c, g))
     {
       /* An unavailable node's GPU stays whole held, with its held tenant. */
       c->held[index] = SIM_GPU_WHOLE - used;
