@@ -1107,6 +1107,26 @@ assert s["transfers"] == 3, s
 assert abs(s["makespan_s"] - 0.04101) < 1e-9, s
 assert abs(s["duration_max_s"] - 0.04001) < 1e-9, s
 EOF
+# Each host-network key moves the times as worked out by hand: 1e6 bytes at
+# 1 GB/s is 1 ms, plus 1 us per link crossed; hosts 0-2 send to 7-5.
+printf 'src,dst,bytes\n0,7,1e6\n1,6,1e6\n2,5,1e6\n' >"$tmp/keys.csv"
+# keys_case TOPOLOGY RADIX OVERSUBSCRIPTION MAKESPAN_MS
+keys_case () {
+    if [ "$1" = single-switch ]; then radix=""; else radix="--radix $2"; fi
+    # shellcheck disable=SC2086 # $radix is empty or two words
+    expect 0 transfers "$tmp/keys.csv" --hosts 8 --bandwidth 1GB/s --topology "$1" $radix \
+        --oversubscription "$3" --json
+    "$PYTHON" - "$tmp/stdout" "$4" <<'EOF' || fail "gpusim transfers --topology $1 --radix $2 --oversubscription $3"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert abs(s["makespan_s"] * 1e3 - float(sys.argv[2])) < 1e-9, (s["makespan_s"], sys.argv[2])
+EOF
+}
+keys_case single-switch 0 1 1.002   # one switch: two links
+keys_case fat-tree 16 1 1.002       # a leaf of 16 ports holds all 8 hosts
+keys_case fat-tree 4 1 1.004        # leaves of 2 hosts: a spine between, four links
+keys_case fat-tree-3 4 1 1.006      # three tiers: six links
+keys_case fat-tree 4 3 3.004        # leaves of 3 hosts share one uplink: a third each
 # On a scenario's cluster, endpoints are its GPUs.
 printf 'src,dst,bytes\n0,100,1GB\n8,100,1GB\n' >"$tmp/gpus.csv"
 expect 0 transfers "$tmp/gpus.csv" --scenario "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini"
