@@ -82,7 +82,17 @@ place_rule (SimPolicy *self, SimPolicyInterface *iface, const SimCluster *cluste
  * the other partitions' nodes taken out of service while it chooses; the
  * cluster is left exactly as it was (availability is undone node by node,
  * and nothing is allocated while the rule runs).  Time: O(nodes) more per
- * partition tried. */
+ * partition tried.  The nodes masked are listed in an array kept per
+ * thread (simulations may run on several), so that a decision allocates
+ * nothing once it is as long as the largest cluster's node count. */
+static void
+masked_free (gpointer p)
+{
+  g_array_unref (p);
+}
+
+static GPrivate masked_nodes = G_PRIVATE_INIT (masked_free);
+
 static gboolean
 place_in_partitions (SimPolicy *self, SimPolicyInterface *iface, const SimCluster *cluster,
                      const SimJob *job, SimPlacement *placement)
@@ -91,8 +101,18 @@ place_in_partitions (SimPolicy *self, SimPolicyInterface *iface, const SimCluste
   guint n_nodes = sim_cluster_get_n_nodes (cluster);
   guint n_parts = sim_cluster_get_n_partitions (cluster);
   guint32 request = placement->n_gpus;
-  g_autofree guint *masked = g_new (guint, MAX (n_nodes, 1));
+  GArray *list = g_private_get (&masked_nodes);
+  guint *masked;
   gboolean ok = FALSE;
+
+  if (list == NULL)
+    {
+      list = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_private_set (&masked_nodes, list);
+    }
+  if (list->len < n_nodes)
+    g_array_set_size (list, n_nodes);
+  masked = (guint *) (gpointer) list->data;
 
   for (guint p = 0; p < n_parts && !ok; p++)
     {
