@@ -1134,81 +1134,40 @@ plan_set_latency (Plan *p, SimTime slowest, SimTime slowest_intra)
     }
 }
 
-/* Registers @p's flows on their routes, and sets its latency from the
- * slowest route between two nodes (a ring or a tree moves in lockstep, so
- * its slowest hop sets the pace of every step), and from the slowest route
- * inside a node where it is slower than NCCL's intra-node step holds. */
+static gboolean plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error);
+
+/* Registers @p's flows on their routes (plan_route(), which sets its
+ * latency from the slowest route between two nodes, a ring or a tree
+ * moving in lockstep so that its slowest hop sets the pace of every step,
+ * and from the slowest route inside a node where it is slower than NCCL's
+ * intra-node step holds). */
 static gboolean
 plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
 {
-  SimTime slowest = 0, slowest_intra = 0;
-
-  if (p->routed && p->routed_seed == hash_seed)
+  /* plan_bound() may have routed it with this seed from the same load
+   * (every plan it was weighed against is unregistered again): the same
+   * routes and latencies, not searched twice.  Else it is routed now, each
+   * route on the load with the flows before it on, as it is registered. */
+  if (!(p->routed && p->routed_seed == hash_seed))
     {
-      /* plan_bound() routed it with this seed from the same load (every
-       * plan it was weighed against is unregistered again): the same
-       * routes and latencies, not searched twice. */
-      for (guint i = 0; i < p->flows->len; i++)
-        {
-          PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-          const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
-          g_array_set_size (m->ids, f->path_len);
-          for (guint k = 0; k < f->path_len; k++)
-            {
-              g_array_index (m->ids, SimMaxminId, k) = m->res[path[k]];
-              if (m->load != NULL)
-                m->load[path[k]]++;
-            }
-          f->flow = sim_maxmin_add_flow (m->sys, (const SimMaxminId *) (gpointer) m->ids->data,
-                                         m->ids->len, 1.0, INFINITY, p);
-        }
-      p->registered = TRUE;
-      return TRUE;
-    }
-  p->routed = FALSE;
-  if (m->load != NULL)
-    {
-      if (p->paths == NULL)
-        p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
-      g_array_set_size (p->paths, 0);
+      if (!plan_route (m, p, hash_seed, error))
+        return FALSE;
+      plan_load (m, p, p->flows->len, -1);
     }
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      guint64 hash = hash_seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
-                     ^ ((guint64) f->dst << 8) ^ f->channel;
-      SimTime lat = 0;
-
-      if (!sim_topology_route_via (m->topology, f->src, f->src, f->dst, hash, m->load,
-                                   m->route, &lat))
+      const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
+      g_array_set_size (m->ids, f->path_len);
+      for (guint k = 0; k < f->path_len; k++)
         {
-          for (guint j = 0; j < i; j++)
-            sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, j).flow);
-          plan_load (m, p, i, -1);
-          g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
-                       "GPUs %u and %u are not connected in this topology", f->src, f->dst);
-          return FALSE;
+          g_array_index (m->ids, SimMaxminId, k) = m->res[path[k]];
+          if (m->load != NULL)
+            m->load[path[k]]++;
         }
-      if (m->load != NULL)
-        {
-          f->path_start = p->paths->len;
-          f->path_len = m->route->len;
-          g_array_append_vals (p->paths, m->route->data, m->route->len);
-          for (guint k = 0; k < m->route->len; k++)
-            m->load[g_array_index (m->route, guint32, k)]++;
-        }
-      g_array_set_size (m->ids, m->route->len);
-      for (guint k = 0; k < m->route->len; k++)
-        g_array_index (m->ids, SimMaxminId, k) = m->res[g_array_index (m->route, guint32, k)];
       f->flow = sim_maxmin_add_flow (m->sys, (const SimMaxminId *) (gpointer) m->ids->data,
                                      m->ids->len, 1.0, INFINITY, p);
-      if (sim_cluster_get_gpu (m->cluster, f->src)->node !=
-          sim_cluster_get_gpu (m->cluster, f->dst)->node)
-        slowest = MAX (slowest, lat);
-      else
-        slowest_intra = MAX (slowest_intra, lat);
     }
-  plan_set_latency (p, slowest, slowest_intra);
   p->registered = TRUE;
   return TRUE;
 }
@@ -1226,20 +1185,18 @@ bound_arrays (SimCommModel *m)
   m->n_bound_res = 0;
 }
 
-/* Routes @p's flows as plan_register() does (the same hashes, the same
- * load under adaptive routing, left as it was), without registering them;
- * sets @p's latencies from those routes, and *@spb to a lower bound of the
- * seconds per byte plan_seconds_per_byte() would give once registered.  On a
- * resource, the rates of the flows crossing it add up to at most its
- * capacity, so in each phase the slowest of @p's flows there takes at least
- * the sum of their shares over the capacity, whatever else runs. */
+/* Routes @p's flows as plan_register() does with @seed (the same hashes;
+ * under adaptive routing, each flow's route taken on the load with the
+ * flows before it on), without registering them: their resources in
+ * p->paths, its latencies set from those routes, and marked routed with
+ * @seed, so that plan_register() takes these routes.  Under adaptive
+ * routing the flows stay on the load (plan_load() takes them off); on
+ * failure none does. */
 static gboolean
-plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **error)
+plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
 {
   SimTime slowest = 0, slowest_intra = 0;
-  double worst[MAX_PHASES] = { 0 };
 
-  bound_arrays (m);
   if (p->paths == NULL)
     p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_set_size (p->paths, 0);
@@ -1247,7 +1204,7 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      guint64 hash = hash_seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
+      guint64 hash = seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
                      ^ ((guint64) f->dst << 8) ^ f->channel;
       SimTime lat = 0;
 
@@ -1255,14 +1212,6 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
                                    m->route, &lat))
         {
           plan_load (m, p, i, -1);
-          for (guint k = 0; k < m->n_bound_res; k++)
-            {
-              guint32 r = m->bound_res[k];
-              m->bound_seen[r] = 0;
-              for (guint ph = 0; ph < MAX_PHASES; ph++)
-                m->bound_sum[r * MAX_PHASES + ph] = 0;
-            }
-          m->n_bound_res = 0;
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
                        "GPUs %u and %u are not connected in this topology", f->src, f->dst);
           return FALSE;
@@ -1273,9 +1222,41 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
       if (m->load != NULL)
         for (guint k = 0; k < m->route->len; k++)
           m->load[g_array_index (m->route, guint32, k)]++;
-      for (guint k = 0; k < m->route->len; k++)
+      if (sim_cluster_get_gpu (m->cluster, f->src)->node !=
+          sim_cluster_get_gpu (m->cluster, f->dst)->node)
+        slowest = MAX (slowest, lat);
+      else
+        slowest_intra = MAX (slowest_intra, lat);
+    }
+  plan_set_latency (p, slowest, slowest_intra);
+  p->routed = TRUE;
+  p->routed_seed = seed;
+  return TRUE;
+}
+
+/* Routes @p's flows as plan_route() does (the load, under adaptive
+ * routing, left as it was) and sets *@spb to a lower bound of the seconds
+ * per byte plan_seconds_per_byte() would give once registered.  On a
+ * resource, the rates of the flows crossing it add up to at most its
+ * capacity, so in each phase the slowest of @p's flows there takes at least
+ * the sum of their shares over the capacity, whatever else runs. */
+static gboolean
+plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **error)
+{
+  double worst[MAX_PHASES] = { 0 };
+  const guint32 *path;
+
+  bound_arrays (m);
+  if (!plan_route (m, p, hash_seed, error))
+    return FALSE;
+  plan_load (m, p, p->flows->len, -1);
+  path = (const guint32 *) (gpointer) p->paths->data;
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      for (guint k = 0; k < f->path_len; k++)
         {
-          guint32 r = g_array_index (m->route, guint32, k);
+          guint32 r = path[f->path_start + k];
           if (!m->bound_seen[r])
             {
               m->bound_seen[r] = 1;
@@ -1285,13 +1266,7 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
             if (f->share[ph] > 0)
               m->bound_sum[r * MAX_PHASES + ph] += f->share[ph];
         }
-      if (sim_cluster_get_gpu (m->cluster, f->src)->node !=
-          sim_cluster_get_gpu (m->cluster, f->dst)->node)
-        slowest = MAX (slowest, lat);
-      else
-        slowest_intra = MAX (slowest_intra, lat);
     }
-  plan_load (m, p, p->flows->len, -1);
   for (guint k = 0; k < m->n_bound_res; k++)
     {
       guint32 r = m->bound_res[k];
@@ -1306,9 +1281,6 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
       m->bound_seen[r] = 0;
     }
   m->n_bound_res = 0;
-  plan_set_latency (p, slowest, slowest_intra);
-  p->routed = TRUE;
-  p->routed_seed = hash_seed;
   *spb = worst[0] + worst[1] + worst[2];
   return TRUE;
 }
@@ -1925,48 +1897,6 @@ sim_comm_model_estimate (SimCommModel *m, guint id, guint64 bytes, SimCollective
  * batch's take their slots in increasing order again.  Under adaptive
  * routing a route depends on the load of the flows routed before it:
  * batches are then registered on the network's solver as before. */
-
-/* Routes @p's flows as plan_register() does with @seed when adaptive
- * routing's load is absent, without registering them: their resources in
- * p->paths, its latencies set, and marked routed with @seed. */
-static gboolean
-plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
-{
-  SimTime slowest = 0, slowest_intra = 0;
-
-  g_assert (m->load == NULL);
-  if (p->paths == NULL)
-    p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_array_set_size (p->paths, 0);
-  p->routed = FALSE;
-  for (guint i = 0; i < p->flows->len; i++)
-    {
-      PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      guint64 hash = seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
-                     ^ ((guint64) f->dst << 8) ^ f->channel;
-      SimTime lat = 0;
-
-      if (!sim_topology_route_via (m->topology, f->src, f->src, f->dst, hash, NULL, m->route,
-                                   &lat))
-        {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
-                       "GPUs %u and %u are not connected in this topology", f->src, f->dst);
-          return FALSE;
-        }
-      f->path_start = p->paths->len;
-      f->path_len = m->route->len;
-      g_array_append_vals (p->paths, m->route->data, m->route->len);
-      if (sim_cluster_get_gpu (m->cluster, f->src)->node !=
-          sim_cluster_get_gpu (m->cluster, f->dst)->node)
-        slowest = MAX (slowest, lat);
-      else
-        slowest_intra = MAX (slowest_intra, lat);
-    }
-  plan_set_latency (p, slowest, slowest_intra);
-  p->routed = TRUE;
-  p->routed_seed = seed;
-  return TRUE;
-}
 
 /* Sorts @a (@n resource numbers) in increasing order, by bytes from the
  * lowest (four passes of counting, @tmp as room for @n more). */
