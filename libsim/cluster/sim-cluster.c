@@ -772,25 +772,6 @@ node_free_changed (SimCluster *c, SimNode *node, guint old_free)
 }
 
 /* GPU G's node has one GPU fewer (@taken) or more free. */
-static void
-gpu_free_changed (SimCluster *c, const SimGpu *g, gboolean taken)
-{
-  SimNode *node = &g_array_index (c->nodes, SimNode, g->node);
-  guint old = node->free_gpus;
-
-  if (taken)
-    {
-      node->free_gpus--;
-      c->n_free--;
-    }
-  else
-    {
-      node->free_gpus++;
-      c->n_free++;
-    }
-  node_free_changed (c, node, old);
-}
-
 /* Free counts changed one GPU at a time, the indexes over nodes (histogram,
  * tree, buckets) brought up to date once per node: a placement lists a
  * node's GPUs together, so that a job of a whole node updates them once,
@@ -830,6 +811,16 @@ pending_gpu_free_changed (SimCluster *c, PendingNode *p, const SimGpu *g, gboole
       node->free_gpus++;
       c->n_free++;
     }
+}
+
+/* GPU @g became taken or free, alone: the indexes brought up to date now. */
+static void
+gpu_free_changed (SimCluster *c, const SimGpu *g, gboolean taken)
+{
+  PendingNode pending = { NULL, 0 };
+
+  pending_gpu_free_changed (c, &pending, g, taken);
+  pending_flush (c, &pending);
 }
 
 gboolean
