@@ -54,10 +54,11 @@ typedef struct {
  * writes (and is_new, which the end of a solve reads with the rate),
  * FlowCold what a solve reads once per flow or never. */
 typedef struct {
-  double     weight, rate;
+  double     weight, rate;   /* of each of the count flows it stands for */
   FlowEntry *res;
   guint32    n_res;
   guint8     fixed, is_new;
+  guint16    count;
 } Flow;
 
 G_STATIC_ASSERT (sizeof (Flow) == 32);
@@ -337,7 +338,11 @@ sim_maxmin_get_usage (const SimMaxmin *s, SimMaxminId id)
     return -1;
   r = &s->res[slot];
   for (guint32 i = 0; i < r->n_flows; i++)
-    sum += s->flows[r->flows[i].flow].rate;
+    {
+      const Flow *f = &s->flows[r->flows[i].flow];
+      for (guint16 k = 0; k < f->count; k++)
+        sum += f->rate;
+    }
   return sum;
 }
 
@@ -372,6 +377,13 @@ SimMaxminId
 sim_maxmin_add_flow (SimMaxmin *s, const SimMaxminId *resources, guint n, double weight,
                      double cap, gpointer user_data)
 {
+  return sim_maxmin_add_flows (s, resources, n, weight, cap, 1, user_data);
+}
+
+SimMaxminId
+sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, double weight,
+                      double cap, guint count, gpointer user_data)
+{
   guint32 slot, next_free = NONE;
   gboolean fresh = FALSE;
   guint n_dirty;
@@ -382,6 +394,7 @@ sim_maxmin_add_flow (SimMaxmin *s, const SimMaxminId *resources, guint n, double
   g_return_val_if_fail (n == 0 || resources != NULL, SIM_MAXMIN_NO_ID);
   g_return_val_if_fail (weight > 0 && isfinite (weight), SIM_MAXMIN_NO_ID);
   g_return_val_if_fail (cap > 0, SIM_MAXMIN_NO_ID);
+  g_return_val_if_fail (count >= 1 && count <= G_MAXUINT16, SIM_MAXMIN_NO_ID);
 
   if (s->flow_free != NONE)
     {
@@ -445,6 +458,7 @@ sim_maxmin_add_flow (SimMaxmin *s, const SimMaxminId *resources, guint n, double
   f->weight = weight;
   f->rate = 0;
   f->fixed = 0;
+  f->count = (guint16) count;
   f->n_res = n;
   c->cap = cap;
   c->data = user_data;
@@ -639,15 +653,20 @@ level_of (const Resource *r)
   return r->weight > 0 ? rem / r->weight : rem > 0 ? INFINITY : 0;
 }
 
-/* Takes @rate of a newly fixed flow of weight @w off resource @r.  Its heap
+/* Takes @rate and weight @w of each of the @count flows a newly fixed
+ * entry stands for off resource @r, one flow at a time: the operations
+ * @count separate flows would cost (sim_maxmin_add_flows()).  Its heap
  * entry is left as it is: its key is now a lower bound. */
 static inline void
-consume (SimMaxmin *s, guint32 r, double rate, double w)
+consume (SimMaxmin *s, guint32 r, double rate, double w, guint count)
 {
   Resource *res = &s->res[r];
 
-  res->remaining -= rate;
-  res->weight -= w;
+  for (guint k = 0; k < count; k++)
+    {
+      res->remaining -= rate;
+      res->weight -= w;
+    }
   res->unfixed--;
 }
 
@@ -660,7 +679,7 @@ fix_flow (SimMaxmin *s, guint32 fs, double rate, guint32 skip)
   f->fixed = 1;
   for (guint32 i = 0; i < f->n_res; i++)
     if (f->res[i].res != skip)
-      consume (s, f->res[i].res, rate, f->weight);
+      consume (s, f->res[i].res, rate, f->weight, f->count);
 }
 
 static inline gboolean
@@ -823,7 +842,8 @@ gather (SimMaxmin *s)
               guint32 r = f->res[k].res;
               if (s->res_visit[r] != s->epoch)
                 visit_res (s, r);
-              s->res[r].weight += f->weight;
+              for (guint16 n = 0; n < f->count; n++)
+                s->res[r].weight += f->weight;
             }
           if (f->n_res == 0)
             {

@@ -2591,10 +2591,19 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
                         guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
                         GArray *resources, SimTime *latency)
 {
+  return sim__topology_route_fixed (topology, src_gpu, nic_gpu, dst_gpu, flow_hash, load,
+                                    resources, latency, NULL);
+}
+
+gboolean
+sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
+                           guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
+                           GArray *resources, SimTime *latency, gboolean *fixed)
+{
   SimTopology *t = topology;
   guint32 ns_node, nd_node, ns, nd;
   Route r;
-  gboolean ok;
+  gboolean ok, unique_nics = TRUE;
 
   g_return_val_if_fail (t != NULL, FALSE);
   g_return_val_if_fail (src_gpu < t->n_gpus && dst_gpu < t->n_gpus, FALSE);
@@ -2603,6 +2612,8 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
 
   if (latency != NULL)
     *latency = 0;
+  if (fixed != NULL)
+    *fixed = FALSE;
   if (src_gpu == dst_gpu)
     {
       g_array_set_size (resources, 0);
@@ -2632,6 +2643,8 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
         nic_gpu = src_gpu;
       ns = nearest_nic (t, nic_gpu, flow_hash);
       nd = nearest_nic (t, dst_gpu, flow_hash);
+      unique_nics = t->gpu_nic_start[nic_gpu + 1] - t->gpu_nic_start[nic_gpu] == 1
+                    && t->gpu_nic_start[dst_gpu + 1] - t->gpu_nic_start[dst_gpu] == 1;
       if (ns == NO_NODE || nd == NO_NODE)
         {
           g_array_set_size (resources, 0);
@@ -2661,6 +2674,15 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
   route_flush (&r);
   if (latency != NULL)
     *latency = r.latency;
+  /* Inside a node, only a walk that chose (by the hash) depends on more
+   * than the two GPUs.  Across nodes, D-mod-K and spraying choose by the
+   * destination's number, ECMP by the hash and adaptive routing by the
+   * load; and a GPU with several nearest NICs picks one by the hash. */
+  if (fixed != NULL)
+    *fixed = !r.forked
+             && (ns_node == nd_node
+                 || (unique_nics && (t->routing == SIM_ROUTING_DMODK
+                                     || t->routing == SIM_ROUTING_SPRAY)));
   return TRUE;
 }
 
