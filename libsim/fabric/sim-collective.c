@@ -211,7 +211,7 @@ struct _SimCommModel {
   guint8           *cut_seen;      /* per cut: in cut_sets */
   guint32          *cut_sets;      /* the cuts plan_cut_bound() met ... */
   guint             n_cut_sets;    /* ... how many */
-  guint32          *cut_node;      /* per GPU: its node */
+  guint32          *gpu_node;      /* per GPU: its node */
   RouteSlot        *routes;        /* plan_route()'s table ... */
   guint32           routes_alloc;  /* ... its slots ... */
   guint32           routes_stamp;  /* ... in use when their stamp is this */
@@ -348,6 +348,9 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->route = g_array_new (FALSE, FALSE, sizeof (guint32));
   m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
   m->plans = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->gpu_node = g_new (guint32, MAX (sim_cluster_get_n_gpus (cluster), 1));
+  for (guint32 g = 0; g < sim_cluster_get_n_gpus (cluster); g++)
+    m->gpu_node[g] = sim_cluster_get_gpu (cluster, g)->node;
   m->next_id = 1;
   if (sim_topology_get_routing (topology) == SIM_ROUTING_ADAPTIVE)
     m->load = g_new0 (guint32, MAX (m->n_res, 1));
@@ -407,7 +410,7 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->cut_sum);
   g_free (m->cut_seen);
   g_free (m->cut_sets);
-  g_free (m->cut_node);
+  g_free (m->gpu_node);
   if (m->alone_sys != NULL)
     sim_maxmin_free (m->alone_sys);
   if (m->alone_res != NULL)
@@ -1165,18 +1168,17 @@ plan_set_latency (Plan *p, SimTime slowest, SimTime slowest_intra)
 
 static gboolean plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error);
 
+/* Whether two flows of a plan are routed the same (plan_route() points
+ * the flows after the first between two GPUs at the first one's route,
+ * when it depends on them alone) with the same shares. */
 static gboolean
-same_route (const Plan *p, const PlanFlow *a, const PlanFlow *b)
+same_route (const PlanFlow *a, const PlanFlow *b)
 {
-  const guint32 *path = (const guint32 *) (gpointer) p->paths->data;
-
-  return a->path_len == b->path_len
-         && memcmp (a->share, b->share, sizeof a->share) == 0
-         && memcmp (path + a->path_start, path + b->path_start,
-                    a->path_len * sizeof (guint32)) == 0;
+  return a->path_start == b->path_start && a->path_len == b->path_len
+         && memcmp (a->share, b->share, sizeof a->share) == 0;
 }
 
-/* Groups @p's routed flows that cross the same resources with the same
+/* Groups @p's routed flows that share a route (same_route()) and their
  * shares: each flow's first is the first flow of its group, and
  * m->group_count[i] the size of the group of which flow i is the first.
  * A ring's channels share most of their hops inside a node, so a ring over
@@ -1190,7 +1192,6 @@ plan_group (SimCommModel *m, const Plan *p)
 {
   guint n = p->flows->len;
   guint32 size = 16, mask;
-  const guint32 *path = (const guint32 *) (gpointer) p->paths->data;
 
   while (size < 2 * n)
     size *= 2;
@@ -1219,8 +1220,7 @@ plan_group (SimCommModel *m, const Plan *p)
       guint64 bits[MAX_PHASES];
 
       memcpy (bits, f->share, sizeof bits);
-      for (guint k = 0; k < f->path_len; k++)
-        h = (h ^ path[f->path_start + k]) * 0x100000001b3ull;
+      h = (h ^ (((guint64) f->path_start << 32) | f->path_len)) * 0x100000001b3ull;
       for (guint ph = 0; ph < MAX_PHASES; ph++)
         h = (h ^ bits[ph]) * 0x100000001b3ull;
       h ^= h >> 29;
@@ -1236,7 +1236,7 @@ plan_group (SimCommModel *m, const Plan *p)
               g->index = i;
               break;
             }
-          if (same_route (p, &g_array_index (p->flows, PlanFlow, g->index), f))
+          if (same_route (&g_array_index (p->flows, PlanFlow, g->index), f))
             {
               f->first = g->index;
               m->group_count[g->index]++;
@@ -1360,31 +1360,28 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
           if (m->load != NULL)
             for (guint k = 0; k < f->path_len; k++)
               m->load[g_array_index (p->paths, guint32, f->path_start + k)]++;
-          if (sim_cluster_get_gpu (m->cluster, f->src)->node !=
-              sim_cluster_get_gpu (m->cluster, f->dst)->node)
+          if (m->gpu_node[f->src] != m->gpu_node[f->dst])
             slowest = MAX (slowest, slot->latency);
           else
             slowest_intra = MAX (slowest_intra, slot->latency);
           continue;
         }
+      f->path_start = p->paths->len;
       if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash, m->load,
-                                      m->route, &lat, &fixed))
+                                      p->paths, &lat, &fixed))
         {
           plan_load (m, p, i, -1);
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
                        "GPUs %u and %u are not connected in this topology", f->src, f->dst);
           return FALSE;
         }
-      f->path_start = p->paths->len;
-      f->path_len = m->route->len;
-      g_array_append_vals (p->paths, m->route->data, m->route->len);
+      f->path_len = p->paths->len - f->path_start;
       if (fixed)
         *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
       if (m->load != NULL)
-        for (guint k = 0; k < m->route->len; k++)
-          m->load[g_array_index (m->route, guint32, k)]++;
-      if (sim_cluster_get_gpu (m->cluster, f->src)->node !=
-          sim_cluster_get_gpu (m->cluster, f->dst)->node)
+        for (guint k = 0; k < f->path_len; k++)
+          m->load[g_array_index (p->paths, guint32, f->path_start + k)]++;
+      if (m->gpu_node[f->src] != m->gpu_node[f->dst])
         slowest = MAX (slowest, lat);
       else
         slowest_intra = MAX (slowest_intra, lat);
@@ -1660,14 +1657,11 @@ plan_cut_bound (SimCommModel *m, const Plan *p)
       m->cut_sum = g_new0 (double, 2 * MAX (n, 1) * MAX_PHASES);
       m->cut_seen = g_new0 (guint8, MAX (n, 1));
       m->cut_sets = g_new (guint32, MAX (n, 1));
-      m->cut_node = g_new (guint32, MAX (n - n_nodes, 1));
-      for (guint32 g = 0; g < n - n_nodes; g++)
-        m->cut_node[g] = sim_cluster_get_gpu (m->cluster, g)->node;
     }
   for (guint i = 0; i < p->flows->len; i++)
     {
       const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      guint32 a = m->cut_node[f->src], b = m->cut_node[f->dst];
+      guint32 a = m->gpu_node[f->src], b = m->gpu_node[f->dst];
 
       cut_add (m, n_nodes + f->src, 0, f);
       cut_add (m, n_nodes + f->dst, 1, f);

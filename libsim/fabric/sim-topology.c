@@ -1425,7 +1425,8 @@ mix64 (guint64 x)
  * whose other elements are stale, then the @n in @buf) and latency, and
  * what the hops choose by. */
 typedef struct {
-  GArray         *res;
+  GArray         *res;       /* the route from its element base on */
+  guint           base;
   guint           held;
   guint32         buf[ROUTE_BUF];
   guint           n;
@@ -1451,10 +1452,11 @@ route_len (const Route *r)
 static void
 route_flush (Route *r)
 {
-  if (r->res->len != r->held + r->n)
-    g_array_set_size (r->res, r->held + r->n);
+  if (r->res->len != r->base + r->held + r->n)
+    g_array_set_size (r->res, r->base + r->held + r->n);
   if (r->n > 0)
-    memcpy (&g_array_index (r->res, guint32, r->held), r->buf, r->n * sizeof (guint32));
+    memcpy (&g_array_index (r->res, guint32, r->base + r->held), r->buf,
+            r->n * sizeof (guint32));
   r->held += r->n;
   r->n = 0;
 }
@@ -1471,7 +1473,7 @@ route_push (Route *r, guint32 res)
 static inline guint32
 route_at (const Route *r, guint i)
 {
-  return i < r->held ? g_array_index (r->res, guint32, i) : r->buf[i - r->held];
+  return i < r->held ? g_array_index (r->res, guint32, r->base + i) : r->buf[i - r->held];
 }
 
 /* Drops the resources past the first @len. */
@@ -2591,6 +2593,8 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
                         guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
                         GArray *resources, SimTime *latency)
 {
+  g_return_val_if_fail (resources != NULL, FALSE);
+  g_array_set_size (resources, 0);
   return sim__topology_route_fixed (topology, src_gpu, nic_gpu, dst_gpu, flow_hash, load,
                                     resources, latency, NULL);
 }
@@ -2615,13 +2619,11 @@ sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_g
   if (fixed != NULL)
     *fixed = FALSE;
   if (src_gpu == dst_gpu)
-    {
-      g_array_set_size (resources, 0);
-      return TRUE;
-    }
+    return TRUE;
   /* (Not an initialiser: that would clear the buffer too.)  @resources is
    * sized once, when the route is complete. */
   r.res = resources;
+  r.base = resources->len;
   r.held = 0;
   r.n = 0;
   r.latency = 0;
@@ -2647,7 +2649,7 @@ sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_g
                     && t->gpu_nic_start[dst_gpu + 1] - t->gpu_nic_start[dst_gpu] == 1;
       if (ns == NO_NODE || nd == NO_NODE)
         {
-          g_array_set_size (resources, 0);
+          g_array_set_size (resources, r.base);
           return FALSE;
         }
       r.dest = nd;
@@ -2668,7 +2670,7 @@ sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_g
     }
   if (!ok)
     {
-      g_array_set_size (resources, 0);
+      g_array_set_size (resources, r.base);
       return FALSE;
     }
   route_flush (&r);
