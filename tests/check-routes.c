@@ -146,10 +146,22 @@ check_fixed (SimTopology *t, guint32 s, guint32 nic, guint32 d, const GArray *ro
 {
   static const guint64 others[] = { 3, 11, G_GUINT64_CONSTANT (0x123456789abcdef) };
   g_autoptr(GArray) c = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 sentinel = 0xfeedu;
+  SimTime lc = -1;
+  gboolean again = FALSE;
+
+  /* sim__topology_route_fixed() appends to what the array holds. */
+  g_array_append_val (c, sentinel);
+  ck_assert (sim__topology_route_fixed (t, s, nic, d, others[0], NULL, c, &lc, &again));
+  ck_assert (again);
+  ck_assert_uint_eq (c->len, route->len + 1);
+  ck_assert_uint_eq (g_array_index (c, guint32, 0), sentinel);
+  ck_assert (route->len == 0
+             || memcmp (&g_array_index (c, guint32, 1), route->data,
+                        route->len * sizeof (guint32)) == 0);
 
   for (guint h = 0; h < G_N_ELEMENTS (others); h++)
     {
-      SimTime lc = -1;
       ck_assert (sim_topology_route_via (t, s, nic, d, others[h], h == 1 ? load : NULL, c, &lc));
       ck_assert_msg (c->len == route->len && lc == lat
                      && (c->len == 0
@@ -195,7 +207,12 @@ compare_all_fixed (SimTopology *fast, SimTopology *slow, const char *what, guint
               gboolean oka, okb, fixed = FALSE;
 
               if (pass == 0)
-                oka = sim__topology_route_fixed (fast, s, nic, d, hashes[h], l, a, &la, &fixed);
+                {
+                  /* (It appends.) */
+                  g_array_set_size (a, 0);
+                  oka = sim__topology_route_fixed (fast, s, nic, d, hashes[h], l, a, &la,
+                                                   &fixed);
+                }
               else
                 oka = sim_topology_route_via (fast, s, nic, d, hashes[h], l, a, &la);
               okb = sim_topology_route_via (slow, s, nic, d, hashes[h], l, b, &lb);

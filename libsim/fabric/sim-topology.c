@@ -2480,6 +2480,7 @@ node_route_walk (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *
   const NodeSpan *span = &t->spans[node];
   guint32 sh, *slot, len0, base;
   SimTime lat0;
+  gboolean forked;
   Shape *shape;
 
   if (t->shapes == NULL)
@@ -2514,13 +2515,16 @@ node_route_walk (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *
   if (*slot == SEG_WALK)
     return walk (t, from, to, span, r);
 
-  /* First time: walk, and keep the segment if no hop chose. */
+  /* First time: walk, and keep the segment if no hop chose (whether a hop
+   * of the route before it chose stays known). */
   len0 = route_len (r);
   lat0 = r->latency;
+  forked = r->forked;
   r->forked = FALSE;
   if (!walk (t, from, to, span, r))
     {
       *slot = SEG_NONE;
+      r->forked = forked;
       return FALSE;
     }
   if (r->forked)
@@ -2537,6 +2541,7 @@ node_route_walk (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *
       *slot = shape->segments->len;
       g_array_append_val (shape->segments, s);
     }
+  r->forked = r->forked || forked;
   return TRUE;
 }
 
