@@ -8,7 +8,9 @@
  * capacity, every flow bottlenecked); and incremental solving: after random
  * additions, removals and capacity changes, the rates equal a solve from
  * scratch of the same system, the flows whose rate moved are exactly the
- * ones listed as changed, and only the touched components are recomputed.
+ * ones listed as changed, and only the touched components are recomputed;
+ * and flows added as one entry of several get, to the last bit, the rates
+ * the same flows get when added one by one.
  * What it does not check: speed (bench/bench-maxmin does), or that max-min
  * fairness is a good model of any transport (the collectives' tests
  * compare against measurements).
@@ -597,6 +599,132 @@ START_TEST (test_invalidate)
 }
 END_TEST
 
+static int n_criticals;
+
+static void
+count_criticals (const char *domain, GLogLevelFlags level, const char *message, gpointer data)
+{
+  if (level & G_LOG_LEVEL_CRITICAL)
+    n_criticals++;
+}
+
+/* Flows added as one entry (sim_maxmin_add_flows()) against the same flows
+ * added one by one.  By hand first: a link of capacity 10 with a group of
+ * three flows and one flow alone gives each 10 / 4, and the link's usage
+ * counts all four; a second link of capacity 1 under the alone flow then
+ * leaves 9 / 3 = 3 to each of the group.  Then random systems of unit
+ * weight, with caps shared inside a group as demand caps are: after every
+ * addition, removal and cap change, each group's rate equals that of each
+ * of its flows in the system that holds them separately, to the last bit
+ * (==, not a tolerance), which is what the collectives rely on. */
+START_TEST (test_grouped_flows)
+{
+  {
+    g_autoptr(SimMaxmin) s = sim_maxmin_new ();
+    SimMaxminId link = sim_maxmin_add_resource (s, 10.0), slow = sim_maxmin_add_resource (s, 1.0);
+    SimMaxminId both[2] = { link, slow };
+    SimMaxminId g = sim_maxmin_add_flows (s, &link, 1, 1.0, INFINITY, 3, NULL);
+    SimMaxminId one = sim_maxmin_add_flow (s, &link, 1, 1.0, INFINITY, NULL);
+    SimMaxminStats st;
+
+    ck_assert (g != SIM_MAXMIN_NO_ID);
+    sim_maxmin_solve (s);
+    assert_close (sim_maxmin_get_rate (s, g), 2.5);
+    assert_close (sim_maxmin_get_rate (s, one), 2.5);
+    assert_close (sim_maxmin_get_usage (s, link), 10.0);
+    ck_assert (sim_maxmin_remove_flow (s, one));
+    one = sim_maxmin_add_flow (s, both, 2, 1.0, INFINITY, NULL);
+    sim_maxmin_solve (s);
+    assert_close (sim_maxmin_get_rate (s, one), 1.0);
+    assert_close (sim_maxmin_get_rate (s, g), 3.0);
+    assert_close (sim_maxmin_get_usage (s, link), 10.0);
+    /* A count of 0, or over 65,535, is a programming error, refused. */
+    {
+      GLogLevelFlags old_fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK);
+      GLogFunc old_handler = g_log_set_default_handler (count_criticals, NULL);
+      n_criticals = 0;
+      ck_assert (sim_maxmin_add_flows (s, &link, 1, 1.0, INFINITY, 0, NULL) == SIM_MAXMIN_NO_ID);
+      ck_assert (sim_maxmin_add_flows (s, &link, 1, 1.0, INFINITY, 65536, NULL)
+                 == SIM_MAXMIN_NO_ID);
+      g_log_set_default_handler (old_handler, NULL);
+      g_log_set_always_fatal (old_fatal);
+      ck_assert_int_eq (n_criticals, 2);
+      sim_maxmin_get_stats (s, &st);
+      ck_assert_uint_eq (st.n_flows, 2);
+    }
+  }
+  for (guint32 seed = 1; seed <= 30; seed++)
+    {
+      g_autoptr(SimMaxmin) sep = sim_maxmin_new ();
+      g_autoptr(SimMaxmin) grp = sim_maxmin_new ();
+      g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+      SimMaxminId res_a[24], res_b[24];
+      /* Per group: its entry in grp and its flows in sep. */
+      SimMaxminId entry[60], flows[60][6];
+      guint count[60] = { 0 }, n_res = 24;
+
+      for (guint r = 0; r < n_res; r++)
+        {
+          double c = g_rand_double_range (rand, 0.5, 40.0);
+          res_a[r] = sim_maxmin_add_resource (sep, c);
+          res_b[r] = sim_maxmin_add_resource (grp, c);
+        }
+      for (guint step = 0; step < 300; step++)
+        {
+          guint k = (guint) g_rand_int_range (rand, 0, 60);
+          if (count[k] == 0)
+            {
+              SimMaxminId on_a[5], on_b[5];
+              guint n = (guint) g_rand_int_range (rand, 1, 6), used = 0;
+              double cap = g_rand_boolean (rand) ? INFINITY : g_rand_double_range (rand, 0.1, 9);
+              for (guint i = 0; i < n; i++)
+                {
+                  guint r = (guint) g_rand_int_range (rand, 0, (gint) n_res);
+                  gboolean dup = FALSE;
+                  for (guint j = 0; j < used; j++)
+                    dup = dup || on_a[j] == res_a[r];
+                  if (dup)
+                    continue;
+                  on_a[used] = res_a[r];
+                  on_b[used++] = res_b[r];
+                }
+              count[k] = (guint) g_rand_int_range (rand, 1, 7);
+              entry[k] = sim_maxmin_add_flows (grp, on_b, used, 1.0, cap, count[k], NULL);
+              /* The separate flows go in one by one, other groups' flows
+               * left between them in each resource's list. */
+              for (guint i = 0; i < count[k]; i++)
+                flows[k][i] = sim_maxmin_add_flow (sep, on_a, used, 1.0, cap, NULL);
+            }
+          else if (g_rand_int_range (rand, 0, 3) == 0)
+            {
+              double cap = g_rand_boolean (rand) ? INFINITY : g_rand_double_range (rand, 0.1, 9);
+              sim_maxmin_set_flow_cap (grp, entry[k], cap);
+              for (guint i = 0; i < count[k]; i++)
+                sim_maxmin_set_flow_cap (sep, flows[k][i], cap);
+            }
+          else
+            {
+              ck_assert (sim_maxmin_remove_flow (grp, entry[k]));
+              for (guint i = 0; i < count[k]; i++)
+                ck_assert (sim_maxmin_remove_flow (sep, flows[k][i]));
+              count[k] = 0;
+            }
+          sim_maxmin_solve (sep);
+          sim_maxmin_solve (grp);
+          for (guint g = 0; g < 60; g++)
+            for (guint i = 0; i < count[g]; i++)
+              ck_assert_msg (sim_maxmin_get_rate (grp, entry[g])
+                             == sim_maxmin_get_rate (sep, flows[g][i]),
+                             "seed %u step %u group %u: %.17g against %.17g", seed, step, g,
+                             sim_maxmin_get_rate (grp, entry[g]),
+                             sim_maxmin_get_rate (sep, flows[g][i]));
+          for (guint r = 0; r < n_res; r++)
+            assert_close (sim_maxmin_get_usage (grp, res_b[r]), sim_maxmin_get_usage (sep, res_a[r]));
+        }
+    }
+}
+END_TEST
+
 static Suite *
 maxmin_suite (void)
 {
@@ -616,6 +744,7 @@ maxmin_suite (void)
   tcase_add_test (tc, test_random_invariants);
   tcase_add_test (tc, test_incremental);
   tcase_add_test (tc, test_invalidate);
+  tcase_add_test (tc, test_grouped_flows);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -18,6 +18,10 @@
  * shapes are compared (test_dragonfly_shapes), each in every routing mode
  * it takes.  Each pair is routed twice on the fast twin, so that both the
  * first route (which fills what is kept) and the copies are compared.
+ * Where the first pass says a route depends on its two GPUs alone
+ * (sim__topology_route_fixed(), which lets the collectives route once
+ * the flows between the same GPUs), every other hash, with and without a
+ * load, must give that route.
  *
  * What is not checked here: that the search's routes are the right ones
  * (check-fabric.c and check-routing.c do).
@@ -133,11 +137,47 @@ build (const char *model, guint n, const char * const *lines)
   return sim_topology_new (c, catalogue, &config, NULL);
 }
 
+/* Whether a route said to depend only on its GPUs (*fixed from
+ * sim__topology_route_fixed()) is the one every hash gives, with or
+ * without a load. */
+static void
+check_fixed (SimTopology *t, guint32 s, guint32 nic, guint32 d, const GArray *route, SimTime lat,
+             const guint32 *load, const char *what)
+{
+  static const guint64 others[] = { 3, 11, G_GUINT64_CONSTANT (0x123456789abcdef) };
+  g_autoptr(GArray) c = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 sentinel = 0xfeedu;
+  SimTime lc = -1;
+  gboolean again = FALSE;
+
+  /* sim__topology_route_fixed() appends to what the array holds. */
+  g_array_append_val (c, sentinel);
+  ck_assert (sim__topology_route_fixed (t, s, nic, d, others[0], NULL, c, &lc, &again));
+  ck_assert (again);
+  ck_assert_uint_eq (c->len, route->len + 1);
+  ck_assert_uint_eq (g_array_index (c, guint32, 0), sentinel);
+  ck_assert (route->len == 0
+             || memcmp (&g_array_index (c, guint32, 1), route->data,
+                        route->len * sizeof (guint32)) == 0);
+
+  for (guint h = 0; h < G_N_ELEMENTS (others); h++)
+    {
+      ck_assert (sim_topology_route_via (t, s, nic, d, others[h], h == 1 ? load : NULL, c, &lc));
+      ck_assert_msg (c->len == route->len && lc == lat
+                     && (c->len == 0
+                         || memcmp (c->data, route->data, c->len * sizeof (guint32)) == 0),
+                     "%s: %u -> %u (NIC of %u) said to depend on its GPUs alone, but hash %"
+                     G_GUINT64_FORMAT " routes it otherwise", what, s, d, nic, others[h]);
+    }
+}
+
 /* Every ordered pair of GPUs of @fast and @slow (the same configuration,
  * @slow routing by search), twice on @fast, from every @step-th GPU;
- * returns the routes compared. */
+ * returns the routes compared, and in *@n_fixed (nullable) how many of
+ * them depend on their GPUs alone (each checked against other hashes). */
 static guint
-compare_all (SimTopology *fast, SimTopology *slow, const char *what, guint step)
+compare_all_fixed (SimTopology *fast, SimTopology *slow, const char *what, guint step,
+                   guint *n_fixed)
 {
   static const guint64 hashes[] = { 0, 1, 7, G_GUINT64_CONSTANT (0x9e3779b97f4a7c15),
                                     G_GUINT64_CONSTANT (0xdeadbeefcafe) };
@@ -164,9 +204,17 @@ compare_all (SimTopology *fast, SimTopology *slow, const char *what, guint step)
               guint32 nic = via == 0 ? s : (guint32) ((s + 1 + hashes[h] % 5) % n);
               const guint32 *l = h % 2 == 0 ? load : NULL;
               SimTime la = -1, lb = -1;
-              gboolean oka, okb;
+              gboolean oka, okb, fixed = FALSE;
 
-              oka = sim_topology_route_via (fast, s, nic, d, hashes[h], l, a, &la);
+              if (pass == 0)
+                {
+                  /* (It appends.) */
+                  g_array_set_size (a, 0);
+                  oka = sim__topology_route_fixed (fast, s, nic, d, hashes[h], l, a, &la,
+                                                   &fixed);
+                }
+              else
+                oka = sim_topology_route_via (fast, s, nic, d, hashes[h], l, a, &la);
               okb = sim_topology_route_via (slow, s, nic, d, hashes[h], l, b, &lb);
               ck_assert_msg (oka == okb, "%s: %u -> %u (NIC of %u, hash %" G_GUINT64_FORMAT
                              "): routed %d, by search %d", what, s, d, nic, hashes[h], oka, okb);
@@ -179,9 +227,21 @@ compare_all (SimTopology *fast, SimTopology *slow, const char *what, guint step)
                              "and %" G_GINT64_FORMAT " ns, by search %u hops and %"
                              G_GINT64_FORMAT " ns", what, s, d, nic, hashes[h], a->len, la,
                              b->len, lb);
+              if (fixed)
+                {
+                  check_fixed (fast, s, nic, d, a, la, load, what);
+                  if (n_fixed != NULL)
+                    (*n_fixed)++;
+                }
               compared++;
             }
   return compared;
+}
+
+static guint
+compare_all (SimTopology *fast, SimTopology *slow, const char *what, guint step)
+{
+  return compare_all_fixed (fast, slow, what, step, NULL);
 }
 
 /* Every node layout on every fabric kind, under every routing mode it
@@ -194,7 +254,7 @@ START_TEST (test_routes_match_search)
   const char *routings[] = { "dmodk", "ecmp", "adaptive", "spray" };
   const char *oversub[] = { "1", "2" };
   const guint counts[] = { 1, 3, 5 };
-  guint built = 0, routes = 0;
+  guint built = 0, routes = 0, n, n_fixed, any_fixed = 0;
 
   for (guint a = 0; a < G_N_ELEMENTS (models); a++)
     for (guint b = 0; b < G_N_ELEMENTS (topologies); b++)
@@ -221,9 +281,20 @@ START_TEST (test_routes_match_search)
               /* The dragonfly, and it alone, takes distances from its structure. */
               ck_assert_msg (sim__topology_dragonfly_structure (fast)
                              == (strcmp (topologies[b], "dragonfly") == 0), "%s", what);
-              routes += compare_all (fast, slow, what, 1);
+              n_fixed = 0;
+              n = compare_all_fixed (fast, slow, what, 1, &n_fixed);
+              routes += n;
               built++;
+              /* With a NIC of its own per GPU, D-mod-K and spraying on a
+               * tree depend on the two GPUs alone: the routes of the first
+               * pass (half of those compared) are then fixed. */
+              if ((strcmp (models[a], "DGX-H100") == 0 || strcmp (models[a], "MI300X-8") == 0)
+                  && (c == 0 || c == 3) && strcmp (topologies[b], "dragonfly") != 0)
+                ck_assert_msg (n_fixed > 0 && n_fixed >= n / 4, "%s: %u of %u fixed", what,
+                               n_fixed, n);
+              any_fixed += n_fixed;
             }
+  ck_assert_uint_gt (any_fixed, 0);
   ck_assert_uint_ge (built, 150);
   ck_assert_uint_ge (routes, 1000000);
 }

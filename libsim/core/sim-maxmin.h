@@ -271,6 +271,34 @@ SimMaxminId sim_maxmin_add_flow (SimMaxmin *system, const SimMaxminId *resources
                                  gpointer user_data);
 
 /**
+ * sim_maxmin_add_flows:
+ * @system: a system
+ * @resources: (array length=n_resources) (nullable): the resources they
+ *   cross, each at most once
+ * @n_resources: their number
+ * @weight: the weight of each, > 0
+ * @cap: the cap of each, > 0, or INFINITY
+ * @count: how many flows, 1 to 65,535
+ * @user_data: (nullable): a pointer kept with them
+ *
+ * Adds @count flows that cross the same resources with the same weight
+ * and cap, kept as one entry: max-min fairness gives them equal rates, so
+ * the solver fixes them together, and sim_maxmin_get_rate() gives the rate
+ * of each (sim_maxmin_get_usage() counts every one).  A solve takes each
+ * one's weight and rate off a resource in turn, so when every flow of the
+ * system has the same weight the rates are those @count separate calls to
+ * sim_maxmin_add_flow() give, to the last bit (the flows fixed at one
+ * level then all take the same amount off a resource, and the order in
+ * which they do does not matter); the cost of a solve, of adding and of
+ * removing is that of one flow.
+ *
+ * Returns: the id of the entry, removed as one by sim_maxmin_remove_flow().
+ */
+SimMaxminId sim_maxmin_add_flows (SimMaxmin *system, const SimMaxminId *resources,
+                                  guint n_resources, double weight, double cap, guint count,
+                                  gpointer user_data);
+
+/**
  * sim_maxmin_remove_flow:
  * @system: a system
  * @flow: a flow

@@ -39,6 +39,9 @@ static const double tree_proto_bw[N_PROTOS] = { 1.0 / 3.8, 0.92, 1.0 };
 
 typedef struct {
   guint32     src, dst, channel;
+  guint32     first;               /* once routed for the solver (plan_group()): the
+                                    * first flow of the plan with its resources and
+                                    * shares, whose solver entry stands for both */
   double      share[MAX_PHASES];   /* bytes per byte of message, in each phase */
   SimMaxminId flow;
   guint32     path_start, path_len; /* its resources in Plan.paths (adaptive routing) */
@@ -155,6 +158,21 @@ typedef struct {
   Plan    *plan;                 /* its GPUs numbered 0 to n - 1, node after node */
 } ShapeEntry;
 
+/* A slot of plan_route()'s table of the routes that depend only on their
+ * two GPUs: the first flow between them, and its route's latency. */
+typedef struct {
+  guint64 key;
+  SimTime latency;
+  guint32 stamp;
+  guint32 index;
+} RouteSlot;
+
+/* A slot of plan_group()'s table: a flow, by its resources and shares. */
+typedef struct {
+  guint32 stamp;
+  guint32 index;
+} GroupSlot;
+
 /* At most this many flows are kept in plans of the cache (56 bytes each);
  * once full, plans of new shapes are built and not kept. */
 #define SHAPE_CACHE_FLOWS (1u << 18)
@@ -193,7 +211,15 @@ struct _SimCommModel {
   guint8           *cut_seen;      /* per cut: in cut_sets */
   guint32          *cut_sets;      /* the cuts plan_cut_bound() met ... */
   guint             n_cut_sets;    /* ... how many */
-  guint32          *cut_node;      /* per GPU: its node */
+  guint32          *gpu_node;      /* per GPU: its node */
+  RouteSlot        *routes;        /* plan_route()'s table ... */
+  guint32           routes_alloc;  /* ... its slots ... */
+  guint32           routes_stamp;  /* ... in use when their stamp is this */
+  GroupSlot        *group;         /* plan_group()'s table ... */
+  guint32           group_alloc;   /* ... its slots ... */
+  guint32           group_stamp;   /* ... in use when their stamp is this */
+  guint32          *group_count;   /* per flow of the plan grouped: its group's size */
+  guint32           group_count_alloc;
   /* sim__comm_model_time_alone()'s solver of one batch, its resources
    * numbered in the order of the network's, and scratch. */
   SimMaxmin        *alone_sys;
@@ -322,6 +348,9 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->route = g_array_new (FALSE, FALSE, sizeof (guint32));
   m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
   m->plans = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->gpu_node = g_new (guint32, MAX (sim_cluster_get_n_gpus (cluster), 1));
+  for (guint32 g = 0; g < sim_cluster_get_n_gpus (cluster); g++)
+    m->gpu_node[g] = sim_cluster_get_gpu (cluster, g)->node;
   m->next_id = 1;
   if (sim_topology_get_routing (topology) == SIM_ROUTING_ADAPTIVE)
     m->load = g_new0 (guint32, MAX (m->n_res, 1));
@@ -358,6 +387,9 @@ sim_comm_model_free (SimCommModel *m)
   g_array_unref (m->ids);
   g_free (m->load);
   g_free (m->bound_sum);
+  g_free (m->group);
+  g_free (m->group_count);
+  g_free (m->routes);
   g_free (m->bound_seen);
   g_free (m->bound_res);
   g_free (m->capacity);
@@ -378,7 +410,7 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->cut_sum);
   g_free (m->cut_seen);
   g_free (m->cut_sets);
-  g_free (m->cut_node);
+  g_free (m->gpu_node);
   if (m->alone_sys != NULL)
     sim_maxmin_free (m->alone_sys);
   if (m->alone_res != NULL)
@@ -632,7 +664,7 @@ plan_add (Plan *p, guint32 src, guint32 dst, guint32 channel, guint phase, doubl
   s = flow_index_slot (x, key);
   if (s->stamp != x->epoch)
     {
-      PlanFlow nf = { src, dst, channel, { 0 }, SIM_MAXMIN_NO_ID, 0, 0 };
+      PlanFlow nf = { src, dst, channel, 0, { 0 }, SIM_MAXMIN_NO_ID, 0, 0 };
       /* At most half full, so that probes stay short. */
       if (2 * ((gsize) p->flows->len + 1) > (gsize) x->mask + 1)
         {
@@ -1136,6 +1168,84 @@ plan_set_latency (Plan *p, SimTime slowest, SimTime slowest_intra)
 
 static gboolean plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error);
 
+/* Whether two flows of a plan are routed the same (plan_route() points
+ * the flows after the first between two GPUs at the first one's route,
+ * when it depends on them alone) with the same shares. */
+static gboolean
+same_route (const PlanFlow *a, const PlanFlow *b)
+{
+  return a->path_start == b->path_start && a->path_len == b->path_len
+         && memcmp (a->share, b->share, sizeof a->share) == 0;
+}
+
+/* Groups @p's routed flows that share a route (same_route()) and their
+ * shares: each flow's first is the first flow of its group, and
+ * m->group_count[i] the size of the group of which flow i is the first.
+ * A ring's channels share most of their hops inside a node, so a ring over
+ * eight GPUs per node has about a quarter as many groups as flows.  The
+ * flows of a group are registered as one solver entry (plan_register()):
+ * they are routed the same, start unfixed and have no cap or the same, so
+ * max-min gives them one rate, and sim_maxmin_add_flows() gives it to the
+ * last bit, every flow of the model having weight 1. */
+static void
+plan_group (SimCommModel *m, const Plan *p)
+{
+  guint n = p->flows->len;
+  guint32 size = 16, mask;
+
+  while (size < 2 * n)
+    size *= 2;
+  if (m->group_alloc < size)
+    {
+      g_free (m->group);
+      m->group = g_new0 (GroupSlot, size);
+      m->group_alloc = size;
+      m->group_stamp = 0;
+    }
+  if (m->group_count_alloc < n)
+    {
+      m->group_count_alloc = MAX (n, 2 * m->group_count_alloc);
+      m->group_count = g_renew (guint32, m->group_count, m->group_count_alloc);
+    }
+  if (++m->group_stamp == 0)
+    {
+      memset (m->group, 0, m->group_alloc * sizeof (GroupSlot));
+      m->group_stamp = 1;
+    }
+  mask = size - 1;
+  for (guint i = 0; i < n; i++)
+    {
+      PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      guint64 h = 0xcbf29ce484222325ull;
+      guint64 bits[MAX_PHASES];
+
+      memcpy (bits, f->share, sizeof bits);
+      h = (h ^ (((guint64) f->path_start << 32) | f->path_len)) * 0x100000001b3ull;
+      for (guint ph = 0; ph < MAX_PHASES; ph++)
+        h = (h ^ bits[ph]) * 0x100000001b3ull;
+      h ^= h >> 29;
+      f->first = i;
+      m->group_count[i] = 1;
+      for (guint32 slot = (guint32) (h * 0x9e3779b97f4a7c15ull >> 32) & mask;;
+           slot = (slot + 1) & mask)
+        {
+          GroupSlot *g = &m->group[slot];
+          if (g->stamp != m->group_stamp)
+            {
+              g->stamp = m->group_stamp;
+              g->index = i;
+              break;
+            }
+          if (same_route (&g_array_index (p->flows, PlanFlow, g->index), f))
+            {
+              f->first = g->index;
+              m->group_count[g->index]++;
+              break;
+            }
+        }
+    }
+}
+
 /* Registers @p's flows on their routes (plan_route(), which sets its
  * latency from the slowest route between two nodes, a ring or a tree
  * moving in lockstep so that its slowest hop sets the pace of every step,
@@ -1154,19 +1264,24 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
         return FALSE;
       plan_load (m, p, p->flows->len, -1);
     }
+  plan_group (m, p);
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
+      if (m->load != NULL)
+        for (guint k = 0; k < f->path_len; k++)
+          m->load[path[k]]++;
+      if (f->first != i)
+        {
+          f->flow = g_array_index (p->flows, PlanFlow, f->first).flow;
+          continue;
+        }
       g_array_set_size (m->ids, f->path_len);
       for (guint k = 0; k < f->path_len; k++)
-        {
-          g_array_index (m->ids, SimMaxminId, k) = m->res[path[k]];
-          if (m->load != NULL)
-            m->load[path[k]]++;
-        }
-      f->flow = sim_maxmin_add_flow (m->sys, (const SimMaxminId *) (gpointer) m->ids->data,
-                                     m->ids->len, 1.0, INFINITY, p);
+        g_array_index (m->ids, SimMaxminId, k) = m->res[path[k]];
+      f->flow = sim_maxmin_add_flows (m->sys, (const SimMaxminId *) (gpointer) m->ids->data,
+                                      m->ids->len, 1.0, INFINITY, m->group_count[i], p);
     }
   p->registered = TRUE;
   return TRUE;
@@ -1196,34 +1311,77 @@ static gboolean
 plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
 {
   SimTime slowest = 0, slowest_intra = 0;
+  guint32 size = 16, mask;
 
   if (p->paths == NULL)
     p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_set_size (p->paths, 0);
   p->routed = FALSE;
+  /* A route that depends only on its two GPUs (a ring's channels share
+   * most of theirs inside a node) is found once: the flows after the first
+   * between the same GPUs point at the first one's resources. */
+  while (size < 2 * p->flows->len)
+    size *= 2;
+  if (m->routes_alloc < size)
+    {
+      g_free (m->routes);
+      m->routes = g_new0 (RouteSlot, size);
+      m->routes_alloc = size;
+      m->routes_stamp = 0;
+    }
+  if (++m->routes_stamp == 0)
+    {
+      memset (m->routes, 0, m->routes_alloc * sizeof (RouteSlot));
+      m->routes_stamp = 1;
+    }
+  mask = size - 1;
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       guint64 hash = seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
                      ^ ((guint64) f->dst << 8) ^ f->channel;
+      guint64 key = ((guint64) f->src << 32) | f->dst;
       SimTime lat = 0;
+      gboolean fixed = FALSE;
+      RouteSlot *slot = NULL;
 
-      if (!sim_topology_route_via (m->topology, f->src, f->src, f->dst, hash, m->load,
-                                   m->route, &lat))
+      for (guint32 k = (guint32) (key * 0x9e3779b97f4a7c15ull >> 40) & mask;;
+           k = (k + 1) & mask)
+        {
+          slot = &m->routes[k];
+          if (slot->stamp != m->routes_stamp || slot->key == key)
+            break;
+        }
+      if (slot->stamp == m->routes_stamp)
+        {
+          const PlanFlow *first = &g_array_index (p->flows, PlanFlow, slot->index);
+          f->path_start = first->path_start;
+          f->path_len = first->path_len;
+          if (m->load != NULL)
+            for (guint k = 0; k < f->path_len; k++)
+              m->load[g_array_index (p->paths, guint32, f->path_start + k)]++;
+          if (m->gpu_node[f->src] != m->gpu_node[f->dst])
+            slowest = MAX (slowest, slot->latency);
+          else
+            slowest_intra = MAX (slowest_intra, slot->latency);
+          continue;
+        }
+      f->path_start = p->paths->len;
+      if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash, m->load,
+                                      p->paths, &lat, &fixed))
         {
           plan_load (m, p, i, -1);
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
                        "GPUs %u and %u are not connected in this topology", f->src, f->dst);
           return FALSE;
         }
-      f->path_start = p->paths->len;
-      f->path_len = m->route->len;
-      g_array_append_vals (p->paths, m->route->data, m->route->len);
+      f->path_len = p->paths->len - f->path_start;
+      if (fixed)
+        *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
       if (m->load != NULL)
-        for (guint k = 0; k < m->route->len; k++)
-          m->load[g_array_index (m->route, guint32, k)]++;
-      if (sim_cluster_get_gpu (m->cluster, f->src)->node !=
-          sim_cluster_get_gpu (m->cluster, f->dst)->node)
+        for (guint k = 0; k < f->path_len; k++)
+          m->load[g_array_index (p->paths, guint32, f->path_start + k)]++;
+      if (m->gpu_node[f->src] != m->gpu_node[f->dst])
         slowest = MAX (slowest, lat);
       else
         slowest_intra = MAX (slowest_intra, lat);
@@ -1291,7 +1449,8 @@ plan_unregister (SimCommModel *m, Plan *p)
   if (!p->registered)
     return;
   for (guint i = 0; i < p->flows->len; i++)
-    sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, i).flow);
+    if (g_array_index (p->flows, PlanFlow, i).first == i)
+      sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, i).flow);
   plan_load (m, p, p->flows->len, -1);
   p->registered = FALSE;
 }
@@ -1498,14 +1657,11 @@ plan_cut_bound (SimCommModel *m, const Plan *p)
       m->cut_sum = g_new0 (double, 2 * MAX (n, 1) * MAX_PHASES);
       m->cut_seen = g_new0 (guint8, MAX (n, 1));
       m->cut_sets = g_new (guint32, MAX (n, 1));
-      m->cut_node = g_new (guint32, MAX (n - n_nodes, 1));
-      for (guint32 g = 0; g < n - n_nodes; g++)
-        m->cut_node[g] = sim_cluster_get_gpu (m->cluster, g)->node;
     }
   for (guint i = 0; i < p->flows->len; i++)
     {
       const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      guint32 a = m->cut_node[f->src], b = m->cut_node[f->dst];
+      guint32 a = m->gpu_node[f->src], b = m->gpu_node[f->dst];
 
       cut_add (m, n_nodes + f->src, 0, f);
       cut_add (m, n_nodes + f->dst, 1, f);
@@ -1998,26 +2154,41 @@ alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
   for (guint i = 0; i < n; i++)
     {
       const Plan *p = plans[i];
+      plan_group (m, p);
       for (guint j = 0; j < p->flows->len; j++)
         {
           const PlanFlow *f = &g_array_index (p->flows, PlanFlow, j);
           SimMaxminId flow;
+          if (f->first != j)
+            {
+              flow = g_array_index (m->alone_flows, SimMaxminId, k + f->first);
+              g_array_append_val (m->alone_flows, flow);
+              continue;
+            }
           g_array_set_size (m->ids, f->path_len);
           for (guint h = 0; h < f->path_len; h++)
             g_array_index (m->ids, SimMaxminId, h) =
               g_array_index (m->alone_res, SimMaxminId,
                              m->alone_local[g_array_index (p->paths, guint32, f->path_start + h)]);
-          flow = sim_maxmin_add_flow (sys, (const SimMaxminId *) (gpointer) m->ids->data,
-                                      f->path_len, 1.0, INFINITY, NULL);
+          flow = sim_maxmin_add_flows (sys, (const SimMaxminId *) (gpointer) m->ids->data,
+                                       f->path_len, 1.0, INFINITY, m->group_count[j], NULL);
           g_array_append_val (m->alone_flows, flow);
         }
+      k += p->flows->len;
     }
   sim_maxmin_solve (sys);
   for (guint i = 0; i < m->alone_flows->len; i++)
-    rates[k++] = sim_maxmin_get_rate (sys, g_array_index (m->alone_flows, SimMaxminId, i));
-  /* Emptied last first: the slots come back in increasing order. */
-  for (guint i = m->alone_flows->len; i-- > 0;)
-    sim_maxmin_remove_flow (sys, g_array_index (m->alone_flows, SimMaxminId, i));
+    rates[i] = sim_maxmin_get_rate (sys, g_array_index (m->alone_flows, SimMaxminId, i));
+  /* Emptied last first: the slots come back in increasing order.  A flow
+   * after the first of its group holds the first's entry: each entry is
+   * removed where its first flow stands. */
+  for (guint i = n, j = m->alone_flows->len; i-- > 0;)
+    for (guint f = plans[i]->flows->len; f-- > 0;)
+      {
+        j--;
+        if (g_array_index (plans[i]->flows, PlanFlow, f).first == f)
+          sim_maxmin_remove_flow (sys, g_array_index (m->alone_flows, SimMaxminId, j));
+      }
   for (guint r = n_local; r-- > 0;)
     sim_maxmin_remove_resource (sys, g_array_index (m->alone_res, SimMaxminId, r));
 }

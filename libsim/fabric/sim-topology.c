@@ -1425,7 +1425,8 @@ mix64 (guint64 x)
  * whose other elements are stale, then the @n in @buf) and latency, and
  * what the hops choose by. */
 typedef struct {
-  GArray         *res;
+  GArray         *res;       /* the route from its element base on */
+  guint           base;
   guint           held;
   guint32         buf[ROUTE_BUF];
   guint           n;
@@ -1451,10 +1452,11 @@ route_len (const Route *r)
 static void
 route_flush (Route *r)
 {
-  if (r->res->len != r->held + r->n)
-    g_array_set_size (r->res, r->held + r->n);
+  if (r->res->len != r->base + r->held + r->n)
+    g_array_set_size (r->res, r->base + r->held + r->n);
   if (r->n > 0)
-    memcpy (&g_array_index (r->res, guint32, r->held), r->buf, r->n * sizeof (guint32));
+    memcpy (&g_array_index (r->res, guint32, r->base + r->held), r->buf,
+            r->n * sizeof (guint32));
   r->held += r->n;
   r->n = 0;
 }
@@ -1471,7 +1473,7 @@ route_push (Route *r, guint32 res)
 static inline guint32
 route_at (const Route *r, guint i)
 {
-  return i < r->held ? g_array_index (r->res, guint32, i) : r->buf[i - r->held];
+  return i < r->held ? g_array_index (r->res, guint32, r->base + i) : r->buf[i - r->held];
 }
 
 /* Drops the resources past the first @len. */
@@ -2478,6 +2480,7 @@ node_route_walk (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *
   const NodeSpan *span = &t->spans[node];
   guint32 sh, *slot, len0, base;
   SimTime lat0;
+  gboolean forked;
   Shape *shape;
 
   if (t->shapes == NULL)
@@ -2512,13 +2515,16 @@ node_route_walk (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *
   if (*slot == SEG_WALK)
     return walk (t, from, to, span, r);
 
-  /* First time: walk, and keep the segment if no hop chose. */
+  /* First time: walk, and keep the segment if no hop chose (whether a hop
+   * of the route before it chose stays known). */
   len0 = route_len (r);
   lat0 = r->latency;
+  forked = r->forked;
   r->forked = FALSE;
   if (!walk (t, from, to, span, r))
     {
       *slot = SEG_NONE;
+      r->forked = forked;
       return FALSE;
     }
   if (r->forked)
@@ -2535,6 +2541,7 @@ node_route_walk (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *
       *slot = shape->segments->len;
       g_array_append_val (shape->segments, s);
     }
+  r->forked = r->forked || forked;
   return TRUE;
 }
 
@@ -2591,10 +2598,21 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
                         guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
                         GArray *resources, SimTime *latency)
 {
+  g_return_val_if_fail (resources != NULL, FALSE);
+  g_array_set_size (resources, 0);
+  return sim__topology_route_fixed (topology, src_gpu, nic_gpu, dst_gpu, flow_hash, load,
+                                    resources, latency, NULL);
+}
+
+gboolean
+sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
+                           guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
+                           GArray *resources, SimTime *latency, gboolean *fixed)
+{
   SimTopology *t = topology;
   guint32 ns_node, nd_node, ns, nd;
   Route r;
-  gboolean ok;
+  gboolean ok, unique_nics = TRUE;
 
   g_return_val_if_fail (t != NULL, FALSE);
   g_return_val_if_fail (src_gpu < t->n_gpus && dst_gpu < t->n_gpus, FALSE);
@@ -2603,14 +2621,14 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
 
   if (latency != NULL)
     *latency = 0;
+  if (fixed != NULL)
+    *fixed = FALSE;
   if (src_gpu == dst_gpu)
-    {
-      g_array_set_size (resources, 0);
-      return TRUE;
-    }
+    return TRUE;
   /* (Not an initialiser: that would clear the buffer too.)  @resources is
    * sized once, when the route is complete. */
   r.res = resources;
+  r.base = resources->len;
   r.held = 0;
   r.n = 0;
   r.latency = 0;
@@ -2632,9 +2650,11 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
         nic_gpu = src_gpu;
       ns = nearest_nic (t, nic_gpu, flow_hash);
       nd = nearest_nic (t, dst_gpu, flow_hash);
+      unique_nics = t->gpu_nic_start[nic_gpu + 1] - t->gpu_nic_start[nic_gpu] == 1
+                    && t->gpu_nic_start[dst_gpu + 1] - t->gpu_nic_start[dst_gpu] == 1;
       if (ns == NO_NODE || nd == NO_NODE)
         {
-          g_array_set_size (resources, 0);
+          g_array_set_size (resources, r.base);
           return FALSE;
         }
       r.dest = nd;
@@ -2655,12 +2675,21 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
     }
   if (!ok)
     {
-      g_array_set_size (resources, 0);
+      g_array_set_size (resources, r.base);
       return FALSE;
     }
   route_flush (&r);
   if (latency != NULL)
     *latency = r.latency;
+  /* Inside a node, only a walk that chose (by the hash) depends on more
+   * than the two GPUs.  Across nodes, D-mod-K and spraying choose by the
+   * destination's number, ECMP by the hash and adaptive routing by the
+   * load; and a GPU with several nearest NICs picks one by the hash. */
+  if (fixed != NULL)
+    *fixed = !r.forked
+             && (ns_node == nd_node
+                 || (unique_nics && (t->routing == SIM_ROUTING_DMODK
+                                     || t->routing == SIM_ROUTING_SPRAY)));
   return TRUE;
 }
 

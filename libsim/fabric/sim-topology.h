@@ -586,6 +586,15 @@ gboolean sim_topology_get_metrics (SimTopology *topology, SimTopologyMetrics *me
  * with @search, by a breadth-first search from every GPU. */
 guint sim__topology_diameter (SimTopology *topology, gboolean search);
 
+/* sim_topology_route_via(), the route appended to what @resources holds
+ * (left as it was on failure), and whether it depends only on the three
+ * GPUs (internal, for the collectives): *@fixed (nullable) is %TRUE when
+ * no hop chose by @flow_hash or @load, so that every flow between them
+ * takes this route. */
+gboolean sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
+                                    guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
+                                    GArray *resources, SimTime *latency, gboolean *fixed);
+
 /* Routes without the shortcuts (internal, for the tests): with @search,
  * every part of a route inside a node walks its node's distance table,
  * D-mod-K works out the destination's way up afresh and comes down it hop
