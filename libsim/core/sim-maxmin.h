@@ -41,6 +41,19 @@
  * O(its resources x log R).  Ties are broken by index, so the order of
  * operations, and hence the rounding, depends only on the solved flows.
  *
+ * Shortcuts.  In a network most resources carry one flow (a GPU's link, a
+ * NIC's; sim_maxmin_add_flows() makes identical flows one entry), and
+ * such a resource keeps its starting level until its flow is fixed, after
+ * which it has nothing to fix.  Of a flow's resources crossed by it alone,
+ * only the first by (level, index) goes into the heap, and none does when
+ * a resource it shares has a capacity lower by more than rounding; the
+ * filling stops once every flow is fixed.  On the first simulated day at
+ * 10,240 GPUs with the network this pops 11 million heap entries where
+ * there were 26 million (86 % of them resources with nothing left to
+ * fix).  The resources left out could only be popped with nothing left to
+ * fix, so every rate is the one progressive filling gives with them in, to
+ * the last bit; tests/check-maxmin.c holds the two to each other.
+ *
  * Incremental solving.  Adding or removing a flow, or changing a capacity,
  * marks the resources involved as dirty; nothing is computed then.
  * sim_maxmin_solve() returns at once when nothing is dirty.  Otherwise it
