@@ -144,6 +144,10 @@ struct _SimMaxmin {
   guint32   comp_res_alloc, comp_flows_alloc;
   HeapEntry *heap;         /* as long as comp_res */
   guint32   heap_len;
+  guint32  *res_keep;       /* as long as comp_res: the epoch of the solve in which a
+                             * resource crossed by one entry goes into the heap */
+  guint32   n_unfixed;      /* flows of the component not fixed yet */
+  gboolean  plain;          /* sim__maxmin_set_plain() */
   CapEvent *capped, *capped_tmp;   /* as long as comp_flows */
   GArray   *changed;        /* SimMaxminId */
 
@@ -246,6 +250,7 @@ sim_maxmin_free (SimMaxmin *s)
   g_free (s->comp_flows);
   g_free (s->old_rate);
   g_free (s->heap);
+  g_free (s->res_keep);
   g_free (s->capped);
   g_free (s->capped_tmp);
   g_array_unref (s->changed);
@@ -694,6 +699,7 @@ fix_flow (SimMaxmin *s, guint32 fs, double rate, guint32 skip)
 
   f->rate = rate;
   f->fixed = 1;
+  s->n_unfixed--;
   for (guint32 i = 0; i < f->n_res; i++)
     if (f->res[i].res != skip)
       consume (s, f->res[i].res, rate, f->weight, f->count);
@@ -784,6 +790,8 @@ gather (SimMaxmin *s)
     {
       memset (s->res_visit, 0, s->n_res_slots * sizeof (guint32));
       memset (s->flow_visit, 0, s->n_flow_slots * sizeof (guint32));
+      if (s->res_keep != NULL)
+        memset (s->res_keep, 0, s->comp_res_alloc * sizeof (guint32));
       s->epoch = 1;
     }
   if (s->comp_res_alloc < s->n_res_slots)
@@ -791,6 +799,8 @@ gather (SimMaxmin *s)
       s->comp_res_alloc = MAX (s->n_res_slots, 2 * s->comp_res_alloc);
       s->comp_res = g_renew (guint32, s->comp_res, s->comp_res_alloc);
       s->heap = g_renew (HeapEntry, s->heap, s->comp_res_alloc);
+      s->res_keep = g_renew (guint32, s->res_keep, s->comp_res_alloc);
+      memset (s->res_keep, 0, s->comp_res_alloc * sizeof (guint32));
     }
   if (s->comp_flows_alloc < s->n_flow_slots)
     {
@@ -891,6 +901,13 @@ rate_changed (double before, double after)
   return fabs (after - before) > CHANGE_TOLERANCE * MAX (fabs (before), fabs (after));
 }
 
+void
+sim__maxmin_set_plain (SimMaxmin *s, gboolean plain)
+{
+  g_return_if_fail (s != NULL);
+  s->plain = plain;
+}
+
 guint
 sim_maxmin_solve (SimMaxmin *s)
 {
@@ -916,19 +933,65 @@ sim_maxmin_solve (SimMaxmin *s)
   if (n_capped > 1)
     sort_cap_events (s->capped, s->capped_tmp, n_capped);
   capped = s->capped;
+  /* A resource crossed by one entry only (most are: a GPU's link, a NIC's)
+   * keeps the level it starts with until that entry's flow is fixed, and
+   * then has nothing left to fix.  It can be the first of the flow's
+   * resources to saturate only if no other resource of the flow has a
+   * level below its own for certain: of the flow's resources crossed by
+   * it alone, only the first by (level, number), which the heap would
+   * pop first, goes into the heap, and none does if a resource it shares
+   * with other flows has a capacity lower by more than rounding (whose
+   * level, at most that capacity over the flow's weight, is then lower).
+   * Those left out would only ever be popped with nothing to fix, so
+   * the order of every operation that fixes a flow, and every rate, is
+   * the one with them in.  Meanwhile the flows are counted, and the
+   * filling stops when none is left unfixed (the rest of the heap would
+   * pop with nothing to do). */
+  s->n_unfixed = 0;
+  for (guint32 i = 0; i < nf; i++)
+    {
+      const Flow *f = &s->flows[cf[i]];
+      guint32 best = NONE;
+      double best_key = INFINITY, tight = INFINITY;
+
+      if (f->fixed)
+        continue;
+      s->n_unfixed++;
+      for (guint32 k = 0; k < f->n_res; k++)
+        {
+          guint32 r = f->res[k].res;
+          const Resource *res = &s->res[r];
+          if (res->n_flows == 1)
+            {
+              double key = level_of (res);
+              if (best == NONE || key < best_key || (key == best_key && r < best))
+                {
+                  best = r;
+                  best_key = key;
+                }
+            }
+          else
+            tight = MIN (tight, s->rc[r].capacity);
+        }
+      if (best != NONE && !(tight < s->rc[best].capacity * (1 - 1e-9)))
+        s->res_keep[best] = s->epoch;
+    }
   for (guint32 i = 0; i < s->n_comp_res; i++)
     {
       guint32 r = s->comp_res[i];
-      if (s->res[r].unfixed > 0)
+      if (s->res[r].unfixed > 0
+          && (s->res[r].n_flows > 1 || s->res_keep[r] == s->epoch || s->plain))
         heap_push (s, level_of (&s->res[r]), r);
     }
+  if (s->plain)
+    s->n_unfixed = G_MAXUINT32;   /* (never reached: fixing counts down) */
 
   /* Progressive filling: the next event is the lowest resource level or
    * the lowest cap level, whichever comes first (caps first on a tie).  A
    * resource whose entry reaches the top with a stale key goes back with
    * its current level; as keys only rise, the first entry found current is
    * the true minimum. */
-  for (;;)
+  while (s->n_unfixed > 0)
     {
       double cap_level = INFINITY, now;
       HeapEntry top;

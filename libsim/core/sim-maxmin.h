@@ -41,6 +41,20 @@
  * O(its resources x log R).  Ties are broken by index, so the order of
  * operations, and hence the rounding, depends only on the solved flows.
  *
+ * Shortcuts.  In a network most resources carry one flow (a GPU's link, a
+ * NIC's; sim_maxmin_add_flows() makes identical flows one entry), and
+ * such a resource keeps its starting level until its flow is fixed, after
+ * which it has nothing to fix.  Of a flow's resources crossed by it alone,
+ * only the first by (level, index) goes into the heap, and none does when
+ * a resource it shares has a capacity lower by more than rounding; the
+ * filling stops once every flow is fixed.  On the first simulated day at
+ * 10,240 GPUs with the network, 6.4 million resources go into the heap
+ * and 4.4 million are popped, where 30.8 million went in and 26.1 million
+ * were popped (86 % of them with nothing left to fix).  The resources left
+ * out could only be popped with nothing left to
+ * fix, so every rate is the one progressive filling gives with them in, to
+ * the last bit; tests/check-maxmin.c holds the two to each other.
+ *
  * Incremental solving.  Adding or removing a flow, or changing a capacity,
  * marks the resources involved as dirty; nothing is computed then.
  * sim_maxmin_solve() returns at once when nothing is dirty.  Otherwise it
@@ -297,6 +311,14 @@ SimMaxminId sim_maxmin_add_flow (SimMaxmin *system, const SimMaxminId *resources
 SimMaxminId sim_maxmin_add_flows (SimMaxmin *system, const SimMaxminId *resources,
                                   guint n_resources, double weight, double cap, guint count,
                                   gpointer user_data);
+
+/* Progressive filling as written, without its shortcuts (internal, for
+ * the tests): every resource of a component goes into the heap, and the
+ * filling runs until the heap and the capped flows are spent, where
+ * sim_maxmin_solve() leaves out the resources that cannot be the first of
+ * their flows to saturate and stops once every flow is fixed.  The rates
+ * are the same, to the last bit. */
+void sim__maxmin_set_plain (SimMaxmin *system, gboolean plain);
 
 /**
  * sim_maxmin_remove_flow:
