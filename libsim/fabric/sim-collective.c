@@ -105,6 +105,7 @@ typedef struct {
                                     * routed_seed (plan_bound()) */
   guint64           routed_seed;
   guint             touched_epoch; /* SimCommModel.touch_epoch while in its touched list */
+  gpointer          shape;         /* the ShapeEntry it was copied from, or NULL */
 } Plan;
 
 /* The GPUs of a collective grouped by node, nodes in the order of their
@@ -153,9 +154,21 @@ typedef struct {
   guint32 *words;
 } ShapeKey;
 
+/* A cut that plan_cut_bound() met, for plans of one shape: which of a
+ * flow's GPUs names it (flow's source for d = 0, destination for 1), the
+ * GPU's own cut or its node's, and the plan's shares across it, out and
+ * in, by phase. */
+typedef struct {
+  guint32 flow;
+  guint8  d, gpu;
+  double  sum[2][MAX_PHASES];
+} CutTerm;
+
 typedef struct {
   ShapeKey key;                  /* first: the table looks entries up by key */
   Plan    *plan;                 /* its GPUs numbered 0 to n - 1, node after node */
+  CutTerm *cuts;                 /* its cuts (plan_cut_bound()), NULL until first met */
+  guint    n_cuts;
 } ShapeEntry;
 
 /* A slot of plan_route()'s table of the routes that depend only on their
@@ -210,6 +223,7 @@ struct _SimCommModel {
                                     * calls */
   guint8           *cut_seen;      /* per cut: in cut_sets */
   guint32          *cut_sets;      /* the cuts plan_cut_bound() met ... */
+  guint32          *cut_first;     /* ... each first met as flow x 2 + direction ... */
   guint             n_cut_sets;    /* ... how many */
   guint32          *gpu_node;      /* per GPU: its node */
   RouteSlot        *routes;        /* plan_route()'s table ... */
@@ -410,6 +424,7 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->cut_sum);
   g_free (m->cut_seen);
   g_free (m->cut_sets);
+  g_free (m->cut_first);
   g_free (m->gpu_node);
   if (m->alone_sys != NULL)
     sim_maxmin_free (m->alone_sys);
@@ -1022,6 +1037,7 @@ shape_entry_free (gpointer data)
 {
   ShapeEntry *e = data;
   g_free (e->key.words);
+  g_free (e->cuts);
   plan_free (e->plan);
   g_free (e);
 }
@@ -1088,7 +1104,7 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
       t = built = plan_build_on (m, op, algo, &shape, NULL);
       if (m->shape_flows + built->flows->len <= SHAPE_CACHE_FLOWS)
         {
-          e = g_new (ShapeEntry, 1);
+          e = g_new0 (ShapeEntry, 1);
           e->key = key;
           e->key.words = g_memdup2 (w, key.len * sizeof (guint32));
           e->plan = built;
@@ -1099,6 +1115,7 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
     }
   /* The plan kept was never registered: a copy is a plan just built. */
   p = g_memdup2 (t, sizeof *t);
+  p->shape = built == NULL ? e : NULL;
   p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
   g_array_set_size (p->flows, t->flows->len);
   for (guint i = 0; i < t->flows->len; i++)
@@ -1613,13 +1630,14 @@ gpu_cut_capacities (SimCommModel *m, guint n_nodes)
 /* Adds @f's shares to cut @set, direction @d (0 out, 1 in); a share of 0
  * adds nothing. */
 static inline void
-cut_add (SimCommModel *m, guint32 set, guint d, const PlanFlow *f)
+cut_add (SimCommModel *m, guint32 set, guint d, const PlanFlow *f, guint i)
 {
   double *sum = &m->cut_sum[(2 * (gsize) set + d) * MAX_PHASES];
 
   if (!m->cut_seen[set])
     {
       m->cut_seen[set] = 1;
+      m->cut_first[m->n_cut_sets] = 2 * i + d;
       m->cut_sets[m->n_cut_sets++] = set;
     }
   G_STATIC_ASSERT (MAX_PHASES == 3);
@@ -1641,11 +1659,30 @@ cut_add (SimCommModel *m, guint32 set, guint d, const PlanFlow *f)
  * capacity).  The sums here are rounded otherwise than plan_bound()'s, by
  * a relative 1e-13 with thousands of terms: the 1e-9 taken off covers
  * that. */
+/* Takes into @worst, by phase, the sums @sum (out, then in) across cut
+ * @set over its capacities (asked of the topology when first needed). */
+static inline void
+cut_worst (SimCommModel *m, guint32 set, const double *sum, double *worst)
+{
+  if (m->cut_capacity[2 * (gsize) set] < 0)
+    sim_topology_get_node_cut_capacity (m->topology, set, &m->cut_capacity[2 * (gsize) set],
+                                        &m->cut_capacity[2 * (gsize) set + 1]);
+  for (guint d = 0; d < 2; d++)
+    for (guint ph = 0; ph < MAX_PHASES; ph++)
+      {
+        double capacity = m->cut_capacity[2 * (gsize) set + d];
+        if (sum[d * MAX_PHASES + ph] > 0)
+          worst[ph] = MAX (worst[ph], capacity > 0 ? sum[d * MAX_PHASES + ph] / capacity
+                                                   : INFINITY);
+      }
+}
+
 static double
 plan_cut_bound (SimCommModel *m, const Plan *p)
 {
   guint n_nodes = sim_cluster_get_n_nodes (m->cluster);
   double worst[MAX_PHASES] = { 0 };
+  ShapeEntry *e = p->shape;
 
   if (m->cut_sum == NULL)
     {
@@ -1657,35 +1694,52 @@ plan_cut_bound (SimCommModel *m, const Plan *p)
       m->cut_sum = g_new0 (double, 2 * MAX (n, 1) * MAX_PHASES);
       m->cut_seen = g_new0 (guint8, MAX (n, 1));
       m->cut_sets = g_new (guint32, MAX (n, 1));
+      m->cut_first = g_new (guint32, MAX (n, 1));
+    }
+  if (e != NULL && e->cuts != NULL)
+    {
+      for (guint k = 0; k < e->n_cuts; k++)
+        {
+          const CutTerm *c = &e->cuts[k];
+          const PlanFlow *f = &g_array_index (p->flows, PlanFlow, c->flow);
+          guint32 g = c->d == 0 ? f->src : f->dst;
+          cut_worst (m, c->gpu ? n_nodes + g : m->gpu_node[g], &c->sum[0][0], worst);
+        }
+      return (worst[0] + worst[1] + worst[2]) * (1 - 1e-9);
     }
   for (guint i = 0; i < p->flows->len; i++)
     {
       const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       guint32 a = m->gpu_node[f->src], b = m->gpu_node[f->dst];
 
-      cut_add (m, n_nodes + f->src, 0, f);
-      cut_add (m, n_nodes + f->dst, 1, f);
+      cut_add (m, n_nodes + f->src, 0, f, i);
+      cut_add (m, n_nodes + f->dst, 1, f, i);
       if (a != b)
         {
-          cut_add (m, a, 0, f);
-          cut_add (m, b, 1, f);
+          cut_add (m, a, 0, f, i);
+          cut_add (m, b, 1, f, i);
         }
+    }
+  /* Plans of one shape cross the same cuts with the same sums, summed in
+   * the same order: the first of them keeps its cuts for the others. */
+  if (e != NULL)
+    {
+      e->cuts = g_new (CutTerm, MAX (m->n_cut_sets, 1));
+      e->n_cuts = m->n_cut_sets;
     }
   for (guint k = 0; k < m->n_cut_sets; k++)
     {
       guint32 set = m->cut_sets[k];
-      if (m->cut_capacity[2 * (gsize) set] < 0)
-        sim_topology_get_node_cut_capacity (m->topology, set, &m->cut_capacity[2 * (gsize) set],
-                                            &m->cut_capacity[2 * (gsize) set + 1]);
-      for (guint d = 0; d < 2; d++)
-        for (guint ph = 0; ph < MAX_PHASES; ph++)
-          {
-            double *sum = &m->cut_sum[(2 * (gsize) set + d) * MAX_PHASES + ph];
-            double capacity = m->cut_capacity[2 * (gsize) set + d];
-            if (*sum > 0)
-              worst[ph] = MAX (worst[ph], capacity > 0 ? *sum / capacity : INFINITY);
-            *sum = 0;
-          }
+      if (e != NULL)
+        {
+          e->cuts[k].flow = m->cut_first[k] / 2;
+          e->cuts[k].d = (guint8) (m->cut_first[k] % 2);
+          e->cuts[k].gpu = set >= n_nodes;
+          memcpy (e->cuts[k].sum, &m->cut_sum[2 * (gsize) set * MAX_PHASES],
+                  sizeof e->cuts[k].sum);
+        }
+      cut_worst (m, set, &m->cut_sum[2 * (gsize) set * MAX_PHASES], worst);
+      memset (&m->cut_sum[2 * (gsize) set * MAX_PHASES], 0, 2 * MAX_PHASES * sizeof (double));
       m->cut_seen[set] = 0;
     }
   m->n_cut_sets = 0;
