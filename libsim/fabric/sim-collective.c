@@ -103,6 +103,8 @@ typedef struct {
                                     * plan_bound() */
   gboolean          routed;        /* paths and latencies hold the routes of
                                     * routed_seed (plan_bound()) */
+  gboolean          routes_fixed;  /* and each depends on its GPUs alone, not on
+                                    * the seed or the load */
   guint64           routed_seed;
   guint             touched_epoch; /* SimCommModel.touch_epoch while in its touched list */
   gpointer          shape;         /* the ShapeEntry it was copied from, or NULL */
@@ -1334,6 +1336,7 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
     p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_set_size (p->paths, 0);
   p->routed = FALSE;
+  p->routes_fixed = TRUE;
   /* A route that depends only on its two GPUs (a ring's channels share
    * most of theirs inside a node) is found once: the flows after the first
    * between the same GPUs point at the first one's resources. */
@@ -1395,6 +1398,8 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
       f->path_len = p->paths->len - f->path_start;
       if (fixed)
         *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
+      else
+        p->routes_fixed = FALSE;
       if (m->load != NULL)
         for (guint k = 0; k < f->path_len; k++)
           m->load[g_array_index (p->paths, guint32, f->path_start + k)]++;
@@ -2266,10 +2271,29 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
   plans = g_new0 (Plan *, MAX (n, 1));
   for (guint i = 0; i < n && ok; i++)
     {
-      g_autoptr(GPtrArray) built = plans_for (m, calls[i].op, calls[i].algo, calls[i].gpus,
-                                              calls[i].n_gpus, error);
+      g_autoptr(GPtrArray) built = NULL;
+      const Plan *same = calls[i].network != NULL
+                         ? g_hash_table_lookup (calls[i].network->plans,
+                                                GUINT_TO_POINTER (calls[i].id))
+                         : NULL;
       guint64 id = m->next_id;
 
+      /* The plan registered on the network, with routes that depend on
+       * their GPUs alone, is the one built and routed here: a copy. */
+      if (same != NULL && same->routed && same->routes_fixed && same->algo == calls[i].algo
+          && same->op == calls[i].op && calls[i].network->topology == m->topology)
+        {
+          Plan *p = g_memdup2 (same, sizeof *same);
+          p->flows = g_array_copy (same->flows);
+          p->paths = g_array_copy (same->paths);
+          p->registered = FALSE;
+          p->shape = NULL;
+          m->next_id++;
+          plans[i] = p;
+          n_rates += p->flows->len;
+          continue;
+        }
+      built = plans_for (m, calls[i].op, calls[i].algo, calls[i].gpus, calls[i].n_gpus, error);
       ok = built != NULL;
       if (!ok)
         break;
