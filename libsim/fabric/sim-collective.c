@@ -206,9 +206,10 @@ struct _SimCommModel {
   GHashTable       *plans;         /* id -> Plan */
   guint             next_id;
   guint32          *load;          /* adaptive routing: flows registered per resource */
-  double           *bound_sum;     /* per resource and phase: a plan's shares on it
-                                    * (plan_bound()), zero between calls */
-  guint8           *bound_seen;    /* per resource: in bound_res */
+  double           *bound_sum;     /* per resource plan_bound() met, in bound_res's
+                                    * order, and phase: a plan's shares on it */
+  guint             bound_alloc;   /* resources bound_sum has room for */
+  guint32          *bound_seen;    /* per resource: 1 + its place in bound_res, or 0 */
   double           *capacity;      /* per resource: its capacity (they do not change) */
   guint32          *bound_res;     /* the resources plan_bound() met (a plain array of
                                     * n_res: each at most once) ... */
@@ -1313,8 +1314,9 @@ bound_arrays (SimCommModel *m)
 {
   if (m->bound_sum != NULL)
     return;
-  m->bound_sum = g_new0 (double, (gsize) MAX (m->n_res, 1) * MAX_PHASES);
-  m->bound_seen = g_new0 (guint8, MAX (m->n_res, 1));
+  m->bound_alloc = 256;
+  m->bound_sum = g_new (double, (gsize) m->bound_alloc * MAX_PHASES);
+  m->bound_seen = g_new0 (guint32, MAX (m->n_res, 1));
   m->bound_res = g_new (guint32, MAX (m->n_res, 1));
   m->n_bound_res = 0;
 }
@@ -1431,20 +1433,34 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
     return FALSE;
   plan_load (m, p, p->flows->len, -1);
   path = (const guint32 *) (gpointer) p->paths->data;
+  /* The sums sit in the order the resources are met, in a few cache
+   * lines, rather than at each resource's place in the fabric.  A share of
+   * 0 adds nothing (x + 0 is x). */
   for (guint i = 0; i < p->flows->len; i++)
     {
       const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       for (guint k = 0; k < f->path_len; k++)
         {
-          guint32 r = path[f->path_start + k];
-          if (!m->bound_seen[r])
+          guint32 r = path[f->path_start + k], slot = m->bound_seen[r];
+          double *sum;
+          if (slot == 0)
             {
-              m->bound_seen[r] = 1;
-              m->bound_res[m->n_bound_res++] = r;
+              if (m->n_bound_res == m->bound_alloc)
+                {
+                  m->bound_alloc *= 2;
+                  m->bound_sum = g_renew (double, m->bound_sum,
+                                          (gsize) m->bound_alloc * MAX_PHASES);
+                }
+              m->bound_res[m->n_bound_res] = r;
+              slot = m->bound_seen[r] = ++m->n_bound_res;
+              memset (&m->bound_sum[(gsize) (slot - 1) * MAX_PHASES], 0,
+                      MAX_PHASES * sizeof (double));
             }
-          for (guint ph = 0; ph < MAX_PHASES; ph++)
-            if (f->share[ph] > 0)
-              m->bound_sum[r * MAX_PHASES + ph] += f->share[ph];
+          sum = &m->bound_sum[(gsize) (slot - 1) * MAX_PHASES];
+          G_STATIC_ASSERT (MAX_PHASES == 3);
+          sum[0] += f->share[0];
+          sum[1] += f->share[1];
+          sum[2] += f->share[2];
         }
     }
   for (guint k = 0; k < m->n_bound_res; k++)
@@ -1453,10 +1469,9 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
       double capacity = m->capacity[r];
       for (guint ph = 0; ph < MAX_PHASES; ph++)
         {
-          double sum = m->bound_sum[r * MAX_PHASES + ph];
+          double sum = m->bound_sum[(gsize) k * MAX_PHASES + ph];
           if (sum > 0)
             worst[ph] = MAX (worst[ph], capacity > 0 ? sum / capacity : INFINITY);
-          m->bound_sum[r * MAX_PHASES + ph] = 0;
         }
       m->bound_seen[r] = 0;
     }
