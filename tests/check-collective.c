@@ -732,6 +732,82 @@ START_TEST (test_cut_bound_below_route_bound)
 }
 END_TEST
 
+/* A job's collectives timed alone on an idle copy (what demand-aware
+ * sharing asks of each new job) may take the routes of the same
+ * collectives registered on the network, where those depend on their GPUs
+ * alone: the times must be those of routing them again, to the last bit,
+ * on fabrics whose routes do (D-mod-K, spraying) and do not (ECMP, adaptive,
+ * the dragonfly's walks) depend only on the GPUs. */
+START_TEST (test_time_alone_from_network)
+{
+  static const char * const fabrics[][5] = {
+    { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=fat-tree-3", "routing=spray", "switch=Quantum-2-QM9700", "radix=8", NULL },
+    { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=rail-optimized", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=dragonfly", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=8", NULL },
+  };
+  static const SimCollectiveOp ops[] = {
+    SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_BROADCAST,
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
+    {
+      Setup s;
+      g_autoptr(GRand) rand = g_rand_new_with_seed (7 + f);
+
+      make_lines (&s, "DGX-H100", 6, 0, fabrics[f]);
+      for (guint trial = 0; trial < 20; trial++)
+        {
+          SimCommModel *idle_a = sim_comm_model_new (s.topology, s.cluster);
+          SimCommModel *idle_b = sim_comm_model_new (s.topology, s.cluster);
+          SimCollectiveCall with[3], without[3];
+          guint32 gpus[3][16];
+          double ta[3], tb[3];
+          guint ids[3], n = 1 + trial % 3;
+
+          for (guint c = 0; c < n; c++)
+            {
+              g_autoptr(GError) error = NULL;
+              guint k = 2 + (guint) g_rand_int_range (rand, 0, 15);
+              /* k distinct GPUs of 48, in a random order. */
+              for (guint i = 0; i < k; i++)
+                {
+                  gboolean dup;
+                  do
+                    {
+                      gpus[c][i] = (guint32) g_rand_int_range (rand, 0, 48);
+                      dup = FALSE;
+                      for (guint j = 0; j < i; j++)
+                        dup = dup || gpus[c][j] == gpus[c][i];
+                    }
+                  while (dup);
+                }
+              ids[c] = sim_comm_model_add (s.comm, ops[c], SIM_COLLECTIVE_ALGO_AUTO, 1u << 24,
+                                           gpus[c], k, &error);
+              ck_assert_msg (ids[c] != 0, "%s", error ? error->message : "?");
+              with[c] = (SimCollectiveCall) { ops[c], sim_comm_model_get_algo (s.comm, ids[c]),
+                                              1u << 24, gpus[c], k, s.comm, ids[c] };
+              without[c] = with[c];
+              without[c].network = NULL;
+              without[c].id = 0;
+            }
+          ck_assert (sim__comm_model_time_alone (idle_a, with, n, ta, NULL));
+          ck_assert (sim__comm_model_time_alone (idle_b, without, n, tb, NULL));
+          for (guint c = 0; c < n; c++)
+            {
+              ck_assert_msg (ta[c] == tb[c], "%s: collective %u of %u: %.17g s, routed again "
+                             "%.17g s", fabrics[f][0], c, n, ta[c], tb[c]);
+              sim_comm_model_remove (s.comm, ids[c]);
+            }
+          sim_comm_model_free (idle_a);
+          sim_comm_model_free (idle_b);
+        }
+      clear (&s);
+    }
+}
+END_TEST
+
 static Suite *
 collective_suite (void)
 {
@@ -754,6 +830,7 @@ collective_suite (void)
   tcase_add_test (tc, test_auto_choice_as_every_candidate);
   tcase_add_test (tc, test_plans_kept_by_shape);
   tcase_add_test (tc, test_cut_bound_below_route_bound);
+  tcase_add_test (tc, test_time_alone_from_network);
   suite_add_tcase (s, tc);
   return s;
 }

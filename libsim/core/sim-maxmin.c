@@ -970,10 +970,15 @@ sim_maxmin_solve (SimMaxmin *s)
                   best_key = key;
                 }
             }
-          else
-            tight = MIN (tight, s->rc[r].capacity);
         }
-      if (best != NONE && !(tight < s->rc[best].capacity * (1 - 1e-9)))
+      if (best == NONE)
+        continue;
+      /* (The capacities are read apart: where flows share every resource,
+       * as random pairs on a fabric do, there is no such resource.) */
+      for (guint32 k = 0; k < f->n_res; k++)
+        if (s->res[f->res[k].res].n_flows > 1)
+          tight = MIN (tight, s->rc[f->res[k].res].capacity);
+      if (!(tight < s->rc[best].capacity * (1 - 1e-9)))
         s->res_keep[best] = s->epoch;
     }
   for (guint32 i = 0; i < s->n_comp_res; i++)

@@ -103,6 +103,8 @@ typedef struct {
                                     * plan_bound() */
   gboolean          routed;        /* paths and latencies hold the routes of
                                     * routed_seed (plan_bound()) */
+  gboolean          routes_fixed;  /* and each depends on its GPUs alone, not on
+                                    * the seed or the load */
   guint64           routed_seed;
   guint             touched_epoch; /* SimCommModel.touch_epoch while in its touched list */
   gpointer          shape;         /* the ShapeEntry it was copied from, or NULL */
@@ -204,9 +206,10 @@ struct _SimCommModel {
   GHashTable       *plans;         /* id -> Plan */
   guint             next_id;
   guint32          *load;          /* adaptive routing: flows registered per resource */
-  double           *bound_sum;     /* per resource and phase: a plan's shares on it
-                                    * (plan_bound()), zero between calls */
-  guint8           *bound_seen;    /* per resource: in bound_res */
+  double           *bound_sum;     /* per resource plan_bound() met, in bound_res's
+                                    * order, and phase: a plan's shares on it */
+  guint             bound_alloc;   /* resources bound_sum has room for */
+  guint32          *bound_seen;    /* per resource: 1 + its place in bound_res, or 0 */
   double           *capacity;      /* per resource: its capacity (they do not change) */
   guint32          *bound_res;     /* the resources plan_bound() met (a plain array of
                                     * n_res: each at most once) ... */
@@ -1311,8 +1314,9 @@ bound_arrays (SimCommModel *m)
 {
   if (m->bound_sum != NULL)
     return;
-  m->bound_sum = g_new0 (double, (gsize) MAX (m->n_res, 1) * MAX_PHASES);
-  m->bound_seen = g_new0 (guint8, MAX (m->n_res, 1));
+  m->bound_alloc = 256;
+  m->bound_sum = g_new (double, (gsize) m->bound_alloc * MAX_PHASES);
+  m->bound_seen = g_new0 (guint32, MAX (m->n_res, 1));
   m->bound_res = g_new (guint32, MAX (m->n_res, 1));
   m->n_bound_res = 0;
 }
@@ -1334,6 +1338,7 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
     p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_set_size (p->paths, 0);
   p->routed = FALSE;
+  p->routes_fixed = TRUE;
   /* A route that depends only on its two GPUs (a ring's channels share
    * most of theirs inside a node) is found once: the flows after the first
    * between the same GPUs point at the first one's resources. */
@@ -1395,6 +1400,8 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
       f->path_len = p->paths->len - f->path_start;
       if (fixed)
         *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
+      else
+        p->routes_fixed = FALSE;
       if (m->load != NULL)
         for (guint k = 0; k < f->path_len; k++)
           m->load[g_array_index (p->paths, guint32, f->path_start + k)]++;
@@ -1426,20 +1433,34 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
     return FALSE;
   plan_load (m, p, p->flows->len, -1);
   path = (const guint32 *) (gpointer) p->paths->data;
+  /* The sums sit in the order the resources are met, in a few cache
+   * lines, rather than at each resource's place in the fabric.  A share of
+   * 0 adds nothing (x + 0 is x). */
   for (guint i = 0; i < p->flows->len; i++)
     {
       const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       for (guint k = 0; k < f->path_len; k++)
         {
-          guint32 r = path[f->path_start + k];
-          if (!m->bound_seen[r])
+          guint32 r = path[f->path_start + k], slot = m->bound_seen[r];
+          double *sum;
+          if (slot == 0)
             {
-              m->bound_seen[r] = 1;
-              m->bound_res[m->n_bound_res++] = r;
+              if (m->n_bound_res == m->bound_alloc)
+                {
+                  m->bound_alloc *= 2;
+                  m->bound_sum = g_renew (double, m->bound_sum,
+                                          (gsize) m->bound_alloc * MAX_PHASES);
+                }
+              m->bound_res[m->n_bound_res] = r;
+              slot = m->bound_seen[r] = ++m->n_bound_res;
+              memset (&m->bound_sum[(gsize) (slot - 1) * MAX_PHASES], 0,
+                      MAX_PHASES * sizeof (double));
             }
-          for (guint ph = 0; ph < MAX_PHASES; ph++)
-            if (f->share[ph] > 0)
-              m->bound_sum[r * MAX_PHASES + ph] += f->share[ph];
+          sum = &m->bound_sum[(gsize) (slot - 1) * MAX_PHASES];
+          G_STATIC_ASSERT (MAX_PHASES == 3);
+          sum[0] += f->share[0];
+          sum[1] += f->share[1];
+          sum[2] += f->share[2];
         }
     }
   for (guint k = 0; k < m->n_bound_res; k++)
@@ -1448,10 +1469,9 @@ plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **e
       double capacity = m->capacity[r];
       for (guint ph = 0; ph < MAX_PHASES; ph++)
         {
-          double sum = m->bound_sum[r * MAX_PHASES + ph];
+          double sum = m->bound_sum[(gsize) k * MAX_PHASES + ph];
           if (sum > 0)
             worst[ph] = MAX (worst[ph], capacity > 0 ? sum / capacity : INFINITY);
-          m->bound_sum[r * MAX_PHASES + ph] = 0;
         }
       m->bound_seen[r] = 0;
     }
@@ -2266,10 +2286,29 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
   plans = g_new0 (Plan *, MAX (n, 1));
   for (guint i = 0; i < n && ok; i++)
     {
-      g_autoptr(GPtrArray) built = plans_for (m, calls[i].op, calls[i].algo, calls[i].gpus,
-                                              calls[i].n_gpus, error);
+      g_autoptr(GPtrArray) built = NULL;
+      const Plan *same = calls[i].network != NULL
+                         ? g_hash_table_lookup (calls[i].network->plans,
+                                                GUINT_TO_POINTER (calls[i].id))
+                         : NULL;
       guint64 id = m->next_id;
 
+      /* The plan registered on the network, with routes that depend on
+       * their GPUs alone, is the one built and routed here: a copy. */
+      if (same != NULL && same->routed && same->routes_fixed && same->algo == calls[i].algo
+          && same->op == calls[i].op && calls[i].network->topology == m->topology)
+        {
+          Plan *p = g_memdup2 (same, sizeof *same);
+          p->flows = g_array_copy (same->flows);
+          p->paths = g_array_copy (same->paths);
+          p->registered = FALSE;
+          p->shape = NULL;
+          m->next_id++;
+          plans[i] = p;
+          n_rates += p->flows->len;
+          continue;
+        }
+      built = plans_for (m, calls[i].op, calls[i].algo, calls[i].gpus, calls[i].n_gpus, error);
       ok = built != NULL;
       if (!ok)
         break;

@@ -449,13 +449,18 @@ guint sim__collective_bounds (SimCommModel *model, SimCollectiveOp op, guint64 b
                               const guint32 *gpus, guint n_gpus, double *cut, double *full,
                               guint max, GError **error);
 
-/* One collective of a batch timed alone (internal). */
+/* One collective of a batch timed alone (internal).  @network and @id
+ * (optional): the same collective registered there with the algorithm
+ * @algo, whose routes are taken where they depend on its GPUs alone
+ * (the same as routing it again, for less). */
 typedef struct {
-  SimCollectiveOp   op;
-  SimCollectiveAlgo algo;     /* not AUTO */
-  guint64           bytes;
-  const guint32    *gpus;
-  guint             n_gpus;
+  SimCollectiveOp     op;
+  SimCollectiveAlgo   algo;     /* not AUTO */
+  guint64             bytes;
+  const guint32      *gpus;
+  guint               n_gpus;
+  const SimCommModel *network;
+  guint               id;
 } SimCollectiveCall;
 
 /* The time (seconds) of each of @calls when they, and nothing else, share

@@ -178,7 +178,7 @@ register_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes,
   if (r->alone != NULL)
     {
       SimCollectiveCall call = { op, sim_comm_model_get_algo (r->comm->model, id), bytes, NULL,
-                                 n };
+                                 n, r->comm->model, id };
       /* Where its GPUs will be: the pointers are set once all are in. */
       call.gpus = GUINT_TO_POINTER (r->alone_gpus->len);
       g_array_append_vals (r->alone_gpus, gpus, n);
