@@ -1188,6 +1188,33 @@ plan_set_latency (Plan *p, SimTime slowest, SimTime slowest_intra)
 
 static gboolean plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error);
 
+/* Makes the open-addressing table *@table (of @elem-byte slots, each in
+ * use only when its stamp is *@stamp, zero-filled slots being free) ready
+ * for @n entries: at least twice as many slots, a power of two, all free
+ * by a new stamp.  Returns the mask of its slots. */
+static guint32
+stamped_table (gpointer table, guint32 *alloc, guint32 *stamp, gsize elem, guint n)
+{
+  gpointer *t = table;
+  guint32 size = 16;
+
+  while (size < 2 * n)
+    size *= 2;
+  if (*alloc < size)
+    {
+      g_free (*t);
+      *t = g_malloc0 (size * elem);
+      *alloc = size;
+      *stamp = 0;
+    }
+  if (++*stamp == 0)
+    {
+      memset (*t, 0, *alloc * elem);
+      *stamp = 1;
+    }
+  return size - 1;
+}
+
 /* Whether two flows of a plan are routed the same (plan_route() points
  * the flows after the first between two GPUs at the first one's route,
  * when it depends on them alone) with the same shares. */
@@ -1211,28 +1238,14 @@ static void
 plan_group (SimCommModel *m, const Plan *p)
 {
   guint n = p->flows->len;
-  guint32 size = 16, mask;
+  guint32 mask;
 
-  while (size < 2 * n)
-    size *= 2;
-  if (m->group_alloc < size)
-    {
-      g_free (m->group);
-      m->group = g_new0 (GroupSlot, size);
-      m->group_alloc = size;
-      m->group_stamp = 0;
-    }
+  mask = stamped_table (&m->group, &m->group_alloc, &m->group_stamp, sizeof (GroupSlot), n);
   if (m->group_count_alloc < n)
     {
       m->group_count_alloc = MAX (n, 2 * m->group_count_alloc);
       m->group_count = g_renew (guint32, m->group_count, m->group_count_alloc);
     }
-  if (++m->group_stamp == 0)
-    {
-      memset (m->group, 0, m->group_alloc * sizeof (GroupSlot));
-      m->group_stamp = 1;
-    }
-  mask = size - 1;
   for (guint i = 0; i < n; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
@@ -1332,7 +1345,7 @@ static gboolean
 plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
 {
   SimTime slowest = 0, slowest_intra = 0;
-  guint32 size = 16, mask;
+  guint32 mask;
 
   if (p->paths == NULL)
     p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -1342,21 +1355,8 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
   /* A route that depends only on its two GPUs (a ring's channels share
    * most of theirs inside a node) is found once: the flows after the first
    * between the same GPUs point at the first one's resources. */
-  while (size < 2 * p->flows->len)
-    size *= 2;
-  if (m->routes_alloc < size)
-    {
-      g_free (m->routes);
-      m->routes = g_new0 (RouteSlot, size);
-      m->routes_alloc = size;
-      m->routes_stamp = 0;
-    }
-  if (++m->routes_stamp == 0)
-    {
-      memset (m->routes, 0, m->routes_alloc * sizeof (RouteSlot));
-      m->routes_stamp = 1;
-    }
-  mask = size - 1;
+  mask = stamped_table (&m->routes, &m->routes_alloc, &m->routes_stamp, sizeof (RouteSlot),
+                        p->flows->len);
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
