@@ -2124,9 +2124,15 @@ sim_comm_model_estimate (SimCommModel *m, guint id, guint64 bytes, SimCollective
  * same rates, to the last bit, where the network's solver would walk
  * arrays that span the whole fabric.  That solver is emptied after each
  * batch, its flows and resources removed last first, so that the next
- * batch's take their slots in increasing order again.  Under adaptive
- * routing a route depends on the load of the flows routed before it:
- * batches are then registered on the network's solver as before. */
+ * batch's take their slots in increasing order again.  (The order of a
+ * resource's list matters less than that: the flows fixed at one level
+ * all take the same rate off it, weights being 1; which is also why a
+ * plan's flows with the same route are one entry, plan_group(), here as
+ * on the network.)  A collective registered on the network whose routes
+ * depend on its GPUs alone brings its plan and routes, which building and
+ * routing it again would give.  Under adaptive routing a route depends on
+ * the load of the flows routed before it: batches are then registered on
+ * the network's solver as before. */
 
 /* Sorts @a (@n resource numbers) in increasing order, by bytes from the
  * lowest (four passes of counting, @tmp as room for @n more). */
