@@ -2192,7 +2192,8 @@ static void
 alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
 {
   SimMaxmin *sys;
-  guint n_local, k = 0;
+  SimMaxminId *flows;
+  guint n_local, k = 0, n_flows = 0;
 
   bound_arrays (m);
   if (m->alone_sys == NULL)
@@ -2230,7 +2231,10 @@ alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
         sim_maxmin_add_resource (sys, m->capacity[global]);
     }
   /* The flows, in the order sim_comm_model_add() registers them. */
-  g_array_set_size (m->alone_flows, 0);
+  for (guint i = 0; i < n; i++)
+    n_flows += plans[i]->flows->len;
+  g_array_set_size (m->alone_flows, n_flows);
+  flows = (SimMaxminId *) (gpointer) m->alone_flows->data;
   for (guint i = 0; i < n; i++)
     {
       const Plan *p = plans[i];
@@ -2238,11 +2242,9 @@ alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
       for (guint j = 0; j < p->flows->len; j++)
         {
           const PlanFlow *f = &g_array_index (p->flows, PlanFlow, j);
-          SimMaxminId flow;
           if (f->first != j)
             {
-              flow = g_array_index (m->alone_flows, SimMaxminId, k + f->first);
-              g_array_append_val (m->alone_flows, flow);
+              flows[k + j] = flows[k + f->first];
               continue;
             }
           g_array_set_size (m->ids, f->path_len);
@@ -2250,15 +2252,15 @@ alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
             g_array_index (m->ids, SimMaxminId, h) =
               g_array_index (m->alone_res, SimMaxminId,
                              m->alone_local[g_array_index (p->paths, guint32, f->path_start + h)]);
-          flow = sim_maxmin_add_flows (sys, (const SimMaxminId *) (gpointer) m->ids->data,
-                                       f->path_len, 1.0, INFINITY, m->group_count[j], NULL);
-          g_array_append_val (m->alone_flows, flow);
+          flows[k + j] = sim_maxmin_add_flows (sys, (const SimMaxminId *) (gpointer) m->ids->data,
+                                               f->path_len, 1.0, INFINITY, m->group_count[j],
+                                               NULL);
         }
       k += p->flows->len;
     }
   sim_maxmin_solve (sys);
-  for (guint i = 0; i < m->alone_flows->len; i++)
-    rates[i] = sim_maxmin_get_rate (sys, g_array_index (m->alone_flows, SimMaxminId, i));
+  for (guint i = 0; i < n_flows; i++)
+    rates[i] = sim_maxmin_get_rate (sys, flows[i]);
   /* Emptied last first: the slots come back in increasing order.  A flow
    * after the first of its group holds the first's entry: each entry is
    * removed where its first flow stands. */
