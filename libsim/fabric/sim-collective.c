@@ -242,7 +242,6 @@ struct _SimCommModel {
   SimMaxmin        *alone_sys;
   GArray           *alone_res;     /* SimMaxminId, by local number */
   GArray           *alone_flows;   /* SimMaxminId, in the order added */
-  guint32          *alone_local;   /* per resource: its local number, in this batch */
   guint32          *alone_sort;    /* room to sort the batch's resources */
 };
 
@@ -435,7 +434,6 @@ sim_comm_model_free (SimCommModel *m)
     g_array_unref (m->alone_res);
   if (m->alone_flows != NULL)
     g_array_unref (m->alone_flows);
-  g_free (m->alone_local);
   g_free (m->alone_sort);
   g_free (m);
 }
@@ -2201,7 +2199,6 @@ alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
       m->alone_sys = sim_maxmin_new ();
       m->alone_res = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
       m->alone_flows = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
-      m->alone_local = g_new (guint32, MAX (m->n_res, 1));
       m->alone_sort = g_new (guint32, MAX (m->n_res, 1));
     }
   sys = m->alone_sys;
@@ -2225,8 +2222,7 @@ alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
   for (guint r = 0; r < n_local; r++)
     {
       guint32 global = m->bound_res[r];
-      m->bound_seen[global] = 0;
-      m->alone_local[global] = r;
+      m->bound_seen[global] = r + 1;   /* its local number, + 1 */
       g_array_index (m->alone_res, SimMaxminId, r) =
         sim_maxmin_add_resource (sys, m->capacity[global]);
     }
@@ -2251,13 +2247,16 @@ alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
           for (guint h = 0; h < f->path_len; h++)
             g_array_index (m->ids, SimMaxminId, h) =
               g_array_index (m->alone_res, SimMaxminId,
-                             m->alone_local[g_array_index (p->paths, guint32, f->path_start + h)]);
+                             m->bound_seen[g_array_index (p->paths, guint32, f->path_start + h)]
+                             - 1);
           flows[k + j] = sim_maxmin_add_flows (sys, (const SimMaxminId *) (gpointer) m->ids->data,
                                                f->path_len, 1.0, INFINITY, m->group_count[j],
                                                NULL);
         }
       k += p->flows->len;
     }
+  for (guint r = 0; r < n_local; r++)
+    m->bound_seen[m->bound_res[r]] = 0;
   sim_maxmin_solve (sys);
   for (guint i = 0; i < n_flows; i++)
     rates[i] = sim_maxmin_get_rate (sys, flows[i]);
