@@ -1269,8 +1269,15 @@ plan_group (SimCommModel *m, const Plan *p)
             }
           if (same_route (&g_array_index (p->flows, PlanFlow, g->index), f))
             {
-              f->first = g->index;
-              m->group_count[g->index]++;
+              /* A solver entry stands for at most G_MAXUINT16 flows: past
+               * that, this flow starts the group's next entry. */
+              if (m->group_count[g->index] == G_MAXUINT16)
+                g->index = i;
+              else
+                {
+                  f->first = g->index;
+                  m->group_count[g->index]++;
+                }
               break;
             }
         }
