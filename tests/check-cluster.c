@@ -13,6 +13,7 @@
 
 #include <check.h>
 #include <sim.h>
+#include "cluster/sim-cluster.h"
 #include <string.h>
 
 static SimCatalogue *catalogue;
@@ -433,6 +434,54 @@ START_TEST (test_first_fit_against_scan)
 }
 END_TEST
 
+/* The nodes outside each partition (what placing inside partitions masks)
+ * against a scan of every node's partition: after partitions are set,
+ * after a node moves, and after a pool is added (its nodes in partition
+ * 0). */
+static void
+check_outside (SimCluster *c)
+{
+  for (guint p = 0; p < sim_cluster_get_n_partitions (c) + 1; p++)
+    {
+      guint n = 0, k = 0;
+      const guint32 *outside = sim__cluster_get_nodes_outside (c, p, &n);
+      if (p == sim_cluster_get_n_partitions (c))
+        {
+          ck_assert_uint_eq (n, 0);
+          continue;
+        }
+      for (guint32 i = 0; i < sim_cluster_get_n_nodes (c); i++)
+        if (sim_cluster_get_node_partition (c, i) != p)
+          {
+            ck_assert_uint_lt (k, n);
+            ck_assert_uint_eq (outside[k], i);
+            k++;
+          }
+      ck_assert_uint_eq (k, n);
+    }
+}
+
+START_TEST (test_nodes_outside_partitions)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCluster) c = sim_cluster_new ();
+  const SimNodeModel *m = sim_catalogue_lookup_node (catalogue, "DGX-H100");
+
+  ck_assert (sim_cluster_add_pool (c, "own", m, NULL, 0, 6, &error));
+  check_outside (c);
+  sim_cluster_set_node_partition (c, 4, 1);
+  sim_cluster_set_node_partition (c, 5, 1);
+  sim_cluster_set_node_partition (c, 1, 2);
+  check_outside (c);
+  sim_cluster_set_node_partition (c, 1, 0);
+  check_outside (c);
+  ck_assert (sim_cluster_add_pool (c, "more", m, NULL, 0, 3, &error));
+  ck_assert_uint_eq (sim_cluster_get_n_nodes (c), 9);
+  ck_assert_uint_eq (sim_cluster_get_node_partition (c, 8), 0);
+  check_outside (c);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -450,6 +499,7 @@ main (void)
   tcase_add_test (tc, test_placements_by_hand);
   tcase_add_test (tc, test_histogram_against_scan);
   tcase_add_test (tc, test_first_fit_against_scan);
+  tcase_add_test (tc, test_nodes_outside_partitions);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

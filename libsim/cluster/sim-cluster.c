@@ -58,6 +58,8 @@ struct _SimCluster {
   gsize    bucket_level_len[BUCKET_MAX_LEVELS];
   guint8  *partition;     /* per node, NULL while every node is in partition 0 */
   guint    n_partitions;
+  GPtrArray *outside;     /* per partition, a GArray of the other partitions' nodes in
+                           * order (sim__cluster_get_nodes_outside()); NULL until asked */
   /* The index of shared GPUs: those with tenants and room left, not in
    * MIG mode (see shared_room_of()), by their room; free GPUs are found
    * through the nodes' free GPUs instead.  Made when a GPU is first shared
@@ -489,6 +491,8 @@ sim_cluster_free (SimCluster *cluster)
   g_hash_table_unref (cluster->mig);
   g_free (cluster->held);
   g_free (cluster->partition);
+  if (cluster->outside != NULL)
+    g_ptr_array_unref (cluster->outside);
   g_free (cluster->free_tree);
   g_free (cluster->host_cpu);
   g_free (cluster->host_mem);
@@ -574,6 +578,14 @@ sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimNodeModel 
     }
   cluster->hist[per_node * HIST_DIM + per_node] += n_nodes;
   free_tree_build (cluster);
+  /* Nodes added after partitions were set are in partition 0. */
+  if (cluster->partition != NULL)
+    {
+      guint before = cluster->nodes->len - n_nodes;
+      cluster->partition = g_renew (guint8, cluster->partition, cluster->nodes->len);
+      memset (cluster->partition + before, 0, n_nodes);
+    }
+  g_clear_pointer (&cluster->outside, g_ptr_array_unref);
   return TRUE;
 }
 
@@ -1328,8 +1340,41 @@ sim_cluster_set_node_partition (SimCluster *cluster, guint node, guint8 partitio
         return;
       cluster->partition = g_new0 (guint8, cluster->nodes->len);
     }
+  if (cluster->partition[node] != partition)
+    g_clear_pointer (&cluster->outside, g_ptr_array_unref);
   cluster->partition[node] = partition;
   cluster->n_partitions = MAX (MAX (cluster->n_partitions, 1), (guint) partition + 1);
+}
+
+const guint32 *
+sim__cluster_get_nodes_outside (SimCluster *cluster, guint partition, guint *n_nodes)
+{
+  GArray *nodes;
+
+  g_return_val_if_fail (cluster != NULL && n_nodes != NULL, NULL);
+  if (cluster->outside == NULL || cluster->outside->len != sim_cluster_get_n_partitions (cluster))
+    {
+      guint n_parts = sim_cluster_get_n_partitions (cluster);
+      if (cluster->outside != NULL)
+        g_ptr_array_unref (cluster->outside);
+      cluster->outside = g_ptr_array_new_full (n_parts, (GDestroyNotify) g_array_unref);
+      for (guint p = 0; p < n_parts; p++)
+        {
+          GArray *a = g_array_new (FALSE, FALSE, sizeof (guint32));
+          for (guint32 i = 0; i < cluster->nodes->len; i++)
+            if (sim_cluster_get_node_partition (cluster, i) != p)
+              g_array_append_val (a, i);
+          g_ptr_array_add (cluster->outside, a);
+        }
+    }
+  if (partition >= cluster->outside->len)
+    {
+      *n_nodes = 0;
+      return NULL;
+    }
+  nodes = g_ptr_array_index (cluster->outside, partition);
+  *n_nodes = nodes->len;
+  return (const guint32 *) (gpointer) nodes->data;
 }
 
 guint8

@@ -522,6 +522,12 @@ guint8 sim_cluster_get_node_partition (const SimCluster *cluster, guint node);
  */
 guint sim_cluster_get_n_partitions (const SimCluster *cluster);
 
+/* The nodes of every partition but @partition, in increasing order, in
+ * *@n_nodes of them (internal, for placing inside partitions: kept until a
+ * node changes partition or nodes are added; the array is the cluster's). */
+const guint32 *sim__cluster_get_nodes_outside (SimCluster *cluster, guint partition,
+                                               guint *n_nodes);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimCluster, sim_cluster_free)
 
 G_END_DECLS

@@ -81,10 +81,13 @@ place_rule (SimPolicy *self, SimPolicyInterface *iface, const SimCluster *cluste
  * placed inside one, trying them in order, by the policy's own rule with
  * the other partitions' nodes taken out of service while it chooses; the
  * cluster is left exactly as it was (availability is undone node by node,
- * and nothing is allocated while the rule runs).  Time: O(nodes) more per
- * partition tried.  The nodes masked are listed in an array kept per
- * thread (simulations may run on several), so that a decision allocates
- * nothing once it is as long as the largest cluster's node count. */
+ * and nothing is allocated while the rule runs).  Time: O(nodes of the
+ * other partitions) more per partition tried, over the cluster's list of
+ * them (a cloud pool beside a large owned cluster costs its own nodes
+ * when the owned partition is tried).  The nodes masked are listed in an
+ * array kept per thread (simulations may run on several), so that a
+ * decision allocates nothing once it is as long as the largest cluster's
+ * node count. */
 static void
 masked_free (gpointer p)
 {
@@ -116,12 +119,12 @@ place_in_partitions (SimPolicy *self, SimPolicyInterface *iface, const SimCluste
 
   for (guint p = 0; p < n_parts && !ok; p++)
     {
-      guint n_masked = 0;
-      for (guint i = 0; i < n_nodes; i++)
-        if (sim_cluster_get_node_partition (cluster, i) != p &&
-            sim_cluster_get_node (cluster, i)->available &&
-            sim_cluster_set_node_available (c, i, FALSE))
-          masked[n_masked++] = i;
+      guint n_masked = 0, n_outside = 0;
+      const guint32 *outside = sim__cluster_get_nodes_outside (c, p, &n_outside);
+      for (guint k = 0; k < n_outside; k++)
+        if (sim_cluster_get_node (cluster, outside[k])->available &&
+            sim_cluster_set_node_available (c, outside[k], FALSE))
+          masked[n_masked++] = outside[k];
       placement->n_gpus = request;
       ok = place_rule (self, iface, cluster, job, placement);
       while (n_masked > 0)
