@@ -17,7 +17,9 @@
  * fractional task types) and on jobs spanning nodes (16 to 40 GPUs), on
  * clusters of 1,024 to 307,200 GPUs: the decisions served by the index of
  * shared GPUs by room and by the free-GPU index, which should cost about
- * the same at every size.
+ * the same at every size.  Last, jobs spanning nodes on the same clusters
+ * with a second partition of 64 nodes: what masking the other partition
+ * costs.
  *
  * The figures are printed, never judged: this program fails only if a
  * placement is unknown.
@@ -256,6 +258,27 @@ main (int argc, char **argv)
               printf ("%-12s %-10s %8u %12.2f %7.0f%%\n", placements[p],
                       k ? "spanning" : "fractional", big_sizes[s] * 8, us, 100.0 * share);
             }
+      }
+
+    /* The same clusters with their last 64 nodes in a partition of their
+     * own (a cloud pool beside the owned nodes): a job is placed inside
+     * one partition, the others' nodes masked while the rule runs. */
+    printf ("\njobs spanning nodes, the last 64 nodes in a second partition\n");
+    printf ("%-12s %8s %12s %8s\n", "placement", "GPUs", "us/decision", "placed");
+    for (guint s = 0; s < (quick ? 1 : G_N_ELEMENTS (big_sizes)); s++)
+      {
+        g_autoptr(SimCluster) c = build (cat, big_sizes[s]);
+
+        for (guint k = big_sizes[s] - 64; k < big_sizes[s]; k++)
+          sim_cluster_set_node_partition (c, k, 1);
+        for (guint p = 0; p < 2; p++)
+          {
+            double share, us;
+
+            us = time_decisions (placements[p], NULL, 0, c, span, G_N_ELEMENTS (span), &share);
+            printf ("%-12s %8u %12.2f %7.0f%%\n", placements[p], big_sizes[s] * 8, us,
+                    100.0 * share);
+          }
       }
   }
   return 0;
