@@ -1132,25 +1132,24 @@ printf 'src,dst,bytes\n0,100,1GB\n8,100,1GB\n' >"$tmp/gpus.csv"
 expect 0 transfers "$tmp/gpus.csv" --scenario "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini"
 contains "$tmp/stdout" "2 transfers on the 512 GPUs" "gpusim transfers on a scenario"
 # Bad input: exit 1, naming the file, line, column and what was expected.
-printf 'src,dst,bytes\n0,9,1MB\n' >"$tmp/x-bad1.csv"
-expect 1 transfers "$tmp/x-bad1.csv" --hosts 4
-contains "$tmp/stderr" "x-bad1.csv:2:3: dst: endpoint 9 does not exist: expected 0 to 3" "an endpoint out of range"
-printf 'src,dst,byts\n0,1,1MB\n' >"$tmp/x-bad2.csv"
-expect 1 transfers "$tmp/x-bad2.csv" --hosts 4
-contains "$tmp/stderr" "\"byts\", is not a known column" "an unknown column"
+# bad_transfers NAME ROWS MESSAGE WHAT: ROWS written to NAME, run on 4 hosts,
+# exit 1 with MESSAGE.
+bad_transfers () {
+  printf '%b' "$2" >"$tmp/$1"
+  expect 1 transfers "$tmp/$1" --hosts 4
+  contains "$tmp/stderr" "$3" "$4"
+}
+bad_transfers x-bad1.csv 'src,dst,bytes\n0,9,1MB\n' \
+  "x-bad1.csv:2:3: dst: endpoint 9 does not exist: expected 0 to 3" "an endpoint out of range"
+bad_transfers x-bad2.csv 'src,dst,byts\n0,1,1MB\n' "\"byts\", is not a known column" "an unknown column"
 printf 'src,dst,bytes,start\n0,1,1MB,0\n0,1,1.5,0\n' >"$tmp/x-bad3.csv"
 expect 1 transfers "$tmp/x-bad3.csv" --hosts 4 -o "$tmp/xfers-out.csv"
 contains "$tmp/stderr" "x-bad3.csv:3:5: bytes: \"1.5\": expected whole bytes" "fractional bytes"
 contains "$tmp/xfers-out.csv" "3,2,0,1000000000" "an earlier output left whole"
-printf 'src,dst,bytes,start\n0,1,1MB,soon\n' >"$tmp/x-bad4.csv"
-expect 1 transfers "$tmp/x-bad4.csv" --hosts 4
-contains "$tmp/stderr" "x-bad4.csv:2:9: start: \"soon\": expected a time" "a bad start"
-printf 'src,dst,bytes\n2,2,1MB\n' >"$tmp/x-bad5.csv"
-expect 1 transfers "$tmp/x-bad5.csv" --hosts 4
-contains "$tmp/stderr" "is the source too" "a transfer to itself"
-printf 'src,dst,bytes\n' >"$tmp/x-bad6.csv"
-expect 1 transfers "$tmp/x-bad6.csv" --hosts 4
-contains "$tmp/stderr" "no transfers" "a file without rows"
+bad_transfers x-bad4.csv 'src,dst,bytes,start\n0,1,1MB,soon\n' \
+  "x-bad4.csv:2:9: start: \"soon\": expected a time" "a bad start"
+bad_transfers x-bad5.csv 'src,dst,bytes\n2,2,1MB\n' "is the source too" "a transfer to itself"
+bad_transfers x-bad6.csv 'src,dst,bytes\n' "no transfers" "a file without rows"
 expect 1 transfers "$tmp/no-such.csv" --hosts 4
 expect 2 transfers "$tmp/xfers.csv"
 expect 2 transfers "$tmp/xfers.csv" --hosts 1

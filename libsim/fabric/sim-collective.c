@@ -1384,29 +1384,25 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
           const PlanFlow *first = &g_array_index (p->flows, PlanFlow, slot->index);
           f->path_start = first->path_start;
           f->path_len = first->path_len;
-          if (m->load != NULL)
-            for (guint k = 0; k < f->path_len; k++)
-              m->load[g_array_index (p->paths, guint32, f->path_start + k)]++;
-          if (m->gpu_node[f->src] != m->gpu_node[f->dst])
-            slowest = MAX (slowest, slot->latency);
-          else
-            slowest_intra = MAX (slowest_intra, slot->latency);
-          continue;
+          lat = slot->latency;
         }
-      f->path_start = p->paths->len;
-      if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash, m->load,
-                                      p->paths, &lat, &fixed))
-        {
-          plan_load (m, p, i, -1);
-          g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
-                       "GPUs %u and %u are not connected in this topology", f->src, f->dst);
-          return FALSE;
-        }
-      f->path_len = p->paths->len - f->path_start;
-      if (fixed)
-        *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
       else
-        p->routes_fixed = FALSE;
+        {
+          f->path_start = p->paths->len;
+          if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash, m->load,
+                                          p->paths, &lat, &fixed))
+            {
+              plan_load (m, p, i, -1);
+              g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
+                           "GPUs %u and %u are not connected in this topology", f->src, f->dst);
+              return FALSE;
+            }
+          f->path_len = p->paths->len - f->path_start;
+          if (fixed)
+            *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
+          else
+            p->routes_fixed = FALSE;
+        }
       if (m->load != NULL)
         for (guint k = 0; k < f->path_len; k++)
           m->load[g_array_index (p->paths, guint32, f->path_start + k)]++;
