@@ -8,6 +8,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
@@ -418,4 +419,82 @@ sim__csv_write_field (FILE *fp, const char *s)
     csv_fwrite (fp, s, strlen (s));
   else
     fputs (s, fp);
+}
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* An order-preserving map of a double's bits to an unsigned integer:
+ * negative values have every bit flipped (larger magnitudes come first),
+ * others the sign bit set.  -0 maps just below +0. */
+static inline guint64
+double_key (guint64 bits)
+{
+  return (bits >> 63) ? ~bits : bits | (G_GUINT64_CONSTANT (1) << 63);
+}
+
+static inline guint64
+key_double (guint64 key)
+{
+  return (key >> 63) ? key & ~(G_GUINT64_CONSTANT (1) << 63) : ~key;
+}
+
+void
+sim__sort_doubles (double *v, gsize n)
+{
+  enum { DIGIT = 16, N_DIGITS = 64 / DIGIT, N_BUCKETS = 1 << DIGIT };
+  g_autofree gsize *count = NULL;
+  g_autofree guint64 *tmp = NULL;
+  guint64 *src, *dst;
+
+  g_return_if_fail (v != NULL || n == 0);
+  if (n < 4096)
+    {
+      qsort (v, n, sizeof (double), compare_doubles);
+      return;
+    }
+  G_STATIC_ASSERT (sizeof (double) == sizeof (guint64));
+  src = (guint64 *) (void *) v;
+  /* The keys in place, with every digit's histogram counted in one pass. */
+  count = g_new0 (gsize, (gsize) N_DIGITS * N_BUCKETS);
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 bits;
+      memcpy (&bits, &v[i], sizeof bits);
+      src[i] = double_key (bits);
+      for (guint d = 0; d < N_DIGITS; d++)
+        count[(gsize) d * N_BUCKETS + ((src[i] >> (d * DIGIT)) & (N_BUCKETS - 1))]++;
+    }
+  tmp = g_new (guint64, n);
+  dst = tmp;
+  /* Least significant digit first; a digit all keys share is skipped. */
+  for (guint d = 0; d < N_DIGITS; d++)
+    {
+      gsize *c = &count[(gsize) d * N_BUCKETS];
+      gsize sum = 0;
+      guint64 *swap;
+
+      if (c[(src[0] >> (d * DIGIT)) & (N_BUCKETS - 1)] == n)
+        continue;
+      for (guint b = 0; b < N_BUCKETS; b++)
+        {
+          gsize k = c[b];
+          c[b] = sum;
+          sum += k;
+        }
+      for (gsize i = 0; i < n; i++)
+        dst[c[(src[i] >> (d * DIGIT)) & (N_BUCKETS - 1)]++] = src[i];
+      swap = src;
+      src = dst;
+      dst = swap;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 bits = key_double (src[i]);
+      memcpy (&v[i], &bits, sizeof bits);
+    }
 }

@@ -29,6 +29,13 @@ gboolean sim__write_file_atomic (const char *path, const char *contents, gssize 
 void sim__csv_append_field (GString *out, const char *s);
 void sim__csv_write_field (FILE *fp, const char *s);
 
+/* Sorts @v (@n doubles, none a NaN) in increasing order, in place: the
+ * array any correct sort gives (values that compare equal are equal bits,
+ * but for -0 and +0, put in that order).  A radix sort on the values' bits
+ * for long arrays, in time linear in @n (a heapsort of 7 million completion
+ * times took two seconds); it then takes @n more doubles for a while. */
+void sim__sort_doubles (double *v, gsize n);
+
 G_END_DECLS
 
 G_BEGIN_DECLS

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "report/sim-metrics.h"
+#include "sim-util.h"
 
 static const char *base =
   "[scenario]\nname = report\nseed = 9\nhorizon = 3d\n"
@@ -520,6 +521,71 @@ START_TEST (test_format_seconds)
 }
 END_TEST
 
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* The percentiles' sort against libc's qsort on the same values, bit for
+ * bit: random bit patterns (every exponent, both signs, infinities; NaNs
+ * left out), many duplicates, values sharing their upper bits (digits the
+ * radix sort skips), on both sides of the size at which it takes over;
+ * -0 comes before +0. */
+START_TEST (test_sort_doubles)
+{
+  static const gsize sizes[] = { 0, 1, 2, 3, 4095, 4096, 4097, 65537, 200000 };
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint kind = 0; kind < 4; kind++)
+      {
+        gsize n = sizes[s];
+        g_autofree double *v = g_new (double, MAX (n, 1));
+        g_autofree double *w = g_new (double, MAX (n, 1));
+        for (gsize i = 0; i < n; i++)
+          {
+            double x;
+            do
+              {
+                guint64 bits = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+                if (kind == 1)
+                  bits &= G_GUINT64_CONSTANT (0x80000000000000ff);  /* tiny, shared digits */
+                memcpy (&x, &bits, sizeof x);
+              }
+            while (isnan (x));
+            if (kind == 2)
+              x = g_rand_int_range (rand, -50, 50);                 /* duplicates */
+            else if (kind == 3)
+              x = g_rand_double_range (rand, 0, 86400);             /* times */
+            if (x == 0)
+              x = 0;   /* +0 only here: -0 is checked below */
+            v[i] = w[i] = x;
+          }
+        if (n > 5)
+          v[1] = w[1] = INFINITY, v[3] = w[3] = -INFINITY;
+        sim__sort_doubles (v, n);
+        qsort (w, n, sizeof (double), cmp_double);
+        ck_assert_msg (n == 0 || memcmp (v, w, n * sizeof (double)) == 0,
+                       "size %" G_GSIZE_FORMAT ", kind %u: not sorted as qsort sorts", n, kind);
+      }
+  {
+    gsize n = 5000;
+    g_autofree double *v = g_new (double, n);
+    for (gsize i = 0; i < n; i++)
+      v[i] = (i % 3 == 0) ? -0.0 : (i % 3 == 1) ? 0.0 : 1.0 - (double) i;
+    sim__sort_doubles (v, n);
+    for (gsize i = 1; i < n; i++)
+      ck_assert (v[i - 1] <= v[i]);
+    for (gsize i = 1; i < n; i++)
+      ck_assert (!(v[i - 1] == 0 && v[i] == 0 && !signbit (v[i - 1]) && signbit (v[i])));
+  }
+  g_rand_free (rand);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -533,6 +599,7 @@ main (void)
   tcase_add_test (tc, test_outputs_consistent);
   tcase_add_test (tc, test_failed_run_leaves_outputs_whole);
   tcase_add_test (tc, test_format_seconds);
+  tcase_add_test (tc, test_sort_doubles);
   tcase_add_test (tc, test_sampling_changes_nothing);
   tcase_add_test (tc, test_outputs_committed_together);
   tcase_add_test (tc, test_size_limits);

@@ -5,7 +5,6 @@
 #include "core/sim-units.h"
 #include "sim-util.h"
 
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -322,7 +321,7 @@ add_distribution (SimReport *r, const char *prefix, GArray *values, const char *
   g_autofree char *kmax = g_strdup_printf ("%s_max", prefix);
 
   if (n > 0)
-    gsl_sort (v, 1, n);
+    sim__sort_doubles (v, n);
   add (r, k_mean, n ? gsl_stats_mean (v, 1, n) : 0, unit);
   add (r, k50, n ? gsl_stats_quantile_from_sorted_data (v, 1, n, 0.50) : 0, unit);
   add (r, k95, n ? gsl_stats_quantile_from_sorted_data (v, 1, n, 0.95) : 0, unit);
