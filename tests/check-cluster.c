@@ -482,6 +482,35 @@ START_TEST (test_nodes_outside_partitions)
 }
 END_TEST
 
+
+/* The node of a GPU found from the pools' layout (what a job's stop asks
+ * the processor to fetch ahead) is the node its record names, over pools
+ * of 8, 2, 3 and 1 GPUs per node; out of range is G_MAXUINT. */
+START_TEST (test_node_of_from_pools)
+{
+  g_autoptr(GError) error = NULL;
+  const SimNodeModel *dgx = sim_catalogue_lookup_node (catalogue, "DGX-H100");
+  const SimNodeModel *pcie = sim_catalogue_lookup_node (catalogue, "PCIe-8GPU");
+  SimCluster *c = sim_cluster_new ();
+  static const guint per[] = { 0, 2, 3, 1, 8 }, count[] = { 3, 4, 5, 7, 1 };
+
+  for (guint p = 0; p < G_N_ELEMENTS (per); p++)
+    {
+      g_autofree char *name = g_strdup_printf ("p%u", p);
+      ck_assert (sim_cluster_add_pool (c, name, p == 0 ? dgx : pcie, NULL, per[p], count[p],
+                                       &error));
+    }
+  for (guint g = 0; g < sim_cluster_get_n_gpus (c); g++)
+    {
+      ck_assert_uint_eq (sim__cluster_node_of (c, g), sim_cluster_get_gpu (c, g)->node);
+      sim__cluster_prefetch (c, g, sim__cluster_node_of (c, g));
+    }
+  ck_assert_uint_eq (sim__cluster_node_of (c, sim_cluster_get_n_gpus (c)), G_MAXUINT);
+  sim__cluster_prefetch (c, G_MAXUINT, G_MAXUINT);   /* out of range: nothing asked */
+  sim_cluster_free (c);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -500,6 +529,7 @@ main (void)
   tcase_add_test (tc, test_histogram_against_scan);
   tcase_add_test (tc, test_first_fit_against_scan);
   tcase_add_test (tc, test_nodes_outside_partitions);
+  tcase_add_test (tc, test_node_of_from_pools);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

@@ -935,6 +935,46 @@ sim_cluster_release (SimCluster *cluster, const guint32 *gpus, guint n, guint mi
 }
 
 guint
+sim__cluster_node_of (const SimCluster *cluster, guint gpu)
+{
+  const SimNode *nodes = (const SimNode *) (const void *) cluster->nodes->data;
+  guint lo = 0, hi = cluster->pools->len;
+
+  /* The last pool whose first GPU is not past @gpu: its nodes' GPUs are
+   * consecutive, gpus_per_node each.  Only the pools' first nodes are read,
+   * a few records that stay in cache. */
+  if (gpu >= cluster->gpus->len || hi == 0)
+    return G_MAXUINT;
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      const SimPool *p = &g_array_index (cluster->pools, SimPool, mid);
+      if (nodes[p->first_node].first_gpu <= gpu)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  {
+    const SimPool *p = &g_array_index (cluster->pools, SimPool, lo);
+    return p->first_node + (gpu - nodes[p->first_node].first_gpu) / p->gpus_per_node;
+  }
+}
+
+void
+sim__cluster_prefetch (const SimCluster *cluster, guint gpu, guint node)
+{
+  if (gpu < cluster->gpus->len)
+    __builtin_prefetch (&g_array_index (cluster->gpus, SimGpu, gpu), 1);
+  if (node < cluster->nodes->len)
+    {
+      __builtin_prefetch (&g_array_index (cluster->nodes, SimNode, node), 1);
+      __builtin_prefetch (&cluster->free_tree[cluster->free_leaves + node], 1);
+      if (cluster->room_tree != NULL)
+        __builtin_prefetch (&cluster->room_tree[cluster->free_leaves + node], 1);
+    }
+}
+
+guint
 sim_cluster_find_node_with_free (const SimCluster *cluster, guint from, guint min_free)
 {
   guint k;

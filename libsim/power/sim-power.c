@@ -374,6 +374,15 @@ sim__power_add_busy (SimPower *power, guint gpu, double delta, double intensity,
     }
 }
 
+void
+sim__power_prefetch (const SimPower *power, guint gpu, guint node)
+{
+  if (gpu < power->n_gpus)
+    __builtin_prefetch (&power->gl[gpu], 1);
+  if (node < power->n_nodes)
+    __builtin_prefetch (&power->nl[node], 1);
+}
+
 double
 sim__power_get_busy (const SimPower *power, guint gpu)
 {

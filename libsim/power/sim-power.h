@@ -132,6 +132,9 @@ double sim_power_intensity (double memory_bound, double memory_power);
  * held. */
 void     sim__power_add_busy (SimPower *power, guint gpu, double delta, double intensity,
                               int tenants, guint milli);
+/* Asks the processor to bring @gpu's record and its @node's into cache
+ * (a hint, as sim__cluster_prefetch()). */
+void     sim__power_prefetch (const SimPower *power, guint gpu, guint node);
 double   sim__power_get_busy (const SimPower *power, guint gpu);
 
 /* The share of node @node's CPU reserved by jobs changed: its CPU load
