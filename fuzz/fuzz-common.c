@@ -28,6 +28,7 @@ const FuzzTarget fuzz_targets[] = {
   { "pai",         fuzz_pai },
   { "gavel",       fuzz_gavel },
   { "native",      fuzz_native },
+  { "transfers",   fuzz_transfers },
   { NULL, NULL },
 };
 

@@ -58,5 +58,6 @@ int fuzz_openb_pods (const uint8_t *data, size_t size);
 int fuzz_pai (const uint8_t *data, size_t size);
 int fuzz_gavel (const uint8_t *data, size_t size);
 int fuzz_native (const uint8_t *data, size_t size);
+int fuzz_transfers (const uint8_t *data, size_t size);
 
 G_END_DECLS
