@@ -29,6 +29,8 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <sim.h>
+#include "kernel/sim-kernel.h"
+#include "power/sim-power-module.h"
 #include <string.h>
 
 #include "failures/sim-failures.h"
@@ -369,9 +371,9 @@ static const char *mixed_text =
 static void
 check_running (SimSimulation *sim)
 {
-  SimFailures *f = sim__simulation_get_failures (sim);
+  SimFailures *f = sim__failures_get (sim);
 
-  for (GList *l = sim__simulation_get_running (sim)->head; l != NULL; l = l->next)
+  for (GList *l = sim__kernel_get_running (sim)->head; l != NULL; l = l->next)
     {
       const SimJob *job = l->data;
       for (guint i = 0; i < job->n_gpus; i++)

@@ -36,6 +36,8 @@
 #include <check.h>
 #include <math.h>
 #include <sim.h>
+#include "kernel/sim-kernel.h"
+#include "power/sim-power-module.h"
 #include <string.h>
 
 #include "power/sim-power.h"
@@ -634,7 +636,7 @@ watch_all (SimSimulation *sim, SimTime now, gpointer data)
 
   w->energy_j += w->facility * sim_time_to_seconds (now - w->last);
   w->last = now;
-  sim__simulation_get_power (sim, &it, &facility);
+  sim__kernel_get_power (sim, &it, &facility);
   w->facility = facility;
   w->peak_w = MAX (w->peak_w, facility);
   w->changes++;
@@ -643,16 +645,16 @@ watch_all (SimSimulation *sim, SimTime now, gpointer data)
                                      sim_time_to_seconds (now), facility, w->limit_w));
   for (guint g = 0; g < sim_cluster_get_n_gpus (c); g++)
     {
-      double cap = sim__simulation_get_gpu_cap (sim, g), draw = sim__simulation_get_gpu_power (sim, g);
+      double cap = sim__power_module_get_gpu_cap (sim, g), draw = sim__kernel_get_gpu_power (sim, g);
       if (cap > 0 && draw > cap * (1 + 1e-12))
         watcher_bad (w, g_strdup_printf ("at %.3f s GPU %u draws %.6f W over its cap %.6f W",
                                          sim_time_to_seconds (now), g, draw, cap));
     }
   for (guint n = 0; n < sim_cluster_get_n_nodes (c); n++)
-    if (sim__simulation_get_node_power (sim, n) > dgxa ()->max_power_w)
+    if (sim__kernel_get_node_power (sim, n) > dgxa ()->max_power_w)
       watcher_bad (w, g_strdup_printf ("at %.3f s node %u draws %.1f W, over its rating",
                                        sim_time_to_seconds (now), n,
-                                       sim__simulation_get_node_power (sim, n)));
+                                       sim__kernel_get_node_power (sim, n)));
 }
 
 /* Starts W on SIM, which has not started: the idle draw holds from 0. */
@@ -663,9 +665,9 @@ watcher_start (Watcher *w, SimSimulation *sim, double limit_w)
 
   memset (w, 0, sizeof *w);
   w->limit_w = limit_w;
-  sim__simulation_get_power (sim, &it, &w->facility);
+  sim__kernel_get_power (sim, &it, &w->facility);
   w->peak_w = w->facility;
-  sim__simulation_add_power_watch (sim, watch_all, w);
+  sim__kernel_connect (sim, SIM_HOOK_STATE_CHANGED, G_CALLBACK (watch_all), w);
 }
 
 static void

@@ -43,6 +43,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <sim.h>
+#include "kernel/sim-kernel.h"
+#include "power/sim-power-module.h"
 #include <string.h>
 
 #include "power/sim-power.h"
@@ -157,16 +159,16 @@ cap_all (SimSimulation *sim, SimTime now, gpointer data)
 
   ck_assert_int_eq (now, 1800 * SIM_SECOND);
   /* Readings before the change: one job on all 8 GPUs at full speed. */
-  seam->activity = sim__simulation_get_gpu_activity (sim, 3);
-  seam->node_w = sim__simulation_get_node_power (sim, 0);
-  seam->gpu_w = sim__simulation_get_gpu_power (sim, 3);
-  seam->have_power = sim__simulation_get_power (sim, &seam->it_w, &seam->facility_w);
+  seam->activity = sim__power_module_get_gpu_activity (sim, 3);
+  seam->node_w = sim__kernel_get_node_power (sim, 0);
+  seam->gpu_w = sim__kernel_get_gpu_power (sim, 3);
+  seam->have_power = sim__kernel_get_power (sim, &seam->it_w, &seam->facility_w);
   for (guint g = 0; g < 8; g++)
-    ck_assert_msg (sim__simulation_set_gpu_cap (sim, g, seam->cap, &error), "%s",
+    ck_assert_msg (sim__power_module_set_gpu_cap (sim, g, seam->cap, &error), "%s",
                    error ? error->message : "");
-  ck_assert_double_eq (sim__simulation_get_gpu_cap (sim, 5), seam->cap);
+  ck_assert_double_eq (sim__power_module_get_gpu_cap (sim, 5), seam->cap);
   /* A capped GPU draws at most its cap. */
-  ck_assert (sim__simulation_get_gpu_power (sim, 3) <= seam->cap + 1e-9);
+  ck_assert (sim__kernel_get_gpu_power (sim, 3) <= seam->cap + 1e-9);
 }
 
 static void
@@ -186,8 +188,8 @@ START_TEST (test_seam_cap_midway)
   Seam seam = { .cap = 400 };
   SimTime t[2] = { -1, -1 };
 
-  ck_assert_uint_ne (sim__simulation_add_timer (sim, 1800 * SIM_SECOND, cap_all, &seam), 0);
-  sim__simulation_add_power_watch (sim, watch, &seam);
+  ck_assert_uint_ne (sim__kernel_add_timer (sim, 1800 * SIM_SECOND, cap_all, &seam), 0);
+  sim__kernel_connect (sim, SIM_HOOK_STATE_CHANGED, G_CALLBACK (watch), &seam);
   sim_simulation_set_job_observer (sim, record, t, NULL);
   ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
   ck_assert_int_eq (t[1], slowed_end (t[0], f));
@@ -198,7 +200,7 @@ START_TEST (test_seam_cap_midway)
   ck_assert (seam.facility_w >= seam.it_w);
   ck_assert_uint_gt (seam.watched, 2);
   /* After the run, nothing holds the GPUs. */
-  ck_assert_double_eq (sim__simulation_get_gpu_activity (sim, 3), 0);
+  ck_assert_double_eq (sim__power_module_get_gpu_activity (sim, 3), 0);
 }
 END_TEST
 
@@ -212,7 +214,7 @@ START_TEST (test_seam_memory_bound_slows_less)
   Seam seam = { .cap = 400 };
   SimTime t[2] = { -1, -1 };
 
-  sim__simulation_add_timer (sim, 1800 * SIM_SECOND, cap_all, &seam);
+  sim__kernel_add_timer (sim, 1800 * SIM_SECOND, cap_all, &seam);
   sim_simulation_set_job_observer (sim, record, t, NULL);
   ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
   ck_assert_int_eq (t[1], slowed_end (t[0], s));
@@ -225,13 +227,13 @@ START_TEST (test_seam_errors)
   g_autoptr(SimSimulation) sim = simulation (1, "[power]\n");
 
   /* At or below idle, negative, or a GPU that does not exist. */
-  ck_assert (!sim__simulation_set_gpu_cap (sim, 0, H100_IDLE, &error));
+  ck_assert (!sim__power_module_set_gpu_cap (sim, 0, H100_IDLE, &error));
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
   ck_assert (strstr (error->message, "idle") != NULL);
   g_clear_error (&error);
-  ck_assert (!sim__simulation_set_gpu_cap (sim, 0, -5, &error));
+  ck_assert (!sim__power_module_set_gpu_cap (sim, 0, -5, &error));
   g_clear_error (&error);
-  ck_assert (!sim__simulation_set_gpu_cap (sim, 8, 300, &error));
+  ck_assert (!sim__power_module_set_gpu_cap (sim, 8, 300, &error));
   ck_assert (strstr (error->message, "GPU 8") != NULL);
   g_clear_error (&error);
   /* A GPU without power figures in the catalogue cannot be capped. */
@@ -244,7 +246,7 @@ START_TEST (test_seam_errors)
                                    &e);
     g_autoptr(SimSimulation) b200 = sim_simulation_new (sc, &e);
     ck_assert_msg (b200 != NULL, "%s", e ? e->message : "");
-    ck_assert (!sim__simulation_set_gpu_cap (b200, 0, 500, &e));
+    ck_assert (!sim__power_module_set_gpu_cap (b200, 0, 500, &e));
     ck_assert_msg (strstr (e->message, "B200") != NULL && strstr (e->message, "idle_power"),
                    "%s", e->message);
   }
@@ -252,10 +254,10 @@ START_TEST (test_seam_errors)
   {
     g_autoptr(SimSimulation) plain = simulation (1, "");
     double it = -1, fac = -1;
-    ck_assert (!sim__simulation_get_power (plain, &it, &fac));
+    ck_assert (!sim__kernel_get_power (plain, &it, &fac));
     ck_assert_double_eq (it, 0);
-    ck_assert (sim__simulation_set_gpu_cap (plain, 0, 300, &error));
-    ck_assert_double_eq (sim__simulation_get_gpu_cap (plain, 0), 300);
+    ck_assert (sim__power_module_set_gpu_cap (plain, 0, 300, &error));
+    ck_assert_double_eq (sim__power_module_get_gpu_cap (plain, 0), 300);
   }
 }
 END_TEST
@@ -555,7 +557,7 @@ check_caps (SimSimulation *sim, SimTime now, gpointer data)
 
   for (guint g = 0; g < sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)); g++)
     {
-      double w = sim__simulation_get_gpu_power (sim, g);
+      double w = sim__kernel_get_gpu_power (sim, g);
       c->highest = MAX (c->highest, w);
       ck_assert_msg (w <= c->cap * (1 + 1e-12), "GPU %u draws %.3f W over its %.0f W cap", g, w,
                      c->cap);
@@ -585,7 +587,7 @@ START_TEST (test_cap_never_exceeded)
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
   sim = sim_simulation_new (sc, &error);
   ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
-  sim__simulation_add_power_watch (sim, check_caps, &c);
+  sim__kernel_connect (sim, SIM_HOOK_STATE_CHANGED, G_CALLBACK (check_caps), &c);
   ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
   ck_assert_uint_gt (c.checks, 1000);
   /* Busy GPUs reached the cap. */

@@ -19,6 +19,8 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <sim.h>
+#include "kernel/sim-kernel.h"
+#include "power/sim-power-module.h"
 #include <string.h>
 
 #include "report/sim-metrics.h"
@@ -432,7 +434,7 @@ START_TEST (test_accumulator_seam)
 
   ck_assert (sim != NULL);
   t->base.vtable = &test_acc_vtable;
-  sim__simulation_add_accumulator (sim, &t->base);
+  sim__kernel_add_accumulator (sim, &t->base);
   ck_assert (sim_simulation_run (sim, &error));
   r = sim_simulation_get_report (sim);
   ck_assert (sim_report_get_value (r, "allocated_gpu_seconds", &alloc));
@@ -496,7 +498,7 @@ START_TEST (test_nan_is_an_error)
 
   ck_assert (sim != NULL);
   acc->vtable = &nan_vtable;
-  sim__simulation_add_accumulator (sim, acc);
+  sim__kernel_add_accumulator (sim, acc);
   ck_assert (sim_simulation_set_output_dir (sim, dir, &error));
   ck_assert (!sim_simulation_run (sim, &error));
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));

@@ -20,6 +20,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <sim.h>
+#include "kernel/sim-kernel.h"
+#include "power/sim-power-module.h"
 #include <string.h>
 #include <unistd.h>
 
@@ -92,7 +94,7 @@ rollout (SimRlEnv *env, Agent agent, GRand *rand, gboolean check_state)
       sum += reward;
       steps++;
       if (check_state)
-        ck_assert_msg (sim__simulation_check_state (sim_rl_env_get_simulation (env), &error),
+        ck_assert_msg (sim__kernel_check_state (sim_rl_env_get_simulation (env), &error),
                        "%s", error ? error->message : "");
     }
   ck_assert (terminated && !truncated);
@@ -326,7 +328,7 @@ START_TEST (test_mask_is_exact)
               g_clear_error (&error);
               ck_assert (memcmp (before, sim_rl_env_get_observation (twin, &k),
                                  k * sizeof (float)) == 0);
-              ck_assert (sim__simulation_check_state (sim_rl_env_get_simulation (twin), &error));
+              ck_assert (sim__kernel_check_state (sim_rl_env_get_simulation (twin), &error));
               refused++;
             }
         }
@@ -873,7 +875,7 @@ START_TEST (test_node_actions)
   ck_assert (sim_rl_env_step (env, node_base + k8 * s_count, &reward, &term, &trunc, &error));
   ck_assert_uint_eq (sim_cluster_get_node (cluster, 0)->free_gpus, 0);
   ck_assert_uint_eq (sim_cluster_get_node (cluster, 1)->free_gpus, 4);
-  ck_assert_msg (sim__simulation_check_state (sim_rl_env_get_simulation (env), &error), "%s",
+  ck_assert_msg (sim__kernel_check_state (sim_rl_env_get_simulation (env), &error), "%s",
                  error ? error->message : "");
   /* The rest of the episode runs as usual. */
   while (!term && !trunc)
@@ -933,7 +935,7 @@ START_TEST (test_node_actions_random)
       ck_assert_msg (sim_rl_env_step (env, action, &reward, &term, &trunc, &error),
                      "action %u: %s", action, error ? error->message : "");
       sum += reward;
-      ck_assert_msg (sim__simulation_check_state (sim_rl_env_get_simulation (env), &error),
+      ck_assert_msg (sim__kernel_check_state (sim_rl_env_get_simulation (env), &error),
                      "%s", error ? error->message : "");
     }
   ck_assert (term);
@@ -1252,9 +1254,9 @@ START_TEST (test_power_observation)
   ck_assert_float_eq_tol (slot[2], H100_IDLE_W / H100_FULL_W, 1e-6);
   ck_assert_float_eq (slot[3], 0);
   for (guint node = 0; node < 3; node++)
-    ck_assert_float_eq_tol (slot[node], sim__simulation_get_node_power (sim, node)
+    ck_assert_float_eq_tol (slot[node], sim__kernel_get_node_power (sim, node)
                                           / (node < 2 ? A100_FULL_W : H100_FULL_W), 1e-6);
-  ck_assert (sim__simulation_get_power (sim, &it_w, &facility_w));
+  ck_assert (sim__kernel_get_power (sim, &it_w, &facility_w));
   ck_assert_double_eq_tol (it_w, 2 * A100_IDLE_W + H100_IDLE_W, 1e-6);
   ck_assert_float_eq_tol (glob[0], (2 * A100_IDLE_W + H100_IDLE_W) / full, 1e-6);
   ck_assert_float_eq_tol (glob[1], (2 * A100_IDLE_W + H100_IDLE_W) / ELECTRICAL / full, 1e-6);
@@ -1289,18 +1291,18 @@ START_TEST (test_power_observation)
   ck_assert_float_eq_tol (slot[0], 1, 1e-6);
   ck_assert_float_gt (slot[1], A100_IDLE_W / A100_FULL_W + 0.1);
   ck_assert_float_lt (slot[1], 1);
-  ck_assert_float_eq_tol (slot[1], sim__simulation_get_node_power (sim, 1) / A100_FULL_W, 1e-6);
+  ck_assert_float_eq_tol (slot[1], sim__kernel_get_node_power (sim, 1) / A100_FULL_W, 1e-6);
   ck_assert_float_eq_tol (slot[2], H100_IDLE_W / H100_FULL_W, 1e-6);
-  ck_assert (sim__simulation_get_power (sim, &it_w, &facility_w));
+  ck_assert (sim__kernel_get_power (sim, &it_w, &facility_w));
   ck_assert_float_eq_tol (glob[0], it_w / full, 1e-6);
   ck_assert_float_eq_tol (glob[1], facility_w / full, 1e-6);
   ck_assert_float_eq_tol (glob[2], facility_w / it_w, 1e-6);
-  ck_assert_double_eq_tol (it_w, sim__simulation_get_node_power (sim, 0)
-                                 + sim__simulation_get_node_power (sim, 1)
-                                 + sim__simulation_get_node_power (sim, 2), 1e-6);
+  ck_assert_double_eq_tol (it_w, sim__kernel_get_node_power (sim, 0)
+                                 + sim__kernel_get_node_power (sim, 1)
+                                 + sim__kernel_get_node_power (sim, 2), 1e-6);
   /* The energy of the step: the three nodes idle but node 0 at full load
    * from 0 to 1800 s, node 1 with its four busy GPUs. */
-  ck_assert_double_eq_tol (-reward, (A100_FULL_W + sim__simulation_get_node_power (sim, 1)
+  ck_assert_double_eq_tol (-reward, (A100_FULL_W + sim__kernel_get_node_power (sim, 1)
                                      + H100_IDLE_W) / ELECTRICAL * 1800 / 3.6e6, 1e-9);
   g_clear_object (&env);
 

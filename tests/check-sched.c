@@ -21,6 +21,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <sim.h>
+#include "kernel/sim-kernel.h"
+#include "power/sim-power-module.h"
 #include <gsl/gsl_cdf.h>
 #include <stdio.h>
 #include <string.h>
@@ -710,9 +712,9 @@ START_TEST (test_derived_state)
   ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
   while (sim_simulation_run_to_decision (sim, &error))
     {
-      ck_assert_msg (sim__simulation_check_state (sim, &error), "%s", error->message);
+      ck_assert_msg (sim__kernel_check_state (sim, &error), "%s", error->message);
       ck_assert (sim_simulation_decide (sim, TRUE, &error));
-      ck_assert_msg (sim__simulation_check_state (sim, &error), "%s", error->message);
+      ck_assert_msg (sim__kernel_check_state (sim, &error), "%s", error->message);
       decisions++;
     }
   ck_assert_msg (error == NULL, "%s", error->message);
@@ -781,7 +783,7 @@ START_TEST (test_drained_node)
           on_0_while_drained = w.started_on_0;
         }
       ck_assert (sim_simulation_decide (sim, TRUE, &error));
-      ck_assert_msg (sim__simulation_check_state (sim, &error), "%s", error->message);
+      ck_assert_msg (sim__kernel_check_state (sim, &error), "%s", error->message);
       decisions++;
     }
   ck_assert_msg (error == NULL, "%s", error->message);

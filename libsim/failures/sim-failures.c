@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include "failures/sim-failures-private.h"
+#include "kernel/sim-kernel.h"
+#include "outputs/sim-run-outputs.h"
 #include "core/sim-rng.h"
 #include "sim-error.h"
 #include "sim-util.h"
@@ -207,7 +209,7 @@ nodes_out (SimFailures *f, guint comp, guint *lo, guint *hi)
 static SimTimeline *
 timeline (SimFailures *f)
 {
-  return sim__simulation_get_timeline (f->sim);
+  return sim__outputs_get_timeline (f->sim);
 }
 
 /* COMP's track: returns its node (-1: the fabric), its number and name. */
@@ -348,7 +350,7 @@ timeline_phases (SimFailures *f, const JobRec *r, const SimJob *job, guint run, 
                  gboolean interrupted)
 {
   SimTimeline *tl = timeline (f);
-  SimTime now = sim_simulation_get_now (f->sim), start = job->start;
+  SimTime now = sim__kernel_now (f->sim), start = job->start;
   double per, k, rest, period = r->tau + r->cost, x = w - (double) r->seg_off;
   g_autofree char *args = NULL;
 
@@ -388,16 +390,16 @@ static void on_timer (SimSimulation *sim, SimTime now, gpointer data);
 static void
 arm (SimFailures *f)
 {
-  SimTime now = sim_simulation_get_now (f->sim);
+  SimTime now = sim__kernel_now (f->sim);
 
   if (f->heap_len == 0)
     return;
   if (f->timer != 0 && f->timer_at <= f->heap[0].when)
     return;
   if (f->timer != 0)
-    sim__simulation_cancel_timer (f->sim, f->timer);
+    sim__kernel_cancel_timer (f->sim, f->timer);
   f->timer_at = MAX (now, f->heap[0].when);
-  f->timer = sim__simulation_add_timer (f->sim, f->timer_at, on_timer, f);
+  f->timer = sim__kernel_add_timer (f->sim, f->timer_at, on_timer, f);
 }
 
 static void
@@ -803,7 +805,7 @@ interrupt (SimFailures *f, SimJob *job, Fault *fault, SimTime now)
   JobRec *r = job_rec (f, job);
   double lost = 0, overhead;
 
-  sim__simulation_sync_job (f->sim, job);
+  sim__kernel_sync_job (f->sim, job);
   if (r == NULL)
     {
       /* A job the module did not see arrive (none today): no checkpoints. */
@@ -823,7 +825,7 @@ interrupt (SimFailures *f, SimJob *job, Fault *fault, SimTime now)
       if (x < 0)
         lost = MAX (x, -overhead);
       f->interruptions[fault->type]++;
-      sim__simulation_note_interruption (f->sim);
+      sim__kernel_note_interruption (f->sim);
     }
   else
     {
@@ -835,12 +837,12 @@ interrupt (SimFailures *f, SimJob *job, Fault *fault, SimTime now)
   r->pending_off = (SimTime) llround (overhead);
   f->interrupting = job;
   f->interrupting_cause = fault != NULL ? sim__failure_type_name (fault->type) : NULL;
-  sim__simulation_hold_job (f->sim, job, (SimTime) llround (overhead), (SimTime) llround (lost));
+  sim__kernel_hold_job (f->sim, job, (SimTime) llround (overhead), (SimTime) llround (lost));
   f->interrupting = NULL;
   if (fault != NULL)
     g_ptr_array_add (fault->held, job);
   else
-    sim__simulation_release_job (f->sim, job);
+    sim__kernel_release_job (f->sim, job);
 }
 
 /* Whether running JOB is hit by a failure of COMP (takes nodes LO..HI). */
@@ -901,7 +903,7 @@ fail_component (SimFailures *f, guint comp, SimTime now)
   nodes_out (f, comp, &lo, &hi);
   if (t == SIM_FAILURE_SOFTWARE)
     lo = node_of (f, comp), hi = lo + 1;
-  for (GList *l = sim__simulation_get_running (f->sim)->head; l != NULL; l = l->next)
+  for (GList *l = sim__kernel_get_running (f->sim)->head; l != NULL; l = l->next)
     if (job_hit (f, l->data, comp, lo, hi))
       g_ptr_array_add (hit, l->data);
   timeline_failure (f, f->faults->len - 1, hit->len);
@@ -926,14 +928,14 @@ detect (SimFailures *f, guint id, SimTime now)
   fault->detected = now;
   timeline_waits (f, id, now);
   for (guint i = 0; i < fault->held->len; i++)
-    sim__simulation_release_job (f->sim, fault->held->pdata[i]);
+    sim__kernel_release_job (f->sim, fault->held->pdata[i]);
   g_ptr_array_set_size (fault->held, 0);
   nodes_out (f, fault->comp, &lo, &hi);
   if (takes_nodes (fault->type))
     {
       /* Drain: the jobs still on the nodes move off them. */
       g_autoptr(GPtrArray) moving = g_ptr_array_new ();
-      for (GList *l = sim__simulation_get_running (f->sim)->head; l != NULL; l = l->next)
+      for (GList *l = sim__kernel_get_running (f->sim)->head; l != NULL; l = l->next)
         {
           const SimJob *job = l->data;
           for (guint i = 0; i < job->n_gpus; i++)
@@ -1099,7 +1101,7 @@ acc_advance (SimAccumulator *acc, const SimState *held, SimTime now)
   SimFailures *f = (SimFailures *) acc;
 
   if (held->queued > 0 && f->n_soft > 0 && f->release_timer == 0)
-    f->release_timer = sim__simulation_add_timer (f->sim, now, release_soft, f);
+    f->release_timer = sim__kernel_add_timer (f->sim, now, release_soft, f);
 }
 
 static void
@@ -1323,15 +1325,15 @@ read_log (SimFailures *f, const char *path, GError **error)
 
 /* ------------------------------------------------------------------------- */
 
-SimFailures *
-sim__failures_new (SimSimulation *sim, const SimScenario *sc, GError **error)
+static SimFailures *
+failures_new (SimSimulation *sim, const SimScenario *sc, GError **error)
 {
   SimFailures *f = g_new0 (SimFailures, 1);
   guint n;
 
   f->parent.vtable = &failures_vtable;
   f->sim = sim;
-  f->cluster = sim_simulation_get_cluster (sim);
+  f->cluster = sim__kernel_get_cluster (sim);
   f->faults = g_ptr_array_new ();
   f->recs = g_ptr_array_new_with_free_func (g_free);
   f->free_recs = g_ptr_array_new ();
@@ -1389,11 +1391,51 @@ sim__failures_new (SimSimulation *sim, const SimScenario *sc, GError **error)
     for (guint c = 0; c < f->first[SIM_FAILURE_N_TYPES]; c++)
       schedule_life (f, c, 0);
   arm (f);
-  sim__simulation_add_accumulator (sim, &f->parent);
-  sim__simulation_set_job_column (sim, "ettr", job_column, f);
   return f;
 
 fail:
   acc_free (&f->parent);
   return NULL;
+}
+
+/* The module's key among the simulation's extensions. */
+static const char module_key = 0;
+
+static void
+on_arrived (gpointer data, SimJob *job, SimTime now)
+{
+  sim__failures_job_arrived (data, job);
+}
+
+static const char *
+cause (gpointer data, const SimJob *job)
+{
+  return sim__failures_interruption (data, job);
+}
+
+gboolean
+sim__failures_attach (SimSimulation *sim, guint flags, GError **error)
+{
+  const SimScenario *sc = sim__kernel_get_scenario (sim);
+  SimFailures *f;
+
+  if (sc->failures == NULL)
+    return TRUE;
+  f = failures_new (sim, sc, error);
+  if (f == NULL)
+    return FALSE;
+  /* The simulation owns it as an accumulator; the extension only finds it. */
+  sim__kernel_add_accumulator (sim, &f->parent);
+  sim__kernel_set_extension (sim, &module_key, f, NULL);
+  sim__kernel_set_job_column (sim, "ettr", job_column, f);
+  sim__kernel_connect (sim, SIM_HOOK_JOB_ARRIVED, G_CALLBACK (on_arrived), f);
+  sim__kernel_set_cause_func (sim, cause, f);
+  sim__kernel_count_interruptions (sim);
+  return TRUE;
+}
+
+SimFailures *
+sim__failures_get (SimSimulation *sim)
+{
+  return sim__kernel_get_extension (sim, &module_key);
 }

@@ -128,14 +128,18 @@ void     sim__failures_config_free (SimFailuresConfig *config);
 
 typedef struct _SimFailures SimFailures;
 
-/* The failure model of SCENARIO's [failures] on SIM's cluster, as an
- * accumulator added to SIM (which owns it).  Reads the profile from the
- * catalogue's directories and the log.  Errors: SIM_ERROR_NOT_FOUND for
- * an unknown profile; SIM_ERROR_INVALID for more spares than nodes, a
- * profile key out of range (profile file and key), a log row that names an
- * unknown type or component (log file and line). */
-SimFailures *sim__failures_new (SimSimulation *sim, const SimScenario *scenario,
-                                GError **error);
+/* Attaches the failure model of the scenario's [failures] (nothing without
+ * one) to SIM's cluster, as an accumulator added to SIM (which owns it):
+ * it tells arriving jobs their checkpoints, interrupts and holds jobs
+ * through the kernel's services, and says why a run ended.  Reads the
+ * profile from the catalogue's directories and the log.  Errors:
+ * SIM_ERROR_NOT_FOUND for an unknown profile; SIM_ERROR_INVALID for more
+ * spares than nodes, a profile key out of range (profile file and key), a
+ * log row that names an unknown type or component (log file and line). */
+gboolean sim__failures_attach (SimSimulation *sim, guint flags, GError **error);
+
+/* SIM's failure model, or NULL without a [failures] section. */
+SimFailures *sim__failures_get (SimSimulation *sim);
 
 /* A job arrives for the cluster (not one rejected, nor a serverless
  * function): its work grows by the checkpoints it will write. */

@@ -73,4 +73,14 @@ gboolean sim__cost_is_fixed (SimAccumulator *cost);
  * time-of-use schedule. */
 double   sim__cost_energy_price_at (SimAccumulator *cost, SimTime t, SimTime *until);
 
+/* Attaches the [cost] section's model (nothing without one) as an
+ * accumulator of SIM, which adds the totals with bursting and serverless
+ * to the report. */
+struct _SimSimulation;
+gboolean sim__cost_attach (struct _SimSimulation *sim, guint flags, GError **error);
+/* SIM's cost model (its energy price: sim__cost_energy_price_at()), or NULL
+ * without a [cost] section; @fixed_usd_per_hour (nullable) is set to its
+ * amortized capex and maintenance per hour with this cluster's fabric. */
+SimAccumulator *sim__cost_get (struct _SimSimulation *sim, double *fixed_usd_per_hour);
+
 G_END_DECLS

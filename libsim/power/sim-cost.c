@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include "power/sim-cost-private.h"
+#include "kernel/sim-kernel.h"
 #include "sim-error.h"
 #include "sim-util.h"
 
@@ -1055,4 +1056,60 @@ sim__cost_accumulator_new (const SimScenario *sc, const SimCatalogue *catalogue,
     return NULL;
   price_fabric (c, sc, catalogue, cluster);
   return &g_steal_pointer (&c)->parent;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The module.                                                               */
+
+/* The module's key among the simulation's extensions. */
+static const char module_key = 0;
+
+static void
+add_totals (gpointer data, SimReport *report, const SimReportInfo *info)
+{
+  sim__cost_report_totals (report);
+}
+
+gboolean
+sim__cost_attach (SimSimulation *sim, guint flags, GError **error)
+{
+  const SimScenario *sc = sim__kernel_get_scenario (sim);
+  SimAccumulator *cost;
+
+  if (!sc->cost.enabled)
+    return TRUE;
+  cost = sim__cost_accumulator_new (sc, sim__kernel_get_catalogue (sim),
+                                    sim__kernel_get_cluster (sim), error);
+  if (cost == NULL)
+    return FALSE;
+  /* The simulation owns it as an accumulator; the extension only finds it. */
+  sim__kernel_add_accumulator (sim, cost);
+  sim__kernel_set_extension (sim, &module_key, cost, NULL);
+  sim__kernel_connect (sim, SIM_HOOK_REPORT, G_CALLBACK (add_totals), cost);
+  return TRUE;
+}
+
+SimAccumulator *
+sim__cost_get (SimSimulation *sim, double *fixed_usd_per_hour)
+{
+  SimAccumulator *cost = sim__kernel_get_extension (sim, &module_key);
+  SimTopology *topology = sim__kernel_get_topology (sim);
+  SimReportInfo info = { 0 };
+
+  if (fixed_usd_per_hour != NULL)
+    *fixed_usd_per_hour = 0;
+  if (cost == NULL)
+    return NULL;
+  if (topology != NULL)
+    {
+      SimTopologyMetrics counts;
+      sim_topology_get_counts (topology, &counts);
+      info.have_fabric = TRUE;
+      info.switches = counts.switches[0];
+      info.cables = counts.cables;
+      info.transceivers = counts.transceivers;
+    }
+  if (fixed_usd_per_hour != NULL)
+    *fixed_usd_per_hour = sim__cost_fixed_per_hour (cost, &info);
+  return cost;
 }

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "power/sim-elastic.h"
+#include "kernel/sim-kernel.h"
 #include "sim-error.h"
 #include "sim-util.h"
 
@@ -335,7 +336,6 @@ struct _SimElastic {
   SimAccumulator base;
   SimSimulation *sim;     /* (unowned): the simulation owns this */
   SimCluster    *cluster;
-  SimEngine     *engine;
   const GPtrArray *queue;
   const SimElasticConfig *config;
   const SimServerlessConfig *sless;
@@ -445,7 +445,7 @@ maybe_scale_up (SimElastic *self, SimTime now)
       if (e->scale_up_wait > 0 && oldest + e->scale_up_wait < self->wait_check)
         {
           self->wait_check = oldest + e->scale_up_wait;
-          sim_engine_schedule (self->engine, self->wait_check, self->k_wait, 0, NULL, 0);
+          sim__kernel_schedule (self->sim, self->wait_check, self->k_wait, 0, NULL, 0);
         }
       return;
     }
@@ -459,7 +459,7 @@ maybe_scale_up (SimElastic *self, SimTime now)
       self->held++;
       self->starting++;
       n++;
-      sim_engine_schedule (self->engine, now + e->startup, self->k_up, 0, NULL, k);
+      sim__kernel_schedule (self->sim, now + e->startup, self->k_up, 0, NULL, k);
     }
   if (n == 0)
     return;
@@ -519,7 +519,7 @@ sim__elastic_after_pass (SimElastic *self, SimTime now)
       else if (c->idle_since < 0)
         {
           c->idle_since = now;
-          sim_engine_schedule (self->engine, now + self->config->scale_down_delay, self->k_idle,
+          sim__kernel_schedule (self->sim, now + self->config->scale_down_delay, self->k_idle,
                                0, NULL, k);
         }
     }
@@ -636,7 +636,7 @@ sim__elastic_take_job (SimElastic *self, SimJob *job, SimTime now)
   job->attained = job->spec.gpus * sim_time_to_seconds (job->spec.duration);
   job->work_left = 0;
   g_hash_table_add (self->in_flight, job);
-  sim_engine_schedule (self->engine, end, self->k_done, 0, job, 0);
+  sim__kernel_schedule (self->sim, end, self->k_done, 0, job, 0);
   return TRUE;
 }
 
@@ -648,7 +648,7 @@ on_done (SimEngine *engine, const SimEvent *ev, gpointer data)
 
   g_hash_table_remove (self->in_flight, job);
   bill_execution (self, job, ev->time);
-  sim__simulation_finish_outside (self->sim, job);
+  sim__kernel_finish_outside (self->sim, job);
 }
 
 guint64
@@ -823,21 +823,39 @@ static const SimAccumulatorVTable elastic_vtable = {
   elastic_advance, elastic_job_event, elastic_report, elastic_free,
 };
 
-SimElastic *
-sim__elastic_new (SimSimulation *sim, SimCluster *cluster, const SimCatalogue *catalogue,
-                  SimEngine *engine, const GPtrArray *queue, GError **error)
+static gboolean
+claim (gpointer data, SimJob *job, SimTime now)
 {
-  const SimScenario *sc = sim_simulation_get_scenario (sim);
+  return sim__elastic_take_job (data, job, now);
+}
+
+static void
+note_cloud (gpointer data, SimState *state, SimTime now)
+{
+  state->cloud_milli = sim__elastic_cloud_milli (data);
+}
+
+static void
+pass_end (SimSimulation *sim, SimTime now, gpointer data)
+{
+  sim__elastic_after_pass (data, now);
+}
+
+gboolean
+sim__elastic_attach (SimSimulation *sim, guint flags, GError **error)
+{
+  const SimScenario *sc = sim__kernel_get_scenario (sim);
+  const SimCatalogue *catalogue = sim__kernel_get_catalogue (sim);
+  SimCluster *cluster = sim__kernel_get_cluster (sim);
   SimElastic *self;
 
   if (!sc->elastic.enabled && !sc->serverless.enabled)
-    return NULL;
+    return TRUE;
   self = g_new0 (SimElastic, 1);
   self->base.vtable = &elastic_vtable;
   self->sim = sim;
   self->cluster = cluster;
-  self->engine = engine;
-  self->queue = queue;
+  self->queue = sim__kernel_get_queue (sim);
   self->scenario = sc;
   self->config = &sc->elastic;
   self->sless = &sc->serverless;
@@ -861,7 +879,7 @@ sim__elastic_new (SimSimulation *sim, SimCluster *cluster, const SimCatalogue *c
       if (sc->elastic.cloud != NULL && !cloud_price (self, pool, catalogue, error))
         {
           elastic_free (&self->base);
-          return NULL;
+          return FALSE;
         }
       for (guint k = 0; k < self->n_nodes; k++)
         {
@@ -871,10 +889,14 @@ sim__elastic_new (SimSimulation *sim, SimCluster *cluster, const SimCatalogue *c
           sim_cluster_set_node_partition (cluster, self->first_node + k, 1);
         }
     }
-  self->k_up = sim_engine_register (engine, on_up, self);
-  self->k_idle = sim_engine_register (engine, on_idle, self);
-  self->k_wait = sim_engine_register (engine, on_wait, self);
-  self->k_done = sim_engine_register (engine, on_done, self);
-  sim__simulation_add_accumulator (sim, &self->base);
-  return self;
+  self->k_up = sim__kernel_add_event_kind (sim, on_up, self);
+  self->k_idle = sim__kernel_add_event_kind (sim, on_idle, self);
+  self->k_wait = sim__kernel_add_event_kind (sim, on_wait, self);
+  self->k_done = sim__kernel_add_event_kind (sim, on_done, self);
+  sim__kernel_add_accumulator (sim, &self->base);
+  sim__kernel_set_job_where (sim, sim__elastic_job_where, self);
+  sim__kernel_add_claim (sim, claim, self);
+  sim__kernel_connect (sim, SIM_HOOK_STATE_NOTE, G_CALLBACK (note_cloud), self);
+  sim__kernel_connect (sim, SIM_HOOK_PASS_END, G_CALLBACK (pass_end), self);
+  return TRUE;
 }

@@ -63,17 +63,17 @@ gboolean sim__elastic_config_check (SimScenario *scenario, const char **group, c
 
 typedef struct _SimElastic SimElastic;
 
-/* The autoscaler and the serverless provider of a simulation whose
- * scenario has [elastic] or serverless jobs (NULL otherwise, with no
- * error): the cloud pool's nodes are taken out of service, its own event
- * kinds registered on ENGINE, and it is added to the simulation as an
- * accumulator (which owns it: it lives as long as the simulation). */
-SimElastic *sim__elastic_new (SimSimulation *sim, SimCluster *cluster,
-                              const SimCatalogue *catalogue, SimEngine *engine,
-                              const GPtrArray *queue, GError **error);
+/* Attaches the autoscaler and the serverless provider to a simulation whose
+ * scenario has [elastic] or serverless jobs (nothing otherwise): the cloud
+ * pool's nodes are taken out of service, its own event kinds registered
+ * with the kernel, and it is added to the simulation as an accumulator
+ * (which owns it: it lives as long as the simulation), that claims
+ * serverless jobs, notes the cloud's GPUs in the state and scales after
+ * each pass. */
+gboolean sim__elastic_attach (SimSimulation *sim, guint flags, GError **error);
 
 /* A job arrives: if it runs as a serverless function, the provider takes
- * it (and returns TRUE); it ends through sim__simulation_finish_outside(). */
+ * it (and returns TRUE); it ends through sim__kernel_finish_outside(). */
 gboolean sim__elastic_take_job (SimElastic *self, SimJob *job, SimTime now);
 
 /* After a scheduling pass: scale up if the queue asks for it, start

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include "power/sim-facility-limit.h"
+#include "kernel/sim-kernel.h"
+#include "power/sim-power-module.h"
 #include "power/sim-power-policy.h"
 #include "power/sim-power.h"
 #include "report/sim-metrics.h"
@@ -63,7 +65,7 @@ facility_now (Limit *l)
 {
   double it, facility = 0;
 
-  sim__simulation_get_power (l->sim, &it, &facility);
+  sim__kernel_get_power (l->sim, &it, &facility);
   return facility;
 }
 
@@ -202,7 +204,7 @@ on_watch (SimSimulation *sim, SimTime now, gpointer data)
       if (l->holding && facility < l->held_at_w)
         {
           l->held_at_w = facility;
-          sim__simulation_request_decision (sim);
+          sim__kernel_request_decision (sim);
         }
       return;
     }
@@ -244,7 +246,7 @@ admit (gpointer data, const SimJob *job, const SimPlacement *placement, GError *
   save (l);
   for (guint g = 0; g < l->n_gpus; g++)
     if (sim__power_caps_get_source (l->caps, g, SIM_CAP_MANAGER) > 0 &&
-        sim__simulation_get_gpu_activity (l->sim, g) >= l->manager_threshold)
+        sim__power_module_get_gpu_activity (l->sim, g) >= l->manager_threshold)
       sim__power_set_cap (l->power, g, cap_without_manager (l, g), NULL);
   for (guint i = 0; i < placement->n_gpus; i++)
     {
@@ -252,7 +254,7 @@ admit (gpointer data, const SimJob *job, const SimPlacement *placement, GError *
       if (sim__power_caps_get_source (l->caps, g, SIM_CAP_MANAGER) > 0)
         sim__power_set_cap (l->power, g, cap_without_manager (l, g), NULL);
     }
-  known = sim__simulation_estimate_start_power (l->sim, job, placement, &after);
+  known = sim__power_module_estimate_start_power (l->sim, job, placement, &after);
   restore (l);
   if (!known || after <= l->config.max_power_w)
     return TRUE;
@@ -353,7 +355,7 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
   double idle_facility = 0, it = 0;
   Limit *l;
 
-  sim__simulation_get_power (sim, &it, &idle_facility);
+  sim__kernel_get_power (sim, &it, &idle_facility);
   if (!active)
     {
       l = g_new0 (Limit, 1);
@@ -362,7 +364,7 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
       l->config = *config;
       l->level = 1;
       l->lowest_level = 1;
-      sim__simulation_add_accumulator (sim, &l->acc);
+      sim__kernel_add_accumulator (sim, &l->acc);
       return TRUE;
     }
   if (config->limit_mode == SIM_FACILITY_LIMIT_CAP)
@@ -396,7 +398,7 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
   l->config = *config;
   l->active = TRUE;
   l->caps = sim__power_caps_get (sim);
-  l->power = sim__simulation_get_power_model (sim);
+  l->power = sim__power_module_get_model (sim);
   l->n_gpus = n_gpus;
   l->tdp = g_new (double, MAX (n_gpus, 1));
   l->saved = g_new (double, MAX (n_gpus, 1));
@@ -407,9 +409,9 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
   for (guint g = 0; g < n_gpus; g++)
     l->tdp[g] = sim_cluster_get_node (cluster, sim_cluster_get_gpu (cluster, g)->node)
                   ->gpu_model->tdp_w;
-  sim__simulation_add_accumulator (sim, &l->acc);
-  sim__simulation_add_power_watch (sim, on_watch, l);
+  sim__kernel_add_accumulator (sim, &l->acc);
+  sim__kernel_connect (sim, SIM_HOOK_STATE_CHANGED, G_CALLBACK (on_watch), l);
   if (config->limit_mode == SIM_FACILITY_LIMIT_HOLD)
-    sim__simulation_set_start_gate (sim, admit, pass_end, l);
+    sim__kernel_add_gate (sim, admit, pass_end, l);
   return TRUE;
 }

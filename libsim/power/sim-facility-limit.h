@@ -42,7 +42,7 @@
  * does to the draw afterwards shows as time over the limit.
  *
  * The limit is checked against the facility draw as the power model gives
- * it (sim__simulation_get_power()), at every change of state; the power
+ * it (sim__kernel_get_power()), at every change of state; the power
  * model reports the peak draw (power_facility_peak).
  *
  * Metrics (summary.json, units in brackets):

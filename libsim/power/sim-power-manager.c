@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include "power/sim-power-manager.h"
+#include "kernel/sim-kernel.h"
+#include "power/sim-power-module.h"
 #include "power/sim-power-policy.h"
 #include "report/sim-metrics.h"
 #include "sim-error.h"
@@ -91,7 +93,7 @@ review (Manager *m, SimTime now)
 
       if (!m->eligible[g])
         continue;
-      activity = sim__simulation_get_gpu_activity (m->sim, g);
+      activity = sim__power_module_get_gpu_activity (m->sim, g);
       if (activity < m->config.threshold)
         {
           m->above_since[g] = -1;
@@ -120,12 +122,12 @@ review (Manager *m, SimTime now)
   m->reviewing = FALSE;
   if (m->timer != 0 && m->timer_at != due)
     {
-      sim__simulation_cancel_timer (m->sim, m->timer);
+      sim__kernel_cancel_timer (m->sim, m->timer);
       m->timer = 0;
     }
   if (m->timer == 0 && due != SIM_TIME_NEVER)
     {
-      m->timer = sim__simulation_add_timer (m->sim, due, on_timer, m);
+      m->timer = sim__kernel_add_timer (m->sim, due, on_timer, m);
       m->timer_at = due;
     }
 }
@@ -215,7 +217,7 @@ sim__power_manager_attach (SimSimulation *sim, const SimPowerManagerConfig *conf
       m->acc.vtable = &manager_vtable;
       m->sim = sim;
       m->config = *config;
-      sim__simulation_add_accumulator (sim, &m->acc);
+      sim__kernel_add_accumulator (sim, &m->acc);
       return TRUE;
     }
 
@@ -266,10 +268,10 @@ sim__power_manager_attach (SimSimulation *sim, const SimPowerManagerConfig *conf
       acc_free (&m->acc);
       return FALSE;
     }
-  sim__simulation_add_accumulator (sim, &m->acc);
-  sim__simulation_add_power_watch (sim, on_watch, m);
+  sim__kernel_add_accumulator (sim, &m->acc);
+  sim__kernel_connect (sim, SIM_HOOK_STATE_CHANGED, G_CALLBACK (on_watch), m);
   /* The GPUs idle from the start count from the start. */
-  m->timer = sim__simulation_add_timer (sim, 0, on_timer, m);
+  m->timer = sim__kernel_add_timer (sim, 0, on_timer, m);
   m->timer_at = 0;
   return TRUE;
 }

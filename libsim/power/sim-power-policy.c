@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include "power/sim-power-policy.h"
+#include "kernel/sim-kernel.h"
+#include "power/sim-power-module.h"
 #include "power/sim-power-manager.h"
 #include "power/sim-facility-limit.h"
 #include "report/sim-metrics.h"
@@ -47,7 +49,7 @@ sim__power_caps_get (SimSimulation *sim)
   caps->source[0] = g_new0 (double, MAX (caps->n_gpus, 1));
   caps->source[1] = g_new0 (double, MAX (caps->n_gpus, 1));
   for (guint g = 0; g < caps->n_gpus; g++)
-    caps->base[g] = sim__simulation_get_gpu_cap (sim, g);
+    caps->base[g] = sim__power_module_get_gpu_cap (sim, g);
   g_object_set_data_full (G_OBJECT (sim), CAPS_KEY, caps, caps_free);
   return caps;
 }
@@ -79,7 +81,7 @@ sim__power_caps_set (SimPowerCaps *caps, guint gpu, SimCapSource source, double 
   after = lowest (caps->base[gpu], caps->source[0][gpu], caps->source[1][gpu]);
   if (after == before)
     return TRUE;
-  return sim__simulation_set_gpu_cap (caps->sim, gpu, after, error);
+  return sim__power_module_set_gpu_cap (caps->sim, gpu, after, error);
 }
 
 gboolean
@@ -94,7 +96,7 @@ sim__power_caps_set_all (SimPowerCaps *caps, SimCapSource source, const double *
       caps->source[source][g] = cap_w[g];
       effective[g] = lowest (caps->base[g], caps->source[0][g], caps->source[1][g]);
     }
-  if (sim__simulation_set_gpu_caps (caps->sim, effective, error))
+  if (sim__power_module_set_gpu_caps (caps->sim, effective, error))
     return TRUE;
   memcpy (caps->source[source], old, MAX (caps->n_gpus, 1) * sizeof (double));
   return FALSE;
@@ -169,7 +171,7 @@ attach_meter (SimSimulation *sim)
   Meter *m = g_new0 (Meter, 1);
 
   m->acc.vtable = &meter_vtable;
-  sim__simulation_add_accumulator (sim, &m->acc);
+  sim__kernel_add_accumulator (sim, &m->acc);
   g_object_set_data (G_OBJECT (sim), METER_KEY, m);
 }
 
@@ -240,7 +242,7 @@ sim__power_policy_run_baseline (SimSimulation *sim, guint off, SimPolicyOutcome 
   if (sim_simulation_get_policy (sim) != g_object_get_data (G_OBJECT (sim), POLICY_KEY) ||
       g_object_get_data (G_OBJECT (sim), BASELINE_KEY) != NULL)
     return FALSE;
-  base = sim__simulation_new_without_power_policies (sim_simulation_get_scenario (sim),
+  base = sim__kernel_new (sim_simulation_get_scenario (sim),
                                                      off | SIM_POWER_POLICY_BASELINE, error);
   if (base == NULL)
     return FALSE;

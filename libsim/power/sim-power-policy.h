@@ -7,7 +7,7 @@
  * is then the lowest of three: the one the scenario sets ([power] gpu_cap
  * or gpu_cap_share, read once when the policies attach), the manager's and
  * the facility limit's, 0 meaning none.  #SimPowerCaps keeps the three per
- * GPU and applies their minimum through sim__simulation_set_gpu_cap() only
+ * GPU and applies their minimum through sim__power_module_set_gpu_cap() only
  * when it changes, so that neither policy undoes the other.
  *
  * Both policies report, besides what they did, what they cost against the
@@ -55,13 +55,13 @@ typedef struct _SimPowerCaps SimPowerCaps;
 SimPowerCaps *sim__power_caps_get (SimSimulation *sim);
 
 /* Sets @source's cap on @gpu (W, 0: none) and applies the lowest of the
- * three if that changed.  Errors: those of sim__simulation_set_gpu_cap(). */
+ * three if that changed.  Errors: those of sim__power_module_set_gpu_cap(). */
 gboolean sim__power_caps_set (SimPowerCaps *caps, guint gpu, SimCapSource source, double cap_w,
                               GError **error);
 
 /* Sets @source's caps on every GPU (@cap_w: one per GPU, W, 0: none) and
  * applies the lowest of the three where that changed, in one
- * sim__simulation_set_gpu_caps(). */
+ * sim__power_module_set_gpu_caps(). */
 gboolean sim__power_caps_set_all (SimPowerCaps *caps, SimCapSource source, const double *cap_w,
                                   GError **error);
 

@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include "report/sim-run-records.h"
-#include "failures/sim-failures.h"
 
 #include <math.h>
 
@@ -213,7 +212,8 @@ typedef struct {
   const SimCluster *cluster;
   SimTimeline *timeline;
   SimTime      mig_reconfigure;
-  SimFailures *failures;      /* (nullable) why a run ends by a failure */
+  SimRunCauseFunc cause;      /* (nullable) why a run ends early */
+  gpointer     cause_data;
   GHashTable  *held;   /* job id -> Held */
   GHashTable  *runs;   /* job id -> runs started so far */
 } TimelineAcc;
@@ -243,7 +243,7 @@ end_run (TimelineAcc *t, const SimJob *job, SimTime now, const char *how)
   /* A preemption by the failure model: an interruption, or a migration
    * off a node being drained. */
   if (g_strcmp0 (how, "preempted") == 0)
-    cause = sim__failures_interruption (t->failures, job);
+    cause = t->cause != NULL ? t->cause (t->cause_data, job) : NULL;
   if (g_strcmp0 (cause, "migration") == 0)
     how = "migrated";
   else if (cause != NULL)
@@ -349,7 +349,8 @@ static const SimAccumulatorVTable timeline_vtable = {
 
 SimAccumulator *
 sim__timeline_accumulator_new (const SimCluster *cluster, SimTimeline *timeline,
-                               SimTime mig_reconfigure, SimFailures *failures)
+                               SimTime mig_reconfigure, SimRunCauseFunc cause,
+                               gpointer cause_data)
 {
   TimelineAcc *t = g_new0 (TimelineAcc, 1);
 
@@ -357,7 +358,8 @@ sim__timeline_accumulator_new (const SimCluster *cluster, SimTimeline *timeline,
   t->cluster = cluster;
   t->timeline = timeline;
   t->mig_reconfigure = mig_reconfigure;
-  t->failures = failures;
+  t->cause = cause;
+  t->cause_data = cause_data;
   t->held = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   t->runs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   return &t->base;

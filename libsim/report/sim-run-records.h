@@ -22,8 +22,6 @@
 #include "report/sim-timeline.h"
 #include "cluster/sim-cluster.h"
 
-struct _SimFailures;
-
 G_BEGIN_DECLS
 
 /* Fills @power_w and @link_load (n_nodes entries each) with the state now;
@@ -39,11 +37,16 @@ void sim__node_usage_set_output (SimAccumulator *acc, FILE *out);
 /* After its report: per node, the time-averaged share of its GPUs allocated. */
 void sim__node_usage_get_utilization (SimAccumulator *acc, double *out, guint n_nodes);
 
+/* Why a job's run ended early: "migration", a failure's component, or NULL
+ * (preempted by the policy). */
+typedef const char *(*SimRunCauseFunc) (gpointer data, const SimJob *job);
+
 /* A timeline accumulator writing to @out, owning @timeline; each MIG job's
- * start reconfigures its GPU for @mig_reconfigure ns. */
+ * start reconfigures its GPU for @mig_reconfigure ns; @cause (nullable)
+ * says why a preempted run ended. */
 SimAccumulator *sim__timeline_accumulator_new (const SimCluster *cluster, SimTimeline *timeline,
-                                               SimTime mig_reconfigure,
-                                               struct _SimFailures *failures);
+                                               SimTime mig_reconfigure, SimRunCauseFunc cause,
+                                               gpointer cause_data);
 
 /* The timeline of a timeline accumulator, for other events of the run. */
 SimTimeline *sim__timeline_accumulator_get (SimAccumulator *acc);

@@ -8,6 +8,8 @@
  */
 #include "config.h"
 #include "rl/sim-rl-env.h"
+#include "kernel/sim-kernel.h"
+#include "power/sim-power-module.h"
 #include "sched/sim-policy-private.h"
 #include "report/sim-metrics.h"
 #include "power/sim-cost-private.h"
@@ -374,7 +376,7 @@ sim_rl_env_new (const char *scenario_path, const char * const *overrides, guint 
     }
   for (guint p = 0; placements[p] != NULL; p++)
     {
-      g_autoptr(SimPolicy) probe = sim__simulation_new_placement (sim, placements[p], error);
+      g_autoptr(SimPolicy) probe = sim__kernel_new_placement (sim, placements[p], error);
       if (probe == NULL)
         {
           g_prefix_error (error, "placement %u of the environment: ", p);
@@ -498,7 +500,7 @@ observe (SimRlEnv *self, gboolean links)
   /* Counted by the simulation, not through the context, which would bring
    * running jobs' progress up to date at times the policy's pass does not
    * and so change the run's rounding. */
-  self->running_jobs = ctx != NULL ? sim__simulation_get_n_running (self->sim) : 0;
+  self->running_jobs = ctx != NULL ? sim__kernel_get_running (self->sim)->length : 0;
   memset (self->mask, 0, self->n_actions);
   memset (self->jobs, 0, self->window * sizeof *self->jobs);
   self->waiting = 0;
@@ -604,7 +606,7 @@ observe (SimRlEnv *self, gboolean links)
   if (links)
   {
     double max_load, mean_load;
-    sim__simulation_get_fabric_load (self->sim, &max_load, &mean_load, self->node_load,
+    sim__kernel_get_fabric_load (self->sim, &max_load, &mean_load, self->node_load,
                                      MIN (n_nodes, self->n_node_load));
     for (guint s = 0; s < self->slots; s++, o += SIM_RL_SLOT_LINK_FEATURES)
       {
@@ -626,7 +628,7 @@ observe (SimRlEnv *self, gboolean links)
   if (self->full_w > 0)
     {
       double it_w, facility_w;
-      sim__simulation_get_power (self->sim, &it_w, &facility_w);
+      sim__kernel_get_power (self->sim, &it_w, &facility_w);
       for (guint s = 0; s < self->slots; s++, o += SIM_RL_SLOT_POWER_FEATURES)
         {
           guint first, last;
@@ -634,7 +636,7 @@ observe (SimRlEnv *self, gboolean links)
           slot_nodes (self, s, n_nodes, &first, &last);
           for (guint n = first; n < last && n < self->n_node_load; n++)
             {
-              w += sim__simulation_get_node_power (self->sim, n);
+              w += sim__kernel_get_node_power (self->sim, n);
               full += self->node_full[n];
             }
           o[0] = full > 0 ? (float) (w / full) : 0;
@@ -698,10 +700,10 @@ reset (SimRlEnv *self, const guint64 *seed, GError **error)
 
   integral = g_new0 (RlIntegral, 1);
   integral->parent.vtable = &integral_vtable;
-  sim__simulation_add_accumulator (self->sim, &integral->parent);
+  sim__kernel_add_accumulator (self->sim, &integral->parent);
   self->integral = integral;
   if (self->reward == SIM_RL_REWARD_COST)
-    integral->cost = sim__simulation_get_cost (self->sim, &self->fixed_usd_h);
+    integral->cost = sim__cost_get (self->sim, &self->fixed_usd_h);
   self->n_gpus = sim_cluster_get_n_gpus (sim_simulation_get_cluster (self->sim));
   if (self->n_node_load != sim_cluster_get_n_nodes (sim_simulation_get_cluster (self->sim)))
     {
@@ -711,11 +713,11 @@ reset (SimRlEnv *self, const guint64 *seed, GError **error)
       self->node_load = g_new0 (double, MAX (self->n_node_load, 1));
       self->node_full = g_new0 (double, MAX (self->n_node_load, 1));
     }
-  self->full_w = sim__simulation_get_full_power (self->sim, self->node_full, self->n_node_load);
+  self->full_w = sim__power_module_get_full_power (self->sim, self->node_full, self->n_node_load);
 
   self->placers = g_new0 (SimPolicy *, self->n_placements);
   for (guint p = 0; p < self->n_placements; p++)
-    if ((self->placers[p] = sim__simulation_new_placement (self->sim, self->placements[p],
+    if ((self->placers[p] = sim__kernel_new_placement (self->sim, self->placements[p],
                                                            error)) == NULL)
       {
         clear_episode (self);
