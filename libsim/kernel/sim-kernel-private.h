@@ -91,6 +91,8 @@ struct _SimSimulation {
   SimCauseFunc    cause;
   gpointer        cause_data;
   gboolean        in_watch;
+  guint          *stop_nodes; /* the nodes of a stopping job's GPUs (prefetch_job()) */
+  guint           n_stop_nodes;
   GArray         *timers;     /* Timer, by index; free ones chained through next_free */
   guint           free_timer; /* first free slot + 1; 0: none */
 };

@@ -127,6 +127,7 @@ sim__kernel_finalize (SimSimulation *self)
       g_clear_pointer (&self->sharers[g], g_ptr_array_unref);
   g_clear_pointer (&self->sharers, g_free);
   g_clear_pointer (&self->demand, g_free);
+  g_free (self->stop_nodes);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -178,12 +179,16 @@ sim__kernel_add_capacity_factor (SimSimulation *sim, SimSpeedFunc func, gpointer
   add_slot (sim->capacity_factors, G_CALLBACK (func), data);
 }
 
-/* The product of FACTORS for JOB (1 with none). */
-static double
+/* The product of FACTORS for JOB (1 with none).  One factor, the usual
+ * case, is returned as it is (1.0 x f is f, to the last bit). */
+static inline double
 compose (GArray *factors, const SimJob *job)
 {
+  const SimHookSlot *s = (const SimHookSlot *) (void *) factors->data;
   double v = 1.0;
 
+  if (G_LIKELY (factors->len == 1))
+    return ((SimSpeedFunc) s->func) (s->data, job);
   for (guint i = 0; i < factors->len; i++)
     {
       const SimHookSlot *s = &g_array_index (factors, SimHookSlot, i);
@@ -264,8 +269,6 @@ request_decision (SimSimulation *self)
 static void
 note_state (SimSimulation *self)
 {
-  SimTime now = sim_engine_now (self->engine);
-
   self->state.allocated_milli = sim_cluster_get_allocated_milli (self->cluster);
   self->state.computing_milli = self->computing_milli;
   self->state.active_gpus = self->active_gpus;
@@ -278,9 +281,11 @@ note_state (SimSimulation *self)
       self->state.fragmented = sim_cluster_fragmented_gpus (self->cluster,
                                                             sim_job_get_min_gpus (head));
     }
-  EMIT (self, SIM_HOOK_STATE_NOTE, SimStateNoteFunc, &self->state, now);
+  EMIT (self, SIM_HOOK_STATE_NOTE, SimStateNoteFunc, &self->state,
+        sim_engine_now (self->engine));
   if (self->hooks[SIM_HOOK_STATE_CHANGED]->len > 0 && !self->in_watch)
     {
+      SimTime now = sim_engine_now (self->engine);
       self->in_watch = TRUE;
       for (guint i = 0; i < self->hooks[SIM_HOOK_STATE_CHANGED]->len; i++)
         {
@@ -623,16 +628,6 @@ schedule_completion (SimSimulation *self, SimJob *job, SimTime now)
 /* Shared GPUs: MIG instances and time-sharing (the model is in             */
 /* cluster/sim-sharing.h).                                                  */
 
-double
-sim__kernel_job_activity (const SimJob *job)
-{
-  if (job->spec.activity > 0)
-    return job->spec.activity;
-  if (job->spec.mig_profile == NULL && job->spec.gpu_milli < SIM_GPU_WHOLE)
-    return job->spec.gpu_milli / (double) SIM_GPU_WHOLE;
-  return 1.0;
-}
-
 /* A job that time-shares its one GPU with others (a fractional request). */
 static gboolean
 job_time_shares (const SimJob *job)
@@ -898,25 +893,33 @@ release_gpus (SimSimulation *self, const SimJob *job)
  * large cluster they were last touched long before, and their misses then
  * overlap). */
 static void
-prefetch_job (SimSimulation *self, SimJob *job, SimTime now)
+prefetch_job (SimSimulation *self, SimJob *job)
 {
   guint last = G_MAXUINT;
+  guint *nodes;
 
+  if (self->n_stop_nodes < job->n_gpus)
+    {
+      self->n_stop_nodes = MAX (job->n_gpus, 2 * self->n_stop_nodes);
+      self->stop_nodes = g_renew (guint, self->stop_nodes, self->n_stop_nodes);
+    }
+  nodes = self->stop_nodes;
   for (guint i = 0; i < job->n_gpus; i++)
     {
       guint node = sim__cluster_node_of (self->cluster, job->gpus[i]);
       /* A node's records once (G_MAXUINT asks for none). */
-      sim__cluster_prefetch (self->cluster, job->gpus[i], node == last ? G_MAXUINT : node);
+      nodes[i] = node == last ? G_MAXUINT : node;
+      sim__cluster_prefetch (self->cluster, job->gpus[i], nodes[i]);
       last = node;
     }
-  EMIT (self, SIM_HOOK_JOB_STOPPING, SimJobHookFunc, job, now);
+  EMIT (self, SIM_HOOK_JOB_STOPPING, SimJobStoppingFunc, job, nodes);
 }
 
 /* Takes a running job off its GPUs (finished or preempted). */
 static void
 stop_job (SimSimulation *self, SimJob *job, SimTime now)
 {
-  prefetch_job (self, job, now);
+  prefetch_job (self, job);
   update_progress (job, now);
   release_gpus (self, job);
   if (job->spec.cpu_milli > 0 || job->spec.memory_bytes > 0)

@@ -59,7 +59,7 @@ G_BEGIN_DECLS
  *   delta given; job->active_gpus is already the new figure
  *   (SimJobActivityFunc)
  * @SIM_HOOK_JOB_STOPPING: a job is about to leave its GPUs: a hint to bring
- *   in the records its stop will touch (SimJobHookFunc)
+ *   in the records its stop will touch (SimJobStoppingFunc)
  * @SIM_HOOK_JOB_STOPPED: a job has left its GPUs (finished, preempted or
  *   held), which are free again; job->active_gpus is still what it kept
  *   busy (SimJobHookFunc)
@@ -101,6 +101,10 @@ typedef enum {
 } SimHook;
 
 typedef void    (*SimJobHookFunc)     (gpointer data, SimJob *job, SimTime now);
+/* @nodes: for each of the job's GPUs, its node, or G_MAXUINT when the GPU
+ * before it is on the same node (each node once, as the records a stop
+ * touches are asked for). */
+typedef void    (*SimJobStoppingFunc) (gpointer data, SimJob *job, const guint *nodes);
 typedef SimTime (*SimJobPlacedFunc)   (gpointer data, SimJob *job, const SimPlacement *placement,
                                        SimTime now);
 typedef void    (*SimJobActivityFunc) (gpointer data, SimJob *job, double delta, SimTime now);
@@ -280,8 +284,16 @@ double   sim__kernel_get_node_power (SimSimulation *sim, guint node);
 double   sim__kernel_get_gpu_power  (SimSimulation *sim, guint gpu);
 gboolean sim__kernel_node_asleep    (gpointer sim, guint node);
 
-/* The GPUs a job keeps busy on a GPU of the run (DCGM's activity): what the
- * sharing model gives, summed over its jobs.  For power, which follows it. */
-double   sim__kernel_job_activity (const SimJob *job);
+/* A job's activity on a whole GPU (sim-sharing.h), its default filled in:
+ * its own figure, else its share of a fractional GPU, else 1. */
+static inline double
+sim__kernel_job_activity (const SimJob *job)
+{
+  if (job->spec.activity > 0)
+    return job->spec.activity;
+  if (job->spec.mig_profile == NULL && job->spec.gpu_milli < SIM_GPU_WHOLE)
+    return job->spec.gpu_milli / (double) SIM_GPU_WHOLE;
+  return 1.0;
+}
 
 G_END_DECLS

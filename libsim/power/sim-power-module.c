@@ -156,17 +156,12 @@ on_activity (gpointer data, SimJob *job, double delta, SimTime now)
 }
 
 static void
-on_stopping (gpointer data, SimJob *job, SimTime now)
+on_stopping (gpointer data, SimJob *job, const guint *nodes)
 {
   PowerModule *m = data;
-  guint last = G_MAXUINT;
 
   for (guint i = 0; i < job->n_gpus; i++)
-    {
-      guint node = sim__cluster_node_of (m->cluster, job->gpus[i]);
-      sim__power_prefetch (m->power, job->gpus[i], node == last ? G_MAXUINT : node);
-      last = node;
-    }
+    sim__power_prefetch (m->power, job->gpus[i], nodes[i]);
 }
 
 /* JOB left its GPUs at NOW: they are free, and its nodes now idle may

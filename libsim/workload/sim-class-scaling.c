@@ -31,6 +31,8 @@ struct _SimClassScaling {
   guint              n_cluster_gpus;
   SimIdleIterationFunc idle;
   gpointer           idle_data;
+  gboolean           uniform;          /* no classes, and every GPU at the reference's speed:
+                                        * every job runs at 1 */
 };
 
 void
@@ -162,6 +164,8 @@ sim__class_scaling_speed (gpointer data, const SimJob *job)
 {
   const SimClassScaling *cs = data;
 
+  if (cs->uniform)
+    return 1.0;
   return gpu_speed (cs, job) * scaling_factor (cs, job);
 }
 
@@ -314,7 +318,19 @@ sim__class_scaling_new (const SimScenario *sc, const SimCatalogue *catalogue,
 
   /* A Gavel trace's job types are classes with throughput tables too. */
   if (!sim__source_info (sc->source)->has_classes)
-    return cs;
+    {
+      /* Without classes a job's speed is its slowest GPU's TFLOPS over the
+       * reference's (1 for a GPU without the figure), times 1: exactly 1
+       * when every pool's GPU has the reference's figure or none. */
+      cs->uniform = TRUE;
+      for (guint p = 0; p < sim_cluster_get_n_pools (cluster); p++)
+        {
+          const SimGpuModel *gpu = sim_cluster_get_pool (cluster, p)->gpu_model;
+          double t = gpu != NULL ? gpu->fp16_tflops : 0;
+          cs->uniform &= cs->reference_tflops <= 0 || t <= 0 || t == cs->reference_tflops;
+        }
+      return cs;
+    }
   cs->classes = g_new0 (ClassScaling, sc->generator.n_classes);
   cs->n_classes = sc->generator.n_classes;
   for (guint k = 0; k < sc->generator.n_classes; k++)
