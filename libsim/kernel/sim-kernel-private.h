@@ -8,6 +8,8 @@
 #include "sched/sim-policy-private.h"
 #include "workload/sim-class-scaling.h"
 
+#include <math.h>
+
 G_BEGIN_DECLS
 
 /* One connected callback. */
@@ -15,6 +17,13 @@ typedef struct {
   GCallback func;
   gpointer  data;
 } SimHookSlot;
+
+/* A module's state (sim__kernel_set_extension()). */
+typedef struct {
+  gconstpointer  key;
+  gpointer       state;
+  GDestroyNotify destroy;
+} SimExtension;
 
 struct _SimSimulation {
   GObject        parent_instance;
@@ -85,7 +94,7 @@ struct _SimSimulation {
   GArray         *claims;     /* SimHookSlot */
   GArray         *start_factors;    /* SimHookSlot */
   GArray         *capacity_factors; /* SimHookSlot */
-  GArray         *extensions; /* Extension */
+  GArray         *extensions; /* SimExtension */
   const SimPowerReadings *readings;
   gpointer        readings_data;
   SimCauseFunc    cause;
@@ -96,6 +105,71 @@ struct _SimSimulation {
   GArray         *timers;     /* Timer, by index; free ones chained through next_free */
   guint           free_timer; /* first free slot + 1; 0: none */
 };
+
+/* Calls every callback connected to HOOK, as TYPE, with ARGS after its
+ * data.  No allocation, no marshalling: a loop over a small array. */
+#define SIM__EMIT(self, hook, type, ...)                                           \
+  G_STMT_START {                                                              \
+    GArray *_h = (self)->hooks[hook];                                         \
+    for (guint _i = 0; _i < _h->len; _i++)                                    \
+      {                                                                       \
+        const SimHookSlot *_s = &g_array_index (_h, SimHookSlot, _i);         \
+        ((type) _s->func) (_s->data, __VA_ARGS__);                            \
+      }                                                                       \
+  } G_STMT_END
+
+/* The product of FACTORS for JOB (1 with none).  One factor, the usual
+ * case, is returned as it is (1.0 x f is f, to the last bit). */
+static inline double
+sim__kernel_compose (GArray *factors, const SimJob *job)
+{
+  const SimHookSlot *s = (const SimHookSlot *) (void *) factors->data;
+  double v = 1.0;
+
+  if (G_LIKELY (factors->len == 1))
+    return ((SimSpeedFunc) s->func) (s->data, job);
+  for (guint i = 0; i < factors->len; i++)
+    {
+      const SimHookSlot *s = &g_array_index (factors, SimHookSlot, i);
+      v *= ((SimSpeedFunc) s->func) (s->data, job);
+    }
+  return v;
+}
+
+
+/* Brings a running job's progress up to date at NOW. */
+static inline void
+sim__kernel_update_progress (SimJob *job, SimTime now)
+{
+  SimTime dt = now - job->last_update;
+
+  if (dt <= 0)
+    return;
+  job->work_left -= MIN (job->work_left, (SimTime) llround ((double) dt * job->rate));
+  job->executed += dt;
+  job->attained += sim_time_to_seconds (dt) * job->n_gpus * (job->spec.gpu_milli / 1000.0);
+  job->last_update = now;
+}
+
+/* A job that time-shares its one GPU with others (a fractional request). */
+static inline gboolean
+sim__kernel_job_time_shares (const SimJob *job)
+{
+  return job->spec.mig_profile == NULL && job->spec.gpu_milli < SIM_GPU_WHOLE && job->n_gpus == 1;
+}
+
+/* Rates (sim-kernel-rates.c): a job's completion from its rate, its share
+ * of shared GPUs, its parts of the compute and activity metrics, and the
+ * rates the network's shares give. */
+void   sim__kernel_schedule_completion (SimSimulation *self, SimJob *job, SimTime now);
+double sim__kernel_share_speed         (SimSimulation *self, const SimJob *job);
+void   sim__kernel_share_join          (SimSimulation *self, SimJob *job, int sign);
+void   sim__kernel_share_refresh       (SimSimulation *self, guint g, SimTime now);
+void   sim__kernel_account_computing   (SimSimulation *self, SimJob *job);
+void   sim__kernel_account_activity    (SimSimulation *self, SimJob *job);
+void   sim__kernel_refresh_rates       (SimSimulation *self, SimTime now);
+/* The run fails with @error (the first failure is kept). */
+void   sim__kernel_fail                (SimSimulation *self, GError *error);
 
 /* The kernel's side of construction and of the run, for the facade
  * (sim-simulation.c). */

@@ -27,24 +27,6 @@ typedef struct {
   guint        next_free;
 } Timer;
 
-typedef struct {
-  gconstpointer  key;
-  gpointer       state;
-  GDestroyNotify destroy;
-} Extension;
-
-/* Calls every callback connected to HOOK, as TYPE, with ARGS after its
- * data.  No allocation, no marshalling: a loop over a small array. */
-#define EMIT(self, hook, type, ...)                                           \
-  G_STMT_START {                                                              \
-    GArray *_h = (self)->hooks[hook];                                         \
-    for (guint _i = 0; _i < _h->len; _i++)                                    \
-      {                                                                       \
-        const SimHookSlot *_s = &g_array_index (_h, SimHookSlot, _i);         \
-        ((type) _s->func) (_s->data, __VA_ARGS__);                            \
-      }                                                                       \
-  } G_STMT_END
-
 static void
 free_job (SimJob *job)
 {
@@ -76,7 +58,7 @@ sim__kernel_init (SimSimulation *self)
   self->claims = g_array_new (FALSE, FALSE, sizeof (SimHookSlot));
   self->start_factors = g_array_new (FALSE, FALSE, sizeof (SimHookSlot));
   self->capacity_factors = g_array_new (FALSE, FALSE, sizeof (SimHookSlot));
-  self->extensions = g_array_new (FALSE, FALSE, sizeof (Extension));
+  self->extensions = g_array_new (FALSE, FALSE, sizeof (SimExtension));
   self->timers = g_array_new (FALSE, FALSE, sizeof (Timer));
 }
 
@@ -109,7 +91,7 @@ sim__kernel_finalize (SimSimulation *self)
   /* Modules' state, last attached first. */
   for (guint i = self->extensions->len; i-- > 0;)
     {
-      Extension *e = &g_array_index (self->extensions, Extension, i);
+      SimExtension *e = &g_array_index (self->extensions, SimExtension, i);
       if (e->destroy != NULL)
         e->destroy (e->state);
     }
@@ -131,98 +113,10 @@ sim__kernel_finalize (SimSimulation *self)
 }
 
 /* ------------------------------------------------------------------------- */
-/* Attaching.                                                                */
-
-static void
-add_slot (GArray *slots, GCallback func, gpointer data)
-{
-  SimHookSlot s = { func, data };
-
-  g_array_append_val (slots, s);
-}
-
-void
-sim__kernel_connect (SimSimulation *sim, SimHook hook, GCallback func, gpointer data)
-{
-  g_return_if_fail (SIM_IS_SIMULATION (sim) && hook < SIM_N_HOOKS && func != NULL);
-  g_return_if_fail (!sim->started);
-  add_slot (sim->hooks[hook], func, data);
-}
-
-void
-sim__kernel_add_gate (SimSimulation *sim, SimStartGateFunc admit, SimPassEndFunc pass_end,
-                      gpointer data)
-{
-  g_return_if_fail (SIM_IS_SIMULATION (sim) && admit != NULL && !sim->started);
-  add_slot (sim->gates, G_CALLBACK (admit), data);
-  add_slot (sim->gate_ends, G_CALLBACK (pass_end), data);
-}
-
-void
-sim__kernel_add_claim (SimSimulation *sim, SimJobClaimFunc claim, gpointer data)
-{
-  g_return_if_fail (SIM_IS_SIMULATION (sim) && claim != NULL && !sim->started);
-  add_slot (sim->claims, G_CALLBACK (claim), data);
-}
-
-void
-sim__kernel_add_start_factor (SimSimulation *sim, SimSpeedFunc func, gpointer data)
-{
-  g_return_if_fail (SIM_IS_SIMULATION (sim) && func != NULL && !sim->started);
-  add_slot (sim->start_factors, G_CALLBACK (func), data);
-}
-
-void
-sim__kernel_add_capacity_factor (SimSimulation *sim, SimSpeedFunc func, gpointer data)
-{
-  g_return_if_fail (SIM_IS_SIMULATION (sim) && func != NULL && !sim->started);
-  add_slot (sim->capacity_factors, G_CALLBACK (func), data);
-}
-
-/* The product of FACTORS for JOB (1 with none).  One factor, the usual
- * case, is returned as it is (1.0 x f is f, to the last bit). */
-static inline double
-compose (GArray *factors, const SimJob *job)
-{
-  const SimHookSlot *s = (const SimHookSlot *) (void *) factors->data;
-  double v = 1.0;
-
-  if (G_LIKELY (factors->len == 1))
-    return ((SimSpeedFunc) s->func) (s->data, job);
-  for (guint i = 0; i < factors->len; i++)
-    {
-      const SimHookSlot *s = &g_array_index (factors, SimHookSlot, i);
-      v *= ((SimSpeedFunc) s->func) (s->data, job);
-    }
-  return v;
-}
-
-void
-sim__kernel_set_extension (SimSimulation *sim, gconstpointer key, gpointer state,
-                           GDestroyNotify destroy)
-{
-  Extension e = { key, state, destroy };
-
-  g_return_if_fail (SIM_IS_SIMULATION (sim) && key != NULL);
-  g_return_if_fail (sim__kernel_get_extension (sim, key) == NULL);
-  g_array_append_val (sim->extensions, e);
-}
-
-gpointer
-sim__kernel_get_extension (SimSimulation *sim, gconstpointer key)
-{
-  g_return_val_if_fail (SIM_IS_SIMULATION (sim), NULL);
-  for (guint i = 0; i < sim->extensions->len; i++)
-    if (g_array_index (sim->extensions, Extension, i).key == key)
-      return g_array_index (sim->extensions, Extension, i).state;
-  return NULL;
-}
-
-/* ------------------------------------------------------------------------- */
 /* The state and the accumulators.                                           */
 
-static void
-fail (SimSimulation *self, GError *error)
+void
+sim__kernel_fail (SimSimulation *self, GError *error)
 {
   if (self->error == NULL)
     self->error = error;
@@ -281,7 +175,7 @@ note_state (SimSimulation *self)
       self->state.fragmented = sim_cluster_fragmented_gpus (self->cluster,
                                                             sim_job_get_min_gpus (head));
     }
-  EMIT (self, SIM_HOOK_STATE_NOTE, SimStateNoteFunc, &self->state,
+  SIM__EMIT (self, SIM_HOOK_STATE_NOTE, SimStateNoteFunc, &self->state,
         sim_engine_now (self->engine));
   if (self->hooks[SIM_HOOK_STATE_CHANGED]->len > 0 && !self->in_watch)
     {
@@ -370,19 +264,19 @@ pull_next (SimSimulation *self)
   self->have_next = sim_workload_next (self->workload, &self->next, &error);
   if (error != NULL)
     {
-      fail (self, error);
+      sim__kernel_fail (self, error);
       return;
     }
   if (!self->have_next)
     {
       /* A trace that gives no job at all is a mistake, not an empty run. */
       if (self->workload->produced == 0 && sim__source_info (self->scenario->source)->is_trace)
-        fail (self, sim__workload_no_jobs_error (self->workload));
+        sim__kernel_fail (self, sim__workload_no_jobs_error (self->workload));
       return;
     }
   if (self->next.submit < sim_engine_now (self->engine))
     {
-      fail (self, g_error_new (SIM_ERROR, SIM_ERROR_TRACE,
+      sim__kernel_fail (self, g_error_new (SIM_ERROR, SIM_ERROR_TRACE,
                                "%s: job %" G_GUINT64_FORMAT " is submitted at %.3f s, before the "
                                "simulation's start",
                                self->workload->description, self->next.id,
@@ -522,12 +416,12 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   settle_request (self, job);
   accumulate_job (self, SIM_JOB_SUBMITTED, job, ev->time);
   if (!self->force && self->metrics.submitted > SIM_LIMIT_JOBS)
-    fail (self, too_many_jobs (self));
+    sim__kernel_fail (self, too_many_jobs (self));
   if (claimed (self, job, ev->time))
     ; /* it runs outside the cluster */
   else if (can_ever_fit (self, &job->spec))
     {
-      EMIT (self, SIM_HOOK_JOB_ARRIVED, SimJobHookFunc, job, ev->time);
+      SIM__EMIT (self, SIM_HOOK_JOB_ARRIVED, SimJobHookFunc, job, ev->time);
       enqueue (self, job);
       note_state_before_decision (self);
       request_decision (self);
@@ -582,291 +476,6 @@ release_host (SimSimulation *self, const SimJob *job, guint node, guint gpus)
   sim_cluster_release_host (self->cluster, node, cpu, mem);
 }
 
-/* Brings a running job's progress up to date at NOW. */
-static void
-update_progress (SimJob *job, SimTime now)
-{
-  SimTime dt = now - job->last_update;
-
-  if (dt <= 0)
-    return;
-  job->work_left -= MIN (job->work_left, (SimTime) llround ((double) dt * job->rate));
-  job->executed += dt;
-  job->attained += sim_time_to_seconds (dt) * job->n_gpus * (job->spec.gpu_milli / 1000.0);
-  job->last_update = now;
-}
-
-/* (Re)schedules a running job's completion from NOW at its rate.  The
- * previous completion event is cancelled, not left stale: a stale event
- * could outlive the job, which is freed when it ends. */
-static void
-schedule_completion (SimSimulation *self, SimJob *job, SimTime now)
-{
-  double left = ceil ((double) job->work_left / job->rate);
-
-  sim_engine_cancel (self->engine, job->completion);
-  job->completion = 0;
-  /* A job that would end at or past the end of simulated time can never
-   * finish: the run says so rather than leave it running for ever. */
-  if (!(left < (double) (SIM_TIME_NEVER - now)))
-    {
-      fail (self, g_error_new (SIM_ERROR, SIM_ERROR_INVALID,
-                               "job %" G_GUINT64_FORMAT " cannot finish: started or resumed at "
-                               "%.3f s with %.6g s of work left at %.4g of its full speed, it "
-                               "would end past the end of simulated time (%.0f s, about 292 "
-                               "years, where 64-bit nanoseconds stop)",
-                               job->spec.id, sim_time_to_seconds (now),
-                               sim_time_to_seconds (job->work_left), job->rate,
-                               sim_time_to_seconds (SIM_TIME_NEVER)));
-      return;
-    }
-  job->completion = sim_engine_schedule (self->engine, now + (SimTime) left, self->k_complete,
-                                         job->version, job, 0);
-}
-
-/* ------------------------------------------------------------------------- */
-/* Shared GPUs: MIG instances and time-sharing (the model is in             */
-/* cluster/sim-sharing.h).                                                  */
-
-/* A job that time-shares its one GPU with others (a fractional request). */
-static gboolean
-job_time_shares (const SimJob *job)
-{
-  return job->spec.mig_profile == NULL && job->spec.gpu_milli < SIM_GPU_WHOLE && job->n_gpus == 1;
-}
-
-/* The capacity C of what the job holds, against a whole GPU, and the share
- * of the GPU's SMs it holds. */
-static void
-job_holding (SimSimulation *self, const SimJob *job, double *capacity, double *sms)
-{
-  *capacity = *sms = 1.0;
-  if (job->spec.mig_profile != NULL)
-    {
-      const SimNode *node = sim_cluster_get_node (self->cluster,
-                                                  sim_cluster_get_gpu (self->cluster,
-                                                                       job->gpus[0])->node);
-      guint profile = (guint) sim_mig_lookup_profile (node->gpu_model, job->spec.mig_profile);
-      *capacity = sim_mig_speed (node->gpu_model, profile, job->spec.memory_bound);
-      *sms = sim_mig_compute_fraction (node->gpu_model, profile);
-    }
-}
-
-/* How a GPU is shared: its pool's mode, or the cluster's. */
-static SimSharingMode
-gpu_sharing_mode (SimSimulation *self, guint gpu)
-{
-  guint pool = sim_cluster_get_node (self->cluster,
-                                     sim_cluster_get_gpu (self->cluster, gpu)->node)->pool;
-
-  if (pool < self->scenario->n_pools && self->scenario->pools[pool].sharing >= 0)
-    return (SimSharingMode) self->scenario->pools[pool].sharing;
-  return self->scenario->sharing.mode;
-}
-
-/* The factor sharing and the capacity factors (power caps) put into a
- * running job's speed: min(1, C s / a) on a MIG instance, min(1, K s / D)
- * on a time-shared GPU, min(1, s / a) otherwise, s being the share of its
- * GPUs' speed their clocks leave (a capped or clock-limited GPU is, for the
- * job, as a MIG instance of capacity s: power/sim-power.h). */
-static double
-share_speed (SimSimulation *self, const SimJob *job)
-{
-  double s = compose (self->capacity_factors, job);
-
-  if (job->spec.mig_profile != NULL)
-    {
-      double capacity, sms;
-      job_holding (self, job, &capacity, &sms);
-      return sim_sharing_mig_factor (sim__kernel_job_activity (job), capacity * s);
-    }
-  if (job_time_shares (job) && self->sharers != NULL && self->sharers[job->gpus[0]] != NULL)
-    {
-      guint g = job->gpus[0];
-      return sim_sharing_factor (self->demand[g],
-                                 sim_sharing_capacity (&self->scenario->sharing,
-                                                       gpu_sharing_mode (self, g),
-                                                       self->sharers[g]->len) * s);
-    }
-  return s == 1.0 ? 1.0 : sim_sharing_mig_factor (sim__kernel_job_activity (job), s);
-}
-
-/* Brings JOB's part of the compute metric (GPUs x thousandths x the share
- * of its time it computes, rate / speed) up to date after its rate or
- * speed changed; the total is the sum of the running jobs' parts. */
-static void
-account_computing (SimSimulation *self, SimJob *job)
-{
-  double c = job->state == SIM_JOB_RUNNING && job->speed > 0
-               ? job->n_gpus * (double) job->spec.gpu_milli * job->rate / job->speed : 0;
-
-  self->computing_milli += c - job->computing;
-  job->computing = c;
-}
-
-/* Brings the activity metric's state up to date with JOB's rate: the GPUs
- * it keeps busy are n x (SM share held) x (busy share of what it holds),
- * the busy share being a / C x its sharing factor x the share of time it
- * computes rather than waits on the network.  The modules that follow the
- * activity (power) are told the change. */
-static void
-account_activity (SimSimulation *self, SimJob *job)
-{
-  double capacity, sms, busy = 0, delta;
-
-  if (job->state == SIM_JOB_RUNNING && job->speed > 0)
-    {
-      job_holding (self, job, &capacity, &sms);
-      busy = job->n_gpus * sms *
-             MIN (1.0, sim__kernel_job_activity (job) /
-                         (capacity * compose (self->capacity_factors, job)) * job->share) *
-             (job->rate / job->speed);
-    }
-  delta = busy - job->active_gpus;
-  self->active_gpus += delta;
-  job->active_gpus = busy;
-  EMIT (self, SIM_HOOK_JOB_ACTIVITY, SimJobActivityFunc, job, delta,
-        sim_engine_now (self->engine));
-}
-
-/* A time-sharing job joins (SIGN 1) or leaves (-1) its GPU's sharers. */
-static void
-share_join (SimSimulation *self, SimJob *job, int sign)
-{
-  guint g = job->gpus[0];
-
-  if (!job_time_shares (job))
-    return;
-  if (self->sharers == NULL)
-    {
-      self->sharers = g_new0 (GPtrArray *, sim_cluster_get_n_gpus (self->cluster));
-      self->demand = g_new0 (double, sim_cluster_get_n_gpus (self->cluster));
-    }
-  if (self->sharers[g] == NULL)
-    self->sharers[g] = g_ptr_array_new ();
-  if (sign > 0)
-    {
-      g_ptr_array_add (self->sharers[g], job);
-      self->demand[g] += sim__kernel_job_activity (job);
-    }
-  else
-    {
-      g_ptr_array_remove (self->sharers[g], job);
-      self->demand[g] = 0;
-      for (guint i = 0; i < self->sharers[g]->len; i++)
-        self->demand[g] += sim__kernel_job_activity (self->sharers[g]->pdata[i]);
-    }
-}
-
-/* Moves JOB to a new rate from NOW: progress brought up to date at the old
- * one, the compute metric, the completion rescheduled. */
-static void
-set_rate (SimSimulation *self, SimJob *job, double rate, SimTime now)
-{
-  update_progress (job, now);
-  job->rate = rate;
-  account_computing (self, job);
-  job->version++;
-  schedule_completion (self, job, now);
-}
-
-/* Moves JOB to the share its GPUs give it now, if that changed (beyond
- * TOLERANCE, relative): its speed rescaled and its rate with it. */
-static gboolean
-reshare (SimSimulation *self, SimJob *job, double tolerance, SimTime now)
-{
-  double share = share_speed (self, job);
-
-  if (fabs (share - job->share) <= tolerance * share)
-    return FALSE;
-  update_progress (job, now);
-  job->speed = job->speed / job->share * share;
-  job->share = share;
-  set_rate (self, job, job->comm_state != NULL ? sim__job_comm_rate (self->comm, job)
-                                               : job->speed, now);
-  return TRUE;
-}
-
-/* After a job came to or left GPU G: the time-sharing jobs on it move to
- * their new speed, exactly, in the order they joined. */
-static void
-share_refresh (SimSimulation *self, guint g, SimTime now)
-{
-  if (self->sharers == NULL || self->sharers[g] == NULL)
-    return;
-  for (guint i = 0; i < self->sharers[g]->len; i++)
-    {
-      SimJob *job = self->sharers[g]->pdata[i];
-      if (reshare (self, job, 1e-12, now))
-        account_activity (self, job);
-    }
-}
-
-/* After collectives came or went: new rates for the communicating jobs
- * whose shares changed, and their completions moved. */
-static void
-refresh_rates (SimSimulation *self, SimTime now)
-{
-  /* Only jobs whose collectives' flows changed rate (and new ones) can have
-   * a new rate; they are updated in start order, so that the order of the
-   * rescheduled completions does not depend on the solver's. */
-  GPtrArray *changed;
-
-  if (self->comm == NULL || !sim__job_comm_update (self->comm))
-    return;
-  changed = sim__job_comm_take_changed (self->comm);
-  for (guint i = 0; i < changed->len; i++)
-    {
-      SimJob *job = changed->pdata[i];
-      double rate = sim__job_comm_rate (self->comm, job);
-      if (fabs (rate - job->rate) <= 1e-12 * rate)
-        continue;
-      set_rate (self, job, rate, now);
-      account_activity (self, job);
-    }
-}
-
-/* After its GPUs' clocks changed: JOB moves to its new speed exactly. */
-static void
-rerate_job (SimSimulation *self, SimJob *job, SimTime now)
-{
-  reshare (self, job, 0, now);
-  account_activity (self, job);
-}
-
-static gboolean
-job_on_gpu (const SimJob *job, guint g)
-{
-  for (guint i = 0; i < job->n_gpus; i++)
-    if (job->gpus[i] == g)
-      return TRUE;
-  return FALSE;
-}
-
-void
-sim__kernel_rerate_gpu (SimSimulation *sim, guint gpu, SimTime now)
-{
-  g_return_if_fail (SIM_IS_SIMULATION (sim));
-  for (GList *l = sim->running.head; l != NULL; l = l->next)
-    if (job_on_gpu (l->data, gpu))
-      rerate_job (sim, l->data, now);
-}
-
-void
-sim__kernel_rerate_gpus (SimSimulation *sim, const guint8 *changed, SimTime now)
-{
-  g_return_if_fail (SIM_IS_SIMULATION (sim) && changed != NULL);
-  for (GList *l = sim->running.head; l != NULL; l = l->next)
-    {
-      SimJob *job = l->data;
-      gboolean on = FALSE;
-      for (guint i = 0; i < job->n_gpus && !on; i++)
-        on = changed[job->gpus[i]] != 0;
-      if (on)
-        rerate_job (sim, job, now);
-    }
-}
-
 /* ------------------------------------------------------------------------- */
 /* Starts and stops.                                                         */
 
@@ -912,7 +521,7 @@ prefetch_job (SimSimulation *self, SimJob *job)
       sim__cluster_prefetch (self->cluster, job->gpus[i], nodes[i]);
       last = node;
     }
-  EMIT (self, SIM_HOOK_JOB_STOPPING, SimJobStoppingFunc, job, nodes);
+  SIM__EMIT (self, SIM_HOOK_JOB_STOPPING, SimJobStoppingFunc, job, nodes);
 }
 
 /* Takes a running job off its GPUs (finished or preempted). */
@@ -920,7 +529,7 @@ static void
 stop_job (SimSimulation *self, SimJob *job, SimTime now)
 {
   prefetch_job (self, job);
-  update_progress (job, now);
+  sim__kernel_update_progress (job, now);
   release_gpus (self, job);
   if (job->spec.cpu_milli > 0 || job->spec.memory_bytes > 0)
     {
@@ -932,16 +541,16 @@ stop_job (SimSimulation *self, SimJob *job, SimTime now)
   g_queue_unlink (&self->running, &job->running_link);
   self->computing_milli -= job->computing;
   job->computing = 0;
-  EMIT (self, SIM_HOOK_JOB_STOPPED, SimJobHookFunc, job, now);
+  SIM__EMIT (self, SIM_HOOK_JOB_STOPPED, SimJobHookFunc, job, now);
   self->active_gpus -= job->active_gpus;
   job->active_gpus = 0;
   job->version++;
   sim_engine_cancel (self->engine, job->completion);
   job->completion = 0;
-  if (job_time_shares (job))
+  if (sim__kernel_job_time_shares (job))
     {
-      share_join (self, job, -1);
-      share_refresh (self, job->gpus[0], now);
+      sim__kernel_share_join (self, job, -1);
+      sim__kernel_share_refresh (self, job->gpus[0], now);
     }
   if (self->comm != NULL)
     sim__job_comm_release (self->comm, job);
@@ -962,7 +571,7 @@ on_complete (SimEngine *engine, const SimEvent *ev, gpointer data)
   job->end = ev->time;
   job->work_left = 0;
   accumulate_job (self, SIM_JOB_FINISHED, job, ev->time);
-  EMIT (self, SIM_HOOK_JOB_FINISHED, SimJobHookFunc, job, ev->time);
+  SIM__EMIT (self, SIM_HOOK_JOB_FINISHED, SimJobHookFunc, job, ev->time);
   if (self->observer)
     self->observer (self, job, self->observer_data);
   free_job (job);
@@ -1051,9 +660,9 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   /* Its GPUs' speed, its scaling on their count and its share of a
    * shared GPU: one product, the speed every rate of the job is measured
    * against (a change of share rescales it: reshare()). */
-  share_join (self, job, 1);
-  job->share = share_speed (self, job);
-  job->speed = compose (self->start_factors, job) * job->share;
+  sim__kernel_share_join (self, job, 1);
+  job->share = sim__kernel_share_speed (self, job);
+  job->speed = sim__kernel_compose (self->start_factors, job) * job->share;
   if (job->spec.mig_profile != NULL)
     {
       /* Creating the instance reconfigures the GPU: that much wall time,
@@ -1073,13 +682,13 @@ start_job (gpointer owner, SimJob *job, const SimPlacement *placement, GError **
   g_queue_push_tail_link (&self->running, &job->running_link);
   job->run_seq = ++self->run_seq;
   job->start_pass = self->pass;
-  account_computing (self, job);
+  sim__kernel_account_computing (self, job);
   accumulate_job (self, SIM_JOB_STARTED, job, now);
-  schedule_completion (self, job, now);
-  account_activity (self, job);
-  if (job_time_shares (job))
-    share_refresh (self, job->gpus[0], now);
-  EMIT (self, SIM_HOOK_JOB_STARTED, SimJobHookFunc, job, now);
+  sim__kernel_schedule_completion (self, job, now);
+  sim__kernel_account_activity (self, job);
+  if (sim__kernel_job_time_shares (job))
+    sim__kernel_share_refresh (self, job->gpus[0], now);
+  SIM__EMIT (self, SIM_HOOK_JOB_STARTED, SimJobHookFunc, job, now);
   if (self->observer)
     self->observer (self, job, self->observer_data);
   return TRUE;
@@ -1146,63 +755,7 @@ on_wake (SimEngine *engine, const SimEvent *ev, gpointer data)
 }
 
 /* ------------------------------------------------------------------------- */
-/* Services.                                                                 */
-
-const SimScenario *
-sim__kernel_get_scenario (SimSimulation *sim)
-{
-  return sim->scenario;
-}
-
-const SimCatalogue *
-sim__kernel_get_catalogue (SimSimulation *sim)
-{
-  return sim->catalogue;
-}
-
-SimCluster *
-sim__kernel_get_cluster (SimSimulation *sim)
-{
-  return sim->cluster;
-}
-
-SimTopology *
-sim__kernel_get_topology (SimSimulation *sim)
-{
-  return sim->topology;
-}
-
-GPtrArray *
-sim__kernel_get_queue (SimSimulation *sim)
-{
-  return sim->queue;
-}
-
-SimTime
-sim__kernel_now (SimSimulation *sim)
-{
-  return sim_engine_now (sim->engine);
-}
-
-gboolean
-sim__kernel_has_started (SimSimulation *sim)
-{
-  return sim->started;
-}
-
-gboolean
-sim__kernel_is_live (SimSimulation *sim)
-{
-  return sim->started && !sim->finished;
-}
-
-gboolean
-sim__kernel_is_over (SimSimulation *sim)
-{
-  return sim->running.length == 0 && sim->queue->len == 0 && !sim->have_next &&
-         sim->requeue->len == 0 && sim->held->len == 0 &&
-         sim->scenario->horizon == SIM_TIME_NEVER;
-}
+/* Services that act on the run.                                             */
 
 void
 sim__kernel_change_begin (SimSimulation *sim, SimTime now)
@@ -1228,7 +781,7 @@ void
 sim__kernel_sync_job (SimSimulation *sim, SimJob *job)
 {
   g_return_if_fail (job->state == SIM_JOB_RUNNING);
-  update_progress (job, sim_engine_now (sim->engine));
+  sim__kernel_update_progress (job, sim_engine_now (sim->engine));
 }
 
 void
@@ -1261,7 +814,7 @@ sim__kernel_finish_outside (SimSimulation *sim, SimJob *job)
   job->end = now;
   job->work_left = 0;
   accumulate_job (sim, SIM_JOB_FINISHED, job, now);
-  EMIT (sim, SIM_HOOK_JOB_FINISHED, SimJobHookFunc, job, now);
+  SIM__EMIT (sim, SIM_HOOK_JOB_FINISHED, SimJobHookFunc, job, now);
   free_job (job);
 }
 
@@ -1271,130 +824,6 @@ sim__kernel_request_decision (SimSimulation *sim)
   g_return_if_fail (SIM_IS_SIMULATION (sim));
   if (sim->started && !sim->finished && !sim->decision_pending)
     request_decision (sim);
-}
-
-void
-sim__kernel_add_accumulator (SimSimulation *sim, SimAccumulator *acc)
-{
-  g_return_if_fail (SIM_IS_SIMULATION (sim) && acc != NULL && !sim->started);
-  g_ptr_array_add (sim->accumulators, acc);
-}
-
-void
-sim__kernel_set_record_streams (SimSimulation *sim, FILE *jobs, FILE *series)
-{
-  g_return_if_fail (SIM_IS_SIMULATION (sim) && !sim->started);
-  sim->jobs_out = jobs;
-  sim->series_out = series;
-}
-
-void
-sim__kernel_set_job_column (SimSimulation *sim, const char *name, SimJobWhereFunc func,
-                            gpointer data)
-{
-  sim__metrics_set_column (&sim->metrics, name, func, data);
-}
-
-void
-sim__kernel_set_job_where (SimSimulation *sim, SimJobWhereFunc func, gpointer data)
-{
-  sim__metrics_set_where (&sim->metrics, func, data);
-}
-
-void
-sim__kernel_count_interruptions (SimSimulation *sim)
-{
-  sim__metrics_set_interruptions (&sim->metrics);
-}
-
-void
-sim__kernel_note_interruption (SimSimulation *sim)
-{
-  sim__metrics_note_interruption (&sim->metrics);
-}
-
-void
-sim__kernel_set_cause_func (SimSimulation *sim, SimCauseFunc func, gpointer data)
-{
-  sim->cause = func;
-  sim->cause_data = data;
-}
-
-const char *
-sim__kernel_interruption_cause (gpointer data, const SimJob *job)
-{
-  SimSimulation *sim = data;
-
-  return sim->cause != NULL ? sim->cause (sim->cause_data, job) : NULL;
-}
-
-gboolean
-sim__kernel_get_fabric_load (SimSimulation *sim, double *max, double *mean, double *node_load,
-                             guint n_nodes)
-{
-  g_return_val_if_fail (SIM_IS_SIMULATION (sim), FALSE);
-  g_return_val_if_fail (max != NULL && mean != NULL, FALSE);
-  g_return_val_if_fail (node_load != NULL || n_nodes == 0, FALSE);
-  if (sim->comm == NULL)
-    {
-      *max = *mean = 0;
-      for (guint n = 0; n < n_nodes; n++)
-        node_load[n] = 0;
-      return FALSE;
-    }
-  sim__job_comm_get_fabric_load (sim->comm, max, mean, node_load, n_nodes);
-  return TRUE;
-}
-
-void
-sim__kernel_set_power_readings (SimSimulation *sim, const SimPowerReadings *readings,
-                                gpointer data)
-{
-  sim->readings = readings;
-  sim->readings_data = data;
-}
-
-gboolean
-sim__kernel_has_power (SimSimulation *sim)
-{
-  return sim->readings != NULL;
-}
-
-gboolean
-sim__kernel_get_power (SimSimulation *sim, double *it_w, double *facility_w)
-{
-  g_return_val_if_fail (SIM_IS_SIMULATION (sim), FALSE);
-  if (sim->readings != NULL)
-    return sim->readings->power (sim->readings_data, it_w, facility_w);
-  if (it_w != NULL)
-    *it_w = 0;
-  if (facility_w != NULL)
-    *facility_w = 0;
-  return FALSE;
-}
-
-double
-sim__kernel_get_node_power (SimSimulation *sim, guint node)
-{
-  g_return_val_if_fail (SIM_IS_SIMULATION (sim), 0);
-  g_return_val_if_fail (node < sim_cluster_get_n_nodes (sim->cluster), 0);
-  return sim->readings != NULL ? sim->readings->node_w (sim->readings_data, node) : 0;
-}
-
-double
-sim__kernel_get_gpu_power (SimSimulation *sim, guint gpu)
-{
-  g_return_val_if_fail (SIM_IS_SIMULATION (sim), 0);
-  g_return_val_if_fail (gpu < sim_cluster_get_n_gpus (sim->cluster), 0);
-  return sim->readings != NULL ? sim->readings->gpu_w (sim->readings_data, gpu) : 0;
-}
-
-gboolean
-sim__kernel_node_asleep (gpointer data, guint node)
-{
-  SimSimulation *sim = data;
-
-  return sim->readings != NULL && sim->readings->node_asleep (sim->readings_data, node);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -1497,7 +926,7 @@ fill_running (gpointer owner, GPtrArray *running)
       SimJob *job = l->data;
       if (job->start_pass == self->pass)
         continue;
-      update_progress (job, now);
+      sim__kernel_update_progress (job, now);
       g_ptr_array_add (running, job);
     }
 }
@@ -1547,7 +976,7 @@ decision_begin (SimSimulation *self, SimTime now)
     }
   if (++self->passes_now > MAX_PASSES_AT_ONE_INSTANT)
     {
-      fail (self, g_error_new (SIM_ERROR, SIM_ERROR_STATE,
+      sim__kernel_fail (self, g_error_new (SIM_ERROR, SIM_ERROR_STATE,
                                "policy %s made %u scheduling passes at %.3f s without time "
                                "moving on: it preempts jobs it cannot then replace",
                                sim_policy_get_name (self->policy), MAX_PASSES_AT_ONE_INSTANT,
@@ -1561,7 +990,7 @@ decision_begin (SimSimulation *self, SimTime now)
   if (flags & SIM_POLICY_TIME_DEPENDENT_ORDER)
     {
       for (GList *l = self->running.head; l != NULL; l = l->next)
-        update_progress (l->data, now);
+        sim__kernel_update_progress (l->data, now);
       if (self->queue->len > 1)
         g_ptr_array_sort_with_data (self->queue, compare_in_policy, self->policy);
     }
@@ -1602,7 +1031,7 @@ decision_end (SimSimulation *self)
   g_clear_pointer (&ctx->running, g_ptr_array_unref);
   if (ctx->error != NULL)
     {
-      fail (self, g_steal_pointer (&ctx->error));
+      sim__kernel_fail (self, g_steal_pointer (&ctx->error));
       return;
     }
   for (guint i = 0; i < self->gate_ends->len; i++)
@@ -1647,7 +1076,7 @@ decision_end (SimSimulation *self)
         }
     }
 
-  refresh_rates (self, now);
+  sim__kernel_refresh_rates (self, now);
   note_state (self);
   for (guint i = 0; i < self->hooks[SIM_HOOK_PASS_END]->len; i++)
     {
@@ -1745,7 +1174,7 @@ on_sample (SimEngine *engine, const SimEvent *ev, gpointer data)
   self->samples++;
   if (!self->force && self->samples > SIM_LIMIT_SAMPLES)
     {
-      fail (self, sim__kernel_too_big (self, "output", "timeseries_interval",
+      sim__kernel_fail (self, sim__kernel_too_big (self, "output", "timeseries_interval",
                                        "this run has written %.3g time-series rows",
                                        (double) self->samples));
       return;
@@ -1788,7 +1217,7 @@ start (SimSimulation *self)
     }
   /* The modules' part of the state the run starts in (the kernel's is
    * empty: nothing runs or waits yet). */
-  EMIT (self, SIM_HOOK_STATE_NOTE, SimStateNoteFunc, &self->state, 0);
+  SIM__EMIT (self, SIM_HOOK_STATE_NOTE, SimStateNoteFunc, &self->state, 0);
   pull_next (self);
   if (self->scenario->write_timeseries && self->series_out != NULL)
     sim_engine_schedule (self->engine, self->scenario->sample_interval, self->k_sample, 0, NULL, 0);
@@ -1843,8 +1272,8 @@ finish (SimSimulation *self, GError **error)
     sim__metrics_sample (&self->metrics, &self->state, end);
   for (GList *l = self->running.head; l != NULL; l = l->next)
     {
-      update_progress (l->data, end);
-      EMIT (self, SIM_HOOK_JOB_AT_END, SimJobHookFunc, l->data, end);
+      sim__kernel_update_progress (l->data, end);
+      SIM__EMIT (self, SIM_HOOK_JOB_AT_END, SimJobHookFunc, l->data, end);
       accumulate_job (self, SIM_JOB_UNFINISHED, l->data, end);
     }
   /* Preempted jobs waiting again have used GPU time too. */
@@ -1879,7 +1308,7 @@ finish (SimSimulation *self, GError **error)
       SimAccumulator *acc = self->accumulators->pdata[i];
       acc->vtable->report (acc, self->report, &info);
     }
-  EMIT (self, SIM_HOOK_REPORT, SimReportHookFunc, self->report, &info);
+  SIM__EMIT (self, SIM_HOOK_REPORT, SimReportHookFunc, self->report, &info);
   sim__report_add_run (self->report, &info);
   if (!check_report (self, error))
     {
