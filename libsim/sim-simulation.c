@@ -22,6 +22,9 @@
 #include "sched/sim-policy-private.h"
 #include "sched/sim-plugin.h"
 #include "workload/sim-sources.h"
+#include "sim-scenario-private.h"
+#include "cluster/sim-cluster-private.h"
+#include "workload/sim-workload-private.h"
 
 #include <glib/gstdio.h>
 #include <errno.h>

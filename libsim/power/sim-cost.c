@@ -25,6 +25,7 @@
 #include "power/sim-cost-private.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "sim-scenario-private.h"
 
 #include <math.h>
 #include <string.h>

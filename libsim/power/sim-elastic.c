@@ -5,6 +5,7 @@
 #include "power/sim-elastic.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "sim-scenario-private.h"
 
 #include <math.h>
 #include <string.h>
