@@ -24,6 +24,8 @@
 # make check gives it SIM_TOP_SRCDIR, SIM_TOP_BUILDDIR, SIM_INSTALLED_HEADERS
 # (from the Makefile fragments), SIM_CC and SIM_PKG_CONFIG.
 set -u
+LC_ALL=C
+export LC_ALL
 top_builddir=${SIM_TOP_BUILDDIR:-.}
 top_srcdir=${SIM_TOP_SRCDIR:-.}
 : "${SIM_INSTALLED_HEADERS:?SIM_INSTALLED_HEADERS is not set (run through make check)}"
