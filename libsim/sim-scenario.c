@@ -9,6 +9,7 @@
 #include "rl/sim-rl-env.h"
 #include "power/sim-elastic.h"
 #include "failures/sim-failures.h"
+#include "sim-scenario-private.h"
 
 #include <math.h>
 #include <string.h>

@@ -546,10 +546,6 @@ SimScenario *sim_scenario_load_from_data (const char *data, gssize length, const
 
 SimScenario *sim_scenario_ref (SimScenario *scenario);
 
-/* Prefixes @error with "FILE:LINE: [group] key: " for a key of @scenario
- * (internal: for errors found after parsing). */
-void sim__scenario_locate (const SimScenario *scenario, const char *group, const char *key,
-                           GError **error);
 void         sim_scenario_unref (SimScenario *scenario);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimScenario, sim_scenario_unref)

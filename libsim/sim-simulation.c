@@ -11,6 +11,9 @@
 #include "cluster/sim-mig.h"
 #include "sched/sim-plugin.h"
 #include "workload/sim-sources.h"
+#include "sim-scenario-private.h"
+#include "cluster/sim-cluster-private.h"
+#include "workload/sim-workload-private.h"
 
 #include <string.h>
 

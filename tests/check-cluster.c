@@ -14,6 +14,7 @@
 #include <check.h>
 #include <sim.h>
 #include "cluster/sim-cluster.h"
+#include "cluster/sim-cluster-private.h"
 #include <string.h>
 
 static SimCatalogue *catalogue;

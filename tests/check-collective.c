@@ -23,6 +23,7 @@
 #include "core/sim-maxmin.h"
 #include "fabric/sim-topology.h"
 #include "fabric/sim-collective.h"
+#include "fabric/sim-collective-private.h"
 
 #define GiB (1024.0 * 1024 * 1024)
 

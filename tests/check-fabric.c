@@ -34,6 +34,7 @@
 #include "cluster/sim-cluster.h"
 #include "fabric/sim-topology.h"
 #include "report/sim-diagram.h"
+#include "fabric/sim-topology-private.h"
 
 #include <graphviz/cgraph.h>
 

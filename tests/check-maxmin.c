@@ -22,6 +22,7 @@
 #include <math.h>
 #include <sim.h>
 #include "core/sim-maxmin.h"
+#include "core/sim-maxmin-private.h"
 
 #define EPS 1e-9
 

@@ -916,14 +916,15 @@ START_TEST (test_bad_keys)
               "did you mean \"easy_estimate\"");
   expect_bad ("priority", "priority_preempt = maybe\n", 14, "priority_preempt",
               "true or false");
-  expect_bad ("priority", "checkpoint_cost = 5 parsecs\n", 14, "checkpoint_cost", "");
+  expect_bad ("priority", "checkpoint_cost = 5 parsecs\n", 14, "checkpoint_cost",
+              "unknown unit \"parsecs\"");
   expect_bad ("las", "checkpoint_cost = 1s\nlas_thresholds = 10h, 1h\n", 15, "las_thresholds",
               "increasing");
   expect_bad ("las", "las_thresholds = 1h, soon\n", 14, "las_thresholds", "item 2");
   expect_bad ("fair-share", "quota = 0:64, 1-32\n", 14, "quota", "TENANT:VALUE");
   expect_bad ("fair-share", "quota = 0:64, 0:32\n", 14, "quota", "twice");
   expect_bad ("fair-share", "tenant_weights = 0:0\n", 14, "tenant_weights", "item 1");
-  expect_bad ("fair-share", "default_quota = -1\n", 14, "default_quota", "");
+  expect_bad ("fair-share", "default_quota = -1\n", 14, "default_quota", "out of range");
 }
 END_TEST
 

@@ -135,6 +135,16 @@ record (SimSimulation *sim, const SimJob *job, gpointer data)
     t[1] = job->end;
 }
 
+/* The clock a cap of CAP_W allows a GPU of IDLE_W idle and MAX_W maximum
+ * power, by the closed form of the curve (dynamic power as the cube of the
+ * clock, the default clock_exponent): the oracle of the runs below, which
+ * test_cap_curve holds sim_power_clock() to. */
+static double
+capped_clock (double idle_w, double max_w, double cap_w)
+{
+  return cbrt ((cap_w - idle_w) / (max_w - idle_w));
+}
+
 /* The end of a 1 h job started at START and slowed to speed S from
  * 1800 s on: the work left then, at S, rounded up as the engine does. */
 static SimTime
@@ -183,8 +193,7 @@ START_TEST (test_seam_cap_midway)
    * after 30 min: the second half-hour of work takes 1800 / f s. */
   g_autoptr(GError) error = NULL;
   g_autoptr(SimSimulation) sim = simulation (1, "[power]\n");
-  SimGpuPower h100 = { H100_IDLE, H100_MAX };
-  double f = sim_power_clock (&h100, 400, 1.0, 3.0);
+  double f = capped_clock (H100_IDLE, H100_MAX, 400);
   Seam seam = { .cap = 400 };
   SimTime t[2] = { -1, -1 };
 
@@ -192,7 +201,9 @@ START_TEST (test_seam_cap_midway)
   sim__kernel_connect (sim, SIM_HOOK_STATE_CHANGED, G_CALLBACK (watch), &seam);
   sim_simulation_set_job_observer (sim, record, t, NULL);
   ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
-  ck_assert_int_eq (t[1], slowed_end (t[0], f));
+  /* To the nanosecond: the closed form's cube root and the model's pow()
+   * may differ in the last bit, which can move the rounding by one. */
+  ck_assert_int_le (llabs (t[1] - slowed_end (t[0], f)), 1);
   ck_assert_double_eq (seam.activity, 1.0);
   ck_assert_double_eq_tol (seam.gpu_w, H100_MAX, 1e-9);
   ck_assert (seam.have_power);
@@ -209,15 +220,14 @@ START_TEST (test_seam_memory_bound_slows_less)
   /* Half memory-bound: s = 1 / (0.5 / f + 0.5). */
   g_autoptr(GError) error = NULL;
   g_autoptr(SimSimulation) sim = simulation (1, "memory_bound = 0.5\n[power]\n");
-  SimGpuPower h100 = { H100_IDLE, H100_MAX };
-  double s = sim_power_speed (sim_power_clock (&h100, 400, 1.0, 3.0), 0.5);
+  double s = 1 / (0.5 / capped_clock (H100_IDLE, H100_MAX, 400) + 0.5);
   Seam seam = { .cap = 400 };
   SimTime t[2] = { -1, -1 };
 
   sim__kernel_add_timer (sim, 1800 * SIM_SECOND, cap_all, &seam);
   sim_simulation_set_job_observer (sim, record, t, NULL);
   ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
-  ck_assert_int_eq (t[1], slowed_end (t[0], s));
+  ck_assert_int_le (llabs (t[1] - slowed_end (t[0], s)), 1);
 }
 END_TEST
 
@@ -700,12 +710,13 @@ network_energy (const char *power, double *transceivers)
 
 START_TEST (test_every_key)
 {
-  SimGpuPower a100 = { 50, 400 };
   double capped = single_jct ("gpu_cap = 250W\n");
 
-  /* Caps, clock limits and waking nodes slow a job, per the curve. */
+  /* Caps, clock limits and waking nodes slow a job, per the curve: an
+   * A100 SXM 40GB idles at 50 W and peaks at 400 W
+   * (models/gpus/a100-sxm-40gb.ini). */
   ck_assert_double_eq_tol (single_jct (""), 3600, 1e-9);
-  ck_assert_double_eq_tol (capped, 3600 / sim_power_clock (&a100, 250, 1, 3), 1e-6);
+  ck_assert_double_eq_tol (capped, 3600 / capped_clock (50, 400, 250), 1e-6);
   ck_assert (single_jct ("gpu_cap = 250W\nclock_exponent = 5\n") < capped);
   ck_assert_double_eq_tol (single_jct ("gpu_cap_share = 0.625\n"), capped, 1e-9);
   ck_assert_double_eq_tol (single_jct ("clock_limit = 0.7\n"), 3600 / 0.7, 1e-6);

@@ -37,6 +37,7 @@
 #include "cluster/sim-catalogue.h"
 #include "cluster/sim-cluster.h"
 #include "fabric/sim-topology.h"
+#include "fabric/sim-topology-private.h"
 
 #ifndef SIM_TOP_SRCDIR
 #error "SIM_TOP_SRCDIR must be defined by the build"

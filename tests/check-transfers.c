@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sim.h>
+#include "fabric/sim-transfers-private.h"
 
 /* 1 byte/ns, 1 us per network link: a route through one switch has 2 us
  * of latency, through a spine 4 us. */

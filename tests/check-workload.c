@@ -17,6 +17,7 @@
 #include "core/sim-units.h"
 #include "workload/sim-workload.h"
 #include "workload/sim-traces.h"
+#include "workload/sim-workload-private.h"
 
 #define EXCERPT SIM_TEST_DATADIR "/nasa-ipsc-excerpt.swf"
 #define FULL_LOG SIM_TRACEDIR "/swf/NASA-iPSC-1993-3.1-cln.swf"

@@ -13,6 +13,7 @@
 
 #include <sim.h>
 #include "gpusim-cli.h"
+#include "sim-scenario-private.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>

@@ -3,6 +3,7 @@
 
 #include "cluster/sim-cluster.h"
 #include "sim-error.h"
+#include "cluster/sim-cluster-private.h"
 
 #include <string.h>
 

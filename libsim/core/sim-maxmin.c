@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "sim-maxmin.h"
+#include "core/sim-maxmin-private.h"
 
 #include <math.h>
 #include <stdlib.h>

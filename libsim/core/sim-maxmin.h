@@ -312,14 +312,6 @@ SimMaxminId sim_maxmin_add_flows (SimMaxmin *system, const SimMaxminId *resource
                                   guint n_resources, double weight, double cap, guint count,
                                   gpointer user_data);
 
-/* Progressive filling as written, without its shortcuts (internal, for
- * the tests): every resource of a component goes into the heap, and the
- * filling runs until the heap and the capped flows are spent, where
- * sim_maxmin_solve() leaves out the resources that cannot be the first of
- * their flows to saturate and stops once every flow is fixed.  The rates
- * are the same, to the last bit. */
-void sim__maxmin_set_plain (SimMaxmin *system, gboolean plain);
-
 /**
  * sim_maxmin_remove_flow:
  * @system: a system

@@ -5,6 +5,8 @@
 #include "sim-collective.h"
 #include "sim-error.h"
 #include "core/sim-maxmin.h"
+#include "fabric/sim-topology-private.h"
+#include "fabric/sim-collective-private.h"
 
 #include <math.h>
 #include <string.h>

@@ -4,6 +4,7 @@
 
 #include "fabric/sim-job-comm.h"
 #include "sim-error.h"
+#include "fabric/sim-collective-private.h"
 
 #include <math.h>
 

@@ -68,6 +68,7 @@
 #include "sim-topology.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "fabric/sim-topology-private.h"
 
 #include <igraph.h>
 #include <math.h>

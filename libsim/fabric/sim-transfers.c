@@ -11,6 +11,7 @@
 #include "sim-error.h"
 #include "sim-util.h"
 #include "workload/sim-trace-util.h"
+#include "fabric/sim-transfers-private.h"
 
 #include <math.h>
 #include <stdio.h>

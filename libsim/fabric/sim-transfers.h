@@ -267,8 +267,4 @@ guint64 sim_transfers_get_n_solves (SimTransfers *self);
  */
 guint64 sim_transfers_get_n_events (SimTransfers *self);
 
-/* The entries in the event loop's queues (internal, for the tests): at
- * most one per transfer in each. */
-guint sim__transfers_get_queued (SimTransfers *self);
-
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include "cluster/sim-catalogue.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "sim-scenario-private.h"
 
 #include <math.h>
 #include <string.h>

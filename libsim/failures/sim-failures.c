@@ -9,6 +9,7 @@
 #include "sim-error.h"
 #include "sim-util.h"
 #include "report/sim-timeline.h"
+#include "sim-scenario-private.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>

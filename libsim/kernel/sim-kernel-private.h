@@ -7,6 +7,9 @@
 #include "fabric/sim-job-comm.h"
 #include "sched/sim-policy-private.h"
 #include "workload/sim-class-scaling.h"
+#include "workload/sim-workload-private.h"
+#include "cluster/sim-cluster-private.h"
+#include "sim-scenario-private.h"
 
 #include <math.h>
 

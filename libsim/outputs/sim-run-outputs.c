@@ -3,6 +3,8 @@
 
 #include "outputs/sim-run-outputs.h"
 #include "kernel/sim-kernel.h"
+#include "sim-scenario-private.h"
+#include "cluster/sim-cluster-private.h"
 #include "report/sim-diagram.h"
 #include "report/sim-run-records.h"
 #include "sim-error.h"

@@ -26,6 +26,7 @@
 #include "kernel/sim-kernel.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "sim-scenario-private.h"
 
 #include <math.h>
 #include <string.h>

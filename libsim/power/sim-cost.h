@@ -168,9 +168,9 @@ const char * const *sim_cost_config_keys (void);
  * kgCO2e); maintenance is a share ("0.05" or "5%") below 1; amortization
  * is a positive duration ("5y", "60w", "1826d"); start_weekday is mon..sun;
  * start_hour a number in [0, 24); capacity_basis rated or peak; the two
- * _file keys name files, which are read when the simulation is built
- * (sim__cost_schedule_load()).  A flat value and a file for the same
- * quantity cannot both be given: the later is refused.
+ * _file keys name files, which are read when the simulation is built.  A
+ * flat value and a file for the same quantity cannot both be given: the
+ * later is refused.
  *
  * Errors: SIM_ERROR_PARSE or SIM_ERROR_INVALID saying what was expected
  * (the caller prefixes the file, line and key).

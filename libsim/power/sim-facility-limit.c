@@ -8,6 +8,7 @@
 #include "power/sim-power.h"
 #include "report/sim-metrics.h"
 #include "sim-error.h"
+#include "sim-scenario-private.h"
 
 #include <math.h>
 

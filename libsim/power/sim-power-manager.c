@@ -8,6 +8,7 @@
 #include "power/sim-power-policy.h"
 #include "report/sim-metrics.h"
 #include "sim-error.h"
+#include "sim-scenario-private.h"
 
 typedef struct {
   SimAccumulator acc;          /* first: the simulation frees it as an accumulator */

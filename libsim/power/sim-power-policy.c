@@ -9,6 +9,7 @@
 #include "power/sim-facility-limit.h"
 #include "report/sim-metrics.h"
 #include "sim-error.h"
+#include "sim-scenario-private.h"
 
 #include <math.h>
 #include <string.h>

@@ -14,6 +14,7 @@
 #include "report/sim-metrics.h"
 #include "power/sim-cost-private.h"
 #include "sim-error.h"
+#include "sim-scenario-private.h"
 #include <math.h>
 #include <string.h>
 

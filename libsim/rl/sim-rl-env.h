@@ -71,8 +71,7 @@
  *     sprayed tier counts as one link.  The loads are those of the last
  *     committed decision: a job started in the open decision counts from
  *     the next step.  Without a [fabric] section every one is 0.  Cost:
- *     O(links + flows x path length on network links) per observation
- *     (sim__kernel_get_fabric_load()).
+ *     O(links + flows x path length on network links) per observation.
  *   then S * SIM_RL_SLOT_POWER_FEATURES  power, one entry per node slot
  *   (appended after the entries above, which keep their places):
  *       0 power        what the slot's nodes draw at the wall, their GPUs
@@ -86,7 +85,7 @@
  *     Rated IT power, here, is what the power model has the equipment draw
  *     at full load: every GPU busy at full clock (caps and clock limits do
  *     not lower it), CPUs and fans at their maximum, plus the network's
- *     constant draw (sim__power_module_get_full_power()).  No draw of the
+ *     constant draw.  No draw of the
  *     model exceeds it, so the ratios of IT power stay in [0, 1]; for the
  *     catalogue's nodes it is below the max_power nameplate the [cost]
  *     section sizes the facility on (a DGX H100: 9.28 kW of 10.2 kW).  The draws are the power model's now: a job

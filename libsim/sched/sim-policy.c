@@ -3,6 +3,7 @@
 
 #include "sched/sim-policy-private.h"
 #include "sim-error.h"
+#include "cluster/sim-cluster-private.h"
 
 G_DEFINE_INTERFACE (SimPolicy, sim_policy, G_TYPE_OBJECT)
 

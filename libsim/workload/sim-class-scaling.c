@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include "workload/sim-class-scaling.h"
+#include "sim-scenario-private.h"
+#include "cluster/sim-cluster-private.h"
 #include "workload/sim-sources.h"
 #include "cluster/sim-mig.h"
 #include "sim-error.h"

@@ -25,6 +25,7 @@
 #include "workload/sim-workload.h"
 #include "core/sim-rng.h"
 #include "sim-error.h"
+#include "workload/sim-workload-private.h"
 
 #include <math.h>
 #include <string.h>

@@ -19,6 +19,7 @@
 #include "workload/sim-line-reader.h"
 #include "workload/sim-trace-util.h"
 #include "sim-error.h"
+#include "workload/sim-workload-private.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,6 +4,7 @@
 
 #include "workload/sim-trace-util.h"
 #include "sim-error.h"
+#include "workload/sim-workload-private.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -9,6 +9,7 @@
 
 #include "workload/sim-workload.h"
 #include "sim-error.h"
+#include "workload/sim-workload-private.h"
 
 void
 sim__workload_init (SimWorkload *workload, const SimWorkloadVTable *vtable,

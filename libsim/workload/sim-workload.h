@@ -190,14 +190,6 @@ const char *sim_workload_get_class_name (const SimWorkload *workload, guint job_
  */
 gboolean sim_workload_read_all (SimWorkload *workload, guint64 *jobs, GError **error);
 
-/* The error for a source that gave no job at all (used by runs and by
- * sim_workload_read_all()). */
-GError *sim__workload_no_jobs_error (const SimWorkload *workload);
-
-/* Used by sources: sets up the common part. */
-void sim__workload_init (SimWorkload *workload, const SimWorkloadVTable *vtable,
-                         const char *description);
-
 /* ------------------------------------------------------------------------- */
 /* The synthetic generator.                                                  */
 

@@ -1,0 +1,25 @@
+/* sim-cluster-private.h: what the placements and the simulation need of a
+ * cluster beyond its public accessors (not installed).  See sim-cluster.h
+ * for the model. */
+#pragma once
+
+#include "cluster/sim-cluster.h"
+
+G_BEGIN_DECLS
+
+/* The nodes of every partition but @partition, in increasing order, in
+ * *@n_nodes of them (internal, for placing inside partitions: kept until a
+ * node changes partition or nodes are added; the array is the cluster's). */
+const guint32 *sim__cluster_get_nodes_outside (SimCluster *cluster, guint partition,
+                                               guint *n_nodes);
+
+/* The node of GPU @gpu, found from the pools' layout without reading the
+ * GPU's record (G_MAXUINT if out of range); internal. */
+guint sim__cluster_node_of (const SimCluster *cluster, guint gpu);
+/* Asks the processor to bring the records of @gpu and of its @node into
+ * cache (internal: a hint, it changes nothing).  On a large cluster the
+ * records of a job ending were last touched long before; asked for
+ * together, their misses overlap rather than come one after another. */
+void  sim__cluster_prefetch (const SimCluster *cluster, guint gpu, guint node);
+
+G_END_DECLS

@@ -1,0 +1,17 @@
+/* sim-maxmin-private.h: the solver's switches for the tests (not
+ * installed).  See sim-maxmin.h for the algorithm. */
+#pragma once
+
+#include "core/sim-maxmin.h"
+
+G_BEGIN_DECLS
+
+/* Progressive filling as written, without its shortcuts (internal, for
+ * the tests): every resource of a component goes into the heap, and the
+ * filling runs until the heap and the capped flows are spent, where
+ * sim_maxmin_solve() leaves out the resources that cannot be the first of
+ * their flows to saturate and stops once every flow is fixed.  The rates
+ * are the same, to the last bit. */
+void sim__maxmin_set_plain (SimMaxmin *system, gboolean plain);
+
+G_END_DECLS
