@@ -13,7 +13,8 @@
 # include each other) and on a tree with a folder-level cycle and no
 # file-level one (folder-cycle/); that --exclude breaks a cycle by leaving a
 # file out; that a file including the umbrella header is an error; and that
-# a missing tree or an unknown option exits with status 2.
+# a missing tree, an include folder of Makefile-decl.am that cannot be
+# resolved or an unknown option exits with status 2, naming what is wrong.
 #
 # What it does not check: the graph of libsim/ itself (tests/test-layering.sh
 # does), or includes written with a macro instead of a quoted name.
@@ -192,6 +193,11 @@ run 2 --top "$tmp/nowhere"
 grep -q "^include-graph: $tmp/nowhere/libsim: no such folder\$" "$tmp/err" ||
     fail "a missing tree: no message naming the folder"
 [ ! -s "$tmp/out" ] || fail "a missing tree: output on stdout"
+mkdir -p "$tmp/badflags/libsim"
+printf 'AM_CPPFLAGS = -I$(top_srcdir)/libsim -I$(somewhere)/include\n' >"$tmp/badflags/Makefile-decl.am"
+run 2 --top "$tmp/badflags"
+grep -qF "$tmp/badflags/Makefile-decl.am: AM_CPPFLAGS: cannot resolve the include folder -I\$(somewhere)/include" \
+    "$tmp/err" || fail "an include folder of an unknown variable: no message naming it"
 run 2 --no-such-option
 grep -q 'unrecognized arguments: --no-such-option' "$tmp/err" ||
     fail "an unknown option: no message naming it"
