@@ -27,7 +27,7 @@
 
 #include <glib.h>
 #include "core/sim-units.h"
-#include "cluster/sim-catalogue.h"
+#include "cluster/sim-gpu-model.h"
 
 G_BEGIN_DECLS
 

@@ -56,6 +56,7 @@
 #endif
 
 #include <glib.h>
+#include "sched/sim-fgd-run.h"
 
 G_BEGIN_DECLS
 
@@ -148,52 +149,6 @@ typedef struct {
   SimFgdVariant variant;
   gboolean ties_in_list_order;
 } SimFgdConfig;
-
-/**
- * SimFgdSample:
- * @arrived_share: the sample point: arrived GPU demand over capacity.  The
- *   state recorded is the one just after the task that brought arrived
- *   demand to this share or beyond.
- * @demand_share: the GPU demand arrived by then, over capacity (at least
- *   @arrived_share; more by the size of the task that crossed it).  In the
- *   paper variant the task sequence stops just short of the stop share, and
- *   the points it does not reach take the final state: there it is less.
- * @allocated_share: allocated GPUs over capacity (the allocation rate)
- * @fragmented_share: fragmented GPUs over capacity: the measure above
- *   (gpusim variant) or FGD's over its typical task types, CPU-only types
- *   counting every free GPU as unusable (paper variant)
- * @unallocated_gpus: GPU capacity not allocated, in GPUs
- * @failed_tasks: tasks that could not be placed so far
- */
-typedef struct {
-  double  arrived_share;
-  double  demand_share;
-  double  allocated_share;
-  double  fragmented_share;
-  double  unallocated_gpus;
-  guint64 failed_tasks;
-} SimFgdSample;
-
-/**
- * SimFgdRun:
- * @policy: the placement's name
- * @seed: the seed of the task sequence
- * @samples: (array length=n_samples): one per sample point
- * @n_samples: their number (the result's @n_points)
- * @tasks_arrived: tasks drawn
- * @tasks_failed: tasks that could not be placed
- * @sequence_digest: a hash of the drawn sequence (equal for every policy at
- *   one seed)
- */
-typedef struct {
-  char    *policy;
-  guint64  seed;
-  SimFgdSample *samples;
-  guint    n_samples;
-  guint64  tasks_arrived;
-  guint64  tasks_failed;
-  guint64  sequence_digest;
-} SimFgdRun;
 
 /**
  * SimFgdStat:

@@ -56,7 +56,7 @@
 #pragma once
 
 #include <glib.h>
-#include "sched/sim-fgd-experiment.h"
+#include "sched/sim-fgd-run.h"
 
 G_BEGIN_DECLS
 

@@ -37,15 +37,22 @@ struct _SimSchedContext {
   gboolean       held;       /* the last start asked for was held back */
 };
 
-/* Registers the built-in queue orders and placements once. */
+/* Registers every queue order and placement defined in libsim/sched/, once
+ * (sim-policy-registry.c lists them). */
 void sim__policy_register_builtins (void);
-/* Registers the queue orders and placements defined outside
- * sim-policy-builtin.c (sim-policy-registry.c lists them). */
-void sim__policy_register_more (void);
+/* Registers "fifo", "first-fit" and "best-fit" (sim-policy-builtin.c). */
+void sim__register_builtin_policies (void);
 /* Registers "topology-aware" (sim-placement-topo.c). */
 void sim__register_topology_placement (void);
 /* Registers "consolidate" (sim-placement-consolidate.c). */
 void sim__register_consolidate_placement (void);
+/* The tables of registered names (sim-policy-table.c), as they are: the
+ * registry's public functions register the built-ins before they read. */
+GPtrArray  *sim__policy_table_list_queue_orders (void);
+GPtrArray  *sim__policy_table_list_placements (void);
+const char *sim__policy_table_describe (const char *name);
+const SimQueueOrderInfo *sim__policy_table_find_queue_order (const char *name, GError **error);
+const SimPlacementInfo  *sim__policy_table_find_placement (const char *name, GError **error);
 /* Records KEY as the key of the last failure. */
 void sim__policy_params_fail (SimPolicyParams *params, const char *key);
 

@@ -8,7 +8,7 @@
 G_BEGIN_DECLS
 
 /* Registers "sjf", "priority", "easy", "las" and "fair-share"; called once
- * from sim__policy_register_more(). */
+ * from sim__policy_register_builtins(). */
 void sim__register_queue_orders (void);
 
 /* For tests: the reservation the "easy" order made at its last pass over

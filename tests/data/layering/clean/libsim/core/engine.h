@@ -1,0 +1,1 @@
+/* The lowest folder: it includes nothing of the tree. */

@@ -1,0 +1,1 @@
+/* A header of no source, in the folder libsim. */

@@ -1,0 +1,2 @@
+/* A header of no source: whoever includes it depends on what it includes. */
+#include "core/engine.h"

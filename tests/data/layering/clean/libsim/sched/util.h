@@ -1,0 +1,1 @@
+/* sched/util.h: the same name as libsim/util.h. */

@@ -1,0 +1,1 @@
+/* libsim/util.h: the top's helpers (a name sched/ also has). */

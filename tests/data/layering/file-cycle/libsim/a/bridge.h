@@ -1,0 +1,2 @@
+/* A header of no source between one.c and two.h. */
+#include "a/two.h"

@@ -1,0 +1,1 @@
+/* Declarations of core.c's internals (in core's unit), including nothing. */

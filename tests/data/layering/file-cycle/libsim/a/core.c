@@ -1,0 +1,2 @@
+#include "a/core-private.h"
+#include "a/user.h"

@@ -1,0 +1,2 @@
+/* Two headers of no source that include each other. */
+#include "a/right.h"

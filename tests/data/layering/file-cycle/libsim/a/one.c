@@ -1,0 +1,2 @@
+#include "a/one.h"
+#include "a/bridge.h"

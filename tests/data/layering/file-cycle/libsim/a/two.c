@@ -1,0 +1,2 @@
+#include "a/two.h"
+#include "a/one.h"

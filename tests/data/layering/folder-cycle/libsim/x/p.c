@@ -1,0 +1,1 @@
+#include "y/q.h"
