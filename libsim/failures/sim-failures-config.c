@@ -6,6 +6,7 @@
 #include "cluster/sim-catalogue.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "sim-keys.h"
 
 #include <math.h>
 #include <string.h>
@@ -30,12 +31,77 @@ sim__failure_type_lookup (const char *name)
   return -1;
 }
 
-/* The keys that are not per type. */
-static const char * const general_keys[] = {
-  "profile", "mode", "detect_time", "swap_time", "restart_time", "spares", "drain",
-  "quarantine", "avoid_recent", "repair_distribution", "repair_sigma", "checkpoint_interval",
-  "checkpoint_size", "storage_bandwidth", "log", "nics_per_node", "nvswitches_per_node",
-  "nodes_per_leaf", "spines", "cores", "seed_offset",
+/* The keys of one component type: its failures and repairs. */
+#define TYPE_KEYS(type, what) \
+  { type "_mtbf", SIM_KEY_TIME, "h", "above 0, or never", "profile's", \
+    "the mean time between failures of one " what " (s, min, h, d or y)", \
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 }, \
+  { type "_shape", SIM_KEY_NUMBER, NULL, "0.05 to 20", "1", \
+    "the Weibull shape of " what " failures (1: exponential)", 0, NULL, 0 }, \
+  { type "_repair", SIM_KEY_TIME, "s", NULL, "profile's", \
+    "the mean time to repair one " what, SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 }
+
+static const SimKey failures_keys[] = {
+  { "profile", SIM_KEY_STRING, NULL, NULL, NULL,
+    "a failure profile of the catalogue (models/failures/NAME.ini) that the keys here adjust",
+    0, NULL, 0 },
+  { "mode", SIM_KEY_CHOICE, NULL, "self-healing, manual", "self-healing",
+    "self-healing: a spare takes a failed node's place; manual: it waits for repair", 0, NULL,
+    0 },
+  { "detect_time", SIM_KEY_TIME, "s", NULL, "profile's",
+    "the time from a failure to its detection", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "swap_time", SIM_KEY_TIME, "s", NULL, "profile's",
+    "the time to swap a spare node in", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "restart_time", SIM_KEY_TIME, "s", NULL, "profile's",
+    "the time a job takes to restart after a failure", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "spares", SIM_KEY_INT, "nodes", "0 to 1000000", "0", "the spare nodes", 0, NULL, 0 },
+  { "drain", SIM_KEY_CHOICE, NULL, "migrate, kill", "profile's",
+    "what happens to the jobs of a node taken out for repair", SIM_KEY_DEFAULT_DESCRIBED, NULL,
+    0 },
+  { "quarantine", SIM_KEY_TIME, "s", NULL, "0s",
+    "a repaired node is kept out of service this long", 0, NULL, 0 },
+  { "avoid_recent", SIM_KEY_TIME, "s", NULL, "0s",
+    "placements avoid nodes that failed within this time", 0, NULL, 0 },
+  { "repair_distribution", SIM_KEY_CHOICE, NULL, "exponential, lognormal, fixed", "lognormal",
+    "the distribution of repair times around their means", 0, NULL, 0 },
+  { "repair_sigma", SIM_KEY_NUMBER, NULL, "0 to 5", "1",
+    "lognormal: the sigma of repair times", 0, NULL, 0 },
+  { "checkpoint_interval", SIM_KEY_TIME, "s", "above 0, young-daly or none", "none",
+    "how often jobs checkpoint (young-daly: the Young-Daly optimum)", 0, NULL, 0 },
+  { "checkpoint_size", SIM_KEY_BYTES, "B", NULL, "0B",
+    "the bytes one GPU writes per checkpoint", 0, NULL, 0 },
+  { "storage_bandwidth", SIM_KEY_BANDWIDTH, "B/s", "above 0", "unlimited",
+    "the storage's bandwidth for checkpoints", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "log", SIM_KEY_PATH, NULL, NULL, NULL,
+    "a CSV file of failures to replay instead of drawing them", 0, NULL, 0 },
+  { "nics_per_node", SIM_KEY_INT, NULL, "0 to 64", "8", "the NICs of a node that may fail", 0,
+    NULL, 0 },
+  { "nvswitches_per_node", SIM_KEY_INT, NULL, "0 to 64", "4",
+    "the NVSwitches of a node that may fail", 0, NULL, 0 },
+  { "nodes_per_leaf", SIM_KEY_INT, NULL, "1 to 1000000", "32",
+    "the nodes behind one leaf switch, without a [fabric]", 0, NULL, 0 },
+  { "spines", SIM_KEY_INT, NULL, "0 to 1000000", "0",
+    "the spine switches that may fail, without a [fabric]", 0, NULL, 0 },
+  { "cores", SIM_KEY_INT, NULL, "0 to 1000000", "0",
+    "the core switches that may fail, without a [fabric]", 0, NULL, 0 },
+  { "seed_offset", SIM_KEY_INT, NULL, "0 to 2^63-1", "0",
+    "added to the scenario's seed for the failures' draws", 0, NULL, 0 },
+  TYPE_KEYS ("gpu", "GPU"),
+  TYPE_KEYS ("hbm", "GPU's memory"),
+  TYPE_KEYS ("nvswitch", "NVSwitch"),
+  TYPE_KEYS ("nic", "NIC"),
+  TYPE_KEYS ("cable", "cable"),
+  TYPE_KEYS ("node", "node (the rest of it)"),
+  TYPE_KEYS ("software", "node's software"),
+  TYPE_KEYS ("leaf", "leaf switch"),
+  TYPE_KEYS ("spine", "spine switch"),
+  TYPE_KEYS ("core", "core switch"),
+};
+G_STATIC_ASSERT (SIM_FAILURE_N_TYPES == 10);
+
+const SimKeyTable sim__failures_key_table = {
+  "failures", FALSE, "Component failures, repairs, spares and checkpoints", failures_keys,
+  G_N_ELEMENTS (failures_keys), NULL, NULL,
 };
 
 /* What a profile may set: the rates, repairs and counts. */
@@ -50,31 +116,6 @@ profile_key (const char *key)
   return strchr (key, '_') != NULL &&
          (g_str_has_suffix (key, "_mtbf") || g_str_has_suffix (key, "_shape") ||
           g_str_has_suffix (key, "_repair"));
-}
-
-const char * const *
-sim__failures_config_keys (void)
-{
-  static const char **keys;
-
-  if (g_once_init_enter (&keys))
-    {
-      GPtrArray *a = g_ptr_array_new ();
-      for (guint i = 0; i < G_N_ELEMENTS (general_keys); i++)
-        g_ptr_array_add (a, (gpointer) general_keys[i]);
-      for (guint k = 0; k < SIM_FAILURE_N_TYPES; k++)
-        {
-          static const char * const suffixes[] = { "mtbf", "shape", "repair" };
-          for (guint j = 0; j < G_N_ELEMENTS (suffixes); j++)
-            {
-              g_autofree char *key = g_strdup_printf ("%s_%s", type_names[k], suffixes[j]);
-              g_ptr_array_add (a, (gpointer) g_intern_string (key));
-            }
-        }
-      g_ptr_array_add (a, NULL);
-      g_once_init_leave (&keys, (const char **) g_ptr_array_free (a, FALSE));
-    }
-  return keys;
 }
 
 void
@@ -294,7 +335,7 @@ sim__failure_params_set (SimFailureParams *p, const char *key, const char *value
       p->log = g_strdup (value);
       return TRUE;
     }
-  g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key");
+  sim__keys_set_unknown (&sim__failures_key_table, key, error);
   return FALSE;
 }
 

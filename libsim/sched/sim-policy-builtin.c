@@ -142,6 +142,30 @@ sim_policy_describe_builtin (const char *name)
   return e != NULL ? e->description : NULL;
 }
 
+/* Whether KEY is among the KEYS of a registered policy part. */
+static gboolean
+reads_key (const char * const *keys, const char *key)
+{
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    if (strcmp (keys[i], key) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether the queue order QUEUE or the placement PLACEMENT reads the
+ * [policy] key KEY; FALSE for a name that is not registered. */
+gboolean
+sim__policy_reads_key (const char *queue, const char *placement, const char *key)
+{
+  Entry *q, *p;
+
+  sim__policy_register_builtins ();
+  q = queue != NULL ? find_entry (queue_orders, queue) : NULL;
+  p = placement != NULL ? find_entry (placements, placement) : NULL;
+  return (q != NULL && reads_key (((const SimQueueOrderInfo *) q->info)->keys, key)) ||
+         (p != NULL && reads_key (((const SimPlacementInfo *) p->info)->keys, key));
+}
+
 /* Looks NAME up in TABLE; on failure sets an error listing the known names
  * and the closest one. */
 static gpointer
