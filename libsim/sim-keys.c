@@ -259,7 +259,7 @@ sim__keys_print (GString *out, const SimKeyTable *table, gboolean markdown)
       g_string_append_printf (out, "  %-22s %-11s %-6s %-26s %s\n", k->name,
                               sim__keys_type_name (k->type), or_dash (k->unit),
                               or_dash (k->range), default_text (k));
-      g_string_append_printf (out, "      %s.\n", k->doc);
+      g_string_append_printf (out, "      %s\n", k->doc);
     }
 }
 

@@ -97,8 +97,9 @@ static const SimKey pool_keys[] = {
   { "from", SIM_KEY_EXPRESSION, NULL, NULL, NULL,
     "the nodes from a trace's machine list, such as \"pai-machines:FILE\" or "
     "\"philly-vcs:FILE\"", 0, NULL, 0 },
-  { "misc_gpu", SIM_KEY_STRING, NULL, NULL, "none",
-    "from = pai-machines: the GPU model of machines of type MISC (none: dropped)", 0, NULL, 0 },
+  { "misc_gpu", SIM_KEY_STRING, NULL, NULL, NULL,
+    "from = pai-machines: the GPU model of machines of type MISC, needed if the list has any "
+    "(none: leave them out)", 0, NULL, 0 },
 };
 
 static const SimKey cluster_keys[] = {
@@ -125,10 +126,10 @@ static const SimKey workload_keys[] = {
     "the number of jobs to run (a trace: its first ones)", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
   CLASS_KEYS,
   { "trace", SIM_KEY_PATH, NULL, NULL, NULL, "a trace source: the trace file", 0, NULL, 0 },
-  { "processors_per_gpu", SIM_KEY_NUMBER, NULL, "above 0", NULL,
+  { "processors_per_gpu", SIM_KEY_NUMBER, NULL, "above 0", "1",
     "swf: the processors of the log that make one GPU", 0, NULL, 0 },
-  { "skip_invalid", SIM_KEY_BOOL, NULL, NULL, "false",
-    "a trace: skip rows that cannot be jobs rather than stop", 0, NULL, 0 },
+  { "skip_invalid", SIM_KEY_BOOL, NULL, NULL, "true",
+    "a trace: skip rows that cannot be jobs (false: stop at the first)", 0, NULL, 0 },
   { "rebase_time", SIM_KEY_BOOL, NULL, NULL, "true",
     "a trace: start simulated time at the first job's submission", 0, NULL, 0 },
   { "reorder_window", SIM_KEY_INT, "rows", "0 to 100000000, or sort", "100000",
@@ -2408,6 +2409,64 @@ sim_scenario_load_from_data (const char *data, gssize length, const char *name,
       sc->overridden = g_steal_pointer (&overridden);
     }
   return sc;
+}
+
+/* The table of SECTION ("power", "[power]", "class", "[class NAME]"), or
+ * NULL with ERROR naming the closest section. */
+static const SimKeyTable *
+find_section (const char *section, GError **error)
+{
+  g_autofree char *name = g_strstrip (g_strdup (section));
+  const char *names[G_N_ELEMENTS (key_tables)];
+  g_autoptr(GString) known = g_string_new (NULL);
+  const SimKeyTable *table;
+  gsize len = strlen (name);
+  char *space;
+
+  if (len >= 2 && name[0] == '[' && name[len - 1] == ']')
+    {
+      memmove (name, name + 1, len - 2);
+      name[len - 2] = '\0';
+    }
+  space = strchr (name, ' ');
+  if (space != NULL)
+    *space = '\0';
+  table = find_table (name);
+  if (table != NULL)
+    return table;
+  for (guint i = 0; i < G_N_ELEMENTS (key_tables); i++)
+    {
+      names[i] = key_tables[i]->section;
+      g_string_append_printf (known, "%s%s", i ? ", " : "", key_tables[i]->section);
+    }
+  g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND, "no section [%s] in a scenario%s "
+               "(known: %s)", name,
+               sim__did_you_mean (sim__closest (name, names, G_N_ELEMENTS (key_tables))),
+               known->str);
+  return NULL;
+}
+
+char *
+sim_scenario_dup_key_reference (const char *section, gboolean markdown, GError **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (section != NULL)
+    {
+      const SimKeyTable *table = find_section (section, error);
+      if (table == NULL)
+        return NULL;
+      sim__keys_print (out, table, markdown);
+      return g_string_free (g_steal_pointer (&out), FALSE);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (key_tables); i++)
+    {
+      if (i > 0 && !markdown)
+        g_string_append_c (out, '\n');
+      sim__keys_print (out, key_tables[i], markdown);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
 void

@@ -544,6 +544,28 @@ SimScenario *sim_scenario_load_from_data (const char *data, gssize length, const
                                           const char *base_dir, const char * const *overrides,
                                           GError **error);
 
+/**
+ * sim_scenario_dup_key_reference:
+ * @section: (nullable): a section, such as "power", "[power]" or
+ *   "[class NAME]"; %NULL for every section
+ * @markdown: %TRUE for Markdown (a heading and a table per section),
+ *   %FALSE for plain text (a line per key, its documentation below)
+ * @error: return location for a #GError
+ *
+ * Describes the keys a scenario section takes: each key's name, type,
+ * unit, range, default and meaning, from the tables the scenario reader
+ * checks keys against (so the reference cannot drift from what is
+ * accepted).  `gpusim keys` prints it.
+ *
+ * Errors: SIM_ERROR_NOT_FOUND if no section has that name (the message
+ * names the closest).
+ *
+ * Time complexity: O(k) for the k keys printed.
+ *
+ * Returns: (transfer full) (nullable): the text.
+ */
+char *sim_scenario_dup_key_reference (const char *section, gboolean markdown, GError **error);
+
 SimScenario *sim_scenario_ref (SimScenario *scenario);
 
 /* Prefixes @error with "FILE:LINE: [group] key: " for a key of @scenario
