@@ -45,14 +45,15 @@ G_DEFINE_BOXED_TYPE (SimScenario, sim_scenario, sim_scenario_ref, sim_scenario_u
 
 #define CLASS_KEYS \
   { "gpus", SIM_KEY_EXPRESSION, NULL, NULL, NULL, \
-    "GPUs per job: \"8\", a mix \"1:0.7, 8:0.3\" or a moldable range \"2-8\"", 0, NULL, 0 }, \
+    "GPUs per job: \"8\", a mix \"1:0.7, 8:0.3\" or a moldable range \"4..8\"", 0, NULL, 0 }, \
   { "duration", SIM_KEY_EXPRESSION, NULL, NULL, NULL, \
     "the run-time distribution, such as \"lognormal(median=30min, sigma=1.5)\"", 0, NULL, 0 }, \
   { "estimate_factor", SIM_KEY_NUMBER, NULL, "0 to 1000000", "0", \
     "a job's requested time is its run time times this (0: no request)", 0, NULL, 0 }, \
   COMM_KEYS, \
-  { "scaling", SIM_KEY_CHOICE, NULL, "linear, amdahl, table", "linear", \
-    "how a job's speed grows with its GPUs", 0, NULL, 0 }, \
+  { "scaling", SIM_KEY_CHOICE, NULL, "linear, amdahl, table, comm", "linear", \
+    "how a job's speed grows with its GPUs (comm: from its communication profile)", 0, NULL, \
+    0 }, \
   { "serial_fraction", SIM_KEY_SHARE, NULL, "0 to 1", NULL, \
     "amdahl: the share of the work that does not parallelize", 0, NULL, 0 }, \
   { "speedup", SIM_KEY_LIST, NULL, NULL, NULL, \
@@ -61,7 +62,7 @@ G_DEFINE_BOXED_TYPE (SimScenario, sim_scenario, sim_scenario_ref, sim_scenario_u
   { "reference_gpus", SIM_KEY_INT, NULL, NULL, NULL, \
     "the GPUs on which the duration was measured", 0, NULL, 0 }, \
   { "throughput", SIM_KEY_EXPRESSION, NULL, NULL, NULL, \
-    "a per-GPU-model throughput table or model (models/throughput)", 0, NULL, 0 }, \
+    "the jobs' throughput on each GPU model, \"MODEL:VALUE, MODEL:VALUE\"", 0, NULL, 0 }, \
   { "activity", SIM_KEY_SHARE, NULL, "0 to 1", NULL, \
     "the share of time a job keeps its GPUs busy (power, sharing)", 0, NULL, 0 }, \
   { "memory_bound", SIM_KEY_SHARE, NULL, "0 to 1", NULL, \
