@@ -159,9 +159,8 @@ static const SimKey class_keys[] = {
 };
 
 static const SimKey comm_keys[] = {
-  { "share", SIM_KEY_NUMBER, NULL, "above 0", NULL,
-    "the profile's weight in the mix drawn for jobs without a profile", SIM_KEY_REQUIRED, NULL,
-    0 },
+  { "share", SIM_KEY_NUMBER, NULL, "above 0", "1",
+    "the profile's weight in the mix drawn for jobs without a profile", 0, NULL, 0 },
   COMM_KEYS,
 };
 
@@ -343,24 +342,14 @@ require (const Ctx *ctx, const char *group, const char *key, const char *what, c
   return TRUE;
 }
 
-typedef gboolean (*ParseFunc) (const char *text, gpointer out, GError **error);
+typedef SimKeyParseFunc ParseFunc;
 
 /* Parses an optional key with PARSE; leaves *out untouched if absent. */
 static gboolean
 get_parsed (const Ctx *ctx, const char *group, const char *key, ParseFunc parse, gpointer out,
             GError **error)
 {
-  g_autofree char *raw = get_raw (ctx, group, key);
-
-  if (raw == NULL)
-    return TRUE;
-  g_strstrip (raw);
-  if (!parse (raw, out, error))
-    {
-      locate (ctx, group, key, error);
-      return FALSE;
-    }
-  return TRUE;
+  return sim__keys_get_parsed (&ctx->reader, group, key, parse, out, error);
 }
 
 static gboolean
@@ -462,8 +451,8 @@ parse_positive_number (const char *text, gpointer out, GError **error)
 static gboolean
 parse_efficiency (const char *text, gpointer out, GError **error)
 {
-  return sim__keys_parse_bounded (text, 0, 1, out, "a parallel efficiency from 0 to 1 (speed-up / GPUs)",
-                        error);
+  return sim__keys_parse_bounded (text, 0, 1, out,
+                                  "a parallel efficiency from 0 to 1 (speed-up / GPUs)", error);
 }
 
 static gboolean
@@ -809,14 +798,14 @@ read_comm (const Ctx *ctx, const char *group, SimCommProfile *comm, GError **err
     comm->tp = 1;
   if (comm->pp == 0)
     comm->pp = 1;
-  if (!get_parsed (ctx, group, "iteration", (ParseFunc) sim__keys_parse_positive_duration, &comm->iteration,
+  if (!get_parsed (ctx, group, "iteration", sim__keys_parse_positive_duration, &comm->iteration,
                    error) ||
       !get_parsed (ctx, group, "gradient", (ParseFunc) parse_size, &comm->dp_bytes, error) ||
       !get_parsed (ctx, group, "tensor_parallel", (ParseFunc) parse_degree, &comm->tp, error) ||
       !get_parsed (ctx, group, "tp_bytes", (ParseFunc) parse_size, &comm->tp_bytes, error) ||
       !get_parsed (ctx, group, "pipeline_parallel", (ParseFunc) parse_degree, &comm->pp, error) ||
       !get_parsed (ctx, group, "pp_bytes", (ParseFunc) parse_size, &comm->pp_bytes, error) ||
-      !get_parsed (ctx, group, "overlap", (ParseFunc) sim__keys_parse_share, &comm->overlap, error))
+      !get_parsed (ctx, group, "overlap", sim__keys_parse_share, &comm->overlap, error))
     return FALSE;
   if (comm->iteration == 0)
     {
@@ -1498,9 +1487,9 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
       sc->swf.max_jobs = sc->generator.max_jobs;
       if (!get_parsed (ctx, "workload", "processors_per_gpu", (ParseFunc) parse_positive_number,
                        &sc->swf.processors_per_gpu, error) ||
-          !get_parsed (ctx, "workload", "skip_invalid", (ParseFunc) sim__keys_parse_bool,
+          !get_parsed (ctx, "workload", "skip_invalid", sim__keys_parse_bool,
                        &sc->swf.skip_invalid, error) ||
-          !get_parsed (ctx, "workload", "rebase_time", (ParseFunc) sim__keys_parse_bool,
+          !get_parsed (ctx, "workload", "rebase_time", sim__keys_parse_bool,
                        &sc->swf.rebase_time, error))
         return FALSE;
       sc->philly.max_jobs = sc->swf.max_jobs;
@@ -2220,7 +2209,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
   g_strstrip (sc->name);
   sc->description = get_raw (ctx, "scenario", "description");
   if (!get_parsed (ctx, "scenario", "seed", (ParseFunc) parse_seed, &sc->seed, error) ||
-      !get_parsed (ctx, "scenario", "horizon", (ParseFunc) sim__keys_parse_positive_duration, &sc->horizon,
+      !get_parsed (ctx, "scenario", "horizon", sim__keys_parse_positive_duration, &sc->horizon,
                    error))
     return NULL;
   models = get_raw (ctx, "scenario", "models");
@@ -2311,10 +2300,10 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       locate (ctx, "policy", "backfill_interval", error);
       return NULL;
     }
-  if (!get_parsed (ctx, "output", "timeseries_interval", (ParseFunc) sim__keys_parse_positive_duration,
+  if (!get_parsed (ctx, "output", "timeseries_interval", sim__keys_parse_positive_duration,
                    &sc->sample_interval, error) ||
-      !get_parsed (ctx, "output", "jobs", (ParseFunc) sim__keys_parse_bool, &sc->write_jobs, error) ||
-      !get_parsed (ctx, "output", "timeseries", (ParseFunc) sim__keys_parse_bool, &sc->write_timeseries,
+      !get_parsed (ctx, "output", "jobs", sim__keys_parse_bool, &sc->write_jobs, error) ||
+      !get_parsed (ctx, "output", "timeseries", sim__keys_parse_bool, &sc->write_timeseries,
                    error))
     return NULL;
   return g_steal_pointer (&sc);

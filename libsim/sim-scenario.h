@@ -40,9 +40,15 @@
  *   [facility]    max_power, limit_mode = cap | hold, min_cap, baseline: the
  *                 facility power limit (power/sim-facility-limit.h)
  *
+ * Every section declares its keys in a table beside the code that reads it
+ * (type, unit, range, default, one line of documentation); `gpusim keys`
+ * prints them (sim_scenario_dup_key_reference()) and docs/keys.md is that
+ * reference.  [sweep] is read by the sweep (sweep/sim-sweep.h), but its
+ * keys are checked here too.
+ *
  * Quantities carry units and are parsed strictly ("90s", "7d", "80GB",
  * "30/h").  Unknown groups and keys are refused with a "did you mean"
- * suggestion.  Every error names the file, the line where the key is, the
+ * suggestion from the section's table.  Every error names the file, the line where the key is, the
  * group and key, and what was expected, e.g.
  *
  *   quick.ini:12: [workload] rate: "30" has no unit: expected a rate such as "30/h"

@@ -272,7 +272,7 @@ static const Context contexts[] = {
   { "workload", "workload", "", NULL, NULL },
   { "cluster", "cluster", "[cluster]\n", NULL, NULL },
   { "class", "class b", "[class b]\nshare = 1\niteration = 50ms\n", NULL, NULL },
-  { "comm", "comm x", "[comm x]\nshare = 1\niteration = 1s\n", NULL, NULL },
+  { "comm", "comm x", "[comm x]\niteration = 1s\n", NULL, NULL },
   { "policy", "policy", "[policy]\n", NULL, NULL },
   { "output", "output", "[output]\n", NULL, NULL },
   { "fabric", "fabric", "", NULL, NULL },
@@ -287,8 +287,12 @@ static const Context contexts[] = {
   { "serverless", "serverless",
     "[class b]\nshare = 1\n[class f]\nshare = 1\ngpus = 1\nserverless = true\n"
     "[serverless]\ncold_start = 20s\nprice_per_gpu_second = 0.001\n", NULL, NULL },
-  { "failures", "failures", "[failures]\nprofile = llama3-h100\n", NULL, NULL },
-  { "workload", "workload", "", swf_text, "processors_per_gpu skip_invalid rebase_time reorder_window" },
+  /* Failures every few hours, so that the keys that handle them matter. */
+  { "failures", "failures",
+    "[failures]\ngpu_mtbf = 20h\nnode_mtbf = 20h\nsoftware_mtbf = 10h\nleaf_mtbf = 10h\n",
+    NULL, NULL },
+  { "workload", "workload", "", swf_text,
+    "processors_per_gpu skip_invalid rebase_time reorder_window" },
   { "workload", "workload", "", pai_text, "pai_tasks" },
 };
 
@@ -563,7 +567,8 @@ START_TEST (test_reference)
   none = sim_scenario_dup_key_reference ("powr", FALSE, &error);
   ck_assert (none == NULL);
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_NOT_FOUND));
-  ck_assert_msg (strstr (error->message, "no section [powr] in a scenario: did you mean \"power\"?") != NULL,
+  ck_assert_msg (strstr (error->message,
+                         "no section [powr] in a scenario: did you mean \"power\"?") != NULL,
                  "%s", error->message);
 }
 END_TEST

@@ -36,56 +36,59 @@ sim__failure_type_lookup (const char *name)
   { type "_mtbf", SIM_KEY_TIME, "h", "above 0, or never", "profile's", \
     "the mean time between failures of one " what " (s, min, h, d or y)", \
     SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 }, \
-  { type "_shape", SIM_KEY_NUMBER, NULL, "0.05 to 20", "1", \
-    "the Weibull shape of " what " failures (1: exponential)", 0, NULL, 0 }, \
+  { type "_shape", SIM_KEY_NUMBER, NULL, "0.05 to 20", "profile's", \
+    "the Weibull shape of " what " failures (1, the profiles' own: exponential)", \
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 }, \
   { type "_repair", SIM_KEY_TIME, "s", NULL, "profile's", \
     "the mean time to repair one " what, SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 }
 
 static const SimKey failures_keys[] = {
-  { "profile", SIM_KEY_STRING, NULL, NULL, NULL,
-    "a failure profile of the catalogue (models/failures/NAME.ini) that the keys here adjust",
-    0, NULL, 0 },
+  { "profile", SIM_KEY_STRING, NULL, NULL, "llama3-h100",
+    "the failure profile of the catalogue (models/failures/NAME.ini) whose rates, repairs and "
+    "counts the keys here replace", 0, NULL, 0 },
   { "mode", SIM_KEY_CHOICE, NULL, "self-healing, manual", "self-healing",
-    "self-healing: a spare takes a failed node's place; manual: it waits for repair", 0, NULL,
-    0 },
-  { "detect_time", SIM_KEY_TIME, "s", NULL, "profile's",
+    "self-healing: faults detected and spares swapped in minutes, jobs migrated; manual: an "
+    "operator's hours, jobs killed", 0, NULL, 0 },
+  { "detect_time", SIM_KEY_TIME, "s", NULL, "2min (manual: 2h)",
     "the time from a failure to its detection", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
-  { "swap_time", SIM_KEY_TIME, "s", NULL, "profile's",
+  { "swap_time", SIM_KEY_TIME, "s", NULL, "2min (manual: 4h)",
     "the time to swap a spare node in", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
-  { "restart_time", SIM_KEY_TIME, "s", NULL, "profile's",
+  { "restart_time", SIM_KEY_TIME, "s", NULL, "5min (manual: 30min)",
     "the time a job takes to restart after a failure", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
   { "spares", SIM_KEY_INT, "nodes", "0 to 1000000", "0", "the spare nodes", 0, NULL, 0 },
-  { "drain", SIM_KEY_CHOICE, NULL, "migrate, kill", "profile's",
+  { "drain", SIM_KEY_CHOICE, NULL, "migrate, kill", "migrate (manual: kill)",
     "what happens to the jobs of a node taken out for repair", SIM_KEY_DEFAULT_DESCRIBED, NULL,
     0 },
   { "quarantine", SIM_KEY_TIME, "s", NULL, "0s",
-    "a repaired node is kept out of service this long", 0, NULL, 0 },
+    "a repaired node that was not replaced comes back after this long", 0, NULL, 0 },
   { "avoid_recent", SIM_KEY_TIME, "s", NULL, "0s",
-    "placements avoid nodes that failed within this time", 0, NULL, 0 },
+    "instead of quarantine: a repaired node comes back after this long or as soon as a job "
+    "waits, whichever is first", 0, NULL, 0 },
   { "repair_distribution", SIM_KEY_CHOICE, NULL, "exponential, lognormal, fixed", "lognormal",
     "the distribution of repair times around their means", 0, NULL, 0 },
   { "repair_sigma", SIM_KEY_NUMBER, NULL, "0 to 5", "1",
     "lognormal: the sigma of repair times", 0, NULL, 0 },
   { "checkpoint_interval", SIM_KEY_TIME, "s", "above 0, young-daly or none", "none",
-    "how often jobs checkpoint (young-daly: the Young-Daly optimum)", 0, NULL, 0 },
-  { "checkpoint_size", SIM_KEY_BYTES, "B", NULL, "0B",
-    "the bytes one GPU writes per checkpoint", 0, NULL, 0 },
-  { "storage_bandwidth", SIM_KEY_BANDWIDTH, "B/s", "above 0", "unlimited",
-    "the storage's bandwidth for checkpoints", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+    "a job checkpoints after this much progress (young-daly: Daly's optimum for the job's own "
+    "mean time between failures)", 0, NULL, 0 },
+  { "checkpoint_size", SIM_KEY_BYTES, "B", NULL, NULL,
+    "the bytes one GPU writes per checkpoint (checkpoints need it)", 0, NULL, 0 },
+  { "storage_bandwidth", SIM_KEY_BANDWIDTH, "B/s", "above 0", NULL,
+    "the storage's bandwidth for checkpoints (checkpoints need it)", 0, NULL, 0 },
   { "log", SIM_KEY_PATH, NULL, NULL, NULL,
     "a CSV file of failures to replay instead of drawing them", 0, NULL, 0 },
-  { "nics_per_node", SIM_KEY_INT, NULL, "0 to 64", "8", "the NICs of a node that may fail", 0,
-    NULL, 0 },
-  { "nvswitches_per_node", SIM_KEY_INT, NULL, "0 to 64", "4",
-    "the NVSwitches of a node that may fail", 0, NULL, 0 },
-  { "nodes_per_leaf", SIM_KEY_INT, NULL, "1 to 1000000", "32",
-    "the nodes behind one leaf switch, without a [fabric]", 0, NULL, 0 },
-  { "spines", SIM_KEY_INT, NULL, "0 to 1000000", "0",
-    "the spine switches that may fail, without a [fabric]", 0, NULL, 0 },
-  { "cores", SIM_KEY_INT, NULL, "0 to 1000000", "0",
-    "the core switches that may fail, without a [fabric]", 0, NULL, 0 },
+  { "nics_per_node", SIM_KEY_INT, NULL, "0 to 64", "profile's",
+    "the NICs (and cables) of a node", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "nvswitches_per_node", SIM_KEY_INT, NULL, "0 to 64", "profile's",
+    "the NVSwitches of a node", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "nodes_per_leaf", SIM_KEY_INT, NULL, "1 to 1000000", "profile's",
+    "the consecutive nodes behind one leaf switch", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "spines", SIM_KEY_INT, NULL, "0 to 1000000", "profile's", "the spine switches",
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "cores", SIM_KEY_INT, NULL, "0 to 1000000", "profile's", "the core switches",
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
   { "seed_offset", SIM_KEY_INT, NULL, "0 to 2^63-1", "0",
-    "added to the scenario's seed for the failures' draws", 0, NULL, 0 },
+    "draws other failures from the same scenario seed, the workload kept", 0, NULL, 0 },
   TYPE_KEYS ("gpu", "GPU"),
   TYPE_KEYS ("hbm", "GPU's memory"),
   TYPE_KEYS ("nvswitch", "NVSwitch"),
@@ -100,7 +103,9 @@ static const SimKey failures_keys[] = {
 G_STATIC_ASSERT (SIM_FAILURE_N_TYPES == 10);
 
 const SimKeyTable sim__failures_key_table = {
-  "failures", FALSE, "Component failures, repairs, spares and checkpoints", failures_keys,
+  "failures", FALSE,
+  "Component failures, repairs, spares and checkpoints; rates, repairs and counts from a profile",
+  failures_keys,
   G_N_ELEMENTS (failures_keys), NULL, NULL,
 };
 
