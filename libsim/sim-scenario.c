@@ -19,6 +19,14 @@
 
 G_DEFINE_BOXED_TYPE (SimScenario, sim_scenario, sim_scenario_ref, sim_scenario_unref)
 
+/* Parsers of the tables below (defined further down). */
+static gboolean parse_seed (const char *text, gpointer out, GError **error);
+static gboolean parse_overhead (const char *text, gpointer out, GError **error);
+static gboolean parse_efficiency (const char *text, gpointer out, GError **error);
+static gboolean parse_name (const char *text, gpointer out, GError **error);
+
+#define SC(field) offsetof (SimScenario, field)
+
 /* The key tables of the sections read in this file.  Keys read by code
  * of their own (a distribution, a mix of GPUs) have no parser here; the
  * defaults documented for them are those the code below applies, and
@@ -76,7 +84,8 @@ static const SimKey scenario_keys[] = {
   { "description", SIM_KEY_STRING, NULL, NULL, NULL, "a line of text about the scenario", 0,
     NULL, 0 },
   { "seed", SIM_KEY_INT, NULL, "0 to 2^64-1", "1",
-    "the random seed: the same scenario and seed give the same output", 0, NULL, 0 },
+    "the random seed: the same scenario and seed give the same output", 0, parse_seed,
+    SC (seed) },
   { "horizon", SIM_KEY_TIME, "s", "above 0", "never",
     "simulated time at which the run stops (never: when the workload drains)",
     SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
@@ -105,13 +114,17 @@ static const SimKey pool_keys[] = {
 
 static const SimKey cluster_keys[] = {
   { "sharing", SIM_KEY_CHOICE, NULL, "time-slice, mps", "time-slice",
-    "how fractional jobs share a GPU", 0, NULL, 0 },
+    "how fractional jobs share a GPU", 0, (SimKeyParseFunc) sim_sharing_mode_parse,
+    SC (sharing.mode) },
   { "timeslice_overhead", SIM_KEY_SHARE, NULL, "0 to below 1", "0.05",
-    "the share of a time-sliced GPU's throughput lost to switching", 0, NULL, 0 },
+    "the share of a time-sliced GPU's throughput lost to switching", 0, parse_overhead,
+    SC (sharing.timeslice_overhead) },
   { "mps_overhead", SIM_KEY_SHARE, NULL, "0 to below 1", "0",
-    "the share of an MPS-shared GPU's throughput lost to sharing", 0, NULL, 0 },
+    "the share of an MPS-shared GPU's throughput lost to sharing", 0, parse_overhead,
+    SC (sharing.mps_overhead) },
   { "mig_reconfigure_time", SIM_KEY_TIME, "s", NULL, "10s",
-    "the wall time of creating a MIG instance", 0, NULL, 0 },
+    "the wall time of creating a MIG instance", 0, sim__keys_parse_duration,
+    SC (mig_reconfigure_time) },
 };
 
 static const SimKey workload_keys[] = {
@@ -165,27 +178,32 @@ static const SimKey comm_keys[] = {
 };
 
 static const SimKey policy_keys[] = {
-  { "queue", SIM_KEY_STRING, NULL, NULL, "fifo", "the queue order, by name", 0, NULL, 0 },
-  { "placement", SIM_KEY_STRING, NULL, NULL, "first-fit", "the placement, by name", 0, NULL,
-    0 },
+  { "queue", SIM_KEY_STRING, NULL, NULL, "fifo", "the queue order, by name", 0, parse_name,
+    SC (queue) },
+  { "placement", SIM_KEY_STRING, NULL, NULL, "first-fit", "the placement, by name", 0,
+    parse_name, SC (placement) },
   { "plugin", SIM_KEY_PATH, NULL, NULL, NULL,
     "a policy plugin (a shared library or a Python module) instead of queue and placement", 0,
     NULL, 0 },
   { "interval", SIM_KEY_TIME, "s", NULL, "0s",
-    "the scheduling cycle (0: decide at every event)", 0, NULL, 0 },
+    "the scheduling cycle (0: decide at every event)", 0, sim__keys_parse_duration,
+    SC (sched_interval) },
   { "backfill_interval", SIM_KEY_TIME, "s", NULL, "0s",
-    "easy queue: how often to backfill (0: at every decision)", 0, NULL, 0 },
+    "easy queue: how often to backfill (0: at every decision)", 0, sim__keys_parse_duration,
+    SC (backfill_interval) },
   { "moldable_efficiency", SIM_KEY_SHARE, NULL, "0 to 1", "0",
     "the lowest parallel efficiency (speed-up / GPUs) at which a moldable job takes more GPUs",
-    0, NULL, 0 },
+    0, parse_efficiency, SC (moldable_efficiency) },
 };
 
 static const SimKey output_keys[] = {
   { "timeseries_interval", SIM_KEY_TIME, "s", "above 0", "1h",
-    "the interval of the time series' samples", 0, NULL, 0 },
-  { "jobs", SIM_KEY_BOOL, NULL, NULL, "true", "write the jobs' CSV file", 0, NULL, 0 },
-  { "timeseries", SIM_KEY_BOOL, NULL, NULL, "true", "write the time series' CSV file", 0, NULL,
-    0 },
+    "the interval of the time series' samples", 0, sim__keys_parse_positive_duration,
+    SC (sample_interval) },
+  { "jobs", SIM_KEY_BOOL, NULL, NULL, "true", "write the jobs' CSV file", 0,
+    sim__keys_parse_bool, SC (write_jobs) },
+  { "timeseries", SIM_KEY_BOOL, NULL, NULL, "true", "write the time series' CSV file", 0,
+    sim__keys_parse_bool, SC (write_timeseries) },
 };
 
 /* [policy] keys outside the table are the chosen policy's parameters: the
@@ -453,6 +471,34 @@ parse_efficiency (const char *text, gpointer out, GError **error)
 {
   return sim__keys_parse_bounded (text, 0, 1, out,
                                   "a parallel efficiency from 0 to 1 (speed-up / GPUs)", error);
+}
+
+/* A shared GPU's overhead: a share from 0, below 1 ("0.05" or "5%"). */
+static gboolean
+parse_overhead (const char *text, gpointer out, GError **error)
+{
+  if (!sim__keys_parse_share_percent (text, 0, FALSE,
+                                      "the share of a shared GPU's throughput lost to sharing",
+                                      out, error))
+    return FALSE;
+  if (*(double *) out >= 1)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\": expected less than 1 (100%%): the GPU would do no work", text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A name, into the string at OUT (replacing it). */
+static gboolean
+parse_name (const char *text, gpointer out, GError **error)
+{
+  char **field = out;
+
+  g_free (*field);
+  *field = g_strdup (text);
+  return TRUE;
 }
 
 static gboolean
@@ -1660,41 +1706,14 @@ read_pool_sharing (const Ctx *ctx, const char *group, SimPoolConfig *pool, GErro
   return TRUE;
 }
 
-/* [cluster]: how fractional jobs share a GPU (sim-sharing.h). */
+/* [cluster]: how fractional jobs share a GPU (sim-sharing.h), and the
+ * time MIG takes to make an instance, from its table. */
 static gboolean
 read_cluster_sharing (const Ctx *ctx, SimScenario *sc, GError **error)
 {
-  static const char *overheads[] = { "timeslice_overhead", "mps_overhead" };
-  double *fields[] = { &sc->sharing.timeslice_overhead, &sc->sharing.mps_overhead };
-  g_autofree char *mode = get_raw (ctx, "cluster", "sharing");
-
   sim_sharing_config_init (&sc->sharing);
-  sc->mig_reconfigure_time = SIM_MIG_RECONFIGURE_TIME_DEFAULT;
-  if (!get_parsed (ctx, "cluster", "mig_reconfigure_time", (ParseFunc) sim_parse_duration,
-                   &sc->mig_reconfigure_time, error))
-    return FALSE;
-  if (mode != NULL && !sim_sharing_mode_parse (g_strstrip (mode), &sc->sharing.mode, error))
-    {
-      locate (ctx, "cluster", "sharing", error);
-      return FALSE;
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (overheads); i++)
-    {
-      g_autofree char *v = get_raw (ctx, "cluster", overheads[i]);
-      if (v == NULL)
-        continue;
-      if (!sim__keys_parse_share_percent (g_strstrip (v), 0, FALSE,
-                                "the share of a shared GPU's throughput lost to sharing",
-                                fields[i], error) || *fields[i] >= 1)
-        {
-          if (error != NULL && *error == NULL)
-            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                         "\"%s\": expected less than 1 (100%%): the GPU would do no work", v);
-          locate (ctx, "cluster", overheads[i], error);
-          return FALSE;
-        }
-    }
-  return TRUE;
+  sim__keys_apply_defaults (&cluster_table, sc);
+  return sim__keys_read_group (&ctx->reader, &cluster_table, "cluster", sc, error);
 }
 
 /* ---- Clusters from trace files ([pool NAME] from = ...) --------------- */
@@ -2186,12 +2205,9 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
   sc->base_dir = base_dir ? g_strdup (base_dir) : g_get_current_dir ();
   ctx->reader.base_dir = sc->base_dir;
   sc->horizon = SIM_TIME_NEVER;
-  sc->seed = 1;
-  sc->queue = g_strdup ("fifo");
-  sc->placement = g_strdup ("first-fit");
-  sc->sample_interval = SIM_HOUR;
-  sc->write_jobs = TRUE;
-  sc->write_timeseries = TRUE;
+  sim__keys_apply_defaults (&scenario_table, sc);
+  sim__keys_apply_defaults (&policy_table, sc);
+  sim__keys_apply_defaults (&output_table, sc);
 
   if (!apply_overrides (ctx, overrides, error))
     return NULL;
@@ -2208,7 +2224,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
     return NULL;
   g_strstrip (sc->name);
   sc->description = get_raw (ctx, "scenario", "description");
-  if (!get_parsed (ctx, "scenario", "seed", (ParseFunc) parse_seed, &sc->seed, error) ||
+  if (!sim__keys_read_group (&ctx->reader, &scenario_table, "scenario", sc, error) ||
       !get_parsed (ctx, "scenario", "horizon", sim__keys_parse_positive_duration, &sc->horizon,
                    error))
     return NULL;
@@ -2242,16 +2258,11 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       !read_failures (ctx, sc, error))
     return NULL;
 
-  if (g_key_file_has_key (ctx->kf, "policy", "queue", NULL))
-    {
-      g_free (sc->queue);
-      sc->queue = g_strstrip (get_raw (ctx, "policy", "queue"));
-    }
-  if (g_key_file_has_key (ctx->kf, "policy", "placement", NULL))
-    {
-      g_free (sc->placement);
-      sc->placement = g_strstrip (get_raw (ctx, "policy", "placement"));
-    }
+  /* Moldable jobs are sized by the simulation for every policy, so
+   * moldable_efficiency is not passed on to the policy; interval and
+   * backfill_interval are the scheduling cycle (0: decide at every event). */
+  if (!sim__keys_read_group (&ctx->reader, &policy_table, "policy", sc, error))
+    return NULL;
   if (g_key_file_has_key (ctx->kf, "policy", "plugin", NULL))
     {
       g_autofree char *plugin = g_strstrip (get_raw (ctx, "policy", "plugin"));
@@ -2280,17 +2291,6 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
         }
     }
   set_vc_quotas (sc);
-  /* Moldable jobs are sized by the simulation for every policy, so this
-   * key is not passed on to the policy. */
-  if (!get_parsed (ctx, "policy", "moldable_efficiency", (ParseFunc) parse_efficiency,
-                   &sc->moldable_efficiency, error))
-    return NULL;
-  /* The scheduling cycle (0: decide at every event). */
-  if (!get_parsed (ctx, "policy", "interval", (ParseFunc) sim_parse_duration, &sc->sched_interval,
-                   error) ||
-      !get_parsed (ctx, "policy", "backfill_interval", (ParseFunc) sim_parse_duration,
-                   &sc->backfill_interval, error))
-    return NULL;
   if (sc->backfill_interval > 0 && (sc->queue == NULL || strcmp (sc->queue, "easy") != 0 ||
                                     sc->plugin != NULL))
     {
@@ -2300,11 +2300,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       locate (ctx, "policy", "backfill_interval", error);
       return NULL;
     }
-  if (!get_parsed (ctx, "output", "timeseries_interval", sim__keys_parse_positive_duration,
-                   &sc->sample_interval, error) ||
-      !get_parsed (ctx, "output", "jobs", sim__keys_parse_bool, &sc->write_jobs, error) ||
-      !get_parsed (ctx, "output", "timeseries", sim__keys_parse_bool, &sc->write_timeseries,
-                   error))
+  if (!sim__keys_read_group (&ctx->reader, &output_table, "output", sc, error))
     return NULL;
   return g_steal_pointer (&sc);
 }

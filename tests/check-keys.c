@@ -7,7 +7,8 @@
  *  - the defaults the tables apply are the documented constants of the
  *    models (SIM_POWER_*_DEFAULT, the power manager's and facility limit's
  *    documented defaults, the RL environment's SIM_RL_DEFAULT_*, the
- *    sharing and MIG defaults), each written out here from its header;
+ *    sharing and MIG defaults, the scenario's seed, policy and outputs),
+ *    each written out here from its header;
  *  - for every key of every section that a run reads and whose default is
  *    a value, writing "key = DEFAULT" in a small scenario that has the
  *    section gives the same run, to the byte of its summary, as leaving
@@ -204,6 +205,19 @@ START_TEST (test_defaults_are_the_models)
                                     "duration = exponential(mean=1h)\n", -1, "c.ini", NULL,
                                     NULL, &error);
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  /* The sections read through their tables, absent: the defaults the
+   * headers document (sim-sharing.h, sim-mig.h, sim-scenario.h). */
+  ck_assert_uint_eq (sc->seed, 1);
+  ck_assert_str_eq (sc->queue, "fifo");
+  ck_assert_str_eq (sc->placement, "first-fit");
+  ck_assert_int_eq (sc->sched_interval, 0);
+  ck_assert (sc->moldable_efficiency == 0);
+  ck_assert_int_eq (sc->sample_interval, SIM_HOUR);
+  ck_assert (sc->write_jobs && sc->write_timeseries);
+  ck_assert_int_eq (sc->sharing.mode, SIM_SHARING_TIME_SLICE);
+  ck_assert (sc->sharing.timeslice_overhead == SIM_SHARING_TIMESLICE_OVERHEAD_DEFAULT);
+  ck_assert (sc->sharing.mps_overhead == SIM_SHARING_MPS_OVERHEAD_DEFAULT);
+  ck_assert_int_eq (sc->mig_reconfigure_time, SIM_MIG_RECONFIGURE_TIME_DEFAULT);
   ck_assert_str_eq (sc->cooling.model, "air");
   ck_assert (sc->cooling.outdoor_c == 25);
   ck_assert (sc->cooling.warmest_day == 200);
