@@ -128,6 +128,26 @@ sim__keys_apply_defaults (const SimKeyTable *table, gpointer config)
     }
 }
 
+/* Sets every key of TABLE that has no parser of its own but a default to
+ * that default, in CONFIG, through the module's own SET: for modules that
+ * read their sections key by key.  A default SET refuses is a mistake in
+ * the table (check-keys runs every one). */
+void
+sim__keys_apply_defaults_with (const SimKeyTable *table, SimKeySetFunc set, gpointer config)
+{
+  for (guint i = 0; i < table->n_keys; i++)
+    {
+      const SimKey *k = &table->keys[i];
+      g_autoptr(GError) local = NULL;
+
+      if (k->parse != NULL || k->def == NULL || (k->flags & SIM_KEY_DEFAULT_DESCRIBED))
+        continue;
+      if (!set (config, k->name, k->def, &local))
+        g_error ("[%s] %s: the default \"%s\" is refused: %s", table->section, k->name,
+                 k->def, local->message);
+    }
+}
+
 /* Parses every key of TABLE that has a parser and is in GROUP into CONFIG,
  * in the table's order; absent keys keep CONFIG's values. */
 gboolean

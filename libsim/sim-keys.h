@@ -102,6 +102,12 @@ void          sim__keys_set_unknown (const SimKeyTable *table, const char *key, 
 gboolean      sim__keys_check_group (const SimKeyReader *reader, const SimKeyTable *table,
                                      const char *group, GError **error);
 void          sim__keys_apply_defaults (const SimKeyTable *table, gpointer config);
+
+/* Sets KEY of CONFIG from the text VALUE, as a module's own reader does. */
+typedef gboolean (*SimKeySetFunc) (gpointer config, const char *key, const char *value,
+                                   GError **error);
+void          sim__keys_apply_defaults_with (const SimKeyTable *table, SimKeySetFunc set,
+                                             gpointer config);
 gboolean      sim__keys_read_group (const SimKeyReader *reader, const SimKeyTable *table,
                                     const char *group, gpointer config, GError **error);
 

@@ -42,6 +42,9 @@
 #include "rl/sim-rl-env.h"
 #include "cluster/sim-sharing.h"
 #include "cluster/sim-mig.h"
+#include "power/sim-cost.h"
+#include "power/sim-elastic.h"
+#include "failures/sim-failures-private.h"
 
 /* The Levenshtein distance, written here so that the suggestion test does
  * not lean on the library's own (sim__edit_distance). */
@@ -179,6 +182,46 @@ START_TEST (test_defaults_are_the_models)
   ck_assert_int_eq (fc.limit_mode, SIM_FACILITY_LIMIT_CAP);
   ck_assert (fc.min_cap_share == 0.3);
   ck_assert (fc.baseline);
+
+  /* [cost], [elastic], [serverless], [failures]: the modules' own setters
+   * apply the tables' defaults; these are the figures their headers and
+   * models/SOURCES.md give (five years of amortization, 10 min and 60 s
+   * for Kubernetes' scale-down and EC2's minimum bill). */
+  {
+    SimCostConfig cost;
+    SimElasticConfig elastic;
+    SimServerlessConfig serverless;
+    SimFailureParams failures;
+
+    sim_cost_config_init (&cost);
+    ck_assert (!cost.enabled);
+    ck_assert_int_eq (cost.amortization, SIM_COST_DEFAULT_AMORTIZATION);
+    ck_assert_int_eq (cost.amortization, (SimTime) 5 * 36525 * 864 * SIM_SECOND);
+    ck_assert_int_eq (cost.capacity_basis, SIM_COST_CAPACITY_RATED);
+    ck_assert (cost.energy_price == 0 && cost.maintenance == 0 && cost.start_weekday == 0);
+    sim_cost_config_clear (&cost);
+
+    sim__elastic_config_init (&elastic);
+    ck_assert (!elastic.enabled);
+    ck_assert_int_eq (elastic.scale_down_delay, 10 * SIM_MINUTE);
+    ck_assert_int_eq (elastic.min_billing, 60 * SIM_SECOND);
+    ck_assert_uint_eq (elastic.step, 1);
+    sim__elastic_config_clear (&elastic);
+
+    sim__serverless_config_init (&serverless);
+    ck_assert (!serverless.enabled);
+    ck_assert (serverless.bill_cold_start);
+    ck_assert_int_eq (serverless.keep_warm, 0);
+    ck_assert_uint_eq (serverless.max_gpus, 0);
+
+    sim__failure_params_init (&failures);
+    ck_assert (!failures.manual);
+    ck_assert_int_eq (failures.repair_dist, SIM_REPAIR_LOGNORMAL);
+    ck_assert (failures.repair_sigma == 1.0);
+    ck_assert_uint_eq (failures.spares, 0);
+    ck_assert_ptr_null (failures.profile);
+    sim__failure_params_clear (&failures);
+  }
 
   /* [rl]: the environment applies its own defaults; the table documents
    * them (sim-rl-env.h). */

@@ -77,15 +77,15 @@ static const SimKey failures_keys[] = {
     "the storage's bandwidth for checkpoints (checkpoints need it)", 0, NULL, 0 },
   { "log", SIM_KEY_PATH, NULL, NULL, NULL,
     "a CSV file of failures to replay instead of drawing them", 0, NULL, 0 },
-  { "nics_per_node", SIM_KEY_INT, NULL, "0 to 64", "profile's",
+  { "nics_per_node", SIM_KEY_INT, NULL, "0 to 64", "profile's (none: 8)",
     "the NICs (and cables) of a node", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
-  { "nvswitches_per_node", SIM_KEY_INT, NULL, "0 to 64", "profile's",
+  { "nvswitches_per_node", SIM_KEY_INT, NULL, "0 to 64", "profile's (none: 4)",
     "the NVSwitches of a node", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
-  { "nodes_per_leaf", SIM_KEY_INT, NULL, "1 to 1000000", "profile's",
+  { "nodes_per_leaf", SIM_KEY_INT, NULL, "1 to 1000000", "profile's (none: 32)",
     "the consecutive nodes behind one leaf switch", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
-  { "spines", SIM_KEY_INT, NULL, "0 to 1000000", "profile's", "the spine switches",
+  { "spines", SIM_KEY_INT, NULL, "0 to 1000000", "profile's (none: 0)", "the spine switches",
     SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
-  { "cores", SIM_KEY_INT, NULL, "0 to 1000000", "profile's", "the core switches",
+  { "cores", SIM_KEY_INT, NULL, "0 to 1000000", "profile's (none: 0)", "the core switches",
     SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
   { "seed_offset", SIM_KEY_INT, NULL, "0 to 2^63-1", "0",
     "draws other failures from the same scenario seed, the workload kept", 0, NULL, 0 },
@@ -127,16 +127,22 @@ void
 sim__failure_params_init (SimFailureParams *p)
 {
   memset (p, 0, sizeof *p);
+  /* What a profile sets, for profile = none. */
   for (guint k = 0; k < SIM_FAILURE_N_TYPES; k++)
     p->shape[k] = 1.0;
   p->nics_per_node = 8;
   p->nvswitches_per_node = 4;
   p->nodes_per_leaf = 32;
+  /* Not given: the mode's (sim__failure_params_resolve()). */
   p->detect = p->swap = p->restart = -1;
   p->drain = -1;
-  p->repair_dist = SIM_REPAIR_LOGNORMAL;
-  p->repair_sigma = 1.0;
   p->storage_bw = 0;
+  /* The table's defaults (self-healing, lognormal repairs of sigma 1, no
+   * checkpoints...); the profile is chosen by sim__failure_params_resolve(),
+   * from the table's default too. */
+  sim__keys_apply_defaults_with (&sim__failures_key_table,
+                                 (SimKeySetFunc) sim__failure_params_set, p);
+  g_clear_pointer (&p->profile, g_free);
 }
 
 void
@@ -483,7 +489,7 @@ gboolean
 sim__failure_params_resolve (SimFailureParams *p, const SimScenario *sc, GError **error)
 {
   const SimFailuresConfig *c = sc->failures;
-  const char *profile = "llama3-h100";
+  const char *profile = sim__keys_find (&sim__failures_key_table, "profile")->def;
 
   sim__failure_params_init (p);
   for (guint i = 0; i < c->keys->len; i++)

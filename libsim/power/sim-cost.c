@@ -107,13 +107,23 @@ sim_cost_config_keys (void)
   return names;
 }
 
+/* Sets a default: no key of the table is a path, so no folder is needed. */
+static gboolean
+set_default (gpointer config, const char *key, const char *value, GError **error)
+{
+  return sim_cost_config_set (config, key, value, NULL, error);
+}
+
 void
 sim_cost_config_init (SimCostConfig *config)
 {
   g_return_if_fail (config != NULL);
   memset (config, 0, sizeof *config);
-  config->amortization = SIM_COST_DEFAULT_AMORTIZATION;
-  config->capacity_basis = SIM_COST_CAPACITY_RATED;
+  /* The table's defaults (amortization SIM_COST_DEFAULT_AMORTIZATION, the
+   * rated capacity, no energy price), set as a [cost] key is; setting a
+   * key turns the model on, which only the section itself does. */
+  sim__keys_apply_defaults_with (&sim__cost_key_table, set_default, config);
+  config->enabled = FALSE;
 }
 
 void

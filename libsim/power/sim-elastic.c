@@ -79,13 +79,15 @@ sim__elastic_config_init (SimElasticConfig *config)
   config->scale_up_wait = UNSET_TIME;
   config->startup = UNSET_TIME;
   config->max_nodes = -1;
-  config->step = 1;
   config->price_per_node_hour = -1;
-  /* Kubernetes' cluster autoscaler releases a node unneeded for 10 min
+  /* The table's defaults: one node per scale-up; Kubernetes' cluster
+   * autoscaler releases a node unneeded for 10 min
    * (--scale-down-unneeded-time); EC2 bills per second with a 60 s
-   * minimum (models/SOURCES.md, "Elastic capacity"). */
-  config->scale_down_delay = 10 * SIM_MINUTE;
-  config->min_billing = 60 * SIM_SECOND;
+   * minimum (models/SOURCES.md, "Elastic capacity").  Setting a key turns
+   * the section on, which only the section itself does. */
+  sim__keys_apply_defaults_with (&sim__elastic_key_table,
+                                 (SimKeySetFunc) sim__elastic_config_set, config);
+  config->enabled = FALSE;
 }
 
 void
@@ -101,7 +103,9 @@ sim__serverless_config_init (SimServerlessConfig *config)
   memset (config, 0, sizeof *config);
   config->cold_start = UNSET_TIME;
   config->price_per_gpu_second = -1;
-  config->bill_cold_start = TRUE;
+  sim__keys_apply_defaults_with (&sim__serverless_key_table,
+                                 (SimKeySetFunc) sim__serverless_config_set, config);
+  config->enabled = FALSE;
 }
 
 static gboolean
