@@ -11,9 +11,13 @@
  *
  * A key with a parse function and an offset is read by the generic reader
  * (sim__keys_read_group()) into the section's configuration structure, and
- * its default is set from the table (sim__keys_apply_defaults()); a key
- * without one is read by its section's own code, and its default text only
- * documents what that code does (tests hold the two together).
+ * its default is set from the table (sim__keys_apply_defaults()).  A
+ * module that reads its section key by key with a setter of its own gets
+ * its defaults from the table through that setter
+ * (sim__keys_apply_defaults_with()).  Where a default cannot be a value
+ * (the node model's, the mode's, "not given"), SIM_KEY_DEFAULT_DESCRIBED
+ * marks its text as a description and the code applies it; check-keys
+ * holds every default to what a run does.
  *
  * Private: not installed.
  */

@@ -2432,6 +2432,36 @@ find_section (const char *section, GError **error)
   return NULL;
 }
 
+/* Appends TABLE to OUT; for [policy], then the keys the built-in policies
+ * read, which pass through the section to them. */
+static void
+print_table (GString *out, const SimKeyTable *table, gboolean markdown)
+{
+  g_autoptr(GPtrArray) readers = NULL;
+
+  sim__keys_print (out, table, markdown);
+  if (table != &policy_table)
+    return;
+  readers = sim__policy_param_readers ();
+  if (readers->len == 0)
+    return;
+  g_string_append (out, markdown ? "Keys the built-in policies read:\n\n"
+                                   "| Key | Read by |\n|-----|---------|\n"
+                                 : "  Keys the built-in policies read:\n");
+  for (guint i = 0; i < readers->len; i++)
+    {
+      const char *line = readers->pdata[i];
+      const char *tab = strchr (line, '\t');
+      if (markdown)
+        g_string_append_printf (out, "| `%.*s` | %s |\n", (int) (tab - line), line, tab + 1);
+      else
+        g_string_append_printf (out, "  %-22.*s read by %s\n", (int) (tab - line), line,
+                                tab + 1);
+    }
+  if (markdown)
+    g_string_append_c (out, '\n');
+}
+
 char *
 sim_scenario_dup_key_reference (const char *section, gboolean markdown, GError **error)
 {
@@ -2443,14 +2473,14 @@ sim_scenario_dup_key_reference (const char *section, gboolean markdown, GError *
       const SimKeyTable *table = find_section (section, error);
       if (table == NULL)
         return NULL;
-      sim__keys_print (out, table, markdown);
+      print_table (out, table, markdown);
       return g_string_free (g_steal_pointer (&out), FALSE);
     }
   for (guint i = 0; i < G_N_ELEMENTS (key_tables); i++)
     {
       if (i > 0 && !markdown)
         g_string_append_c (out, '\n');
-      sim__keys_print (out, key_tables[i], markdown);
+      print_table (out, key_tables[i], markdown);
     }
   return g_string_free (g_steal_pointer (&out), FALSE);
 }

@@ -22,8 +22,9 @@
  *  - [sweep] foo and a misspelt [policy] moldable_efficiency are refused
  *    with their suggestion, while a parameter a built-in policy reads
  *    still passes;
- *  - sim_scenario_dup_key_reference(): a section lists its keys, an
- *    unknown section is SIM_ERROR_NOT_FOUND with a suggestion.
+ *  - sim_scenario_dup_key_reference(): a section lists its keys, [policy]
+ *    also the keys the built-in policies read, and an unknown section is
+ *    SIM_ERROR_NOT_FOUND with a suggestion.
  * What it does not check: what each key does to a run (each module's
  * suite does), the layout of the printed reference beyond its key names
  * (tests/test-keys.sh holds docs/keys.md to it).
@@ -620,6 +621,15 @@ START_TEST (test_reference)
                                                   t[i]->named ? " NAME" : "");
       ck_assert_msg (strstr (all, heading) != NULL, "%s missing", heading);
     }
+
+  /* [policy] also lists what the registered policies read (their infos'
+   * keys, sched/sim-queue-orders.c). */
+  {
+    g_autofree char *policy = sim_scenario_dup_key_reference ("policy", FALSE, &error);
+    ck_assert (strstr (policy, "\n  sjf_estimate ") != NULL);
+    ck_assert (strstr (policy, "read by sjf (queue)") != NULL);
+    ck_assert (strstr (policy, "read by las (queue), priority (queue)") != NULL);
+  }
 
   none = sim_scenario_dup_key_reference ("powr", FALSE, &error);
   ck_assert (none == NULL);

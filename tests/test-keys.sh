@@ -117,6 +117,9 @@ for key in enable clock_exponent memory_power clock_limit gpu_cap gpu_cap_share 
 done
 n_power=$(listed power | wc -l)
 [ "$n_power" -eq 12 ] || fail "gpusim keys power: $n_power keys, expected 12"
+expect 0 keys policy
+contains "$tmp/stdout" "  moldable_efficiency " "gpusim keys policy"
+contains "$tmp/stdout" "  quota                  read by fair-share (queue)" "gpusim keys policy"
 expect 0 keys '[class NAME]'
 contains "$tmp/stdout" "[class NAME]" "gpusim keys [class NAME]"
 contains "$tmp/stdout" "  gpu_model " "gpusim keys [class NAME]"

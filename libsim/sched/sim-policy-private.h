@@ -40,6 +40,7 @@ struct _SimSchedContext {
 /* Registers the built-in queue orders and placements once. */
 void sim__policy_register_builtins (void);
 gboolean sim__policy_reads_key (const char *queue, const char *placement, const char *key);
+GPtrArray *sim__policy_param_readers (void);
 /* Registers the queue orders and placements defined outside
  * sim-policy-builtin.c (sim-policy-registry.c lists them). */
 void sim__policy_register_more (void);
