@@ -209,9 +209,10 @@ sim__policy_param_readers (void)
         }
     }
   for (guint i = 0; i < order->len; i++)
-    g_ptr_array_add (out, g_strdup_printf ("%s\t%s", (char *) order->pdata[i],
-                                           ((GString *) g_hash_table_lookup (readers,
-                                                                             order->pdata[i]))->str));
+    {
+      const GString *who = g_hash_table_lookup (readers, order->pdata[i]);
+      g_ptr_array_add (out, g_strdup_printf ("%s\t%s", (char *) order->pdata[i], who->str));
+    }
   return out;
 }
 
