@@ -277,7 +277,7 @@ sim__scenario_key_tables (guint *n_tables)
 }
 
 typedef struct {
-  SimKeyReader reader;     /* first: the modules' readers get it, locate() finds us */
+  SimKeyReader reader;     /* first, so that a pointer to it is one to the Ctx */
   const char  *name;       /* for messages */
   GKeyFile    *kf;
   SimKeyLines *lines;
@@ -328,6 +328,8 @@ locate (const Ctx *ctx, const char *group, const char *key, GError **error)
     g_prefix_error (error, "%s: [%s]%s%s: ", ctx->name, group, key ? " " : "", key ? key : "");
 }
 
+/* locate() for the readers of modules (power/, rl/) and the key tables,
+ * which see only the SimKeyReader at the head of the Ctx. */
 static void
 locate_for_reader (const SimKeyReader *reader, const char *group, const char *key,
                    GError **error)
