@@ -4,7 +4,11 @@
 #include "sim-scenario.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "sim-keys.h"
+#include "power/sim-power-config.h"
+#include "rl/sim-rl-config.h"
 #include "workload/sim-sources.h"
+#include "sched/sim-policy-private.h"
 #include "workload/sim-trace-util.h"
 #include "rl/sim-rl-env.h"
 #include "power/sim-elastic.h"
@@ -16,71 +20,265 @@
 
 G_DEFINE_BOXED_TYPE (SimScenario, sim_scenario, sim_scenario_ref, sim_scenario_unref)
 
-/* The schema: every group and key a scenario may contain.  Groups whose
- * name is a prefix followed by a space ("pool gpu-a") take a name. */
-typedef struct {
-  const char *group;
-  gboolean    named;
-  const char *keys[32];
-  gboolean    open;   /* other keys are passed on (to the policy, which checks them) */
-} GroupSchema;
+/* Parsers of the tables below (defined further down). */
+static gboolean parse_seed (const char *text, gpointer out, GError **error);
+static gboolean parse_overhead (const char *text, gpointer out, GError **error);
+static gboolean parse_efficiency (const char *text, gpointer out, GError **error);
+static gboolean parse_name (const char *text, gpointer out, GError **error);
 
-static const GroupSchema schema[] = {
-  { "scenario", FALSE, { "name", "description", "seed", "horizon", "models", NULL }, FALSE },
-  { "pool", TRUE, { "model", "count", "gpu", "gpus_per_node", "sharing", "from", "misc_gpu",
-                    NULL }, FALSE },
-  { "cluster", FALSE, { "sharing", "timeslice_overhead", "mps_overhead", "mig_reconfigure_time",
-                        NULL }, FALSE },
-  { "workload", FALSE, { "source", "rate", "daily_profile", "jobs", "gpus", "duration",
-                         "estimate_factor", "trace", "processors_per_gpu", "skip_invalid",
-                         "rebase_time", "reorder_window", "reference_gpu", "iteration", "gradient",
-                         "tensor_parallel", "tp_bytes",
-                         "pipeline_parallel", "pp_bytes", "overlap",
-                         "scaling", "serial_fraction", "speedup", "reference_gpus", "throughput",
-                         "activity", "memory_bound", "gpu_share", "task_table", "pai_tasks",
-                         NULL }, FALSE },
-  { "class", TRUE, { "share", "gpus", "duration", "estimate_factor", "mig", "priority", "tenant",
-                     "gpu_model", "iteration", "gradient",
-                     "tensor_parallel", "tp_bytes", "pipeline_parallel", "pp_bytes", "overlap",
-                     "scaling", "serial_fraction", "speedup", "reference_gpus", "throughput",
-                     "activity", "memory_bound", "gpu_share", "serverless", NULL }, FALSE },
-  { "comm", TRUE, { "share", "iteration", "gradient", "tensor_parallel", "tp_bytes",
-                    "pipeline_parallel", "pp_bytes", "overlap", NULL }, FALSE },
-  { "policy", FALSE, { "queue", "placement", "plugin", "interval", "backfill_interval", NULL },
-    TRUE },
-  { "output", FALSE, { "timeseries_interval", "jobs", "timeseries", NULL }, FALSE },
-  /* Its keys are the fabric builder's (sim_fabric_config_keys()). */
-  { "fabric", FALSE, { NULL }, TRUE },
-  /* Its keys are the cost model's (sim_cost_config_keys()). */
-  { "cost", FALSE, { NULL }, TRUE },
-  /* Its keys are other sections' keys, "section.key = value". */
-  { "variant", TRUE, { NULL }, TRUE },
-  /* The axes of a sweep (sweep/sim-sweep.h), read by the sweep, not here. */
-  { "sweep", FALSE, { NULL }, TRUE },
-  /* Power (power/sim-power.h). */
-  { "power", FALSE, { "enable", "clock_exponent", "memory_power", "clock_limit", "gpu_cap", "gpu_cap_share",
-                      "sleep_after", "wake_time", "psu_efficiency", "sleep_power",
-                      "electrical_efficiency", "transceiver_power", NULL }, FALSE },
-  /* Cooling (power/sim-cooling.h). */
-  { "cooling", FALSE, { "type", "crah_fan", "chiller_cop", "economizer_below", "liquid_share",
-                        "liquid_pumps", "dry_cooler", "server_fans", "misc",
-                        "outdoor_temperature", "daily_swing", "seasonal_swing", "warmest_day",
-                        "step", "outdoor_csv", NULL }, FALSE },
-  /* The reinforcement-learning environment's set-up (sim-rl-env.h). */
-  { "rl", FALSE, { "reward", "window", "node_slots", "placements", "node_actions", NULL },
-    FALSE },
-  /* Elastic capacity: their keys are power/sim-elastic.c's. */
-  { "elastic", FALSE, { NULL }, TRUE },
-  { "serverless", FALSE, { NULL }, TRUE },
-  /* Power policies (power/sim-power-manager.h, power/sim-facility-limit.h). */
-  { "power_manager", FALSE, { "enable", "threshold", "low_cap", "hold", "raise_after",
-                              "baseline", NULL }, FALSE },
-  { "facility", FALSE, { "max_power", "limit_mode", "min_cap", "baseline", NULL }, FALSE },
-  /* Failures: their keys are failures/sim-failures-config.c's. */
-  { "failures", FALSE, { NULL }, TRUE },
+#define SC(field) offsetof (SimScenario, field)
+
+/* The key tables of the sections read in this file.  Keys read by code
+ * of their own (a distribution, a mix of GPUs) have no parser here; the
+ * defaults documented for them are those the code below applies, and
+ * check-keys holds the two together where the value is plain. */
+
+/* Communication and scaling keys: in [workload] (defaults for every class),
+ * [class NAME], and, for the first eight, [comm NAME]. */
+#define COMM_KEYS \
+  { "iteration", SIM_KEY_TIME, "s", "above 0", NULL, \
+    "the compute time of one training iteration (its communication profile needs it)", 0, \
+    NULL, 0 }, \
+  { "gradient", SIM_KEY_BYTES, "B", NULL, "0B", \
+    "the bytes all-reduced by data parallelism at each iteration", 0, NULL, 0 }, \
+  { "tensor_parallel", SIM_KEY_INT, NULL, "1 to 65536", "1", \
+    "the tensor-parallel degree (GPUs that split each layer)", 0, NULL, 0 }, \
+  { "tp_bytes", SIM_KEY_BYTES, "B", NULL, "0B", \
+    "the bytes each tensor-parallel group exchanges per iteration", 0, NULL, 0 }, \
+  { "pipeline_parallel", SIM_KEY_INT, NULL, "1 to 65536", "1", \
+    "the pipeline-parallel degree (stages)", 0, NULL, 0 }, \
+  { "pp_bytes", SIM_KEY_BYTES, "B", NULL, "0B", \
+    "the bytes passed between pipeline stages per iteration", 0, NULL, 0 }, \
+  { "overlap", SIM_KEY_SHARE, NULL, "0 to 1", "0", \
+    "the share of communication hidden behind compute", 0, NULL, 0 }
+
+#define CLASS_KEYS \
+  { "gpus", SIM_KEY_EXPRESSION, NULL, NULL, NULL, \
+    "GPUs per job: \"8\", a mix \"1:0.7, 8:0.3\" or a moldable range \"4..8\"", 0, NULL, 0 }, \
+  { "duration", SIM_KEY_EXPRESSION, NULL, NULL, NULL, \
+    "the run-time distribution, such as \"lognormal(median=30min, sigma=1.5)\"", 0, NULL, 0 }, \
+  { "estimate_factor", SIM_KEY_NUMBER, NULL, "0 to 1000000", "0", \
+    "a job's requested time is its run time times this (0: no request)", 0, NULL, 0 }, \
+  COMM_KEYS, \
+  { "scaling", SIM_KEY_CHOICE, NULL, "linear, amdahl, table, comm", "linear", \
+    "how a job's speed grows with its GPUs (comm: from its communication profile)", 0, NULL, \
+    0 }, \
+  { "serial_fraction", SIM_KEY_SHARE, NULL, "0 to 1", NULL, \
+    "amdahl: the share of the work that does not parallelize", 0, NULL, 0 }, \
+  { "speedup", SIM_KEY_LIST, NULL, NULL, NULL, \
+    "table: measured speed-ups, \"GPUS:SPEEDUP\" pairs such as \"2:1.98, 4:3.88\"", 0, NULL, \
+    0 }, \
+  { "reference_gpus", SIM_KEY_INT, NULL, NULL, NULL, \
+    "the GPUs on which the duration was measured", 0, NULL, 0 }, \
+  { "throughput", SIM_KEY_EXPRESSION, NULL, NULL, NULL, \
+    "the jobs' throughput on each GPU model, \"MODEL:VALUE, MODEL:VALUE\"", 0, NULL, 0 }, \
+  { "activity", SIM_KEY_SHARE, NULL, "0 to 1", NULL, \
+    "the share of time a job keeps its GPUs busy (power, sharing)", 0, NULL, 0 }, \
+  { "memory_bound", SIM_KEY_SHARE, NULL, "0 to 1", NULL, \
+    "the share of its busy time a job waits on memory", 0, NULL, 0 }, \
+  { "gpu_share", SIM_KEY_SHARE, NULL, "above 0, at most 1", NULL, \
+    "a fractional job's share of one GPU (shared GPUs)", 0, NULL, 0 }
+
+static const SimKey scenario_keys[] = {
+  { "name", SIM_KEY_STRING, NULL, NULL, NULL, "the scenario's name, in outputs",
+    SIM_KEY_REQUIRED, NULL, 0 },
+  { "description", SIM_KEY_STRING, NULL, NULL, NULL, "a line of text about the scenario", 0,
+    NULL, 0 },
+  { "seed", SIM_KEY_INT, NULL, "0 to 2^64-1", "1",
+    "the random seed: the same scenario and seed give the same output", 0, parse_seed,
+    SC (seed) },
+  { "horizon", SIM_KEY_TIME, "s", "above 0", "never",
+    "simulated time at which the run stops (never: when the workload drains)",
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "models", SIM_KEY_LIST, NULL, NULL, NULL,
+    "folders of model files searched after the catalogue's", 0, NULL, 0 },
 };
 
+static const SimKey pool_keys[] = {
+  { "model", SIM_KEY_STRING, NULL, NULL, NULL,
+    "a node model from the catalogue, such as DGX-H100 (not with from)", 0, NULL, 0 },
+  { "count", SIM_KEY_INT, NULL, "1 to 10000000", NULL, "the number of nodes (not with from)", 0,
+    NULL, 0 },
+  { "gpu", SIM_KEY_STRING, NULL, NULL, "node model's",
+    "replaces the node model's GPU model", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "gpus_per_node", SIM_KEY_INT, NULL, "1 to 10000000", "node model's",
+    "replaces the node model's GPUs per node", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "sharing", SIM_KEY_CHOICE, NULL, "time-slice, mps", "[cluster] sharing",
+    "how fractional jobs share this pool's GPUs", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "from", SIM_KEY_EXPRESSION, NULL, NULL, NULL,
+    "the nodes from a trace's machine list, such as \"pai-machines:FILE\" or "
+    "\"philly-vcs:FILE\"", 0, NULL, 0 },
+  { "misc_gpu", SIM_KEY_STRING, NULL, NULL, NULL,
+    "from = pai-machines: the GPU model of machines of type MISC, needed if the list has any "
+    "(none: leave them out)", 0, NULL, 0 },
+};
+
+static const SimKey cluster_keys[] = {
+  { "sharing", SIM_KEY_CHOICE, NULL, "time-slice, mps", "time-slice",
+    "how fractional jobs share a GPU", 0, (SimKeyParseFunc) sim_sharing_mode_parse,
+    SC (sharing.mode) },
+  { "timeslice_overhead", SIM_KEY_SHARE, NULL, "0 to below 1", "0.05",
+    "the share of a time-sliced GPU's throughput lost to switching", 0, parse_overhead,
+    SC (sharing.timeslice_overhead) },
+  { "mps_overhead", SIM_KEY_SHARE, NULL, "0 to below 1", "0",
+    "the share of an MPS-shared GPU's throughput lost to sharing", 0, parse_overhead,
+    SC (sharing.mps_overhead) },
+  { "mig_reconfigure_time", SIM_KEY_TIME, "s", NULL, "10s",
+    "the wall time of creating a MIG instance", 0, sim__keys_parse_duration,
+    SC (mig_reconfigure_time) },
+};
+
+static const SimKey workload_keys[] = {
+  { "source", SIM_KEY_CHOICE, NULL,
+    "synthetic, swf, philly, helios, slurm, openb, pai, gavel, native", "synthetic",
+    "where jobs come from: a generator or a trace", 0, NULL, 0 },
+  { "rate", SIM_KEY_RATE, "1/s", "above 0", NULL,
+    "synthetic: the mean arrival rate, such as \"30/h\" (Poisson)", 0, NULL, 0 },
+  { "daily_profile", SIM_KEY_LIST, NULL, "24 numbers", "flat",
+    "synthetic: the arrival rate's relative weight in each hour of the day",
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "jobs", SIM_KEY_INT, NULL, "1 to 2^63-1", "all",
+    "the number of jobs to run (a trace: its first ones)", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  CLASS_KEYS,
+  { "trace", SIM_KEY_PATH, NULL, NULL, NULL, "a trace source: the trace file", 0, NULL, 0 },
+  { "processors_per_gpu", SIM_KEY_NUMBER, NULL, "above 0", "1",
+    "swf: the processors of the log that make one GPU", 0, NULL, 0 },
+  { "skip_invalid", SIM_KEY_BOOL, NULL, NULL, "true",
+    "a trace: skip rows that cannot be jobs (false: stop at the first)", 0, NULL, 0 },
+  { "rebase_time", SIM_KEY_BOOL, NULL, NULL, "true",
+    "a trace: start simulated time at the first job's submission", 0, NULL, 0 },
+  { "reorder_window", SIM_KEY_INT, "rows", "0 to 100000000, or sort", "100000",
+    "a trace: rows read ahead to put jobs in submission order (sort: all)", 0, NULL, 0 },
+  { "reference_gpu", SIM_KEY_STRING, NULL, NULL, NULL,
+    "the GPU model on which durations were measured (throughput scaling)", 0, NULL, 0 },
+  { "task_table", SIM_KEY_PATH, NULL, NULL, NULL, "pai: the task table", 0, NULL, 0 },
+  { "pai_tasks", SIM_KEY_CHOICE, NULL, "sum, largest", "sum",
+    "pai: a job's GPUs as the sum of its tasks' or its largest task's", 0, NULL, 0 },
+};
+
+static const SimKey class_keys[] = {
+  { "share", SIM_KEY_NUMBER, NULL, "above 0", "1",
+    "the class's weight among the classes, for drawing each job's class", 0, NULL, 0 },
+  CLASS_KEYS,
+  { "mig", SIM_KEY_STRING, NULL, NULL, NULL,
+    "a MIG profile the job runs in, such as \"1g.10gb\" (with gpus = 1)", 0, NULL, 0 },
+  { "priority", SIM_KEY_INT, NULL, "-1000000 to 1000000", "0",
+    "the jobs' priority (higher first, for queues that read it)", 0, NULL, 0 },
+  { "tenant", SIM_KEY_INT, NULL, "0 to 1000000", "0",
+    "the jobs' tenant (fair-share queues)", 0, NULL, 0 },
+  { "gpu_model", SIM_KEY_STRING, NULL, NULL, "any",
+    "GPU models the jobs may run on, separated by '|'", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "serverless", SIM_KEY_BOOL, NULL, NULL, "false",
+    "the jobs run on serverless GPUs (needs [serverless])", 0, NULL, 0 },
+};
+
+static const SimKey comm_keys[] = {
+  { "share", SIM_KEY_NUMBER, NULL, "above 0", "1",
+    "the profile's weight in the mix drawn for jobs without a profile", 0, NULL, 0 },
+  COMM_KEYS,
+};
+
+static const SimKey policy_keys[] = {
+  { "queue", SIM_KEY_STRING, NULL, NULL, "fifo", "the queue order, by name", 0, parse_name,
+    SC (queue) },
+  { "placement", SIM_KEY_STRING, NULL, NULL, "first-fit", "the placement, by name", 0,
+    parse_name, SC (placement) },
+  { "plugin", SIM_KEY_PATH, NULL, NULL, NULL,
+    "a policy plugin (a shared library or a Python module) instead of queue and placement", 0,
+    NULL, 0 },
+  { "interval", SIM_KEY_TIME, "s", NULL, "0s",
+    "the scheduling cycle (0: decide at every event)", 0, sim__keys_parse_duration,
+    SC (sched_interval) },
+  { "backfill_interval", SIM_KEY_TIME, "s", NULL, "0s",
+    "easy queue: how often to backfill (0: at every decision)", 0, sim__keys_parse_duration,
+    SC (backfill_interval) },
+  { "moldable_efficiency", SIM_KEY_SHARE, NULL, "0 to 1", "0",
+    "the lowest parallel efficiency (speed-up / GPUs) at which a moldable job takes more GPUs",
+    0, parse_efficiency, SC (moldable_efficiency) },
+};
+
+static const SimKey output_keys[] = {
+  { "timeseries_interval", SIM_KEY_TIME, "s", "above 0", "1h",
+    "the interval of the time series' samples", 0, sim__keys_parse_positive_duration,
+    SC (sample_interval) },
+  { "jobs", SIM_KEY_BOOL, NULL, NULL, "true", "write the jobs' CSV file", 0,
+    sim__keys_parse_bool, SC (write_jobs) },
+  { "timeseries", SIM_KEY_BOOL, NULL, NULL, "true", "write the time series' CSV file", 0,
+    sim__keys_parse_bool, SC (write_timeseries) },
+};
+
+/* [policy] keys outside the table are the chosen policy's parameters: the
+ * policy refuses those it does not read (sim_policy_params), naming the
+ * closest it does. */
+static gboolean
+is_policy_param (const char *key)
+{
+  return TRUE;
+}
+
+/* [variant NAME] keys are checked by read_variants(), whose message shows
+ * the form they take. */
+static gboolean
+is_variant_key (const char *key)
+{
+  return TRUE;
+}
+
+static const SimKeyTable scenario_table = {
+  "scenario", FALSE, "The scenario's name, seed and horizon", scenario_keys,
+  G_N_ELEMENTS (scenario_keys), NULL, NULL,
+};
+static const SimKeyTable pool_table = {
+  "pool", TRUE, "A pool of identical nodes", pool_keys, G_N_ELEMENTS (pool_keys), NULL, NULL,
+};
+static const SimKeyTable cluster_table = {
+  "cluster", FALSE, "How GPUs are shared across the cluster", cluster_keys,
+  G_N_ELEMENTS (cluster_keys), NULL, NULL,
+};
+static const SimKeyTable workload_table = {
+  "workload", FALSE,
+  "Where jobs come from, and the defaults of every job class", workload_keys,
+  G_N_ELEMENTS (workload_keys), NULL, NULL,
+};
+static const SimKeyTable class_table = {
+  "class", TRUE, "A class of synthetic jobs; absent keys take [workload]'s", class_keys,
+  G_N_ELEMENTS (class_keys), NULL, NULL,
+};
+static const SimKeyTable comm_table = {
+  "comm", TRUE, "A communication profile drawn for jobs that have none", comm_keys,
+  G_N_ELEMENTS (comm_keys), NULL, NULL,
+};
+static const SimKeyTable policy_table = {
+  "policy", FALSE, "The scheduling policy", policy_keys, G_N_ELEMENTS (policy_keys),
+  is_policy_param,
+  "the parameters of the chosen queue order and placement, which refuse keys they do not read",
+};
+static const SimKeyTable output_table = {
+  "output", FALSE, "What the run writes", output_keys, G_N_ELEMENTS (output_keys), NULL, NULL,
+};
+static const SimKeyTable variant_table = {
+  "variant", TRUE, "A named set of changes, compared side by side by `gpusim compare`", NULL, 0,
+  is_variant_key, "SECTION.KEY = VALUE, a value of another section's key",
+};
+
+/* Every section, in the order `gpusim keys` lists them. */
+static const SimKeyTable * const key_tables[] = {
+  &scenario_table, &pool_table, &cluster_table, &workload_table, &class_table, &comm_table,
+  &policy_table, &output_table, &sim__fabric_key_table, &sim__cost_key_table, &variant_table,
+  &sim__sweep_key_table, &sim__power_key_table, &sim__cooling_key_table, &sim__rl_key_table,
+  &sim__elastic_key_table, &sim__serverless_key_table, &sim__power_manager_key_table,
+  &sim__facility_key_table, &sim__failures_key_table,
+};
+
+const SimKeyTable * const *
+sim__scenario_key_tables (guint *n_tables)
+{
+  *n_tables = G_N_ELEMENTS (key_tables);
+  return key_tables;
+}
+
 typedef struct {
+  SimKeyReader reader;     /* first, so that a pointer to it is one to the Ctx */
   const char  *name;       /* for messages */
   GKeyFile    *kf;
   SimKeyLines *lines;
@@ -131,6 +329,15 @@ locate (const Ctx *ctx, const char *group, const char *key, GError **error)
     g_prefix_error (error, "%s: [%s]%s%s: ", ctx->name, group, key ? " " : "", key ? key : "");
 }
 
+/* locate() for the readers of modules (power/, rl/) and the key tables,
+ * which see only the SimKeyReader at the head of the Ctx. */
+static void
+locate_for_reader (const SimKeyReader *reader, const char *group, const char *key,
+                   GError **error)
+{
+  locate ((const Ctx *) reader, group, key, error);
+}
+
 /* The raw value, or NULL if absent (not an error). */
 static char *
 get_raw (const Ctx *ctx, const char *group, const char *key)
@@ -156,38 +363,14 @@ require (const Ctx *ctx, const char *group, const char *key, const char *what, c
   return TRUE;
 }
 
-typedef gboolean (*ParseFunc) (const char *text, gpointer out, GError **error);
+typedef SimKeyParseFunc ParseFunc;
 
 /* Parses an optional key with PARSE; leaves *out untouched if absent. */
 static gboolean
 get_parsed (const Ctx *ctx, const char *group, const char *key, ParseFunc parse, gpointer out,
             GError **error)
 {
-  g_autofree char *raw = get_raw (ctx, group, key);
-
-  if (raw == NULL)
-    return TRUE;
-  g_strstrip (raw);
-  if (!parse (raw, out, error))
-    {
-      locate (ctx, group, key, error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-parse_positive_duration (const char *text, gpointer out, GError **error)
-{
-  if (!sim_parse_duration (text, out, error))
-    return FALSE;
-  if (*(SimTime *) out <= 0)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "\"%s\" is zero: expected a positive duration", text);
-      return FALSE;
-    }
-  return TRUE;
+  return sim__keys_get_parsed (&ctx->reader, group, key, parse, out, error);
 }
 
 static gboolean
@@ -199,24 +382,6 @@ parse_rate (const char *text, gpointer out, GError **error)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "\"%s\" is zero: expected a positive rate such as \"30/h\"", text);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-parse_bool (const char *text, gpointer out, GError **error)
-{
-  if (g_ascii_strcasecmp (text, "true") == 0 || g_ascii_strcasecmp (text, "yes") == 0 ||
-      strcmp (text, "1") == 0)
-    *(gboolean *) out = TRUE;
-  else if (g_ascii_strcasecmp (text, "false") == 0 || g_ascii_strcasecmp (text, "no") == 0 ||
-           strcmp (text, "0") == 0)
-    *(gboolean *) out = FALSE;
-  else
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
-                   "\"%s\" is not a boolean: expected true or false", text);
       return FALSE;
     }
   return TRUE;
@@ -303,63 +468,46 @@ parse_positive_number (const char *text, gpointer out, GError **error)
   return TRUE;
 }
 
-/* A number from LO to HI into the double at OUT; an error says what was
- * EXPECTED first. */
-static gboolean
-parse_bounded (const char *text, double lo, double hi, gpointer out, const char *expected,
-               GError **error)
-{
-  if (sim_parse_number (text, lo, hi, out, error))
-    return TRUE;
-  g_prefix_error (error, "expected %s: ", expected);
-  return FALSE;
-}
-
 /* A parallel efficiency, speed-up / GPUs: 0 to 1. */
 static gboolean
 parse_efficiency (const char *text, gpointer out, GError **error)
 {
-  return parse_bounded (text, 0, 1, out, "a parallel efficiency from 0 to 1 (speed-up / GPUs)",
-                        error);
+  return sim__keys_parse_bounded (text, 0, 1, out,
+                                  "a parallel efficiency from 0 to 1 (speed-up / GPUs)", error);
+}
+
+/* A shared GPU's overhead: a share from 0, below 1 ("0.05" or "5%"). */
+static gboolean
+parse_overhead (const char *text, gpointer out, GError **error)
+{
+  if (!sim__keys_parse_share_percent (text, 0, FALSE,
+                                      "the share of a shared GPU's throughput lost to sharing",
+                                      out, error))
+    return FALSE;
+  if (*(double *) out >= 1)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\": expected less than 1 (100%%): the GPU would do no work", text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A name, into the string at OUT (replacing it). */
+static gboolean
+parse_name (const char *text, gpointer out, GError **error)
+{
+  char **field = out;
+
+  g_free (*field);
+  *field = g_strdup (text);
+  return TRUE;
 }
 
 static gboolean
 parse_factor (const char *text, gpointer out, GError **error)
 {
   return sim_parse_number (text, 0, 1e6, out, error);
-}
-
-static gboolean
-parse_power_w (const char *text, gpointer out, GError **error)
-{
-  if (!sim_parse_power (text, out, error))
-    {
-      g_prefix_error (error, "expected a power such as \"300W\": ");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* A share in (0, 1], such as an efficiency. */
-static gboolean
-parse_unit_share (const char *text, gpointer out, GError **error)
-{
-  if (!sim_parse_number (text, 0, 1, out, error) || *(double *) out <= 0)
-    {
-      g_clear_error (error);
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "\"%s\": expected a number above 0 and at most 1", text);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-parse_exponent (const char *text, gpointer out, GError **error)
-{
-  return parse_bounded (text, 0.5, 10, out,
-                        "the exponent k of the dynamic power f^k, from 0.5 to 10 "
-                        "(3 for f V^2 with V following f)", error);
 }
 
 /* "1:0.6, 2:0.2, 8:0.2" or "8": GPUs per job and their weights. */
@@ -602,78 +750,65 @@ parse_profile (const char *text, double profile[24], GError **error)
   return TRUE;
 }
 
-/* Refuses unknown groups and keys, suggesting the closest known one. */
+/* The table of section HEAD ("class" for [class NAME]), or NULL. */
+static const SimKeyTable *
+find_table (const char *head)
+{
+  for (guint s = 0; s < G_N_ELEMENTS (key_tables); s++)
+    if (strcmp (key_tables[s]->section, head) == 0)
+      return key_tables[s];
+  return NULL;
+}
+
+/* Refuses unknown sections and keys, suggesting the closest known one,
+ * every section against its own table. */
 static gboolean
 check_schema (const Ctx *ctx, GError **error)
 {
   g_auto(GStrv) groups = g_key_file_get_groups (ctx->kf, NULL);
-  const char *group_names[G_N_ELEMENTS (schema)];
+  const char *section_names[G_N_ELEMENTS (key_tables)];
 
-  for (guint s = 0; s < G_N_ELEMENTS (schema); s++)
-    group_names[s] = schema[s].group;
+  for (guint s = 0; s < G_N_ELEMENTS (key_tables); s++)
+    section_names[s] = key_tables[s]->section;
 
   for (guint i = 0; groups[i] != NULL; i++)
     {
       const char *g = groups[i];
-      const GroupSchema *gs = NULL;
-      g_auto(GStrv) keys = NULL;
+      const SimKeyTable *table;
       g_autofree char *head = NULL;
       const char *space = strchr (g, ' ');
 
       head = space ? g_strndup (g, (gsize) (space - g)) : g_strdup (g);
-      for (guint s = 0; s < G_N_ELEMENTS (schema); s++)
-        if (strcmp (schema[s].group, head) == 0)
-          gs = &schema[s];
-      if (gs == NULL)
+      table = find_table (head);
+      if (table == NULL)
         {
-          const char *close = sim__closest (head, group_names, G_N_ELEMENTS (schema));
+          const char *close = sim__closest (head, section_names, G_N_ELEMENTS (key_tables));
           g_autoptr(GString) known = g_string_new (NULL);
-          for (guint s = 0; s < G_N_ELEMENTS (schema); s++)
-            g_string_append_printf (known, "%s[%s%s]", s ? ", " : "", schema[s].group,
-                                    schema[s].named ? " NAME" : "");
+          for (guint s = 0; s < G_N_ELEMENTS (key_tables); s++)
+            g_string_append_printf (known, "%s[%s%s]", s ? ", " : "", key_tables[s]->section,
+                                    key_tables[s]->named ? " NAME" : "");
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
                        "unknown section%s%s%s (known: %s)", close ? ": did you mean [" : "",
                        close ? close : "", close ? (space ? " ...]?" : "]?") : "", known->str);
           locate (ctx, g, NULL, error);
           return FALSE;
         }
-      if (gs->named && (space == NULL || space[strspn (space, " \t")] == '\0'))
+      if (table->named && (space == NULL || space[strspn (space, " \t")] == '\0'))
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
-                       "section needs a name: expected [%s NAME]", gs->group);
+                       "section needs a name: expected [%s NAME]", table->section);
           locate (ctx, g, NULL, error);
           return FALSE;
         }
-      if (!gs->named && space != NULL)
+      if (!table->named && space != NULL)
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
-                       "section takes no name: expected [%s]", gs->group);
+                       "section takes no name: expected [%s]", table->section);
           locate (ctx, g, NULL, error);
           return FALSE;
         }
-      keys = g_key_file_get_keys (ctx->kf, g, NULL, NULL);
-      for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
-        {
-          gboolean known = FALSE;
-          guint nk = 0;
-          while (gs->keys[nk] != NULL)
-            nk++;
-          for (guint j = 0; j < nk; j++)
-            known |= strcmp (gs->keys[j], keys[k]) == 0;
-          if (!known && !gs->open)
-            {
-              const char *close = sim__closest (keys[k], gs->keys, nk);
-              g_autofree char *list = g_strjoinv (", ", (char **) gs->keys);
-              if (close != NULL)
-                g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
-                             "unknown key: did you mean \"%s\"? (known: %s)", close, list);
-              else
-                g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
-                             "unknown key (known: %s)", list);
-              locate (ctx, g, keys[k], error);
-              return FALSE;
-            }
-        }
+      if (!sim__keys_check_group (&ctx->reader, table, g, error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -695,12 +830,6 @@ parse_degree (const char *text, gpointer out, GError **error)
   return TRUE;
 }
 
-static gboolean
-parse_share (const char *text, gpointer out, GError **error)
-{
-  return sim_parse_number (text, 0, 1, out, error);
-}
-
 /* Reads a communication profile's keys from GROUP into COMM; absent keys
  * keep COMM's values (defaults from [workload]). */
 static gboolean
@@ -718,14 +847,14 @@ read_comm (const Ctx *ctx, const char *group, SimCommProfile *comm, GError **err
     comm->tp = 1;
   if (comm->pp == 0)
     comm->pp = 1;
-  if (!get_parsed (ctx, group, "iteration", (ParseFunc) parse_positive_duration, &comm->iteration,
+  if (!get_parsed (ctx, group, "iteration", sim__keys_parse_positive_duration, &comm->iteration,
                    error) ||
       !get_parsed (ctx, group, "gradient", (ParseFunc) parse_size, &comm->dp_bytes, error) ||
       !get_parsed (ctx, group, "tensor_parallel", (ParseFunc) parse_degree, &comm->tp, error) ||
       !get_parsed (ctx, group, "tp_bytes", (ParseFunc) parse_size, &comm->tp_bytes, error) ||
       !get_parsed (ctx, group, "pipeline_parallel", (ParseFunc) parse_degree, &comm->pp, error) ||
       !get_parsed (ctx, group, "pp_bytes", (ParseFunc) parse_size, &comm->pp_bytes, error) ||
-      !get_parsed (ctx, group, "overlap", (ParseFunc) parse_share, &comm->overlap, error))
+      !get_parsed (ctx, group, "overlap", sim__keys_parse_share, &comm->overlap, error))
     return FALSE;
   if (comm->iteration == 0)
     {
@@ -899,33 +1028,6 @@ read_class_scaling (const Ctx *ctx, const char *group, SimJobClassConfig *cls, G
 
 /* Reads a class's gpus, duration and estimate_factor from GROUP; keys absent
  * there keep the values already in CLS (the [workload] defaults). */
-/* "0.2" or "20%": a share of one, in [LOW, 1] (LOW excluded if OPEN_LOW). */
-static gboolean
-parse_share_percent (const char *text, double low, gboolean open_low, const char *what,
-                     double *out, GError **error)
-{
-  gsize n = strlen (text);
-  g_autofree char *number = g_strdup (text);
-  double v, scale = 1;
-
-  if (n > 0 && text[n - 1] == '%')
-    {
-      number[n - 1] = '\0';
-      g_strstrip (number);
-      scale = 100;
-    }
-  if (!sim_parse_number (number, -G_MAXDOUBLE, G_MAXDOUBLE, &v, NULL) ||
-      (open_low ? v / scale <= low : v / scale < low) || v / scale > 1)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "\"%s\": expected %s, %s %g and at "
-                   "most 1 (or 100%%), such as \"0.2\" or \"20%%\"", text, what,
-                   open_low ? "above" : "at least", low);
-      return FALSE;
-    }
-  *out = v / scale;
-  return TRUE;
-}
-
 /* A job class's shared-GPU keys (sim-sharing.h): activity, memory_bound,
  * gpu_share.  Absent keys keep CLS's values (defaults from [workload]). */
 static gboolean
@@ -937,7 +1039,7 @@ read_class_sharing (const Ctx *ctx, const char *group, SimJobClassConfig *cls, G
   double share;
 
   if (activity != NULL &&
-      !parse_share_percent (g_strstrip (activity), 0, TRUE,
+      !sim__keys_parse_share_percent (g_strstrip (activity), 0, TRUE,
                             "the share of a whole GPU's time the job keeps busy", &cls->activity,
                             error))
     {
@@ -945,7 +1047,7 @@ read_class_sharing (const Ctx *ctx, const char *group, SimJobClassConfig *cls, G
       return FALSE;
     }
   if (memory_bound != NULL &&
-      !parse_share_percent (g_strstrip (memory_bound), 0, FALSE,
+      !sim__keys_parse_share_percent (g_strstrip (memory_bound), 0, FALSE,
                             "the share of the job's time limited by memory bandwidth",
                             &cls->memory_bound, error))
     {
@@ -954,7 +1056,7 @@ read_class_sharing (const Ctx *ctx, const char *group, SimJobClassConfig *cls, G
     }
   if (gpu_share != NULL)
     {
-      if (!parse_share_percent (g_strstrip (gpu_share), 0, TRUE,
+      if (!sim__keys_parse_share_percent (g_strstrip (gpu_share), 0, TRUE,
                                 "the share of one GPU each job asks for", &share, error))
         {
           locate (ctx, group, "gpu_share", error);
@@ -1055,10 +1157,33 @@ read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **
     }
   return get_parsed (ctx, group, "estimate_factor", (ParseFunc) parse_factor,
                      &cls->estimate_factor, error) &&
-         get_parsed (ctx, group, "serverless", parse_bool, &cls->serverless, error) &&
+         get_parsed (ctx, group, "serverless", sim__keys_parse_bool, &cls->serverless, error) &&
          read_comm (ctx, group, &cls->comm, error) &&
          read_class_scaling (ctx, group, cls, error) &&
          read_class_sharing (ctx, group, cls, error);
+}
+
+typedef gboolean (*KeySetFunc) (gpointer config, const char *key, const char *value,
+                                GError **error);
+
+/* A section whose keys another module reads, set one by one with SET;
+ * check_schema() has already held them to the module's table. */
+static gboolean
+read_module_section (const Ctx *ctx, const char *group, KeySetFunc set, gpointer config,
+                     GError **error)
+{
+  g_auto(GStrv) keys = g_key_file_get_keys (ctx->kf, group, NULL, NULL);
+
+  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+    {
+      g_autofree char *value = g_strstrip (get_raw (ctx, group, keys[k]));
+      if (!set (config, keys[k], value, error))
+        {
+          locate (ctx, group, keys[k], error);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 /* [fabric]: how nodes are connected, key by key through the builder's own
@@ -1066,40 +1191,9 @@ read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **
 static gboolean
 read_fabric (const Ctx *ctx, SimScenario *sc, GError **error)
 {
-  const char * const *known = sim_fabric_config_keys ();
-  g_auto(GStrv) keys = NULL;
-  guint n_known = 0;
-
   memset (&sc->fabric, 0, sizeof sc->fabric);
-  if (!g_key_file_has_group (ctx->kf, "fabric"))
-    return TRUE;
-  while (known[n_known] != NULL)
-    n_known++;
-  keys = g_key_file_get_keys (ctx->kf, "fabric", NULL, NULL);
-  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
-    {
-      g_autofree char *value = NULL;
-      gboolean ok = FALSE;
-      for (guint j = 0; j < n_known; j++)
-        ok |= strcmp (known[j], keys[k]) == 0;
-      if (!ok)
-        {
-          const char *close = sim__closest (keys[k], known, n_known);
-          g_autofree char *list = g_strjoinv (", ", (char **) known);
-          g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key%s (known: %s)",
-                       sim__did_you_mean (close),
-                       list);
-          locate (ctx, "fabric", keys[k], error);
-          return FALSE;
-        }
-      value = g_strstrip (get_raw (ctx, "fabric", keys[k]));
-      if (!sim_fabric_config_set (&sc->fabric, keys[k], value, error))
-        {
-          locate (ctx, "fabric", keys[k], error);
-          return FALSE;
-        }
-    }
-  return TRUE;
+  return read_module_section (ctx, "fabric", (KeySetFunc) sim_fabric_config_set, &sc->fabric,
+                              error);
 }
 
 /* [cost]: what owning and renting cost, key by key through the cost
@@ -1107,9 +1201,7 @@ read_fabric (const Ctx *ctx, SimScenario *sc, GError **error)
 static gboolean
 read_cost (const Ctx *ctx, SimScenario *sc, GError **error)
 {
-  const char * const *known = sim_cost_config_keys ();
   g_auto(GStrv) keys = NULL;
-  guint n_known = g_strv_length ((char **) known);
 
   sim_cost_config_init (&sc->cost);
   if (!g_key_file_has_group (ctx->kf, "cost"))
@@ -1118,64 +1210,10 @@ read_cost (const Ctx *ctx, SimScenario *sc, GError **error)
   keys = g_key_file_get_keys (ctx->kf, "cost", NULL, NULL);
   for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
     {
-      g_autofree char *value = NULL;
-      gboolean ok = FALSE;
-      for (guint j = 0; j < n_known; j++)
-        ok |= strcmp (known[j], keys[k]) == 0;
-      if (!ok)
-        {
-          const char *close = sim__closest (keys[k], known, n_known);
-          g_autofree char *list = g_strjoinv (", ", (char **) known);
-          g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key%s (known: %s)",
-                       sim__did_you_mean (close), list);
-          locate (ctx, "cost", keys[k], error);
-          return FALSE;
-        }
-      value = g_strstrip (get_raw (ctx, "cost", keys[k]));
+      g_autofree char *value = g_strstrip (get_raw (ctx, "cost", keys[k]));
       if (!sim_cost_config_set (&sc->cost, keys[k], value, sc->base_dir, error))
         {
           locate (ctx, "cost", keys[k], error);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-typedef gboolean (*KeySetFunc) (gpointer config, const char *key, const char *value,
-                                GError **error);
-
-/* A section whose keys another module reads (KNOWN, set one by one with
- * SET), checked like every other. */
-static gboolean
-read_module_section (const Ctx *ctx, const char *group, const char * const *known,
-                     KeySetFunc set, gpointer config, GError **error)
-{
-  g_auto(GStrv) keys = NULL;
-  guint n_known = 0;
-
-  if (!g_key_file_has_group (ctx->kf, group))
-    return TRUE;
-  while (known[n_known] != NULL)
-    n_known++;
-  keys = g_key_file_get_keys (ctx->kf, group, NULL, NULL);
-  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
-    {
-      g_autofree char *value = NULL;
-      gboolean ok = FALSE;
-      for (guint j = 0; j < n_known; j++)
-        ok |= strcmp (known[j], keys[k]) == 0;
-      if (!ok)
-        {
-          g_autofree char *list = g_strjoinv (", ", (char **) known);
-          g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key%s (known: %s)",
-                       sim__did_you_mean (sim__closest (keys[k], known, n_known)), list);
-          locate (ctx, group, keys[k], error);
-          return FALSE;
-        }
-      value = g_strstrip (get_raw (ctx, group, keys[k]));
-      if (!set (config, keys[k], value, error))
-        {
-          locate (ctx, group, keys[k], error);
           return FALSE;
         }
     }
@@ -1190,10 +1228,10 @@ read_elastic (const Ctx *ctx, SimScenario *sc, GError **error)
 
   sim__elastic_config_init (&sc->elastic);
   sim__serverless_config_init (&sc->serverless);
-  if (!read_module_section (ctx, "elastic", sim__elastic_config_keys (),
-                            (KeySetFunc) sim__elastic_config_set, &sc->elastic, error) ||
-      !read_module_section (ctx, "serverless", sim__serverless_config_keys (),
-                            (KeySetFunc) sim__serverless_config_set, &sc->serverless, error))
+  if (!read_module_section (ctx, "elastic", (KeySetFunc) sim__elastic_config_set, &sc->elastic,
+                            error) ||
+      !read_module_section (ctx, "serverless", (KeySetFunc) sim__serverless_config_set,
+                            &sc->serverless, error))
     return FALSE;
   /* An empty section still counts. */
   sc->elastic.enabled |= g_key_file_has_group (ctx->kf, "elastic");
@@ -1225,432 +1263,13 @@ read_failures (const Ctx *ctx, SimScenario *sc, GError **error)
   if (!g_key_file_has_group (ctx->kf, "failures"))
     return TRUE;
   sc->failures = sim__failures_config_new ();
-  if (!read_module_section (ctx, "failures", sim__failures_config_keys (),
-                            (KeySetFunc) sim__failures_config_set, sc->failures, error))
+  if (!read_module_section (ctx, "failures", (KeySetFunc) sim__failures_config_set,
+                            sc->failures, error))
     return FALSE;
   if (!sim__failures_config_check (sc->failures, sc->base_dir, &key, error))
     {
       locate (ctx, "failures", key, error);
       return FALSE;
-    }
-  return TRUE;
-}
-
-/* [rl] reward: the names, in #SimRlReward order (NULL: not a reward). */
-static const char * const rl_rewards[] = { "jobs", "utilization", "slowdown", NULL, "energy",
-                                           "cost" };
-G_STATIC_ASSERT (G_N_ELEMENTS (rl_rewards) == SIM_RL_REWARD_COST + 1);
-
-static gboolean
-parse_rl_reward (const char *text, gpointer out, GError **error)
-{
-  const char *names[G_N_ELEMENTS (rl_rewards)];
-  const char *close;
-  guint n = 0;
-
-  for (guint i = 0; i < G_N_ELEMENTS (rl_rewards); i++)
-    if (rl_rewards[i] != NULL)
-      {
-        if (strcmp (text, rl_rewards[i]) == 0)
-          {
-            *(gint *) out = (gint) i;
-            return TRUE;
-          }
-        names[n++] = rl_rewards[i];
-      }
-  close = sim__closest (text, names, n);
-  g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-               "\"%s\" is not a reward%s (expected jobs, slowdown, utilization, energy or cost)",
-               text, sim__did_you_mean (close));
-  return FALSE;
-}
-
-static gboolean
-parse_rl_window (const char *text, gpointer out, GError **error)
-{
-  gint64 v;
-
-  if (!sim_parse_integer (text, 1, SIM_RL_MAX_WINDOW, &v, error))
-    return FALSE;
-  *(guint *) out = (guint) v;
-  return TRUE;
-}
-
-static gboolean
-parse_rl_slots (const char *text, gpointer out, GError **error)
-{
-  gint64 v;
-
-  if (!sim_parse_integer (text, 1, SIM_RL_MAX_SLOTS, &v, error))
-    return FALSE;
-  *(guint *) out = (guint) v;
-  return TRUE;
-}
-
-/* [rl]: the environment's set-up, read here so that its keys are checked
- * like every other; the placement names are checked by the environment. */
-/* [power] (power/sim-power.h): every key is optional; the section turns
- * the power model on unless enable = false. */
-static gboolean
-read_power (const Ctx *ctx, SimScenario *sc, GError **error)
-{
-  SimPowerConfig *pc = &sc->power;
-  double sleep_power = -1, transceiver = -1;
-
-  sim_power_config_init (pc);
-  if (!g_key_file_has_group (ctx->kf, "power"))
-    return TRUE;
-  pc->enabled = TRUE;
-  if (!get_parsed (ctx, "power", "enable", parse_bool, &pc->enabled, error) ||
-      !get_parsed (ctx, "power", "clock_exponent", parse_exponent, &pc->clock_exponent, error) ||
-      !get_parsed (ctx, "power", "memory_power", parse_share, &pc->memory_power, error) ||
-      !get_parsed (ctx, "power", "clock_limit", parse_unit_share, &pc->clock_limit, error) ||
-      !get_parsed (ctx, "power", "gpu_cap", parse_power_w, &pc->gpu_cap_w, error) ||
-      !get_parsed (ctx, "power", "gpu_cap_share", parse_unit_share, &pc->gpu_cap_share, error) ||
-      !get_parsed (ctx, "power", "sleep_after", (ParseFunc) sim_parse_duration,
-                   &pc->sleep_after, error) ||
-      !get_parsed (ctx, "power", "wake_time", (ParseFunc) sim_parse_duration, &pc->wake_time,
-                   error) ||
-      !get_parsed (ctx, "power", "psu_efficiency", parse_unit_share, &pc->psu_efficiency,
-                   error) ||
-      !get_parsed (ctx, "power", "sleep_power", parse_power_w, &sleep_power, error) ||
-      !get_parsed (ctx, "power", "electrical_efficiency", parse_unit_share,
-                   &pc->electrical_efficiency, error) ||
-      !get_parsed (ctx, "power", "transceiver_power", parse_power_w, &transceiver, error))
-    return FALSE;
-  pc->sleep_power_w = sleep_power;
-  pc->transceiver_power_w = transceiver;
-  if (pc->wake_time > 0 && pc->sleep_after == 0)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "a wake-up time without sleep_after: nodes never sleep, set sleep_after "
-                   "(such as \"15min\") or remove wake_time");
-      locate (ctx, "power", "wake_time", error);
-      return FALSE;
-    }
-  if (sleep_power >= 0 && pc->sleep_after == 0)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "a sleep power without sleep_after: nodes never sleep, set sleep_after "
-                   "(such as \"15min\") or remove sleep_power");
-      locate (ctx, "power", "sleep_power", error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-parse_celsius (const char *text, gpointer out, GError **error)
-{
-  g_autofree char *copy = g_strstrip (g_strdup (text));
-  gsize n = strlen (copy);
-
-  /* "25", "25C" or "25 C". */
-  if (n > 0 && (copy[n - 1] == 'C' || copy[n - 1] == 'c'))
-    {
-      copy[n - 1] = '\0';
-      g_strchomp (copy);
-    }
-  if (!sim_parse_number (copy, -90, 70, out, error))
-    {
-      g_prefix_error (error, "expected a temperature in degrees C from -90 to 70, such as "
-                      "\"25\": ");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-parse_kelvins (const char *text, gpointer out, GError **error)
-{
-  return parse_bounded (text, 0, 50, out, "a half-range in K from 0 to 50, such as \"5\"",
-                        error);
-}
-
-static gboolean
-parse_day (const char *text, gpointer out, GError **error)
-{
-  return parse_bounded (text, 0, 364, out, "a day of the year from 0 (1 January) to 364", error);
-}
-
-static gboolean
-parse_watts_per_watt (const char *text, gpointer out, GError **error)
-{
-  return parse_bounded (text, 0, 2, out, "W per W of heat or IT from 0 to 2, such as \"0.05\"",
-                        error);
-}
-
-static gboolean
-parse_cop (const char *text, gpointer out, GError **error)
-{
-  if (!sim_parse_number (text, 0, 100, out, error) || *(double *) out <= 0)
-    {
-      g_clear_error (error);
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "\"%s\": expected a coefficient of performance above 0, such as \"6\"",
-                   text);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* [cooling] (power/sim-cooling.h): its type names a cooling model of the
- * catalogue, whose figures the other keys replace. */
-static gboolean
-read_cooling (const Ctx *ctx, SimScenario *sc, GError **error)
-{
-  SimCoolingConfig *cc = &sc->cooling;
-  g_autofree char *csv = NULL;
-  gboolean swings;
-
-  cc->model = g_strdup ("air");
-  cc->crah_fan = cc->chiller_cop = cc->economizer_c = cc->liquid_share = NAN;
-  cc->liquid_pumps = cc->dry_cooler = cc->server_fans = cc->misc = NAN;
-  cc->outdoor = SIM_OUTDOOR_CONSTANT;
-  cc->outdoor_c = 25;
-  cc->warmest_day = 200;
-  cc->step = SIM_HOUR;
-  if (!g_key_file_has_group (ctx->kf, "cooling"))
-    return TRUE;
-  cc->enabled = TRUE;
-  if (g_key_file_has_key (ctx->kf, "cooling", "type", NULL))
-    {
-      g_free (cc->model);
-      cc->model = g_strstrip (get_raw (ctx, "cooling", "type"));
-    }
-  if (!get_parsed (ctx, "cooling", "crah_fan", parse_watts_per_watt, &cc->crah_fan, error) ||
-      !get_parsed (ctx, "cooling", "chiller_cop", parse_cop, &cc->chiller_cop, error) ||
-      !get_parsed (ctx, "cooling", "economizer_below", parse_celsius, &cc->economizer_c,
-                   error) ||
-      !get_parsed (ctx, "cooling", "liquid_share", parse_share, &cc->liquid_share, error) ||
-      !get_parsed (ctx, "cooling", "liquid_pumps", parse_watts_per_watt, &cc->liquid_pumps,
-                   error) ||
-      !get_parsed (ctx, "cooling", "dry_cooler", parse_watts_per_watt, &cc->dry_cooler, error) ||
-      !get_parsed (ctx, "cooling", "server_fans", parse_share, &cc->server_fans, error) ||
-      !get_parsed (ctx, "cooling", "misc", parse_watts_per_watt, &cc->misc, error) ||
-      !get_parsed (ctx, "cooling", "outdoor_temperature", parse_celsius, &cc->outdoor_c,
-                   error) ||
-      !get_parsed (ctx, "cooling", "daily_swing", parse_kelvins, &cc->daily_swing, error) ||
-      !get_parsed (ctx, "cooling", "seasonal_swing", parse_kelvins, &cc->seasonal_swing,
-                   error) ||
-      !get_parsed (ctx, "cooling", "warmest_day", parse_day, &cc->warmest_day, error) ||
-      !get_parsed (ctx, "cooling", "step", parse_positive_duration, &cc->step, error))
-    return FALSE;
-  swings = g_key_file_has_key (ctx->kf, "cooling", "daily_swing", NULL) ||
-           g_key_file_has_key (ctx->kf, "cooling", "seasonal_swing", NULL);
-  if (swings)
-    cc->outdoor = SIM_OUTDOOR_CURVE;
-  csv = get_raw (ctx, "cooling", "outdoor_csv");
-  if (csv != NULL)
-    {
-      g_strstrip (csv);
-      if (swings || g_key_file_has_key (ctx->kf, "cooling", "outdoor_temperature", NULL))
-        {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                       "the outdoor temperature comes from the CSV file: remove "
-                       "outdoor_temperature, daily_swing and seasonal_swing, or outdoor_csv");
-          locate (ctx, "cooling", "outdoor_csv", error);
-          return FALSE;
-        }
-      cc->outdoor = SIM_OUTDOOR_CSV;
-      cc->outdoor_csv = g_path_is_absolute (csv) ? g_strdup (csv)
-                                                 : g_build_filename (sc->base_dir, csv, NULL);
-    }
-  if (!sc->power.enabled)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
-                   "cooling needs the power model: add a [power] section (an empty one will "
-                   "do)%s", g_key_file_has_group (ctx->kf, "power") ? ", or set enable = true"
-                                                                  : "");
-      locate (ctx, "cooling", NULL, error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-read_rl (const Ctx *ctx, SimScenario *sc, GError **error)
-{
-  gboolean node_actions = FALSE;
-  g_autofree char *raw = NULL;
-
-  sc->rl.reward = -1;
-  sc->rl.node_actions = -1;
-  if (!g_key_file_has_group (ctx->kf, "rl"))
-    return TRUE;
-  if (!get_parsed (ctx, "rl", "reward", parse_rl_reward, &sc->rl.reward, error) ||
-      !get_parsed (ctx, "rl", "window", parse_rl_window, &sc->rl.window, error) ||
-      !get_parsed (ctx, "rl", "node_slots", parse_rl_slots, &sc->rl.node_slots, error))
-    return FALSE;
-  if (g_key_file_has_key (ctx->kf, "rl", "node_actions", NULL))
-    {
-      if (!get_parsed (ctx, "rl", "node_actions", parse_bool, &node_actions, error))
-        return FALSE;
-      sc->rl.node_actions = node_actions ? 1 : 0;
-    }
-  raw = get_raw (ctx, "rl", "placements");
-  if (raw != NULL)
-    {
-      g_auto(GStrv) names = g_strsplit (raw, ",", -1);
-      g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
-      for (guint i = 0; names[i] != NULL; i++)
-        {
-          char *name = g_strstrip (names[i]);
-          if (*name != '\0')
-            g_ptr_array_add (list, g_strdup (name));
-        }
-      if (list->len == 0 || list->len > SIM_RL_MAX_PLACEMENTS)
-        {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                       "%u placements: expected 1 to %u names, separated by commas", list->len,
-                       SIM_RL_MAX_PLACEMENTS);
-          locate (ctx, "rl", "placements", error);
-          return FALSE;
-        }
-      g_ptr_array_add (list, NULL);
-      sc->rl.placements = (char **) g_ptr_array_steal (list, NULL);
-    }
-  return TRUE;
-}
-
-/* ------------------------------------------------------------------------- */
-/* Power policies: [power_manager] and [facility].                           */
-
-/* A power of at least 1 W, such as "150W" or "1.2MW". */
-static gboolean
-parse_policy_power (const char *text, gpointer out, GError **error)
-{
-  double w;
-
-  if (!sim_parse_power (text, &w, error))
-    {
-      g_prefix_error (error, "expected a power such as \"150W\" or \"1.2MW\": ");
-      return FALSE;
-    }
-  if (!(w >= 1))
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "\"%s\": expected a power of at least 1 W", text);
-      return FALSE;
-    }
-  *(double *) out = w;
-  return TRUE;
-}
-
-/* A facility limit: a power, or "none" for no limit (0). */
-static gboolean
-parse_facility_limit (const char *text, gpointer out, GError **error)
-{
-  if (g_ascii_strcasecmp (text, "none") == 0)
-    {
-      *(double *) out = 0;
-      return TRUE;
-    }
-  return parse_policy_power (text, out, error);
-}
-
-/* An activity threshold: above 0, below 1 ("0.5" or "50%"). */
-static gboolean
-parse_threshold (const char *text, gpointer out, GError **error)
-{
-  if (!parse_share_percent (text, 0, TRUE, "an activity threshold", out, error))
-    return FALSE;
-  if (*(double *) out >= 1)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "\"%s\": expected an activity threshold below 1 (100%%): no GPU is busier "
-                   "than all the time, so every GPU would be capped", text);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* The lowest cap of the facility limit: a share of TDP, above 0, at most 1. */
-static gboolean
-parse_min_cap (const char *text, gpointer out, GError **error)
-{
-  return parse_share_percent (text, 0, TRUE, "the lowest cap as a share of each GPU's TDP",
-                              out, error);
-}
-
-static gboolean
-parse_limit_mode (const char *text, gpointer out, GError **error)
-{
-  if (g_ascii_strcasecmp (text, "cap") == 0)
-    *(gint *) out = SIM_FACILITY_LIMIT_CAP;
-  else if (g_ascii_strcasecmp (text, "hold") == 0)
-    *(gint *) out = SIM_FACILITY_LIMIT_HOLD;
-  else
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "\"%s\": expected cap (cap every GPU alike) or hold (keep jobs waiting)",
-                   text);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-void
-sim_power_manager_config_init (SimPowerManagerConfig *config)
-{
-  g_return_if_fail (config != NULL);
-  config->present = FALSE;
-  config->enabled = FALSE;
-  config->threshold = 0.5;
-  config->low_cap_w = 150;
-  config->hold = 5 * SIM_MINUTE;
-  config->raise_after = 0;
-  config->baseline = TRUE;
-}
-
-void
-sim_facility_config_init (SimFacilityConfig *config)
-{
-  g_return_if_fail (config != NULL);
-  config->present = FALSE;
-  config->max_power_w = 0;
-  config->limit_mode = SIM_FACILITY_LIMIT_CAP;
-  config->min_cap_share = 0.3;
-  config->baseline = TRUE;
-}
-
-/* [power_manager] and [facility]: every key optional but the limit. */
-static gboolean
-read_power_policies (const Ctx *ctx, SimScenario *sc, GError **error)
-{
-  SimPowerManagerConfig *pm = &sc->power_manager;
-  SimFacilityConfig *fc = &sc->facility;
-
-  sim_power_manager_config_init (pm);
-  sim_facility_config_init (fc);
-  if (g_key_file_has_group (ctx->kf, "power_manager"))
-    {
-      pm->present = TRUE;
-      pm->enabled = TRUE;
-      if (!get_parsed (ctx, "power_manager", "enable", parse_bool, &pm->enabled, error) ||
-          !get_parsed (ctx, "power_manager", "threshold", parse_threshold, &pm->threshold,
-                       error) ||
-          !get_parsed (ctx, "power_manager", "low_cap", parse_policy_power, &pm->low_cap_w,
-                       error) ||
-          !get_parsed (ctx, "power_manager", "hold", (ParseFunc) sim_parse_duration, &pm->hold,
-                       error) ||
-          !get_parsed (ctx, "power_manager", "raise_after", (ParseFunc) sim_parse_duration,
-                       &pm->raise_after, error) ||
-          !get_parsed (ctx, "power_manager", "baseline", parse_bool, &pm->baseline, error))
-        return FALSE;
-    }
-  if (g_key_file_has_group (ctx->kf, "facility"))
-    {
-      g_autofree char *limit = NULL;
-      fc->present = TRUE;
-      if (!require (ctx, "facility", "max_power",
-                    "the facility's power limit, such as \"1.2MW\" (or none)", &limit, error) ||
-          !get_parsed (ctx, "facility", "max_power", parse_facility_limit, &fc->max_power_w,
-                       error) ||
-          !get_parsed (ctx, "facility", "limit_mode", parse_limit_mode, &fc->limit_mode, error) ||
-          !get_parsed (ctx, "facility", "min_cap", parse_min_cap, &fc->min_cap_share, error) ||
-          !get_parsed (ctx, "facility", "baseline", parse_bool, &fc->baseline, error))
-        return FALSE;
     }
   return TRUE;
 }
@@ -1917,9 +1536,9 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
       sc->swf.max_jobs = sc->generator.max_jobs;
       if (!get_parsed (ctx, "workload", "processors_per_gpu", (ParseFunc) parse_positive_number,
                        &sc->swf.processors_per_gpu, error) ||
-          !get_parsed (ctx, "workload", "skip_invalid", (ParseFunc) parse_bool,
+          !get_parsed (ctx, "workload", "skip_invalid", sim__keys_parse_bool,
                        &sc->swf.skip_invalid, error) ||
-          !get_parsed (ctx, "workload", "rebase_time", (ParseFunc) parse_bool,
+          !get_parsed (ctx, "workload", "rebase_time", sim__keys_parse_bool,
                        &sc->swf.rebase_time, error))
         return FALSE;
       sc->philly.max_jobs = sc->swf.max_jobs;
@@ -2090,41 +1709,14 @@ read_pool_sharing (const Ctx *ctx, const char *group, SimPoolConfig *pool, GErro
   return TRUE;
 }
 
-/* [cluster]: how fractional jobs share a GPU (sim-sharing.h). */
+/* [cluster]: how fractional jobs share a GPU (sim-sharing.h), and the
+ * time MIG takes to make an instance, from its table. */
 static gboolean
 read_cluster_sharing (const Ctx *ctx, SimScenario *sc, GError **error)
 {
-  static const char *overheads[] = { "timeslice_overhead", "mps_overhead" };
-  double *fields[] = { &sc->sharing.timeslice_overhead, &sc->sharing.mps_overhead };
-  g_autofree char *mode = get_raw (ctx, "cluster", "sharing");
-
   sim_sharing_config_init (&sc->sharing);
-  sc->mig_reconfigure_time = SIM_MIG_RECONFIGURE_TIME_DEFAULT;
-  if (!get_parsed (ctx, "cluster", "mig_reconfigure_time", (ParseFunc) sim_parse_duration,
-                   &sc->mig_reconfigure_time, error))
-    return FALSE;
-  if (mode != NULL && !sim_sharing_mode_parse (g_strstrip (mode), &sc->sharing.mode, error))
-    {
-      locate (ctx, "cluster", "sharing", error);
-      return FALSE;
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (overheads); i++)
-    {
-      g_autofree char *v = get_raw (ctx, "cluster", overheads[i]);
-      if (v == NULL)
-        continue;
-      if (!parse_share_percent (g_strstrip (v), 0, FALSE,
-                                "the share of a shared GPU's throughput lost to sharing",
-                                fields[i], error) || *fields[i] >= 1)
-        {
-          if (error != NULL && *error == NULL)
-            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                         "\"%s\": expected less than 1 (100%%): the GPU would do no work", v);
-          locate (ctx, "cluster", overheads[i], error);
-          return FALSE;
-        }
-    }
-  return TRUE;
+  sim__keys_apply_defaults (&cluster_table, sc);
+  return sim__keys_read_group (&ctx->reader, &cluster_table, "cluster", sc, error);
 }
 
 /* ---- Clusters from trace files ([pool NAME] from = ...) --------------- */
@@ -2614,13 +2206,11 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
   sim_power_config_init (&sc->power);
   sc->path = g_strdup (ctx->name);
   sc->base_dir = base_dir ? g_strdup (base_dir) : g_get_current_dir ();
+  ctx->reader.base_dir = sc->base_dir;
   sc->horizon = SIM_TIME_NEVER;
-  sc->seed = 1;
-  sc->queue = g_strdup ("fifo");
-  sc->placement = g_strdup ("first-fit");
-  sc->sample_interval = SIM_HOUR;
-  sc->write_jobs = TRUE;
-  sc->write_timeseries = TRUE;
+  sim__keys_apply_defaults (&scenario_table, sc);
+  sim__keys_apply_defaults (&policy_table, sc);
+  sim__keys_apply_defaults (&output_table, sc);
 
   if (!apply_overrides (ctx, overrides, error))
     return NULL;
@@ -2637,8 +2227,8 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
     return NULL;
   g_strstrip (sc->name);
   sc->description = get_raw (ctx, "scenario", "description");
-  if (!get_parsed (ctx, "scenario", "seed", (ParseFunc) parse_seed, &sc->seed, error) ||
-      !get_parsed (ctx, "scenario", "horizon", (ParseFunc) parse_positive_duration, &sc->horizon,
+  if (!sim__keys_read_group (&ctx->reader, &scenario_table, "scenario", sc, error) ||
+      !get_parsed (ctx, "scenario", "horizon", sim__keys_parse_positive_duration, &sc->horizon,
                    error))
     return NULL;
   models = get_raw (ctx, "scenario", "models");
@@ -2663,22 +2253,19 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
   if (!read_pools (ctx, sc, error) || !read_workload (ctx, sc, error) ||
       !read_comm_mix (ctx, sc, error) || !read_fabric (ctx, sc, error) ||
       !read_cost (ctx, sc, error) ||
-      !read_variants (ctx, sc, error) || !read_rl (ctx, sc, error) ||
-      !read_power (ctx, sc, error) || !read_cooling (ctx, sc, error) ||
-      !read_elastic (ctx, sc, error) || !read_power_policies (ctx, sc, error) ||
+      !read_variants (ctx, sc, error) || !sim__rl_config_read (&ctx->reader, &sc->rl, error) ||
+      !sim__power_config_read (&ctx->reader, &sc->power, error) ||
+      !sim__cooling_config_read (&ctx->reader, &sc->power, &sc->cooling, error) ||
+      !read_elastic (ctx, sc, error) ||
+      !sim__power_policies_read (&ctx->reader, &sc->power_manager, &sc->facility, error) ||
       !read_failures (ctx, sc, error))
     return NULL;
 
-  if (g_key_file_has_key (ctx->kf, "policy", "queue", NULL))
-    {
-      g_free (sc->queue);
-      sc->queue = g_strstrip (get_raw (ctx, "policy", "queue"));
-    }
-  if (g_key_file_has_key (ctx->kf, "policy", "placement", NULL))
-    {
-      g_free (sc->placement);
-      sc->placement = g_strstrip (get_raw (ctx, "policy", "placement"));
-    }
+  /* Moldable jobs are sized by the simulation for every policy, so
+   * moldable_efficiency is not passed on to the policy; interval and
+   * backfill_interval are the scheduling cycle (0: decide at every event). */
+  if (!sim__keys_read_group (&ctx->reader, &policy_table, "policy", sc, error))
+    return NULL;
   if (g_key_file_has_key (ctx->kf, "policy", "plugin", NULL))
     {
       g_autofree char *plugin = g_strstrip (get_raw (ctx, "policy", "plugin"));
@@ -2689,25 +2276,24 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
     {
       g_auto(GStrv) keys = g_key_file_get_keys (ctx->kf, "policy", NULL, NULL);
       for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
-        if (strcmp (keys[k], "queue") != 0 && strcmp (keys[k], "placement") != 0 &&
-            strcmp (keys[k], "plugin") != 0 && strcmp (keys[k], "interval") != 0 &&
-            strcmp (keys[k], "backfill_interval") != 0 &&
-            strcmp (keys[k], "moldable_efficiency") != 0)
+        {
+          if (sim__keys_find (&policy_table, keys[k]) != NULL)
+            continue;
+          /* A near miss of the section's own keys that the chosen built-in
+           * policy does not read is a typo of them; any other key is the
+           * policy's to accept or refuse (a plugin reads its own). */
+          if (sc->plugin == NULL && sim__keys_closest (&policy_table, keys[k]) != NULL &&
+              !sim__policy_reads_key (sc->queue, sc->placement, keys[k]))
+            {
+              sim__keys_set_unknown (&policy_table, keys[k], error);
+              locate (ctx, "policy", keys[k], error);
+              return NULL;
+            }
           g_hash_table_insert (sc->policy_params, g_strdup (keys[k]),
                                g_strstrip (get_raw (ctx, "policy", keys[k])));
+        }
     }
   set_vc_quotas (sc);
-  /* Moldable jobs are sized by the simulation for every policy, so this
-   * key is not passed on to the policy. */
-  if (!get_parsed (ctx, "policy", "moldable_efficiency", (ParseFunc) parse_efficiency,
-                   &sc->moldable_efficiency, error))
-    return NULL;
-  /* The scheduling cycle (0: decide at every event). */
-  if (!get_parsed (ctx, "policy", "interval", (ParseFunc) sim_parse_duration, &sc->sched_interval,
-                   error) ||
-      !get_parsed (ctx, "policy", "backfill_interval", (ParseFunc) sim_parse_duration,
-                   &sc->backfill_interval, error))
-    return NULL;
   if (sc->backfill_interval > 0 && (sc->queue == NULL || strcmp (sc->queue, "easy") != 0 ||
                                     sc->plugin != NULL))
     {
@@ -2717,11 +2303,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
       locate (ctx, "policy", "backfill_interval", error);
       return NULL;
     }
-  if (!get_parsed (ctx, "output", "timeseries_interval", (ParseFunc) parse_positive_duration,
-                   &sc->sample_interval, error) ||
-      !get_parsed (ctx, "output", "jobs", (ParseFunc) parse_bool, &sc->write_jobs, error) ||
-      !get_parsed (ctx, "output", "timeseries", (ParseFunc) parse_bool, &sc->write_timeseries,
-                   error))
+  if (!sim__keys_read_group (&ctx->reader, &output_table, "output", sc, error))
     return NULL;
   return g_steal_pointer (&sc);
 }
@@ -2801,6 +2383,9 @@ sim_scenario_load_from_data (const char *data, gssize length, const char *name,
   lines = sim__key_lines_new (data, length, name, error);
   if (lines == NULL)
     return NULL;
+  ctx.reader.kf = kf;
+  ctx.reader.base_dir = base_dir;
+  ctx.reader.locate = locate_for_reader;
   ctx.name = name;
   ctx.kf = kf;
   ctx.lines = lines;
@@ -2813,6 +2398,94 @@ sim_scenario_load_from_data (const char *data, gssize length, const char *name,
       sc->overridden = g_steal_pointer (&overridden);
     }
   return sc;
+}
+
+/* The table of SECTION ("power", "[power]", "class", "[class NAME]"), or
+ * NULL with ERROR naming the closest section. */
+static const SimKeyTable *
+find_section (const char *section, GError **error)
+{
+  g_autofree char *name = g_strstrip (g_strdup (section));
+  const char *names[G_N_ELEMENTS (key_tables)];
+  g_autoptr(GString) known = g_string_new (NULL);
+  const SimKeyTable *table;
+  gsize len = strlen (name);
+  char *space;
+
+  if (len >= 2 && name[0] == '[' && name[len - 1] == ']')
+    {
+      memmove (name, name + 1, len - 2);
+      name[len - 2] = '\0';
+    }
+  space = strchr (name, ' ');
+  if (space != NULL)
+    *space = '\0';
+  table = find_table (name);
+  if (table != NULL)
+    return table;
+  for (guint i = 0; i < G_N_ELEMENTS (key_tables); i++)
+    {
+      names[i] = key_tables[i]->section;
+      g_string_append_printf (known, "%s%s", i ? ", " : "", key_tables[i]->section);
+    }
+  g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND, "no section [%s] in a scenario%s "
+               "(known: %s)", name,
+               sim__did_you_mean (sim__closest (name, names, G_N_ELEMENTS (key_tables))),
+               known->str);
+  return NULL;
+}
+
+/* Appends TABLE to OUT; for [policy], then the keys the built-in policies
+ * read, which pass through the section to them. */
+static void
+print_table (GString *out, const SimKeyTable *table, gboolean markdown)
+{
+  g_autoptr(GPtrArray) readers = NULL;
+
+  sim__keys_print (out, table, markdown);
+  if (table != &policy_table)
+    return;
+  readers = sim__policy_param_readers ();
+  if (readers->len == 0)
+    return;
+  g_string_append (out, markdown ? "Keys the built-in policies read:\n\n"
+                                   "| Key | Read by |\n|-----|---------|\n"
+                                 : "  Keys the built-in policies read:\n");
+  for (guint i = 0; i < readers->len; i++)
+    {
+      const char *line = readers->pdata[i];
+      const char *tab = strchr (line, '\t');
+      if (markdown)
+        g_string_append_printf (out, "| `%.*s` | %s |\n", (int) (tab - line), line, tab + 1);
+      else
+        g_string_append_printf (out, "  %-22.*s read by %s\n", (int) (tab - line), line,
+                                tab + 1);
+    }
+  if (markdown)
+    g_string_append_c (out, '\n');
+}
+
+char *
+sim_scenario_dup_key_reference (const char *section, gboolean markdown, GError **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (section != NULL)
+    {
+      const SimKeyTable *table = find_section (section, error);
+      if (table == NULL)
+        return NULL;
+      print_table (out, table, markdown);
+      return g_string_free (g_steal_pointer (&out), FALSE);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (key_tables); i++)
+    {
+      if (i > 0 && !markdown)
+        g_string_append_c (out, '\n');
+      print_table (out, key_tables[i], markdown);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
 void

@@ -40,9 +40,15 @@
  *   [facility]    max_power, limit_mode = cap | hold, min_cap, baseline: the
  *                 facility power limit (power/sim-facility-limit.h)
  *
+ * Every section declares its keys in a table beside the code that reads it
+ * (type, unit, range, default, one line of documentation); `gpusim keys`
+ * prints them (sim_scenario_dup_key_reference()) and docs/keys.md is that
+ * reference.  [sweep] is read by the sweep (sweep/sim-sweep.h), but its
+ * keys are checked here too.
+ *
  * Quantities carry units and are parsed strictly ("90s", "7d", "80GB",
  * "30/h").  Unknown groups and keys are refused with a "did you mean"
- * suggestion.  Every error names the file, the line where the key is, the
+ * suggestion from the section's table.  Every error names the file, the line where the key is, the
  * group and key, and what was expected, e.g.
  *
  *   quick.ini:12: [workload] rate: "30" has no unit: expected a rate such as "30/h"
@@ -543,6 +549,28 @@ SimScenario *sim_scenario_load (const char *path, const char * const *overrides,
 SimScenario *sim_scenario_load_from_data (const char *data, gssize length, const char *name,
                                           const char *base_dir, const char * const *overrides,
                                           GError **error);
+
+/**
+ * sim_scenario_dup_key_reference:
+ * @section: (nullable): a section, such as "power", "[power]" or
+ *   "[class NAME]"; %NULL for every section
+ * @markdown: %TRUE for Markdown (a heading and a table per section),
+ *   %FALSE for plain text (a line per key, its documentation below)
+ * @error: return location for a #GError
+ *
+ * Describes the keys a scenario section takes: each key's name, type,
+ * unit, range, default and meaning, from the tables the scenario reader
+ * checks keys against (so the reference cannot drift from what is
+ * accepted).  `gpusim keys` prints it.
+ *
+ * Errors: SIM_ERROR_NOT_FOUND if no section has that name (the message
+ * names the closest).
+ *
+ * Time complexity: O(k) for the k keys printed.
+ *
+ * Returns: (transfer full) (nullable): the text.
+ */
+char *sim_scenario_dup_key_reference (const char *section, gboolean markdown, GError **error);
 
 SimScenario *sim_scenario_ref (SimScenario *scenario);
 

@@ -33,7 +33,10 @@ sqlite3), takes them from it when run again, and runs one shard of two; compare(
 answer a probe that meets the target;
 sweep(report=...) writes the page sweep_report() makes from the summary and
 `gpusim report --sweep` from its JSON file, its charts' means the summary's;
-a bad sweep key raises gpusim.Error naming file, line and key.
+a bad sweep key raises gpusim.Error naming file, line and key; the key
+reference Sim.scenario_dup_key_reference gives, section by section, what
+`gpusim keys SECTION` prints, and an unknown section raises naming the
+closest.
 
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
@@ -329,6 +332,20 @@ class FailureTests(unittest.TestCase):
         with self.assertRaises(gpusim.Error) as caught:
             gpusim.run(self.SPARES, set={"failures.mode": "lazy"})
         self.assertIn("failures.mode", str(caught.exception))
+
+
+class KeyTests(unittest.TestCase):
+    def test_reference_is_the_cli_s(self):
+        for section in ("power", "cooling", "rl", "failures", "class"):
+            self.assertEqual(Sim.scenario_dup_key_reference(section, False),
+                             cli("keys", section))
+        markdown = Sim.scenario_dup_key_reference(None, True)
+        self.assertIn("## [power]\n", markdown)
+        self.assertIn("| `clock_exponent` | number | - | 0.5 to 10 | 3 |", markdown)
+        with self.assertRaises(GLib.Error) as caught:
+            Sim.scenario_dup_key_reference("coolin", False)
+        self.assertIn("no section [coolin] in a scenario: did you mean \"cooling\"?",
+                      caught.exception.message)
 
 
 class PictureTests(unittest.TestCase):

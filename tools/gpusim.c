@@ -7,6 +7,7 @@
  *   gpusim seek FILE --vary KEY --target "METRIC <= VALUE" [--range LO..HI] [--seeds N]
  *   gpusim fgd [--nodes FILE] [--pods FILE] [--policy NAME]... [--seeds 10] [--csv FILE]
  *   gpusim models [show NAME]
+ *   gpusim keys [SECTION] [--markdown]
  *   gpusim run SCENARIO [-o DIR] [--report FILE.html] [--timeline FILE.json]
  *   gpusim report RUN_DIR [-o report.html] [--compare COMPARE.csv]
  *   gpusim report --sweep SUMMARY.json [-o FILE.html] [--metric NAME]...
@@ -544,6 +545,7 @@ static const struct {
   { "seek", gpusim_cmd_seek, "the smallest value of a key that meets a target, by bisection" },
   { "fgd", gpusim_cmd_fgd, "the FGD fragmentation experiment on openb node and pod lists" },
   { "models", gpusim_cmd_models, "list the hardware catalogue, or show one model" },
+  { "keys", gpusim_cmd_keys, "list every scenario section's keys: type, unit, range, default" },
   { "topo", gpusim_cmd_topo, "print the figures of a scenario's network, draw it or a node" },
   { "report", gpusim_cmd_report, "an HTML report of a run, with charts and the network diagram" },
   { "collective", gpusim_cmd_collective,

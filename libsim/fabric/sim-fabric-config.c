@@ -10,14 +10,49 @@
 #include "sim-topology.h"
 #include "sim-error.h"
 #include "sim-util.h"
+#include "sim-keys.h"
 #include "core/sim-units.h"
 
 #include <string.h>
 
-static const char * const fabric_keys[] = {
-  "topology", "switch", "link", "oversubscription", "radix", "groups", "routers_per_group",
-  "global_links", "transport_latency", "switch_latency", "link_latency",
-  "access_cable_length", "cable_length", "routing", "sharing", NULL,
+static const SimKey fabric_keys[] = {
+  { "topology", SIM_KEY_CHOICE, NULL,
+    "none, single-switch, fat-tree, fat-tree-3, rail-optimized, dragonfly", "none",
+    "how the nodes are connected (none: no network is modelled)", 0, NULL, 0 },
+  { "switch", SIM_KEY_STRING, NULL, NULL, "builder's",
+    "a [switch] model of the catalogue, such as Quantum-2-QM9700", SIM_KEY_DEFAULT_DESCRIBED,
+    NULL, 0 },
+  { "link", SIM_KEY_STRING, NULL, NULL, "builder's",
+    "a [link] model of the catalogue, such as IB-NDR", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "oversubscription", SIM_KEY_NUMBER, NULL, "at least 1", "1:1",
+    "bandwidth down over bandwidth up at the leaves, \"2:1\" or \"2\"", 0, NULL, 0 },
+  { "radix", SIM_KEY_INT, NULL, "0 to 1000000", "switch model's",
+    "the ports per switch", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "groups", SIM_KEY_INT, NULL, "0 to 1000000", "fitted",
+    "dragonfly: the number of groups", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "routers_per_group", SIM_KEY_INT, NULL, "0 to 1000000", "fitted",
+    "dragonfly: the routers in each group", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "global_links", SIM_KEY_INT, NULL, "0 to 1000000", "fitted",
+    "dragonfly: the global links of each router", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "transport_latency", SIM_KEY_TIME, "s", "at most 1 s", "link model's",
+    "the end-to-end software latency of one message", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "switch_latency", SIM_KEY_TIME, "s", "at most 1 s", "switch model's",
+    "the latency of one switch hop", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "link_latency", SIM_KEY_TIME, "s", "at most 1 s", "link model's",
+    "the latency of one link, besides its cable", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "access_cable_length", SIM_KEY_LENGTH, "m", "at most 10 km", "builder's",
+    "the length of a cable from a node to its leaf", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "cable_length", SIM_KEY_LENGTH, "m", "at most 10 km", "builder's",
+    "the length of a cable between switches", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "routing", SIM_KEY_CHOICE, NULL, "default, dmodk, ecmp, adaptive, spray", "default",
+    "how a flow's path is chosen among equal-cost ones", 0, NULL, 0 },
+  { "sharing", SIM_KEY_CHOICE, NULL, "demand, always-on, phases", "demand",
+    "when a job's collectives load the network", 0, NULL, 0 },
+};
+
+const SimKeyTable sim__fabric_key_table = {
+  "fabric", FALSE, "The network between the nodes", fabric_keys, G_N_ELEMENTS (fabric_keys),
+  NULL, NULL,
 };
 
 /* Indexed by SimFabricKind. */
@@ -127,7 +162,17 @@ sim_fabric_kind_to_string (SimFabricKind kind)
 const char * const *
 sim_fabric_config_keys (void)
 {
-  return fabric_keys;
+  static const char **names;
+
+  /* The names of the table's keys, NULL-terminated, made once. */
+  if (g_once_init_enter (&names))
+    {
+      const char **n = g_new0 (const char *, G_N_ELEMENTS (fabric_keys) + 1);
+      for (guint i = 0; i < G_N_ELEMENTS (fabric_keys); i++)
+        n[i] = fabric_keys[i].name;
+      g_once_init_leave (&names, n);
+    }
+  return names;
 }
 
 /* Parses "2:1", "3:2" or "2" as a ratio of at least 1. */
@@ -273,18 +318,7 @@ sim_fabric_config_set (SimFabricConfig *config, const char *key, const char *val
   if (strcmp (key, "sharing") == 0)
     return sim_fabric_sharing_from_string (v, &config->sharing, error);
 
-  {
-    const char *guess = sim__closest (key, fabric_keys, G_N_ELEMENTS (fabric_keys) - 1);
-    if (guess != NULL)
-      g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
-                   "unknown key: did you mean \"%s\"?", guess);
-    else
-      g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
-                   "unknown key: expected one of topology, switch, link, oversubscription, "
-                   "radix, groups, routers_per_group, global_links, transport_latency, "
-                   "switch_latency, link_latency, access_cable_length, cable_length, routing, "
-                   "sharing");
-  }
+  sim__keys_set_unknown (&sim__fabric_key_table, key, error);
   return FALSE;
 }
 

@@ -7,6 +7,7 @@
 #include "sim-error.h"
 #include "sim-util.h"
 #include "sim-scenario-private.h"
+#include "sim-keys.h"
 
 #include <math.h>
 #include <string.h>
@@ -31,12 +32,82 @@ sim__failure_type_lookup (const char *name)
   return -1;
 }
 
-/* The keys that are not per type. */
-static const char * const general_keys[] = {
-  "profile", "mode", "detect_time", "swap_time", "restart_time", "spares", "drain",
-  "quarantine", "avoid_recent", "repair_distribution", "repair_sigma", "checkpoint_interval",
-  "checkpoint_size", "storage_bandwidth", "log", "nics_per_node", "nvswitches_per_node",
-  "nodes_per_leaf", "spines", "cores", "seed_offset",
+/* The keys of one component type: its failures and repairs. */
+#define TYPE_KEYS(type, what) \
+  { type "_mtbf", SIM_KEY_TIME, "h", "above 0, or never", "profile's", \
+    "the mean time between failures of one " what " (s, min, h, d or y)", \
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 }, \
+  { type "_shape", SIM_KEY_NUMBER, NULL, "0.05 to 20", "profile's", \
+    "the Weibull shape of " what " failures (1, the profiles' own: exponential)", \
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 }, \
+  { type "_repair", SIM_KEY_TIME, "s", NULL, "profile's", \
+    "the mean time to repair one " what, SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 }
+
+static const SimKey failures_keys[] = {
+  { "profile", SIM_KEY_STRING, NULL, NULL, "llama3-h100",
+    "the failure profile of the catalogue (models/failures/NAME.ini) whose rates, repairs and "
+    "counts the keys here replace", 0, NULL, 0 },
+  { "mode", SIM_KEY_CHOICE, NULL, "self-healing, manual", "self-healing",
+    "self-healing: faults detected and spares swapped in minutes, jobs migrated; manual: an "
+    "operator's hours, jobs killed", 0, NULL, 0 },
+  { "detect_time", SIM_KEY_TIME, "s", NULL, "2min (manual: 2h)",
+    "the time from a failure to its detection", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "swap_time", SIM_KEY_TIME, "s", NULL, "2min (manual: 4h)",
+    "the time to swap a spare node in", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "restart_time", SIM_KEY_TIME, "s", NULL, "5min (manual: 30min)",
+    "the time a job takes to restart after a failure", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "spares", SIM_KEY_INT, "nodes", "0 to 1000000", "0", "the spare nodes", 0, NULL, 0 },
+  { "drain", SIM_KEY_CHOICE, NULL, "migrate, kill", "migrate (manual: kill)",
+    "what happens to the jobs of a node taken out for repair", SIM_KEY_DEFAULT_DESCRIBED, NULL,
+    0 },
+  { "quarantine", SIM_KEY_TIME, "s", NULL, "0s",
+    "a repaired node that was not replaced comes back after this long", 0, NULL, 0 },
+  { "avoid_recent", SIM_KEY_TIME, "s", NULL, "0s",
+    "instead of quarantine: a repaired node comes back after this long or as soon as a job "
+    "waits, whichever is first", 0, NULL, 0 },
+  { "repair_distribution", SIM_KEY_CHOICE, NULL, "exponential, lognormal, fixed", "lognormal",
+    "the distribution of repair times around their means", 0, NULL, 0 },
+  { "repair_sigma", SIM_KEY_NUMBER, NULL, "0 to 5", "1",
+    "lognormal: the sigma of repair times", 0, NULL, 0 },
+  { "checkpoint_interval", SIM_KEY_TIME, "s", "above 0, young-daly or none", "none",
+    "a job checkpoints after this much progress (young-daly: Daly's optimum for the job's own "
+    "mean time between failures)", 0, NULL, 0 },
+  { "checkpoint_size", SIM_KEY_BYTES, "B", NULL, NULL,
+    "the bytes one GPU writes per checkpoint (checkpoints need it)", 0, NULL, 0 },
+  { "storage_bandwidth", SIM_KEY_BANDWIDTH, "B/s", "above 0", NULL,
+    "the storage's bandwidth for checkpoints (checkpoints need it)", 0, NULL, 0 },
+  { "log", SIM_KEY_PATH, NULL, NULL, NULL,
+    "a CSV file of failures to replay instead of drawing them", 0, NULL, 0 },
+  { "nics_per_node", SIM_KEY_INT, NULL, "0 to 64", "profile's (none: 8)",
+    "the NICs (and cables) of a node", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "nvswitches_per_node", SIM_KEY_INT, NULL, "0 to 64", "profile's (none: 4)",
+    "the NVSwitches of a node", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "nodes_per_leaf", SIM_KEY_INT, NULL, "1 to 1000000", "profile's (none: 32)",
+    "the consecutive nodes behind one leaf switch", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "spines", SIM_KEY_INT, NULL, "0 to 1000000", "profile's (none: 0)", "the spine switches",
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "cores", SIM_KEY_INT, NULL, "0 to 1000000", "profile's (none: 0)", "the core switches",
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "seed_offset", SIM_KEY_INT, NULL, "0 to 2^63-1", "0",
+    "draws other failures from the same scenario seed, the workload kept", 0, NULL, 0 },
+  TYPE_KEYS ("gpu", "GPU"),
+  TYPE_KEYS ("hbm", "GPU's memory"),
+  TYPE_KEYS ("nvswitch", "NVSwitch"),
+  TYPE_KEYS ("nic", "NIC"),
+  TYPE_KEYS ("cable", "cable"),
+  TYPE_KEYS ("node", "node (the rest of it)"),
+  TYPE_KEYS ("software", "node's software"),
+  TYPE_KEYS ("leaf", "leaf switch"),
+  TYPE_KEYS ("spine", "spine switch"),
+  TYPE_KEYS ("core", "core switch"),
+};
+G_STATIC_ASSERT (SIM_FAILURE_N_TYPES == 10);
+
+const SimKeyTable sim__failures_key_table = {
+  "failures", FALSE,
+  "Component failures, repairs, spares and checkpoints; rates, repairs and counts from a profile",
+  failures_keys,
+  G_N_ELEMENTS (failures_keys), NULL, NULL,
 };
 
 /* What a profile may set: the rates, repairs and counts. */
@@ -53,45 +124,26 @@ profile_key (const char *key)
           g_str_has_suffix (key, "_repair"));
 }
 
-const char * const *
-sim__failures_config_keys (void)
-{
-  static const char **keys;
-
-  if (g_once_init_enter (&keys))
-    {
-      GPtrArray *a = g_ptr_array_new ();
-      for (guint i = 0; i < G_N_ELEMENTS (general_keys); i++)
-        g_ptr_array_add (a, (gpointer) general_keys[i]);
-      for (guint k = 0; k < SIM_FAILURE_N_TYPES; k++)
-        {
-          static const char * const suffixes[] = { "mtbf", "shape", "repair" };
-          for (guint j = 0; j < G_N_ELEMENTS (suffixes); j++)
-            {
-              g_autofree char *key = g_strdup_printf ("%s_%s", type_names[k], suffixes[j]);
-              g_ptr_array_add (a, (gpointer) g_intern_string (key));
-            }
-        }
-      g_ptr_array_add (a, NULL);
-      g_once_init_leave (&keys, (const char **) g_ptr_array_free (a, FALSE));
-    }
-  return keys;
-}
-
 void
 sim__failure_params_init (SimFailureParams *p)
 {
   memset (p, 0, sizeof *p);
+  /* What a profile sets, for profile = none. */
   for (guint k = 0; k < SIM_FAILURE_N_TYPES; k++)
     p->shape[k] = 1.0;
   p->nics_per_node = 8;
   p->nvswitches_per_node = 4;
   p->nodes_per_leaf = 32;
+  /* Not given: the mode's (sim__failure_params_resolve()). */
   p->detect = p->swap = p->restart = -1;
   p->drain = -1;
-  p->repair_dist = SIM_REPAIR_LOGNORMAL;
-  p->repair_sigma = 1.0;
   p->storage_bw = 0;
+  /* The table's defaults (self-healing, lognormal repairs of sigma 1, no
+   * checkpoints...); the profile is chosen by sim__failure_params_resolve(),
+   * from the table's default too. */
+  sim__keys_apply_defaults_with (&sim__failures_key_table,
+                                 (SimKeySetFunc) sim__failure_params_set, p);
+  g_clear_pointer (&p->profile, g_free);
 }
 
 void
@@ -295,7 +347,7 @@ sim__failure_params_set (SimFailureParams *p, const char *key, const char *value
       p->log = g_strdup (value);
       return TRUE;
     }
-  g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key");
+  sim__keys_set_unknown (&sim__failures_key_table, key, error);
   return FALSE;
 }
 
@@ -438,7 +490,7 @@ gboolean
 sim__failure_params_resolve (SimFailureParams *p, const SimScenario *sc, GError **error)
 {
   const SimFailuresConfig *c = sc->failures;
-  const char *profile = "llama3-h100";
+  const char *profile = sim__keys_find (&sim__failures_key_table, "profile")->def;
 
   sim__failure_params_init (p);
   for (guint i = 0; i < c->keys->len; i++)

@@ -114,9 +114,9 @@ const char *sim__failure_type_name (SimFailureType type);
 
 typedef struct _SimFailuresConfig SimFailuresConfig;
 
-/* The [failures] section as written: its keys, each checked when set
- * (errors say what was expected; the scenario adds file, line and key). */
-const char * const *sim__failures_config_keys (void);
+/* The [failures] section as written: its keys (sim__failures_key_table,
+ * sim-keys.h), each checked when set (errors say what was expected; the
+ * scenario adds file, line and key). */
 SimFailuresConfig *sim__failures_config_new (void);
 gboolean sim__failures_config_set (SimFailuresConfig *config, const char *key, const char *value,
                                    GError **error);

@@ -27,6 +27,7 @@
 #include "sim-error.h"
 #include "sim-util.h"
 #include "sim-scenario-private.h"
+#include "sim-keys.h"
 
 #include <math.h>
 #include <string.h>
@@ -46,11 +47,43 @@
 /* ------------------------------------------------------------------------ */
 /* The [cost] section */
 
-static const char * const cost_keys[] = {
-  "cloud", "amortization", "maintenance", "energy_price", "energy_price_file",
-  "carbon_intensity", "carbon_intensity_file", "start_weekday", "start_hour",
-  "cooling_usd_per_kw", "electrical_usd_per_kw", "capacity_basis", "cable_price",
-  "transceiver_price", NULL
+static const SimKey cost_keys[] = {
+  { "cloud", SIM_KEY_STRING, NULL, NULL, NULL,
+    "a cloud offer of the catalogue (models/clouds) to compare owning with renting", 0, NULL,
+    0 },
+  { "amortization", SIM_KEY_TIME, "y", NULL, "5y",
+    "the period over which the hardware's price is spread", 0, NULL, 0 },
+  { "maintenance", SIM_KEY_SHARE, "1/y", "0 to below 1", "0",
+    "maintenance per year as a share of the hardware's price (\"0.05\" or \"5%\")", 0, NULL,
+    0 },
+  { "energy_price", SIM_KEY_NUMBER, "USD/kWh", NULL, "0",
+    "a flat energy price (not with energy_price_file)", 0, NULL, 0 },
+  { "energy_price_file", SIM_KEY_PATH, NULL, NULL, NULL,
+    "a schedule of energy prices, a CSV file of time and USD/kWh", 0, NULL, 0 },
+  { "carbon_intensity", SIM_KEY_NUMBER, "kgCO2e/kWh", NULL, "0",
+    "a flat carbon intensity of the electricity (not with carbon_intensity_file)", 0, NULL, 0 },
+  { "carbon_intensity_file", SIM_KEY_PATH, NULL, NULL, NULL,
+    "a schedule of carbon intensities, a CSV file of time and kgCO2e/kWh", 0, NULL, 0 },
+  { "start_weekday", SIM_KEY_CHOICE, NULL, "mon, tue, wed, thu, fri, sat, sun", "mon",
+    "the weekday at which simulated time starts, for the schedules", 0, NULL, 0 },
+  { "start_hour", SIM_KEY_NUMBER, "h", "0 to below 24", "0",
+    "the hour of day at which simulated time starts", 0, NULL, 0 },
+  { "cooling_usd_per_kw", SIM_KEY_NUMBER, "USD/kW", NULL, "0",
+    "the price of the cooling plant per kW of IT capacity", 0, NULL, 0 },
+  { "electrical_usd_per_kw", SIM_KEY_NUMBER, "USD/kW", NULL, "0",
+    "the price of the electrical plant per kW of IT capacity", 0, NULL, 0 },
+  { "capacity_basis", SIM_KEY_CHOICE, NULL, "rated, peak", "rated",
+    "the IT capacity the plant is priced on: the cluster's rated power or the run's peak", 0,
+    NULL, 0 },
+  { "cable_price", SIM_KEY_NUMBER, "USD", NULL, "link model's",
+    "the price of one network cable", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "transceiver_price", SIM_KEY_NUMBER, "USD", NULL, "0",
+    "the price of one optical transceiver", 0, NULL, 0 },
+};
+
+const SimKeyTable sim__cost_key_table = {
+  "cost", FALSE, "What owning and running the cluster costs, against renting it",
+  cost_keys, G_N_ELEMENTS (cost_keys), NULL, NULL,
 };
 
 static const char * const weekdays[] = {
@@ -63,7 +96,24 @@ static const char * const weekdays_long[] = {
 const char * const *
 sim_cost_config_keys (void)
 {
-  return cost_keys;
+  static const char **names;
+
+  /* The names of the table's keys, NULL-terminated, made once. */
+  if (g_once_init_enter (&names))
+    {
+      const char **n = g_new0 (const char *, G_N_ELEMENTS (cost_keys) + 1);
+      for (guint i = 0; i < G_N_ELEMENTS (cost_keys); i++)
+        n[i] = cost_keys[i].name;
+      g_once_init_leave (&names, n);
+    }
+  return names;
+}
+
+/* Sets a default: no key of the table is a path, so no folder is needed. */
+static gboolean
+set_default (gpointer config, const char *key, const char *value, GError **error)
+{
+  return sim_cost_config_set (config, key, value, NULL, error);
 }
 
 void
@@ -71,8 +121,11 @@ sim_cost_config_init (SimCostConfig *config)
 {
   g_return_if_fail (config != NULL);
   memset (config, 0, sizeof *config);
-  config->amortization = SIM_COST_DEFAULT_AMORTIZATION;
-  config->capacity_basis = SIM_COST_CAPACITY_RATED;
+  /* The table's defaults (amortization SIM_COST_DEFAULT_AMORTIZATION, the
+   * rated capacity, no energy price), set as a [cost] key is; setting a
+   * key turns the model on, which only the section itself does. */
+  sim__keys_apply_defaults_with (&sim__cost_key_table, set_default, config);
+  config->enabled = FALSE;
 }
 
 void
@@ -291,9 +344,7 @@ sim_cost_config_set (SimCostConfig *config, const char *key, const char *value,
     return parse_amount (value, 1e7, "a price in USD per transceiver such as \"1200\"",
                          &config->transceiver_price, error);
 
-  g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key%s",
-               sim__did_you_mean (sim__closest (key, cost_keys,
-                                                g_strv_length ((char **) cost_keys))));
+  sim__keys_set_unknown (&sim__cost_key_table, key, error);
   return FALSE;
 }
 

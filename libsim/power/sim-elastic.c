@@ -7,6 +7,7 @@
 #include "sim-error.h"
 #include "sim-util.h"
 #include "sim-scenario-private.h"
+#include "sim-keys.h"
 
 #include <math.h>
 #include <string.h>
@@ -14,27 +15,59 @@
 /* ------------------------------------------------------------------------- */
 /* Scenario keys.                                                            */
 
-static const char * const elastic_keys[] = {
-  "pool", "cloud", "scale_up_queue", "scale_up_wait", "startup", "scale_down_delay", "max_nodes", "step",
-  "price_per_node_hour", "min_billing", NULL
+static const SimKey elastic_keys[] = {
+  { "pool", SIM_KEY_STRING, NULL, NULL, NULL,
+    "the [pool NAME] of the scenario that is the cloud's capacity", SIM_KEY_REQUIRED, NULL, 0 },
+  { "cloud", SIM_KEY_STRING, NULL, NULL, NULL,
+    "a cloud offer of the catalogue, for the node-hour's price", 0, NULL, 0 },
+  { "scale_up_queue", SIM_KEY_INT, "jobs", "0 to 10000000", "1, or 0 with scale_up_wait",
+    "the jobs waiting that trigger a scale-up (0: no such trigger)", SIM_KEY_DEFAULT_DESCRIBED,
+    NULL, 0 },
+  { "scale_up_wait", SIM_KEY_TIME, "s", NULL, "none",
+    "a job waiting this long triggers a scale-up (0: no such trigger)",
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "startup", SIM_KEY_TIME, "s", NULL, NULL,
+    "the time from a scale-up to the new nodes taking jobs", SIM_KEY_REQUIRED, NULL, 0 },
+  { "scale_down_delay", SIM_KEY_TIME, "s", NULL, "10min",
+    "a cloud node idle this long is released (Kubernetes' cluster autoscaler: 10 min)", 0,
+    NULL, 0 },
+  { "max_nodes", SIM_KEY_INT, NULL, "0 to the pool's nodes", "the pool's nodes",
+    "the most cloud nodes held at once (0: no bursting)", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "step", SIM_KEY_INT, "nodes", "1 to 10000000", "1", "the nodes requested per scale-up", 0,
+    NULL, 0 },
+  { "price_per_node_hour", SIM_KEY_NUMBER, "USD", "0 to 1e9", "cloud offer's",
+    "the price of a cloud node-hour (needed without cloud)", SIM_KEY_DEFAULT_DESCRIBED, NULL,
+    0 },
+  { "min_billing", SIM_KEY_TIME, "s", NULL, "60s",
+    "the shortest time a node is billed for (EC2: 60 s)", 0, NULL, 0 },
 };
 
-static const char * const serverless_keys[] = {
-  "cold_start", "keep_warm", "price_per_gpu_second", "invocation_fee", "bill_cold_start",
-  "max_gpus", "max_duration", NULL
+const SimKeyTable sim__elastic_key_table = {
+  "elastic", FALSE, "Cloud nodes added to a pool when jobs wait, and released when idle",
+  elastic_keys, G_N_ELEMENTS (elastic_keys), NULL, NULL,
 };
 
-const char * const *
-sim__elastic_config_keys (void)
-{
-  return elastic_keys;
-}
+static const SimKey serverless_keys[] = {
+  { "cold_start", SIM_KEY_TIME, "s", NULL, NULL,
+    "the time a function takes to start on a new instance", SIM_KEY_REQUIRED, NULL, 0 },
+  { "keep_warm", SIM_KEY_TIME, "s", NULL, "0s",
+    "an instance idle this long is released (0: at once)", 0, NULL, 0 },
+  { "price_per_gpu_second", SIM_KEY_NUMBER, "USD", "0 to 1e9", NULL,
+    "the price of a GPU-second", SIM_KEY_REQUIRED, NULL, 0 },
+  { "invocation_fee", SIM_KEY_NUMBER, "USD", "0 to 1e9", "0", "the price of one execution",
+    0, NULL, 0 },
+  { "bill_cold_start", SIM_KEY_BOOL, NULL, NULL, "true",
+    "whether the cold start is billed as GPU time", 0, NULL, 0 },
+  { "max_gpus", SIM_KEY_INT, NULL, "0 to 10000000", "0",
+    "the most GPUs of a job that runs as a function (0: no such limit)", 0, NULL, 0 },
+  { "max_duration", SIM_KEY_TIME, "s", NULL, "0s",
+    "the longest a function may run (0: no limit)", 0, NULL, 0 },
+};
 
-const char * const *
-sim__serverless_config_keys (void)
-{
-  return serverless_keys;
-}
+const SimKeyTable sim__serverless_key_table = {
+  "serverless", FALSE, "Jobs of classes marked serverless run as functions on rented GPUs",
+  serverless_keys, G_N_ELEMENTS (serverless_keys), NULL, NULL,
+};
 
 /* Not given yet (replaced by defaults in the check). */
 #define UNSET_COUNT G_MAXUINT
@@ -48,13 +81,15 @@ sim__elastic_config_init (SimElasticConfig *config)
   config->scale_up_wait = UNSET_TIME;
   config->startup = UNSET_TIME;
   config->max_nodes = -1;
-  config->step = 1;
   config->price_per_node_hour = -1;
-  /* Kubernetes' cluster autoscaler releases a node unneeded for 10 min
+  /* The table's defaults: one node per scale-up; Kubernetes' cluster
+   * autoscaler releases a node unneeded for 10 min
    * (--scale-down-unneeded-time); EC2 bills per second with a 60 s
-   * minimum (models/SOURCES.md, "Elastic capacity"). */
-  config->scale_down_delay = 10 * SIM_MINUTE;
-  config->min_billing = 60 * SIM_SECOND;
+   * minimum (models/SOURCES.md, "Elastic capacity").  Setting a key turns
+   * the section on, which only the section itself does. */
+  sim__keys_apply_defaults_with (&sim__elastic_key_table,
+                                 (SimKeySetFunc) sim__elastic_config_set, config);
+  config->enabled = FALSE;
 }
 
 void
@@ -70,25 +105,9 @@ sim__serverless_config_init (SimServerlessConfig *config)
   memset (config, 0, sizeof *config);
   config->cold_start = UNSET_TIME;
   config->price_per_gpu_second = -1;
-  config->bill_cold_start = TRUE;
-}
-
-static gboolean
-parse_bool (const char *text, gboolean *out, GError **error)
-{
-  if (g_ascii_strcasecmp (text, "true") == 0 || g_ascii_strcasecmp (text, "yes") == 0 ||
-      strcmp (text, "1") == 0)
-    *out = TRUE;
-  else if (g_ascii_strcasecmp (text, "false") == 0 || g_ascii_strcasecmp (text, "no") == 0 ||
-           strcmp (text, "0") == 0)
-    *out = FALSE;
-  else
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
-                   "\"%s\" is not a boolean: expected true or false", text);
-      return FALSE;
-    }
-  return TRUE;
+  sim__keys_apply_defaults_with (&sim__serverless_key_table,
+                                 (SimKeySetFunc) sim__serverless_config_set, config);
+  config->enabled = FALSE;
 }
 
 static gboolean
@@ -167,7 +186,7 @@ sim__elastic_config_set (SimElasticConfig *config, const char *key, const char *
     return parse_count (value, 1, &config->step, "the nodes requested per scale-up", error);
   if (strcmp (key, "price_per_node_hour") == 0)
     return parse_usd (value, &config->price_per_node_hour, "the price of a node-hour", error);
-  g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key");
+  sim__keys_set_unknown (&sim__elastic_key_table, key, error);
   return FALSE;
 }
 
@@ -187,12 +206,12 @@ sim__serverless_config_set (SimServerlessConfig *config, const char *key, const 
   if (strcmp (key, "invocation_fee") == 0)
     return parse_usd (value, &config->invocation_fee, "the price of one execution", error);
   if (strcmp (key, "bill_cold_start") == 0)
-    return parse_bool (value, &config->bill_cold_start, error);
+    return sim__keys_parse_bool (value, &config->bill_cold_start, error);
   if (strcmp (key, "max_gpus") == 0)
     return parse_count (value, 0, &config->max_gpus,
                         "the most GPUs of a job that runs as a function (0: no such rule)",
                         error);
-  g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY, "unknown key");
+  sim__keys_set_unknown (&sim__serverless_key_table, key, error);
   return FALSE;
 }
 

@@ -42,15 +42,14 @@
 
 G_BEGIN_DECLS
 
-/* Scenario keys: the [elastic] and [serverless] sections' names, and
- * setting one from its text (errors say what was expected; the caller adds
- * the file, line and key). */
-const char * const *sim__elastic_config_keys (void);
+/* Scenario keys: setting one of the [elastic] and [serverless] sections
+ * from its text (errors say what was expected; the caller adds the file,
+ * line and key).  Their tables are sim__elastic_key_table and
+ * sim__serverless_key_table (sim-keys.h). */
 void     sim__elastic_config_init (SimElasticConfig *config);
 gboolean sim__elastic_config_set (SimElasticConfig *config, const char *key, const char *value,
                                   GError **error);
 void     sim__elastic_config_clear (SimElasticConfig *config);
-const char * const *sim__serverless_config_keys (void);
 void     sim__serverless_config_init (SimServerlessConfig *config);
 gboolean sim__serverless_config_set (SimServerlessConfig *config, const char *key,
                                      const char *value, GError **error);

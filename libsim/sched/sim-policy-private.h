@@ -42,6 +42,11 @@ struct _SimSchedContext {
 void sim__policy_register_builtins (void);
 /* Registers "fifo", "first-fit" and "best-fit" (sim-policy-builtin.c). */
 void sim__register_builtin_policies (void);
+/* Whether the built-in QUEUE order or PLACEMENT reads the [policy] KEY. */
+gboolean sim__policy_reads_key (const char *queue, const char *placement, const char *key);
+/* The [policy] keys the built-in queue orders and placements read, with
+ * which reads each. */
+GPtrArray *sim__policy_param_readers (void);
 /* Registers "topology-aware" (sim-placement-topo.c). */
 void sim__register_topology_placement (void);
 /* Registers "consolidate" (sim-placement-consolidate.c). */
@@ -49,6 +54,9 @@ void sim__register_consolidate_placement (void);
 /* The tables of registered names (sim-policy-table.c), as they are: the
  * registry's public functions register the built-ins before they read. */
 GPtrArray  *sim__policy_table_list_queue_orders (void);
+gboolean    sim__policy_table_reads_key (const char *queue, const char *placement,
+                                         const char *key);
+GPtrArray  *sim__policy_table_param_readers (void);
 GPtrArray  *sim__policy_table_list_placements (void);
 const char *sim__policy_table_describe (const char *name);
 const SimQueueOrderInfo *sim__policy_table_find_queue_order (const char *name, GError **error);

@@ -52,6 +52,20 @@ sim_policy_describe_builtin (const char *name)
   return sim__policy_table_describe (name);
 }
 
+gboolean
+sim__policy_reads_key (const char *queue, const char *placement, const char *key)
+{
+  sim__policy_register_builtins ();
+  return sim__policy_table_reads_key (queue, placement, key);
+}
+
+GPtrArray *
+sim__policy_param_readers (void)
+{
+  sim__policy_register_builtins ();
+  return sim__policy_table_param_readers ();
+}
+
 /* ------------------------------------------------------------------------- */
 /* The policy object: one queue order and one placement.                     */
 

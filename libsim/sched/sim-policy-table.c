@@ -118,6 +118,78 @@ list_names (GPtrArray *table)
   return names;
 }
 
+/* Whether KEY is among the KEYS of a registered policy part. */
+static gboolean
+reads_key (const char * const *keys, const char *key)
+{
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    if (strcmp (keys[i], key) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether the queue order QUEUE or the placement PLACEMENT reads the
+ * [policy] key KEY; FALSE for a name that is not registered (yet). */
+gboolean
+sim__policy_table_reads_key (const char *queue, const char *placement, const char *key)
+{
+  Entry *q, *p;
+
+  q = queue != NULL ? find_entry (queue_orders, queue) : NULL;
+  p = placement != NULL ? find_entry (placements, placement) : NULL;
+  return (q != NULL && reads_key (((const SimQueueOrderInfo *) q->info)->keys, key)) ||
+         (p != NULL && reads_key (((const SimPlacementInfo *) p->info)->keys, key));
+}
+
+static void
+free_string (gpointer string)
+{
+  g_string_free (string, TRUE);
+}
+
+/* The [policy] keys the registered queue orders and placements read, each
+ * once, in the order of the parts' names (queue orders first): an array of
+ * "KEY\tREADER, READER", a reader being "NAME (queue)" or "NAME
+ * (placement)".  For the key reference (`gpusim keys policy`). */
+GPtrArray *
+sim__policy_table_param_readers (void)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) order = g_ptr_array_new ();
+  g_autoptr(GHashTable) readers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                          free_string);
+
+  for (guint part = 0; part < 2; part++)
+    {
+      GPtrArray *table = part == 0 ? queue_orders : placements;
+      g_autoptr(GPtrArray) names = list_names (table);
+      for (guint i = 0; i < names->len; i++)
+        {
+          Entry *e = find_entry (table, names->pdata[i]);
+          const char * const *keys = part == 0 ? ((const SimQueueOrderInfo *) e->info)->keys
+                                               : ((const SimPlacementInfo *) e->info)->keys;
+          for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+            {
+              GString *who = g_hash_table_lookup (readers, keys[k]);
+              if (who == NULL)
+                {
+                  who = g_string_new (NULL);
+                  g_hash_table_insert (readers, (gpointer) keys[k], who);
+                  g_ptr_array_add (order, (gpointer) keys[k]);
+                }
+              g_string_append_printf (who, "%s%s (%s)", who->len ? ", " : "", e->name,
+                                      part == 0 ? "queue" : "placement");
+            }
+        }
+    }
+  for (guint i = 0; i < order->len; i++)
+    {
+      const GString *who = g_hash_table_lookup (readers, order->pdata[i]);
+      g_ptr_array_add (out, g_strdup_printf ("%s\t%s", (char *) order->pdata[i], who->str));
+    }
+  return out;
+}
+
 /* Looks NAME up in TABLE; on failure sets an error listing the known names
  * and the closest one. */
 static gpointer

@@ -16,6 +16,7 @@
 #include "sim-scenario.h"
 #include "sim-simulation.h"
 #include "sim-util.h"
+#include "sim-keys.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -245,7 +246,34 @@ strip_sweep_section (const char *text)
   return g_string_free (out, FALSE);
 }
 
-static const char *const sweep_words[] = { "seeds", "first_seed", "metrics", "zip", "level" };
+static const SimKey sweep_keys[] = {
+  { "seeds", SIM_KEY_INT, NULL, "1 to 100000", "1", "the seeds each point is run with", 0, NULL,
+    0 },
+  { "first_seed", SIM_KEY_INT, NULL, "0 to 2^64-1", "[scenario] seed",
+    "the first of the seeds (the others follow it)", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "metrics", SIM_KEY_LIST, NULL, NULL, "all",
+    "the metrics summed up over the seeds, by name", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "zip", SIM_KEY_LIST, NULL, NULL, NULL,
+    "keys that vary together rather than across, \"a.x, b.y\"; groups separated by ';'", 0,
+    NULL, 0 },
+  { "level", SIM_KEY_NUMBER, NULL, "above 0, below 1", "0.95",
+    "the confidence level of the intervals", 0, NULL, 0 },
+};
+
+/* SECTION.KEY = VALUES: an axis of the sweep, with a dot neither first
+ * nor last. */
+static gboolean
+is_axis_key (const char *key)
+{
+  return strchr (key, '.') != NULL && key[0] != '.' && !g_str_has_suffix (key, ".");
+}
+
+const SimKeyTable sim__sweep_key_table = {
+  "sweep", FALSE, "The axes of a sweep and how each point is run (`gpusim sweep`)", sweep_keys,
+  G_N_ELEMENTS (sweep_keys), is_axis_key,
+  "SECTION.KEY = VALUES, an axis: the values of another section's key, separated by commas "
+  "(such as workload.rate = 2/h, 4/h)",
+};
 
 static gboolean
 parse_sweep (SimSweep *self, GKeyFile *kf, const SimKeyLines *lines, guint *n_seeds,
@@ -336,13 +364,9 @@ parse_sweep (SimSweep *self, GKeyFile *kf, const SimKeyLines *lines, guint *n_se
                 }
             }
         }
-      else if (strchr (key, '.') == NULL || key[0] == '.' || g_str_has_suffix (key, "."))
+      else if (!is_axis_key (key))
         {
-          const char *close = sim__closest (key, sweep_words, G_N_ELEMENTS (sweep_words));
-          g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
-                       "unknown key%s (expected SECTION.KEY = VALUES, e.g. workload.rate = "
-                       "2/h, 4/h, or one of seeds, first_seed, metrics, zip, level)",
-                       sim__did_you_mean (close));
+          sim__keys_set_unknown (&sim__sweep_key_table, key, error);
           locate (self->path, lines, key, error);
           return FALSE;
         }
