@@ -156,7 +156,7 @@ done
 # ---- A run with a fabric and power: report, heat, timeline -----------------
 
 POWER="$S/power-air.ini"
-run_args="--set fabric.topology=fat-tree --set fabric.switch=Quantum-QM8700 --set scenario.horizon=2d"
+run_args="--set fabric.topology=fat-tree --set fabric.switch=Quantum-QM8700 --set fabric.oversubscription=2 --set scenario.horizon=2d"
 # shellcheck disable=SC2086
 expect 0 run "$POWER" $run_args -o "$tmp/run" --report "$tmp/report.html" --timeline "$tmp/t.json"
 for f in summary.json jobs.csv timeseries.csv nodes.csv topology.dot; do

@@ -414,6 +414,8 @@ gpusim_cmd_topo (int argc, char **argv)
       sim__scenario_locate (sc, "fabric", NULL, &error);
       goto failed;
     }
+  for (const char * const *w = sim_topology_get_warnings (topology); *w != NULL; w++)
+    fprintf (stderr, "gpusim: warning: %s\n", *w);
   if (!sim_topology_get_metrics (topology, &m, &error))
     goto failed;
   options.expand = expand;

@@ -71,6 +71,7 @@
 
 #include <igraph.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 /* Distances are 16-bit; this one means "not reachable". */
@@ -101,6 +102,7 @@ struct _SimTopology {
   GArray  *node_of;      /* guint32 per vertex: its node, or NO_NODE */
   GArray  *links;        /* SimLink */
   GArray  *optical;      /* guint8 per link: the cable takes two transceivers */
+  GPtrArray *warnings;   /* what was built otherwise than asked, NULL-terminated */
   NodeSpan *spans;       /* per node */
   guint    nvswitch_chips;
 
@@ -401,22 +403,96 @@ add_trunk (Fabric *f, guint32 lower, guint32 upper, SimLinkTier tier, gboolean e
   add_link (f->t, lower, upper, f->port_bw, f->trunk, tier, f->trunk->optical && !electrical);
 }
 
-/* Down and up ports of a leaf for oversubscription r: up = floor(R / (r + 1)),
- * down = floor(up x r), so that down:up is r exactly when r is a whole
- * number; ports left over stay unused. */
-static gboolean
-split_ports (Fabric *f, guint *down, guint *up, GError **error)
+/* How far a leaf of @down NIC ports and @up uplinks is from the asked
+ * ratio r, on a log scale, so that 2.5:1 and 1.6:1 are as far from 2:1 as
+ * 1:1 and 4:1 are, each a factor away. */
+static double
+ratio_error (guint down, guint up, double r)
 {
-  *up = (guint) floor (f->radix / (f->oversub + 1) + 1e-9);
-  *down = (guint) floor (*up * f->oversub + 1e-9);
-  if (*up == 0 || *down == 0)
+  return fabs (log ((double) down / up / r));
+}
+
+/* The uplinks of a switch with @down NIC ports out of @ports: the whole
+ * number nearest @down / r (floor or ceiling, whichever gives the ratio
+ * nearer r; the ceiling on a tie, the less oversubscribed), at least one
+ * and at most the ports left; 0 if no port is left. */
+static guint
+uplinks_for (const Fabric *f, guint down, guint ports)
+{
+  double want = down / f->oversub;
+  guint room = ports > down ? ports - down : 0;
+  guint lo = MIN (room, MAX (1u, (guint) floor (want + 1e-9)));
+  guint hi = MIN (room, MAX (1u, (guint) ceil (want - 1e-9)));
+
+  if (room == 0)
+    return 0;
+  return ratio_error (down, hi, f->oversub) <= ratio_error (down, lo, f->oversub) + 1e-12
+           ? hi : lo;
+}
+
+/* Whole nodes per switch.  A switch of @ports ports (for NICs and
+ * uplinks) takes n whole nodes of @k NICs each, n x k NIC ports, and
+ * uplinks_for() of them; the plan is the n whose down:up ratio is nearest
+ * the one asked (exactly it when any n gives it), and of those the
+ * largest, for the fewest switches.  The ratio of a full switch is then
+ * what the [fabric] section asked for, or the nearest that whole nodes
+ * allow; the builder reports the second (see check_oversubscription()).
+ * The search tries every n up to @ports / @k: O(radix). */
+typedef struct {
+  guint nodes;  /* whole nodes per switch */
+  guint down;   /* their NIC ports */
+  guint up;     /* uplinks of a full switch */
+} LeafPlan;
+
+static gboolean
+plan_leaves (const Fabric *f, guint k, guint ports, const char *what, LeafPlan *plan,
+             GError **error)
+{
+  double best = INFINITY;
+
+  memset (plan, 0, sizeof *plan);
+  for (guint n = ports / MAX (1u, k); n >= 1; n--)
+    {
+      guint down = n * k, up = uplinks_for (f, down, ports);
+      double e;
+
+      if (up == 0)
+        continue;
+      e = ratio_error (down, up, f->oversub);
+      if (e < best - 1e-12)
+        {
+          best = e;
+          plan->nodes = n;
+          plan->down = down;
+          plan->up = up;
+        }
+    }
+  if (plan->nodes == 0)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "a radix of %u is too small for an oversubscription of %g:1: expected "
-                   "at least one down and one up port per leaf", f->radix, f->oversub);
+                   "radix too small: a node's %u NICs and one uplink need %u ports, but a %s "
+                   "has %u for them: expected a larger radix (no node's NICs are split across "
+                   "switches)", k, k + 1, what, ports);
       return FALSE;
     }
   return TRUE;
+}
+
+/* The most NICs a node of the fabric has. */
+static guint
+max_node_nics (const Fabric *f)
+{
+  guint best = 0, run = 0;
+
+  for (guint i = 0; i < f->nics->len; i++)
+    {
+      if (i > 0 && g_array_index (f->nic_nodes, guint32, i)
+                   != g_array_index (f->nic_nodes, guint32, i - 1))
+        run = 0;
+      run++;
+      best = MAX (best, run);
+    }
+  return best;
 }
 
 /* How many upper switches take @n_lower switches' uplinks, @ups[i] of them
@@ -463,30 +539,35 @@ build_single_switch (Fabric *f, GError **error)
   return TRUE;
 }
 
-/* Leaves, each with @down NICs (the last with fewer), in NIC order; their
- * vertices are appended to @leaves. */
+/* Leaves in node order, each with as many whole nodes as fit in
+ * @plan->down NIC ports (nodes with fewer NICs than the plan's pack more
+ * to a leaf); every NIC of a node on its one leaf.  Their vertices are
+ * appended to @leaves. */
 static void
-build_leaves (Fabric *f, guint down, GArray *leaves)
+build_leaves (Fabric *f, const LeafPlan *plan, GArray *leaves)
 {
-  for (guint i = 0; i < f->nics->len; i++)
-    {
-      if (i % down == 0)
-        {
-          guint32 leaf = add_switch (f, SIM_VERTEX_LEAF);
-          g_array_append_val (leaves, leaf);
-        }
-      attach_nic (f, i, g_array_index (leaves, guint32, leaves->len - 1));
-    }
-}
+  guint used = 0;
 
-/* The uplinks of a leaf with @attached NICs: enough for the
- * oversubscription, at most the @up ports it has (a full leaf uses them
- * all; a partly filled one is not cabled beyond need). */
-static guint
-leaf_uplinks (const Fabric *f, guint attached, guint up)
-{
-  guint need = (guint) ceil (attached / f->oversub - 1e-9);
-  return MAX (1u, MIN (up, need));
+  for (guint i = 0; i < f->nics->len;)
+    {
+      guint32 node = g_array_index (f->nic_nodes, guint32, i);
+      guint k = 0;
+      guint32 leaf;
+
+      while (i + k < f->nics->len && g_array_index (f->nic_nodes, guint32, i + k) == node)
+        k++;
+      if (leaves->len == 0 || used + k > plan->down)
+        {
+          leaf = add_switch (f, SIM_VERTEX_LEAF);
+          g_array_append_val (leaves, leaf);
+          used = 0;
+        }
+      leaf = g_array_index (leaves, guint32, leaves->len - 1);
+      for (guint j = 0; j < k; j++)
+        attach_nic (f, i + j, leaf);
+      used += k;
+      i += k;
+    }
 }
 
 /* The NICs on each leaf, from the access links (in @leaves' order). */
@@ -509,10 +590,10 @@ leaf_loads (const Fabric *f, GArray *leaves)
   return load;
 }
 
-/* Joins @leaves, up to @up uplinks each, to as few spines as their ports
- * allow; leaf uplink j goes to spine j mod n. */
+/* Joins @leaves, each with uplinks_for() its NICs, to as few spines as
+ * their ports allow; leaf uplink j goes to spine j mod n. */
 static gboolean
-build_spines (Fabric *f, GArray *leaves, guint up, GError **error)
+build_spines (Fabric *f, GArray *leaves, GError **error)
 {
   g_autofree guint *ups = NULL;
   g_autofree guint *load = NULL;
@@ -524,7 +605,7 @@ build_spines (Fabric *f, GArray *leaves, guint up, GError **error)
   load = leaf_loads (f, leaves);
   ups = g_new (guint, leaves->len);
   for (guint i = 0; i < leaves->len; i++)
-    ups[i] = leaf_uplinks (f, load[i], up);
+    ups[i] = MAX (1u, uplinks_for (f, load[i], f->radix));
   n_spines = spread_count (ups, leaves->len, f->radix);
   if (n_spines == 0)
     {
@@ -549,38 +630,41 @@ static gboolean
 build_fat_tree (Fabric *f, GError **error)
 {
   g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint down, up;
+  LeafPlan plan;
 
-  if (!split_ports (f, &down, &up, error))
+  if (!plan_leaves (f, max_node_nics (f), f->radix, "leaf", &plan, error))
     return FALSE;
-  build_leaves (f, down, leaves);
-  return build_spines (f, leaves, up, error);
+  build_leaves (f, &plan, leaves);
+  return build_spines (f, leaves, error);
 }
 
-/* Three tiers: pods of radix/2 leaves, each leaf with one uplink to each of
- * its pod's first spines (all @up of them for a full leaf); spine j of a
- * pod has as many uplinks as downlinks (non-blocking), spread round-robin
- * over core group j, which has as few cores as its ports allow. */
+/* Three tiers: leaves of whole nodes as in two; pods of radix/2 leaves,
+ * each leaf with one uplink to each of its pod's first spines (as many as
+ * its uplinks); spine j of a pod has as many uplinks as downlinks
+ * (non-blocking), spread round-robin over core group j, which has as few
+ * cores as its ports allow. */
 static gboolean
 build_fat_tree_3 (Fabric *f, GError **error)
 {
   g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint down, up, per_pod = f->radix / 2, n_pods;
+  guint up = 0, per_pod = f->radix / 2, n_pods;
+  LeafPlan plan;
   g_autofree guint *pod_leaves = NULL;
   g_autofree guint32 *spines = NULL;
   g_autofree guint *spine_down = NULL;
   g_autofree guint *load = NULL;
+  g_autofree guint *leaf_up = NULL;
   g_autofree guint *group_ups = NULL;
 
-  if (!split_ports (f, &down, &up, error))
-    return FALSE;
   if (per_pod == 0)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "radix too small: %u ports: expected at least 2 for three tiers", f->radix);
       return FALSE;
     }
-  build_leaves (f, down, leaves);
+  if (!plan_leaves (f, max_node_nics (f), f->radix, "leaf", &plan, error))
+    return FALSE;
+  build_leaves (f, &plan, leaves);
   n_pods = (leaves->len + per_pod - 1) / per_pod;
   pod_leaves = g_new (guint, MAX (1u, n_pods));
   for (guint p = 0; p < n_pods; p++)
@@ -589,13 +673,19 @@ build_fat_tree_3 (Fabric *f, GError **error)
   if (leaves->len <= 1)
     return TRUE;  /* one leaf needs no spine */
   load = leaf_loads (f, leaves);
+  leaf_up = g_new (guint, leaves->len);
+  for (guint l = 0; l < leaves->len; l++)
+    {
+      leaf_up[l] = MAX (1u, uplinks_for (f, load[l], f->radix));
+      up = MAX (up, leaf_up[l]);
+    }
   spines = g_new0 (guint32, (gsize) n_pods * up);
   spine_down = g_new0 (guint, (gsize) n_pods * up);
   for (guint p = 0; p < n_pods; p++)
     for (guint l = 0; l < pod_leaves[p]; l++)
       {
         guint leaf = p * per_pod + l;
-        for (guint j = 0; j < leaf_uplinks (f, load[leaf], up); j++)
+        for (guint j = 0; j < leaf_up[leaf]; j++)
           {
             guint32 *spine = &spines[p * up + j];
             if (*spine == 0)
@@ -638,16 +728,19 @@ build_fat_tree_3 (Fabric *f, GError **error)
   return TRUE;
 }
 
-/* NIC i of every node on rail leaf i of its group of @down nodes; all
- * leaves joined by spines. */
+/* NIC i of every node of a rail group on rail leaf i of that group; all
+ * leaves joined by spines.  A rail leaf takes one NIC of each node of its
+ * group, so the group has as many nodes as the plan for nodes of one NIC
+ * puts on a leaf. */
 static gboolean
 build_rail_optimized (Fabric *f, GError **error)
 {
   g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GHashTable) leaf_of = g_hash_table_new (g_direct_hash, g_direct_equal);
-  guint down, up, first = 0;
+  guint first = 0;
+  LeafPlan plan;
 
-  if (!split_ports (f, &down, &up, error))
+  if (!plan_leaves (f, 1, f->radix, "rail leaf", &plan, error))
     return FALSE;
   for (guint i = 0; i < f->nics->len; i++)
     {
@@ -658,7 +751,7 @@ build_rail_optimized (Fabric *f, GError **error)
       if (i == 0 || node != g_array_index (f->nic_nodes, guint32, i - 1))
         first = i;
       rail = i - first;
-      group = node / down;
+      group = node / plan.nodes;
       key = GUINT_TO_POINTER (((guint64) group << 16 | rail) + 1);
       if (rail >= 1u << 16)
         {
@@ -675,43 +768,71 @@ build_rail_optimized (Fabric *f, GError **error)
         }
       attach_nic (f, i, GPOINTER_TO_UINT (value));
     }
-  return build_spines (f, leaves, up, error);
+  return build_spines (f, leaves, error);
 }
 
 /* Groups of routers joined all-to-all inside a group (electrical) and by
  * global links between groups (optical), "consecutive" allocation of global
- * ports: group g's ports are taken in order, router by router. */
+ * ports: group g's ports are taken in order, router by router.  Every NIC
+ * of a node is on one router, m whole nodes to a router, spread evenly over
+ * the routers the nodes need.  With an oversubscription asked (and no
+ * global_links), a router's global links are chosen as a leaf's uplinks
+ * are, for its NIC ports. */
 static gboolean
 build_dragonfly (Fabric *f, GError **error)
 {
   const SimFabricConfig *c = f->config;
-  guint n = f->nics->len;
-  guint h = c->dragonfly_global_links ? c->dragonfly_global_links : MAX (1u, f->radix / 4);
+  guint n = f->nics->len, k = max_node_nics (f), n_nodes = 0;
   guint a = c->dragonfly_routers_per_group ? c->dragonfly_routers_per_group
                                             : MAX (2u, f->radix / 2);
-  guint groups, p, per_pair;
+  gboolean by_ratio = c->oversubscription != 0 && c->dragonfly_global_links == 0;
+  guint h = c->dragonfly_global_links ? c->dragonfly_global_links : MAX (1u, f->radix / 4);
+  guint groups, m, m_max, per_pair;
   g_autofree guint *next_port = NULL;
   guint32 router0;
 
-  if (a - 1 + h >= f->radix)
+  for (guint i = 0; i < n; i++)
+    n_nodes = MAX (n_nodes, g_array_index (f->nic_nodes, guint32, i) + 1);
+  if (a - 1 + (by_ratio ? 1 : h) >= f->radix)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "radix too small: %u routers per group and %u global links leave no port of "
-                   "%u for NICs: expected routers_per_group - 1 + global_links < radix", a, h,
-                   f->radix);
+                   "%u for NICs: expected routers_per_group - 1 + global_links < radix", a,
+                   by_ratio ? 1 : h, f->radix);
+      return FALSE;
+    }
+  if (by_ratio)
+    {
+      LeafPlan plan;
+      if (!plan_leaves (f, k, f->radix - (a - 1), "dragonfly router", &plan, error))
+        return FALSE;
+      m_max = plan.nodes;
+    }
+  else
+    m_max = (f->radix - (a - 1) - h) / k;
+  if (m_max == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "radix too small: a node's %u NICs need %u ports on one router, but %u "
+                   "routers per group and %u global links leave %u of %u: expected a larger "
+                   "radix, fewer routers_per_group or global_links (no node's NICs are split "
+                   "across routers)", k, k, a, h, f->radix - (a - 1) - h, f->radix);
       return FALSE;
     }
   if (c->dragonfly_groups > 0)
     groups = c->dragonfly_groups;
   else
-    groups = MAX (1u, (n + a * (f->radix - (a - 1) - h) - 1) / (a * (f->radix - (a - 1) - h)));
-  p = MAX (1u, (n + groups * a - 1) / (groups * a));
-  if (p + (a - 1) + h > f->radix)
+    groups = MAX (1u, (n_nodes + a * m_max - 1) / (a * m_max));
+  m = MAX (1u, (n_nodes + groups * a - 1) / (groups * a));
+  if (by_ratio)
+    h = uplinks_for (f, m * k, f->radix - (a - 1));
+  if (m * k + (a - 1) + h > f->radix)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "radix too small: %u NICs over %u groups of %u routers need %u NIC ports, "
-                   "%u group ports and %u global ports per router, more than %u: expected "
-                   "more groups or a larger radix", n, groups, a, p, a - 1, h, f->radix);
+                   "radix too small: %u nodes over %u groups of %u routers put %u nodes of %u "
+                   "NICs on a router, which with %u group ports and %u global ports need "
+                   "more than %u: expected more groups or a larger radix", n_nodes, groups, a,
+                   m, k, a - 1, h, f->radix);
       return FALSE;
     }
   if (groups > 1 && groups - 1 > a * h)
@@ -729,7 +850,7 @@ build_dragonfly (Fabric *f, GError **error)
   for (guint r = 0; r < groups * a; r++)
     add_switch (f, SIM_VERTEX_ROUTER);
   for (guint i = 0; i < n; i++)
-    attach_nic (f, i, router0 + i / p);
+    attach_nic (f, i, router0 + g_array_index (f->nic_nodes, guint32, i) / m);
   for (guint g = 0; g < groups; g++)
     for (guint r = 0; r < a; r++)
       for (guint s = r + 1; s < a; s++)
@@ -740,7 +861,7 @@ build_dragonfly (Fabric *f, GError **error)
   next_port = g_new0 (guint, groups);
   for (guint g1 = 0; g1 < groups; g1++)
     for (guint g2 = g1 + 1; g2 < groups; g2++)
-      for (guint k = 0; k < per_pair; k++)
+      for (guint k2 = 0; k2 < per_pair; k2++)
         {
           guint32 r1 = router0 + g1 * a + next_port[g1]++ / h;
           guint32 r2 = router0 + g2 * a + next_port[g2]++ / h;
@@ -767,6 +888,116 @@ set_network_link_latency (SimTopology *t, const SimFabricConfig *config, guint f
       metres = k->tier == SIM_TIER_ACCESS ? config->access_cable_length : config->cable_length;
       k->latency += (SimTime) llround (metres * SIM_CABLE_NS_PER_METRE);
     }
+}
+
+/* Adds a warning to @t: something built otherwise than asked. */
+static void G_GNUC_PRINTF (2, 3)
+add_warning (SimTopology *t, const char *format, ...)
+{
+  va_list ap;
+
+  va_start (ap, format);
+  g_ptr_array_index (t->warnings, t->warnings->len - 1) = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_ptr_array_add (t->warnings, NULL);
+}
+
+/* "2:1", "3.08:1". */
+static char *
+ratio_string (double r)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  return g_strdup_printf ("%s:1", g_ascii_formatd (buf, sizeof buf, "%.3g", r));
+}
+
+static gint
+compare_shapes (gconstpointer a, gconstpointer b)
+{
+  const guint *x = a, *y = b;  /* { down, up, count } */
+  if (x[2] != y[2])
+    return x[2] > y[2] ? -1 : 1;
+  return x[0] != y[0] ? (x[0] > y[0] ? -1 : 1) : (x[1] > y[1] ? -1 : x[1] < y[1]);
+}
+
+/* Checks the built leaves (rail leaves, dragonfly routers) from @first_switch
+ * on against the oversubscription asked: every one with uplinks should
+ * have NIC ports : uplinks equal to it.  Where whole nodes do not allow
+ * it, the builder took the nearest ratio; this says which it built, leaf
+ * shape by leaf shape, as a warning.  A dragonfly with no ratio asked is
+ * not checked (its global links come from global_links). */
+static void
+check_oversubscription (Fabric *f, guint32 first_switch, guint first_link)
+{
+  SimTopology *t = f->t;
+  guint n_sw = n_vertices (t) - first_switch;
+  g_autofree guint *down = g_new0 (guint, MAX (1u, n_sw));
+  g_autofree guint *up = g_new0 (guint, MAX (1u, n_sw));
+  g_autoptr(GArray) shapes = g_array_new (FALSE, FALSE, 3 * sizeof (guint));
+  g_autoptr(GString) built = g_string_new (NULL);
+  g_autofree char *asked = NULL;
+  gboolean off = FALSE;
+  const char *what, *whats;
+
+  if (f->config->kind == SIM_FABRIC_DRAGONFLY && f->config->oversubscription == 0)
+    return;
+  for (guint l = first_link; l < t->links->len; l++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, l);
+      SimVertexKind ka = vertex_kind (t, k->a), kb = vertex_kind (t, k->b);
+
+      if (k->tier == SIM_TIER_ACCESS)
+        down[k->b - first_switch]++;
+      else if (ka == SIM_VERTEX_LEAF && kb == SIM_VERTEX_SPINE)
+        up[k->a - first_switch]++;
+      else if (ka == SIM_VERTEX_ROUTER && k->tier == SIM_TIER_CORE)
+        {
+          up[k->a - first_switch]++;
+          up[k->b - first_switch]++;
+        }
+    }
+  for (guint s = 0; s < n_sw; s++)
+    {
+      guint i;
+
+      if (up[s] == 0 || down[s] == 0)
+        continue;
+      if (fabs ((double) down[s] / up[s] / f->oversub - 1) > 1e-9)
+        off = TRUE;
+      for (i = 0; i < shapes->len; i++)
+        {
+          guint *sh = &g_array_index (shapes, guint, 3 * i);
+          if (sh[0] == down[s] && sh[1] == up[s])
+            {
+              sh[2]++;
+              break;
+            }
+        }
+      if (i == shapes->len)
+        {
+          guint sh[3] = { down[s], up[s], 1 };
+          g_array_append_vals (shapes, sh, 1);
+        }
+    }
+  if (!off)
+    return;
+  g_array_sort (shapes, compare_shapes);
+  what = f->config->kind == SIM_FABRIC_DRAGONFLY ? "router"
+         : f->config->kind == SIM_FABRIC_RAIL_OPTIMIZED ? "rail leaf" : "leaf";
+  whats = f->config->kind == SIM_FABRIC_DRAGONFLY ? "routers"
+          : f->config->kind == SIM_FABRIC_RAIL_OPTIMIZED ? "rail leaves" : "leaves";
+  for (guint i = 0; i < shapes->len; i++)
+    {
+      const guint *sh = &g_array_index (shapes, guint, 3 * i);
+      g_autofree char *r = ratio_string ((double) sh[0] / sh[1]);
+      g_string_append_printf (built, "%s%u %s of %u NIC ports and %u %s (%s)",
+                              i > 0 ? ", " : "", sh[2], sh[2] == 1 ? what : whats, sh[0], sh[1],
+                              f->config->kind == SIM_FABRIC_DRAGONFLY ? "global links"
+                                                                      : "uplinks", r);
+    }
+  asked = ratio_string (f->oversub);
+  add_warning (t, "oversubscription %s asked, but not every %s can have it with whole nodes "
+               "of up to %u NICs on %u-port switches: built %s", asked, what,
+               max_node_nics (f), f->radix, built->str);
 }
 
 static gboolean build_network (Fabric *f, GError **error);
@@ -885,6 +1116,7 @@ build_network (Fabric *f, GError **error)
 
   {
     guint first_link = t->links->len;
+    guint32 first_switch = n_vertices (t);
     gboolean ok;
 
     switch (config->kind)
@@ -910,7 +1142,10 @@ build_network (Fabric *f, GError **error)
         break;
       }
     if (ok)
-      set_network_link_latency (t, config, first_link);
+      {
+        set_network_link_latency (t, config, first_link);
+        check_oversubscription (f, first_switch, first_link);
+      }
     return ok;
   }
 }
@@ -963,6 +1198,8 @@ topology_alloc (guint32 n_gpus, guint32 n_nodes)
   t->node_of = g_array_new (FALSE, FALSE, sizeof (guint32));
   t->links = g_array_new (FALSE, FALSE, sizeof (SimLink));
   t->optical = g_array_new (FALSE, FALSE, sizeof (guint8));
+  t->warnings = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (t->warnings, NULL);
   t->global_cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, dist_table_free);
   t->intra_cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, dist_table_free);
   g_queue_init (&t->cache_order);
@@ -1141,6 +1378,7 @@ sim_topology_free (SimTopology *topology)
   g_array_unref (topology->node_of);
   g_array_unref (topology->links);
   g_array_unref (topology->optical);
+  g_ptr_array_unref (topology->warnings);
   g_free (topology->spans);
   g_free (topology->adj_start);
   g_free (topology->adj_link);
@@ -1178,6 +1416,13 @@ sim_topology_free (SimTopology *topology)
   g_hash_table_unref (topology->intra_cache);
   g_queue_clear (&topology->cache_order);
   g_free (topology);
+}
+
+const char * const *
+sim_topology_get_warnings (const SimTopology *topology)
+{
+  g_return_val_if_fail (topology != NULL, NULL);
+  return (const char * const *) topology->warnings->pdata;
 }
 
 guint

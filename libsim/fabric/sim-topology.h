@@ -14,6 +14,18 @@
  * two- or three-tier fat-tree with a chosen oversubscription, a
  * rail-optimized fabric (NIC i of every node on leaf i), or a dragonfly.
  *
+ * The network is cabled as it would be built: whole nodes.  In a fat-tree
+ * (two or three tiers) every NIC of a node is on one leaf; on a
+ * rail-optimized fabric NIC k of every node of a rail group is on that
+ * group's rail leaf k; on a dragonfly every NIC of a node is on one
+ * router.  A leaf takes n whole nodes of k NICs and u uplinks, n x k + u
+ * at most the radix, with n x k : u the oversubscription asked when some n
+ * gives it exactly (the largest such n), else the nearest ratio (on a log
+ * scale) that whole nodes allow, which sim_topology_get_warnings() then
+ * names.  A leaf that is not full (the last) gets the uplinks nearest its
+ * NICs over the ratio.  With 8 NICs a node on 64 ports: 4 nodes and 32
+ * uplinks at 1:1, 5 and 20 at 2:1, 6 and 16 at 3:1, 6 and 12 at 4:1.
+ *
  * Routing is minimal (fewest hops) and follows the fabric's routing mode
  * (#SimRouting): InfiniBand's subnet manager routes statically by
  * destination (D-mod-K), Ethernet hashes each flow over the equal-cost
@@ -90,7 +102,9 @@ typedef enum {
  *   model's nic_link.  Switch-to-switch links use it too, at the switch's
  *   port bandwidth
  * @oversubscription: at the leaf (or rail leaf, or dragonfly router) tier:
- *   down ports per up port; upper tiers are non-blocking
+ *   NIC ports per up port (on a dragonfly, per global port; there 0 keeps
+ *   @dragonfly_global_links); upper tiers are non-blocking.  Built exactly
+ *   where whole nodes allow it, else the nearest ratio, with a warning
  * @radix: ports per switch; 0: the switch model's
  * @dragonfly_groups: 0: as many as the NICs need
  * @dragonfly_routers_per_group: 0: radix / 2
@@ -345,6 +359,18 @@ SimTopology *sim_topology_new_hosts (guint n_hosts, double host_bandwidth, SimFa
  */
 void sim_topology_free (SimTopology *topology);
 
+/**
+ * sim_topology_get_warnings:
+ * @topology: a topology
+ *
+ * What the builder built otherwise than the configuration asked, one
+ * sentence each: an oversubscription that whole nodes do not allow
+ * exactly, with the ratios of the leaves built instead.  Empty when
+ * everything is as asked.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the warnings.
+ */
+const char * const *sim_topology_get_warnings (const SimTopology *topology);
 guint          sim_topology_get_n_vertices (const SimTopology *topology);
 /**
  * sim_topology_get_n_gpus:
