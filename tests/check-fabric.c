@@ -26,6 +26,7 @@
 
 #include <check.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -1417,6 +1418,270 @@ START_TEST (test_oversubscription_warning)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------ */
+/* The cabling plan and the bill of materials.
+ *
+ * What is checked: over fabrics of every kind, that the cables are the
+ * summary's (sim_topology_get_counts(): as many cables and transceivers),
+ * that the bill of materials adds up to the same switches, cables and
+ * transceivers and to one NIC per node NIC, and that every device's ports
+ * are numbered 1, 2, ... without a gap or a repeat and a switch uses at
+ * most its radix; on a small fabric, every line of the bill and its
+ * priced total by hand, and rows of the CSV; the length classes at their
+ * bounds, and the cable length keys moving a cable from one to the next.
+ * What is not asserted: which switch port a given NIC lands on beyond the
+ * first and last rows checked by hand. */
+
+static void
+check_cables_against_counts (SimTopology *t, const SimFabricConfig *config, guint radix,
+                             const char *label)
+{
+  SimTopologyMetrics m;
+  g_autoptr(GArray) cables = sim_topology_get_cables (t, config);
+  g_autoptr(GArray) bom = sim_topology_get_bom (t, config, NULL);
+  guint nv = sim_topology_get_n_vertices (t);
+  g_autofree guint *ports = g_new0 (guint, nv);
+  g_autofree guint *top = g_new0 (guint, nv);
+  guint transceivers = 0, nics = 0, sum[4] = { 0 };
+
+  sim_topology_get_counts (t, &m);
+  ck_assert_msg (cables->len == m.cables, "%s: %u cables, summary %u", label, cables->len,
+                 m.cables);
+  for (guint i = 0; i < cables->len; i++)
+    {
+      const SimCable *c = &g_array_index (cables, SimCable, i);
+      transceivers += c->transceivers;
+      ck_assert (c->transceivers == (c->optical ? 2u : 0u));
+      ports[c->from]++;
+      ports[c->to]++;
+      top[c->from] = MAX (top[c->from], c->from_port);
+      top[c->to] = MAX (top[c->to], c->to_port);
+    }
+  ck_assert_msg (transceivers == m.transceivers, "%s: %u transceivers, summary %u", label,
+                 transceivers, m.transceivers);
+  for (guint v = 0; v < nv; v++)
+    {
+      SimVertexKind k = sim_topology_get_vertex_kind (t, v);
+      /* Ports numbered from 1 with no gap and no repeat: as many as the
+       * highest number. */
+      ck_assert_msg (ports[v] == top[v], "%s: vertex %u has %u cables, highest port %u", label,
+                     v, ports[v], top[v]);
+      if (k == SIM_VERTEX_NIC)
+        {
+          ck_assert_uint_le (ports[v], 1);
+          nics += ports[v];
+        }
+      else if (k >= SIM_VERTEX_LEAF && k <= SIM_VERTEX_ROUTER)
+        ck_assert_msg (ports[v] <= radix, "%s: switch %u uses %u of %u ports", label, v,
+                       ports[v], radix);
+    }
+  for (guint i = 0; i < bom->len; i++)
+    {
+      const SimBomLine *b = &g_array_index (bom, SimBomLine, i);
+      sum[b->kind] += b->count;
+      ck_assert (b->unit_price_usd == 0);
+      if (i > 0)
+        ck_assert_int_le (g_array_index (bom, SimBomLine, i - 1).kind, b->kind);
+    }
+  ck_assert_msg (sum[SIM_BOM_SWITCH] == m.switches[0], "%s: %u switches billed, summary %u",
+                 label, sum[SIM_BOM_SWITCH], m.switches[0]);
+  ck_assert_uint_eq (sum[SIM_BOM_CABLE], m.cables);
+  ck_assert_uint_eq (sum[SIM_BOM_TRANSCEIVER], m.transceivers);
+  ck_assert_uint_eq (sum[SIM_BOM_NIC], nics);
+}
+
+START_TEST (test_cabling_counts)
+{
+  static const struct {
+    const char *model;
+    guint       nodes, radix;
+    const char *lines[5];
+  } cases[] = {
+    { "DGX-H100", 4, 64, { "topology=single-switch", NULL } },
+    { "DGX-H100", 64, 64, { "topology=fat-tree", "oversubscription=2", NULL } },
+    { "DGX-H100", 64, 64, { "topology=fat-tree", "oversubscription=3", NULL } },
+    { "DGX-H100", 16, 16, { "topology=fat-tree-3", NULL } },
+    { "DGX-H100", 40, 24, { "topology=fat-tree-3", "oversubscription=2", NULL } },
+    { "DGX-H100", 48, 64, { "topology=rail-optimized", "oversubscription=2", NULL } },
+    { "DGX-H100", 6, 16, { "topology=dragonfly", "routers_per_group=4", "global_links=2",
+                           NULL } },
+    { "PCIe-8GPU", 30, 12, { "topology=dragonfly", "oversubscription=2", NULL } },
+    { "PCIe-8GPU", 9, 8, { "topology=fat-tree", "access_cable_length=2m",
+                           "cable_length=40m", NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(SimCluster) c = make_cluster (cases[i].model, cases[i].nodes);
+      g_auto(SimFabricConfig) config = { 0 };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SimTopology) t = NULL;
+      g_autofree char *label = g_strdup_printf ("%u x %s, %s radix %u", cases[i].nodes,
+                                                cases[i].model, cases[i].lines[0],
+                                                cases[i].radix);
+
+      for (guint j = 0; cases[i].lines[j] != NULL; j++)
+        {
+          g_auto(GStrv) kv = g_strsplit (cases[i].lines[j], "=", 2);
+          ck_assert (sim_fabric_config_set (&config, kv[0], kv[1], &error));
+        }
+      config.switch_model = g_strdup ("Quantum-2-QM9700");
+      config.radix = cases[i].radix;
+      t = sim_topology_new (c, catalogue, &config, &error);
+      ck_assert_msg (t != NULL, "%s: %s", label, error ? error->message : "?");
+      check_cables_against_counts (t, &config, cases[i].radix, label);
+    }
+}
+END_TEST
+
+/* 2 x DGX-H100 on a fat-tree of QM9700 cut to 16 ports, 2 m from NIC to
+ * leaf and 20 m between switches; by hand: 2 leaves of one node (8 NICs,
+ * 8 uplinks) and 1 spine taking all 16 uplinks.
+ *   switch  2  Quantum-2-QM9700, leaf       $36,000
+ *   switch  1  Quantum-2-QM9700, spine      $36,000
+ *   cable  16  copper 400 Gb/s, <=3m        $500
+ *   cable  16  optical 400 Gb/s, <=30m      $500
+ *   transceiver 32  400 Gb/s                $1,000
+ *   nic    16  IB-NDR 400 Gb/s              (with the nodes)
+ * Total 3 x 36,000 + 32 x 500 + 32 x 1,000 = $156,000.  The CSV's first
+ * row is node 0's NIC 0 on leaf 0's port 1; cable 17 is leaf 0's first
+ * uplink, its port 9, on spine 0's port 1; cable 32, leaf 1's last uplink
+ * (port 16) on spine 0's port 16. */
+START_TEST (test_cabling_by_hand)
+{
+  const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=16",
+                        "access_cable_length=2m", "cable_length=20m", NULL };
+  static const struct {
+    SimBomKind  kind;
+    const char *item;
+    guint       count;
+    double      price;
+  } want[] = {
+    { SIM_BOM_SWITCH, "Quantum-2-QM9700, leaf", 2, 36000 },
+    { SIM_BOM_SWITCH, "Quantum-2-QM9700, spine", 1, 36000 },
+    { SIM_BOM_CABLE, "copper 400 Gb/s, <=3m", 16, 500 },
+    { SIM_BOM_CABLE, "optical 400 Gb/s, <=30m", 16, 500 },
+    { SIM_BOM_TRANSCEIVER, "400 Gb/s", 32, 1000 },
+    { SIM_BOM_NIC, "IB-NDR 400 Gb/s", 16, 0 },
+  };
+  g_autoptr(SimCluster) c = make_cluster ("DGX-H100", 2);
+  g_auto(SimFabricConfig) config = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimTopology) t = NULL;
+  g_autoptr(GArray) bom = NULL;
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) rows = NULL;
+  SimBomPrices prices = { 36000, 500, 1000 };
+  double total = 0;
+
+  for (guint j = 0; cfg[j] != NULL; j++)
+    {
+      g_auto(GStrv) kv = g_strsplit (cfg[j], "=", 2);
+      ck_assert (sim_fabric_config_set (&config, kv[0], kv[1], &error));
+    }
+  t = sim_topology_new (c, catalogue, &config, &error);
+  ck_assert_msg (t != NULL, "%s", error ? error->message : "?");
+  bom = sim_topology_get_bom (t, &config, &prices);
+  ck_assert_uint_eq (bom->len, G_N_ELEMENTS (want));
+  for (guint i = 0; i < bom->len; i++)
+    {
+      const SimBomLine *b = &g_array_index (bom, SimBomLine, i);
+      ck_assert_int_eq (b->kind, want[i].kind);
+      ck_assert_str_eq (b->description, want[i].item);
+      ck_assert_uint_eq (b->count, want[i].count);
+      ck_assert (b->unit_price_usd == want[i].price);
+      total += b->count * b->unit_price_usd;
+    }
+  ck_assert (total == 156000);
+
+  csv = sim_topology_format_cabling (t, &config);
+  rows = g_strsplit (csv, "\n", -1);
+  ck_assert_uint_eq (g_strv_length (rows), 1 + 32 + 1);   /* header, cables, the last "" */
+  ck_assert_str_eq (rows[0], "cable,from_device,from_port,to_device,to_port,tier,speed_gbps,"
+                             "medium,length_m,length_class,transceivers,link_model");
+  ck_assert_str_eq (rows[1], "1,node0/nic0,1,leaf0,1,access,400,copper,2,<=3m,0,IB-NDR");
+  ck_assert_str_eq (rows[16], "16,node1/nic7,1,leaf1,8,access,400,copper,2,<=3m,0,IB-NDR");
+  ck_assert_str_eq (rows[17],
+                    "17,leaf0,9,spine0,1,aggregation,400,optical,20,<=30m,2,IB-NDR");
+  ck_assert_str_eq (rows[32],
+                    "32,leaf1,16,spine0,16,aggregation,400,optical,20,<=30m,2,IB-NDR");
+  ck_assert_str_eq (rows[33], "");
+  {
+    g_autofree char *name = sim_topology_dup_device_name (t, sim_topology_get_gpu_vertex (t, 9));
+    ck_assert_str_eq (name, "node1/gpu1");
+  }
+}
+END_TEST
+
+/* Length classes at their bounds, and the [fabric] length keys moving the
+ * cables they set (and only those) into the next class. */
+START_TEST (test_cable_length_classes)
+{
+  static const struct {
+    double      metres;
+    const char *cls;
+  } cases[] = {
+    { 0, "unspecified" }, { -1, "unspecified" }, { 0.5, "<=3m" }, { 3, "<=3m" },
+    { 3.5, "<=5m" }, { 5, "<=5m" }, { 5.1, "<=30m" }, { 30, "<=30m" }, { 31, "<=100m" },
+    { 100, "<=100m" }, { 101, "<=500m" }, { 500, "<=500m" }, { 501, "<=2km" },
+    { 2000, "<=2km" }, { 2001, "<=10km" }, { 10000, "<=10km" }, { 10001, ">10km" },
+  };
+  g_autoptr(SimCluster) c = make_cluster ("DGX-H100", 2);
+  SimFabricConfig config = { .kind = SIM_FABRIC_FAT_TREE, .radix = 16,
+                             .access_cable_length = 3, .cable_length = 100 };
+  g_autoptr(SimTopology) t = sim_topology_new (c, catalogue, &config, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    ck_assert_str_eq (sim_cable_length_class (cases[i].metres), cases[i].cls);
+  ck_assert_ptr_nonnull (t);
+  for (guint step = 0; step < 3; step++)
+    {
+      g_autoptr(GArray) cables = NULL;
+      if (step == 1)
+        config.access_cable_length = 4;   /* access cables to <=5m */
+      if (step == 2)
+        config.cable_length = 150;        /* the others to <=500m */
+      cables = sim_topology_get_cables (t, &config);
+      for (guint i = 0; i < cables->len; i++)
+        {
+          const SimCable *k = &g_array_index (cables, SimCable, i);
+          const char *cls = sim_cable_length_class (k->length_m);
+          if (k->tier == SIM_TIER_ACCESS)
+            ck_assert_str_eq (cls, step >= 1 ? "<=5m" : "<=3m");
+          else
+            ck_assert_str_eq (cls, step >= 2 ? "<=500m" : "<=100m");
+        }
+    }
+}
+END_TEST
+
+/* Writing the plan: to a file, read back equal to the text; to a directory
+ * that does not exist, an error naming the path and no file. */
+START_TEST (test_cabling_write)
+{
+  g_autoptr(SimCluster) c = make_cluster ("DGX-H100", 2);
+  SimFabricConfig config = { .kind = SIM_FABRIC_SINGLE_SWITCH, .radix = 16 };
+  g_autoptr(SimTopology) t = sim_topology_new (c, catalogue, &config, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("gpusim-cabling-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "cables.csv", NULL);
+  g_autofree char *bad = g_build_filename (dir, "missing", "cables.csv", NULL);
+  g_autofree char *want = NULL, *got = NULL;
+
+  ck_assert_ptr_nonnull (t);
+  ck_assert (sim_topology_write_cabling (t, &config, path, &error));
+  want = sim_topology_format_cabling (t, &config);
+  ck_assert (g_file_get_contents (path, &got, NULL, NULL));
+  ck_assert_str_eq (got, want);
+  ck_assert (!sim_topology_write_cabling (t, &config, bad, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_IO));
+  ck_assert_msg (strstr (error->message, bad) != NULL, "%s", error->message);
+  ck_assert (!g_file_test (bad, G_FILE_TEST_EXISTS));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+END_TEST
+
 static Suite *
 fabric_suite (void)
 {
@@ -1445,6 +1710,10 @@ fabric_suite (void)
   tcase_add_test (tc, test_whole_nodes);
   tcase_add_test (tc, test_leaf_plans);
   tcase_add_test (tc, test_oversubscription_warning);
+  tcase_add_test (tc, test_cabling_counts);
+  tcase_add_test (tc, test_cabling_by_hand);
+  tcase_add_test (tc, test_cable_length_classes);
+  tcase_add_test (tc, test_cabling_write);
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (bad, setup, teardown);

@@ -1,6 +1,6 @@
 /* gpusim-topo.c: `gpusim topo`, the figures of a scenario's network.
  *
- *   gpusim topo SCENARIO [--set SECTION.KEY=VALUE]... [--json]
+ *   gpusim topo SCENARIO [--set SECTION.KEY=VALUE]... [--json] [--bom] [--cabling FILE.csv]
  *               [--diagram FILE [--expand] [--from-run DIR --color-by WHAT [--stat peak]]]
  *   gpusim topo --view node MODEL [--diagram FILE]
  *
@@ -8,6 +8,9 @@
  * [fabric] section, and prints what it is made of (switches per tier,
  * NVSwitch chips, cables, transceivers) and what it can do (bisection
  * bandwidth, diameter, oversubscription per tier, connected components).
+ * --bom adds the bill of materials (switches, cables by medium and length,
+ * transceivers, NICs, with the catalogue's and [cost]'s prices) and
+ * --cabling writes one CSV row per cable (docs/fabric.md).
  */
 #include "config.h"
 
@@ -31,6 +34,84 @@ ratio_text (double r)
     return g_strdup ("-");
   return g_strdup_printf ("%s:1", g_ascii_formatd (buf, sizeof buf, "%.3g", r));
 }
+
+/* "$1,234,567" (whole dollars), or "-" for no price. */
+static char *
+usd_text (double usd)
+{
+  char digits[48];
+  GString *s;
+  int n;
+
+  if (!(usd > 0))
+    return g_strdup ("-");
+  s = g_string_new ("$");
+  n = g_snprintf (digits, sizeof digits, "%.0f", usd);
+  for (int i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, digits[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* The unit prices the cost model takes (power/sim-cost.c, price_fabric()):
+ * the [fabric] switch model's price; [cost] cable_price, else the price of
+ * the [fabric] link model (or the first pool's NIC link); [cost]
+ * transceiver_price. */
+static void
+bom_prices (const SimScenario *sc, const SimCatalogue *catalogue, const SimCluster *cluster,
+            SimBomPrices *p)
+{
+  const SimSwitchModel *sw = sc->fabric.switch_model != NULL
+                               ? sim_catalogue_lookup_switch (catalogue, sc->fabric.switch_model)
+                               : NULL;
+  const SimLinkModel *link = sc->fabric.link_model != NULL
+                               ? sim_catalogue_lookup_link (catalogue, sc->fabric.link_model)
+                               : sim_cluster_get_n_pools (cluster) > 0
+                                 ? sim_cluster_get_pool (cluster, 0)->model->nic_link : NULL;
+
+  memset (p, 0, sizeof *p);
+  p->switch_usd = sw != NULL ? sw->price_usd : 0;
+  p->cable_usd = sc->cost.set_cable_price ? sc->cost.cable_price
+                                          : link != NULL ? link->price_usd : 0;
+  p->transceiver_usd = sc->cost.transceiver_price;
+}
+
+/* The priced lines' sum. */
+static double
+bom_total (GArray *bom)
+{
+  double total = 0;
+
+  for (guint i = 0; i < bom->len; i++)
+    {
+      const SimBomLine *b = &g_array_index (bom, SimBomLine, i);
+      total += b->count * b->unit_price_usd;
+    }
+  return total;
+}
+
+static void
+print_bom (GArray *bom)
+{
+  g_autofree char *total = usd_text (bom_total (bom));
+
+  printf ("\nbill of materials\n");
+  printf ("  %-12s %7s  %-40s %12s %14s\n", "kind", "count", "item", "unit price", "total");
+  for (guint i = 0; i < bom->len; i++)
+    {
+      const SimBomLine *b = &g_array_index (bom, SimBomLine, i);
+      g_autofree char *unit = usd_text (b->unit_price_usd);
+      g_autofree char *sum = usd_text (b->count * b->unit_price_usd);
+      printf ("  %-12s %7u  %-40s %12s %14s\n", sim_bom_kind_to_string (b->kind), b->count,
+              b->description, unit, sum);
+    }
+  printf ("  %-12s %7s  %-40s %12s %14s\n", "total", "", "priced lines (NICs come with their "
+          "nodes)", "", total);
+}
+
 
 static void
 print_text (const SimScenario *sc, const SimCluster *cluster, const SimFabricConfig *fc,
@@ -74,7 +155,7 @@ print_text (const SimScenario *sc, const SimCluster *cluster, const SimFabricCon
 
 static void
 print_json (const SimScenario *sc, const SimFabricConfig *fc, SimRouting routing,
-            const SimTopologyMetrics *m)
+            const SimTopologyMetrics *m, const char * const *warnings, GArray *bom)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -130,6 +211,36 @@ print_json (const SimScenario *sc, const SimFabricConfig *fc, SimRouting routing
   json_builder_end_object (b);
   json_builder_set_member_name (b, "components");
   json_builder_add_int_value (b, m->components);
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    json_builder_add_string_value (b, warnings[i]);
+  json_builder_end_array (b);
+  if (bom != NULL)
+    {
+      json_builder_set_member_name (b, "bill_of_materials");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < bom->len; i++)
+        {
+          const SimBomLine *l = &g_array_index (bom, SimBomLine, i);
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "kind");
+          json_builder_add_string_value (b, sim_bom_kind_to_string (l->kind));
+          json_builder_set_member_name (b, "item");
+          json_builder_add_string_value (b, l->description);
+          json_builder_set_member_name (b, "count");
+          json_builder_add_int_value (b, l->count);
+          json_builder_set_member_name (b, "unit_price_usd");
+          if (l->unit_price_usd > 0)
+            json_builder_add_double_value (b, l->unit_price_usd);
+          else
+            json_builder_add_null_value (b);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "bill_of_materials_total_usd");
+      json_builder_add_double_value (b, bom_total (bom));
+    }
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -316,14 +427,22 @@ gpusim_cmd_topo (int argc, char **argv)
   g_autofree char *diagram = NULL;
   g_autofree char *format = NULL;
   g_autofree char *view = NULL, *from_run = NULL, *color_by = NULL, *stat = NULL;
+  g_autofree char *cabling = NULL;
+  g_autoptr(GArray) bom = NULL;
   g_autofree double *heat = NULL;
   g_autofree char *heat_title = NULL;
-  gboolean json = FALSE, help = FALSE, expand = FALSE;
+  gboolean json = FALSE, help = FALSE, expand = FALSE, want_bom = FALSE;
   SimDiagramOptions options = { FALSE, SIM_DIAGRAM_HEAT_NONE, NULL, NULL, NULL, 0 };
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set fabric.oversubscription=2:1", "SECTION.KEY=VALUE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON instead of text", NULL },
+    { "bom", 0, 0, G_OPTION_ARG_NONE, &want_bom,
+      "Also print the bill of materials: switches, cables by medium and length, transceivers, "
+      "NICs, with the catalogue's and [cost]'s prices", NULL },
+    { "cabling", 0, 0, G_OPTION_ARG_FILENAME, &cabling,
+      "Write the cabling plan to FILE.csv: one row per cable, from device/port to device/port, "
+      "tier, speed, medium, length class, transceivers", "FILE.csv" },
     { "diagram", 'd', 0, G_OPTION_ARG_FILENAME, &diagram,
       "Also draw the network into FILE (.dot, .svg, .png or .pdf)", "FILE" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format,
@@ -364,7 +483,8 @@ gpusim_cmd_topo (int argc, char **argv)
     "  gpusim topo --view node DGX-H100 --diagram dgx.svg\n"
     "  gpusim topo scenarios/quickstart.ini --from-run out --color-by utilization -d heat.svg\n"
     "  gpusim topo my.ini --set fabric.topology=fat-tree --set fabric.oversubscription=2:1\n"
-    "  gpusim topo scenarios/fabric-oversubscription.ini --diagram network.svg\n");
+    "  gpusim topo scenarios/fabric-oversubscription.ini --diagram network.svg\n"
+    "  gpusim topo scenarios/fabric-oversubscription.ini --bom --cabling cables.csv\n");
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     return gpusim_usage_error (ctx, "%s", error->message);
   if (help)
@@ -394,6 +514,9 @@ gpusim_cmd_topo (int argc, char **argv)
                                                        : "too many arguments");
       if (from_run != NULL)
         return gpusim_usage_error (ctx, "--from-run colours a fabric, not a node");
+      if (want_bom || cabling != NULL)
+        return gpusim_usage_error (ctx, "%s lists a fabric's parts, not a node's",
+                                   want_bom ? "--bom" : "--cabling");
       return node_view (argv[1], diagram, format);
     }
   if (argc != 2)
@@ -426,10 +549,23 @@ gpusim_cmd_topo (int argc, char **argv)
   if (diagram != NULL &&
       !sim_topology_write_diagram (topology, cluster, &options, diagram, format, &error))
     goto failed;
+  if (cabling != NULL && !sim_topology_write_cabling (topology, &sc->fabric, cabling, &error))
+    goto failed;
+  if (want_bom)
+    {
+      SimBomPrices prices;
+      bom_prices (sc, catalogue, cluster, &prices);
+      bom = sim_topology_get_bom (topology, &sc->fabric, &prices);
+    }
   if (json)
-    print_json (sc, &sc->fabric, sim_topology_get_routing (topology), &m);
+    print_json (sc, &sc->fabric, sim_topology_get_routing (topology), &m,
+                sim_topology_get_warnings (topology), bom);
   else
-    print_text (sc, cluster, &sc->fabric, sim_topology_get_routing (topology), &m);
+    {
+      print_text (sc, cluster, &sc->fabric, sim_topology_get_routing (topology), &m);
+      if (bom != NULL)
+        print_bom (bom);
+    }
   return fflush (stdout) == 0 ? 0 : 1;
 
 failed:

@@ -1532,6 +1532,14 @@ sim_topology_get_link (const SimTopology *topology, guint32 link)
   return &g_array_index (topology->links, SimLink, link);
 }
 
+gboolean
+sim_topology_get_link_optical (const SimTopology *topology, guint32 link)
+{
+  g_return_val_if_fail (topology != NULL, FALSE);
+  g_return_val_if_fail (link < topology->links->len, FALSE);
+  return g_array_index (topology->optical, guint8, link) != 0;
+}
+
 guint32
 sim_topology_get_gpu_vertex (const SimTopology *topology, guint32 gpu)
 {
