@@ -18,6 +18,7 @@
 #include "gpusim-cli.h"
 
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -153,9 +154,105 @@ print_text (const SimScenario *sc, const SimCluster *cluster, const SimFabricCon
           m->components == 1 ? "" : " (not every GPU reaches every other)");
 }
 
+/* The structure of the network for other tools (docs/fabric.md, "The
+ * JSON structure"): every device (vertex) and every link, the links
+ * outside nodes with their cable as the cabling plan gives it. */
 static void
-print_json (const SimScenario *sc, const SimFabricConfig *fc, SimRouting routing,
-            const SimTopologyMetrics *m, const char * const *warnings, GArray *bom)
+add_structure (JsonBuilder *b, const SimTopology *t, const SimFabricConfig *fc)
+{
+  g_auto(GStrv) names = sim_topology_dup_device_names (t);
+  g_autoptr(GArray) cables = sim_topology_get_cables (t, fc);
+  static const char * const tiers[] = { "intra", "access", "aggregation", "core" };
+  guint next = 0;
+
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint v = 0; v < sim_topology_get_n_vertices (t); v++)
+    {
+      gint node = sim_topology_get_vertex_node (t, v);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_int_value (b, v);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, names[v]);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, sim_vertex_kind_to_string (
+                                          sim_topology_get_vertex_kind (t, v)));
+      json_builder_set_member_name (b, "node");
+      if (node >= 0)
+        json_builder_add_int_value (b, node);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "latency_ns");
+      json_builder_add_int_value (b, sim_topology_get_vertex_latency (t, v));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "links");
+  json_builder_begin_array (b);
+  for (guint l = 0; l < sim_topology_get_n_links (t); l++)
+    {
+      const SimLink *k = sim_topology_get_link (t, l);
+      const SimCable *c = NULL;
+
+      if (next < cables->len && g_array_index (cables, SimCable, next).link == l)
+        c = &g_array_index (cables, SimCable, next++);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_int_value (b, l);
+      json_builder_set_member_name (b, "a");
+      json_builder_add_int_value (b, k->a);
+      json_builder_set_member_name (b, "b");
+      json_builder_add_int_value (b, k->b);
+      json_builder_set_member_name (b, "tier");
+      json_builder_add_string_value (b, tiers[k->tier]);
+      json_builder_set_member_name (b, "bandwidth_bytes_per_s");
+      if (isfinite (k->bandwidth))
+        json_builder_add_double_value (b, k->bandwidth);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "efficiency");
+      json_builder_add_double_value (b, k->efficiency);
+      json_builder_set_member_name (b, "latency_ns");
+      json_builder_add_int_value (b, k->latency);
+      json_builder_set_member_name (b, "model");
+      if (k->model != NULL)
+        json_builder_add_string_value (b, k->model);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "cable");
+      if (c == NULL)
+        json_builder_add_null_value (b);
+      else
+        {
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "a_port");
+          json_builder_add_int_value (b, c->from_port);
+          json_builder_set_member_name (b, "b_port");
+          json_builder_add_int_value (b, c->to_port);
+          json_builder_set_member_name (b, "medium");
+          json_builder_add_string_value (b, c->optical ? "optical" : "copper");
+          json_builder_set_member_name (b, "transceivers");
+          json_builder_add_int_value (b, c->transceivers);
+          json_builder_set_member_name (b, "length_m");
+          if (c->length_m > 0)
+            json_builder_add_double_value (b, c->length_m);
+          else
+            json_builder_add_null_value (b);
+          json_builder_set_member_name (b, "length_class");
+          json_builder_add_string_value (b, sim_cable_length_class (c->length_m));
+          json_builder_end_object (b);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+print_json (const SimScenario *sc, const SimTopology *t, const SimFabricConfig *fc,
+            SimRouting routing, const SimTopologyMetrics *m, const char * const *warnings,
+            GArray *bom)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -163,6 +260,8 @@ print_json (const SimScenario *sc, const SimFabricConfig *fc, SimRouting routing
   g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
+  json_builder_set_member_name (b, "schema");
+  json_builder_add_string_value (b, "gpusim-topology/1");
   json_builder_set_member_name (b, "scenario");
   json_builder_add_string_value (b, sc->name ? sc->name : sc->path);
   json_builder_set_member_name (b, "topology");
@@ -241,6 +340,7 @@ print_json (const SimScenario *sc, const SimFabricConfig *fc, SimRouting routing
       json_builder_set_member_name (b, "bill_of_materials_total_usd");
       json_builder_add_double_value (b, bom_total (bom));
     }
+  add_structure (b, t, fc);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -436,7 +536,9 @@ gpusim_cmd_topo (int argc, char **argv)
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set fabric.oversubscription=2:1", "SECTION.KEY=VALUE" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON instead of text", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      "Print JSON instead of text: the figures, and every device and link (docs/fabric.md)",
+      NULL },
     { "bom", 0, 0, G_OPTION_ARG_NONE, &want_bom,
       "Also print the bill of materials: switches, cables by medium and length, transceivers, "
       "NICs, with the catalogue's and [cost]'s prices", NULL },
@@ -558,7 +660,7 @@ gpusim_cmd_topo (int argc, char **argv)
       bom = sim_topology_get_bom (topology, &sc->fabric, &prices);
     }
   if (json)
-    print_json (sc, &sc->fabric, sim_topology_get_routing (topology), &m,
+    print_json (sc, topology, &sc->fabric, sim_topology_get_routing (topology), &m,
                 sim_topology_get_warnings (topology), bom);
   else
     {

@@ -174,6 +174,24 @@ sim_topology_dup_device_name (const SimTopology *topology, guint32 vertex)
   return device_name (topology, ord, gpu0, vertex);
 }
 
+char **
+sim_topology_dup_device_names (const SimTopology *topology)
+{
+  g_autofree guint32 *ord = NULL;
+  g_autofree guint32 *gpu0 = NULL;
+  guint nv;
+  char **names;
+
+  g_return_val_if_fail (topology != NULL, NULL);
+  nv = sim_topology_get_n_vertices (topology);
+  ord = ordinals (topology);
+  gpu0 = first_gpus (topology);
+  names = g_new0 (char *, nv + 1);
+  for (guint v = 0; v < nv; v++)
+    names[v] = device_name (topology, ord, gpu0, v);
+  return names;
+}
+
 GArray *
 sim_topology_get_cables (const SimTopology *topology, const SimFabricConfig *config)
 {

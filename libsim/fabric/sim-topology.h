@@ -753,6 +753,17 @@ const char *sim_vertex_kind_to_string (SimVertexKind kind);
 char *sim_topology_dup_device_name (const SimTopology *topology, guint32 vertex);
 
 /**
+ * sim_topology_dup_device_names:
+ * @topology: a topology
+ *
+ * sim_topology_dup_device_name() of every vertex at once.  Time
+ * complexity: O(vertices).
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names, by vertex.
+ */
+char **sim_topology_dup_device_names (const SimTopology *topology);
+
+/**
  * SimCable:
  * @link: the topology's link
  * @from: its lower end (a NIC, or the switch of the lower tier)
