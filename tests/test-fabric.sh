@@ -11,6 +11,8 @@
 #   NIC of a node cabled to one leaf (no node split), at 2:1 and 3:1;
 # - an oversubscription whole nodes cannot give on every leaf: a warning
 #   on stderr and in the JSON naming the ratio of the leaf built otherwise;
+# - a scenario without [workload], or whose synthetic workload never ends,
+#   still gives its topology and diagram (and run still refuses it);
 # - the bill's priced total equals the network capex of a run of the same
 #   scenario (the cost model's own count: power/sim-cost.c);
 # - bad input: a plan to a directory that does not exist, --bom and
@@ -184,6 +186,34 @@ total = topo["bill_of_materials_total_usd"]
 if abs(total - 229200) > 1e-6 or abs(capex - total) > 1e-6:
     sys.exit("bill %.2f, run's network capex %.2f, by hand 229200" % (total, capex))
 PY
+
+# ---- A topology needs no workload --------------------------------------------
+
+cat > "$tmp/hardware.ini" <<'INI'
+[scenario]
+name = hardware
+
+[pool h100]
+model = DGX-H100
+count = 8
+
+[fabric]
+topology = fat-tree
+switch = Quantum-2-QM9700
+INI
+expect 0 topo "$tmp/hardware.ini" --diagram "$tmp/hardware.svg"
+contains "$tmp/stdout" "switches      3: 2 leaf, 1 spine" "topo without [workload]"
+contains "$tmp/hardware.svg" "<svg" "a diagram without [workload]"
+# A synthetic workload that never ends (no jobs, no horizon) is no matter either.
+printf '\n[workload]\nsource = synthetic\nrate = 1/h\ngpus = 8\nduration = constant(1h)\n' \
+    >>"$tmp/hardware.ini"
+expect 0 topo "$tmp/hardware.ini"
+contains "$tmp/stdout" "cluster       8 x DGX-H100" "topo with a workload that never ends"
+expect 1 run "$tmp/hardware.ini"
+contains "$tmp/stderr" "never ends" "run still refuses a workload that never ends"
+# What is wrong elsewhere is still reported as such.
+expect 1 topo "$tmp/hardware.ini" --set fabric.radix=x
+contains "$tmp/stderr" "fabric.radix" "a bad key beside the stand-in workload"
 
 # ---- Bad input --------------------------------------------------------------
 

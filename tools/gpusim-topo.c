@@ -520,6 +520,56 @@ node_view (const char *name, const char *diagram, const char *format)
   return fflush (stdout) == 0 ? 0 : 1;
 }
 
+/* Whether the scenario file at @path has a [workload] section (a file
+ * that cannot be read or parsed says no: loading it reports why). */
+static gboolean
+has_workload (const char *path)
+{
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+
+  return g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL)
+         && g_key_file_has_group (kf, "workload");
+}
+
+/* Loads the scenario for its hardware alone.  A topology needs no
+ * workload, so a scenario without a [workload] section, or whose synthetic
+ * workload never ends, is loaded with a stand-in of one job (the
+ * workload plays no part in what topo prints or draws); every other error
+ * is reported as it is, and so is what is still wrong with the stand-in
+ * (another section's error, or a synthetic workload without its keys). */
+static SimScenario *
+load_for_topology (const char *path, char **sets, GError **error)
+{
+  g_autoptr(GError) first = NULL;
+  g_autoptr(GPtrArray) more = NULL;
+  SimScenario *sc = sim_scenario_load (path, (const char * const *) sets, &first);
+  gboolean missing, endless;
+
+  if (sc != NULL)
+    return sc;
+  missing = g_error_matches (first, SIM_ERROR, SIM_ERROR_MISSING) && !has_workload (path);
+  endless = g_error_matches (first, SIM_ERROR, SIM_ERROR_MISSING)
+            && strstr (first->message, "never ends") != NULL;
+  if (missing || endless)
+    {
+      more = g_ptr_array_new ();
+      for (guint i = 0; sets != NULL && sets[i] != NULL; i++)
+        g_ptr_array_add (more, sets[i]);
+      g_ptr_array_add (more, (gpointer) "workload.jobs=1");
+      if (missing)
+        {
+          g_ptr_array_add (more, (gpointer) "workload.rate=1/h");
+          g_ptr_array_add (more, (gpointer) "workload.gpus=1");
+          g_ptr_array_add (more, (gpointer) "workload.duration=constant(1h)");
+        }
+      g_ptr_array_add (more, NULL);
+      /* With the stand-in, what is left wrong is what to report. */
+      return sim_scenario_load (path, (const char * const *) more->pdata, error);
+    }
+  g_propagate_error (error, g_steal_pointer (&first));
+  return NULL;
+}
+
 int
 gpusim_cmd_topo (int argc, char **argv)
 {
@@ -624,7 +674,7 @@ gpusim_cmd_topo (int argc, char **argv)
   if (argc != 2)
     return gpusim_usage_error (ctx, "%s", argc < 2 ? "topo needs a SCENARIO file" : "too many arguments");
 
-  sc = sim_scenario_load (argv[1], (const char * const *) sets, &error);
+  sc = load_for_topology (argv[1], sets, &error);
   if (sc == NULL)
     goto failed;
   catalogue = sim_catalogue_new_default ((const char * const *) sc->model_dirs, &error);
