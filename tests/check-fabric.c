@@ -910,6 +910,11 @@ read_dot (const char *dot, guint *n_edges, GPtrArray *labels, GPtrArray *boxes)
         }
       for (Agedge_t *e = agfstout (g, v); e != NULL; e = agnxtout (g, e))
         {
+          const char *style = agget (e, (char *) "style");
+          /* The invisible edges that keep a tier's boxes in order stand for
+           * no link: not counted. */
+          if (style != NULL && strstr (style, "invis") != NULL)
+            continue;
           (*n_edges)++;
           if (labels != NULL)
             g_ptr_array_add (labels, g_strdup (agget (e, (char *) "label")));

@@ -5,7 +5,8 @@
 # - SVG diagrams parse as XML and hold the expected boxes and edges (8
 #   nodes on rails: 3 boxes and 2 edges collapsed, 17 boxes and 72 edges
 #   expanded; a 64-node fat-tree: 16 racks under 16 leaves and one spine
-#   box), and no two labels overlap (each label's box estimated from its
+#   box; the same expanded, with spines, leaves, racks and nodes in index
+#   order left to right), and no two labels overlap (each label's box estimated from its
 #   position, anchor, font size and length);
 # - the node view of every node model of the catalogue draws its GPU and
 #   NIC counts;
@@ -125,6 +126,30 @@ contains "$tmp/rails.svg" "x 8 rails" "collapsed rails"
 contains "$tmp/rails.svg" "64 x 400 Gb/s" "bundled node links"
 contains "$tmp/fat-tree.svg" "rack 15" "racks as clusters"
 contains "$tmp/fat-tree.svg" "oversubscription, leaf tier" "legend"
+
+# Expanded, the same fat-tree keeps every tier in index order, left to
+# right: spines 0-7, leaves 0-15, racks 0-15 and nodes 0-63 (64 node boxes,
+# 16 leaves and 8 spines; 64 node-to-leaf bundles and 16 x 8 leaf-to-spine
+# bundles of 4 links), and no two labels overlap.
+expect 0 topo "$RAILS" --diagram "$tmp/fat-tree-expanded.svg" --expand
+"$PYTHON" "$tmp/svgcheck.py" "$tmp/fat-tree-expanded.svg" 88 192 || fail "expanded fat-tree"
+"$PYTHON" - "$tmp/fat-tree-expanded.svg" <<'PY' || fail "expanded fat-tree out of order"
+import re, sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+for prefix, count in (("spine", 8), ("leaf", 16), ("rack", 16), ("node", 64)):
+    seen = []
+    for g in root.iter(S + "g"):
+        if g.get("class") not in ("node", "cluster"):
+            continue
+        for t in g.iter(S + "text"):
+            m = re.fullmatch(prefix + r" (\d+)", "".join(t.itertext()))
+            if m:
+                seen.append((float(t.get("x")), int(m.group(1))))
+    order = [n for x, n in sorted(seen)]
+    if order != list(range(count)):
+        sys.exit("%ss drawn left to right as %s" % (prefix, order))
+PY
 
 # Formats: DOT, PNG and PDF by their magic numbers.
 expect 0 topo "$RAILS" --diagram "$tmp/f.dot"

@@ -749,6 +749,32 @@ build_fabric_graph (Fabric *f)
         sim__diagram_set (box[c], "label", label);
       }
 
+  /* Boxes of a tier in index order, left to right: an invisible edge from
+   * each box to the next of its tier.  dot draws an edge between two
+   * vertices of one rank from left to right, so these chains fix the
+   * order that its crossing reduction would otherwise choose (racks
+   * 14, 8, 1, ... under an expanded fat-tree).  They carry no label and
+   * no weight in the ranking (constraint=false); a tier's boxes are made
+   * in the order of their classes, which is that of their first member,
+   * so of their indices. */
+  for (int t = TIER_NODE; t < N_TIERS; t++)
+    {
+      Agnode_t *prev = NULL;
+      for (guint c = 0; c < f->n_classes; c++)
+        {
+          Agedge_t *e;
+          if (f->drawn[f->class_first[c]].tier != t)
+            continue;
+          if (prev != NULL)
+            {
+              e = agedge (g, prev, box[c], NULL, 1);
+              sim__diagram_set (e, "style", "invis");
+              sim__diagram_set (e, "minlen", "0");
+            }
+          prev = box[c];
+        }
+    }
+
   /* Bundles: links per pair of classes, speed and model. */
   for (guint i = 0; i < f->links->len; i++)
     {

@@ -28,6 +28,10 @@
  * (downlink over uplink bandwidth), and, for a heat diagram, the colour
  * scale.
  *
+ * The boxes of each tier stand in index order, left to right (switches
+ * by number, racks and nodes by their first node): an invisible edge of
+ * minimum length 0 joins each box to the next of its tier, and dot draws
+ * such edges between vertices of one rank from left to right.
  * DOT is written without a layout; SVG, PNG and PDF are laid out by
  * Graphviz's dot engine.  The same input gives the same bytes.
  */
