@@ -1044,6 +1044,23 @@ START_TEST (test_diagram_rails)
     one_link += strcmp (labels->pdata[i], "1 x 400 Gb/s") == 0;
   ck_assert_uint_eq (one_link, 64);
   ck_assert_uint_eq (edges, 64 + 8);
+
+  /* Width: expanded, the 64 node-to-rail bundles side by side (more than
+   * the 8 nodes, 8 rail leaves, or 8 rail-to-spine bundles); collapsed,
+   * one box a tier and one bundle a band. */
+  {
+    guint width = 0;
+    ck_assert (sim_topology_check_diagram_width (t, c, &expand, 0, &width, &error));
+    ck_assert_uint_eq (width, 64);
+    ck_assert (sim_topology_check_diagram_width (t, c, &expand, 64, NULL, &error));
+    ck_assert (!sim_topology_check_diagram_width (t, c, &expand, 63, &width, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+    ck_assert_msg (strstr (error->message, "64 labelled bundles of links from the nodes up")
+                   != NULL, "%s", error->message);
+    g_clear_error (&error);
+    ck_assert (sim_topology_check_diagram_width (t, c, NULL, 1, &width, &error));
+    ck_assert_uint_eq (width, 1);
+  }
 }
 END_TEST
 

@@ -34,9 +34,12 @@
 #   summary's figures; a run without [failures] has none of it;
 # - the same run gives the same bytes (report, timeline, nodes.csv,
 #   topology.dot);
+# - a diagram wider than --max-width (default 200 boxes or labels side by
+#   side: 32 nodes on rails expanded are 256) is refused before its layout,
+#   naming its width, what is wide and what would draw it;
 # - bad input: a missing run directory, an unknown --color-by, an unknown
-#   node model, --color-by power on a run without power: clear messages and
-#   a non-zero exit.
+#   node model, --color-by power on a run without power, --max-width
+#   without a diagram: clear messages and a non-zero exit.
 #
 # What it does not check: how the pictures look (tests/test-browser.sh
 # renders the report), Graphviz's layout beyond label overlaps, or the
@@ -150,6 +153,27 @@ for prefix, count in (("spine", 8), ("leaf", 16), ("rack", 16), ("node", 64)):
     if order != list(range(count)):
         sys.exit("%ss drawn left to right as %s" % (prefix, order))
 PY
+
+# Too wide to read: 32 nodes on rails, expanded, are 256 bundles side by
+# side (one per node and rail), past the default limit of 200; refused
+# before any layout, with what would draw it, and no file.  Collapsed it
+# draws; so does the expanded one with a larger --max-width (checked on
+# DOT, which needs no layout).
+expect 1 topo "$RAILS" --set fabric.topology=rail-optimized --set "pool h100.count=32" \
+    --diagram "$tmp/wide.png" --expand
+contains "$tmp/stderr" "wide.png: the diagram would be 256 boxes or labels wide" "width limit"
+contains "$tmp/stderr" "256 labelled bundles of links from the nodes up" "what is wide"
+contains "$tmp/stderr" "expected a collapsed diagram" "what would draw it"
+contains "$tmp/stderr" "(--max-width)" "the option that raises the limit"
+[ ! -e "$tmp/wide.png" ] || fail "a refused diagram left a file"
+expect 0 topo "$RAILS" --set fabric.topology=rail-optimized --set "pool h100.count=32" \
+    --diagram "$tmp/wide.svg"
+expect 0 topo "$RAILS" --set fabric.topology=rail-optimized --set "pool h100.count=32" \
+    --diagram "$tmp/wide.dot" --expand --max-width 256
+expect 1 topo "$RAILS" --diagram "$tmp/narrow.svg" --max-width 3
+contains "$tmp/stderr" "16 boxes of nodes" "the widest tier, collapsed"
+expect 2 topo "$RAILS" --max-width 10
+contains "$tmp/stderr" "--max-width needs --diagram FILE" "--max-width without a diagram"
 
 # Formats: DOT, PNG and PDF by their magic numbers.
 expect 0 topo "$RAILS" --diagram "$tmp/f.dot"

@@ -583,6 +583,7 @@ gpusim_cmd_topo (int argc, char **argv)
   g_autofree char *heat_title = NULL;
   gboolean json = FALSE, help = FALSE, expand = FALSE, want_bom = FALSE;
   SimDiagramOptions options = { FALSE, SIM_DIAGRAM_HEAT_NONE, NULL, NULL, NULL, 0 };
+  gint max_width = -1;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set fabric.oversubscription=2:1", "SECTION.KEY=VALUE" },
@@ -601,6 +602,10 @@ gpusim_cmd_topo (int argc, char **argv)
       "The diagram's format when FILE's extension does not say (dot, svg, png, pdf)", "FORMAT" },
     { "expand", 0, 0, G_OPTION_ARG_NONE, &expand,
       "Draw every node and switch (no \"32 x DGX-H100\" or \"x 8 rails\" boxes)", NULL },
+    { "max-width", 0, 0, G_OPTION_ARG_INT, &max_width,
+      "With --diagram: the widest diagram to draw, in boxes or labels side by side (default "
+      "200; 0: no limit)",
+      "N" },
     { "view", 0, 0, G_OPTION_ARG_STRING, &view,
       "fabric (the default) or node: then the argument is a node MODEL of the catalogue, "
       "drawn inside", "fabric|node" },
@@ -656,6 +661,9 @@ gpusim_cmd_topo (int argc, char **argv)
   if ((color_by != NULL) != (from_run != NULL))
     return gpusim_usage_error (ctx, "%s", from_run != NULL ? "--from-run needs --color-by"
                                                             : "--color-by needs --from-run DIR");
+  if (max_width < -1 || (max_width >= 0 && diagram == NULL))
+    return gpusim_usage_error (ctx, "%s", diagram == NULL ? "--max-width needs --diagram FILE"
+                                                          : "--max-width: expected 0 or more");
   if ((from_run != NULL || expand) && diagram == NULL)
     return gpusim_usage_error (ctx, "%s needs --diagram FILE",
                                from_run != NULL ? "--from-run" : "--expand");
@@ -698,9 +706,21 @@ gpusim_cmd_topo (int argc, char **argv)
       !read_heat (from_run, color_by, g_strcmp0 (stat, "peak") == 0,
                   sim_cluster_get_n_nodes (cluster), &options, &heat, &heat_title, &error))
     goto failed;
-  if (diagram != NULL &&
-      !sim_topology_write_diagram (topology, cluster, &options, diagram, format, &error))
-    goto failed;
+  if (diagram != NULL)
+    {
+      guint limit = max_width >= 0 ? (guint) max_width : SIM_DIAGRAM_MAX_WIDTH, width = 0;
+      if (!sim_topology_check_diagram_width (topology, cluster, &options, limit, &width, &error))
+        {
+          /* Name the file, and the option that raises the limit. */
+          g_autoptr(GError) wide = error;
+          error = NULL;
+          g_set_error (&error, wide->domain, wide->code, "%s: %s%s", diagram, wide->message,
+                       width > limit ? " (--max-width)" : "");
+          goto failed;
+        }
+      if (!sim_topology_write_diagram (topology, cluster, &options, diagram, format, &error))
+        goto failed;
+    }
   if (cabling != NULL && !sim_topology_write_cabling (topology, &sc->fabric, cabling, &error))
     goto failed;
   if (want_bom)

@@ -849,6 +849,97 @@ build_fabric_graph (Fabric *f)
   return g;
 }
 
+/* Collects and refines @f, after checking the heat arrays. */
+static gboolean
+fabric_prepare (Fabric *f, const SimTopology *topology, const SimCluster *cluster,
+                const SimDiagramOptions *options, GError **error)
+{
+  f->opt = options;
+  f->t = topology;
+  f->cluster = cluster;
+  f->n_nodes = sim_cluster_get_n_nodes (cluster);
+  if (f->opt->heat != SIM_DIAGRAM_HEAT_NONE &&
+      (f->opt->n_nodes != f->n_nodes ||
+       (f->opt->heat == SIM_DIAGRAM_HEAT_NODES ? f->opt->node_heat : f->opt->link_heat) == NULL))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "the run's figures are for %u nodes; this cluster has %u", f->opt->n_nodes,
+                   f->n_nodes);
+      return FALSE;
+    }
+  fabric_collect (f);
+  fabric_refine (f);
+  return TRUE;
+}
+
+gboolean
+sim_topology_check_diagram_width (const SimTopology *topology, const SimCluster *cluster,
+                                  const SimDiagramOptions *options, guint max_width,
+                                  guint *width, GError **error)
+{
+  static const SimDiagramOptions defaults = { FALSE, SIM_DIAGRAM_HEAT_NONE, NULL, NULL, NULL, 0 };
+  static const char * const tier_names[N_TIERS] = { "nodes", "leaves", "spines", "cores" };
+  Fabric f = { 0 };
+  guint boxes[N_TIERS] = { 0 }, bands[N_TIERS] = { 0 }, widest = 0;
+  int at = TIER_NODE;
+  gboolean band = FALSE;
+  g_autoptr(GHashTable) seen = NULL;
+
+  g_return_val_if_fail (topology != NULL && cluster != NULL, FALSE);
+  if (!fabric_prepare (&f, topology, cluster, options != NULL ? options : &defaults, error))
+    {
+      fabric_clear (&f);
+      return FALSE;
+    }
+  /* Boxes: one per class.  Bundles: one per pair of classes, speed and
+   * model (as build_fabric_graph() merges them), on the band above the
+   * lower of their two tiers. */
+  for (guint c = 0; c < f.n_classes; c++)
+    boxes[f.drawn[f.class_first[c]].tier]++;
+  seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < f.links->len; i++)
+    {
+      const DLink *d = &g_array_index (f.links, DLink, i);
+      guint ca = f.drawn[d->a].colour, cb = f.drawn[d->b].colour;
+      char *key = g_strdup_printf ("%u/%u/%u/%u", MIN (ca, cb), MAX (ca, cb), d->speed,
+                                   d->model);
+      if (g_hash_table_add (seen, key))
+        bands[MIN (f.drawn[d->a].tier, f.drawn[d->b].tier)]++;
+    }
+  for (int t = TIER_NODE; t < N_TIERS; t++)
+    {
+      if (boxes[t] > widest)
+        {
+          widest = boxes[t];
+          at = t;
+          band = FALSE;
+        }
+      if (bands[t] > widest)
+        {
+          widest = bands[t];
+          at = t;
+          band = TRUE;
+        }
+    }
+  fabric_clear (&f);
+  if (width != NULL)
+    *width = widest;
+  if (max_width > 0 && widest > max_width)
+    {
+      g_autofree char *where = band
+        ? g_strdup_printf ("%u labelled bundles of links from the %s up", widest,
+                           tier_names[at])
+        : g_strdup_printf ("%u boxes of %s", widest, tier_names[at]);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "the diagram would be %u boxes or labels wide (%s), more than the limit of "
+                   "%u: expected %sa limit of %u or more, or fewer nodes", widest, where,
+                   max_width, f.opt->expand ? "a collapsed diagram (without expanding it), "
+                                            : "", widest);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 sim_topology_render (const SimTopology *topology, const SimCluster *cluster,
                      const SimDiagramOptions *options, const char *format, char **data,
@@ -862,21 +953,8 @@ sim_topology_render (const SimTopology *topology, const SimCluster *cluster,
   g_return_val_if_fail (data != NULL && length != NULL, FALSE);
   if (!sim__diagram_check_format (format, TRUE, error))
     return FALSE;
-  f.opt = options != NULL ? options : &defaults;
-  f.t = topology;
-  f.cluster = cluster;
-  f.n_nodes = sim_cluster_get_n_nodes (cluster);
-  if (f.opt->heat != SIM_DIAGRAM_HEAT_NONE &&
-      (f.opt->n_nodes != f.n_nodes ||
-       (f.opt->heat == SIM_DIAGRAM_HEAT_NODES ? f.opt->node_heat : f.opt->link_heat) == NULL))
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "the run's figures are for %u nodes; this cluster has %u", f.opt->n_nodes,
-                   f.n_nodes);
-      return FALSE;
-    }
-  fabric_collect (&f);
-  fabric_refine (&f);
+  if (!fabric_prepare (&f, topology, cluster, options != NULL ? options : &defaults, error))
+    return FALSE;
   g = build_fabric_graph (&f);
   fabric_clear (&f);
   return sim__diagram_render_graph (g, format, data, length, error);

@@ -65,6 +65,16 @@ G_BEGIN_DECLS
 #define SIM_DIAGRAM_BIG 2000
 
 /**
+ * SIM_DIAGRAM_MAX_WIDTH:
+ * The width (sim_topology_check_diagram_width()) `gpusim topo` draws up to
+ * unless told otherwise: 200 boxes or labels side by side, some 20,000 pixels of
+ * PNG.  An expanded 64-node fat-tree is 128 wide (its leaf-to-spine
+ * bundles); 32 nodes expanded on rails are 256 (one bundle per node and
+ * rail).
+ */
+#define SIM_DIAGRAM_MAX_WIDTH 200
+
+/**
  * SIM_DIAGRAM_MAX_LOOSE_NODES:
  *
  * A heat diagram of a cluster without a network (no racks to group nodes
@@ -134,6 +144,35 @@ typedef struct {
 gboolean sim_topology_render (const SimTopology *topology, const SimCluster *cluster,
                               const SimDiagramOptions *options, const char *format,
                               char **data, gsize *length, GError **error);
+
+/**
+ * sim_topology_check_diagram_width: (skip)
+ * @topology: a topology
+ * @cluster: the cluster it was built from
+ * @options: (nullable): as sim_topology_render()
+ * @max_width: the widest diagram allowed; 0: any
+ * @width: (out) (optional): the diagram's width
+ * @error: return location for a #GError
+ *
+ * How wide sim_topology_render() would draw the diagram, without laying
+ * it out: the most boxes on one tier, or bundles of links between a tier
+ * and the next (each bundle's label is a box of its own, on a rank
+ * between them).  A picture tens of thousands of pixels wide helps nobody
+ * (32 DGX H100 on rails, expanded: 256 labels side by side, a PNG 30,000
+ * pixels wide), so a caller can refuse it before Graphviz spends a minute
+ * on it.  Time complexity: that of sim_topology_render() before the
+ * layout.
+ *
+ * Errors: SIM_ERROR_INVALID if it is wider than @max_width, saying how
+ * wide, where, and what would draw it (collapsed, a larger limit, fewer
+ * nodes); or the errors of sim_topology_render() for bad heat arrays.
+ *
+ * Returns: %TRUE if the diagram is at most @max_width wide.
+ */
+gboolean sim_topology_check_diagram_width (const SimTopology *topology,
+                                           const SimCluster *cluster,
+                                           const SimDiagramOptions *options, guint max_width,
+                                           guint *width, GError **error);
 
 /**
  * sim_topology_write_diagram: (skip)
