@@ -1007,10 +1007,12 @@ END_TEST
 
 /* A rail-optimized fabric of 8 x DGX-H100: NIC i of every node on rail
  * leaf i, 8 rail leaves under one spine.  Collapsed, the nodes are one box
- * ("8 x DGX-H100"), the rails one ("x 8 rails"), the spine one: 64 links
- * from nodes to rails (8 nodes x 8 NICs) and the rails' uplinks in one
- * bundle each.  Expanded: 8 + 8 + 1 boxes and 64 node-to-rail edges of one
- * link each, plus the 8 rail-to-spine bundles. */
+ * ("8 x DGX-H100") in a cluster "rail group 0", the rails are drawn as
+ * rails: 8 boxes "rail i / leaf i", each joined to the nodes by one bundle
+ * "NIC i / 8 x 400 Gb/s" (NIC i of each of the 8 nodes: the NIC-to-rail
+ * pattern, once) and to the spine by one of its 8 uplinks: 10 boxes, 16
+ * edges.  Expanded: 8 + 8 + 1 boxes and 64 node-to-rail edges of one link
+ * each, plus the 8 rail-to-spine bundles. */
 START_TEST (test_diagram_rails)
 {
   const char *lines[] = { "topology=rail-optimized", "switch=Quantum-2-QM9700", NULL };
@@ -1022,32 +1024,42 @@ START_TEST (test_diagram_rails)
   g_autoptr(GPtrArray) boxes = g_ptr_array_new_with_free_func (g_free);
   SimDiagramOptions expand = { TRUE, SIM_DIAGRAM_HEAT_NONE, NULL, NULL, NULL, 0 };
   gsize len = 0;
-  guint edges = 0, one_link = 0;
-  gboolean rails = FALSE, nodes = FALSE;
+  guint edges = 0, one_link = 0, rails = 0, nics = 0;
+  gboolean nodes = FALSE;
 
   ck_assert (sim_topology_render (t, c, NULL, "dot", &dot, &len, &error));
-  ck_assert_uint_eq (read_dot (dot, &edges, labels, boxes), 3);
-  ck_assert_uint_eq (edges, 2);
+  ck_assert_uint_eq (read_dot (dot, &edges, labels, boxes), 10);
+  ck_assert_uint_eq (edges, 16);
   for (guint i = 0; i < boxes->len; i++)
     {
-      rails |= strstr (boxes->pdata[i], "x 8 rails") != NULL;
+      g_autofree char *want = g_strdup_printf ("rail %u\nleaf %u", rails, rails);
+      rails += strcmp (boxes->pdata[i], want) == 0;
       nodes |= g_str_has_prefix (boxes->pdata[i], "8 x DGX-H100");
     }
-  ck_assert (rails && nodes);
-  ck_assert (g_ptr_array_find_with_equal_func (labels, "64 x 400 Gb/s", g_str_equal, NULL));
+  ck_assert_uint_eq (rails, 8);
+  ck_assert (nodes);
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autofree char *want = g_strdup_printf ("NIC %u\n8 x 400 Gb/s", i);
+      nics += g_ptr_array_find_with_equal_func (labels, want, g_str_equal, NULL);
+    }
+  ck_assert_uint_eq (nics, 8);
+  ck_assert (strstr (dot, "rail group 0") != NULL);
+  ck_assert (strstr (dot, "rack 0") == NULL);
   assert_golden (dot, "diagram-rails.dot");
 
   g_ptr_array_set_size (labels, 0);
   ck_assert (sim_topology_render (t, c, &expand, "dot", &full, &len, &error));
   ck_assert_uint_eq (read_dot (full, &edges, labels, NULL), 17);
   for (guint i = 0; i < labels->len; i++)
-    one_link += strcmp (labels->pdata[i], "1 x 400 Gb/s") == 0;
+    one_link += g_str_has_prefix (labels->pdata[i], "NIC ")
+                && g_str_has_suffix (labels->pdata[i], "\n1 x 400 Gb/s");
   ck_assert_uint_eq (one_link, 64);
   ck_assert_uint_eq (edges, 64 + 8);
 
   /* Width: expanded, the 64 node-to-rail bundles side by side (more than
    * the 8 nodes, 8 rail leaves, or 8 rail-to-spine bundles); collapsed,
-   * one box a tier and one bundle a band. */
+   * the 8 rails (and 8 bundles in each band). */
   {
     guint width = 0;
     ck_assert (sim_topology_check_diagram_width (t, c, &expand, 0, &width, &error));
@@ -1058,8 +1070,8 @@ START_TEST (test_diagram_rails)
     ck_assert_msg (strstr (error->message, "64 labelled bundles of links from the nodes up")
                    != NULL, "%s", error->message);
     g_clear_error (&error);
-    ck_assert (sim_topology_check_diagram_width (t, c, NULL, 1, &width, &error));
-    ck_assert_uint_eq (width, 1);
+    ck_assert (sim_topology_check_diagram_width (t, c, NULL, 8, &width, &error));
+    ck_assert_uint_eq (width, 8);
   }
 }
 END_TEST

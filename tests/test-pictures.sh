@@ -3,8 +3,9 @@
 #
 # What it checks:
 # - SVG diagrams parse as XML and hold the expected boxes and edges (8
-#   nodes on rails: 3 boxes and 2 edges collapsed, 17 boxes and 72 edges
-#   expanded; a 64-node fat-tree: 16 racks under 16 leaves and one spine
+#   nodes on rails: 10 boxes and 16 edges collapsed (the nodes, each rail
+#   leaf, the spine; NIC i of the nodes to rail i, each rail's uplinks), 17
+#   boxes and 72 edges expanded; a 64-node fat-tree: 16 racks under 16 leaves and one spine
 #   box; the same expanded, with spines, leaves, racks and nodes in index
 #   order left to right), and no two labels overlap (each label's box estimated from its
 #   position, anchor, font size and length);
@@ -121,12 +122,13 @@ for i in range(len(boxes)):
             sys.exit("%s: labels overlap: %r at %s and %r at %s" %
                      (path, a[4], a[:2], b[4], b[:2]))
 PY
-"$PYTHON" "$tmp/svgcheck.py" "$tmp/rails.svg" 3 2 || fail "collapsed rail diagram"
+"$PYTHON" "$tmp/svgcheck.py" "$tmp/rails.svg" 10 16 || fail "collapsed rail diagram"
 "$PYTHON" "$tmp/svgcheck.py" "$tmp/rails-expanded.svg" 17 72 || fail "expanded rail diagram"
 # 64 nodes on 16 leaves (4 per leaf: 32 NDR ports down), 8 spines in one box.
 "$PYTHON" "$tmp/svgcheck.py" "$tmp/fat-tree.svg" 33 32 || fail "fat-tree diagram"
-contains "$tmp/rails.svg" "x 8 rails" "collapsed rails"
-contains "$tmp/rails.svg" "64 x 400 Gb/s" "bundled node links"
+contains "$tmp/rails.svg" "rail 7" "rails drawn as rails"
+contains "$tmp/rails.svg" "NIC 7" "the NIC-to-rail pattern"
+contains "$tmp/rails.svg" "rail group 0" "the rail group"
 contains "$tmp/fat-tree.svg" "rack 15" "racks as clusters"
 contains "$tmp/fat-tree.svg" "oversubscription, leaf tier" "legend"
 

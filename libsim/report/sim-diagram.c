@@ -141,6 +141,7 @@ typedef struct {
   SimVertexKind kind;
   guint    number;       /* node index, or the switch's number within its kind */
   gint     rack;         /* nodes: rack index, -1 without a switch */
+  gint     rail;         /* leaves: the NIC index of every NIC on it, -1 if they differ */
   guint    colour;
 } Drawn;
 
@@ -188,6 +189,7 @@ typedef struct {
   guint    n_speeds;
   GPtrArray *models;     /* sorted distinct link model names */
   guint    n_racks;
+  gboolean railed;       /* some node's NICs are on more than one leaf: rails */
   guint    n_classes;
   guint   *class_first;  /* per class, its first drawn vertex */
   GArray **members;      /* per class, its drawn vertices (guint) in order */
@@ -243,6 +245,22 @@ fabric_collect (Fabric *f)
   guint count[8] = { 0 };
   guint n = f->n_nodes;
 
+  /* Each NIC's index within its node (a node's NICs are numbered
+   * together, in order), for the rail a leaf serves. */
+  g_autofree gint *nic_rank = g_new (gint, MAX (nv, 1));
+  {
+    gint node = -1, rank = 0;
+    for (guint v = 0; v < nv; v++)
+      {
+        nic_rank[v] = -1;
+        if (sim_topology_get_vertex_kind (t, v) != SIM_VERTEX_NIC)
+          continue;
+        rank = sim_topology_get_vertex_node (t, v) == node ? rank + 1 : 0;
+        node = sim_topology_get_vertex_node (t, v);
+        nic_rank[v] = rank;
+      }
+  }
+
   f->drawn = g_new0 (Drawn, n + nv);
   for (guint i = 0; i < n; i++)
     {
@@ -266,6 +284,7 @@ fabric_collect (Fabric *f)
           d->kind = kind;
           d->number = count[kind]++;
           d->rack = -1;
+          d->rail = -2;   /* no NIC seen yet */
           map[v] = f->n_drawn++;
         }
     }
@@ -311,6 +330,11 @@ fabric_collect (Fabric *f)
           d.model = m;
       d.tier = k->tier;
       g_array_append_val (f->links, d);
+      if (k->tier == SIM_TIER_ACCESS && nic_rank[k->a] >= 0)
+        {
+          Drawn *sw = &f->drawn[d.b];
+          sw->rail = sw->rail == -2 || sw->rail == nic_rank[k->a] ? nic_rank[k->a] : -1;
+        }
       /* Oversubscription: what each switch tier takes from below over
        * what it sends up. */
       {
@@ -335,6 +359,19 @@ fabric_collect (Fabric *f)
       if (f->drawn[node].rack < 0 || (gint) sw < f->drawn[node].rack)
         f->drawn[node].rack = (gint) sw;
     }
+  /* Rails: a node whose NICs reach more than one leaf (builders put a
+   * node's NICs on one leaf, except on rails). */
+  for (guint i = 0; i < f->links->len && !f->railed; i++)
+    {
+      const DLink *d = &g_array_index (f->links, DLink, i);
+      guint32 node = d->a < n ? d->a : d->b, sw = d->a < n ? d->b : d->a;
+      if (d->tier == SIM_TIER_ACCESS && node < n && sw >= n && f->drawn[node].rack >= 0
+          && (gint) sw != f->drawn[node].rack)
+        f->railed = TRUE;
+    }
+  for (guint v = n; v < f->n_drawn; v++)
+    if (!f->railed || f->drawn[v].rail < 0)
+      f->drawn[v].rail = -1;
   for (guint i = 0; i < n; i++)
     {
       gint sw = f->drawn[i].rack;
@@ -398,7 +435,7 @@ fabric_refine (Fabric *f)
                                   keep_racks ? d->rack : -2);
         }
       else
-        g_string_append_printf (key, "s/%d", (int) d->kind);
+        g_string_append_printf (key, "s/%d/%d", (int) d->kind, d->rail);
       if (!g_hash_table_lookup_extended (ids, key->str, NULL, &id))
         {
           id = GUINT_TO_POINTER (n_colours++);
@@ -507,6 +544,14 @@ class_label (const Fabric *f, guint c, gboolean *rails)
           append_ranges (s, numbers, m->len);
           g_string_append_printf (s, "\n%u x %s each", node->n_gpus, gpu);
         }
+    }
+  else if (d->rail >= 0)
+    {
+      /* A rail leaf, or the same rail's leaves of groups alike. */
+      g_string_append_printf (s, "rail %d\n%s ", d->rail, kind_name (d->kind, m->len > 1));
+      append_ranges (s, numbers, m->len);
+      if (m->len > 1)
+        g_string_append_printf (s, "\n(x %u)", m->len);
     }
   else if (m->len == 1)
     g_string_append_printf (s, "%s %u", kind_name (d->kind, FALSE), d->number);
@@ -703,9 +748,11 @@ build_fabric_graph (Fabric *f)
                 parent = g_hash_table_lookup (rack_graphs, key);
                 if (parent == NULL)
                   {
-                    g_autofree char *rl = lo == hi ? g_strdup_printf ("rack %d", lo)
-                                                   : g_strdup_printf ("racks %d-%d (x %d alike)",
-                                                                      lo, hi, hi - lo + 1);
+                    const char *what = f->railed ? "rail group" : "rack";
+                    g_autofree char *rl = lo == hi ? g_strdup_printf ("%s %d", what, lo)
+                                                   : g_strdup_printf ("%ss %d-%d (x %d alike)",
+                                                                      what, lo, hi,
+                                                                      hi - lo + 1);
                     parent = agsubg (g, key, 1);
                     sim__diagram_set (parent, "label", rl);
                     sim__diagram_set (parent, "style", "dashed,rounded");
@@ -812,7 +859,13 @@ build_fabric_graph (Fabric *f)
       speed_used[b.speed] = TRUE;
       model_used[b.model] = TRUE;
       e = agedge (g, box[b.a], box[b.b], NULL, 1);
-      label = g_strdup_printf ("%u x %s", b.count, speed);
+      if (b.tier == SIM_TIER_ACCESS && f->drawn[f->class_first[b.a]].rail >= 0)
+        /* Node to rail: which NIC of each node it is, the pattern of the
+         * rails drawn once. */
+        label = g_strdup_printf ("NIC %d\n%u x %s", f->drawn[f->class_first[b.a]].rail,
+                                 b.count, speed);
+      else
+        label = g_strdup_printf ("%u x %s", b.count, speed);
       sim__diagram_set (e, "style", model_styles[b.model % G_N_ELEMENTS (model_styles)]);
       sim__diagram_set (e, "color", speed_colours[b.speed % G_N_ELEMENTS (speed_colours)]);
       if (f->opt->heat == SIM_DIAGRAM_HEAT_LINKS)

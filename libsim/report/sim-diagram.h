@@ -11,11 +11,18 @@
  *
  * Repeated structure is collapsed unless the diagram is expanded: boxes
  * that play the same part are drawn once with their count ("32 x
- * DGX-H100", "x 8 rails").  "The same part" is the coarsest partition of
+ * DGX-H100").  "The same part" is the coarsest partition of
  * the vertices in which two vertices of a class have the same kind (and
  * node model) and the same number of links of each speed to each other
  * class: colour refinement (one-dimensional Weisfeiler-Leman), iterated
- * until the number of classes stops growing.  A node's rack is part of
+ * until the number of classes stops growing.  On a rail-optimized fabric
+ * (some node's NICs on more than one leaf) a leaf's rail, the index in
+ * their nodes of the NICs it takes, is part of its initial colour, so each
+ * rail is a box of its own ("rail 3 / leaf 3") joined to its group's
+ * nodes by one bundle ("NIC 3 / 32 x 400 Gb/s"): the NIC-to-rail pattern,
+ * once a group, and the nodes' cluster is their rail group (rails of
+ * groups alike fold as racks do, "rail 3 / leaves 3, 11, ... (x 20)").
+ * A node's rack is part of
  * its initial colour when there are at most %SIM_DIAGRAM_MAX_RACKS racks,
  * so racks stay apart; beyond that, identical racks fold together too and
  * a 10,000-GPU fabric is a handful of boxes.  Alternatives rejected:
