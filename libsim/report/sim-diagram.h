@@ -20,8 +20,7 @@
  * their nodes of the NICs it takes, is part of its initial colour, so each
  * rail is a box of its own ("rail 3 / leaf 3") joined to its group's
  * nodes by one bundle ("NIC 3 / 32 x 400 Gb/s"): the NIC-to-rail pattern,
- * once a group, and the nodes' cluster is their rail group (rails of
- * groups alike fold as racks do, "rail 3 / leaves 3, 11, ... (x 20)").
+ * once a group, and the nodes' cluster is their rail group.
  * A node's rack is part of
  * its initial colour when there are at most %SIM_DIAGRAM_MAX_RACKS racks,
  * so racks stay apart; beyond that, identical racks fold together too and
