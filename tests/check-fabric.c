@@ -1452,6 +1452,39 @@ START_TEST (test_oversubscription_warning)
 }
 END_TEST
 
+/* A dragonfly whose global links are given: 6 x DGX-H100, radix 16, 4
+ * routers a group and 2 global links each leave 16 - 3 - 2 = 11 ports for
+ * NICs, one node a router; 2 groups, every router's 2 global ports cabled
+ * to the other group.  2:1 asked, 8 NIC ports over 2 global links built
+ * (4:1) on the 6 routers with nodes: the builder says so.  Without
+ * global_links it picks them for the ratio: 8 NIC ports and 4 global links,
+ * the 2:1 asked, and no warning. */
+START_TEST (test_dragonfly_oversubscription)
+{
+  const char *fixed[] = { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=16",
+                          "routers_per_group=4", "global_links=2", "oversubscription=2",
+                          NULL };
+  const char *chosen[] = { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=16",
+                           "routers_per_group=4", "oversubscription=2", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 6, fixed, &m);
+  g_autoptr(SimTopology) t2 = NULL;
+  const char * const *w = sim_topology_get_warnings (t);
+
+  ck_assert_ptr_nonnull (w[0]);
+  ck_assert_msg (strstr (w[0], "oversubscription 2:1 asked, but not every router") != NULL,
+                 "%s", w[0]);
+  ck_assert_msg (strstr (w[0], "6 routers of 8 NIC ports and 2 global links (4:1)") != NULL,
+                 "%s", w[0]);
+  t2 = must_build ("DGX-H100", 6, chosen, &m);
+  ck_assert_ptr_null (sim_topology_get_warnings (t2)[0]);
+  /* 8 routers of 2 groups, 4 global links each: 8 x 4 / 2 = 16 global
+   * cables, 2 x 6 inside the groups, 48 to NICs. */
+  ck_assert_uint_eq (m.switches[1], 8);
+  ck_assert_uint_eq (m.cables, 48 + 12 + 16);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 /* The cabling plan and the bill of materials.
  *
@@ -1744,6 +1777,7 @@ fabric_suite (void)
   tcase_add_test (tc, test_whole_nodes);
   tcase_add_test (tc, test_leaf_plans);
   tcase_add_test (tc, test_oversubscription_warning);
+  tcase_add_test (tc, test_dragonfly_oversubscription);
   tcase_add_test (tc, test_cabling_counts);
   tcase_add_test (tc, test_cabling_by_hand);
   tcase_add_test (tc, test_cable_length_classes);
