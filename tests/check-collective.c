@@ -649,7 +649,7 @@ START_TEST (test_cut_bound_below_route_bound)
     { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=16", "routing=adaptive", NULL },
     { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=16", "routing=spray", NULL },
     { "topology=rail-optimized", "switch=Quantum-2-QM9700", "radix=32", NULL },
-    { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=16", "routers_per_group=4", NULL },
   };
   static const char * const models[] = { "DGX-H100", "PCIe-8GPU" };
   static const guint64 sizes[] = { 8, 1u << 20, 256u << 20, 1ull << 32 };
@@ -741,12 +741,13 @@ END_TEST
  * the dragonfly's walks) depend only on the GPUs. */
 START_TEST (test_time_alone_from_network)
 {
-  static const char * const fabrics[][5] = {
+  static const char * const fabrics[][6] = {
     { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
-    { "topology=fat-tree-3", "routing=spray", "switch=Quantum-2-QM9700", "radix=8", NULL },
+    { "topology=fat-tree-3", "routing=spray", "switch=Quantum-2-QM9700", "radix=10", NULL },
     { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700", "radix=16", NULL },
     { "topology=rail-optimized", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
-    { "topology=dragonfly", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=8", NULL },
+    { "topology=dragonfly", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16",
+      "routers_per_group=4", NULL },
   };
   static const SimCollectiveOp ops[] = {
     SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_BROADCAST,

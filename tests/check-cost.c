@@ -744,23 +744,23 @@ capex_scenario (const char *fabric, gboolean with_cost)
  * $36k per Quantum-2 switch, the [cost] cable and transceiver prices, and
  * $3000 per kW of the rated IT power, the nodes' 2 x 10.2 kW and 1 kW per
  * switch (models/switches/quantum-2-qm9700.ini); the counts by hand: one switch
- * takes the 2 x 8 NICs' copper cables; a 2-tier fat tree of radix 8 has 4
- * leaves (4 down, 4 up) and 2 spines, 16 access and 16 optical uplink
- * cables with 2 transceivers each. */
+ * takes the 2 x 8 NICs' copper cables; a 2-tier fat tree of radix 16 has 2
+ * leaves of one whole node each (8 down, 8 up) and 1 spine, 16 access and
+ * 16 optical uplink cables with 2 transceivers each. */
 START_TEST (test_capex_small_fabric)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *one = capex_scenario ("topology = single-switch\nswitch = Quantum-2-QM9700\n",
                                          TRUE);
   g_autofree char *tree = capex_scenario ("topology = fat-tree\nswitch = Quantum-2-QM9700\n"
-                                          "radix = 8\n", TRUE);
+                                          "radix = 16\n", TRUE);
   g_autofree char *plain = capex_scenario ("topology = fat-tree\nswitch = Quantum-2-QM9700\n"
-                                           "radix = 8\n", FALSE);
+                                           "radix = 16\n", FALSE);
   g_autoptr(SimReport) r1 = run_scenario (one, &error);
   g_autoptr(SimReport) r2 = NULL, r3 = NULL;
   const double nodes = 2 * DGX_H100_USD;
   const double facility = (2 * 10.2 + 1 * QM9700_W / 1000) * (1000 + 2000);
-  const double facility_tree = (2 * 10.2 + 6 * QM9700_W / 1000) * (1000 + 2000);
+  const double facility_tree = (2 * 10.2 + 3 * QM9700_W / 1000) * (1000 + 2000);
 
   ck_assert_msg (r1 != NULL, "%s", error ? error->message : "?");
   ck_assert (metric (r1, "network_switches") == 1);
@@ -780,11 +780,11 @@ START_TEST (test_capex_small_fabric)
 
   r2 = run_scenario (tree, &error);
   ck_assert_msg (r2 != NULL, "%s", error ? error->message : "?");
-  ck_assert (metric (r2, "network_switches") == 6);
+  ck_assert (metric (r2, "network_switches") == 3);
   ck_assert (metric (r2, "network_cables") == 32);
   ck_assert (metric (r2, "network_transceivers") == 32);
   ck_assert (near (metric (r2, "cost_capex"),
-                   nodes + 6 * QM9700_USD + 32 * 500 + 32 * 1000 + facility_tree, 1e-12));
+                   nodes + 3 * QM9700_USD + 32 * 500 + 32 * 1000 + facility_tree, 1e-12));
 
   /* Without [cost], no cost figure at all, and the rest of the report the same. */
   r3 = run_scenario (plain, &error);

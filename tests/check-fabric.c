@@ -26,6 +26,7 @@
 
 #include <check.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -354,15 +355,19 @@ START_TEST (test_fat_tree_nonblocking)
 END_TEST
 
 /* 1,024 GPUs: 128 x DGX-H100 on a 2:1 fat-tree of QM9700 (64 ports).
- * - up = floor(64 / 3) = 21, down = 42: 1024 NICs fill 24 leaves and put
- *   16 on a 25th, which needs ceil(16 / 2) = 8 uplinks: 24 x 21 + 8 = 512
- *   uplinks.  Spines: 8, 9 or 10 would take 3 links from each full leaf
- *   (24 x 3 + 1 = 73 > 64 ports); 11 take 2 (49 ports): 36 switches.
- * - Cables 1024 + 512 = 1536; transceivers 1024.
- * - Bisection: NICs 0-511 fill leaves 0-11 (504) and 8 of leaf 12, which
- *   also holds 34 of the other half.  Leaves 0-11 send 12 x 21 = 252
- *   uplinks' worth, and leaf 12's 8 send straight to its other 34: 260 x
- *   47.5 = 12,350 GB/s, 24.1 GB/s per GPU of a half. */
+ * - Whole nodes: n nodes of 8 NICs and u uplinks with 8n + u <= 64 and
+ *   8n = 2u: u = 4n, 12n <= 64, n = 5: 40 NICs and 20 uplinks a leaf.
+ *   128 nodes fill 25 leaves and put 3 on a 26th, whose 24 NICs take
+ *   24 / 2 = 12 uplinks: 25 x 20 + 12 = 512 uplinks.  Spines: 8 or 9 would
+ *   take 3 links from each full leaf (25 x 3 + 2 = 77 > 64 ports); 10 take
+ *   2 (52 ports): 36 switches.
+ * - Cables 1024 + 512 = 1536; transceivers 1024 (access cables copper).
+ * - Bisection: GPUs 0-511 are nodes 0-63: leaves 0-11 (60 nodes) and 4 of
+ *   leaf 12's 5 nodes.  The first half can send 12 x 20 uplinks' worth from
+ *   leaves 0-11, 20 up from leaf 12 and 8 straight to leaf 12's
+ *   second-half node: 268.  The second half takes less: node 64's 8 NICs
+ *   and what comes down into leaves 13-25, 12 x 20 + 12 = 252: the cut is
+ *   260 x 47.5 = 12,350 GB/s. */
 START_TEST (test_fat_tree_1024)
 {
   const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700",
@@ -371,13 +376,15 @@ START_TEST (test_fat_tree_1024)
   g_autoptr(SimTopology) t = must_build ("DGX-H100", 128, cfg, &m);
 
   ck_assert_uint_eq (m.gpus, 1024);
-  ck_assert_uint_eq (m.switches[1], 25);
-  ck_assert_uint_eq (m.switches[2], 11);
+  ck_assert_uint_eq (m.switches[1], 26);
+  ck_assert_uint_eq (m.switches[2], 10);
   ck_assert_uint_eq (m.cables, 1536);
   ck_assert_uint_eq (m.transceivers, 1024);
   assert_near (m.bisection_bandwidth, 260 * NDR_USABLE, "bisection");
   assert_near (m.oversubscription[1], 2.0, "leaf oversubscription");
   ck_assert_uint_eq (m.diameter, 6);
+  /* Every leaf is 2:1, the last one too: nothing to warn about. */
+  ck_assert_ptr_null (sim_topology_get_warnings (t)[0]);
 }
 END_TEST
 
@@ -448,63 +455,67 @@ START_TEST (test_rail_optimized)
 }
 END_TEST
 
-/* 4 x DGX-H100 on a three-tier fat-tree of QM9700 cut to radix 8.
- * - up = 4, down = 4: 8 leaves; pods of 8 / 2 = 4 leaves: 2 pods, each
- *   with 4 spines (one link from each of its leaves, 4 up to the cores).
- *   Core group j joins spine j of both pods: 4 + 4 = 8 links fit one core.
- *   8 + 8 + 4 = 20 switches; 32 + 32 + 32 = 96 cables; 128 transceivers.
+/* 16 x DGX-H100 on a three-tier fat-tree of QM9700 cut to radix 16.
+ * - Whole nodes, non-blocking: 8n + u <= 16 with u = 8n: one node (8 NICs)
+ *   and 8 uplinks a leaf, 16 leaves.  Pods of 16 / 2 = 8 leaves: 2 pods,
+ *   each with 8 spines (one link from each of its 8 leaves, 8 up to the
+ *   cores).  Core group j joins spine j of both pods: 16 links fit one
+ *   core of 16 ports, 8 cores.  16 + 16 + 8 = 40 switches; 128 access +
+ *   128 leaf-spine + 128 spine-core = 384 cables; the 256 between switches
+ *   optical: 512 transceivers.
  * - Diameter: GPU-NIC-leaf-spine-core-spine-leaf-NIC-GPU = 8.
- * - Bisection: pod 0 holds GPUs 0-15; its 16 core links carry as much as its
- *   16 NICs: 760 GB/s (non-blocking). */
+ * - Bisection: pod 0 holds nodes 0-7, GPUs 0-63; its 64 core links carry as
+ *   much as its 64 NICs: 64 x 47.5 = 3040 GB/s (non-blocking). */
 START_TEST (test_fat_tree_3)
 {
-  const char *cfg[] = { "topology=fat-tree-3", "switch=Quantum-2-QM9700", "radix=8", NULL };
+  const char *cfg[] = { "topology=fat-tree-3", "switch=Quantum-2-QM9700", "radix=16", NULL };
   SimTopologyMetrics m;
-  g_autoptr(SimTopology) t = must_build ("DGX-H100", 4, cfg, &m);
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 16, cfg, &m);
 
-  ck_assert_uint_eq (m.switches[1], 8);
-  ck_assert_uint_eq (m.switches[2], 8);
-  ck_assert_uint_eq (m.switches[3], 4);
-  ck_assert_uint_eq (m.cables, 96);
-  ck_assert_uint_eq (m.transceivers, 128);
+  ck_assert_uint_eq (m.switches[1], 16);
+  ck_assert_uint_eq (m.switches[2], 16);
+  ck_assert_uint_eq (m.switches[3], 8);
+  ck_assert_uint_eq (m.cables, 384);
+  ck_assert_uint_eq (m.transceivers, 512);
   ck_assert_uint_eq (m.diameter, 8);
   assert_near (m.oversubscription[1], 1.0, "leaf");
   assert_near (m.oversubscription[2], 1.0, "spine");
-  assert_near (m.bisection_bandwidth, 16 * NDR_USABLE, "bisection");
+  assert_near (m.bisection_bandwidth, 64 * NDR_USABLE, "bisection");
 }
 END_TEST
 
-/* 6 x DGX-H100 (48 NICs) on a dragonfly of QM9700 cut to radix 8.
- * - Defaults: 8 / 4 = 2 global links and 8 / 2 = 4 routers per group;
- *   8 - 3 - 2 = 3 NIC ports per router: 48 / (4 x 3) = 4 groups, 16
- *   routers, 3 NICs each.  Each group has 4 x 2 = 8 global ports, 8 / 3 = 2
- *   links to each of the 3 other groups: 6 pairs x 2 = 12 global links
- *   (optical, 24 transceivers), 4 x 6 = 24 links inside groups (electrical),
- *   48 access links: 84 cables.
- * - Diameter 7: GPU 0 (NIC 0, router 0, group 0) to GPU 5 of node 5 (NIC
- *   45, router 15, group 3).  Router 0 reaches group 3 through router 2
- *   (group 0's ports 4 and 5 go to group 3, landing on router 12): 0-2-12-15,
- *   3 router hops, so 4 + 3 = 7; node 0 has no NIC on router 12 nor node 5
- *   on router 0, so no NVLink detour (2 more hops) saves one.
- * - Bisection: GPUs 0-23 are NICs 0-23, routers 0-7, groups 0 and 1; the
- *   cut is the global links from groups {0, 1} to {2, 3}: 4 pairs x 2 = 8
- *   links, 8 x 47.5 = 380 GB/s. */
+/* 6 x DGX-H100 (48 NICs) on a dragonfly of QM9700 cut to radix 16, with 4
+ * routers per group and 2 global links each.
+ * - A router has 16 - 3 - 2 = 11 ports for NICs: one whole node of 8.
+ *   6 nodes need 2 groups; ceil(6 / 8) = 1 node a router: nodes 0-3 on
+ *   routers 0-3 (group 0), nodes 4, 5 on routers 4, 5 (group 1), routers 6
+ *   and 7 without nodes.
+ * - Global links: 4 x 2 = 8 ports a group, all 8 to the one other group,
+ *   taken in order: router i to router i + 4, twice (optical, 16
+ *   transceivers); 2 x 6 links inside groups (electrical); 48 access
+ *   links: 68 cables.
+ * - Diameter 6: any two routers are at most 2 hops apart (r0-r4-r5 or
+ *   r0-r1-r5), so GPU-NIC-router-router-router-NIC-GPU.
+ * - Bisection: GPUs 0-23 are nodes 0-2 on routers 0-2; what leaves them is
+ *   one local link each to router 3 and two global links each: 9 links,
+ *   9 x 47.5 = 427.5 GB/s. */
 START_TEST (test_dragonfly)
 {
-  const char *cfg[] = { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=8", NULL };
+  const char *cfg[] = { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=16",
+                        "routers_per_group=4", "global_links=2", NULL };
   SimTopologyMetrics m;
   g_autoptr(SimTopology) t = must_build ("DGX-H100", 6, cfg, &m);
   g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
   SimTime lat;
 
-  ck_assert_uint_eq (m.switches[1], 16);
-  ck_assert_uint_eq (m.switches[0], 16);
-  ck_assert_uint_eq (m.cables, 84);
-  ck_assert_uint_eq (m.transceivers, 24);
-  ck_assert_uint_eq (m.diameter, 7);
-  assert_near (m.bisection_bandwidth, 8 * NDR_USABLE, "bisection");
+  ck_assert_uint_eq (m.switches[1], 8);
+  ck_assert_uint_eq (m.switches[0], 8);
+  ck_assert_uint_eq (m.cables, 68);
+  ck_assert_uint_eq (m.transceivers, 16);
+  ck_assert_uint_eq (m.diameter, 6);
+  assert_near (m.bisection_bandwidth, 9 * NDR_USABLE, "bisection");
   ck_assert (sim_topology_route (t, 0, 45, 3, path, &lat));
-  ck_assert_uint_eq (path->len, 7);
+  ck_assert_uint_eq (path->len, 6);
   assert_walk (t, path, 0, 45, lat);
 }
 END_TEST
@@ -696,8 +707,16 @@ static const BadFabric bad_fabrics[] = {
     { "topology=single-switch", "switch=Quantum-2-QM9700", "radix=16" },
     SIM_ERROR_INVALID, { "radix too small", "32 NICs", "16 ports" } },
   { "too many leaves for two tiers", "DGX-H100", 20,
-    { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=8" },
+    { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=16" },
     SIM_ERROR_INVALID, { "radix too small", "fat-tree-3" } },
+  { "a node's NICs do not fit one leaf", "DGX-H100", 4,
+    { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=8" },
+    SIM_ERROR_INVALID, { "radix too small", "8 NICs and one uplink need 9 ports",
+                         "leaf has 8" } },
+  { "a node's NICs do not fit one router", "DGX-H100", 6,
+    { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=8" },
+    SIM_ERROR_INVALID, { "radix too small", "8 NICs need 8 ports on one router",
+                         "leave 3 of 8" } },
   { "dragonfly radix too small", "DGX-H100", 2,
     { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=4", "routers_per_group=4" },
     SIM_ERROR_INVALID, { "radix too small" } },
@@ -892,6 +911,11 @@ read_dot (const char *dot, guint *n_edges, GPtrArray *labels, GPtrArray *boxes)
         }
       for (Agedge_t *e = agfstout (g, v); e != NULL; e = agnxtout (g, e))
         {
+          const char *style = agget (e, (char *) "style");
+          /* The invisible edges that keep a tier's boxes in order stand for
+           * no link: not counted. */
+          if (style != NULL && strstr (style, "invis") != NULL)
+            continue;
           (*n_edges)++;
           if (labels != NULL)
             g_ptr_array_add (labels, g_strdup (agget (e, (char *) "label")));
@@ -984,10 +1008,12 @@ END_TEST
 
 /* A rail-optimized fabric of 8 x DGX-H100: NIC i of every node on rail
  * leaf i, 8 rail leaves under one spine.  Collapsed, the nodes are one box
- * ("8 x DGX-H100"), the rails one ("x 8 rails"), the spine one: 64 links
- * from nodes to rails (8 nodes x 8 NICs) and the rails' uplinks in one
- * bundle each.  Expanded: 8 + 8 + 1 boxes and 64 node-to-rail edges of one
- * link each, plus the 8 rail-to-spine bundles. */
+ * ("8 x DGX-H100") in a cluster "rail group 0", the rails are drawn as
+ * rails: 8 boxes "rail i / leaf i", each joined to the nodes by one bundle
+ * "NIC i / 8 x 400 Gb/s" (NIC i of each of the 8 nodes: the NIC-to-rail
+ * pattern, once) and to the spine by one of its 8 uplinks: 10 boxes, 16
+ * edges.  Expanded: 8 + 8 + 1 boxes and 64 node-to-rail edges of one link
+ * each, plus the 8 rail-to-spine bundles. */
 START_TEST (test_diagram_rails)
 {
   const char *lines[] = { "topology=rail-optimized", "switch=Quantum-2-QM9700", NULL };
@@ -999,28 +1025,55 @@ START_TEST (test_diagram_rails)
   g_autoptr(GPtrArray) boxes = g_ptr_array_new_with_free_func (g_free);
   SimDiagramOptions expand = { TRUE, SIM_DIAGRAM_HEAT_NONE, NULL, NULL, NULL, 0 };
   gsize len = 0;
-  guint edges = 0, one_link = 0;
-  gboolean rails = FALSE, nodes = FALSE;
+  guint edges = 0, one_link = 0, rails = 0, nics = 0;
+  gboolean nodes = FALSE;
 
   ck_assert (sim_topology_render (t, c, NULL, "dot", &dot, &len, &error));
-  ck_assert_uint_eq (read_dot (dot, &edges, labels, boxes), 3);
-  ck_assert_uint_eq (edges, 2);
+  ck_assert_uint_eq (read_dot (dot, &edges, labels, boxes), 10);
+  ck_assert_uint_eq (edges, 16);
   for (guint i = 0; i < boxes->len; i++)
     {
-      rails |= strstr (boxes->pdata[i], "x 8 rails") != NULL;
+      g_autofree char *want = g_strdup_printf ("rail %u\nleaf %u", rails, rails);
+      rails += strcmp (boxes->pdata[i], want) == 0;
       nodes |= g_str_has_prefix (boxes->pdata[i], "8 x DGX-H100");
     }
-  ck_assert (rails && nodes);
-  ck_assert (g_ptr_array_find_with_equal_func (labels, "64 x 400 Gb/s", g_str_equal, NULL));
+  ck_assert_uint_eq (rails, 8);
+  ck_assert (nodes);
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autofree char *want = g_strdup_printf ("NIC %u\n8 x 400 Gb/s", i);
+      nics += g_ptr_array_find_with_equal_func (labels, want, g_str_equal, NULL);
+    }
+  ck_assert_uint_eq (nics, 8);
+  ck_assert (strstr (dot, "rail group 0") != NULL);
+  ck_assert (strstr (dot, "rack 0") == NULL);
   assert_golden (dot, "diagram-rails.dot");
 
   g_ptr_array_set_size (labels, 0);
   ck_assert (sim_topology_render (t, c, &expand, "dot", &full, &len, &error));
   ck_assert_uint_eq (read_dot (full, &edges, labels, NULL), 17);
   for (guint i = 0; i < labels->len; i++)
-    one_link += strcmp (labels->pdata[i], "1 x 400 Gb/s") == 0;
+    one_link += g_str_has_prefix (labels->pdata[i], "NIC ")
+                && g_str_has_suffix (labels->pdata[i], "\n1 x 400 Gb/s");
   ck_assert_uint_eq (one_link, 64);
   ck_assert_uint_eq (edges, 64 + 8);
+
+  /* Width: expanded, the 64 node-to-rail bundles side by side (more than
+   * the 8 nodes, 8 rail leaves, or 8 rail-to-spine bundles); collapsed,
+   * the 8 rails (and 8 bundles in each band). */
+  {
+    guint width = 0;
+    ck_assert (sim_topology_check_diagram_width (t, c, &expand, 0, &width, &error));
+    ck_assert_uint_eq (width, 64);
+    ck_assert (sim_topology_check_diagram_width (t, c, &expand, 64, NULL, &error));
+    ck_assert (!sim_topology_check_diagram_width (t, c, &expand, 63, &width, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+    ck_assert_msg (strstr (error->message, "64 labelled bundles of links from the nodes up")
+                   != NULL, "%s", error->message);
+    g_clear_error (&error);
+    ck_assert (sim_topology_check_diagram_width (t, c, NULL, 8, &width, &error));
+    ck_assert_uint_eq (width, 8);
+  }
 }
 END_TEST
 
@@ -1109,6 +1162,594 @@ START_TEST (test_metrics_in_threads)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------ */
+/* Whole nodes and the oversubscription asked, over every builder.
+ *
+ * What is checked, for every topology kind, cluster sizes from 1 to 40
+ * nodes (of 8 NICs, of 2, and the two mixed), radixes from 12 to 64 and
+ * oversubscriptions from 1:1 to 5:1:
+ * - no node's NICs are split: in a fat-tree, a three-tier fat-tree, a
+ *   single switch or a dragonfly every NIC of a node is on one switch; on
+ *   a rail-optimized fabric NIC k of a node is on rail leaf k of its
+ *   group: two nodes share a rail leaf for NIC 0 exactly when they share
+ *   it for every NIC, and a node's NICs are on different rail leaves;
+ * - oversubscription as asked: every leaf (router) with uplinks (global
+ *   links) has NIC ports : uplinks equal to the ratio asked, or the builder
+ *   warns and the warning names the ratio that leaf has;
+ * - the full leaves of a tree (those with the most NICs) are as near the
+ *   ratio asked as any whole number of nodes and uplinks on that radix
+ *   could be, against an enumeration of every (nodes, uplinks) pair that
+ *   fits, which shares nothing with the builder's search.
+ * What is not asserted: which nodes share a leaf beyond the rules above,
+ * or the spine and core tiers (non-blocking, tested above by hand). */
+
+typedef struct {
+  guint nodes, down, up;  /* per leaf-tier switch: nodes seen, NIC ports, uplinks */
+  gint  first_node;
+} LeafCount;
+
+/* The smallest |log(d / u / r)| that n whole nodes of @k NICs and u
+ * uplinks on @ports ports can give, by enumeration. */
+static double
+best_ratio_error (guint k, guint ports, double r)
+{
+  double best = INFINITY;
+
+  for (guint n = 1; n * k < ports; n++)
+    for (guint u = 1; n * k + u <= ports; u++)
+      best = MIN (best, fabs (log ((double) n * k / u / r)));
+  return best;
+}
+
+static SimCluster *
+make_mixed (guint n_big, guint n_small)
+{
+  g_autoptr(GError) error = NULL;
+  SimCluster *c = sim_cluster_new ();
+
+  if (n_big > 0)
+    ck_assert_msg (sim_cluster_add_pool (c, "big", sim_catalogue_lookup_node (catalogue,
+                                                                              "DGX-H100"),
+                                         NULL, 0, n_big, &error), "%s",
+                   error ? error->message : "?");
+  if (n_small > 0)
+    ck_assert_msg (sim_cluster_add_pool (c, "small", sim_catalogue_lookup_node (catalogue,
+                                                                                "PCIe-8GPU"),
+                                         NULL, 0, n_small, &error), "%s",
+                   error ? error->message : "?");
+  return c;
+}
+
+/* Checks one built topology; returns whether it had leaves with uplinks. */
+static gboolean
+check_whole_nodes (SimTopology *t, SimFabricKind kind, double r, guint k_max, guint radix,
+                   const char *label)
+{
+  guint nv = sim_topology_get_n_vertices (t), nl = sim_topology_get_n_links (t);
+  g_autofree LeafCount *leaf = g_new0 (LeafCount, nv);
+  g_autofree gint64 *first_switch = NULL;   /* per node: the switch of its first NIC */
+  g_autofree guint *nic_rank = g_new0 (guint, nv);
+  GHashTable *seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  const char * const *warnings = sim_topology_get_warnings (t);
+  guint n_nodes = 0, max_down = 0;
+  gboolean uplinks = FALSE;
+
+  for (guint v = 0; v < nv; v++)
+    if (sim_topology_get_vertex_node (t, v) >= 0)
+      n_nodes = MAX (n_nodes, (guint) sim_topology_get_vertex_node (t, v) + 1);
+  first_switch = g_new (gint64, MAX (1u, n_nodes));
+  for (guint i = 0; i < n_nodes; i++)
+    first_switch[i] = -1;
+  for (guint v = 0; v < nv; v++)
+    leaf[v].first_node = -1;
+  /* A NIC's rank in its node: NICs are numbered node by node, in order. */
+  {
+    gint last = -1;
+    guint rank = 0;
+    for (guint v = 0; v < nv; v++)
+      if (sim_topology_get_vertex_kind (t, v) == SIM_VERTEX_NIC)
+        {
+          gint node = sim_topology_get_vertex_node (t, v);
+          rank = node == last ? rank + 1 : 0;
+          last = node;
+          nic_rank[v] = rank;
+        }
+  }
+  for (guint l = 0; l < nl; l++)
+    {
+      const SimLink *k = sim_topology_get_link (t, l);
+      SimVertexKind ka = sim_topology_get_vertex_kind (t, k->a);
+      SimVertexKind kb = sim_topology_get_vertex_kind (t, k->b);
+
+      if (k->tier == SIM_TIER_ACCESS)
+        {
+          gint node = sim_topology_get_vertex_node (t, k->a);
+          ck_assert_int_eq (ka, SIM_VERTEX_NIC);
+          leaf[k->b].down++;
+          if (kind == SIM_FABRIC_RAIL_OPTIMIZED)
+            {
+              /* Key (switch, node): a node's NICs on distinct rail leaves. */
+              gpointer key = GUINT_TO_POINTER ((guint64) k->b * 100003u + (guint) node + 1);
+              ck_assert_msg (!g_hash_table_contains (seen, key),
+                             "%s: node %d has two NICs on rail leaf %u", label, node, k->b);
+              g_hash_table_add (seen, key);
+              if (nic_rank[k->a] == 0)
+                first_switch[node] = k->b;
+            }
+          else
+            {
+              if (first_switch[node] < 0)
+                first_switch[node] = k->b;
+              ck_assert_msg (first_switch[node] == k->b,
+                             "%s: node %d's NICs split across switches %" G_GINT64_FORMAT
+                             " and %u", label, node, first_switch[node], k->b);
+            }
+        }
+      else if (ka == SIM_VERTEX_LEAF && kb == SIM_VERTEX_SPINE)
+        leaf[k->a].up++;
+      else if (ka == SIM_VERTEX_ROUTER && k->tier == SIM_TIER_CORE)
+        {
+          leaf[k->a].up++;
+          leaf[k->b].up++;
+        }
+    }
+  g_hash_table_unref (seen);
+  /* Rails: nodes that share rail leaf 0 share every rail leaf. */
+  if (kind == SIM_FABRIC_RAIL_OPTIMIZED)
+    for (guint l = 0; l < nl; l++)
+      {
+        const SimLink *k = sim_topology_get_link (t, l);
+        if (k->tier != SIM_TIER_ACCESS)
+          continue;
+        {
+          gint node = sim_topology_get_vertex_node (t, k->a);
+          LeafCount *lc = &leaf[k->b];
+          if (lc->first_node < 0)
+            lc->first_node = node;
+          ck_assert_msg (first_switch[node] >= 0 && first_switch[lc->first_node] >= 0, "%s",
+                         label);
+          /* Both nodes have the same rail-0 leaf: the same group. */
+          ck_assert_msg (first_switch[node] == first_switch[lc->first_node],
+                         "%s: rail leaf %u mixes nodes %d and %d of different groups", label,
+                         k->b, node, lc->first_node);
+        }
+      }
+
+  for (guint v = 0; v < nv; v++)
+    if (leaf[v].up > 0 && leaf[v].down > 0)
+      max_down = MAX (max_down, leaf[v].down);
+  for (guint v = 0; v < nv; v++)
+    {
+      const LeafCount *lc = &leaf[v];
+      double ratio;
+
+      if (lc->up == 0 || lc->down == 0)
+        continue;
+      uplinks = TRUE;
+      ratio = (double) lc->down / lc->up;
+      if (fabs (ratio / r - 1) > 1e-9)
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+          g_autofree char *named = g_strdup_printf ("%u NIC ports and %u ", lc->down, lc->up);
+          g_autofree char *ratio_named = g_strdup_printf ("(%s:1)", g_ascii_formatd (
+                                                            buf, sizeof buf, "%.3g", ratio));
+          ck_assert_msg (warnings[0] != NULL, "%s: switch %u at %g:1, %g asked, no warning",
+                         label, v, ratio, r);
+          ck_assert_msg (strstr (warnings[0], named) != NULL
+                         && strstr (warnings[0], ratio_named) != NULL,
+                         "%s: the warning does not name %s%s: %s", label, named, ratio_named,
+                         warnings[0]);
+        }
+      if (kind != SIM_FABRIC_DRAGONFLY && lc->down == max_down && kind != SIM_FABRIC_RAIL_OPTIMIZED)
+        assert_near (fabs (log (ratio / r)), best_ratio_error (k_max, radix, r), label);
+    }
+  return uplinks;
+}
+
+START_TEST (test_whole_nodes)
+{
+  static const SimFabricKind kinds[] = {
+    SIM_FABRIC_SINGLE_SWITCH, SIM_FABRIC_FAT_TREE, SIM_FABRIC_FAT_TREE_3,
+    SIM_FABRIC_RAIL_OPTIMIZED, SIM_FABRIC_DRAGONFLY,
+  };
+  static const guint sizes[][2] = {  /* DGX-H100 (8 NICs), PCIe-8GPU (2 NICs) */
+    { 1, 0 }, { 3, 0 }, { 5, 0 }, { 13, 0 }, { 40, 0 }, { 0, 7 }, { 0, 33 }, { 6, 9 },
+  };
+  static const guint radixes[] = { 12, 20, 36, 64 };
+  static const double ratios[] = { 1, 1.5, 2, 2.5, 3, 4, 5 };
+  guint built = 0, with_uplinks = 0, warned = 0;
+
+  for (guint a = 0; a < G_N_ELEMENTS (kinds); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (sizes); b++)
+      for (guint c = 0; c < G_N_ELEMENTS (radixes); c++)
+        for (guint d = 0; d < G_N_ELEMENTS (ratios); d++)
+          {
+            g_autoptr(SimCluster) cl = make_mixed (sizes[b][0], sizes[b][1]);
+            SimFabricConfig config = { .kind = kinds[a], .radix = radixes[c],
+                                       .oversubscription = ratios[d] };
+            g_autoptr(GError) error = NULL;
+            g_autoptr(SimTopology) t = NULL;
+            g_autofree char *label = g_strdup_printf (
+              "%s, %u x 8 + %u x 2 NICs, radix %u, %g:1", sim_fabric_kind_to_string (kinds[a]),
+              sizes[b][0], sizes[b][1], radixes[c], ratios[d]);
+
+            t = sim_topology_new (cl, catalogue, &config, &error);
+            if (t == NULL)
+              {
+                /* Only a radix too small may refuse. */
+                ck_assert_msg (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID)
+                               && strstr (error->message, "radix too small") != NULL,
+                               "%s: %s", label, error->message);
+                continue;
+              }
+            built++;
+            if (check_whole_nodes (t, kinds[a], ratios[d], sizes[b][0] > 0 ? 8 : 2,
+                                   radixes[c], label))
+              with_uplinks++;
+            warned += sim_topology_get_warnings (t)[0] != NULL;
+          }
+  /* The sweep must have built most of its fabrics, many with uplinks, and
+   * hit both exact and nearest ratios. */
+  ck_assert_uint_ge (built, 600);
+  ck_assert_uint_ge (with_uplinks, 300);
+  ck_assert_uint_ge (warned, 20);
+  ck_assert_uint_lt (warned, with_uplinks);
+}
+END_TEST
+
+/* The plans worked out by hand in sim-topology.h, for 8 NICs a node on 64
+ * ports: 4 nodes and 32 uplinks at 1:1, 5 and 20 at 2:1, 6 and 16 at 3:1,
+ * 6 and 12 at 4:1; and 1.5:1, which whole nodes of 8 meet exactly only
+ * with 3 nodes and 16 uplinks (24:16).  24 nodes, so that every leaf is
+ * full (24 = 4 x 6 = 6 x 4 = 8 x 3) except at 2:1 (4 x 5 + 4: the last
+ * leaf's 32 NICs take 16 uplinks, still 2:1).  No warning in any. */
+START_TEST (test_leaf_plans)
+{
+  static const struct {
+    const char *ratio;
+    guint leaves, spine_links;
+  } cases[] = {
+    { "1", 6, 6 * 32 }, { "2", 5, 4 * 20 + 16 }, { "3", 4, 4 * 16 }, { "4", 4, 4 * 12 },
+    { "1.5", 8, 8 * 16 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *os = g_strdup_printf ("oversubscription=%s", cases[i].ratio);
+      const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", os, NULL };
+      SimTopologyMetrics m;
+      g_autoptr(SimTopology) t = must_build ("DGX-H100", 24, cfg, &m);
+
+      ck_assert_msg (m.switches[1] == cases[i].leaves, "%s:1: %u leaves, expected %u",
+                     cases[i].ratio, m.switches[1], cases[i].leaves);
+      ck_assert_msg (m.cables == 192 + cases[i].spine_links, "%s:1: %u cables, expected %u",
+                     cases[i].ratio, m.cables, 192 + cases[i].spine_links);
+      assert_near (m.oversubscription[1], g_ascii_strtod (cases[i].ratio, NULL), os);
+      ck_assert_ptr_null (sim_topology_get_warnings (t)[0]);
+    }
+}
+END_TEST
+
+/* 3:1 on 64 nodes: 6 nodes and 16 uplinks a leaf (48:16) fill 10 leaves;
+ * the 11th holds 4 nodes, 32 NICs, whose nearest whole number of uplinks
+ * is 11 (32 / 11 = 2.91; 10 would give 3.2): the builder says so, naming
+ * both shapes. */
+START_TEST (test_oversubscription_warning)
+{
+  const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", "oversubscription=3",
+                        NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 64, cfg, &m);
+  const char * const *w = sim_topology_get_warnings (t);
+
+  ck_assert_uint_eq (m.switches[1], 11);
+  ck_assert_ptr_nonnull (w[0]);
+  ck_assert_ptr_null (w[1]);
+  ck_assert_msg (strstr (w[0], "oversubscription 3:1") != NULL, "%s", w[0]);
+  ck_assert_msg (strstr (w[0], "10 leaves of 48 NIC ports and 16 uplinks (3:1)") != NULL, "%s",
+                 w[0]);
+  ck_assert_msg (strstr (w[0], "1 leaf of 32 NIC ports and 11 uplinks (2.91:1)") != NULL, "%s",
+                 w[0]);
+}
+END_TEST
+
+/* A dragonfly whose global links are given: 6 x DGX-H100, radix 16, 4
+ * routers a group and 2 global links each leave 16 - 3 - 2 = 11 ports for
+ * NICs, one node a router; 2 groups, every router's 2 global ports cabled
+ * to the other group.  2:1 asked, 8 NIC ports over 2 global links built
+ * (4:1) on the 6 routers with nodes: the builder says so.  Without
+ * global_links it picks them for the ratio: 8 NIC ports and 4 global links,
+ * the 2:1 asked, and no warning. */
+START_TEST (test_dragonfly_oversubscription)
+{
+  const char *fixed[] = { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=16",
+                          "routers_per_group=4", "global_links=2", "oversubscription=2",
+                          NULL };
+  const char *chosen[] = { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=16",
+                           "routers_per_group=4", "oversubscription=2", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 6, fixed, &m);
+  g_autoptr(SimTopology) t2 = NULL;
+  const char * const *w = sim_topology_get_warnings (t);
+
+  ck_assert_ptr_nonnull (w[0]);
+  ck_assert_msg (strstr (w[0], "oversubscription 2:1 asked, but not every router") != NULL,
+                 "%s", w[0]);
+  ck_assert_msg (strstr (w[0], "6 routers of 8 NIC ports and 2 global links (4:1)") != NULL,
+                 "%s", w[0]);
+  t2 = must_build ("DGX-H100", 6, chosen, &m);
+  ck_assert_ptr_null (sim_topology_get_warnings (t2)[0]);
+  /* 8 routers of 2 groups, 4 global links each: 8 x 4 / 2 = 16 global
+   * cables, 2 x 6 inside the groups, 48 to NICs. */
+  ck_assert_uint_eq (m.switches[1], 8);
+  ck_assert_uint_eq (m.cables, 48 + 12 + 16);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* The cabling plan and the bill of materials.
+ *
+ * What is checked: over fabrics of every kind, that the cables are the
+ * summary's (sim_topology_get_counts(): as many cables and transceivers),
+ * that the bill of materials adds up to the same switches, cables and
+ * transceivers and to one NIC per node NIC, and that every device's ports
+ * are numbered 1, 2, ... without a gap or a repeat and a switch uses at
+ * most its radix; on a small fabric, every line of the bill and its
+ * priced total by hand, and rows of the CSV; the length classes at their
+ * bounds, and the cable length keys moving a cable from one to the next.
+ * What is not asserted: which switch port a given NIC lands on beyond the
+ * first and last rows checked by hand. */
+
+static void
+check_cables_against_counts (SimTopology *t, const SimFabricConfig *config, guint radix,
+                             const char *label)
+{
+  SimTopologyMetrics m;
+  g_autoptr(GArray) cables = sim_topology_get_cables (t, config);
+  g_autoptr(GArray) bom = sim_topology_get_bom (t, config, NULL);
+  guint nv = sim_topology_get_n_vertices (t);
+  g_autofree guint *ports = g_new0 (guint, nv);
+  g_autofree guint *top = g_new0 (guint, nv);
+  guint transceivers = 0, nics = 0, sum[4] = { 0 };
+
+  sim_topology_get_counts (t, &m);
+  ck_assert_msg (cables->len == m.cables, "%s: %u cables, summary %u", label, cables->len,
+                 m.cables);
+  for (guint i = 0; i < cables->len; i++)
+    {
+      const SimCable *c = &g_array_index (cables, SimCable, i);
+      transceivers += c->transceivers;
+      ck_assert (c->transceivers == (c->optical ? 2u : 0u));
+      ports[c->from]++;
+      ports[c->to]++;
+      top[c->from] = MAX (top[c->from], c->from_port);
+      top[c->to] = MAX (top[c->to], c->to_port);
+    }
+  ck_assert_msg (transceivers == m.transceivers, "%s: %u transceivers, summary %u", label,
+                 transceivers, m.transceivers);
+  for (guint v = 0; v < nv; v++)
+    {
+      SimVertexKind k = sim_topology_get_vertex_kind (t, v);
+      /* Ports numbered from 1 with no gap and no repeat: as many as the
+       * highest number. */
+      ck_assert_msg (ports[v] == top[v], "%s: vertex %u has %u cables, highest port %u", label,
+                     v, ports[v], top[v]);
+      if (k == SIM_VERTEX_NIC)
+        {
+          ck_assert_uint_le (ports[v], 1);
+          nics += ports[v];
+        }
+      else if (k >= SIM_VERTEX_LEAF && k <= SIM_VERTEX_ROUTER)
+        ck_assert_msg (ports[v] <= radix, "%s: switch %u uses %u of %u ports", label, v,
+                       ports[v], radix);
+    }
+  for (guint i = 0; i < bom->len; i++)
+    {
+      const SimBomLine *b = &g_array_index (bom, SimBomLine, i);
+      sum[b->kind] += b->count;
+      ck_assert (b->unit_price_usd == 0);
+      if (i > 0)
+        ck_assert_int_le (g_array_index (bom, SimBomLine, i - 1).kind, b->kind);
+    }
+  ck_assert_msg (sum[SIM_BOM_SWITCH] == m.switches[0], "%s: %u switches billed, summary %u",
+                 label, sum[SIM_BOM_SWITCH], m.switches[0]);
+  ck_assert_uint_eq (sum[SIM_BOM_CABLE], m.cables);
+  ck_assert_uint_eq (sum[SIM_BOM_TRANSCEIVER], m.transceivers);
+  ck_assert_uint_eq (sum[SIM_BOM_NIC], nics);
+}
+
+START_TEST (test_cabling_counts)
+{
+  static const struct {
+    const char *model;
+    guint       nodes, radix;
+    const char *lines[5];
+  } cases[] = {
+    { "DGX-H100", 4, 64, { "topology=single-switch", NULL } },
+    { "DGX-H100", 64, 64, { "topology=fat-tree", "oversubscription=2", NULL } },
+    { "DGX-H100", 64, 64, { "topology=fat-tree", "oversubscription=3", NULL } },
+    { "DGX-H100", 16, 16, { "topology=fat-tree-3", NULL } },
+    { "DGX-H100", 40, 24, { "topology=fat-tree-3", "oversubscription=2", NULL } },
+    { "DGX-H100", 48, 64, { "topology=rail-optimized", "oversubscription=2", NULL } },
+    { "DGX-H100", 6, 16, { "topology=dragonfly", "routers_per_group=4", "global_links=2",
+                           NULL } },
+    { "PCIe-8GPU", 30, 12, { "topology=dragonfly", "oversubscription=2", NULL } },
+    { "PCIe-8GPU", 9, 8, { "topology=fat-tree", "access_cable_length=2m",
+                           "cable_length=40m", NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(SimCluster) c = make_cluster (cases[i].model, cases[i].nodes);
+      g_auto(SimFabricConfig) config = { 0 };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SimTopology) t = NULL;
+      g_autofree char *label = g_strdup_printf ("%u x %s, %s radix %u", cases[i].nodes,
+                                                cases[i].model, cases[i].lines[0],
+                                                cases[i].radix);
+
+      for (guint j = 0; cases[i].lines[j] != NULL; j++)
+        {
+          g_auto(GStrv) kv = g_strsplit (cases[i].lines[j], "=", 2);
+          ck_assert (sim_fabric_config_set (&config, kv[0], kv[1], &error));
+        }
+      config.switch_model = g_strdup ("Quantum-2-QM9700");
+      config.radix = cases[i].radix;
+      t = sim_topology_new (c, catalogue, &config, &error);
+      ck_assert_msg (t != NULL, "%s: %s", label, error ? error->message : "?");
+      check_cables_against_counts (t, &config, cases[i].radix, label);
+    }
+}
+END_TEST
+
+/* 2 x DGX-H100 on a fat-tree of QM9700 cut to 16 ports, 2 m from NIC to
+ * leaf and 20 m between switches; by hand: 2 leaves of one node (8 NICs,
+ * 8 uplinks) and 1 spine taking all 16 uplinks.
+ *   switch  2  Quantum-2-QM9700, leaf       $36,000
+ *   switch  1  Quantum-2-QM9700, spine      $36,000
+ *   cable  16  copper 400 Gb/s, <=3m        $500
+ *   cable  16  optical 400 Gb/s, <=30m      $500
+ *   transceiver 32  400 Gb/s                $1,000
+ *   nic    16  IB-NDR 400 Gb/s              (with the nodes)
+ * Total 3 x 36,000 + 32 x 500 + 32 x 1,000 = $156,000.  The CSV's first
+ * row is node 0's NIC 0 on leaf 0's port 1; cable 17 is leaf 0's first
+ * uplink, its port 9, on spine 0's port 1; cable 32, leaf 1's last uplink
+ * (port 16) on spine 0's port 16. */
+START_TEST (test_cabling_by_hand)
+{
+  const char *cfg[] = { "topology=fat-tree", "switch=Quantum-2-QM9700", "radix=16",
+                        "access_cable_length=2m", "cable_length=20m", NULL };
+  static const struct {
+    SimBomKind  kind;
+    const char *item;
+    guint       count;
+    double      price;
+  } want[] = {
+    { SIM_BOM_SWITCH, "Quantum-2-QM9700, leaf", 2, 36000 },
+    { SIM_BOM_SWITCH, "Quantum-2-QM9700, spine", 1, 36000 },
+    { SIM_BOM_CABLE, "copper 400 Gb/s, <=3m", 16, 500 },
+    { SIM_BOM_CABLE, "optical 400 Gb/s, <=30m", 16, 500 },
+    { SIM_BOM_TRANSCEIVER, "400 Gb/s", 32, 1000 },
+    { SIM_BOM_NIC, "IB-NDR 400 Gb/s", 16, 0 },
+  };
+  g_autoptr(SimCluster) c = make_cluster ("DGX-H100", 2);
+  g_auto(SimFabricConfig) config = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimTopology) t = NULL;
+  g_autoptr(GArray) bom = NULL;
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) rows = NULL;
+  SimBomPrices prices = { 36000, 500, 1000 };
+  double total = 0;
+
+  for (guint j = 0; cfg[j] != NULL; j++)
+    {
+      g_auto(GStrv) kv = g_strsplit (cfg[j], "=", 2);
+      ck_assert (sim_fabric_config_set (&config, kv[0], kv[1], &error));
+    }
+  t = sim_topology_new (c, catalogue, &config, &error);
+  ck_assert_msg (t != NULL, "%s", error ? error->message : "?");
+  bom = sim_topology_get_bom (t, &config, &prices);
+  ck_assert_uint_eq (bom->len, G_N_ELEMENTS (want));
+  for (guint i = 0; i < bom->len; i++)
+    {
+      const SimBomLine *b = &g_array_index (bom, SimBomLine, i);
+      ck_assert_int_eq (b->kind, want[i].kind);
+      ck_assert_str_eq (b->description, want[i].item);
+      ck_assert_uint_eq (b->count, want[i].count);
+      ck_assert (b->unit_price_usd == want[i].price);
+      total += b->count * b->unit_price_usd;
+    }
+  ck_assert (total == 156000);
+
+  csv = sim_topology_format_cabling (t, &config);
+  rows = g_strsplit (csv, "\n", -1);
+  ck_assert_uint_eq (g_strv_length (rows), 1 + 32 + 1);   /* header, cables, the last "" */
+  ck_assert_str_eq (rows[0], "cable,from_device,from_port,to_device,to_port,tier,speed_gbps,"
+                             "medium,length_m,length_class,transceivers,link_model");
+  ck_assert_str_eq (rows[1], "1,node0/nic0,1,leaf0,1,access,400,copper,2,<=3m,0,IB-NDR");
+  ck_assert_str_eq (rows[16], "16,node1/nic7,1,leaf1,8,access,400,copper,2,<=3m,0,IB-NDR");
+  ck_assert_str_eq (rows[17],
+                    "17,leaf0,9,spine0,1,aggregation,400,optical,20,<=30m,2,IB-NDR");
+  ck_assert_str_eq (rows[32],
+                    "32,leaf1,16,spine0,16,aggregation,400,optical,20,<=30m,2,IB-NDR");
+  ck_assert_str_eq (rows[33], "");
+  {
+    g_autofree char *name = sim_topology_dup_device_name (t, sim_topology_get_gpu_vertex (t, 9));
+    ck_assert_str_eq (name, "node1/gpu1");
+  }
+}
+END_TEST
+
+/* Length classes at their bounds, and the [fabric] length keys moving the
+ * cables they set (and only those) into the next class. */
+START_TEST (test_cable_length_classes)
+{
+  static const struct {
+    double      metres;
+    const char *cls;
+  } cases[] = {
+    { 0, "unspecified" }, { -1, "unspecified" }, { 0.5, "<=3m" }, { 3, "<=3m" },
+    { 3.5, "<=5m" }, { 5, "<=5m" }, { 5.1, "<=30m" }, { 30, "<=30m" }, { 31, "<=100m" },
+    { 100, "<=100m" }, { 101, "<=500m" }, { 500, "<=500m" }, { 501, "<=2km" },
+    { 2000, "<=2km" }, { 2001, "<=10km" }, { 10000, "<=10km" }, { 10001, ">10km" },
+  };
+  g_autoptr(SimCluster) c = make_cluster ("DGX-H100", 2);
+  SimFabricConfig config = { .kind = SIM_FABRIC_FAT_TREE, .radix = 16,
+                             .access_cable_length = 3, .cable_length = 100 };
+  g_autoptr(SimTopology) t = sim_topology_new (c, catalogue, &config, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    ck_assert_str_eq (sim_cable_length_class (cases[i].metres), cases[i].cls);
+  ck_assert_ptr_nonnull (t);
+  for (guint step = 0; step < 3; step++)
+    {
+      g_autoptr(GArray) cables = NULL;
+      if (step == 1)
+        config.access_cable_length = 4;   /* access cables to <=5m */
+      if (step == 2)
+        config.cable_length = 150;        /* the others to <=500m */
+      cables = sim_topology_get_cables (t, &config);
+      for (guint i = 0; i < cables->len; i++)
+        {
+          const SimCable *k = &g_array_index (cables, SimCable, i);
+          const char *cls = sim_cable_length_class (k->length_m);
+          if (k->tier == SIM_TIER_ACCESS)
+            ck_assert_str_eq (cls, step >= 1 ? "<=5m" : "<=3m");
+          else
+            ck_assert_str_eq (cls, step >= 2 ? "<=500m" : "<=100m");
+        }
+    }
+}
+END_TEST
+
+/* Writing the plan: to a file, read back equal to the text; to a directory
+ * that does not exist, an error naming the path and no file. */
+START_TEST (test_cabling_write)
+{
+  g_autoptr(SimCluster) c = make_cluster ("DGX-H100", 2);
+  SimFabricConfig config = { .kind = SIM_FABRIC_SINGLE_SWITCH, .radix = 16 };
+  g_autoptr(SimTopology) t = sim_topology_new (c, catalogue, &config, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("gpusim-cabling-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "cables.csv", NULL);
+  g_autofree char *bad = g_build_filename (dir, "missing", "cables.csv", NULL);
+  g_autofree char *want = NULL, *got = NULL;
+
+  ck_assert_ptr_nonnull (t);
+  ck_assert (sim_topology_write_cabling (t, &config, path, &error));
+  want = sim_topology_format_cabling (t, &config);
+  ck_assert (g_file_get_contents (path, &got, NULL, NULL));
+  ck_assert_str_eq (got, want);
+  ck_assert (!sim_topology_write_cabling (t, &config, bad, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_IO));
+  ck_assert_msg (strstr (error->message, bad) != NULL, "%s", error->message);
+  ck_assert (!g_file_test (bad, G_FILE_TEST_EXISTS));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+END_TEST
+
 static Suite *
 fabric_suite (void)
 {
@@ -1134,6 +1775,14 @@ fabric_suite (void)
   tcase_add_test (tc, test_diagram_rails);
   tcase_add_test (tc, test_node_diagram);
   tcase_add_test (tc, test_metrics_in_threads);
+  tcase_add_test (tc, test_whole_nodes);
+  tcase_add_test (tc, test_leaf_plans);
+  tcase_add_test (tc, test_oversubscription_warning);
+  tcase_add_test (tc, test_dragonfly_oversubscription);
+  tcase_add_test (tc, test_cabling_counts);
+  tcase_add_test (tc, test_cabling_by_hand);
+  tcase_add_test (tc, test_cable_length_classes);
+  tcase_add_test (tc, test_cabling_write);
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (bad, setup, teardown);

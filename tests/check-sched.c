@@ -695,7 +695,7 @@ START_TEST (test_derived_state)
   const char *text =
     "[scenario]\nname = derived\nseed = 11\nhorizon = 2d\n"
     "[pool a]\nmodel = DGX-A100\ncount = 4\n"
-    "[fabric]\ntopology = fat-tree\nswitch = Quantum-QM8700\nradix = 8\noversubscription = 2\n"
+    "[fabric]\ntopology = fat-tree\nswitch = Quantum-QM8700\nradix = 12\noversubscription = 2\n"
     "[workload]\nrate = 12/h\n"
     "[class shared]\nshare = 2\ngpus = 1\ngpu_share = 50%\nactivity = 0.8\n"
     "duration = exponential(mean=1h)\n"

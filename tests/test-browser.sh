@@ -49,7 +49,8 @@ fail () {
 }
 
 "$GPUSIM" run "$S/power-air.ini" --set fabric.topology=fat-tree \
-    --set fabric.switch=Quantum-QM8700 --set scenario.horizon=2d -o "$tmp/run" -q \
+    --set fabric.switch=Quantum-QM8700 --set fabric.oversubscription=2 \
+    --set scenario.horizon=2d -o "$tmp/run" -q \
     >/dev/null 2>"$tmp/stderr" || fail "gpusim run: $(cat "$tmp/stderr")"
 "$GPUSIM" compare "$S/quickstart.ini" --policy first-fit --policy best-fit --seeds 2 \
     --set scenario.horizon=2d --csv "$tmp/run/compare.csv" --quiet >/dev/null 2>"$tmp/stderr" ||

@@ -563,7 +563,7 @@ contains "$tmp/stdout" "SMs: 108" "gpusim models show: the GPU's SMs"
 
 FABRIC="$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini"
 expect 0 topo "$FABRIC" --set fabric.oversubscription=2 --diagram "$tmp/net.svg"
-contains "$tmp/stdout" "switches      18" "gpusim topo at 2:1"
+contains "$tmp/stdout" "switches      17" "gpusim topo at 2:1"
 contains "$tmp/net.svg" "<svg" "gpusim topo --diagram"
 expect 0 topo "$FABRIC" --json
 "$PYTHON" -c 'import json,sys; json.load(sys.stdin)' <"$tmp/stdout" ||

@@ -3,9 +3,11 @@
 #
 # What it checks:
 # - SVG diagrams parse as XML and hold the expected boxes and edges (8
-#   nodes on rails: 3 boxes and 2 edges collapsed, 17 boxes and 72 edges
-#   expanded; a 64-node fat-tree: 16 racks under 16 leaves and one spine
-#   box), and no two labels overlap (each label's box estimated from its
+#   nodes on rails: 10 boxes and 16 edges collapsed (the nodes, each rail
+#   leaf, the spine; NIC i of the nodes to rail i, each rail's uplinks), 17
+#   boxes and 72 edges expanded; a 64-node fat-tree: 16 racks under 16 leaves and one spine
+#   box; the same expanded, with spines, leaves, racks and nodes in index
+#   order left to right), and no two labels overlap (each label's box estimated from its
 #   position, anchor, font size and length);
 # - the node view of every node model of the catalogue draws its GPU and
 #   NIC counts;
@@ -33,9 +35,12 @@
 #   summary's figures; a run without [failures] has none of it;
 # - the same run gives the same bytes (report, timeline, nodes.csv,
 #   topology.dot);
+# - a diagram wider than --max-width (default 200 boxes or labels side by
+#   side: 32 nodes on rails expanded are 256) is refused before its layout,
+#   naming its width, what is wide and what would draw it;
 # - bad input: a missing run directory, an unknown --color-by, an unknown
-#   node model, --color-by power on a run without power: clear messages and
-#   a non-zero exit.
+#   node model, --color-by power on a run without power, --max-width
+#   without a diagram: clear messages and a non-zero exit.
 #
 # What it does not check: how the pictures look (tests/test-browser.sh
 # renders the report), Graphviz's layout beyond label overlaps, or the
@@ -117,14 +122,60 @@ for i in range(len(boxes)):
             sys.exit("%s: labels overlap: %r at %s and %r at %s" %
                      (path, a[4], a[:2], b[4], b[:2]))
 PY
-"$PYTHON" "$tmp/svgcheck.py" "$tmp/rails.svg" 3 2 || fail "collapsed rail diagram"
+"$PYTHON" "$tmp/svgcheck.py" "$tmp/rails.svg" 10 16 || fail "collapsed rail diagram"
 "$PYTHON" "$tmp/svgcheck.py" "$tmp/rails-expanded.svg" 17 72 || fail "expanded rail diagram"
 # 64 nodes on 16 leaves (4 per leaf: 32 NDR ports down), 8 spines in one box.
 "$PYTHON" "$tmp/svgcheck.py" "$tmp/fat-tree.svg" 33 32 || fail "fat-tree diagram"
-contains "$tmp/rails.svg" "x 8 rails" "collapsed rails"
-contains "$tmp/rails.svg" "64 x 400 Gb/s" "bundled node links"
+contains "$tmp/rails.svg" "rail 7" "rails drawn as rails"
+contains "$tmp/rails.svg" "NIC 7" "the NIC-to-rail pattern"
+contains "$tmp/rails.svg" "rail group 0" "the rail group"
 contains "$tmp/fat-tree.svg" "rack 15" "racks as clusters"
 contains "$tmp/fat-tree.svg" "oversubscription, leaf tier" "legend"
+
+# Expanded, the same fat-tree keeps every tier in index order, left to
+# right: spines 0-7, leaves 0-15, racks 0-15 and nodes 0-63 (64 node boxes,
+# 16 leaves and 8 spines; 64 node-to-leaf bundles and 16 x 8 leaf-to-spine
+# bundles of 4 links), and no two labels overlap.
+expect 0 topo "$RAILS" --diagram "$tmp/fat-tree-expanded.svg" --expand
+"$PYTHON" "$tmp/svgcheck.py" "$tmp/fat-tree-expanded.svg" 88 192 || fail "expanded fat-tree"
+"$PYTHON" - "$tmp/fat-tree-expanded.svg" <<'PY' || fail "expanded fat-tree out of order"
+import re, sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+for prefix, count in (("spine", 8), ("leaf", 16), ("rack", 16), ("node", 64)):
+    seen = []
+    for g in root.iter(S + "g"):
+        if g.get("class") not in ("node", "cluster"):
+            continue
+        for t in g.iter(S + "text"):
+            m = re.fullmatch(prefix + r" (\d+)", "".join(t.itertext()))
+            if m:
+                seen.append((float(t.get("x")), int(m.group(1))))
+    order = [n for x, n in sorted(seen)]
+    if order != list(range(count)):
+        sys.exit("%ss drawn left to right as %s" % (prefix, order))
+PY
+
+# Too wide to read: 32 nodes on rails, expanded, are 256 bundles side by
+# side (one per node and rail), past the default limit of 200; refused
+# before any layout, with what would draw it, and no file.  Collapsed it
+# draws; so does the expanded one with a larger --max-width (checked on
+# DOT, which needs no layout).
+expect 1 topo "$RAILS" --set fabric.topology=rail-optimized --set "pool h100.count=32" \
+    --diagram "$tmp/wide.png" --expand
+contains "$tmp/stderr" "wide.png: the diagram would be 256 boxes or labels wide" "width limit"
+contains "$tmp/stderr" "256 labelled bundles of links from the nodes up" "what is wide"
+contains "$tmp/stderr" "expected a collapsed diagram" "what would draw it"
+contains "$tmp/stderr" "(--max-width)" "the option that raises the limit"
+[ ! -e "$tmp/wide.png" ] || fail "a refused diagram left a file"
+expect 0 topo "$RAILS" --set fabric.topology=rail-optimized --set "pool h100.count=32" \
+    --diagram "$tmp/wide.svg"
+expect 0 topo "$RAILS" --set fabric.topology=rail-optimized --set "pool h100.count=32" \
+    --diagram "$tmp/wide.dot" --expand --max-width 256
+expect 1 topo "$RAILS" --diagram "$tmp/narrow.svg" --max-width 3
+contains "$tmp/stderr" "16 boxes of nodes" "the widest tier, collapsed"
+expect 2 topo "$RAILS" --max-width 10
+contains "$tmp/stderr" "--max-width needs --diagram FILE" "--max-width without a diagram"
 
 # Formats: DOT, PNG and PDF by their magic numbers.
 expect 0 topo "$RAILS" --diagram "$tmp/f.dot"
@@ -156,7 +207,7 @@ done
 # ---- A run with a fabric and power: report, heat, timeline -----------------
 
 POWER="$S/power-air.ini"
-run_args="--set fabric.topology=fat-tree --set fabric.switch=Quantum-QM8700 --set scenario.horizon=2d"
+run_args="--set fabric.topology=fat-tree --set fabric.switch=Quantum-QM8700 --set fabric.oversubscription=2 --set scenario.horizon=2d"
 # shellcheck disable=SC2086
 expect 0 run "$POWER" $run_args -o "$tmp/run" --report "$tmp/report.html" --timeline "$tmp/t.json"
 for f in summary.json jobs.csv timeseries.csv nodes.csv topology.dot; do

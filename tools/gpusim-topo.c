@@ -1,6 +1,6 @@
 /* gpusim-topo.c: `gpusim topo`, the figures of a scenario's network.
  *
- *   gpusim topo SCENARIO [--set SECTION.KEY=VALUE]... [--json]
+ *   gpusim topo SCENARIO [--set SECTION.KEY=VALUE]... [--json] [--bom] [--cabling FILE.csv]
  *               [--diagram FILE [--expand] [--from-run DIR --color-by WHAT [--stat peak]]]
  *   gpusim topo --view node MODEL [--diagram FILE]
  *
@@ -8,6 +8,9 @@
  * [fabric] section, and prints what it is made of (switches per tier,
  * NVSwitch chips, cables, transceivers) and what it can do (bisection
  * bandwidth, diameter, oversubscription per tier, connected components).
+ * --bom adds the bill of materials (switches, cables by medium and length,
+ * transceivers, NICs, with the catalogue's and [cost]'s prices) and
+ * --cabling writes one CSV row per cable (docs/fabric.md).
  */
 #include "config.h"
 
@@ -16,6 +19,7 @@
 #include "sim-scenario-private.h"
 
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +36,84 @@ ratio_text (double r)
     return g_strdup ("-");
   return g_strdup_printf ("%s:1", g_ascii_formatd (buf, sizeof buf, "%.3g", r));
 }
+
+/* "$1,234,567" (whole dollars), or "-" for no price. */
+static char *
+usd_text (double usd)
+{
+  char digits[48];
+  GString *s;
+  int n;
+
+  if (!(usd > 0))
+    return g_strdup ("-");
+  s = g_string_new ("$");
+  n = g_snprintf (digits, sizeof digits, "%.0f", usd);
+  for (int i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, digits[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* The unit prices the cost model takes (power/sim-cost.c, price_fabric()):
+ * the [fabric] switch model's price; [cost] cable_price, else the price of
+ * the [fabric] link model (or the first pool's NIC link); [cost]
+ * transceiver_price. */
+static void
+bom_prices (const SimScenario *sc, const SimCatalogue *catalogue, const SimCluster *cluster,
+            SimBomPrices *p)
+{
+  const SimSwitchModel *sw = sc->fabric.switch_model != NULL
+                               ? sim_catalogue_lookup_switch (catalogue, sc->fabric.switch_model)
+                               : NULL;
+  const SimLinkModel *link = sc->fabric.link_model != NULL
+                               ? sim_catalogue_lookup_link (catalogue, sc->fabric.link_model)
+                               : sim_cluster_get_n_pools (cluster) > 0
+                                 ? sim_cluster_get_pool (cluster, 0)->model->nic_link : NULL;
+
+  memset (p, 0, sizeof *p);
+  p->switch_usd = sw != NULL ? sw->price_usd : 0;
+  p->cable_usd = sc->cost.set_cable_price ? sc->cost.cable_price
+                                          : link != NULL ? link->price_usd : 0;
+  p->transceiver_usd = sc->cost.transceiver_price;
+}
+
+/* The priced lines' sum. */
+static double
+bom_total (GArray *bom)
+{
+  double total = 0;
+
+  for (guint i = 0; i < bom->len; i++)
+    {
+      const SimBomLine *b = &g_array_index (bom, SimBomLine, i);
+      total += b->count * b->unit_price_usd;
+    }
+  return total;
+}
+
+static void
+print_bom (GArray *bom)
+{
+  g_autofree char *total = usd_text (bom_total (bom));
+
+  printf ("\nbill of materials\n");
+  printf ("  %-12s %7s  %-40s %12s %14s\n", "kind", "count", "item", "unit price", "total");
+  for (guint i = 0; i < bom->len; i++)
+    {
+      const SimBomLine *b = &g_array_index (bom, SimBomLine, i);
+      g_autofree char *unit = usd_text (b->unit_price_usd);
+      g_autofree char *sum = usd_text (b->count * b->unit_price_usd);
+      printf ("  %-12s %7u  %-40s %12s %14s\n", sim_bom_kind_to_string (b->kind), b->count,
+              b->description, unit, sum);
+    }
+  printf ("  %-12s %7s  %-40s %12s %14s\n", "total", "", "priced lines (NICs come with their "
+          "nodes)", "", total);
+}
+
 
 static void
 print_text (const SimScenario *sc, const SimCluster *cluster, const SimFabricConfig *fc,
@@ -73,9 +155,105 @@ print_text (const SimScenario *sc, const SimCluster *cluster, const SimFabricCon
           m->components == 1 ? "" : " (not every GPU reaches every other)");
 }
 
+/* The structure of the network for other tools (docs/fabric.md, "The
+ * JSON structure"): every device (vertex) and every link, the links
+ * outside nodes with their cable as the cabling plan gives it. */
 static void
-print_json (const SimScenario *sc, const SimFabricConfig *fc, SimRouting routing,
-            const SimTopologyMetrics *m)
+add_structure (JsonBuilder *b, const SimTopology *t, const SimFabricConfig *fc)
+{
+  g_auto(GStrv) names = sim_topology_dup_device_names (t);
+  g_autoptr(GArray) cables = sim_topology_get_cables (t, fc);
+  static const char * const tiers[] = { "intra", "access", "aggregation", "core" };
+  guint next = 0;
+
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint v = 0; v < sim_topology_get_n_vertices (t); v++)
+    {
+      gint node = sim_topology_get_vertex_node (t, v);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_int_value (b, v);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, names[v]);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, sim_vertex_kind_to_string (
+                                          sim_topology_get_vertex_kind (t, v)));
+      json_builder_set_member_name (b, "node");
+      if (node >= 0)
+        json_builder_add_int_value (b, node);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "latency_ns");
+      json_builder_add_int_value (b, sim_topology_get_vertex_latency (t, v));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "links");
+  json_builder_begin_array (b);
+  for (guint l = 0; l < sim_topology_get_n_links (t); l++)
+    {
+      const SimLink *k = sim_topology_get_link (t, l);
+      const SimCable *c = NULL;
+
+      if (next < cables->len && g_array_index (cables, SimCable, next).link == l)
+        c = &g_array_index (cables, SimCable, next++);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_int_value (b, l);
+      json_builder_set_member_name (b, "a");
+      json_builder_add_int_value (b, k->a);
+      json_builder_set_member_name (b, "b");
+      json_builder_add_int_value (b, k->b);
+      json_builder_set_member_name (b, "tier");
+      json_builder_add_string_value (b, tiers[k->tier]);
+      json_builder_set_member_name (b, "bandwidth_bytes_per_s");
+      if (isfinite (k->bandwidth))
+        json_builder_add_double_value (b, k->bandwidth);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "efficiency");
+      json_builder_add_double_value (b, k->efficiency);
+      json_builder_set_member_name (b, "latency_ns");
+      json_builder_add_int_value (b, k->latency);
+      json_builder_set_member_name (b, "model");
+      if (k->model != NULL)
+        json_builder_add_string_value (b, k->model);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "cable");
+      if (c == NULL)
+        json_builder_add_null_value (b);
+      else
+        {
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "a_port");
+          json_builder_add_int_value (b, c->from_port);
+          json_builder_set_member_name (b, "b_port");
+          json_builder_add_int_value (b, c->to_port);
+          json_builder_set_member_name (b, "medium");
+          json_builder_add_string_value (b, c->optical ? "optical" : "copper");
+          json_builder_set_member_name (b, "transceivers");
+          json_builder_add_int_value (b, c->transceivers);
+          json_builder_set_member_name (b, "length_m");
+          if (c->length_m > 0)
+            json_builder_add_double_value (b, c->length_m);
+          else
+            json_builder_add_null_value (b);
+          json_builder_set_member_name (b, "length_class");
+          json_builder_add_string_value (b, sim_cable_length_class (c->length_m));
+          json_builder_end_object (b);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+print_json (const SimScenario *sc, const SimTopology *t, const SimFabricConfig *fc,
+            SimRouting routing, const SimTopologyMetrics *m, const char * const *warnings,
+            GArray *bom)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -83,6 +261,8 @@ print_json (const SimScenario *sc, const SimFabricConfig *fc, SimRouting routing
   g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
+  json_builder_set_member_name (b, "schema");
+  json_builder_add_string_value (b, "gpusim-topology/1");
   json_builder_set_member_name (b, "scenario");
   json_builder_add_string_value (b, sc->name ? sc->name : sc->path);
   json_builder_set_member_name (b, "topology");
@@ -131,6 +311,37 @@ print_json (const SimScenario *sc, const SimFabricConfig *fc, SimRouting routing
   json_builder_end_object (b);
   json_builder_set_member_name (b, "components");
   json_builder_add_int_value (b, m->components);
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    json_builder_add_string_value (b, warnings[i]);
+  json_builder_end_array (b);
+  if (bom != NULL)
+    {
+      json_builder_set_member_name (b, "bill_of_materials");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < bom->len; i++)
+        {
+          const SimBomLine *l = &g_array_index (bom, SimBomLine, i);
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "kind");
+          json_builder_add_string_value (b, sim_bom_kind_to_string (l->kind));
+          json_builder_set_member_name (b, "item");
+          json_builder_add_string_value (b, l->description);
+          json_builder_set_member_name (b, "count");
+          json_builder_add_int_value (b, l->count);
+          json_builder_set_member_name (b, "unit_price_usd");
+          if (l->unit_price_usd > 0)
+            json_builder_add_double_value (b, l->unit_price_usd);
+          else
+            json_builder_add_null_value (b);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "bill_of_materials_total_usd");
+      json_builder_add_double_value (b, bom_total (bom));
+    }
+  add_structure (b, t, fc);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -310,6 +521,56 @@ node_view (const char *name, const char *diagram, const char *format)
   return fflush (stdout) == 0 ? 0 : 1;
 }
 
+/* Whether the scenario file at @path has a [workload] section (a file
+ * that cannot be read or parsed says no: loading it reports why). */
+static gboolean
+has_workload (const char *path)
+{
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+
+  return g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL)
+         && g_key_file_has_group (kf, "workload");
+}
+
+/* Loads the scenario for its hardware alone.  A topology needs no
+ * workload, so a scenario without a [workload] section, or whose synthetic
+ * workload never ends, is loaded with a stand-in of one job (the
+ * workload plays no part in what topo prints or draws); every other error
+ * is reported as it is, and so is what is still wrong with the stand-in
+ * (another section's error, or a synthetic workload without its keys). */
+static SimScenario *
+load_for_topology (const char *path, char **sets, GError **error)
+{
+  g_autoptr(GError) first = NULL;
+  g_autoptr(GPtrArray) more = NULL;
+  SimScenario *sc = sim_scenario_load (path, (const char * const *) sets, &first);
+  gboolean missing, endless;
+
+  if (sc != NULL)
+    return sc;
+  missing = g_error_matches (first, SIM_ERROR, SIM_ERROR_MISSING) && !has_workload (path);
+  endless = g_error_matches (first, SIM_ERROR, SIM_ERROR_MISSING)
+            && strstr (first->message, "never ends") != NULL;
+  if (missing || endless)
+    {
+      more = g_ptr_array_new ();
+      for (guint i = 0; sets != NULL && sets[i] != NULL; i++)
+        g_ptr_array_add (more, sets[i]);
+      g_ptr_array_add (more, (gpointer) "workload.jobs=1");
+      if (missing)
+        {
+          g_ptr_array_add (more, (gpointer) "workload.rate=1/h");
+          g_ptr_array_add (more, (gpointer) "workload.gpus=1");
+          g_ptr_array_add (more, (gpointer) "workload.duration=constant(1h)");
+        }
+      g_ptr_array_add (more, NULL);
+      /* With the stand-in, what is left wrong is what to report. */
+      return sim_scenario_load (path, (const char * const *) more->pdata, error);
+    }
+  g_propagate_error (error, g_steal_pointer (&first));
+  return NULL;
+}
+
 int
 gpusim_cmd_topo (int argc, char **argv)
 {
@@ -317,20 +578,35 @@ gpusim_cmd_topo (int argc, char **argv)
   g_autofree char *diagram = NULL;
   g_autofree char *format = NULL;
   g_autofree char *view = NULL, *from_run = NULL, *color_by = NULL, *stat = NULL;
+  g_autofree char *cabling = NULL;
+  g_autoptr(GArray) bom = NULL;
   g_autofree double *heat = NULL;
   g_autofree char *heat_title = NULL;
-  gboolean json = FALSE, help = FALSE, expand = FALSE;
+  gboolean json = FALSE, help = FALSE, expand = FALSE, want_bom = FALSE;
   SimDiagramOptions options = { FALSE, SIM_DIAGRAM_HEAT_NONE, NULL, NULL, NULL, 0 };
+  gint max_width = -1;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set fabric.oversubscription=2:1", "SECTION.KEY=VALUE" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON instead of text", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      "Print JSON instead of text: the figures, and every device and link (docs/fabric.md)",
+      NULL },
+    { "bom", 0, 0, G_OPTION_ARG_NONE, &want_bom,
+      "Also print the bill of materials: switches, cables by medium and length, transceivers, "
+      "NICs, with the catalogue's and [cost]'s prices", NULL },
+    { "cabling", 0, 0, G_OPTION_ARG_FILENAME, &cabling,
+      "Write the cabling plan to FILE.csv: one row per cable, from device/port to device/port, "
+      "tier, speed, medium, length class, transceivers", "FILE.csv" },
     { "diagram", 'd', 0, G_OPTION_ARG_FILENAME, &diagram,
       "Also draw the network into FILE (.dot, .svg, .png or .pdf)", "FILE" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format,
       "The diagram's format when FILE's extension does not say (dot, svg, png, pdf)", "FORMAT" },
     { "expand", 0, 0, G_OPTION_ARG_NONE, &expand,
       "Draw every node and switch (no \"32 x DGX-H100\" or \"x 8 rails\" boxes)", NULL },
+    { "max-width", 0, 0, G_OPTION_ARG_INT, &max_width,
+      "With --diagram: the widest diagram to draw, in boxes or labels side by side (default "
+      "200; 0: no limit)",
+      "N" },
     { "view", 0, 0, G_OPTION_ARG_STRING, &view,
       "fabric (the default) or node: then the argument is a node MODEL of the catalogue, "
       "drawn inside", "fabric|node" },
@@ -365,7 +641,8 @@ gpusim_cmd_topo (int argc, char **argv)
     "  gpusim topo --view node DGX-H100 --diagram dgx.svg\n"
     "  gpusim topo scenarios/quickstart.ini --from-run out --color-by utilization -d heat.svg\n"
     "  gpusim topo my.ini --set fabric.topology=fat-tree --set fabric.oversubscription=2:1\n"
-    "  gpusim topo scenarios/fabric-oversubscription.ini --diagram network.svg\n");
+    "  gpusim topo scenarios/fabric-oversubscription.ini --diagram network.svg\n"
+    "  gpusim topo scenarios/fabric-oversubscription.ini --bom --cabling cables.csv\n");
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     return gpusim_usage_error (ctx, "%s", error->message);
   if (help)
@@ -385,6 +662,9 @@ gpusim_cmd_topo (int argc, char **argv)
   if ((color_by != NULL) != (from_run != NULL))
     return gpusim_usage_error (ctx, "%s", from_run != NULL ? "--from-run needs --color-by"
                                                             : "--color-by needs --from-run DIR");
+  if (max_width < -1 || (max_width >= 0 && diagram == NULL))
+    return gpusim_usage_error (ctx, "%s", diagram == NULL ? "--max-width needs --diagram FILE"
+                                                          : "--max-width: expected 0 or more");
   if ((from_run != NULL || expand) && diagram == NULL)
     return gpusim_usage_error (ctx, "%s needs --diagram FILE",
                                from_run != NULL ? "--from-run" : "--expand");
@@ -395,12 +675,15 @@ gpusim_cmd_topo (int argc, char **argv)
                                                        : "too many arguments");
       if (from_run != NULL)
         return gpusim_usage_error (ctx, "--from-run colours a fabric, not a node");
+      if (want_bom || cabling != NULL)
+        return gpusim_usage_error (ctx, "%s lists a fabric's parts, not a node's",
+                                   want_bom ? "--bom" : "--cabling");
       return node_view (argv[1], diagram, format);
     }
   if (argc != 2)
     return gpusim_usage_error (ctx, "%s", argc < 2 ? "topo needs a SCENARIO file" : "too many arguments");
 
-  sc = sim_scenario_load (argv[1], (const char * const *) sets, &error);
+  sc = load_for_topology (argv[1], sets, &error);
   if (sc == NULL)
     goto failed;
   catalogue = sim_catalogue_new_default ((const char * const *) sc->model_dirs, &error);
@@ -415,6 +698,8 @@ gpusim_cmd_topo (int argc, char **argv)
       sim__scenario_locate (sc, "fabric", NULL, &error);
       goto failed;
     }
+  for (const char * const *w = sim_topology_get_warnings (topology); *w != NULL; w++)
+    fprintf (stderr, "gpusim: warning: %s\n", *w);
   if (!sim_topology_get_metrics (topology, &m, &error))
     goto failed;
   options.expand = expand;
@@ -422,13 +707,38 @@ gpusim_cmd_topo (int argc, char **argv)
       !read_heat (from_run, color_by, g_strcmp0 (stat, "peak") == 0,
                   sim_cluster_get_n_nodes (cluster), &options, &heat, &heat_title, &error))
     goto failed;
-  if (diagram != NULL &&
-      !sim_topology_write_diagram (topology, cluster, &options, diagram, format, &error))
+  if (diagram != NULL)
+    {
+      guint limit = max_width >= 0 ? (guint) max_width : SIM_DIAGRAM_MAX_WIDTH, width = 0;
+      if (!sim_topology_check_diagram_width (topology, cluster, &options, limit, &width, &error))
+        {
+          /* Name the file, and the option that raises the limit. */
+          g_autoptr(GError) wide = error;
+          error = NULL;
+          g_set_error (&error, wide->domain, wide->code, "%s: %s%s", diagram, wide->message,
+                       width > limit ? " (--max-width)" : "");
+          goto failed;
+        }
+      if (!sim_topology_write_diagram (topology, cluster, &options, diagram, format, &error))
+        goto failed;
+    }
+  if (cabling != NULL && !sim_topology_write_cabling (topology, &sc->fabric, cabling, &error))
     goto failed;
+  if (want_bom)
+    {
+      SimBomPrices prices;
+      bom_prices (sc, catalogue, cluster, &prices);
+      bom = sim_topology_get_bom (topology, &sc->fabric, &prices);
+    }
   if (json)
-    print_json (sc, &sc->fabric, sim_topology_get_routing (topology), &m);
+    print_json (sc, topology, &sc->fabric, sim_topology_get_routing (topology), &m,
+                sim_topology_get_warnings (topology), bom);
   else
-    print_text (sc, cluster, &sc->fabric, sim_topology_get_routing (topology), &m);
+    {
+      print_text (sc, cluster, &sc->fabric, sim_topology_get_routing (topology), &m);
+      if (bom != NULL)
+        print_bom (bom);
+    }
   return fflush (stdout) == 0 ? 0 : 1;
 
 failed:

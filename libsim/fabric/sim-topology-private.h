@@ -1,12 +1,170 @@
-/* sim-topology-private.h: routing and metrics without their shortcuts,
- * for the tests, and the routes the collectives keep (not installed).
- * See sim-topology.h for the model. */
+/* sim-topology-private.h: the topology's structure, shared by its builder
+ * (sim-topology.c), its routing (sim-topology-routing.c) and its metrics
+ * (sim-topology-metrics.c); routing and metrics without their shortcuts,
+ * for the tests; the routes the collectives keep.  Not installed. */
 #pragma once
 
-#include "fabric/sim-topology.h"
+#include "sim-topology.h"
 
 G_BEGIN_DECLS
 
+/* Distances are 16-bit; this one means "not reachable". */
+#define UNREACHED G_MAXUINT16
+/* Memory for cached distance tables, in bytes. */
+#define CACHE_BUDGET (64u << 20)
+#define NO_NODE G_MAXUINT32
+/* Switch tiers a closed-form route climbs at most. */
+#define MAX_TIERS 4
+
+/* A node's vertices: its GPUs [first_gpu, first_gpu + n_gpus) and its other
+ * vertices [first_extra, first_extra + n_extra). */
+typedef struct {
+  guint32 first_gpu, n_gpus;
+  guint32 first_extra, n_extra;
+} NodeSpan;
+
+typedef struct {
+  guint16 *dist;
+  gsize    bytes;
+} DistTable;
+
+struct _SimTopology {
+  guint32  n_gpus;
+  guint32  n_nodes;
+  GArray  *kinds;        /* guint8 per vertex (SimVertexKind) */
+  GArray  *latency;      /* SimTime per vertex */
+  GArray  *node_of;      /* guint32 per vertex: its node, or NO_NODE */
+  GArray  *links;        /* SimLink */
+  GArray  *optical;      /* guint8 per link: the cable takes two transceivers */
+  GPtrArray *warnings;   /* what was built otherwise than asked, NULL-terminated */
+  NodeSpan *spans;       /* per node */
+  guint    nvswitch_chips;
+
+  /* Adjacency, compressed rows. */
+  guint32 *adj_start;    /* n_vertices + 1 */
+  guint32 *adj_link;     /* 2 * n_links */
+
+  /* Routing (see the top of this file). */
+  SimRouting routing;       /* resolved: never SIM_ROUTING_DEFAULT */
+  const char *trunk_kind;   /* the link kind of the fabric ("infiniband"), or NULL */
+  gboolean tree;            /* switches rank strictly by tier: up/down routing applies */
+  guint32  n_nics;
+  guint32 *nic_vertex;      /* per NIC number (node by node): its vertex */
+  guint32 *nic_access;      /* per NIC number: its link to a switch, or NO_NODE */
+  guint32 *gpu_nic_start;   /* n_gpus + 1: the NICs nearest each GPU ... */
+  guint32 *gpu_nic;         /* ... as NIC numbers */
+  guint32 *up_start;        /* n_vertices + 1: each switch's uplinks (links to a higher
+                             * tier), in port order ... */
+  guint32 *up_link;         /* ... as link numbers */
+  guint32 *bundle_of;       /* spray: per vertex, the pooled group of its uplinks, or NO_NODE */
+  guint32  n_bundles;
+  struct NicWay *nic_way;   /* D-mod-K: per NIC, its way up (see dmodk_tree()); NULL
+                             * until the first route */
+  double  *bundle_capacity; /* per group: the summed usable capacity of its uplinks */
+
+  /* Route caches: destination vertex -> DistTable *. */
+  GHashTable *global_cache;
+  GHashTable *intra_cache;
+  GQueue      cache_order;  /* keys as GUINT_TO_POINTER (vertex << 1 | intra) */
+  gsize       cache_bytes;
+  guint32    *bfs_queue;    /* n_vertices */
+  /* Hop-by-hop routing on a tree: the destination leaf's ancestors. */
+  guint32    *anc_stamp;    /* per vertex: == anc_now if marked */
+  guint8     *anc_level;    /* per vertex: tiers above the destination leaf */
+  guint32    *anc_list;     /* the marked vertices */
+  guint32     anc_now;
+  guint32     anc_leaf;     /* the leaf whose ancestors are marked */
+  GHashTable *anc_kept;     /* leaf -> AncList: its ancestors, to mark again */
+  guint32    *up_to;        /* per up_link entry: the switch it leads to */
+  guint32    *adj_to;       /* per adj_link entry: the vertex it leads to */
+  gsize       anc_bytes;
+  guint32    *cand;         /* scratch: candidate links of one hop */
+  guint       cand_size;
+  /* Routes inside nodes, kept per shape of node (see node_route()). */
+  GPtrArray  *shapes;       /* Shape *; NULL until the first route */
+  guint32    *node_shape;   /* per node: its shape, or NO_NODE (its routes walk) */
+  guint32    *node_link0;   /* per node: its first link */
+  gboolean    search;       /* route by walk() alone (sim__topology_set_search()) */
+  /* Walks between switches (see net_walk()). */
+  gint        net_state;    /* 0: not looked at yet; 1: they apply; -1: they do not */
+  guint32     first_switch; /* the vertex of switch 0: switches are numbered last */
+  guint32     n_switches;
+  guint32    *sw_start;     /* n_switches + 1: each switch's links to switches ... */
+  guint32    *sw_link;      /* ... in adjacency order, as link numbers ... */
+  guint32    *sw_to;        /* ... and the switch each leads to */
+  /* Distances on a dragonfly from its structure (see dfly_init()). */
+  guint32     dfly_groups;  /* as build_dragonfly() made it: its groups ... */
+  guint32     dfly_a;       /* ... of this many routers; 0 if not a dragonfly */
+  gboolean    dfly;         /* the structure holds: net_walk() needs no search */
+  guint32    *gl_start;     /* n_switches + 1: each router's links to other groups ... */
+  guint32    *gl_to;        /* ... as the routers they lead to */
+  guint64    *gl_sig;       /* per router: bit g % 64 set for each group g it has a link into */
+  guint32    *gl_mark;      /* per router: == gl_now if in N[gl_dst] (see dfly_dist()) */
+  guint32    *gl_gmark;     /* per group: == gl_now if it meets N[gl_dst] */
+  guint32     gl_now;
+  guint32     gl_dst;       /* the router whose neighbours are marked, or NO_NODE */
+  guint64     gl_gsig;      /* bit g % 64 set for each group g that meets N[gl_dst] */
+};
+
+static inline SimVertexKind
+vertex_kind (const SimTopology *t, guint32 v)
+{
+  return (SimVertexKind) g_array_index (t->kinds, guint8, v);
+}
+
+static inline guint
+n_vertices (const SimTopology *t)
+{
+  return t->kinds->len;
+}
+
+/* The network tier of a vertex: 0 inside nodes, 1 leaf or router, 2 spine,
+ * 3 core. */
+static inline guint
+vertex_rank (SimVertexKind k)
+{
+  switch (k)
+    {
+    case SIM_VERTEX_LEAF:
+    case SIM_VERTEX_ROUTER:
+      return 1;
+    case SIM_VERTEX_SPINE:
+      return 2;
+    case SIM_VERTEX_CORE:
+      return 3;
+    default:
+      return 0;
+    }
+}
+
+/* The position of @v among its node's vertices (GPUs first). */
+static inline guint32
+local_index (const SimTopology *t, const NodeSpan *span, guint32 v)
+{
+  if (v < t->n_gpus)
+    return v - span->first_gpu;
+  return span->n_gpus + (v - span->first_extra);
+}
+
+static inline guint32
+other_end (const SimTopology *t, guint32 link, guint32 v)
+{
+  const SimLink *k = &g_array_index (t->links, SimLink, link);
+  return k->a == v ? k->b : k->a;
+}
+
+/* Breadth-first search from @dst over the node's own links (@span), over
+ * the network's links only (@span NULL, @network), or over every link;
+ * fills @dist (indexed by local index with @span, else by vertex).  Uses
+ * the topology's queue: not reentrant (sim-topology-routing.c). */
+void sim__topology_bfs (SimTopology *t, guint32 dst, const NodeSpan *span, gboolean network,
+                        guint16 *dist, gsize n);
+
+/* Routing's part of sim_topology_new() (sim-topology-routing.c): the NIC
+ * tables, uplinks and spray bundles, once the links are built. */
+void sim__topology_build_routing (SimTopology *t, const SimFabricConfig *config, GArray *nics);
+
+/* For the tests and the collectives (fabric/sim-collective.c). */
 /* The diameter of sim_topology_get_metrics() (internal, for the tests):
  * from the structure (%G_MAXUINT when the graph does not decompose), or,
  * with @search, by a breadth-first search from every GPU. */

@@ -14,6 +14,18 @@
  * two- or three-tier fat-tree with a chosen oversubscription, a
  * rail-optimized fabric (NIC i of every node on leaf i), or a dragonfly.
  *
+ * The network is cabled as it would be built: whole nodes.  In a fat-tree
+ * (two or three tiers) every NIC of a node is on one leaf; on a
+ * rail-optimized fabric NIC k of every node of a rail group is on that
+ * group's rail leaf k; on a dragonfly every NIC of a node is on one
+ * router.  A leaf takes n whole nodes of k NICs and u uplinks, n x k + u
+ * at most the radix, with n x k : u the oversubscription asked when some n
+ * gives it exactly (the largest such n), else the nearest ratio (on a log
+ * scale) that whole nodes allow, which sim_topology_get_warnings() then
+ * names.  A leaf that is not full (the last) gets the uplinks nearest its
+ * NICs over the ratio.  With 8 NICs a node on 64 ports: 4 nodes and 32
+ * uplinks at 1:1, 5 and 20 at 2:1, 6 and 16 at 3:1, 6 and 12 at 4:1.
+ *
  * Routing is minimal (fewest hops) and follows the fabric's routing mode
  * (#SimRouting): InfiniBand's subnet manager routes statically by
  * destination (D-mod-K), Ethernet hashes each flow over the equal-cost
@@ -90,7 +102,9 @@ typedef enum {
  *   model's nic_link.  Switch-to-switch links use it too, at the switch's
  *   port bandwidth
  * @oversubscription: at the leaf (or rail leaf, or dragonfly router) tier:
- *   down ports per up port; upper tiers are non-blocking
+ *   NIC ports per up port (on a dragonfly, per global port; there 0 keeps
+ *   @dragonfly_global_links); upper tiers are non-blocking.  Built exactly
+ *   where whole nodes allow it, else the nearest ratio, with a warning
  * @radix: ports per switch; 0: the switch model's
  * @dragonfly_groups: 0: as many as the NICs need
  * @dragonfly_routers_per_group: 0: radix / 2
@@ -345,6 +359,18 @@ SimTopology *sim_topology_new_hosts (guint n_hosts, double host_bandwidth, SimFa
  */
 void sim_topology_free (SimTopology *topology);
 
+/**
+ * sim_topology_get_warnings:
+ * @topology: a topology
+ *
+ * What the builder built otherwise than the configuration asked, one
+ * sentence each: an oversubscription that whole nodes do not allow
+ * exactly, with the ratios of the leaves built instead.  Empty when
+ * everything is as asked.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the warnings.
+ */
+const char * const *sim_topology_get_warnings (const SimTopology *topology);
 guint          sim_topology_get_n_vertices (const SimTopology *topology);
 /**
  * sim_topology_get_n_gpus:
@@ -664,6 +690,209 @@ void sim_fabric_config_clear (SimFabricConfig *config);
  * Deep-copies @src into @dest.
  */
 void sim_fabric_config_copy (SimFabricConfig *dest, const SimFabricConfig *src);
+
+/* ------------------------------------------------------------------------ */
+/* The fabric as it would be ordered and cabled (sim-cabling.c) */
+
+/**
+ * sim_topology_get_link_optical:
+ *
+ * Returns: whether link @link is an optical cable (two transceivers), as
+ *   sim_topology_get_metrics() counts them.
+ */
+gboolean sim_topology_get_link_optical (const SimTopology *topology, guint32 link);
+
+/**
+ * sim_vertex_kind_to_string:
+ * Returns: (transfer none): "gpu", "nvswitch", "pcie-switch", "nic",
+ *   "leaf", "spine", "core", "router" or "cpu".
+ */
+const char *sim_vertex_kind_to_string (SimVertexKind kind);
+
+/**
+ * sim_topology_dup_device_name:
+ * @topology: a topology
+ * @vertex: a vertex
+ *
+ * The name of a device in a cabling plan: a switch by its kind and number
+ * among the switches of that kind, in build order ("leaf0", "spine3",
+ * "core1", "router12"); a part of a node by the node's index and its
+ * number among the node's parts of its kind ("node5/nic7", "node5/gpu0",
+ * "node5/nvswitch0").  Time complexity: O(vertices).
+ *
+ * Returns: (transfer full): the name.
+ */
+char *sim_topology_dup_device_name (const SimTopology *topology, guint32 vertex);
+
+/**
+ * sim_topology_dup_device_names:
+ * @topology: a topology
+ *
+ * sim_topology_dup_device_name() of every vertex at once.  Time
+ * complexity: O(vertices).
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names, by vertex.
+ */
+char **sim_topology_dup_device_names (const SimTopology *topology);
+
+/**
+ * SimCable:
+ * @link: the topology's link
+ * @from: its lower end (a NIC, or the switch of the lower tier)
+ * @to: its upper end
+ * @from_port: the port at @from, numbered from 1 in the order the device's
+ *   cables were laid (a leaf's NICs first, then its uplinks)
+ * @to_port: the port at @to
+ * @tier: %SIM_TIER_ACCESS, %SIM_TIER_AGGREGATION or %SIM_TIER_CORE
+ * @bandwidth: line rate, bytes/s in each direction
+ * @optical: an optical cable (else copper)
+ * @transceivers: 2 for an optical cable, else 0
+ * @length_m: metres, from [fabric] access_cable_length (access) or
+ *   cable_length (the rest); 0 when not given
+ * @model: (nullable): its link model's name
+ *
+ * One cable of the network.
+ */
+typedef struct {
+  guint32     link;
+  guint32     from, to;
+  guint       from_port, to_port;
+  SimLinkTier tier;
+  double      bandwidth;
+  gboolean    optical;
+  guint       transceivers;
+  double      length_m;
+  const char *model;
+} SimCable;
+
+/**
+ * sim_topology_get_cables: (skip)
+ * @topology: a topology
+ * @config: the configuration it was built from (for the cable lengths)
+ *
+ * The cables of the network, one per link outside nodes, in build order.
+ * Their count is sim_topology_get_counts()' cables, and their transceivers
+ * its transceivers.  Time complexity: O(vertices + links).
+ *
+ * Returns: (transfer full) (element-type SimCable): the cables.
+ */
+GArray *sim_topology_get_cables (const SimTopology *topology, const SimFabricConfig *config);
+
+/**
+ * sim_cable_length_class:
+ * @metres: a cable's length; 0 or less: not given
+ *
+ * The class a cable of that length is bought in: "<=3m" (passive copper),
+ * "<=5m" (active copper), "<=30m" (active optical), "<=100m", "<=500m",
+ * "<=2km", "<=10km" (the IEEE 802.3 reaches of 400G optics: SR, DR, FR,
+ * LR), ">10km", or "unspecified".
+ *
+ * Returns: (transfer none): the class's name.
+ */
+const char *sim_cable_length_class (double metres);
+
+/**
+ * sim_topology_format_cabling:
+ * @topology: a topology
+ * @config: the configuration it was built from
+ *
+ * The cabling plan as CSV: a header, then one row per cable of
+ * sim_topology_get_cables(): cable (its number from 1), from_device,
+ * from_port, to_device, to_port (devices named by
+ * sim_topology_dup_device_name()), tier (access, aggregation, core),
+ * speed_gbps, medium (copper or optical), length_m (empty when not
+ * given), length_class (sim_cable_length_class()), transceivers,
+ * link_model.  Time complexity: O(vertices + links).
+ *
+ * Returns: (transfer full): the text.
+ */
+char *sim_topology_format_cabling (const SimTopology *topology, const SimFabricConfig *config);
+
+/**
+ * sim_topology_write_cabling:
+ * @topology: a topology
+ * @config: the configuration it was built from
+ * @path: the CSV file to write (replaced atomically)
+ * @error: return location for a #GError
+ *
+ * Writes sim_topology_format_cabling() to @path.
+ *
+ * Errors: SIM_ERROR_IO naming @path if it cannot be written.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sim_topology_write_cabling (const SimTopology *topology, const SimFabricConfig *config,
+                                     const char *path, GError **error);
+
+/**
+ * SimBomKind:
+ * @SIM_BOM_SWITCH: network switches, by model and tier
+ * @SIM_BOM_CABLE: cables, by medium, speed and length class
+ * @SIM_BOM_TRANSCEIVER: optical transceivers (two per optical cable), by speed
+ * @SIM_BOM_NIC: the nodes' NICs on the network, by link model and speed
+ *
+ * The kinds of line of a bill of materials, in the order they are listed.
+ */
+typedef enum {
+  SIM_BOM_SWITCH,
+  SIM_BOM_CABLE,
+  SIM_BOM_TRANSCEIVER,
+  SIM_BOM_NIC,
+} SimBomKind;
+
+/**
+ * SimBomLine:
+ * @kind: what it is
+ * @description: the item ("Quantum-2-QM9700, leaf"; "optical 400 Gb/s, <=30m")
+ * @count: how many
+ * @unit_price_usd: the price of one, 0 when none is known (NICs always:
+ *   the catalogue prices nodes whole)
+ */
+typedef struct {
+  SimBomKind kind;
+  char      *description;
+  guint      count;
+  double     unit_price_usd;
+} SimBomLine;
+
+/**
+ * SimBomPrices:
+ * @switch_usd: one switch (the [fabric] switch model's price_usd)
+ * @cable_usd: one cable ([cost] cable_price, else the link model's price)
+ * @transceiver_usd: one transceiver ([cost] transceiver_price)
+ *
+ * Unit prices, as the cost model takes them (0: unknown).
+ */
+typedef struct {
+  double switch_usd;
+  double cable_usd;
+  double transceiver_usd;
+} SimBomPrices;
+
+/**
+ * sim_topology_get_bom: (skip)
+ * @topology: a topology
+ * @config: the configuration it was built from (the switch model's name,
+ *   the cable lengths)
+ * @prices: (nullable): unit prices; %NULL: none known
+ *
+ * The bill of materials of the network: switches by tier, cables by
+ * medium, speed and length class, transceivers by speed, NICs by link
+ * model and speed; each kind in the order first met.  The switch, cable
+ * and transceiver counts add up to sim_topology_get_counts()'.  Time
+ * complexity: O(vertices + links x distinct lines).
+ *
+ * Returns: (transfer full) (element-type SimBomLine): the lines (the array
+ *   frees their descriptions).
+ */
+GArray *sim_topology_get_bom (const SimTopology *topology, const SimFabricConfig *config,
+                              const SimBomPrices *prices);
+
+/**
+ * sim_bom_kind_to_string:
+ * Returns: (transfer none): "switch", "cable", "transceiver" or "nic".
+ */
+const char *sim_bom_kind_to_string (SimBomKind kind);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimTopology, sim_topology_free)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SimFabricConfig, sim_fabric_config_clear)

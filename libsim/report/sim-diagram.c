@@ -141,6 +141,7 @@ typedef struct {
   SimVertexKind kind;
   guint    number;       /* node index, or the switch's number within its kind */
   gint     rack;         /* nodes: rack index, -1 without a switch */
+  gint     rail;         /* leaves: the NIC index of every NIC on it, -1 if they differ */
   guint    colour;
 } Drawn;
 
@@ -188,6 +189,7 @@ typedef struct {
   guint    n_speeds;
   GPtrArray *models;     /* sorted distinct link model names */
   guint    n_racks;
+  gboolean railed;       /* some node's NICs are on more than one leaf: rails */
   guint    n_classes;
   guint   *class_first;  /* per class, its first drawn vertex */
   GArray **members;      /* per class, its drawn vertices (guint) in order */
@@ -243,6 +245,22 @@ fabric_collect (Fabric *f)
   guint count[8] = { 0 };
   guint n = f->n_nodes;
 
+  /* Each NIC's index within its node (a node's NICs are numbered
+   * together, in order), for the rail a leaf serves. */
+  g_autofree gint *nic_rank = g_new (gint, MAX (nv, 1));
+  {
+    gint node = -1, rank = 0;
+    for (guint v = 0; v < nv; v++)
+      {
+        nic_rank[v] = -1;
+        if (sim_topology_get_vertex_kind (t, v) != SIM_VERTEX_NIC)
+          continue;
+        rank = sim_topology_get_vertex_node (t, v) == node ? rank + 1 : 0;
+        node = sim_topology_get_vertex_node (t, v);
+        nic_rank[v] = rank;
+      }
+  }
+
   f->drawn = g_new0 (Drawn, n + nv);
   for (guint i = 0; i < n; i++)
     {
@@ -266,6 +284,7 @@ fabric_collect (Fabric *f)
           d->kind = kind;
           d->number = count[kind]++;
           d->rack = -1;
+          d->rail = -2;   /* no NIC seen yet */
           map[v] = f->n_drawn++;
         }
     }
@@ -311,6 +330,11 @@ fabric_collect (Fabric *f)
           d.model = m;
       d.tier = k->tier;
       g_array_append_val (f->links, d);
+      if (k->tier == SIM_TIER_ACCESS && nic_rank[k->a] >= 0)
+        {
+          Drawn *sw = &f->drawn[d.b];
+          sw->rail = sw->rail == -2 || sw->rail == nic_rank[k->a] ? nic_rank[k->a] : -1;
+        }
       /* Oversubscription: what each switch tier takes from below over
        * what it sends up. */
       {
@@ -335,6 +359,19 @@ fabric_collect (Fabric *f)
       if (f->drawn[node].rack < 0 || (gint) sw < f->drawn[node].rack)
         f->drawn[node].rack = (gint) sw;
     }
+  /* Rails: a node whose NICs reach more than one leaf (builders put a
+   * node's NICs on one leaf, except on rails). */
+  for (guint i = 0; i < f->links->len && !f->railed; i++)
+    {
+      const DLink *d = &g_array_index (f->links, DLink, i);
+      guint32 node = d->a < n ? d->a : d->b, sw = d->a < n ? d->b : d->a;
+      if (d->tier == SIM_TIER_ACCESS && node < n && sw >= n && f->drawn[node].rack >= 0
+          && (gint) sw != f->drawn[node].rack)
+        f->railed = TRUE;
+    }
+  for (guint v = n; v < f->n_drawn; v++)
+    if (!f->railed || f->drawn[v].rail < 0)
+      f->drawn[v].rail = -1;
   for (guint i = 0; i < n; i++)
     {
       gint sw = f->drawn[i].rack;
@@ -398,7 +435,7 @@ fabric_refine (Fabric *f)
                                   keep_racks ? d->rack : -2);
         }
       else
-        g_string_append_printf (key, "s/%d", (int) d->kind);
+        g_string_append_printf (key, "s/%d/%d", (int) d->kind, d->rail);
       if (!g_hash_table_lookup_extended (ids, key->str, NULL, &id))
         {
           id = GUINT_TO_POINTER (n_colours++);
@@ -507,6 +544,14 @@ class_label (const Fabric *f, guint c, gboolean *rails)
           append_ranges (s, numbers, m->len);
           g_string_append_printf (s, "\n%u x %s each", node->n_gpus, gpu);
         }
+    }
+  else if (d->rail >= 0)
+    {
+      /* A rail leaf, or the same rail's leaves of groups alike. */
+      g_string_append_printf (s, "rail %d\n%s ", d->rail, kind_name (d->kind, m->len > 1));
+      append_ranges (s, numbers, m->len);
+      if (m->len > 1)
+        g_string_append_printf (s, "\n(x %u)", m->len);
     }
   else if (m->len == 1)
     g_string_append_printf (s, "%s %u", kind_name (d->kind, FALSE), d->number);
@@ -703,9 +748,11 @@ build_fabric_graph (Fabric *f)
                 parent = g_hash_table_lookup (rack_graphs, key);
                 if (parent == NULL)
                   {
-                    g_autofree char *rl = lo == hi ? g_strdup_printf ("rack %d", lo)
-                                                   : g_strdup_printf ("racks %d-%d (x %d alike)",
-                                                                      lo, hi, hi - lo + 1);
+                    const char *what = f->railed ? "rail group" : "rack";
+                    g_autofree char *rl = lo == hi ? g_strdup_printf ("%s %d", what, lo)
+                                                   : g_strdup_printf ("%ss %d-%d (x %d alike)",
+                                                                      what, lo, hi,
+                                                                      hi - lo + 1);
                     parent = agsubg (g, key, 1);
                     sim__diagram_set (parent, "label", rl);
                     sim__diagram_set (parent, "style", "dashed,rounded");
@@ -749,6 +796,32 @@ build_fabric_graph (Fabric *f)
         sim__diagram_set (box[c], "label", label);
       }
 
+  /* Boxes of a tier in index order, left to right: an invisible edge from
+   * each box to the next of its tier.  dot draws an edge between two
+   * vertices of one rank from left to right, so these chains fix the
+   * order that its crossing reduction would otherwise choose (racks
+   * 14, 8, 1, ... under an expanded fat-tree).  They carry no label and
+   * no weight in the ranking (constraint=false); a tier's boxes are made
+   * in the order of their classes, which is that of their first member,
+   * so of their indices. */
+  for (int t = TIER_NODE; t < N_TIERS; t++)
+    {
+      Agnode_t *prev = NULL;
+      for (guint c = 0; c < f->n_classes; c++)
+        {
+          Agedge_t *e;
+          if (f->drawn[f->class_first[c]].tier != t)
+            continue;
+          if (prev != NULL)
+            {
+              e = agedge (g, prev, box[c], NULL, 1);
+              sim__diagram_set (e, "style", "invis");
+              sim__diagram_set (e, "minlen", "0");
+            }
+          prev = box[c];
+        }
+    }
+
   /* Bundles: links per pair of classes, speed and model. */
   for (guint i = 0; i < f->links->len; i++)
     {
@@ -786,7 +859,13 @@ build_fabric_graph (Fabric *f)
       speed_used[b.speed] = TRUE;
       model_used[b.model] = TRUE;
       e = agedge (g, box[b.a], box[b.b], NULL, 1);
-      label = g_strdup_printf ("%u x %s", b.count, speed);
+      if (b.tier == SIM_TIER_ACCESS && f->drawn[f->class_first[b.a]].rail >= 0)
+        /* Node to rail: which NIC of each node it is, the pattern of the
+         * rails drawn once. */
+        label = g_strdup_printf ("NIC %d\n%u x %s", f->drawn[f->class_first[b.a]].rail,
+                                 b.count, speed);
+      else
+        label = g_strdup_printf ("%u x %s", b.count, speed);
       sim__diagram_set (e, "style", model_styles[b.model % G_N_ELEMENTS (model_styles)]);
       sim__diagram_set (e, "color", speed_colours[b.speed % G_N_ELEMENTS (speed_colours)]);
       if (f->opt->heat == SIM_DIAGRAM_HEAT_LINKS)
@@ -823,6 +902,97 @@ build_fabric_graph (Fabric *f)
   return g;
 }
 
+/* Collects and refines @f, after checking the heat arrays. */
+static gboolean
+fabric_prepare (Fabric *f, const SimTopology *topology, const SimCluster *cluster,
+                const SimDiagramOptions *options, GError **error)
+{
+  f->opt = options;
+  f->t = topology;
+  f->cluster = cluster;
+  f->n_nodes = sim_cluster_get_n_nodes (cluster);
+  if (f->opt->heat != SIM_DIAGRAM_HEAT_NONE &&
+      (f->opt->n_nodes != f->n_nodes ||
+       (f->opt->heat == SIM_DIAGRAM_HEAT_NODES ? f->opt->node_heat : f->opt->link_heat) == NULL))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "the run's figures are for %u nodes; this cluster has %u", f->opt->n_nodes,
+                   f->n_nodes);
+      return FALSE;
+    }
+  fabric_collect (f);
+  fabric_refine (f);
+  return TRUE;
+}
+
+gboolean
+sim_topology_check_diagram_width (const SimTopology *topology, const SimCluster *cluster,
+                                  const SimDiagramOptions *options, guint max_width,
+                                  guint *width, GError **error)
+{
+  static const SimDiagramOptions defaults = { FALSE, SIM_DIAGRAM_HEAT_NONE, NULL, NULL, NULL, 0 };
+  static const char * const tier_names[N_TIERS] = { "nodes", "leaves", "spines", "cores" };
+  Fabric f = { 0 };
+  guint boxes[N_TIERS] = { 0 }, bands[N_TIERS] = { 0 }, widest = 0;
+  int at = TIER_NODE;
+  gboolean band = FALSE;
+  g_autoptr(GHashTable) seen = NULL;
+
+  g_return_val_if_fail (topology != NULL && cluster != NULL, FALSE);
+  if (!fabric_prepare (&f, topology, cluster, options != NULL ? options : &defaults, error))
+    {
+      fabric_clear (&f);
+      return FALSE;
+    }
+  /* Boxes: one per class.  Bundles: one per pair of classes, speed and
+   * model (as build_fabric_graph() merges them), on the band above the
+   * lower of their two tiers. */
+  for (guint c = 0; c < f.n_classes; c++)
+    boxes[f.drawn[f.class_first[c]].tier]++;
+  seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < f.links->len; i++)
+    {
+      const DLink *d = &g_array_index (f.links, DLink, i);
+      guint ca = f.drawn[d->a].colour, cb = f.drawn[d->b].colour;
+      char *key = g_strdup_printf ("%u/%u/%u/%u", MIN (ca, cb), MAX (ca, cb), d->speed,
+                                   d->model);
+      if (g_hash_table_add (seen, key))
+        bands[MIN (f.drawn[d->a].tier, f.drawn[d->b].tier)]++;
+    }
+  for (int t = TIER_NODE; t < N_TIERS; t++)
+    {
+      if (boxes[t] > widest)
+        {
+          widest = boxes[t];
+          at = t;
+          band = FALSE;
+        }
+      if (bands[t] > widest)
+        {
+          widest = bands[t];
+          at = t;
+          band = TRUE;
+        }
+    }
+  fabric_clear (&f);
+  if (width != NULL)
+    *width = widest;
+  if (max_width > 0 && widest > max_width)
+    {
+      g_autofree char *where = band
+        ? g_strdup_printf ("%u labelled bundles of links from the %s up", widest,
+                           tier_names[at])
+        : g_strdup_printf ("%u boxes of %s", widest, tier_names[at]);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "the diagram would be %u boxes or labels wide (%s), more than the limit of "
+                   "%u: expected %sa limit of %u or more, or fewer nodes", widest, where,
+                   max_width, f.opt->expand ? "a collapsed diagram (without expanding it), "
+                                            : "", widest);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 sim_topology_render (const SimTopology *topology, const SimCluster *cluster,
                      const SimDiagramOptions *options, const char *format, char **data,
@@ -836,21 +1006,8 @@ sim_topology_render (const SimTopology *topology, const SimCluster *cluster,
   g_return_val_if_fail (data != NULL && length != NULL, FALSE);
   if (!sim__diagram_check_format (format, TRUE, error))
     return FALSE;
-  f.opt = options != NULL ? options : &defaults;
-  f.t = topology;
-  f.cluster = cluster;
-  f.n_nodes = sim_cluster_get_n_nodes (cluster);
-  if (f.opt->heat != SIM_DIAGRAM_HEAT_NONE &&
-      (f.opt->n_nodes != f.n_nodes ||
-       (f.opt->heat == SIM_DIAGRAM_HEAT_NODES ? f.opt->node_heat : f.opt->link_heat) == NULL))
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "the run's figures are for %u nodes; this cluster has %u", f.opt->n_nodes,
-                   f.n_nodes);
-      return FALSE;
-    }
-  fabric_collect (&f);
-  fabric_refine (&f);
+  if (!fabric_prepare (&f, topology, cluster, options != NULL ? options : &defaults, error))
+    return FALSE;
   g = build_fabric_graph (&f);
   fabric_clear (&f);
   return sim__diagram_render_graph (g, format, data, length, error);

@@ -11,11 +11,17 @@
  *
  * Repeated structure is collapsed unless the diagram is expanded: boxes
  * that play the same part are drawn once with their count ("32 x
- * DGX-H100", "x 8 rails").  "The same part" is the coarsest partition of
+ * DGX-H100").  "The same part" is the coarsest partition of
  * the vertices in which two vertices of a class have the same kind (and
  * node model) and the same number of links of each speed to each other
  * class: colour refinement (one-dimensional Weisfeiler-Leman), iterated
- * until the number of classes stops growing.  A node's rack is part of
+ * until the number of classes stops growing.  On a rail-optimized fabric
+ * (some node's NICs on more than one leaf) a leaf's rail, the index in
+ * their nodes of the NICs it takes, is part of its initial colour, so each
+ * rail is a box of its own ("rail 3 / leaf 3") joined to its group's
+ * nodes by one bundle ("NIC 3 / 32 x 400 Gb/s"): the NIC-to-rail pattern,
+ * once a group, and the nodes' cluster is their rail group.
+ * A node's rack is part of
  * its initial colour when there are at most %SIM_DIAGRAM_MAX_RACKS racks,
  * so racks stay apart; beyond that, identical racks fold together too and
  * a 10,000-GPU fabric is a handful of boxes.  Alternatives rejected:
@@ -28,6 +34,10 @@
  * (downlink over uplink bandwidth), and, for a heat diagram, the colour
  * scale.
  *
+ * The boxes of each tier stand in index order, left to right (switches
+ * by number, racks and nodes by their first node): an invisible edge of
+ * minimum length 0 joins each box to the next of its tier, and dot draws
+ * such edges between vertices of one rank from left to right.
  * DOT is written without a layout; SVG, PNG and PDF are laid out by
  * Graphviz's dot engine.  The same input gives the same bytes.
  */
@@ -59,6 +69,16 @@ G_BEGIN_DECLS
  * seconds rather than a minute for 10,000 GPUs expanded).
  */
 #define SIM_DIAGRAM_BIG 2000
+
+/**
+ * SIM_DIAGRAM_MAX_WIDTH:
+ * The width (sim_topology_check_diagram_width()) `gpusim topo` draws up to
+ * unless told otherwise: 200 boxes or labels side by side, some 20,000 pixels of
+ * PNG.  An expanded 64-node fat-tree is 128 wide (its leaf-to-spine
+ * bundles); 32 nodes expanded on rails are 256 (one bundle per node and
+ * rail).
+ */
+#define SIM_DIAGRAM_MAX_WIDTH 200
 
 /**
  * SIM_DIAGRAM_MAX_LOOSE_NODES:
@@ -130,6 +150,35 @@ typedef struct {
 gboolean sim_topology_render (const SimTopology *topology, const SimCluster *cluster,
                               const SimDiagramOptions *options, const char *format,
                               char **data, gsize *length, GError **error);
+
+/**
+ * sim_topology_check_diagram_width: (skip)
+ * @topology: a topology
+ * @cluster: the cluster it was built from
+ * @options: (nullable): as sim_topology_render()
+ * @max_width: the widest diagram allowed; 0: any
+ * @width: (out) (optional): the diagram's width
+ * @error: return location for a #GError
+ *
+ * How wide sim_topology_render() would draw the diagram, without laying
+ * it out: the most boxes on one tier, or bundles of links between a tier
+ * and the next (each bundle's label is a box of its own, on a rank
+ * between them).  A picture tens of thousands of pixels wide helps nobody
+ * (32 DGX H100 on rails, expanded: 256 labels side by side, a PNG 30,000
+ * pixels wide), so a caller can refuse it before Graphviz spends a minute
+ * on it.  Time complexity: that of sim_topology_render() before the
+ * layout.
+ *
+ * Errors: SIM_ERROR_INVALID if it is wider than @max_width, saying how
+ * wide, where, and what would draw it (collapsed, a larger limit, fewer
+ * nodes); or the errors of sim_topology_render() for bad heat arrays.
+ *
+ * Returns: %TRUE if the diagram is at most @max_width wide.
+ */
+gboolean sim_topology_check_diagram_width (const SimTopology *topology,
+                                           const SimCluster *cluster,
+                                           const SimDiagramOptions *options, guint max_width,
+                                           guint *width, GError **error);
 
 /**
  * sim_topology_write_diagram: (skip)

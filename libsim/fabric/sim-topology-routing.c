@@ -1,0 +1,1642 @@
+/* sim-topology-routing.c: routes over the topology (sim-topology.h).
+ *
+ * Routing.  A route between GPUs of two nodes has three parts: from the
+ * sending GPU to the NIC it leaves by, over the node's own links; from
+ * that NIC to the receiving GPU's nearest NIC, over the network; and from
+ * there to the GPU.  The network part follows the routing mode
+ * (sim-topology.h, SimRouting).  D-mod-K on a tree fabric is computed in
+ * closed form: the destination's way up (one uplink per tier, the digit of
+ * its NIC number) is climbed from the source's leaf with the same digits
+ * until the two meet, then followed down; that costs a few array reads per
+ * tier and needs no table (each NIC's way up is kept once worked out, 72
+ * bytes a NIC), which is what makes it the cheap mode at 100k GPUs.
+ * Spraying uses the same meeting point and names pooled resources instead
+ * of links.  ECMP and adaptive routing choose at every hop, among the
+ * links that lead one hop closer to the destination, by the flow hash
+ * (ECMP) or the fewest registered flows (adaptive).  On a tree they need
+ * no table either: the destination leaf's ancestors are marked (a few
+ * dozen switches, listed once per leaf), and the route climbs until it
+ * meets one and comes down through them.  Elsewhere (a dragonfly, or a
+ * tree too asymmetric for the up/down rules, where D-mod-K uses the
+ * destination's digit) routes walk towards the destination NIC's switch
+ * over the links between switches, taking at each hop the links to
+ * switches one hop closer to it (see net_walk()).  On a dragonfly as
+ * build_dragonfly() cables it, the hop distances come from the structure
+ * (see dfly_dist()): between two routers they are 0 to 3, decided by
+ * their groups and their global links, with the destination router's
+ * neighbours marked once per route and each router's global neighbours
+ * listed once (four bytes per global port, sixteen per router and four
+ * per group besides); no search, nothing kept per destination, and a hop
+ * costs a scan of the router's links (and, on the first hop of a route of
+ * three, of some neighbours' global links).  The structure is checked on
+ * the built graph first; a graph that departs from it, and every other
+ * graph, walks the distances of one breadth-first search from the
+ * destination switch over the links between switches, kept in a cache
+ * keyed by that switch (two bytes per switch).  A per-destination table is the smallest thing that answers
+ * every source at once: caching whole paths per (source, destination)
+ * pair would grow with the square of the GPU count, and caching next-hop
+ * lists per destination costs as much as the adjacency itself.  Scanning
+ * a switch's links to other switches at each hop costs at most a switch's
+ * radix.  The cache has a memory budget; past it the oldest destination is
+ * dropped (and would be recomputed identically).
+ * Routes between GPUs of one node use a second, smaller table computed
+ * over the node's own links only, indexed by the vertex's position in its
+ * node.  The parts of routes inside nodes are kept once per node model
+ * where the flow hash plays no part in them, and copied (see
+ * node_route()).  A route is gathered on the stack and written to the
+ * caller's array in one go.
+ */
+#include "config.h"
+
+#include "sim-topology-private.h"
+#include "sim-error.h"
+#include "sim-util.h"
+
+#include <igraph.h>
+#include <math.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Routing */
+
+void
+sim__topology_bfs (SimTopology *t, guint32 dst, const NodeSpan *span, gboolean network,
+                   guint16 *dist, gsize n)
+{
+  guint32 *queue = t->bfs_queue;
+  guint head = 0, tail = 0;
+
+  for (gsize i = 0; i < n; i++)
+    dist[i] = UNREACHED;
+  dist[span ? local_index (t, span, dst) : dst] = 0;
+  queue[tail++] = dst;
+  while (head < tail)
+    {
+      guint32 v = queue[head++];
+      guint16 dv = dist[span ? local_index (t, span, v) : v];
+
+      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+        {
+          const SimLink *l = &g_array_index (t->links, SimLink, t->adj_link[e]);
+          guint32 u = l->a == v ? l->b : l->a;
+          guint32 iu;
+
+          if (span != NULL && l->tier != SIM_TIER_INTRA)
+            continue;
+          if (span == NULL && network && l->tier == SIM_TIER_INTRA)
+            continue;
+          iu = span ? local_index (t, span, u) : u;
+          if (dist[iu] != UNREACHED || dv + 1 >= UNREACHED)
+            continue;
+          dist[iu] = (guint16) (dv + 1);
+          queue[tail++] = u;
+        }
+    }
+}
+
+/* Caches @d, the table towards @dst (over a node's links if @intra). */
+static void
+cache_add (SimTopology *t, guint32 dst, gboolean intra, DistTable *d)
+{
+  /* Drop the oldest tables while over budget (keeping at least this one). */
+  while (t->cache_bytes + d->bytes > CACHE_BUDGET && !g_queue_is_empty (&t->cache_order))
+    {
+      guint key = GPOINTER_TO_UINT (g_queue_pop_head (&t->cache_order));
+      GHashTable *c = key & 1 ? t->intra_cache : t->global_cache;
+      DistTable *old = g_hash_table_lookup (c, GUINT_TO_POINTER (key >> 1));
+      t->cache_bytes -= old->bytes;
+      g_hash_table_remove (c, GUINT_TO_POINTER (key >> 1));
+    }
+  g_hash_table_insert (intra ? t->intra_cache : t->global_cache, GUINT_TO_POINTER (dst), d);
+  g_queue_push_tail (&t->cache_order, GUINT_TO_POINTER (dst << 1 | (intra ? 1u : 0u)));
+  t->cache_bytes += d->bytes;
+}
+
+/* The distance table towards @dst (over @span's links, or over the
+ * network's), computed and cached on first use. */
+static const DistTable *
+dist_table (SimTopology *t, guint32 dst, const NodeSpan *span)
+{
+  GHashTable *cache = span ? t->intra_cache : t->global_cache;
+  DistTable *d = g_hash_table_lookup (cache, GUINT_TO_POINTER (dst));
+  gsize n;
+
+  if (d != NULL)
+    return d;
+  n = span ? span->n_gpus + span->n_extra : n_vertices (t);
+  d = g_new (DistTable, 1);
+  d->dist = g_new (guint16, MAX ((gsize) 1, n));
+  d->bytes = n * sizeof (guint16);
+  sim__topology_bfs (t, dst, span, TRUE, d->dist, n);
+  cache_add (t, dst, span != NULL, d);
+  return d;
+}
+
+/* A 64-bit mix (splitmix64's finaliser): hop k of a flow picks with
+ * mix(hash + k * golden ratio), so that hops choose independently. */
+static guint64
+mix64 (guint64 x)
+{
+  x ^= x >> 30;
+  x *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x ^= x >> 27;
+  x *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  x ^= x >> 31;
+  return x;
+}
+
+/* Resources a route gathers on the stack before it spills into its
+ * array: every route of a tree fits, so that the array is written once a
+ * route. */
+#define ROUTE_BUF 64
+
+/* A route under construction: its resources (the first @held in @res,
+ * whose other elements are stale, then the @n in @buf) and latency, and
+ * what the hops choose by. */
+typedef struct {
+  GArray         *res;       /* the route from its element base on */
+  guint           base;
+  guint           held;
+  guint32         buf[ROUTE_BUF];
+  guint           n;
+  SimTime         latency;
+  SimRouting      mode;      /* for walks: ECMP (hash), ADAPTIVE (load) or DMODK (digit) */
+  guint64         hash;
+  guint           hop;       /* hops taken, for the hash */
+  guint64         dest;      /* the destination NIC's number, for the digit */
+  guint64         div;       /* the product of the choices made so far */
+  const guint32  *load;
+  gboolean        forked;    /* a walk chose among several links */
+} Route;
+
+static inline guint
+route_len (const Route *r)
+{
+  return r->held + r->n;
+}
+
+/* Moves the buffer into the array, which then holds the route exactly
+ * (callers reuse arrays, often for routes of the same length: those need
+ * no resizing). */
+static void
+route_flush (Route *r)
+{
+  if (r->res->len != r->base + r->held + r->n)
+    g_array_set_size (r->res, r->base + r->held + r->n);
+  if (r->n > 0)
+    memcpy (&g_array_index (r->res, guint32, r->base + r->held), r->buf,
+            r->n * sizeof (guint32));
+  r->held += r->n;
+  r->n = 0;
+}
+
+static inline void
+route_push (Route *r, guint32 res)
+{
+  if (G_UNLIKELY (r->n == ROUTE_BUF))
+    route_flush (r);
+  r->buf[r->n++] = res;
+}
+
+/* Resource @i of the route so far. */
+static inline guint32
+route_at (const Route *r, guint i)
+{
+  return i < r->held ? g_array_index (r->res, guint32, r->base + i) : r->buf[i - r->held];
+}
+
+/* Drops the resources past the first @len. */
+static void
+route_truncate (Route *r, guint len)
+{
+  if (len >= r->held)
+    r->n = len - r->held;
+  else
+    {
+      r->held = len;
+      r->n = 0;
+    }
+}
+
+/* Appends link @l, crossed from @v, and the latency of the link and of
+ * the vertex it enters. */
+static inline guint32
+take (SimTopology *t, Route *r, guint32 l, guint32 v)
+{
+  const SimLink *k = &g_array_index (t->links, SimLink, l);
+  guint32 next = k->a == v ? k->b : k->a;
+
+  route_push (r, 2 * l + (k->a == v ? 0 : 1));
+  r->latency += k->latency + g_array_index (t->latency, SimTime, next);
+  return next;
+}
+
+static inline guint
+n_up (const SimTopology *t, guint32 v)
+{
+  return t->up_start[v + 1] - t->up_start[v];
+}
+
+/* A destination NIC's way up, as dmodk_tree() follows it down: the same
+ * for every source, so it is worked out once per NIC, with the resources
+ * and latency of the way down from each of its switches. */
+typedef struct NicWay {
+  guint32 way[MAX_TIERS];           /* switches, from the NIC's leaf up */
+  guint32 down[MAX_TIERS];          /* the resource down from way[k]: to way[k - 1], or
+                                     * for k = 0 to the NIC */
+  SimTime down_latency[MAX_TIERS];  /* from way[k] down to the NIC, its vertex included */
+  guint32 n;                        /* switches on the way; 0 until worked out */
+} NicWay;
+
+/* The resource of link @l crossed from @v, and the latency of the hop. */
+static guint32
+hop_resource (const SimTopology *t, guint32 l, guint32 v, SimTime *latency)
+{
+  const SimLink *k = &g_array_index (t->links, SimLink, l);
+  guint32 next = k->a == v ? k->b : k->a;
+
+  *latency = k->latency + g_array_index (t->latency, SimTime, next);
+  return 2 * l + (k->a == v ? 0 : 1);
+}
+
+static const NicWay *
+nic_way (SimTopology *t, guint32 nd)
+{
+  NicWay *w;
+  guint64 div = 1;
+  SimTime lat;
+
+  if (t->nic_way == NULL)
+    t->nic_way = g_new0 (NicWay, MAX (1u, t->n_nics));
+  w = &t->nic_way[nd];
+  if (w->n > 0 && !t->search)
+    return w;
+  w->way[0] = other_end (t, t->nic_access[nd], t->nic_vertex[nd]);
+  w->down[0] = hop_resource (t, t->nic_access[nd], w->way[0], &lat);
+  w->down_latency[0] = lat;
+  w->n = 1;
+  while (w->n <= MAX_TIERS - 1 && n_up (t, w->way[w->n - 1]) > 0)
+    {
+      guint32 v = w->way[w->n - 1];
+      guint n = n_up (t, v);
+      guint32 l = t->up_link[t->up_start[v] + (guint) ((nd / div) % n)];
+
+      w->way[w->n] = other_end (t, l, v);
+      w->down[w->n] = hop_resource (t, l, w->way[w->n], &lat);
+      w->down_latency[w->n] = w->down_latency[w->n - 1] + lat;
+      div *= n;
+      w->n++;
+    }
+  return w;
+}
+
+/* D-mod-K on a tree, in closed form: the destination's way up from its
+ * leaf takes, at each tier, uplink (D / P) mod u of its u uplinks (P: the
+ * product of the uplink counts below).  The source climbs from its leaf
+ * with the same digits until it stands on the destination's way, then
+ * follows it down.  FALSE (and nothing appended) if the two never meet,
+ * which a symmetric tree does not allow. */
+static gboolean
+dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  const NicWay *w;
+  guint32 b;
+  guint len0 = route_len (r), met = NO_NODE;
+  SimTime lat0 = r->latency;
+  guint64 div = 1;
+
+  if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
+    return FALSE;
+  w = nic_way (t, nd);
+
+  b = take (t, r, t->nic_access[ns], t->nic_vertex[ns]);
+  if (b == w->way[0])
+    met = 0;
+  for (guint k = 0; k + 1 < w->n && met == NO_NODE; k++)
+    {
+      guint n = n_up (t, b);
+      if (n == 0)
+        break;
+      b = take (t, r, t->up_link[t->up_start[b] + (guint) ((nd / div) % n)], b);
+      div *= n;
+      if (b == w->way[k + 1])
+        met = k + 1;
+    }
+  if (met == NO_NODE)
+    {
+      route_truncate (r, len0);
+      r->latency = lat0;
+      return FALSE;
+    }
+  if (G_UNLIKELY (t->search))
+    {
+      /* Hop by hop, as the kept way down must reproduce. */
+      for (guint j = met; j > 0; j--)
+        take (t, r, w->down[j] / 2, w->way[j]);
+      take (t, r, t->nic_access[nd], w->way[0]);
+      return TRUE;
+    }
+  for (guint j = met + 1; j-- > 0;)
+    route_push (r, w->down[j]);
+  r->latency += w->down_latency[met];
+  return TRUE;
+}
+
+/* Packet spraying on a tree: the D-mod-K path gives the hops and their
+ * latency; the resources become the NIC links and the pooled uplinks of
+ * each switch (or pod of spines) the flow sprays over, up on the source's
+ * side and down on the destination's. */
+static gboolean
+spray_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  guint len0 = route_len (r);
+  guint32 base = 2 * t->links->len, ls, ld, pod_s = NO_NODE, pod_d = NO_NODE, x;
+
+  if (!dmodk_tree (t, ns, nd, r))
+    return FALSE;
+  route_truncate (r, len0);
+  x = 2 * t->nic_access[ns] + (g_array_index (t->links, SimLink, t->nic_access[ns]).a
+                               == t->nic_vertex[ns] ? 0 : 1);
+  route_push (r, x);
+  ls = other_end (t, t->nic_access[ns], t->nic_vertex[ns]);
+  ld = other_end (t, t->nic_access[nd], t->nic_vertex[nd]);
+  if (ls != ld)
+    {
+      if (n_up (t, ls) > 0)
+        pod_s = t->bundle_of[other_end (t, t->up_link[t->up_start[ls]], ls)];
+      if (n_up (t, ld) > 0)
+        pod_d = t->bundle_of[other_end (t, t->up_link[t->up_start[ld]], ld)];
+      x = base + 2 * t->bundle_of[ls];
+      route_push (r, x);
+      if (pod_s != NO_NODE && pod_d != NO_NODE && pod_s != pod_d)
+        {
+          x = base + 2 * pod_s;
+          route_push (r, x);
+          x = base + 2 * pod_d + 1;
+          route_push (r, x);
+        }
+      x = base + 2 * t->bundle_of[ld] + 1;
+      route_push (r, x);
+    }
+  x = 2 * t->nic_access[nd] + (g_array_index (t->links, SimLink, t->nic_access[nd]).a
+                               == ld ? 0 : 1);
+  route_push (r, x);
+  return TRUE;
+}
+
+/* Among @n candidate links out of @v (@cand), the one @r's mode picks:
+ * the flow's hash (ECMP, or @by_hash), the fewest registered flows with
+ * ties to the destination's digit (adaptive), or the digit (D-mod-K). */
+static guint32
+choose (SimTopology *t, Route *r, guint32 v, const guint32 *cand, guint n, gboolean by_hash)
+{
+  guint pick;
+
+  if (n == 1)
+    return cand[0];
+  if (by_hash || r->mode == SIM_ROUTING_ECMP)
+    return cand[mix64 (r->hash + (r->hop + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) % n];
+  pick = (guint) ((r->dest / r->div) % n);
+  if (r->div <= G_MAXUINT32)
+    r->div *= n;
+  if (r->mode == SIM_ROUTING_ADAPTIVE && r->load != NULL)
+    {
+      guint best = pick;
+      guint32 best_load = G_MAXUINT32;
+      /* From the digit's choice on, round to it; the first unloaded link
+       * cannot be beaten (ties stay with the earlier), so the scan stops
+       * there. */
+      for (guint k = 0, i = pick; k < n && best_load > 0; k++, i = i + 1 == n ? 0 : i + 1)
+        {
+          const SimLink *l = &g_array_index (t->links, SimLink, cand[i]);
+          guint32 here = r->load[2 * cand[i] + (l->a == v ? 0 : 1)];
+          if (here < best_load)
+            {
+              best_load = here;
+              best = i;
+            }
+        }
+      pick = best;
+    }
+  return cand[pick];
+}
+
+/* Room for @n candidate links in the topology's scratch buffer. */
+static guint32 *
+cand_buffer (SimTopology *t, guint n)
+{
+  if (n > t->cand_size)
+    {
+      t->cand_size = MAX (n, 2 * t->cand_size);
+      t->cand = g_renew (guint32, t->cand, t->cand_size);
+    }
+  return t->cand;
+}
+
+/* Walks from @v to @dst along links that lead one hop closer (over
+ * @span's links, or the network's), choosing among them as @r says (by
+ * the flow hash inside a node).  FALSE if @dst is not reachable. */
+static gboolean
+walk (SimTopology *t, guint32 v, guint32 dst, const NodeSpan *span, Route *r)
+{
+  const DistTable *d = dist_table (t, dst, span);
+
+  if (d->dist[span ? local_index (t, span, v) : v] == UNREACHED)
+    return FALSE;
+  while (v != dst)
+    {
+      guint16 want = (guint16) (d->dist[span ? local_index (t, span, v) : v] - 1);
+      guint32 *cand = cand_buffer (t, t->adj_start[v + 1] - t->adj_start[v]);
+      guint n = 0;
+
+      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+        {
+          const SimLink *k = &g_array_index (t->links, SimLink, t->adj_link[e]);
+          guint32 u = k->a == v ? k->b : k->a;
+
+          if ((span != NULL) != (k->tier == SIM_TIER_INTRA))
+            continue;
+          if (d->dist[span ? local_index (t, span, u) : u] == want)
+            cand[n++] = t->adj_link[e];
+        }
+      g_assert (n > 0);
+      if (n > 1)
+        r->forked = TRUE;
+      v = take (t, r, choose (t, r, v, cand, n, span != NULL), v);
+      r->hop++;
+    }
+  return TRUE;
+}
+
+/* A leaf's ancestors, with their levels, as tree_walk() marks them:
+ * marking again from the list costs a store per ancestor, where finding
+ * them costs a scan of each one's uplinks (a spine's dozens). */
+typedef struct {
+  guint32  n;
+  guint32 *vertex;
+  guint8  *level;
+} AncList;
+
+/* Memory for kept ancestor lists, in bytes; past it, they are found again
+ * each time. */
+#define ANC_BUDGET (16u << 20)
+
+static void
+anc_list_free (gpointer p)
+{
+  AncList *a = p;
+  g_free (a->vertex);
+  g_free (a->level);
+  g_free (a);
+}
+
+/* Marks the ancestors of leaf @ld (itself at level 0, its up-neighbours
+ * at 1, theirs at 2...) in anc_stamp, under a new anc_now. */
+static void
+mark_ancestors (SimTopology *t, guint32 ld)
+{
+  const AncList *kept = NULL;
+  guint n_anc = 0;
+
+  if (t->anc_stamp == NULL)
+    {
+      t->anc_stamp = g_new0 (guint32, n_vertices (t));
+      t->anc_level = g_new0 (guint8, n_vertices (t));
+      t->anc_list = g_new (guint32, n_vertices (t));
+      t->anc_kept = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, anc_list_free);
+      /* The far ends of links, which the hops of tree_walk() look at
+       * for every candidate. */
+      t->up_to = g_new (guint32, MAX (1u, t->up_start[n_vertices (t)]));
+      t->adj_to = g_new (guint32, MAX (1u, t->adj_start[n_vertices (t)]));
+      for (guint32 v = 0; v < n_vertices (t); v++)
+        {
+          for (guint32 e = t->up_start[v]; e < t->up_start[v + 1]; e++)
+            t->up_to[e] = other_end (t, t->up_link[e], v);
+          for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+            t->adj_to[e] = other_end (t, t->adj_link[e], v);
+        }
+    }
+  if (++t->anc_now == 0)
+    {
+      memset (t->anc_stamp, 0, n_vertices (t) * sizeof (guint32));
+      t->anc_now = 1;
+    }
+  t->anc_leaf = ld;
+  if (!t->search)
+    kept = g_hash_table_lookup (t->anc_kept, GUINT_TO_POINTER (ld));
+  if (kept != NULL)
+    {
+      for (guint32 i = 0; i < kept->n; i++)
+        {
+          t->anc_stamp[kept->vertex[i]] = t->anc_now;
+          t->anc_level[kept->vertex[i]] = kept->level[i];
+        }
+      return;
+    }
+
+  t->anc_stamp[ld] = t->anc_now;
+  t->anc_level[ld] = 0;
+  t->anc_list[n_anc++] = ld;
+  for (guint i = 0; i < n_anc; i++)
+    {
+      guint32 w = t->anc_list[i];
+      if (t->anc_level[w] + 1 >= MAX_TIERS)
+        continue;
+      for (guint32 e = t->up_start[w]; e < t->up_start[w + 1]; e++)
+        {
+          guint32 u = t->up_to[e];
+          if (t->anc_stamp[u] != t->anc_now)
+            {
+              t->anc_stamp[u] = t->anc_now;
+              t->anc_level[u] = (guint8) (t->anc_level[w] + 1);
+              t->anc_list[n_anc++] = u;
+            }
+        }
+    }
+  if (!t->search && t->anc_bytes + (gsize) n_anc * 5 <= ANC_BUDGET)
+    {
+      AncList *a = g_new (AncList, 1);
+      a->n = n_anc;
+      a->vertex = g_memdup2 (t->anc_list, (gsize) n_anc * sizeof (guint32));
+      a->level = g_new (guint8, n_anc);
+      for (guint i = 0; i < n_anc; i++)
+        a->level[i] = t->anc_level[t->anc_list[i]];
+      g_hash_table_insert (t->anc_kept, GUINT_TO_POINTER (ld), a);
+      t->anc_bytes += (gsize) n_anc * 5;
+    }
+}
+
+/* Hop by hop on a tree, for the modes that choose at every hop (ECMP,
+ * adaptive), without a distance table: mark the destination leaf's
+ * ancestors (its up-neighbours, theirs, ...), climb from the source's leaf
+ * (to a marked up-neighbour as soon as there is one, which is the lowest
+ * common tier, else up any uplink), then come down through marked
+ * switches one tier at a time.  O(ancestors' uplinks + radix x tiers) the
+ * first time for a destination leaf, O(ancestors + radix x tiers) after
+ * (its ancestors are kept, within a budget), O(radix x tiers) for a route
+ * to the same leaf as the one before.  FALSE (nothing appended) if the
+ * climb finds no common switch, which a symmetric tree does not allow. */
+static gboolean
+tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ld, b, *cand;
+  guint len0 = route_len (r), hop0 = r->hop;
+  SimTime lat0 = r->latency;
+  guint64 div0 = r->div;
+
+  if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
+    return FALSE;
+  ld = other_end (t, t->nic_access[nd], vd);
+  /* The marks stand until the next leaf's: routes to one leaf in a row
+   * (a collective's flows often are) mark it once. */
+  if (t->anc_stamp == NULL || ld != t->anc_leaf || t->search)
+    mark_ancestors (t, ld);
+
+  b = take (t, r, t->nic_access[ns], vs);
+  r->hop++;
+  while (t->anc_stamp[b] != t->anc_now)
+    {
+      guint n = 0, n_marked = 0;
+      cand = cand_buffer (t, n_up (t, b));
+      for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
+        if (t->anc_stamp[t->up_to[e]] == t->anc_now)
+          n_marked++;
+      for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
+        if (n_marked == 0 || t->anc_stamp[t->up_to[e]] == t->anc_now)
+          cand[n++] = t->up_link[e];
+      if (n == 0)
+        {
+          route_truncate (r, len0);
+          r->latency = lat0;
+          r->hop = hop0;
+          r->div = div0;
+          return FALSE;
+        }
+      b = take (t, r, choose (t, r, b, cand, n, FALSE), b);
+      r->hop++;
+    }
+  while (b != ld)
+    {
+      guint n = 0;
+      guint8 want = (guint8) (t->anc_level[b] - 1);
+      cand = cand_buffer (t, t->adj_start[b + 1] - t->adj_start[b]);
+      for (guint32 e = t->adj_start[b]; e < t->adj_start[b + 1]; e++)
+        {
+          guint32 u = t->adj_to[e];
+          if (t->anc_stamp[u] == t->anc_now && t->anc_level[u] == want
+              && g_array_index (t->node_of, guint32, u) == NO_NODE)
+            cand[n++] = t->adj_link[e];
+        }
+      g_assert (n > 0);
+      b = take (t, r, choose (t, r, b, cand, n, FALSE), b);
+      r->hop++;
+    }
+  take (t, r, t->nic_access[nd], ld);
+  r->hop++;
+  return TRUE;
+}
+
+/* One of the NICs nearest GPU @g (a tie broken by @hash), or NO_NODE. */
+static guint32
+nearest_nic (const SimTopology *t, guint32 g, guint64 hash)
+{
+  guint32 first = t->gpu_nic_start[g], n = t->gpu_nic_start[g + 1] - first;
+
+  if (n == 0)
+    return NO_NODE;
+  return t->gpu_nic[first + (n == 1 ? 0 : (guint32) (mix64 (hash) % n))];
+}
+
+/* Walks over the network, off the closed forms.  A NIC's vertex is
+ * reached through its one network link, from its switch: its hop
+ * distances are its switch's plus one, and no NIC is a step on another's
+ * way (its only link leads back).  So a walk towards a NIC takes the same
+ * hops, from the same candidates in the same order, as a walk towards
+ * its switch over the links between switches, followed by the NIC's
+ * link: one table per switch serves all its NICs, it has an entry per
+ * switch rather than per vertex, and each hop scans a switch's links to
+ * other switches rather than also its NIC ports.  That holds when every
+ * NIC has one network link, to a switch, and no other vertex of a node
+ * has any, with the switches numbered after the nodes' vertices, which is
+ * how the builders lay them out; elsewhere walk() goes over the whole
+ * graph. */
+
+/* Whether the walks between switches apply, and their adjacency.
+ * O(vertices + links), on the first walk. */
+static void
+net_init (SimTopology *t)
+{
+  guint32 nv = n_vertices (t), nl = t->links->len, first = nv, count = 0;
+  g_autofree guint8 *is_nic_link = g_new0 (guint8, MAX (1u, nl));
+
+  t->net_state = -1;
+  for (guint32 v = nv; v-- > 0 && g_array_index (t->node_of, guint32, v) == NO_NODE;)
+    first = v;
+  for (guint32 v = 0; v < first; v++)
+    if (g_array_index (t->node_of, guint32, v) == NO_NODE)
+      return;  /* a switch among the nodes' vertices */
+  for (guint32 i = 0; i < t->n_nics; i++)
+    {
+      if (t->nic_access[i] == NO_NODE
+          || other_end (t, t->nic_access[i], t->nic_vertex[i]) < first)
+        return;
+      is_nic_link[t->nic_access[i]] = 1;
+    }
+  for (guint32 l = 0; l < nl; l++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, l);
+      if (k->tier == SIM_TIER_INTRA)
+        continue;
+      if (k->a >= first && k->b >= first)
+        count++;
+      else if (!is_nic_link[l])
+        return;  /* a node's vertex on the network by a second link, or not a NIC */
+    }
+
+  t->first_switch = first;
+  t->n_switches = nv - first;
+  t->sw_start = g_new0 (guint32, t->n_switches + 1);
+  t->sw_link = g_new (guint32, MAX (1u, 2 * count));
+  t->sw_to = g_new (guint32, MAX (1u, 2 * count));
+  count = 0;
+  for (guint32 s = 0; s < t->n_switches; s++)
+    {
+      guint32 v = first + s;
+      t->sw_start[s] = count;
+      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+        {
+          guint32 l = t->adj_link[e], u = other_end (t, l, v);
+          if (u >= first && g_array_index (t->links, SimLink, l).tier != SIM_TIER_INTRA)
+            {
+              t->sw_link[count] = l;
+              t->sw_to[count] = u - first;
+              count++;
+            }
+        }
+    }
+  t->sw_start[t->n_switches] = count;
+  t->net_state = 1;
+}
+
+/* The hop distances to switch @s (a switch number) over the links
+ * between switches, cached with the other tables (keyed by its vertex,
+ * which no NIC's table shares). */
+static const DistTable *
+switch_table (SimTopology *t, guint32 s)
+{
+  guint32 dst = t->first_switch + s, *queue = t->bfs_queue, head = 0, tail = 0;
+  DistTable *d = g_hash_table_lookup (t->global_cache, GUINT_TO_POINTER (dst));
+
+  if (d != NULL)
+    return d;
+  d = g_new (DistTable, 1);
+  d->dist = g_new (guint16, MAX (1u, t->n_switches));
+  d->bytes = t->n_switches * sizeof (guint16);
+  for (guint32 x = 0; x < t->n_switches; x++)
+    d->dist[x] = UNREACHED;
+  d->dist[s] = 0;
+  queue[tail++] = s;
+  while (head < tail)
+    {
+      guint32 x = queue[head++];
+      guint16 dx = d->dist[x];
+      for (guint32 e = t->sw_start[x]; e < t->sw_start[x + 1]; e++)
+        if (d->dist[t->sw_to[e]] == UNREACHED && dx + 1 < UNREACHED)
+          {
+            d->dist[t->sw_to[e]] = (guint16) (dx + 1);
+            queue[tail++] = t->sw_to[e];
+          }
+    }
+  cache_add (t, dst, FALSE, d);
+  return d;
+}
+
+/* Distances on a dragonfly, from its structure.  Routers come in groups
+ * of a, every two routers of a group joined (local links), and global
+ * links between groups, every two groups joined by at least one.  For a
+ * router x, let G(x) be the routers x has a global link to, and N[x] its
+ * group together with G(x): x and its neighbours.  Over the links between
+ * switches, the hop distance from router u to router d is then:
+ *   0  if u = d;
+ *   1  if u is in N[d] (d's group, or a global link between them);
+ *   2  if N[u] meets N[d]: u's group holds a router of N[d] (d has a
+ *      global link into it), or a router of G(u) is in N[d] (u has a
+ *      global link into d's group, or they share a global neighbour in a
+ *      third group);
+ *   3  otherwise: a local hop to a router with a link into d's group,
+ *      that link, and a local hop to d.
+ * Those are the distances a breadth-first search from d finds, parallel
+ * links and all, for every such graph, however the global ports are
+ * allocated.  A walk towards d needs only whether each neighbour of the
+ * router it is on is one hop closer (dfly_closer()).  With N[d] and the
+ * groups meeting it marked (about a + global ports stores, once per
+ * route between groups, none when the destination router is the previous
+ * route's; a route inside a group needs no marks), the
+ * last hop compares each link's far end with d, the hop before reads a
+ * mark per link, and the first hop of a route of three reads a group's
+ * mark per link and, for neighbours whose group does not meet N[d], may
+ * scan their global links (at most their global ports).  Each router
+ * also keeps a 64-bit signature of the groups its global links reach (bit
+ * g mod 64 for group g): a router none of whose bits is among those of
+ * the groups meeting N[d] has no global neighbour in N[d], which spares
+ * most of those scans.  Nothing is kept per destination, so there is no
+ * table to compute or evict.
+ *
+ * The groups are taken from build_dragonfly()'s parameters, kept in the
+ * topology, rather than found in the graph (which would mean finding its
+ * cliques); but the structure is checked on the built graph before it is
+ * used: the switches are exactly the groups' routers, numbered group by
+ * group, every two routers of a group are joined, no link joins a router
+ * to itself, and every group has a link to every other.  A graph that
+ * departs from it in any way (a builder that cables otherwise, or links
+ * that are missing) routes by the search.  O(vertices + links), on the
+ * first walk. */
+static void
+dfly_init (SimTopology *t)
+{
+  guint32 a = t->dfly_a, groups = t->dfly_groups, nsw = t->n_switches, count = 0;
+  g_autofree guint32 *stamp = NULL;
+
+  if (a == 0 || groups == 0 || (guint64) a * groups != nsw)
+    return;
+  for (guint32 s = 0; s < nsw; s++)
+    if (vertex_kind (t, t->first_switch + s) != SIM_VERTEX_ROUTER)
+      return;
+  /* Each router joined to the a - 1 others of its group (stamp[u] == s + 1
+   * once u is counted for s), and no link to itself. */
+  stamp = g_new0 (guint32, MAX (1u, MAX (nsw, groups)));
+  for (guint32 s = 0; s < nsw; s++)
+    {
+      guint32 local = 0;
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        {
+          guint32 u = t->sw_to[e];
+          if (u == s)
+            return;
+          if (u / a != s / a)
+            count++;
+          else if (stamp[u] != s + 1)
+            {
+              stamp[u] = s + 1;
+              local++;
+            }
+        }
+      if (local != a - 1)
+        return;
+    }
+  /* Each group joined to the groups - 1 others (stamp[h] == g + 1 once
+   * group h is counted for group g). */
+  memset (stamp, 0, MAX (1u, MAX (nsw, groups)) * sizeof (guint32));
+  for (guint32 g = 0; g < groups; g++)
+    {
+      guint32 reached = 0;
+      for (guint32 s = g * a; s < (g + 1) * a; s++)
+        for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+          {
+            guint32 h = t->sw_to[e] / a;
+            if (h != g && stamp[h] != g + 1)
+              {
+                stamp[h] = g + 1;
+                reached++;
+              }
+          }
+      if (reached != groups - 1)
+        return;
+    }
+
+  t->gl_start = g_new (guint32, nsw + 1);
+  t->gl_to = g_new (guint32, MAX (1u, count));
+  t->gl_sig = g_new0 (guint64, MAX (1u, nsw));
+  count = 0;
+  for (guint32 s = 0; s < nsw; s++)
+    {
+      t->gl_start[s] = count;
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (t->sw_to[e] / a != s / a)
+          {
+            t->gl_to[count++] = t->sw_to[e];
+            t->gl_sig[s] |= G_GUINT64_CONSTANT (1) << (t->sw_to[e] / a % 64);
+          }
+    }
+  t->gl_start[nsw] = count;
+  t->gl_mark = g_new0 (guint32, MAX (1u, nsw));
+  t->gl_gmark = g_new0 (guint32, groups);
+  t->gl_now = 0;
+  t->gl_dst = NO_NODE;
+  t->dfly = TRUE;
+}
+
+/* Marks N[@d] and the groups that meet it, unless they are marked
+ * already. */
+static void
+dfly_mark (SimTopology *t, guint32 d)
+{
+  guint32 a = t->dfly_a, lo = d / a * a;
+
+  if (t->gl_dst == d)
+    return;
+  if (++t->gl_now == 0)
+    {
+      memset (t->gl_mark, 0, t->n_switches * sizeof (guint32));
+      memset (t->gl_gmark, 0, t->dfly_groups * sizeof (guint32));
+      t->gl_now = 1;
+    }
+  for (guint32 u = lo; u < lo + a; u++)
+    t->gl_mark[u] = t->gl_now;
+  t->gl_gmark[d / a] = t->gl_now;
+  t->gl_gsig = t->gl_sig[d] | G_GUINT64_CONSTANT (1) << (d / a % 64);
+  for (guint32 i = t->gl_start[d]; i < t->gl_start[d + 1]; i++)
+    {
+      t->gl_mark[t->gl_to[i]] = t->gl_now;
+      t->gl_gmark[t->gl_to[i] / a] = t->gl_now;
+    }
+  t->gl_dst = d;
+}
+
+/* Whether router @u is at most two hops from the router marked by
+ * dfly_mark(): whether N[u] meets N[d] (u's group, or one of its global
+ * neighbours). */
+static inline gboolean
+dfly_within_2 (const SimTopology *t, guint32 u)
+{
+  const guint32 *mark = t->gl_mark, now = t->gl_now;
+
+  if (t->gl_gmark[u / t->dfly_a] == now)
+    return TRUE;
+  /* A router of G(u) in N[d] would have its group among those meeting
+   * N[d]: where none of u's groups can be one (by their bits), no scan. */
+  if ((t->gl_sig[u] & t->gl_gsig) == 0)
+    return FALSE;
+  for (guint32 i = t->gl_start[u]; i < t->gl_start[u + 1]; i++)
+    if (mark[t->gl_to[i]] == now)
+      return TRUE;
+  return FALSE;
+}
+
+/* The hop distance from router @u to router @d, marked by dfly_mark(). */
+static guint
+dfly_dist (const SimTopology *t, guint32 u, guint32 d)
+{
+  if (u == d)
+    return 0;
+  if (t->gl_mark[u] == t->gl_now)
+    return 1;
+  return dfly_within_2 (t, u) ? 2 : 3;
+}
+
+/* The links of a walk's hop from router @s, at distance @ds from router
+ * @d (marked by dfly_mark()), to routers one hop closer, in adjacency
+ * order, into @cand; returns their count.  A neighbour of @s is at
+ * distance ds - 1 or more, so "at most ds - 1" is "exactly". */
+static guint
+dfly_closer (const SimTopology *t, guint32 s, guint32 d, guint ds, guint32 *cand)
+{
+  guint n = 0;
+
+  if (ds == 1)
+    {
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (t->sw_to[e] == d)
+          cand[n++] = t->sw_link[e];
+    }
+  else if (ds == 2)
+    {
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (t->gl_mark[t->sw_to[e]] == t->gl_now && t->sw_to[e] != d)
+          cand[n++] = t->sw_link[e];
+    }
+  else
+    {
+      for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+        if (dfly_within_2 (t, t->sw_to[e]))
+          cand[n++] = t->sw_link[e];
+    }
+  return n;
+}
+
+/* What walks over the network need, on the first one. */
+static void
+net_setup (SimTopology *t)
+{
+  net_init (t);
+  if (t->net_state > 0)
+    dfly_init (t);
+}
+
+gboolean
+sim__topology_dragonfly_structure (SimTopology *topology)
+{
+  g_return_val_if_fail (topology != NULL, FALSE);
+  if (topology->net_state == 0)
+    net_setup (topology);
+  return topology->net_state > 0 && topology->dfly;
+}
+
+/* The network part of a route from NIC @ns to NIC @nd: what walk() from
+ * one's vertex to the other's over the network gives, choosing as @r
+ * says.  FALSE (nothing appended) if they are not connected.  Each hop
+ * takes, among the switch's links to switches in adjacency order, those
+ * that lead one hop closer to the destination NIC's switch, by the
+ * distances of a search from it (switch_table()) or, on a dragonfly, of
+ * its structure (dfly_dist()): the same distances, so the same hops. */
+static gboolean
+net_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], first, s, sd;
+  const DistTable *d = NULL;
+  guint ds;
+
+  if (t->net_state == 0)
+    net_setup (t);
+  if (t->net_state < 0 || t->search)
+    return walk (t, vs, vd, NULL, r);
+  first = t->first_switch;
+  s = other_end (t, t->nic_access[ns], vs) - first;
+  sd = other_end (t, t->nic_access[nd], vd) - first;
+  if (t->dfly)
+    {
+      /* Inside a group the one hop looks for @sd itself: no marks. */
+      if (s / t->dfly_a == sd / t->dfly_a)
+        ds = s == sd ? 0 : 1;
+      else
+        {
+          dfly_mark (t, sd);
+          ds = dfly_dist (t, s, sd);
+        }
+    }
+  else
+    {
+      d = switch_table (t, sd);
+      if (d->dist[s] == UNREACHED)
+        return FALSE;
+      ds = d->dist[s];
+    }
+  take (t, r, t->nic_access[ns], vs);
+  r->hop++;
+  for (; s != sd; ds--)
+    {
+      guint32 *cand = cand_buffer (t, t->sw_start[s + 1] - t->sw_start[s]);
+      guint n = 0;
+
+      if (d != NULL)
+        {
+          guint16 want = (guint16) (ds - 1);
+          for (guint32 e = t->sw_start[s]; e < t->sw_start[s + 1]; e++)
+            if (d->dist[t->sw_to[e]] == want)
+              cand[n++] = t->sw_link[e];
+        }
+      else
+        n = dfly_closer (t, s, sd, ds, cand);
+      g_assert (n > 0);
+      if (n > 1)
+        r->forked = TRUE;
+      s = take (t, r, choose (t, r, first + s, cand, n, FALSE), first + s) - first;
+      r->hop++;
+    }
+  take (t, r, t->nic_access[nd], first + sd);
+  r->hop++;
+  return TRUE;
+}
+
+/* Routes inside nodes.  The nodes of one model are copies of each other:
+ * the same vertices and links in the same order, offset by the node's
+ * first GPU, first other vertex and first link (build_node() cables a
+ * node's links in one go).  A walk inside a node sees only those links
+ * and the distances over them, so it takes the same hops in every copy,
+ * up to the offsets.  Where no hop had a choice (the flow hash played no
+ * part), the route between two vertices of a node is kept once for every
+ * node of its shape, as resources relative to the node's first link, and
+ * later routes copy it: a few stores instead of a table look-up and a
+ * scan of each vertex's links per hop.  A segment whose walk chose by the
+ * hash (an NVSwitch node with fewer NICs than GPUs has some) is walked
+ * each time.  Nodes whose links are not in one run, or too large for a
+ * table of every pair of their vertices, always walk. */
+
+/* Vertices of a node beyond which routes inside it are not kept. */
+#define SHAPE_MAX_VERTICES 512u
+/* Kinds of segment[] entries that are not an index into segments. */
+#define SEG_UNKNOWN G_MAXUINT32        /* not routed yet */
+#define SEG_WALK    (G_MAXUINT32 - 1)  /* chosen by the hash: walked each time */
+#define SEG_NONE    (G_MAXUINT32 - 2)  /* not connected */
+
+typedef struct {
+  guint32 start, len;   /* in the shape's steps */
+  SimTime latency;
+} Segment;
+
+typedef struct {
+  guint32  node;        /* the first node of this shape */
+  guint32  n_links;
+  guint32  n_local;     /* vertices per node */
+  guint32 *segment;     /* n_local x n_local, by local index from and to: an index in
+                         * segments or a SEG_ kind; NULL until first used */
+  GArray  *segments;    /* Segment */
+  GArray  *steps;       /* guint32: a resource less twice the node's first link */
+} Shape;
+
+static void
+shape_free (gpointer p)
+{
+  Shape *s = p;
+
+  g_free (s->segment);
+  g_array_unref (s->segments);
+  g_array_unref (s->steps);
+  g_free (s);
+}
+
+/* A hash of what a walk inside @node depends on: its size, its links
+ * (ends by local index, and latency) and its vertices' latencies. */
+static guint
+shape_signature (const SimTopology *t, guint32 node, guint32 n_links)
+{
+  const NodeSpan *span = &t->spans[node];
+  guint32 link0 = t->node_link0[node];
+  guint64 h = (guint64) span->n_gpus << 40 ^ (guint64) span->n_extra << 20 ^ n_links;
+
+  for (guint32 i = 0; i < n_links; i++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, link0 + i);
+      h = mix64 (h ^ ((guint64) local_index (t, span, k->a) << 32 | local_index (t, span, k->b)));
+      h = mix64 (h ^ (guint64) k->latency);
+    }
+  for (guint32 x = 0; x < span->n_gpus + span->n_extra; x++)
+    {
+      guint32 v = x < span->n_gpus ? span->first_gpu + x
+                                   : span->first_extra + (x - span->n_gpus);
+      h = mix64 (h ^ (guint64) g_array_index (t->latency, SimTime, v));
+    }
+  return (guint) (h ^ h >> 32);
+}
+
+/* Whether nodes @a and @b (of @n_links links each) route alike. */
+static gboolean
+shape_equal (const SimTopology *t, guint32 a, guint32 b, guint32 n_links)
+{
+  const NodeSpan *sa = &t->spans[a], *sb = &t->spans[b];
+
+  if (sa->n_gpus != sb->n_gpus || sa->n_extra != sb->n_extra)
+    return FALSE;
+  for (guint32 i = 0; i < n_links; i++)
+    {
+      const SimLink *ka = &g_array_index (t->links, SimLink, t->node_link0[a] + i);
+      const SimLink *kb = &g_array_index (t->links, SimLink, t->node_link0[b] + i);
+      if (local_index (t, sa, ka->a) != local_index (t, sb, kb->a)
+          || local_index (t, sa, ka->b) != local_index (t, sb, kb->b)
+          || ka->latency != kb->latency)
+        return FALSE;
+    }
+  for (guint32 x = 0; x < sa->n_gpus + sa->n_extra; x++)
+    {
+      guint32 va = x < sa->n_gpus ? sa->first_gpu + x : sa->first_extra + (x - sa->n_gpus);
+      guint32 vb = x < sb->n_gpus ? sb->first_gpu + x : sb->first_extra + (x - sb->n_gpus);
+      if (g_array_index (t->latency, SimTime, va) != g_array_index (t->latency, SimTime, vb))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Sorts the nodes into shapes, on the first route.  O(vertices + links). */
+static void
+shapes_init (SimTopology *t)
+{
+  guint nn = MAX (1u, t->n_nodes);
+  g_autofree guint32 *count = g_new0 (guint32, nn);
+  g_autofree guint32 *last = g_new0 (guint32, nn);
+  g_autoptr(GHashTable) by_signature = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  t->shapes = g_ptr_array_new_with_free_func (shape_free);
+  t->node_shape = g_new (guint32, nn);
+  t->node_link0 = g_new (guint32, nn);
+  for (guint32 n = 0; n < t->n_nodes; n++)
+    t->node_link0[n] = NO_NODE;
+  for (guint32 l = 0; l < t->links->len; l++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, l);
+      guint32 node = g_array_index (t->node_of, guint32, k->a);
+
+      if (k->tier != SIM_TIER_INTRA || node == NO_NODE)
+        continue;
+      if (t->node_link0[node] == NO_NODE)
+        t->node_link0[node] = l;
+      count[node]++;
+      last[node] = l;
+    }
+  for (guint32 n = 0; n < t->n_nodes; n++)
+    {
+      const NodeSpan *span = &t->spans[n];
+      guint32 n_local = span->n_gpus + span->n_extra, sig;
+      Shape *shape;
+      gpointer found;
+
+      t->node_shape[n] = NO_NODE;
+      if (count[n] == 0)
+        t->node_link0[n] = 0;
+      else if (last[n] - t->node_link0[n] + 1 != count[n])
+        continue;  /* links not in one run: no offset relates this node to another */
+      if (n_local > SHAPE_MAX_VERTICES)
+        continue;
+      sig = shape_signature (t, n, count[n]);
+      found = g_hash_table_lookup (by_signature, GUINT_TO_POINTER (sig));
+      if (found != NULL)
+        {
+          guint32 i = GPOINTER_TO_UINT (found) - 1;
+          shape = g_ptr_array_index (t->shapes, i);
+          if (shape->n_links == count[n] && shape_equal (t, shape->node, n, count[n]))
+            {
+              t->node_shape[n] = i;
+              continue;
+            }
+        }
+      shape = g_new0 (Shape, 1);
+      shape->node = n;
+      shape->n_links = count[n];
+      shape->n_local = n_local;
+      shape->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
+      shape->steps = g_array_new (FALSE, FALSE, sizeof (guint32));
+      t->node_shape[n] = t->shapes->len;
+      if (found == NULL)  /* (a colliding signature keeps its first shape) */
+        g_hash_table_insert (by_signature, GUINT_TO_POINTER (sig),
+                             GUINT_TO_POINTER (t->shapes->len + 1));
+      g_ptr_array_add (t->shapes, shape);
+    }
+}
+
+/* node_route() when the segment is not kept yet, or not kept at all. */
+G_NO_INLINE static gboolean
+node_route_walk (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
+{
+  const NodeSpan *span = &t->spans[node];
+  guint32 sh, *slot, len0, base;
+  SimTime lat0;
+  gboolean forked;
+  Shape *shape;
+
+  if (t->shapes == NULL)
+    shapes_init (t);
+  sh = t->node_shape[node];
+  if (sh == NO_NODE || t->search)
+    return walk (t, from, to, span, r);
+  shape = g_ptr_array_index (t->shapes, sh);
+  if (shape->segment == NULL)
+    {
+      gsize n = (gsize) shape->n_local * shape->n_local;
+      shape->segment = g_new (guint32, MAX ((gsize) 1, n));
+      memset (shape->segment, 0xff, n * sizeof (guint32));  /* SEG_UNKNOWN */
+    }
+  slot = &shape->segment[(gsize) local_index (t, span, from) * shape->n_local
+                         + local_index (t, span, to)];
+  base = 2 * t->node_link0[node];
+  if (*slot < SEG_NONE)
+    {
+      /* Kept, but longer than the buffer has room for. */
+      const Segment *s = &g_array_index (shape->segments, Segment, *slot);
+      const guint32 *step = &g_array_index (shape->steps, guint32, s->start);
+
+      for (guint32 i = 0; i < s->len; i++)
+        route_push (r, base + step[i]);
+      r->latency += s->latency;
+      r->hop += s->len;
+      return TRUE;
+    }
+  if (*slot == SEG_NONE)
+    return FALSE;
+  if (*slot == SEG_WALK)
+    return walk (t, from, to, span, r);
+
+  /* First time: walk, and keep the segment if no hop chose (whether a hop
+   * of the route before it chose stays known). */
+  len0 = route_len (r);
+  lat0 = r->latency;
+  forked = r->forked;
+  r->forked = FALSE;
+  if (!walk (t, from, to, span, r))
+    {
+      *slot = SEG_NONE;
+      r->forked = forked;
+      return FALSE;
+    }
+  if (r->forked)
+    *slot = SEG_WALK;
+  else
+    {
+      Segment s = { .start = shape->steps->len, .len = route_len (r) - len0,
+                    .latency = r->latency - lat0 };
+      for (guint32 i = len0; i < route_len (r); i++)
+        {
+          guint32 x = route_at (r, i) - base;
+          g_array_append_val (shape->steps, x);
+        }
+      *slot = shape->segments->len;
+      g_array_append_val (shape->segments, s);
+    }
+  r->forked = r->forked || forked;
+  return TRUE;
+}
+
+/* Appends the route from @from to @to, two vertices of @node, over the
+ * node's links: what walk() gives, copied from the node's shape when it
+ * is kept (inline: most routes take two such copies).  FALSE if @to is
+ * not reachable. */
+G_ALWAYS_INLINE static inline gboolean
+node_route (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
+{
+  const NodeSpan *span = &t->spans[node];
+  const Shape *shape;
+  guint32 sh, k;
+
+  if (G_UNLIKELY (t->shapes == NULL) || (sh = t->node_shape[node]) == NO_NODE)
+    return node_route_walk (t, node, from, to, r);
+  shape = g_ptr_array_index (t->shapes, sh);
+  if (G_UNLIKELY (shape->segment == NULL))
+    return node_route_walk (t, node, from, to, r);
+  k = shape->segment[(gsize) local_index (t, span, from) * shape->n_local
+                     + local_index (t, span, to)];
+  if (k < SEG_NONE)
+    {
+      const Segment *s = &g_array_index (shape->segments, Segment, k);
+      const guint32 *step = &g_array_index (shape->steps, guint32, s->start);
+      guint32 base = 2 * t->node_link0[node], *out = r->buf + r->n;
+
+      if (G_LIKELY (r->n + s->len <= ROUTE_BUF))
+        {
+          for (guint32 i = 0; i < s->len; i++)
+            out[i] = base + step[i];
+          r->n += s->len;
+          r->latency += s->latency;
+          r->hop += s->len;
+          return TRUE;
+        }
+    }
+  return node_route_walk (t, node, from, to, r);
+}
+
+void
+sim__topology_set_search (SimTopology *topology, gboolean search)
+{
+  g_return_if_fail (topology != NULL);
+  topology->search = search;
+  /* Drops what was kept: node_route() copies whatever it finds. */
+  g_clear_pointer (&topology->shapes, g_ptr_array_unref);
+  g_clear_pointer (&topology->node_shape, g_free);
+  g_clear_pointer (&topology->node_link0, g_free);
+}
+
+gboolean
+sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
+                        guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
+                        GArray *resources, SimTime *latency)
+{
+  g_return_val_if_fail (resources != NULL, FALSE);
+  g_array_set_size (resources, 0);
+  return sim__topology_route_fixed (topology, src_gpu, nic_gpu, dst_gpu, flow_hash, load,
+                                    resources, latency, NULL);
+}
+
+gboolean
+sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
+                           guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
+                           GArray *resources, SimTime *latency, gboolean *fixed)
+{
+  SimTopology *t = topology;
+  guint32 ns_node, nd_node, ns, nd;
+  Route r;
+  gboolean ok, unique_nics = TRUE;
+
+  g_return_val_if_fail (t != NULL, FALSE);
+  g_return_val_if_fail (src_gpu < t->n_gpus && dst_gpu < t->n_gpus, FALSE);
+  g_return_val_if_fail (resources != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (resources) == sizeof (guint32), FALSE);
+
+  if (latency != NULL)
+    *latency = 0;
+  if (fixed != NULL)
+    *fixed = FALSE;
+  if (src_gpu == dst_gpu)
+    return TRUE;
+  /* (Not an initialiser: that would clear the buffer too.)  @resources is
+   * sized once, when the route is complete. */
+  r.res = resources;
+  r.base = resources->len;
+  r.held = 0;
+  r.n = 0;
+  r.latency = 0;
+  r.mode = t->routing;
+  r.hash = flow_hash;
+  r.hop = 0;
+  r.dest = 0;
+  r.div = 1;
+  r.load = load;
+  r.forked = FALSE;
+
+  ns_node = g_array_index (t->node_of, guint32, src_gpu);
+  nd_node = g_array_index (t->node_of, guint32, dst_gpu);
+  if (ns_node == nd_node)
+    ok = node_route (t, ns_node, src_gpu, dst_gpu, &r);
+  else
+    {
+      if (nic_gpu >= t->n_gpus || g_array_index (t->node_of, guint32, nic_gpu) != ns_node)
+        nic_gpu = src_gpu;
+      ns = nearest_nic (t, nic_gpu, flow_hash);
+      nd = nearest_nic (t, dst_gpu, flow_hash);
+      unique_nics = t->gpu_nic_start[nic_gpu + 1] - t->gpu_nic_start[nic_gpu] == 1
+                    && t->gpu_nic_start[dst_gpu + 1] - t->gpu_nic_start[dst_gpu] == 1;
+      if (ns == NO_NODE || nd == NO_NODE)
+        {
+          g_array_set_size (resources, r.base);
+          return FALSE;
+        }
+      r.dest = nd;
+      ok = node_route (t, ns_node, src_gpu, t->nic_vertex[ns], &r);
+      if (ok)
+        {
+          gboolean done = FALSE;
+          if (t->tree && t->routing == SIM_ROUTING_SPRAY)
+            done = spray_tree (t, ns, nd, &r);
+          else if (t->tree && t->routing == SIM_ROUTING_DMODK)
+            done = dmodk_tree (t, ns, nd, &r);
+          else if (t->tree)
+            done = tree_walk (t, ns, nd, &r);
+          ok = done || net_walk (t, ns, nd, &r);
+        }
+      if (ok)
+        ok = node_route (t, nd_node, t->nic_vertex[nd], dst_gpu, &r);
+    }
+  if (!ok)
+    {
+      g_array_set_size (resources, r.base);
+      return FALSE;
+    }
+  route_flush (&r);
+  if (latency != NULL)
+    *latency = r.latency;
+  /* Inside a node, only a walk that chose (by the hash) depends on more
+   * than the two GPUs.  Across nodes, D-mod-K and spraying choose by the
+   * destination's number, ECMP by the hash and adaptive routing by the
+   * load; and a GPU with several nearest NICs picks one by the hash. */
+  if (fixed != NULL)
+    *fixed = !r.forked
+             && (ns_node == nd_node
+                 || (unique_nics && (t->routing == SIM_ROUTING_DMODK
+                                     || t->routing == SIM_ROUTING_SPRAY)));
+  return TRUE;
+}
+
+gboolean
+sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst_gpu,
+                    guint64 flow_hash, GArray *resources, SimTime *latency)
+{
+  return sim_topology_route_via (topology, src_gpu, src_gpu, dst_gpu, flow_hash, NULL,
+                                 resources, latency);
+}
+
+SimRouting
+sim_topology_get_routing (const SimTopology *topology)
+{
+  g_return_val_if_fail (topology != NULL, SIM_ROUTING_ECMP);
+  return topology->routing;
+}
+
+guint
+sim_topology_get_n_resources (const SimTopology *topology)
+{
+  g_return_val_if_fail (topology != NULL, 0);
+  return 2 * topology->links->len + 2 * topology->n_bundles;
+}
+
+/* A route between GPUs of two nodes starts on a vertex of the source node
+ * and ends outside it, so some hop of it leaves the node: a directed
+ * resource of a link with one end among the node's vertices and the other
+ * outside, crossed outwards.  That holds whatever the routing mode: the
+ * hop-by-hop walks and the closed forms name the links they cross, and
+ * spraying, whose pooled resources are not links of any node, still names
+ * the NIC's own link to its switch (spray_tree()).  Likewise a route into
+ * the node crosses one of those links inwards.  The links are found from
+ * the adjacency of the node's vertices, O(their degrees). */
+void
+sim_topology_get_node_cut_capacity (const SimTopology *topology, guint node, double *out,
+                                    double *in)
+{
+  const NodeSpan *span;
+  double sum_out = 0, sum_in = 0;
+
+  g_return_if_fail (topology != NULL && out != NULL && in != NULL);
+  *out = *in = 0;
+  g_return_if_fail (node < topology->n_nodes);
+  span = &topology->spans[node];
+  for (guint i = 0; i < span->n_gpus + span->n_extra; i++)
+    {
+      guint32 v = i < span->n_gpus ? span->first_gpu + i : span->first_extra + (i - span->n_gpus);
+      for (guint32 e = topology->adj_start[v]; e < topology->adj_start[v + 1]; e++)
+        {
+          guint32 l = topology->adj_link[e];
+          const SimLink *k = &g_array_index (topology->links, SimLink, l);
+          guint32 u = k->a == v ? k->b : k->a;
+          guint32 away = 2 * l + (k->a == v ? 0 : 1);   /* 2l runs from a to b */
+
+          if (g_array_index (topology->node_of, guint32, u) == node)
+            continue;
+          sum_out += MAX (0.0, sim_topology_resource_capacity (topology, away));
+          sum_in += MAX (0.0, sim_topology_resource_capacity (topology, away ^ 1));
+        }
+    }
+  *out = sum_out;
+  *in = sum_in;
+}
+
+/* Union-find over vertices, for the pods of spines. */
+static guint32
+find_root (guint32 *parent, guint32 v)
+{
+  while (parent[v] != v)
+    {
+      parent[v] = parent[parent[v]];
+      v = parent[v];
+    }
+  return v;
+}
+
+/* Builds what routing needs once the graph is complete: NIC numbers, the
+ * NICs nearest each GPU, every switch's uplinks, the routing mode, and for
+ * spraying the pooled groups.  Time complexity: O(vertices + links +
+ * GPUs x node size). */
+void
+sim__topology_build_routing (SimTopology *t, const SimFabricConfig *config, GArray *nics)
+{
+  guint nv = n_vertices (t);
+  g_autofree guint32 *nic_of = g_new (guint32, MAX (1u, nv));
+  g_autofree guint16 *dist = NULL;
+  guint max_span = 1;
+  GArray *near = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  t->tree = config->kind == SIM_FABRIC_SINGLE_SWITCH || config->kind == SIM_FABRIC_FAT_TREE
+            || config->kind == SIM_FABRIC_FAT_TREE_3
+            || config->kind == SIM_FABRIC_RAIL_OPTIMIZED;
+  t->routing = config->routing;
+  if (t->routing == SIM_ROUTING_DEFAULT)
+    t->routing = t->trunk_kind != NULL && strcmp (t->trunk_kind, "infiniband") == 0
+                 ? SIM_ROUTING_DMODK : SIM_ROUTING_ECMP;
+
+  /* NICs, in the order the builders numbered them (node by node). */
+  t->n_nics = nics->len;
+  t->nic_vertex = g_new (guint32, MAX (1u, t->n_nics));
+  t->nic_access = g_new (guint32, MAX (1u, t->n_nics));
+  for (guint v = 0; v < nv; v++)
+    nic_of[v] = NO_NODE;
+  for (guint32 i = 0; i < t->n_nics; i++)
+    {
+      guint32 v = g_array_index (nics, guint32, i);
+      t->nic_vertex[i] = v;
+      t->nic_access[i] = NO_NODE;
+      nic_of[v] = i;
+      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+        if (g_array_index (t->links, SimLink, t->adj_link[e]).tier == SIM_TIER_ACCESS)
+          {
+            t->nic_access[i] = t->adj_link[e];
+            break;
+          }
+    }
+
+  /* The NICs nearest each GPU, over its node's links. */
+  for (guint n = 0; n < t->n_nodes; n++)
+    max_span = MAX (max_span, t->spans[n].n_gpus + t->spans[n].n_extra);
+  dist = g_new (guint16, max_span);
+  t->gpu_nic_start = g_new0 (guint32, t->n_gpus + 1);
+  for (guint32 g = 0; g < t->n_gpus; g++)
+    {
+      const NodeSpan *span = &t->spans[g_array_index (t->node_of, guint32, g)];
+      guint16 best = UNREACHED;
+
+      t->gpu_nic_start[g] = near->len;
+      if (t->n_nics == 0)
+        continue;
+      sim__topology_bfs (t, g, span, FALSE, dist, span->n_gpus + span->n_extra);
+      for (guint32 x = 0; x < span->n_extra; x++)
+        if (nic_of[span->first_extra + x] != NO_NODE)
+          best = MIN (best, dist[span->n_gpus + x]);
+      for (guint32 x = 0; x < span->n_extra && best != UNREACHED; x++)
+        if (nic_of[span->first_extra + x] != NO_NODE && dist[span->n_gpus + x] == best)
+          g_array_append_val (near, nic_of[span->first_extra + x]);
+    }
+  t->gpu_nic_start[t->n_gpus] = near->len;
+  t->gpu_nic = (guint32 *) (gpointer) g_array_free (near, FALSE);
+
+  /* Uplinks: links from a switch to a switch of a higher tier, in the
+   * order they were cabled (port order). */
+  t->up_start = g_new0 (guint32, nv + 1);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      guint32 count = 0;
+      for (guint32 v = 0; v < nv; v++)
+        {
+          guint rv = vertex_rank (vertex_kind (t, v));
+          if (pass == 0)
+            t->up_start[v] = count;
+          for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1] && rv > 0; e++)
+            {
+              guint32 u = other_end (t, t->adj_link[e], v);
+              if (g_array_index (t->node_of, guint32, u) == NO_NODE
+                  && vertex_rank (vertex_kind (t, u)) > rv)
+                {
+                  if (pass == 1)
+                    t->up_link[t->up_start[v] + (count - t->up_start[v])] = t->adj_link[e];
+                  count++;
+                }
+            }
+        }
+      if (pass == 0)
+        {
+          t->up_start[nv] = count;
+          t->up_link = g_new (guint32, MAX (1u, count));
+        }
+    }
+
+  /* Spraying: a group per leaf (its uplinks) and per pod of spines that
+   * have uplinks (spines joined through a common leaf). */
+  t->bundle_of = g_new (guint32, MAX (1u, nv));
+  for (guint v = 0; v < nv; v++)
+    t->bundle_of[v] = NO_NODE;
+  if (t->routing == SIM_ROUTING_SPRAY && t->tree)
+    {
+      g_autofree guint32 *parent = g_new (guint32, MAX (1u, nv));
+      GArray *cap = g_array_new (FALSE, TRUE, sizeof (double));
+
+      for (guint32 v = 0; v < nv; v++)
+        parent[v] = v;
+      for (guint32 v = 0; v < nv; v++)
+        if (vertex_rank (vertex_kind (t, v)) == 1)
+          for (guint32 i = t->up_start[v]; i + 1 < t->up_start[v + 1]; i++)
+            {
+              guint32 a = find_root (parent, other_end (t, t->up_link[i], v));
+              guint32 b = find_root (parent, other_end (t, t->up_link[i + 1], v));
+              parent[MAX (a, b)] = MIN (a, b);
+            }
+      for (guint32 v = 0; v < nv; v++)
+        {
+          guint32 root, group;
+          double c = 0;
+          if (n_up (t, v) == 0)
+            continue;
+          root = vertex_rank (vertex_kind (t, v)) == 1 ? v : find_root (parent, v);
+          if (t->bundle_of[root] == NO_NODE || root == v)
+            {
+              if (t->bundle_of[root] == NO_NODE)
+                {
+                  double zero = 0;
+                  t->bundle_of[root] = cap->len;
+                  g_array_append_val (cap, zero);
+                }
+            }
+          group = t->bundle_of[root];
+          t->bundle_of[v] = group;
+          for (guint32 i = t->up_start[v]; i < t->up_start[v + 1]; i++)
+            {
+              const SimLink *k = &g_array_index (t->links, SimLink, t->up_link[i]);
+              c += k->bandwidth * k->efficiency;
+            }
+          g_array_index (cap, double, group) += c;
+        }
+      t->n_bundles = cap->len;
+      t->bundle_capacity = (double *) (gpointer) g_array_free (cap, FALSE);
+    }
+}
