@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "core/sim-units.h"
 #include "core/sim-rng.h"
 #include "core/sim-engine.h"

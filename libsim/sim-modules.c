@@ -1,24 +1,56 @@
-/* sim-modules.c: the table of modules a simulation attaches. */
+/* sim-modules.c: the table of modules a simulation attaches, and of the
+ * scenario sections they own. */
 #include "config.h"
 
 #include "sim-modules.h"
 #include "power/sim-power-module.h"
+#include "power/sim-power-config.h"
 #include "power/sim-cost-private.h"
 #include "power/sim-elastic.h"
-#include "power/sim-power-policy.h"
+#include "power/sim-power-policies.h"
 #include "failures/sim-failures.h"
+#include "rl/sim-rl-config.h"
+#include "sweep/sim-sweep-private.h"
+
+static const SimKeyTable * const power_tables[] = {
+  &sim__power_key_table, &sim__cooling_key_table, NULL };
+static const SimKeyTable * const cost_tables[] = { &sim__cost_key_table, NULL };
+static const SimKeyTable * const elastic_tables[] = {
+  &sim__elastic_key_table, &sim__serverless_key_table, NULL };
+static const SimKeyTable * const failures_tables[] = { &sim__failures_key_table, NULL };
+static const SimKeyTable * const policies_tables[] = {
+  &sim__power_manager_key_table, &sim__facility_key_table, NULL };
+static const SimKeyTable * const rl_tables[] = { &sim__rl_key_table, NULL };
+static const SimKeyTable * const sweep_tables[] = { &sim__sweep_key_table, NULL };
+
+static const SimSectionOwner power = {
+  "power", power_tables, sim__power_sections_read, sim__power_sections_clear };
+static const SimSectionOwner cost = {
+  "cost", cost_tables, sim__cost_sections_read, sim__cost_sections_clear };
+static const SimSectionOwner elastic = {
+  "elastic", elastic_tables, sim__elastic_sections_read, sim__elastic_sections_clear };
+static const SimSectionOwner failures = {
+  "failures", failures_tables, sim__failures_sections_read, sim__failures_sections_clear };
+static const SimSectionOwner policies = {
+  "power-policies", policies_tables, sim__power_policy_sections_read, NULL };
+static const SimSectionOwner rl = {
+  "rl", rl_tables, sim__rl_sections_read, sim__rl_sections_clear };
+/* A sweep file's own section, read by the sweep (sweep/sim-sweep.c). */
+static const SimSectionOwner sweep = { "sweep", sweep_tables, NULL, NULL };
 
 /* In the order their accumulators report: energy before cost (which
  * prices it), bursting and serverless after cost (their totals add to
  * it), failures, then the power policies, which watch and act on all of
- * the above.  The run's output files and the RL observation attach when a
- * caller asks for them (sim_simulation_set_output_dir(), sim_rl_env_new()). */
+ * the above.  The RL observation attaches when a caller makes an
+ * environment (sim_rl_env_new()), the run's output files when a caller
+ * asks for them (sim_simulation_set_output_dir()). */
 static const SimModuleInfo modules[] = {
-  { "power", "power cooling", sim__power_module_attach },
-  { "cost", "cost", sim__cost_attach },
-  { "elastic", "elastic serverless", sim__elastic_attach },
-  { "failures", "failures", sim__failures_attach },
-  { "power-policies", "power_manager facility", sim__power_policies_attach },
+  { &power, sim__power_module_attach },
+  { &cost, sim__cost_attach },
+  { &elastic, sim__elastic_attach },
+  { &failures, sim__failures_attach },
+  { &policies, sim__power_policies_attach },
+  { &rl, NULL },
 };
 
 const SimModuleInfo *
@@ -26,4 +58,15 @@ sim__modules_get (guint *n_modules)
 {
   *n_modules = G_N_ELEMENTS (modules);
   return modules;
+}
+
+const SimSectionOwner * const *
+sim__scenario_section_owners (guint *n_owners)
+{
+  static const SimSectionOwner * const owners[] = {
+    &power, &cost, &elastic, &failures, &policies, &rl, &sweep,
+  };
+
+  *n_owners = G_N_ELEMENTS (owners);
+  return owners;
 }

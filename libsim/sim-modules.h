@@ -2,18 +2,21 @@
  * installed).
  *
  * Every module beside the kernel (kernel/sim-kernel.h) is one entry: the
- * scenario section it answers to and its attach function, which looks at
- * the scenario, does nothing when its section is absent, and otherwise
- * connects its hooks, gates, claims and speed factors and keeps its state
- * in an extension of the simulation.  The order of the table is the order
- * in which modules are attached, and so the order of their accumulators in
- * the report and of their callbacks at every hook: a new module goes where
- * its figures belong, usually at the end.  The facade (sim-simulation.c)
- * attaches the table and names no module.
+ * scenario sections it owns (their key tables, and how they are read into
+ * the scenario and freed: scenario/sim-scenario-private.h) and its attach
+ * function, which looks at the scenario, does nothing when its sections
+ * are absent, and otherwise connects its hooks, gates, claims and speed
+ * factors and keeps its state in an extension of the simulation.  The
+ * order of the table is the order in which modules are attached, and so
+ * the order of their accumulators in the report and of their callbacks at
+ * every hook: a new module goes where its figures belong, usually at the
+ * end.  The facade (sim-simulation.c) attaches the table and the scenario
+ * parser reads the sections through it: neither names a module.
  */
 #pragma once
 
-#include "sim-simulation.h"
+#include "kernel/sim-simulation.h"
+#include "scenario/sim-scenario-private.h"
 
 G_BEGIN_DECLS
 
@@ -21,9 +24,8 @@ G_BEGIN_DECLS
 typedef gboolean (*SimModuleAttachFunc) (SimSimulation *sim, guint flags, GError **error);
 
 typedef struct {
-  const char          *name;     /* the module's name, as `gpusim keys` and the docs use it */
-  const char          *sections; /* the scenario sections it reads, space-separated */
-  SimModuleAttachFunc  attach;
+  const SimSectionOwner *sections; /* its name and scenario sections */
+  SimModuleAttachFunc    attach;   /* NULL: a module the caller attaches (the RL observation) */
 } SimModuleInfo;
 
 /* The table, @n_modules entries. */

@@ -5,13 +5,13 @@
 #include "config.h"
 
 #include "kernel/sim-kernel-private.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "sim-modules.h"
-#include "sim-util.h"
+#include "core/sim-util.h"
 #include "cluster/sim-mig.h"
 #include "sched/sim-plugin.h"
-#include "workload/sim-sources.h"
-#include "sim-scenario-private.h"
+#include "scenario/sim-sources.h"
+#include "scenario/sim-scenario-private.h"
 #include "cluster/sim-cluster-private.h"
 #include "workload/sim-workload-private.h"
 
@@ -402,7 +402,7 @@ sim__kernel_new (SimScenario *scenario, guint off, GError **error)
   /* Then the modules, in their table's order. */
   modules = sim__modules_get (&n_modules);
   for (guint i = 0; i < n_modules; i++)
-    if (!modules[i].attach (self, off, error))
+    if (modules[i].attach != NULL && !modules[i].attach (self, off, error))
       return NULL;
   return g_steal_pointer (&self);
 }
@@ -648,4 +648,11 @@ sim_simulation_get_class_speedup (SimSimulation *self, guint job_class, guint n_
   g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
   g_return_val_if_fail (speedup != NULL, FALSE);
   return sim__class_scaling_speedup (self->scaling, job_class, n_gpus, speedup, error);
+}
+
+void
+sim_remove_temporary_files (void)
+{
+  /* Async-signal-safe: it only reads a fixed array and unlinks. */
+  sim__remove_temporary_files ();
 }

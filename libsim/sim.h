@@ -8,7 +8,7 @@
 #pragma once
 
 #define SIM_INSIDE
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "core/sim-units.h"
 #include "core/sim-rng.h"
 #include "core/sim-engine.h"
@@ -31,16 +31,16 @@
 #include "sched/sim-plugin.h"
 #include "sched/sim-fgd-experiment.h"
 #include "sched/sim-fragmentation.h"
-#include "sim-scenario.h"
+#include "scenario/sim-scenario.h"
 #include "report/sim-report.h"
 #include "report/sim-diagram.h"
 #include "report/sim-timeline.h"
 #include "report/sim-html-report.h"
-#include "sim-simulation.h"
+#include "kernel/sim-simulation.h"
 #include "study/sim-stats.h"
 #include "study/sim-plan.h"
 #include "study/sim-executor.h"
-#include "study/sim-compare.h"
+#include "sweep/sim-compare.h"
 #include "sweep/sim-sweep.h"
 #include "sweep/sim-sweep-db.h"
 #include "sweep/sim-seek.h"

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "cluster/sim-catalogue.h"
 
 #ifndef SIM_TOP_SRCDIR

@@ -37,9 +37,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim-error.h"
-#include "sim-scenario.h"
-#include "sim-simulation.h"
+#include "core/sim-error.h"
+#include "scenario/sim-scenario.h"
+#include "kernel/sim-simulation.h"
 #include "cluster/sim-catalogue.h"
 #include "cluster/sim-cluster.h"
 #include "power/sim-cost-private.h"

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "core/sim-units.h"
 #include "core/sim-engine.h"
 

@@ -30,7 +30,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "cluster/sim-catalogue.h"
 #include "cluster/sim-cluster.h"
 #include "fabric/sim-topology.h"

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "core/sim-units.h"
 #include "workload/sim-workload.h"
 #include "workload/sim-traces.h"
@@ -31,8 +31,8 @@
 #include "cluster/sim-catalogue.h"
 #include "cluster/sim-cluster.h"
 #include "report/sim-report.h"
-#include "sim-scenario.h"
-#include "sim-simulation.h"
+#include "scenario/sim-scenario.h"
+#include "kernel/sim-simulation.h"
 
 #define DATA SIM_TEST_DATADIR
 #define PAI_JOBS DATA "/pai-job-table.csv"

@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim-keys.h"
+#include "core/sim-keys.h"
 #include "power/sim-power.h"
 #include "power/sim-power-config.h"
 #include "rl/sim-rl-env.h"
@@ -46,6 +46,11 @@
 #include "power/sim-cost.h"
 #include "power/sim-elastic.h"
 #include "failures/sim-failures-private.h"
+#include "rl/sim-rl-config.h"
+#include "power/sim-cost-private.h"
+#include "fabric/sim-topology-private.h"
+#include "sweep/sim-sweep-private.h"
+#include "scenario/sim-scenario-private.h"
 
 /* The Levenshtein distance, written here so that the suggestion test does
  * not lean on the library's own (sim__edit_distance). */

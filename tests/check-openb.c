@@ -25,7 +25,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "workload/sim-openb.h"
 #include "sched/sim-fgd-experiment.h"
 #include "sched/sim-fgd-paper.h"

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "report/sim-metrics.h"
-#include "sim-util.h"
+#include "core/sim-util.h"
 
 static const char *base =
   "[scenario]\nname = report\nseed = 9\nhorizon = 3d\n"

@@ -33,7 +33,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "cluster/sim-catalogue.h"
 #include "cluster/sim-cluster.h"
 #include "fabric/sim-topology.h"

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "core/sim-units.h"
 #include "workload/sim-workload.h"
 #include "workload/sim-traces.h"

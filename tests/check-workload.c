@@ -13,7 +13,7 @@
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "core/sim-units.h"
 #include "workload/sim-workload.h"
 #include "workload/sim-traces.h"

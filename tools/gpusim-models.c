@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "gpusim-cli.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "cluster/sim-catalogue.h"
 
 #include <json-glib/json-glib.h>

@@ -16,7 +16,7 @@
 
 #include <sim.h>
 #include "gpusim-cli.h"
-#include "sim-scenario-private.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>

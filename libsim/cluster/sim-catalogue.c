@@ -23,8 +23,8 @@
 #include "config.h"
 
 #include "sim-catalogue.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 #include "core/sim-units.h"
 #include "cluster/sim-mig.h"
 

@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "cluster/sim-cluster.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "cluster/sim-cluster-private.h"
 
 #include <string.h>

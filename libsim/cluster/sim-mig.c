@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "cluster/sim-mig.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <string.h>
 

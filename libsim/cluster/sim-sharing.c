@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "cluster/sim-sharing.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
 #include "config.h"
 
 #include "sim-engine.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 typedef struct {
   SimTime time;

@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "sim-units.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <errno.h>
 #include <math.h>

@@ -12,8 +12,8 @@
 #include "config.h"
 
 #include "sim-topology.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 
 #include <math.h>
 #include <string.h>

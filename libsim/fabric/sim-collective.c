@@ -3,7 +3,7 @@
 #include "config.h"
 
 #include "sim-collective.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "core/sim-maxmin.h"
 #include "fabric/sim-topology-private.h"
 #include "fabric/sim-collective-private.h"

@@ -8,9 +8,9 @@
 #include "config.h"
 
 #include "sim-topology.h"
-#include "sim-error.h"
-#include "sim-util.h"
-#include "sim-keys.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
+#include "core/sim-keys.h"
 #include "core/sim-units.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
 #include "config.h"
 
 #include "fabric/sim-job-comm.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "fabric/sim-collective-private.h"
 
 #include <math.h>

@@ -6,6 +6,7 @@
 
 #include "sim-topology.h"
 
+#include "core/sim-keys.h"
 G_BEGIN_DECLS
 
 /* Distances are 16-bit; this one means "not reachable". */
@@ -192,5 +193,8 @@ void sim__topology_set_search (SimTopology *topology, gboolean search);
  * distances from its structure rather than from a search (internal, for
  * the tests; looks at the graph if no route has yet). */
 gboolean sim__topology_dragonfly_structure (SimTopology *topology);
+
+/* [fabric]'s keys (sim-fabric-config.c). */
+extern const SimKeyTable sim__fabric_key_table;
 
 G_END_DECLS

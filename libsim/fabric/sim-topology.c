@@ -16,8 +16,8 @@
 #include "config.h"
 
 #include "sim-topology-private.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 #include "fabric/sim-topology-private.h"
 
 #include <igraph.h>

@@ -8,8 +8,8 @@
 
 #include "sim-transfers.h"
 #include "core/sim-maxmin.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 #include "workload/sim-trace-util.h"
 #include "fabric/sim-transfers-private.h"
 

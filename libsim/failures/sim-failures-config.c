@@ -4,10 +4,10 @@
 
 #include "failures/sim-failures-private.h"
 #include "cluster/sim-catalogue.h"
-#include "sim-error.h"
-#include "sim-util.h"
-#include "sim-scenario-private.h"
-#include "sim-keys.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
+#include "scenario/sim-scenario-private.h"
+#include "core/sim-keys.h"
 
 #include <math.h>
 #include <string.h>
@@ -535,4 +535,32 @@ sim__failure_params_resolve (SimFailureParams *p, const SimScenario *sc, GError 
       return FALSE;
     }
   return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The [failures] section.                                                   */
+
+gboolean
+sim__failures_sections_read (const SimKeyReader *reader, SimScenario *sc, GError **error)
+{
+  const char *key = NULL;
+
+  if (!g_key_file_has_group (reader->kf, "failures"))
+    return TRUE;
+  sc->failures = sim__failures_config_new ();
+  if (!sim__keys_read_each (reader, "failures", (SimKeySetFunc) sim__failures_config_set,
+                            sc->failures, error))
+    return FALSE;
+  if (!sim__failures_config_check (sc->failures, sc->base_dir, &key, error))
+    {
+      sim__keys_locate (reader, "failures", key, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+sim__failures_sections_clear (SimScenario *sc)
+{
+  g_clear_pointer (&sc->failures, sim__failures_config_free);
 }

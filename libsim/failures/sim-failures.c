@@ -6,10 +6,10 @@
 #include "kernel/sim-kernel.h"
 #include "outputs/sim-run-outputs.h"
 #include "core/sim-rng.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 #include "report/sim-timeline.h"
-#include "sim-scenario-private.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>

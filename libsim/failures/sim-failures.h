@@ -89,9 +89,10 @@
  */
 #pragma once
 
-#include "sim-simulation.h"
+#include "kernel/sim-simulation.h"
 #include "report/sim-metrics.h"
 
+#include "core/sim-keys.h"
 G_BEGIN_DECLS
 
 /* Component types, in report order. */
@@ -163,5 +164,12 @@ gboolean sim__failures_gpu_is_failed (SimFailures *failures, guint gpu);
  * cost per checkpoint (s) and its mean time between failures (s). */
 double sim__failures_interval_for (SimFailures *failures, guint n_gpus, double *cost_s,
                                    double *mtbf_s);
+
+/* [failures], read into @scenario and checked, and freed. */
+gboolean sim__failures_sections_read (const SimKeyReader *reader, SimScenario *scenario,
+                                      GError **error);
+void     sim__failures_sections_clear (SimScenario *scenario);
+
+extern const SimKeyTable sim__failures_key_table;
 
 G_END_DECLS

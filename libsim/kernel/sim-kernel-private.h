@@ -6,10 +6,10 @@
 #include "core/sim-rng.h"
 #include "fabric/sim-job-comm.h"
 #include "sched/sim-policy-private.h"
-#include "workload/sim-class-scaling.h"
+#include "kernel/sim-class-scaling.h"
 #include "workload/sim-workload-private.h"
 #include "cluster/sim-cluster-private.h"
-#include "sim-scenario-private.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <math.h>
 

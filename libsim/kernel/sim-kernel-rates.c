@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "kernel/sim-kernel-private.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "cluster/sim-mig.h"
 
 /* (Re)schedules a running job's completion from NOW at its rate.  The

@@ -4,10 +4,10 @@
 #include "config.h"
 
 #include "kernel/sim-kernel-private.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 #include "cluster/sim-mig.h"
-#include "workload/sim-sources.h"
+#include "scenario/sim-sources.h"
 
 #include <math.h>
 #include <string.h>

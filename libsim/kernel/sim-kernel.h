@@ -38,7 +38,7 @@
 #pragma once
 
 #include <glib.h>
-#include "sim-simulation.h"
+#include "kernel/sim-simulation.h"
 #include "core/sim-engine.h"
 #include "report/sim-metrics.h"
 #include "workload/sim-job.h"

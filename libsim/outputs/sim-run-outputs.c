@@ -3,12 +3,12 @@
 
 #include "outputs/sim-run-outputs.h"
 #include "kernel/sim-kernel.h"
-#include "sim-scenario-private.h"
+#include "scenario/sim-scenario-private.h"
 #include "cluster/sim-cluster-private.h"
 #include "report/sim-diagram.h"
 #include "report/sim-run-records.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 
 #include <glib/gstdio.h>
 #include <errno.h>

@@ -12,7 +12,7 @@
  */
 #pragma once
 
-#include "sim-simulation.h"
+#include "kernel/sim-simulation.h"
 #include "report/sim-timeline.h"
 
 G_BEGIN_DECLS

@@ -3,8 +3,8 @@
 #include "config.h"
 
 #include "power/sim-cooling.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 #include "workload/sim-line-reader.h"
 
 #include <math.h>

@@ -44,7 +44,7 @@
 #include <glib.h>
 #include "cluster/sim-catalogue.h"
 #include "core/sim-units.h"
-#include "sim-scenario.h"
+#include "scenario/sim-scenario.h"
 
 G_BEGIN_DECLS
 

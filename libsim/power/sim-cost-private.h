@@ -6,8 +6,9 @@
 #include "report/sim-metrics.h"
 #include "cluster/sim-catalogue.h"
 #include "cluster/sim-cluster.h"
-#include "sim-scenario.h"
+#include "scenario/sim-scenario.h"
 
+#include "core/sim-keys.h"
 G_BEGIN_DECLS
 
 /* A piecewise-constant value over simulated time: value[i] holds from
@@ -82,5 +83,13 @@ gboolean sim__cost_attach (struct _SimSimulation *sim, guint flags, GError **err
  * without a [cost] section; @fixed_usd_per_hour (nullable) is set to its
  * amortized capex and maintenance per hour with this cluster's fabric. */
 SimAccumulator *sim__cost_get (struct _SimSimulation *sim, double *fixed_usd_per_hour);
+
+/* [cost], read into @scenario key by key through sim_cost_config_set(), and
+ * freed. */
+gboolean sim__cost_sections_read (const SimKeyReader *reader, SimScenario *scenario,
+                                  GError **error);
+void     sim__cost_sections_clear (SimScenario *scenario);
+
+extern const SimKeyTable sim__cost_key_table;
 
 G_END_DECLS

@@ -24,10 +24,10 @@
 
 #include "power/sim-cost-private.h"
 #include "kernel/sim-kernel.h"
-#include "sim-error.h"
-#include "sim-util.h"
-#include "sim-scenario-private.h"
-#include "sim-keys.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
+#include "scenario/sim-scenario-private.h"
+#include "core/sim-keys.h"
 
 #include <math.h>
 #include <string.h>
@@ -1164,4 +1164,35 @@ sim__cost_get (SimSimulation *sim, double *fixed_usd_per_hour)
   if (fixed_usd_per_hour != NULL)
     *fixed_usd_per_hour = sim__cost_fixed_per_hour (cost, &info);
   return cost;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The [cost] section.                                                       */
+
+gboolean
+sim__cost_sections_read (const SimKeyReader *reader, SimScenario *sc, GError **error)
+{
+  g_auto(GStrv) keys = NULL;
+
+  sim_cost_config_init (&sc->cost);
+  if (!g_key_file_has_group (reader->kf, "cost"))
+    return TRUE;
+  sc->cost.enabled = TRUE;
+  keys = g_key_file_get_keys (reader->kf, "cost", NULL, NULL);
+  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+    {
+      g_autofree char *value = sim__keys_get (reader, "cost", keys[k]);
+      if (!sim_cost_config_set (&sc->cost, keys[k], value, sc->base_dir, error))
+        {
+          sim__keys_locate (reader, "cost", keys[k], error);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+void
+sim__cost_sections_clear (SimScenario *sc)
+{
+  sim_cost_config_clear (&sc->cost);
 }

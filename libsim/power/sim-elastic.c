@@ -4,10 +4,10 @@
 
 #include "power/sim-elastic.h"
 #include "kernel/sim-kernel.h"
-#include "sim-error.h"
-#include "sim-util.h"
-#include "sim-scenario-private.h"
-#include "sim-keys.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
+#include "scenario/sim-scenario-private.h"
+#include "core/sim-keys.h"
 
 #include <math.h>
 #include <string.h>
@@ -919,4 +919,46 @@ sim__elastic_attach (SimSimulation *sim, guint flags, GError **error)
   sim__kernel_connect (sim, SIM_HOOK_STATE_NOTE, G_CALLBACK (note_cloud), self);
   sim__kernel_connect (sim, SIM_HOOK_PASS_END, G_CALLBACK (pass_end), self);
   return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The [elastic] and [serverless] sections.                                  */
+
+gboolean
+sim__elastic_sections_read (const SimKeyReader *reader, SimScenario *sc, GError **error)
+{
+  const char *group = NULL, *key = NULL;
+
+  sim__elastic_config_init (&sc->elastic);
+  sim__serverless_config_init (&sc->serverless);
+  if (!sim__keys_read_each (reader, "elastic", (SimKeySetFunc) sim__elastic_config_set,
+                            &sc->elastic, error) ||
+      !sim__keys_read_each (reader, "serverless", (SimKeySetFunc) sim__serverless_config_set,
+                            &sc->serverless, error))
+    return FALSE;
+  /* An empty section still counts. */
+  sc->elastic.enabled |= g_key_file_has_group (reader->kf, "elastic");
+  sc->serverless.enabled |= g_key_file_has_group (reader->kf, "serverless");
+  if (sim__elastic_config_check (sc, &group, &key, error))
+    return TRUE;
+  if (group == NULL)
+    {
+      /* A class marked serverless without the section. */
+      for (guint c = 0; c < sc->generator.n_classes; c++)
+        if (sc->generator.classes[c].serverless)
+          {
+            g_autofree char *cg = g_strdup_printf ("class %s", sc->generator.classes[c].name);
+            sim__keys_locate (reader, cg, "serverless", error);
+            break;
+          }
+    }
+  else
+    sim__keys_locate (reader, group, key, error);
+  return FALSE;
+}
+
+void
+sim__elastic_sections_clear (SimScenario *sc)
+{
+  sim__elastic_config_clear (&sc->elastic);
 }

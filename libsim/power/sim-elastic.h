@@ -36,10 +36,11 @@
  */
 #pragma once
 
-#include "sim-simulation.h"
+#include "kernel/sim-simulation.h"
 #include "core/sim-engine.h"
 #include "report/sim-metrics.h"
 
+#include "core/sim-keys.h"
 G_BEGIN_DECLS
 
 /* Scenario keys: setting one of the [elastic] and [serverless] sections
@@ -84,5 +85,13 @@ const char *sim__elastic_job_where (const SimJob *job, gpointer self);
 
 /* Thousandths of GPUs allocated on the cloud pool's nodes now. */
 guint64 sim__elastic_cloud_milli (SimElastic *self);
+
+/* [elastic] and [serverless], read into @scenario and checked, and freed. */
+gboolean sim__elastic_sections_read (const SimKeyReader *reader, SimScenario *scenario,
+                                     GError **error);
+void     sim__elastic_sections_clear (SimScenario *scenario);
+
+extern const SimKeyTable sim__elastic_key_table;
+extern const SimKeyTable sim__serverless_key_table;
 
 G_END_DECLS

@@ -7,8 +7,8 @@
 #include "power/sim-power-policy.h"
 #include "power/sim-power.h"
 #include "report/sim-metrics.h"
-#include "sim-error.h"
-#include "sim-scenario-private.h"
+#include "core/sim-error.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <math.h>
 

@@ -59,8 +59,8 @@
 #pragma once
 
 #include <glib.h>
-#include "sim-simulation.h"
-#include "sim-scenario.h"
+#include "kernel/sim-simulation.h"
+#include "scenario/sim-scenario.h"
 
 G_BEGIN_DECLS
 

@@ -11,7 +11,7 @@
 
 #include "power/sim-power-config.h"
 #include "power/sim-power.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "core/sim-units.h"
 
 #include <math.h>
@@ -474,4 +474,28 @@ sim__power_policies_read (const SimKeyReader *reader, SimPowerManagerConfig *pm,
         return FALSE;
     }
   return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The module's sections in a scenario.                                      */
+
+gboolean
+sim__power_sections_read (const SimKeyReader *reader, SimScenario *sc, GError **error)
+{
+  sim_power_config_init (&sc->power);
+  return sim__power_config_read (reader, &sc->power, error) &&
+         sim__cooling_config_read (reader, &sc->power, &sc->cooling, error);
+}
+
+void
+sim__power_sections_clear (SimScenario *sc)
+{
+  g_clear_pointer (&sc->cooling.model, g_free);
+  g_clear_pointer (&sc->cooling.outdoor_csv, g_free);
+}
+
+gboolean
+sim__power_policy_sections_read (const SimKeyReader *reader, SimScenario *sc, GError **error)
+{
+  return sim__power_policies_read (reader, &sc->power_manager, &sc->facility, error);
 }

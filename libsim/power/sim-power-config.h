@@ -2,8 +2,8 @@
  * [power_manager] and [facility] sections (private). */
 #pragma once
 
-#include "sim-keys.h"
-#include "sim-scenario.h"
+#include "core/sim-keys.h"
+#include "scenario/sim-scenario.h"
 
 G_BEGIN_DECLS
 
@@ -13,5 +13,18 @@ gboolean sim__cooling_config_read (const SimKeyReader *reader, const SimPowerCon
                                    SimCoolingConfig *config, GError **error);
 gboolean sim__power_policies_read (const SimKeyReader *reader, SimPowerManagerConfig *manager,
                                    SimFacilityConfig *facility, GError **error);
+
+/* The module's sections, read into @scenario: [power] and [cooling]; and
+ * [power_manager] and [facility], the power policies'. */
+gboolean sim__power_sections_read (const SimKeyReader *reader, SimScenario *scenario,
+                                   GError **error);
+void     sim__power_sections_clear (SimScenario *scenario);
+gboolean sim__power_policy_sections_read (const SimKeyReader *reader, SimScenario *scenario,
+                                          GError **error);
+
+extern const SimKeyTable sim__power_key_table;
+extern const SimKeyTable sim__cooling_key_table;
+extern const SimKeyTable sim__power_manager_key_table;
+extern const SimKeyTable sim__facility_key_table;
 
 G_END_DECLS

@@ -7,8 +7,8 @@
 #include "power/sim-power-module.h"
 #include "power/sim-power-policy.h"
 #include "report/sim-metrics.h"
-#include "sim-error.h"
-#include "sim-scenario-private.h"
+#include "core/sim-error.h"
+#include "scenario/sim-scenario-private.h"
 
 typedef struct {
   SimAccumulator acc;          /* first: the simulation frees it as an accumulator */

@@ -5,9 +5,9 @@
 #include "power/sim-cooling.h"
 #include "power/sim-energy.h"
 #include "kernel/sim-kernel.h"
-#include "sim-scenario-private.h"
+#include "scenario/sim-scenario-private.h"
 #include "cluster/sim-cluster-private.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <math.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #pragma once
 
 #include <glib.h>
-#include "sim-simulation.h"
+#include "kernel/sim-simulation.h"
 #include "power/sim-power.h"
 
 G_BEGIN_DECLS

@@ -5,11 +5,9 @@
 #include "power/sim-power-policy.h"
 #include "kernel/sim-kernel.h"
 #include "power/sim-power-module.h"
-#include "power/sim-power-manager.h"
-#include "power/sim-facility-limit.h"
 #include "report/sim-metrics.h"
-#include "sim-error.h"
-#include "sim-scenario-private.h"
+#include "core/sim-error.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -165,9 +163,8 @@ static const SimAccumulatorVTable meter_vtable = {
   meter_advance, meter_job_event, meter_report, meter_free,
 };
 
-/* Attaches a meter to SIM (which owns it). */
-static void
-attach_meter (SimSimulation *sim)
+void
+sim__power_policy_attach_meter (SimSimulation *sim)
 {
   Meter *m = g_new0 (Meter, 1);
 
@@ -198,40 +195,14 @@ sim__power_policy_outcome (SimSimulation *sim, const SimReport *report, SimPolic
 
 /* ------------------------------------------------------------------------- */
 
-gboolean
-sim__power_policies_attach (SimSimulation *sim, guint off, GError **error)
+void
+sim__power_policy_note_run (SimSimulation *sim, guint off)
 {
-  SimScenario *sc = sim_simulation_get_scenario (sim);
-  gboolean manager = sc->power_manager.enabled && !(off & SIM_POWER_POLICY_MANAGER);
-  gboolean facility = sc->facility.max_power_w > 0 && !(off & SIM_POWER_POLICY_FACILITY);
-  /* A section turned off still reports its figures (as nothing done), so
-   * that variants with it on and off compare metric by metric. */
-  gboolean show_manager = manager || (sc->power_manager.present && sc->power.enabled);
-  gboolean show_facility = facility || (sc->facility.present && sc->power.enabled);
-
   /* The policy the simulation made from the scenario: a baseline run can
    * only reproduce that one. */
   g_object_set_data (G_OBJECT (sim), POLICY_KEY, sim_simulation_get_policy (sim));
   if (off & SIM_POWER_POLICY_BASELINE)
     g_object_set_data (G_OBJECT (sim), BASELINE_KEY, GINT_TO_POINTER (1));
-  if (!show_manager && !show_facility)
-    return TRUE;
-  if (!sc->power.enabled)
-    {
-      const char *group = manager ? "power_manager" : "facility";
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "a power policy needs the power model: add a [power] section");
-      sim__scenario_locate (sc, group, NULL, error);
-      return FALSE;
-    }
-  /* The scenario's caps are read before any policy sets one. */
-  sim__power_caps_get (sim);
-  attach_meter (sim);
-  if (show_manager && !sim__power_manager_attach (sim, &sc->power_manager, manager, error))
-    return FALSE;
-  if (show_facility && !sim__facility_limit_attach (sim, &sc->facility, facility, error))
-    return FALSE;
-  return TRUE;
 }
 
 gboolean
@@ -248,7 +219,7 @@ sim__power_policy_run_baseline (SimSimulation *sim, guint off, SimPolicyOutcome 
   if (base == NULL)
     return FALSE;
   if (g_object_get_data (G_OBJECT (base), METER_KEY) == NULL)
-    attach_meter (base);
+    sim__power_policy_attach_meter (base);
   sim_simulation_set_force (base, TRUE);
   if (!sim_simulation_run (base, error))
     return FALSE;

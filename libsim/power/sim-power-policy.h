@@ -26,7 +26,7 @@
 #pragma once
 
 #include <glib.h>
-#include "sim-simulation.h"
+#include "kernel/sim-simulation.h"
 #include "report/sim-report.h"
 
 G_BEGIN_DECLS
@@ -71,13 +71,12 @@ double sim__power_caps_get_source (const SimPowerCaps *caps, guint gpu, SimCapSo
 /* The cap the scenario set on @gpu, W; 0: none. */
 double sim__power_caps_get_base (const SimPowerCaps *caps, guint gpu);
 
-/* Makes the policies @sim's scenario asks for, but those in @off (a mask
- * of #SimPowerPolicyKind): checks their figures against the cluster and
- * the power model, registers their watches, timers and accumulators.
- * Errors: SIM_ERROR_INVALID (with the file, line and key) for a policy
- * without a [power] section, a cap at or below a GPU's idle power or above
- * its TDP, a limit below what the facility draws idle. */
-gboolean sim__power_policies_attach (SimSimulation *sim, guint off, GError **error);
+/* Notes what a run of @sim needs for its baselines: the policy it was
+ * made with, and whether it is itself a baseline (@off has
+ * SIM_POWER_POLICY_BASELINE). */
+void sim__power_policy_note_run (SimSimulation *sim, guint off);
+/* Attaches the meter the policies' outcomes are read from (@sim owns it). */
+void sim__power_policy_attach_meter (SimSimulation *sim);
 
 /* What a run gave, for comparing it with its baseline: the energy the IT
  * equipment and the facility drew (integrated exactly between events by a

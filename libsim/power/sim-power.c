@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "power/sim-power.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <math.h>
 

@@ -68,7 +68,7 @@
 #include "cluster/sim-catalogue.h"
 #include "cluster/sim-cluster.h"
 #include "core/sim-units.h"
-#include "sim-scenario.h"
+#include "scenario/sim-scenario.h"
 
 G_BEGIN_DECLS
 

@@ -4,8 +4,8 @@
 
 #include "report/sim-diagram.h"
 #include "report/sim-diagram-private.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>

@@ -4,8 +4,8 @@
 #include "report/sim-html-report.h"
 #include "report/sim-diagram.h"
 #include "core/sim-units.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>

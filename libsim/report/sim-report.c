@@ -3,7 +3,7 @@
 
 #include "report/sim-metrics.h"
 #include "core/sim-units.h"
-#include "sim-util.h"
+#include "core/sim-util.h"
 
 #include <gsl/gsl_statistics_double.h>
 #include <json-glib/json-glib.h>

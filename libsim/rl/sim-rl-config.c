@@ -13,8 +13,8 @@
 
 #include "rl/sim-rl-config.h"
 #include "rl/sim-rl-env.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 #include "core/sim-units.h"
 
 #include <string.h>
@@ -140,4 +140,19 @@ sim__rl_config_read (const SimKeyReader *reader, SimRlConfig *rl, GError **error
       rl->placements = (char **) g_ptr_array_steal (list, NULL);
     }
   return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The section in a scenario.                                                */
+
+gboolean
+sim__rl_sections_read (const SimKeyReader *reader, SimScenario *sc, GError **error)
+{
+  return sim__rl_config_read (reader, &sc->rl, error);
+}
+
+void
+sim__rl_sections_clear (SimScenario *sc)
+{
+  g_clear_pointer (&sc->rl.placements, g_strfreev);
 }

@@ -13,8 +13,8 @@
 #include "sched/sim-policy-private.h"
 #include "report/sim-metrics.h"
 #include "power/sim-cost-private.h"
-#include "sim-error.h"
-#include "sim-scenario-private.h"
+#include "core/sim-error.h"
+#include "scenario/sim-scenario-private.h"
 #include <math.h>
 #include <string.h>
 

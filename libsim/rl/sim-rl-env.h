@@ -112,7 +112,7 @@
 #endif
 
 #include <glib-object.h>
-#include "sim-simulation.h"
+#include "kernel/sim-simulation.h"
 
 G_BEGIN_DECLS
 

@@ -32,8 +32,8 @@
 #include "cluster/sim-cluster.h"
 #include "workload/sim-openb.h"
 #include "core/sim-rng.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 
 #include <math.h>
 #include <string.h>

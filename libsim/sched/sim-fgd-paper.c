@@ -19,7 +19,7 @@
 #include "cluster/sim-cluster.h"
 #include "workload/sim-openb.h"
 #include "core/sim-rng.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <math.h>
 #include <string.h>

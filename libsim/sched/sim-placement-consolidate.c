@@ -67,7 +67,7 @@
 
 #include "sched/sim-policy-private.h"
 #include "sched/sim-placements.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <string.h>
 

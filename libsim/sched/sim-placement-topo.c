@@ -15,7 +15,7 @@
 #include "sched/sim-policy-private.h"
 #include "sched/sim-placements.h"
 #include "fabric/sim-topology.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 typedef struct {
   guint   n_nodes;

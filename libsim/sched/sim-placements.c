@@ -87,7 +87,7 @@
 #include "sched/sim-policy-private.h"
 #include "sched/sim-fragmentation.h"
 #include "core/sim-rng.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <math.h>
 #include <string.h>

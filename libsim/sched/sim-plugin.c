@@ -18,7 +18,7 @@
 #include "config.h"
 
 #include "sched/sim-plugin.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <errno.h>
 #include <stdlib.h>

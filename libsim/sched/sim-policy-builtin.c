@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "sched/sim-policy-private.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <string.h>
 

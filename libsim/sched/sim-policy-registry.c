@@ -9,8 +9,8 @@
 #include "sched/sim-policy-private.h"
 #include "sched/sim-queue-orders.h"
 #include "sched/sim-placements.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 
 #include <string.h>
 

@@ -6,8 +6,8 @@
 #include "config.h"
 
 #include "sched/sim-policy-private.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 
 #include <string.h>
 

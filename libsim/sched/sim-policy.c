@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "sched/sim-policy-private.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "cluster/sim-cluster-private.h"
 
 G_DEFINE_INTERFACE (SimPolicy, sim_policy, G_TYPE_OBJECT)

@@ -32,7 +32,7 @@
 #include "sched/sim-queue-orders.h"
 #include "cluster/sim-mig.h"
 #include "sched/sim-policy-private.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <math.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include "config.h"
 
 #include "study/sim-executor.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 typedef struct {
   SimExecutorProgressFunc progress;

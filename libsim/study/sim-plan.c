@@ -13,10 +13,10 @@
 #include "report/sim-report.h"
 #include "sched/sim-plugin.h"
 #include "sched/sim-policy.h"
-#include "sim-error.h"
-#include "sim-scenario.h"
-#include "sim-simulation.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "scenario/sim-scenario.h"
+#include "kernel/sim-simulation.h"
+#include "core/sim-util.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>

@@ -43,7 +43,7 @@
 
 #include <glib-object.h>
 #include "report/sim-report.h"
-#include "sim-simulation.h"
+#include "kernel/sim-simulation.h"
 
 G_BEGIN_DECLS
 

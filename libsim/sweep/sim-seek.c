@@ -6,7 +6,7 @@
 #include "study/sim-plan.h"
 #include "study/sim-stats.h"
 #include "core/sim-units.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <math.h>
 #include <string.h>

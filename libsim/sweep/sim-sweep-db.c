@@ -9,7 +9,7 @@
 #include "config.h"
 
 #include "sweep/sim-sweep-db.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <math.h>
 #include <sqlite3.h>

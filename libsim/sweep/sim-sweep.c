@@ -12,11 +12,11 @@
 #include "study/sim-plan-private.h"
 #include "study/sim-stats.h"
 #include "report/sim-report.h"
-#include "sim-error.h"
-#include "sim-scenario.h"
-#include "sim-simulation.h"
-#include "sim-util.h"
-#include "sim-keys.h"
+#include "core/sim-error.h"
+#include "scenario/sim-scenario.h"
+#include "kernel/sim-simulation.h"
+#include "core/sim-util.h"
+#include "core/sim-keys.h"
 
 #include <errno.h>
 #include <fcntl.h>

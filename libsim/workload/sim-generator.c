@@ -24,7 +24,7 @@
 
 #include "workload/sim-workload.h"
 #include "core/sim-rng.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "workload/sim-workload-private.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "workload/sim-line-reader.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <errno.h>
 #include <stdio.h>

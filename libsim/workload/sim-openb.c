@@ -11,7 +11,7 @@
 #include "workload/sim-openb.h"
 #include "workload/sim-line-reader.h"
 #include "workload/sim-trace-util.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "workload/sim-workload-private.h"
 
 #include <string.h>

@@ -16,7 +16,7 @@
 #include "workload/sim-workload.h"
 #include "workload/sim-line-reader.h"
 #include "workload/sim-trace-util.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "workload/sim-workload-private.h"
 
 #include <math.h>

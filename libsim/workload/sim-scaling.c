@@ -3,7 +3,7 @@
 
 #include "workload/sim-scaling.h"
 #include "core/sim-units.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_interp.h>

@@ -12,7 +12,7 @@
 
 #include "workload/sim-traces.h"
 #include "workload/sim-trace-util.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <string.h>
 

@@ -11,8 +11,8 @@
 #include "workload/sim-trace-formats.h"
 #include "workload/sim-trace-util.h"
 #include "workload/sim-openb.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #include "config.h"
 
 #include "workload/sim-trace-util.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "workload/sim-workload-private.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "workload/sim-workload.h"
-#include "sim-error.h"
+#include "core/sim-error.h"
 #include "workload/sim-workload-private.h"
 
 void

@@ -1,13 +1,13 @@
 /* sim-class-scaling.c: the synthetic classes' speeds, ready for a run. */
 #include "config.h"
 
-#include "workload/sim-class-scaling.h"
-#include "sim-scenario-private.h"
+#include "kernel/sim-class-scaling.h"
+#include "scenario/sim-scenario-private.h"
 #include "cluster/sim-cluster-private.h"
-#include "workload/sim-sources.h"
+#include "scenario/sim-sources.h"
 #include "cluster/sim-mig.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 
 #include <string.h>
 

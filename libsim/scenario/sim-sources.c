@@ -1,12 +1,12 @@
 /* sim-sources.c: the registry of workload sources (sim-sources.h). */
 #include "config.h"
 
-#include "workload/sim-sources.h"
+#include "scenario/sim-sources.h"
 #include "workload/sim-openb.h"
 #include "workload/sim-traces.h"
 #include "workload/sim-trace-formats.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 
 #include <string.h>
 
@@ -119,15 +119,15 @@ describe_plain (const SimScenario *sc, const SimWorkload *w)
 
 /* In the order of #SimWorkloadSource. */
 static const SimSourceInfo sources[] = {
-  { SIM_SOURCE_SYNTHETIC, "synthetic", TRUE, FALSE, open_synthetic, describe_synthetic },
-  { SIM_SOURCE_SWF, "swf", FALSE, TRUE, open_swf, describe_swf },
-  { SIM_SOURCE_PHILLY, "philly", FALSE, TRUE, open_philly, describe_vcs },
-  { SIM_SOURCE_HELIOS, "helios", FALSE, TRUE, open_helios, describe_vcs },
-  { SIM_SOURCE_SLURM, "slurm", FALSE, TRUE, open_slurm, describe_accounts },
-  { SIM_SOURCE_OPENB, "openb", FALSE, TRUE, open_openb, describe_plain },
-  { SIM_SOURCE_PAI, "pai", FALSE, TRUE, open_pai, describe_classes },
-  { SIM_SOURCE_GAVEL, "gavel", TRUE, TRUE, open_gavel, describe_classes },
-  { SIM_SOURCE_NATIVE, "native", FALSE, TRUE, open_native, describe_classes },
+  { SIM_SOURCE_SYNTHETIC, TRUE, FALSE, open_synthetic, describe_synthetic },
+  { SIM_SOURCE_SWF, FALSE, TRUE, open_swf, describe_swf },
+  { SIM_SOURCE_PHILLY, FALSE, TRUE, open_philly, describe_vcs },
+  { SIM_SOURCE_HELIOS, FALSE, TRUE, open_helios, describe_vcs },
+  { SIM_SOURCE_SLURM, FALSE, TRUE, open_slurm, describe_accounts },
+  { SIM_SOURCE_OPENB, FALSE, TRUE, open_openb, describe_plain },
+  { SIM_SOURCE_PAI, FALSE, TRUE, open_pai, describe_classes },
+  { SIM_SOURCE_GAVEL, TRUE, TRUE, open_gavel, describe_classes },
+  { SIM_SOURCE_NATIVE, FALSE, TRUE, open_native, describe_classes },
 };
 
 const SimSourceInfo *
@@ -158,35 +158,3 @@ sim__source_expected_jobs (const SimScenario *sc)
   return (guint64) MIN (jobs, 1e19);
 }
 
-gboolean
-sim__source_from_name (const char *name, SimWorkloadSource *source)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
-    if (strcmp (name, sources[i].name) == 0)
-      {
-        *source = sources[i].source;
-        return TRUE;
-      }
-  return FALSE;
-}
-
-const char *
-sim__source_closest (const char *name)
-{
-  const char *names[G_N_ELEMENTS (sources)];
-
-  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
-    names[i] = sources[i].name;
-  return sim__closest (name, names, G_N_ELEMENTS (names));
-}
-
-char *
-sim__source_names (void)
-{
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
-    g_string_append_printf (s, "%s%s", i == 0 ? "" : i + 1 == G_N_ELEMENTS (sources) ? " or " : ", ",
-                            sources[i].name);
-  return g_string_free (s, FALSE);
-}

@@ -71,9 +71,78 @@
 #include "workload/sim-trace-formats.h"
 #include "fabric/sim-topology.h"
 #include "cluster/sim-sharing.h"
-#include "power/sim-cost.h"
 
 G_BEGIN_DECLS
+
+/**
+ * SimCostCapacityBasis:
+ * @SIM_COST_CAPACITY_RATED: the cluster's rated IT power: the node models'
+ *   maximum power (or base power plus GPU TDPs) and the switches' power
+ * @SIM_COST_CAPACITY_PEAK: the peak IT power the run draws (the power model
+ *   must be on: a [power] section)
+ *
+ * What the cooling plant and the electrical capacity are sized on.
+ */
+typedef enum {
+  SIM_COST_CAPACITY_RATED,
+  SIM_COST_CAPACITY_PEAK,
+} SimCostCapacityBasis;
+
+/**
+ * SimCostConfig:
+ * @enabled: the scenario has a [cost] section
+ * @cloud: (nullable): the cloud instance model to rent (`cloud`); %NULL:
+ *   the catalogue's instance built like the first pool's node model, or
+ *   with its GPU model and count
+ * @amortization: the period capex is amortized over (`amortization`,
+ *   "5y", "1826d"); default 5 years of 365.25 days
+ * @maintenance: maintenance per year as a share of capex (`maintenance`,
+ *   "0.05" or "5%"); default 0
+ * @energy_price: flat energy price in USD per kWh (`energy_price`); 0 when
+ *   not given
+ * @energy_price_file: (nullable): a time-of-use price schedule
+ *   (`energy_price_file`), an absolute path
+ * @carbon_intensity: flat carbon intensity in kgCO2e per kWh
+ *   (`carbon_intensity`); 0 when not given
+ * @carbon_intensity_file: (nullable): a carbon intensity schedule
+ *   (`carbon_intensity_file`), an absolute path
+ * @start_weekday: the weekday at simulated time 0, 0 = Monday
+ *   (`start_weekday`, mon..sun)
+ * @start_hour: the hour of day at simulated time 0, in [0, 24)
+ *   (`start_hour`)
+ * @cooling_usd_per_kw: cooling plant capex per kW of capacity
+ *   (`cooling_usd_per_kw`); default 0
+ * @electrical_usd_per_kw: electrical capacity capex (switchgear, UPS,
+ *   distribution) per kW (`electrical_usd_per_kw`); default 0
+ * @capacity_basis: what those are sized on (`capacity_basis = rated |
+ *   peak`)
+ * @cable_price: USD per fabric cable (`cable_price`), when
+ *   @set_cable_price; else the fabric link model's price
+ * @transceiver_price: USD per optical transceiver (`transceiver_price`);
+ *   default 0
+ * @set_cable_price: @cable_price was given
+ *
+ * A scenario's [cost] section.  Zero or %NULL fields take the defaults
+ * above.
+ */
+typedef struct {
+  gboolean enabled;
+  char    *cloud;
+  SimTime  amortization;
+  double   maintenance;
+  double   energy_price;
+  char    *energy_price_file;
+  double   carbon_intensity;
+  char    *carbon_intensity_file;
+  guint    start_weekday;
+  double   start_hour;
+  double   cooling_usd_per_kw;
+  double   electrical_usd_per_kw;
+  SimCostCapacityBasis capacity_basis;
+  double   cable_price;
+  double   transceiver_price;
+  gboolean set_cable_price;
+} SimCostConfig;
 
 /**
  * SimPoolConfig:

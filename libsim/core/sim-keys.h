@@ -112,6 +112,10 @@ typedef gboolean (*SimKeySetFunc) (gpointer config, const char *key, const char 
                                    GError **error);
 void          sim__keys_apply_defaults_with (const SimKeyTable *table, SimKeySetFunc set,
                                              gpointer config);
+/* Reads every key of GROUP (absent: none) through SET into CONFIG; an error
+ * is located at the key. */
+gboolean      sim__keys_read_each (const SimKeyReader *reader, const char *group,
+                                   SimKeySetFunc set, gpointer config, GError **error);
 gboolean      sim__keys_read_group (const SimKeyReader *reader, const SimKeyTable *table,
                                     const char *group, gpointer config, GError **error);
 
@@ -136,21 +140,5 @@ gboolean sim__keys_parse_share_percent (const char *text, double low, gboolean o
 gboolean sim__keys_parse_bounded (const char *text, double lo, double hi, gpointer out,
                                   const char *expected, GError **error);
 
-/* Every section a scenario may hold, in the order `gpusim keys` lists them
- * (sim-scenario.c). */
-const SimKeyTable * const *sim__scenario_key_tables (guint *n_tables);
-
-/* The tables, each defined beside the code that reads its section. */
-extern const SimKeyTable sim__fabric_key_table;        /* fabric/sim-fabric-config.c */
-extern const SimKeyTable sim__cost_key_table;          /* power/sim-cost.c */
-extern const SimKeyTable sim__elastic_key_table;       /* power/sim-elastic.c */
-extern const SimKeyTable sim__serverless_key_table;    /* power/sim-elastic.c */
-extern const SimKeyTable sim__failures_key_table;      /* failures/sim-failures-config.c */
-extern const SimKeyTable sim__sweep_key_table;         /* sweep/sim-sweep.c */
-extern const SimKeyTable sim__power_key_table;         /* power/sim-power-config.c */
-extern const SimKeyTable sim__cooling_key_table;       /* power/sim-power-config.c */
-extern const SimKeyTable sim__power_manager_key_table; /* power/sim-power-config.c */
-extern const SimKeyTable sim__facility_key_table;      /* power/sim-power-config.c */
-extern const SimKeyTable sim__rl_key_table;            /* rl/sim-rl-config.c */
 
 G_END_DECLS

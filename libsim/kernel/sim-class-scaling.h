@@ -14,7 +14,7 @@
 #pragma once
 
 #include <glib.h>
-#include "sim-scenario.h"
+#include "scenario/sim-scenario.h"
 #include "cluster/sim-catalogue.h"
 #include "cluster/sim-cluster.h"
 #include "workload/sim-job.h"

@@ -64,6 +64,9 @@ G_BEGIN_DECLS
  * without commit) removes the temporary file, so an existing target is
  * never left half-written. */
 typedef struct _SimAtomicFile SimAtomicFile;
+/* Removes every temporary output file open now; async-signal-safe
+ * (sim_remove_temporary_files()). */
+void           sim__remove_temporary_files (void);
 SimAtomicFile *sim__atomic_file_new (const char *path, GError **error);
 FILE          *sim__atomic_file_stream (SimAtomicFile *file);
 gboolean       sim__atomic_file_commit (SimAtomicFile *file, GError **error);

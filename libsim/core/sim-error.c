@@ -1,7 +1,7 @@
 /* sim-error.c: the error domain and library initialisation. */
 #include "config.h"
 
-#include "sim-error.h"
+#include "core/sim-error.h"
 
 #include <gsl/gsl_errno.h>
 #include <igraph.h>

@@ -10,7 +10,7 @@
 #pragma once
 
 #include <glib.h>
-#include "sim-scenario.h"
+#include "scenario/sim-scenario.h"
 #include "workload/sim-workload.h"
 
 G_BEGIN_DECLS
@@ -24,7 +24,6 @@ typedef struct {
 
 typedef struct {
   SimWorkloadSource source;
-  const char *name;
   /* Its jobs are drawn from (or typed by) the scenario's [class] sections. */
   gboolean    has_classes;
   /* A trace read from a file ([workload] trace), as opposed to generated. */
@@ -34,15 +33,6 @@ typedef struct {
   /* The summary's workload line, from the opened workload. */
   char       *(*describe) (const SimScenario *scenario, const SimWorkload *workload);
 } SimSourceInfo;
-
-/* The source named @name ("swf"); FALSE if none is. */
-gboolean sim__source_from_name (const char *name, SimWorkloadSource *source);
-
-/* The closest source name to @name, for a suggestion, or NULL. */
-const char *sim__source_closest (const char *name);
-
-/* "synthetic, swf, ... or native", for messages. */
-char *sim__source_names (void);
 
 /* The entry of @source (every value of #SimWorkloadSource has one). */
 const SimSourceInfo *sim__source_info (SimWorkloadSource source);

@@ -8,13 +8,13 @@
  */
 #include "config.h"
 
-#include "study/sim-compare.h"
+#include "sweep/sim-compare.h"
 #include "study/sim-executor.h"
 #include "study/sim-plan.h"
 #include "study/sim-stats.h"
 #include "sweep/sim-sweep.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>

@@ -1,19 +1,14 @@
 /* sim-scenario.c: reading and validating scenario files. */
 #include "config.h"
 
-#include "sim-scenario.h"
-#include "sim-error.h"
-#include "sim-util.h"
-#include "sim-keys.h"
-#include "power/sim-power-config.h"
-#include "rl/sim-rl-config.h"
-#include "workload/sim-sources.h"
+#include "scenario/sim-scenario.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
+#include "core/sim-keys.h"
 #include "sched/sim-policy-private.h"
 #include "workload/sim-trace-util.h"
-#include "rl/sim-rl-env.h"
-#include "power/sim-elastic.h"
-#include "failures/sim-failures.h"
-#include "sim-scenario-private.h"
+#include "scenario/sim-scenario-private.h"
+#include "fabric/sim-topology-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -261,20 +256,37 @@ static const SimKeyTable variant_table = {
   is_variant_key, "SECTION.KEY = VALUE, a value of another section's key",
 };
 
-/* Every section, in the order `gpusim keys` lists them. */
-static const SimKeyTable * const key_tables[] = {
-  &scenario_table, &pool_table, &cluster_table, &workload_table, &class_table, &comm_table,
-  &policy_table, &output_table, &sim__fabric_key_table, &sim__cost_key_table, &variant_table,
-  &sim__sweep_key_table, &sim__power_key_table, &sim__cooling_key_table, &sim__rl_key_table,
-  &sim__elastic_key_table, &sim__serverless_key_table, &sim__power_manager_key_table,
-  &sim__facility_key_table, &sim__failures_key_table,
-};
+/* Every section: the scenario's own, then the modules' (in their table's
+ * order, sim-modules.c), in the order `gpusim keys` lists them.  Built once. */
+static GPtrArray *
+build_key_tables (void)
+{
+  static const SimKeyTable * const own[] = {
+    &scenario_table, &pool_table, &cluster_table, &workload_table, &class_table, &comm_table,
+    &policy_table, &output_table, &sim__fabric_key_table, &variant_table,
+  };
+  GPtrArray *tables = g_ptr_array_new ();
+  const SimSectionOwner * const *owners;
+  guint n_owners;
+
+  for (guint i = 0; i < G_N_ELEMENTS (own); i++)
+    g_ptr_array_add (tables, (gpointer) own[i]);
+  owners = sim__scenario_section_owners (&n_owners);
+  for (guint m = 0; m < n_owners; m++)
+    for (guint t = 0; owners[m]->tables[t] != NULL; t++)
+      g_ptr_array_add (tables, (gpointer) owners[m]->tables[t]);
+  return tables;
+}
 
 const SimKeyTable * const *
 sim__scenario_key_tables (guint *n_tables)
 {
-  *n_tables = G_N_ELEMENTS (key_tables);
-  return key_tables;
+  static GPtrArray *tables;
+
+  if (g_once_init_enter (&tables))
+    g_once_init_leave (&tables, build_key_tables ());
+  *n_tables = tables->len;
+  return (const SimKeyTable * const *) tables->pdata;
 }
 
 typedef struct {
@@ -754,7 +766,10 @@ parse_profile (const char *text, double profile[24], GError **error)
 static const SimKeyTable *
 find_table (const char *head)
 {
-  for (guint s = 0; s < G_N_ELEMENTS (key_tables); s++)
+  guint n_tables;
+  const SimKeyTable * const *key_tables = sim__scenario_key_tables (&n_tables);
+
+  for (guint s = 0; s < n_tables; s++)
     if (strcmp (key_tables[s]->section, head) == 0)
       return key_tables[s];
   return NULL;
@@ -766,9 +781,11 @@ static gboolean
 check_schema (const Ctx *ctx, GError **error)
 {
   g_auto(GStrv) groups = g_key_file_get_groups (ctx->kf, NULL);
-  const char *section_names[G_N_ELEMENTS (key_tables)];
+  guint n_tables;
+  const SimKeyTable * const *key_tables = sim__scenario_key_tables (&n_tables);
+  const char **section_names = g_newa (const char *, n_tables);
 
-  for (guint s = 0; s < G_N_ELEMENTS (key_tables); s++)
+  for (guint s = 0; s < n_tables; s++)
     section_names[s] = key_tables[s]->section;
 
   for (guint i = 0; groups[i] != NULL; i++)
@@ -782,9 +799,9 @@ check_schema (const Ctx *ctx, GError **error)
       table = find_table (head);
       if (table == NULL)
         {
-          const char *close = sim__closest (head, section_names, G_N_ELEMENTS (key_tables));
+          const char *close = sim__closest (head, section_names, n_tables);
           g_autoptr(GString) known = g_string_new (NULL);
-          for (guint s = 0; s < G_N_ELEMENTS (key_tables); s++)
+          for (guint s = 0; s < n_tables; s++)
             g_string_append_printf (known, "%s[%s%s]", s ? ", " : "", key_tables[s]->section,
                                     key_tables[s]->named ? " NAME" : "");
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNKNOWN_KEY,
@@ -1163,114 +1180,28 @@ read_class (const Ctx *ctx, const char *group, SimJobClassConfig *cls, GError **
          read_class_sharing (ctx, group, cls, error);
 }
 
-typedef gboolean (*KeySetFunc) (gpointer config, const char *key, const char *value,
-                                GError **error);
-
-/* A section whose keys another module reads, set one by one with SET;
- * check_schema() has already held them to the module's table. */
-static gboolean
-read_module_section (const Ctx *ctx, const char *group, KeySetFunc set, gpointer config,
-                     GError **error)
-{
-  g_auto(GStrv) keys = g_key_file_get_keys (ctx->kf, group, NULL, NULL);
-
-  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
-    {
-      g_autofree char *value = g_strstrip (get_raw (ctx, group, keys[k]));
-      if (!set (config, keys[k], value, error))
-        {
-          locate (ctx, group, keys[k], error);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
 /* [fabric]: how nodes are connected, key by key through the builder's own
  * parser, so that the builder owns its keys and their meaning. */
 static gboolean
 read_fabric (const Ctx *ctx, SimScenario *sc, GError **error)
 {
   memset (&sc->fabric, 0, sizeof sc->fabric);
-  return read_module_section (ctx, "fabric", (KeySetFunc) sim_fabric_config_set, &sc->fabric,
-                              error);
+  return sim__keys_read_each (&ctx->reader, "fabric", (SimKeySetFunc) sim_fabric_config_set,
+                              &sc->fabric, error);
 }
 
-/* [cost]: what owning and renting cost, key by key through the cost
- * model's own parser (power/sim-cost.c), as [fabric] is read. */
+/* The sections the modules own, each read by its module
+ * (sim__scenario_section_owners()). */
 static gboolean
-read_cost (const Ctx *ctx, SimScenario *sc, GError **error)
+read_modules (const Ctx *ctx, SimScenario *sc, GError **error)
 {
-  g_auto(GStrv) keys = NULL;
+  const SimSectionOwner * const *owners;
+  guint n_owners;
 
-  sim_cost_config_init (&sc->cost);
-  if (!g_key_file_has_group (ctx->kf, "cost"))
-    return TRUE;
-  sc->cost.enabled = TRUE;
-  keys = g_key_file_get_keys (ctx->kf, "cost", NULL, NULL);
-  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
-    {
-      g_autofree char *value = g_strstrip (get_raw (ctx, "cost", keys[k]));
-      if (!sim_cost_config_set (&sc->cost, keys[k], value, sc->base_dir, error))
-        {
-          locate (ctx, "cost", keys[k], error);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-/* [elastic] and [serverless] (power/sim-elastic.h). */
-static gboolean
-read_elastic (const Ctx *ctx, SimScenario *sc, GError **error)
-{
-  const char *group = NULL, *key = NULL;
-
-  sim__elastic_config_init (&sc->elastic);
-  sim__serverless_config_init (&sc->serverless);
-  if (!read_module_section (ctx, "elastic", (KeySetFunc) sim__elastic_config_set, &sc->elastic,
-                            error) ||
-      !read_module_section (ctx, "serverless", (KeySetFunc) sim__serverless_config_set,
-                            &sc->serverless, error))
-    return FALSE;
-  /* An empty section still counts. */
-  sc->elastic.enabled |= g_key_file_has_group (ctx->kf, "elastic");
-  sc->serverless.enabled |= g_key_file_has_group (ctx->kf, "serverless");
-  if (sim__elastic_config_check (sc, &group, &key, error))
-    return TRUE;
-  if (group == NULL)
-    {
-      /* A class marked serverless without the section. */
-      for (guint c = 0; c < sc->generator.n_classes; c++)
-        if (sc->generator.classes[c].serverless)
-          {
-            g_autofree char *cg = g_strdup_printf ("class %s", sc->generator.classes[c].name);
-            locate (ctx, cg, "serverless", error);
-            break;
-          }
-    }
-  else
-    locate (ctx, group, key, error);
-  return FALSE;
-}
-
-/* [failures] (failures/sim-failures.h). */
-static gboolean
-read_failures (const Ctx *ctx, SimScenario *sc, GError **error)
-{
-  const char *key = NULL;
-
-  if (!g_key_file_has_group (ctx->kf, "failures"))
-    return TRUE;
-  sc->failures = sim__failures_config_new ();
-  if (!read_module_section (ctx, "failures", (KeySetFunc) sim__failures_config_set,
-                            sc->failures, error))
-    return FALSE;
-  if (!sim__failures_config_check (sc->failures, sc->base_dir, &key, error))
-    {
-      locate (ctx, "failures", key, error);
+  owners = sim__scenario_section_owners (&n_owners);
+  for (guint m = 0; m < n_owners; m++)
+    if (owners[m]->read != NULL && !owners[m]->read (&ctx->reader, sc, error))
       return FALSE;
-    }
   return TRUE;
 }
 
@@ -1455,6 +1386,42 @@ fail:
   return FALSE;
 }
 
+/* The workload sources by name, in the order of #SimWorkloadSource (the
+ * registry that opens them is scenario/sim-sources.c). */
+static const char * const source_name[] = {
+  "synthetic", "swf", "philly", "helios", "slurm", "openb", "pai", "gavel", "native",
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (source_name) == SIM_SOURCE_NATIVE + 1);
+
+gboolean
+sim__scenario_source_from_name (const char *name, SimWorkloadSource *source)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (source_name); i++)
+    if (strcmp (name, source_name[i]) == 0)
+      {
+        *source = (SimWorkloadSource) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+sim__scenario_source_closest (const char *name)
+{
+  return sim__closest (name, (const char * const *) source_name, G_N_ELEMENTS (source_name));
+}
+
+char *
+sim__scenario_source_names (void)
+{
+  GString *s = g_string_new (NULL);
+  guint n = G_N_ELEMENTS (source_name);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", source_name[i]);
+  return g_string_free (s, FALSE);
+}
+
 /* The PAI keys are for source = pai only. */
 static gboolean
 refuse_trace_source_keys (const Ctx *ctx, GError **error)
@@ -1492,12 +1459,12 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
     sc->reference_gpu = g_strstrip (get_raw (ctx, "workload", "reference_gpu"));
   source = get_raw (ctx, "workload", "source");
   sc->source = SIM_SOURCE_SYNTHETIC;
-  if (source != NULL && !sim__source_from_name (g_strstrip (source), &sc->source))
+  if (source != NULL && !sim__scenario_source_from_name (g_strstrip (source), &sc->source))
     {
-      g_autofree char *names = sim__source_names ();
+      g_autofree char *names = sim__scenario_source_names ();
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "\"%s\" is not a workload source%s: expected %s", source,
-                   sim__did_you_mean (sim__source_closest (source)), names);
+                   sim__did_you_mean (sim__scenario_source_closest (source)), names);
       locate (ctx, "workload", "source", error);
       return FALSE;
     }
@@ -2203,7 +2170,6 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
   g_autofree char *models = NULL;
 
   sc->ref_count = 1;
-  sim_power_config_init (&sc->power);
   sc->path = g_strdup (ctx->name);
   sc->base_dir = base_dir ? g_strdup (base_dir) : g_get_current_dir ();
   ctx->reader.base_dir = sc->base_dir;
@@ -2252,13 +2218,7 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
     return NULL;
   if (!read_pools (ctx, sc, error) || !read_workload (ctx, sc, error) ||
       !read_comm_mix (ctx, sc, error) || !read_fabric (ctx, sc, error) ||
-      !read_cost (ctx, sc, error) ||
-      !read_variants (ctx, sc, error) || !sim__rl_config_read (&ctx->reader, &sc->rl, error) ||
-      !sim__power_config_read (&ctx->reader, &sc->power, error) ||
-      !sim__cooling_config_read (&ctx->reader, &sc->power, &sc->cooling, error) ||
-      !read_elastic (ctx, sc, error) ||
-      !sim__power_policies_read (&ctx->reader, &sc->power_manager, &sc->facility, error) ||
-      !read_failures (ctx, sc, error))
+      !read_modules (ctx, sc, error) || !read_variants (ctx, sc, error))
     return NULL;
 
   /* Moldable jobs are sized by the simulation for every policy, so
@@ -2406,7 +2366,9 @@ static const SimKeyTable *
 find_section (const char *section, GError **error)
 {
   g_autofree char *name = g_strstrip (g_strdup (section));
-  const char *names[G_N_ELEMENTS (key_tables)];
+  guint n_tables;
+  const SimKeyTable * const *key_tables = sim__scenario_key_tables (&n_tables);
+  const char **names = g_newa (const char *, n_tables);
   g_autoptr(GString) known = g_string_new (NULL);
   const SimKeyTable *table;
   gsize len = strlen (name);
@@ -2423,14 +2385,14 @@ find_section (const char *section, GError **error)
   table = find_table (name);
   if (table != NULL)
     return table;
-  for (guint i = 0; i < G_N_ELEMENTS (key_tables); i++)
+  for (guint i = 0; i < n_tables; i++)
     {
       names[i] = key_tables[i]->section;
       g_string_append_printf (known, "%s%s", i ? ", " : "", key_tables[i]->section);
     }
   g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND, "no section [%s] in a scenario%s "
                "(known: %s)", name,
-               sim__did_you_mean (sim__closest (name, names, G_N_ELEMENTS (key_tables))),
+               sim__did_you_mean (sim__closest (name, names, n_tables)),
                known->str);
   return NULL;
 }
@@ -2469,6 +2431,8 @@ char *
 sim_scenario_dup_key_reference (const char *section, gboolean markdown, GError **error)
 {
   g_autoptr(GString) out = g_string_new (NULL);
+  const SimKeyTable * const *key_tables;
+  guint n_tables;
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   if (section != NULL)
@@ -2479,7 +2443,8 @@ sim_scenario_dup_key_reference (const char *section, gboolean markdown, GError *
       print_table (out, table, markdown);
       return g_string_free (g_steal_pointer (&out), FALSE);
     }
-  for (guint i = 0; i < G_N_ELEMENTS (key_tables); i++)
+  key_tables = sim__scenario_key_tables (&n_tables);
+  for (guint i = 0; i < n_tables; i++)
     {
       if (i > 0 && !markdown)
         g_string_append_c (out, '\n');
@@ -2535,9 +2500,15 @@ sim_scenario_unref (SimScenario *sc)
 {
   if (sc == NULL || !g_atomic_int_dec_and_test (&sc->ref_count))
     return;
-  g_free (sc->cooling.model);
-  g_free (sc->cooling.outdoor_csv);
-  sim__failures_config_free (sc->failures);
+  {
+    const SimSectionOwner * const *owners;
+    guint n_owners;
+
+    owners = sim__scenario_section_owners (&n_owners);
+    for (guint m = 0; m < n_owners; m++)
+      if (owners[m]->clear != NULL)
+        owners[m]->clear (sc);
+  }
   g_free (sc->path);
   g_free (sc->base_dir);
   g_free (sc->name);
@@ -2555,15 +2526,12 @@ sim_scenario_unref (SimScenario *sc)
     free_class (&sc->generator.classes[i]);
   g_free (sc->generator.classes);
   sim_fabric_config_clear (&sc->fabric);
-  sim_cost_config_clear (&sc->cost);
   for (guint i = 0; i < sc->n_variants; i++)
     {
       g_free (sc->variants[i].name);
       g_strfreev (sc->variants[i].overrides);
     }
   g_free (sc->variants);
-  g_strfreev (sc->rl.placements);
-  sim__elastic_config_clear (&sc->elastic);
   for (guint i = 0; i < sc->n_comm_mix; i++)
     g_free (sc->comm_mix[i].name);
   g_free (sc->comm_mix);

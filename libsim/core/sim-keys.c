@@ -2,9 +2,9 @@
  * against its table, reading it, its defaults, and printing the table. */
 #include "config.h"
 
-#include "sim-keys.h"
-#include "sim-error.h"
-#include "sim-util.h"
+#include "core/sim-keys.h"
+#include "core/sim-error.h"
+#include "core/sim-util.h"
 #include "core/sim-units.h"
 
 #include <string.h>
@@ -183,6 +183,24 @@ sim__keys_get (const SimKeyReader *reader, const char *group, const char *key)
     return NULL;
   raw = g_key_file_get_value (reader->kf, group, key, NULL);
   return raw != NULL ? g_strstrip (raw) : NULL;
+}
+
+gboolean
+sim__keys_read_each (const SimKeyReader *reader, const char *group, SimKeySetFunc set,
+                     gpointer config, GError **error)
+{
+  g_auto(GStrv) keys = g_key_file_get_keys (reader->kf, group, NULL, NULL);
+
+  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+    {
+      g_autofree char *value = sim__keys_get (reader, group, keys[k]);
+      if (!set (config, keys[k], value, error))
+        {
+          sim__keys_locate (reader, group, keys[k], error);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 /* Parses an optional key with PARSE; leaves OUT untouched if absent. */

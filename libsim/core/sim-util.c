@@ -1,9 +1,8 @@
 /* sim-util.c: small helpers shared inside the library. */
 #include "config.h"
 
-#include "sim-util.h"
-#include "sim-error.h"
-#include "sim-simulation.h"
+#include "core/sim-util.h"
+#include "core/sim-error.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -183,7 +182,7 @@ struct _SimAtomicFile {
 };
 
 /* The temporary files the library has open, for
- * sim_remove_temporary_files(), which a signal handler may call: a fixed
+ * sim__remove_temporary_files(), which a signal handler may call: a fixed
  * array of paths that the handler only reads.  A slot is published with
  * an atomic store once its path is complete and cleared before the path
  * is freed.  Past SIM_MAX_TEMPORARY files at once, the rest are not
@@ -220,7 +219,7 @@ unregister_temporary (int slot)
 }
 
 void
-sim_remove_temporary_files (void)
+sim__remove_temporary_files (void)
 {
   /* Async-signal-safe: no locks, no allocation; unlink() is safe. */
   for (int i = 0; i < SIM_MAX_TEMPORARY; i++)

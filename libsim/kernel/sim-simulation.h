@@ -20,7 +20,7 @@
 #endif
 
 #include <glib-object.h>
-#include "sim-scenario.h"
+#include "scenario/sim-scenario.h"
 #include "cluster/sim-cluster.h"
 #include "sched/sim-policy.h"
 #include "report/sim-report.h"

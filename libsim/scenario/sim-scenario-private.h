@@ -1,0 +1,43 @@
+/* sim-scenario-private.h: what the library's modules need of a parsed
+ * scenario beyond the public fields (not installed). */
+#pragma once
+
+#include "scenario/sim-scenario.h"
+#include "core/sim-keys.h"
+
+G_BEGIN_DECLS
+
+/* Prefixes @error with "FILE:LINE: [group] key: " for a key of @scenario
+ * (internal: for errors found after parsing). */
+void sim__scenario_locate (const SimScenario *scenario, const char *group, const char *key,
+                           GError **error);
+
+/* The sections a module of the simulation owns (kernel/sim-kernel.h): their
+ * key tables (NULL-terminated), for the unknown-key checks and `gpusim
+ * keys`; how they are read into the scenario (@read, nullable: the default
+ * values too, section or not), after the scenario's own sections; and
+ * what of them the scenario frees (@clear, nullable).  The parser reaches
+ * them only through sim__scenario_section_owners(), so that it names no
+ * module. */
+typedef struct {
+  const char               *module;
+  const SimKeyTable * const *tables;
+  gboolean (*read)  (const SimKeyReader *reader, SimScenario *scenario, GError **error);
+  void     (*clear) (SimScenario *scenario);
+} SimSectionOwner;
+
+/* Every module's sections, in the order they are read (defined with the
+ * module table, sim-modules.c). */
+const SimSectionOwner * const *sim__scenario_section_owners (guint *n_owners);
+
+/* The workload source named @name ("swf"); FALSE if none is. */
+gboolean    sim__scenario_source_from_name (const char *name, SimWorkloadSource *source);
+/* The closest source name to @name, for a suggestion, or NULL. */
+const char *sim__scenario_source_closest (const char *name);
+/* "synthetic, swf, ... or native", for messages. */
+char       *sim__scenario_source_names (void);
+
+/* Every section a scenario may hold, in the order `gpusim keys` lists them. */
+const SimKeyTable * const *sim__scenario_key_tables (guint *n_tables);
+
+G_END_DECLS
