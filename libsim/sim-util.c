@@ -7,6 +7,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -497,4 +498,38 @@ sim__sort_doubles (double *v, gsize n)
       guint64 bits = key_double (src[i]);
       memcpy (&v[i], &bits, sizeof bits);
     }
+}
+
+gboolean
+sim__time_add_checked (gint64 a, gint64 b, gint64 *out)
+{
+  gint64 r;
+
+  if (__builtin_add_overflow (a, b, &r))
+    return FALSE;
+  *out = r;
+  return TRUE;
+}
+
+gboolean
+sim__time_mul_checked (gint64 a, gint64 b, gint64 *out)
+{
+  gint64 r;
+
+  if (__builtin_mul_overflow (a, b, &r))
+    return FALSE;
+  *out = r;
+  return TRUE;
+}
+
+gboolean
+sim__time_from_ns_checked (double ns, gint64 *out)
+{
+  double r = nearbyint (ns);
+
+  /* 2^63 itself is out of range; -2^63 is in it.  A NaN fails both. */
+  if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0))
+    return FALSE;
+  *out = (gint64) r;
+  return TRUE;
 }

@@ -36,6 +36,19 @@ void sim__csv_write_field (FILE *fp, const char *s);
  * times took two seconds); it then takes @n more doubles for a while. */
 void sim__sort_doubles (double *v, gsize n);
 
+/* Checked arithmetic on times in ns (SimTime, a gint64: about 292 years).
+ * A time a user sets (a repair of 15000 weeks, a checkpoint of 4 EB over a
+ * slow link, a transfer at 0.1 B/s) can overflow it; the sum or the
+ * product then wraps to a time in the past ("due at -9.2e18 ns") or is
+ * undefined behaviour.  Each helper stores the result in *@out and returns
+ * TRUE, or returns FALSE and leaves *@out alone when the result does not
+ * fit, for the caller to refuse naming the key that gave it. */
+gboolean sim__time_add_checked (gint64 a, gint64 b, gint64 *out);
+gboolean sim__time_mul_checked (gint64 a, gint64 b, gint64 *out);
+/* NS rounded to the nearest ns; FALSE for a NaN or a value outside
+ * [-2^63, 2^63). */
+gboolean sim__time_from_ns_checked (double ns, gint64 *out);
+
 G_END_DECLS
 
 G_BEGIN_DECLS

@@ -362,6 +362,7 @@ gpusim_cmd_seek (int argc, char **argv)
   g_auto(GStrv) sets = NULL;
   g_autofree char *vary = NULL, *target = NULL, *range = NULL, *first_seed = NULL;
   gint n_seeds = 5, jobs = 0;
+  gboolean force = FALSE;
   double level = 0.95, tolerance = 0;
   GOptionEntry entries[] = {
     { "vary", 'k', 0, G_OPTION_ARG_STRING, &vary,
@@ -373,6 +374,8 @@ gpusim_cmd_seek (int argc, char **argv)
       "Where to look: LO..HI (default: the key's values in the file's [sweep] section)",
       "LO..HI" },
     { "seeds", 'n', 0, G_OPTION_ARG_INT, &n_seeds, "Runs per probe (default 5)", "N" },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+      "Run past the limits on seeds (100,000 runs a probe) and on a run's size", NULL },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &first_seed,
       "The first seed (default: the scenario's)", "FIRST" },
     { "level", 0, 0, G_OPTION_ARG_DOUBLE, &level,
@@ -437,6 +440,7 @@ gpusim_cmd_seek (int argc, char **argv)
     }
   sim_seek_set_seeds (seek, first_seed != NULL ? seed : sim_seek_get_first_seed (seek),
                       (guint) n_seeds);
+  sim_seek_set_force (seek, force);
   sim_seek_set_level (seek, level);
   sim_seek_set_tolerance (seek, tolerance);
   sim_seek_set_threads (seek, (guint) jobs);

@@ -21,6 +21,7 @@
 
 #include <sim.h>
 #include "gpusim-cli.h"
+#include "sim-read.h"
 
 #include <glib/gstdio.h>
 #include <locale.h>
@@ -363,10 +364,14 @@ gpusim_cmd_report (int argc, char **argv)
             }
         }
       g_ptr_array_add (metrics, NULL);
-      if (!g_file_get_contents (sweep, &text, NULL, NULL))
+      text = sim__read_file (sweep, SIM_READ_JSON, NULL, &error);
+      if (text == NULL)
         {
-          g_set_error (&error, SIM_ERROR, SIM_ERROR_IO, "%s: cannot read it (expected the "
-                       "summary of `gpusim sweep FILE --format json > SUMMARY.json`)", sweep);
+          /* A file that cannot be read may be the wrong one: say which is
+           * expected.  A NUL byte or JSON too deep says so with its line. */
+          if (error->code == SIM_ERROR_IO)
+            g_prefix_error (&error, "%s: cannot read it (expected the summary of `gpusim "
+                            "sweep FILE --format json > SUMMARY.json`): ", sweep);
           gpusim_print_error (error);
           return 1;
         }

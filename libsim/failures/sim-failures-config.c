@@ -5,6 +5,7 @@
 #include "failures/sim-failures-private.h"
 #include "cluster/sim-catalogue.h"
 #include "sim-error.h"
+#include "sim-read.h"
 #include "sim-util.h"
 
 #include <math.h>
@@ -167,6 +168,20 @@ sim__failure_params_set (SimFailureParams *p, const char *key, const char *value
     }
   if (strcmp (key, "profile") == 0)
     {
+      /* A name, not a path: profiles are looked up in the catalogue's
+       * directories only, so that a scenario cannot make gpusim read (and
+       * quote in its errors) any file on the machine. */
+      gboolean plain = value[0] != '\0' && value[0] != '.';
+
+      for (const char *c = value; plain && *c != '\0'; c++)
+        plain = g_ascii_isalnum (*c) || *c == '-' || *c == '_' || *c == '.';
+      if (!plain)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "\"%s\": expected the name of a "
+                       "failure profile in the catalogue (letters, digits, '-', '_' and '.', "
+                       "no directory) or none", value);
+          return FALSE;
+        }
       g_free (p->profile);
       p->profile = g_strdup (value);
       return TRUE;
@@ -342,10 +357,18 @@ sim__failures_config_check (SimFailuresConfig *config, const char *base_dir, con
         g_free (config->log);
         config->log = g_path_is_absolute (path) || base_dir == NULL
                         ? g_strdup (path) : g_build_filename (base_dir, path, NULL);
-        if (!g_file_test (config->log, G_FILE_TEST_IS_REGULAR))
+        if (!g_file_test (config->log, G_FILE_TEST_EXISTS))
           {
             g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
                          "failure log %s not found", config->log);
+            *key = "log";
+            return FALSE;
+          }
+        if (!g_file_test (config->log, G_FILE_TEST_IS_REGULAR))
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "failure log %s is not a regular "
+                         "file (a device, a pipe or a directory): expected a file of "
+                         "time,type[,index] rows", config->log);
             *key = "log";
             return FALSE;
           }
@@ -373,8 +396,10 @@ load_profile (SimFailureParams *p, const char *name, const SimScenario *sc, GErr
   g_autofree char *found = NULL;
   g_autofree char *file = g_strdup_printf ("%s.ini", name);
   g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_autofree char *text = NULL;
   g_auto(GStrv) keys = NULL;
   GString *tried = g_string_new (NULL);
+  gsize len;
 
   for (guint pass = 0; pass < 2; pass++)
     {
@@ -400,9 +425,15 @@ load_profile (SimFailureParams *p, const char *name, const SimScenario *sc, GErr
       return FALSE;
     }
   g_string_free (tried, TRUE);
-  if (!g_key_file_load_from_file (kf, found, G_KEY_FILE_NONE, error))
+  text = sim__read_file (found, SIM_READ_TEXT, &len, error);
+  if (text == NULL)
+    return FALSE;
+  /* GKeyFile's message quotes the line it could not read: say what was
+   * expected instead, without the file's content. */
+  if (!g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, NULL))
     {
-      g_prefix_error (error, "%s: ", found);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: not a key file: expected a "
+                   "failure profile, a [failures] group of `key = value` lines", found);
       return FALSE;
     }
   keys = g_key_file_get_keys (kf, "failures", NULL, NULL);

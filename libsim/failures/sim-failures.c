@@ -5,6 +5,7 @@
 #include "failures/sim-failures-private.h"
 #include "core/sim-rng.h"
 #include "sim-error.h"
+#include "sim-read.h"
 #include "sim-util.h"
 #include "report/sim-timeline.h"
 
@@ -1259,7 +1260,8 @@ read_log (SimFailures *f, const char *path, GError **error)
   g_autofree char *data = NULL;
   g_auto(GStrv) lines = NULL;
 
-  if (!g_file_get_contents (path, &data, NULL, error))
+  data = sim__read_file (path, SIM_READ_TEXT, NULL, error);
+  if (data == NULL)
     return FALSE;
   lines = g_strsplit (data, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)

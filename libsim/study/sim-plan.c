@@ -15,6 +15,7 @@
 #include "sched/sim-policy.h"
 #include "sim-error.h"
 #include "sim-scenario.h"
+#include "sim-read.h"
 #include "sim-simulation.h"
 #include "sim-util.h"
 
@@ -321,6 +322,22 @@ sim_plan_check (SimPlan *self, GError **error)
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "%u policies x %u seeds from %" G_GUINT64_FORMAT ": too many runs",
                    self->entries->len, self->n_seeds, self->first_seed);
+      return FALSE;
+    }
+  if (!self->force && (guint64) self->entries->len * self->n_seeds > SIM_PLAN_MAX_RUNS)
+    {
+      guint64 runs = (guint64) self->entries->len * self->n_seeds;
+      /* The results' arrays per run: a state, an error, a unit per metric
+       * and a value per metric (sim_plan_results_new()), and the executor's
+       * index; the units' text is shared by most runs and left out. */
+      guint64 bytes = runs * (32 + 24 * (guint64) self->metrics->len);
+
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%u %s x %u seeds = %" G_GUINT64_FORMAT " runs: more than %d; their "
+                   "results alone would take about %.3g GB and each run simulates the whole "
+                   "scenario (use fewer seeds, or --force)", self->entries->len,
+                   self->entries->len == 1 ? "entry" : "entries", self->n_seeds, runs,
+                   SIM_PLAN_MAX_RUNS, (double) bytes / 1e9);
       return FALSE;
     }
   return TRUE;
@@ -728,6 +745,8 @@ parse_text (const char *text, const char *origin, GError **error)
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local = NULL;
 
+  if (!sim__read_check_text (text, -1, origin, SIM_READ_JSON, error))
+    return NULL;
   if (!json_parser_load_from_data (parser, text, -1, &local))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: not JSON: %s", origin,
@@ -928,20 +947,6 @@ sim_plan_new_from_json (const char *text, const char *origin, GError **error)
   return plan_from_object (json_node_get_object (root), origin, "", error);
 }
 
-static char *
-read_text (const char *path, GError **error)
-{
-  g_autoptr(GError) local = NULL;
-  char *text = NULL;
-
-  if (!g_file_get_contents (path, &text, NULL, &local))
-    {
-      g_set_error_literal (error, SIM_ERROR, SIM_ERROR_IO, local->message);
-      return NULL;
-    }
-  return text;
-}
-
 gboolean
 sim_plan_write (SimPlan *self, const char *path, GError **error)
 {
@@ -960,7 +965,7 @@ sim_plan_load (const char *path, GError **error)
   g_autofree char *text = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
-  text = read_text (path, error);
+  text = sim__read_file (path, SIM_READ_JSON, NULL, error);
   return text != NULL ? sim_plan_new_from_json (text, path, error) : NULL;
 }
 
@@ -1602,6 +1607,6 @@ sim_plan_results_load (const char *path, GError **error)
   g_autofree char *text = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
-  text = read_text (path, error);
+  text = sim__read_file (path, SIM_READ_JSON, NULL, error);
   return text != NULL ? sim_plan_results_new_from_json (text, path, error) : NULL;
 }

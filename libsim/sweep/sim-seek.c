@@ -7,6 +7,7 @@
 #include "study/sim-stats.h"
 #include "core/sim-units.h"
 #include "sim-error.h"
+#include "sim-read.h"
 
 #include <math.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct _SimSeek {
   double    low, high;
   guint64   first_seed;
   guint     n_seeds;
+  gboolean  force;
   double    level;
   double    tolerance;
   guint     n_threads;
@@ -146,12 +148,14 @@ static gboolean
 range_from_sweep (const char *path, const char *key, double *low, double *high)
 {
   g_autoptr(GKeyFile) kf = g_key_file_new ();
-  g_autofree char *raw = NULL;
+  g_autofree char *raw = NULL, *text = NULL;
   g_auto(GStrv) parts = NULL;
   const char *dots;
   char *end;
+  gsize len;
 
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL) ||
+  if ((text = sim__read_file (path, SIM_READ_TEXT, &len, NULL)) == NULL ||
+      !g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, NULL) ||
       (raw = g_key_file_get_value (kf, "sweep", key, NULL)) == NULL)
     return FALSE;
   if ((dots = strstr (raw, "..")) != NULL)
@@ -222,6 +226,13 @@ sim_seek_set_seeds (SimSeek *self, guint64 first, guint n_seeds)
   g_return_if_fail (n_seeds >= 1);
   self->first_seed = first;
   self->n_seeds = n_seeds;
+}
+
+void
+sim_seek_set_force (SimSeek *self, gboolean force)
+{
+  g_return_if_fail (SIM_IS_SEEK (self));
+  self->force = force;
 }
 
 guint64
@@ -318,6 +329,10 @@ probe (SimSeek *self, double x, gboolean *meets, GError **error)
     return FALSE;
   sim_plan_add_metric (plan, self->metric);
   sim_plan_set_seeds (plan, self->first_seed, self->n_seeds);
+  sim_plan_set_force (plan, self->force);
+  /* Checked before the results are sized by the number of seeds. */
+  if (!sim_plan_check (plan, error))
+    return FALSE;
   results = sim_plan_results_new (plan);
   executor = sim_thread_executor_new (self->n_threads);
   if (!sim_executor_execute (executor, results, NULL, 0, error) ||

@@ -105,6 +105,14 @@ void sim_seek_set_range (SimSeek *self, double low, double high);
 void sim_seek_set_seeds (SimSeek *self, guint64 first, guint n_seeds);
 
 /**
+ * sim_seek_set_force:
+ * @self: a search
+ * @force: run probes past the plan's limit of %SIM_PLAN_MAX_RUNS seeds and
+ *   simulations past their size limits (sim_plan_set_force())
+ */
+void sim_seek_set_force (SimSeek *self, gboolean force);
+
+/**
  * sim_seek_get_first_seed:
  * @self: a search
  *

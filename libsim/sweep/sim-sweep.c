@@ -15,6 +15,7 @@
 #include "sim-error.h"
 #include "sim-scenario.h"
 #include "sim-simulation.h"
+#include "sim-read.h"
 #include "sim-util.h"
 
 #include <errno.h>
@@ -522,11 +523,9 @@ sim_sweep_new (const char *path, const char * const *overrides, GError **error)
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!g_file_get_contents (path, &text, &len, &local))
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s", local->message);
-      return NULL;
-    }
+  text = sim__read_file (path, SIM_READ_TEXT, &len, error);
+  if (text == NULL)
+    return NULL;
   self = g_object_new (SIM_TYPE_SWEEP, NULL);
   self->path = g_strdup (path);
   self->hash_text = strip_sweep_section (text);
@@ -591,7 +590,6 @@ sim_sweep_new_for_plan (SimPlan *plan, GError **error)
 {
   g_autoptr(SimSweep) self = NULL;
   g_autofree char *text = NULL;
-  g_autoptr(GError) local = NULL;
   GPtrArray *labels;
   gboolean all_policies = TRUE;
   Axis axis = { 0 };
@@ -601,11 +599,9 @@ sim_sweep_new_for_plan (SimPlan *plan, GError **error)
 
   if (!sim_plan_check (plan, error))
     return NULL;
-  if (!g_file_get_contents (sim_plan_get_scenario_path (plan), &text, NULL, &local))
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s", local->message);
-      return NULL;
-    }
+  text = sim__read_file (sim_plan_get_scenario_path (plan), SIM_READ_TEXT, NULL, error);
+  if (text == NULL)
+    return NULL;
   self = g_object_new (SIM_TYPE_SWEEP, NULL);
   self->path = g_strdup (sim_plan_get_scenario_path (plan));
   self->hash_text = strip_sweep_section (text);
