@@ -1,0 +1,188 @@
+#!/bin/sh
+# test-hardening.sh: hostile and careless input to every reader and every
+# count a user gives, end to end through the command-line program.
+#
+# What it checks: that each file gpusim reads (plans, results, sweep
+# summaries, price and weather CSVs, failure logs and profiles, transfer
+# files) refuses a device (/dev/zero) at once, JSON nested 100,000 deep
+# without overflowing the stack, and a NUL byte naming its line, where the
+# program used to hang, crash (exit 139) or read a shorter file without a
+# word; that the same files without the hostile byte are read (so that the
+# refusal is the byte's doing); that counts past their limits (`compare
+# --seeds`, `seek --seeds`, `transfers --hosts`) are refused with an
+# estimate of what they would take, and pass with --force as far as the
+# check goes; that a transfer which would end past the simulated time's
+# range is refused instead of printing a p99 above the makespan; that a
+# failure profile names no directory; and that each refusal exits 1 with
+# the file (and line, where there is one) in its message.
+#
+# What it does not check: the limits' exact values beyond the messages'
+# phrases, the readers' other errors (test-cli.sh), or memory and time
+# (every command here runs under a 2 GB address-space limit and a
+# timeout, so that a regression fails instead of taking the machine).
+#
+# It needs SIM_TOP_SRCDIR and SIM_TOP_BUILDDIR (make check exports both).
+
+set -u
+
+: "${SIM_TOP_SRCDIR:?SIM_TOP_SRCDIR is not set}"
+: "${SIM_TOP_BUILDDIR:?SIM_TOP_BUILDDIR is not set}"
+GPUSIM="$SIM_TOP_BUILDDIR/tools/gpusim"
+QUICKSTART="$SIM_TOP_SRCDIR/scenarios/quickstart.ini"
+COST="$SIM_TOP_SRCDIR/scenarios/cost-own-rent.ini"
+
+GPUSIM_MODEL_PATH=
+export GPUSIM_MODEL_PATH
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusim-hardening.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+checks=0
+
+fail () {
+    printf 'test-hardening.sh: FAIL: %s\n' "$*" >&2
+    if [ -s "$tmp/stderr" ]; then
+        printf -- '--- stderr of the last command:\n' >&2
+        head -n 20 "$tmp/stderr" >&2
+    fi
+    exit 1
+}
+
+# expect STATUS ARGS...: runs gpusim ARGS (at most 60 s, 2 GB of address
+# space) and fails unless it exits with STATUS.
+expect () {
+    want=$1
+    shift
+    checks=$((checks + 1))
+    (ulimit -v 2000000 2>/dev/null; exec timeout 60 "$GPUSIM" "$@") >"$tmp/stdout" 2>"$tmp/stderr"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "gpusim $*: exit status $got, expected $want"
+}
+
+contains () {
+    grep -F -e "$2" "$1" >/dev/null || fail "$3: no \"$2\" in $(basename "$1")"
+}
+
+[ -x "$GPUSIM" ] || fail "$GPUSIM is not built"
+
+# ---- JSON readers: depth, devices, NUL bytes ---------------------------------
+
+# 100,000 open brackets: json-glib recurses once per level and overflowed
+# the stack (exit 139) in all three.
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; print "" }' >"$tmp/deep.json"
+for args in "report --sweep" "compare --from-results" "compare --plan"; do
+    # shellcheck disable=SC2086
+    expect 1 $args "$tmp/deep.json"
+    contains "$tmp/stderr" "deep.json:1: JSON nested deeper than 64 levels" "$args deep.json"
+    # shellcheck disable=SC2086
+    expect 1 $args /dev/zero
+    contains "$tmp/stderr" "/dev/zero: not a regular file (a device)" "$args /dev/zero"
+done
+# A results file whose depth is fine is read past the check: the error is
+# then about its content (so the depth check is not what refuses all JSON).
+awk 'BEGIN { for (i = 0; i < 60; i++) printf "["; for (i = 0; i < 60; i++) printf "]"; print "" }' >"$tmp/shallow.json"
+expect 1 compare --from-results "$tmp/shallow.json"
+grep -F "nested deeper" "$tmp/stderr" >/dev/null && fail "60 levels of JSON refused as too deep"
+# A NUL byte inside a plan is named with its line.
+expect 0 compare "$QUICKSTART" --policy first-fit --policy best-fit --seeds 1 --plan-out "$tmp/plan.json"
+expect 0 compare --plan "$tmp/plan.json" --runs 0 --results-out "$tmp/part.json"
+printf '\n\0' | cat "$tmp/plan.json" - >"$tmp/nul-plan.json"
+nul_line=$(($(wc -l <"$tmp/plan.json") + 2))
+expect 1 compare --plan "$tmp/nul-plan.json"
+contains "$tmp/stderr" "nul-plan.json:$nul_line: the line contains a NUL byte" "a plan with a NUL byte"
+mkfifo "$tmp/fifo" 2>/dev/null &&
+    { expect 1 compare --plan "$tmp/fifo"; contains "$tmp/stderr" "not a regular file (a pipe)" "a plan that is a FIFO"; }
+
+# ---- Prices: a NUL used to cut the file and price the rest at nothing -------
+
+printf 'hour,usd_per_kwh\n0,0.08\n12,0.20\n' >"$tmp/tou.csv"
+expect 0 run "$COST" --set cost.energy_price=0 --set "cost.energy_price_file=$tmp/tou.csv" --json
+printf 'hour,usd_per_kwh\n0,0.08\n12,0.2\0junk\n' >"$tmp/tou-nul.csv"
+expect 1 run "$COST" --set cost.energy_price=0 --set "cost.energy_price_file=$tmp/tou-nul.csv"
+contains "$tmp/stderr" "tou-nul.csv:3: the line contains a NUL byte" "a price file with a NUL byte"
+expect 1 run "$COST" --set cost.energy_price=0 --set cost.energy_price_file=/dev/zero
+contains "$tmp/stderr" "/dev/zero: not a regular file" "energy_price_file = /dev/zero"
+
+# ---- Weather: /dev/zero used to spin forever ------------------------------
+
+printf '[scenario]\nname = w\nhorizon = 2h\n[pool a]\nmodel = DGX-A100\ncount = 1\n[workload]\nsource = synthetic\nrate = 1/h\njobs = 2\ngpus = 8\nduration = constant(1h)\n[power]\n[cooling]\noutdoor_csv = weather.csv\n' >"$tmp/weather.ini"
+printf 'time_s,temperature_c\n0,20\n1h,5\n' >"$tmp/weather.csv"
+expect 0 run "$tmp/weather.ini"
+expect 1 run "$tmp/weather.ini" --set cooling.outdoor_csv=/dev/zero
+contains "$tmp/stderr" "outdoor_csv: /dev/zero: not a regular file" "outdoor_csv = /dev/zero"
+printf 'time_s,temperature_c\n0,20\n1h,2\0005\n' >"$tmp/weather.csv"
+expect 1 run "$tmp/weather.ini"
+contains "$tmp/stderr" "weather.csv:3: the line contains a NUL byte" "a weather file with a NUL byte"
+awk 'BEGIN { printf "0,"; for (i = 0; i < 5000; i++) printf "1"; print "" }' >"$tmp/weather.csv"
+expect 1 run "$tmp/weather.ini"
+contains "$tmp/stderr" "weather.csv:1: the line is longer than 4096 bytes" "a weather line too long"
+
+# ---- Failure logs and profiles ------------------------------------------------
+
+cat >"$tmp/failures.ini" <<'EOF'
+[scenario]
+name = f
+seed = 1
+horizon = 2d
+[pool a]
+model = DGX-A100
+count = 2
+[workload]
+source = synthetic
+rate = 1/h
+jobs = 10
+gpus = 8
+duration = constant(2h)
+[failures]
+profile = none
+log = flog.csv
+EOF
+printf 'time,type,index\n1h,gpu,0\n5h,gpu,1\n' >"$tmp/flog.csv"
+expect 0 run "$tmp/failures.ini"
+printf 'time,type,index\n1h,gpu,0\0\n5h,gpu,1\n' >"$tmp/flog.csv"
+expect 1 run "$tmp/failures.ini"
+contains "$tmp/stderr" "flog.csv:2: the line contains a NUL byte" "a failure log with a NUL byte"
+# A device is not "not found": it is there, and not a file.
+expect 1 validate "$tmp/failures.ini" --set failures.log=/dev/zero
+contains "$tmp/stderr" "failure log /dev/zero is not a regular file" "log = /dev/zero"
+contains "$tmp/stderr" "failures.log" "log = /dev/zero names the key"
+expect 1 validate "$tmp/failures.ini" --set failures.log=no-such-log.csv
+contains "$tmp/stderr" "not found" "a failure log that does not exist"
+# A profile is a name in the catalogue, never a path out of it; the file
+# behind such a path is not read, so its content cannot be quoted.
+printf '[failures]\nsecret_key = hunter2\n' >"$tmp/elsewhere.ini"
+expect 1 validate "$tmp/failures.ini" --set "failures.profile=../../../../../../$tmp/elsewhere"
+contains "$tmp/stderr" "expected the name of a failure profile in the catalogue" "a profile given as a path"
+grep -F "hunter2" "$tmp/stderr" >/dev/null && fail "a profile's error quotes the file's content"
+printf 'time,type,index\n1h,gpu,0\n' >"$tmp/flog.csv"
+expect 0 validate "$tmp/failures.ini" --set failures.profile=llama3-h100
+
+# ---- Counts: seeds and hosts --------------------------------------------------
+
+expect 1 compare "$QUICKSTART" --policy first-fit --seeds 100000000
+contains "$tmp/stderr" "100000000 runs: more than 100000" "compare --seeds 100000000"
+contains "$tmp/stderr" "GB" "compare --seeds 100000000: the estimate"
+contains "$tmp/stderr" "--force" "compare --seeds 100000000: the way past the limit"
+# At the limit itself the plan is accepted: --plan-out writes it, runs nothing.
+expect 0 compare "$QUICKSTART" --policy first-fit --seeds 100000 --plan-out "$tmp/big-plan.json"
+expect 1 seek "$QUICKSTART" --vary "pool h100.count" --range 1..50 --target "wait_mean <= 1h" --seeds 1000000000
+contains "$tmp/stderr" "1000000000 runs: more than 100000" "seek --seeds 1000000000"
+printf 'src,dst,bytes\n0,1,1GB\n1,0,100MB\n' >"$tmp/t.csv"
+expect 1 transfers "$tmp/t.csv" --hosts 100000000
+contains "$tmp/stderr" "--hosts 100000000: more than 1000000 hosts" "transfers --hosts 100000000"
+contains "$tmp/stderr" "22 GB" "transfers --hosts 100000000: the estimate"
+expect 0 transfers "$tmp/t.csv" --hosts 1000 -t single-switch -q
+
+# ---- Times past the simulated range -------------------------------------------
+
+# 1 GB at 0.1 B/s is 317 years: past a SimTime's 292.  It used to wrap
+# to a negative duration and print a p99 above the makespan, exit 0.
+expect 1 transfers "$tmp/t.csv" --hosts 2 --bandwidth 0.1B/s
+contains "$tmp/stderr" "would end more than 292 years after the start" "transfers --bandwidth 0.1B/s"
+# At 1 B/s it is 31.7 years, inside the range, and every duration is positive.
+expect 0 transfers "$tmp/t.csv" --hosts 2 --bandwidth 1B/s --json
+grep -F -- '-' "$tmp/stdout" | grep -E '"(duration|p50|p99|mean)[a-z_]*": *-' >/dev/null &&
+    fail "transfers at 1 B/s: a negative duration"
+
+echo "test-hardening.sh: $checks checks passed"
