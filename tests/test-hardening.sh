@@ -158,6 +158,40 @@ grep -F "hunter2" "$tmp/stderr" >/dev/null && fail "a profile's error quotes the
 printf 'time,type,index\n1h,gpu,0\n' >"$tmp/flog.csv"
 expect 0 validate "$tmp/failures.ini" --set failures.profile=llama3-h100
 
+# ---- Failure rates, repairs and checkpoints past simulated time ------------------
+
+sed -e 's/^log = flog.csv$/checkpoint_interval = 1h\ncheckpoint_size = 1GB\nstorage_bandwidth = 100GB\/s/' \
+    -e 's/^profile = none$/profile = llama3-h100/' "$tmp/failures.ini" >"$tmp/ckpt.ini"
+expect 0 run "$tmp/ckpt.ini"
+# Every GPU failing every second, repaired at once, used to run forever.
+expect 1 run "$tmp/ckpt.ini" --set failures.gpu_mtbf=1s --set failures.gpu_repair=0s --set failures.detect_time=0s
+contains "$tmp/stderr" "failures.gpu_mtbf" "gpu_mtbf = 1s names the key"
+contains "$tmp/stderr" "expected at most one failure a simulated second" "gpu_mtbf = 1s"
+# Ten times rarer is still 1.6 a second from 16 GPUs; an hour passes.
+expect 1 run "$tmp/ckpt.ini" --set failures.gpu_mtbf=10s
+expect 0 validate "$tmp/ckpt.ini" --set failures.gpu_mtbf=1h --set scenario.horizon=2h
+# A horizon that would gather more faults than are kept.
+expect 1 run "$tmp/ckpt.ini" --set failures.gpu_mtbf=30s --set scenario.horizon=52w
+contains "$tmp/stderr" "failures over the horizon" "gpu_mtbf = 30s over a year"
+# A checkpoint every microsecond used to give an event "due at -9.2e18 ns".
+expect 1 run "$tmp/ckpt.ini" --set failures.checkpoint_interval=1us
+contains "$tmp/stderr" "failures.checkpoint_interval" "checkpoint_interval = 1us names the key"
+contains "$tmp/stderr" "a checkpoint of the whole cluster (16 GPUs) takes 0.16 s" "checkpoint_interval = 1us"
+expect 1 run "$tmp/ckpt.ini" --set failures.checkpoint_size=1PB --set failures.storage_bandwidth=1MB/s
+contains "$tmp/stderr" "expected at most 1000 times the work and a year" "a checkpoint of 16 PB at 1 MB/s"
+# A repair of 15000 weeks from a failure late in a 5-year run ends past
+# simulated time: it never comes, where now + repair used to overflow.
+printf 'time,type,index\n157000000,gpu,0\n' >"$tmp/late.csv"
+expect 0 run "$tmp/ckpt.ini" --set scenario.horizon=260w --set failures.gpu_repair=15000w \
+    --set "failures.log=$tmp/late.csv" --set failures.profile=none --set workload.jobs=3
+contains "$tmp/stdout" "simulated 1820d 00:00:00" "gpu_repair = 15000w: the run reaches its horizon"
+# parse_mtbf: decimal numbers only, as every other parser.
+for bad in 0x10h 1e-320s 0.5s; do
+    expect 1 validate "$tmp/ckpt.ini" --set "failures.gpu_mtbf=$bad"
+    contains "$tmp/stderr" "expected a time of at least 1 s with a unit" "gpu_mtbf = $bad"
+done
+expect 0 validate "$tmp/ckpt.ini" --set failures.gpu_mtbf=1.5e5h
+
 # ---- Counts: seeds and hosts --------------------------------------------------
 
 expect 1 compare "$QUICKSTART" --policy first-fit --seeds 100000000

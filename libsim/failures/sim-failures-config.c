@@ -129,8 +129,26 @@ parse_mtbf (const char *value, double *out_s, GError **error)
       *out_s = 0;
       return TRUE;
     }
-  v = g_ascii_strtod (value, &end);
-  if (end != value && isfinite (v) && v > 0)
+  /* Decimal digits only, as every other number a scenario gives: strtod
+   * alone would take "0x10h" as hex and "1e-320s" as a subnormal. */
+  {
+    const char *c = value;
+    gboolean digits = FALSE;
+
+    while (g_ascii_isdigit (*c))
+      c++, digits = TRUE;
+    if (*c == '.')
+      for (c++; g_ascii_isdigit (*c); c++)
+        digits = TRUE;
+    if (digits && (*c == 'e' || *c == 'E') &&
+        (g_ascii_isdigit (c[1]) || ((c[1] == '-' || c[1] == '+') && g_ascii_isdigit (c[2]))))
+      for (c += 2; g_ascii_isdigit (*c); c++)
+        ;
+    v = digits ? g_ascii_strtod (value, &end) : 0;
+    if (!digits || end != c)
+      end = (char *) value;
+  }
+  if (end != value && isfinite (v) && v > 0 && isnormal (v))
     {
       while (*end == ' ')
         end++;
@@ -138,11 +156,12 @@ parse_mtbf (const char *value, double *out_s, GError **error)
         if (strcmp (end, units[i].unit) == 0)
           {
             *out_s = v * units[i].s;
-            return TRUE;
+            if (*out_s >= 1 && isfinite (*out_s))
+              return TRUE;
           }
     }
-  g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "\"%s\": expected a positive time with a "
-               "unit (s, min, h, d, y), such as 108335h, or never", value);
+  g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "\"%s\": expected a time of at least 1 s "
+               "with a unit (s, min, h, d, y), such as 108335h, or never", value);
   return FALSE;
 }
 
