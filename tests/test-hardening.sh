@@ -208,6 +208,37 @@ contains "$tmp/stderr" "--hosts 100000000: more than 1000000 hosts" "transfers -
 contains "$tmp/stderr" "22 GB" "transfers --hosts 100000000: the estimate"
 expect 0 transfers "$tmp/t.csv" --hosts 1000 -t single-switch -q
 
+# ---- Sweeps and seek ------------------------------------------------------------
+
+SWEEP="$SIM_TOP_SRCDIR/tests/data/sweep-small.ini"
+line_of () { grep -n "^$1" "$SWEEP" | cut -d: -f1; }
+expect 0 sweep "$SWEEP" --list
+contains "$tmp/stdout" "6 points x 3 seeds" "the sweep as shipped"
+# A step so small that the count overflowed a cast used to give one point.
+sed 's|^workload.rate = .*|workload.rate = 1/h..4/h step 1e-300/h|' "$SWEEP" >"$tmp/tiny.ini"
+expect 1 sweep "$tmp/tiny.ini" --list
+contains "$tmp/stderr" "tiny.ini:$(line_of workload.rate): [sweep] workload.rate" "a tiny step: file, line, key"
+contains "$tmp/stderr" "3e+300 values, at most 100000 in a range" "a tiny step"
+sed 's|^workload.rate = .*|workload.rate = 1/h..1.000000001/h step 1e-11/h|' "$SWEEP" >"$tmp/tiny.ini"
+expect 1 sweep "$tmp/tiny.ini" --list
+contains "$tmp/stderr" "the step is too small to tell" "a step below the printed precision"
+# An empty axis used to say "no policy to compare".
+sed 's|^pool h100.count = .*|pool h100.count =|' "$SWEEP" >"$tmp/empty.ini"
+expect 1 sweep "$tmp/empty.ini" --list
+contains "$tmp/stderr" "empty.ini:$(line_of 'pool h100.count'): [sweep] pool h100.count: no value" "an empty axis"
+# An unknown metric: named at its line, and no half-empty table.
+sed 's|^metrics = .*|metrics = wait_mean, nosuch|' "$SWEEP" >"$tmp/metric.ini"
+expect 1 sweep "$tmp/metric.ini" -q
+contains "$tmp/stderr" "metric.ini:$(line_of metrics): [sweep] metrics: unknown metric \"nosuch\"" "metrics = nosuch"
+[ -s "$tmp/stdout" ] && fail "metrics = nosuch: a table was printed"
+# seek varies a key with a unit: the probes set "25.5/h", not "25.5".
+expect 0 seek "$SWEEP" --vary workload.rate --range 1/h..50/h --target "wait_mean >= 1h" --seeds 2
+contains "$tmp/stdout" "workload.rate = 50/h:" "seek over a rate: the probes carry the unit"
+grep -E "^smallest workload.rate meeting wait_mean >= 1h: [0-9.]+/h " "$tmp/stdout" >/dev/null ||
+    fail "seek over a rate: no answer with its unit"
+expect 2 seek "$SWEEP" --vary workload.rate --range 1/h..50/d --target "wait_mean >= 1h"
+contains "$tmp/stderr" "expected LOW..HIGH" "seek --range with two units"
+
 # ---- Times past the simulated range -------------------------------------------
 
 # 1 GB at 0.1 B/s is 317 years: past a SimTime's 292.  It used to wrap

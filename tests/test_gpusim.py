@@ -2014,9 +2014,29 @@ class ArgumentTests(unittest.TestCase):
         self.assert_refused(gpusim.seek, "level = 0", level=0, **base)
         self.assert_refused(gpusim.seek, "range: expected (low, high)",
                             **dict(base, range=(1, float("inf"))))
+        self.assert_refused(gpusim.seek, "range: expected (low, high)",
+                            **dict(base, range=(8, 1)))
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.seek(**dict(base, vary="workload.rate", range=("1/h", "50/d")))
+        self.assertIn('range "1/h..50/d": expected LOW..HIGH', caught.exception.message)
         with self.assertRaises(gpusim.Error) as caught:
             gpusim.seek(seeds=1000000, **base)
         self.assertIn("1000000 runs: more than 100000", caught.exception.message)
+
+    def test_seek_varies_a_key_with_a_unit(self):
+        # The wait grows with the arrival rate: the smallest rate whose wait
+        # reaches an hour, probed at values with their unit (the probes set
+        # "workload.rate=25.5/h", where "25.5" alone has no unit).
+        found = gpusim.seek(self.SWEEP, "workload.rate", "wait_mean >= 1h",
+                            range=("1/h", "50/h"), seeds=2)
+        out = cli("seek", self.SWEEP, "--vary", "workload.rate", "--target", "wait_mean >= 1h",
+                  "--range", "1/h..50/h", "--seeds", "2")
+        self.assertIn("meeting wait_mean >= 1h: %s/h (%d probes)"
+                      % (("%g" % found["answer"]), len(found["probes"])), out)
+        by_value = {p["value"]: p for p in found["probes"]}
+        self.assertTrue(by_value[found["answer"]]["meets"])
+        self.assertGreater(found["answer"], 1)
+        self.assertLess(found["answer"], 50)
 
     def test_sweep_shard(self):
         for shard in ((5, 3), (3, 3), (-1, 2), (0, 0), (1,), "ab"):

@@ -371,7 +371,8 @@ gpusim_cmd_seek (int argc, char **argv)
     { "target", 't', 0, G_OPTION_ARG_STRING, &target,
       "What to meet: \"METRIC <= VALUE\" (or <, >=, >), e.g. \"wait_p95 <= 1h\"", "TARGET" },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range,
-      "Where to look: LO..HI (default: the key's values in the file's [sweep] section)",
+      "Where to look: LO..HI, with the key's unit if it has one, e.g. 1/h..50/h (default: the "
+      "key's values in the file's [sweep] section)",
       "LO..HI" },
     { "seeds", 'n', 0, G_OPTION_ARG_INT, &n_seeds, "Runs per probe (default 5)", "N" },
     { "force", 0, 0, G_OPTION_ARG_NONE, &force,
@@ -425,19 +426,8 @@ gpusim_cmd_seek (int argc, char **argv)
         return gpusim_usage_error (context, "--%s", error->message);
       goto failed;
     }
-  if (range != NULL)
-    {
-      const char *dots = strstr (range, "..");
-      char *end1 = NULL, *end2 = NULL;
-      g_autofree char *a = dots ? g_strndup (range, (gsize) (dots - range)) : NULL;
-      double lo = a ? g_ascii_strtod (a, &end1) : NAN;
-      double hi = dots ? g_ascii_strtod (dots + 2, &end2) : NAN;
-      if (dots == NULL || *end1 != '\0' || *end2 != '\0' || end1 == a || !(lo < hi) ||
-          !isfinite (lo) || !isfinite (hi))
-        return gpusim_usage_error (context, "--range \"%s\": expected LO..HI, two numbers "
-                                   "with LO < HI", range);
-      sim_seek_set_range (seek, lo, hi);
-    }
+  if (range != NULL && !sim_seek_set_range_from_string (seek, range, &error))
+    return gpusim_usage_error (context, "--%s", error->message);
   sim_seek_set_seeds (seek, first_seed != NULL ? seed : sim_seek_get_first_seed (seek),
                       (guint) n_seeds);
   sim_seek_set_force (seek, force);

@@ -46,6 +46,7 @@ struct _SimSweep {
   GArray     *axes;       /* Axis */
   guint       n_points;
   double      level;
+  guint       metrics_line;  /* of `metrics =` in [sweep], 0 if absent */
   SimPlan    *plan;
 };
 
@@ -139,6 +140,12 @@ parse_values (const char *raw, GError **error)
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
   const char *dots = strstr (raw, "..");
 
+  if (*raw == '\0')
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "no value: expected values separated by "
+                   "commas, or a range START..STOP [step STEP]");
+      return NULL;
+    }
   if (dots != NULL && strchr (raw, ',') == NULL)
     {
       g_autofree char *a_text = g_strndup (raw, (gsize) (dots - raw));
@@ -182,17 +189,37 @@ parse_values (const char *raw, GError **error)
                        "\"%s\": the range ends before it starts", raw);
           return NULL;
         }
-      n = (guint64) floor ((b - a) / step + 1e-9) + 1;
-      if (n > MAX_RANGE_VALUES)
-        {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                       "\"%s\": %" G_GUINT64_FORMAT " values, at most %u in a range", raw, n,
-                       MAX_RANGE_VALUES);
-          return NULL;
-        }
+      /* Counted in double first: a tiny step gives more values than a
+       * guint64 holds, and the cast would wrap to a single point. */
+      {
+        double count = floor ((b - a) / step + 1e-9) + 1;
+
+        if (!(count <= MAX_RANGE_VALUES))
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                         "\"%s\": %.3g values, at most %u in a range", raw, count,
+                         MAX_RANGE_VALUES);
+            return NULL;
+          }
+        n = (guint64) count;
+      }
       integral = a == floor (a) && step == floor (step) && fabs (a) < 1e15 && fabs (b) < 1e15;
       for (guint64 i = 0; i < n; i++)
-        g_ptr_array_add (out, format_number (a + (double) i * step, integral, unit));
+        {
+          char *v = format_number (a + (double) i * step, integral, unit);
+
+          /* A step below the values' printed precision would run one
+           * point several times under different labels. */
+          if (i > 0 && strcmp (v, out->pdata[out->len - 1]) == 0)
+            {
+              g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                           "\"%s\": the step is too small to tell %s from the value before: "
+                           "expected a larger step", raw, v);
+              g_free (v);
+              return NULL;
+            }
+          g_ptr_array_add (out, v);
+        }
       return g_steal_pointer (&out);
     }
 
@@ -552,6 +579,7 @@ sim_sweep_new (const char *path, const char * const *overrides, GError **error)
       !make_axes (self, zips, lines, error) ||
       !check_axis_values (self, overrides, error))
     return NULL;
+  self->metrics_line = sim__key_lines_find (lines, "sweep", "metrics");
 
   for (guint p = 0; p < self->n_points; p++)
     {
@@ -861,6 +889,20 @@ sim_sweep_run (SimSweep *self, SimExecutor *executor, const guint *runs, guint n
     {
       g_propagate_error (error, sink.error);
       return NULL;
+    }
+  /* A metric that no run's report has fails every run alike: it is the
+   * file's error, named at its line, and there is no table to print. */
+  for (guint r = 0; self->metrics_line > 0 && r < sim_plan_get_n_runs (self->plan); r++)
+    {
+      const GError *e = sim_plan_results_get_error (results, r);
+
+      if (e != NULL && g_error_matches (e, SIM_ERROR, SIM_ERROR_NOT_FOUND) &&
+          g_str_has_prefix (e->message, "unknown metric \""))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND, "%s:%u: [sweep] metrics: %s",
+                       self->path, self->metrics_line, e->message);
+          return NULL;
+        }
     }
   /* The CSV in run order, the same bytes for any executor. */
   if (csv_path != NULL && !sim_sweep_write_runs_csv (self, results, csv_path, error))

@@ -727,7 +727,8 @@ def seek(path, vary, target, range=None, seeds=5, first_seed=None, level=0.95, t
          threads=0, set=None, force=False):
     """The smallest value of the key *vary* that meets *target* ("METRIC <=
     VALUE", or <, >=, >; VALUE a number or a duration such as "1h"), by
-    bisection over *range* ``(low, high)`` (default: the key's values in
+    bisection over *range* ``(low, high)``, numbers or strings with the
+    key's unit such as ``("1/h", "50/h")`` (default: the key's values in
     the file's ``[sweep]`` section), as ``gpusim seek`` does.  Each probe runs
     *seeds* seeds and meets the target only if the far end of its confidence
     interval at *level* does.
@@ -748,11 +749,15 @@ def seek(path, vary, target, range=None, seeds=5, first_seed=None, level=0.95, t
     sk = _call(Sim.Seek.new, str(path), _overrides(set), str(vary), str(target))
     if range is not None:
         low, high = range
-        if not (math.isfinite(float(low)) and math.isfinite(float(high))
-                and float(low) < float(high)):
+        if isinstance(low, str) or isinstance(high, str):
+            # Values with the key's unit, such as ("1/h", "50/h").
+            _call(sk.set_range_from_string, "%s..%s" % (low, high))
+        elif not (math.isfinite(float(low)) and math.isfinite(float(high))
+                  and float(low) < float(high)):
             raise Error("range: expected (low, high) with low < high, got %r" % (range,),
                         Sim.Error.INVALID)
-        sk.set_range(float(low), float(high))
+        else:
+            sk.set_range(float(low), float(high))
     sk.set_seeds(sk.get_first_seed() if first_seed is None else first_seed, seeds)
     sk.set_level(level)
     sk.set_tolerance(tolerance)
