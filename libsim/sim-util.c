@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
@@ -82,11 +83,29 @@ sim__did_you_mean (const char *guess)
   return buf;
 }
 
+/* A file written whole is renamed over its target, which replaces what
+ * was there: a device (`--results-out /dev/null`, run as root, made
+ * /dev/null a regular file), a FIFO or a directory is refused instead. */
+static gboolean
+replaceable (const char *path, GError **error)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0 || S_ISREG (st.st_mode))
+    return TRUE;
+  g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot write %s: not a regular file (a "
+               "device, a pipe or a directory), which writing the file whole and renaming it "
+               "into place would replace: expected the path of a file", path);
+  return FALSE;
+}
+
 gboolean
 sim__write_file_atomic (const char *path, const char *contents, gssize len, GError **error)
 {
   g_autoptr(GError) local = NULL;
 
+  if (!replaceable (path, error))
+    return FALSE;
   if (!g_file_set_contents_full (path, contents, len, G_FILE_SET_CONTENTS_CONSISTENT, 0666,
                                  &local))
     {
@@ -239,6 +258,8 @@ sim__atomic_file_new (const char *path, GError **error)
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
+  if (!replaceable (path, error))
+    return NULL;
   f = g_new0 (SimAtomicFile, 1);
   f->slot = -1;
   f->path = g_strdup (path);

@@ -250,4 +250,18 @@ expect 0 transfers "$tmp/t.csv" --hosts 2 --bandwidth 1B/s --json
 grep -F -- '-' "$tmp/stdout" | grep -E '"(duration|p50|p99|mean)[a-z_]*": *-' >/dev/null &&
     fail "transfers at 1 B/s: a negative duration"
 
+# ---- Outputs written whole never replace a device ----------------------------
+
+# A file written whole is renamed into place: over /dev/null, run as root,
+# that used to leave a regular file where the device was.  A FIFO stands in
+# for the device here, so that the test cannot harm the machine it runs on.
+mkfifo "$tmp/out-fifo" 2>/dev/null || fail "mkfifo"
+expect 1 compare --plan "$tmp/plan.json" --runs 0 --results-out "$tmp/out-fifo"
+contains "$tmp/stderr" "out-fifo: not a regular file" "--results-out to a FIFO"
+[ -p "$tmp/out-fifo" ] || fail "--results-out replaced the FIFO"
+expect 1 compare "$QUICKSTART" --policy first-fit --seeds 1 --plan-out "$tmp/out-fifo"
+[ -p "$tmp/out-fifo" ] || fail "--plan-out replaced the FIFO"
+expect 1 transfers "$tmp/t.csv" --hosts 2 -o "$tmp/out-fifo"
+[ -p "$tmp/out-fifo" ] || fail "transfers -o replaced the FIFO"
+
 echo "test-hardening.sh: $checks checks passed"
