@@ -250,6 +250,28 @@ expect 0 transfers "$tmp/t.csv" --hosts 2 --bandwidth 1B/s --json
 grep -F -- '-' "$tmp/stdout" | grep -E '"(duration|p50|p99|mean)[a-z_]*": *-' >/dev/null &&
     fail "transfers at 1 B/s: a negative duration"
 
+# ---- Reading a plan loads no code ------------------------------------------------
+
+# A plan naming a plugin used to dlopen it when read, running its
+# constructor.  Here the plugin is a shared object whose constructor leaves
+# a file behind; a plan whose run 0 is a built-in policy is read and run 0
+# run: the file must not appear.  (Needs a C compiler; skipped without.)
+PLUGIN="$SIM_TOP_BUILDDIR/examples/.libs/plugin-largest-first.so"
+CC_PROG=$(command -v "${CC:-cc}" 2>/dev/null || command -v cc 2>/dev/null || true)
+if [ -n "$CC_PROG" ] && [ -f "$PLUGIN" ]; then
+    printf '#include <stdio.h>\n__attribute__((constructor)) static void mark (void) { fclose (fopen ("%s", "w")); }\n' \
+        "$tmp/constructor-ran" >"$tmp/marker.c"
+    "$CC_PROG" -shared -fPIC -o "$tmp/marker.so" "$tmp/marker.c" || fail "cannot build the marker plugin"
+    expect 0 compare "$QUICKSTART" --policy first-fit --policy "$PLUGIN" --seeds 1 --plan-out "$tmp/plugin-plan.json"
+    sed "s|$PLUGIN|$tmp/marker.so|" "$tmp/plugin-plan.json" >"$tmp/marker-plan.json"
+    grep -F "$tmp/marker.so" "$tmp/marker-plan.json" >/dev/null || fail "the plan does not name the marker plugin"
+    expect 0 compare --plan "$tmp/marker-plan.json" --runs 0 --results-out "$tmp/marker-results.json"
+    [ -e "$tmp/constructor-ran" ] && fail "reading a plan ran a plugin's constructor"
+    # Run 1 is the plugin's: running it loads it (and this one is no policy).
+    expect 1 compare --plan "$tmp/marker-plan.json" --runs 1 --results-out "$tmp/marker-results.json"
+    [ -e "$tmp/constructor-ran" ] || fail "running a plugin's run did not load it (the test proves nothing)"
+fi
+
 # ---- Outputs written whole never replace a device ----------------------------
 
 # A file written whole is renamed into place: over /dev/null, run as root,

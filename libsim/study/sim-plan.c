@@ -203,8 +203,14 @@ sim_plan_add_policy (SimPlan *self, const char *spec, GError **error)
   return TRUE;
 }
 
+/* How much of a variant is checked when it is added: nothing (a sweep's
+ * points, checked by the sweep), its keys (a plan read back: the scenario
+ * is parsed but no simulation built, so that reading a plan loads no
+ * [policy] plugin), or a whole simulation built from it. */
+typedef enum { CHECK_NONE, CHECK_KEYS, CHECK_BUILD } Check;
+
 static gboolean
-add_variant (SimPlan *self, const char *name, const char * const *overrides, gboolean check,
+add_variant (SimPlan *self, const char *name, const char * const *overrides, Check check,
              GError **error)
 {
   g_autoptr(GPtrArray) all = g_ptr_array_new ();
@@ -218,10 +224,11 @@ add_variant (SimPlan *self, const char *name, const char * const *overrides, gbo
   for (guint i = 0; overrides[i] != NULL; i++)
     g_ptr_array_add (all, (gpointer) overrides[i]);
   g_ptr_array_add (all, NULL);
-  if (check)
+  if (check != CHECK_NONE)
     {
       scenario = sim_scenario_load (self->path, (const char * const *) all->pdata, error);
-      if (scenario == NULL || (sim = sim_simulation_new (scenario, error)) == NULL)
+      if (scenario == NULL ||
+          (check == CHECK_BUILD && (sim = sim_simulation_new (scenario, error)) == NULL))
         {
           g_prefix_error (error, "variant \"%s\": ", name);
           return FALSE;
@@ -243,7 +250,7 @@ sim_plan_add_variant (SimPlan *self, const char *name, const char * const *overr
   g_return_val_if_fail (SIM_IS_PLAN (self), FALSE);
   g_return_val_if_fail (name != NULL && overrides != NULL, FALSE);
   g_return_val_if_fail (!self->sealed, FALSE);
-  return add_variant (self, name, overrides, TRUE, error);
+  return add_variant (self, name, overrides, CHECK_BUILD, error);
 }
 
 void
@@ -252,7 +259,7 @@ sim__plan_add_variant_unchecked (SimPlan *self, const char *name, const char * c
   g_return_if_fail (SIM_IS_PLAN (self));
   g_return_if_fail (name != NULL && overrides != NULL);
   g_return_if_fail (!self->sealed);
-  add_variant (self, name, overrides, FALSE, NULL);
+  add_variant (self, name, overrides, CHECK_NONE, NULL);
 }
 
 void
@@ -847,14 +854,28 @@ plan_from_object (JsonObject *o, const char *origin, const char *where, GError *
         return NULL;
       if (json_object_has_member (eo, "policy"))
         {
-          if (!get_string (eo, "policy", origin, ewhere, &spec, error) ||
-              !sim_plan_add_policy (plan, spec, error))
+          if (!get_string (eo, "policy", origin, ewhere, &spec, error))
+            return NULL;
+          if (is_plugin_spec (spec))
+            {
+              /* Named by the label written with it: a plugin is code, and
+               * reading a plan loads none (its runs do, when they start). */
+              PlanEntry *entry = g_new0 (PlanEntry, 1);
+
+              entry->kind = SIM_PLAN_ENTRY_POLICY;
+              entry->spec = g_strdup (spec);
+              entry->plugin = g_canonicalize_filename (spec, NULL);
+              entry->label = g_strdup (label);
+              g_ptr_array_add (plan->entries, entry);
+            }
+          else if (!sim_plan_add_policy (plan, spec, error))
             return NULL;
         }
       else if (json_object_has_member (eo, "variant"))
         {
           if (!get_strv (eo, "variant", origin, ewhere, &variant, error) ||
-              !sim_plan_add_variant (plan, label, (const char * const *) variant->pdata, error))
+              !add_variant (plan, label, (const char * const *) variant->pdata, CHECK_KEYS,
+                            error))
             return NULL;
         }
       else
