@@ -760,6 +760,13 @@ parse_text (const char *text, const char *origin, GError **error)
                    local->message);
       return NULL;
     }
+  /* Text of white space alone parses, to no root at all. */
+  if (json_parser_get_root (parser) == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: empty: expected a JSON object "
+                   "written by gpusim compare", origin);
+      return NULL;
+    }
   return json_node_ref (json_parser_get_root (parser));
 }
 
