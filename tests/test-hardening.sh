@@ -239,6 +239,38 @@ grep -E "^smallest workload.rate meeting wait_mean >= 1h: [0-9.]+/h " "$tmp/stdo
 expect 2 seek "$SWEEP" --vary workload.rate --range 1/h..50/d --target "wait_mean >= 1h"
 contains "$tmp/stderr" "expected LOW..HIGH" "seek --range with two units"
 
+# ---- Sweep databases: gpusim's own only -------------------------------------------
+
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import sqlite3' 2>/dev/null; then
+    # Another program's database with a `runs` table: refused, and not one
+    # byte of it changed (it used to get gpusim's tables, columns and WAL).
+    python3 -c "
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute('CREATE TABLE runs (id INTEGER, name TEXT)')
+c.execute(\"INSERT INTO runs VALUES (1, 'a')\")
+c.commit()" "$tmp/other.db"
+    cksum <"$tmp/other.db" >"$tmp/other.sum"
+    expect 1 sweep "$SWEEP" --db "$tmp/other.db" -q
+    contains "$tmp/stderr" "other.db: not a gpusim database" "--db another program's database"
+    cksum <"$tmp/other.db" | cmp -s - "$tmp/other.sum" || fail "--db changed another program's database"
+    [ -e "$tmp/other.db-wal" ] && fail "--db left a WAL beside another program's database"
+    printf 'hello\n' >"$tmp/text.db"
+    expect 1 sweep "$SWEEP" --db "$tmp/text.db" -q
+    contains "$tmp/stderr" "text.db: not an SQLite database" "--db a text file"
+    # A new file becomes gpusim's, with its application id; one written
+    # before the id (id 0, gpusim's tables) is still taken and gets it.
+    expect 0 sweep "$SWEEP" --db "$tmp/ours.db" -q
+    [ "$(python3 -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA application_id').fetchone()[0])" "$tmp/ours.db")" = 1196447059 ] ||
+        fail "a new sweep database without gpusim's application id"
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA application_id = 0'); c.commit()" "$tmp/ours.db"
+    expect 0 sweep "$SWEEP" --db "$tmp/ours.db"
+    contains "$tmp/stderr" "18 run(s) taken from" "a sweep database written before the application id"
+    # Merged into itself: refused at once, where it waited 60 s on its own lock.
+    expect 1 sweep "$SWEEP" --db "$tmp/ours.db" --merge "$tmp/ours.db" -q
+    contains "$tmp/stderr" "ours.db: is the database merged into" "--merge of the --db itself"
+fi
+
 # ---- Times past the simulated range -------------------------------------------
 
 # 1 GB at 0.1 B/s is 317 years: past a SimTime's 292.  It used to wrap
