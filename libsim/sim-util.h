@@ -89,4 +89,25 @@ void           sim__atomic_file_free (SimAtomicFile *file);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimAtomicFile, sim__atomic_file_free)
 
+/* An output directory owned by one run at a time.  The lock is DIR/.gpusim-lock,
+ * held with flock() (released by the system when its holder dies, even by
+ * kill -9) and holding the holder's pid for the message of a second run,
+ * which is refused (SIM_ERROR_IO naming DIR and the pid).  Once it is
+ * held, what a killed run left of the outputs NAMES (NAME.tmp-XXXXXX, and
+ * the NAME.old-PID-N second names of sim__atomic_files_commit()) is
+ * removed: no other run can be writing them.  The lock file is removed by
+ * unlock, and by sim_remove_temporary_files() on a signal. */
+typedef struct _SimOutputLock SimOutputLock;
+SimOutputLock *sim__output_dir_lock (const char *dir, const char * const *names,
+                                     GError **error);
+void           sim__output_dir_unlock (SimOutputLock *lock);
+/* After a run that succeeded: removes the files of NAMES in the locked
+ * directory that are not in WRITTEN (an earlier run's topology.dot when
+ * this one has no fabric), so that the directory holds one run's outputs.
+ * Files of other names are never touched. */
+void           sim__output_dir_prune (SimOutputLock *lock, const char * const *names,
+                                      const char * const *written);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimOutputLock, sim__output_dir_unlock)
+
 G_END_DECLS

@@ -304,6 +304,34 @@ if [ -n "$CC_PROG" ] && [ -f "$PLUGIN" ]; then
     [ -e "$tmp/constructor-ran" ] || fail "running a plugin's run did not load it (the test proves nothing)"
 fi
 
+# ---- A run owns its output directory ---------------------------------------------
+
+# A second run into the same directory used to mix its files with the
+# first's; now it is refused, naming the holder's pid.
+"$GPUSIM" run -q -o "$tmp/owned" --set scenario.horizon=100000d "$QUICKSTART" >/dev/null 2>&1 &
+holder=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+    [ -s "$tmp/owned/.gpusim-lock" ] && break
+    sleep 0.2
+done
+expect 1 run -q -o "$tmp/owned" "$QUICKSTART"
+contains "$tmp/stderr" "owned: in use by another gpusim run (process $holder" "a second run into one directory"
+# Killed without a chance to clean (kill -9): its temporary files and its
+# lock file stay, and the next run takes the directory and removes them.
+kill -KILL "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+touch "$tmp/owned/mine.txt"
+expect 0 run -q -o "$tmp/owned" "$QUICKSTART"
+leftover=$(cd "$tmp/owned" && ls -A | tr '\n' ' ')
+[ "$leftover" = "jobs.csv mine.txt nodes.csv summary.json timeseries.csv " ] ||
+    fail "after a killed run and a new one, the directory holds: $leftover"
+# A run without a fabric after one with: the old topology.dot is removed
+# (a report of the directory used to draw the first run's network).
+expect 0 run -q -o "$tmp/switch" "$SIM_TOP_SRCDIR/tests/data/golden-network.ini"
+[ -f "$tmp/switch/topology.dot" ] || fail "a run with a [fabric] wrote no topology.dot"
+expect 0 run -q -o "$tmp/switch" "$QUICKSTART"
+[ -e "$tmp/switch/topology.dot" ] && fail "an earlier run's topology.dot was left beside this run's files"
+
 # ---- Outputs written whole never replace a device ----------------------------
 
 # A file written whole is renamed into place: over /dev/null, run as root,
