@@ -222,6 +222,12 @@ contains "$tmp/stderr" "3e+300 values, at most 100000 in a range" "a tiny step"
 sed 's|^workload.rate = .*|workload.rate = 1/h..1.000000001/h step 1e-11/h|' "$SWEEP" >"$tmp/tiny.ini"
 expect 1 sweep "$tmp/tiny.ini" --list
 contains "$tmp/stderr" "the step is too small to tell" "a step below the printed precision"
+# Points times seeds past 100,000 runs: refused with the estimate, unless --force.
+sed 's|^seeds = .*|seeds = 20000|' "$SWEEP" >"$tmp/big.ini"
+expect 1 sweep "$tmp/big.ini" -q
+contains "$tmp/stderr" "120000 runs: more than 100000" "a sweep of 120,000 runs"
+expect 0 sweep "$tmp/big.ini" --list --force
+contains "$tmp/stdout" "= 120000 runs" "sweep --list --force"
 # An empty axis used to say "no policy to compare".
 sed 's|^pool h100.count = .*|pool h100.count =|' "$SWEEP" >"$tmp/empty.ini"
 expect 1 sweep "$tmp/empty.ini" --list

@@ -139,7 +139,7 @@ gpusim_cmd_sweep (int argc, char **argv)
   g_auto(GStrv) merges = NULL;
   g_autofree char *db = NULL, *csv = NULL, *format = NULL, *shard = NULL, *report = NULL;
   gint jobs = 0;
-  gboolean quiet = FALSE, list = FALSE;
+  gboolean quiet = FALSE, list = FALSE, force = FALSE;
   GOptionEntry entries[] = {
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
       "Runs at once (default: one per processor); the output does not depend on it.  "
@@ -167,6 +167,8 @@ gpusim_cmd_sweep (int argc, char **argv)
       "Print the points and the number of runs, and run nothing (to size a Slurm array)",
       NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on the terminal", NULL },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+      "Run more than 100,000 runs (points x seeds), and runs past their size limits", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =
@@ -228,6 +230,7 @@ gpusim_cmd_sweep (int argc, char **argv)
   sweep = sim_sweep_new (argv[1], (const char * const *) sets, &error);
   if (sweep == NULL)
     goto failed;
+  sim_plan_set_force (sim_sweep_get_plan (sweep), force);
 
   if (list)
     {

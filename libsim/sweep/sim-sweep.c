@@ -603,11 +603,16 @@ sim_sweep_new (const char *path, const char * const *overrides, GError **error)
     sim_plan_add_metric (self->plan, metrics->pdata[m]);
   sim_plan_set_seeds (self->plan, have_first ? first_seed : sim_plan_get_seed (self->plan, 0),
                       n_seeds);
+  /* The number of runs is checked against SIM_PLAN_MAX_RUNS when they
+   * run (sim_sweep_run()), once the caller could force the plan; the rest
+   * of the plan now. */
+  sim_plan_set_force (self->plan, TRUE);
   if (!sim_plan_check (self->plan, error))
     {
       g_prefix_error (error, "%s: ", path);
       return NULL;
     }
+  sim_plan_set_force (self->plan, FALSE);
   if (!check_first_point (self, error))
     return NULL;
   return g_steal_pointer (&self);
@@ -826,6 +831,12 @@ sim_sweep_run (SimSweep *self, SimExecutor *executor, const guint *runs, guint n
   g_return_val_if_fail (executor == NULL || SIM_IS_EXECUTOR (executor), NULL);
   g_return_val_if_fail (runs != NULL || n_runs == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!sim_plan_check (self->plan, error))
+    {
+      g_prefix_error (error, "%s: ", self->path);
+      return NULL;
+    }
 
   results = sim_plan_results_new (self->plan);
   if (db_path != NULL)

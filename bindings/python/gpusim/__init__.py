@@ -633,7 +633,7 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     return _mixed_result(cmp, path, policies, set, force, level)
 
 
-def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None):
+def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None, force=False):
     """Runs every point of a sweep file (a scenario with a ``[sweep]``
     section) on every seed, in parallel, as ``gpusim sweep`` does.
 
@@ -644,7 +644,7 @@ def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None)
     run only the runs ``r`` with ``r % n == k`` (one Slurm array task's);
     *report* an HTML file to write the summary to, with a chart per metric
     over the swept axis (as ``gpusim sweep --report``; see
-    :func:`sweep_report`).
+    :func:`sweep_report`); *force* runs more than 100,000 runs.
 
     Returns the summary, as ``gpusim sweep --format json`` prints it: a dict
     with ``axes`` (the swept keys), ``grid`` (the grid's dimensions in file
@@ -667,6 +667,7 @@ def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None)
         n = _whole("shard n", n, 1)
         k = _whole("shard k", k, 0, n - 1)
     sw = _call(Sim.Sweep.new, str(path), _overrides(set))
+    sw.get_plan().set_force(bool(force))
     runs = None
     if shard is not None:
         runs = list(sw.dup_shard_runs(k, n))
