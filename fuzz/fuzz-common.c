@@ -29,6 +29,12 @@ const FuzzTarget fuzz_targets[] = {
   { "gavel",       fuzz_gavel },
   { "native",      fuzz_native },
   { "transfers",   fuzz_transfers },
+  { "plan",        fuzz_plan },
+  { "results",     fuzz_results },
+  { "sweep-summary", fuzz_sweep_summary },
+  { "weather",     fuzz_weather },
+  { "prices",      fuzz_prices },
+  { "failure-log", fuzz_failure_log },
   { NULL, NULL },
 };
 

@@ -59,5 +59,11 @@ int fuzz_pai (const uint8_t *data, size_t size);
 int fuzz_gavel (const uint8_t *data, size_t size);
 int fuzz_native (const uint8_t *data, size_t size);
 int fuzz_transfers (const uint8_t *data, size_t size);
+int fuzz_plan (const uint8_t *data, size_t size);
+int fuzz_results (const uint8_t *data, size_t size);
+int fuzz_sweep_summary (const uint8_t *data, size_t size);
+int fuzz_weather (const uint8_t *data, size_t size);
+int fuzz_prices (const uint8_t *data, size_t size);
+int fuzz_failure_log (const uint8_t *data, size_t size);
 
 G_END_DECLS

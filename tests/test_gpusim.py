@@ -1993,5 +1993,87 @@ class SweepTests(unittest.TestCase):
             self.assertIn("bad.ini:%d: [sweep] seeds" % line, caught.exception.message)
 
 
+class ArgumentTests(unittest.TestCase):
+    """Arguments out of their range raise gpusim.Error naming the argument
+    before anything runs, where the C setters printed a GLib critical and
+    the call returned normal-looking results.  Does not check the values'
+    effects (CompareTests and SweepTests do)."""
+
+    SWEEP = os.path.join(TOP_SRCDIR, "tests", "data", "sweep-small.ini")
+
+    def assert_refused(self, call, phrase, **kwargs):
+        with self.assertRaises(gpusim.Error) as caught:
+            call(**kwargs)
+        self.assertIn(phrase, caught.exception.message)
+        self.assertEqual(caught.exception.code, Sim.Error.INVALID)
+
+    def test_compare(self):
+        for seeds in (0, -1, 2.5, "x", 2**40):
+            self.assert_refused(gpusim.compare, "seeds = %r: expected a whole number" % (seeds,),
+                                path=QUICKSTART, policies=["first-fit"], seeds=seeds)
+        for level in (float("nan"), 0, 1, 1.5, float("inf")):
+            self.assert_refused(gpusim.compare, "level = %r: expected a confidence level"
+                                % (level,), path=QUICKSTART, policies=["first-fit"], level=level)
+        self.assert_refused(gpusim.compare, "threads = -1", path=QUICKSTART,
+                            policies=["first-fit"], threads=-1)
+        # Past the plan's limit of runs: refused by the library with its estimate.
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.compare(QUICKSTART, policies=["first-fit"], seeds=200000)
+        self.assertIn("200000 runs: more than 100000", caught.exception.message)
+
+    def test_seek(self):
+        base = dict(path=self.SWEEP, vary="pool.h100.count", target="wait_p95 <= 2h",
+                    range=(1, 8))
+        self.assert_refused(gpusim.seek, "tolerance = -1: expected a width of at least 0",
+                            tolerance=-1, **base)
+        self.assert_refused(gpusim.seek, "tolerance = nan", tolerance=float("nan"), **base)
+        self.assert_refused(gpusim.seek, "seeds = 0", seeds=0, **base)
+        self.assert_refused(gpusim.seek, "level = 0", level=0, **base)
+        self.assert_refused(gpusim.seek, "range: expected (low, high)",
+                            **dict(base, range=(1, float("inf"))))
+        self.assert_refused(gpusim.seek, "range: expected (low, high)",
+                            **dict(base, range=(8, 1)))
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.seek(**dict(base, vary="workload.rate", range=("1/h", "50/d")))
+        self.assertIn('range "1/h..50/d": expected LOW..HIGH', caught.exception.message)
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.seek(seeds=1000000, **base)
+        self.assertIn("1000000 runs: more than 100000", caught.exception.message)
+
+    def test_seek_varies_a_key_with_a_unit(self):
+        # The wait grows with the arrival rate: the smallest rate whose wait
+        # reaches an hour, probed at values with their unit (the probes set
+        # "workload.rate=25.5/h", where "25.5" alone has no unit).
+        found = gpusim.seek(self.SWEEP, "workload.rate", "wait_mean >= 1h",
+                            range=("1/h", "50/h"), seeds=2)
+        out = cli("seek", self.SWEEP, "--vary", "workload.rate", "--target", "wait_mean >= 1h",
+                  "--range", "1/h..50/h", "--seeds", "2")
+        self.assertIn("meeting wait_mean >= 1h: %s/h (%d probes)"
+                      % (("%g" % found["answer"]), len(found["probes"])), out)
+        by_value = {p["value"]: p for p in found["probes"]}
+        self.assertTrue(by_value[found["answer"]]["meets"])
+        self.assertGreater(found["answer"], 1)
+        self.assertLess(found["answer"], 50)
+
+    def test_sweep_shard(self):
+        for shard in ((5, 3), (3, 3), (-1, 2), (0, 0), (1,), "ab"):
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.sweep(self.SWEEP, shard=shard)
+            self.assertIn("shard", caught.exception.message)
+        self.assert_refused(gpusim.sweep, "threads = -2", path=self.SWEEP, threads=-2)
+
+    def test_sweep_report_reads_within_bounds(self):
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.sweep_report("/dev/zero")
+        self.assertIn("/dev/zero: not a regular file", caught.exception.message)
+        with tempfile.TemporaryDirectory() as tmp:
+            deep = os.path.join(tmp, "deep.json")
+            with open(deep, "w") as f:
+                f.write("[" * 100000)
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.sweep_report(deep)
+            self.assertIn("JSON nested deeper than 64 levels", caught.exception.message)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -139,7 +139,7 @@ gpusim_cmd_sweep (int argc, char **argv)
   g_auto(GStrv) merges = NULL;
   g_autofree char *db = NULL, *csv = NULL, *format = NULL, *shard = NULL, *report = NULL;
   gint jobs = 0;
-  gboolean quiet = FALSE, list = FALSE;
+  gboolean quiet = FALSE, list = FALSE, force = FALSE;
   GOptionEntry entries[] = {
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
       "Runs at once (default: one per processor); the output does not depend on it.  "
@@ -167,6 +167,8 @@ gpusim_cmd_sweep (int argc, char **argv)
       "Print the points and the number of runs, and run nothing (to size a Slurm array)",
       NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on the terminal", NULL },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+      "Run more than 100,000 runs (points x seeds), and runs past their size limits", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =
@@ -228,6 +230,7 @@ gpusim_cmd_sweep (int argc, char **argv)
   sweep = sim_sweep_new (argv[1], (const char * const *) sets, &error);
   if (sweep == NULL)
     goto failed;
+  sim_plan_set_force (sim_sweep_get_plan (sweep), force);
 
   if (list)
     {
@@ -362,6 +365,7 @@ gpusim_cmd_seek (int argc, char **argv)
   g_auto(GStrv) sets = NULL;
   g_autofree char *vary = NULL, *target = NULL, *range = NULL, *first_seed = NULL;
   gint n_seeds = 5, jobs = 0;
+  gboolean force = FALSE;
   double level = 0.95, tolerance = 0;
   GOptionEntry entries[] = {
     { "vary", 'k', 0, G_OPTION_ARG_STRING, &vary,
@@ -370,9 +374,12 @@ gpusim_cmd_seek (int argc, char **argv)
     { "target", 't', 0, G_OPTION_ARG_STRING, &target,
       "What to meet: \"METRIC <= VALUE\" (or <, >=, >), e.g. \"wait_p95 <= 1h\"", "TARGET" },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range,
-      "Where to look: LO..HI (default: the key's values in the file's [sweep] section)",
+      "Where to look: LO..HI, with the key's unit if it has one, e.g. 1/h..50/h (default: the "
+      "key's values in the file's [sweep] section)",
       "LO..HI" },
     { "seeds", 'n', 0, G_OPTION_ARG_INT, &n_seeds, "Runs per probe (default 5)", "N" },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+      "Run past the limits on seeds (100,000 runs a probe) and on a run's size", NULL },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &first_seed,
       "The first seed (default: the scenario's)", "FIRST" },
     { "level", 0, 0, G_OPTION_ARG_DOUBLE, &level,
@@ -422,21 +429,11 @@ gpusim_cmd_seek (int argc, char **argv)
         return gpusim_usage_error (context, "--%s", error->message);
       goto failed;
     }
-  if (range != NULL)
-    {
-      const char *dots = strstr (range, "..");
-      char *end1 = NULL, *end2 = NULL;
-      g_autofree char *a = dots ? g_strndup (range, (gsize) (dots - range)) : NULL;
-      double lo = a ? g_ascii_strtod (a, &end1) : NAN;
-      double hi = dots ? g_ascii_strtod (dots + 2, &end2) : NAN;
-      if (dots == NULL || *end1 != '\0' || *end2 != '\0' || end1 == a || !(lo < hi) ||
-          !isfinite (lo) || !isfinite (hi))
-        return gpusim_usage_error (context, "--range \"%s\": expected LO..HI, two numbers "
-                                   "with LO < HI", range);
-      sim_seek_set_range (seek, lo, hi);
-    }
+  if (range != NULL && !sim_seek_set_range_from_string (seek, range, &error))
+    return gpusim_usage_error (context, "--%s", error->message);
   sim_seek_set_seeds (seek, first_seed != NULL ? seed : sim_seek_get_first_seed (seek),
                       (guint) n_seeds);
+  sim_seek_set_force (seek, force);
   sim_seek_set_level (seek, level);
   sim_seek_set_tolerance (seek, tolerance);
   sim_seek_set_threads (seek, (guint) jobs);

@@ -22,6 +22,8 @@
 
 #include <sim.h>
 #include "gpusim-cli.h"
+#include "core/sim-read.h"
+#include "core/sim-util.h"
 
 #include <glib/gstdio.h>
 #include <locale.h>
@@ -219,8 +221,14 @@ gpusim_cmd_run (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   g_autoptr(SimScenario) scenario = NULL;
   g_autoptr(SimSimulation) sim = NULL;
+  g_autoptr(SimOutputLock) lock = NULL;
   Progress progress = { 0 };
   SimReport *report;
+  /* Every file a run writes into -o DIR: one run owns DIR at a time, and
+   * leaves there only what it wrote. */
+  static const char * const outputs[] = {
+    "summary.json", "jobs.csv", "timeseries.csv", "nodes.csv", "topology.dot", NULL
+  };
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
@@ -244,6 +252,8 @@ gpusim_cmd_run (int argc, char **argv)
       if (tmpdir == NULL)
         goto failed;
     }
+  if (output != NULL && (lock = sim__output_dir_lock (output, outputs, &error)) == NULL)
+    goto failed;
   if ((output != NULL || tmpdir != NULL) &&
       !sim_simulation_set_output_dir (sim, output != NULL ? output : tmpdir, &error))
     goto failed;
@@ -263,6 +273,19 @@ gpusim_cmd_run (int argc, char **argv)
     }
   if (progress.drawn)
     fputs ("\r\033[K", stderr);
+  if (lock != NULL)
+    {
+      const char *written[G_N_ELEMENTS (outputs)] = { "summary.json", "nodes.csv" };
+      guint n = 2;
+
+      if (scenario->write_jobs)
+        written[n++] = "jobs.csv";
+      if (scenario->write_timeseries)
+        written[n++] = "timeseries.csv";
+      if (sim_simulation_get_cluster (sim) != NULL && scenario->fabric.kind != SIM_FABRIC_NONE)
+        written[n++] = "topology.dot";
+      sim__output_dir_prune (lock, outputs, written);
+    }
   report = sim_simulation_get_report (sim);
   if (json)
     {
@@ -364,10 +387,14 @@ gpusim_cmd_report (int argc, char **argv)
             }
         }
       g_ptr_array_add (metrics, NULL);
-      if (!g_file_get_contents (sweep, &text, NULL, NULL))
+      text = sim__read_file (sweep, SIM_READ_JSON, NULL, &error);
+      if (text == NULL)
         {
-          g_set_error (&error, SIM_ERROR, SIM_ERROR_IO, "%s: cannot read it (expected the "
-                       "summary of `gpusim sweep FILE --format json > SUMMARY.json`)", sweep);
+          /* A file that cannot be read may be the wrong one: say which is
+           * expected.  A NUL byte or JSON too deep says so with its line. */
+          if (error->code == SIM_ERROR_IO)
+            g_prefix_error (&error, "%s: cannot read it (expected the summary of `gpusim "
+                            "sweep FILE --format json > SUMMARY.json`): ", sweep);
           gpusim_print_error (error);
           return 1;
         }

@@ -6,9 +6,12 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
@@ -80,11 +83,29 @@ sim__did_you_mean (const char *guess)
   return buf;
 }
 
+/* A file written whole is renamed over its target, which replaces what
+ * was there: a device (`--results-out /dev/null`, run as root, made
+ * /dev/null a regular file), a FIFO or a directory is refused instead. */
+static gboolean
+replaceable (const char *path, GError **error)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0 || S_ISREG (st.st_mode))
+    return TRUE;
+  g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot write %s: not a regular file (a "
+               "device, a pipe or a directory), which writing the file whole and renaming it "
+               "into place would replace: expected the path of a file", path);
+  return FALSE;
+}
+
 gboolean
 sim__write_file_atomic (const char *path, const char *contents, gssize len, GError **error)
 {
   g_autoptr(GError) local = NULL;
 
+  if (!replaceable (path, error))
+    return FALSE;
   if (!g_file_set_contents_full (path, contents, len, G_FILE_SET_CONTENTS_CONSISTENT, 0666,
                                  &local))
     {
@@ -237,6 +258,8 @@ sim__atomic_file_new (const char *path, GError **error)
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
+  if (!replaceable (path, error))
+    return NULL;
   f = g_new0 (SimAtomicFile, 1);
   f->slot = -1;
   f->path = g_strdup (path);
@@ -496,4 +519,151 @@ sim__sort_doubles (double *v, gsize n)
       guint64 bits = key_double (src[i]);
       memcpy (&v[i], &bits, sizeof bits);
     }
+}
+
+gboolean
+sim__time_add_checked (gint64 a, gint64 b, gint64 *out)
+{
+  gint64 r;
+
+  if (__builtin_add_overflow (a, b, &r))
+    return FALSE;
+  *out = r;
+  return TRUE;
+}
+
+gboolean
+sim__time_mul_checked (gint64 a, gint64 b, gint64 *out)
+{
+  gint64 r;
+
+  if (__builtin_mul_overflow (a, b, &r))
+    return FALSE;
+  *out = r;
+  return TRUE;
+}
+
+gboolean
+sim__time_from_ns_checked (double ns, gint64 *out)
+{
+  double r = nearbyint (ns);
+
+  /* 2^63 itself is out of range; -2^63 is in it.  A NaN fails both. */
+  if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0))
+    return FALSE;
+  *out = (gint64) r;
+  return TRUE;
+}
+
+struct _SimOutputLock {
+  char *dir;
+  char *path;
+  int   fd;
+  int   slot;
+};
+
+SimOutputLock *
+sim__output_dir_lock (const char *dir, const char * const *names, GError **error)
+{
+  SimOutputLock *lock;
+  g_autoptr(GDir) d = NULL;
+  const char *entry;
+  char pid[32];
+
+  g_return_val_if_fail (dir != NULL, NULL);
+  if (g_mkdir_with_parents (dir, 0777) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot create directory %s: %s", dir,
+                   g_strerror (saved));
+      return NULL;
+    }
+  lock = g_new0 (SimOutputLock, 1);
+  lock->slot = -1;
+  lock->dir = g_strdup (dir);
+  lock->path = g_build_filename (dir, ".gpusim-lock", NULL);
+  /* A holder that finishes removes the file: a lock taken on the file it
+   * removed is no lock, so it is taken again on the file now there. */
+  for (guint tries = 0;; tries++)
+    {
+      GStatBuf now, held;
+
+      lock->fd = g_open (lock->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+      if (lock->fd < 0 || flock (lock->fd, LOCK_EX | LOCK_NB) != 0 || tries == 8 ||
+          (fstat (lock->fd, &held) == 0 && g_stat (lock->path, &now) == 0 &&
+           held.st_ino == now.st_ino && held.st_dev == now.st_dev))
+        break;
+      close (lock->fd);
+    }
+  if (lock->fd < 0 || flock (lock->fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      int saved = errno;
+      ssize_t n = lock->fd >= 0 ? pread (lock->fd, pid, sizeof pid - 1, 0) : -1;
+
+      pid[MAX (n, 0)] = '\0';
+      g_strstrip (pid);
+      if (lock->fd >= 0 && (saved == EWOULDBLOCK || saved == EAGAIN))
+        g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: in use by another gpusim run "
+                     "(process %s, which holds %s): expected an output directory of its own "
+                     "for each run at once", dir, *pid ? pid : "unknown", lock->path);
+      else
+        g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot lock %s: %s", lock->path,
+                     g_strerror (saved));
+      if (lock->fd >= 0)
+        close (lock->fd);
+      lock->fd = -1;
+      g_clear_pointer (&lock->path, g_free);
+      sim__output_dir_unlock (lock);
+      return NULL;
+    }
+  g_snprintf (pid, sizeof pid, "%d\n", (int) getpid ());
+  /* The pid is for messages only: the lock holds without it. */
+  if (ftruncate (lock->fd, 0) == 0)
+    (void) !pwrite (lock->fd, pid, strlen (pid), 0);
+  lock->slot = register_temporary (lock->path);
+
+  /* What a killed run left: only the temporary names of our outputs. */
+  d = g_dir_open (dir, 0, NULL);
+  while (d != NULL && names != NULL && (entry = g_dir_read_name (d)) != NULL)
+    for (guint i = 0; names[i] != NULL; i++)
+      {
+        gsize len = strlen (names[i]);
+
+        if (strncmp (entry, names[i], len) == 0 &&
+            (g_str_has_prefix (entry + len, ".tmp-") || g_str_has_prefix (entry + len, ".old-")))
+          {
+            g_autofree char *stale = g_build_filename (dir, entry, NULL);
+            g_unlink (stale);
+            break;
+          }
+      }
+  return lock;
+}
+
+void
+sim__output_dir_prune (SimOutputLock *lock, const char * const *names,
+                       const char * const *written)
+{
+  g_return_if_fail (lock != NULL && lock->fd >= 0);
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    if (written == NULL || !g_strv_contains (written, names[i]))
+      {
+        g_autofree char *path = g_build_filename (lock->dir, names[i], NULL);
+        g_unlink (path);
+      }
+}
+
+void
+sim__output_dir_unlock (SimOutputLock *lock)
+{
+  if (lock == NULL)
+    return;
+  unregister_temporary (lock->slot);
+  if (lock->path != NULL)
+    g_unlink (lock->path);
+  if (lock->fd >= 0)
+    close (lock->fd);   /* releases the flock() */
+  g_free (lock->path);
+  g_free (lock->dir);
+  g_free (lock);
 }

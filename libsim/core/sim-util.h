@@ -36,6 +36,19 @@ void sim__csv_write_field (FILE *fp, const char *s);
  * times took two seconds); it then takes @n more doubles for a while. */
 void sim__sort_doubles (double *v, gsize n);
 
+/* Checked arithmetic on times in ns (SimTime, a gint64: about 292 years).
+ * A time a user sets (a repair of 15000 weeks, a checkpoint of 4 EB over a
+ * slow link, a transfer at 0.1 B/s) can overflow it; the sum or the
+ * product then wraps to a time in the past ("due at -9.2e18 ns") or is
+ * undefined behaviour.  Each helper stores the result in *@out and returns
+ * TRUE, or returns FALSE and leaves *@out alone when the result does not
+ * fit, for the caller to refuse naming the key that gave it. */
+gboolean sim__time_add_checked (gint64 a, gint64 b, gint64 *out);
+gboolean sim__time_mul_checked (gint64 a, gint64 b, gint64 *out);
+/* NS rounded to the nearest ns; FALSE for a NaN or a value outside
+ * [-2^63, 2^63). */
+gboolean sim__time_from_ns_checked (double ns, gint64 *out);
+
 G_END_DECLS
 
 G_BEGIN_DECLS
@@ -78,5 +91,26 @@ gboolean       sim__atomic_files_commit (SimAtomicFile * const *files, guint n, 
 void           sim__atomic_file_free (SimAtomicFile *file);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimAtomicFile, sim__atomic_file_free)
+
+/* An output directory owned by one run at a time.  The lock is DIR/.gpusim-lock,
+ * held with flock() (released by the system when its holder dies, even by
+ * kill -9) and holding the holder's pid for the message of a second run,
+ * which is refused (SIM_ERROR_IO naming DIR and the pid).  Once it is
+ * held, what a killed run left of the outputs NAMES (NAME.tmp-XXXXXX, and
+ * the NAME.old-PID-N second names of sim__atomic_files_commit()) is
+ * removed: no other run can be writing them.  The lock file is removed by
+ * unlock, and by sim_remove_temporary_files() on a signal. */
+typedef struct _SimOutputLock SimOutputLock;
+SimOutputLock *sim__output_dir_lock (const char *dir, const char * const *names,
+                                     GError **error);
+void           sim__output_dir_unlock (SimOutputLock *lock);
+/* After a run that succeeded: removes the files of NAMES in the locked
+ * directory that are not in WRITTEN (an earlier run's topology.dot when
+ * this one has no fabric), so that the directory holds one run's outputs.
+ * Files of other names are never touched. */
+void           sim__output_dir_prune (SimOutputLock *lock, const char * const *names,
+                                      const char * const *written);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimOutputLock, sim__output_dir_unlock)
 
 G_END_DECLS

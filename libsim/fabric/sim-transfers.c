@@ -71,6 +71,7 @@ struct _SimTransfers {
   double       now;           /* ns */
   guint64      events;
   gboolean     running;
+  guint32      overflow;      /* a transfer whose completion is past SimTime, or 0 */
   guint        n_done;
   SimTransfersProgressFunc progress;
   gpointer     progress_data;
@@ -418,8 +419,18 @@ static void
 finish_sending (SimTransfers *self, guint32 id, double when)
 {
   Transfer *x = transfer (self, id);
-  SimTime completion = (SimTime) llround (when) + x->latency;
+  SimTime completion;
 
+  /* A slow link (0.1 B/s) can put the end past the 292 years a SimTime
+   * holds: the run stops there with an error rather than wrap around. */
+  if (!sim__time_from_ns_checked (when, &completion) ||
+      !sim__time_add_checked (completion, x->latency, &completion) ||
+      completion == SIM_TIME_NEVER)
+    {
+      if (self->overflow == 0)
+        self->overflow = id;
+      completion = SIM_TIME_NEVER;
+    }
   x->state = STATE_IN_FLIGHT;
   x->completion = completion;
   heap_push (&self->completions, (double) completion, id);
@@ -511,6 +522,18 @@ sim_transfers_run (SimTransfers *self, GError **error)
         t = MIN (t, c->time);
       if (isinf (t))
         break;
+      if (self->overflow != 0 || t >= (double) SIM_TIME_NEVER)
+        {
+          guint32 id = self->overflow != 0 ? self->overflow : e != 0 ? e : s != NULL ? s->id : c->id;
+          const Transfer *x = transfer (self, id);
+
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "transfer %u (%u to %u, %.17g "
+                       "bytes) would end more than 292 years after the start, past the "
+                       "simulated time's range: expected a faster network (--bandwidth, "
+                       "[fabric]) or fewer bytes", id, x->src, x->dst, x->bytes);
+          self->running = FALSE;
+          return FALSE;
+        }
       self->now = MAX (self->now, t);
       self->events++;
 

@@ -8,6 +8,7 @@
 #include "core/sim-util.h"
 #include "scenario/sim-scenario-private.h"
 #include "core/sim-keys.h"
+#include "core/sim-read.h"
 
 #include <math.h>
 #include <string.h>
@@ -181,8 +182,26 @@ parse_mtbf (const char *value, double *out_s, GError **error)
       *out_s = 0;
       return TRUE;
     }
-  v = g_ascii_strtod (value, &end);
-  if (end != value && isfinite (v) && v > 0)
+  /* Decimal digits only, as every other number a scenario gives: strtod
+   * alone would take "0x10h" as hex and "1e-320s" as a subnormal. */
+  {
+    const char *c = value;
+    gboolean digits = FALSE;
+
+    while (g_ascii_isdigit (*c))
+      c++, digits = TRUE;
+    if (*c == '.')
+      for (c++; g_ascii_isdigit (*c); c++)
+        digits = TRUE;
+    if (digits && (*c == 'e' || *c == 'E') &&
+        (g_ascii_isdigit (c[1]) || ((c[1] == '-' || c[1] == '+') && g_ascii_isdigit (c[2]))))
+      for (c += 2; g_ascii_isdigit (*c); c++)
+        ;
+    v = digits ? g_ascii_strtod (value, &end) : 0;
+    if (!digits || end != c)
+      end = (char *) value;
+  }
+  if (end != value && isfinite (v) && v > 0 && isnormal (v))
     {
       while (*end == ' ')
         end++;
@@ -190,11 +209,12 @@ parse_mtbf (const char *value, double *out_s, GError **error)
         if (strcmp (end, units[i].unit) == 0)
           {
             *out_s = v * units[i].s;
-            return TRUE;
+            if (*out_s >= 1 && isfinite (*out_s))
+              return TRUE;
           }
     }
-  g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "\"%s\": expected a positive time with a "
-               "unit (s, min, h, d, y), such as 108335h, or never", value);
+  g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "\"%s\": expected a time of at least 1 s "
+               "with a unit (s, min, h, d, y), such as 108335h, or never", value);
   return FALSE;
 }
 
@@ -220,6 +240,20 @@ sim__failure_params_set (SimFailureParams *p, const char *key, const char *value
     }
   if (strcmp (key, "profile") == 0)
     {
+      /* A name, not a path: profiles are looked up in the catalogue's
+       * directories only, so that a scenario cannot make gpusim read (and
+       * quote in its errors) any file on the machine. */
+      gboolean plain = value[0] != '\0' && value[0] != '.';
+
+      for (const char *c = value; plain && *c != '\0'; c++)
+        plain = g_ascii_isalnum (*c) || *c == '-' || *c == '_' || *c == '.';
+      if (!plain)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "\"%s\": expected the name of a "
+                       "failure profile in the catalogue (letters, digits, '-', '_' and '.', "
+                       "no directory) or none", value);
+          return FALSE;
+        }
       g_free (p->profile);
       p->profile = g_strdup (value);
       return TRUE;
@@ -395,10 +429,18 @@ sim__failures_config_check (SimFailuresConfig *config, const char *base_dir, con
         g_free (config->log);
         config->log = g_path_is_absolute (path) || base_dir == NULL
                         ? g_strdup (path) : g_build_filename (base_dir, path, NULL);
-        if (!g_file_test (config->log, G_FILE_TEST_IS_REGULAR))
+        if (!g_file_test (config->log, G_FILE_TEST_EXISTS))
           {
             g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
                          "failure log %s not found", config->log);
+            *key = "log";
+            return FALSE;
+          }
+        if (!g_file_test (config->log, G_FILE_TEST_IS_REGULAR))
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "failure log %s is not a regular "
+                         "file (a device, a pipe or a directory): expected a file of "
+                         "time,type[,index] rows", config->log);
             *key = "log";
             return FALSE;
           }
@@ -426,8 +468,10 @@ load_profile (SimFailureParams *p, const char *name, const SimScenario *sc, GErr
   g_autofree char *found = NULL;
   g_autofree char *file = g_strdup_printf ("%s.ini", name);
   g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_autofree char *text = NULL;
   g_auto(GStrv) keys = NULL;
   GString *tried = g_string_new (NULL);
+  gsize len;
 
   for (guint pass = 0; pass < 2; pass++)
     {
@@ -453,9 +497,15 @@ load_profile (SimFailureParams *p, const char *name, const SimScenario *sc, GErr
       return FALSE;
     }
   g_string_free (tried, TRUE);
-  if (!g_key_file_load_from_file (kf, found, G_KEY_FILE_NONE, error))
+  text = sim__read_file (found, SIM_READ_TEXT, &len, error);
+  if (text == NULL)
+    return FALSE;
+  /* GKeyFile's message quotes the line it could not read: say what was
+   * expected instead, without the file's content. */
+  if (!g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, NULL))
     {
-      g_prefix_error (error, "%s: ", found);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: not a key file: expected a "
+                   "failure profile, a [failures] group of `key = value` lines", found);
       return FALSE;
     }
   keys = g_key_file_get_keys (kf, "failures", NULL, NULL);

@@ -8,6 +8,7 @@
 #include "core/sim-rng.h"
 #include "core/sim-error.h"
 #include "core/sim-util.h"
+#include "core/sim-read.h"
 #include "report/sim-timeline.h"
 #include "scenario/sim-scenario-private.h"
 
@@ -424,6 +425,17 @@ push (SimFailures *f, SimTime when, EvKind kind, guint arg)
     }
 }
 
+/* NOW + D, or SIM_TIME_NEVER when that is past the end of simulated time
+ * (a repair of 15000 weeks): such an event never comes, where the sum
+ * would have wrapped to a time in the past. */
+static SimTime
+later (SimTime now, SimTime d)
+{
+  SimTime t;
+
+  return sim__time_add_checked (now, d, &t) ? t : SIM_TIME_NEVER;
+}
+
 static Ev
 pop (SimFailures *f)
 {
@@ -557,12 +569,12 @@ call_spare (SimFailures *f, guint n, SimTime now)
   f->replaced[n] = TRUE;
   f->role[s] = ROLE_SWAPPING;
   f->swaps++;
-  push (f, now + f->p.swap, EV_SWAPPED, s);
+  push (f, later (now, f->p.swap), EV_SWAPPED, s);
   if (timeline (f) != NULL)
     {
       g_autofree char *name = g_strdup_printf ("spare swapped in for node %u", n);
       g_autofree char *args = g_strdup_printf ("\"spare\": %u, \"replaces\": %u", s, n);
-      sim_timeline_add_slice (timeline (f), -1, s, 0, "spare", name, now, now + f->p.swap, args);
+      sim_timeline_add_slice (timeline (f), -1, s, 0, "spare", name, now, later (now, f->p.swap), args);
     }
 }
 
@@ -792,7 +804,14 @@ sim__failures_job_arrived (SimFailures *f, SimJob *job)
       r->tau = tau_s * 1e9;
       r->cost = cost_s * 1e9;
       n = MAX (0, ceil (w / r->tau) - 1);
-      job->work_left += (SimTime) llround (n * r->cost);
+      /* Held below a quarter of simulated time's range, so that no start
+       * plus this work can overflow: a job with more work cannot finish in
+       * any run (sim__failures_attach() refuses checkpoints that cost more
+       * than MAX_CKPT_RATIO times the work between them). */
+      if (n * r->cost < (double) (SIM_TIME_NEVER / 4) - w)
+        job->work_left += (SimTime) llround (n * r->cost);
+      else
+        job->work_left = SIM_TIME_NEVER / 4;
       f->interval_sum += tau_s;
       f->interval_n++;
     }
@@ -917,7 +936,7 @@ fail_component (SimFailures *f, guint comp, SimTime now)
         f->hard[n] += t != SIM_FAILURE_GPU && t != SIM_FAILURE_HBM;
         refresh (f, n, now);
       }
-  push (f, now + f->p.detect, EV_DETECT, f->faults->len - 1);
+  push (f, later (now, f->p.detect), EV_DETECT, f->faults->len - 1);
 }
 
 static void
@@ -954,7 +973,7 @@ detect (SimFailures *f, guint id, SimTime now)
       for (guint n = lo; n < hi; n++)
         call_spare (f, n, now);
     }
-  push (f, now + draw_repair (f, fault->type), EV_REPAIRED, id);
+  push (f, later (now, draw_repair (f, fault->type)), EV_REPAIRED, id);
 }
 
 static void
@@ -994,7 +1013,7 @@ repaired (SimFailures *f, guint id, SimTime now)
           {
             /* Held out for burn-in: for good (quarantine), or while no
              * job waits (avoid_recent: see release_soft()). */
-            f->quarantine_until[n] = now + (f->p.quarantine > 0 ? f->p.quarantine : f->p.avoid);
+            f->quarantine_until[n] = later (now, f->p.quarantine > 0 ? f->p.quarantine : f->p.avoid);
             if (f->p.quarantine == 0 && !f->soft[n])
               {
                 f->soft[n] = TRUE;
@@ -1262,7 +1281,8 @@ read_log (SimFailures *f, const char *path, GError **error)
   g_autofree char *data = NULL;
   g_auto(GStrv) lines = NULL;
 
-  if (!g_file_get_contents (path, &data, NULL, error))
+  data = sim__read_file (path, SIM_READ_TEXT, NULL, error);
+  if (data == NULL)
     return FALSE;
   lines = g_strsplit (data, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -1326,6 +1346,72 @@ read_log (SimFailures *f, const char *path, GError **error)
 
 /* ------------------------------------------------------------------------- */
 
+/* Rates and costs no system has, which would make a run never end or
+ * overflow its times.  A cluster whose components fail together more than
+ * once a simulated second (gpu_mtbf = 1s: every GPU failing every second,
+ * repaired at once, interrupts its job before it can finish) is refused;
+ * so is a run whose horizon would see more than MAX_FAULTS faults (each
+ * kept for the report), and a checkpoint of the whole cluster that costs
+ * more than MAX_CKPT_RATIO times the useful work between two of them or
+ * more than a year (a 1 us interval, a checkpoint of 4 EB).  The largest
+ * published rates are far inside: Llama 3's 16,384 GPUs saw 419
+ * interruptions in 54 days, one every three hours. */
+#define MAX_FAILURES_PER_S 1.0
+#define MAX_FAULTS         1e7
+#define MAX_CKPT_RATIO     1000.0
+
+static gboolean
+check_limits (SimFailures *f, const SimScenario *sc, GError **error)
+{
+  double rate = 0, worst = 0, tau, cost;
+  int worst_type = -1;
+
+  for (guint t = 0; f->p.log == NULL && t < SIM_FAILURE_N_TYPES; t++)
+    {
+      guint n = f->first[t + 1] - f->first[t];
+      if (f->p.mtbf_s[t] > 0 && n > 0)
+        {
+          double r = n / f->p.mtbf_s[t];
+          rate += r;
+          if (r > worst)
+            worst = r, worst_type = (int) t;
+        }
+    }
+  if (worst_type >= 0 &&
+      (rate > MAX_FAILURES_PER_S ||
+       (sc->horizon != SIM_TIME_NEVER && rate * sim_time_to_seconds (sc->horizon) > MAX_FAULTS)))
+    {
+      g_autofree char *key = g_strdup_printf ("%s_mtbf", sim__failure_type_name (worst_type));
+      guint n = f->first[worst_type + 1] - f->first[worst_type];
+
+      if (rate > MAX_FAILURES_PER_S)
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%u components of the cluster fail "
+                     "on average every %.3g s together (%u of type %s every %.3g s each): "
+                     "expected at most one failure a simulated second across the cluster",
+                     f->first[SIM_FAILURE_N_TYPES], 1 / rate, n, sim__failure_type_name (worst_type),
+                     f->p.mtbf_s[worst_type]);
+      else
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "about %.3g failures over the "
+                     "horizon: expected at most %.0f (a longer %s, or a shorter horizon)",
+                     rate * sim_time_to_seconds (sc->horizon), MAX_FAULTS, key);
+      sim__scenario_locate (sc, "failures", key, error);
+      return FALSE;
+    }
+  tau = sim__failures_interval_for (f, MAX (1, f->n_gpus), &cost, NULL);
+  if (tau > 0 && cost > 0 && (cost / tau > MAX_CKPT_RATIO || cost > 365 * 86400.0))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "a checkpoint of the whole cluster "
+                   "(%u GPUs) takes %.3g s for %.3g s of work between two: expected at most "
+                   "%.0f times the work and a year (a smaller checkpoint_size, a faster "
+                   "storage_bandwidth or a longer checkpoint_interval)", f->n_gpus, cost, tau,
+                   MAX_CKPT_RATIO);
+      sim__scenario_locate (sc, "failures", f->p.young_daly ? "checkpoint_size"
+                                                            : "checkpoint_interval", error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static SimFailures *
 failures_new (SimSimulation *sim, const SimScenario *sc, GError **error)
 {
@@ -1366,6 +1452,8 @@ failures_new (SimSimulation *sim, const SimScenario *sc, GError **error)
       f->first[t + 1] = f->first[t] + type_count (f, t);
       f->scale[t] = f->p.mtbf_s[t] / tgamma (1.0 + 1.0 / f->p.shape[t]);
     }
+  if (!check_limits (f, sc, error))
+    goto fail;
   f->down = g_new0 (guint, n);
   f->hard = g_new0 (guint, n);
   f->role = g_new0 (guint8, n);

@@ -80,6 +80,17 @@ read_csv (const char *path, GError **error)
       Step step;
       gboolean ok;
 
+      /* A NUL would end the line early and a long line would be cut: both
+       * would read as a different row, so both are refused. */
+      if (reader->line_has_nul || reader->line_too_long)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "%s:%" G_GUINT64_FORMAT ": %s: expected time,temperature (such as "
+                       "\"3600,21.5\")", path, reader->line_no,
+                       reader->line_has_nul ? "the line contains a NUL byte"
+                                            : "the line is longer than 4096 bytes");
+          return NULL;
+        }
       if (*line == '\0' || *line == '#')
         continue;
       fields = g_strsplit (line, ",", -1);

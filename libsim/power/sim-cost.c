@@ -28,6 +28,7 @@
 #include "core/sim-util.h"
 #include "scenario/sim-scenario-private.h"
 #include "core/sim-keys.h"
+#include "core/sim-read.h"
 
 #include <math.h>
 #include <string.h>
@@ -475,9 +476,15 @@ sim__cost_schedule_load (SimCostSchedule *s, const char *path, const char *colum
   gboolean have_header = FALSE;
 
   memset (s, 0, sizeof *s);
-  if (!g_file_get_contents (path, &text, NULL, &local))
+  /* Bounded, and refused with its line if it holds a NUL byte: a NUL
+   * would end the text early and drop every later price silently. */
+  text = sim__read_file (path, SIM_READ_TEXT, NULL, &local);
+  if (text == NULL)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read %s: %s", path, local->message);
+      if (local->code == SIM_ERROR_IO)
+        g_set_error (error, SIM_ERROR, local->code, "cannot read %s", local->message);
+      else
+        g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
   expected = g_strdup_printf ("a header row hour,%s (daily), weekday,hour,%s (weekly) or "

@@ -6,6 +6,7 @@
 #include "core/sim-units.h"
 #include "core/sim-error.h"
 #include "core/sim-util.h"
+#include "core/sim-read.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -87,7 +88,8 @@ csv_read (const char *path, gboolean required, GError **error)
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS) && !required)
     return NULL;
-  if (!g_file_get_contents (path, &text, NULL, error))
+  text = sim__read_file (path, SIM_READ_TEXT, NULL, error);
+  if (text == NULL)
     return NULL;
   lines = g_strsplit (text, "\n", -1);
   if (lines[0] == NULL || lines[0][0] == '\0')
@@ -423,7 +425,7 @@ section_topology (Page *p, GError **error)
                        "scenario has no [fabric] section).</p></section>\n");
       return TRUE;
     }
-  if (!g_file_get_contents (path, &dot, NULL, error) ||
+  if ((dot = sim__read_file (path, SIM_READ_TEXT, NULL, error)) == NULL ||
       !sim_diagram_render_dot (dot, "svg", &svg, &len, error))
     {
       g_prefix_error (error, "%s: ", path);
@@ -957,17 +959,15 @@ sim_html_report_render (const char *run_dir, const char *compare_csv, GError **e
       return NULL;
     }
   summary_path = g_build_filename (run_dir, "summary.json", NULL);
-  if (!g_file_get_contents (summary_path, &summary_text, NULL, NULL))
+  summary_text = sim__read_file (summary_path, SIM_READ_JSON, NULL, NULL);
+  if (summary_text == NULL)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: cannot read it: is %s the output "
                    "directory of a finished run?", summary_path, run_dir);
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, summary_text, -1, error))
-    {
-      g_prefix_error (error, "%s: ", summary_path);
-      return NULL;
-    }
+  if (!sim__read_parse_json (parser, summary_text, -1, summary_path, error))
+    return NULL;
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
       !json_object_has_member (json_node_get_object (root), "metrics"))
@@ -1279,11 +1279,8 @@ sweep_read (Sweep *w, const char *json, const char * const *wanted, JsonParser *
   JsonArray *axes, *metrics, *points;
   guint n_metrics;
 
-  if (!json_parser_load_from_data (parser, json, -1, error))
-    {
-      g_prefix_error (error, "%s: ", w->source);
-      return FALSE;
-    }
+  if (!sim__read_parse_json (parser, json, -1, w->source, error))
+    return FALSE;
   node = json_parser_get_root (parser);
   root = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
   axes = root != NULL ? member_array (root, "axes") : NULL;

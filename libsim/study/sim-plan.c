@@ -17,6 +17,7 @@
 #include "scenario/sim-scenario.h"
 #include "kernel/sim-simulation.h"
 #include "core/sim-util.h"
+#include "core/sim-read.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -202,8 +203,14 @@ sim_plan_add_policy (SimPlan *self, const char *spec, GError **error)
   return TRUE;
 }
 
+/* How much of a variant is checked when it is added: nothing (a sweep's
+ * points, checked by the sweep), its keys (a plan read back: the scenario
+ * is parsed but no simulation built, so that reading a plan loads no
+ * [policy] plugin), or a whole simulation built from it. */
+typedef enum { CHECK_NONE, CHECK_KEYS, CHECK_BUILD } Check;
+
 static gboolean
-add_variant (SimPlan *self, const char *name, const char * const *overrides, gboolean check,
+add_variant (SimPlan *self, const char *name, const char * const *overrides, Check check,
              GError **error)
 {
   g_autoptr(GPtrArray) all = g_ptr_array_new ();
@@ -217,10 +224,11 @@ add_variant (SimPlan *self, const char *name, const char * const *overrides, gbo
   for (guint i = 0; overrides[i] != NULL; i++)
     g_ptr_array_add (all, (gpointer) overrides[i]);
   g_ptr_array_add (all, NULL);
-  if (check)
+  if (check != CHECK_NONE)
     {
       scenario = sim_scenario_load (self->path, (const char * const *) all->pdata, error);
-      if (scenario == NULL || (sim = sim_simulation_new (scenario, error)) == NULL)
+      if (scenario == NULL ||
+          (check == CHECK_BUILD && (sim = sim_simulation_new (scenario, error)) == NULL))
         {
           g_prefix_error (error, "variant \"%s\": ", name);
           return FALSE;
@@ -242,7 +250,7 @@ sim_plan_add_variant (SimPlan *self, const char *name, const char * const *overr
   g_return_val_if_fail (SIM_IS_PLAN (self), FALSE);
   g_return_val_if_fail (name != NULL && overrides != NULL, FALSE);
   g_return_val_if_fail (!self->sealed, FALSE);
-  return add_variant (self, name, overrides, TRUE, error);
+  return add_variant (self, name, overrides, CHECK_BUILD, error);
 }
 
 void
@@ -251,7 +259,7 @@ sim__plan_add_variant_unchecked (SimPlan *self, const char *name, const char * c
   g_return_if_fail (SIM_IS_PLAN (self));
   g_return_if_fail (name != NULL && overrides != NULL);
   g_return_if_fail (!self->sealed);
-  add_variant (self, name, overrides, FALSE, NULL);
+  add_variant (self, name, overrides, CHECK_NONE, NULL);
 }
 
 void
@@ -321,6 +329,22 @@ sim_plan_check (SimPlan *self, GError **error)
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "%u policies x %u seeds from %" G_GUINT64_FORMAT ": too many runs",
                    self->entries->len, self->n_seeds, self->first_seed);
+      return FALSE;
+    }
+  if (!self->force && (guint64) self->entries->len * self->n_seeds > SIM_PLAN_MAX_RUNS)
+    {
+      guint64 runs = (guint64) self->entries->len * self->n_seeds;
+      /* The results' arrays per run: a state, an error, a unit per metric
+       * and a value per metric (sim_plan_results_new()), and the executor's
+       * index; the units' text is shared by most runs and left out. */
+      guint64 bytes = runs * (32 + 24 * (guint64) self->metrics->len);
+
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%u %s x %u seeds = %" G_GUINT64_FORMAT " runs: more than %d; their "
+                   "results alone would take about %.3g GB and each run simulates the whole "
+                   "scenario (use fewer seeds, or --force)", self->entries->len,
+                   self->entries->len == 1 ? "entry" : "entries", self->n_seeds, runs,
+                   SIM_PLAN_MAX_RUNS, (double) bytes / 1e9);
       return FALSE;
     }
   return TRUE;
@@ -728,10 +752,19 @@ parse_text (const char *text, const char *origin, GError **error)
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local = NULL;
 
+  if (!sim__read_check_text (text, -1, origin, SIM_READ_JSON, error))
+    return NULL;
   if (!json_parser_load_from_data (parser, text, -1, &local))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: not JSON: %s", origin,
                    local->message);
+      return NULL;
+    }
+  /* Text of white space alone parses, to no root at all. */
+  if (json_parser_get_root (parser) == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: empty: expected a JSON object "
+                   "written by gpusim compare", origin);
       return NULL;
     }
   return json_node_ref (json_parser_get_root (parser));
@@ -828,14 +861,28 @@ plan_from_object (JsonObject *o, const char *origin, const char *where, GError *
         return NULL;
       if (json_object_has_member (eo, "policy"))
         {
-          if (!get_string (eo, "policy", origin, ewhere, &spec, error) ||
-              !sim_plan_add_policy (plan, spec, error))
+          if (!get_string (eo, "policy", origin, ewhere, &spec, error))
+            return NULL;
+          if (is_plugin_spec (spec))
+            {
+              /* Named by the label written with it: a plugin is code, and
+               * reading a plan loads none (its runs do, when they start). */
+              PlanEntry *entry = g_new0 (PlanEntry, 1);
+
+              entry->kind = SIM_PLAN_ENTRY_POLICY;
+              entry->spec = g_strdup (spec);
+              entry->plugin = g_canonicalize_filename (spec, NULL);
+              entry->label = g_strdup (label);
+              g_ptr_array_add (plan->entries, entry);
+            }
+          else if (!sim_plan_add_policy (plan, spec, error))
             return NULL;
         }
       else if (json_object_has_member (eo, "variant"))
         {
           if (!get_strv (eo, "variant", origin, ewhere, &variant, error) ||
-              !sim_plan_add_variant (plan, label, (const char * const *) variant->pdata, error))
+              !add_variant (plan, label, (const char * const *) variant->pdata, CHECK_KEYS,
+                            error))
             return NULL;
         }
       else
@@ -928,20 +975,6 @@ sim_plan_new_from_json (const char *text, const char *origin, GError **error)
   return plan_from_object (json_node_get_object (root), origin, "", error);
 }
 
-static char *
-read_text (const char *path, GError **error)
-{
-  g_autoptr(GError) local = NULL;
-  char *text = NULL;
-
-  if (!g_file_get_contents (path, &text, NULL, &local))
-    {
-      g_set_error_literal (error, SIM_ERROR, SIM_ERROR_IO, local->message);
-      return NULL;
-    }
-  return text;
-}
-
 gboolean
 sim_plan_write (SimPlan *self, const char *path, GError **error)
 {
@@ -960,7 +993,7 @@ sim_plan_load (const char *path, GError **error)
   g_autofree char *text = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
-  text = read_text (path, error);
+  text = sim__read_file (path, SIM_READ_JSON, NULL, error);
   return text != NULL ? sim_plan_new_from_json (text, path, error) : NULL;
 }
 
@@ -1602,6 +1635,6 @@ sim_plan_results_load (const char *path, GError **error)
   g_autofree char *text = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
-  text = read_text (path, error);
+  text = sim__read_file (path, SIM_READ_JSON, NULL, error);
   return text != NULL ? sim_plan_results_new_from_json (text, path, error) : NULL;
 }

@@ -184,15 +184,28 @@ void sim_plan_set_report_func (SimPlan *self, SimPlanReportFunc func, gpointer u
                                GDestroyNotify destroy);
 
 /**
+ * SIM_PLAN_MAX_RUNS:
+ *
+ * The most runs (entries times seeds) a plan holds unless it is forced
+ * (sim_plan_set_force()): 100,000.  Its results alone take about
+ * 32 + 24 bytes per metric for each run, and each run simulates the whole
+ * scenario, so a plan past this limit is far more likely a slip of the
+ * keyboard (`--seeds 100000000`, 14 GB) than a study.
+ */
+#define SIM_PLAN_MAX_RUNS 100000
+
+/**
  * sim_plan_check:
  * @self: a plan
  * @error: return location for a #GError
  *
- * Checks that the plan can run: at least one entry and one metric, and a
- * number of runs and a last seed that fit.
+ * Checks that the plan can run: at least one entry and one metric, a
+ * number of runs and a last seed that fit, and no more than
+ * %SIM_PLAN_MAX_RUNS runs unless the plan is forced.
  *
  * Errors: SIM_ERROR_MISSING ("no policy to compare", "no metric to
- * compare"); SIM_ERROR_INVALID for too many runs.
+ * compare"); SIM_ERROR_INVALID for too many runs, with the memory their
+ * results would take.
  *
  * Returns: %TRUE if the plan can run.
  */

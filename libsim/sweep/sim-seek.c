@@ -7,6 +7,7 @@
 #include "study/sim-stats.h"
 #include "core/sim-units.h"
 #include "core/sim-error.h"
+#include "core/sim-read.h"
 
 #include <math.h>
 #include <string.h>
@@ -26,8 +27,10 @@ struct _SimSeek {
   gboolean  duration;    /* VALUE had a time unit: the metric must be in seconds */
   gboolean  have_range;
   double    low, high;
+  char     *range_unit;  /* after every value set, "" for none */
   guint64   first_seed;
   guint     n_seeds;
+  gboolean  force;
   double    level;
   double    tolerance;
   guint     n_threads;
@@ -62,6 +65,7 @@ sim_seek_finalize (GObject *object)
   g_free (self->target);
   g_free (self->metric);
   g_free (self->unit);
+  g_free (self->range_unit);
   g_array_unref (self->probes);
   G_OBJECT_CLASS (sim_seek_parent_class)->finalize (object);
 }
@@ -141,17 +145,54 @@ normalise_key (const char *key)
   return g_strdup (key);
 }
 
+/* A number and the unit after it ("50/h": 50 and "/h"); FALSE for text
+ * that does not start with a finite number. */
+static gboolean
+number_and_unit (const char *text, double *x, char **unit)
+{
+  g_autofree char *t = g_strstrip (g_strdup (text));
+  char *end;
+
+  *x = g_ascii_strtod (t, &end);
+  if (end == t || !isfinite (*x) || g_ascii_isalpha (*t))
+    return FALSE;
+  *unit = g_strstrip (g_strdup (end));
+  return TRUE;
+}
+
+/* "LOW..HIGH" with one unit, or none, into *LOW, *HIGH and *UNIT. */
+static gboolean
+parse_range (const char *text, double *low, double *high, char **unit)
+{
+  const char *dots = strstr (text, "..");
+  g_autofree char *a = NULL, *ua = NULL, *ub = NULL;
+
+  if (dots == NULL)
+    return FALSE;
+  a = g_strndup (text, (gsize) (dots - text));
+  if (!number_and_unit (a, low, &ua) || !number_and_unit (dots + 2, high, &ub))
+    return FALSE;
+  if (*ua != '\0' && *ub != '\0' && strcmp (ua, ub) != 0)
+    return FALSE;
+  if (!(*low < *high))
+    return FALSE;
+  *unit = g_strdup (*ua != '\0' ? ua : ub);
+  return TRUE;
+}
+
 /* The range from the key's numbers in [sweep]: a list or LOW..HIGH. */
 static gboolean
-range_from_sweep (const char *path, const char *key, double *low, double *high)
+range_from_sweep (const char *path, const char *key, double *low, double *high, char **unit)
 {
   g_autoptr(GKeyFile) kf = g_key_file_new ();
-  g_autofree char *raw = NULL;
+  g_autofree char *raw = NULL, *text = NULL;
   g_auto(GStrv) parts = NULL;
   const char *dots;
   char *end;
+  gsize len;
 
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL) ||
+  if ((text = sim__read_file (path, SIM_READ_TEXT, &len, NULL)) == NULL ||
+      !g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, NULL) ||
       (raw = g_key_file_get_value (kf, "sweep", key, NULL)) == NULL)
     return FALSE;
   if ((dots = strstr (raw, "..")) != NULL)
@@ -159,9 +200,7 @@ range_from_sweep (const char *path, const char *key, double *low, double *high)
       char *step = strstr (raw, "step");
       if (step != NULL)
         *step = '\0';
-      *low = g_ascii_strtod (raw, &end);
-      *high = g_ascii_strtod (dots + 2, &end);
-      return isfinite (*low) && isfinite (*high) && *low < *high;
+      return parse_range (raw, low, high, unit);
     }
   parts = g_strsplit (raw, ",", -1);
   *low = INFINITY;
@@ -199,8 +238,8 @@ sim_seek_new (const char *path, const char * const *overrides, const char *key,
   if (plan == NULL)
     return NULL;
   self->first_seed = sim_plan_get_seed (plan, 0);
-  if (range_from_sweep (path, self->key, &self->low, &self->high) ||
-      range_from_sweep (path, key, &self->low, &self->high))
+  if (range_from_sweep (path, self->key, &self->low, &self->high, &self->range_unit) ||
+      range_from_sweep (path, key, &self->low, &self->high, &self->range_unit))
     self->have_range = TRUE;
   return g_steal_pointer (&self);
 }
@@ -213,6 +252,27 @@ sim_seek_set_range (SimSeek *self, double low, double high)
   self->low = low;
   self->high = high;
   self->have_range = TRUE;
+  g_clear_pointer (&self->range_unit, g_free);
+}
+
+gboolean
+sim_seek_set_range_from_string (SimSeek *self, const char *range, GError **error)
+{
+  g_autofree char *unit = NULL;
+  double low, high;
+
+  g_return_val_if_fail (SIM_IS_SEEK (self), FALSE);
+  g_return_val_if_fail (range != NULL, FALSE);
+  if (!parse_range (range, &low, &high, &unit))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "range \"%s\": expected LOW..HIGH, two "
+                   "numbers with LOW < HIGH and the key's unit on either or both (e.g. 2..64 "
+                   "or 1/h..50/h)", range);
+      return FALSE;
+    }
+  sim_seek_set_range (self, low, high);
+  self->range_unit = g_steal_pointer (&unit);
+  return TRUE;
 }
 
 void
@@ -222,6 +282,13 @@ sim_seek_set_seeds (SimSeek *self, guint64 first, guint n_seeds)
   g_return_if_fail (n_seeds >= 1);
   self->first_seed = first;
   self->n_seeds = n_seeds;
+}
+
+void
+sim_seek_set_force (SimSeek *self, gboolean force)
+{
+  g_return_if_fail (SIM_IS_SEEK (self));
+  self->force = force;
 }
 
 guint64
@@ -277,11 +344,13 @@ char *
 sim_seek_format_value (SimSeek *self, double value)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *unit;
 
   g_return_val_if_fail (SIM_IS_SEEK (self), NULL);
+  unit = self->range_unit != NULL ? self->range_unit : "";
   if (integral (self))
-    return g_strdup_printf ("%.0f", value);
-  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", value));
+    return g_strdup_printf ("%.0f%s", value, unit);
+  return g_strdup_printf ("%s%s", g_ascii_formatd (buf, sizeof buf, "%.6g", value), unit);
 }
 
 static gboolean
@@ -318,6 +387,10 @@ probe (SimSeek *self, double x, gboolean *meets, GError **error)
     return FALSE;
   sim_plan_add_metric (plan, self->metric);
   sim_plan_set_seeds (plan, self->first_seed, self->n_seeds);
+  sim_plan_set_force (plan, self->force);
+  /* Checked before the results are sized by the number of seeds. */
+  if (!sim_plan_check (plan, error))
+    return FALSE;
   results = sim_plan_results_new (plan);
   executor = sim_thread_executor_new (self->n_threads);
   if (!sim_executor_execute (executor, results, NULL, 0, error) ||

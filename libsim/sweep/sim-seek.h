@@ -97,12 +97,37 @@ SimSeek *sim_seek_new (const char *path, const char * const *overrides, const ch
 void sim_seek_set_range (SimSeek *self, double low, double high);
 
 /**
+ * sim_seek_set_range_from_string:
+ * @self: a search
+ * @range: "LOW..HIGH", each a number with the key's unit or none, the
+ *   same unit on both ends if both have one ("1/h..50/h", "2..64",
+ *   "100GB/s..400GB/s")
+ * @error: return location for a #GError
+ *
+ * Where to look, as text: the unit goes after every value the probes set
+ * (sim_seek_format_value()), so that a key with a unit can be varied.
+ *
+ * Errors: SIM_ERROR_PARSE for text that is not such a range, naming it.
+ *
+ * Returns: %TRUE if the range was set.
+ */
+gboolean sim_seek_set_range_from_string (SimSeek *self, const char *range, GError **error);
+
+/**
  * sim_seek_set_seeds:
  * @self: a search
  * @first: the first seed
  * @n_seeds: seeds per probe, at least 1
  */
 void sim_seek_set_seeds (SimSeek *self, guint64 first, guint n_seeds);
+
+/**
+ * sim_seek_set_force:
+ * @self: a search
+ * @force: run probes past the plan's limit of %SIM_PLAN_MAX_RUNS seeds and
+ *   simulations past their size limits (sim_plan_set_force())
+ */
+void sim_seek_set_force (SimSeek *self, gboolean force);
 
 /**
  * sim_seek_get_first_seed:
@@ -209,7 +234,8 @@ void sim_seek_get_probe (SimSeek *self, guint index, SimSeekProbe *probe);
  * @value: a value of the key
  *
  * Returns: (transfer full): @value as the probes set it ("27", or "3.25"
- *   for a range that is not integral).
+ *   for a range that is not integral), with the range's unit if it has
+ *   one ("3.25/h").
  */
 char *sim_seek_format_value (SimSeek *self, double value);
 

@@ -11,11 +11,19 @@
 #include "sweep/sim-sweep-db.h"
 #include "core/sim-error.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <string.h>
 
 #define SIM_SWEEP_DB_FORMAT "1"
+
+/* SQLite's application id (PRAGMA application_id) of gpusim's databases:
+ * "GPUS" in ASCII.  A database is gpusim's if it has this id, or (written
+ * before the id was set) if it has gpusim's `sweep` table with its format
+ * row; an empty file becomes one.  Any other database is refused before
+ * anything in it is changed: its journal mode, its tables, its id. */
+#define SIM_SWEEP_DB_APPLICATION_ID 1196447059  /* 0x47505553 */
 
 struct _SimSweepDb {
   GObject     parent_instance;
@@ -137,6 +145,52 @@ ensure_column (SimSweepDb *self, const char *name, const char *type, GError **er
   return TRUE;
 }
 
+/* The integer a one-row, one-column query gives, or -1 on failure. */
+static gint64
+query_int (sqlite3 *db, const char *sql)
+{
+  sqlite3_stmt *st = NULL;
+  gint64 v = -1;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step (st) == SQLITE_ROW)
+    v = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  return v;
+}
+
+/* Whether the open database is gpusim's (or empty, and now made so). */
+static gboolean
+check_owner (SimSweepDb *self, GError **error)
+{
+  gint64 id = query_int (self->db, "PRAGMA application_id");
+  gint64 n_objects = query_int (self->db, "SELECT count(*) FROM sqlite_master");
+  gboolean ours = id == SIM_SWEEP_DB_APPLICATION_ID;
+
+  if (id < 0 || n_objects < 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: not an SQLite database (%s): expected "
+                   "a database written by gpusim sweep --db, or a new file", self->path,
+                   sqlite3_errmsg (self->db));
+      return FALSE;
+    }
+  if (!ours && id == 0 && n_objects > 0 &&
+      query_int (self->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+                 "name = 'sweep'") == 1)
+    ours = query_int (self->db, "SELECT count(*) FROM sweep WHERE name = 'format' AND "
+                      "value = '" SIM_SWEEP_DB_FORMAT "'") == 1;
+  if (!ours && !(id == 0 && n_objects == 0))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s: not a gpusim database (its "
+                   "application id is %" G_GINT64_FORMAT " and it holds %" G_GINT64_FORMAT
+                   " tables or indexes gpusim did not make): left as it was; expected a "
+                   "database written by gpusim sweep --db, or a new file", self->path, id,
+                   n_objects);
+      return FALSE;
+    }
+  return id == SIM_SWEEP_DB_APPLICATION_ID ||
+         exec (self, "PRAGMA application_id = " G_STRINGIFY (SIM_SWEEP_DB_APPLICATION_ID), error);
+}
+
 SimSweepDb *
 sim_sweep_db_open (const char *path, SimSweep *sweep, GError **error)
 {
@@ -158,6 +212,8 @@ sim_sweep_db_open (const char *path, SimSweep *sweep, GError **error)
       return NULL;
     }
   sqlite3_busy_timeout (self->db, 60000);
+  if (!check_owner (self, error))
+    return NULL;
   /* WAL: a commit is one append to the log, durable against the process
    * being killed; NORMAL syncs at checkpoints only (a power cut may lose the
    * last commits, never corrupt the file). */
@@ -452,6 +508,19 @@ sim_sweep_db_merge (SimSweepDb *self, const char *other_path, GError **error)
   g_return_val_if_fail (SIM_IS_SWEEP_DB (self), -1);
   g_return_val_if_fail (other_path != NULL, -1);
 
+  /* A database merged into itself would wait on its own lock for the
+   * busy timeout, then fail "database is locked". */
+  {
+    GStatBuf a, b;
+
+    if (g_stat (self->path, &a) == 0 && g_stat (other_path, &b) == 0 &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+      {
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s: is the database merged into "
+                     "(--db): expected another sweep's database", other_path);
+        return -1;
+      }
+  }
   /* Its columns, read with a connection of its own. */
   if (!g_file_test (other_path, G_FILE_TEST_IS_REGULAR) ||
       sqlite3_open_v2 (other_path, &other, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)

@@ -17,6 +17,7 @@
 #include "kernel/sim-simulation.h"
 #include "core/sim-util.h"
 #include "core/sim-keys.h"
+#include "core/sim-read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +47,7 @@ struct _SimSweep {
   GArray     *axes;       /* Axis */
   guint       n_points;
   double      level;
+  guint       metrics_line;  /* of `metrics =` in [sweep], 0 if absent */
   SimPlan    *plan;
 };
 
@@ -139,6 +141,12 @@ parse_values (const char *raw, GError **error)
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
   const char *dots = strstr (raw, "..");
 
+  if (*raw == '\0')
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "no value: expected values separated by "
+                   "commas, or a range START..STOP [step STEP]");
+      return NULL;
+    }
   if (dots != NULL && strchr (raw, ',') == NULL)
     {
       g_autofree char *a_text = g_strndup (raw, (gsize) (dots - raw));
@@ -182,17 +190,37 @@ parse_values (const char *raw, GError **error)
                        "\"%s\": the range ends before it starts", raw);
           return NULL;
         }
-      n = (guint64) floor ((b - a) / step + 1e-9) + 1;
-      if (n > MAX_RANGE_VALUES)
-        {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                       "\"%s\": %" G_GUINT64_FORMAT " values, at most %u in a range", raw, n,
-                       MAX_RANGE_VALUES);
-          return NULL;
-        }
+      /* Counted in double first: a tiny step gives more values than a
+       * guint64 holds, and the cast would wrap to a single point. */
+      {
+        double count = floor ((b - a) / step + 1e-9) + 1;
+
+        if (!(count <= MAX_RANGE_VALUES))
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                         "\"%s\": %.3g values, at most %u in a range", raw, count,
+                         MAX_RANGE_VALUES);
+            return NULL;
+          }
+        n = (guint64) count;
+      }
       integral = a == floor (a) && step == floor (step) && fabs (a) < 1e15 && fabs (b) < 1e15;
       for (guint64 i = 0; i < n; i++)
-        g_ptr_array_add (out, format_number (a + (double) i * step, integral, unit));
+        {
+          char *v = format_number (a + (double) i * step, integral, unit);
+
+          /* A step below the values' printed precision would run one
+           * point several times under different labels. */
+          if (i > 0 && strcmp (v, out->pdata[out->len - 1]) == 0)
+            {
+              g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                           "\"%s\": the step is too small to tell %s from the value before: "
+                           "expected a larger step", raw, v);
+              g_free (v);
+              return NULL;
+            }
+          g_ptr_array_add (out, v);
+        }
       return g_steal_pointer (&out);
     }
 
@@ -546,11 +574,9 @@ sim_sweep_new (const char *path, const char * const *overrides, GError **error)
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!g_file_get_contents (path, &text, &len, &local))
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s", local->message);
-      return NULL;
-    }
+  text = sim__read_file (path, SIM_READ_TEXT, &len, error);
+  if (text == NULL)
+    return NULL;
   self = g_object_new (SIM_TYPE_SWEEP, NULL);
   self->path = g_strdup (path);
   self->hash_text = strip_sweep_section (text);
@@ -577,6 +603,7 @@ sim_sweep_new (const char *path, const char * const *overrides, GError **error)
       !make_axes (self, zips, lines, error) ||
       !check_axis_values (self, overrides, error))
     return NULL;
+  self->metrics_line = sim__key_lines_find (lines, "sweep", "metrics");
 
   for (guint p = 0; p < self->n_points; p++)
     {
@@ -600,11 +627,16 @@ sim_sweep_new (const char *path, const char * const *overrides, GError **error)
     sim_plan_add_metric (self->plan, metrics->pdata[m]);
   sim_plan_set_seeds (self->plan, have_first ? first_seed : sim_plan_get_seed (self->plan, 0),
                       n_seeds);
+  /* The number of runs is checked against SIM_PLAN_MAX_RUNS when they
+   * run (sim_sweep_run()), once the caller could force the plan; the rest
+   * of the plan now. */
+  sim_plan_set_force (self->plan, TRUE);
   if (!sim_plan_check (self->plan, error))
     {
       g_prefix_error (error, "%s: ", path);
       return NULL;
     }
+  sim_plan_set_force (self->plan, FALSE);
   if (!check_first_point (self, error))
     return NULL;
   return g_steal_pointer (&self);
@@ -615,7 +647,6 @@ sim_sweep_new_for_plan (SimPlan *plan, GError **error)
 {
   g_autoptr(SimSweep) self = NULL;
   g_autofree char *text = NULL;
-  g_autoptr(GError) local = NULL;
   GPtrArray *labels;
   gboolean all_policies = TRUE;
   Axis axis = { 0 };
@@ -625,11 +656,9 @@ sim_sweep_new_for_plan (SimPlan *plan, GError **error)
 
   if (!sim_plan_check (plan, error))
     return NULL;
-  if (!g_file_get_contents (sim_plan_get_scenario_path (plan), &text, NULL, &local))
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s", local->message);
-      return NULL;
-    }
+  text = sim__read_file (sim_plan_get_scenario_path (plan), SIM_READ_TEXT, NULL, error);
+  if (text == NULL)
+    return NULL;
   self = g_object_new (SIM_TYPE_SWEEP, NULL);
   self->path = g_strdup (sim_plan_get_scenario_path (plan));
   self->hash_text = strip_sweep_section (text);
@@ -827,6 +856,12 @@ sim_sweep_run (SimSweep *self, SimExecutor *executor, const guint *runs, guint n
   g_return_val_if_fail (runs != NULL || n_runs == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  if (!sim_plan_check (self->plan, error))
+    {
+      g_prefix_error (error, "%s: ", self->path);
+      return NULL;
+    }
+
   results = sim_plan_results_new (self->plan);
   if (db_path != NULL)
     {
@@ -889,6 +924,20 @@ sim_sweep_run (SimSweep *self, SimExecutor *executor, const guint *runs, guint n
     {
       g_propagate_error (error, sink.error);
       return NULL;
+    }
+  /* A metric that no run's report has fails every run alike: it is the
+   * file's error, named at its line, and there is no table to print. */
+  for (guint r = 0; self->metrics_line > 0 && r < sim_plan_get_n_runs (self->plan); r++)
+    {
+      const GError *e = sim_plan_results_get_error (results, r);
+
+      if (e != NULL && g_error_matches (e, SIM_ERROR, SIM_ERROR_NOT_FOUND) &&
+          g_str_has_prefix (e->message, "unknown metric \""))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND, "%s:%u: [sweep] metrics: %s",
+                       self->path, self->metrics_line, e->message);
+          return NULL;
+        }
     }
   /* The CSV in run order, the same bytes for any executor. */
   if (csv_path != NULL && !sim_sweep_write_runs_csv (self, results, csv_path, error))

@@ -3,6 +3,7 @@
 
 #include "workload/sim-line-reader.h"
 #include "core/sim-error.h"
+#include "core/sim-read.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -166,14 +167,10 @@ sim__line_reader_open (const char *path, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
   r->display = g_filename_display_name (path);
-  r->fp = g_fopen (path, "rb");
+  /* A regular file only: /dev/zero has no end of line and no end. */
+  r->fp = sim__read_open (path, error);
   if (r->fp == NULL)
-    {
-      int saved = errno;
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: cannot open: %s", r->display,
-                   g_strerror (saved));
-      return NULL;
-    }
+    return NULL;
   r->buf = g_malloc (CHUNK);
   /* gzip's magic number: 1f 8b.  What was read to look at it becomes the
    * first input of the decompressor, or the first text. */

@@ -39,7 +39,8 @@ struct _SimLineReader {
   gboolean eof;
 };
 
-/* Opens PATH.  Errors: SIM_ERROR_IO naming the path. */
+/* Opens PATH, which must be a regular file (sim__read_open()).  Errors:
+ * SIM_ERROR_IO naming the path. */
 SimLineReader *sim__line_reader_open (const char *path, GError **error);
 /* Reads the next line.  Returns FALSE at the end (error unset) or on
  * failure (SIM_ERROR_IO or SIM_ERROR_TRACE for corrupt compressed data). */

@@ -17,6 +17,9 @@ file, the line and the key, as the command line prints it.
 
 import builtins
 import json
+import math
+import os
+import stat
 
 import gi
 
@@ -134,6 +137,38 @@ def _overrides(set):
     if isinstance(set, str):
         return [set]
     return [str(item) for item in set]
+
+
+def _whole(name, value, low, high=0xFFFFFFFF):
+    """VALUE as an int from LOW to HIGH, or :class:`Error` naming the
+    argument (the C setters would print a GLib critical and carry on)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            ok = float(value) == int(value)
+        except (TypeError, ValueError, OverflowError):
+            ok = False
+        if not ok:
+            raise Error("%s = %r: expected a whole number from %d to %d"
+                        % (name, value, low, high), Sim.Error.INVALID)
+        value = int(value)
+    if not low <= value <= high:
+        raise Error("%s = %r: expected a whole number from %d to %d" % (name, value, low, high),
+                    Sim.Error.INVALID)
+    return value
+
+
+def _real(name, value, low, high, what, low_included=False):
+    """VALUE as a finite float above LOW (or equal to it if LOW_INCLUDED)
+    and below HIGH (None: no upper bound), or :class:`Error` saying WHAT
+    was expected."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        v = math.nan
+    above = v >= low if low_included else v > low
+    if not (math.isfinite(v) and above and (high is None or v < high)):
+        raise Error("%s = %r: expected %s" % (name, value, what), Sim.Error.INVALID)
+    return v
 
 
 def _to_simtime(seconds):
@@ -570,6 +605,11 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
                     "variants with named policies, or run one call per variant",
                     Sim.Error.INVALID)
 
+    seeds = _whole("seeds", seeds, 1)
+    level = _real("level", level, 0, 1, "a confidence level between 0 and 1, e.g. 0.95")
+    threads = _whole("threads", threads, 0)
+    if first_seed is not None:
+        first_seed = _whole("first_seed", first_seed, 0, 2**64 - 1)
     cmp = _call(Sim.Comparison.new, str(path), _overrides(set))
     for spec in named:
         _call(cmp.add_policy, spec)
@@ -593,7 +633,7 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     return _mixed_result(cmp, path, policies, set, force, level)
 
 
-def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None):
+def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None, force=False):
     """Runs every point of a sweep file (a scenario with a ``[sweep]``
     section) on every seed, in parallel, as ``gpusim sweep`` does.
 
@@ -604,7 +644,7 @@ def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None)
     run only the runs ``r`` with ``r % n == k`` (one Slurm array task's);
     *report* an HTML file to write the summary to, with a chart per metric
     over the swept axis (as ``gpusim sweep --report``; see
-    :func:`sweep_report`).
+    :func:`sweep_report`); *force* runs more than 100,000 runs.
 
     Returns the summary, as ``gpusim sweep --format json`` prints it: a dict
     with ``axes`` (the swept keys), ``grid`` (the grid's dimensions in file
@@ -617,12 +657,21 @@ def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None)
     0, Student t for a signed one).  Raises :class:`Error` for a bad sweep
     file (naming its file, line and key) and for the first run that failed.
     """
+    threads = _whole("threads", threads, 0)
+    if shard is not None:
+        try:
+            k, n = shard
+        except (TypeError, ValueError):
+            raise Error("shard = %r: expected a pair (k, n) with 0 <= k < n" % (shard,),
+                        Sim.Error.INVALID) from None
+        n = _whole("shard n", n, 1)
+        k = _whole("shard k", k, 0, n - 1)
     sw = _call(Sim.Sweep.new, str(path), _overrides(set))
+    sw.get_plan().set_force(bool(force))
     runs = None
     if shard is not None:
-        k, n = shard
-        runs = list(sw.dup_shard_runs(int(k), int(n)))
-    executor = Sim.ThreadExecutor.new(int(threads))
+        runs = list(sw.dup_shard_runs(k, n))
+    executor = Sim.ThreadExecutor.new(threads)
     results = _call(sw.run, executor, runs, None if db is None else str(db),
                     None if csv is None else str(csv))
     if shard is None:
@@ -654,8 +703,17 @@ def sweep_report(summary, output=None, metrics=None):
     else:
         source = str(summary)
         try:
-            with open(source, encoding="utf-8") as f:
-                text = f.read()
+            # A regular file of at most 256 MiB, as the library reads every
+            # file (sim-read.h): /dev/zero would never end.
+            with open(source, "rb") as f:
+                st = os.fstat(f.fileno())
+                if not stat.S_ISREG(st.st_mode):
+                    raise Error("%s: not a regular file: expected the summary of `gpusim sweep "
+                                "FILE --format json`" % source, Sim.Error.IO)
+                if st.st_size > 256 << 20:
+                    raise Error("%s: %d bytes: expected at most 256 MiB" % (source, st.st_size),
+                                Sim.Error.IO)
+                text = f.read((256 << 20) + 1).decode("utf-8", errors="replace")
         except OSError as e:
             raise Error("%s: cannot read it (expected the summary of `gpusim sweep FILE "
                         "--format json`): %s" % (source, e.strerror), Sim.Error.IO) from None
@@ -667,10 +725,11 @@ def sweep_report(summary, output=None, metrics=None):
 
 
 def seek(path, vary, target, range=None, seeds=5, first_seed=None, level=0.95, tolerance=0,
-         threads=0, set=None):
+         threads=0, set=None, force=False):
     """The smallest value of the key *vary* that meets *target* ("METRIC <=
     VALUE", or <, >=, >; VALUE a number or a duration such as "1h"), by
-    bisection over *range* ``(low, high)`` (default: the key's values in
+    bisection over *range* ``(low, high)``, numbers or strings with the
+    key's unit such as ``("1/h", "50/h")`` (default: the key's values in
     the file's ``[sweep]`` section), as ``gpusim seek`` does.  Each probe runs
     *seeds* seeds and meets the target only if the far end of its confidence
     interval at *level* does.
@@ -678,19 +737,33 @@ def seek(path, vary, target, range=None, seeds=5, first_seed=None, level=0.95, t
     Returns a dict: ``answer``, ``key``, ``metric``, ``unit`` and ``probes``,
     one dict per probe in the order made (``value``, ``n``, ``mean``,
     ``low``, ``high``, ``meets``).  Raises :class:`Error` for a bad target,
-    a range where no value meets it, or a failed run.
+    a range where no value meets it, or a failed run, and for arguments out
+    of their range (*seeds* past 100,000 a probe needs *force*).
     """
+    seeds = _whole("seeds", seeds, 1)
+    level = _real("level", level, 0, 1, "a confidence level between 0 and 1, e.g. 0.95")
+    tolerance = _real("tolerance", tolerance, 0, None,
+                      "a width of at least 0 (0: the default, 1 for integers)", True)
+    threads = _whole("threads", threads, 0)
+    if first_seed is not None:
+        first_seed = _whole("first_seed", first_seed, 0, 2**64 - 1)
     sk = _call(Sim.Seek.new, str(path), _overrides(set), str(vary), str(target))
     if range is not None:
         low, high = range
-        if not float(low) < float(high):
+        if isinstance(low, str) or isinstance(high, str):
+            # Values with the key's unit, such as ("1/h", "50/h").
+            _call(sk.set_range_from_string, "%s..%s" % (low, high))
+        elif not (math.isfinite(float(low)) and math.isfinite(float(high))
+                  and float(low) < float(high)):
             raise Error("range: expected (low, high) with low < high, got %r" % (range,),
                         Sim.Error.INVALID)
-        sk.set_range(float(low), float(high))
-    sk.set_seeds(sk.get_first_seed() if first_seed is None else int(first_seed), int(seeds))
-    sk.set_level(float(level))
-    sk.set_tolerance(float(tolerance))
-    sk.set_threads(int(threads))
+        else:
+            sk.set_range(float(low), float(high))
+    sk.set_seeds(sk.get_first_seed() if first_seed is None else first_seed, seeds)
+    sk.set_level(level)
+    sk.set_tolerance(tolerance)
+    sk.set_threads(threads)
+    sk.set_force(bool(force))
     _ok, answer = _call(sk.run)
     probes = []
     for i in builtins.range(sk.get_n_probes()):

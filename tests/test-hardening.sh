@@ -1,0 +1,363 @@
+#!/bin/sh
+# test-hardening.sh: hostile and careless input to every reader and every
+# count a user gives, end to end through the command-line program.
+#
+# What it checks: that each file gpusim reads (plans, results, sweep
+# summaries, price and weather CSVs, failure logs and profiles, transfer
+# files) refuses a device (/dev/zero) at once, JSON nested 100,000 deep
+# without overflowing the stack, and a NUL byte naming its line, where the
+# program used to hang, crash (exit 139) or read a shorter file without a
+# word; that the same files without the hostile byte are read (so that the
+# refusal is the byte's doing); that counts past their limits (`compare
+# --seeds`, `seek --seeds`, `transfers --hosts`) are refused with an
+# estimate of what they would take, and pass with --force as far as the
+# check goes; that a transfer which would end past the simulated time's
+# range is refused instead of printing a p99 above the makespan; that a
+# failure profile names no directory; and that each refusal exits 1 with
+# the file (and line, where there is one) in its message.
+#
+# What it does not check: the limits' exact values beyond the messages'
+# phrases, the readers' other errors (test-cli.sh), or memory and time
+# (every command here runs under a 2 GB address-space limit and a
+# timeout, so that a regression fails instead of taking the machine).
+#
+# It needs SIM_TOP_SRCDIR and SIM_TOP_BUILDDIR (make check exports both).
+
+set -u
+
+: "${SIM_TOP_SRCDIR:?SIM_TOP_SRCDIR is not set}"
+: "${SIM_TOP_BUILDDIR:?SIM_TOP_BUILDDIR is not set}"
+GPUSIM="$SIM_TOP_BUILDDIR/tools/gpusim"
+QUICKSTART="$SIM_TOP_SRCDIR/scenarios/quickstart.ini"
+COST="$SIM_TOP_SRCDIR/scenarios/cost-own-rent.ini"
+
+GPUSIM_MODEL_PATH=
+export GPUSIM_MODEL_PATH
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusim-hardening.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+checks=0
+
+fail () {
+    printf 'test-hardening.sh: FAIL: %s\n' "$*" >&2
+    if [ -s "$tmp/stderr" ]; then
+        printf -- '--- stderr of the last command:\n' >&2
+        head -n 20 "$tmp/stderr" >&2
+    fi
+    exit 1
+}
+
+# The address space is limited to 2 GB, except under AddressSanitizer,
+# which reserves terabytes of shadow memory up front.
+if [ "${SIM_SANITIZERS:-no}" = yes ]; then
+    vmem=unlimited
+else
+    vmem=2000000
+fi
+
+# expect STATUS ARGS...: runs gpusim ARGS (at most 60 s, 2 GB of address
+# space) and fails unless it exits with STATUS.
+expect () {
+    want=$1
+    shift
+    checks=$((checks + 1))
+    (ulimit -v "$vmem" 2>/dev/null; exec timeout 60 "$GPUSIM" "$@") >"$tmp/stdout" 2>"$tmp/stderr"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "gpusim $*: exit status $got, expected $want"
+}
+
+contains () {
+    grep -F -e "$2" "$1" >/dev/null || fail "$3: no \"$2\" in $(basename "$1")"
+}
+
+[ -x "$GPUSIM" ] || fail "$GPUSIM is not built"
+
+# ---- JSON readers: depth, devices, NUL bytes ---------------------------------
+
+# 100,000 open brackets: json-glib recurses once per level and overflowed
+# the stack (exit 139) in all three.
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; print "" }' >"$tmp/deep.json"
+for args in "report --sweep" "compare --from-results" "compare --plan"; do
+    # shellcheck disable=SC2086
+    expect 1 $args "$tmp/deep.json"
+    contains "$tmp/stderr" "deep.json:1: JSON nested deeper than 64 levels" "$args deep.json"
+    # shellcheck disable=SC2086
+    expect 1 $args /dev/zero
+    contains "$tmp/stderr" "/dev/zero: not a regular file (a device)" "$args /dev/zero"
+done
+# A results file whose depth is fine is read past the check: the error is
+# then about its content (so the depth check is not what refuses all JSON).
+awk 'BEGIN { for (i = 0; i < 60; i++) printf "["; for (i = 0; i < 60; i++) printf "]"; print "" }' >"$tmp/shallow.json"
+expect 1 compare --from-results "$tmp/shallow.json"
+grep -F "nested deeper" "$tmp/stderr" >/dev/null && fail "60 levels of JSON refused as too deep"
+# A NUL byte inside a plan is named with its line.
+expect 0 compare "$QUICKSTART" --policy first-fit --policy best-fit --seeds 1 --plan-out "$tmp/plan.json"
+expect 0 compare --plan "$tmp/plan.json" --runs 0 --results-out "$tmp/part.json"
+printf '\n\0' | cat "$tmp/plan.json" - >"$tmp/nul-plan.json"
+nul_line=$(($(wc -l <"$tmp/plan.json") + 2))
+expect 1 compare --plan "$tmp/nul-plan.json"
+contains "$tmp/stderr" "nul-plan.json:$nul_line: the line contains a NUL byte" "a plan with a NUL byte"
+mkfifo "$tmp/fifo" 2>/dev/null &&
+    { expect 1 compare --plan "$tmp/fifo"; contains "$tmp/stderr" "not a regular file (a pipe)" "a plan that is a FIFO"; }
+
+# ---- Prices: a NUL used to cut the file and price the rest at nothing -------
+
+printf 'hour,usd_per_kwh\n0,0.08\n12,0.20\n' >"$tmp/tou.csv"
+expect 0 run "$COST" --set cost.energy_price=0 --set "cost.energy_price_file=$tmp/tou.csv" --json
+printf 'hour,usd_per_kwh\n0,0.08\n12,0.2\0junk\n' >"$tmp/tou-nul.csv"
+expect 1 run "$COST" --set cost.energy_price=0 --set "cost.energy_price_file=$tmp/tou-nul.csv"
+contains "$tmp/stderr" "tou-nul.csv:3: the line contains a NUL byte" "a price file with a NUL byte"
+expect 1 run "$COST" --set cost.energy_price=0 --set cost.energy_price_file=/dev/zero
+contains "$tmp/stderr" "/dev/zero: not a regular file" "energy_price_file = /dev/zero"
+
+# ---- Weather: /dev/zero used to spin forever ------------------------------
+
+printf '[scenario]\nname = w\nhorizon = 2h\n[pool a]\nmodel = DGX-A100\ncount = 1\n[workload]\nsource = synthetic\nrate = 1/h\njobs = 2\ngpus = 8\nduration = constant(1h)\n[power]\n[cooling]\noutdoor_csv = weather.csv\n' >"$tmp/weather.ini"
+printf 'time_s,temperature_c\n0,20\n1h,5\n' >"$tmp/weather.csv"
+expect 0 run "$tmp/weather.ini"
+expect 1 run "$tmp/weather.ini" --set cooling.outdoor_csv=/dev/zero
+contains "$tmp/stderr" "outdoor_csv: /dev/zero: not a regular file" "outdoor_csv = /dev/zero"
+printf 'time_s,temperature_c\n0,20\n1h,2\0005\n' >"$tmp/weather.csv"
+expect 1 run "$tmp/weather.ini"
+contains "$tmp/stderr" "weather.csv:3: the line contains a NUL byte" "a weather file with a NUL byte"
+awk 'BEGIN { printf "0,"; for (i = 0; i < 5000; i++) printf "1"; print "" }' >"$tmp/weather.csv"
+expect 1 run "$tmp/weather.ini"
+contains "$tmp/stderr" "weather.csv:1: the line is longer than 4096 bytes" "a weather line too long"
+
+# ---- Failure logs and profiles ------------------------------------------------
+
+cat >"$tmp/failures.ini" <<'EOF'
+[scenario]
+name = f
+seed = 1
+horizon = 2d
+[pool a]
+model = DGX-A100
+count = 2
+[workload]
+source = synthetic
+rate = 1/h
+jobs = 10
+gpus = 8
+duration = constant(2h)
+[failures]
+profile = none
+log = flog.csv
+EOF
+printf 'time,type,index\n1h,gpu,0\n5h,gpu,1\n' >"$tmp/flog.csv"
+expect 0 run "$tmp/failures.ini"
+printf 'time,type,index\n1h,gpu,0\0\n5h,gpu,1\n' >"$tmp/flog.csv"
+expect 1 run "$tmp/failures.ini"
+contains "$tmp/stderr" "flog.csv:2: the line contains a NUL byte" "a failure log with a NUL byte"
+# A device is not "not found": it is there, and not a file.
+expect 1 validate "$tmp/failures.ini" --set failures.log=/dev/zero
+contains "$tmp/stderr" "failure log /dev/zero is not a regular file" "log = /dev/zero"
+contains "$tmp/stderr" "failures.log" "log = /dev/zero names the key"
+expect 1 validate "$tmp/failures.ini" --set failures.log=no-such-log.csv
+contains "$tmp/stderr" "not found" "a failure log that does not exist"
+# A profile is a name in the catalogue, never a path out of it; the file
+# behind such a path is not read, so its content cannot be quoted.
+printf '[failures]\nsecret_key = hunter2\n' >"$tmp/elsewhere.ini"
+expect 1 validate "$tmp/failures.ini" --set "failures.profile=../../../../../../$tmp/elsewhere"
+contains "$tmp/stderr" "expected the name of a failure profile in the catalogue" "a profile given as a path"
+grep -F "hunter2" "$tmp/stderr" >/dev/null && fail "a profile's error quotes the file's content"
+printf 'time,type,index\n1h,gpu,0\n' >"$tmp/flog.csv"
+expect 0 validate "$tmp/failures.ini" --set failures.profile=llama3-h100
+
+# ---- Failure rates, repairs and checkpoints past simulated time ------------------
+
+sed -e 's/^log = flog.csv$/checkpoint_interval = 1h\ncheckpoint_size = 1GB\nstorage_bandwidth = 100GB\/s/' \
+    -e 's/^profile = none$/profile = llama3-h100/' "$tmp/failures.ini" >"$tmp/ckpt.ini"
+expect 0 run "$tmp/ckpt.ini"
+# Every GPU failing every second, repaired at once, used to run forever.
+expect 1 run "$tmp/ckpt.ini" --set failures.gpu_mtbf=1s --set failures.gpu_repair=0s --set failures.detect_time=0s
+contains "$tmp/stderr" "failures.gpu_mtbf" "gpu_mtbf = 1s names the key"
+contains "$tmp/stderr" "expected at most one failure a simulated second" "gpu_mtbf = 1s"
+# Ten times rarer is still 1.6 a second from 16 GPUs; an hour passes.
+expect 1 run "$tmp/ckpt.ini" --set failures.gpu_mtbf=10s
+expect 0 validate "$tmp/ckpt.ini" --set failures.gpu_mtbf=1h --set scenario.horizon=2h
+# A horizon that would gather more faults than are kept.
+expect 1 run "$tmp/ckpt.ini" --set failures.gpu_mtbf=30s --set scenario.horizon=52w
+contains "$tmp/stderr" "failures over the horizon" "gpu_mtbf = 30s over a year"
+# A checkpoint every microsecond used to give an event "due at -9.2e18 ns".
+expect 1 run "$tmp/ckpt.ini" --set failures.checkpoint_interval=1us
+contains "$tmp/stderr" "failures.checkpoint_interval" "checkpoint_interval = 1us names the key"
+contains "$tmp/stderr" "a checkpoint of the whole cluster (16 GPUs) takes 0.16 s" "checkpoint_interval = 1us"
+expect 1 run "$tmp/ckpt.ini" --set failures.checkpoint_size=1PB --set failures.storage_bandwidth=1MB/s
+contains "$tmp/stderr" "expected at most 1000 times the work and a year" "a checkpoint of 16 PB at 1 MB/s"
+# A repair of 15000 weeks from a failure late in a 5-year run ends past
+# simulated time: it never comes, where now + repair used to overflow.
+printf 'time,type,index\n157000000,gpu,0\n' >"$tmp/late.csv"
+expect 0 run "$tmp/ckpt.ini" --set scenario.horizon=260w --set failures.gpu_repair=15000w \
+    --set "failures.log=$tmp/late.csv" --set failures.profile=none --set workload.jobs=3
+contains "$tmp/stdout" "simulated 1820d 00:00:00" "gpu_repair = 15000w: the run reaches its horizon"
+# parse_mtbf: decimal numbers only, as every other parser.
+for bad in 0x10h 1e-320s 0.5s; do
+    expect 1 validate "$tmp/ckpt.ini" --set "failures.gpu_mtbf=$bad"
+    contains "$tmp/stderr" "expected a time of at least 1 s with a unit" "gpu_mtbf = $bad"
+done
+expect 0 validate "$tmp/ckpt.ini" --set failures.gpu_mtbf=1.5e5h
+
+# ---- Counts: seeds and hosts --------------------------------------------------
+
+expect 1 compare "$QUICKSTART" --policy first-fit --seeds 100000000
+contains "$tmp/stderr" "100000000 runs: more than 100000" "compare --seeds 100000000"
+contains "$tmp/stderr" "GB" "compare --seeds 100000000: the estimate"
+contains "$tmp/stderr" "--force" "compare --seeds 100000000: the way past the limit"
+# At the limit itself the plan is accepted: --plan-out writes it, runs nothing.
+expect 0 compare "$QUICKSTART" --policy first-fit --seeds 100000 --plan-out "$tmp/big-plan.json"
+expect 1 seek "$QUICKSTART" --vary "pool h100.count" --range 1..50 --target "wait_mean <= 1h" --seeds 1000000000
+contains "$tmp/stderr" "1000000000 runs: more than 100000" "seek --seeds 1000000000"
+printf 'src,dst,bytes\n0,1,1GB\n1,0,100MB\n' >"$tmp/t.csv"
+expect 1 transfers "$tmp/t.csv" --hosts 100000000
+contains "$tmp/stderr" "--hosts 100000000: more than 1000000 hosts" "transfers --hosts 100000000"
+contains "$tmp/stderr" "22 GB" "transfers --hosts 100000000: the estimate"
+expect 0 transfers "$tmp/t.csv" --hosts 1000 -t single-switch -q
+
+# ---- Sweeps and seek ------------------------------------------------------------
+
+SWEEP="$SIM_TOP_SRCDIR/tests/data/sweep-small.ini"
+line_of () { grep -n "^$1" "$SWEEP" | cut -d: -f1; }
+expect 0 sweep "$SWEEP" --list
+contains "$tmp/stdout" "6 points x 3 seeds" "the sweep as shipped"
+# A step so small that the count overflowed a cast used to give one point.
+sed 's|^workload.rate = .*|workload.rate = 1/h..4/h step 1e-300/h|' "$SWEEP" >"$tmp/tiny.ini"
+expect 1 sweep "$tmp/tiny.ini" --list
+contains "$tmp/stderr" "tiny.ini:$(line_of workload.rate): [sweep] workload.rate" "a tiny step: file, line, key"
+contains "$tmp/stderr" "3e+300 values, at most 100000 in a range" "a tiny step"
+sed 's|^workload.rate = .*|workload.rate = 1/h..1.000000001/h step 1e-11/h|' "$SWEEP" >"$tmp/tiny.ini"
+expect 1 sweep "$tmp/tiny.ini" --list
+contains "$tmp/stderr" "the step is too small to tell" "a step below the printed precision"
+# Points times seeds past 100,000 runs: refused with the estimate, unless --force.
+sed 's|^seeds = .*|seeds = 20000|' "$SWEEP" >"$tmp/big.ini"
+expect 1 sweep "$tmp/big.ini" -q
+contains "$tmp/stderr" "120000 runs: more than 100000" "a sweep of 120,000 runs"
+expect 0 sweep "$tmp/big.ini" --list --force
+contains "$tmp/stdout" "= 120000 runs" "sweep --list --force"
+# An empty axis used to say "no policy to compare".
+sed 's|^pool h100.count = .*|pool h100.count =|' "$SWEEP" >"$tmp/empty.ini"
+expect 1 sweep "$tmp/empty.ini" --list
+contains "$tmp/stderr" "empty.ini:$(line_of 'pool h100.count'): [sweep] pool h100.count: no value" "an empty axis"
+# An unknown metric: named at its line, and no half-empty table.
+sed 's|^metrics = .*|metrics = wait_mean, nosuch|' "$SWEEP" >"$tmp/metric.ini"
+expect 1 sweep "$tmp/metric.ini" -q
+contains "$tmp/stderr" "metric.ini:$(line_of metrics): [sweep] metrics: unknown metric \"nosuch\"" "metrics = nosuch"
+[ -s "$tmp/stdout" ] && fail "metrics = nosuch: a table was printed"
+# seek varies a key with a unit: the probes set "25.5/h", not "25.5".
+expect 0 seek "$SWEEP" --vary workload.rate --range 1/h..50/h --target "wait_mean >= 1h" --seeds 2
+contains "$tmp/stdout" "workload.rate = 50/h:" "seek over a rate: the probes carry the unit"
+grep -E "^smallest workload.rate meeting wait_mean >= 1h: [0-9.]+/h " "$tmp/stdout" >/dev/null ||
+    fail "seek over a rate: no answer with its unit"
+expect 2 seek "$SWEEP" --vary workload.rate --range 1/h..50/d --target "wait_mean >= 1h"
+contains "$tmp/stderr" "expected LOW..HIGH" "seek --range with two units"
+
+# ---- Sweep databases: gpusim's own only -------------------------------------------
+
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import sqlite3' 2>/dev/null; then
+    # Another program's database with a `runs` table: refused, and not one
+    # byte of it changed (it used to get gpusim's tables, columns and WAL).
+    python3 -c "
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute('CREATE TABLE runs (id INTEGER, name TEXT)')
+c.execute(\"INSERT INTO runs VALUES (1, 'a')\")
+c.commit()" "$tmp/other.db"
+    cksum <"$tmp/other.db" >"$tmp/other.sum"
+    expect 1 sweep "$SWEEP" --db "$tmp/other.db" -q
+    contains "$tmp/stderr" "other.db: not a gpusim database" "--db another program's database"
+    cksum <"$tmp/other.db" | cmp -s - "$tmp/other.sum" || fail "--db changed another program's database"
+    [ -e "$tmp/other.db-wal" ] && fail "--db left a WAL beside another program's database"
+    printf 'hello\n' >"$tmp/text.db"
+    expect 1 sweep "$SWEEP" --db "$tmp/text.db" -q
+    contains "$tmp/stderr" "text.db: not an SQLite database" "--db a text file"
+    # A new file becomes gpusim's, with its application id; one written
+    # before the id (id 0, gpusim's tables) is still taken and gets it.
+    expect 0 sweep "$SWEEP" --db "$tmp/ours.db" -q
+    [ "$(python3 -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA application_id').fetchone()[0])" "$tmp/ours.db")" = 1196447059 ] ||
+        fail "a new sweep database without gpusim's application id"
+    python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA application_id = 0'); c.commit()" "$tmp/ours.db"
+    expect 0 sweep "$SWEEP" --db "$tmp/ours.db"
+    contains "$tmp/stderr" "18 run(s) taken from" "a sweep database written before the application id"
+    # Merged into itself: refused at once, where it waited 60 s on its own lock.
+    expect 1 sweep "$SWEEP" --db "$tmp/ours.db" --merge "$tmp/ours.db" -q
+    contains "$tmp/stderr" "ours.db: is the database merged into" "--merge of the --db itself"
+fi
+
+# ---- Times past the simulated range -------------------------------------------
+
+# 1 GB at 0.1 B/s is 317 years: past a SimTime's 292.  It used to wrap
+# to a negative duration and print a p99 above the makespan, exit 0.
+expect 1 transfers "$tmp/t.csv" --hosts 2 --bandwidth 0.1B/s
+contains "$tmp/stderr" "would end more than 292 years after the start" "transfers --bandwidth 0.1B/s"
+# At 1 B/s it is 31.7 years, inside the range, and every duration is positive.
+expect 0 transfers "$tmp/t.csv" --hosts 2 --bandwidth 1B/s --json
+grep -F -- '-' "$tmp/stdout" | grep -E '"(duration|p50|p99|mean)[a-z_]*": *-' >/dev/null &&
+    fail "transfers at 1 B/s: a negative duration"
+
+# ---- Reading a plan loads no code ------------------------------------------------
+
+# A plan naming a plugin used to dlopen it when read, running its
+# constructor.  Here the plugin is a shared object whose constructor leaves
+# a file behind; a plan whose run 0 is a built-in policy is read and run 0
+# run: the file must not appear.  (Needs a C compiler; skipped without.)
+PLUGIN="$SIM_TOP_BUILDDIR/examples/.libs/plugin-largest-first.so"
+CC_PROG=$(command -v "${CC:-cc}" 2>/dev/null || command -v cc 2>/dev/null || true)
+if [ -n "$CC_PROG" ] && [ -f "$PLUGIN" ]; then
+    printf '#include <stdio.h>\n__attribute__((constructor)) static void mark (void) { fclose (fopen ("%s", "w")); }\n' \
+        "$tmp/constructor-ran" >"$tmp/marker.c"
+    "$CC_PROG" -shared -fPIC -o "$tmp/marker.so" "$tmp/marker.c" || fail "cannot build the marker plugin"
+    expect 0 compare "$QUICKSTART" --policy first-fit --policy "$PLUGIN" --seeds 1 --plan-out "$tmp/plugin-plan.json"
+    sed "s|$PLUGIN|$tmp/marker.so|" "$tmp/plugin-plan.json" >"$tmp/marker-plan.json"
+    grep -F "$tmp/marker.so" "$tmp/marker-plan.json" >/dev/null || fail "the plan does not name the marker plugin"
+    expect 0 compare --plan "$tmp/marker-plan.json" --runs 0 --results-out "$tmp/marker-results.json"
+    [ -e "$tmp/constructor-ran" ] && fail "reading a plan ran a plugin's constructor"
+    # Run 1 is the plugin's: running it loads it (and this one is no policy).
+    expect 1 compare --plan "$tmp/marker-plan.json" --runs 1 --results-out "$tmp/marker-results.json"
+    [ -e "$tmp/constructor-ran" ] || fail "running a plugin's run did not load it (the test proves nothing)"
+fi
+
+# ---- A run owns its output directory ---------------------------------------------
+
+# A second run into the same directory used to mix its files with the
+# first's; now it is refused, naming the holder's pid.
+"$GPUSIM" run -q -o "$tmp/owned" --set scenario.horizon=100000d "$QUICKSTART" >/dev/null 2>&1 &
+holder=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+    [ -s "$tmp/owned/.gpusim-lock" ] && break
+    sleep 0.2
+done
+expect 1 run -q -o "$tmp/owned" "$QUICKSTART"
+contains "$tmp/stderr" "owned: in use by another gpusim run (process $holder" "a second run into one directory"
+# Killed without a chance to clean (kill -9): its temporary files and its
+# lock file stay, and the next run takes the directory and removes them.
+kill -KILL "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+touch "$tmp/owned/mine.txt"
+expect 0 run -q -o "$tmp/owned" "$QUICKSTART"
+leftover=$(cd "$tmp/owned" && ls -A | tr '\n' ' ')
+[ "$leftover" = "jobs.csv mine.txt nodes.csv summary.json timeseries.csv " ] ||
+    fail "after a killed run and a new one, the directory holds: $leftover"
+# A run without a fabric after one with: the old topology.dot is removed
+# (a report of the directory used to draw the first run's network).
+expect 0 run -q -o "$tmp/switch" "$SIM_TOP_SRCDIR/tests/data/golden-network.ini"
+[ -f "$tmp/switch/topology.dot" ] || fail "a run with a [fabric] wrote no topology.dot"
+expect 0 run -q -o "$tmp/switch" "$QUICKSTART"
+[ -e "$tmp/switch/topology.dot" ] && fail "an earlier run's topology.dot was left beside this run's files"
+
+# ---- Outputs written whole never replace a device ----------------------------
+
+# A file written whole is renamed into place: over /dev/null, run as root,
+# that used to leave a regular file where the device was.  A FIFO stands in
+# for the device here, so that the test cannot harm the machine it runs on.
+mkfifo "$tmp/out-fifo" 2>/dev/null || fail "mkfifo"
+expect 1 compare --plan "$tmp/plan.json" --runs 0 --results-out "$tmp/out-fifo"
+contains "$tmp/stderr" "out-fifo: not a regular file" "--results-out to a FIFO"
+[ -p "$tmp/out-fifo" ] || fail "--results-out replaced the FIFO"
+expect 1 compare "$QUICKSTART" --policy first-fit --seeds 1 --plan-out "$tmp/out-fifo"
+[ -p "$tmp/out-fifo" ] || fail "--plan-out replaced the FIFO"
+expect 1 transfers "$tmp/t.csv" --hosts 2 -o "$tmp/out-fifo"
+[ -p "$tmp/out-fifo" ] || fail "transfers -o replaced the FIFO"
+
+echo "test-hardening.sh: $checks checks passed"
