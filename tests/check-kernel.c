@@ -114,6 +114,8 @@ typedef struct {
   guint    state_notes, state_changes, pass_ends, run_starts, reports;
   gboolean state_after_kernel; /* every note saw the kernel's part already filled */
   gboolean nodes_right;        /* STOPPING's nodes were the cluster's */
+  guint    slot;               /* a job slot of its own: the job's last start */
+  gboolean slot_right;         /* the slot kept its value from start to finish */
 } Recorder;
 
 static void
@@ -150,6 +152,7 @@ on_started (gpointer data, SimJob *job, SimTime now)
 
   mark (r, job, STARTED);
   r->start[job->spec.id] = now;
+  job->ext[r->slot].t = now;
 }
 
 static void
@@ -182,6 +185,8 @@ on_finished (gpointer data, SimJob *job, SimTime now)
 
   mark (r, job, FINISHED);
   r->end[job->spec.id] = now;
+  if (job->ext[r->slot].t != r->start[job->spec.id])
+    r->slot_right = FALSE;
 }
 
 static void
@@ -228,6 +233,8 @@ attach_recorder (SimSimulation *sim)
   r->sim = sim;
   r->state_after_kernel = TRUE;
   r->nodes_right = TRUE;
+  r->slot_right = TRUE;
+  r->slot = sim__kernel_claim_job_slots (sim, 1);
   for (guint i = 0; i < MAX_JOBS; i++)
     r->start[i] = r->end[i] = -1;
   sim__kernel_connect (sim, SIM_HOOK_JOB_ARRIVED, G_CALLBACK (on_arrived), r);
@@ -271,6 +278,9 @@ START_TEST (test_hooks_order)
   ck_assert_int_eq (r->end[3], 250 * SIM_SECOND);
   ck_assert_int_eq (r->end[1], 100 * SIM_SECOND);
   ck_assert (r->nodes_right);
+  ck_assert (r->slot_right);
+  /* Without [power] or [failures] no module claimed a slot before. */
+  ck_assert_uint_eq (r->slot, 0);
   ck_assert (r->state_after_kernel);
   ck_assert_uint_eq (r->run_starts, 1);
   ck_assert_uint_eq (r->reports, 1);

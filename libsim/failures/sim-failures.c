@@ -95,7 +95,8 @@ struct _SimFailures {
   double            useful_gpu_s, span_gpu_s;
   double            interval_sum;
   guint64           interval_n;
-  GPtrArray        *recs;       /* JobRec*, every one allocated (SimJob.failure points here) */
+  GPtrArray        *recs;       /* JobRec*, every one allocated (a job's slot points here) */
+  guint             slot;       /* the job slot of its JobRec (sim__kernel_claim_job_slots()) */
   GPtrArray        *free_recs;  /* those of finished jobs, for reuse */
   const SimJob     *interrupting;
   const char       *interrupting_cause;
@@ -604,7 +605,7 @@ spare_free (SimFailures *f, guint s, SimTime now)
 static JobRec *
 job_rec (SimFailures *f, const SimJob *job)
 {
-  return job->failure;
+  return job->ext[f->slot].p;
 }
 
 /* A record for JOB, from the pool: no allocation once jobs finish. */
@@ -624,7 +625,7 @@ new_rec (SimFailures *f, SimJob *job)
       g_ptr_array_add (f->recs, r);
     }
   r->ettr = -1;
-  job->failure = r;
+  job->ext[f->slot].p = r;
   return r;
 }
 
@@ -1151,7 +1152,7 @@ acc_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
     case SIM_JOB_FINISHED:
       close_run (f, r, job, job->n_preemptions, FALSE);
       end_job (f, r, job, now);
-      ((SimJob *) job)->failure = NULL;
+      ((SimJob *) job)->ext[f->slot].p = NULL;
       g_ptr_array_add (f->free_recs, r);
       break;
     case SIM_JOB_UNFINISHED:
@@ -1514,6 +1515,7 @@ sim__failures_attach (SimSimulation *sim, guint flags, GError **error)
   if (f == NULL)
     return FALSE;
   /* The simulation owns it as an accumulator; the extension only finds it. */
+  f->slot = sim__kernel_claim_job_slots (sim, 1);
   sim__kernel_add_accumulator (sim, &f->parent);
   sim__kernel_set_extension (sim, &module_key, f, NULL);
   sim__kernel_set_job_column (sim, "ettr", job_column, f);

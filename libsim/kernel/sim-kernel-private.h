@@ -103,6 +103,7 @@ struct _SimSimulation {
   SimCauseFunc    cause;
   gpointer        cause_data;
   gboolean        in_watch;
+  guint           n_job_slots; /* of SimJob.ext, claimed so far */
   guint          *stop_nodes; /* the nodes of a stopping job's GPUs (prefetch_job()) */
   guint           n_stop_nodes;
   GArray         *timers;     /* Timer, by index; free ones chained through next_free */

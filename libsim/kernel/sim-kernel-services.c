@@ -157,6 +157,24 @@ sim__kernel_set_job_column (SimSimulation *sim, const char *name, SimJobWhereFun
   sim__metrics_set_column (&sim->metrics, name, func, data);
 }
 
+guint
+sim__kernel_claim_job_slots (SimSimulation *sim, guint n)
+{
+  guint first;
+
+  g_return_val_if_fail (SIM_IS_SIMULATION (sim) && !sim->started, 0);
+  g_return_val_if_fail (sim->n_job_slots + n <= SIM_JOB_N_SLOTS, 0);
+  first = sim->n_job_slots;
+  sim->n_job_slots += n;
+  return first;
+}
+
+void
+sim__kernel_set_job_energy (SimSimulation *sim, SimJobFigureFunc func, gpointer data)
+{
+  sim__metrics_set_job_energy (&sim->metrics, func, data);
+}
+
 void
 sim__kernel_set_job_where (SimSimulation *sim, SimJobWhereFunc func, gpointer data)
 {

@@ -163,6 +163,11 @@ gboolean           sim__kernel_is_live       (SimSimulation *sim);
  * run without a horizon: timers and module events due then do nothing. */
 gboolean           sim__kernel_is_over       (SimSimulation *sim);
 
+/* Claims @n of every job's slots (SimJob.ext, zero when a job arrives) for
+ * a module's own figures of the job; returns the first.  Only before the
+ * run starts; a programming error past SIM_JOB_N_SLOTS in all. */
+guint    sim__kernel_claim_job_slots (SimSimulation *sim, guint n);
+
 /* An extension: a module's state, under its own @key (the address of a
  * static of the module), freed with @destroy when the simulation is. */
 void     sim__kernel_set_extension (SimSimulation *sim, gconstpointer key, gpointer state,
@@ -229,6 +234,9 @@ void     sim__kernel_set_job_column  (SimSimulation *sim, const char *name,
 /* jobs.csv and timeseries.csv as the outputs module opened them (each
  * nullable), for the built-in metrics to write into; before the run starts. */
 void     sim__kernel_set_record_streams (SimSimulation *sim, FILE *jobs, FILE *series);
+/* The energy a job was charged with, J, for jobs.csv's `energy_kwh`
+ * column (the power module answers; without it there is no column). */
+void     sim__kernel_set_job_energy  (SimSimulation *sim, SimJobFigureFunc func, gpointer data);
 /* Where a finished job ran (jobs.csv's `where` column). */
 void     sim__kernel_set_job_where   (SimSimulation *sim, SimJobWhereFunc func, gpointer data);
 /* A job was interrupted by a failure: counted in the time series' column

@@ -14,6 +14,8 @@ typedef struct {
   double   it_peak, facility_peak;
   double   jobs_j;
   double   gpu_seconds;   /* GPU-seconds delivered to jobs */
+  SimJobFigureFunc job_energy; /* a job's energy, J (the power module's) */
+  gpointer job_energy_data;
 } Energy;
 
 static void
@@ -45,7 +47,7 @@ energy_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
 
   if (event != SIM_JOB_FINISHED && event != SIM_JOB_UNFINISHED)
     return;
-  e->jobs_j += job->energy_j;
+  e->jobs_j += e->job_energy (job, e->job_energy_data);
   e->gpu_seconds += job->attained;
 }
 
@@ -84,11 +86,13 @@ static const SimAccumulatorVTable energy_vtable = {
 };
 
 SimAccumulator *
-sim__energy_accumulator_new (gboolean cooling)
+sim__energy_accumulator_new (gboolean cooling, SimJobFigureFunc job_energy, gpointer data)
 {
   Energy *e = g_new0 (Energy, 1);
 
   e->parent.vtable = &energy_vtable;
   e->cooling = cooling;
+  e->job_energy = job_energy;
+  e->job_energy_data = data;
   return &e->parent;
 }

@@ -27,6 +27,7 @@
 G_BEGIN_DECLS
 
 /* @cooling: whether the run has a cooling model (economizer hours). */
-SimAccumulator *sim__energy_accumulator_new (gboolean cooling);
+SimAccumulator *sim__energy_accumulator_new (gboolean cooling, SimJobFigureFunc job_energy,
+                                             gpointer data);
 
 G_END_DECLS

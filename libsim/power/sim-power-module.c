@@ -20,7 +20,16 @@ typedef struct {
   SimCooling        *cooling;    /* NULL without a [cooling] section */
   guint32           *nap_tag;    /* per node: the version of its pending nap; with sleep */
   guint32            k_nap, k_weather;
+  guint              slot;       /* the first of its three job slots (SLOT_*) */
 } PowerModule;
+
+/* What the module keeps of each job, in its slots: the IT power it is
+ * charged with now (W), the IT energy it was charged with until the time
+ * in the third (J). */
+enum { SLOT_POWER, SLOT_ENERGY, SLOT_SINCE, N_SLOTS };
+#define JOB_POWER(m, job)  ((job)->ext[(m)->slot + SLOT_POWER].d)
+#define JOB_ENERGY(m, job) ((job)->ext[(m)->slot + SLOT_ENERGY].d)
+#define JOB_SINCE(m, job)  ((job)->ext[(m)->slot + SLOT_SINCE].t)
 
 /* The module's key among the simulation's extensions. */
 static const char module_key = 0;
@@ -85,12 +94,12 @@ job_energy (PowerModule *m, SimJob *job, SimTime now, gboolean running)
 {
   if (!m->sc->power.enabled)
     return;
-  if (now > job->power_since)
-    job->energy_j += job->power_w * sim_time_to_seconds (now - job->power_since);
-  job->power_since = now;
-  job->power_w = 0;
+  if (now > JOB_SINCE (m, job))
+    JOB_ENERGY (m, job) += JOB_POWER (m, job) * sim_time_to_seconds (now - JOB_SINCE (m, job));
+  JOB_SINCE (m, job) = now;
+  JOB_POWER (m, job) = 0;
   if (running && job->n_gpus > 0)
-    job->power_w = sim__power_job_w (m->power, job->gpus, job->n_gpus,
+    JOB_POWER (m, job) = sim__power_job_w (m->power, job->gpus, job->n_gpus,
                                      job->spec.gpu_milli / (double) SIM_GPU_WHOLE,
                                      job->active_gpus / job->n_gpus *
                                        sim_power_intensity (job->spec.memory_bound,
@@ -184,6 +193,13 @@ on_stopped (gpointer data, SimJob *job, SimTime now)
       last = n;
     }
   job_energy (m, job, now, FALSE);
+}
+
+/* The energy JOB was charged with, J (for jobs.csv and the energy totals). */
+static double
+job_energy_j (const SimJob *job, gpointer data)
+{
+  return JOB_ENERGY ((PowerModule *) data, job);
 }
 
 static void
@@ -420,7 +436,10 @@ sim__power_module_attach (SimSimulation *sim, guint flags, GError **error)
       m->nap_tag = g_new0 (guint32, sim_cluster_get_n_nodes (m->cluster));
       m->k_nap = sim__kernel_add_event_kind (sim, on_nap, m);
     }
-  sim__kernel_add_accumulator (sim, sim__energy_accumulator_new (m->cooling != NULL));
+  m->slot = sim__kernel_claim_job_slots (sim, N_SLOTS);
+  sim__kernel_add_accumulator (sim, sim__energy_accumulator_new (m->cooling != NULL,
+                                                                 job_energy_j, m));
+  sim__kernel_set_job_energy (sim, job_energy_j, m);
   sim__kernel_connect (sim, SIM_HOOK_JOB_AT_END, G_CALLBACK (on_at_end), m);
   sim__kernel_connect (sim, SIM_HOOK_STATE_NOTE, G_CALLBACK (on_state_note), m);
   sim__kernel_connect (sim, SIM_HOOK_RUN_START, G_CALLBACK (on_run_start), m);

@@ -39,6 +39,8 @@ typedef struct {
 /* Where a finished job ran, for the `where` column of jobs.csv
  * (power/sim-elastic.h). */
 typedef const char *(*SimJobWhereFunc) (const SimJob *job, gpointer data);
+/* A figure of a job a module keeps (its energy, J). */
+typedef double (*SimJobFigureFunc) (const SimJob *job, gpointer data);
 
 /* The built-in metrics: the accumulator every simulation has. */
 typedef struct {
@@ -69,6 +71,8 @@ typedef struct {
   const char *column_name;  /* (nullable) one more column (sim__metrics_set_column()) */
   SimJobWhereFunc column;
   gpointer column_data;
+  SimJobFigureFunc energy;  /* (nullable) each job's energy, J (sim__metrics_set_job_energy()) */
+  gpointer energy_data;
 
   /* With the power model: power columns in the time series and energy in
    * jobs.csv (power/sim-power.h). */
@@ -87,6 +91,9 @@ void sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *serie
 /* The same, with power columns if @power. */
 void sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series,
                               gboolean power);
+/* jobs.csv's `energy_kwh` column, with [power]: each job's energy (J) from
+ * @func; kept by the next sim__metrics_init_power(). */
+void sim__metrics_set_job_energy (SimMetrics *m, SimJobFigureFunc func, gpointer data);
 /* Asks for a last column `where` in jobs.csv from the next
  * sim__metrics_init() on. */
 void sim__metrics_set_where (SimMetrics *m, SimJobWhereFunc func, gpointer data);

@@ -51,6 +51,13 @@ sim__metrics_init (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series)
 }
 
 void
+sim__metrics_set_job_energy (SimMetrics *m, SimJobFigureFunc func, gpointer data)
+{
+  m->energy = func;
+  m->energy_data = data;
+}
+
+void
 sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *series,
                          gboolean power)
 {
@@ -59,6 +66,8 @@ sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *seri
   const char *column_name = m->column_name;
   SimJobWhereFunc column = m->column;
   gpointer column_data = m->column_data;
+  SimJobFigureFunc energy = m->energy;
+  gpointer energy_data = m->energy_data;
   gboolean interruptions = m->interruptions;
 
   memset (m, 0, sizeof *m);
@@ -68,6 +77,8 @@ sim__metrics_init_power (SimMetrics *m, guint total_gpus, FILE *jobs, FILE *seri
   m->column_name = column_name;
   m->column = column;
   m->column_data = column_data;
+  m->energy = energy;
+  m->energy_data = energy_data;
   m->power = power;
   m->total_gpus = total_gpus;
   m->first_submit = -1;
@@ -173,7 +184,8 @@ sim__metrics_job_finished (SimMetrics *m, const SimJob *job, const char *class_n
                job->n_gpus > 0 ? job->n_gpus : job->spec.gpus,
                job->spec.gpu_milli, job->n_nodes, job->n_preemptions);
       if (m->power)
-        fprintf (m->jobs, ",%.6f", job->energy_j / 3.6e6);
+        fprintf (m->jobs, ",%.6f",
+                 m->energy != NULL ? m->energy (job, m->energy_data) / 3.6e6 : 0.0);
       if (m->where != NULL)
         fprintf (m->jobs, ",%s", m->where (job, m->where_data));
       if (m->column != NULL)

@@ -32,6 +32,21 @@ typedef enum {
   SIM_JOB_DONE,
 } SimJobState;
 
+/* Slots of a job that modules keep their own figures in (kernel/sim-kernel.h):
+ * the power module's draw, energy and its time, the failure model's record. */
+#define SIM_JOB_N_SLOTS 4
+
+/**
+ * SimJobSlot: (skip)
+ *
+ * One of a job's slots for the modules (private).
+ */
+typedef union {
+  double   d;
+  gint64   t;
+  gpointer p;
+} SimJobSlot;
+
 /**
  * SimJob:
  * @spec: what the workload asked for, as the simulation settled it: a
@@ -92,12 +107,10 @@ typedef struct _SimJob {
   guint64     start_pass;   /* the decision pass that last started it */
   double      share;        /* the shared-GPU factor in @speed (1: not slowed by sharing) */
   double      active_gpus;  /* the GPUs it keeps busy now, as counted in the activity metric */
-  double      power_w;      /* the IT power it is charged with now (power/sim-power.h) */
-  double      energy_j;     /* the IT energy it was charged with until power_since, J */
-  SimTime     power_since;
   double      computing;    /* its GPUs x thousandths x the share of its time it computes
                              * (rate / speed), as counted in the compute metric */
-  gpointer    failure;      /* its checkpoints and losses (failures/sim-failures.c owns it) */
+  SimJobSlot  ext[SIM_JOB_N_SLOTS]; /* the modules' own figures of the job, in the slots
+                                     * each claimed from the kernel */
 } SimJob;
 
 G_END_DECLS
