@@ -13,6 +13,7 @@
 #include "rl/sim-rl-env.h"
 #include "power/sim-elastic.h"
 #include "failures/sim-failures.h"
+#include "llm/sim-llm-private.h"
 #include "sim-scenario-private.h"
 
 #include <math.h>
@@ -170,6 +171,15 @@ static const SimKey class_keys[] = {
     "GPU models the jobs may run on, separated by '|'", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
   { "serverless", SIM_KEY_BOOL, NULL, NULL, "false",
     "the jobs run on serverless GPUs (needs [serverless])", 0, NULL, 0 },
+  { "llm_model", SIM_KEY_STRING, NULL, NULL, NULL,
+    "a language model (catalogue or [llm NAME]) the jobs train: GPUs, duration and "
+    "communication from it (docs/llm.md)", 0, NULL, 0 },
+  { "llm_layout", SIM_KEY_EXPRESSION, NULL, NULL, "no parallelism",
+    "with llm_model: the layout, \"tp=8, pp=4, dp=4, global_batch=512\"",
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "llm_tokens", SIM_KEY_NUMBER, "tokens", "above 0", NULL,
+    "with llm_model: the tokens each job trains on, such as \"2e11\" or \"200B\"", 0, NULL,
+    0 },
 };
 
 static const SimKey comm_keys[] = {
@@ -267,7 +277,7 @@ static const SimKeyTable * const key_tables[] = {
   &policy_table, &output_table, &sim__fabric_key_table, &sim__cost_key_table, &variant_table,
   &sim__sweep_key_table, &sim__power_key_table, &sim__cooling_key_table, &sim__rl_key_table,
   &sim__elastic_key_table, &sim__serverless_key_table, &sim__power_manager_key_table,
-  &sim__facility_key_table, &sim__failures_key_table,
+  &sim__facility_key_table, &sim__failures_key_table, &sim__llm_key_table,
 };
 
 const SimKeyTable * const *
@@ -1651,6 +1661,15 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
                        error) &&
            get_parsed (ctx, groups[i], "share", (ParseFunc) parse_positive_number,
                        &g_array_index (classes, SimJobClassConfig, classes->len - 1).share, error);
+      if (ok)
+        {
+          const char *key = NULL;
+          ok = sim__llm_class_derive (ctx->kf, groups[i], sc,
+                                      &g_array_index (classes, SimJobClassConfig,
+                                                      classes->len - 1), &key, error);
+          if (!ok)
+            locate (ctx, groups[i], key, error);
+        }
     }
   if (ok && classes->len == 0)
     {
