@@ -32,7 +32,13 @@
  * - bad input (model files, layout keys, layouts) gives a GError naming
  *   the file, line and key and what was expected;
  * - the same input gives the same answer, and the search returns layouts
- *   that fit, fastest first.
+ *   that fit, fastest first;
+ * - a [class] naming a model, a layout and a token budget gets the GPUs,
+ *   duration and traffic the model gives (written out from the layout
+ *   here), bad class keys are errors naming the key, and the planner
+ *   scenario runs the same twice;
+ * - `gpusim llm` prints the JSON fields the issue names, refuses what
+ *   does not fit with status 1 and bad options with status 2.
  *
  * What is not asserted: that the efficiencies calibrated on these figures
  * predict other models or GPUs within 15 % (docs/llm.md says which are
@@ -41,6 +47,8 @@
 #include "config.h"
 
 #include <check.h>
+#include <json-glib/json-glib.h>
+#include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -48,6 +56,8 @@
 
 #include "sim-error.h"
 #include "llm/sim-llm-private.h"
+#include "sim-scenario.h"
+#include "workload/sim-workload.h"
 
 #ifndef SIM_TOP_SRCDIR
 #error "SIM_TOP_SRCDIR must be defined by the build"
@@ -708,6 +718,193 @@ START_TEST (test_search_nothing_fits)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------ */
+/* Job classes and the command line */
+
+static const SimJobClassConfig *
+find_class (const SimScenario *sc, const char *name)
+{
+  for (guint i = 0; i < sc->generator.n_classes; i++)
+    if (strcmp (sc->generator.classes[i].name, name) == 0)
+      return &sc->generator.classes[i];
+  ck_abort_msg ("no class %s", name);
+  return NULL;
+}
+
+/* The planner scenario's classes get their GPUs, duration and traffic
+ * from the model, written out here from the layout. */
+START_TEST (test_class_derived)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load (SIM_TOP_SRCDIR
+                                                 "/scenarios/llm-70b-shared-fabric.ini", NULL,
+                                                 &error);
+  g_autoptr(SimLlmModel) m = model ("llama3-70b");
+  const SimJobClassConfig *c;
+  double T = 1.0 * 8192, micro = 512 / 8, steps = ceil (20e9 / (512.0 * 8192));
+  SimLlmSetup s;
+  SimLlmEstimate e;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  c = find_class (sc, "pretrain-70b");
+  ck_assert_uint_eq (c->n_gpu_values, 1);
+  ck_assert_uint_eq (c->gpu_values[0], 256);
+  ck_assert_uint_eq (c->comm.tp, 8);
+  ck_assert_uint_eq (c->comm.pp, 4);
+  /* Four all-reduces of one micro-batch's activations per layer (two
+   * forward, two backward), 20 layers a stage, 64 micro-batches. */
+  ck_assert (c->comm.tp_bytes == (guint64) llround (2.0 * T * 8192 * 20 * micro * 4));
+  /* Activations forward, gradients backward, split over the 8 ranks. */
+  ck_assert (c->comm.pp_bytes == (guint64) llround (2.0 * 2.0 * T * 8192 / 8 * micro));
+  /* ZeRO 1: FP32 gradients reduce-scattered, BF16 weights gathered. */
+  ck_assert (c->comm.dp_bytes == (guint64) llround (3 * sim_llm_model_parameters (m)));
+  ck_assert (c->comm.overlap >= 0 && c->comm.overlap <= 1);
+  /* The duration is the budget's steps times the step's compute, as an
+   * estimate on the same GPUs with no fabric gives it. */
+  ck_assert_int_eq (c->duration.kind, SIM_DIST_CONSTANT);
+  setup_cluster (&s, SIM_TOP_SRCDIR "/scenarios/llm-70b-shared-fabric.ini");
+  {
+    SimCluster *one = sim_cluster_new ();
+    g_autoptr(SimLlmSystem) bare = NULL;
+    ck_assert (sim_cluster_add_pool (one, "p", sim_catalogue_lookup_node (s.catalogue,
+                                                                          "DGX-H100"),
+                                     NULL, 0, 32, NULL));
+    bare = sim_llm_system_new (one, NULL, NULL);
+    estimate_ok (bare, m, "tp=8 pp=4 dp=8 global_batch=512 seq_length=8192 tokens=20e9", &e);
+    g_clear_pointer (&bare, sim_llm_system_free);
+    sim_cluster_free (one);
+  }
+  ck_assert (fabs (c->duration.mean - steps * e.iteration_time) < 1e-6 * c->duration.mean);
+  ck_assert (c->comm.iteration == (SimTime) llround (e.iteration_time * 1e9));
+  c = find_class (sc, "finetune-8b");
+  ck_assert_uint_eq (c->gpu_values[0], 16);
+  ck_assert_uint_eq (c->comm.tp, 1);
+  ck_assert (c->comm.tp_bytes == 0 && c->comm.pp_bytes == 0 && c->comm.dp_bytes > 0);
+  ck_assert (c->comm.overlap == 1);  /* ZeRO 3 gathers layer by layer behind compute */
+  sim__llm_setup_clear (&s);
+}
+END_TEST
+
+static const struct {
+  const char *keys;
+  int code;
+  const char *expect;
+} bad_classes[] = {
+  { "llm_layout = tp=8\n", SIM_ERROR_MISSING, "[class big] llm_layout: a key of a language" },
+  { "llm_model = llama3-70\nllm_tokens = 1B\n", SIM_ERROR_NOT_FOUND,
+    "[class big] llm_model: no model \"llama3-70\"" },
+  { "llm_model = llama3-70b\nllm_layout = tp=1, dp=8\nllm_tokens = 1B\n",
+    SIM_ERROR_UNSATISFIABLE, "[class big] llm_layout: the layout does not fit" },
+  { "llm_model = llama3-70b\nllm_layout = tp=8, pq=2, dp=1\nllm_tokens = 1B\n",
+    SIM_ERROR_UNKNOWN_KEY, "did you mean \"pp\"" },
+  { "llm_model = llama3-70b\nllm_layout = tp=8, pp=4, dp=1\nllm_tokens = 0\n",
+    SIM_ERROR_INVALID, "[class big] llm_tokens:" },
+  { "llm_model = llama3-70b\nllm_layout = tp=8, pp=4\ngpus = 1:0.5, 8:0.5\nllm_tokens = 1B\n",
+    SIM_ERROR_MISSING, "expected dp or gpus" },
+};
+
+START_TEST (test_bad_class)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = g_strdup_printf (
+    "[scenario]\nname = bad\nhorizon = 1d\n\n[pool p]\nmodel = DGX-H100\ncount = 8\n\n"
+    "[workload]\nsource = synthetic\nrate = 1/h\ngpus = 8\nduration = constant(1h)\n\n"
+    "[class big]\n%s", bad_classes[_i].keys);
+  g_autofree char *path = write_file ("bad-class.ini", text);
+  g_autoptr(SimScenario) sc = sim_scenario_load (path, NULL, &error);
+
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (error->code == bad_classes[_i].code, "code %d: %s", error->code,
+                 error->message);
+  ck_assert_msg (strstr (error->message, bad_classes[_i].expect) != NULL
+                 && strstr (error->message, path) != NULL, "%s", error->message);
+}
+END_TEST
+
+/* Runs tools/gpusim with ARGS; returns its exit status, its output in
+ * *OUT and its errors in *ERR. */
+static int
+gpusim (const char *args, char **out, char **err)
+{
+  g_autofree char *cmd = g_strdup_printf ("%s/tools/gpusim %s", SIM_TOP_SRCDIR, args);
+  int status = 0;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_spawn_command_line_sync (cmd, out, err, &status, &error))
+    ck_abort_msg ("%s", error->message);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+START_TEST (test_cli)
+{
+  g_autofree char *path = scenario ("h100x8", "DGX-H100", NULL, 8, H100_FABRIC);
+  g_autofree char *args = NULL, *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+
+  args = g_strdup_printf ("llm %s --model llama3-70b --tp 8 --pp 4 --global-batch 64 "
+                          "--tokens 1e10 --json", path);
+  ck_assert_int_eq (gpusim (args, &out, &err), 0);
+  ck_assert (json_parser_load_from_data (parser, out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  ck_assert (json_object_get_double_member (o, "iteration_time") > 0);
+  ck_assert (json_object_get_double_member (o, "mfu") > 0.1
+             && json_object_get_double_member (o, "mfu") < 1);
+  ck_assert (json_object_get_double_member (o, "tflops_per_gpu") > 0);
+  ck_assert (json_object_get_double_member (o, "memory_per_gpu") < 80e9);
+  ck_assert (json_object_get_double_member (o, "tokens_per_second") > 0);
+  ck_assert (json_object_get_double_member (o, "expected_interruptions") > 0);
+  ck_assert (json_object_get_double_member (o, "cloud_cost_usd") > 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_free (args);
+
+  /* Refused layouts and bad input: status 1 with the message; bad
+   * options: status 2. */
+  args = g_strdup_printf ("llm %s --model llama3-70b", path);
+  ck_assert_int_eq (gpusim (args, &out, &err), 1);
+  ck_assert_msg (strstr (err, "does not fit") != NULL, "%s", err);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_free (args);
+  args = g_strdup_printf ("llm %s --model lama3-70b", path);
+  ck_assert_int_eq (gpusim (args, &out, &err), 1);
+  ck_assert_msg (strstr (err, "did you mean \"llama3-70b\"") != NULL, "%s", err);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_free (args);
+  args = g_strdup_printf ("llm %s --model llama3-70b --layout zero_stage=5", path);
+  ck_assert_int_eq (gpusim (args, &out, &err), 2);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_free (args);
+  args = g_strdup_printf ("llm %s", path);
+  ck_assert_int_eq (gpusim (args, &out, &err), 2);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_free (args);
+
+  args = g_strdup_printf ("llm %s --model llama3-70b --global-batch 64 --search --top 3", path);
+  ck_assert_int_eq (gpusim (args, &out, &err), 0);
+  ck_assert_msg (strstr (out, "layouts tried, the 3 fastest") != NULL, "%s", out);
+}
+END_TEST
+
+/* The planner scenario runs, and twice gives the same summary. */
+START_TEST (test_class_run_deterministic)
+{
+  g_autofree char *a = NULL, *b = NULL, *err = NULL;
+  const char *args = "run " SIM_TOP_SRCDIR "/scenarios/llm-70b-shared-fabric.ini --json -q "
+                     "--set scenario.horizon=2d";
+
+  ck_assert_int_eq (gpusim (args, &a, &err), 0);
+  g_clear_pointer (&err, g_free);
+  ck_assert_int_eq (gpusim (args, &b, &err), 0);
+  ck_assert_str_eq (a, b);
+  ck_assert (strstr (a, "\"jobs_completed\"") != NULL);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -716,6 +913,7 @@ main (void)
   TCase *val = tcase_create ("validation");
   TCase *dir = tcase_create ("directions");
   TCase *bad = tcase_create ("bad-input");
+  TCase *cls = tcase_create ("classes-and-cli");
   SRunner *sr;
   int failed;
 
@@ -748,7 +946,15 @@ main (void)
   tcase_add_test (bad, test_unknown_model);
   tcase_add_loop_test (bad, test_bad_layout_key, 0, G_N_ELEMENTS (bad_layouts));
   tcase_add_loop_test (bad, test_invalid_layout, 0, G_N_ELEMENTS (invalid_layouts));
+  tcase_add_loop_test (bad, test_bad_class, 0, G_N_ELEMENTS (bad_classes));
   suite_add_tcase (s, bad);
+
+  tcase_add_checked_fixture (cls, setup, teardown);
+  tcase_add_test (cls, test_class_derived);
+  tcase_add_test (cls, test_cli);
+  tcase_add_test (cls, test_class_run_deterministic);
+  tcase_set_timeout (cls, 120);
+  suite_add_tcase (s, cls);
 
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);
