@@ -153,10 +153,6 @@ gpusim_cmd_llm (int argc, char **argv)
   g_autoptr(SimLlmModel) model = NULL;
   g_auto(SimLlmSetup) setup = { 0 };
   SimLlmLayout layout;
-  struct { const char *key; gint value; } ints[] = {
-    { "tp", tp }, { "pp", pp }, { "cp", cp }, { "ep", ep }, { "micro_batch", micro },
-    { "global_batch", global }, { "seq_length", seq },
-  };
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
@@ -176,17 +172,21 @@ gpusim_cmd_llm (int argc, char **argv)
     return gpusim_usage_error (context, "--model NAME is needed (gpusim llm --list)");
 
   sim_llm_layout_init (&layout);
-  /* The options' values, read after parsing (the table above was filled
-   * before), through the layout's own keys so that messages agree. */
-  ints[0].value = tp; ints[1].value = pp; ints[2].value = cp; ints[3].value = ep;
-  ints[4].value = micro; ints[5].value = global; ints[6].value = seq;
-  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
-    if (ints[i].value != 0)
-      {
-        g_autofree char *text = g_strdup_printf ("%d", ints[i].value);
-        if (!sim_llm_layout_set (&layout, ints[i].key, text, &error))
-          return gpusim_usage_error (context, "%s", error->message);
-      }
+  {
+    /* The options' values go through the layout's own keys, so that their
+     * messages are the library's. */
+    const struct { const char *key; gint value; } ints[] = {
+      { "tp", tp }, { "pp", pp }, { "cp", cp }, { "ep", ep }, { "micro_batch", micro },
+      { "global_batch", global }, { "seq_length", seq },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+      if (ints[i].value != 0)
+        {
+          g_autofree char *text = g_strdup_printf ("%d", ints[i].value);
+          if (!sim_llm_layout_set (&layout, ints[i].key, text, &error))
+            return gpusim_usage_error (context, "%s", error->message);
+        }
+  }
   if (dp >= 0)
     {
       g_autofree char *text = g_strdup_printf ("%d", dp);

@@ -454,7 +454,6 @@ coll_time (SimLlmSystem *s, SimCollectiveOp op, guint n, guint stride, double by
 typedef struct {
   double time;
   double flops;
-  double math_time;  /* the products' time at the efficiency of large ones */
 } Work;
 
 typedef struct {
@@ -484,7 +483,6 @@ gemm (Work *w, const Rates *r, double m, double k, double n, double count)
     return;
   w->time += sqrt (t_math * t_math + t_mem * t_mem) + GEMM_LAUNCH_S * ceil (count);
   w->flops += flops;
-  w->math_time += t_math;
 }
 
 static void
@@ -569,7 +567,6 @@ layer_forward (const SimLlmModel *m, const SimLlmLayout *l, const Rates *r, doub
       {
         at.time += flops / r->flash_peak;
         at.flops += flops;
-        at.math_time += flops / r->flash_peak;
       }
     else
       {
@@ -610,7 +607,6 @@ layer_forward (const SimLlmModel *m, const SimLlmLayout *l, const Rates *r, doub
   stream (w, r, ELEMENTWISE_TRAFFIC * act);
   w->time += at.time;
   w->flops += at.flops;
-  w->math_time += at.math_time;
   *attn = at;
 }
 

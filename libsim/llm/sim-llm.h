@@ -59,8 +59,9 @@
  * reduction behind the last micro-batch's backward pass and the parameter
  * gather behind the first one's forward pass (Megatron-LM's overlapped
  * buckets), the context-parallel exchange behind the attention it feeds,
- * and a given share of the tensor-parallel traffic; everything else is
- * exposed.
+ * a given share of the tensor-parallel traffic, and, interleaved, a
+ * chunk's pipeline messages behind the other chunks' compute; everything
+ * else is exposed.
  *
  * Memory per GPU, on the most loaded stage: the weights (2 bytes each),
  * the gradients (4 bytes each, FP32 accumulation) and the optimizer's FP32
@@ -75,8 +76,8 @@
  *
  * Not modelled: the causal mask's saving in flash attention's time, load
  * imbalance between experts, optimizer-step overlap, FP8 weight copies
- * (FP8 only speeds the matrix products), the interleaved schedule's extra
- * pipeline messages, and stragglers.
+ * (FP8 only speeds the matrix products), uneven stages (fewer layers on
+ * the first and last), and stragglers.
  */
 #pragma once
 
