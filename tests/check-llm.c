@@ -821,6 +821,149 @@ START_TEST (test_bad_class)
 }
 END_TEST
 
+/* Every model key moves the counts the way it must: a base model (dense,
+ * or a mixture of experts) and the same with one key changed.  WHAT: 'p'
+ * parameters, 'a' active parameters, 'f' FLOPs per token. */
+#define DENSE_BASE "layers = 8\nhidden = 1024\nffn_hidden = 4096\nheads = 16\nvocab = 32000\n" \
+                   "seq_length = 2048\n"
+#define MOE_BASE DENSE_BASE "experts = 8\nexperts_per_token = 2\nmoe_ffn_hidden = 2048\n" \
+                 "dense_layers = 1\n"
+static const struct {
+  const char *base, *changed;
+  char what;
+  int sign;
+} model_keys[] = {
+  { DENSE_BASE, "layers = 9\n", 'p', +1 },
+  { DENSE_BASE, "hidden = 2048\n", 'p', +1 },
+  { DENSE_BASE, "ffn_hidden = 8192\n", 'p', +1 },
+  { DENSE_BASE, "heads = 8\nhead_dim = 64\n", 'p', -1 },
+  { DENSE_BASE, "kv_heads = 4\n", 'p', -1 },
+  { DENSE_BASE, "head_dim = 128\n", 'p', +1 },
+  { DENSE_BASE, "vocab = 64000\n", 'p', +1 },
+  { DENSE_BASE, "seq_length = 4096\n", 'f', +1 },
+  { DENSE_BASE, "gated_ffn = true\n", 'p', +1 },
+  { DENSE_BASE, "tied_embeddings = true\n", 'p', -1 },
+  { DENSE_BASE, "kv_lora_rank = 128\nqk_rope_dim = 32\n", 'p', -1 },
+  { DENSE_BASE "kv_lora_rank = 128\n", "q_lora_rank = 256\n", 'p', -1 },
+  { DENSE_BASE "kv_lora_rank = 128\n", "qk_rope_dim = 64\n", 'f', +1 },
+  { DENSE_BASE, "experts = 8\n", 'p', +1 },
+  { MOE_BASE, "experts = 16\n", 'p', +1 },
+  { MOE_BASE, "experts = 16\n", 'f', +1 },  /* the router's products only */
+  { MOE_BASE, "experts_per_token = 4\n", 'a', +1 },
+  { MOE_BASE, "experts_per_token = 4\n", 'f', +1 },
+  { MOE_BASE, "shared_experts = 1\n", 'a', +1 },
+  { MOE_BASE, "moe_ffn_hidden = 4096\n", 'p', +1 },
+  { MOE_BASE, "dense_layers = 4\n", 'p', -1 },
+};
+
+static double
+model_answer (const SimLlmModel *m, char what)
+{
+  return what == 'p' ? sim_llm_model_parameters (m)
+         : what == 'a' ? sim_llm_model_active_parameters (m)
+         : sim_llm_model_flops_per_token (m, 0);
+}
+
+/* TEXT with the lines of CHANGED replacing those of the same keys. */
+static char *
+with_changes (const char *text, const char *changed)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_auto(GStrv) news = g_strsplit (changed, "\n", -1);
+  GString *out = g_string_new ("[llm]\nname = m\n");
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      gboolean replaced = FALSE;
+      for (guint k = 0; news[k] != NULL && !replaced; k++)
+        {
+          g_autofree char *key = g_strndup (news[k], strcspn (news[k], " ="));
+          replaced = *key && g_str_has_prefix (lines[i], key)
+                     && lines[i][strlen (key)] == ' ';
+        }
+      if (!replaced && lines[i][0] != '\0')
+        g_string_append_printf (out, "%s\n", lines[i]);
+    }
+  g_string_append (out, changed);
+  return g_string_free (out, FALSE);
+}
+
+START_TEST (test_model_key_direction)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *a_text = with_changes (model_keys[_i].base, "");
+  g_autofree char *b_text = with_changes (model_keys[_i].base, model_keys[_i].changed);
+  g_autofree char *a_path = write_file ("a.ini", a_text);
+  g_autofree char *b_path = write_file ("b.ini", b_text);
+  g_autoptr(SimLlmModel) a = sim_llm_model_load (a_path, NULL, &error);
+  g_autoptr(SimLlmModel) b = NULL;
+  double x, y;
+
+  ck_assert_msg (a != NULL, "%s", error ? error->message : "");
+  b = sim_llm_model_load (b_path, NULL, &error);
+  ck_assert_msg (b != NULL, "%s", error ? error->message : "");
+  x = model_answer (a, model_keys[_i].what);
+  y = model_answer (b, model_keys[_i].what);
+  ck_assert_msg (model_keys[_i].sign > 0 ? y > x : y < x, "%s: %c from %g to %g",
+                 model_keys[_i].changed, model_keys[_i].what, x, y);
+}
+END_TEST
+
+/* Every key of the model table is changed by a case above, but for those
+ * that only name or check a model. */
+START_TEST (test_every_model_key_moves)
+{
+  for (guint k = 0; k < sim__llm_key_table.n_keys; k++)
+    {
+      const char *key = sim__llm_key_table.keys[k].name;
+      g_autofree char *needle = g_strdup_printf ("%s = ", key);
+      gboolean found = strcmp (key, "name") == 0 || strcmp (key, "description") == 0
+                       || strcmp (key, "parameters") == 0; /* test_bad_model */
+      for (guint i = 0; i < G_N_ELEMENTS (model_keys) && !found; i++)
+        found = g_str_has_prefix (model_keys[i].changed, needle)
+                || strstr (model_keys[i].changed, needle) != NULL;
+      ck_assert_msg (found, "no case changes %s", key);
+    }
+}
+END_TEST
+
+/* A class's keys: a budget twice as large runs twice as long; more
+ * tensor parallelism takes more GPUs, a shorter step, and the same
+ * tensor-parallel bytes per group (an all-reduce's message is a
+ * micro-batch's activations, whatever the group's size). */
+START_TEST (test_class_keys_move)
+{
+  static const char *variants[][3] = {
+    { "llm_tokens = 1B", "llm_layout = tp=4, pp=2, dp=2, global_batch=64", "" },
+    { "llm_tokens = 2B", "llm_layout = tp=4, pp=2, dp=2, global_batch=64", "" },
+    { "llm_tokens = 1B", "llm_layout = tp=8, pp=2, dp=2, global_batch=64", "" },
+  };
+  const SimJobClassConfig *c[3];
+  SimScenario *sc[3];
+
+  for (guint v = 0; v < 3; v++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = g_strdup_printf (
+        "[scenario]\nname = k\nhorizon = 1d\n\n[pool p]\nmodel = DGX-H100\ncount = 8\n\n"
+        "[workload]\nsource = synthetic\nrate = 1/h\n\n[class t]\nllm_model = llama3-8b\n"
+        "%s\n%s\n", variants[v][0], variants[v][1]);
+      g_autofree char *path = write_file ("k.ini", text);
+      sc[v] = sim_scenario_load (path, NULL, &error);
+      ck_assert_msg (sc[v] != NULL, "%s", error ? error->message : "");
+      c[v] = find_class (sc[v], "t");
+    }
+  ck_assert (fabs (c[1]->duration.mean / c[0]->duration.mean - 2) < 1e-3);
+  ck_assert_uint_eq (c[0]->gpu_values[0], 16);
+  ck_assert_uint_eq (c[2]->gpu_values[0], 32);
+  ck_assert_uint_eq (c[2]->comm.tp, 8);
+  ck_assert (c[2]->comm.tp_bytes == c[0]->comm.tp_bytes);
+  ck_assert (c[2]->comm.iteration < c[0]->comm.iteration);
+  for (guint v = 0; v < 3; v++)
+    sim_scenario_unref (sc[v]);
+}
+END_TEST
+
 /* Runs tools/gpusim with ARGS; returns its exit status, its output in
  * *OUT and its errors in *ERR. */
 static int
@@ -922,6 +1065,8 @@ main (void)
   tcase_add_test (cat, test_every_model_loads);
   tcase_add_test (cat, test_flops_closed_form);
   tcase_add_test (cat, test_user_models);
+  tcase_add_loop_test (cat, test_model_key_direction, 0, G_N_ELEMENTS (model_keys));
+  tcase_add_test (cat, test_every_model_key_moves);
   suite_add_tcase (s, cat);
 
   tcase_add_checked_fixture (val, setup, teardown);
@@ -951,6 +1096,7 @@ main (void)
 
   tcase_add_checked_fixture (cls, setup, teardown);
   tcase_add_test (cls, test_class_derived);
+  tcase_add_test (cls, test_class_keys_move);
   tcase_add_test (cls, test_cli);
   tcase_add_test (cls, test_class_run_deterministic);
   tcase_set_timeout (cls, 120);
