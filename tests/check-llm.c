@@ -1027,6 +1027,11 @@ START_TEST (test_cli)
   g_clear_pointer (&err, g_free);
   g_free (args);
 
+  ck_assert_int_eq (gpusim ("llm --list", &out, &err), 0);
+  ck_assert_msg (strstr (out, "llama3-405b") && strstr (out, "deepseek-v3"), "%s", out);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
   args = g_strdup_printf ("llm %s --model llama3-70b --global-batch 64 --search --top 3", path);
   ck_assert_int_eq (gpusim (args, &out, &err), 0);
   ck_assert_msg (strstr (out, "layouts tried, the 3 fastest") != NULL, "%s", out);
