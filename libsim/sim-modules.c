@@ -11,6 +11,7 @@
 #include "failures/sim-failures.h"
 #include "rl/sim-rl-config.h"
 #include "sweep/sim-sweep-private.h"
+#include "llm/sim-llm-private.h"
 
 static const SimKeyTable * const power_tables[] = {
   &sim__power_key_table, &sim__cooling_key_table, NULL };
@@ -22,21 +23,26 @@ static const SimKeyTable * const policies_tables[] = {
   &sim__power_manager_key_table, &sim__facility_key_table, NULL };
 static const SimKeyTable * const rl_tables[] = { &sim__rl_key_table, NULL };
 static const SimKeyTable * const sweep_tables[] = { &sim__sweep_key_table, NULL };
+static const SimKeyTable * const llm_tables[] = { &sim__llm_key_table, NULL };
 
 static const SimSectionOwner power = {
-  "power", power_tables, sim__power_sections_read, sim__power_sections_clear };
+  "power", power_tables, sim__power_sections_read, sim__power_sections_clear, NULL };
 static const SimSectionOwner cost = {
-  "cost", cost_tables, sim__cost_sections_read, sim__cost_sections_clear };
+  "cost", cost_tables, sim__cost_sections_read, sim__cost_sections_clear, NULL };
 static const SimSectionOwner elastic = {
-  "elastic", elastic_tables, sim__elastic_sections_read, sim__elastic_sections_clear };
+  "elastic", elastic_tables, sim__elastic_sections_read, sim__elastic_sections_clear, NULL };
 static const SimSectionOwner failures = {
-  "failures", failures_tables, sim__failures_sections_read, sim__failures_sections_clear };
+  "failures", failures_tables, sim__failures_sections_read, sim__failures_sections_clear,
+  NULL };
 static const SimSectionOwner policies = {
-  "power-policies", policies_tables, sim__power_policy_sections_read, NULL };
+  "power-policies", policies_tables, sim__power_policy_sections_read, NULL, NULL };
 static const SimSectionOwner rl = {
-  "rl", rl_tables, sim__rl_sections_read, sim__rl_sections_clear };
+  "rl", rl_tables, sim__rl_sections_read, sim__rl_sections_clear, NULL };
 /* A sweep file's own section, read by the sweep (sweep/sim-sweep.c). */
-static const SimSectionOwner sweep = { "sweep", sweep_tables, NULL, NULL };
+static const SimSectionOwner sweep = { "sweep", sweep_tables, NULL, NULL, NULL };
+/* Language models defined in a scenario ([llm NAME]), read when a class or
+ * `gpusim llm` names one; a [class] that trains one is settled from it. */
+static const SimSectionOwner llm = { "llm", llm_tables, NULL, NULL, sim__llm_settle_class };
 
 /* In the order their accumulators report: energy before cost (which
  * prices it), bursting and serverless after cost (their totals add to
@@ -64,7 +70,7 @@ const SimSectionOwner * const *
 sim__scenario_section_owners (guint *n_owners)
 {
   static const SimSectionOwner * const owners[] = {
-    &power, &cost, &elastic, &failures, &policies, &rl, &sweep,
+    &power, &cost, &elastic, &failures, &policies, &rl, &llm, &sweep,
   };
 
   *n_owners = G_N_ELEMENTS (owners);

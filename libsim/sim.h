@@ -45,4 +45,5 @@
 #include "sweep/sim-sweep-db.h"
 #include "sweep/sim-seek.h"
 #include "rl/sim-rl-env.h"
+#include "llm/sim-llm.h"
 #undef SIM_INSIDE

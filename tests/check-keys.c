@@ -354,6 +354,9 @@ static const Context contexts[] = {
   { "failures", "failures",
     "[failures]\ngpu_mtbf = 20h\nnode_mtbf = 20h\nsoftware_mtbf = 10h\nleaf_mtbf = 10h\n",
     NULL, NULL },
+  { "llm", "llm m",
+    "[llm m]\nlayers = 2\nhidden = 64\nffn_hidden = 256\nheads = 4\nvocab = 100\n"
+    "seq_length = 64\n", NULL, NULL },
   { "workload", "workload", "", swf_text,
     "processors_per_gpu skip_invalid rebase_time reorder_window" },
   { "workload", "workload", "", pai_text, "pai_tasks" },

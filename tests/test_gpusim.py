@@ -36,7 +36,11 @@ sweep(report=...) writes the page sweep_report() makes from the summary and
 a bad sweep key raises gpusim.Error naming file, line and key; the key
 reference Sim.scenario_dup_key_reference gives, section by section, what
 `gpusim keys SECTION` prints, and an unknown section raises naming the
-closest.
+closest; llm() returns what `gpusim llm --json` prints for the same model
+and layout, its layout keys move the answer (more tensor parallelism: less
+memory; FP8: a shorter step), a layout that does not fit raises
+gpusim.Error with the memory's parts, and search= returns layouts that fit,
+fastest first.
 
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
@@ -2073,6 +2077,52 @@ class ArgumentTests(unittest.TestCase):
             with self.assertRaises(gpusim.Error) as caught:
                 gpusim.sweep_report(deep)
             self.assertIn("JSON nested deeper than 64 levels", caught.exception.message)
+
+
+class LlmTests(unittest.TestCase):
+    SCENARIO = os.path.join(TOP_SRCDIR, "scenarios", "llm-70b-shared-fabric.ini")
+
+    def test_matches_cli(self):
+        ours = gpusim.llm(self.SCENARIO, "llama3-70b", tp=8, pp=4, dp=8, global_batch=512,
+                          sequence_parallel=True, tokens="20B")
+        theirs = json.loads(cli("llm", self.SCENARIO, "--model", "llama3-70b", "--tp", "8",
+                                "--pp", "4", "--dp", "8", "--global-batch", "512",
+                                "--tokens", "20B", "--json"))
+        self.assertEqual(ours, theirs)
+        for key in ("iteration_time", "mfu", "tflops_per_gpu", "memory_per_gpu",
+                    "tokens_per_second", "train_time", "expected_interruptions"):
+            self.assertGreater(ours[key], 0, key)
+        self.assertLess(ours["mfu"], 1)
+        self.assertLessEqual(ours["memory_per_gpu"], ours["memory"]["capacity"])
+
+    def test_keys_move_the_answer(self):
+        base = dict(pp=8, dp=4, global_batch=512, seq_length=4096)
+        tp4 = gpusim.llm(self.SCENARIO, "llama3-70b", tp=4, **base)
+        tp8 = gpusim.llm(self.SCENARIO, "llama3-70b", tp=8, **base)
+        self.assertLess(tp8["memory_per_gpu"], tp4["memory_per_gpu"])
+        fp8 = gpusim.llm(self.SCENARIO, "llama3-70b", tp=8, precision="fp8", **base)
+        self.assertLess(fp8["iteration_time"], tp8["iteration_time"])
+
+    def test_does_not_fit(self):
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.llm(self.SCENARIO, "llama3-70b", tp=1, dp=8, global_batch=8)
+        self.assertEqual(caught.exception.code, Sim.Error.UNSATISFIABLE)
+        self.assertIn("does not fit", caught.exception.message)
+        self.assertIn("weights", caught.exception.message)
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.llm(self.SCENARIO, "llama3-70b", tq=8)
+        self.assertEqual(caught.exception.code, Sim.Error.UNKNOWN_KEY)
+        self.assertIn('did you mean "tp"', caught.exception.message)
+
+    def test_search(self):
+        found = gpusim.llm(self.SCENARIO, "llama3-70b", search=3, gpus=256, global_batch=512)
+        layouts = found["layouts"]
+        self.assertEqual(len(layouts), 3)
+        times = [layout["iteration_time"] for layout in layouts]
+        self.assertEqual(times, sorted(times))
+        for layout in layouts:
+            self.assertEqual(layout["gpus"], 256)
+            self.assertLessEqual(layout["memory_per_gpu"], layout["memory"]["capacity"])
 
 
 if __name__ == "__main__":

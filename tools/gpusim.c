@@ -583,6 +583,8 @@ static const struct {
     "what a job log holds (info), or the log as gpusim's job CSV (convert)" },
   { "transfers", gpusim_cmd_transfers,
     "move bytes between hosts or GPUs over a fabric, max-min fair, and time them" },
+  { "llm", gpusim_cmd_llm,
+    "a language model's training step on the cluster: time, MFU, memory, cost to train" },
 };
 
 static void

@@ -1363,6 +1363,8 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
     }
   else if (strcmp (start, "failures") == 0)
     ; /* A failure profile: the failure model reads it (failures/sim-failures.h). */
+  else if (strcmp (start, "llm") == 0)
+    ; /* A language model: the training model reads it (llm/sim-llm.h). */
   else
     {
       const char *kinds[] = { "gpu", "node", "link", "switch", "cloud", "cooling" };

@@ -15,8 +15,9 @@ void sim__scenario_locate (const SimScenario *scenario, const char *group, const
 /* The sections a module of the simulation owns (kernel/sim-kernel.h): their
  * key tables (NULL-terminated), for the unknown-key checks and `gpusim
  * keys`; how they are read into the scenario (@read, nullable: the default
- * values too, section or not), after the scenario's own sections; and
- * what of them the scenario frees (@clear, nullable).  The parser reaches
+ * values too, section or not), after the scenario's own sections; what
+ * of them the scenario frees (@clear, nullable); and how a module settles
+ * the classes it derives (@settle_class, nullable).  The parser reaches
  * them only through sim__scenario_section_owners(), so that it names no
  * module. */
 typedef struct {
@@ -24,6 +25,11 @@ typedef struct {
   const SimKeyTable * const *tables;
   gboolean (*read)  (const SimKeyReader *reader, SimScenario *scenario, GError **error);
   void     (*clear) (SimScenario *scenario);
+  /* (nullable) settles a [class NAME] (@group) just read, from keys of the
+   * module's own in it; on error, *@key names the key at fault (or NULL). */
+  gboolean (*settle_class) (const SimKeyReader *reader, const char *group,
+                            const SimScenario *scenario, SimJobClassConfig *cls,
+                            const char **key, GError **error);
 } SimSectionOwner;
 
 /* Every module's sections, in the order they are read (defined with the

@@ -165,6 +165,15 @@ static const SimKey class_keys[] = {
     "GPU models the jobs may run on, separated by '|'", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
   { "serverless", SIM_KEY_BOOL, NULL, NULL, "false",
     "the jobs run on serverless GPUs (needs [serverless])", 0, NULL, 0 },
+  { "llm_model", SIM_KEY_STRING, NULL, NULL, NULL,
+    "a language model (catalogue or [llm NAME]) the jobs train: GPUs, duration and "
+    "communication from it (docs/llm.md)", 0, NULL, 0 },
+  { "llm_layout", SIM_KEY_EXPRESSION, NULL, NULL, "no parallelism",
+    "with llm_model: the layout, \"tp=8, pp=4, dp=4, global_batch=512\"",
+    SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "llm_tokens", SIM_KEY_NUMBER, "tokens", "above 0", NULL,
+    "with llm_model: the tokens each job trains on, such as \"2e11\" or \"200B\"", 0, NULL,
+    0 },
 };
 
 static const SimKey comm_keys[] = {
@@ -1190,6 +1199,29 @@ read_fabric (const Ctx *ctx, SimScenario *sc, GError **error)
                               &sc->fabric, error);
 }
 
+/* A [class] section read: the modules that derive a class's jobs from
+ * keys of their own (a language model's training) settle it. */
+static gboolean
+settle_class (const Ctx *ctx, const char *group, SimScenario *sc, SimJobClassConfig *cls,
+              GError **error)
+{
+  const SimSectionOwner * const *owners;
+  guint n_owners;
+
+  owners = sim__scenario_section_owners (&n_owners);
+  for (guint m = 0; m < n_owners; m++)
+    {
+      const char *key = NULL;
+      if (owners[m]->settle_class != NULL &&
+          !owners[m]->settle_class (&ctx->reader, group, sc, cls, &key, error))
+        {
+          locate (ctx, group, key, error);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* The sections the modules own, each read by its module
  * (sim__scenario_section_owners()). */
 static gboolean
@@ -1618,6 +1650,12 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
                        error) &&
            get_parsed (ctx, groups[i], "share", (ParseFunc) parse_positive_number,
                        &g_array_index (classes, SimJobClassConfig, classes->len - 1).share, error);
+      if (ok)
+        {
+          ok = settle_class (ctx, groups[i], sc,
+                             &g_array_index (classes, SimJobClassConfig, classes->len - 1),
+                             error);
+        }
     }
   if (ok && classes->len == 0)
     {

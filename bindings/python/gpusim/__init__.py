@@ -61,6 +61,7 @@ __all__ = [
     "seek",
     "fgd",
     "trace_info",
+    "llm",
     "ClusterEnv",
     "ClusterVecEnv",
     "Sim",
@@ -924,3 +925,38 @@ def trace_info(path, format=None, tasks=None, throughputs=None):
 
 
 from .rl import ClusterEnv, ClusterVecEnv  # noqa: E402  (it uses the names above)
+
+
+def llm(scenario, model, search=None, **layout):
+    """One training step of a language model on a scenario's cluster and
+    fabric, as ``gpusim llm SCENARIO --model MODEL --json`` prints it.
+
+    *model* is a model of the catalogue (``gpusim llm --list``), a model
+    file, or an ``[llm NAME]`` section of the scenario.  The layout's keys
+    are keyword arguments: ``tp``, ``pp``, ``cp``, ``ep``, ``dp``,
+    ``virtual_stages``, ``micro_batch``, ``global_batch``, ``seq_length``,
+    ``zero_stage``, ``sequence_parallel``, ``recompute`` ("none",
+    "selective", "full"), ``precision`` ("bf16", "fp8"), ``flash_attention``,
+    ``tp_overlap``, ``overlap_grad_reduce``, ``gpus`` and ``tokens`` (a
+    token budget: the result then has ``train_time``, the costs and
+    ``expected_interruptions``).  Booleans may be given as Python's.
+
+    Returns a dict with at least ``iteration_time`` (s), ``mfu`` (a
+    fraction), ``tflops_per_gpu``, ``memory_per_gpu`` (bytes) and
+    ``tokens_per_second``, and the memory's parts and each kind of
+    communication's time, exposed and hidden.  With *search* = N, the dict
+    holds ``layouts``: the N fastest layouts of the GPUs (``gpus``, default
+    all of the cluster's) that fit, each such a dict.  Raises
+    :class:`Error` for a bad key or a layout that does not fit (its
+    message gives the memory's parts).
+    """
+    options = []
+    for key, value in layout.items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        options.append("%s=%s" % (key, value))
+    if search is not None:
+        options.append("search=%d" % int(search))
+    text = _call(Sim.llm_plan_json, str(scenario), str(model), options)
+    return json.loads(text)
+
