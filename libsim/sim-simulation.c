@@ -606,6 +606,15 @@ sim_simulation_get_cluster (SimSimulation *self)
   return self->cluster;
 }
 
+char **
+sim_simulation_dup_warnings (SimSimulation *self)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), NULL);
+  if (self->topology == NULL)
+    return g_new0 (char *, 1);
+  return g_strdupv ((char **) sim_topology_get_warnings (self->topology));
+}
+
 SimScenario *
 sim_simulation_get_scenario (SimSimulation *self)
 {

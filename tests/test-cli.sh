@@ -1157,5 +1157,17 @@ expect 2 transfers "$tmp/xfers.csv" --hosts 4 --topology dragonfly
 expect 2 transfers "$tmp/xfers.csv" --hosts 4 --bandwidth fast
 expect 2 transfers "$tmp/gpus.csv" --scenario "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini" --radix 8
 
+# ---- Warnings of the build ----------------------------------------------
+# A 3:1 fabric of 8-NIC nodes on 64-port leaves cannot hold 3:1 on every leaf
+# with whole nodes: run and validate say what was built, on stderr, and go on.
+OVERSUB="$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini"
+expect 0 run "$OVERSUB" --set fabric.oversubscription=3 --set scenario.horizon=1h
+contains "$tmp/stderr" "gpusim: warning: oversubscription 3:1 asked" "run, a ratio not built"
+contains "$tmp/stderr" "(2.91:1)" "run, the ratio built"
+expect 0 validate "$OVERSUB" --set fabric.oversubscription=3
+contains "$tmp/stderr" "gpusim: warning: oversubscription 3:1 asked" "validate, a ratio not built"
+expect 0 run "$OVERSUB" --set fabric.oversubscription=2 --set scenario.horizon=1h
+no_stderr "run, a ratio built exactly"
+
 echo "test-cli.sh: $checks commands checked"
 exit 0

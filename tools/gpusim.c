@@ -193,6 +193,17 @@ load_scenario (const char *path, char **sets, GError **error)
   return sim_scenario_load (path, (const char * const *) sets, error);
 }
 
+/* What building the run did otherwise than asked (a fabric's leaves at
+ * another oversubscription), on stderr: the run goes ahead as built. */
+static void
+print_warnings (SimSimulation *sim)
+{
+  g_auto(GStrv) warnings = sim_simulation_dup_warnings (sim);
+
+  for (guint i = 0; warnings[i] != NULL; i++)
+    g_printerr ("gpusim: warning: %s\n", warnings[i]);
+}
+
 int
 gpusim_cmd_run (int argc, char **argv)
 {
@@ -245,6 +256,7 @@ gpusim_cmd_run (int argc, char **argv)
   sim = sim_simulation_new (scenario, &error);
   if (sim == NULL)
     goto failed;
+  print_warnings (sim);
   if (html != NULL && output == NULL)
     {
       /* The report is made from a run's outputs: keep them aside until then. */
@@ -514,7 +526,10 @@ gpusim_cmd_validate (int argc, char **argv)
       if (scenario != NULL)
         sim = sim_simulation_new (scenario, &error);
       if (sim != NULL)
-        sim_simulation_set_force (sim, force);
+        {
+          print_warnings (sim);
+          sim_simulation_set_force (sim, force);
+        }
       if (sim != NULL && !sim_simulation_check_limits (sim, &error))
         g_clear_object (&sim);
       if (sim == NULL)

@@ -352,6 +352,20 @@ SimTime sim_simulation_get_now (SimSimulation *self);
 const SimCluster *sim_simulation_get_cluster (SimSimulation *self);
 
 /**
+ * sim_simulation_dup_warnings:
+ * @self: a simulation
+ *
+ * What building the run did otherwise than the scenario asked, in
+ * sentences: a fabric whose leaves could not all hold the oversubscription
+ * asked for with whole nodes (sim_topology_get_warnings()).  The run goes
+ * ahead as built; a caller shows these to the user.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the warnings, empty
+ *   when there are none.
+ */
+char **sim_simulation_dup_warnings (SimSimulation *self);
+
+/**
  * sim_simulation_get_scenario:
  *
  * Returns: (transfer none): the scenario.

@@ -433,9 +433,16 @@ section_topology (Page *p, GError **error)
     }
   /* Inline SVG: from the <svg element on (no XML prolog or doctype). */
   start = strstr (svg, "<svg");
+  /* At its own size, in a box that scrolls, with a zoom: squashed to the
+   * page's width a fabric of thousands of GPUs cannot be read. */
   g_string_append (p->html, "<p class=\"note\">Nodes are coloured by the share of their GPUs "
                    "allocated, averaged over the run; repeated parts are drawn once with "
-                   "their count.</p><div class=\"diagram\">");
+                   "their count.  The diagram is at its own size: scroll to move around it."
+                   "</p><p class=\"note\"><label>Zoom <input type=\"range\" min=\"10\" "
+                   "max=\"200\" value=\"100\" step=\"10\" oninput=\"var s=this.closest("
+                   "'section').querySelector('svg');if(!s.dataset.w)s.dataset.w="
+                   "parseFloat(s.getAttribute('width'));s.style.width=(s.dataset.w*this.value/"
+                   "100)+'pt';s.style.height='auto';\"></label></p><div class=\"diagram\">");
   g_string_append (p->html, start != NULL ? start : svg);
   g_string_append (p->html, "</div></section>\n");
   return TRUE;
@@ -831,8 +838,8 @@ static const char page_style[] =
   "font-weight:normal}\n"
   ".chart{margin:16px 0 28px}.chart figcaption{font-weight:bold;margin-bottom:6px}\n"
   ".canvas-box{position:relative;height:300px}.note{color:#555;font-size:13px}\n"
-  ".diagram{overflow:auto;border:1px solid #eee;padding:8px}.diagram svg{max-width:100%;"
-  "height:auto}\n"
+  ".diagram{overflow:auto;max-height:80vh;border:1px solid #eee;padding:8px}"
+  ".diagram svg{max-width:none;height:auto}\n"
   "details{margin-top:12px}.subtitle{color:#555;margin:0}\n";
 
 /* The charts of the Failures section, run after the page's script (only

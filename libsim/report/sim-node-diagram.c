@@ -152,14 +152,34 @@ sim_node_model_render (const SimNodeModel *m, const char *format, char **data, g
         up = cpu[j % n_cpu];
       wire (g, up, nic[j], pcie_text, "#b85450");
     }
+  /* Each row in index order, left to right: GPU 0, its NIC, GPU 1, ...
+   * (invisible edges inside the row's rank). */
+  {
+    Agnode_t *prev = NULL;
+    for (guint i = 0; i < MAX (n_gpu, n_nic); i++)
+      {
+        Agnode_t *row_nodes[2] = { i < n_gpu ? gpu[i] : NULL,
+                                   i < n_nic && n_nic >= n_gpu ? nic[i] : NULL };
+        for (guint k = 0; k < 2; k++)
+          if (row_nodes[k] != NULL)
+            {
+              if (prev != NULL)
+                sim__diagram_set (agedge (gpus, prev, row_nodes[k], NULL, 1), "style", "invis");
+              prev = row_nodes[k];
+            }
+      }
+    for (guint i = 0; i + 1 < n_sw; i++)
+      sim__diagram_set (agedge (mid, sw[i], sw[i + 1], NULL, 1), "style", "invis");
+  }
   if (strcmp (kind, "nvswitch") == 0 && n_gpu > 1)
     {
       guint chips = MAX (m->nvswitches, 1u);
-      g_autofree char *cap = g_strdup_printf ("%s: %u NVSwitch chip%s, %s per GPU each way",
+      g_autofree char *cap = g_strdup_printf ("%s: %u NVSwitch chip%s, each GPU linked to "
+                                              "every chip, %s per GPU each way",
                                               m->intra_link != NULL ? m->intra_link->name
                                                                     : "NVLink",
                                               chips, chips > 1 ? "s" : "", intra_text);
-      Agnode_t *first = NULL;
+      g_autofree Agnode_t **chip = g_new0 (Agnode_t *, chips);
       Agraph_t *row = agsubg (bottom, (char *) "nvswitch_row", 1);
       sim__diagram_set (row, "rank", "same");
       sim__diagram_set (bottom, "label", cap);
@@ -172,16 +192,19 @@ sim_node_model_render (const SimNodeModel *m, const char *format, char **data, g
                                                     m->nvswitch_name != NULL ? "\n" : "",
                                                     m->nvswitch_name != NULL
                                                       ? m->nvswitch_name : "");
-          Agnode_t *n = part (row, g, name, label, "#f8cecc");
-          if (first == NULL)
-            first = n;
+          chip[k] = part (row, g, name, label, "#f8cecc");
+          if (k > 0)
+            sim__diagram_set (agedge (g, chip[k - 1], chip[k], NULL, 1), "style", "invis");
         }
+      /* Every GPU has links to every chip (its links spread over them, as
+       * on an HGX board): one line per GPU and chip, the bandwidth in the
+       * caption, since a label on each would hide the picture. */
       for (guint i = 0; i < n_gpu; i++)
-        {
-          Agedge_t *e = wire (g, gpu[i], first, intra_text, "#6c8ebf");
-          sim__diagram_set (e, "lhead", "cluster_scaleup");
-          sim__diagram_set (e, "penwidth", "2");
-        }
+        for (guint k = 0; k < chips; k++)
+          {
+            Agedge_t *e = wire (g, gpu[i], chip[k], NULL, "#6c8ebf");
+            sim__diagram_set (e, "penwidth", "1.5");
+          }
     }
   else if (n_gpu > 1 && !is_pcie)
     {
