@@ -1078,9 +1078,9 @@ START_TEST (test_diagram_rails)
 END_TEST
 
 /* The inside of a DGX-H100 from the catalogue: 2 CPUs, 8 GPUs, 8 NICs, 4
- * NVSwitch chips; each GPU's NVLink edge labelled 450 GB/s (18 NVLink4
- * links x 25 GB/s each way: the 900 GB/s NVIDIA quotes counts both), each
- * NIC's port 400 Gb/s. */
+ * NVSwitch chips; every GPU linked to every chip (8 x 4 lines), the
+ * caption giving 450 GB/s per GPU (18 NVLink4 links x 25 GB/s each way:
+ * the 900 GB/s NVIDIA quotes counts both), each NIC's port 400 Gb/s. */
 START_TEST (test_node_diagram)
 {
   const SimNodeModel *m = sim_catalogue_lookup_node (catalogue, "DGX-H100");
@@ -1095,14 +1095,20 @@ START_TEST (test_node_diagram)
   ck_assert_msg (sim_node_model_render (m, "dot", &dot, &len, &error), "%s",
                  error ? error->message : "?");
   ck_assert_uint_eq (read_dot (dot, &edges, labels, boxes), 2 + 8 + 8 + 4);
-  for (guint i = 0; i < labels->len; i++)
-    nvlink += strcmp (labels->pdata[i], "450 GB/s") == 0;
+  {
+    g_autoptr(GRegex) re = g_regex_new ("gpu[0-9]+ -- nvs[0-9]+", 0, 0, NULL);
+    g_autoptr(GMatchInfo) match = NULL;
+    for (g_regex_match (re, dot, 0, &match); g_match_info_matches (match);
+         g_match_info_next (match, NULL))
+      nvlink++;
+  }
+  ck_assert_msg (strstr (dot, "450 GB/s per GPU each way") != NULL, "no NVLink caption");
   for (guint i = 0; i < boxes->len; i++)
     {
       cpus += g_str_has_prefix (boxes->pdata[i], "CPU ");
       nics += strstr (boxes->pdata[i], "400 Gb/s") != NULL;
     }
-  ck_assert_uint_eq (nvlink, 8);
+  ck_assert_uint_eq (nvlink, 8 * 4);
   ck_assert_uint_eq (cpus, 2);
   ck_assert_uint_eq (nics, 8);
 }
