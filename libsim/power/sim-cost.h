@@ -116,6 +116,10 @@ typedef enum {
  * @transceiver_price: USD per optical transceiver (`transceiver_price`);
  *   default 0
  * @set_cable_price: @cable_price was given
+ * @cloud_price: (nullable): a price per GPU-hour to rent at instead of
+ *   @cloud (`cloud_price = 2.5/GPU-h`), or one per GPU model
+ *   (`H100: 2.5/GPU-h, A100: 1.2/GPU-h`), as written; the first pool's GPU
+ *   model chooses
  *
  * A scenario's [cost] section.  Zero or %NULL fields take the defaults
  * above.
@@ -137,6 +141,7 @@ typedef struct {
   double   cable_price;
   double   transceiver_price;
   gboolean set_cable_price;
+  char    *cloud_price;
 } SimCostConfig;
 
 /**
