@@ -2128,8 +2128,24 @@ is_override_name (const char *name)
   return TRUE;
 }
 
+char *
+sim__scenario_key_group (const char *group)
+{
+  static const char *const named[] = { "pool.", "class.", "comm." };
+
+  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
+    if (g_str_has_prefix (group, named[i]) && group[strlen (named[i])] != '\0')
+      {
+        char *copy = g_strdup (group);
+        copy[strlen (named[i]) - 1] = ' ';
+        return copy;
+      }
+  return g_strdup (group);
+}
+
 /* Applies "group.key=value" overrides.  The group is everything before the
- * last dot of the part before '=', so named groups work: "pool a.count=4". */
+ * last dot of the part before '=', so named groups work: "pool a.count=4",
+ * and "pool.a.count=4" too (sim__scenario_key_group()). */
 static gboolean
 apply_overrides (Ctx *ctx, const char * const *overrides, GError **error)
 {
@@ -2180,7 +2196,10 @@ apply_overrides (Ctx *ctx, const char * const *overrides, GError **error)
                        "--set %s: expected SECTION.KEY=VALUE, e.g. scenario.seed=7", o);
           return FALSE;
         }
-      group = g_strstrip (g_strndup (lhs, (gsize) (dot - lhs)));
+      {
+        g_autofree char *spelt = g_strstrip (g_strndup (lhs, (gsize) (dot - lhs)));
+        group = sim__scenario_key_group (spelt);
+      }
       key = g_strstrip (g_strdup (dot + 1));
       if (!is_override_name (group) || !is_override_name (key))
         {

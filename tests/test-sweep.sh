@@ -329,4 +329,36 @@ contains "$tmp/stderr" "--range \"4..1\"" "a bad range"
 expect 1 seek "$SWEEP" --vary pool.h100.count --target "wait_p95 < 0" --range 1..2 --seeds 2
 contains "$tmp/stderr" "no value of pool h100.count from 1 to 2" "an unreachable target"
 
+# ---- One spelling of keys for run --set, seek --vary and [sweep] -----------------
+# Every spelling of a key that one of the three accepts the other two accept
+# too, with the same figure: the named section with a dot or a space, a
+# plain section.  A misspelt key is refused by all three with the same
+# suggestion.
+QS="$SIM_TOP_SRCDIR/scenarios/quickstart.ini"
+for spelling in "pool.h100.count" "pool h100.count"; do
+    expect 0 run "$QS" --json --set "$spelling=2" --set scenario.horizon=2d
+    cp "$tmp/stdout" "$tmp/run.json"
+    printf '[sweep]\n%s = 2, 3\nseeds = 1\n' "$spelling" |
+        sed 's/^horizon = .*/horizon = 2d/' "$QS" - >"$tmp/spelt.ini"
+    expect 0 sweep "$tmp/spelt.ini" --format json
+    [ -n "$PYTHON" ] && { "$PYTHON" - "$tmp/run.json" "$tmp/stdout" <<'PY' || fail "sweep $spelling: the point 2 is not the run with --set $spelling=2"
+import json, sys
+run = json.load(open(sys.argv[1]))["metrics"]["wait_mean"]["value"]
+points = json.load(open(sys.argv[2]))["points"]
+point = [p for p in points if float(list(p["values"].values())[0]) == 2][0]
+sys.exit(0 if point["metrics"]["wait_mean"]["mean"] == run else 1)
+PY
+    }
+    expect 0 seek "$tmp/spelt.ini" --vary "$spelling" --target "wait_p95 <= 100d" --seeds 2
+    expect 1 run "$QS" --set "$spelling"x=2
+    cp "$tmp/stderr" "$tmp/run.err"
+    contains "$tmp/run.err" "did you mean \"count\"" "run --set ${spelling}x"
+    printf '[sweep]\n%sx = 2, 3\n' "$spelling" | cat "$QS" - >"$tmp/bad.ini"
+    expect 1 sweep "$tmp/bad.ini"
+    contains "$tmp/stderr" "did you mean \"count\"" "[sweep] ${spelling}x"
+    expect 1 seek "$QS" --vary "${spelling}x" --target "wait_p95 <= 1d" --range 1..4 --seeds 1
+    contains "$tmp/stderr" "did you mean \"count\"" "seek --vary ${spelling}x"
+done
+expect 0 run "$QS" --set workload.rate=2/h --set class.small.gpus=2 --set scenario.horizon=1d
+
 printf 'test-sweep.sh: %d checks passed\n' "$checks"

@@ -7,6 +7,7 @@
 #include "study/sim-stats.h"
 #include "core/sim-units.h"
 #include "sim-error.h"
+#include "sim-scenario-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -124,21 +125,20 @@ parse_target (SimSeek *self, const char *spec, GError **error)
   return FALSE;
 }
 
-/* "pool.h100.count" for "pool h100.count": the named sections' spelling. */
+/* "pool h100.count" for "pool.h100.count": the named sections' spelling,
+ * by the scenario's own rule for overrides, so that the key found in
+ * [sweep] is the one the runs set. */
 static char *
 normalise_key (const char *key)
 {
-  static const char *const named[] = { "pool.", "class.", "comm." };
   const char *last = strrchr (key, '.');
+  g_autofree char *group = NULL, *spelt = NULL;
 
-  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
-    if (g_str_has_prefix (key, named[i]) && last > key + strlen (named[i]))
-      {
-        char *copy = g_strdup (key);
-        copy[strlen (named[i]) - 1] = ' ';
-        return copy;
-      }
-  return g_strdup (key);
+  if (last == NULL || last == key)
+    return g_strdup (key);
+  group = g_strndup (key, (gsize) (last - key));
+  spelt = sim__scenario_key_group (group);
+  return g_strconcat (spelt, last, NULL);
 }
 
 /* The range from the key's numbers in [sweep]: a list or LOW..HIGH. */
