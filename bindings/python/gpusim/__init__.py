@@ -557,6 +557,9 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     other in this process (the same object for every seed), on the same
     scenario, overrides and seeds, so its figures pair with the others'.
 
+    Without *policies* or *variants*, the scenario's own ``[variant NAME]``
+    sections are compared, as ``gpusim compare`` does.
+
     *db* is a sweep database (SQLite) that keeps every run of the named
     policies and variants as it finishes, and from which runs already there
     are taken rather than run again, as ``gpusim compare --db`` does.
@@ -601,6 +604,13 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
                     Sim.Error.INVALID)
 
     cmp = _call(Sim.Comparison.new, str(path), _overrides(set))
+    if not policies and not variants:
+        # As `gpusim compare` does: the scenario's own [variant NAME]
+        # sections, each with its lines for errors.
+        variants = _scenario_variants(path)
+        if not variants:
+            raise Error("compare() needs policies or variants, or [variant NAME] sections in "
+                        "the scenario", Sim.Error.INVALID)
     for spec in named:
         _call(cmp.add_policy, spec)
     for name, overrides in (variants or {}).items():
@@ -749,6 +759,22 @@ def _comparison_result(cmp):
             per_policy[cmp.get_policy_name(p)] = entry
         result[cmp.get_metric(m)] = per_policy
     return result
+
+
+def _scenario_variants(path):
+    """The [variant NAME] sections of the scenario at *path*, in file order,
+    as ``{name: overrides}``, the overrides led by "[variant NAME]" so that
+    an error names the section's own line (sim_scenario_load())."""
+    kf = GLib.KeyFile()
+    kf.load_from_file(str(path), GLib.KeyFileFlags.NONE)
+    variants = {}
+    for group in kf.get_groups()[0]:
+        if group.startswith("variant "):
+            keys = kf.get_keys(group)[0]
+            variants[group[len("variant "):].strip()] = (
+                ["[%s]" % group] + ["%s=%s" % (key, kf.get_value(group, key).strip())
+                                    for key in keys])
+    return variants
 
 
 def _entry_names(cmp, policies):
