@@ -13,7 +13,9 @@
 # comparison run at once; and the exit status and message of each error:
 # an unknown policy (1, with a suggestion and the known names), a missing
 # plugin (1), an unknown metric (1), usage errors (2), a failed run in a
-# part, missing parts, a plan that is not one.
+# part, missing parts, a plan that is not one; that a trace, the same on
+# every seed, gets no interval and no star but a warning, and a policy
+# compared with itself a difference of exactly 0.
 #
 # What it does not check: the statistics (check-compare does), the queue
 # order of the plugin (check-plugin does), the progress display on a
@@ -261,6 +263,35 @@ for n, v in want.items():
 assert got["gpu_utilization"]["whole-a100"] > 0.999
 assert got["gpu_utilization"]["1g.5gb"] > 0.99
 EOF
+fi
+
+# ---- A trace: seeds change nothing -------------------------------------------------
+# A trace is replayed whole on every seed, so every run of a policy gives
+# the same figures: no interval, no star, a warning that says why, and
+# "identical" in the JSON; the same policy twice differs by exactly 0.
+printf '[scenario]\nname = philly-excerpt\n[pool a]\nmodel = DGX-A100\ncount = 2\n[workload]\nsource = philly\ntrace = %s\n' \
+    "$SIM_TOP_SRCDIR/tests/data/philly-excerpt.csv" >"$tmp/philly.ini"
+expect 0 compare "$tmp/philly.ini" -p fifo/first-fit -p sjf/first-fit -p fifo/first-fit -n 3 \
+    -m wait_mean -m jobs_completed
+contains "$tmp/stdout" "warning: every run gave the same value for wait_mean (every entry); jobs_completed (every entry): no interval and no star" "the trace's warning"
+if grep '^  ' "$tmp/stdout" | grep -e ' \*$' -e '±' -e '\[' >/dev/null; then
+    fail "a trace's identical runs were given an interval or a star"
+fi
+expect 0 compare "$tmp/philly.ini" -p fifo/first-fit -p sjf/first-fit -p fifo/first-fit -n 3 \
+    -m wait_mean --json
+if [ -n "$PYTHON" ]; then
+    checks=$((checks + 1))
+    "$PYTHON" - "$tmp/stdout" <<'PY' || fail "compare --json of a trace"
+import json, sys
+d = json.load(open(sys.argv[1]))
+entries = d["metrics"][0]["policies"]
+for e in entries:
+    assert e["identical"] is True and e["ci_low"] is None and e["ci_high"] is None, e
+    assert len(set(e["values"])) == 1, e
+assert entries[1]["difference"]["excludes_zero"] is False
+assert entries[1]["difference"]["mean"] != 0
+assert entries[2]["difference"]["mean"] == 0 and entries[2]["difference"]["identical"] is True
+PY
 fi
 
 echo "test-compare.sh: $checks commands checked"

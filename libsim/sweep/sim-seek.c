@@ -338,8 +338,11 @@ probe (SimSeek *self, double x, gboolean *meets, GError **error)
   p.value = x;
   p.n = n;
   p.mean = iv.mean;
-  p.low = n < 2 ? iv.mean : iv.low;
-  p.high = n < 2 ? iv.mean : iv.high;
+  /* One run, or runs that all gave the same value (seeds that change
+   * nothing, as on a trace: sim-stats.h), have no interval: the value
+   * itself is all there is to hold to the target. */
+  p.low = n < 2 || iv.identical ? iv.mean : iv.low;
+  p.high = n < 2 || iv.identical ? iv.mean : iv.high;
   p.meets = holds (self, self->op == OP_LE || self->op == OP_LT ? p.high : p.low);
   g_array_append_val (self->probes, p);
   if (self->probe_func != NULL)

@@ -946,6 +946,8 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
   guint n_cols, n_metrics;
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
   g_autofree guint *width = NULL;
+  g_autofree gboolean *identical = NULL;
+  guint n_identical = 0;
   GString *out = g_string_new (NULL);
 
   g_return_val_if_fail (SIM_IS_SWEEP (self), NULL);
@@ -953,6 +955,7 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
   plan = self->plan;
   n_metrics = sim_plan_get_n_metrics (plan);
   n_cols = self->keys->len + n_metrics;
+  identical = g_new0 (gboolean, MAX (n_metrics, 1));
   width = g_new0 (guint, MAX (n_cols, 1));
 
   g_string_append_printf (out, "sweep %s: %u points x %u seeds", sim_plan_get_scenario_name (plan),
@@ -979,6 +982,11 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
           g_autofree char *mean = NULL, *hw = NULL;
           point_interval (self, results, p, m, &iv);
           mean = format_value (iv.mean);
+          if (iv.identical && !identical[m])
+            {
+              identical[m] = TRUE;
+              n_identical++;
+            }
           if (isfinite (iv.half_width) && iv.symmetric)
             {
               hw = format_value (iv.half_width);
@@ -1017,6 +1025,18 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
         }
       if (c + 1 == n_cols)
         g_string_append_c (out, '\n');
+    }
+  /* A point whose runs all gave the same value has no interval (see
+   * sim-stats.h): say so, rather than let a bare mean pass for a sure one. */
+  if (n_identical > 0)
+    {
+      g_string_append (out, "\nwarning: at some points every run gave the same value for ");
+      for (guint m = 0, k = 0; m < n_metrics; m++)
+        if (identical[m])
+          g_string_append_printf (out, "%s%s", k++ > 0 ? ", " : "", sim_plan_get_metric (plan, m));
+      g_string_append (out, ": those points show the value without an interval, as runs "
+                       "that do not vary say nothing of the spread (a trace replayed whole "
+                       "is the same on every seed: docs/statistics.md)\n");
     }
   return g_string_free (out, FALSE);
 }
@@ -1123,6 +1143,8 @@ sim_sweep_to_json (SimSweep *self, SimPlanResults *results)
           add_number (b, "high", iv.high);
           json_builder_set_member_name (b, "n");
           json_builder_add_int_value (b, iv.n);
+          json_builder_set_member_name (b, "identical");
+          json_builder_add_boolean_value (b, iv.identical);
           json_builder_end_object (b);
         }
       json_builder_end_object (b);

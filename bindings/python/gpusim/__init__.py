@@ -541,6 +541,7 @@ def _interval_stats(interval, defined):
         "half_width": interval.half_width if defined else nan,
         "ci": (interval.low, interval.high) if defined else (nan, nan),
         "symmetric": bool(interval.symmetric),
+        "identical": bool(interval.identical),
     }
 
 
@@ -573,7 +574,9 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     (``symmetric`` False), never below 0, whose ``half_width`` is the
     larger of ``mean - low`` and ``high - mean``; a signed metric, and
     every difference, a Student t interval, ``mean`` +- ``half_width``
-    (see sim-stats.h).
+    (see sim-stats.h).  Values that are all the same (the seeds change
+    nothing, as on a trace replayed whole) have ``identical`` True, no
+    interval (``ci`` and ``half_width`` NaN) and are never significant.
     """
     # Every argument is checked, and every entry named, before anything
     # runs: a mistake costs no run.
@@ -654,7 +657,7 @@ def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None)
     (``name``, ``unit``),
     ``seeds``, ``level`` and ``points``, one per point with its ``label``,
     ``values`` (``{key: value}``), ``runs_done`` and ``metrics``:
-    ``{metric: {"mean", "sd", "low", "high", "n"}}`` (``None`` where not
+    ``{metric: {"mean", "sd", "low", "high", "n", "identical"}}`` (``None`` where not
     defined; low and high bootstrap for a non-negative metric, never below
     0, Student t for a signed one).  Raises :class:`Error` for a bad sweep
     file (naming its file, line and key) and for the first run that failed.
