@@ -10,6 +10,7 @@
 #include "workload/sim-sources.h"
 #include "sched/sim-policy-private.h"
 #include "workload/sim-trace-util.h"
+#include "workload/sim-variation.h"
 #include "rl/sim-rl-env.h"
 #include "power/sim-elastic.h"
 #include "failures/sim-failures.h"
@@ -149,6 +150,10 @@ static const SimKey workload_keys[] = {
     "a trace: start simulated time at the first job's submission", 0, NULL, 0 },
   { "reorder_window", SIM_KEY_INT, "rows", "0 to 100000000, or sort", "100000",
     "a trace: rows read ahead to put jobs in submission order (sort: all)", 0, NULL, 0 },
+  { "variation", SIM_KEY_EXPRESSION, NULL,
+    "none, windows(LENGTH), bootstrap(days), bootstrap(jobs), jitter(REACH)", "none",
+    "a trace: what each seed varies, so that runs over seeds are samples (docs/statistics.md)",
+    0, NULL, 0 },
   { "reference_gpu", SIM_KEY_STRING, NULL, NULL, NULL,
     "the GPU model on which durations were measured (throughput scaling)", 0, NULL, 0 },
   { "task_table", SIM_KEY_PATH, NULL, NULL, NULL, "pai: the task table", 0, NULL, 0 },
@@ -1564,6 +1569,15 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
         }
       sc->swf.reorder_window = sc->trace.reorder_window;
       sc->philly.reorder_window = sc->trace.reorder_window;
+      {
+        g_autofree char *variation = get_raw (ctx, "workload", "variation");
+        if (variation != NULL &&
+            !sim__variation_parse (variation, &sc->variation, &sc->variation_time, error))
+          {
+            locate (ctx, "workload", "variation", error);
+            return FALSE;
+          }
+      }
       sc->philly.tenants = sc->tenant_names;
       return read_trace_source_keys (ctx, sc, error);
     }
@@ -1572,7 +1586,7 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
 
   {
     static const char *swf_only[] = { "trace", "processors_per_gpu", "skip_invalid",
-                                      "rebase_time", "reorder_window", NULL };
+                                      "rebase_time", "reorder_window", "variation", NULL };
     for (guint i = 0; swf_only[i]; i++)
       if (g_key_file_has_key (ctx->kf, "workload", swf_only[i], NULL))
         {

@@ -475,6 +475,9 @@ typedef struct {
   SimTraceConfig     trace;      /* helios, slurm, pai, gavel, native */
   char              *task_path;  /* pai: the task table, absolute */
   SimPaiTasks        pai_tasks;  /* pai: how tasks become a job's GPUs */
+  guint              variation;  /* a trace: what each seed varies (workload/sim-variation.h's
+                                  * SimVariationKind); 0: nothing */
+  SimTime            variation_time; /* its windows' length or its jitter's reach */
   char             **tenant_names; /* (nullable) VCs from philly-vcs, tenants 0, 1, ... */
   double            *tenant_gpus;  /* their GPUs (the fair-share quotas) */
   SimCommMix        *comm_mix;

@@ -350,7 +350,7 @@ static const Context contexts[] = {
     "[failures]\ngpu_mtbf = 20h\nnode_mtbf = 20h\nsoftware_mtbf = 10h\nleaf_mtbf = 10h\n",
     NULL, NULL },
   { "workload", "workload", "", swf_text,
-    "processors_per_gpu skip_invalid rebase_time reorder_window" },
+    "processors_per_gpu skip_invalid rebase_time reorder_window variation" },
   { "workload", "workload", "", pai_text, "pai_tasks" },
 };
 

@@ -15,7 +15,9 @@
 # plugin (1), an unknown metric (1), usage errors (2), a failed run in a
 # part, missing parts, a plan that is not one; that a trace, the same on
 # every seed, gets no interval and no star but a warning, and a policy
-# compared with itself a difference of exactly 0.
+# compared with itself a difference of exactly 0; that windows of the trace
+# ([workload] variation) give intervals, paired, and still exactly 0 for a
+# policy against itself.
 #
 # What it does not check: the statistics (check-compare does), the queue
 # order of the plugin (check-plugin does), the progress display on a
@@ -292,6 +294,37 @@ assert entries[1]["difference"]["excludes_zero"] is False
 assert entries[1]["difference"]["mean"] != 0
 assert entries[2]["difference"]["mean"] == 0 and entries[2]["difference"]["identical"] is True
 PY
+fi
+
+# With windows of the trace (6 h each: four of the 26 hours), each seed
+# replays another window: the runs vary, the intervals are not empty, the
+# differences stay paired (the same windows for every policy), and the same
+# policy twice still differs by exactly 0.
+printf 'variation = windows(6h)\n' | cat "$tmp/philly.ini" - >"$tmp/windows.ini"
+expect 0 compare "$tmp/windows.ini" -p fifo/first-fit -p sjf/first-fit -p fifo/first-fit -n 4 \
+    -m wait_mean -m jobs_submitted --json
+if [ -n "$PYTHON" ]; then
+    checks=$((checks + 1))
+    "$PYTHON" - "$tmp/stdout" <<'PY' || fail "compare --json over windows of a trace"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for metric in d["metrics"]:
+    entries = metric["policies"]
+    for e in entries[:2]:
+        assert e["identical"] is False and e["ci_low"] < e["ci_high"], (metric["name"], e)
+    assert entries[2]["values"] == entries[0]["values"]
+    assert entries[2]["difference"]["mean"] == 0
+    assert entries[2]["difference"]["identical"] is True
+    assert entries[2]["difference"]["excludes_zero"] is False
+# The windows hold different jobs, the same for both policies.
+submitted = d["metrics"][1]["policies"]
+assert submitted[0]["values"] == submitted[1]["values"]
+assert len(set(submitted[0]["values"])) > 1
+PY
+fi
+expect 0 compare "$tmp/windows.ini" -p fifo/first-fit -p sjf/first-fit -n 4 -m wait_mean
+if grep -F "warning:" "$tmp/stdout" >/dev/null; then
+    fail "windows of a trace were taken for identical runs"
 fi
 
 echo "test-compare.sh: $checks commands checked"

@@ -582,7 +582,8 @@ sim_comparison_format_table (SimComparison *self)
   if (identical->len > 0)
     g_string_append_printf (out, "\nwarning: every run gave the same value for %s: no "
                             "interval and no star there, as runs that do not vary say nothing "
-                            "of the spread (a trace replayed whole is the same on every seed: "
+                            "of the spread (a trace replayed whole is the same on every seed; "
+                            "[workload] variation makes each seed a sample of it: "
                             "docs/statistics.md)\n", identical->str);
   return g_string_free (out, FALSE);
 }

@@ -1036,7 +1036,8 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
           g_string_append_printf (out, "%s%s", k++ > 0 ? ", " : "", sim_plan_get_metric (plan, m));
       g_string_append (out, ": those points show the value without an interval, as runs "
                        "that do not vary say nothing of the spread (a trace replayed whole "
-                       "is the same on every seed: docs/statistics.md)\n");
+                       "is the same on every seed; [workload] variation makes each seed a "
+                       "sample of it: docs/statistics.md)\n");
     }
   return g_string_free (out, FALSE);
 }
