@@ -515,17 +515,28 @@ gpusim_cmd_validate (int argc, char **argv)
         }
       {
         g_autofree char *cluster = sim_cluster_describe (sim_simulation_get_cluster (sim));
-        printf ("%s: valid: \"%s\", %s, %u GPUs, policy %s", argv[i], scenario->name, cluster,
-                sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)),
-                sim_policy_get_name (sim_simulation_get_policy (sim)));
+        g_autofree char *gpus = sim_format_count (sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)),
+                                                  "GPUs");
         SimRunEstimate estimate;
+
+        printf ("%s: valid: \"%s\", %s, %s, policy %s", argv[i], scenario->name, cluster, gpus,
+                sim_policy_get_name (sim_simulation_get_policy (sim)));
         sim_simulation_estimate (sim, &estimate);
         if (estimate.jobs > 0)
-          printf (", about %" G_GUINT64_FORMAT " jobs", estimate.jobs);
+          {
+            g_autofree char *jobs = sim_format_count ((double) estimate.jobs, "jobs");
+            printf (", about %s", jobs);
+          }
         if (trace_jobs > 0)
-          printf (", %" G_GUINT64_FORMAT " jobs in the trace", trace_jobs);
+          {
+            g_autofree char *jobs = sim_format_count ((double) trace_jobs, "jobs");
+            printf (", %s in the trace", jobs);
+          }
         if (scenario->n_variants > 0)
-          printf (", %u variant(s)", scenario->n_variants);
+          {
+            g_autofree char *variants = sim_format_count (scenario->n_variants, "variants");
+            printf (", %s", variants);
+          }
         putchar ('\n');
       }
     }
