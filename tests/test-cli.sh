@@ -104,6 +104,18 @@ for word in wait utilization fragmentation; do
 done
 no_stderr "gpusim run 2>file (a progress bar?)"
 
+# -q prints nothing but errors: no summary, yet the files asked for are
+# written and --json still prints its JSON; an error still reaches stderr.
+expect 0 run -q "$QUICKSTART" -o "$tmp/quiet"
+[ ! -s "$tmp/stdout" ] || fail "gpusim run -q printed on stdout"
+no_stderr "gpusim run -q"
+[ -s "$tmp/quiet/summary.json" ] || fail "gpusim run -q -o: no summary.json"
+expect 0 run -q --json "$QUICKSTART"
+contains "$tmp/stdout" '"metrics"' "gpusim run -q --json"
+expect 1 run -q "$QUICKSTART" --set scenario.sed=2
+[ ! -s "$tmp/stdout" ] || fail "gpusim run -q with an error printed on stdout"
+contains "$tmp/stderr" "did you mean \"seed\"" "gpusim run -q with an error"
+
 expect 0 run --json "$QUICKSTART"
 no_stderr "gpusim run --json"
 cp "$tmp/stdout" "$tmp/a.json"
@@ -127,7 +139,7 @@ contains "$tmp/stderr" "SECTION.KEY=VALUE" "gpusim run --set seed=2"
 
 # ---- run -o DIR -------------------------------------------------------------
 
-expect 0 run -q -o "$tmp/out1" "$QUICKSTART"
+expect 0 run -o "$tmp/out1" "$QUICKSTART"
 no_stderr "gpusim run -o"
 contains "$tmp/stdout" "$tmp/out1" "gpusim run -o (outputs line)"
 expect 0 run -o "$tmp/out2" "$QUICKSTART"

@@ -205,7 +205,9 @@ gpusim_cmd_run (int argc, char **argv)
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set scenario.seed=7", "SECTION.KEY=VALUE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as JSON", NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress bar", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+      "Print nothing but errors (no progress bar, no summary; --json still prints the JSON, "
+      "and -o, --report and --timeline still write their files)", NULL },
     { "force", 0, 0, G_OPTION_ARG_NONE, &force,
       "Run even if it would take more than 100 million jobs or 2 GB of output", NULL },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &html,
@@ -269,7 +271,7 @@ gpusim_cmd_run (int argc, char **argv)
       g_autofree char *text = sim_report_to_json (report, TRUE);
       printf ("%s\n", text);
     }
-  else
+  else if (!quiet)
     {
       g_autofree char *text = sim_report_format_text (report);
       fputs (text, stdout);
@@ -291,9 +293,9 @@ gpusim_cmd_run (int argc, char **argv)
   if (html != NULL &&
       !sim_html_report_write (output != NULL ? output : tmpdir, NULL, html, &error))
     goto failed;
-  if (!json && html != NULL)
+  if (!json && !quiet && html != NULL)
     printf ("report        %s\n", html);
-  if (!json && timeline != NULL)
+  if (!json && !quiet && timeline != NULL)
     printf ("timeline      %s (open it in https://ui.perfetto.dev)\n", timeline);
   status = fflush (stdout) == 0 ? 0 : 1;
   remove_tree (tmpdir);

@@ -927,16 +927,24 @@ point_interval (SimSweep *self, SimPlanResults *results, guint point, guint metr
   return isfinite (iv->mean);
 }
 
+/* A figure of the table as the run's summary writes it: a duration for a
+ * time in seconds, dollars for USD, else a number with its thousands and
+ * no exponent (the column's head gives the unit); "-" for none. */
 static char *
-format_value (double x)
+format_value (double x, const char *unit)
 {
   if (!isfinite (x))
     return g_strdup ("-");
-  if (fabs (x) >= 1000 && fabs (x) < 1e9)
-    return g_strdup_printf ("%.0f", x);
-  if (x != 0 && (fabs (x) >= 1e9 || fabs (x) < 1e-3))
-    return g_strdup_printf ("%.3g", x);
-  return g_strdup_printf ("%.4g", x);
+  if (g_strcmp0 (unit, "s") == 0 || g_strcmp0 (unit, "USD") == 0)
+    return sim_format_value (x, unit);
+  return sim_format_number (x);
+}
+
+/* Whether the table's figures of UNIT say their unit themselves. */
+static gboolean
+unit_in_figures (const char *unit)
+{
+  return g_strcmp0 (unit, "s") == 0 || g_strcmp0 (unit, "USD") == 0;
 }
 
 char *
@@ -969,8 +977,9 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
   for (guint m = 0; m < n_metrics; m++)
     {
       const char *unit = sim_plan_results_get_unit (results, m);
-      g_ptr_array_add (cells, unit && *unit ? g_strdup_printf ("%s (%s)", sim_plan_get_metric (plan, m), unit)
-                                            : g_strdup (sim_plan_get_metric (plan, m)));
+      g_ptr_array_add (cells, unit && *unit && !unit_in_figures (unit)
+                              ? g_strdup_printf ("%s (%s)", sim_plan_get_metric (plan, m), unit)
+                              : g_strdup (sim_plan_get_metric (plan, m)));
     }
   for (guint p = 0; p < self->n_points; p++)
     {
@@ -979,9 +988,10 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
       for (guint m = 0; m < n_metrics; m++)
         {
           SimCompareInterval iv;
+          const char *unit = sim_plan_results_get_unit (results, m);
           g_autofree char *mean = NULL, *hw = NULL;
           point_interval (self, results, p, m, &iv);
-          mean = format_value (iv.mean);
+          mean = format_value (iv.mean, unit);
           if (iv.identical && !identical[m])
             {
               identical[m] = TRUE;
@@ -989,12 +999,13 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
             }
           if (isfinite (iv.half_width) && iv.symmetric)
             {
-              hw = format_value (iv.half_width);
+              hw = format_value (iv.half_width, unit);
               g_ptr_array_add (cells, g_strdup_printf ("%s ±%s", mean, hw));
             }
           else if (isfinite (iv.half_width))
             {
-              g_autofree char *low = format_value (iv.low), *high = format_value (iv.high);
+              g_autofree char *low = format_value (iv.low, unit);
+              g_autofree char *high = format_value (iv.high, unit);
               g_ptr_array_add (cells, g_strdup_printf ("%s [%s, %s]", mean, low, high));
             }
           else
