@@ -688,15 +688,20 @@ sim_format_value (double value, const char *unit)
     {
       g_autofree char *usd = NULL;
       /* A price per unit keeps its cents and about four significant
-       * digits ("$2.500/GPU-h", "$4.916/GPU-h", "$12.29/GPU-h"), and more
-       * digits below a cent ("$0.0123/kWh"). */
+       * digits ("$2.50/GPU-h", "$4.916/GPU-h", "$0.0895/kWh"), and more
+       * digits below a cent ("$0.0012/kWh"). */
       if (fabs (value) < 99.995 && fabs (value) >= 0.01)
         {
           char fmt[8], buf[32];
           int decimals = CLAMP (3 - (int) floor (log10 (fabs (value))), 2, 6);
+          gsize n;
           g_snprintf (fmt, sizeof fmt, "%%.%df", decimals);
-          usd = g_strdup_printf ("%s$%s", value < 0 ? "-" : "",
-                                 g_ascii_formatd (buf, sizeof buf, fmt, fabs (value)));
+          g_ascii_formatd (buf, sizeof buf, fmt, fabs (value));
+          /* Zeros past the cents say nothing. */
+          n = strlen (buf);
+          while (n > 0 && buf[n - 1] == '0' && strchr (buf, '.') + 3 < buf + n)
+            buf[--n] = '\0';
+          usd = g_strdup_printf ("%s$%s", value < 0 ? "-" : "", buf);
         }
       else if (fabs (value) < 0.01 && fabs (value) >= 1e-6)
         {
@@ -799,6 +804,17 @@ get_value (Summary *sum, const char *name, double *value)
   return TRUE;
 }
 
+/* The metric's value for a condition, without counting it as shown: a
+ * line left out for a zero must not hide the zero. */
+static double
+peek (Summary *sum, const char *name)
+{
+  const Metric *m = find (sum->r, name);
+
+  g_return_val_if_fail (m != NULL, NAN);
+  return m->value;
+}
+
 static gboolean
 has (Summary *sum, const char *name)
 {
@@ -868,7 +884,7 @@ format_cost (GString *s, Summary *sum)
   append_usd (s, value_of (sum, "cost_maintenance"));
   g_string_append (s, ", energy ");
   append_usd (s, value_of (sum, "cost_energy"));
-  if (value_of (sum, "cost_energy_kwh") > 0 && value_of (sum, "cost_energy") == 0)
+  if (peek (sum, "cost_energy_kwh") > 0 && peek (sum, "cost_energy") == 0)
     {
       g_string_append (s, " (");
       append_value (s, sum, "cost_energy_kwh", "kWh");
@@ -876,7 +892,7 @@ format_cost (GString *s, Summary *sum)
       append_value (s, sum, "cost_emissions", NULL);
       g_string_append (s, ")\n");
     }
-  else if (value_of (sum, "cost_energy_kwh") > 0)
+  else if (peek (sum, "cost_energy_kwh") > 0)
     {
       g_string_append (s, " (");
       append_value (s, sum, "cost_energy_kwh", "kWh");
@@ -886,7 +902,7 @@ format_cost (GString *s, Summary *sum)
     }
   else
     g_string_append (s, " (not counted: the run draws no power without a [power] section)\n");
-  if (value_of (sum, "cost_cooling") > 0)
+  if (peek (sum, "cost_cooling") > 0)
     {
       g_string_append (s, "cooling cost  ");
       append_usd (s, value_of (sum, "cost_cooling"));
@@ -1020,7 +1036,7 @@ sim_report_format_text (const SimReport *r)
   g_string_append (s, " unfinished, ");
   append_number (s, value_of (sum, "jobs_rejected"));
   g_string_append (s, " rejected (they can never run here)\n");
-  if (value_of (sum, "trace_rows_skipped") > 0)
+  if (peek (sum, "trace_rows_skipped") > 0)
     {
       g_autofree char *rows = sim_format_count (value_of (sum, "trace_rows_skipped"),
                                                 "trace rows");
