@@ -759,6 +759,64 @@ START_TEST (test_every_metric_shown)
 }
 END_TEST
 
+/* The report's cost chart: its bars are the parts of the cost of owning,
+ * which add up to cost_tco (amortized capex, maintenance, the IT
+ * equipment's energy and cooling's), then what was rented (burst_cost);
+ * and the text gives cooling's share of the facility's energy as
+ * energy_cooling_kwh / energy_facility_kwh. */
+START_TEST (test_cost_chart)
+{
+  const char *const sets[] = { "scenario.horizon=2d", NULL };
+  g_autofree char *path = g_build_filename (SIM_TOP_SRCDIR, "scenarios", "own-rent-burst.ini",
+                                            NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load (path, sets, &error);
+  g_autoptr(SimSimulation) sim = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("check-report-cost-XXXXXX", NULL);
+  g_autofree char *html = NULL, *data = NULL, *share = NULL, *sentence = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *start, *end;
+  JsonObject *cost;
+  JsonArray *usd;
+  SimReport *r;
+  double tco, burst, cooling_kwh, facility_kwh, sum = 0;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert (sim != NULL && sim_simulation_set_output_dir (sim, dir, &error));
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  r = sim_simulation_get_report (sim);
+  html = sim_html_report_render (dir, NULL, &error);
+  ck_assert_msg (html != NULL, "%s", error ? error->message : "");
+  start = strstr (html, "id=\"report-data\">");
+  ck_assert_ptr_nonnull (start);
+  start = strchr (start, '>') + 1;
+  end = strstr (start, "</script>");
+  data = g_strndup (start, (gsize) (end - start));
+  ck_assert (json_parser_load_from_data (parser, data, -1, NULL));
+  cost = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                        "cost");
+  ck_assert_ptr_nonnull (cost);
+  usd = json_object_get_array_member (cost, "usd");
+  ck_assert_uint_eq (json_array_get_length (usd), 5);
+  ck_assert_uint_eq (json_array_get_length (json_object_get_array_member (cost, "labels")), 5);
+  for (guint i = 0; i < 4; i++)
+    sum += json_array_get_double_element (usd, i);
+  ck_assert (sim_report_get_value (r, "cost_tco", &tco));
+  ck_assert (sim_report_get_value (r, "burst_cost", &burst));
+  /* The page writes six significant digits of each. */
+  ck_assert_msg (fabs (sum - tco) <= 1e-5 * tco, "parts %.6f, cost_tco %.6f", sum, tco);
+  ck_assert (fabs (json_array_get_double_element (usd, 4) - burst) <= 1e-5 * burst);
+  ck_assert (sim_report_get_value (r, "energy_cooling_kwh", &cooling_kwh));
+  ck_assert (sim_report_get_value (r, "energy_facility_kwh", &facility_kwh));
+  share = sim_format_value (cooling_kwh / facility_kwh, "fraction");
+  sentence = g_strdup_printf ("Cooling draws %s of the facility's energy", share);
+  ck_assert_msg (strstr (html, sentence) != NULL, "no \"%s\"", sentence);
+  ck_assert (strstr (html, "id=\"chart-cost\"") != NULL);
+  remove_dir (dir);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -779,6 +837,7 @@ main (void)
   tcase_add_test (tc, test_accumulator_seam);
   tcase_add_test (tc, test_nan_is_an_error);
   tcase_add_test (tc, test_format_rules);
+  tcase_add_test (tc, test_cost_chart);
   tcase_add_loop_test (tc, test_every_metric_shown, 0, G_N_ELEMENTS (walked));
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
