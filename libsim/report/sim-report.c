@@ -680,8 +680,14 @@ sim_format_value (double value, const char *unit)
       strcmp (unit, "ratio") == 0)
     return sim_format_number (value);
   if (strcmp (unit, "s") == 0)
-    return fabs (value) < 1e-6 ? g_strdup ("0 s")
-                               : sim_format_duration (sim_time_from_seconds (value));
+    {
+      g_autofree char *d = NULL;
+      if (fabs (value) < 1e-6)
+        return g_strdup ("0 s");
+      /* A difference of times can be negative; the time type is not. */
+      d = sim_format_duration (sim_time_from_seconds (fabs (value)));
+      return value < 0 ? g_strdup_printf ("-%s", d) : g_steal_pointer (&d);
+    }
   if (strcmp (unit, "USD") == 0)
     return sim_format_usd (value);
   if (g_str_has_prefix (unit, "USD/"))

@@ -13,6 +13,7 @@
 #include "study/sim-plan.h"
 #include "study/sim-stats.h"
 #include "sweep/sim-sweep.h"
+#include "report/sim-report.h"
 #include "sim-error.h"
 #include "sim-util.h"
 
@@ -394,22 +395,41 @@ magnitude (double a, double b)
   return MAX (a, b);
 }
 
+/* X with DECIMALS decimals, an exact zero as "0"; a duration if UNIT is
+ * "s" (sim_format_value(): a wait of 15,733 s reads 04:22:13). */
+static char *
+format_figure (double x, int decimals, const char *unit)
+{
+  if (g_strcmp0 (unit, "s") == 0)
+    return sim_format_value (x, "s");
+  if (x == 0)
+    return g_strdup ("0");
+  return g_strdup_printf ("%.*f", decimals, x);
+}
+
 /* "MEAN ± HALF-WIDTH" (a symmetric interval) or "MEAN [LOW, HIGH]" (an
  * asymmetric one) with about four significant digits, "MEAN" alone
- * without an interval, "n/a" without a mean. */
+ * without an interval, "n/a" without a mean; times in seconds (UNIT "s")
+ * as durations. */
 static char *
-format_interval (const SimCompareInterval *ci)
+format_interval (const SimCompareInterval *ci, const char *unit)
 {
   int decimals = decimals_for (magnitude (ci->mean, ci->half_width));
+  g_autofree char *mean = NULL, *a = NULL, *b = NULL;
 
   if (!isfinite (ci->mean))
     return g_strdup ("n/a");
+  mean = format_figure (ci->mean, decimals, unit);
   if (!isfinite (ci->half_width))
-    return g_strdup_printf ("%.*f", decimals, ci->mean);
+    return g_steal_pointer (&mean);
   if (!ci->symmetric)
-    return g_strdup_printf ("%.*f [%.*f, %.*f]", decimals, ci->mean, decimals, ci->low,
-                            decimals, ci->high);
-  return g_strdup_printf ("%.*f ± %.*f", decimals, ci->mean, decimals, ci->half_width);
+    {
+      a = format_figure (ci->low, decimals, unit);
+      b = format_figure (ci->high, decimals, unit);
+      return g_strdup_printf ("%s [%s, %s]", mean, a, b);
+    }
+  a = format_figure (ci->half_width, decimals, unit);
+  return g_strdup_printf ("%s ± %s", mean, a);
 }
 
 /* Appends S padded with spaces to WIDTH characters (not bytes: "±" is two
@@ -456,13 +476,13 @@ make_row (SimComparison *self, guint p, guint m, Row *row)
 
   sim_comparison_get_interval (self, p, m, &ci);
   row->name = g_strdup_printf ("  %s", sim_comparison_get_policy_name (self, p));
-  row->mean = format_interval (&ci);
+  row->mean = format_interval (&ci, sim_comparison_get_unit (self, m));
   row->identical = ci.identical;
   if (p == 0)
     return;
   sim_comparison_get_difference (self, p, m, &d);
   sim_comparison_get_interval (self, 0, m, &base);
-  row->diff = format_interval (&d);
+  row->diff = format_interval (&d, sim_comparison_get_unit (self, m));
   if (d.mean == 0)
     row->change = g_strdup ("0%");
   else if (isfinite (d.mean) && isfinite (base.mean) && base.mean != 0)
