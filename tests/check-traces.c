@@ -824,6 +824,11 @@ philly_jobs (guint kind, SimTime time, guint64 seed)
   ck_assert_msg (w != NULL, "%s", error ? error->message : "");
   w = sim__variation_wrap (w, kind, time, seed);
   jobs = read_jobs (w);
+  /* The virtual clusters, named as the trace is read, are the varied
+   * workload's classes too: every job's class has its name. */
+  for (guint i = 0; i < jobs->len; i++)
+    ck_assert_uint_lt (g_array_index (jobs, SimJobSpec, i).job_class,
+                       sim_workload_get_n_classes (w));
   sim_workload_free (w);
   return jobs;
 }

@@ -323,9 +323,13 @@ assert len(set(submitted[0]["values"])) > 1
 PY
 fi
 expect 0 compare "$tmp/windows.ini" -p fifo/first-fit -p sjf/first-fit -n 4 -m wait_mean
+[ ! -s "$tmp/stderr" ] || fail "compare over windows of a trace: $(head -3 "$tmp/stderr")"
 if grep -F "warning:" "$tmp/stdout" >/dev/null; then
     fail "windows of a trace were taken for identical runs"
 fi
+# Waits read as durations, the interval's ends too, and the difference.
+grep -E '^  sjf/first-fit +([0-9]+d )?[0-9]{2}:[0-9]{2}:[0-9]{2} \[.*\] +-([0-9]+d )?[0-9]{2}:[0-9]{2}:[0-9]{2} ± ' \
+    "$tmp/stdout" >/dev/null || fail "compare: waits not printed as durations"
 
 echo "test-compare.sh: $checks commands checked"
 exit 0

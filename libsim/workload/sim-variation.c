@@ -118,6 +118,12 @@ prepare (Varied *self, GError **error)
       g_propagate_error (error, inner_error);
       return FALSE;
     }
+  /* A trace names its classes as it reads them (Philly's virtual
+   * clusters, by first appearance): they are all known now. */
+  for (guint i = sim_workload_get_n_classes (&self->parent);
+       i < sim_workload_get_n_classes (self->inner); i++)
+    g_ptr_array_add (self->parent.class_names,
+                     g_strdup (sim_workload_get_class_name (self->inner, i)));
   self->ready = TRUE;
   if (all->len == 0)
     return TRUE;
