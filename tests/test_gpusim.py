@@ -955,6 +955,37 @@ class TraceFormatTests(unittest.TestCase):
 
 
 class CompareTests(unittest.TestCase):
+    def test_trace_variation(self):
+        # A trace replayed whole is the same on every seed: its values are
+        # identical, with no interval and no significance.  With windows of
+        # it ([workload] variation), each seed sees another window: the
+        # values vary, the intervals are not empty, and a policy compared
+        # with itself differs by exactly 0.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "philly.ini")
+            with open(path, "w") as f:
+                f.write("[scenario]\nname = p\n[pool a]\nmodel = DGX-A100\ncount = 2\n"
+                        "[workload]\nsource = philly\ntrace = %s\n"
+                        % os.path.join(TOP_SRCDIR, "tests", "data", "philly-excerpt.csv"))
+            whole = gpusim.compare(path, policies=["fifo/first-fit", "sjf/first-fit"], seeds=3,
+                                   metrics=["wait_mean"])["wait_mean"]
+            for stats in whole.values():
+                self.assertTrue(stats["identical"])
+                self.assertTrue(all(x != x for x in stats["ci"]))
+            self.assertFalse(whole["sjf/first-fit"]["difference"]["significant"])
+            windows = gpusim.compare(path, policies=["fifo/first-fit", "sjf/first-fit"], seeds=4,
+                                     metrics=["wait_mean"],
+                                     set={"workload.variation": "windows(6h)"})["wait_mean"]
+            fifo = windows["fifo/first-fit"]
+            self.assertFalse(fifo["identical"])
+            self.assertGreater(len(set(fifo["values"])), 1)
+            self.assertLess(fifo["ci"][0], fifo["ci"][1])
+            self.assertFalse(windows["sjf/first-fit"]["identical"])
+            with self.assertRaises(gpusim.Error) as raised:
+                gpusim.compare(path, policies=["fifo/first-fit"], seeds=2,
+                               set={"workload.variation": "windows(week)"})
+            self.assertIn("workload.variation", str(raised.exception))
+
     def test_intervals_of_skewed_and_signed_samples(self):
         # One wait of 5000 s in four seeds: t would reach -2728 s; the
         # bootstrap gives [0, 5000] (check-compare works it out by hand).
