@@ -189,7 +189,9 @@ gpusim_cmd_sweep (int argc, char **argv)
     "  workload.rate = 2/h..6/h step 2/h\n"
     "  seeds = 5\n"
     "Every point of the grid runs on every seed; the summary gives each metric's\n"
-    "mean and confidence interval per point.  Under mpirun (built --with-mpi),\n"
+    "mean and confidence interval per point (none, with a warning, where every run\n"
+    "gave the same value; on a trace, [workload] variation makes each seed a\n"
+    "sample: docs/statistics.md).  Under mpirun (built --with-mpi),\n"
     "runs are dealt to ranks as they become free and rank 0 prints the summary.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
