@@ -330,6 +330,16 @@ fi
 # Waits read as durations, the interval's ends too, and the difference.
 grep -E '^  sjf/first-fit +([0-9]+d )?[0-9]{2}:[0-9]{2}:[0-9]{2} \[.*\] +-([0-9]+d )?[0-9]{2}:[0-9]{2}:[0-9]{2} ± ' \
     "$tmp/stdout" >/dev/null || fail "compare: waits not printed as durations"
+# Every variation gives the same bytes on one thread and on two.
+for v in 'windows(6h)' 'bootstrap(days)' 'bootstrap(jobs)' 'jitter(30min)'; do
+    expect 0 compare "$tmp/philly.ini" --set "workload.variation=$v" -p fifo/first-fit \
+        -p sjf/first-fit -n 3 -m wait_mean --json -j 1
+    grep -v '"gpusim"' "$tmp/stdout" >"$tmp/variation-1.json"
+    expect 0 compare "$tmp/philly.ini" --set "workload.variation=$v" -p fifo/first-fit \
+        -p sjf/first-fit -n 3 -m wait_mean --json -j 2
+    grep -v '"gpusim"' "$tmp/stdout" | cmp -s - "$tmp/variation-1.json" ||
+        fail "compare with variation $v: -j 1 and -j 2 differ"
+done
 
 echo "test-compare.sh: $checks commands checked"
 exit 0
