@@ -576,7 +576,10 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     every difference, a Student t interval, ``mean`` +- ``half_width``
     (see sim-stats.h).  Values that are all the same (the seeds change
     nothing, as on a trace replayed whole) have ``identical`` True, no
-    interval (``ci`` and ``half_width`` NaN) and are never significant.
+    interval (``ci`` and ``half_width`` NaN) and are never significant;
+    ``set={"workload.variation": "windows(7d)"}`` (or ``bootstrap(days)``,
+    ``bootstrap(jobs)``, ``jitter(10min)``) makes each seed a sample of a
+    trace (docs/statistics.md).
     """
     # Every argument is checked, and every entry named, before anything
     # runs: a mistake costs no run.
