@@ -155,24 +155,44 @@ START_TEST (test_corner_cases)
   ck_assert (isnan (ci.sd) && isnan (ci.half_width) && isnan (ci.low) && isnan (ci.high));
   ck_assert (!sim_compare_interval_excludes_zero (&ci));
 
-  /* No spread: an interval of width 0, which excludes 0 unless it is 0
-   * (for 0.1, whose resampled sums round, still holding the mean). */
-  ck_assert (sim_compare_interval (flat, 3, 0.95, &ci));
+  ck_assert (!ci.identical);
+
+  /* No spread: samples that did not vary (seeds that change nothing, as
+   * on a trace) have no interval and are never significant, even away
+   * from 0; the mean is the value exactly (0.1 x 3 / 3 is not). */
+  ck_assert (!sim_compare_interval (flat, 3, 0.95, &ci));
+  ck_assert (ci.identical);
+  ck_assert_uint_eq (ci.n, 3);
+  ck_assert_double_eq (ci.mean, 2);
   ck_assert_double_eq (ci.sd, 0);
-  ck_assert_double_eq (ci.half_width, 0);
-  ck_assert_double_eq (ci.low, 2);
-  ck_assert_double_eq (ci.high, 2);
+  ck_assert (isnan (ci.half_width) && isnan (ci.low) && isnan (ci.high));
+  ck_assert (!sim_compare_interval_excludes_zero (&ci));
   {
     const double tenths[] = { 0.1, 0.1, 0.1 };
-    ck_assert (sim_compare_interval (tenths, 3, 0.95, &ci));
-    ck_assert (ci.low <= ci.mean && ci.mean <= ci.high);
-    ck_assert_double_eq_tol (ci.high - ci.low, 0, 1e-15);
+    const double apart[] = { 0.1, 0.1, 0.1 + 1e-12 };
+    ck_assert (!sim_compare_interval (tenths, 3, 0.95, &ci));
+    ck_assert (ci.identical);
+    ck_assert (ci.mean == 0.1);
+    /* The least variation gives an interval again. */
+    ck_assert (sim_compare_interval (apart, 3, 0.95, &ci));
+    ck_assert (!ci.identical);
+    ck_assert (ci.low <= ci.mean && ci.mean <= ci.high && ci.low < ci.high);
   }
-  ck_assert (sim_compare_interval_excludes_zero (&ci));
-  ck_assert (sim_compare_paired_interval (flat, flat, 3, 0.95, &ci));
-  ck_assert_double_eq (ci.mean, 0);
+  /* A policy compared with itself: a difference of exactly 0, no star. */
+  ck_assert (!sim_compare_paired_interval (flat, flat, 3, 0.95, &ci));
+  ck_assert (ci.identical);
+  ck_assert (ci.mean == 0);
   ck_assert (!sim_compare_interval_excludes_zero (&ci));
-  ck_assert (sim_compare_interval (zeros, 3, 0.95, &ci));
+  /* Paired differences that are all the same (a trace, two policies):
+   * not significant either, however far from 0. */
+  {
+    const double more[] = { 5, 5, 5 };
+    ck_assert (!sim_compare_paired_interval (flat, more, 3, 0.95, &ci));
+    ck_assert (ci.identical && ci.mean == 3);
+    ck_assert (!sim_compare_interval_excludes_zero (&ci));
+  }
+  ck_assert (!sim_compare_interval (zeros, 3, 0.95, &ci));
+  ck_assert (ci.identical && ci.mean == 0);
   ck_assert (!sim_compare_interval_excludes_zero (&ci));
 
   /* A non-finite sample poisons everything. */

@@ -459,6 +459,11 @@ typedef struct {
 static const KeyCase key_cases[] = {
   { "cloud", "cost_rent_on_demand",
     { "cost.cloud=AWS-p4d.24xlarge" }, { "cost.cloud=AWS-p5.48xlarge" } },
+  /* The pool's GPUs are H100-SXM: their entry wins over the price for the
+   * other models, which the lower case rents at. */
+  { "cloud_price", "cost_rent_on_demand",
+    { "cost.cloud_price=H200-SXM: 9/GPU-h, 1.5/GPU-h" },
+    { "cost.cloud_price=h100-sxm: 4 USD/GPU-h, 1.5/GPU-h" } },
   { "amortization", "cost_amortized_capex",
     { "cost.amortization=6y" }, { "cost.amortization=156w" } },
   { "maintenance", "cost_maintenance", { "cost.maintenance=1%" }, { "cost.maintenance=0.1" } },
@@ -549,6 +554,27 @@ START_TEST (test_every_key_has_a_case)
   ck_assert (!sim_report_get_value (r, "cost_rent_on_demand", NULL));
   ck_assert (!sim_report_get_value (r, "cost_break_even_reserved", NULL));
   ck_assert (sim_report_get_value (r, "cost_tco", NULL));
+}
+END_TEST
+
+/* cloud_price rents every delivered GPU-hour at the price given, on
+ * demand only: the rent is the catalogue offer's GPU-hours times the price
+ * (the offer's own rent divided by its price per GPU-hour), and there is no
+ * reserved figure. */
+START_TEST (test_cloud_price)
+{
+  const char * const offer[] = { "cost.cloud=AWS-p5.48xlarge", NULL };
+  const char * const priced[] = { "cost.cloud_price=2.5/GPU-h", NULL };
+  g_autoptr(SimReport) a = run_case (offer);
+  g_autoptr(SimReport) b = run_case (priced);
+  double gpu_hours = metric (a, "cost_rent_on_demand") /
+                     metric (a, "cost_rent_on_demand_per_gpu_hour");
+
+  ck_assert (near (metric (b, "cost_rent_on_demand_per_gpu_hour"), 2.5, 0));
+  ck_assert (near (metric (b, "cost_rent_on_demand"), 2.5 * gpu_hours, 1e-9));
+  ck_assert (!sim_report_get_value (b, "cost_rent_reserved", NULL));
+  /* Owning is unchanged by what renting would cost. */
+  ck_assert (near (metric (b, "cost_tco"), metric (a, "cost_tco"), 0));
 }
 END_TEST
 
@@ -644,6 +670,18 @@ static const BadKey bad_keys[] = {
     { "cost-test.ini:23: [cost] cloud: ", "did you mean \"AWS-p5.48xlarge\"" } },
   { "node without price", "HGX-H200", "cloud = AWS-p5e.48xlarge\n", TRUE, SIM_ERROR_MISSING,
     { "cost-test.ini:7: [pool p] model: ", "HGX-H200", "has no price" } },
+  { "cloud price per day", "DGX-H100", "cloud_price = 60/GPU-d\n", FALSE, SIM_ERROR_PARSE,
+    { "cost-test.ini:21: [cost] cloud_price: ", "per GPU-hour" } },
+  { "cloud price per instance", "DGX-H100", "cloud_price = 2500\n", FALSE, SIM_ERROR_INVALID,
+    { "[cost] cloud_price: ", "out of range" } },
+  { "cloud price twice", "DGX-H100", "cloud_price = H100-SXM: 2, h100-sxm: 3\n", FALSE,
+    SIM_ERROR_INVALID, { "[cost] cloud_price: ", "two prices" } },
+  { "cloud price without model", "DGX-H100", "cloud_price = : 2\n", FALSE, SIM_ERROR_PARSE,
+    { "[cost] cloud_price: ", "\"MODEL: price\"" } },
+  { "cloud price and offer", "DGX-H100", "cloud = AWS-p5.48xlarge\ncloud_price = 2\n", TRUE,
+    SIM_ERROR_INVALID, { "cost-test.ini:22: [cost] cloud_price: ", "both cloud and cloud_price" } },
+  { "cloud price for another model", "DGX-H100", "cloud_price = A100-SXM: 2/GPU-h\n", TRUE,
+    SIM_ERROR_NOT_FOUND, { "cost-test.ini:21: [cost] cloud_price: ", "no price for GPU model H100-SXM" } },
   { "missing price file", "DGX-H100", "energy_price_file = nowhere.csv\n", TRUE, SIM_ERROR_IO,
     { "nowhere.csv" } },
   { "bad row through the scenario", "DGX-H100", "energy_price_file = bad-row.csv\n", TRUE,
@@ -884,6 +922,7 @@ main (void)
   tcase_add_checked_fixture (keys, setup, teardown);
   tcase_add_loop_test (keys, test_key_direction, 0, G_N_ELEMENTS (key_cases));
   tcase_add_test (keys, test_every_key_has_a_case);
+  tcase_add_test (keys, test_cloud_price);
   suite_add_tcase (s, keys);
   tcase_add_checked_fixture (bad, setup, teardown);
   tcase_add_loop_test (bad, test_bad_csv, 0, G_N_ELEMENTS (bad_csvs));

@@ -358,7 +358,7 @@ static const Context contexts[] = {
     "[llm m]\nlayers = 2\nhidden = 64\nffn_hidden = 256\nheads = 4\nvocab = 100\n"
     "seq_length = 64\n", NULL, NULL },
   { "workload", "workload", "", swf_text,
-    "processors_per_gpu skip_invalid rebase_time reorder_window" },
+    "processors_per_gpu skip_invalid rebase_time reorder_window variation" },
   { "workload", "workload", "", pai_text, "pai_tasks" },
 };
 

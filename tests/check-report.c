@@ -588,6 +588,235 @@ START_TEST (test_sort_doubles)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------ */
+/* Numbers for people: each rule of sim-report.h against the text it must
+ * give, written out by hand. */
+
+static const struct {
+  double      x;
+  const char *want;
+} number_cases[] = {
+  { 0, "0" }, { 1.4e-13, "0" }, { -3e-9, "0" }, { 12930, "12,930" }, { 125600, "125,600" },
+  { 1234567.4, "1,234,567" }, { 0.961584, "0.9616" }, { 12.5, "12.5" }, { 1.5, "1.5" },
+  { -2500, "-2,500" }, { 999.96, "1,000" }, { 1e12, "1,000,000,000,000" }, { 100, "100" },
+  { 0.000125, "0.000125" }, { NAN, "n/a" },
+};
+
+static const struct {
+  double      x;
+  const char *unit;
+  const char *want;
+} value_cases[] = {
+  { 0, "s", "0 s" }, { 7200, "s", "02:00:00" }, { 90061, "s", "1d 01:01:01" },
+  { 12.5, "s", "12.5 s" }, { -14434, "s", "-04:00:34" },
+  { 12500, "W", "12.5 kW" }, { 1.2e6, "W", "1.2 MW" }, { 700, "W", "700 W" },
+  { 125600, "kWh", "125.6 MWh" }, { 950, "kWh", "950 kWh" },
+  { 0.7403, "fraction", "74.0 %" }, { 1, "fraction", "100.0 %" }, { 0, "fraction", "0 %" },
+  { 1.4e-15, "fraction", "0 %" }, { 0.000431, "fraction", "0.0431 %" }, { 12.25, "%", "12.2 %" },
+  { 12930, "jobs", "12,930 jobs" }, { 1, "jobs", "1 job" }, { 0, "jobs", "0 jobs" },
+  { 1, "events", "1 event" }, { 9.058, "jobs", "9.058 jobs" },
+  { 12930, "count", "12,930" }, { 1.32, "ratio", "1.32" },
+  { 125600, "USD", "$125,600" }, { 1.256e5 + 0.4, "USD", "$125,600" }, { 12.34, "USD", "$12.34" },
+  { -1200, "USD", "-$1,200" }, { 1e-13, "USD", "$0" }, { 4.3e9, "USD", "$4,300,000,000" },
+  { 2.5, "USD/GPU-h", "$2.50/GPU-h" }, { 4.916, "USD/GPU-h", "$4.916/GPU-h" },
+  { 12.29, "USD/GPU-h", "$12.29/GPU-h" }, { 0.0895, "USD/kWh", "$0.0895/kWh" },
+  { 22554.2, "GPU-h", "22,554 GPU-h" }, { NAN, "s", "n/a" },
+};
+
+START_TEST (test_format_rules)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (number_cases); i++)
+    {
+      g_autofree char *got = sim_format_number (number_cases[i].x);
+      ck_assert_msg (strcmp (got, number_cases[i].want) == 0, "%g: \"%s\", expected \"%s\"",
+                     number_cases[i].x, got, number_cases[i].want);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (value_cases); i++)
+    {
+      g_autofree char *got = sim_format_value (value_cases[i].x, value_cases[i].unit);
+      ck_assert_msg (strcmp (got, value_cases[i].want) == 0, "%g %s: \"%s\", expected \"%s\"",
+                     value_cases[i].x, value_cases[i].unit, got, value_cases[i].want);
+    }
+  {
+    g_autofree char *one = sim_format_count (1, "trace rows");
+    g_autofree char *two = sim_format_count (2, "trace rows");
+    g_autofree char *bare = sim_format_count (3, NULL);
+    g_autofree char *usd = sim_format_usd (99.999);
+    ck_assert_str_eq (one, "1 trace row");
+    ck_assert_str_eq (two, "2 trace rows");
+    ck_assert_str_eq (bare, "3");
+    ck_assert_str_eq (usd, "$100");
+  }
+  ck_assert_str_eq (sim_report_get_group ("cost_tco"), "cost");
+  ck_assert_str_eq (sim_report_get_group ("cost_cooling_share"), "cooling");
+  ck_assert_str_eq (sim_report_get_group ("power_cooling_avg"), "cooling");
+  ck_assert_str_eq (sim_report_get_group ("power_it_avg"), "power");
+  ck_assert_str_eq (sim_report_get_group ("interruptions_gpu"), "failures");
+  ck_assert_str_eq (sim_report_get_group ("power_manager_cap_raises"), "power manager");
+  ck_assert_str_eq (sim_report_get_group ("wait_p95"), "jobs");
+  ck_assert_str_eq (sim_report_get_group ("events"), "run");
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Every result of a run in its summary and its report.
+ *
+ * For each bundled scenario whose modules add metrics (power, cooling,
+ * cost, failures, power manager, burst, serverless, a fabric), two days of
+ * it are run; then for every metric of the JSON, the summary of a copy of
+ * the report with that metric's value changed (to 3 x + 1,000: away from
+ * zero and from the value) must differ from the summary of the copy as it
+ * was, and so must the HTML report of the run's summary.json changed the
+ * same way.  A metric that changed nothing would be missing.  It does not
+ * check that the lines read well (test-cli.sh and the rules above). */
+
+static const char *const walked[] = {
+  "quickstart.ini", "cost-own-rent.ini", "power-liquid.ini", "power-capping.ini",
+  "own-rent-burst.ini", "burst.ini", "failures-spares-checkpoint.ini",
+  "fabric-oversubscription.ini",
+};
+
+static SimReport *
+copy_report (const SimReport *r, guint changed)
+{
+  SimReportInfo info = { "walk", 1, "cluster", 1, 8, "policy", "workload", 0, 0, 0,
+                         FALSE, 0, 0, 0 };
+  SimReport *copy = sim__report_new (&info);
+  g_autoptr(GPtrArray) names = sim_report_list_metrics (r);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      double v;
+      ck_assert (sim_report_get_value (r, names->pdata[i], &v));
+      sim__report_add (copy, names->pdata[i], i == changed ? 3 * v + 1000 : v,
+                       sim_report_get_unit (r, names->pdata[i]));
+    }
+  return copy;
+}
+
+/* summary.json with metric NAME's value changed as above. */
+static char *
+changed_summary (const char *text, const char *name)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  JsonObject *metric;
+  double v;
+
+  ck_assert (json_parser_load_from_data (parser, text, -1, NULL));
+  metric = json_object_get_object_member (
+    json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                   "metrics"), name);
+  v = json_object_get_double_member (metric, "value");
+  json_object_set_double_member (metric, "value", 3 * v + 1000);
+  json_generator_set_root (gen, json_parser_get_root (parser));
+  return json_generator_to_data (gen, NULL);
+}
+
+START_TEST (test_every_metric_shown)
+{
+  const char *const sets[] = { "scenario.horizon=2d", NULL };
+  g_autofree char *path = g_build_filename (SIM_TOP_SRCDIR, "scenarios", walked[_i], NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load (path, sets, &error);
+  g_autoptr(SimSimulation) sim = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("check-report-walk-XXXXXX", NULL);
+  g_autofree char *summary_path = g_build_filename (dir, "summary.json", NULL);
+  g_autofree char *summary = NULL;
+  g_autofree char *html = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  SimReport *r;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  ck_assert (sim_simulation_set_output_dir (sim, dir, &error));
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  r = sim_simulation_get_report (sim);
+  names = sim_report_list_metrics (r);
+  ck_assert_uint_gt (names->len, 30);
+  summary = slurp (dir, "summary.json");
+  html = sim_html_report_render (dir, NULL, &error);
+  ck_assert_msg (html != NULL, "%s", error ? error->message : "");
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autoptr(SimReport) same = copy_report (r, G_MAXUINT);
+      g_autoptr(SimReport) changed = copy_report (r, i);
+      g_autofree char *a = sim_report_format_text (same);
+      g_autofree char *b = sim_report_format_text (changed);
+      g_autofree char *json = changed_summary (summary, names->pdata[i]);
+      g_autofree char *other = NULL;
+
+      ck_assert_msg (strcmp (a, b) != 0, "%s: %s is not in the summary:\n%s", walked[_i],
+                     (char *) names->pdata[i], a);
+      ck_assert (g_file_set_contents (summary_path, json, -1, NULL));
+      other = sim_html_report_render (dir, NULL, &error);
+      ck_assert_msg (other != NULL, "%s", error ? error->message : "");
+      ck_assert_msg (strcmp (html, other) != 0, "%s: %s is not in the report", walked[_i],
+                     (char *) names->pdata[i]);
+    }
+  remove_dir (dir);
+}
+END_TEST
+
+/* The report's cost chart: its bars are the parts of the cost of owning,
+ * which add up to cost_tco (amortized capex, maintenance, the IT
+ * equipment's energy and cooling's), then what was rented (burst_cost);
+ * and the text gives cooling's share of the facility's energy as
+ * energy_cooling_kwh / energy_facility_kwh. */
+START_TEST (test_cost_chart)
+{
+  const char *const sets[] = { "scenario.horizon=2d", NULL };
+  g_autofree char *path = g_build_filename (SIM_TOP_SRCDIR, "scenarios", "own-rent-burst.ini",
+                                            NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load (path, sets, &error);
+  g_autoptr(SimSimulation) sim = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("check-report-cost-XXXXXX", NULL);
+  g_autofree char *html = NULL, *data = NULL, *share = NULL, *sentence = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *start, *end;
+  JsonObject *cost;
+  JsonArray *usd;
+  SimReport *r;
+  double tco, burst, cooling_kwh, facility_kwh, sum = 0;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert (sim != NULL && sim_simulation_set_output_dir (sim, dir, &error));
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  r = sim_simulation_get_report (sim);
+  html = sim_html_report_render (dir, NULL, &error);
+  ck_assert_msg (html != NULL, "%s", error ? error->message : "");
+  start = strstr (html, "id=\"report-data\">");
+  ck_assert_ptr_nonnull (start);
+  start = strchr (start, '>') + 1;
+  end = strstr (start, "</script>");
+  data = g_strndup (start, (gsize) (end - start));
+  ck_assert (json_parser_load_from_data (parser, data, -1, NULL));
+  cost = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                        "cost");
+  ck_assert_ptr_nonnull (cost);
+  usd = json_object_get_array_member (cost, "usd");
+  ck_assert_uint_eq (json_array_get_length (usd), 5);
+  ck_assert_uint_eq (json_array_get_length (json_object_get_array_member (cost, "labels")), 5);
+  for (guint i = 0; i < 4; i++)
+    sum += json_array_get_double_element (usd, i);
+  ck_assert (sim_report_get_value (r, "cost_tco", &tco));
+  ck_assert (sim_report_get_value (r, "burst_cost", &burst));
+  /* The page writes six significant digits of each. */
+  ck_assert_msg (fabs (sum - tco) <= 1e-5 * tco, "parts %.6f, cost_tco %.6f", sum, tco);
+  ck_assert (fabs (json_array_get_double_element (usd, 4) - burst) <= 1e-5 * burst);
+  ck_assert (sim_report_get_value (r, "energy_cooling_kwh", &cooling_kwh));
+  ck_assert (sim_report_get_value (r, "energy_facility_kwh", &facility_kwh));
+  share = sim_format_value (cooling_kwh / facility_kwh, "fraction");
+  sentence = g_strdup_printf ("Cooling draws %s of the facility's energy", share);
+  ck_assert_msg (strstr (html, sentence) != NULL, "no \"%s\"", sentence);
+  ck_assert (strstr (html, "id=\"chart-cost\"") != NULL);
+  remove_dir (dir);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -607,6 +836,9 @@ main (void)
   tcase_add_test (tc, test_size_limits);
   tcase_add_test (tc, test_accumulator_seam);
   tcase_add_test (tc, test_nan_is_an_error);
+  tcase_add_test (tc, test_format_rules);
+  tcase_add_test (tc, test_cost_chart);
+  tcase_add_loop_test (tc, test_every_metric_shown, 0, G_N_ELEMENTS (walked));
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

@@ -23,6 +23,8 @@
 #include "workload/sim-workload.h"
 #include "workload/sim-traces.h"
 #include "workload/sim-trace-util.h"
+#include "workload/sim-variation.h"
+#include "scenario/sim-scenario.h"
 
 #define HELIOS SIM_TEST_DATADIR "/helios-sample.csv"
 #define SLURM SIM_TEST_DATADIR "/slurm-sample.txt"
@@ -787,12 +789,277 @@ START_TEST (test_window_too_small)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------ */
+/* Variation of a trace by the seed (workload/sim-variation.h)
+ *
+ * Each case reads the Philly excerpt (300 jobs over 26 hours, in order of
+ * submission with rebase_time) whole, then through the variation, and
+ * checks what the variation promises against the whole: which jobs, at
+ * what times.  It does not check what the runs make of them (test-compare.sh
+ * shows a comparison's intervals on them). */
+
+#define PHILLY SIM_TEST_DATADIR "/philly-excerpt.csv"
+
+static GArray *
+read_jobs (SimWorkload *w)
+{
+  GArray *jobs = g_array_new (FALSE, FALSE, sizeof (SimJobSpec));
+  g_autoptr (GError) error = NULL;
+  SimJobSpec job;
+
+  while (sim_workload_next (w, &job, &error))
+    g_array_append_val (jobs, job);
+  ck_assert_msg (error == NULL, "%s", error ? error->message : "");
+  return jobs;
+}
+
+static GArray *
+philly_jobs (guint kind, SimTime time, guint64 seed)
+{
+  g_autoptr (GError) error = NULL;
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0, NULL };
+  SimWorkload *w = sim_workload_new_philly (PHILLY, &cfg, &error);
+  GArray *jobs;
+
+  ck_assert_msg (w != NULL, "%s", error ? error->message : "");
+  w = sim__variation_wrap (w, kind, time, seed);
+  jobs = read_jobs (w);
+  /* The virtual clusters, named as the trace is read, are the varied
+   * workload's classes too: every job's class has its name. */
+  for (guint i = 0; i < jobs->len; i++)
+    ck_assert_uint_lt (g_array_index (jobs, SimJobSpec, i).job_class,
+                       sim_workload_get_n_classes (w));
+  sim_workload_free (w);
+  return jobs;
+}
+
+/* Whether A and B are the same job but for its number and submission. */
+static gboolean
+same_job (const SimJobSpec *a, const SimJobSpec *b)
+{
+  SimJobSpec x = *a, y = *b;
+
+  x.id = y.id = 0;
+  x.submit = y.submit = 0;
+  return memcmp (&x, &y, sizeof x) == 0;
+}
+
+static void
+assert_in_order (GArray *jobs)
+{
+  for (guint i = 1; i < jobs->len; i++)
+    ck_assert (g_array_index (jobs, SimJobSpec, i - 1).submit <=
+               g_array_index (jobs, SimJobSpec, i).submit);
+}
+
+/* Windows of 6 h: seed s replays window (s - 1) mod N, exactly the jobs
+ * submitted in it, shifted to start at 0; the N windows are disjoint and
+ * cover the whole windows of the trace, and seed N + 1 is seed 1 again. */
+START_TEST (test_variation_windows)
+{
+  const SimTime w = 6 * 3600 * SIM_SECOND;
+  g_autoptr (GArray) all = philly_jobs (SIM_VARIATION_NONE, 0, 1);
+  SimTime first = g_array_index (all, SimJobSpec, 0).submit;
+  SimTime span = g_array_index (all, SimJobSpec, all->len - 1).submit - first;
+  guint n = (guint) (span / w), covered = 0;
+
+  ck_assert_uint_ge (n, 2);
+  for (guint s = 1; s <= n; s++)
+    {
+      g_autoptr (GArray) got = philly_jobs (SIM_VARIATION_WINDOWS, w, s);
+      SimTime start = first + (SimTime) (s - 1) * w;
+      guint k = 0;
+
+      for (guint i = 0; i < all->len; i++)
+        {
+          const SimJobSpec *job = &g_array_index (all, SimJobSpec, i);
+          const SimJobSpec *mine;
+          if (job->submit < start || job->submit >= start + w)
+            continue;
+          ck_assert_uint_lt (k, got->len);
+          mine = &g_array_index (got, SimJobSpec, k++);
+          ck_assert_uint_eq (mine->id, job->id);
+          ck_assert_int_eq (mine->submit, job->submit - start);
+          ck_assert (same_job (mine, job));
+        }
+      ck_assert_uint_eq (k, got->len);
+      ck_assert_uint_gt (got->len, 0);
+      covered += got->len;
+    }
+  {
+    g_autoptr (GArray) again = philly_jobs (SIM_VARIATION_WINDOWS, w, n + 1);
+    g_autoptr (GArray) one = philly_jobs (SIM_VARIATION_WINDOWS, w, 1);
+    ck_assert_uint_eq (again->len, one->len);
+    ck_assert (memcmp (again->data, one->data, one->len * sizeof (SimJobSpec)) == 0);
+  }
+  /* The whole windows hold every job before first + n w. */
+  {
+    guint before = 0;
+    for (guint i = 0; i < all->len; i++)
+      before += g_array_index (all, SimJobSpec, i).submit < first + (SimTime) n * w;
+    ck_assert_uint_eq (covered, before);
+  }
+}
+END_TEST
+
+/* A bootstrap of jobs: as many jobs as the trace, each one of its jobs at
+ * its own time, numbered 1, 2, ... in order; the same seed gives the same
+ * draw, another seed another. */
+START_TEST (test_variation_bootstrap_jobs)
+{
+  g_autoptr (GArray) all = philly_jobs (SIM_VARIATION_NONE, 0, 1);
+  g_autoptr (GArray) a = philly_jobs (SIM_VARIATION_BOOTSTRAP_JOBS, 0, 3);
+  g_autoptr (GArray) b = philly_jobs (SIM_VARIATION_BOOTSTRAP_JOBS, 0, 3);
+  g_autoptr (GArray) c = philly_jobs (SIM_VARIATION_BOOTSTRAP_JOBS, 0, 4);
+  guint repeated = 0;
+
+  ck_assert_uint_eq (a->len, all->len);
+  assert_in_order (a);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const SimJobSpec *mine = &g_array_index (a, SimJobSpec, i);
+      gboolean found = FALSE;
+      ck_assert_uint_eq (mine->id, i + 1);
+      for (guint j = 0; j < all->len && !found; j++)
+        found = same_job (mine, &g_array_index (all, SimJobSpec, j)) &&
+                mine->submit == g_array_index (all, SimJobSpec, j).submit;
+      ck_assert_msg (found, "job %u is none of the trace's", i + 1);
+      repeated += i > 0 && mine->submit == g_array_index (a, SimJobSpec, i - 1).submit &&
+                  same_job (mine, &g_array_index (a, SimJobSpec, i - 1));
+    }
+  /* With replacement: 300 draws from 300 repeat some job (all but surely). */
+  ck_assert_uint_gt (repeated, 0);
+  ck_assert (memcmp (a->data, b->data, a->len * sizeof (SimJobSpec)) == 0);
+  ck_assert (memcmp (a->data, c->data, a->len * sizeof (SimJobSpec)) != 0);
+}
+END_TEST
+
+/* A bootstrap of days: whole days of the trace laid end to end, each job
+ * at its time of day, as many days as the trace spans. */
+START_TEST (test_variation_bootstrap_days)
+{
+  const SimTime day = 86400 * SIM_SECOND;
+  g_autoptr (GArray) all = philly_jobs (SIM_VARIATION_NONE, 0, 1);
+  SimTime first = g_array_index (all, SimJobSpec, 0).submit;
+  SimTime span = g_array_index (all, SimJobSpec, all->len - 1).submit - first;
+  guint n_days = (guint) (span / day) + 1;
+
+  for (guint64 seed = 1; seed <= 4; seed++)
+    {
+      g_autoptr (GArray) got = philly_jobs (SIM_VARIATION_BOOTSTRAP_DAYS, 0, seed);
+      assert_in_order (got);
+      for (guint i = 0; i < got->len; i++)
+        {
+          const SimJobSpec *mine = &g_array_index (got, SimJobSpec, i);
+          gboolean found = FALSE;
+          ck_assert_int_lt (mine->submit, (SimTime) n_days * day);
+          for (guint j = 0; j < all->len && !found; j++)
+            {
+              const SimJobSpec *job = &g_array_index (all, SimJobSpec, j);
+              found = same_job (mine, job) && (job->submit - first) % day == mine->submit % day;
+            }
+          ck_assert_msg (found, "seed %" G_GUINT64_FORMAT ": job %u is none of the trace's at "
+                         "its time of day", seed, i + 1);
+        }
+    }
+}
+END_TEST
+
+/* Jitter of 30 min: the same jobs, each moved by at most 30 min (not
+ * before 0), in order of their new times. */
+START_TEST (test_variation_jitter)
+{
+  const SimTime reach = 30 * 60 * SIM_SECOND;
+  g_autoptr (GArray) all = philly_jobs (SIM_VARIATION_NONE, 0, 1);
+  g_autoptr (GArray) got = philly_jobs (SIM_VARIATION_JITTER, reach, 2);
+  g_autofree gboolean *used = g_new0 (gboolean, all->len);
+  guint moved = 0;
+
+  ck_assert_uint_eq (got->len, all->len);
+  assert_in_order (got);
+  for (guint i = 0; i < got->len; i++)
+    {
+      const SimJobSpec *mine = &g_array_index (got, SimJobSpec, i);
+      gboolean found = FALSE;
+      for (guint j = 0; j < all->len && !found; j++)
+        {
+          const SimJobSpec *job = &g_array_index (all, SimJobSpec, j);
+          if (used[j] || !same_job (mine, job) || mine->submit < 0 ||
+              llabs (mine->submit - job->submit) > reach ||
+              (mine->submit == 0 && job->submit > reach))
+            continue;
+          found = used[j] = TRUE;
+          moved += mine->submit != job->submit;
+        }
+      ck_assert_msg (found, "job %u is no job of the trace within 30 min", i + 1);
+    }
+  ck_assert_uint_gt (moved, all->len / 2);
+}
+END_TEST
+
+/* What [workload] variation refuses, with the file, line and key; a window
+ * longer than the trace is refused when it is read. */
+static const struct {
+  const char *value;
+  const char *must;
+} bad_variations[] = {
+  { "sometimes", "expected none, windows(LENGTH)" },
+  { "windows(0s)", "above 0" },
+  { "windows(week)", "expected a duration" },
+  { "bootstrap(weeks)", "bootstrap(days) or bootstrap(jobs)" },
+  { "jitter", "expected none" },
+};
+
+START_TEST (test_variation_bad)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = g_strdup_printf ("[scenario]\nname = v\n[pool a]\nmodel = DGX-A100\n"
+                                           "count = 2\n[workload]\nsource = philly\n"
+                                           "trace = %s\nvariation = %s\n", PHILLY,
+                                           bad_variations[_i].value);
+  g_autoptr (SimScenario) sc = sim_scenario_load_from_data (text, -1, "v.ini", NULL, NULL,
+                                                            &error);
+
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (strstr (error->message, "v.ini:9: [workload] variation: ") != NULL &&
+                 strstr (error->message, bad_variations[_i].must) != NULL, "%s",
+                 error->message);
+}
+END_TEST
+
+START_TEST (test_variation_refused)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SimScenario) sc =
+    sim_scenario_load_from_data ("[scenario]\nname = v\n[pool a]\nmodel = DGX-A100\n"
+                                 "count = 2\n[workload]\nrate = 1/h\nvariation = jitter(1h)\n"
+                                 "[class c]\nduration = 1h\n", -1, "s.ini", NULL, NULL, &error);
+  SimPhillyConfig cfg = { 0, TRUE, TRUE, 0, NULL };
+  SimWorkload *w;
+  SimJobSpec job;
+
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (strstr (error->message, "s.ini:8: [workload] variation: applies only to "
+                                         "trace sources") != NULL, "%s", error->message);
+  g_clear_error (&error);
+  /* 26 hours of jobs hold no window of 2 days. */
+  w = sim_workload_new_philly (PHILLY, &cfg, &error);
+  ck_assert_ptr_nonnull (w);
+  w = sim__variation_wrap (w, SIM_VARIATION_WINDOWS, 2 * 86400 * SIM_SECOND, 1);
+  ck_assert (!sim_workload_next (w, &job, &error));
+  ck_assert_msg (error != NULL && strstr (error->message, "less than one window of") != NULL,
+                 "%s", error ? error->message : "no error");
+  sim_workload_free (w);
+}
+END_TEST
+
 static Suite *
 traces_suite (void)
 {
   Suite *s = suite_create ("traces");
   TCase *helios = tcase_create ("helios");
   TCase *slurm = tcase_create ("slurm");
+  TCase *variation = tcase_create ("variation");
 
   tcase_add_test (helios, test_helios_first_jobs);
   tcase_add_test (helios, test_helios_limits);
@@ -815,6 +1082,14 @@ traces_suite (void)
   tcase_add_test (slurm, test_window_sort);
   tcase_add_test (slurm, test_window_too_small);
   suite_add_tcase (s, slurm);
+
+  tcase_add_test (variation, test_variation_windows);
+  tcase_add_test (variation, test_variation_bootstrap_jobs);
+  tcase_add_test (variation, test_variation_bootstrap_days);
+  tcase_add_test (variation, test_variation_jitter);
+  tcase_add_loop_test (variation, test_variation_bad, 0, G_N_ELEMENTS (bad_variations));
+  tcase_add_test (variation, test_variation_refused);
+  suite_add_tcase (s, variation);
   return s;
 }
 

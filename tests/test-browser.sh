@@ -151,7 +151,7 @@ PY
 "$GPUSIM" run "$S/failures-self-healing.ini" --set scenario.horizon=30d -o "$tmp/failures" -q \
     --report "$tmp/failures.html" >/dev/null 2>"$tmp/stderr" || fail "gpusim run: $(cat "$tmp/stderr")"
 
-check_page report chart-allocation chart-queue chart-power chart-pue chart-jct chart-wait \
+check_page report chart-allocation chart-queue chart-power chart-pue chart-jct chart-wait chart-cost \
     chart-compare-0
 check_page sweep chart-sweep-0 chart-sweep-1 chart-sweep-2
 check_page failures chart-failure-causes chart-interruptions

@@ -104,6 +104,18 @@ for word in wait utilization fragmentation; do
 done
 no_stderr "gpusim run 2>file (a progress bar?)"
 
+# -q prints nothing but errors: no summary, yet the files asked for are
+# written and --json still prints its JSON; an error still reaches stderr.
+expect 0 run -q "$QUICKSTART" -o "$tmp/quiet"
+[ ! -s "$tmp/stdout" ] || fail "gpusim run -q printed on stdout"
+no_stderr "gpusim run -q"
+[ -s "$tmp/quiet/summary.json" ] || fail "gpusim run -q -o: no summary.json"
+expect 0 run -q --json "$QUICKSTART"
+contains "$tmp/stdout" '"metrics"' "gpusim run -q --json"
+expect 1 run -q "$QUICKSTART" --set scenario.sed=2
+[ ! -s "$tmp/stdout" ] || fail "gpusim run -q with an error printed on stdout"
+contains "$tmp/stderr" "did you mean \"seed\"" "gpusim run -q with an error"
+
 expect 0 run --json "$QUICKSTART"
 no_stderr "gpusim run --json"
 cp "$tmp/stdout" "$tmp/a.json"
@@ -127,7 +139,7 @@ contains "$tmp/stderr" "SECTION.KEY=VALUE" "gpusim run --set seed=2"
 
 # ---- run -o DIR -------------------------------------------------------------
 
-expect 0 run -q -o "$tmp/out1" "$QUICKSTART"
+expect 0 run -o "$tmp/out1" "$QUICKSTART"
 no_stderr "gpusim run -o"
 contains "$tmp/stdout" "$tmp/out1" "gpusim run -o (outputs line)"
 expect 0 run -o "$tmp/out2" "$QUICKSTART"
@@ -399,7 +411,7 @@ expect 1 run "$tmp/no-rows.ini"
 contains "$tmp/stderr" "every one of its 1 rows was skipped" "a trace whose rows are all skipped"
 printf '2017-10-01 00:00:46,30.0,1,30,6214e9\n' >>"$tmp/no-rows.csv"
 expect 0 run "$tmp/no-rows.ini"
-contains "$tmp/stdout" "skipped       1 trace rows as invalid" "a trace with a skipped row"
+contains "$tmp/stdout" "skipped       1 trace row as invalid" "a trace with a skipped row"
 expect 0 run --json "$tmp/no-rows.ini"
 contains "$tmp/stdout" '"trace_rows_skipped"' "trace_rows_skipped in the JSON"
 
@@ -413,7 +425,7 @@ contains "$tmp/stderr" "1.21e+09 jobs" "gpusim run: size limit (estimate)"
 expect 1 validate --set output.timeseries_interval=1ns --set workload.rate=1000/s "$QUICKSTART"
 contains "$tmp/stderr" "--force" "gpusim validate: size limit"
 expect 0 validate --force --set workload.rate=1000/s "$QUICKSTART"
-contains "$tmp/stdout" "about 1209600000 jobs" "gpusim validate --force: the estimate"
+contains "$tmp/stdout" "about 1,209,600,000 jobs" "gpusim validate --force: the estimate"
 
 # A MIG profile that is well-formed but exists on no GPU of the cluster.
 cat >"$tmp/mig.ini" <<'EOF'
@@ -627,10 +639,10 @@ contains "$tmp/stdout" "+20.5% *" "render: 4 GPUs rather than 8 raise the mean J
 COST="$SIM_TOP_SRCDIR/scenarios/cost-own-rent.ini"
 expect 0 run "$COST"
 contains "$tmp/stdout" "capex         \$6,048,080" "gpusim run cost-own-rent: capex"
-contains "$tmp/stdout" "\$4.916 per GPU-hour" "gpusim run cost-own-rent: the reserved price"
+contains "$tmp/stdout" "\$4.916/GPU-h" "gpusim run cost-own-rent: the reserved price"
 contains "$tmp/stdout" "kgCO2e)" "gpusim run cost-own-rent: energy and emissions counted"
 expect 0 run "$COST" --set cost.energy_price=0
-contains "$tmp/stdout" "kWh not priced" "cost-own-rent with power but no energy price"
+contains "$tmp/stdout" "MWh not priced" "cost-own-rent with power but no energy price"
 # Without the power model: capex, maintenance and rent only, and the summary says so.
 sed '/^\[power\]$/,/^type = air$/d' "$COST" >"$tmp/cost-no-power.ini"
 expect 0 run "$tmp/cost-no-power.ini"
@@ -670,7 +682,7 @@ contains "$tmp/stdout" "341007 [311841, 367416]" "own-rent-burst: the README's c
 BURST="$SIM_TOP_SRCDIR/scenarios/burst.ini"
 expect 0 run "$BURST" -o "$tmp/burst"
 contains "$tmp/stdout" "burst         " "gpusim run burst.ini prints the bill"
-contains "$tmp/stdout" "at 98.32 USD per node-hour" "burst.ini: the catalogue's p5.48xlarge price"
+contains "$tmp/stdout" "at \$98.32/node-hour" "burst.ini: the catalogue's p5.48xlarge price"
 contains "$tmp/stdout" "serverless    " "gpusim run burst.ini prints the serverless bill"
 contains "$tmp/burst/summary.json" '"burst_cost"' "burst.ini: burst_cost in summary.json"
 contains "$tmp/burst/summary.json" '"unit" : "USD"' "burst.ini: costs in USD"
@@ -986,7 +998,7 @@ printf '[scenario]\nname = v\n[pool philly]\nfrom = philly-vcs:%s\ngpu = P100\n[
 expect 1 validate "$tmp/vcs.ini"
 contains "$tmp/stderr" "[pool philly] gpus_per_node: missing key" "philly-vcs without gpus_per_node"
 expect 0 run "$tmp/vcs.ini" --set "pool philly.gpus_per_node=8"
-contains "$tmp/stdout" "352 nodes, 2816 GPUs" "the Philly VCs"
+contains "$tmp/stdout" "352 nodes, 2,816 GPUs" "the Philly VCs"
 printf 'vc,node num\n6214e9,64\n6214e9,2\n' >"$tmp/vcs.csv"
 expect 1 validate "$tmp/vcs.ini" --set "pool philly.gpus_per_node=8" --set "pool philly.from=philly-vcs:$tmp/vcs.csv"
 contains "$tmp/stderr" "vcs.csv:3:1: vc: \"6214e9\" is listed twice" "a VC listed twice"

@@ -13,7 +13,11 @@
 # comparison run at once; and the exit status and message of each error:
 # an unknown policy (1, with a suggestion and the known names), a missing
 # plugin (1), an unknown metric (1), usage errors (2), a failed run in a
-# part, missing parts, a plan that is not one.
+# part, missing parts, a plan that is not one; that a trace, the same on
+# every seed, gets no interval and no star but a warning, and a policy
+# compared with itself a difference of exactly 0; that windows of the trace
+# ([workload] variation) give intervals, paired, and still exactly 0 for a
+# policy against itself.
 #
 # What it does not check: the statistics (check-compare does), the queue
 # order of the plugin (check-plugin does), the progress display on a
@@ -262,6 +266,80 @@ assert got["gpu_utilization"]["whole-a100"] > 0.999
 assert got["gpu_utilization"]["1g.5gb"] > 0.99
 EOF
 fi
+
+# ---- A trace: seeds change nothing -------------------------------------------------
+# A trace is replayed whole on every seed, so every run of a policy gives
+# the same figures: no interval, no star, a warning that says why, and
+# "identical" in the JSON; the same policy twice differs by exactly 0.
+printf '[scenario]\nname = philly-excerpt\n[pool a]\nmodel = DGX-A100\ncount = 2\n[workload]\nsource = philly\ntrace = %s\n' \
+    "$SIM_TOP_SRCDIR/tests/data/philly-excerpt.csv" >"$tmp/philly.ini"
+expect 0 compare "$tmp/philly.ini" -p fifo/first-fit -p sjf/first-fit -p fifo/first-fit -n 3 \
+    -m wait_mean -m jobs_completed
+contains "$tmp/stdout" "warning: every run gave the same value for wait_mean (every entry); jobs_completed (every entry): no interval and no star" "the trace's warning"
+if grep '^  ' "$tmp/stdout" | grep -e ' \*$' -e '±' -e '\[' >/dev/null; then
+    fail "a trace's identical runs were given an interval or a star"
+fi
+expect 0 compare "$tmp/philly.ini" -p fifo/first-fit -p sjf/first-fit -p fifo/first-fit -n 3 \
+    -m wait_mean --json
+if [ -n "$PYTHON" ]; then
+    checks=$((checks + 1))
+    "$PYTHON" - "$tmp/stdout" <<'PY' || fail "compare --json of a trace"
+import json, sys
+d = json.load(open(sys.argv[1]))
+entries = d["metrics"][0]["policies"]
+for e in entries:
+    assert e["identical"] is True and e["ci_low"] is None and e["ci_high"] is None, e
+    assert len(set(e["values"])) == 1, e
+assert entries[1]["difference"]["excludes_zero"] is False
+assert entries[1]["difference"]["mean"] != 0
+assert entries[2]["difference"]["mean"] == 0 and entries[2]["difference"]["identical"] is True
+PY
+fi
+
+# With windows of the trace (6 h each: four of the 26 hours), each seed
+# replays another window: the runs vary, the intervals are not empty, the
+# differences stay paired (the same windows for every policy), and the same
+# policy twice still differs by exactly 0.
+printf 'variation = windows(6h)\n' | cat "$tmp/philly.ini" - >"$tmp/windows.ini"
+expect 0 compare "$tmp/windows.ini" -p fifo/first-fit -p sjf/first-fit -p fifo/first-fit -n 4 \
+    -m wait_mean -m jobs_submitted --json
+if [ -n "$PYTHON" ]; then
+    checks=$((checks + 1))
+    "$PYTHON" - "$tmp/stdout" <<'PY' || fail "compare --json over windows of a trace"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for metric in d["metrics"]:
+    entries = metric["policies"]
+    for e in entries[:2]:
+        assert e["identical"] is False and e["ci_low"] < e["ci_high"], (metric["name"], e)
+    assert entries[2]["values"] == entries[0]["values"]
+    assert entries[2]["difference"]["mean"] == 0
+    assert entries[2]["difference"]["identical"] is True
+    assert entries[2]["difference"]["excludes_zero"] is False
+# The windows hold different jobs, the same for both policies.
+submitted = d["metrics"][1]["policies"]
+assert submitted[0]["values"] == submitted[1]["values"]
+assert len(set(submitted[0]["values"])) > 1
+PY
+fi
+expect 0 compare "$tmp/windows.ini" -p fifo/first-fit -p sjf/first-fit -n 4 -m wait_mean
+[ ! -s "$tmp/stderr" ] || fail "compare over windows of a trace: $(head -3 "$tmp/stderr")"
+if grep -F "warning:" "$tmp/stdout" >/dev/null; then
+    fail "windows of a trace were taken for identical runs"
+fi
+# Waits read as durations, the interval's ends too, and the difference.
+grep -E '^  sjf/first-fit +([0-9]+d )?[0-9]{2}:[0-9]{2}:[0-9]{2} \[.*\] +-([0-9]+d )?[0-9]{2}:[0-9]{2}:[0-9]{2} ± ' \
+    "$tmp/stdout" >/dev/null || fail "compare: waits not printed as durations"
+# Every variation gives the same bytes on one thread and on two.
+for v in 'windows(6h)' 'bootstrap(days)' 'bootstrap(jobs)' 'jitter(30min)'; do
+    expect 0 compare "$tmp/philly.ini" --set "workload.variation=$v" -p fifo/first-fit \
+        -p sjf/first-fit -n 3 -m wait_mean --json -j 1
+    grep -v '"gpusim"' "$tmp/stdout" >"$tmp/variation-1.json"
+    expect 0 compare "$tmp/philly.ini" --set "workload.variation=$v" -p fifo/first-fit \
+        -p sjf/first-fit -n 3 -m wait_mean --json -j 2
+    grep -v '"gpusim"' "$tmp/stdout" | cmp -s - "$tmp/variation-1.json" ||
+        fail "compare with variation $v: -j 1 and -j 2 differ"
+done
 
 echo "test-compare.sh: $checks commands checked"
 exit 0

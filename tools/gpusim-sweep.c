@@ -191,7 +191,9 @@ gpusim_cmd_sweep (int argc, char **argv)
     "  workload.rate = 2/h..6/h step 2/h\n"
     "  seeds = 5\n"
     "Every point of the grid runs on every seed; the summary gives each metric's\n"
-    "mean and confidence interval per point.  Under mpirun (built --with-mpi),\n"
+    "mean and confidence interval per point (none, with a warning, where every run\n"
+    "gave the same value; on a trace, [workload] variation makes each seed a\n"
+    "sample: docs/statistics.md).  Under mpirun (built --with-mpi),\n"
     "runs are dealt to ranks as they become free and rank 0 prints the summary.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
@@ -346,15 +348,20 @@ print_probe (const SimSeekProbe *p, gpointer data)
   g_autofree char *value = sim_seek_format_value (seek, p->value);
   const char *unit = sim_seek_get_unit (seek);
   guint i = sim_seek_get_n_probes (seek);
+  /* Each figure as the run's summary writes it: a wait as a duration, a
+   * cost in dollars, a count with its thousands. */
+  g_autofree char *mean = sim_format_value (p->mean, unit);
+  g_autofree char *low = sim_format_value (p->low, unit);
+  g_autofree char *high = sim_format_value (p->high, unit);
 
-  if (p->n < 2)
-    printf ("probe %u: %s = %s: %s = %.6g%s%s: %s\n", i, sim_seek_get_key (seek), value,
-            sim_seek_get_metric (seek), p->mean, unit ? " " : "", unit ? unit : "",
+  if (p->n < 2 || p->low == p->high)
+    printf ("probe %u: %s = %s: %s = %s%s: %s\n", i, sim_seek_get_key (seek), value,
+            sim_seek_get_metric (seek), mean,
+            p->n < 2 ? "" : p->low == p->mean ? " (every run the same)" : "",
             p->meets ? "meets the target" : "misses the target");
   else
-    printf ("probe %u: %s = %s: %s = %.6g [%.6g, %.6g]%s%s over %u seeds: %s\n", i,
-            sim_seek_get_key (seek), value, sim_seek_get_metric (seek), p->mean, p->low,
-            p->high, unit ? " " : "", unit ? unit : "", p->n,
+    printf ("probe %u: %s = %s: %s = %s [%s, %s] over %u seeds: %s\n", i,
+            sim_seek_get_key (seek), value, sim_seek_get_metric (seek), mean, low, high, p->n,
             p->meets ? "meets the target" : "misses the target");
   fflush (stdout);
 }

@@ -218,7 +218,9 @@ gpusim_cmd_run (int argc, char **argv)
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a scenario key, e.g. --set scenario.seed=7", "SECTION.KEY=VALUE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as JSON", NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress bar", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+      "Print nothing but errors (no progress bar, no summary; --json still prints the JSON, "
+      "and -o, --report and --timeline still write their files)", NULL },
     { "force", 0, 0, G_OPTION_ARG_NONE, &force,
       "Run even if it would take more than 100 million jobs or 2 GB of output", NULL },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &html,
@@ -304,7 +306,7 @@ gpusim_cmd_run (int argc, char **argv)
       g_autofree char *text = sim_report_to_json (report, TRUE);
       printf ("%s\n", text);
     }
-  else
+  else if (!quiet)
     {
       g_autofree char *text = sim_report_format_text (report);
       fputs (text, stdout);
@@ -326,9 +328,9 @@ gpusim_cmd_run (int argc, char **argv)
   if (html != NULL &&
       !sim_html_report_write (output != NULL ? output : tmpdir, NULL, html, &error))
     goto failed;
-  if (!json && html != NULL)
+  if (!json && !quiet && html != NULL)
     printf ("report        %s\n", html);
-  if (!json && timeline != NULL)
+  if (!json && !quiet && timeline != NULL)
     printf ("timeline      %s (open it in https://ui.perfetto.dev)\n", timeline);
   status = fflush (stdout) == 0 ? 0 : 1;
   remove_tree (tmpdir);
@@ -557,17 +559,28 @@ gpusim_cmd_validate (int argc, char **argv)
         }
       {
         g_autofree char *cluster = sim_cluster_describe (sim_simulation_get_cluster (sim));
-        printf ("%s: valid: \"%s\", %s, %u GPUs, policy %s", argv[i], scenario->name, cluster,
-                sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)),
-                sim_policy_get_name (sim_simulation_get_policy (sim)));
+        g_autofree char *gpus = sim_format_count (sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)),
+                                                  "GPUs");
         SimRunEstimate estimate;
+
+        printf ("%s: valid: \"%s\", %s, %s, policy %s", argv[i], scenario->name, cluster, gpus,
+                sim_policy_get_name (sim_simulation_get_policy (sim)));
         sim_simulation_estimate (sim, &estimate);
         if (estimate.jobs > 0)
-          printf (", about %" G_GUINT64_FORMAT " jobs", estimate.jobs);
+          {
+            g_autofree char *jobs = sim_format_count ((double) estimate.jobs, "jobs");
+            printf (", about %s", jobs);
+          }
         if (trace_jobs > 0)
-          printf (", %" G_GUINT64_FORMAT " jobs in the trace", trace_jobs);
+          {
+            g_autofree char *jobs = sim_format_count ((double) trace_jobs, "jobs");
+            printf (", %s in the trace", jobs);
+          }
         if (scenario->n_variants > 0)
-          printf (", %u variant(s)", scenario->n_variants);
+          {
+            g_autofree char *variants = sim_format_count (scenario->n_variants, "variants");
+            printf (", %s", variants);
+          }
         putchar ('\n');
       }
     }

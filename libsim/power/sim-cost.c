@@ -44,6 +44,10 @@
 #define MAX_USD_PER_KWH     100.0
 #define MAX_KGCO2E_PER_KWH  10.0
 #define MAX_PRICE_USD       1e12
+/* The largest price per GPU-hour cloud_price accepts: no offer comes near
+ * (an H100 rents for a few dollars an hour); above this it is a price per
+ * instance or in cents. */
+#define MAX_USD_PER_GPU_HOUR 1000.0
 
 /* ------------------------------------------------------------------------ */
 /* The [cost] section */
@@ -52,6 +56,9 @@ static const SimKey cost_keys[] = {
   { "cloud", SIM_KEY_STRING, NULL, NULL, NULL,
     "a cloud offer of the catalogue (models/clouds) to compare owning with renting", 0, NULL,
     0 },
+  { "cloud_price", SIM_KEY_LIST, "USD/GPU-h", NULL, NULL,
+    "a price per GPU-hour to rent at instead of a catalogue offer (\"2.5/GPU-h\"), or one per "
+    "GPU model (\"H100: 2.5/GPU-h, A100: 1.2/GPU-h\"); not with cloud", 0, NULL, 0 },
   { "amortization", SIM_KEY_TIME, "y", NULL, "5y",
     "the period over which the hardware's price is spread", 0, NULL, 0 },
   { "maintenance", SIM_KEY_SHARE, "1/y", "0 to below 1", "0",
@@ -135,6 +142,7 @@ sim_cost_config_clear (SimCostConfig *config)
   if (config == NULL)
     return;
   g_free (config->cloud);
+  g_free (config->cloud_price);
   g_free (config->energy_price_file);
   g_free (config->carbon_intensity_file);
   memset (config, 0, sizeof *config);
@@ -195,6 +203,106 @@ parse_amount (const char *text, double max, const char *what, double *out, GErro
   return FALSE;
 }
 
+/* One price of cloud_price, "2.5", "2.5/GPU-h" or "2.5 USD/GPU-h". */
+static gboolean
+parse_gpu_hour_price (const char *text, double *out, GError **error)
+{
+  g_autofree char *number = g_strdup (text);
+  char *slash = strchr (number, '/');
+
+  if (slash != NULL)
+    {
+      const char *unit = g_strstrip (slash + 1);
+      if (g_ascii_strcasecmp (unit, "GPU-h") != 0 && g_ascii_strcasecmp (unit, "GPU-hour") != 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "unknown unit \"/%s\": expected a price per GPU-hour such as "
+                       "\"2.5/GPU-h\"", unit);
+          return FALSE;
+        }
+      *slash = '\0';
+    }
+  g_strstrip (number);
+  if (g_str_has_suffix (number, "USD"))
+    {
+      number[strlen (number) - 3] = '\0';
+      g_strstrip (number);
+    }
+  return parse_amount (number, MAX_USD_PER_GPU_HOUR, "a price in USD per GPU-hour such as "
+                       "\"2.5/GPU-h\"", out, error);
+}
+
+/* The price cloud_price (TEXT) gives GPU model MODEL (%NULL only to check
+ * the text): the entry "MODEL: price" (the model's name in any case), or
+ * else the entry without a model.  *FOUND says whether one applies. */
+static gboolean
+cloud_price_for (const char *text, const char *model, double *price, gboolean *found,
+                 GError **error)
+{
+  g_auto(GStrv) entries = g_strsplit (text, ",", -1);
+  gboolean have_default = FALSE, have_model = FALSE;
+  double def = 0;
+
+  *found = FALSE;
+  *price = 0;
+  for (guint i = 0; entries[i] != NULL; i++)
+    {
+      char *entry = g_strstrip (entries[i]);
+      char *colon = strchr (entry, ':');
+      double v;
+
+      if (*entry == '\0')
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "an empty entry: expected a price "
+                       "per GPU-hour (\"2.5/GPU-h\") or entries \"MODEL: price\" separated "
+                       "by commas");
+          return FALSE;
+        }
+      if (colon == NULL)
+        {
+          if (have_default)
+            {
+              g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "two prices without a GPU "
+                           "model: expected one, and \"MODEL: price\" for the others");
+              return FALSE;
+            }
+          if (!parse_gpu_hour_price (entry, &def, error))
+            return FALSE;
+          have_default = TRUE;
+          continue;
+        }
+      *colon = '\0';
+      g_strstrip (entry);
+      if (*entry == '\0')
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "a price without its GPU model "
+                       "before \":\": expected \"MODEL: price\" such as \"H100: 2.5/GPU-h\"");
+          return FALSE;
+        }
+      if (!parse_gpu_hour_price (colon + 1, &v, error))
+        {
+          g_prefix_error (error, "%s: ", entry);
+          return FALSE;
+        }
+      for (guint j = 0; j < i; j++)
+        if (g_ascii_strcasecmp (entries[j], entry) == 0)
+          {
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "GPU model %s is given two "
+                         "prices: expected one", entry);
+            return FALSE;
+          }
+      if (model != NULL && g_ascii_strcasecmp (entry, model) == 0)
+        {
+          *price = v;
+          have_model = TRUE;
+        }
+    }
+  if (!have_model && have_default)
+    *price = def;
+  *found = have_model || have_default;
+  return TRUE;
+}
+
 static char *
 absolute_path (const char *value, const char *base_dir)
 {
@@ -219,6 +327,17 @@ sim_cost_config_set (SimCostConfig *config, const char *key, const char *value,
     {
       g_free (config->cloud);
       config->cloud = g_strdup (value);
+      return TRUE;
+    }
+  if (strcmp (key, "cloud_price") == 0)
+    {
+      double price;
+      gboolean found;
+
+      if (!cloud_price_for (value, NULL, &price, &found, error))
+        return FALSE;
+      g_free (config->cloud_price);
+      config->cloud_price = g_strdup (value);
       return TRUE;
     }
   if (strcmp (key, "amortization") == 0)
@@ -989,6 +1108,46 @@ price_nodes (CostAcc *c, const SimScenario *sc, const SimCluster *cluster, GErro
   return TRUE;
 }
 
+/* The price cloud_price gives the first pool's GPU model, as choose_cloud()
+ * matches the first pool's node: rented on demand at that price, with no
+ * reserved offer.  Naming an offer of the catalogue as well is refused: the
+ * two would give two on-demand prices. */
+static gboolean
+price_cloud (CostAcc *c, const SimScenario *sc, const SimCluster *cluster, GError **error)
+{
+  const SimCostConfig *cfg = &sc->cost;
+  const SimPool *p = sim_cluster_get_pool (cluster, 0);
+  const char *model = p->gpu_model != NULL ? p->gpu_model->name : NULL;
+  gboolean found;
+  double price;
+
+  if (cfg->cloud != NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "both cloud and cloud_price: expected one, an offer of the catalogue or a "
+                   "price per GPU-hour");
+      sim__scenario_locate (sc, "cost", "cloud_price", error);
+      return FALSE;
+    }
+  if (!cloud_price_for (cfg->cloud_price, model, &price, &found, error))
+    {
+      sim__scenario_locate (sc, "cost", "cloud_price", error);
+      return FALSE;
+    }
+  if (!found)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                   "no price for GPU model %s (the first pool's): expected an entry "
+                   "\"%s: price\" or a price without a model", model ? model : "?",
+                   model ? model : "MODEL");
+      sim__scenario_locate (sc, "cost", "cloud_price", error);
+      return FALSE;
+    }
+  c->on_demand_gpu_h = price;
+  c->reserved_gpu_h = 0;
+  return TRUE;
+}
+
 /* The instance to rent: [cost] cloud, or the one built like the first
  * pool's node or with its GPUs; "none" rents nothing. */
 static gboolean
@@ -998,6 +1157,8 @@ choose_cloud (CostAcc *c, const SimScenario *sc, const SimCatalogue *catalogue,
   const SimCostConfig *cfg = &sc->cost;
   const SimCloudModel *m;
 
+  if (cfg->cloud_price != NULL)
+    return price_cloud (c, sc, cluster, error);
   if (cfg->cloud != NULL && g_ascii_strcasecmp (cfg->cloud, "none") == 0)
     return TRUE;
   if (cfg->cloud != NULL)

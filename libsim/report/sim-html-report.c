@@ -3,6 +3,7 @@
 
 #include "report/sim-html-report.h"
 #include "report/sim-diagram.h"
+#include "report/sim-report.h"
 #include "core/sim-units.h"
 #include "core/sim-error.h"
 #include "core/sim-util.h"
@@ -216,28 +217,14 @@ put_html (GString *s, const char *text)
   g_string_append (s, e);
 }
 
-/* A figure for the tables: durations in s as "2.5 h", others with units. */
+/* A figure for the tables as the run's summary writes it
+ * (sim_format_value(): durations, dollars, thousands, no exponent). */
 static char *
 format_metric (double v, const char *unit)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
   if (!isfinite (v))
     return g_strdup ("-");
-  if (g_strcmp0 (unit, "s") == 0 && fabs (v) >= 60)
-    {
-      if (fabs (v) >= 86400)
-        return g_strdup_printf ("%s d", g_ascii_formatd (buf, sizeof buf, "%.3g", v / 86400));
-      if (fabs (v) >= 3600)
-        return g_strdup_printf ("%s h", g_ascii_formatd (buf, sizeof buf, "%.3g", v / 3600));
-      return g_strdup_printf ("%s min", g_ascii_formatd (buf, sizeof buf, "%.3g", v / 60));
-    }
-  if (g_strcmp0 (unit, "fraction") == 0)
-    return g_strdup_printf ("%s %%", g_ascii_formatd (buf, sizeof buf, "%.3g", 100 * v));
-  if (g_strcmp0 (unit, "ratio") == 0)
-    return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4g", v));
-  return g_strdup_printf ("%s%s%s", g_ascii_formatd (buf, sizeof buf, "%.4g", v),
-                          unit != NULL && *unit != '\0' ? " " : "", unit != NULL ? unit : "");
+  return sim_format_value (v, unit);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -376,13 +363,12 @@ section_metrics (Page *p)
       double v;
       const char *unit;
       g_autofree char *text = NULL;
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
       if (!metric (p, key[i][0], &v, &unit))
         continue;
       if (g_strcmp0 (key[i][2], "%") == 0 && isfinite (v))
-        text = g_strdup_printf ("%s %%", g_ascii_formatd (buf, sizeof buf, "%.3g", 100 * v));
+        text = sim_format_value (v, "fraction");
       else if (g_strcmp0 (key[i][2], "x") == 0 && isfinite (v))
-        text = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4g", v));
+        text = sim_format_number (v);
       else
         text = format_metric (v, unit);
       g_string_append_printf (p->html, "<tr><td>%s</td><td class=\"num\">", key[i][1]);
@@ -391,22 +377,49 @@ section_metrics (Page *p)
     }
   g_string_append (p->html, "</tbody></table><details><summary>All metrics</summary>"
                    "<table class=\"metrics\"><thead><tr><th>metric</th><th>value</th>"
-                   "<th>unit</th></tr></thead><tbody>");
-  for (GList *l = names; l != NULL; l = l->next)
-    {
-      double v;
-      const char *unit;
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-      if (!metric (p, l->data, &v, &unit))
-        continue;
-      g_string_append (p->html, "<tr><td>");
-      put_html (p->html, l->data);
-      g_string_append_printf (p->html, "</td><td class=\"num\">%s</td><td>",
-                              isfinite (v) ? g_ascii_formatd (buf, sizeof buf, "%.6g", v) : "-");
-      put_html (p->html, unit != NULL ? unit : "");
-      g_string_append (p->html, "</td></tr>");
-    }
-  g_string_append (p->html, "</tbody></table></details></section>\n");
+                   "<th>unit</th></tr></thead>");
+  /* Every metric of the run, module by module as the text summary groups
+   * them (sim_report_get_group()), in the order the groups first come. */
+  {
+    g_autoptr(GPtrArray) order = g_ptr_array_new ();
+
+    for (GList *l = names; l != NULL; l = l->next)
+      {
+        const char *group = sim_report_get_group (l->data);
+        if (!g_ptr_array_find_with_equal_func (order, group, g_str_equal, NULL))
+          g_ptr_array_add (order, (gpointer) group);
+      }
+    for (guint g = 0; g < order->len; g++)
+      {
+        g_string_append (p->html, "<tbody><tr><th colspan=\"3\">");
+        put_html (p->html, order->pdata[g]);
+        g_string_append (p->html, "</th></tr>");
+        for (GList *l = names; l != NULL; l = l->next)
+          {
+            double v;
+            const char *unit;
+            g_autofree char *text = NULL;
+            char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+            if (strcmp (sim_report_get_group (l->data), order->pdata[g]) != 0 ||
+                !metric (p, l->data, &v, &unit))
+              continue;
+            text = format_metric (v, unit);
+            g_string_append (p->html, "<tr><td>");
+            put_html (p->html, l->data);
+            g_string_append (p->html, "</td><td class=\"num\">");
+            put_html (p->html, text);
+            /* The exact value, for a reader who wants every digit. */
+            g_string_append_printf (p->html, "</td><td title=\"%s\">",
+                                    isfinite (v) ? g_ascii_formatd (buf, sizeof buf, "%.17g", v)
+                                                 : "-");
+            put_html (p->html, unit != NULL ? unit : "");
+            g_string_append (p->html, "</td></tr>");
+          }
+        g_string_append (p->html, "</tbody>");
+      }
+  }
+  g_string_append (p->html, "</table></details></section>\n");
   g_list_free (names);
 }
 
@@ -576,6 +589,83 @@ put_cdf (Page *p, const char *name, GArray *v)
   for (guint i = 0; i <= CDF_POINTS; i++)
     q[i] = g_array_index (x, double, (guint) ((guint64) i * (x->len - 1) / CDF_POINTS));
   put_array (p->data, q, CDF_POINTS + 1);
+}
+
+/* With a [cost] section: where the money of the run goes, a bar per part
+ * of the cost of owning (the hardware's amortized price, its maintenance,
+ * the energy of the IT equipment and of cooling) and of what was rented
+ * beside it (bursts into a cloud pool, serverless functions), and
+ * cooling's share of the facility's energy and of the cost of owning. */
+static void
+section_cost (Page *p)
+{
+  static const char *parts[][2] = {
+    { "cost_amortized_capex", "hardware (amortized)" },
+    { "cost_maintenance", "maintenance" },
+    { "cost_energy", "energy: IT equipment" },
+    { "cost_cooling_energy", "energy: cooling" },
+    { "burst_cost", "renting: burst nodes" },
+    { "serverless_cost", "renting: serverless" },
+  };
+  double usd[G_N_ELEMENTS (parts)];
+  gboolean have[G_N_ELEMENTS (parts)];
+  double v, cooling_energy = 0, facility = 0, share;
+  const char *unit;
+  gboolean first = TRUE;
+
+  if (!metric (p, "cost_tco", &v, &unit))
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    have[i] = metric (p, parts[i][0], &usd[i], &unit) && isfinite (usd[i]);
+  /* The IT equipment's energy is the energy less cooling's. */
+  if (have[2] && have[3])
+    usd[2] -= usd[3];
+  g_string_append (p->html, "<section id=\"cost\"><h2>Cost</h2>\n");
+  chart_box (p, "chart-cost", "Where the money goes over the run (USD)",
+             "The cost of owning in its parts, and what was rented beside it.");
+  g_string_append (p->html, "<p>");
+  if (metric (p, "energy_cooling_kwh", &cooling_energy, &unit) &&
+      metric (p, "energy_facility_kwh", &facility, &unit) && facility > 0)
+    {
+      g_autofree char *e = sim_format_value (cooling_energy / facility, "fraction");
+      g_autofree char *kwh = sim_format_value (cooling_energy, "kWh");
+      g_string_append_printf (p->html, "Cooling draws %s of the facility's energy (", e);
+      put_html (p->html, kwh);
+      g_string_append (p->html, ")");
+      first = FALSE;
+    }
+  if (metric (p, "cost_cooling_share", &share, &unit) && isfinite (share))
+    {
+      g_autofree char *c = sim_format_value (share, "fraction");
+      g_string_append_printf (p->html, "%s %s of the cost of owning", first ? "Cooling is" : " and is",
+                              c);
+      first = FALSE;
+    }
+  g_string_append (p->html, first ? "</p>" : ".</p>");
+  g_string_append (p->html, "</section>\n");
+
+  data_member (p, "cost");
+  g_string_append (p->data, "{\"labels\":[");
+  first = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    if (have[i])
+      {
+        if (!first)
+          g_string_append_c (p->data, ',');
+        put_json_string (p->data, parts[i][1]);
+        first = FALSE;
+      }
+  g_string_append (p->data, "],\"usd\":[");
+  first = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    if (have[i])
+      {
+        if (!first)
+          g_string_append_c (p->data, ',');
+        put_number (p->data, usd[i]);
+        first = FALSE;
+      }
+  g_string_append (p->data, "]}");
 }
 
 /* With a [failures] section (its metrics in the summary): what failed,
@@ -922,6 +1012,13 @@ static const char page_script[] =
   "{display:false}},\n"
   "  scales:{x:{title:{display:true,text:'policy'}},y:{min:lo,max:hi+(hi-lo)*0.05,title:{"
   "display:true,text:m.name+' ('+m.unit+')'}}}}});});\n"
+  "if(D.cost){const el=document.getElementById('chart-cost');if(el)new Chart(el,{type:'bar',"
+  "data:{labels:D.cost.labels,datasets:[{label:'USD',data:D.cost.usd,\n"
+  " backgroundColor:D.cost.labels.map((l,i)=>C[i%C.length])}]},options:{indexAxis:'y',"
+  "plugins:{legend:{display:false},tooltip:{callbacks:{label:(c)=>'$'+Math.round(c.parsed.x)"
+  ".toLocaleString('en-US')}}},\n"
+  " scales:{x:{beginAtZero:true,title:{display:true,text:'USD over the run'},ticks:{callback:"
+  "(v)=>'$'+Number(v).toLocaleString('en-US')}}}}});}\n"
   "})();\n";
 
 /* Chart.js's text, from GPUSIM_CHARTJS or SIM_CHARTJS_PATH. */
@@ -1003,6 +1100,7 @@ sim_html_report_render (const char *run_dir, const char *compare_csv, GError **e
   if (!section_topology (&p, error) || !section_time (&p, gpus, error))
     return NULL;
   section_failures (&p);
+  section_cost (&p);
   if (!section_distributions (&p, error))
     return NULL;
   if (compare_csv == NULL)

@@ -566,38 +566,16 @@ sim_report_to_json (const SimReport *report, gboolean pretty)
   return json_generator_to_data (gen, NULL);
 }
 
-static double
-value_of (const SimReport *r, const char *name)
-{
-  const Metric *m = find (r, name);
+/* ---- Numbers for people ------------------------------------------------ */
 
-  /* The summary names only metrics every report has: a name it does not
-   * find is a mistake in this file, not a zero. */
-  g_return_val_if_fail (m != NULL, NAN);
-  return m->value;
-}
-
-static char *
-fmt_s (double seconds)
-{
-  return sim_format_duration (sim_time_from_seconds (seconds));
-}
-
-/* @usd as "$1,234,567" (whole dollars) or, below $100, "$12.34". */
+/* Appends the digits of the whole number DIGITS (no sign) with a comma
+ * every three from the right. */
 static void
-append_usd (GString *s, double usd)
+append_grouped (GString *s, const char *digits)
 {
-  char digits[48];
-  int n;
+  gsize n = strlen (digits);
 
-  if (fabs (usd) < 100)
-    {
-      g_string_append_printf (s, "$%.2f", usd);
-      return;
-    }
-  n = g_snprintf (digits, sizeof digits, "%.0f", fabs (usd));
-  g_string_append (s, usd < 0 ? "-$" : "$");
-  for (int i = 0; i < n; i++)
+  for (gsize i = 0; i < n; i++)
     {
       if (i > 0 && (n - i) % 3 == 0)
         g_string_append_c (s, ',');
@@ -605,9 +583,298 @@ append_usd (GString *s, double usd)
     }
 }
 
+char *
+sim_format_number (double x)
+{
+  GString *s;
+  char buf[64];
+  double ax = fabs (x);
+
+  if (!isfinite (x))
+    return g_strdup ("n/a");
+  if (ax < 1e-6)
+    return g_strdup ("0");
+  s = g_string_new (x < 0 ? "-" : "");
+  if (ax >= 999.5)
+    {
+      /* Whole numbers from 1,000 on: every digit of the integer part is
+       * kept (rounding 125,600 to 125,6xx would hide nothing). */
+      g_snprintf (buf, sizeof buf, "%.0f", ax);
+      append_grouped (s, buf);
+    }
+  else
+    {
+      int decimals = CLAMP (3 - (int) floor (log10 (ax)), 0, 6);
+      char *end;
+
+      g_ascii_formatd (buf, sizeof buf, decimals == 0 ? "%.0f" : decimals == 1 ? "%.1f"
+                                        : decimals == 2 ? "%.2f" : decimals == 3 ? "%.3f"
+                                        : decimals == 4 ? "%.4f" : decimals == 5 ? "%.5f"
+                                        : "%.6f", ax);
+      /* Trailing zeros say nothing: 1.500 is 1.5. */
+      if (strchr (buf, '.') != NULL)
+        {
+          end = buf + strlen (buf) - 1;
+          while (*end == '0')
+            *end-- = '\0';
+          if (*end == '.')
+            *end = '\0';
+        }
+      g_string_append (s, buf);
+    }
+  return g_string_free (s, FALSE);
+}
+
+char *
+sim_format_count (double n, const char *noun)
+{
+  g_autofree char *number = sim_format_number (n);
+  gsize len;
+
+  if (noun == NULL || *noun == '\0')
+    return g_steal_pointer (&number);
+  len = strlen (noun);
+  if (n == 1 && len > 1 && noun[len - 1] == 's')
+    return g_strdup_printf ("%s %.*s", number, (int) len - 1, noun);
+  return g_strdup_printf ("%s %s", number, noun);
+}
+
+char *
+sim_format_usd (double usd)
+{
+  GString *s;
+  char digits[64];
+  double a = fabs (usd);
+
+  if (!isfinite (usd))
+    return g_strdup ("n/a");
+  if (a < 0.005)
+    return g_strdup ("$0");
+  s = g_string_new (usd < 0 ? "-$" : "$");
+  if (a < 99.995)
+    {
+      g_string_append (s, g_ascii_formatd (digits, sizeof digits, "%.2f", a));
+      return g_string_free (s, FALSE);
+    }
+  g_snprintf (digits, sizeof digits, "%.0f", a);
+  append_grouped (s, digits);
+  return g_string_free (s, FALSE);
+}
+
+/* A value in BASE units scaled by 1,000 to the largest of PREFIXES[] that
+ * keeps it at 1 or more ("12.5 kW"). */
+static char *
+format_scaled (double x, const char *const *units, guint n_units)
+{
+  guint k = 0;
+  g_autofree char *number = NULL;
+
+  while (k + 1 < n_units && fabs (x) >= 999.95)
+    {
+      x /= 1000;
+      k++;
+    }
+  number = sim_format_number (x);
+  return g_strdup_printf ("%s %s", number, units[k]);
+}
+
+char *
+sim_format_value (double value, const char *unit)
+{
+  static const char *const watts[] = { "W", "kW", "MW", "GW" };
+  static const char *const kwh[] = { "kWh", "MWh", "GWh" };
+  static const char *const counted[] = { "jobs", "events", "caps", "starts", "GPUs", "nodes",
+                                         "executions" };
+
+  if (!isfinite (value))
+    return g_strdup ("n/a");
+  if (unit == NULL || *unit == '\0' || strcmp (unit, "count") == 0 ||
+      strcmp (unit, "ratio") == 0)
+    return sim_format_number (value);
+  if (strcmp (unit, "s") == 0)
+    {
+      g_autofree char *d = NULL;
+      if (fabs (value) < 1e-6)
+        return g_strdup ("0 s");
+      /* A difference of times can be negative; the time type is not. */
+      d = sim_format_duration (sim_time_from_seconds (fabs (value)));
+      return value < 0 ? g_strdup_printf ("-%s", d) : g_steal_pointer (&d);
+    }
+  if (strcmp (unit, "USD") == 0)
+    return sim_format_usd (value);
+  if (g_str_has_prefix (unit, "USD/"))
+    {
+      g_autofree char *usd = NULL;
+      /* A price per unit keeps its cents and about four significant
+       * digits ("$2.50/GPU-h", "$4.916/GPU-h", "$0.0895/kWh"), and more
+       * digits below a cent ("$0.0012/kWh"). */
+      if (fabs (value) < 99.995 && fabs (value) >= 0.01)
+        {
+          char fmt[8], buf[32];
+          int decimals = CLAMP (3 - (int) floor (log10 (fabs (value))), 2, 6);
+          gsize n;
+          g_snprintf (fmt, sizeof fmt, "%%.%df", decimals);
+          g_ascii_formatd (buf, sizeof buf, fmt, fabs (value));
+          /* Zeros past the cents say nothing. */
+          n = strlen (buf);
+          while (n > 0 && buf[n - 1] == '0' && strchr (buf, '.') + 3 < buf + n)
+            buf[--n] = '\0';
+          usd = g_strdup_printf ("%s$%s", value < 0 ? "-" : "", buf);
+        }
+      else if (fabs (value) < 0.01 && fabs (value) >= 1e-6)
+        {
+          g_autofree char *n = sim_format_number (fabs (value));
+          usd = g_strdup_printf ("%s$%s", value < 0 ? "-" : "", n);
+        }
+      else
+        usd = sim_format_usd (value);
+      return g_strdup_printf ("%s%s", usd, unit + 3);
+    }
+  if (strcmp (unit, "W") == 0)
+    return format_scaled (value, watts, G_N_ELEMENTS (watts));
+  if (strcmp (unit, "kWh") == 0)
+    return format_scaled (value, kwh, G_N_ELEMENTS (kwh));
+  if (strcmp (unit, "fraction") == 0 || strcmp (unit, "%") == 0)
+    {
+      /* Percentages to a tenth ("74.0 %"), zero as zero, and a share too
+       * small for a tenth with its own digits rather than as 0.0. */
+      double pc = strcmp (unit, "%") == 0 ? value : 100 * value;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *n = NULL;
+
+      if (fabs (pc) < 0.05 || fabs (pc) >= 999.95)
+        n = sim_format_number (pc);
+      else
+        n = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.1f", pc));
+      return g_strdup_printf ("%s %%", n);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (counted); i++)
+    if (strcmp (unit, counted[i]) == 0)
+      return sim_format_count (value, unit);
+  {
+    g_autofree char *n = sim_format_number (value);
+    return g_strdup_printf ("%s %s", n, unit);
+  }
+}
+
+/* The groups of the summary and the report, in their order: a metric is
+ * in the first whose prefix or name it has. */
+static const struct {
+  const char *group;
+  const char *const names[12]; /* a name, or a prefix ending in '_' */
+} groups[] = {
+  { "jobs", { "jobs_", "wait_", "jct_", "bounded_slowdown_", "preemptions",
+              "trace_rows_skipped", NULL } },
+  { "failures", { "failures", "failures_", "interruptions", "interruptions_", "migrations",
+                  "lost_gpu_hours", "checkpoint_gpu_hours", "restart_gpu_hours", "ettr",
+                  "spares_used", "checkpoint_interval_s", NULL } },
+  { "power manager", { "power_manager_", NULL } },
+  { "facility limit", { "facility_limit_", "facility_time_over_limit", NULL } },
+  { "cooling", { "power_cooling_", "energy_cooling_", "economizer_hours", "cost_cooling",
+                 "cost_cooling_energy", "cost_cooling_share", NULL } },
+  { "power", { "power_", "energy_", "pue", NULL } },
+  { "burst", { "burst_", NULL } },
+  { "serverless", { "serverless_", NULL } },
+  { "cost", { "cost_", NULL } },
+};
+
+const char *
+sim_report_get_group (const char *metric)
+{
+  g_return_val_if_fail (metric != NULL, NULL);
+  for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+    for (guint i = 0; groups[g].names[i] != NULL; i++)
+      {
+        const char *n = groups[g].names[i];
+        gsize len = strlen (n);
+        if (n[len - 1] == '_' ? strncmp (metric, n, len) == 0 : strcmp (metric, n) == 0)
+          return groups[g].group;
+      }
+  return "run";
+}
+
+/* The summary being written: the report and the metrics its lines have
+ * shown so far, so that the lines at its end show every other one. */
+typedef struct {
+  const SimReport *r;
+  GHashTable      *shown; /* metric names (the report's own strings) */
+} Summary;
+
+static double
+value_of (Summary *sum, const char *name)
+{
+  const Metric *m = find (sum->r, name);
+
+  /* The summary names only metrics every report has: a name it does not
+   * find is a mistake in this file, not a zero. */
+  g_return_val_if_fail (m != NULL, NAN);
+  g_hash_table_add (sum->shown, m->name);
+  return m->value;
+}
+
+/* The metric's value if the report has it (then it is shown). */
+static gboolean
+get_value (Summary *sum, const char *name, double *value)
+{
+  if (find (sum->r, name) == NULL)
+    return FALSE;
+  *value = value_of (sum, name);
+  return TRUE;
+}
+
+/* The metric's value for a condition, without counting it as shown: a
+ * line left out for a zero must not hide the zero. */
+static double
+peek (Summary *sum, const char *name)
+{
+  const Metric *m = find (sum->r, name);
+
+  g_return_val_if_fail (m != NULL, NAN);
+  return m->value;
+}
+
+static gboolean
+has (Summary *sum, const char *name)
+{
+  return find (sum->r, name) != NULL;
+}
+
+/* Appends the metric's value as sim_format_value() writes it for UNIT
+ * (NULL: the metric's own unit). */
+static void
+append_value (GString *s, Summary *sum, const char *name, const char *unit)
+{
+  const Metric *m = find (sum->r, name);
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (m != NULL);
+  text = sim_format_value (value_of (sum, name), unit != NULL ? unit : m->unit);
+  g_string_append (s, text);
+}
+
+static void
+append_usd (GString *s, double usd)
+{
+  g_autofree char *text = sim_format_usd (usd);
+  g_string_append (s, text);
+}
+
+static void
+append_number (GString *s, double x)
+{
+  g_autofree char *text = sim_format_number (x);
+  g_string_append (s, text);
+}
+
+static void
+append_duration (GString *s, Summary *sum, const char *name)
+{
+  append_value (s, sum, name, "s");
+}
+
 /* The [cost] section's figures (power/sim-cost.h), when the run has them. */
 static void
-format_cost (GString *s, const SimReport *r)
+format_cost (GString *s, Summary *sum)
 {
   const char *rent[2][4] = {
     { "on demand", "cost_rent_on_demand_per_gpu_hour", "cost_break_even_on_demand",
@@ -618,52 +885,64 @@ format_cost (GString *s, const SimReport *r)
   double v;
 
   g_string_append (s, "capex         ");
-  append_usd (s, value_of (r, "cost_capex"));
+  append_usd (s, value_of (sum, "cost_capex"));
   g_string_append (s, ": nodes ");
-  append_usd (s, value_of (r, "cost_capex_nodes"));
+  append_usd (s, value_of (sum, "cost_capex_nodes"));
   g_string_append (s, ", network ");
-  append_usd (s, value_of (r, "cost_capex_network"));
+  append_usd (s, value_of (sum, "cost_capex_network"));
   g_string_append (s, ", cooling and electrical ");
-  append_usd (s, value_of (r, "cost_capex_facility"));
-  g_string_append_printf (s, " for %.1f kW\n", value_of (r, "cost_capacity"));
-  g_string_append (s, "owning        ");
-  append_usd (s, value_of (r, "cost_tco"));
+  append_usd (s, value_of (sum, "cost_capex_facility"));
+  g_string_append (s, " for ");
+  append_value (s, sum, "cost_capacity", NULL);
+  g_string_append (s, "\nowning        ");
+  append_usd (s, value_of (sum, "cost_tco"));
   g_string_append (s, " over the run: amortized capex ");
-  append_usd (s, value_of (r, "cost_amortized_capex"));
+  append_usd (s, value_of (sum, "cost_amortized_capex"));
   g_string_append (s, ", maintenance ");
-  append_usd (s, value_of (r, "cost_maintenance"));
+  append_usd (s, value_of (sum, "cost_maintenance"));
   g_string_append (s, ", energy ");
-  append_usd (s, value_of (r, "cost_energy"));
-  if (value_of (r, "cost_energy_kwh") > 0 && value_of (r, "cost_energy") == 0)
-    g_string_append_printf (s, " (%.0f kWh not priced: [cost] has no energy_price, %.1f "
-                            "kgCO2e)\n", value_of (r, "cost_energy_kwh"),
-                            value_of (r, "cost_emissions"));
-  else if (value_of (r, "cost_energy_kwh") > 0)
-    g_string_append_printf (s, " (%.0f kWh, %.1f kgCO2e)\n", value_of (r, "cost_energy_kwh"),
-                            value_of (r, "cost_emissions"));
+  append_usd (s, value_of (sum, "cost_energy"));
+  if (peek (sum, "cost_energy_kwh") > 0 && peek (sum, "cost_energy") == 0)
+    {
+      g_string_append (s, " (");
+      append_value (s, sum, "cost_energy_kwh", "kWh");
+      g_string_append (s, " not priced: [cost] has no energy_price, ");
+      append_value (s, sum, "cost_emissions", NULL);
+      g_string_append (s, ")\n");
+    }
+  else if (peek (sum, "cost_energy_kwh") > 0)
+    {
+      g_string_append (s, " (");
+      append_value (s, sum, "cost_energy_kwh", "kWh");
+      g_string_append (s, ", ");
+      append_value (s, sum, "cost_emissions", NULL);
+      g_string_append (s, ")\n");
+    }
   else
     g_string_append (s, " (not counted: the run draws no power without a [power] section)\n");
-  if (value_of (r, "cost_cooling") > 0)
+  if (peek (sum, "cost_cooling") > 0)
     {
       g_string_append (s, "cooling cost  ");
-      append_usd (s, value_of (r, "cost_cooling"));
-      g_string_append_printf (s, ", %.1f %% of the cost of owning (its plant ", 100 *
-                              value_of (r, "cost_cooling_share"));
-      append_usd (s, value_of (r, "cost_cooling") - value_of (r, "cost_cooling_energy"));
+      append_usd (s, value_of (sum, "cost_cooling"));
+      g_string_append (s, ", ");
+      append_value (s, sum, "cost_cooling_share", "fraction");
+      g_string_append (s, " of the cost of owning (its plant ");
+      append_usd (s, value_of (sum, "cost_cooling") - value_of (sum, "cost_cooling_energy"));
       g_string_append (s, " amortized and maintained, its energy ");
-      append_usd (s, value_of (r, "cost_cooling_energy"));
+      append_usd (s, value_of (sum, "cost_cooling_energy"));
       g_string_append (s, ")\n");
     }
   g_string_append (s, "per unit      ");
-  if (sim_report_get_value (r, "cost_per_gpu_hour", &v))
+  if (get_value (sum, "cost_per_gpu_hour", &v))
     {
-      append_usd (s, v);
-      g_string_append_printf (s, " per delivered GPU-hour (%.0f GPU-h)",
-                              value_of (r, "cost_delivered_gpu_hours"));
+      append_value (s, sum, "cost_per_gpu_hour", NULL);
+      g_string_append (s, " delivered (");
+      append_value (s, sum, "cost_delivered_gpu_hours", NULL);
+      g_string_append (s, ")");
     }
   else
     g_string_append (s, "no GPU-hours delivered");
-  if (sim_report_get_value (r, "cost_per_job", &v))
+  if (get_value (sum, "cost_per_job", &v))
     {
       g_string_append (s, ", ");
       append_usd (s, v);
@@ -674,114 +953,249 @@ format_cost (GString *s, const SimReport *r)
     {
       double price, u;
 
-      if (!sim_report_get_value (r, rent[k][1], &price))
+      if (!get_value (sum, rent[k][1], &price))
         continue;
-      g_string_append_printf (s, "%-13s $%.3f per GPU-hour, ", k == 0 ? "renting" : "", price);
-      append_usd (s, value_of (r, rent[k][3]));
+      g_string_append_printf (s, "%-13s ", k == 0 ? "renting" : "");
+      append_value (s, sum, rent[k][1], NULL);
+      g_string_append (s, ", ");
+      append_usd (s, value_of (sum, rent[k][3]));
       g_string_append_printf (s, " for the run (%s); ", rent[k][0]);
-      if (sim_report_get_value (r, rent[k][2], &u))
-        g_string_append_printf (s, "owning is cheaper above %.1f %% utilization\n", 100 * u);
+      if (get_value (sum, rent[k][2], &u))
+        {
+          g_string_append (s, "owning is cheaper above ");
+          append_value (s, sum, rent[k][2], "fraction");
+          g_string_append (s, " utilization\n");
+        }
       else
         g_string_append (s, "owning is never cheaper\n");
+    }
+}
+
+/* Every metric the lines above did not show, group by group: the name as
+ * the JSON has it and the value for people, so that the summary holds
+ * every result of the run, a module's new metrics included. */
+static void
+format_rest (GString *s, Summary *sum)
+{
+  const SimReport *r = sum->r;
+  g_autoptr(GPtrArray) order = g_ptr_array_new ();
+
+  /* The groups in the order their first metrics come. */
+  for (guint i = 0; i < r->metrics->len; i++)
+    {
+      const Metric *m = &g_array_index (r->metrics, Metric, i);
+      const char *group = sim_report_get_group (m->name);
+      if (!g_hash_table_contains (sum->shown, m->name) &&
+          !g_ptr_array_find_with_equal_func (order, group, g_str_equal, NULL))
+        g_ptr_array_add (order, (gpointer) group);
+    }
+  for (guint g = 0; g < order->len; g++)
+    {
+      gsize line_start = s->len;
+      gboolean first = TRUE;
+
+      g_string_append_printf (s, "%-13s", (const char *) order->pdata[g]);
+      for (guint i = 0; i < r->metrics->len; i++)
+        {
+          const Metric *m = &g_array_index (r->metrics, Metric, i);
+          g_autofree char *value = NULL;
+          g_autofree char *item = NULL;
+
+          if (g_hash_table_contains (sum->shown, m->name) ||
+              strcmp (sim_report_get_group (m->name), order->pdata[g]) != 0)
+            continue;
+          /* A count whose unit is its name ("preemptions") needs it once. */
+          value = strcmp (m->unit, m->name) == 0 ? sim_format_number (m->value)
+                                                 : sim_format_value (m->value, m->unit);
+          item = g_strdup_printf ("%s %s", m->name, value);
+          /* Lines of about 100 characters, the next ones indented. */
+          if (!first && s->len - line_start + strlen (item) + 2 > 100)
+            {
+              g_string_append (s, ",\n             ");
+              line_start = s->len - 13;
+            }
+          else if (!first)
+            g_string_append_c (s, ',');
+          g_string_append_c (s, ' ');
+          g_string_append (s, item);
+          first = FALSE;
+        }
+      g_string_append_c (s, '\n');
     }
 }
 
 char *
 sim_report_format_text (const SimReport *r)
 {
-  GString *s = g_string_new (NULL);
+  GString *s;
   const char *dists[][2] = { { "wait", "wait" }, { "jct", "completion" } };
+  g_autoptr(GHashTable) shown = NULL;
+  Summary sum_, *sum = &sum_;
 
   g_return_val_if_fail (r != NULL, NULL);
+  shown = g_hash_table_new (g_str_hash, g_str_equal);
+  sum_.r = r;
+  sum_.shown = shown;
+  s = g_string_new (NULL);
   g_string_append_printf (s, "scenario      %s (seed %" G_GUINT64_FORMAT ")\n", r->scenario, r->seed);
-  g_string_append_printf (s, "cluster       %s: %u nodes, %u GPUs\n", r->cluster, r->nodes, r->gpus);
+  {
+    g_autofree char *nodes = sim_format_count (r->nodes, "nodes");
+    g_autofree char *gpus = sim_format_count (r->gpus, "GPUs");
+    g_string_append_printf (s, "cluster       %s: %s, %s\n", r->cluster, nodes, gpus);
+  }
   g_string_append_printf (s, "policy        %s\n", r->policy);
   g_string_append_printf (s, "workload      %s\n", r->workload);
-  g_string_append_printf (s, "jobs          %.0f submitted, %.0f completed, %.0f unfinished, "
-                          "%.0f rejected (they can never run here)\n",
-                          value_of (r, "jobs_submitted"), value_of (r, "jobs_completed"),
-                          value_of (r, "jobs_unfinished"), value_of (r, "jobs_rejected"));
-  if (value_of (r, "trace_rows_skipped") > 0)
-    g_string_append_printf (s, "skipped       %.0f trace rows as invalid (skip_invalid = true; "
-                            "false stops at the first, with its line)\n",
-                            value_of (r, "trace_rows_skipped"));
+  g_string_append (s, "jobs          ");
+  append_number (s, value_of (sum, "jobs_submitted"));
+  g_string_append (s, " submitted, ");
+  append_number (s, value_of (sum, "jobs_completed"));
+  g_string_append (s, " completed, ");
+  append_number (s, value_of (sum, "jobs_unfinished"));
+  g_string_append (s, " unfinished, ");
+  append_number (s, value_of (sum, "jobs_rejected"));
+  g_string_append (s, " rejected (they can never run here)\n");
+  if (peek (sum, "trace_rows_skipped") > 0)
+    {
+      g_autofree char *rows = sim_format_count (value_of (sum, "trace_rows_skipped"),
+                                                "trace rows");
+      g_string_append_printf (s, "skipped       %s as invalid (skip_invalid = true; false "
+                              "stops at the first, with its line)\n", rows);
+    }
   for (guint d = 0; d < G_N_ELEMENTS (dists); d++)
     {
       g_autofree char *k_mean = g_strdup_printf ("%s_mean", dists[d][0]);
       g_autofree char *k50 = g_strdup_printf ("%s_p50", dists[d][0]);
       g_autofree char *k95 = g_strdup_printf ("%s_p95", dists[d][0]);
       g_autofree char *k99 = g_strdup_printf ("%s_p99", dists[d][0]);
-      g_autofree char *a = fmt_s (value_of (r, k_mean));
-      g_autofree char *b = fmt_s (value_of (r, k50));
-      g_autofree char *c = fmt_s (value_of (r, k95));
-      g_autofree char *e = fmt_s (value_of (r, k99));
-      g_string_append_printf (s, "%-13s mean %s, p50 %s, p95 %s, p99 %s\n", dists[d][1], a, b, c, e);
+      g_string_append_printf (s, "%-13s mean ", dists[d][1]);
+      append_duration (s, sum, k_mean);
+      g_string_append (s, ", p50 ");
+      append_duration (s, sum, k50);
+      g_string_append (s, ", p95 ");
+      append_duration (s, sum, k95);
+      g_string_append (s, ", p99 ");
+      append_duration (s, sum, k99);
+      g_string_append_c (s, '\n');
     }
-  g_string_append_printf (s, "slowdown      bounded (10 s): mean %.2f, p50 %.2f, p95 %.2f, p99 %.2f\n",
-                          value_of (r, "bounded_slowdown_mean"), value_of (r, "bounded_slowdown_p50"),
-                          value_of (r, "bounded_slowdown_p95"), value_of (r, "bounded_slowdown_p99"));
-  {
-    g_autofree char *mk = fmt_s (value_of (r, "makespan"));
-    g_autofree char *st = fmt_s (value_of (r, "simulated_time"));
-    g_string_append_printf (s, "makespan      %s (simulated %s, %.0f events)\n", mk, st,
-                            value_of (r, "events"));
-  }
-  g_string_append_printf (s, "utilization   %.1f %% of GPU capacity allocated, %.1f %% computing\n",
-                          100 * value_of (r, "gpu_utilization"),
-                          100 * value_of (r, "gpu_compute_utilization"));
-  g_string_append_printf (s, "activity      %.1f %% of GPU capacity busy (GPU activity, as DCGM "
-                          "reports it; allocation above)\n",
-                          100 * value_of (r, "gpu_activity"));
-  g_string_append_printf (s, "queue         %.2f jobs on average, %.0f at most\n",
-                          value_of (r, "queue_length_mean"), value_of (r, "queue_length_max"));
-  g_string_append_printf (s, "fragmentation %.2f GPUs on average (%.2f %% of capacity) free but unable "
-                          "to host the head job\n",
-                          value_of (r, "fragmented_gpus_mean"), 100 * value_of (r, "fragmentation"));
-  if (find (r, "pue") != NULL)
+  g_string_append (s, "slowdown      bounded (10 s): mean ");
+  append_value (s, sum, "bounded_slowdown_mean", NULL);
+  g_string_append (s, ", p50 ");
+  append_value (s, sum, "bounded_slowdown_p50", NULL);
+  g_string_append (s, ", p95 ");
+  append_value (s, sum, "bounded_slowdown_p95", NULL);
+  g_string_append (s, ", p99 ");
+  append_value (s, sum, "bounded_slowdown_p99", NULL);
+  g_string_append (s, "\nmakespan      ");
+  append_duration (s, sum, "makespan");
+  g_string_append (s, " (simulated ");
+  append_duration (s, sum, "simulated_time");
+  g_string_append (s, ", ");
+  append_value (s, sum, "events", "events");
+  g_string_append (s, ")\nutilization   ");
+  append_value (s, sum, "gpu_utilization", "fraction");
+  g_string_append (s, " of GPU capacity allocated, ");
+  append_value (s, sum, "gpu_compute_utilization", "fraction");
+  g_string_append (s, " computing\nactivity      ");
+  append_value (s, sum, "gpu_activity", "fraction");
+  g_string_append (s, " of GPU capacity busy (GPU activity, as DCGM reports it; allocation "
+                   "above)\nqueue         ");
+  append_value (s, sum, "queue_length_mean", "jobs");
+  g_string_append (s, " on average, ");
+  append_number (s, value_of (sum, "queue_length_max"));
+  g_string_append (s, " at most\nfragmentation ");
+  append_value (s, sum, "fragmented_gpus_mean", "GPUs");
+  g_string_append (s, " on average (");
+  append_value (s, sum, "fragmentation", "fraction");
+  g_string_append (s, " of capacity) free but unable to host the head job\n");
+  if (has (sum, "pue"))
     {
-      g_string_append_printf (s, "power         IT %.2f kW on average (peak %.2f kW), cooling %.2f kW, "
-                              "facility %.2f kW (peak %.2f kW), PUE %.3f\n",
-                              value_of (r, "power_it_avg") / 1e3, value_of (r, "power_it_peak") / 1e3,
-                              value_of (r, "power_cooling_avg") / 1e3,
-                              value_of (r, "power_facility_avg") / 1e3,
-                              value_of (r, "power_facility_peak") / 1e3, value_of (r, "pue"));
-      g_string_append_printf (s, "energy        %.4g kWh IT (%.4g kWh GPUs, %.4g kWh charged to jobs), "
-                              "%.4g kWh facility, %.3g kWh per GPU-hour delivered\n",
-                              value_of (r, "energy_it_kwh"), value_of (r, "energy_gpu_kwh"),
-                              value_of (r, "energy_jobs_kwh"), value_of (r, "energy_facility_kwh"),
-                              value_of (r, "energy_per_gpu_hour"));
-      if (find (r, "economizer_hours") != NULL)
-        g_string_append_printf (s, "cooling       %.2f kW on average, %.4g h with the chillers off "
-                                "(economizer)\n", value_of (r, "power_cooling_avg") / 1e3,
-                                value_of (r, "economizer_hours"));
+      double facility_kwh, cooling_kwh;
+
+      g_string_append (s, "power         IT ");
+      append_value (s, sum, "power_it_avg", NULL);
+      g_string_append (s, " on average (peak ");
+      append_value (s, sum, "power_it_peak", NULL);
+      g_string_append (s, "), cooling ");
+      append_value (s, sum, "power_cooling_avg", NULL);
+      g_string_append (s, ", facility ");
+      append_value (s, sum, "power_facility_avg", NULL);
+      g_string_append (s, " (peak ");
+      append_value (s, sum, "power_facility_peak", NULL);
+      g_string_append (s, "), PUE ");
+      append_value (s, sum, "pue", NULL);
+      g_string_append (s, "\nenergy        ");
+      append_value (s, sum, "energy_it_kwh", NULL);
+      g_string_append (s, " IT (");
+      append_value (s, sum, "energy_gpu_kwh", NULL);
+      g_string_append (s, " GPUs, ");
+      append_value (s, sum, "energy_jobs_kwh", NULL);
+      g_string_append (s, " charged to jobs), ");
+      append_value (s, sum, "energy_facility_kwh", NULL);
+      g_string_append (s, " facility, ");
+      append_value (s, sum, "energy_per_gpu_hour", NULL);
+      g_string_append (s, " delivered\n");
+      /* Cooling's share of the energy (what planners ask first), beside
+       * its share of the cost of owning on the cost lines. */
+      facility_kwh = value_of (sum, "energy_facility_kwh");
+      if (get_value (sum, "energy_cooling_kwh", &cooling_kwh))
+        {
+          g_autofree char *share = sim_format_value (facility_kwh > 0 ? cooling_kwh / facility_kwh
+                                                                      : 0, "fraction");
+          g_string_append (s, "cooling       ");
+          append_value (s, sum, "energy_cooling_kwh", NULL);
+          g_string_append_printf (s, ", %s of the facility's energy", share);
+          if (has (sum, "economizer_hours"))
+            {
+              g_string_append (s, ", ");
+              append_value (s, sum, "economizer_hours", NULL);
+              g_string_append (s, " with the chillers off (economizer)");
+            }
+          g_string_append_c (s, '\n');
+        }
     }
-  if (find (r, "burst_cost") != NULL)
-    g_string_append_printf (s, "burst         %.0f scale-ups, %.0f cloud nodes at most, %.2f "
-                            "node-hours billed (%.1f GPU-hours used): %.2f USD at %.2f USD per "
-                            "node-hour\n",
-                            value_of (r, "burst_scale_ups"), value_of (r, "burst_nodes_peak"),
-                            value_of (r, "burst_node_hours"), value_of (r, "burst_gpu_hours_used"),
-                            value_of (r, "burst_cost"), value_of (r, "burst_price_per_node_hour"));
-  if (find (r, "serverless_cost") != NULL)
-    g_string_append_printf (s, "serverless    %.0f executions (%.0f cold starts), %.0f GPU-seconds "
-                            "billed: %.2f USD\n",
-                            value_of (r, "serverless_executions"),
-                            value_of (r, "serverless_cold_starts"),
-                            value_of (r, "serverless_gpu_seconds"), value_of (r, "serverless_cost"));
-  if (find (r, "cost_capex") != NULL)
-    format_cost (s, r);
-  if (find (r, "cost_total") != NULL)
+  if (has (sum, "burst_cost"))
+    {
+      g_string_append (s, "burst         ");
+      append_value (s, sum, "burst_scale_ups", "scale-ups");
+      g_string_append (s, ", ");
+      append_value (s, sum, "burst_nodes_peak", "cloud nodes");
+      g_string_append (s, " at most, ");
+      append_value (s, sum, "burst_node_hours", "node-hours");
+      g_string_append (s, " billed (");
+      append_value (s, sum, "burst_gpu_hours_used", "GPU-hours");
+      g_string_append (s, " used): ");
+      append_usd (s, value_of (sum, "burst_cost"));
+      g_string_append (s, " at ");
+      append_value (s, sum, "burst_price_per_node_hour", "USD/node-hour");
+      g_string_append_c (s, '\n');
+    }
+  if (has (sum, "serverless_cost"))
+    {
+      g_string_append (s, "serverless    ");
+      append_value (s, sum, "serverless_executions", "executions");
+      g_string_append (s, " (");
+      append_value (s, sum, "serverless_cold_starts", "cold starts");
+      g_string_append (s, "), ");
+      append_value (s, sum, "serverless_gpu_seconds", "GPU-seconds");
+      g_string_append (s, " billed: ");
+      append_usd (s, value_of (sum, "serverless_cost"));
+      g_string_append_c (s, '\n');
+    }
+  if (has (sum, "cost_capex"))
+    format_cost (s, sum);
+  if (has (sum, "cost_total"))
     {
       g_string_append (s, "in all        ");
-      append_usd (s, value_of (r, "cost_total"));
+      append_usd (s, value_of (sum, "cost_total"));
       g_string_append (s, " owning and renting together");
-      if (find (r, "cost_total_per_gpu_hour") != NULL)
+      if (has (sum, "cost_total_per_gpu_hour"))
         {
           g_string_append (s, ", ");
-          append_usd (s, value_of (r, "cost_total_per_gpu_hour"));
-          g_string_append (s, " per GPU-hour delivered anywhere");
+          append_value (s, sum, "cost_total_per_gpu_hour", NULL);
+          g_string_append (s, " delivered anywhere");
         }
       g_string_append_c (s, '\n');
     }
+  format_rest (s, sum);
   return g_string_free (s, FALSE);
 }

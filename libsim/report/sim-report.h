@@ -76,6 +76,76 @@ char *sim_report_to_json (const SimReport *report, gboolean pretty);
  */
 char *sim_report_format_text (const SimReport *report);
 
+/**
+ * sim_format_number:
+ * @x: a number
+ *
+ * Formats @x for people: about four significant digits, never an
+ * exponent, thousands separated by commas ("12,930", "1,256,000",
+ * "0.9616", "12.5"), trailing zeros dropped, and anything below one
+ * millionth in magnitude written "0" (a difference of 1.4e-13 from
+ * rounding is a zero); "n/a" if @x is not finite.
+ *
+ * Returns: (transfer full): the text.
+ */
+char *sim_format_number (double x);
+
+/**
+ * sim_format_count:
+ * @n: how many
+ * @noun: (nullable): what is counted, in the plural ("jobs"); %NULL or ""
+ *   for a bare number
+ *
+ * "1 job", "0 jobs", "12,930 jobs", "2.5 jobs" (a mean): @n as
+ * sim_format_number() writes it, then @noun, its final "s" dropped when
+ * @n is exactly 1.
+ *
+ * Returns: (transfer full): the text.
+ */
+char *sim_format_count (double n, const char *noun);
+
+/**
+ * sim_format_usd:
+ * @usd: an amount in US dollars
+ *
+ * "$125,600" (whole dollars from $100 on), "$12.34" below, "-$1,200",
+ * "$0"; never an exponent.
+ *
+ * Returns: (transfer full): the text.
+ */
+char *sim_format_usd (double usd);
+
+/**
+ * sim_format_value:
+ * @value: a metric's value
+ * @unit: (nullable): its unit, as the report gives it
+ *
+ * A metric's value for people, by its unit: "s" a duration
+ * (sim_format_duration(), "0 s" for zero); "USD" and "USD/..." money
+ * (sim_format_usd(), then "/..."); "W" scaled to W, kW or MW and "kWh" to
+ * kWh, MWh or GWh; "fraction" a percentage ("12.5 %"); "%" a percentage
+ * already; counts ("jobs", "events", "caps", "starts", "GPUs", "nodes")
+ * as sim_format_count(), "count" as a bare number; "ratio" a bare number;
+ * any other unit after the number ("1,234 GPU-h").
+ *
+ * Returns: (transfer full): the text.
+ */
+char *sim_format_value (double value, const char *unit);
+
+/**
+ * sim_report_get_group:
+ * @metric: a metric's name
+ *
+ * The part of the run a metric belongs to, as the summary and the report
+ * group it: "jobs", "power", "cooling", "cost", "failures", "power
+ * manager", "facility limit", "burst", "serverless" or "run".  A module's
+ * metrics share the prefix of their names (cost_, burst_, ...), the
+ * failure model's are named in its table.
+ *
+ * Returns: (transfer none): the group's name.
+ */
+const char *sim_report_get_group (const char *metric);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimReport, sim_report_unref)
 
 G_END_DECLS

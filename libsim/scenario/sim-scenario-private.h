@@ -12,6 +12,13 @@ G_BEGIN_DECLS
 void sim__scenario_locate (const SimScenario *scenario, const char *group, const char *key,
                            GError **error);
 
+/* The group of an override or a swept key as the key file spells it
+ * (newly allocated): "pool h100" for "pool.h100", "class small" for
+ * "class.small", "comm ring" for "comm.ring"; other groups as they are.
+ * The one spelling rule of `run --set`, `seek --vary` and [sweep] keys,
+ * which all reach the scenario through its overrides. */
+char *sim__scenario_key_group (const char *group);
+
 /* The sections a module of the simulation owns (kernel/sim-kernel.h): their
  * key tables (NULL-terminated), for the unknown-key checks and `gpusim
  * keys`; how they are read into the scenario (@read, nullable: the default

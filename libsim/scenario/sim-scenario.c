@@ -9,6 +9,7 @@
 #include "workload/sim-trace-util.h"
 #include "scenario/sim-scenario-private.h"
 #include "fabric/sim-topology-private.h"
+#include "workload/sim-variation.h"
 
 #include <math.h>
 #include <string.h>
@@ -144,6 +145,10 @@ static const SimKey workload_keys[] = {
     "a trace: start simulated time at the first job's submission", 0, NULL, 0 },
   { "reorder_window", SIM_KEY_INT, "rows", "0 to 100000000, or sort", "100000",
     "a trace: rows read ahead to put jobs in submission order (sort: all)", 0, NULL, 0 },
+  { "variation", SIM_KEY_EXPRESSION, NULL,
+    "none, windows(LENGTH), bootstrap(days), bootstrap(jobs), jitter(REACH)", "none",
+    "a trace: what each seed varies, so that runs over seeds are samples (docs/statistics.md)",
+    0, NULL, 0 },
   { "reference_gpu", SIM_KEY_STRING, NULL, NULL, NULL,
     "the GPU model on which durations were measured (throughput scaling)", 0, NULL, 0 },
   { "task_table", SIM_KEY_PATH, NULL, NULL, NULL, "pai: the task table", 0, NULL, 0 },
@@ -1563,6 +1568,15 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
         }
       sc->swf.reorder_window = sc->trace.reorder_window;
       sc->philly.reorder_window = sc->trace.reorder_window;
+      {
+        g_autofree char *variation = get_raw (ctx, "workload", "variation");
+        if (variation != NULL &&
+            !sim__variation_parse (variation, &sc->variation, &sc->variation_time, error))
+          {
+            locate (ctx, "workload", "variation", error);
+            return FALSE;
+          }
+      }
       sc->philly.tenants = sc->tenant_names;
       return read_trace_source_keys (ctx, sc, error);
     }
@@ -1571,7 +1585,7 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
 
   {
     static const char *swf_only[] = { "trace", "processors_per_gpu", "skip_invalid",
-                                      "rebase_time", "reorder_window", NULL };
+                                      "rebase_time", "reorder_window", "variation", NULL };
     for (guint i = 0; swf_only[i]; i++)
       if (g_key_file_has_key (ctx->kf, "workload", swf_only[i], NULL))
         {
@@ -2133,8 +2147,24 @@ is_override_name (const char *name)
   return TRUE;
 }
 
+char *
+sim__scenario_key_group (const char *group)
+{
+  static const char *const named[] = { "pool.", "class.", "comm." };
+
+  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
+    if (g_str_has_prefix (group, named[i]) && group[strlen (named[i])] != '\0')
+      {
+        char *copy = g_strdup (group);
+        copy[strlen (named[i]) - 1] = ' ';
+        return copy;
+      }
+  return g_strdup (group);
+}
+
 /* Applies "group.key=value" overrides.  The group is everything before the
- * last dot of the part before '=', so named groups work: "pool a.count=4". */
+ * last dot of the part before '=', so named groups work: "pool a.count=4",
+ * and "pool.a.count=4" too (sim__scenario_key_group()). */
 static gboolean
 apply_overrides (Ctx *ctx, const char * const *overrides, GError **error)
 {
@@ -2185,7 +2215,10 @@ apply_overrides (Ctx *ctx, const char * const *overrides, GError **error)
                        "--set %s: expected SECTION.KEY=VALUE, e.g. scenario.seed=7", o);
           return FALSE;
         }
-      group = g_strstrip (g_strndup (lhs, (gsize) (dot - lhs)));
+      {
+        g_autofree char *spelt = g_strstrip (g_strndup (lhs, (gsize) (dot - lhs)));
+        group = sim__scenario_key_group (spelt);
+      }
       key = g_strstrip (g_strdup (dot + 1));
       if (!is_override_name (group) || !is_override_name (key))
         {

@@ -121,6 +121,10 @@ typedef enum {
  * @transceiver_price: USD per optical transceiver (`transceiver_price`);
  *   default 0
  * @set_cable_price: @cable_price was given
+ * @cloud_price: (nullable): a price per GPU-hour to rent at instead of
+ *   @cloud (`cloud_price = 2.5/GPU-h`), or one per GPU model
+ *   (`H100: 2.5/GPU-h, A100: 1.2/GPU-h`), as written; the first pool's GPU
+ *   model chooses
  *
  * A scenario's [cost] section.  Zero or %NULL fields take the defaults
  * above.
@@ -142,6 +146,7 @@ typedef struct {
   double   cable_price;
   double   transceiver_price;
   gboolean set_cable_price;
+  char    *cloud_price;
 } SimCostConfig;
 
 /**
@@ -544,6 +549,9 @@ typedef struct {
   SimTraceConfig     trace;      /* helios, slurm, pai, gavel, native */
   char              *task_path;  /* pai: the task table, absolute */
   SimPaiTasks        pai_tasks;  /* pai: how tasks become a job's GPUs */
+  guint              variation;  /* a trace: what each seed varies (workload/sim-variation.h's
+                                  * SimVariationKind); 0: nothing */
+  SimTime            variation_time; /* its windows' length or its jitter's reach */
   char             **tenant_names; /* (nullable) VCs from philly-vcs, tenants 0, 1, ... */
   double            *tenant_gpus;  /* their GPUs (the fair-share quotas) */
   SimCommMix        *comm_mix;

@@ -7,6 +7,7 @@
 #include "workload/sim-trace-formats.h"
 #include "core/sim-error.h"
 #include "core/sim-util.h"
+#include "workload/sim-variation.h"
 
 #include <string.h>
 
@@ -16,28 +17,36 @@ open_synthetic (const SimScenario *sc, const SimSourceContext *ctx, GError **err
   return sim_workload_new_generator (&sc->generator, sc->seed, error);
 }
 
+/* A trace's reader, varied by the seed as [workload] variation says
+ * (sim-variation.h): the reader itself without it. */
+static SimWorkload *
+vary (const SimScenario *sc, SimWorkload *reader)
+{
+  return sim__variation_wrap (reader, sc->variation, sc->variation_time, sc->seed);
+}
+
 static SimWorkload *
 open_swf (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
 {
-  return sim_workload_new_swf (sc->trace_path, &sc->swf, error);
+  return vary (sc, sim_workload_new_swf (sc->trace_path, &sc->swf, error));
 }
 
 static SimWorkload *
 open_philly (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
 {
-  return sim_workload_new_philly (sc->trace_path, &sc->philly, error);
+  return vary (sc, sim_workload_new_philly (sc->trace_path, &sc->philly, error));
 }
 
 static SimWorkload *
 open_helios (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
 {
-  return sim_workload_new_helios (sc->trace_path, &sc->trace, error);
+  return vary (sc, sim_workload_new_helios (sc->trace_path, &sc->trace, error));
 }
 
 static SimWorkload *
 open_slurm (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
 {
-  return sim_workload_new_slurm (sc->trace_path, &sc->trace, error);
+  return vary (sc, sim_workload_new_slurm (sc->trace_path, &sc->trace, error));
 }
 
 static SimWorkload *
@@ -45,19 +54,20 @@ open_openb (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
 {
   SimOpenbConfig oc = { sc->trace.max_jobs, sc->trace.skip_invalid, sc->trace.rebase_time };
 
-  return sim_workload_new_openb (sc->trace_path, &oc, error);
+  return vary (sc, sim_workload_new_openb (sc->trace_path, &oc, error));
 }
 
 static SimWorkload *
 open_pai (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
 {
-  return sim_workload_new_pai (sc->trace_path, sc->task_path, &sc->trace, sc->pai_tasks, error);
+  return vary (sc, sim_workload_new_pai (sc->trace_path, sc->task_path, &sc->trace,
+                                         sc->pai_tasks, error));
 }
 
 static SimWorkload *
 open_native (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
 {
-  return sim_workload_new_native (sc->trace_path, &sc->trace, error);
+  return vary (sc, sim_workload_new_native (sc->trace_path, &sc->trace, error));
 }
 
 /* A Gavel trace: each job type's steps per second on the reference GPU,
@@ -74,8 +84,8 @@ open_gavel (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
       rates[c].steps_per_second = ctx->class_rates[c];
       rates[c].scaling = &sc->generator.classes[c].scaling;
     }
-  return sim_workload_new_gavel (sc->trace_path, &sc->trace, rates, sc->generator.n_classes,
-                                 error);
+  return vary (sc, sim_workload_new_gavel (sc->trace_path, &sc->trace, rates,
+                                           sc->generator.n_classes, error));
 }
 
 static char *

@@ -183,10 +183,15 @@ sim_policy_schedule (SimPolicy *self, SimSchedContext *context)
   g_return_if_fail (SIM_IS_POLICY (self));
   g_return_if_fail (context != NULL);
   iface = SIM_POLICY_GET_IFACE (self);
+  /* A policy without a pass of its own (a C plugin or a Python subclass
+   * that only orders and places) gets the usual pass, greedy or blocking as
+   * its flags say: the flags are the documented way to ask for greedy, and
+   * they mean the same for every policy, built in or not. */
   if (iface->schedule != NULL)
     iface->schedule (self, context);
   else
-    sim_policy_schedule_in_order (self, context, FALSE);
+    sim_policy_schedule_in_order (self, context,
+                                  (sim_policy_get_flags (self) & SIM_POLICY_SKIP_BLOCKED) != 0);
 }
 
 void

@@ -72,7 +72,8 @@ G_DECLARE_INTERFACE (SimPolicy, sim_policy, SIM, POLICY, GObject)
  * @place: chooses GPUs for @job on @cluster; returns %FALSE if the job
  *   does not fit now.  Must not change the cluster.
  * @schedule: one scheduling pass over the ordered queue; %NULL uses
- *   sim_policy_schedule_in_order() with head-of-line blocking.
+ *   sim_policy_schedule_in_order(), greedy if @get_flags has
+ *   %SIM_POLICY_SKIP_BLOCKED and with head-of-line blocking otherwise.
  * @get_flags: (nullable): #SimPolicyFlags; %NULL for none
  */
 struct _SimPolicyInterface {
@@ -122,7 +123,10 @@ gboolean sim_policy_place (SimPolicy *self, const SimCluster *cluster, const Sim
  * @self: a policy
  * @context: (transfer none): this decision point
  *
- * Runs one scheduling pass.
+ * Runs one scheduling pass: the policy's own @schedule, or else
+ * sim_policy_schedule_in_order() with the %SIM_POLICY_SKIP_BLOCKED flag of
+ * sim_policy_get_flags() deciding whether a job that does not fit blocks
+ * the queue.  The same rule holds for built-in, plugin and Python policies.
  */
 void sim_policy_schedule (SimPolicy *self, SimSchedContext *context);
 

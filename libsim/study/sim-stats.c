@@ -36,21 +36,25 @@ sim_compare_t_quantile (double level, guint df)
 }
 
 /* The mean and standard deviation of SAMPLES into INTERVAL, its interval
- * NAN; FALSE if some sample is not finite or N < 2. */
+ * NAN; FALSE if some sample is not finite, N < 2, or every sample is the
+ * same (then @identical, the mean that value exactly and @sd 0). */
 static gboolean
 mean_and_sd (const double *samples, guint n, SimCompareInterval *interval)
 {
   double sum = 0, ss = 0, mean;
+  gboolean identical = TRUE;
 
   interval->n = n;
   interval->mean = interval->sd = interval->half_width = NAN;
   interval->low = interval->high = NAN;
   interval->symmetric = TRUE;
+  interval->identical = FALSE;
   for (guint i = 0; i < n; i++)
     {
       if (!isfinite (samples[i]))
         return FALSE;
       sum += samples[i];
+      identical &= samples[i] == samples[0];
     }
   /* Two passes: the deviations are summed after the mean is known, which
    * loses nothing to cancellation when the spread is small. */
@@ -58,6 +62,18 @@ mean_and_sd (const double *samples, guint n, SimCompareInterval *interval)
   interval->mean = mean;
   if (n < 2)
     return FALSE;
+  /* Samples that are all the same did not vary: most often the seeds
+   * change nothing (a trace replayed whole), and an interval of width 0
+   * would claim a certainty the runs do not give.  No interval then, and
+   * the mean is the value itself (a sum of n equal terms over n can be an
+   * ulp off). */
+  if (identical)
+    {
+      interval->identical = TRUE;
+      interval->mean = samples[0];
+      interval->sd = 0;
+      return FALSE;
+    }
   for (guint i = 0; i < n; i++)
     ss += (samples[i] - mean) * (samples[i] - mean);
   interval->sd = sqrt (ss / (n - 1));

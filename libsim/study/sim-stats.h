@@ -47,6 +47,14 @@
  * when the policies are close); if it excludes 0, the difference is
  * significant at that level.
  *
+ * Samples that are all the same (at least two) get no interval: they
+ * did not vary, most often because the seeds change nothing (a trace
+ * replayed whole, with no window, bootstrap or jitter: docs/statistics.md),
+ * and an interval of width zero would claim a certainty the runs do not
+ * give.  Their @identical is set, their mean is the value, and a paired
+ * difference of identical differences (a policy compared with itself: all
+ * 0) is not significant.  Callers warn and print neither interval nor star.
+ *
  * A symmetric interval prints as "MEAN +- HALF-WIDTH", an asymmetric one
  * as "MEAN [LOW, HIGH]" (see SimCompareInterval's @symmetric).
  */
@@ -73,6 +81,9 @@ G_BEGIN_DECLS
  * @symmetric: %TRUE for a t interval, centred on @mean; %FALSE for a
  *   bootstrap interval, which @low and @high describe (print it as
  *   "MEAN [LOW, HIGH]", not with @half_width)
+ * @identical: every sample (at least two) was the same: @mean is that
+ *   value, @sd 0, and there is no interval (@low, @high and @half_width
+ *   NAN): see the top of sim-stats.h
  *
  * A mean with its confidence interval.  Any non-finite sample makes every
  * field but @n NAN (and @symmetric %TRUE).
@@ -85,6 +96,7 @@ typedef struct {
   double   low;
   double   high;
   gboolean symmetric;
+  gboolean identical;
 } SimCompareInterval;
 
 GType sim_compare_interval_get_type (void) G_GNUC_CONST;
@@ -105,8 +117,8 @@ GType sim_compare_interval_get_type (void) G_GNUC_CONST;
  * Time complexity: O(n) for t; O(B n + B log B), B = 10,000, for the
  * bootstrap.
  *
- * Returns: %TRUE if the interval is defined (@n >= 2 and every sample
- *   finite).
+ * Returns: %TRUE if the interval is defined (@n >= 2, every sample
+ *   finite, and not all the same: @identical).
  */
 gboolean sim_compare_interval (const double *samples, guint n, double level,
                                SimCompareInterval *interval);

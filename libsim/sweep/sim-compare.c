@@ -15,6 +15,7 @@
 #include "sweep/sim-sweep.h"
 #include "core/sim-error.h"
 #include "core/sim-util.h"
+#include "report/sim-report.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -376,8 +377,11 @@ decimals_for (double x)
   double ax = fabs (x);
   int d;
 
-  if (!isfinite (ax) || ax == 0)
+  if (!isfinite (ax))
     return 3;
+  /* Zero is written as zero, not as 0.000. */
+  if (ax == 0)
+    return 0;
   d = 3 - (int) floor (log10 (ax));
   return CLAMP (d, 0, 6);
 }
@@ -391,22 +395,41 @@ magnitude (double a, double b)
   return MAX (a, b);
 }
 
+/* X with DECIMALS decimals, an exact zero as "0"; a duration if UNIT is
+ * "s" (sim_format_value(): a wait of 15,733 s reads 04:22:13). */
+static char *
+format_figure (double x, int decimals, const char *unit)
+{
+  if (g_strcmp0 (unit, "s") == 0)
+    return sim_format_value (x, "s");
+  if (x == 0)
+    return g_strdup ("0");
+  return g_strdup_printf ("%.*f", decimals, x);
+}
+
 /* "MEAN ± HALF-WIDTH" (a symmetric interval) or "MEAN [LOW, HIGH]" (an
  * asymmetric one) with about four significant digits, "MEAN" alone
- * without an interval, "n/a" without a mean. */
+ * without an interval, "n/a" without a mean; times in seconds (UNIT "s")
+ * as durations. */
 static char *
-format_interval (const SimCompareInterval *ci)
+format_interval (const SimCompareInterval *ci, const char *unit)
 {
   int decimals = decimals_for (magnitude (ci->mean, ci->half_width));
+  g_autofree char *mean = NULL, *a = NULL, *b = NULL;
 
   if (!isfinite (ci->mean))
     return g_strdup ("n/a");
+  mean = format_figure (ci->mean, decimals, unit);
   if (!isfinite (ci->half_width))
-    return g_strdup_printf ("%.*f", decimals, ci->mean);
+    return g_steal_pointer (&mean);
   if (!ci->symmetric)
-    return g_strdup_printf ("%.*f [%.*f, %.*f]", decimals, ci->mean, decimals, ci->low,
-                            decimals, ci->high);
-  return g_strdup_printf ("%.*f ± %.*f", decimals, ci->mean, decimals, ci->half_width);
+    {
+      a = format_figure (ci->low, decimals, unit);
+      b = format_figure (ci->high, decimals, unit);
+      return g_strdup_printf ("%s [%s, %s]", mean, a, b);
+    }
+  a = format_figure (ci->half_width, decimals, unit);
+  return g_strdup_printf ("%s ± %s", mean, a);
 }
 
 /* Appends S padded with spaces to WIDTH characters (not bytes: "±" is two
@@ -434,6 +457,7 @@ typedef struct {
   char    *diff;    /* NULL for the baseline */
   char    *change;
   gboolean star;
+  gboolean identical; /* every run gave the same value: no interval */
 } Row;
 
 static void
@@ -452,13 +476,16 @@ make_row (SimComparison *self, guint p, guint m, Row *row)
 
   sim_comparison_get_interval (self, p, m, &ci);
   row->name = g_strdup_printf ("  %s", sim_comparison_get_policy_name (self, p));
-  row->mean = format_interval (&ci);
+  row->mean = format_interval (&ci, sim_comparison_get_unit (self, m));
+  row->identical = ci.identical;
   if (p == 0)
     return;
   sim_comparison_get_difference (self, p, m, &d);
   sim_comparison_get_interval (self, 0, m, &base);
-  row->diff = format_interval (&d);
-  if (isfinite (d.mean) && isfinite (base.mean) && base.mean != 0)
+  row->diff = format_interval (&d, sim_comparison_get_unit (self, m));
+  if (d.mean == 0)
+    row->change = g_strdup ("0%");
+  else if (isfinite (d.mean) && isfinite (base.mean) && base.mean != 0)
     row->change = g_strdup_printf ("%+.1f%%", 100 * d.mean / fabs (base.mean));
   else
     row->change = g_strdup ("n/a");
@@ -472,6 +499,7 @@ sim_comparison_format_table (SimComparison *self)
   guint np, nm, n_rows;
   guint name_width = 0, mean_width = 4, diff_width = 10, change_width = 6;
   gboolean any_star = FALSE;
+  g_autoptr(GString) identical = g_string_new (NULL);
   g_autofree char *percent = NULL;
   g_autofree Row *rows = NULL;
 
@@ -534,6 +562,23 @@ sim_comparison_format_table (SimComparison *self)
         g_string_append_printf (out, "%s (%s)\n", sim_comparison_get_metric (self, m), unit);
       else
         g_string_append_printf (out, "%s\n", sim_comparison_get_metric (self, m));
+      guint n_identical = 0;
+
+      for (guint p = 0; p < np; p++)
+        n_identical += rows[m * np + p].identical;
+      if (n_identical > 0)
+        {
+          g_string_append_printf (identical, "%s%s (", identical->len > 0 ? "; " : "",
+                                  sim_comparison_get_metric (self, m));
+          if (n_identical == np && np > 1)
+            g_string_append (identical, "every entry");
+          else
+            for (guint p = 0, k = 0; p < np; p++)
+              if (rows[m * np + p].identical)
+                g_string_append_printf (identical, "%s%s", k++ > 0 ? ", " : "",
+                                        sim_comparison_get_policy_name (self, p));
+          g_string_append_c (identical, ')');
+        }
       for (guint p = 0; p < np; p++)
         {
           Row *row = &rows[m * np + p];
@@ -554,6 +599,12 @@ sim_comparison_format_table (SimComparison *self)
     }
   if (any_star)
     g_string_append_printf (out, "\n* the difference's %s interval excludes 0\n", percent);
+  if (identical->len > 0)
+    g_string_append_printf (out, "\nwarning: every run gave the same value for %s: no "
+                            "interval and no star there, as runs that do not vary say nothing "
+                            "of the spread (a trace replayed whole is the same on every seed; "
+                            "[workload] variation makes each seed a sample of it: "
+                            "docs/statistics.md)\n", identical->str);
   return g_string_free (out, FALSE);
 }
 
@@ -575,6 +626,8 @@ add_interval (JsonBuilder *b, const SimCompareInterval *ci)
   add_number (b, "ci_low", ci->low);
   add_number (b, "ci_high", ci->high);
   add_number (b, "half_width", ci->half_width);
+  json_builder_set_member_name (b, "identical");
+  json_builder_add_boolean_value (b, ci->identical);
 }
 
 char *

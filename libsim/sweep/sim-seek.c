@@ -8,6 +8,7 @@
 #include "core/sim-units.h"
 #include "core/sim-error.h"
 #include "core/sim-read.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -128,21 +129,20 @@ parse_target (SimSeek *self, const char *spec, GError **error)
   return FALSE;
 }
 
-/* "pool.h100.count" for "pool h100.count": the named sections' spelling. */
+/* "pool h100.count" for "pool.h100.count": the named sections' spelling,
+ * by the scenario's own rule for overrides, so that the key found in
+ * [sweep] is the one the runs set. */
 static char *
 normalise_key (const char *key)
 {
-  static const char *const named[] = { "pool.", "class.", "comm." };
   const char *last = strrchr (key, '.');
+  g_autofree char *group = NULL, *spelt = NULL;
 
-  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
-    if (g_str_has_prefix (key, named[i]) && last > key + strlen (named[i]))
-      {
-        char *copy = g_strdup (key);
-        copy[strlen (named[i]) - 1] = ' ';
-        return copy;
-      }
-  return g_strdup (key);
+  if (last == NULL || last == key)
+    return g_strdup (key);
+  group = g_strndup (key, (gsize) (last - key));
+  spelt = sim__scenario_key_group (group);
+  return g_strconcat (spelt, last, NULL);
 }
 
 /* A number and the unit after it ("50/h": 50 and "/h"); FALSE for text
@@ -411,8 +411,11 @@ probe (SimSeek *self, double x, gboolean *meets, GError **error)
   p.value = x;
   p.n = n;
   p.mean = iv.mean;
-  p.low = n < 2 ? iv.mean : iv.low;
-  p.high = n < 2 ? iv.mean : iv.high;
+  /* One run, or runs that all gave the same value (seeds that change
+   * nothing, as on a trace: sim-stats.h), have no interval: the value
+   * itself is all there is to hold to the target. */
+  p.low = n < 2 || iv.identical ? iv.mean : iv.low;
+  p.high = n < 2 || iv.identical ? iv.mean : iv.high;
   p.meets = holds (self, self->op == OP_LE || self->op == OP_LT ? p.high : p.low);
   g_array_append_val (self->probes, p);
   if (self->probe_func != NULL)

@@ -976,16 +976,24 @@ point_interval (SimSweep *self, SimPlanResults *results, guint point, guint metr
   return isfinite (iv->mean);
 }
 
+/* A figure of the table as the run's summary writes it: a duration for a
+ * time in seconds, dollars for USD, else a number with its thousands and
+ * no exponent (the column's head gives the unit); "-" for none. */
 static char *
-format_value (double x)
+format_value (double x, const char *unit)
 {
   if (!isfinite (x))
     return g_strdup ("-");
-  if (fabs (x) >= 1000 && fabs (x) < 1e9)
-    return g_strdup_printf ("%.0f", x);
-  if (x != 0 && (fabs (x) >= 1e9 || fabs (x) < 1e-3))
-    return g_strdup_printf ("%.3g", x);
-  return g_strdup_printf ("%.4g", x);
+  if (g_strcmp0 (unit, "s") == 0 || g_strcmp0 (unit, "USD") == 0)
+    return sim_format_value (x, unit);
+  return sim_format_number (x);
+}
+
+/* Whether the table's figures of UNIT say their unit themselves. */
+static gboolean
+unit_in_figures (const char *unit)
+{
+  return g_strcmp0 (unit, "s") == 0 || g_strcmp0 (unit, "USD") == 0;
 }
 
 char *
@@ -995,6 +1003,8 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
   guint n_cols, n_metrics;
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
   g_autofree guint *width = NULL;
+  g_autofree gboolean *identical = NULL;
+  guint n_identical = 0;
   GString *out = g_string_new (NULL);
 
   g_return_val_if_fail (SIM_IS_SWEEP (self), NULL);
@@ -1002,6 +1012,7 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
   plan = self->plan;
   n_metrics = sim_plan_get_n_metrics (plan);
   n_cols = self->keys->len + n_metrics;
+  identical = g_new0 (gboolean, MAX (n_metrics, 1));
   width = g_new0 (guint, MAX (n_cols, 1));
 
   g_string_append_printf (out, "sweep %s: %u points x %u seeds", sim_plan_get_scenario_name (plan),
@@ -1015,8 +1026,9 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
   for (guint m = 0; m < n_metrics; m++)
     {
       const char *unit = sim_plan_results_get_unit (results, m);
-      g_ptr_array_add (cells, unit && *unit ? g_strdup_printf ("%s (%s)", sim_plan_get_metric (plan, m), unit)
-                                            : g_strdup (sim_plan_get_metric (plan, m)));
+      g_ptr_array_add (cells, unit && *unit && !unit_in_figures (unit)
+                              ? g_strdup_printf ("%s (%s)", sim_plan_get_metric (plan, m), unit)
+                              : g_strdup (sim_plan_get_metric (plan, m)));
     }
   for (guint p = 0; p < self->n_points; p++)
     {
@@ -1025,17 +1037,24 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
       for (guint m = 0; m < n_metrics; m++)
         {
           SimCompareInterval iv;
+          const char *unit = sim_plan_results_get_unit (results, m);
           g_autofree char *mean = NULL, *hw = NULL;
           point_interval (self, results, p, m, &iv);
-          mean = format_value (iv.mean);
+          mean = format_value (iv.mean, unit);
+          if (iv.identical && !identical[m])
+            {
+              identical[m] = TRUE;
+              n_identical++;
+            }
           if (isfinite (iv.half_width) && iv.symmetric)
             {
-              hw = format_value (iv.half_width);
+              hw = format_value (iv.half_width, unit);
               g_ptr_array_add (cells, g_strdup_printf ("%s ±%s", mean, hw));
             }
           else if (isfinite (iv.half_width))
             {
-              g_autofree char *low = format_value (iv.low), *high = format_value (iv.high);
+              g_autofree char *low = format_value (iv.low, unit);
+              g_autofree char *high = format_value (iv.high, unit);
               g_ptr_array_add (cells, g_strdup_printf ("%s [%s, %s]", mean, low, high));
             }
           else
@@ -1066,6 +1085,19 @@ sim_sweep_format_table (SimSweep *self, SimPlanResults *results)
         }
       if (c + 1 == n_cols)
         g_string_append_c (out, '\n');
+    }
+  /* A point whose runs all gave the same value has no interval (see
+   * sim-stats.h): say so, rather than let a bare mean pass for a sure one. */
+  if (n_identical > 0)
+    {
+      g_string_append (out, "\nwarning: at some points every run gave the same value for ");
+      for (guint m = 0, k = 0; m < n_metrics; m++)
+        if (identical[m])
+          g_string_append_printf (out, "%s%s", k++ > 0 ? ", " : "", sim_plan_get_metric (plan, m));
+      g_string_append (out, ": those points show the value without an interval, as runs "
+                       "that do not vary say nothing of the spread (a trace replayed whole "
+                       "is the same on every seed; [workload] variation makes each seed a "
+                       "sample of it: docs/statistics.md)\n");
     }
   return g_string_free (out, FALSE);
 }
@@ -1172,6 +1204,8 @@ sim_sweep_to_json (SimSweep *self, SimPlanResults *results)
           add_number (b, "high", iv.high);
           json_builder_set_member_name (b, "n");
           json_builder_add_int_value (b, iv.n);
+          json_builder_set_member_name (b, "identical");
+          json_builder_add_boolean_value (b, iv.identical);
           json_builder_end_object (b);
         }
       json_builder_end_object (b);

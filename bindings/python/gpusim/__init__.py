@@ -338,7 +338,20 @@ class Policy(GObject.Object, Sim.Policy, metaclass=_PolicyMeta):
         ``Sim.place_best_fit(cluster, job, placement)``,
         ``Sim.place_first_fit(...)``, or another policy's ``place()``;
     ``do_get_flags(self)``
-        ``Sim.PolicyFlags`` (optional).
+        ``Sim.PolicyFlags`` (optional): with ``SKIP_BLOCKED`` a job that
+        does not fit lets later jobs in the queue run (greedy, as the
+        built-in ``sjf`` is); without it the first job that does not fit
+        blocks the queue (as ``fifo`` does).  The flags are honoured for
+        every policy, written in C or in Python;
+    ``do_schedule(self, context)``
+        one scheduling pass of your own (optional), for what ordering and
+        placing cannot say (reservations, preemption).  *context* is the
+        ``Sim.SchedContext`` of this decision: ``context.get_queue()`` in
+        the policy's order, ``context.get_running()``, ``context.get_now()``,
+        ``context.start(job, placement)``, ``context.preempt(...)`` and
+        ``context.wake_at(time)``.  Without it the usual pass runs, as
+        ``self.schedule_in_order(context, skip_blocked)`` does, with
+        *skip_blocked* from the ``SKIP_BLOCKED`` flag.
 
     An exception in a virtual method does not cross into C: it is kept, the
     method returns a neutral value (the job does not fit), and
@@ -564,6 +577,7 @@ def _interval_stats(interval, defined):
         "half_width": interval.half_width if defined else nan,
         "ci": (interval.low, interval.high) if defined else (nan, nan),
         "symmetric": bool(interval.symmetric),
+        "identical": bool(interval.identical),
     }
 
 
@@ -580,6 +594,9 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     other in this process (the same object for every seed), on the same
     scenario, overrides and seeds, so its figures pair with the others'.
 
+    Without *policies* or *variants*, the scenario's own ``[variant NAME]``
+    sections are compared, as ``gpusim compare`` does.
+
     *db* is a sweep database (SQLite) that keeps every run of the named
     policies and variants as it finishes, and from which runs already there
     are taken rather than run again, as ``gpusim compare --db`` does.
@@ -593,13 +610,35 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     (``symmetric`` False), never below 0, whose ``half_width`` is the
     larger of ``mean - low`` and ``high - mean``; a signed metric, and
     every difference, a Student t interval, ``mean`` +- ``half_width``
-    (see sim-stats.h).
+    (see sim-stats.h).  Values that are all the same (the seeds change
+    nothing, as on a trace replayed whole) have ``identical`` True, no
+    interval (``ci`` and ``half_width`` NaN) and are never significant;
+    ``set={"workload.variation": "windows(7d)"}`` (or ``bootstrap(days)``,
+    ``bootstrap(jobs)``, ``jitter(10min)``) makes each seed a sample of a
+    trace (docs/statistics.md).
     """
+    # Every argument is checked, and every entry named, before anything
+    # runs: a mistake costs no run.
+    if isinstance(policies, (str, Sim.Policy)):
+        policies = [policies]
     policies = list(policies or [])
     for i, spec in enumerate(policies):
         if not isinstance(spec, (str, Sim.Policy)):
             raise Error("policies[%d]: expected a policy name (\"QUEUE/PLACEMENT\") or a "
                         "gpusim.Policy, got %s" % (i, type(spec).__name__), Sim.Error.INVALID)
+    if variants is not None and not isinstance(variants, dict):
+        raise Error("variants: expected a dict {name: {\"group.key\": value}}, got %s"
+                    % type(variants).__name__, Sim.Error.INVALID)
+    for name, overrides in (variants or {}).items():
+        if not isinstance(name, str) or not isinstance(overrides, (dict, list, tuple, str)):
+            raise Error("variants[%r]: expected a name and a dict {\"group.key\": value}"
+                        % (name,), Sim.Error.INVALID)
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    for i, metric in enumerate(metrics or []):
+        if not isinstance(metric, str):
+            raise Error("metrics[%d]: expected a metric's name, got %s"
+                        % (i, type(metric).__name__), Sim.Error.INVALID)
     named = [spec for spec in policies if isinstance(spec, str)]
     if len(named) < len(policies) and variants:
         raise Error("compare() takes Python policies or variants, not both: compare the "
@@ -612,12 +651,21 @@ def compare(path, policies=None, variants=None, seeds=5, first_seed=None, metric
     if first_seed is not None:
         first_seed = _whole("first_seed", first_seed, 0, 2**64 - 1)
     cmp = _call(Sim.Comparison.new, str(path), _overrides(set))
+    if not policies and not variants:
+        # As `gpusim compare` does: the scenario's own [variant NAME]
+        # sections, each with its lines for errors.
+        variants = _scenario_variants(path)
+        if not variants:
+            raise Error("compare() needs policies or variants, or [variant NAME] sections in "
+                        "the scenario", Sim.Error.INVALID)
     for spec in named:
         _call(cmp.add_policy, spec)
     for name, overrides in (variants or {}).items():
         _call(cmp.add_variant, name, _overrides(overrides))
     for metric in metrics or []:
         cmp.add_metric(metric)
+    if len(named) < len(policies):
+        _check_names(cmp, policies)
     if first_seed is None:
         first_seed = cmp.get_seed(0)
     cmp.set_seeds(first_seed, seeds)
@@ -653,7 +701,7 @@ def sweep(path, threads=0, db=None, csv=None, set=None, shard=None, report=None,
     (``name``, ``unit``),
     ``seeds``, ``level`` and ``points``, one per point with its ``label``,
     ``values`` (``{key: value}``), ``runs_done`` and ``metrics``:
-    ``{metric: {"mean", "sd", "low", "high", "n"}}`` (``None`` where not
+    ``{metric: {"mean", "sd", "low", "high", "n", "identical"}}`` (``None`` where not
     defined; low and high bootstrap for a non-negative metric, never below
     0, Student t for a signed one).  Raises :class:`Error` for a bad sweep
     file (naming its file, line and key) and for the first run that failed.
@@ -793,6 +841,43 @@ def _comparison_result(cmp):
     return result
 
 
+def _scenario_variants(path):
+    """The [variant NAME] sections of the scenario at *path*, in file order,
+    as ``{name: overrides}``, the overrides led by "[variant NAME]" so that
+    an error names the section's own line (sim_scenario_load())."""
+    kf = GLib.KeyFile()
+    kf.load_from_file(str(path), GLib.KeyFileFlags.NONE)
+    variants = {}
+    for group in kf.get_groups()[0]:
+        if group.startswith("variant "):
+            keys = kf.get_keys(group)[0]
+            variants[group[len("variant "):].strip()] = (
+                ["[%s]" % group] + ["%s=%s" % (key, kf.get_value(group, key).strip())
+                                    for key in keys])
+    return variants
+
+
+def _entry_names(cmp, policies):
+    """The names of compare()'s entries in order: a named policy's as the
+    comparison spells it, a Python policy's from its do_get_name()."""
+    names, named_index = [], 0
+    for spec in policies:
+        if isinstance(spec, str):
+            names.append(cmp.get_policy_name(named_index))
+            named_index += 1
+        else:
+            names.append(spec.get_name() or type(spec).__name__)
+    return names
+
+
+def _check_names(cmp, policies):
+    names = _entry_names(cmp, policies)
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise Error("two policies are named \"%s\": give each Python policy its own "
+                        "do_get_name()" % name, Sim.Error.INVALID)
+
+
 def _mixed_result(cmp, path, policies, set, force, level):
     """compare() with Python policies among the entries: the named ones come
     from the finished comparison *cmp*, each Python one from its own runs,
@@ -815,7 +900,7 @@ def _mixed_result(cmp, path, policies, set, force, level):
             continue
         values = [[] for _ in metrics]
         for seed in seeds:
-            sim = Simulation(path, set=_overrides(set) + ["scenario.seed=%d" % seed],
+            sim = Simulation(path, set=(_overrides(set) or []) + ["scenario.seed=%d" % seed],
                              policy=spec, force=force, record_jobs=False)
             report = sim.run()
             for m, metric in enumerate(metrics):
@@ -827,12 +912,6 @@ def _mixed_result(cmp, path, policies, set, force, level):
                 units[m] = units[m] or report.raw.get_unit(metric)
         name = spec.get_name() or type(spec).__name__
         columns.append((name, values))
-
-    names = [name for name, _ in columns]
-    for i, name in enumerate(names):
-        if name in names[:i]:
-            raise Error("two policies are named \"%s\": give each Python policy its own "
-                        "do_get_name()" % name, Sim.Error.INVALID)
     result = {}
     for m, metric in enumerate(metrics):
         per_policy = {}
