@@ -12,8 +12,9 @@
 # exactly when the lines shown are an error ("gpusim: " without
 # "warning"); that every `python` block runs to its end under the
 # introspection bindings (skipped, saying so, when they are not built);
-# and that no page points at a folder outside the checkout ("../shared",
-# "/work/").  The quick-start output of the README is thus checked line by
+# that every key `gpusim keys` lists is named in a page of the guide, not
+# only in the generated keys.md; and that no page points at a folder
+# outside the checkout ("../shared", "/work/").  The quick-start output of the README is thus checked line by
 # line.
 #
 # What it does not run, and why (each listed below with its reason):
@@ -94,6 +95,17 @@ for p in $pages; do
         fail "$(basename "$p") points outside the checkout"
     fi
 done
+
+# Every key `gpusim keys` lists is named in a page of the guide, not only in
+# the generated reference (the keys a built-in policy reads are listed by
+# name under [policy], "read by ...", and are counted the same way).
+"$SIM_TOP_BUILDDIR/tools/gpusim" keys | awk '/^  [a-z][a-z0-9_]* / { print $1 }' | sort -u >"$tmp/keys"
+[ "$(wc -l <"$tmp/keys")" -gt 100 ] || fail "gpusim keys lists too few keys"
+guide=$(ls "$SIM_TOP_SRCDIR"/docs/*.md | grep -v '/keys\.md$')
+while read -r key; do
+    cat $guide | grep -q -w -e "$key" ||
+        fail "the key $key appears in no page of docs/ but keys.md"
+done <"$tmp/keys"
 
 # The blocks, cut into one file per case: $tmp/cases/N.{kind,where,cmd,want}.
 # kind is sh (a command), out (a "$ " command and the lines shown under
