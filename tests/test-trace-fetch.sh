@@ -4,7 +4,8 @@
 # registry's.
 #
 # What it checks, with file:// URLs (no network needed): that a fetched
-# file is byte for byte its source, where the entry's `file` says under -o;
+# file is byte for byte its source, where the entry's `file` says under -o
+# (without it, under $GPUSIM_TRACE_DIR, else beside the registry);
 # that a gzip-compressed source is written decompressed and checked as
 # such; that a second fetch keeps the file there without reading the
 # source; that a source whose SHA-256 differs is refused (exit 1) naming
@@ -94,6 +95,13 @@ cmp -s "$swf" "$tmp/out/swf/head.swf" || fail "the fetched gzip source is not it
 checks=$((checks + 2))
 contains "$tmp/stdout" "philly-head: wrote $tmp/out/philly/head.csv (SHA-256 checked)" "fetch"
 contains "$tmp/stdout" "philly-head: terms: CC BY 4.0" "fetch: the terms"
+
+# Without -o: under $GPUSIM_TRACE_DIR, else beside the registry.
+GPUSIM_TRACE_DIR="$tmp/env" expect 0 trace fetch --registry "$tmp/registry.ini" philly-head
+cmp -s "$src" "$tmp/env/philly/head.csv" || fail "without -o: not under \$GPUSIM_TRACE_DIR"
+GPUSIM_TRACE_DIR= expect 0 trace fetch --registry "$tmp/registry.ini" philly-head
+cmp -s "$src" "$tmp/philly/head.csv" || fail "without -o: not beside the registry"
+checks=$((checks + 2))
 
 # Fetched again: kept, the source not read (it is gone).
 mv "$tmp/log.swf.gz" "$tmp/log.swf.gz.away"

@@ -605,7 +605,8 @@ fetch_main (int argc, char **argv)
       "The registry of traces (default: data/traces/registry.ini in this folder, else the "
       "installed one)", "FILE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &dir,
-      "The folder the traces' files go under (default: the registry's folder)", "DIR" },
+      "The folder the traces' files go under (default: $GPUSIM_TRACE_DIR, else the registry's "
+      "folder)", "DIR" },
     { "list", 'l', 0, G_OPTION_ARG_NONE, &list, "List the traces the registry names", NULL },
     { NULL }
   };
@@ -649,6 +650,11 @@ fetch_main (int argc, char **argv)
       status = 0;
       goto out;
     }
+  /* By default the traces go where gpusim fgd and the scenarios look for
+   * them: $GPUSIM_TRACE_DIR, else beside the registry (data/traces/ in a
+   * checkout). */
+  if (dir == NULL && g_getenv ("GPUSIM_TRACE_DIR") != NULL && *g_getenv ("GPUSIM_TRACE_DIR"))
+    dir = g_strdup (g_getenv ("GPUSIM_TRACE_DIR"));
   if (dir == NULL)
     dir = g_path_get_dirname (registry);
   /* Every name is checked before anything is downloaded. */
