@@ -70,21 +70,32 @@ for e in "$SIM_TOP_SRCDIR"/* "$SIM_TOP_SRCDIR"/.[!.]*; do
     [ -e "$e" ] || continue
     ln -s "$e" "$root/$(basename "$e")"
 done
-for e in tools libsim bindings; do
+for e in tools libsim; do
     rm -f "$root/$e"
     ln -s "$SIM_TOP_BUILDDIR/$e" "$root/$e"
+done
+# bindings/: the Python package from the source tree, the typelib from the
+# build tree, as a checkout built in place has them.
+rm -f "$root/bindings"
+mkdir "$root/bindings"
+for e in "$SIM_TOP_SRCDIR"/bindings/* "$SIM_TOP_BUILDDIR"/bindings/Sim-1.0.*; do
+    [ -e "$e" ] && ln -sf "$e" "$root/bindings/$(basename "$e")"
 done
 
 PATH=$SIM_TOP_BUILDDIR/tools:$PATH
 GPUSIM_MODEL_PATH=
 export PATH GPUSIM_MODEL_PATH
+# Python as tests/test-python.sh runs it: not in a sanitizer build, whose
+# runtime an interpreter built without it cannot load.
 python_ok=no
-if [ "${SIM_HAVE_INTROSPECTION:-no}" = yes ] && [ -n "${SIM_PYTHON:-}" ]; then
+if [ "${SIM_HAVE_INTROSPECTION:-no}" = yes ] && [ -n "${SIM_PYTHON:-}" ] &&
+   [ "${SIM_SANITIZERS:-no}" != yes ]; then
     python_ok=yes
     GI_TYPELIB_PATH=$SIM_TOP_BUILDDIR/bindings${GI_TYPELIB_PATH:+:$GI_TYPELIB_PATH}
     LD_LIBRARY_PATH=$SIM_TOP_BUILDDIR/libsim/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    PYTHONPATH=$SIM_TOP_BUILDDIR/bindings/python${PYTHONPATH:+:$PYTHONPATH}
-    export GI_TYPELIB_PATH LD_LIBRARY_PATH PYTHONPATH
+    PYTHONPATH=$SIM_TOP_SRCDIR/bindings/python${PYTHONPATH:+:$PYTHONPATH}
+    PYTHONDONTWRITEBYTECODE=1
+    export GI_TYPELIB_PATH LD_LIBRARY_PATH PYTHONPATH PYTHONDONTWRITEBYTECODE
 fi
 
 pages="$SIM_TOP_SRCDIR/README.md $(ls "$SIM_TOP_SRCDIR"/docs/*.md)"
