@@ -332,17 +332,26 @@ class Policy(GObject.Object, Sim.Policy, metaclass=_PolicyMeta):
         the queue order of two ``Sim.Job``: negative if *a* goes first
         (optional: submission order otherwise);
     ``do_place(self, cluster, job, placement)``
-        fill *placement* and return True if *job* fits now.  The placement's
-        GPU buffer belongs to the caller, and PyGObject cannot write the
-        array of a C struct, so delegate to a C placement that fills it:
-        ``Sim.place_best_fit(cluster, job, placement)``,
-        ``Sim.place_first_fit(...)``, or another policy's ``place()``;
+        fill *placement* and return True if *job* fits now.  Choose the GPUs
+        yourself with ``placement.set_gpus(cluster, job, [gpu, ...])``
+        (cluster GPU indices; each takes the job's share, all of a GPU or
+        its fraction), which the library checks: a wrong count, a GPU out of
+        range, listed twice, without room, on a drained node, of a model
+        the job does not allow or on a node short of host CPU or memory
+        raises ``GLib.Error`` and changes nothing.  Or delegate to a C
+        placement: ``Sim.place_best_fit(cluster, job, placement)``,
+        ``Sim.place_first_fit(...)``, or another policy's ``place()``.
+        Fill the *placement* given: a new ``Sim.Placement()`` has no room
+        for GPUs and is refused;
     ``do_get_flags(self)``
         ``Sim.PolicyFlags`` (optional): with ``SKIP_BLOCKED`` a job that
         does not fit lets later jobs in the queue run (greedy, as the
         built-in ``sjf`` is); without it the first job that does not fit
         blocks the queue (as ``fifo`` does).  The flags are honoured for
-        every policy, written in C or in Python;
+        every policy, written in C or in Python; with ``PLACES_MIG``,
+        ``do_place`` also places MIG jobs, with ``placement.set_mig(cluster,
+        job, gpu, start)`` (``start`` -1 for the first free slice the profile
+        allows); without it the library's first fit places them;
     ``do_schedule(self, context)``
         one scheduling pass of your own (optional), for what ordering and
         placing cannot say (reservations, preemption).  *context* is the
