@@ -26,6 +26,7 @@
 #include "core/sim-error.h"
 #include "core/sim-util.h"
 #include "core/sim-units.h"
+#include "core/sim-read.h"
 #include "cluster/sim-mig.h"
 
 #include <math.h>
@@ -1296,10 +1297,12 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
   g_return_val_if_fail (catalogue != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!g_file_get_contents (path, &text, &len, &local))
+  /* The bounded reader: regular files only, within its size and line
+   * limits, no NUL byte (sim-read.h). */
+  text = sim__read_file (path, SIM_READ_TEXT, &len, error);
+  if (text == NULL)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read model file %s: %s", path,
-                   local->message);
+      g_prefix_error (error, "model file ");
       return FALSE;
     }
   if (!file_index_build (&fi, path, text, len, error))

@@ -16,6 +16,7 @@
 #include "core/sim-error.h"
 #include "core/sim-util.h"
 #include "core/sim-units.h"
+#include "sched/sim-policy-private.h"
 
 #include <string.h>
 
@@ -142,13 +143,82 @@ sim__rl_config_read (const SimKeyReader *reader, SimRlConfig *rl, GError **error
   return TRUE;
 }
 
+gboolean
+sim__rl_check_reward (const SimScenario *scenario, SimRlReward reward, const char *what,
+                      gboolean *cost_key, GError **error)
+{
+  *cost_key = FALSE;
+  if (reward != SIM_RL_REWARD_ENERGY && reward != SIM_RL_REWARD_COST)
+    return TRUE;
+  if (!scenario->power.enabled)
+    g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                 "%s needs the power model, which gives the facility's energy: add a [power] "
+                 "section to the scenario (an empty one will do)%s%s", what,
+                 reward == SIM_RL_REWARD_COST && !scenario->cost.enabled
+                   ? " and a [cost] section with an energy price" : "",
+                 reward == SIM_RL_REWARD_COST
+                   ? "; without it the cost would be the fixed owning cost per hour alone, "
+                     "which only measures how long the run takes" : "");
+  else if (reward == SIM_RL_REWARD_COST && !scenario->cost.enabled)
+    g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                 "%s needs the cost model: add a [cost] section to the scenario (energy_price "
+                 "or energy_price_file, and what capex and maintenance should count)", what);
+  else if (reward == SIM_RL_REWARD_COST && scenario->cost.capacity_basis == SIM_COST_CAPACITY_PEAK)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "peak sizes the facility's capex on the run's peak power, known only at its "
+                   "end, and %s charges it step by step: expected capacity_basis = rated", what);
+      *cost_key = TRUE;
+    }
+  else
+    return TRUE;
+  return FALSE;
+}
+
 /* ------------------------------------------------------------------------- */
 /* The section in a scenario.                                                */
+
+/* What the environment would refuse when it is made, refused when the
+ * scenario is read, so that `gpusim validate` finds it: a reward whose
+ * model is missing, a placement that is not registered.  The modules
+ * before [rl] in the module table (power, cost) have been read. */
+static gboolean
+check_section (const SimKeyReader *reader, const SimScenario *sc, GError **error)
+{
+  gboolean cost_key;
+
+  if (sc->rl.reward >= 0)
+    {
+      g_autofree char *what = g_strdup_printf ("the %s reward", rl_rewards[sc->rl.reward]);
+      if (!sim__rl_check_reward (sc, (SimRlReward) sc->rl.reward, what, &cost_key, error))
+        {
+          if (cost_key)
+            sim__keys_locate (reader, "cost", "capacity_basis", error);
+          else
+            sim__keys_locate (reader, "rl", "reward", error);
+          return FALSE;
+        }
+    }
+  /* A [policy] plugin may register placements of its own when it is
+   * loaded, which validation does not do: its names are checked when the
+   * environment is made. */
+  if (sc->rl.placements == NULL || sc->plugin != NULL)
+    return TRUE;
+  sim__policy_register_builtins ();
+  for (guint p = 0; sc->rl.placements[p] != NULL; p++)
+    if (sim__policy_table_find_placement (sc->rl.placements[p], error) == NULL)
+      {
+        g_prefix_error (error, "placement %u of the environment: ", p);
+        sim__keys_locate (reader, "rl", "placements", error);
+        return FALSE;
+      }
+  return TRUE;
+}
 
 gboolean
 sim__rl_sections_read (const SimKeyReader *reader, SimScenario *sc, GError **error)
 {
-  return sim__rl_config_read (reader, &sc->rl, error);
+  return sim__rl_config_read (reader, &sc->rl, error) && check_section (reader, sc, error);
 }
 
 void

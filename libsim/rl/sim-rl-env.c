@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "rl/sim-rl-env.h"
+#include "rl/sim-rl-config.h"
 #include "kernel/sim-kernel.h"
 #include "power/sim-power-module.h"
 #include "sched/sim-policy-private.h"
@@ -265,44 +266,23 @@ fill_high (SimRlEnv *self)
   *h++ = G_MAXFLOAT;
 }
 
-/* Whether the scenario has what REWARD needs: the power model for energy
- * and cost, the cost model (with a capacity known from the start) for
- * cost.  FROM_SCENARIO: the scenario's [rl] reward chose it. */
+/* Whether the scenario has what REWARD needs (sim__rl_check_reward()).
+ * FROM_SCENARIO: the scenario's [rl] reward chose it. */
 static gboolean
 check_reward (const SimScenario *scenario, SimRlReward reward, gboolean from_scenario,
               GError **error)
 {
   const char *name = reward == SIM_RL_REWARD_ENERGY ? "energy" : "cost";
   g_autofree char *what = NULL;
+  gboolean cost_key;
 
-  if (reward != SIM_RL_REWARD_ENERGY && reward != SIM_RL_REWARD_COST)
-    return TRUE;
   what = from_scenario ? g_strdup_printf ("the %s reward", name)
                        : g_strdup_printf ("the %s reward ([rl] reward = %s)", name, name);
-  if (!scenario->power.enabled)
-    g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
-                 "%s needs the power model, which gives the facility's energy: add a [power] "
-                 "section to the scenario (an empty one will do)%s%s", what,
-                 reward == SIM_RL_REWARD_COST && !scenario->cost.enabled
-                   ? " and a [cost] section with an energy price" : "",
-                 reward == SIM_RL_REWARD_COST
-                   ? "; without it the cost would be the fixed owning cost per hour alone, "
-                     "which only measures how long the run takes" : "");
-  else if (reward == SIM_RL_REWARD_COST && !scenario->cost.enabled)
-    g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
-                 "%s needs the cost model: add a [cost] section to the scenario (energy_price "
-                 "or energy_price_file, and what capex and maintenance should count)", what);
-  else if (reward == SIM_RL_REWARD_COST && scenario->cost.capacity_basis == SIM_COST_CAPACITY_PEAK)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "peak sizes the facility's capex on the run's peak power, known only at its "
-                   "end, and %s charges it step by step: expected capacity_basis = rated", what);
-      sim__scenario_locate (scenario, "cost", "capacity_basis", error);
-      return FALSE;
-    }
-  else
+  if (sim__rl_check_reward (scenario, reward, what, &cost_key, error))
     return TRUE;
-  if (from_scenario)
+  if (cost_key)
+    sim__scenario_locate (scenario, "cost", "capacity_basis", error);
+  else if (from_scenario)
     sim__scenario_locate (scenario, "rl", "reward", error);
   return FALSE;
 }
