@@ -23,6 +23,7 @@
 #include <sim.h>
 #include "gpusim-cli.h"
 #include "core/sim-read.h"
+#include "kernel/sim-kernel.h"
 #include "core/sim-util.h"
 
 #include <glib/gstdio.h>
@@ -470,7 +471,7 @@ validate_variants (const char *path, const SimScenario *scenario, char **sets)
       g_ptr_array_add (all, NULL);
       sc = load_scenario (path, (char **) all->pdata, &error);
       if (sc != NULL)
-        sim = sim_simulation_new (sc, &error);
+        sim = sim__kernel_new (sc, SIM_KERNEL_NO_PLUGIN, &error);
       if (sim == NULL)
         {
           gpusim_print_error (error);
@@ -511,8 +512,10 @@ gpusim_cmd_validate (int argc, char **argv)
     {
       g_autoptr(SimScenario) scenario = load_scenario (argv[i], sets, &error);
       g_autoptr(SimSimulation) sim = NULL;
+      /* Validating a scenario runs none of its code: the [policy] plugin
+       * is not loaded (sim-kernel.h). */
       if (scenario != NULL)
-        sim = sim_simulation_new (scenario, &error);
+        sim = sim__kernel_new (scenario, SIM_KERNEL_NO_PLUGIN, &error);
       if (sim != NULL)
         sim_simulation_set_force (sim, force);
       if (sim != NULL && !sim_simulation_check_limits (sim, &error))
@@ -542,9 +545,14 @@ gpusim_cmd_validate (int argc, char **argv)
         }
       {
         g_autofree char *cluster = sim_cluster_describe (sim_simulation_get_cluster (sim));
-        printf ("%s: valid: \"%s\", %s, %u GPUs, policy %s", argv[i], scenario->name, cluster,
-                sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)),
-                sim_policy_get_name (sim_simulation_get_policy (sim)));
+        if (scenario->plugin != NULL)
+          printf ("%s: valid: \"%s\", %s, %u GPUs, policy plugin %s (not loaded)", argv[i],
+                  scenario->name, cluster, sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)),
+                  scenario->plugin);
+        else
+          printf ("%s: valid: \"%s\", %s, %u GPUs, policy %s", argv[i], scenario->name, cluster,
+                  sim_cluster_get_n_gpus (sim_simulation_get_cluster (sim)),
+                  sim_policy_get_name (sim_simulation_get_policy (sim)));
         SimRunEstimate estimate;
         sim_simulation_estimate (sim, &estimate);
         if (estimate.jobs > 0)

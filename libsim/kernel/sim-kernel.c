@@ -1349,6 +1349,13 @@ sim__kernel_advance (SimSimulation *self, SimTime limit, gboolean pause, gboolea
     return TRUE;
   if (!self->started)
     {
+      if (self->plugin_unloaded)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                       "this simulation was built to validate the scenario, without loading "
+                       "its [policy] plugin %s: it cannot run", self->scenario->plugin);
+          return FALSE;
+        }
       if (!sim_simulation_check_limits (self, error))
         {
           sim__kernel_abandon (self);

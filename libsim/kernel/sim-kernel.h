@@ -252,6 +252,14 @@ gboolean sim__kernel_get_fabric_load (SimSimulation *sim, double *max, double *m
  * baseline a module is measured against. */
 SimSimulation *sim__kernel_new (SimScenario *scenario, guint off, GError **error);
 
+/* In @off: build the simulation without loading the scenario's [policy]
+ * plugin, for validation.  A plugin is code that runs when it is loaded,
+ * and checking a scenario must not run it: the plugin's file is checked to
+ * be a regular file, the scenario's queue and placement stand in for it,
+ * and the simulation refuses to run (SIM_ERROR_STATE).  Above the
+ * SimPowerPolicyKind bits. */
+#define SIM_KERNEL_NO_PLUGIN (1u << 16)
+
 /* A FIFO policy with @placement, set up as the scenario's own policy is
  * (the cluster, its network, the workload's task classes, the seed) but
  * without the [policy] keys: for callers that place jobs themselves at a

@@ -13,6 +13,7 @@
 
 #include "rl/sim-rl-config.h"
 #include "rl/sim-rl-env.h"
+#include "rl/sim-rl-env-private.h"
 #include "core/sim-error.h"
 #include "core/sim-util.h"
 #include "core/sim-units.h"
@@ -141,38 +142,6 @@ sim__rl_config_read (const SimKeyReader *reader, SimRlConfig *rl, GError **error
       rl->placements = (char **) g_ptr_array_steal (list, NULL);
     }
   return TRUE;
-}
-
-gboolean
-sim__rl_check_reward (const SimScenario *scenario, SimRlReward reward, const char *what,
-                      gboolean *cost_key, GError **error)
-{
-  *cost_key = FALSE;
-  if (reward != SIM_RL_REWARD_ENERGY && reward != SIM_RL_REWARD_COST)
-    return TRUE;
-  if (!scenario->power.enabled)
-    g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
-                 "%s needs the power model, which gives the facility's energy: add a [power] "
-                 "section to the scenario (an empty one will do)%s%s", what,
-                 reward == SIM_RL_REWARD_COST && !scenario->cost.enabled
-                   ? " and a [cost] section with an energy price" : "",
-                 reward == SIM_RL_REWARD_COST
-                   ? "; without it the cost would be the fixed owning cost per hour alone, "
-                     "which only measures how long the run takes" : "");
-  else if (reward == SIM_RL_REWARD_COST && !scenario->cost.enabled)
-    g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
-                 "%s needs the cost model: add a [cost] section to the scenario (energy_price "
-                 "or energy_price_file, and what capex and maintenance should count)", what);
-  else if (reward == SIM_RL_REWARD_COST && scenario->cost.capacity_basis == SIM_COST_CAPACITY_PEAK)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "peak sizes the facility's capex on the run's peak power, known only at its "
-                   "end, and %s charges it step by step: expected capacity_basis = rated", what);
-      *cost_key = TRUE;
-    }
-  else
-    return TRUE;
-  return FALSE;
 }
 
 /* ------------------------------------------------------------------------- */

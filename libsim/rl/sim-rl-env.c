@@ -8,7 +8,7 @@
  */
 #include "config.h"
 #include "rl/sim-rl-env.h"
-#include "rl/sim-rl-config.h"
+#include "rl/sim-rl-env-private.h"
 #include "kernel/sim-kernel.h"
 #include "power/sim-power-module.h"
 #include "sched/sim-policy-private.h"
@@ -264,6 +264,38 @@ fill_high (SimRlEnv *self)
   *h++ = 1;
   *h++ = G_MAXFLOAT;
   *h++ = G_MAXFLOAT;
+}
+
+gboolean
+sim__rl_check_reward (const SimScenario *scenario, SimRlReward reward, const char *what,
+                      gboolean *cost_key, GError **error)
+{
+  *cost_key = FALSE;
+  if (reward != SIM_RL_REWARD_ENERGY && reward != SIM_RL_REWARD_COST)
+    return TRUE;
+  if (!scenario->power.enabled)
+    g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                 "%s needs the power model, which gives the facility's energy: add a [power] "
+                 "section to the scenario (an empty one will do)%s%s", what,
+                 reward == SIM_RL_REWARD_COST && !scenario->cost.enabled
+                   ? " and a [cost] section with an energy price" : "",
+                 reward == SIM_RL_REWARD_COST
+                   ? "; without it the cost would be the fixed owning cost per hour alone, "
+                     "which only measures how long the run takes" : "");
+  else if (reward == SIM_RL_REWARD_COST && !scenario->cost.enabled)
+    g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                 "%s needs the cost model: add a [cost] section to the scenario (energy_price "
+                 "or energy_price_file, and what capex and maintenance should count)", what);
+  else if (reward == SIM_RL_REWARD_COST && scenario->cost.capacity_basis == SIM_COST_CAPACITY_PEAK)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "peak sizes the facility's capex on the run's peak power, known only at its "
+                   "end, and %s charges it step by step: expected capacity_basis = rated", what);
+      *cost_key = TRUE;
+    }
+  else
+    return TRUE;
+  return FALSE;
 }
 
 /* Whether the scenario has what REWARD needs (sim__rl_check_reward()).
