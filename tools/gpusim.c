@@ -222,14 +222,8 @@ gpusim_cmd_run (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   g_autoptr(SimScenario) scenario = NULL;
   g_autoptr(SimSimulation) sim = NULL;
-  g_autoptr(SimOutputLock) lock = NULL;
   Progress progress = { 0 };
   SimReport *report;
-  /* Every file a run writes into -o DIR: one run owns DIR at a time, and
-   * leaves there only what it wrote. */
-  static const char * const outputs[] = {
-    "summary.json", "jobs.csv", "timeseries.csv", "nodes.csv", "topology.dot", NULL
-  };
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
@@ -253,8 +247,6 @@ gpusim_cmd_run (int argc, char **argv)
       if (tmpdir == NULL)
         goto failed;
     }
-  if (output != NULL && (lock = sim__output_dir_lock (output, outputs, &error)) == NULL)
-    goto failed;
   if ((output != NULL || tmpdir != NULL) &&
       !sim_simulation_set_output_dir (sim, output != NULL ? output : tmpdir, &error))
     goto failed;
@@ -274,19 +266,6 @@ gpusim_cmd_run (int argc, char **argv)
     }
   if (progress.drawn)
     fputs ("\r\033[K", stderr);
-  if (lock != NULL)
-    {
-      const char *written[G_N_ELEMENTS (outputs)] = { "summary.json", "nodes.csv" };
-      guint n = 2;
-
-      if (scenario->write_jobs)
-        written[n++] = "jobs.csv";
-      if (scenario->write_timeseries)
-        written[n++] = "timeseries.csv";
-      if (sim_simulation_get_cluster (sim) != NULL && scenario->fabric.kind != SIM_FABRIC_NONE)
-        written[n++] = "topology.dot";
-      sim__output_dir_prune (lock, outputs, written);
-    }
   report = sim_simulation_get_report (sim);
   if (json)
     {
