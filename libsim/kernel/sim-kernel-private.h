@@ -172,8 +172,6 @@ void   sim__kernel_share_refresh       (SimSimulation *self, guint g, SimTime no
 void   sim__kernel_account_computing   (SimSimulation *self, SimJob *job);
 void   sim__kernel_account_activity    (SimSimulation *self, SimJob *job);
 void   sim__kernel_refresh_rates       (SimSimulation *self, SimTime now);
-/* The run fails with @error (the first failure is kept). */
-void   sim__kernel_fail                (SimSimulation *self, GError *error);
 
 /* The kernel's side of construction and of the run, for the facade
  * (sim-simulation.c). */

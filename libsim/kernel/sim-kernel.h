@@ -202,6 +202,10 @@ void sim__kernel_rerate_gpus (SimSimulation *sim, const guint8 *changed, SimTime
 
 /* The running jobs, in start order (borrowed; do not change it). */
 GQueue  *sim__kernel_get_running   (SimSimulation *sim);
+/* The run fails with @error (taken; the first failure is kept): the engine
+ * stops and sim_simulation_run() returns it.  For a module that finds the
+ * run cannot give a meaningful result, with the key at fault in @error. */
+void     sim__kernel_fail          (SimSimulation *sim, GError *error);
 /* Brings running @job's progress (work_left) up to now. */
 void     sim__kernel_sync_job      (SimSimulation *sim, SimJob *job);
 /* Takes running @job off its GPUs, as a preemption does (it owes @overhead
