@@ -75,6 +75,9 @@ sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *c
   g_autoptr(SimCluster) cluster = sim_cluster_new ();
 
   g_return_val_if_fail (scenario != NULL && catalogue != NULL, NULL);
+  /* The nodes point into the catalogue's models: the cluster keeps it
+   * (a reference count, which a const catalogue still has). */
+  sim__cluster_hold_catalogue (cluster, (SimCatalogue *) catalogue);
   for (guint i = 0; i < scenario->n_pools; i++)
     {
       const SimPoolConfig *p = &scenario->pools[i];

@@ -58,6 +58,7 @@ typedef struct {
 } CloudEntry;
 
 struct _SimCatalogue {
+  gint        ref_count;
   GHashTable *gpus;     /* lower-cased name -> SimGpuModel *, owned */
   GHashTable *nodes;    /* lower-cased name -> NodeEntry *, owned */
   GHashTable *links;    /* lower-cased name -> SimLinkModel *, owned */
@@ -1200,6 +1201,7 @@ sim_catalogue_new (void)
 {
   SimCatalogue *c = g_new0 (SimCatalogue, 1);
 
+  c->ref_count = 1;
   c->gpus = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                    (GDestroyNotify) gpu_model_free);
   c->nodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -1215,10 +1217,26 @@ sim_catalogue_new (void)
   return c;
 }
 
+G_DEFINE_BOXED_TYPE (SimCatalogue, sim_catalogue, sim_catalogue_ref, sim_catalogue_unref)
+
+SimCatalogue *
+sim_catalogue_ref (SimCatalogue *catalogue)
+{
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  g_atomic_int_inc (&catalogue->ref_count);
+  return catalogue;
+}
+
 void
 sim_catalogue_free (SimCatalogue *catalogue)
 {
-  if (catalogue == NULL)
+  sim_catalogue_unref (catalogue);
+}
+
+void
+sim_catalogue_unref (SimCatalogue *catalogue)
+{
+  if (catalogue == NULL || !g_atomic_int_dec_and_test (&catalogue->ref_count))
     return;
   g_hash_table_unref (catalogue->gpus);
   g_hash_table_unref (catalogue->nodes);

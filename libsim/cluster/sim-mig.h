@@ -25,7 +25,7 @@
 #error "Only <sim.h> can be included directly."
 #endif
 
-#include <glib.h>
+#include <glib-object.h>
 #include "core/sim-units.h"
 #include "cluster/sim-gpu-model.h"
 
@@ -87,6 +87,14 @@ typedef struct {
   guint32        compute_used;
   guint32        memory_used;
 } SimMigLayout;
+
+/**
+ * SIM_TYPE_MIG_LAYOUT:
+ *
+ * The boxed type of #SimMigLayout; a copy is a snapshot of the layout.
+ */
+#define SIM_TYPE_MIG_LAYOUT (sim_mig_layout_get_type ())
+GType sim_mig_layout_get_type (void) G_GNUC_CONST;
 
 /**
  * sim_mig_instance_milli:
