@@ -303,6 +303,8 @@ sim_sched_context_start (SimSchedContext *context, SimJob *job, const SimPlaceme
                          GError **error)
 {
   g_return_val_if_fail (context != NULL && job != NULL && placement != NULL, FALSE);
+  if (!check_open (context, "start a job", error))
+    return FALSE;
   if (job->state != SIM_JOB_QUEUED)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
@@ -321,8 +323,6 @@ sim_sched_context_start (SimSchedContext *context, SimJob *job, const SimPlaceme
                    placement->milli);
       return FALSE;
     }
-  if (!check_open (context, "start a job", error))
-    return FALSE;
   context->held = FALSE;
   if (context->admit != NULL && !context->admit (context->admit_data, job, placement, error))
     {
@@ -361,6 +361,8 @@ sim_sched_context_preempt (SimSchedContext *context, SimJob *job, SimTime overhe
                            GError **error)
 {
   g_return_val_if_fail (context != NULL && job != NULL, FALSE);
+  if (!check_open (context, "preempt a job", error))
+    return FALSE;
   if (job->state != SIM_JOB_RUNNING)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
@@ -374,8 +376,6 @@ sim_sched_context_preempt (SimSchedContext *context, SimJob *job, SimTime overhe
                    "preemption overhead of job %" G_GUINT64_FORMAT " is negative", job->spec.id);
       return FALSE;
     }
-  if (!check_open (context, "preempt a job", error))
-    return FALSE;
   if (!context->preempt (context->owner, job, overhead, error))
     return FALSE;
   context->n_preempted++;
