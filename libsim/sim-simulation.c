@@ -318,8 +318,7 @@ create_policy (SimSimulation *self, gboolean load_plugin, GError **error)
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
                        "%s: no such regular file: expected a policy plugin (a shared "
-                       "object)",
-                       sc->plugin);
+                       "object)", sc->plugin);
           sim__scenario_locate (sc, "policy", "plugin", error);
           return FALSE;
         }

@@ -259,7 +259,7 @@ SimSimulation *sim__kernel_new (SimScenario *scenario, guint off, GError **error
 /* In @off: build the simulation without loading the scenario's [policy]
  * plugin, for validation.  A plugin is code that runs when it is loaded,
  * and checking a scenario must not run it: the plugin's file is checked to
- * be a regular file, the scenario's queue and placement stand in for it,
+ * be a regular file, a built-in FIFO first-fit policy stands in for it,
  * and the simulation refuses to run (SIM_ERROR_STATE).  Above the
  * SimPowerPolicyKind bits. */
 #define SIM_KERNEL_NO_PLUGIN (1u << 16)
