@@ -75,6 +75,9 @@ sim_cluster_new_for_scenario (const SimScenario *scenario, const SimCatalogue *c
   g_autoptr(SimCluster) cluster = sim_cluster_new ();
 
   g_return_val_if_fail (scenario != NULL && catalogue != NULL, NULL);
+  /* The nodes point into the catalogue's models: the cluster keeps it
+   * (a reference count, which a const catalogue still has). */
+  sim__cluster_hold_catalogue (cluster, (SimCatalogue *) catalogue);
   for (guint i = 0; i < scenario->n_pools; i++)
     {
       const SimPoolConfig *p = &scenario->pools[i];
@@ -296,7 +299,7 @@ policy_setup (SimSimulation *self, SimPolicySetup *setup, GArray **classes)
 }
 
 static gboolean
-create_policy (SimSimulation *self, GError **error)
+create_policy (SimSimulation *self, gboolean load_plugin, GError **error)
 {
   SimScenario *sc = self->scenario;
   g_autoptr(SimPolicyParams) params = sim_policy_params_new ();
@@ -306,7 +309,25 @@ create_policy (SimSimulation *self, GError **error)
   gpointer key, value;
   const char *failed;
 
-  if (sc->plugin != NULL)
+  if (sc->plugin != NULL && !load_plugin)
+    {
+      /* Validation: the file is there, but nothing of it runs.  A FIFO
+       * first-fit policy without the [policy] keys (which are the
+       * plugin's to read) stands in for it. */
+      if (!g_file_test (sc->plugin, G_FILE_TEST_IS_REGULAR))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                       "%s: no such regular file: expected a policy plugin (a shared "
+                       "object)", sc->plugin);
+          sim__scenario_locate (sc, "policy", "plugin", error);
+          return FALSE;
+        }
+      self->plugin_unloaded = TRUE;
+      policy_setup (self, &setup, &classes);
+      self->policy = sim_policy_new ("fifo", "first-fit", &setup, error);
+      return self->policy != NULL;
+    }
+  else if (sc->plugin != NULL)
     {
       self->policy = sim_policy_load_plugin (sc->plugin, error);
       if (self->policy == NULL)
@@ -396,7 +417,7 @@ sim__kernel_new (SimScenario *scenario, guint off, GError **error)
     return NULL;
   sim__kernel_add_start_factor (self, sim__class_scaling_speed, self->scaling);
   self->workload = open_workload (self, error);
-  if (self->workload == NULL || !create_policy (self, error))
+  if (self->workload == NULL || !create_policy (self, !(off & SIM_KERNEL_NO_PLUGIN), error))
     return NULL;
   sim__kernel_setup_engine (self);
   /* Then the modules, in their table's order. */

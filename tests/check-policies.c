@@ -16,7 +16,11 @@
  *  - the invariant of EASY: with exact estimates, no job starts later than
  *    the reservation it got when it first became the blocked head, over
  *    random workloads on a mixed cluster, with both placements;
- *  - bad [policy] values are reported at their line.
+ *  - bad [policy] values are reported at their line;
+ *  - lifetimes: the cluster, a node snapshot, a job and a decision's
+ *    context kept past the simulation stay readable (a read of freed
+ *    memory fails the suite under AddressSanitizer), and the context
+ *    refuses to start a job once its decision is over.
  * What it does not check: placements (check-sched and their own suites),
  * fractional GPUs or host resources under these orders, or speed.
  */
@@ -25,6 +29,7 @@
 #include <check.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <string.h>
 #include <sim.h>
 #include "sched/sim-policy-private.h"
 #include "sched/sim-queue-orders.h"
@@ -928,6 +933,70 @@ START_TEST (test_bad_keys)
 }
 END_TEST
 
+/* What a binding keeps of a simulation outlives it: the cluster by
+ * reference (with the catalogue its nodes' models are in), a node as a
+ * snapshot, the simulation's job by reference, the decision's context by
+ * keeping its simulation.  Every read below is of memory the simulation
+ * used to free with itself. */
+START_TEST (test_lifetimes)
+{
+  const char *overrides[] = { "scenario.horizon=1d", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) scenario = sim_scenario_load (SIM_TOP_SRCDIR "/scenarios/quickstart.ini",
+                                                       overrides, &error);
+  SimSimulation *sim;
+  SimCluster *cluster;
+  SimNode *node;
+  SimSchedContext *context;
+  SimJob * const *queue;
+  SimJob *job;
+  SimPlacement placement = { 0 };
+  guint32 gpus[8];
+  guint n = 0;
+  guint64 id;
+
+  ck_assert_msg (scenario != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (scenario, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  cluster = sim_cluster_ref ((SimCluster *) sim_simulation_get_cluster (sim));
+  node = g_boxed_copy (SIM_TYPE_NODE, sim_cluster_get_node (cluster, 3));
+  ck_assert (sim_simulation_run_to_decision (sim, &error));
+  context = g_boxed_copy (SIM_TYPE_SCHED_CONTEXT, sim_simulation_get_decision (sim));
+  queue = sim_sched_context_get_queue (context, &n);
+  ck_assert_uint_ge (n, 1);
+  job = g_boxed_copy (SIM_TYPE_JOB, queue[0]);
+  ck_assert_ptr_eq (job, queue[0]);   /* the simulation's job, not a copy */
+  id = job->spec.id;
+  ck_assert (sim_simulation_decide (sim, TRUE, &error));
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+  g_object_unref (sim);
+
+  /* The context kept its simulation, but its decision is over. */
+  placement.gpus = gpus;
+  placement.n_gpus = job->spec.gpus;
+  placement.milli = job->spec.gpu_milli;
+  ck_assert (!sim_sched_context_start (context, job, &placement, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+  ck_assert_msg (strstr (error->message, "is over") != NULL, "%s", error->message);
+  g_boxed_free (SIM_TYPE_SCHED_CONTEXT, context);
+
+  /* 16 DGX H100 nodes of 8 GPUs (scenarios/quickstart.ini). */
+  ck_assert_uint_eq (sim_cluster_get_n_gpus (cluster), 128);
+  ck_assert_str_eq (sim_cluster_get_node (cluster, 15)->model->name, "DGX-H100");
+  ck_assert_uint_eq (node->index, 3);
+  ck_assert_uint_eq (node->first_gpu, 24);
+  ck_assert_str_eq (node->model->name, "DGX-H100");
+  ck_assert_str_eq (node->gpu_model->name, "H100-SXM");
+  /* The first job queued started in the first decision (FIFO, an empty
+   * cluster). */
+  ck_assert_uint_eq (job->spec.id, id);
+  ck_assert_int_ge (job->start, 0);
+  sim_job_unref (job);
+  sim_cluster_unref (cluster);
+  g_boxed_free (SIM_TYPE_NODE, node);
+}
+END_TEST
+
 static Suite *
 policies_suite (void)
 {
@@ -950,6 +1019,10 @@ policies_suite (void)
   tcase_add_test (tc, test_fair_weights);
   tcase_add_test (tc, test_registered);
   tcase_add_test (tc, test_bad_keys);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("lifetimes");
+  tcase_add_test (tc, test_lifetimes);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("invariants");

@@ -245,13 +245,16 @@ contains "$tmp/stderr" 'did you mean "rate"' "gpusim run bad.ini (suggestion)"
 expect 1 run "$tmp/no-such-file.ini"
 contains "$tmp/stderr" "$tmp/no-such-file.ini" "gpusim run on a missing file"
 
-# [rl] reward names the energy and cost rewards among its choices, and a
-# scenario choosing one validates (the environment, not the run, checks
-# that [power] and [cost] are there: check-rl, test_gpusim.py).
+# [rl] reward names the energy and cost rewards among its choices; a
+# scenario choosing one validates when it has the models the reward needs
+# ([power], and [cost] for cost), and is refused naming the key otherwise
+# (test-hardening.sh; the environment's own check: check-rl, test_gpusim.py).
 expect 1 validate --quick --set rl.reward=enrgy "$QUICKSTART"
 contains "$tmp/stderr" 'did you mean "energy"' "gpusim validate --set rl.reward=enrgy"
 contains "$tmp/stderr" "utilization, energy or cost" "gpusim validate --set rl.reward=enrgy (choices)"
-expect 0 validate --quick --set rl.reward=cost "$QUICKSTART"
+expect 1 validate --quick --set rl.reward=cost "$QUICKSTART"
+contains "$tmp/stderr" "--set rl.reward: the cost reward needs the power model" "gpusim validate --set rl.reward=cost without [power]"
+expect 0 validate --quick --set rl.reward=cost "$SIM_TOP_SRCDIR/scenarios/cost-own-rent.ini"
 
 sed 's/^model = DGX-H100$/model = DGX-H10/' "$QUICKSTART" >"$tmp/model.ini"
 expect 1 validate "$tmp/model.ini"

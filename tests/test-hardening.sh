@@ -318,6 +318,88 @@ if [ -n "$CC_PROG" ] && [ -f "$PLUGIN" ]; then
     [ -e "$tmp/constructor-ran" ] || fail "running a plugin's run did not load it (the test proves nothing)"
 fi
 
+# ---- Scenario, catalogue and run files through the bounded reader -----------
+
+# A scenario used to be read whole with no limit: /dev/zero grew until
+# memory ran out, and a FIFO blocked for ever.
+expect 1 run /dev/zero
+contains "$tmp/stderr" "scenario /dev/zero: not a regular file (a device)" "run /dev/zero"
+expect 1 validate /dev/zero
+contains "$tmp/stderr" "scenario /dev/zero: not a regular file (a device)" "validate /dev/zero"
+printf '[scenario]\nname = n\n\0\n' >"$tmp/nul.ini"
+expect 1 validate "$tmp/nul.ini"
+contains "$tmp/stderr" "nul.ini:3: the line contains a NUL byte" "a scenario with a NUL byte"
+# A model file with a NUL byte in a catalogue directory: refused, naming
+# the file and the line (a directory's FIFOs and devices are skipped).
+mkdir -p "$tmp/models/gpus"
+GPUSIM_MODEL_PATH="$tmp/models"
+printf '[gpu]\nname = X\n\0\n' >"$tmp/models/gpus/nul.ini"
+expect 1 validate "$QUICKSTART"
+contains "$tmp/stderr" "nul.ini:3: the line contains a NUL byte" "a model file with a NUL byte"
+GPUSIM_MODEL_PATH=
+# A run directory whose nodes.csv is a FIFO: topo --from-run used to block.
+mkdir -p "$tmp/fake-run"
+mkfifo "$tmp/fake-run/nodes.csv" 2>/dev/null || fail "mkfifo"
+expect 1 topo "$QUICKSTART" --from-run "$tmp/fake-run" --color-by utilization -d "$tmp/heat.dot"
+contains "$tmp/stderr" "nodes.csv: not a regular file (a pipe)" "topo --from-run with a FIFO"
+
+# ---- Checks validate makes that used to wait for the run ---------------------
+
+# [cooling] step: a nanosecond with swings was minutes of CPU.
+expect 1 validate "$SIM_TOP_SRCDIR/scenarios/power-air.ini" --set cooling.daily_swing=5 --set cooling.step=1ns
+contains "$tmp/stderr" "--set cooling.step: \"1ns\" is shorter than a second: expected a step of at least 1 s" "[cooling] step = 1ns"
+expect 0 validate "$SIM_TOP_SRCDIR/scenarios/power-air.ini" --set cooling.daily_swing=5 --set cooling.step=1s
+# [rl]: a placement that does not exist, a reward whose model is missing.
+printf '[rl]\nplacements = first-fit, nosuch\n' | cat "$QUICKSTART" - >"$tmp/rl-bad.ini"
+rl_line=$(($(wc -l <"$QUICKSTART") + 2))
+expect 1 validate "$tmp/rl-bad.ini"
+contains "$tmp/stderr" "rl-bad.ini:$rl_line: [rl] placements: placement 1 of the environment: unknown placement \"nosuch\"" "[rl] placements = nosuch"
+printf '[rl]\nreward = energy\n' | cat "$QUICKSTART" - >"$tmp/rl-energy.ini"
+expect 1 validate "$tmp/rl-energy.ini"
+contains "$tmp/stderr" "rl-energy.ini:$rl_line: [rl] reward: the energy reward needs the power model" "[rl] reward = energy without [power]"
+printf '[power]\n[rl]\nreward = energy\n' | cat "$QUICKSTART" - >"$tmp/rl-power.ini"
+expect 0 validate "$tmp/rl-power.ini"
+
+# ---- Facility limits and cap managers beside a cloud pool --------------------
+
+# The bundled bursting scenario's cloud pool draws no facility power: in cap
+# mode the limit used to try to cap its GPUs and fail ("has no tdp"), and
+# so did the cap manager.  Neither may touch them, nor print a critical.
+BURST="$SIM_TOP_SRCDIR/scenarios/burst.ini"
+sed 's/^\[elastic\]$/[power]\n[facility]\nmax_power = 100kW\n[power_manager]\nlow_cap = 300W\n[elastic]/' "$BURST" >"$tmp/burst-power.ini"
+grep -F '[facility]' "$tmp/burst-power.ini" >/dev/null || fail "could not add [facility] to burst.ini"
+expect 0 run "$tmp/burst-power.ini" --set scenario.horizon=2d --set facility.baseline=false --set power_manager.baseline=false --json
+[ -s "$tmp/stderr" ] && fail "a limit and a cap manager beside a cloud pool printed: $(head -n 3 "$tmp/stderr")"
+peak=$(grep -A1 -F '"power_facility_peak"' "$tmp/stdout" | sed -n 's/.*"value" : \([0-9.e+]*\).*/\1/p')
+awk -v p="$peak" 'BEGIN { exit !(p != "" && p > 50000 && p <= 100000 * (1 + 1e-9)) }' ||
+    fail "the facility's peak was $peak W, expected at most its 100 kW limit (and a busy facility)"
+# A hold-mode limit just above the idle facility let no job start, and the
+# run reported a JCT change of -100 % and the idle draw as energy saved.
+expect 1 run "$SIM_TOP_SRCDIR/scenarios/power-air.ini" --set scenario.horizon=2d --set facility.max_power=229500W --set facility.limit_mode=hold
+contains "$tmp/stderr" "--set facility.max_power: 229500 W: job 1 (2 GPUs) alone would take the facility to" "a hold limit no job can start under"
+contains "$tmp/stderr" "expected a limit above what the facility draws with its largest job running alone, or limit_mode = cap" "a hold limit no job can start under"
+
+# ---- Validation loads no code ------------------------------------------------
+
+# gpusim validate (and the build check of a plan's variants) used to dlopen
+# the scenario's [policy] plugin, running its constructor.  The marker
+# plugin of the section above leaves a file behind when it is loaded.
+if [ -n "$CC_PROG" ] && [ -f "$tmp/marker.so" ]; then
+    rm -f "$tmp/constructor-ran"
+    sed "s|^placement = first-fit\$|placement = first-fit\nplugin = $tmp/marker.so|" "$QUICKSTART" >"$tmp/plugin.ini"
+    grep -F "plugin = $tmp/marker.so" "$tmp/plugin.ini" >/dev/null || fail "could not add the plugin to the scenario"
+    expect 0 validate "$tmp/plugin.ini"
+    contains "$tmp/stdout" "policy plugin $tmp/marker.so (not loaded)" "validate of a plugin scenario"
+    expect 0 validate --quick "$tmp/plugin.ini"
+    expect 0 compare "$tmp/plugin.ini" --variant "b:scenario.seed=2" --seeds 1 --plan-out "$tmp/plugin-variants.json"
+    [ -e "$tmp/constructor-ran" ] && fail "validating a scenario (or a plan's variants) ran its plugin's constructor"
+    expect 1 validate --set "policy.plugin=$tmp/no-such.so" "$QUICKSTART"
+    contains "$tmp/stderr" "no-such.so: no such regular file: expected a policy plugin" "a plugin file that is not there"
+    # Running it loads it (and this one is no policy).
+    expect 1 run "$tmp/plugin.ini"
+    [ -e "$tmp/constructor-ran" ] || fail "running a plugin scenario did not load it (the test proves nothing)"
+fi
+
 # ---- A run owns its output directory ---------------------------------------------
 
 # A second run into the same directory used to mix its files with the

@@ -42,6 +42,15 @@ memory; FP8: a shorter step), a layout that does not fit raises
 gpusim.Error with the memory's parts, and search= returns layouts that fit,
 fastest first.
 
+
+closest; what Python keeps of a simulation (its cluster, the cluster's
+nodes, pools, GPUs and MIG layouts, its scenario, report, policy and
+decision, and the cluster, jobs and context a Python policy is handed)
+stays readable after the simulation is gone, and a kept context refuses to
+act once its decision is over; a simulation with an output directory owns
+it (a second one into it is refused, a killed run's temporary files and an
+earlier run's files this one does not write go, other files stay).
+
 What they do not check: the simulated figures themselves (the Check
 suites and golden files do), the statistics of compare() beyond their
 shape and consistency, or speed.
@@ -49,6 +58,7 @@ shape and consistency, or speed.
 Run by tests/test-python.sh, which points the interpreter at the build tree.
 """
 
+import gc
 import json
 import os
 import re
@@ -2276,6 +2286,163 @@ class LlmTests(unittest.TestCase):
         for layout in layouts:
             self.assertEqual(layout["gpus"], 256)
             self.assertLessEqual(layout["memory_per_gpu"], layout["memory"]["capacity"])
+
+
+class Keeper(gpusim.Policy):
+    """First-fit that keeps what it is handed: the cluster and a job of
+    do_place, the context of do_schedule and the jobs it lists."""
+
+    def __init__(self):
+        super().__init__()
+        self.kept = {}
+
+    def do_place(self, cluster, job, placement):
+        self.kept.setdefault("cluster", cluster)
+        self.kept.setdefault("job", job)
+        return Sim.place_first_fit(cluster, job, placement)
+
+    def do_schedule(self, ctx):
+        queue = ctx.get_queue()
+        if queue and "queued" not in self.kept:
+            self.kept.update(ctx=ctx, now=ctx.get_now(), queued=queue[-1],
+                             queued_id=queue[-1].spec.id)
+        running = ctx.get_running()
+        if running:
+            self.kept.setdefault("running", running[0])
+        self.schedule_in_order(ctx, False)
+
+
+class LifetimeTests(unittest.TestCase):
+    """Each getter that returns an object, kept past the simulation.  The
+    simulation used to free the cluster (and the jobs, at their end) under
+    what Python held: the values read below were then those of freed
+    memory (the cluster's GPU count read 0)."""
+
+    def test_cluster_outlives_its_simulation(self):
+        cluster = gpusim.Simulation(QUICKSTART).cluster
+        gc.collect()
+        # 16 DGX H100 nodes of 8 GPUs each (scenarios/quickstart.ini).
+        self.assertEqual(cluster.get_n_gpus(), 128)
+        self.assertEqual(cluster.get_n_nodes(), 16)
+        self.assertEqual(cluster.get_node(15).model.name, "DGX-H100")
+
+    def test_nodes_pools_and_gpus_are_snapshots(self):
+        sim = gpusim.Simulation(QUICKSTART, set={"scenario.horizon": "1d"})
+        sim.run_until(6 * 3600)
+        cluster = sim.cluster
+        node, pool, gpu = cluster.get_node(5), cluster.get_pool(0), cluster.get_gpu(44)
+        free_then = node.free_gpus
+        sim.run()
+        del sim, cluster
+        gc.collect()
+        self.assertEqual((node.index, node.first_gpu, node.n_gpus), (5, 40, 8))
+        self.assertEqual(node.free_gpus, free_then)
+        self.assertEqual((node.model.name, node.gpu_model.name), ("DGX-H100", "H100-SXM"))
+        self.assertEqual((pool.name, pool.first_node, pool.n_nodes, pool.gpus_per_node),
+                         ("h100", 0, 16, 8))
+        self.assertEqual(pool.model.name, "DGX-H100")
+        self.assertEqual((gpu.node, gpu.local_index), (5, 4))
+
+    def test_mig_layout_outlives_its_simulation(self):
+        # The bundled scenario's 1g.5gb variant: seven instances per A100.
+        sim = gpusim.Simulation(os.path.join(TOP_SRCDIR, "scenarios", "mig-inference.ini"),
+                                set={"class inference.mig": "1g.5gb"})
+        sim.run_until(600)
+        cluster = sim.cluster
+        layouts = [(g, cluster.get_mig_layout(g)) for g in range(cluster.get_n_gpus())]
+        layouts = [(g, l) for g, l in layouts if l is not None and l.n_instances > 0]
+        self.assertTrue(layouts, "no GPU in MIG mode after ten minutes of MIG jobs")
+        g, layout = layouts[0]
+        seen = (layout.n_instances, layout.compute_used, layout.memory_used)
+        del sim, cluster
+        gc.collect()
+        self.assertEqual((layout.n_instances, layout.compute_used, layout.memory_used), seen)
+        # A backlog of 560 jobs fills every GPU: seven 1g slices of seven.
+        self.assertEqual((layout.n_instances, layout.compute_used), (7, 0x7F))
+
+    def test_scenario_report_and_policy_outlive_their_simulation(self):
+        sim = gpusim.Simulation(QUICKSTART, set={"scenario.horizon": "1d"})
+        report_json = sim.run().json
+        scenario, report, policy = sim.raw.get_scenario(), sim.raw.get_report(), sim.raw.get_policy()
+        del sim
+        gc.collect()
+        self.assertEqual(scenario.name, "quickstart")
+        self.assertEqual(report.to_json(True), report_json)
+        self.assertEqual(policy.get_name(), "fifo/first-fit")
+
+    def test_pending_decision_outlives_its_simulation(self):
+        sim = gpusim.Simulation(QUICKSTART, set={"scenario.horizon": "1d"})
+        self.assertTrue(sim.raw.run_to_decision())
+        ctx = sim.raw.get_decision()
+        now, queued = ctx.get_now(), ctx.get_queue()
+        job, job_id = queued[0], queued[0].spec.id
+        self.assertTrue(sim.raw.decide(True))
+        sim.run()
+        del sim
+        gc.collect()
+        # The context is the simulation's decision point: kept, it reads as
+        # the last decision left it.
+        self.assertGreater(ctx.get_now(), now)
+        self.assertEqual(ctx.get_cluster().get_n_gpus(), 128)
+        # The first job of an empty cluster started at the first decision.
+        self.assertEqual(job.spec.id, job_id)
+        self.assertGreaterEqual(job.start, 0)
+        with self.assertRaises(GLib.Error) as caught:
+            ctx.start(job, Sim.Placement())
+        self.assertIn("is over", caught.exception.message)
+
+    def test_what_a_policy_keeps_outlives_the_run(self):
+        keeper = Keeper()
+        sim = gpusim.Simulation(QUICKSTART, set={"scenario.horizon": "2d"}, policy=keeper)
+        sim.run()
+        del sim
+        gc.collect()
+        kept = keeper.kept
+        self.assertEqual(kept["cluster"].get_n_gpus(), 128)
+        self.assertEqual(kept["cluster"].get_node(0).model.name, "DGX-H100")
+        # Jobs read as the simulation last left them: the first placed one
+        # started, and one that ran finished or was running at the horizon.
+        self.assertGreaterEqual(kept["job"].start, 0)
+        self.assertEqual(kept["job"].n_gpus, len(kept["job"].gpus))
+        self.assertIn(kept["running"].state, (Sim.JobState.RUNNING, Sim.JobState.DONE))
+        self.assertEqual(kept["queued"].spec.id, kept["queued_id"])
+        self.assertEqual(kept["ctx"].get_cluster().get_n_gpus(), 128)
+        self.assertGreaterEqual(kept["ctx"].get_now(), kept["now"])
+        with self.assertRaises(GLib.Error) as caught:
+            kept["ctx"].start(kept["queued"], Sim.Placement())
+        self.assertIn("is over", caught.exception.message)
+
+
+class OutputDirTests(unittest.TestCase):
+    """A simulation with an output directory owns it, from Python as from
+    the command line (docs/reliability.md, Outputs)."""
+
+    def test_second_simulation_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            first = gpusim.Simulation(QUICKSTART, set={"scenario.horizon": "1d"}, output_dir=tmp)
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.Simulation(QUICKSTART, output_dir=tmp)
+            self.assertIn("in use by another gpusim run (process %d" % os.getpid(),
+                          caught.exception.message)
+            first.run()
+            # The run is over: the directory is free again.
+            gpusim.run(QUICKSTART, set={"scenario.horizon": "1d"}, output_dir=tmp)
+
+    def test_earlier_files_go_and_others_stay(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("topology.dot", "summary.json.tmp-ABC123", "notes.txt"):
+                with open(os.path.join(tmp, name), "w") as f:
+                    f.write("from before\n")
+            sim = gpusim.Simulation(QUICKSTART, set={"scenario.horizon": "1d"}, output_dir=tmp)
+            # What a killed run left goes when the directory is taken ...
+            self.assertFalse(os.path.exists(os.path.join(tmp, "summary.json.tmp-ABC123")))
+            self.assertTrue(os.path.exists(os.path.join(tmp, "topology.dot")))
+            sim.run()
+            # ... an earlier run's output this one did not write (quickstart
+            # has no [fabric]) when it succeeds; other names stay.
+            self.assertEqual(sorted(os.listdir(tmp)),
+                             ["jobs.csv", "nodes.csv", "notes.txt", "summary.json",
+                              "timeseries.csv"])
 
 
 if __name__ == "__main__":

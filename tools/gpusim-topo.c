@@ -17,6 +17,7 @@
 #include <sim.h>
 #include "gpusim-cli.h"
 #include "scenario/sim-scenario-private.h"
+#include "core/sim-read.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -359,6 +360,7 @@ read_heat (const char *run_dir, const char *color_by, gboolean peak, guint n_nod
 {
   g_autofree char *path = g_build_filename (run_dir, "nodes.csv", NULL);
   g_autofree char *text = NULL;
+  g_autoptr(GError) local = NULL;
   g_auto(GStrv) lines = NULL, header = NULL;
   const char *stat = peak ? "peak" : "mean";
   g_autofree char *column = NULL;
@@ -371,10 +373,11 @@ read_heat (const char *run_dir, const char *color_by, gboolean peak, guint n_nod
                    "of `gpusim run SCENARIO -o DIR`)", run_dir);
       return FALSE;
     }
-  if (!g_file_get_contents (path, &text, NULL, NULL))
+  text = sim__read_file (path, SIM_READ_TEXT, NULL, &local);
+  if (text == NULL)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: cannot read it: is %s the output "
-                   "directory of a finished run?", path, run_dir);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "%s: is %s the output directory of a "
+                   "finished run?", local->message, run_dir);
       return FALSE;
     }
   if (strcmp (color_by, "utilization") == 0)

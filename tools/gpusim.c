@@ -23,6 +23,7 @@
 #include <sim.h>
 #include "gpusim-cli.h"
 #include "core/sim-read.h"
+#include "kernel/sim-kernel.h"
 #include "core/sim-util.h"
 
 #include <glib/gstdio.h>
@@ -234,14 +235,8 @@ gpusim_cmd_run (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   g_autoptr(SimScenario) scenario = NULL;
   g_autoptr(SimSimulation) sim = NULL;
-  g_autoptr(SimOutputLock) lock = NULL;
   Progress progress = { 0 };
   SimReport *report;
-  /* Every file a run writes into -o DIR: one run owns DIR at a time, and
-   * leaves there only what it wrote. */
-  static const char * const outputs[] = {
-    "summary.json", "jobs.csv", "timeseries.csv", "nodes.csv", "topology.dot", NULL
-  };
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
@@ -266,8 +261,6 @@ gpusim_cmd_run (int argc, char **argv)
       if (tmpdir == NULL)
         goto failed;
     }
-  if (output != NULL && (lock = sim__output_dir_lock (output, outputs, &error)) == NULL)
-    goto failed;
   if ((output != NULL || tmpdir != NULL) &&
       !sim_simulation_set_output_dir (sim, output != NULL ? output : tmpdir, &error))
     goto failed;
@@ -287,19 +280,6 @@ gpusim_cmd_run (int argc, char **argv)
     }
   if (progress.drawn)
     fputs ("\r\033[K", stderr);
-  if (lock != NULL)
-    {
-      const char *written[G_N_ELEMENTS (outputs)] = { "summary.json", "nodes.csv" };
-      guint n = 2;
-
-      if (scenario->write_jobs)
-        written[n++] = "jobs.csv";
-      if (scenario->write_timeseries)
-        written[n++] = "timeseries.csv";
-      if (sim_simulation_get_cluster (sim) != NULL && scenario->fabric.kind != SIM_FABRIC_NONE)
-        written[n++] = "topology.dot";
-      sim__output_dir_prune (lock, outputs, written);
-    }
   report = sim_simulation_get_report (sim);
   if (json)
     {
@@ -484,7 +464,7 @@ validate_variants (const char *path, const SimScenario *scenario, char **sets)
       g_ptr_array_add (all, NULL);
       sc = load_scenario (path, (char **) all->pdata, &error);
       if (sc != NULL)
-        sim = sim_simulation_new (sc, &error);
+        sim = sim__kernel_new (sc, SIM_KERNEL_NO_PLUGIN, &error);
       if (sim == NULL)
         {
           gpusim_print_error (error);
@@ -525,8 +505,10 @@ gpusim_cmd_validate (int argc, char **argv)
     {
       g_autoptr(SimScenario) scenario = load_scenario (argv[i], sets, &error);
       g_autoptr(SimSimulation) sim = NULL;
+      /* Validating a scenario runs none of its code: the [policy] plugin
+       * is not loaded (sim-kernel.h). */
       if (scenario != NULL)
-        sim = sim_simulation_new (scenario, &error);
+        sim = sim__kernel_new (scenario, SIM_KERNEL_NO_PLUGIN, &error);
       if (sim != NULL)
         {
           print_warnings (sim);
@@ -563,8 +545,12 @@ gpusim_cmd_validate (int argc, char **argv)
                                                   "GPUs");
         SimRunEstimate estimate;
 
-        printf ("%s: valid: \"%s\", %s, %s, policy %s", argv[i], scenario->name, cluster, gpus,
-                sim_policy_get_name (sim_simulation_get_policy (sim)));
+        if (scenario->plugin != NULL)
+          printf ("%s: valid: \"%s\", %s, %s, policy plugin %s (not loaded)", argv[i],
+                  scenario->name, cluster, gpus, scenario->plugin);
+        else
+          printf ("%s: valid: \"%s\", %s, %s, policy %s", argv[i], scenario->name, cluster, gpus,
+                  sim_policy_get_name (sim_simulation_get_policy (sim)));
         sim_simulation_estimate (sim, &estimate);
         if (estimate.jobs > 0)
           {

@@ -26,6 +26,7 @@
 #include "core/sim-error.h"
 #include "core/sim-util.h"
 #include "core/sim-units.h"
+#include "core/sim-read.h"
 #include "cluster/sim-mig.h"
 
 #include <math.h>
@@ -57,6 +58,7 @@ typedef struct {
 } CloudEntry;
 
 struct _SimCatalogue {
+  gint        ref_count;
   GHashTable *gpus;     /* lower-cased name -> SimGpuModel *, owned */
   GHashTable *nodes;    /* lower-cased name -> NodeEntry *, owned */
   GHashTable *links;    /* lower-cased name -> SimLinkModel *, owned */
@@ -1199,6 +1201,7 @@ sim_catalogue_new (void)
 {
   SimCatalogue *c = g_new0 (SimCatalogue, 1);
 
+  c->ref_count = 1;
   c->gpus = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                    (GDestroyNotify) gpu_model_free);
   c->nodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -1214,10 +1217,26 @@ sim_catalogue_new (void)
   return c;
 }
 
+G_DEFINE_BOXED_TYPE (SimCatalogue, sim_catalogue, sim_catalogue_ref, sim_catalogue_unref)
+
+SimCatalogue *
+sim_catalogue_ref (SimCatalogue *catalogue)
+{
+  g_return_val_if_fail (catalogue != NULL, NULL);
+  g_atomic_int_inc (&catalogue->ref_count);
+  return catalogue;
+}
+
 void
 sim_catalogue_free (SimCatalogue *catalogue)
 {
-  if (catalogue == NULL)
+  sim_catalogue_unref (catalogue);
+}
+
+void
+sim_catalogue_unref (SimCatalogue *catalogue)
+{
+  if (catalogue == NULL || !g_atomic_int_dec_and_test (&catalogue->ref_count))
     return;
   g_hash_table_unref (catalogue->gpus);
   g_hash_table_unref (catalogue->nodes);
@@ -1296,10 +1315,12 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
   g_return_val_if_fail (catalogue != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!g_file_get_contents (path, &text, &len, &local))
+  /* The bounded reader: regular files only, within its size and line
+   * limits, no NUL byte (sim-read.h). */
+  text = sim__read_file (path, SIM_READ_TEXT, &len, error);
+  if (text == NULL)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read model file %s: %s", path,
-                   local->message);
+      g_prefix_error (error, "model file ");
       return FALSE;
     }
   if (!file_index_build (&fi, path, text, len, error))

@@ -20,7 +20,7 @@
 #error "Only <sim.h> can be included directly."
 #endif
 
-#include <glib.h>
+#include <glib-object.h>
 #include "cluster/sim-gpu-model.h"
 
 G_BEGIN_DECLS
@@ -231,13 +231,39 @@ typedef struct {
 typedef struct _SimCatalogue SimCatalogue;
 
 /**
+ * SIM_TYPE_CATALOGUE:
+ *
+ * The boxed type of #SimCatalogue: a copy is a new reference.  A cluster
+ * built from a catalogue holds one, so that its nodes' models stay valid as
+ * long as it lives.
+ */
+#define SIM_TYPE_CATALOGUE (sim_catalogue_get_type ())
+GType sim_catalogue_get_type (void) G_GNUC_CONST;
+
+/**
  * sim_catalogue_new: (skip)
  *
  * Returns: (transfer full): an empty catalogue.
  */
 SimCatalogue *sim_catalogue_new (void);
 /**
+ * sim_catalogue_ref:
+ * @catalogue: a catalogue
+ *
+ * Returns: (transfer full): @catalogue, with one more reference.
+ */
+SimCatalogue *sim_catalogue_ref (SimCatalogue *catalogue);
+/**
+ * sim_catalogue_unref:
+ * @catalogue: (transfer full) (nullable): a catalogue
+ *
+ * Drops a reference; the last one frees the catalogue and its models.
+ */
+void          sim_catalogue_unref (SimCatalogue *catalogue);
+/**
  * sim_catalogue_free: (skip)
+ *
+ * The same as sim_catalogue_unref().
  */
 void          sim_catalogue_free (SimCatalogue *catalogue);
 

@@ -7,6 +7,11 @@
 
 G_BEGIN_DECLS
 
+/* @cluster's nodes and pools take their models from @catalogue: the
+ * cluster holds a reference to it for as long as it lives, and copies of
+ * its nodes and pools one each (sim_node_copy()). */
+void sim__cluster_hold_catalogue (SimCluster *cluster, SimCatalogue *catalogue);
+
 /* The nodes of every partition but @partition, in increasing order, in
  * *@n_nodes of them (internal, for placing inside partitions: kept until a
  * node changes partition or nodes are added; the array is the cluster's). */

@@ -12,6 +12,8 @@
 #define BUCKET_MAX_LEVELS 6
 
 struct _SimCluster {
+  gint     ref_count;
+  SimCatalogue *catalogue; /* (nullable) a reference: its nodes' models are in it */
   GArray  *pools;    /* SimPool */
   GArray  *nodes;    /* SimNode */
   GArray  *gpus;     /* SimGpu */
@@ -429,6 +431,7 @@ sim_cluster_new (void)
 {
   SimCluster *c = g_new0 (SimCluster, 1);
 
+  c->ref_count = 1;
   c->pools = g_array_new (FALSE, TRUE, sizeof (SimPool));
   c->nodes = g_array_new (FALSE, TRUE, sizeof (SimNode));
   c->gpus = g_array_new (FALSE, TRUE, sizeof (SimGpu));
@@ -466,6 +469,8 @@ sim_cluster_copy (const SimCluster *cluster)
   if (cluster->partition != NULL)
     c->partition = g_memdup2 (cluster->partition, cluster->nodes->len);
   c->n_partitions = cluster->n_partitions;
+  if (cluster->catalogue != NULL)
+    c->catalogue = sim_catalogue_ref (cluster->catalogue);
   {
     GHashTableIter it;
     gpointer key, value;
@@ -476,10 +481,97 @@ sim_cluster_copy (const SimCluster *cluster)
   return c;
 }
 
+/* The cluster is shared by reference (a simulation and a binding's
+ * wrapper may both keep it); its nodes, GPUs, pools and MIG layouts are
+ * handed to bindings as snapshots, which hold what their pointers point
+ * into: a node's and a pool's models, through their catalogue. */
+G_DEFINE_BOXED_TYPE (SimCluster, sim_cluster, sim_cluster_ref, sim_cluster_unref)
+
+SimCluster *
+sim_cluster_ref (SimCluster *cluster)
+{
+  g_return_val_if_fail (cluster != NULL, NULL);
+  g_atomic_int_inc (&cluster->ref_count);
+  return cluster;
+}
+
 void
 sim_cluster_free (SimCluster *cluster)
 {
-  if (cluster == NULL)
+  sim_cluster_unref (cluster);
+}
+
+void
+sim__cluster_hold_catalogue (SimCluster *cluster, SimCatalogue *catalogue)
+{
+  g_return_if_fail (cluster != NULL && catalogue != NULL);
+  sim_catalogue_ref (catalogue);
+  g_clear_pointer (&cluster->catalogue, sim_catalogue_unref);
+  cluster->catalogue = catalogue;
+  for (guint i = 0; i < cluster->pools->len; i++)
+    g_array_index (cluster->pools, SimPool, i).catalogue = catalogue;
+  for (guint i = 0; i < cluster->nodes->len; i++)
+    g_array_index (cluster->nodes, SimNode, i).catalogue = catalogue;
+}
+
+SimNode *
+sim_node_copy (const SimNode *node)
+{
+  SimNode *copy;
+
+  g_return_val_if_fail (node != NULL, NULL);
+  copy = g_memdup2 (node, sizeof *node);
+  if (copy->catalogue != NULL)
+    sim_catalogue_ref (copy->catalogue);
+  return copy;
+}
+
+void
+sim_node_free (SimNode *node)
+{
+  if (node == NULL)
+    return;
+  if (node->catalogue != NULL)
+    sim_catalogue_unref (node->catalogue);
+  g_free (node);
+}
+
+G_DEFINE_BOXED_TYPE (SimNode, sim_node, sim_node_copy, sim_node_free)
+
+static SimGpu *
+gpu_copy (const SimGpu *gpu)
+{
+  return g_memdup2 (gpu, sizeof *gpu);
+}
+
+G_DEFINE_BOXED_TYPE (SimGpu, sim_gpu, gpu_copy, g_free)
+
+static SimPool *
+pool_copy (const SimPool *pool)
+{
+  SimPool *copy = g_memdup2 (pool, sizeof *pool);
+
+  copy->name = g_strdup (pool->name);
+  if (copy->catalogue != NULL)
+    sim_catalogue_ref (copy->catalogue);
+  return copy;
+}
+
+static void
+pool_free (SimPool *pool)
+{
+  if (pool->catalogue != NULL)
+    sim_catalogue_unref (pool->catalogue);
+  g_free (pool->name);
+  g_free (pool);
+}
+
+G_DEFINE_BOXED_TYPE (SimPool, sim_pool, pool_copy, pool_free)
+
+void
+sim_cluster_unref (SimCluster *cluster)
+{
+  if (cluster == NULL || !g_atomic_int_dec_and_test (&cluster->ref_count))
     return;
   for (guint i = 0; i < cluster->pools->len; i++)
     g_free (g_array_index (cluster->pools, SimPool, i).name);
@@ -500,6 +592,7 @@ sim_cluster_free (SimCluster *cluster)
   g_free (cluster->room_tree);
   g_free (cluster->bucket);
   shared_free (cluster);
+  g_clear_pointer (&cluster->catalogue, sim_catalogue_unref);
   g_free (cluster);
 }
 
@@ -543,6 +636,7 @@ sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimNodeModel 
   pool.gpus_per_node = per_node;
   pool.first_node = cluster->nodes->len;
   pool.n_nodes = n_nodes;
+  pool.catalogue = cluster->catalogue;
   g_array_append_val (cluster->pools, pool);
 
   for (guint i = 0; i < n_nodes; i++)
@@ -555,6 +649,7 @@ sim_cluster_add_pool (SimCluster *cluster, const char *name, const SimNodeModel 
       node.free_gpus = per_node;
       node.model = model;
       node.gpu_model = pool.gpu_model;
+      node.catalogue = cluster->catalogue;
       node.cpu_milli = node.free_cpu_milli = (guint64) model->cpu_cores * 1000;
       node.memory_bytes = node.free_memory_bytes = model->memory_bytes;
       node.available = TRUE;

@@ -18,7 +18,7 @@
 #error "Only <sim.h> can be included directly."
 #endif
 
-#include <glib.h>
+#include <glib-object.h>
 #include "cluster/sim-catalogue.h"
 #include "cluster/sim-mig.h"
 
@@ -73,7 +73,33 @@ typedef struct {
   guint64 memory_bytes;
   guint64 free_memory_bytes;
   gboolean available;
+  /*< private >*/
+  SimCatalogue *catalogue; /* its models' catalogue: borrowed in the cluster,
+                            * a reference in a copy (sim_node_copy()) */
 } SimNode;
+
+/**
+ * SIM_TYPE_NODE:
+ *
+ * The boxed type of #SimNode.  A copy is a snapshot of the node (its free
+ * GPUs and host resources as they were) that holds a reference to the
+ * catalogue its models are in, so that they stay valid after the cluster
+ * is gone: what a binding gets from sim_cluster_get_node().
+ */
+#define SIM_TYPE_NODE (sim_node_get_type ())
+GType sim_node_get_type (void) G_GNUC_CONST;
+/**
+ * sim_node_copy:
+ * @node: a node
+ *
+ * Returns: (transfer full): a snapshot of @node; free with sim_node_free().
+ */
+SimNode *sim_node_copy (const SimNode *node);
+/**
+ * sim_node_free:
+ * @node: (transfer full) (nullable): a snapshot from sim_node_copy()
+ */
+void     sim_node_free (SimNode *node);
 
 /**
  * SimGpu:
@@ -92,6 +118,14 @@ typedef struct {
 } SimGpu;
 
 /**
+ * SIM_TYPE_GPU:
+ *
+ * The boxed type of #SimGpu; a copy is a snapshot of the GPU's allocation.
+ */
+#define SIM_TYPE_GPU (sim_gpu_get_type ())
+GType sim_gpu_get_type (void) G_GNUC_CONST;
+
+/**
  * SimPool:
  * @name: the pool's name in the scenario
  * @model: its node model
@@ -107,9 +141,32 @@ typedef struct {
   guint32 gpus_per_node;
   guint32 first_node;
   guint32 n_nodes;
+  /*< private >*/
+  SimCatalogue *catalogue; /* as #SimNode's */
 } SimPool;
 
+/**
+ * SIM_TYPE_POOL:
+ *
+ * The boxed type of #SimPool; a copy has its own name and, like a
+ * #SimNode's, holds a reference to its models' catalogue.
+ */
+#define SIM_TYPE_POOL (sim_pool_get_type ())
+GType sim_pool_get_type (void) G_GNUC_CONST;
+
 typedef struct _SimCluster SimCluster;
+
+/**
+ * SIM_TYPE_CLUSTER:
+ *
+ * The boxed type of #SimCluster: reference-counted, a copy is a new
+ * reference.  A simulation holds one on its cluster, and so does whatever
+ * a binding keeps of it (sim_simulation_get_cluster(), a policy's
+ * argument), so that the cluster outlives the simulation as long as it is
+ * kept; a cluster built from a catalogue holds a reference to it.
+ */
+#define SIM_TYPE_CLUSTER (sim_cluster_get_type ())
+GType sim_cluster_get_type (void) G_GNUC_CONST;
 
 /**
  * sim_cluster_new: (skip)
@@ -117,7 +174,23 @@ typedef struct _SimCluster SimCluster;
  */
 SimCluster *sim_cluster_new (void);
 /**
+ * sim_cluster_ref:
+ * @cluster: a cluster
+ *
+ * Returns: (transfer full): @cluster, with one more reference.
+ */
+SimCluster *sim_cluster_ref (SimCluster *cluster);
+/**
+ * sim_cluster_unref:
+ * @cluster: (transfer full) (nullable): a cluster
+ *
+ * Drops a reference; the last one frees the cluster.
+ */
+void        sim_cluster_unref (SimCluster *cluster);
+/**
  * sim_cluster_free: (skip)
+ *
+ * The same as sim_cluster_unref().
  */
 void        sim_cluster_free (SimCluster *cluster);
 

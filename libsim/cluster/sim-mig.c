@@ -12,6 +12,14 @@
 
 #include <string.h>
 
+static SimMigLayout *
+mig_layout_copy (const SimMigLayout *layout)
+{
+  return g_memdup2 (layout, sizeof *layout);
+}
+
+G_DEFINE_BOXED_TYPE (SimMigLayout, sim_mig_layout, mig_layout_copy, g_free)
+
 static inline guint32
 span_mask (guint start, guint width)
 {

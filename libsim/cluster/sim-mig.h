@@ -25,7 +25,7 @@
 #error "Only <sim.h> can be included directly."
 #endif
 
-#include <glib.h>
+#include <glib-object.h>
 #include "core/sim-units.h"
 #include "cluster/sim-gpu-model.h"
 
@@ -72,7 +72,9 @@ typedef struct {
 
 /**
  * SimMigLayout:
- * @instances: (array length=n_instances): the instances, sorted by @start
+ * @instances: the instances, sorted by @start (the first @n_instances).
+ *   Not introspected: bindings cannot read an inline array of structures
+ *   (PyGObject read each element as a pointer), and read the masks
  * @n_instances: their number
  * @compute_used: bit i set when compute slice i is taken
  * @memory_used: bit i set when memory slice i is taken
@@ -82,11 +84,21 @@ typedef struct {
  * sim_mig_layout_remove(), which keep the masks consistent.
  */
 typedef struct {
+  /*< private >*/
   SimMigInstance instances[SIM_MIG_MAX_INSTANCES];
+  /*< public >*/
   guint          n_instances;
   guint32        compute_used;
   guint32        memory_used;
 } SimMigLayout;
+
+/**
+ * SIM_TYPE_MIG_LAYOUT:
+ *
+ * The boxed type of #SimMigLayout; a copy is a snapshot of the layout.
+ */
+#define SIM_TYPE_MIG_LAYOUT (sim_mig_layout_get_type ())
+GType sim_mig_layout_get_type (void) G_GNUC_CONST;
 
 /**
  * sim_mig_instance_milli:

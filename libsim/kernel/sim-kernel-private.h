@@ -69,6 +69,7 @@ struct _SimSimulation {
   SimSchedContext decision;        /* the decision being made */
   gboolean       started;
   gboolean       finished;
+  gboolean       plugin_unloaded; /* built with SIM_KERNEL_NO_PLUGIN: a stand-in policy */
   gboolean       force;       /* run even past the size limits */
   SimTime        last_activity;
   GError        *error;       /* a failure inside a handler */
@@ -172,8 +173,6 @@ void   sim__kernel_share_refresh       (SimSimulation *self, guint g, SimTime no
 void   sim__kernel_account_computing   (SimSimulation *self, SimJob *job);
 void   sim__kernel_account_activity    (SimSimulation *self, SimJob *job);
 void   sim__kernel_refresh_rates       (SimSimulation *self, SimTime now);
-/* The run fails with @error (the first failure is kept). */
-void   sim__kernel_fail                (SimSimulation *self, GError *error);
 
 /* The kernel's side of construction and of the run, for the facade
  * (sim-simulation.c). */

@@ -27,12 +27,13 @@ typedef struct {
   guint        next_free;
 } Timer;
 
+/* The kernel lets go of JOB: what it registered goes, and the job itself
+ * when no binding keeps it (sim-job.h). */
 static void
 free_job (SimJob *job)
 {
   sim__job_comm_forget (job);
-  g_free (job->gpus);
-  g_free (job);
+  sim_job_unref (job);
 }
 
 static void
@@ -405,6 +406,7 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   tick (self, ev->time);
   self->last_activity = ev->time;
   job = g_new0 (SimJob, 1);
+  job->ref_count = 1;
   job->spec = self->next;
   job->state = SIM_JOB_QUEUED;
   job->start = job->end = job->first_start = -1;
@@ -1004,6 +1006,7 @@ decision_begin (SimSimulation *self, SimTime now)
   ctx->preempt = preempt_job;
   ctx->wake = wake_at;
   ctx->owner = self;
+  ctx->keep = G_OBJECT (self);
   /* With a backfill cycle, a pass off its ticks is a main pass only. */
   ctx->no_backfill = self->scenario->backfill_interval > 0 &&
                      now % self->scenario->backfill_interval != 0;
@@ -1029,6 +1032,7 @@ decision_end (SimSimulation *self)
   SimTime now = ctx->now;
 
   g_clear_pointer (&ctx->running, g_ptr_array_unref);
+  ctx->closed = TRUE;
   if (ctx->error != NULL)
     {
       sim__kernel_fail (self, g_steal_pointer (&ctx->error));
@@ -1349,6 +1353,13 @@ sim__kernel_advance (SimSimulation *self, SimTime limit, gboolean pause, gboolea
     return TRUE;
   if (!self->started)
     {
+      if (self->plugin_unloaded)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                       "this simulation was built to validate the scenario, without loading "
+                       "its [policy] plugin %s: it cannot run", self->scenario->plugin);
+          return FALSE;
+        }
       if (!sim_simulation_check_limits (self, error))
         {
           sim__kernel_abandon (self);

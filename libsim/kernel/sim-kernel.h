@@ -207,6 +207,10 @@ void sim__kernel_rerate_gpus (SimSimulation *sim, const guint8 *changed, SimTime
 
 /* The running jobs, in start order (borrowed; do not change it). */
 GQueue  *sim__kernel_get_running   (SimSimulation *sim);
+/* The run fails with @error (taken; the first failure is kept): the engine
+ * stops and sim_simulation_run() returns it.  For a module that finds the
+ * run cannot give a meaningful result, with the key at fault in @error. */
+void     sim__kernel_fail          (SimSimulation *sim, GError *error);
 /* Brings running @job's progress (work_left) up to now. */
 void     sim__kernel_sync_job      (SimSimulation *sim, SimJob *job);
 /* Takes running @job off its GPUs, as a preemption does (it owes @overhead
@@ -259,6 +263,14 @@ gboolean sim__kernel_get_fabric_load (SimSimulation *sim, double *max, double *m
  * left off (a mask of SimPowerPolicyKind for the power policies): the
  * baseline a module is measured against. */
 SimSimulation *sim__kernel_new (SimScenario *scenario, guint off, GError **error);
+
+/* In @off: build the simulation without loading the scenario's [policy]
+ * plugin, for validation.  A plugin is code that runs when it is loaded,
+ * and checking a scenario must not run it: the plugin's file is checked to
+ * be a regular file, a built-in FIFO first-fit policy stands in for it,
+ * and the simulation refuses to run (SIM_ERROR_STATE).  Above the
+ * SimPowerPolicyKind bits. */
+#define SIM_KERNEL_NO_PLUGIN (1u << 16)
 
 /* A FIFO policy with @placement, set up as the scenario's own policy is
  * (the cluster, its network, the workload's task classes, the seed) but

@@ -20,9 +20,17 @@ typedef struct {
   SimAtomicFile  *series;        /* timeseries.csv */
   SimAtomicFile  *nodes;         /* nodes.csv (report/sim-run-records.h) */
   SimAtomicFile  *timeline;      /* sim_simulation_set_timeline() */
+  SimOutputLock  *lock;          /* (nullable) @dir's, from set_output_dir to the run's end */
   SimAccumulator *node_usage;    /* owned by the simulation's accumulators */
   SimAccumulator *timeline_acc;  /* likewise */
 } Outputs;
+
+/* Every file a run may write into its output directory.  One run owns the
+ * directory at a time (sim__output_dir_lock()), and leaves there only what
+ * it wrote. */
+static const char * const output_names[] = {
+  "summary.json", "jobs.csv", "timeseries.csv", "nodes.csv", "topology.dot", NULL
+};
 
 /* The module's key among the simulation's extensions. */
 static const char module_key = 0;
@@ -43,6 +51,7 @@ outputs_free (gpointer data)
   Outputs *o = data;
 
   drop_files (o);
+  g_clear_pointer (&o->lock, sim__output_dir_unlock);
   g_free (o->dir);
   g_free (o);
 }
@@ -50,7 +59,10 @@ outputs_free (gpointer data)
 static void
 on_abandon (SimSimulation *sim, SimTime now, gpointer data)
 {
-  drop_files (data);
+  Outputs *o = data;
+
+  drop_files (o);
+  g_clear_pointer (&o->lock, sim__output_dir_unlock);
 }
 
 /* topology.dot in the output directory: the collapsed network diagram,
@@ -91,7 +103,8 @@ on_commit (gpointer data, SimReport *report, GError **error)
   g_autoptr(SimAtomicFile) summary = NULL;
   g_autoptr(SimAtomicFile) topology_file = NULL;
   SimAtomicFile *files[6];
-  guint n = 0;
+  const char *written[G_N_ELEMENTS (output_names)] = { "summary.json" };
+  guint n = 0, n_written = 1;
   gboolean ok;
 
   if (o->dir == NULL)
@@ -112,17 +125,35 @@ on_commit (gpointer data, SimReport *report, GError **error)
   fputs (json, sim__atomic_file_stream (summary));
   fputc ('\n', sim__atomic_file_stream (summary));
   if (o->jobs != NULL)
-    files[n++] = o->jobs;
+    {
+      files[n++] = o->jobs;
+      written[n_written++] = "jobs.csv";
+    }
   if (o->series != NULL)
-    files[n++] = o->series;
+    {
+      files[n++] = o->series;
+      written[n_written++] = "timeseries.csv";
+    }
   if (o->nodes != NULL)
-    files[n++] = o->nodes;
+    {
+      files[n++] = o->nodes;
+      written[n_written++] = "nodes.csv";
+    }
   if (o->timeline != NULL)
     files[n++] = o->timeline;
   if (topology_file != NULL)
-    files[n++] = topology_file;
+    {
+      files[n++] = topology_file;
+      written[n_written++] = "topology.dot";
+    }
   files[n++] = summary;
   ok = sim__atomic_files_commit (files, n, error);
+  /* An earlier run's outputs that this one did not write (its topology.dot,
+   * when this run has no [fabric]) would be read with this run's: they go,
+   * and the directory is free for the next run. */
+  if (ok && o->lock != NULL)
+    sim__output_dir_prune (o->lock, output_names, written);
+  g_clear_pointer (&o->lock, sim__output_dir_unlock);
   drop_files (o);
   return ok;
 }
@@ -184,15 +215,15 @@ sim_simulation_set_output_dir (SimSimulation *self, const char *dir, GError **er
                    "the output directory must be set before the run starts");
       return FALSE;
     }
-  if (g_mkdir_with_parents (dir, 0777) != 0)
-    {
-      int saved = errno;
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot create directory %s: %s", dir,
-                   g_strerror (saved));
-      return FALSE;
-    }
   sc = sim__kernel_get_scenario (self);
   o = outputs_of (self, error);
+  /* The directory is this run's until it ends: a second run into it, from
+   * this process or another, is refused naming the holder, and what a
+   * killed run left there goes (sim-util.h). */
+  g_clear_pointer (&o->lock, sim__output_dir_unlock);
+  o->lock = sim__output_dir_lock (dir, output_names, error);
+  if (o->lock == NULL)
+    return FALSE;
   g_free (o->dir);
   o->dir = g_strdup (dir);
   drop_files (o);

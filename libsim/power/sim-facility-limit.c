@@ -28,7 +28,7 @@ typedef struct {
   SimPowerCaps  *caps;
   SimPower      *power;
   guint          n_gpus;
-  double        *tdp;          /* per GPU, W */
+  double        *tdp;          /* per GPU, W; 0 for a cloud GPU, which it never caps */
   double        *saved;        /* per GPU: its cap before a what-if */
   double         level;        /* cap mode: the caps now, a share of TDP; 1: none */
   double         manager_threshold; /* the cap manager's, if any (> 1: none) */
@@ -74,7 +74,7 @@ facility_now (Limit *l)
 static double
 cap_at (const Limit *l, guint g, double level)
 {
-  double cap = level < 1 ? level * l->tdp[g] : 0;
+  double cap = level < 1 ? level * l->tdp[g] : 0;   /* 0 (no cap) for a cloud GPU */
   double other[2] = { sim__power_caps_get_base (l->caps, g),
                       sim__power_caps_get_source (l->caps, g, SIM_CAP_MANAGER) };
 
@@ -180,7 +180,7 @@ apply_level (Limit *l, double level, SimTime now)
   l->level = level;
   l->lowest_level = MIN (l->lowest_level, level);
   for (guint g = 0; g < l->n_gpus; g++)
-    l->saved[g] = level < 1 ? level * l->tdp[g] : 0;
+    l->saved[g] = level < 1 ? level * l->tdp[g] : 0;   /* a cloud GPU: no cap */
   if (!sim__power_caps_set_all (l->caps, SIM_CAP_FACILITY, l->saved, &error))
     {
       /* min_cap was checked against every GPU model: a bug. */
@@ -234,11 +234,26 @@ on_watch (SimSimulation *sim, SimTime now, gpointer data)
     }
 }
 
+/* Whether a running job holds a GPU of the facility's (not a cloud
+ * node's): one that will end and give its power back. */
+static gboolean
+facility_busy (Limit *l)
+{
+  for (GList *it = sim__kernel_get_running (l->sim)->head; it != NULL; it = it->next)
+    {
+      const SimJob *job = it->data;
+      for (guint i = 0; i < job->n_gpus; i++)
+        if (l->tdp[job->gpus[i]] > 0)
+          return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 admit (gpointer data, const SimJob *job, const SimPlacement *placement, GError **error)
 {
   Limit *l = data;
-  double after;
+  double before, after;
   gboolean known;
 
   /* The cap manager lifts a GPU's low cap once a busy job is on it: the
@@ -255,10 +270,31 @@ admit (gpointer data, const SimJob *job, const SimPlacement *placement, GError *
       if (sim__power_caps_get_source (l->caps, g, SIM_CAP_MANAGER) > 0)
         sim__power_set_cap (l->power, g, cap_without_manager (l, g), NULL);
     }
+  before = facility_now (l);
   known = sim__power_module_estimate_start_power (l->sim, job, placement, &after);
   restore (l);
-  if (!known || after <= l->config.max_power_w)
+  /* A start that adds nothing to the facility's draw (on a cloud node of
+   * an [elastic] pool, which draws no power here) is never held: holding
+   * it would save nothing. */
+  if (!known || after <= l->config.max_power_w || after <= before)
     return TRUE;
+  if (!facility_busy (l))
+    {
+      /* Nothing of the facility runs, so nothing will end and free power:
+       * this job would wait for ever, and the run would report every job
+       * held as a JCT change of -100 % and the idle draw as energy saved.
+       * The limit cannot be kept with any job of this size running. */
+      GError *fatal = g_error_new (SIM_ERROR, SIM_ERROR_INVALID,
+                                   "%.0f W: job %" G_GUINT64_FORMAT " (%u GPUs) alone would "
+                                   "take the facility to %.0f W, so it could never start: "
+                                   "expected a limit above what the facility draws with its "
+                                   "largest job running alone, or limit_mode = cap",
+                                   l->config.max_power_w, job->spec.id, placement->n_gpus,
+                                   after);
+      sim__scenario_locate (sim_simulation_get_scenario (l->sim), "facility", "max_power",
+                            &fatal);
+      sim__kernel_fail (l->sim, fatal);
+    }
   l->held_starts++;
   g_set_error (error, SIM_ERROR, SIM_ERROR_HELD,
                "job %" G_GUINT64_FORMAT " held: starting it would take the facility to %.0f W, "
@@ -354,6 +390,7 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
   SimScenario *sc = sim_simulation_get_scenario (sim);
   guint n_gpus = sim_cluster_get_n_gpus (cluster);
   double idle_facility = 0, it = 0;
+  SimPower *power;
   Limit *l;
 
   sim__kernel_get_power (sim, &it, &idle_facility);
@@ -368,10 +405,16 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
       sim__kernel_add_accumulator (sim, &l->acc);
       return TRUE;
     }
+  power = sim__power_module_get_model (sim);
+  /* A cloud pool's GPUs (an [elastic] pool) draw nothing of the facility's:
+   * the limit neither caps nor checks them. */
   if (config->limit_mode == SIM_FACILITY_LIMIT_CAP)
     for (guint p = 0; p < sim_cluster_get_n_pools (cluster); p++)
       {
-        const SimGpuModel *model = sim_cluster_get_pool (cluster, p)->gpu_model;
+        const SimPool *pool = sim_cluster_get_pool (cluster, p);
+        const SimGpuModel *model = pool->gpu_model;
+        if (pool->n_nodes > 0 && sim__power_node_is_outside (power, pool->first_node))
+          continue;
         if (config->min_cap_share * model->tdp_w <= model->idle_w)
           {
             g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
@@ -399,7 +442,7 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
   l->config = *config;
   l->active = TRUE;
   l->caps = sim__power_caps_get (sim);
-  l->power = sim__power_module_get_model (sim);
+  l->power = power;
   l->n_gpus = n_gpus;
   l->tdp = g_new (double, MAX (n_gpus, 1));
   l->saved = g_new (double, MAX (n_gpus, 1));
@@ -408,8 +451,11 @@ sim__facility_limit_attach (SimSimulation *sim, const SimFacilityConfig *config,
   l->manager_threshold = sc->power_manager.enabled ? sc->power_manager.threshold : 2;
   l->settled_w = -1;
   for (guint g = 0; g < n_gpus; g++)
-    l->tdp[g] = sim_cluster_get_node (cluster, sim_cluster_get_gpu (cluster, g)->node)
-                  ->gpu_model->tdp_w;
+    {
+      guint node = sim_cluster_get_gpu (cluster, g)->node;
+      l->tdp[g] = sim__power_node_is_outside (power, node)
+                    ? 0 : sim_cluster_get_node (cluster, node)->gpu_model->tdp_w;
+    }
   sim__kernel_add_accumulator (sim, &l->acc);
   sim__kernel_connect (sim, SIM_HOOK_STATE_CHANGED, G_CALLBACK (on_watch), l);
   if (config->limit_mode == SIM_FACILITY_LIMIT_HOLD)

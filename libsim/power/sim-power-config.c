@@ -74,6 +74,26 @@ parse_day (const char *text, gpointer out, GError **error)
                                   "a day of the year from 0 (1 January) to 364", error);
 }
 
+/* The outdoor curve is re-evaluated once per step, each an event of the
+ * run: a step of 1 ns over a year is 3e16 events, minutes of CPU that the
+ * run-size estimate does not count.  Weather changes over minutes, so a
+ * step of at least a second loses nothing and bounds a year to 31.5
+ * million evaluations. */
+static gboolean
+parse_cooling_step (const char *text, gpointer out, GError **error)
+{
+  if (!sim_parse_duration (text, out, error))
+    return FALSE;
+  if (*(SimTime *) out < SIM_SECOND)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "\"%s\" is shorter than a second: expected a step of at least 1 s, such "
+                   "as \"15min\"", text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_watts_per_watt (const char *text, gpointer out, GError **error)
 {
@@ -300,8 +320,8 @@ static const SimKey cooling_keys[] = {
   { "warmest_day", SIM_KEY_NUMBER, "day", "0 to 364", "200",
     "the curve's warmest day of the year, from 0 (1 January, where simulated time starts)", 0,
     parse_day, CO (warmest_day) },
-  { "step", SIM_KEY_TIME, "s", "above 0", "1h",
-    "the curve is held constant over steps this long", 0, sim__keys_parse_positive_duration,
+  { "step", SIM_KEY_TIME, "s", "at least 1 s", "1h",
+    "the curve is held constant over steps this long", 0, parse_cooling_step,
     CO (step) },
   { "outdoor_csv", SIM_KEY_PATH, NULL, NULL, NULL,
     "a CSV file of time and temperature rows, instead of outdoor_temperature and the swings", 0,

@@ -5,6 +5,7 @@
 #include "power/sim-power-manager.h"
 #include "kernel/sim-kernel.h"
 #include "power/sim-power-module.h"
+#include "power/sim-power.h"
 #include "power/sim-power-policy.h"
 #include "report/sim-metrics.h"
 #include "core/sim-error.h"
@@ -210,6 +211,7 @@ sim__power_manager_attach (SimSimulation *sim, const SimPowerManagerConfig *conf
   const SimCluster *cluster = sim_simulation_get_cluster (sim);
   SimScenario *sc = sim_simulation_get_scenario (sim);
   guint n_gpus = sim_cluster_get_n_gpus (cluster), n_eligible = 0;
+  SimPower *power = sim__power_module_get_model (sim);
   Manager *m;
 
   if (!active)
@@ -222,10 +224,15 @@ sim__power_manager_attach (SimSimulation *sim, const SimPowerManagerConfig *conf
       return TRUE;
     }
 
-  /* Every GPU model must hold the cap; it caps those whose TDP is above it. */
+  /* Every GPU model of the facility must hold the cap; it caps those whose
+   * TDP is above it.  A cloud pool's GPUs (an [elastic] pool) are the
+   * provider's: the manager neither caps nor checks them. */
   for (guint p = 0; p < sim_cluster_get_n_pools (cluster); p++)
     {
-      const SimGpuModel *model = sim_cluster_get_pool (cluster, p)->gpu_model;
+      const SimPool *pool = sim_cluster_get_pool (cluster, p);
+      const SimGpuModel *model = pool->gpu_model;
+      if (pool->n_nodes > 0 && sim__power_node_is_outside (power, pool->first_node))
+        continue;
       if (config->low_cap_w <= model->idle_w)
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
@@ -253,7 +260,8 @@ sim__power_manager_attach (SimSimulation *sim, const SimPowerManagerConfig *conf
       const SimGpuModel *model = sim_cluster_get_node (cluster, gpu->node)->gpu_model;
       double base = sim__power_caps_get_base (m->caps, g);
       /* A cap at or above what the GPU may draw anyway changes nothing. */
-      m->eligible[g] = config->low_cap_w < model->tdp_w &&
+      m->eligible[g] = !sim__power_node_is_outside (power, gpu->node) &&
+                       config->low_cap_w < model->tdp_w &&
                        (base == 0 || config->low_cap_w < base);
       n_eligible += m->eligible[g];
       m->below_since[g] = -1;

@@ -522,6 +522,13 @@ sim__power_node_full_w (const SimPower *power, guint node)
   return MAX (dc / np->psu, np->sleep_w);
 }
 
+gboolean
+sim__power_node_is_outside (const SimPower *power, guint node)
+{
+  g_return_val_if_fail (power != NULL && node < power->n_nodes, FALSE);
+  return power->outside[node];
+}
+
 void
 sim__power_set_network (SimPower *power, double network_w)
 {

@@ -156,6 +156,9 @@ double   sim__power_gpus_w (SimPower *power);
  * is above it.  Its sum over the nodes plus the network's draw bounds the
  * IT power (sim__power_it_w()). */
 double   sim__power_node_full_w (const SimPower *power, guint node);
+/* Whether node @node is the outside pool's (a cloud node): it draws no
+ * power of the facility's, and its GPUs are not the facility's to cap. */
+gboolean sim__power_node_is_outside (const SimPower *power, guint node);
 
 /* The nodes' fans keep @share of their power (sim-cooling.h). */
 void     sim__power_set_fan_share (SimPower *power, double share);

@@ -13,9 +13,11 @@
 
 #include "rl/sim-rl-config.h"
 #include "rl/sim-rl-env.h"
+#include "rl/sim-rl-env-private.h"
 #include "core/sim-error.h"
 #include "core/sim-util.h"
 #include "core/sim-units.h"
+#include "sched/sim-policy-private.h"
 
 #include <string.h>
 
@@ -145,10 +147,47 @@ sim__rl_config_read (const SimKeyReader *reader, SimRlConfig *rl, GError **error
 /* ------------------------------------------------------------------------- */
 /* The section in a scenario.                                                */
 
+/* What the environment would refuse when it is made, refused when the
+ * scenario is read, so that `gpusim validate` finds it: a reward whose
+ * model is missing, a placement that is not registered.  The modules
+ * before [rl] in the module table (power, cost) have been read. */
+static gboolean
+check_section (const SimKeyReader *reader, const SimScenario *sc, GError **error)
+{
+  gboolean cost_key;
+
+  if (sc->rl.reward >= 0)
+    {
+      g_autofree char *what = g_strdup_printf ("the %s reward", rl_rewards[sc->rl.reward]);
+      if (!sim__rl_check_reward (sc, (SimRlReward) sc->rl.reward, what, &cost_key, error))
+        {
+          if (cost_key)
+            sim__keys_locate (reader, "cost", "capacity_basis", error);
+          else
+            sim__keys_locate (reader, "rl", "reward", error);
+          return FALSE;
+        }
+    }
+  /* A [policy] plugin may register placements of its own when it is
+   * loaded, which validation does not do: its names are checked when the
+   * environment is made. */
+  if (sc->rl.placements == NULL || sc->plugin != NULL)
+    return TRUE;
+  sim__policy_register_builtins ();
+  for (guint p = 0; sc->rl.placements[p] != NULL; p++)
+    if (sim__policy_table_find_placement (sc->rl.placements[p], error) == NULL)
+      {
+        g_prefix_error (error, "placement %u of the environment: ", p);
+        sim__keys_locate (reader, "rl", "placements", error);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 gboolean
 sim__rl_sections_read (const SimKeyReader *reader, SimScenario *sc, GError **error)
 {
-  return sim__rl_config_read (reader, &sc->rl, error);
+  return sim__rl_config_read (reader, &sc->rl, error) && check_section (reader, sc, error);
 }
 
 void

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "rl/sim-rl-env.h"
+#include "rl/sim-rl-env-private.h"
 #include "kernel/sim-kernel.h"
 #include "power/sim-power-module.h"
 #include "sched/sim-policy-private.h"
@@ -265,20 +266,13 @@ fill_high (SimRlEnv *self)
   *h++ = G_MAXFLOAT;
 }
 
-/* Whether the scenario has what REWARD needs: the power model for energy
- * and cost, the cost model (with a capacity known from the start) for
- * cost.  FROM_SCENARIO: the scenario's [rl] reward chose it. */
-static gboolean
-check_reward (const SimScenario *scenario, SimRlReward reward, gboolean from_scenario,
-              GError **error)
+gboolean
+sim__rl_check_reward (const SimScenario *scenario, SimRlReward reward, const char *what,
+                      gboolean *cost_key, GError **error)
 {
-  const char *name = reward == SIM_RL_REWARD_ENERGY ? "energy" : "cost";
-  g_autofree char *what = NULL;
-
+  *cost_key = FALSE;
   if (reward != SIM_RL_REWARD_ENERGY && reward != SIM_RL_REWARD_COST)
     return TRUE;
-  what = from_scenario ? g_strdup_printf ("the %s reward", name)
-                       : g_strdup_printf ("the %s reward ([rl] reward = %s)", name, name);
   if (!scenario->power.enabled)
     g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
                  "%s needs the power model, which gives the facility's energy: add a [power] "
@@ -297,12 +291,30 @@ check_reward (const SimScenario *scenario, SimRlReward reward, gboolean from_sce
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "peak sizes the facility's capex on the run's peak power, known only at its "
                    "end, and %s charges it step by step: expected capacity_basis = rated", what);
-      sim__scenario_locate (scenario, "cost", "capacity_basis", error);
-      return FALSE;
+      *cost_key = TRUE;
     }
   else
     return TRUE;
-  if (from_scenario)
+  return FALSE;
+}
+
+/* Whether the scenario has what REWARD needs (sim__rl_check_reward()).
+ * FROM_SCENARIO: the scenario's [rl] reward chose it. */
+static gboolean
+check_reward (const SimScenario *scenario, SimRlReward reward, gboolean from_scenario,
+              GError **error)
+{
+  const char *name = reward == SIM_RL_REWARD_ENERGY ? "energy" : "cost";
+  g_autofree char *what = NULL;
+  gboolean cost_key;
+
+  what = from_scenario ? g_strdup_printf ("the %s reward", name)
+                       : g_strdup_printf ("the %s reward ([rl] reward = %s)", name, name);
+  if (sim__rl_check_reward (scenario, reward, what, &cost_key, error))
+    return TRUE;
+  if (cost_key)
+    sim__scenario_locate (scenario, "cost", "capacity_basis", error);
+  else if (from_scenario)
     sim__scenario_locate (scenario, "rl", "reward", error);
   return FALSE;
 }

@@ -5,6 +5,7 @@
 #include "core/sim-error.h"
 #include "core/sim-util.h"
 #include "core/sim-keys.h"
+#include "core/sim-read.h"
 #include "sched/sim-policy-private.h"
 #include "workload/sim-trace-util.h"
 #include "scenario/sim-scenario-private.h"
@@ -2544,13 +2545,15 @@ sim_scenario_load (const char *path, const char * const *overrides, GError **err
   g_autofree char *dir = NULL;
   g_autofree char *absdir = NULL;
   gsize len = 0;
-  g_autoptr(GError) local = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
-  if (!g_file_get_contents (path, &data, &len, &local))
+  /* The bounded reader refuses a device, a FIFO, a file over its size
+   * limit and a NUL byte, each naming the file (and line), before the key
+   * file parser sees a byte: `gpusim run /dev/zero` used to read forever. */
+  data = sim__read_file (path, SIM_READ_TEXT, &len, error);
+  if (data == NULL)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read scenario %s: %s", path,
-                   local->message);
+      g_prefix_error (error, "scenario ");
       return NULL;
     }
   dir = g_path_get_dirname (path);

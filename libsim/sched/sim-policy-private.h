@@ -35,6 +35,10 @@ struct _SimSchedContext {
   gpointer       admit_data;
   guint          n_held;     /* starts it refused in this pass */
   gboolean       held;       /* the last start asked for was held back */
+  GObject       *keep;       /* (nullable) what holds this context, kept alive by a
+                              * binding's copy (SIM_TYPE_SCHED_CONTEXT) */
+  gboolean       closed;     /* the decision is over: starts, preemptions and
+                              * wake-ups are refused */
 };
 
 /* Registers every queue order and placement defined in libsim/sched/, once

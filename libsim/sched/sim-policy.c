@@ -7,6 +7,37 @@
 
 G_DEFINE_INTERFACE (SimPolicy, sim_policy, G_TYPE_OBJECT)
 
+/* A context is part of the simulation that makes it: a binding's copy is
+ * the same context, with a reference to the simulation. */
+static SimSchedContext *
+context_copy (SimSchedContext *context)
+{
+  if (context->keep != NULL)
+    g_object_ref (context->keep);
+  return context;
+}
+
+static void
+context_free (SimSchedContext *context)
+{
+  if (context->keep != NULL)
+    g_object_unref (context->keep);
+}
+
+G_DEFINE_BOXED_TYPE (SimSchedContext, sim_sched_context, context_copy, context_free)
+
+/* Whether CONTEXT's decision is still being made; sets ERROR if not. */
+static gboolean
+check_open (SimSchedContext *context, const char *what, GError **error)
+{
+  if (!context->closed)
+    return TRUE;
+  g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+               "the decision at %.3f s is over: a policy can %s only during the call it is "
+               "given the context in", sim_time_to_seconds (context->now), what);
+  return FALSE;
+}
+
 static void
 sim_policy_default_init (SimPolicyInterface *iface)
 {
@@ -277,6 +308,8 @@ sim_sched_context_start (SimSchedContext *context, SimJob *job, const SimPlaceme
                          GError **error)
 {
   g_return_val_if_fail (context != NULL && job != NULL && placement != NULL, FALSE);
+  if (!check_open (context, "start a job", error))
+    return FALSE;
   if (job->state != SIM_JOB_QUEUED)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
@@ -312,6 +345,11 @@ SimJob * const *
 sim_sched_context_get_running (SimSchedContext *context, guint *n)
 {
   g_return_val_if_fail (context != NULL && n != NULL, NULL);
+  if (context->closed)
+    {
+      *n = 0;
+      return NULL;
+    }
   if (context->running == NULL)
     {
       /* Built on demand: most policies never look at running jobs, and
@@ -328,6 +366,8 @@ sim_sched_context_preempt (SimSchedContext *context, SimJob *job, SimTime overhe
                            GError **error)
 {
   g_return_val_if_fail (context != NULL && job != NULL, FALSE);
+  if (!check_open (context, "preempt a job", error))
+    return FALSE;
   if (job->state != SIM_JOB_RUNNING)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
@@ -352,5 +392,7 @@ sim_sched_context_wake_at (SimSchedContext *context, SimTime time)
 {
   g_return_if_fail (context != NULL);
   g_return_if_fail (time >= context->now);
+  /* A wake-up asked for after the decision would come from no decision. */
+  g_return_if_fail (!context->closed);
   context->wake (context->owner, time);
 }

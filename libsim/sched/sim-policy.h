@@ -52,6 +52,18 @@ typedef struct {
 
 typedef struct _SimSchedContext SimSchedContext;
 
+/**
+ * SIM_TYPE_SCHED_CONTEXT:
+ *
+ * The boxed type of #SimSchedContext.  A copy (what a binding keeps of a
+ * context past the call it was given in) is the same context, and keeps
+ * the simulation it belongs to alive; once its decision is over, the
+ * context can still be read but no longer acts: sim_sched_context_start()
+ * and sim_sched_context_preempt() fail with SIM_ERROR_STATE.
+ */
+#define SIM_TYPE_SCHED_CONTEXT (sim_sched_context_get_type ())
+GType sim_sched_context_get_type (void) G_GNUC_CONST;
+
 #define SIM_TYPE_POLICY (sim_policy_get_type ())
 G_DECLARE_INTERFACE (SimPolicy, sim_policy, SIM, POLICY, GObject)
 

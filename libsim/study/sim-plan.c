@@ -16,6 +16,7 @@
 #include "core/sim-error.h"
 #include "scenario/sim-scenario.h"
 #include "kernel/sim-simulation.h"
+#include "kernel/sim-kernel.h"
 #include "core/sim-util.h"
 #include "core/sim-read.h"
 
@@ -205,8 +206,9 @@ sim_plan_add_policy (SimPlan *self, const char *spec, GError **error)
 
 /* How much of a variant is checked when it is added: nothing (a sweep's
  * points, checked by the sweep), its keys (a plan read back: the scenario
- * is parsed but no simulation built, so that reading a plan loads no
- * [policy] plugin), or a whole simulation built from it. */
+ * is parsed but no simulation built), or a whole simulation built from it
+ * without loading its [policy] plugin (SIM_KERNEL_NO_PLUGIN): a plugin
+ * loads when one of its runs starts. */
 typedef enum { CHECK_NONE, CHECK_KEYS, CHECK_BUILD } Check;
 
 static gboolean
@@ -228,7 +230,8 @@ add_variant (SimPlan *self, const char *name, const char * const *overrides, Che
     {
       scenario = sim_scenario_load (self->path, (const char * const *) all->pdata, error);
       if (scenario == NULL ||
-          (check == CHECK_BUILD && (sim = sim_simulation_new (scenario, error)) == NULL))
+          (check == CHECK_BUILD &&
+           (sim = sim__kernel_new (scenario, SIM_KERNEL_NO_PLUGIN, error)) == NULL))
         {
           g_prefix_error (error, "variant \"%s\": ", name);
           return FALSE;

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "sweep/sim-sweep-db.h"
+#include "sweep/sim-sweep-db-private.h"
 #include "core/sim-error.h"
 
 #include <glib/gstdio.h>
@@ -30,7 +31,13 @@ struct _SimSweepDb {
 
   char       *path;
   sqlite3    *db;
-  SimSweep   *sweep;
+  /* What the database needs of its sweep, as plain values: the sweep's
+   * module (sim-sweep.c) opens the database, not the other way round. */
+  SimPlan    *plan;
+  char       *hash_text;
+  GStrv       axis_keys;
+  guint       n_axes;
+  GStrv       point_values; /* [point * n_axes + axis] */
   GHashTable *columns;   /* column names of `runs` */
   GMutex      lock;
 };
@@ -45,7 +52,10 @@ sim_sweep_db_finalize (GObject *object)
   if (self->db != NULL)
     sqlite3_close (self->db);
   g_free (self->path);
-  g_clear_object (&self->sweep);
+  g_clear_object (&self->plan);
+  g_free (self->hash_text);
+  g_strfreev (self->axis_keys);
+  g_strfreev (self->point_values);
   g_hash_table_unref (self->columns);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (sim_sweep_db_parent_class)->finalize (object);
@@ -191,20 +201,45 @@ check_owner (SimSweepDb *self, GError **error)
          exec (self, "PRAGMA application_id = " G_STRINGIFY (SIM_SWEEP_DB_APPLICATION_ID), error);
 }
 
+char *
+sim__sweep_db_hash_run (const char *hash_text, SimPlan *plan, guint run)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_auto(GStrv) overrides = sim_plan_dup_run_overrides (plan, run);
+
+  g_checksum_update (sum, (const guchar *) hash_text, (gssize) strlen (hash_text));
+  g_checksum_update (sum, (const guchar *) "", 1);
+  for (guint i = 0; overrides[i] != NULL; i++)
+    {
+      g_checksum_update (sum, (const guchar *) overrides[i], -1);
+      g_checksum_update (sum, (const guchar *) "\n", 1);
+    }
+  return g_strdup (g_checksum_get_string (sum));
+}
+
 SimSweepDb *
-sim_sweep_db_open (const char *path, SimSweep *sweep, GError **error)
+sim__sweep_db_open (const char *path, const SimSweepDbSpec *spec, GError **error)
 {
   g_autoptr(SimSweepDb) self = NULL;
   sqlite3_stmt *st = NULL;
   gboolean ok;
 
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (SIM_IS_SWEEP (sweep), NULL);
+  g_return_val_if_fail (path != NULL && spec != NULL, NULL);
+  g_return_val_if_fail (SIM_IS_PLAN (spec->plan), NULL);
+  g_return_val_if_fail (spec->n_points == sim_plan_get_n_entries (spec->plan), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self = g_object_new (SIM_TYPE_SWEEP_DB, NULL);
   self->path = g_strdup (path);
-  self->sweep = g_object_ref (sweep);
+  self->plan = g_object_ref (spec->plan);
+  self->hash_text = g_strdup (spec->hash_text);
+  self->n_axes = spec->n_axes;
+  self->axis_keys = g_new0 (char *, spec->n_axes + 1);
+  for (guint k = 0; k < spec->n_axes; k++)
+    self->axis_keys[k] = g_strdup (spec->axis_keys[k]);
+  self->point_values = g_new0 (char *, (gsize) spec->n_points * spec->n_axes + 1);
+  for (gsize i = 0; i < (gsize) spec->n_points * spec->n_axes; i++)
+    self->point_values[i] = g_strdup (spec->point_values[i]);
   if (sqlite3_open_v2 (path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                        SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK)
     {
@@ -245,13 +280,13 @@ sim_sweep_db_open (const char *path, SimSweep *sweep, GError **error)
     }
   if (!read_columns (self->path, self->db, self->columns, error))
     return NULL;
-  for (guint k = 0; k < sim_sweep_get_n_axes (sweep); k++)
-    if (!ensure_column (self, sim_sweep_get_axis_key (sweep, k), "TEXT", error))
+  for (guint k = 0; k < self->n_axes; k++)
+    if (!ensure_column (self, self->axis_keys[k], "TEXT", error))
       return NULL;
   {
     g_autofree char *sql = NULL;
     char *q = sqlite3_mprintf ("INSERT OR REPLACE INTO sweep VALUES ('scenario', %Q)",
-                               sim_plan_get_scenario_path (sim_sweep_get_plan (sweep)));
+                               spec->scenario_path);
     sql = g_strdup (q);
     sqlite3_free (q);
     if (!exec (self, sql, error))
@@ -276,7 +311,7 @@ sim_sweep_db_resume (SimSweepDb *self, SimPlanResults *results, GError **error)
 
   g_return_val_if_fail (SIM_IS_SWEEP_DB (self), -1);
   g_return_val_if_fail (SIM_IS_PLAN_RESULTS (results), -1);
-  plan = sim_sweep_get_plan (self->sweep);
+  plan = self->plan;
   g_return_val_if_fail (sim_plan_results_get_plan (results) == plan, -1);
 
   n_metrics = sim_plan_get_n_metrics (plan);
@@ -331,7 +366,7 @@ sim_sweep_db_resume (SimSweepDb *self, SimPlanResults *results, GError **error)
       if (point == 0 || seed - first_seed >= n_seeds)
         continue;
       run = (point - 1) * n_seeds + (guint) (seed - first_seed);
-      hash = sim_sweep_dup_scenario_hash (self->sweep, run);
+      hash = sim__sweep_db_hash_run (self->hash_text, plan, run);
       if (g_strcmp0 (hash, (const char *) sqlite3_column_text (st, 2)) != 0)
         continue;
       for (guint m = 0; m < n_metrics; m++)
@@ -364,7 +399,6 @@ sim_sweep_db_add_values (SimSweepDb *self, guint run, guint n_metrics,
                          const char * const *names, const double *values,
                          const char * const *units, GError **error)
 {
-  SimSweep *sweep;
   SimPlan *plan;
   guint point, n_axes;
   g_autofree char *hash = NULL;
@@ -377,13 +411,12 @@ sim_sweep_db_add_values (SimSweepDb *self, guint run, guint n_metrics,
   g_return_val_if_fail (SIM_IS_SWEEP_DB (self), FALSE);
   g_return_val_if_fail (names != NULL || n_metrics == 0, FALSE);
   g_return_val_if_fail (values != NULL || n_metrics == 0, FALSE);
-  sweep = self->sweep;
-  plan = sim_sweep_get_plan (sweep);
+  plan = self->plan;
   g_return_val_if_fail (run < sim_plan_get_n_runs (plan), FALSE);
 
   point = sim_plan_get_run_entry (plan, run);
-  n_axes = sim_sweep_get_n_axes (sweep);
-  hash = sim_sweep_dup_scenario_hash (sweep, run);
+  n_axes = self->n_axes;
+  hash = sim__sweep_db_hash_run (self->hash_text, plan, run);
 
   g_mutex_lock (&self->lock);
   if (!exec (self, "BEGIN IMMEDIATE", error))
@@ -393,7 +426,7 @@ sim_sweep_db_add_values (SimSweepDb *self, guint run, guint n_metrics,
       goto rollback;
   for (guint k = 0; k < n_axes; k++)
     {
-      g_autofree char *q = quote_identifier (sim_sweep_get_axis_key (sweep, k));
+      g_autofree char *q = quote_identifier (self->axis_keys[k]);
       g_string_append_printf (sql, ", %s", q);
     }
   for (guint m = 0; m < n_metrics; m++)
@@ -415,7 +448,7 @@ sim_sweep_db_add_values (SimSweepDb *self, guint run, guint n_metrics,
   sqlite3_bind_int64 (st, col++, point);
   sqlite3_bind_text (st, col++, hash, -1, SQLITE_TRANSIENT);
   for (guint k = 0; k < n_axes; k++)
-    sqlite3_bind_text (st, col++, sim_sweep_get_point_value (sweep, point, k), -1,
+    sqlite3_bind_text (st, col++, self->point_values[(gsize) point * n_axes + k], -1,
                        SQLITE_TRANSIENT);
   for (guint m = 0; m < n_metrics; m++)
     {

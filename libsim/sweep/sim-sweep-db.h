@@ -29,28 +29,15 @@
 
 #include <glib-object.h>
 #include "report/sim-report.h"
-#include "sweep/sim-sweep.h"
+#include "study/sim-plan.h"
 
 G_BEGIN_DECLS
 
 #define SIM_TYPE_SWEEP_DB (sim_sweep_db_get_type ())
 G_DECLARE_FINAL_TYPE (SimSweepDb, sim_sweep_db, SIM, SWEEP_DB, GObject)
 
-/**
- * sim_sweep_db_open:
- * @path: the database file, created if absent
- * @sweep: the sweep whose runs it holds
- * @error: return location for a #GError
- *
- * Opens (or creates) a sweep database and adds the columns of @sweep's
- * axis keys if missing.
- *
- * Errors: SIM_ERROR_IO naming @path if SQLite cannot open or write it, or
- * if it is not a sweep database.
- *
- * Returns: (transfer full) (nullable): the database.
- */
-SimSweepDb *sim_sweep_db_open (const char *path, SimSweep *sweep, GError **error);
+/* sim_sweep_db_open() is declared in sim-sweep.h, beside the sweep it
+ * takes: the database itself knows nothing of sweep files. */
 
 /**
  * sim_sweep_db_resume:

@@ -9,6 +9,7 @@
 
 #include "sweep/sim-sweep.h"
 #include "sweep/sim-sweep-db.h"
+#include "sweep/sim-sweep-db-private.h"
 #include "study/sim-plan-private.h"
 #include "study/sim-stats.h"
 #include "report/sim-report.h"
@@ -726,20 +727,30 @@ sim_sweep_get_level (SimSweep *self)
 char *
 sim_sweep_dup_scenario_hash (SimSweep *self, guint run)
 {
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_auto(GStrv) overrides = NULL;
-
   g_return_val_if_fail (SIM_IS_SWEEP (self), NULL);
   g_return_val_if_fail (run < sim_plan_get_n_runs (self->plan), NULL);
-  overrides = sim_plan_dup_run_overrides (self->plan, run);
-  g_checksum_update (sum, (const guchar *) self->hash_text, (gssize) strlen (self->hash_text));
-  g_checksum_update (sum, (const guchar *) "", 1);
-  for (guint i = 0; overrides[i] != NULL; i++)
-    {
-      g_checksum_update (sum, (const guchar *) overrides[i], -1);
-      g_checksum_update (sum, (const guchar *) "\n", 1);
-    }
-  return g_strdup (g_checksum_get_string (sum));
+  return sim__sweep_db_hash_run (self->hash_text, self->plan, run);
+}
+
+SimSweepDb *
+sim_sweep_db_open (const char *path, SimSweep *sweep, GError **error)
+{
+  g_autoptr(GPtrArray) values = g_ptr_array_new ();
+  SimSweepDbSpec spec;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (SIM_IS_SWEEP (sweep), NULL);
+  for (guint p = 0; p < sweep->n_points; p++)
+    for (guint k = 0; k < sweep->keys->len; k++)
+      g_ptr_array_add (values, (gpointer) sim_sweep_get_point_value (sweep, p, k));
+  spec.plan = sweep->plan;
+  spec.scenario_path = sim_plan_get_scenario_path (sweep->plan);
+  spec.axis_keys = (const char * const *) sweep->keys->pdata;
+  spec.n_axes = sweep->keys->len;
+  spec.n_points = sweep->n_points;
+  spec.point_values = (const char * const *) values->pdata;
+  spec.hash_text = sweep->hash_text;
+  return sim__sweep_db_open (path, &spec, error);
 }
 
 guint *

@@ -57,6 +57,7 @@
 #include <glib-object.h>
 #include "study/sim-plan.h"
 #include "study/sim-executor.h"
+#include "sweep/sim-sweep-db.h"
 
 G_BEGIN_DECLS
 
@@ -268,5 +269,21 @@ char *sim_sweep_to_json (SimSweep *self, SimPlanResults *results);
  * Returns: (transfer full): the CSV text.
  */
 char *sim_sweep_to_csv (SimSweep *self, SimPlanResults *results);
+
+/**
+ * sim_sweep_db_open:
+ * @path: the database file, created if absent
+ * @sweep: the sweep whose runs it holds
+ * @error: return location for a #GError
+ *
+ * Opens (or creates) a sweep database and adds the columns of @sweep's
+ * axis keys if missing.
+ *
+ * Errors: SIM_ERROR_IO naming @path if SQLite cannot open or write it, or
+ * if it is not a sweep database.
+ *
+ * Returns: (transfer full) (nullable): the database.
+ */
+SimSweepDb *sim_sweep_db_open (const char *path, SimSweep *sweep, GError **error);
 
 G_END_DECLS

@@ -13,7 +13,7 @@
 #error "Only <sim.h> can be included directly."
 #endif
 
-#include <glib.h>
+#include <glib-object.h>
 #include "core/sim-units.h"
 #include "core/sim-engine.h"
 #include "workload/sim-workload.h"
@@ -77,7 +77,12 @@ typedef union {
  * @first_start: when it first started, or -1
  * @mig_start: for a MIG job while it runs, the start slice of its instance
  *
- * The simulation owns jobs; policies see them as (transfer none).
+ * The simulation owns jobs; policies see them as (transfer none).  A job
+ * of the simulation is reference-counted: whoever keeps it past the call
+ * it was given in (a binding's wrapper) takes a reference
+ * (sim_job_ref()), and the job stays readable, as it was when the
+ * simulation last changed it, after it has finished or the simulation is
+ * gone.
  */
 typedef struct _SimJob {
   SimJobSpec  spec;
@@ -111,6 +116,36 @@ typedef struct _SimJob {
                              * (rate / speed), as counted in the compute metric */
   SimJobSlot  ext[SIM_JOB_N_SLOTS]; /* the modules' own figures of the job, in the slots
                                      * each claimed from the kernel */
+  gint        ref_count;    /* 0: not the simulation's (a caller's, on its stack) */
 } SimJob;
+
+/**
+ * SIM_TYPE_JOB:
+ *
+ * The boxed type of #SimJob: a copy of the simulation's job is a new
+ * reference to it (sim_job_ref()).
+ */
+#define SIM_TYPE_JOB (sim_job_get_type ())
+GType sim_job_get_type (void) G_GNUC_CONST;
+
+/**
+ * sim_job_ref:
+ * @job: a job
+ *
+ * A job of the simulation gets one more reference, and is returned; any
+ * other job (one a caller filled in itself) is copied, with its own @gpus,
+ * and the copy returned.
+ *
+ * Returns: (transfer full): @job or its copy; drop it with sim_job_unref().
+ */
+SimJob *sim_job_ref (SimJob *job);
+
+/**
+ * sim_job_unref:
+ * @job: (transfer full) (nullable): a job from sim_job_ref()
+ *
+ * Drops a reference; the last one frees the job.
+ */
+void    sim_job_unref (SimJob *job);
 
 G_END_DECLS
