@@ -594,7 +594,7 @@ static const struct {
   { "scaling", gpusim_cmd_scaling,
     "each job class's speed-up and efficiency on 1, 2, 4, 8... GPUs" },
   { "trace", gpusim_cmd_trace,
-    "what a job log holds (info), or the log as gpusim's job CSV (convert)" },
+    "what a job log holds (info), the log as gpusim's job CSV (convert), or a public trace fetched and checked (fetch)" },
   { "transfers", gpusim_cmd_transfers,
     "move bytes between hosts or GPUs over a fabric, max-min fair, and time them" },
   { "llm", gpusim_cmd_llm,
