@@ -153,6 +153,24 @@ sim__diagram_check_format (const char *format, gboolean dot_allowed, GError **er
 }
 
 /* Writes or lays out and renders @g, then closes it. */
+/* One Graphviz context for the process, never freed.  Graphviz's text
+ * layout plugin keeps a pointer to the last font name it measured, a
+ * string the context owns: with a context per diagram, the next diagram's
+ * first label is measured against freed memory (AddressSanitizer finds it
+ * after a few renders in one process).  Layouts are not reentrant, so one
+ * at a time. */
+static GMutex render_lock;
+
+static GVC_t *
+shared_context (void)
+{
+  static GVC_t *gvc;
+
+  if (g_once_init_enter (&gvc))
+    g_once_init_leave (&gvc, gvContext ());
+  return gvc;
+}
+
 gboolean
 sim__diagram_render_graph (Agraph_t *g, const char *format, char **data, gsize *length,
                            GError **error)
@@ -178,11 +196,14 @@ sim__diagram_render_graph (Agraph_t *g, const char *format, char **data, gsize *
       return TRUE;
     }
   {
-    GVC_t *gvc = gvContext ();
+    GVC_t *gvc = shared_context ();
     char *buf = NULL;
     unsigned int len = 0;
     g_autofree char *lower = g_ascii_strdown (format, -1);
-    gboolean ok = gvLayout (gvc, g, "dot") == 0;
+    gboolean ok;
+
+    g_mutex_lock (&render_lock);
+    ok = gvLayout (gvc, g, "dot") == 0;
     if (ok)
       ok = gvRenderData (gvc, g, lower, &buf, &len) == 0;
     if (ok)
@@ -197,7 +218,7 @@ sim__diagram_render_graph (Agraph_t *g, const char *format, char **data, gsize *
       gvFreeRenderData (buf);
     gvFreeLayout (gvc, g);
     agclose (g);
-    gvFreeContext (gvc);
+    g_mutex_unlock (&render_lock);
     if (!ok)
       {
         g_set_error (error, SIM_ERROR, SIM_ERROR_IO,
