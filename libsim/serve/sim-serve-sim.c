@@ -1,0 +1,584 @@
+/* sim-serve-sim.c: one deployment's requests, simulated on the event
+ * engine.
+ *
+ * Two kinds of events: a request arrives (and is routed to a replica), and
+ * a replica's iteration ends.  A replica that is idle when work reaches it
+ * starts an iteration at once; at the end of one it starts the next while
+ * it has sequences.  What an iteration holds follows the engines:
+ *
+ * - without chunked prefill (vLLM's default scheduler), waiting prompts go
+ *   first: an iteration prefills whole prompts, as many as the token
+ *   budget, the batch size and the free KV cache allow; only when none can
+ *   be admitted does it decode every running sequence;
+ * - with chunked prefill (Sarathi-Serve, vLLM's chunked prefill), an
+ *   iteration decodes every running sequence and fills the rest of its
+ *   token budget with prompt chunks.
+ *
+ * The KV cache is paged: a sequence holds ceil(tokens / kv_block) pages.
+ * When a decode needs a page and none is free, the most recently admitted
+ * running sequence is preempted: its pages are freed and it goes back to
+ * the head of the queue, to prefill its prompt and what it had generated
+ * again when admitted (recompute preemption).
+ */
+#include "config.h"
+
+#include "serve/sim-serve-private.h"
+#include "core/sim-engine.h"
+#include "core/sim-error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  double   arrival;
+  double   first_token;   /* s; < 0 until the first token */
+  guint    input;
+  guint    output;
+  guint    target;        /* tokens the current prefill computes */
+  guint    prefilled;     /* of them */
+  guint    generated;
+  guint    cached;        /* tokens in the KV cache */
+  guint    blocks;
+  guint    replica;
+  gboolean admitted;      /* once admitted (its queueing wait is counted) */
+} Req;
+
+typedef struct {
+  guint32 req;
+  guint32 chunk;          /* prompt tokens prefilled; 0: a decode step */
+} Slot;
+
+/* A double-ended queue of request indices (preempted requests go back to
+ * the head). */
+typedef struct {
+  guint32 *items;
+  guint    cap, head, len;
+} Deque;
+
+static void
+deque_grow (Deque *d)
+{
+  guint cap = MAX (16u, d->cap * 2);
+  guint32 *items = g_new (guint32, cap);
+
+  for (guint i = 0; i < d->len; i++)
+    items[i] = d->items[(d->head + i) % d->cap];
+  g_free (d->items);
+  d->items = items;
+  d->cap = cap;
+  d->head = 0;
+}
+
+static void
+deque_push_back (Deque *d, guint32 v)
+{
+  if (d->len == d->cap)
+    deque_grow (d);
+  d->items[(d->head + d->len++) % d->cap] = v;
+}
+
+static void
+deque_push_front (Deque *d, guint32 v)
+{
+  if (d->len == d->cap)
+    deque_grow (d);
+  d->head = (d->head + d->cap - 1) % d->cap;
+  d->items[d->head] = v;
+  d->len++;
+}
+
+static guint32
+deque_peek (const Deque *d)
+{
+  return d->items[d->head];
+}
+
+static void
+deque_pop (Deque *d)
+{
+  d->head = (d->head + 1) % d->cap;
+  d->len--;
+}
+
+typedef struct {
+  Deque    waiting;
+  GArray  *running;       /* guint32, in order of admission */
+  GArray  *batch;         /* Slot: the iteration under way */
+  gboolean busy;
+  guint    outstanding;   /* routed, not completed */
+  guint    free_blocks;
+  double   iter_start;
+  double   busy_time;
+  double   kv_area;       /* pages in use times time */
+  double   decode_slots;
+  guint64  iterations;
+} Replica;
+
+typedef struct {
+  const SimServeReplica *model;
+  const SimServeConfig  *config;
+  GArray   *requests;     /* SimServeRequest */
+  Req      *reqs;
+  Replica  *replicas;
+  guint     total_blocks;
+  SimEngine *engine;
+  guint32   kind_arrival, kind_done;
+  guint     next_rr;
+  guint     in_system;
+  double    last_change;
+  double    area_in_system;
+  guint64   completed;
+  guint64   preemptions;
+  double    last_completion;
+  double   *ttft, *tpot, *e2e;
+  guint64   n_tpot;
+  double    wait_sum;       /* arrival to the first prefill, summed */
+  guint64   met_slo;        /* requests that met both objectives */
+} Sim;
+
+static double
+now_s (Sim *s)
+{
+  return sim_time_to_seconds (sim_engine_now (s->engine));
+}
+
+static void
+count_in_system (Sim *s, int delta)
+{
+  double t = now_s (s);
+
+  s->area_in_system += s->in_system * (t - s->last_change);
+  s->last_change = t;
+  s->in_system += delta;
+}
+
+static guint
+blocks_for (const Sim *s, guint tokens)
+{
+  return (tokens + s->config->kv_block - 1) / s->config->kv_block;
+}
+
+/* Frees the pages of the most recently admitted running sequence and puts
+ * it back at the head of the queue. */
+static void
+preempt_newest (Sim *s, Replica *rep)
+{
+  guint32 victim = g_array_index (rep->running, guint32, rep->running->len - 1);
+  Req *q = &s->reqs[victim];
+
+  g_array_set_size (rep->running, rep->running->len - 1);
+  rep->free_blocks += q->blocks;
+  q->blocks = 0;
+  q->cached = 0;
+  q->prefilled = 0;
+  q->target = q->input + q->generated;
+  deque_push_front (&rep->waiting, victim);
+  s->preemptions++;
+}
+
+/* Adds the decode step of every running sequence that has finished its
+ * prefill, preempting when the cache is full; returns the tokens. */
+static guint
+add_decodes (Sim *s, Replica *rep, double *context)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < rep->running->len; i++)
+    {
+      guint32 idx = g_array_index (rep->running, guint32, i);
+      Req *q = &s->reqs[idx];
+      guint need;
+
+      if (q->prefilled < q->target)
+        continue;
+      need = blocks_for (s, q->cached + 1) - q->blocks;
+      while (need > rep->free_blocks)
+        {
+          guint32 last = g_array_index (rep->running, guint32, rep->running->len - 1);
+          preempt_newest (s, rep);
+          if (last == idx)
+            break;
+        }
+      /* The victims were at the end: if this sequence was one, every
+       * sequence after it was too. */
+      if (i >= rep->running->len)
+        break;
+      rep->free_blocks -= need;
+      q->blocks += need;
+    }
+  /* Preemptions only remove sequences at the end, so what is left is the
+   * batch. */
+  g_array_set_size (rep->batch, 0);
+  for (guint i = 0; i < rep->running->len; i++)
+    {
+      guint32 idx = g_array_index (rep->running, guint32, i);
+      Req *q = &s->reqs[idx];
+      Slot slot = { idx, 0 };
+
+      if (q->prefilled < q->target)
+        continue;
+      *context += q->cached;
+      g_array_append_val (rep->batch, slot);
+      n++;
+    }
+  return n;
+}
+
+/* Adds a prefill chunk of at most BUDGET tokens of Q (already running)
+ * that the free pages hold; returns its tokens. */
+static guint
+add_chunk (Sim *s, Replica *rep, guint32 idx, guint budget, gboolean whole, double *context)
+{
+  Req *q = &s->reqs[idx];
+  guint chunk = MIN (budget, q->target - q->prefilled);
+  guint room = (q->blocks + rep->free_blocks) * s->config->kv_block - q->cached;
+  guint need;
+  Slot slot = { idx, 0 };
+
+  if (chunk > room)
+    chunk = whole ? 0 : room;
+  if (chunk == 0)
+    return 0;
+  if (!q->admitted)
+    {
+      q->admitted = TRUE;
+      s->wait_sum += now_s (s) - q->arrival;
+    }
+  need = blocks_for (s, q->cached + chunk) - q->blocks;
+  rep->free_blocks -= need;
+  q->blocks += need;
+  slot.chunk = chunk;
+  *context += (double) chunk * q->cached + (double) chunk * (chunk + 1) / 2;
+  g_array_append_val (rep->batch, slot);
+  return chunk;
+}
+
+static void
+start_iteration (Sim *s, guint r)
+{
+  const SimServeConfig *c = s->config;
+  Replica *rep = &s->replicas[r];
+  double pctx = 0, dctx = 0, t;
+  guint prefill = 0, decode = 0;
+
+  if (rep->busy)
+    return;
+  g_array_set_size (rep->batch, 0);
+  if (!c->chunked_prefill)
+    {
+      /* Whole prompts first, while they fit. */
+      while (rep->waiting.len > 0 && rep->running->len < c->max_batch)
+        {
+          guint32 idx = deque_peek (&rep->waiting);
+          Req *q = &s->reqs[idx];
+          guint budget = prefill == 0 ? G_MAXUINT : c->max_batch_tokens - prefill;
+          guint got;
+
+          if (q->target > budget
+              || blocks_for (s, q->target) > rep->free_blocks)
+            break;
+          deque_pop (&rep->waiting);
+          g_array_append_val (rep->running, idx);
+          got = add_chunk (s, rep, idx, q->target, TRUE, &pctx);
+          prefill += got;
+          if (prefill >= c->max_batch_tokens)
+            break;
+        }
+      if (prefill == 0)
+        decode = add_decodes (s, rep, &dctx);
+    }
+  else
+    {
+      guint budget;
+
+      decode = add_decodes (s, rep, &dctx);
+      budget = c->max_batch_tokens > decode ? c->max_batch_tokens - decode : 0;
+      /* Prompts under way, then new ones. */
+      for (guint i = 0; i < rep->running->len && budget > 0; i++)
+        {
+          guint32 idx = g_array_index (rep->running, guint32, i);
+          if (s->reqs[idx].prefilled < s->reqs[idx].target)
+            {
+              guint got = add_chunk (s, rep, idx, budget, FALSE, &pctx);
+              prefill += got;
+              budget -= got;
+            }
+        }
+      while (budget > 0 && rep->waiting.len > 0 && rep->running->len < c->max_batch
+             && rep->free_blocks > 0)
+        {
+          guint32 idx = deque_peek (&rep->waiting);
+          guint got;
+          deque_pop (&rep->waiting);
+          g_array_append_val (rep->running, idx);
+          got = add_chunk (s, rep, idx, budget, FALSE, &pctx);
+          prefill += got;
+          budget -= got;
+        }
+    }
+  if (rep->batch->len == 0)
+    return;
+  t = sim__serve_iteration_time (s->model, prefill, pctx, decode, dctx);
+  rep->busy = TRUE;
+  rep->iter_start = now_s (s);
+  rep->kv_area += (double) (s->total_blocks - rep->free_blocks) * t;
+  rep->busy_time += t;
+  rep->decode_slots += decode;
+  rep->iterations++;
+  sim_engine_schedule (s->engine, sim_engine_now (s->engine) + MAX (1, sim_time_from_seconds (t)),
+                       s->kind_done, 0, rep, r);
+}
+
+static void
+complete (Sim *s, guint32 idx, double t)
+{
+  Req *q = &s->reqs[idx];
+  guint64 n = s->completed++;
+  double tpot = q->output > 1 ? (t - q->first_token) / (q->output - 1) : 0;
+
+  s->ttft[n] = q->first_token - q->arrival;
+  s->e2e[n] = t - q->arrival;
+  if (q->output > 1)
+    s->tpot[s->n_tpot++] = tpot;
+  if (s->ttft[n] <= s->config->slo_ttft && tpot <= s->config->slo_tpot)
+    s->met_slo++;
+  s->last_completion = t;
+  count_in_system (s, -1);
+}
+
+static void
+on_done (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  Sim *s = data;
+  guint r = (guint) ev->arg;
+  Replica *rep = &s->replicas[r];
+  double t = now_s (s);
+  guint keep = 0;
+
+  (void) engine;
+  rep->busy = FALSE;
+  for (guint i = 0; i < rep->batch->len; i++)
+    {
+      const Slot *slot = &g_array_index (rep->batch, Slot, i);
+      Req *q = &s->reqs[slot->req];
+
+      if (slot->chunk > 0)
+        {
+          q->prefilled += slot->chunk;
+          q->cached += slot->chunk;
+          if (q->prefilled < q->target)
+            continue;
+          if (q->first_token < 0)
+            q->first_token = t;
+          q->generated++;
+        }
+      else
+        {
+          q->cached++;
+          q->generated++;
+        }
+    }
+  /* Sequences that are done leave, keeping the others' order. */
+  for (guint i = 0; i < rep->running->len; i++)
+    {
+      guint32 idx = g_array_index (rep->running, guint32, i);
+      Req *q = &s->reqs[idx];
+
+      if (q->generated >= q->output)
+        {
+          rep->free_blocks += q->blocks;
+          q->blocks = 0;
+          rep->outstanding--;
+          complete (s, idx, t);
+        }
+      else
+        g_array_index (rep->running, guint32, keep++) = idx;
+    }
+  g_array_set_size (rep->running, keep);
+  start_iteration (s, r);
+}
+
+static guint
+route (Sim *s)
+{
+  guint n = s->config->replicas, best = 0;
+
+  if (s->config->router == SIM_SERVE_ROUTER_ROUND_ROBIN)
+    {
+      best = s->next_rr;
+      s->next_rr = (s->next_rr + 1) % n;
+      return best;
+    }
+  for (guint r = 1; r < n; r++)
+    if (s->replicas[r].outstanding < s->replicas[best].outstanding)
+      best = r;
+  return best;
+}
+
+static void
+on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  Sim *s = data;
+  guint32 idx = (guint32) ev->arg;
+  Req *q = &s->reqs[idx];
+  guint r;
+
+  (void) engine;
+  count_in_system (s, +1);
+  r = route (s);
+  q->replica = r;
+  s->replicas[r].outstanding++;
+  deque_push_back (&s->replicas[r].waiting, idx);
+  if (idx + 1 < s->requests->len)
+    sim_engine_schedule (s->engine,
+                         sim_time_from_seconds (g_array_index (s->requests, SimServeRequest,
+                                                               idx + 1).arrival),
+                         s->kind_arrival, 0, NULL, idx + 1);
+  start_iteration (s, r);
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Mean, p50, p95, p99 and max of V (sorted in place); nearest rank. */
+static void
+summarize (double *v, guint64 n, double out[5])
+{
+  static const double ps[] = { 0.50, 0.95, 0.99 };
+  double sum = 0;
+
+  memset (out, 0, 5 * sizeof (double));
+  if (n == 0)
+    return;
+  for (guint64 i = 0; i < n; i++)
+    sum += v[i];
+  qsort (v, n, sizeof (double), compare_double);
+  out[0] = sum / n;
+  for (guint i = 0; i < 3; i++)
+    out[i + 1] = v[(guint64) MAX (0.0, ceil (ps[i] * n) - 1)];
+  out[4] = v[n - 1];
+}
+
+gboolean
+sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArray *requests,
+                     SimServeResult *res, GError **error)
+{
+  Sim s = { 0 };
+  guint64 n = requests->len;
+  double in_tokens = 0, out_tokens = 0, busy = 0, kv = 0, decode_slots = 0, iterations = 0;
+  gboolean ok = TRUE;
+  SimRunStatus status;
+
+  memset (res, 0, sizeof *res);
+  s.model = model;
+  s.config = c;
+  s.requests = requests;
+  s.total_blocks = (guint) MIN (model->kv_capacity / c->kv_block, (double) G_MAXUINT32);
+  for (guint64 i = 0; i < n; i++)
+    {
+      const SimServeRequest *q = &g_array_index (requests, SimServeRequest, i);
+      if (blocks_for (&s, q->input + q->output) > s.total_blocks)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
+                       "request %" G_GUINT64_FORMAT " needs %u tokens of KV cache, more than a "
+                       "replica's %u: expected shorter requests, a larger tp or fp8", i + 1,
+                       q->input + q->output, s.total_blocks * c->kv_block);
+          return FALSE;
+        }
+      in_tokens += q->input;
+      out_tokens += q->output;
+    }
+  s.reqs = g_new0 (Req, n);
+  for (guint64 i = 0; i < n; i++)
+    {
+      const SimServeRequest *q = &g_array_index (requests, SimServeRequest, i);
+      s.reqs[i].arrival = sim_time_to_seconds (sim_time_from_seconds (q->arrival));
+      s.reqs[i].input = q->input;
+      s.reqs[i].output = q->output;
+      s.reqs[i].target = q->input;
+      s.reqs[i].first_token = -1;
+    }
+  s.replicas = g_new0 (Replica, c->replicas);
+  for (guint r = 0; r < c->replicas; r++)
+    {
+      s.replicas[r].running = g_array_new (FALSE, FALSE, sizeof (guint32));
+      s.replicas[r].batch = g_array_new (FALSE, FALSE, sizeof (Slot));
+      s.replicas[r].free_blocks = s.total_blocks;
+    }
+  s.ttft = g_new (double, MAX (1, n));
+  s.tpot = g_new (double, MAX (1, n));
+  s.e2e = g_new (double, MAX (1, n));
+  s.engine = sim_engine_new ();
+  s.kind_arrival = sim_engine_register (s.engine, on_arrival, &s);
+  s.kind_done = sim_engine_register (s.engine, on_done, &s);
+  if (n > 0)
+    sim_engine_schedule (s.engine, s.reqs[0].arrival > 0
+                                     ? sim_time_from_seconds (s.reqs[0].arrival) : 0,
+                         s.kind_arrival, 0, NULL, 0);
+  status = sim_engine_run (s.engine, SIM_TIME_NEVER);
+  if (status == SIM_RUN_FAILED)
+    {
+      g_propagate_error (error, g_error_copy (sim_engine_get_error (s.engine)));
+      ok = FALSE;
+    }
+  else if (s.completed != n)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " requests completed",
+                   s.completed, n);
+      ok = FALSE;
+    }
+  if (ok)
+    {
+      double span = s.last_completion;
+
+      res->requests = n;
+      res->preemptions = s.preemptions;
+      res->makespan = span;
+      for (guint r = 0; r < c->replicas; r++)
+        {
+          busy += s.replicas[r].busy_time;
+          kv += s.replicas[r].kv_area;
+          decode_slots += s.replicas[r].decode_slots;
+          iterations += s.replicas[r].iterations;
+        }
+      res->input_tokens = in_tokens;
+      res->output_tokens = out_tokens;
+      if (span > 0)
+        {
+          res->output_tokens_per_second = out_tokens / span;
+          res->tokens_per_second = (in_tokens + out_tokens) / span;
+          res->mean_in_system = s.area_in_system / span;
+          res->arrival_rate = n / span;
+          res->kv_utilization = kv / ((double) s.total_blocks * c->replicas * span);
+          res->gpu_busy = busy / (c->replicas * span);
+          res->goodput = s.met_slo / span;
+        }
+      res->slo_attainment = n > 0 ? (double) s.met_slo / n : 0;
+      res->queue_wait_mean = n > 0 ? s.wait_sum / n : 0;
+      res->kv_capacity_tokens = (double) s.total_blocks * c->kv_block;
+      res->iterations = iterations;
+      res->mean_batch = iterations > 0 ? decode_slots / iterations : 0;
+      summarize (s.e2e, n, res->e2e);
+      summarize (s.tpot, s.n_tpot, res->tpot);
+      summarize (s.ttft, n, res->ttft);
+    }
+  for (guint r = 0; r < c->replicas; r++)
+    {
+      g_array_unref (s.replicas[r].running);
+      g_array_unref (s.replicas[r].batch);
+      g_free (s.replicas[r].waiting.items);
+    }
+  g_free (s.replicas);
+  g_free (s.reqs);
+  g_free (s.ttft);
+  g_free (s.tpot);
+  g_free (s.e2e);
+  sim_engine_free (s.engine);
+  return ok;
+}
