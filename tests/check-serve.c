@@ -425,6 +425,42 @@ START_TEST (test_deterministic_and_json)
 }
 END_TEST
 
+/* The defaults the key tables print (gpusim keys, docs/keys.md) are those
+ * a run takes: setting any key to its default changes nothing. */
+START_TEST (test_defaults_change_nothing)
+{
+  g_autofree char *path = scenario ("defaults", CHAT);
+  g_autofree char *plain = sim_serve_json (path, NULL, NULL, NULL);
+  const SimKeyTable *tables[] = { &sim__serving_key_table, &sim__requests_key_table };
+  guint tested = 0;
+
+  ck_assert (plain != NULL);
+  for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+    for (guint k = 0; k < tables[t]->n_keys; k++)
+      {
+        const SimKey *key = &tables[t]->keys[k];
+        g_autofree char *option = NULL;
+        g_autofree char *got = NULL;
+        const char *options[2] = { NULL, NULL };
+        g_autoptr(GError) error = NULL;
+
+        if (key->def == NULL || (key->flags & SIM_KEY_DEFAULT_DESCRIBED))
+          continue;
+        option = g_strdup_printf ("%s%s=%s", t == 1 ? "requests." : "", key->name, key->def);
+        options[0] = option;
+        got = sim_serve_json (path, NULL, options, &error);
+        ck_assert_msg (got != NULL, "%s: %s", option, error ? error->message : "");
+        /* The chat workload sets these away from their defaults. */
+        if (t == 1 && (strcmp (key->name, "count") == 0
+                       || g_str_has_suffix (key->name, "_distribution")))
+          continue;
+        ck_assert_msg (strcmp (got, plain) == 0, "%s changes the run", option);
+        tested++;
+      }
+  ck_assert_uint_ge (tested, 20);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 /* Bad input */
 
@@ -581,6 +617,7 @@ main (void)
   tcase_add_test (dir, test_azure_trace);
   tcase_add_test (dir, test_deterministic_and_json);
   tcase_add_test (dir, test_min_replicas);
+  tcase_add_test (dir, test_defaults_change_nothing);
   tcase_set_timeout (dir, 120);
   suite_add_tcase (s, dir);
 
