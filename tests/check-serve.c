@@ -425,6 +425,29 @@ START_TEST (test_deterministic_and_json)
 }
 END_TEST
 
+/* Under memory pressure every request still completes, in both schedulers:
+ * a prompt's pages are reserved when it is admitted, and decodes that find
+ * no page preempt the newest sequence, whose pages go back to the pool
+ * (the pages in use never exceed the cache: utilization stays below 1). */
+START_TEST (test_memory_pressure_completes)
+{
+  g_autofree char *path = scenario ("pressure", CHAT);
+  const char *modes[] = { "chunked_prefill=false", "chunked_prefill=true" };
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_auto(SimServeReport) r = { 0 };
+      const char *options[] = { "requests.arrival=batch", "requests.count=400", "max_batch=400",
+                                "memory_share=0.3", "requests.input_tokens=2048", modes[m],
+                                NULL };
+      run (path, options, &r);
+      ck_assert (r.result.requests == 400);
+      ck_assert_msg (r.result.preemptions > 0, "%s: no preemption", modes[m]);
+      ck_assert (r.result.kv_utilization > 0.5 && r.result.kv_utilization <= 1);
+    }
+}
+END_TEST
+
 /* The defaults the key tables print (gpusim keys, docs/keys.md) are those
  * a run takes: setting any key to its default changes nothing. */
 START_TEST (test_defaults_change_nothing)
@@ -618,6 +641,7 @@ main (void)
   tcase_add_test (dir, test_deterministic_and_json);
   tcase_add_test (dir, test_min_replicas);
   tcase_add_test (dir, test_defaults_change_nothing);
+  tcase_add_test (dir, test_memory_pressure_completes);
   tcase_set_timeout (dir, 120);
   suite_add_tcase (s, dir);
 

@@ -225,19 +225,15 @@ add_decodes (Sim *s, Replica *rep, double *context)
   return n;
 }
 
-/* Adds a prefill chunk of at most BUDGET tokens of Q (already running)
- * that the free pages hold; returns its tokens. */
+/* Adds a prefill chunk of at most BUDGET tokens of Q (running, its
+ * prompt's pages reserved); returns its tokens. */
 static guint
-add_chunk (Sim *s, Replica *rep, guint32 idx, guint budget, gboolean whole, double *context)
+add_chunk (Sim *s, Replica *rep, guint32 idx, guint budget, double *context)
 {
   Req *q = &s->reqs[idx];
   guint chunk = MIN (budget, q->target - q->prefilled);
-  guint room = (q->blocks + rep->free_blocks) * s->config->kv_block - q->cached;
-  guint need;
   Slot slot = { idx, 0 };
 
-  if (chunk > room)
-    chunk = whole ? 0 : room;
   if (chunk == 0)
     return 0;
   if (!q->admitted)
@@ -245,13 +241,30 @@ add_chunk (Sim *s, Replica *rep, guint32 idx, guint budget, gboolean whole, doub
       q->admitted = TRUE;
       s->wait_sum += now_s (s) - q->arrival;
     }
-  need = blocks_for (s, q->cached + chunk) - q->blocks;
-  rep->free_blocks -= need;
-  q->blocks += need;
   slot.chunk = chunk;
   *context += (double) chunk * q->cached + (double) chunk * (chunk + 1) / 2;
   g_array_append_val (rep->batch, slot);
   return chunk;
+}
+
+/* Admits the request at the head of REP's queue if the free pages hold its
+ * whole prompt, and reserves them: a prompt under way can then always go
+ * on, chunk after chunk, and only decodes ever need a page that is not
+ * there (vLLM reserves a prompt's pages the same way). */
+static gboolean
+admit (Sim *s, Replica *rep)
+{
+  guint32 idx = deque_peek (&rep->waiting);
+  Req *q = &s->reqs[idx];
+  guint need = blocks_for (s, q->target);
+
+  if (need > rep->free_blocks)
+    return FALSE;
+  deque_pop (&rep->waiting);
+  rep->free_blocks -= need;
+  q->blocks = need;
+  g_array_append_val (rep->running, idx);
+  return TRUE;
 }
 
 static void
@@ -275,12 +288,9 @@ start_iteration (Sim *s, guint r)
           guint budget = prefill == 0 ? G_MAXUINT : c->max_batch_tokens - prefill;
           guint got;
 
-          if (q->target > budget
-              || blocks_for (s, q->target) > rep->free_blocks)
+          if (q->target > budget || !admit (s, rep))
             break;
-          deque_pop (&rep->waiting);
-          g_array_append_val (rep->running, idx);
-          got = add_chunk (s, rep, idx, q->target, TRUE, &pctx);
+          got = add_chunk (s, rep, idx, q->target, &pctx);
           prefill += got;
           if (prefill >= c->max_batch_tokens)
             break;
@@ -300,19 +310,18 @@ start_iteration (Sim *s, guint r)
           guint32 idx = g_array_index (rep->running, guint32, i);
           if (s->reqs[idx].prefilled < s->reqs[idx].target)
             {
-              guint got = add_chunk (s, rep, idx, budget, FALSE, &pctx);
+              guint got = add_chunk (s, rep, idx, budget, &pctx);
               prefill += got;
               budget -= got;
             }
         }
-      while (budget > 0 && rep->waiting.len > 0 && rep->running->len < c->max_batch
-             && rep->free_blocks > 0)
+      while (budget > 0 && rep->waiting.len > 0 && rep->running->len < c->max_batch)
         {
           guint32 idx = deque_peek (&rep->waiting);
           guint got;
-          deque_pop (&rep->waiting);
-          g_array_append_val (rep->running, idx);
-          got = add_chunk (s, rep, idx, budget, FALSE, &pctx);
+          if (!admit (s, rep))
+            break;
+          got = add_chunk (s, rep, idx, budget, &pctx);
           prefill += got;
           budget -= got;
         }
