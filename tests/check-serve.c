@@ -585,6 +585,27 @@ START_TEST (test_cli)
   args = g_strdup_printf ("serve %s", bad);
   ck_assert_int_eq (gpusim (args, &out, &err), 1);
   ck_assert (strstr (err, "max_batch") != NULL && strstr (err, ":38:") != NULL);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&args, g_free);
+  /* The fewest replicas for a target, as the library finds them. */
+  {
+    g_auto(SimServeReport) r = { 0 };
+    g_autofree char *line = NULL;
+    const char *options[] = { "requests.rate=60/s", NULL };
+
+    ck_assert (sim__serve_min_replicas (path, NULL, options, 0.5, 1024, &r, NULL, NULL));
+    args = g_strdup_printf ("serve %s --set requests.rate=60/s --target-p99-ttft 500ms", path);
+    ck_assert_int_eq (gpusim (args, &out, &err), 0);
+    line = g_strdup_printf ("# the fewest replicas with p99 TTFT <= 500ms: %u ",
+                            r.config.replicas);
+    ck_assert_msg (g_str_has_prefix (out, line), "%s", out);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_clear_pointer (&args, g_free);
+    args = g_strdup_printf ("serve %s --target-p99-ttft 0s", path);
+    ck_assert_int_eq (gpusim (args, &out, &err), 2);
+  }
 }
 END_TEST
 
