@@ -391,6 +391,23 @@ START_TEST (test_azure_trace)
   ck_assert (r.result.requests == 3);
   ck_assert (r.result.input_tokens == 374 + 396 + 879);
   ck_assert (r.result.output_tokens == 44 + 109 + 195);
+
+  /* A trace is read whole, beyond count's default of 1,000, unless a
+   * count is given. */
+  {
+    g_autoptr(GString) text = g_string_new ("TIMESTAMP,ContextTokens,GeneratedTokens\n");
+    g_auto(SimServeReport) whole = { 0 }, part = { 0 };
+    const char *two[] = { "requests.count=2", NULL };
+
+    for (guint i = 0; i < 1500; i++)
+      g_string_append_printf (text, "%u.5,%u,%u\n", i, 100 + i % 7, 1 + i % 5);
+    ck_assert (g_file_set_contents (trace, text->str, -1, NULL));
+    run (path, NULL, &whole);
+    ck_assert (whole.result.requests == 1500);
+    run (path, two, &part);
+    ck_assert (part.result.requests == 2);
+    ck_assert (part.result.input_tokens == 100 + 101);
+  }
 }
 END_TEST
 

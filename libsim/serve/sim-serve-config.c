@@ -64,7 +64,8 @@ static const SimKey requests_keys[] = {
   { "rate", SIM_KEY_RATE, "requests", "above 0", NULL,
     "the mean arrival rate (poisson), before the profile and bursts", 0, NULL, 0 },
   { "count", SIM_KEY_INT, "requests", "1 to 1000000000", "1000",
-    "requests to simulate (with a trace: at most this many of its lines)", 0, NULL, 0 },
+    "requests to simulate (with a trace: its first lines; every line unless given)", 0, NULL,
+    0 },
   { "profile", SIM_KEY_LIST, NULL, "24 numbers >= 0", NULL,
     "a daily profile: the rate's factor in each hour of the day, from midnight", 0, NULL, 0 },
   { "start_hour", SIM_KEY_NUMBER, "h", "0 to 24", "0",
@@ -227,6 +228,8 @@ sim__serve_requests_init (SimServeRequests *r)
 {
   memset (r, 0, sizeof *r);
   sim__keys_apply_defaults_with (&sim__requests_key_table, sim__serve_requests_set, r);
+  /* A trace is read whole unless a count is given. */
+  r->count_given = FALSE;
 }
 
 void
@@ -276,7 +279,10 @@ sim__serve_requests_set (gpointer data, const char *key, const char *value, GErr
       return TRUE;
     }
   if (strcmp (key, "count") == 0)
-    return parse_uint (value, 1, 1000000000, &r->count, error);
+    {
+      r->count_given = TRUE;
+      return parse_uint (value, 1, 1000000000, &r->count, error);
+    }
   if (strcmp (key, "profile") == 0)
     {
       g_auto(GStrv) parts = g_strsplit_set (value, ", ", -1);

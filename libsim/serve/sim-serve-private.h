@@ -61,6 +61,7 @@ typedef struct {
   SimServeArrival arrival;
   double   rate;             /* requests per second, before the profile and bursts */
   guint    count;            /* requests to simulate */
+  gboolean count_given;      /* set by the file or an option, not the default */
   double  *profile;          /* 24 hourly factors of the rate, or NULL */
   double   burst_start;      /* s */
   double   burst_duration;   /* s, 0: no burst */
@@ -102,7 +103,8 @@ GArray *sim__serve_requests_generate (const SimServeRequests *requests, guint64 
                                       GError **error);
 /* Reads an Azure LLM inference trace: a header naming TIMESTAMP,
  * ContextTokens and GeneratedTokens (any order, other columns ignored),
- * then one request a line; times are made relative to the first. */
+ * then one request a line; times are made relative to the first.  At most
+ * LIMIT requests, 0: every line. */
 GArray *sim__serve_trace_read (const char *path, guint limit, GError **error);
 
 /* The replica model: one GPU model, one language model, one deployment. */

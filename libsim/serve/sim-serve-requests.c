@@ -70,7 +70,7 @@ sim__serve_requests_generate (const SimServeRequests *r, guint64 seed, GError **
   double t = 0, top;
 
   if (r->arrival == SIM_SERVE_ARRIVAL_TRACE)
-    return sim__serve_trace_read (r->trace, r->count, error);
+    return sim__serve_trace_read (r->trace, r->count_given ? r->count : 0, error);
 
   out = g_array_sized_new (FALSE, FALSE, sizeof (SimServeRequest), r->count);
   arrivals = sim_rng_new (seed, "serve-arrivals");
