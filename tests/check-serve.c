@@ -218,7 +218,7 @@ END_TEST
 /* Every key moves the answer the way it must */
 
 typedef enum { TTFT_P99, TPOT_MEAN, THROUGHPUT, KV_CAPACITY, PREEMPTIONS, GOODPUT, E2E_MEAN,
-               TPOT_MAX, TTFT_MEAN } Metric;
+               TPOT_MAX, TTFT_MEAN, REPLICA_HOURS } Metric;
 
 static double
 metric (const SimServeReport *r, Metric m)
@@ -233,6 +233,7 @@ metric (const SimServeReport *r, Metric m)
     case KV_CAPACITY: return r->result.kv_capacity_tokens;
     case PREEMPTIONS: return (double) r->result.preemptions;
     case GOODPUT: return r->result.goodput;
+    case REPLICA_HOURS: return r->result.replica_seconds / 3600;
     case E2E_MEAN: default: return r->result.e2e[0];
     }
 }
@@ -308,6 +309,101 @@ START_TEST (test_direction)
   b = metric (&hi, d->metric);
   ck_assert_msg (d->direction > 0 ? b > a : b < a, "%s: %g with %s, %g with %s", d->what, a,
                  d->low, b, d->high);
+}
+END_TEST
+
+/* The autoscaler's keys, on a load that needs it: 15 requests/s with a
+ * four-fold burst for two minutes, from one replica of up to six, which
+ * stop after a minute of surplus (a later option overrides an earlier). */
+static const char * const autoscale_base[] = {
+  "requests.rate=15/s", "requests.count=20000", "requests.burst_start=300s",
+  "requests.burst_duration=120s", "requests.burst_factor=4", "scale_down_delay=60s",
+  "autoscale=true", "max_replicas=6",
+};
+
+typedef struct {
+  const char *what;
+  const char *extra[2];   /* more options of both runs */
+  const char *low, *high;
+  Metric      metric;
+  int         direction;
+} ScaleDirection;
+
+static const ScaleDirection scale_directions[] = {
+  { "a slower start: higher p99 TTFT", { "scale_down_delay=10min" }, "startup=10s",
+    "startup=5min", TTFT_P99, +1 },
+  { "a longer scale-down delay: more replica-hours", { NULL }, "scale_down_delay=0s",
+    "scale_down_delay=10min", REPLICA_HOURS, +1 },
+  { "a higher target per replica: fewer replica-hours", { NULL }, "target_outstanding=8",
+    "target_outstanding=64", REPLICA_HOURS, -1 },
+  { "a higher target per replica: higher p99 TTFT", { NULL }, "target_outstanding=8",
+    "target_outstanding=64", TTFT_P99, +1 },
+  { "a higher ceiling: more replica-hours", { NULL }, "max_replicas=2", "max_replicas=6",
+    REPLICA_HOURS, +1 },
+  { "looking less often: higher p99 TTFT", { NULL }, "autoscale_interval=1s",
+    "autoscale_interval=1min", TTFT_P99, +1 },
+  /* A load one replica serves: the floor is what runs. */
+  { "a higher floor: more replica-hours", { "replicas=2", "requests.rate=2/s" },
+    "min_replicas=1", "min_replicas=2", REPLICA_HOURS, +1 },
+};
+
+START_TEST (test_autoscale_direction)
+{
+  const ScaleDirection *d = &scale_directions[_i];
+  g_autofree char *path = scenario ("autoscale", CHAT);
+  g_auto(SimServeReport) lo = { 0 }, hi = { 0 };
+  const char *options[G_N_ELEMENTS (autoscale_base) + 4] = { NULL };
+  guint n = 0;
+  double a, b;
+
+  for (; n < G_N_ELEMENTS (autoscale_base); n++)
+    options[n] = autoscale_base[n];
+  for (guint e = 0; e < 2 && d->extra[e] != NULL; e++)
+    options[n++] = d->extra[e];
+  options[n] = d->low;
+  run (path, options, &lo);
+  options[n] = d->high;
+  run (path, options, &hi);
+  a = metric (&lo, d->metric);
+  b = metric (&hi, d->metric);
+  ck_assert_msg (d->direction > 0 ? b > a : b < a, "%s: %g with %s, %g with %s", d->what, a,
+                 d->low, b, d->high);
+}
+END_TEST
+
+/* Without the autoscaler, the replicas run from time 0 to the last
+ * completion; with it but no room to grow or shrink, the run is the same
+ * request for request; with room, it starts replicas for the burst and
+ * stops them after, and beats a fixed replica at p99. */
+START_TEST (test_autoscale_bounds)
+{
+  g_autofree char *path = scenario ("bounds", CHAT);
+  g_auto(SimServeReport) fixed = { 0 }, pinned = { 0 }, scaled = { 0 };
+  const char *base[G_N_ELEMENTS (autoscale_base) + 1] = { NULL };
+  const char *pin[] = { "requests.rate=15/s", "requests.count=20000",
+                        "requests.burst_start=300s", "requests.burst_duration=120s",
+                        "requests.burst_factor=4", "autoscale=true", "max_replicas=1", NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (autoscale_base); i++)
+    base[i] = autoscale_base[i];
+  /* The fixed run: the base without its autoscaler's options. */
+  base[G_N_ELEMENTS (autoscale_base) - 3] = NULL;
+  run (path, base, &fixed);
+  ck_assert (fabs (fixed.result.replica_seconds - fixed.result.makespan) < 1e-9);
+  run (path, pin, &pinned);
+  ck_assert (pinned.result.scale_ups == 0 && pinned.result.scale_downs == 0);
+  ck_assert (memcmp (pinned.result.ttft, fixed.result.ttft, sizeof fixed.result.ttft) == 0);
+  ck_assert (memcmp (pinned.result.tpot, fixed.result.tpot, sizeof fixed.result.tpot) == 0);
+  ck_assert (pinned.result.replica_seconds == fixed.result.replica_seconds);
+  base[G_N_ELEMENTS (autoscale_base) - 3] = "scale_down_delay=60s";
+  run (path, base, &scaled);
+  ck_assert (scaled.result.scale_ups > 0 && scaled.result.scale_downs > 0);
+  ck_assert (scaled.result.peak_replicas > 1 && scaled.result.peak_replicas <= 6);
+  /* Between one replica and six for the whole run. */
+  ck_assert (scaled.result.replica_seconds > fixed.result.replica_seconds);
+  ck_assert (scaled.result.replica_seconds < 6 * scaled.result.makespan);
+  ck_assert_msg (scaled.result.ttft[3] < fixed.result.ttft[3], "p99 TTFT %g autoscaled, %g "
+                 "fixed", scaled.result.ttft[3], fixed.result.ttft[3]);
 }
 END_TEST
 
@@ -536,6 +632,14 @@ static const Bad bad[] = {
     "input_tokens = 10\noutput_tokens = 10\n", { "no-such-model", NULL, NULL } },
   { "[serving s]\nmodel = llama3-8b\nrequests = q\ntp = 16\n\n[requests q]\nrate = 1/s\n"
     "input_tokens = 10\noutput_tokens = 10\n", { "tp", "16", "node" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nstartup = 5min\n\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n", { ":38:", "startup", "autoscale" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nautoscale = true\nmin_replicas = 3\n\n"
+    "[requests q]\nrate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
+    { ":39:", "min_replicas", "replicas = 1" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nautoscale = true\nreplicas = 4\n"
+    "max_replicas = 2\n\n[requests q]\nrate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
+    { ":40:", "max_replicas", "at least" } },
 };
 
 START_TEST (test_bad_input)
@@ -680,6 +784,8 @@ main (void)
   tcase_add_test (dir, test_min_replicas);
   tcase_add_test (dir, test_defaults_change_nothing);
   tcase_add_test (dir, test_memory_pressure_completes);
+  tcase_add_loop_test (dir, test_autoscale_direction, 0, G_N_ELEMENTS (scale_directions));
+  tcase_add_test (dir, test_autoscale_bounds);
   tcase_set_timeout (dir, 120);
   suite_add_tcase (s, dir);
 

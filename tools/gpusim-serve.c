@@ -25,10 +25,14 @@ print_report (const SimServeReport *r)
 {
   const SimServeResult *x = &r->result;
 
-  printf ("# gpusim serve: [serving %s]: %s (%.1fB parameters), %u replica%s of %u %s, %s\n",
+  printf ("# gpusim serve: [serving %s]: %s (%.1fB parameters), %u replica%s of %u %s, %s",
           r->config.name, r->model, r->parameters / 1e9, r->config.replicas,
           r->config.replicas == 1 ? "" : "s", r->config.tp, r->gpu,
           r->config.precision == SIM_LLM_PRECISION_FP8 ? "FP8" : "BF16");
+  if (r->config.autoscale)
+    printf (" at time 0, autoscaled between %u and %u", r->config.min_replicas,
+            r->config.max_replicas > 0 ? r->config.max_replicas : r->config.replicas);
+  printf ("\n");
   printf ("requests        %" G_GUINT64_FORMAT " in %.1f s (%.2f/s), %.0f tokens in, %.0f out\n",
           x->requests, x->makespan, x->arrival_rate, x->input_tokens, x->output_tokens);
   print_stats ("TTFT", x->ttft, 1e3, "ms");
@@ -42,6 +46,11 @@ print_report (const SimServeReport *r)
           " preemptions\n", x->kv_capacity_tokens, 100 * x->kv_utilization, x->preemptions);
   printf ("replicas        busy %.1f %% of the time, %.1f sequences decoded per iteration\n",
           100 * x->gpu_busy, x->mean_batch);
+  if (r->config.autoscale)
+    printf ("autoscaler      %.2f replicas on average, %u at most; %" G_GUINT64_FORMAT
+            " started, %" G_GUINT64_FORMAT " stopped\n",
+            x->makespan > 0 ? x->replica_seconds / x->makespan : 0, x->peak_replicas,
+            x->scale_ups, x->scale_downs);
   if (r->owned_usd_per_gpu_hour > 0)
     printf ("cost, owned     $%.3f per million tokens ($%.2f per GPU-hour)\n",
             r->owned_usd_per_million_tokens, r->owned_usd_per_gpu_hour);

@@ -50,6 +50,25 @@ static const SimKey serving_keys[] = {
   { "slo_tpot", SIM_KEY_TIME, NULL, "above 0", "100ms",
     "the time-per-output-token objective a request must meet to count in the goodput", 0,
     NULL, 0 },
+  { "autoscale", SIM_KEY_BOOL, NULL, NULL, "false",
+    "start and stop replicas with the load, from replicas at time 0, within the bounds", 0,
+    NULL, 0 },
+  { "min_replicas", SIM_KEY_INT, NULL, "1 to 100000", "1",
+    "with autoscale: the fewest replicas kept running", 0, NULL, 0 },
+  { "max_replicas", SIM_KEY_INT, NULL, "1 to 100000", "replicas",
+    "with autoscale: the most replicas running or starting", SIM_KEY_DEFAULT_DESCRIBED, NULL,
+    0 },
+  { "target_outstanding", SIM_KEY_NUMBER, "requests", "above 0", "32",
+    "with autoscale: requests per replica (queued or running) above which replicas start", 0,
+    NULL, 0 },
+  { "startup", SIM_KEY_TIME, NULL, ">= 0", "2min",
+    "with autoscale: how long a new replica takes to serve (start, load the weights)", 0,
+    NULL, 0 },
+  { "scale_down_delay", SIM_KEY_TIME, NULL, ">= 0", "10min",
+    "with autoscale: how long more replicas than the load needs run before one stops", 0,
+    NULL, 0 },
+  { "autoscale_interval", SIM_KEY_TIME, NULL, "above 0", "10s",
+    "with autoscale: how often the load is looked at", 0, NULL, 0 },
 };
 
 const SimKeyTable sim__serving_key_table = {
@@ -219,6 +238,24 @@ sim__serve_config_set (gpointer data, const char *key, const char *value, GError
     return parse_seconds (value, TRUE, &c->slo_ttft, error);
   if (strcmp (key, "slo_tpot") == 0)
     return parse_seconds (value, TRUE, &c->slo_tpot, error);
+  if (strcmp (key, "autoscale") == 0)
+    return sim__keys_parse_bool (value, &c->autoscale, error);
+  if (strcmp (key, "min_replicas") == 0)
+    return parse_uint (value, 1, 100000, &c->min_replicas, error);
+  if (strcmp (key, "max_replicas") == 0)
+    return parse_uint (value, 1, 100000, &c->max_replicas, error);
+  if (strcmp (key, "target_outstanding") == 0)
+    {
+      if (!sim_parse_number (value, 1e-9, 1e9, &c->target_outstanding, error))
+        return FALSE;
+      return TRUE;
+    }
+  if (strcmp (key, "startup") == 0)
+    return parse_seconds (value, FALSE, &c->startup, error);
+  if (strcmp (key, "scale_down_delay") == 0)
+    return parse_seconds (value, FALSE, &c->scale_down_delay, error);
+  if (strcmp (key, "autoscale_interval") == 0)
+    return parse_seconds (value, TRUE, &c->autoscale_interval, error);
   sim__keys_set_unknown (&sim__serving_key_table, key, error);
   return FALSE;
 }
@@ -359,6 +396,63 @@ sim__serve_requests_set (gpointer data, const char *key, const char *value, GErr
   return FALSE;
 }
 
+/* The checks across a deployment's keys; on error, *KEY names the key to
+ * blame. */
+gboolean
+sim__serve_config_check (const SimServeConfig *c, const char **key, GError **error)
+{
+  static const char * const scaling[] = { "min_replicas", "max_replicas",
+                                          "target_outstanding", "startup", "scale_down_delay",
+                                          "autoscale_interval" };
+  guint max = c->max_replicas > 0 ? c->max_replicas : c->replicas;
+
+  *key = NULL;
+  if (!c->autoscale)
+    {
+      SimServeConfig plain;
+      sim__serve_config_init (&plain);
+      /* A key of the autoscaler away from its default without autoscale
+       * would do nothing: it is refused rather than ignored. */
+      for (guint i = 0; i < G_N_ELEMENTS (scaling); i++)
+        {
+          gboolean differs =
+            (i == 0 && c->min_replicas != plain.min_replicas)
+            || (i == 1 && c->max_replicas != plain.max_replicas)
+            || (i == 2 && c->target_outstanding != plain.target_outstanding)
+            || (i == 3 && c->startup != plain.startup)
+            || (i == 4 && c->scale_down_delay != plain.scale_down_delay)
+            || (i == 5 && c->autoscale_interval != plain.autoscale_interval);
+          if (differs)
+            {
+              *key = scaling[i];
+              g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                           "a key of the autoscaler: expected autoscale = true as well");
+              sim__serve_config_clear (&plain);
+              return FALSE;
+            }
+        }
+      sim__serve_config_clear (&plain);
+      return TRUE;
+    }
+  if (c->min_replicas > c->replicas)
+    {
+      *key = "min_replicas";
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%u: expected at most replicas = %u (the replicas at time 0)",
+                   c->min_replicas, c->replicas);
+      return FALSE;
+    }
+  if (max < c->replicas)
+    {
+      *key = "max_replicas";
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "%u: expected at least replicas = %u (the replicas at time 0)", max,
+                   c->replicas);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Reading a scenario's sections */
 
@@ -465,6 +559,14 @@ sim__serve_read (const SimScenario *sc, const char *name, SimServeConfig *config
         sim__keys_locate (&reader.reader, group, serving_keys[i].name, error);
         goto out;
       }
+  {
+    const char *key = NULL;
+    if (!sim__serve_config_check (config, &key, error))
+      {
+        sim__keys_locate (&reader.reader, group, key, error);
+        goto out;
+      }
+  }
   rgroup = g_strdup_printf ("requests %s", config->requests);
   if (!g_key_file_has_group (kf, rgroup))
     {

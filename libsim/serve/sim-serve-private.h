@@ -33,6 +33,13 @@ typedef struct {
   guint    kv_block;          /* tokens per KV-cache page */
   double   slo_ttft;          /* s */
   double   slo_tpot;          /* s */
+  gboolean autoscale;         /* replicas follow the load between the bounds */
+  guint    min_replicas;
+  guint    max_replicas;      /* 0: replicas */
+  double   target_outstanding;/* requests per replica the autoscaler aims at */
+  double   startup;           /* s: a new replica's start (loading the weights) */
+  double   scale_down_delay;  /* s: an idle replica's wait before it stops */
+  double   autoscale_interval;/* s: how often the autoscaler looks */
 } SimServeConfig;
 
 /* How request lengths are drawn. */
@@ -80,6 +87,10 @@ void     sim__serve_config_clear (SimServeConfig *config);
 /* Sets KEY of a deployment from text (also what overrides use). */
 gboolean sim__serve_config_set (gpointer config, const char *key, const char *value,
                                 GError **error);
+/* The checks across a deployment's keys (the autoscaler's bounds); on
+ * error, *KEY names the key to blame. */
+gboolean sim__serve_config_check (const SimServeConfig *config, const char **key,
+                                  GError **error);
 void     sim__serve_requests_init (SimServeRequests *requests);
 void     sim__serve_requests_clear (SimServeRequests *requests);
 gboolean sim__serve_requests_set (gpointer requests, const char *key, const char *value,
@@ -163,6 +174,10 @@ typedef struct {
   double  mean_batch;        /* decode sequences per iteration, averaged */
   double  iterations;
   double  gpu_busy;          /* share of the replicas' time iterating */
+  double  replica_seconds;   /* replicas running or starting, over time */
+  guint   peak_replicas;     /* the most running or starting at once */
+  guint64 scale_ups;         /* replicas started by the autoscaler */
+  guint64 scale_downs;       /* and stopped */
 } SimServeResult;
 
 /* Simulates REQUESTS on CONFIG->replicas replicas of R. */

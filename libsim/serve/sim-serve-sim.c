@@ -101,7 +101,17 @@ deque_pop (Deque *d)
   d->len--;
 }
 
+/* A replica's life under the autoscaler (without it, every replica is
+ * running from time 0). */
+typedef enum {
+  REPLICA_OFF,
+  REPLICA_STARTING,
+  REPLICA_RUNNING,
+  REPLICA_DRAINING,     /* takes no new request; stops when its last completes */
+} ReplicaState;
+
 typedef struct {
+  ReplicaState state;
   Deque    waiting;
   GArray  *running;       /* guint32, in order of admission */
   GArray  *batch;         /* Slot: the iteration under way */
@@ -123,7 +133,16 @@ typedef struct {
   Replica  *replicas;
   guint     total_blocks;
   SimEngine *engine;
-  guint32   kind_arrival, kind_done;
+  guint32   kind_arrival, kind_done, kind_tick, kind_started;
+  guint     n_slots;        /* replicas that may exist: max_replicas with the autoscaler */
+  guint     n_on;           /* running, starting or draining: what is paid for */
+  guint     n_running;
+  guint     n_starting;
+  double    surplus_since;  /* s: since when more replicas run than the load needs; < 0: not */
+  double    replica_area;   /* n_on over time */
+  double    last_replica_change;
+  guint     peak;
+  guint64   scale_ups, scale_downs;
   guint     next_rr;
   guint     in_system;
   double    last_change;
@@ -151,6 +170,17 @@ count_in_system (Sim *s, int delta)
   s->area_in_system += s->in_system * (t - s->last_change);
   s->last_change = t;
   s->in_system += delta;
+}
+
+static void
+count_replicas (Sim *s, int delta)
+{
+  double t = now_s (s);
+
+  s->replica_area += s->n_on * (t - s->last_replica_change);
+  s->last_replica_change = t;
+  s->n_on += delta;
+  s->peak = MAX (s->peak, s->n_on);
 }
 
 static guint
@@ -400,6 +430,12 @@ on_done (SimEngine *engine, const SimEvent *ev, gpointer data)
           q->blocks = 0;
           rep->outstanding--;
           complete (s, idx, t);
+          if (rep->outstanding == 0 && rep->state == REPLICA_DRAINING)
+            {
+              rep->state = REPLICA_OFF;
+              count_replicas (s, -1);
+              s->scale_downs++;
+            }
         }
       else
         g_array_index (rep->running, guint32, keep++) = idx;
@@ -408,21 +444,110 @@ on_done (SimEngine *engine, const SimEvent *ev, gpointer data)
   start_iteration (s, r);
 }
 
+/* The running replica a new request goes to. */
 static guint
 route (Sim *s)
 {
-  guint n = s->config->replicas, best = 0;
+  guint n = s->n_slots, best = G_MAXUINT;
 
   if (s->config->router == SIM_SERVE_ROUTER_ROUND_ROBIN)
     {
+      while (s->replicas[s->next_rr].state != REPLICA_RUNNING)
+        s->next_rr = (s->next_rr + 1) % n;
       best = s->next_rr;
       s->next_rr = (s->next_rr + 1) % n;
       return best;
     }
-  for (guint r = 1; r < n; r++)
-    if (s->replicas[r].outstanding < s->replicas[best].outstanding)
+  for (guint r = 0; r < n; r++)
+    if (s->replicas[r].state == REPLICA_RUNNING
+        && (best == G_MAXUINT || s->replicas[r].outstanding < s->replicas[best].outstanding))
       best = r;
   return best;
+}
+
+/* The autoscaler's look at the load, as a horizontal autoscaler does it:
+ * the replicas wanted are the requests routed and not completed over
+ * target_outstanding, within min_replicas and max_replicas.  Fewer running
+ * or starting than wanted: draining replicas are taken back, then new ones
+ * start, serving after startup.  More than wanted for scale_down_delay
+ * together: the running replica with the fewest requests drains (it takes
+ * no new request and stops when its last completes), then another after
+ * scale_down_delay more if the surplus lasts.
+ * Requests already queued at a replica stay there: only new ones go to a
+ * new replica. */
+static void
+on_tick (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  Sim *s = data;
+  const SimServeConfig *c = s->config;
+  double t = now_s (s), outstanding = 0, want;
+  guint max = c->max_replicas > 0 ? c->max_replicas : c->replicas;
+  guint active;
+
+  (void) engine;
+  (void) ev;
+  if (s->completed == s->requests->len)
+    return;
+  for (guint r = 0; r < s->n_slots; r++)
+    outstanding += s->replicas[r].outstanding;
+  want = ceil (outstanding / c->target_outstanding);
+  want = MAX ((double) c->min_replicas, MIN ((double) max, want));
+  for (guint r = 0; r < s->n_slots && s->n_running + s->n_starting < want; r++)
+    if (s->replicas[r].state == REPLICA_DRAINING)
+      {
+        s->replicas[r].state = REPLICA_RUNNING;
+        s->n_running++;
+      }
+  for (guint r = 0; r < s->n_slots && s->n_running + s->n_starting < want; r++)
+    if (s->replicas[r].state == REPLICA_OFF)
+      {
+        s->replicas[r].state = REPLICA_STARTING;
+        s->n_starting++;
+        count_replicas (s, +1);
+        s->scale_ups++;
+        sim_engine_schedule (s->engine, sim_engine_now (s->engine)
+                                          + sim_time_from_seconds (c->startup),
+                             s->kind_started, 0, NULL, r);
+      }
+  active = s->n_running + s->n_starting;
+  if (active <= want || s->n_running <= c->min_replicas)
+    s->surplus_since = -1;
+  else if (s->surplus_since < 0)
+    s->surplus_since = t;
+  else if (t - s->surplus_since >= c->scale_down_delay)
+    {
+      guint victim = G_MAXUINT;
+      for (guint r = 0; r < s->n_slots; r++)
+        if (s->replicas[r].state == REPLICA_RUNNING
+            && (victim == G_MAXUINT
+                || s->replicas[r].outstanding < s->replicas[victim].outstanding))
+          victim = r;
+      s->replicas[victim].state = REPLICA_DRAINING;
+      s->n_running--;
+      if (s->replicas[victim].outstanding == 0)
+        {
+          s->replicas[victim].state = REPLICA_OFF;
+          count_replicas (s, -1);
+          s->scale_downs++;
+        }
+      /* The next one waits for another look at the load. */
+      s->surplus_since = t;
+    }
+  sim_engine_schedule (s->engine, sim_engine_now (s->engine)
+                                    + MAX (1, sim_time_from_seconds (c->autoscale_interval)),
+                       s->kind_tick, 0, NULL, 0);
+}
+
+static void
+on_started (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  Sim *s = data;
+  Replica *rep = &s->replicas[ev->arg];
+
+  (void) engine;
+  rep->state = REPLICA_RUNNING;
+  s->n_running++;
+  s->n_starting--;
 }
 
 static void
@@ -512,19 +637,28 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
       s.reqs[i].target = q->input;
       s.reqs[i].first_token = -1;
     }
-  s.replicas = g_new0 (Replica, c->replicas);
-  for (guint r = 0; r < c->replicas; r++)
+  s.n_slots = c->autoscale ? MAX (c->replicas, c->max_replicas) : c->replicas;
+  s.replicas = g_new0 (Replica, s.n_slots);
+  for (guint r = 0; r < s.n_slots; r++)
     {
       s.replicas[r].running = g_array_new (FALSE, FALSE, sizeof (guint32));
       s.replicas[r].batch = g_array_new (FALSE, FALSE, sizeof (Slot));
       s.replicas[r].free_blocks = s.total_blocks;
+      s.replicas[r].state = r < c->replicas ? REPLICA_RUNNING : REPLICA_OFF;
     }
+  s.n_on = s.n_running = s.peak = c->replicas;
+  s.surplus_since = -1;
   s.ttft = g_new (double, MAX (1, n));
   s.tpot = g_new (double, MAX (1, n));
   s.e2e = g_new (double, MAX (1, n));
   s.engine = sim_engine_new ();
   s.kind_arrival = sim_engine_register (s.engine, on_arrival, &s);
   s.kind_done = sim_engine_register (s.engine, on_done, &s);
+  s.kind_tick = sim_engine_register (s.engine, on_tick, &s);
+  s.kind_started = sim_engine_register (s.engine, on_started, &s);
+  if (c->autoscale && n > 0)
+    sim_engine_schedule (s.engine, MAX (1, sim_time_from_seconds (c->autoscale_interval)),
+                         s.kind_tick, 0, NULL, 0);
   if (n > 0)
     sim_engine_schedule (s.engine, s.reqs[0].arrival > 0
                                      ? sim_time_from_seconds (s.reqs[0].arrival) : 0,
@@ -549,7 +683,13 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
       res->requests = n;
       res->preemptions = s.preemptions;
       res->makespan = span;
-      for (guint r = 0; r < c->replicas; r++)
+      /* What the replicas running or starting cost, to the last completion
+       * (the autoscaler's changes all come before it). */
+      res->replica_seconds = s.replica_area + s.n_on * (span - s.last_replica_change);
+      res->peak_replicas = s.peak;
+      res->scale_ups = s.scale_ups;
+      res->scale_downs = s.scale_downs;
+      for (guint r = 0; r < s.n_slots; r++)
         {
           busy += s.replicas[r].busy_time;
           kv += s.replicas[r].kv_area;
@@ -564,8 +704,8 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
           res->tokens_per_second = (in_tokens + out_tokens) / span;
           res->mean_in_system = s.area_in_system / span;
           res->arrival_rate = n / span;
-          res->kv_utilization = kv / ((double) s.total_blocks * c->replicas * span);
-          res->gpu_busy = busy / (c->replicas * span);
+          res->kv_utilization = kv / ((double) s.total_blocks * res->replica_seconds);
+          res->gpu_busy = busy / res->replica_seconds;
           res->goodput = s.met_slo / span;
         }
       res->slo_attainment = n > 0 ? (double) s.met_slo / n : 0;
@@ -577,7 +717,7 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
       summarize (s.tpot, s.n_tpot, res->tpot);
       summarize (s.ttft, n, res->ttft);
     }
-  for (guint r = 0; r < c->replicas; r++)
+  for (guint r = 0; r < s.n_slots; r++)
     {
       g_array_unref (s.replicas[r].running);
       g_array_unref (s.replicas[r].batch);

@@ -95,6 +95,15 @@ sim__serve_run (const char *path, const char *name, const char * const *options,
   if (!sim__serve_read (setup.scenario, name, &r->config, &r->requests, error)
       || !apply_options (r, options, error))
     return FALSE;
+  if (options != NULL && options[0] != NULL)
+    {
+      const char *key = NULL;
+      if (!sim__serve_config_check (&r->config, &key, error))
+        {
+          g_prefix_error (error, "[serving %s] %s (with the options): ", r->config.name, key);
+          return FALSE;
+        }
+    }
   model = sim__llm_model_for_scenario (setup.scenario, r->config.model, error);
   if (model == NULL)
     {
@@ -134,9 +143,9 @@ sim__serve_run (const char *path, const char *name, const char * const *options,
   r->gpus = r->config.replicas * r->config.tp;
   if (!price (&setup, r, error))
     return FALSE;
-  /* The deployment's GPUs for the whole run, over every token it read or
-   * wrote. */
-  hours = r->gpus * r->result.makespan / 3600.0;
+  /* The GPUs of the replicas running or starting, over the run, over every
+   * token it read or wrote. */
+  hours = r->config.tp * r->result.replica_seconds / 3600.0;
   tokens = r->result.input_tokens + r->result.output_tokens;
   if (tokens > 0)
     {
@@ -219,6 +228,11 @@ sim__serve_report_to_json (const SimServeReport *r)
   member_double (b, "mean_decode_batch", x->mean_batch);
   member_double (b, "iterations", x->iterations);
   member_int (b, "preemptions", (gint64) x->preemptions);
+  member_double (b, "replica_hours", x->replica_seconds / 3600);
+  member_double (b, "mean_replicas", x->makespan > 0 ? x->replica_seconds / x->makespan : 0);
+  member_int (b, "peak_replicas", x->peak_replicas);
+  member_int (b, "scale_ups", (gint64) x->scale_ups);
+  member_int (b, "scale_downs", (gint64) x->scale_downs);
   if (r->owned_usd_per_gpu_hour > 0)
     {
       member_double (b, "owned_usd_per_gpu_hour", r->owned_usd_per_gpu_hour);
