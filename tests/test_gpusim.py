@@ -2157,6 +2157,12 @@ class ServeTests(unittest.TestCase):
         unchunked = gpusim.serve(self.SCENARIO, replicas=4, chunked_prefill=False,
                                  **self.SHORT)
         self.assertGreater(unchunked["tpot"]["max"], four["tpot"]["max"])
+        # From one replica, the autoscaler starts more when the queue grows.
+        scaled = gpusim.serve(self.SCENARIO, replicas=1, autoscale=True, max_replicas=4,
+                              startup="30s", **self.SHORT)
+        self.assertGreater(scaled["scale_ups"], 0)
+        self.assertLess(scaled["ttft"]["p99"], one["ttft"]["p99"])
+        self.assertAlmostEqual(one["replica_hours"], one["makespan"] / 3600)
 
     def test_refused(self):
         with self.assertRaises(gpusim.Error) as caught:

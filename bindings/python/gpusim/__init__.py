@@ -970,16 +970,18 @@ def serve(scenario, deployment=None, **keys):
     scenario's only one).  Keyword arguments override its keys
     (``replicas``, ``tp``, ``precision``, ``max_batch``, ``max_batch_tokens``,
     ``chunked_prefill``, ``router``, ``memory_share``, ``kv_block``,
-    ``slo_ttft``, ``slo_tpot``); a key of its ``[requests NAME]`` section is
-    given with the prefix ``requests_`` (``requests_rate="40/s"``).
-    Booleans may be given as Python's.
+    ``slo_ttft``, ``slo_tpot``, and the autoscaler's ``autoscale``,
+    ``min_replicas``, ``max_replicas``, ``target_outstanding``, ``startup``,
+    ``scale_down_delay``, ``autoscale_interval``); a key of its
+    ``[requests NAME]`` section is given with the prefix ``requests_``
+    (``requests_rate="40/s"``).  Booleans may be given as Python's.
 
     Returns a dict with ``ttft``, ``tpot`` and ``e2e`` (each a dict of
     ``mean``, ``p50``, ``p95``, ``p99`` and ``max``, in seconds),
     ``goodput`` (requests/s meeting both SLOs),
     ``throughput_tokens_per_second``, ``output_tokens_per_second``,
-    ``kv_cache_utilization``, ``preemptions`` and, when the nodes have a
-    price, ``usd_per_million_tokens`` (owned) and
+    ``kv_cache_utilization``, ``preemptions``, ``replica_hours`` and, when
+    the nodes have a price, ``usd_per_million_tokens`` (owned) and
     ``cloud_usd_per_million_tokens``.  Raises :class:`Error` for a bad key
     (naming the file, line and key) or a model that does not fit.
     """
