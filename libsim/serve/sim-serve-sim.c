@@ -40,7 +40,6 @@ typedef struct {
   guint    generated;
   guint    cached;        /* tokens in the KV cache */
   guint    blocks;
-  guint    replica;
   gboolean admitted;      /* once admitted (its queueing wait is counted) */
 } Req;
 
@@ -118,7 +117,6 @@ typedef struct {
   gboolean busy;
   guint    outstanding;   /* routed, not completed */
   guint    free_blocks;
-  double   iter_start;
   double   busy_time;
   double   kv_area;       /* pages in use times time */
   double   decode_slots;
@@ -360,7 +358,6 @@ start_iteration (Sim *s, guint r)
     return;
   t = sim__serve_iteration_time (s->model, prefill, pctx, decode, dctx);
   rep->busy = TRUE;
-  rep->iter_start = now_s (s);
   rep->kv_area += (double) (s->total_blocks - rep->free_blocks) * t;
   rep->busy_time += t;
   rep->decode_slots += decode;
@@ -555,13 +552,11 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
   Sim *s = data;
   guint32 idx = (guint32) ev->arg;
-  Req *q = &s->reqs[idx];
   guint r;
 
   (void) engine;
   count_in_system (s, +1);
   r = route (s);
-  q->replica = r;
   s->replicas[r].outstanding++;
   deque_push_back (&s->replicas[r].waiting, idx);
   if (idx + 1 < s->requests->len)
