@@ -12,6 +12,7 @@
 #include "rl/sim-rl-config.h"
 #include "sweep/sim-sweep-private.h"
 #include "llm/sim-llm-private.h"
+#include "serve/sim-serve-private.h"
 
 static const SimKeyTable * const power_tables[] = {
   &sim__power_key_table, &sim__cooling_key_table, NULL };
@@ -24,6 +25,8 @@ static const SimKeyTable * const policies_tables[] = {
 static const SimKeyTable * const rl_tables[] = { &sim__rl_key_table, NULL };
 static const SimKeyTable * const sweep_tables[] = { &sim__sweep_key_table, NULL };
 static const SimKeyTable * const llm_tables[] = { &sim__llm_key_table, NULL };
+static const SimKeyTable * const serve_tables[] = {
+  &sim__serving_key_table, &sim__requests_key_table, NULL };
 
 static const SimSectionOwner power = {
   "power", power_tables, sim__power_sections_read, sim__power_sections_clear, NULL };
@@ -43,6 +46,9 @@ static const SimSectionOwner sweep = { "sweep", sweep_tables, NULL, NULL, NULL }
 /* Language models defined in a scenario ([llm NAME]), read when a class or
  * `gpusim llm` names one; a [class] that trains one is settled from it. */
 static const SimSectionOwner llm = { "llm", llm_tables, NULL, NULL, sim__llm_settle_class };
+/* Deployments of language models and their requests ([serving NAME],
+ * [requests NAME]), read when `gpusim serve` simulates one. */
+static const SimSectionOwner serve = { "serve", serve_tables, NULL, NULL, NULL };
 
 /* In the order their accumulators report: energy before cost (which
  * prices it), bursting and serverless after cost (their totals add to
@@ -70,7 +76,7 @@ const SimSectionOwner * const *
 sim__scenario_section_owners (guint *n_owners)
 {
   static const SimSectionOwner * const owners[] = {
-    &power, &cost, &elastic, &failures, &policies, &rl, &llm, &sweep,
+    &power, &cost, &elastic, &failures, &policies, &rl, &llm, &serve, &sweep,
   };
 
   *n_owners = G_N_ELEMENTS (owners);

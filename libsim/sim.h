@@ -46,4 +46,5 @@
 #include "sweep/sim-seek.h"
 #include "rl/sim-rl-env.h"
 #include "llm/sim-llm.h"
+#include "serve/sim-serve.h"
 #undef SIM_INSIDE

@@ -360,6 +360,10 @@ static const Context contexts[] = {
   { "llm", "llm m",
     "[llm m]\nlayers = 2\nhidden = 64\nffn_hidden = 256\nheads = 4\nvocab = 100\n"
     "seq_length = 64\n", NULL, NULL },
+  { "serving", "serving s", "[serving s]\nmodel = llama3-8b\nrequests = q\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n", NULL, NULL },
+  { "requests", "requests q", "[serving s]\nmodel = llama3-8b\nrequests = q\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n", NULL, NULL },
   { "workload", "workload", "", swf_text,
     "processors_per_gpu skip_invalid rebase_time reorder_window variation" },
   { "workload", "workload", "", pai_text, "pai_tasks" },

@@ -2445,5 +2445,58 @@ class OutputDirTests(unittest.TestCase):
                               "timeseries.csv"])
 
 
+
+class ServeTests(unittest.TestCase):
+    SCENARIO = os.path.join(TOP_SRCDIR, "scenarios", "serve-70b-chat.ini")
+    # A short run of the planner scenario: the first 5,000 requests.
+    SHORT = dict(requests_count=5000)
+
+    def test_matches_cli(self):
+        ours = gpusim.serve(self.SCENARIO, replicas=3, **self.SHORT)
+        theirs = json.loads(cli("serve", self.SCENARIO, "--set", "replicas=3",
+                                "--set", "requests.count=5000", "--json"))
+        self.assertEqual(ours, theirs)
+        self.assertEqual(ours["requests"], 5000)
+        for part in ("ttft", "tpot", "e2e"):
+            stats = ours[part]
+            self.assertLessEqual(stats["p50"], stats["p95"])
+            self.assertLessEqual(stats["p95"], stats["p99"])
+            self.assertLessEqual(stats["p99"], stats["max"])
+        self.assertGreater(ours["usd_per_million_tokens"], 0)
+        # Renting 8 x H100 costs more per hour than owning them.
+        self.assertGreater(ours["cloud_usd_per_million_tokens"], ours["usd_per_million_tokens"])
+
+    def test_keys_move_the_answer(self):
+        one = gpusim.serve(self.SCENARIO, "chat", replicas=1, **self.SHORT)
+        four = gpusim.serve(self.SCENARIO, "chat", replicas=4, **self.SHORT)
+        self.assertLess(four["ttft"]["p99"], one["ttft"]["p99"])
+        bf16 = gpusim.serve(self.SCENARIO, replicas=4, precision="bf16", **self.SHORT)
+        self.assertGreater(bf16["tpot"]["mean"], four["tpot"]["mean"])
+        busier = gpusim.serve(self.SCENARIO, replicas=4, requests_rate="60/s", **self.SHORT)
+        self.assertGreater(busier["ttft"]["p99"], four["ttft"]["p99"])
+        unchunked = gpusim.serve(self.SCENARIO, replicas=4, chunked_prefill=False,
+                                 **self.SHORT)
+        self.assertGreater(unchunked["tpot"]["max"], four["tpot"]["max"])
+        # From one replica, the autoscaler starts more when the queue grows.
+        scaled = gpusim.serve(self.SCENARIO, replicas=1, autoscale=True, max_replicas=4,
+                              startup="30s", **self.SHORT)
+        self.assertGreater(scaled["scale_ups"], 0)
+        self.assertLess(scaled["ttft"]["p99"], one["ttft"]["p99"])
+        self.assertAlmostEqual(one["replica_hours"], one["makespan"] / 3600)
+
+    def test_refused(self):
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.serve(self.SCENARIO, replica=2)
+        self.assertEqual(caught.exception.code, Sim.Error.UNKNOWN_KEY)
+        self.assertIn('did you mean "replicas"', caught.exception.message)
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.serve(self.SCENARIO, tp=1, precision="bf16")
+        self.assertEqual(caught.exception.code, Sim.Error.UNSATISFIABLE)
+        self.assertIn("does not fit", caught.exception.message)
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.serve(self.SCENARIO, "nope")
+        self.assertEqual(caught.exception.code, Sim.Error.NOT_FOUND)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -26,6 +26,7 @@ int gpusim_cmd_seek     (int argc, char **argv);
 int gpusim_cmd_transfers (int argc, char **argv);
 int gpusim_cmd_keys     (int argc, char **argv);
 int gpusim_cmd_llm      (int argc, char **argv);
+int gpusim_cmd_serve    (int argc, char **argv);
 
 /* A scenario's cluster and network, for the commands that work on the
  * network alone (collective, transfers). */

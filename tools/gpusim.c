@@ -599,6 +599,8 @@ static const struct {
     "move bytes between hosts or GPUs over a fabric, max-min fair, and time them" },
   { "llm", gpusim_cmd_llm,
     "a language model's training step on the cluster: time, MFU, memory, cost to train" },
+  { "serve", gpusim_cmd_serve,
+    "serve a language model's requests: TTFT, TPOT, latency, goodput, cost per token" },
 };
 
 static void

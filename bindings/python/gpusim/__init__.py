@@ -62,6 +62,7 @@ __all__ = [
     "fgd",
     "trace_info",
     "llm",
+    "serve",
     "ClusterEnv",
     "ClusterVecEnv",
     "Sim",
@@ -1046,5 +1047,40 @@ def llm(scenario, model, search=None, **layout):
     if search is not None:
         options.append("search=%d" % int(search))
     text = _call(Sim.llm_plan_json, str(scenario), str(model), options)
+    return json.loads(text)
+
+
+def serve(scenario, deployment=None, **keys):
+    """One deployment of a language model answering its requests, as
+    ``gpusim serve SCENARIO --json`` prints it.
+
+    *deployment* names a ``[serving NAME]`` section (default: the
+    scenario's only one).  Keyword arguments override its keys
+    (``replicas``, ``tp``, ``precision``, ``max_batch``, ``max_batch_tokens``,
+    ``chunked_prefill``, ``router``, ``memory_share``, ``kv_block``,
+    ``slo_ttft``, ``slo_tpot``, and the autoscaler's ``autoscale``,
+    ``min_replicas``, ``max_replicas``, ``target_outstanding``, ``startup``,
+    ``scale_down_delay``, ``autoscale_interval``); a key of its
+    ``[requests NAME]`` section is given with the prefix ``requests_``
+    (``requests_rate="40/s"``).  Booleans may be given as Python's.
+
+    Returns a dict with ``ttft``, ``tpot`` and ``e2e`` (each a dict of
+    ``mean``, ``p50``, ``p95``, ``p99`` and ``max``, in seconds),
+    ``goodput`` (requests/s meeting both SLOs),
+    ``throughput_tokens_per_second``, ``output_tokens_per_second``,
+    ``kv_cache_utilization``, ``preemptions``, ``replica_hours`` and, when
+    the nodes have a price, ``usd_per_million_tokens`` (owned) and
+    ``cloud_usd_per_million_tokens``.  Raises :class:`Error` for a bad key
+    (naming the file, line and key) or a model that does not fit.
+    """
+    options = []
+    for key, value in keys.items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        if key.startswith("requests_"):
+            key = "requests." + key[len("requests_"):]
+        options.append("%s=%s" % (key, value))
+    text = _call(Sim.serve_json, str(scenario),
+                 None if deployment is None else str(deployment), options)
     return json.loads(text)
 

@@ -1,0 +1,234 @@
+/* sim-serve-private.h: what the serving model's files share (not
+ * installed): the [serving NAME] and [requests NAME] sections, the replica
+ * model and the discrete-event loop of one deployment. */
+#pragma once
+
+#include "serve/sim-serve.h"
+#include "llm/sim-llm-private.h"
+#include "core/sim-keys.h"
+#include "core/sim-units.h"
+#include "fabric/sim-collective.h"
+
+G_BEGIN_DECLS
+
+/* How requests are routed to replicas. */
+typedef enum {
+  SIM_SERVE_ROUTER_ROUND_ROBIN,
+  SIM_SERVE_ROUTER_LEAST_OUTSTANDING,
+} SimServeRouter;
+
+/* A deployment: [serving NAME]. */
+typedef struct {
+  char    *name;
+  char    *model;             /* a catalogue model or an [llm NAME] section */
+  char    *requests;          /* the [requests NAME] section it serves */
+  guint    tp;                /* tensor-parallel degree: GPUs per replica */
+  SimLlmPrecision precision;  /* weights, KV cache and matrix products */
+  guint    max_batch;         /* sequences in one iteration */
+  guint    max_batch_tokens;  /* tokens in one iteration (prefill and decode) */
+  gboolean chunked_prefill;   /* a prompt may be split over iterations */
+  guint    replicas;
+  SimServeRouter router;
+  double   memory_share;      /* of the GPU's memory the server may take */
+  guint    kv_block;          /* tokens per KV-cache page */
+  double   slo_ttft;          /* s */
+  double   slo_tpot;          /* s */
+  gboolean autoscale;         /* replicas follow the load between the bounds */
+  guint    min_replicas;
+  guint    max_replicas;      /* 0: replicas */
+  double   target_outstanding;/* requests per replica the autoscaler aims at */
+  double   startup;           /* s: a new replica's start (loading the weights) */
+  double   scale_down_delay;  /* s: an idle replica's wait before it stops */
+  double   autoscale_interval;/* s: how often the autoscaler looks */
+} SimServeConfig;
+
+/* How request lengths are drawn. */
+typedef enum {
+  SIM_SERVE_LENGTH_FIXED,
+  SIM_SERVE_LENGTH_EXPONENTIAL,
+  SIM_SERVE_LENGTH_LOGNORMAL,
+} SimServeLengthKind;
+
+typedef struct {
+  SimServeLengthKind kind;
+  double mean;               /* tokens */
+  double cv;                 /* lognormal: the coefficient of variation */
+  guint  max;                /* a cap, 0: none */
+} SimServeLength;
+
+typedef enum {
+  SIM_SERVE_ARRIVAL_POISSON,
+  SIM_SERVE_ARRIVAL_BATCH,   /* every request at time 0 (an offline run) */
+  SIM_SERVE_ARRIVAL_TRACE,
+} SimServeArrival;
+
+/* A request workload: [requests NAME]. */
+typedef struct {
+  char    *name;
+  SimServeArrival arrival;
+  double   rate;             /* requests per second, before the profile and bursts */
+  guint    count;            /* requests to simulate */
+  gboolean count_given;      /* set by the file or an option, not the default */
+  double  *profile;          /* 24 hourly factors of the rate, or NULL */
+  double   burst_start;      /* s */
+  double   burst_duration;   /* s, 0: no burst */
+  double   burst_factor;     /* the rate's factor during the burst */
+  SimServeLength input;
+  SimServeLength output;
+  char    *trace;            /* an Azure LLM inference trace (CSV), resolved path */
+  double   start_hour;       /* the hour of day at time 0, for the profile */
+} SimServeRequests;
+
+extern const SimKeyTable sim__serving_key_table;
+extern const SimKeyTable sim__requests_key_table;
+
+void     sim__serve_config_init (SimServeConfig *config);
+void     sim__serve_config_clear (SimServeConfig *config);
+/* Sets KEY of a deployment from text (also what overrides use). */
+gboolean sim__serve_config_set (gpointer config, const char *key, const char *value,
+                                GError **error);
+/* The checks across a deployment's keys (the autoscaler's bounds); on
+ * error, *KEY names the key to blame. */
+gboolean sim__serve_config_check (const SimServeConfig *config, const char **key,
+                                  GError **error);
+void     sim__serve_requests_init (SimServeRequests *requests);
+void     sim__serve_requests_clear (SimServeRequests *requests);
+gboolean sim__serve_requests_set (gpointer requests, const char *key, const char *value,
+                                  GError **error);
+
+/* Reads the deployment NAME (NULL: the scenario's only one) and the
+ * requests it names from the scenario file at PATH; every error names the
+ * file, line, section and key. */
+gboolean sim__serve_read (const SimScenario *scenario, const char *name, SimServeConfig *config,
+                          SimServeRequests *requests, GError **error);
+
+/* One request as the loop sees it. */
+typedef struct {
+  double arrival;            /* s */
+  guint  input;              /* prompt tokens */
+  guint  output;             /* tokens to generate, at least 1 */
+} SimServeRequest;
+
+/* The requests of a workload, in arrival order (ties keep their order). */
+GArray *sim__serve_requests_generate (const SimServeRequests *requests, guint64 seed,
+                                      GError **error);
+/* Reads an Azure LLM inference trace: a header naming TIMESTAMP,
+ * ContextTokens and GeneratedTokens (any order, other columns ignored),
+ * then one request a line; times are made relative to the first.  At most
+ * LIMIT requests, 0: every line. */
+GArray *sim__serve_trace_read (const char *path, guint limit, GError **error);
+
+/* The replica model: one GPU model, one language model, one deployment. */
+typedef struct {
+  const SimGpuModel *gpu;
+  guint    tp;
+  double   peak;              /* FLOP/s per GPU at the precision, times the GEMM efficiency */
+  double   bandwidth;         /* bytes/s per GPU, times the memory efficiency */
+  double   gemm_efficiency;
+  double   memory_efficiency;
+  double   weight_bytes;      /* per GPU */
+  double   matmul_params;     /* weights a token multiplies */
+  double   kv_bytes_per_token;/* per GPU */
+  double   attn_flops_coeff;  /* FLOPs per (query token x context token), per GPU */
+  double   kv_capacity;       /* tokens of KV cache a replica holds */
+  double   iteration_overhead;/* s: launches and scheduling, per iteration */
+  double   allreduce_per_byte;/* s per byte of an all-reduce, per layer pair */
+  double   allreduce_latency; /* s per all-reduce */
+  guint    layers;
+  guint    hidden;
+} SimServeReplica;
+
+/* Builds the replica model; COMM (nullable) times the tensor-parallel
+ * all-reduces on GPUS (tp of them).  Errors: SIM_ERROR_UNSATISFIABLE when
+ * the weights leave no room for a KV cache; SIM_ERROR_INVALID for a tp
+ * that does not divide the heads. */
+gboolean sim__serve_replica_init (SimServeReplica *r, const SimLlmModel *model,
+                                  const SimGpuModel *gpu, const SimServeConfig *config,
+                                  SimCommModel *comm, const guint32 *gpus, GError **error);
+
+/* The time of one iteration that prefills PREFILL tokens (whose attention
+ * spans PREFILL_CONTEXT query-by-key pairs in all) and decodes DECODE
+ * sequences holding DECODE_CONTEXT tokens of KV cache in all. */
+double sim__serve_iteration_time (const SimServeReplica *r, double prefill,
+                                  double prefill_context, double decode, double decode_context);
+
+/* What a deployment's run measured. */
+typedef struct {
+  guint64 requests;          /* completed */
+  guint64 preemptions;
+  double  makespan;          /* s: the last completion */
+  double  ttft[5];           /* mean, p50, p95, p99, max (s) */
+  double  tpot[5];
+  double  e2e[5];
+  double  queue_wait_mean;   /* s: arrival to the first prefill */
+  double  mean_in_system;    /* time-average requests in the system */
+  double  arrival_rate;      /* completed requests over the span of arrivals */
+  double  goodput;           /* requests per second meeting both SLOs */
+  double  slo_attainment;    /* their share */
+  double  input_tokens;
+  double  output_tokens;
+  double  output_tokens_per_second;
+  double  tokens_per_second; /* input and output */
+  double  kv_utilization;    /* time-average share of the KV cache in use */
+  double  kv_capacity_tokens;/* per replica */
+  double  mean_batch;        /* decode sequences per iteration, averaged */
+  double  iterations;
+  double  gpu_busy;          /* share of the replicas' time iterating */
+  double  replica_seconds;   /* replicas running or starting, over time */
+  guint   peak_replicas;     /* the most running or starting at once */
+  guint64 scale_ups;         /* replicas started by the autoscaler */
+  guint64 scale_downs;       /* and stopped */
+} SimServeResult;
+
+/* Simulates REQUESTS on CONFIG->replicas replicas of R. */
+gboolean sim__serve_simulate (const SimServeReplica *r, const SimServeConfig *config,
+                              GArray *requests, SimServeResult *result, GError **error);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* A deployment simulated on a scenario: what `gpusim serve` prints. */
+typedef struct {
+  SimServeConfig   config;
+  SimServeRequests requests;
+  char            *model;          /* the model's name */
+  char            *gpu;            /* the GPU model's name */
+  double           parameters;
+  SimServeReplica  replica;
+  SimServeResult   result;
+  guint            gpus;           /* replicas x tp */
+  double           owned_usd_per_gpu_hour;  /* 0 if the node has no price */
+  double           cloud_usd_per_gpu_hour;  /* 0 without a matching cloud instance */
+  char            *cloud;
+  double           owned_usd_per_million_tokens;
+  double           cloud_usd_per_million_tokens;
+} SimServeReport;
+
+void     sim__serve_report_clear (SimServeReport *report);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SimServeReport, sim__serve_report_clear)
+
+/* Loads the scenario at PATH, reads the deployment NAME (NULL: the only
+ * one), applies OPTIONS ("KEY=VALUE", "requests.KEY=VALUE") and simulates
+ * it.  Errors as sim_serve_json(). */
+gboolean sim__serve_run (const char *path, const char *name, const char * const *options,
+                         SimServeReport *report, GError **error);
+
+/* The JSON object of a report, as text. */
+char    *sim__serve_report_to_json (const SimServeReport *report);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* The fewest replicas (at most MAX_REPLICAS) whose p99 time to first token
+ * is at most TARGET seconds: doubling, then bisection (the p99 falls as
+ * replicas are added, the arrivals being the same for every count).
+ * REPORT is that deployment's.  Errors as sim__serve_run(), and
+ * SIM_ERROR_UNSATISFIABLE when MAX_REPLICAS do not meet the target. */
+gboolean sim__serve_min_replicas (const char *path, const char *name,
+                                  const char * const *options, double target,
+                                  guint max_replicas, SimServeReport *report, guint *n_probes,
+                                  GError **error);
+
+G_END_DECLS

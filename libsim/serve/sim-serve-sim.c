@@ -1,0 +1,728 @@
+/* sim-serve-sim.c: one deployment's requests, simulated on the event
+ * engine.
+ *
+ * Two kinds of events: a request arrives (and is routed to a replica), and
+ * a replica's iteration ends.  A replica that is idle when work reaches it
+ * starts an iteration at once; at the end of one it starts the next while
+ * it has sequences.  What an iteration holds follows the engines:
+ *
+ * - without chunked prefill (vLLM's default scheduler), waiting prompts go
+ *   first: an iteration prefills whole prompts, as many as the token
+ *   budget, the batch size and the free KV cache allow; only when none can
+ *   be admitted does it decode every running sequence;
+ * - with chunked prefill (Sarathi-Serve, vLLM's chunked prefill), an
+ *   iteration decodes every running sequence and fills the rest of its
+ *   token budget with prompt chunks.
+ *
+ * The KV cache is paged: a sequence holds ceil(tokens / kv_block) pages.
+ * When a decode needs a page and none is free, the most recently admitted
+ * running sequence is preempted: its pages are freed and it goes back to
+ * the head of the queue, to prefill its prompt and what it had generated
+ * again when admitted (recompute preemption).
+ */
+#include "config.h"
+
+#include "serve/sim-serve-private.h"
+#include "core/sim-engine.h"
+#include "core/sim-error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  double   arrival;
+  double   first_token;   /* s; < 0 until the first token */
+  guint    input;
+  guint    output;
+  guint    target;        /* tokens the current prefill computes */
+  guint    prefilled;     /* of them */
+  guint    generated;
+  guint    cached;        /* tokens in the KV cache */
+  guint    blocks;
+  gboolean admitted;      /* once admitted (its queueing wait is counted) */
+} Req;
+
+typedef struct {
+  guint32 req;
+  guint32 chunk;          /* prompt tokens prefilled; 0: a decode step */
+} Slot;
+
+/* A double-ended queue of request indices (preempted requests go back to
+ * the head). */
+typedef struct {
+  guint32 *items;
+  guint    cap, head, len;
+} Deque;
+
+static void
+deque_grow (Deque *d)
+{
+  guint cap = MAX (16u, d->cap * 2);
+  guint32 *items = g_new (guint32, cap);
+
+  for (guint i = 0; i < d->len; i++)
+    items[i] = d->items[(d->head + i) % d->cap];
+  g_free (d->items);
+  d->items = items;
+  d->cap = cap;
+  d->head = 0;
+}
+
+static void
+deque_push_back (Deque *d, guint32 v)
+{
+  if (d->len == d->cap)
+    deque_grow (d);
+  d->items[(d->head + d->len++) % d->cap] = v;
+}
+
+static void
+deque_push_front (Deque *d, guint32 v)
+{
+  if (d->len == d->cap)
+    deque_grow (d);
+  d->head = (d->head + d->cap - 1) % d->cap;
+  d->items[d->head] = v;
+  d->len++;
+}
+
+static guint32
+deque_peek (const Deque *d)
+{
+  return d->items[d->head];
+}
+
+static void
+deque_pop (Deque *d)
+{
+  d->head = (d->head + 1) % d->cap;
+  d->len--;
+}
+
+/* A replica's life under the autoscaler (without it, every replica is
+ * running from time 0). */
+typedef enum {
+  REPLICA_OFF,
+  REPLICA_STARTING,
+  REPLICA_RUNNING,
+  REPLICA_DRAINING,     /* takes no new request; stops when its last completes */
+} ReplicaState;
+
+typedef struct {
+  ReplicaState state;
+  Deque    waiting;
+  GArray  *running;       /* guint32, in order of admission */
+  GArray  *batch;         /* Slot: the iteration under way */
+  gboolean busy;
+  guint    outstanding;   /* routed, not completed */
+  guint    free_blocks;
+  double   busy_time;
+  double   kv_area;       /* pages in use times time */
+  double   decode_slots;
+  guint64  iterations;
+} Replica;
+
+typedef struct {
+  const SimServeReplica *model;
+  const SimServeConfig  *config;
+  GArray   *requests;     /* SimServeRequest */
+  Req      *reqs;
+  Replica  *replicas;
+  guint     total_blocks;
+  SimEngine *engine;
+  guint32   kind_arrival, kind_done, kind_tick, kind_started;
+  guint     n_slots;        /* replicas that may exist: max_replicas with the autoscaler */
+  guint     n_on;           /* running, starting or draining: what is paid for */
+  guint     n_running;
+  guint     n_starting;
+  double    surplus_since;  /* s: since when more replicas run than the load needs; < 0: not */
+  double    replica_area;   /* n_on over time */
+  double    last_replica_change;
+  guint     peak;
+  guint64   scale_ups, scale_downs;
+  guint     next_rr;
+  guint     in_system;
+  double    last_change;
+  double    area_in_system;
+  guint64   completed;
+  guint64   preemptions;
+  double    last_completion;
+  double   *ttft, *tpot, *e2e;
+  guint64   n_tpot;
+  double    wait_sum;       /* arrival to the first prefill, summed */
+  guint64   met_slo;        /* requests that met both objectives */
+} Sim;
+
+static double
+now_s (Sim *s)
+{
+  return sim_time_to_seconds (sim_engine_now (s->engine));
+}
+
+static void
+count_in_system (Sim *s, int delta)
+{
+  double t = now_s (s);
+
+  s->area_in_system += s->in_system * (t - s->last_change);
+  s->last_change = t;
+  s->in_system += delta;
+}
+
+static void
+count_replicas (Sim *s, int delta)
+{
+  double t = now_s (s);
+
+  s->replica_area += s->n_on * (t - s->last_replica_change);
+  s->last_replica_change = t;
+  s->n_on += delta;
+  s->peak = MAX (s->peak, s->n_on);
+}
+
+static guint
+blocks_for (const Sim *s, guint tokens)
+{
+  return (tokens + s->config->kv_block - 1) / s->config->kv_block;
+}
+
+/* Frees the pages of the most recently admitted running sequence and puts
+ * it back at the head of the queue. */
+static void
+preempt_newest (Sim *s, Replica *rep)
+{
+  guint32 victim = g_array_index (rep->running, guint32, rep->running->len - 1);
+  Req *q = &s->reqs[victim];
+
+  g_array_set_size (rep->running, rep->running->len - 1);
+  rep->free_blocks += q->blocks;
+  q->blocks = 0;
+  q->cached = 0;
+  q->prefilled = 0;
+  q->target = q->input + q->generated;
+  deque_push_front (&rep->waiting, victim);
+  s->preemptions++;
+}
+
+/* Adds the decode step of every running sequence that has finished its
+ * prefill, preempting when the cache is full; returns the tokens. */
+static guint
+add_decodes (Sim *s, Replica *rep, double *context)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < rep->running->len; i++)
+    {
+      guint32 idx = g_array_index (rep->running, guint32, i);
+      Req *q = &s->reqs[idx];
+      guint need;
+
+      if (q->prefilled < q->target)
+        continue;
+      need = blocks_for (s, q->cached + 1) - q->blocks;
+      while (need > rep->free_blocks)
+        {
+          guint32 last = g_array_index (rep->running, guint32, rep->running->len - 1);
+          preempt_newest (s, rep);
+          if (last == idx)
+            break;
+        }
+      /* The victims were at the end: if this sequence was one, every
+       * sequence after it was too. */
+      if (i >= rep->running->len)
+        break;
+      rep->free_blocks -= need;
+      q->blocks += need;
+    }
+  /* Preemptions only remove sequences at the end, so what is left is the
+   * batch. */
+  g_array_set_size (rep->batch, 0);
+  for (guint i = 0; i < rep->running->len; i++)
+    {
+      guint32 idx = g_array_index (rep->running, guint32, i);
+      Req *q = &s->reqs[idx];
+      Slot slot = { idx, 0 };
+
+      if (q->prefilled < q->target)
+        continue;
+      *context += q->cached;
+      g_array_append_val (rep->batch, slot);
+      n++;
+    }
+  return n;
+}
+
+/* Adds a prefill chunk of at most BUDGET tokens of Q (running, its
+ * prompt's pages reserved); returns its tokens. */
+static guint
+add_chunk (Sim *s, Replica *rep, guint32 idx, guint budget, double *context)
+{
+  Req *q = &s->reqs[idx];
+  guint chunk = MIN (budget, q->target - q->prefilled);
+  Slot slot = { idx, 0 };
+
+  if (chunk == 0)
+    return 0;
+  if (!q->admitted)
+    {
+      q->admitted = TRUE;
+      s->wait_sum += now_s (s) - q->arrival;
+    }
+  slot.chunk = chunk;
+  *context += (double) chunk * q->cached + (double) chunk * (chunk + 1) / 2;
+  g_array_append_val (rep->batch, slot);
+  return chunk;
+}
+
+/* Admits the request at the head of REP's queue if the free pages hold its
+ * whole prompt, and reserves them: a prompt under way can then always go
+ * on, chunk after chunk, and only decodes ever need a page that is not
+ * there (vLLM reserves a prompt's pages the same way). */
+static gboolean
+admit (Sim *s, Replica *rep)
+{
+  guint32 idx = deque_peek (&rep->waiting);
+  Req *q = &s->reqs[idx];
+  guint need = blocks_for (s, q->target);
+
+  if (need > rep->free_blocks)
+    return FALSE;
+  deque_pop (&rep->waiting);
+  rep->free_blocks -= need;
+  q->blocks = need;
+  g_array_append_val (rep->running, idx);
+  return TRUE;
+}
+
+static void
+start_iteration (Sim *s, guint r)
+{
+  const SimServeConfig *c = s->config;
+  Replica *rep = &s->replicas[r];
+  double pctx = 0, dctx = 0, t;
+  guint prefill = 0, decode = 0;
+
+  if (rep->busy)
+    return;
+  g_array_set_size (rep->batch, 0);
+  if (!c->chunked_prefill)
+    {
+      /* Whole prompts first, while they fit. */
+      while (rep->waiting.len > 0 && rep->running->len < c->max_batch)
+        {
+          guint32 idx = deque_peek (&rep->waiting);
+          Req *q = &s->reqs[idx];
+          guint budget = prefill == 0 ? G_MAXUINT : c->max_batch_tokens - prefill;
+          guint got;
+
+          if (q->target > budget || !admit (s, rep))
+            break;
+          got = add_chunk (s, rep, idx, q->target, &pctx);
+          prefill += got;
+          if (prefill >= c->max_batch_tokens)
+            break;
+        }
+      if (prefill == 0)
+        decode = add_decodes (s, rep, &dctx);
+    }
+  else
+    {
+      guint budget;
+
+      decode = add_decodes (s, rep, &dctx);
+      budget = c->max_batch_tokens > decode ? c->max_batch_tokens - decode : 0;
+      /* Prompts under way, then new ones. */
+      for (guint i = 0; i < rep->running->len && budget > 0; i++)
+        {
+          guint32 idx = g_array_index (rep->running, guint32, i);
+          if (s->reqs[idx].prefilled < s->reqs[idx].target)
+            {
+              guint got = add_chunk (s, rep, idx, budget, &pctx);
+              prefill += got;
+              budget -= got;
+            }
+        }
+      while (budget > 0 && rep->waiting.len > 0 && rep->running->len < c->max_batch)
+        {
+          guint32 idx = deque_peek (&rep->waiting);
+          guint got;
+          if (!admit (s, rep))
+            break;
+          got = add_chunk (s, rep, idx, budget, &pctx);
+          prefill += got;
+          budget -= got;
+        }
+    }
+  if (rep->batch->len == 0)
+    return;
+  t = sim__serve_iteration_time (s->model, prefill, pctx, decode, dctx);
+  rep->busy = TRUE;
+  rep->kv_area += (double) (s->total_blocks - rep->free_blocks) * t;
+  rep->busy_time += t;
+  rep->decode_slots += decode;
+  rep->iterations++;
+  sim_engine_schedule (s->engine, sim_engine_now (s->engine) + MAX (1, sim_time_from_seconds (t)),
+                       s->kind_done, 0, rep, r);
+}
+
+static void
+complete (Sim *s, guint32 idx, double t)
+{
+  Req *q = &s->reqs[idx];
+  guint64 n = s->completed++;
+  double tpot = q->output > 1 ? (t - q->first_token) / (q->output - 1) : 0;
+
+  s->ttft[n] = q->first_token - q->arrival;
+  s->e2e[n] = t - q->arrival;
+  if (q->output > 1)
+    s->tpot[s->n_tpot++] = tpot;
+  if (s->ttft[n] <= s->config->slo_ttft && tpot <= s->config->slo_tpot)
+    s->met_slo++;
+  s->last_completion = t;
+  count_in_system (s, -1);
+}
+
+static void
+on_done (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  Sim *s = data;
+  guint r = (guint) ev->arg;
+  Replica *rep = &s->replicas[r];
+  double t = now_s (s);
+  guint keep = 0;
+
+  (void) engine;
+  rep->busy = FALSE;
+  for (guint i = 0; i < rep->batch->len; i++)
+    {
+      const Slot *slot = &g_array_index (rep->batch, Slot, i);
+      Req *q = &s->reqs[slot->req];
+
+      if (slot->chunk > 0)
+        {
+          q->prefilled += slot->chunk;
+          q->cached += slot->chunk;
+          if (q->prefilled < q->target)
+            continue;
+          if (q->first_token < 0)
+            q->first_token = t;
+          q->generated++;
+        }
+      else
+        {
+          q->cached++;
+          q->generated++;
+        }
+    }
+  /* Sequences that are done leave, keeping the others' order. */
+  for (guint i = 0; i < rep->running->len; i++)
+    {
+      guint32 idx = g_array_index (rep->running, guint32, i);
+      Req *q = &s->reqs[idx];
+
+      if (q->generated >= q->output)
+        {
+          rep->free_blocks += q->blocks;
+          q->blocks = 0;
+          rep->outstanding--;
+          complete (s, idx, t);
+          if (rep->outstanding == 0 && rep->state == REPLICA_DRAINING)
+            {
+              rep->state = REPLICA_OFF;
+              count_replicas (s, -1);
+              s->scale_downs++;
+            }
+        }
+      else
+        g_array_index (rep->running, guint32, keep++) = idx;
+    }
+  g_array_set_size (rep->running, keep);
+  start_iteration (s, r);
+}
+
+/* The running replica a new request goes to. */
+static guint
+route (Sim *s)
+{
+  guint n = s->n_slots, best = G_MAXUINT;
+
+  if (s->config->router == SIM_SERVE_ROUTER_ROUND_ROBIN)
+    {
+      while (s->replicas[s->next_rr].state != REPLICA_RUNNING)
+        s->next_rr = (s->next_rr + 1) % n;
+      best = s->next_rr;
+      s->next_rr = (s->next_rr + 1) % n;
+      return best;
+    }
+  for (guint r = 0; r < n; r++)
+    if (s->replicas[r].state == REPLICA_RUNNING
+        && (best == G_MAXUINT || s->replicas[r].outstanding < s->replicas[best].outstanding))
+      best = r;
+  return best;
+}
+
+/* The autoscaler's look at the load, as a horizontal autoscaler does it:
+ * the replicas wanted are the requests routed and not completed over
+ * target_outstanding, within min_replicas and max_replicas.  Fewer running
+ * or starting than wanted: draining replicas are taken back, then new ones
+ * start, serving after startup.  More than wanted for scale_down_delay
+ * together: the running replica with the fewest requests drains (it takes
+ * no new request and stops when its last completes), then another after
+ * scale_down_delay more if the surplus lasts.
+ * Requests already queued at a replica stay there: only new ones go to a
+ * new replica. */
+static void
+on_tick (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  Sim *s = data;
+  const SimServeConfig *c = s->config;
+  double t = now_s (s), outstanding = 0, want;
+  guint max = c->max_replicas > 0 ? c->max_replicas : c->replicas;
+  guint active;
+
+  (void) engine;
+  (void) ev;
+  if (s->completed == s->requests->len)
+    return;
+  for (guint r = 0; r < s->n_slots; r++)
+    outstanding += s->replicas[r].outstanding;
+  want = ceil (outstanding / c->target_outstanding);
+  want = MAX ((double) c->min_replicas, MIN ((double) max, want));
+  for (guint r = 0; r < s->n_slots && s->n_running + s->n_starting < want; r++)
+    if (s->replicas[r].state == REPLICA_DRAINING)
+      {
+        s->replicas[r].state = REPLICA_RUNNING;
+        s->n_running++;
+      }
+  for (guint r = 0; r < s->n_slots && s->n_running + s->n_starting < want; r++)
+    if (s->replicas[r].state == REPLICA_OFF)
+      {
+        s->replicas[r].state = REPLICA_STARTING;
+        s->n_starting++;
+        count_replicas (s, +1);
+        s->scale_ups++;
+        sim_engine_schedule (s->engine, sim_engine_now (s->engine)
+                                          + sim_time_from_seconds (c->startup),
+                             s->kind_started, 0, NULL, r);
+      }
+  active = s->n_running + s->n_starting;
+  if (active <= want || s->n_running <= c->min_replicas)
+    s->surplus_since = -1;
+  else if (s->surplus_since < 0)
+    s->surplus_since = t;
+  else if (t - s->surplus_since >= c->scale_down_delay)
+    {
+      guint victim = G_MAXUINT;
+      for (guint r = 0; r < s->n_slots; r++)
+        if (s->replicas[r].state == REPLICA_RUNNING
+            && (victim == G_MAXUINT
+                || s->replicas[r].outstanding < s->replicas[victim].outstanding))
+          victim = r;
+      s->replicas[victim].state = REPLICA_DRAINING;
+      s->n_running--;
+      if (s->replicas[victim].outstanding == 0)
+        {
+          s->replicas[victim].state = REPLICA_OFF;
+          count_replicas (s, -1);
+          s->scale_downs++;
+        }
+      /* The next one waits for another look at the load. */
+      s->surplus_since = t;
+    }
+  sim_engine_schedule (s->engine, sim_engine_now (s->engine)
+                                    + MAX (1, sim_time_from_seconds (c->autoscale_interval)),
+                       s->kind_tick, 0, NULL, 0);
+}
+
+static void
+on_started (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  Sim *s = data;
+  Replica *rep = &s->replicas[ev->arg];
+
+  (void) engine;
+  rep->state = REPLICA_RUNNING;
+  s->n_running++;
+  s->n_starting--;
+}
+
+static void
+on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  Sim *s = data;
+  guint32 idx = (guint32) ev->arg;
+  guint r;
+
+  (void) engine;
+  count_in_system (s, +1);
+  r = route (s);
+  s->replicas[r].outstanding++;
+  deque_push_back (&s->replicas[r].waiting, idx);
+  if (idx + 1 < s->requests->len)
+    sim_engine_schedule (s->engine,
+                         sim_time_from_seconds (g_array_index (s->requests, SimServeRequest,
+                                                               idx + 1).arrival),
+                         s->kind_arrival, 0, NULL, idx + 1);
+  start_iteration (s, r);
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Mean, p50, p95, p99 and max of V (sorted in place); nearest rank. */
+static void
+summarize (double *v, guint64 n, double out[5])
+{
+  static const double ps[] = { 0.50, 0.95, 0.99 };
+  double sum = 0;
+
+  memset (out, 0, 5 * sizeof (double));
+  if (n == 0)
+    return;
+  for (guint64 i = 0; i < n; i++)
+    sum += v[i];
+  qsort (v, n, sizeof (double), compare_double);
+  out[0] = sum / n;
+  for (guint i = 0; i < 3; i++)
+    out[i + 1] = v[(guint64) MAX (0.0, ceil (ps[i] * n) - 1)];
+  out[4] = v[n - 1];
+}
+
+gboolean
+sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArray *requests,
+                     SimServeResult *res, GError **error)
+{
+  Sim s = { 0 };
+  guint64 n = requests->len;
+  double in_tokens = 0, out_tokens = 0, busy = 0, kv = 0, decode_slots = 0, iterations = 0;
+  gboolean ok = TRUE;
+  SimRunStatus status;
+
+  memset (res, 0, sizeof *res);
+  s.model = model;
+  s.config = c;
+  s.requests = requests;
+  s.total_blocks = (guint) MIN (model->kv_capacity / c->kv_block, (double) G_MAXUINT32);
+  for (guint64 i = 0; i < n; i++)
+    {
+      const SimServeRequest *q = &g_array_index (requests, SimServeRequest, i);
+      if (blocks_for (&s, q->input + q->output) > s.total_blocks)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
+                       "request %" G_GUINT64_FORMAT " needs %u tokens of KV cache, more than a "
+                       "replica's %u: expected shorter requests, a larger tp or fp8", i + 1,
+                       q->input + q->output, s.total_blocks * c->kv_block);
+          return FALSE;
+        }
+      in_tokens += q->input;
+      out_tokens += q->output;
+    }
+  s.reqs = g_new0 (Req, n);
+  for (guint64 i = 0; i < n; i++)
+    {
+      const SimServeRequest *q = &g_array_index (requests, SimServeRequest, i);
+      s.reqs[i].arrival = sim_time_to_seconds (sim_time_from_seconds (q->arrival));
+      s.reqs[i].input = q->input;
+      s.reqs[i].output = q->output;
+      s.reqs[i].target = q->input;
+      s.reqs[i].first_token = -1;
+    }
+  s.n_slots = c->autoscale ? MAX (c->replicas, c->max_replicas) : c->replicas;
+  s.replicas = g_new0 (Replica, s.n_slots);
+  for (guint r = 0; r < s.n_slots; r++)
+    {
+      s.replicas[r].running = g_array_new (FALSE, FALSE, sizeof (guint32));
+      s.replicas[r].batch = g_array_new (FALSE, FALSE, sizeof (Slot));
+      s.replicas[r].free_blocks = s.total_blocks;
+      s.replicas[r].state = r < c->replicas ? REPLICA_RUNNING : REPLICA_OFF;
+    }
+  s.n_on = s.n_running = s.peak = c->replicas;
+  s.surplus_since = -1;
+  s.ttft = g_new (double, MAX (1, n));
+  s.tpot = g_new (double, MAX (1, n));
+  s.e2e = g_new (double, MAX (1, n));
+  s.engine = sim_engine_new ();
+  s.kind_arrival = sim_engine_register (s.engine, on_arrival, &s);
+  s.kind_done = sim_engine_register (s.engine, on_done, &s);
+  s.kind_tick = sim_engine_register (s.engine, on_tick, &s);
+  s.kind_started = sim_engine_register (s.engine, on_started, &s);
+  if (c->autoscale && n > 0)
+    sim_engine_schedule (s.engine, MAX (1, sim_time_from_seconds (c->autoscale_interval)),
+                         s.kind_tick, 0, NULL, 0);
+  if (n > 0)
+    sim_engine_schedule (s.engine, s.reqs[0].arrival > 0
+                                     ? sim_time_from_seconds (s.reqs[0].arrival) : 0,
+                         s.kind_arrival, 0, NULL, 0);
+  status = sim_engine_run (s.engine, SIM_TIME_NEVER);
+  if (status == SIM_RUN_FAILED)
+    {
+      g_propagate_error (error, g_error_copy (sim_engine_get_error (s.engine)));
+      ok = FALSE;
+    }
+  else if (s.completed != n)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " requests completed",
+                   s.completed, n);
+      ok = FALSE;
+    }
+  if (ok)
+    {
+      double span = s.last_completion;
+
+      res->requests = n;
+      res->preemptions = s.preemptions;
+      res->makespan = span;
+      /* What the replicas running or starting cost, to the last completion
+       * (the autoscaler's changes all come before it). */
+      res->replica_seconds = s.replica_area + s.n_on * (span - s.last_replica_change);
+      res->peak_replicas = s.peak;
+      res->scale_ups = s.scale_ups;
+      res->scale_downs = s.scale_downs;
+      for (guint r = 0; r < s.n_slots; r++)
+        {
+          busy += s.replicas[r].busy_time;
+          kv += s.replicas[r].kv_area;
+          decode_slots += s.replicas[r].decode_slots;
+          iterations += s.replicas[r].iterations;
+        }
+      res->input_tokens = in_tokens;
+      res->output_tokens = out_tokens;
+      if (span > 0)
+        {
+          res->output_tokens_per_second = out_tokens / span;
+          res->tokens_per_second = (in_tokens + out_tokens) / span;
+          res->mean_in_system = s.area_in_system / span;
+          res->arrival_rate = n / span;
+          res->kv_utilization = kv / ((double) s.total_blocks * res->replica_seconds);
+          res->gpu_busy = busy / res->replica_seconds;
+          res->goodput = s.met_slo / span;
+        }
+      res->slo_attainment = n > 0 ? (double) s.met_slo / n : 0;
+      res->queue_wait_mean = n > 0 ? s.wait_sum / n : 0;
+      res->kv_capacity_tokens = (double) s.total_blocks * c->kv_block;
+      res->iterations = iterations;
+      res->mean_batch = iterations > 0 ? decode_slots / iterations : 0;
+      summarize (s.e2e, n, res->e2e);
+      summarize (s.tpot, s.n_tpot, res->tpot);
+      summarize (s.ttft, n, res->ttft);
+    }
+  for (guint r = 0; r < s.n_slots; r++)
+    {
+      g_array_unref (s.replicas[r].running);
+      g_array_unref (s.replicas[r].batch);
+      g_free (s.replicas[r].waiting.items);
+    }
+  g_free (s.replicas);
+  g_free (s.reqs);
+  g_free (s.ttft);
+  g_free (s.tpot);
+  g_free (s.e2e);
+  sim_engine_free (s.engine);
+  return ok;
+}

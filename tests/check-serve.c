@@ -1,0 +1,803 @@
+/* check-serve: serving a language model (libsim/serve).
+ *
+ * Closed forms: a lone decode step reads the weights once, so it takes
+ * their bytes over the HBM bandwidth divided by the memory efficiency; the
+ * time-average number of requests in the system equals the arrival rate
+ * times the mean time in it (Little's law); with one sequence per
+ * iteration and one output token, a replica is a single server of fixed
+ * service time, whose mean wait under Poisson arrivals is the
+ * Pollaczek-Khinchine M/D/1 formula rho D / (2 (1 - rho)).
+ *
+ * Published measurements, within 20 %: TensorRT-LLM's performance tables
+ * (NVIDIA/TensorRT-LLM, docs/source/performance.md): H100 FP8 peak
+ * throughput, v0.6.1, LLaMA 7B at batch 768 with 128 input and 128 output
+ * tokens: 19,694 output tokens/s per GPU; LLaMA 70B with TP 2 at batch 1024,
+ * 128/128: 2,657 output tokens/s per GPU; and H100 FP8 first-token latency
+ * at batch 1, v0.5, LLaMA 7B with 2,048 input tokens: 36 ms; LLaMA 70B with
+ * TP 4 and 2,048 input tokens: 109 ms.
+ *
+ * Every key moves the answer the way it must; bad input is refused with
+ * the file, line and key; the command line exits non-zero on it.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <json-glib/json-glib.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/sim-error.h"
+#include "serve/sim-serve-private.h"
+
+static char *tmpdir;
+
+static void
+setup (void)
+{
+  tmpdir = g_dir_make_tmp ("check-serve-XXXXXX", NULL);
+  ck_assert (tmpdir != NULL);
+}
+
+static void
+teardown (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (tmpdir);
+  g_clear_pointer (&tmpdir, g_free);
+}
+
+/* The models of TensorRT-LLM's tables: Llama 2 7B and 70B as Touvron et
+ * al. (2023) describe them. */
+#define LLAMA2_MODELS \
+  "[llm llama2-7b]\nlayers = 32\nhidden = 4096\nffn_hidden = 11008\nheads = 32\n" \
+  "vocab = 32000\nseq_length = 4096\ngated_ffn = true\n\n" \
+  "[llm llama2-70b]\nlayers = 80\nhidden = 8192\nffn_hidden = 28672\nheads = 64\n" \
+  "kv_heads = 8\nvocab = 32000\nseq_length = 4096\ngated_ffn = true\n\n"
+
+/* A scenario of one DGX H100 with SECTIONS (a [serving] and its
+ * [requests]); returns its path. */
+static char *
+scenario (const char *name, const char *sections)
+{
+  g_autofree char *file = g_strdup_printf ("%s.ini", name);
+  char *path = g_build_filename (tmpdir, file, NULL);
+  g_autofree char *text = g_strdup_printf (
+    "[scenario]\nname = %s\nseed = 3\n\n[pool h100]\nmodel = DGX-H100\ncount = 1\n\n"
+    "[workload]\nsource = synthetic\nrate = 1/h\ngpus = 8\njobs = 1\n"
+    "duration = constant(1h)\n\n" LLAMA2_MODELS "%s", name, sections);
+
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+/* A chat deployment of Llama 3 8B and its requests; OPTIONS override. */
+#define CHAT \
+  "[serving chat]\nmodel = llama3-8b\nrequests = chat\n\n" \
+  "[requests chat]\nrate = 20/s\ncount = 3000\ninput_tokens = 512\n" \
+  "input_distribution = lognormal\noutput_tokens = 200\noutput_distribution = exponential\n"
+
+static void
+run (const char *path, const char * const *options, SimServeReport *report)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!sim__serve_run (path, NULL, options, report, &error))
+    ck_abort_msg ("%s", error->message);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Closed forms */
+
+START_TEST (test_lone_decode_is_weights_over_bandwidth)
+{
+  g_autofree char *path = scenario ("decode", CHAT);
+  g_auto(SimServeReport) r = { 0 };
+  const char *options[] = { "requests.count=1", NULL };
+  double bytes, bound, t;
+
+  run (path, options, &r);
+  /* Llama 3 8B's 8.03e9 published parameters in BF16, over the H100 SXM's
+   * 3.35 TB/s (NVIDIA's datasheet). */
+  bytes = 8.03e9 * 2;
+  bound = bytes / 3.35e12;
+  /* One sequence with a short context: the KV cache's bytes are a
+   * thousandth of the weights'. */
+  t = sim__serve_iteration_time (&r.replica, 0, 0, 1, 100);
+  ck_assert_msg (t > bound, "%g s is faster than the bandwidth allows (%g s)", t, bound);
+  ck_assert_msg (fabs (t / (bound / r.replica.memory_efficiency) - 1) < 0.05,
+                 "a lone decode step takes %g s; the weights over the bandwidth at %.0f %% "
+                 "efficiency take %g s", t, 100 * r.replica.memory_efficiency,
+                 bound / r.replica.memory_efficiency);
+}
+END_TEST
+
+START_TEST (test_littles_law)
+{
+  g_autofree char *path = scenario ("little", CHAT);
+  g_auto(SimServeReport) r = { 0 };
+  const char *options[] = { "requests.rate=30/s", "max_batch=32", NULL };
+  double l, lw;
+
+  run (path, options, &r);
+  /* L, integrated over time from the arrivals and completions, against
+   * lambda W from the requests' own latencies. */
+  l = r.result.mean_in_system;
+  lw = r.result.arrival_rate * r.result.e2e[0];
+  ck_assert (r.result.requests == 3000);
+  ck_assert_msg (l > 1, "L = %g: expected a queue", l);
+  ck_assert_msg (fabs (l / lw - 1) < 1e-6, "L = %g, lambda W = %g", l, lw);
+}
+END_TEST
+
+START_TEST (test_md1_closed_form)
+{
+  g_autofree char *path = scenario ("md1",
+    "[serving s]\nmodel = llama3-8b\nrequests = q\nmax_batch = 1\n\n"
+    "[requests q]\nrate = 1/s\ncount = 200000\ninput_tokens = 1024\noutput_tokens = 1\n");
+  g_auto(SimServeReport) probe = { 0 }, r = { 0 };
+  const char *one[] = { "requests.count=1", NULL };
+  g_autofree char *rate = NULL;
+  const char *options[] = { NULL, NULL };
+  double d, rho = 0.7, expect;
+
+  /* The service time: one prefill of 1,024 tokens, alone. */
+  run (path, one, &probe);
+  d = probe.result.ttft[0];
+  ck_assert (d > 0);
+  rate = g_strdup_printf ("requests.rate=%.9f/s", rho / d);
+  options[0] = rate;
+  run (path, options, &r);
+  /* Pollaczek-Khinchine for deterministic service: W = D + rho D / (2 (1 - rho)). */
+  expect = d + rho * d / (2 * (1 - rho));
+  ck_assert_msg (fabs (r.result.ttft[0] / expect - 1) < 0.03,
+                 "mean TTFT %g s; M/D/1 gives %g s (D = %g s, rho = %g)", r.result.ttft[0],
+                 expect, d, rho);
+  ck_assert_msg (fabs (r.result.gpu_busy / rho - 1) < 0.02, "busy %g, rho %g",
+                 r.result.gpu_busy, rho);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Published measurements */
+
+#define OFFLINE \
+  "[serving s7]\nmodel = llama2-7b\nrequests = off\nprecision = fp8\nmax_batch = 768\n" \
+  "max_batch_tokens = 1000000\n\n" \
+  "[serving s70]\nmodel = llama2-70b\nrequests = off\nprecision = fp8\ntp = 2\n" \
+  "max_batch = 1024\nmax_batch_tokens = 1000000\n\n" \
+  "[requests off]\narrival = batch\ncount = 768\ninput_tokens = 128\noutput_tokens = 128\n"
+
+typedef struct {
+  const char *what;
+  const char *deployment;
+  const char *options[5];
+  gboolean    throughput;   /* output tokens/s per GPU, else TTFT in s */
+  double      published;
+} Published;
+
+static const Published published[] = {
+  { "TensorRT-LLM v0.6.1, H100 FP8, LLaMA 7B, batch 768, 128/128 tokens: out tok/s/GPU",
+    "s7", { NULL }, TRUE, 19694 },
+  { "TensorRT-LLM v0.6.1, H100 FP8, LLaMA 70B TP 2, batch 1024, 128/128: out tok/s/GPU",
+    "s70", { "requests.count=1024", NULL }, TRUE, 2657 },
+  { "TensorRT-LLM v0.5, H100 FP8, LLaMA 7B, batch 1, 2,048 input tokens: first token (s)",
+    "s7", { "requests.count=1", "requests.input_tokens=2048", "requests.output_tokens=1",
+            NULL }, FALSE, 0.036 },
+  { "TensorRT-LLM v0.5, H100 FP8, LLaMA 70B TP 4, batch 1, 2,048 input tokens: first token",
+    "s70", { "tp=4", "requests.count=1", "requests.input_tokens=2048",
+             "requests.output_tokens=1", NULL }, FALSE, 0.109 },
+};
+
+START_TEST (test_published)
+{
+  const Published *p = &published[_i];
+  g_autofree char *path = scenario ("published", OFFLINE);
+  g_auto(SimServeReport) r = { 0 };
+  g_autoptr(GError) error = NULL;
+  double ours;
+
+  if (!sim__serve_run (path, p->deployment, p->options, &r, &error))
+    ck_abort_msg ("%s", error->message);
+  ours = p->throughput ? r.result.output_tokens_per_second / r.gpus : r.result.ttft[0];
+  ck_assert_msg (fabs (ours / p->published - 1) <= 0.20, "%s: ours %g, published %g (%+.0f %%)",
+                 p->what, ours, p->published, 100 * (ours / p->published - 1));
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Every key moves the answer the way it must */
+
+typedef enum { TTFT_P99, TPOT_MEAN, THROUGHPUT, KV_CAPACITY, PREEMPTIONS, GOODPUT, E2E_MEAN,
+               TPOT_MAX, TTFT_MEAN, REPLICA_HOURS } Metric;
+
+static double
+metric (const SimServeReport *r, Metric m)
+{
+  switch (m)
+    {
+    case TTFT_P99: return r->result.ttft[3];
+    case TTFT_MEAN: return r->result.ttft[0];
+    case TPOT_MEAN: return r->result.tpot[0];
+    case TPOT_MAX: return r->result.tpot[4];
+    case THROUGHPUT: return r->result.output_tokens_per_second;
+    case KV_CAPACITY: return r->result.kv_capacity_tokens;
+    case PREEMPTIONS: return (double) r->result.preemptions;
+    case GOODPUT: return r->result.goodput;
+    case REPLICA_HOURS: return r->result.replica_seconds / 3600;
+    case E2E_MEAN: default: return r->result.e2e[0];
+    }
+}
+
+typedef struct {
+  const char *what;
+  const char *base[5];    /* options of both runs */
+  const char *low;        /* the option's smaller (or first) value */
+  const char *high;
+  Metric      metric;
+  int         direction;  /* +1: the metric grows from low to high */
+} Direction;
+
+static const Direction directions[] = {
+  { "more replicas: lower p99 TTFT", { "requests.rate=40/s" }, "replicas=1", "replicas=2",
+    TTFT_P99, -1 },
+  { "larger max batch: higher throughput", { "requests.arrival=batch", "requests.count=512" },
+    "max_batch=16", "max_batch=128", THROUGHPUT, +1 },
+  { "larger max batch: higher TPOT", { "requests.arrival=batch", "requests.count=512" },
+    "max_batch=16", "max_batch=128", TPOT_MEAN, +1 },
+  { "fp8: faster", { "requests.arrival=batch", "requests.count=512" }, "precision=bf16",
+    "precision=fp8", THROUGHPUT, +1 },
+  { "more tensor parallelism: lower TPOT", { "requests.rate=2/s" }, "tp=1", "tp=2", TPOT_MEAN,
+    -1 },
+  { "a larger token budget: longer decode stalls behind prompt chunks", {
+    "chunked_prefill=true", "requests.rate=30/s", "requests.input_tokens=2048" },
+    "max_batch_tokens=512", "max_batch_tokens=8192", TPOT_MAX, +1 },
+  { "chunked prefill: no decode stalls behind whole prompts", { "requests.rate=30/s",
+    "requests.input_tokens=2048", "max_batch_tokens=2048" }, "chunked_prefill=false",
+    "chunked_prefill=true", TPOT_MAX, -1 },
+  { "least outstanding beats round robin at p99", { "requests.rate=60/s", "replicas=3",
+    "requests.input_cv=2" },
+    "router=round_robin", "router=least_outstanding", TTFT_P99, -1 },
+  { "a larger memory share: a larger KV cache", { "requests.count=10" }, "memory_share=0.5",
+    "memory_share=0.9", KV_CAPACITY, +1 },
+  { "a smaller memory share: preemptions", { "requests.arrival=batch", "requests.count=400",
+    "max_batch=400", "requests.input_tokens=2048" }, "memory_share=0.3", "memory_share=0.9",
+    PREEMPTIONS, -1 },
+  { "larger KV pages: fewer sequences fit, less throughput", { "requests.arrival=batch",
+    "requests.count=400", "max_batch=400", "memory_share=0.3", "requests.input_tokens=2048" },
+    "kv_block=16", "kv_block=1024", THROUGHPUT, -1 },
+  { "a looser TTFT objective: more goodput", { "requests.rate=40/s" }, "slo_ttft=50ms",
+    "slo_ttft=10s", GOODPUT, +1 },
+  { "a looser TPOT objective: more goodput", { "requests.rate=40/s" }, "slo_tpot=10ms",
+    "slo_tpot=1s", GOODPUT, +1 },
+  { "a higher rate: higher p99 TTFT", { NULL }, "requests.rate=5/s", "requests.rate=40/s",
+    TTFT_P99, +1 },
+  { "longer prompts: higher TTFT", { NULL }, "requests.input_tokens=128",
+    "requests.input_tokens=2048", TTFT_MEAN, +1 },
+  { "longer outputs: longer requests", { NULL }, "requests.output_tokens=50",
+    "requests.output_tokens=400", E2E_MEAN, +1 },
+  { "a burst: higher p99 TTFT", { "requests.rate=25/s", "requests.burst_start=20s",
+    "requests.burst_duration=30s" }, "requests.burst_factor=1", "requests.burst_factor=3",
+    TTFT_P99, +1 },
+};
+
+START_TEST (test_direction)
+{
+  const Direction *d = &directions[_i];
+  g_autofree char *path = scenario ("direction", CHAT);
+  g_auto(SimServeReport) lo = { 0 }, hi = { 0 };
+  const char *options[7] = { NULL };
+  guint n = 0;
+  double a, b;
+
+  for (; n < 5 && d->base[n] != NULL; n++)
+    options[n] = d->base[n];
+  options[n] = d->low;
+  run (path, options, &lo);
+  options[n] = d->high;
+  run (path, options, &hi);
+  a = metric (&lo, d->metric);
+  b = metric (&hi, d->metric);
+  ck_assert_msg (d->direction > 0 ? b > a : b < a, "%s: %g with %s, %g with %s", d->what, a,
+                 d->low, b, d->high);
+}
+END_TEST
+
+/* The autoscaler's keys, on a load that needs it: 15 requests/s with a
+ * four-fold burst for two minutes, from one replica of up to six, which
+ * stop after a minute of surplus (a later option overrides an earlier). */
+static const char * const autoscale_base[] = {
+  "requests.rate=15/s", "requests.count=20000", "requests.burst_start=300s",
+  "requests.burst_duration=120s", "requests.burst_factor=4", "scale_down_delay=60s",
+  "autoscale=true", "max_replicas=6",
+};
+
+typedef struct {
+  const char *what;
+  const char *extra[2];   /* more options of both runs */
+  const char *low, *high;
+  Metric      metric;
+  int         direction;
+} ScaleDirection;
+
+static const ScaleDirection scale_directions[] = {
+  { "a slower start: higher p99 TTFT", { "scale_down_delay=10min" }, "startup=10s",
+    "startup=5min", TTFT_P99, +1 },
+  { "a longer scale-down delay: more replica-hours", { NULL }, "scale_down_delay=0s",
+    "scale_down_delay=10min", REPLICA_HOURS, +1 },
+  { "a higher target per replica: fewer replica-hours", { NULL }, "target_outstanding=8",
+    "target_outstanding=64", REPLICA_HOURS, -1 },
+  { "a higher target per replica: higher p99 TTFT", { NULL }, "target_outstanding=8",
+    "target_outstanding=64", TTFT_P99, +1 },
+  { "a higher ceiling: more replica-hours", { NULL }, "max_replicas=2", "max_replicas=6",
+    REPLICA_HOURS, +1 },
+  { "looking less often: higher p99 TTFT", { NULL }, "autoscale_interval=1s",
+    "autoscale_interval=1min", TTFT_P99, +1 },
+  /* A load one replica serves: the floor is what runs. */
+  { "a higher floor: more replica-hours", { "replicas=2", "requests.rate=2/s" },
+    "min_replicas=1", "min_replicas=2", REPLICA_HOURS, +1 },
+};
+
+START_TEST (test_autoscale_direction)
+{
+  const ScaleDirection *d = &scale_directions[_i];
+  g_autofree char *path = scenario ("autoscale", CHAT);
+  g_auto(SimServeReport) lo = { 0 }, hi = { 0 };
+  const char *options[G_N_ELEMENTS (autoscale_base) + 4] = { NULL };
+  guint n = 0;
+  double a, b;
+
+  for (; n < G_N_ELEMENTS (autoscale_base); n++)
+    options[n] = autoscale_base[n];
+  for (guint e = 0; e < 2 && d->extra[e] != NULL; e++)
+    options[n++] = d->extra[e];
+  options[n] = d->low;
+  run (path, options, &lo);
+  options[n] = d->high;
+  run (path, options, &hi);
+  a = metric (&lo, d->metric);
+  b = metric (&hi, d->metric);
+  ck_assert_msg (d->direction > 0 ? b > a : b < a, "%s: %g with %s, %g with %s", d->what, a,
+                 d->low, b, d->high);
+}
+END_TEST
+
+/* Without the autoscaler, the replicas run from time 0 to the last
+ * completion; with it but no room to grow or shrink, the run is the same
+ * request for request; with room, it starts replicas for the burst and
+ * stops them after, and beats a fixed replica at p99. */
+START_TEST (test_autoscale_bounds)
+{
+  g_autofree char *path = scenario ("bounds", CHAT);
+  g_auto(SimServeReport) fixed = { 0 }, pinned = { 0 }, scaled = { 0 };
+  const char *base[G_N_ELEMENTS (autoscale_base) + 1] = { NULL };
+  const char *pin[] = { "requests.rate=15/s", "requests.count=20000",
+                        "requests.burst_start=300s", "requests.burst_duration=120s",
+                        "requests.burst_factor=4", "autoscale=true", "max_replicas=1", NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (autoscale_base); i++)
+    base[i] = autoscale_base[i];
+  /* The fixed run: the base without its autoscaler's options. */
+  base[G_N_ELEMENTS (autoscale_base) - 3] = NULL;
+  run (path, base, &fixed);
+  ck_assert (fabs (fixed.result.replica_seconds - fixed.result.makespan) < 1e-9);
+  run (path, pin, &pinned);
+  ck_assert (pinned.result.scale_ups == 0 && pinned.result.scale_downs == 0);
+  ck_assert (memcmp (pinned.result.ttft, fixed.result.ttft, sizeof fixed.result.ttft) == 0);
+  ck_assert (memcmp (pinned.result.tpot, fixed.result.tpot, sizeof fixed.result.tpot) == 0);
+  ck_assert (pinned.result.replica_seconds == fixed.result.replica_seconds);
+  base[G_N_ELEMENTS (autoscale_base) - 3] = "scale_down_delay=60s";
+  run (path, base, &scaled);
+  ck_assert (scaled.result.scale_ups > 0 && scaled.result.scale_downs > 0);
+  ck_assert (scaled.result.peak_replicas > 1 && scaled.result.peak_replicas <= 6);
+  /* Between one replica and six for the whole run. */
+  ck_assert (scaled.result.replica_seconds > fixed.result.replica_seconds);
+  ck_assert (scaled.result.replica_seconds < 6 * scaled.result.makespan);
+  ck_assert_msg (scaled.result.ttft[3] < fixed.result.ttft[3], "p99 TTFT %g autoscaled, %g "
+                 "fixed", scaled.result.ttft[3], fixed.result.ttft[3]);
+}
+END_TEST
+
+START_TEST (test_lengths_and_profile)
+{
+  g_autofree char *path = scenario ("lengths", CHAT);
+  SimServeRequests q;
+  g_autoptr(GArray) a = NULL;
+  g_autoptr(GError) error = NULL;
+  double sum_in = 0, sum_out = 0, night = 0, day = 0;
+  const char *sets[][2] = {
+    { "rate", "10/s" }, { "count", "100000" }, { "input_tokens", "500" },
+    { "input_distribution", "lognormal" }, { "input_cv", "2" }, { "output_tokens", "100" },
+    { "output_distribution", "exponential" },
+    /* Three times as many requests from 12:00 as before. */
+    { "profile", "1,1,1,1,1,1,1,1,1,1,1,1,3,3,3,3,3,3,3,3,3,3,3,3" },
+  };
+
+  sim__serve_requests_init (&q);
+  for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
+    ck_assert (sim__serve_requests_set (&q, sets[i][0], sets[i][1], NULL));
+  a = sim__serve_requests_generate (&q, 42, &error);
+  ck_assert_msg (a != NULL, "%s", error ? error->message : "");
+  for (guint i = 0; i < a->len; i++)
+    {
+      const SimServeRequest *r = &g_array_index (a, SimServeRequest, i);
+      sum_in += r->input;
+      sum_out += r->output;
+      if (fmod (r->arrival, 86400) < 43200)
+        night++;
+      else
+        day++;
+      ck_assert (i == 0 || r->arrival >= g_array_index (a, SimServeRequest, i - 1).arrival);
+    }
+  /* The means the keys give (lognormal: heavy-tailed, so a looser bound). */
+  ck_assert_msg (fabs (sum_in / a->len / 500 - 1) < 0.05, "mean input %g", sum_in / a->len);
+  ck_assert_msg (fabs (sum_out / a->len / 100 - 1) < 0.02, "mean output %g",
+                 sum_out / a->len);
+  /* 100,000 requests at 10/s and 30/s half-days: the first half-day holds
+   * 432,000 requests' worth of time at the low rate, more than all of
+   * them, so every request comes before noon; a later start hour moves
+   * them into the busier half. */
+  ck_assert (day == 0 && night == a->len);
+  ck_assert (sim__serve_requests_set (&q, "start_hour", "12", NULL));
+  g_clear_pointer (&a, g_array_unref);
+  a = sim__serve_requests_generate (&q, 42, NULL);
+  /* At 30/s, 100,000 requests take about 3,333 s. */
+  ck_assert_msg (fabs (g_array_index (a, SimServeRequest, a->len - 1).arrival / 3333.3 - 1)
+                 < 0.02, "last arrival at %g s",
+                 g_array_index (a, SimServeRequest, a->len - 1).arrival);
+  sim__serve_requests_clear (&q);
+}
+END_TEST
+
+START_TEST (test_azure_trace)
+{
+  g_autofree char *trace = g_build_filename (tmpdir, "azure.csv", NULL);
+  g_autofree char *path = NULL;
+  g_auto(SimServeReport) r = { 0 };
+  g_autoptr(GArray) a = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* The Azure LLM inference traces' columns (Patel et al., Splitwise,
+   * ISCA 2024). */
+  ck_assert (g_file_set_contents (trace,
+    "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+    "2023-11-16 18:15:46.6805900,374,44\n"
+    "2023-11-16 18:15:50.9951690,396,109\n"
+    "2023-11-16 18:15:51.2516020,879,195\n", -1, NULL));
+  a = sim__serve_trace_read (trace, 0, &error);
+  ck_assert_msg (a != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (a->len, 3);
+  ck_assert (g_array_index (a, SimServeRequest, 0).arrival == 0);
+  ck_assert (fabs (g_array_index (a, SimServeRequest, 1).arrival - 4.314579) < 1e-6);
+  ck_assert (fabs (g_array_index (a, SimServeRequest, 2).arrival - 4.571012) < 1e-6);
+  ck_assert_uint_eq (g_array_index (a, SimServeRequest, 2).input, 879);
+  ck_assert_uint_eq (g_array_index (a, SimServeRequest, 2).output, 195);
+  path = scenario ("trace", "[serving s]\nmodel = llama3-8b\nrequests = t\n\n"
+                            "[requests t]\narrival = trace\ntrace = azure.csv\n");
+  run (path, NULL, &r);
+  ck_assert (r.result.requests == 3);
+  ck_assert (r.result.input_tokens == 374 + 396 + 879);
+  ck_assert (r.result.output_tokens == 44 + 109 + 195);
+
+  /* A trace is read whole, beyond count's default of 1,000, unless a
+   * count is given. */
+  {
+    g_autoptr(GString) text = g_string_new ("TIMESTAMP,ContextTokens,GeneratedTokens\n");
+    g_auto(SimServeReport) whole = { 0 }, part = { 0 };
+    const char *two[] = { "requests.count=2", NULL };
+
+    for (guint i = 0; i < 1500; i++)
+      g_string_append_printf (text, "%u.5,%u,%u\n", i, 100 + i % 7, 1 + i % 5);
+    ck_assert (g_file_set_contents (trace, text->str, -1, NULL));
+    run (path, NULL, &whole);
+    ck_assert (whole.result.requests == 1500);
+    run (path, two, &part);
+    ck_assert (part.result.requests == 2);
+    ck_assert (part.result.input_tokens == 100 + 101);
+  }
+}
+END_TEST
+
+START_TEST (test_deterministic_and_json)
+{
+  g_autofree char *path = scenario ("det", CHAT);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *a = sim_serve_json (path, NULL, NULL, &error);
+  g_autofree char *b = sim_serve_json (path, NULL, NULL, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+
+  ck_assert_msg (a != NULL, "%s", error ? error->message : "");
+  ck_assert_str_eq (a, b);
+  ck_assert (json_parser_load_from_data (parser, a, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  ck_assert (json_object_get_double_member (json_object_get_object_member (o, "ttft"), "p99")
+             >= json_object_get_double_member (json_object_get_object_member (o, "ttft"),
+                                               "p50"));
+  ck_assert (json_object_get_double_member (o, "kv_cache_utilization") > 0
+             && json_object_get_double_member (o, "kv_cache_utilization") < 1);
+  /* The price of the tokens: GPU-hours at the owned rate over the tokens. */
+  {
+    double hours = json_object_get_int_member (o, "gpus")
+                   * json_object_get_double_member (o, "makespan") / 3600;
+    double tokens = json_object_get_double_member (o, "input_tokens")
+                    + json_object_get_double_member (o, "output_tokens");
+    double usd = hours * json_object_get_double_member (o, "owned_usd_per_gpu_hour");
+    ck_assert (fabs (json_object_get_double_member (o, "usd_per_million_tokens")
+                     / (usd / tokens * 1e6) - 1) < 1e-9);
+  }
+}
+END_TEST
+
+/* Under memory pressure every request still completes, in both schedulers:
+ * a prompt's pages are reserved when it is admitted, and decodes that find
+ * no page preempt the newest sequence, whose pages go back to the pool
+ * (the pages in use never exceed the cache: utilization stays below 1). */
+START_TEST (test_memory_pressure_completes)
+{
+  g_autofree char *path = scenario ("pressure", CHAT);
+  const char *modes[] = { "chunked_prefill=false", "chunked_prefill=true" };
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_auto(SimServeReport) r = { 0 };
+      const char *options[] = { "requests.arrival=batch", "requests.count=400", "max_batch=400",
+                                "memory_share=0.3", "requests.input_tokens=2048", modes[m],
+                                NULL };
+      run (path, options, &r);
+      ck_assert (r.result.requests == 400);
+      ck_assert_msg (r.result.preemptions > 0, "%s: no preemption", modes[m]);
+      ck_assert (r.result.kv_utilization > 0.5 && r.result.kv_utilization <= 1);
+    }
+}
+END_TEST
+
+/* The defaults the key tables print (gpusim keys, docs/keys.md) are those
+ * a run takes: setting any key to its default changes nothing. */
+START_TEST (test_defaults_change_nothing)
+{
+  g_autofree char *path = scenario ("defaults", CHAT);
+  g_autofree char *plain = sim_serve_json (path, NULL, NULL, NULL);
+  const SimKeyTable *tables[] = { &sim__serving_key_table, &sim__requests_key_table };
+  guint tested = 0;
+
+  ck_assert (plain != NULL);
+  for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+    for (guint k = 0; k < tables[t]->n_keys; k++)
+      {
+        const SimKey *key = &tables[t]->keys[k];
+        g_autofree char *option = NULL;
+        g_autofree char *got = NULL;
+        const char *options[2] = { NULL, NULL };
+        g_autoptr(GError) error = NULL;
+
+        if (key->def == NULL || (key->flags & SIM_KEY_DEFAULT_DESCRIBED))
+          continue;
+        option = g_strdup_printf ("%s%s=%s", t == 1 ? "requests." : "", key->name, key->def);
+        options[0] = option;
+        got = sim_serve_json (path, NULL, options, &error);
+        ck_assert_msg (got != NULL, "%s: %s", option, error ? error->message : "");
+        /* The chat workload sets these away from their defaults. */
+        if (t == 1 && (strcmp (key->name, "count") == 0
+                       || g_str_has_suffix (key->name, "_distribution")))
+          continue;
+        ck_assert_msg (strcmp (got, plain) == 0, "%s changes the run", option);
+        tested++;
+      }
+  ck_assert_uint_ge (tested, 20);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Bad input */
+
+typedef struct {
+  const char *sections;
+  const char *expect[3];   /* parts of the message */
+} Bad;
+
+static const Bad bad[] = {
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nreplica = 2\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\n", { ":38:", "replica", "replicas" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nprecision = fp4\n\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n", { ":38:", "precision", "fp8" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = nope\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\n", { ":37:", "requests", "nope" } },
+  { "[serving s]\nrequests = q\n\n[requests q]\nrate = 1/s\ninput_tokens = 10\n"
+    "output_tokens = 10\n", { "[serving s] model", "missing", NULL } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\n\n[requests q]\ninput_tokens = 10\n"
+    "output_tokens = 10\n", { "[requests q] rate", "missing", NULL } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\n\n[requests q]\nrate = -1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\n", { ":40:", "rate", NULL } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\n\n[requests q]\nrate = 1/s\n"
+    "profile = 1, 2, 3\ninput_tokens = 10\noutput_tokens = 10\n", { ":41:", "profile", "24" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\ntp = 3\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\n", { "tp = 3", "heads", NULL } },
+  { "[serving s]\nmodel = llama2-70b\nrequests = q\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\n", { "does not fit", "weights", NULL } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 1000000\noutput_tokens = 10\n", { "KV cache", "request 1", NULL } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\n\n[requests q]\narrival = trace\n"
+    "trace = bad.csv\n", { "bad.csv:3:", "ContextTokens", NULL } },
+  { "[serving s]\nmodel = no-such-model\nrequests = q\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\n", { "no-such-model", NULL, NULL } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\ntp = 16\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\n", { "tp", "16", "node" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nstartup = 5min\n\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n", { ":38:", "startup", "autoscale" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nautoscale = true\nmin_replicas = 3\n\n"
+    "[requests q]\nrate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
+    { ":39:", "min_replicas", "replicas = 1" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nautoscale = true\nreplicas = 4\n"
+    "max_replicas = 2\n\n[requests q]\nrate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
+    { ":40:", "max_replicas", "at least" } },
+};
+
+START_TEST (test_bad_input)
+{
+  const Bad *b = &bad[_i];
+  g_autofree char *csv = g_build_filename (tmpdir, "bad.csv", NULL);
+  g_autofree char *path = NULL;
+  g_auto(SimServeReport) r = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  ck_assert (g_file_set_contents (csv, "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                                       "2023-11-16 18:15:46.68,374,44\n"
+                                       "2023-11-16 18:15:47.00,many,44\n", -1, NULL));
+  path = scenario ("bad", b->sections);
+  ck_assert (!sim__serve_run (path, NULL, NULL, &r, &error));
+  ck_assert (error != NULL && error->domain == SIM_ERROR);
+  for (guint i = 0; i < 3 && b->expect[i] != NULL; i++)
+    ck_assert_msg (strstr (error->message, b->expect[i]) != NULL,
+                   "\"%s\" lacks \"%s\"", error->message, b->expect[i]);
+}
+END_TEST
+
+START_TEST (test_bad_option)
+{
+  g_autofree char *path = scenario ("opt", CHAT);
+  g_auto(SimServeReport) r = { 0 };
+  g_autoptr(GError) error = NULL;
+  const char *options[] = { "max_batch=0", NULL };
+
+  ck_assert (!sim__serve_run (path, NULL, options, &r, &error));
+  ck_assert (strstr (error->message, "max_batch") != NULL);
+}
+END_TEST
+
+/* Runs tools/gpusim with ARGS; returns its exit status. */
+static int
+gpusim (const char *args, char **out, char **err)
+{
+  g_autofree char *cmd = g_strdup_printf ("%s/tools/gpusim %s", SIM_TOP_SRCDIR, args);
+  int status = 0;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_spawn_command_line_sync (cmd, out, err, &status, &error))
+    ck_abort_msg ("%s", error->message);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+START_TEST (test_cli)
+{
+  g_autofree char *path = scenario ("cli", CHAT);
+  g_autofree char *bad = scenario ("cli-bad", "[serving s]\nmodel = llama3-8b\nrequests = q\n"
+                                              "max_batch = lots\n\n[requests q]\nrate = 1/s\n"
+                                              "input_tokens = 10\noutput_tokens = 10\n");
+  g_autofree char *args = NULL, *out = NULL, *err = NULL;
+  g_autofree char *json = sim_serve_json (path, NULL, NULL, NULL);
+
+  args = g_strdup_printf ("serve %s --json", path);
+  ck_assert_int_eq (gpusim (args, &out, &err), 0);
+  /* The command prints what the library returns. */
+  ck_assert (json != NULL && g_str_has_prefix (out, json));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&args, g_free);
+  args = g_strdup_printf ("serve %s", bad);
+  ck_assert_int_eq (gpusim (args, &out, &err), 1);
+  ck_assert (strstr (err, "max_batch") != NULL && strstr (err, ":38:") != NULL);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&args, g_free);
+  /* The fewest replicas for a target, as the library finds them. */
+  {
+    g_auto(SimServeReport) r = { 0 };
+    g_autofree char *line = NULL;
+    const char *options[] = { "requests.rate=60/s", NULL };
+
+    ck_assert (sim__serve_min_replicas (path, NULL, options, 0.5, 1024, &r, NULL, NULL));
+    args = g_strdup_printf ("serve %s --set requests.rate=60/s --target-p99-ttft 500ms", path);
+    ck_assert_int_eq (gpusim (args, &out, &err), 0);
+    line = g_strdup_printf ("# the fewest replicas with p99 TTFT <= 500ms: %u ",
+                            r.config.replicas);
+    ck_assert_msg (g_str_has_prefix (out, line), "%s", out);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_clear_pointer (&args, g_free);
+    args = g_strdup_printf ("serve %s --target-p99-ttft 0s", path);
+    ck_assert_int_eq (gpusim (args, &out, &err), 2);
+  }
+}
+END_TEST
+
+START_TEST (test_min_replicas)
+{
+  g_autofree char *path = scenario ("seek", CHAT);
+  g_auto(SimServeReport) r = { 0 }, fewer = { 0 };
+  g_autoptr(GError) error = NULL;
+  const char *options[] = { "requests.rate=60/s", NULL };
+  g_autofree char *one_less = NULL;
+  const char *less[] = { "requests.rate=60/s", NULL, NULL };
+  guint probes = 0;
+
+  if (!sim__serve_min_replicas (path, NULL, options, 0.5, 64, &r, &probes, &error))
+    ck_abort_msg ("%s", error->message);
+  ck_assert (r.result.ttft[3] <= 0.5);
+  ck_assert (r.config.replicas > 1);
+  /* One fewer misses the target. */
+  one_less = g_strdup_printf ("replicas=%u", r.config.replicas - 1);
+  less[1] = one_less;
+  run (path, less, &fewer);
+  ck_assert_msg (fewer.result.ttft[3] > 0.5, "%u replicas give %g s too",
+                 r.config.replicas - 1, fewer.result.ttft[3]);
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s = suite_create ("serve");
+  TCase *closed = tcase_create ("closed-forms");
+  TCase *pub = tcase_create ("published");
+  TCase *dir = tcase_create ("directions");
+  TCase *bad_input = tcase_create ("bad-input");
+  SRunner *sr;
+  int failed;
+
+  tcase_add_checked_fixture (closed, setup, teardown);
+  tcase_add_test (closed, test_lone_decode_is_weights_over_bandwidth);
+  tcase_add_test (closed, test_littles_law);
+  tcase_add_test (closed, test_md1_closed_form);
+  tcase_set_timeout (closed, 120);
+  suite_add_tcase (s, closed);
+
+  tcase_add_checked_fixture (pub, setup, teardown);
+  tcase_add_loop_test (pub, test_published, 0, G_N_ELEMENTS (published));
+  tcase_set_timeout (pub, 60);
+  suite_add_tcase (s, pub);
+
+  tcase_add_checked_fixture (dir, setup, teardown);
+  tcase_add_loop_test (dir, test_direction, 0, G_N_ELEMENTS (directions));
+  tcase_add_test (dir, test_lengths_and_profile);
+  tcase_add_test (dir, test_azure_trace);
+  tcase_add_test (dir, test_deterministic_and_json);
+  tcase_add_test (dir, test_min_replicas);
+  tcase_add_test (dir, test_defaults_change_nothing);
+  tcase_add_test (dir, test_memory_pressure_completes);
+  tcase_add_loop_test (dir, test_autoscale_direction, 0, G_N_ELEMENTS (scale_directions));
+  tcase_add_test (dir, test_autoscale_bounds);
+  tcase_set_timeout (dir, 120);
+  suite_add_tcase (s, dir);
+
+  tcase_add_checked_fixture (bad_input, setup, teardown);
+  tcase_add_loop_test (bad_input, test_bad_input, 0, G_N_ELEMENTS (bad));
+  tcase_add_test (bad_input, test_bad_option);
+  tcase_add_test (bad_input, test_cli);
+  suite_add_tcase (s, bad_input);
+
+  sr = srunner_create (s);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
