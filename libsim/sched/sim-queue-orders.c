@@ -684,18 +684,19 @@ priority_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
  * Cost per pass: a placement per queued job (identical requests that did
  * not fit are not placed again until something starts, see Unfit), plus,
  * when a job is blocked and a later one fits now, a cluster copy
- * (O(nodes + GPUs)), a sort of the running jobs and a placement per running
- * job and per backfill candidate that ends after the reservation.  The
- * reservation is made only then: it decides nothing for jobs that do not
- * fit now, and the cluster and the jobs started in the pass are still as
- * they were after the FIFO part (a backfilled job starts only after the
- * reservation is made), so making it late gives the same reservation and
- * the same decisions (the running jobs are still fetched in every blocked
- * pass: fetching brings their progress up to date, and that rounds).  On a
- * full cluster with a long queue (a month of
- * Philly on 64 nodes, about half of the passes find no free GPU) this
- * saves most copies; sim__easy_set_eager() restores the plain order of
- * work, against which check-easy compares the start of every job.
+ * (O(nodes + GPUs)) and a sort of the running jobs, and, when a job that
+ * fits now ends after a lower bound on the reservation, a placement per
+ * running job given back and per backfill candidate that ends after the
+ * reservation.  The reservation is worked out late because it decides
+ * nothing for jobs that do not fit now, nor for one that ends before the
+ * bound (see Backfill); the copy and the order of ends are still taken
+ * before anything is backfilled, so the reservation is the one a pass
+ * making it at once finds, and the decisions are the same.  (The running
+ * jobs are fetched in every blocked pass all the same: fetching brings
+ * their progress up to date, and that rounds.)  On a full cluster with a
+ * long queue (a month of Philly on 64 nodes) about half of the blocked
+ * passes need no copy; sim__easy_set_eager() restores the reservation made
+ * at once, against which check-easy compares every job's start.
  * Deterministic: every order has a tie-break.  Rejected:
  * conservative backfilling (a reservation for every job): more predictable
  * waits but a profile per decision, costlier by a factor of the queue
@@ -802,7 +803,7 @@ easy_ends (Easy *self, SimSchedContext *ctx, GPtrArray *started)
   return ends;
 }
 
-/* GPUs whole GPUs a head needs free before it can fit: a head of whole
+/* The whole GPUs that must be free before HEAD can fit: a head of whole
  * GPUs does not fit while fewer are free, as in try_start(). */
 static guint
 easy_need (const SimJob *head)
