@@ -5,13 +5,13 @@
  * What it checks: the same scenario run twice, once with
  * sim__easy_set_eager() (every blocked pass makes the reservation before
  * looking at later jobs, as the scan did) and once as shipped, gives every
- * job the same start time, the same GPUs and the same end, job by job, on
+ * job the same start, end, number of GPUs and first GPU, job by job, on
  *  - the Philly excerpt and the NASA iPSC SWF excerpt (requested times
  *    that differ from run times) on small clusters;
- *  - random native traces mixing whole-GPU jobs of 1 to 16 GPUs, moldable
- *    requests, fractional GPUs, MIG instances and host CPU and memory
- *    shares, with requested times above and below the run time, under
- *    both easy_estimate values and both first-fit and best-fit;
+ *  - random native traces mixing whole-GPU jobs of 1 to 16 GPUs,
+ *    fractional GPUs, MIG instances and host CPU and memory shares, with
+ *    requested times above and below the run time, under both
+ *    easy_estimate values and both first-fit and best-fit;
  *  - the full October 2017 Philly list on 64 DGX A100 when the trace is
  *    in the checkout (skipped with a message otherwise).
  * Each case also checks that it is not vacuous: some jobs waited and some
@@ -154,9 +154,9 @@ START_TEST (test_traces)
 }
 END_TEST
 
-/* A random native trace: whole jobs of 1 to 16 GPUs (some moldable),
- * shares of a GPU, MIG instances and host shares, requested times from
- * half to three times the run time. */
+/* A random native trace: whole jobs of 1 to 16 GPUs, shares of a GPU, MIG
+ * instances and host shares, requested times from half to three times the
+ * run time. */
 static char *
 write_mix (guint seed)
 {
