@@ -683,15 +683,28 @@ priority_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
  *
  * Cost per pass: a placement per queued job (identical requests that did
  * not fit are not placed again until something starts, see Unfit), plus,
- * when a job is blocked, a cluster copy (O(nodes + GPUs)), a sort of the
- * running jobs and a placement per running job and per backfill candidate
- * that ends after the reservation.  Deterministic: every order has a tie-break.  Rejected:
+ * when a job is blocked and a later one fits now, a cluster copy
+ * (O(nodes + GPUs)) and a sort of the running jobs, and, when a job that
+ * fits now ends after a lower bound on the reservation, a placement per
+ * running job given back and per backfill candidate that ends after the
+ * reservation.  The reservation is worked out late because it decides
+ * nothing for jobs that do not fit now, nor for one that ends before the
+ * bound (see Backfill); the copy and the order of ends are still taken
+ * before anything is backfilled, so the reservation is the one a pass
+ * making it at once finds, and the decisions are the same.  (The running
+ * jobs are fetched in every blocked pass all the same: fetching brings
+ * their progress up to date, and that rounds.)  On a full cluster with a
+ * long queue (a month of Philly on 64 nodes) about half of the blocked
+ * passes need no copy; sim__easy_set_eager() restores the reservation made
+ * at once, against which check-easy compares every job's start.
+ * Deterministic: every order has a tie-break.  Rejected:
  * conservative backfilling (a reservation for every job): more predictable
  * waits but a profile per decision, costlier by a factor of the queue
  * length. */
 
 typedef struct {
   Estimate estimate;
+  gboolean eager;
   gboolean have_reservation;
   guint64  head_id;
   SimTime  reservation;
@@ -704,6 +717,16 @@ easy_quark (void)
 
   if (q == 0)
     q = g_quark_from_static_string ("sim-easy-state");
+  return q;
+}
+
+static GQuark
+easy_eager_quark (void)
+{
+  static GQuark q;
+
+  if (q == 0)
+    q = g_quark_from_static_string ("sim-easy-eager");
   return q;
 }
 
@@ -760,18 +783,14 @@ easy_waiting_length (const Easy *self, const SimJob *job)
                                           : job_length (ESTIMATE_REQUESTED, job);
 }
 
-/* Fills SHADOW (a copy of the cluster as it will be when HEAD fits) and
- * returns that time, or SIM_TIME_NEVER if it never fits. */
-static SimTime
-easy_shadow (Easy *self, SimPolicy *policy, SimSchedContext *ctx, const SimJob *head,
-             GPtrArray *started, SimCluster *shadow)
+/* The running jobs (those of the context and those STARTED in this pass)
+ * in the order they end by estimate. */
+static GArray *
+easy_ends (Easy *self, SimSchedContext *ctx, GPtrArray *started)
 {
   guint n_running = 0;
   SimJob * const *running = sim_sched_context_get_running (ctx, &n_running);
-  g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (EstimatedEnd));
-  PlaceBuf b;
-  SimPlacement *p = place_buf_init (&b, head);
-  SimTime at = SIM_TIME_NEVER;
+  GArray *ends = g_array_sized_new (FALSE, FALSE, sizeof (EstimatedEnd), n_running + started->len);
 
   for (guint i = 0; i < n_running + started->len; i++)
     {
@@ -781,6 +800,51 @@ easy_shadow (Easy *self, SimPolicy *policy, SimSchedContext *ctx, const SimJob *
         g_array_append_val (ends, e);
     }
   g_array_sort (ends, compare_ends);
+  return ends;
+}
+
+/* The whole GPUs that must be free before HEAD can fit: a head of whole
+ * GPUs does not fit while fewer are free, as in try_start(). */
+static guint
+easy_need (const SimJob *head)
+{
+  return sim_job_takes_whole_gpus (head) ? sim_job_get_min_gpus (head) : 0;
+}
+
+/* A time no later than the reservation easy_shadow() would find, without
+ * touching a cluster: the first end (of jobs ending together) by which
+ * FREE free GPUs plus every GPU of the jobs ended so far reach NEED.  A job
+ * gives back at most its GPUs whole (fewer if it shared them), and the
+ * head is placed only at such ends and only once NEED are free. */
+static SimTime
+easy_earliest (GArray *ends, guint free, guint need)
+{
+  guint64 room = free;
+
+  for (guint i = 0; i < ends->len; i++)
+    {
+      const EstimatedEnd *e = &g_array_index (ends, EstimatedEnd, i);
+      room += e->job->n_gpus;
+      if (i + 1 < ends->len && g_array_index (ends, EstimatedEnd, i + 1).end == e->end)
+        continue;
+      if (room >= need)
+        return e->end;
+    }
+  return SIM_TIME_NEVER;
+}
+
+/* Turns SHADOW (a copy of the cluster when the pass's backfilling began)
+ * into the cluster as it will be when HEAD fits, giving back the jobs of
+ * ENDS in order, and returns that time, or SIM_TIME_NEVER if it never
+ * fits. */
+static SimTime
+easy_shadow (SimPolicy *policy, const SimJob *head, GArray *ends, SimCluster *shadow)
+{
+  PlaceBuf b;
+  SimPlacement *p = place_buf_init (&b, head);
+  SimTime at = SIM_TIME_NEVER;
+  guint need = easy_need (head);
+
   for (guint i = 0; i < ends->len; i++)
     {
       const EstimatedEnd *e = &g_array_index (ends, EstimatedEnd, i);
@@ -788,7 +852,7 @@ easy_shadow (Easy *self, SimPolicy *policy, SimSchedContext *ctx, const SimJob *
       /* Jobs ending together free their GPUs together. */
       if (i + 1 < ends->len && g_array_index (ends, EstimatedEnd, i + 1).end == e->end)
         continue;
-      if (sim_policy_place (policy, shadow, head, p))
+      if (sim_cluster_get_n_free_gpus (shadow) >= need && sim_policy_place (policy, shadow, head, p))
         {
           at = e->end;
           break;
@@ -798,6 +862,44 @@ easy_shadow (Easy *self, SimPolicy *policy, SimSchedContext *ctx, const SimJob *
   return at;
 }
 
+/* What a backfill pass knows of the head's reservation.  The copy of the
+ * cluster and the order of ends are made when a later job first fits now,
+ * before anything is backfilled, so that they are what a reservation made
+ * at once would have seen; the reservation itself (the give-backs and
+ * placements on the copy) waits for a job that ends after the lower bound
+ * EARLIEST, since a job ending by then ends by the reservation too. */
+typedef struct {
+  SimCluster *shadow;
+  GArray     *ends;
+  SimTime     earliest;
+  gboolean    known;   /* AT is the reservation */
+  SimTime     at;
+} Backfill;
+
+static void
+backfill_begin (Easy *self, SimSchedContext *ctx, const SimJob *head, GPtrArray *started,
+                Backfill *bf)
+{
+  bf->shadow = sim_cluster_copy (ctx->cluster);
+  bf->ends = easy_ends (self, ctx, started);
+  bf->earliest = easy_earliest (bf->ends, sim_cluster_get_n_free_gpus (bf->shadow),
+                                easy_need (head));
+  /* Never even by the bound: never at all. */
+  bf->known = bf->earliest == SIM_TIME_NEVER;
+  bf->at = SIM_TIME_NEVER;
+}
+
+static void
+backfill_reserve (Easy *self, SimPolicy *policy, const SimJob *head, Backfill *bf)
+{
+  if (!bf->known)
+    bf->at = easy_shadow (policy, head, bf->ends, bf->shadow);
+  bf->known = TRUE;
+  self->have_reservation = TRUE;
+  self->head_id = head->spec.id;
+  self->reservation = bf->at;
+}
+
 static void
 easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
 {
@@ -805,15 +907,16 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
   guint n = 0, i;
   SimJob * const *queue = sim_sched_context_get_queue (ctx, &n);
   g_autoptr(GPtrArray) started = g_ptr_array_new ();
-  g_autoptr(SimCluster) shadow = NULL;
+  Backfill bf = { NULL, NULL, 0, FALSE, SIM_TIME_NEVER };
   SimJob *head;
-  SimTime at;
+  guint free_gpus, n_running;
   g_autoptr(GArray) unfit = g_array_new (FALSE, FALSE, sizeof (Unfit));
 
   /* Lets tests read the reservation (sim__easy_get_reservation()). */
   if (g_object_get_qdata (G_OBJECT (policy), easy_quark ()) != self)
     g_object_set_qdata (G_OBJECT (policy), easy_quark (), self);
   self->have_reservation = FALSE;
+  self->eager = g_object_get_qdata (G_OBJECT (policy), easy_eager_quark ()) != NULL;
 
   for (i = 0; i < n && ctx->error == NULL; i++)
     if (queue[i]->state == SIM_JOB_QUEUED && !try_start (policy, ctx, queue[i], started))
@@ -821,45 +924,81 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
   if (i >= n || ctx->error != NULL || ctx->no_backfill)
     return;
   head = queue[i];
-
-  shadow = sim_cluster_copy (ctx->cluster);
-  at = easy_shadow (self, policy, ctx, head, started, shadow);
-  self->have_reservation = TRUE;
-  self->head_id = head->spec.id;
-  self->reservation = at;
+  /* Asking for the running jobs brings their progress up to date, which
+   * rounds: ask in every blocked pass, as when the reservation was always
+   * made here, so that a late reservation leaves the jobs' progress as it
+   * was. */
+  (void) sim_sched_context_get_running (ctx, &n_running);
+  if (self->eager)
+    {
+      backfill_begin (self, ctx, head, started, &bf);
+      backfill_reserve (self, policy, head, &bf);
+    }
+  free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
 
   for (i++; i < n && ctx->error == NULL; i++)
     {
       SimJob *job = queue[i];
       PlaceBuf b, hb;
       SimPlacement *p;
+      SimTime end;
 
       if (job->state != SIM_JOB_QUEUED)
         continue;
-      if (sim_job_takes_whole_gpus (job) && sim_cluster_get_n_free_gpus (ctx->cluster) < sim_job_get_min_gpus (job))
+      /* sim_job_takes_whole_gpus() and sim_job_get_min_gpus() by hand: this
+       * test turns away most of a long queue on a full cluster. */
+      if (job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL &&
+          free_gpus < (job->spec.gpus_min > 0 && job->spec.gpus_min < job->spec.gpus
+                       ? job->spec.gpus_min : job->spec.gpus))
         continue;
       if (unfit_known (unfit, job, 0))
         continue;
       p = place_buf_init (&b, job);
       if (!sim_policy_place (policy, ctx->cluster, job, p))
-        unfit_add (unfit, job, 0);
-      else if (at == SIM_TIME_NEVER || ctx->now + easy_waiting_length (self, job) <= at)
+        {
+          unfit_add (unfit, job, 0);
+          place_buf_clear (&b);
+          continue;
+        }
+      if (bf.shadow == NULL)
+        backfill_begin (self, ctx, head, started, &bf);
+      end = ctx->now + easy_waiting_length (self, job);
+      if (!bf.known && end > bf.earliest)
+        backfill_reserve (self, policy, head, &bf);
+      if ((!bf.known && end <= bf.earliest) || bf.at == SIM_TIME_NEVER || end <= bf.at)
         {
           if (start_on (policy, ctx, job, p, NULL))
             g_array_set_size (unfit, 0);
+          free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
         }
-      else if (copy_take (shadow, job, p->gpus, p->n_gpus, p->mig_start))
+      else if (copy_take (bf.shadow, job, p->gpus, p->n_gpus, p->mig_start))
         {
           /* Outlives the reservation: only on GPUs the head can spare. */
           SimPlacement *hp = place_buf_init (&hb, head);
-          if (sim_policy_place (policy, shadow, head, hp) && start_on (policy, ctx, job, p, NULL))
+          if (sim_policy_place (policy, bf.shadow, head, hp) && start_on (policy, ctx, job, p, NULL))
             g_array_set_size (unfit, 0);
           else
-            copy_give_back (shadow, job, p->gpus, p->n_gpus, p->mig_start);
+            copy_give_back (bf.shadow, job, p->gpus, p->n_gpus, p->mig_start);
+          free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
           place_buf_clear (&hb);
         }
       place_buf_clear (&b);
     }
+  if (bf.known && !self->have_reservation)
+    {
+      self->have_reservation = TRUE;
+      self->head_id = head->spec.id;
+      self->reservation = bf.at;
+    }
+  g_clear_pointer (&bf.shadow, sim_cluster_free);
+  g_clear_pointer (&bf.ends, g_array_unref);
+}
+
+void
+sim__easy_set_eager (SimPolicy *policy, gboolean eager)
+{
+  g_return_if_fail (SIM_IS_POLICY (policy));
+  g_object_set_qdata (G_OBJECT (policy), easy_eager_quark (), eager ? GINT_TO_POINTER (1) : NULL);
 }
 
 gboolean

@@ -15,7 +15,14 @@ void sim__register_queue_orders (void);
  * @policy's queue: the blocked job at the head (its id) and the time it is
  * guaranteed to start by (%SIM_TIME_NEVER if it fits nowhere even on an
  * idle cluster).  Returns %FALSE if @policy is not an "easy" policy that
- * has run, or if its last pass left nothing blocked. */
+ * has run, or if its last pass left nothing blocked or needed no
+ * reservation (no later job fitted now), unless sim__easy_set_eager(). */
+/* For tests: with @eager, the "easy" order on @policy makes the head's
+ * reservation at once in every pass where a job is blocked, as a plain
+ * scan does, rather than when a later job first fits now.  Decisions are
+ * the same either way; check-easy holds them so. */
+void sim__easy_set_eager (SimPolicy *policy, gboolean eager);
+
 gboolean sim__easy_get_reservation (SimPolicy *policy, guint64 *job_id, SimTime *time);
 
 G_END_DECLS
