@@ -1,7 +1,10 @@
 /* sim-simulation.h: one run of a scenario.
  *
  * A simulation builds the cluster from the catalogue, opens the workload,
- * creates the policy, and drives the event engine:
+ * creates the policy, attaches the modules its scenario asks for (power
+ * and cooling, cost, elastic capacity, failures, the power policies:
+ * libsim/sim-modules.c), and drives the event engine.  The kernel's own
+ * events (kernel/sim-kernel.c) are six:
  *
  *   arrival    -> the job joins the queue; a decision is requested
  *   completion -> the job's GPUs are released; a decision is requested
@@ -9,10 +12,15 @@
  *                 event at the same instant, and after every job submitted at
  *                 that instant: simultaneous arrivals are decided together)
  *   sample     -> a time-series row
+ *   wake       -> a decision a policy asked for at a time of its own
+ *   timer      -> a module's timer (kernel/sim-kernel.h)
+ *
+ * and modules register kinds of their own through the kernel (a node falls
+ * asleep, the weather steps, a cloud node comes up, a serverless function
+ * ends).
  *
  * It can be driven to the end, to a given time, or to the next decision
- * (for step-wise control such as a reinforcement-learning agent).
- */
+ * (for step-wise control such as a reinforcement-learning agent). */
 #pragma once
 
 #if !defined(SIM_INSIDE) && !defined(SIM_COMPILATION)
