@@ -964,12 +964,12 @@ START_TEST (test_class_keys_move)
 }
 END_TEST
 
-/* Runs tools/gpusim with ARGS; returns its exit status, its output in
+/* Runs the build tree's tools/gpusim with ARGS; returns its exit status, its output in
  * *OUT and its errors in *ERR. */
 static int
 gpusim (const char *args, char **out, char **err)
 {
-  g_autofree char *cmd = g_strdup_printf ("%s/tools/gpusim %s", SIM_TOP_SRCDIR, args);
+  g_autofree char *cmd = g_strdup_printf ("%s/tools/gpusim %s", SIM_TOP_BUILDDIR, args);
   int status = 0;
   g_autoptr(GError) error = NULL;
 

@@ -678,7 +678,7 @@ END_TEST
 static int
 gpusim (const char *args, char **out, char **err)
 {
-  g_autofree char *cmd = g_strdup_printf ("%s/tools/gpusim %s", SIM_TOP_SRCDIR, args);
+  g_autofree char *cmd = g_strdup_printf ("%s/tools/gpusim %s", SIM_TOP_BUILDDIR, args);
   int status = 0;
   g_autoptr(GError) error = NULL;
 
