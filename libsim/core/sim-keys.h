@@ -129,6 +129,21 @@ void          sim__keys_locate (const SimKeyReader *reader, const char *group, c
 
 void          sim__keys_print (GString *out, const SimKeyTable *table, gboolean markdown);
 
+/* Defines NAME, a static SimKeyParseFunc that reads a whole number in [LO,
+ * HI] into a guint (sim_parse_integer(), core/sim-units.h, says what was
+ * expected): the tables' counts and degrees, each with its own range. */
+#define SIM_KEYS_UINT_PARSER(name, lo, hi)                                    \
+  static gboolean                                                             \
+  name (const char *text, gpointer out, GError **error)                       \
+  {                                                                           \
+    gint64 v;                                                                 \
+                                                                              \
+    if (!sim_parse_integer (text, lo, hi, &v, error))                         \
+      return FALSE;                                                           \
+    *(guint *) out = (guint) v;                                               \
+    return TRUE;                                                              \
+  }
+
 /* Parsers shared by the sections' tables. */
 gboolean sim__keys_parse_bool (const char *text, gpointer out, GError **error);
 gboolean sim__keys_parse_duration (const char *text, gpointer out, GError **error);

@@ -25,27 +25,9 @@
  * between descriptions by a few per cent, a wrong width by far more. */
 #define PARAMETER_TOLERANCE 0.10
 
-static gboolean
-parse_count (const char *text, gpointer out, GError **error)
-{
-  gint64 v;
+SIM_KEYS_UINT_PARSER (parse_count, 1, 100000000)
 
-  if (!sim_parse_integer (text, 1, 100000000, &v, error))
-    return FALSE;
-  *(guint *) out = (guint) v;
-  return TRUE;
-}
-
-static gboolean
-parse_count0 (const char *text, gpointer out, GError **error)
-{
-  gint64 v;
-
-  if (!sim_parse_integer (text, 0, 100000000, &v, error))
-    return FALSE;
-  *(guint *) out = (guint) v;
-  return TRUE;
-}
+SIM_KEYS_UINT_PARSER (parse_count0, 0, 100000000)
 
 /* A parameter count: "70.6e9", "70600000000" or "70.6B". */
 static gboolean

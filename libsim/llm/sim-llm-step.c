@@ -88,38 +88,11 @@ struct _SimLlmSystem {
 /* ------------------------------------------------------------------------ */
 /* The layout's keys */
 
-static gboolean
-parse_degree (const char *text, gpointer out, GError **error)
-{
-  gint64 v;
+SIM_KEYS_UINT_PARSER (parse_degree, 1, 1048576)
 
-  if (!sim_parse_integer (text, 1, 1048576, &v, error))
-    return FALSE;
-  *(guint *) out = (guint) v;
-  return TRUE;
-}
+SIM_KEYS_UINT_PARSER (parse_count0, 0, 1048576 * 16)
 
-static gboolean
-parse_count0 (const char *text, gpointer out, GError **error)
-{
-  gint64 v;
-
-  if (!sim_parse_integer (text, 0, 1048576 * 16, &v, error))
-    return FALSE;
-  *(guint *) out = (guint) v;
-  return TRUE;
-}
-
-static gboolean
-parse_batch (const char *text, gpointer out, GError **error)
-{
-  gint64 v;
-
-  if (!sim_parse_integer (text, 1, 100000000, &v, error))
-    return FALSE;
-  *(guint *) out = (guint) v;
-  return TRUE;
-}
+SIM_KEYS_UINT_PARSER (parse_batch, 1, 100000000)
 
 static gboolean
 parse_zero (const char *text, gpointer out, GError **error)

@@ -48,27 +48,9 @@ parse_rl_reward (const char *text, gpointer out, GError **error)
   return FALSE;
 }
 
-static gboolean
-parse_rl_window (const char *text, gpointer out, GError **error)
-{
-  gint64 v;
+SIM_KEYS_UINT_PARSER (parse_rl_window, 1, SIM_RL_MAX_WINDOW)
 
-  if (!sim_parse_integer (text, 1, SIM_RL_MAX_WINDOW, &v, error))
-    return FALSE;
-  *(guint *) out = (guint) v;
-  return TRUE;
-}
-
-static gboolean
-parse_rl_slots (const char *text, gpointer out, GError **error)
-{
-  gint64 v;
-
-  if (!sim_parse_integer (text, 1, SIM_RL_MAX_SLOTS, &v, error))
-    return FALSE;
-  *(guint *) out = (guint) v;
-  return TRUE;
-}
+SIM_KEYS_UINT_PARSER (parse_rl_slots, 1, SIM_RL_MAX_SLOTS)
 
 /* true or false into the gint at OUT, whose -1 says "not given". */
 static gboolean

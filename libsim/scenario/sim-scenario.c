@@ -430,16 +430,7 @@ parse_seed (const char *text, gpointer out, GError **error)
   return TRUE;
 }
 
-static gboolean
-parse_count (const char *text, gpointer out, GError **error)
-{
-  gint64 v;
-
-  if (!sim_parse_integer (text, 1, 10000000, &v, error))
-    return FALSE;
-  *(guint *) out = (guint) v;
-  return TRUE;
-}
+SIM_KEYS_UINT_PARSER (parse_count, 1, 10000000)
 
 static gboolean
 parse_jobs (const char *text, gpointer out, GError **error)
