@@ -573,6 +573,90 @@ START_TEST (test_auto_from_shape)
 }
 END_TEST
 
+/* A job inside one node is timed alone once per shape: the node's and its
+ * GPUs' models, each collective's operation, algorithm and size, and the
+ * local GPUs it joins.  Checked against timing every batch afresh, to the
+ * last bit, on every node of clusters of each interconnect (NVSwitch with
+ * and without NVLS, PCIe, Infinity Fabric): the same key must give the same
+ * times on every node, and a kept batch costs no solve. */
+START_TEST (test_time_alone_kept_by_shape)
+{
+  static const char * const models[] = { "DGX-H100", "DGX-A100", "PCIe-8GPU", "MI300X-8" };
+
+  for (guint mi = 0; mi < G_N_ELEMENTS (models); mi++)
+    {
+      Setup s;
+      g_autoptr(GRand) rand = g_rand_new_with_seed (11 + mi);
+      SimCommModel *kept;
+
+      make (&s, models[mi], 6, 0, SIM_FABRIC_FAT_TREE, "Quantum-2-QM9700", 16, 1.0);
+      kept = sim_comm_model_new (s.topology, s.cluster);
+      for (guint trial = 0; trial < 24; trial++)
+        {
+          guint32 local[8], gpus[3][8];
+          SimCollectiveCall calls[3];
+          /* Few sizes and counts, so that batches of one key meet GPUs
+           * in other places of the node (which a PCIe node tells apart). */
+          guint n = 1 + trial % 3, k = 2 + trial % 2;
+          guint64 solves_first = 0;
+
+          /* k distinct local GPUs in a random order. */
+          for (guint i = 0; i < 8; i++)
+            local[i] = i;
+          for (guint i = 7; i > 0; i--)
+            {
+              guint j = (guint) g_rand_int_range (rand, 0, (gint) i + 1), t = local[i];
+              local[i] = local[j];
+              local[j] = t;
+            }
+          for (guint node = 0; node < 6; node++)
+            {
+              double fresh[3], cached[3];
+              SimCommModel *idle = sim_comm_model_new (s.topology, s.cluster);
+
+              for (guint c = 0; c < n; c++)
+                {
+                  static const SimCollectiveOp ops[] = {
+                    SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_SEND_RECV,
+                  };
+                  SimCollectiveAlgo algo = c == 2 ? SIM_COLLECTIVE_ALGO_DIRECT
+                                           : c == 0 && mi == 0 && trial % 2 == 0
+                                           ? SIM_COLLECTIVE_ALGO_NVLS : SIM_COLLECTIVE_ALGO_RING;
+                  guint kc = c == 2 ? 2 : k - c % 2 * (k > 2);
+                  for (guint i = 0; i < kc; i++)
+                    gpus[c][i] = node * 8 + local[i];
+                  calls[c] = (SimCollectiveCall) { ops[c], algo, 1u << 24,
+                                                   gpus[c], kc, NULL, 0 };
+                }
+              ck_assert (sim__comm_model_time_alone (idle, calls, n, fresh, NULL));
+              ck_assert (sim__comm_model_time_alone (kept, calls, n, cached, NULL));
+              for (guint c = 0; c < n; c++)
+                ck_assert_msg (fresh[c] == cached[c], "%s, node %u, collective %u: %.17g s "
+                               "kept, %.17g s timed", models[mi], node, c, cached[c], fresh[c]);
+              if (node == 0)
+                solves_first = sim__comm_model_get_solves (kept);
+              else
+                ck_assert_uint_eq (sim__comm_model_get_solves (kept), solves_first);
+              sim_comm_model_free (idle);
+            }
+        }
+      /* A batch across two nodes is timed every time. */
+      {
+        guint32 pair[2] = { 0, 8 };
+        SimCollectiveCall call = { SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING, 1u << 20,
+                                   pair, 2, NULL, 0 };
+        double t;
+        guint64 before = sim__comm_model_get_solves (kept);
+        ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
+        ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
+        ck_assert_uint_eq (sim__comm_model_get_solves (kept), before + 2);
+      }
+      sim_comm_model_free (kept);
+      clear (&s);
+    }
+}
+END_TEST
+
 /* Every latency key a user can set makes small collectives slower, by what
  * the route pays: 2 x DGX-H100 on a fat-tree whose leaves (radix 16: 8
  * down, 8 up) each hold one node, so every route between the nodes climbs
@@ -1080,6 +1164,7 @@ collective_suite (void)
   tcase_add_test (tc, test_time_alone_from_network);
   tcase_add_test (tc, test_nccl_choices);
   tcase_add_test (tc, test_auto_from_shape);
+  tcase_add_test (tc, test_time_alone_kept_by_shape);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -252,6 +252,9 @@ struct _SimCommModel {
   guint32          *alone_sort;    /* room to sort the batch's resources */
   GHashTable       *nccl_tables;   /* SimNcclTable, by SimNcclShape: NCCL's tuning of
                                     * each communicator shape met */
+  GHashTable       *alone_kept;    /* AloneEntry, by AloneKey: batches inside one node
+                                    * timed alone (sim__comm_model_time_alone()) */
+  GArray           *alone_words;   /* guint32: the key being looked up */
 };
 
 /* NCCL's tuning model (sim-collective-private.h).  The constants are
@@ -753,6 +756,10 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->alone_sort);
   if (m->nccl_tables != NULL)
     g_hash_table_unref (m->nccl_tables);
+  if (m->alone_kept != NULL)
+    g_hash_table_unref (m->alone_kept);
+  if (m->alone_words != NULL)
+    g_array_unref (m->alone_words);
   g_free (m);
 }
 
@@ -2716,9 +2723,130 @@ alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
     sim_maxmin_remove_resource (sys, g_array_index (m->alone_res, SimMaxminId, r));
 }
 
+/* Batches kept by sim__comm_model_time_alone(): the key's words, then
+ * the batch's times. */
+typedef struct {
+  ShapeKey key;                  /* first: the table looks entries up by key */
+  double  *times;
+} AloneEntry;
+
+static void
+alone_entry_free (gpointer data)
+{
+  AloneEntry *e = data;
+  g_free (e->key.words);
+  g_free (e->times);
+  g_free (e);
+}
+
+/* The key of a batch whose GPUs all sit in one node, in @m->alone_words,
+ * or FALSE for any other batch.  Such a batch's flows stay inside the
+ * node, on the links the topology builds from the node's model and its
+ * GPUs' model alone, in the same order for every node (so the solver's
+ * ties fall the same way), with the same latencies; its plans name GPUs
+ * by their index in the node.  So its times depend only on those models,
+ * on each collective's operation, algorithm and size, and on which local
+ * GPUs it joins in which order: the key's words.  Across nodes the routes
+ * depend on more than the nodes' spread over the fabric (ECMP hashes the
+ * GPUs' numbers, D-mod-K the destination's place under its leaf, adaptive
+ * routing the load), so such batches are timed every time. */
+static gboolean
+alone_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *key)
+{
+  const SimCluster *cluster = m->cluster;
+  guint32 node = G_MAXUINT32, *w;
+  guint64 model, gpu_model, len = 5;
+  guint total = sim_cluster_get_n_gpus (cluster);
+  const SimNode *nd;
+
+  if (n == 0)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      len += 5 + calls[i].n_gpus;
+      for (guint j = 0; j < calls[i].n_gpus; j++)
+        {
+          if (calls[i].gpus[j] >= total)
+            return FALSE;
+          if (node == G_MAXUINT32)
+            node = m->gpu_node[calls[i].gpus[j]];
+          else if (m->gpu_node[calls[i].gpus[j]] != node)
+            return FALSE;
+        }
+    }
+  if (node == G_MAXUINT32 || len > G_MAXUINT32)
+    return FALSE;
+  nd = sim_cluster_get_node (cluster, node);
+  model = (guint64) GPOINTER_TO_SIZE (nd->model);
+  gpu_model = (guint64) GPOINTER_TO_SIZE (nd->gpu_model);
+  if (m->alone_words == NULL)
+    m->alone_words = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_set_size (m->alone_words, (guint) len);
+  w = (guint32 *) (gpointer) m->alone_words->data;
+  *w++ = (guint32) model;
+  *w++ = (guint32) (model >> 32);
+  *w++ = (guint32) gpu_model;
+  *w++ = (guint32) (gpu_model >> 32);
+  *w++ = n;
+  for (guint i = 0; i < n; i++)
+    {
+      *w++ = calls[i].op;
+      *w++ = calls[i].algo;
+      *w++ = (guint32) calls[i].bytes;
+      *w++ = (guint32) (calls[i].bytes >> 32);
+      *w++ = calls[i].n_gpus;
+      for (guint j = 0; j < calls[i].n_gpus; j++)
+        *w++ = sim_cluster_get_gpu (cluster, calls[i].gpus[j])->local_index;
+    }
+  key->len = (guint) len;
+  key->words = (guint32 *) (gpointer) m->alone_words->data;
+  key->hash = 2166136261u;
+  for (guint i = 0; i < key->len; i++)
+    key->hash = (key->hash ^ key->words[i]) * 16777619u;
+  return TRUE;
+}
+
+static gboolean time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n,
+                            double *times, GError **error);
+
+/* A batch inside one node is timed once per key (alone_key()) and kept:
+ * every job of 8 GPUs or fewer on a DGX is one such batch. */
 gboolean
 sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n,
                             double *times, GError **error)
+{
+  ShapeKey key;
+  AloneEntry *e;
+
+  g_return_val_if_fail (m != NULL && (calls != NULL || n == 0) && times != NULL, FALSE);
+  g_return_val_if_fail (g_hash_table_size (m->plans) == 0, FALSE);
+  for (guint i = 0; i < n; i++)
+    g_return_val_if_fail (calls[i].algo != SIM_COLLECTIVE_ALGO_AUTO, FALSE);
+  if (m->load != NULL || !alone_key (m, calls, n, &key))
+    return time_alone (m, calls, n, times, error);
+  if (m->alone_kept == NULL)
+    m->alone_kept = g_hash_table_new_full (shape_hash, shape_equal, NULL, alone_entry_free);
+  e = g_hash_table_lookup (m->alone_kept, &key);
+  if (e != NULL)
+    {
+      /* The ids move on as timing the batch would move them. */
+      memcpy (times, e->times, n * sizeof (double));
+      m->next_id += n;
+      return TRUE;
+    }
+  if (!time_alone (m, calls, n, times, error))
+    return FALSE;
+  e = g_new (AloneEntry, 1);
+  e->key = key;
+  e->key.words = g_memdup2 (key.words, key.len * sizeof (guint32));
+  e->times = g_memdup2 (times, n * sizeof (double));
+  g_hash_table_add (m->alone_kept, e);
+  return TRUE;
+}
+
+static gboolean
+time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *times,
+            GError **error)
 {
   g_autofree Plan **plans = NULL;
   g_autofree double *rates = NULL;
