@@ -1,21 +1,11 @@
-/* sim-collective-private.h: the bounds AUTO weighs and collectives timed
- * alone, for sim-job-comm.c and the tests (not installed).  See
+/* sim-collective-private.h: collectives timed alone and NCCL's tuning
+ * model, for sim-job-comm.c, gpusim and the tests (not installed).  See
  * sim-collective.h for the model. */
 #pragma once
 
 #include "fabric/sim-collective.h"
 
 G_BEGIN_DECLS
-
-/* The two lower bounds of the time (seconds) AUTO weighs for each of its
- * candidate algorithms before solving them (internal, for the tests): in
- * @cut (at most @max of them) the one without routes, from the capacity
- * of the cuts around nodes and GPUs, and in @full the one from the
- * routes.  The first is never above the second.  Returns the number of
- * candidates, 0 on error. */
-guint sim__collective_bounds (SimCommModel *model, SimCollectiveOp op, guint64 bytes,
-                              const guint32 *gpus, guint n_gpus, double *cut, double *full,
-                              guint max, GError **error);
 
 /* One collective of a batch timed alone (internal).  @network and @id
  * (optional): the same collective registered there with the algorithm

@@ -101,13 +101,11 @@ typedef struct {
   gboolean          registered;
   guint             id;            /* once registered */
   GArray           *paths;         /* guint32 resources of every flow, kept under
-                                    * adaptive routing (to unload them) and by
-                                    * plan_bound() */
-  gboolean          routed;        /* paths and latencies hold the routes of
-                                    * routed_seed (plan_bound()) */
+                                    * adaptive routing (to unload them) and for
+                                    * sim__comm_model_time_alone() */
+  gboolean          routed;        /* paths and latencies hold its routes */
   gboolean          routes_fixed;  /* and each depends on its GPUs alone, not on
                                     * the seed or the load */
-  guint64           routed_seed;
   guint             touched_epoch; /* SimCommModel.touch_epoch while in its touched list */
   gpointer          shape;         /* the ShapeEntry it was copied from, or NULL */
   /* AUTO: NCCL's table of the communicator and the algorithm it chose,
@@ -163,21 +161,9 @@ typedef struct {
   guint32 *words;
 } ShapeKey;
 
-/* A cut that plan_cut_bound() met, for plans of one shape: which of a
- * flow's GPUs names it (flow's source for d = 0, destination for 1), the
- * GPU's own cut or its node's, and the plan's shares across it, out and
- * in, by phase. */
-typedef struct {
-  guint32 flow;
-  guint8  d, gpu;
-  double  sum[2][MAX_PHASES];
-} CutTerm;
-
 typedef struct {
   ShapeKey key;                  /* first: the table looks entries up by key */
   Plan    *plan;                 /* its GPUs numbered 0 to n - 1, node after node */
-  CutTerm *cuts;                 /* its cuts (plan_cut_bound()), NULL until first met */
-  guint    n_cuts;
 } ShapeEntry;
 
 /* A slot of plan_route()'s table of the routes that depend only on their
@@ -213,28 +199,16 @@ struct _SimCommModel {
   GHashTable       *plans;         /* id -> Plan */
   guint             next_id;
   guint32          *load;          /* adaptive routing: flows registered per resource */
-  double           *bound_sum;     /* per resource plan_bound() met, in bound_res's
-                                    * order, and phase: a plan's shares on it */
-  guint             bound_alloc;   /* resources bound_sum has room for */
   guint32          *bound_seen;    /* per resource: 1 + its place in bound_res, or 0 */
   double           *capacity;      /* per resource: its capacity (they do not change) */
-  guint32          *bound_res;     /* the resources plan_bound() met (a plain array of
-                                    * n_res: each at most once) ... */
+  guint32          *bound_res;     /* the resources a batch timed alone meets (a plain
+                                    * array of n_res: each at most once) ... */
   guint             n_bound_res;   /* ... how many */
   FlowIndex         flow_index;    /* plan_add()'s, for the plan being built */
   LayoutScratch     layout;        /* layout_init()'s */
   GHashTable       *shapes;        /* ShapeEntry, by key: plans built */
   guint             shape_flows;   /* the flows of their plans */
   GArray           *shape_words;   /* guint32: the key being looked up */
-  double           *cut_capacity;  /* per cut (each node, then each GPU), out then
-                                    * in: its capacity, < 0 until asked */
-  double           *cut_sum;       /* per cut, direction and phase: a plan's shares
-                                    * across it (plan_cut_bound()), zero between
-                                    * calls */
-  guint8           *cut_seen;      /* per cut: in cut_sets */
-  guint32          *cut_sets;      /* the cuts plan_cut_bound() met ... */
-  guint32          *cut_first;     /* ... each first met as flow x 2 + direction ... */
-  guint             n_cut_sets;    /* ... how many */
   guint32          *gpu_node;      /* per GPU: its node */
   RouteSlot        *routes;        /* plan_route()'s table ... */
   guint32           routes_alloc;  /* ... its slots ... */
@@ -721,7 +695,6 @@ sim_comm_model_free (SimCommModel *m)
   g_array_unref (m->route);
   g_array_unref (m->ids);
   g_free (m->load);
-  g_free (m->bound_sum);
   g_free (m->group);
   g_free (m->group_count);
   g_free (m->routes);
@@ -741,11 +714,6 @@ sim_comm_model_free (SimCommModel *m)
     g_hash_table_unref (m->shapes);
   if (m->shape_words != NULL)
     g_array_unref (m->shape_words);
-  g_free (m->cut_capacity);
-  g_free (m->cut_sum);
-  g_free (m->cut_seen);
-  g_free (m->cut_sets);
-  g_free (m->cut_first);
   g_free (m->gpu_node);
   if (m->alone_sys != NULL)
     sim_maxmin_free (m->alone_sys);
@@ -1363,7 +1331,6 @@ shape_entry_free (gpointer data)
 {
   ShapeEntry *e = data;
   g_free (e->key.words);
-  g_free (e->cuts);
   plan_free (e->plan);
   g_free (e);
 }
@@ -1453,27 +1420,6 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
     }
   plan_free (built);
   return p;
-}
-
-/* The algorithms worth trying for @op on @l. */
-static guint
-candidates (SimCollectiveOp op, const Layout *l, SimCollectiveAlgo *out)
-{
-  guint n = 0;
-  static const SimCollectiveAlgo all[] = {
-    SIM_COLLECTIVE_ALGO_RING, SIM_COLLECTIVE_ALGO_TREE, SIM_COLLECTIVE_ALGO_HIERARCHICAL,
-    SIM_COLLECTIVE_ALGO_NVLS, SIM_COLLECTIVE_ALGO_DIRECT,
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
-    if (algo_allowed (op, all[i], l, NULL))
-      {
-        /* Hierarchical is the same as ring on one node. */
-        if (all[i] == SIM_COLLECTIVE_ALGO_HIERARCHICAL && l->n_nodes == 1)
-          continue;
-        out[n++] = all[i];
-      }
-  return n;
 }
 
 /* Adds @delta to the load of every resource of @p's flows (adaptive
@@ -1617,16 +1563,11 @@ plan_group (SimCommModel *m, const Plan *p)
 static gboolean
 plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
 {
-  /* plan_bound() may have routed it with this seed from the same load
-   * (every plan it was weighed against is unregistered again): the same
-   * routes and latencies, not searched twice.  Else it is routed now, each
-   * route on the load with the flows before it on, as it is registered. */
-  if (!(p->routed && p->routed_seed == hash_seed))
-    {
-      if (!plan_route (m, p, hash_seed, error))
-        return FALSE;
-      plan_load (m, p, p->flows->len, -1);
-    }
+  /* Each route is taken on the load with the flows before it on (under
+   * adaptive routing), as it is registered. */
+  if (!plan_route (m, p, hash_seed, error))
+    return FALSE;
+  plan_load (m, p, p->flows->len, -1);
   plan_group (m, p);
   for (guint i = 0; i < p->flows->len; i++)
     {
@@ -1650,27 +1591,23 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
   return TRUE;
 }
 
-/* plan_bound()'s arrays per resource (and sim__comm_model_time_alone()'s
- * list of the resources a batch meets), made when first needed. */
+/* sim__comm_model_time_alone()'s arrays per resource (the resources a
+ * batch meets), made when first needed. */
 static void
 bound_arrays (SimCommModel *m)
 {
-  if (m->bound_sum != NULL)
+  if (m->bound_seen != NULL)
     return;
-  m->bound_alloc = 256;
-  m->bound_sum = g_new (double, (gsize) m->bound_alloc * MAX_PHASES);
   m->bound_seen = g_new0 (guint32, MAX (m->n_res, 1));
   m->bound_res = g_new (guint32, MAX (m->n_res, 1));
   m->n_bound_res = 0;
 }
 
-/* Routes @p's flows as plan_register() does with @seed (the same hashes;
- * under adaptive routing, each flow's route taken on the load with the
- * flows before it on), without registering them: their resources in
- * p->paths, its latencies set from those routes, and marked routed with
- * @seed, so that plan_register() takes these routes.  Under adaptive
- * routing the flows stay on the load (plan_load() takes them off); on
- * failure none does. */
+/* Routes @p's flows with @seed (under adaptive routing, each flow's route
+ * taken on the load with the flows before it on), without registering
+ * them: their resources in p->paths, its latencies set from those routes,
+ * and marked routed.  Under adaptive routing the flows stay on the load
+ * (plan_load() takes them off); on failure none does. */
 static gboolean
 plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
 {
@@ -1738,71 +1675,6 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
     }
   plan_set_latency (p, slowest, slowest_intra);
   p->routed = TRUE;
-  p->routed_seed = seed;
-  return TRUE;
-}
-
-/* Routes @p's flows as plan_route() does (the load, under adaptive
- * routing, left as it was) and sets *@spb to a lower bound of the seconds
- * per byte plan_seconds_per_byte() would give once registered.  On a
- * resource, the rates of the flows crossing it add up to at most its
- * capacity, so in each phase the slowest of @p's flows there takes at least
- * the sum of their shares over the capacity, whatever else runs. */
-static gboolean
-plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **error)
-{
-  double worst[MAX_PHASES] = { 0 };
-  const guint32 *path;
-
-  bound_arrays (m);
-  if (!plan_route (m, p, hash_seed, error))
-    return FALSE;
-  plan_load (m, p, p->flows->len, -1);
-  path = (const guint32 *) (gpointer) p->paths->data;
-  /* The sums sit in the order the resources are met, in a few cache
-   * lines, rather than at each resource's place in the fabric.  A share of
-   * 0 adds nothing (x + 0 is x). */
-  for (guint i = 0; i < p->flows->len; i++)
-    {
-      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      for (guint k = 0; k < f->path_len; k++)
-        {
-          guint32 r = path[f->path_start + k], slot = m->bound_seen[r];
-          double *sum;
-          if (slot == 0)
-            {
-              if (m->n_bound_res == m->bound_alloc)
-                {
-                  m->bound_alloc *= 2;
-                  m->bound_sum = g_renew (double, m->bound_sum,
-                                          (gsize) m->bound_alloc * MAX_PHASES);
-                }
-              m->bound_res[m->n_bound_res] = r;
-              slot = m->bound_seen[r] = ++m->n_bound_res;
-              memset (&m->bound_sum[(gsize) (slot - 1) * MAX_PHASES], 0,
-                      MAX_PHASES * sizeof (double));
-            }
-          sum = &m->bound_sum[(gsize) (slot - 1) * MAX_PHASES];
-          G_STATIC_ASSERT (MAX_PHASES == 3);
-          sum[0] += f->share[0];
-          sum[1] += f->share[1];
-          sum[2] += f->share[2];
-        }
-    }
-  for (guint k = 0; k < m->n_bound_res; k++)
-    {
-      guint32 r = m->bound_res[k];
-      double capacity = m->capacity[r];
-      for (guint ph = 0; ph < MAX_PHASES; ph++)
-        {
-          double sum = m->bound_sum[(gsize) k * MAX_PHASES + ph];
-          if (sum > 0)
-            worst[ph] = MAX (worst[ph], capacity > 0 ? sum / capacity : INFINITY);
-        }
-      m->bound_seen[r] = 0;
-    }
-  m->n_bound_res = 0;
-  *spb = worst[0] + worst[1] + worst[2];
   return TRUE;
 }
 
@@ -2172,12 +2044,10 @@ sim__comm_model_get_solves (const SimCommModel *m)
   return n;
 }
 
-/* Builds the plans worth considering: for a named algorithm, its plan;
- * for AUTO, NCCL's choice for @bytes, or with @every all candidates (for
- * sim__collective_bounds()). */
+/* Builds the plan of @algo, or for AUTO of NCCL's choice for @bytes. */
 static GPtrArray *
 plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
-           gboolean every, const guint32 *gpus, guint n, GError **error)
+           const guint32 *gpus, guint n, GError **error)
 {
   Layout l;
   GPtrArray *plans;
@@ -2195,8 +2065,6 @@ plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 
       cand[0] = algo;
       nc = 1;
     }
-  else if (every)
-    nc = candidates (op, &l, cand);
   else
     {
       cand[0] = auto_choose (m, &l, op, bytes, &table, &nccl, NULL);
@@ -2206,9 +2074,9 @@ plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 
   for (guint i = 0; i < nc; i++)
     {
       Plan *p = plan_build (m, op, cand[i], &l, gpus);
-      if (!every && table == NULL)
+      if (table == NULL)
         nccl = nccl_of (cand[i], &l);
-      if (!every && nccl != SIM_NCCL_N_ALGOS)
+      if (nccl != SIM_NCCL_N_ALGOS)
         {
           p->nccl = table != NULL ? table : nccl_table (m, &l, op);
           p->nccl_algo = nccl;
@@ -2233,222 +2101,6 @@ plans_evaluate_all (SimCommModel *m, GPtrArray *plans, double *spb, gboolean *ev
       evaluated[i] = TRUE;
     }
   return TRUE;
-}
-
-/* The capacities of the cuts around each GPU, out and in, after those
- * of the nodes: the links with a GPU at one end (the GPU's vertex is its
- * index). */
-static void
-gpu_cut_capacities (SimCommModel *m, guint n_nodes)
-{
-  guint n_links = sim_topology_get_n_links (m->topology);
-  guint n_gpus = sim_cluster_get_n_gpus (m->cluster);
-  double *cap = m->cut_capacity + 2 * (gsize) n_nodes;
-
-  for (guint g = 0; g < 2 * n_gpus; g++)
-    cap[g] = 0;
-  for (guint32 l = 0; l < n_links; l++)
-    {
-      const SimLink *k = sim_topology_get_link (m->topology, l);
-      double ab = MAX (0.0, sim_topology_resource_capacity (m->topology, 2 * l));
-      double ba = MAX (0.0, sim_topology_resource_capacity (m->topology, 2 * l + 1));
-      if (k->a == k->b)
-        continue;
-      if (k->a < n_gpus)
-        {
-          cap[2 * k->a] += ab;
-          cap[2 * k->a + 1] += ba;
-        }
-      if (k->b < n_gpus)
-        {
-          cap[2 * k->b] += ba;
-          cap[2 * k->b + 1] += ab;
-        }
-    }
-}
-
-/* Adds @f's shares to cut @set, direction @d (0 out, 1 in); a share of 0
- * adds nothing. */
-static inline void
-cut_add (SimCommModel *m, guint32 set, guint d, const PlanFlow *f, guint i)
-{
-  double *sum = &m->cut_sum[(2 * (gsize) set + d) * MAX_PHASES];
-
-  if (!m->cut_seen[set])
-    {
-      m->cut_seen[set] = 1;
-      m->cut_first[m->n_cut_sets] = 2 * i + d;
-      m->cut_sets[m->n_cut_sets++] = set;
-    }
-  G_STATIC_ASSERT (MAX_PHASES == 3);
-  sum[0] += f->share[0];
-  sum[1] += f->share[1];
-  sum[2] += f->share[2];
-}
-
-/* A lower bound of the seconds per byte plan_bound() finds for @p,
- * without routing it.  A flow leaves its source GPU by one of the GPU's
- * links and enters its destination by one of that GPU's; between GPUs of
- * two nodes, it also crosses the cut of the node it leaves, outwards, and
- * of the node it enters, inwards (sim_topology_get_node_cut_capacity()),
- * whatever its route.  So in each phase the shares of @p's flows across
- * such a cut add up to at most the sum, over the cut's resources, of @p's
- * shares on them, and that sum over the cut's capacity is at most the
- * largest share over capacity among those resources (the mediant of their
- * ratios), which plan_bound() takes (+infinity if one with a share has no
- * capacity).  The sums here are rounded otherwise than plan_bound()'s, by
- * a relative 1e-13 with thousands of terms: the 1e-9 taken off covers
- * that. */
-/* Takes into @worst, by phase, the sums @sum (out, then in) across cut
- * @set over its capacities (asked of the topology when first needed). */
-static inline void
-cut_worst (SimCommModel *m, guint32 set, const double *sum, double *worst)
-{
-  if (m->cut_capacity[2 * (gsize) set] < 0)
-    sim_topology_get_node_cut_capacity (m->topology, set, &m->cut_capacity[2 * (gsize) set],
-                                        &m->cut_capacity[2 * (gsize) set + 1]);
-  for (guint d = 0; d < 2; d++)
-    for (guint ph = 0; ph < MAX_PHASES; ph++)
-      {
-        double capacity = m->cut_capacity[2 * (gsize) set + d];
-        if (sum[d * MAX_PHASES + ph] > 0)
-          worst[ph] = MAX (worst[ph], capacity > 0 ? sum[d * MAX_PHASES + ph] / capacity
-                                                   : INFINITY);
-      }
-}
-
-static double
-plan_cut_bound (SimCommModel *m, const Plan *p)
-{
-  guint n_nodes = sim_cluster_get_n_nodes (m->cluster);
-  double worst[MAX_PHASES] = { 0 };
-  ShapeEntry *e = p->shape;
-
-  if (m->cut_sum == NULL)
-    {
-      gsize n = (gsize) n_nodes + sim_cluster_get_n_gpus (m->cluster);
-      m->cut_capacity = g_new (double, 2 * MAX (n, 1));
-      for (gsize i = 0; i < 2 * (gsize) n_nodes; i++)
-        m->cut_capacity[i] = -1;
-      gpu_cut_capacities (m, n_nodes);
-      m->cut_sum = g_new0 (double, 2 * MAX (n, 1) * MAX_PHASES);
-      m->cut_seen = g_new0 (guint8, MAX (n, 1));
-      m->cut_sets = g_new (guint32, MAX (n, 1));
-      m->cut_first = g_new (guint32, MAX (n, 1));
-    }
-  if (e != NULL && e->cuts != NULL)
-    {
-      for (guint k = 0; k < e->n_cuts; k++)
-        {
-          const CutTerm *c = &e->cuts[k];
-          const PlanFlow *f = &g_array_index (p->flows, PlanFlow, c->flow);
-          guint32 g = c->d == 0 ? f->src : f->dst;
-          cut_worst (m, c->gpu ? n_nodes + g : m->gpu_node[g], &c->sum[0][0], worst);
-        }
-      return (worst[0] + worst[1] + worst[2]) * (1 - 1e-9);
-    }
-  for (guint i = 0; i < p->flows->len; i++)
-    {
-      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      guint32 a = m->gpu_node[f->src], b = m->gpu_node[f->dst];
-
-      cut_add (m, n_nodes + f->src, 0, f, i);
-      cut_add (m, n_nodes + f->dst, 1, f, i);
-      if (a != b)
-        {
-          cut_add (m, a, 0, f, i);
-          cut_add (m, b, 1, f, i);
-        }
-    }
-  /* Plans of one shape cross the same cuts with the same sums, summed in
-   * the same order: the first of them keeps its cuts for the others. */
-  if (e != NULL)
-    {
-      e->cuts = g_new (CutTerm, MAX (m->n_cut_sets, 1));
-      e->n_cuts = m->n_cut_sets;
-    }
-  for (guint k = 0; k < m->n_cut_sets; k++)
-    {
-      guint32 set = m->cut_sets[k];
-      if (e != NULL)
-        {
-          e->cuts[k].flow = m->cut_first[k] / 2;
-          e->cuts[k].d = (guint8) (m->cut_first[k] % 2);
-          e->cuts[k].gpu = set >= n_nodes;
-          memcpy (e->cuts[k].sum, &m->cut_sum[2 * (gsize) set * MAX_PHASES],
-                  sizeof e->cuts[k].sum);
-        }
-      cut_worst (m, set, &m->cut_sum[2 * (gsize) set * MAX_PHASES], worst);
-      memset (&m->cut_sum[2 * (gsize) set * MAX_PHASES], 0, 2 * MAX_PHASES * sizeof (double));
-      m->cut_seen[set] = 0;
-    }
-  m->n_cut_sets = 0;
-  return (worst[0] + worst[1] + worst[2]) * (1 - 1e-9);
-}
-
-/* A lower bound of the time plan_bound() gives @p for @bytes (its seconds
- * per byte through timing_fill()), without routing: the cut's seconds per
- * byte, and the latencies of routes that take no time, which are NCCL's
- * constants alone (the routes' latencies only add to them: every count of
- * them, net_terms, intra_terms, route_x_*, is >= 0, and so is the excess
- * of a route inside a node).  timing_fill() does not decrease when the
- * seconds per byte or a latency grows (sums and products of terms >= 0,
- * each pipelined step the longer of two, the least over the protocols
- * that have a latency, the same ones), and rounding keeps that order. */
-static double
-plan_cut_time (SimCommModel *m, const Plan *p, guint64 bytes)
-{
-  Plan q = *p;   /* its latencies set on a copy: @p's are plan_bound()'s */
-  SimCollectiveTiming t;
-
-  plan_set_latency (&q, 0, 0);
-  timing_fill (&q, plan_cut_bound (m, p), bytes, &t);
-  return t.time;
-}
-
-/* plan_bound() of plan @i of @plans, with the seed of its index (the seed
- * the candidates were once registered with), as a time for @bytes.  @registered (nullable), the
- * plan solved last, is still registered: under adaptive routing its flows
- * come off the load meanwhile, so that the routes are those of the load
- * plan_register() will find, @registered unregistered first. */
-static gboolean
-plan_bound_time (SimCommModel *m, GPtrArray *plans, guint i, Plan *registered, guint64 bytes,
-                 double *time, GError **error)
-{
-  Plan *p = plans->pdata[i];
-  SimCollectiveTiming t;
-  double lower;
-  gboolean ok;
-
-  if (registered != NULL)
-    plan_load (m, registered, registered->flows->len, -1);
-  ok = plan_bound (m, p, m->next_id + 0x51ed270bull * i, &lower, error);
-  if (registered != NULL)
-    plan_load (m, registered, registered->flows->len, 1);
-  if (!ok)
-    return FALSE;
-  timing_fill (p, lower, bytes, &t);
-  *time = t.time;
-  return TRUE;
-}
-
-guint
-sim__collective_bounds (SimCommModel *m, SimCollectiveOp op, guint64 bytes, const guint32 *gpus,
-                        guint n, double *cut, double *full, guint max, GError **error)
-{
-  g_autoptr(GPtrArray) plans = NULL;
-
-  g_return_val_if_fail (m != NULL && cut != NULL && full != NULL, 0);
-  plans = plans_for (m, op, SIM_COLLECTIVE_ALGO_AUTO, bytes, TRUE, gpus, n, error);
-  if (plans == NULL)
-    return 0;
-  for (guint i = 0; i < plans->len && i < max; i++)
-    {
-      cut[i] = plan_cut_time (m, plans->pdata[i], bytes);
-      if (!plan_bound_time (m, plans, i, NULL, bytes, &full[i], error))
-        return 0;
-    }
-  return plans->len;
 }
 
 /* The fastest of the evaluated plans for @bytes, the first of equals. */
@@ -2488,7 +2140,7 @@ sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo,
 
   /* AUTO is NCCL's choice from the communicator's shape (auto_choose()):
    * one plan, registered; nothing is solved here. */
-  plans = plans_for (m, op, algo, bytes, FALSE, gpus, n, error);
+  plans = plans_for (m, op, algo, bytes, gpus, n, error);
   if (plans == NULL)
     return 0;
   chosen = g_ptr_array_steal_index (plans, 0);
@@ -2885,7 +2537,7 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
           n_rates += p->flows->len;
           continue;
         }
-      built = plans_for (m, calls[i].op, calls[i].algo, calls[i].bytes, FALSE, calls[i].gpus,
+      built = plans_for (m, calls[i].op, calls[i].algo, calls[i].bytes, calls[i].gpus,
                              calls[i].n_gpus, error);
       ok = built != NULL;
       if (!ok)
@@ -2933,7 +2585,7 @@ sim_collective_time (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo
   g_autofree gboolean *evaluated = NULL;
 
   g_return_val_if_fail (m != NULL && timing != NULL, FALSE);
-  plans = plans_for (m, op, algo, bytes, FALSE, gpus, n, error);
+  plans = plans_for (m, op, algo, bytes, gpus, n, error);
   if (plans == NULL)
     return FALSE;
   spb = g_new (double, plans->len);
@@ -3005,7 +2657,7 @@ sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo alg
         }
       for (guint c = 0; c < n_chosen; c++)
         {
-          g_autoptr(GPtrArray) one = plans_for (m, op, chosen[c], 0, FALSE, gpus, n, error);
+          g_autoptr(GPtrArray) one = plans_for (m, op, chosen[c], 0, gpus, n, error);
           Plan *p;
           if (one == NULL)
             return NULL;
@@ -3017,7 +2669,7 @@ sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo alg
     }
   else
     {
-      g_autoptr(GPtrArray) one = plans_for (m, op, algo, min_bytes, FALSE, gpus, n, error);
+      g_autoptr(GPtrArray) one = plans_for (m, op, algo, min_bytes, gpus, n, error);
       if (one == NULL)
         return NULL;
       g_ptr_array_add (plans, g_ptr_array_steal_index (one, 0));
