@@ -497,6 +497,21 @@ START_TEST (test_nccl_choices)
                              40.0, 0.05);
     /* NVLS is off: no time. */
     ck_assert (sim__nccl_time (&table, SIM_NCCL_NVLS_TREE, SIM_COLLECTIVE_PROTO_SIMPLE, 8) < 0);
+    /* AMD hosts post network steps in 2 us, not 1: 6.6 + 28 x 2.0 + 2 x 2.7. */
+    shape.amd_cpu = TRUE;
+    sim__nccl_tune (&shape, &table);
+    ck_assert_double_eq_tol (sim__nccl_time (&table, SIM_NCCL_RING, SIM_COLLECTIVE_PROTO_LL, 8),
+                             68.0, 0.05);
+    /* Over PCIe, LL128 is off, and the tree's steps inside a node cost 1.0
+     * us with LL: 6.8 + 2 (7 x 1.0 + 5.0). */
+    shape.amd_cpu = FALSE;
+    shape.nvlink = FALSE;
+    sim__nccl_tune (&shape, &table);
+    ck_assert (sim__nccl_time (&table, SIM_NCCL_RING, SIM_COLLECTIVE_PROTO_LL128, 8) < 0);
+    ck_assert (sim__nccl_time (&table, SIM_NCCL_TREE, SIM_COLLECTIVE_PROTO_LL128, 8) < 0);
+    ck_assert_double_eq_tol (sim__nccl_time (&table, SIM_NCCL_TREE, SIM_COLLECTIVE_PROTO_LL, 8),
+                             30.8, 0.05);
+    shape.nvlink = TRUE;
     shape.n_ranks = 128;
     shape.n_nodes = 16;
     sim__nccl_tune (&shape, &table);
@@ -569,6 +584,26 @@ START_TEST (test_auto_from_shape)
   ck_assert_uint_eq (sim__comm_model_get_solves (s.comm), before);
   g_array_unref (sim_comm_model_update (s.comm));
   ck_assert_uint_eq (sim__comm_model_get_solves (s.comm), before + 1);
+  /* Load on the very links of the first two nodes (three more rings and
+   * trees there) changes nothing of what NCCL would choose for them. */
+  for (guint k = 0; k < 3; k++)
+    {
+      ck_assert_uint_ne (sim_comm_model_add (s.comm, SIM_COLLECTIVE_ALL_REDUCE,
+                                             SIM_COLLECTIVE_ALGO_RING, 1u << 30, two, 16, &error),
+                         0);
+      ck_assert_uint_ne (sim_comm_model_add (s.comm, SIM_COLLECTIVE_ALL_REDUCE,
+                                             SIM_COLLECTIVE_ALGO_TREE, 1u << 30, two, 16, &error),
+                         0);
+    }
+  g_array_unref (sim_comm_model_update (s.comm));
+  ck_assert (sim__comm_model_choose (s.comm, SIM_COLLECTIVE_ALL_REDUCE, 8, two, 16, &algo, &nccl,
+                                     &proto, &error));
+  ck_assert_int_eq (algo, SIM_COLLECTIVE_ALGO_TREE);
+  ck_assert_int_eq (proto, SIM_COLLECTIVE_PROTO_LL);
+  ck_assert (sim__comm_model_choose (s.comm, SIM_COLLECTIVE_ALL_REDUCE, 1u << 30, two, 16, &algo,
+                                     &nccl, &proto, &error));
+  ck_assert_int_eq (algo, SIM_COLLECTIVE_ALGO_RING);
+  ck_assert_int_eq (proto, SIM_COLLECTIVE_PROTO_SIMPLE);
   /* Bad GPU lists are errors, as for sim_comm_model_add(). */
   ck_assert (!sim__comm_model_choose (s.comm, SIM_COLLECTIVE_ALL_REDUCE, 8, two, 1, &algo, NULL,
                                       NULL, &error));
