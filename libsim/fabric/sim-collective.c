@@ -2044,15 +2044,14 @@ sim__comm_model_get_solves (const SimCommModel *m)
   return n;
 }
 
-/* Builds the plan of @algo, or for AUTO of NCCL's choice for @bytes. */
-static GPtrArray *
-plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
-           const guint32 *gpus, guint n, GError **error)
+/* Builds the plan of @algo, or for AUTO of NCCL's choice for @bytes;
+ * NULL on error. */
+static Plan *
+plan_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
+          const guint32 *gpus, guint n, GError **error)
 {
   Layout l;
-  GPtrArray *plans;
-  SimCollectiveAlgo cand[8];
-  guint nc;
+  Plan *p;
   const SimNcclTable *table = NULL;
   SimNcclAlgo nccl = SIM_NCCL_N_ALGOS;
 
@@ -2062,76 +2061,34 @@ plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 
     {
       if (!algo_allowed (op, algo, &l, error))
         return NULL;
-      cand[0] = algo;
-      nc = 1;
+      nccl = nccl_of (algo, &l);
+      if (nccl != SIM_NCCL_N_ALGOS)
+        table = nccl_table (m, &l, op);
     }
   else
-    {
-      cand[0] = auto_choose (m, &l, op, bytes, &table, &nccl, NULL);
-      nc = 1;
-    }
-  plans = g_ptr_array_new_with_free_func ((GDestroyNotify) plan_free);
-  for (guint i = 0; i < nc; i++)
-    {
-      Plan *p = plan_build (m, op, cand[i], &l, gpus);
-      if (table == NULL)
-        nccl = nccl_of (cand[i], &l);
-      if (nccl != SIM_NCCL_N_ALGOS)
-        {
-          p->nccl = table != NULL ? table : nccl_table (m, &l, op);
-          p->nccl_algo = nccl;
-        }
-      g_ptr_array_add (plans, p);
-    }
-  return plans;
+    algo = auto_choose (m, &l, op, bytes, &table, &nccl, NULL);
+  p = plan_build (m, op, algo, &l, gpus);
+  p->nccl = table;
+  p->nccl_algo = nccl;
+  return p;
 }
 
-/* Evaluates each plan alone against the registered load: seconds per byte. */
+/* @p's seconds per byte against the registered load, @p registered (with
+ * a seed past the ids in use) for the solve and taken off again. */
 static gboolean
-plans_evaluate_all (SimCommModel *m, GPtrArray *plans, double *spb, gboolean *evaluated,
-                    GError **error)
+plan_evaluate (SimCommModel *m, Plan *p, guint64 seed, double *spb, GError **error)
 {
-  for (guint i = 0; i < plans->len; i++)
-    {
-      Plan *p = plans->pdata[i];
-      if (!plan_register (m, p, m->next_id + 0x51ed270bull * i, error))
-        return FALSE;
-      spb[i] = plan_seconds_per_byte (m, p);
-      plan_unregister (m, p);
-      evaluated[i] = TRUE;
-    }
+  if (!plan_register (m, p, seed, error))
+    return FALSE;
+  *spb = plan_seconds_per_byte (m, p);
+  plan_unregister (m, p);
   return TRUE;
-}
-
-/* The fastest of the evaluated plans for @bytes, the first of equals. */
-static guint
-best_plan (GPtrArray *plans, const double *spb, const gboolean *evaluated, guint64 bytes,
-           SimCollectiveTiming *out)
-{
-  guint best = 0;
-  gboolean any = FALSE;
-
-  for (guint i = 0; i < plans->len; i++)
-    {
-      SimCollectiveTiming t;
-      if (!evaluated[i])
-        continue;
-      timing_fill (plans->pdata[i], spb[i], bytes, &t);
-      if (!any || t.time < out->time)
-        {
-          *out = t;
-          best = i;
-          any = TRUE;
-        }
-    }
-  return best;
 }
 
 guint
 sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
                     const guint32 *gpus, guint n, GError **error)
 {
-  g_autoptr(GPtrArray) plans = NULL;
   Plan *chosen;
   guint id;
 
@@ -2140,10 +2097,9 @@ sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo,
 
   /* AUTO is NCCL's choice from the communicator's shape (auto_choose()):
    * one plan, registered; nothing is solved here. */
-  plans = plans_for (m, op, algo, bytes, gpus, n, error);
-  if (plans == NULL)
+  chosen = plan_for (m, op, algo, bytes, gpus, n, error);
+  if (chosen == NULL)
     return 0;
-  chosen = g_ptr_array_steal_index (plans, 0);
   id = m->next_id++;
   if (!plan_register (m, chosen, id, error))
     {
@@ -2515,7 +2471,6 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
   plans = g_new0 (Plan *, MAX (n, 1));
   for (guint i = 0; i < n && ok; i++)
     {
-      g_autoptr(GPtrArray) built = NULL;
       const Plan *same = calls[i].network != NULL
                          ? g_hash_table_lookup (calls[i].network->plans,
                                                 GUINT_TO_POINTER (calls[i].id))
@@ -2537,13 +2492,12 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
           n_rates += p->flows->len;
           continue;
         }
-      built = plans_for (m, calls[i].op, calls[i].algo, calls[i].bytes, calls[i].gpus,
-                             calls[i].n_gpus, error);
-      ok = built != NULL;
+      plans[i] = plan_for (m, calls[i].op, calls[i].algo, calls[i].bytes, calls[i].gpus,
+                           calls[i].n_gpus, error);
+      ok = plans[i] != NULL;
       if (!ok)
         break;
       m->next_id++;
-      plans[i] = g_ptr_array_steal_index (built, 0);
       ok = plan_route (m, plans[i], id, error);
       n_rates += plans[i]->flows->len;
     }
@@ -2580,20 +2534,19 @@ gboolean
 sim_collective_time (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
                      const guint32 *gpus, guint n, SimCollectiveTiming *timing, GError **error)
 {
-  g_autoptr(GPtrArray) plans = NULL;
-  g_autofree double *spb = NULL;
-  g_autofree gboolean *evaluated = NULL;
+  Plan *p;
+  double spb;
+  gboolean ok;
 
   g_return_val_if_fail (m != NULL && timing != NULL, FALSE);
-  plans = plans_for (m, op, algo, bytes, gpus, n, error);
-  if (plans == NULL)
+  p = plan_for (m, op, algo, bytes, gpus, n, error);
+  if (p == NULL)
     return FALSE;
-  spb = g_new (double, plans->len);
-  evaluated = g_new (gboolean, plans->len);
-  if (!plans_evaluate_all (m, plans, spb, evaluated, error))
-    return FALSE;
-  best_plan (plans, spb, evaluated, bytes, timing);
-  return TRUE;
+  ok = plan_evaluate (m, p, m->next_id, &spb, error);
+  if (ok)
+    timing_fill (p, spb, bytes, timing);
+  plan_free (p);
+  return ok;
 }
 
 GArray *
@@ -2605,8 +2558,6 @@ sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo alg
   g_autoptr(GArray) sizes = NULL;
   g_autoptr(GArray) picks = NULL;    /* SimNcclAlgo per size (AUTO) */
   g_autofree double *spb = NULL;
-  g_autofree gboolean *evaluated = NULL;
-  const SimNcclTable *table = NULL;
   gboolean nccl = FALSE;
   GArray *rows;
   guint64 unit;
@@ -2646,7 +2597,7 @@ sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo alg
       for (guint i = 0; i < sizes->len; i++)
         {
           SimNcclAlgo pick;
-          SimCollectiveAlgo a = auto_choose (m, &l, op, g_array_index (sizes, guint64, i), &table,
+          SimCollectiveAlgo a = auto_choose (m, &l, op, g_array_index (sizes, guint64, i), NULL,
                                              &pick, NULL);
           guint c = 0;
           while (c < n_chosen && chosen[c] != a)
@@ -2655,29 +2606,28 @@ sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo alg
             chosen[n_chosen++] = a;
           g_array_append_val (picks, pick);
         }
+      /* A plan for each algorithm chosen (with its shape's NCCL table),
+       * told below NCCL's algorithm of each size. */
       for (guint c = 0; c < n_chosen; c++)
         {
-          g_autoptr(GPtrArray) one = plans_for (m, op, chosen[c], 0, gpus, n, error);
-          Plan *p;
-          if (one == NULL)
+          Plan *p = plan_for (m, op, chosen[c], 0, gpus, n, error);
+          if (p == NULL)
             return NULL;
-          p = g_ptr_array_steal_index (one, 0);
-          p->nccl = table;
           g_ptr_array_add (plans, p);
         }
       nccl = TRUE;
     }
   else
     {
-      g_autoptr(GPtrArray) one = plans_for (m, op, algo, min_bytes, gpus, n, error);
-      if (one == NULL)
+      Plan *p = plan_for (m, op, algo, min_bytes, gpus, n, error);
+      if (p == NULL)
         return NULL;
-      g_ptr_array_add (plans, g_ptr_array_steal_index (one, 0));
+      g_ptr_array_add (plans, p);
     }
   spb = g_new (double, plans->len);
-  evaluated = g_new (gboolean, plans->len);
-  if (!plans_evaluate_all (m, plans, spb, evaluated, error))
-    return NULL;
+  for (guint c = 0; c < plans->len; c++)
+    if (!plan_evaluate (m, plans->pdata[c], m->next_id + 0x51ed270bull * c, &spb[c], error))
+      return NULL;
 
   rows = g_array_new (FALSE, FALSE, sizeof (SimCollectiveRow));
   for (guint i = 0; i < sizes->len; i++)
