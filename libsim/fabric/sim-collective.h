@@ -114,12 +114,14 @@
  * reduce-scatter and all-to-all, x 1 for broadcast and send/recv.  The
  * all-reduce factor is used for NVLS too, as nccl-tests prints it.
  *
- * Not modelled: SHARP in InfiniBand switches, the LL protocol's bandwidth
- * cap, NCCL's per-channel bandwidth limits, rings over NVLink meshes
- * beyond the one ordering (a mesh ring uses one link per GPU), NVLS's own
- * latency beyond NCCL's NVLS constants, NCCL's size-dependent plateau
- * factor (the Simple multiplier applies at every size) and its per-step
- * network post overhead on the intra-node steps of inter-node rings.
+ * Not modelled in the flows and their times: SHARP in InfiniBand switches
+ * (CollNet), NVLS tree and PAT, the LL protocol's bandwidth cap, NCCL's
+ * per-channel bandwidth limits, rings over NVLink meshes beyond the one
+ * ordering (a mesh ring uses one link per GPU), NVLS's own latency beyond
+ * NCCL's NVLS constants, NCCL's size-dependent plateau factor (the Simple
+ * multiplier applies at every size) and its per-step network post
+ * overhead on the intra-node steps of inter-node rings.  NCCL's tuning
+ * model, which chooses the algorithm and protocol, has all of these.
  */
 #pragma once
 
