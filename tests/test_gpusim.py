@@ -1671,7 +1671,8 @@ class ClusterEnvTests(unittest.TestCase):
         obs, reward, terminated, truncated, info = env.step(wait)
         self.assertFalse(terminated or truncated)
         self.assertTrue(env.observation_space.contains(obs))
-        np.testing.assert_allclose(obs[-11:-6], [1, 1, 0, 1, 1 / 3], rtol=1e-6)
+        # Both NICs of nodes 0 and 1 full (the ring's two channels): 4 of 6 links.
+        np.testing.assert_allclose(obs[-11:-6], [1, 1, 0, 1, 2 / 3], rtol=1e-6)
 
     def test_reset_determinism(self):
         import numpy as np

@@ -1,21 +1,11 @@
-/* sim-collective-private.h: the bounds AUTO weighs and collectives timed
- * alone, for sim-job-comm.c and the tests (not installed).  See
+/* sim-collective-private.h: collectives timed alone and NCCL's tuning
+ * model, for sim-job-comm.c, gpusim and the tests (not installed).  See
  * sim-collective.h for the model. */
 #pragma once
 
 #include "fabric/sim-collective.h"
 
 G_BEGIN_DECLS
-
-/* The two lower bounds of the time (seconds) AUTO weighs for each of its
- * candidate algorithms before solving them (internal, for the tests): in
- * @cut (at most @max of them) the one without routes, from the capacity
- * of the cuts around nodes and GPUs, and in @full the one from the
- * routes.  The first is never above the second.  Returns the number of
- * candidates, 0 on error. */
-guint sim__collective_bounds (SimCommModel *model, SimCollectiveOp op, guint64 bytes,
-                              const guint32 *gpus, guint n_gpus, double *cut, double *full,
-                              guint max, GError **error);
 
 /* One collective of a batch timed alone (internal).  @network and @id
  * (optional): the same collective registered there with the algorithm
@@ -40,5 +30,89 @@ typedef struct {
  * sim_comm_model_add(). */
 gboolean sim__comm_model_time_alone (SimCommModel *model, const SimCollectiveCall *calls,
                                      guint n_calls, double *times, GError **error);
+
+/* NCCL's tuning model (NVIDIA/nccl v2.30.7, src/graph/tuning.cc,
+ * ncclTopoTuneModel() and ncclTopoGetAlgoTime(); src/enqueue.cc,
+ * topoGetAlgoInfo()), by which AUTO chooses an algorithm and a protocol
+ * from a communicator's shape alone, as NCCL does, without seeing the load
+ * of other jobs.  The algorithms in NCCL's order, which breaks ties. */
+typedef enum {
+  SIM_NCCL_TREE,
+  SIM_NCCL_RING,
+  SIM_NCCL_COLLNET_DIRECT,
+  SIM_NCCL_COLLNET_CHAIN,
+  SIM_NCCL_NVLS,
+  SIM_NCCL_NVLS_TREE,
+  SIM_NCCL_PAT,
+  SIM_NCCL_N_ALGOS
+} SimNcclAlgo;
+
+/* The GPU generation: NCCL's compute-capability index. */
+typedef enum {
+  SIM_NCCL_VOLTA,
+  SIM_NCCL_AMPERE,
+  SIM_NCCL_HOPPER,
+  SIM_NCCL_BLACKWELL
+} SimNcclArch;
+
+/* What the model reads of a communicator (internal).  Bandwidths in GB/s
+ * (10^9 bytes/s), as NCCL's graphs give them. */
+typedef struct {
+  SimCollectiveOp op;        /* all_reduce, all_gather, reduce_scatter or broadcast */
+  guint       n_ranks;       /* GPUs, >= 2 */
+  guint       n_nodes;       /* >= 1, <= n_ranks */
+  SimNcclArch arch;
+  gboolean    nvlink;        /* the GPUs of a node talk over NVLink (else PCIe) */
+  gboolean    nvswitch;      /* the nodes have NVSwitch (CollNet Direct needs one) */
+  gboolean    nvls;          /* and it reduces (NVLink SHARP): NVLS and NVLS tree */
+  gboolean    collnet;       /* SHARP in the fabric and NCCL_COLLNET_ENABLE=1 */
+  gboolean    amd_cpu;       /* the hosts' CPUs are AMD (LL bandwidth, post overhead) */
+  gboolean    arm_cpu;       /* not x86 (no NVLS tree correction on Blackwell) */
+  guint       channels;      /* NCCL's channels of rings and trees, >= 1 */
+  guint       nvls_channels; /* of NVLS (src/transport/nvls.cc: 16 on Hopper) */
+  double      bw_intra;      /* all channels together, inside a node */
+  double      bw_inter;      /* all channels together, across nodes (n_nodes > 1) */
+} SimNcclShape;
+
+/* NCCL's table for one communicator and operation: latency (us) and
+ * algorithm bandwidth (GB/s, 0: not available) by algorithm and protocol
+ * (LL, LL128, Simple), what ncclTopoTuneModel() fills in comm->latencies
+ * and comm->bandwidths. */
+typedef struct {
+  SimCollectiveOp op;
+  guint       n_ranks, n_nodes, channels;
+  SimNcclArch arch;
+  gboolean    arm_cpu;
+  double      latency[SIM_NCCL_N_ALGOS][3];
+  double      bandwidth[SIM_NCCL_N_ALGOS][3];
+} SimNcclTable;
+
+/* Fills @table from @shape. */
+void        sim__nccl_tune (const SimNcclShape *shape, SimNcclTable *table);
+/* ncclTopoGetAlgoTime() for one operation of @bytes (NCCL's nBytes: the
+ * whole buffer, as nccl-tests counts the size): microseconds, or -1 when
+ * @algo with @protocol is not available. */
+double      sim__nccl_time (const SimNcclTable *table, SimNcclAlgo algo,
+                            SimCollectiveProtocol protocol, guint64 bytes);
+/* topoGetAlgoInfo(): the algorithm and protocol of least time among those
+ * whose bit (1 << algo) is in @mask, ties to the first in NCCL's order.
+ * Returns FALSE when none is available. */
+gboolean    sim__nccl_choose (const SimNcclTable *table, guint64 bytes, guint mask,
+                              SimNcclAlgo *algo, SimCollectiveProtocol *protocol,
+                              double *time_us);
+const char *sim__nccl_algo_to_string (SimNcclAlgo algo);
+
+/* What sim_comm_model_add() with AUTO would choose for @op and @bytes on
+ * @gpus, and NCCL's algorithm behind it (internal, for the tests and
+ * `gpusim collective`).  Nothing is registered or solved.  Errors as
+ * sim_comm_model_add(). */
+gboolean    sim__comm_model_choose (SimCommModel *model, SimCollectiveOp op, guint64 bytes,
+                                    const guint32 *gpus, guint n_gpus, SimCollectiveAlgo *algo,
+                                    SimNcclAlgo *nccl, SimCollectiveProtocol *protocol,
+                                    GError **error);
+
+/* The solves @model made so far (every call of the max-min solver that
+ * did some work), for the tests' counts of solves per collective. */
+guint64     sim__comm_model_get_solves (const SimCommModel *model);
 
 G_END_DECLS

@@ -101,15 +101,18 @@ typedef struct {
   gboolean          registered;
   guint             id;            /* once registered */
   GArray           *paths;         /* guint32 resources of every flow, kept under
-                                    * adaptive routing (to unload them) and by
-                                    * plan_bound() */
-  gboolean          routed;        /* paths and latencies hold the routes of
-                                    * routed_seed (plan_bound()) */
+                                    * adaptive routing (to unload them) and for
+                                    * sim__comm_model_time_alone() */
+  gboolean          routed;        /* paths and latencies hold its routes */
   gboolean          routes_fixed;  /* and each depends on its GPUs alone, not on
                                     * the seed or the load */
-  guint64           routed_seed;
   guint             touched_epoch; /* SimCommModel.touch_epoch while in its touched list */
   gpointer          shape;         /* the ShapeEntry it was copied from, or NULL */
+  /* AUTO: NCCL's table of the communicator and the algorithm it chose,
+   * whose protocol for each size is NCCL's (timing_fill()); NULL for an
+   * algorithm the caller named. */
+  const SimNcclTable *nccl;
+  SimNcclAlgo       nccl_algo;
 } Plan;
 
 /* The GPUs of a collective grouped by node, nodes in the order of their
@@ -158,21 +161,9 @@ typedef struct {
   guint32 *words;
 } ShapeKey;
 
-/* A cut that plan_cut_bound() met, for plans of one shape: which of a
- * flow's GPUs names it (flow's source for d = 0, destination for 1), the
- * GPU's own cut or its node's, and the plan's shares across it, out and
- * in, by phase. */
-typedef struct {
-  guint32 flow;
-  guint8  d, gpu;
-  double  sum[2][MAX_PHASES];
-} CutTerm;
-
 typedef struct {
   ShapeKey key;                  /* first: the table looks entries up by key */
   Plan    *plan;                 /* its GPUs numbered 0 to n - 1, node after node */
-  CutTerm *cuts;                 /* its cuts (plan_cut_bound()), NULL until first met */
-  guint    n_cuts;
 } ShapeEntry;
 
 /* A slot of plan_route()'s table of the routes that depend only on their
@@ -208,28 +199,16 @@ struct _SimCommModel {
   GHashTable       *plans;         /* id -> Plan */
   guint             next_id;
   guint32          *load;          /* adaptive routing: flows registered per resource */
-  double           *bound_sum;     /* per resource plan_bound() met, in bound_res's
-                                    * order, and phase: a plan's shares on it */
-  guint             bound_alloc;   /* resources bound_sum has room for */
   guint32          *bound_seen;    /* per resource: 1 + its place in bound_res, or 0 */
   double           *capacity;      /* per resource: its capacity (they do not change) */
-  guint32          *bound_res;     /* the resources plan_bound() met (a plain array of
-                                    * n_res: each at most once) ... */
+  guint32          *bound_res;     /* the resources a batch timed alone meets (a plain
+                                    * array of n_res: each at most once) ... */
   guint             n_bound_res;   /* ... how many */
   FlowIndex         flow_index;    /* plan_add()'s, for the plan being built */
   LayoutScratch     layout;        /* layout_init()'s */
   GHashTable       *shapes;        /* ShapeEntry, by key: plans built */
   guint             shape_flows;   /* the flows of their plans */
   GArray           *shape_words;   /* guint32: the key being looked up */
-  double           *cut_capacity;  /* per cut (each node, then each GPU), out then
-                                    * in: its capacity, < 0 until asked */
-  double           *cut_sum;       /* per cut, direction and phase: a plan's shares
-                                    * across it (plan_cut_bound()), zero between
-                                    * calls */
-  guint8           *cut_seen;      /* per cut: in cut_sets */
-  guint32          *cut_sets;      /* the cuts plan_cut_bound() met ... */
-  guint32          *cut_first;     /* ... each first met as flow x 2 + direction ... */
-  guint             n_cut_sets;    /* ... how many */
   guint32          *gpu_node;      /* per GPU: its node */
   RouteSlot        *routes;        /* plan_route()'s table ... */
   guint32           routes_alloc;  /* ... its slots ... */
@@ -245,7 +224,319 @@ struct _SimCommModel {
   GArray           *alone_res;     /* SimMaxminId, by local number */
   GArray           *alone_flows;   /* SimMaxminId, in the order added */
   guint32          *alone_sort;    /* room to sort the batch's resources */
+  GHashTable       *nccl_tables;   /* SimNcclTable, by SimNcclShape: NCCL's tuning of
+                                    * each communicator shape met */
+  GHashTable       *alone_kept;    /* AloneEntry, by AloneKey: batches inside one node
+                                    * timed alone (sim__comm_model_time_alone()) */
+  GArray           *alone_words;   /* guint32: the key being looked up */
 };
+
+/* NCCL's tuning model (sim-collective-private.h).  The constants are
+ * those of NVIDIA/nccl v2.30.7 (commit 5067397), src/graph/tuning.cc,
+ * ncclTunerConstantsDefaults; indices: algorithm in NCCL's order (tree,
+ * ring, CollNet direct, CollNet chain, NVLS, NVLS tree, PAT), protocol
+ * (LL, LL128, Simple). */
+static const double nccl_base_lat[SIM_NCCL_N_ALGOS][N_PROTOS] = {
+  { 6.8, 14.0, 8.4 }, { 6.6, 14.0, 8.4 }, { 0, 0, 0 }, { 0, 0, 0 },
+  { 0, 0, 0 }, { 0, 0, 0 }, { 8.0, 8.0, 8.0 },
+};
+/* Hardware latency per step: NVLink, PCIe, network. */
+enum { NCCL_HW_NVLINK, NCCL_HW_PCI, NCCL_HW_NET };
+static const double nccl_hw_lat[3][SIM_NCCL_N_ALGOS][N_PROTOS] = {
+  { { 0.6, 1.25, 4.0 }, { 0.6, 1.9, 3.4 }, { 0, 0, 3.7 }, { 0, 0, 2.8 },
+    { 0, 0, 25 }, { 0, 0, 25 }, { 0, 0, 4.0 } },
+  { { 1.0, 1.9, 4.0 }, { 1.0, 2.5, 5.7 }, { 0, 0, 3.7 }, { 0, 0, 2.8 },
+    { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 4.0 } },
+  { { 5.0, 8.5, 14 }, { 2.7, 4.0, 14.0 }, { 0, 0, 31 }, { 0, 0, 30 },
+    { 0, 0, 18 }, { 0, 0, 20.9 }, { 0, 0, 14 } },
+};
+/* By GPU generation (Volta, Ampere, Hopper, Blackwell) and node count
+ * (1, 2, more): the LL bandwidth limits (one node: by GPU; several: by
+ * CPU, Intel or AMD, in the first two columns) and the per-channel limits
+ * of ring LL128, tree LL128, tree and NVLS tree, GB/s. */
+static const double nccl_ll_max_bw[4][3] = {
+  { 39.0, 39.0, 20.4 }, { 87.7, 22.5, 19.0 }, { 141.0, 45.0, 35.0 }, { 282.0, 90.0, 70.0 },
+};
+static const double nccl_ring_ll128_bw[4][3] = {
+  { 20.0, 20.0, 20.0 }, { 20.0, 20.0, 20.0 }, { 36.7, 36.7, 36.7 }, { 40.0, 40.0, 40.0 },
+};
+static const double nccl_tree_ll128_bw[4][3] = {
+  { 20.0, 20.0, 20.0 }, { 20.0, 20.0, 20.0 }, { 36.7, 36.7, 29.0 }, { 55.6, 31.67, 20.0 },
+};
+static const double nccl_tree_bw[4][3] = {
+  { 26.5, 18.5, 10.0 }, { 24.0, 23.6, 17.8 }, { 38.7, 41.4, 36.0 }, { 70.0, 42.8, 24.0 },
+};
+static const double nccl_nvls_tree_bw[4][3] = {
+  { 26.5, 18.5, 10.0 }, { 24.0, 23.6, 17.8 }, { 0.0, 57.7, 45.5 }, { 0.0, 96.0, 80.0 },
+};
+/* NVLS efficiency by generation (tuning.cc, nvlsEfficiency). */
+static const double nccl_nvls_eff[4] = { 0.0, 0.0, 0.85, 0.74 };
+/* The tree's correction for medium sizes, by protocol and log2 of the
+ * size over 64 bytes (tuning.cc, treeCorrectionFactor). */
+static const double nccl_tree_correction[N_PROTOS][24] = {
+  { 1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0,
+    1.0, 1.0, 1.0 },
+  { 1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0,
+    1.0, 1.0 },
+  { .9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9,
+    .9 },
+};
+/* NCCL_MAX_DIRECT_ARITY + 1: CollNet takes at most 8 GPUs per node. */
+#define NCCL_COLLNET_MAX_LOCAL 8
+
+static const char * const nccl_algo_names[] = {
+  "tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat",
+};
+
+const char *
+sim__nccl_algo_to_string (SimNcclAlgo algo)
+{
+  return (guint) algo < SIM_NCCL_N_ALGOS ? nccl_algo_names[algo] : "unknown";
+}
+
+/* NCCL's log2i(): the floor of log2 @n, -1 for 0. */
+static int
+nccl_log2i (guint64 n)
+{
+  int l = -1;
+  while (n != 0)
+    {
+      n >>= 1;
+      l++;
+    }
+  return l;
+}
+
+void
+sim__nccl_tune (const SimNcclShape *s, SimNcclTable *t)
+{
+  guint N = s->n_nodes, n = s->n_ranks, K = MAX (s->channels, 1u);
+  guint arch = s->arch, i2 = N <= 2 ? N - 1 : 2;
+  double ppn = (double) n / N;
+  double ll_max = nccl_ll_max_bw[N == 1 ? arch : s->amd_cpu ? 1 : 0][i2];
+  gboolean ar = s->op == SIM_COLLECTIVE_ALL_REDUCE;
+  gboolean ag_rs = s->op == SIM_COLLECTIVE_ALL_GATHER || s->op == SIM_COLLECTIVE_REDUCE_SCATTER;
+  guint intra_hw = s->nvlink ? NCCL_HW_NVLINK : NCCL_HW_PCI;
+  guint hw = N == 1 ? intra_hw : NCCL_HW_NET;
+  double nsteps = ar ? 2.0 * (n - 1) : ag_rs ? n - 1.0 : n;
+  /* Each channel's bandwidth, as NCCL's graphs give it (bwIntra,
+   * bwInter).  The search gives a graph that crosses the network one
+   * speed for both, what the slower of NVLink and the NICs carries; an
+   * NVLS graph has its own channels, NVLink inside and the NICs across. */
+  double bw_intra = (N == 1 ? s->bw_intra : MIN (s->bw_intra, s->bw_inter)) / K;
+  double bw_inter = bw_intra;
+  guint KN = MAX (s->nvls_channels, 1u);
+  double nvls_intra = s->bw_intra / KN, nvls_inter = (N == 1 ? s->bw_intra : s->bw_inter) / KN;
+
+  g_return_if_fail (N >= 1 && n >= N && s->op <= SIM_COLLECTIVE_BROADCAST
+                    && s->op != SIM_COLLECTIVE_ALL_TO_ALL);
+  memset (t, 0, sizeof *t);
+  t->op = s->op;
+  t->n_ranks = n;
+  t->n_nodes = N;
+  t->channels = K;
+  t->arch = s->arch;
+  t->arm_cpu = s->arm_cpu;
+  for (guint a = 0; a < SIM_NCCL_N_ALGOS; a++)
+    {
+      gboolean collnet = a == SIM_NCCL_COLLNET_DIRECT || a == SIM_NCCL_COLLNET_CHAIN;
+      gboolean nvls = a == SIM_NCCL_NVLS || a == SIM_NCCL_NVLS_TREE;
+
+      /* Which algorithms each operation has (tuning.cc's loop). */
+      if (s->op == SIM_COLLECTIVE_BROADCAST && a != SIM_NCCL_RING)
+        continue;
+      if (ag_rs && a != SIM_NCCL_PAT && a != SIM_NCCL_RING && a != SIM_NCCL_NVLS
+          && a != SIM_NCCL_COLLNET_DIRECT)
+        continue;
+      if (ar && a == SIM_NCCL_PAT)
+        continue;
+      /* What the hardware and NCCL's defaults enable: NVLS needs an NVSwitch
+       * that reduces, NVLS tree several nodes; CollNet (and NVLS across
+       * nodes, which rides on it) needs SHARP with NCCL_COLLNET_ENABLE=1,
+       * CollNet direct an NVSwitch, and both at most 8 GPUs a node
+       * (tuning.cc, enqueue.cc's updateCollCostTable()); PAT one GPU per
+       * node. */
+      if (nvls && (!s->nvls || nccl_nvls_eff[arch] <= 0))
+        continue;
+      if (a == SIM_NCCL_NVLS_TREE && N == 1)
+        continue;
+      if ((collnet || (a == SIM_NCCL_NVLS && N > 1)) && !s->collnet)
+        continue;
+      if (a == SIM_NCCL_COLLNET_DIRECT && !s->nvswitch)
+        continue;
+      if (collnet && ppn > NCCL_COLLNET_MAX_LOCAL)
+        continue;
+      if (a == SIM_NCCL_PAT && N != n)
+        continue;
+      for (guint p = 0; p < N_PROTOS; p++)
+        {
+          double bw = N <= 2 || collnet ? bw_intra : bw_inter, bus, lat, intra_lat, inter_lat;
+
+          if ((nvls || a == SIM_NCCL_PAT || collnet) && p != SIMPLE_PROTO)
+            continue;
+          /* LL128 is on by default over NVLink (paths up to NVB), for
+           * Volta and later: off over PCIe. */
+          if (p == SIM_COLLECTIVE_PROTO_LL128 && !s->nvlink)
+            continue;
+          if (nvls)
+            {
+              double intra, inter;
+              if (KN < 2)
+                continue;
+              intra = nvls_intra * nccl_nvls_eff[arch] * (KN - 1) / KN;
+              /* All-reduce pipelines two operations. */
+              intra *= ar ? 2.0 : (ppn - 1) / ppn;
+              inter = nvls_inter * (N <= 2 && a == SIM_NCCL_NVLS_TREE ? 2 : 1);
+              bw = MIN (intra, inter);
+              if (a == SIM_NCCL_NVLS_TREE)
+                bw = MIN (bw, nccl_nvls_tree_bw[arch][i2]);
+            }
+          bus = (nvls ? KN : K) * bw;
+          if (a == SIM_NCCL_RING && p == SIM_COLLECTIVE_PROTO_LL)
+            bus = MIN (ll_max, bus * 0.5);
+          if (a == SIM_NCCL_RING && p == SIM_COLLECTIVE_PROTO_LL128)
+            bus = MIN (bus * 0.92, K * nccl_ring_ll128_bw[arch][i2]);
+          if (a == SIM_NCCL_TREE && ar)
+            bus = MIN (bus * 0.92, K * nccl_tree_bw[arch][i2]);
+          if (a == SIM_NCCL_TREE && p == SIM_COLLECTIVE_PROTO_LL)
+            bus = MIN (bus / 3.8, ll_max);
+          if (a == SIM_NCCL_TREE && p == SIM_COLLECTIVE_PROTO_LL128)
+            bus = MIN (bus * (N == 1 ? 7.0 / 9.0 : 120.0 / 128.0),
+                       K * nccl_tree_ll128_bw[arch][i2]);
+          /* Trees are searched with the balanced pattern, which the
+           * fabrics here always allow: no 0.85. */
+          if (a == SIM_NCCL_PAT)
+            bus *= 0.75;
+          if (a == SIM_NCCL_COLLNET_DIRECT)
+            {
+              if (ag_rs)
+                bus = ppn * MIN (bw_intra, bw_inter * 0.9);
+              else
+                {
+                  /* Full speed only with a NIC per GPU. */
+                  double factor = ppn / K;
+                  factor -= (factor - 1) / 2;
+                  bus /= factor;
+                  if (arch >= SIM_NCCL_HOPPER)
+                    bus *= 0.85;
+                }
+            }
+          /* Across nodes, NVLS and CollNet direct gather and scatter only
+           * with one GPU per SHARP head (a NIC). */
+          if ((a == SIM_NCCL_NVLS || a == SIM_NCCL_COLLNET_DIRECT) && ag_rs && N > 1
+              && (!s->collnet || ppn > K / 2.0))
+            bus = 0;
+          if (!(a != SIM_NCCL_RING && ag_rs))
+            bus *= a == SIM_NCCL_RING || nvls ? n / nsteps : 0.5;
+          if (bus <= 0)
+            continue;
+
+          lat = nccl_base_lat[a][p];
+          intra_lat = nccl_hw_lat[intra_hw][a][p];
+          /* With one GPU per node nothing hides the network: the tree's
+           * constant.  The network plugins report no latency of their own
+           * (graphs' latencyInter is 0 for InfiniBand and RoCE). */
+          inter_lat = nccl_hw_lat[NCCL_HW_NET][ppn == 1 ? SIM_NCCL_TREE : a][p];
+          switch (a)
+            {
+            case SIM_NCCL_RING:
+              if (s->op == SIM_COLLECTIVE_BROADCAST)
+                {
+                  /* The rings' channels differ (each rotated,
+                   * build_ring()), so a chunk's latency per step; Simple
+                   * takes the tree's. */
+                  double step = nccl_hw_lat[hw][p == SIMPLE_PROTO ? SIM_NCCL_TREE : a][p];
+                  lat += nsteps * step;
+                }
+              else
+                {
+                  /* Inter-node rings post every step on the network. */
+                  double overhead = N > 1 ? (s->amd_cpu ? 2.0 : 1.0) * (p == SIMPLE_PROTO ? 3 : 1)
+                                          : 0;
+                  double inter_steps = N == 1 ? 0 : ar ? 2.0 * (N - 1) : N - 1.0;
+                  intra_lat = MAX (intra_lat, overhead);
+                  lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat;
+                }
+              break;
+            case SIM_NCCL_TREE:
+              lat += 2 * ((n / N - 1) * intra_lat + nccl_log2i (N) * inter_lat);
+              break;
+            case SIM_NCCL_COLLNET_DIRECT:
+              lat += 2 * (MIN (1u, n / N - 1) * intra_lat + (n / N - 1) * 0.4) + inter_lat;
+              break;
+            case SIM_NCCL_COLLNET_CHAIN:
+              lat += 2 * (n / N - 1) * intra_lat + inter_lat;
+              break;
+            case SIM_NCCL_NVLS:
+              lat = intra_lat + (N > 1 ? inter_lat : 0);
+              break;
+            case SIM_NCCL_NVLS_TREE:
+              lat += intra_lat + 2 * nccl_log2i (N) * inter_lat;
+              break;
+            case SIM_NCCL_PAT:
+            default:
+              lat += nccl_log2i (N) * (inter_lat / 3.5) + n * 2.8;
+              break;
+            }
+          t->latency[a][p] = lat;
+          t->bandwidth[a][p] = bus;
+        }
+    }
+}
+
+double
+sim__nccl_time (const SimNcclTable *t, SimNcclAlgo a, SimCollectiveProtocol p, guint64 bytes)
+{
+  double bw, lat;
+  int log_size;
+
+  g_return_val_if_fail ((guint) a < SIM_NCCL_N_ALGOS && (guint) p < N_PROTOS, -1);
+  bw = t->bandwidth[a][p];
+  lat = t->latency[a][p];
+  if (bw <= 0)
+    return -1;
+  log_size = nccl_log2i (bytes >> 6);
+  if (a == SIM_NCCL_TREE && t->op == SIM_COLLECTIVE_ALL_REDUCE && log_size >= 0 && log_size < 23)
+    bw *= nccl_tree_correction[p][log_size];
+  if (a == SIM_NCCL_NVLS_TREE && t->op == SIM_COLLECTIVE_ALL_REDUCE && log_size >= 0
+      && log_size < 24 && t->arch >= SIM_NCCL_BLACKWELL && !t->arm_cpu)
+    bw *= nccl_tree_correction[p][log_size];
+  /* The plateau of multi-node rings (Simple, all-reduce). */
+  if (a == SIM_NCCL_RING && p == SIMPLE_PROTO && t->n_nodes > 1 && t->op == SIM_COLLECTIVE_ALL_REDUCE
+      && bytes / ((guint64) t->channels * t->n_ranks) >= 64)
+    lat *= t->arch < SIM_NCCL_AMPERE ? 1.9 : 1.4;
+  return lat + (double) bytes / (1000 * bw);
+}
+
+gboolean
+sim__nccl_choose (const SimNcclTable *t, guint64 bytes, guint mask, SimNcclAlgo *algo,
+                  SimCollectiveProtocol *protocol, double *time_us)
+{
+  double best = INFINITY;
+  gboolean any = FALSE;
+
+  for (guint a = 0; a < SIM_NCCL_N_ALGOS; a++)
+    {
+      if (!(mask & (1u << a)))
+        continue;
+      for (guint p = 0; p < N_PROTOS; p++)
+        {
+          double time = sim__nccl_time (t, (SimNcclAlgo) a, (SimCollectiveProtocol) p, bytes);
+          if (time >= 0 && time < best)
+            {
+              best = time;
+              any = TRUE;
+              if (algo != NULL)
+                *algo = (SimNcclAlgo) a;
+              if (protocol != NULL)
+                *protocol = (SimCollectiveProtocol) p;
+            }
+        }
+    }
+  if (time_us != NULL)
+    *time_us = any ? best : -1;
+  return any;
+}
 
 static const char * const op_names[] = {
   "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv",
@@ -404,7 +695,6 @@ sim_comm_model_free (SimCommModel *m)
   g_array_unref (m->route);
   g_array_unref (m->ids);
   g_free (m->load);
-  g_free (m->bound_sum);
   g_free (m->group);
   g_free (m->group_count);
   g_free (m->routes);
@@ -424,11 +714,6 @@ sim_comm_model_free (SimCommModel *m)
     g_hash_table_unref (m->shapes);
   if (m->shape_words != NULL)
     g_array_unref (m->shape_words);
-  g_free (m->cut_capacity);
-  g_free (m->cut_sum);
-  g_free (m->cut_seen);
-  g_free (m->cut_sets);
-  g_free (m->cut_first);
   g_free (m->gpu_node);
   if (m->alone_sys != NULL)
     sim_maxmin_free (m->alone_sys);
@@ -437,6 +722,12 @@ sim_comm_model_free (SimCommModel *m)
   if (m->alone_flows != NULL)
     g_array_unref (m->alone_flows);
   g_free (m->alone_sort);
+  if (m->nccl_tables != NULL)
+    g_hash_table_unref (m->nccl_tables);
+  if (m->alone_kept != NULL)
+    g_hash_table_unref (m->alone_kept);
+  if (m->alone_words != NULL)
+    g_array_unref (m->alone_words);
   g_free (m);
 }
 
@@ -1040,7 +1331,6 @@ shape_entry_free (gpointer data)
 {
   ShapeEntry *e = data;
   g_free (e->key.words);
-  g_free (e->cuts);
   plan_free (e->plan);
   g_free (e);
 }
@@ -1130,27 +1420,6 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
     }
   plan_free (built);
   return p;
-}
-
-/* The algorithms worth trying for @op on @l. */
-static guint
-candidates (SimCollectiveOp op, const Layout *l, SimCollectiveAlgo *out)
-{
-  guint n = 0;
-  static const SimCollectiveAlgo all[] = {
-    SIM_COLLECTIVE_ALGO_RING, SIM_COLLECTIVE_ALGO_TREE, SIM_COLLECTIVE_ALGO_HIERARCHICAL,
-    SIM_COLLECTIVE_ALGO_NVLS, SIM_COLLECTIVE_ALGO_DIRECT,
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
-    if (algo_allowed (op, all[i], l, NULL))
-      {
-        /* Hierarchical is the same as ring on one node. */
-        if (all[i] == SIM_COLLECTIVE_ALGO_HIERARCHICAL && l->n_nodes == 1)
-          continue;
-        out[n++] = all[i];
-      }
-  return n;
 }
 
 /* Adds @delta to the load of every resource of @p's flows (adaptive
@@ -1294,16 +1563,11 @@ plan_group (SimCommModel *m, const Plan *p)
 static gboolean
 plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
 {
-  /* plan_bound() may have routed it with this seed from the same load
-   * (every plan it was weighed against is unregistered again): the same
-   * routes and latencies, not searched twice.  Else it is routed now, each
-   * route on the load with the flows before it on, as it is registered. */
-  if (!(p->routed && p->routed_seed == hash_seed))
-    {
-      if (!plan_route (m, p, hash_seed, error))
-        return FALSE;
-      plan_load (m, p, p->flows->len, -1);
-    }
+  /* Each route is taken on the load with the flows before it on (under
+   * adaptive routing), as it is registered. */
+  if (!plan_route (m, p, hash_seed, error))
+    return FALSE;
+  plan_load (m, p, p->flows->len, -1);
   plan_group (m, p);
   for (guint i = 0; i < p->flows->len; i++)
     {
@@ -1327,27 +1591,23 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
   return TRUE;
 }
 
-/* plan_bound()'s arrays per resource (and sim__comm_model_time_alone()'s
- * list of the resources a batch meets), made when first needed. */
+/* sim__comm_model_time_alone()'s arrays per resource (the resources a
+ * batch meets), made when first needed. */
 static void
 bound_arrays (SimCommModel *m)
 {
-  if (m->bound_sum != NULL)
+  if (m->bound_seen != NULL)
     return;
-  m->bound_alloc = 256;
-  m->bound_sum = g_new (double, (gsize) m->bound_alloc * MAX_PHASES);
   m->bound_seen = g_new0 (guint32, MAX (m->n_res, 1));
   m->bound_res = g_new (guint32, MAX (m->n_res, 1));
   m->n_bound_res = 0;
 }
 
-/* Routes @p's flows as plan_register() does with @seed (the same hashes;
- * under adaptive routing, each flow's route taken on the load with the
- * flows before it on), without registering them: their resources in
- * p->paths, its latencies set from those routes, and marked routed with
- * @seed, so that plan_register() takes these routes.  Under adaptive
- * routing the flows stay on the load (plan_load() takes them off); on
- * failure none does. */
+/* Routes @p's flows with @seed (under adaptive routing, each flow's route
+ * taken on the load with the flows before it on), without registering
+ * them: their resources in p->paths, its latencies set from those routes,
+ * and marked routed.  Under adaptive routing the flows stay on the load
+ * (plan_load() takes them off); on failure none does. */
 static gboolean
 plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
 {
@@ -1415,71 +1675,6 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
     }
   plan_set_latency (p, slowest, slowest_intra);
   p->routed = TRUE;
-  p->routed_seed = seed;
-  return TRUE;
-}
-
-/* Routes @p's flows as plan_route() does (the load, under adaptive
- * routing, left as it was) and sets *@spb to a lower bound of the seconds
- * per byte plan_seconds_per_byte() would give once registered.  On a
- * resource, the rates of the flows crossing it add up to at most its
- * capacity, so in each phase the slowest of @p's flows there takes at least
- * the sum of their shares over the capacity, whatever else runs. */
-static gboolean
-plan_bound (SimCommModel *m, Plan *p, guint64 hash_seed, double *spb, GError **error)
-{
-  double worst[MAX_PHASES] = { 0 };
-  const guint32 *path;
-
-  bound_arrays (m);
-  if (!plan_route (m, p, hash_seed, error))
-    return FALSE;
-  plan_load (m, p, p->flows->len, -1);
-  path = (const guint32 *) (gpointer) p->paths->data;
-  /* The sums sit in the order the resources are met, in a few cache
-   * lines, rather than at each resource's place in the fabric.  A share of
-   * 0 adds nothing (x + 0 is x). */
-  for (guint i = 0; i < p->flows->len; i++)
-    {
-      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      for (guint k = 0; k < f->path_len; k++)
-        {
-          guint32 r = path[f->path_start + k], slot = m->bound_seen[r];
-          double *sum;
-          if (slot == 0)
-            {
-              if (m->n_bound_res == m->bound_alloc)
-                {
-                  m->bound_alloc *= 2;
-                  m->bound_sum = g_renew (double, m->bound_sum,
-                                          (gsize) m->bound_alloc * MAX_PHASES);
-                }
-              m->bound_res[m->n_bound_res] = r;
-              slot = m->bound_seen[r] = ++m->n_bound_res;
-              memset (&m->bound_sum[(gsize) (slot - 1) * MAX_PHASES], 0,
-                      MAX_PHASES * sizeof (double));
-            }
-          sum = &m->bound_sum[(gsize) (slot - 1) * MAX_PHASES];
-          G_STATIC_ASSERT (MAX_PHASES == 3);
-          sum[0] += f->share[0];
-          sum[1] += f->share[1];
-          sum[2] += f->share[2];
-        }
-    }
-  for (guint k = 0; k < m->n_bound_res; k++)
-    {
-      guint32 r = m->bound_res[k];
-      double capacity = m->capacity[r];
-      for (guint ph = 0; ph < MAX_PHASES; ph++)
-        {
-          double sum = m->bound_sum[(gsize) k * MAX_PHASES + ph];
-          if (sum > 0)
-            worst[ph] = MAX (worst[ph], capacity > 0 ? sum / capacity : INFINITY);
-        }
-      m->bound_seen[r] = 0;
-    }
-  m->n_bound_res = 0;
-  *spb = worst[0] + worst[1] + worst[2];
   return TRUE;
 }
 
@@ -1540,7 +1735,15 @@ static void
 timing_fill (const Plan *p, double spb, guint64 bytes, SimCollectiveTiming *t)
 {
   double best = INFINITY;
+  gint only = -1;
+  SimCollectiveProtocol nccl_proto;
 
+  /* AUTO runs the protocol NCCL chooses for the size; a named algorithm
+   * the fastest of its protocols here. */
+  if (p->nccl != NULL
+      && sim__nccl_choose (p->nccl, MAX (bytes, 1), 1u << p->nccl_algo, NULL, &nccl_proto, NULL)
+      && p->latency[nccl_proto] >= 0)
+    only = nccl_proto;
   memset (t, 0, sizeof *t);
   t->op = p->op;
   t->algo = p->algo;
@@ -1549,7 +1752,7 @@ timing_fill (const Plan *p, double spb, guint64 bytes, SimCollectiveTiming *t)
   for (guint k = 0; k < N_PROTOS; k++)
     {
       double time, transfer;
-      if (p->latency[k] < 0)
+      if (p->latency[k] < 0 || (only >= 0 && (gint) k != only))
         continue;
       transfer = (double) bytes * spb / p->bw_factor[k];
       if (p->pipelined && p->n_intra + p->n_inter > 0)
@@ -1574,15 +1777,283 @@ timing_fill (const Plan *p, double spb, guint64 bytes, SimCollectiveTiming *t)
   t->busbw = t->algbw * sim_collective_busbw_factor (p->op, p->n_gpus);
 }
 
-/* Builds the plans worth considering; for AUTO, all candidates. */
-static GPtrArray *
-plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const guint32 *gpus,
-           guint n, GError **error)
+/* NCCL's GPU generation from a GPU model's name: V100 Volta, A100 and
+ * the other Ampere and Ada parts (compute capability 8.x) Ampere, H100,
+ * H200, H800, H20 and GH200 Hopper, B200, B300 and GB200 Blackwell; other
+ * GPUs (NVIDIA's older, other vendors') take Ampere's constants. */
+static SimNcclArch
+nccl_arch (const char *gpu)
+{
+  if (gpu == NULL)
+    return SIM_NCCL_AMPERE;
+  if (g_str_has_prefix (gpu, "V100"))
+    return SIM_NCCL_VOLTA;
+  if (g_str_has_prefix (gpu, "H1") || g_str_has_prefix (gpu, "H2") || g_str_has_prefix (gpu, "H8")
+      || g_str_has_prefix (gpu, "GH"))
+    return SIM_NCCL_HOPPER;
+  if ((gpu[0] == 'B' && g_ascii_isdigit (gpu[1])) || g_str_has_prefix (gpu, "GB"))
+    return SIM_NCCL_BLACKWELL;
+  return SIM_NCCL_AMPERE;
+}
+
+/* Bytes/s a link model carries, its efficiency counted. */
+static double
+link_rate (const SimLinkModel *link)
+{
+  return link->bandwidth * (link->efficiency > 0 ? link->efficiency : 1);
+}
+
+/* What NCCL's tuning reads of the communicator of @op on @l (its slowest
+ * node for each figure):
+ * - bw_intra: a GPU's bandwidth to its node's other GPUs, the node's
+ *   intra-node link model (NVLink, or PCIe) or else the GPU's scale-up
+ *   bandwidth;
+ * - bw_inter: a node's NICs, as many as it has GPUs in the collective at
+ *   most (each GPU's rings leave by the NIC nearest to it);
+ * - channels: two per NIC used across nodes (NCCL duplicates a searched
+ *   graph's channels when each keeps enough bandwidth), 16 inside one
+ *   NVLink node, 2 over PCIe; NVLS 16 on Hopper, 24 on one and 32 on
+ *   several Blackwell nodes (src/transport/nvls.cc);
+ * - collnet: off, as NCCL_COLLNET_ENABLE is by default (CollNet needs it
+ *   and the SHARP plugin, whatever the switches can do); NVLS across
+ *   nodes then becomes NCCL's NVLS tree. */
+static void
+nccl_shape (const Layout *l, SimCollectiveOp op, SimNcclShape *s)
+{
+  double intra = INFINITY, inter = INFINITY;
+  guint nics = G_MAXUINT;
+  SimNcclArch arch = SIM_NCCL_BLACKWELL;
+  gboolean nvswitch = TRUE, amd = FALSE, arm = FALSE;
+
+  memset (s, 0, sizeof *s);
+  for (guint k = 0; k < l->n_nodes; k++)
+    {
+      const SimNodeModel *model = l->nodes[k].model;
+      const SimLinkModel *link = l->pcie ? model->pcie_link : model->intra_link;
+      const char *cpu = model->cpu != NULL ? model->cpu : "";
+      double gpu_rate;
+      if (k > 0 && model == l->nodes[k - 1].model && l->nodes[k].n == l->nodes[k - 1].n)
+        continue;
+      arch = MIN (arch, nccl_arch (model->gpu_name));
+      nvswitch = nvswitch && model->intra_node != NULL && strcmp (model->intra_node, "nvswitch") == 0;
+      amd = amd || strstr (cpu, "AMD") != NULL || strstr (cpu, "EPYC") != NULL;
+      arm = arm || strstr (cpu, "Grace") != NULL || strstr (cpu, "Arm") != NULL
+            || strstr (cpu, "Neoverse") != NULL;
+      gpu_rate = link != NULL ? link_rate (link)
+                 : model->gpu != NULL ? model->gpu->scaleup_bandwidth : 0;
+      if (gpu_rate > 0)
+        intra = MIN (intra, gpu_rate);
+      if (l->n_nodes > 1)
+        {
+          guint used = MIN (model->nics, l->nodes[k].n);
+          double nic = model->nic_link != NULL ? link_rate (model->nic_link) : model->nic_bandwidth;
+          inter = MIN (inter, MAX (used, 1u) * nic);
+          nics = MIN (nics, MAX (used, 1u));
+        }
+    }
+  if (!(intra < INFINITY))
+    intra = inter < INFINITY ? inter : 1e9;
+  s->op = op;
+  s->n_ranks = l->n_gpus;
+  s->n_nodes = l->n_nodes;
+  s->arch = arch;
+  s->nvlink = !l->pcie;
+  s->nvswitch = nvswitch;
+  s->nvls = l->nvls && l->min_ppn >= 2 && l->min_ppn == l->max_ppn;
+  s->collnet = FALSE;
+  s->amd_cpu = amd;
+  s->arm_cpu = arm;
+  s->channels = l->n_nodes > 1 ? CLAMP (2 * nics, 2u, 32u) : l->pcie ? 2 : 16;
+  s->nvls_channels = arch >= SIM_NCCL_BLACKWELL ? (l->n_nodes > 1 ? 32 : 24) : 16;
+  s->bw_intra = intra / 1e9;
+  s->bw_inter = l->n_nodes > 1 ? inter / 1e9 : s->bw_intra;
+}
+
+static guint
+nccl_shape_hash (gconstpointer key)
+{
+  const guint8 *b = key;
+  guint h = 2166136261u;
+  for (gsize i = 0; i < sizeof (SimNcclShape); i++)
+    h = (h ^ b[i]) * 16777619u;
+  return h;
+}
+
+static gboolean
+nccl_shape_equal (gconstpointer a, gconstpointer b)
+{
+  return memcmp (a, b, sizeof (SimNcclShape)) == 0;
+}
+
+/* NCCL's table for @op on @l, tuned once per communicator shape and kept
+ * (the shape, whose padding nccl_shape() zeroes, is the key: operation,
+ * GPU and node counts, generation, interconnect, NVLS, CPUs, channels and
+ * bandwidths), as NCCL tunes once per communicator. */
+static const SimNcclTable *
+nccl_table (SimCommModel *m, const Layout *l, SimCollectiveOp op)
+{
+  SimNcclShape shape;
+  SimNcclTable *t;
+  SimNcclShape *key;
+
+  nccl_shape (l, op, &shape);
+  if (m->nccl_tables == NULL)
+    m->nccl_tables = g_hash_table_new_full (nccl_shape_hash, nccl_shape_equal, g_free, g_free);
+  t = g_hash_table_lookup (m->nccl_tables, &shape);
+  if (t != NULL)
+    return t;
+  t = g_new (SimNcclTable, 1);
+  sim__nccl_tune (&shape, t);
+  key = g_memdup2 (&shape, sizeof shape);
+  g_hash_table_insert (m->nccl_tables, key, t);
+  return t;
+}
+
+/* The algorithms of NCCL's that AUTO may choose: those a plan of this
+ * model runs as NCCL does.  Ring and tree; NVLS inside one node.  Not
+ * NVLS tree: the plan NVLS has across nodes (build_hierarchical()) runs
+ * its in-switch reduction, the nodes' exchange and the multicast one
+ * after the other, where NCCL's NVLS tree pipelines them and joins the
+ * nodes by trees, so AUTO chooses across nodes as NCCL does with NVLS
+ * tree disabled (NCCL_ALGO=^NVLSTree).  Not PAT either (all-gather and
+ * reduce-scatter with one GPU per node), which has no plan here.  CollNet
+ * is never enabled (nccl_shape()). */
+static guint
+nccl_mask (SimCollectiveOp op, const Layout *l)
+{
+  guint mask = 1u << SIM_NCCL_RING;
+
+  if (op == SIM_COLLECTIVE_ALL_REDUCE)
+    {
+      mask |= 1u << SIM_NCCL_TREE;
+      if (l->n_nodes == 1 && algo_allowed (op, SIM_COLLECTIVE_ALGO_NVLS, l, NULL))
+        mask |= 1u << SIM_NCCL_NVLS;
+    }
+  return mask;
+}
+
+/* NCCL's algorithm behind a plan of @algo on @l, whose protocol NCCL's
+ * tuning chooses by size (as it does when NCCL_ALGO names the algorithm),
+ * or SIM_NCCL_N_ALGOS for the plans NCCL has no such algorithm for
+ * (hierarchical, direct), which take their fastest protocol. */
+static SimNcclAlgo
+nccl_of (SimCollectiveAlgo algo, const Layout *l)
+{
+  switch (algo)
+    {
+    case SIM_COLLECTIVE_ALGO_RING:
+      return SIM_NCCL_RING;
+    case SIM_COLLECTIVE_ALGO_TREE:
+      return SIM_NCCL_TREE;
+    case SIM_COLLECTIVE_ALGO_NVLS:
+      return l->n_nodes == 1 ? SIM_NCCL_NVLS : SIM_NCCL_NVLS_TREE;
+    case SIM_COLLECTIVE_ALGO_AUTO:
+    case SIM_COLLECTIVE_ALGO_HIERARCHICAL:
+    case SIM_COLLECTIVE_ALGO_DIRECT:
+    default:
+      return SIM_NCCL_N_ALGOS;
+    }
+}
+
+static SimCollectiveAlgo
+nccl_to_algo (SimNcclAlgo a)
+{
+  switch (a)
+    {
+    case SIM_NCCL_TREE:
+      return SIM_COLLECTIVE_ALGO_TREE;
+    case SIM_NCCL_NVLS:
+    case SIM_NCCL_NVLS_TREE:
+      return SIM_COLLECTIVE_ALGO_NVLS;
+    case SIM_NCCL_RING:
+    case SIM_NCCL_PAT:
+    case SIM_NCCL_COLLNET_DIRECT:
+    case SIM_NCCL_COLLNET_CHAIN:
+    case SIM_NCCL_N_ALGOS:
+    default:
+      return SIM_COLLECTIVE_ALGO_RING;
+    }
+}
+
+/* AUTO's choice for @op of @bytes on @l: NCCL's, from its tuning of the
+ * communicator's shape, among the algorithms it has plans for; the
+ * point-to-point operations are direct (NCCL's send and receive).
+ * @table and @nccl (nullable) receive NCCL's table and algorithm, NULL
+ * for direct. */
+static SimCollectiveAlgo
+auto_choose (SimCommModel *m, const Layout *l, SimCollectiveOp op, guint64 bytes,
+             const SimNcclTable **table, SimNcclAlgo *nccl, SimCollectiveProtocol *protocol)
+{
+  const SimNcclTable *t;
+  SimNcclAlgo a = SIM_NCCL_RING;
+  SimCollectiveProtocol p = SIM_COLLECTIVE_PROTO_SIMPLE;
+
+  if (table != NULL)
+    *table = NULL;
+  if (op == SIM_COLLECTIVE_ALL_TO_ALL || op == SIM_COLLECTIVE_SEND_RECV)
+    {
+      if (nccl != NULL)
+        *nccl = SIM_NCCL_N_ALGOS;
+      if (protocol != NULL)
+        *protocol = p;
+      return SIM_COLLECTIVE_ALGO_DIRECT;
+    }
+  t = nccl_table (m, l, op);
+  /* The ring is always there: NCCL never finds nothing. */
+  sim__nccl_choose (t, MAX (bytes, 1), nccl_mask (op, l), &a, &p, NULL);
+  if (table != NULL)
+    *table = t;
+  if (nccl != NULL)
+    *nccl = a;
+  if (protocol != NULL)
+    *protocol = p;
+  return nccl_to_algo (a);
+}
+
+gboolean
+sim__comm_model_choose (SimCommModel *m, SimCollectiveOp op, guint64 bytes, const guint32 *gpus,
+                        guint n, SimCollectiveAlgo *algo, SimNcclAlgo *nccl,
+                        SimCollectiveProtocol *protocol, GError **error)
 {
   Layout l;
-  GPtrArray *plans;
-  SimCollectiveAlgo cand[8];
-  guint nc;
+  SimCollectiveAlgo a;
+
+  g_return_val_if_fail (m != NULL, FALSE);
+  if (!layout_init (m, &l, gpus, n, error))
+    return FALSE;
+  a = auto_choose (m, &l, op, bytes, NULL, nccl, protocol);
+  if (algo != NULL)
+    *algo = a;
+  return TRUE;
+}
+
+guint64
+sim__comm_model_get_solves (const SimCommModel *m)
+{
+  SimMaxminStats st;
+  guint64 n;
+
+  g_return_val_if_fail (m != NULL, 0);
+  sim_maxmin_get_stats (m->sys, &st);
+  n = st.solves;
+  if (m->alone_sys != NULL)
+    {
+      sim_maxmin_get_stats (m->alone_sys, &st);
+      n += st.solves;
+    }
+  return n;
+}
+
+/* Builds the plan of @algo, or for AUTO of NCCL's choice for @bytes;
+ * NULL on error. */
+static Plan *
+plan_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
+          const guint32 *gpus, guint n, GError **error)
+{
+  Layout l;
+  Plan *p;
+  const SimNcclTable *table = NULL;
+  SimNcclAlgo nccl = SIM_NCCL_N_ALGOS;
 
   if (!layout_init (m, &l, gpus, n, error))
     return NULL;
@@ -1590,466 +2061,47 @@ plans_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const gu
     {
       if (!algo_allowed (op, algo, &l, error))
         return NULL;
-      cand[0] = algo;
-      nc = 1;
+      nccl = nccl_of (algo, &l);
+      if (nccl != SIM_NCCL_N_ALGOS)
+        table = nccl_table (m, &l, op);
     }
   else
-    nc = candidates (op, &l, cand);
-  plans = g_ptr_array_new_with_free_func ((GDestroyNotify) plan_free);
-  for (guint i = 0; i < nc; i++)
-    g_ptr_array_add (plans, plan_build (m, op, cand[i], &l, gpus));
-  return plans;
+    algo = auto_choose (m, &l, op, bytes, &table, &nccl, NULL);
+  p = plan_build (m, op, algo, &l, gpus);
+  p->nccl = table;
+  p->nccl_algo = nccl;
+  return p;
 }
 
-/* Evaluates each plan alone against the registered load: seconds per byte. */
+/* @p's seconds per byte against the registered load, @p registered (with
+ * a seed past the ids in use) for the solve and taken off again. */
 static gboolean
-plans_evaluate_all (SimCommModel *m, GPtrArray *plans, double *spb, gboolean *evaluated,
-                    GError **error)
+plan_evaluate (SimCommModel *m, Plan *p, guint64 seed, double *spb, GError **error)
 {
-  for (guint i = 0; i < plans->len; i++)
-    {
-      Plan *p = plans->pdata[i];
-      if (!plan_register (m, p, m->next_id + 0x51ed270bull * i, error))
-        return FALSE;
-      spb[i] = plan_seconds_per_byte (m, p);
-      plan_unregister (m, p);
-      evaluated[i] = TRUE;
-    }
-  return TRUE;
-}
-
-/* The capacities of the cuts around each GPU, out and in, after those
- * of the nodes: the links with a GPU at one end (the GPU's vertex is its
- * index). */
-static void
-gpu_cut_capacities (SimCommModel *m, guint n_nodes)
-{
-  guint n_links = sim_topology_get_n_links (m->topology);
-  guint n_gpus = sim_cluster_get_n_gpus (m->cluster);
-  double *cap = m->cut_capacity + 2 * (gsize) n_nodes;
-
-  for (guint g = 0; g < 2 * n_gpus; g++)
-    cap[g] = 0;
-  for (guint32 l = 0; l < n_links; l++)
-    {
-      const SimLink *k = sim_topology_get_link (m->topology, l);
-      double ab = MAX (0.0, sim_topology_resource_capacity (m->topology, 2 * l));
-      double ba = MAX (0.0, sim_topology_resource_capacity (m->topology, 2 * l + 1));
-      if (k->a == k->b)
-        continue;
-      if (k->a < n_gpus)
-        {
-          cap[2 * k->a] += ab;
-          cap[2 * k->a + 1] += ba;
-        }
-      if (k->b < n_gpus)
-        {
-          cap[2 * k->b] += ba;
-          cap[2 * k->b + 1] += ab;
-        }
-    }
-}
-
-/* Adds @f's shares to cut @set, direction @d (0 out, 1 in); a share of 0
- * adds nothing. */
-static inline void
-cut_add (SimCommModel *m, guint32 set, guint d, const PlanFlow *f, guint i)
-{
-  double *sum = &m->cut_sum[(2 * (gsize) set + d) * MAX_PHASES];
-
-  if (!m->cut_seen[set])
-    {
-      m->cut_seen[set] = 1;
-      m->cut_first[m->n_cut_sets] = 2 * i + d;
-      m->cut_sets[m->n_cut_sets++] = set;
-    }
-  G_STATIC_ASSERT (MAX_PHASES == 3);
-  sum[0] += f->share[0];
-  sum[1] += f->share[1];
-  sum[2] += f->share[2];
-}
-
-/* A lower bound of the seconds per byte plan_bound() finds for @p,
- * without routing it.  A flow leaves its source GPU by one of the GPU's
- * links and enters its destination by one of that GPU's; between GPUs of
- * two nodes, it also crosses the cut of the node it leaves, outwards, and
- * of the node it enters, inwards (sim_topology_get_node_cut_capacity()),
- * whatever its route.  So in each phase the shares of @p's flows across
- * such a cut add up to at most the sum, over the cut's resources, of @p's
- * shares on them, and that sum over the cut's capacity is at most the
- * largest share over capacity among those resources (the mediant of their
- * ratios), which plan_bound() takes (+infinity if one with a share has no
- * capacity).  The sums here are rounded otherwise than plan_bound()'s, by
- * a relative 1e-13 with thousands of terms: the 1e-9 taken off covers
- * that. */
-/* Takes into @worst, by phase, the sums @sum (out, then in) across cut
- * @set over its capacities (asked of the topology when first needed). */
-static inline void
-cut_worst (SimCommModel *m, guint32 set, const double *sum, double *worst)
-{
-  if (m->cut_capacity[2 * (gsize) set] < 0)
-    sim_topology_get_node_cut_capacity (m->topology, set, &m->cut_capacity[2 * (gsize) set],
-                                        &m->cut_capacity[2 * (gsize) set + 1]);
-  for (guint d = 0; d < 2; d++)
-    for (guint ph = 0; ph < MAX_PHASES; ph++)
-      {
-        double capacity = m->cut_capacity[2 * (gsize) set + d];
-        if (sum[d * MAX_PHASES + ph] > 0)
-          worst[ph] = MAX (worst[ph], capacity > 0 ? sum[d * MAX_PHASES + ph] / capacity
-                                                   : INFINITY);
-      }
-}
-
-static double
-plan_cut_bound (SimCommModel *m, const Plan *p)
-{
-  guint n_nodes = sim_cluster_get_n_nodes (m->cluster);
-  double worst[MAX_PHASES] = { 0 };
-  ShapeEntry *e = p->shape;
-
-  if (m->cut_sum == NULL)
-    {
-      gsize n = (gsize) n_nodes + sim_cluster_get_n_gpus (m->cluster);
-      m->cut_capacity = g_new (double, 2 * MAX (n, 1));
-      for (gsize i = 0; i < 2 * (gsize) n_nodes; i++)
-        m->cut_capacity[i] = -1;
-      gpu_cut_capacities (m, n_nodes);
-      m->cut_sum = g_new0 (double, 2 * MAX (n, 1) * MAX_PHASES);
-      m->cut_seen = g_new0 (guint8, MAX (n, 1));
-      m->cut_sets = g_new (guint32, MAX (n, 1));
-      m->cut_first = g_new (guint32, MAX (n, 1));
-    }
-  if (e != NULL && e->cuts != NULL)
-    {
-      for (guint k = 0; k < e->n_cuts; k++)
-        {
-          const CutTerm *c = &e->cuts[k];
-          const PlanFlow *f = &g_array_index (p->flows, PlanFlow, c->flow);
-          guint32 g = c->d == 0 ? f->src : f->dst;
-          cut_worst (m, c->gpu ? n_nodes + g : m->gpu_node[g], &c->sum[0][0], worst);
-        }
-      return (worst[0] + worst[1] + worst[2]) * (1 - 1e-9);
-    }
-  for (guint i = 0; i < p->flows->len; i++)
-    {
-      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      guint32 a = m->gpu_node[f->src], b = m->gpu_node[f->dst];
-
-      cut_add (m, n_nodes + f->src, 0, f, i);
-      cut_add (m, n_nodes + f->dst, 1, f, i);
-      if (a != b)
-        {
-          cut_add (m, a, 0, f, i);
-          cut_add (m, b, 1, f, i);
-        }
-    }
-  /* Plans of one shape cross the same cuts with the same sums, summed in
-   * the same order: the first of them keeps its cuts for the others. */
-  if (e != NULL)
-    {
-      e->cuts = g_new (CutTerm, MAX (m->n_cut_sets, 1));
-      e->n_cuts = m->n_cut_sets;
-    }
-  for (guint k = 0; k < m->n_cut_sets; k++)
-    {
-      guint32 set = m->cut_sets[k];
-      if (e != NULL)
-        {
-          e->cuts[k].flow = m->cut_first[k] / 2;
-          e->cuts[k].d = (guint8) (m->cut_first[k] % 2);
-          e->cuts[k].gpu = set >= n_nodes;
-          memcpy (e->cuts[k].sum, &m->cut_sum[2 * (gsize) set * MAX_PHASES],
-                  sizeof e->cuts[k].sum);
-        }
-      cut_worst (m, set, &m->cut_sum[2 * (gsize) set * MAX_PHASES], worst);
-      memset (&m->cut_sum[2 * (gsize) set * MAX_PHASES], 0, 2 * MAX_PHASES * sizeof (double));
-      m->cut_seen[set] = 0;
-    }
-  m->n_cut_sets = 0;
-  return (worst[0] + worst[1] + worst[2]) * (1 - 1e-9);
-}
-
-/* A lower bound of the time plan_bound() gives @p for @bytes (its seconds
- * per byte through timing_fill()), without routing: the cut's seconds per
- * byte, and the latencies of routes that take no time, which are NCCL's
- * constants alone (the routes' latencies only add to them: every count of
- * them, net_terms, intra_terms, route_x_*, is >= 0, and so is the excess
- * of a route inside a node).  timing_fill() does not decrease when the
- * seconds per byte or a latency grows (sums and products of terms >= 0,
- * each pipelined step the longer of two, the least over the protocols
- * that have a latency, the same ones), and rounding keeps that order. */
-static double
-plan_cut_time (SimCommModel *m, const Plan *p, guint64 bytes)
-{
-  Plan q = *p;   /* its latencies set on a copy: @p's are plan_bound()'s */
-  SimCollectiveTiming t;
-
-  plan_set_latency (&q, 0, 0);
-  timing_fill (&q, plan_cut_bound (m, p), bytes, &t);
-  return t.time;
-}
-
-/* plan_bound() of plan @i of @plans, with the seed plans_evaluate()
- * registers it with, as a time for @bytes.  @registered (nullable), the
- * plan solved last, is still registered: under adaptive routing its flows
- * come off the load meanwhile, so that the routes are those of the load
- * plan_register() will find, @registered unregistered first. */
-static gboolean
-plan_bound_time (SimCommModel *m, GPtrArray *plans, guint i, Plan *registered, guint64 bytes,
-                 double *time, GError **error)
-{
-  Plan *p = plans->pdata[i];
-  SimCollectiveTiming t;
-  double lower;
-  gboolean ok;
-
-  if (registered != NULL)
-    plan_load (m, registered, registered->flows->len, -1);
-  ok = plan_bound (m, p, m->next_id + 0x51ed270bull * i, &lower, error);
-  if (registered != NULL)
-    plan_load (m, registered, registered->flows->len, 1);
-  if (!ok)
+  if (!plan_register (m, p, seed, error))
     return FALSE;
-  timing_fill (p, lower, bytes, &t);
-  *time = t.time;
+  *spb = plan_seconds_per_byte (m, p);
+  plan_unregister (m, p);
   return TRUE;
-}
-
-/* The plans that can be the fastest for @bytes, each evaluated alone against
- * the registered load as plans_evaluate_all() does, the others left out
- * (evaluated[i] FALSE): a plan is solved only if the lower bound of its time
- * (plan_bound(): the time it would take if its own flows were alone on the
- * fabric) does not exceed the best time solved so far.  The time of a plan
- * grows with its seconds per byte (timing_fill()), so a plan whose bound is
- * above a solved plan's time cannot be chosen: the choice is that of
- * plans_evaluate_all(), for fewer solves of the fabric.  Plans are tried by
- * increasing bound, ties in the plans' order, the likeliest first; past
- * the first, the plans left are skipped once the next one's bound is over
- * the best time.
- *
- * Most plans are never solved, and routing them for their bound would
- * cost more than the rest, so the bounds are found lazily: a cheaper
- * bound, below plan_bound()'s and without routing (plan_cut_time()), is
- * known for every plan, and a plan gets its full bound, by increasing
- * cheap bound, only when that is not above the full bound of the plan
- * otherwise next to try (it might come first) and not over the best time
- * (it might be solved).  The plans solved, their order, their
- * seeds and routes are those of bounding every plan first: the solver's
- * slots and ties depend on the sequence of flows added and removed, and it
- * does not change.  A plan is solved only after its full bound, whose
- * routes and latencies plan_register() reuses.  When a cheap bound is
- * infinite (a node or GPU whose cut has no capacity: routes may fail),
- * every plan is bounded first, in order, as the errors then require;
- * otherwise a route that fails in a plan bounded later (a fabric cut in
- * two beyond the nodes' own links) is reported once found. */
-static gboolean
-plans_evaluate (SimCommModel *m, GPtrArray *plans, guint64 bytes, double *spb,
-                gboolean *evaluated, guint *left, GError **error)
-{
-  guint n = plans->len, n_bounded = 0;
-  g_autofree double *bound = NULL;
-  g_autofree double *cheap = NULL;
-  g_autofree guint *by_cheap = NULL;
-  g_autofree guint8 *state = NULL;   /* 0: no full bound yet, 1: bounded, 2: tried */
-  double best = INFINITY;
-  gboolean any = FALSE, finite = TRUE;
-  Plan *last = NULL;
-
-  if (left != NULL)
-    *left = G_MAXUINT;
-  if (n <= 1)
-    return plans_evaluate_all (m, plans, spb, evaluated, error);
-  bound = g_new (double, n);
-  cheap = g_new (double, n);
-  by_cheap = g_new (guint, n);
-  state = g_new0 (guint8, n);
-  for (guint i = 0; i < n; i++)
-    {
-      guint j;
-
-      cheap[i] = plan_cut_time (m, plans->pdata[i], bytes);
-      finite = finite && cheap[i] < INFINITY;
-      evaluated[i] = FALSE;
-      /* Insertion by cheap bound, ties in the plans' order. */
-      for (j = i; j > 0 && cheap[by_cheap[j - 1]] > cheap[i]; j--)
-        by_cheap[j] = by_cheap[j - 1];
-      by_cheap[j] = i;
-    }
-  if (!finite)
-    for (; n_bounded < n; n_bounded++)
-      {
-        if (!plan_bound_time (m, plans, n_bounded, NULL, bytes, &bound[n_bounded], error))
-          return FALSE;
-        state[n_bounded] = 1;
-      }
-  for (;;)
-    {
-      guint c = G_MAXUINT;
-      Plan *p;
-      SimCollectiveTiming t;
-
-      /* The first bounded plan not tried yet, by bound, ties in order. */
-      for (guint i = 0; i < n; i++)
-        if (state[i] == 1 && (c == G_MAXUINT || bound[i] < bound[c]))
-          c = i;
-      if (n_bounded < n)
-        {
-          /* The least cheap bound of the plans not bounded yet: if over
-           * the best time (the margin below), none of them is solved;
-           * else if not above c's bound, that plan may come before c. */
-          guint u = by_cheap[n_bounded];
-          if (!(any && cheap[u] * (1 - 1e-9) > best) && (c == G_MAXUINT || cheap[u] <= bound[c]))
-            {
-              if (!plan_bound_time (m, plans, u, last, bytes, &bound[u], error))
-                {
-                  if (last != NULL)
-                    plan_unregister (m, last);
-                  if (left != NULL)
-                    *left = G_MAXUINT;
-                  return FALSE;
-                }
-              state[u] = 1;
-              n_bounded++;
-              continue;
-            }
-        }
-      if (c == G_MAXUINT)
-        break;
-      state[c] = 2;
-      /* The margin covers the solver's rounding: a bound within it of the
-       * best is solved.  The plans after c have bounds no lower. */
-      if (any && bound[c] * (1 - 1e-9) > best)
-        break;
-      p = plans->pdata[c];
-      if (last != NULL)
-        plan_unregister (m, last);
-      if (!plan_register (m, p, m->next_id + 0x51ed270bull * c, error))
-        return FALSE;
-      spb[c] = plan_seconds_per_byte (m, p);
-      last = p;
-      if (left != NULL)
-        *left = c;
-      evaluated[c] = TRUE;
-      any = TRUE;
-      timing_fill (p, spb[c], bytes, &t);
-      best = MIN (best, t.time);
-    }
-  /* The plan solved last stays registered for the caller only if asked. */
-  if (left == NULL && last != NULL)
-    plan_unregister (m, last);
-  return TRUE;
-}
-
-guint
-sim__collective_bounds (SimCommModel *m, SimCollectiveOp op, guint64 bytes, const guint32 *gpus,
-                        guint n, double *cut, double *full, guint max, GError **error)
-{
-  g_autoptr(GPtrArray) plans = NULL;
-
-  g_return_val_if_fail (m != NULL && cut != NULL && full != NULL, 0);
-  plans = plans_for (m, op, SIM_COLLECTIVE_ALGO_AUTO, gpus, n, error);
-  if (plans == NULL)
-    return 0;
-  for (guint i = 0; i < plans->len && i < max; i++)
-    {
-      cut[i] = plan_cut_time (m, plans->pdata[i], bytes);
-      if (!plan_bound_time (m, plans, i, NULL, bytes, &full[i], error))
-        return 0;
-    }
-  return plans->len;
-}
-
-/* Whether @p, registered with the routes of @seed, has the routes it would
- * have with @id's (a plan chosen is registered with its id's): then it can
- * stay registered as it is.  Under adaptive routing a route depends on the
- * load when it was chosen: only the same seed answers. */
-static gboolean
-plan_routes_as (SimCommModel *m, const Plan *p, guint64 seed, guint64 id)
-{
-  g_autoptr(GArray) other = NULL;
-
-  if (seed == id)
-    return TRUE;
-  if (m->load != NULL)
-    return FALSE;
-  other = g_array_new (FALSE, FALSE, sizeof (guint32));
-  for (guint i = 0; i < p->flows->len; i++)
-    {
-      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      guint64 base = ((guint64) f->src << 32) ^ ((guint64) f->dst << 8) ^ f->channel;
-      SimTime lat_a = 0, lat_b = 0;
-
-      if (!sim_topology_route_via (m->topology, f->src, f->src, f->dst,
-                                   seed * 0x9e3779b97f4a7c15ull ^ base, NULL, m->route, &lat_a) ||
-          !sim_topology_route_via (m->topology, f->src, f->src, f->dst,
-                                   id * 0x9e3779b97f4a7c15ull ^ base, NULL, other, &lat_b) ||
-          lat_a != lat_b || m->route->len != other->len ||
-          memcmp (m->route->data, other->data, other->len * sizeof (guint32)) != 0)
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* The fastest of the evaluated plans for @bytes, the first of equals. */
-static guint
-best_plan (GPtrArray *plans, const double *spb, const gboolean *evaluated, guint64 bytes,
-           SimCollectiveTiming *out)
-{
-  guint best = 0;
-  gboolean any = FALSE;
-
-  for (guint i = 0; i < plans->len; i++)
-    {
-      SimCollectiveTiming t;
-      if (!evaluated[i])
-        continue;
-      timing_fill (plans->pdata[i], spb[i], bytes, &t);
-      if (!any || t.time < out->time)
-        {
-          *out = t;
-          best = i;
-          any = TRUE;
-        }
-    }
-  return best;
 }
 
 guint
 sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
                     const guint32 *gpus, guint n, GError **error)
 {
-  g_autoptr(GPtrArray) plans = NULL;
   Plan *chosen;
   guint id;
 
   g_return_val_if_fail (m != NULL, 0);
   g_return_val_if_fail (gpus != NULL || n == 0, 0);
 
-  plans = plans_for (m, op, algo, gpus, n, error);
-  if (plans == NULL)
+  /* AUTO is NCCL's choice from the communicator's shape (auto_choose()):
+   * one plan, registered; nothing is solved here. */
+  chosen = plan_for (m, op, algo, bytes, gpus, n, error);
+  if (chosen == NULL)
     return 0;
-  id = m->next_id;
-  if (plans->len > 1)
-    {
-      g_autofree double *spb = g_new (double, plans->len);
-      g_autofree gboolean *evaluated = g_new (gboolean, plans->len);
-      SimCollectiveTiming t;
-      guint left, best;
-      if (!plans_evaluate (m, plans, bytes, spb, evaluated, &left, error))
-        return 0;
-      best = best_plan (plans, spb, evaluated, bytes, &t);
-      /* The plan solved last is still registered: if it is the one chosen
-       * and has the routes it would be given, it stays as it is (the
-       * solver's state is the one a new registration would give). */
-      if (left != G_MAXUINT &&
-          (left != best || !plan_routes_as (m, plans->pdata[left], id + 0x51ed270bull * left, id)))
-        plan_unregister (m, plans->pdata[left]);
-      chosen = g_ptr_array_steal_index (plans, best);
-    }
-  else
-    chosen = g_ptr_array_steal_index (plans, 0);
-  m->next_id++;
-  if (!chosen->registered && !plan_register (m, chosen, id, error))
+  id = m->next_id++;
+  if (!plan_register (m, chosen, id, error))
     {
       plan_free (chosen);
       return 0;
@@ -2279,9 +2331,130 @@ alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
     sim_maxmin_remove_resource (sys, g_array_index (m->alone_res, SimMaxminId, r));
 }
 
+/* Batches kept by sim__comm_model_time_alone(): the key's words, then
+ * the batch's times. */
+typedef struct {
+  ShapeKey key;                  /* first: the table looks entries up by key */
+  double  *times;
+} AloneEntry;
+
+static void
+alone_entry_free (gpointer data)
+{
+  AloneEntry *e = data;
+  g_free (e->key.words);
+  g_free (e->times);
+  g_free (e);
+}
+
+/* The key of a batch whose GPUs all sit in one node, in @m->alone_words,
+ * or FALSE for any other batch.  Such a batch's flows stay inside the
+ * node, on the links the topology builds from the node's model and its
+ * GPUs' model alone, in the same order for every node (so the solver's
+ * ties fall the same way), with the same latencies; its plans name GPUs
+ * by their index in the node.  So its times depend only on those models,
+ * on each collective's operation, algorithm and size, and on which local
+ * GPUs it joins in which order: the key's words.  Across nodes the routes
+ * depend on more than the nodes' spread over the fabric (ECMP hashes the
+ * GPUs' numbers, D-mod-K the destination's place under its leaf, adaptive
+ * routing the load), so such batches are timed every time. */
+static gboolean
+alone_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *key)
+{
+  const SimCluster *cluster = m->cluster;
+  guint32 node = G_MAXUINT32, *w;
+  guint64 model, gpu_model, len = 5;
+  guint total = sim_cluster_get_n_gpus (cluster);
+  const SimNode *nd;
+
+  if (n == 0)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      len += 5 + calls[i].n_gpus;
+      for (guint j = 0; j < calls[i].n_gpus; j++)
+        {
+          if (calls[i].gpus[j] >= total)
+            return FALSE;
+          if (node == G_MAXUINT32)
+            node = m->gpu_node[calls[i].gpus[j]];
+          else if (m->gpu_node[calls[i].gpus[j]] != node)
+            return FALSE;
+        }
+    }
+  if (node == G_MAXUINT32 || len > G_MAXUINT32)
+    return FALSE;
+  nd = sim_cluster_get_node (cluster, node);
+  model = (guint64) GPOINTER_TO_SIZE (nd->model);
+  gpu_model = (guint64) GPOINTER_TO_SIZE (nd->gpu_model);
+  if (m->alone_words == NULL)
+    m->alone_words = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_set_size (m->alone_words, (guint) len);
+  w = (guint32 *) (gpointer) m->alone_words->data;
+  *w++ = (guint32) model;
+  *w++ = (guint32) (model >> 32);
+  *w++ = (guint32) gpu_model;
+  *w++ = (guint32) (gpu_model >> 32);
+  *w++ = n;
+  for (guint i = 0; i < n; i++)
+    {
+      *w++ = calls[i].op;
+      *w++ = calls[i].algo;
+      *w++ = (guint32) calls[i].bytes;
+      *w++ = (guint32) (calls[i].bytes >> 32);
+      *w++ = calls[i].n_gpus;
+      for (guint j = 0; j < calls[i].n_gpus; j++)
+        *w++ = sim_cluster_get_gpu (cluster, calls[i].gpus[j])->local_index;
+    }
+  key->len = (guint) len;
+  key->words = (guint32 *) (gpointer) m->alone_words->data;
+  key->hash = 2166136261u;
+  for (guint i = 0; i < key->len; i++)
+    key->hash = (key->hash ^ key->words[i]) * 16777619u;
+  return TRUE;
+}
+
+static gboolean time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n,
+                            double *times, GError **error);
+
+/* A batch inside one node is timed once per key (alone_key()) and kept:
+ * every job of 8 GPUs or fewer on a DGX is one such batch. */
 gboolean
 sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n,
                             double *times, GError **error)
+{
+  ShapeKey key;
+  AloneEntry *e;
+
+  g_return_val_if_fail (m != NULL && (calls != NULL || n == 0) && times != NULL, FALSE);
+  g_return_val_if_fail (g_hash_table_size (m->plans) == 0, FALSE);
+  for (guint i = 0; i < n; i++)
+    g_return_val_if_fail (calls[i].algo != SIM_COLLECTIVE_ALGO_AUTO, FALSE);
+  if (m->load != NULL || !alone_key (m, calls, n, &key))
+    return time_alone (m, calls, n, times, error);
+  if (m->alone_kept == NULL)
+    m->alone_kept = g_hash_table_new_full (shape_hash, shape_equal, NULL, alone_entry_free);
+  e = g_hash_table_lookup (m->alone_kept, &key);
+  if (e != NULL)
+    {
+      /* The ids move on as timing the batch would move them. */
+      memcpy (times, e->times, n * sizeof (double));
+      m->next_id += n;
+      return TRUE;
+    }
+  if (!time_alone (m, calls, n, times, error))
+    return FALSE;
+  e = g_new (AloneEntry, 1);
+  e->key = key;
+  e->key.words = g_memdup2 (key.words, key.len * sizeof (guint32));
+  e->times = g_memdup2 (times, n * sizeof (double));
+  g_hash_table_add (m->alone_kept, e);
+  return TRUE;
+}
+
+static gboolean
+time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *times,
+            GError **error)
 {
   g_autofree Plan **plans = NULL;
   g_autofree double *rates = NULL;
@@ -2298,7 +2471,6 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
   plans = g_new0 (Plan *, MAX (n, 1));
   for (guint i = 0; i < n && ok; i++)
     {
-      g_autoptr(GPtrArray) built = NULL;
       const Plan *same = calls[i].network != NULL
                          ? g_hash_table_lookup (calls[i].network->plans,
                                                 GUINT_TO_POINTER (calls[i].id))
@@ -2320,12 +2492,12 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
           n_rates += p->flows->len;
           continue;
         }
-      built = plans_for (m, calls[i].op, calls[i].algo, calls[i].gpus, calls[i].n_gpus, error);
-      ok = built != NULL;
+      plans[i] = plan_for (m, calls[i].op, calls[i].algo, calls[i].bytes, calls[i].gpus,
+                           calls[i].n_gpus, error);
+      ok = plans[i] != NULL;
       if (!ok)
         break;
       m->next_id++;
-      plans[i] = g_ptr_array_steal_index (built, 0);
       ok = plan_route (m, plans[i], id, error);
       n_rates += plans[i]->flows->len;
     }
@@ -2362,20 +2534,19 @@ gboolean
 sim_collective_time (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
                      const guint32 *gpus, guint n, SimCollectiveTiming *timing, GError **error)
 {
-  g_autoptr(GPtrArray) plans = NULL;
-  g_autofree double *spb = NULL;
-  g_autofree gboolean *evaluated = NULL;
+  Plan *p;
+  double spb;
+  gboolean ok;
 
   g_return_val_if_fail (m != NULL && timing != NULL, FALSE);
-  plans = plans_for (m, op, algo, gpus, n, error);
-  if (plans == NULL)
+  p = plan_for (m, op, algo, bytes, gpus, n, error);
+  if (p == NULL)
     return FALSE;
-  spb = g_new (double, plans->len);
-  evaluated = g_new (gboolean, plans->len);
-  if (!plans_evaluate (m, plans, bytes, spb, evaluated, NULL, error))
-    return FALSE;
-  best_plan (plans, spb, evaluated, bytes, timing);
-  return TRUE;
+  ok = plan_evaluate (m, p, m->next_id, &spb, error);
+  if (ok)
+    timing_fill (p, spb, bytes, timing);
+  plan_free (p);
+  return ok;
 }
 
 GArray *
@@ -2384,8 +2555,10 @@ sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo alg
                       GError **error)
 {
   g_autoptr(GPtrArray) plans = NULL;
+  g_autoptr(GArray) sizes = NULL;
+  g_autoptr(GArray) picks = NULL;    /* SimNcclAlgo per size (AUTO) */
   g_autofree double *spb = NULL;
-  g_autofree gboolean *evaluated = NULL;
+  gboolean nccl = FALSE;
   GArray *rows;
   guint64 unit;
 
@@ -2397,38 +2570,90 @@ sim_collective_sweep (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo alg
                    " bytes: expected 1 <= min <= max", min_bytes, max_bytes);
       return NULL;
     }
-  plans = plans_for (m, op, algo, gpus, n, error);
-  if (plans == NULL)
-    return NULL;
-  /* Every size may choose another plan: all of them evaluated. */
-  spb = g_new (double, plans->len);
-  evaluated = g_new (gboolean, plans->len);
-  if (!plans_evaluate_all (m, plans, spb, evaluated, error))
-    return NULL;
-
   unit = op == SIM_COLLECTIVE_ALL_GATHER || op == SIM_COLLECTIVE_REDUCE_SCATTER
          || op == SIM_COLLECTIVE_ALL_TO_ALL ? 4ull * n : 4ull;
-  rows = g_array_new (FALSE, FALSE, sizeof (SimCollectiveRow));
+  sizes = g_array_new (FALSE, FALSE, sizeof (guint64));
   for (guint64 size = min_bytes; size <= max_bytes; )
     {
       guint64 bytes = size / unit * unit;
       if (bytes > 0)
-        {
-          SimCollectiveTiming t;
-          SimCollectiveRow row;
-          best_plan (plans, spb, evaluated, bytes, &t);
-          row.bytes = bytes;
-          row.count = bytes / unit;
-          row.time_us = t.time * 1e6;
-          row.algbw_gbs = t.algbw / 1e9;
-          row.busbw_gbs = t.busbw / 1e9;
-          row.algo = t.algo;
-          row.protocol = t.protocol;
-          g_array_append_val (rows, row);
-        }
+        g_array_append_val (sizes, bytes);
       if (size > G_MAXUINT64 / 2)
         break;
       size *= 2;
+    }
+  plans = g_ptr_array_new_with_free_func ((GDestroyNotify) plan_free);
+  if (algo == SIM_COLLECTIVE_ALGO_AUTO && op != SIM_COLLECTIVE_ALL_TO_ALL
+      && op != SIM_COLLECTIVE_SEND_RECV)
+    {
+      /* NCCL's choice at each size; a plan for each algorithm chosen. */
+      SimCollectiveAlgo chosen[8];
+      guint n_chosen = 0;
+      Layout l;
+
+      if (!layout_init (m, &l, gpus, n, error))
+        return NULL;
+      picks = g_array_new (FALSE, FALSE, sizeof (SimNcclAlgo));
+      for (guint i = 0; i < sizes->len; i++)
+        {
+          SimNcclAlgo pick;
+          SimCollectiveAlgo a = auto_choose (m, &l, op, g_array_index (sizes, guint64, i), NULL,
+                                             &pick, NULL);
+          guint c = 0;
+          while (c < n_chosen && chosen[c] != a)
+            c++;
+          if (c == n_chosen)
+            chosen[n_chosen++] = a;
+          g_array_append_val (picks, pick);
+        }
+      /* A plan for each algorithm chosen (with its shape's NCCL table),
+       * told below NCCL's algorithm of each size. */
+      for (guint c = 0; c < n_chosen; c++)
+        {
+          Plan *p = plan_for (m, op, chosen[c], 0, gpus, n, error);
+          if (p == NULL)
+            return NULL;
+          g_ptr_array_add (plans, p);
+        }
+      nccl = TRUE;
+    }
+  else
+    {
+      Plan *p = plan_for (m, op, algo, min_bytes, gpus, n, error);
+      if (p == NULL)
+        return NULL;
+      g_ptr_array_add (plans, p);
+    }
+  spb = g_new (double, plans->len);
+  for (guint c = 0; c < plans->len; c++)
+    if (!plan_evaluate (m, plans->pdata[c], m->next_id + 0x51ed270bull * c, &spb[c], error))
+      return NULL;
+
+  rows = g_array_new (FALSE, FALSE, sizeof (SimCollectiveRow));
+  for (guint i = 0; i < sizes->len; i++)
+    {
+      guint64 bytes = g_array_index (sizes, guint64, i);
+      SimCollectiveTiming t;
+      SimCollectiveRow row;
+      guint c = 0;
+      if (nccl)
+        {
+          SimNcclAlgo pick = g_array_index (picks, SimNcclAlgo, i);
+          Plan *p;
+          while (((Plan *) plans->pdata[c])->algo != nccl_to_algo (pick))
+            c++;
+          p = plans->pdata[c];
+          p->nccl_algo = pick;
+        }
+      timing_fill (plans->pdata[c], spb[c], bytes, &t);
+      row.bytes = bytes;
+      row.count = bytes / unit;
+      row.time_us = t.time * 1e6;
+      row.algbw_gbs = t.algbw / 1e9;
+      row.busbw_gbs = t.busbw / 1e9;
+      row.algo = t.algo;
+      row.protocol = t.protocol;
+      g_array_append_val (rows, row);
     }
   return rows;
 }

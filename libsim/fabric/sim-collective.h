@@ -19,10 +19,21 @@
  * latency plus a latency per step, 2(n-1) steps for a ring all-reduce,
  * n-1 for all-gather and reduce-scatter, 2 log2(nodes) network steps and
  * 2(GPUs per node - 1) inside the nodes for the tree, by protocol (LL,
- * LL128, Simple).  Like NCCL's tuner, the model takes for each size the
- * protocol, and for "auto" the algorithm, that gives the least time; LL
- * moves half the bandwidth (a flag per 8 bytes), LL128 92 %, Simple all of
- * it, so small messages pick LL and large ones Simple.
+ * LL128, Simple).  LL moves half the bandwidth (a flag per 8 bytes), LL128
+ * 92 %, Simple all of it.
+ *
+ * Which algorithm and protocol.  As NCCL does: from its tuning model
+ * (tuning.cc's ncclTopoTuneModel() and ncclTopoGetAlgoTime(), v2.30.7;
+ * sim-collective-private.h), evaluated on the communicator's shape alone
+ * (operation, GPUs, nodes, GPU generation, NVLink or PCIe and their
+ * bandwidth, the NICs', NVLS), tuned once per shape and kept, never on the
+ * load of other collectives, which NCCL does not see.  "auto" takes the
+ * algorithm and protocol of least predicted time among ring, tree and,
+ * inside one node, NVLS (not NVLS tree, PAT or CollNet: see
+ * sim-collective.c); a named ring, tree or NVLS takes the protocol NCCL
+ * predicts fastest for it, as with NCCL_ALGO; hierarchical and direct,
+ * which NCCL has no model for, the protocol fastest here.  Then the flows
+ * of the algorithm chosen share the network with everyone's.
  *
  * How the latency is split.  NCCL's base latency and its per-step
  * constants for NVLink and PCIe steps are kept as they are: they are the
@@ -103,12 +114,14 @@
  * reduce-scatter and all-to-all, x 1 for broadcast and send/recv.  The
  * all-reduce factor is used for NVLS too, as nccl-tests prints it.
  *
- * Not modelled: SHARP in InfiniBand switches, the LL protocol's bandwidth
- * cap, NCCL's per-channel bandwidth limits, rings over NVLink meshes
- * beyond the one ordering (a mesh ring uses one link per GPU), NVLS's own
- * latency beyond NCCL's NVLS constants, NCCL's size-dependent plateau
- * factor (the Simple multiplier applies at every size) and its per-step
- * network post overhead on the intra-node steps of inter-node rings.
+ * Not modelled in the flows and their times: SHARP in InfiniBand switches
+ * (CollNet), NVLS tree and PAT, the LL protocol's bandwidth cap, NCCL's
+ * per-channel bandwidth limits, rings over NVLink meshes beyond the one
+ * ordering (a mesh ring uses one link per GPU), NVLS's own latency beyond
+ * NCCL's NVLS constants, NCCL's size-dependent plateau factor (the Simple
+ * multiplier applies at every size) and its per-step network post
+ * overhead on the intra-node steps of inter-node rings.  NCCL's tuning
+ * model, which chooses the algorithm and protocol, has all of these.
  */
 #pragma once
 
@@ -142,7 +155,7 @@ typedef enum {
 
 /**
  * SimCollectiveAlgo:
- * @SIM_COLLECTIVE_ALGO_AUTO: the fastest algorithm the operation allows
+ * @SIM_COLLECTIVE_ALGO_AUTO: the algorithm NCCL's tuning model chooses
  * @SIM_COLLECTIVE_ALGO_RING: rings (channels) through every GPU
  * @SIM_COLLECTIVE_ALGO_TREE: double binary tree across nodes
  * @SIM_COLLECTIVE_ALGO_HIERARCHICAL: inside nodes, across, inside again
@@ -277,8 +290,8 @@ void          sim_comm_model_free (SimCommModel *model);
  * sim_comm_model_add:
  * @model: a model
  * @op: the operation
- * @algo: its algorithm; AUTO picks the fastest for @bytes under the
- *   current load
+ * @algo: its algorithm; AUTO takes NCCL's choice for @bytes on the
+ *   collective's shape (see above), whatever the load
  * @bytes: the typical message size (only used to resolve AUTO)
  * @gpus: (array length=n_gpus): the GPUs (cluster indices), each once
  * @n_gpus: at least 2
@@ -293,7 +306,8 @@ void          sim_comm_model_free (SimCommModel *model);
  * reduces, hierarchical with unequal GPUs per node); SIM_ERROR_UNSATISFIABLE
  * if two GPUs are not connected.
  *
- * Time complexity: O(flows x path length), plus a solve for AUTO.
+ * Time complexity: O(flows x path length); nothing is solved (the next
+ * sim_comm_model_update() or estimate does).
  *
  * Returns: an id (> 0), or 0 on error.
  */
@@ -398,7 +412,7 @@ double sim_comm_model_get_load (SimCommModel *model, guint32 resource);
  * sim_collective_time:
  * @model: a model (its registered collectives load the network)
  * @op: the operation
- * @algo: an algorithm, or AUTO for the fastest
+ * @algo: an algorithm, or AUTO for NCCL's choice
  * @bytes: the message size S
  * @gpus: (array length=n_gpus): the GPUs
  * @n_gpus: at least 2
@@ -419,7 +433,7 @@ gboolean sim_collective_time (SimCommModel *model, SimCollectiveOp op, SimCollec
  * sim_collective_sweep:
  * @model: a model
  * @op: the operation
- * @algo: an algorithm, or AUTO for the fastest at each size
+ * @algo: an algorithm, or AUTO for NCCL's choice at each size
  * @gpus: (array length=n_gpus): the GPUs
  * @n_gpus: at least 2
  * @min_bytes: the first size (>= 1)
