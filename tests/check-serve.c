@@ -196,6 +196,12 @@ static const Published published[] = {
   { "TensorRT-LLM v0.5, H100 FP8, LLaMA 70B TP 4, batch 1, 2,048 input tokens: first token",
     "s70", { "tp=4", "requests.count=1", "requests.input_tokens=2048",
              "requests.output_tokens=1", NULL }, FALSE, 0.109 },
+  { "TensorRT-LLM v0.5, H100 FP8, LLaMA 7B, batch 1, 128 input tokens: first token (s)",
+    "s7", { "requests.count=1", "requests.input_tokens=128", "requests.output_tokens=1",
+            NULL }, FALSE, 0.007 },
+  { "TensorRT-LLM v0.5, H100 FP8, LLaMA 70B TP 4, batch 1, 128 input tokens: first token",
+    "s70", { "tp=4", "requests.count=1", "requests.input_tokens=128",
+             "requests.output_tokens=1", NULL }, FALSE, 0.026 },
 };
 
 START_TEST (test_published)
@@ -265,7 +271,7 @@ static const Direction directions[] = {
     "requests.input_tokens=2048", "max_batch_tokens=2048" }, "chunked_prefill=false",
     "chunked_prefill=true", TPOT_MAX, -1 },
   { "least outstanding beats round robin at p99", { "requests.rate=60/s", "replicas=3",
-    "requests.input_cv=2" },
+    "requests.input_cv=3" },
     "router=round_robin", "router=least_outstanding", TTFT_P99, -1 },
   { "a larger memory share: a larger KV cache", { "requests.count=10" }, "memory_share=0.5",
     "memory_share=0.9", KV_CAPACITY, +1 },
@@ -598,6 +604,271 @@ START_TEST (test_defaults_change_nothing)
 END_TEST
 
 /* ------------------------------------------------------------------------ */
+/* Disaggregation, prefix caching, MIG and time-sharing, pipeline stages */
+
+/* A scenario of NODES DGX H100 with SECTIONS and EXTRA scenario-level
+ * text (a [cluster] section); returns its path. */
+static char *
+scenario_nodes (const char *name, guint nodes, const char *extra, const char *sections)
+{
+  g_autofree char *file = g_strdup_printf ("%s.ini", name);
+  char *path = g_build_filename (tmpdir, file, NULL);
+  g_autofree char *text = g_strdup_printf (
+    "[scenario]\nname = %s\nseed = 3\n\n[pool h100]\nmodel = DGX-H100\ncount = %u\n\n%s"
+    "[workload]\nsource = synthetic\nrate = 1/h\ngpus = 8\njobs = 1\n"
+    "duration = constant(1h)\n\n" LLAMA2_MODELS "%s", name, nodes, extra, sections);
+
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+/* One prompt of 2,048 tokens and one more token, alone. */
+#define ONE_PROMPT \
+  "[requests one]\ncount = 1\nrate = 1/s\ninput_tokens = 2048\noutput_tokens = 2\n"
+
+START_TEST (test_kv_transfer_by_hand)
+{
+  g_autofree char *path = scenario_nodes ("transfer", 2, "",
+    "[serving s]\nmodel = llama2-70b\nrequests = one\ntp = 8\n\n" ONE_PROMPT);
+  g_auto(SimServeReport) colocated = { 0 }, across = { 0 }, inside = { 0 };
+  const char *split8[] = { "disaggregated=true", "prefill_tp=8", "decode_tp=8", NULL };
+  const char *split4[] = { "disaggregated=true", "prefill_tp=4", "decode_tp=4", NULL };
+  /* Llama 2 70B's KV cache in BF16: 80 layers x 8 key/value heads x 128
+   * wide x 2 (keys and values) x 2 bytes = 327,680 bytes per token. */
+  double bytes = 2048.0 * 80 * 8 * 128 * 2 * 2;
+  /* Across nodes, each of the 8 GPU pairs sends its eighth over its own
+   * ConnectX-7 NIC at 400 Gb/s (the DGX H100's datasheet). */
+  double nic = bytes / 8 / 50e9;
+  /* Inside a node, each of 4 pairs over NVLink 4, 450 GB/s each way. */
+  double nvlink = bytes / 4 / 450e9;
+  double prefill;
+
+  run (path, NULL, &colocated);
+  run (path, split8, &across);
+  run (path, split4, &inside);
+  ck_assert (across.result.kv_transfers == 1 && inside.result.kv_transfers == 1);
+  ck_assert_msg (fabs (across.result.kv_transfer_mean / nic - 1) < 0.10,
+                 "across nodes: %g s; bytes over the NICs: %g s",
+                 across.result.kv_transfer_mean, nic);
+  ck_assert_msg (inside.result.kv_transfer_mean >= nvlink
+                 && inside.result.kv_transfer_mean < 1.35 * nvlink,
+                 "inside a node: %g s; bytes over NVLink: %g s",
+                 inside.result.kv_transfer_mean, nvlink);
+  /* The prefill replica is the colocated one's: its first token comes
+   * one transfer later. */
+  prefill = colocated.result.ttft[0];
+  ck_assert_msg (fabs (across.result.ttft[0] - (prefill + across.result.kv_transfer_mean))
+                 < 1e-6, "TTFT %g s, prefill %g s, transfer %g s", across.result.ttft[0],
+                 prefill, across.result.kv_transfer_mean);
+  /* Both sides on one node, the replicas' GPUs apart. */
+  ck_assert_uint_eq (across.gpus, 16);
+  ck_assert_uint_eq (inside.gpus, 8);
+}
+END_TEST
+
+/* DistServe's observation: prefills interrupt the decodes they share a
+ * replica with, so that at high load disaggregation lowers the time per
+ * output token on the same GPUs. */
+START_TEST (test_disaggregation_lowers_interference)
+{
+  g_autofree char *path = scenario ("distserve", CHAT);
+  g_auto(SimServeReport) colocated = { 0 }, split = { 0 };
+  const char *both[] = { "replicas=8", "requests.rate=120/s", "requests.count=6000",
+                         "requests.input_tokens=1024", NULL };
+  const char *apart[] = { "disaggregated=true", "prefill_replicas=4", "decode_replicas=4",
+                          "requests.rate=120/s", "requests.count=6000",
+                          "requests.input_tokens=1024", NULL };
+
+  run (path, both, &colocated);
+  run (path, apart, &split);
+  ck_assert_uint_eq (colocated.gpus, split.gpus);
+  ck_assert_msg (split.result.tpot[0] < 0.8 * colocated.result.tpot[0]
+                 && split.result.tpot[3] < colocated.result.tpot[3],
+                 "TPOT mean %g / p99 %g split, %g / %g colocated", split.result.tpot[0],
+                 split.result.tpot[3], colocated.result.tpot[0], colocated.result.tpot[3]);
+}
+END_TEST
+
+START_TEST (test_prefix_hits_by_hand)
+{
+  g_autofree char *path = scenario ("prefix", CHAT);
+  g_auto(SimServeReport) r = { 0 };
+  const char *options[] = { "requests.rate=0.5/s", "requests.count=300",
+                            "requests.prefix_share=0.6", "requests.prefix_tokens=1000",
+                            "requests.prefixes=7", NULL };
+  g_autoptr(GArray) q = NULL;
+  gboolean seen[8] = { FALSE };
+  guint with = 0, first = 0;
+
+  run (path, options, &r);
+  /* The same requests, drawn again: a request whose prefix came before
+   * finds it cached (requests 2 s apart on average, a prefill takes tens
+   * of milliseconds, and the cache holds every prefix); the first of each
+   * does not. */
+  q = sim__serve_requests_generate (&r.requests, 3, NULL);
+  for (guint i = 0; i < q->len; i++)
+    {
+      const SimServeRequest *x = &g_array_index (q, SimServeRequest, i);
+      if (x->prefix == 0)
+        continue;
+      ck_assert (x->prefix <= 7 && x->prefix_tokens == 1000);
+      with++;
+      if (!seen[x->prefix])
+        first++;
+      seen[x->prefix] = TRUE;
+    }
+  /* 60 % of 300: 180, within three standard deviations (8.5). */
+  ck_assert_msg (fabs (with - 180.0) < 26, "%u requests with a prefix", with);
+  ck_assert_uint_eq (r.result.prefix_requests, with);
+  ck_assert_uint_eq (r.result.prefix_lookups, with);
+  ck_assert_uint_eq (r.result.prefix_hits, with - first);
+  /* Whole pages of 16 tokens: 992 of the 1,000 are skipped. */
+  ck_assert_msg (r.result.prefix_hit_tokens == (with - first) * 992.0, "%g tokens skipped",
+                 r.result.prefix_hit_tokens);
+}
+END_TEST
+
+/* Requests that share system prompts, more than one replica's cache holds
+ * together: the kv_aware router keeps each prompt on a few replicas, finds
+ * it cached more often and answers sooner; without shared prompts it does
+ * no better than least_outstanding. */
+START_TEST (test_kv_aware_routing)
+{
+  g_autofree char *path = scenario ("kvroute", CHAT);
+  g_auto(SimServeReport) lo = { 0 }, kv = { 0 }, lo0 = { 0 }, kv0 = { 0 };
+  const char *shared[] = { "replicas=4", "requests.rate=40/s", "requests.count=6000",
+                           "requests.prefix_share=0.9", "requests.prefix_tokens=2000",
+                           "requests.prefixes=400", "router=least_outstanding", NULL };
+  const char *plain[] = { "replicas=4", "requests.rate=40/s", "requests.count=6000",
+                          "router=least_outstanding", NULL };
+
+  run (path, shared, &lo);
+  shared[6] = "router=kv_aware";
+  run (path, shared, &kv);
+  ck_assert_msg (kv.result.prefix_hits > 1.3 * lo.result.prefix_hits,
+                 "%" G_GUINT64_FORMAT " hits kv_aware, %" G_GUINT64_FORMAT
+                 " least_outstanding", kv.result.prefix_hits, lo.result.prefix_hits);
+  ck_assert_msg (kv.result.ttft[0] < 0.9 * lo.result.ttft[0], "mean TTFT %g kv_aware, %g "
+                 "least_outstanding", kv.result.ttft[0], lo.result.ttft[0]);
+  run (path, plain, &lo0);
+  plain[3] = "router=kv_aware";
+  run (path, plain, &kv0);
+  ck_assert (kv0.result.prefix_hits == 0 && lo0.result.prefix_hits == 0);
+  ck_assert_msg (kv0.result.ttft[0] > 0.95 * lo0.result.ttft[0], "mean TTFT %g kv_aware, %g "
+                 "least_outstanding without shared prefixes", kv0.result.ttft[0],
+                 lo0.result.ttft[0]);
+}
+END_TEST
+
+/* The catalogue's H100 SXM MIG profiles (NVIDIA's MIG user guide):
+ * 3g.40gb has 60 of the 132 SMs, 4 of the 8 memory slices and 40 GB, two
+ * to a GPU; 7g.80gb the whole GPU. */
+START_TEST (test_mig_by_hand)
+{
+  g_autofree char *path = scenario ("mig", CHAT);
+  g_auto(SimServeReport) whole = { 0 }, three = { 0 }, seven = { 0 }, one = { 0 };
+  const char *o3[] = { "mig=3g.40gb", "precision=fp8", "requests.rate=2/s", NULL };
+  const char *o7[] = { "mig=7g.80gb", "precision=fp8", "requests.rate=2/s", NULL };
+  const char *o1[] = { "mig=1g.20gb", "precision=fp8", "requests.rate=2/s", NULL };
+  const char *ow[] = { "precision=fp8", "requests.rate=2/s", NULL };
+  double weights, kv;
+
+  run (path, ow, &whole);
+  run (path, o3, &three);
+  run (path, o7, &seven);
+  run (path, o1, &one);
+  ck_assert_msg (fabs (three.replica.peak / whole.replica.peak - 60.0 / 132) < 1e-9,
+                 "peak %g of the GPU's", three.replica.peak / whole.replica.peak);
+  ck_assert (fabs (three.replica.bandwidth / whole.replica.bandwidth - 0.5) < 1e-9);
+  /* 0.9 of 40 GB, less the FP8 weights and 2 GiB, over Llama 3 8B's 32
+   * layers x 8 key/value heads x 128 x 2 bytes of FP8 cache per token. */
+  weights = whole.replica.weight_bytes;
+  kv = 32.0 * 8 * 128 * 2;
+  ck_assert_msg (fabs (three.replica.kv_capacity
+                       - floor ((0.9 * 40e9 - weights - 2.0 * 1024 * 1024 * 1024) / kv)) < 1,
+                 "KV capacity %g tokens", three.replica.kv_capacity);
+  /* Two to a GPU: half a GPU's price per replica. */
+  ck_assert (fabs (three.result.gpu_seconds - 0.5 * three.result.replica_seconds) < 1e-6);
+  /* A smaller slice is slower, the whole GPU as fast as no MIG. */
+  ck_assert (one.result.tpot[0] > three.result.tpot[0]);
+  ck_assert (three.result.tpot[0] > seven.result.tpot[0]);
+  ck_assert (one.result.ttft[0] > three.result.ttft[0]);
+  ck_assert_msg (fabs (seven.result.tpot[0] / whole.result.tpot[0] - 1) < 1e-9,
+                 "7g.80gb %g, whole GPU %g", seven.result.tpot[0], whole.result.tpot[0]);
+}
+END_TEST
+
+/* Replicas time-sharing a GPU: each has 1 / N of it, less the scenario's
+ * time-slicing overhead (5 % unless [cluster] says otherwise). */
+START_TEST (test_time_sharing_by_hand)
+{
+  g_autofree char *path = scenario ("share", CHAT);
+  g_autofree char *costly = scenario_nodes ("share-costly", 1,
+                                            "[cluster]\ntimeslice_overhead = 0.25\n\n", CHAT);
+  g_auto(SimServeReport) alone = { 0 }, two = { 0 }, two_costly = { 0 };
+  const char *o1[] = { "requests.rate=2/s", NULL };
+  const char *o2[] = { "replicas_per_gpu=2", "requests.rate=2/s", NULL };
+
+  run (path, o1, &alone);
+  run (path, o2, &two);
+  run (costly, o2, &two_costly);
+  ck_assert (fabs (two.replica.peak / alone.replica.peak - 0.95 / 2) < 1e-9);
+  ck_assert (fabs (two.replica.bandwidth / alone.replica.bandwidth - 0.95 / 2) < 1e-9);
+  ck_assert (fabs (two_costly.replica.peak / alone.replica.peak - 0.75 / 2) < 1e-9);
+  /* Half of 80 GB each. */
+  ck_assert (fabs (two.replica.kv_capacity
+                   - floor ((0.9 * 40e9 - alone.replica.weight_bytes
+                             - 2.0 * 1024 * 1024 * 1024) / alone.replica.kv_bytes_per_token))
+             < 1);
+  ck_assert (fabs (two.result.gpu_seconds - 0.5 * two.result.replica_seconds) < 1e-6);
+  ck_assert (two.result.tpot[0] > 1.8 * alone.result.tpot[0]);
+  ck_assert (two_costly.result.tpot[0] > two.result.tpot[0]);
+}
+END_TEST
+
+START_TEST (test_pipeline_by_hand)
+{
+  g_autofree char *path = scenario ("pp", CHAT);
+  g_autofree char *two_nodes = scenario_nodes ("pp-nodes", 2, "",
+    "[serving s]\nmodel = llama2-70b\nrequests = one\ntp = 8\n\n" ONE_PROMPT);
+  g_auto(SimServeReport) one = { 0 }, two = { 0 }, across = { 0 };
+  const char *o1[] = { "requests.count=10", NULL };
+  const char *o2[] = { "pp=2", "requests.count=10", NULL };
+  const char *ox[] = { "pp=2", NULL };
+  const SimServeReplica *a = &one.replica;
+  double t1, t2, p2p, stage, flops, bytes;
+
+  run (path, o1, &one);
+  run (path, o2, &two);
+  ck_assert_uint_eq (two.gpus, 2);
+  /* Llama 3 8B's 32 layers, 16 a stage: a lone decode crosses both
+   * stages (the same work as one replica's) and one send of its 4,096
+   * activations in 16 bits. */
+  t1 = sim__serve_iteration_time (&one.replica, 0, 0, 1, 100);
+  t2 = sim__serve_iteration_time (&two.replica, 0, 0, 1, 100);
+  p2p = two.replica.p2p_latency + 4096 * 2 * two.replica.p2p_per_byte;
+  ck_assert (p2p > 0 && p2p < 50e-6);
+  ck_assert_msg (fabs (t2 - (t1 + p2p)) < 1e-3 * t1, "pp 2: %g s, pp 1: %g s + send %g s",
+                 t2, t1, p2p);
+  /* 64 sequences: two micro-batches of 32, each through a stage of half
+   * the layers; the iteration takes two stage times and a send. */
+  flops = 2 * a->matmul_params / 2 * 32 + a->attn_flops_coeff / 2 * 32 * 500;
+  bytes = a->weight_bytes / 2 + a->kv_bytes_per_token / 2 * (32 * 500 + 32);
+  stage = hypot (flops / a->peak, bytes / a->bandwidth) + 16 * 4e-6;
+  t2 = sim__serve_iteration_time_split (&two.replica, 0, 0, 64, 64 * 500, 64);
+  ck_assert_msg (fabs (t2 / (2 * stage + two.replica.p2p_latency
+                             + 32 * 4096 * 2 * two.replica.p2p_per_byte) - 1) < 1e-6,
+                 "64 sequences on 2 stages: %g s; by hand %g s", t2, 2 * stage);
+  /* Half the weights per GPU: a larger KV cache. */
+  ck_assert (two.replica.kv_capacity > 2 * one.replica.kv_capacity);
+  /* Stages on two nodes send over the fabric: slower than over NVLink. */
+  run (two_nodes, ox, &across);
+  ck_assert_uint_eq (across.gpus, 16);
+  ck_assert (across.replica.p2p_per_byte > 2 * two.replica.p2p_per_byte);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
 /* Bad input */
 
 typedef struct {
@@ -760,6 +1031,7 @@ main (void)
   TCase *closed = tcase_create ("closed-forms");
   TCase *pub = tcase_create ("published");
   TCase *dir = tcase_create ("directions");
+  TCase *model = tcase_create ("serving-model");
   TCase *bad_input = tcase_create ("bad-input");
   SRunner *sr;
   int failed;
@@ -788,6 +1060,17 @@ main (void)
   tcase_add_test (dir, test_autoscale_bounds);
   tcase_set_timeout (dir, 120);
   suite_add_tcase (s, dir);
+
+  tcase_add_checked_fixture (model, setup, teardown);
+  tcase_add_test (model, test_kv_transfer_by_hand);
+  tcase_add_test (model, test_disaggregation_lowers_interference);
+  tcase_add_test (model, test_prefix_hits_by_hand);
+  tcase_add_test (model, test_kv_aware_routing);
+  tcase_add_test (model, test_mig_by_hand);
+  tcase_add_test (model, test_time_sharing_by_hand);
+  tcase_add_test (model, test_pipeline_by_hand);
+  tcase_set_timeout (model, 120);
+  suite_add_tcase (s, model);
 
   tcase_add_checked_fixture (bad_input, setup, teardown);
   tcase_add_loop_test (bad_input, test_bad_input, 0, G_N_ELEMENTS (bad));

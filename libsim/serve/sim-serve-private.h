@@ -160,6 +160,7 @@ struct SimServeReplica {
   double   attn_flops_coeff;  /* FLOPs per (query token x context token), per GPU */
   double   kv_capacity;       /* tokens of KV cache a replica holds */
   double   iteration_overhead;/* s: launches and scheduling, per iteration */
+  double   prefill_host_floor;/* s: the least an iteration that prefills takes (host-bound) */
   double   allreduce_per_byte;/* s per byte of an all-reduce, per layer pair */
   double   allreduce_latency; /* s per all-reduce */
   guint    layers;

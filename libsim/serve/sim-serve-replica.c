@@ -77,6 +77,18 @@ static const ServeEfficiency serve_default_efficiency = { NULL, 0.55, 0.70 };
 /* Launches and scheduling per layer and iteration: a few microseconds a
  * layer with CUDA graphs, which serving engines capture for decoding. */
 #define LAYER_OVERHEAD_S 4e-6
+/* An iteration that prefills runs eagerly, outside the CUDA graphs
+ * engines capture for decoding: the host launches each layer's kernels
+ * one by one, and while the GPU's work per layer is shorter than that,
+ * the host sets the pace.  The iteration then takes at least this much
+ * per layer, and more per tensor-parallel all-reduce (whose launch
+ * synchronizes the group's processes).  Both are tuned on TensorRT-LLM
+ * v0.5's H100 first-token latencies of 128-token prompts, 7 ms for LLaMA
+ * 7B and 26 ms for LLaMA 70B on TP 4 (docs/serving.md), which the GPU's
+ * work alone puts at half; its 2,048-token latencies, where the GPU's
+ * work is the longer, are unchanged by them. */
+#define PREFILL_HOST_LAYER_S 219e-6
+#define PREFILL_HOST_ALLREDUCE_S 53e-6
 /* Memory a server keeps besides the weights and the KV cache: the CUDA
  * context, activations of the largest batch, communication buffers. */
 #define RESERVE_BYTES (2.0 * 1024 * 1024 * 1024)
@@ -224,6 +236,8 @@ sim__serve_replica_init (SimServeReplica *r, const SimLlmModel *m, const SimGpuM
     }
   r->attn_flops_coeff = 4.0 * stage_layers * (double) m->heads * m->head_dim / c->tp;
   r->iteration_overhead = stage_layers * LAYER_OVERHEAD_S;
+  r->prefill_host_floor = stage_layers * (PREFILL_HOST_LAYER_S
+                                          + (c->tp > 1 ? 2 * PREFILL_HOST_ALLREDUCE_S : 0.0));
   free_bytes = memory * c->memory_share - r->weight_bytes - RESERVE_BYTES;
   r->kv_capacity = floor (free_bytes / r->kv_bytes_per_token);
   if (r->kv_capacity < c->kv_block)
@@ -481,5 +495,7 @@ sim__serve_iteration_time_split (const SimServeReplica *r, double prefill,
     /* Two all-reduces per layer of the batch's activations in 16 bits. */
     t += 2.0 * r->layers * (r->allreduce_latency
                             + tokens * r->hidden * 2.0 * r->allreduce_per_byte);
+  if (prefill > 0 && t < r->prefill_host_floor)
+    t = r->prefill_host_floor;
   return t;
 }
