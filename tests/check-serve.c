@@ -220,11 +220,123 @@ START_TEST (test_published)
 }
 END_TEST
 
+/* MLPerf Inference v4.1, datacenter, closed division, Llama 2 70B (99.9 %
+ * accuracy), NVIDIA's DGX H100 (8 x H100-SXM-80GB, TensorRT-LLM; the
+ * results' files in mlcommons/inference_results_v4.1, closed/NVIDIA/
+ * results/DGX-H100_H100-SXM-80GBx8_TRT/llama2-70b-99.9/): four replicas of
+ * TP 2 in FP8 (its configs/llama2-70b: batch 896 offline, 1,024 server).
+ * Offline: 24,524.9 output tokens/s at 84.48 samples/s, hence 290.3 tokens
+ * per sample.  Server: 74.42 samples/s completed within MLPerf's
+ * constraints, p99 TTFT <= 2 s and p99 TPOT <= 200 ms (its mlperf.conf).
+ * The samples come from OpenOrca with prompts and answers under 1,024
+ * tokens; the prompts' mean length is not in those files: a lognormal of
+ * mean 256 tokens is assumed (docs/serving.md gives how the figure moves
+ * with it), and the answers' lengths a lognormal of the measured mean. */
+#define MLPERF \
+  "[serving mlperf]\nmodel = llama2-70b\nrequests = orca\ntp = 2\nreplicas = 4\n" \
+  "precision = fp8\nmax_batch = 896\nchunked_prefill = true\n\n" \
+  "[requests orca]\narrival = batch\ncount = 32768\ninput_tokens = 256\n" \
+  "input_distribution = lognormal\ninput_max = 1023\noutput_tokens = 290.3\n" \
+  "output_distribution = lognormal\noutput_max = 1023\n"
+
+START_TEST (test_mlperf_offline)
+{
+  g_autofree char *path = scenario ("mlperf", MLPERF);
+  g_auto(SimServeReport) r = { 0 };
+  double ours;
+
+  run (path, NULL, &r);
+  ours = r.result.output_tokens_per_second;
+  ck_assert_uint_eq (r.gpus, 8);
+  ck_assert_msg (fabs (ours / 24524.9 - 1) <= 0.20, "MLPerf v4.1 offline, Llama 2 70B on 8 "
+                 "H100: ours %.0f output tokens/s, published 24,525 (%+.0f %%)", ours,
+                 100 * (ours / 24524.9 - 1));
+}
+END_TEST
+
+/* The server figure is the highest rate that keeps MLPerf's latency
+ * bounds: ours is within 20 % of it if the deployment keeps them at the
+ * published rate and not at 1.2 times it. */
+START_TEST (test_mlperf_server)
+{
+  g_autofree char *path = scenario ("mlperf", MLPERF);
+  g_auto(SimServeReport) at = { 0 }, above = { 0 };
+  const char *options[] = { "max_batch=1024", "requests.arrival=poisson",
+                            "requests.count=30000", "requests.rate=74.42/s", NULL };
+
+  run (path, options, &at);
+  ck_assert_msg (at.result.ttft[3] <= 2.0 && at.result.tpot[3] <= 0.2,
+                 "at 74.42 samples/s: p99 TTFT %g s, p99 TPOT %g s", at.result.ttft[3],
+                 at.result.tpot[3]);
+  options[3] = "requests.rate=89.30/s";
+  run (path, options, &above);
+  ck_assert_msg (above.result.ttft[3] > 2.0 || above.result.tpot[3] > 0.2,
+                 "at 89.30 samples/s: p99 TTFT %g s, p99 TPOT %g s", above.result.ttft[3],
+                 above.result.tpot[3]);
+}
+END_TEST
+
+/* Vidur (Agrawal et al., MLSys 2024) simulates a replica from kernel times
+ * it profiled on each GPU, published in its repository
+ * (microsoft/vidur, data/profiling/compute/h100/meta-llama/<model>/mlp.csv):
+ * per layer and per GPU of a tensor-parallel group, the median times of the
+ * norms, the QKV, output, up and down projections, the rotary embedding,
+ * the activation and the residual add, in BF16 on an H100, for a batch of
+ * N tokens.  None of them was used to set the model's factors. */
+typedef struct {
+  const char *model;
+  guint       tp;
+  guint       tokens;
+  double      layer_ms;   /* the sum of those medians */
+} VidurRow;
+
+static const VidurRow vidur_rows[] = {
+  { "llama2-7b", 1, 1, 0.175 },
+  { "llama2-7b", 1, 128, 0.199 },
+  { "llama2-7b", 1, 2048, 1.2665 },
+  { "llama2-7b", 1, 4096, 2.592 },
+  { "llama2-7b", 2, 512, 0.2215 },
+  { "llama2-70b", 2, 1, 0.319 },
+  { "llama2-70b", 4, 1, 0.179 },
+  { "llama2-70b", 4, 2048, 1.4195 },
+  { "llama2-70b", 8, 4096, 1.538 },
+};
+
+START_TEST (test_vidur_profiles)
+{
+  const VidurRow *v = &vidur_rows[_i];
+  g_autofree char *path = scenario ("vidur", "[serving s]\nmodel = llama2-7b\nrequests = q\n\n"
+                                    "[requests q]\ncount = 1\nrate = 1/s\ninput_tokens = 16\n"
+                                    "output_tokens = 1\n");
+  g_autofree char *model = g_strdup_printf ("model=%s", v->model);
+  g_autofree char *tp = g_strdup_printf ("tp=%u", v->tp);
+  const char *options[] = { model, tp, NULL };
+  g_auto(SimServeReport) r = { 0 };
+  const SimServeReplica *x = &r.replica;
+  double t, layer;
+
+  run (path, options, &r);
+  /* N tokens through every layer, without attention over a context (a
+   * decode step of N sequences with empty caches: no host-bound floor),
+   * less the fixed launch overhead and the all-reduces Vidur profiles
+   * apart. */
+  t = sim__serve_iteration_time (x, 0, 0, v->tokens, 0) - x->iteration_overhead;
+  if (x->tp > 1)
+    t -= 2.0 * x->layers * (x->allreduce_latency
+                            + (double) v->tokens * x->hidden * 2 * x->allreduce_per_byte);
+  layer = 1e3 * t / x->layers;
+  ck_assert_msg (fabs (layer / v->layer_ms - 1) <= 0.20,
+                 "%s, tp %u, %u tokens: %.3f ms a layer; Vidur's profile %.3f ms (%+.0f %%)",
+                 v->model, v->tp, v->tokens, layer, v->layer_ms,
+                 100 * (layer / v->layer_ms - 1));
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 /* Every key moves the answer the way it must */
 
 typedef enum { TTFT_P99, TPOT_MEAN, THROUGHPUT, KV_CAPACITY, PREEMPTIONS, GOODPUT, E2E_MEAN,
-               TPOT_MAX, TTFT_MEAN, REPLICA_HOURS } Metric;
+               TPOT_MAX, TTFT_MEAN, REPLICA_HOURS, PREFIX_HITS, PREFIX_TOKENS } Metric;
 
 static double
 metric (const SimServeReport *r, Metric m)
@@ -240,6 +352,8 @@ metric (const SimServeReport *r, Metric m)
     case PREEMPTIONS: return (double) r->result.preemptions;
     case GOODPUT: return r->result.goodput;
     case REPLICA_HOURS: return r->result.replica_seconds / 3600;
+    case PREFIX_HITS: return (double) r->result.prefix_hits;
+    case PREFIX_TOKENS: return r->result.prefix_hit_tokens;
     case E2E_MEAN: default: return r->result.e2e[0];
     }
 }
@@ -294,6 +408,44 @@ static const Direction directions[] = {
   { "a burst: higher p99 TTFT", { "requests.rate=25/s", "requests.burst_start=20s",
     "requests.burst_duration=30s" }, "requests.burst_factor=1", "requests.burst_factor=3",
     TTFT_P99, +1 },
+  { "pipeline stages: a larger KV cache", { "requests.count=10" }, "pp=1", "pp=2",
+    KV_CAPACITY, +1 },
+  { "pipeline stages: more sequences fit, fewer preemptions", { "requests.arrival=batch",
+    "requests.count=400", "max_batch=400", "memory_share=0.3", "requests.input_tokens=2048" },
+    "pp=1", "pp=2", PREEMPTIONS, -1 },
+  { "a smaller MIG slice: slower decodes", { "precision=fp8", "requests.rate=2/s" },
+    "mig=7g.80gb", "mig=1g.20gb", TPOT_MEAN, +1 },
+  { "a smaller MIG slice: slower prefills", { "precision=fp8", "requests.rate=2/s" },
+    "mig=7g.80gb", "mig=2g.20gb", TTFT_MEAN, +1 },
+  { "time-sharing a GPU: slower decodes", { "requests.rate=2/s" }, "replicas_per_gpu=1",
+    "replicas_per_gpu=2", TPOT_MEAN, +1 },
+  { "disaggregation: decodes not held up by whole prompts", { "requests.rate=10/s",
+    "requests.input_tokens=2048" }, "disaggregated=false", "disaggregated=true", TPOT_MAX,
+    -1 },
+  { "more prefill replicas: sooner first tokens", { "disaggregated=true",
+    "decode_replicas=3", "requests.rate=60/s" }, "prefill_replicas=1", "prefill_replicas=3",
+    TTFT_MEAN, -1 },
+  { "more decode replicas: faster decodes", { "disaggregated=true", "prefill_replicas=3",
+    "requests.rate=60/s" }, "decode_replicas=1", "decode_replicas=3", TPOT_MEAN, -1 },
+  { "wider prefill replicas: sooner first tokens", { "disaggregated=true",
+    "requests.rate=10/s" }, "prefill_tp=1", "prefill_tp=2", TTFT_MEAN, -1 },
+  { "wider decode replicas: faster decodes", { "disaggregated=true", "requests.rate=10/s" },
+    "decode_tp=1", "decode_tp=2", TPOT_MEAN, -1 },
+  { "more requests with a prefix: more prompt tokens skipped", { "requests.prefix_tokens=500",
+    "requests.prefixes=4" }, "requests.prefix_share=0.2", "requests.prefix_share=0.8",
+    PREFIX_TOKENS, +1 },
+  { "longer prefixes: more prompt tokens skipped", { "requests.prefix_share=0.5",
+    "requests.prefixes=4" }, "requests.prefix_tokens=100", "requests.prefix_tokens=1000",
+    PREFIX_TOKENS, +1 },
+  { "more distinct prefixes: fewer found cached", { "requests.prefix_share=0.9",
+    "requests.prefix_tokens=1000" }, "requests.prefixes=2", "requests.prefixes=1000",
+    PREFIX_HITS, -1 },
+  { "a larger cache evicts fewer prefixes", { "requests.prefix_share=0.9",
+    "requests.prefix_tokens=2000", "requests.prefixes=300", "requests.rate=10/s" },
+    "memory_share=0.4", "memory_share=0.9", PREFIX_HITS, +1 },
+  { "kv_aware routing finds prefixes cached", { "replicas=4", "requests.prefix_share=0.9",
+    "requests.prefix_tokens=2000", "requests.prefixes=400" }, "router=least_outstanding",
+    "router=kv_aware", PREFIX_HITS, +1 },
 };
 
 START_TEST (test_direction)
@@ -911,6 +1063,47 @@ static const Bad bad[] = {
   { "[serving s]\nmodel = llama3-8b\nrequests = q\nautoscale = true\nreplicas = 4\n"
     "max_replicas = 2\n\n[requests q]\nrate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
     { ":40:", "max_replicas", "at least" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nmig = 9g.90gb\n\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n", { "mig = 9g.90gb", "3g.40gb", NULL } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\ntp = 2\nmig = 3g.40gb\n\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n", { ":39:", "mig", "tp = 1" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nmig = 1g.10gb\n\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
+    { "does not fit", "1g.10gb instance", NULL } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\npp = 2\nreplicas_per_gpu = 2\n\n"
+    "[requests q]\nrate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
+    { ":39:", "replicas_per_gpu", "pp = 1" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nreplicas_per_gpu = 65\n\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n", { ":38:", "replicas_per_gpu", "64" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nprefill_replicas = 2\n\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
+    { ":38:", "prefill_replicas", "disaggregated = true" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\ndecode_tp = 2\n\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
+    { ":38:", "decode_tp", "disaggregated = true" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\ndisaggregated = true\nautoscale = true\n"
+    "\n[requests q]\nrate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
+    { ":39:", "autoscale", "disaggregated = false" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\ndisaggregated = true\nreplicas = 3\n"
+    "\n[requests q]\nrate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
+    { ":39:", "replicas", "prefill_replicas" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\ndisaggregated = true\n"
+    "prefill_replicas = 5\ndecode_replicas = 5\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\n", { "prefill_replicas", "do not fit", "8 GPUs" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\npp = 33\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\n", { "pp = 33", "32 layers", NULL } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\npp = 16\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\n", { "pp", "16 GPUs", "8" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nrouter = kv\n\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n", { ":38:", "router", "kv_aware" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\nprefix_share = 0.5\n",
+    { "[requests q]", "prefix_share", "prefix_tokens" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\nprefixes = 5\n",
+    { "[requests q]", "prefixes", "prefix_share" } },
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 10\noutput_tokens = 10\nprefix_share = 1.5\n", { ":43:", "prefix_share", NULL } },
 };
 
 START_TEST (test_bad_input)
@@ -1045,6 +1238,9 @@ main (void)
 
   tcase_add_checked_fixture (pub, setup, teardown);
   tcase_add_loop_test (pub, test_published, 0, G_N_ELEMENTS (published));
+  tcase_add_loop_test (pub, test_vidur_profiles, 0, G_N_ELEMENTS (vidur_rows));
+  tcase_add_test (pub, test_mlperf_offline);
+  tcase_add_test (pub, test_mlperf_server);
   tcase_set_timeout (pub, 60);
   suite_add_tcase (s, pub);
 

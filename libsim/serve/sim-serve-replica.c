@@ -338,6 +338,13 @@ sim__serve_replicas_init (SimServeReplica *r, const SimLlmModel *m, const SimGpu
   guint width;
 
   memset (r, 0, sizeof *r);
+  if (c->pp > m->layers)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "pp = %u: %s has %u layers: expected at most one stage per layer", c->pp,
+                   m->name, m->layers);
+      return FALSE;
+    }
   side.tp = c->disaggregated && c->prefill_tp > 0 ? c->prefill_tp : c->tp;
   if (side.tp > per_node || side.tp > n_gpus)
     {
