@@ -291,6 +291,8 @@ evict (Replica *rep, guint need)
               victim = key;
             }
         }
+      if (lru == NULL)
+        break;
       rep->free_blocks += lru->blocks;
       rep->idle_cached -= lru->blocks;
       lru->blocks = 0;
