@@ -926,6 +926,37 @@ START_TEST (test_kv_aware_routing)
 }
 END_TEST
 
+/* Invariants of a disaggregated run with shared prefixes and kv_aware
+ * routing: Little's law for the requests in the system (a request is in
+ * it through its prefill, its transfer and its decode), one transfer per
+ * request of more than one output token, and the same output twice. */
+START_TEST (test_disaggregated_invariants)
+{
+  g_autofree char *path = scenario ("invariants", CHAT);
+  g_auto(SimServeReport) r = { 0 };
+  const char *options[] = { "disaggregated=true", "prefill_replicas=3", "decode_replicas=2",
+                            "router=kv_aware", "requests.rate=40/s",
+                            "requests.prefix_share=0.5", "requests.prefix_tokens=800",
+                            "requests.prefixes=50", NULL };
+  g_autofree char *a = sim_serve_json (path, NULL, options, NULL);
+  g_autofree char *b = sim_serve_json (path, NULL, options, NULL);
+  g_autoptr(GArray) q = NULL;
+  guint64 longer = 0;
+
+  ck_assert (a != NULL && b != NULL && strcmp (a, b) == 0);
+  run (path, options, &r);
+  ck_assert (r.result.requests == 3000);
+  ck_assert_msg (fabs (r.result.mean_in_system / (r.result.arrival_rate * r.result.e2e[0]) - 1)
+                 < 1e-6, "L = %g, lambda W = %g", r.result.mean_in_system,
+                 r.result.arrival_rate * r.result.e2e[0]);
+  q = sim__serve_requests_generate (&r.requests, 3, NULL);
+  for (guint i = 0; i < q->len; i++)
+    longer += g_array_index (q, SimServeRequest, i).output > 1;
+  ck_assert_uint_eq (r.result.kv_transfers, longer);
+  ck_assert (r.result.prefix_hits > 0 && r.result.prefix_hits < r.result.prefix_lookups);
+}
+END_TEST
+
 /* The catalogue's H100 SXM MIG profiles (NVIDIA's MIG user guide):
  * 3g.40gb has 60 of the 132 SMs, 4 of the 8 memory slices and 40 GB, two
  * to a GPU; 7g.80gb the whole GPU. */
@@ -1276,6 +1307,7 @@ main (void)
   tcase_add_test (model, test_disaggregation_lowers_interference);
   tcase_add_test (model, test_prefix_hits_by_hand);
   tcase_add_test (model, test_kv_aware_routing);
+  tcase_add_test (model, test_disaggregated_invariants);
   tcase_add_test (model, test_mig_by_hand);
   tcase_add_test (model, test_time_sharing_by_hand);
   tcase_add_test (model, test_pipeline_by_hand);
