@@ -25,10 +25,29 @@ print_report (const SimServeReport *r)
 {
   const SimServeResult *x = &r->result;
 
-  printf ("# gpusim serve: [serving %s]: %s (%.1fB parameters), %u replica%s of %u %s, %s",
-          r->config.name, r->model, r->parameters / 1e9, r->config.replicas,
-          r->config.replicas == 1 ? "" : "s", r->config.tp, r->gpu,
-          r->config.precision == SIM_LLM_PRECISION_FP8 ? "FP8" : "BF16");
+  if (r->config.disaggregated)
+    printf ("# gpusim serve: [serving %s]: %s (%.1fB parameters), %u prefill replica%s of %u "
+            "%s and %u decode of %u, %s", r->config.name, r->model, r->parameters / 1e9,
+            r->config.prefill_replicas, r->config.prefill_replicas == 1 ? "" : "s",
+            r->replica.tp, r->gpu, r->config.decode_replicas,
+            r->replica.decode != NULL ? r->replica.decode->tp : 0,
+            r->config.precision == SIM_LLM_PRECISION_FP8 ? "FP8" : "BF16");
+  else if (r->config.mig != NULL || r->config.replicas_per_gpu > 1)
+    {
+      g_autofree char *where = r->config.mig != NULL
+        ? g_strdup_printf ("a %s instance of %s", r->config.mig, r->gpu)
+        : g_strdup_printf ("1 / %u of %s", r->config.replicas_per_gpu, r->gpu);
+      printf ("# gpusim serve: [serving %s]: %s (%.1fB parameters), %u replica%s, each on %s, "
+              "%s", r->config.name, r->model, r->parameters / 1e9, r->config.replicas,
+              r->config.replicas == 1 ? "" : "s", where,
+              r->config.precision == SIM_LLM_PRECISION_FP8 ? "FP8" : "BF16");
+    }
+  else
+    printf ("# gpusim serve: [serving %s]: %s (%.1fB parameters), %u replica%s of %u %s%s, %s",
+            r->config.name, r->model, r->parameters / 1e9, r->config.replicas,
+            r->config.replicas == 1 ? "" : "s", r->config.tp * r->config.pp, r->gpu,
+            r->config.pp > 1 ? " in pipeline stages" : "",
+            r->config.precision == SIM_LLM_PRECISION_FP8 ? "FP8" : "BF16");
   if (r->config.autoscale)
     printf (" at time 0, autoscaled between %u and %u", r->config.min_replicas,
             r->config.max_replicas > 0 ? r->config.max_replicas : r->config.replicas);
@@ -46,6 +65,15 @@ print_report (const SimServeReport *r)
           " preemptions\n", x->kv_capacity_tokens, 100 * x->kv_utilization, x->preemptions);
   printf ("replicas        busy %.1f %% of the time, %.1f sequences decoded per iteration\n",
           100 * x->gpu_busy, x->mean_batch);
+  if (r->config.disaggregated)
+    printf ("KV transfers    %" G_GUINT64_FORMAT " to decode replicas, %.2f ms each on average "
+            "(links included)\n", x->kv_transfers, 1e3 * x->kv_transfer_mean);
+  if (x->prefix_requests > 0)
+    printf ("prefix cache    %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " admissions with a "
+            "shared prefix found it cached (%.1f %%), %.0f prompt tokens skipped\n",
+            x->prefix_hits, x->prefix_lookups,
+            x->prefix_lookups > 0 ? 100.0 * x->prefix_hits / x->prefix_lookups : 0,
+            x->prefix_hit_tokens);
   if (r->config.autoscale)
     printf ("autoscaler      %.2f replicas on average, %u at most; %" G_GUINT64_FORMAT
             " started, %" G_GUINT64_FORMAT " stopped\n",

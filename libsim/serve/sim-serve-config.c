@@ -38,8 +38,29 @@ static const SimKey serving_keys[] = {
     "split prompts into chunks that fill each iteration's token budget beside the decodes", 0,
     NULL, 0 },
   { "replicas", SIM_KEY_INT, NULL, "1 to 100000", "1", "replicas of the model", 0, NULL, 0 },
-  { "router", SIM_KEY_CHOICE, NULL, "round_robin, least_outstanding", "least_outstanding",
-    "how requests are sent to replicas", 0, NULL, 0 },
+  { "router", SIM_KEY_CHOICE, NULL, "round_robin, least_outstanding, kv_aware",
+    "least_outstanding",
+    "how requests are sent to replicas (kv_aware: the best cached prefix against the load)", 0,
+    NULL, 0 },
+  { "pp", SIM_KEY_INT, NULL, "1 to 64", "1",
+    "pipeline-parallel stages of a replica: its layers split over pp groups of tp GPUs", 0,
+    NULL, 0 },
+  { "mig", SIM_KEY_STRING, NULL, "a MIG profile of the GPU, e.g. 3g.40gb", NULL,
+    "run each replica on a MIG instance of this profile (tp = 1): its share of compute, "
+    "bandwidth and memory", 0, NULL, 0 },
+  { "replicas_per_gpu", SIM_KEY_INT, NULL, "1 to 64", "1",
+    "replicas time-sharing one GPU (tp = 1), each at its share of it", 0, NULL, 0 },
+  { "disaggregated", SIM_KEY_BOOL, NULL, NULL, "false",
+    "prefill on prefill replicas, decode on decode replicas, the KV cache sent between them",
+    0, NULL, 0 },
+  { "prefill_replicas", SIM_KEY_INT, NULL, "1 to 100000", "1",
+    "with disaggregated: the replicas that prefill", 0, NULL, 0 },
+  { "decode_replicas", SIM_KEY_INT, NULL, "1 to 100000", "1",
+    "with disaggregated: the replicas that decode", 0, NULL, 0 },
+  { "prefill_tp", SIM_KEY_INT, NULL, "1 to 64", "tp",
+    "with disaggregated: the GPUs of a prefill replica", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
+  { "decode_tp", SIM_KEY_INT, NULL, "1 to 64", "tp",
+    "with disaggregated: the GPUs of a decode replica", SIM_KEY_DEFAULT_DESCRIBED, NULL, 0 },
   { "memory_share", SIM_KEY_SHARE, NULL, "above 0 to 1", "0.9",
     "the share of each GPU's memory the server takes for weights and KV cache", 0, NULL, 0 },
   { "kv_block", SIM_KEY_INT, "tokens", "1 to 4096", "16",
@@ -114,6 +135,13 @@ static const SimKey requests_keys[] = {
   { "trace", SIM_KEY_PATH, NULL, NULL, NULL,
     "an Azure LLM inference trace (CSV: TIMESTAMP, ContextTokens, GeneratedTokens)", 0, NULL,
     0 },
+  { "prefix_share", SIM_KEY_SHARE, NULL, "0 to 1", "0",
+    "the share of requests whose prompt opens with a shared prefix (a system prompt, a "
+    "conversation's history)", 0, NULL, 0 },
+  { "prefix_tokens", SIM_KEY_INT, "tokens", "0 to 1000000", "0",
+    "a shared prefix's length, before the request's own input_tokens", 0, NULL, 0 },
+  { "prefixes", SIM_KEY_INT, NULL, "1 to 100000", "1",
+    "distinct prefixes; each request with one draws it uniformly", 0, NULL, 0 },
 };
 
 const SimKeyTable sim__requests_key_table = {
@@ -182,6 +210,7 @@ sim__serve_config_clear (SimServeConfig *config)
   g_clear_pointer (&config->name, g_free);
   g_clear_pointer (&config->model, g_free);
   g_clear_pointer (&config->requests, g_free);
+  g_clear_pointer (&config->mig, g_free);
 }
 
 gboolean
@@ -222,9 +251,9 @@ sim__serve_config_set (gpointer data, const char *key, const char *value, GError
     return parse_uint (value, 1, 100000, &c->replicas, error);
   if (strcmp (key, "router") == 0)
     {
-      static const char * const names[] = { "round_robin", "least_outstanding" };
+      static const char * const names[] = { "round_robin", "least_outstanding", "kv_aware" };
       guint i;
-      if (!parse_choice (value, names, 2, &i, error))
+      if (!parse_choice (value, names, 3, &i, error))
         return FALSE;
       c->router = (SimServeRouter) i;
       return TRUE;
@@ -256,6 +285,32 @@ sim__serve_config_set (gpointer data, const char *key, const char *value, GError
     return parse_seconds (value, FALSE, &c->scale_down_delay, error);
   if (strcmp (key, "autoscale_interval") == 0)
     return parse_seconds (value, TRUE, &c->autoscale_interval, error);
+  if (strcmp (key, "pp") == 0)
+    return parse_uint (value, 1, 64, &c->pp, error);
+  if (strcmp (key, "mig") == 0)
+    {
+      if (value[0] == '\0')
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "empty: expected a MIG profile such as 3g.40gb");
+          return FALSE;
+        }
+      g_free (c->mig);
+      c->mig = g_strdup (value);
+      return TRUE;
+    }
+  if (strcmp (key, "replicas_per_gpu") == 0)
+    return parse_uint (value, 1, 64, &c->replicas_per_gpu, error);
+  if (strcmp (key, "disaggregated") == 0)
+    return sim__keys_parse_bool (value, &c->disaggregated, error);
+  if (strcmp (key, "prefill_replicas") == 0)
+    return parse_uint (value, 1, 100000, &c->prefill_replicas, error);
+  if (strcmp (key, "decode_replicas") == 0)
+    return parse_uint (value, 1, 100000, &c->decode_replicas, error);
+  if (strcmp (key, "prefill_tp") == 0)
+    return parse_uint (value, 1, 64, &c->prefill_tp, error);
+  if (strcmp (key, "decode_tp") == 0)
+    return parse_uint (value, 1, 64, &c->decode_tp, error);
   sim__keys_set_unknown (&sim__serving_key_table, key, error);
   return FALSE;
 }
@@ -392,7 +447,56 @@ sim__serve_requests_set (gpointer data, const char *key, const char *value, GErr
       r->trace = g_strdup (value);
       return TRUE;
     }
+  if (strcmp (key, "prefix_share") == 0)
+    return sim__keys_parse_share_percent (value, 0, FALSE, "a share", &r->prefix_share, error);
+  if (strcmp (key, "prefix_tokens") == 0)
+    return parse_uint (value, 0, 1000000, &r->prefix_tokens, error);
+  if (strcmp (key, "prefixes") == 0)
+    return parse_uint (value, 1, 100000, &r->prefixes, error);
   sim__keys_set_unknown (&sim__requests_key_table, key, error);
+  return FALSE;
+}
+
+/* The keys of where a replica runs, against each other: a MIG instance
+ * or a time-shared GPU holds a whole replica, and disaggregation has its
+ * own replicas and tp on each side. */
+static gboolean
+check_placement (const SimServeConfig *c, const char **key, GError **error)
+{
+  SimServeConfig plain;
+  const char *bad = NULL, *why = NULL;
+
+  sim__serve_config_init (&plain);
+  if (c->mig != NULL && (c->tp > 1 || c->pp > 1 || c->replicas_per_gpu > 1))
+    bad = "mig", why = "a MIG instance holds a whole replica: expected tp = 1, pp = 1 and "
+                       "replicas_per_gpu = 1 with it";
+  else if (c->replicas_per_gpu > 1 && (c->tp > 1 || c->pp > 1))
+    bad = "replicas_per_gpu", why = "replicas time-share one GPU each: expected tp = 1 and "
+                                    "pp = 1 with it";
+  else if (!c->disaggregated && c->prefill_replicas != plain.prefill_replicas)
+    bad = "prefill_replicas";
+  else if (!c->disaggregated && c->decode_replicas != plain.decode_replicas)
+    bad = "decode_replicas";
+  else if (!c->disaggregated && c->prefill_tp != 0)
+    bad = "prefill_tp";
+  else if (!c->disaggregated && c->decode_tp != 0)
+    bad = "decode_tp";
+  else if (c->disaggregated && c->replicas != plain.replicas)
+    bad = "replicas", why = "with disaggregated, prefill_replicas and decode_replicas count "
+                            "the replicas: expected replicas unset";
+  else if (c->disaggregated && c->autoscale)
+    bad = "autoscale", why = "the autoscaler scales colocated replicas: expected "
+                             "disaggregated = false with it";
+  else if (c->disaggregated && (c->mig != NULL || c->replicas_per_gpu > 1 || c->pp > 1))
+    bad = "disaggregated", why = "disaggregated replicas run on whole GPUs: expected no mig, "
+                                 "replicas_per_gpu = 1 and pp = 1 with it";
+  sim__serve_config_clear (&plain);
+  if (bad == NULL)
+    return TRUE;
+  *key = bad;
+  g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s",
+               why != NULL ? why : "a key of disaggregation: expected disaggregated = true "
+                                   "as well");
   return FALSE;
 }
 
@@ -407,6 +511,8 @@ sim__serve_config_check (const SimServeConfig *c, const char **key, GError **err
   guint max = c->max_replicas > 0 ? c->max_replicas : c->replicas;
 
   *key = NULL;
+  if (!check_placement (c, key, error))
+    return FALSE;
   if (!c->autoscale)
     {
       SimServeConfig plain;
@@ -547,6 +653,10 @@ sim__serve_read (const SimScenario *sc, const char *name, SimServeConfig *config
   if (group == NULL)
     goto out;
   config->name = g_strdup (group + strlen ("serving "));
+  /* Replicas time-sharing a GPU lose what the cluster's sharing model
+   * says switching costs (cluster/sim-sharing.h). */
+  config->timeslice_overhead = sc->sharing.mode == SIM_SHARING_MPS
+                               ? sc->sharing.mps_overhead : sc->sharing.timeslice_overhead;
   if (!sim__keys_check_group (&reader.reader, &sim__serving_key_table, group, error)
       || !sim__keys_read_each (&reader.reader, group, sim__serve_config_set, config, error))
     goto out;

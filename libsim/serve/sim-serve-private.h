@@ -15,6 +15,7 @@ G_BEGIN_DECLS
 typedef enum {
   SIM_SERVE_ROUTER_ROUND_ROBIN,
   SIM_SERVE_ROUTER_LEAST_OUTSTANDING,
+  SIM_SERVE_ROUTER_KV_AWARE,   /* the best cached prefix against the load (llm-d, Dynamo) */
 } SimServeRouter;
 
 /* A deployment: [serving NAME]. */
@@ -40,6 +41,15 @@ typedef struct {
   double   startup;           /* s: a new replica's start (loading the weights) */
   double   scale_down_delay;  /* s: an idle replica's wait before it stops */
   double   autoscale_interval;/* s: how often the autoscaler looks */
+  guint    pp;                /* pipeline stages of a replica */
+  char    *mig;               /* a MIG profile a replica runs on, or NULL */
+  guint    replicas_per_gpu;  /* replicas time-sharing one GPU */
+  gboolean disaggregated;     /* prefill and decode on separate replicas */
+  guint    prefill_replicas;
+  guint    decode_replicas;
+  guint    prefill_tp;        /* 0: tp */
+  guint    decode_tp;         /* 0: tp */
+  double   timeslice_overhead;/* not a key: the scenario's [cluster] sharing overhead */
 } SimServeConfig;
 
 /* How request lengths are drawn. */
@@ -77,6 +87,9 @@ typedef struct {
   SimServeLength output;
   char    *trace;            /* an Azure LLM inference trace (CSV), resolved path */
   double   start_hour;       /* the hour of day at time 0, for the profile */
+  double   prefix_share;     /* of the requests that open with a shared prefix */
+  guint    prefix_tokens;    /* its length */
+  guint    prefixes;         /* distinct prefixes, drawn uniformly */
 } SimServeRequests;
 
 extern const SimKeyTable sim__serving_key_table;
@@ -107,6 +120,8 @@ typedef struct {
   double arrival;            /* s */
   guint  input;              /* prompt tokens */
   guint  output;             /* tokens to generate, at least 1 */
+  guint  prefix;             /* 1 + the index of its shared prefix; 0: none */
+  guint  prefix_tokens;      /* the prefix's tokens, the first of the prompt's */
 } SimServeRequest;
 
 /* The requests of a workload, in arrival order (ties keep their order). */
@@ -118,10 +133,23 @@ GArray *sim__serve_requests_generate (const SimServeRequests *requests, guint64 
  * LIMIT requests, 0: every line. */
 GArray *sim__serve_trace_read (const char *path, guint limit, GError **error);
 
-/* The replica model: one GPU model, one language model, one deployment. */
-typedef struct {
+/* The replica model: one GPU model, one language model, one deployment
+ * (with disaggregation, the prefill side's; DECODE is the decode side's). */
+typedef struct SimServeReplica SimServeReplica;
+struct SimServeReplica {
   const SimGpuModel *gpu;
   guint    tp;
+  guint    pp;                /* pipeline stages; the fields below are the busiest stage's */
+  double   gpus;              /* GPUs a replica takes (a share with MIG or time-sharing) */
+  double   share;             /* of the GPU's compute and bandwidth (MIG, time-sharing): 1 */
+  double   p2p_latency;       /* s: activations from a stage to the next */
+  double   p2p_per_byte;      /* s per byte of them */
+  double   kv_bytes_per_token_total; /* the whole model's KV cache per token, every GPU */
+  double   kv_transfer_latency[2];   /* s: a KV transfer inside a node [0], between [1] */
+  double   kv_transfer_per_byte[2];  /* s per byte, every GPU pair of the replicas at once */
+  guint    kv_transfer_pairs; /* GPU pairs a transfer runs on at once */
+  guint32 *node_of;           /* disaggregation: the node of each replica, prefill's first */
+  SimServeReplica *decode;    /* with disaggregation, owned; else NULL */
   double   peak;              /* FLOP/s per GPU at the precision, times the GEMM efficiency */
   double   bandwidth;         /* bytes/s per GPU, times the memory efficiency */
   double   gemm_efficiency;
@@ -132,11 +160,12 @@ typedef struct {
   double   attn_flops_coeff;  /* FLOPs per (query token x context token), per GPU */
   double   kv_capacity;       /* tokens of KV cache a replica holds */
   double   iteration_overhead;/* s: launches and scheduling, per iteration */
+  double   prefill_host_floor;/* s: the least an iteration that prefills takes (host-bound) */
   double   allreduce_per_byte;/* s per byte of an all-reduce, per layer pair */
   double   allreduce_latency; /* s per all-reduce */
   guint    layers;
   guint    hidden;
-} SimServeReplica;
+};
 
 /* Builds the replica model; COMM (nullable) times the tensor-parallel
  * all-reduces on GPUS (tp of them).  Errors: SIM_ERROR_UNSATISFIABLE when
@@ -145,12 +174,30 @@ typedef struct {
 gboolean sim__serve_replica_init (SimServeReplica *r, const SimLlmModel *model,
                                   const SimGpuModel *gpu, const SimServeConfig *config,
                                   SimCommModel *comm, const guint32 *gpus, GError **error);
+/* Builds the replica models of a whole deployment on CLUSTER: the replica
+ * (a MIG slice, a share of a GPU, tp x pp GPUs placed node by node), and
+ * with disaggregation both sides and the KV transfer between them over
+ * the fabric.  Errors as sim__serve_replica_init(), and SIM_ERROR_INVALID
+ * for a placement the cluster cannot hold. */
+gboolean sim__serve_replicas_init (SimServeReplica *r, const SimLlmModel *model,
+                                   const SimGpuModel *gpu, const SimServeConfig *config,
+                                   SimCommModel *comm, SimCluster *cluster, GError **error);
+void     sim__serve_replica_clear (SimServeReplica *r);
+/* The time to move the KV cache of TOKENS tokens from a prefill replica to
+ * a decode replica, on one node (SAME_NODE) or across the fabric. */
+double   sim__serve_kv_transfer_time (const SimServeReplica *r, double tokens,
+                                      gboolean same_node);
 
 /* The time of one iteration that prefills PREFILL tokens (whose attention
  * spans PREFILL_CONTEXT query-by-key pairs in all) and decodes DECODE
  * sequences holding DECODE_CONTEXT tokens of KV cache in all. */
 double sim__serve_iteration_time (const SimServeReplica *r, double prefill,
                                   double prefill_context, double decode, double decode_context);
+/* The same for an iteration of SEQUENCES sequences, which pipeline
+ * parallelism splits into micro-batches. */
+double sim__serve_iteration_time_split (const SimServeReplica *r, double prefill,
+                                        double prefill_context, double decode,
+                                        double decode_context, guint sequences);
 
 /* What a deployment's run measured. */
 typedef struct {
@@ -178,6 +225,14 @@ typedef struct {
   guint   peak_replicas;     /* the most running or starting at once */
   guint64 scale_ups;         /* replicas started by the autoscaler */
   guint64 scale_downs;       /* and stopped */
+  double  gpu_seconds;       /* GPUs (or shares of one) paid for, over time */
+  double  gpus;              /* GPUs of the deployment at time 0 */
+  guint64 prefix_requests;   /* requests that opened with a shared prefix */
+  guint64 prefix_hits;       /* of their admissions, those that found it cached */
+  guint64 prefix_lookups;    /* admissions of such requests (a preempted one looks again) */
+  double  prefix_hit_tokens; /* prompt tokens not prefilled, found cached */
+  guint64 kv_transfers;      /* disaggregation: KV caches moved to a decode replica */
+  double  kv_transfer_mean;  /* s: their mean time, waiting for the links included */
 } SimServeResult;
 
 /* Simulates REQUESTS on CONFIG->replicas replicas of R. */

@@ -62,6 +62,47 @@ rate_at (const SimServeRequests *r, double t)
   return rate;
 }
 
+/* Gives each request its shared prefix, if it draws one, from a stream of
+ * its own: the prefix comes before the request's own prompt, which grows
+ * by it. */
+static gboolean
+add_prefixes (const SimServeRequests *r, guint64 seed, GArray *out, GError **error)
+{
+  g_autoptr(SimRng) rng = NULL;
+
+  if (r->prefix_share > 0 && r->prefix_tokens == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "[requests %s] prefix_share = %g: expected prefix_tokens above 0 as well",
+                   r->name != NULL ? r->name : "", r->prefix_share);
+      return FALSE;
+    }
+  if (r->prefix_share == 0 && (r->prefix_tokens > 0 || r->prefixes > 1))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "[requests %s] %s: a key of shared prefixes: expected prefix_share above 0 "
+                   "as well", r->name != NULL ? r->name : "",
+                   r->prefix_tokens > 0 ? "prefix_tokens" : "prefixes");
+      return FALSE;
+    }
+  if (r->prefix_share == 0)
+    return TRUE;
+  rng = sim_rng_new (seed, "serve-prefixes");
+  for (guint i = 0; i < out->len; i++)
+    {
+      SimServeRequest *q = &g_array_index (out, SimServeRequest, i);
+      double u = sim_rng_uniform (rng);
+      guint which = MIN (r->prefixes - 1, (guint) (sim_rng_uniform (rng) * r->prefixes));
+
+      if (u >= r->prefix_share)
+        continue;
+      q->prefix = which + 1;
+      q->prefix_tokens = r->prefix_tokens;
+      q->input = (guint) MIN ((double) q->input + r->prefix_tokens, 2e9);
+    }
+  return TRUE;
+}
+
 GArray *
 sim__serve_requests_generate (const SimServeRequests *r, guint64 seed, GError **error)
 {
@@ -70,7 +111,12 @@ sim__serve_requests_generate (const SimServeRequests *r, guint64 seed, GError **
   double t = 0, top;
 
   if (r->arrival == SIM_SERVE_ARRIVAL_TRACE)
-    return sim__serve_trace_read (r->trace, r->count_given ? r->count : 0, error);
+    {
+      out = sim__serve_trace_read (r->trace, r->count_given ? r->count : 0, error);
+      if (out == NULL || !add_prefixes (r, seed, out, error))
+        return NULL;
+      return g_steal_pointer (&out);
+    }
 
   out = g_array_sized_new (FALSE, FALSE, sizeof (SimServeRequest), r->count);
   arrivals = sim_rng_new (seed, "serve-arrivals");
@@ -97,8 +143,12 @@ sim__serve_requests_generate (const SimServeRequests *r, guint64 seed, GError **
       q.arrival = t;
       q.input = draw_length (&r->input, inputs);
       q.output = draw_length (&r->output, outputs);
+      q.prefix = 0;
+      q.prefix_tokens = 0;
       g_array_append_val (out, q);
     }
+  if (!add_prefixes (r, seed, out, error))
+    return NULL;
   return g_steal_pointer (&out);
 }
 
@@ -202,6 +252,8 @@ sim__serve_trace_read (const char *path, guint limit, GError **error)
        * least (its first, which ends the prefill). */
       q.input = (guint) MAX (1, in);
       q.output = (guint) MAX (1, gen);
+      q.prefix = 0;
+      q.prefix_tokens = 0;
       g_array_append_val (out, q);
     }
   if (out->len == 0)

@@ -19,6 +19,23 @@
  * running sequence is preempted: its pages are freed and it goes back to
  * the head of the queue, to prefill its prompt and what it had generated
  * again when admitted (recompute preemption).
+ *
+ * Shared prefixes are cached in the pages (vLLM's automatic prefix
+ * caching): when a request's prefill ends, the whole pages of its prefix
+ * become the replica's, kept while any running sequence uses them and
+ * after, until the pages are wanted, the least recently used first.  A
+ * request admitted where its prefix is cached skips those tokens'
+ * prefill.  The kv_aware router sends a request where the pages it would
+ * have to prefill plus the pages already taken or queued there are
+ * fewest, as llm-d's and Dynamo's KV routers balance cached overlap
+ * against load.
+ *
+ * With disaggregation (Splitwise, DistServe), requests go to prefill
+ * replicas, which only prefill; at the end of a prefill, the request's KV
+ * cache crosses to the decode replica with the fewest requests, over
+ * NVLink inside a node or the NICs between nodes, one transfer at a time
+ * on each replica's links, and it decodes there.  Its first token counts
+ * when its cache has arrived.
  */
 #include "config.h"
 
@@ -35,13 +52,26 @@ typedef struct {
   double   first_token;   /* s; < 0 until the first token */
   guint    input;
   guint    output;
-  guint    target;        /* tokens the current prefill computes */
+  guint    target;        /* tokens in the cache when the current prefill ends */
   guint    prefilled;     /* of them */
   guint    generated;
   guint    cached;        /* tokens in the KV cache */
-  guint    blocks;
+  guint    blocks;        /* pages of its own */
+  guint    shared;        /* pages of a cached prefix it uses */
+  guint    queued_blocks; /* pages counted in its replica's queue */
+  guint    prefix;        /* 1 + its prefix's index; 0: none */
+  guint    prefix_tokens;
+  gboolean pending;       /* routed with its prefix, not yet prefilled */
   gboolean admitted;      /* once admitted (its queueing wait is counted) */
 } Req;
+
+/* A prefix cached in a replica's pages. */
+typedef struct {
+  guint    blocks;        /* 0: not cached */
+  guint    refs;          /* running sequences using it */
+  guint    pending;       /* requests routed here with it, not yet prefilled */
+  double   last_use;
+} PrefixEntry;
 
 typedef struct {
   guint32 req;
@@ -109,8 +139,17 @@ typedef enum {
   REPLICA_DRAINING,     /* takes no new request; stops when its last completes */
 } ReplicaState;
 
+typedef enum {
+  ROLE_COLOCATED,       /* prefills and decodes */
+  ROLE_PREFILL,
+  ROLE_DECODE,
+} ReplicaRole;
+
 typedef struct {
   ReplicaState state;
+  ReplicaRole role;
+  const SimServeReplica *model;
+  guint    total_blocks;
   Deque    waiting;
   GArray  *running;       /* guint32, in order of admission */
   GArray  *batch;         /* Slot: the iteration under way */
@@ -121,6 +160,10 @@ typedef struct {
   double   kv_area;       /* pages in use times time */
   double   decode_slots;
   guint64  iterations;
+  GHashTable *prefixes;   /* prefix -> PrefixEntry, created on first use */
+  guint    idle_cached;   /* pages of cached prefixes no sequence uses */
+  guint    waiting_blocks;/* pages the queued prompts will take */
+  double   link_free;     /* s: when its links finish the KV transfers under way */
 } Replica;
 
 typedef struct {
@@ -152,6 +195,12 @@ typedef struct {
   guint64   n_tpot;
   double    wait_sum;       /* arrival to the first prefill, summed */
   guint64   met_slo;        /* requests that met both objectives */
+  guint     n_front;        /* the replicas requests are routed to: prefill ones, or all */
+  guint32   kind_transfer;
+  guint64   prefix_hits, prefix_lookups, prefix_requests;
+  double    prefix_hit_tokens;
+  guint64   transfers;
+  double    transfer_sum;
 } Sim;
 
 static double
@@ -187,6 +236,100 @@ blocks_for (const Sim *s, guint tokens)
   return (tokens + s->config->kv_block - 1) / s->config->kv_block;
 }
 
+static PrefixEntry *
+prefix_entry (Replica *rep, guint prefix, gboolean create)
+{
+  PrefixEntry *e;
+
+  if (prefix == 0)
+    return NULL;
+  if (rep->prefixes == NULL)
+    {
+      if (!create)
+        return NULL;
+      rep->prefixes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+    }
+  e = g_hash_table_lookup (rep->prefixes, GUINT_TO_POINTER (prefix));
+  if (e == NULL && create)
+    {
+      e = g_new0 (PrefixEntry, 1);
+      g_hash_table_insert (rep->prefixes, GUINT_TO_POINTER (prefix), e);
+    }
+  return e;
+}
+
+/* The pages of Q's prefix cached at REP, 0 if none. */
+static guint
+prefix_hit_blocks (Replica *rep, const Req *q)
+{
+  PrefixEntry *e = prefix_entry (rep, q->prefix, FALSE);
+
+  return e != NULL ? e->blocks : 0;
+}
+
+/* Frees cached prefixes no sequence uses, the least recently used first,
+ * until NEED pages are free or none is left; returns whether they are. */
+static gboolean
+evict (Replica *rep, guint need)
+{
+  while (rep->free_blocks < need && rep->idle_cached > 0)
+    {
+      GHashTableIter it;
+      gpointer key, value, victim = NULL;
+      PrefixEntry *lru = NULL;
+
+      g_hash_table_iter_init (&it, rep->prefixes);
+      while (g_hash_table_iter_next (&it, &key, &value))
+        {
+          PrefixEntry *e = value;
+          if (e->blocks > 0 && e->refs == 0
+              && (lru == NULL || e->last_use < lru->last_use
+                  || (e->last_use == lru->last_use
+                      && GPOINTER_TO_UINT (key) < GPOINTER_TO_UINT (victim))))
+            {
+              lru = e;
+              victim = key;
+            }
+        }
+      if (lru == NULL)
+        break;
+      rep->free_blocks += lru->blocks;
+      rep->idle_cached -= lru->blocks;
+      lru->blocks = 0;
+    }
+  return rep->free_blocks >= need;
+}
+
+/* Frees Q's own pages and lets go of its cached prefix. */
+static void
+release (Sim *s, Replica *rep, Req *q)
+{
+  rep->free_blocks += q->blocks;
+  q->blocks = 0;
+  if (q->shared > 0)
+    {
+      PrefixEntry *e = prefix_entry (rep, q->prefix, FALSE);
+      if (--e->refs == 0)
+        rep->idle_cached += e->blocks;
+      e->last_use = now_s (s);
+      q->shared = 0;
+    }
+}
+
+/* Puts request IDX in REP's queue, at the head for a preempted one. */
+static void
+enqueue (Sim *s, Replica *rep, guint32 idx, gboolean front)
+{
+  Req *q = &s->reqs[idx];
+
+  q->queued_blocks = blocks_for (s, q->target);
+  rep->waiting_blocks += q->queued_blocks;
+  if (front)
+    deque_push_front (&rep->waiting, idx);
+  else
+    deque_push_back (&rep->waiting, idx);
+}
+
 /* Frees the pages of the most recently admitted running sequence and puts
  * it back at the head of the queue. */
 static void
@@ -196,12 +339,11 @@ preempt_newest (Sim *s, Replica *rep)
   Req *q = &s->reqs[victim];
 
   g_array_set_size (rep->running, rep->running->len - 1);
-  rep->free_blocks += q->blocks;
-  q->blocks = 0;
+  release (s, rep, q);
   q->cached = 0;
   q->prefilled = 0;
   q->target = q->input + q->generated;
-  deque_push_front (&rep->waiting, victim);
+  enqueue (s, rep, victim, TRUE);
   s->preemptions++;
 }
 
@@ -220,7 +362,9 @@ add_decodes (Sim *s, Replica *rep, double *context)
 
       if (q->prefilled < q->target)
         continue;
-      need = blocks_for (s, q->cached + 1) - q->blocks;
+      need = blocks_for (s, q->cached + 1) - q->blocks - q->shared;
+      if (need > rep->free_blocks && rep->idle_cached > 0)
+        evict (rep, need);
       while (need > rep->free_blocks)
         {
           guint32 last = g_array_index (rep->running, guint32, rep->running->len - 1);
@@ -284,15 +428,42 @@ admit (Sim *s, Replica *rep)
 {
   guint32 idx = deque_peek (&rep->waiting);
   Req *q = &s->reqs[idx];
-  guint need = blocks_for (s, q->target);
+  guint hit = q->prefilled < q->target ? prefix_hit_blocks (rep, q) : 0;
+  guint need = blocks_for (s, q->target) - hit;
 
-  if (need > rep->free_blocks)
+  if (need > rep->free_blocks && (rep->idle_cached == 0 || !evict (rep, need)))
     return FALSE;
   deque_pop (&rep->waiting);
+  rep->waiting_blocks -= q->queued_blocks;
   rep->free_blocks -= need;
   q->blocks = need;
+  if (q->prefix > 0 && q->prefilled < q->target)
+    {
+      s->prefix_lookups++;
+      if (hit > 0)
+        {
+          PrefixEntry *e = prefix_entry (rep, q->prefix, FALSE);
+          if (e->refs++ == 0)
+            rep->idle_cached -= e->blocks;
+          e->last_use = now_s (s);
+          q->shared = hit;
+          q->prefilled = q->cached = hit * s->config->kv_block;
+          s->prefix_hits++;
+          s->prefix_hit_tokens += q->prefilled;
+        }
+    }
   g_array_append_val (rep->running, idx);
   return TRUE;
+}
+
+/* The prompt tokens Q would prefill at REP: what its cached prefix there
+ * leaves. */
+static guint
+prefill_todo (Replica *rep, const Req *q, guint kv_block)
+{
+  guint done = MAX (q->prefilled, q->prefilled < q->target
+                                  ? prefix_hit_blocks (rep, q) * kv_block : 0);
+  return q->target - MIN (done, q->target);
 }
 
 static void
@@ -316,7 +487,7 @@ start_iteration (Sim *s, guint r)
           guint budget = prefill == 0 ? G_MAXUINT : c->max_batch_tokens - prefill;
           guint got;
 
-          if (q->target > budget || !admit (s, rep))
+          if (prefill_todo (rep, q, c->kv_block) > budget || !admit (s, rep))
             break;
           got = add_chunk (s, rep, idx, q->target, &pctx);
           prefill += got;
@@ -356,9 +527,10 @@ start_iteration (Sim *s, guint r)
     }
   if (rep->batch->len == 0)
     return;
-  t = sim__serve_iteration_time (s->model, prefill, pctx, decode, dctx);
+  t = sim__serve_iteration_time_split (rep->model, prefill, pctx, decode, dctx,
+                                       rep->batch->len);
   rep->busy = TRUE;
-  rep->kv_area += (double) (s->total_blocks - rep->free_blocks) * t;
+  rep->kv_area += (double) (rep->total_blocks - rep->free_blocks) * t;
   rep->busy_time += t;
   rep->decode_slots += decode;
   rep->iterations++;
@@ -383,6 +555,80 @@ complete (Sim *s, guint32 idx, double t)
   count_in_system (s, -1);
 }
 
+/* At the end of Q's prefill at REP: the whole pages of its prefix become
+ * the replica's cache, unless another request's already are. */
+static void
+cache_prefix (Sim *s, Replica *rep, Req *q)
+{
+  PrefixEntry *e = prefix_entry (rep, q->prefix, TRUE);
+  guint pb = q->prefix_tokens / s->config->kv_block;
+
+  if (q->pending)
+    {
+      e->pending--;
+      q->pending = FALSE;
+    }
+  if (e->blocks > 0 || q->shared > 0 || pb == 0 || q->blocks < pb)
+    return;
+  q->blocks -= pb;
+  q->shared = pb;
+  e->blocks = pb;
+  e->refs = 1;
+  e->last_use = now_s (s);
+}
+
+/* The decode replica with the fewest requests. */
+static guint
+route_decode (Sim *s)
+{
+  guint best = s->n_front;
+
+  for (guint r = s->n_front + 1; r < s->n_slots; r++)
+    if (s->replicas[r].outstanding < s->replicas[best].outstanding)
+      best = r;
+  return best;
+}
+
+/* Sends request IDX's KV cache from prefill replica R to a decode
+ * replica: it starts when both replicas' links are free. */
+static void
+send_kv (Sim *s, guint r, guint32 idx)
+{
+  Req *q = &s->reqs[idx];
+  guint d = route_decode (s);
+  Replica *from = &s->replicas[r], *to = &s->replicas[d];
+  const SimServeReplica *m = s->model;
+  double t = now_s (s);
+  double start = MAX (t, MAX (from->link_free, to->link_free));
+  double end = start + sim__serve_kv_transfer_time (m, q->cached,
+                                                    m->node_of[r] == m->node_of[d]);
+
+  from->link_free = to->link_free = end;
+  to->outstanding++;
+  s->transfers++;
+  s->transfer_sum += end - t;
+  sim_engine_schedule (s->engine, MAX (sim_engine_now (s->engine) + 1,
+                                       sim_time_from_seconds (end)),
+                       s->kind_transfer, 0, NULL, ((guint64) d << 32) | idx);
+}
+
+/* A KV cache has reached its decode replica: the request's first token
+ * is out, and it waits there to decode. */
+static void
+on_transfer (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  Sim *s = data;
+  guint d = (guint) (ev->arg >> 32);
+  guint32 idx = (guint32) (ev->arg & 0xffffffffu);
+  Req *q = &s->reqs[idx];
+
+  (void) engine;
+  q->first_token = now_s (s);
+  q->target = q->prefilled = q->cached;
+  enqueue (s, &s->replicas[d], idx, FALSE);
+  start_iteration (s, d);
+}
+
 static void
 on_done (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
@@ -405,7 +651,11 @@ on_done (SimEngine *engine, const SimEvent *ev, gpointer data)
           q->cached += slot->chunk;
           if (q->prefilled < q->target)
             continue;
-          if (q->first_token < 0)
+          if (q->prefix > 0)
+            cache_prefix (s, rep, q);
+          /* On a prefill replica the first token counts once the cache
+           * has reached its decode replica. */
+          if (q->first_token < 0 && (rep->role != ROLE_PREFILL || q->output == 1))
             q->first_token = t;
           q->generated++;
         }
@@ -421,10 +671,16 @@ on_done (SimEngine *engine, const SimEvent *ev, gpointer data)
       guint32 idx = g_array_index (rep->running, guint32, i);
       Req *q = &s->reqs[idx];
 
+      if (rep->role == ROLE_PREFILL && q->generated < q->output && q->prefilled >= q->target)
+        {
+          release (s, rep, q);
+          rep->outstanding--;
+          send_kv (s, r, idx);
+          continue;
+        }
       if (q->generated >= q->output)
         {
-          rep->free_blocks += q->blocks;
-          q->blocks = 0;
+          release (s, rep, q);
           rep->outstanding--;
           complete (s, idx, t);
           if (rep->outstanding == 0 && rep->state == REPLICA_DRAINING)
@@ -441,12 +697,46 @@ on_done (SimEngine *engine, const SimEvent *ev, gpointer data)
   start_iteration (s, r);
 }
 
+/* The kv_aware router's cost of sending Q to REP, in pages: those its
+ * prefill would write beyond its cached prefix (or one routed there and
+ * soon cached), and those taken or queued there already. */
+static double
+kv_cost (Sim *s, Replica *rep, const Req *q)
+{
+  PrefixEntry *e = prefix_entry (rep, q->prefix, FALSE);
+  guint cached = e == NULL ? 0
+                 : e->blocks > 0 ? e->blocks
+                 : e->pending > 0 ? q->prefix_tokens / s->config->kv_block : 0;
+
+  return (double) blocks_for (s, q->input) - cached
+         + (rep->total_blocks - rep->free_blocks - rep->idle_cached) + rep->waiting_blocks;
+}
+
 /* The running replica a new request goes to. */
 static guint
-route (Sim *s)
+route (Sim *s, const Req *q)
 {
-  guint n = s->n_slots, best = G_MAXUINT;
+  guint n = s->n_front, best = G_MAXUINT;
 
+  if (s->config->router == SIM_SERVE_ROUTER_KV_AWARE)
+    {
+      double best_cost = 0;
+      for (guint r = 0; r < n; r++)
+        {
+          double cost;
+          if (s->replicas[r].state != REPLICA_RUNNING)
+            continue;
+          cost = kv_cost (s, &s->replicas[r], q);
+          if (best == G_MAXUINT || cost < best_cost
+              || (cost == best_cost
+                  && s->replicas[r].outstanding < s->replicas[best].outstanding))
+            {
+              best = r;
+              best_cost = cost;
+            }
+        }
+      return best;
+    }
   if (s->config->router == SIM_SERVE_ROUTER_ROUND_ROBIN)
     {
       while (s->replicas[s->next_rr].state != REPLICA_RUNNING)
@@ -556,9 +846,14 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
 
   (void) engine;
   count_in_system (s, +1);
-  r = route (s);
+  r = route (s, &s->reqs[idx]);
   s->replicas[r].outstanding++;
-  deque_push_back (&s->replicas[r].waiting, idx);
+  if (s->reqs[idx].prefix > 0)
+    {
+      prefix_entry (&s->replicas[r], s->reqs[idx].prefix, TRUE)->pending++;
+      s->reqs[idx].pending = TRUE;
+    }
+  enqueue (s, &s->replicas[r], idx, FALSE);
   if (idx + 1 < s->requests->len)
     sim_engine_schedule (s->engine,
                          sim_time_from_seconds (g_array_index (s->requests, SimServeRequest,
@@ -600,6 +895,7 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
   Sim s = { 0 };
   guint64 n = requests->len;
   double in_tokens = 0, out_tokens = 0, busy = 0, kv = 0, decode_slots = 0, iterations = 0;
+  guint decode_blocks = 0;
   gboolean ok = TRUE;
   SimRunStatus status;
 
@@ -608,10 +904,31 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
   s.config = c;
   s.requests = requests;
   s.total_blocks = (guint) MIN (model->kv_capacity / c->kv_block, (double) G_MAXUINT32);
+  if (c->disaggregated)
+    {
+      if (model->decode == NULL || model->node_of == NULL)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "disaggregated: expected the decode replicas' model as well");
+          return FALSE;
+        }
+      decode_blocks = (guint) MIN (model->decode->kv_capacity / c->kv_block,
+                                   (double) G_MAXUINT32);
+    }
   for (guint64 i = 0; i < n; i++)
     {
       const SimServeRequest *q = &g_array_index (requests, SimServeRequest, i);
-      if (blocks_for (&s, q->input + q->output) > s.total_blocks)
+      if (c->disaggregated && (blocks_for (&s, q->input + q->output) > decode_blocks
+                               || blocks_for (&s, q->input + 1) > s.total_blocks))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
+                       "request %" G_GUINT64_FORMAT " needs %u tokens of KV cache, more than a "
+                       "decode replica's %u or a prefill replica's %u: expected shorter "
+                       "requests, a larger tp or fp8", i + 1, q->input + q->output,
+                       decode_blocks * c->kv_block, s.total_blocks * c->kv_block);
+          return FALSE;
+        }
+      if (!c->disaggregated && blocks_for (&s, q->input + q->output) > s.total_blocks)
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
                        "request %" G_GUINT64_FORMAT " needs %u tokens of KV cache, more than a "
@@ -631,17 +948,28 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
       s.reqs[i].output = q->output;
       s.reqs[i].target = q->input;
       s.reqs[i].first_token = -1;
+      s.reqs[i].prefix = q->prefix;
+      s.reqs[i].prefix_tokens = q->prefix_tokens;
+      if (q->prefix > 0)
+        s.prefix_requests++;
     }
-  s.n_slots = c->autoscale ? MAX (c->replicas, c->max_replicas) : c->replicas;
+  s.n_slots = c->autoscale ? MAX (c->replicas, c->max_replicas)
+              : c->disaggregated ? c->prefill_replicas + c->decode_replicas : c->replicas;
+  s.n_front = c->disaggregated ? c->prefill_replicas : s.n_slots;
   s.replicas = g_new0 (Replica, s.n_slots);
   for (guint r = 0; r < s.n_slots; r++)
     {
-      s.replicas[r].running = g_array_new (FALSE, FALSE, sizeof (guint32));
-      s.replicas[r].batch = g_array_new (FALSE, FALSE, sizeof (Slot));
-      s.replicas[r].free_blocks = s.total_blocks;
-      s.replicas[r].state = r < c->replicas ? REPLICA_RUNNING : REPLICA_OFF;
+      Replica *rep = &s.replicas[r];
+      rep->running = g_array_new (FALSE, FALSE, sizeof (guint32));
+      rep->batch = g_array_new (FALSE, FALSE, sizeof (Slot));
+      rep->role = !c->disaggregated ? ROLE_COLOCATED : r < s.n_front ? ROLE_PREFILL
+                  : ROLE_DECODE;
+      rep->model = rep->role == ROLE_DECODE ? model->decode : model;
+      rep->total_blocks = rep->role == ROLE_DECODE ? decode_blocks : s.total_blocks;
+      rep->free_blocks = rep->total_blocks;
+      rep->state = r < c->replicas || c->disaggregated ? REPLICA_RUNNING : REPLICA_OFF;
     }
-  s.n_on = s.n_running = s.peak = c->replicas;
+  s.n_on = s.n_running = s.peak = c->disaggregated ? s.n_slots : c->replicas;
   s.surplus_since = -1;
   s.ttft = g_new (double, MAX (1, n));
   s.tpot = g_new (double, MAX (1, n));
@@ -651,6 +979,7 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
   s.kind_done = sim_engine_register (s.engine, on_done, &s);
   s.kind_tick = sim_engine_register (s.engine, on_tick, &s);
   s.kind_started = sim_engine_register (s.engine, on_started, &s);
+  s.kind_transfer = sim_engine_register (s.engine, on_transfer, &s);
   if (c->autoscale && n > 0)
     sim_engine_schedule (s.engine, MAX (1, sim_time_from_seconds (c->autoscale_interval)),
                          s.kind_tick, 0, NULL, 0);
@@ -673,7 +1002,7 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
     }
   if (ok)
     {
-      double span = s.last_completion;
+      double span = s.last_completion, kv_share = 0;
 
       res->requests = n;
       res->preemptions = s.preemptions;
@@ -690,7 +1019,27 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
           kv += s.replicas[r].kv_area;
           decode_slots += s.replicas[r].decode_slots;
           iterations += s.replicas[r].iterations;
+          if (c->disaggregated)
+            /* Each side's share of its own pages. */
+            kv_share += s.replicas[r].kv_area / s.replicas[r].total_blocks;
         }
+      if (c->disaggregated)
+        {
+          res->gpus = c->prefill_replicas * model->gpus
+                      + c->decode_replicas * model->decode->gpus;
+          res->gpu_seconds = res->gpus * span;
+        }
+      else
+        {
+          res->gpus = c->replicas * model->gpus;
+          res->gpu_seconds = res->replica_seconds * model->gpus;
+        }
+      res->prefix_requests = s.prefix_requests;
+      res->prefix_hits = s.prefix_hits;
+      res->prefix_lookups = s.prefix_lookups;
+      res->prefix_hit_tokens = s.prefix_hit_tokens;
+      res->kv_transfers = s.transfers;
+      res->kv_transfer_mean = s.transfers > 0 ? s.transfer_sum / s.transfers : 0;
       res->input_tokens = in_tokens;
       res->output_tokens = out_tokens;
       if (span > 0)
@@ -699,7 +1048,8 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
           res->tokens_per_second = (in_tokens + out_tokens) / span;
           res->mean_in_system = s.area_in_system / span;
           res->arrival_rate = n / span;
-          res->kv_utilization = kv / ((double) s.total_blocks * res->replica_seconds);
+          res->kv_utilization = c->disaggregated ? kv_share / res->replica_seconds
+                                : kv / ((double) s.total_blocks * res->replica_seconds);
           res->gpu_busy = busy / res->replica_seconds;
           res->goodput = s.met_slo / span;
         }
@@ -717,6 +1067,7 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
       g_array_unref (s.replicas[r].running);
       g_array_unref (s.replicas[r].batch);
       g_free (s.replicas[r].waiting.items);
+      g_clear_pointer (&s.replicas[r].prefixes, g_hash_table_unref);
     }
   g_free (s.replicas);
   g_free (s.reqs);

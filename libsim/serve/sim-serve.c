@@ -20,6 +20,7 @@ sim__serve_report_clear (SimServeReport *r)
   g_clear_pointer (&r->model, g_free);
   g_clear_pointer (&r->gpu, g_free);
   g_clear_pointer (&r->cloud, g_free);
+  sim__serve_replica_clear (&r->replica);
 }
 
 static gboolean
@@ -84,9 +85,7 @@ sim__serve_run (const char *path, const char *name, const char * const *options,
   g_autoptr(SimLlmModel) model = NULL;
   g_autoptr(SimCommModel) comm = NULL;
   g_autoptr(GArray) requests = NULL;
-  g_autofree guint32 *gpus = NULL;
   const SimGpuModel *gpu;
-  guint per_node;
   double hours, tokens;
 
   memset (r, 0, sizeof *r);
@@ -111,22 +110,11 @@ sim__serve_run (const char *path, const char *name, const char * const *options,
       return FALSE;
     }
   gpu = sim_llm_system_get_gpu (setup.system);
-  per_node = sim_cluster_get_max_gpus_per_node (setup.cluster);
-  if (r->config.tp > per_node || r->config.tp > sim_cluster_get_n_gpus (setup.cluster))
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "[serving %s] tp: %u: expected at most the %u GPUs of a node (a replica's "
-                   "all-reduces run on NVLink inside one)", r->config.name, r->config.tp,
-                   per_node);
-      return FALSE;
-    }
-  gpus = g_new (guint32, r->config.tp);
-  for (guint i = 0; i < r->config.tp; i++)
-    gpus[i] = i;
   comm = sim_comm_model_new (setup.topology, setup.cluster);
-  if (!sim__serve_replica_init (&r->replica, model, gpu, &r->config, comm, gpus, error))
+  if (!sim__serve_replicas_init (&r->replica, model, gpu, &r->config, comm, setup.cluster,
+                                 error))
     {
-      g_prefix_error (error, "[serving %s]: ", r->config.name);
+      g_prefix_error (error, "[serving %s] ", r->config.name);
       return FALSE;
     }
   requests = sim__serve_requests_generate (&r->requests, setup.scenario->seed, error);
@@ -140,12 +128,12 @@ sim__serve_run (const char *path, const char *name, const char * const *options,
   r->model = g_strdup (model->name);
   r->gpu = g_strdup (gpu->name);
   r->parameters = sim_llm_model_parameters (model);
-  r->gpus = r->config.replicas * r->config.tp;
+  r->gpus = (guint) ceil (r->result.gpus - 1e-9);
   if (!price (&setup, r, error))
     return FALSE;
   /* The GPUs of the replicas running or starting, over the run, over every
    * token it read or wrote. */
-  hours = r->config.tp * r->result.replica_seconds / 3600.0;
+  hours = r->result.gpu_seconds / 3600.0;
   tokens = r->result.input_tokens + r->result.output_tokens;
   if (tokens > 0)
     {
@@ -228,6 +216,30 @@ sim__serve_report_to_json (const SimServeReport *r)
   member_double (b, "mean_decode_batch", x->mean_batch);
   member_double (b, "iterations", x->iterations);
   member_int (b, "preemptions", (gint64) x->preemptions);
+  if (r->config.pp > 1)
+    member_int (b, "pp", r->config.pp);
+  if (r->config.mig != NULL)
+    member_string (b, "mig", r->config.mig);
+  if (r->config.replicas_per_gpu > 1)
+    member_int (b, "replicas_per_gpu", r->config.replicas_per_gpu);
+  if (r->config.disaggregated)
+    {
+      member_int (b, "prefill_replicas", r->config.prefill_replicas);
+      member_int (b, "decode_replicas", r->config.decode_replicas);
+      member_int (b, "prefill_tp", r->replica.tp);
+      member_int (b, "decode_tp", r->replica.decode != NULL ? r->replica.decode->tp : 0);
+      member_int (b, "kv_transfers", (gint64) x->kv_transfers);
+      member_double (b, "kv_transfer_mean", x->kv_transfer_mean);
+    }
+  if (x->prefix_requests > 0)
+    {
+      member_int (b, "prefix_requests", (gint64) x->prefix_requests);
+      member_int (b, "prefix_lookups", (gint64) x->prefix_lookups);
+      member_int (b, "prefix_hits", (gint64) x->prefix_hits);
+      member_double (b, "prefix_hit_rate", x->prefix_lookups > 0
+                                           ? (double) x->prefix_hits / x->prefix_lookups : 0);
+      member_double (b, "prefix_hit_tokens", x->prefix_hit_tokens);
+    }
   member_double (b, "replica_hours", x->replica_seconds / 3600);
   member_double (b, "mean_replicas", x->makespan > 0 ? x->replica_seconds / x->makespan : 0);
   member_int (b, "peak_replicas", x->peak_replicas);

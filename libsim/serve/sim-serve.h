@@ -15,7 +15,11 @@
  * the fabric's collective model and a fixed overhead.  The KV cache takes
  * the memory the weights leave, in pages; when a sequence needs a page
  * and none is free, the newest running sequence is preempted and its
- * prompt recomputed later (vLLM's recompute preemption).
+ * prompt recomputed later (vLLM's recompute preemption).  Replicas may run
+ * on MIG slices, time-share GPUs or split into pipeline stages; prefill
+ * and decode may run on separate replicas with the KV cache sent over the
+ * fabric between them; shared prompt prefixes are cached in the pages and
+ * may steer the routing.
  *
  * docs/serving.md describes the keys, the model and how it compares with
  * published measurements.
@@ -44,7 +48,10 @@ G_BEGIN_DECLS
  * an object of `mean`, `p50`, `p95`, `p99`, `max`, in seconds),
  * `goodput` (requests/s meeting both SLOs), `throughput_tokens_per_second`,
  * `output_tokens_per_second`, `kv_cache_utilization` (a fraction),
- * `preemptions`, and with a known price `usd_per_million_tokens`.
+ * `preemptions`, and with a known price `usd_per_million_tokens`; with
+ * `disaggregated = true`, `kv_transfers` and `kv_transfer_mean` (s), and
+ * with shared prefixes, `prefix_hits`, `prefix_lookups`, `prefix_hit_rate`
+ * and `prefix_hit_tokens`.
  *
  * Errors: those of loading the scenario and the model; SIM_ERROR_NOT_FOUND
  * for a missing deployment; SIM_ERROR_INVALID or SIM_ERROR_UNKNOWN_KEY for
