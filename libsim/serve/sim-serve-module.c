@@ -111,6 +111,7 @@ struct _Dep {
   double   power_w;         /* of its running replicas' GPUs, as last noted */
   double   energy_j;
   SimTime  last;
+  GArray  *timeline;        /* SimServeStep: the replica jobs running, at each change */
   double   owned_usd_per_gpu_hour, cloud_usd_per_gpu_hour;
 };
 
@@ -134,6 +135,7 @@ dep_free (gpointer data)
 
   sim__serve_loop_free (dep->loop);
   g_clear_pointer (&dep->requests, g_array_unref);
+  g_clear_pointer (&dep->timeline, g_array_unref);
   g_free (dep->slots);
   g_free (dep);
 }
@@ -198,6 +200,24 @@ account (Dep *dep, SimTime now)
   dep->last = now;
 }
 
+/* The replica jobs running change by DELTA at NOW. */
+static void
+count_running (Dep *dep, SimTime now, int delta)
+{
+  SimServeStep step;
+
+  account (dep, now);
+  dep->running_jobs += delta;
+  dep->peak = MAX (dep->peak, dep->running_jobs);
+  step.time = sim_time_to_seconds (now);
+  step.replicas = dep->running_jobs;
+  if (dep->timeline->len > 0
+      && g_array_index (dep->timeline, SimServeStep, dep->timeline->len - 1).time == step.time)
+    g_array_index (dep->timeline, SimServeStep, dep->timeline->len - 1) = step;
+  else
+    g_array_append_val (dep->timeline, step);
+}
+
 static void
 submit (Dep *dep, guint r)
 {
@@ -250,8 +270,7 @@ withdraw (Dep *dep, guint r)
       job->ext[dep->serve->slot].t = ((gint64) (dep->index + 1) << 32) | r;
       on_stopping (dep->serve, job, NULL);
       job->ext[dep->serve->slot].t = 0;
-      account (dep, now);
-      dep->running_jobs--;
+      count_running (dep, now, -1);
       if (slot->load_timer != 0)
         sim__kernel_cancel_timer (dep->serve->sim, slot->load_timer);
       slot->load_timer = 0;
@@ -285,9 +304,7 @@ on_started (gpointer data, SimJob *job, SimTime now)
 
   if (!job_replica (self, job, &dep, &r))
     return;
-  account (dep, now);
-  dep->running_jobs++;
-  dep->peak = MAX (dep->peak, dep->running_jobs);
+  count_running (dep, now, +1);
   if (dep->c->load_time > 0)
     {
       dep->slots[r].load_timer =
@@ -313,8 +330,7 @@ on_stopped (gpointer data, SimJob *job, SimTime now)
   if (!job_replica (self, job, &dep, &r))
     return;
   slot = &dep->slots[r];
-  account (dep, now);
-  dep->running_jobs--;
+  count_running (dep, now, -1);
   if (slot->load_timer != 0)
     sim__kernel_cancel_timer (self->sim, slot->load_timer);
   slot->load_timer = 0;
@@ -689,6 +705,7 @@ dep_init (Serve *self, Dep *dep, const SimScenario *sc, SimTopology *topology,
       return FALSE;
     }
   dep->gpu_models = g_intern_string (gpu->name);
+  dep->timeline = g_array_new (FALSE, FALSE, sizeof (SimServeStep));
   dep->surplus_since = -1;
   return TRUE;
 }
@@ -754,4 +771,22 @@ sim__serve_module_attach (SimSimulation *sim, guint flags, GError **error)
   sim__kernel_connect (sim, SIM_HOOK_STATE_CHANGED, G_CALLBACK (on_state_changed), self);
   sim__kernel_connect (sim, SIM_HOOK_REPORT, G_CALLBACK (on_report), self);
   return TRUE;
+}
+
+const SimServeStep *
+sim__serve_module_timeline (SimSimulation *sim, const char *deployment, guint *n_steps)
+{
+  Serve *self = sim__kernel_get_extension (sim, &serve_key);
+
+  *n_steps = 0;
+  for (guint i = 0; self != NULL && i < self->deps->len; i++)
+    {
+      Dep *dep = self->deps->pdata[i];
+      if (strcmp (dep->c->name, deployment) == 0)
+        {
+          *n_steps = dep->timeline->len;
+          return (const SimServeStep *) (gpointer) dep->timeline->data;
+        }
+    }
+  return NULL;
 }

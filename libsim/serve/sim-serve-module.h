@@ -65,4 +65,15 @@ gboolean sim__serve_has_deployments (const SimScenario *scenario);
 
 gboolean sim__serve_module_attach (SimSimulation *sim, guint flags, GError **error);
 
+/* A change of a deployment's replica jobs holding GPUs. */
+typedef struct {
+  double time;      /* s */
+  guint  replicas;  /* from then on */
+} SimServeStep;
+
+/* The changes of DEPLOYMENT's running replica jobs over the run so far
+ * (*N_STEPS of them; NULL without such a deployment). */
+const SimServeStep *sim__serve_module_timeline (SimSimulation *sim, const char *deployment,
+                                                guint *n_steps);
+
 G_END_DECLS

@@ -1,0 +1,560 @@
+/* check-serverun: serving inside ordinary runs (serve/sim-serve-module.h).
+ *
+ * What it checks:
+ * - a run whose replicas hold their GPUs from time 0 to the end gives the
+ *   request figures `gpusim serve` gives for the deployment alone
+ *   (sim__serve_run(): the file read again, the replica model and the
+ *   requests built again, one loop run to the end without a kernel),
+ *   alone and beside a stream of training jobs on other GPUs;
+ * - replicas never share a GPU with another job, and each replica's GPUs
+ *   are on one node (every start and stop followed, GPU by GPU), and the
+ *   kernel's incremental state matches the running jobs at the end;
+ * - a GPU failure takes its node, and the replica on it, out: the
+ *   replica's requests go to the other replica and every request is still
+ *   answered, later than without the failure; the replica comes back when
+ *   its job is placed again;
+ * - the autoscaler's timeline worked by hand: one replica at 0; 100 long
+ *   requests at 5 s; three more replicas at the first look (10 s); the
+ *   load gone by the first look after the batch's last completion (taken
+ *   from the deployment alone on one replica), one replica dropped every
+ *   scale_down_delay from there to the minimum; the last replica leaves at
+ *   the first look after the last request;
+ * - every new key moves its figure the right way (replicas, load_time,
+ *   priority under the priority queue), and a training job waits for a
+ *   service of higher priority;
+ * - the same seed gives the same report, to the byte;
+ * - a scenario with [serving] and no [workload] runs; without either it
+ *   is an error; bad keys are errors naming the file, line and key.
+ * What it does not check: the request model itself (check-serve).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sim.h>
+
+#include "core/sim-error.h"
+#include "kernel/sim-kernel.h"
+#include "serve/sim-serve-module.h"
+
+static char *tmpdir;
+
+static void
+setup (void)
+{
+  tmpdir = g_dir_make_tmp ("check-serverun-XXXXXX", NULL);
+  ck_assert (tmpdir != NULL);
+}
+
+static void
+teardown (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (tmpdir);
+  g_clear_pointer (&tmpdir, g_free);
+}
+
+static char *
+write_file (const char *name, const char *text)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+static SimSimulation *
+new_sim (const char *text, const char * const *sets)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_file ("run.ini", text);
+  g_autoptr(SimScenario) sc = sim_scenario_load (path, sets, &error);
+  SimSimulation *sim;
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "");
+  sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim != NULL, "%s", error ? error->message : "");
+  return sim;
+}
+
+static void
+run_sim (SimSimulation *sim)
+{
+  g_autoptr(GError) error = NULL;
+
+  ck_assert_msg (sim_simulation_run (sim, &error), "%s", error ? error->message : "");
+}
+
+static double
+metric (SimSimulation *sim, const char *name)
+{
+  double v = NAN;
+
+  ck_assert_msg (sim_report_get_value (sim_simulation_get_report (sim), name, &v),
+                 "no metric %s", name);
+  return v;
+}
+
+static double
+run_metric (const char *text, const char * const *sets, const char *name)
+{
+  g_autoptr(SimSimulation) sim = new_sim (text, sets);
+
+  run_sim (sim);
+  return metric (sim, name);
+}
+
+/* One DGX H100; Llama 3 8B on one GPU per replica; 3,000 requests. */
+static const char *alone_text =
+  "[scenario]\nname = alone\nseed = 7\n"
+  "[pool h100]\nmodel = DGX-H100\ncount = 1\n"
+  "[serving chat]\nmodel = llama3-8b\nrequests = q\nreplicas = 3\n"
+  "[requests q]\nrate = 40/s\ncount = 3000\ninput_tokens = 800\n"
+  "input_distribution = exponential\noutput_tokens = 150\n"
+  "output_distribution = exponential\n";
+
+/* The same deployment on the first node of two, training jobs of 8 GPUs
+ * beside it (the replicas, submitted first, take the first GPUs). */
+static const char *beside_text =
+  "[scenario]\nname = beside\nseed = 7\n"
+  "[pool h100]\nmodel = DGX-H100\ncount = 2\n"
+  "[workload]\nsource = synthetic\nrate = 30/h\njobs = 10\ngpus = 8\n"
+  "duration = lognormal(median=20min, sigma=0.5)\n"
+  "[serving chat]\nmodel = llama3-8b\nrequests = q\nreplicas = 3\n"
+  "[requests q]\nrate = 40/s\ncount = 3000\ninput_tokens = 800\n"
+  "input_distribution = exponential\noutput_tokens = 150\n"
+  "output_distribution = exponential\n";
+
+static void
+check_same_as_serve (const char *text)
+{
+  g_auto(SimServeReport) alone = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_file ("alone.ini", text);
+  g_autoptr(SimSimulation) sim = new_sim (text, NULL);
+  static const char *stat[] = { "mean", "p50", "p95", "p99" };
+
+  ck_assert_msg (sim__serve_run (path, NULL, NULL, &alone, &error), "%s",
+                 error ? error->message : "");
+  run_sim (sim);
+  for (guint k = 0; k < 4; k++)
+    {
+      g_autofree char *a = g_strdup_printf ("serving.chat.ttft_%s", stat[k]);
+      g_autofree char *b = g_strdup_printf ("serving.chat.tpot_%s", stat[k]);
+      g_autofree char *c = g_strdup_printf ("serving.chat.e2e_%s", stat[k]);
+      ck_assert_double_eq_tol (metric (sim, a), alone.result.ttft[k], 1e-12);
+      ck_assert_double_eq_tol (metric (sim, b), alone.result.tpot[k], 1e-12);
+      ck_assert_double_eq_tol (metric (sim, c), alone.result.e2e[k], 1e-12);
+    }
+  ck_assert_double_eq (metric (sim, "serving.chat.requests"), 3000);
+  ck_assert_double_eq (metric (sim, "serving.chat.requests_unfinished"), 0);
+  ck_assert_double_eq (metric (sim, "serving.chat.rerouted"), 0);
+  ck_assert_double_eq_tol (metric (sim, "serving.chat.goodput"), alone.result.goodput, 1e-9);
+  ck_assert_double_eq_tol (metric (sim, "serving.chat.output_tokens_per_second"),
+                           alone.result.output_tokens_per_second, 1e-6);
+  ck_assert_double_eq (metric (sim, "serving.chat.preemptions"), alone.result.preemptions);
+  ck_assert_double_eq (metric (sim, "serving.chat.replicas_peak"), 3);
+  /* The replicas hold their GPUs from 0 until the first look (every 10 s)
+   * after the last completion. */
+  {
+    double end = ceil (alone.result.makespan / 10) * 10;
+    ck_assert_double_eq_tol (metric (sim, "serving.chat.gpu_hours"), 3 * end / 3600, 1e-9);
+  }
+}
+
+START_TEST (test_same_as_serve_alone)
+{
+  check_same_as_serve (alone_text);
+}
+END_TEST
+
+START_TEST (test_same_as_serve_beside_training)
+{
+  check_same_as_serve (beside_text);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+
+typedef struct {
+  SimCluster *cluster;
+  GHashTable *owner;     /* GPU -> job id */
+  guint       starts;
+  guint       replica_starts;
+  gboolean    ok;
+  char       *why;
+} Watch;
+
+static gboolean
+is_replica (const SimJob *job)
+{
+  return job->spec.id >= G_GUINT64_CONSTANT (1000000000000);
+}
+
+static void
+watch_started (gpointer data, SimJob *job, SimTime now)
+{
+  Watch *w = data;
+  guint node = G_MAXUINT;
+
+  w->starts++;
+  if (is_replica (job))
+    w->replica_starts++;
+  for (guint g = 0; g < job->n_gpus; g++)
+    {
+      guint gn = sim_cluster_get_gpu (w->cluster, job->gpus[g])->node;
+      if (g_hash_table_contains (w->owner, GUINT_TO_POINTER (job->gpus[g] + 1)) && w->ok)
+        {
+          w->ok = FALSE;
+          w->why = g_strdup_printf ("job %" G_GUINT64_FORMAT " starts on GPU %u, taken",
+                                    job->spec.id, job->gpus[g]);
+        }
+      g_hash_table_insert (w->owner, GUINT_TO_POINTER (job->gpus[g] + 1), job);
+      if (is_replica (job) && node != G_MAXUINT && gn != node && w->ok)
+        {
+          w->ok = FALSE;
+          w->why = g_strdup_printf ("replica %" G_GUINT64_FORMAT " spans nodes", job->spec.id);
+        }
+      node = gn;
+    }
+}
+
+static void
+watch_stopped (gpointer data, SimJob *job, SimTime now)
+{
+  Watch *w = data;
+
+  for (guint g = 0; g < job->n_gpus; g++)
+    g_hash_table_remove (w->owner, GUINT_TO_POINTER (job->gpus[g] + 1));
+}
+
+START_TEST (test_no_overlap)
+{
+  /* Two nodes, replicas of 4 GPUs with the autoscaler, training jobs of 2
+   * to 8 GPUs at a rate that keeps the cluster full at times. */
+  const char *text =
+    "[scenario]\nname = overlap\nseed = 11\n"
+    "[pool h100]\nmodel = DGX-H100\ncount = 2\n"
+    "[workload]\nsource = synthetic\nrate = 40/h\njobs = 30\ngpus = 2:1, 4:1, 8:1\n"
+    "duration = lognormal(median=10min, sigma=1)\n"
+    "[policy]\nqueue = priority\npriority_preempt = true\n"
+    "[serving chat]\nmodel = llama3-8b\nrequests = q\ntp = 4\nreplicas = 1\n"
+    "priority = 1\nautoscale = true\nmax_replicas = 3\ntarget_outstanding = 8\n"
+    "scale_down_delay = 1min\n"
+    "[requests q]\nrate = 30/s\ncount = 20000\ninput_tokens = 1000\n"
+    "input_distribution = exponential\noutput_tokens = 300\n"
+    "output_distribution = exponential\nburst_start = 2min\nburst_duration = 2min\n"
+    "burst_factor = 4\n";
+  g_autoptr(SimSimulation) sim = new_sim (text, NULL);
+  g_autoptr(GError) error = NULL;
+  Watch w = { 0 };
+
+  w.cluster = sim__kernel_get_cluster (sim);
+  w.owner = g_hash_table_new (g_direct_hash, g_direct_equal);
+  w.ok = TRUE;
+  sim__kernel_connect (sim, SIM_HOOK_JOB_STARTED, G_CALLBACK (watch_started), &w);
+  sim__kernel_connect (sim, SIM_HOOK_JOB_STOPPED, G_CALLBACK (watch_stopped), &w);
+  run_sim (sim);
+  ck_assert_msg (w.ok, "%s", w.why);
+  /* The test saw replicas come and go among the training jobs. */
+  ck_assert_uint_gt (w.replica_starts, 1);
+  ck_assert_uint_gt (w.starts, w.replica_starts);
+  ck_assert (metric (sim, "serving.chat.scale_ups") >= 1);
+  ck_assert_double_eq (metric (sim, "serving.chat.requests"), 20000);
+  ck_assert_msg (sim__kernel_check_state (sim, &error), "%s", error ? error->message : "");
+  g_hash_table_unref (w.owner);
+  g_free (w.why);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+
+/* Two DGX H100, a replica of 8 GPUs on each; GPU 3 (node 0) fails at
+ * 20 s (the log), its node out for an hour. */
+static const char *failure_text =
+  "[scenario]\nname = failure\nseed = 5\n"
+  "[pool h100]\nmodel = DGX-H100\ncount = 2\n"
+  "[serving chat]\nmodel = llama3-8b\nrequests = q\ntp = 8\nreplicas = 2\n"
+  "[requests q]\nrate = 60/s\ncount = 6000\ninput_tokens = 1000\n"
+  "input_distribution = exponential\noutput_tokens = 300\n"
+  "output_distribution = exponential\n"
+  "[failures]\nprofile = none\nlog = faults.csv\ndetect_time = 60s\n"
+  "restart_time = 0s\ngpu_repair = 1h\nrepair_distribution = fixed\n";
+
+static const char *no_failure_text =
+  "[scenario]\nname = failure\nseed = 5\n"
+  "[pool h100]\nmodel = DGX-H100\ncount = 2\n"
+  "[serving chat]\nmodel = llama3-8b\nrequests = q\ntp = 8\nreplicas = 2\n"
+  "[requests q]\nrate = 60/s\ncount = 6000\ninput_tokens = 1000\n"
+  "input_distribution = exponential\noutput_tokens = 300\n"
+  "output_distribution = exponential\n";
+
+START_TEST (test_failure_reroutes)
+{
+  g_autofree char *faults = write_file ("faults.csv", "time,type,index\n20,gpu,3\n");
+  g_autoptr(SimSimulation) sim = new_sim (failure_text, NULL);
+  const SimServeStep *steps;
+  guint n;
+
+  run_sim (sim);
+  /* Every request answered, some of them by the other replica after
+   * their own stopped under them. */
+  ck_assert_double_eq (metric (sim, "serving.chat.requests"), 6000);
+  ck_assert_double_eq (metric (sim, "serving.chat.requests_unfinished"), 0);
+  ck_assert (metric (sim, "serving.chat.rerouted") > 0);
+  ck_assert (metric (sim, "serving.chat.ttft_p99")
+             > run_metric (no_failure_text, NULL, "serving.chat.ttft_p99"));
+  /* Two replicas from 0, one from the failure at 20 s. */
+  steps = sim__serve_module_timeline (sim, "chat", &n);
+  ck_assert_uint_ge (n, 2);
+  ck_assert_double_eq (steps[0].time, 0);
+  ck_assert_uint_eq (steps[0].replicas, 2);
+  ck_assert_double_eq (steps[1].time, 20);
+  ck_assert_uint_eq (steps[1].replicas, 1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+
+START_TEST (test_autoscaler_timeline)
+{
+  /* One short request at 0, 100 long ones at 5 s, one more at 300 s. */
+  g_autoptr(GString) trace = g_string_new ("TIMESTAMP,ContextTokens,GeneratedTokens\n0,100,5\n");
+  g_auto(SimServeReport) batch = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *trace_path = NULL, *alone_path = NULL;
+  g_autoptr(SimSimulation) sim = NULL;
+  const SimServeStep *steps;
+  const char *opts[] = { "requests.count=101", NULL };
+  guint n;
+  double ta, tend;
+  const char *text =
+    "[scenario]\nname = scale\nseed = 1\n"
+    "[pool h100]\nmodel = DGX-H100\ncount = 1\n"
+    "[serving chat]\nmodel = llama3-8b\nrequests = q\nreplicas = 1\n"
+    "autoscale = true\nmin_replicas = 1\nmax_replicas = 4\ntarget_outstanding = 25\n"
+    "autoscale_interval = 10s\nscale_down_delay = 30s\n"
+    "[requests q]\narrival = trace\ntrace = azure.csv\n";
+
+  for (guint i = 0; i < 100; i++)
+    g_string_append (trace, "5,100,2000\n");
+  g_string_append (trace, "300,100,5\n");
+  trace_path = write_file ("azure.csv", trace->str);
+  /* The batch alone on one replica: when its last request completes. */
+  alone_path = write_file ("alone.ini",
+                           "[scenario]\nname = alone\nseed = 1\n"
+                           "[pool h100]\nmodel = DGX-H100\ncount = 1\n"
+                           "[serving chat]\nmodel = llama3-8b\nrequests = q\nreplicas = 1\n"
+                           "[requests q]\narrival = trace\ntrace = azure.csv\n");
+  ck_assert_msg (sim__serve_run (alone_path, NULL, opts, &batch, &error), "%s",
+                 error ? error->message : "");
+  ck_assert (batch.result.makespan > 10 && batch.result.makespan < 200);
+  ta = ceil (batch.result.makespan / 10) * 10;
+
+  sim = new_sim (text, NULL);
+  run_sim (sim);
+  steps = sim__serve_module_timeline (sim, "chat", &n);
+  ck_assert_uint_eq (n, 6);
+  ck_assert_double_eq (steps[0].time, 0);
+  ck_assert_uint_eq (steps[0].replicas, 1);
+  /* 100 requests in the system at 10 s: 100 / 25 = 4 replicas. */
+  ck_assert_double_eq (steps[1].time, 10);
+  ck_assert_uint_eq (steps[1].replicas, 4);
+  /* No load from ta on: a replica goes every 30 s, down to one. */
+  ck_assert_double_eq_tol (steps[2].time, ta + 30, 1e-9);
+  ck_assert_uint_eq (steps[2].replicas, 3);
+  ck_assert_double_eq_tol (steps[3].time, ta + 60, 1e-9);
+  ck_assert_uint_eq (steps[3].replicas, 2);
+  ck_assert_double_eq_tol (steps[4].time, ta + 90, 1e-9);
+  ck_assert_uint_eq (steps[4].replicas, 1);
+  /* The request at 300 s takes well under 10 s: the look at 310 s finds
+   * every request answered. */
+  ck_assert_double_eq (steps[5].time, 310);
+  ck_assert_uint_eq (steps[5].replicas, 0);
+  ck_assert_double_eq (metric (sim, "serving.chat.scale_ups"), 3);
+  ck_assert_double_eq (metric (sim, "serving.chat.scale_downs"), 3);
+  ck_assert_double_eq (metric (sim, "serving.chat.replicas_peak"), 4);
+  tend = 310;
+  ck_assert_double_eq_tol (metric (sim, "serving.chat.gpu_hours"),
+                           (tend + (ta + 30 - 10) + (ta + 60 - 10) + (ta + 90 - 10)) / 3600,
+                           1e-9);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+
+START_TEST (test_keys_move)
+{
+  const char *r1[] = { "serving.chat.replicas=1", NULL };
+  const char *r4[] = { "serving.chat.replicas=4", NULL };
+  const char *l0[] = { "serving.chat.load_time=0s", NULL };
+  const char *l60[] = { "serving.chat.load_time=1min", NULL };
+
+  /* More replicas: a lower p99 time to first token. */
+  ck_assert (run_metric (alone_text, r4, "serving.chat.ttft_p99")
+             < run_metric (alone_text, r1, "serving.chat.ttft_p99"));
+  /* Loading the weights for a minute: the first minute's requests wait. */
+  ck_assert (run_metric (alone_text, l60, "serving.chat.ttft_mean")
+             > run_metric (alone_text, l0, "serving.chat.ttft_mean") + 1);
+}
+END_TEST
+
+START_TEST (test_priority)
+{
+  /* One node; a training job of all 8 GPUs at 0 for 10 min; a replica of
+   * one GPU.  Under the priority queue the replica starts first when its
+   * priority is higher (the training job then waits for 8 free GPUs),
+   * after the training job when it is lower. */
+  const char *text =
+    "[scenario]\nname = prio\nseed = 1\n"
+    "[pool h100]\nmodel = DGX-H100\ncount = 1\n"
+    "[workload]\nsource = native\ntrace = train.csv\n"
+    "[policy]\nqueue = priority\n"
+    "[serving chat]\nmodel = llama3-8b\nrequests = q\nreplicas = 1\n"
+    "[requests q]\nrate = 5/s\ncount = 500\ninput_tokens = 200\noutput_tokens = 50\n";
+  const char *high[] = { "serving.chat.priority=1", NULL };
+  const char *low[] = { "serving.chat.priority=-1", NULL };
+  g_autofree char *train = write_file ("train.csv",
+                                       "id,submit,duration,gpus,gpu_milli\n1,0,600,8,1000\n");
+  g_autoptr(SimSimulation) hi = new_sim (text, high);
+  g_autoptr(SimSimulation) lo = new_sim (text, low);
+
+  run_sim (hi);
+  run_sim (lo);
+  /* Low: the replica waits the training job's 600 s. */
+  ck_assert (metric (lo, "serving.chat.ttft_p50") > 400);
+  ck_assert (metric (hi, "serving.chat.ttft_p50") < 1);
+  /* High: the training job waits for the service to end (its 500
+   * requests take about 100 s). */
+  ck_assert (metric (hi, "jct_mean") > 600 + 90);
+  ck_assert_double_eq_tol (metric (lo, "jct_mean"), 600, 1e-9);
+}
+END_TEST
+
+START_TEST (test_deterministic)
+{
+  g_autoptr(SimSimulation) a = new_sim (beside_text, NULL);
+  g_autoptr(SimSimulation) b = new_sim (beside_text, NULL);
+  g_autofree char *ja = NULL, *jb = NULL;
+
+  run_sim (a);
+  run_sim (b);
+  ja = sim_report_to_json (sim_simulation_get_report (a), FALSE);
+  jb = sim_report_to_json (sim_simulation_get_report (b), FALSE);
+  ck_assert_str_eq (ja, jb);
+  ck_assert_ptr_nonnull (strstr (ja, "serving.chat.ttft_p99"));
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+
+static void
+check_bad (const char *text, const char * const *needles)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_file ("bad.ini", text);
+  g_autoptr(SimScenario) sc = sim_scenario_load (path, NULL, &error);
+  g_autoptr(SimSimulation) sim = NULL;
+
+  if (sc != NULL)
+    sim = sim_simulation_new (sc, &error);
+  ck_assert_msg (sim == NULL && error != NULL, "accepted: %s", text);
+  ck_assert (error->domain == SIM_ERROR);
+  for (guint i = 0; needles[i] != NULL; i++)
+    ck_assert_msg (strstr (error->message, needles[i]) != NULL, "\"%s\" lacks \"%s\"",
+                   error->message, needles[i]);
+}
+
+#define HEAD "[scenario]\nname = bad\n[pool h100]\nmodel = DGX-H100\ncount = 1\n"  /* 1-5 */
+#define REQUESTS "[requests q]\nrate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n"
+
+START_TEST (test_bad_input)
+{
+  {
+    const char *n[] = { "bad.ini:9: [serving chat] load_time", "duration", NULL };
+    check_bad (HEAD "[serving chat]\nmodel = llama3-8b\nrequests = q\nload_time = soon\n"
+               REQUESTS, n);
+  }
+  {
+    const char *n[] = { "bad.ini:9: [serving chat] priority", NULL };
+    check_bad (HEAD "[serving chat]\nmodel = llama3-8b\nrequests = q\npriority = 5000000\n"
+               REQUESTS, n);
+  }
+  {
+    const char *n[] = { "bad.ini:9: [serving chat] load_time", "-5s", "non-negative", NULL };
+    check_bad (HEAD "[serving chat]\nmodel = llama3-8b\nrequests = q\nload_time = -5s\n"
+               REQUESTS, n);
+  }
+  {
+    const char *n[] = { "bad.ini:9", "[serving chat]", "replicsa", "replicas", NULL };
+    check_bad (HEAD "[serving chat]\nmodel = llama3-8b\nrequests = q\nreplicsa = 2\n"
+               REQUESTS, n);
+  }
+  {
+    const char *n[] = { "[serving chat] tp", "16", "8 GPUs of a node", NULL };
+    check_bad (HEAD "[serving chat]\nmodel = llama3-8b\nrequests = q\ntp = 16\n" REQUESTS, n);
+  }
+  {
+    const char *n[] = { "[serving chat] model", "no-such-model", NULL };
+    check_bad (HEAD "[serving chat]\nmodel = no-such-model\nrequests = q\n" REQUESTS, n);
+  }
+  {
+    const char *n[] = { "missing section [workload]", "[serving NAME]", NULL };
+    check_bad (HEAD, n);
+  }
+}
+END_TEST
+
+START_TEST (test_serving_only)
+{
+  g_autoptr(SimSimulation) sim = new_sim (alone_text, NULL);
+
+  run_sim (sim);
+  ck_assert_double_eq (metric (sim, "jobs_completed"), 0);
+  ck_assert_double_eq (metric (sim, "serving.chat.requests"), 3000);
+}
+END_TEST
+
+static Suite *
+serverun_suite (void)
+{
+  Suite *s = suite_create ("serverun");
+  TCase *tc = tcase_create ("core");
+
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_same_as_serve_alone);
+  tcase_add_test (tc, test_same_as_serve_beside_training);
+  tcase_add_test (tc, test_no_overlap);
+  tcase_add_test (tc, test_failure_reroutes);
+  tcase_add_test (tc, test_autoscaler_timeline);
+  tcase_add_test (tc, test_keys_move);
+  tcase_add_test (tc, test_priority);
+  tcase_add_test (tc, test_deterministic);
+  tcase_add_test (tc, test_bad_input);
+  tcase_add_test (tc, test_serving_only);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (serverun_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
