@@ -19,6 +19,9 @@
  *   from the deployment alone on one replica), one replica dropped every
  *   scale_down_delay from there to the minimum; the last replica leaves at
  *   the first look after the last request;
+ * - with [elastic], a replica that finds the owned GPUs full waits for a
+ *   cloud node and serves from it, its GPU-hours all the cloud's; of
+ *   higher priority it takes the owned GPUs and the training job bursts;
  * - every new key moves its figure the right way (replicas, load_time,
  *   priority under the priority queue), and a training job waits for a
  *   service of higher priority;
@@ -441,6 +444,49 @@ START_TEST (test_priority)
 }
 END_TEST
 
+START_TEST (test_cloud_when_full)
+{
+  /* One owned DGX H100 and a cloud pool of two ([elastic], 5 min to bring
+   * a node up).  A training job takes the 8 owned GPUs for an hour at 0;
+   * the replica, of lower priority, waits, the wait brings a cloud node
+   * up, and the replica serves from there from 5 min on: every GPU-hour it
+   * used was the cloud's.  Of higher priority, it takes an owned GPU at 0
+   * and the training job goes to the cloud instead. */
+  const char *text =
+    "[scenario]\nname = burst\nseed = 1\n"
+    "[pool own]\nmodel = DGX-H100\ncount = 1\n"
+    "[pool cloud]\nmodel = DGX-H100\ncount = 2\n"
+    "[elastic]\npool = cloud\ncloud = AWS-p5.48xlarge\nstartup = 5min\nscale_up_queue = 1\n"
+    "[workload]\nsource = native\ntrace = train.csv\n"
+    "[policy]\nqueue = priority\n"
+    "[serving chat]\nmodel = llama3-8b\nrequests = q\nreplicas = 1\n"
+    "[requests q]\nrate = 5/s\ncount = 3000\ninput_tokens = 200\noutput_tokens = 50\n";
+  const char *low[] = { "serving.chat.priority=-1", NULL };
+  const char *high[] = { "serving.chat.priority=1", NULL };
+  g_autofree char *train = write_file ("train.csv",
+                                       "id,submit,duration,gpus,gpu_milli\n1,0,3600,8,1000\n");
+  g_autoptr(SimSimulation) lo = new_sim (text, low);
+  g_autoptr(SimSimulation) hi = new_sim (text, high);
+  const SimServeStep *steps;
+  guint n;
+
+  run_sim (lo);
+  run_sim (hi);
+  steps = sim__serve_module_timeline (lo, "chat", &n);
+  ck_assert_uint_ge (n, 1);
+  ck_assert_double_eq (steps[0].time, 300);
+  ck_assert (metric (lo, "serving.chat.gpu_hours") > 0);
+  ck_assert_double_eq_tol (metric (lo, "serving.chat.gpu_hours_cloud"),
+                           metric (lo, "serving.chat.gpu_hours"), 1e-12);
+  ck_assert_double_eq (metric (lo, "burst_scale_ups"), 1);
+  /* The first requests waited for the cloud node. */
+  ck_assert (metric (lo, "serving.chat.ttft_p50") > 1);
+  ck_assert_double_eq (metric (hi, "serving.chat.gpu_hours_cloud"), 0);
+  ck_assert (metric (hi, "serving.chat.ttft_p50") < 0.1);
+  ck_assert_double_eq (metric (hi, "burst_jobs"), 1);
+}
+END_TEST
+
 START_TEST (test_deterministic)
 {
   g_autoptr(SimSimulation) a = new_sim (beside_text, NULL);
@@ -540,6 +586,7 @@ serverun_suite (void)
   tcase_add_test (tc, test_autoscaler_timeline);
   tcase_add_test (tc, test_keys_move);
   tcase_add_test (tc, test_priority);
+  tcase_add_test (tc, test_cloud_when_full);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_serving_only);
