@@ -22,6 +22,9 @@
  * - with [elastic], a replica that finds the owned GPUs full waits for a
  *   cloud node and serves from it, its GPU-hours all the cloud's; of
  *   higher priority it takes the owned GPUs and the training job bursts;
+ * - with [power], the replicas' energy is their GPUs' TDP over the
+ *   GPU-hours their jobs held, and per million tokens the same over the
+ *   tokens answered;
  * - every new key moves its figure the right way (replicas, load_time,
  *   priority under the priority queue), and a training job waits for a
  *   service of higher priority;
@@ -487,6 +490,34 @@ START_TEST (test_cloud_when_full)
 }
 END_TEST
 
+START_TEST (test_energy)
+{
+  /* With [power], the replicas' GPUs draw their full power while their
+   * jobs hold them (a replica's job keeps its GPUs busy): the H100 SXM's
+   * 700 W (its published TDP, models/gpus/h100-sxm.ini) times the GPU-hours. */
+  g_autofree char *text = g_strconcat (alone_text, "[power]\n", NULL);
+  g_autoptr(SimSimulation) sim = new_sim (text, NULL);
+  double hours, tokens;
+
+  run_sim (sim);
+  hours = metric (sim, "serving.chat.gpu_hours");
+  ck_assert (hours > 0);
+  ck_assert_double_eq_tol (metric (sim, "serving.chat.energy_kwh"), 0.700 * hours, 1e-6);
+  tokens = metric (sim, "serving.chat.tokens_per_second") * metric (sim, "serving.chat.requests")
+           / metric (sim, "serving.chat.goodput") * metric (sim, "serving.chat.slo_attainment");
+  ck_assert_double_eq_tol (metric (sim, "serving.chat.kwh_per_million_tokens"),
+                           0.700 * hours / tokens * 1e6, 1e-6);
+  /* Without [power], no energy figure. */
+  {
+    g_autoptr(SimSimulation) plain = new_sim (alone_text, NULL);
+    double v;
+    run_sim (plain);
+    ck_assert (!sim_report_get_value (sim_simulation_get_report (plain),
+                                      "serving.chat.energy_kwh", &v));
+  }
+}
+END_TEST
+
 START_TEST (test_deterministic)
 {
   g_autoptr(SimSimulation) a = new_sim (beside_text, NULL);
@@ -587,6 +618,7 @@ serverun_suite (void)
   tcase_add_test (tc, test_keys_move);
   tcase_add_test (tc, test_priority);
   tcase_add_test (tc, test_cloud_when_full);
+  tcase_add_test (tc, test_energy);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_serving_only);
