@@ -28,6 +28,8 @@
  * - every new key moves its figure the right way (replicas, load_time,
  *   priority under the priority queue), and a training job waits for a
  *   service of higher priority;
+ * - two deployments in one run each answer as alone; a horizon cuts a
+ *   stream, the requests answered and unfinished adding to its count;
  * - the same seed gives the same report, to the byte;
  * - a scenario with [serving] and no [workload] runs; without either it
  *   is an error; bad keys are errors naming the file, line and key.
@@ -490,6 +492,44 @@ START_TEST (test_cloud_when_full)
 }
 END_TEST
 
+START_TEST (test_two_deployments_and_horizon)
+{
+  /* Two deployments on one node, both placed at 0: each answers as it
+   * does alone.  The horizon at 60 s cuts the first one's stream of 100 s:
+   * what was answered by then is counted, the rest is unfinished; the
+   * second, done at about 41 s, gives its GPUs back at the next look. */
+  const char *text =
+    "[scenario]\nname = two\nseed = 2\nhorizon = 60s\n"
+    "[pool h100]\nmodel = DGX-H100\ncount = 1\n"
+    "[serving chat]\nmodel = llama3-8b\nrequests = q\nreplicas = 2\n"
+    "[serving code]\nmodel = llama3-8b\nrequests = r\nreplicas = 1\ntp = 2\n"
+    "[requests q]\nrate = 20/s\ncount = 2000\ninput_tokens = 500\noutput_tokens = 100\n"
+    "[requests r]\nrate = 10/s\ncount = 400\ninput_tokens = 1500\noutput_tokens = 300\n";
+  g_auto(SimServeReport) code = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = write_file ("two.ini", text);
+  g_autoptr(SimSimulation) sim = new_sim (text, NULL);
+  double done, left, end;
+
+  ck_assert_msg (sim__serve_run (path, "code", NULL, &code, &error), "%s",
+                 error ? error->message : "");
+  run_sim (sim);
+  ck_assert_double_eq_tol (metric (sim, "serving.code.ttft_p99"), code.result.ttft[3], 1e-12);
+  ck_assert_double_eq_tol (metric (sim, "serving.code.e2e_mean"), code.result.e2e[0], 1e-12);
+  ck_assert_double_eq (metric (sim, "serving.code.requests_unfinished"), 0);
+  end = ceil (code.result.makespan / 10) * 10;
+  ck_assert (end < 60);
+  ck_assert_double_eq_tol (metric (sim, "serving.code.gpu_hours"), 2 * end / 3600, 1e-12);
+  done = metric (sim, "serving.chat.requests");
+  left = metric (sim, "serving.chat.requests_unfinished");
+  ck_assert_double_eq (done + left, 2000);
+  /* About 20 requests a second for 60 s, less those still in flight. */
+  ck_assert (done > 1000 && done < 1250);
+  /* The chat replicas run to the horizon. */
+  ck_assert_double_eq_tol (metric (sim, "serving.chat.gpu_hours"), 2 * 60.0 / 3600, 1e-12);
+}
+END_TEST
+
 START_TEST (test_energy)
 {
   /* With [power], the replicas' GPUs draw their full power while their
@@ -582,6 +622,14 @@ START_TEST (test_bad_input)
     check_bad (HEAD "[serving chat]\nmodel = llama3-8b\nrequests = q\ntp = 16\n" REQUESTS, n);
   }
   {
+    /* The replicas run on the first pool's GPU model: its nodes of 4 GPUs
+     * cannot hold tp = 8, whatever the other pool's hold. */
+    const char *n[] = { "[serving chat] tp", "4 GPUs of a node of H100-SXM", NULL };
+    check_bad ("[scenario]\nname = bad\n[pool h100]\nmodel = DGX-H100\ncount = 1\n"
+               "gpus_per_node = 4\n[pool a100]\nmodel = DGX-A100\ncount = 1\n"
+               "[serving chat]\nmodel = llama3-8b\nrequests = q\ntp = 8\n" REQUESTS, n);
+  }
+  {
     const char *n[] = { "[serving chat] model", "no-such-model", NULL };
     check_bad (HEAD "[serving chat]\nmodel = no-such-model\nrequests = q\n" REQUESTS, n);
   }
@@ -618,6 +666,7 @@ serverun_suite (void)
   tcase_add_test (tc, test_keys_move);
   tcase_add_test (tc, test_priority);
   tcase_add_test (tc, test_cloud_when_full);
+  tcase_add_test (tc, test_two_deployments_and_horizon);
   tcase_add_test (tc, test_energy);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_bad_input);

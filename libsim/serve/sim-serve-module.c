@@ -653,15 +653,15 @@ admit (gpointer data, const SimJob *job, const SimPlacement *placement, GError *
 }
 
 static gboolean
-dep_init (Serve *self, Dep *dep, const SimScenario *sc, SimTopology *topology,
-          SimLlmSystem *system, GError **error)
+dep_init (Serve *self, Dep *dep, const SimScenario *sc, SimTopology *topology, GError **error)
 {
   g_autoptr(SimLlmModel) model = NULL;
   g_autoptr(SimCommModel) comm = NULL;
   g_autofree guint32 *gpus = NULL;
   const SimServeConfig *c = dep->c;
-  const SimGpuModel *gpu = sim_llm_system_get_gpu (system);
-  guint per_node = sim_cluster_get_max_gpus_per_node (self->cluster);
+  /* The first pool's GPUs, as `gpusim serve` takes them. */
+  const SimGpuModel *gpu = sim_cluster_get_node (self->cluster, 0)->gpu_model;
+  guint per_node = 0;
 
   model = sim__llm_model_for_scenario (sc, c->model, error);
   if (model == NULL)
@@ -669,11 +669,19 @@ dep_init (Serve *self, Dep *dep, const SimScenario *sc, SimTopology *topology,
       g_prefix_error (error, "[serving %s] model: ", c->name);
       return FALSE;
     }
+  /* A replica runs on one node of that GPU model: some node must hold it. */
+  for (guint p = 0; p < sim_cluster_get_n_pools (self->cluster); p++)
+    {
+      const SimPool *pool = sim_cluster_get_pool (self->cluster, p);
+      if (pool->gpu_model == gpu)
+        per_node = MAX (per_node, pool->gpus_per_node);
+    }
   if (c->tp > per_node)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "[serving %s] tp: %u: expected at most the %u GPUs of a node (a replica's "
-                   "all-reduces run on NVLink inside one)", c->name, c->tp, per_node);
+                   "[serving %s] tp: %u: expected at most the %u GPUs of a node of %s (a "
+                   "replica's all-reduces run on NVLink inside one)", c->name, c->tp, per_node,
+                   gpu->name);
       return FALSE;
     }
   gpus = g_new (guint32, c->tp);
@@ -716,7 +724,6 @@ sim__serve_module_attach (SimSimulation *sim, guint flags, GError **error)
   const SimScenario *sc = sim__kernel_get_scenario (sim);
   const SimCatalogue *catalogue = sim__kernel_get_catalogue (sim);
   g_autoptr(SimTopology) topology = NULL;
-  SimLlmSystem *system = NULL;
   Serve *self;
 
   (void) flags;
@@ -728,9 +735,7 @@ sim__serve_module_attach (SimSimulation *sim, guint flags, GError **error)
   self->deps = g_ptr_array_new_with_free_func (dep_free);
   sim__kernel_set_extension (sim, &serve_key, self, serve_free);
   topology = replica_topology (sc, catalogue, self->cluster, error);
-  if (topology != NULL)
-    system = sim_llm_system_new (self->cluster, topology, error);
-  if (system == NULL)
+  if (topology == NULL)
     return FALSE;
   for (guint i = 0; i < sc->serving->deployments->len; i++)
     {
@@ -741,14 +746,10 @@ sim__serve_module_attach (SimSimulation *sim, guint flags, GError **error)
       dep->d = sc->serving->deployments->pdata[i];
       dep->c = &dep->d->config;
       g_ptr_array_add (self->deps, dep);
-      if (!dep_init (self, dep, sc, topology, system, error)
+      if (!dep_init (self, dep, sc, topology, error)
           || !price (dep, sc, catalogue, self->cluster, error))
-        {
-          sim_llm_system_free (system);
-          return FALSE;
-        }
+        return FALSE;
     }
-  sim_llm_system_free (system);
   self->cloud_first = self->cloud_end = 0;
   if (sc->elastic.enabled)
     for (guint p = 0; p < sim_cluster_get_n_pools (self->cluster); p++)
