@@ -5,6 +5,7 @@
 # section and no [workload] exits 0 and prints a `serving` line of the
 # deployment's figures, the same request figures `gpusim serve --json`
 # gives (its replicas hold their GPUs from 0), and the same JSON twice;
+# that `gpusim report` of the run has a Serving section and chart;
 # that `gpusim validate` accepts it; that `gpusim compare` of two replica
 # counts shows the p99 time to first token falling, with a star; that
 # `gpusim seek` over the replicas finds the smallest count whose p99 TTFT
@@ -94,6 +95,19 @@ for part in ("ttft", "tpot", "e2e"):
         assert abs(a - b) <= 1e-9 * max(1.0, abs(b)), (part, stat, a, b)
 assert value("serving.chat.requests") == serve["requests"] == 3000
 EOF
+
+# The HTML report has a Serving section with the deployment's figures and
+# its chart.
+"$GPUSIM" run "$tmp/serve.ini" -o "$tmp/run" >/dev/null 2>&1 || fail "run -o failed"
+"$GPUSIM" report "$tmp/run" -o "$tmp/report.html" >/dev/null 2>"$tmp/err" \
+    || fail "report failed: $(cat "$tmp/err")"
+grep -q '<section id="serving"><h2>Serving</h2>' "$tmp/report.html" || fail "no Serving section"
+grep -q '<th>chat</th>' "$tmp/report.html" || fail "no column for the deployment"
+grep -q 'time to first token, p99</td><td class="num">[0-9]' "$tmp/report.html" \
+    || fail "no p99 time to first token in the report"
+grep -q 'id="chart-serving"' "$tmp/report.html" || fail "no serving chart"
+grep -q '"serving": {"deployments":\["chat"\],"ttft_p50":\[' "$tmp/report.html" \
+    || fail "no serving chart data"
 
 "$GPUSIM" compare "$tmp/serve.ini" -V 'one:serving.chat.replicas=1' -V 'three:serving.chat.replicas=3' \
     -n 3 -m serving.chat.ttft_p99 >"$tmp/out" 2>"$tmp/err" || fail "compare exited $?: $(cat "$tmp/err")"

@@ -8,7 +8,6 @@
 #include "core/sim-error.h"
 #include "fabric/sim-topology.h"
 #include "llm/sim-llm.h"
-#include "power/sim-cost-private.h"
 
 #include <math.h>
 #include <string.h>
