@@ -247,7 +247,20 @@ submit (Dep *dep, guint r)
   dep->slots[r].leaving = FALSE;
 }
 
-static void on_stopping (gpointer data, SimJob *job, const guint *nodes);
+/* A running replica job's GPU time on the [elastic] pool, from its start
+ * to NOW, counted as it stops. */
+static void
+count_cloud (Dep *dep, const SimJob *job, SimTime now)
+{
+  Serve *self = dep->serve;
+  guint node;
+
+  if (job->n_gpus == 0 || job->start < 0)
+    return;
+  node = sim_cluster_get_gpu (self->cluster, job->gpus[0])->node;
+  if (node >= self->cloud_first && node < self->cloud_end)
+    dep->cloud_gpu_seconds += job->n_gpus * sim_time_to_seconds (now - job->start);
+}
 
 /* Takes replica R's job out of the run. */
 static void
@@ -266,9 +279,7 @@ withdraw (Dep *dep, guint r)
   if (job->state == SIM_JOB_RUNNING)
     {
       SimTime now = sim__kernel_now (dep->serve->sim);
-      job->ext[dep->serve->slot].t = ((gint64) (dep->index + 1) << 32) | r;
-      on_stopping (dep->serve, job, NULL);
-      job->ext[dep->serve->slot].t = 0;
+      count_cloud (dep, job, now);
       count_running (dep, now, -1);
       if (slot->load_timer != 0)
         sim__kernel_cancel_timer (dep->serve->sim, slot->load_timer);
@@ -496,22 +507,17 @@ on_state_changed (SimSimulation *sim, SimTime now, gpointer data)
     }
 }
 
-/* A replica job's GPU time on the [elastic] pool, counted as it stops. */
+/* A replica job leaves its GPUs. */
 static void
 on_stopping (gpointer data, SimJob *job, const guint *nodes)
 {
   Serve *self = data;
   Dep *dep;
-  guint r, node;
-  SimTime now;
+  guint r;
 
   (void) nodes;
-  if (!job_replica (self, job, &dep, &r) || job->n_gpus == 0)
-    return;
-  now = sim__kernel_now (self->sim);
-  node = sim_cluster_get_gpu (self->cluster, job->gpus[0])->node;
-  if (node >= self->cloud_first && node < self->cloud_end && job->start >= 0)
-    dep->cloud_gpu_seconds += job->n_gpus * sim_time_to_seconds (now - job->start);
+  if (job_replica (self, job, &dep, &r))
+    count_cloud (dep, job, sim__kernel_now (self->sim));
 }
 
 static void
@@ -538,7 +544,7 @@ on_report (gpointer data, SimReport *report, const SimReportInfo *info)
         {
           SimJob *job = dep->slots[r].job;
           if (job != NULL && job->state == SIM_JOB_RUNNING)
-            on_stopping (self, job, NULL);
+            count_cloud (dep, job, info->end);
         }
       account (dep, info->end);
       advance (dep, info->end, TRUE);
