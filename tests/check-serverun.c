@@ -22,9 +22,11 @@
  * - with [elastic], a replica that finds the owned GPUs full waits for a
  *   cloud node and serves from it, its GPU-hours all the cloud's; of
  *   higher priority it takes the owned GPUs and the training job bursts;
- * - with [power], the replicas' energy is their GPUs' TDP over the
- *   GPU-hours their jobs held, and per million tokens the same over the
- *   tokens answered;
+ * - with [power], the replicas' GPUs are busy as their requests keep them
+ *   (a third of the time at a light load, nearly all of it at a heavy
+ *   one), and their energy is the idle draw over the GPU-hours held plus
+ *   the dynamic draw over the busy ones, per million tokens the same over
+ *   the tokens answered;
  * - every new key moves its figure the right way (replicas, load_time,
  *   priority under the priority queue), and a training job waits for a
  *   service of higher priority;
@@ -532,21 +534,45 @@ END_TEST
 
 START_TEST (test_energy)
 {
-  /* With [power], the replicas' GPUs draw their full power while their
-   * jobs hold them (a replica's job keeps its GPUs busy): the H100 SXM's
-   * 700 W (its published TDP, models/gpus/h100-sxm.ini) times the GPU-hours. */
+  /* With [power], a replica's GPUs are busy the share of each look's
+   * interval it spent iterating, and draw the H100 SXM's idle 69 W plus
+   * that share of the 631 W more to its 700 W TDP (models/gpus/h100-sxm.ini,
+   * the power model's linear draw): the energy is 0.069 kW x the GPU-hours
+   * held plus 0.631 kW x the busy GPU-hours.  At 40 requests/s the three
+   * replicas are busy nearly all the time, at 1/s about a third of it (a
+   * request's 150 tokens take about 1 s; each replica gets one every 3 s):
+   * the busy share follows gpu_busy, the loop's own measure. */
   g_autofree char *text = g_strconcat (alone_text, "[power]\n", NULL);
-  g_autoptr(SimSimulation) sim = new_sim (text, NULL);
-  double hours, tokens;
+  const char *quiet[] = { "requests.q.rate=1/s", NULL };
+  g_autoptr(SimSimulation) busy = new_sim (text, NULL);
+  g_autoptr(SimSimulation) idle = new_sim (text, quiet);
+  SimSimulation *runs[] = { busy, idle };
 
-  run_sim (sim);
-  hours = metric (sim, "serving.chat.gpu_hours");
-  ck_assert (hours > 0);
-  ck_assert_double_eq_tol (metric (sim, "serving.chat.energy_kwh"), 0.700 * hours, 1e-6);
-  tokens = metric (sim, "serving.chat.tokens_per_second") * metric (sim, "serving.chat.requests")
-           / metric (sim, "serving.chat.goodput") * metric (sim, "serving.chat.slo_attainment");
-  ck_assert_double_eq_tol (metric (sim, "serving.chat.kwh_per_million_tokens"),
-                           0.700 * hours / tokens * 1e6, 1e-6);
+  run_sim (busy);
+  run_sim (idle);
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      double hours = metric (runs[i], "serving.chat.gpu_hours");
+      double busy_hours = metric (runs[i], "serving.chat.busy_gpu_hours");
+      double kwh = 0.069 * hours + 0.631 * busy_hours;
+      double tokens = metric (runs[i], "serving.chat.tokens_per_second")
+                      * metric (runs[i], "serving.chat.requests")
+                      / metric (runs[i], "serving.chat.goodput")
+                      * metric (runs[i], "serving.chat.slo_attainment");
+
+      ck_assert (hours > 0 && busy_hours <= hours);
+      ck_assert_double_eq_tol (metric (runs[i], "serving.chat.energy_kwh"), kwh, 1e-6 * kwh);
+      ck_assert_double_eq_tol (metric (runs[i], "serving.chat.kwh_per_million_tokens"),
+                               kwh / tokens * 1e6, 1e-6 * kwh / tokens * 1e6);
+      ck_assert_double_eq_tol (busy_hours / hours, metric (runs[i], "serving.chat.gpu_busy"),
+                               0.05);
+    }
+  ck_assert (metric (busy, "serving.chat.busy_gpu_hours")
+             > 0.9 * metric (busy, "serving.chat.gpu_hours"));
+  ck_assert (metric (idle, "serving.chat.busy_gpu_hours")
+             < 0.4 * metric (idle, "serving.chat.gpu_hours"));
+  /* The run's activity metric counts the same busy GPUs. */
+  ck_assert (metric (idle, "gpu_activity") < metric (idle, "gpu_utilization") * 0.5);
   /* Without [power], no energy figure. */
   {
     g_autoptr(SimSimulation) plain = new_sim (alone_text, NULL);

@@ -69,6 +69,10 @@ sim__serve_has_deployments (const SimScenario *sc)
 /* ------------------------------------------------------------------------- */
 /* The module.                                                               */
 
+/* A replica idle through a whole interval is counted this busy: an
+ * activity of 0 would mean unknown, which counts as fully busy. */
+#define IDLE_ACTIVITY 1e-3
+
 /* A replica's job lasts this long unless the module ends it: longer than
  * any run, short enough that a slow GPU's completion time still fits. */
 #define REPLICA_JOB_LENGTH (G_GINT64_CONSTANT (10) * 365 * 24 * 3600 * 1000000000)
@@ -86,6 +90,8 @@ typedef struct {
   gboolean serving;      /* the loop's replica is up (or draining) */
   gboolean leaving;      /* scaled down: its job leaves once the replica is idle */
   guint64  load_timer;   /* the timer of its load_time, or 0 */
+  double   busy_mark;    /* the loop's busy time of the replica at busy_since */
+  SimTime  busy_since;   /* the start of the interval its GPUs' activity is measured over */
 } Slot;
 
 struct _Dep {
@@ -108,6 +114,8 @@ struct _Dep {
   double   replica_area;    /* running replica jobs x s */
   double   gpu_seconds, cloud_gpu_seconds;
   double   power_w;         /* of its running replicas' GPUs, as last noted */
+  double   busy_area;       /* replica jobs' GPUs x their activity x s */
+  double   activity_sum;    /* the running replica jobs' activity x tp, now */
   double   energy_j;
   SimTime  last;
   GArray  *timeline;        /* SimServeStep: the replica jobs running, at each change */
@@ -194,19 +202,22 @@ account (Dep *dep, SimTime now)
   if (dt > 0)
     {
       dep->replica_area += dep->running_jobs * dt;
+      dep->busy_area += dep->activity_sum * dt;
       dep->energy_j += dep->power_w * dt;
     }
   dep->last = now;
 }
 
-/* The replica jobs running change by DELTA at NOW. */
+/* The replica jobs running change by DELTA at NOW, JOB starting or
+ * stopping. */
 static void
-count_running (Dep *dep, SimTime now, int delta)
+count_running (Dep *dep, const SimJob *job, SimTime now, int delta)
 {
   SimServeStep step;
 
   account (dep, now);
   dep->running_jobs += delta;
+  dep->activity_sum += delta * job->spec.activity * dep->c->tp;
   dep->peak = MAX (dep->peak, dep->running_jobs);
   step.time = sim_time_to_seconds (now);
   step.replicas = dep->running_jobs;
@@ -280,7 +291,7 @@ withdraw (Dep *dep, guint r)
     {
       SimTime now = sim__kernel_now (dep->serve->sim);
       count_cloud (dep, job, now);
-      count_running (dep, now, -1);
+      count_running (dep, job, now, -1);
       if (slot->load_timer != 0)
         sim__kernel_cancel_timer (dep->serve->sim, slot->load_timer);
       slot->load_timer = 0;
@@ -289,6 +300,59 @@ withdraw (Dep *dep, guint r)
       slot->serving = FALSE;
     }
   sim__kernel_withdraw_job (dep->serve->sim, job);
+}
+
+/* Sets running JOB's activity (the share of its GPUs' time they are busy,
+ * which the power model draws by) to A from NOW. */
+static void
+set_activity (Dep *dep, SimJob *job, double a, SimTime now)
+{
+  a = CLAMP (a, IDLE_ACTIVITY, 1.0);
+  if (job->spec.activity == a)
+    return;
+  if (job->state == SIM_JOB_RUNNING && job->n_gpus > 0)
+    {
+      account (dep, now);
+      dep->activity_sum += (a - job->spec.activity) * dep->c->tp;
+      job->spec.activity = a;
+      sim__kernel_rerate_gpu (dep->serve->sim, job->gpus[0], now);
+    }
+  else
+    job->spec.activity = a;
+}
+
+/* Replica R serves from NOW; its GPUs' activity is measured from then. */
+static void
+serve_from (Dep *dep, guint r, SimTime now)
+{
+  Slot *slot = &dep->slots[r];
+
+  slot->serving = TRUE;
+  sim__serve_loop_replica_up (dep->loop, r);
+  slot->busy_mark = sim__serve_loop_replica_busy (dep->loop, r);
+  slot->busy_since = now;
+}
+
+/* At every look: each serving replica's GPUs were busy, over the interval
+ * since the last, the share of it the replica iterated; that share is
+ * their activity until the next look. */
+static void
+follow_load (Dep *dep, SimTime now)
+{
+  for (guint r = 0; r < dep->n_slots; r++)
+    {
+      Slot *slot = &dep->slots[r];
+      double busy, dt;
+
+      if (slot->job == NULL || slot->job->state != SIM_JOB_RUNNING || !slot->serving
+          || now <= slot->busy_since)
+        continue;
+      busy = sim__serve_loop_replica_busy (dep->loop, r);
+      dt = sim_time_to_seconds (now - slot->busy_since);
+      set_activity (dep, slot->job, (busy - slot->busy_mark) / dt, now);
+      slot->busy_mark = busy;
+      slot->busy_since = now;
+    }
 }
 
 static void
@@ -301,8 +365,7 @@ on_loaded (SimSimulation *sim, SimTime now, gpointer data)
   (void) sim;
   dep->slots[r].load_timer = 0;
   advance (dep, now, FALSE);
-  dep->slots[r].serving = TRUE;
-  sim__serve_loop_replica_up (dep->loop, r);
+  serve_from (dep, r, now);
 }
 
 static void
@@ -314,7 +377,10 @@ on_started (gpointer data, SimJob *job, SimTime now)
 
   if (!job_replica (self, job, &dep, &r))
     return;
-  count_running (dep, now, +1);
+  /* Its GPUs count busy as the kernel started them: whole for a new
+   * replica (loading the weights), as last measured for one that starts
+   * again; serving, as its requests keep them (follow_load()). */
+  count_running (dep, job, now, +1);
   if (dep->c->load_time > 0)
     {
       dep->slots[r].load_timer =
@@ -323,8 +389,7 @@ on_started (gpointer data, SimJob *job, SimTime now)
       return;
     }
   advance (dep, now, FALSE);
-  dep->slots[r].serving = TRUE;
-  sim__serve_loop_replica_up (dep->loop, r);
+  serve_from (dep, r, now);
 }
 
 /* A replica's job left its GPUs (preempted, or on a failed node): the
@@ -340,7 +405,7 @@ on_stopped (gpointer data, SimJob *job, SimTime now)
   if (!job_replica (self, job, &dep, &r))
     return;
   slot = &dep->slots[r];
-  count_running (dep, now, -1);
+  count_running (dep, job, now, -1);
   if (slot->load_timer != 0)
     sim__kernel_cancel_timer (self->sim, slot->load_timer);
   slot->load_timer = 0;
@@ -390,6 +455,7 @@ on_tick (SimSimulation *sim, SimTime now, gpointer data)
   advance (dep, now, TRUE);
   if (dep->serve->failed)
     return;
+  follow_load (dep, now);
   /* Replicas that drained have left their GPUs' work: their jobs go. */
   for (guint r = 0; r < dep->n_slots; r++)
     if (dep->slots[r].leaving
@@ -578,6 +644,7 @@ on_report (gpointer data, SimReport *report, const SimReportInfo *info)
       add (report, dep, "scale_downs", (double) dep->scale_downs, "replicas");
       add (report, dep, "gpu_hours", hours, "GPU*h");
       add (report, dep, "gpu_hours_cloud", dep->cloud_gpu_seconds / 3600.0, "GPU*h");
+      add (report, dep, "busy_gpu_hours", dep->busy_area / 3600.0, "GPU*h");
       if (self->power)
         {
           add (report, dep, "energy_kwh", dep->energy_j / 3.6e6, "kWh");

@@ -25,13 +25,18 @@
  * leaves first, else the serving replica with the fewest requests drains
  * (takes no new request) and its job leaves once it is idle.
  *
+ * A replica's GPUs are busy (their jobs' activity, which the power model
+ * draws by) the share of the last look's interval the replica iterated,
+ * set at every look; whole while the weights load.
+ *
  * Metrics, per deployment NAME (summary.json, `gpusim compare --metric`,
  * `gpusim seek --target`): serving.NAME.ttft_mean, _p50, _p95, _p99 (s),
  * the same of tpot and e2e, goodput (requests/s meeting both SLOs),
  * slo_attainment, requests, requests_unfinished, rerouted,
  * output_tokens_per_second, tokens_per_second, kv_cache_utilization,
  * gpu_busy, replicas_mean, replicas_peak, scale_ups, scale_downs,
- * gpu_hours (and gpu_hours_cloud on the [elastic] pool), energy_kwh and
+ * gpu_hours (and gpu_hours_cloud on the [elastic] pool), busy_gpu_hours
+ * (the GPU-hours counted busy), energy_kwh and
  * kwh_per_million_tokens (with [power]: the replicas' GPUs' power),
  * usd_per_million_tokens_owned and _cloud (the GPU-hours at the owned
  * and the rented price of a GPU-hour, as `gpusim serve` prices them).

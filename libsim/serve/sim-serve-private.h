@@ -224,6 +224,9 @@ SimServeReplicaState sim__serve_loop_replica_state (const SimServeLoop *loop, gu
 guint    sim__serve_loop_outstanding (const SimServeLoop *loop);
 guint    sim__serve_loop_replica_outstanding (const SimServeLoop *loop, guint r);
 gboolean sim__serve_loop_done (const SimServeLoop *loop);
+/* Replica R's time iterating so far, s (an iteration counts whole from its
+ * start). */
+double   sim__serve_loop_replica_busy (const SimServeLoop *loop, guint r);
 guint64  sim__serve_loop_rerouted (const SimServeLoop *loop);
 /* The figures of the requests completed so far. */
 void     sim__serve_loop_summarise (SimServeLoop *loop, SimServeResult *result);

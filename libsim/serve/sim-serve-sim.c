@@ -979,6 +979,12 @@ sim__serve_loop_done (const SimServeLoop *loop)
   return loop->s.completed == loop->s.requests->len;
 }
 
+double
+sim__serve_loop_replica_busy (const SimServeLoop *loop, guint r)
+{
+  return loop->s.replicas[r].busy_time;
+}
+
 guint64
 sim__serve_loop_rerouted (const SimServeLoop *loop)
 {
