@@ -29,7 +29,9 @@
  *   the tokens answered;
  * - every new key moves its figure the right way (replicas, load_time,
  *   priority under the priority queue), and a training job waits for a
- *   service of higher priority;
+ *   service of higher priority; so does each autoscaler key in a run
+ *   (target_outstanding, scale_down_delay, max_replicas, min_replicas,
+ *   autoscale_interval);
  * - two deployments in one run each answer as alone; a horizon cuts a
  *   stream, the requests answered and unfinished adding to its count;
  * - the same seed gives the same report, to the byte;
@@ -419,6 +421,65 @@ START_TEST (test_keys_move)
 }
 END_TEST
 
+START_TEST (test_autoscale_keys)
+{
+  /* From one replica, up to six, against a five-fold burst from 5 to
+   * 10 min: each key of the autoscaler moves the run its way. */
+  const char *text =
+    "[scenario]\nname = as\nseed = 3\n"
+    "[pool h100]\nmodel = DGX-H100\ncount = 1\n"
+    "[serving chat]\nmodel = llama3-8b\nrequests = q\nreplicas = 1\nautoscale = true\n"
+    "max_replicas = 6\ntarget_outstanding = 8\nscale_down_delay = 1min\n"
+    "autoscale_interval = 10s\n"
+    "[requests q]\nrate = 10/s\ncount = 12000\ninput_tokens = 1000\n"
+    "input_distribution = exponential\noutput_tokens = 300\n"
+    "output_distribution = exponential\nburst_start = 5min\nburst_duration = 5min\n"
+    "burst_factor = 5\n";
+  const char *t4[] = { "serving.chat.target_outstanding=4", NULL };
+  const char *t32[] = { "serving.chat.target_outstanding=32", NULL };
+  const char *d10[] = { "serving.chat.scale_down_delay=10s", NULL };
+  const char *d300[] = { "serving.chat.scale_down_delay=5min", NULL };
+  const char *max2[] = { "serving.chat.max_replicas=2", NULL };
+  const char *i5[] = { "serving.chat.autoscale_interval=5s", NULL };
+  const char *i60[] = { "serving.chat.autoscale_interval=60s", NULL };
+  const char *min3[] = { "serving.chat.replicas=3", "serving.chat.min_replicas=3", NULL };
+  g_autoptr(SimSimulation) base = new_sim (text, NULL);
+  g_autoptr(SimSimulation) floor3 = new_sim (text, min3);
+  const SimServeStep *steps;
+  guint n;
+
+  run_sim (base);
+  ck_assert (metric (base, "serving.chat.scale_ups") > 0);
+  ck_assert (metric (base, "serving.chat.scale_downs") > 0);
+  /* A lower target per replica: more replicas, more GPU-hours. */
+  ck_assert (run_metric (text, t4, "serving.chat.gpu_hours")
+             > metric (base, "serving.chat.gpu_hours"));
+  ck_assert (metric (base, "serving.chat.gpu_hours")
+             > run_metric (text, t32, "serving.chat.gpu_hours"));
+  /* A longer scale-down delay: replicas kept longer. */
+  ck_assert (run_metric (text, d300, "serving.chat.gpu_hours")
+             > metric (base, "serving.chat.gpu_hours"));
+  ck_assert (metric (base, "serving.chat.gpu_hours")
+             > run_metric (text, d10, "serving.chat.gpu_hours"));
+  /* At most two: the burst queues. */
+  ck_assert_double_eq (run_metric (text, max2, "serving.chat.replicas_peak"), 2);
+  ck_assert (run_metric (text, max2, "serving.chat.ttft_p99")
+             > 10 * metric (base, "serving.chat.ttft_p99"));
+  /* A slower look: fewer replicas on average, later, and a worse tail. */
+  ck_assert (run_metric (text, i60, "serving.chat.replicas_mean")
+             < run_metric (text, i5, "serving.chat.replicas_mean"));
+  ck_assert (run_metric (text, i60, "serving.chat.ttft_p99")
+             > run_metric (text, i5, "serving.chat.ttft_p99"));
+  /* Never fewer than min_replicas until every request is answered. */
+  run_sim (floor3);
+  steps = sim__serve_module_timeline (floor3, "chat", &n);
+  ck_assert_uint_ge (n, 3);
+  for (guint i = 0; i + 1 < n; i++)
+    ck_assert_uint_ge (steps[i].replicas, 3);
+  ck_assert_uint_eq (steps[n - 1].replicas, 0);
+}
+END_TEST
+
 START_TEST (test_priority)
 {
   /* One node; a training job of all 8 GPUs at 0 for 10 min; a replica of
@@ -690,6 +751,7 @@ serverun_suite (void)
   tcase_add_test (tc, test_failure_reroutes);
   tcase_add_test (tc, test_autoscaler_timeline);
   tcase_add_test (tc, test_keys_move);
+  tcase_add_test (tc, test_autoscale_keys);
   tcase_add_test (tc, test_priority);
   tcase_add_test (tc, test_cloud_when_full);
   tcase_add_test (tc, test_two_deployments_and_horizon);

@@ -107,7 +107,6 @@ struct _Dep {
   guint    running_jobs;  /* replica jobs holding GPUs */
   const char *gpu_models;
   guint64  tick_timer;
-  gboolean done;
   double   surplus_since;   /* s; < 0: no surplus */
   guint64  scale_ups, scale_downs;
   guint    peak;
@@ -465,7 +464,6 @@ on_tick (SimSimulation *sim, SimTime now, gpointer data)
     {
       for (guint r = 0; r < dep->n_slots; r++)
         withdraw (dep, r);
-      dep->done = TRUE;
       return;
     }
   if (c->autoscale)
