@@ -27,6 +27,9 @@
  *   one), and their energy is the idle draw over the GPU-hours held plus
  *   the dynamic draw over the busy ones, per million tokens the same over
  *   the tokens answered;
+ * - the deployment's cost is its GPU-hours at the run's own owning cost
+ *   (the node's catalogue price amortized) plus its GPUs' energy at the
+ *   run's price, and renting is its GPU-hours at the cloud's price;
  * - every new key moves its figure the right way (replicas, load_time,
  *   priority under the priority queue), and a training job waits for a
  *   service of higher priority; so does each autoscaler key in a run
@@ -645,6 +648,35 @@ START_TEST (test_energy)
 }
 END_TEST
 
+START_TEST (test_cost_from_run)
+{
+  /* The deployment's cost from the run's own accounting: one DGX H100 at
+   * its catalogue price of $270,000 (models/nodes/dgx-h100.ini), amortized
+   * over 5 years of 365.25 days, no maintenance, no network: $6.1602 an hour
+   * for 8 GPUs; its GPUs' energy at $0.10/kWh; renting at the on-demand
+   * price of an AWS p5.48xlarge, $98.32 an hour for 8 H100
+   * (models/clouds/aws-p5-48xlarge.ini). */
+  g_autofree char *text = g_strconcat (alone_text, "[power]\n[cost]\namortization = 5y\n"
+                                       "energy_price = 0.10\ncloud = AWS-p5.48xlarge\n", NULL);
+  g_autoptr(SimSimulation) sim = new_sim (text, NULL);
+  double hours, kwh, usd, tokens;
+
+  run_sim (sim);
+  hours = metric (sim, "serving.chat.gpu_hours");
+  kwh = metric (sim, "serving.chat.energy_kwh");
+  ck_assert_double_eq_tol (metric (sim, "cost_owning_fixed_per_hour"), 270000.0 / (5 * 8766),
+                           1e-9);
+  usd = hours * 270000.0 / (5 * 8766) / 8 + kwh * 0.10;
+  ck_assert_double_eq_tol (metric (sim, "serving.chat.usd"), usd, 1e-9 * usd);
+  tokens = metric (sim, "serving.chat.tokens_per_second") * metric (sim, "serving.chat.requests")
+           / metric (sim, "serving.chat.goodput") * metric (sim, "serving.chat.slo_attainment");
+  ck_assert_double_eq_tol (metric (sim, "serving.chat.usd_per_million_tokens_owned"),
+                           usd / tokens * 1e6, 1e-9 * usd / tokens * 1e6);
+  ck_assert_double_eq_tol (metric (sim, "serving.chat.usd_per_million_tokens_cloud"),
+                           hours * 98.32 / 8 / tokens * 1e6, 1e-9 * hours * 98.32 / tokens * 1e6);
+}
+END_TEST
+
 START_TEST (test_deterministic)
 {
   g_autoptr(SimSimulation) a = new_sim (beside_text, NULL);
@@ -756,6 +788,7 @@ serverun_suite (void)
   tcase_add_test (tc, test_cloud_when_full);
   tcase_add_test (tc, test_two_deployments_and_horizon);
   tcase_add_test (tc, test_energy);
+  tcase_add_test (tc, test_cost_from_run);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_serving_only);

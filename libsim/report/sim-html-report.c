@@ -686,7 +686,7 @@ section_serving (Page *p)
     { "replicas_mean", "replicas, mean over the run" }, { "replicas_peak", "replicas, most" },
     { "scale_ups", "scale-ups" }, { "scale_downs", "scale-downs" },
     { "gpu_hours", "GPU-hours" }, { "gpu_hours_cloud", "GPU-hours on the cloud pool" },
-    { "kwh_per_million_tokens", "energy per million tokens" },
+    { "kwh_per_million_tokens", "energy per million tokens" }, { "usd", "cost over the run" },
     { "usd_per_million_tokens_owned", "cost per million tokens, owned" },
     { "usd_per_million_tokens_cloud", "cost per million tokens, rented" },
   };

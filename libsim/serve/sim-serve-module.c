@@ -128,6 +128,7 @@ struct _Serve {
   guint slot;               /* the job slot naming a job's deployment and replica */
   guint64 next_id;
   guint cloud_first, cloud_end;  /* the [elastic] pool's nodes, or an empty range */
+  guint cloud_gpus, cloud_gpus_per_node;
   gboolean power;
   gboolean failed;
 };
@@ -591,6 +592,39 @@ add (SimReport *report, const Dep *dep, const char *what, double v, const char *
   sim__report_add (report, name, v, unit);
 }
 
+/* What the deployment's HOURS of GPUs cost, from the run's own accounting
+ * when it has one ([cost]: the cost module has reported): its GPU-hours on
+ * owned nodes at the cluster's owning cost of a GPU-hour (amortized capex
+ * and maintenance over every GPU), with [power] its GPUs' energy at the
+ * run's mean price, and its GPU-hours on the [elastic] pool at the burst
+ * price (*OWNED); every GPU-hour at the on-demand rent of [cost] cloud
+ * (*CLOUD, 0 without one).  Without [cost], the prices `gpusim serve`
+ * takes.  FALSE when there is no price at all. */
+static gboolean
+run_cost (Serve *self, Dep *dep, SimReport *report, const SimReportInfo *info, double hours,
+          double *owned, double *cloud)
+{
+  double fixed_h, price_kwh = 0, rent_h = 0, burst_node_h = 0;
+  double cloud_hours = dep->cloud_gpu_seconds / 3600.0;
+
+  *owned = *cloud = 0;
+  if (!sim_report_get_value (report, "cost_owning_fixed_per_hour", &fixed_h) || info->gpus == 0)
+    {
+      *owned = hours * dep->owned_usd_per_gpu_hour;
+      *cloud = hours * dep->cloud_usd_per_gpu_hour;
+      return dep->owned_usd_per_gpu_hour > 0;
+    }
+  *owned = (hours - cloud_hours) * fixed_h / (info->gpus - self->cloud_gpus);
+  if (self->power && sim_report_get_value (report, "cost_energy_price_mean", &price_kwh))
+    *owned += dep->energy_j / 3.6e6 * price_kwh;
+  if (cloud_hours > 0 && self->cloud_gpus_per_node > 0
+      && sim_report_get_value (report, "burst_price_per_node_hour", &burst_node_h))
+    *owned += cloud_hours * burst_node_h / self->cloud_gpus_per_node;
+  if (sim_report_get_value (report, "cost_rent_on_demand_per_gpu_hour", &rent_h))
+    *cloud = hours * rent_h;
+  return TRUE;
+}
+
 static void
 on_report (gpointer data, SimReport *report, const SimReportInfo *info)
 {
@@ -649,12 +683,18 @@ on_report (gpointer data, SimReport *report, const SimReportInfo *info)
           add (report, dep, "kwh_per_million_tokens",
                tokens > 0 ? dep->energy_j / 3.6e6 / tokens * 1e6 : 0, "kWh");
         }
-      if (dep->owned_usd_per_gpu_hour > 0)
-        add (report, dep, "usd_per_million_tokens_owned",
-             tokens > 0 ? hours * dep->owned_usd_per_gpu_hour / tokens * 1e6 : 0, "USD");
-      if (dep->cloud_usd_per_gpu_hour > 0)
-        add (report, dep, "usd_per_million_tokens_cloud",
-             tokens > 0 ? hours * dep->cloud_usd_per_gpu_hour / tokens * 1e6 : 0, "USD");
+      {
+        double owned = 0, cloud = 0;
+        if (run_cost (self, dep, report, info, hours, &owned, &cloud))
+          {
+            add (report, dep, "usd", owned, "USD");
+            add (report, dep, "usd_per_million_tokens_owned",
+                 tokens > 0 ? owned / tokens * 1e6 : 0, "USD");
+            if (cloud > 0)
+              add (report, dep, "usd_per_million_tokens_cloud",
+                   tokens > 0 ? cloud / tokens * 1e6 : 0, "USD");
+          }
+      }
     }
 }
 
@@ -829,6 +869,8 @@ sim__serve_module_attach (SimSimulation *sim, guint flags, GError **error)
           {
             self->cloud_first = pool->first_node;
             self->cloud_end = pool->first_node + pool->n_nodes;
+            self->cloud_gpus_per_node = pool->gpus_per_node;
+            self->cloud_gpus = pool->n_nodes * pool->gpus_per_node;
           }
       }
   self->power = sim__kernel_has_power (sim);

@@ -37,9 +37,11 @@
  * gpu_busy, replicas_mean, replicas_peak, scale_ups, scale_downs,
  * gpu_hours (and gpu_hours_cloud on the [elastic] pool), busy_gpu_hours
  * (the GPU-hours counted busy), energy_kwh and
- * kwh_per_million_tokens (with [power]: the replicas' GPUs' power),
- * usd_per_million_tokens_owned and _cloud (the GPU-hours at the owned
- * and the rented price of a GPU-hour, as `gpusim serve` prices them).
+ * kwh_per_million_tokens (with [power]: the replicas' GPUs' power), usd
+ * and usd_per_million_tokens_owned (from the run's [cost] accounting: the
+ * GPU-hours at the cluster's owning cost, their energy at the run's price,
+ * cloud GPU-hours at the burst price) and _cloud (every GPU-hour rented
+ * on demand); without [cost], at the prices `gpusim serve` takes.
  */
 #pragma once
 
