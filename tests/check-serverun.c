@@ -9,6 +9,9 @@
  * - replicas never share a GPU with another job, and each replica's GPUs
  *   are on one node (every start and stop followed, GPU by GPU), and the
  *   kernel's incremental state matches the running jobs at the end;
+ * - with whole_nodes a replica's job holds its node's every GPU, and a
+ *   training job that would have shared the node goes to another; the
+ *   requests are answered the same, the GPU-hours are the node's;
  * - a GPU failure takes its node, and the replica on it, out: the
  *   replica's requests go to the other replica and every request is still
  *   answered, later than without the failure; the replica comes back when
@@ -289,6 +292,75 @@ START_TEST (test_no_overlap)
   ck_assert_msg (sim__kernel_check_state (sim, &error), "%s", error ? error->message : "");
   g_hash_table_unref (w.owner);
   g_free (w.why);
+}
+END_TEST
+
+/* The nodes replica and other jobs start on (a bit per node). */
+typedef struct {
+  SimCluster *cluster;
+  guint replica_nodes, other_nodes;
+} Nodes;
+
+static void
+record_nodes (gpointer data, SimJob *job, SimTime now)
+{
+  Nodes *w = data;
+
+  for (guint g = 0; g < job->n_gpus; g++)
+    {
+      guint node = sim_cluster_get_gpu (w->cluster, job->gpus[g])->node;
+      if (is_replica (job))
+        w->replica_nodes |= 1u << node;
+      else
+        w->other_nodes |= 1u << node;
+    }
+}
+
+START_TEST (test_whole_nodes)
+{
+  /* Two DGX H100; a replica of 2 GPUs, submitted first, and a training job
+   * of 6 at 0.  On GPUs, first-fit puts both on the first node; with
+   * whole_nodes the replica's job holds all 8 GPUs of its node and the
+   * training job goes to the other.  The replica answers the same
+   * requests the same way; its GPU-hours are the whole node's. */
+  const char *text =
+    "[scenario]\nname = whole\nseed = 3\n"
+    "[pool h100]\nmodel = DGX-H100\ncount = 2\n"
+    "[workload]\nsource = native\ntrace = train.csv\n"
+    "[serving chat]\nmodel = llama3-8b\nrequests = q\nreplicas = 1\ntp = 2\n"
+    "[requests q]\nrate = 10/s\ncount = 1000\ninput_tokens = 500\noutput_tokens = 100\n";
+  const char *whole[] = { "serving.chat.whole_nodes=true", NULL };
+  g_autofree char *train = write_file ("train.csv",
+                                       "id,submit,duration,gpus,gpu_milli\n1,0,600,6,1000\n");
+  g_autoptr(SimSimulation) gpus = new_sim (text, NULL);
+  g_autoptr(SimSimulation) node = new_sim (text, whole);
+  Nodes a = { sim__kernel_get_cluster (gpus), 0, 0 };
+  Nodes b = { sim__kernel_get_cluster (node), 0, 0 };
+  const SimServeStep *steps;
+  guint n;
+  double held;
+
+  sim__kernel_connect (gpus, SIM_HOOK_JOB_STARTED, G_CALLBACK (record_nodes), &a);
+  sim__kernel_connect (node, SIM_HOOK_JOB_STARTED, G_CALLBACK (record_nodes), &b);
+  run_sim (gpus);
+  run_sim (node);
+  ck_assert_uint_eq (a.replica_nodes, 1);
+  ck_assert_uint_eq (a.other_nodes, 1);
+  ck_assert_uint_eq (b.replica_nodes, 1);
+  ck_assert_uint_eq (b.other_nodes, 2);
+  ck_assert_double_eq (metric (node, "serving.chat.ttft_p99"),
+                       metric (gpus, "serving.chat.ttft_p99"));
+  ck_assert_double_eq (metric (node, "serving.chat.e2e_mean"),
+                       metric (gpus, "serving.chat.e2e_mean"));
+  steps = sim__serve_module_timeline (node, "chat", &n);
+  ck_assert_uint_eq (n, 2);
+  held = steps[1].time - steps[0].time;
+  ck_assert_double_eq_tol (metric (node, "serving.chat.gpu_hours"), 8 * held / 3600, 1e-12);
+  ck_assert_double_eq_tol (metric (gpus, "serving.chat.gpu_hours"), 2 * held / 3600, 1e-12);
+  /* The six GPUs beyond tp idle: at most a quarter of the node is busy
+   * after the first look. */
+  ck_assert (metric (node, "serving.chat.busy_gpu_hours")
+             < metric (gpus, "serving.chat.busy_gpu_hours") + 8 * 10.0 / 3600);
 }
 END_TEST
 
@@ -780,6 +852,7 @@ serverun_suite (void)
   tcase_add_test (tc, test_same_as_serve_alone);
   tcase_add_test (tc, test_same_as_serve_beside_training);
   tcase_add_test (tc, test_no_overlap);
+  tcase_add_test (tc, test_whole_nodes);
   tcase_add_test (tc, test_failure_reroutes);
   tcase_add_test (tc, test_autoscaler_timeline);
   tcase_add_test (tc, test_keys_move);

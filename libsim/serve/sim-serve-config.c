@@ -75,6 +75,9 @@ static const SimKey serving_keys[] = {
   { "load_time", SIM_KEY_TIME, NULL, ">= 0", "0s",
     "in ordinary runs: from a replica's job start to its first request (loading the weights)",
     0, NULL, 0 },
+  { "whole_nodes", SIM_KEY_BOOL, NULL, NULL, "false",
+    "in ordinary runs: each replica's job takes a whole node, its GPUs beyond tp left idle", 0,
+    NULL, 0 },
 };
 
 const SimKeyTable sim__serving_key_table = {
@@ -273,6 +276,8 @@ sim__serve_config_set (gpointer data, const char *key, const char *value, GError
     }
   if (strcmp (key, "load_time") == 0)
     return parse_seconds (value, FALSE, &c->load_time, error);
+  if (strcmp (key, "whole_nodes") == 0)
+    return sim__keys_parse_bool (value, &c->whole_nodes, error);
   sim__keys_set_unknown (&sim__serving_key_table, key, error);
   return FALSE;
 }

@@ -105,6 +105,7 @@ struct _Dep {
   Slot    *slots;
   guint    n_slots;
   guint    running_jobs;  /* replica jobs holding GPUs */
+  guint    job_gpus;      /* a replica job's GPUs: tp, or a whole node's */
   const char *gpu_models;
   guint64  tick_timer;
   double   surplus_since;   /* s; < 0: no surplus */
@@ -114,7 +115,7 @@ struct _Dep {
   double   gpu_seconds, cloud_gpu_seconds;
   double   power_w;         /* of its running replicas' GPUs, as last noted */
   double   busy_area;       /* replica jobs' GPUs x their activity x s */
-  double   activity_sum;    /* the running replica jobs' activity x tp, now */
+  double   activity_sum;    /* the running replica jobs' activity x their GPUs, now */
   double   energy_j;
   SimTime  last;
   GArray  *timeline;        /* SimServeStep: the replica jobs running, at each change */
@@ -217,7 +218,7 @@ count_running (Dep *dep, const SimJob *job, SimTime now, int delta)
 
   account (dep, now);
   dep->running_jobs += delta;
-  dep->activity_sum += delta * job->spec.activity * dep->c->tp;
+  dep->activity_sum += delta * job->spec.activity * dep->job_gpus;
   dep->peak = MAX (dep->peak, dep->running_jobs);
   step.time = sim_time_to_seconds (now);
   step.replicas = dep->running_jobs;
@@ -238,7 +239,7 @@ submit (Dep *dep, guint r)
   memset (&spec, 0, sizeof spec);
   spec.id = REPLICA_JOB_ID_BASE + self->next_id++;
   spec.duration = REPLICA_JOB_LENGTH;
-  spec.gpus = dep->c->tp;
+  spec.gpus = dep->job_gpus;
   spec.gpu_milli = SIM_GPU_WHOLE;
   spec.user = -1;
   spec.status = -1;
@@ -250,7 +251,7 @@ submit (Dep *dep, guint r)
     {
       fail (self, dep, g_error_new (SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
                                     "a replica's %u GPUs of model %s never fit the cluster",
-                                    dep->c->tp, dep->gpu_models));
+                                    dep->job_gpus, dep->gpu_models));
       return;
     }
   job->ext[self->slot].t = ((gint64) (dep->index + 1) << 32) | r;
@@ -313,7 +314,7 @@ set_activity (Dep *dep, SimJob *job, double a, SimTime now)
   if (job->state == SIM_JOB_RUNNING && job->n_gpus > 0)
     {
       account (dep, now);
-      dep->activity_sum += (a - job->spec.activity) * dep->c->tp;
+      dep->activity_sum += (a - job->spec.activity) * dep->job_gpus;
       job->spec.activity = a;
       sim__kernel_rerate_gpu (dep->serve->sim, job->gpus[0], now);
     }
@@ -349,7 +350,9 @@ follow_load (Dep *dep, SimTime now)
         continue;
       busy = sim__serve_loop_replica_busy (dep->loop, r);
       dt = sim_time_to_seconds (now - slot->busy_since);
-      set_activity (dep, slot->job, (busy - slot->busy_mark) / dt, now);
+      /* With a whole node, the GPUs beyond tp idle. */
+      set_activity (dep, slot->job,
+                    (busy - slot->busy_mark) / dt * dep->c->tp / dep->job_gpus, now);
       slot->busy_mark = busy;
       slot->busy_since = now;
     }
@@ -648,7 +651,7 @@ on_report (gpointer data, SimReport *report, const SimReportInfo *info)
       advance (dep, info->end, TRUE);
       sim__serve_loop_summarise (dep->loop, &res);
       tokens = res.input_tokens + res.output_tokens;
-      dep->gpu_seconds = dep->replica_area * dep->c->tp;
+      dep->gpu_seconds = dep->replica_area * dep->job_gpus;
       hours = dep->gpu_seconds / 3600.0;
       for (guint k = 0; k < 4; k++)
         {
@@ -794,6 +797,7 @@ dep_init (Serve *self, Dep *dep, const SimScenario *sc, SimTopology *topology, G
                    gpu->name);
       return FALSE;
     }
+  dep->job_gpus = c->whole_nodes ? per_node : c->tp;
   gpus = g_new (guint32, c->tp);
   for (guint i = 0; i < c->tp; i++)
     gpus[i] = i;

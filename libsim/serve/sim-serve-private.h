@@ -42,6 +42,7 @@ typedef struct {
   double   autoscale_interval;/* s: how often the autoscaler looks */
   gint     priority;          /* in runs: the replicas' jobs' priority */
   double   load_time;         /* s, in runs: from a replica's job start to its serving */
+  gboolean whole_nodes;       /* in runs: a replica's job takes a whole node */
 } SimServeConfig;
 
 /* How request lengths are drawn. */
