@@ -2,8 +2,9 @@
  *
  * A scenario's [serving NAME] sections run on the cluster beside its
  * workload.  Each deployment's replicas are jobs of the run: tp GPUs of
- * one node each (a whole node with whole_nodes), of the GPU model the replica model is built for, at the
- * deployment's priority, placed by the scenario's policy like any job
+ * one node each (a whole node with whole_nodes), of the GPU model the
+ * replica model is built for, at the deployment's priority, placed by the
+ * scenario's policy like any job
  * (and on the [elastic] cloud pool when the owned nodes are full, as any
  * waiting job bursts there).  A replica serves from load_time after its
  * job starts until the job stops: preempted, on a failed node, scaled
