@@ -12,7 +12,7 @@
 #include "rl/sim-rl-config.h"
 #include "sweep/sim-sweep-private.h"
 #include "llm/sim-llm-private.h"
-#include "serve/sim-serve-private.h"
+#include "serve/sim-serve-module.h"
 
 static const SimKeyTable * const power_tables[] = {
   &sim__power_key_table, &sim__cooling_key_table, NULL };
@@ -47,13 +47,16 @@ static const SimSectionOwner sweep = { "sweep", sweep_tables, NULL, NULL, NULL }
  * `gpusim llm` names one; a [class] that trains one is settled from it. */
 static const SimSectionOwner llm = { "llm", llm_tables, NULL, NULL, sim__llm_settle_class };
 /* Deployments of language models and their requests ([serving NAME],
- * [requests NAME]), read when `gpusim serve` simulates one. */
-static const SimSectionOwner serve = { "serve", serve_tables, NULL, NULL, NULL };
+ * [requests NAME]): what `gpusim serve` simulates alone, and what runs
+ * beside the workload in ordinary runs. */
+static const SimSectionOwner serve = {
+  "serve", serve_tables, sim__serve_sections_read, sim__serve_sections_clear, NULL };
 
 /* In the order their accumulators report: energy before cost (which
  * prices it), bursting and serverless after cost (their totals add to
  * it), failures, then the power policies, which watch and act on all of
- * the above.  The RL observation attaches when a caller makes an
+ * the above, then serving, whose replicas' power is read once the
+ * policies have set it.  The RL observation attaches when a caller makes an
  * environment (sim_rl_env_new()), the run's output files when a caller
  * asks for them (sim_simulation_set_output_dir()). */
 static const SimModuleInfo modules[] = {
@@ -62,6 +65,7 @@ static const SimModuleInfo modules[] = {
   { &elastic, sim__elastic_attach },
   { &failures, sim__failures_attach },
   { &policies, sim__power_policies_attach },
+  { &serve, sim__serve_module_attach },
   { &rl, NULL },
 };
 

@@ -2498,6 +2498,27 @@ class ServeTests(unittest.TestCase):
             gpusim.serve(self.SCENARIO, "nope")
         self.assertEqual(caught.exception.code, Sim.Error.NOT_FOUND)
 
+    def test_in_a_run(self):
+        # The deployment in an ordinary run, beside the training jobs: the
+        # same request figures as the deployment alone when its replicas
+        # hold their GPUs throughout (they are placed at time 0 on an
+        # empty cluster), and the run's own figures beside them.
+        sets = ["requests chat.count=5000", "serving chat.replicas=3"]
+        report = gpusim.run(self.SCENARIO, set=sets)
+        alone = gpusim.serve(self.SCENARIO, replicas=3, **self.SHORT)
+        chat = report.serving["chat"]
+        self.assertEqual(chat["requests"], 5000)
+        for stat in ("mean", "p50", "p95", "p99"):
+            self.assertAlmostEqual(chat["ttft_" + stat], alone["ttft"][stat], places=9)
+            self.assertAlmostEqual(chat["e2e_" + stat], alone["e2e"][stat], places=9)
+        self.assertEqual(chat["ttft_p99"], report["serving.chat.ttft_p99"])
+        self.assertGreater(chat["usd_per_million_tokens_cloud"],
+                           chat["usd_per_million_tokens_owned"])
+        self.assertIn("jct_mean", report)
+        # A scenario without deployments has none.
+        quick = gpusim.run(os.path.join(TOP_SRCDIR, "scenarios", "quickstart.ini"))
+        self.assertEqual(quick.serving, {})
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -397,17 +397,18 @@ claimed (SimSimulation *self, SimJob *job, SimTime now)
 
 static GError *too_many_jobs (SimSimulation *self);
 
-static void
-on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
+/* A job arrives at NOW with SPEC: into the queue, to a module that claims
+ * it (unless it is a module's own, MINE), or rejected. */
+static SimJob *
+arrive (SimSimulation *self, const SimJobSpec *spec, SimTime now, gboolean mine)
 {
-  SimSimulation *self = data;
   SimJob *job;
 
-  tick (self, ev->time);
-  self->last_activity = ev->time;
+  tick (self, now);
+  self->last_activity = now;
   job = g_new0 (SimJob, 1);
   job->ref_count = 1;
-  job->spec = self->next;
+  job->spec = *spec;
   job->state = SIM_JOB_QUEUED;
   job->start = job->end = job->first_start = -1;
   job->work_left = job->spec.duration;
@@ -415,25 +416,43 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
   job->speed = 1.0;
   job->queue_seq = self->next_queue_seq++;
   job->running_link.data = job;
-  settle_request (self, job);
-  accumulate_job (self, SIM_JOB_SUBMITTED, job, ev->time);
+  if (!mine)
+    settle_request (self, job);
+  accumulate_job (self, SIM_JOB_SUBMITTED, job, now);
   if (!self->force && self->metrics.submitted > SIM_LIMIT_JOBS)
     sim__kernel_fail (self, too_many_jobs (self));
-  if (claimed (self, job, ev->time))
-    ; /* it runs outside the cluster */
-  else if (can_ever_fit (self, &job->spec))
+  if (!mine && claimed (self, job, now))
+    return NULL; /* it runs outside the cluster */
+  if (can_ever_fit (self, &job->spec))
     {
-      SIM__EMIT (self, SIM_HOOK_JOB_ARRIVED, SimJobHookFunc, job, ev->time);
+      SIM__EMIT (self, SIM_HOOK_JOB_ARRIVED, SimJobHookFunc, job, now);
       enqueue (self, job);
       note_state_before_decision (self);
       request_decision (self);
+      return job;
     }
-  else
-    {
-      accumulate_job (self, SIM_JOB_REJECTED, job, ev->time);
-      free_job (job);
-    }
+  accumulate_job (self, SIM_JOB_REJECTED, job, now);
+  free_job (job);
+  return NULL;
+}
+
+static void
+on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  SimSimulation *self = data;
+
+  arrive (self, &self->next, ev->time, FALSE);
   pull_next (self);
+}
+
+SimJob *
+sim__kernel_submit_job (SimSimulation *sim, const SimJobSpec *spec)
+{
+  SimJobSpec copy = *spec;
+
+  g_return_val_if_fail (sim->started && !sim->finished, NULL);
+  copy.submit = sim_engine_now (sim->engine);
+  return arrive (sim, &copy, copy.submit, TRUE);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -818,6 +837,23 @@ sim__kernel_finish_outside (SimSimulation *sim, SimJob *job)
   accumulate_job (sim, SIM_JOB_FINISHED, job, now);
   SIM__EMIT (sim, SIM_HOOK_JOB_FINISHED, SimJobHookFunc, job, now);
   free_job (job);
+}
+
+void
+sim__kernel_withdraw_job (SimSimulation *sim, SimJob *job)
+{
+  SimTime now = sim_engine_now (sim->engine);
+
+  tick (sim, now);
+  sim->last_activity = now;
+  if (job->state == SIM_JOB_RUNNING)
+    stop_job (sim, job, now);
+  else if (!g_ptr_array_remove (sim->queue, job) && !g_ptr_array_remove (sim->held, job))
+    g_return_if_reached ();
+  accumulate_job (sim, SIM_JOB_UNFINISHED, job, now);
+  free_job (job);
+  note_state_before_decision (sim);
+  request_decision (sim);
 }
 
 void

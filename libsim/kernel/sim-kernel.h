@@ -225,6 +225,17 @@ void     sim__kernel_release_job   (SimSimulation *sim, SimJob *job);
 /* A claimed job that ran outside the cluster ends now: the accumulators are
  * told and the job is freed. */
 void     sim__kernel_finish_outside (SimSimulation *sim, SimJob *job);
+/* A module's own job (a serving replica) arrives now with @spec (its
+ * submit time set to now): it queues and is placed under the policy as a
+ * workload's job is, but no claim is asked and no communication profile
+ * drawn for it.  Returns the job (the simulation's), or NULL when it can
+ * never fit the cluster (it is then counted as rejected).  Only in a live
+ * run. */
+SimJob  *sim__kernel_submit_job    (SimSimulation *sim, const SimJobSpec *spec);
+/* A running, waiting or held job leaves the run now without finishing:
+ * its GPU time counts as that of a job still running at the end does, and
+ * it is freed.  For a module's own jobs, which have no end of their own. */
+void     sim__kernel_withdraw_job  (SimSimulation *sim, SimJob *job);
 /* Asks for a scheduling decision (at the next tick of the scheduling cycle,
  * if any), for a module whose reasons to hold jobs may have gone. */
 void     sim__kernel_request_decision (SimSimulation *sim);

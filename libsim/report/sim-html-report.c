@@ -668,6 +668,110 @@ section_cost (Page *p)
   g_string_append (p->data, "]}");
 }
 
+/* With [serving NAME] sections (their serving.NAME.* metrics): each
+ * deployment's latency, goodput, throughput, replicas and cost, a column
+ * each, and its time to first token's percentiles as bars. */
+static void
+section_serving (Page *p)
+{
+  static const char *rows[][2] = {
+    { "requests", "requests answered" }, { "requests_unfinished", "requests unfinished" },
+    { "ttft_mean", "time to first token, mean" }, { "ttft_p50", "time to first token, p50" },
+    { "ttft_p95", "time to first token, p95" }, { "ttft_p99", "time to first token, p99" },
+    { "tpot_mean", "time per output token, mean" }, { "tpot_p99", "time per output token, p99" },
+    { "e2e_mean", "end to end, mean" }, { "e2e_p99", "end to end, p99" },
+    { "goodput", "goodput (both SLOs met)" }, { "slo_attainment", "requests meeting both SLOs" },
+    { "output_tokens_per_second", "output tokens per second" },
+    { "kv_cache_utilization", "KV cache in use" }, { "rerouted", "requests re-routed" },
+    { "replicas_mean", "replicas, mean over the run" }, { "replicas_peak", "replicas, most" },
+    { "scale_ups", "scale-ups" }, { "scale_downs", "scale-downs" },
+    { "gpu_hours", "GPU-hours" }, { "gpu_hours_cloud", "GPU-hours on the cloud pool" },
+    { "kwh_per_million_tokens", "energy per million tokens" }, { "usd", "cost over the run" },
+    { "usd_per_million_tokens_owned", "cost per million tokens, owned" },
+    { "usd_per_million_tokens_cloud", "cost per million tokens, rented" },
+  };
+  static const char *ttft[] = { "ttft_p50", "ttft_p95", "ttft_p99" };
+  GList *names = json_object_get_members (p->metrics);
+  g_autoptr(GPtrArray) deps = g_ptr_array_new_with_free_func (g_free);
+
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      const char *n = l->data;
+      if (g_str_has_prefix (n, "serving.") && g_str_has_suffix (n, ".ttft_mean")
+          && strlen (n) > strlen ("serving..ttft_mean"))
+        g_ptr_array_add (deps, g_strndup (n + strlen ("serving."),
+                                          strlen (n) - strlen ("serving..ttft_mean")));
+    }
+  g_list_free (names);
+  if (deps->len == 0)
+    return;
+  g_string_append (p->html, "<section id=\"serving\"><h2>Serving</h2>\n"
+                   "<table class=\"metrics\"><thead><tr><th>deployment</th>");
+  for (guint d = 0; d < deps->len; d++)
+    {
+      g_string_append (p->html, "<th>");
+      put_html (p->html, deps->pdata[d]);
+      g_string_append (p->html, "</th>");
+    }
+  g_string_append (p->html, "</tr></thead><tbody>");
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autoptr(GString) cells = g_string_new (NULL);
+      gboolean any = FALSE;
+
+      for (guint d = 0; d < deps->len; d++)
+        {
+          g_autofree char *name = g_strdup_printf ("serving.%s.%s",
+                                                   (const char *) deps->pdata[d], rows[i][0]);
+          g_autofree char *text = NULL;
+          const char *unit;
+          double v;
+
+          g_string_append (cells, "<td class=\"num\">");
+          if (metric (p, name, &v, &unit))
+            {
+              text = format_metric (v, unit);
+              put_html (cells, text);
+              any = TRUE;
+            }
+          g_string_append (cells, "</td>");
+        }
+      if (any)
+        g_string_append_printf (p->html, "<tr><td>%s</td>%s</tr>", rows[i][1], cells->str);
+    }
+  g_string_append (p->html, "</tbody></table>\n");
+  chart_box (p, "chart-serving", "Time to first token (ms)",
+             "The 50th, 95th and 99th percentiles of each deployment's time to first token.");
+  g_string_append (p->html, "</section>\n");
+
+  data_member (p, "serving");
+  g_string_append (p->data, "{\"deployments\":[");
+  for (guint d = 0; d < deps->len; d++)
+    {
+      if (d > 0)
+        g_string_append_c (p->data, ',');
+      put_json_string (p->data, deps->pdata[d]);
+    }
+  g_string_append (p->data, "]");
+  for (guint k = 0; k < G_N_ELEMENTS (ttft); k++)
+    {
+      g_string_append_printf (p->data, ",\"%s\":[", ttft[k]);
+      for (guint d = 0; d < deps->len; d++)
+        {
+          g_autofree char *name = g_strdup_printf ("serving.%s.%s",
+                                                   (const char *) deps->pdata[d], ttft[k]);
+          const char *unit;
+          double v = NAN;
+          if (d > 0)
+            g_string_append_c (p->data, ',');
+          metric (p, name, &v, &unit);
+          put_number (p->data, v * 1000);
+        }
+      g_string_append (p->data, "]");
+    }
+  g_string_append (p->data, "}");
+}
+
 /* With a [failures] section (its metrics in the summary): what failed,
  * whom it interrupted, what it cost. */
 static void
@@ -1019,6 +1123,12 @@ static const char page_script[] =
   ".toLocaleString('en-US')}}},\n"
   " scales:{x:{beginAtZero:true,title:{display:true,text:'USD over the run'},ticks:{callback:"
   "(v)=>'$'+Number(v).toLocaleString('en-US')}}}}});}\n"
+  "if(D.serving){const el=document.getElementById('chart-serving'),S=D.serving;if(el)"
+  "new Chart(el,{type:'bar',data:{labels:S.deployments,datasets:[\n"
+  " {label:'p50',data:S.ttft_p50,backgroundColor:C[0]},{label:'p95',data:S.ttft_p95,"
+  "backgroundColor:C[1]},{label:'p99',data:S.ttft_p99,backgroundColor:C[3]}]},\n"
+  " options:{scales:{x:{title:{display:true,text:'deployment'}},y:{beginAtZero:true,"
+  "title:{display:true,text:'time to first token (ms)'}}}}});}\n"
   "})();\n";
 
 /* Chart.js's text, from GPUSIM_CHARTJS or SIM_CHARTJS_PATH. */
@@ -1100,6 +1210,7 @@ sim_html_report_render (const char *run_dir, const char *compare_csv, GError **e
   if (!section_topology (&p, error) || !section_time (&p, gpus, error))
     return NULL;
   section_failures (&p);
+  section_serving (&p);
   section_cost (&p);
   if (!section_distributions (&p, error))
     return NULL;

@@ -761,7 +761,7 @@ sim_format_value (double value, const char *unit)
  * in the first whose prefix or name it has. */
 static const struct {
   const char *group;
-  const char *const names[12]; /* a name, or a prefix ending in '_' */
+  const char *const names[12]; /* a name, or a prefix ending in '_' or '.' */
 } groups[] = {
   { "jobs", { "jobs_", "wait_", "jct_", "bounded_slowdown_", "preemptions",
               "trace_rows_skipped", NULL } },
@@ -776,6 +776,7 @@ static const struct {
   { "burst", { "burst_", NULL } },
   { "serverless", { "serverless_", NULL } },
   { "cost", { "cost_", NULL } },
+  { "serving", { "serving.", NULL } },
 };
 
 const char *
@@ -787,7 +788,8 @@ sim_report_get_group (const char *metric)
       {
         const char *n = groups[g].names[i];
         gsize len = strlen (n);
-        if (n[len - 1] == '_' ? strncmp (metric, n, len) == 0 : strcmp (metric, n) == 0)
+        if (n[len - 1] == '_' || n[len - 1] == '.' ? strncmp (metric, n, len) == 0
+                                                   : strcmp (metric, n) == 0)
           return groups[g].group;
       }
   return "run";

@@ -1478,9 +1478,18 @@ read_workload (const Ctx *ctx, SimScenario *sc, GError **error)
 
   if (!g_key_file_has_group (ctx->kf, "workload"))
     {
+      /* A scenario that only serves language models ([serving NAME]) runs
+       * no other jobs: a synthetic workload without classes gives none. */
+      for (guint i = 0; groups[i] != NULL; i++)
+        if (g_str_has_prefix (groups[i], "serving "))
+          {
+            sc->source = SIM_SOURCE_SYNTHETIC;
+            return TRUE;
+          }
       g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
                    "%s: missing section [workload]: expected source = synthetic, swf, philly, "
-                   "helios, slurm, openb, pai, gavel or native",
+                   "helios, slurm, openb, pai, gavel or native (or a [serving NAME] section "
+                   "alone)",
                    ctx->name);
       return FALSE;
     }
@@ -2142,7 +2151,7 @@ is_override_name (const char *name)
 char *
 sim__scenario_key_group (const char *group)
 {
-  static const char *const named[] = { "pool.", "class.", "comm." };
+  static const char *const named[] = { "pool.", "class.", "comm.", "serving.", "requests." };
 
   for (guint i = 0; i < G_N_ELEMENTS (named); i++)
     if (g_str_has_prefix (group, named[i]) && group[strlen (named[i])] != '\0')

@@ -584,6 +584,7 @@ typedef struct {
   SimCoolingConfig cooling; /* [cooling] */
   /*< private >*/
   struct _SimFailuresConfig *failures; /* [failures] (failures/sim-failures.h), or NULL */
+  struct _SimServeSections *serving;   /* [serving NAME] (serve/sim-serve-module.h), or NULL */
 } SimScenario;
 
 GType sim_scenario_get_type (void) G_GNUC_CONST;

@@ -8,12 +8,33 @@
 #include "core/sim-error.h"
 #include "core/sim-util.h"
 #include "workload/sim-variation.h"
+#include "workload/sim-workload-private.h"
 
 #include <string.h>
+
+static gboolean
+next_none (SimWorkload *workload, SimJobSpec *out, GError **error)
+{
+  return FALSE;
+}
+
+static void
+finalize_none (SimWorkload *workload)
+{
+}
+
+static const SimWorkloadVTable none_vtable = { next_none, finalize_none, NULL };
 
 static SimWorkload *
 open_synthetic (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
 {
+  /* No classes: a scenario without [workload] that only serves models. */
+  if (sc->generator.n_classes == 0)
+    {
+      SimWorkload *none = g_new0 (SimWorkload, 1);
+      sim__workload_init (none, &none_vtable, "none");
+      return none;
+    }
   return sim_workload_new_generator (&sc->generator, sc->seed, error);
 }
 
@@ -91,6 +112,8 @@ open_gavel (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
 static char *
 describe_synthetic (const SimScenario *sc, const SimWorkload *w)
 {
+  if (sc->generator.n_classes == 0)
+    return g_strdup ("no jobs beside the [serving] deployments");
   return g_strdup_printf ("%s, %u class(es), %.4g jobs/h", w->description,
                           sim_workload_get_n_classes (w), sc->generator.rate * 3600);
 }

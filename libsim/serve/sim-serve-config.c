@@ -90,10 +90,20 @@ static const SimKey serving_keys[] = {
     NULL, 0 },
   { "autoscale_interval", SIM_KEY_TIME, NULL, "above 0", "10s",
     "with autoscale: how often the load is looked at", 0, NULL, 0 },
+  { "priority", SIM_KEY_INT, NULL, "-1000000 to 1000000", "0",
+    "in ordinary runs: the priority of the replicas' jobs under the scheduler's policy", 0, NULL,
+    0 },
+  { "load_time", SIM_KEY_TIME, NULL, ">= 0", "0s",
+    "in ordinary runs: from a replica's job start to its first request (loading the weights)",
+    0, NULL, 0 },
+  { "whole_nodes", SIM_KEY_BOOL, NULL, NULL, "false",
+    "in ordinary runs: each replica's job takes a whole node, its GPUs beyond tp left idle", 0,
+    NULL, 0 },
 };
 
 const SimKeyTable sim__serving_key_table = {
-  "serving", TRUE, "A deployment of a language model for `gpusim serve` (docs/serving.md)",
+  "serving", TRUE,
+  "A deployment of a language model, for `gpusim serve` and ordinary runs (docs/serving.md)",
   serving_keys, G_N_ELEMENTS (serving_keys), NULL, NULL,
 };
 
@@ -311,6 +321,18 @@ sim__serve_config_set (gpointer data, const char *key, const char *value, GError
     return parse_uint (value, 1, 64, &c->prefill_tp, error);
   if (strcmp (key, "decode_tp") == 0)
     return parse_uint (value, 1, 64, &c->decode_tp, error);
+  if (strcmp (key, "priority") == 0)
+    {
+      gint64 v;
+      if (!sim_parse_integer (value, -1000000, 1000000, &v, error))
+        return FALSE;
+      c->priority = (gint) v;
+      return TRUE;
+    }
+  if (strcmp (key, "load_time") == 0)
+    return parse_seconds (value, FALSE, &c->load_time, error);
+  if (strcmp (key, "whole_nodes") == 0)
+    return sim__keys_parse_bool (value, &c->whole_nodes, error);
   sim__keys_set_unknown (&sim__serving_key_table, key, error);
   return FALSE;
 }
@@ -623,12 +645,82 @@ find_group (GKeyFile *kf, const char *prefix, const char *name, const char *path
 }
 
 gboolean
+sim__serve_read_group (const SimKeyReader *reader, const char *group, SimServeConfig *config,
+                       SimServeRequests *requests, GError **error)
+{
+  g_autofree char *rgroup = NULL;
+
+  config->name = g_strdup (group + strlen ("serving "));
+  if (!sim__keys_check_group (reader, &sim__serving_key_table, group, error)
+      || !sim__keys_read_each (reader, group, sim__serve_config_set, config, error))
+    return FALSE;
+  for (guint i = 0; i < sim__serving_key_table.n_keys; i++)
+    if ((serving_keys[i].flags & SIM_KEY_REQUIRED) && !sim__keys_has (reader, group,
+                                                                       serving_keys[i].name))
+      {
+        g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "missing: expected %s",
+                     serving_keys[i].doc);
+        sim__keys_locate (reader, group, serving_keys[i].name, error);
+        return FALSE;
+      }
+  {
+    const char *key = NULL;
+    if (!sim__serve_config_check (config, &key, error))
+      {
+        sim__keys_locate (reader, group, key, error);
+        return FALSE;
+      }
+  }
+  rgroup = g_strdup_printf ("requests %s", config->requests);
+  if (!g_key_file_has_group (reader->kf, rgroup))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                   "\"%s\": expected the name of a [requests NAME] section of the scenario",
+                   config->requests);
+      sim__keys_locate (reader, group, "requests", error);
+      return FALSE;
+    }
+  requests->name = g_strdup (config->requests);
+  if (!sim__keys_check_group (reader, &sim__requests_key_table, rgroup, error)
+      || !sim__keys_read_each (reader, rgroup, sim__serve_requests_set, requests,
+                               error))
+    return FALSE;
+  if (requests->trace != NULL && !g_path_is_absolute (requests->trace)
+      && reader->base_dir != NULL)
+    {
+      char *full = g_build_filename (reader->base_dir, requests->trace, NULL);
+      g_free (requests->trace);
+      requests->trace = full;
+    }
+  {
+    const char *missing = NULL;
+    if (requests->arrival == SIM_SERVE_ARRIVAL_TRACE && requests->trace == NULL)
+      missing = "trace";
+    else if (requests->arrival == SIM_SERVE_ARRIVAL_POISSON && requests->rate <= 0)
+      missing = "rate";
+    else if (requests->arrival != SIM_SERVE_ARRIVAL_TRACE && requests->input.mean <= 0)
+      missing = "input_tokens";
+    else if (requests->arrival != SIM_SERVE_ARRIVAL_TRACE && requests->output.mean <= 0)
+      missing = "output_tokens";
+    if (missing != NULL)
+      {
+        g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "missing: expected %s with arrival = %s",
+                     missing, requests->arrival == SIM_SERVE_ARRIVAL_TRACE ? "trace"
+                     : requests->arrival == SIM_SERVE_ARRIVAL_BATCH ? "batch" : "poisson");
+        sim__keys_locate (reader, rgroup, missing, error);
+        return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+gboolean
 sim__serve_read (const SimScenario *sc, const char *name, SimServeConfig *config,
                  SimServeRequests *requests, GError **error)
 {
   g_autoptr(GKeyFile) kf = g_key_file_new ();
   g_autofree char *text = NULL;
-  g_autofree char *group = NULL, *rgroup = NULL;
+  g_autofree char *group = NULL;
   gsize len = 0;
   ServeReader reader = { { NULL, NULL, serve_locate }, NULL, NULL };
   gboolean ok = FALSE;
@@ -652,71 +744,11 @@ sim__serve_read (const SimScenario *sc, const char *name, SimServeConfig *config
   group = find_group (kf, "serving", name, sc->path, error);
   if (group == NULL)
     goto out;
-  config->name = g_strdup (group + strlen ("serving "));
   /* Replicas time-sharing a GPU lose what the cluster's sharing model
    * says switching costs (cluster/sim-sharing.h). */
   config->timeslice_overhead = sc->sharing.mode == SIM_SHARING_MPS
                                ? sc->sharing.mps_overhead : sc->sharing.timeslice_overhead;
-  if (!sim__keys_check_group (&reader.reader, &sim__serving_key_table, group, error)
-      || !sim__keys_read_each (&reader.reader, group, sim__serve_config_set, config, error))
-    goto out;
-  for (guint i = 0; i < sim__serving_key_table.n_keys; i++)
-    if ((serving_keys[i].flags & SIM_KEY_REQUIRED) && !sim__keys_has (&reader.reader, group,
-                                                                       serving_keys[i].name))
-      {
-        g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "missing: expected %s",
-                     serving_keys[i].doc);
-        sim__keys_locate (&reader.reader, group, serving_keys[i].name, error);
-        goto out;
-      }
-  {
-    const char *key = NULL;
-    if (!sim__serve_config_check (config, &key, error))
-      {
-        sim__keys_locate (&reader.reader, group, key, error);
-        goto out;
-      }
-  }
-  rgroup = g_strdup_printf ("requests %s", config->requests);
-  if (!g_key_file_has_group (kf, rgroup))
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
-                   "\"%s\": expected the name of a [requests NAME] section of the scenario",
-                   config->requests);
-      sim__keys_locate (&reader.reader, group, "requests", error);
-      goto out;
-    }
-  requests->name = g_strdup (config->requests);
-  if (!sim__keys_check_group (&reader.reader, &sim__requests_key_table, rgroup, error)
-      || !sim__keys_read_each (&reader.reader, rgroup, sim__serve_requests_set, requests,
-                               error))
-    goto out;
-  if (requests->trace != NULL && !g_path_is_absolute (requests->trace) && sc->base_dir != NULL)
-    {
-      char *full = g_build_filename (sc->base_dir, requests->trace, NULL);
-      g_free (requests->trace);
-      requests->trace = full;
-    }
-  {
-    const char *missing = NULL;
-    if (requests->arrival == SIM_SERVE_ARRIVAL_TRACE && requests->trace == NULL)
-      missing = "trace";
-    else if (requests->arrival == SIM_SERVE_ARRIVAL_POISSON && requests->rate <= 0)
-      missing = "rate";
-    else if (requests->arrival != SIM_SERVE_ARRIVAL_TRACE && requests->input.mean <= 0)
-      missing = "input_tokens";
-    else if (requests->arrival != SIM_SERVE_ARRIVAL_TRACE && requests->output.mean <= 0)
-      missing = "output_tokens";
-    if (missing != NULL)
-      {
-        g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "missing: expected %s with arrival = %s",
-                     missing, requests->arrival == SIM_SERVE_ARRIVAL_TRACE ? "trace"
-                     : requests->arrival == SIM_SERVE_ARRIVAL_BATCH ? "batch" : "poisson");
-        sim__keys_locate (&reader.reader, rgroup, missing, error);
-        goto out;
-      }
-  }
-  ok = TRUE;
+  ok = sim__serve_read_group (&reader.reader, group, config, requests, error);
 out:
   g_clear_pointer (&reader.lines, sim__key_lines_free);
   return ok;

@@ -50,6 +50,9 @@ typedef struct {
   guint    prefill_tp;        /* 0: tp */
   guint    decode_tp;         /* 0: tp */
   double   timeslice_overhead;/* not a key: the scenario's [cluster] sharing overhead */
+  gint     priority;          /* in runs: the replicas' jobs' priority */
+  double   load_time;         /* s, in runs: from a replica's job start to its serving */
+  gboolean whole_nodes;       /* in runs: a replica's job takes a whole node */
 } SimServeConfig;
 
 /* How request lengths are drawn. */
@@ -114,6 +117,12 @@ gboolean sim__serve_requests_set (gpointer requests, const char *key, const char
  * file, line, section and key. */
 gboolean sim__serve_read (const SimScenario *scenario, const char *name, SimServeConfig *config,
                           SimServeRequests *requests, GError **error);
+
+/* Reads the deployment of GROUP ("serving NAME") and the requests it names
+ * through READER (whose base_dir resolves a trace's path). */
+gboolean sim__serve_read_group (const SimKeyReader *reader, const char *group,
+                                SimServeConfig *config, SimServeRequests *requests,
+                                GError **error);
 
 /* One request as the loop sees it. */
 typedef struct {
@@ -238,6 +247,45 @@ typedef struct {
 /* Simulates REQUESTS on CONFIG->replicas replicas of R. */
 gboolean sim__serve_simulate (const SimServeReplica *r, const SimServeConfig *config,
                               GArray *requests, SimServeResult *result, GError **error);
+
+/* A deployment's requests driven from outside, for serving inside an
+ * ordinary run (sim-serve-module.c): N_SLOTS replicas, all off until
+ * sim__serve_loop_replica_up(); requests that arrive while none serves
+ * wait for one.  The caller advances the loop to the run's time before
+ * every change of its replicas. */
+typedef struct _SimServeLoop SimServeLoop;
+
+typedef enum {
+  SIM_SERVE_REPLICA_OFF,
+  SIM_SERVE_REPLICA_SERVING,
+  SIM_SERVE_REPLICA_DRAINING,  /* takes no new request; off when its last completes */
+} SimServeReplicaState;
+
+SimServeLoop *sim__serve_loop_new (const SimServeReplica *r, const SimServeConfig *config,
+                                   GArray *requests, guint n_slots, GError **error);
+void     sim__serve_loop_free (SimServeLoop *loop);
+/* Runs the loop's events up to T (INCLUSIVE: those at T too; otherwise
+ * they wait for what the caller changes at T). */
+gboolean sim__serve_loop_advance (SimServeLoop *loop, SimTime t, gboolean inclusive,
+                                  GError **error);
+/* Replica R serves from now (the requests waiting for one go to it). */
+void     sim__serve_loop_replica_up (SimServeLoop *loop, guint r);
+/* Replica R stops now: its requests lose their KV cache and go to the
+ * other replicas (or wait for one); returns how many. */
+guint    sim__serve_loop_replica_down (SimServeLoop *loop, guint r);
+/* Replica R takes no new request; TRUE if it is off at once (idle). */
+gboolean sim__serve_loop_replica_drain (SimServeLoop *loop, guint r);
+SimServeReplicaState sim__serve_loop_replica_state (const SimServeLoop *loop, guint r);
+/* Requests arrived and not completed: in all, and routed to replica R. */
+guint    sim__serve_loop_outstanding (const SimServeLoop *loop);
+guint    sim__serve_loop_replica_outstanding (const SimServeLoop *loop, guint r);
+gboolean sim__serve_loop_done (const SimServeLoop *loop);
+/* Replica R's time iterating so far, s (an iteration counts whole from its
+ * start). */
+double   sim__serve_loop_replica_busy (const SimServeLoop *loop, guint r);
+guint64  sim__serve_loop_rerouted (const SimServeLoop *loop);
+/* The figures of the requests completed so far. */
+void     sim__serve_loop_summarise (SimServeLoop *loop, SimServeResult *result);
 
 G_END_DECLS
 

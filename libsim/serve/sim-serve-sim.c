@@ -164,6 +164,8 @@ typedef struct {
   guint    idle_cached;   /* pages of cached prefixes no sequence uses */
   guint    waiting_blocks;/* pages the queued prompts will take */
   double   link_free;     /* s: when its links finish the KV transfers under way */
+  guint32  epoch;         /* counts the replica's stops: an iteration of an
+                           * earlier life ends in nothing */
 } Replica;
 
 typedef struct {
@@ -174,7 +176,9 @@ typedef struct {
   Replica  *replicas;
   guint     total_blocks;
   SimEngine *engine;
-  guint32   kind_arrival, kind_done, kind_tick, kind_started;
+  guint32   kind_arrival, kind_done, kind_tick, kind_started, kind_dispatch;
+  Deque     pending;        /* requests that arrived, or lost their replica, while none ran */
+  guint64   rerouted;       /* requests whose replica stopped under them */
   guint     n_slots;        /* replicas that may exist: max_replicas with the autoscaler */
   guint     n_on;           /* running, starting or draining: what is paid for */
   guint     n_running;
@@ -535,7 +539,7 @@ start_iteration (Sim *s, guint r)
   rep->decode_slots += decode;
   rep->iterations++;
   sim_engine_schedule (s->engine, sim_engine_now (s->engine) + MAX (1, sim_time_from_seconds (t)),
-                       s->kind_done, 0, rep, r);
+                       s->kind_done, rep->epoch, rep, r);
 }
 
 static void
@@ -639,6 +643,8 @@ on_done (SimEngine *engine, const SimEvent *ev, gpointer data)
   guint keep = 0;
 
   (void) engine;
+  if (ev->tag != rep->epoch)
+    return;
   rep->busy = FALSE;
   for (guint i = 0; i < rep->batch->len; i++)
     {
@@ -825,6 +831,53 @@ on_tick (SimEngine *engine, const SimEvent *ev, gpointer data)
                        s->kind_tick, 0, NULL, 0);
 }
 
+/* Request IDX goes to a running replica, or waits for one. */
+static void
+dispatch (Sim *s, guint32 idx)
+{
+  guint r;
+
+  if (s->n_running == 0)
+    {
+      deque_push_back (&s->pending, idx);
+      return;
+    }
+  r = route (s, &s->reqs[idx]);
+  s->replicas[r].outstanding++;
+  if (s->reqs[idx].prefix > 0)
+    {
+      prefix_entry (&s->replicas[r], s->reqs[idx].prefix, TRUE)->pending++;
+      s->reqs[idx].pending = TRUE;
+    }
+  enqueue (s, &s->replicas[r], idx, FALSE);
+  start_iteration (s, r);
+}
+
+/* The requests that waited for a replica go to the running ones, in
+ * their order (an event of its own, so that replicas that come up at the
+ * same instant all take their share). */
+static void
+on_dispatch (SimEngine *engine, const SimEvent *ev, gpointer data)
+{
+  Sim *s = data;
+
+  (void) engine;
+  (void) ev;
+  while (s->pending.len > 0 && s->n_running > 0)
+    {
+      guint32 idx = deque_peek (&s->pending);
+      deque_pop (&s->pending);
+      dispatch (s, idx);
+    }
+}
+
+static void
+schedule_dispatch (Sim *s)
+{
+  if (s->pending.len > 0)
+    sim_engine_schedule (s->engine, sim_engine_now (s->engine), s->kind_dispatch, 0, NULL, 0);
+}
+
 static void
 on_started (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
@@ -835,6 +888,7 @@ on_started (SimEngine *engine, const SimEvent *ev, gpointer data)
   rep->state = REPLICA_RUNNING;
   s->n_running++;
   s->n_starting--;
+  schedule_dispatch (s);
 }
 
 static void
@@ -842,24 +896,15 @@ on_arrival (SimEngine *engine, const SimEvent *ev, gpointer data)
 {
   Sim *s = data;
   guint32 idx = (guint32) ev->arg;
-  guint r;
 
   (void) engine;
   count_in_system (s, +1);
-  r = route (s, &s->reqs[idx]);
-  s->replicas[r].outstanding++;
-  if (s->reqs[idx].prefix > 0)
-    {
-      prefix_entry (&s->replicas[r], s->reqs[idx].prefix, TRUE)->pending++;
-      s->reqs[idx].pending = TRUE;
-    }
-  enqueue (s, &s->replicas[r], idx, FALSE);
   if (idx + 1 < s->requests->len)
     sim_engine_schedule (s->engine,
                          sim_time_from_seconds (g_array_index (s->requests, SimServeRequest,
                                                                idx + 1).arrival),
                          s->kind_arrival, 0, NULL, idx + 1);
-  start_iteration (s, r);
+  dispatch (s, idx);
 }
 
 static int
@@ -888,22 +933,20 @@ summarize (double *v, guint64 n, double out[5])
   out[4] = v[n - 1];
 }
 
-gboolean
-sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArray *requests,
-                     SimServeResult *res, GError **error)
+/* Sets S up for REQUESTS on N_SLOTS replicas of MODEL, the first RUNNING
+ * of them running from time 0; schedules the first arrival. */
+static gboolean
+sim_setup (Sim *s, const SimServeReplica *model, const SimServeConfig *c, GArray *requests,
+          guint n_slots, guint running, GError **error)
 {
-  Sim s = { 0 };
   guint64 n = requests->len;
-  double in_tokens = 0, out_tokens = 0, busy = 0, kv = 0, decode_slots = 0, iterations = 0;
   guint decode_blocks = 0;
-  gboolean ok = TRUE;
-  SimRunStatus status;
 
-  memset (res, 0, sizeof *res);
-  s.model = model;
-  s.config = c;
-  s.requests = requests;
-  s.total_blocks = (guint) MIN (model->kv_capacity / c->kv_block, (double) G_MAXUINT32);
+  memset (s, 0, sizeof *s);
+  s->model = model;
+  s->config = c;
+  s->requests = requests;
+  s->total_blocks = (guint) MIN (model->kv_capacity / c->kv_block, (double) G_MAXUINT32);
   if (c->disaggregated)
     {
       if (model->decode == NULL || model->node_of == NULL)
@@ -918,75 +961,197 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
   for (guint64 i = 0; i < n; i++)
     {
       const SimServeRequest *q = &g_array_index (requests, SimServeRequest, i);
-      if (c->disaggregated && (blocks_for (&s, q->input + q->output) > decode_blocks
-                               || blocks_for (&s, q->input + 1) > s.total_blocks))
+      if (c->disaggregated && (blocks_for (s, q->input + q->output) > decode_blocks
+                               || blocks_for (s, q->input + 1) > s->total_blocks))
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
                        "request %" G_GUINT64_FORMAT " needs %u tokens of KV cache, more than a "
                        "decode replica's %u or a prefill replica's %u: expected shorter "
                        "requests, a larger tp or fp8", i + 1, q->input + q->output,
-                       decode_blocks * c->kv_block, s.total_blocks * c->kv_block);
+                       decode_blocks * c->kv_block, s->total_blocks * c->kv_block);
           return FALSE;
         }
-      if (!c->disaggregated && blocks_for (&s, q->input + q->output) > s.total_blocks)
+      if (!c->disaggregated && blocks_for (s, q->input + q->output) > s->total_blocks)
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
                        "request %" G_GUINT64_FORMAT " needs %u tokens of KV cache, more than a "
                        "replica's %u: expected shorter requests, a larger tp or fp8", i + 1,
-                       q->input + q->output, s.total_blocks * c->kv_block);
+                       q->input + q->output, s->total_blocks * c->kv_block);
           return FALSE;
         }
-      in_tokens += q->input;
-      out_tokens += q->output;
     }
-  s.reqs = g_new0 (Req, n);
+  s->reqs = g_new0 (Req, n);
   for (guint64 i = 0; i < n; i++)
     {
       const SimServeRequest *q = &g_array_index (requests, SimServeRequest, i);
-      s.reqs[i].arrival = sim_time_to_seconds (sim_time_from_seconds (q->arrival));
-      s.reqs[i].input = q->input;
-      s.reqs[i].output = q->output;
-      s.reqs[i].target = q->input;
-      s.reqs[i].first_token = -1;
-      s.reqs[i].prefix = q->prefix;
-      s.reqs[i].prefix_tokens = q->prefix_tokens;
+      s->reqs[i].arrival = sim_time_to_seconds (sim_time_from_seconds (q->arrival));
+      s->reqs[i].input = q->input;
+      s->reqs[i].output = q->output;
+      s->reqs[i].target = q->input;
+      s->reqs[i].first_token = -1;
+      s->reqs[i].prefix = q->prefix;
+      s->reqs[i].prefix_tokens = q->prefix_tokens;
       if (q->prefix > 0)
-        s.prefix_requests++;
+        s->prefix_requests++;
     }
-  s.n_slots = c->autoscale ? MAX (c->replicas, c->max_replicas)
-              : c->disaggregated ? c->prefill_replicas + c->decode_replicas : c->replicas;
-  s.n_front = c->disaggregated ? c->prefill_replicas : s.n_slots;
-  s.replicas = g_new0 (Replica, s.n_slots);
-  for (guint r = 0; r < s.n_slots; r++)
+  s->n_slots = n_slots;
+  s->n_front = c->disaggregated ? c->prefill_replicas : s->n_slots;
+  s->replicas = g_new0 (Replica, s->n_slots);
+  for (guint r = 0; r < s->n_slots; r++)
     {
-      Replica *rep = &s.replicas[r];
+      Replica *rep = &s->replicas[r];
       rep->running = g_array_new (FALSE, FALSE, sizeof (guint32));
       rep->batch = g_array_new (FALSE, FALSE, sizeof (Slot));
-      rep->role = !c->disaggregated ? ROLE_COLOCATED : r < s.n_front ? ROLE_PREFILL
+      rep->role = !c->disaggregated ? ROLE_COLOCATED : r < s->n_front ? ROLE_PREFILL
                   : ROLE_DECODE;
       rep->model = rep->role == ROLE_DECODE ? model->decode : model;
-      rep->total_blocks = rep->role == ROLE_DECODE ? decode_blocks : s.total_blocks;
+      rep->total_blocks = rep->role == ROLE_DECODE ? decode_blocks : s->total_blocks;
       rep->free_blocks = rep->total_blocks;
-      rep->state = r < c->replicas || c->disaggregated ? REPLICA_RUNNING : REPLICA_OFF;
+      rep->state = r < running ? REPLICA_RUNNING : REPLICA_OFF;
     }
-  s.n_on = s.n_running = s.peak = c->disaggregated ? s.n_slots : c->replicas;
-  s.surplus_since = -1;
-  s.ttft = g_new (double, MAX (1, n));
-  s.tpot = g_new (double, MAX (1, n));
-  s.e2e = g_new (double, MAX (1, n));
-  s.engine = sim_engine_new ();
-  s.kind_arrival = sim_engine_register (s.engine, on_arrival, &s);
-  s.kind_done = sim_engine_register (s.engine, on_done, &s);
-  s.kind_tick = sim_engine_register (s.engine, on_tick, &s);
-  s.kind_started = sim_engine_register (s.engine, on_started, &s);
-  s.kind_transfer = sim_engine_register (s.engine, on_transfer, &s);
+  s->n_on = s->n_running = s->peak = running;
+  s->surplus_since = -1;
+  s->ttft = g_new (double, MAX (1, n));
+  s->tpot = g_new (double, MAX (1, n));
+  s->e2e = g_new (double, MAX (1, n));
+  s->engine = sim_engine_new ();
+  s->kind_arrival = sim_engine_register (s->engine, on_arrival, s);
+  s->kind_done = sim_engine_register (s->engine, on_done, s);
+  s->kind_tick = sim_engine_register (s->engine, on_tick, s);
+  s->kind_started = sim_engine_register (s->engine, on_started, s);
+  s->kind_dispatch = sim_engine_register (s->engine, on_dispatch, s);
+  s->kind_transfer = sim_engine_register (s->engine, on_transfer, s);
+  return TRUE;
+}
+
+static void
+schedule_first_arrival (Sim *s)
+{
+  if (s->requests->len > 0)
+    sim_engine_schedule (s->engine, s->reqs[0].arrival > 0
+                                      ? sim_time_from_seconds (s->reqs[0].arrival) : 0,
+                         s->kind_arrival, 0, NULL, 0);
+}
+
+/* The figures of the requests completed so far, over the time to the last
+ * completion. */
+static void
+sim_result (Sim *s, SimServeResult *res)
+{
+  const SimServeConfig *c = s->config;
+  guint64 n = s->completed;
+  double in_tokens = 0, out_tokens = 0, busy = 0, kv = 0, decode_slots = 0, iterations = 0;
+  double span = s->last_completion, kv_share = 0;
+
+  memset (res, 0, sizeof *res);
+  for (guint64 i = 0; i < s->requests->len; i++)
+    if (s->reqs[i].generated >= s->reqs[i].output)
+      {
+        in_tokens += s->reqs[i].input;
+        out_tokens += s->reqs[i].output;
+      }
+  res->requests = n;
+  res->preemptions = s->preemptions;
+  res->makespan = span;
+  /* What the replicas running or starting cost, to the last completion
+   * (the autoscaler's changes all come before it). */
+  res->replica_seconds = s->replica_area
+                         + s->n_on * (MAX (span, s->last_replica_change) - s->last_replica_change);
+  res->peak_replicas = s->peak;
+  res->scale_ups = s->scale_ups;
+  res->scale_downs = s->scale_downs;
+  for (guint r = 0; r < s->n_slots; r++)
+    {
+      busy += s->replicas[r].busy_time;
+      kv += s->replicas[r].kv_area;
+      decode_slots += s->replicas[r].decode_slots;
+      iterations += s->replicas[r].iterations;
+      if (c->disaggregated)
+        /* Each side's share of its own pages. */
+        kv_share += s->replicas[r].kv_area / s->replicas[r].total_blocks;
+    }
+  if (c->disaggregated)
+    {
+      res->gpus = c->prefill_replicas * s->model->gpus
+                  + c->decode_replicas * s->model->decode->gpus;
+      res->gpu_seconds = res->gpus * span;
+    }
+  else
+    {
+      res->gpus = c->replicas * s->model->gpus;
+      res->gpu_seconds = res->replica_seconds * s->model->gpus;
+    }
+  res->prefix_requests = s->prefix_requests;
+  res->prefix_hits = s->prefix_hits;
+  res->prefix_lookups = s->prefix_lookups;
+  res->prefix_hit_tokens = s->prefix_hit_tokens;
+  res->kv_transfers = s->transfers;
+  res->kv_transfer_mean = s->transfers > 0 ? s->transfer_sum / s->transfers : 0;
+  res->input_tokens = in_tokens;
+  res->output_tokens = out_tokens;
+  if (span > 0)
+    {
+      res->output_tokens_per_second = out_tokens / span;
+      res->tokens_per_second = (in_tokens + out_tokens) / span;
+      res->mean_in_system = s->area_in_system / span;
+      res->arrival_rate = n / span;
+      if (res->replica_seconds > 0)
+        {
+          res->kv_utilization = c->disaggregated ? kv_share / res->replica_seconds
+                                : kv / ((double) s->total_blocks * res->replica_seconds);
+          res->gpu_busy = busy / res->replica_seconds;
+        }
+      res->goodput = s->met_slo / span;
+    }
+  res->slo_attainment = n > 0 ? (double) s->met_slo / n : 0;
+  res->queue_wait_mean = n > 0 ? s->wait_sum / n : 0;
+  res->kv_capacity_tokens = (double) s->total_blocks * c->kv_block;
+  res->iterations = iterations;
+  res->mean_batch = iterations > 0 ? decode_slots / iterations : 0;
+  summarize (s->e2e, n, res->e2e);
+  summarize (s->tpot, s->n_tpot, res->tpot);
+  summarize (s->ttft, n, res->ttft);
+}
+
+static void
+sim_teardown (Sim *s)
+{
+  for (guint r = 0; r < s->n_slots; r++)
+    {
+      g_array_unref (s->replicas[r].running);
+      g_array_unref (s->replicas[r].batch);
+      g_free (s->replicas[r].waiting.items);
+      g_clear_pointer (&s->replicas[r].prefixes, g_hash_table_unref);
+    }
+  g_free (s->pending.items);
+  g_free (s->replicas);
+  g_free (s->reqs);
+  g_free (s->ttft);
+  g_free (s->tpot);
+  g_free (s->e2e);
+  g_clear_pointer (&s->engine, sim_engine_free);
+}
+
+gboolean
+sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArray *requests,
+                     SimServeResult *res, GError **error)
+{
+  Sim s;
+  guint64 n = requests->len;
+  gboolean ok = TRUE;
+  SimRunStatus status;
+
+  memset (res, 0, sizeof *res);
+  if (!sim_setup (&s, model, c, requests,
+                 c->autoscale ? MAX (c->replicas, c->max_replicas)
+                 : c->disaggregated ? c->prefill_replicas + c->decode_replicas : c->replicas,
+                 c->disaggregated ? c->prefill_replicas + c->decode_replicas : c->replicas,
+                 error))
+    return FALSE;
   if (c->autoscale && n > 0)
     sim_engine_schedule (s.engine, MAX (1, sim_time_from_seconds (c->autoscale_interval)),
                          s.kind_tick, 0, NULL, 0);
-  if (n > 0)
-    sim_engine_schedule (s.engine, s.reqs[0].arrival > 0
-                                     ? sim_time_from_seconds (s.reqs[0].arrival) : 0,
-                         s.kind_arrival, 0, NULL, 0);
+  schedule_first_arrival (&s);
   status = sim_engine_run (s.engine, SIM_TIME_NEVER);
   if (status == SIM_RUN_FAILED)
     {
@@ -1001,79 +1166,194 @@ sim__serve_simulate (const SimServeReplica *model, const SimServeConfig *c, GArr
       ok = FALSE;
     }
   if (ok)
-    {
-      double span = s.last_completion, kv_share = 0;
-
-      res->requests = n;
-      res->preemptions = s.preemptions;
-      res->makespan = span;
-      /* What the replicas running or starting cost, to the last completion
-       * (the autoscaler's changes all come before it). */
-      res->replica_seconds = s.replica_area + s.n_on * (span - s.last_replica_change);
-      res->peak_replicas = s.peak;
-      res->scale_ups = s.scale_ups;
-      res->scale_downs = s.scale_downs;
-      for (guint r = 0; r < s.n_slots; r++)
-        {
-          busy += s.replicas[r].busy_time;
-          kv += s.replicas[r].kv_area;
-          decode_slots += s.replicas[r].decode_slots;
-          iterations += s.replicas[r].iterations;
-          if (c->disaggregated)
-            /* Each side's share of its own pages. */
-            kv_share += s.replicas[r].kv_area / s.replicas[r].total_blocks;
-        }
-      if (c->disaggregated)
-        {
-          res->gpus = c->prefill_replicas * model->gpus
-                      + c->decode_replicas * model->decode->gpus;
-          res->gpu_seconds = res->gpus * span;
-        }
-      else
-        {
-          res->gpus = c->replicas * model->gpus;
-          res->gpu_seconds = res->replica_seconds * model->gpus;
-        }
-      res->prefix_requests = s.prefix_requests;
-      res->prefix_hits = s.prefix_hits;
-      res->prefix_lookups = s.prefix_lookups;
-      res->prefix_hit_tokens = s.prefix_hit_tokens;
-      res->kv_transfers = s.transfers;
-      res->kv_transfer_mean = s.transfers > 0 ? s.transfer_sum / s.transfers : 0;
-      res->input_tokens = in_tokens;
-      res->output_tokens = out_tokens;
-      if (span > 0)
-        {
-          res->output_tokens_per_second = out_tokens / span;
-          res->tokens_per_second = (in_tokens + out_tokens) / span;
-          res->mean_in_system = s.area_in_system / span;
-          res->arrival_rate = n / span;
-          res->kv_utilization = c->disaggregated ? kv_share / res->replica_seconds
-                                : kv / ((double) s.total_blocks * res->replica_seconds);
-          res->gpu_busy = busy / res->replica_seconds;
-          res->goodput = s.met_slo / span;
-        }
-      res->slo_attainment = n > 0 ? (double) s.met_slo / n : 0;
-      res->queue_wait_mean = n > 0 ? s.wait_sum / n : 0;
-      res->kv_capacity_tokens = (double) s.total_blocks * c->kv_block;
-      res->iterations = iterations;
-      res->mean_batch = iterations > 0 ? decode_slots / iterations : 0;
-      summarize (s.e2e, n, res->e2e);
-      summarize (s.tpot, s.n_tpot, res->tpot);
-      summarize (s.ttft, n, res->ttft);
-    }
-  for (guint r = 0; r < s.n_slots; r++)
-    {
-      g_array_unref (s.replicas[r].running);
-      g_array_unref (s.replicas[r].batch);
-      g_free (s.replicas[r].waiting.items);
-      g_clear_pointer (&s.replicas[r].prefixes, g_hash_table_unref);
-    }
-  g_free (s.replicas);
-  g_free (s.reqs);
-  g_free (s.ttft);
-  g_free (s.tpot);
-  g_free (s.e2e);
-  sim_engine_free (s.engine);
+    sim_result (&s, res);
+  sim_teardown (&s);
   return ok;
+}
+
+/* ------------------------------------------------------------------------- */
+/* A deployment driven from outside (serving in ordinary runs).              */
+
+struct _SimServeLoop {
+  Sim s;
+};
+
+SimServeLoop *
+sim__serve_loop_new (const SimServeReplica *model, const SimServeConfig *config,
+                     GArray *requests, guint n_slots, GError **error)
+{
+  SimServeLoop *loop = g_new0 (SimServeLoop, 1);
+
+  if (!sim_setup (&loop->s, model, config, requests, n_slots, 0, error))
+    {
+      sim_teardown (&loop->s);
+      g_free (loop);
+      return NULL;
+    }
+  schedule_first_arrival (&loop->s);
+  return loop;
+}
+
+void
+sim__serve_loop_free (SimServeLoop *loop)
+{
+  if (loop == NULL)
+    return;
+  sim_teardown (&loop->s);
+  g_free (loop);
+}
+
+gboolean
+sim__serve_loop_advance (SimServeLoop *loop, SimTime t, gboolean inclusive, GError **error)
+{
+  SimTime until = inclusive ? t : t - 1;
+
+  if (until <= sim_engine_now (loop->s.engine))
+    return TRUE;
+  if (sim_engine_run (loop->s.engine, until) == SIM_RUN_FAILED)
+    {
+      g_propagate_error (error, g_error_copy (sim_engine_get_error (loop->s.engine)));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+sim__serve_loop_replica_up (SimServeLoop *loop, guint r)
+{
+  Sim *s = &loop->s;
+  Replica *rep = &s->replicas[r];
+
+  g_return_if_fail (r < s->n_slots);
+  if (rep->state == REPLICA_RUNNING)
+    return;
+  if (rep->state == REPLICA_OFF)
+    count_replicas (s, +1);
+  rep->state = REPLICA_RUNNING;
+  s->n_running++;
+  schedule_dispatch (s);
+}
+
+guint
+sim__serve_loop_replica_down (SimServeLoop *loop, guint r)
+{
+  Sim *s = &loop->s;
+  Replica *rep = &s->replicas[r];
+  guint lost = 0;
+
+  g_return_val_if_fail (r < s->n_slots, 0);
+  if (rep->state == REPLICA_OFF)
+    return 0;
+  if (rep->state == REPLICA_RUNNING)
+    s->n_running--;
+  rep->state = REPLICA_OFF;
+  count_replicas (s, -1);
+  /* Its requests lose their KV cache, as a preempted sequence does, and go
+   * back to the deployment's queue: what they generated was sent, the rest
+   * is computed again elsewhere. */
+  for (guint i = 0; i < rep->running->len; i++)
+    {
+      guint32 idx = g_array_index (rep->running, guint32, i);
+      Req *q = &s->reqs[idx];
+
+      q->blocks = 0;
+      q->shared = 0;
+      q->pending = FALSE;
+      q->cached = 0;
+      q->prefilled = 0;
+      q->target = q->input + q->generated;
+      deque_push_back (&s->pending, idx);
+      lost++;
+    }
+  while (rep->waiting.len > 0)
+    {
+      guint32 idx = deque_peek (&rep->waiting);
+      s->reqs[idx].pending = FALSE;
+      s->reqs[idx].queued_blocks = 0;
+      deque_push_back (&s->pending, idx);
+      deque_pop (&rep->waiting);
+      lost++;
+    }
+  g_array_set_size (rep->running, 0);
+  g_array_set_size (rep->batch, 0);
+  /* Its cached prefixes go with its memory. */
+  g_clear_pointer (&rep->prefixes, g_hash_table_unref);
+  rep->idle_cached = 0;
+  rep->waiting_blocks = 0;
+  rep->free_blocks = rep->total_blocks;
+  rep->outstanding = 0;
+  rep->busy = FALSE;
+  rep->epoch++;
+  s->rerouted += lost;
+  schedule_dispatch (s);
+  return lost;
+}
+
+gboolean
+sim__serve_loop_replica_drain (SimServeLoop *loop, guint r)
+{
+  Sim *s = &loop->s;
+  Replica *rep = &s->replicas[r];
+
+  g_return_val_if_fail (r < s->n_slots && rep->state == REPLICA_RUNNING, FALSE);
+  rep->state = REPLICA_DRAINING;
+  s->n_running--;
+  if (rep->outstanding > 0)
+    return FALSE;
+  rep->state = REPLICA_OFF;
+  count_replicas (s, -1);
+  s->scale_downs++;
+  return TRUE;
+}
+
+SimServeReplicaState
+sim__serve_loop_replica_state (const SimServeLoop *loop, guint r)
+{
+  switch (loop->s.replicas[r].state)
+    {
+    case REPLICA_RUNNING:
+      return SIM_SERVE_REPLICA_SERVING;
+    case REPLICA_DRAINING:
+      return SIM_SERVE_REPLICA_DRAINING;
+    case REPLICA_OFF:
+    case REPLICA_STARTING:
+    default:
+      return SIM_SERVE_REPLICA_OFF;
+    }
+}
+
+guint
+sim__serve_loop_outstanding (const SimServeLoop *loop)
+{
+  return loop->s.in_system;
+}
+
+guint
+sim__serve_loop_replica_outstanding (const SimServeLoop *loop, guint r)
+{
+  return loop->s.replicas[r].outstanding;
+}
+
+gboolean
+sim__serve_loop_done (const SimServeLoop *loop)
+{
+  return loop->s.completed == loop->s.requests->len;
+}
+
+double
+sim__serve_loop_replica_busy (const SimServeLoop *loop, guint r)
+{
+  return loop->s.replicas[r].busy_time;
+}
+
+guint64
+sim__serve_loop_rerouted (const SimServeLoop *loop)
+{
+  return loop->s.rerouted;
+}
+
+void
+sim__serve_loop_summarise (SimServeLoop *loop, SimServeResult *result)
+{
+  sim_result (&loop->s, result);
 }

@@ -287,6 +287,21 @@ class Report:
         return result
 
     @property
+    def serving(self):
+        """The figures of the scenario's serving deployments ([serving NAME]
+        sections run beside the workload): a dict ``{deployment: {figure:
+        value}}``, e.g. ``report.serving["chat"]["ttft_p99"]`` in seconds;
+        the same values as ``report["serving.chat.ttft_p99"]``.  Empty
+        without deployments."""
+        result = {}
+        for name in self.raw.list_metrics():
+            if not name.startswith("serving."):
+                continue
+            deployment, figure = name[len("serving."):].rsplit(".", 1)
+            result.setdefault(deployment, {})[figure] = self[name]
+        return result
+
+    @property
     def json(self):
         """The report as JSON text, exactly as ``gpusim run --json`` prints
         it (without the final newline)."""
