@@ -136,6 +136,23 @@ bench_flows_read (const char *path, guint n_hosts, guint *n_flows)
   return (BenchFlow *) g_array_free (flows, FALSE);
 }
 
+/* Whether @n_hosts hosts fit a two-tier fat-tree of @radix-port switches
+ * with whole leaves (radix / 2 hosts each, at most radix leaves), the
+ * platform both programs build; prints why not. */
+static inline gboolean
+bench_flows_check_shape (const char *prog, guint n_hosts, guint radix)
+{
+  if (n_hosts < 2 || radix < 4 || radix % 2 != 0 || radix > 1024 || n_hosts % (radix / 2) != 0
+      || n_hosts / (radix / 2) > radix)
+    {
+      fprintf (stderr, "%s: --hosts %u --radix %u: expected an even radix of 4 to 1024 and a "
+               "whole number of leaves of radix / 2 hosts, at most radix leaves\n", prog, n_hosts,
+               radix);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Writes or reads @n bytes whole (a pipe may move fewer at a time). */
 static inline gboolean
 bench_flows_pipe_io (int fd, void *buf, size_t n, gboolean writing)
@@ -164,7 +181,7 @@ bench_flows_fork (const BenchCase *c, double (*body) (const BenchCase *c, double
                   gpointer data, BenchRun *run)
 {
   int fds[2], status = 0;
-  struct rusage ru;
+  struct rusage ru = { 0 };
   gboolean ok;
   pid_t pid;
 

@@ -274,6 +274,8 @@ main (int argc, char **argv)
                : "--hosts and --radix go together, and --flows needs them");
       return 2;
     }
+  if (n_hosts > 0 && !bench_flows_check_shape ("bench-flows-simgrid", n_hosts, radix))
+    return 2;
   printf ("bench-flows-simgrid: gpusim beside SimGrid %d.%d (CM02 max-min, split-duplex links, "
           "D-mod-K; cross-traffic %s, shares %s)\n", SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR,
           opt_crosstraffic ? "on" : "off",

@@ -86,6 +86,8 @@ main (int argc, char **argv)
                : "--hosts and --radix go together, and --flows needs them");
       return 2;
     }
+  if (n_hosts > 0 && !bench_flows_check_shape ("bench-flows", n_hosts, radix))
+    return 2;
   if (n_hosts > 0)
     {
       BenchCase c = { n_hosts, radix, staggered, staggered ? "staggered" : "at once", NULL, 0 };

@@ -80,5 +80,19 @@ else
   echo "ok: host 9 of 8 refused"
 fi
 
+# A fabric the platform cannot have (an odd radix, hosts not filling whole
+# leaves) is refused before anything runs.
+for shape in "8 5" "9 4" "1 4"; do
+  n=$((n + 1))
+  set -- $shape
+  if "$bench" --hosts "$1" --radix "$2" > "$tmp/out" 2>&1 \
+     || ! grep -q -- "--hosts $1 --radix $2: expected" "$tmp/out"; then
+    echo "FAIL: --hosts $1 --radix $2 was not refused:"; cat "$tmp/out"
+    fail=$((fail + 1))
+  else
+    echo "ok: --hosts $1 --radix $2 refused"
+  fi
+done
+
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
