@@ -10,6 +10,8 @@
 # completes when its last byte is sent plus 1 us per link of its route
 # (2 links within a leaf, 4 through a spine).
 #
+# Last, bench/fabric-answers.sh refuses a gpusim that is not there.
+#
 # What it does not check: SimGrid's side (that needs SimGrid; `make
 # bench-simgrid` prints both) or large cases (bench-flows times them).
 
@@ -93,6 +95,20 @@ for shape in "8 5" "9 4" "1 4"; do
     echo "ok: --hosts $1 --radix $2 refused"
   fi
 done
+
+# bench/fabric-answers.sh refuses a gpusim that is not there before running
+# anything (its figures are re-measured by `make bench-fabric-answers`, a
+# benchmark, not here).
+n=$((n + 1))
+if sh "$SIM_TOP_SRCDIR/bench/fabric-answers.sh" "$tmp/no-gpusim" > "$tmp/out" 2>&1; then
+  echo "FAIL: fabric-answers.sh ran without a gpusim"
+  fail=$((fail + 1))
+elif ! grep -q "no-gpusim is not an executable gpusim" "$tmp/out"; then
+  echo "FAIL: fabric-answers.sh did not say which gpusim is missing:"; cat "$tmp/out"
+  fail=$((fail + 1))
+else
+  echo "ok: $(cat "$tmp/out")"
+fi
 
 echo "$((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
