@@ -73,7 +73,12 @@ EOF
 
 "$GPUSIM" run "$tmp/serve.ini" >"$tmp/out" 2>"$tmp/err" || fail "run exited $?: $(cat "$tmp/err")"
 [ -s "$tmp/err" ] && fail "run wrote on stderr: $(cat "$tmp/err")"
-grep -q '^serving  *serving\.chat\.ttft_mean ' "$tmp/out" || fail "no serving line in the summary"
+# The deployment's line in words (all 3,000 requests answered), then its
+# other figures by name with the rest of the run's.
+grep -q '^serving  *chat: 3,000 requests answered, 0 unfinished; TTFT p50 ' "$tmp/out" \
+    || fail "no serving line in the summary: $(cat "$tmp/out")"
+grep -q '^ *TPOT p50 .* within both SLOs (goodput ' "$tmp/out" || fail "no TPOT line in the summary"
+grep -q 'serving\.chat\.ttft_mean ' "$tmp/out" || fail "the serving figures not all in the summary"
 grep -q '^workload  *no jobs beside the \[serving\] deployments' "$tmp/out" \
     || fail "no workload line for a scenario without [workload]"
 

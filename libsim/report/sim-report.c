@@ -973,6 +973,78 @@ format_cost (GString *s, Summary *sum)
     }
 }
 
+/* Each deployment serving in the run: its requests, latencies against its
+ * objectives, replicas and price, in words; its other figures follow in
+ * the rest. */
+static void
+format_serving (GString *s, Summary *sum)
+{
+  const SimReport *r = sum->r;
+  gboolean first = TRUE;
+
+  for (guint i = 0; i < r->metrics->len; i++)
+    {
+      const Metric *m = &g_array_index (r->metrics, Metric, i);
+      g_autofree char *dep = NULL;
+      const char *end;
+
+      if (!g_str_has_prefix (m->name, "serving.") || !g_str_has_suffix (m->name, ".requests"))
+        continue;
+      end = m->name + strlen (m->name) - strlen (".requests");
+      dep = g_strndup (m->name + strlen ("serving."), end - m->name - strlen ("serving."));
+#define SERVING(what) g_autofree char *k_##what = g_strdup_printf ("serving.%s." #what, dep)
+      {
+        SERVING (requests);
+        SERVING (requests_unfinished);
+        SERVING (ttft_p50);
+        SERVING (ttft_p99);
+        SERVING (tpot_p50);
+        SERVING (tpot_p99);
+        SERVING (slo_attainment);
+        SERVING (goodput);
+        SERVING (replicas_peak);
+        SERVING (gpu_hours);
+        SERVING (usd_per_million_tokens_owned);
+        SERVING (usd_per_million_tokens_cloud);
+#undef SERVING
+        g_string_append_printf (s, "%-13s %s: ", first ? "serving" : "", dep);
+        first = FALSE;
+        append_number (s, value_of (sum, k_requests));
+        g_string_append (s, " requests answered, ");
+        append_number (s, value_of (sum, k_requests_unfinished));
+        g_string_append (s, " unfinished; TTFT p50 ");
+        append_value (s, sum, k_ttft_p50, NULL);
+        g_string_append (s, ", p99 ");
+        append_value (s, sum, k_ttft_p99, NULL);
+        g_string_append (s, "\n              TPOT p50 ");
+        append_value (s, sum, k_tpot_p50, NULL);
+        g_string_append (s, ", p99 ");
+        append_value (s, sum, k_tpot_p99, NULL);
+        g_string_append (s, "; ");
+        append_value (s, sum, k_slo_attainment, NULL);
+        g_string_append (s, " within both SLOs (goodput ");
+        append_value (s, sum, k_goodput, NULL);
+        g_string_append (s, ")\n              ");
+        append_number (s, value_of (sum, k_replicas_peak));
+        g_string_append (s, " replicas at most, ");
+        append_value (s, sum, k_gpu_hours, NULL);
+        if (has (sum, k_usd_per_million_tokens_owned))
+          {
+            g_string_append (s, ", ");
+            append_value (s, sum, k_usd_per_million_tokens_owned, NULL);
+            g_string_append (s, " per million tokens owned");
+          }
+        if (has (sum, k_usd_per_million_tokens_cloud))
+          {
+            g_string_append (s, ", ");
+            append_value (s, sum, k_usd_per_million_tokens_cloud, NULL);
+            g_string_append (s, " rented");
+          }
+        g_string_append_c (s, '\n');
+      }
+    }
+}
+
 /* Every metric the lines above did not show, group by group: the name as
  * the JSON has it and the value for people, so that the summary holds
  * every result of the run, a module's new metrics included. */
@@ -1198,6 +1270,7 @@ sim_report_format_text (const SimReport *r)
         }
       g_string_append_c (s, '\n');
     }
+  format_serving (s, sum);
   format_rest (s, sum);
   return g_string_free (s, FALSE);
 }
