@@ -702,12 +702,28 @@ priority_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
  * waits but a profile per decision, costlier by a factor of the queue
  * length. */
 
+/* A running job the policy started, in the profile of estimated ends:
+ * END is its start + its requested length (not clamped to the present),
+ * START tells a later start of the same job from this one. */
+typedef struct {
+  SimTime end;
+  guint64 seq;
+  SimTime start;
+  SimJob *job;   /* a reference */
+} Tracked;
+
 typedef struct {
   Estimate estimate;
   gboolean eager;
   gboolean have_reservation;
   guint64  head_id;
   SimTime  reservation;
+  /* The profile: every job this policy started that may still run, in
+   * the order of (END, SEQ), kept from pass to pass. */
+  GArray     *profile;
+  gboolean    profile_broken; /* a job could not be kept (not the simulation's) */
+  SimCluster *last_cluster;   /* the cluster of the last pass: another run resets */
+  SimTime     last_now;
 } Easy;
 
 static GQuark
@@ -742,7 +758,27 @@ easy_create (const SimPolicySetup *setup, GError **error)
       return NULL;
     }
   self->estimate = e;
+  self->profile = g_array_new (FALSE, FALSE, sizeof (Tracked));
   return self;
+}
+
+static void
+easy_profile_clear (Easy *self)
+{
+  for (guint i = 0; i < self->profile->len; i++)
+    sim_job_unref (g_array_index (self->profile, Tracked, i).job);
+  g_array_set_size (self->profile, 0);
+  self->profile_broken = FALSE;
+}
+
+static void
+easy_destroy (gpointer state)
+{
+  Easy *self = state;
+
+  easy_profile_clear (self);
+  g_array_unref (self->profile);
+  g_free (self);
 }
 
 typedef struct {
@@ -800,6 +836,114 @@ easy_ends (Easy *self, SimSchedContext *ctx, GPtrArray *started)
         g_array_append_val (ends, e);
     }
   g_array_sort (ends, compare_ends);
+  return ends;
+}
+
+static int
+compare_tracked (const Tracked *a, const Tracked *b)
+{
+  if (a->end != b->end)
+    return a->end < b->end ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Enters JOB, which this policy has just started, in the profile.  A job
+ * the simulation does not own (one a caller made on its stack) cannot be
+ * kept past the pass: the profile is then given up for the run. */
+static void
+easy_track (Easy *self, SimJob *job)
+{
+  Tracked t;
+  SimJob *ref;
+  guint lo = 0, hi = self->profile->len;
+
+  if (self->estimate != ESTIMATE_REQUESTED || self->profile_broken ||
+      job->state != SIM_JOB_RUNNING)
+    return;
+  ref = sim_job_ref (job);
+  if (ref != job)
+    {
+      sim_job_unref (ref);
+      easy_profile_clear (self);
+      self->profile_broken = TRUE;
+      return;
+    }
+  t.end = job->start + job_length (ESTIMATE_REQUESTED, job);
+  t.seq = job->queue_seq;
+  t.start = job->start;
+  t.job = job;
+  /* Jobs mostly start in the order of their estimated ends' neighbours:
+   * a binary search, then one move of the tail. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (compare_tracked (&g_array_index (self->profile, Tracked, mid), &t) <= 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_array_insert_val (self->profile, lo, t);
+}
+
+/* Drops from the profile the jobs that no longer run as they were
+ * started, and says whether the profile is all the pass needs to know of
+ * the running jobs, so that it need not ask for them: it is when the
+ * estimates are the requested times (which need no progress), every job
+ * it holds takes whole GPUs at a rate of exactly 1 (its progress is then
+ * counted in whole nanoseconds however often it is brought up to date, so
+ * not asking changes no time), and its jobs hold every GPU that is not
+ * free (no job runs that this policy did not start).  A job started twice
+ * at one instant would be counted twice, which the last test catches. */
+static gboolean
+easy_profile_check (Easy *self, SimSchedContext *ctx)
+{
+  guint w = 0;
+  guint64 held = 0;
+  gboolean plain = TRUE;
+
+  if (self->estimate != ESTIMATE_REQUESTED || self->profile_broken)
+    return FALSE;
+  for (guint i = 0; i < self->profile->len; i++)
+    {
+      Tracked *t = &g_array_index (self->profile, Tracked, i);
+      SimJob *job = t->job;
+      if (job->state != SIM_JOB_RUNNING || job->start != t->start)
+        {
+          sim_job_unref (job);
+          continue;
+        }
+      plain = plain && job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL &&
+              job->rate == 1.0;
+      held += job->n_gpus;
+      if (w != i)
+        g_array_index (self->profile, Tracked, w) = *t;
+      w++;
+    }
+  g_array_set_size (self->profile, w);
+  return plain && held + sim_cluster_get_n_free_gpus (ctx->cluster) ==
+                  sim_cluster_get_n_gpus (ctx->cluster);
+}
+
+/* The running jobs in the order they end by estimate, from the profile:
+ * as easy_ends() orders them, since ends clamped to NOW (jobs that
+ * outlived their estimates) come first and tie, by arrival. */
+static GArray *
+easy_profile_ends (Easy *self, SimTime now)
+{
+  GArray *ends = g_array_sized_new (FALSE, FALSE, sizeof (EstimatedEnd), self->profile->len);
+  guint late = 0;
+
+  g_array_set_size (ends, self->profile->len);
+  for (guint i = 0; i < self->profile->len; i++)
+    {
+      const Tracked *t = &g_array_index (self->profile, Tracked, i);
+      EstimatedEnd *e = &g_array_index (ends, EstimatedEnd, i);
+      e->end = MAX (t->end, now);
+      e->job = t->job;
+      late += t->end <= now;
+    }
+  if (late > 1)
+    qsort (ends->data, late, sizeof (EstimatedEnd), compare_ends);
   return ends;
 }
 
@@ -878,10 +1022,10 @@ typedef struct {
 
 static void
 backfill_begin (Easy *self, SimSchedContext *ctx, const SimJob *head, GPtrArray *started,
-                Backfill *bf)
+                gboolean from_profile, Backfill *bf)
 {
   bf->shadow = sim_cluster_copy (ctx->cluster);
-  bf->ends = easy_ends (self, ctx, started);
+  bf->ends = from_profile ? easy_profile_ends (self, ctx->now) : easy_ends (self, ctx, started);
   bf->earliest = easy_earliest (bf->ends, sim_cluster_get_n_free_gpus (bf->shadow),
                                 easy_need (head));
   /* Never even by the bound: never at all. */
@@ -900,6 +1044,27 @@ backfill_reserve (Easy *self, SimPolicy *policy, const SimJob *head, Backfill *b
   self->reservation = bf->at;
 }
 
+/* Whether the placement puts identical requests in identical places on
+ * identical clusters (no draw): only then may a request that fits now but
+ * would take the head's GPUs at its reservation be skipped when an
+ * identical one was just turned away for that. */
+static gboolean
+easy_placement_repeats (SimPolicy *policy)
+{
+  static const char * const same[] = { "/first-fit", "/best-fit", "/worst-fit" };
+  const char *name = sim_policy_get_name (policy);
+
+  for (guint i = 0; name != NULL && i < G_N_ELEMENTS (same); i++)
+    if (g_str_has_suffix (name, same[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Unfit ranks: a request that does not fit now, and one that fits now but
+ * outlives the reservation and leaves the head no room at it. */
+#define EASY_UNFIT_NOW  0
+#define EASY_UNFIT_HEAD 1
+
 static void
 easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
 {
@@ -907,9 +1072,11 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
   guint n = 0, i;
   SimJob * const *queue = sim_sched_context_get_queue (ctx, &n);
   g_autoptr(GPtrArray) started = g_ptr_array_new ();
+  g_autoptr(GPtrArray) backfilled = g_ptr_array_new ();
   Backfill bf = { NULL, NULL, 0, FALSE, SIM_TIME_NEVER };
   SimJob *head;
   guint free_gpus, n_running;
+  gboolean from_profile = FALSE, repeats;
   g_autoptr(GArray) unfit = g_array_new (FALSE, FALSE, sizeof (Unfit));
 
   /* Lets tests read the reservation (sim__easy_get_reservation()). */
@@ -917,24 +1084,35 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
     g_object_set_qdata (G_OBJECT (policy), easy_quark (), self);
   self->have_reservation = FALSE;
   self->eager = g_object_get_qdata (G_OBJECT (policy), easy_eager_quark ()) != NULL;
+  /* A policy reused for another run starts its profile afresh. */
+  if (ctx->cluster != self->last_cluster || ctx->now < self->last_now)
+    easy_profile_clear (self);
+  self->last_cluster = ctx->cluster;
+  self->last_now = ctx->now;
 
   for (i = 0; i < n && ctx->error == NULL; i++)
     if (queue[i]->state == SIM_JOB_QUEUED && !try_start (policy, ctx, queue[i], started))
       break;
+  for (guint k = 0; k < started->len; k++)
+    easy_track (self, started->pdata[k]);
   if (i >= n || ctx->error != NULL || ctx->no_backfill)
     return;
   head = queue[i];
   /* Asking for the running jobs brings their progress up to date, which
-   * rounds: ask in every blocked pass, as when the reservation was always
-   * made here, so that a late reservation leaves the jobs' progress as it
-   * was. */
-  (void) sim_sched_context_get_running (ctx, &n_running);
+   * rounds: the reservation made at once asks in every blocked pass, and
+   * so does this one unless the profile makes asking needless (see
+   * easy_profile_check()), so that both leave the jobs' progress as the
+   * other does. */
   if (self->eager)
     {
-      backfill_begin (self, ctx, head, started, &bf);
+      (void) sim_sched_context_get_running (ctx, &n_running);
+      backfill_begin (self, ctx, head, started, FALSE, &bf);
       backfill_reserve (self, policy, head, &bf);
     }
+  else if (!(from_profile = easy_profile_check (self, ctx)))
+    (void) sim_sched_context_get_running (ctx, &n_running);
   free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
+  repeats = easy_placement_repeats (policy);
 
   for (i++; i < n && ctx->error == NULL; i++)
     {
@@ -951,23 +1129,29 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
           free_gpus < (job->spec.gpus_min > 0 && job->spec.gpus_min < job->spec.gpus
                        ? job->spec.gpus_min : job->spec.gpus))
         continue;
-      if (unfit_known (unfit, job, 0))
+      if (unfit_known (unfit, job, EASY_UNFIT_NOW))
+        continue;
+      end = ctx->now + easy_waiting_length (self, job);
+      /* An identical request was placed where the head then did not fit
+       * at its reservation, and nothing has started since: it would be
+       * placed there again and turned away again. */
+      if (repeats && bf.known && bf.at != SIM_TIME_NEVER && end > bf.at &&
+          unfit_known (unfit, job, EASY_UNFIT_HEAD))
         continue;
       p = place_buf_init (&b, job);
       if (!sim_policy_place (policy, ctx->cluster, job, p))
         {
-          unfit_add (unfit, job, 0);
+          unfit_add (unfit, job, EASY_UNFIT_NOW);
           place_buf_clear (&b);
           continue;
         }
       if (bf.shadow == NULL)
-        backfill_begin (self, ctx, head, started, &bf);
-      end = ctx->now + easy_waiting_length (self, job);
+        backfill_begin (self, ctx, head, started, from_profile, &bf);
       if (!bf.known && end > bf.earliest)
         backfill_reserve (self, policy, head, &bf);
       if ((!bf.known && end <= bf.earliest) || bf.at == SIM_TIME_NEVER || end <= bf.at)
         {
-          if (start_on (policy, ctx, job, p, NULL))
+          if (start_on (policy, ctx, job, p, backfilled))
             g_array_set_size (unfit, 0);
           free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
         }
@@ -975,15 +1159,26 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
         {
           /* Outlives the reservation: only on GPUs the head can spare. */
           SimPlacement *hp = place_buf_init (&hb, head);
-          if (sim_policy_place (policy, bf.shadow, head, hp) && start_on (policy, ctx, job, p, NULL))
+          gboolean head_fits = sim_policy_place (policy, bf.shadow, head, hp);
+          if (head_fits && start_on (policy, ctx, job, p, backfilled))
             g_array_set_size (unfit, 0);
           else
-            copy_give_back (bf.shadow, job, p->gpus, p->n_gpus, p->mig_start);
+            {
+              copy_give_back (bf.shadow, job, p->gpus, p->n_gpus, p->mig_start);
+              if (!head_fits)
+                unfit_add (unfit, job, EASY_UNFIT_HEAD);
+            }
           free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
           place_buf_clear (&hb);
         }
+      else
+        unfit_add (unfit, job, EASY_UNFIT_HEAD);
       place_buf_clear (&b);
     }
+  /* Jobs backfilled in this pass join the profile now, not while the
+   * reservation is still being worked out from the jobs that ran before. */
+  for (guint k = 0; k < backfilled->len; k++)
+    easy_track (self, backfilled->pdata[k]);
   if (bf.known && !self->have_reservation)
     {
       self->have_reservation = TRUE;
@@ -1395,7 +1590,7 @@ sim__register_queue_orders (void)
       .description = "FIFO with EASY backfilling: later jobs run if they do not delay the head",
       .keys = easy_keys,
       .create = easy_create,
-      .destroy = g_free,
+      .destroy = easy_destroy,
       .schedule = easy_schedule,
     },
     {
