@@ -706,10 +706,12 @@ priority_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
  * END is its start + its requested length (not clamped to the present),
  * START tells a later start of the same job from this one. */
 typedef struct {
-  SimTime end;
-  guint64 seq;
-  SimTime start;
-  SimJob *job;   /* a reference */
+  SimTime  end;
+  guint64  seq;
+  SimTime  start;
+  SimJob  *job;    /* a reference */
+  guint32 *gpus;   /* its GPUs, kept: a job stopped early lets go of its own */
+  guint32  n_gpus;
 } Tracked;
 
 typedef struct {
@@ -724,6 +726,14 @@ typedef struct {
   gboolean    profile_broken; /* a job could not be kept (not the simulation's) */
   SimCluster *last_cluster;   /* the cluster of the last pass: another run resets */
   SimTime     last_now;
+  /* The cluster as it will be at MIRROR_AT, by the profile: a copy of the
+   * cluster holding the profile's jobs that end after MIRROR_AT and no
+   * others (RELEASED GPUs are those of the jobs ending by then).  Moved
+   * from one time to another by giving back or taking jobs, from pass to
+   * pass; NULL while the profile is not to be trusted. */
+  SimCluster *mirror;
+  SimTime     mirror_at;
+  guint64     released;
 } Easy;
 
 static GQuark
@@ -763,12 +773,24 @@ easy_create (const SimPolicySetup *setup, GError **error)
 }
 
 static void
+easy_mirror_drop (Easy *self)
+{
+  g_clear_pointer (&self->mirror, sim_cluster_free);
+  self->released = 0;
+}
+
+static void
 easy_profile_clear (Easy *self)
 {
   for (guint i = 0; i < self->profile->len; i++)
-    sim_job_unref (g_array_index (self->profile, Tracked, i).job);
+    {
+      Tracked *t = &g_array_index (self->profile, Tracked, i);
+      sim_job_unref (t->job);
+      g_free (t->gpus);
+    }
   g_array_set_size (self->profile, 0);
   self->profile_broken = FALSE;
+  easy_mirror_drop (self);
 }
 
 static void
@@ -839,6 +861,14 @@ easy_ends (Easy *self, SimSchedContext *ctx, GPtrArray *started)
   return ends;
 }
 
+/* The whole GPUs that must be free before HEAD can fit: a head of whole
+ * GPUs does not fit while fewer are free, as in try_start(). */
+static guint
+easy_need (const SimJob *head)
+{
+  return sim_job_takes_whole_gpus (head) ? sim_job_get_min_gpus (head) : 0;
+}
+
 static int
 compare_tracked (const Tracked *a, const Tracked *b)
 {
@@ -850,8 +880,63 @@ compare_tracked (const Tracked *a, const Tracked *b)
 /* Enters JOB, which this policy has just started, in the profile.  A job
  * the simulation does not own (one a caller made on its stack) cannot be
  * kept past the pass: the profile is then given up for the run. */
+/* Takes (or gives back) T's GPUs on the mirror; a refusal means the
+ * mirror no longer matches the cluster, and it is dropped. */
 static void
-easy_track (Easy *self, SimJob *job)
+easy_mirror_move (Easy *self, const Tracked *t, gboolean take)
+{
+  if (self->mirror == NULL)
+    return;
+  if (take && !copy_take (self->mirror, t->job, t->gpus, t->n_gpus, -1))
+    easy_mirror_drop (self);
+  else if (!take)
+    copy_give_back (self->mirror, t->job, t->gpus, t->n_gpus, -1);
+}
+
+/* A job enters or leaves the profile: the mirror follows if the job ends
+ * after its time (unless ON_MIRROR says it is already there), and counts
+ * its GPUs as released otherwise. */
+static void
+easy_mirror_enter (Easy *self, const Tracked *t, gboolean on_mirror)
+{
+  if (self->mirror == NULL)
+    return;
+  if (t->end > self->mirror_at)
+    {
+      if (!on_mirror)
+        easy_mirror_move (self, t, TRUE);
+    }
+  else
+    self->released += t->n_gpus;
+}
+
+static void
+easy_mirror_leave (Easy *self, const Tracked *t)
+{
+  if (self->mirror == NULL)
+    return;
+  if (t->end > self->mirror_at)
+    easy_mirror_move (self, t, FALSE);
+  else
+    self->released -= t->n_gpus;
+}
+
+/* The mirror's time moves past T's end, forward (T's GPUs are given
+ * back, released) or back (taken again). */
+static void
+easy_mirror_pass (Easy *self, const Tracked *t, gboolean forward)
+{
+  if (self->mirror == NULL)
+    return;
+  easy_mirror_move (self, t, !forward);
+  if (forward)
+    self->released += t->n_gpus;
+  else
+    self->released -= t->n_gpus;
+}
+
+static void
+easy_track (Easy *self, SimJob *job, gboolean on_mirror)
 {
   Tracked t;
   SimJob *ref;
@@ -872,6 +957,8 @@ easy_track (Easy *self, SimJob *job)
   t.seq = job->queue_seq;
   t.start = job->start;
   t.job = job;
+  t.gpus = g_memdup2 (job->gpus, MAX (job->n_gpus, 1) * sizeof (guint32));
+  t.n_gpus = job->n_gpus;
   /* Jobs mostly start in the order of their estimated ends' neighbours:
    * a binary search, then one move of the tail. */
   while (lo < hi)
@@ -883,6 +970,7 @@ easy_track (Easy *self, SimJob *job)
         hi = mid;
     }
   g_array_insert_val (self->profile, lo, t);
+  easy_mirror_enter (self, &t, on_mirror);
 }
 
 /* Drops from the profile the jobs that no longer run as they were
@@ -909,7 +997,9 @@ easy_profile_check (Easy *self, SimSchedContext *ctx)
       SimJob *job = t->job;
       if (job->state != SIM_JOB_RUNNING || job->start != t->start)
         {
+          easy_mirror_leave (self, t);
           sim_job_unref (job);
+          g_free (t->gpus);
           continue;
         }
       plain = plain && job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL &&
@@ -920,8 +1010,144 @@ easy_profile_check (Easy *self, SimSchedContext *ctx)
       w++;
     }
   g_array_set_size (self->profile, w);
-  return plain && held + sim_cluster_get_n_free_gpus (ctx->cluster) ==
-                  sim_cluster_get_n_gpus (ctx->cluster);
+  if (!plain || held + sim_cluster_get_n_free_gpus (ctx->cluster) !=
+                sim_cluster_get_n_gpus (ctx->cluster))
+    {
+      easy_mirror_drop (self);
+      return FALSE;
+    }
+  /* The mirror holds the profile's jobs that end after its time: as many
+   * GPUs free as the cluster, plus those of the jobs ending by then. */
+  if (self->mirror != NULL &&
+      (sim_cluster_get_n_gpus (self->mirror) != sim_cluster_get_n_gpus (ctx->cluster) ||
+       sim_cluster_get_n_free_gpus (self->mirror) !=
+       sim_cluster_get_n_free_gpus (ctx->cluster) + self->released))
+    easy_mirror_drop (self);
+  return TRUE;
+}
+
+/* easy_earliest() on the profile, with ends clamped to NOW. */
+static SimTime
+easy_profile_earliest (Easy *self, SimTime now, guint free, guint need)
+{
+  guint64 room = free;
+
+  for (guint i = 0; i < self->profile->len; i++)
+    {
+      const Tracked *t = &g_array_index (self->profile, Tracked, i);
+      SimTime end = MAX (t->end, now);
+      room += t->n_gpus;
+      if (i + 1 < self->profile->len &&
+          MAX (g_array_index (self->profile, Tracked, i + 1).end, now) == end)
+        continue;
+      if (room >= need)
+        return end;
+    }
+  return SIM_TIME_NEVER;
+}
+
+/* The first job of the profile that ends after T. */
+static guint
+easy_profile_after (Easy *self, SimTime t)
+{
+  guint lo = 0, hi = self->profile->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (self->profile, Tracked, mid).end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The reservation easy_shadow() finds, on the mirror, which it leaves as
+ * the cluster will be then.  easy_shadow() gives back the running jobs in
+ * order of their ends (clamped to NOW) and stops at the first end at which
+ * HEAD fits; for a placement whose "fits" only grows as GPUs are given back
+ * (see easy_schedule()) that end is also the first at which HEAD fits on
+ * the cluster without the jobs ending by then, wherever the search starts.
+ * So the mirror moves from where the last pass left it: back in time (the
+ * jobs of the last end taken again) while HEAD still fits, or on (the jobs
+ * of the next end given back) until it fits, one group of jobs ending
+ * together at a time, as easy_shadow() groups them.  A pass usually moves
+ * it by a few jobs, where easy_shadow() copies the cluster and gives back
+ * every job up to the reservation. */
+static gboolean
+easy_mirror_reserve (Easy *self, SimPolicy *policy, const SimJob *head, SimTime now,
+                     SimTime *reservation)
+{
+  GArray *pr = self->profile;
+  SimCluster *m = self->mirror;
+  guint need = easy_need (head), k, j;
+  PlaceBuf b;
+  SimPlacement *p = place_buf_init (&b, head);
+  SimTime at = SIM_TIME_NEVER;
+
+#define TEND(i) MAX (g_array_index (pr, Tracked, (i)).end, now)
+#define FITS() (sim_cluster_get_n_free_gpus (m) >= need && sim_policy_place (policy, m, head, p))
+  k = easy_profile_after (self, self->mirror_at);
+  /* Jobs due by now end now, together. */
+  if (self->mirror_at < now)
+    {
+      for (; k < pr->len && g_array_index (pr, Tracked, k).end <= now; k++)
+        easy_mirror_pass (self, &g_array_index (pr, Tracked, k), TRUE);
+      self->mirror_at = now;
+    }
+  /* With no job given back the mirror is the cluster, where the head did
+   * not fit (or fits but is held back): easy_shadow() never asks there. */
+  if (k > 0 && FITS ())
+    {
+      self->mirror_at = TEND (k - 1);
+      for (;;)
+        {
+          for (j = k; j > 0 && TEND (j - 1) == self->mirror_at; j--)
+            ;
+          if (j == 0)
+            break;
+          {
+            SimTime before = TEND (j - 1);
+            self->mirror_at = before;
+            for (guint i = j; i < k; i++)
+              easy_mirror_pass (self, &g_array_index (pr, Tracked, i), FALSE);
+            if (self->mirror == NULL)
+              {
+                place_buf_clear (&b);
+                return FALSE;
+              }
+            if (FITS ())
+              {
+                k = j;
+                continue;
+              }
+            for (guint i = j; i < k; i++)
+              easy_mirror_pass (self, &g_array_index (pr, Tracked, i), TRUE);
+            self->mirror_at = TEND (k - 1);
+            break;
+          }
+        }
+      at = self->mirror_at;
+    }
+  else
+    while (k < pr->len)
+      {
+        SimTime end = TEND (k);
+        for (; k < pr->len && TEND (k) == end; k++)
+          easy_mirror_pass (self, &g_array_index (pr, Tracked, k), TRUE);
+        self->mirror_at = end;
+        if (FITS ())
+          {
+            at = end;
+            break;
+          }
+      }
+#undef FITS
+#undef TEND
+  place_buf_clear (&b);
+  *reservation = at;
+  return TRUE;
 }
 
 /* The running jobs in the order they end by estimate, from the profile:
@@ -945,14 +1171,6 @@ easy_profile_ends (Easy *self, SimTime now)
   if (late > 1)
     qsort (ends->data, late, sizeof (EstimatedEnd), compare_ends);
   return ends;
-}
-
-/* The whole GPUs that must be free before HEAD can fit: a head of whole
- * GPUs does not fit while fewer are free, as in try_start(). */
-static guint
-easy_need (const SimJob *head)
-{
-  return sim_job_takes_whole_gpus (head) ? sim_job_get_min_gpus (head) : 0;
 }
 
 /* A time no later than the reservation easy_shadow() would find, without
@@ -1012,8 +1230,16 @@ easy_shadow (SimPolicy *policy, const SimJob *head, GArray *ends, SimCluster *sh
  * at once would have seen; the reservation itself (the give-backs and
  * placements on the copy) waits for a job that ends after the lower bound
  * EARLIEST, since a job ending by then ends by the reservation too. */
+typedef enum {
+  ENDS_RUNNING,  /* the running jobs asked for and sorted; a copy of the cluster */
+  ENDS_PROFILE,  /* the profile; a copy of the cluster */
+  ENDS_MIRROR,   /* the profile; the mirror, moved to the reservation */
+} EndsFrom;
+
 typedef struct {
-  SimCluster *shadow;
+  gboolean    begun;
+  EndsFrom    from;
+  SimCluster *shadow;  /* a copy, or the mirror once the reservation is known */
   GArray     *ends;
   SimTime     earliest;
   gboolean    known;   /* AT is the reservation */
@@ -1022,21 +1248,60 @@ typedef struct {
 
 static void
 backfill_begin (Easy *self, SimSchedContext *ctx, const SimJob *head, GPtrArray *started,
-                gboolean from_profile, Backfill *bf)
+                EndsFrom from, Backfill *bf)
 {
-  bf->shadow = sim_cluster_copy (ctx->cluster);
-  bf->ends = from_profile ? easy_profile_ends (self, ctx->now) : easy_ends (self, ctx, started);
-  bf->earliest = easy_earliest (bf->ends, sim_cluster_get_n_free_gpus (bf->shadow),
-                                easy_need (head));
+  guint free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
+
+  bf->begun = TRUE;
+  bf->from = from;
+  if (from == ENDS_MIRROR)
+    {
+      /* Made when first needed: the cluster holds every job of the
+       * profile, which is the mirror at the beginning of time. */
+      if (self->mirror == NULL)
+        {
+          self->mirror = sim_cluster_copy (ctx->cluster);
+          self->mirror_at = G_MININT64;
+          self->released = 0;
+        }
+      bf->earliest = easy_profile_earliest (self, ctx->now, free_gpus, easy_need (head));
+    }
+  else
+    {
+      bf->shadow = sim_cluster_copy (ctx->cluster);
+      bf->ends = from == ENDS_PROFILE ? easy_profile_ends (self, ctx->now)
+                                      : easy_ends (self, ctx, started);
+      bf->earliest = easy_earliest (bf->ends, free_gpus, easy_need (head));
+    }
   /* Never even by the bound: never at all. */
   bf->known = bf->earliest == SIM_TIME_NEVER;
   bf->at = SIM_TIME_NEVER;
 }
 
 static void
-backfill_reserve (Easy *self, SimPolicy *policy, const SimJob *head, Backfill *bf)
+backfill_reserve (Easy *self, SimPolicy *policy, SimSchedContext *ctx, const SimJob *head,
+                  GPtrArray *backfilled, Backfill *bf)
 {
-  if (!bf->known)
+  if (!bf->known && bf->from == ENDS_MIRROR)
+    {
+      if (easy_mirror_reserve (self, policy, head, ctx->now, &bf->at))
+        bf->shadow = self->mirror;
+      else
+        {
+          /* The mirror went out of step with the cluster (and is gone):
+           * the cluster as the pass found it, from the cluster now without
+           * the jobs backfilled since. */
+          bf->from = ENDS_PROFILE;
+          bf->shadow = sim_cluster_copy (ctx->cluster);
+          for (guint k = 0; k < backfilled->len; k++)
+            {
+              const SimJob *job = backfilled->pdata[k];
+              copy_give_back (bf->shadow, job, job->gpus, job->n_gpus, job->mig_start);
+            }
+          bf->ends = easy_profile_ends (self, ctx->now);
+        }
+    }
+  if (!bf->known && bf->from != ENDS_MIRROR)
     bf->at = easy_shadow (policy, head, bf->ends, bf->shadow);
   bf->known = TRUE;
   self->have_reservation = TRUE;
@@ -1073,10 +1338,12 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
   SimJob * const *queue = sim_sched_context_get_queue (ctx, &n);
   g_autoptr(GPtrArray) started = g_ptr_array_new ();
   g_autoptr(GPtrArray) backfilled = g_ptr_array_new ();
-  Backfill bf = { NULL, NULL, 0, FALSE, SIM_TIME_NEVER };
+  g_autoptr(GPtrArray) taken = g_ptr_array_new ();
+  Backfill bf = { FALSE, ENDS_RUNNING, NULL, NULL, 0, FALSE, SIM_TIME_NEVER };
+  EndsFrom from = ENDS_RUNNING;
   SimJob *head;
   guint free_gpus, n_running;
-  gboolean from_profile = FALSE, repeats;
+  gboolean repeats;
   g_autoptr(GArray) unfit = g_array_new (FALSE, FALSE, sizeof (Unfit));
 
   /* Lets tests read the reservation (sim__easy_get_reservation()). */
@@ -1094,7 +1361,7 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
     if (queue[i]->state == SIM_JOB_QUEUED && !try_start (policy, ctx, queue[i], started))
       break;
   for (guint k = 0; k < started->len; k++)
-    easy_track (self, started->pdata[k]);
+    easy_track (self, started->pdata[k], FALSE);
   if (i >= n || ctx->error != NULL || ctx->no_backfill)
     return;
   head = queue[i];
@@ -1103,16 +1370,18 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
    * so does this one unless the profile makes asking needless (see
    * easy_profile_check()), so that both leave the jobs' progress as the
    * other does. */
+  repeats = easy_placement_repeats (policy);
   if (self->eager)
     {
       (void) sim_sched_context_get_running (ctx, &n_running);
-      backfill_begin (self, ctx, head, started, FALSE, &bf);
-      backfill_reserve (self, policy, head, &bf);
+      backfill_begin (self, ctx, head, started, ENDS_RUNNING, &bf);
+      backfill_reserve (self, policy, ctx, head, backfilled, &bf);
     }
-  else if (!(from_profile = easy_profile_check (self, ctx)))
+  else if (easy_profile_check (self, ctx))
+    from = repeats && is_plain (head) ? ENDS_MIRROR : ENDS_PROFILE;
+  else
     (void) sim_sched_context_get_running (ctx, &n_running);
   free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
-  repeats = easy_placement_repeats (policy);
 
   for (i++; i < n && ctx->error == NULL; i++)
     {
@@ -1145,10 +1414,10 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
           place_buf_clear (&b);
           continue;
         }
-      if (bf.shadow == NULL)
-        backfill_begin (self, ctx, head, started, from_profile, &bf);
+      if (!bf.begun)
+        backfill_begin (self, ctx, head, started, from, &bf);
       if (!bf.known && end > bf.earliest)
-        backfill_reserve (self, policy, head, &bf);
+        backfill_reserve (self, policy, ctx, head, backfilled, &bf);
       if ((!bf.known && end <= bf.earliest) || bf.at == SIM_TIME_NEVER || end <= bf.at)
         {
           if (start_on (policy, ctx, job, p, backfilled))
@@ -1160,7 +1429,7 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
           /* Outlives the reservation: only on GPUs the head can spare. */
           SimPlacement *hp = place_buf_init (&hb, head);
           gboolean head_fits = sim_policy_place (policy, bf.shadow, head, hp);
-          if (head_fits && start_on (policy, ctx, job, p, backfilled))
+          if (head_fits && start_on (policy, ctx, job, p, taken))
             g_array_set_size (unfit, 0);
           else
             {
@@ -1178,14 +1447,17 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
   /* Jobs backfilled in this pass join the profile now, not while the
    * reservation is still being worked out from the jobs that ran before. */
   for (guint k = 0; k < backfilled->len; k++)
-    easy_track (self, backfilled->pdata[k]);
+    easy_track (self, backfilled->pdata[k], FALSE);
+  for (guint k = 0; k < taken->len; k++)
+    easy_track (self, taken->pdata[k], bf.from == ENDS_MIRROR);
   if (bf.known && !self->have_reservation)
     {
       self->have_reservation = TRUE;
       self->head_id = head->spec.id;
       self->reservation = bf.at;
     }
-  g_clear_pointer (&bf.shadow, sim_cluster_free);
+  if (bf.from != ENDS_MIRROR)
+    g_clear_pointer (&bf.shadow, sim_cluster_free);
   g_clear_pointer (&bf.ends, g_array_unref);
 }
 
