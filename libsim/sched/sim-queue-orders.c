@@ -712,6 +712,7 @@ typedef struct {
   SimJob  *job;    /* a reference */
   guint32 *gpus;   /* its GPUs, kept: a job stopped early lets go of its own */
   guint32  n_gpus;
+  gboolean whole;  /* it takes whole GPUs, not a share or a MIG instance */
 } Tracked;
 
 typedef struct {
@@ -724,6 +725,7 @@ typedef struct {
    * the order of (END, SEQ), kept from pass to pass. */
   GArray     *profile;
   gboolean    profile_broken; /* a job could not be kept (not the simulation's) */
+  guint       n_shared;       /* jobs of the profile that do not take whole GPUs */
   SimCluster *last_cluster;   /* the cluster of the last pass: another run resets */
   SimTime     last_now;
   /* The cluster as it will be at MIRROR_AT, by the profile: a copy of the
@@ -790,6 +792,7 @@ easy_profile_clear (Easy *self)
     }
   g_array_set_size (self->profile, 0);
   self->profile_broken = FALSE;
+  self->n_shared = 0;
   easy_mirror_drop (self);
 }
 
@@ -959,6 +962,8 @@ easy_track (Easy *self, SimJob *job, gboolean on_mirror)
   t.job = job;
   t.gpus = g_memdup2 (job->gpus, MAX (job->n_gpus, 1) * sizeof (guint32));
   t.n_gpus = job->n_gpus;
+  t.whole = job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL;
+  self->n_shared += !t.whole;
   /* Jobs mostly start in the order of their estimated ends' neighbours:
    * a binary search, then one move of the tail. */
   while (lo < hi)
@@ -985,32 +990,34 @@ easy_track (Easy *self, SimJob *job, gboolean on_mirror)
 static gboolean
 easy_profile_check (Easy *self, SimSchedContext *ctx)
 {
-  guint w = 0;
+  Tracked *all = (Tracked *) (gpointer) self->profile->data;
+  guint w = 0, len = self->profile->len;
   guint64 held = 0;
-  gboolean plain = TRUE;
+  gboolean slowed = FALSE;
 
   if (self->estimate != ESTIMATE_REQUESTED || self->profile_broken)
     return FALSE;
-  for (guint i = 0; i < self->profile->len; i++)
+  /* This runs in every blocked pass over every running job: kept lean. */
+  for (guint i = 0; i < len; i++)
     {
-      Tracked *t = &g_array_index (self->profile, Tracked, i);
-      SimJob *job = t->job;
-      if (job->state != SIM_JOB_RUNNING || job->start != t->start)
+      Tracked *t = &all[i];
+      const SimJob *job = t->job;
+      if (G_UNLIKELY (job->state != SIM_JOB_RUNNING || job->start != t->start))
         {
           easy_mirror_leave (self, t);
-          sim_job_unref (job);
+          self->n_shared -= !t->whole;
+          sim_job_unref (t->job);
           g_free (t->gpus);
           continue;
         }
-      plain = plain && job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL &&
-              job->rate == 1.0;
-      held += job->n_gpus;
+      slowed |= job->rate != 1.0;
+      held += t->n_gpus;
       if (w != i)
-        g_array_index (self->profile, Tracked, w) = *t;
+        all[w] = *t;
       w++;
     }
   g_array_set_size (self->profile, w);
-  if (!plain || held + sim_cluster_get_n_free_gpus (ctx->cluster) !=
+  if (slowed || self->n_shared > 0 || held + sim_cluster_get_n_free_gpus (ctx->cluster) !=
                 sim_cluster_get_n_gpus (ctx->cluster))
     {
       easy_mirror_drop (self);
@@ -1325,6 +1332,30 @@ easy_placement_repeats (SimPolicy *policy)
   return FALSE;
 }
 
+/* The whole GPUs that must be free before a waiting JOB can fit now (0 for
+ * a share of a GPU or a MIG instance), kept in its policy_data with a
+ * mark in the upper half, so that the walk over a long queue reads one
+ * field per job.  A job whose policy_data holds anything else (or whose
+ * count does not fit the lower half) is worked out afresh. */
+#define EASY_NEED_MARK 0xea5e0000u
+
+static guint
+easy_job_need (SimJob *job)
+{
+  guint32 v = (guint32) GPOINTER_TO_UINT (job->policy_data);
+  guint need;
+
+  if ((v & 0xffff0000u) == EASY_NEED_MARK)
+    return v & 0xffffu;
+  need = job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL
+         ? (job->spec.gpus_min > 0 && job->spec.gpus_min < job->spec.gpus ? job->spec.gpus_min
+                                                                          : job->spec.gpus)
+         : 0;
+  if (need <= 0xffffu && job->policy_data == NULL)
+    job->policy_data = GUINT_TO_POINTER (EASY_NEED_MARK | need);
+  return need;
+}
+
 /* Unfit ranks: a request that does not fit now, and one that fits now but
  * outlives the reservation and leaves the head no room at it. */
 #define EASY_UNFIT_NOW  0
@@ -1390,13 +1421,8 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
       SimPlacement *p;
       SimTime end;
 
-      if (job->state != SIM_JOB_QUEUED)
-        continue;
-      /* sim_job_takes_whole_gpus() and sim_job_get_min_gpus() by hand: this
-       * test turns away most of a long queue on a full cluster. */
-      if (job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL &&
-          free_gpus < (job->spec.gpus_min > 0 && job->spec.gpus_min < job->spec.gpus
-                       ? job->spec.gpus_min : job->spec.gpus))
+      /* This test turns away most of a long queue on a full cluster. */
+      if (free_gpus < easy_job_need (job) || job->state != SIM_JOB_QUEUED)
         continue;
       if (unfit_known (unfit, job, EASY_UNFIT_NOW))
         continue;
