@@ -736,6 +736,11 @@ typedef struct {
   SimCluster *mirror;
   SimTime     mirror_at;
   guint64     released;
+  /* Blocked passes of this run that asked for the running jobs, that
+   * found them in the profile, and reservations found on the mirror. */
+  guint64     n_asked;
+  guint64     n_profiled;
+  guint64     n_mirrored;
 } Easy;
 
 static GQuark
@@ -1292,7 +1297,10 @@ backfill_reserve (Easy *self, SimPolicy *policy, SimSchedContext *ctx, const Sim
   if (!bf->known && bf->from == ENDS_MIRROR)
     {
       if (easy_mirror_reserve (self, policy, head, ctx->now, &bf->at))
-        bf->shadow = self->mirror;
+        {
+          bf->shadow = self->mirror;
+          self->n_mirrored++;
+        }
       else
         {
           /* The mirror went out of step with the cluster (and is gone):
@@ -1384,7 +1392,10 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
   self->eager = g_object_get_qdata (G_OBJECT (policy), easy_eager_quark ()) != NULL;
   /* A policy reused for another run starts its profile afresh. */
   if (ctx->cluster != self->last_cluster || ctx->now < self->last_now)
-    easy_profile_clear (self);
+    {
+      easy_profile_clear (self);
+      self->n_asked = self->n_profiled = self->n_mirrored = 0;
+    }
   self->last_cluster = ctx->cluster;
   self->last_now = ctx->now;
 
@@ -1405,13 +1416,20 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
   if (self->eager)
     {
       (void) sim_sched_context_get_running (ctx, &n_running);
+      self->n_asked++;
       backfill_begin (self, ctx, head, started, ENDS_RUNNING, &bf);
       backfill_reserve (self, policy, ctx, head, backfilled, &bf);
     }
   else if (easy_profile_check (self, ctx))
-    from = repeats && is_plain (head) ? ENDS_MIRROR : ENDS_PROFILE;
+    {
+      from = repeats && is_plain (head) ? ENDS_MIRROR : ENDS_PROFILE;
+      self->n_profiled++;
+    }
   else
-    (void) sim_sched_context_get_running (ctx, &n_running);
+    {
+      (void) sim_sched_context_get_running (ctx, &n_running);
+      self->n_asked++;
+    }
   free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
 
   for (i++; i < n && ctx->error == NULL; i++)
@@ -1492,6 +1510,24 @@ sim__easy_set_eager (SimPolicy *policy, gboolean eager)
 {
   g_return_if_fail (SIM_IS_POLICY (policy));
   g_object_set_qdata (G_OBJECT (policy), easy_eager_quark (), eager ? GINT_TO_POINTER (1) : NULL);
+}
+
+gboolean
+sim__easy_get_paths (SimPolicy *policy, guint64 *asked, guint64 *profiled, guint64 *mirrored)
+{
+  const Easy *self;
+
+  g_return_val_if_fail (SIM_IS_POLICY (policy), FALSE);
+  self = g_object_get_qdata (G_OBJECT (policy), easy_quark ());
+  if (self == NULL)
+    return FALSE;
+  if (asked != NULL)
+    *asked = self->n_asked;
+  if (profiled != NULL)
+    *profiled = self->n_profiled;
+  if (mirrored != NULL)
+    *mirrored = self->n_mirrored;
+  return TRUE;
 }
 
 gboolean
