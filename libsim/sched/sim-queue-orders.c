@@ -741,6 +741,13 @@ typedef struct {
   guint64     n_asked;
   guint64     n_profiled;
   guint64     n_mirrored;
+  /* A pass's own lists, kept (emptied) from one pass to the next: a pass
+   * runs at nearly every event. */
+  GPtrArray  *started;
+  GPtrArray  *backfilled;
+  GPtrArray  *taken;
+  GArray     *unfit;
+  int         repeats;        /* easy_placement_repeats(), once known; -1 before */
 } Easy;
 
 static GQuark
@@ -776,6 +783,11 @@ easy_create (const SimPolicySetup *setup, GError **error)
     }
   self->estimate = e;
   self->profile = g_array_new (FALSE, FALSE, sizeof (Tracked));
+  self->started = g_ptr_array_new ();
+  self->backfilled = g_ptr_array_new ();
+  self->taken = g_ptr_array_new ();
+  self->unfit = g_array_new (FALSE, FALSE, sizeof (Unfit));
+  self->repeats = -1;
   return self;
 }
 
@@ -808,6 +820,10 @@ easy_destroy (gpointer state)
 
   easy_profile_clear (self);
   g_array_unref (self->profile);
+  g_ptr_array_unref (self->started);
+  g_ptr_array_unref (self->backfilled);
+  g_ptr_array_unref (self->taken);
+  g_array_unref (self->unfit);
   g_free (self);
 }
 
@@ -1375,15 +1391,18 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
   Easy *self = state;
   guint n = 0, i;
   SimJob * const *queue = sim_sched_context_get_queue (ctx, &n);
-  g_autoptr(GPtrArray) started = g_ptr_array_new ();
-  g_autoptr(GPtrArray) backfilled = g_ptr_array_new ();
-  g_autoptr(GPtrArray) taken = g_ptr_array_new ();
+  GPtrArray *started = self->started, *backfilled = self->backfilled, *taken = self->taken;
+  GArray *unfit = self->unfit;
   Backfill bf = { FALSE, ENDS_RUNNING, NULL, NULL, 0, FALSE, SIM_TIME_NEVER };
   EndsFrom from = ENDS_RUNNING;
   SimJob *head;
   guint free_gpus, n_running;
   gboolean repeats;
-  g_autoptr(GArray) unfit = g_array_new (FALSE, FALSE, sizeof (Unfit));
+
+  g_ptr_array_set_size (started, 0);
+  g_ptr_array_set_size (backfilled, 0);
+  g_ptr_array_set_size (taken, 0);
+  g_array_set_size (unfit, 0);
 
   /* Lets tests read the reservation (sim__easy_get_reservation()). */
   if (g_object_get_qdata (G_OBJECT (policy), easy_quark ()) != self)
@@ -1412,7 +1431,9 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
    * so does this one unless the profile makes asking needless (see
    * easy_profile_check()), so that both leave the jobs' progress as the
    * other does. */
-  repeats = easy_placement_repeats (policy);
+  if (self->repeats < 0)
+    self->repeats = easy_placement_repeats (policy);
+  repeats = self->repeats;
   if (self->eager)
     {
       (void) sim_sched_context_get_running (ctx, &n_running);
