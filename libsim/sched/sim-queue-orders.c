@@ -681,22 +681,34 @@ priority_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
  * reservation (the reservation only moves earlier); check-policies tests
  * this over random workloads.
  *
- * Cost per pass: a placement per queued job (identical requests that did
- * not fit are not placed again until something starts, see Unfit), plus,
- * when a job is blocked and a later one fits now, a cluster copy
- * (O(nodes + GPUs)) and a sort of the running jobs, and, when a job that
- * fits now ends after a lower bound on the reservation, a placement per
- * running job given back and per backfill candidate that ends after the
- * reservation.  The reservation is worked out late because it decides
- * nothing for jobs that do not fit now, nor for one that ends before the
- * bound (see Backfill); the copy and the order of ends are still taken
- * before anything is backfilled, so the reservation is the one a pass
- * making it at once finds, and the decisions are the same.  (The running
- * jobs are fetched in every blocked pass all the same: fetching brings
- * their progress up to date, and that rounds.)  On a full cluster with a
- * long queue (a month of Philly on 64 nodes) about half of the blocked
- * passes need no copy; sim__easy_set_eager() restores the reservation made
- * at once, against which check-easy compares every job's start.
+ * Cost per pass.  A pass runs at nearly every event, and on a full
+ * cluster with a long queue (a month of Philly on 64 nodes: thousands
+ * waiting, hundreds running) nearly every pass has a blocked head, so
+ * what a blocked pass does is kept from growing with the running jobs and
+ * the cluster:
+ *  - the running jobs and their estimated ends come from the profile of
+ *    the jobs this policy started (Tracked), kept in order of end from
+ *    pass to pass and checked in one lean walk (easy_profile_check()),
+ *    rather than asked for and sorted.  Asking brings their progress up to
+ *    date, which rounds; the pass asks, as the plain scan does, whenever
+ *    not asking could change a time (rates other than 1, shares, MIG,
+ *    "exact" estimates) or the profile misses a job (started outside the
+ *    policy, a drained node);
+ *  - the reservation is worked out only when a later job fits now and
+ *    ends after a lower bound counted from GPU numbers (see Backfill), and
+ *    then on the mirror, a copy of the cluster kept from pass to pass as it
+ *    will be at some time and moved from there to the reservation by the
+ *    few jobs in between (easy_mirror_reserve()), rather than on a fresh
+ *    copy given back every job up to it.  The mirror is used for first-fit,
+ *    best-fit and worst-fit and a head of whole GPUs; otherwise a copy is
+ *    made, as before;
+ *  - a placement per queued job that passes a test of its GPU count (kept
+ *    in its policy_data), except identical requests that did not fit, or
+ *    that fit but left the head no room, since nothing started (Unfit).
+ * The decisions are those of the plain scan, which sim__easy_set_eager()
+ * restores (the running jobs asked for and sorted, a copy of the cluster
+ * given them back until the head fits, in every blocked pass) and against
+ * which check-easy compares every job's start, end and GPUs.
  * Deterministic: every order has a tie-break.  Rejected:
  * conservative backfilling (a reservation for every job): more predictable
  * waits but a profile per decision, costlier by a factor of the queue
