@@ -913,9 +913,6 @@ compare_tracked (const Tracked *a, const Tracked *b)
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* Enters JOB, which this policy has just started, in the profile.  A job
- * the simulation does not own (one a caller made on its stack) cannot be
- * kept past the pass: the profile is then given up for the run. */
 /* Takes (or gives back) T's GPUs on the mirror; a refusal means the
  * mirror no longer matches the cluster, and it is dropped. */
 static void
@@ -971,6 +968,9 @@ easy_mirror_pass (Easy *self, const Tracked *t, gboolean forward)
     self->released -= t->n_gpus;
 }
 
+/* Enters JOB, which this policy has just started, in the profile.  A job
+ * the simulation does not own (one a caller made on its stack) cannot be
+ * kept past the pass: the profile is then given up for the run. */
 static void
 easy_track (Easy *self, SimJob *job, gboolean on_mirror)
 {
@@ -1107,7 +1107,7 @@ easy_profile_after (Easy *self, SimTime t)
  * the cluster will be then.  easy_shadow() gives back the running jobs in
  * order of their ends (clamped to NOW) and stops at the first end at which
  * HEAD fits; for a placement whose "fits" only grows as GPUs are given back
- * (see easy_schedule()) that end is also the first at which HEAD fits on
+ * (first-fit, best-fit and worst-fit, for a head of whole GPUs) that end is also the first at which HEAD fits on
  * the cluster without the jobs ending by then, wherever the search starts.
  * So the mirror moves from where the last pass left it: back in time (the
  * jobs of the last end taken again) while HEAD still fits, or on (the jobs
@@ -1145,28 +1145,27 @@ easy_mirror_reserve (Easy *self, SimPolicy *policy, const SimJob *head, SimTime 
         {
           for (j = k; j > 0 && TEND (j - 1) == self->mirror_at; j--)
             ;
+          /* Taking back the first group would give the cluster as it is. */
           if (j == 0)
             break;
-          {
-            SimTime before = TEND (j - 1);
-            self->mirror_at = before;
-            for (guint i = j; i < k; i++)
-              easy_mirror_pass (self, &g_array_index (pr, Tracked, i), FALSE);
-            if (self->mirror == NULL)
-              {
-                place_buf_clear (&b);
-                return FALSE;
-              }
-            if (FITS ())
-              {
-                k = j;
-                continue;
-              }
-            for (guint i = j; i < k; i++)
-              easy_mirror_pass (self, &g_array_index (pr, Tracked, i), TRUE);
-            self->mirror_at = TEND (k - 1);
-            break;
-          }
+          self->mirror_at = TEND (j - 1);
+          for (guint i = j; i < k; i++)
+            easy_mirror_pass (self, &g_array_index (pr, Tracked, i), FALSE);
+          if (self->mirror == NULL)
+            {
+              place_buf_clear (&b);
+              return FALSE;
+            }
+          if (FITS ())
+            {
+              k = j;
+              continue;
+            }
+          /* It no longer fits: the group ends by the reservation. */
+          for (guint i = j; i < k; i++)
+            easy_mirror_pass (self, &g_array_index (pr, Tracked, i), TRUE);
+          self->mirror_at = TEND (k - 1);
+          break;
         }
       at = self->mirror_at;
     }
