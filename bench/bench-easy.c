@@ -2,11 +2,15 @@
  * jobs) replayed on 64 DGX A100 (512 GPUs), where the queue grows to
  * thousands of jobs, under FIFO and under EASY backfilling.  Prints the
  * wall time of each (the fastest of three runs, loading not counted) and
- * EASY's over FIFO's, with EASY also run making the head's reservation in
- * every blocked pass (sim__easy_set_eager()), as it did before the
- * reservation was made only when a later job fits now.  It checks that
- * both EASY runs agree on the mean wait, and never fails on time; it exits
- * 0 with a note if the trace is absent.
+ * EASY's over FIFO's, with EASY also run as the plain scan
+ * (sim__easy_set_eager(): every blocked pass asks for the running jobs,
+ * sorts them, copies the cluster and gives them back on the copy until
+ * the head fits), against EASY as shipped (the running jobs from a profile
+ * kept from pass to pass, the reservation found by moving a mirror of the
+ * cluster).  It checks that both EASY runs agree on the mean wait, and
+ * never fails on time; it exits 0 with a note if the trace is absent.
+ * Instruction counts (valgrind --tool=callgrind) say more than wall time
+ * on a shared machine: docs/performance.md gives both.
  *
  *   bench-easy [TRACE.csv]   (default: $GPUSIM_TRACE_DIR/philly/philly-2017-10.csv,
  *                             then data/traces/philly/philly-2017-10.csv in the source tree)
@@ -107,7 +111,7 @@ main (int argc, char **argv)
           "wait mean");
   printf ("%-30s %8.0f %9.0f %8.3f %10s %11.0fs\n", "fifo", metric (fifo, "jobs_completed"),
           metric (fifo, "events"), w_fifo, "1.00", metric (fifo, "wait_mean"));
-  printf ("%-30s %8.0f %9.0f %8.3f %9.2fx %11.0fs\n", "easy, reservation every pass",
+  printf ("%-30s %8.0f %9.0f %8.3f %9.2fx %11.0fs\n", "easy, plain scan",
           metric (eager, "jobs_completed"), metric (eager, "events"), w_eager, w_eager / w_fifo,
           metric (eager, "wait_mean"));
   printf ("%-30s %8.0f %9.0f %8.3f %9.2fx %11.0fs\n", "easy", metric (easy, "jobs_completed"),

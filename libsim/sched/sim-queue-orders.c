@@ -681,26 +681,51 @@ priority_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
  * reservation (the reservation only moves earlier); check-policies tests
  * this over random workloads.
  *
- * Cost per pass: a placement per queued job (identical requests that did
- * not fit are not placed again until something starts, see Unfit), plus,
- * when a job is blocked and a later one fits now, a cluster copy
- * (O(nodes + GPUs)) and a sort of the running jobs, and, when a job that
- * fits now ends after a lower bound on the reservation, a placement per
- * running job given back and per backfill candidate that ends after the
- * reservation.  The reservation is worked out late because it decides
- * nothing for jobs that do not fit now, nor for one that ends before the
- * bound (see Backfill); the copy and the order of ends are still taken
- * before anything is backfilled, so the reservation is the one a pass
- * making it at once finds, and the decisions are the same.  (The running
- * jobs are fetched in every blocked pass all the same: fetching brings
- * their progress up to date, and that rounds.)  On a full cluster with a
- * long queue (a month of Philly on 64 nodes) about half of the blocked
- * passes need no copy; sim__easy_set_eager() restores the reservation made
- * at once, against which check-easy compares every job's start.
+ * Cost per pass.  A pass runs at nearly every event, and on a full
+ * cluster with a long queue (a month of Philly on 64 nodes: thousands
+ * waiting, hundreds running) nearly every pass has a blocked head, so
+ * what a blocked pass does is kept from growing with the running jobs and
+ * the cluster:
+ *  - the running jobs and their estimated ends come from the profile of
+ *    the jobs this policy started (Tracked), kept in order of end from
+ *    pass to pass and checked in one lean walk (easy_profile_check()),
+ *    rather than asked for and sorted.  Asking brings their progress up to
+ *    date, which rounds; the pass asks, as the plain scan does, whenever
+ *    not asking could change a time (rates other than 1, shares, MIG,
+ *    "exact" estimates) or the profile misses a job (started outside the
+ *    policy, a drained node);
+ *  - the reservation is worked out only when a later job fits now and
+ *    ends after a lower bound counted from GPU numbers (see Backfill), and
+ *    then on the mirror, a copy of the cluster kept from pass to pass as it
+ *    will be at some time and moved from there to the reservation by the
+ *    few jobs in between (easy_mirror_reserve()), rather than on a fresh
+ *    copy given back every job up to it.  The mirror is used for first-fit,
+ *    best-fit and worst-fit and a head of whole GPUs; otherwise a copy is
+ *    made, as before;
+ *  - a placement per queued job that passes a test of its GPU count (kept
+ *    in its policy_data), except identical requests that did not fit, or
+ *    that fit but left the head no room, since nothing started (Unfit).
+ * The decisions are those of the plain scan, which sim__easy_set_eager()
+ * restores (the running jobs asked for and sorted, a copy of the cluster
+ * given them back until the head fits, in every blocked pass) and against
+ * which check-easy compares every job's start, end and GPUs.
  * Deterministic: every order has a tie-break.  Rejected:
  * conservative backfilling (a reservation for every job): more predictable
  * waits but a profile per decision, costlier by a factor of the queue
  * length. */
+
+/* A running job the policy started, in the profile of estimated ends:
+ * END is its start + its requested length (not clamped to the present),
+ * START tells a later start of the same job from this one. */
+typedef struct {
+  SimTime  end;
+  guint64  seq;
+  SimTime  start;
+  SimJob  *job;    /* a reference */
+  guint32 *gpus;   /* its GPUs, kept: a job stopped early lets go of its own */
+  guint32  n_gpus;
+  gboolean whole;  /* it takes whole GPUs, not a share or a MIG instance */
+} Tracked;
 
 typedef struct {
   Estimate estimate;
@@ -708,6 +733,33 @@ typedef struct {
   gboolean have_reservation;
   guint64  head_id;
   SimTime  reservation;
+  /* The profile: every job this policy started that may still run, in
+   * the order of (END, SEQ), kept from pass to pass. */
+  GArray     *profile;
+  gboolean    profile_broken; /* a job could not be kept (not the simulation's) */
+  guint       n_shared;       /* jobs of the profile that do not take whole GPUs */
+  SimCluster *last_cluster;   /* the cluster of the last pass: another run resets */
+  SimTime     last_now;
+  /* The cluster as it will be at MIRROR_AT, by the profile: a copy of the
+   * cluster holding the profile's jobs that end after MIRROR_AT and no
+   * others (RELEASED GPUs are those of the jobs ending by then).  Moved
+   * from one time to another by giving back or taking jobs, from pass to
+   * pass; NULL while the profile is not to be trusted. */
+  SimCluster *mirror;
+  SimTime     mirror_at;
+  guint64     released;
+  /* Blocked passes of this run that asked for the running jobs, that
+   * found them in the profile, and reservations found on the mirror. */
+  guint64     n_asked;
+  guint64     n_profiled;
+  guint64     n_mirrored;
+  /* A pass's own lists, kept (emptied) from one pass to the next: a pass
+   * runs at nearly every event. */
+  GPtrArray  *started;
+  GPtrArray  *backfilled;
+  GPtrArray  *taken;
+  GArray     *unfit;
+  int         repeats;        /* easy_placement_repeats(), once known; -1 before */
 } Easy;
 
 static GQuark
@@ -742,7 +794,49 @@ easy_create (const SimPolicySetup *setup, GError **error)
       return NULL;
     }
   self->estimate = e;
+  self->profile = g_array_new (FALSE, FALSE, sizeof (Tracked));
+  self->started = g_ptr_array_new ();
+  self->backfilled = g_ptr_array_new ();
+  self->taken = g_ptr_array_new ();
+  self->unfit = g_array_new (FALSE, FALSE, sizeof (Unfit));
+  self->repeats = -1;
   return self;
+}
+
+static void
+easy_mirror_drop (Easy *self)
+{
+  g_clear_pointer (&self->mirror, sim_cluster_free);
+  self->released = 0;
+}
+
+static void
+easy_profile_clear (Easy *self)
+{
+  for (guint i = 0; i < self->profile->len; i++)
+    {
+      Tracked *t = &g_array_index (self->profile, Tracked, i);
+      sim_job_unref (t->job);
+      g_free (t->gpus);
+    }
+  g_array_set_size (self->profile, 0);
+  self->profile_broken = FALSE;
+  self->n_shared = 0;
+  easy_mirror_drop (self);
+}
+
+static void
+easy_destroy (gpointer state)
+{
+  Easy *self = state;
+
+  easy_profile_clear (self);
+  g_array_unref (self->profile);
+  g_ptr_array_unref (self->started);
+  g_ptr_array_unref (self->backfilled);
+  g_ptr_array_unref (self->taken);
+  g_array_unref (self->unfit);
+  g_free (self);
 }
 
 typedef struct {
@@ -811,6 +905,313 @@ easy_need (const SimJob *head)
   return sim_job_takes_whole_gpus (head) ? sim_job_get_min_gpus (head) : 0;
 }
 
+static int
+compare_tracked (const Tracked *a, const Tracked *b)
+{
+  if (a->end != b->end)
+    return a->end < b->end ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Takes (or gives back) T's GPUs on the mirror; a refusal means the
+ * mirror no longer matches the cluster, and it is dropped. */
+static void
+easy_mirror_move (Easy *self, const Tracked *t, gboolean take)
+{
+  if (self->mirror == NULL)
+    return;
+  if (take && !copy_take (self->mirror, t->job, t->gpus, t->n_gpus, -1))
+    easy_mirror_drop (self);
+  else if (!take)
+    copy_give_back (self->mirror, t->job, t->gpus, t->n_gpus, -1);
+}
+
+/* A job enters or leaves the profile: the mirror follows if the job ends
+ * after its time (unless ON_MIRROR says it is already there), and counts
+ * its GPUs as released otherwise. */
+static void
+easy_mirror_enter (Easy *self, const Tracked *t, gboolean on_mirror)
+{
+  if (self->mirror == NULL)
+    return;
+  if (t->end > self->mirror_at)
+    {
+      if (!on_mirror)
+        easy_mirror_move (self, t, TRUE);
+    }
+  else
+    self->released += t->n_gpus;
+}
+
+static void
+easy_mirror_leave (Easy *self, const Tracked *t)
+{
+  if (self->mirror == NULL)
+    return;
+  if (t->end > self->mirror_at)
+    easy_mirror_move (self, t, FALSE);
+  else
+    self->released -= t->n_gpus;
+}
+
+/* The mirror's time moves past T's end, forward (T's GPUs are given
+ * back, released) or back (taken again). */
+static void
+easy_mirror_pass (Easy *self, const Tracked *t, gboolean forward)
+{
+  if (self->mirror == NULL)
+    return;
+  easy_mirror_move (self, t, !forward);
+  if (forward)
+    self->released += t->n_gpus;
+  else
+    self->released -= t->n_gpus;
+}
+
+/* Enters JOB, which this policy has just started, in the profile.  A job
+ * the simulation does not own (one a caller made on its stack) cannot be
+ * kept past the pass: the profile is then given up for the run. */
+static void
+easy_track (Easy *self, SimJob *job, gboolean on_mirror)
+{
+  Tracked t;
+  SimJob *ref;
+  guint lo = 0, hi = self->profile->len;
+
+  if (self->estimate != ESTIMATE_REQUESTED || self->profile_broken ||
+      job->state != SIM_JOB_RUNNING)
+    return;
+  ref = sim_job_ref (job);
+  if (ref != job)
+    {
+      sim_job_unref (ref);
+      easy_profile_clear (self);
+      self->profile_broken = TRUE;
+      return;
+    }
+  t.end = job->start + job_length (ESTIMATE_REQUESTED, job);
+  t.seq = job->queue_seq;
+  t.start = job->start;
+  t.job = job;
+  t.gpus = g_memdup2 (job->gpus, MAX (job->n_gpus, 1) * sizeof (guint32));
+  t.n_gpus = job->n_gpus;
+  t.whole = job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL;
+  self->n_shared += !t.whole;
+  /* Jobs mostly start in the order of their estimated ends' neighbours:
+   * a binary search, then one move of the tail. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (compare_tracked (&g_array_index (self->profile, Tracked, mid), &t) <= 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_array_insert_val (self->profile, lo, t);
+  easy_mirror_enter (self, &t, on_mirror);
+}
+
+/* Drops from the profile the jobs that no longer run as they were
+ * started, and says whether the profile is all the pass needs to know of
+ * the running jobs, so that it need not ask for them: it is when the
+ * estimates are the requested times (which need no progress), every job
+ * it holds takes whole GPUs at a rate of exactly 1 (its progress is then
+ * counted in whole nanoseconds however often it is brought up to date, so
+ * not asking changes no time), and its jobs hold every GPU that is not
+ * free (no job runs that this policy did not start).  A job started twice
+ * at one instant would be counted twice, which the last test catches. */
+static gboolean
+easy_profile_check (Easy *self, SimSchedContext *ctx)
+{
+  Tracked *all = (Tracked *) (gpointer) self->profile->data;
+  guint w = 0, len = self->profile->len;
+  guint64 held = 0;
+  gboolean slowed = FALSE;
+
+  if (self->estimate != ESTIMATE_REQUESTED || self->profile_broken)
+    return FALSE;
+  /* This runs in every blocked pass over every running job: kept lean. */
+  for (guint i = 0; i < len; i++)
+    {
+      Tracked *t = &all[i];
+      const SimJob *job = t->job;
+      if (G_UNLIKELY (job->state != SIM_JOB_RUNNING || job->start != t->start))
+        {
+          easy_mirror_leave (self, t);
+          self->n_shared -= !t->whole;
+          sim_job_unref (t->job);
+          g_free (t->gpus);
+          continue;
+        }
+      slowed |= job->rate != 1.0;
+      held += t->n_gpus;
+      if (w != i)
+        all[w] = *t;
+      w++;
+    }
+  g_array_set_size (self->profile, w);
+  if (slowed || self->n_shared > 0 || held + sim_cluster_get_n_free_gpus (ctx->cluster) !=
+                sim_cluster_get_n_gpus (ctx->cluster))
+    {
+      easy_mirror_drop (self);
+      return FALSE;
+    }
+  /* The mirror holds the profile's jobs that end after its time: as many
+   * GPUs free as the cluster, plus those of the jobs ending by then. */
+  if (self->mirror != NULL &&
+      (sim_cluster_get_n_gpus (self->mirror) != sim_cluster_get_n_gpus (ctx->cluster) ||
+       sim_cluster_get_n_free_gpus (self->mirror) !=
+       sim_cluster_get_n_free_gpus (ctx->cluster) + self->released))
+    easy_mirror_drop (self);
+  return TRUE;
+}
+
+/* easy_earliest() on the profile, with ends clamped to NOW. */
+static SimTime
+easy_profile_earliest (Easy *self, SimTime now, guint free, guint need)
+{
+  guint64 room = free;
+
+  for (guint i = 0; i < self->profile->len; i++)
+    {
+      const Tracked *t = &g_array_index (self->profile, Tracked, i);
+      SimTime end = MAX (t->end, now);
+      room += t->n_gpus;
+      if (i + 1 < self->profile->len &&
+          MAX (g_array_index (self->profile, Tracked, i + 1).end, now) == end)
+        continue;
+      if (room >= need)
+        return end;
+    }
+  return SIM_TIME_NEVER;
+}
+
+/* The first job of the profile that ends after T. */
+static guint
+easy_profile_after (Easy *self, SimTime t)
+{
+  guint lo = 0, hi = self->profile->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (self->profile, Tracked, mid).end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The reservation easy_shadow() finds, on the mirror, which it leaves as
+ * the cluster will be then.  easy_shadow() gives back the running jobs in
+ * order of their ends (clamped to NOW) and stops at the first end at which
+ * HEAD fits; for a placement whose "fits" only grows as GPUs are given back
+ * (first-fit, best-fit and worst-fit, for a head of whole GPUs) that end is also the first at which HEAD fits on
+ * the cluster without the jobs ending by then, wherever the search starts.
+ * So the mirror moves from where the last pass left it: back in time (the
+ * jobs of the last end taken again) while HEAD still fits, or on (the jobs
+ * of the next end given back) until it fits, one group of jobs ending
+ * together at a time, as easy_shadow() groups them.  A pass usually moves
+ * it by a few jobs, where easy_shadow() copies the cluster and gives back
+ * every job up to the reservation. */
+static gboolean
+easy_mirror_reserve (Easy *self, SimPolicy *policy, const SimJob *head, SimTime now,
+                     SimTime *reservation)
+{
+  GArray *pr = self->profile;
+  SimCluster *m = self->mirror;
+  guint need = easy_need (head), k, j;
+  PlaceBuf b;
+  SimPlacement *p = place_buf_init (&b, head);
+  SimTime at = SIM_TIME_NEVER;
+
+#define TEND(i) MAX (g_array_index (pr, Tracked, (i)).end, now)
+#define FITS() (sim_cluster_get_n_free_gpus (m) >= need && sim_policy_place (policy, m, head, p))
+  k = easy_profile_after (self, self->mirror_at);
+  /* Jobs due by now end now, together. */
+  if (self->mirror_at < now)
+    {
+      for (; k < pr->len && g_array_index (pr, Tracked, k).end <= now; k++)
+        easy_mirror_pass (self, &g_array_index (pr, Tracked, k), TRUE);
+      self->mirror_at = now;
+    }
+  /* With no job given back the mirror is the cluster, where the head did
+   * not fit (or fits but is held back): easy_shadow() never asks there. */
+  if (k > 0 && FITS ())
+    {
+      self->mirror_at = TEND (k - 1);
+      for (;;)
+        {
+          for (j = k; j > 0 && TEND (j - 1) == self->mirror_at; j--)
+            ;
+          /* Taking back the first group would give the cluster as it is. */
+          if (j == 0)
+            break;
+          self->mirror_at = TEND (j - 1);
+          for (guint i = j; i < k; i++)
+            easy_mirror_pass (self, &g_array_index (pr, Tracked, i), FALSE);
+          if (self->mirror == NULL)
+            {
+              place_buf_clear (&b);
+              return FALSE;
+            }
+          if (FITS ())
+            {
+              k = j;
+              continue;
+            }
+          /* It no longer fits: the group ends by the reservation. */
+          for (guint i = j; i < k; i++)
+            easy_mirror_pass (self, &g_array_index (pr, Tracked, i), TRUE);
+          self->mirror_at = TEND (k - 1);
+          break;
+        }
+      at = self->mirror_at;
+    }
+  else
+    while (k < pr->len)
+      {
+        SimTime end = TEND (k);
+        for (; k < pr->len && TEND (k) == end; k++)
+          easy_mirror_pass (self, &g_array_index (pr, Tracked, k), TRUE);
+        self->mirror_at = end;
+        if (FITS ())
+          {
+            at = end;
+            break;
+          }
+      }
+#undef FITS
+#undef TEND
+  place_buf_clear (&b);
+  *reservation = at;
+  return TRUE;
+}
+
+/* The running jobs in the order they end by estimate, from the profile:
+ * as easy_ends() orders them, since ends clamped to NOW (jobs that
+ * outlived their estimates) come first and tie, by arrival. */
+static GArray *
+easy_profile_ends (Easy *self, SimTime now)
+{
+  GArray *ends = g_array_sized_new (FALSE, FALSE, sizeof (EstimatedEnd), self->profile->len);
+  guint late = 0;
+
+  g_array_set_size (ends, self->profile->len);
+  for (guint i = 0; i < self->profile->len; i++)
+    {
+      const Tracked *t = &g_array_index (self->profile, Tracked, i);
+      EstimatedEnd *e = &g_array_index (ends, EstimatedEnd, i);
+      e->end = MAX (t->end, now);
+      e->job = t->job;
+      late += t->end <= now;
+    }
+  if (late > 1)
+    qsort (ends->data, late, sizeof (EstimatedEnd), compare_ends);
+  return ends;
+}
+
 /* A time no later than the reservation easy_shadow() would find, without
  * touching a cluster: the first end (of jobs ending together) by which
  * FREE free GPUs plus every GPU of the jobs ended so far reach NEED.  A job
@@ -868,8 +1269,16 @@ easy_shadow (SimPolicy *policy, const SimJob *head, GArray *ends, SimCluster *sh
  * at once would have seen; the reservation itself (the give-backs and
  * placements on the copy) waits for a job that ends after the lower bound
  * EARLIEST, since a job ending by then ends by the reservation too. */
+typedef enum {
+  ENDS_RUNNING,  /* the running jobs asked for and sorted; a copy of the cluster */
+  ENDS_PROFILE,  /* the profile; a copy of the cluster */
+  ENDS_MIRROR,   /* the profile; the mirror, moved to the reservation */
+} EndsFrom;
+
 typedef struct {
-  SimCluster *shadow;
+  gboolean    begun;
+  EndsFrom    from;
+  SimCluster *shadow;  /* a copy, or the mirror once the reservation is known */
   GArray     *ends;
   SimTime     earliest;
   gboolean    known;   /* AT is the reservation */
@@ -878,21 +1287,63 @@ typedef struct {
 
 static void
 backfill_begin (Easy *self, SimSchedContext *ctx, const SimJob *head, GPtrArray *started,
-                Backfill *bf)
+                EndsFrom from, Backfill *bf)
 {
-  bf->shadow = sim_cluster_copy (ctx->cluster);
-  bf->ends = easy_ends (self, ctx, started);
-  bf->earliest = easy_earliest (bf->ends, sim_cluster_get_n_free_gpus (bf->shadow),
-                                easy_need (head));
+  guint free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
+
+  bf->begun = TRUE;
+  bf->from = from;
+  if (from == ENDS_MIRROR)
+    {
+      /* Made when first needed: the cluster holds every job of the
+       * profile, which is the mirror at the beginning of time. */
+      if (self->mirror == NULL)
+        {
+          self->mirror = sim_cluster_copy (ctx->cluster);
+          self->mirror_at = G_MININT64;
+          self->released = 0;
+        }
+      bf->earliest = easy_profile_earliest (self, ctx->now, free_gpus, easy_need (head));
+    }
+  else
+    {
+      bf->shadow = sim_cluster_copy (ctx->cluster);
+      bf->ends = from == ENDS_PROFILE ? easy_profile_ends (self, ctx->now)
+                                      : easy_ends (self, ctx, started);
+      bf->earliest = easy_earliest (bf->ends, free_gpus, easy_need (head));
+    }
   /* Never even by the bound: never at all. */
   bf->known = bf->earliest == SIM_TIME_NEVER;
   bf->at = SIM_TIME_NEVER;
 }
 
 static void
-backfill_reserve (Easy *self, SimPolicy *policy, const SimJob *head, Backfill *bf)
+backfill_reserve (Easy *self, SimPolicy *policy, SimSchedContext *ctx, const SimJob *head,
+                  GPtrArray *backfilled, Backfill *bf)
 {
-  if (!bf->known)
+  if (!bf->known && bf->from == ENDS_MIRROR)
+    {
+      if (easy_mirror_reserve (self, policy, head, ctx->now, &bf->at))
+        {
+          bf->shadow = self->mirror;
+          self->n_mirrored++;
+        }
+      else
+        {
+          /* The mirror went out of step with the cluster (and is gone):
+           * the cluster as the pass found it, from the cluster now without
+           * the jobs backfilled since. */
+          bf->from = ENDS_PROFILE;
+          bf->shadow = sim_cluster_copy (ctx->cluster);
+          for (guint k = 0; k < backfilled->len; k++)
+            {
+              const SimJob *job = backfilled->pdata[k];
+              copy_give_back (bf->shadow, job, job->gpus, job->n_gpus, job->mig_start);
+            }
+          bf->ends = easy_profile_ends (self, ctx->now);
+        }
+    }
+  if (!bf->known && bf->from != ENDS_MIRROR)
     bf->at = easy_shadow (policy, head, bf->ends, bf->shadow);
   bf->known = TRUE;
   self->have_reservation = TRUE;
@@ -900,39 +1351,116 @@ backfill_reserve (Easy *self, SimPolicy *policy, const SimJob *head, Backfill *b
   self->reservation = bf->at;
 }
 
+/* Whether the placement puts identical requests in identical places on
+ * identical clusters (no draw): only then may a request that fits now but
+ * would take the head's GPUs at its reservation be skipped when an
+ * identical one was just turned away for that. */
+static gboolean
+easy_placement_repeats (SimPolicy *policy)
+{
+  static const char * const same[] = { "/first-fit", "/best-fit", "/worst-fit" };
+  const char *name = sim_policy_get_name (policy);
+
+  for (guint i = 0; name != NULL && i < G_N_ELEMENTS (same); i++)
+    if (g_str_has_suffix (name, same[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* The whole GPUs that must be free before a waiting JOB can fit now (0 for
+ * a share of a GPU or a MIG instance), kept in its policy_data with a
+ * mark in the upper half, so that the walk over a long queue reads one
+ * field per job.  A job whose policy_data holds anything else (or whose
+ * count does not fit the lower half) is worked out afresh. */
+#define EASY_NEED_MARK 0xea5e0000u
+
+static guint
+easy_job_need (SimJob *job)
+{
+  guint32 v = (guint32) GPOINTER_TO_UINT (job->policy_data);
+  guint need;
+
+  if ((v & 0xffff0000u) == EASY_NEED_MARK)
+    return v & 0xffffu;
+  need = job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL
+         ? (job->spec.gpus_min > 0 && job->spec.gpus_min < job->spec.gpus ? job->spec.gpus_min
+                                                                          : job->spec.gpus)
+         : 0;
+  if (need <= 0xffffu && job->policy_data == NULL)
+    job->policy_data = GUINT_TO_POINTER (EASY_NEED_MARK | need);
+  return need;
+}
+
+/* Unfit ranks: a request that does not fit now, and one that fits now but
+ * outlives the reservation and leaves the head no room at it. */
+#define EASY_UNFIT_NOW  0
+#define EASY_UNFIT_HEAD 1
+
 static void
 easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
 {
   Easy *self = state;
   guint n = 0, i;
   SimJob * const *queue = sim_sched_context_get_queue (ctx, &n);
-  g_autoptr(GPtrArray) started = g_ptr_array_new ();
-  Backfill bf = { NULL, NULL, 0, FALSE, SIM_TIME_NEVER };
+  GPtrArray *started = self->started, *backfilled = self->backfilled, *taken = self->taken;
+  GArray *unfit = self->unfit;
+  Backfill bf = { FALSE, ENDS_RUNNING, NULL, NULL, 0, FALSE, SIM_TIME_NEVER };
+  EndsFrom from = ENDS_RUNNING;
   SimJob *head;
   guint free_gpus, n_running;
-  g_autoptr(GArray) unfit = g_array_new (FALSE, FALSE, sizeof (Unfit));
+  gboolean repeats;
+
+  g_ptr_array_set_size (started, 0);
+  g_ptr_array_set_size (backfilled, 0);
+  g_ptr_array_set_size (taken, 0);
+  g_array_set_size (unfit, 0);
 
   /* Lets tests read the reservation (sim__easy_get_reservation()). */
   if (g_object_get_qdata (G_OBJECT (policy), easy_quark ()) != self)
     g_object_set_qdata (G_OBJECT (policy), easy_quark (), self);
   self->have_reservation = FALSE;
   self->eager = g_object_get_qdata (G_OBJECT (policy), easy_eager_quark ()) != NULL;
+  /* A policy reused for another run starts its profile afresh. */
+  if (ctx->cluster != self->last_cluster || ctx->now < self->last_now)
+    {
+      easy_profile_clear (self);
+      self->n_asked = self->n_profiled = self->n_mirrored = 0;
+    }
+  self->last_cluster = ctx->cluster;
+  self->last_now = ctx->now;
 
   for (i = 0; i < n && ctx->error == NULL; i++)
     if (queue[i]->state == SIM_JOB_QUEUED && !try_start (policy, ctx, queue[i], started))
       break;
+  for (guint k = 0; k < started->len; k++)
+    easy_track (self, started->pdata[k], FALSE);
   if (i >= n || ctx->error != NULL || ctx->no_backfill)
     return;
   head = queue[i];
   /* Asking for the running jobs brings their progress up to date, which
-   * rounds: ask in every blocked pass, as when the reservation was always
-   * made here, so that a late reservation leaves the jobs' progress as it
-   * was. */
-  (void) sim_sched_context_get_running (ctx, &n_running);
+   * rounds: the reservation made at once asks in every blocked pass, and
+   * so does this one unless the profile makes asking needless (see
+   * easy_profile_check()), so that both leave the jobs' progress as the
+   * other does. */
+  if (self->repeats < 0)
+    self->repeats = easy_placement_repeats (policy);
+  repeats = self->repeats;
   if (self->eager)
     {
-      backfill_begin (self, ctx, head, started, &bf);
-      backfill_reserve (self, policy, head, &bf);
+      (void) sim_sched_context_get_running (ctx, &n_running);
+      self->n_asked++;
+      backfill_begin (self, ctx, head, started, ENDS_RUNNING, &bf);
+      backfill_reserve (self, policy, ctx, head, backfilled, &bf);
+    }
+  else if (easy_profile_check (self, ctx))
+    {
+      from = repeats && is_plain (head) ? ENDS_MIRROR : ENDS_PROFILE;
+      self->n_profiled++;
+    }
+  else
+    {
+      (void) sim_sched_context_get_running (ctx, &n_running);
+      self->n_asked++;
     }
   free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
 
@@ -943,31 +1471,32 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
       SimPlacement *p;
       SimTime end;
 
-      if (job->state != SIM_JOB_QUEUED)
+      /* This test turns away most of a long queue on a full cluster. */
+      if (free_gpus < easy_job_need (job) || job->state != SIM_JOB_QUEUED)
         continue;
-      /* sim_job_takes_whole_gpus() and sim_job_get_min_gpus() by hand: this
-       * test turns away most of a long queue on a full cluster. */
-      if (job->spec.gpu_milli >= SIM_GPU_WHOLE && job->spec.mig_profile == NULL &&
-          free_gpus < (job->spec.gpus_min > 0 && job->spec.gpus_min < job->spec.gpus
-                       ? job->spec.gpus_min : job->spec.gpus))
+      if (unfit_known (unfit, job, EASY_UNFIT_NOW))
         continue;
-      if (unfit_known (unfit, job, 0))
+      end = ctx->now + easy_waiting_length (self, job);
+      /* An identical request was placed where the head then did not fit
+       * at its reservation, and nothing has started since: it would be
+       * placed there again and turned away again. */
+      if (repeats && bf.known && bf.at != SIM_TIME_NEVER && end > bf.at &&
+          unfit_known (unfit, job, EASY_UNFIT_HEAD))
         continue;
       p = place_buf_init (&b, job);
       if (!sim_policy_place (policy, ctx->cluster, job, p))
         {
-          unfit_add (unfit, job, 0);
+          unfit_add (unfit, job, EASY_UNFIT_NOW);
           place_buf_clear (&b);
           continue;
         }
-      if (bf.shadow == NULL)
-        backfill_begin (self, ctx, head, started, &bf);
-      end = ctx->now + easy_waiting_length (self, job);
+      if (!bf.begun)
+        backfill_begin (self, ctx, head, started, from, &bf);
       if (!bf.known && end > bf.earliest)
-        backfill_reserve (self, policy, head, &bf);
+        backfill_reserve (self, policy, ctx, head, backfilled, &bf);
       if ((!bf.known && end <= bf.earliest) || bf.at == SIM_TIME_NEVER || end <= bf.at)
         {
-          if (start_on (policy, ctx, job, p, NULL))
+          if (start_on (policy, ctx, job, p, backfilled))
             g_array_set_size (unfit, 0);
           free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
         }
@@ -975,22 +1504,36 @@ easy_schedule (gpointer state, SimPolicy *policy, SimSchedContext *ctx)
         {
           /* Outlives the reservation: only on GPUs the head can spare. */
           SimPlacement *hp = place_buf_init (&hb, head);
-          if (sim_policy_place (policy, bf.shadow, head, hp) && start_on (policy, ctx, job, p, NULL))
+          gboolean head_fits = sim_policy_place (policy, bf.shadow, head, hp);
+          if (head_fits && start_on (policy, ctx, job, p, taken))
             g_array_set_size (unfit, 0);
           else
-            copy_give_back (bf.shadow, job, p->gpus, p->n_gpus, p->mig_start);
+            {
+              copy_give_back (bf.shadow, job, p->gpus, p->n_gpus, p->mig_start);
+              if (!head_fits)
+                unfit_add (unfit, job, EASY_UNFIT_HEAD);
+            }
           free_gpus = sim_cluster_get_n_free_gpus (ctx->cluster);
           place_buf_clear (&hb);
         }
+      else
+        unfit_add (unfit, job, EASY_UNFIT_HEAD);
       place_buf_clear (&b);
     }
+  /* Jobs backfilled in this pass join the profile now, not while the
+   * reservation is still being worked out from the jobs that ran before. */
+  for (guint k = 0; k < backfilled->len; k++)
+    easy_track (self, backfilled->pdata[k], FALSE);
+  for (guint k = 0; k < taken->len; k++)
+    easy_track (self, taken->pdata[k], bf.from == ENDS_MIRROR);
   if (bf.known && !self->have_reservation)
     {
       self->have_reservation = TRUE;
       self->head_id = head->spec.id;
       self->reservation = bf.at;
     }
-  g_clear_pointer (&bf.shadow, sim_cluster_free);
+  if (bf.from != ENDS_MIRROR)
+    g_clear_pointer (&bf.shadow, sim_cluster_free);
   g_clear_pointer (&bf.ends, g_array_unref);
 }
 
@@ -999,6 +1542,24 @@ sim__easy_set_eager (SimPolicy *policy, gboolean eager)
 {
   g_return_if_fail (SIM_IS_POLICY (policy));
   g_object_set_qdata (G_OBJECT (policy), easy_eager_quark (), eager ? GINT_TO_POINTER (1) : NULL);
+}
+
+gboolean
+sim__easy_get_paths (SimPolicy *policy, guint64 *asked, guint64 *profiled, guint64 *mirrored)
+{
+  const Easy *self;
+
+  g_return_val_if_fail (SIM_IS_POLICY (policy), FALSE);
+  self = g_object_get_qdata (G_OBJECT (policy), easy_quark ());
+  if (self == NULL)
+    return FALSE;
+  if (asked != NULL)
+    *asked = self->n_asked;
+  if (profiled != NULL)
+    *profiled = self->n_profiled;
+  if (mirrored != NULL)
+    *mirrored = self->n_mirrored;
+  return TRUE;
 }
 
 gboolean
@@ -1395,7 +1956,7 @@ sim__register_queue_orders (void)
       .description = "FIFO with EASY backfilling: later jobs run if they do not delay the head",
       .keys = easy_keys,
       .create = easy_create,
-      .destroy = g_free,
+      .destroy = easy_destroy,
       .schedule = easy_schedule,
     },
     {

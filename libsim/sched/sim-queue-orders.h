@@ -25,4 +25,14 @@ void sim__easy_set_eager (SimPolicy *policy, gboolean eager);
 
 gboolean sim__easy_get_reservation (SimPolicy *policy, guint64 *job_id, SimTime *time);
 
+/* For tests: how the "easy" order on @policy learnt the running jobs in
+ * the blocked passes of its last run: how many passes asked the context
+ * for them (sim_sched_context_get_running(), which brings their progress up
+ * to date), how many took them from the profile it keeps of the jobs it
+ * started, and how many reservations it found by moving its mirror of the
+ * cluster rather than on a copy.  Returns %FALSE if @policy is not an
+ * "easy" policy that has run. */
+gboolean sim__easy_get_paths (SimPolicy *policy, guint64 *asked, guint64 *profiled,
+                              guint64 *mirrored);
+
 G_END_DECLS
