@@ -19,7 +19,9 @@
  * resource over its capacity, and every flow at its cap or on a saturated
  * resource where no flow has a higher normalized rate.  Then hand-worked
  * cases where a change reaches flows that share no resource with it,
- * one and two links away, with the rates worked out beside them.
+ * one and two links away, and one that moves every rate of a link and
+ * makes the region give way to the solve by components, with the rates
+ * worked out beside them.
  * What it does not check: speed (bench/bench-maxmin and bench/bench-scale
  * measure it).
  */
@@ -435,6 +437,41 @@ START_TEST (test_chain)
 }
 END_TEST
 
+/* A change that moves every rate: 200 flows on one link of capacity 1000
+ * get 5 each; a 201st gets 1000 / 201 and so do all the others, which the
+ * region finds by growing to the whole link.  Past a quarter of the
+ * system's flows the region gives way to the solve by components
+ * (SimMaxminStats.fallbacks), with the same answer; a departure then brings
+ * back 5 each the same way. */
+START_TEST (test_fallback)
+{
+  enum { N = 200 };
+  g_autoptr(SimMaxmin) s = sim_maxmin_new ();
+  SimMaxminId link = sim_maxmin_add_resource (s, 1000.0), f[N + 1];
+  SimMaxminStats st;
+
+  for (guint i = 0; i < N; i++)
+    f[i] = sim_maxmin_add_flow (s, &link, 1, 1, INFINITY, NULL);
+  ck_assert_uint_eq (sim_maxmin_solve (s), N);
+  ck_assert_double_eq_tol (sim_maxmin_get_rate (s, f[7]), 5.0, 1e-12);
+  f[N] = sim_maxmin_add_flow (s, &link, 1, 1, INFINITY, NULL);
+  ck_assert_uint_eq (sim_maxmin_solve (s), N + 1);
+  sim_maxmin_get_stats (s, &st);
+  ck_assert_uint_eq (st.region_solves, 1);
+  ck_assert_uint_eq (st.fallbacks, 1);
+  ck_assert_uint_eq (st.last_flows_solved, N + 1);
+  for (guint i = 0; i <= N; i++)
+    ck_assert_double_eq_tol (sim_maxmin_get_rate (s, f[i]), 1000.0 / (N + 1), 1e-12);
+  ck_assert (sim_maxmin_remove_flow (s, f[N]));
+  ck_assert_uint_eq (sim_maxmin_solve (s), N);
+  sim_maxmin_get_stats (s, &st);
+  ck_assert_uint_eq (st.fallbacks, 2);
+  for (guint i = 0; i < N; i++)
+    ck_assert_double_eq_tol (sim_maxmin_get_rate (s, f[i]), 5.0, 1e-12);
+  ck_assert_double_eq_tol (sim_maxmin_get_usage (s, link), 1000.0, 1e-9);
+}
+END_TEST
+
 static Suite *
 fabrics_suite (void)
 {
@@ -449,6 +486,7 @@ fabrics_suite (void)
   tc = tcase_create ("hand-worked");
   tcase_add_test (tc, test_reach_beyond_neighbours);
   tcase_add_test (tc, test_chain);
+  tcase_add_test (tc, test_fallback);
   suite_add_tcase (s, tc);
   return s;
 }
