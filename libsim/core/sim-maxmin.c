@@ -1,6 +1,8 @@
 /* sim-maxmin.c: progressive filling over a heap of resources, re-run only on
- * the connected components touched since the last solve.  The mathematics,
- * the complexity and the alternatives are described in sim-maxmin.h. */
+ * the flows a change can move (a region grown by the max-min conditions),
+ * or on the connected components touched since the last solve.  The
+ * mathematics, the complexity and the alternatives are described in
+ * sim-maxmin.h. */
 #include "config.h"
 
 #include "sim-maxmin.h"
@@ -1309,8 +1311,11 @@ region_solve (SimMaxmin *s)
         {
           for (guint32 i = 0; i < s->n_comp_flows; i++)
             s->flows[s->comp_flows[i]].rate = s->old_rate[i];
-          /* (The flows of the region held their rates' bottlenecks; the
-           * solve by components sets them all again.) */
+          /* The rates go back, so that the solve by components sees, and
+           * reports changes against, the rates of before.  The region's
+           * flows keep the bottlenecks this attempt gave them, but they
+           * all lie in the components of the same changes, which that
+           * solve sets again. */
           return FALSE;
         }
     }
