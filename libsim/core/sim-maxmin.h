@@ -92,8 +92,9 @@
  * which is why it is usually much smaller than the connected component.
  * A region that grows past a quarter of the system's flows, or for more
  * than 12 rounds, gives way to the solve by components below (counted in
- * SimMaxminStats.fallbacks), as does every solve after a capacity change
- * (which can overload a resource held by frozen flows alone).
+ * SimMaxminStats.fallbacks), and so, uncounted, does every solve after a
+ * capacity change (which can overload a resource held by frozen flows
+ * alone) or after sim_maxmin_invalidate().
  *
  * The solve by components gathers the connected components of what
  * changed (flows and resources linked through shared resources, found by
@@ -115,7 +116,8 @@
  * of the touched components; of a region solve, the same per round over
  * the region's flows and resources, E counting every flow on each of its
  * resources (frozen ones are summed).  Memory: O(flows + resources +
- * incidences), plus 40 bytes per resource for the region's sums.  Flows and
+ * incidences), plus 40 bytes per resource for the region's sums and 4 per
+ * flow for its bottleneck.  Flows and
  * resources are recycled through free lists and their incidence arrays are
  * kept, so once the system has reached its largest size a solve allocates
  * nothing.  The constant factor matters because a solve of one large
