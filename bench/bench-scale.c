@@ -20,7 +20,16 @@
  * says how far into the week it got.  The figures are printed, never
  * judged: this program fails only if a scenario is refused.
  *
+ * The network runs at each oversubscription of the leaves asked for (1:1
+ * and 2:1 by default): at 2:1 the leaves' up links join thousands of flows
+ * into one component, which is what the max-min solver's solves confined
+ * to what changed are for.  With --solver both, each network case runs
+ * twice in a row, its max-min solves by connected components (how the
+ * solver worked before) and then confined to what changed, so that the
+ * two are compared on the same machine at the same time.
+ *
  *   bench-scale [--max-gpus N] [--gpus N] [--jobs N] [--limit SECONDS] [--no-network]
+ *               [--oversub LIST] [--solver region|components|both]
  *
  *   --max-gpus N   the largest cluster to run (default 10240; 102400 adds the
  *                  100k case, 307200 the 300k one)
@@ -29,10 +38,15 @@
  *                  0 skips it)
  *   --limit S      wall seconds after which a case is stopped (default 600)
  *   --no-network   the cases without the network only
+ *   --oversub L    comma-separated oversubscriptions of the network's leaves,
+ *                  each at least 1 (default 1,2)
+ *   --solver S     how the max-min solver re-solves: region (what changed,
+ *                  the default), components (as before), or both
  */
 #include "config.h"
 
 #include <sim.h>
+#include "core/sim-maxmin-private.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +77,7 @@ static const char * const comm[] = {
  * for the 64 ports of a Quantum-2, fewer than the 102,400 NICs of 100k
  * DGX H100 GPUs (a NIC per GPU); the 144 ports of a Quantum-X800 reach
  * 746,496. */
-#define NETWORK "[fabric]\ntopology = fat-tree-3\nswitch = %s\n"
+#define NETWORK "[fabric]\ntopology = fat-tree-3\nswitch = %s\noversubscription = %g\n"
 #define QUANTUM2_MAX_NICS 65536
 
 static const char *
@@ -78,6 +92,8 @@ typedef struct {
   guint    gpus;
   guint64  jobs;      /* 0: a week of arrivals; else this many jobs, no horizon */
   gboolean network;
+  double   oversub;   /* of the network's leaves */
+  gboolean components; /* max-min solves by components, as before */
 } Case;
 
 static double
@@ -97,7 +113,7 @@ scenario_text (const Case *c)
   g_autofree char *limit = c->jobs > 0
                            ? g_strdup_printf ("jobs = %" G_GUINT64_FORMAT "\n", c->jobs)
                            : g_strdup ("");
-  g_autofree char *network = g_strdup_printf (NETWORK, switch_for (c->gpus));
+  g_autofree char *network = g_strdup_printf (NETWORK, switch_for (c->gpus), c->oversub);
 
   return g_strdup_printf ("[scenario]\nname = scale\nseed = 1\n%s"
                           "[pool h100]\nmodel = DGX-H100\ncount = %u\n"
@@ -109,12 +125,14 @@ scenario_text (const Case *c)
                           c->network ? comm[2] : "", c->network ? network : "");
 }
 
-static const char *
+/* The fabric, its oversubscription and how its solver re-solves. */
+static char *
 fabric_name (const Case *c)
 {
   if (!c->network)
-    return "none";
-  return c->gpus <= QUANTUM2_MAX_NICS ? "QM9700" : "Q3400";
+    return g_strdup ("none");
+  return g_strdup_printf ("%s %g:1 %s", c->gpus <= QUANTUM2_MAX_NICS ? "QM9700" : "Q3400",
+                          c->oversub, c->components ? "comp" : "region");
 }
 
 static double
@@ -134,10 +152,13 @@ run_case (const Case *c, double limit)
   g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "bench-scale", NULL, NULL,
                                                            &error);
   g_autoptr(SimSimulation) sim = NULL;
+  g_autofree char *fabric = fabric_name (c);
   gint64 t0;
   double wall;
   SimReport *r;
 
+  /* (In the child: the switch is made before any solver exists.) */
+  sim__maxmin_set_full_default (c->components);
   if (sc == NULL || (sim = sim_simulation_new (sc, &error)) == NULL)
     {
       fprintf (stderr, "bench-scale: %s\n", error->message);
@@ -156,8 +177,8 @@ run_case (const Case *c, double limit)
       if ((g_get_monotonic_time () - t0) / 1e6 > limit && !sim_simulation_is_finished (sim))
         {
           double done = sim_time_to_seconds (sim_simulation_get_now (sim));
-          printf ("%8u %-8s %10s %11s %12s %9.1f  stopped at %.1f %% of the week",
-                  c->gpus, fabric_name (c), "-", "-", "-",
+          printf ("%8u %-20s %10s %11s %12s %9.1f  stopped at %.1f %% of the week",
+                  c->gpus, fabric, "-", "-", "-",
                   (g_get_monotonic_time () - t0) / 1e6, 100 * done / WEEK);
           return 0;
         }
@@ -169,8 +190,8 @@ run_case (const Case *c, double limit)
     }
   wall = (g_get_monotonic_time () - t0) / 1e6;
   r = sim_simulation_get_report (sim);
-  printf ("%8u %-8s %10.0f %11.0f %12.1f %9.2f %10.0f %8.1f", c->gpus,
-          fabric_name (c), value (r, "jobs_completed"), value (r, "events"),
+  printf ("%8u %-20s %10.0f %11.0f %12.1f %9.2f %10.0f %8.1f", c->gpus,
+          fabric, value (r, "jobs_completed"), value (r, "events"),
           value (r, "jct_mean"), wall, value (r, "events") / MAX (wall, 1e-9),
           1e6 * wall / MAX (1.0, value (r, "jobs_completed")));
   return 0;
@@ -214,6 +235,24 @@ fork_case (const Case *c, double limit)
   return 0;
 }
 
+/* The cases of one size: without the network, then with it at each
+ * oversubscription, by each solver asked for. */
+static int
+run_size (guint gpus, guint64 jobs, gboolean network, const double *oversubs, guint n_oversubs,
+          const gboolean *solvers, guint n_solvers, double limit)
+{
+  Case c = { gpus, jobs, FALSE, 1, FALSE };
+  int rc = fork_case (&c, limit);
+
+  for (guint o = 0; network && o < n_oversubs; o++)
+    for (guint k = 0; k < n_solvers; k++)
+      {
+        c = (Case) { gpus, jobs, TRUE, oversubs[o], solvers[k] };
+        rc |= fork_case (&c, limit);
+      }
+  return rc;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -222,6 +261,10 @@ main (int argc, char **argv)
   double limit = 600;
   gboolean network = TRUE;
   const guint sizes[] = { 1024, 10240, 102400, 307200 };
+  double oversubs[8] = { 1, 2 };
+  guint n_oversubs = 2;
+  gboolean solvers[2] = { FALSE };   /* components? for each run of a network case */
+  guint n_solvers = 1;
   int rc = 0;
 
   for (int i = 1; i < argc; i++)
@@ -236,10 +279,51 @@ main (int argc, char **argv)
         limit = g_ascii_strtod (argv[++i], NULL);
       else if (strcmp (argv[i], "--no-network") == 0)
         network = FALSE;
+      else if (strcmp (argv[i], "--oversub") == 0 && i + 1 < argc)
+        {
+          g_auto(GStrv) parts = g_strsplit (argv[++i], ",", -1);
+          n_oversubs = 0;
+          for (guint k = 0; parts[k] != NULL; k++)
+            {
+              char *end = NULL;
+              double r = g_ascii_strtod (parts[k], &end);
+              if (end == parts[k] || *end != '\0' || !(r >= 1 && r <= 64)
+                  || n_oversubs == G_N_ELEMENTS (oversubs))
+                {
+                  fprintf (stderr, "bench-scale: --oversub %s: expected up to %u numbers "
+                           "from 1 to 64 separated by commas (\"1,2\")\n", argv[i],
+                           (guint) G_N_ELEMENTS (oversubs));
+                  return 2;
+                }
+              oversubs[n_oversubs++] = r;
+            }
+        }
+      else if (strcmp (argv[i], "--solver") == 0 && i + 1 < argc)
+        {
+          const char *v = argv[++i];
+          if (strcmp (v, "region") == 0 || strcmp (v, "components") == 0)
+            {
+              solvers[0] = v[0] == 'c';
+              n_solvers = 1;
+            }
+          else if (strcmp (v, "both") == 0)
+            {
+              solvers[0] = TRUE;
+              solvers[1] = FALSE;
+              n_solvers = 2;
+            }
+          else
+            {
+              fprintf (stderr, "bench-scale: --solver %s: expected region, components or both\n",
+                       v);
+              return 2;
+            }
+        }
       else
         {
           fprintf (stderr, "usage: bench-scale [--max-gpus N] [--gpus N] [--jobs N] "
-                   "[--limit SECONDS] [--no-network]\n");
+                   "[--limit SECONDS] [--no-network] [--oversub LIST] "
+                   "[--solver region|components|both]\n");
           return 2;
         }
     }
@@ -253,23 +337,15 @@ main (int argc, char **argv)
           "network: 3-tier fat-tree of Quantum-2 (QM9700, 64 ports), of Quantum-X800 (Q3400, 144 "
           "ports) past 65,536 GPUs, every job communicating\n\n",
           mix_gpu_hours ());
-  printf ("%8s %-8s %10s %11s %12s %9s %10s %8s %8s %9s\n", "GPUs", "fabric", "jobs", "events",
+  printf ("%8s %-20s %10s %11s %12s %9s %10s %8s %8s %9s\n", "GPUs", "fabric", "jobs", "events",
           "JCT mean s", "wall s", "events/s", "us/job", "CPU s", "peak MB");
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
-    for (int net = 0; net <= (network ? 1 : 0); net++)
-      if (only != 0 ? sizes[s] == only : sizes[s] <= max_gpus)
-        {
-          Case c = { sizes[s], 0, net };
-          rc |= fork_case (&c, limit);
-        }
+    if (only != 0 ? sizes[s] == only : sizes[s] <= max_gpus)
+      rc |= run_size (sizes[s], 0, network, oversubs, n_oversubs, solvers, n_solvers, limit);
   if (many > 0)
     {
       printf ("\n%" G_GUINT64_FORMAT " jobs on 1,024 GPUs:\n", many);
-      for (int net = 0; net <= (network ? 1 : 0); net++)
-        {
-          Case c = { 1024, many, net };
-          rc |= fork_case (&c, limit);
-        }
+      rc |= run_size (1024, many, network, oversubs, n_oversubs, solvers, n_solvers, limit);
     }
   return rc;
 }

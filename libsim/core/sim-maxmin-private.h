@@ -14,4 +14,15 @@ G_BEGIN_DECLS
  * are the same, to the last bit. */
 void sim__maxmin_set_plain (SimMaxmin *system, gboolean plain);
 
+/* Every solve by connected components, as sim_maxmin_solve() did before
+ * it confined solves to what changed (internal, for the tests and the
+ * benchmarks): the reference the region solve is checked against, and
+ * the cost it is measured against. */
+void sim__maxmin_set_full (SimMaxmin *system, gboolean full);
+
+/* The same for every system made from then on (for a benchmark that
+ * measures a whole simulation before and after; not thread-safe, to be
+ * called before any system is made). */
+void sim__maxmin_set_full_default (gboolean full);
+
 G_END_DECLS

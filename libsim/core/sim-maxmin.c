@@ -1,6 +1,8 @@
 /* sim-maxmin.c: progressive filling over a heap of resources, re-run only on
- * the connected components touched since the last solve.  The mathematics,
- * the complexity and the alternatives are described in sim-maxmin.h. */
+ * the flows a change can move (a region grown by the max-min conditions),
+ * or on the connected components touched since the last solve.  The
+ * mathematics, the complexity and the alternatives are described in
+ * sim-maxmin.h. */
 #include "config.h"
 
 #include "sim-maxmin.h"
@@ -100,6 +102,16 @@ typedef struct {
   guint32 flow;
 } CapEvent;
 
+/* What a region solve (see region_solve()) knows of a resource of the
+ * region besides what progressive filling keeps in Resource: the rates
+ * of the flows held at their previous rate (the frozen flows), the
+ * highest normalized rate among them, and the lowest among those whose
+ * bottleneck it was; after the filling, its usage and the highest
+ * normalized rate of the region's flows on it. */
+typedef struct {
+  double frozen, max_frozen, min_bneck, use, max_region;
+} RegionRes;
+
 /* A list of slots.  Every flow added or removed appends its resources
  * here: an append inline, rather than a call to g_array_append_val() and
  * its size check, is a tenth of the instructions. */
@@ -133,6 +145,13 @@ struct _SimMaxmin {
   SlotList  dirty_res;      /* deduplicated by ResCold.dirty */
   SlotList  dirty_flows;    /* deduplicated by FlowCold.dirty */
   guint32   epoch;
+  guint32  *bneck;          /* by flow slot: the resource that fixed it in the
+                             * solve that last set its rate, NONE if its cap
+                             * (or its having no resource) did */
+  gboolean  need_full;      /* a capacity changed: the next solve is by components */
+  gboolean  full;           /* sim__maxmin_set_full() */
+  RegionRes *reg;           /* by resource slot, comp_res_alloc long: the
+                             * bookkeeping of a region solve */
 
   /* Scratch of a solve, kept between solves so that they do not allocate.
    * Plain arrays sized once per solve to the number of slots (a component
@@ -220,10 +239,21 @@ mark_flow_dirty (SimMaxmin *s, guint32 f)
     }
 }
 
+/* sim__maxmin_set_full_default(): what new systems start with.  Set by a
+ * benchmark before it builds anything, read by sim_maxmin_new() only. */
+static gboolean full_default;
+
+void
+sim__maxmin_set_full_default (gboolean full)
+{
+  full_default = full;
+}
+
 SimMaxmin *
 sim_maxmin_new (void)
 {
   SimMaxmin *s = g_new0 (SimMaxmin, 1);
+  s->full = full_default;
   s->res_free = NONE;
   s->flow_free = NONE;
   s->changed = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
@@ -245,6 +275,8 @@ sim_maxmin_free (SimMaxmin *s)
   g_aligned_free (s->flows);
   g_free (s->fc);
   g_free (s->flow_visit);
+  g_free (s->bneck);
+  g_free (s->reg);
   g_free (s->dirty_res.v);
   g_free (s->dirty_flows.v);
   g_free (s->comp_res);
@@ -333,7 +365,10 @@ sim_maxmin_set_capacity (SimMaxmin *s, SimMaxminId id, double capacity)
     {
       s->rc[slot].capacity = capacity;
       if (s->res[slot].n_flows > 0)
-        mark_res_dirty (s, slot);
+        {
+          mark_res_dirty (s, slot);
+          s->need_full = TRUE;
+        }
     }
   return TRUE;
 }
@@ -433,6 +468,7 @@ sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, doubl
           s->flows = renew_aligned (s->flows, s->n_flow_slots, s->flow_alloc, sizeof (Flow));
           s->fc = g_renew (FlowCold, s->fc, s->flow_alloc);
           s->flow_visit = g_renew (guint32, s->flow_visit, s->flow_alloc);
+          s->bneck = g_renew (guint32, s->bneck, s->flow_alloc);
         }
       slot = s->n_flow_slots++;
       memset (&s->flows[slot], 0, sizeof (Flow));
@@ -441,6 +477,7 @@ sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, doubl
       s->fc[slot].gen = 1;
       fresh = TRUE;
     }
+  s->bneck[slot] = NONE;
   f = &s->flows[slot];
   c = &s->fc[slot];
   if (c->alloc < n)
@@ -489,8 +526,8 @@ sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, doubl
   c->dirty = 0;
   f->is_new = 1;
   c->next_free = NONE;
-  if (n == 0)
-    mark_flow_dirty (s, slot);
+  /* A region solve starts from the new flow itself. */
+  mark_flow_dirty (s, slot);
   s->n_flows++;
   return make_id (slot, c->gen);
 }
@@ -597,6 +634,7 @@ sim_maxmin_invalidate (SimMaxmin *s)
   for (guint32 i = 0; i < s->n_flow_slots; i++)
     if (s->fc[i].in_use && s->flows[i].n_res == 0)
       mark_flow_dirty (s, i);
+  s->need_full = TRUE;
 }
 
 void
@@ -700,6 +738,7 @@ fix_flow (SimMaxmin *s, guint32 fs, double rate, guint32 skip)
 
   f->rate = rate;
   f->fixed = 1;
+  s->bneck[fs] = skip;
   s->n_unfixed--;
   for (guint32 i = 0; i < f->n_res; i++)
     if (f->res[i].res != skip)
@@ -774,19 +813,11 @@ visit_res (SimMaxmin *s, guint32 r)
   res->unfixed = res->n_flows;
 }
 
-/* Gathers the components of the dirty resources and flows into comp_res
- * and comp_flows, breadth first, and sets up progressive filling on the
- * way: the search walks each flow's resources once, in the order of
- * comp_flows, which is the order in which the weights of a resource's
- * flows are to be summed, so it sums them there rather than in a second
- * pass over the same incidences.  A resource is reset when first reached,
- * before any flow adds to it.  Returns the number of capped flows listed
- * in capped, in the order of comp_flows. */
-static guint32
-gather (SimMaxmin *s)
+/* Sizes the scratch of a solve to the number of slots and starts a new
+ * epoch of visit marks. */
+static void
+scratch_prepare (SimMaxmin *s)
 {
-  guint32 ri = 0, fi = 0, n_capped = 0;
-
   if (++s->epoch == 0)
     {
       memset (s->res_visit, 0, s->n_res_slots * sizeof (guint32));
@@ -802,6 +833,7 @@ gather (SimMaxmin *s)
       s->heap = g_renew (HeapEntry, s->heap, s->comp_res_alloc);
       s->res_keep = g_renew (guint32, s->res_keep, s->comp_res_alloc);
       memset (s->res_keep, 0, s->comp_res_alloc * sizeof (guint32));
+      s->reg = g_renew (RegionRes, s->reg, s->comp_res_alloc);
     }
   if (s->comp_flows_alloc < s->n_flow_slots)
     {
@@ -813,6 +845,22 @@ gather (SimMaxmin *s)
     }
   s->n_comp_res = 0;
   s->n_comp_flows = 0;
+}
+
+/* Gathers the components of the dirty resources and flows into comp_res
+ * and comp_flows, breadth first, and sets up progressive filling on the
+ * way: the search walks each flow's resources once, in the order of
+ * comp_flows, which is the order in which the weights of a resource's
+ * flows are to be summed, so it sums them there rather than in a second
+ * pass over the same incidences.  A resource is reset when first reached,
+ * before any flow adds to it.  Returns the number of capped flows listed
+ * in capped, in the order of comp_flows. */
+static guint32
+gather (SimMaxmin *s)
+{
+  guint32 ri = 0, fi = 0, n_capped = 0;
+
+  scratch_prepare (s);
   for (guint i = 0; i < s->dirty_res.len; i++)
     {
       guint32 r = s->dirty_res.v[i];
@@ -909,28 +957,27 @@ sim__maxmin_set_plain (SimMaxmin *s, gboolean plain)
   s->plain = plain;
 }
 
-guint
-sim_maxmin_solve (SimMaxmin *s)
+void
+sim__maxmin_set_full (SimMaxmin *s, gboolean full)
 {
-  const guint32 *cf;
+  g_return_if_fail (s != NULL);
+  s->full = full;
+}
+
+/* Progressive filling of the flows of comp_flows over the resources of
+ * comp_res, set up by gather() or region_setup(): every flow to solve
+ * unfixed, every other flow fixed, each resource's remaining capacity,
+ * weight and count of unfixed flows those of the flows to solve; the
+ * first @n_capped entries of capped list the capped flows to solve. */
+static void
+fill (SimMaxmin *s, guint32 n_capped)
+{
+  const guint32 *cf = s->comp_flows;
+  guint32 nf = s->n_comp_flows, ci = 0;
   const CapEvent *capped;
-  guint32 nf, ci = 0, n_capped;
   double level = 0;
 
-  g_return_val_if_fail (s != NULL, 0);
-
-  g_array_set_size (s->changed, 0);
-  s->stats.last_flows_solved = 0;
-  s->stats.last_resources_solved = 0;
-  s->stats.last_changed = 0;
-  if (s->dirty_res.len == 0 && s->dirty_flows.len == 0)
-    return 0;
-
-  /* Start: every flow unfixed, every resource at full capacity. */
-  n_capped = gather (s);
   s->heap_len = 0;
-  cf = s->comp_flows;
-  nf = s->n_comp_flows;
   if (n_capped > 1)
     sort_cap_events (s->capped, s->capped_tmp, n_capped);
   capped = s->capped;
@@ -1041,7 +1088,274 @@ sim_maxmin_solve (SimMaxmin *s)
         }
       r->unfixed = 0;
     }
+}
 
+/* The relative slack of the region solve's checks.  A resource counts as
+ * saturated when its usage is within this of its capacity, and a frozen
+ * flow as no faster than the flows a resource bottlenecks when its
+ * normalized rate exceeds theirs by at most this.  Both only decide
+ * whether the region grows: a check that fails for rounding alone costs
+ * a larger region, never a wrong rate, while one that passes wrongly can
+ * leave a rate off by this much times the flows sharing the resource;
+ * so the slack is a little above the rounding of a sum of a resource's
+ * rates, far below SIM_MAXMIN_TOLERANCE. */
+#define REGION_SLACK 1e-13
+
+/* Past this many rounds of growth, or past this share of the system's
+ * flows, a region solve gives way to the solve by components, which then
+ * costs little more than the region already did. */
+#define REGION_MAX_ROUNDS 12
+#define REGION_MAX_SHARE  0.25
+
+/* Adds flow @f to the region (comp_flows), with its rate before the solve
+ * and its resources (comp_res). */
+static inline void
+region_add_flow (SimMaxmin *s, guint32 f)
+{
+  const Flow *fl = &s->flows[f];
+
+  s->flow_visit[f] = s->epoch;
+  s->old_rate[s->n_comp_flows] = fl->rate;
+  s->comp_flows[s->n_comp_flows++] = f;
+  for (guint32 k = 0; k < fl->n_res; k++)
+    {
+      guint32 r = fl->res[k].res;
+      if (s->res_visit[r] != s->epoch)
+        {
+          s->res_visit[r] = s->epoch;
+          s->comp_res[s->n_comp_res++] = r;
+        }
+    }
+}
+
+static inline double
+norm_rate (const Flow *f)
+{
+  return f->rate / f->weight;
+}
+
+/* Sets up progressive filling of the region's flows, the others held at
+ * their rates: each resource of the region starts with its capacity less
+ * the rates of the frozen flows crossing it.  Returns the number of
+ * capped flows listed in capped. */
+static guint32
+region_setup (SimMaxmin *s)
+{
+  guint32 n_capped = 0;
+
+  for (guint32 i = 0; i < s->n_comp_res; i++)
+    {
+      guint32 rs = s->comp_res[i];
+      Resource *r = &s->res[rs];
+      RegionRes *g = &s->reg[rs];
+
+      if (i + 1 < s->n_comp_res)
+        PREFETCH (s->res[s->comp_res[i + 1]].flows);
+      g->frozen = 0;
+      g->max_frozen = 0;
+      g->min_bneck = INFINITY;
+      r->weight = 0;
+      r->unfixed = 0;
+      for (guint32 k = 0; k < r->n_flows; k++)
+        {
+          guint32 fs = r->flows[k].flow;
+          const Flow *f = &s->flows[fs];
+          /* (A product where the solve by components adds one flow of
+           * an entry at a time: the rounding may differ, within the
+           * tolerance, and the loop cost a tenth of the solve.) */
+          if (s->flow_visit[fs] == s->epoch)
+            {
+              r->weight += f->weight * f->count;
+              r->unfixed++;
+            }
+          else
+            {
+              double x = norm_rate (f);
+              g->frozen += f->rate * f->count;
+              g->max_frozen = MAX (g->max_frozen, x);
+              if (s->bneck[fs] == rs)
+                g->min_bneck = MIN (g->min_bneck, x);
+            }
+        }
+      r->remaining = s->rc[rs].capacity - g->frozen;
+    }
+  for (guint32 i = 0; i < s->n_comp_flows; i++)
+    {
+      guint32 fs = s->comp_flows[i];
+      Flow *f = &s->flows[fs];
+      double cap = s->fc[fs].cap;
+
+      if (f->n_res == 0)
+        {
+          f->rate = cap;
+          f->fixed = 1;
+          s->bneck[fs] = NONE;
+          continue;
+        }
+      f->fixed = 0;
+      if (isfinite (cap))
+        s->capped[n_capped++] = (CapEvent) { cap / f->weight, fs };
+    }
+  return n_capped;
+}
+
+/* After the filling of a region, grows it by every frozen flow whose rate
+ * the region's new rates may have made wrong.  The allocation is max-min
+ * fair, and so the unique answer, when every flow is at its cap or
+ * crosses a saturated resource on which its normalized rate is the
+ * highest.  A region flow fixed by a resource has that resource saturated
+ * (the filling leaves it no capacity) and the highest rate of the region
+ * on it, so it is bottlenecked unless a frozen flow on the resource is
+ * faster: that flow joins.  A frozen flow whose bottleneck lies outside
+ * the region still has it, untouched; one whose bottleneck is in the
+ * region joins unless the resource is still saturated and no region flow
+ * on it is faster.  Returns the number of flows that joined. */
+static guint32
+region_grow (SimMaxmin *s)
+{
+  guint32 n0 = s->n_comp_flows, nres = s->n_comp_res, nflows = s->n_comp_flows;
+
+  for (guint32 i = 0; i < nres; i++)
+    {
+      RegionRes *g = &s->reg[s->comp_res[i]];
+      g->use = g->frozen;
+      g->max_region = 0;
+    }
+  for (guint32 i = 0; i < nflows; i++)
+    {
+      const Flow *f = &s->flows[s->comp_flows[i]];
+      double x = norm_rate (f);
+      for (guint32 k = 0; k < f->n_res; k++)
+        {
+          RegionRes *g = &s->reg[f->res[k].res];
+          g->use += f->rate * f->count;
+          g->max_region = MAX (g->max_region, x);
+        }
+    }
+  /* Frozen flows faster than a region flow on the resource that fixed it. */
+  for (guint32 i = 0; i < nflows; i++)
+    {
+      guint32 fs = s->comp_flows[i], b = s->bneck[fs];
+      double lim;
+
+      if (b == NONE)
+        continue;
+      lim = norm_rate (&s->flows[fs]) * (1 + REGION_SLACK);
+      if (!(s->reg[b].max_frozen > lim))
+        continue;
+      for (guint32 k = 0; k < s->res[b].n_flows; k++)
+        {
+          guint32 gs = s->res[b].flows[k].flow;
+          if (s->flow_visit[gs] != s->epoch && norm_rate (&s->flows[gs]) > lim)
+            region_add_flow (s, gs);
+        }
+      s->reg[b].max_frozen = 0;   /* (all of them have joined) */
+    }
+  /* Frozen flows whose bottleneck in the region may have let go. */
+  for (guint32 i = 0; i < nres; i++)
+    {
+      guint32 rs = s->comp_res[i];
+      const RegionRes *g = &s->reg[rs];
+      double cap = s->rc[rs].capacity;
+      gboolean saturated = isfinite (cap) && g->use >= cap * (1 - REGION_SLACK);
+
+      if (!isfinite (g->min_bneck)
+          || (saturated && !(g->max_region > g->min_bneck * (1 + REGION_SLACK))))
+        continue;
+      for (guint32 k = 0; k < s->res[rs].n_flows; k++)
+        {
+          guint32 gs = s->res[rs].flows[k].flow;
+          if (s->flow_visit[gs] != s->epoch && s->bneck[gs] == rs
+              && (!saturated
+                  || g->max_region > norm_rate (&s->flows[gs]) * (1 + REGION_SLACK)))
+            region_add_flow (s, gs);
+        }
+    }
+  return s->n_comp_flows - n0;
+}
+
+/* Re-solves only the flows whose rate the changes since the last solve
+ * can move (see sim-maxmin.h): it starts from the flows added or whose
+ * cap changed, with the resources of the flows removed, fills them with
+ * every other flow held at its rate, and grows the region by the flows
+ * that leaves wrong until none is.  Returns FALSE, with every rate as it
+ * was, when the region outgrows its bounds; the solve by components then
+ * takes over from the same changes. */
+static gboolean
+region_solve (SimMaxmin *s)
+{
+  guint32 limit = MAX (64, (guint32) (s->n_flows * REGION_MAX_SHARE));
+
+  scratch_prepare (s);
+  for (guint i = 0; i < s->dirty_flows.len; i++)
+    {
+      guint32 f = s->dirty_flows.v[i];
+      if (s->fc[f].in_use && s->flow_visit[f] != s->epoch)
+        region_add_flow (s, f);
+    }
+  for (guint i = 0; i < s->dirty_res.len; i++)
+    {
+      guint32 r = s->dirty_res.v[i];
+      if (s->rc[r].in_use && s->res_visit[r] != s->epoch)
+        {
+          s->res_visit[r] = s->epoch;
+          s->comp_res[s->n_comp_res++] = r;
+        }
+    }
+  for (guint round = 0;; round++)
+    {
+      fill (s, region_setup (s));
+      if (region_grow (s) == 0)
+        break;
+      if (round + 1 >= REGION_MAX_ROUNDS || s->n_comp_flows > limit)
+        {
+          for (guint32 i = 0; i < s->n_comp_flows; i++)
+            s->flows[s->comp_flows[i]].rate = s->old_rate[i];
+          /* The rates go back, so that the solve by components sees, and
+           * reports changes against, the rates of before.  The region's
+           * flows keep the bottlenecks this attempt gave them, but they
+           * all lie in the components of the same changes, which that
+           * solve sets again. */
+          return FALSE;
+        }
+    }
+  for (guint i = 0; i < s->dirty_res.len; i++)
+    s->rc[s->dirty_res.v[i]].dirty = 0;
+  for (guint i = 0; i < s->dirty_flows.len; i++)
+    s->fc[s->dirty_flows.v[i]].dirty = 0;
+  s->dirty_res.len = 0;
+  s->dirty_flows.len = 0;
+  return TRUE;
+}
+
+guint
+sim_maxmin_solve (SimMaxmin *s)
+{
+  const guint32 *cf;
+  guint32 nf;
+
+  g_return_val_if_fail (s != NULL, 0);
+
+  g_array_set_size (s->changed, 0);
+  s->stats.last_flows_solved = 0;
+  s->stats.last_resources_solved = 0;
+  s->stats.last_changed = 0;
+  if (s->dirty_res.len == 0 && s->dirty_flows.len == 0)
+    return 0;
+
+  if (s->need_full || s->full || s->plain || !region_solve (s))
+    {
+      /* Start: every flow unfixed, every resource at full capacity. */
+      if (!s->need_full && !s->full && !s->plain)
+        s->stats.fallbacks++;
+      s->need_full = FALSE;
+      fill (s, gather (s));
+    }
+  else
+    s->stats.region_solves++;
+
+  cf = s->comp_flows;
+  nf = s->n_comp_flows;
   for (guint32 i = 0; i < nf; i++)
     {
       Flow *f = &s->flows[cf[i]];
