@@ -158,5 +158,11 @@ sed 's/^replicas = 2$/replicas_per_gpu = 2/' "$tmp/serve.ini" >"$tmp/bad.ini"
 status=$?
 [ "$status" -eq 1 ] || fail "replicas_per_gpu in a run exits $status, not 1"
 grep -q '\[serving chat\] replicas_per_gpu: in ordinary runs' "$tmp/err" || fail "no message for replicas_per_gpu in a run: $(cat "$tmp/err")"
+# With in_runs = false the same deployment stays out of the run: no
+# serving line, no replica among the jobs (the file has no [workload]).
+sed 's/^replicas = 2$/replicas_per_gpu = 2\nin_runs = false/' "$tmp/serve.ini" >"$tmp/out.ini"
+"$GPUSIM" run "$tmp/out.ini" >"$tmp/out" 2>"$tmp/err" || fail "in_runs = false: run exited $?: $(cat "$tmp/err")"
+grep -q '^serving' "$tmp/out" && fail "in_runs = false: the deployment still ran: $(cat "$tmp/out")"
+grep -q "^jobs  *0 submitted" "$tmp/out" || fail "in_runs = false: replica jobs still submitted: $(cat "$tmp/out")"
 
 exit 0

@@ -99,6 +99,10 @@ static const SimKey serving_keys[] = {
   { "whole_nodes", SIM_KEY_BOOL, NULL, NULL, "false",
     "in ordinary runs: each replica's job takes a whole node, its GPUs beyond tp left idle", 0,
     NULL, 0 },
+  { "in_runs", SIM_KEY_BOOL, NULL, NULL, "true",
+    "whether ordinary runs (run, compare, sweep, seek) place the deployment on the cluster; "
+    "false leaves it to `gpusim serve` (needed for a split, MIG or time-shared deployment)", 0,
+    NULL, 0 },
 };
 
 const SimKeyTable sim__serving_key_table = {
@@ -333,6 +337,8 @@ sim__serve_config_set (gpointer data, const char *key, const char *value, GError
     return parse_seconds (value, FALSE, &c->load_time, error);
   if (strcmp (key, "whole_nodes") == 0)
     return sim__keys_parse_bool (value, &c->whole_nodes, error);
+  if (strcmp (key, "in_runs") == 0)
+    return sim__keys_parse_bool (value, &c->in_runs, error);
   sim__keys_set_unknown (&sim__serving_key_table, key, error);
   return FALSE;
 }

@@ -795,7 +795,8 @@ dep_init (Serve *self, Dep *dep, const SimScenario *sc, SimTopology *topology, G
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "[serving %s] %s: in ordinary runs a replica is a job of whole GPUs: "
-                   "expected it unset (`gpusim serve` simulates it alone)", c->name,
+                   "expected it unset, or in_runs = false to leave the deployment to "
+                   "`gpusim serve`", c->name,
                    c->disaggregated ? "disaggregated" : c->mig != NULL ? "mig"
                    : "replicas_per_gpu");
       return FALSE;
@@ -864,11 +865,16 @@ sim__serve_module_attach (SimSimulation *sim, guint flags, GError **error)
     return FALSE;
   for (guint i = 0; i < sc->serving->deployments->len; i++)
     {
-      Dep *dep = g_new0 (Dep, 1);
+      SimServeDeployment *d = sc->serving->deployments->pdata[i];
+      Dep *dep;
 
+      /* Asked to stay out of runs: `gpusim serve` studies it alone. */
+      if (!d->config.in_runs)
+        continue;
+      dep = g_new0 (Dep, 1);
       dep->serve = self;
       dep->index = i;
-      dep->d = sc->serving->deployments->pdata[i];
+      dep->d = d;
       dep->c = &dep->d->config;
       g_ptr_array_add (self->deps, dep);
       if (!dep_init (self, dep, sc, topology, error)

@@ -53,6 +53,7 @@ typedef struct {
   gint     priority;          /* in runs: the replicas' jobs' priority */
   double   load_time;         /* s, in runs: from a replica's job start to its serving */
   gboolean whole_nodes;       /* in runs: a replica's job takes a whole node */
+  gboolean in_runs;           /* ordinary runs place it (else `gpusim serve` only) */
 } SimServeConfig;
 
 /* How request lengths are drawn. */
