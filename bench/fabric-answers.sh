@@ -71,7 +71,9 @@ compare () {
           fig = fmt(mean[k], unit[m])
           if (k in dmean) {
             base = mean[m SUBSEP policies[1]]
-            star = (dlow[k] > 0 || dhigh[k] < 0) ? " *" : ""
+            # No interval (every run gave one value): no star either.
+            star = (dlow[k] != "" && dhigh[k] != "" && (dlow[k] + 0 > 0 || dhigh[k] + 0 < 0)) \
+                   ? " *" : ""
             fig = fig sprintf(" (%+.1f %%%s)", 100 * dmean[k] / base, star)
           }
           printf "| %s | %s, %s%s | %s |\n", scen, m, p, label, fig

@@ -679,16 +679,27 @@ START_TEST (test_time_alone_kept_by_shape)
               sim_comm_model_free (idle);
             }
         }
-      /* A batch across two nodes is timed every time. */
+      /* A batch across two nodes is timed once and kept where its routes
+       * depend on its GPUs alone (D-mod-K on InfiniBand), else every time
+       * (ECMP on the Ethernet of some of these nodes); kept, it gives what
+       * a fresh model gives (test_time_alone_kept_across_nodes holds both
+       * ways on fabrics chosen for them). */
       {
         guint32 pair[2] = { 0, 8 };
         SimCollectiveCall call = { SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING, 1u << 20,
                                    pair, 2, NULL, 0 };
-        double t;
-        guint64 before = sim__comm_model_get_solves (kept);
-        ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
-        ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
-        ck_assert_uint_eq (sim__comm_model_get_solves (kept), before + 2);
+        SimCommModel *idle = sim_comm_model_new (s.topology, s.cluster);
+        double t1, t2, fresh;
+        guint64 before = sim__comm_model_get_solves (kept), solves;
+        ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t1, NULL));
+        ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t2, NULL));
+        ck_assert (sim__comm_model_time_alone (idle, &call, 1, &fresh, NULL));
+        solves = sim__comm_model_get_solves (kept) - before;
+        ck_assert_msg (solves == 1 || solves == 2, "%s: %" G_GUINT64_FORMAT " solves",
+                       models[mi], solves);
+        if (solves == 1)
+          ck_assert (t1 == t2 && t2 == fresh);
+        sim_comm_model_free (idle);
       }
       sim_comm_model_free (kept);
       clear (&s);
@@ -1007,6 +1018,73 @@ END_TEST
  * alone: the times must be those of routing them again, to the last bit,
  * on fabrics whose routes do (D-mod-K, spraying) and do not (ECMP, adaptive,
  * the dragonfly's walks) depend only on the GPUs. */
+/* Batches across nodes are kept by their GPUs' numbers only where every
+ * route depends on the GPUs alone: on D-mod-K fabrics a batch timed again
+ * on a model that has timed it (and many others) costs no solve and gives,
+ * to the last bit, what a fresh model gives; under ECMP, whose routes hash
+ * the plans' numbers, every batch is timed afresh. */
+START_TEST (test_time_alone_kept_across_nodes)
+{
+  static const char * const fabrics[][6] = {
+    { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=rail-optimized", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700", "radix=16", NULL },
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
+    {
+      Setup s;
+      g_autoptr(GRand) rand = g_rand_new_with_seed (31 + f);
+      gboolean ecmp = strstr (fabrics[f][1], "ecmp") != NULL;
+      SimCommModel *kept;
+      guint32 gpus[8][16];
+      guint ks[8];
+
+      make_lines (&s, "DGX-H100", 6, 0, fabrics[f]);
+      kept = sim_comm_model_new (s.topology, s.cluster);
+      /* Eight batches of one all-reduce each over 9 to 16 of the 48 GPUs
+       * (so across nodes), each timed twice in turn. */
+      for (guint b = 0; b < 8; b++)
+        {
+          ks[b] = 9 + (guint) g_rand_int_range (rand, 0, 8);
+          for (guint i = 0; i < ks[b]; i++)
+            {
+              gboolean dup;
+              do
+                {
+                  gpus[b][i] = (guint32) g_rand_int_range (rand, 0, 48);
+                  dup = FALSE;
+                  for (guint j = 0; j < i; j++)
+                    dup = dup || gpus[b][j] == gpus[b][i];
+                }
+              while (dup);
+            }
+        }
+      for (guint round = 0; round < 2; round++)
+        for (guint b = 0; b < 8; b++)
+          {
+            SimCollectiveCall call = { SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING,
+                                       1u << 24, gpus[b], ks[b], NULL, 0 };
+            SimCommModel *idle = sim_comm_model_new (s.topology, s.cluster);
+            double fresh, t;
+            guint64 before = sim__comm_model_get_solves (kept);
+
+            ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
+            ck_assert_uint_eq (sim__comm_model_get_solves (kept),
+                               before + (round == 0 || ecmp ? 1 : 0));
+            ck_assert (sim__comm_model_time_alone (idle, &call, 1, &fresh, NULL));
+            if (!ecmp)
+              ck_assert_msg (t == fresh, "%s: batch %u, round %u: %.17g s kept, %.17g s "
+                             "timed", fabrics[f][0], b, round, t, fresh);
+            ck_assert (t > 0 && isfinite (t));
+            sim_comm_model_free (idle);
+          }
+      sim_comm_model_free (kept);
+      clear (&s);
+    }
+}
+END_TEST
+
 START_TEST (test_time_alone_from_network)
 {
   static const char * const fabrics[][6] = {
@@ -1103,6 +1181,7 @@ collective_suite (void)
   tcase_add_test (tc, test_nccl_choices);
   tcase_add_test (tc, test_auto_from_shape);
   tcase_add_test (tc, test_time_alone_kept_by_shape);
+  tcase_add_test (tc, test_time_alone_kept_across_nodes);
   suite_add_tcase (s, tc);
   return s;
 }

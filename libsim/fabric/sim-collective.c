@@ -2415,23 +2415,72 @@ alone_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *k
 }
 
 static gboolean time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n,
-                            double *times, GError **error);
+                            double *times, gboolean *fixed, GError **error);
+
+/* The key of any batch by its GPUs' numbers, in @m->alone_words: two
+ * marker words no node key begins with (a model's address is aligned),
+ * then each collective's operation, algorithm, size and GPUs.  Its times
+ * are kept only when every route it took depended on its GPUs alone
+ * (time_alone()'s *fixed), for then the same GPUs take the same routes on
+ * the same idle links whatever the plans' numbers. */
+static gboolean
+exact_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *key)
+{
+  guint64 len = 3;
+  guint32 *w;
+
+  if (n == 0)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    len += 5 + calls[i].n_gpus;
+  if (len > G_MAXUINT32)
+    return FALSE;
+  if (m->alone_words == NULL)
+    m->alone_words = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_set_size (m->alone_words, (guint) len);
+  w = (guint32 *) (gpointer) m->alone_words->data;
+  *w++ = G_MAXUINT32;
+  *w++ = G_MAXUINT32;
+  *w++ = n;
+  for (guint i = 0; i < n; i++)
+    {
+      *w++ = calls[i].op;
+      *w++ = calls[i].algo;
+      *w++ = (guint32) calls[i].bytes;
+      *w++ = (guint32) (calls[i].bytes >> 32);
+      *w++ = calls[i].n_gpus;
+      memcpy (w, calls[i].gpus, calls[i].n_gpus * sizeof (guint32));
+      w += calls[i].n_gpus;
+    }
+  key->len = (guint) len;
+  key->words = (guint32 *) (gpointer) m->alone_words->data;
+  key->hash = 2166136261u;
+  for (guint i = 0; i < key->len; i++)
+    key->hash = (key->hash ^ key->words[i]) * 16777619u;
+  return TRUE;
+}
 
 /* A batch inside one node is timed once per key (alone_key()) and kept:
- * every job of 8 GPUs or fewer on a DGX is one such batch. */
+ * every job of 8 GPUs or fewer on a DGX is one such batch.  A batch across
+ * nodes is kept by its GPUs' numbers (exact_key()) when its routes are
+ * fixed, as D-mod-K and single paths are: a job placed again on the GPUs
+ * of an earlier one is not timed again. */
 gboolean
 sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n,
                             double *times, GError **error)
 {
   ShapeKey key;
   AloneEntry *e;
+  gboolean fixed = TRUE;
 
   g_return_val_if_fail (m != NULL && (calls != NULL || n == 0) && times != NULL, FALSE);
   g_return_val_if_fail (g_hash_table_size (m->plans) == 0, FALSE);
   for (guint i = 0; i < n; i++)
     g_return_val_if_fail (calls[i].algo != SIM_COLLECTIVE_ALGO_AUTO, FALSE);
-  if (m->load != NULL || !alone_key (m, calls, n, &key))
-    return time_alone (m, calls, n, times, error);
+  if (m->load != NULL)
+    return time_alone (m, calls, n, times, NULL, error);
+  if (!alone_key (m, calls, n, &key) && !exact_key (m, calls, n, &key))
+    return time_alone (m, calls, n, times, NULL, error);
   if (m->alone_kept == NULL)
     m->alone_kept = g_hash_table_new_full (shape_hash, shape_equal, NULL, alone_entry_free);
   e = g_hash_table_lookup (m->alone_kept, &key);
@@ -2442,8 +2491,10 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
       m->next_id += n;
       return TRUE;
     }
-  if (!time_alone (m, calls, n, times, error))
+  if (!time_alone (m, calls, n, times, &fixed, error))
     return FALSE;
+  if (!fixed && key.words[0] == G_MAXUINT32)
+    return TRUE;
   e = g_new (AloneEntry, 1);
   e->key = key;
   e->key.words = g_memdup2 (key.words, key.len * sizeof (guint32));
@@ -2454,7 +2505,7 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
 
 static gboolean
 time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *times,
-            GError **error)
+            gboolean *fixed, GError **error)
 {
   g_autofree Plan **plans = NULL;
   g_autofree double *rates = NULL;
@@ -2501,6 +2552,9 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
       ok = plan_route (m, plans[i], id, error);
       n_rates += plans[i]->flows->len;
     }
+  if (ok && fixed != NULL)
+    for (guint i = 0; i < n; i++)
+      *fixed = *fixed && plans[i]->routes_fixed;
   if (ok)
     {
       rates = g_new (double, MAX (n_rates, 1));
