@@ -5,6 +5,7 @@
 #include "sim-collective.h"
 #include "core/sim-error.h"
 #include "core/sim-maxmin.h"
+#include "core/sim-maxmin-private.h"
 #include "fabric/sim-topology-private.h"
 #include "fabric/sim-collective-private.h"
 
@@ -2254,6 +2255,7 @@ alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
   if (m->alone_sys == NULL)
     {
       m->alone_sys = sim_maxmin_new ();
+      sim__maxmin_set_full (m->alone_sys, TRUE);
       m->alone_res = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
       m->alone_flows = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
       m->alone_sort = g_new (guint32, MAX (m->n_res, 1));
