@@ -229,6 +229,7 @@ struct _SimCommModel {
                                     * each communicator shape met */
   GHashTable       *alone_kept;    /* AloneEntry, by AloneKey: batches inside one node
                                     * timed alone (sim__comm_model_time_alone()) */
+  guint             alone_exact;   /* of them, kept by their GPUs' numbers */
   GArray           *alone_words;   /* guint32: the key being looked up */
 };
 
@@ -2419,6 +2420,9 @@ alone_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *k
 static gboolean time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n,
                             double *times, gboolean *fixed, GError **error);
 
+/* Batches across nodes kept by their GPUs' numbers at most (a few MB). */
+#define ALONE_EXACT_MAX 16384
+
 /* The key of any batch by its GPUs' numbers, in @m->alone_words: two
  * marker words no node key begins with (a model's address is aligned),
  * then each collective's operation, algorithm, size and GPUs.  Its times
@@ -2495,8 +2499,19 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
     }
   if (!time_alone (m, calls, n, times, &fixed, error))
     return FALSE;
-  if (!fixed && key.words[0] == G_MAXUINT32)
-    return TRUE;
+  if (key.words[0] == G_MAXUINT32)
+    {
+      if (!fixed)
+        return TRUE;
+      /* Placements across nodes rarely repeat exactly, so their entries
+       * are bounded: past ALONE_EXACT_MAX the table starts again (the
+       * batches inside a node, few and cheap, are timed again too). */
+      if (++m->alone_exact > ALONE_EXACT_MAX)
+        {
+          g_hash_table_remove_all (m->alone_kept);
+          m->alone_exact = 1;
+        }
+    }
   e = g_new (AloneEntry, 1);
   e->key = key;
   e->key.words = g_memdup2 (key.words, key.len * sizeof (guint32));
