@@ -57,6 +57,9 @@ skipped () {
         /usr/bin/python3\ *)
             [ "$python_ok" = yes ] && return 1
             echo "needs the introspection bindings, which this build has not" ;;
+        bench/bench-flows-simgrid\ *)
+            [ -x "$SIM_TOP_BUILDDIR/bench/bench-flows-simgrid" ] && return 1
+            echo "needs SimGrid (libsimgrid-dev), which this build has not" ;;
         *) return 1 ;;
     esac
     return 0
@@ -80,6 +83,14 @@ rm -f "$root/bindings"
 mkdir "$root/bindings"
 for e in "$SIM_TOP_SRCDIR"/bindings/* "$SIM_TOP_BUILDDIR"/bindings/Sim-1.0.*; do
     [ -e "$e" ] && ln -sf "$e" "$root/bindings/$(basename "$e")"
+done
+
+# bench/: the flow files from the source tree, the programs from the build
+# tree.
+rm -f "$root/bench"
+mkdir "$root/bench"
+for e in "$SIM_TOP_SRCDIR"/bench/* "$SIM_TOP_BUILDDIR"/bench/bench-*; do
+    [ -e "$e" ] && ln -sf "$e" "$root/bench/$(basename "$e")"
 done
 
 PATH=$SIM_TOP_BUILDDIR/tools:$PATH
