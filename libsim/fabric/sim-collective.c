@@ -2350,6 +2350,18 @@ alone_entry_free (gpointer data)
   g_free (e);
 }
 
+/* Makes @key the LEN words written in @m->alone_words, with their hash
+ * (FNV-1a over the words). */
+static void
+alone_key_seal (SimCommModel *m, guint len, ShapeKey *key)
+{
+  key->len = len;
+  key->words = (guint32 *) (gpointer) m->alone_words->data;
+  key->hash = 2166136261u;
+  for (guint i = 0; i < key->len; i++)
+    key->hash = (key->hash ^ key->words[i]) * 16777619u;
+}
+
 /* The key of a batch whose GPUs all sit in one node, in @m->alone_words,
  * or FALSE for any other batch.  Such a batch's flows stay inside the
  * node, on the links the topology builds from the node's model and its
@@ -2409,11 +2421,7 @@ alone_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *k
       for (guint j = 0; j < calls[i].n_gpus; j++)
         *w++ = sim_cluster_get_gpu (cluster, calls[i].gpus[j])->local_index;
     }
-  key->len = (guint) len;
-  key->words = (guint32 *) (gpointer) m->alone_words->data;
-  key->hash = 2166136261u;
-  for (guint i = 0; i < key->len; i++)
-    key->hash = (key->hash ^ key->words[i]) * 16777619u;
+  alone_key_seal (m, (guint) len, key);
   return TRUE;
 }
 
@@ -2458,11 +2466,7 @@ exact_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *k
       memcpy (w, calls[i].gpus, calls[i].n_gpus * sizeof (guint32));
       w += calls[i].n_gpus;
     }
-  key->len = (guint) len;
-  key->words = (guint32 *) (gpointer) m->alone_words->data;
-  key->hash = 2166136261u;
-  for (guint i = 0; i < key->len; i++)
-    key->hash = (key->hash ^ key->words[i]) * 16777619u;
+  alone_key_seal (m, (guint) len, key);
   return TRUE;
 }
 
