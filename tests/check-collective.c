@@ -1156,6 +1156,127 @@ START_TEST (test_time_alone_from_network)
 }
 END_TEST
 
+/* A batch timed alone whose bottlenecks do not cascade takes the rates of
+ * its resources' levels without the solver (alone_direct()): those must
+ * be the solver's to rounding (1e-12 relative) on every fabric kind, at
+ * 1:1 and oversubscribed, and the batches whose flows are held below a
+ * level by one resource and so leave more for others (common on
+ * oversubscribed fabrics, where a ring's flows meet on uplinks) must go
+ * to the solver: taking the levels there gives times off by far more
+ * than rounding.  Both kinds of batch must occur, or the comparison
+ * proves nothing.  The same batch timed on the network (an empty one) by
+ * sim_collective_time() agrees too, one collective at a time. */
+START_TEST (test_time_alone_direct)
+{
+  static const char * const fabrics[][6] = {
+    { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=32", NULL },
+    { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=32",
+      "oversubscription=3", NULL },
+    { "topology=fat-tree-3", "routing=spray", "switch=Quantum-2-QM9700", "radix=32",
+      "oversubscription=2", NULL },
+    { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700", "radix=32",
+      "oversubscription=4", NULL },
+    { "topology=rail-optimized", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=dragonfly", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16",
+      "routers_per_group=4", NULL },
+  };
+  static const SimCollectiveOp ops[] = {
+    SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_REDUCE_SCATTER,
+  };
+  guint64 direct = 0, tried = 0, single = 0;
+
+  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
+    {
+      Setup s;
+      g_autoptr(GRand) rand = g_rand_new_with_seed (101 + f);
+      SimCommModel *fast, *slow;
+      guint64 d, t;
+
+      make_lines (&s, "DGX-H100", 8, 0, fabrics[f]);
+      fast = sim_comm_model_new (s.topology, s.cluster);
+      slow = sim_comm_model_new (s.topology, s.cluster);
+      sim__comm_model_set_alone_direct (slow, FALSE);
+      for (guint trial = 0; trial < 60; trial++)
+        {
+          SimCollectiveCall calls[3];
+          guint32 gpus[3][24];
+          double ta[3], tb[3];
+          guint n = 1 + trial % 3;
+
+          for (guint c = 0; c < n; c++)
+            {
+              g_autoptr(GError) error = NULL;
+              guint k = 2 + (guint) g_rand_int_range (rand, 0, 23);
+              SimCollectiveAlgo algo;
+              /* Every other trial as a scheduler places jobs: k GPUs in
+               * order from the first of a random node; else k GPUs at
+               * random, in a random order. */
+              guint32 first = 8 * (guint32) g_rand_int_range (rand, 0, 8);
+              for (guint i = 0; i < k && trial % 2 == 0; i++)
+                gpus[c][i] = (first + i) % 64;
+              for (guint i = 0; i < k && trial % 2 == 1; i++)
+                {
+                  gboolean dup;
+                  do
+                    {
+                      gpus[c][i] = (guint32) g_rand_int_range (rand, 0, 64);
+                      dup = FALSE;
+                      for (guint j = 0; j < i; j++)
+                        dup = dup || gpus[c][j] == gpus[c][i];
+                    }
+                  while (dup);
+                }
+              ck_assert_msg (sim__comm_model_choose (s.comm, ops[c], 1u << 26, gpus[c], k, &algo,
+                                                     NULL, NULL, &error),
+                             "%s", error ? error->message : "?");
+              calls[c] = (SimCollectiveCall) { ops[c], algo, 1u << 26, gpus[c], k, NULL, 0 };
+            }
+          ck_assert (sim__comm_model_time_alone (fast, calls, n, ta, NULL));
+          ck_assert (sim__comm_model_time_alone (slow, calls, n, tb, NULL));
+          for (guint c = 0; c < n; c++)
+            {
+              ck_assert_msg (isfinite (ta[c]) && ta[c] > 0, "%s: trial %u: %g s",
+                             fabrics[f][0], trial, ta[c]);
+              ck_assert_msg (fabs (ta[c] - tb[c]) <= 1e-12 * tb[c],
+                             "%s (%s): trial %u, collective %u of %u: %.17g s without the "
+                             "solver, %.17g s with it", fabrics[f][0], fabrics[f][1], trial, c,
+                             n, ta[c], tb[c]);
+            }
+          if (n == 1)
+            {
+              /* One collective alone on the empty network's own solver. */
+              g_autoptr(GError) error = NULL;
+              SimCollectiveTiming timing;
+              ck_assert_msg (sim_collective_time (s.comm, calls[0].op, calls[0].algo,
+                                                  calls[0].bytes, calls[0].gpus,
+                                                  calls[0].n_gpus, &timing, &error),
+                             "%s", error ? error->message : "?");
+              if (strstr (fabrics[f][1], "ecmp") == NULL)
+                ck_assert_msg (fabs (timing.time - ta[0]) <= 1e-12 * timing.time,
+                               "%s: trial %u: %.17g s alone, %.17g s on the network",
+                               fabrics[f][0], trial, ta[0], timing.time);
+              single++;
+            }
+        }
+      d = sim__comm_model_get_alone_direct (fast, &t);
+      if (g_getenv ("GPUSIM_TEST_VERBOSE") != NULL)
+        g_printerr ("%s %s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " without the solver\n",
+                    fabrics[f][0], fabrics[f][1], d, t);
+      ck_assert_uint_eq (sim__comm_model_get_alone_direct (slow, NULL), 0);
+      direct += d;
+      tried += t;
+      sim_comm_model_free (fast);
+      sim_comm_model_free (slow);
+      clear (&s);
+    }
+  /* Both branches taken, the levels most often. */
+  ck_assert_uint_ge (tried, G_N_ELEMENTS (fabrics) * 60 / 2);
+  ck_assert_uint_gt (direct, tried / 3);
+  ck_assert_uint_lt (direct, tried);
+  ck_assert_uint_gt (single, 0);
+}
+END_TEST
+
 static Suite *
 collective_suite (void)
 {
@@ -1182,6 +1303,7 @@ collective_suite (void)
   tcase_add_test (tc, test_auto_from_shape);
   tcase_add_test (tc, test_time_alone_kept_by_shape);
   tcase_add_test (tc, test_time_alone_kept_across_nodes);
+  tcase_add_test (tc, test_time_alone_direct);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -112,7 +112,16 @@ gboolean    sim__comm_model_choose (SimCommModel *model, SimCollectiveOp op, gui
                                     GError **error);
 
 /* The solves @model made so far (every call of the max-min solver that
- * did some work), for the tests' counts of solves per collective. */
+ * did some work, and every batch timed alone without it), for the tests'
+ * counts of solves per collective. */
 guint64     sim__comm_model_get_solves (const SimCommModel *model);
+
+/* Whether sim__comm_model_time_alone() may give a batch the rates of its
+ * levels without the solver where no bottleneck cascades (the default;
+ * FALSE: every batch goes to the solver, for the tests' and benchmarks'
+ * comparisons).  get: the batches so given, and in *@tried those for
+ * which it was tried. */
+void        sim__comm_model_set_alone_direct (SimCommModel *model, gboolean direct);
+guint64     sim__comm_model_get_alone_direct (const SimCommModel *model, guint64 *tried);
 
 G_END_DECLS

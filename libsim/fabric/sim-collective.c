@@ -186,6 +186,27 @@ typedef struct {
  * once full, plans of new shapes are built and not kept. */
 #define SHAPE_CACHE_FLOWS (1u << 18)
 
+/* A route kept by plan_route() (one that depends only on its two GPUs):
+ * its key ((src << 32 | dst) + 1; 0 is a free slot), its resources in
+ * the model's pool and its latency. */
+typedef struct {
+  guint64 key;
+  guint32 start, len;
+  SimTime latency;
+} KeptRoute;
+
+/* At most this many routes are kept (about 50 MB with their resources);
+ * past that the table starts again. */
+#define KEPT_ROUTES_MAX (1u << 20)
+
+/* A route of a batch timed alone without the solver (alone_direct()). */
+typedef struct {
+  const guint32 *res;     /* its resources */
+  guint          len;
+  guint          flows;   /* the batch's flows on it */
+  double         x;       /* their rate */
+} DirectPath;
+
 struct _SimCommModel {
   SimTopology      *topology;
   const SimCluster *cluster;
@@ -218,6 +239,11 @@ struct _SimCommModel {
   guint32           group_alloc;   /* ... its slots ... */
   guint32           group_stamp;   /* ... in use when their stamp is this */
   guint32          *group_count;   /* per flow of the plan grouped: its group's size */
+  KeptRoute        *kept;          /* plan_route()'s routes between two GPUs kept
+                                    * across plans ... */
+  guint32           kept_mask;     /* ... its slots - 1 (0: none yet) ... */
+  guint32           n_kept;        /* ... those in use ... */
+  GArray           *kept_pool;     /* ... and their resources (guint32) */
   guint32           group_count_alloc;
   /* sim__comm_model_time_alone()'s solver of one batch, its resources
    * numbered in the order of the network's, and scratch. */
@@ -225,6 +251,16 @@ struct _SimCommModel {
   GArray           *alone_res;     /* SimMaxminId, by local number */
   GArray           *alone_flows;   /* SimMaxminId, in the order added */
   guint32          *alone_sort;    /* room to sort the batch's resources */
+  double           *alone_lvl;     /* per resource: alone_direct()'s weight, then level */
+  double           *alone_low;     /* per resource: alone_direct()'s lowest rate on it */
+  gboolean          no_direct;     /* sim__comm_model_set_alone_direct (FALSE) */
+  DirectPath       *direct_paths;  /* alone_direct()'s routes of the batch ... */
+  guint32          *direct_of;     /* ... and each flow's (G_MAXUINT32: none) */
+  guint             direct_alloc;
+  guint32          *direct_seen;   /* per place in a plan's paths: stamp, route */
+  guint32           direct_seen_alloc, direct_stamp;
+  guint64           direct;        /* batches alone_direct() solved */
+  guint64           direct_tried;  /* batches it was asked to */
   GHashTable       *nccl_tables;   /* SimNcclTable, by SimNcclShape: NCCL's tuning of
                                     * each communicator shape met */
   GHashTable       *alone_kept;    /* AloneEntry, by AloneKey: batches inside one node
@@ -724,6 +760,14 @@ sim_comm_model_free (SimCommModel *m)
   if (m->alone_flows != NULL)
     g_array_unref (m->alone_flows);
   g_free (m->alone_sort);
+  g_free (m->alone_lvl);
+  g_free (m->alone_low);
+  g_free (m->direct_paths);
+  g_free (m->kept);
+  if (m->kept_pool != NULL)
+    g_array_unref (m->kept_pool);
+  g_free (m->direct_of);
+  g_free (m->direct_seen);
   if (m->nccl_tables != NULL)
     g_hash_table_unref (m->nccl_tables);
   if (m->alone_kept != NULL)
@@ -1605,6 +1649,49 @@ bound_arrays (SimCommModel *m)
   m->n_bound_res = 0;
 }
 
+/* The slot of the route from @src to @dst in the kept routes: its own, or
+ * the free one where it would go. */
+static KeptRoute *
+kept_slot (SimCommModel *m, guint32 src, guint32 dst)
+{
+  guint64 key = (((guint64) src << 32) | dst) + 1;
+
+  for (guint32 k = (guint32) (key * 0x9e3779b97f4a7c15ull >> 32) & m->kept_mask;;
+       k = (k + 1) & m->kept_mask)
+    if (m->kept[k].key == key || m->kept[k].key == 0)
+      return &m->kept[k];
+}
+
+/* Keeps the route just found from @src to @dst, @len resources at the end
+ * of @paths, with @latency. */
+static void
+kept_add (SimCommModel *m, guint32 src, guint32 dst, const GArray *paths, guint len,
+          SimTime latency)
+{
+  KeptRoute *e;
+
+  if (m->kept == NULL || m->n_kept >= KEPT_ROUTES_MAX)
+    {
+      /* (Made, or started again: a table twice the routes it may hold.) */
+      if (m->kept == NULL)
+        {
+          m->kept = g_new0 (KeptRoute, 2 * KEPT_ROUTES_MAX);
+          m->kept_mask = 2 * KEPT_ROUTES_MAX - 1;
+          m->kept_pool = g_array_new (FALSE, FALSE, sizeof (guint32));
+        }
+      else
+        memset (m->kept, 0, 2 * KEPT_ROUTES_MAX * sizeof (KeptRoute));
+      g_array_set_size (m->kept_pool, 0);
+      m->n_kept = 0;
+    }
+  e = kept_slot (m, src, dst);
+  if (e->key != 0)
+    return;
+  *e = (KeptRoute) { (((guint64) src << 32) | dst) + 1, m->kept_pool->len, len, latency };
+  g_array_append_vals (m->kept_pool, &g_array_index (paths, guint32, paths->len - len), len);
+  m->n_kept++;
+}
+
 /* Routes @p's flows with @seed (under adaptive routing, each flow's route
  * taken on the load with the flows before it on), without registering
  * them: their resources in p->paths, its latencies set from those routes,
@@ -1652,14 +1739,33 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
         }
       else
         {
+          /* A route that depends on its two GPUs alone is kept across
+           * plans: the same two GPUs take it again. */
+          const KeptRoute *kept = m->load == NULL && m->kept != NULL
+                                  ? kept_slot (m, f->src, f->dst) : NULL;
           f->path_start = p->paths->len;
-          if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash, m->load,
-                                          p->paths, &lat, &fixed))
+          if (kept != NULL && kept->key != 0)
             {
-              plan_load (m, p, i, -1);
-              g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
-                           "GPUs %u and %u are not connected in this topology", f->src, f->dst);
-              return FALSE;
+              g_array_set_size (p->paths, f->path_start + kept->len);
+              memcpy (&g_array_index (p->paths, guint32, f->path_start),
+                      &g_array_index (m->kept_pool, guint32, kept->start),
+                      kept->len * sizeof (guint32));
+              lat = kept->latency;
+              fixed = TRUE;
+            }
+          else
+            {
+              if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash,
+                                              m->load, p->paths, &lat, &fixed))
+                {
+                  plan_load (m, p, i, -1);
+                  g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
+                               "GPUs %u and %u are not connected in this topology", f->src,
+                               f->dst);
+                  return FALSE;
+                }
+              if (fixed && m->load == NULL)
+                kept_add (m, f->src, f->dst, p->paths, p->paths->len - f->path_start, lat);
             }
           f->path_len = p->paths->len - f->path_start;
           if (fixed)
@@ -1725,7 +1831,12 @@ plan_seconds_per_byte (SimCommModel *m, const Plan *p)
   for (guint i = 0; i < p->flows->len; i++)
     {
       const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      double rate = sim_maxmin_get_rate (m->sys, f->flow);
+      double rate;
+      /* A flow grouped with an earlier one (plan_group()) has its route,
+       * shares and rate: it changes nothing here. */
+      if (f->first != i)
+        continue;
+      rate = sim_maxmin_get_rate (m->sys, f->flow);
       for (guint ph = 0; ph < MAX_PHASES; ph++)
         if (f->share[ph] > 0)
           worst[ph] = MAX (worst[ph], rate > 0 ? f->share[ph] / rate : INFINITY);
@@ -2037,13 +2148,29 @@ sim__comm_model_get_solves (const SimCommModel *m)
 
   g_return_val_if_fail (m != NULL, 0);
   sim_maxmin_get_stats (m->sys, &st);
-  n = st.solves;
+  n = st.solves + m->direct;
   if (m->alone_sys != NULL)
     {
       sim_maxmin_get_stats (m->alone_sys, &st);
       n += st.solves;
     }
   return n;
+}
+
+void
+sim__comm_model_set_alone_direct (SimCommModel *m, gboolean direct)
+{
+  g_return_if_fail (m != NULL);
+  m->no_direct = !direct;
+}
+
+guint64
+sim__comm_model_get_alone_direct (const SimCommModel *m, guint64 *tried)
+{
+  g_return_val_if_fail (m != NULL, 0);
+  if (tried != NULL)
+    *tried = m->direct_tried;
+  return m->direct;
 }
 
 /* Builds the plan of @algo, or for AUTO of NCCL's choice for @bytes;
@@ -2241,6 +2368,159 @@ alone_registered (SimCommModel *m, const SimCollectiveCall *calls, guint n, doub
     if (ids[i] != 0)
       sim_comm_model_remove (m, ids[i]);
   return ok;
+}
+
+/* The max-min rates of a batch alone without a solver, where its flows'
+ * bottlenecks do not cascade (most batches: a ring's flows each limited
+ * by a NIC, or all of them by a shared uplink).  Each resource r met by
+ * n_r of the batch's flows (a route crossing it twice counting twice)
+ * offers the level c_r / n_r; each flow f is given x_f, the lowest level
+ * on its route.  A resource all of whose flows were given its own level
+ * is full at that level: call it even.  The allocation is max-min fair
+ * when every flow crosses an even resource at its x_f (where it has the
+ * largest rate, and which it fills), and it is what progressive filling
+ * gives when, besides, every resource of the flow that is not even
+ * offers a level above x_f by more than rounding: such a resource fills
+ * only at a level of at least c_r / n_r (flows fixed on it before took
+ * less than the level at which it fills), so it fixes none of the flow's
+ * rate, while the even one fixes it at exactly c_r / n_r, as no resource
+ * fills below its own c / n.  Otherwise (a flow held below a level by one
+ * resource leaves more for others elsewhere) FALSE, and the batch goes to
+ * the solver.  The rates are those of progressive filling to rounding:
+ * where two even resources share flows, the solver takes the second's
+ * level as what is left over what is still unfixed, which can differ
+ * from c / n in the last bit.  @rates: each flow's, in order, as
+ * alone_solve() sets them. */
+static gboolean
+alone_direct (SimCommModel *m, Plan **plans, guint n, double *rates)
+{
+  double *lvl, *low;
+  guint n_met = 0, n_flows = 0, n_paths = 0, max_path = 0, k = 0;
+  gboolean ok = TRUE;
+
+  bound_arrays (m);
+  if (m->alone_lvl == NULL)
+    {
+      m->alone_lvl = g_new (double, MAX (m->n_res, 1));
+      m->alone_low = g_new (double, MAX (m->n_res, 1));
+    }
+  lvl = m->alone_lvl;
+  low = m->alone_low;
+  for (guint i = 0; i < n; i++)
+    {
+      n_flows += plans[i]->flows->len;
+      max_path = MAX (max_path, plans[i]->paths->len);
+    }
+  if (m->direct_alloc < n_flows)
+    {
+      m->direct_alloc = MAX (n_flows, 2 * m->direct_alloc);
+      m->direct_paths = g_renew (DirectPath, m->direct_paths, m->direct_alloc);
+      m->direct_of = g_renew (guint32, m->direct_of, m->direct_alloc);
+    }
+  if (m->direct_seen_alloc < max_path)
+    {
+      g_free (m->direct_seen);
+      m->direct_seen_alloc = MAX (max_path, 2 * m->direct_seen_alloc);
+      m->direct_seen = g_new0 (guint32, 2 * m->direct_seen_alloc);
+      m->direct_stamp = 0;
+    }
+  /* The batch's distinct routes, each once with the count of its flows:
+   * plan_route() points the flows between the same two GPUs at one route,
+   * which its start in the plan's paths names. */
+  for (guint i = 0; i < n; i++)
+    {
+      const Plan *p = plans[i];
+      const guint32 *paths = (const guint32 *) (gpointer) p->paths->data;
+      guint32 *seen = m->direct_seen;   /* pairs: stamp, route's number */
+      if (++m->direct_stamp == 0)
+        {
+          memset (seen, 0, 2 * m->direct_seen_alloc * sizeof (guint32));
+          m->direct_stamp = 1;
+        }
+      for (guint j = 0; j < p->flows->len; j++)
+        {
+          const PlanFlow *f = &g_array_index (p->flows, PlanFlow, j);
+          guint32 *e = &seen[2 * f->path_start];
+          if (f->path_len == 0)
+            {
+              m->direct_of[k++] = G_MAXUINT32;
+              continue;
+            }
+          if (e[0] != m->direct_stamp)
+            {
+              e[0] = m->direct_stamp;
+              e[1] = n_paths;
+              m->direct_paths[n_paths++] = (DirectPath) { paths + f->path_start, f->path_len,
+                                                          0, 0 };
+            }
+          m->direct_paths[e[1]].flows++;
+          m->direct_of[k++] = e[1];
+        }
+    }
+  /* Each resource's flows, as the solver sums their weights (1 each). */
+  for (guint d = 0; d < n_paths; d++)
+    {
+      const DirectPath *dp = &m->direct_paths[d];
+      for (guint h = 0; h < dp->len; h++)
+        {
+          guint32 r = dp->res[h];
+          if (!m->bound_seen[r])
+            {
+              m->bound_seen[r] = 1;
+              m->bound_res[n_met++] = r;
+              lvl[r] = 0;
+              low[r] = INFINITY;
+            }
+          lvl[r] += dp->flows;
+        }
+    }
+  /* Each resource's level, as the solver's level_of() gives it before
+   * anything is fixed. */
+  for (guint i = 0; i < n_met; i++)
+    {
+      guint32 r = m->bound_res[i];
+      double c = m->capacity[r] > 0 ? m->capacity[r] : 0;
+      lvl[r] = c / lvl[r];
+    }
+  /* Each route's lowest level, and each resource's lowest route. */
+  for (guint d = 0; d < n_paths && ok; d++)
+    {
+      DirectPath *dp = &m->direct_paths[d];
+      double x = INFINITY;
+      for (guint h = 0; h < dp->len; h++)
+        x = MIN (x, lvl[dp->res[h]]);
+      /* (One held to nothing goes to the solver.) */
+      ok = x > 0 && isfinite (x);
+      for (guint h = 0; h < dp->len; h++)
+        low[dp->res[h]] = MIN (low[dp->res[h]], x);
+      dp->x = x;
+    }
+  /* Every route crosses an even resource at its rate, and every other
+   * resource of it is clearly above that rate. */
+  for (guint d = 0; d < n_paths && ok; d++)
+    {
+      const DirectPath *dp = &m->direct_paths[d];
+      gboolean held = FALSE;
+      for (guint h = 0; h < dp->len && ok; h++)
+        {
+          guint32 r = dp->res[h];
+          if (low[r] == lvl[r])
+            held = held || lvl[r] == dp->x;
+          else
+            ok = lvl[r] > dp->x * (1 + 1e-9);
+        }
+      ok = ok && held;
+    }
+  for (guint i = 0; i < n_met; i++)
+    m->bound_seen[m->bound_res[i]] = 0;
+  m->direct_tried++;
+  if (!ok)
+    return FALSE;
+  /* A flow on no resource takes its cap, +infinity, as in the solver. */
+  for (guint i = 0; i < n_flows; i++)
+    rates[i] = m->direct_of[i] == G_MAXUINT32 ? INFINITY : m->direct_paths[m->direct_of[i]].x;
+  m->direct++;
+  return TRUE;
 }
 
 /* Solves the routed @plans on the batch's own solver and sets each flow's
@@ -2524,11 +2804,25 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
   return TRUE;
 }
 
+/* A copy of @same, a plan of the network, for the idle copy's solver. */
+static Plan *
+alone_copy (const Plan *same)
+{
+  Plan *p = g_memdup2 (same, sizeof *same);
+
+  p->flows = g_array_copy (same->flows);
+  p->paths = g_array_copy (same->paths);
+  p->registered = FALSE;
+  p->shape = NULL;
+  return p;
+}
+
 static gboolean
 time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *times,
             gboolean *fixed, GError **error)
 {
   g_autofree Plan **plans = NULL;
+  g_autofree gboolean *borrowed = NULL;
   g_autofree double *rates = NULL;
   guint n_rates = 0, r = 0;
   gboolean ok = TRUE;
@@ -2541,6 +2835,7 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
     return alone_registered (m, calls, n, times, error);
 
   plans = g_new0 (Plan *, MAX (n, 1));
+  borrowed = g_new0 (gboolean, MAX (n, 1));
   for (guint i = 0; i < n && ok; i++)
     {
       const Plan *same = calls[i].network != NULL
@@ -2554,14 +2849,11 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
       if (same != NULL && same->routed && same->routes_fixed && same->algo == calls[i].algo
           && same->op == calls[i].op && calls[i].network->topology == m->topology)
         {
-          Plan *p = g_memdup2 (same, sizeof *same);
-          p->flows = g_array_copy (same->flows);
-          p->paths = g_array_copy (same->paths);
-          p->registered = FALSE;
-          p->shape = NULL;
+          /* Read only, unless the solver needs it (alone_copy()). */
+          plans[i] = (Plan *) same;
+          borrowed[i] = TRUE;
           m->next_id++;
-          plans[i] = p;
-          n_rates += p->flows->len;
+          n_rates += same->flows->len;
           continue;
         }
       plans[i] = plan_for (m, calls[i].op, calls[i].algo, calls[i].bytes, calls[i].gpus,
@@ -2579,7 +2871,18 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
   if (ok)
     {
       rates = g_new (double, MAX (n_rates, 1));
-      alone_solve (m, plans, n, rates);
+      if (m->no_direct || !alone_direct (m, plans, n, rates))
+        {
+          /* The solver groups the plans' flows (plan_group()): a plan
+           * of the network's is copied first. */
+          for (guint i = 0; i < n; i++)
+            if (borrowed[i])
+              {
+                plans[i] = alone_copy (plans[i]);
+                borrowed[i] = FALSE;
+              }
+          alone_solve (m, plans, n, rates);
+        }
       /* Each collective's time from its flows' rates, as
        * plan_seconds_per_byte() and sim_comm_model_estimate() give it. */
       for (guint i = 0; i < n; i++)
@@ -2601,7 +2904,8 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
         }
     }
   for (guint i = 0; i < n; i++)
-    plan_free (plans[i]);
+    if (!borrowed[i])
+      plan_free (plans[i]);
   return ok;
 }
 
@@ -2756,6 +3060,10 @@ sim_comm_model_set_demand (SimCommModel *m, guint id, double message_rate)
     {
       const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       double share = 0, cap;
+      /* A flow grouped with an earlier one is the same solver entry with
+       * the same shares (plan_group()): its cap is set already. */
+      if (f->first != i)
+        continue;
       for (guint ph = 0; ph < MAX_PHASES; ph++)
         share += f->share[ph];
       cap = message_rate > 0 && isfinite (message_rate) && share > 0 ? share * message_rate
@@ -2778,9 +3086,12 @@ sim_comm_model_get_shortfall (SimCommModel *m, guint id)
   model_solve (m);
   for (guint i = 0; i < p->flows->len; i++)
     {
-      SimMaxminId flow = g_array_index (p->flows, PlanFlow, i).flow;
-      double rate = sim_maxmin_get_rate (m->sys, flow);
-      double cap = sim_maxmin_get_flow_cap (m->sys, flow);
+      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      double rate, cap;
+      if (f->first != i)
+        continue;   /* (the entry of an earlier flow: the same rate and cap) */
+      rate = sim_maxmin_get_rate (m->sys, f->flow);
+      cap = sim_maxmin_get_flow_cap (m->sys, f->flow);
       if (!isfinite (cap))
         continue;
       worst = MAX (worst, rate > 0 ? cap / rate : INFINITY);
