@@ -195,8 +195,8 @@ typedef struct {
   SimTime latency;
 } KeptRoute;
 
-/* At most this many routes are kept (about 50 MB with their resources);
- * past that the table starts again. */
+/* At most this many routes are kept (at most about 60 MB with their
+ * resources); past that the table starts again. */
 #define KEPT_ROUTES_MAX (1u << 20)
 
 /* A route of a batch timed alone without the solver (alone_direct()). */
@@ -1663,7 +1663,9 @@ kept_slot (SimCommModel *m, guint32 src, guint32 dst)
 }
 
 /* Keeps the route just found from @src to @dst, @len resources at the end
- * of @paths, with @latency. */
+ * of @paths, with @latency.  The table starts small and doubles when half
+ * full (a table of the largest size from the start would spread a few
+ * routes over megabytes, every look-up a miss). */
 static void
 kept_add (SimCommModel *m, guint32 src, guint32 dst, const GArray *paths, guint len,
           SimTime latency)
@@ -1672,17 +1674,28 @@ kept_add (SimCommModel *m, guint32 src, guint32 dst, const GArray *paths, guint 
 
   if (m->kept == NULL || m->n_kept >= KEPT_ROUTES_MAX)
     {
-      /* (Made, or started again: a table twice the routes it may hold.) */
-      if (m->kept == NULL)
-        {
-          m->kept = g_new0 (KeptRoute, 2 * KEPT_ROUTES_MAX);
-          m->kept_mask = 2 * KEPT_ROUTES_MAX - 1;
-          m->kept_pool = g_array_new (FALSE, FALSE, sizeof (guint32));
-        }
-      else
-        memset (m->kept, 0, 2 * KEPT_ROUTES_MAX * sizeof (KeptRoute));
+      /* (Made, or started again.) */
+      g_free (m->kept);
+      m->kept = g_new0 (KeptRoute, 1024);
+      m->kept_mask = 1023;
+      if (m->kept_pool == NULL)
+        m->kept_pool = g_array_new (FALSE, FALSE, sizeof (guint32));
       g_array_set_size (m->kept_pool, 0);
       m->n_kept = 0;
+    }
+  else if (2 * (m->n_kept + 1) > m->kept_mask + 1)
+    {
+      KeptRoute *old = m->kept;
+      guint32 old_size = m->kept_mask + 1;
+      m->kept = g_new0 (KeptRoute, 2 * (gsize) old_size);
+      m->kept_mask = 2 * old_size - 1;
+      for (guint32 i = 0; i < old_size; i++)
+        if (old[i].key != 0)
+          {
+            guint64 k = old[i].key - 1;
+            *kept_slot (m, (guint32) (k >> 32), (guint32) k) = old[i];
+          }
+      g_free (old);
     }
   e = kept_slot (m, src, dst);
   if (e->key != 0)
@@ -2155,6 +2168,13 @@ sim__comm_model_get_solves (const SimCommModel *m)
       n += st.solves;
     }
   return n;
+}
+
+guint
+sim__comm_model_get_kept_routes (const SimCommModel *m)
+{
+  g_return_val_if_fail (m != NULL, 0);
+  return m->n_kept;
 }
 
 void
