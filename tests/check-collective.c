@@ -1277,77 +1277,6 @@ START_TEST (test_time_alone_direct)
 }
 END_TEST
 
-/* Routes that depend only on their two GPUs are kept across plans: a
- * collective registered on a model that has routed hundreds of others
- * (and kept their routes) must be timed, to the last bit, as on a fresh
- * model that routes it for the first time, on an otherwise empty
- * network, on fabrics with D-mod-K (kept) and adaptive routing (never
- * kept: the route depends on the load). */
-START_TEST (test_routes_kept)
-{
-  static const char * const fabrics[][6] = {
-    { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=32",
-      "oversubscription=3", NULL },
-    { "topology=fat-tree-3", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
-    { "topology=fat-tree", "routing=adaptive", "switch=Quantum-2-QM9700", "radix=32", NULL },
-  };
-
-  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
-    {
-      Setup s;
-      g_autoptr(GRand) rand = g_rand_new_with_seed (211 + f);
-      gboolean adaptive = strstr (fabrics[f][1], "adaptive") != NULL;
-
-      make_lines (&s, "DGX-H100", 8, 0, fabrics[f]);
-      for (guint trial = 0; trial < 300; trial++)
-        {
-          g_autoptr(GError) error = NULL;
-          guint32 gpus[24];
-          guint k = 2 + (guint) g_rand_int_range (rand, 0, 23), id, fresh_id;
-          SimCommModel *fresh;
-          SimCollectiveTiming a, b;
-
-          for (guint i = 0; i < k; i++)
-            {
-              gboolean dup;
-              do
-                {
-                  gpus[i] = (guint32) g_rand_int_range (rand, 0, 64);
-                  dup = FALSE;
-                  for (guint j = 0; j < i; j++)
-                    dup = dup || gpus[j] == gpus[i];
-                }
-              while (dup);
-            }
-          id = sim_comm_model_add (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING,
-                                   1u << 26, gpus, k, &error);
-          ck_assert_msg (id != 0, "%s", error ? error->message : "?");
-          if (trial < 200)
-            {
-              /* The first 200 only fill the table. */
-              sim_comm_model_remove (s.comm, id);
-              continue;
-            }
-          fresh = sim_comm_model_new (s.topology, s.cluster);
-          fresh_id = sim_comm_model_add (fresh, SIM_COLLECTIVE_ALL_REDUCE,
-                                         SIM_COLLECTIVE_ALGO_RING, 1u << 26, gpus, k, &error);
-          ck_assert (fresh_id != 0);
-          ck_assert (sim_comm_model_estimate (s.comm, id, 1u << 26, &a));
-          ck_assert (sim_comm_model_estimate (fresh, fresh_id, 1u << 26, &b));
-          ck_assert_msg (a.time == b.time, "%s: trial %u: %.17g s with routes kept, %.17g s "
-                         "routed afresh", fabrics[f][1], trial, a.time, b.time);
-          sim_comm_model_remove (s.comm, id);
-          sim_comm_model_free (fresh);
-        }
-      if (adaptive)
-        ck_assert_uint_eq (sim__comm_model_get_kept_routes (s.comm), 0);
-      else
-        ck_assert_uint_gt (sim__comm_model_get_kept_routes (s.comm), 100);
-      clear (&s);
-    }
-}
-END_TEST
-
 static Suite *
 collective_suite (void)
 {
@@ -1375,7 +1304,6 @@ collective_suite (void)
   tcase_add_test (tc, test_time_alone_kept_by_shape);
   tcase_add_test (tc, test_time_alone_kept_across_nodes);
   tcase_add_test (tc, test_time_alone_direct);
-  tcase_add_test (tc, test_routes_kept);
   suite_add_tcase (s, tc);
   return s;
 }

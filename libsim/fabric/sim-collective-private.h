@@ -122,10 +122,6 @@ guint64     sim__comm_model_get_solves (const SimCommModel *model);
  * comparisons).  get: the batches so given, and in *@tried those for
  * which it was tried. */
 void        sim__comm_model_set_alone_direct (SimCommModel *model, gboolean direct);
-
-/* The routes between two GPUs @model keeps across plans (those that
- * depend on the two GPUs alone), for the tests. */
-guint       sim__comm_model_get_kept_routes (const SimCommModel *model);
 guint64     sim__comm_model_get_alone_direct (const SimCommModel *model, guint64 *tried);
 
 G_END_DECLS

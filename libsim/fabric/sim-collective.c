@@ -186,19 +186,6 @@ typedef struct {
  * once full, plans of new shapes are built and not kept. */
 #define SHAPE_CACHE_FLOWS (1u << 18)
 
-/* A route kept by plan_route() (one that depends only on its two GPUs):
- * its key ((src << 32 | dst) + 1; 0 is a free slot), its resources in
- * the model's pool and its latency. */
-typedef struct {
-  guint64 key;
-  guint32 start, len;
-  SimTime latency;
-} KeptRoute;
-
-/* At most this many routes are kept (at most about 60 MB with their
- * resources); past that the table starts again. */
-#define KEPT_ROUTES_MAX (1u << 20)
-
 /* A route of a batch timed alone without the solver (alone_direct()). */
 typedef struct {
   const guint32 *res;     /* its resources */
@@ -239,11 +226,6 @@ struct _SimCommModel {
   guint32           group_alloc;   /* ... its slots ... */
   guint32           group_stamp;   /* ... in use when their stamp is this */
   guint32          *group_count;   /* per flow of the plan grouped: its group's size */
-  KeptRoute        *kept;          /* plan_route()'s routes between two GPUs kept
-                                    * across plans ... */
-  guint32           kept_mask;     /* ... its slots - 1 (0: none yet) ... */
-  guint32           n_kept;        /* ... those in use ... */
-  GArray           *kept_pool;     /* ... and their resources (guint32) */
   guint32           group_count_alloc;
   /* sim__comm_model_time_alone()'s solver of one batch, its resources
    * numbered in the order of the network's, and scratch. */
@@ -763,9 +745,6 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->alone_lvl);
   g_free (m->alone_low);
   g_free (m->direct_paths);
-  g_free (m->kept);
-  if (m->kept_pool != NULL)
-    g_array_unref (m->kept_pool);
   g_free (m->direct_of);
   g_free (m->direct_seen);
   if (m->nccl_tables != NULL)
@@ -1649,62 +1628,6 @@ bound_arrays (SimCommModel *m)
   m->n_bound_res = 0;
 }
 
-/* The slot of the route from @src to @dst in the kept routes: its own, or
- * the free one where it would go. */
-static KeptRoute *
-kept_slot (SimCommModel *m, guint32 src, guint32 dst)
-{
-  guint64 key = (((guint64) src << 32) | dst) + 1;
-
-  for (guint32 k = (guint32) (key * 0x9e3779b97f4a7c15ull >> 32) & m->kept_mask;;
-       k = (k + 1) & m->kept_mask)
-    if (m->kept[k].key == key || m->kept[k].key == 0)
-      return &m->kept[k];
-}
-
-/* Keeps the route just found from @src to @dst, @len resources at the end
- * of @paths, with @latency.  The table starts small and doubles when half
- * full (a table of the largest size from the start would spread a few
- * routes over megabytes, every look-up a miss). */
-static void
-kept_add (SimCommModel *m, guint32 src, guint32 dst, const GArray *paths, guint len,
-          SimTime latency)
-{
-  KeptRoute *e;
-
-  if (m->kept == NULL || m->n_kept >= KEPT_ROUTES_MAX)
-    {
-      /* (Made, or started again.) */
-      g_free (m->kept);
-      m->kept = g_new0 (KeptRoute, 1024);
-      m->kept_mask = 1023;
-      if (m->kept_pool == NULL)
-        m->kept_pool = g_array_new (FALSE, FALSE, sizeof (guint32));
-      g_array_set_size (m->kept_pool, 0);
-      m->n_kept = 0;
-    }
-  else if (2 * (m->n_kept + 1) > m->kept_mask + 1)
-    {
-      KeptRoute *old = m->kept;
-      guint32 old_size = m->kept_mask + 1;
-      m->kept = g_new0 (KeptRoute, 2 * (gsize) old_size);
-      m->kept_mask = 2 * old_size - 1;
-      for (guint32 i = 0; i < old_size; i++)
-        if (old[i].key != 0)
-          {
-            guint64 k = old[i].key - 1;
-            *kept_slot (m, (guint32) (k >> 32), (guint32) k) = old[i];
-          }
-      g_free (old);
-    }
-  e = kept_slot (m, src, dst);
-  if (e->key != 0)
-    return;
-  *e = (KeptRoute) { (((guint64) src << 32) | dst) + 1, m->kept_pool->len, len, latency };
-  g_array_append_vals (m->kept_pool, &g_array_index (paths, guint32, paths->len - len), len);
-  m->n_kept++;
-}
-
 /* Routes @p's flows with @seed (under adaptive routing, each flow's route
  * taken on the load with the flows before it on), without registering
  * them: their resources in p->paths, its latencies set from those routes,
@@ -1752,33 +1675,14 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
         }
       else
         {
-          /* A route that depends on its two GPUs alone is kept across
-           * plans: the same two GPUs take it again. */
-          const KeptRoute *kept = m->load == NULL && m->kept != NULL
-                                  ? kept_slot (m, f->src, f->dst) : NULL;
           f->path_start = p->paths->len;
-          if (kept != NULL && kept->key != 0)
+          if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash, m->load,
+                                          p->paths, &lat, &fixed))
             {
-              g_array_set_size (p->paths, f->path_start + kept->len);
-              memcpy (&g_array_index (p->paths, guint32, f->path_start),
-                      &g_array_index (m->kept_pool, guint32, kept->start),
-                      kept->len * sizeof (guint32));
-              lat = kept->latency;
-              fixed = TRUE;
-            }
-          else
-            {
-              if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash,
-                                              m->load, p->paths, &lat, &fixed))
-                {
-                  plan_load (m, p, i, -1);
-                  g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
-                               "GPUs %u and %u are not connected in this topology", f->src,
-                               f->dst);
-                  return FALSE;
-                }
-              if (fixed && m->load == NULL)
-                kept_add (m, f->src, f->dst, p->paths, p->paths->len - f->path_start, lat);
+              plan_load (m, p, i, -1);
+              g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
+                           "GPUs %u and %u are not connected in this topology", f->src, f->dst);
+              return FALSE;
             }
           f->path_len = p->paths->len - f->path_start;
           if (fixed)
@@ -2168,13 +2072,6 @@ sim__comm_model_get_solves (const SimCommModel *m)
       n += st.solves;
     }
   return n;
-}
-
-guint
-sim__comm_model_get_kept_routes (const SimCommModel *m)
-{
-  g_return_val_if_fail (m != NULL, 0);
-  return m->n_kept;
 }
 
 void
