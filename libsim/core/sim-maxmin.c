@@ -50,6 +50,7 @@ typedef struct {
   guint32   alloc;       /* of Resource.flows */
   guint32   gen;
   guint32   next_free;
+  guint32   n_bneck;     /* flows whose rate it fixed in the solve that last set them */
   guint8    in_use, dirty;
 } ResCold;
 
@@ -237,6 +238,22 @@ mark_flow_dirty (SimMaxmin *s, guint32 f)
       s->fc[f].dirty = 1;
       slot_list_push (&s->dirty_flows, f);
     }
+}
+
+/* Makes @b (a resource slot, or NONE for a cap or no resource) the
+ * bottleneck of flow @fs, counting each resource's. */
+static inline void
+set_bneck (SimMaxmin *s, guint32 fs, guint32 b)
+{
+  guint32 old = s->bneck[fs];
+
+  if (old == b)
+    return;
+  if (old != NONE)
+    s->rc[old].n_bneck--;
+  if (b != NONE)
+    s->rc[b].n_bneck++;
+  s->bneck[fs] = b;
 }
 
 /* sim__maxmin_set_full_default(): what new systems start with.  Set by a
@@ -558,6 +575,7 @@ sim_maxmin_remove_flow (SimMaxmin *s, SimMaxminId id)
         }
       mark_res_dirty (s, rs);
     }
+  set_bneck (s, slot, NONE);
   f->n_res = 0;
   c->in_use = 0;
   c->dirty = 0;
@@ -738,7 +756,7 @@ fix_flow (SimMaxmin *s, guint32 fs, double rate, guint32 skip)
 
   f->rate = rate;
   f->fixed = 1;
-  s->bneck[fs] = skip;
+  set_bneck (s, fs, skip);
   s->n_unfixed--;
   for (guint32 i = 0; i < f->n_res; i++)
     if (f->res[i].res != skip)
@@ -1189,7 +1207,7 @@ region_setup (SimMaxmin *s)
         {
           f->rate = cap;
           f->fixed = 1;
-          s->bneck[fs] = NONE;
+          set_bneck (s, fs, NONE);
           continue;
         }
       f->fixed = 0;
@@ -1293,10 +1311,15 @@ region_solve (SimMaxmin *s)
       if (s->fc[f].in_use && s->flow_visit[f] != s->epoch)
         region_add_flow (s, f);
     }
+  /* A resource changed by a flow's leaving matters only to the flows it
+   * held back: one that holds none back (under demand caps, most) is
+   * crossed by no flow of the region, which brings in its resources
+   * itself, so it would take no part in the filling, fix nothing, and
+   * let no frozen flow go. */
   for (guint i = 0; i < s->dirty_res.len; i++)
     {
       guint32 r = s->dirty_res.v[i];
-      if (s->rc[r].in_use && s->res_visit[r] != s->epoch)
+      if (s->rc[r].in_use && s->res_visit[r] != s->epoch && s->rc[r].n_bneck > 0)
         {
           s->res_visit[r] = s->epoch;
           s->comp_res[s->n_comp_res++] = r;
