@@ -116,6 +116,25 @@ gboolean    sim__comm_model_choose (SimCommModel *model, SimCollectiveOp op, gui
  * counts of solves per collective. */
 guint64     sim__comm_model_get_solves (const SimCommModel *model);
 
+/* Pruning (demand-aware sharing, internal).  With @prune, a collective
+ * registered afterwards whose routes are fixed by its GPUs leaves out of
+ * the solver the resources of its flows that lie in a node marked
+ * private (the links inside the node and those of its NICs to their
+ * switches).  The caller marks a node private only while every GPU of it
+ * belongs, whole, to one job whose every flow has a cap no higher than
+ * its rate with the job alone on the network (demand-aware sharing's
+ * caps): no other job's flow crosses such a resource (a fixed route
+ * between two nodes crosses no third), and the job's own caps fit on it,
+ * so it never holds a flow back and the rates are those of the solver
+ * with it.  sim_comm_model_get_load() adds the left-out flows' rates.
+ * is_pruned: whether collective @id was so registered; unprune:
+ * registers it again on its whole routes (FALSE if it was not pruned). */
+void        sim__comm_model_set_prune (SimCommModel *model, gboolean prune);
+void        sim__comm_model_set_node_private (SimCommModel *model, guint32 node,
+                                              gboolean is_private);
+gboolean    sim__comm_model_is_pruned (SimCommModel *model, guint id);
+gboolean    sim__comm_model_unprune (SimCommModel *model, guint id);
+
 /* Whether sim__comm_model_time_alone() may give a batch the rates of its
  * levels without the solver where no bottleneck cascades (the default;
  * FALSE: every batch goes to the solver, for the tests' and benchmarks'

@@ -107,6 +107,8 @@ typedef struct {
   gboolean          routed;        /* paths and latencies hold its routes */
   gboolean          routes_fixed;  /* and each depends on its GPUs alone, not on
                                     * the seed or the load */
+  gboolean          pruned;        /* registered without its private resources
+                                    * (sim__comm_model_set_prune()) */
   guint             touched_epoch; /* SimCommModel.touch_epoch while in its touched list */
   gpointer          shape;         /* the ShapeEntry it was copied from, or NULL */
   /* AUTO: NCCL's table of the communicator and the algorithm it chose,
@@ -236,6 +238,14 @@ struct _SimCommModel {
   double           *alone_lvl;     /* per resource: alone_direct()'s weight, then level */
   double           *alone_low;     /* per resource: alone_direct()'s lowest rate on it */
   gboolean          no_direct;     /* sim__comm_model_set_alone_direct (FALSE) */
+  gboolean          prune;         /* sim__comm_model_set_prune() */
+  guint32          *res_node;      /* per resource: the node it lies in or leads out
+                                    * of, or G_MAXUINT32 (made when first pruning) */
+  guint8           *private_node;  /* per node: sim__comm_model_set_node_private() */
+  guint             n_nodes;
+  double           *pruned_use;    /* per resource: the pruned flows' rates on it ... */
+  gboolean          pruned_stale;  /* ... to be summed again */
+  guint             n_pruned;      /* plans registered pruned */
   DirectPath       *direct_paths;  /* alone_direct()'s routes of the batch ... */
   guint32          *direct_of;     /* ... and each flow's (G_MAXUINT32: none) */
   guint             direct_alloc;
@@ -681,6 +691,8 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   for (guint32 g = 0; g < sim_cluster_get_n_gpus (cluster); g++)
     m->gpu_node[g] = sim_cluster_get_gpu (cluster, g)->node;
   m->next_id = 1;
+  m->n_nodes = sim_cluster_get_n_nodes (cluster);
+  m->private_node = g_new0 (guint8, MAX (m->n_nodes, 1));
   if (sim_topology_get_routing (topology) == SIM_ROUTING_ADAPTIVE)
     m->load = g_new0 (guint32, MAX (m->n_res, 1));
   return m;
@@ -745,6 +757,9 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->alone_lvl);
   g_free (m->alone_low);
   g_free (m->direct_paths);
+  g_free (m->res_node);
+  g_free (m->private_node);
+  g_free (m->pruned_use);
   g_free (m->direct_of);
   g_free (m->direct_seen);
   if (m->nccl_tables != NULL)
@@ -1580,6 +1595,39 @@ plan_group (SimCommModel *m, const Plan *p)
     }
 }
 
+/* Makes m->res_node: each resource of a link with an end in a node (the
+ * links inside it, and its NICs' links to their switches) lies in that
+ * node; the others (between switches, and spraying's pools) in none. */
+static void
+res_nodes (SimCommModel *m)
+{
+  guint n_links = sim_topology_get_n_links (m->topology);
+
+  if (m->res_node != NULL)
+    return;
+  m->res_node = g_new (guint32, MAX (m->n_res, 1));
+  for (guint r = 0; r < m->n_res; r++)
+    {
+      gint node = -1;
+      if (r < 2 * n_links)
+        {
+          const SimLink *l = sim_topology_get_link (m->topology, r / 2);
+          node = sim_topology_get_vertex_node (m->topology, l->a);
+          if (node < 0)
+            node = sim_topology_get_vertex_node (m->topology, l->b);
+        }
+      m->res_node[r] = node >= 0 && (guint) node < m->n_nodes ? (guint32) node : G_MAXUINT32;
+    }
+}
+
+/* Whether resource @r lies in a node marked private. */
+static inline gboolean
+is_private (const SimCommModel *m, guint32 r)
+{
+  guint32 node = m->res_node[r];
+  return node != G_MAXUINT32 && m->private_node[node];
+}
+
 /* Registers @p's flows on their routes (plan_route(), which sets its
  * latency from the slowest route between two nodes, a ring or a tree
  * moving in lockstep so that its slowest hop sets the pace of every step,
@@ -1588,12 +1636,20 @@ plan_group (SimCommModel *m, const Plan *p)
 static gboolean
 plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
 {
+  gboolean prune;
+
   /* Each route is taken on the load with the flows before it on (under
    * adaptive routing), as it is registered. */
   if (!plan_route (m, p, hash_seed, error))
     return FALSE;
   plan_load (m, p, p->flows->len, -1);
   plan_group (m, p);
+  prune = m->prune && p->routes_fixed && m->load == NULL;
+  if (prune)
+    res_nodes (m);
+  p->pruned = prune;
+  m->n_pruned += prune;
+  m->pruned_stale = TRUE;
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
@@ -1607,8 +1663,18 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
           continue;
         }
       g_array_set_size (m->ids, f->path_len);
-      for (guint k = 0; k < f->path_len; k++)
-        g_array_index (m->ids, SimMaxminId, k) = m->res[path[k]];
+      if (prune)
+        {
+          /* (Its private resources left out: see sim__comm_model_set_prune().) */
+          guint kept = 0;
+          for (guint k = 0; k < f->path_len; k++)
+            if (!is_private (m, path[k]))
+              g_array_index (m->ids, SimMaxminId, kept++) = m->res[path[k]];
+          g_array_set_size (m->ids, kept);
+        }
+      else
+        for (guint k = 0; k < f->path_len; k++)
+          g_array_index (m->ids, SimMaxminId, k) = m->res[path[k]];
       f->flow = sim_maxmin_add_flows (m->sys, (const SimMaxminId *) (gpointer) m->ids->data,
                                       m->ids->len, 1.0, INFINITY, m->group_count[i], p);
     }
@@ -1713,6 +1779,9 @@ plan_unregister (SimCommModel *m, Plan *p)
       sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, i).flow);
   plan_load (m, p, p->flows->len, -1);
   p->registered = FALSE;
+  m->n_pruned -= p->pruned;
+  p->pruned = FALSE;
+  m->pruned_stale = TRUE;
 }
 
 /* Seconds per byte of message of @p's bandwidth term (Simple), as the
@@ -1728,6 +1797,8 @@ model_solve (SimCommModel *m)
 
   sim_maxmin_solve (m->sys);
   changed = sim_maxmin_get_changed (m->sys, &n);
+  if (n > 0)
+    m->pruned_stale = TRUE;
   for (guint i = 0; i < n; i++)
     {
       Plan *p = sim_maxmin_get_flow_data (m->sys, changed[i]);
@@ -2072,6 +2143,51 @@ sim__comm_model_get_solves (const SimCommModel *m)
       n += st.solves;
     }
   return n;
+}
+
+void
+sim__comm_model_set_prune (SimCommModel *m, gboolean prune)
+{
+  g_return_if_fail (m != NULL);
+  m->prune = prune;
+}
+
+void
+sim__comm_model_set_node_private (SimCommModel *m, guint32 node, gboolean is_private)
+{
+  g_return_if_fail (m != NULL && node < m->n_nodes);
+  m->private_node[node] = is_private;
+}
+
+gboolean
+sim__comm_model_is_pruned (SimCommModel *m, guint id)
+{
+  const Plan *p;
+
+  g_return_val_if_fail (m != NULL, FALSE);
+  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  return p != NULL && p->pruned;
+}
+
+gboolean
+sim__comm_model_unprune (SimCommModel *m, guint id)
+{
+  Plan *p;
+  gboolean prune;
+
+  g_return_val_if_fail (m != NULL, FALSE);
+  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  if (p == NULL || !p->pruned)
+    return FALSE;
+  /* Registered again on its whole routes, under its id (its routes are
+   * fixed: the same ones). */
+  plan_unregister (m, p);
+  prune = m->prune;
+  m->prune = FALSE;
+  if (!plan_register (m, p, id, NULL))
+    g_assert_not_reached ();
+  m->prune = prune;
+  return TRUE;
 }
 
 void
@@ -3016,6 +3132,44 @@ sim_comm_model_get_shortfall (SimCommModel *m, guint id)
   return worst;
 }
 
+/* The rates of the flows registered without @resource (pruned plans')
+ * on it, from the last solve as sim_maxmin_get_usage() gives the others',
+ * all of them summed again after any change. */
+static double
+pruned_usage (SimCommModel *m, guint32 resource)
+{
+  if (m->pruned_use == NULL)
+    {
+      m->pruned_use = g_new0 (double, MAX (m->n_res, 1));
+      m->pruned_stale = TRUE;
+    }
+  if (m->pruned_stale)
+    {
+      GHashTableIter it;
+      gpointer value;
+
+      memset (m->pruned_use, 0, m->n_res * sizeof (double));
+      g_hash_table_iter_init (&it, m->plans);
+      while (g_hash_table_iter_next (&it, NULL, &value))
+        {
+          const Plan *p = value;
+          if (!p->pruned)
+            continue;
+          for (guint i = 0; i < p->flows->len; i++)
+            {
+              const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+              const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
+              double rate = sim_maxmin_get_rate (m->sys, f->flow);
+              for (guint k = 0; k < f->path_len; k++)
+                if (is_private (m, path[k]))
+                  m->pruned_use[path[k]] += rate;
+            }
+        }
+      m->pruned_stale = FALSE;
+    }
+  return m->pruned_use[resource];
+}
+
 /* The load of one directed resource, from the rates of the last solve. */
 double
 sim_comm_model_get_load (SimCommModel *m, guint32 resource)
@@ -3028,5 +3182,7 @@ sim_comm_model_get_load (SimCommModel *m, guint32 resource)
   if (!(capacity > 0))
     return 0;
   usage = sim_maxmin_get_usage (m->sys, m->res[resource]);
+  if (m->n_pruned > 0 && m->res_node != NULL && is_private (m, resource))
+    usage += pruned_usage (m, resource);
   return CLAMP (usage / capacity, 0.0, 1.0);
 }

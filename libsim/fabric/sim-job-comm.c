@@ -29,6 +29,7 @@ struct _SimJobComm {
    * and those it last handed out. */
   GPtrArray        *touched;  /* SimJob */
   GPtrArray        *taken;    /* SimJob */
+  gboolean          no_prune; /* sim__job_comm_set_prune (FALSE) */
 };
 
 /* What a running job has registered, by phase: data-parallel
@@ -55,6 +56,9 @@ typedef struct {
   gboolean stale;      /* phase_time to be measured again */
   guint    done;       /* iterations completed in this run */
   double   first, last; /* when the warm-up ended and the last one completed */
+  /* Demand-aware sharing: the nodes it holds whole, marked private on the
+   * network while it runs (sim__comm_model_set_prune()). */
+  GArray  *private_nodes; /* guint32, or NULL */
 } JobState;
 
 #define N_PHASES 3
@@ -65,7 +69,28 @@ job_state_free (JobState *js)
   g_array_unref (js->ids);
   g_array_unref (js->bytes);
   g_array_unref (js->phase);
+  if (js->private_nodes != NULL)
+    g_array_unref (js->private_nodes);
   g_free (js);
+}
+
+/* sim__job_comm_set_prune_default(), and the collectives registered
+ * pruned (sim__job_comm_get_pruned_total()). */
+static gboolean no_prune_default;
+static guint64 pruned_total, unpruned_total;
+
+void
+sim__job_comm_set_prune_default (gboolean prune)
+{
+  no_prune_default = !prune;
+}
+
+guint64
+sim__job_comm_get_pruned_total (guint64 *undone)
+{
+  if (undone != NULL)
+    *undone = unpruned_total;
+  return pruned_total;
 }
 
 SimJobComm *
@@ -73,6 +98,7 @@ sim__job_comm_new (SimTopology *topology, const SimCluster *cluster)
 {
   SimJobComm *comm = g_new0 (SimJobComm, 1);
 
+  comm->no_prune = no_prune_default;
   comm->topology = topology;
   comm->cluster = cluster;
   comm->model = sim_comm_model_new (topology, cluster);
@@ -326,6 +352,69 @@ sim__job_comm_get_iteration (const SimJob *job)
   return alone_iteration (job, js) * js->stretch;
 }
 
+void
+sim__job_comm_set_prune (SimJobComm *comm, gboolean prune)
+{
+  g_return_if_fail (comm != NULL);
+  comm->no_prune = !prune;
+}
+
+/* Demand-aware sharing: marks private on the network the nodes @job holds
+ * whole (every GPU of the node its own, fully and alone), listed in
+ * @js->private_nodes.  No other job can take a GPU of them while it runs,
+ * and its flows are capped at its demand, which its time alone on the
+ * network fits: the resources of those nodes then never hold a flow back
+ * (sim__comm_model_set_prune()). */
+static void
+mark_private (SimJobComm *comm, SimJob *job, JobState *js)
+{
+  g_autoptr(GHashTable) count = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  /* Its GPUs on each node, in the order its nodes first appear. */
+  for (guint i = 0; i < job->n_gpus; i++)
+    {
+      guint32 node = sim_cluster_get_gpu (comm->cluster, job->gpus[i])->node;
+      gpointer key = GUINT_TO_POINTER (node + 1);
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (count, key));
+      if (n == 0)
+        {
+          if (js->private_nodes == NULL)
+            js->private_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+          g_array_append_val (js->private_nodes, node);
+        }
+      g_hash_table_insert (count, key, GUINT_TO_POINTER (n + 1));
+    }
+  for (guint i = js->private_nodes != NULL ? js->private_nodes->len : 0; i-- > 0;)
+    {
+      guint32 node = g_array_index (js->private_nodes, guint32, i);
+      const SimNode *nd = sim_cluster_get_node (comm->cluster, node);
+      gboolean whole = GPOINTER_TO_UINT (g_hash_table_lookup (count, GUINT_TO_POINTER (node + 1)))
+                       == nd->n_gpus;
+      for (guint32 g = nd->first_gpu; whole && g < nd->first_gpu + nd->n_gpus; g++)
+        {
+          const SimGpu *x = sim_cluster_get_gpu (comm->cluster, g);
+          whole = x->used_milli >= 1000 && x->n_tenants == 1 && x->mig_used == 0;
+        }
+      if (!whole)
+        g_array_remove_index (js->private_nodes, i);
+    }
+  if (js->private_nodes != NULL && js->private_nodes->len == 0)
+    g_clear_pointer (&js->private_nodes, g_array_unref);
+  for (guint i = 0; js->private_nodes != NULL && i < js->private_nodes->len; i++)
+    sim__comm_model_set_node_private (comm->model,
+                                      g_array_index (js->private_nodes, guint32, i), TRUE);
+}
+
+/* Takes @js's nodes off the private list. */
+static void
+unmark_private (SimJobComm *comm, JobState *js)
+{
+  for (guint i = 0; js->private_nodes != NULL && i < js->private_nodes->len; i++)
+    sim__comm_model_set_node_private (comm->model,
+                                      g_array_index (js->private_nodes, guint32, i), FALSE);
+  g_clear_pointer (&js->private_nodes, g_array_unref);
+}
+
 gboolean
 sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
 {
@@ -350,6 +439,12 @@ sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
       r.alone = alone = g_array_new (FALSE, FALSE, sizeof (SimCollectiveCall));
       r.alone_gpus = alone_gpus = g_array_new (FALSE, FALSE, sizeof (guint32));
     }
+  /* Demand-aware sharing leaves the resources of the nodes the job holds
+   * whole out of the solver (sim__comm_model_set_prune()). */
+  sim__comm_model_set_prune (comm->model, comm->sharing == SIM_FABRIC_SHARING_DEMAND
+                                          && !comm->no_prune);
+  if (comm->sharing == SIM_FABRIC_SHARING_DEMAND && !comm->no_prune)
+    mark_private (comm, job, r.state);
   if (!foreach_collective (&job->spec.comm, job->gpus, job->n_gpus, FALSE, register_one, &r,
                            error) ||
       (alone != NULL && !measure_alone (&r, error)))
@@ -357,6 +452,24 @@ sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
       /* Nothing stays registered. */
       sim__job_comm_release (comm, job);
       return FALSE;
+    }
+  if (r.state->private_nodes != NULL)
+    {
+      /* A collective whose routes are not fixed by its GPUs was registered
+       * whole, and its time alone was not taken on the routes it has: the
+       * job's caps may not fit its nodes, so none of it stays pruned. */
+      gboolean all = TRUE;
+      for (guint i = 0; i < r.state->ids->len && all; i++)
+        all = sim__comm_model_is_pruned (comm->model, g_array_index (r.state->ids, guint, i));
+      if (!all)
+        {
+          for (guint i = 0; i < r.state->ids->len; i++)
+            unpruned_total += sim__comm_model_unprune (comm->model,
+                                                       g_array_index (r.state->ids, guint, i));
+          unmark_private (comm, r.state);
+        }
+      else
+        pruned_total += r.state->ids->len;
     }
   if (alone != NULL)
     {
@@ -392,6 +505,7 @@ sim__job_comm_release (SimJobComm *comm, SimJob *job)
       sim_comm_model_remove (comm->model, id);
       g_hash_table_remove (comm->owner, GUINT_TO_POINTER (id));
     }
+  unmark_private (comm, js);
   if (js->pending)
     g_ptr_array_remove_fast (comm->pending, job);
   if (js->slowed)

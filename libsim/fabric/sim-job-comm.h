@@ -174,6 +174,17 @@ void        sim__job_comm_free (SimJobComm *comm);
 /* How collectives share the network (default demand-aware); before any
  * job registers. */
 void             sim__job_comm_set_sharing (SimJobComm *comm, SimFabricSharing sharing);
+/* Whether demand-aware sharing leaves the resources of the nodes a job
+ * holds whole out of the network's solver (the default; the same rates:
+ * sim__comm_model_set_prune()).  FALSE: every resource stays in, for the
+ * tests' comparisons. */
+void             sim__job_comm_set_prune (SimJobComm *comm, gboolean prune);
+/* The same for every SimJobComm made afterwards (the tests' and
+ * benchmarks' switch); and the collectives registered pruned so far in
+ * this process, with in *@undone those registered again whole because
+ * another collective of their job could not be pruned. */
+void             sim__job_comm_set_prune_default (gboolean prune);
+guint64          sim__job_comm_get_pruned_total (guint64 *undone);
 SimFabricSharing sim__job_comm_get_sharing (const SimJobComm *comm);
 
 /* Rounds of the fixed point the last update took (demand-aware). */
