@@ -1628,23 +1628,14 @@ is_private (const SimCommModel *m, guint32 r)
   return node != G_MAXUINT32 && m->private_node[node];
 }
 
-/* Registers @p's flows on their routes (plan_route(), which sets its
- * latency from the slowest route between two nodes, a ring or a tree
- * moving in lockstep so that its slowest hop sets the pace of every step,
- * and from the slowest route inside a node where it is slower than NCCL's
- * intra-node step holds). */
-static gboolean
-plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
+/* Registers the routed and grouped @p's entries on the solver (with
+ * m->group_count the size of each group), leaving out its private
+ * resources when the model prunes. */
+static void
+plan_register_entries (SimCommModel *m, Plan *p)
 {
-  gboolean prune;
+  gboolean prune = m->prune && p->routes_fixed && m->load == NULL;
 
-  /* Each route is taken on the load with the flows before it on (under
-   * adaptive routing), as it is registered. */
-  if (!plan_route (m, p, hash_seed, error))
-    return FALSE;
-  plan_load (m, p, p->flows->len, -1);
-  plan_group (m, p);
-  prune = m->prune && p->routes_fixed && m->load == NULL;
   if (prune)
     res_nodes (m);
   p->pruned = prune;
@@ -1654,6 +1645,7 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
+      guint n = 0;
       if (m->load != NULL)
         for (guint k = 0; k < f->path_len; k++)
           m->load[path[k]]++;
@@ -1662,23 +1654,33 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
           f->flow = g_array_index (p->flows, PlanFlow, f->first).flow;
           continue;
         }
-      g_array_set_size (m->ids, f->path_len);
-      if (prune)
-        {
-          /* (Its private resources left out: see sim__comm_model_set_prune().) */
-          guint kept = 0;
-          for (guint k = 0; k < f->path_len; k++)
-            if (!is_private (m, path[k]))
-              g_array_index (m->ids, SimMaxminId, kept++) = m->res[path[k]];
-          g_array_set_size (m->ids, kept);
-        }
-      else
-        for (guint k = 0; k < f->path_len; k++)
-          g_array_index (m->ids, SimMaxminId, k) = m->res[path[k]];
-      f->flow = sim_maxmin_add_flows (m->sys, (const SimMaxminId *) (gpointer) m->ids->data,
-                                      m->ids->len, 1.0, INFINITY, m->group_count[i], p);
+      if (m->ids->len < f->path_len)
+        g_array_set_size (m->ids, f->path_len);
+      /* (Its private resources left out: see sim__comm_model_set_prune().) */
+      for (guint k = 0; k < f->path_len; k++)
+        if (!prune || !is_private (m, path[k]))
+          g_array_index (m->ids, SimMaxminId, n++) = m->res[path[k]];
+      f->flow = sim_maxmin_add_flows (m->sys, (const SimMaxminId *) (gpointer) m->ids->data, n,
+                                      1.0, INFINITY, m->group_count[i], p);
     }
   p->registered = TRUE;
+}
+
+/* Registers @p's flows on their routes (plan_route(), which sets its
+ * latency from the slowest route between two nodes, a ring or a tree
+ * moving in lockstep so that its slowest hop sets the pace of every step,
+ * and from the slowest route inside a node where it is slower than NCCL's
+ * intra-node step holds). */
+static gboolean
+plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
+{
+  /* Each route is taken on the load with the flows before it on (under
+   * adaptive routing), as it is registered. */
+  if (!plan_route (m, p, hash_seed, error))
+    return FALSE;
+  plan_load (m, p, p->flows->len, -1);
+  plan_group (m, p);
+  plan_register_entries (m, p);
   return TRUE;
 }
 
