@@ -25,4 +25,9 @@ void sim__maxmin_set_full (SimMaxmin *system, gboolean full);
  * called before any system is made). */
 void sim__maxmin_set_full_default (gboolean full);
 
+/* A flow's rate (as of the last solve) and cap in one look-up (internal):
+ * FALSE, and nothing set, if @id names no flow. */
+gboolean sim__maxmin_get_rate_cap (const SimMaxmin *system, SimMaxminId id, double *rate,
+                                   double *cap);
+
 G_END_DECLS

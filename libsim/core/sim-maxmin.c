@@ -622,6 +622,20 @@ sim_maxmin_get_rate (const SimMaxmin *s, SimMaxminId id)
   return slot != NONE ? s->flows[slot].rate : -1;
 }
 
+gboolean
+sim__maxmin_get_rate_cap (const SimMaxmin *s, SimMaxminId id, double *rate, double *cap)
+{
+  guint32 slot;
+
+  g_return_val_if_fail (s != NULL && rate != NULL && cap != NULL, FALSE);
+  slot = lookup_flow (s, id);
+  if (slot == NONE)
+    return FALSE;
+  *rate = s->flows[slot].rate;
+  *cap = s->fc[slot].cap;
+  return TRUE;
+}
+
 double
 sim_maxmin_get_flow_cap (const SimMaxmin *s, SimMaxminId id)
 {

@@ -178,15 +178,21 @@ typedef struct {
   guint32 index;
 } RouteSlot;
 
-/* A slot of plan_group()'s table: a flow, by its resources and shares. */
-typedef struct {
-  guint32 stamp;
-  guint32 index;
-} GroupSlot;
-
 /* At most this many flows are kept in plans of the cache (56 bytes each);
  * once full, plans of new shapes are built and not kept. */
 #define SHAPE_CACHE_FLOWS (1u << 18)
+
+/* auto_choose()'s last choices, by table, size and mask (direct-mapped:
+ * a job's collectives repeat a few sizes on a few shapes). */
+typedef struct {
+  const void           *table;   /* SimNcclTable, or NULL: empty */
+  guint64               bytes;
+  guint                 mask;
+  SimNcclAlgo           algo;
+  SimCollectiveProtocol protocol;
+} ChoiceSlot;
+
+#define CHOICE_SLOTS 64
 
 /* A route of a batch timed alone without the solver (alone_direct()). */
 typedef struct {
@@ -224,9 +230,11 @@ struct _SimCommModel {
   RouteSlot        *routes;        /* plan_route()'s table ... */
   guint32           routes_alloc;  /* ... its slots ... */
   guint32           routes_stamp;  /* ... in use when their stamp is this */
-  GroupSlot        *group;         /* plan_group()'s table ... */
-  guint32           group_alloc;   /* ... its slots ... */
+  guint32          *group_seen;    /* plan_group()'s lists by route: stamp, first ... */
+  guint32           group_seen_alloc;  /* ... their places ... */
   guint32           group_stamp;   /* ... in use when their stamp is this */
+  guint32          *group_next;    /* per flow of the plan grouped: the next group's
+                                    * first flow on its route, or G_MAXUINT32 */
   guint32          *group_count;   /* per flow of the plan grouped: its group's size */
   guint32           group_count_alloc;
   /* sim__comm_model_time_alone()'s solver of one batch, its resources
@@ -239,6 +247,7 @@ struct _SimCommModel {
   double           *alone_low;     /* per resource: alone_direct()'s lowest rate on it */
   gboolean          no_direct;     /* sim__comm_model_set_alone_direct (FALSE) */
   gboolean          prune;         /* sim__comm_model_set_prune() */
+  ChoiceSlot        choices[CHOICE_SLOTS];
   guint32          *res_node;      /* per resource: the node it lies in or leads out
                                     * of, or G_MAXUINT32 (made when first pruning) */
   guint8           *private_node;  /* per node: sim__comm_model_set_node_private() */
@@ -727,7 +736,8 @@ sim_comm_model_free (SimCommModel *m)
   g_array_unref (m->route);
   g_array_unref (m->ids);
   g_free (m->load);
-  g_free (m->group);
+  g_free (m->group_seen);
+  g_free (m->group_next);
   g_free (m->group_count);
   g_free (m->routes);
   g_free (m->bound_seen);
@@ -1546,49 +1556,68 @@ same_route (const PlanFlow *a, const PlanFlow *b)
 static void
 plan_group (SimCommModel *m, const Plan *p)
 {
-  guint n = p->flows->len;
-  guint32 mask;
+  guint n = p->flows->len, places = p->paths != NULL ? p->paths->len + 1 : 1;
+  guint32 *seen;
 
-  mask = stamped_table (&m->group, &m->group_alloc, &m->group_stamp, sizeof (GroupSlot), n);
   if (m->group_count_alloc < n)
     {
       m->group_count_alloc = MAX (n, 2 * m->group_count_alloc);
       m->group_count = g_renew (guint32, m->group_count, m->group_count_alloc);
+      m->group_next = g_renew (guint32, m->group_next, m->group_count_alloc);
     }
+  /* The groups' first flows, listed by where their route starts in the
+   * plan's paths (each place: a stamp and the first of its list; flows
+   * between the same two GPUs point at one route, plan_route()). */
+  if (m->group_seen_alloc < places)
+    {
+      g_free (m->group_seen);
+      m->group_seen_alloc = MAX (places, 2 * m->group_seen_alloc);
+      m->group_seen = g_new0 (guint32, 2 * (gsize) m->group_seen_alloc);
+      m->group_stamp = 0;
+    }
+  if (++m->group_stamp == 0)
+    {
+      memset (m->group_seen, 0, 2 * (gsize) m->group_seen_alloc * sizeof (guint32));
+      m->group_stamp = 1;
+    }
+  seen = m->group_seen;
   for (guint i = 0; i < n; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      guint64 h = 0xcbf29ce484222325ull;
-      guint64 bits[MAX_PHASES];
+      guint32 *place = &seen[2 * f->path_start], *link;
 
-      memcpy (bits, f->share, sizeof bits);
-      h = (h ^ (((guint64) f->path_start << 32) | f->path_len)) * 0x100000001b3ull;
-      for (guint ph = 0; ph < MAX_PHASES; ph++)
-        h = (h ^ bits[ph]) * 0x100000001b3ull;
-      h ^= h >> 29;
       f->first = i;
       m->group_count[i] = 1;
-      for (guint32 slot = (guint32) (h * 0x9e3779b97f4a7c15ull >> 32) & mask;;
-           slot = (slot + 1) & mask)
+      m->group_next[i] = G_MAXUINT32;
+      if (place[0] != m->group_stamp)
         {
-          GroupSlot *g = &m->group[slot];
-          if (g->stamp != m->group_stamp)
-            {
-              g->stamp = m->group_stamp;
-              g->index = i;
-              break;
-            }
-          if (same_route (&g_array_index (p->flows, PlanFlow, g->index), f))
+          place[0] = m->group_stamp;
+          place[1] = i;
+          continue;
+        }
+      for (link = &place[1];; link = &m->group_next[*link])
+        {
+          guint32 g = *link;
+          if (same_route (&g_array_index (p->flows, PlanFlow, g), f))
             {
               /* A solver entry stands for at most G_MAXUINT16 flows: past
-               * that, this flow starts the group's next entry. */
-              if (m->group_count[g->index] == G_MAXUINT16)
-                g->index = i;
+               * that, this flow starts the group's next entry, in its
+               * place. */
+              if (m->group_count[g] == G_MAXUINT16)
+                {
+                  m->group_next[i] = m->group_next[g];
+                  *link = i;
+                }
               else
                 {
-                  f->first = g->index;
-                  m->group_count[g->index]++;
+                  f->first = g;
+                  m->group_count[g]++;
                 }
+              break;
+            }
+          if (m->group_next[g] == G_MAXUINT32)
+            {
+              m->group_next[g] = i;
               break;
             }
         }
@@ -2102,8 +2131,24 @@ auto_choose (SimCommModel *m, const Layout *l, SimCollectiveOp op, guint64 bytes
       return SIM_COLLECTIVE_ALGO_DIRECT;
     }
   t = nccl_table (m, l, op);
-  /* The ring is always there: NCCL never finds nothing. */
-  sim__nccl_choose (t, MAX (bytes, 1), nccl_mask (op, l), &a, &p, NULL);
+  {
+    /* The ring is always there: NCCL never finds nothing.  The choice is
+     * a function of the table, the size and the mask: kept. */
+    guint mask = nccl_mask (op, l);
+    guint64 b = MAX (bytes, 1);
+    ChoiceSlot *c = &m->choices[(((guint64) GPOINTER_TO_SIZE (t) >> 4) ^ b ^ ((guint64) mask << 7))
+                                * 0x9e3779b97f4a7c15ull >> 58];
+    if (c->table == t && c->bytes == b && c->mask == mask)
+      {
+        a = c->algo;
+        p = c->protocol;
+      }
+    else
+      {
+        sim__nccl_choose (t, b, mask, &a, &p, NULL);
+        *c = (ChoiceSlot) { t, b, mask, a, p };
+      }
+  }
   if (table != NULL)
     *table = t;
   if (nccl != NULL)
@@ -3125,8 +3170,11 @@ sim_comm_model_get_shortfall (SimCommModel *m, guint id)
       double rate, cap;
       if (f->first != i)
         continue;   /* (the entry of an earlier flow: the same rate and cap) */
-      rate = sim_maxmin_get_rate (m->sys, f->flow);
-      cap = sim_maxmin_get_flow_cap (m->sys, f->flow);
+      if (!sim__maxmin_get_rate_cap (m->sys, f->flow, &rate, &cap))
+        {
+          rate = -1;
+          cap = -1;
+        }
       if (!isfinite (cap))
         continue;
       worst = MAX (worst, rate > 0 ? cap / rate : INFINITY);
