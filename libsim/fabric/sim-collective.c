@@ -1737,7 +1737,8 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
   guint32 mask;
 
   if (p->paths == NULL)
-    p->paths = g_array_new (FALSE, FALSE, sizeof (guint32));
+    /* (Room for a few resources a flow: most plans never grow it.) */
+    p->paths = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 8 * MAX (p->flows->len, 1));
   g_array_set_size (p->paths, 0);
   p->routed = FALSE;
   p->routes_fixed = TRUE;
