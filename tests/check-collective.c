@@ -1277,6 +1277,89 @@ START_TEST (test_time_alone_direct)
 }
 END_TEST
 
+/* Routing a plan merges the flows between the same two GPUs that take one
+ * route with the same shares (a ring's channels) into one flow that
+ * counts them: every collective's time, alone and with others registered
+ * (ring, tree and AUTO, several sizes, on fabrics whose routes are fixed
+ * and one whose routes hash), and every time alone, must be those of the
+ * flows kept apart, to the last bit; and merging must have happened. */
+START_TEST (test_flows_merged)
+{
+  static const char * const fabrics[][6] = {
+    { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=32",
+      "oversubscription=3", NULL },
+    { "topology=fat-tree-3", "routing=spray", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=rail-optimized", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=32", NULL },
+    { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700", "radix=32", NULL },
+  };
+  static const SimCollectiveAlgo algos[] = {
+    SIM_COLLECTIVE_ALGO_AUTO, SIM_COLLECTIVE_ALGO_RING, SIM_COLLECTIVE_ALGO_TREE,
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
+    {
+      Setup s;
+      g_autoptr(GRand) rand = g_rand_new_with_seed (307 + f);
+      SimCommModel *apart;
+      SimCommModel *alone_m, *alone_a;
+      guint ids_m[12], ids_a[12];
+
+      make_lines (&s, "DGX-H100", 8, 0, fabrics[f]);
+      apart = sim_comm_model_new (s.topology, s.cluster);
+      sim__comm_model_set_merge (apart, FALSE);
+      alone_m = sim_comm_model_new (s.topology, s.cluster);
+      alone_a = sim_comm_model_new (s.topology, s.cluster);
+      sim__comm_model_set_merge (alone_a, FALSE);
+      for (guint c = 0; c < 12; c++)
+        {
+          g_autoptr(GError) error = NULL;
+          guint32 gpus[32];
+          guint k = 2 + (guint) g_rand_int_range (rand, 0, 31);
+          guint64 bytes = 1ull << (10 + 3 * (c % 6));
+          SimCollectiveAlgo algo = algos[c % G_N_ELEMENTS (algos)];
+          SimCollectiveCall cm, ca;
+          double tm, ta;
+          /* k GPUs in order from a random node (as placed), or at random. */
+          guint32 start = 8 * (guint32) g_rand_int_range (rand, 0, 8);
+          for (guint i = 0; i < k; i++)
+            gpus[i] = (start + i) % 64;
+          if (algo == SIM_COLLECTIVE_ALGO_TREE && k < 16)
+            algo = SIM_COLLECTIVE_ALGO_RING;
+          ids_m[c] = sim_comm_model_add (s.comm, SIM_COLLECTIVE_ALL_REDUCE, algo, bytes, gpus, k,
+                                         &error);
+          ck_assert_msg (ids_m[c] != 0, "%s", error ? error->message : "?");
+          ids_a[c] = sim_comm_model_add (apart, SIM_COLLECTIVE_ALL_REDUCE, algo, bytes, gpus, k,
+                                         &error);
+          ck_assert_msg (ids_a[c] != 0, "%s", error ? error->message : "?");
+          /* Every collective registered so far, against its twin. */
+          for (guint j = 0; j <= c; j++)
+            {
+              SimCollectiveTiming a, b;
+              ck_assert (sim_comm_model_estimate (s.comm, ids_m[j], bytes, &a));
+              ck_assert (sim_comm_model_estimate (apart, ids_a[j], bytes, &b));
+              ck_assert_msg (a.time == b.time, "%s: collective %u of %u: %.17g s merged, %.17g s "
+                             "apart", fabrics[f][1], j, c + 1, a.time, b.time);
+            }
+          cm = (SimCollectiveCall) { SIM_COLLECTIVE_ALL_REDUCE,
+                                     sim_comm_model_get_algo (s.comm, ids_m[c]), bytes, gpus, k,
+                                     NULL, 0 };
+          ca = cm;
+          ck_assert (sim__comm_model_time_alone (alone_m, &cm, 1, &tm, NULL));
+          ck_assert (sim__comm_model_time_alone (alone_a, &ca, 1, &ta, NULL));
+          ck_assert_msg (tm == ta, "%s: alone %u: %.17g s merged, %.17g s apart", fabrics[f][1],
+                         c, tm, ta);
+        }
+      ck_assert_uint_eq (sim__comm_model_get_merged (apart), 0);
+      if (strstr (fabrics[f][1], "ecmp") == NULL)
+        ck_assert_uint_gt (sim__comm_model_get_merged (s.comm), 0);
+      sim_comm_model_free (apart);
+      sim_comm_model_free (alone_m);
+      sim_comm_model_free (alone_a);
+      clear (&s);
+    }
+}
+END_TEST
+
 static Suite *
 collective_suite (void)
 {
@@ -1304,6 +1387,7 @@ collective_suite (void)
   tcase_add_test (tc, test_time_alone_kept_by_shape);
   tcase_add_test (tc, test_time_alone_kept_across_nodes);
   tcase_add_test (tc, test_time_alone_direct);
+  tcase_add_test (tc, test_flows_merged);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -116,6 +116,14 @@ gboolean    sim__comm_model_choose (SimCommModel *model, SimCollectiveOp op, gui
  * counts of solves per collective. */
 guint64     sim__comm_model_get_solves (const SimCommModel *model);
 
+/* Whether routing a plan merges the flows between the same two GPUs that
+ * take one route with the same shares (a ring's channels) into one flow
+ * that counts them (the default; every rate and time the same to the
+ * bit).  FALSE: every flow stays, for the tests' comparisons. */
+void        sim__comm_model_set_merge (SimCommModel *model, gboolean merge);
+/* The flows merged into others so far. */
+guint64     sim__comm_model_get_merged (const SimCommModel *model);
+
 /* Pruning (demand-aware sharing, internal).  With @prune, a collective
  * registered afterwards whose routes are fixed by its GPUs leaves out of
  * the solver the resources of its flows that lie in a node marked

@@ -48,6 +48,9 @@ typedef struct {
   double      share[MAX_PHASES];   /* bytes per byte of message, in each phase */
   SimMaxminId flow;
   guint32     path_start, path_len; /* its resources in Plan.paths (adaptive routing) */
+  guint32     count;               /* the flows it stands for: 1, or once routed, the
+                                    * channels between its two GPUs with its route and
+                                    * shares (plan_route()) */
 } PlanFlow;
 
 /* The flows of the plan being built, by (src, dst, channel): open
@@ -247,6 +250,8 @@ struct _SimCommModel {
   double           *alone_low;     /* per resource: alone_direct()'s lowest rate on it */
   gboolean          no_direct;     /* sim__comm_model_set_alone_direct (FALSE) */
   gboolean          prune;         /* sim__comm_model_set_prune() */
+  gboolean          no_merge;      /* sim__comm_model_set_merge (FALSE) */
+  guint64           merged;        /* flows merged into others so far */
   ChoiceSlot        choices[CHOICE_SLOTS];
   guint32          *res_node;      /* per resource: the node it lies in or leads out
                                     * of, or G_MAXUINT32 (made when first pruning) */
@@ -1023,7 +1028,7 @@ plan_add (Plan *p, guint32 src, guint32 dst, guint32 channel, guint phase, doubl
   s = flow_index_slot (x, key);
   if (s->stamp != x->epoch)
     {
-      PlanFlow nf = { src, dst, channel, 0, { 0 }, SIM_MAXMIN_NO_ID, 0, 0 };
+      PlanFlow nf = { src, dst, channel, 0, { 0 }, SIM_MAXMIN_NO_ID, 0, 0, 1 };
       /* At most half full, so that probes stay short. */
       if (2 * ((gsize) p->flows->len + 1) > (gsize) x->mask + 1)
         {
@@ -1587,7 +1592,7 @@ plan_group (SimCommModel *m, const Plan *p)
       guint32 *place = &seen[2 * f->path_start], *link;
 
       f->first = i;
-      m->group_count[i] = 1;
+      m->group_count[i] = f->count;
       m->group_next[i] = G_MAXUINT32;
       if (place[0] != m->group_stamp)
         {
@@ -1603,7 +1608,7 @@ plan_group (SimCommModel *m, const Plan *p)
               /* A solver entry stands for at most G_MAXUINT16 flows: past
                * that, this flow starts the group's next entry, in its
                * place. */
-              if (m->group_count[g] == G_MAXUINT16)
+              if (m->group_count[g] + f->count > G_MAXUINT16)
                 {
                   m->group_next[i] = m->group_next[g];
                   *link = i;
@@ -1611,7 +1616,7 @@ plan_group (SimCommModel *m, const Plan *p)
               else
                 {
                   f->first = g;
-                  m->group_count[g]++;
+                  m->group_count[g] += f->count;
                 }
               break;
             }
@@ -1735,6 +1740,7 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
 {
   SimTime slowest = 0, slowest_intra = 0;
   guint32 mask;
+  guint merged = 0;
 
   if (p->paths == NULL)
     /* (Room for a few resources a flow: most plans never grow it.) */
@@ -1766,10 +1772,21 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
         }
       if (slot->stamp == m->routes_stamp)
         {
-          const PlanFlow *first = &g_array_index (p->flows, PlanFlow, slot->index);
+          PlanFlow *first = &g_array_index (p->flows, PlanFlow, slot->index);
           f->path_start = first->path_start;
           f->path_len = first->path_len;
           lat = slot->latency;
+          /* The same route and shares: the first flow stands for it too
+           * (max-min gives both one rate, and every use of a flow weighs
+           * it by its count), unless the load counts flows one by one. */
+          if (m->load == NULL && !m->no_merge
+              && memcmp (first->share, f->share, sizeof f->share) == 0
+              && (guint64) first->count + f->count <= G_MAXUINT16)
+            {
+              first->count += f->count;
+              f->count = 0;
+              merged++;
+            }
         }
       else
         {
@@ -1795,6 +1812,17 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
         slowest = MAX (slowest, lat);
       else
         slowest_intra = MAX (slowest_intra, lat);
+    }
+  m->merged += merged;
+  if (merged > 0)
+    {
+      /* The flows merged into earlier ones go, the others keep their
+       * order. */
+      guint kept = 0;
+      for (guint i = 0; i < p->flows->len; i++)
+        if (g_array_index (p->flows, PlanFlow, i).count > 0)
+          g_array_index (p->flows, PlanFlow, kept++) = g_array_index (p->flows, PlanFlow, i);
+      g_array_set_size (p->flows, kept);
     }
   plan_set_latency (p, slowest, slowest_intra);
   p->routed = TRUE;
@@ -2194,6 +2222,20 @@ sim__comm_model_get_solves (const SimCommModel *m)
 }
 
 void
+sim__comm_model_set_merge (SimCommModel *m, gboolean merge)
+{
+  g_return_if_fail (m != NULL);
+  m->no_merge = !merge;
+}
+
+guint64
+sim__comm_model_get_merged (const SimCommModel *m)
+{
+  g_return_val_if_fail (m != NULL, 0);
+  return m->merged;
+}
+
+void
 sim__comm_model_set_prune (SimCommModel *m, gboolean prune)
 {
   g_return_if_fail (m != NULL);
@@ -2534,7 +2576,7 @@ alone_direct (SimCommModel *m, Plan **plans, guint n, double *rates)
               m->direct_paths[n_paths++] = (DirectPath) { paths + f->path_start, f->path_len,
                                                           0, 0 };
             }
-          m->direct_paths[e[1]].flows++;
+          m->direct_paths[e[1]].flows += f->count;
           m->direct_of[k++] = e[1];
         }
     }
@@ -3210,7 +3252,7 @@ pruned_usage (SimCommModel *m, guint32 resource)
             {
               const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
               const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
-              double rate = sim_maxmin_get_rate (m->sys, f->flow);
+              double rate = sim_maxmin_get_rate (m->sys, f->flow) * f->count;
               for (guint k = 0; k < f->path_len; k++)
                 if (is_private (m, path[k]))
                   m->pruned_use[path[k]] += rate;
