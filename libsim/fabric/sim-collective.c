@@ -1756,8 +1756,6 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      guint64 hash = seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
-                     ^ ((guint64) f->dst << 8) ^ f->channel;
       guint64 key = ((guint64) f->src << 32) | f->dst;
       SimTime lat = 0;
       gboolean fixed = FALSE;
@@ -1787,9 +1785,14 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
               f->count = 0;
               merged++;
             }
+          /* (Its latency is the first's: the slowest ones do not move.) */
+          if (m->load == NULL)
+            continue;
         }
       else
         {
+          guint64 hash = seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
+                         ^ ((guint64) f->dst << 8) ^ f->channel;
           f->path_start = p->paths->len;
           if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash, m->load,
                                           p->paths, &lat, &fixed))
