@@ -41,53 +41,9 @@
 #include <string.h>
 #include <sim.h>
 #include "sched/sim-queue-orders.h"
+#include "check-records.h"
 
 static char *tmpdir;
-
-typedef struct {
-  guint64  id;
-  SimTime  submit;
-  SimTime  start;
-  SimTime  end;
-  guint    n_gpus;
-  guint32 *gpus;
-} Record;
-
-static void
-record_free (gpointer data)
-{
-  Record *r = data;
-
-  g_free (r->gpus);
-  g_free (r);
-}
-
-static void
-record_job (SimSimulation *sim, const SimJob *job, gpointer data)
-{
-  GHashTable *seen = data;
-  Record *r;
-
-  if (job->state != SIM_JOB_RUNNING && job->state != SIM_JOB_DONE)
-    return;
-  r = g_hash_table_lookup (seen, &job->spec.id);
-  if (r == NULL)
-    {
-      r = g_new0 (Record, 1);
-      r->id = job->spec.id;
-      g_hash_table_insert (seen, &r->id, r);
-    }
-  r->submit = job->spec.submit;
-  if (job->state == SIM_JOB_RUNNING)
-    {
-      r->start = job->start;
-      r->n_gpus = job->n_gpus;
-      g_free (r->gpus);
-      r->gpus = g_memdup2 (job->gpus, MAX (job->n_gpus, 1) * sizeof (guint32));
-    }
-  else
-    r->end = job->end;
-}
 
 /* How the lazy run learnt the running jobs (sim__easy_get_paths()). */
 typedef struct {

@@ -34,49 +34,7 @@
 #include <sim.h>
 #include "fabric/sim-job-comm.h"
 #include "kernel/sim-kernel.h"
-
-typedef struct {
-  guint64  id;
-  SimTime  start, end, duration;
-  guint    n_gpus;
-  guint32 *gpus;
-} Record;
-
-static void
-record_free (gpointer data)
-{
-  Record *r = data;
-
-  g_free (r->gpus);
-  g_free (r);
-}
-
-static void
-record_job (SimSimulation *sim, const SimJob *job, gpointer data)
-{
-  GHashTable *seen = data;
-  Record *r;
-
-  if (job->state != SIM_JOB_RUNNING && job->state != SIM_JOB_DONE)
-    return;
-  r = g_hash_table_lookup (seen, &job->spec.id);
-  if (r == NULL)
-    {
-      r = g_new0 (Record, 1);
-      r->id = job->spec.id;
-      g_hash_table_insert (seen, &r->id, r);
-    }
-  r->duration = job->spec.duration;
-  if (job->state == SIM_JOB_RUNNING)
-    {
-      r->start = job->start;
-      r->n_gpus = job->n_gpus;
-      g_free (r->gpus);
-      r->gpus = g_memdup2 (job->gpus, MAX (job->n_gpus, 1) * sizeof (guint32));
-    }
-  else
-    r->end = job->end;
-}
+#include "check-records.h"
 
 /* The differences between two runs' jobs, job by job (and the jobs one
  * has and the other has not). */
