@@ -5,8 +5,10 @@
  * fat-tree, rail-optimized, dragonfly) at 1:1, 2:1 and 4:1 at the leaves,
  * built from the catalogue's DGX H100 nodes, long random sequences of
  * arrivals and departures of flows routed between random GPUs (some
- * weighted, some capped, some several flows in one entry), cap changes and
- * capacity changes are applied to three systems: one solved as
+ * weighted, some capped, some several flows in one entry; and again with
+ * every flow capped at a demand, where most solves give the re-solved
+ * flows their caps at once), cap changes and capacity changes are applied
+ * to three systems: one solved as
  * sim_maxmin_solve() does (confined to what changed), one by connected
  * components (sim__maxmin_set_full()), and one recomputed from scratch
  * after every change (sim_maxmin_invalidate()).  After every change, every
@@ -100,6 +102,8 @@ typedef struct {
   double     *cap;               /* by topology resource */
   guint       n_res;
   GArray     *flows;             /* TFlow */
+  gboolean    capped;            /* every flow has a demand cap, as under demand-aware
+                                  * sharing */
 } World;
 
 static void
@@ -154,7 +158,8 @@ world_add (World *w, SimTopology *t, GRand *rand, guint src, guint dst)
   /* Mostly fair sharing as the collectives use it (weight 1, a demand cap
    * on a third), some weighted flows, some entries of several flows. */
   f.weight = g_rand_int_range (rand, 0, 5) == 0 ? g_rand_double_range (rand, 0.25, 4) : 1;
-  f.cap = g_rand_int_range (rand, 0, 3) == 0 ? g_rand_double_range (rand, 1e9, 60e9) : INFINITY;
+  f.cap = w->capped ? g_rand_double_range (rand, 0.5e9, 12e9)
+          : g_rand_int_range (rand, 0, 3) == 0 ? g_rand_double_range (rand, 1e9, 60e9) : INFINITY;
   f.count = g_rand_int_range (rand, 0, 6) == 0 ? (guint) g_rand_int_range (rand, 2, 9) : 1;
   for (guint s = 0; s < N_SYSTEMS; s++)
     {
@@ -224,15 +229,21 @@ static const FabricCase fabrics[] = {
 
 static const double ratios[] = { 1, 2, 4 };
 
-/* _i runs over fabrics x ratios. */
+/* _i runs over fabrics x ratios x (flows capped now and then, every flow
+ * capped).  With every flow capped at a demand (0.5 to 12 GB/s on links of
+ * 50 GB/s), most links never fill and a solve mostly gives the flows it
+ * re-solves their caps at once (SimMaxminStats.capped_solves), while the
+ * busiest links still fill: both kinds of solve are checked. */
 START_TEST (test_random_sequences)
 {
-  const FabricCase *fc = &fabrics[_i / G_N_ELEMENTS (ratios)];
-  double oversub = ratios[_i % G_N_ELEMENTS (ratios)];
+  guint c = (guint) _i % (G_N_ELEMENTS (fabrics) * G_N_ELEMENTS (ratios));
+  gboolean capped = (guint) _i >= G_N_ELEMENTS (fabrics) * G_N_ELEMENTS (ratios);
+  const FabricCase *fc = &fabrics[c / G_N_ELEMENTS (ratios)];
+  double oversub = ratios[c % G_N_ELEMENTS (ratios)];
   g_autoptr(SimTopology) t = build (fc->kind, fc->nodes, fc->radix, oversub);
   g_autoptr(GRand) rand = g_rand_new_with_seed (1000 + _i);
-  g_autofree char *label = g_strdup_printf ("%s at %g:1", sim_fabric_kind_to_string (fc->kind),
-                                            oversub);
+  g_autofree char *label = g_strdup_printf ("%s at %g:1%s", sim_fabric_kind_to_string (fc->kind),
+                                            oversub, capped ? ", every flow capped" : "");
   guint gpus = sim_topology_get_n_gpus (t), steps = 500;
   double *before = NULL;
   World w;
@@ -240,6 +251,7 @@ START_TEST (test_random_sequences)
   guint64 region_flows = 0, component_flows = 0;
 
   world_init (&w, t);
+  w.capped = capped;
   for (guint step = 0; step < steps; step++)
     {
       guint op = (guint) g_rand_int_range (rand, 0, 100), n_changed;
@@ -277,7 +289,8 @@ START_TEST (test_random_sequences)
           /* A demand cap set, moved or lifted. */
           guint i = (guint) g_rand_int_range (rand, 0, (gint32) w.flows->len);
           TFlow *f = &g_array_index (w.flows, TFlow, i);
-          f->cap = g_rand_boolean (rand) ? INFINITY : g_rand_double_range (rand, 1e9, 60e9);
+          f->cap = w.capped ? g_rand_double_range (rand, 0.5e9, 12e9)
+                   : g_rand_boolean (rand) ? INFINITY : g_rand_double_range (rand, 1e9, 60e9);
           for (guint s = 0; s < N_SYSTEMS; s++)
             ck_assert (sim_maxmin_set_flow_cap (w.sys[s], f->id[s], f->cap));
         }
@@ -342,6 +355,10 @@ START_TEST (test_random_sequences)
    * solves stayed confined. */
   ck_assert_uint_ge (w.flows->len, 80);
   ck_assert_uint_gt (st[REGION].region_solves, st[REGION].solves / 2);
+  if (capped)
+    ck_assert_msg (st[REGION].capped_solves > 0 && st[REGION].capped_solves < st[REGION].solves,
+                   "%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " solves gave the caps at "
+                   "once", label, st[REGION].capped_solves, st[REGION].solves);
   ck_assert_msg (region_flows < component_flows, "%s: %" G_GUINT64_FORMAT " flows re-solved "
                  "against %" G_GUINT64_FORMAT " by components", label, region_flows,
                  component_flows);
@@ -481,7 +498,7 @@ fabrics_suite (void)
   tcase_add_unchecked_fixture (tc, setup, teardown);
   tcase_set_timeout (tc, 600);
   tcase_add_loop_test (tc, test_random_sequences, 0,
-                       G_N_ELEMENTS (fabrics) * G_N_ELEMENTS (ratios));
+                       2 * G_N_ELEMENTS (fabrics) * G_N_ELEMENTS (ratios));
   suite_add_tcase (s, tc);
   tc = tcase_create ("hand-worked");
   tcase_add_test (tc, test_reach_beyond_neighbours);

@@ -236,6 +236,9 @@ typedef guint64 SimMaxminId;
  * @region_solves: solves confined to a region of what changed
  * @fallbacks: solves whose region outgrew its bounds and that were done
  *   by components instead
+ * @capped_solves: region solves that gave every flow of the region its cap
+ *   at once, no resource it crosses able to fill (their caps sum below its
+ *   capacity, and none holds a flow back)
  */
 typedef struct {
   guint   n_flows;
@@ -247,6 +250,7 @@ typedef struct {
   guint64 total_flows_solved;
   guint64 region_solves;
   guint64 fallbacks;
+  guint64 capped_solves;
 } SimMaxminStats;
 
 /**
