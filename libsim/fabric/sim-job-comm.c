@@ -30,6 +30,7 @@ struct _SimJobComm {
   GPtrArray        *touched;  /* SimJob */
   GPtrArray        *taken;    /* SimJob */
   gboolean          no_prune; /* sim__job_comm_set_prune (FALSE) */
+  guint32          *node_count; /* mark_private()'s count per node, zero between calls */
 };
 
 /* What a running job has registered, by phase: data-parallel
@@ -124,6 +125,7 @@ sim__job_comm_free (SimJobComm *comm)
   g_ptr_array_unref (comm->jobs);
   g_ptr_array_unref (comm->touched);
   g_ptr_array_unref (comm->taken);
+  g_free (comm->node_count);
   g_free (comm);
 }
 
@@ -368,28 +370,28 @@ sim__job_comm_set_prune (SimJobComm *comm, gboolean prune)
 static void
 mark_private (SimJobComm *comm, SimJob *job, JobState *js)
 {
-  g_autoptr(GHashTable) count = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint32 *count;
 
+  if (comm->node_count == NULL)
+    comm->node_count = g_new0 (guint32, MAX (sim_cluster_get_n_nodes (comm->cluster), 1));
+  count = comm->node_count;
   /* Its GPUs on each node, in the order its nodes first appear. */
   for (guint i = 0; i < job->n_gpus; i++)
     {
       guint32 node = sim_cluster_get_gpu (comm->cluster, job->gpus[i])->node;
-      gpointer key = GUINT_TO_POINTER (node + 1);
-      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (count, key));
-      if (n == 0)
+      if (count[node]++ == 0)
         {
           if (js->private_nodes == NULL)
             js->private_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
           g_array_append_val (js->private_nodes, node);
         }
-      g_hash_table_insert (count, key, GUINT_TO_POINTER (n + 1));
     }
   for (guint i = js->private_nodes != NULL ? js->private_nodes->len : 0; i-- > 0;)
     {
       guint32 node = g_array_index (js->private_nodes, guint32, i);
       const SimNode *nd = sim_cluster_get_node (comm->cluster, node);
-      gboolean whole = GPOINTER_TO_UINT (g_hash_table_lookup (count, GUINT_TO_POINTER (node + 1)))
-                       == nd->n_gpus;
+      gboolean whole = count[node] == nd->n_gpus;
+      count[node] = 0;
       for (guint32 g = nd->first_gpu; whole && g < nd->first_gpu + nd->n_gpus; g++)
         {
           const SimGpu *x = sim_cluster_get_gpu (comm->cluster, g);
