@@ -16,7 +16,9 @@
  * completed, the events handled, the mean job completion time (to see that
  * a faster build gives the same results), the wall time, events per second,
  * wall time per job, the CPU time (steadier than the wall time on a shared
- * machine) and the peak memory.  A case that runs past the wall-time limit is stopped and
+ * machine), the peak memory and, for a case with the network, its CPU time over that of
+ * the same cluster without it ("x none", the figure the machine's drifts
+ * of speed move least).  A case that runs past the wall-time limit is stopped and
  * says how far into the week it got.  The figures are printed, never
  * judged: this program fails only if a scenario is refused.
  *
@@ -143,6 +145,9 @@ value (SimReport *r, const char *name)
   return v;
 }
 
+/* run_case()'s status for a case stopped at the wall-time limit. */
+#define STOPPED 3
+
 /* Runs @c in this process and prints its line, without the memory column. */
 static int
 run_case (const Case *c, double limit)
@@ -180,7 +185,7 @@ run_case (const Case *c, double limit)
           printf ("%8u %-20s %10s %11s %12s %9.1f  stopped at %.1f %% of the week",
                   c->gpus, fabric, "-", "-", "-",
                   (g_get_monotonic_time () - t0) / 1e6, 100 * done / WEEK);
-          return 0;
+          return STOPPED;
         }
     }
   if (!sim_simulation_run (sim, &error))
@@ -197,9 +202,12 @@ run_case (const Case *c, double limit)
   return 0;
 }
 
-/* Runs @c in a child process; prints its line and the child's peak memory. */
+/* Runs @c in a child process; prints its line, the child's CPU time and
+ * peak memory, and, given @none (the CPU seconds of the same cluster
+ * without the network, > 0), how many times that its CPU time is.  Sets
+ * *@cpu to its CPU seconds (0 when it failed or was stopped). */
 static int
-fork_case (const Case *c, double limit)
+fork_case (const Case *c, double limit, double none, double *cpu)
 {
   struct rusage ru;
   int status = 0;
@@ -223,15 +231,25 @@ fork_case (const Case *c, double limit)
       perror ("bench-scale: wait4");
       return 1;
     }
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+  *cpu = 0;
+  if (!WIFEXITED (status) || (WEXITSTATUS (status) != 0 && WEXITSTATUS (status) != STOPPED))
     {
       printf ("\n");
       return 1;
     }
   /* Linux gives ru_maxrss in kilobytes.  The child's CPU time (user and
-   * system) next to the wall time, which other work on the machine inflates. */
-  printf (" %8.2f %9.0f\n", ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6
-          + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6, ru.ru_maxrss / 1024.0);
+   * system) next to the wall time, which other work on the machine
+   * inflates; and against the case without the network, run just before
+   * on the same machine, which is steadier than either when the machine's
+   * speed drifts. */
+  *cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec
+         + ru.ru_stime.tv_usec / 1e6;
+  printf (" %8.2f %9.0f", *cpu, ru.ru_maxrss / 1024.0);
+  if (none > 0 && WEXITSTATUS (status) == 0)
+    printf (" %9.1f", *cpu / none);
+  if (WEXITSTATUS (status) == STOPPED)
+    *cpu = 0;
+  printf ("\n");
   return 0;
 }
 
@@ -242,13 +260,14 @@ run_size (guint gpus, guint64 jobs, gboolean network, const double *oversubs, gu
           const gboolean *solvers, guint n_solvers, double limit)
 {
   Case c = { gpus, jobs, FALSE, 1, FALSE };
-  int rc = fork_case (&c, limit);
+  double none = 0, cpu = 0;
+  int rc = fork_case (&c, limit, 0, &none);
 
   for (guint o = 0; network && o < n_oversubs; o++)
     for (guint k = 0; k < n_solvers; k++)
       {
         c = (Case) { gpus, jobs, TRUE, oversubs[o], solvers[k] };
-        rc |= fork_case (&c, limit);
+        rc |= fork_case (&c, limit, none, &cpu);
       }
   return rc;
 }
@@ -337,8 +356,8 @@ main (int argc, char **argv)
           "network: 3-tier fat-tree of Quantum-2 (QM9700, 64 ports), of Quantum-X800 (Q3400, 144 "
           "ports) past 65,536 GPUs, every job communicating\n\n",
           mix_gpu_hours ());
-  printf ("%8s %-20s %10s %11s %12s %9s %10s %8s %8s %9s\n", "GPUs", "fabric", "jobs", "events",
-          "JCT mean s", "wall s", "events/s", "us/job", "CPU s", "peak MB");
+  printf ("%8s %-20s %10s %11s %12s %9s %10s %8s %8s %9s %9s\n", "GPUs", "fabric", "jobs",
+          "events", "JCT mean s", "wall s", "events/s", "us/job", "CPU s", "peak MB", "x none");
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
     if (only != 0 ? sizes[s] == only : sizes[s] <= max_gpus)
       rc |= run_size (sizes[s], 0, network, oversubs, n_oversubs, solvers, n_solvers, limit);
