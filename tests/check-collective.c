@@ -106,6 +106,24 @@ clear (Setup *s)
   sim_cluster_free (s->cluster);
 }
 
+/* K distinct GPUs of TOTAL into GPUS, in a random order. */
+static void
+random_gpus (GRand *rand, guint32 *gpus, guint k, guint total)
+{
+  for (guint i = 0; i < k; i++)
+    {
+      gboolean dup;
+      do
+        {
+          gpus[i] = (guint32) g_rand_int_range (rand, 0, (gint32) total);
+          dup = FALSE;
+          for (guint j = 0; j < i; j++)
+            dup = dup || gpus[j] == gpus[i];
+        }
+      while (dup);
+    }
+}
+
 static double
 busbw_gbs (Setup *s, SimCollectiveAlgo algo, guint64 bytes, guint first, guint n,
            SimCollectiveTiming *out)
@@ -1047,18 +1065,7 @@ START_TEST (test_time_alone_kept_across_nodes)
       for (guint b = 0; b < 8; b++)
         {
           ks[b] = 9 + (guint) g_rand_int_range (rand, 0, 8);
-          for (guint i = 0; i < ks[b]; i++)
-            {
-              gboolean dup;
-              do
-                {
-                  gpus[b][i] = (guint32) g_rand_int_range (rand, 0, 48);
-                  dup = FALSE;
-                  for (guint j = 0; j < i; j++)
-                    dup = dup || gpus[b][j] == gpus[b][i];
-                }
-              while (dup);
-            }
+          random_gpus (rand, gpus[b], ks[b], 48);
         }
       for (guint round = 0; round < 2; round++)
         for (guint b = 0; b < 8; b++)
@@ -1118,19 +1125,7 @@ START_TEST (test_time_alone_from_network)
             {
               g_autoptr(GError) error = NULL;
               guint k = 2 + (guint) g_rand_int_range (rand, 0, 15);
-              /* k distinct GPUs of 48, in a random order. */
-              for (guint i = 0; i < k; i++)
-                {
-                  gboolean dup;
-                  do
-                    {
-                      gpus[c][i] = (guint32) g_rand_int_range (rand, 0, 48);
-                      dup = FALSE;
-                      for (guint j = 0; j < i; j++)
-                        dup = dup || gpus[c][j] == gpus[c][i];
-                    }
-                  while (dup);
-                }
+              random_gpus (rand, gpus[c], k, 48);
               ids[c] = sim_comm_model_add (s.comm, ops[c], SIM_COLLECTIVE_ALGO_AUTO, 1u << 24,
                                            gpus[c], k, &error);
               ck_assert_msg (ids[c] != 0, "%s", error ? error->message : "?");
@@ -1214,18 +1209,8 @@ START_TEST (test_time_alone_direct)
               guint32 first = 8 * (guint32) g_rand_int_range (rand, 0, 8);
               for (guint i = 0; i < k && trial % 2 == 0; i++)
                 gpus[c][i] = (first + i) % 64;
-              for (guint i = 0; i < k && trial % 2 == 1; i++)
-                {
-                  gboolean dup;
-                  do
-                    {
-                      gpus[c][i] = (guint32) g_rand_int_range (rand, 0, 64);
-                      dup = FALSE;
-                      for (guint j = 0; j < i; j++)
-                        dup = dup || gpus[c][j] == gpus[c][i];
-                    }
-                  while (dup);
-                }
+              if (trial % 2 == 1)
+                random_gpus (rand, gpus[c], k, 64);
               ck_assert_msg (sim__comm_model_choose (s.comm, ops[c], 1u << 26, gpus[c], k, &algo,
                                                      NULL, NULL, &error),
                              "%s", error ? error->message : "?");
