@@ -23,6 +23,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <string.h>
 #include <sim.h>
 #include "core/sim-maxmin.h"
 #include "fabric/sim-topology.h"
@@ -1345,6 +1346,162 @@ START_TEST (test_flows_merged)
 }
 END_TEST
 
+
+static gint
+compare_uint (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The collectives sim_comm_model_update() lists, sorted, as a string
+ * ("3 5"). */
+static char *
+updated (SimCommModel *m)
+{
+  g_autoptr(GArray) ids = sim_comm_model_update (m);
+  GString *out = g_string_new (NULL);
+
+  g_array_sort (ids, compare_uint);
+  for (guint i = 0; i < ids->len; i++)
+    g_string_append_printf (out, "%s%u", i > 0 ? " " : "", g_array_index (ids, guint, i));
+  return g_string_free (out, FALSE);
+}
+
+/* Pruned flows left with no resource stay out of the solver: checked
+ * against a model that prunes nothing (the solver's own answer), on a
+ * two-tier fat-tree of radix 32 (two DGX H100 per leaf), a collective on
+ * the two nodes of one leaf (every flow's resources private: all out) and
+ * one on four nodes of two leaves (its flows between leaves keep their
+ * uplinks), the six nodes private.  Under demands their nodes carry,
+ * each collective's time, shortfall and the load of every link are the
+ * same to the bit in both (the loads to 1e-12: sums in another order),
+ * and some load is not 0; sim_comm_model_update() lists the same
+ * collectives in both: both when new, then none after the same demands
+ * again, the one whose demand moved, not one moved by less than
+ * rounding (1e-14). */
+START_TEST (test_flows_out_of_solver)
+{
+  static const char * const lines[] = {
+    "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=32", NULL,
+  };
+  static const guint64 bytes = 256ull << 20;
+  Setup s;
+  SimCommModel *whole;
+  SimCommModel *models[2];
+  guint32 gpus_a[16], gpus_b[32];
+  guint ids[2][2];
+  double alone_a, alone_b;
+  guint n_res, busy = 0;
+
+  make_lines (&s, "DGX-H100", 8, 0, lines);
+  whole = sim_comm_model_new (s.topology, s.cluster);
+  models[0] = s.comm;
+  models[1] = whole;
+  sim__comm_model_set_prune (s.comm, TRUE);
+  for (guint32 n = 0; n < 6; n++)
+    sim__comm_model_set_node_private (s.comm, n, TRUE);
+  for (guint i = 0; i < 16; i++)
+    gpus_a[i] = i;
+  for (guint i = 0; i < 32; i++)
+    gpus_b[i] = 16 + i;
+  {
+    SimCollectiveCall calls[2] = {
+      { SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING, bytes, gpus_a, 16, NULL, 0 },
+      { SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING, bytes, gpus_b, 32, NULL, 0 },
+    };
+    SimCommModel *idle = sim_comm_model_new (s.topology, s.cluster);
+    double t[2];
+    ck_assert (sim__comm_model_time_alone (idle, calls, 2, t, NULL));
+    alone_a = t[0];
+    alone_b = t[1];
+    sim_comm_model_free (idle);
+  }
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(GError) error = NULL;
+      ids[k][0] = sim_comm_model_add (models[k], SIM_COLLECTIVE_ALL_REDUCE,
+                                      SIM_COLLECTIVE_ALGO_RING, bytes, gpus_a, 16, &error);
+      ck_assert_msg (ids[k][0] != 0, "%s", error ? error->message : "?");
+      if (k == 0)
+        {
+          ck_assert (sim__comm_model_is_pruned (s.comm, ids[0][0]));
+          ck_assert_uint_gt (sim__comm_model_get_kept_out (s.comm), 0);
+        }
+      ids[k][1] = sim_comm_model_add (models[k], SIM_COLLECTIVE_ALL_REDUCE,
+                                      SIM_COLLECTIVE_ALGO_RING, bytes, gpus_b, 32, &error);
+      ck_assert_msg (ids[k][1] != 0, "%s", error ? error->message : "?");
+    }
+  ck_assert_uint_eq (sim__comm_model_get_kept_out (whole), 0);
+  ck_assert_uint_eq (ids[0][0], ids[1][0]);
+  ck_assert_uint_eq (ids[0][1], ids[1][1]);
+  n_res = sim_topology_get_n_resources (s.topology);
+  /* New: both listed. */
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autofree char *got = updated (models[k]);
+      g_autofree char *want = g_strdup_printf ("%u %u", ids[k][0], ids[k][1]);
+      ck_assert_str_eq (got, want);
+    }
+  /* Each demand: the collective every 1.5 times its time alone, then the
+   * same again, then A's moved, then A's by a rounding error. */
+  for (guint step = 0; step < 4; step++)
+    {
+      double rate_a = step < 2 ? 1 / (1.5 * alone_a) : 1 / (2.5 * alone_a);
+      char *got[2];
+      if (step == 3)
+        rate_a *= 1 + 1e-14;
+      for (guint k = 0; k < 2; k++)
+        {
+          ck_assert (sim_comm_model_set_demand (models[k], ids[k][0], rate_a));
+          ck_assert (sim_comm_model_set_demand (models[k], ids[k][1], 1 / (1.5 * alone_b)));
+          got[k] = updated (models[k]);
+        }
+      ck_assert_msg (strcmp (got[0], got[1]) == 0, "step %u: listed \"%s\" pruned, \"%s\" whole",
+                     step, got[0], got[1]);
+      if (step == 0)
+        ck_assert_str_ne (got[0], "");
+      else if (step == 2)
+        {
+          g_autofree char *want = g_strdup_printf ("%u", ids[0][0]);
+          ck_assert_str_eq (got[0], want);
+        }
+      else
+        ck_assert_str_eq (got[0], "");
+      g_free (got[0]);
+      g_free (got[1]);
+      for (guint c = 0; c < 2; c++)
+        {
+          SimCollectiveTiming a, b;
+          ck_assert (sim_comm_model_estimate (s.comm, ids[0][c], bytes, &a));
+          ck_assert (sim_comm_model_estimate (whole, ids[1][c], bytes, &b));
+          ck_assert_msg (a.time == b.time, "step %u, collective %u: %.17g s pruned, %.17g s whole",
+                         step, c, a.time, b.time);
+          ck_assert (isfinite (a.time) && a.time > 0);
+          ck_assert_msg (sim_comm_model_get_shortfall (s.comm, ids[0][c])
+                         == sim_comm_model_get_shortfall (whole, ids[1][c]),
+                         "step %u, collective %u: shortfalls differ", step, c);
+        }
+      /* (Loads are sums, in another order: to 1e-12.) */
+      for (guint32 r = 0; r < n_res; r++)
+        {
+          double x = sim_comm_model_get_load (s.comm, r), y = sim_comm_model_get_load (whole, r);
+          ck_assert_msg (fabs (x - y) <= 1e-12 * MAX (x, y),
+                         "step %u, resource %u: load %.17g pruned, %.17g whole", step, r, x, y);
+          busy += y > 0;
+        }
+    }
+  ck_assert_uint_gt (busy, 0);
+  /* Gone: nothing left out. */
+  ck_assert (sim_comm_model_remove (s.comm, ids[0][0]));
+  ck_assert (sim_comm_model_remove (s.comm, ids[0][1]));
+  ck_assert_uint_eq (sim__comm_model_get_kept_out (s.comm), 0);
+  sim_comm_model_free (whole);
+  clear (&s);
+}
+END_TEST
+
 static Suite *
 collective_suite (void)
 {
@@ -1373,6 +1530,7 @@ collective_suite (void)
   tcase_add_test (tc, test_time_alone_kept_across_nodes);
   tcase_add_test (tc, test_time_alone_direct);
   tcase_add_test (tc, test_flows_merged);
+  tcase_add_test (tc, test_flows_out_of_solver);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -30,4 +30,9 @@ void sim__maxmin_set_full_default (gboolean full);
 gboolean sim__maxmin_get_rate_cap (const SimMaxmin *system, SimMaxminId id, double *rate,
                                    double *cap);
 
+/* Whether a flow's rate moved from @before to @after by more than
+ * rounding, as sim_maxmin_solve() decides which flows changed (internal:
+ * for rates the caller keeps out of the solver). */
+gboolean sim__maxmin_rate_changed (double before, double after);
+
 G_END_DECLS

@@ -1014,6 +1014,12 @@ rate_changed (double before, double after)
   return fabs (after - before) > CHANGE_TOLERANCE * MAX (fabs (before), fabs (after));
 }
 
+gboolean
+sim__maxmin_rate_changed (double before, double after)
+{
+  return rate_changed (before, after);
+}
+
 void
 sim__maxmin_set_plain (SimMaxmin *s, gboolean plain)
 {

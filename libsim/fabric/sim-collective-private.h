@@ -142,6 +142,12 @@ void        sim__comm_model_set_node_private (SimCommModel *model, guint32 node,
                                               gboolean is_private);
 gboolean    sim__comm_model_is_pruned (SimCommModel *model, guint id);
 gboolean    sim__comm_model_unprune (SimCommModel *model, guint id);
+/* A pruned flow left with no resource stays out of the solver: its rate
+ * is its cap (sim_comm_model_set_demand()), as the solver would give it,
+ * and sim_comm_model_update() lists its collective where the solver would
+ * have (new, or its rate moved by more than rounding).  The flows (solver
+ * entries: merged and grouped flows count once) now so kept. */
+guint       sim__comm_model_get_kept_out (const SimCommModel *model);
 
 /* Whether sim__comm_model_time_alone() may give a batch the rates of its
  * levels without the solver where no bottleneck cascades (the default;

@@ -112,6 +112,16 @@ typedef struct {
                                     * the seed or the load */
   gboolean          pruned;        /* registered without its private resources
                                     * (sim__comm_model_set_prune()) */
+  /* Pruned, the flows left with no resource (every one of theirs private)
+   * stay out of the solver (flow SIM_MAXMIN_NO_ID): max-min gives a flow
+   * on no resource its cap, and the cap is the demand's (demand_cap()),
+   * so their rates are known without it (flow_rate()). */
+  guint             n_zero;        /* such flows (first of their groups) */
+  double            demand;        /* sim_comm_model_set_demand()'s message rate;
+                                    * +infinity: uncapped */
+  double            zero_demand;   /* the demand at the last model_solve() */
+  gboolean          zero_new;      /* not solved since registered: their rates 0 */
+  gboolean          zero_listed;   /* in SimCommModel.zero_plans */
   guint             touched_epoch; /* SimCommModel.touch_epoch while in its touched list */
   gpointer          shape;         /* the ShapeEntry it was copied from, or NULL */
   /* AUTO: NCCL's table of the communicator and the algorithm it chose,
@@ -260,6 +270,9 @@ struct _SimCommModel {
   double           *pruned_use;    /* per resource: the pruned flows' rates on it ... */
   gboolean          pruned_stale;  /* ... to be summed again */
   guint             n_pruned;      /* plans registered pruned */
+  guint             n_zero;        /* flows out of the solver (Plan.n_zero) */
+  GPtrArray        *zero_plans;    /* Plan: with flows out of the solver (Plan.n_zero),
+                                    * new or with a demand set since the last solve */
   DirectPath       *direct_paths;  /* alone_direct()'s routes of the batch ... */
   guint32          *direct_of;     /* ... and each flow's (G_MAXUINT32: none) */
   guint             direct_alloc;
@@ -701,6 +714,7 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->route = g_array_new (FALSE, FALSE, sizeof (guint32));
   m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
   m->plans = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->zero_plans = g_ptr_array_new ();
   m->gpu_node = g_new (guint32, MAX (sim_cluster_get_n_gpus (cluster), 1));
   for (guint32 g = 0; g < sim_cluster_get_n_gpus (cluster); g++)
     m->gpu_node[g] = sim_cluster_get_gpu (cluster, g)->node;
@@ -735,6 +749,7 @@ sim_comm_model_free (SimCommModel *m)
   while (g_hash_table_iter_next (&it, NULL, &value))
     plan_free (value);
   g_hash_table_unref (m->plans);
+  g_ptr_array_unref (m->zero_plans);
   sim_maxmin_free (m->sys);
   g_array_unref (m->touched);
   g_free (m->res);
@@ -1662,6 +1677,41 @@ is_private (const SimCommModel *m, guint32 r)
   return node != G_MAXUINT32 && m->private_node[node];
 }
 
+/* The cap of @f under a demand of @message_rate messages a second
+ * (sim_comm_model_set_demand()): its bytes per message at that rate. */
+static double
+demand_cap (const PlanFlow *f, double message_rate)
+{
+  double share = 0;
+
+  for (guint ph = 0; ph < MAX_PHASES; ph++)
+    share += f->share[ph];
+  return message_rate > 0 && isfinite (message_rate) && share > 0 ? share * message_rate
+                                                                  : INFINITY;
+}
+
+/* @f's rate as of the last solve, as the solver gives it, for a flow of
+ * @p's kept out of it (Plan.n_zero) too: its cap then, or 0 if not yet
+ * solved. */
+static inline double
+flow_rate (const SimCommModel *m, const Plan *p, const PlanFlow *f)
+{
+  if (f->flow != SIM_MAXMIN_NO_ID)
+    return sim_maxmin_get_rate (m->sys, f->flow);
+  return p->zero_new ? 0 : demand_cap (f, p->zero_demand);
+}
+
+/* Lists @p, with flows out of the solver, for the next model_solve(). */
+static void
+zero_list (SimCommModel *m, Plan *p)
+{
+  if (!p->zero_listed)
+    {
+      p->zero_listed = TRUE;
+      g_ptr_array_add (m->zero_plans, p);
+    }
+}
+
 /* Registers the routed and grouped @p's entries on the solver (with
  * m->group_count the size of each group), leaving out its private
  * resources when the model prunes. */
@@ -1694,8 +1744,23 @@ plan_register_entries (SimCommModel *m, Plan *p)
       for (guint k = 0; k < f->path_len; k++)
         if (!prune || !is_private (m, path[k]))
           g_array_index (m->ids, SimMaxminId, n++) = m->res[path[k]];
+      /* With none left, it stays out of the solver (Plan.n_zero). */
+      if (prune && n == 0)
+        {
+          f->flow = SIM_MAXMIN_NO_ID;
+          p->n_zero++;
+          m->n_zero++;
+          continue;
+        }
       f->flow = sim_maxmin_add_flows (m->sys, (const SimMaxminId *) (gpointer) m->ids->data, n,
                                       1.0, INFINITY, m->group_count[i], p);
+    }
+  /* Uncapped, as the solver's entries start, and new to the next solve. */
+  p->demand = INFINITY;
+  if (p->n_zero > 0)
+    {
+      p->zero_new = TRUE;
+      zero_list (m, p);
     }
   p->registered = TRUE;
 }
@@ -1838,8 +1903,17 @@ plan_unregister (SimCommModel *m, Plan *p)
   if (!p->registered)
     return;
   for (guint i = 0; i < p->flows->len; i++)
-    if (g_array_index (p->flows, PlanFlow, i).first == i)
+    if (g_array_index (p->flows, PlanFlow, i).first == i
+        && g_array_index (p->flows, PlanFlow, i).flow != SIM_MAXMIN_NO_ID)
       sim_maxmin_remove_flow (m->sys, g_array_index (p->flows, PlanFlow, i).flow);
+  if (p->zero_listed)
+    {
+      g_ptr_array_remove_fast (m->zero_plans, p);
+      p->zero_listed = FALSE;
+    }
+  m->n_zero -= p->n_zero;
+  p->n_zero = 0;
+  p->zero_new = FALSE;
   plan_load (m, p, p->flows->len, -1);
   p->registered = FALSE;
   m->n_pruned -= p->pruned;
@@ -1852,6 +1926,17 @@ plan_unregister (SimCommModel *m, Plan *p)
 /* Solves the touched part of the network and remembers which registered
  * collectives saw a flow change rate (every solve, including those inside
  * sim_comm_model_add() for AUTO), for sim_comm_model_update(). */
+/* Lists @p (a plan, or NULL) as touched since sim_comm_model_update(). */
+static inline void
+model_touch (SimCommModel *m, Plan *p)
+{
+  if (p != NULL && p->registered && p->id != 0 && p->touched_epoch != m->touch_epoch)
+    {
+      p->touched_epoch = m->touch_epoch;
+      g_array_append_val (m->touched, p->id);
+    }
+}
+
 static void
 model_solve (SimCommModel *m)
 {
@@ -1863,14 +1948,31 @@ model_solve (SimCommModel *m)
   if (n > 0)
     m->pruned_stale = TRUE;
   for (guint i = 0; i < n; i++)
+    model_touch (m, sim_maxmin_get_flow_data (m->sys, changed[i]));
+  /* The flows out of the solver take their new caps, and are changed
+   * where the solver would have said so: new, or moved by more than
+   * rounding. */
+  for (guint i = 0; i < m->zero_plans->len; i++)
     {
-      Plan *p = sim_maxmin_get_flow_data (m->sys, changed[i]);
-      if (p != NULL && p->registered && p->id != 0 && p->touched_epoch != m->touch_epoch)
+      Plan *p = m->zero_plans->pdata[i];
+      gboolean moved = p->zero_new;
+      for (guint j = 0; j < p->flows->len && !moved; j++)
         {
-          p->touched_epoch = m->touch_epoch;
-          g_array_append_val (m->touched, p->id);
+          const PlanFlow *f = &g_array_index (p->flows, PlanFlow, j);
+          moved = f->first == j && f->flow == SIM_MAXMIN_NO_ID
+                  && sim__maxmin_rate_changed (demand_cap (f, p->zero_demand),
+                                               demand_cap (f, p->demand));
+        }
+      p->zero_new = FALSE;
+      p->zero_demand = p->demand;
+      p->zero_listed = FALSE;
+      if (moved)
+        {
+          m->pruned_stale = TRUE;
+          model_touch (m, p);
         }
     }
+  g_ptr_array_set_size (m->zero_plans, 0);
 }
 
 static double
@@ -1887,7 +1989,7 @@ plan_seconds_per_byte (SimCommModel *m, const Plan *p)
        * shares and rate: it changes nothing here. */
       if (f->first != i)
         continue;
-      rate = sim_maxmin_get_rate (m->sys, f->flow);
+      rate = flow_rate (m, p, f);
       for (guint ph = 0; ph < MAX_PHASES; ph++)
         if (f->share[ph] > 0)
           worst[ph] = MAX (worst[ph], rate > 0 ? f->share[ph] / rate : INFINITY);
@@ -2281,6 +2383,13 @@ sim__comm_model_unprune (SimCommModel *m, guint id)
     g_assert_not_reached ();
   m->prune = prune;
   return TRUE;
+}
+
+guint
+sim__comm_model_get_kept_out (const SimCommModel *m)
+{
+  g_return_val_if_fail (m != NULL, 0);
+  return m->n_zero;
 }
 
 void
@@ -2939,6 +3048,8 @@ alone_copy (const Plan *same)
   p->flows = g_array_copy (same->flows);
   p->paths = g_array_copy (same->paths);
   p->registered = FALSE;
+  p->n_zero = 0;
+  p->zero_listed = FALSE;
   p->shape = NULL;
   return p;
 }
@@ -3185,17 +3296,16 @@ sim_comm_model_set_demand (SimCommModel *m, guint id, double message_rate)
   for (guint i = 0; i < p->flows->len; i++)
     {
       const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      double share = 0, cap;
       /* A flow grouped with an earlier one is the same solver entry with
-       * the same shares (plan_group()): its cap is set already. */
-      if (f->first != i)
+       * the same shares (plan_group()): its cap is set already.  One out
+       * of the solver takes it at the next solve (model_solve()). */
+      if (f->first != i || f->flow == SIM_MAXMIN_NO_ID)
         continue;
-      for (guint ph = 0; ph < MAX_PHASES; ph++)
-        share += f->share[ph];
-      cap = message_rate > 0 && isfinite (message_rate) && share > 0 ? share * message_rate
-                                                                      : INFINITY;
-      sim_maxmin_set_flow_cap (m->sys, f->flow, cap);
+      sim_maxmin_set_flow_cap (m->sys, f->flow, demand_cap (f, message_rate));
     }
+  p->demand = message_rate;
+  if (p->n_zero > 0)
+    zero_list (m, p);
   return TRUE;
 }
 
@@ -3216,6 +3326,8 @@ sim_comm_model_get_shortfall (SimCommModel *m, guint id)
       double rate, cap;
       if (f->first != i)
         continue;   /* (the entry of an earlier flow: the same rate and cap) */
+      if (f->flow == SIM_MAXMIN_NO_ID)
+        continue;   /* (out of the solver: its rate is its cap, just solved) */
       if (!sim__maxmin_get_rate_cap (m->sys, f->flow, &rate, &cap))
         {
           rate = -1;
@@ -3255,7 +3367,7 @@ pruned_usage (SimCommModel *m, guint32 resource)
             {
               const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
               const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
-              double rate = sim_maxmin_get_rate (m->sys, f->flow) * f->count;
+              double rate = flow_rate (m, p, f) * f->count;
               for (guint k = 0; k < f->path_len; k++)
                 if (is_private (m, path[k]))
                   m->pruned_use[path[k]] += rate;
