@@ -24,6 +24,7 @@
 #include <check.h>
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include <sim.h>
 #include "core/sim-maxmin.h"
 #include "fabric/sim-topology.h"
@@ -1265,10 +1266,16 @@ END_TEST
 
 /* Routing a plan merges the flows between the same two GPUs that take one
  * route with the same shares (a ring's channels) into one flow that
- * counts them: every collective's time, alone and with others registered
- * (ring, tree and AUTO, several sizes, on fabrics whose routes are fixed
- * and one whose routes hash), and every time alone, must be those of the
- * flows kept apart, to the last bit; and merging must have happened. */
+ * counts them, and under D-mod-K and spraying a plan is built so merged
+ * (put back apart if a route turns out to hash): every collective's time,
+ * alone and with others registered (ring, tree and AUTO, several sizes,
+ * all-reduce, all-gather and broadcast, on fabrics whose routes are
+ * fixed, one whose routes hash, a dragonfly under D-mod-K, whose walks
+ * between groups hash, and a fat-tree under D-mod-K whose GPUs have two
+ * NICs each, picked by the hash), and every time alone, must be those of
+ * the flows kept apart, to the last bit, built merged or merged when
+ * routed; merging must have happened, as many flows merged either way,
+ * and some plans built merged must have been put back apart. */
 START_TEST (test_flows_merged)
 {
   static const char * const fabrics[][6] = {
@@ -1277,7 +1284,32 @@ START_TEST (test_flows_merged)
     { "topology=fat-tree-3", "routing=spray", "switch=Quantum-2-QM9700", "radix=16", NULL },
     { "topology=rail-optimized", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=32", NULL },
     { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700", "radix=32", NULL },
+    { "topology=dragonfly", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16",
+      "routers_per_group=4", NULL },
+    { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=32", NULL },
   };
+  /* The last fabric's nodes: 8 H100 with two NICs each, which D-mod-K
+   * picks between by the flow's hash. */
+  static const char two_nics[] =
+    "[node]\nname = Two-NICs\ngpu = H100-SXM\ngpus = 8\nintra_node = nvswitch\n"
+    "nvswitches = 4\nnics = 16\nnic_bandwidth = 400Gb/s\nnic_type = infiniband-ndr\n"
+    "intra_link = NVLink4\nnic_link = IB-NDR\npcie_link = PCIe-Gen5\n"
+    "nvswitch_model = NVSwitch-gen3\n";
+  static const SimCollectiveOp ops[] = {
+    SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_BROADCAST,
+  };
+  g_autoptr(GError) ferr = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("check-collective-XXXXXX", &ferr);
+  g_autofree char *path = NULL;
+  guint64 put_apart = 0;
+
+  ck_assert_msg (dir != NULL, "%s", ferr ? ferr->message : "?");
+  path = g_build_filename (dir, "two-nics.ini", NULL);
+  ck_assert (g_file_set_contents (path, two_nics, -1, &ferr));
+  ck_assert_msg (sim_catalogue_add_file (catalogue, path, &ferr) && sim_catalogue_resolve
+                 (catalogue, &ferr), "%s", ferr ? ferr->message : "?");
+  g_unlink (path);
+  g_rmdir (dir);
   static const SimCollectiveAlgo algos[] = {
     SIM_COLLECTIVE_ALGO_AUTO, SIM_COLLECTIVE_ALGO_RING, SIM_COLLECTIVE_ALGO_TREE,
   };
@@ -1286,13 +1318,16 @@ START_TEST (test_flows_merged)
     {
       Setup s;
       g_autoptr(GRand) rand = g_rand_new_with_seed (307 + f);
-      SimCommModel *apart;
+      SimCommModel *apart, *routed;
       SimCommModel *alone_m, *alone_a;
-      guint ids_m[12], ids_a[12];
+      guint ids_m[12], ids_a[12], ids_r[12];
 
-      make_lines (&s, "DGX-H100", 8, 0, fabrics[f]);
+      make_lines (&s, f + 1 < G_N_ELEMENTS (fabrics) ? "DGX-H100" : "Two-NICs", 8, 0,
+                  fabrics[f]);
       apart = sim_comm_model_new (s.topology, s.cluster);
       sim__comm_model_set_merge (apart, FALSE);
+      routed = sim_comm_model_new (s.topology, s.cluster);
+      sim__comm_model_set_premerge (routed, FALSE);
       alone_m = sim_comm_model_new (s.topology, s.cluster);
       alone_a = sim_comm_model_new (s.topology, s.cluster);
       sim__comm_model_set_merge (alone_a, FALSE);
@@ -1303,30 +1338,37 @@ START_TEST (test_flows_merged)
           guint k = 2 + (guint) g_rand_int_range (rand, 0, 31);
           guint64 bytes = 1ull << (10 + 3 * (c % 6));
           SimCollectiveAlgo algo = algos[c % G_N_ELEMENTS (algos)];
+          SimCollectiveOp op = ops[c % G_N_ELEMENTS (ops)];
           SimCollectiveCall cm, ca;
           double tm, ta;
           /* k GPUs in order from a random node (as placed), or at random. */
           guint32 start = 8 * (guint32) g_rand_int_range (rand, 0, 8);
           for (guint i = 0; i < k; i++)
             gpus[i] = (start + i) % 64;
-          if (algo == SIM_COLLECTIVE_ALGO_TREE && k < 16)
+          if (algo == SIM_COLLECTIVE_ALGO_TREE && (k < 16 || op != SIM_COLLECTIVE_ALL_REDUCE))
             algo = SIM_COLLECTIVE_ALGO_RING;
-          ids_m[c] = sim_comm_model_add (s.comm, SIM_COLLECTIVE_ALL_REDUCE, algo, bytes, gpus, k,
+          ids_m[c] = sim_comm_model_add (s.comm, op, algo, bytes, gpus, k,
                                          &error);
           ck_assert_msg (ids_m[c] != 0, "%s", error ? error->message : "?");
-          ids_a[c] = sim_comm_model_add (apart, SIM_COLLECTIVE_ALL_REDUCE, algo, bytes, gpus, k,
+          ids_a[c] = sim_comm_model_add (apart, op, algo, bytes, gpus, k,
                                          &error);
           ck_assert_msg (ids_a[c] != 0, "%s", error ? error->message : "?");
+          ids_r[c] = sim_comm_model_add (routed, op, algo, bytes, gpus, k,
+                                         &error);
+          ck_assert_msg (ids_r[c] != 0, "%s", error ? error->message : "?");
           /* Every collective registered so far, against its twin. */
           for (guint j = 0; j <= c; j++)
             {
-              SimCollectiveTiming a, b;
+              SimCollectiveTiming a, b, r;
               ck_assert (sim_comm_model_estimate (s.comm, ids_m[j], bytes, &a));
               ck_assert (sim_comm_model_estimate (apart, ids_a[j], bytes, &b));
+              ck_assert (sim_comm_model_estimate (routed, ids_r[j], bytes, &r));
               ck_assert_msg (a.time == b.time, "%s: collective %u of %u: %.17g s merged, %.17g s "
                              "apart", fabrics[f][1], j, c + 1, a.time, b.time);
+              ck_assert_msg (r.time == b.time, "%s: collective %u of %u: %.17g s merged when "
+                             "routed, %.17g s apart", fabrics[f][1], j, c + 1, r.time, b.time);
             }
-          cm = (SimCollectiveCall) { SIM_COLLECTIVE_ALL_REDUCE,
+          cm = (SimCollectiveCall) { op,
                                      sim_comm_model_get_algo (s.comm, ids_m[c]), bytes, gpus, k,
                                      NULL, 0 };
           ca = cm;
@@ -1338,11 +1380,20 @@ START_TEST (test_flows_merged)
       ck_assert_uint_eq (sim__comm_model_get_merged (apart), 0);
       if (strstr (fabrics[f][1], "ecmp") == NULL)
         ck_assert_uint_gt (sim__comm_model_get_merged (s.comm), 0);
+      /* Built merged or merged when routed: the same flows merged. */
+      ck_assert_uint_eq (sim__comm_model_get_merged (s.comm),
+                         sim__comm_model_get_merged (routed));
+      ck_assert_uint_eq (sim__comm_model_get_unmerged (routed), 0);
+      put_apart += sim__comm_model_get_unmerged (s.comm);
       sim_comm_model_free (apart);
+      sim_comm_model_free (routed);
       sim_comm_model_free (alone_m);
       sim_comm_model_free (alone_a);
       clear (&s);
     }
+  /* The two NICs of a GPU are picked by the hash: plans built merged were
+   * put back apart, and still timed as the others. */
+  ck_assert_uint_gt (put_apart, 0);
 }
 END_TEST
 

@@ -123,6 +123,14 @@ guint64     sim__comm_model_get_solves (const SimCommModel *model);
 void        sim__comm_model_set_merge (SimCommModel *model, gboolean merge);
 /* The flows merged into others so far. */
 guint64     sim__comm_model_get_merged (const SimCommModel *model);
+/* Where routes depend on their two GPUs alone (D-mod-K, spraying), plans
+ * are built merged, from a merged copy of their shape's plan kept with it,
+ * and put back apart when routing meets a route that depends on more (the
+ * default; every rate and time the same to the bit).  FALSE: merged only
+ * when routed, for the tests' comparisons.  get_unmerged: the plans built
+ * merged and put back apart so far. */
+void        sim__comm_model_set_premerge (SimCommModel *model, gboolean premerge);
+guint64     sim__comm_model_get_unmerged (const SimCommModel *model);
 
 /* Pruning (demand-aware sharing, internal).  With @prune, a collective
  * registered afterwards whose routes are fixed by its GPUs leaves out of

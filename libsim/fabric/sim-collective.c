@@ -72,7 +72,7 @@ typedef struct {
   guint32   epoch;
 } FlowIndex;
 
-typedef struct {
+typedef struct _Plan {
   SimCollectiveOp   op;
   SimCollectiveAlgo algo;
   guint             n_gpus;
@@ -124,6 +124,13 @@ typedef struct {
   gboolean          zero_listed;   /* in SimCommModel.zero_plans */
   guint             touched_epoch; /* SimCommModel.touch_epoch while in its touched list */
   gpointer          shape;         /* the ShapeEntry it was copied from, or NULL */
+  /* Built merged (plan_build()): its flows those of the shape's merged
+   * plan, as routing would merge them, until routing finds a route that
+   * depends on more than its two GPUs and puts them back apart
+   * (plan_unmerge()) from the shape's plan and the GPUs. */
+  const struct _Plan *unmerged;    /* the shape's plan, its flows apart, or NULL */
+  guint32          *gpus;          /* while unmerged is set: GPU i of the shape's plan */
+  guint             n_premerged;   /* flows merged when built */
   /* AUTO: NCCL's table of the communicator and the algorithm it chose,
    * whose protocol for each size is NCCL's (timing_fill()); NULL for an
    * algorithm the caller named. */
@@ -180,6 +187,9 @@ typedef struct {
 typedef struct {
   ShapeKey key;                  /* first: the table looks entries up by key */
   Plan    *plan;                 /* its GPUs numbered 0 to n - 1, node after node */
+  Plan    *merged;               /* the same, its flows merged as plan_route() would
+                                  * merge them on routes fixed by their GPUs (made
+                                  * when first asked), or NULL */
 } ShapeEntry;
 
 /* A slot of plan_route()'s table of the routes that depend only on their
@@ -261,7 +271,10 @@ struct _SimCommModel {
   gboolean          no_direct;     /* sim__comm_model_set_alone_direct (FALSE) */
   gboolean          prune;         /* sim__comm_model_set_prune() */
   gboolean          no_merge;      /* sim__comm_model_set_merge (FALSE) */
+  gboolean          premerge;      /* plans built merged (plan_build()), unless ... */
+  gboolean          no_premerge;   /* ... sim__comm_model_set_premerge (FALSE) */
   guint64           merged;        /* flows merged into others so far */
+  guint64           unmerged;      /* plans built merged put back apart */
   ChoiceSlot        choices[CHOICE_SLOTS];
   guint32          *res_node;      /* per resource: the node it lies in or leads out
                                     * of, or G_MAXUINT32 (made when first pruning) */
@@ -723,6 +736,8 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->private_node = g_new0 (guint8, MAX (m->n_nodes, 1));
   if (sim_topology_get_routing (topology) == SIM_ROUTING_ADAPTIVE)
     m->load = g_new0 (guint32, MAX (m->n_res, 1));
+  m->premerge = sim_topology_get_routing (topology) == SIM_ROUTING_DMODK
+                || sim_topology_get_routing (topology) == SIM_ROUTING_SPRAY;
   return m;
 }
 
@@ -734,6 +749,7 @@ plan_free (Plan *p)
   g_array_unref (p->flows);
   if (p->paths != NULL)
     g_array_unref (p->paths);
+  g_free (p->gpus);
   g_free (p);
 }
 
@@ -1402,7 +1418,59 @@ shape_entry_free (gpointer data)
   ShapeEntry *e = data;
   g_free (e->key.words);
   plan_free (e->plan);
+  plan_free (e->merged);
   g_free (e);
+}
+
+/* @to := the flows @from of a shape's plan, GPU i renamed @gpus[i]. */
+static void
+copy_renamed (GArray *to, const GArray *from, const guint32 *gpus)
+{
+  g_array_set_size (to, from->len);
+  for (guint i = 0; i < from->len; i++)
+    {
+      PlanFlow *f = &g_array_index (to, PlanFlow, i);
+      *f = g_array_index (from, PlanFlow, i);
+      f->src = gpus[f->src];
+      f->dst = gpus[f->dst];
+    }
+}
+
+/* A copy of the shape's plan @t with its flows merged as plan_route()
+ * merges them when every route depends on its two GPUs alone: each flow
+ * whose GPUs an earlier flow had first joins that one (its count added)
+ * if their shares are the same and the count stays within G_MAXUINT16;
+ * the others keep their order.  In *@n_merged, the flows merged. */
+static Plan *
+premerge (const Plan *t, guint *n_merged)
+{
+  Plan *p = g_memdup2 (t, sizeof *t);
+  g_autoptr(GHashTable) first = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  *n_merged = 0;
+  p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
+  p->paths = NULL;
+  for (guint i = 0; i < t->flows->len; i++)
+    {
+      const PlanFlow *f = &g_array_index (t->flows, PlanFlow, i);
+      gint64 key = ((gint64) f->src << 32) | f->dst;
+      gpointer at;
+      if (g_hash_table_lookup_extended (first, &key, NULL, &at))
+        {
+          PlanFlow *g = &g_array_index (p->flows, PlanFlow, GPOINTER_TO_UINT (at));
+          if (memcmp (g->share, f->share, sizeof f->share) == 0
+              && (guint64) g->count + f->count <= G_MAXUINT16)
+            {
+              g->count += f->count;
+              (*n_merged)++;
+              continue;
+            }
+        }
+      else
+        g_hash_table_insert (first, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (p->flows->len));
+      g_array_append_val (p->flows, *f);
+    }
+  return p;
 }
 
 /* The plan of @algo for @op on @l.  Apart from direct, which follows the
@@ -1416,7 +1484,7 @@ shape_entry_free (gpointer data)
  * shapes, so such plans are kept, and a plan is mostly a copy. */
 static Plan *
 plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l,
-            const guint32 *gpus)
+            const guint32 *gpus, gboolean merge)
 {
   LayoutScratch *x = &m->layout;
   ShapeKey key;
@@ -1476,20 +1544,43 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
           built = NULL;
         }
     }
+  /* Merged as routing would merge it (plan_route()), with what it needs
+   * to be put back apart. */
+  merge = merge && built == NULL;
+  if (merge)
+    {
+      if (e->merged == NULL)
+        {
+          guint n_merged;
+          e->merged = premerge (e->plan, &n_merged);
+          e->merged->n_premerged = n_merged;
+          m->shape_flows += e->merged->flows->len;
+        }
+      t = e->merged;
+    }
   /* The plan kept was never registered: a copy is a plan just built. */
   p = g_memdup2 (t, sizeof *t);
   p->shape = built == NULL ? e : NULL;
-  p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
-  g_array_set_size (p->flows, t->flows->len);
-  for (guint i = 0; i < t->flows->len; i++)
+  if (merge)
     {
-      PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      *f = g_array_index (t->flows, PlanFlow, i);
-      f->src = l->gpus[f->src];
-      f->dst = l->gpus[f->dst];
+      p->unmerged = e->plan;
+      p->gpus = g_memdup2 (l->gpus, l->n_gpus * sizeof (guint32));
     }
+  p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
+  copy_renamed (p->flows, t->flows, l->gpus);
   plan_free (built);
   return p;
+}
+
+/* Puts the flows of @p, built merged, back apart: the shape's plan's,
+ * renamed as when built. */
+static void
+plan_unmerge (Plan *p)
+{
+  copy_renamed (p->flows, p->unmerged->flows, p->gpus);
+  p->unmerged = NULL;
+  g_clear_pointer (&p->gpus, g_free);
+  p->n_premerged = 0;
 }
 
 /* Adds @delta to the load of every resource of @p's flows (adaptive
@@ -1810,6 +1901,7 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
   if (p->paths == NULL)
     /* (Room for a few resources a flow: most plans never grow it.) */
     p->paths = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 8 * MAX (p->flows->len, 1));
+again:
   g_array_set_size (p->paths, 0);
   p->routed = FALSE;
   p->routes_fixed = TRUE;
@@ -1870,6 +1962,16 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
           f->path_len = p->paths->len - f->path_start;
           if (fixed)
             *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
+          else if (p->unmerged != NULL && f->count > 1)
+            {
+              /* Built merged on routes fixed by their GPUs, which this
+               * one is not: apart again, and routed from the start. */
+              plan_unmerge (p);
+              m->unmerged++;
+              slowest = slowest_intra = 0;
+              merged = 0;
+              goto again;
+            }
           else
             p->routes_fixed = FALSE;
         }
@@ -1880,6 +1982,13 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
         slowest = MAX (slowest, lat);
       else
         slowest_intra = MAX (slowest_intra, lat);
+    }
+  /* Built merged, its routes as it assumed: no longer to be put apart. */
+  if (p->unmerged != NULL)
+    {
+      m->merged += p->n_premerged;
+      p->unmerged = NULL;
+      g_clear_pointer (&p->gpus, g_free);
     }
   m->merged += merged;
   if (merged > 0)
@@ -2333,6 +2442,20 @@ sim__comm_model_set_merge (SimCommModel *m, gboolean merge)
   m->no_merge = !merge;
 }
 
+void
+sim__comm_model_set_premerge (SimCommModel *m, gboolean premerge)
+{
+  g_return_if_fail (m != NULL);
+  m->no_premerge = !premerge;
+}
+
+guint64
+sim__comm_model_get_unmerged (const SimCommModel *m)
+{
+  g_return_val_if_fail (m != NULL, 0);
+  return m->unmerged;
+}
+
 guint64
 sim__comm_model_get_merged (const SimCommModel *m)
 {
@@ -2431,7 +2554,10 @@ plan_for (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 b
     }
   else
     algo = auto_choose (m, &l, op, bytes, &table, &nccl, NULL);
-  p = plan_build (m, op, algo, &l, gpus);
+  /* Merged when built where routes are likely fixed by their GPUs (D-mod-K
+   * and spraying; plan_route() puts a plan back apart where one is not). */
+  p = plan_build (m, op, algo, &l, gpus,
+                  m->premerge && !m->no_premerge && !m->no_merge && m->load == NULL);
   p->nccl = table;
   p->nccl_algo = nccl;
   return p;
