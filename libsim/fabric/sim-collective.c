@@ -217,6 +217,15 @@ typedef struct {
 
 #define CHOICE_SLOTS 64
 
+/* What alone_direct() keeps of a resource, in one cache line: whether
+ * the batch meets it, its flows' weight and then its level, the lowest
+ * rate on it, and its capacity. */
+typedef struct {
+  double  lvl, low, capacity;
+  guint32 seen;
+  guint32 pad;
+} DirectRes;
+
 /* A route of a batch timed alone without the solver (alone_direct()). */
 typedef struct {
   const guint32 *res;     /* its resources */
@@ -266,8 +275,7 @@ struct _SimCommModel {
   GArray           *alone_res;     /* SimMaxminId, by local number */
   GArray           *alone_flows;   /* SimMaxminId, in the order added */
   guint32          *alone_sort;    /* room to sort the batch's resources */
-  double           *alone_lvl;     /* per resource: alone_direct()'s weight, then level */
-  double           *alone_low;     /* per resource: alone_direct()'s lowest rate on it */
+  DirectRes        *direct_res;    /* per resource: alone_direct()'s */
   gboolean          no_direct;     /* sim__comm_model_set_alone_direct (FALSE) */
   gboolean          prune;         /* sim__comm_model_set_prune() */
   gboolean          no_merge;      /* sim__comm_model_set_merge (FALSE) */
@@ -800,8 +808,7 @@ sim_comm_model_free (SimCommModel *m)
   if (m->alone_flows != NULL)
     g_array_unref (m->alone_flows);
   g_free (m->alone_sort);
-  g_free (m->alone_lvl);
-  g_free (m->alone_low);
+  g_aligned_free (m->direct_res);
   g_free (m->direct_paths);
   g_free (m->res_node);
   g_free (m->private_node);
@@ -2755,18 +2762,19 @@ alone_registered (SimCommModel *m, const SimCollectiveCall *calls, guint n, doub
 static gboolean
 alone_direct (SimCommModel *m, Plan **plans, guint n, double *rates)
 {
-  double *lvl, *low;
+  DirectRes *dr;
   guint n_met = 0, n_flows = 0, n_paths = 0, max_path = 0, k = 0;
   gboolean ok = TRUE;
 
   bound_arrays (m);
-  if (m->alone_lvl == NULL)
+  if (m->direct_res == NULL)
     {
-      m->alone_lvl = g_new (double, MAX (m->n_res, 1));
-      m->alone_low = g_new (double, MAX (m->n_res, 1));
+      /* (Aligned, so that each lies in one cache line.) */
+      m->direct_res = g_aligned_alloc0 (MAX (m->n_res, 1), sizeof (DirectRes), 64);
+      for (guint r = 0; r < m->n_res; r++)
+        m->direct_res[r].capacity = m->capacity[r] > 0 ? m->capacity[r] : 0;
     }
-  lvl = m->alone_lvl;
-  low = m->alone_low;
+  dr = m->direct_res;
   for (guint i = 0; i < n; i++)
     {
       n_flows += plans[i]->flows->len;
@@ -2824,24 +2832,23 @@ alone_direct (SimCommModel *m, Plan **plans, guint n, double *rates)
       const DirectPath *dp = &m->direct_paths[d];
       for (guint h = 0; h < dp->len; h++)
         {
-          guint32 r = dp->res[h];
-          if (!m->bound_seen[r])
+          DirectRes *x = &dr[dp->res[h]];
+          if (!x->seen)
             {
-              m->bound_seen[r] = 1;
-              m->bound_res[n_met++] = r;
-              lvl[r] = 0;
-              low[r] = INFINITY;
+              x->seen = 1;
+              m->bound_res[n_met++] = dp->res[h];
+              x->lvl = 0;
+              x->low = INFINITY;
             }
-          lvl[r] += dp->flows;
+          x->lvl += dp->flows;
         }
     }
   /* Each resource's level, as the solver's level_of() gives it before
    * anything is fixed. */
   for (guint i = 0; i < n_met; i++)
     {
-      guint32 r = m->bound_res[i];
-      double c = m->capacity[r] > 0 ? m->capacity[r] : 0;
-      lvl[r] = c / lvl[r];
+      DirectRes *x = &dr[m->bound_res[i]];
+      x->lvl = x->capacity / x->lvl;
     }
   /* Each route's lowest level, and each resource's lowest route. */
   for (guint d = 0; d < n_paths && ok; d++)
@@ -2849,11 +2856,11 @@ alone_direct (SimCommModel *m, Plan **plans, guint n, double *rates)
       DirectPath *dp = &m->direct_paths[d];
       double x = INFINITY;
       for (guint h = 0; h < dp->len; h++)
-        x = MIN (x, lvl[dp->res[h]]);
+        x = MIN (x, dr[dp->res[h]].lvl);
       /* (One held to nothing goes to the solver.) */
       ok = x > 0 && isfinite (x);
       for (guint h = 0; h < dp->len; h++)
-        low[dp->res[h]] = MIN (low[dp->res[h]], x);
+        dr[dp->res[h]].low = MIN (dr[dp->res[h]].low, x);
       dp->x = x;
     }
   /* Every route crosses an even resource at its rate, and every other
@@ -2864,16 +2871,16 @@ alone_direct (SimCommModel *m, Plan **plans, guint n, double *rates)
       gboolean held = FALSE;
       for (guint h = 0; h < dp->len && ok; h++)
         {
-          guint32 r = dp->res[h];
-          if (low[r] == lvl[r])
-            held = held || lvl[r] == dp->x;
+          const DirectRes *x = &dr[dp->res[h]];
+          if (x->low == x->lvl)
+            held = held || x->lvl == dp->x;
           else
-            ok = lvl[r] > dp->x * (1 + 1e-9);
+            ok = x->lvl > dp->x * (1 + 1e-9);
         }
       ok = ok && held;
     }
   for (guint i = 0; i < n_met; i++)
-    m->bound_seen[m->bound_res[i]] = 0;
+    dr[m->bound_res[i]].seen = 0;
   m->direct_tried++;
   if (!ok)
     return FALSE;

@@ -61,6 +61,8 @@ struct _SimTopology {
   guint32  n_bundles;
   struct NicWay *nic_way;   /* D-mod-K: per NIC, its way up (see dmodk_tree()); NULL
                              * until the first route */
+  struct UpHop *up_hop;     /* D-mod-K: per up_link entry, its hop (see dmodk_tree());
+                             * NULL until the first route */
   double  *bundle_capacity; /* per group: the summed usable capacity of its uplinks */
 
   /* Route caches: destination vertex -> DistTable *. */

@@ -246,7 +246,17 @@ typedef struct NicWay {
                                      * for k = 0 to the NIC */
   SimTime down_latency[MAX_TIERS];  /* from way[k] down to the NIC, its vertex included */
   guint32 n;                        /* switches on the way; 0 until worked out */
+  guint32 up;                       /* the resource up from the NIC to way[0] ... */
+  SimTime up_latency;               /* ... and the hop's latency, way[0]'s included */
 } NicWay;
+
+/* An uplink of a switch as dmodk_tree() climbs it: the resource up, the
+ * switch it leads to, and the hop's latency (that switch's included), as
+ * take() finds them, in one place. */
+typedef struct UpHop {
+  guint32 res, next;
+  SimTime latency;
+} UpHop;
 
 /* The resource of link @l crossed from @v, and the latency of the hop. */
 static guint32
@@ -274,6 +284,7 @@ nic_way (SimTopology *t, guint32 nd)
   w->way[0] = other_end (t, t->nic_access[nd], t->nic_vertex[nd]);
   w->down[0] = hop_resource (t, t->nic_access[nd], w->way[0], &lat);
   w->down_latency[0] = lat;
+  w->up = hop_resource (t, t->nic_access[nd], t->nic_vertex[nd], &w->up_latency);
   w->n = 1;
   while (w->n <= MAX_TIERS - 1 && n_up (t, w->way[w->n - 1]) > 0)
     {
@@ -296,6 +307,25 @@ nic_way (SimTopology *t, guint32 nd)
  * with the same digits until it stands on the destination's way, then
  * follows it down.  FALSE (and nothing appended) if the two never meet,
  * which a symmetric tree does not allow. */
+/* The hops of every switch's uplinks (UpHop), made when first asked. */
+static const UpHop *
+up_hops (SimTopology *t)
+{
+  if (t->up_hop == NULL)
+    {
+      guint32 n = t->up_start[n_vertices (t)];
+      t->up_hop = g_new (UpHop, MAX (1u, n));
+      for (guint32 v = 0; v < n_vertices (t); v++)
+        for (guint32 e = t->up_start[v]; e < t->up_start[v + 1]; e++)
+          {
+            UpHop *h = &t->up_hop[e];
+            h->next = other_end (t, t->up_link[e], v);
+            h->res = hop_resource (t, t->up_link[e], v, &h->latency);
+          }
+    }
+  return t->up_hop;
+}
+
 static gboolean
 dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
@@ -308,16 +338,35 @@ dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
     return FALSE;
   w = nic_way (t, nd);
-
-  b = take (t, r, t->nic_access[ns], t->nic_vertex[ns]);
+  if (G_LIKELY (!t->search))
+    {
+      /* The hops up as take() finds them, each read in one place. */
+      const NicWay *ws = nic_way (t, ns);
+      up_hops (t);
+      route_push (r, ws->up);
+      r->latency += ws->up_latency;
+      b = ws->way[0];
+    }
+  else
+    b = take (t, r, t->nic_access[ns], t->nic_vertex[ns]);
   if (b == w->way[0])
     met = 0;
   for (guint k = 0; k + 1 < w->n && met == NO_NODE; k++)
     {
       guint n = n_up (t, b);
+      guint e;
       if (n == 0)
         break;
-      b = take (t, r, t->up_link[t->up_start[b] + (guint) ((nd / div) % n)], b);
+      e = t->up_start[b] + (guint) ((nd / div) % n);
+      if (G_LIKELY (!t->search))
+        {
+          const UpHop *h = &t->up_hop[e];
+          route_push (r, h->res);
+          r->latency += h->latency;
+          b = h->next;
+        }
+      else
+        b = take (t, r, t->up_link[e], b);
       div *= n;
       if (b == w->way[k + 1])
         met = k + 1;

@@ -1220,6 +1220,7 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->adj_to);
   g_free (topology->cand);
   g_free (topology->nic_way);
+  g_free (topology->up_hop);
   g_free (topology->sw_start);
   g_free (topology->sw_link);
   g_free (topology->sw_to);
