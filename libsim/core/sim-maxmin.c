@@ -28,32 +28,36 @@ typedef struct {
 
 /* A resource is split by use.  What progressive filling reads and writes
  * for every incidence (the level's terms, the unfixed count, the list of
- * flows) sits in a 32-byte Resource, two to a cache line; its capacity,
- * generation and bookkeeping sit in a parallel ResCold array touched once
- * per resource; its visit epoch, read for every incidence of the search,
- * sits in an array of its own.  At ten thousand GPUs the resources and
- * flows of a component are scattered over megabytes, and most loads of
- * them miss the first-level cache: a miss then brings in only fields the
- * loop uses. */
+ * flows) and what adding or removing a flow reads and writes (the list,
+ * its room, the caps' sums, the dirty mark, the generation that checks an
+ * id) sit in a 64-byte Resource, one cache line; its capacity, read once
+ * per resource a solve, and its place in the free list sit in a parallel
+ * ResCold array; its visit epoch, read for every incidence of the search,
+ * sits in an array of its own.  At a hundred thousand GPUs the resources
+ * and flows are scattered over tens of megabytes, and most loads of them
+ * miss the caches: adding a flow then misses once per resource, where
+ * with the bookkeeping apart it missed twice, and jobs come and go far
+ * more often than their flows are solved. */
 typedef struct {
   double    remaining;   /* during a solve: capacity left to unfixed flows */
   double    weight;      /* during a solve: weight of its unfixed flows */
   ResEntry *flows;
+  double    cap_sum;     /* the caps of the entries crossing it with one, each times
+                          * its count ... */
+  guint32   n_uncapped;  /* ... and the entries without */
   guint32   n_flows;
   guint32   unfixed;     /* during a solve: unfixed flows crossing it */
+  guint32   alloc;       /* of flows */
+  guint32   n_bneck;     /* flows whose rate it fixed in the solve that last set them */
+  guint32   gen;
+  guint8    in_use, dirty;
 } Resource;
 
-G_STATIC_ASSERT (sizeof (Resource) == 32);
+G_STATIC_ASSERT (sizeof (Resource) == 64);
 
 typedef struct {
   double    capacity;
-  guint32   alloc;       /* of Resource.flows */
-  guint32   gen;
   guint32   next_free;
-  guint32   n_bneck;     /* flows whose rate it fixed in the solve that last set them */
-  guint32   n_uncapped;  /* entries crossing it without a cap ... */
-  double    cap_sum;     /* ... and the caps of the others, each times its count */
-  guint8    in_use, dirty;
 } ResCold;
 
 /* A flow, split the same way: Flow holds what fixing it reads and
@@ -145,7 +149,7 @@ struct _SimMaxmin {
   guint32  *flow_visit;
   guint32   n_flow_slots, flow_alloc, flow_free, n_flows;
 
-  SlotList  dirty_res;      /* deduplicated by ResCold.dirty */
+  SlotList  dirty_res;      /* deduplicated by Resource.dirty */
   SlotList  dirty_flows;    /* deduplicated by FlowCold.dirty */
   guint32   epoch;
   guint32  *bneck;          /* by flow slot: the resource that fixed it in the
@@ -194,7 +198,7 @@ static inline guint32
 lookup_res (const SimMaxmin *s, SimMaxminId id)
 {
   guint32 slot = (guint32) id, gen = (guint32) (id >> 32);
-  if (slot >= s->n_res_slots || !s->rc[slot].in_use || s->rc[slot].gen != gen)
+  if (slot >= s->n_res_slots || !s->res[slot].in_use || s->res[slot].gen != gen)
     return NONE;
   return slot;
 }
@@ -225,9 +229,9 @@ renew_aligned (gpointer p, gsize n, gsize alloc, gsize size)
 static inline void
 mark_res_dirty (SimMaxmin *s, guint32 r)
 {
-  if (!s->rc[r].dirty)
+  if (!s->res[r].dirty)
     {
-      s->rc[r].dirty = 1;
+      s->res[r].dirty = 1;
       slot_list_push (&s->dirty_res, r);
     }
 }
@@ -252,9 +256,9 @@ set_bneck (SimMaxmin *s, guint32 fs, guint32 b)
   if (old == b)
     return;
   if (old != NONE)
-    s->rc[old].n_bneck--;
+    s->res[old].n_bneck--;
   if (b != NONE)
-    s->rc[b].n_bneck++;
+    s->res[b].n_bneck++;
   s->bneck[fs] = b;
 }
 
@@ -271,7 +275,7 @@ cap_account (SimMaxmin *s, guint32 fs, int sign)
 
   for (guint32 i = 0; i < f->n_res; i++)
     {
-      ResCold *c = &s->rc[f->res[i].res];
+      Resource *c = &s->res[f->res[i].res];
       if (isfinite (cap))
         c->cap_sum += sign * cap * f->count;
       else
@@ -359,16 +363,16 @@ sim_maxmin_add_resource (SimMaxmin *s, double capacity)
       memset (&s->res[slot], 0, sizeof (Resource));
       memset (&s->rc[slot], 0, sizeof (ResCold));
       s->res_visit[slot] = 0;
-      s->rc[slot].gen = 1;
+      s->res[slot].gen = 1;
     }
   c = &s->rc[slot];
   c->capacity = capacity;
   s->res[slot].n_flows = 0;
-  c->in_use = 1;
-  c->dirty = 0;
+  s->res[slot].in_use = 1;
+  s->res[slot].dirty = 0;
   c->next_free = NONE;
   s->n_resources++;
-  return make_id (slot, c->gen);
+  return make_id (slot, s->res[slot].gen);
 }
 
 gboolean
@@ -382,9 +386,9 @@ sim_maxmin_remove_resource (SimMaxmin *s, SimMaxminId id)
   if (slot == NONE || s->res[slot].n_flows > 0)
     return FALSE;
   c = &s->rc[slot];
-  c->in_use = 0;
-  c->dirty = 0;
-  c->gen = next_gen (c->gen);
+  s->res[slot].in_use = 0;
+  s->res[slot].dirty = 0;
+  s->res[slot].gen = next_gen (s->res[slot].gen);
   c->next_free = s->res_free;
   s->res_free = slot;
   s->n_resources--;
@@ -459,7 +463,7 @@ add_flow_undo (SimMaxmin *s, const SimMaxminId *resources, guint n, guint32 slot
   for (guint i = 0; i < n; i++)
     s->res[(guint32) resources[i]].n_flows--;
   for (guint i = n_dirty; i < s->dirty_res.len; i++)
-    s->rc[s->dirty_res.v[i]].dirty = 0;
+    s->res[s->dirty_res.v[i]].dirty = 0;
   s->dirty_res.len = n_dirty;
   if (fresh)
     {
@@ -544,10 +548,10 @@ sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, doubl
           g_return_val_if_fail (!repeated, SIM_MAXMIN_NO_ID);
           return SIM_MAXMIN_NO_ID;
         }
-      if (r->n_flows == s->rc[rs].alloc)
+      if (r->n_flows == s->res[rs].alloc)
         {
-          s->rc[rs].alloc = MAX (4, s->rc[rs].alloc * 2);
-          r->flows = g_renew (ResEntry, r->flows, s->rc[rs].alloc);
+          s->res[rs].alloc = MAX (4, s->res[rs].alloc * 2);
+          r->flows = g_renew (ResEntry, r->flows, s->res[rs].alloc);
         }
       r->flows[r->n_flows] = (ResEntry) { slot, i };
       f->res[i] = (FlowEntry) { rs, r->n_flows };
@@ -600,8 +604,8 @@ sim_maxmin_remove_flow (SimMaxmin *s, SimMaxminId id)
         }
       if (r->n_flows == 0)
         {
-          s->rc[rs].cap_sum = 0;
-          s->rc[rs].n_uncapped = 0;
+          s->res[rs].cap_sum = 0;
+          s->res[rs].n_uncapped = 0;
         }
       mark_res_dirty (s, rs);
     }
@@ -693,7 +697,7 @@ sim_maxmin_invalidate (SimMaxmin *s)
 {
   g_return_if_fail (s != NULL);
   for (guint32 i = 0; i < s->n_res_slots; i++)
-    if (s->rc[i].in_use && s->res[i].n_flows > 0)
+    if (s->res[i].in_use && s->res[i].n_flows > 0)
       mark_res_dirty (s, i);
   for (guint32 i = 0; i < s->n_flow_slots; i++)
     if (s->fc[i].in_use && s->flows[i].n_res == 0)
@@ -928,8 +932,8 @@ gather (SimMaxmin *s)
   for (guint i = 0; i < s->dirty_res.len; i++)
     {
       guint32 r = s->dirty_res.v[i];
-      s->rc[r].dirty = 0;
-      if (s->rc[r].in_use && s->res_visit[r] != s->epoch)
+      s->res[r].dirty = 0;
+      if (s->res[r].in_use && s->res_visit[r] != s->epoch)
         visit_res (s, r);
     }
   for (guint i = 0; i < s->dirty_flows.len; i++)
@@ -1378,7 +1382,7 @@ region_solve (SimMaxmin *s)
   for (guint i = 0; i < s->dirty_res.len; i++)
     {
       guint32 r = s->dirty_res.v[i];
-      if (s->rc[r].in_use && s->res_visit[r] != s->epoch && s->rc[r].n_bneck > 0)
+      if (s->res[r].in_use && s->res_visit[r] != s->epoch && s->res[r].n_bneck > 0)
         {
           s->res_visit[r] = s->epoch;
           s->comp_res[s->n_comp_res++] = r;
@@ -1402,9 +1406,10 @@ region_solve (SimMaxmin *s)
           capped = isfinite (s->fc[fs].cap);
           for (guint32 k = 0; k < f->n_res && capped; k++)
             {
-              const ResCold *c = &s->rc[f->res[k].res];
+              guint32 rk = f->res[k].res;
+              const Resource *c = &s->res[rk];
               capped = c->n_uncapped == 0 && c->n_bneck == 0
-                       && c->cap_sum <= c->capacity * (1 - CAP_SUM_MARGIN);
+                       && c->cap_sum <= s->rc[rk].capacity * (1 - CAP_SUM_MARGIN);
             }
         }
       if (capped)
@@ -1439,7 +1444,7 @@ region_solve (SimMaxmin *s)
     }
 solved:
   for (guint i = 0; i < s->dirty_res.len; i++)
-    s->rc[s->dirty_res.v[i]].dirty = 0;
+    s->res[s->dirty_res.v[i]].dirty = 0;
   for (guint i = 0; i < s->dirty_flows.len; i++)
     s->fc[s->dirty_flows.v[i]].dirty = 0;
   s->dirty_res.len = 0;
