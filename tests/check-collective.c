@@ -1553,6 +1553,99 @@ START_TEST (test_flows_out_of_solver)
 }
 END_TEST
 
+
+/* Routes kept across plans by their GPUs (sim__comm_model_set_keep_routes(),
+ * on by default only on clusters of 4,096 to 32,768 GPUs): a model that
+ * keeps them against one that routes every plan afresh, under 60 random
+ * collectives (all-reduce, all-gather and broadcast; ring, tree and AUTO;
+ * random GPUs of 8 DGX H100, so that the table's 1,024 slots see pairs
+ * collide), a third of them removed again as they go.  Every collective
+ * still registered must take the same time in both to the bit, and every
+ * resource must carry the same load (the same routes registered), and
+ * routes must have been found kept, on three fabrics whose routes are
+ * fixed and under ECMP, whose routes between nodes hash (kept, they would
+ * move flows from the paths their plans' seeds give them). */
+START_TEST (test_routes_kept)
+{
+  static const char * const fabrics[][6] = {
+    { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=fat-tree-3", "routing=spray", "switch=Quantum-2-QM9700", "radix=10", NULL },
+    { "topology=rail-optimized", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700", "radix=16", NULL },
+  };
+  static const SimCollectiveOp ops[] = {
+    SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_BROADCAST,
+  };
+  static const SimCollectiveAlgo algos[] = {
+    SIM_COLLECTIVE_ALGO_AUTO, SIM_COLLECTIVE_ALGO_RING, SIM_COLLECTIVE_ALGO_TREE,
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
+    {
+      Setup s;
+      g_autoptr(GRand) rand = g_rand_new_with_seed (503 + f);
+      SimCommModel *fresh;
+      guint ids_k[60], ids_f[60];
+      guint64 bytes[60];
+      gboolean live[60];
+      guint n_res;
+
+      make_lines (&s, "DGX-H100", 8, 0, fabrics[f]);
+      sim__comm_model_set_keep_routes (s.comm, TRUE);
+      fresh = sim_comm_model_new (s.topology, s.cluster);
+      sim__comm_model_set_keep_routes (fresh, FALSE);
+      n_res = sim_topology_get_n_resources (s.topology);
+      for (guint c = 0; c < 60; c++)
+        {
+          g_autoptr(GError) error = NULL;
+          guint32 gpus[32];
+          guint k = 2 + (guint) g_rand_int_range (rand, 0, 31);
+          SimCollectiveOp op = ops[c % G_N_ELEMENTS (ops)];
+          SimCollectiveAlgo algo = algos[(c / 3) % G_N_ELEMENTS (algos)];
+          if (algo == SIM_COLLECTIVE_ALGO_TREE && (k < 16 || op != SIM_COLLECTIVE_ALL_REDUCE))
+            algo = SIM_COLLECTIVE_ALGO_RING;
+          random_gpus (rand, gpus, k, 64);
+          bytes[c] = 1ull << (12 + 2 * (c % 8));
+          ids_k[c] = sim_comm_model_add (s.comm, op, algo, bytes[c], gpus, k, &error);
+          ck_assert_msg (ids_k[c] != 0, "%s", error ? error->message : "?");
+          ids_f[c] = sim_comm_model_add (fresh, op, algo, bytes[c], gpus, k, &error);
+          ck_assert_msg (ids_f[c] != 0, "%s", error ? error->message : "?");
+          live[c] = TRUE;
+          /* A third go again, at random. */
+          if (c > 0 && g_rand_int_range (rand, 0, 3) == 0)
+            {
+              guint d = (guint) g_rand_int_range (rand, 0, (gint32) c);
+              if (live[d])
+                {
+                  ck_assert (sim_comm_model_remove (s.comm, ids_k[d]));
+                  ck_assert (sim_comm_model_remove (fresh, ids_f[d]));
+                  live[d] = FALSE;
+                }
+            }
+        }
+      for (guint c = 0; c < 60; c++)
+        {
+          SimCollectiveTiming a, b;
+          if (!live[c])
+            continue;
+          ck_assert (sim_comm_model_estimate (s.comm, ids_k[c], bytes[c], &a));
+          ck_assert (sim_comm_model_estimate (fresh, ids_f[c], bytes[c], &b));
+          ck_assert_msg (a.time == b.time, "%s %s: collective %u: %.17g s kept, %.17g s afresh",
+                         fabrics[f][0], fabrics[f][1], c, a.time, b.time);
+        }
+      for (guint32 r = 0; r < n_res; r++)
+        ck_assert_msg (sim_comm_model_get_load (s.comm, r) == sim_comm_model_get_load (fresh, r),
+                       "%s %s: resource %u: load %.17g kept, %.17g afresh", fabrics[f][0],
+                       fabrics[f][1], r, sim_comm_model_get_load (s.comm, r),
+                       sim_comm_model_get_load (fresh, r));
+      ck_assert_uint_eq (sim__comm_model_get_kept_hits (fresh), 0);
+      ck_assert_uint_gt (sim__comm_model_get_kept_hits (s.comm), 0);
+      sim_comm_model_free (fresh);
+      clear (&s);
+    }
+}
+END_TEST
+
 static Suite *
 collective_suite (void)
 {
@@ -1582,6 +1675,7 @@ collective_suite (void)
   tcase_add_test (tc, test_time_alone_direct);
   tcase_add_test (tc, test_flows_merged);
   tcase_add_test (tc, test_flows_out_of_solver);
+  tcase_add_test (tc, test_routes_kept);
   suite_add_tcase (s, tc);
   return s;
 }

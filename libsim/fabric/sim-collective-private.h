@@ -132,6 +132,13 @@ guint64     sim__comm_model_get_merged (const SimCommModel *model);
 void        sim__comm_model_set_premerge (SimCommModel *model, gboolean premerge);
 guint64     sim__comm_model_get_unmerged (const SimCommModel *model);
 
+/* Routes that depend on their two GPUs alone are kept across plans by
+ * their GPUs (a direct-mapped table of the model's), on clusters of
+ * 4,096 to 32,768 GPUs unless set (every route the same to the bit).
+ * get_kept_hits: the routes found kept so far. */
+void        sim__comm_model_set_keep_routes (SimCommModel *model, gboolean keep);
+guint64     sim__comm_model_get_kept_hits (const SimCommModel *model);
+
 /* Pruning (demand-aware sharing, internal).  With @prune, a collective
  * registered afterwards whose routes are fixed by its GPUs leaves out of
  * the solver the resources of its flows that lie in a node marked

@@ -201,6 +201,28 @@ typedef struct {
   guint32 index;
 } RouteSlot;
 
+/* A route kept by its two GPUs across plans (plan_route()): one cache
+ * line, direct-mapped, 16 slots a GPU up to 65,536 of them (4 MB).  Only
+ * routes that depend on their GPUs alone, of at most KEPT_ROUTE_LEN
+ * resources, are kept, and only on clusters of KEPT_ROUTE_MIN_GPUS to
+ * KEPT_ROUTE_MAX_GPUS GPUs.  Measured on bench-scale's week: at 10,240
+ * GPUs 56 % of the routes are found kept and the week runs 6 % faster;
+ * at 1,024 GPUs, 87 % are, but routing there hits the caches anyway and a
+ * look-up's miss costs more than it saves (5 % slower); at 100,000 GPUs
+ * jobs seldom come back to the same pairs (11 %). */
+#define KEPT_ROUTE_LEN      11
+#define KEPT_ROUTE_MIN_GPUS 4096
+#define KEPT_ROUTE_MAX_GPUS 32768
+
+typedef struct {
+  guint64 key;                     /* (src << 32 | dst) + 1; 0: empty */
+  SimTime latency;
+  guint32 len;
+  guint32 res[KEPT_ROUTE_LEN];
+} KeptRoute;
+
+G_STATIC_ASSERT (sizeof (KeptRoute) == 64);
+
 /* At most this many flows are kept in plans of the cache (56 bytes each);
  * once full, plans of new shapes are built and not kept. */
 #define SHAPE_CACHE_FLOWS (1u << 18)
@@ -259,6 +281,13 @@ struct _SimCommModel {
   guint             shape_flows;   /* the flows of their plans */
   GArray           *shape_words;   /* guint32: the key being looked up */
   guint32          *gpu_node;      /* per GPU: its node */
+  KeptRoute        *kept_routes;   /* plan_route()'s routes across plans, or NULL until
+                                    * the first (or on a cluster too large) */
+  guint             kept_shift;    /* 64 - log2 of its slots */
+  gint              keep_routes;   /* sim__comm_model_set_keep_routes(): 1 on, 0 off,
+                                    * -1 by the cluster's size */
+  guint             n_gpus;        /* the cluster's */
+  guint64           kept_hits;     /* routes found there */
   RouteSlot        *routes;        /* plan_route()'s table ... */
   guint32           routes_alloc;  /* ... its slots ... */
   guint32           routes_stamp;  /* ... in use when their stamp is this */
@@ -741,6 +770,8 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
     m->gpu_node[g] = sim_cluster_get_gpu (cluster, g)->node;
   m->next_id = 1;
   m->n_nodes = sim_cluster_get_n_nodes (cluster);
+  m->n_gpus = sim_cluster_get_n_gpus (cluster);
+  m->keep_routes = -1;
   m->private_node = g_new0 (guint8, MAX (m->n_nodes, 1));
   if (sim_topology_get_routing (topology) == SIM_ROUTING_ADAPTIVE)
     m->load = g_new0 (guint32, MAX (m->n_res, 1));
@@ -784,6 +815,7 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->group_next);
   g_free (m->group_count);
   g_free (m->routes);
+  g_aligned_free (m->kept_routes);
   g_free (m->bound_seen);
   g_free (m->bound_res);
   g_free (m->capacity);
@@ -1925,6 +1957,15 @@ again:
       gboolean fixed = FALSE;
       RouteSlot *slot = NULL;
 
+      /* The next flow's kept route, asked for now: its miss overlaps this
+       * flow's work (a prefetch changes no result). */
+      if (m->kept_routes != NULL && i + 1 < p->flows->len)
+        {
+          const PlanFlow *g = &g_array_index (p->flows, PlanFlow, i + 1);
+          guint64 next = ((guint64) g->src << 32) | g->dst;
+          __builtin_prefetch (&m->kept_routes[(next * 0x9e3779b97f4a7c15ull) >> m->kept_shift]);
+        }
+
       for (guint32 k = (guint32) (key * 0x9e3779b97f4a7c15ull >> 40) & mask;;
            k = (k + 1) & mask)
         {
@@ -1957,7 +1998,33 @@ again:
         {
           guint64 hash = seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
                          ^ ((guint64) f->dst << 8) ^ f->channel;
+          KeptRoute *kept = NULL;
           f->path_start = p->paths->len;
+          /* A route fixed by its GPUs, as routed for an earlier plan. */
+          if (m->load == NULL
+              && (m->keep_routes > 0
+                  || (m->keep_routes < 0 && m->n_gpus >= KEPT_ROUTE_MIN_GPUS
+                      && m->n_gpus <= KEPT_ROUTE_MAX_GPUS)))
+            {
+              if (m->kept_routes == NULL)
+                {
+                  guint bits = 10;
+                  while (bits < 16 && (1u << bits) < 16 * m->n_gpus)
+                    bits++;
+                  m->kept_routes = g_aligned_alloc0 (1u << bits, sizeof (KeptRoute), 64);
+                  m->kept_shift = 64 - bits;
+                }
+              kept = &m->kept_routes[(key * 0x9e3779b97f4a7c15ull) >> m->kept_shift];
+              if (kept->key == key + 1)
+                {
+                  g_array_append_vals (p->paths, kept->res, kept->len);
+                  f->path_len = kept->len;
+                  lat = kept->latency;
+                  m->kept_hits++;
+                  *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
+                  goto routed;
+                }
+            }
           if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash, m->load,
                                           p->paths, &lat, &fixed))
             {
@@ -1967,6 +2034,14 @@ again:
               return FALSE;
             }
           f->path_len = p->paths->len - f->path_start;
+          if (fixed && kept != NULL && f->path_len <= KEPT_ROUTE_LEN)
+            {
+              kept->key = key + 1;
+              kept->latency = lat;
+              kept->len = f->path_len;
+              memcpy (kept->res, &g_array_index (p->paths, guint32, f->path_start),
+                      f->path_len * sizeof (guint32));
+            }
           if (fixed)
             *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
           else if (p->unmerged != NULL && f->count > 1)
@@ -1982,6 +2057,7 @@ again:
           else
             p->routes_fixed = FALSE;
         }
+    routed:
       if (m->load != NULL)
         for (guint k = 0; k < f->path_len; k++)
           m->load[g_array_index (p->paths, guint32, f->path_start + k)]++;
@@ -2447,6 +2523,20 @@ sim__comm_model_set_merge (SimCommModel *m, gboolean merge)
 {
   g_return_if_fail (m != NULL);
   m->no_merge = !merge;
+}
+
+void
+sim__comm_model_set_keep_routes (SimCommModel *m, gboolean keep)
+{
+  g_return_if_fail (m != NULL);
+  m->keep_routes = keep ? 1 : 0;
+}
+
+guint64
+sim__comm_model_get_kept_hits (const SimCommModel *m)
+{
+  g_return_val_if_fail (m != NULL, 0);
+  return m->kept_hits;
 }
 
 void
