@@ -210,6 +210,10 @@ typedef struct {
  * at 1,024 GPUs, 87 % are, but routing there hits the caches anyway and a
  * look-up's miss costs more than it saves (5 % slower); at 100,000 GPUs
  * jobs seldom come back to the same pairs (11 %). */
+/* Plans removed kept with their arrays for the next built (each job start
+ * builds a few and each end removes them). */
+#define SPARE_PLANS 64
+
 #define KEPT_ROUTE_LEN      11
 #define KEPT_ROUTE_MIN_GPUS 4096
 #define KEPT_ROUTE_MAX_GPUS 32768
@@ -287,6 +291,8 @@ struct _SimCommModel {
   gint              keep_routes;   /* sim__comm_model_set_keep_routes(): 1 on, 0 off,
                                     * -1 by the cluster's size */
   guint             n_gpus;        /* the cluster's */
+  GPtrArray        *spare;         /* Plan: removed, their arrays kept for the next
+                                    * (plan_build()), at most SPARE_PLANS */
   guint64           kept_hits;     /* routes found there */
   RouteSlot        *routes;        /* plan_route()'s table ... */
   guint32           routes_alloc;  /* ... its slots ... */
@@ -741,6 +747,8 @@ sim_collective_busbw_factor (SimCollectiveOp op, guint n)
 
 /* The model */
 
+static void plan_free (Plan *p);
+
 SimCommModel *
 sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
 {
@@ -765,6 +773,7 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
   m->plans = g_hash_table_new (g_direct_hash, g_direct_equal);
   m->zero_plans = g_ptr_array_new ();
+  m->spare = g_ptr_array_new_with_free_func ((GDestroyNotify) plan_free);
   m->gpu_node = g_new (guint32, MAX (sim_cluster_get_n_gpus (cluster), 1));
   for (guint32 g = 0; g < sim_cluster_get_n_gpus (cluster); g++)
     m->gpu_node[g] = sim_cluster_get_gpu (cluster, g)->node;
@@ -778,6 +787,21 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->premerge = sim_topology_get_routing (topology) == SIM_ROUTING_DMODK
                 || sim_topology_get_routing (topology) == SIM_ROUTING_SPRAY;
   return m;
+}
+
+/* Frees @p, or keeps it with its arrays for plan_build() to fill. */
+static void
+plan_recycle (SimCommModel *m, Plan *p)
+{
+  if (m->spare->len >= SPARE_PLANS || p->paths == NULL)
+    {
+      plan_free (p);
+      return;
+    }
+  g_clear_pointer (&p->gpus, g_free);
+  g_array_set_size (p->flows, 0);
+  g_array_set_size (p->paths, 0);
+  g_ptr_array_add (m->spare, p);
 }
 
 static void
@@ -805,6 +829,7 @@ sim_comm_model_free (SimCommModel *m)
     plan_free (value);
   g_hash_table_unref (m->plans);
   g_ptr_array_unref (m->zero_plans);
+  g_ptr_array_unref (m->spare);
   sim_maxmin_free (m->sys);
   g_array_unref (m->touched);
   g_free (m->res);
@@ -1597,15 +1622,30 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
         }
       t = e->merged;
     }
-  /* The plan kept was never registered: a copy is a plan just built. */
-  p = g_memdup2 (t, sizeof *t);
+  /* The plan kept was never registered: a copy is a plan just built (into
+   * a spare one's arrays, if any). */
+  if (m->spare->len > 0)
+    {
+      GArray *flows, *paths;
+      p = g_ptr_array_steal_index_fast (m->spare, m->spare->len - 1);
+      flows = p->flows;
+      paths = p->paths;
+      *p = *t;
+      p->flows = flows;
+      p->paths = paths;
+    }
+  else
+    {
+      p = g_memdup2 (t, sizeof *t);
+      p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
+      p->paths = NULL;
+    }
   p->shape = built == NULL ? e : NULL;
   if (merge)
     {
       p->unmerged = e->plan;
       p->gpus = g_memdup2 (l->gpus, l->n_gpus * sizeof (guint32));
     }
-  p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
   copy_renamed (p->flows, t->flows, l->gpus);
   plan_free (built);
   return p;
@@ -2709,7 +2749,7 @@ sim_comm_model_remove (SimCommModel *m, guint id)
     return FALSE;
   plan_unregister (m, p);
   g_hash_table_remove (m->plans, GUINT_TO_POINTER (id));
-  plan_free (p);
+  plan_recycle (m, p);
   return TRUE;
 }
 
