@@ -62,16 +62,23 @@ typedef struct {
 
 /* A flow, split the same way: Flow holds what fixing it reads and
  * writes (and is_new, which the end of a solve reads with the rate),
- * FlowCold what a solve reads once per flow or never. */
+ * FlowCold what a solve reads once per flow or never.  A flow on at most
+ * FLOW_INLINE resources keeps their entries in its own cache line (res
+ * points at inline): removing a flow moves another's entry in a
+ * resource's list and rewrites that flow's entry, one miss where an
+ * array apart cost two. */
+#define FLOW_INLINE 4
+
 typedef struct {
   double     weight, rate;   /* of each of the count flows it stands for */
-  FlowEntry *res;
+  FlowEntry *res;            /* inline, or an array of its own */
   guint32    n_res;
   guint8     fixed, is_new;
   guint16    count;
+  FlowEntry  inline_res[FLOW_INLINE];
 } Flow;
 
-G_STATIC_ASSERT (sizeof (Flow) == 32);
+G_STATIC_ASSERT (sizeof (Flow) == 64);
 
 typedef struct {
   double     cap;
@@ -312,7 +319,8 @@ sim_maxmin_free (SimMaxmin *s)
   for (guint32 i = 0; i < s->n_res_slots; i++)
     g_free (s->res[i].flows);
   for (guint32 i = 0; i < s->n_flow_slots; i++)
-    g_free (s->flows[i].res);
+    if (s->flows[i].res != s->flows[i].inline_res)
+      g_free (s->flows[i].res);
   g_aligned_free (s->res);
   g_free (s->rc);
   g_free (s->res_visit);
@@ -510,6 +518,11 @@ sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, doubl
         {
           s->flow_alloc = MAX (16, s->flow_alloc * 2);
           s->flows = renew_aligned (s->flows, s->n_flow_slots, s->flow_alloc, sizeof (Flow));
+          /* The entries kept inline moved with their flows (a flow's own
+           * array is always longer than FLOW_INLINE). */
+          for (guint32 i = 0; i < s->n_flow_slots; i++)
+            if (s->fc[i].alloc == FLOW_INLINE)
+              s->flows[i].res = s->flows[i].inline_res;
           s->fc = g_renew (FlowCold, s->fc, s->flow_alloc);
           s->flow_visit = g_renew (guint32, s->flow_visit, s->flow_alloc);
           s->bneck = g_renew (guint32, s->bneck, s->flow_alloc);
@@ -517,6 +530,8 @@ sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, doubl
       slot = s->n_flow_slots++;
       memset (&s->flows[slot], 0, sizeof (Flow));
       memset (&s->fc[slot], 0, sizeof (FlowCold));
+      s->flows[slot].res = s->flows[slot].inline_res;
+      s->fc[slot].alloc = FLOW_INLINE;
       s->flow_visit[slot] = 0;
       s->fc[slot].gen = 1;
       fresh = TRUE;
@@ -526,8 +541,11 @@ sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, doubl
   c = &s->fc[slot];
   if (c->alloc < n)
     {
-      c->alloc = MAX (n, 4);
-      f->res = g_renew (FlowEntry, f->res, c->alloc);
+      c->alloc = n;
+      if (f->res == f->inline_res)
+        f->res = g_new (FlowEntry, n);
+      else
+        f->res = g_renew (FlowEntry, f->res, n);
     }
 
   /* One pass checks each resource and links it.  A resource is valid if
