@@ -31,6 +31,10 @@ struct _SimJobComm {
   GPtrArray        *taken;    /* SimJob */
   gboolean          no_prune; /* sim__job_comm_set_prune (FALSE) */
   guint32          *node_count; /* mark_private()'s count per node, zero between calls */
+  /* sim__job_comm_register()'s collectives to time alone, and their GPUs
+   * (kept from one job to the next). */
+  GArray           *alone_calls;  /* SimCollectiveCall */
+  GArray           *alone_gpus;   /* guint32 */
 };
 
 /* What a running job has registered, by phase: data-parallel
@@ -126,6 +130,10 @@ sim__job_comm_free (SimJobComm *comm)
   g_ptr_array_unref (comm->touched);
   g_ptr_array_unref (comm->taken);
   g_free (comm->node_count);
+  if (comm->alone_calls != NULL)
+    g_array_unref (comm->alone_calls);
+  if (comm->alone_gpus != NULL)
+    g_array_unref (comm->alone_gpus);
   g_free (comm);
 }
 
@@ -144,7 +152,10 @@ foreach_collective (const SimCommProfile *c, const guint32 *gpus, guint n, gbool
   guint tp = MAX (1, MIN (c->tp, n));
   guint pp = MAX (1, MIN (c->pp, n / tp));
   guint dp = n / (tp * pp);
-  g_autofree guint32 *group = g_new (guint32, MAX (MAX (tp, dp), 2));
+  guint32 room[64];
+  g_autofree guint32 *heap = MAX (tp, dp) > G_N_ELEMENTS (room)
+                             ? g_new (guint32, MAX (tp, dp)) : NULL;
+  guint32 *group = heap != NULL ? heap : room;
   guint64 dp_bytes = c->dp_bytes / (tp * pp);
   gboolean more = dp >= 2 && dp_bytes > 0;
 
@@ -421,8 +432,7 @@ gboolean
 sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
 {
   Registering r = { comm, job, NULL, NULL, NULL };
-  g_autoptr(GArray) alone = NULL;
-  g_autoptr(GArray) alone_gpus = NULL;
+  GArray *alone = NULL;
 
   g_return_val_if_fail (comm != NULL && job != NULL && job->comm_state == NULL, FALSE);
   if (job->spec.comm.iteration == 0 || job->n_gpus < 2)
@@ -438,8 +448,15 @@ sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
     {
       if (comm->idle == NULL)
         comm->idle = sim_comm_model_new (comm->topology, comm->cluster);
-      r.alone = alone = g_array_new (FALSE, FALSE, sizeof (SimCollectiveCall));
-      r.alone_gpus = alone_gpus = g_array_new (FALSE, FALSE, sizeof (guint32));
+      if (comm->alone_calls == NULL)
+        {
+          comm->alone_calls = g_array_new (FALSE, FALSE, sizeof (SimCollectiveCall));
+          comm->alone_gpus = g_array_new (FALSE, FALSE, sizeof (guint32));
+        }
+      g_array_set_size (comm->alone_calls, 0);
+      g_array_set_size (comm->alone_gpus, 0);
+      r.alone = alone = comm->alone_calls;
+      r.alone_gpus = comm->alone_gpus;
     }
   /* Demand-aware sharing leaves the resources of the nodes the job holds
    * whole out of the solver (sim__comm_model_set_prune()). */
