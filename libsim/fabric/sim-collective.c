@@ -260,6 +260,15 @@ typedef struct {
   double         x;       /* their rate */
 } DirectPath;
 
+/* A resource of the topology as the model knows it: its solver id, and
+ * (once res_nodes() has run) the node it lies in or leads out of, or
+ * G_MAXUINT32; together, as registering a flow reads both. */
+typedef struct {
+  SimMaxminId id;
+  guint32     node;
+  guint32     pad;
+} ResInfo;
+
 struct _SimCommModel {
   SimTopology      *topology;
   const SimCluster *cluster;
@@ -267,7 +276,7 @@ struct _SimCommModel {
   GArray           *touched;      /* guint: registered collectives whose flows changed
                                    * rate since sim_comm_model_update() last asked */
   guint             touch_epoch;  /* a plan is in touched when its touched_epoch is this */
-  SimMaxminId      *res;
+  ResInfo          *res;           /* per resource */
   guint             n_res;
   GArray           *route;         /* guint32 topology resources */
   GArray           *ids;           /* SimMaxminId */
@@ -319,8 +328,7 @@ struct _SimCommModel {
   guint64           merged;        /* flows merged into others so far */
   guint64           unmerged;      /* plans built merged put back apart */
   ChoiceSlot        choices[CHOICE_SLOTS];
-  guint32          *res_node;      /* per resource: the node it lies in or leads out
-                                    * of, or G_MAXUINT32 (made when first pruning) */
+  gboolean          res_nodes_set; /* ResInfo.node set (when first pruning) */
   guint8           *private_node;  /* per node: sim__comm_model_set_node_private() */
   guint             n_nodes;
   double           *pruned_use;    /* per resource: the pruned flows' rates on it ... */
@@ -762,12 +770,12 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->touched = g_array_new (FALSE, FALSE, sizeof (guint));
   m->touch_epoch = 1;
   m->n_res = sim_topology_get_n_resources (topology);
-  m->res = g_new (SimMaxminId, MAX (m->n_res, 1));
+  m->res = g_new0 (ResInfo, MAX (m->n_res, 1));
   m->capacity = g_new (double, MAX (m->n_res, 1));
   for (guint i = 0; i < m->n_res; i++)
     {
       m->capacity[i] = MAX (0.0, sim_topology_resource_capacity (topology, i));
-      m->res[i] = sim_maxmin_add_resource (m->sys, m->capacity[i]);
+      m->res[i].id = sim_maxmin_add_resource (m->sys, m->capacity[i]);
     }
   m->route = g_array_new (FALSE, FALSE, sizeof (guint32));
   m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
@@ -867,7 +875,6 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->alone_sort);
   g_aligned_free (m->direct_res);
   g_free (m->direct_paths);
-  g_free (m->res_node);
   g_free (m->private_node);
   g_free (m->pruned_use);
   g_free (m->direct_of);
@@ -1814,7 +1821,7 @@ plan_group (SimCommModel *m, const Plan *p)
     }
 }
 
-/* Makes m->res_node: each resource of a link with an end in a node (the
+/* Sets each ResInfo.node (once): each resource of a link with an end in a node (the
  * links inside it, and its NICs' links to their switches) lies in that
  * node; the others (between switches, and spraying's pools) in none. */
 static void
@@ -1822,9 +1829,9 @@ res_nodes (SimCommModel *m)
 {
   guint n_links = sim_topology_get_n_links (m->topology);
 
-  if (m->res_node != NULL)
+  if (m->res_nodes_set)
     return;
-  m->res_node = g_new (guint32, MAX (m->n_res, 1));
+  m->res_nodes_set = TRUE;
   for (guint r = 0; r < m->n_res; r++)
     {
       gint node = -1;
@@ -1835,7 +1842,7 @@ res_nodes (SimCommModel *m)
           if (node < 0)
             node = sim_topology_get_vertex_node (m->topology, l->b);
         }
-      m->res_node[r] = node >= 0 && (guint) node < m->n_nodes ? (guint32) node : G_MAXUINT32;
+      m->res[r].node = node >= 0 && (guint) node < m->n_nodes ? (guint32) node : G_MAXUINT32;
     }
 }
 
@@ -1843,7 +1850,7 @@ res_nodes (SimCommModel *m)
 static inline gboolean
 is_private (const SimCommModel *m, guint32 r)
 {
-  guint32 node = m->res_node[r];
+  guint32 node = m->res[r].node;
   return node != G_MAXUINT32 && m->private_node[node];
 }
 
@@ -1913,7 +1920,7 @@ plan_register_entries (SimCommModel *m, Plan *p)
       /* (Its private resources left out: see sim__comm_model_set_prune().) */
       for (guint k = 0; k < f->path_len; k++)
         if (!prune || !is_private (m, path[k]))
-          g_array_index (m->ids, SimMaxminId, n++) = m->res[path[k]];
+          g_array_index (m->ids, SimMaxminId, n++) = m->res[path[k]].id;
       /* With none left, it stays out of the solver (Plan.n_zero). */
       if (prune && n == 0)
         {
@@ -3649,11 +3656,11 @@ sim_comm_model_get_load (SimCommModel *m, guint32 resource)
 
   g_return_val_if_fail (m != NULL, 0);
   g_return_val_if_fail (resource < m->n_res, 0);
-  capacity = sim_maxmin_get_capacity (m->sys, m->res[resource]);
+  capacity = sim_maxmin_get_capacity (m->sys, m->res[resource].id);
   if (!(capacity > 0))
     return 0;
-  usage = sim_maxmin_get_usage (m->sys, m->res[resource]);
-  if (m->n_pruned > 0 && m->res_node != NULL && is_private (m, resource))
+  usage = sim_maxmin_get_usage (m->sys, m->res[resource].id);
+  if (m->n_pruned > 0 && m->res_nodes_set && is_private (m, resource))
     usage += pruned_usage (m, resource);
   return CLAMP (usage / capacity, 0.0, 1.0);
 }
