@@ -243,15 +243,6 @@ typedef struct {
 
 #define CHOICE_SLOTS 64
 
-/* What alone_direct() keeps of a resource, in one cache line: whether
- * the batch meets it, its flows' weight and then its level, the lowest
- * rate on it, and its capacity. */
-typedef struct {
-  double  lvl, low, capacity;
-  guint32 seen;
-  guint32 pad;
-} DirectRes;
-
 /* A route of a batch timed alone without the solver (alone_direct()). */
 typedef struct {
   const guint32 *res;     /* its resources */
@@ -260,14 +251,23 @@ typedef struct {
   double         x;       /* their rate */
 } DirectPath;
 
-/* A resource of the topology as the model knows it: its solver id, and
- * (once res_nodes() has run) the node it lies in or leads out of, or
- * G_MAXUINT32; together, as registering a flow reads both. */
+/* A resource of the topology as the model knows it, in one cache line:
+ * its solver id and (once res_nodes() has run) the node it lies in or
+ * leads out of, or G_MAXUINT32, which registering a flow reads; and what
+ * alone_direct() keeps of it (whether the batch meets it, its flows'
+ * weight and then its level, the lowest rate on it) with its capacity.
+ * A job's collectives are registered on the network just before they
+ * are timed alone, on the network's lines (time_alone()), which
+ * registering has just brought into the cache. */
 typedef struct {
   SimMaxminId id;
   guint32     node;
-  guint32     pad;
+  guint32     seen;
+  double      lvl, low, capacity;
+  guint8      pad[24];
 } ResInfo;
+
+G_STATIC_ASSERT (sizeof (ResInfo) == 64);
 
 struct _SimCommModel {
   SimTopology      *topology;
@@ -319,7 +319,6 @@ struct _SimCommModel {
   GArray           *alone_res;     /* SimMaxminId, by local number */
   GArray           *alone_flows;   /* SimMaxminId, in the order added */
   guint32          *alone_sort;    /* room to sort the batch's resources */
-  DirectRes        *direct_res;    /* per resource: alone_direct()'s */
   gboolean          no_direct;     /* sim__comm_model_set_alone_direct (FALSE) */
   gboolean          prune;         /* sim__comm_model_set_prune() */
   gboolean          no_merge;      /* sim__comm_model_set_merge (FALSE) */
@@ -770,12 +769,13 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->touched = g_array_new (FALSE, FALSE, sizeof (guint));
   m->touch_epoch = 1;
   m->n_res = sim_topology_get_n_resources (topology);
-  m->res = g_new0 (ResInfo, MAX (m->n_res, 1));
+  m->res = g_aligned_alloc0 (MAX (m->n_res, 1), sizeof (ResInfo), 64);
   m->capacity = g_new (double, MAX (m->n_res, 1));
   for (guint i = 0; i < m->n_res; i++)
     {
       m->capacity[i] = MAX (0.0, sim_topology_resource_capacity (topology, i));
       m->res[i].id = sim_maxmin_add_resource (m->sys, m->capacity[i]);
+      m->res[i].capacity = m->capacity[i];
     }
   m->route = g_array_new (FALSE, FALSE, sizeof (guint32));
   m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
@@ -840,7 +840,7 @@ sim_comm_model_free (SimCommModel *m)
   g_ptr_array_unref (m->spare);
   sim_maxmin_free (m->sys);
   g_array_unref (m->touched);
-  g_free (m->res);
+  g_aligned_free (m->res);
   g_array_unref (m->route);
   g_array_unref (m->ids);
   g_free (m->load);
@@ -873,7 +873,6 @@ sim_comm_model_free (SimCommModel *m)
   if (m->alone_flows != NULL)
     g_array_unref (m->alone_flows);
   g_free (m->alone_sort);
-  g_aligned_free (m->direct_res);
   g_free (m->direct_paths);
   g_free (m->private_node);
   g_free (m->pruned_use);
@@ -2897,21 +2896,12 @@ alone_registered (SimCommModel *m, const SimCollectiveCall *calls, guint n, doub
  * from c / n in the last bit.  @rates: each flow's, in order, as
  * alone_solve() sets them. */
 static gboolean
-alone_direct (SimCommModel *m, Plan **plans, guint n, double *rates)
+alone_direct (SimCommModel *m, ResInfo *dr, Plan **plans, guint n, double *rates)
 {
-  DirectRes *dr;
   guint n_met = 0, n_flows = 0, n_paths = 0, max_path = 0, k = 0;
   gboolean ok = TRUE;
 
   bound_arrays (m);
-  if (m->direct_res == NULL)
-    {
-      /* (Aligned, so that each lies in one cache line.) */
-      m->direct_res = g_aligned_alloc0 (MAX (m->n_res, 1), sizeof (DirectRes), 64);
-      for (guint r = 0; r < m->n_res; r++)
-        m->direct_res[r].capacity = m->capacity[r] > 0 ? m->capacity[r] : 0;
-    }
-  dr = m->direct_res;
   for (guint i = 0; i < n; i++)
     {
       n_flows += plans[i]->flows->len;
@@ -2969,7 +2959,7 @@ alone_direct (SimCommModel *m, Plan **plans, guint n, double *rates)
       const DirectPath *dp = &m->direct_paths[d];
       for (guint h = 0; h < dp->len; h++)
         {
-          DirectRes *x = &dr[dp->res[h]];
+          ResInfo *x = &dr[dp->res[h]];
           if (!x->seen)
             {
               x->seen = 1;
@@ -2984,7 +2974,7 @@ alone_direct (SimCommModel *m, Plan **plans, guint n, double *rates)
    * anything is fixed. */
   for (guint i = 0; i < n_met; i++)
     {
-      DirectRes *x = &dr[m->bound_res[i]];
+      ResInfo *x = &dr[m->bound_res[i]];
       x->lvl = x->capacity / x->lvl;
     }
   /* Each route's lowest level, and each resource's lowest route. */
@@ -3008,7 +2998,7 @@ alone_direct (SimCommModel *m, Plan **plans, guint n, double *rates)
       gboolean held = FALSE;
       for (guint h = 0; h < dp->len && ok; h++)
         {
-          const DirectRes *x = &dr[dp->res[h]];
+          const ResInfo *x = &dr[dp->res[h]];
           if (x->low == x->lvl)
             held = held || x->lvl == dp->x;
           else
@@ -3378,7 +3368,13 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
   if (ok)
     {
       rates = g_new (double, MAX (n_rates, 1));
-      if (m->no_direct || !alone_direct (m, plans, n, rates))
+      /* On the network's lines of its resources when the batch is the
+       * network's (the same topology, so the same capacities): only
+       * alone_direct()'s scratch of them is written, and left as found. */
+      ResInfo *lines = n > 0 && calls[0].network != NULL
+                       && calls[0].network->topology == m->topology
+                       ? calls[0].network->res : m->res;
+      if (m->no_direct || !alone_direct (m, lines, plans, n, rates))
         {
           /* The solver groups the plans' flows (plan_group()): a plan
            * of the network's is copied first. */
