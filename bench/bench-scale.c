@@ -30,8 +30,15 @@
  * solver worked before) and then confined to what changed, so that the
  * two are compared on the same machine at the same time.
  *
+ * With --repeat N, each size runs N rounds, each round the case without the
+ * network and then every network case, and after the rounds a line per
+ * network case gives the median of its N ratios, each against the case
+ * without the network of its own round (the machine's speed drifts from
+ * minute to minute: a ratio of two runs side by side moves less, and
+ * the median of several less still).
+ *
  *   bench-scale [--max-gpus N] [--gpus N] [--jobs N] [--limit SECONDS] [--no-network]
- *               [--oversub LIST] [--solver region|components|both]
+ *               [--oversub LIST] [--solver region|components|both] [--repeat N]
  *
  *   --max-gpus N   the largest cluster to run (default 10240; 102400 adds the
  *                  100k case, 307200 the 300k one)
@@ -44,6 +51,8 @@
  *                  each at least 1 (default 1,2)
  *   --solver S     how the max-min solver re-solves: region (what changed,
  *                  the default), components (as before), or both
+ *   --repeat N     rounds of each size (1 to 20, default 1), and the median
+ *                  ratios after them
  */
 #include "config.h"
 
@@ -253,22 +262,54 @@ fork_case (const Case *c, double limit, double none, double *cpu)
   return 0;
 }
 
-/* The cases of one size: without the network, then with it at each
- * oversubscription, by each solver asked for. */
+static int
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The cases of one size, @rounds times: without the network, then with
+ * it at each oversubscription, by each solver asked for; then, given more
+ * than one round, each network case's median ratio to the case without
+ * the network of the same round (over the rounds in which both ran to the
+ * end). */
 static int
 run_size (guint gpus, guint64 jobs, gboolean network, const double *oversubs, guint n_oversubs,
-          const gboolean *solvers, guint n_solvers, double limit)
+          const gboolean *solvers, guint n_solvers, double limit, guint rounds)
 {
-  Case c = { gpus, jobs, FALSE, 1, FALSE };
-  double none = 0, cpu = 0;
-  int rc = fork_case (&c, limit, 0, &none);
+  guint n_cases = network ? n_oversubs * n_solvers : 0;
+  g_autofree double *ratios = g_new0 (double, MAX (n_cases * rounds, 1));
+  g_autofree guint *n_ratios = g_new0 (guint, MAX (n_cases, 1));
+  int rc = 0;
 
-  for (guint o = 0; network && o < n_oversubs; o++)
-    for (guint k = 0; k < n_solvers; k++)
-      {
-        c = (Case) { gpus, jobs, TRUE, oversubs[o], solvers[k] };
-        rc |= fork_case (&c, limit, none, &cpu);
-      }
+  for (guint round = 0; round < rounds; round++)
+    {
+      Case c = { gpus, jobs, FALSE, 1, FALSE };
+      double none = 0, cpu = 0;
+      rc |= fork_case (&c, limit, 0, &none);
+      for (guint o = 0; network && o < n_oversubs; o++)
+        for (guint k = 0; k < n_solvers; k++)
+          {
+            guint i = o * n_solvers + k;
+            c = (Case) { gpus, jobs, TRUE, oversubs[o], solvers[k] };
+            rc |= fork_case (&c, limit, none, &cpu);
+            if (none > 0 && cpu > 0)
+              ratios[i * rounds + n_ratios[i]++] = cpu / none;
+          }
+    }
+  for (guint i = 0; rounds > 1 && i < n_cases; i++)
+    {
+      double *r = &ratios[i * rounds];
+      guint n = n_ratios[i];
+      if (n == 0)
+        continue;
+      qsort (r, n, sizeof (double), compare_doubles);
+      printf ("%8u %g:1 %-16s median x none over %u rounds %.1f (from %.1f to %.1f)\n", gpus,
+              oversubs[i / n_solvers], solvers[i % n_solvers] ? "components" : "region", n,
+              n % 2 == 1 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2, r[0], r[n - 1]);
+    }
   return rc;
 }
 
@@ -283,7 +324,7 @@ main (int argc, char **argv)
   double oversubs[8] = { 1, 2 };
   guint n_oversubs = 2;
   gboolean solvers[2] = { FALSE };   /* components? for each run of a network case */
-  guint n_solvers = 1;
+  guint n_solvers = 1, rounds = 1;
   int rc = 0;
 
   for (int i = 1; i < argc; i++)
@@ -317,6 +358,18 @@ main (int argc, char **argv)
               oversubs[n_oversubs++] = r;
             }
         }
+      else if (strcmp (argv[i], "--repeat") == 0 && i + 1 < argc)
+        {
+          char *end = NULL;
+          guint64 n = g_ascii_strtoull (argv[++i], &end, 10);
+          if (end == argv[i] || *end != '\0' || n < 1 || n > 20)
+            {
+              fprintf (stderr, "bench-scale: --repeat %s: expected a number of rounds from 1 "
+                       "to 20\n", argv[i]);
+              return 2;
+            }
+          rounds = (guint) n;
+        }
       else if (strcmp (argv[i], "--solver") == 0 && i + 1 < argc)
         {
           const char *v = argv[++i];
@@ -342,7 +395,7 @@ main (int argc, char **argv)
         {
           fprintf (stderr, "usage: bench-scale [--max-gpus N] [--gpus N] [--jobs N] "
                    "[--limit SECONDS] [--no-network] [--oversub LIST] "
-                   "[--solver region|components|both]\n");
+                   "[--solver region|components|both] [--repeat N]\n");
           return 2;
         }
     }
@@ -360,11 +413,13 @@ main (int argc, char **argv)
           "events", "JCT mean s", "wall s", "events/s", "us/job", "CPU s", "peak MB", "x none");
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
     if (only != 0 ? sizes[s] == only : sizes[s] <= max_gpus)
-      rc |= run_size (sizes[s], 0, network, oversubs, n_oversubs, solvers, n_solvers, limit);
+      rc |= run_size (sizes[s], 0, network, oversubs, n_oversubs, solvers, n_solvers, limit,
+                      rounds);
   if (many > 0)
     {
       printf ("\n%" G_GUINT64_FORMAT " jobs on 1,024 GPUs:\n", many);
-      rc |= run_size (1024, many, network, oversubs, n_oversubs, solvers, n_solvers, limit);
+      rc |= run_size (1024, many, network, oversubs, n_oversubs, solvers, n_solvers, limit,
+                      rounds);
     }
   return rc;
 }
