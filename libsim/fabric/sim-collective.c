@@ -1976,6 +1976,33 @@ bound_arrays (SimCommModel *m)
  * them: their resources in p->paths, its latencies set from those routes,
  * and marked routed.  Under adaptive routing the flows stay on the load
  * (plan_load() takes them off); on failure none does. */
+/* Whether @m keeps routes across plans (KeptRoute), its table made when
+ * first asked. */
+static gboolean
+kept_routes_on (SimCommModel *m)
+{
+  guint bits = 10;
+
+  if (m->kept_routes != NULL)
+    return TRUE;
+  if (m->load != NULL || m->keep_routes == 0
+      || (m->keep_routes < 0
+          && (m->n_gpus < KEPT_ROUTE_MIN_GPUS || m->n_gpus > KEPT_ROUTE_MAX_GPUS)))
+    return FALSE;
+  while (bits < 16 && (1u << bits) < 16 * m->n_gpus)
+    bits++;
+  m->kept_routes = g_aligned_alloc0 (1u << bits, sizeof (KeptRoute), 64);
+  m->kept_shift = 64 - bits;
+  return TRUE;
+}
+
+/* The slot of the route between the GPUs of @key (src << 32 | dst). */
+static inline KeptRoute *
+kept_slot (const SimCommModel *m, guint64 key)
+{
+  return &m->kept_routes[(key * 0x9e3779b97f4a7c15ull) >> m->kept_shift];
+}
+
 static gboolean
 plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
 {
@@ -2009,7 +2036,7 @@ again:
         {
           const PlanFlow *g = &g_array_index (p->flows, PlanFlow, i + 1);
           guint64 next = ((guint64) g->src << 32) | g->dst;
-          __builtin_prefetch (&m->kept_routes[(next * 0x9e3779b97f4a7c15ull) >> m->kept_shift]);
+          __builtin_prefetch (kept_slot (m, next));
         }
 
       for (guint32 k = (guint32) (key * 0x9e3779b97f4a7c15ull >> 40) & mask;;
@@ -2044,32 +2071,17 @@ again:
         {
           guint64 hash = seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
                          ^ ((guint64) f->dst << 8) ^ f->channel;
-          KeptRoute *kept = NULL;
-          f->path_start = p->paths->len;
           /* A route fixed by its GPUs, as routed for an earlier plan. */
-          if (m->load == NULL
-              && (m->keep_routes > 0
-                  || (m->keep_routes < 0 && m->n_gpus >= KEPT_ROUTE_MIN_GPUS
-                      && m->n_gpus <= KEPT_ROUTE_MAX_GPUS)))
+          KeptRoute *kept = kept_routes_on (m) ? kept_slot (m, key) : NULL;
+          f->path_start = p->paths->len;
+          if (kept != NULL && kept->key == key + 1)
             {
-              if (m->kept_routes == NULL)
-                {
-                  guint bits = 10;
-                  while (bits < 16 && (1u << bits) < 16 * m->n_gpus)
-                    bits++;
-                  m->kept_routes = g_aligned_alloc0 (1u << bits, sizeof (KeptRoute), 64);
-                  m->kept_shift = 64 - bits;
-                }
-              kept = &m->kept_routes[(key * 0x9e3779b97f4a7c15ull) >> m->kept_shift];
-              if (kept->key == key + 1)
-                {
-                  g_array_append_vals (p->paths, kept->res, kept->len);
-                  f->path_len = kept->len;
-                  lat = kept->latency;
-                  m->kept_hits++;
-                  *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
-                  goto routed;
-                }
+              g_array_append_vals (p->paths, kept->res, kept->len);
+              f->path_len = kept->len;
+              lat = kept->latency;
+              m->kept_hits++;
+              *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
+              goto routed;
             }
           if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash, m->load,
                                           p->paths, &lat, &fixed))
