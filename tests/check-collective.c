@@ -1444,6 +1444,7 @@ START_TEST (test_flows_out_of_solver)
   guint32 gpus_a[16], gpus_b[32];
   guint ids[2][2];
   double alone_a, alone_b;
+  double *loads[2];
   guint n_res, busy = 0;
 
   make_lines (&s, "DGX-H100", 8, 0, lines);
@@ -1488,6 +1489,8 @@ START_TEST (test_flows_out_of_solver)
   ck_assert_uint_eq (ids[0][0], ids[1][0]);
   ck_assert_uint_eq (ids[0][1], ids[1][1]);
   n_res = sim_topology_get_n_resources (s.topology);
+  loads[0] = g_new (double, n_res);
+  loads[1] = g_new (double, n_res);
   /* New: both listed. */
   for (guint k = 0; k < 2; k++)
     {
@@ -1534,20 +1537,54 @@ START_TEST (test_flows_out_of_solver)
                          == sim_comm_model_get_shortfall (whole, ids[1][c]),
                          "step %u, collective %u: shortfalls differ", step, c);
         }
-      /* (Loads are sums, in another order: to 1e-12.) */
+      /* (Loads are sums, in another order: to 1e-12.)  The whole
+       * network's in one pass (sim__comm_model_get_loads()) are each
+       * resource's own, to the bit. */
+      sim__comm_model_get_loads (s.comm, loads[0]);
+      sim__comm_model_get_loads (whole, loads[1]);
       for (guint32 r = 0; r < n_res; r++)
         {
           double x = sim_comm_model_get_load (s.comm, r), y = sim_comm_model_get_load (whole, r);
           ck_assert_msg (fabs (x - y) <= 1e-12 * MAX (x, y),
                          "step %u, resource %u: load %.17g pruned, %.17g whole", step, r, x, y);
+          ck_assert_msg (loads[0][r] == x && loads[1][r] == y,
+                         "step %u, resource %u: loads in one pass %.17g and %.17g, "
+                         "one by one %.17g and %.17g", step, r, loads[0][r], loads[1][r], x, y);
           busy += y > 0;
         }
     }
   ck_assert_uint_gt (busy, 0);
+  /* The private nodes' resources carry the pruned flows' load only while
+   * they are marked: unmarked, those the solver does not see read 0
+   * (there are some), and marked again, the load is back. */
+  {
+    guint hidden = 0;
+    for (guint32 n = 0; n < 6; n++)
+      sim__comm_model_set_node_private (s.comm, n, FALSE);
+    sim__comm_model_get_loads (s.comm, loads[0]);
+    for (guint32 r = 0; r < n_res; r++)
+      {
+        ck_assert (loads[0][r] == sim_comm_model_get_load (s.comm, r));
+        ck_assert (loads[0][r] <= sim_comm_model_get_load (whole, r) * (1 + 1e-12));
+        hidden += loads[0][r] == 0 && sim_comm_model_get_load (whole, r) > 0;
+      }
+    ck_assert_uint_gt (hidden, 0);
+    for (guint32 n = 0; n < 6; n++)
+      sim__comm_model_set_node_private (s.comm, n, TRUE);
+    sim__comm_model_get_loads (s.comm, loads[0]);
+    for (guint32 r = 0; r < n_res; r++)
+      {
+        double y = sim_comm_model_get_load (whole, r);
+        ck_assert_msg (fabs (loads[0][r] - y) <= 1e-12 * y, "resource %u: %.17g, whole %.17g",
+                       r, loads[0][r], y);
+      }
+  }
   /* Gone: nothing left out. */
   ck_assert (sim_comm_model_remove (s.comm, ids[0][0]));
   ck_assert (sim_comm_model_remove (s.comm, ids[0][1]));
   ck_assert_uint_eq (sim__comm_model_get_kept_out (s.comm), 0);
+  g_free (loads[0]);
+  g_free (loads[1]);
   sim_comm_model_free (whole);
   clear (&s);
 }

@@ -744,6 +744,53 @@ START_TEST (test_grouped_flows)
 }
 END_TEST
 
+/* Flows added by their resources' slots (sim__maxmin_add_flows_at()):
+ * the two bottlenecks of test_two_bottlenecks by hand (B, of 4, binds
+ * flows 1 and 3 at 2 each; A, of 10, leaves flow 2 with 8), a slot out of
+ * range or freed refused without a trace (the next flow takes the slot
+ * the refused one would have), and the usage of every slot in one pass
+ * the same as each resource's. */
+START_TEST (test_flows_by_slot)
+{
+  g_autoptr(SimMaxmin) s = sim_maxmin_new ();
+  SimMaxminId a = sim_maxmin_add_resource (s, 10.0), b = sim_maxmin_add_resource (s, 4.0);
+  SimMaxminId gone = sim_maxmin_add_resource (s, 1.0);
+  guint32 ab[2] = { sim__maxmin_resource_slot (a), sim__maxmin_resource_slot (b) };
+  guint32 bad[2] = { ab[0], 99 };
+  guint32 freed = sim__maxmin_resource_slot (gone);
+  SimMaxminId f1, f2, f3, refused;
+  double usage[3];
+
+  ck_assert (sim_maxmin_remove_resource (s, gone));
+  f1 = sim__maxmin_add_flows_at (s, ab, 2, 1.0, INFINITY, 1, NULL);
+  f2 = sim__maxmin_add_flows_at (s, &ab[0], 1, 1.0, INFINITY, 1, NULL);
+  {
+    GLogLevelFlags old_fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK);
+    GLogFunc old_handler = g_log_set_default_handler (count_criticals, NULL);
+    n_criticals = 0;
+    refused = sim__maxmin_add_flows_at (s, bad, 2, 1.0, INFINITY, 1, NULL);
+    ck_assert (refused == SIM_MAXMIN_NO_ID);
+    refused = sim__maxmin_add_flows_at (s, &freed, 1, 1.0, INFINITY, 1, NULL);
+    ck_assert (refused == SIM_MAXMIN_NO_ID);
+    g_log_set_default_handler (old_handler, NULL);
+    g_log_set_always_fatal (old_fatal);
+    ck_assert_int_eq (n_criticals, 2);
+  }
+  f3 = sim__maxmin_add_flows_at (s, &ab[1], 1, 1.0, INFINITY, 1, NULL);
+  ck_assert_uint_eq ((guint32) f3, (guint32) f2 + 1);
+  sim_maxmin_solve (s);
+  assert_close (sim_maxmin_get_rate (s, f1), 2.0);
+  assert_close (sim_maxmin_get_rate (s, f2), 8.0);
+  assert_close (sim_maxmin_get_rate (s, f3), 2.0);
+  sim__maxmin_get_usages (s, 0, 3, usage);
+  ck_assert (usage[ab[0]] == sim_maxmin_get_usage (s, a));
+  ck_assert (usage[ab[1]] == sim_maxmin_get_usage (s, b));
+  assert_close (usage[ab[0]], 10.0);
+  assert_close (usage[ab[1]], 4.0);
+  ck_assert (usage[freed] == -1);
+}
+END_TEST
+
 /* The solver's shortcuts (resources crossed by one flow left out of the
  * heap when another of the flow's resources is sure to saturate first;
  * the filling stopped once every flow is fixed) against progressive
@@ -847,6 +894,7 @@ maxmin_suite (void)
   tcase_add_test (tc, test_weighted);
   tcase_add_test (tc, test_no_resources);
   tcase_add_test (tc, test_stale_ids);
+  tcase_add_test (tc, test_flows_by_slot);
   suite_add_tcase (s, tc);
   tc = tcase_create ("random");
   tcase_add_test (tc, test_many_caps);

@@ -35,4 +35,21 @@ gboolean sim__maxmin_get_rate_cap (const SimMaxmin *system, SimMaxminId id, doub
  * for rates the caller keeps out of the solver). */
 gboolean sim__maxmin_rate_changed (double before, double after);
 
+/* sim_maxmin_add_flows() on resources named by their slots rather than
+ * their ids (internal: for a caller that made every resource of the
+ * system and keeps their slots, sim__maxmin_resource_slot(), in arrays
+ * denser than the ids).  A slot out of range or free is refused as a
+ * stale id is. */
+SimMaxminId sim__maxmin_add_flows_at (SimMaxmin *system, const guint32 *slots, guint n,
+                                      double weight, double cap, guint count,
+                                      gpointer user_data);
+
+/* The slot of the resource of id @id, for sim__maxmin_add_flows_at(). */
+guint32 sim__maxmin_resource_slot (SimMaxminId id);
+
+/* sim_maxmin_get_usage() of the @n resources of slots @first on, in
+ * @usage (-1 for a free slot), in one pass (internal: for a caller that
+ * samples the load of every resource it made). */
+void sim__maxmin_get_usages (const SimMaxmin *system, guint32 first, guint32 n, double *usage);
+
 G_END_DECLS

@@ -456,27 +456,78 @@ sim_maxmin_get_usage (const SimMaxmin *s, SimMaxminId id)
   return sum;
 }
 
+void
+sim__maxmin_get_usages (const SimMaxmin *s, guint32 first, guint32 n, double *usage)
+{
+  g_return_if_fail (s != NULL && (usage != NULL || n == 0));
+  g_return_if_fail (first <= s->n_res_slots && n <= s->n_res_slots - first);
+  /* Slot after slot, each resource's flows in the order of its list, as
+   * sim_maxmin_get_usage() sums them; the lists a few resources on, and
+   * the flows of the next, asked for ahead. */
+  for (guint32 i = 0; i < n; i++)
+    {
+      const Resource *r = &s->res[first + i];
+      double sum = 0;
+      if (i + 4 < n)
+        PREFETCH (s->res[first + i + 4].flows);
+      if (i + 1 < n)
+        {
+          const Resource *next = &s->res[first + i + 1];
+          for (guint32 j = 0; j < next->n_flows && j < 8; j++)
+            PREFETCH (&s->flows[next->flows[j].flow]);
+        }
+      if (!r->in_use)
+        {
+          usage[i] = -1;
+          continue;
+        }
+      for (guint32 j = 0; j < r->n_flows; j++)
+        {
+          const Flow *f = &s->flows[r->flows[j].flow];
+          for (guint16 k = 0; k < f->count; k++)
+            sum += f->rate;
+        }
+      usage[i] = sum;
+    }
+}
+
 /* Flows */
 
-/* Takes back what sim_maxmin_add_flow() did before it met a bad resource
- * at index @n: the entries appended to the first @n resources (the last of
- * each list, since they were appended last), the resources marked dirty
- * since dirty_res had @n_dirty entries, and the slot, which goes back to
- * where it came from so that the next flow gets the same slot as if the
- * call had not happened. */
+/* The slot of the @i-th resource of a flow being added: from its id
+ * (NONE if the id is stale), or given (NONE if out of range or free). */
+static inline guint32
+add_slot (const SimMaxmin *s, const SimMaxminId *ids, const guint32 *slots, guint i)
+{
+  guint32 rs;
+
+  if (ids != NULL)
+    return lookup_res (s, ids[i]);
+  rs = slots[i];
+  return rs < s->n_res_slots && s->res[rs].in_use ? rs : NONE;
+}
+
+/* Takes back what add_flows() did before it met a bad resource at index
+ * @n: the entries appended to the first @n resources (the last of each
+ * list, since they were appended last), the resources marked dirty since
+ * dirty_res had @n_dirty entries, and the slot, which goes back to where
+ * it came from so that the next flow gets the same slot as if the call
+ * had not happened. */
 static void
-add_flow_undo (SimMaxmin *s, const SimMaxminId *resources, guint n, guint32 slot,
-               gboolean fresh, guint n_dirty)
+add_flow_undo (SimMaxmin *s, const SimMaxminId *ids, const guint32 *slots, guint n,
+               guint32 slot, gboolean fresh, guint n_dirty)
 {
   for (guint i = 0; i < n; i++)
-    s->res[(guint32) resources[i]].n_flows--;
+    s->res[ids != NULL ? (guint32) ids[i] : slots[i]].n_flows--;
   for (guint i = n_dirty; i < s->dirty_res.len; i++)
     s->res[s->dirty_res.v[i]].dirty = 0;
   s->dirty_res.len = n_dirty;
   if (fresh)
     {
-      /* The slot is made again from zero next time: free its array. */
-      g_clear_pointer (&s->flows[slot].res, g_free);
+      /* The slot is made again from zero next time: free its array, if
+       * it has one of its own. */
+      if (s->flows[slot].res != s->flows[slot].inline_res)
+        g_free (s->flows[slot].res);
+      s->flows[slot].res = NULL;
       s->n_flow_slots--;
     }
   else
@@ -490,9 +541,11 @@ sim_maxmin_add_flow (SimMaxmin *s, const SimMaxminId *resources, guint n, double
   return sim_maxmin_add_flows (s, resources, n, weight, cap, 1, user_data);
 }
 
-SimMaxminId
-sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, double weight,
-                      double cap, guint count, gpointer user_data)
+/* sim_maxmin_add_flows() on the resources of ids @ids, or of slots
+ * @slots (sim__maxmin_add_flows_at()). */
+static SimMaxminId
+add_flows (SimMaxmin *s, const SimMaxminId *ids, const guint32 *slots, guint n, double weight,
+           double cap, guint count, gpointer user_data)
 {
   guint32 slot, next_free = NONE;
   gboolean fresh = FALSE;
@@ -501,7 +554,7 @@ sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, doubl
   FlowCold *c;
 
   g_return_val_if_fail (s != NULL, SIM_MAXMIN_NO_ID);
-  g_return_val_if_fail (n == 0 || resources != NULL, SIM_MAXMIN_NO_ID);
+  g_return_val_if_fail (n == 0 || ids != NULL || slots != NULL, SIM_MAXMIN_NO_ID);
   g_return_val_if_fail (weight > 0 && isfinite (weight), SIM_MAXMIN_NO_ID);
   g_return_val_if_fail (cap > 0, SIM_MAXMIN_NO_ID);
   g_return_val_if_fail (count >= 1 && count <= G_MAXUINT16, SIM_MAXMIN_NO_ID);
@@ -555,13 +608,13 @@ sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, doubl
   n_dirty = s->dirty_res.len;
   for (guint i = 0; i < n; i++)
     {
-      guint32 rs = lookup_res (s, resources[i]);
+      guint32 rs = add_slot (s, ids, slots, i);
       Resource *r = rs != NONE ? &s->res[rs] : NULL;
       gboolean repeated = r != NULL && r->n_flows > 0 && r->flows[r->n_flows - 1].flow == slot;
 
       if (G_UNLIKELY (r == NULL || repeated))
         {
-          add_flow_undo (s, resources, i, slot, fresh, n_dirty);
+          add_flow_undo (s, ids, slots, i, slot, fresh, n_dirty);
           g_return_val_if_fail (r != NULL, SIM_MAXMIN_NO_ID);
           g_return_val_if_fail (!repeated, SIM_MAXMIN_NO_ID);
           return SIM_MAXMIN_NO_ID;
@@ -593,6 +646,28 @@ sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, doubl
   mark_flow_dirty (s, slot);
   s->n_flows++;
   return make_id (slot, c->gen);
+}
+
+SimMaxminId
+sim_maxmin_add_flows (SimMaxmin *s, const SimMaxminId *resources, guint n, double weight,
+                      double cap, guint count, gpointer user_data)
+{
+  g_return_val_if_fail (n == 0 || resources != NULL, SIM_MAXMIN_NO_ID);
+  return add_flows (s, n > 0 ? resources : NULL, NULL, n, weight, cap, count, user_data);
+}
+
+SimMaxminId
+sim__maxmin_add_flows_at (SimMaxmin *s, const guint32 *slots, guint n, double weight,
+                          double cap, guint count, gpointer user_data)
+{
+  g_return_val_if_fail (n == 0 || slots != NULL, SIM_MAXMIN_NO_ID);
+  return add_flows (s, NULL, slots, n, weight, cap, count, user_data);
+}
+
+guint32
+sim__maxmin_resource_slot (SimMaxminId id)
+{
+  return (guint32) id;
 }
 
 gboolean

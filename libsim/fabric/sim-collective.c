@@ -249,25 +249,17 @@ typedef struct {
   guint          len;
   guint          flows;   /* the batch's flows on it */
   double         x;       /* their rate */
+  guint32        local;   /* where its resources' local numbers start in
+                           * SimCommModel.direct_hops */
 } DirectPath;
 
-/* A resource of the topology as the model knows it, in one cache line:
- * its solver id and (once res_nodes() has run) the node it lies in or
- * leads out of, or G_MAXUINT32, which registering a flow reads; and what
- * alone_direct() keeps of it (whether the batch meets it, its flows'
- * weight and then its level, the lowest rate on it) with its capacity.
- * A job's collectives are registered on the network just before they
- * are timed alone, on the network's lines (time_alone()), which
- * registering has just brought into the cache. */
+/* A resource a batch timed alone meets, by its local number
+ * (alone_direct()): its capacity, its flows' weight and then its level,
+ * and the lowest rate on it. */
 typedef struct {
-  SimMaxminId id;
-  guint32     node;
-  guint32     seen;
-  double      lvl, low, capacity;
-  guint8      pad[24];
-} ResInfo;
+  double lvl, low, capacity;
+} DirectRes;
 
-G_STATIC_ASSERT (sizeof (ResInfo) == 64);
 
 struct _SimCommModel {
   SimTopology      *topology;
@@ -276,10 +268,24 @@ struct _SimCommModel {
   GArray           *touched;      /* guint: registered collectives whose flows changed
                                    * rate since sim_comm_model_update() last asked */
   guint             touch_epoch;  /* a plan is in touched when its touched_epoch is this */
-  ResInfo          *res;           /* per resource */
+  /* Per resource of the topology, whose solver slot is its number (the
+   * model makes the solver's resources first, in order): its solver id;
+   * a bit set when it lies in a node marked private (res_nodes()), which
+   * registering a flow reads for every resource of its route; and its
+   * capacity's place in cap_values, which timing a batch alone reads.
+   * At a hundred thousand GPUs the network has about a million
+   * resources: the bits (128 kB) and the places (2 MB) stay in the
+   * caches, where a line of 64 bytes a resource missed them at every
+   * hop. */
+  SimMaxminId      *res_id;
+  guint8           *res_private;
+  guint16          *res_cap;       /* NULL if over 65,536 capacities: read capacity */
+  double           *cap_values;
   guint             n_res;
   GArray           *route;         /* guint32 topology resources */
   GArray           *ids;           /* SimMaxminId */
+  guint32          *slots;         /* plan_register_entries()'s solver slots of a flow */
+  guint             slots_alloc;
   GHashTable       *plans;         /* id -> Plan */
   guint             next_id;
   guint32          *load;          /* adaptive routing: flows registered per resource */
@@ -327,8 +333,10 @@ struct _SimCommModel {
   guint64           merged;        /* flows merged into others so far */
   guint64           unmerged;      /* plans built merged put back apart */
   ChoiceSlot        choices[CHOICE_SLOTS];
-  gboolean          res_nodes_set; /* ResInfo.node set (when first pruning) */
+  gboolean          res_nodes_set; /* res_nodes() has run (when first pruning) */
   guint8           *private_node;  /* per node: sim__comm_model_set_node_private() */
+  guint32          *node_res_start; /* per node, and one more: where its resources ... */
+  guint32          *node_res;      /* ... start here (res_nodes()) */
   guint             n_nodes;
   double           *pruned_use;    /* per resource: the pruned flows' rates on it ... */
   gboolean          pruned_stale;  /* ... to be summed again */
@@ -341,6 +349,11 @@ struct _SimCommModel {
   guint             direct_alloc;
   guint32          *direct_seen;   /* per place in a plan's paths: stamp, route */
   guint32           direct_seen_alloc, direct_stamp;
+  guint32          *direct_hops;   /* the routes' resources by local number, ... */
+  guint32          *direct_keys;   /* ... given by a table of resource + 1 (0: empty) ... */
+  guint32          *direct_vals;   /* ... to local number, ... */
+  DirectRes        *direct_res;    /* ... each DirectRes, ... */
+  guint32           direct_hops_alloc, direct_table_alloc;  /* ... and their lengths */
   guint64           direct;        /* batches alone_direct() solved */
   guint64           direct_tried;  /* batches it was asked to */
   GHashTable       *nccl_tables;   /* SimNcclTable, by SimNcclShape: NCCL's tuning of
@@ -769,14 +782,34 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->touched = g_array_new (FALSE, FALSE, sizeof (guint));
   m->touch_epoch = 1;
   m->n_res = sim_topology_get_n_resources (topology);
-  m->res = g_aligned_alloc0 (MAX (m->n_res, 1), sizeof (ResInfo), 64);
+  m->res_id = g_new (SimMaxminId, MAX (m->n_res, 1));
+  m->res_private = g_new0 (guint8, m->n_res / 8 + 1);
+  m->res_cap = g_new (guint16, MAX (m->n_res, 1));
   m->capacity = g_new (double, MAX (m->n_res, 1));
-  for (guint i = 0; i < m->n_res; i++)
-    {
-      m->capacity[i] = MAX (0.0, sim_topology_resource_capacity (topology, i));
-      m->res[i].id = sim_maxmin_add_resource (m->sys, m->capacity[i]);
-      m->res[i].capacity = m->capacity[i];
-    }
+  {
+    /* Each capacity once, by value (a few: one a kind of link). */
+    GHashTable *seen = g_hash_table_new (g_double_hash, g_double_equal);
+    GArray *values = g_array_new (FALSE, FALSE, sizeof (double));
+    for (guint i = 0; i < m->n_res; i++)
+      {
+        gpointer at;
+        m->capacity[i] = MAX (0.0, sim_topology_resource_capacity (topology, i));
+        m->res_id[i] = sim_maxmin_add_resource (m->sys, m->capacity[i]);
+        /* (A fresh solver numbers its resources' slots from 0.) */
+        g_assert (sim__maxmin_resource_slot (m->res_id[i]) == i);
+        if (!g_hash_table_lookup_extended (seen, &m->capacity[i], NULL, &at))
+          {
+            at = GUINT_TO_POINTER (values->len);
+            g_array_append_val (values, m->capacity[i]);
+            g_hash_table_insert (seen, &m->capacity[i], at);
+          }
+        m->res_cap[i] = (guint16) GPOINTER_TO_UINT (at);
+      }
+    if (values->len > G_MAXUINT16 + 1u)
+      g_clear_pointer (&m->res_cap, g_free);
+    g_hash_table_unref (seen);
+    m->cap_values = (double *) (gpointer) g_array_free (values, FALSE);
+  }
   m->route = g_array_new (FALSE, FALSE, sizeof (guint32));
   m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
   m->plans = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -840,9 +873,15 @@ sim_comm_model_free (SimCommModel *m)
   g_ptr_array_unref (m->spare);
   sim_maxmin_free (m->sys);
   g_array_unref (m->touched);
-  g_aligned_free (m->res);
+  g_free (m->res_id);
+  g_free (m->res_private);
+  g_free (m->res_cap);
+  g_free (m->node_res);
+  g_free (m->node_res_start);
+  g_free (m->cap_values);
   g_array_unref (m->route);
   g_array_unref (m->ids);
+  g_free (m->slots);
   g_free (m->load);
   g_free (m->group_seen);
   g_free (m->group_next);
@@ -878,6 +917,10 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->pruned_use);
   g_free (m->direct_of);
   g_free (m->direct_seen);
+  g_free (m->direct_hops);
+  g_free (m->direct_keys);
+  g_free (m->direct_vals);
+  g_free (m->direct_res);
   if (m->nccl_tables != NULL)
     g_hash_table_unref (m->nccl_tables);
   if (m->alone_kept != NULL)
@@ -1820,17 +1863,35 @@ plan_group (SimCommModel *m, const Plan *p)
     }
 }
 
-/* Sets each ResInfo.node (once): each resource of a link with an end in a node (the
- * links inside it, and its NICs' links to their switches) lies in that
- * node; the others (between switches, and spraying's pools) in none. */
+/* Sets res_private's bit of each resource in @node to @on. */
+static void
+node_res_mark (SimCommModel *m, guint32 node, gboolean on)
+{
+  for (guint32 i = m->node_res_start[node]; i < m->node_res_start[node + 1]; i++)
+    {
+      guint32 r = m->node_res[i];
+      if (on)
+        m->res_private[r / 8] |= (guint8) (1u << (r % 8));
+      else
+        m->res_private[r / 8] &= (guint8) ~(1u << (r % 8));
+    }
+}
+
+/* Lists each node's resources (once), and marks those of the nodes
+ * private now: each resource of a link with an end in a node (the links
+ * inside it, and its NICs' links to their switches) lies in that node;
+ * the others (between switches, and spraying's pools) in none. */
 static void
 res_nodes (SimCommModel *m)
 {
   guint n_links = sim_topology_get_n_links (m->topology);
+  guint32 *node_of;
 
   if (m->res_nodes_set)
     return;
   m->res_nodes_set = TRUE;
+  node_of = g_new (guint32, MAX (m->n_res, 1));
+  m->node_res_start = g_new0 (guint32, m->n_nodes + 2);
   for (guint r = 0; r < m->n_res; r++)
     {
       gint node = -1;
@@ -1841,16 +1902,30 @@ res_nodes (SimCommModel *m)
           if (node < 0)
             node = sim_topology_get_vertex_node (m->topology, l->b);
         }
-      m->res[r].node = node >= 0 && (guint) node < m->n_nodes ? (guint32) node : G_MAXUINT32;
+      node_of[r] = node >= 0 && (guint) node < m->n_nodes ? (guint32) node : G_MAXUINT32;
+      if (node_of[r] != G_MAXUINT32)
+        m->node_res_start[node_of[r] + 2]++;
     }
+  /* (Counted one place on, then summed: each node's start one place on,
+   * which filling moves back to where it belongs.) */
+  for (guint n = 0; n < m->n_nodes; n++)
+    m->node_res_start[n + 2] += m->node_res_start[n + 1];
+  m->node_res = g_new (guint32, MAX (m->node_res_start[m->n_nodes + 1], 1));
+  for (guint r = 0; r < m->n_res; r++)
+    if (node_of[r] != G_MAXUINT32)
+      m->node_res[m->node_res_start[node_of[r] + 1]++] = r;
+  g_free (node_of);
+  for (guint n = 0; n < m->n_nodes; n++)
+    if (m->private_node[n])
+      node_res_mark (m, n, TRUE);
 }
 
-/* Whether resource @r lies in a node marked private. */
+/* Whether resource @r lies in a node marked private (once res_nodes() has
+ * run). */
 static inline gboolean
 is_private (const SimCommModel *m, guint32 r)
 {
-  guint32 node = m->res[r].node;
-  return node != G_MAXUINT32 && m->private_node[node];
+  return m->res_private[r / 8] >> (r % 8) & 1;
 }
 
 /* The cap of @f under a demand of @message_rate messages a second
@@ -1914,12 +1989,16 @@ plan_register_entries (SimCommModel *m, Plan *p)
           f->flow = g_array_index (p->flows, PlanFlow, f->first).flow;
           continue;
         }
-      if (m->ids->len < f->path_len)
-        g_array_set_size (m->ids, f->path_len);
-      /* (Its private resources left out: see sim__comm_model_set_prune().) */
+      if (m->slots_alloc < f->path_len)
+        {
+          m->slots_alloc = MAX (f->path_len, 2 * m->slots_alloc);
+          m->slots = g_renew (guint32, m->slots, m->slots_alloc);
+        }
+      /* (Its private resources left out: see sim__comm_model_set_prune().)
+       * A resource's solver slot is its number. */
       for (guint k = 0; k < f->path_len; k++)
         if (!prune || !is_private (m, path[k]))
-          g_array_index (m->ids, SimMaxminId, n++) = m->res[path[k]].id;
+          m->slots[n++] = path[k];
       /* With none left, it stays out of the solver (Plan.n_zero). */
       if (prune && n == 0)
         {
@@ -1928,8 +2007,8 @@ plan_register_entries (SimCommModel *m, Plan *p)
           m->n_zero++;
           continue;
         }
-      f->flow = sim_maxmin_add_flows (m->sys, (const SimMaxminId *) (gpointer) m->ids->data, n,
-                                      1.0, INFINITY, m->group_count[i], p);
+      f->flow = sim__maxmin_add_flows_at (m->sys, m->slots, n, 1.0, INFINITY,
+                                          m->group_count[i], p);
     }
   /* Uncapped, as the solver's entries start, and new to the next solve. */
   p->demand = INFINITY;
@@ -2629,7 +2708,9 @@ void
 sim__comm_model_set_node_private (SimCommModel *m, guint32 node, gboolean is_private)
 {
   g_return_if_fail (m != NULL && node < m->n_nodes);
-  m->private_node[node] = is_private;
+  if (m->res_nodes_set && (m->private_node[node] != 0) != (is_private != FALSE))
+    node_res_mark (m, node, is_private);
+  m->private_node[node] = is_private != FALSE;
 }
 
 gboolean
@@ -2907,13 +2988,36 @@ alone_registered (SimCommModel *m, const SimCollectiveCall *calls, guint n, doub
  * level as what is left over what is still unfixed, which can differ
  * from c / n in the last bit.  @rates: each flow's, in order, as
  * alone_solve() sets them. */
-static gboolean
-alone_direct (SimCommModel *m, ResInfo *dr, Plan **plans, guint n, double *rates)
+/* The local number of resource @r in alone_direct()'s table, given one
+ * if it has none (its DirectRes made from @info's capacity). */
+static inline guint32
+direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met)
 {
-  guint n_met = 0, n_flows = 0, n_paths = 0, max_path = 0, k = 0;
-  gboolean ok = TRUE;
+  guint32 mask = m->direct_table_alloc - 1;
+  guint32 h = (r * 0x9E3779B1u) >> 7 & mask;
 
-  bound_arrays (m);
+  while (m->direct_keys[h] != 0)
+    {
+      if (m->direct_keys[h] == r + 1)
+        return m->direct_vals[h];
+      h = (h + 1) & mask;
+    }
+  m->direct_keys[h] = r + 1;
+  m->direct_vals[h] = *n_met;
+  m->direct_res[*n_met] = (DirectRes) { 0, INFINITY,
+                                        info->res_cap != NULL
+                                        ? info->cap_values[info->res_cap[r]]
+                                        : info->capacity[r] };
+  return (*n_met)++;
+}
+
+static gboolean
+alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, double *rates)
+{
+  guint n_met = 0, n_flows = 0, n_paths = 0, max_path = 0, k = 0, n_hops = 0;
+  gboolean ok = TRUE;
+  DirectRes *dr;
+
   for (guint i = 0; i < n; i++)
     {
       n_flows += plans[i]->flows->len;
@@ -2959,47 +3063,60 @@ alone_direct (SimCommModel *m, ResInfo *dr, Plan **plans, guint n, double *rates
               e[0] = m->direct_stamp;
               e[1] = n_paths;
               m->direct_paths[n_paths++] = (DirectPath) { paths + f->path_start, f->path_len,
-                                                          0, 0 };
+                                                          0, 0, n_hops };
+              n_hops += f->path_len;
             }
           m->direct_paths[e[1]].flows += f->count;
           m->direct_of[k++] = e[1];
         }
     }
+  /* The resources met, numbered in a table of their own (in the cache,
+   * where a scratch per resource of the network would miss it). */
+  if (m->direct_hops_alloc < n_hops)
+    {
+      m->direct_hops_alloc = MAX (n_hops, 2 * m->direct_hops_alloc);
+      m->direct_hops = g_renew (guint32, m->direct_hops, m->direct_hops_alloc);
+      m->direct_res = g_renew (DirectRes, m->direct_res, m->direct_hops_alloc);
+    }
+  if (m->direct_table_alloc < 2 * n_hops)
+    {
+      m->direct_table_alloc = MAX (64, m->direct_table_alloc);
+      while (m->direct_table_alloc < 2 * n_hops)
+        m->direct_table_alloc *= 2;
+      g_free (m->direct_keys);
+      g_free (m->direct_vals);
+      m->direct_keys = g_new (guint32, m->direct_table_alloc);
+      m->direct_vals = g_new (guint32, m->direct_table_alloc);
+    }
+  memset (m->direct_keys, 0, m->direct_table_alloc * sizeof (guint32));
+  dr = m->direct_res;
   /* Each resource's flows, as the solver sums their weights (1 each). */
   for (guint d = 0; d < n_paths; d++)
     {
       const DirectPath *dp = &m->direct_paths[d];
+      guint32 *hops = m->direct_hops + dp->local;
       for (guint h = 0; h < dp->len; h++)
         {
-          ResInfo *x = &dr[dp->res[h]];
-          if (!x->seen)
-            {
-              x->seen = 1;
-              m->bound_res[n_met++] = dp->res[h];
-              x->lvl = 0;
-              x->low = INFINITY;
-            }
-          x->lvl += dp->flows;
+          hops[h] = direct_local (m, info, dp->res[h], &n_met);
+          dr[hops[h]].lvl += dp->flows;
         }
     }
   /* Each resource's level, as the solver's level_of() gives it before
    * anything is fixed. */
   for (guint i = 0; i < n_met; i++)
-    {
-      ResInfo *x = &dr[m->bound_res[i]];
-      x->lvl = x->capacity / x->lvl;
-    }
+    dr[i].lvl = dr[i].capacity / dr[i].lvl;
   /* Each route's lowest level, and each resource's lowest route. */
   for (guint d = 0; d < n_paths && ok; d++)
     {
       DirectPath *dp = &m->direct_paths[d];
+      const guint32 *hops = m->direct_hops + dp->local;
       double x = INFINITY;
       for (guint h = 0; h < dp->len; h++)
-        x = MIN (x, dr[dp->res[h]].lvl);
+        x = MIN (x, dr[hops[h]].lvl);
       /* (One held to nothing goes to the solver.) */
       ok = x > 0 && isfinite (x);
       for (guint h = 0; h < dp->len; h++)
-        dr[dp->res[h]].low = MIN (dr[dp->res[h]].low, x);
+        dr[hops[h]].low = MIN (dr[hops[h]].low, x);
       dp->x = x;
     }
   /* Every route crosses an even resource at its rate, and every other
@@ -3007,10 +3124,11 @@ alone_direct (SimCommModel *m, ResInfo *dr, Plan **plans, guint n, double *rates
   for (guint d = 0; d < n_paths && ok; d++)
     {
       const DirectPath *dp = &m->direct_paths[d];
+      const guint32 *hops = m->direct_hops + dp->local;
       gboolean held = FALSE;
       for (guint h = 0; h < dp->len && ok; h++)
         {
-          const ResInfo *x = &dr[dp->res[h]];
+          const DirectRes *x = &dr[hops[h]];
           if (x->low == x->lvl)
             held = held || x->lvl == dp->x;
           else
@@ -3018,8 +3136,6 @@ alone_direct (SimCommModel *m, ResInfo *dr, Plan **plans, guint n, double *rates
         }
       ok = ok && held;
     }
-  for (guint i = 0; i < n_met; i++)
-    dr[m->bound_res[i]].seen = 0;
   m->direct_tried++;
   if (!ok)
     return FALSE;
@@ -3380,13 +3496,13 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
   if (ok)
     {
       rates = g_new (double, MAX (n_rates, 1));
-      /* On the network's lines of its resources when the batch is the
-       * network's (the same topology, so the same capacities): only
-       * alone_direct()'s scratch of them is written, and left as found. */
-      ResInfo *lines = n > 0 && calls[0].network != NULL
-                       && calls[0].network->topology == m->topology
-                       ? calls[0].network->res : m->res;
-      if (m->no_direct || !alone_direct (m, lines, plans, n, rates))
+      /* The capacities from the network's res_cap when the batch is the
+       * network's (the same topology, so the same capacities), which
+       * timing its earlier batches has kept in the cache. */
+      const SimCommModel *info = n > 0 && calls[0].network != NULL
+                                 && calls[0].network->topology == m->topology
+                                 ? calls[0].network : m;
+      if (m->no_direct || !alone_direct (m, info, plans, n, rates))
         {
           /* The solver groups the plans' flows (plan_group()): a plan
            * of the network's is copied first. */
@@ -3656,6 +3772,25 @@ pruned_usage (SimCommModel *m, guint32 resource)
   return m->pruned_use[resource];
 }
 
+void
+sim__comm_model_get_loads (SimCommModel *m, double *load)
+{
+  g_return_if_fail (m != NULL && (load != NULL || m->n_res == 0));
+  sim__maxmin_get_usages (m->sys, 0, m->n_res, load);
+  for (guint32 r = 0; r < m->n_res; r++)
+    {
+      double usage = load[r];
+      if (!(m->capacity[r] > 0))
+        {
+          load[r] = 0;
+          continue;
+        }
+      if (m->n_pruned > 0 && m->res_nodes_set && is_private (m, r))
+        usage += pruned_usage (m, r);
+      load[r] = CLAMP (usage / m->capacity[r], 0.0, 1.0);
+    }
+}
+
 /* The load of one directed resource, from the rates of the last solve. */
 double
 sim_comm_model_get_load (SimCommModel *m, guint32 resource)
@@ -3664,10 +3799,10 @@ sim_comm_model_get_load (SimCommModel *m, guint32 resource)
 
   g_return_val_if_fail (m != NULL, 0);
   g_return_val_if_fail (resource < m->n_res, 0);
-  capacity = sim_maxmin_get_capacity (m->sys, m->res[resource].id);
+  capacity = sim_maxmin_get_capacity (m->sys, m->res_id[resource]);
   if (!(capacity > 0))
     return 0;
-  usage = sim_maxmin_get_usage (m->sys, m->res[resource].id);
+  usage = sim_maxmin_get_usage (m->sys, m->res_id[resource]);
   if (m->n_pruned > 0 && m->res_nodes_set && is_private (m, resource))
     usage += pruned_usage (m, resource);
   return CLAMP (usage / capacity, 0.0, 1.0);

@@ -35,6 +35,7 @@ struct _SimJobComm {
    * (kept from one job to the next). */
   GArray           *alone_calls;  /* SimCollectiveCall */
   GArray           *alone_gpus;   /* guint32 */
+  double           *loads;    /* sim__job_comm_get_fabric_load()'s, per resource */
 };
 
 /* What a running job has registered, by phase: data-parallel
@@ -130,6 +131,7 @@ sim__job_comm_free (SimJobComm *comm)
   g_ptr_array_unref (comm->touched);
   g_ptr_array_unref (comm->taken);
   g_free (comm->node_count);
+  g_free (comm->loads);
   if (comm->alone_calls != NULL)
     g_array_unref (comm->alone_calls);
   if (comm->alone_gpus != NULL)
@@ -911,13 +913,17 @@ sim__job_comm_get_fabric_load (SimJobComm *comm, double *max, double *mean, doub
 {
   SimTopology *t;
   guint n_links, n_res, units = 0;
-  double top = 0, sum = 0;
+  double top = 0, sum = 0, *loads;
 
   g_return_if_fail (comm != NULL && max != NULL && mean != NULL);
   g_return_if_fail (node_load != NULL || n_nodes == 0);
   t = comm->topology;
   n_links = sim_topology_get_n_links (t);
   n_res = sim_topology_get_n_resources (t);
+  if (comm->loads == NULL)
+    comm->loads = g_new (double, MAX (n_res, 1));
+  loads = comm->loads;
+  sim__comm_model_get_loads (comm->model, loads);
   for (guint n = 0; n < n_nodes; n++)
     node_load[n] = 0;
   for (guint32 l = 0; l < n_links; l++)
@@ -926,8 +932,7 @@ sim__job_comm_get_fabric_load (SimJobComm *comm, double *max, double *mean, doub
       double load;
       if (link->tier == SIM_TIER_INTRA)
         continue;
-      load = MAX (sim_comm_model_get_load (comm->model, 2 * l),
-                  sim_comm_model_get_load (comm->model, 2 * l + 1));
+      load = MAX (loads[2 * l], loads[2 * l + 1]);
       top = MAX (top, load);
       sum += load;
       units++;
@@ -943,8 +948,7 @@ sim__job_comm_get_fabric_load (SimJobComm *comm, double *max, double *mean, doub
   /* Spray's pools: an up and a down resource each. */
   for (guint32 r = 2 * n_links; r + 1 < n_res; r += 2)
     {
-      double load = MAX (sim_comm_model_get_load (comm->model, r),
-                         sim_comm_model_get_load (comm->model, r + 1));
+      double load = MAX (loads[r], loads[r + 1]);
       top = MAX (top, load);
       sum += load;
       units++;
