@@ -519,6 +519,11 @@ START_TEST (test_format_seconds)
   ck_assert_str_eq (sim__format_seconds (1, b), "0.000000001");
   ck_assert_str_eq (sim__format_seconds (90 * SIM_SECOND + 5, b), "90.000000005");
   ck_assert_str_eq (sim__format_seconds (-1500 * SIM_MILLISECOND, b), "-1.500000000");
+  ck_assert_str_eq (sim__format_seconds (123456789 * SIM_SECOND + 120000000, b),
+                    "123456789.120000000");
+  ck_assert_str_eq (sim__format_seconds (-999999999, b), "-0.999999999");
+  ck_assert_str_eq (sim__format_seconds (G_MAXINT64, b), "9223372036.854775807");
+  ck_assert_str_eq (sim__format_seconds (G_MININT64, b), "-9223372036.854775808");
   ck_assert_str_eq (sim__format_seconds (G_MAXINT64, b), "9223372036.854775807");
 }
 END_TEST

@@ -353,7 +353,8 @@ struct _SimCommModel {
   guint32          *direct_keys;   /* ... given by a table of resource + 1 (0: empty) ... */
   guint32          *direct_vals;   /* ... to local number, ... */
   DirectRes        *direct_res;    /* ... each DirectRes, ... */
-  guint32           direct_hops_alloc, direct_table_alloc;  /* ... and their lengths */
+  guint32           direct_hops_alloc, direct_table_alloc;  /* ... their lengths, */
+  guint32           direct_table_len;  /* ... and the table's in use (a power of 2) */
   guint64           direct;        /* batches alone_direct() solved */
   guint64           direct_tried;  /* batches it was asked to */
   GHashTable       *nccl_tables;   /* SimNcclTable, by SimNcclShape: NCCL's tuning of
@@ -2993,7 +2994,7 @@ alone_registered (SimCommModel *m, const SimCollectiveCall *calls, guint n, doub
 static inline guint32
 direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met)
 {
-  guint32 mask = m->direct_table_alloc - 1;
+  guint32 mask = m->direct_table_len - 1;
   guint32 h = (r * 0x9E3779B1u) >> 7 & mask;
 
   while (m->direct_keys[h] != 0)
@@ -3078,17 +3079,20 @@ alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, 
       m->direct_hops = g_renew (guint32, m->direct_hops, m->direct_hops_alloc);
       m->direct_res = g_renew (DirectRes, m->direct_res, m->direct_hops_alloc);
     }
-  if (m->direct_table_alloc < 2 * n_hops)
+  /* (The table as long as this batch needs, so that emptying it costs
+   * what the batch does.) */
+  m->direct_table_len = 64;
+  while (m->direct_table_len < 2 * n_hops)
+    m->direct_table_len *= 2;
+  if (m->direct_table_alloc < m->direct_table_len)
     {
-      m->direct_table_alloc = MAX (64, m->direct_table_alloc);
-      while (m->direct_table_alloc < 2 * n_hops)
-        m->direct_table_alloc *= 2;
+      m->direct_table_alloc = m->direct_table_len;
       g_free (m->direct_keys);
       g_free (m->direct_vals);
       m->direct_keys = g_new (guint32, m->direct_table_alloc);
       m->direct_vals = g_new (guint32, m->direct_table_alloc);
     }
-  memset (m->direct_keys, 0, m->direct_table_alloc * sizeof (guint32));
+  memset (m->direct_keys, 0, m->direct_table_len * sizeof (guint32));
   dr = m->direct_res;
   /* Each resource's flows, as the solver sums their weights (1 each). */
   for (guint d = 0; d < n_paths; d++)
