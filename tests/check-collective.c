@@ -1540,8 +1540,8 @@ START_TEST (test_flows_out_of_solver)
       /* (Loads are sums, in another order: to 1e-12.)  The whole
        * network's in one pass (sim__comm_model_get_loads()) are each
        * resource's own, to the bit. */
-      sim__comm_model_get_loads (s.comm, loads[0]);
-      sim__comm_model_get_loads (whole, loads[1]);
+      sim__comm_model_get_loads (s.comm, NULL, n_res, loads[0]);
+      sim__comm_model_get_loads (whole, NULL, n_res, loads[1]);
       for (guint32 r = 0; r < n_res; r++)
         {
           double x = sim_comm_model_get_load (s.comm, r), y = sim_comm_model_get_load (whole, r);
@@ -1561,7 +1561,7 @@ START_TEST (test_flows_out_of_solver)
     guint hidden = 0;
     for (guint32 n = 0; n < 6; n++)
       sim__comm_model_set_node_private (s.comm, n, FALSE);
-    sim__comm_model_get_loads (s.comm, loads[0]);
+    sim__comm_model_get_loads (s.comm, NULL, n_res, loads[0]);
     for (guint32 r = 0; r < n_res; r++)
       {
         ck_assert (loads[0][r] == sim_comm_model_get_load (s.comm, r));
@@ -1571,7 +1571,7 @@ START_TEST (test_flows_out_of_solver)
     ck_assert_uint_gt (hidden, 0);
     for (guint32 n = 0; n < 6; n++)
       sim__comm_model_set_node_private (s.comm, n, TRUE);
-    sim__comm_model_get_loads (s.comm, loads[0]);
+    sim__comm_model_get_loads (s.comm, NULL, n_res, loads[0]);
     for (guint32 r = 0; r < n_res; r++)
       {
         double y = sim_comm_model_get_load (whole, r);

@@ -782,12 +782,20 @@ START_TEST (test_flows_by_slot)
   assert_close (sim_maxmin_get_rate (s, f1), 2.0);
   assert_close (sim_maxmin_get_rate (s, f2), 8.0);
   assert_close (sim_maxmin_get_rate (s, f3), 2.0);
-  sim__maxmin_get_usages (s, 0, 3, usage);
+  sim__maxmin_get_usages (s, NULL, 3, usage);
   ck_assert (usage[ab[0]] == sim_maxmin_get_usage (s, a));
   ck_assert (usage[ab[1]] == sim_maxmin_get_usage (s, b));
   assert_close (usage[ab[0]], 10.0);
   assert_close (usage[ab[1]], 4.0);
   ck_assert (usage[freed] == -1);
+  /* By a list of slots, in its order; one out of range reads -1. */
+  {
+    guint32 list[3] = { ab[1], 99, ab[0] };
+    sim__maxmin_get_usages (s, list, 3, usage);
+    assert_close (usage[0], 4.0);
+    ck_assert (usage[1] == -1);
+    assert_close (usage[2], 10.0);
+  }
 }
 END_TEST
 

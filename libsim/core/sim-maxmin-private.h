@@ -47,9 +47,11 @@ SimMaxminId sim__maxmin_add_flows_at (SimMaxmin *system, const guint32 *slots, g
 /* The slot of the resource of id @id, for sim__maxmin_add_flows_at(). */
 guint32 sim__maxmin_resource_slot (SimMaxminId id);
 
-/* sim_maxmin_get_usage() of the @n resources of slots @first on, in
- * @usage (-1 for a free slot), in one pass (internal: for a caller that
- * samples the load of every resource it made). */
-void sim__maxmin_get_usages (const SimMaxmin *system, guint32 first, guint32 n, double *usage);
+/* sim_maxmin_get_usage() of the @n resources of slots @slots (or of
+ * slots 0 to @n - 1 if @slots is NULL), in @usage (-1 for a slot out of
+ * range or free), in one pass (internal: for a caller that samples the
+ * load of many resources it made). */
+void sim__maxmin_get_usages (const SimMaxmin *system, const guint32 *slots, guint32 n,
+                             double *usage);
 
 G_END_DECLS

@@ -457,30 +457,36 @@ sim_maxmin_get_usage (const SimMaxmin *s, SimMaxminId id)
 }
 
 void
-sim__maxmin_get_usages (const SimMaxmin *s, guint32 first, guint32 n, double *usage)
+sim__maxmin_get_usages (const SimMaxmin *s, const guint32 *slots, guint32 n, double *usage)
 {
   g_return_if_fail (s != NULL && (usage != NULL || n == 0));
-  g_return_if_fail (first <= s->n_res_slots && n <= s->n_res_slots - first);
-  /* Slot after slot, each resource's flows in the order of its list, as
+  /* Each resource's flows in the order of its list, as
    * sim_maxmin_get_usage() sums them; the lists a few resources on, and
    * the flows of the next, asked for ahead. */
   for (guint32 i = 0; i < n; i++)
     {
-      const Resource *r = &s->res[first + i];
+      guint32 slot = slots != NULL ? slots[i] : i;
+      const Resource *r;
       double sum = 0;
       if (i + 4 < n)
-        PREFETCH (s->res[first + i + 4].flows);
+        {
+          guint32 ahead = slots != NULL ? slots[i + 4] : i + 4;
+          if (ahead < s->n_res_slots)
+            PREFETCH (s->res[ahead].flows);
+        }
       if (i + 1 < n)
         {
-          const Resource *next = &s->res[first + i + 1];
-          for (guint32 j = 0; j < next->n_flows && j < 8; j++)
-            PREFETCH (&s->flows[next->flows[j].flow]);
+          guint32 next = slots != NULL ? slots[i + 1] : i + 1;
+          if (next < s->n_res_slots)
+            for (guint32 j = 0; j < s->res[next].n_flows && j < 8; j++)
+              PREFETCH (&s->flows[s->res[next].flows[j].flow]);
         }
-      if (!r->in_use)
+      if (slot >= s->n_res_slots || !s->res[slot].in_use)
         {
           usage[i] = -1;
           continue;
         }
+      r = &s->res[slot];
       for (guint32 j = 0; j < r->n_flows; j++)
         {
           const Flow *f = &s->flows[r->flows[j].flow];

@@ -157,10 +157,11 @@ void        sim__comm_model_set_node_private (SimCommModel *model, guint32 node,
                                               gboolean is_private);
 gboolean    sim__comm_model_is_pruned (SimCommModel *model, guint id);
 gboolean    sim__comm_model_unprune (SimCommModel *model, guint id);
-/* sim_comm_model_get_load() of every resource, in @load (as many as the
- * topology has), in one pass over the solver's resources: the same
- * values, for a sample of the whole network. */
-void        sim__comm_model_get_loads (SimCommModel *model, double *load);
+/* sim_comm_model_get_load() of the @n resources @resources (of
+ * resources 0 to @n - 1 if NULL), in @load, in one pass over the
+ * solver's: the same values, for a sample of the whole network. */
+void        sim__comm_model_get_loads (SimCommModel *model, const guint32 *resources, guint n,
+                                       double *load);
 /* A pruned flow left with no resource stays out of the solver: its rate
  * is its cap (sim_comm_model_set_demand()), as the solver would give it,
  * and sim_comm_model_update() lists its collective where the solver would

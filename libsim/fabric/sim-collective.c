@@ -3777,21 +3777,25 @@ pruned_usage (SimCommModel *m, guint32 resource)
 }
 
 void
-sim__comm_model_get_loads (SimCommModel *m, double *load)
+sim__comm_model_get_loads (SimCommModel *m, const guint32 *resources, guint n, double *load)
 {
-  g_return_if_fail (m != NULL && (load != NULL || m->n_res == 0));
-  sim__maxmin_get_usages (m->sys, 0, m->n_res, load);
-  for (guint32 r = 0; r < m->n_res; r++)
+  g_return_if_fail (m != NULL && (load != NULL || n == 0));
+  g_return_if_fail (resources != NULL || n <= m->n_res);
+  /* (A resource's solver slot is its number.) */
+  sim__maxmin_get_usages (m->sys, resources, n, load);
+  for (guint i = 0; i < n; i++)
     {
-      double usage = load[r];
+      guint32 r = resources != NULL ? resources[i] : i;
+      double usage = load[i];
+      g_return_if_fail (r < m->n_res);
       if (!(m->capacity[r] > 0))
         {
-          load[r] = 0;
+          load[i] = 0;
           continue;
         }
       if (m->n_pruned > 0 && m->res_nodes_set && is_private (m, r))
         usage += pruned_usage (m, r);
-      load[r] = CLAMP (usage / m->capacity[r], 0.0, 1.0);
+      load[i] = CLAMP (usage / m->capacity[r], 0.0, 1.0);
     }
 }
 

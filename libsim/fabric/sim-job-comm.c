@@ -35,7 +35,12 @@ struct _SimJobComm {
    * (kept from one job to the next). */
   GArray           *alone_calls;  /* SimCollectiveCall */
   GArray           *alone_gpus;   /* guint32 */
-  double           *loads;    /* sim__job_comm_get_fabric_load()'s, per resource */
+  /* sim__job_comm_get_fabric_load()'s sample (sample_resources()): its
+   * resources, in pairs, each pair's node or -1, and their loads. */
+  guint32          *sample_res;
+  gint32           *sample_node;
+  guint             n_sample;
+  double           *loads;
 };
 
 /* What a running job has registered, by phase: data-parallel
@@ -132,6 +137,8 @@ sim__job_comm_free (SimJobComm *comm)
   g_ptr_array_unref (comm->taken);
   g_free (comm->node_count);
   g_free (comm->loads);
+  g_free (comm->sample_res);
+  g_free (comm->sample_node);
   if (comm->alone_calls != NULL)
     g_array_unref (comm->alone_calls);
   if (comm->alone_gpus != NULL)
@@ -907,52 +914,71 @@ sim__job_comm_idle_iteration (SimJobComm *comm, const SimCommProfile *profile, g
 /* ------------------------------------------------------------------------- */
 /* The load of the network (sim__job_comm_get_fabric_load()).                */
 
+/* The resources the load of the network is sampled on, in order: both
+ * directions of each link between a node and a switch or between
+ * switches, then spraying's pools (an up and a down resource each); and
+ * for each pair, the node of a link of a node's NIC, or -1. */
+static void
+sample_resources (SimJobComm *comm)
+{
+  SimTopology *t = comm->topology;
+  guint n_links = sim_topology_get_n_links (t), n_res = sim_topology_get_n_resources (t);
+  GArray *res = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GArray *node = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  for (guint32 l = 0; l < n_links; l++)
+    {
+      const SimLink *link = sim_topology_get_link (t, l);
+      guint32 pair[2] = { 2 * l, 2 * l + 1 };
+      gint32 where = -1;
+      if (link->tier == SIM_TIER_INTRA)
+        continue;
+      if (link->tier == SIM_TIER_ACCESS)
+        {
+          where = sim_topology_get_vertex_node (t, link->a);
+          if (where < 0)
+            where = sim_topology_get_vertex_node (t, link->b);
+        }
+      g_array_append_vals (res, pair, 2);
+      g_array_append_val (node, where);
+    }
+  for (guint32 r = 2 * n_links; r + 1 < n_res; r += 2)
+    {
+      guint32 pair[2] = { r, r + 1 };
+      gint32 where = -1;
+      g_array_append_vals (res, pair, 2);
+      g_array_append_val (node, where);
+    }
+  comm->n_sample = node->len;
+  comm->sample_res = (guint32 *) (gpointer) g_array_free (res, FALSE);
+  comm->sample_node = (gint32 *) (gpointer) g_array_free (node, FALSE);
+  comm->loads = g_new (double, MAX (2 * comm->n_sample, 1));
+}
+
 void
 sim__job_comm_get_fabric_load (SimJobComm *comm, double *max, double *mean, double *node_load,
                                guint n_nodes)
 {
-  SimTopology *t;
-  guint n_links, n_res, units = 0;
-  double top = 0, sum = 0, *loads;
+  double top = 0, sum = 0;
 
   g_return_if_fail (comm != NULL && max != NULL && mean != NULL);
   g_return_if_fail (node_load != NULL || n_nodes == 0);
-  t = comm->topology;
-  n_links = sim_topology_get_n_links (t);
-  n_res = sim_topology_get_n_resources (t);
-  if (comm->loads == NULL)
-    comm->loads = g_new (double, MAX (n_res, 1));
-  loads = comm->loads;
-  sim__comm_model_get_loads (comm->model, loads);
+  if (comm->sample_res == NULL)
+    sample_resources (comm);
   for (guint n = 0; n < n_nodes; n++)
     node_load[n] = 0;
-  for (guint32 l = 0; l < n_links; l++)
+  /* Only the links the sample reads, in one pass (at 100k GPUs the
+   * links inside nodes are four in five of the network's resources). */
+  sim__comm_model_get_loads (comm->model, comm->sample_res, 2 * comm->n_sample, comm->loads);
+  for (guint i = 0; i < comm->n_sample; i++)
     {
-      const SimLink *link = sim_topology_get_link (t, l);
-      double load;
-      if (link->tier == SIM_TIER_INTRA)
-        continue;
-      load = MAX (loads[2 * l], loads[2 * l + 1]);
+      double load = MAX (comm->loads[2 * i], comm->loads[2 * i + 1]);
+      gint32 node = comm->sample_node[i];
       top = MAX (top, load);
       sum += load;
-      units++;
-      if (link->tier == SIM_TIER_ACCESS && n_nodes > 0)
-        {
-          gint node = sim_topology_get_vertex_node (t, link->a);
-          if (node < 0)
-            node = sim_topology_get_vertex_node (t, link->b);
-          if (node >= 0 && (guint) node < n_nodes)
-            node_load[node] = MAX (node_load[node], load);
-        }
-    }
-  /* Spray's pools: an up and a down resource each. */
-  for (guint32 r = 2 * n_links; r + 1 < n_res; r += 2)
-    {
-      double load = MAX (loads[r], loads[r + 1]);
-      top = MAX (top, load);
-      sum += load;
-      units++;
+      if (node >= 0 && (guint) node < n_nodes)
+        node_load[node] = MAX (node_load[node], load);
     }
   *max = top;
-  *mean = units > 0 ? sum / units : 0;
+  *mean = comm->n_sample > 0 ? sum / comm->n_sample : 0;
 }
