@@ -278,7 +278,7 @@ struct _SimCommModel {
    * caches, where a line of 64 bytes a resource missed them at every
    * hop. */
   SimMaxminId      *res_id;
-  guint8           *res_private;
+  guint64          *res_private;
   guint16          *res_cap;       /* NULL if over 65,536 capacities: read capacity */
   double           *cap_values;
   guint             n_res;
@@ -335,8 +335,9 @@ struct _SimCommModel {
   ChoiceSlot        choices[CHOICE_SLOTS];
   gboolean          res_nodes_set; /* res_nodes() has run (when first pruning) */
   guint8           *private_node;  /* per node: sim__comm_model_set_node_private() */
-  guint32          *node_res_start; /* per node, and one more: where its resources ... */
-  guint32          *node_res;      /* ... start here (res_nodes()) */
+  guint32          *node_run_start; /* per node, and one more: where its runs of
+                                    * resources ... */
+  guint32          *node_runs;     /* ... start here, each a first and an end (res_nodes()) */
   guint             n_nodes;
   double           *pruned_use;    /* per resource: the pruned flows' rates on it ... */
   gboolean          pruned_stale;  /* ... to be summed again */
@@ -350,6 +351,9 @@ struct _SimCommModel {
   guint32          *direct_seen;   /* per place in a plan's paths: stamp, route */
   guint32           direct_seen_alloc, direct_stamp;
   guint32          *direct_hops;   /* the routes' resources by local number, ... */
+  guint32          *direct_met;    /* ... by local number, the resource ... */
+  guint32          *direct_index;  /* ... the local number + 1 (0: none) by resource, on a
+                                    * network of up to DIRECT_INDEX_MAX, or ... */
   guint32          *direct_keys;   /* ... given by a table of resource + 1 (0: empty) ... */
   guint32          *direct_vals;   /* ... to local number, ... */
   DirectRes        *direct_res;    /* ... each DirectRes, ... */
@@ -784,7 +788,7 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->touch_epoch = 1;
   m->n_res = sim_topology_get_n_resources (topology);
   m->res_id = g_new (SimMaxminId, MAX (m->n_res, 1));
-  m->res_private = g_new0 (guint8, m->n_res / 8 + 1);
+  m->res_private = g_new0 (guint64, m->n_res / 64 + 1);
   m->res_cap = g_new (guint16, MAX (m->n_res, 1));
   m->capacity = g_new (double, MAX (m->n_res, 1));
   {
@@ -877,8 +881,8 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->res_id);
   g_free (m->res_private);
   g_free (m->res_cap);
-  g_free (m->node_res);
-  g_free (m->node_res_start);
+  g_free (m->node_runs);
+  g_free (m->node_run_start);
   g_free (m->cap_values);
   g_array_unref (m->route);
   g_array_unref (m->ids);
@@ -922,6 +926,8 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->direct_keys);
   g_free (m->direct_vals);
   g_free (m->direct_res);
+  g_free (m->direct_met);
+  g_free (m->direct_index);
   if (m->nccl_tables != NULL)
     g_hash_table_unref (m->nccl_tables);
   if (m->alone_kept != NULL)
@@ -1864,24 +1870,37 @@ plan_group (SimCommModel *m, const Plan *p)
     }
 }
 
+/* Sets res_private's bits of resources @first to @end - 1 to @on, a word
+ * at a time. */
+static void
+bits_set (guint64 *bits, guint32 first, guint32 end, gboolean on)
+{
+  while (first < end)
+    {
+      guint32 w = first / 64, lo = first % 64, hi = MIN (end - 64 * w, 64u);
+      guint64 mask = (hi == 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << hi) - 1)
+                     & ~((G_GUINT64_CONSTANT (1) << lo) - 1);
+      if (on)
+        bits[w] |= mask;
+      else
+        bits[w] &= ~mask;
+      first = 64 * w + hi;
+    }
+}
+
 /* Sets res_private's bit of each resource in @node to @on. */
 static void
 node_res_mark (SimCommModel *m, guint32 node, gboolean on)
 {
-  for (guint32 i = m->node_res_start[node]; i < m->node_res_start[node + 1]; i++)
-    {
-      guint32 r = m->node_res[i];
-      if (on)
-        m->res_private[r / 8] |= (guint8) (1u << (r % 8));
-      else
-        m->res_private[r / 8] &= (guint8) ~(1u << (r % 8));
-    }
+  for (guint32 i = m->node_run_start[node]; i < m->node_run_start[node + 1]; i++)
+    bits_set (m->res_private, m->node_runs[2 * i], m->node_runs[2 * i + 1], on);
 }
 
-/* Lists each node's resources (once), and marks those of the nodes
- * private now: each resource of a link with an end in a node (the links
- * inside it, and its NICs' links to their switches) lies in that node;
- * the others (between switches, and spraying's pools) in none. */
+/* Lists each node's resources (once), in runs of consecutive numbers,
+ * and marks those of the nodes private now: each resource of a link with
+ * an end in a node (the links inside it, and its NICs' links to their
+ * switches) lies in that node; the others (between switches, and
+ * spraying's pools) in none. */
 static void
 res_nodes (SimCommModel *m)
 {
@@ -1892,7 +1911,7 @@ res_nodes (SimCommModel *m)
     return;
   m->res_nodes_set = TRUE;
   node_of = g_new (guint32, MAX (m->n_res, 1));
-  m->node_res_start = g_new0 (guint32, m->n_nodes + 2);
+  m->node_run_start = g_new0 (guint32, m->n_nodes + 2);
   for (guint r = 0; r < m->n_res; r++)
     {
       gint node = -1;
@@ -1904,17 +1923,26 @@ res_nodes (SimCommModel *m)
             node = sim_topology_get_vertex_node (m->topology, l->b);
         }
       node_of[r] = node >= 0 && (guint) node < m->n_nodes ? (guint32) node : G_MAXUINT32;
-      if (node_of[r] != G_MAXUINT32)
-        m->node_res_start[node_of[r] + 2]++;
+      /* (A run starts where the node changes; counted one place on.) */
+      if (node_of[r] != G_MAXUINT32 && (r == 0 || node_of[r - 1] != node_of[r]))
+        m->node_run_start[node_of[r] + 2]++;
     }
-  /* (Counted one place on, then summed: each node's start one place on,
-   * which filling moves back to where it belongs.) */
+  /* (Summed, each node's start one place on, which filling moves back to
+   * where it belongs.) */
   for (guint n = 0; n < m->n_nodes; n++)
-    m->node_res_start[n + 2] += m->node_res_start[n + 1];
-  m->node_res = g_new (guint32, MAX (m->node_res_start[m->n_nodes + 1], 1));
+    m->node_run_start[n + 2] += m->node_run_start[n + 1];
+  m->node_runs = g_new (guint32, 2 * MAX (m->node_run_start[m->n_nodes + 1], 1));
   for (guint r = 0; r < m->n_res; r++)
     if (node_of[r] != G_MAXUINT32)
-      m->node_res[m->node_res_start[node_of[r] + 1]++] = r;
+      {
+        guint32 *at = &m->node_run_start[node_of[r] + 1];
+        if (r == 0 || node_of[r - 1] != node_of[r])
+          {
+            m->node_runs[2 * *at] = r;
+            (*at)++;
+          }
+        m->node_runs[2 * (*at - 1) + 1] = r + 1;
+      }
   g_free (node_of);
   for (guint n = 0; n < m->n_nodes; n++)
     if (m->private_node[n])
@@ -1926,7 +1954,7 @@ res_nodes (SimCommModel *m)
 static inline gboolean
 is_private (const SimCommModel *m, guint32 r)
 {
-  return m->res_private[r / 8] >> (r % 8) & 1;
+  return m->res_private[r / 64] >> (r % 64) & 1;
 }
 
 /* The cap of @f under a demand of @message_rate messages a second
@@ -2968,6 +2996,45 @@ alone_registered (SimCommModel *m, const SimCollectiveCall *calls, guint n, doub
   return ok;
 }
 
+/* The local number of resource @r in alone_direct()'s numbering, given
+ * one if it has none (its DirectRes made from @info's capacity): on a
+ * network of up to DIRECT_INDEX_MAX resources, from an array by
+ * resource, which stays in the cache; on a larger one, from a table as
+ * long as the batch needs, where that array would miss it at every
+ * resource. */
+#define DIRECT_INDEX_MAX 262144
+
+static inline guint32
+direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met)
+{
+  if (m->direct_index != NULL)
+    {
+      guint32 *e = &m->direct_index[r];
+      if (*e != 0)
+        return *e - 1;
+      *e = *n_met + 1;
+    }
+  else
+    {
+      guint32 mask = m->direct_table_len - 1;
+      guint32 h = (r * 0x9E3779B1u) >> 7 & mask;
+      while (m->direct_keys[h] != 0)
+        {
+          if (m->direct_keys[h] == r + 1)
+            return m->direct_vals[h];
+          h = (h + 1) & mask;
+        }
+      m->direct_keys[h] = r + 1;
+      m->direct_vals[h] = *n_met;
+    }
+  m->direct_met[*n_met] = r;
+  m->direct_res[*n_met] = (DirectRes) { 0, INFINITY,
+                                        info->res_cap != NULL
+                                        ? info->cap_values[info->res_cap[r]]
+                                        : info->capacity[r] };
+  return (*n_met)++;
+}
+
 /* The max-min rates of a batch alone without a solver, where its flows'
  * bottlenecks do not cascade (most batches: a ring's flows each limited
  * by a NIC, or all of them by a shared uplink).  Each resource r met by
@@ -2989,29 +3056,6 @@ alone_registered (SimCommModel *m, const SimCollectiveCall *calls, guint n, doub
  * level as what is left over what is still unfixed, which can differ
  * from c / n in the last bit.  @rates: each flow's, in order, as
  * alone_solve() sets them. */
-/* The local number of resource @r in alone_direct()'s table, given one
- * if it has none (its DirectRes made from @info's capacity). */
-static inline guint32
-direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met)
-{
-  guint32 mask = m->direct_table_len - 1;
-  guint32 h = (r * 0x9E3779B1u) >> 7 & mask;
-
-  while (m->direct_keys[h] != 0)
-    {
-      if (m->direct_keys[h] == r + 1)
-        return m->direct_vals[h];
-      h = (h + 1) & mask;
-    }
-  m->direct_keys[h] = r + 1;
-  m->direct_vals[h] = *n_met;
-  m->direct_res[*n_met] = (DirectRes) { 0, INFINITY,
-                                        info->res_cap != NULL
-                                        ? info->cap_values[info->res_cap[r]]
-                                        : info->capacity[r] };
-  return (*n_met)++;
-}
-
 static gboolean
 alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, double *rates)
 {
@@ -3078,21 +3122,27 @@ alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, 
       m->direct_hops_alloc = MAX (n_hops, 2 * m->direct_hops_alloc);
       m->direct_hops = g_renew (guint32, m->direct_hops, m->direct_hops_alloc);
       m->direct_res = g_renew (DirectRes, m->direct_res, m->direct_hops_alloc);
+      m->direct_met = g_renew (guint32, m->direct_met, m->direct_hops_alloc);
     }
-  /* (The table as long as this batch needs, so that emptying it costs
-   * what the batch does.) */
-  m->direct_table_len = 64;
-  while (m->direct_table_len < 2 * n_hops)
-    m->direct_table_len *= 2;
-  if (m->direct_table_alloc < m->direct_table_len)
+  if (m->direct_index == NULL && m->n_res <= DIRECT_INDEX_MAX)
+    m->direct_index = g_new0 (guint32, MAX (m->n_res, 1));
+  if (m->direct_index == NULL)
     {
-      m->direct_table_alloc = m->direct_table_len;
-      g_free (m->direct_keys);
-      g_free (m->direct_vals);
-      m->direct_keys = g_new (guint32, m->direct_table_alloc);
-      m->direct_vals = g_new (guint32, m->direct_table_alloc);
+      /* (The table as long as this batch needs, so that emptying it costs
+       * what the batch does.) */
+      m->direct_table_len = 64;
+      while (m->direct_table_len < 2 * n_hops)
+        m->direct_table_len *= 2;
+      if (m->direct_table_alloc < m->direct_table_len)
+        {
+          m->direct_table_alloc = m->direct_table_len;
+          g_free (m->direct_keys);
+          g_free (m->direct_vals);
+          m->direct_keys = g_new (guint32, m->direct_table_alloc);
+          m->direct_vals = g_new (guint32, m->direct_table_alloc);
+        }
+      memset (m->direct_keys, 0, m->direct_table_len * sizeof (guint32));
     }
-  memset (m->direct_keys, 0, m->direct_table_len * sizeof (guint32));
   dr = m->direct_res;
   /* Each resource's flows, as the solver sums their weights (1 each). */
   for (guint d = 0; d < n_paths; d++)
@@ -3140,6 +3190,9 @@ alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, 
         }
       ok = ok && held;
     }
+  if (m->direct_index != NULL)
+    for (guint i = 0; i < n_met; i++)
+      m->direct_index[m->direct_met[i]] = 0;
   m->direct_tried++;
   if (!ok)
     return FALSE;
