@@ -261,6 +261,10 @@ typedef struct {
 } DirectRes;
 
 
+/* SimCommModel.res_flags. */
+#define RES_PRIVATE   0x80
+#define RES_CAP_OTHER 0x7f
+
 struct _SimCommModel {
   SimTopology      *topology;
   const SimCluster *cluster;
@@ -269,17 +273,17 @@ struct _SimCommModel {
                                    * rate since sim_comm_model_update() last asked */
   guint             touch_epoch;  /* a plan is in touched when its touched_epoch is this */
   /* Per resource of the topology, whose solver slot is its number (the
-   * model makes the solver's resources first, in order): its solver id;
-   * a bit set when it lies in a node marked private (res_nodes()), which
-   * registering a flow reads for every resource of its route; and its
-   * capacity's place in cap_values, which timing a batch alone reads.
-   * At a hundred thousand GPUs the network has about a million
-   * resources: the bits (128 kB) and the places (2 MB) stay in the
-   * caches, where a line of 64 bytes a resource missed them at every
-   * hop. */
+   * model makes the solver's resources first, in order): its solver id,
+   * and one byte of flags: RES_PRIVATE when it lies in a node marked
+   * private (res_nodes()), which registering a flow reads for every
+   * resource of its route, and below it its capacity's place in
+   * cap_values (RES_CAP_OTHER: read capacity), which timing the job's
+   * batch alone reads next, on the same lines.  At a hundred thousand
+   * GPUs the network has a million and a half resources: these 1.6 MB
+   * stay in the caches, where a line of 64 bytes a resource missed them
+   * at every hop. */
   SimMaxminId      *res_id;
-  guint64          *res_private;
-  guint16          *res_cap;       /* NULL if over 65,536 capacities: read capacity */
+  guint8           *res_flags;
   double           *cap_values;
   guint             n_res;
   GArray           *route;         /* guint32 topology resources */
@@ -788,8 +792,7 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->touch_epoch = 1;
   m->n_res = sim_topology_get_n_resources (topology);
   m->res_id = g_new (SimMaxminId, MAX (m->n_res, 1));
-  m->res_private = g_new0 (guint64, m->n_res / 64 + 1);
-  m->res_cap = g_new (guint16, MAX (m->n_res, 1));
+  m->res_flags = g_new0 (guint8, MAX (m->n_res, 1));
   m->capacity = g_new (double, MAX (m->n_res, 1));
   {
     /* Each capacity once, by value (a few: one a kind of link). */
@@ -808,10 +811,8 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
             g_array_append_val (values, m->capacity[i]);
             g_hash_table_insert (seen, &m->capacity[i], at);
           }
-        m->res_cap[i] = (guint16) GPOINTER_TO_UINT (at);
+        m->res_flags[i] = (guint8) MIN (GPOINTER_TO_UINT (at), RES_CAP_OTHER);
       }
-    if (values->len > G_MAXUINT16 + 1u)
-      g_clear_pointer (&m->res_cap, g_free);
     g_hash_table_unref (seen);
     m->cap_values = (double *) (gpointer) g_array_free (values, FALSE);
   }
@@ -879,8 +880,7 @@ sim_comm_model_free (SimCommModel *m)
   sim_maxmin_free (m->sys);
   g_array_unref (m->touched);
   g_free (m->res_id);
-  g_free (m->res_private);
-  g_free (m->res_cap);
+  g_free (m->res_flags);
   g_free (m->node_runs);
   g_free (m->node_run_start);
   g_free (m->cap_values);
@@ -1870,30 +1870,15 @@ plan_group (SimCommModel *m, const Plan *p)
     }
 }
 
-/* Sets res_private's bits of resources @first to @end - 1 to @on, a word
- * at a time. */
-static void
-bits_set (guint64 *bits, guint32 first, guint32 end, gboolean on)
-{
-  while (first < end)
-    {
-      guint32 w = first / 64, lo = first % 64, hi = MIN (end - 64 * w, 64u);
-      guint64 mask = (hi == 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << hi) - 1)
-                     & ~((G_GUINT64_CONSTANT (1) << lo) - 1);
-      if (on)
-        bits[w] |= mask;
-      else
-        bits[w] &= ~mask;
-      first = 64 * w + hi;
-    }
-}
-
-/* Sets res_private's bit of each resource in @node to @on. */
+/* Sets RES_PRIVATE on each resource in @node (@on), or clears it. */
 static void
 node_res_mark (SimCommModel *m, guint32 node, gboolean on)
 {
+  guint8 set = on ? RES_PRIVATE : 0;
+
   for (guint32 i = m->node_run_start[node]; i < m->node_run_start[node + 1]; i++)
-    bits_set (m->res_private, m->node_runs[2 * i], m->node_runs[2 * i + 1], on);
+    for (guint32 r = m->node_runs[2 * i]; r < m->node_runs[2 * i + 1]; r++)
+      m->res_flags[r] = (m->res_flags[r] & (guint8) ~RES_PRIVATE) | set;
 }
 
 /* Lists each node's resources (once), in runs of consecutive numbers,
@@ -1954,7 +1939,7 @@ res_nodes (SimCommModel *m)
 static inline gboolean
 is_private (const SimCommModel *m, guint32 r)
 {
-  return m->res_private[r / 64] >> (r % 64) & 1;
+  return (m->res_flags[r] & RES_PRIVATE) != 0;
 }
 
 /* The cap of @f under a demand of @message_rate messages a second
@@ -3029,8 +3014,8 @@ direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met
     }
   m->direct_met[*n_met] = r;
   m->direct_res[*n_met] = (DirectRes) { 0, INFINITY,
-                                        info->res_cap != NULL
-                                        ? info->cap_values[info->res_cap[r]]
+                                        (info->res_flags[r] & RES_CAP_OTHER) != RES_CAP_OTHER
+                                        ? info->cap_values[info->res_flags[r] & RES_CAP_OTHER]
                                         : info->capacity[r] };
   return (*n_met)++;
 }
@@ -3553,9 +3538,9 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
   if (ok)
     {
       rates = g_new (double, MAX (n_rates, 1));
-      /* The capacities from the network's res_cap when the batch is the
+      /* The capacities from the network's res_flags when the batch is the
        * network's (the same topology, so the same capacities), which
-       * timing its earlier batches has kept in the cache. */
+       * registering the batch has just read. */
       const SimCommModel *info = n > 0 && calls[0].network != NULL
                                  && calls[0].network->topology == m->topology
                                  ? calls[0].network : m;
