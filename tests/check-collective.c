@@ -1186,18 +1186,20 @@ START_TEST (test_time_alone_direct)
     {
       Setup s;
       g_autoptr(GRand) rand = g_rand_new_with_seed (101 + f);
-      SimCommModel *fast, *slow;
+      SimCommModel *fast, *slow, *table;
       guint64 d, t;
 
       make_lines (&s, "DGX-H100", 8, 0, fabrics[f]);
       fast = sim_comm_model_new (s.topology, s.cluster);
       slow = sim_comm_model_new (s.topology, s.cluster);
+      table = sim_comm_model_new (s.topology, s.cluster);
       sim__comm_model_set_alone_direct (slow, FALSE);
+      sim__comm_model_set_alone_table (table, TRUE);
       for (guint trial = 0; trial < 60; trial++)
         {
           SimCollectiveCall calls[3];
           guint32 gpus[3][24];
-          double ta[3], tb[3];
+          double ta[3], tb[3], tc[3];
           guint n = 1 + trial % 3;
 
           for (guint c = 0; c < n; c++)
@@ -1220,10 +1222,15 @@ START_TEST (test_time_alone_direct)
             }
           ck_assert (sim__comm_model_time_alone (fast, calls, n, ta, NULL));
           ck_assert (sim__comm_model_time_alone (slow, calls, n, tb, NULL));
+          /* (Numbered by a table, as on a network of over 262,144
+           * resources: the same to the bit.) */
+          ck_assert (sim__comm_model_time_alone (table, calls, n, tc, NULL));
           for (guint c = 0; c < n; c++)
             {
               ck_assert_msg (isfinite (ta[c]) && ta[c] > 0, "%s: trial %u: %g s",
                              fabrics[f][0], trial, ta[c]);
+              ck_assert_msg (ta[c] == tc[c], "%s: trial %u: %.17g s by resource, %.17g s by "
+                             "table", fabrics[f][0], trial, ta[c], tc[c]);
               ck_assert_msg (fabs (ta[c] - tb[c]) <= 1e-12 * tb[c],
                              "%s (%s): trial %u, collective %u of %u: %.17g s without the "
                              "solver, %.17g s with it", fabrics[f][0], fabrics[f][1], trial, c,
@@ -1254,6 +1261,7 @@ START_TEST (test_time_alone_direct)
       tried += t;
       sim_comm_model_free (fast);
       sim_comm_model_free (slow);
+      sim_comm_model_free (table);
       clear (&s);
     }
   /* Both branches taken, the levels most often. */

@@ -176,5 +176,10 @@ guint       sim__comm_model_get_kept_out (const SimCommModel *model);
  * which it was tried. */
 void        sim__comm_model_set_alone_direct (SimCommModel *model, gboolean direct);
 guint64     sim__comm_model_get_alone_direct (const SimCommModel *model, guint64 *tried);
+/* Whether alone_direct() numbers a batch's resources by a table as long
+ * as the batch needs even on a network small enough for an array by
+ * resource (internal, for the tests: the table is otherwise used only
+ * above 262,144 resources).  The rates are the same to the bit. */
+void        sim__comm_model_set_alone_table (SimCommModel *model, gboolean table);
 
 G_END_DECLS

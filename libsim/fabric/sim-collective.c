@@ -355,12 +355,14 @@ struct _SimCommModel {
   guint32          *direct_seen;   /* per place in a plan's paths: stamp, route */
   guint32           direct_seen_alloc, direct_stamp;
   guint32          *direct_hops;   /* the routes' resources by local number, ... */
-  guint32          *direct_met;    /* ... by local number, the resource ... */
-  guint32          *direct_index;  /* ... the local number + 1 (0: none) by resource, on a
-                                    * network of up to DIRECT_INDEX_MAX, or ... */
+  guint32          *direct_met;    /* ... the resources met, in order, ... */
+  guint32          *direct_index;  /* ... by resource, direct_epoch if met, on a network of
+                                    * up to DIRECT_INDEX_MAX (numbered by resource), or ... */
+  guint32           direct_epoch;
+  gboolean          alone_table;   /* sim__comm_model_set_alone_table() */
   guint32          *direct_keys;   /* ... given by a table of resource + 1 (0: empty) ... */
   guint32          *direct_vals;   /* ... to local number, ... */
-  DirectRes        *direct_res;    /* ... each DirectRes, ... */
+  DirectRes        *direct_res;    /* ... their DirectRes (by number), ... */
   guint32           direct_hops_alloc, direct_table_alloc;  /* ... their lengths, */
   guint32           direct_table_len;  /* ... and the table's in use (a power of 2) */
   guint64           direct;        /* batches alone_direct() solved */
@@ -2784,6 +2786,17 @@ sim__comm_model_set_alone_direct (SimCommModel *m, gboolean direct)
   m->no_direct = !direct;
 }
 
+void
+sim__comm_model_set_alone_table (SimCommModel *m, gboolean table)
+{
+  g_return_if_fail (m != NULL);
+  m->alone_table = table;
+  /* (Numbered afresh from the next batch on.) */
+  g_clear_pointer (&m->direct_index, g_free);
+  g_clear_pointer (&m->direct_res, g_free);
+  m->direct_hops_alloc = 0;
+}
+
 guint64
 sim__comm_model_get_alone_direct (const SimCommModel *m, guint64 *tried)
 {
@@ -2993,23 +3006,25 @@ alone_registered (SimCommModel *m, const SimCollectiveCall *calls, guint n, doub
   return ok;
 }
 
-/* The local number of resource @r in alone_direct()'s numbering, given
- * one if it has none (its DirectRes made from @info's capacity): on a
- * network of up to DIRECT_INDEX_MAX resources, from an array by
- * resource, which stays in the cache; on a larger one, from a table as
- * long as the batch needs, where that array would miss it at every
- * resource. */
+/* The number of resource @r in alone_direct()'s numbering, given one if
+ * it has none (its DirectRes made from @info's capacity): on a network
+ * of up to DIRECT_INDEX_MAX resources, its own, its DirectRes in an
+ * array by resource, which stays in the cache; on a larger one, the next
+ * local number, from a table as long as the batch needs, where that
+ * array would miss it at every resource. */
 #define DIRECT_INDEX_MAX 262144
 
 static inline guint32
 direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met)
 {
+  guint32 at;
+
   if (m->direct_index != NULL)
     {
-      guint32 *e = &m->direct_index[r];
-      if (*e != 0)
-        return *e - 1;
-      *e = *n_met + 1;
+      if (m->direct_index[r] == m->direct_epoch)
+        return r;
+      m->direct_index[r] = m->direct_epoch;
+      at = r;
     }
   else
     {
@@ -3022,14 +3037,14 @@ direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met
           h = (h + 1) & mask;
         }
       m->direct_keys[h] = r + 1;
-      m->direct_vals[h] = *n_met;
+      m->direct_vals[h] = at = *n_met;
     }
-  m->direct_met[*n_met] = r;
-  m->direct_res[*n_met] = (DirectRes) { 0, INFINITY,
-                                        (info->res_flags[r] & RES_CAP_OTHER) != RES_CAP_OTHER
-                                        ? info->cap_values[info->res_flags[r] & RES_CAP_OTHER]
-                                        : info->capacity[r] };
-  return (*n_met)++;
+  m->direct_met[(*n_met)++] = r;
+  m->direct_res[at] = (DirectRes) { 0, INFINITY,
+                                    (info->res_flags[r] & RES_CAP_OTHER) != RES_CAP_OTHER
+                                    ? info->cap_values[info->res_flags[r] & RES_CAP_OTHER]
+                                    : info->capacity[r] };
+  return at;
 }
 
 /* The max-min rates of a batch alone without a solver, where its flows'
@@ -3112,17 +3127,27 @@ alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, 
           m->direct_of[k++] = e[1];
         }
     }
-  /* The resources met, numbered in a table of their own (in the cache,
-   * where a scratch per resource of the network would miss it). */
+  /* The resources met, numbered (direct_local()). */
   if (m->direct_hops_alloc < n_hops)
     {
       m->direct_hops_alloc = MAX (n_hops, 2 * m->direct_hops_alloc);
       m->direct_hops = g_renew (guint32, m->direct_hops, m->direct_hops_alloc);
-      m->direct_res = g_renew (DirectRes, m->direct_res, m->direct_hops_alloc);
       m->direct_met = g_renew (guint32, m->direct_met, m->direct_hops_alloc);
+      if (m->direct_index == NULL)
+        m->direct_res = g_renew (DirectRes, m->direct_res, m->direct_hops_alloc);
     }
-  if (m->direct_index == NULL && m->n_res <= DIRECT_INDEX_MAX)
-    m->direct_index = g_new0 (guint32, MAX (m->n_res, 1));
+  if (m->direct_index == NULL && m->n_res <= DIRECT_INDEX_MAX && !m->alone_table)
+    {
+      m->direct_index = g_new0 (guint32, MAX (m->n_res, 1));
+      g_free (m->direct_res);
+      m->direct_res = g_new (DirectRes, MAX (m->n_res, 1));
+      m->direct_epoch = 0;
+    }
+  if (m->direct_index != NULL && ++m->direct_epoch == 0)
+    {
+      memset (m->direct_index, 0, m->n_res * sizeof (guint32));
+      m->direct_epoch = 1;
+    }
   if (m->direct_index == NULL)
     {
       /* (The table as long as this batch needs, so that emptying it costs
@@ -3148,19 +3173,24 @@ alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, 
       guint32 *hops = m->direct_hops + dp->local;
       for (guint h = 0; h < dp->len; h++)
         {
-          hops[h] = direct_local (m, info, dp->res[h], &n_met);
-          dr[hops[h]].lvl += dp->flows;
+          guint32 at = direct_local (m, info, dp->res[h], &n_met);
+          if (m->direct_index == NULL)
+            hops[h] = at;
+          dr[at].lvl += dp->flows;
         }
     }
   /* Each resource's level, as the solver's level_of() gives it before
    * anything is fixed. */
   for (guint i = 0; i < n_met; i++)
-    dr[i].lvl = dr[i].capacity / dr[i].lvl;
+    {
+      DirectRes *x = &dr[m->direct_index != NULL ? m->direct_met[i] : i];
+      x->lvl = x->capacity / x->lvl;
+    }
   /* Each route's lowest level, and each resource's lowest route. */
   for (guint d = 0; d < n_paths && ok; d++)
     {
       DirectPath *dp = &m->direct_paths[d];
-      const guint32 *hops = m->direct_hops + dp->local;
+      const guint32 *hops = m->direct_index != NULL ? dp->res : m->direct_hops + dp->local;
       double x = INFINITY;
       for (guint h = 0; h < dp->len; h++)
         x = MIN (x, dr[hops[h]].lvl);
@@ -3175,7 +3205,7 @@ alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, 
   for (guint d = 0; d < n_paths && ok; d++)
     {
       const DirectPath *dp = &m->direct_paths[d];
-      const guint32 *hops = m->direct_hops + dp->local;
+      const guint32 *hops = m->direct_index != NULL ? dp->res : m->direct_hops + dp->local;
       gboolean held = FALSE;
       for (guint h = 0; h < dp->len && ok; h++)
         {
@@ -3187,9 +3217,6 @@ alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, 
         }
       ok = ok && held;
     }
-  if (m->direct_index != NULL)
-    for (guint i = 0; i < n_met; i++)
-      m->direct_index[m->direct_met[i]] = 0;
   m->direct_tried++;
   if (!ok)
     return FALSE;
