@@ -50,6 +50,10 @@ typedef struct {
   guint32   alloc;       /* of flows */
   guint32   n_bneck;     /* flows whose rate it fixed in the solve that last set them */
   guint32   gen;
+  guint32   last_flow;   /* the flow last appended to flows, NONE once it goes: adding
+                          * a flow sees a repeated resource here, in the line it reads
+                          * anyway, where reading the list's last entry waited for a
+                          * second miss before the entry could be written */
   guint8    in_use, dirty;
 } Resource;
 
@@ -376,6 +380,7 @@ sim_maxmin_add_resource (SimMaxmin *s, double capacity)
   c = &s->rc[slot];
   c->capacity = capacity;
   s->res[slot].n_flows = 0;
+  s->res[slot].last_flow = NONE;
   s->res[slot].in_use = 1;
   s->res[slot].dirty = 0;
   c->next_free = NONE;
@@ -523,7 +528,11 @@ add_flow_undo (SimMaxmin *s, const SimMaxminId *ids, const guint32 *slots, guint
                guint32 slot, gboolean fresh, guint n_dirty)
 {
   for (guint i = 0; i < n; i++)
-    s->res[ids != NULL ? (guint32) ids[i] : slots[i]].n_flows--;
+    {
+      Resource *r = &s->res[ids != NULL ? (guint32) ids[i] : slots[i]];
+      r->n_flows--;
+      r->last_flow = NONE;
+    }
   for (guint i = n_dirty; i < s->dirty_res.len; i++)
     s->res[s->dirty_res.v[i]].dirty = 0;
   s->dirty_res.len = n_dirty;
@@ -608,15 +617,16 @@ add_flows (SimMaxmin *s, const SimMaxminId *ids, const guint32 *slots, guint n, 
     }
 
   /* One pass checks each resource and links it.  A resource is valid if
-   * its id is current; it is repeated if the last entry of its list is
-   * this flow, since the slot, being free, was on no list before this
-   * call.  A bad resource undoes the entries made so far. */
+   * its id is current; it is repeated if the flow last appended to it is
+   * this one (Resource.last_flow), since the slot, being free, was on no
+   * list before this call.  A bad resource undoes the entries made so
+   * far. */
   n_dirty = s->dirty_res.len;
   for (guint i = 0; i < n; i++)
     {
       guint32 rs = add_slot (s, ids, slots, i);
       Resource *r = rs != NONE ? &s->res[rs] : NULL;
-      gboolean repeated = r != NULL && r->n_flows > 0 && r->flows[r->n_flows - 1].flow == slot;
+      gboolean repeated = r != NULL && r->last_flow == slot;
 
       if (G_UNLIKELY (r == NULL || repeated))
         {
@@ -633,6 +643,7 @@ add_flows (SimMaxmin *s, const SimMaxminId *ids, const guint32 *slots, guint n, 
       r->flows[r->n_flows] = (ResEntry) { slot, i };
       f->res[i] = (FlowEntry) { rs, r->n_flows };
       r->n_flows++;
+      r->last_flow = slot;
       mark_res_dirty (s, rs);
     }
 
@@ -701,6 +712,8 @@ sim_maxmin_remove_flow (SimMaxmin *s, SimMaxminId id)
           r->flows[pos] = last;
           s->flows[last.flow].res[last.pos].pos = pos;
         }
+      if (r->last_flow == slot)
+        r->last_flow = NONE;
       if (r->n_flows == 0)
         {
           s->res[rs].cap_sum = 0;
