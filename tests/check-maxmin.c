@@ -590,6 +590,72 @@ START_TEST (test_incremental)
 }
 END_TEST
 
+/* Removal finds a flow's entry in a resource's list by a hint that it
+ * rewrites only in lists longer than eight (sim-maxmin.c): on four
+ * resources whose lists swell to about fifty flows and shrink to a few,
+ * over and over, every entry moved while its list was short and removed
+ * once it is long again must still be found, and no other removed in its
+ * place.  Checked after every step: each resource's usage is the sum of
+ * the rates of the flows this test put on it (a list holding a wrong
+ * entry gives another sum), and every 25 steps the rates are those of a
+ * solve from scratch. */
+START_TEST (test_removal_hints)
+{
+  Random r;
+  double *fresh = NULL;
+  guint target = 50;
+
+  random_init (&r, 23, 4);
+  for (guint step = 0; step < 3000; step++)
+    {
+      double usage[4] = { 0 };
+
+      if (r.flows->len >= target)
+        target = 2;
+      else if (r.flows->len <= target && target == 2)
+        target = 50;
+      if (r.flows->len < 2
+          || g_rand_int_range (r.rand, 0, 10) < (r.flows->len < target ? 7 : 3))
+        random_flow (&r, 0, 4);
+      else
+        {
+          guint i = (guint) g_rand_int_range (r.rand, 0, (gint32) r.flows->len);
+          ck_assert (sim_maxmin_remove_flow (r.sys, g_array_index (r.flows, RFlow, i).id));
+          g_array_remove_index_fast (r.flows, i);
+        }
+      sim_maxmin_solve (r.sys);
+      for (guint i = 0; i < r.flows->len; i++)
+        {
+          RFlow *f = &g_array_index (r.flows, RFlow, i);
+          for (guint j = 0; j < f->n_res; j++)
+            usage[f->res[j]] += sim_maxmin_get_rate (r.sys, f->id);
+        }
+      for (guint k = 0; k < 4; k++)
+        ck_assert_msg (fabs (sim_maxmin_get_usage (r.sys, r.res[k]) - usage[k])
+                       <= 1e-9 * MAX (usage[k], 1),
+                       "step %u resource %u: usage %.17g, its flows' rates sum to %.17g",
+                       step, k, sim_maxmin_get_usage (r.sys, r.res[k]), usage[k]);
+      if (step % 25 == 0)
+        {
+          fresh = g_renew (double, fresh, r.flows->len + 1);
+          solve_from_scratch (&r, fresh);
+          for (guint i = 0; i < r.flows->len; i++)
+            ck_assert (fabs (sim_maxmin_get_rate (r.sys, g_array_index (r.flows, RFlow, i).id)
+                             - fresh[i]) <= 1e-9 * MAX (fabs (fresh[i]), 1e-12));
+        }
+    }
+  /* Every flow goes, and so does every entry. */
+  for (guint i = r.flows->len; i-- > 0;)
+    ck_assert (sim_maxmin_remove_flow (r.sys, g_array_index (r.flows, RFlow, i).id));
+  g_array_set_size (r.flows, 0);
+  sim_maxmin_solve (r.sys);
+  for (guint k = 0; k < 4; k++)
+    ck_assert (sim_maxmin_get_usage (r.sys, r.res[k]) == 0);
+  g_free (fresh);
+  random_clear (&r);
+}
+END_TEST
+
 /* A full invalidation recomputes everything and changes nothing. */
 START_TEST (test_invalidate)
 {
@@ -909,6 +975,7 @@ maxmin_suite (void)
   tcase_add_test (tc, test_random_invariants);
   tcase_add_loop_test (tc, test_incremental, 0, 2);
   tcase_add_test (tc, test_invalidate);
+  tcase_add_test (tc, test_removal_hints);
   tcase_add_loop_test (tc, test_grouped_flows, 0, 2);
   tcase_add_test (tc, test_shortcuts_exact);
   suite_add_tcase (s, tc);

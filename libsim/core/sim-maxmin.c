@@ -13,18 +13,26 @@
 #include <string.h>
 
 /* An entry of a resource's list of flows: the flow's slot, and where in
- * that flow's list of resources this resource sits (so that removal is
- * O(1) per incidence, by swapping with the last entry). */
+ * that flow's list of resources this resource sits. */
 typedef struct {
   guint32 flow;
   guint32 pos;
 } ResEntry;
 
-/* An entry of a flow's list of resources, the mirror of ResEntry. */
+/* An entry of a flow's list of resources: the resource, and where in its
+ * list the flow was put, a hint that removal checks.  Removal swaps the
+ * entry with the list's last; the moved entry's hint is rewritten (in
+ * the moved flow's line, a miss of its own) only in a list longer than
+ * HINT_LIST, since a short list is searched in the line just read for its
+ * last entry.  At a hundred thousand GPUs, demand-aware sharing leaves
+ * nearly every resource in the solver with at most four flows, and the
+ * rewrite was the third and last miss of every incidence removed. */
 typedef struct {
   guint32 res;
   guint32 pos;
 } FlowEntry;
+
+#define HINT_LIST 8
 
 /* A resource is split by use.  What progressive filling reads and writes
  * for every incidence (the level's terms, the unfixed count, the list of
@@ -706,11 +714,18 @@ sim_maxmin_remove_flow (SimMaxmin *s, SimMaxminId id)
       guint32 rs = f->res[i].res;
       Resource *r = &s->res[rs];
       guint32 pos = f->res[i].pos;
-      ResEntry last = r->flows[--r->n_flows];
+      ResEntry last;
+      /* (A flow is on a resource's list once: the entry that names it is
+       * its own.) */
+      if (pos >= r->n_flows || r->flows[pos].flow != slot)
+        for (pos = 0; r->flows[pos].flow != slot; pos++)
+          ;
+      last = r->flows[--r->n_flows];
       if (pos != r->n_flows)
         {
           r->flows[pos] = last;
-          s->flows[last.flow].res[last.pos].pos = pos;
+          if (r->n_flows > HINT_LIST)
+            s->flows[last.flow].res[last.pos].pos = pos;
         }
       if (r->last_flow == slot)
         r->last_flow = NONE;
