@@ -265,7 +265,18 @@ typedef struct {
 #define RES_PRIVATE   0x80
 #define RES_CAP_OTHER 0x7f
 
+/* nccl_shape()'s reading of a node model's names (its GPU's generation,
+ * its NVSwitch, its CPU's maker), kept for the model last read: a
+ * cluster's nodes are mostly of one model, and every collective
+ * registered reads them. */
+typedef struct {
+  const SimNodeModel *model;
+  SimNcclArch         arch;
+  gboolean            nvswitch, amd, arm;
+} NodeTraits;
+
 struct _SimCommModel {
+  NodeTraits        traits;
   SimTopology      *topology;
   const SimCluster *cluster;
   SimMaxmin        *sys;
@@ -2110,18 +2121,33 @@ kept_slot (const SimCommModel *m, guint64 key)
   return &m->kept_routes[(key * 0x9e3779b97f4a7c15ull) >> m->kept_shift];
 }
 
+/* Room for @need resources in @paths past its first @used: the array is
+ * sized ahead (its length then runs past what is used, until the routes
+ * are all in), so that a route is written where it belongs. */
+static inline guint32 *
+paths_room (GArray *paths, guint used, guint need)
+{
+  if (paths->len < used + need)
+    g_array_set_size (paths, MAX (used + need, 2 * paths->len));
+  return &g_array_index (paths, guint32, used);
+}
+
+/* Room for a route, written in place; a longer one is asked for again. */
+#define ROUTE_ROOM 32
+
 static gboolean
 plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
 {
   SimTime slowest = 0, slowest_intra = 0;
   guint32 mask;
-  guint merged = 0;
+  guint merged = 0, used;
 
   if (p->paths == NULL)
     /* (Room for a few resources a flow: most plans never grow it.) */
     p->paths = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 8 * MAX (p->flows->len, 1));
 again:
   g_array_set_size (p->paths, 0);
+  used = 0;
   p->routed = FALSE;
   p->routes_fixed = TRUE;
   /* A route that depends only on its two GPUs (a ring's channels share
@@ -2180,25 +2206,35 @@ again:
                          ^ ((guint64) f->dst << 8) ^ f->channel;
           /* A route fixed by its GPUs, as routed for an earlier plan. */
           KeptRoute *kept = kept_routes_on (m) ? kept_slot (m, key) : NULL;
-          f->path_start = p->paths->len;
+          guint len;
+          f->path_start = used;
           if (kept != NULL && kept->key == key + 1)
             {
-              g_array_append_vals (p->paths, kept->res, kept->len);
+              memcpy (paths_room (p->paths, used, kept->len), kept->res,
+                      kept->len * sizeof (guint32));
+              used += kept->len;
               f->path_len = kept->len;
               lat = kept->latency;
               m->kept_hits++;
               *slot = (RouteSlot) { key, lat, m->routes_stamp, i };
               goto routed;
             }
-          if (!sim__topology_route_fixed (m->topology, f->src, f->src, f->dst, hash, m->load,
-                                          p->paths, &lat, &fixed))
+          if (!sim__topology_route_into (m->topology, f->src, f->src, f->dst, hash, m->load,
+                                         paths_room (p->paths, used, ROUTE_ROOM), ROUTE_ROOM,
+                                         &len, &lat, &fixed)
+              || (len > ROUTE_ROOM
+                  && !sim__topology_route_into (m->topology, f->src, f->src, f->dst, hash,
+                                                m->load, paths_room (p->paths, used, len), len,
+                                                &len, &lat, &fixed)))
             {
+              g_array_set_size (p->paths, used);
               plan_load (m, p, i, -1);
               g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
                            "GPUs %u and %u are not connected in this topology", f->src, f->dst);
               return FALSE;
             }
-          f->path_len = p->paths->len - f->path_start;
+          f->path_len = len;
+          used += len;
           if (fixed && kept != NULL && f->path_len <= KEPT_ROUTE_LEN)
             {
               kept->key = key + 1;
@@ -2231,6 +2267,7 @@ again:
       else
         slowest_intra = MAX (slowest_intra, lat);
     }
+  g_array_set_size (p->paths, used);
   /* Built merged, its routes as it assumed: no longer to be put apart. */
   if (p->unmerged != NULL)
     {
@@ -2440,8 +2477,26 @@ link_rate (const SimLinkModel *link)
  * - collnet: off, as NCCL_COLLNET_ENABLE is by default (CollNet needs it
  *   and the SHARP plugin, whatever the switches can do); NVLS across
  *   nodes then becomes NCCL's NVLS tree. */
+static const NodeTraits *
+node_traits (SimCommModel *m, const SimNodeModel *model)
+{
+  NodeTraits *t = &m->traits;
+
+  if (t->model != model)
+    {
+      const char *cpu = model->cpu != NULL ? model->cpu : "";
+      t->model = model;
+      t->arch = nccl_arch (model->gpu_name);
+      t->nvswitch = model->intra_node != NULL && strcmp (model->intra_node, "nvswitch") == 0;
+      t->amd = strstr (cpu, "AMD") != NULL || strstr (cpu, "EPYC") != NULL;
+      t->arm = strstr (cpu, "Grace") != NULL || strstr (cpu, "Arm") != NULL
+               || strstr (cpu, "Neoverse") != NULL;
+    }
+  return t;
+}
+
 static void
-nccl_shape (const Layout *l, SimCollectiveOp op, SimNcclShape *s)
+nccl_shape (SimCommModel *m, const Layout *l, SimCollectiveOp op, SimNcclShape *s)
 {
   double intra = INFINITY, inter = INFINITY;
   guint nics = G_MAXUINT;
@@ -2453,15 +2508,15 @@ nccl_shape (const Layout *l, SimCollectiveOp op, SimNcclShape *s)
     {
       const SimNodeModel *model = l->nodes[k].model;
       const SimLinkModel *link = l->pcie ? model->pcie_link : model->intra_link;
-      const char *cpu = model->cpu != NULL ? model->cpu : "";
+      const NodeTraits *tr;
       double gpu_rate;
       if (k > 0 && model == l->nodes[k - 1].model && l->nodes[k].n == l->nodes[k - 1].n)
         continue;
-      arch = MIN (arch, nccl_arch (model->gpu_name));
-      nvswitch = nvswitch && model->intra_node != NULL && strcmp (model->intra_node, "nvswitch") == 0;
-      amd = amd || strstr (cpu, "AMD") != NULL || strstr (cpu, "EPYC") != NULL;
-      arm = arm || strstr (cpu, "Grace") != NULL || strstr (cpu, "Arm") != NULL
-            || strstr (cpu, "Neoverse") != NULL;
+      tr = node_traits (m, model);
+      arch = MIN (arch, tr->arch);
+      nvswitch = nvswitch && tr->nvswitch;
+      amd = amd || tr->amd;
+      arm = arm || tr->arm;
       gpu_rate = link != NULL ? link_rate (link)
                  : model->gpu != NULL ? model->gpu->scaleup_bandwidth : 0;
       if (gpu_rate > 0)
@@ -2519,7 +2574,7 @@ nccl_table (SimCommModel *m, const Layout *l, SimCollectiveOp op)
   SimNcclTable *t;
   SimNcclShape *key;
 
-  nccl_shape (l, op, &shape);
+  nccl_shape (m, l, op, &shape);
   if (m->nccl_tables == NULL)
     m->nccl_tables = g_hash_table_new_full (nccl_shape_hash, nccl_shape_equal, g_free, g_free);
   t = g_hash_table_lookup (m->nccl_tables, &shape);

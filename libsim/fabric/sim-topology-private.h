@@ -63,6 +63,7 @@ struct _SimTopology {
                              * until the first route */
   struct UpHop *up_hop;     /* D-mod-K: per up_link entry, its hop (see dmodk_tree());
                              * NULL until the first route */
+  GArray  *route_spill;     /* sim__topology_route_into(): a route longer than its buffer */
   double  *bundle_capacity; /* per group: the summed usable capacity of its uplinks */
 
   /* Route caches: destination vertex -> DistTable *. */
@@ -181,6 +182,17 @@ guint sim__topology_diameter (SimTopology *topology, gboolean search);
 gboolean sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
                                     guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
                                     GArray *resources, SimTime *latency, gboolean *fixed);
+
+/* sim__topology_route_fixed() into @out, which has room for @room
+ * resources (internal, for the collectives): the route's length into
+ * *@len, and the route into @out when it fits (when *@len > @room nothing
+ * is written: the same call with room enough gives the same route).
+ * FALSE if the GPUs are not connected.  No array to resize: a plan's
+ * routes are written where they belong. */
+gboolean sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
+                                   guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
+                                   guint32 *out, guint room, guint *len, SimTime *latency,
+                                   gboolean *fixed);
 
 /* Routes without the shortcuts (internal, for the tests): with @search,
  * every part of a route inside a node walks its node's distance table,

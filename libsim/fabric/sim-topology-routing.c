@@ -181,6 +181,14 @@ route_len (const Route *r)
 static void
 route_flush (Route *r)
 {
+  if (r->held == 0 && r->res->len == r->base)
+    {
+      /* (The common case, nothing spilled yet: one append.) */
+      g_array_append_vals (r->res, r->buf, r->n);
+      r->held = r->n;
+      r->n = 0;
+      return;
+    }
   if (r->res->len != r->base + r->held + r->n)
     g_array_set_size (r->res, r->base + r->held + r->n);
   if (r->n > 0)
@@ -1382,15 +1390,85 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
                                     resources, latency, NULL);
 }
 
+/* Starts @r: empty, its spills into @res from its end on. */
+static void
+route_begin (Route *r, SimTopology *t, GArray *res, guint64 flow_hash, const guint32 *load)
+{
+  /* (Not an initialiser: that would clear the buffer too.) */
+  r->res = res;
+  r->base = res->len;
+  r->held = 0;
+  r->n = 0;
+  r->latency = 0;
+  r->mode = t->routing;
+  r->hash = flow_hash;
+  r->hop = 0;
+  r->dest = 0;
+  r->div = 1;
+  r->load = load;
+  r->forked = FALSE;
+}
+
+/* The route from @src_gpu to @dst_gpu (two GPUs, not the same) into @r,
+ * leaving by a NIC of @nic_gpu's: FALSE if there is none (what @r spilled
+ * is then the caller's to drop), else whether it depends only on the
+ * GPUs into *@fixed (nullable), as sim__topology_route_fixed() says. */
+static gboolean
+route_build (SimTopology *t, guint32 src_gpu, guint32 nic_gpu, guint32 dst_gpu,
+             guint64 flow_hash, Route *r, gboolean *fixed)
+{
+  guint32 ns_node, nd_node, ns, nd;
+  gboolean ok, unique_nics = TRUE;
+
+  ns_node = g_array_index (t->node_of, guint32, src_gpu);
+  nd_node = g_array_index (t->node_of, guint32, dst_gpu);
+  if (ns_node == nd_node)
+    ok = node_route (t, ns_node, src_gpu, dst_gpu, r);
+  else
+    {
+      if (nic_gpu >= t->n_gpus || g_array_index (t->node_of, guint32, nic_gpu) != ns_node)
+        nic_gpu = src_gpu;
+      ns = nearest_nic (t, nic_gpu, flow_hash);
+      nd = nearest_nic (t, dst_gpu, flow_hash);
+      unique_nics = t->gpu_nic_start[nic_gpu + 1] - t->gpu_nic_start[nic_gpu] == 1
+                    && t->gpu_nic_start[dst_gpu + 1] - t->gpu_nic_start[dst_gpu] == 1;
+      if (ns == NO_NODE || nd == NO_NODE)
+        return FALSE;
+      r->dest = nd;
+      ok = node_route (t, ns_node, src_gpu, t->nic_vertex[ns], r);
+      if (ok)
+        {
+          gboolean done = FALSE;
+          if (t->tree && t->routing == SIM_ROUTING_SPRAY)
+            done = spray_tree (t, ns, nd, r);
+          else if (t->tree && t->routing == SIM_ROUTING_DMODK)
+            done = dmodk_tree (t, ns, nd, r);
+          else if (t->tree)
+            done = tree_walk (t, ns, nd, r);
+          ok = done || net_walk (t, ns, nd, r);
+        }
+      if (ok)
+        ok = node_route (t, nd_node, t->nic_vertex[nd], dst_gpu, r);
+    }
+  /* Inside a node, only a walk that chose (by the hash) depends on more
+   * than the two GPUs.  Across nodes, D-mod-K and spraying choose by the
+   * destination's number, ECMP by the hash and adaptive routing by the
+   * load; and a GPU with several nearest NICs picks one by the hash. */
+  if (ok && fixed != NULL)
+    *fixed = !r->forked
+             && (ns_node == nd_node
+                 || (unique_nics && (t->routing == SIM_ROUTING_DMODK
+                                     || t->routing == SIM_ROUTING_SPRAY)));
+  return ok;
+}
+
 gboolean
 sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
                            guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
                            GArray *resources, SimTime *latency, gboolean *fixed)
 {
   SimTopology *t = topology;
-  guint32 ns_node, nd_node, ns, nd;
   Route r;
-  gboolean ok, unique_nics = TRUE;
 
   g_return_val_if_fail (t != NULL, FALSE);
   g_return_val_if_fail (src_gpu < t->n_gpus && dst_gpu < t->n_gpus, FALSE);
@@ -1403,71 +1481,59 @@ sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_g
     *fixed = FALSE;
   if (src_gpu == dst_gpu)
     return TRUE;
-  /* (Not an initialiser: that would clear the buffer too.)  @resources is
-   * sized once, when the route is complete. */
-  r.res = resources;
-  r.base = resources->len;
-  r.held = 0;
-  r.n = 0;
-  r.latency = 0;
-  r.mode = t->routing;
-  r.hash = flow_hash;
-  r.hop = 0;
-  r.dest = 0;
-  r.div = 1;
-  r.load = load;
-  r.forked = FALSE;
-
-  ns_node = g_array_index (t->node_of, guint32, src_gpu);
-  nd_node = g_array_index (t->node_of, guint32, dst_gpu);
-  if (ns_node == nd_node)
-    ok = node_route (t, ns_node, src_gpu, dst_gpu, &r);
-  else
-    {
-      if (nic_gpu >= t->n_gpus || g_array_index (t->node_of, guint32, nic_gpu) != ns_node)
-        nic_gpu = src_gpu;
-      ns = nearest_nic (t, nic_gpu, flow_hash);
-      nd = nearest_nic (t, dst_gpu, flow_hash);
-      unique_nics = t->gpu_nic_start[nic_gpu + 1] - t->gpu_nic_start[nic_gpu] == 1
-                    && t->gpu_nic_start[dst_gpu + 1] - t->gpu_nic_start[dst_gpu] == 1;
-      if (ns == NO_NODE || nd == NO_NODE)
-        {
-          g_array_set_size (resources, r.base);
-          return FALSE;
-        }
-      r.dest = nd;
-      ok = node_route (t, ns_node, src_gpu, t->nic_vertex[ns], &r);
-      if (ok)
-        {
-          gboolean done = FALSE;
-          if (t->tree && t->routing == SIM_ROUTING_SPRAY)
-            done = spray_tree (t, ns, nd, &r);
-          else if (t->tree && t->routing == SIM_ROUTING_DMODK)
-            done = dmodk_tree (t, ns, nd, &r);
-          else if (t->tree)
-            done = tree_walk (t, ns, nd, &r);
-          ok = done || net_walk (t, ns, nd, &r);
-        }
-      if (ok)
-        ok = node_route (t, nd_node, t->nic_vertex[nd], dst_gpu, &r);
-    }
-  if (!ok)
+  /* @resources is sized once, when the route is complete. */
+  route_begin (&r, t, resources, flow_hash, load);
+  if (!route_build (t, src_gpu, nic_gpu, dst_gpu, flow_hash, &r, fixed))
     {
       g_array_set_size (resources, r.base);
+      if (fixed != NULL)
+        *fixed = FALSE;
       return FALSE;
     }
   route_flush (&r);
   if (latency != NULL)
     *latency = r.latency;
-  /* Inside a node, only a walk that chose (by the hash) depends on more
-   * than the two GPUs.  Across nodes, D-mod-K and spraying choose by the
-   * destination's number, ECMP by the hash and adaptive routing by the
-   * load; and a GPU with several nearest NICs picks one by the hash. */
-  if (fixed != NULL)
-    *fixed = !r.forked
-             && (ns_node == nd_node
-                 || (unique_nics && (t->routing == SIM_ROUTING_DMODK
-                                     || t->routing == SIM_ROUTING_SPRAY)));
+  return TRUE;
+}
+
+gboolean
+sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
+                          guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
+                          guint32 *out, guint room, guint *len, SimTime *latency,
+                          gboolean *fixed)
+{
+  SimTopology *t = topology;
+  Route r;
+  guint n;
+
+  g_return_val_if_fail (t != NULL && len != NULL && latency != NULL && fixed != NULL, FALSE);
+  g_return_val_if_fail (src_gpu < t->n_gpus && dst_gpu < t->n_gpus, FALSE);
+  g_return_val_if_fail (out != NULL || room == 0, FALSE);
+
+  *len = 0;
+  *latency = 0;
+  *fixed = FALSE;
+  if (src_gpu == dst_gpu)
+    return TRUE;
+  if (t->route_spill == NULL)
+    t->route_spill = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_set_size (t->route_spill, 0);
+  route_begin (&r, t, t->route_spill, flow_hash, load);
+  if (!route_build (t, src_gpu, nic_gpu, dst_gpu, flow_hash, &r, fixed))
+    {
+      *fixed = FALSE;
+      return FALSE;
+    }
+  n = route_len (&r);
+  *len = n;
+  *latency = r.latency;
+  if (n <= room)
+    {
+      /* (A route of a tree never spills: the buffer alone, most often.) */
+      if (r.held > 0)
+        memcpy (out, t->route_spill->data, r.held * sizeof (guint32));
+      memcpy (out + r.held, r.buf, r.n * sizeof (guint32));
+    }
   return TRUE;
 }
 

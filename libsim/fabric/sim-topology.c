@@ -1221,6 +1221,8 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->cand);
   g_free (topology->nic_way);
   g_free (topology->up_hop);
+  if (topology->route_spill != NULL)
+    g_array_unref (topology->route_spill);
   g_free (topology->sw_start);
   g_free (topology->sw_link);
   g_free (topology->sw_to);
