@@ -34,6 +34,16 @@ typedef struct {
 
 #define HINT_LIST 8
 
+/* A resource's first RES_INLINE entries sit in an array by slot beside
+ * the resources (SimMaxmin.res_inline), its list moving to an array of
+ * its own only when it outgrows them.  A list read through a pointer in
+ * the resource's line waited for that line before its own miss could
+ * start; one at an address known from the slot alone (its place is
+ * guessed before the line arrives) is fetched alongside it.  Most
+ * resources keep a few flows (at a hundred thousand GPUs nearly all at
+ * most four), and one whose list empties goes back inline. */
+#define RES_INLINE 4
+
 /* A resource is split by use.  What progressive filling reads and writes
  * for every incidence (the level's terms, the unfixed count, the list of
  * flows) and what adding or removing a flow reads and writes (the list,
@@ -49,13 +59,13 @@ typedef struct {
 typedef struct {
   double    remaining;   /* during a solve: capacity left to unfixed flows */
   double    weight;      /* during a solve: weight of its unfixed flows */
-  ResEntry *flows;
+  ResEntry *flows;       /* its list when longer than RES_INLINE, else NULL */
   double    cap_sum;     /* the caps of the entries crossing it with one, each times
                           * its count ... */
   guint32   n_uncapped;  /* ... and the entries without */
   guint32   n_flows;
   guint32   unfixed;     /* during a solve: unfixed flows crossing it */
-  guint32   alloc;       /* of flows */
+  guint32   alloc;       /* of flows, or RES_INLINE: the list inline */
   guint32   n_bneck;     /* flows whose rate it fixed in the solve that last set them */
   guint32   gen;
   guint32   last_flow;   /* the flow last appended to flows, NONE once it goes: adding
@@ -160,6 +170,7 @@ slot_list_push (SlotList *l, guint32 x)
 struct _SimMaxmin {
   /* Parallel arrays indexed by slot, res_alloc and flow_alloc long. */
   Resource *res;
+  ResEntry *res_inline;     /* RES_INLINE a slot: the lists that fit */
   ResCold  *rc;
   guint32  *res_visit;      /* epoch of the solve that last visited it */
   guint32   n_res_slots, res_alloc, res_free, n_resources;
@@ -199,6 +210,14 @@ struct _SimMaxmin {
 
   SimMaxminStats stats;
 };
+
+/* The list of the resource in slot @rs. */
+static inline ResEntry *
+res_list (const SimMaxmin *s, guint32 rs)
+{
+  return G_LIKELY (s->res[rs].alloc <= RES_INLINE)
+         ? &s->res_inline[(gsize) rs * RES_INLINE] : s->res[rs].flows;
+}
 
 static inline SimMaxminId
 make_id (guint32 slot, guint32 gen)
@@ -334,6 +353,7 @@ sim_maxmin_free (SimMaxmin *s)
     if (s->flows[i].res != s->flows[i].inline_res)
       g_free (s->flows[i].res);
   g_aligned_free (s->res);
+  g_free (s->res_inline);
   g_free (s->rc);
   g_free (s->res_visit);
   g_aligned_free (s->flows);
@@ -376,6 +396,7 @@ sim_maxmin_add_resource (SimMaxmin *s, double capacity)
         {
           s->res_alloc = MAX (16, s->res_alloc * 2);
           s->res = renew_aligned (s->res, s->n_res_slots, s->res_alloc, sizeof (Resource));
+          s->res_inline = g_renew (ResEntry, s->res_inline, (gsize) s->res_alloc * RES_INLINE);
           s->rc = g_renew (ResCold, s->rc, s->res_alloc);
           s->res_visit = g_renew (guint32, s->res_visit, s->res_alloc);
         }
@@ -384,6 +405,7 @@ sim_maxmin_add_resource (SimMaxmin *s, double capacity)
       memset (&s->rc[slot], 0, sizeof (ResCold));
       s->res_visit[slot] = 0;
       s->res[slot].gen = 1;
+      s->res[slot].alloc = RES_INLINE;
     }
   c = &s->rc[slot];
   c->capacity = capacity;
@@ -452,6 +474,7 @@ double
 sim_maxmin_get_usage (const SimMaxmin *s, SimMaxminId id)
 {
   const Resource *r;
+  const ResEntry *list;
   guint32 slot;
   double sum = 0;
 
@@ -460,9 +483,10 @@ sim_maxmin_get_usage (const SimMaxmin *s, SimMaxminId id)
   if (slot == NONE)
     return -1;
   r = &s->res[slot];
+  list = res_list (s, slot);
   for (guint32 i = 0; i < r->n_flows; i++)
     {
-      const Flow *f = &s->flows[r->flows[i].flow];
+      const Flow *f = &s->flows[list[i].flow];
       for (guint16 k = 0; k < f->count; k++)
         sum += f->rate;
     }
@@ -485,14 +509,14 @@ sim__maxmin_get_usages (const SimMaxmin *s, const guint32 *slots, guint32 n, dou
         {
           guint32 ahead = slots != NULL ? slots[i + 4] : i + 4;
           if (ahead < s->n_res_slots)
-            PREFETCH (s->res[ahead].flows);
+            PREFETCH (res_list (s, ahead));
         }
       if (i + 1 < n)
         {
           guint32 next = slots != NULL ? slots[i + 1] : i + 1;
           if (next < s->n_res_slots)
             for (guint32 j = 0; j < s->res[next].n_flows && j < 8; j++)
-              PREFETCH (&s->flows[s->res[next].flows[j].flow]);
+              PREFETCH (&s->flows[res_list (s, next)[j].flow]);
         }
       if (slot >= s->n_res_slots || !s->res[slot].in_use)
         {
@@ -502,7 +526,7 @@ sim__maxmin_get_usages (const SimMaxmin *s, const guint32 *slots, guint32 n, dou
       r = &s->res[slot];
       for (guint32 j = 0; j < r->n_flows; j++)
         {
-          const Flow *f = &s->flows[r->flows[j].flow];
+          const Flow *f = &s->flows[res_list (s, slot)[j].flow];
           for (guint16 k = 0; k < f->count; k++)
             sum += f->rate;
         }
@@ -643,12 +667,14 @@ add_flows (SimMaxmin *s, const SimMaxminId *ids, const guint32 *slots, guint n, 
           g_return_val_if_fail (!repeated, SIM_MAXMIN_NO_ID);
           return SIM_MAXMIN_NO_ID;
         }
-      if (r->n_flows == s->res[rs].alloc)
+      if (G_UNLIKELY (r->n_flows == r->alloc))
         {
-          s->res[rs].alloc = MAX (4, s->res[rs].alloc * 2);
-          r->flows = g_renew (ResEntry, r->flows, s->res[rs].alloc);
+          if (r->alloc == RES_INLINE)
+            r->flows = g_memdup2 (res_list (s, rs), RES_INLINE * sizeof (ResEntry));
+          r->alloc *= 2;
+          r->flows = g_renew (ResEntry, r->flows, r->alloc);
         }
-      r->flows[r->n_flows] = (ResEntry) { slot, i };
+      res_list (s, rs)[r->n_flows] = (ResEntry) { slot, i };
       f->res[i] = (FlowEntry) { rs, r->n_flows };
       r->n_flows++;
       r->last_flow = slot;
@@ -714,18 +740,25 @@ sim_maxmin_remove_flow (SimMaxmin *s, SimMaxminId id)
       guint32 rs = f->res[i].res;
       Resource *r = &s->res[rs];
       guint32 pos = f->res[i].pos;
-      ResEntry last;
+      ResEntry last, *list = res_list (s, rs);
       /* (A flow is on a resource's list once: the entry that names it is
        * its own.) */
-      if (pos >= r->n_flows || r->flows[pos].flow != slot)
-        for (pos = 0; r->flows[pos].flow != slot; pos++)
+      if (pos >= r->n_flows || list[pos].flow != slot)
+        for (pos = 0; list[pos].flow != slot; pos++)
           ;
-      last = r->flows[--r->n_flows];
+      last = list[--r->n_flows];
       if (pos != r->n_flows)
         {
-          r->flows[pos] = last;
+          list[pos] = last;
           if (r->n_flows > HINT_LIST)
             s->flows[last.flow].res[last.pos].pos = pos;
+        }
+      else if (r->n_flows == 0 && r->alloc > RES_INLINE && r->alloc <= 4 * RES_INLINE)
+        {
+          /* Emptied, and not a list long lists come back to: inline
+           * again. */
+          g_clear_pointer (&r->flows, g_free);
+          r->alloc = RES_INLINE;
         }
       if (r->last_flow == slot)
         r->last_flow = NONE;
@@ -1081,11 +1114,12 @@ gather (SimMaxmin *s)
       for (; ri < s->n_comp_res; ri++)
         {
           const Resource *r = &s->res[s->comp_res[ri]];
+          const ResEntry *list = res_list (s, s->comp_res[ri]);
           if (ri + 1 < s->n_comp_res)
-            PREFETCH (s->res[s->comp_res[ri + 1]].flows);
+            PREFETCH (res_list (s, s->comp_res[ri + 1]));
           for (guint32 k = 0; k < r->n_flows; k++)
             {
-              guint32 f = r->flows[k].flow;
+              guint32 f = list[k].flow;
               if (s->flow_visit[f] != s->epoch)
                 {
                   s->flow_visit[f] = s->epoch;
@@ -1250,6 +1284,7 @@ fill (SimMaxmin *s, guint32 n_capped)
       double cap_level = INFINITY, now;
       HeapEntry top;
       Resource *r;
+      const ResEntry *list;
 
       while (ci < n_capped && s->flows[capped[ci].flow].fixed)
         ci++;
@@ -1277,13 +1312,14 @@ fill (SimMaxmin *s, guint32 n_capped)
         }
       level = MAX (level, now);
       /* Fixing flows reorders no resource's list of flows. */
+      list = res_list (s, top.res);
       for (guint32 k = 0; k < r->n_flows; k++)
         {
-          guint32 f = r->flows[k].flow;
+          guint32 f = list[k].flow;
           if (k + 2 < r->n_flows)
-            PREFETCH (&s->flows[r->flows[k + 2].flow]);
+            PREFETCH (&s->flows[list[k + 2].flow]);
           if (k + 1 < r->n_flows)
-            PREFETCH (s->flows[r->flows[k + 1].flow].res);
+            PREFETCH (s->flows[list[k + 1].flow].res);
           if (!s->flows[f].fixed)
             fix_flow (s, f, s->flows[f].weight * level, top.res);
         }
@@ -1356,8 +1392,10 @@ region_setup (SimMaxmin *s)
       Resource *r = &s->res[rs];
       RegionRes *g = &s->reg[rs];
 
+      const ResEntry *list = res_list (s, rs);
+
       if (i + 1 < s->n_comp_res)
-        PREFETCH (s->res[s->comp_res[i + 1]].flows);
+        PREFETCH (res_list (s, s->comp_res[i + 1]));
       g->frozen = 0;
       g->max_frozen = 0;
       g->min_bneck = INFINITY;
@@ -1365,7 +1403,7 @@ region_setup (SimMaxmin *s)
       r->unfixed = 0;
       for (guint32 k = 0; k < r->n_flows; k++)
         {
-          guint32 fs = r->flows[k].flow;
+          guint32 fs = list[k].flow;
           const Flow *f = &s->flows[fs];
           /* (A product where the solve by components adds one flow of
            * an entry at a time: the rounding may differ, within the
@@ -1452,7 +1490,7 @@ region_grow (SimMaxmin *s)
         continue;
       for (guint32 k = 0; k < s->res[b].n_flows; k++)
         {
-          guint32 gs = s->res[b].flows[k].flow;
+          guint32 gs = res_list (s, b)[k].flow;
           if (s->flow_visit[gs] != s->epoch && norm_rate (&s->flows[gs]) > lim)
             region_add_flow (s, gs);
         }
@@ -1471,7 +1509,7 @@ region_grow (SimMaxmin *s)
         continue;
       for (guint32 k = 0; k < s->res[rs].n_flows; k++)
         {
-          guint32 gs = s->res[rs].flows[k].flow;
+          guint32 gs = res_list (s, rs)[k].flow;
           if (s->flow_visit[gs] != s->epoch && s->bneck[gs] == rs
               && (!saturated
                   || g->max_region > norm_rate (&s->flows[gs]) * (1 + REGION_SLACK)))
