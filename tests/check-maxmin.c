@@ -591,11 +591,12 @@ START_TEST (test_incremental)
 END_TEST
 
 /* Removal finds a flow's entry in a resource's list by a hint that it
- * rewrites only in lists longer than eight (sim-maxmin.c): on four
- * resources whose lists swell to about fifty flows and shrink to a few,
- * over and over, every entry moved while its list was short and removed
- * once it is long again must still be found, and no other removed in its
- * place.  Checked after every step: each resource's usage is the sum of
+ * rewrites only in lists longer than eight, and a list lives in four
+ * entries by the resource until it outgrows them (sim-maxmin.c): on four
+ * resources whose lists swell to fifty or ten flows and empty, over and
+ * over, every entry moved while its list was short and removed once it is
+ * long again must still be found, no other removed in its place, and no
+ * entry lost as a list moves out of its four and back.  Checked after every step: each resource's usage is the sum of
  * the rates of the flows this test put on it (a list holding a wrong
  * entry gives another sum), and every 25 steps the rates are those of a
  * solve from scratch. */
@@ -603,19 +604,22 @@ START_TEST (test_removal_hints)
 {
   Random r;
   double *fresh = NULL;
-  guint target = 50;
+  guint target = 50, cycles = 0;
 
   random_init (&r, 23, 4);
   for (guint step = 0; step < 3000; step++)
     {
       double usage[4] = { 0 };
 
-      if (r.flows->len >= target)
-        target = 2;
-      else if (r.flows->len <= target && target == 2)
-        target = 50;
-      if (r.flows->len < 2
-          || g_rand_int_range (r.rand, 0, 10) < (r.flows->len < target ? 7 : 3))
+      /* Up to fifty flows and down to none, then up to ten (lists that
+       * leave the resource's own four entries and come back to them)
+       * and down to none, and again. */
+      if (target > 0 && r.flows->len >= target)
+        target = 0;
+      else if (target == 0 && r.flows->len == 0)
+        target = ++cycles % 2 == 0 ? 50 : 10;
+      if (target > 0 ? g_rand_int_range (r.rand, 0, 10) < 7 || r.flows->len == 0
+                     : r.flows->len == 0)
         random_flow (&r, 0, 4);
       else
         {
