@@ -173,7 +173,11 @@ check_fixed (SimTopology *t, guint32 s, guint32 nic, guint32 d, const GArray *ro
 }
 
 /* Every ordered pair of GPUs of @fast and @slow (the same configuration,
- * @slow routing by search), twice on @fast, from every @step-th GPU;
+ * @slow routing by search), three times on @fast (appended to an array,
+ * into a fresh one, and written in place by sim__topology_route_into()
+ * with room for all of it, for three resources, a route's buffer then
+ * spilling or the route found too long, and for none, the length alone,
+ * each asked again with the room it said), from every @step-th GPU;
  * returns the routes compared, and in *@n_fixed (nullable) how many of
  * them depend on their GPUs alone (each checked against other hashes). */
 static guint
@@ -194,7 +198,7 @@ compare_all_fixed (SimTopology *fast, SimTopology *slow, const char *what, guint
   for (guint i = 0; i < n_res; i++)
     load[i] = (i * 2654435761u >> 7) % 3;
 
-  for (guint pass = 0; pass < 2; pass++)
+  for (guint pass = 0; pass < 3; pass++)
     for (guint h = 0; h < G_N_ELEMENTS (hashes); h++)
       for (guint32 s = 0; s < n; s += step)
         for (guint32 d = 0; d < n; d++)
@@ -213,6 +217,28 @@ compare_all_fixed (SimTopology *fast, SimTopology *slow, const char *what, guint
                   g_array_set_size (a, 0);
                   oka = sim__topology_route_fixed (fast, s, nic, d, hashes[h], l, a, &la,
                                                    &fixed);
+                }
+              else if (pass == 2)
+                {
+                  static const guint rooms[] = { 64, 3, 0 };
+                  guint room = rooms[(s + d + h) % 3], len = G_MAXUINT;
+                  g_array_set_size (a, MAX (room, 1));
+                  oka = sim__topology_route_into (fast, s, nic, d, hashes[h], l,
+                                                  room > 0 ? (guint32 *) (gpointer) a->data
+                                                           : NULL,
+                                                  room, &len, &la, &fixed);
+                  ck_assert (oka || (len == 0 && !fixed));
+                  if (oka && len > room)
+                    {
+                      SimTime first = la;
+                      g_array_set_size (a, len);
+                      ck_assert (sim__topology_route_into (fast, s, nic, d, hashes[h], l,
+                                                           (guint32 *) (gpointer) a->data,
+                                                           len, &len, &la, &fixed));
+                      ck_assert_uint_eq (a->len, len);
+                      ck_assert (first == la);
+                    }
+                  g_array_set_size (a, oka ? len : 0);
                 }
               else
                 oka = sim_topology_route_via (fast, s, nic, d, hashes[h], l, a, &la);

@@ -185,8 +185,9 @@ gboolean sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guin
 
 /* sim__topology_route_fixed() into @out, which has room for @room
  * resources (internal, for the collectives): the route's length into
- * *@len, and the route into @out when it fits (when *@len > @room nothing
- * is written: the same call with room enough gives the same route).
+ * *@len, and the route into @out when it fits (when *@len > @room, @out
+ * holds nothing of use: the same call with room enough gives the same
+ * route).
  * FALSE if the GPUs are not connected.  No array to resize: a plan's
  * routes are written where they belong. */
 gboolean sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,

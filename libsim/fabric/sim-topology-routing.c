@@ -157,7 +157,8 @@ typedef struct {
   GArray         *res;       /* the route from its element base on */
   guint           base;
   guint           held;
-  guint32         buf[ROUTE_BUF];
+  guint32        *buf;       /* room for @room resources: the caller's, or the stack's */
+  guint           room;
   guint           n;
   SimTime         latency;
   SimRouting      mode;      /* for walks: ECMP (hash), ADAPTIVE (load) or DMODK (digit) */
@@ -201,7 +202,7 @@ route_flush (Route *r)
 static inline void
 route_push (Route *r, guint32 res)
 {
-  if (G_UNLIKELY (r->n == ROUTE_BUF))
+  if (G_UNLIKELY (r->n == r->room))
     route_flush (r);
   r->buf[r->n++] = res;
 }
@@ -1355,7 +1356,7 @@ node_route (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
       const guint32 *step = &g_array_index (shape->steps, guint32, s->start);
       guint32 base = 2 * t->node_link0[node], *out = r->buf + r->n;
 
-      if (G_LIKELY (r->n + s->len <= ROUTE_BUF))
+      if (G_LIKELY (r->n + s->len <= r->room))
         {
           for (guint32 i = 0; i < s->len; i++)
             out[i] = base + step[i];
@@ -1390,11 +1391,14 @@ sim_topology_route_via (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
                                     resources, latency, NULL);
 }
 
-/* Starts @r: empty, its spills into @res from its end on. */
+/* Starts @r: empty, gathered in @buf (room for @room), its spills into
+ * @res from its end on. */
 static void
-route_begin (Route *r, SimTopology *t, GArray *res, guint64 flow_hash, const guint32 *load)
+route_begin (Route *r, SimTopology *t, guint32 *buf, guint room, GArray *res,
+             guint64 flow_hash, const guint32 *load)
 {
-  /* (Not an initialiser: that would clear the buffer too.) */
+  r->buf = buf;
+  r->room = room;
   r->res = res;
   r->base = res->len;
   r->held = 0;
@@ -1468,6 +1472,7 @@ sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_g
                            GArray *resources, SimTime *latency, gboolean *fixed)
 {
   SimTopology *t = topology;
+  guint32 buf[ROUTE_BUF];
   Route r;
 
   g_return_val_if_fail (t != NULL, FALSE);
@@ -1482,7 +1487,7 @@ sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_g
   if (src_gpu == dst_gpu)
     return TRUE;
   /* @resources is sized once, when the route is complete. */
-  route_begin (&r, t, resources, flow_hash, load);
+  route_begin (&r, t, buf, ROUTE_BUF, resources, flow_hash, load);
   if (!route_build (t, src_gpu, nic_gpu, dst_gpu, flow_hash, &r, fixed))
     {
       g_array_set_size (resources, r.base);
@@ -1503,6 +1508,7 @@ sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint32 nic_gp
                           gboolean *fixed)
 {
   SimTopology *t = topology;
+  guint32 buf[8];
   Route r;
   guint n;
 
@@ -1515,10 +1521,16 @@ sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint32 nic_gp
   *fixed = FALSE;
   if (src_gpu == dst_gpu)
     return TRUE;
-  if (t->route_spill == NULL)
+  if (G_UNLIKELY (t->route_spill == NULL))
     t->route_spill = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_array_set_size (t->route_spill, 0);
-  route_begin (&r, t, t->route_spill, flow_hash, load);
+  if (G_UNLIKELY (t->route_spill->len > 0))
+    g_array_set_size (t->route_spill, 0);
+  /* Gathered in @out itself: what does not fit spills, and is only
+   * measured. */
+  if (room > 0)
+    route_begin (&r, t, out, room, t->route_spill, flow_hash, load);
+  else
+    route_begin (&r, t, buf, G_N_ELEMENTS (buf), t->route_spill, flow_hash, load);
   if (!route_build (t, src_gpu, nic_gpu, dst_gpu, flow_hash, &r, fixed))
     {
       *fixed = FALSE;
@@ -1527,13 +1539,10 @@ sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint32 nic_gp
   n = route_len (&r);
   *len = n;
   *latency = r.latency;
-  if (n <= room)
-    {
-      /* (A route of a tree never spills: the buffer alone, most often.) */
-      if (r.held > 0)
-        memcpy (out, t->route_spill->data, r.held * sizeof (guint32));
-      memcpy (out + r.held, r.buf, r.n * sizeof (guint32));
-    }
+  /* (A flush happens only with the buffer full: a route that spilled
+   * fits only if nothing came after.) */
+  if (r.held > 0 && n <= room)
+    memcpy (out, t->route_spill->data, n * sizeof (guint32));
   return TRUE;
 }
 
