@@ -333,6 +333,36 @@ END_TEST
  * and several (parallel between the same two routers in some), global
  * ports left unused, routers with one NIC and with several; every
  * routing mode a dragonfly takes, spray refused. */
+/* D-mod-K keeps each NIC's way down with its latencies in 32 bits of
+ * nanoseconds; a way whose latency passes four seconds (a link and a
+ * switch at the keys' limit of a second each, over three tiers) is routed
+ * hop by hop instead, and must give what the search gives, to the
+ * nanosecond. */
+START_TEST (test_long_latencies)
+{
+  const char *cfg[] = { "topology=fat-tree-3", "routing=dmodk", "switch=Quantum-2-QM9700",
+                        "radix=8", "switch_latency=1s", "link_latency=1s", NULL };
+  /* (Five nodes of four NICs: two pods, their routes over the core.) */
+  g_autoptr(SimTopology) fast = build ("NVS-4NIC", 5, cfg);
+  g_autoptr(SimTopology) slow = build ("NVS-4NIC", 5, cfg);
+  g_autoptr(GArray) route = g_array_new (FALSE, FALSE, sizeof (guint32));
+  SimTime longest = 0, lat;
+
+  ck_assert_ptr_nonnull (fast);
+  ck_assert_ptr_nonnull (slow);
+  sim__topology_set_search (slow, TRUE);
+  ck_assert_uint_gt (compare_all (fast, slow, "fat-tree-3, a second a hop", 3), 0);
+  /* The longest route does pass four seconds (its way down then cannot
+   * be kept in 32 bits). */
+  for (guint32 d = 0; d < sim_topology_get_n_gpus (fast); d++)
+    {
+      ck_assert (sim_topology_route (fast, 0, d, 0, route, &lat));
+      longest = MAX (longest, lat);
+    }
+  ck_assert_int_gt (longest, (SimTime) G_MAXUINT32);
+}
+END_TEST
+
 START_TEST (test_dragonfly_shapes)
 {
   static const struct {
@@ -437,6 +467,7 @@ routes_suite (void)
   tcase_add_test (tc, test_routes_match_search);
   tcase_add_test (tc, test_mixed_models);
   tcase_add_test (tc, test_dragonfly_shapes);
+  tcase_add_test (tc, test_long_latencies);
   suite_add_tcase (s, tc);
   return s;
 }

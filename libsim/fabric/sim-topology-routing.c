@@ -248,16 +248,31 @@ n_up (const SimTopology *t, guint32 v)
 
 /* A destination NIC's way up, as dmodk_tree() follows it down: the same
  * for every source, so it is worked out once per NIC, with the resources
- * and latency of the way down from each of its switches. */
+ * and latency of the way down from each of its switches.  One cache line,
+ * aligned (a route reads two, its source's and its destination's, most
+ * often from memory at a hundred thousand GPUs): the latencies in
+ * nanoseconds of 32 bits, a way with one longer (over four seconds) marked
+ * wide and routed hop by hop instead. */
 typedef struct NicWay {
   guint32 way[MAX_TIERS];           /* switches, from the NIC's leaf up */
   guint32 down[MAX_TIERS];          /* the resource down from way[k]: to way[k - 1], or
                                      * for k = 0 to the NIC */
-  SimTime down_latency[MAX_TIERS];  /* from way[k] down to the NIC, its vertex included */
-  guint32 n;                        /* switches on the way; 0 until worked out */
+  guint32 down_latency[MAX_TIERS];  /* from way[k] down to the NIC, its vertex included */
   guint32 up;                       /* the resource up from the NIC to way[0] ... */
-  SimTime up_latency;               /* ... and the hop's latency, way[0]'s included */
+  guint32 up_latency;               /* ... and the hop's latency, way[0]'s included */
+  guint8  n;                        /* switches on the way; 0 until worked out */
+  guint8  wide;                     /* a latency does not fit: routed by take() */
 } NicWay;
+
+G_STATIC_ASSERT (sizeof (NicWay) <= 64);
+
+/* A latency as NicWay keeps it, or FALSE if it does not fit. */
+static inline gboolean
+narrow_latency (SimTime latency, guint32 *out)
+{
+  *out = (guint32) latency;
+  return latency >= 0 && latency <= G_MAXUINT32;
+}
 
 /* An uplink of a switch as dmodk_tree() climbs it: the resource up, the
  * switch it leads to, and the hop's latency (that switch's included), as
@@ -285,15 +300,18 @@ nic_way (SimTopology *t, guint32 nd)
   guint64 div = 1;
   SimTime lat;
 
+  SimTime down, up;
+
   if (t->nic_way == NULL)
-    t->nic_way = g_new0 (NicWay, MAX (1u, t->n_nics));
+    t->nic_way = g_aligned_alloc0 (MAX (1u, t->n_nics), sizeof (NicWay), 64);
   w = &t->nic_way[nd];
   if (w->n > 0 && !t->search)
     return w;
+  w->wide = FALSE;
   w->way[0] = other_end (t, t->nic_access[nd], t->nic_vertex[nd]);
-  w->down[0] = hop_resource (t, t->nic_access[nd], w->way[0], &lat);
-  w->down_latency[0] = lat;
-  w->up = hop_resource (t, t->nic_access[nd], t->nic_vertex[nd], &w->up_latency);
+  w->down[0] = hop_resource (t, t->nic_access[nd], w->way[0], &down);
+  w->up = hop_resource (t, t->nic_access[nd], t->nic_vertex[nd], &up);
+  w->wide |= !narrow_latency (down, &w->down_latency[0]) || !narrow_latency (up, &w->up_latency);
   w->n = 1;
   while (w->n <= MAX_TIERS - 1 && n_up (t, w->way[w->n - 1]) > 0)
     {
@@ -303,7 +321,8 @@ nic_way (SimTopology *t, guint32 nd)
 
       w->way[w->n] = other_end (t, l, v);
       w->down[w->n] = hop_resource (t, l, w->way[w->n], &lat);
-      w->down_latency[w->n] = w->down_latency[w->n - 1] + lat;
+      down += lat;
+      w->wide |= !narrow_latency (down, &w->down_latency[w->n]);
       div *= n;
       w->n++;
     }
@@ -338,7 +357,8 @@ up_hops (SimTopology *t)
 static gboolean
 dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
-  const NicWay *w;
+  const NicWay *w, *ws;
+  gboolean narrow;
   guint32 b;
   guint len0 = route_len (r), met = NO_NODE;
   SimTime lat0 = r->latency;
@@ -347,10 +367,13 @@ dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
     return FALSE;
   w = nic_way (t, nd);
-  if (G_LIKELY (!t->search))
+  ws = G_LIKELY (!t->search) ? nic_way (t, ns) : NULL;
+  /* (A way with a latency too long for its line is routed hop by hop, as
+   * the search does.) */
+  narrow = ws != NULL && !ws->wide && !w->wide;
+  if (G_LIKELY (narrow))
     {
       /* The hops up as take() finds them, each read in one place. */
-      const NicWay *ws = nic_way (t, ns);
       up_hops (t);
       route_push (r, ws->up);
       r->latency += ws->up_latency;
@@ -367,7 +390,7 @@ dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
       if (n == 0)
         break;
       e = t->up_start[b] + (guint) ((nd / div) % n);
-      if (G_LIKELY (!t->search))
+      if (G_LIKELY (narrow))
         {
           const UpHop *h = &t->up_hop[e];
           route_push (r, h->res);
@@ -386,7 +409,7 @@ dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
       r->latency = lat0;
       return FALSE;
     }
-  if (G_UNLIKELY (t->search))
+  if (G_UNLIKELY (!narrow))
     {
       /* Hop by hop, as the kept way down must reproduce. */
       for (guint j = met; j > 0; j--)

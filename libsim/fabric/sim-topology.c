@@ -1219,7 +1219,7 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->up_to);
   g_free (topology->adj_to);
   g_free (topology->cand);
-  g_free (topology->nic_way);
+  g_aligned_free (topology->nic_way);
   g_free (topology->up_hop);
   if (topology->route_spill != NULL)
     g_array_unref (topology->route_spill);
