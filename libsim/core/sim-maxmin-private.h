@@ -44,6 +44,17 @@ SimMaxminId sim__maxmin_add_flows_at (SimMaxmin *system, const guint32 *slots, g
                                       double weight, double cap, guint count,
                                       gpointer user_data);
 
+/* Asks for the lines that sim__maxmin_add_flows_at() on @slots will
+ * write (each resource's own, and where its list's next entry goes), so
+ * that their misses overlap the work before: a hint, which changes
+ * nothing. */
+void sim__maxmin_prefetch_at (const SimMaxmin *system, const guint32 *slots, guint n);
+
+/* Asks for what sim_maxmin_remove_flow() on flow @id will read: with
+ * @deep FALSE the flow's own lines, with @deep TRUE (once those are in)
+ * its resources' lines.  A hint, which changes nothing. */
+void sim__maxmin_prefetch_remove (const SimMaxmin *system, SimMaxminId id, gboolean deep);
+
 /* The slot of the resource of id @id, for sim__maxmin_add_flows_at(). */
 guint32 sim__maxmin_resource_slot (SimMaxminId id);
 

@@ -715,6 +715,41 @@ sim__maxmin_add_flows_at (SimMaxmin *s, const guint32 *slots, guint n, double we
   return add_flows (s, NULL, slots, n, weight, cap, count, user_data);
 }
 
+void
+sim__maxmin_prefetch_at (const SimMaxmin *s, const guint32 *slots, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (slots[i] < s->n_res_slots)
+      {
+        PREFETCH (&s->res[slots[i]]);
+        PREFETCH (&s->res_inline[(gsize) slots[i] * RES_INLINE]);
+      }
+}
+
+void
+sim__maxmin_prefetch_remove (const SimMaxmin *s, SimMaxminId id, gboolean deep)
+{
+  guint32 slot = (guint32) id;
+  const Flow *f;
+
+  if (slot >= s->n_flow_slots)
+    return;
+  f = &s->flows[slot];
+  if (!deep)
+    {
+      PREFETCH (f);
+      PREFETCH (&s->fc[slot]);
+      return;
+    }
+  /* (A slot freed since holds no resource: nothing is asked for.) */
+  for (guint32 i = 0; i < f->n_res && i < 8; i++)
+    {
+      guint32 rs = f->res[i].res;
+      PREFETCH (&s->res[rs]);
+      PREFETCH (&s->res_inline[(gsize) rs * RES_INLINE]);
+    }
+}
+
 guint32
 sim__maxmin_resource_slot (SimMaxminId id)
 {

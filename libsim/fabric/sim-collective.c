@@ -2046,6 +2046,19 @@ plan_register_entries (SimCommModel *m, Plan *p)
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
       guint n = 0;
+      /* The lines the flow two on will write, asked for now: their
+       * misses overlap this flow's (a hint, which changes nothing). */
+      if (i + 2 < p->flows->len)
+        {
+          const PlanFlow *g = &g_array_index (p->flows, PlanFlow, i + 2);
+          const guint32 *gp = &g_array_index (p->paths, guint32, g->path_start);
+          guint32 ahead[16];
+          guint n_ahead = 0;
+          for (guint k = 0; g->first == i + 2 && k < g->path_len && n_ahead < 16; k++)
+            if (!prune || !is_private (m, gp[k]))
+              ahead[n_ahead++] = gp[k];
+          sim__maxmin_prefetch_at (m->sys, ahead, n_ahead);
+        }
       if (m->load != NULL)
         for (guint k = 0; k < f->path_len; k++)
           m->load[path[k]]++;
@@ -2325,7 +2338,15 @@ plan_unregister (SimCommModel *m, Plan *p)
   if (!p->registered)
     return;
   for (guint i = 0; i < p->n_entries; i++)
-    sim_maxmin_remove_flow (m->sys, p->entries[i]);
+    {
+      /* What the entries a few on will read, asked for in two stages: a
+       * flow's own line, then (two entries later) its resources'. */
+      if (i + 4 < p->n_entries)
+        sim__maxmin_prefetch_remove (m->sys, p->entries[i + 4], FALSE);
+      if (i + 2 < p->n_entries)
+        sim__maxmin_prefetch_remove (m->sys, p->entries[i + 2], TRUE);
+      sim_maxmin_remove_flow (m->sys, p->entries[i]);
+    }
   p->n_entries = 0;
   if (p->zero_listed)
     {
