@@ -601,6 +601,32 @@ START_TEST (test_no_connect_after_start)
 }
 END_TEST
 
+/* Without a horizon, a run stepped by sim_simulation_run_until() ends when
+ * nothing is left to happen: the three jobs' last ends at 250 s (job 3
+ * waits for both nodes until job 2 ends at 200 s, then runs 50 s), so
+ * steps of a minute finish the run at the fifth step, not one step a
+ * minute to the end of simulated time. */
+START_TEST (test_run_until_ends)
+{
+  g_autoptr(SimSimulation) sim = new_sim (three_jobs);
+  g_autoptr(GError) error = NULL;
+  guint steps = 0;
+  double makespan = -1;
+
+  while (!sim_simulation_is_finished (sim) && steps < 100)
+    {
+      ck_assert_msg (sim_simulation_run_until (sim, sim_simulation_get_now (sim) + 60 * SIM_SECOND,
+                                               &error), "%s", error ? error->message : "");
+      steps++;
+    }
+  ck_assert_msg (sim_simulation_is_finished (sim), "not finished after %u steps, at %g s", steps,
+                 sim_time_to_seconds (sim_simulation_get_now (sim)));
+  ck_assert_uint_eq (steps, 5);
+  ck_assert (sim_report_get_value (sim_simulation_get_report (sim), "makespan", &makespan));
+  ck_assert_double_eq_tol (makespan, 250, 1e-9);
+}
+END_TEST
+
 static Suite *
 kernel_suite (void)
 {
@@ -616,6 +642,7 @@ kernel_suite (void)
   tcase_add_test (tc, test_timers);
   tcase_add_test (tc, test_hold_release);
   tcase_add_test (tc, test_no_connect_after_start);
+  tcase_add_test (tc, test_run_until_ends);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -1433,6 +1433,11 @@ sim__kernel_advance (SimSimulation *self, SimTime limit, gboolean pause, gboolea
   if (self->scenario->horizon != SIM_TIME_NEVER &&
       sim_engine_now (self->engine) >= self->scenario->horizon)
     return finish (self, error);
+  /* Without a horizon, a run with nothing left to happen has ended, even
+   * if the caller's limit was later: it would otherwise wait, limit after
+   * limit, for the end of simulated time. */
+  if (self->scenario->horizon == SIM_TIME_NEVER && sim_engine_pending (self->engine) == 0)
+    return finish (self, error);
   return TRUE;
 }
 
