@@ -268,7 +268,10 @@ gboolean sim_simulation_run (SimSimulation *self, GError **error);
  * @until: a simulated time
  * @error: return location for a #GError
  *
- * Runs until @until (or the end, if sooner).
+ * Runs until @until (or the end, if sooner).  A run with a horizon ends
+ * there; one without (its workload a number of jobs, or a trace) ends
+ * when nothing is left to happen, whatever @until, and
+ * sim_simulation_is_finished() then says so.
  *
  * Returns: %TRUE on success.
  */
