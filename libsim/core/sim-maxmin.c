@@ -504,6 +504,7 @@ sim__maxmin_get_usages (const SimMaxmin *s, const guint32 *slots, guint32 n, dou
     {
       guint32 slot = slots != NULL ? slots[i] : i;
       const Resource *r;
+      const ResEntry *list;
       double sum = 0;
       if (i + 4 < n)
         {
@@ -524,9 +525,10 @@ sim__maxmin_get_usages (const SimMaxmin *s, const guint32 *slots, guint32 n, dou
           continue;
         }
       r = &s->res[slot];
+      list = res_list (s, slot);
       for (guint32 j = 0; j < r->n_flows; j++)
         {
-          const Flow *f = &s->flows[res_list (s, slot)[j].flow];
+          const Flow *f = &s->flows[list[j].flow];
           for (guint16 k = 0; k < f->count; k++)
             sum += f->rate;
         }

@@ -1564,6 +1564,15 @@ shape_entry_free (gpointer data)
   g_free (e);
 }
 
+/* A copy of a plan (its struct's bytes) starts with no solver entries of
+ * its own: those it shares with what it was copied from are not its. */
+static inline void
+plan_no_entries (Plan *p)
+{
+  p->entries = NULL;
+  p->n_entries = p->entries_alloc = 0;
+}
+
 /* @to := the flows @from of a shape's plan, GPU i renamed @gpus[i]. */
 static void
 copy_renamed (GArray *to, const GArray *from, const guint32 *gpus)
@@ -1592,8 +1601,7 @@ premerge (const Plan *t, guint *n_merged)
   *n_merged = 0;
   p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
   p->paths = NULL;
-  p->entries = NULL;
-  p->n_entries = p->entries_alloc = 0;
+  plan_no_entries (p);
   for (guint i = 0; i < t->flows->len; i++)
     {
       const PlanFlow *f = &g_array_index (t->flows, PlanFlow, i);
@@ -1726,8 +1734,7 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
       p = g_memdup2 (t, sizeof *t);
       p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
       p->paths = NULL;
-      p->entries = NULL;
-      p->n_entries = p->entries_alloc = 0;
+      plan_no_entries (p);
     }
   p->shape = built == NULL ? e : NULL;
   if (merge)
@@ -3619,8 +3626,7 @@ alone_copy (const Plan *same)
 
   p->flows = g_array_copy (same->flows);
   p->paths = g_array_copy (same->paths);
-  p->entries = NULL;
-  p->n_entries = p->entries_alloc = 0;
+  plan_no_entries (p);
   p->registered = FALSE;
   p->n_zero = 0;
   p->zero_listed = FALSE;
