@@ -43,12 +43,18 @@ struct _SimJobComm {
   double           *loads;
 };
 
+/* A collective a running job has registered. */
+typedef struct {
+  guint64 bytes;    /* per iteration */
+  guint   id;       /* on the network's model */
+  guint8  phase;    /* 0 data, 1 tensor, 2 pipeline */
+} JobColl;
+
 /* What a running job has registered, by phase: data-parallel
  * all-reduces, tensor-parallel all-reduces, pipeline sends. */
 typedef struct {
-  GArray  *ids;     /* guint */
-  GArray  *bytes;   /* guint64, per collective and iteration */
-  GArray  *phase;   /* guint8: 0 data, 1 tensor, 2 pipeline */
+  JobColl *coll;    /* n_coll of them, in the order registered */
+  guint    n_coll, coll_alloc;
   gboolean touched; /* its shares may have changed: re-estimated after the update;
                      * in SimJobComm.touched */
   /* Demand-aware sharing: the phases' times alone on the network, and
@@ -77,9 +83,7 @@ typedef struct {
 static void
 job_state_free (JobState *js)
 {
-  g_array_unref (js->ids);
-  g_array_unref (js->bytes);
-  g_array_unref (js->phase);
+  g_free (js->coll);
   if (js->private_nodes != NULL)
     g_array_unref (js->private_nodes);
   g_free (js);
@@ -221,9 +225,12 @@ register_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes,
   if (id == 0)
     return FALSE;
   g_hash_table_insert (r->comm->owner, GUINT_TO_POINTER (id), r->job);
-  g_array_append_val (r->state->ids, id);
-  g_array_append_val (r->state->bytes, bytes);
-  g_array_append_val (r->state->phase, phase);
+  if (r->state->n_coll == r->state->coll_alloc)
+    {
+      r->state->coll_alloc = MAX (4, 2 * r->state->coll_alloc);
+      r->state->coll = g_renew (JobColl, r->state->coll, r->state->coll_alloc);
+    }
+  r->state->coll[r->state->n_coll++] = (JobColl) { bytes, id, phase };
   if (r->alone != NULL)
     {
       SimCollectiveCall call = { op, sim_comm_model_get_algo (r->comm->model, id), bytes, NULL,
@@ -259,9 +266,9 @@ alone_iteration (const SimJob *job, const JobState *js)
 static void
 set_demands (SimJobComm *comm, const JobState *js)
 {
-  for (guint i = 0; i < js->ids->len; i++)
-    sim_comm_model_set_demand (comm->model, g_array_index (js->ids, guint, i),
-                               (double) g_array_index (js->bytes, guint64, i) / js->iteration);
+  for (guint i = 0; i < js->n_coll; i++)
+    sim_comm_model_set_demand (comm->model, js->coll[i].id,
+                               (double) js->coll[i].bytes / js->iteration);
 }
 
 static void
@@ -309,7 +316,7 @@ measure_alone (Registering *r, GError **error)
     return FALSE;
   for (guint i = 0; i < n; i++)
     {
-      guint8 ph = g_array_index (js->phase, guint8, i);
+      guint8 ph = js->coll[i].phase;
       js->alone[ph] = MAX (js->alone[ph], times[i]);
     }
   return TRUE;
@@ -339,8 +346,8 @@ phase_offset (guint64 id)
 static void
 set_flows (SimJobComm *comm, JobState *js, gboolean on)
 {
-  for (guint i = 0; i < js->ids->len; i++)
-    sim_comm_model_set_demand (comm->model, g_array_index (js->ids, guint, i),
+  for (guint i = 0; i < js->n_coll; i++)
+    sim_comm_model_set_demand (comm->model, js->coll[i].id,
                                on ? INFINITY : SIM_JOB_COMM_OFF_RATE);
   js->stale = TRUE;
 }
@@ -447,9 +454,6 @@ sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
   if (job->spec.comm.iteration == 0 || job->n_gpus < 2)
     return TRUE;
   r.state = g_new0 (JobState, 1);
-  r.state->ids = g_array_new (FALSE, FALSE, sizeof (guint));
-  r.state->bytes = g_array_new (FALSE, FALSE, sizeof (guint64));
-  r.state->phase = g_array_new (FALSE, FALSE, sizeof (guint8));
   job->comm_state = r.state;
   touch_job (comm, job);
   comm->dirty = TRUE;
@@ -487,17 +491,17 @@ sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
        * whole, and its time alone was not taken on the routes it has: the
        * job's caps may not fit its nodes, so none of it stays pruned. */
       gboolean all = TRUE;
-      for (guint i = 0; i < r.state->ids->len && all; i++)
-        all = sim__comm_model_is_pruned (comm->model, g_array_index (r.state->ids, guint, i));
+      for (guint i = 0; i < r.state->n_coll && all; i++)
+        all = sim__comm_model_is_pruned (comm->model, r.state->coll[i].id);
       if (!all)
         {
-          for (guint i = 0; i < r.state->ids->len; i++)
+          for (guint i = 0; i < r.state->n_coll; i++)
             unpruned_total += sim__comm_model_unprune (comm->model,
-                                                       g_array_index (r.state->ids, guint, i));
+                                                       r.state->coll[i].id);
           unmark_private (comm, r.state);
         }
       else
-        pruned_total += r.state->ids->len;
+        pruned_total += r.state->n_coll;
     }
   if (alone != NULL)
     {
@@ -527,9 +531,9 @@ sim__job_comm_release (SimJobComm *comm, SimJob *job)
   js = job->comm_state;
   if (js == NULL)
     return;
-  for (guint i = 0; i < js->ids->len; i++)
+  for (guint i = 0; i < js->n_coll; i++)
     {
-      guint id = g_array_index (js->ids, guint, i);
+      guint id = js->coll[i].id;
       sim_comm_model_remove (comm->model, id);
       g_hash_table_remove (comm->owner, GUINT_TO_POINTER (id));
     }
@@ -610,10 +614,10 @@ update_demand (SimJobComm *comm)
         {
           const JobState *js = ((SimJob *) comm->pending->pdata[j])->comm_state;
           worst[j] = 1;
-          for (guint i = 0; i < js->ids->len; i++)
+          for (guint i = 0; i < js->n_coll; i++)
             worst[j] = MAX (worst[j],
                             sim_comm_model_get_shortfall (comm->model,
-                                                          g_array_index (js->ids, guint, i)));
+                                                          js->coll[i].id));
         }
       for (guint j = 0; j < comm->pending->len; j++)
         {
@@ -650,12 +654,12 @@ measure_phase (SimJobComm *comm, const JobState *js)
 {
   double t[N_PHASES] = { 0, 0, 0 };
 
-  for (guint i = 0; i < js->ids->len; i++)
+  for (guint i = 0; i < js->n_coll; i++)
     {
       SimCollectiveTiming timing;
-      guint8 ph = g_array_index (js->phase, guint8, i);
-      if (sim_comm_model_estimate (comm->model, g_array_index (js->ids, guint, i),
-                                   g_array_index (js->bytes, guint64, i), &timing))
+      guint8 ph = js->coll[i].phase;
+      if (sim_comm_model_estimate (comm->model, js->coll[i].id,
+                                   js->coll[i].bytes, &timing))
         t[ph] = MAX (t[ph], timing.time);
     }
   return t[0] + t[1] + t[2];
@@ -835,12 +839,12 @@ sim__job_comm_rate (SimJobComm *comm, const SimJob *job)
   g_return_val_if_fail (comm != NULL && js != NULL, job->speed);
   if (comm->sharing != SIM_FABRIC_SHARING_ALWAYS_ON)
     return reference / (alone_iteration (job, js) * js->stretch);
-  for (guint i = 0; i < js->ids->len; i++)
+  for (guint i = 0; i < js->n_coll; i++)
     {
       SimCollectiveTiming timing;
-      guint8 ph = g_array_index (js->phase, guint8, i);
-      if (sim_comm_model_estimate (comm->model, g_array_index (js->ids, guint, i),
-                                   g_array_index (js->bytes, guint64, i), &timing))
+      guint8 ph = js->coll[i].phase;
+      if (sim_comm_model_estimate (comm->model, js->coll[i].id,
+                                   js->coll[i].bytes, &timing))
         phase_time[ph] = MAX (phase_time[ph], timing.time);
     }
   /* Reference compute done per second: the iteration's reference compute
