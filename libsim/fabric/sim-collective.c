@@ -232,6 +232,20 @@ typedef struct {
  * (81,920) and beyond the lines come from memory and the prefetches
  * pay. */
 #define PREFETCH_MIN_RES    65536
+
+/* The registered plans by id, in front of SimCommModel.plans: a slot per
+ * id modulo PLAN_SLOTS, holding the plan of the last id added there while
+ * it lives.  The ids are handed out in order, so the plans that live
+ * together seldom share a slot, and a look-up is one read where the hash
+ * table's is some seventy instructions (a job looks its plans up a dozen
+ * times).  The table stays: it is what the load sample walks, in its
+ * order. */
+#define PLAN_SLOTS 16384
+
+typedef struct {
+  guint        id;   /* 0: empty */
+  struct _Plan *plan;
+} PlanSlot;
 #define KEPT_ROUTE_MIN_GPUS 4096
 #define KEPT_ROUTE_MAX_GPUS 32768
 
@@ -359,6 +373,7 @@ struct _SimCommModel {
   guint32          *alone_sort;    /* room to sort the batch's resources */
   gboolean          no_direct;     /* sim__comm_model_set_alone_direct (FALSE) */
   gboolean          prefetch;      /* the solver outgrows the caches (PREFETCH_MIN_RES) */
+  PlanSlot         *plan_slots;    /* PLAN_SLOTS: the plans by id, direct-mapped (plan_of()) */
   gboolean          prune;         /* sim__comm_model_set_prune() */
   gboolean          no_merge;      /* sim__comm_model_set_merge (FALSE) */
   gboolean          premerge;      /* plans built merged (plan_build()), unless ... */
@@ -851,6 +866,7 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->route = g_array_new (FALSE, FALSE, sizeof (guint32));
   m->ids = g_array_new (FALSE, FALSE, sizeof (SimMaxminId));
   m->plans = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->plan_slots = g_new0 (PlanSlot, PLAN_SLOTS);
   m->zero_plans = g_ptr_array_new ();
   m->spare = g_ptr_array_new_with_free_func ((GDestroyNotify) plan_free);
   m->gpu_node = g_new (guint32, MAX (sim_cluster_get_n_gpus (cluster), 1));
@@ -908,6 +924,7 @@ sim_comm_model_free (SimCommModel *m)
   while (g_hash_table_iter_next (&it, NULL, &value))
     plan_free (value);
   g_hash_table_unref (m->plans);
+  g_free (m->plan_slots);
   g_ptr_array_unref (m->zero_plans);
   g_ptr_array_unref (m->spare);
   sim_maxmin_free (m->sys);
@@ -2029,6 +2046,17 @@ flow_rate (const SimCommModel *m, const Plan *p, const PlanFlow *f)
   return p->zero_new ? 0 : demand_cap (f, p->zero_demand);
 }
 
+/* The plan registered as @id, or NULL (PlanSlot). */
+static inline Plan *
+plan_of (const SimCommModel *m, guint id)
+{
+  const PlanSlot *s = &m->plan_slots[id % PLAN_SLOTS];
+
+  if (s->id == id && id != 0)
+    return s->plan;
+  return g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+}
+
 /* Lists @p, with flows out of the solver, for the next model_solve(). */
 static void
 zero_list (SimCommModel *m, Plan *p)
@@ -2875,7 +2903,7 @@ sim__comm_model_is_pruned (SimCommModel *m, guint id)
   const Plan *p;
 
   g_return_val_if_fail (m != NULL, FALSE);
-  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  p = plan_of (m, id);
   return p != NULL && p->pruned;
 }
 
@@ -2886,7 +2914,7 @@ sim__comm_model_unprune (SimCommModel *m, guint id)
   gboolean prune;
 
   g_return_val_if_fail (m != NULL, FALSE);
-  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  p = plan_of (m, id);
   if (p == NULL || !p->pruned)
     return FALSE;
   /* Registered again on its whole routes, under its id (its routes are
@@ -3001,6 +3029,7 @@ sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo,
     }
   chosen->id = id;
   g_hash_table_insert (m->plans, GUINT_TO_POINTER (id), chosen);
+  m->plan_slots[id % PLAN_SLOTS] = (PlanSlot) { id, chosen };
   return id;
 }
 
@@ -3010,11 +3039,13 @@ sim_comm_model_remove (SimCommModel *m, guint id)
   Plan *p;
 
   g_return_val_if_fail (m != NULL, FALSE);
-  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  p = plan_of (m, id);
   if (p == NULL)
     return FALSE;
   plan_unregister (m, p);
   g_hash_table_remove (m->plans, GUINT_TO_POINTER (id));
+  if (m->plan_slots[id % PLAN_SLOTS].id == id)
+    m->plan_slots[id % PLAN_SLOTS] = (PlanSlot) { 0, NULL };
   plan_recycle (m, p);
   return TRUE;
 }
@@ -3048,7 +3079,7 @@ sim_comm_model_estimate (SimCommModel *m, guint id, guint64 bytes, SimCollective
   Plan *p;
 
   g_return_val_if_fail (m != NULL && timing != NULL, FALSE);
-  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  p = plan_of (m, id);
   if (p == NULL)
     return FALSE;
   timing_fill (p, plan_seconds_per_byte (m, p), bytes, timing);
@@ -3674,8 +3705,7 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
   for (guint i = 0; i < n && ok; i++)
     {
       const Plan *same = calls[i].network != NULL
-                         ? g_hash_table_lookup (calls[i].network->plans,
-                                                GUINT_TO_POINTER (calls[i].id))
+                         ? plan_of (calls[i].network, calls[i].id)
                          : NULL;
       guint64 id = m->next_id;
 
@@ -3884,7 +3914,7 @@ sim_comm_model_get_algo (SimCommModel *m, guint id)
   const Plan *p;
 
   g_return_val_if_fail (m != NULL, SIM_COLLECTIVE_ALGO_AUTO);
-  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  p = plan_of (m, id);
   return p != NULL ? p->algo : SIM_COLLECTIVE_ALGO_AUTO;
 }
 
@@ -3894,7 +3924,7 @@ sim_comm_model_set_demand (SimCommModel *m, guint id, double message_rate)
   Plan *p;
 
   g_return_val_if_fail (m != NULL, FALSE);
-  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  p = plan_of (m, id);
   if (p == NULL)
     return FALSE;
   for (guint i = 0; i < p->flows->len; i++)
@@ -3920,7 +3950,7 @@ sim_comm_model_get_shortfall (SimCommModel *m, guint id)
   double worst = 1;
 
   g_return_val_if_fail (m != NULL, 1);
-  p = g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
+  p = plan_of (m, id);
   if (p == NULL)
     return 1;
   model_solve (m);
