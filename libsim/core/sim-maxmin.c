@@ -1682,16 +1682,24 @@ sim_maxmin_solve (SimMaxmin *s)
 
   cf = s->comp_flows;
   nf = s->n_comp_flows;
-  for (guint32 i = 0; i < nf; i++)
-    {
-      Flow *f = &s->flows[cf[i]];
-      if (f->is_new || rate_changed (s->old_rate[i], f->rate))
-        {
-          SimMaxminId id = make_id (cf[i], s->fc[cf[i]].gen);
-          f->is_new = 0;
-          g_array_append_val (s->changed, id);
-        }
-    }
+  {
+    /* Room for every flow solved, then cut to those changed (an append
+     * call per changed flow was 1 % of a run's instructions). */
+    guint base = s->changed->len, k = base;
+    SimMaxminId *out;
+    g_array_set_size (s->changed, base + nf);
+    out = (SimMaxminId *) (gpointer) s->changed->data;
+    for (guint32 i = 0; i < nf; i++)
+      {
+        Flow *f = &s->flows[cf[i]];
+        if (f->is_new || rate_changed (s->old_rate[i], f->rate))
+          {
+            f->is_new = 0;
+            out[k++] = make_id (cf[i], s->fc[cf[i]].gen);
+          }
+      }
+    g_array_set_size (s->changed, k);
+  }
   s->stats.solves++;
   s->stats.last_flows_solved = nf;
   s->stats.last_resources_solved = s->n_comp_res;
