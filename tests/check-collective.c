@@ -1691,6 +1691,55 @@ START_TEST (test_routes_kept)
 }
 END_TEST
 
+/* Plans are found by id through a direct-mapped array of 16,384 slots in
+ * front of the hash table (plan_of()): ids that share a slot must still
+ * find their own plans, and a removed one none.  More collectives than
+ * slots are registered, each op by its id (three ops, so ids a slot apart
+ * differ: 16,384 is not a multiple of three); every fifth is removed; then
+ * each id's estimate must name the op it was registered with, or fail if
+ * removed, and each remove succeed exactly once. */
+START_TEST (test_plans_by_id)
+{
+  static const SimCollectiveOp ops[] = { SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER,
+                                         SIM_COLLECTIVE_BROADCAST };
+  const guint n = 16384 + 700;
+  g_autofree guint *ids = g_new (guint, n);
+  g_autofree SimCollectiveOp *op = g_new (SimCollectiveOp, n);
+  Setup s;
+
+  make (&s, "DGX-H100", 2, 0, SIM_FABRIC_SINGLE_SWITCH, "Quantum-2-QM9700", 0, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      guint32 gpus[2] = { i % 8, 8 + (i / 8) % 8 };
+      op[i] = ops[i % 3];
+      ids[i] = sim_comm_model_add (s.comm, op[i], SIM_COLLECTIVE_ALGO_RING, 1 << 20, gpus, 2,
+                                   &error);
+      ck_assert_msg (ids[i] != 0, "%s", error ? error->message : "?");
+    }
+  /* Ids a slot apart are both registered: the array cannot hold both. */
+  ck_assert_uint_eq (ids[16384] - ids[0], 16384);
+  for (guint i = 0; i < n; i += 5)
+    ck_assert (sim_comm_model_remove (s.comm, ids[i]));
+  for (guint i = 0; i < n; i++)
+    {
+      SimCollectiveTiming t;
+      gboolean live = i % 5 != 0;
+      ck_assert_msg (sim_comm_model_estimate (s.comm, ids[i], 1 << 20, &t) == live,
+                     "collective %u (id %u): %s", i, ids[i], live ? "lost" : "still found");
+      if (live)
+        ck_assert_msg (t.op == op[i], "id %u: op %d, registered as %d", ids[i], t.op, op[i]);
+    }
+  /* Removed from the newest down, so that the array's slots empty while
+   * older ids sharing them still live. */
+  for (guint i = n; i-- > 0;)
+    ck_assert (sim_comm_model_remove (s.comm, ids[i]) == (i % 5 != 0));
+  for (guint i = 0; i < n; i++)
+    ck_assert (!sim_comm_model_remove (s.comm, ids[i]));
+  clear (&s);
+}
+END_TEST
+
 static Suite *
 collective_suite (void)
 {
@@ -1721,6 +1770,7 @@ collective_suite (void)
   tcase_add_test (tc, test_flows_merged);
   tcase_add_test (tc, test_flows_out_of_solver);
   tcase_add_test (tc, test_routes_kept);
+  tcase_add_test (tc, test_plans_by_id);
   suite_add_tcase (s, tc);
   return s;
 }
