@@ -223,6 +223,17 @@ typedef struct {
 #define SPARE_PLANS 1024
 
 #define KEPT_ROUTE_LEN      11
+#define KEPT_ROUTE_MIN_GPUS 4096
+#define KEPT_ROUTE_MAX_GPUS 32768
+
+typedef struct {
+  guint64 key;                     /* (src << 32 | dst) + 1; 0: empty */
+  SimTime latency;
+  guint32 len;
+  guint32 res[KEPT_ROUTE_LEN];
+} KeptRoute;
+
+G_STATIC_ASSERT (sizeof (KeptRoute) == 64);
 
 /* Registering and removing a plan's solver entries asks for the lines the
  * next few will read (sim__maxmin_prefetch_at(), _remove()) only on
@@ -237,26 +248,15 @@ typedef struct {
  * id modulo PLAN_SLOTS, holding the plan of the last id added there while
  * it lives.  The ids are handed out in order, so the plans that live
  * together seldom share a slot, and a look-up is one read where the hash
- * table's is some seventy instructions (a job looks its plans up a dozen
- * times).  The table stays: it is what the load sample walks, in its
- * order. */
+ * table's is some seventy instructions (a collective's plan is looked up
+ * about ten times).  The table stays: it is what the load sample walks,
+ * in its order. */
 #define PLAN_SLOTS 16384
 
 typedef struct {
   guint        id;   /* 0: empty */
   struct _Plan *plan;
 } PlanSlot;
-#define KEPT_ROUTE_MIN_GPUS 4096
-#define KEPT_ROUTE_MAX_GPUS 32768
-
-typedef struct {
-  guint64 key;                     /* (src << 32 | dst) + 1; 0: empty */
-  SimTime latency;
-  guint32 len;
-  guint32 res[KEPT_ROUTE_LEN];
-} KeptRoute;
-
-G_STATIC_ASSERT (sizeof (KeptRoute) == 64);
 
 /* At most this many flows are kept in plans of the cache (56 bytes each);
  * once full, plans of new shapes are built and not kept. */
