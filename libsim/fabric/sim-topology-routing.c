@@ -1355,67 +1355,27 @@ node_route_walk (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *
   return TRUE;
 }
 
-/* Appends the route from @from to @to, two vertices of @node, over the
- * node's links: what walk() gives, copied from the node's shape when it
- * is kept (inline: most routes take two such copies).  FALSE if @to is
- * not reachable. */
-G_ALWAYS_INLINE static inline gboolean
-node_route (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
+/* Copies the route from @from to @to, two vertices of @node, from the
+ * node's shape into @out (room for @room): its length and latency into
+ * *@len and *@latency, or FALSE (nothing written) if the shape does not
+ * keep it or it does not fit. */
+static inline gboolean
+node_segment (const SimTopology *t, guint32 node, guint32 from, guint32 to, guint32 *out,
+              guint room, guint *len, SimTime *latency)
 {
   const NodeSpan *span = &t->spans[node];
   const Shape *shape;
-  guint32 sh, k;
-
-  if (G_UNLIKELY (t->shapes == NULL) || (sh = t->node_shape[node]) == NO_NODE)
-    return node_route_walk (t, node, from, to, r);
-  shape = g_ptr_array_index (t->shapes, sh);
-  if (G_UNLIKELY (shape->segment == NULL))
-    return node_route_walk (t, node, from, to, r);
-  k = shape->segment[(gsize) local_index (t, span, from) * shape->n_local
-                     + local_index (t, span, to)];
-  if (k < SEG_NONE)
-    {
-      const Segment *s = &g_array_index (shape->segments, Segment, k);
-      const guint32 *step = &g_array_index (shape->steps, guint32, s->start);
-      guint32 base = 2 * t->node_link0[node], *out = r->buf + r->n;
-
-      if (G_LIKELY (r->n + s->len <= r->room))
-        {
-          for (guint32 i = 0; i < s->len; i++)
-            out[i] = base + step[i];
-          r->n += s->len;
-          r->latency += s->latency;
-          r->hop += s->len;
-          return TRUE;
-        }
-    }
-  return node_route_walk (t, node, from, to, r);
-}
-
-/* The route between two GPUs of one node, written straight into @out when
- * the node's shape keeps it and it fits in @room, as node_route() would
- * copy it: FALSE (and nothing written) otherwise.  Half the routes of a
- * run are such, and this spares them route_build()'s setting up. */
-static inline gboolean
-route_in_node (const SimTopology *t, guint32 src_gpu, guint32 dst_gpu, guint32 *out,
-               guint room, guint *len, SimTime *latency)
-{
-  guint32 node = g_array_index (t->node_of, guint32, src_gpu), sh, k;
-  const NodeSpan *span;
-  const Shape *shape;
   const Segment *s;
   const guint32 *step;
-  guint32 base;
+  guint32 sh, k, base;
 
-  if (node != g_array_index (t->node_of, guint32, dst_gpu) || t->search
-      || t->shapes == NULL || (sh = t->node_shape[node]) == NO_NODE)
+  if (G_UNLIKELY (t->shapes == NULL) || (sh = t->node_shape[node]) == NO_NODE)
     return FALSE;
   shape = g_ptr_array_index (t->shapes, sh);
-  if (shape->segment == NULL)
+  if (G_UNLIKELY (shape->segment == NULL))
     return FALSE;
-  span = &t->spans[node];
-  k = shape->segment[(gsize) local_index (t, span, src_gpu) * shape->n_local
-                     + local_index (t, span, dst_gpu)];
+  k = shape->segment[(gsize) local_index (t, span, from) * shape->n_local
+                     + local_index (t, span, to)];
   if (k >= SEG_NONE)
     return FALSE;
   s = &g_array_index (shape->segments, Segment, k);
@@ -1428,6 +1388,41 @@ route_in_node (const SimTopology *t, guint32 src_gpu, guint32 dst_gpu, guint32 *
   *len = s->len;
   *latency = s->latency;
   return TRUE;
+}
+
+/* Appends the route from @from to @to, two vertices of @node, over the
+ * node's links: what walk() gives, copied from the node's shape when it
+ * is kept (inline: most routes take two such copies).  FALSE if @to is
+ * not reachable. */
+G_ALWAYS_INLINE static inline gboolean
+node_route (SimTopology *t, guint32 node, guint32 from, guint32 to, Route *r)
+{
+  guint len;
+  SimTime latency;
+
+  if (G_LIKELY (node_segment (t, node, from, to, r->buf + r->n, r->room - r->n, &len,
+                              &latency)))
+    {
+      r->n += len;
+      r->latency += latency;
+      r->hop += len;
+      return TRUE;
+    }
+  return node_route_walk (t, node, from, to, r);
+}
+
+/* The route between two GPUs of one node, written straight into @out when
+ * the node's shape keeps it and it fits in @room, as node_route() would
+ * copy it: FALSE (and nothing written) otherwise.  Half the routes of a
+ * run are such, and this spares them route_build()'s setting up. */
+static inline gboolean
+route_in_node (const SimTopology *t, guint32 src_gpu, guint32 dst_gpu, guint32 *out,
+               guint room, guint *len, SimTime *latency)
+{
+  guint32 node = g_array_index (t->node_of, guint32, src_gpu);
+
+  return node == g_array_index (t->node_of, guint32, dst_gpu) && !t->search
+         && node_segment (t, node, src_gpu, dst_gpu, out, room, len, latency);
 }
 
 void
