@@ -8,7 +8,7 @@
  * never fails on time; it exits 0 with a note if the trace is absent.
  *
  *   bench-cost [TRACE.csv]   (default: $GPUSIM_TRACE_DIR/philly/philly-2017-10.csv,
- *                             then the shared traces next to the source tree)
+ *                             then data/traces in the source tree)
  */
 #include "config.h"
 
@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "bench-util.h"
+#include "bench-args.h"
 
 #define BASE \
   "[scenario]\nname = philly-2017-10\nseed = 1\n" \
@@ -29,6 +30,12 @@
 #define POWER "[power]\nenable = true\n[cooling]\ntype = air\n"
 #define FLAT  "[cost]\nenergy_price = 0.0895\nmaintenance = 5%%\n"
 
+#define USAGE \
+  "usage: bench-cost [TRACE.csv]\n" \
+  "  what [cost] and [power] add to a replay of the Philly month\n" \
+  "  TRACE.csv: the Philly month's jobs; by default philly/philly-2017-10.csv under\n" \
+  "  $GPUSIM_TRACE_DIR, else under data/traces in the source tree\n"
+
 int
 main (int argc, char **argv)
 {
@@ -39,6 +46,7 @@ main (int argc, char **argv)
                            "[power] + [cost] flat", "[power] + [cost] hourly" };
   double w0 = 0;
 
+  bench_args (argc, argv, USAGE, NULL, 1);
   trace = bench_philly_trace (argc, argv, "bench-cost");
   if (trace == NULL)
     return 0;

@@ -1,6 +1,6 @@
 /* bench-csv: how fast the trace readers' own table reader splits CSV,
  * against libcsv (the maintained RFC 4180 parser from Debian), on the same
- * file: the Philly month when it is next to the source tree, else 500,000
+ * file: the Philly month when it is found (bench-args.h), else 500,000
  * generated rows of the same shape.  Both read the file from disk and visit
  * every field.  Prints rows per second for each and their ratio; never
  * fails on time.  tests/check-csv holds the two to the same fields.
@@ -16,6 +16,14 @@
 #include <string.h>
 
 #include "workload/sim-trace-util.h"
+
+#include "bench-args.h"
+
+#define USAGE \
+  "usage: bench-csv [FILE.csv]\n" \
+  "  rows per second of gpusim's CSV reader against libcsv on FILE.csv; by default the\n" \
+  "  Philly month (philly/philly-2017-10.csv under $GPUSIM_TRACE_DIR, else under\n" \
+  "  data/traces in the source tree), else 500,000 generated rows of its shape\n"
 
 typedef struct {
   guint64 fields, rows, bytes;
@@ -100,15 +108,20 @@ main (int argc, char **argv)
   Count a, b;
   double ta = G_MAXDOUBLE, tb = G_MAXDOUBLE;
 
+  bench_args (argc, argv, USAGE, NULL, 1);
   if (argc > 1)
-    path = g_strdup (argv[1]);
-  else
     {
-      const char *env = g_getenv ("GPUSIM_TRACE_DIR");
-      path = g_build_filename (env != NULL ? env : SIM_TRACEDIR, "philly", "philly-2017-10.csv",
-                               NULL);
+      /* A file asked for by name must be there. */
+      if (!g_file_test (argv[1], G_FILE_TEST_IS_REGULAR))
+        {
+          fprintf (stderr, "bench-csv: %s: no such file\n", argv[1]);
+          return 1;
+        }
+      path = g_strdup (argv[1]);
     }
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  else
+    path = bench_trace_file ("philly", "philly-2017-10.csv", NULL);
+  if (path == NULL)
     {
       /* Rows of the Philly list's shape. */
       GString *s = g_string_new ("timestamp,duration,num_gpus,gpu_time,cluster\n");

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "bench-util.h"
+#include "bench-args.h"
 
 #define PHILLY \
   "[scenario]\nname = philly-2017-10\nseed = 1\n" \
@@ -67,19 +68,30 @@ draw (const char *topology, guint nodes, gboolean expand, GError **error)
   return TRUE;
 }
 
+#define USAGE \
+  "usage: bench-diagram [--expand] [TRACE.csv]\n" \
+  "  fabrics of DGX-H100 nodes drawn to SVG, and the report of a replay of the Philly month\n" \
+  "  --expand: the 10,000-GPU fat-tree expanded as well\n" \
+  "  TRACE.csv: the Philly month's jobs; by default philly/philly-2017-10.csv under\n" \
+  "  $GPUSIM_TRACE_DIR, else under data/traces in the source tree\n"
+
 int
 main (int argc, char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *trace = NULL;
+  static const char *const flags[] = { "--expand", NULL };
   gboolean expand = FALSE;
-  int arg = 1;
+  char *args[2] = { argv[0], NULL };
+  int n_args = 1;
 
-  if (arg < argc && strcmp (argv[arg], "--expand") == 0)
-    {
+  bench_args (argc, argv, USAGE, flags, 1);
+  /* The trace, wherever it stands among the options. */
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--expand") == 0)
       expand = TRUE;
-      arg++;
-    }
+    else
+      args[n_args++] = argv[i];
   printf ("bench-diagram: fabrics of DGX-H100 nodes drawn to SVG\n\n");
   printf ("%-16s %-9s %6s %8s %10s %10s %12s\n", "topology", "view", "GPUs", "links",
           "build s", "draw s", "SVG");
@@ -91,7 +103,7 @@ main (int argc, char **argv)
     }
 
   printf ("\n");
-  trace = bench_philly_trace (argc - arg + 1, argv + arg - 1, "bench-diagram: no Philly report");
+  trace = bench_philly_trace (n_args, args, "bench-diagram: no Philly report");
   if (trace == NULL)
     return 0;
   {

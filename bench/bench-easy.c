@@ -22,6 +22,8 @@
 
 #include "sched/sim-queue-orders.h"
 
+#include "bench-args.h"
+
 #define SCENARIO \
   "[scenario]\nname = philly-2017-10-64\nseed = 1\n" \
   "[pool a100]\nmodel = DGX-A100\ncount = 64\n" \
@@ -70,26 +72,37 @@ replay (const char *trace, const char *queue, gboolean eager, double *wall, SimR
   return TRUE;
 }
 
+#define USAGE \
+  "usage: bench-easy [TRACE.csv]\n" \
+  "  FIFO and EASY backfilling (as shipped, and as the plain scan) on a replay of the\n" \
+  "  Philly month on 64 DGX A100\n" \
+  "  TRACE.csv: the Philly month's jobs; by default philly/philly-2017-10.csv under\n" \
+  "  $GPUSIM_TRACE_DIR, else under data/traces in the source tree\n"
+
 int
 main (int argc, char **argv)
 {
-  const char *env = g_getenv ("GPUSIM_TRACE_DIR");
-  g_autofree char *trace = NULL;
+  g_autofree char *trace = NULL, *tried = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(SimReport) fifo = NULL;
   g_autoptr(SimReport) eager = NULL;
   g_autoptr(SimReport) easy = NULL;
   double w_fifo, w_eager, w_easy;
 
+  bench_args (argc, argv, USAGE, NULL, 1);
   if (argc > 1)
-    trace = g_strdup (argv[1]);
-  else if (env != NULL)
-    trace = g_build_filename (env, "philly", "philly-2017-10.csv", NULL);
-  else
-    trace = g_strdup (SIM_TRACEDIR "/philly/philly-2017-10.csv");
-  if (!g_file_test (trace, G_FILE_TEST_EXISTS))
     {
-      printf ("bench-easy: %s not found: nothing to replay (set GPUSIM_TRACE_DIR)\n", trace);
+      if (!g_file_test (argv[1], G_FILE_TEST_IS_REGULAR))
+        {
+          fprintf (stderr, "bench-easy: %s: no such file\n", argv[1]);
+          return 1;
+        }
+      trace = g_strdup (argv[1]);
+    }
+  else if ((trace = bench_trace_file ("philly", "philly-2017-10.csv", &tried)) == NULL)
+    {
+      printf ("bench-easy: philly/philly-2017-10.csv not found (looked at %s): nothing to "
+              "replay (set GPUSIM_TRACE_DIR)\n", tried);
       return 0;
     }
   if (!replay (trace, "fifo", FALSE, &w_fifo, &fifo, &error) ||

@@ -13,7 +13,7 @@
  * the second part.
  *
  *   bench-failures [TRACE.csv]  (default: $GPUSIM_TRACE_DIR/philly/philly-2017-10.csv,
- *                               then the shared traces next to the source tree)
+ *                               then data/traces in the source tree)
  */
 #include "config.h"
 
@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "bench-util.h"
+#include "bench-args.h"
 
 #define PHILLY \
   "[scenario]\nname = philly-2017-10\nseed = 1\n" \
@@ -34,6 +35,12 @@
 
 #define REPEAT 7
 
+#define USAGE \
+  "usage: bench-failures [TRACE.csv]\n" \
+  "  failures on the Llama 3 job, and on a replay of the Philly month\n" \
+  "  TRACE.csv: the Philly month's jobs; by default philly/philly-2017-10.csv under\n" \
+  "  $GPUSIM_TRACE_DIR, else under data/traces in the source tree\n"
+
 int
 main (int argc, char **argv)
 {
@@ -42,6 +49,7 @@ main (int argc, char **argv)
   g_autoptr(SimReport) llama = NULL, plain = NULL, failing = NULL;
   double w, w0, w1;
 
+  bench_args (argc, argv, USAGE, NULL, 1);
   if (!bench_replay (SIM_TOP_SRCDIR "/scenarios/failures-llama3.ini", TRUE, REPEAT, &w, &llama,
                      &error))
     {

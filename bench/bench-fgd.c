@@ -5,8 +5,9 @@
  *    default and gpushare100 pod lists: our allocation rate at 90, 100,
  *    110, 120 and 130% beside the paper's (Weng et al., ATC'23, Fig. 7 and
  *    11, as its artifact records them), timed wall-clock on the default
- *    thread pool.  Read from $GPUSIM_TRACE_DIR/openb or SIM_TRACEDIR/openb;
- *    if neither has the lists, a note says so and this part is skipped.
+ *    thread pool.  Read from openb/ as bench_trace_file() finds it
+ *    (bench-args.h); if no place has the lists, a note says so and this
+ *    part is skipped.
  * 2. The same on the default list in the gpusim variant (GPU pods only,
  *    pools by model), for its cost.
  * 3. The cost of one placement decision in the paper variant, on 1,000 and
@@ -24,27 +25,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench-args.h"
+
 #define NODE_LIST "openb_node_list_gpu_node.csv"
+
+#define USAGE \
+  "usage: bench-fgd\n" \
+  "  the FGD fragmentation study on the openb node and pod lists, beside the paper's\n" \
+  "  figures, and the cost of one placement decision; the lists are read from openb/\n" \
+  "  under $GPUSIM_TRACE_DIR, else under data/traces in the source tree (where\n" \
+  "  `gpusim trace fetch openb-nodes openb-pods openb-pods-gpushare100` puts them)\n"
 
 static char *
 trace_file (const char *name)
 {
-  const char *env = g_getenv ("GPUSIM_TRACE_DIR");
-  const char *dirs[2] = { env, NULL };
-
-#ifdef SIM_TRACEDIR
-  dirs[1] = SIM_TRACEDIR;
-#endif
-  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-    {
-      g_autofree char *path = NULL;
-      if (dirs[i] == NULL || *dirs[i] == '\0')
-        continue;
-      path = g_build_filename (dirs[i], "openb", name, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        return g_steal_pointer (&path);
-    }
-  return NULL;
+  return bench_trace_file ("openb", name, NULL);
 }
 
 static guint64
@@ -75,8 +70,8 @@ bench_study (const char *list, SimFgdVariant variant)
 
   if (nodes_path == NULL || pods_path == NULL)
     {
-      printf ("openb %s lists not found ($GPUSIM_TRACE_DIR/openb or the shared trace "
-              "directory): skipped\n\n", list);
+      printf ("openb %s lists not found (openb/ under $GPUSIM_TRACE_DIR or data/traces; "
+              "gpusim trace fetch puts them there): skipped\n\n", list);
       return;
     }
   t0 = g_get_monotonic_time ();
@@ -209,8 +204,9 @@ bench_decisions (void)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  bench_args (argc, argv, USAGE, NULL, 0);
   bench_study ("default", SIM_FGD_VARIANT_PAPER);
   bench_study ("gpushare100", SIM_FGD_VARIANT_PAPER);
   bench_study ("default", SIM_FGD_VARIANT_GPUSIM);

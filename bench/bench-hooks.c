@@ -29,6 +29,13 @@
 
 #include "kernel/sim-kernel-private.h"
 
+#include "bench-args.h"
+
+#define USAGE \
+  "usage: bench-hooks [--quick]\n" \
+  "  what a kernel hook costs, against a direct call and a GSignal\n" \
+  "  --quick: fewer emissions\n"
+
 /* The handler: enough work that it is not optimized away. */
 static guint64 sink;
 
@@ -110,7 +117,8 @@ time_way (Way way, guint64 n, Kernel *one, Kernel *none, Emitter *e1, Emitter *e
 int
 main (int argc, char **argv)
 {
-  gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
+  static const char *const flags[] = { "--quick", NULL };
+  gboolean quick;
   Kernel one, none;
   SimHookSlot slot = { G_CALLBACK (handler), NULL };
   g_autoptr(Emitter) e1 = g_object_new (EMITTER_TYPE, NULL);
@@ -120,6 +128,8 @@ main (int argc, char **argv)
 
   one.hooks[0] = g_array_new (FALSE, FALSE, sizeof (SimHookSlot));
   none.hooks[0] = g_array_new (FALSE, FALSE, sizeof (SimHookSlot));
+  bench_args (argc, argv, USAGE, flags, 0);
+  quick = argc > 1;
   g_array_append_val (one.hooks[0], slot);
   g_signal_connect (e1, "job-started", G_CALLBACK (signal_handler), NULL);
 

@@ -21,6 +21,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench-args.h"
+
+#define USAGE \
+  "usage: bench-llm\n" \
+  "  what the language-model training model costs on 16,384 H100: the fabric built,\n" \
+  "  one step of Llama 3 405B cold and warm, and the search over every layout\n"
+
 static double
 now (void)
 {
@@ -35,8 +42,10 @@ die (GError *error)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  bench_args (argc, argv, USAGE, NULL, 0);
+
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("bench-llm-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "h100-16k.ini", NULL);

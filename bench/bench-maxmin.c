@@ -44,6 +44,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench-args.h"
+
+#define USAGE \
+  "usage: bench-maxmin\n" \
+  "  re-solve time of the max-min solver on a fat-tree of 32,768 GPUs\n"
+
 #define K        64
 #define HALF     (K / 2)
 #define PODS     32
@@ -233,8 +239,10 @@ run (gboolean jobs, guint n_flows, double oversub, gboolean by_components)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  bench_args (argc, argv, USAGE, NULL, 0);
+
   static const guint counts[] = { 1000, 10000, 100000 };
 
   printf ("Max-min re-solve on a three-tier fat-tree (k = 64, 32 pods, %u GPUs, "

@@ -8,7 +8,7 @@
  * trace is absent.
  *
  *   bench-philly [TRACE.csv]   (default: $GPUSIM_TRACE_DIR/philly/philly-2017-10.csv,
- *                               then the shared traces next to the source tree)
+ *                               then data/traces in the source tree)
  */
 #include "config.h"
 
@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "bench-util.h"
+#include "bench-args.h"
 
 #define BASE \
   "[scenario]\nname = philly-2017-10\nseed = 1\n" \
@@ -31,12 +32,19 @@
   "[comm cnn]\nshare = 0.6\niteration = 300ms\ngradient = 100MB\noverlap = 0.5\n" \
   "[comm bert]\nshare = 0.4\niteration = 1s\ngradient = 1360MB\noverlap = 0.5\n"
 
+#define USAGE \
+  "usage: bench-philly [TRACE.csv]\n" \
+  "  a replay of the Philly month, with and without the network\n" \
+  "  TRACE.csv: the Philly month's jobs; by default philly/philly-2017-10.csv under\n" \
+  "  $GPUSIM_TRACE_DIR, else under data/traces in the source tree\n"
+
 int
 main (int argc, char **argv)
 {
   g_autofree char *trace = NULL;
   const char *placements[] = { "first-fit", "topology-aware" };
 
+  bench_args (argc, argv, USAGE, NULL, 1);
   trace = bench_philly_trace (argc, argv, "bench-philly");
   if (trace == NULL)
     return 0;

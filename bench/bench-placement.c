@@ -32,6 +32,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench-args.h"
+
+#define USAGE \
+  "usage: bench-placement [--quick]\n" \
+  "  placement cost per decision on 1,000 and 10,000 nodes of 8 GPUs\n" \
+  "  --quick: 1,000 nodes and 1,024 GPUs only\n"
+
 static const char * const placements[] = {
   "first-fit", "best-fit", "worst-fit", "random", "packing", "clustering", "dot-product", "fgd",
 };
@@ -157,6 +164,10 @@ build (const SimCatalogue *cat, guint nodes)
 int
 main (int argc, char **argv)
 {
+  static const char *const bench_flags[] = { "--quick", NULL };
+
+  bench_args (argc, argv, USAGE, bench_flags, 0);
+
   g_autoptr(SimCatalogue) cat = NULL;
   g_autoptr(GError) error = NULL;
   gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;

@@ -9,7 +9,7 @@
  * time; it exits 0 with a note if the trace is absent.
  *
  *   bench-power [TRACE.csv]   (default: $GPUSIM_TRACE_DIR/philly/philly-2017-10.csv,
- *                              then the shared traces next to the source tree)
+ *                              then data/traces in the source tree)
  */
 #include "config.h"
 
@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "bench-util.h"
+#include "bench-args.h"
 
 #define RUNS 7
 
@@ -39,12 +40,19 @@ static const struct {
                            "seasonal_swing = 9\ndaily_swing = 5\n" },
 };
 
+#define USAGE \
+  "usage: bench-power [TRACE.csv]\n" \
+  "  what the power models add to a replay of the Philly month\n" \
+  "  TRACE.csv: the Philly month's jobs; by default philly/philly-2017-10.csv under\n" \
+  "  $GPUSIM_TRACE_DIR, else under data/traces in the source tree\n"
+
 int
 main (int argc, char **argv)
 {
   g_autofree char *trace = NULL;
   double w0 = 0;
 
+  bench_args (argc, argv, USAGE, NULL, 1);
   trace = bench_philly_trace (argc, argv, "bench-power");
   if (trace == NULL)
     return 0;

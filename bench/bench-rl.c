@@ -17,6 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench-args.h"
+
+#define USAGE \
+  "usage: bench-rl [HORIZON]\n" \
+  "  the cost of the reinforcement-learning environment on the quick-start scenario\n" \
+  "  HORIZON: simulated time, such as 30d (default 365d)\n"
+
 static const char *path = SIM_TOP_SRCDIR "/scenarios/quickstart.ini";
 
 static double
@@ -97,6 +104,8 @@ bench_env (const char *what, const char * const *overrides, gboolean random, Sim
 int
 main (int argc, char **argv)
 {
+  bench_args (argc, argv, USAGE, NULL, 1);
+
   g_autofree char *horizon = g_strdup_printf ("scenario.horizon=%s", argc > 1 ? argv[1] : "365d");
   const char *overrides[] = { horizon, NULL };
   const char *power[] = { horizon, "power.enable=true", "cost.energy_price=0.1", NULL };

@@ -91,6 +91,10 @@ one_case (SimCatalogue *catalogue, guint nodes, const char *routing, guint n_rou
           hops / (double) n_routes, sum, ru.ru_maxrss / 1024);
 }
 
+#define ROUTES_USAGE \
+  "usage: bench-routes [--nodes N] [--routing dmodk|ecmp|adaptive] [--routes N]\n" \
+  "  routes per second between random pairs of GPUs on a dragonfly of DGX H100\n"
+
 int
 main (int argc, char **argv)
 {
@@ -109,10 +113,15 @@ main (int argc, char **argv)
         routing = argv[++i];
       else if (strcmp (argv[i], "--routes") == 0 && i + 1 < argc)
         n_routes = (guint) atoi (argv[++i]);
+      else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
+        {
+          fputs (ROUTES_USAGE, stdout);
+          return 0;
+        }
       else
         {
-          fprintf (stderr, "usage: bench-routes [--nodes N] [--routing dmodk|ecmp|adaptive] "
-                   "[--routes N]\n");
+          fprintf (stderr, "bench-routes: %s: unknown option, or its value missing\n%s",
+                   argv[i], ROUTES_USAGE);
           return 2;
         }
     }

@@ -313,6 +313,12 @@ run_size (guint gpus, guint64 jobs, gboolean network, const double *oversubs, gu
   return rc;
 }
 
+#define SCALE_USAGE \
+  "usage: bench-scale [--max-gpus N] [--gpus N] [--jobs N] [--limit SECONDS] [--no-network]\n" \
+  "                   [--oversub LIST] [--solver region|components|both] [--repeat N]\n" \
+  "  a week at 80 % load on 1,024 GPUs and up (each size ten times the last, to --max-gpus,\n" \
+  "  or --gpus alone), with and without the network, and --jobs N jobs on 1,024 GPUs\n"
+
 int
 main (int argc, char **argv)
 {
@@ -391,11 +397,15 @@ main (int argc, char **argv)
               return 2;
             }
         }
+      else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
+        {
+          fputs (SCALE_USAGE, stdout);
+          return 0;
+        }
       else
         {
-          fprintf (stderr, "usage: bench-scale [--max-gpus N] [--gpus N] [--jobs N] "
-                   "[--limit SECONDS] [--no-network] [--oversub LIST] "
-                   "[--solver region|components|both] [--repeat N]\n");
+          fprintf (stderr, "bench-scale: %s: unknown option, or its value missing\n%s", argv[i],
+                   SCALE_USAGE);
           return 2;
         }
     }

@@ -15,6 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench-args.h"
+
+#define USAGE \
+  "usage: bench-serve\n" \
+  "  how long a million Llama 3 8B chat requests take to simulate, on 8 replicas\n" \
+  "  and disaggregated on 4 prefill and 4 decode replicas\n"
+
 #define SCENARIO \
   "[scenario]\nname = bench-serve\nseed = 7\n\n" \
   "[pool h100]\nmodel = DGX-H100\ncount = 1\n\n" \
@@ -59,8 +66,10 @@ run_case (const char *dir, const char *what, const char *text)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  bench_args (argc, argv, USAGE, NULL, 0);
+
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("bench-serve-XXXXXX", &error);
   gboolean ok;

@@ -117,6 +117,11 @@ time_command (char **argv)
 }
 #endif
 
+#define SWEEP_USAGE \
+  "usage: bench-sweep [--points N]\n" \
+  "  what the sweep machinery costs on N points (default 1,000), against a bare loop,\n" \
+  "  and what two threads, a database and MPI (when built with it) give\n"
+
 int
 main (int argc, char **argv)
 {
@@ -130,9 +135,15 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++)
     if (strcmp (argv[i], "--points") == 0 && i + 1 < argc)
       points = (guint) strtoul (argv[++i], NULL, 10);
+    else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
+      {
+        fputs (SWEEP_USAGE, stdout);
+        return 0;
+      }
     else
       {
-        fprintf (stderr, "usage: bench-sweep [--points N]\n");
+        fprintf (stderr, "bench-sweep: %s: unknown option, or its value missing\n%s", argv[i],
+                 SWEEP_USAGE);
         return 2;
       }
   if (points < 2)

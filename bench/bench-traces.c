@@ -26,6 +26,13 @@
 #include <stdlib.h>
 #include <glib/gstdio.h>
 
+#include "bench-args.h"
+
+#define USAGE \
+  "usage: bench-traces [ROWS]\n" \
+  "  parse rate of each trace reader on ROWS generated jobs (default 500,000), and\n" \
+  "  the reorder window's cost on a replay of the Philly month\n"
+
 typedef SimWorkload *(*OpenFunc) (const char *path, guint64 window, GError **error);
 
 static SimWorkload *
@@ -307,6 +314,8 @@ replay_time (const char *trace, guint window)
 int
 main (int argc, char **argv)
 {
+  bench_args (argc, argv, USAGE, NULL, 1);
+
   static const struct {
     const char *name;
     OpenFunc    open;
@@ -316,14 +325,22 @@ main (int argc, char **argv)
     { "slurm", open_slurm, 1 }, { "pai", open_pai, 2.25 }, { "gavel", open_gavel, 1 },
     { "native", open_native, 1 },
   };
-  guint rows = argc > 1 ? (guint) strtoul (argv[1], NULL, 10) : 500000;
-  g_autofree char *dir = g_dir_make_tmp ("bench-traces-XXXXXX", NULL);
-  const char *env = g_getenv ("GPUSIM_TRACE_DIR");
-  g_autofree char *philly = g_build_filename (env != NULL ? env : SIM_TRACEDIR, "philly",
-                                              "philly-2017-10.csv", NULL);
+  guint64 n_rows = 500000;
+  guint rows;
+  g_autofree char *dir = NULL;
+  g_autofree char *tried = NULL;
+  g_autofree char *philly = bench_trace_file ("philly", "philly-2017-10.csv", &tried);
   int status = 0;
 
-  if (dir == NULL || rows == 0)
+  if (argc > 1 && !g_ascii_string_to_unsigned (argv[1], 10, 1, G_MAXUINT, &n_rows, NULL))
+    {
+      fprintf (stderr, "bench-traces: ROWS: expected a whole number above 0, not %s\n%s",
+               argv[1], USAGE);
+      return 2;
+    }
+  rows = (guint) n_rows;
+  dir = g_dir_make_tmp ("bench-traces-XXXXXX", NULL);
+  if (dir == NULL)
     return 1;
   printf ("bench-traces: parse rate of each reader, %u rows in order of submission\n\n", rows);
   printf ("%-8s %12s %14s %14s\n", "reader", "MB", "rows/s", "rows/s");
@@ -354,9 +371,9 @@ main (int argc, char **argv)
       }
     }
 
-  if (!g_file_test (philly, G_FILE_TEST_EXISTS))
+  if (philly == NULL)
     {
-      printf ("\n%s is absent: no replay\n", philly);
+      printf ("\nphilly/philly-2017-10.csv not found (looked at %s): no replay\n", tried);
       g_rmdir (dir);
       return status;
     }

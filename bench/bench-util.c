@@ -4,25 +4,26 @@
 #include <stdio.h>
 
 #include "bench-util.h"
+#include "bench-args.h"
 
 char *
 bench_philly_trace (int argc, char **argv, const char *prog)
 {
-  const char *env = g_getenv ("GPUSIM_TRACE_DIR");
+  g_autofree char *tried = NULL;
   char *trace;
 
   if (argc > 1)
-    trace = g_strdup (argv[1]);
-  else if (env != NULL)
-    trace = g_build_filename (env, "philly", "philly-2017-10.csv", NULL);
-  else
-    trace = g_strdup (SIM_TRACEDIR "/philly/philly-2017-10.csv");
-  if (!g_file_test (trace, G_FILE_TEST_EXISTS))
     {
-      printf ("%s: %s not found: nothing to replay (set GPUSIM_TRACE_DIR)\n", prog, trace);
-      g_free (trace);
-      return NULL;
+      /* A trace asked for by name must be there. */
+      if (g_file_test (argv[1], G_FILE_TEST_IS_REGULAR))
+        return g_strdup (argv[1]);
+      fprintf (stderr, "%s: %s: no such file\n", prog, argv[1]);
+      exit (1);
     }
+  trace = bench_trace_file ("philly", "philly-2017-10.csv", &tried);
+  if (trace == NULL)
+    printf ("%s: philly/philly-2017-10.csv not found (looked at %s): nothing to replay "
+            "(set GPUSIM_TRACE_DIR)\n", prog, tried);
   return trace;
 }
 

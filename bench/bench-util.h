@@ -6,11 +6,11 @@
 
 #include <sim.h>
 
-/* The trace to replay: ARGV[1] if given, else philly/philly-2017-10.csv
- * under $GPUSIM_TRACE_DIR, else under the shared traces beside the source
- * tree (SIM_TRACEDIR).  NULL, after printing "PROG: PATH not found" and
- * what to set, when the file does not exist: the benchmark has nothing to
- * replay and exits 0. */
+/* The trace to replay: ARGV[1] if given (the program exits 1 if it is not
+ * a file), else philly/philly-2017-10.csv as bench_trace_file() finds it
+ * (bench-args.h).  NULL, after printing "PROG: ... not found" and where it
+ * looked, when no such file exists: the benchmark has nothing to replay and
+ * exits 0. */
 char *bench_philly_trace (int argc, char **argv, const char *prog);
 
 /* Runs SCENARIO (a scenario's text, or a file's path when FROM_FILE) RUNS

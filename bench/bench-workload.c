@@ -13,6 +13,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench-args.h"
+
+#define USAGE \
+  "usage: bench-workload [--quick]\n" \
+  "  30 days of synthetic jobs on 128 DGX-H100 (1,024 GPUs), first-fit and best-fit\n" \
+  "  --quick: 3 days instead of 30\n"
+
 #define SCENARIO_TEXT \
   "[scenario]\n" \
   "name = month-1024\n" \
@@ -37,6 +44,10 @@
 int
 main (int argc, char **argv)
 {
+  static const char *const bench_flags[] = { "--quick", NULL };
+
+  bench_args (argc, argv, USAGE, bench_flags, 0);
+
   gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
   const char *placements[] = { "first-fit", "best-fit" };
 

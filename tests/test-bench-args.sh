@@ -1,0 +1,62 @@
+#!/bin/sh
+# test-bench-args.sh: the command line of the benchmarks in bench/.
+#
+# What it checks, for every benchmark program built (at least 20 of them,
+# so that a glob finding none cannot pass): that --help prints a usage line
+# naming the program on stdout and exits 0 without running anything (in
+# under 10 seconds); that an option it does not know exits non-zero naming
+# that option on stderr.  Then, on bench-csv: that a file asked for by name
+# that does not exist is an error, and that with $GPUSIM_TRACE_DIR pointing
+# nowhere the Philly month is found where it ships, under data/traces in
+# the source tree (bench-args.h), and read whole (47,192 rows).
+#
+# What it does not check: the benchmarks' figures (they print, never judge).
+#
+# It needs SIM_TOP_SRCDIR and SIM_TOP_BUILDDIR (make check exports both).
+
+set -u
+
+: "${SIM_TOP_SRCDIR:?SIM_TOP_SRCDIR is not set}"
+: "${SIM_TOP_BUILDDIR:?SIM_TOP_BUILDDIR is not set}"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusim-bench-args.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+fail () {
+    printf 'test-bench-args.sh: FAIL: %s\n' "$*" >&2
+    exit 1
+}
+
+n=0
+for b in "$SIM_TOP_BUILDDIR"/bench/bench-*; do
+    case $b in
+        *.c|*.h|*.o|*.sh|*.py|*.inc) continue ;;
+    esac
+    [ -f "$b" ] && [ -x "$b" ] || continue
+    name=$(basename "$b")
+    timeout 10 "$b" --help >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 0 ] || fail "$name --help exited $rc"
+    grep -qi "^usage:" "$tmp/out" || grep -qi "^  *$name" "$tmp/out" ||
+        fail "$name --help printed no usage: $(head -2 "$tmp/out")"
+    grep -q "$name" "$tmp/out" || fail "$name --help does not name the program"
+    timeout 10 "$b" --no-such-option >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -ne 0 ] || fail "$name --no-such-option exited 0"
+    grep -q -- "--no-such-option" "$tmp/err" ||
+        fail "$name --no-such-option: stderr does not name it: $(head -2 "$tmp/err")"
+    n=$((n + 1))
+done
+[ "$n" -ge 20 ] || fail "only $n benchmark programs found under $SIM_TOP_BUILDDIR/bench"
+
+csv="$SIM_TOP_BUILDDIR/bench/bench-csv"
+"$csv" "$tmp/absent.csv" >"$tmp/out" 2>"$tmp/err" && fail "bench-csv on an absent file exited 0"
+grep -q "absent.csv" "$tmp/err" || fail "bench-csv on an absent file: $(cat "$tmp/err")"
+GPUSIM_TRACE_DIR="$tmp/nowhere" "$csv" >"$tmp/out" 2>"$tmp/err" ||
+    fail "bench-csv exited non-zero: $(cat "$tmp/err")"
+want="bench-csv: $SIM_TOP_SRCDIR/data/traces/philly/philly-2017-10.csv, 47192 rows"
+[ "$(head -1 "$tmp/out")" = "$want" ] ||
+    fail "bench-csv read $(head -1 "$tmp/out"), expected $want"
+
+printf 'test-bench-args.sh: %d benchmarks take --help and refuse an unknown option; the Philly month found under data/traces\n' "$n"
