@@ -8,6 +8,17 @@
 /* ------------------------------------------------------------------------ */
 /* nodes.csv                                                                 */
 
+/* A node's allocation: thousandths of GPUs held now, their integral
+ * (milli x ns as double), the time it is up to, and the peak; one record
+ * of 32 bytes, as a job's start or end updates them together (four arrays
+ * apart were four misses a node at a hundred thousand GPUs). */
+typedef struct {
+  guint64 now;
+  double  integral;
+  SimTime last;
+  guint64 peak;
+} NodeAlloc;
+
 typedef struct {
   SimAccumulator base;
   const SimCluster *cluster;
@@ -16,12 +27,7 @@ typedef struct {
   SimTime   interval, next_sample;
   SimNodeProbe probe;
   gpointer  probe_data;
-  /* Allocation: thousandths of GPUs held now, their integral (milli x ns
-   * as double), the time it is up to, and the peak. */
-  guint64  *alloc;
-  double   *alloc_int;
-  SimTime  *alloc_last;
-  guint64  *alloc_peak;
+  NodeAlloc *alloc;
   /* Samples. */
   double   *power_now, *load_now;
   double   *power_sum, *power_peak, *load_sum, *load_peak;
@@ -58,10 +64,12 @@ usage_advance (SimAccumulator *acc, const SimState *held, SimTime now)
 static void
 usage_change (NodeUsage *u, guint node, gint64 delta, SimTime now)
 {
-  u->alloc_int[node] += (double) u->alloc[node] * (double) (now - u->alloc_last[node]);
-  u->alloc_last[node] = now;
-  u->alloc[node] = (guint64) ((gint64) u->alloc[node] + delta);
-  u->alloc_peak[node] = MAX (u->alloc_peak[node], u->alloc[node]);
+  NodeAlloc *a = &u->alloc[node];
+
+  a->integral += (double) a->now * (double) (now - a->last);
+  a->last = now;
+  a->now = (guint64) ((gint64) a->now + delta);
+  a->peak = MAX (a->peak, a->now);
 }
 
 static guint32
@@ -76,6 +84,7 @@ usage_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
 {
   NodeUsage *u = (NodeUsage *) acc;
   gint64 sign;
+  guint run = 0;
 
   if (event == SIM_JOB_STARTED)
     sign = 1;
@@ -83,9 +92,20 @@ usage_job_event (SimAccumulator *acc, SimJobEvent event, const SimJob *job,
     sign = -1;
   else
     return;
+  /* A run of the job's GPUs on one node is one change of the node: the
+   * same figures as a change a GPU, since the changes after the first
+   * come at the same instant (adding nothing to the integral) and move
+   * the count one way (its peak is at the run's start or end). */
   for (guint i = 0; i < job->n_gpus; i++)
-    usage_change (u, sim_cluster_get_gpu (u->cluster, job->gpus[i])->node,
-                  sign * (gint64) job_milli (job), now);
+    {
+      guint node = sim_cluster_get_gpu (u->cluster, job->gpus[i])->node;
+      run++;
+      if (i + 1 == job->n_gpus || sim_cluster_get_gpu (u->cluster, job->gpus[i + 1])->node != node)
+        {
+          usage_change (u, node, sign * (gint64) run * job_milli (job), now);
+          run = 0;
+        }
+    }
 }
 
 static void
@@ -113,9 +133,9 @@ usage_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *info)
       double cap = 1000.0 * node->n_gpus;
       usage_change (u, n, 0, end);
       fprintf (u->out, "%u,%s,%u", n, node->model->name, node->n_gpus);
-      put_figure (u->out, TRUE, end > 0 && cap > 0 ? u->alloc_int[n] / ((double) end * cap) : 0,
+      put_figure (u->out, TRUE, end > 0 && cap > 0 ? u->alloc[n].integral / ((double) end * cap) : 0,
                   "%.6f");
-      put_figure (u->out, TRUE, cap > 0 ? u->alloc_peak[n] / cap : 0, "%.6f");
+      put_figure (u->out, TRUE, cap > 0 ? u->alloc[n].peak / cap : 0, "%.6f");
       put_figure (u->out, power, power ? u->power_sum[n] / u->samples : 0, "%.3f");
       put_figure (u->out, power, u->power_peak[n], "%.3f");
       put_figure (u->out, power && node->model->max_power_w > 0, node->model->max_power_w,
@@ -131,9 +151,6 @@ usage_free (SimAccumulator *acc)
 {
   NodeUsage *u = (NodeUsage *) acc;
   g_free (u->alloc);
-  g_free (u->alloc_int);
-  g_free (u->alloc_last);
-  g_free (u->alloc_peak);
   g_free (u->power_now);
   g_free (u->load_now);
   g_free (u->power_sum);
@@ -162,10 +179,7 @@ sim__node_usage_new (const SimCluster *cluster, FILE *out, SimTime interval, Sim
   u->next_sample = 0;
   u->probe = probe;
   u->probe_data = probe_data;
-  u->alloc = g_new0 (guint64, n);
-  u->alloc_int = g_new0 (double, n);
-  u->alloc_last = g_new0 (SimTime, n);
-  u->alloc_peak = g_new0 (guint64, n);
+  u->alloc = g_new0 (NodeAlloc, n);
   u->power_now = g_new0 (double, n);
   u->load_now = g_new0 (double, n);
   u->power_sum = g_new0 (double, n);
@@ -192,8 +206,8 @@ sim__node_usage_get_utilization (SimAccumulator *acc, double *out, guint n_nodes
     {
       const SimNode *node = sim_cluster_get_node (u->cluster, n);
       double cap = 1000.0 * node->n_gpus;
-      SimTime end = u->alloc_last[n];
-      out[n] = end > 0 && cap > 0 ? u->alloc_int[n] / ((double) end * cap) : 0;
+      SimTime end = u->alloc[n].last;
+      out[n] = end > 0 && cap > 0 ? u->alloc[n].integral / ((double) end * cap) : 0;
     }
 }
 
