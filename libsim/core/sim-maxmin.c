@@ -1408,6 +1408,45 @@ region_add_flow (SimMaxmin *s, guint32 f)
     }
 }
 
+/* A region solve asks for what the dirty flows a few on will read, on
+ * systems of at least this many resources (below, they stay in the
+ * caches): at a hundred thousand GPUs, a region's visit marks, its
+ * resources' lines and their capacities (which the capped test reads)
+ * came from memory one after another, 80 % of a solve's time. */
+#define REGION_PREFETCH_MIN 65536
+
+/* For the @i-th dirty flow's loop: the lines of the flow four on, and the
+ * visit marks, resources and capacities of the flow two on (its line
+ * asked for two iterations before; a slot freed since holds no
+ * resource).  A prefetch changes no result. */
+static inline void
+region_prefetch (const SimMaxmin *s, guint i)
+{
+  for (guint j = 0; i == 0 && j < 4 && j < s->dirty_flows.len; j++)
+    {
+      PREFETCH (&s->flows[s->dirty_flows.v[j]]);
+      PREFETCH (&s->flow_visit[s->dirty_flows.v[j]]);
+    }
+  if (i + 4 < s->dirty_flows.len)
+    {
+      guint32 f = s->dirty_flows.v[i + 4];
+      PREFETCH (&s->flows[f]);
+      PREFETCH (&s->fc[f]);
+      PREFETCH (&s->flow_visit[f]);
+    }
+  if (i + 2 < s->dirty_flows.len)
+    {
+      const Flow *fl = &s->flows[s->dirty_flows.v[i + 2]];
+      for (guint32 k = 0; k < fl->n_res && k < 8; k++)
+        {
+          guint32 r = fl->res[k].res;
+          PREFETCH (&s->res_visit[r]);
+          PREFETCH (&s->res[r]);
+          PREFETCH (&s->rc[r]);
+        }
+    }
+}
+
 static inline double
 norm_rate (const Flow *f)
 {
@@ -1573,6 +1612,8 @@ region_solve (SimMaxmin *s)
   for (guint i = 0; i < s->dirty_flows.len; i++)
     {
       guint32 f = s->dirty_flows.v[i];
+      if (s->n_res_slots >= REGION_PREFETCH_MIN)
+        region_prefetch (s, i);
       if (s->fc[f].in_use && s->flow_visit[f] != s->epoch)
         region_add_flow (s, f);
     }
@@ -1584,7 +1625,9 @@ region_solve (SimMaxmin *s)
   for (guint i = 0; i < s->dirty_res.len; i++)
     {
       guint32 r = s->dirty_res.v[i];
-      if (s->res[r].in_use && s->res_visit[r] != s->epoch && s->res[r].n_bneck > 0)
+      /* (The visit mark, in an array apart, read last: most hold none
+       * back.) */
+      if (s->res[r].in_use && s->res[r].n_bneck > 0 && s->res_visit[r] != s->epoch)
         {
           s->res_visit[r] = s->epoch;
           s->comp_res[s->n_comp_res++] = r;

@@ -389,6 +389,8 @@ struct _SimCommModel {
   guint             n_nodes;
   double           *pruned_use;    /* per resource: the pruned flows' rates on it ... */
   gboolean          pruned_stale;  /* ... to be summed again */
+  Plan            **pruned_walk;   /* pruned_usage(): the plans in the table's order */
+  guint             pruned_walk_alloc;
   guint             n_pruned;      /* plans registered pruned */
   guint             n_zero;        /* flows out of the solver (Plan.n_zero) */
   GPtrArray        *zero_plans;    /* Plan: with flows out of the solver (Plan.n_zero),
@@ -408,7 +410,8 @@ struct _SimCommModel {
   guint32          *direct_vals;   /* ... to local number, ... */
   DirectRes        *direct_res;    /* ... their DirectRes (by number), ... */
   guint32           direct_hops_alloc, direct_table_alloc;  /* ... their lengths, */
-  guint32           direct_table_len;  /* ... and the table's in use (a power of 2) */
+  guint32           direct_table_len;  /* ... and the table's in use (a power of 2) ... */
+  guint32           direct_table_shift; /* ... 32 less its bits */
   guint64           direct;        /* batches alone_direct() solved */
   guint64           direct_tried;  /* batches it was asked to */
   GHashTable       *nccl_tables;   /* SimNcclTable, by SimNcclShape: NCCL's tuning of
@@ -970,6 +973,7 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->direct_paths);
   g_free (m->private_node);
   g_free (m->pruned_use);
+  g_free (m->pruned_walk);
   g_free (m->direct_of);
   g_free (m->direct_seen);
   g_free (m->direct_hops);
@@ -3188,7 +3192,9 @@ direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met
   else
     {
       guint32 mask = m->direct_table_len - 1;
-      guint32 h = (r * 0x9E3779B1u) >> 7 & mask;
+      /* (The product's top bits: its low ones see only r's low ones, and
+       * a route's resources are numbered in strides.) */
+      guint32 h = (r * 0x9E3779B1u) >> m->direct_table_shift;
       while (m->direct_keys[h] != 0)
         {
           if (m->direct_keys[h] == r + 1)
@@ -3312,8 +3318,12 @@ alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, 
       /* (The table as long as this batch needs, so that emptying it costs
        * what the batch does.) */
       m->direct_table_len = 64;
+      m->direct_table_shift = 26;
       while (m->direct_table_len < 2 * n_hops)
-        m->direct_table_len *= 2;
+        {
+          m->direct_table_len *= 2;
+          m->direct_table_shift--;
+        }
       if (m->direct_table_alloc < m->direct_table_len)
         {
           m->direct_table_alloc = m->direct_table_len;
@@ -3989,12 +3999,39 @@ pruned_usage (SimCommModel *m, guint32 resource)
     {
       GHashTableIter it;
       gpointer value;
+      guint n = 0, n_plans = g_hash_table_size (m->plans);
 
       memset (m->pruned_use, 0, m->n_res * sizeof (double));
+      /* The plans listed first, in the table's order (the order of the
+       * sums), so that each plan's lines are asked for a few plans ahead:
+       * at a hundred thousand GPUs a plan, its arrays and their contents
+       * came from memory one after the other. */
+      if (m->pruned_walk_alloc < n_plans)
+        {
+          m->pruned_walk_alloc = MAX (n_plans, 2 * m->pruned_walk_alloc);
+          m->pruned_walk = g_renew (Plan *, m->pruned_walk, m->pruned_walk_alloc);
+        }
       g_hash_table_iter_init (&it, m->plans);
       while (g_hash_table_iter_next (&it, NULL, &value))
+        m->pruned_walk[n++] = value;
+      for (guint j = 0; j < n; j++)
         {
-          const Plan *p = value;
+          const Plan *p = m->pruned_walk[j];
+          if (m->prefetch)
+            {
+              if (j + 6 < n)
+                __builtin_prefetch (m->pruned_walk[j + 6]);
+              if (j + 4 < n && m->pruned_walk[j + 4]->pruned)
+                {
+                  __builtin_prefetch (m->pruned_walk[j + 4]->flows);
+                  __builtin_prefetch (m->pruned_walk[j + 4]->paths);
+                }
+              if (j + 2 < n && m->pruned_walk[j + 2]->pruned)
+                {
+                  __builtin_prefetch (m->pruned_walk[j + 2]->flows->data);
+                  __builtin_prefetch (m->pruned_walk[j + 2]->paths->data);
+                }
+            }
           if (!p->pruned)
             continue;
           for (guint i = 0; i < p->flows->len; i++)
