@@ -123,6 +123,14 @@ typedef struct {
 #define PREFETCH(p) ((void) 0)
 #endif
 
+/* A region solve asks for what the dirty flows a few on will read, and
+ * adding a flow for the free slot the next will take, on systems of at
+ * least this many resources (below, they stay in the caches): at a
+ * hundred thousand GPUs, a region's visit marks, its resources' lines and
+ * their capacities (which the capped test reads) came from memory one
+ * after another, 80 % of a solve's time. */
+#define REGION_PREFETCH_MIN 65536
+
 /* An entry of the heap of resources: a level at which the resource was
  * last known to saturate, and the resource.  Levels only rise as flows are
  * fixed, so an entry's key is a lower bound of the resource's true level;
@@ -613,6 +621,13 @@ add_flows (SimMaxmin *s, const SimMaxminId *ids, const guint32 *slots, guint n, 
       slot = s->flow_free;
       next_free = s->fc[slot].next_free;
       s->flow_free = next_free;
+      /* The slot the next flow will take, asked for now (its link in
+       * the free list is the first thing that flow reads). */
+      if (next_free != NONE && s->n_res_slots >= REGION_PREFETCH_MIN)
+        {
+          PREFETCH (&s->fc[next_free]);
+          PREFETCH (&s->flows[next_free]);
+        }
     }
   else
     {
@@ -741,6 +756,7 @@ sim__maxmin_prefetch_remove (const SimMaxmin *s, SimMaxminId id, gboolean deep)
     {
       PREFETCH (f);
       PREFETCH (&s->fc[slot]);
+      PREFETCH (&s->bneck[slot]);
       return;
     }
   /* (A slot freed since holds no resource: nothing is asked for.) */
@@ -1408,12 +1424,6 @@ region_add_flow (SimMaxmin *s, guint32 f)
     }
 }
 
-/* A region solve asks for what the dirty flows a few on will read, on
- * systems of at least this many resources (below, they stay in the
- * caches): at a hundred thousand GPUs, a region's visit marks, its
- * resources' lines and their capacities (which the capped test reads)
- * came from memory one after another, 80 % of a solve's time. */
-#define REGION_PREFETCH_MIN 65536
 
 /* For the @i-th dirty flow's loop: the lines of the flow four on, and the
  * visit marks, resources and capacities of the flow two on (its line

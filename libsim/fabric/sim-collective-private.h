@@ -157,6 +157,12 @@ void        sim__comm_model_set_node_private (SimCommModel *model, guint32 node,
                                               gboolean is_private);
 gboolean    sim__comm_model_is_pruned (SimCommModel *model, guint id);
 gboolean    sim__comm_model_unprune (SimCommModel *model, guint id);
+/* Asks for what removing collective @id will read (a caller removing
+ * several, one after another): with @deep FALSE, where its plan is
+ * found; with @deep TRUE (a step later), the plan.  Only on fabrics where
+ * that pays; changes no result. */
+void        sim__comm_model_prefetch_remove (const SimCommModel *model, guint id,
+                                             gboolean deep);
 /* sim_comm_model_get_load() of the @n resources @resources (of
  * resources 0 to @n - 1 if NULL), in @load, in one pass over the
  * solver's: the same values, for a sample of the whole network. */

@@ -73,10 +73,32 @@ typedef struct {
 } FlowIndex;
 
 typedef struct _Plan {
+  /* What removing a registered plan reads, first (in its first line or
+   * two): a job's plans are cold by the time it ends. */
+  GArray           *flows;         /* PlanFlow */
+  /* Its solver entries, in the order registered: removing them reads
+   * these eight bytes apiece, where reading them off the flows cost a
+   * miss a flow at a hundred thousand GPUs (a plan is cold by the time
+   * its job ends).  The plan's own: a copy starts without. */
+  SimMaxminId      *entries;
+  GArray           *paths;         /* guint32 resources of every flow, kept under
+                                    * adaptive routing (to unload them) and for
+                                    * sim__comm_model_time_alone() */
+  guint32           n_entries, entries_alloc;
+  gboolean          registered;
+  guint             id;            /* once registered */
+  gboolean          pruned;        /* registered without its private resources
+                                    * (sim__comm_model_set_prune()) */
+  /* Pruned, the flows left with no resource (every one of theirs private)
+   * stay out of the solver (flow SIM_MAXMIN_NO_ID): max-min gives a flow
+   * on no resource its cap, and the cap is the demand's (demand_cap()),
+   * so their rates are known without it (flow_rate()). */
+  guint             n_zero;        /* such flows (first of their groups) */
+  gboolean          zero_new;      /* not solved since registered: their rates 0 */
+  gboolean          zero_listed;   /* in SimCommModel.zero_plans */
   SimCollectiveOp   op;
   SimCollectiveAlgo algo;
   guint             n_gpus;
-  GArray           *flows;         /* PlanFlow */
   FlowIndex        *index;         /* the flows while the plan is built, then NULL */
   double            latency[N_PROTOS];   /* seconds; < 0: protocol not used.  Set when
                                           * the plan is registered: sw_latency plus
@@ -102,32 +124,12 @@ typedef struct _Plan {
   double            route_x_intra[N_PROTOS], route_x_inter[N_PROTOS];
   double            n_intra, n_inter;
   double            step_intra[N_PROTOS], step_inter[N_PROTOS];
-  gboolean          registered;
-  guint             id;            /* once registered */
-  /* Its solver entries, in the order registered: removing them reads
-   * these eight bytes apiece, where reading them off the flows cost a
-   * miss a flow at a hundred thousand GPUs (a plan is cold by the time
-   * its job ends).  The plan's own: a copy starts without. */
-  SimMaxminId      *entries;
-  guint32           n_entries, entries_alloc;
-  GArray           *paths;         /* guint32 resources of every flow, kept under
-                                    * adaptive routing (to unload them) and for
-                                    * sim__comm_model_time_alone() */
   gboolean          routed;        /* paths and latencies hold its routes */
   gboolean          routes_fixed;  /* and each depends on its GPUs alone, not on
                                     * the seed or the load */
-  gboolean          pruned;        /* registered without its private resources
-                                    * (sim__comm_model_set_prune()) */
-  /* Pruned, the flows left with no resource (every one of theirs private)
-   * stay out of the solver (flow SIM_MAXMIN_NO_ID): max-min gives a flow
-   * on no resource its cap, and the cap is the demand's (demand_cap()),
-   * so their rates are known without it (flow_rate()). */
-  guint             n_zero;        /* such flows (first of their groups) */
   double            demand;        /* sim_comm_model_set_demand()'s message rate;
                                     * +infinity: uncapped */
   double            zero_demand;   /* the demand at the last model_solve() */
-  gboolean          zero_new;      /* not solved since registered: their rates 0 */
-  gboolean          zero_listed;   /* in SimCommModel.zero_plans */
   guint             touched_epoch; /* SimCommModel.touch_epoch while in its touched list */
   gpointer          shape;         /* the ShapeEntry it was copied from, or NULL */
   /* Built merged (plan_build()): its flows those of the shape's merged
@@ -2072,6 +2074,11 @@ zero_list (SimCommModel *m, Plan *p)
     }
 }
 
+/* How many flows ahead plan_register_entries() asks for the solver's
+ * lines a flow will write (and twice as many ahead, the flags saying
+ * which resources are private). */
+#define REGISTER_AHEAD 4
+
 /* Registers the routed and grouped @p's entries on the solver (with
  * m->group_count the size of each group), leaving out its private
  * resources when the model prunes. */
@@ -2096,15 +2103,28 @@ plan_register_entries (SimCommModel *m, Plan *p)
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
       guint n = 0;
-      /* The lines the flow two on will write, asked for now: their
-       * misses overlap this flow's (a hint, which changes nothing). */
-      if (m->prefetch && i + 2 < p->flows->len)
+      /* The lines the flow REGISTER_AHEAD on will write, asked for now:
+       * their misses overlap this flow's (a hint, which changes nothing).
+       * The flags that tell which of them are private are asked for as
+       * many flows earlier still (and the first flows' before the
+       * first). */
+      if (m->prefetch && prune)
+        for (guint j = i == 0 ? 0 : i + 2 * REGISTER_AHEAD; j <= i + 2 * REGISTER_AHEAD
+                                                             && j < p->flows->len; j++)
+          {
+            const PlanFlow *g = &g_array_index (p->flows, PlanFlow, j);
+            const guint32 *gp = &g_array_index (p->paths, guint32, g->path_start);
+            for (guint k = 0; g->first == j && k < g->path_len && k < 16; k++)
+              __builtin_prefetch (&m->res_flags[gp[k]]);
+          }
+      if (m->prefetch && i + REGISTER_AHEAD < p->flows->len)
         {
-          const PlanFlow *g = &g_array_index (p->flows, PlanFlow, i + 2);
+          const PlanFlow *g = &g_array_index (p->flows, PlanFlow, i + REGISTER_AHEAD);
           const guint32 *gp = &g_array_index (p->paths, guint32, g->path_start);
           guint32 ahead[16];
           guint n_ahead = 0;
-          for (guint k = 0; g->first == i + 2 && k < g->path_len && n_ahead < 16; k++)
+          for (guint k = 0; g->first == i + REGISTER_AHEAD && k < g->path_len && n_ahead < 16;
+               k++)
             if (!prune || !is_private (m, gp[k]))
               ahead[n_ahead++] = gp[k];
           sim__maxmin_prefetch_at (m->sys, ahead, n_ahead);
@@ -2162,7 +2182,8 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
    * adaptive routing), as it is registered. */
   if (!plan_route (m, p, hash_seed, error))
     return FALSE;
-  plan_load (m, p, p->flows->len, -1);
+  if (m->load != NULL)
+    plan_load (m, p, p->flows->len, -1);
   plan_group (m, p);
   plan_register_entries (m, p);
   return TRUE;
@@ -2387,14 +2408,19 @@ plan_unregister (SimCommModel *m, Plan *p)
 {
   if (!p->registered)
     return;
+  /* What the entries a few on will read, asked for in two stages: a
+   * flow's own line eight entries ahead, then (four entries later) its
+   * resources'; the first ones' all at once, before the first goes. */
+  for (guint i = 0; m->prefetch && i < 8 && i < p->n_entries; i++)
+    sim__maxmin_prefetch_remove (m->sys, p->entries[i], FALSE);
+  for (guint i = 0; m->prefetch && i < 4 && i < p->n_entries; i++)
+    sim__maxmin_prefetch_remove (m->sys, p->entries[i], TRUE);
   for (guint i = 0; i < p->n_entries; i++)
     {
-      /* What the entries a few on will read, asked for in two stages: a
-       * flow's own line, then (two entries later) its resources'. */
+      if (m->prefetch && i + 8 < p->n_entries)
+        sim__maxmin_prefetch_remove (m->sys, p->entries[i + 8], FALSE);
       if (m->prefetch && i + 4 < p->n_entries)
-        sim__maxmin_prefetch_remove (m->sys, p->entries[i + 4], FALSE);
-      if (m->prefetch && i + 2 < p->n_entries)
-        sim__maxmin_prefetch_remove (m->sys, p->entries[i + 2], TRUE);
+        sim__maxmin_prefetch_remove (m->sys, p->entries[i + 4], TRUE);
       sim_maxmin_remove_flow (m->sys, p->entries[i]);
     }
   p->n_entries = 0;
@@ -2406,7 +2432,9 @@ plan_unregister (SimCommModel *m, Plan *p)
   m->n_zero -= p->n_zero;
   p->n_zero = 0;
   p->zero_new = FALSE;
-  plan_load (m, p, p->flows->len, -1);
+  /* (The flows' array read only when there is a load to take them off.) */
+  if (m->load != NULL)
+    plan_load (m, p, p->flows->len, -1);
   p->registered = FALSE;
   m->n_pruned -= p->pruned;
   p->pruned = FALSE;
@@ -3052,6 +3080,20 @@ sim_comm_model_remove (SimCommModel *m, guint id)
     m->plan_slots[id % PLAN_SLOTS] = (PlanSlot) { 0, NULL };
   plan_recycle (m, p);
   return TRUE;
+}
+
+void
+sim__comm_model_prefetch_remove (const SimCommModel *m, guint id, gboolean deep)
+{
+  const PlanSlot *s;
+
+  if (!m->prefetch)
+    return;
+  s = &m->plan_slots[id % PLAN_SLOTS];
+  if (!deep)
+    __builtin_prefetch (s);
+  else if (s->id == id && id != 0)
+    __builtin_prefetch (s->plan);
 }
 
 GArray *

@@ -534,6 +534,14 @@ sim__job_comm_release (SimJobComm *comm, SimJob *job)
   for (guint i = 0; i < js->n_coll; i++)
     {
       guint id = js->coll[i].id;
+      /* The plans a few on asked for while this one goes (a job of 128
+       * GPUs has two dozen). */
+      if (i == 0 && js->n_coll > 1)
+        sim__comm_model_prefetch_remove (comm->model, js->coll[1].id, FALSE);
+      if (i + 2 < js->n_coll)
+        sim__comm_model_prefetch_remove (comm->model, js->coll[i + 2].id, FALSE);
+      if (i + 1 < js->n_coll)
+        sim__comm_model_prefetch_remove (comm->model, js->coll[i + 1].id, TRUE);
       sim_comm_model_remove (comm->model, id);
       g_hash_table_remove (comm->owner, GUINT_TO_POINTER (id));
     }
