@@ -163,6 +163,13 @@ gboolean    sim__comm_model_unprune (SimCommModel *model, guint id);
  * that pays; changes no result. */
 void        sim__comm_model_prefetch_remove (const SimCommModel *model, guint id,
                                              gboolean deep);
+/* Asks for what marking @node private or not will read (a caller marking
+ * several nodes, one after another), in three stages, @stage 0 first and
+ * each a step after the one before: where its resources are listed, the
+ * list, the resources' flags.  Only on fabrics where that pays; changes no
+ * result. */
+void        sim__comm_model_prefetch_node (const SimCommModel *model, guint32 node,
+                                           guint stage);
 /* sim_comm_model_get_load() of the @n resources @resources (of
  * resources 0 to @n - 1 if NULL), in @load, in one pass over the
  * solver's: the same values, for a sample of the whole network. */

@@ -3083,6 +3083,26 @@ sim_comm_model_remove (SimCommModel *m, guint id)
 }
 
 void
+sim__comm_model_prefetch_node (const SimCommModel *m, guint32 node, guint stage)
+{
+  if (!m->prefetch || !m->res_nodes_set || node >= m->n_nodes)
+    return;
+  if (stage == 0)
+    {
+      __builtin_prefetch (&m->node_run_start[node]);
+      __builtin_prefetch (&m->private_node[node]);
+    }
+  else if (stage == 1)
+    __builtin_prefetch (&m->node_runs[2 * m->node_run_start[node]]);
+  else
+    for (guint32 i = m->node_run_start[node]; i < m->node_run_start[node + 1]; i++)
+      {
+        __builtin_prefetch (&m->res_flags[m->node_runs[2 * i]], 1);
+        __builtin_prefetch (&m->res_flags[m->node_runs[2 * i + 1] - 1], 1);
+      }
+}
+
+void
 sim__comm_model_prefetch_remove (const SimCommModel *m, guint id, gboolean deep)
 {
   const PlanSlot *s;

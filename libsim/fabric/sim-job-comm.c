@@ -388,6 +388,33 @@ sim__job_comm_set_prune (SimJobComm *comm, gboolean prune)
   comm->no_prune = !prune;
 }
 
+/* Marks @js->private_nodes private on the network (@on) or not, asking
+ * for each node's records in three steps, three nodes, two and one ahead
+ * (sim__comm_model_prefetch_node()): a job of 128 GPUs holds 16 nodes,
+ * each of whose records came from memory one after another. */
+static void
+set_private (SimJobComm *comm, JobState *js, gboolean on)
+{
+  const guint32 *nodes;
+  guint n;
+
+  if (js->private_nodes == NULL)
+    return;
+  nodes = (const guint32 *) (gpointer) js->private_nodes->data;
+  n = js->private_nodes->len;
+  for (guint i = 0; i < n; i++)
+    {
+      for (guint stage = 0; stage < 3; stage++)
+        {
+          guint ahead = 3 - stage;
+          /* (The first nodes' steps all at once, before the first.) */
+          for (guint j = i == 0 ? 0 : i + ahead; j <= i + ahead && j < n; j++)
+            sim__comm_model_prefetch_node (comm->model, nodes[j], stage);
+        }
+      sim__comm_model_set_node_private (comm->model, nodes[i], on);
+    }
+}
+
 /* Demand-aware sharing: marks private on the network the nodes @job holds
  * whole (every GPU of the node its own, fully and alone), listed in
  * @js->private_nodes.  No other job can take a GPU of them while it runs,
@@ -429,18 +456,14 @@ mark_private (SimJobComm *comm, SimJob *job, JobState *js)
     }
   if (js->private_nodes != NULL && js->private_nodes->len == 0)
     g_clear_pointer (&js->private_nodes, g_array_unref);
-  for (guint i = 0; js->private_nodes != NULL && i < js->private_nodes->len; i++)
-    sim__comm_model_set_node_private (comm->model,
-                                      g_array_index (js->private_nodes, guint32, i), TRUE);
+  set_private (comm, js, TRUE);
 }
 
 /* Takes @js's nodes off the private list. */
 static void
 unmark_private (SimJobComm *comm, JobState *js)
 {
-  for (guint i = 0; js->private_nodes != NULL && i < js->private_nodes->len; i++)
-    sim__comm_model_set_node_private (comm->model,
-                                      g_array_index (js->private_nodes, guint32, i), FALSE);
+  set_private (comm, js, FALSE);
   g_clear_pointer (&js->private_nodes, g_array_unref);
 }
 
