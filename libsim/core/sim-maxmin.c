@@ -696,6 +696,13 @@ add_flows (SimMaxmin *s, const SimMaxminId *ids, const guint32 *slots, guint n, 
       r->n_flows++;
       r->last_flow = slot;
       mark_res_dirty (s, rs);
+      /* The new flow is in the next solve's region, which reads the
+       * resource's visit mark and capacity: asked for now. */
+      if (s->n_res_slots >= REGION_PREFETCH_MIN)
+        {
+          PREFETCH (&s->res_visit[rs]);
+          PREFETCH (&s->rc[rs]);
+        }
     }
 
   f->weight = weight;
