@@ -2244,11 +2244,6 @@ paths_room (GArray *paths, guint used, guint need)
   return &g_array_index (paths, guint32, used);
 }
 
-/* How many flows ahead plan_route() asks for each stage of what routing a
- * flow reads (sim__topology_prefetch_route()), on fabrics where that pays
- * (SimCommModel.prefetch). */
-static const guint route_ahead[3] = { 10, 5, 2 };
-
 /* Room for a route, written in place; a longer one is asked for again. */
 #define ROUTE_ROOM 32
 
@@ -2280,19 +2275,6 @@ again:
       gboolean fixed = FALSE;
       RouteSlot *slot = NULL;
 
-      /* What routing the flows a few on will read, asked for in three
-       * stages (sim__topology_prefetch_route()): the first flows' first
-       * stages before the first. */
-      if (m->prefetch)
-        for (guint stage = 0; stage < 3; stage++)
-          {
-            guint ahead = route_ahead[stage];
-            for (guint j = i == 0 ? 1 : i + ahead; j <= i + ahead && j < p->flows->len; j++)
-              {
-                const PlanFlow *g = &g_array_index (p->flows, PlanFlow, j);
-                sim__topology_prefetch_route (m->topology, g->src, g->dst, stage);
-              }
-          }
       /* The next flow's kept route, asked for now: its miss overlaps this
        * flow's work (a prefetch changes no result). */
       if (m->kept_routes != NULL && i + 1 < p->flows->len)

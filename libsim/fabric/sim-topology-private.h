@@ -195,14 +195,6 @@ gboolean sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint
                                    guint32 *out, guint room, guint *len, SimTime *latency,
                                    gboolean *fixed);
 
-/* Asks for what routing @src_gpu to @dst_gpu will read (internal, for the
- * collectives, which route a plan's flows one after another), in three
- * stages, each a step after the one before: @stage 0, the GPUs' nearest
- * NICs; 1, the NICs' ways up and links; 2, under D-mod-K on a tree, the
- * source's first hop up.  Changes no result. */
-void sim__topology_prefetch_route (const SimTopology *topology, guint32 src_gpu,
-                                   guint32 dst_gpu, guint stage);
-
 /* Routes without the shortcuts (internal, for the tests): with @search,
  * every part of a route inside a node walks its node's distance table,
  * D-mod-K works out the destination's way up afresh and comes down it hop

@@ -1557,66 +1557,6 @@ sim__topology_route_fixed (SimTopology *topology, guint32 src_gpu, guint32 nic_g
   return TRUE;
 }
 
-/* @g's one nearest NIC, or NO_NODE if it has none or several. */
-static inline guint32
-one_nic (const SimTopology *t, guint32 g)
-{
-  guint32 first = t->gpu_nic_start[g];
-
-  return t->gpu_nic_start[g + 1] - first == 1 ? t->gpu_nic[first] : NO_NODE;
-}
-
-void
-sim__topology_prefetch_route (const SimTopology *t, guint32 src_gpu, guint32 dst_gpu,
-                              guint stage)
-{
-  guint32 ns, nd, b, n;
-  const NicWay *w;
-
-  if (src_gpu >= t->n_gpus || dst_gpu >= t->n_gpus || t->gpu_nic_start == NULL)
-    return;
-  if (stage == 0)
-    {
-      guint32 n_entries = t->gpu_nic_start[t->n_gpus];
-      __builtin_prefetch (&t->gpu_nic_start[src_gpu]);
-      __builtin_prefetch (&t->gpu_nic_start[dst_gpu]);
-      /* (Where the NICs are listed one a GPU, a GPU's is at its number.) */
-      if (src_gpu < n_entries && dst_gpu < n_entries)
-        {
-          __builtin_prefetch (&t->gpu_nic[src_gpu]);
-          __builtin_prefetch (&t->gpu_nic[dst_gpu]);
-        }
-      return;
-    }
-  ns = one_nic (t, src_gpu);
-  nd = one_nic (t, dst_gpu);
-  /* (A GPU with several nearest NICs takes one by the flow's hash.) */
-  if (ns == NO_NODE || nd == NO_NODE || ns == nd)
-    return;
-  if (stage == 1)
-    {
-      if (t->nic_way != NULL)
-        {
-          __builtin_prefetch (&t->nic_way[ns]);
-          __builtin_prefetch (&t->nic_way[nd]);
-        }
-      __builtin_prefetch (&t->nic_access[ns]);
-      __builtin_prefetch (&t->nic_access[nd]);
-      return;
-    }
-  /* The source's first hop up, as dmodk_tree() takes it. */
-  if (t->nic_way == NULL || t->up_hop == NULL || !t->tree || t->search
-      || t->routing != SIM_ROUTING_DMODK)
-    return;
-  w = &t->nic_way[ns];
-  if (w->n == 0 || w->wide)
-    return;
-  b = w->way[0];
-  n = n_up (t, b);
-  if (n > 0)
-    __builtin_prefetch (&t->up_hop[t->up_start[b] + nd % n]);
-}
-
 gboolean
 sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint32 nic_gpu,
                           guint32 dst_gpu, guint64 flow_hash, const guint32 *load,
