@@ -1792,13 +1792,18 @@ plan_unmerge (Plan *p)
   p->n_premerged = 0;
 }
 
-/* Adds @delta to the load of every resource of @p's flows (adaptive
- * routing only). */
+/* Adds @delta to the load of every resource of @p's first @n_flows flows
+ * (PLAN_ALL_FLOWS: all of them), under adaptive routing only: elsewhere
+ * not even the flows' array is read (a job's plans are cold by the time
+ * it ends). */
+#define PLAN_ALL_FLOWS G_MAXUINT
+
 static void
 plan_load (SimCommModel *m, Plan *p, guint n_flows, gint delta)
 {
   if (m->load == NULL || p->paths == NULL)
     return;
+  n_flows = MIN (n_flows, p->flows->len);
   for (guint i = 0; i < n_flows; i++)
     {
       const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
@@ -2182,8 +2187,7 @@ plan_register (SimCommModel *m, Plan *p, guint64 hash_seed, GError **error)
    * adaptive routing), as it is registered. */
   if (!plan_route (m, p, hash_seed, error))
     return FALSE;
-  if (m->load != NULL)
-    plan_load (m, p, p->flows->len, -1);
+  plan_load (m, p, PLAN_ALL_FLOWS, -1);
   plan_group (m, p);
   plan_register_entries (m, p);
   return TRUE;
@@ -2432,9 +2436,7 @@ plan_unregister (SimCommModel *m, Plan *p)
   m->n_zero -= p->n_zero;
   p->n_zero = 0;
   p->zero_new = FALSE;
-  /* (The flows' array read only when there is a load to take them off.) */
-  if (m->load != NULL)
-    plan_load (m, p, p->flows->len, -1);
+  plan_load (m, p, PLAN_ALL_FLOWS, -1);
   p->registered = FALSE;
   m->n_pruned -= p->pruned;
   p->pruned = FALSE;
