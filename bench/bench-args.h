@@ -9,6 +9,7 @@
  * others), then under SIM_TRACEDIR when the build names one. */
 #pragma once
 
+#include <errno.h>
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,45 @@ bench_args (int argc, char **argv, const char *usage, const char *const *flags, 
           exit (2);
         }
     }
+}
+
+/* TEXT, the value given to option NAME of program PROG, as a whole number
+ * from MIN to MAX (digits only); anything else is named on stderr with
+ * what was expected, and the program exits 2. */
+G_GNUC_UNUSED static guint64
+bench_whole (const char *prog, const char *name, const char *text, guint64 min, guint64 max)
+{
+  char *end = NULL;
+  guint64 v = 0;
+
+  errno = 0;
+  if (g_ascii_isdigit (text[0]))
+    v = g_ascii_strtoull (text, &end, 10);
+  if (end == NULL || *end != '\0' || errno != 0 || v < min || v > max)
+    {
+      fprintf (stderr, "%s: %s %s: expected a whole number from %" G_GUINT64_FORMAT " to %"
+               G_GUINT64_FORMAT "\n", prog, name, text, min, max);
+      exit (2);
+    }
+  return v;
+}
+
+/* The same for a number (a decimal fraction allowed) from MIN to MAX. */
+G_GNUC_UNUSED static double
+bench_number (const char *prog, const char *name, const char *text, double min, double max)
+{
+  char *end = NULL;
+  double v = 0;
+
+  if (g_ascii_isdigit (text[0]) || (text[0] == '.' && g_ascii_isdigit (text[1])))
+    v = g_ascii_strtod (text, &end);
+  if (end == NULL || *end != '\0' || !(v >= min && v <= max))
+    {
+      fprintf (stderr, "%s: %s %s: expected a number from %g to %g\n", prog, name, text, min,
+               max);
+      exit (2);
+    }
+  return v;
 }
 
 /* The trace SUB/NAME (SUB a folder such as "philly"), from the first of

@@ -19,6 +19,8 @@
  */
 #include "config.h"
 
+#include "bench-args.h"
+
 #include <sim.h>
 
 #include <stdio.h>
@@ -108,11 +110,17 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--nodes") == 0 && i + 1 < argc)
-        nodes = (guint) atoi (argv[++i]);
+        {
+          nodes = (guint) bench_whole ("bench-routes", argv[i], argv[i + 1], 2, 100000);
+          i++;
+        }
       else if (strcmp (argv[i], "--routing") == 0 && i + 1 < argc)
         routing = argv[++i];
       else if (strcmp (argv[i], "--routes") == 0 && i + 1 < argc)
-        n_routes = (guint) atoi (argv[++i]);
+        {
+          n_routes = (guint) bench_whole ("bench-routes", argv[i], argv[i + 1], 1, 100000000);
+          i++;
+        }
       else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
         {
           fputs (ROUTES_USAGE, stdout);
@@ -124,6 +132,12 @@ main (int argc, char **argv)
                    argv[i], ROUTES_USAGE);
           return 2;
         }
+    }
+  if (routing != NULL && strcmp (routing, modes[0]) != 0 && strcmp (routing, modes[1]) != 0
+      && strcmp (routing, modes[2]) != 0)
+    {
+      fprintf (stderr, "bench-routes: --routing %s: expected dmodk, ecmp or adaptive\n", routing);
+      return 2;
     }
   if (!sim_catalogue_add_directory (catalogue, SIM_TOP_SRCDIR "/models", &error)
       || !sim_catalogue_resolve (catalogue, &error))

@@ -56,6 +56,8 @@
  */
 #include "config.h"
 
+#include "bench-args.h"
+
 #include <sim.h>
 #include "core/sim-maxmin-private.h"
 #include <math.h>
@@ -336,13 +338,25 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--max-gpus") == 0 && i + 1 < argc)
-        max_gpus = (guint) g_ascii_strtoull (argv[++i], NULL, 10);
+        {
+          max_gpus = (guint) bench_whole ("bench-scale", argv[i], argv[i + 1], 1024, 307200);
+          i++;
+        }
       else if (strcmp (argv[i], "--gpus") == 0 && i + 1 < argc)
-        only = (guint) g_ascii_strtoull (argv[++i], NULL, 10);
+        {
+          only = (guint) bench_whole ("bench-scale", argv[i], argv[i + 1], 1024, 307200);
+          i++;
+        }
       else if (strcmp (argv[i], "--jobs") == 0 && i + 1 < argc)
-        many = g_ascii_strtoull (argv[++i], NULL, 10);
+        {
+          many = bench_whole ("bench-scale", argv[i], argv[i + 1], 1, 100000000);
+          i++;
+        }
       else if (strcmp (argv[i], "--limit") == 0 && i + 1 < argc)
-        limit = g_ascii_strtod (argv[++i], NULL);
+        {
+          limit = bench_number ("bench-scale", argv[i], argv[i + 1], 1, 86400);
+          i++;
+        }
       else if (strcmp (argv[i], "--no-network") == 0)
         network = FALSE;
       else if (strcmp (argv[i], "--oversub") == 0 && i + 1 < argc)
@@ -366,15 +380,8 @@ main (int argc, char **argv)
         }
       else if (strcmp (argv[i], "--repeat") == 0 && i + 1 < argc)
         {
-          char *end = NULL;
-          guint64 n = g_ascii_strtoull (argv[++i], &end, 10);
-          if (end == argv[i] || *end != '\0' || n < 1 || n > 20)
-            {
-              fprintf (stderr, "bench-scale: --repeat %s: expected a number of rounds from 1 "
-                       "to 20\n", argv[i]);
-              return 2;
-            }
-          rounds = (guint) n;
+          rounds = (guint) bench_whole ("bench-scale", argv[i], argv[i + 1], 1, 20);
+          i++;
         }
       else if (strcmp (argv[i], "--solver") == 0 && i + 1 < argc)
         {

@@ -8,7 +8,10 @@
 # that option on stderr.  Then, on bench-csv: that a file asked for by name
 # that does not exist is an error, and that with $GPUSIM_TRACE_DIR pointing
 # nowhere the Philly month is found where it ships, under data/traces in
-# the source tree (bench-args.h), and read whole (47,192 rows).
+# the source tree (bench-args.h), and read whole (47,192 rows).  And that a
+# value an option does not take (a word for a number, a number out of its
+# range, an unknown mode) exits 2 naming the option and the value, having
+# printed nothing (bench-scale, bench-routes, bench-flows).
 #
 # What it does not check: the benchmarks' figures (they print, never judge).
 #
@@ -49,6 +52,31 @@ for b in "$SIM_TOP_BUILDDIR"/bench/bench-*; do
     n=$((n + 1))
 done
 [ "$n" -ge 20 ] || fail "only $n benchmark programs found under $SIM_TOP_BUILDDIR/bench"
+
+# A value that is not what the option takes: exit 2, the option and the
+# value named on stderr (nothing run).
+bad_value () {
+    prog=$1
+    shift
+    timeout 10 "$SIM_TOP_BUILDDIR/bench/$prog" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "$prog $*: exited $rc, expected 2"
+    grep -q -- "$1 $2" "$tmp/err" || grep -q -- "$2.*$1\|$1.*$2" "$tmp/err" ||
+        fail "$prog $*: stderr does not name the option and its value: $(head -2 "$tmp/err")"
+    [ ! -s "$tmp/out" ] || fail "$prog $*: printed $(head -1 "$tmp/out")"
+}
+bad_value bench-scale --jobs abc
+bad_value bench-scale --jobs 0
+bad_value bench-scale --limit -1
+bad_value bench-scale --max-gpus 12x
+bad_value bench-scale --gpus 12345
+bad_value bench-scale --repeat 21
+bad_value bench-scale --oversub 0.5
+bad_value bench-scale --solver fast
+bad_value bench-routes --nodes abc
+bad_value bench-routes --routes 0
+bad_value bench-routes --routing foo
+bad_value bench-flows --hosts abc
 
 csv="$SIM_TOP_BUILDDIR/bench/bench-csv"
 "$csv" "$tmp/absent.csv" >"$tmp/out" 2>"$tmp/err" && fail "bench-csv on an absent file exited 0"
