@@ -176,6 +176,10 @@ expect 1 topo "$RAILS" --diagram "$tmp/narrow.svg" --max-width 3
 contains "$tmp/stderr" "16 boxes of nodes" "the widest tier, collapsed"
 expect 2 topo "$RAILS" --max-width 10
 contains "$tmp/stderr" "--max-width needs --diagram FILE" "--max-width without a diagram"
+expect 2 topo "$RAILS" --format svg
+contains "$tmp/stderr" "--format needs --diagram FILE" "--format without a diagram"
+expect 2 topo "$RAILS" --stat peak
+contains "$tmp/stderr" "--stat needs --color-by" "--stat without --color-by"
 
 # Formats: DOT, PNG and PDF by their magic numbers.
 expect 0 topo "$RAILS" --diagram "$tmp/f.dot"

@@ -668,9 +668,11 @@ gpusim_cmd_topo (int argc, char **argv)
   if (max_width < -1 || (max_width >= 0 && diagram == NULL))
     return gpusim_usage_error (ctx, "%s", diagram == NULL ? "--max-width needs --diagram FILE"
                                                           : "--max-width: expected 0 or more");
-  if ((from_run != NULL || expand) && diagram == NULL)
+  if ((from_run != NULL || expand || format != NULL) && diagram == NULL)
     return gpusim_usage_error (ctx, "%s needs --diagram FILE",
-                               from_run != NULL ? "--from-run" : "--expand");
+                               from_run != NULL ? "--from-run" : expand ? "--expand" : "--format");
+  if (stat != NULL && color_by == NULL)
+    return gpusim_usage_error (ctx, "--stat needs --color-by");
   if (view != NULL && strcmp (view, "node") == 0)
     {
       if (argc != 2)
