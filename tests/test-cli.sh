@@ -1184,5 +1184,18 @@ contains "$tmp/stderr" "gpusim: warning: oversubscription 3:1 asked" "validate, 
 expect 0 run "$OVERSUB" --set fabric.oversubscription=2 --set scenario.horizon=1h
 no_stderr "run, a ratio built exactly"
 
+# ---- Options that only qualify another ----------------------------------
+# An option that says how another one works is refused without it, rather
+# than ignored.
+expect 2 llm "$SIM_TOP_SRCDIR/scenarios/llm-70b-shared-fabric.ini" --model llama3-70b --top 3
+contains "$tmp/stderr" "--top needs --search" "llm --top without --search"
+expect 2 serve "$SIM_TOP_SRCDIR/scenarios/serve-8b-assistant.ini" --deployment assistant \
+    --max-replicas 4
+contains "$tmp/stderr" "--max-replicas needs --target-p99-ttft" \
+    "serve --max-replicas without --target-p99-ttft"
+expect 2 serve "$SIM_TOP_SRCDIR/scenarios/serve-8b-assistant.ini" --deployment assistant \
+    --target-p99-ttft 1s --max-replicas 0
+contains "$tmp/stderr" "--max-replicas 0: expected at least 1" "serve --max-replicas 0"
+
 echo "test-cli.sh: $checks commands checked"
 exit 0

@@ -113,7 +113,8 @@ gpusim_cmd_llm (int argc, char **argv)
 {
   g_autofree char *model_name = NULL, *tokens = NULL;
   g_auto(GStrv) layout_args = NULL, sets = NULL;
-  gint tp = 0, pp = 0, cp = 0, ep = 0, dp = -1, micro = 0, global = 0, seq = 0, top = 10;
+  gint tp = 0, pp = 0, cp = 0, ep = 0, dp = -1, micro = 0, global = 0, seq = 0;
+  gint top = G_MININT;   /* not given: 10 */
   gboolean json = FALSE, search = FALSE, list = FALSE;
   GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_name,
@@ -198,6 +199,10 @@ gpusim_cmd_llm (int argc, char **argv)
   for (guint i = 0; layout_args != NULL && layout_args[i] != NULL; i++)
     if (!sim_llm_layout_parse (&layout, layout_args[i], &error))
       return gpusim_usage_error (context, "%s", error->message);
+  if (top != G_MININT && !search)
+    return gpusim_usage_error (context, "--top needs --search");
+  if (top == G_MININT)
+    top = 10;
   if (top < 1)
     return gpusim_usage_error (context, "--top %d: expected at least 1", top);
 

@@ -92,7 +92,7 @@ gpusim_cmd_serve (int argc, char **argv)
 {
   g_autofree char *deployment = NULL, *target_text = NULL;
   g_auto(GStrv) sets = NULL;
-  gint max_replicas = 1024;
+  gint max_replicas = G_MININT;   /* not given: 1024 */
   gboolean json = FALSE;
   GOptionEntry entries[] = {
     { "deployment", 'd', 0, G_OPTION_ARG_STRING, &deployment,
@@ -123,6 +123,10 @@ gpusim_cmd_serve (int argc, char **argv)
   if (argc != 2)
     return gpusim_usage_error (context, "%s", argc < 2 ? "serve needs a SCENARIO file"
                                                        : "too many arguments");
+  if (max_replicas != G_MININT && target_text == NULL)
+    return gpusim_usage_error (context, "--max-replicas needs --target-p99-ttft");
+  if (max_replicas == G_MININT)
+    max_replicas = 1024;
   if (max_replicas < 1)
     return gpusim_usage_error (context, "--max-replicas %d: expected at least 1", max_replicas);
   if (target_text != NULL)
