@@ -16,7 +16,10 @@
 # a URL of another scheme, a key before any section, a section given
 # twice, a line that is no key) names the file and the line; that --list
 # prints every entry; that the registry shipped in data/traces/ is read
-# whole; and that a missing NAME is a usage error (exit 2).
+# whole; and that a missing NAME is a usage error (exit 2).  And that in a
+# checkout, fetched without -o, the openb lists land where gpusim fgd reads
+# them by default, and that fgd with nothing fetched names that folder and
+# how to fill it.
 #
 # What it does not check: downloads over http(s) (curl's part; the
 # machine that runs the suite may have no network).
@@ -102,6 +105,36 @@ cmp -s "$src" "$tmp/env/philly/head.csv" || fail "without -o: not under \$GPUSIM
 GPUSIM_TRACE_DIR= expect 0 trace fetch --registry "$tmp/registry.ini" philly-head
 cmp -s "$src" "$tmp/philly/head.csv" || fail "without -o: not beside the registry"
 checks=$((checks + 2))
+
+# In a checkout (data/traces/registry.ini under the folder it runs in),
+# fetched without -o where gpusim fgd then reads the openb lists by default.
+mkdir -p "$tmp/co/data/traces"
+cat >"$tmp/co/data/traces/registry.ini" <<INI
+[openb-nodes]
+url = file://$SIM_TOP_SRCDIR/tests/data/openb-nodes.csv
+sha256 = $(sha256sum "$SIM_TOP_SRCDIR/tests/data/openb-nodes.csv" | cut -d' ' -f1)
+file = openb/openb_node_list_gpu_node.csv
+
+[openb-pods]
+url = file://$SIM_TOP_SRCDIR/tests/data/openb-pods.csv
+sha256 = $(sha256sum "$SIM_TOP_SRCDIR/tests/data/openb-pods.csv" | cut -d' ' -f1)
+file = openb/openb_pod_list_default.csv
+INI
+(cd "$tmp/co" && GPUSIM_TRACE_DIR= expect 0 trace fetch openb-nodes openb-pods) || exit 1
+cmp -s "$SIM_TOP_SRCDIR/tests/data/openb-pods.csv" \
+    "$tmp/co/data/traces/openb/openb_pod_list_default.csv" ||
+    fail "fetched in a checkout: not under data/traces/openb"
+(cd "$tmp/co" && GPUSIM_TRACE_DIR= expect 0 fgd --seeds 1 --policy best-fit --quiet) || exit 1
+contains "$tmp/stdout" "best-fit" "gpusim fgd on the lists fetched in the checkout"
+rm -rf "$tmp/co/data/traces/openb"
+(cd "$tmp/co" && GPUSIM_TRACE_DIR= expect 1 fgd --seeds 1 --policy best-fit --quiet) || exit 1
+contains "$tmp/stderr" "no openb node list in data/traces/openb: fetch the lists" \
+    "gpusim fgd with nothing fetched"
+
+# Outside a checkout, the registry installed, else (gpusim run from its
+# build tree) the source tree's: the one shipped.
+(cd "$tmp" && GPUSIM_TRACE_DIR= expect 0 trace fetch --list) || exit 1
+contains "$tmp/stdout" "nasa-ipsc" "--list outside a checkout"
 
 # Fetched again: kept, the source not read (it is gone).
 mv "$tmp/log.swf.gz" "$tmp/log.swf.gz.away"

@@ -60,6 +60,11 @@ void gpusim_counter_draw (GpusimCounter *counter, const char *what, guint done, 
 /* Prints "gpusim: MESSAGE" on stderr. */
 void gpusim_print_error (const GError *error);
 
+/* Where traces are fetched to and read from by default: $GPUSIM_TRACE_DIR,
+ * else the folder of the trace registry (data/traces in a checkout, or
+ * the installed one). */
+char *gpusim_default_trace_dir (void);
+
 /* Prints @error as gpusim_print_error() does; returns 1, the exit status
  * of an error in the input. */
 int gpusim_input_error (const GError *error);

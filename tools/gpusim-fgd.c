@@ -46,16 +46,15 @@ parse_share (const char *text, double *out)
   return TRUE;
 }
 
-/* The openb file @name in $GPUSIM_TRACE_DIR/openb or $GPUSIM_TRACE_DIR. */
+/* The openb file @name in openb/ under the traces' folder (where `gpusim
+ * trace fetch` puts it: gpusim_default_trace_dir()), or in that folder. */
 static char *
 default_trace_file (const char *name)
 {
-  const char *dir = g_getenv ("GPUSIM_TRACE_DIR");
+  g_autofree char *dir = gpusim_default_trace_dir ();
   g_autofree char *in_openb = NULL;
   g_autofree char *direct = NULL;
 
-  if (dir == NULL || *dir == '\0')
-    return NULL;
   in_openb = g_build_filename (dir, "openb", name, NULL);
   if (g_file_test (in_openb, G_FILE_TEST_IS_REGULAR))
     return g_steal_pointer (&in_openb);
@@ -105,9 +104,11 @@ gpusim_cmd_fgd (int argc, char **argv)
   gboolean json = FALSE, quiet = FALSE, ignore_spec = FALSE, list_ties = FALSE;
   GOptionEntry entries[] = {
     { "nodes", 0, 0, G_OPTION_ARG_FILENAME, &nodes_path,
-      "openb node list (default: $GPUSIM_TRACE_DIR/openb/" NODE_LIST ")", "FILE" },
+      "openb node list (default: openb/" NODE_LIST " where gpusim trace fetch puts it)",
+      "FILE" },
     { "pods", 0, 0, G_OPTION_ARG_FILENAME, &pods_path,
-      "openb pod list (default: $GPUSIM_TRACE_DIR/openb/" POD_LIST ")", "FILE" },
+      "openb pod list (default: openb/" POD_LIST " where gpusim trace fetch puts it)",
+      "FILE" },
     { "policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &policy_args,
       "A placement to compare; repeat, or separate with commas (default: the paper's six: "
       "random, dot-product, clustering, packing, best-fit, fgd)", "NAME" },
@@ -200,9 +201,11 @@ gpusim_cmd_fgd (int argc, char **argv)
     pods_path = default_trace_file (POD_LIST);
   if (nodes_path == NULL || pods_path == NULL)
     {
-      fprintf (stderr, "gpusim: no openb %s: give --nodes FILE and --pods FILE, or set "
+      g_autofree char *dir = gpusim_default_trace_dir ();
+      fprintf (stderr, "gpusim: no openb %s in %s/openb: fetch the lists (gpusim trace fetch "
+               "openb-nodes openb-pods), give --nodes FILE and --pods FILE, or set "
                "GPUSIM_TRACE_DIR to the directory that holds openb/%s and openb/%s\n",
-               nodes_path == NULL ? "node list" : "pod list", NODE_LIST, POD_LIST);
+               nodes_path == NULL ? "node list" : "pod list", dir, NODE_LIST, POD_LIST);
       return 1;
     }
 

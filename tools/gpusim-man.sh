@@ -106,8 +106,10 @@ Colon-separated folders of hardware models read after the installed
 catalogue; a later model replaces one of the same name.
 .TP
 .B GPUSIM_TRACE_DIR
-The folder \fBgpusim fgd\fR reads the openb node and pod lists from
-(\fIopenb/\fR under it), as \fBgpusim trace fetch\fR writes them.
+The folder \fBgpusim trace fetch\fR writes traces into and \fBgpusim fgd\fR
+reads the openb node and pod lists from (\fIopenb/\fR under it).  Unset,
+both use \fIdata/traces/\fR in a checkout, else the installed traces'
+folder.
 .SH FILES
 The hardware catalogue, the ready scenarios and the shipped traces with
 their fetch registry are installed under the package's data folder

@@ -453,16 +453,42 @@ registry_load (const char *path, GError **error)
   return g_steal_pointer (&sources);
 }
 
-/* The registry a checkout has (from its root), else the installed one. */
+/* The registry a checkout has (from its root), else the installed one,
+ * else, for a gpusim run from its build tree, its source tree's (as the
+ * catalogue falls back to the source tree's models); the installed path
+ * when none is there, for the message. */
 static char *
 registry_default (void)
 {
   g_autofree char *share = NULL;
+  g_autofree char *installed = NULL;
 
   if (g_file_test ("data/traces/registry.ini", G_FILE_TEST_IS_REGULAR))
     return g_strdup ("data/traces/registry.ini");
   share = g_path_get_dirname (SIM_MODELDIR);
-  return g_build_filename (share, "data", "traces", "registry.ini", NULL);
+  installed = g_build_filename (share, "data", "traces", "registry.ini", NULL);
+#ifdef SIM_SOURCE_MODELDIR
+  if (!g_file_test (installed, G_FILE_TEST_IS_REGULAR))
+    {
+      g_autofree char *top = g_path_get_dirname (SIM_SOURCE_MODELDIR);
+      g_autofree char *source = g_build_filename (top, "data", "traces", "registry.ini", NULL);
+      if (g_file_test (source, G_FILE_TEST_IS_REGULAR))
+        return g_steal_pointer (&source);
+    }
+#endif
+  return g_steal_pointer (&installed);
+}
+
+char *
+gpusim_default_trace_dir (void)
+{
+  const char *env = g_getenv ("GPUSIM_TRACE_DIR");
+  g_autofree char *registry = NULL;
+
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+  registry = registry_default ();
+  return g_path_get_dirname (registry);
 }
 
 /* Opens @url for reading: file:// through GIO, http(s):// by running
