@@ -1184,6 +1184,23 @@ contains "$tmp/stderr" "gpusim: warning: oversubscription 3:1 asked" "validate, 
 expect 0 run "$OVERSUB" --set fabric.oversubscription=2 --set scenario.horizon=1h
 no_stderr "run, a ratio built exactly"
 
+# ---- A section an override makes -----------------------------------------
+# --set (or a sweep's key) may add a section; one left without a key it
+# needs (most often a misspelt name) is refused saying the file has no such
+# section and which override made it, with the sweep key's line.
+expect 1 run "$SIM_TOP_SRCDIR/scenarios/quickstart.ini" --set "pool nosuch.count=12"
+contains "$tmp/stderr" "[pool nosuch] model: missing key" "a pool made by --set, its key"
+contains "$tmp/stderr" "(there is no [pool nosuch] in the file: --set pool nosuch.count made it)" \
+    "a pool made by --set, the override named"
+sed 's/^pool h100.count = .*/pool nosuch.count = 12/' \
+    "$SIM_TOP_SRCDIR/scenarios/sweep-nodes-and-load.ini" >"$tmp/sweep-typo.ini"
+line=$(grep -n '^pool nosuch.count' "$tmp/sweep-typo.ini" | cut -d: -f1)
+expect 1 sweep "$tmp/sweep-typo.ini" --quiet
+contains "$tmp/stderr" "[sweep] pool nosuch.count at line $line made it" "a pool made by a sweep key"
+# A section added whole by --set still runs.
+expect 0 run "$SIM_TOP_SRCDIR/scenarios/quickstart.ini" --quiet --set "pool b.model=DGX-A100" \
+    --set "pool b.count=2"
+
 # ---- Options that only qualify another ----------------------------------
 # An option that says how another one works is refused without it, rather
 # than ignored.

@@ -314,6 +314,34 @@ typedef struct {
 } Ctx;
 
 /* Prefixes an error with where the key is: "FILE:LINE: [group] key: ". */
+/* The override that made section @group, which the file does not have:
+ * "--set GROUP.KEY", or "[variant NAME] GROUP.KEY" for a variant's or the
+ * sweep's; NULL if no override set a key of it. */
+static char *
+made_by_override (const Ctx *ctx, const char *group)
+{
+  g_autofree char *prefix = g_strdup_printf ("%s\037", group);
+  GHashTableIter it;
+  gpointer k, v;
+
+  if (ctx->overridden == NULL)
+    return NULL;
+  g_hash_table_iter_init (&it, ctx->overridden);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    if (g_str_has_prefix (k, prefix))
+      {
+        const char *origin = v;
+        const char *key = (const char *) k + strlen (prefix);
+        g_autofree char *vkey = g_strdup_printf ("%s.%s", group, key);
+        guint line = *origin != '\0' ? sim__key_lines_find (ctx->lines, origin, vkey) : 0;
+        if (*origin == '\0')
+          return g_strdup_printf ("--set %s", vkey);
+        return line > 0 ? g_strdup_printf ("[%s] %s at line %u", origin, vkey, line)
+                        : g_strdup_printf ("[%s] %s", origin, vkey);
+      }
+  return NULL;
+}
+
 static void
 locate (const Ctx *ctx, const char *group, const char *key, GError **error)
 {
@@ -353,7 +381,19 @@ locate (const Ctx *ctx, const char *group, const char *key, GError **error)
     g_prefix_error (error, "%s:%u: [%s]%s%s: ", ctx->name, line, group, key ? " " : "",
                     key ? key : "");
   else
-    g_prefix_error (error, "%s: [%s]%s%s: ", ctx->name, group, key ? " " : "", key ? key : "");
+    {
+      g_autofree char *made = made_by_override (ctx, group);
+      g_prefix_error (error, "%s: [%s]%s%s: ", ctx->name, group, key ? " " : "", key ? key : "");
+      if (made != NULL)
+        {
+          /* A section the file does not have, made by an override (most
+           * often a misspelt name): say so. */
+          char *text = g_strdup_printf ("%s (there is no [%s] in the file: %s made it)",
+                                        (*error)->message, group, made);
+          g_free ((*error)->message);
+          (*error)->message = text;
+        }
+    }
 }
 
 /* locate() for the readers of modules (power/, rl/) and the key tables,
