@@ -1184,6 +1184,14 @@ contains "$tmp/stderr" "gpusim: warning: oversubscription 3:1 asked" "validate, 
 expect 0 run "$OVERSUB" --set fabric.oversubscription=2 --set scenario.horizon=1h
 no_stderr "run, a ratio built exactly"
 
+# ---- An algorithm an operation does not have -------------------------------
+for algo in tree hierarchical; do
+    expect 1 collective "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini" -n 16 \
+        --op all_gather --algo "$algo"
+    contains "$tmp/stderr" "all_gather cannot use the $algo algorithm, which is for all_reduce only" \
+        "collective --algo $algo on all_gather"
+done
+
 # ---- A section an override makes -----------------------------------------
 # --set (or a sweep's key) may add a section; one left without a key it
 # needs (most often a misspelt name) is refused saying the file has no such

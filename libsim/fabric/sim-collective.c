@@ -1509,13 +1509,15 @@ algo_allowed (SimCollectiveOp op, SimCollectiveAlgo algo, const Layout *l, GErro
     case SIM_COLLECTIVE_ALGO_TREE:
     case SIM_COLLECTIVE_ALGO_HIERARCHICAL:
       if (op != SIM_COLLECTIVE_ALL_REDUCE)
-        why = "has this algorithm for all_reduce only";
+        why = algo == SIM_COLLECTIVE_ALGO_TREE
+              ? "cannot use the tree algorithm, which is for all_reduce only"
+              : "cannot use the hierarchical algorithm, which is for all_reduce only";
       else if (algo == SIM_COLLECTIVE_ALGO_HIERARCHICAL && l->min_ppn != l->max_ppn)
         why = "needs the same number of GPUs on every node for the hierarchical algorithm";
       break;
     case SIM_COLLECTIVE_ALGO_NVLS:
       if (op != SIM_COLLECTIVE_ALL_REDUCE)
-        why = "has this algorithm for all_reduce only";
+        why = "cannot use NVLS, which is for all_reduce only";
       else if (!l->nvls)
         why = "cannot use NVLS: not every node has an NVSwitch with in-network reduction";
       else if (l->min_ppn < 2 || l->min_ppn != l->max_ppn)
