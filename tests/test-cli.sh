@@ -1214,6 +1214,15 @@ expect 0 run "$SIM_TOP_SRCDIR/scenarios/quickstart.ini" --quiet --set "pool b.mo
 # than ignored.
 expect 2 llm "$SIM_TOP_SRCDIR/scenarios/llm-70b-shared-fabric.ini" --model llama3-70b --top 3
 contains "$tmp/stderr" "--top needs --search" "llm --top without --search"
+# A degree or batch of 0 given on the command line is refused, not taken
+# for the default.
+for opt in --tp --pp --cp --ep --micro-batch --global-batch; do
+    expect 2 llm "$SIM_TOP_SRCDIR/scenarios/llm-70b-shared-fabric.ini" --model llama3-70b \
+        "$opt" 0
+    contains "$tmp/stderr" "0 is out of range" "llm $opt 0"
+done
+expect 2 llm "$SIM_TOP_SRCDIR/scenarios/llm-70b-shared-fabric.ini" --model llama3-70b --dp -5
+contains "$tmp/stderr" "layout key dp: -5 is out of range" "llm --dp -5"
 expect 2 serve "$SIM_TOP_SRCDIR/scenarios/serve-8b-assistant.ini" --deployment assistant \
     --max-replicas 4
 contains "$tmp/stderr" "--max-replicas needs --target-p99-ttft" \

@@ -113,7 +113,9 @@ gpusim_cmd_llm (int argc, char **argv)
 {
   g_autofree char *model_name = NULL, *tokens = NULL;
   g_auto(GStrv) layout_args = NULL, sets = NULL;
-  gint tp = 0, pp = 0, cp = 0, ep = 0, dp = -1, micro = 0, global = 0, seq = 0;
+  /* (G_MININT: not given, the layout's default.) */
+  gint tp = G_MININT, pp = G_MININT, cp = G_MININT, ep = G_MININT, dp = G_MININT;
+  gint micro = G_MININT, global = G_MININT, seq = G_MININT;
   gint top = G_MININT;   /* not given: 10 */
   gboolean json = FALSE, search = FALSE, list = FALSE;
   GOptionEntry entries[] = {
@@ -177,23 +179,17 @@ gpusim_cmd_llm (int argc, char **argv)
     /* The options' values go through the layout's own keys, so that their
      * messages are the library's. */
     const struct { const char *key; gint value; } ints[] = {
-      { "tp", tp }, { "pp", pp }, { "cp", cp }, { "ep", ep }, { "micro_batch", micro },
-      { "global_batch", global }, { "seq_length", seq },
+      { "tp", tp }, { "pp", pp }, { "cp", cp }, { "ep", ep }, { "dp", dp },
+      { "micro_batch", micro }, { "global_batch", global }, { "seq_length", seq },
     };
     for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
-      if (ints[i].value != 0)
+      if (ints[i].value != G_MININT)
         {
           g_autofree char *text = g_strdup_printf ("%d", ints[i].value);
           if (!sim_llm_layout_set (&layout, ints[i].key, text, &error))
             return gpusim_usage_error (context, "%s", error->message);
         }
   }
-  if (dp >= 0)
-    {
-      g_autofree char *text = g_strdup_printf ("%d", dp);
-      if (!sim_llm_layout_set (&layout, "dp", text, &error))
-        return gpusim_usage_error (context, "%s", error->message);
-    }
   if (tokens != NULL && !sim_llm_layout_set (&layout, "tokens", tokens, &error))
     return gpusim_usage_error (context, "%s", error->message);
   for (guint i = 0; layout_args != NULL && layout_args[i] != NULL; i++)
