@@ -1170,6 +1170,8 @@ expect 2 transfers "$tmp/xfers.csv"
 expect 2 transfers "$tmp/xfers.csv" --hosts 1
 expect 2 transfers "$tmp/xfers.csv" --hosts 4 --topology dragonfly
 expect 2 transfers "$tmp/xfers.csv" --hosts 4 --bandwidth fast
+expect 2 transfers "$tmp/xfers.csv" --hosts 4 --radix -5
+contains "$tmp/stderr" "--radix -5: expected at least 2 ports" "transfers --radix -5"
 expect 2 transfers "$tmp/gpus.csv" --scenario "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini" --radix 8
 
 # ---- Warnings of the build ----------------------------------------------

@@ -161,7 +161,7 @@ hosts_network (gint n_hosts, const char *bandwidth_text, const char *kind_text, 
       g_prefix_error (error, "--link-latency: ");
       return NULL;
     }
-  if (radix < 0)
+  if (radix == G_MININT)
     radix = kind == SIM_FABRIC_SINGLE_SWITCH ? 0 : 64;
   t = sim_transfers_new_hosts ((guint) n_hosts, bandwidth, kind, (guint) radix,
                                oversubscription, latency, error);
@@ -185,7 +185,7 @@ gpusim_cmd_transfers (int argc, char **argv)
   g_autofree char *scenario = NULL, *bandwidth = NULL, *kind = NULL, *latency = NULL;
   g_autofree char *output = NULL;
   g_auto(GStrv) sets = NULL;
-  gint n_hosts = 0, radix = -1;
+  gint n_hosts = 0, radix = G_MININT;   /* (not given: the topology's default) */
   double oversubscription = 1;
   gboolean json = FALSE, quiet = FALSE, force = FALSE;
   GOptionEntry entries[] = {
@@ -240,12 +240,12 @@ gpusim_cmd_transfers (int argc, char **argv)
   if (scenario == NULL && (n_hosts < 2 || sets != NULL))
     return gpusim_usage_error (context, "%s", n_hosts < 2 ? "--hosts N needs N >= 2"
                                               : "--set needs --scenario");
-  if (scenario != NULL && (bandwidth != NULL || kind != NULL || radix >= 0 || latency != NULL
-                           || oversubscription != 1))
+  if (scenario != NULL && (bandwidth != NULL || kind != NULL || radix != G_MININT
+                           || latency != NULL || oversubscription != 1))
     return gpusim_usage_error (context, "--bandwidth, --topology, --radix, --oversubscription "
                                         "and --link-latency are for --hosts; a scenario's "
                                         "network is its [fabric] (--set fabric.KEY=VALUE)");
-  if (radix == 0 || radix == 1)
+  if (radix != G_MININT && radix < 2)
     return gpusim_usage_error (context, "--radix %d: expected at least 2 ports", radix);
   if (n_hosts > MAX_HOSTS && !force)
     {
