@@ -1194,6 +1194,14 @@ for algo in tree hierarchical; do
         "collective --algo $algo on all_gather"
 done
 
+# ---- seek's tolerance: finite, at least 0 ---------------------------------
+for tol in nan inf -1; do
+    expect 2 seek "$SIM_TOP_SRCDIR/scenarios/quickstart.ini" --vary workload.rate \
+        --target "wait_p95 <= 1h" --range 1/h..10/h --seeds 1 --tolerance "$tol"
+    contains "$tmp/stderr" "--tolerance $tol: expected a finite width, at least 0" \
+        "seek --tolerance $tol"
+done
+
 # ---- A section an override makes -----------------------------------------
 # --set (or a sweep's key) may add a section; one left without a key it
 # needs (most often a misspelt name) is refused saying the file has no such

@@ -422,8 +422,11 @@ gpusim_cmd_seek (int argc, char **argv)
     return gpusim_usage_error (context, "%s", "--seeds: expected a number of runs, at least 1");
   if (!(level > 0 && level < 1))
     return gpusim_usage_error (context, "%s", "--level: expected a number between 0 and 1, e.g. 0.95");
-  if (jobs < 0 || tolerance < 0)
-    return gpusim_usage_error (context, "%s", "--jobs and --tolerance cannot be negative");
+  if (jobs < 0)
+    return gpusim_usage_error (context, "%s", "--jobs cannot be negative");
+  if (!(tolerance >= 0) || !isfinite (tolerance))
+    return gpusim_usage_error (context, "--tolerance %g: expected a finite width, at least 0 "
+                               "(0: the default)", tolerance);
   if (first_seed != NULL &&
       !g_ascii_string_to_unsigned (first_seed, 10, 0, G_MAXUINT64, &seed, NULL))
     return gpusim_usage_error (context, "%s", "--seed: expected a non-negative integer");

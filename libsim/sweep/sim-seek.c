@@ -310,7 +310,7 @@ void
 sim_seek_set_tolerance (SimSeek *self, double tolerance)
 {
   g_return_if_fail (SIM_IS_SEEK (self));
-  g_return_if_fail (tolerance >= 0);
+  g_return_if_fail (tolerance >= 0 && isfinite (tolerance));
   self->tolerance = tolerance;
 }
 

@@ -147,8 +147,9 @@ void sim_seek_set_level (SimSeek *self, double level);
 /**
  * sim_seek_set_tolerance:
  * @self: a search
- * @tolerance: stop when the bracket is this narrow; 0 for the default (1
- *   for an integer range, a hundredth of the range otherwise)
+ * @tolerance: stop when the bracket is this narrow (finite, at least 0); 0
+ *   for the default (1 for an integer range, a hundredth of the range
+ *   otherwise)
  */
 void sim_seek_set_tolerance (SimSeek *self, double tolerance);
 
