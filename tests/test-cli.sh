@@ -1170,6 +1170,10 @@ expect 2 transfers "$tmp/xfers.csv"
 expect 2 transfers "$tmp/xfers.csv" --hosts 1
 expect 2 transfers "$tmp/xfers.csv" --hosts 4 --topology dragonfly
 expect 2 transfers "$tmp/xfers.csv" --hosts 4 --bandwidth fast
+# A ratio the leaves cannot hold with whole ports: built otherwise, and said.
+expect 0 transfers "$tmp/xfers.csv" --hosts 64 --oversubscription 3
+contains "$tmp/stderr" "gpusim: warning: oversubscription 3:1 asked" "transfers, a ratio not built"
+contains "$tmp/stderr" "1 leaf of 16 NIC ports and 5 uplinks (3.2:1)" "transfers, the leaf built"
 expect 2 transfers "$tmp/xfers.csv" --hosts 4 --radix -5
 contains "$tmp/stderr" "--radix -5: expected at least 2 ports" "transfers --radix -5"
 expect 2 transfers "$tmp/gpus.csv" --scenario "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini" --radix 8
