@@ -1174,6 +1174,9 @@ expect 2 transfers "$tmp/xfers.csv" --hosts 4 --bandwidth fast
 expect 0 collective "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini" -n 16 -b 1G -e 1G \
     --set fabric.oversubscription=3
 contains "$tmp/stderr" "gpusim: warning: oversubscription 3:1 asked" "collective, a ratio not built"
+expect 0 llm "$SIM_TOP_SRCDIR/scenarios/llm-70b-shared-fabric.ini" --model llama3-70b --tp 8 \
+    --pp 4 --set fabric.oversubscription=3
+contains "$tmp/stderr" "gpusim: warning: oversubscription 3:1 asked" "llm, a ratio not built"
 expect 0 transfers "$tmp/xfers.csv" --hosts 64 --oversubscription 3
 contains "$tmp/stderr" "gpusim: warning: oversubscription 3:1 asked" "transfers, a ratio not built"
 contains "$tmp/stderr" "1 leaf of 16 NIC ports and 5 uplinks (3.2:1)" "transfers, the leaf built"
