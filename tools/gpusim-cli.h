@@ -60,6 +60,10 @@ void gpusim_counter_draw (GpusimCounter *counter, const char *what, guint done, 
 /* Prints "gpusim: MESSAGE" on stderr. */
 void gpusim_print_error (const GError *error);
 
+/* Prints on stderr, as "gpusim: warning: ...", what @topology's builder
+ * built otherwise than asked (sim_topology_get_warnings()). */
+void gpusim_print_topology_warnings (SimTopology *topology);
+
 /* Where traces are fetched to and read from by default: $GPUSIM_TRACE_DIR,
  * else the folder of the trace registry (data/traces in a checkout, or
  * the installed one). */

@@ -204,9 +204,7 @@ gpusim_cmd_llm (int argc, char **argv)
 
   if (!sim__llm_setup (&setup, argv[1], (const char * const *) sets, &error))
     return gpusim_input_error (error);
-  /* What was built otherwise than asked, as run and topo say it. */
-  for (const char * const *w = sim_topology_get_warnings (setup.topology); *w != NULL; w++)
-    g_printerr ("gpusim: warning: %s\n", *w);
+  gpusim_print_topology_warnings (setup.topology);
   model = sim__llm_model_for_scenario (setup.scenario, model_name, &error);
   if (model == NULL)
     return gpusim_input_error (error);

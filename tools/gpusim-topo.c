@@ -703,8 +703,7 @@ gpusim_cmd_topo (int argc, char **argv)
       sim__scenario_locate (sc, "fabric", NULL, &error);
       goto failed;
     }
-  for (const char * const *w = sim_topology_get_warnings (topology); *w != NULL; w++)
-    fprintf (stderr, "gpusim: warning: %s\n", *w);
+  gpusim_print_topology_warnings (topology);
   if (!sim_topology_get_metrics (topology, &m, &error))
     goto failed;
   options.expand = expand;

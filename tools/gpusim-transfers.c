@@ -167,11 +167,8 @@ hosts_network (gint n_hosts, const char *bandwidth_text, const char *kind_text, 
                                oversubscription, latency, error);
   if (t == NULL)
     return NULL;
-  /* What the builder could not build as asked (a ratio the leaves cannot
-   * hold with whole ports), as gpusim topo and run say it. */
-  for (const char * const *w = sim_topology_get_warnings (sim_transfers_get_topology (t));
-       *w != NULL; w++)
-    g_printerr ("gpusim: warning: %s\n", *w);
+  /* (A ratio the leaves cannot hold with whole ports, and what was built.) */
+  gpusim_print_topology_warnings (sim_transfers_get_topology (t));
   if (kind == SIM_FABRIC_SINGLE_SWITCH)
     *description = g_strdup_printf ("%d hosts, one switch, %.6g GB/s per host, %.6g us per "
                                     "link", n_hosts, bandwidth / 1e9, latency / 1e3);

@@ -106,10 +106,15 @@ gpusim_network_load (GpusimNetwork *net, const char *path, const char *const *se
       gpusim_network_clear (net);
       return FALSE;
     }
-  /* What was built otherwise than asked, as run and topo say it. */
-  for (const char * const *w = sim_topology_get_warnings (net->topology); *w != NULL; w++)
-    g_printerr ("gpusim: warning: %s\n", *w);
+  gpusim_print_topology_warnings (net->topology);
   return TRUE;
+}
+
+void
+gpusim_print_topology_warnings (SimTopology *topology)
+{
+  for (const char * const *w = sim_topology_get_warnings (topology); *w != NULL; w++)
+    g_printerr ("gpusim: warning: %s\n", *w);
 }
 
 void
