@@ -6,8 +6,7 @@
  * 2. The October 2017 month of Microsoft Philly jobs (47,192 jobs) on 256
  *    DGX A100 (2,048 GPUs), without and with [failures] (the same
  *    realistic rates, self-healing, 4 hot spares, hourly checkpoints of
- *    1 GB per GPU at 100 GB/s): the overhead, against the issue's limit of
- *    +20 %.
+ *    1 GB per GPU at 100 GB/s): the overhead, against a limit of +20 %.
  * Each run is timed three times and the fastest kept.  It prints figures
  * and never fails on time; without the Philly trace it says so and skips
  * the second part.

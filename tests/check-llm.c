@@ -37,7 +37,7 @@
  *   duration and traffic the model gives (written out from the layout
  *   here), bad class keys are errors naming the key, and the planner
  *   scenario runs the same twice;
- * - `gpusim llm` prints the JSON fields the issue names, refuses what
+ * - `gpusim llm` prints the JSON fields docs/llm.md names, refuses what
  *   does not fit with status 1 and bad options with status 2.
  *
  * What is not asserted: that the efficiencies calibrated on these figures

@@ -182,7 +182,7 @@ static const guint sizes[] = { 2, 4, 8, 16, 32, 64 };
  * no link carries two, and every size gets 380 GB/s, equal to two nodes
  * (on one leaf).  The whole busbw, latency included, is 379 GB/s on two
  * nodes (models/SOURCES.md B1: 370-390 GB/s over 8 x NDR) and stays within
- * 10 % of it up to 64 nodes (the issue's criterion; the ring's per-step
+ * 10 % of it up to 64 nodes (the ring's per-step
  * latencies hide behind its bytes while a step moves more than its latency
  * is worth: 1 GiB over 512 GPUs still does, barely, on its network steps). */
 START_TEST (test_fat_tree_scaling)
