@@ -96,6 +96,15 @@ bench_number (const char *prog, const char *name, const char *text, double min, 
   return v;
 }
 
+/* qsort()'s order of doubles, ascending (medians of the benchmarks' runs). */
+G_GNUC_UNUSED static int
+bench_compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
 /* The trace SUB/NAME (SUB a folder such as "philly"), from the first of
  * $GPUSIM_TRACE_DIR, SIM_DATA_TRACEDIR and SIM_TRACEDIR that holds it; NULL
  * if none does, with *TRIED (when not NULL) the places looked at, for the

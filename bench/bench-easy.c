@@ -77,14 +77,6 @@ replay (SimScenario *sc, gboolean eager, double *wall, SimReport **report, GErro
   return TRUE;
 }
 
-static int
-compare_doubles (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 #define USAGE \
   "usage: bench-easy [TRACE.csv]\n" \
   "  FIFO and EASY backfilling (as shipped, and as the plain scan) on a replay of the\n" \
@@ -127,7 +119,7 @@ main (int argc, char **argv)
   w_eager = w_fifo = w_easy = G_MAXDOUBLE;
   for (guint i = 0; i < RUNS && ok; i++)
     {
-      double w;
+      double w = 0;
       ok = replay (sc_easy, TRUE, &w, &eager, &error);
       w_eager = MIN (w_eager, w);
     }
@@ -149,7 +141,7 @@ main (int argc, char **argv)
       fprintf (stderr, "bench-easy: %s\n", error->message);
       return 1;
     }
-  qsort (ratios, PAIRS, sizeof ratios[0], compare_doubles);
+  qsort (ratios, PAIRS, sizeof ratios[0], bench_compare_doubles);
   if (metric (eager, "wait_mean") != metric (easy, "wait_mean"))
     {
       fprintf (stderr, "bench-easy: EASY's mean wait differs with the eager reservation: "

@@ -152,17 +152,11 @@ add_flow (FatTree *ft, GRand *rand, gboolean jobs, guint index)
 /* The steps the last run by components took. */
 static guint last_reps;
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
 
 static double
 median (double *v, guint n)
 {
-  qsort (v, n, sizeof (double), compare_double);
+  qsort (v, n, sizeof (double), bench_compare_doubles);
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

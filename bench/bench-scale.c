@@ -264,14 +264,6 @@ fork_case (const Case *c, double limit, double none, double *cpu)
   return 0;
 }
 
-static int
-compare_doubles (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* The cases of one size, @rounds times: without the network, then with
  * it at each oversubscription, by each solver asked for; then, given more
  * than one round, each network case's median ratio to the case without
@@ -307,7 +299,7 @@ run_size (guint gpus, guint64 jobs, gboolean network, const double *oversubs, gu
       guint n = n_ratios[i];
       if (n == 0)
         continue;
-      qsort (r, n, sizeof (double), compare_doubles);
+      qsort (r, n, sizeof (double), bench_compare_doubles);
       printf ("%8u %g:1 %-16s median x none over %u rounds %.1f (from %.1f to %.1f)\n", gpus,
               oversubs[i / n_solvers], solvers[i % n_solvers] ? "components" : "region", n,
               n % 2 == 1 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2, r[0], r[n - 1]);
