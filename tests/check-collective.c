@@ -30,6 +30,7 @@
 #include "fabric/sim-topology.h"
 #include "fabric/sim-collective.h"
 #include "fabric/sim-collective-private.h"
+#include "fabric/sim-topology-private.h"
 
 #define GiB (1024.0 * 1024 * 1024)
 
@@ -1094,6 +1095,157 @@ START_TEST (test_time_alone_kept_across_nodes)
 }
 END_TEST
 
+/* Batches across nodes that all hang under one switch are kept by the
+ * pattern of their GPUs over their nodes, whichever nodes of a kind those
+ * are (leaf_key()): the pattern on other nodes of the same models under
+ * one switch, that one or another, costs no solve and gives what a fresh
+ * model gives.  The truth of which nodes share a switch is the build's:
+ * 64-port leaves at 1:1 keep 32 ports down, four nodes of eight NICs; at
+ * 2:1, 42 ports down, five; 128 ports, eight; the two NICs of a PCIe
+ * server let sixteen share one.  Timed afresh: the pattern with a GPU fewer (another key); on
+ * nodes of another model (DGX A100s, their NICs half as fast, under the
+ * same leaf as DGX H100s); across two switches; and every renamed batch on
+ * rails, where a node's NICs go to eight switches. */
+START_TEST (test_time_alone_kept_under_one_switch)
+{
+  static const struct {
+    const char *model, *other;   /* the nodes' models: 8 of the first, or 4 of each */
+    guint       per_switch;      /* nodes under one switch; 0: none (rails) */
+    const char *lines[5];
+  } cases[] = {
+    { "DGX-H100", NULL, 4, { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700",
+                             NULL } },
+    { "DGX-H100", NULL, 5, { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700",
+                             "oversubscription=2", NULL } },
+    { "DGX-H100", NULL, 0, { "topology=rail-optimized", "routing=dmodk",
+                             "switch=Quantum-2-QM9700", NULL } },
+    { "DGX-H100", "DGX-A100", 8, { "topology=fat-tree", "routing=dmodk",
+                                   "switch=Quantum-2-QM9700", "radix=128", NULL } },
+    { "PCIe-8GPU", NULL, 16, { "topology=fat-tree", "routing=dmodk",
+                               "switch=Quantum-2-QM9700", NULL } },
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (cases); f++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GRand) rand = g_rand_new_with_seed (53 + f);
+      g_auto(SimFabricConfig) config = { 0 };
+      const guint n_nodes_all = cases[f].per_switch == 16 ? 20 : 8;
+      Setup s;
+      SimCommModel *kept;
+      guint32 sw[20];
+
+      /* (Two pools: the first half of the nodes, and the second.) */
+      s.cluster = sim_cluster_new ();
+      ck_assert (sim_cluster_add_pool (s.cluster, "a",
+                                       sim_catalogue_lookup_node (catalogue, cases[f].model),
+                                       NULL, 0, n_nodes_all / 2, &error));
+      ck_assert (sim_cluster_add_pool (s.cluster, "b",
+                                       sim_catalogue_lookup_node (catalogue, cases[f].other
+                                                                  ? cases[f].other
+                                                                  : cases[f].model),
+                                       NULL, 0, n_nodes_all / 2, &error));
+      for (guint i = 0; cases[f].lines[i] != NULL; i++)
+        {
+          g_auto(GStrv) kv = g_strsplit (cases[f].lines[i], "=", 2);
+          ck_assert (sim_fabric_config_set (&config, kv[0], kv[1], &error));
+        }
+      s.topology = sim_topology_new (s.cluster, catalogue, &config, &error);
+      ck_assert_msg (s.topology != NULL, "%s", error ? error->message : "");
+      s.comm = sim_comm_model_new (s.topology, s.cluster);
+      for (guint32 node = 0; node < n_nodes_all; node++)
+        {
+          sw[node] = sim__topology_node_switch (s.topology, node, NULL);
+          if (cases[f].per_switch == 0)
+            ck_assert_uint_eq (sw[node], G_MAXUINT32);
+          else
+            ck_assert_msg (sw[node] != G_MAXUINT32
+                           && (sw[node] == sw[0]) == (node < cases[f].per_switch),
+                           "case %u: node %u", f, node);
+        }
+      kept = sim_comm_model_new (s.topology, s.cluster);
+      for (guint trial = 0; trial < 16; trial++)
+        {
+          /* Two or three nodes, numbered 0, 1, 2 by the pattern, and some
+           * GPUs of each in a random order. */
+          guint n_nodes = 2 + trial % 2, k = 0, per_node;
+          guint32 pattern[24][2], gpus[24];
+          /* Where the pattern goes: nodes of the first model under the
+           * first switch, in several orders (the first place, timed; the
+           * others, kept); then nodes of the second half (of the other
+           * model where there is one, under the first switch or the
+           * second); then across two switches, or onto the other model. */
+          guint32 places[6][3] = { { 0, 1, 2 }, { 2, 0, 3 }, { 3, 1, 0 }, { 1, 3, 2 },
+                                   { 4, 5, 6 }, { 0, 7, 1 } };
+          if (cases[f].per_switch == 16)
+            for (guint i = 0; i < 3; i++)
+              {
+                places[4][i] = 10 + i;     /* the second pool, under the first switch */
+                places[5][i] = i == 1 ? 17 : i;
+              }
+          per_node = 2 + (guint) g_rand_int_range (rand, 0, 7);
+          for (guint nd = 0; nd < n_nodes; nd++)
+            {
+              guint32 local[8];
+              for (guint i = 0; i < 8; i++)
+                local[i] = i;
+              for (guint i = 7; i > 0; i--)
+                {
+                  guint j = (guint) g_rand_int_range (rand, 0, (gint) i + 1), t = local[i];
+                  local[i] = local[j];
+                  local[j] = t;
+                }
+              for (guint i = 0; i < per_node; i++)
+                {
+                  pattern[k][0] = nd;
+                  pattern[k++][1] = local[i];
+                }
+            }
+          for (guint p = 0; p < G_N_ELEMENTS (places); p++)
+            {
+              SimCollectiveCall call;
+              SimCommModel *idle = sim_comm_model_new (s.topology, s.cluster);
+              guint64 before = sim__comm_model_get_solves (kept);
+              /* Kept where the nodes are all under one switch and of the
+               * models of the first place's, which was timed. */
+              gboolean kept_here = p > 0 && cases[f].per_switch > 0;
+              for (guint i = 0; i < n_nodes; i++)
+                kept_here = kept_here && sw[places[p][i]] == sw[places[p][0]]
+                            && (cases[f].other == NULL || places[p][i] < n_nodes_all / 2);
+              double t, fresh;
+              for (guint i = 0; i < k; i++)
+                gpus[i] = 8 * places[p][pattern[i][0]] + pattern[i][1];
+              call = (SimCollectiveCall) { trial % 3 == 2 ? SIM_COLLECTIVE_ALL_GATHER
+                                                          : SIM_COLLECTIVE_ALL_REDUCE,
+                                           SIM_COLLECTIVE_ALGO_RING, 1u << 24, gpus, k, NULL,
+                                           0 };
+              ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
+              ck_assert (sim__comm_model_time_alone (idle, &call, 1, &fresh, NULL));
+              ck_assert_msg (t == fresh, "case %u: trial %u, place %u: %.17g s kept, %.17g s "
+                             "timed", f, trial, p, t, fresh);
+              ck_assert_msg (sim__comm_model_get_solves (kept) == before + !kept_here,
+                             "case %u: trial %u, place %u", f, trial, p);
+              sim_comm_model_free (idle);
+            }
+          /* The same nodes with one GPU fewer: another key, timed. */
+          if (cases[f].per_switch > 0 && k > 2)
+            {
+              SimCollectiveCall call = { SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING,
+                                         1u << 24, gpus, k - 1, NULL, 0 };
+              guint64 before = sim__comm_model_get_solves (kept);
+              double t;
+              for (guint i = 0; i < k; i++)
+                gpus[i] = 8 * places[1][pattern[i][0]] + pattern[i][1];
+              ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
+              ck_assert_uint_eq (sim__comm_model_get_solves (kept), before + 1);
+            }
+        }
+      sim_comm_model_free (kept);
+      clear (&s);
+    }
+}
+END_TEST
+
 START_TEST (test_time_alone_from_network)
 {
   static const char * const fabrics[][6] = {
@@ -1180,7 +1332,7 @@ START_TEST (test_time_alone_direct)
   static const SimCollectiveOp ops[] = {
     SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_REDUCE_SCATTER,
   };
-  guint64 direct = 0, tried = 0, single = 0;
+  guint64 direct = 0, tried = 0, single = 0, unshared = 0;
 
   for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
     {
@@ -1257,6 +1409,9 @@ START_TEST (test_time_alone_direct)
         g_printerr ("%s %s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " without the solver\n",
                     fabrics[f][0], fabrics[f][1], d, t);
       ck_assert_uint_eq (sim__comm_model_get_alone_direct (slow, NULL), 0);
+      unshared += sim__comm_model_get_alone_unshared (fast);
+      ck_assert_uint_eq (sim__comm_model_get_alone_unshared (fast),
+                         sim__comm_model_get_alone_unshared (table));
       direct += d;
       tried += t;
       sim_comm_model_free (fast);
@@ -1268,6 +1423,11 @@ START_TEST (test_time_alone_direct)
   ck_assert_uint_ge (tried, G_N_ELEMENTS (fabrics) * 60 / 2);
   ck_assert_uint_gt (direct, tried / 3);
   ck_assert_uint_lt (direct, tried);
+  /* Both of the levels' ways too: batches each of whose resources one
+   * route crosses (rated route by route), and batches whose routes meet on
+   * some resource without any held below a level (numbered). */
+  ck_assert_uint_gt (unshared, 0);
+  ck_assert_uint_lt (unshared, direct);
   ck_assert_uint_gt (single, 0);
 }
 END_TEST
@@ -1766,6 +1926,7 @@ collective_suite (void)
   tcase_add_test (tc, test_auto_from_shape);
   tcase_add_test (tc, test_time_alone_kept_by_shape);
   tcase_add_test (tc, test_time_alone_kept_across_nodes);
+  tcase_add_test (tc, test_time_alone_kept_under_one_switch);
   tcase_add_test (tc, test_time_alone_direct);
   tcase_add_test (tc, test_flows_merged);
   tcase_add_test (tc, test_flows_out_of_solver);

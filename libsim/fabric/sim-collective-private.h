@@ -189,6 +189,10 @@ guint       sim__comm_model_get_kept_out (const SimCommModel *model);
  * which it was tried. */
 void        sim__comm_model_set_alone_direct (SimCommModel *model, gboolean direct);
 guint64     sim__comm_model_get_alone_direct (const SimCommModel *model, guint64 *tried);
+/* Of the batches sim__comm_model_get_alone_direct() counts, those none of
+ * whose resources two of its routes cross, rated route by route without
+ * numbering their resources (internal, for the tests). */
+guint64     sim__comm_model_get_alone_unshared (const SimCommModel *model);
 /* Whether alone_direct() numbers a batch's resources by a table as long
  * as the batch needs even on a network small enough for an array by
  * resource (internal, for the tests: the table is otherwise used only

@@ -416,12 +416,18 @@ struct _SimCommModel {
   guint32           direct_table_shift; /* ... 32 less its bits */
   guint64           direct;        /* batches alone_direct() solved */
   guint64           direct_tried;  /* batches it was asked to */
+  guint64           direct_unshared; /* of the first, by alone_unshared() */
   GHashTable       *nccl_tables;   /* SimNcclTable, by SimNcclShape: NCCL's tuning of
                                     * each communicator shape met */
   GHashTable       *alone_kept;    /* AloneEntry, by AloneKey: batches inside one node
                                     * timed alone (sim__comm_model_time_alone()) */
   guint             alone_exact;   /* of them, kept by their GPUs' numbers */
   GArray           *alone_words;   /* guint32: the key being looked up */
+  guint32          *leaf_stamp;    /* leaf_key(): per node, == leaf_now if met in the
+                                    * batch ... */
+  guint32          *leaf_ord;      /* ... and then its number in the batch */
+  guint32          *leaf_nodes;    /* the batch's nodes, by number */
+  guint32           leaf_now;
 };
 
 /* NCCL's tuning model (sim-collective-private.h).  The constants are
@@ -990,6 +996,9 @@ sim_comm_model_free (SimCommModel *m)
     g_hash_table_unref (m->alone_kept);
   if (m->alone_words != NULL)
     g_array_unref (m->alone_words);
+  g_free (m->leaf_stamp);
+  g_free (m->leaf_ord);
+  g_free (m->leaf_nodes);
   g_free (m);
 }
 
@@ -2998,6 +3007,13 @@ sim__comm_model_get_alone_direct (const SimCommModel *m, guint64 *tried)
   return m->direct;
 }
 
+guint64
+sim__comm_model_get_alone_unshared (const SimCommModel *m)
+{
+  g_return_val_if_fail (m != NULL, 0);
+  return m->direct_unshared;
+}
+
 /* Builds the plan of @algo, or for AUTO of NCCL's choice for @bytes;
  * NULL on error. */
 static Plan *
@@ -3243,6 +3259,15 @@ alone_registered (SimCommModel *m, const SimCollectiveCall *calls, guint n, doub
  * array would miss it at every resource. */
 #define DIRECT_INDEX_MAX 262144
 
+/* The capacity of resource @r, as @info keeps it. */
+static inline double
+direct_capacity (const SimCommModel *info, guint32 r)
+{
+  return (info->res_flags[r] & RES_CAP_OTHER) != RES_CAP_OTHER
+         ? info->cap_values[info->res_flags[r] & RES_CAP_OTHER]
+         : info->capacity[r];
+}
+
 static inline guint32
 direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met)
 {
@@ -3271,11 +3296,94 @@ direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met
       m->direct_vals[h] = at = *n_met;
     }
   m->direct_met[(*n_met)++] = r;
-  m->direct_res[at] = (DirectRes) { 0, INFINITY,
-                                    (info->res_flags[r] & RES_CAP_OTHER) != RES_CAP_OTHER
-                                    ? info->cap_values[info->res_flags[r] & RES_CAP_OTHER]
-                                    : info->capacity[r] };
+  m->direct_res[at] = (DirectRes) { 0, INFINITY, direct_capacity (info, r) };
   return at;
+}
+
+/* Empties alone_direct()'s numbering of resources for a batch of @n_hops
+ * resources met (some perhaps more than once). */
+static void
+direct_reset (SimCommModel *m, guint n_hops)
+{
+  if (m->direct_index != NULL && ++m->direct_epoch == 0)
+    {
+      memset (m->direct_index, 0, m->n_res * sizeof (guint32));
+      m->direct_epoch = 1;
+    }
+  if (m->direct_index == NULL)
+    {
+      /* (The table as long as this batch needs, so that emptying it costs
+       * what the batch does.) */
+      m->direct_table_len = 64;
+      m->direct_table_shift = 26;
+      while (m->direct_table_len < 2 * n_hops)
+        {
+          m->direct_table_len *= 2;
+          m->direct_table_shift--;
+        }
+      if (m->direct_table_alloc < m->direct_table_len)
+        {
+          m->direct_table_alloc = m->direct_table_len;
+          g_free (m->direct_keys);
+          g_free (m->direct_vals);
+          m->direct_keys = g_new (guint32, m->direct_table_alloc);
+          m->direct_vals = g_new (guint32, m->direct_table_alloc);
+        }
+      memset (m->direct_keys, 0, m->direct_table_len * sizeof (guint32));
+    }
+}
+
+/* alone_direct() where no resource is met twice (at a hundred thousand
+ * GPUs nearly every batch: 86 routes of 342 resources on average, each
+ * resource its route's alone): each resource's level is its capacity over
+ * its route's flows, each route's rate the lowest level on it, and the
+ * test of the general case (every other resource of the route clearly
+ * above that rate, or at it) is made route by route, all without
+ * numbering the resources or keeping anything per resource.  The rates,
+ * in each route's x, are those of the general case to the bit: FALSE at
+ * the first resource met twice or failing the test, the numbering then to
+ * be emptied (direct_reset()) for the general case. */
+static gboolean
+alone_unshared (SimCommModel *m, const SimCommModel *info, guint n_paths)
+{
+  for (guint d = 0; d < n_paths; d++)
+    {
+      DirectPath *dp = &m->direct_paths[d];
+      double x = INFINITY, flows = dp->flows;
+      for (guint h = 0; h < dp->len; h++)
+        {
+          guint32 r = dp->res[h];
+          if (m->direct_index != NULL)
+            {
+              if (m->direct_index[r] == m->direct_epoch)
+                return FALSE;
+              m->direct_index[r] = m->direct_epoch;
+            }
+          else
+            {
+              guint32 mask = m->direct_table_len - 1;
+              guint32 k = (r * 0x9E3779B1u) >> m->direct_table_shift;
+              while (m->direct_keys[k] != 0)
+                {
+                  if (m->direct_keys[k] == r + 1)
+                    return FALSE;
+                  k = (k + 1) & mask;
+                }
+              m->direct_keys[k] = r + 1;
+            }
+          x = MIN (x, direct_capacity (info, r) / flows);
+        }
+      if (!(x > 0 && isfinite (x)))
+        return FALSE;
+      for (guint h = 0; h < dp->len; h++)
+        {
+          double lvl = direct_capacity (info, dp->res[h]) / flows;
+          if (lvl != x && !(lvl > x * (1 + 1e-9)))
+            return FALSE;
+        }
+      dp->x = x;
+    }
+  return TRUE;
 }
 
 /* The max-min rates of a batch alone without a solver, where its flows'
@@ -3374,32 +3482,14 @@ alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, 
       m->direct_res = g_new (DirectRes, MAX (m->n_res, 1));
       m->direct_epoch = 0;
     }
-  if (m->direct_index != NULL && ++m->direct_epoch == 0)
+  direct_reset (m, n_hops);
+  if (alone_unshared (m, info, n_paths))
     {
-      memset (m->direct_index, 0, m->n_res * sizeof (guint32));
-      m->direct_epoch = 1;
+      m->direct_tried++;
+      m->direct_unshared++;
+      goto rated;
     }
-  if (m->direct_index == NULL)
-    {
-      /* (The table as long as this batch needs, so that emptying it costs
-       * what the batch does.) */
-      m->direct_table_len = 64;
-      m->direct_table_shift = 26;
-      while (m->direct_table_len < 2 * n_hops)
-        {
-          m->direct_table_len *= 2;
-          m->direct_table_shift--;
-        }
-      if (m->direct_table_alloc < m->direct_table_len)
-        {
-          m->direct_table_alloc = m->direct_table_len;
-          g_free (m->direct_keys);
-          g_free (m->direct_vals);
-          m->direct_keys = g_new (guint32, m->direct_table_alloc);
-          m->direct_vals = g_new (guint32, m->direct_table_alloc);
-        }
-      memset (m->direct_keys, 0, m->direct_table_len * sizeof (guint32));
-    }
+  direct_reset (m, n_hops);
   dr = m->direct_res;
   /* Each resource's flows, as the solver sums their weights (1 each). */
   for (guint d = 0; d < n_paths; d++)
@@ -3455,6 +3545,7 @@ alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, 
   m->direct_tried++;
   if (!ok)
     return FALSE;
+rated:
   /* A flow on no resource takes its cap, +infinity, as in the solver. */
   for (guint i = 0; i < n_flows; i++)
     rates[i] = m->direct_of[i] == G_MAXUINT32 ? INFINITY : m->direct_paths[m->direct_of[i]].x;
@@ -3647,6 +3738,91 @@ alone_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *k
 static gboolean time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n,
                             double *times, gboolean *fixed, GError **error);
 
+/* The key of a batch across nodes that all hang under one switch, their
+ * every NIC cabled to it (sim__topology_node_switch()), in
+ * @m->alone_words, or FALSE for any other batch: a marker no other key
+ * begins with, then each collective's operation, algorithm, size and GPUs,
+ * each GPU as the number of its node in the batch (in order of first
+ * appearance) and its index in that node, then each of those nodes' kind.
+ * Its flows cross only links of its own nodes: the links inside them
+ * and the NICs' links to the switch.  Two batches with one key differ by
+ * a renaming of nodes that maps each to one of its kind, with the same
+ * capacities and latencies on the links they cross, so their plans are
+ * alike, flow for flow, and so are their rates alone.  At 2:1 on
+ * switches of 144 ports a leaf holds twelve DGX nodes: most jobs of two to
+ * eight nodes fit under one, placed anywhere there, on any leaf. */
+static gboolean
+leaf_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *key)
+{
+  SimTopology *t = m->topology;
+  guint32 sw = NO_NODE, n_nodes = 0, *w;
+  guint64 len = 4;
+
+  if (n == 0 || m->load != NULL || t->n_nodes != m->n_nodes)
+    return FALSE;
+  if (m->leaf_stamp == NULL)
+    {
+      m->leaf_stamp = g_new0 (guint32, MAX (m->n_nodes, 1));
+      m->leaf_ord = g_new (guint32, MAX (m->n_nodes, 1));
+      m->leaf_nodes = g_new (guint32, MAX (m->n_nodes, 1));
+    }
+  if (++m->leaf_now == 0)
+    {
+      memset (m->leaf_stamp, 0, m->n_nodes * sizeof (guint32));
+      m->leaf_now = 1;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      len += 5 + calls[i].n_gpus;
+      for (guint j = 0; j < calls[i].n_gpus; j++)
+        {
+          guint32 g = calls[i].gpus[j], node;
+          if (g >= t->n_gpus)
+            return FALSE;
+          node = m->gpu_node[g];
+          if (m->leaf_stamp[node] == m->leaf_now)
+            continue;
+          if (sw == NO_NODE)
+            sw = sim__topology_node_switch (t, node, NULL);
+          if (sw == NO_NODE || sim__topology_node_switch (t, node, NULL) != sw
+              || t->spans[node].n_gpus > G_MAXUINT16 || n_nodes >= G_MAXUINT16)
+            return FALSE;
+          m->leaf_stamp[node] = m->leaf_now;
+          m->leaf_ord[node] = n_nodes;
+          m->leaf_nodes[n_nodes++] = node;
+        }
+    }
+  /* (One node is alone_key()'s.) */
+  len += n_nodes;
+  if (n_nodes < 2 || len > G_MAXUINT32)
+    return FALSE;
+  if (m->alone_words == NULL)
+    m->alone_words = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_set_size (m->alone_words, (guint) len);
+  w = (guint32 *) (gpointer) m->alone_words->data;
+  *w++ = G_MAXUINT32;
+  *w++ = G_MAXUINT32 - 1;
+  *w++ = n;
+  for (guint i = 0; i < n; i++)
+    {
+      *w++ = calls[i].op;
+      *w++ = calls[i].algo;
+      *w++ = (guint32) calls[i].bytes;
+      *w++ = (guint32) (calls[i].bytes >> 32);
+      *w++ = calls[i].n_gpus;
+      for (guint j = 0; j < calls[i].n_gpus; j++)
+        {
+          guint32 g = calls[i].gpus[j], node = m->gpu_node[g];
+          *w++ = m->leaf_ord[node] << 16 | (g - t->spans[node].first_gpu);
+        }
+    }
+  *w++ = n_nodes;
+  for (guint32 i = 0; i < n_nodes; i++)
+    sim__topology_node_switch (t, m->leaf_nodes[i], w++);
+  alone_key_seal (m, (guint) len, key);
+  return TRUE;
+}
+
 /* Batches across nodes kept by their GPUs' numbers at most (a few MB). */
 #define ALONE_EXACT_MAX 16384
 
@@ -3708,7 +3884,8 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
     g_return_val_if_fail (calls[i].algo != SIM_COLLECTIVE_ALGO_AUTO, FALSE);
   if (m->load != NULL)
     return time_alone (m, calls, n, times, NULL, error);
-  if (!alone_key (m, calls, n, &key) && !exact_key (m, calls, n, &key))
+  if (!alone_key (m, calls, n, &key) && !leaf_key (m, calls, n, &key)
+      && !exact_key (m, calls, n, &key))
     return time_alone (m, calls, n, times, NULL, error);
   if (m->alone_kept == NULL)
     m->alone_kept = g_hash_table_new_full (shape_hash, shape_equal, NULL, alone_entry_free);

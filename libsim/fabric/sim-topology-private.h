@@ -88,6 +88,10 @@ struct _SimTopology {
   GPtrArray  *shapes;       /* Shape *; NULL until the first route */
   guint32    *node_shape;   /* per node: its shape, or NO_NODE (its routes walk) */
   guint32    *node_link0;   /* per node: its first link */
+  /* Nodes under one switch (sim__topology_node_switch()), for every node
+   * when first asked. */
+  guint32    *node_switch;  /* per node: the switch of all its NICs, or NO_NODE */
+  guint32    *node_kind;    /* per node: its kind */
   gboolean    search;       /* route by walk() alone (sim__topology_set_search()) */
   /* Walks between switches (see net_walk()). */
   gint        net_state;    /* 0: not looked at yet; 1: they apply; -1: they do not */
@@ -195,6 +199,20 @@ gboolean sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint
                                    guint32 *out, guint room, guint *len, SimTime *latency,
                                    gboolean *fixed);
 
+/* The switch that every NIC of @node is cabled to (internal, for the
+ * collectives), or NO_NODE: when its NICs go to several switches (rails)
+ * or to none, when a vertex of it has any other link out of it, or when
+ * routes inside it are not kept by shape.  In *@kind (nullable), a
+ * number shared by the nodes alike from their GPUs to that switch: the
+ * same shape of node (the same links and latencies inside, see
+ * node_route()), the same capacities of those links, NICs at the same
+ * places cabled by links of the same capacity and latency, and switches
+ * of the same latency.  A route between GPUs of two nodes under one
+ * switch crosses the links of those two nodes only, whatever the routing
+ * (adaptive routing aside): batches of flows on such nodes that differ
+ * by a renaming of nodes of a kind meet the same capacities in the same
+ * pattern.  O(1) after the first call, which costs O(links). */
+guint32 sim__topology_node_switch (SimTopology *topology, guint32 node, guint32 *kind);
 /* Routes without the shortcuts (internal, for the tests): with @search,
  * every part of a route inside a node walks its node's distance table,
  * D-mod-K works out the destination's way up afresh and comes down it hop

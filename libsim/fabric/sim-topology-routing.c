@@ -1425,6 +1425,130 @@ route_in_node (const SimTopology *t, guint32 src_gpu, guint32 dst_gpu, guint32 *
          && node_segment (t, node, src_gpu, dst_gpu, out, room, len, latency);
 }
 
+/* Appends @n bytes of @p to @sig. */
+static inline void
+sig_put (GByteArray *sig, gconstpointer p, guint n)
+{
+  g_byte_array_append (sig, p, n);
+}
+
+/* The switch of @node's NICs, as sim__topology_node_switch() defines it,
+ * and what its kind depends on into @sig; NO_NODE (and @sig as it may be)
+ * if it has none. */
+static guint32
+node_switch_of (const SimTopology *t, guint32 node, const guint32 *nic_start, GByteArray *sig)
+{
+  const NodeSpan *span = &t->spans[node];
+  const Shape *shape;
+  guint32 sw = NO_NODE, n_nics = nic_start[node + 1] - nic_start[node];
+  SimTime lat;
+
+  if (t->node_shape[node] == NO_NODE || n_nics == 0)
+    return NO_NODE;
+  shape = g_ptr_array_index (t->shapes, t->node_shape[node]);
+  g_byte_array_set_size (sig, 0);
+  sig_put (sig, &t->node_shape[node], sizeof (guint32));
+  for (guint32 i = 0; i < shape->n_links; i++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, t->node_link0[node] + i);
+      double cap = k->bandwidth * k->efficiency;
+      sig_put (sig, &cap, sizeof cap);
+    }
+  /* Every link out of the node is a NIC's one link to its switch. */
+  for (guint32 x = 0; x < span->n_gpus + span->n_extra; x++)
+    {
+      guint32 v = x < span->n_gpus ? span->first_gpu + x : span->first_extra + (x - span->n_gpus);
+      guint out = 0;
+      for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
+        if (g_array_index (t->node_of, guint32, other_end (t, t->adj_link[e], v)) != node)
+          out++;
+      if (out > (vertex_kind (t, v) == SIM_VERTEX_NIC ? 1u : 0u))
+        return NO_NODE;
+    }
+  sig_put (sig, &n_nics, sizeof n_nics);
+  for (guint32 n = nic_start[node]; n < nic_start[node + 1]; n++)
+    {
+      guint32 l = t->nic_access[n], at;
+      const SimLink *k;
+      double cap;
+      if (l == NO_NODE)
+        return NO_NODE;
+      k = &g_array_index (t->links, SimLink, l);
+      at = other_end (t, l, t->nic_vertex[n]);
+      if (sw == NO_NODE)
+        sw = at;
+      else if (at != sw)
+        return NO_NODE;
+      cap = k->bandwidth * k->efficiency;
+      at = local_index (t, span, t->nic_vertex[n]);
+      sig_put (sig, &at, sizeof at);
+      sig_put (sig, &cap, sizeof cap);
+      sig_put (sig, &k->latency, sizeof k->latency);
+    }
+  lat = g_array_index (t->latency, SimTime, sw);
+  sig_put (sig, &lat, sizeof lat);
+  return sw;
+}
+
+guint32
+sim__topology_node_switch (SimTopology *topology, guint32 node, guint32 *kind)
+{
+  SimTopology *t = topology;
+
+  g_return_val_if_fail (t != NULL && node < t->n_nodes, NO_NODE);
+  if (G_UNLIKELY (t->node_switch == NULL))
+    {
+      g_autoptr(GHashTable) kinds = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                           (GDestroyNotify) g_bytes_unref,
+                                                           NULL);
+      g_autoptr(GByteArray) sig = g_byte_array_new ();
+      g_autofree guint32 *nic_start = g_new0 (guint32, t->n_nodes + 1);
+
+      if (t->shapes == NULL)
+        shapes_init (t);
+      gboolean in_order = TRUE;
+      guint32 last = 0;
+
+      /* (NICs are numbered node by node: a NIC out of that order, or of
+       * no node, leaves every node without a switch.) */
+      for (guint32 n = 0; n < t->n_nics && in_order; n++)
+        {
+          guint32 nd = g_array_index (t->node_of, guint32, t->nic_vertex[n]);
+          in_order = nd < t->n_nodes && nd >= last;
+          if (in_order)
+            nic_start[nd + 1]++;
+          last = nd;
+        }
+      for (guint32 v = 0; v < t->n_nodes; v++)
+        nic_start[v + 1] = in_order ? nic_start[v + 1] + nic_start[v] : 0;
+      t->node_switch = g_new (guint32, MAX (t->n_nodes, 1));
+      t->node_kind = g_new (guint32, MAX (t->n_nodes, 1));
+      for (guint32 v = 0; v < t->n_nodes; v++)
+        {
+          gpointer found;
+          GBytes *key;
+          t->node_switch[v] = node_switch_of (t, v, nic_start, sig);
+          t->node_kind[v] = NO_NODE;
+          if (t->node_switch[v] == NO_NODE)
+            continue;
+          key = g_bytes_new (sig->data, sig->len);
+          if (g_hash_table_lookup_extended (kinds, key, NULL, &found))
+            {
+              t->node_kind[v] = GPOINTER_TO_UINT (found);
+              g_bytes_unref (key);
+            }
+          else
+            {
+              t->node_kind[v] = g_hash_table_size (kinds);
+              g_hash_table_insert (kinds, key, GUINT_TO_POINTER (t->node_kind[v]));
+            }
+        }
+    }
+  if (kind != NULL)
+    *kind = t->node_kind[node];
+  return t->node_switch[node];
+}
+
 void
 sim__topology_set_search (SimTopology *topology, gboolean search)
 {
@@ -1434,6 +1558,8 @@ sim__topology_set_search (SimTopology *topology, gboolean search)
   g_clear_pointer (&topology->shapes, g_ptr_array_unref);
   g_clear_pointer (&topology->node_shape, g_free);
   g_clear_pointer (&topology->node_link0, g_free);
+  g_clear_pointer (&topology->node_switch, g_free);
+  g_clear_pointer (&topology->node_kind, g_free);
 }
 
 gboolean

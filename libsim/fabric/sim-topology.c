@@ -1235,6 +1235,8 @@ sim_topology_free (SimTopology *topology)
     g_ptr_array_unref (topology->shapes);
   g_free (topology->node_shape);
   g_free (topology->node_link0);
+  g_free (topology->node_switch);
+  g_free (topology->node_kind);
   g_hash_table_unref (topology->global_cache);
   g_hash_table_unref (topology->intra_cache);
   g_queue_clear (&topology->cache_order);
