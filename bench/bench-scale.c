@@ -341,7 +341,7 @@ main (int argc, char **argv)
         }
       else if (strcmp (argv[i], "--jobs") == 0 && i + 1 < argc)
         {
-          many = bench_whole ("bench-scale", argv[i], argv[i + 1], 1, 100000000);
+          many = bench_whole ("bench-scale", argv[i], argv[i + 1], 0, 100000000);
           i++;
         }
       else if (strcmp (argv[i], "--limit") == 0 && i + 1 < argc)

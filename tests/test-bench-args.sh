@@ -11,7 +11,8 @@
 # the source tree (bench-args.h), and read whole (47,192 rows).  And that a
 # value an option does not take (a word for a number, a number out of its
 # range, an unknown mode) exits 2 naming the option and the value, having
-# printed nothing (bench-scale, bench-routes, bench-flows).
+# printed nothing (bench-scale, bench-routes, bench-flows); and that
+# bench-scale --jobs 0 skips its many-jobs run.
 #
 # What it does not check: the benchmarks' figures (they print, never judge).
 #
@@ -66,7 +67,7 @@ bad_value () {
     [ ! -s "$tmp/out" ] || fail "$prog $*: printed $(head -1 "$tmp/out")"
 }
 bad_value bench-scale --jobs abc
-bad_value bench-scale --jobs 0
+bad_value bench-scale --jobs -1
 bad_value bench-scale --limit -1
 bad_value bench-scale --max-gpus 12x
 bad_value bench-scale --gpus 12345
@@ -77,6 +78,14 @@ bad_value bench-routes --nodes abc
 bad_value bench-routes --routes 0
 bad_value bench-routes --routing foo
 bad_value bench-flows --hosts abc
+
+# --jobs 0 skips the many-jobs run, as bench-scale's usage says: the week
+# on 1,024 GPUs alone is run.
+timeout 60 "$SIM_TOP_BUILDDIR/bench/bench-scale" --gpus 1024 --no-network --jobs 0 \
+    >"$tmp/out" 2>"$tmp/err" || fail "bench-scale --jobs 0 exited non-zero: $(head -2 "$tmp/err")"
+grep -q "^ *1024 none  *[1-9]" "$tmp/out" ||
+    fail "bench-scale --jobs 0 ran no week: $(head -3 "$tmp/out")"
+! grep -q "jobs on 1,024 GPUs" "$tmp/out" || fail "bench-scale --jobs 0 ran the many-jobs case"
 
 csv="$SIM_TOP_BUILDDIR/bench/bench-csv"
 "$csv" "$tmp/absent.csv" >"$tmp/out" 2>"$tmp/err" && fail "bench-csv on an absent file exited 0"
