@@ -1095,56 +1095,71 @@ START_TEST (test_time_alone_kept_across_nodes)
 }
 END_TEST
 
-/* Batches across nodes that all hang under one switch are kept by the
- * pattern of their GPUs over their nodes, whichever nodes of a kind those
- * are (leaf_key()): the pattern on other nodes of the same models under
- * one switch, that one or another, costs no solve and gives what a fresh
- * model gives.  The truth of which nodes share a switch is the build's:
- * 64-port leaves at 1:1 keep 32 ports down, four nodes of eight NICs; at
- * 2:1, 42 ports down, five; 128 ports, eight; the two NICs of a PCIe
- * server let sixteen share one.  Timed afresh: the pattern with a GPU fewer (another key); on
- * nodes of another model (DGX A100s, their NICs half as fast, under the
- * same leaf as DGX H100s); across two switches; and every renamed batch on
- * rails, where a node's NICs go to eight switches. */
+/* Batches across nodes that each hang under one switch are kept by the
+ * pattern of their GPUs over their nodes and what decides their routes
+ * (tree_key()): whichever nodes they are, a batch whose key was timed
+ * costs no solve, and gives, to the bit, what a fresh model gives.  The
+ * test states the key from the build's own arithmetic, not the code's:
+ * 64-port leaves at 1:1 keep 32 ports down (four nodes of eight NICs) and
+ * 32 up; at 2:1, five nodes (40 ports down) and 20 up; one switch of 128
+ * ports, eight nodes and no uplinks; two NICs a PCIe server, sixteen
+ * (every leaf full, so that all have as many uplinks: a leaf less full
+ * has fewer).  NICs are numbered node by node, so a
+ * node's first is 8 (or 2) times its number.  Under one leaf a batch is
+ * known by its GPUs' places in its nodes and the nodes' models (DGX A100s
+ * beside DGX H100s under one leaf are told apart: their NICs are half as
+ * fast); across leaves of the two-tier tree, also by each node's leaf
+ * (numbered in the batch) and its first NIC modulo the uplinks, which
+ * D-mod-K routes by, as long as the leaves are of one pod (a three-tier
+ * tree of 16-port switches holds one DGX H100 a leaf and eight a pod);
+ * across pods, and on rails, where a node's NICs go to eight switches,
+ * only by its GPUs' numbers.  Each placement of a pattern is timed when
+ * its key is new and kept when it is not, and both happen. */
 START_TEST (test_time_alone_kept_under_one_switch)
 {
   static const struct {
-    const char *model, *other;   /* the nodes' models: 8 of the first, or 4 of each */
-    guint       per_switch;      /* nodes under one switch; 0: none (rails) */
+    const char *model, *other;   /* the nodes' models: all of the first, or half of each */
+    guint       nodes, per_switch, nics, n_up, period;  /* period: a shift that keeps
+                                                         * 8 x node mod n_up */
+    guint       per_pod;         /* nodes under one pod of spines; 0: all */
     const char *lines[5];
   } cases[] = {
-    { "DGX-H100", NULL, 4, { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700",
-                             NULL } },
-    { "DGX-H100", NULL, 5, { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700",
-                             "oversubscription=2", NULL } },
-    { "DGX-H100", NULL, 0, { "topology=rail-optimized", "routing=dmodk",
-                             "switch=Quantum-2-QM9700", NULL } },
-    { "DGX-H100", "DGX-A100", 8, { "topology=fat-tree", "routing=dmodk",
-                                   "switch=Quantum-2-QM9700", "radix=128", NULL } },
-    { "PCIe-8GPU", NULL, 16, { "topology=fat-tree", "routing=dmodk",
-                               "switch=Quantum-2-QM9700", NULL } },
+    { "DGX-H100", NULL, 12, 4, 8, 32, 4, 0,
+      { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", NULL } },
+    { "DGX-H100", NULL, 15, 5, 8, 20, 5, 0,
+      { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "oversubscription=2",
+        NULL } },
+    { "DGX-H100", NULL, 8, 0, 8, 0, 1, 0,
+      { "topology=rail-optimized", "routing=dmodk", "switch=Quantum-2-QM9700", NULL } },
+    { "DGX-H100", "DGX-A100", 8, 8, 8, 0, 1, 0,
+      { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=128", NULL } },
+    { "PCIe-8GPU", NULL, 32, 16, 2, 32, 16, 0,
+      { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", NULL } },
+    { "DGX-H100", NULL, 24, 1, 8, 8, 1, 8,
+      { "topology=fat-tree-3", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL } },
   };
+  guint kept_by[2] = { 0, 0 }, timed_by[2] = { 0, 0 };  /* [0] one leaf, [1] across */
 
   for (guint f = 0; f < G_N_ELEMENTS (cases); f++)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(GRand) rand = g_rand_new_with_seed (53 + f);
+      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       g_auto(SimFabricConfig) config = { 0 };
-      const guint n_nodes_all = cases[f].per_switch == 16 ? 20 : 8;
+      guint nn = cases[f].nodes, per = cases[f].per_switch;
       Setup s;
       SimCommModel *kept;
-      guint32 sw[20];
 
-      /* (Two pools: the first half of the nodes, and the second.) */
+      /* (Two pools: the first half of the nodes, and the rest.) */
       s.cluster = sim_cluster_new ();
       ck_assert (sim_cluster_add_pool (s.cluster, "a",
                                        sim_catalogue_lookup_node (catalogue, cases[f].model),
-                                       NULL, 0, n_nodes_all / 2, &error));
+                                       NULL, 0, nn / 2, &error));
       ck_assert (sim_cluster_add_pool (s.cluster, "b",
                                        sim_catalogue_lookup_node (catalogue, cases[f].other
                                                                   ? cases[f].other
                                                                   : cases[f].model),
-                                       NULL, 0, n_nodes_all / 2, &error));
+                                       NULL, 0, nn - nn / 2, &error));
       for (guint i = 0; cases[f].lines[i] != NULL; i++)
         {
           g_auto(GStrv) kv = g_strsplit (cases[f].lines[i], "=", 2);
@@ -1153,36 +1168,34 @@ START_TEST (test_time_alone_kept_under_one_switch)
       s.topology = sim_topology_new (s.cluster, catalogue, &config, &error);
       ck_assert_msg (s.topology != NULL, "%s", error ? error->message : "");
       s.comm = sim_comm_model_new (s.topology, s.cluster);
-      for (guint32 node = 0; node < n_nodes_all; node++)
+      /* The build as the test reads it: which nodes share a switch, and
+       * that switch's uplinks. */
+      for (guint32 node = 0; node < nn; node++)
         {
-          sw[node] = sim__topology_node_switch (s.topology, node, NULL);
-          if (cases[f].per_switch == 0)
-            ck_assert_uint_eq (sw[node], G_MAXUINT32);
-          else
-            ck_assert_msg (sw[node] != G_MAXUINT32
-                           && (sw[node] == sw[0]) == (node < cases[f].per_switch),
-                           "case %u: node %u", f, node);
+          guint32 sw = sim__topology_node_switch (s.topology, node, NULL), nic0, n_up, kind, sp;
+          if (per == 0)
+            {
+              ck_assert_uint_eq (sw, G_MAXUINT32);
+              continue;
+            }
+          ck_assert_msg (sw != G_MAXUINT32
+                         && (sw == sim__topology_node_switch (s.topology, 0, NULL))
+                            == (node < per), "case %u: node %u", f, node);
+          /* (One switch for all: no uplinks.) */
+          ck_assert (sim__topology_node_uplinks (s.topology, node, &nic0, &n_up, &kind, &sp)
+                     == (cases[f].n_up > 0));
+          if (cases[f].n_up == 0)
+            continue;
+          ck_assert_uint_eq (nic0, cases[f].nics * node);
+          ck_assert_msg (n_up == cases[f].n_up, "case %u: node %u: %u uplinks", f, node, n_up);
         }
       kept = sim_comm_model_new (s.topology, s.cluster);
-      for (guint trial = 0; trial < 16; trial++)
+      for (guint trial = 0; trial < 24; trial++)
         {
-          /* Two or three nodes, numbered 0, 1, 2 by the pattern, and some
+          /* Two or three nodes, numbered 0, 1, 2 in the pattern, and some
            * GPUs of each in a random order. */
           guint n_nodes = 2 + trial % 2, k = 0, per_node;
-          guint32 pattern[24][2], gpus[24];
-          /* Where the pattern goes: nodes of the first model under the
-           * first switch, in several orders (the first place, timed; the
-           * others, kept); then nodes of the second half (of the other
-           * model where there is one, under the first switch or the
-           * second); then across two switches, or onto the other model. */
-          guint32 places[6][3] = { { 0, 1, 2 }, { 2, 0, 3 }, { 3, 1, 0 }, { 1, 3, 2 },
-                                   { 4, 5, 6 }, { 0, 7, 1 } };
-          if (cases[f].per_switch == 16)
-            for (guint i = 0; i < 3; i++)
-              {
-                places[4][i] = 10 + i;     /* the second pool, under the first switch */
-                places[5][i] = i == 1 ? 17 : i;
-              }
+          guint32 pattern[24][2], gpus[24], base[3];
           per_node = 2 + (guint) g_rand_int_range (rand, 0, 7);
           for (guint nd = 0; nd < n_nodes; nd++)
             {
@@ -1201,47 +1214,125 @@ START_TEST (test_time_alone_kept_under_one_switch)
                   pattern[k++][1] = local[i];
                 }
             }
-          for (guint p = 0; p < G_N_ELEMENTS (places); p++)
+          /* Distinct nodes at random among the first half, or (every
+           * other trial) among all. */
+          for (guint nd = 0; nd < n_nodes; nd++)
             {
+              gboolean dup;
+              do
+                {
+                  base[nd] = (guint32) g_rand_int_range (rand, 0, (gint) (trial % 2 ? nn
+                                                                                    : nn / 2));
+                  dup = FALSE;
+                  for (guint j = 0; j < nd; j++)
+                    dup = dup || base[j] == base[nd];
+                }
+              while (dup);
+            }
+          /* The placement, then shifted by whole periods while it fits;
+           * then ten placements of distinct nodes at random among those of
+           * the first two switches, where keys that differ in one word
+           * (a leaf, a NIC's place among the uplinks) meet. */
+          for (guint place = 0, shift = 0; place < nn / cases[f].period + 10; place++)
+            {
+              GString *key = g_string_new (NULL);
+              guint32 node_of[3], leaf_of[3], leaves[3], n_leaves = 0;
+              gboolean fits = TRUE, one_leaf, across = FALSE;
               SimCollectiveCall call;
-              SimCommModel *idle = sim_comm_model_new (s.topology, s.cluster);
-              guint64 before = sim__comm_model_get_solves (kept);
-              /* Kept where the nodes are all under one switch and of the
-               * models of the first place's, which was timed. */
-              gboolean kept_here = p > 0 && cases[f].per_switch > 0;
-              for (guint i = 0; i < n_nodes; i++)
-                kept_here = kept_here && sw[places[p][i]] == sw[places[p][0]]
-                            && (cases[f].other == NULL || places[p][i] < n_nodes_all / 2);
+              SimCommModel *idle;
+              guint64 before;
               double t, fresh;
+              if (place < nn / cases[f].period)
+                {
+                  for (guint nd = 0; nd < n_nodes; nd++)
+                    {
+                      node_of[nd] = base[nd] + shift;
+                      fits = fits && node_of[nd] < nn;
+                    }
+                  shift += cases[f].period;
+                  if (!fits)
+                    continue;
+                }
+              else
+                for (guint nd = 0; nd < n_nodes; nd++)
+                  {
+                    gboolean dup;
+                    do
+                      {
+                        guint pool = MIN (nn, MAX (MAX (2 * per, 2 * cases[f].per_pod), 4));
+                        node_of[nd] = (guint32) g_rand_int_range (rand, 0, (gint) pool);
+                        dup = FALSE;
+                        for (guint j = 0; j < nd; j++)
+                          dup = dup || node_of[j] == node_of[nd];
+                      }
+                    while (dup);
+                  }
               for (guint i = 0; i < k; i++)
-                gpus[i] = 8 * places[p][pattern[i][0]] + pattern[i][1];
+                gpus[i] = 8 * node_of[pattern[i][0]] + pattern[i][1];
               call = (SimCollectiveCall) { trial % 3 == 2 ? SIM_COLLECTIVE_ALL_GATHER
                                                           : SIM_COLLECTIVE_ALL_REDUCE,
                                            SIM_COLLECTIVE_ALGO_RING, 1u << 24, gpus, k, NULL,
                                            0 };
+              /* The key, as the build decides the routes. */
+              for (guint nd = 0; nd < n_nodes && per > 0; nd++)
+                {
+                  guint32 leaf = node_of[nd] / per, j;
+                  for (j = 0; j < n_leaves && leaves[j] != leaf; j++)
+                    ;
+                  if (j == n_leaves)
+                    leaves[n_leaves++] = leaf;
+                  leaf_of[nd] = j;
+                }
+              one_leaf = n_leaves == 1;
+              /* (Across pods, by the GPUs' numbers.) */
+              for (guint nd = 0; nd < n_nodes && cases[f].per_pod > 0 && !one_leaf; nd++)
+                across = across || node_of[nd] / cases[f].per_pod
+                                   != node_of[0] / cases[f].per_pod;
+              g_string_append_printf (key, "%s %u", per == 0 || across ? "gpus"
+                                                    : one_leaf ? "leaf" : "tree", call.op);
+              for (guint i = 0; i < k; i++)
+                if (per == 0 || across)
+                  g_string_append_printf (key, " %u", gpus[i]);
+                else
+                  g_string_append_printf (key, " %u.%u", pattern[i][0], pattern[i][1]);
+              for (guint nd = 0; nd < n_nodes && per > 0 && !across; nd++)
+                {
+                  g_string_append_printf (key, " %s", cases[f].other != NULL
+                                                      && node_of[nd] >= nn / 2 ? "b" : "a");
+                  if (!one_leaf)
+                    g_string_append_printf (key, "/%u/%u", leaf_of[nd],
+                                            cases[f].nics * node_of[nd] % cases[f].n_up);
+                }
+              idle = sim_comm_model_new (s.topology, s.cluster);
+              before = sim__comm_model_get_solves (kept);
               ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
               ck_assert (sim__comm_model_time_alone (idle, &call, 1, &fresh, NULL));
-              ck_assert_msg (t == fresh, "case %u: trial %u, place %u: %.17g s kept, %.17g s "
-                             "timed", f, trial, p, t, fresh);
-              ck_assert_msg (sim__comm_model_get_solves (kept) == before + !kept_here,
-                             "case %u: trial %u, place %u", f, trial, p);
+              ck_assert_msg (t == fresh, "case %u: trial %u, %s: %.17g s kept, %.17g s "
+                             "timed", f, trial, key->str, t, fresh);
+              if (g_hash_table_contains (seen, key->str))
+                {
+                  ck_assert_msg (sim__comm_model_get_solves (kept) == before,
+                                 "case %u: trial %u, %s: timed again", f, trial, key->str);
+                  kept_by[!one_leaf] += per > 0 && !across;
+                  g_string_free (key, TRUE);
+                }
+              else
+                {
+                  ck_assert_msg (sim__comm_model_get_solves (kept) == before + 1,
+                                 "case %u: trial %u, %s: not timed", f, trial, key->str);
+                  timed_by[!one_leaf] += per > 0 && !across;
+                  g_hash_table_add (seen, g_string_free (key, FALSE));
+                }
               sim_comm_model_free (idle);
-            }
-          /* The same nodes with one GPU fewer: another key, timed. */
-          if (cases[f].per_switch > 0 && k > 2)
-            {
-              SimCollectiveCall call = { SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING,
-                                         1u << 24, gpus, k - 1, NULL, 0 };
-              guint64 before = sim__comm_model_get_solves (kept);
-              double t;
-              for (guint i = 0; i < k; i++)
-                gpus[i] = 8 * places[1][pattern[i][0]] + pattern[i][1];
-              ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
-              ck_assert_uint_eq (sim__comm_model_get_solves (kept), before + 1);
             }
         }
       sim_comm_model_free (kept);
       clear (&s);
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      ck_assert_uint_gt (kept_by[i], 5);
+      ck_assert_uint_gt (timed_by[i], 5);
     }
 }
 END_TEST

@@ -423,7 +423,7 @@ struct _SimCommModel {
                                     * timed alone (sim__comm_model_time_alone()) */
   guint             alone_exact;   /* of them, kept by their GPUs' numbers */
   GArray           *alone_words;   /* guint32: the key being looked up */
-  guint32          *leaf_stamp;    /* leaf_key(): per node, == leaf_now if met in the
+  guint32          *leaf_stamp;    /* tree_key(): per node, == leaf_now if met in the
                                     * batch ... */
   guint32          *leaf_ord;      /* ... and then its number in the batch */
   guint32          *leaf_nodes;    /* the batch's nodes, by number */
@@ -3738,24 +3738,42 @@ alone_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *k
 static gboolean time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n,
                             double *times, gboolean *fixed, GError **error);
 
-/* The key of a batch across nodes that all hang under one switch, their
- * every NIC cabled to it (sim__topology_node_switch()), in
- * @m->alone_words, or FALSE for any other batch: a marker no other key
- * begins with, then each collective's operation, algorithm, size and GPUs,
- * each GPU as the number of its node in the batch (in order of first
- * appearance) and its index in that node, then each of those nodes' kind.
- * Its flows cross only links of its own nodes: the links inside them
- * and the NICs' links to the switch.  Two batches with one key differ by
- * a renaming of nodes that maps each to one of its kind, with the same
- * capacities and latencies on the links they cross, so their plans are
- * alike, flow for flow, and so are their rates alone.  At 2:1 on
- * switches of 144 ports a leaf holds twelve DGX nodes: most jobs of two to
- * eight nodes fit under one, placed anywhere there, on any leaf. */
+/* Switches a batch's key by its leaves (tree_key()) tells apart at most. */
+#define TREE_KEY_LEAVES 64
+
+/* The key of a batch across nodes whose NICs each hang under one switch
+ * (sim__topology_node_switch()), in @m->alone_words, or FALSE for any
+ * other batch.  It begins with a marker no other key begins with, then
+ * each collective's operation, algorithm and size, and its GPUs, each as
+ * the number of its node in the batch (in order of first appearance) and
+ * its index in that node.
+ *
+ * Nodes all under one switch: then each node's kind.  The batch's flows
+ * cross only links of its own nodes, inside them and from their NICs to
+ * the switch, so two batches with one key differ by a renaming of nodes
+ * that maps each to one of its kind, with the same capacities and
+ * latencies on the links they cross: their plans are alike flow for flow,
+ * and so are their rates alone.  At 2:1 on switches of 144 ports a leaf
+ * holds twelve DGX nodes.
+ *
+ * Otherwise, on a tree routed by D-mod-K, nodes under leaves whose
+ * uplinks lead, in order, to the same switches (the leaves of one pod):
+ * then for each node its kind, the number of its leaf in the batch, its
+ * leaf's kind of uplinks, and its first NIC's number modulo the leaf's
+ * uplinks (sim__topology_node_uplinks()).  A flow to NIC d of another
+ * leaf goes up its source leaf's uplink d mod n_up and down the
+ * destination leaf's of that number, which the key's words decide (d's
+ * place in its node is the node's kind's); which flows meet on which link,
+ * and each link's capacity and latency, are then the same in two batches
+ * of one key.  First-fit spreads a job's nodes over leaves, but seldom
+ * over pods: at 100k GPUs this keys nearly every batch. */
 static gboolean
-leaf_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *key)
+tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *key)
 {
   SimTopology *t = m->topology;
-  guint32 sw = NO_NODE, n_nodes = 0, *w;
+  guint32 sw = NO_NODE, n_nodes = 0, n_leaves = 0, leaves[TREE_KEY_LEAVES], spines = NO_NODE;
+  guint32 *w;
+  gboolean one_switch = TRUE;
   guint64 len = 4;
 
   if (n == 0 || m->load != NULL || t->n_nodes != m->n_nodes)
@@ -3776,24 +3794,25 @@ leaf_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
       len += 5 + calls[i].n_gpus;
       for (guint j = 0; j < calls[i].n_gpus; j++)
         {
-          guint32 g = calls[i].gpus[j], node;
+          guint32 g = calls[i].gpus[j], node, at;
           if (g >= t->n_gpus)
             return FALSE;
           node = m->gpu_node[g];
           if (m->leaf_stamp[node] == m->leaf_now)
             continue;
-          if (sw == NO_NODE)
-            sw = sim__topology_node_switch (t, node, NULL);
-          if (sw == NO_NODE || sim__topology_node_switch (t, node, NULL) != sw
-              || t->spans[node].n_gpus > G_MAXUINT16 || n_nodes >= G_MAXUINT16)
+          at = sim__topology_node_switch (t, node, NULL);
+          if (at == NO_NODE || t->spans[node].n_gpus > G_MAXUINT16 || n_nodes >= G_MAXUINT16)
             return FALSE;
+          if (sw == NO_NODE)
+            sw = at;
+          one_switch = one_switch && at == sw;
           m->leaf_stamp[node] = m->leaf_now;
           m->leaf_ord[node] = n_nodes;
           m->leaf_nodes[n_nodes++] = node;
         }
     }
   /* (One node is alone_key()'s.) */
-  len += n_nodes;
+  len += (one_switch ? 1 : 4) * (guint64) n_nodes;
   if (n_nodes < 2 || len > G_MAXUINT32)
     return FALSE;
   if (m->alone_words == NULL)
@@ -3801,7 +3820,7 @@ leaf_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
   g_array_set_size (m->alone_words, (guint) len);
   w = (guint32 *) (gpointer) m->alone_words->data;
   *w++ = G_MAXUINT32;
-  *w++ = G_MAXUINT32 - 1;
+  *w++ = one_switch ? G_MAXUINT32 - 1 : G_MAXUINT32 - 2;
   *w++ = n;
   for (guint i = 0; i < n; i++)
     {
@@ -3818,7 +3837,27 @@ leaf_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
     }
   *w++ = n_nodes;
   for (guint32 i = 0; i < n_nodes; i++)
-    sim__topology_node_switch (t, m->leaf_nodes[i], w++);
+    {
+      guint32 node = m->leaf_nodes[i], at = t->node_switch[node], nic0, n_up, up_kind, sp, leaf;
+      *w++ = t->node_kind[node];
+      if (one_switch)
+        continue;
+      if (!sim__topology_node_uplinks (t, node, &nic0, &n_up, &up_kind, &sp)
+          || (spines != NO_NODE && sp != spines))
+        return FALSE;
+      spines = sp;
+      for (leaf = 0; leaf < n_leaves && leaves[leaf] != at; leaf++)
+        ;
+      if (leaf == n_leaves)
+        {
+          if (n_leaves == TREE_KEY_LEAVES)
+            return FALSE;
+          leaves[n_leaves++] = at;
+        }
+      *w++ = leaf;
+      *w++ = up_kind;
+      *w++ = nic0 % n_up;
+    }
   alone_key_seal (m, (guint) len, key);
   return TRUE;
 }
@@ -3884,7 +3923,7 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
     g_return_val_if_fail (calls[i].algo != SIM_COLLECTIVE_ALGO_AUTO, FALSE);
   if (m->load != NULL)
     return time_alone (m, calls, n, times, NULL, error);
-  if (!alone_key (m, calls, n, &key) && !leaf_key (m, calls, n, &key)
+  if (!alone_key (m, calls, n, &key) && !tree_key (m, calls, n, &key)
       && !exact_key (m, calls, n, &key))
     return time_alone (m, calls, n, times, NULL, error);
   if (m->alone_kept == NULL)

@@ -92,6 +92,9 @@ struct _SimTopology {
    * when first asked. */
   guint32    *node_switch;  /* per node: the switch of all its NICs, or NO_NODE */
   guint32    *node_kind;    /* per node: its kind */
+  guint32    *node_nic0;    /* per node: its first NIC's number */
+  guint32    *node_up;      /* per node: its switch's uplinks' kind, or NO_NODE ... */
+  guint32    *node_spines;  /* ... and the switches they lead to, as a number */
   gboolean    search;       /* route by walk() alone (sim__topology_set_search()) */
   /* Walks between switches (see net_walk()). */
   gint        net_state;    /* 0: not looked at yet; 1: they apply; -1: they do not */
@@ -213,6 +216,21 @@ gboolean sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint
  * by a renaming of nodes of a kind meet the same capacities in the same
  * pattern.  O(1) after the first call, which costs O(links). */
 guint32 sim__topology_node_switch (SimTopology *topology, guint32 node, guint32 *kind);
+/* For a node under one switch (sim__topology_node_switch()) on a tree
+ * routed by D-mod-K (internal, for the collectives): the number of its
+ * first NIC (NICs are numbered node by node), and its switch's uplinks: in
+ * *@n_up their count, in *@up_kind a number shared by the switches whose
+ * uplinks are alike (their count, and uplink by uplink the link's capacity
+ * and latency and the latency of the switch it leads to), in *@spines a
+ * number shared by the switches whose uplinks lead, in order, to the same
+ * switches.  FALSE, and nothing set, for a node under no such switch, or
+ * a switch without uplinks.  Between two leaves of one such list, D-mod-K
+ * sends a flow to NIC d up the source leaf's uplink d mod n_up and down
+ * the destination leaf's uplink of the same number: its resources are the
+ * two NICs' links and those two uplinks, which the leaves, d mod n_up and
+ * the kinds decide. */
+gboolean sim__topology_node_uplinks (SimTopology *topology, guint32 node, guint32 *nic0,
+                                     guint32 *n_up, guint32 *up_kind, guint32 *spines);
 /* Routes without the shortcuts (internal, for the tests): with @search,
  * every part of a route inside a node walks its node's distance table,
  * D-mod-K works out the destination's way up afresh and comes down it hop

@@ -1490,6 +1490,62 @@ node_switch_of (const SimTopology *t, guint32 node, const guint32 *nic_start, GB
   return sw;
 }
 
+/* The number of @sig's bytes in @table (bytes -> number), given the next
+ * one if they have none. */
+static guint32
+intern_bytes (GHashTable *table, const GByteArray *sig)
+{
+  GBytes *key = g_bytes_new (sig->data, sig->len);
+  gpointer found;
+  guint32 id;
+
+  if (g_hash_table_lookup_extended (table, key, NULL, &found))
+    {
+      g_bytes_unref (key);
+      return GPOINTER_TO_UINT (found);
+    }
+  id = g_hash_table_size (table);
+  g_hash_table_insert (table, key, GUINT_TO_POINTER (id));
+  return id;
+}
+
+/* The kind of switch @sw's uplinks (sim__topology_node_uplinks()), from
+ * @table, @sig as scratch. */
+static guint32
+switch_uplinks (const SimTopology *t, guint32 sw, GByteArray *sig, GHashTable *table)
+{
+  guint32 n = n_up (t, sw);
+
+  g_byte_array_set_size (sig, 0);
+  sig_put (sig, &n, sizeof n);
+  for (guint32 e = t->up_start[sw]; e < t->up_start[sw + 1]; e++)
+    {
+      const SimLink *k = &g_array_index (t->links, SimLink, t->up_link[e]);
+      double cap = k->bandwidth * k->efficiency;
+      SimTime lat = g_array_index (t->latency, SimTime, other_end (t, t->up_link[e], sw));
+      sig_put (sig, &cap, sizeof cap);
+      sig_put (sig, &k->latency, sizeof k->latency);
+      sig_put (sig, &lat, sizeof lat);
+    }
+  return intern_bytes (table, sig);
+}
+
+gboolean
+sim__topology_node_uplinks (SimTopology *topology, guint32 node, guint32 *nic0, guint32 *n_up_,
+                            guint32 *up_kind, guint32 *spines)
+{
+  SimTopology *t = topology;
+
+  g_return_val_if_fail (t != NULL && node < t->n_nodes, FALSE);
+  if (sim__topology_node_switch (t, node, NULL) == NO_NODE || t->node_up[node] == NO_NODE)
+    return FALSE;
+  *nic0 = t->node_nic0[node];
+  *n_up_ = n_up (t, t->node_switch[node]);
+  *up_kind = t->node_up[node];
+  *spines = t->node_spines[node];
+  return TRUE;
+}
+
 guint32
 sim__topology_node_switch (SimTopology *topology, guint32 node, guint32 *kind)
 {
@@ -1521,27 +1577,47 @@ sim__topology_node_switch (SimTopology *topology, guint32 node, guint32 *kind)
         }
       for (guint32 v = 0; v < t->n_nodes; v++)
         nic_start[v + 1] = in_order ? nic_start[v + 1] + nic_start[v] : 0;
+      g_autoptr(GHashTable) ups = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                         (GDestroyNotify) g_bytes_unref, NULL);
+      g_autoptr(GHashTable) spines = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                            (GDestroyNotify) g_bytes_unref,
+                                                            NULL);
+      /* (A switch's uplinks, worked out once: switch -> up << 32 | spines.) */
+      g_autoptr(GHashTable) of_switch = g_hash_table_new_full (g_direct_hash, g_direct_equal,
+                                                               NULL, g_free);
       t->node_switch = g_new (guint32, MAX (t->n_nodes, 1));
       t->node_kind = g_new (guint32, MAX (t->n_nodes, 1));
+      t->node_nic0 = g_new (guint32, MAX (t->n_nodes, 1));
+      t->node_up = g_new (guint32, MAX (t->n_nodes, 1));
+      t->node_spines = g_new (guint32, MAX (t->n_nodes, 1));
       for (guint32 v = 0; v < t->n_nodes; v++)
         {
-          gpointer found;
-          GBytes *key;
-          t->node_switch[v] = node_switch_of (t, v, nic_start, sig);
-          t->node_kind[v] = NO_NODE;
-          if (t->node_switch[v] == NO_NODE)
+          guint64 *up;
+          guint32 sw;
+          t->node_switch[v] = sw = node_switch_of (t, v, nic_start, sig);
+          t->node_kind[v] = t->node_up[v] = t->node_spines[v] = NO_NODE;
+          t->node_nic0[v] = nic_start[v];
+          if (sw == NO_NODE)
             continue;
-          key = g_bytes_new (sig->data, sig->len);
-          if (g_hash_table_lookup_extended (kinds, key, NULL, &found))
+          t->node_kind[v] = intern_bytes (kinds, sig);
+          if (!t->tree || t->routing != SIM_ROUTING_DMODK || n_up (t, sw) == 0)
+            continue;
+          up = g_hash_table_lookup (of_switch, GUINT_TO_POINTER (sw));
+          if (up == NULL)
             {
-              t->node_kind[v] = GPOINTER_TO_UINT (found);
-              g_bytes_unref (key);
+              up = g_new (guint64, 1);
+              *up = (guint64) switch_uplinks (t, sw, sig, ups) << 32;
+              g_byte_array_set_size (sig, 0);
+              for (guint32 e = t->up_start[sw]; e < t->up_start[sw + 1]; e++)
+                {
+                  guint32 to = other_end (t, t->up_link[e], sw);
+                  sig_put (sig, &to, sizeof to);
+                }
+              *up |= intern_bytes (spines, sig);
+              g_hash_table_insert (of_switch, GUINT_TO_POINTER (sw), up);
             }
-          else
-            {
-              t->node_kind[v] = g_hash_table_size (kinds);
-              g_hash_table_insert (kinds, key, GUINT_TO_POINTER (t->node_kind[v]));
-            }
+          t->node_up[v] = (guint32) (*up >> 32);
+          t->node_spines[v] = (guint32) *up;
         }
     }
   if (kind != NULL)
@@ -1560,6 +1636,9 @@ sim__topology_set_search (SimTopology *topology, gboolean search)
   g_clear_pointer (&topology->node_link0, g_free);
   g_clear_pointer (&topology->node_switch, g_free);
   g_clear_pointer (&topology->node_kind, g_free);
+  g_clear_pointer (&topology->node_nic0, g_free);
+  g_clear_pointer (&topology->node_up, g_free);
+  g_clear_pointer (&topology->node_spines, g_free);
 }
 
 gboolean

@@ -1237,6 +1237,9 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->node_link0);
   g_free (topology->node_switch);
   g_free (topology->node_kind);
+  g_free (topology->node_nic0);
+  g_free (topology->node_up);
+  g_free (topology->node_spines);
   g_hash_table_unref (topology->global_cache);
   g_hash_table_unref (topology->intra_cache);
   g_queue_clear (&topology->cache_order);
