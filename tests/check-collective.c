@@ -1102,9 +1102,10 @@ END_TEST
  * test states the key from the build's own arithmetic, not the code's:
  * 64-port leaves at 1:1 keep 32 ports down (four nodes of eight NICs) and
  * 32 up; at 2:1, five nodes (40 ports down) and 20 up; one switch of 128
- * ports, eight nodes and no uplinks; two NICs a PCIe server, sixteen
- * (every leaf full, so that all have as many uplinks: a leaf less full
- * has fewer).  NICs are numbered node by node, so a
+ * ports, eight nodes and no uplinks; a PCIe server's two NICs of 100 Gb/s
+ * on 400 Gb/s ports, 24 nodes (4.8 Tb/s down) for 12 up (every leaf
+ * full, so that all have as many uplinks: a leaf less full has fewer).
+ * NICs are numbered node by node, so a
  * node's first is 8 (or 2) times its number.  Under one leaf a batch is
  * known by its GPUs' places in its nodes and the nodes' models (DGX A100s
  * beside DGX H100s under one leaf are told apart: their NICs are half as
@@ -1133,7 +1134,7 @@ START_TEST (test_time_alone_kept_under_one_switch)
       { "topology=rail-optimized", "routing=dmodk", "switch=Quantum-2-QM9700", NULL } },
     { "DGX-H100", "DGX-A100", 8, 8, 8, 0, 1, 0,
       { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=128", NULL } },
-    { "PCIe-8GPU", NULL, 32, 16, 2, 32, 16, 0,
+    { "PCIe-8GPU", NULL, 48, 24, 2, 12, 6, 0,
       { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", NULL } },
     { "DGX-H100", NULL, 24, 1, 8, 8, 1, 8,
       { "topology=fat-tree-3", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL } },

@@ -1436,6 +1436,47 @@ START_TEST (test_leaf_plans)
 }
 END_TEST
 
+/* The oversubscription asked is of bandwidth, down:up, where a NIC's port
+ * carries the NIC's speed and an uplink the switch port's.  Worked out by
+ * hand: DGX H100 (eight NICs of 400 Gb/s) on Quantum-X800 switches (144
+ * ports of 800 Gb/s): at 1:1 twelve nodes a leaf, 96 ports down (38.4
+ * Tb/s) and 48 up (38.4 Tb/s); at 2:1 fourteen, 112 down (44.8 Tb/s) and
+ * 28 up (22.4 Tb/s), 140 of the 144 ports (fifteen would need 150).  A
+ * PCIe server (two NICs of 100 Gb/s) on Quantum-2 (64 ports of 400 Gb/s)
+ * at 1:1: 24 nodes, 48 ports down (4.8 Tb/s) and 12 up (4.8 Tb/s).  Two
+ * full leaves each; no warning; the metrics' leaf ratio is the one asked.
+ * Counting ports instead built 2:1 on the Quantum-X800 as 96 down and 48
+ * up, 1:1 in bandwidth. */
+START_TEST (test_leaf_plans_by_bandwidth)
+{
+  static const struct {
+    const char *model, *sw, *ratio;
+    guint nodes, nics, up;
+  } cases[] = {
+    { "DGX-H100", "Quantum-X800-Q3400", "1", 24, 8, 48 },
+    { "DGX-H100", "Quantum-X800-Q3400", "2", 28, 8, 28 },
+    { "PCIe-8GPU", "Quantum-2-QM9700", "1", 48, 2, 12 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *os = g_strdup_printf ("oversubscription=%s", cases[i].ratio);
+      g_autofree char *sw = g_strdup_printf ("switch=%s", cases[i].sw);
+      const char *cfg[] = { "topology=fat-tree", sw, os, NULL };
+      SimTopologyMetrics m;
+      g_autoptr(SimTopology) t = must_build (cases[i].model, cases[i].nodes, cfg, &m);
+      guint access = cases[i].nodes * cases[i].nics;
+
+      ck_assert_msg (m.switches[1] == 2, "%s %s:1: %u leaves, expected 2", cases[i].sw,
+                     cases[i].ratio, m.switches[1]);
+      ck_assert_msg (m.cables == access + 2 * cases[i].up, "%s %s:1: %u cables, expected %u",
+                     cases[i].sw, cases[i].ratio, m.cables, access + 2 * cases[i].up);
+      assert_near (m.oversubscription[1], g_ascii_strtod (cases[i].ratio, NULL), os);
+      ck_assert_ptr_null (sim_topology_get_warnings (t)[0]);
+    }
+}
+END_TEST
+
 /* 3:1 on 64 nodes: 6 nodes and 16 uplinks a leaf (48:16) fill 10 leaves;
  * the 11th holds 4 nodes, 32 NICs, whose nearest whole number of uplinks
  * is 11 (32 / 11 = 2.91; 10 would give 3.2): the builder says so, naming
@@ -1783,6 +1824,7 @@ fabric_suite (void)
   tcase_add_test (tc, test_metrics_in_threads);
   tcase_add_test (tc, test_whole_nodes);
   tcase_add_test (tc, test_leaf_plans);
+  tcase_add_test (tc, test_leaf_plans_by_bandwidth);
   tcase_add_test (tc, test_oversubscription_warning);
   tcase_add_test (tc, test_dragonfly_oversubscription);
   tcase_add_test (tc, test_cabling_counts);

@@ -197,6 +197,8 @@ typedef struct {
   const SimSwitchModel *sw;        /* nullable */
   guint                radix;
   double               port_bw;    /* bytes/s per switch port */
+  double               nic_share;  /* the fastest NIC port's bandwidth over port_bw (at
+                                    * most 1): what a switch port taken by a NIC carries */
   SimTime              sw_latency;
   double               oversub;
 } Fabric;
@@ -225,30 +227,40 @@ add_trunk (Fabric *f, guint32 lower, guint32 upper, SimLinkTier tier, gboolean e
   add_link (f->t, lower, upper, f->port_bw, f->trunk, tier, f->trunk->optical && !electrical);
 }
 
-/* How far a leaf of @down NIC ports and @up uplinks is from the asked
- * ratio r, on a log scale, so that 2.5:1 and 1.6:1 are as far from 2:1 as
- * 1:1 and 4:1 are, each a factor away. */
+/* The down:up bandwidth of a switch of @down NIC ports and @up uplinks:
+ * a NIC port carries the NIC's bandwidth (nic_share of a switch port's:
+ * 400 Gb/s NICs on the 800 Gb/s ports of a Quantum-X800 carry half), an
+ * uplink the switch port's. */
 static double
-ratio_error (guint down, guint up, double r)
+bandwidth_ratio (const Fabric *f, guint down, guint up)
 {
-  return fabs (log ((double) down / up / r));
+  return (double) down * f->nic_share / up;
+}
+
+/* How far a leaf of @down NIC ports and @up uplinks is from the asked
+ * ratio r of bandwidths, on a log scale, so that 2.5:1 and 1.6:1 are as
+ * far from 2:1 as 1:1 and 4:1 are, each a factor away. */
+static double
+ratio_error (const Fabric *f, guint down, guint up, double r)
+{
+  return fabs (log (bandwidth_ratio (f, down, up) / r));
 }
 
 /* The uplinks of a switch with @down NIC ports out of @ports: the whole
- * number nearest @down / r (floor or ceiling, whichever gives the ratio
- * nearer r; the ceiling on a tie, the less oversubscribed), at least one
- * and at most the ports left; 0 if no port is left. */
+ * number nearest @down x nic_share / r (floor or ceiling, whichever gives
+ * the ratio nearer r; the ceiling on a tie, the less oversubscribed), at
+ * least one and at most the ports left; 0 if no port is left. */
 static guint
 uplinks_for (const Fabric *f, guint down, guint ports)
 {
-  double want = down / f->oversub;
+  double want = down * f->nic_share / f->oversub;
   guint room = ports > down ? ports - down : 0;
   guint lo = MIN (room, MAX (1u, (guint) floor (want + 1e-9)));
   guint hi = MIN (room, MAX (1u, (guint) ceil (want - 1e-9)));
 
   if (room == 0)
     return 0;
-  return ratio_error (down, hi, f->oversub) <= ratio_error (down, lo, f->oversub) + 1e-12
+  return ratio_error (f, down, hi, f->oversub) <= ratio_error (f, down, lo, f->oversub) + 1e-12
            ? hi : lo;
 }
 
@@ -280,7 +292,7 @@ plan_leaves (const Fabric *f, guint k, guint ports, const char *what, LeafPlan *
 
       if (up == 0)
         continue;
-      e = ratio_error (down, up, f->oversub);
+      e = ratio_error (f, down, up, f->oversub);
       if (e < best - 1e-12)
         {
           best = e;
@@ -743,9 +755,9 @@ compare_shapes (gconstpointer a, gconstpointer b)
 
 /* Checks the built leaves (rail leaves, dragonfly routers) from @first_switch
  * on against the oversubscription asked: every one with uplinks should
- * have NIC ports : uplinks equal to it.  Where whole nodes do not allow
- * it, the builder took the nearest ratio; this says which it built, leaf
- * shape by leaf shape, as a warning.  A dragonfly with no ratio asked is
+ * have its NIC ports' bandwidth over its uplinks' equal to it.  Where
+ * whole nodes do not allow it, the builder took the nearest ratio; this
+ * says which it built, leaf shape by leaf shape, as a warning.  A dragonfly with no ratio asked is
  * not checked (its global links come from global_links). */
 static void
 check_oversubscription (Fabric *f, guint32 first_switch, guint first_link)
@@ -783,7 +795,7 @@ check_oversubscription (Fabric *f, guint32 first_switch, guint first_link)
 
       if (up[s] == 0 || down[s] == 0)
         continue;
-      if (fabs ((double) down[s] / up[s] / f->oversub - 1) > 1e-9)
+      if (fabs (bandwidth_ratio (f, down[s], up[s]) / f->oversub - 1) > 1e-9)
         off = TRUE;
       for (i = 0; i < shapes->len; i++)
         {
@@ -810,7 +822,7 @@ check_oversubscription (Fabric *f, guint32 first_switch, guint first_link)
   for (guint i = 0; i < shapes->len; i++)
     {
       const guint *sh = &g_array_index (shapes, guint, 3 * i);
-      g_autofree char *r = ratio_string ((double) sh[0] / sh[1]);
+      g_autofree char *r = ratio_string (bandwidth_ratio (f, sh[0], sh[1]));
       g_string_append_printf (built, "%s%u %s of %u NIC ports and %u %s (%s)",
                               i > 0 ? ", " : "", sh[2], sh[2] == 1 ? what : whats, sh[0], sh[1],
                               f->config->kind == SIM_FABRIC_DRAGONFLY ? "global links"
@@ -934,7 +946,12 @@ build_network (Fabric *f, GError **error)
       SimTime transport = config->set_transport_latency ? config->transport_latency
                                                         : m->transport_latency_ns;
       g_array_index (t->latency, SimTime, g_array_index (nics, guint32, i)) = transport / 2;
+      /* (The fastest NIC's share of a switch port: attach_nic() caps a NIC's
+       * link at the port's bandwidth.) */
+      f->nic_share = MAX (f->nic_share, MIN (m->bandwidth, f->port_bw) / f->port_bw);
     }
+  if (!(f->nic_share > 0))
+    f->nic_share = 1;
 
   {
     guint first_link = t->links->len;

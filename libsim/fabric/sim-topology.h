@@ -19,12 +19,16 @@
  * rail-optimized fabric NIC k of every node of a rail group is on that
  * group's rail leaf k; on a dragonfly every NIC of a node is on one
  * router.  A leaf takes n whole nodes of k NICs and u uplinks, n x k + u
- * at most the radix, with n x k : u the oversubscription asked when some n
- * gives it exactly (the largest such n), else the nearest ratio (on a log
- * scale) that whole nodes allow, which sim_topology_get_warnings() then
- * names.  A leaf that is not full (the last) gets the uplinks nearest its
- * NICs over the ratio.  With 8 NICs a node on 64 ports: 4 nodes and 32
- * uplinks at 1:1, 5 and 20 at 2:1, 6 and 16 at 3:1, 6 and 12 at 4:1.
+ * at most the radix, with the bandwidth n x k x b : u x p the
+ * oversubscription asked (b a NIC's bandwidth, the fastest node's, p a
+ * switch port's, b at most p) when some n gives it exactly (the largest
+ * such n), else the nearest ratio (on a log scale) that whole nodes allow,
+ * which sim_topology_get_warnings() then names.  A leaf that is not full
+ * (the last) gets the uplinks nearest its NICs' bandwidth over the ratio.
+ * With 8 NICs a node as fast as the 64 ports: 4 nodes and 32 uplinks at
+ * 1:1, 5 and 20 at 2:1, 6 and 16 at 3:1, 6 and 12 at 4:1; 8 NICs of 400
+ * Gb/s on 144 ports of 800 Gb/s (Quantum-X800): 12 nodes and 48 uplinks
+ * at 1:1, 14 and 28 at 2:1.
  *
  * Routing is minimal (fewest hops) and follows the fabric's routing mode
  * (#SimRouting): InfiniBand's subnet manager routes statically by
@@ -102,8 +106,9 @@ typedef enum {
  *   model's nic_link.  Switch-to-switch links use it too, at the switch's
  *   port bandwidth
  * @oversubscription: at the leaf (or rail leaf, or dragonfly router) tier:
- *   NIC ports per up port (on a dragonfly, per global port; there 0 keeps
- *   @dragonfly_global_links); upper tiers are non-blocking.  Built exactly
+ *   the NIC ports' bandwidth over the up ports' (on a dragonfly, the
+ *   global ports'; there 0 keeps @dragonfly_global_links); upper tiers are
+ *   non-blocking.  Built exactly
  *   where whole nodes allow it, else the nearest ratio, with a warning
  * @radix: ports per switch; 0: the switch model's
  * @dragonfly_groups: 0: as many as the NICs need
