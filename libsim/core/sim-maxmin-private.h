@@ -50,10 +50,23 @@ SimMaxminId sim__maxmin_add_flows_at (SimMaxmin *system, const guint32 *slots, g
  * nothing. */
 void sim__maxmin_prefetch_at (const SimMaxmin *system, const guint32 *slots, guint n);
 
+/* Asks for where sim__maxmin_add_flows_at() on @slots will append to
+ * those of their lists that sit apart from the resources (lists longer
+ * than fit beside them): the second stage after sim__maxmin_prefetch_at(),
+ * once the resources' lines are in.  A hint, which changes nothing. */
+void sim__maxmin_prefetch_lists_at (const SimMaxmin *system, const guint32 *slots, guint n);
+
 /* Asks for what sim_maxmin_remove_flow() on flow @id will read: with
  * @deep FALSE the flow's own lines, with @deep TRUE (once those are in)
  * its resources' lines.  A hint, which changes nothing. */
 void sim__maxmin_prefetch_remove (const SimMaxmin *system, SimMaxminId id, gboolean deep);
+
+/* Asks for the entries of flow @id in those of its resources' lists that
+ * sit apart from the resources (lists longer than fit beside them), at
+ * the places the flow's entries name: the third stage after
+ * sim__maxmin_prefetch_remove() with @deep FALSE and TRUE, once the
+ * resources' lines are in.  A hint, which changes nothing. */
+void sim__maxmin_prefetch_remove_lists (const SimMaxmin *system, SimMaxminId id);
 
 /* The slot of the resource of id @id, for sim__maxmin_add_flows_at(). */
 guint32 sim__maxmin_resource_slot (SimMaxminId id);

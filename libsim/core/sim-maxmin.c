@@ -751,6 +751,18 @@ sim__maxmin_prefetch_at (const SimMaxmin *s, const guint32 *slots, guint n)
 }
 
 void
+sim__maxmin_prefetch_lists_at (const SimMaxmin *s, const guint32 *slots, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (slots[i] < s->n_res_slots)
+      {
+        const Resource *r = &s->res[slots[i]];
+        if (r->flows != NULL && r->n_flows < r->alloc)
+          PREFETCH (&r->flows[r->n_flows]);
+      }
+}
+
+void
 sim__maxmin_prefetch_remove (const SimMaxmin *s, SimMaxminId id, gboolean deep)
 {
   guint32 slot = (guint32) id;
@@ -772,6 +784,23 @@ sim__maxmin_prefetch_remove (const SimMaxmin *s, SimMaxminId id, gboolean deep)
       guint32 rs = f->res[i].res;
       PREFETCH (&s->res[rs]);
       PREFETCH (&s->res_inline[(gsize) rs * RES_INLINE]);
+    }
+}
+
+void
+sim__maxmin_prefetch_remove_lists (const SimMaxmin *s, SimMaxminId id)
+{
+  guint32 slot = (guint32) id;
+  const Flow *f;
+
+  if (slot >= s->n_flow_slots)
+    return;
+  f = &s->flows[slot];
+  for (guint32 i = 0; i < f->n_res && i < 8; i++)
+    {
+      const Resource *r = &s->res[f->res[i].res];
+      if (r->flows != NULL && f->res[i].pos < r->alloc)
+        PREFETCH (&r->flows[f->res[i].pos]);
     }
 }
 

@@ -2133,17 +2133,27 @@ plan_register_entries (SimCommModel *m, Plan *p)
             for (guint k = 0; g->first == j && k < g->path_len && k < 16; k++)
               __builtin_prefetch (&m->res_flags[gp[k]]);
           }
-      if (m->prefetch && i + REGISTER_AHEAD < p->flows->len)
+      /* The resources' lines REGISTER_AHEAD flows on; half as far on,
+       * once those lines are in, where the lists kept apart from them (an
+       * oversubscribed uplink's) take their next entry. */
+      for (guint stage = 0; m->prefetch && stage < 2; stage++)
         {
-          const PlanFlow *g = &g_array_index (p->flows, PlanFlow, i + REGISTER_AHEAD);
-          const guint32 *gp = &g_array_index (p->paths, guint32, g->path_start);
+          guint j = i + (stage == 0 ? REGISTER_AHEAD : REGISTER_AHEAD / 2);
+          const PlanFlow *g;
+          const guint32 *gp;
           guint32 ahead[16];
           guint n_ahead = 0;
-          for (guint k = 0; g->first == i + REGISTER_AHEAD && k < g->path_len && n_ahead < 16;
-               k++)
+          if (j >= p->flows->len)
+            continue;
+          g = &g_array_index (p->flows, PlanFlow, j);
+          gp = &g_array_index (p->paths, guint32, g->path_start);
+          for (guint k = 0; g->first == j && k < g->path_len && n_ahead < 16; k++)
             if (!prune || !is_private (m, gp[k]))
               ahead[n_ahead++] = gp[k];
-          sim__maxmin_prefetch_at (m->sys, ahead, n_ahead);
+          if (stage == 0)
+            sim__maxmin_prefetch_at (m->sys, ahead, n_ahead);
+          else
+            sim__maxmin_prefetch_lists_at (m->sys, ahead, n_ahead);
         }
       if (m->load != NULL)
         for (guint k = 0; k < f->path_len; k++)
@@ -2423,19 +2433,25 @@ plan_unregister (SimCommModel *m, Plan *p)
 {
   if (!p->registered)
     return;
-  /* What the entries a few on will read, asked for in two stages: a
+  /* What the entries a few on will read, asked for in three stages: a
    * flow's own line eight entries ahead, then (four entries later) its
-   * resources'; the first ones' all at once, before the first goes. */
+   * resources', then (two later) where it sits in those resources' lists
+   * kept apart (on an oversubscribed fabric, an uplink's); the first ones'
+   * all at once, before the first goes. */
   for (guint i = 0; m->prefetch && i < 8 && i < p->n_entries; i++)
     sim__maxmin_prefetch_remove (m->sys, p->entries[i], FALSE);
   for (guint i = 0; m->prefetch && i < 4 && i < p->n_entries; i++)
     sim__maxmin_prefetch_remove (m->sys, p->entries[i], TRUE);
+  for (guint i = 0; m->prefetch && i < 2 && i < p->n_entries; i++)
+    sim__maxmin_prefetch_remove_lists (m->sys, p->entries[i]);
   for (guint i = 0; i < p->n_entries; i++)
     {
       if (m->prefetch && i + 8 < p->n_entries)
         sim__maxmin_prefetch_remove (m->sys, p->entries[i + 8], FALSE);
       if (m->prefetch && i + 4 < p->n_entries)
         sim__maxmin_prefetch_remove (m->sys, p->entries[i + 4], TRUE);
+      if (m->prefetch && i + 2 < p->n_entries)
+        sim__maxmin_prefetch_remove_lists (m->sys, p->entries[i + 2]);
       sim_maxmin_remove_flow (m->sys, p->entries[i]);
     }
   p->n_entries = 0;
