@@ -1546,6 +1546,75 @@ sim__topology_node_uplinks (SimTopology *topology, guint32 node, guint32 *nic0, 
   return TRUE;
 }
 
+/* sim__topology_node_switch()'s and sim__topology_node_uplinks()' tables,
+ * for every node at once: O(links). */
+static void
+node_switches_init (SimTopology *t)
+{
+  g_autoptr(GHashTable) kinds = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                       (GDestroyNotify) g_bytes_unref, NULL);
+  g_autoptr(GHashTable) ups = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                     (GDestroyNotify) g_bytes_unref, NULL);
+  g_autoptr(GHashTable) spines = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                        (GDestroyNotify) g_bytes_unref, NULL);
+  /* (A switch's uplinks, worked out once: switch -> kind << 32 | spines.) */
+  g_autoptr(GHashTable) of_switch = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                                           g_free);
+  g_autoptr(GByteArray) sig = g_byte_array_new ();
+  g_autofree guint32 *nic_start = g_new0 (guint32, t->n_nodes + 1);
+  gboolean in_order = TRUE;
+  guint32 last = 0, n = MAX (t->n_nodes, 1);
+
+  if (t->shapes == NULL)
+    shapes_init (t);
+  /* (NICs are numbered node by node: a NIC out of that order, or of no
+   * node, leaves every node without a switch.) */
+  for (guint32 i = 0; i < t->n_nics && in_order; i++)
+    {
+      guint32 nd = g_array_index (t->node_of, guint32, t->nic_vertex[i]);
+      in_order = nd < t->n_nodes && nd >= last;
+      if (in_order)
+        nic_start[nd + 1]++;
+      last = nd;
+    }
+  for (guint32 v = 0; v < t->n_nodes; v++)
+    nic_start[v + 1] = in_order ? nic_start[v + 1] + nic_start[v] : 0;
+  t->node_switch = g_new (guint32, n);
+  t->node_kind = g_new (guint32, n);
+  t->node_nic0 = g_new (guint32, n);
+  t->node_up = g_new (guint32, n);
+  t->node_spines = g_new (guint32, n);
+  for (guint32 v = 0; v < t->n_nodes; v++)
+    {
+      guint64 *up;
+      guint32 sw;
+      t->node_switch[v] = sw = node_switch_of (t, v, nic_start, sig);
+      t->node_kind[v] = t->node_up[v] = t->node_spines[v] = NO_NODE;
+      t->node_nic0[v] = nic_start[v];
+      if (sw == NO_NODE)
+        continue;
+      t->node_kind[v] = intern_bytes (kinds, sig);
+      if (!t->tree || t->routing != SIM_ROUTING_DMODK || n_up (t, sw) == 0)
+        continue;
+      up = g_hash_table_lookup (of_switch, GUINT_TO_POINTER (sw));
+      if (up == NULL)
+        {
+          up = g_new (guint64, 1);
+          *up = (guint64) switch_uplinks (t, sw, sig, ups) << 32;
+          g_byte_array_set_size (sig, 0);
+          for (guint32 e = t->up_start[sw]; e < t->up_start[sw + 1]; e++)
+            {
+              guint32 to = other_end (t, t->up_link[e], sw);
+              sig_put (sig, &to, sizeof to);
+            }
+          *up |= intern_bytes (spines, sig);
+          g_hash_table_insert (of_switch, GUINT_TO_POINTER (sw), up);
+        }
+      t->node_up[v] = (guint32) (*up >> 32);
+      t->node_spines[v] = (guint32) *up;
+    }
+}
+
 guint32
 sim__topology_node_switch (SimTopology *topology, guint32 node, guint32 *kind)
 {
@@ -1553,73 +1622,7 @@ sim__topology_node_switch (SimTopology *topology, guint32 node, guint32 *kind)
 
   g_return_val_if_fail (t != NULL && node < t->n_nodes, NO_NODE);
   if (G_UNLIKELY (t->node_switch == NULL))
-    {
-      g_autoptr(GHashTable) kinds = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
-                                                           (GDestroyNotify) g_bytes_unref,
-                                                           NULL);
-      g_autoptr(GByteArray) sig = g_byte_array_new ();
-      g_autofree guint32 *nic_start = g_new0 (guint32, t->n_nodes + 1);
-
-      if (t->shapes == NULL)
-        shapes_init (t);
-      gboolean in_order = TRUE;
-      guint32 last = 0;
-
-      /* (NICs are numbered node by node: a NIC out of that order, or of
-       * no node, leaves every node without a switch.) */
-      for (guint32 n = 0; n < t->n_nics && in_order; n++)
-        {
-          guint32 nd = g_array_index (t->node_of, guint32, t->nic_vertex[n]);
-          in_order = nd < t->n_nodes && nd >= last;
-          if (in_order)
-            nic_start[nd + 1]++;
-          last = nd;
-        }
-      for (guint32 v = 0; v < t->n_nodes; v++)
-        nic_start[v + 1] = in_order ? nic_start[v + 1] + nic_start[v] : 0;
-      g_autoptr(GHashTable) ups = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
-                                                         (GDestroyNotify) g_bytes_unref, NULL);
-      g_autoptr(GHashTable) spines = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
-                                                            (GDestroyNotify) g_bytes_unref,
-                                                            NULL);
-      /* (A switch's uplinks, worked out once: switch -> up << 32 | spines.) */
-      g_autoptr(GHashTable) of_switch = g_hash_table_new_full (g_direct_hash, g_direct_equal,
-                                                               NULL, g_free);
-      t->node_switch = g_new (guint32, MAX (t->n_nodes, 1));
-      t->node_kind = g_new (guint32, MAX (t->n_nodes, 1));
-      t->node_nic0 = g_new (guint32, MAX (t->n_nodes, 1));
-      t->node_up = g_new (guint32, MAX (t->n_nodes, 1));
-      t->node_spines = g_new (guint32, MAX (t->n_nodes, 1));
-      for (guint32 v = 0; v < t->n_nodes; v++)
-        {
-          guint64 *up;
-          guint32 sw;
-          t->node_switch[v] = sw = node_switch_of (t, v, nic_start, sig);
-          t->node_kind[v] = t->node_up[v] = t->node_spines[v] = NO_NODE;
-          t->node_nic0[v] = nic_start[v];
-          if (sw == NO_NODE)
-            continue;
-          t->node_kind[v] = intern_bytes (kinds, sig);
-          if (!t->tree || t->routing != SIM_ROUTING_DMODK || n_up (t, sw) == 0)
-            continue;
-          up = g_hash_table_lookup (of_switch, GUINT_TO_POINTER (sw));
-          if (up == NULL)
-            {
-              up = g_new (guint64, 1);
-              *up = (guint64) switch_uplinks (t, sw, sig, ups) << 32;
-              g_byte_array_set_size (sig, 0);
-              for (guint32 e = t->up_start[sw]; e < t->up_start[sw + 1]; e++)
-                {
-                  guint32 to = other_end (t, t->up_link[e], sw);
-                  sig_put (sig, &to, sizeof to);
-                }
-              *up |= intern_bytes (spines, sig);
-              g_hash_table_insert (of_switch, GUINT_TO_POINTER (sw), up);
-            }
-          t->node_up[v] = (guint32) (*up >> 32);
-          t->node_spines[v] = (guint32) *up;
-        }
-    }
+    node_switches_init (t);
   if (kind != NULL)
     *kind = t->node_kind[node];
   return t->node_switch[node];
