@@ -127,6 +127,21 @@ random_gpus (GRand *rand, guint32 *gpus, guint k, guint total)
     }
 }
 
+/* 0 to N - 1 into V, in a random order (a Fisher-Yates shuffle). */
+static void
+shuffled (GRand *rand, guint32 *v, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    v[i] = i;
+  for (guint i = n; i-- > 1;)
+    {
+      guint j = (guint) g_rand_int_range (rand, 0, (gint) i + 1);
+      guint32 t = v[i];
+      v[i] = v[j];
+      v[j] = t;
+    }
+}
+
 static double
 busbw_gbs (Setup *s, SimCollectiveAlgo algo, guint64 bytes, guint first, guint n,
            SimCollectiveTiming *out)
@@ -661,14 +676,7 @@ START_TEST (test_time_alone_kept_by_shape)
           guint64 solves_first = 0;
 
           /* k distinct local GPUs in a random order. */
-          for (guint i = 0; i < 8; i++)
-            local[i] = i;
-          for (guint i = 7; i > 0; i--)
-            {
-              guint j = (guint) g_rand_int_range (rand, 0, (gint) i + 1), t = local[i];
-              local[i] = local[j];
-              local[j] = t;
-            }
+          shuffled (rand, local, 8);
           for (guint node = 0; node < 6; node++)
             {
               double fresh[3], cached[3];
@@ -936,14 +944,7 @@ START_TEST (test_auto_time_as_sweep)
       guint32 gpus[64], nodes[16];
       guint n_nodes = (guint) g_rand_int_range (rand, 2, 9), n = 8 * n_nodes;
       /* Random distinct nodes (a shuffle), their GPUs in order. */
-      for (guint i = 0; i < 16; i++)
-        nodes[i] = i;
-      for (guint i = 15; i > 0; i--)
-        {
-          guint j = (guint) g_rand_int_range (rand, 0, (gint) i + 1), tmp = nodes[i];
-          nodes[i] = nodes[j];
-          nodes[j] = tmp;
-        }
+      shuffled (rand, nodes, 16);
       for (guint i = 0; i < n; i++)
         gpus[i] = nodes[i / 8] * 8 + i % 8;
       for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
@@ -1201,14 +1202,7 @@ START_TEST (test_time_alone_kept_under_one_switch)
           for (guint nd = 0; nd < n_nodes; nd++)
             {
               guint32 local[8];
-              for (guint i = 0; i < 8; i++)
-                local[i] = i;
-              for (guint i = 7; i > 0; i--)
-                {
-                  guint j = (guint) g_rand_int_range (rand, 0, (gint) i + 1), t = local[i];
-                  local[i] = local[j];
-                  local[j] = t;
-                }
+              shuffled (rand, local, 8);
               for (guint i = 0; i < per_node; i++)
                 {
                   pattern[k][0] = nd;

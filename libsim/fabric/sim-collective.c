@@ -3688,6 +3688,30 @@ alone_key_seal (SimCommModel *m, guint len, ShapeKey *key)
     key->hash = (key->hash ^ key->words[i]) * 16777619u;
 }
 
+/* Room for a key of @len words in @m->alone_words, to be sealed by
+ * alone_key_seal(). */
+static guint32 *
+alone_key_room (SimCommModel *m, guint len)
+{
+  if (m->alone_words == NULL)
+    m->alone_words = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_set_size (m->alone_words, len);
+  return (guint32 *) (gpointer) m->alone_words->data;
+}
+
+/* A key's words for collective @c before its GPUs' (its operation,
+ * algorithm, size and GPU count) at @w; returns where the GPUs' go. */
+static guint32 *
+alone_key_call (guint32 *w, const SimCollectiveCall *c)
+{
+  *w++ = c->op;
+  *w++ = c->algo;
+  *w++ = (guint32) c->bytes;
+  *w++ = (guint32) (c->bytes >> 32);
+  *w++ = c->n_gpus;
+  return w;
+}
+
 /* The key of a batch whose GPUs all sit in one node, in @m->alone_words,
  * or FALSE for any other batch.  Such a batch's flows stay inside the
  * node, on the links the topology builds from the node's model and its
@@ -3728,10 +3752,7 @@ alone_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *k
   nd = sim_cluster_get_node (cluster, node);
   model = (guint64) GPOINTER_TO_SIZE (nd->model);
   gpu_model = (guint64) GPOINTER_TO_SIZE (nd->gpu_model);
-  if (m->alone_words == NULL)
-    m->alone_words = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_array_set_size (m->alone_words, (guint) len);
-  w = (guint32 *) (gpointer) m->alone_words->data;
+  w = alone_key_room (m, (guint) len);
   *w++ = (guint32) model;
   *w++ = (guint32) (model >> 32);
   *w++ = (guint32) gpu_model;
@@ -3739,11 +3760,7 @@ alone_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *k
   *w++ = n;
   for (guint i = 0; i < n; i++)
     {
-      *w++ = calls[i].op;
-      *w++ = calls[i].algo;
-      *w++ = (guint32) calls[i].bytes;
-      *w++ = (guint32) (calls[i].bytes >> 32);
-      *w++ = calls[i].n_gpus;
+      w = alone_key_call (w, &calls[i]);
       for (guint j = 0; j < calls[i].n_gpus; j++)
         *w++ = sim_cluster_get_gpu (cluster, calls[i].gpus[j])->local_index;
     }
@@ -3831,20 +3848,13 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
   len += (one_switch ? 1 : 4) * (guint64) n_nodes;
   if (n_nodes < 2 || len > G_MAXUINT32)
     return FALSE;
-  if (m->alone_words == NULL)
-    m->alone_words = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_array_set_size (m->alone_words, (guint) len);
-  w = (guint32 *) (gpointer) m->alone_words->data;
+  w = alone_key_room (m, (guint) len);
   *w++ = G_MAXUINT32;
   *w++ = one_switch ? G_MAXUINT32 - 1 : G_MAXUINT32 - 2;
   *w++ = n;
   for (guint i = 0; i < n; i++)
     {
-      *w++ = calls[i].op;
-      *w++ = calls[i].algo;
-      *w++ = (guint32) calls[i].bytes;
-      *w++ = (guint32) (calls[i].bytes >> 32);
-      *w++ = calls[i].n_gpus;
+      w = alone_key_call (w, &calls[i]);
       for (guint j = 0; j < calls[i].n_gpus; j++)
         {
           guint32 g = calls[i].gpus[j], node = m->gpu_node[g];
@@ -3899,20 +3909,13 @@ exact_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *k
     len += 5 + calls[i].n_gpus;
   if (len > G_MAXUINT32)
     return FALSE;
-  if (m->alone_words == NULL)
-    m->alone_words = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_array_set_size (m->alone_words, (guint) len);
-  w = (guint32 *) (gpointer) m->alone_words->data;
+  w = alone_key_room (m, (guint) len);
   *w++ = G_MAXUINT32;
   *w++ = G_MAXUINT32;
   *w++ = n;
   for (guint i = 0; i < n; i++)
     {
-      *w++ = calls[i].op;
-      *w++ = calls[i].algo;
-      *w++ = (guint32) calls[i].bytes;
-      *w++ = (guint32) (calls[i].bytes >> 32);
-      *w++ = calls[i].n_gpus;
+      w = alone_key_call (w, &calls[i]);
       memcpy (w, calls[i].gpus, calls[i].n_gpus * sizeof (guint32));
       w += calls[i].n_gpus;
     }
