@@ -3284,6 +3284,30 @@ direct_capacity (const SimCommModel *info, guint32 r)
          : info->capacity[r];
 }
 
+/* Where resource @r sits in alone_direct()'s table (on a network too
+ * large for an array by resource): TRUE and its slot in *@slot if it is
+ * there, else FALSE and the free slot it would take. */
+static inline gboolean
+direct_find (const SimCommModel *m, guint32 r, guint32 *slot)
+{
+  guint32 mask = m->direct_table_len - 1;
+  /* (The product's top bits: its low ones see only r's low ones, and a
+   * route's resources are numbered in strides.) */
+  guint32 h = (r * 0x9E3779B1u) >> m->direct_table_shift;
+
+  while (m->direct_keys[h] != 0)
+    {
+      if (m->direct_keys[h] == r + 1)
+        {
+          *slot = h;
+          return TRUE;
+        }
+      h = (h + 1) & mask;
+    }
+  *slot = h;
+  return FALSE;
+}
+
 static inline guint32
 direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met)
 {
@@ -3298,16 +3322,9 @@ direct_local (SimCommModel *m, const SimCommModel *info, guint32 r, guint *n_met
     }
   else
     {
-      guint32 mask = m->direct_table_len - 1;
-      /* (The product's top bits: its low ones see only r's low ones, and
-       * a route's resources are numbered in strides.) */
-      guint32 h = (r * 0x9E3779B1u) >> m->direct_table_shift;
-      while (m->direct_keys[h] != 0)
-        {
-          if (m->direct_keys[h] == r + 1)
-            return m->direct_vals[h];
-          h = (h + 1) & mask;
-        }
+      guint32 h;
+      if (direct_find (m, r, &h))
+        return m->direct_vals[h];
       m->direct_keys[h] = r + 1;
       m->direct_vals[h] = at = *n_met;
     }
@@ -3377,14 +3394,9 @@ alone_unshared (SimCommModel *m, const SimCommModel *info, guint n_paths)
             }
           else
             {
-              guint32 mask = m->direct_table_len - 1;
-              guint32 k = (r * 0x9E3779B1u) >> m->direct_table_shift;
-              while (m->direct_keys[k] != 0)
-                {
-                  if (m->direct_keys[k] == r + 1)
-                    return FALSE;
-                  k = (k + 1) & mask;
-                }
+              guint32 k;
+              if (direct_find (m, r, &k))
+                return FALSE;
               m->direct_keys[k] = r + 1;
             }
           x = MIN (x, direct_capacity (info, r) / flows);
