@@ -1845,17 +1845,80 @@ START_TEST (test_flows_out_of_solver)
 END_TEST
 
 
+/* Runs 60 random collectives on @a and @b, two models of @s's network
+ * (all-reduce, all-gather and broadcast; ring, tree and AUTO; random GPUs
+ * among the first 64, so that tables keyed by GPU pairs see them
+ * collide), a third of them removed again as they go, seeded by @seed;
+ * then every collective still registered must take the same time on both
+ * to the bit, and every resource must carry the same load (the same
+ * routes registered). */
+static void
+check_same_models (Setup *s, SimCommModel *a, SimCommModel *b, guint32 seed, const char *what)
+{
+  static const SimCollectiveOp ops[] = {
+    SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_BROADCAST,
+  };
+  static const SimCollectiveAlgo algos[] = {
+    SIM_COLLECTIVE_ALGO_AUTO, SIM_COLLECTIVE_ALGO_RING, SIM_COLLECTIVE_ALGO_TREE,
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  guint ids_a[60], ids_b[60];
+  guint64 bytes[60];
+  gboolean live[60];
+  guint n_res = sim_topology_get_n_resources (s->topology);
+
+  for (guint c = 0; c < 60; c++)
+    {
+      g_autoptr(GError) error = NULL;
+      guint32 gpus[32];
+      guint k = 2 + (guint) g_rand_int_range (rand, 0, 31);
+      SimCollectiveOp op = ops[c % G_N_ELEMENTS (ops)];
+      SimCollectiveAlgo algo = algos[(c / 3) % G_N_ELEMENTS (algos)];
+      if (algo == SIM_COLLECTIVE_ALGO_TREE && (k < 16 || op != SIM_COLLECTIVE_ALL_REDUCE))
+        algo = SIM_COLLECTIVE_ALGO_RING;
+      random_gpus (rand, gpus, k, 64);
+      bytes[c] = 1ull << (12 + 2 * (c % 8));
+      ids_a[c] = sim_comm_model_add (a, op, algo, bytes[c], gpus, k, &error);
+      ck_assert_msg (ids_a[c] != 0, "%s", error ? error->message : "?");
+      ids_b[c] = sim_comm_model_add (b, op, algo, bytes[c], gpus, k, &error);
+      ck_assert_msg (ids_b[c] != 0, "%s", error ? error->message : "?");
+      live[c] = TRUE;
+      /* A third go again, at random. */
+      if (c > 0 && g_rand_int_range (rand, 0, 3) == 0)
+        {
+          guint d = (guint) g_rand_int_range (rand, 0, (gint32) c);
+          if (live[d])
+            {
+              ck_assert (sim_comm_model_remove (a, ids_a[d]));
+              ck_assert (sim_comm_model_remove (b, ids_b[d]));
+              live[d] = FALSE;
+            }
+        }
+    }
+  for (guint c = 0; c < 60; c++)
+    {
+      SimCollectiveTiming x, y;
+      if (!live[c])
+        continue;
+      ck_assert (sim_comm_model_estimate (a, ids_a[c], bytes[c], &x));
+      ck_assert (sim_comm_model_estimate (b, ids_b[c], bytes[c], &y));
+      ck_assert_msg (x.time == y.time, "%s: collective %u: %.17g s against %.17g s", what, c,
+                     x.time, y.time);
+    }
+  for (guint32 r = 0; r < n_res; r++)
+    ck_assert_msg (sim_comm_model_get_load (a, r) == sim_comm_model_get_load (b, r),
+                   "%s: resource %u: load %.17g against %.17g", what, r,
+                   sim_comm_model_get_load (a, r), sim_comm_model_get_load (b, r));
+}
+
 /* Routes kept across plans by their GPUs (sim__comm_model_set_keep_routes(),
  * on by default only on clusters of 4,096 to 32,768 GPUs): a model that
- * keeps them against one that routes every plan afresh, under 60 random
- * collectives (all-reduce, all-gather and broadcast; ring, tree and AUTO;
- * random GPUs of 8 DGX H100, so that the table's 1,024 slots see pairs
- * collide), a third of them removed again as they go.  Every collective
- * still registered must take the same time in both to the bit, and every
- * resource must carry the same load (the same routes registered), and
- * routes must have been found kept, on three fabrics whose routes are
- * fixed and under ECMP, whose routes between nodes hash (kept, they would
- * move flows from the paths their plans' seeds give them). */
+ * keeps them against one that routes every plan afresh, under
+ * check_same_models()'s random collectives on 8 DGX H100 (the table's
+ * 1,024 slots see pairs collide), with routes found kept, on three
+ * fabrics whose routes are fixed and under ECMP, whose routes between
+ * nodes hash (kept, they would move flows from the paths their plans'
+ * seeds give them). */
 START_TEST (test_routes_kept)
 {
   static const char * const fabrics[][6] = {
@@ -1864,76 +1927,75 @@ START_TEST (test_routes_kept)
     { "topology=rail-optimized", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
     { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700", "radix=16", NULL },
   };
-  static const SimCollectiveOp ops[] = {
-    SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_BROADCAST,
-  };
-  static const SimCollectiveAlgo algos[] = {
-    SIM_COLLECTIVE_ALGO_AUTO, SIM_COLLECTIVE_ALGO_RING, SIM_COLLECTIVE_ALGO_TREE,
-  };
 
   for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
     {
       Setup s;
-      g_autoptr(GRand) rand = g_rand_new_with_seed (503 + f);
       SimCommModel *fresh;
-      guint ids_k[60], ids_f[60];
-      guint64 bytes[60];
-      gboolean live[60];
-      guint n_res;
+      g_autofree char *what = NULL;
 
       make_lines (&s, "DGX-H100", 8, 0, fabrics[f]);
       sim__comm_model_set_keep_routes (s.comm, TRUE);
       fresh = sim_comm_model_new (s.topology, s.cluster);
       sim__comm_model_set_keep_routes (fresh, FALSE);
-      n_res = sim_topology_get_n_resources (s.topology);
-      for (guint c = 0; c < 60; c++)
-        {
-          g_autoptr(GError) error = NULL;
-          guint32 gpus[32];
-          guint k = 2 + (guint) g_rand_int_range (rand, 0, 31);
-          SimCollectiveOp op = ops[c % G_N_ELEMENTS (ops)];
-          SimCollectiveAlgo algo = algos[(c / 3) % G_N_ELEMENTS (algos)];
-          if (algo == SIM_COLLECTIVE_ALGO_TREE && (k < 16 || op != SIM_COLLECTIVE_ALL_REDUCE))
-            algo = SIM_COLLECTIVE_ALGO_RING;
-          random_gpus (rand, gpus, k, 64);
-          bytes[c] = 1ull << (12 + 2 * (c % 8));
-          ids_k[c] = sim_comm_model_add (s.comm, op, algo, bytes[c], gpus, k, &error);
-          ck_assert_msg (ids_k[c] != 0, "%s", error ? error->message : "?");
-          ids_f[c] = sim_comm_model_add (fresh, op, algo, bytes[c], gpus, k, &error);
-          ck_assert_msg (ids_f[c] != 0, "%s", error ? error->message : "?");
-          live[c] = TRUE;
-          /* A third go again, at random. */
-          if (c > 0 && g_rand_int_range (rand, 0, 3) == 0)
-            {
-              guint d = (guint) g_rand_int_range (rand, 0, (gint32) c);
-              if (live[d])
-                {
-                  ck_assert (sim_comm_model_remove (s.comm, ids_k[d]));
-                  ck_assert (sim_comm_model_remove (fresh, ids_f[d]));
-                  live[d] = FALSE;
-                }
-            }
-        }
-      for (guint c = 0; c < 60; c++)
-        {
-          SimCollectiveTiming a, b;
-          if (!live[c])
-            continue;
-          ck_assert (sim_comm_model_estimate (s.comm, ids_k[c], bytes[c], &a));
-          ck_assert (sim_comm_model_estimate (fresh, ids_f[c], bytes[c], &b));
-          ck_assert_msg (a.time == b.time, "%s %s: collective %u: %.17g s kept, %.17g s afresh",
-                         fabrics[f][0], fabrics[f][1], c, a.time, b.time);
-        }
-      for (guint32 r = 0; r < n_res; r++)
-        ck_assert_msg (sim_comm_model_get_load (s.comm, r) == sim_comm_model_get_load (fresh, r),
-                       "%s %s: resource %u: load %.17g kept, %.17g afresh", fabrics[f][0],
-                       fabrics[f][1], r, sim_comm_model_get_load (s.comm, r),
-                       sim_comm_model_get_load (fresh, r));
+      what = g_strdup_printf ("%s %s, kept against afresh", fabrics[f][0], fabrics[f][1]);
+      check_same_models (&s, s.comm, fresh, 503 + f, what);
       ck_assert_uint_eq (sim__comm_model_get_kept_hits (fresh), 0);
       ck_assert_uint_gt (sim__comm_model_get_kept_hits (s.comm), 0);
       sim_comm_model_free (fresh);
       clear (&s);
     }
+}
+END_TEST
+
+/* Memory asked for ahead (sim__comm_model_set_prefetch(), on by default
+ * only on networks of 65,536 resources and more): the lines of each
+ * route, several flows ahead (sim__topology_prefetch_route()), and the
+ * solver's.  A hint must change nothing: a model that asks ahead against
+ * one that does not, neither keeping routes across plans (which would
+ * stop the routes' asking), under check_same_models()'s random
+ * collectives on 8 DGX H100, on fabrics routed by D-mod-K, spraying
+ * (whose routes read the same lines) and ECMP (whose routes read others,
+ * and which the asking must leave alone), with a three-tier tree whose
+ * flows climb past the leaves. */
+START_TEST (test_prefetch_changes_nothing)
+{
+  static const char * const fabrics[][6] = {
+    { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=fat-tree-3", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=10", NULL },
+    { "topology=fat-tree-3", "routing=spray", "switch=Quantum-2-QM9700", "radix=10", NULL },
+    { "topology=rail-optimized", "routing=dmodk", "switch=Quantum-2-QM9700", "radix=16", NULL },
+    { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700", "radix=16", NULL },
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
+    {
+      Setup s;
+      SimCommModel *plain;
+      g_autofree char *what = NULL;
+
+      make_lines (&s, "DGX-H100", 8, 0, fabrics[f]);
+      sim__comm_model_set_keep_routes (s.comm, FALSE);
+      sim__comm_model_set_prefetch (s.comm, TRUE);
+      plain = sim_comm_model_new (s.topology, s.cluster);
+      sim__comm_model_set_keep_routes (plain, FALSE);
+      sim__comm_model_set_prefetch (plain, FALSE);
+      what = g_strdup_printf ("%s %s, asked ahead against not", fabrics[f][0], fabrics[f][1]);
+      check_same_models (&s, s.comm, plain, 607 + f, what);
+      sim_comm_model_free (plain);
+      clear (&s);
+    }
+  /* Out of range, nothing is read. */
+  {
+    Setup s;
+    make_lines (&s, "DGX-H100", 2, 0, fabrics[0]);
+    for (guint stage = 0; stage < 4; stage++)
+      {
+        sim__topology_prefetch_route (s.topology, G_MAXUINT32, 0, stage);
+        sim__topology_prefetch_route (s.topology, 0, 16, stage);
+      }
+    clear (&s);
+  }
 }
 END_TEST
 
@@ -2017,6 +2079,7 @@ collective_suite (void)
   tcase_add_test (tc, test_flows_merged);
   tcase_add_test (tc, test_flows_out_of_solver);
   tcase_add_test (tc, test_routes_kept);
+  tcase_add_test (tc, test_prefetch_changes_nothing);
   tcase_add_test (tc, test_plans_by_id);
   suite_add_tcase (s, tc);
   return s;

@@ -139,6 +139,12 @@ guint64     sim__comm_model_get_unmerged (const SimCommModel *model);
 void        sim__comm_model_set_keep_routes (SimCommModel *model, gboolean keep);
 guint64     sim__comm_model_get_kept_hits (const SimCommModel *model);
 
+/* Whether @model asks for memory ahead of its use (the solver's lines, the
+ * lines each route reads): on by default where the network has 65,536
+ * resources or more, whose arrays outgrow the caches; a hint, which
+ * changes no rate or route (set, for the tests' comparisons). */
+void        sim__comm_model_set_prefetch (SimCommModel *model, gboolean prefetch);
+
 /* Pruning (demand-aware sharing, internal).  With @prune, a collective
  * registered afterwards whose routes are fixed by its GPUs leaves out of
  * the solver the resources of its flows that lie in a node marked

@@ -2272,12 +2272,20 @@ paths_room (GArray *paths, guint used, guint need)
 /* Room for a route, written in place; a longer one is asked for again. */
 #define ROUTE_ROOM 32
 
+/* The stages of sim__topology_prefetch_route(), and how many flows ahead
+ * plan_route() runs each: two flows apart, so that what one asks for is
+ * in before the next reads it. */
+#define ROUTE_STAGES 4
+static const guint route_ahead[ROUTE_STAGES] = { 7, 5, 3, 2 };
+#define ROUTE_AHEAD_ALL 64
+
 static gboolean
 plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
 {
   SimTime slowest = 0, slowest_intra = 0;
   guint32 mask;
   guint merged = 0, used;
+  gboolean ahead;
 
   if (p->paths == NULL)
     /* (Room for a few resources a flow: most plans never grow it.) */
@@ -2292,6 +2300,10 @@ again:
    * between the same GPUs point at the first one's resources. */
   mask = stamped_table (&m->routes, &m->routes_alloc, &m->routes_stamp, sizeof (RouteSlot),
                         p->flows->len);
+  /* On a network beyond the caches, with no routes kept across plans,
+   * what each route reads is asked for ahead, by stages, up to seven flows
+   * on (sim__topology_prefetch_route()). */
+  ahead = m->prefetch && m->load == NULL && !kept_routes_on (m);
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
@@ -2299,6 +2311,23 @@ again:
       SimTime lat = 0;
       gboolean fixed = FALSE;
       RouteSlot *slot = NULL;
+
+      /* The first stages of every flow at once, before the first: a
+       * plan's GPUs are few, and mostly side by side. */
+      for (guint stage = 0; ahead && i == 0 && stage + 1 < ROUTE_STAGES; stage++)
+        for (guint j = 0; j < p->flows->len && j < ROUTE_AHEAD_ALL; j++)
+          {
+            const PlanFlow *g = &g_array_index (p->flows, PlanFlow, j);
+            sim__topology_prefetch_route (m->topology, g->src, g->dst, stage);
+          }
+      for (guint stage = 0; ahead && stage < ROUTE_STAGES; stage++)
+        {
+          guint j = i + route_ahead[stage];
+          if ((stage + 1 < ROUTE_STAGES && j < ROUTE_AHEAD_ALL) || j >= p->flows->len)
+            continue;
+          sim__topology_prefetch_route (m->topology, g_array_index (p->flows, PlanFlow, j).src,
+                                        g_array_index (p->flows, PlanFlow, j).dst, stage);
+        }
 
       /* The next flow's kept route, asked for now: its miss overlaps this
        * flow's work (a prefetch changes no result). */
@@ -2912,6 +2941,13 @@ sim__comm_model_set_keep_routes (SimCommModel *m, gboolean keep)
 {
   g_return_if_fail (m != NULL);
   m->keep_routes = keep ? 1 : 0;
+}
+
+void
+sim__comm_model_set_prefetch (SimCommModel *m, gboolean prefetch)
+{
+  g_return_if_fail (m != NULL);
+  m->prefetch = prefetch != FALSE;
 }
 
 guint64

@@ -202,6 +202,15 @@ gboolean sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint
                                    guint32 *out, guint room, guint *len, SimTime *latency,
                                    gboolean *fixed);
 
+/* Asks for what routing the flow from @src_gpu to @dst_gpu will read
+ * (internal, for the collectives, which route many flows one after
+ * another): in four stages, each of which reads what the one before asked
+ * for, so that a caller runs stage 0 for a flow four flows ahead, stage 1
+ * three ahead and so on, and the misses of several routes overlap.  A
+ * hint: it changes no route. */
+void sim__topology_prefetch_route (const SimTopology *topology, guint32 src_gpu,
+                                   guint32 dst_gpu, guint stage);
+
 /* The switch that every NIC of @node is cabled to (internal, for the
  * collectives), or NO_NODE: when its NICs go to several switches (rails)
  * or to none, when a vertex of it has any other link out of it, or when

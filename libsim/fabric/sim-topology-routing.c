@@ -262,9 +262,9 @@ typedef struct NicWay {
   guint32 up_latency;               /* ... and the hop's latency, way[0]'s included */
   guint8  n;                        /* switches on the way; 0 until worked out */
   guint8  wide;                     /* a latency does not fit: routed by take() */
-} NicWay;
+} __attribute__ ((aligned (64))) NicWay;
 
-G_STATIC_ASSERT (sizeof (NicWay) <= 64);
+G_STATIC_ASSERT (sizeof (NicWay) == 64);
 
 /* A latency as NicWay keeps it, or FALSE if it does not fit. */
 static inline gboolean
@@ -1814,6 +1814,73 @@ sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint32 nic_gp
   if (r.held > 0 && n <= room)
     memcpy (out, t->route_spill->data, n * sizeof (guint32));
   return TRUE;
+}
+
+void
+sim__topology_prefetch_route (const SimTopology *t, guint32 src_gpu, guint32 dst_gpu,
+                              guint stage)
+{
+  const guint32 *node_of = (const guint32 *) (gpointer) t->node_of->data;
+  guint32 ns_node, nd_node, ns, nd;
+
+  if (G_UNLIKELY (t->search || src_gpu >= t->n_gpus || dst_gpu >= t->n_gpus))
+    return;
+  if (stage == 0)
+    {
+      __builtin_prefetch (&node_of[src_gpu]);
+      __builtin_prefetch (&node_of[dst_gpu]);
+      __builtin_prefetch (&t->gpu_nic_start[src_gpu]);
+      __builtin_prefetch (&t->gpu_nic_start[dst_gpu]);
+      return;
+    }
+  ns_node = node_of[src_gpu];
+  nd_node = node_of[dst_gpu];
+  if (stage == 1)
+    {
+      __builtin_prefetch (&t->spans[ns_node]);
+      if (t->node_shape != NULL)
+        __builtin_prefetch (&t->node_shape[ns_node]);
+      if (t->node_link0 != NULL)
+        __builtin_prefetch (&t->node_link0[ns_node]);
+      if (ns_node == nd_node)
+        return;
+      __builtin_prefetch (&t->spans[nd_node]);
+      if (t->node_shape != NULL)
+        __builtin_prefetch (&t->node_shape[nd_node]);
+      if (t->node_link0 != NULL)
+        __builtin_prefetch (&t->node_link0[nd_node]);
+      __builtin_prefetch (&t->gpu_nic[t->gpu_nic_start[src_gpu]]);
+      __builtin_prefetch (&t->gpu_nic[t->gpu_nic_start[dst_gpu]]);
+      return;
+    }
+  /* Only D-mod-K and spraying on a tree, and GPUs of one nearest NIC
+   * each, read what follows in an order known ahead. */
+  if (ns_node == nd_node || !t->tree || t->nic_way == NULL
+      || (t->routing != SIM_ROUTING_DMODK && t->routing != SIM_ROUTING_SPRAY)
+      || t->gpu_nic_start[src_gpu + 1] - t->gpu_nic_start[src_gpu] != 1
+      || t->gpu_nic_start[dst_gpu + 1] - t->gpu_nic_start[dst_gpu] != 1)
+    return;
+  ns = t->gpu_nic[t->gpu_nic_start[src_gpu]];
+  nd = t->gpu_nic[t->gpu_nic_start[dst_gpu]];
+  if (stage == 2)
+    {
+      __builtin_prefetch (&t->nic_access[ns]);
+      __builtin_prefetch (&t->nic_access[nd]);
+      __builtin_prefetch (&t->nic_vertex[ns]);
+      __builtin_prefetch (&t->nic_vertex[nd]);
+      __builtin_prefetch (&t->nic_way[ns]);
+      __builtin_prefetch (&t->nic_way[nd]);
+    }
+  else if (t->up_hop != NULL)
+    {
+      /* The first hop up from the source's leaf, where the two leaves
+       * differ (the hops above depend on it). */
+      const NicWay *ws = &t->nic_way[ns], *wd = &t->nic_way[nd];
+      guint32 b = ws->way[0], n;
+      if (ws->n == 0 || wd->n == 0 || b == wd->way[0] || (n = n_up (t, b)) == 0)
+        return;
+      __builtin_prefetch (&t->up_hop[t->up_start[b] + nd % n]);
+    }
 }
 
 gboolean
