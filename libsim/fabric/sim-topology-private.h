@@ -63,6 +63,9 @@ struct _SimTopology {
                              * until the first route */
   struct UpHop *up_hop;     /* D-mod-K: per up_link entry, its hop (see dmodk_tree());
                              * NULL until the first route */
+  struct WalkKept *walk_kept; /* D-mod-K and spraying: walks between NICs (see
+                             * net_walk_kept()), or NULL until the first */
+  guint    walk_shift;
   GArray  *route_spill;     /* sim__topology_route_into(): a route longer than its buffer */
   double  *bundle_capacity; /* per group: the summed usable capacity of its uplinks */
 

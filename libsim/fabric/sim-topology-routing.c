@@ -1119,6 +1119,86 @@ net_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   return TRUE;
 }
 
+/* A walk between two NICs kept (net_walk_kept()): one cache line,
+ * direct-mapped by the pair. */
+#define WALK_KEPT_LEN 9
+
+typedef struct WalkKept {
+  guint64 key;                     /* (ns << 32 | nd) + 1; 0: empty */
+  SimTime latency;
+  guint64 div;                     /* Route.div after it, from 1 */
+  guint8  len;
+  guint8  forked;
+  guint32 res[WALK_KEPT_LEN];
+} __attribute__ ((aligned (64))) WalkKept;
+
+G_STATIC_ASSERT (sizeof (WalkKept) == 64);
+
+/* net_walk(), kept by its two NICs where D-mod-K or spraying routes and
+ * their closed form does not apply (on a tree, the flows to or from a
+ * leaf with fewer uplinks than the others).  Such a walk picks each hop
+ * by the destination's number, from the network's fixed distances: it
+ * depends on the two NICs alone, and the route, its latency, its hops,
+ * whether it chose, and the product of its choices are the same each
+ * time.  So the first walk between two NICs is kept (up to
+ * WALK_KEPT_LEN hops), and later ones copy it: every route the same to
+ * the bit, where a walk scans each switch's links on the way. */
+static gboolean
+net_walk_kept (SimTopology *t, guint32 ns, guint32 nd, Route *r)
+{
+  guint64 key = ((guint64) ns << 32 | nd) + 1;
+  guint len0 = route_len (r);
+  gboolean forked = r->forked;
+  WalkKept *w;
+
+  if ((t->routing != SIM_ROUTING_DMODK && t->routing != SIM_ROUTING_SPRAY) || t->search
+      || r->div != 1 || r->mode != t->routing)
+    return net_walk (t, ns, nd, r);
+  if (G_UNLIKELY (t->walk_kept == NULL))
+    {
+      guint bits = 10;
+      while (bits < 16 && (1u << bits) < 16 * t->n_nics)
+        bits++;
+      t->walk_kept = g_aligned_alloc0 (1u << bits, sizeof (WalkKept), 64);
+      t->walk_shift = 64 - bits;
+    }
+  w = &t->walk_kept[(key * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> t->walk_shift];
+  if (w->key == key)
+    {
+      for (guint i = 0; i < w->len; i++)
+        route_push (r, w->res[i]);
+      r->latency += w->latency;
+      r->hop += w->len;
+      r->div = w->div;
+      r->forked |= w->forked;
+      return TRUE;
+    }
+  {
+    SimTime lat0 = r->latency;
+    guint len;
+    r->forked = FALSE;
+    if (!net_walk (t, ns, nd, r))
+      {
+        r->forked |= forked;
+        return FALSE;
+      }
+    len = route_len (r) - len0;
+    /* (Every hop of the walk is one resource.) */
+    if (len <= WALK_KEPT_LEN)
+      {
+        w->key = key;
+        w->latency = r->latency - lat0;
+        w->div = r->div;
+        w->len = (guint8) len;
+        w->forked = (guint8) r->forked;
+        for (guint i = 0; i < len; i++)
+          w->res[i] = route_at (r, len0 + i);
+      }
+    r->forked |= forked;
+    return TRUE;
+  }
+}
+
 /* Routes inside nodes.  The nodes of one model are copies of each other:
  * the same vertices and links in the same order, offset by the node's
  * first GPU, first other vertex and first link (build_node() cables a
@@ -1713,7 +1793,7 @@ route_build (SimTopology *t, guint32 src_gpu, guint32 nic_gpu, guint32 dst_gpu,
             done = dmodk_tree (t, ns, nd, r);
           else if (t->tree)
             done = tree_walk (t, ns, nd, r);
-          ok = done || net_walk (t, ns, nd, r);
+          ok = done || net_walk_kept (t, ns, nd, r);
         }
       if (ok)
         ok = node_route (t, nd_node, t->nic_vertex[nd], dst_gpu, r);

@@ -1237,6 +1237,7 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->adj_to);
   g_free (topology->cand);
   g_aligned_free (topology->nic_way);
+  g_aligned_free (topology->walk_kept);
   g_free (topology->up_hop);
   if (topology->route_spill != NULL)
     g_array_unref (topology->route_spill);
