@@ -1911,6 +1911,55 @@ check_same_models (Setup *s, SimCommModel *a, SimCommModel *b, guint32 seed, con
                    sim_comm_model_get_load (a, r), sim_comm_model_get_load (b, r));
 }
 
+/* check_same_models() on each of @n @fabrics (8 DGX H100), seeded by
+ * @seed and on, between the setup's model and a second one on the same
+ * network, after @set has set the first on and the second off; then
+ * @after (nullable) on the two. */
+static void
+check_twins (const char * const fabrics[][6], guint n, guint32 seed, const char *label,
+             void (*set) (SimCommModel *model, gboolean on),
+             void (*after) (SimCommModel *on, SimCommModel *off))
+{
+  for (guint f = 0; f < n; f++)
+    {
+      Setup s;
+      SimCommModel *off;
+      g_autofree char *what = NULL;
+
+      make_lines (&s, "DGX-H100", 8, 0, fabrics[f]);
+      off = sim_comm_model_new (s.topology, s.cluster);
+      set (s.comm, TRUE);
+      set (off, FALSE);
+      what = g_strdup_printf ("%s %s, %s", fabrics[f][0], fabrics[f][1], label);
+      check_same_models (&s, s.comm, off, seed + f, what);
+      if (after != NULL)
+        after (s.comm, off);
+      sim_comm_model_free (off);
+      clear (&s);
+    }
+}
+
+static void
+set_keep (SimCommModel *model, gboolean on)
+{
+  sim__comm_model_set_keep_routes (model, on);
+}
+
+static void
+check_kept (SimCommModel *on, SimCommModel *off)
+{
+  ck_assert_uint_eq (sim__comm_model_get_kept_hits (off), 0);
+  ck_assert_uint_gt (sim__comm_model_get_kept_hits (on), 0);
+}
+
+/* Asking ahead on and off, neither keeping routes. */
+static void
+set_prefetch (SimCommModel *model, gboolean on)
+{
+  sim__comm_model_set_keep_routes (model, FALSE);
+  sim__comm_model_set_prefetch (model, on);
+}
+
 /* Routes kept across plans by their GPUs (sim__comm_model_set_keep_routes(),
  * on by default only on clusters of 4,096 to 32,768 GPUs): a model that
  * keeps them against one that routes every plan afresh, under
@@ -1928,23 +1977,8 @@ START_TEST (test_routes_kept)
     { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700", "radix=16", NULL },
   };
 
-  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
-    {
-      Setup s;
-      SimCommModel *fresh;
-      g_autofree char *what = NULL;
-
-      make_lines (&s, "DGX-H100", 8, 0, fabrics[f]);
-      sim__comm_model_set_keep_routes (s.comm, TRUE);
-      fresh = sim_comm_model_new (s.topology, s.cluster);
-      sim__comm_model_set_keep_routes (fresh, FALSE);
-      what = g_strdup_printf ("%s %s, kept against afresh", fabrics[f][0], fabrics[f][1]);
-      check_same_models (&s, s.comm, fresh, 503 + f, what);
-      ck_assert_uint_eq (sim__comm_model_get_kept_hits (fresh), 0);
-      ck_assert_uint_gt (sim__comm_model_get_kept_hits (s.comm), 0);
-      sim_comm_model_free (fresh);
-      clear (&s);
-    }
+  check_twins (fabrics, G_N_ELEMENTS (fabrics), 503, "kept against afresh", set_keep,
+               check_kept);
 }
 END_TEST
 
@@ -1968,23 +2002,8 @@ START_TEST (test_prefetch_changes_nothing)
     { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700", "radix=16", NULL },
   };
 
-  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
-    {
-      Setup s;
-      SimCommModel *plain;
-      g_autofree char *what = NULL;
-
-      make_lines (&s, "DGX-H100", 8, 0, fabrics[f]);
-      sim__comm_model_set_keep_routes (s.comm, FALSE);
-      sim__comm_model_set_prefetch (s.comm, TRUE);
-      plain = sim_comm_model_new (s.topology, s.cluster);
-      sim__comm_model_set_keep_routes (plain, FALSE);
-      sim__comm_model_set_prefetch (plain, FALSE);
-      what = g_strdup_printf ("%s %s, asked ahead against not", fabrics[f][0], fabrics[f][1]);
-      check_same_models (&s, s.comm, plain, 607 + f, what);
-      sim_comm_model_free (plain);
-      clear (&s);
-    }
+  check_twins (fabrics, G_N_ELEMENTS (fabrics), 607, "asked ahead against not", set_prefetch,
+               NULL);
   /* Out of range, nothing is read. */
   {
     Setup s;
