@@ -207,10 +207,10 @@ gboolean sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint
 
 /* Asks for what routing the flow from @src_gpu to @dst_gpu will read
  * (internal, for the collectives, which route many flows one after
- * another): in four stages, each of which reads what the one before asked
- * for, so that a caller runs stage 0 for a flow four flows ahead, stage 1
- * three ahead and so on, and the misses of several routes overlap.  A
- * hint: it changes no route. */
+ * another): in four stages (0 to 3), each of which reads what the one
+ * before asked for, so that a caller runs each stage for a flow some
+ * flows after the stage before it, and the misses of several routes
+ * overlap.  A hint: it changes no route. */
 void sim__topology_prefetch_route (const SimTopology *topology, guint32 src_gpu,
                                    guint32 dst_gpu, guint stage);
 

@@ -1152,7 +1152,7 @@ net_walk_kept (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   WalkKept *w;
 
   if ((t->routing != SIM_ROUTING_DMODK && t->routing != SIM_ROUTING_SPRAY) || t->search
-      || r->div != 1 || r->mode != t->routing)
+      || r->div != 1)
     return net_walk (t, ns, nd, r);
   if (G_UNLIKELY (t->walk_kept == NULL))
     {
@@ -1896,6 +1896,17 @@ sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint32 nic_gp
   return TRUE;
 }
 
+/* Asks for what node_segment() reads of @node. */
+static inline void
+prefetch_node (const SimTopology *t, guint32 node)
+{
+  __builtin_prefetch (&t->spans[node]);
+  if (t->node_shape != NULL)
+    __builtin_prefetch (&t->node_shape[node]);
+  if (t->node_link0 != NULL)
+    __builtin_prefetch (&t->node_link0[node]);
+}
+
 void
 sim__topology_prefetch_route (const SimTopology *t, guint32 src_gpu, guint32 dst_gpu,
                               guint stage)
@@ -1917,18 +1928,10 @@ sim__topology_prefetch_route (const SimTopology *t, guint32 src_gpu, guint32 dst
   nd_node = node_of[dst_gpu];
   if (stage == 1)
     {
-      __builtin_prefetch (&t->spans[ns_node]);
-      if (t->node_shape != NULL)
-        __builtin_prefetch (&t->node_shape[ns_node]);
-      if (t->node_link0 != NULL)
-        __builtin_prefetch (&t->node_link0[ns_node]);
+      prefetch_node (t, ns_node);
       if (ns_node == nd_node)
         return;
-      __builtin_prefetch (&t->spans[nd_node]);
-      if (t->node_shape != NULL)
-        __builtin_prefetch (&t->node_shape[nd_node]);
-      if (t->node_link0 != NULL)
-        __builtin_prefetch (&t->node_link0[nd_node]);
+      prefetch_node (t, nd_node);
       __builtin_prefetch (&t->gpu_nic[t->gpu_nic_start[src_gpu]]);
       __builtin_prefetch (&t->gpu_nic[t->gpu_nic_start[dst_gpu]]);
       return;
