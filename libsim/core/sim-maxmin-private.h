@@ -68,6 +68,11 @@ void sim__maxmin_prefetch_remove (const SimMaxmin *system, SimMaxminId id, gbool
  * resources' lines are in.  A hint, which changes nothing. */
 void sim__maxmin_prefetch_remove_lists (const SimMaxmin *system, SimMaxminId id);
 
+/* Room made at once for @n resources in all (internal: for a caller
+ * that adds a known number, which then grow no array one doubling after
+ * another).  Changes nothing else. */
+void sim__maxmin_reserve_resources (SimMaxmin *system, guint n);
+
 /* The slot of the resource of id @id, for sim__maxmin_add_flows_at(). */
 guint32 sim__maxmin_resource_slot (SimMaxminId id);
 

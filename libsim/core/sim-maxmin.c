@@ -384,6 +384,25 @@ sim_maxmin_free (SimMaxmin *s)
 
 /* Resources */
 
+/* Room for @alloc resource slots (more than res_alloc). */
+static void
+res_grow (SimMaxmin *s, guint32 alloc)
+{
+  s->res_alloc = alloc;
+  s->res = renew_aligned (s->res, s->n_res_slots, s->res_alloc, sizeof (Resource));
+  s->res_inline = g_renew (ResEntry, s->res_inline, (gsize) s->res_alloc * RES_INLINE);
+  s->rc = g_renew (ResCold, s->rc, s->res_alloc);
+  s->res_visit = g_renew (guint32, s->res_visit, s->res_alloc);
+}
+
+void
+sim__maxmin_reserve_resources (SimMaxmin *s, guint n)
+{
+  g_return_if_fail (s != NULL);
+  if (n > s->res_alloc)
+    res_grow (s, n);
+}
+
 SimMaxminId
 sim_maxmin_add_resource (SimMaxmin *s, double capacity)
 {
@@ -401,13 +420,7 @@ sim_maxmin_add_resource (SimMaxmin *s, double capacity)
   else
     {
       if (s->n_res_slots == s->res_alloc)
-        {
-          s->res_alloc = MAX (16, s->res_alloc * 2);
-          s->res = renew_aligned (s->res, s->n_res_slots, s->res_alloc, sizeof (Resource));
-          s->res_inline = g_renew (ResEntry, s->res_inline, (gsize) s->res_alloc * RES_INLINE);
-          s->rc = g_renew (ResCold, s->rc, s->res_alloc);
-          s->res_visit = g_renew (guint32, s->res_visit, s->res_alloc);
-        }
+        res_grow (s, MAX (16, s->res_alloc * 2));
       slot = s->n_res_slots++;
       memset (&s->res[slot], 0, sizeof (Resource));
       memset (&s->rc[slot], 0, sizeof (ResCold));

@@ -144,6 +144,8 @@ typedef struct _Plan {
    * algorithm the caller named. */
   const SimNcclTable *nccl;
   SimNcclAlgo       nccl_algo;
+  guint32           flows_room;    /* flows it has room for, at least (0: not known;
+                                    * copy_renamed()) */
 } Plan;
 
 /* The GPUs of a collective grouped by node, nodes in the order of their
@@ -384,6 +386,7 @@ struct _SimCommModel {
   guint64           unmerged;      /* plans built merged put back apart */
   ChoiceSlot        choices[CHOICE_SLOTS];
   gboolean          res_nodes_set; /* res_nodes() has run (when first pruning) */
+  gboolean          sys_filled;    /* sys holds the network's resources (model_resources()) */
   guint8           *private_node;  /* per node: sim__comm_model_set_node_private() */
   guint32          *node_run_start; /* per node, and one more: where its runs of
                                     * resources ... */
@@ -835,6 +838,25 @@ sim_collective_busbw_factor (SimCollectiveOp op, guint n)
 
 static void plan_free (Plan *p);
 
+/* The solver's resources, one for each of the network's, made when first
+ * needed: a model that only times batches alone (sim-job-comm.c's idle
+ * copy) never registers a flow, and at a hundred thousand GPUs the
+ * network has over a million resources. */
+static void
+model_resources (SimCommModel *m)
+{
+  if (m->sys_filled)
+    return;
+  m->sys_filled = TRUE;
+  sim__maxmin_reserve_resources (m->sys, m->n_res);
+  for (guint i = 0; i < m->n_res; i++)
+    {
+      m->res_id[i] = sim_maxmin_add_resource (m->sys, m->capacity[i]);
+      /* (A fresh solver numbers its resources' slots from 0.) */
+      g_assert (sim__maxmin_resource_slot (m->res_id[i]) == i);
+    }
+}
+
 SimCommModel *
 sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
 {
@@ -860,9 +882,6 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
       {
         gpointer at;
         m->capacity[i] = MAX (0.0, sim_topology_resource_capacity (topology, i));
-        m->res_id[i] = sim_maxmin_add_resource (m->sys, m->capacity[i]);
-        /* (A fresh solver numbers its resources' slots from 0.) */
-        g_assert (sim__maxmin_resource_slot (m->res_id[i]) == i);
         if (!g_hash_table_lookup_extended (seen, &m->capacity[i], NULL, &at))
           {
             at = GUINT_TO_POINTER (values->len);
@@ -1618,14 +1637,23 @@ plan_no_entries (Plan *p)
   p->n_entries = p->entries_alloc = 0;
 }
 
-/* @to := the flows @from of a shape's plan, GPU i renamed @gpus[i]. */
+/* @p's flows := the flows @from of a shape's plan, GPU i renamed
+ * @gpus[i].  An array with too little room is replaced, not grown:
+ * growing would copy all it held, every byte of which is written over
+ * here. */
 static void
-copy_renamed (GArray *to, const GArray *from, const guint32 *gpus)
+copy_renamed (Plan *p, const GArray *from, const guint32 *gpus)
 {
-  g_array_set_size (to, from->len);
+  if (MAX (p->flows_room, p->flows->len) < from->len)
+    {
+      g_array_unref (p->flows);
+      p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), from->len);
+      p->flows_room = from->len;
+    }
+  g_array_set_size (p->flows, from->len);
   for (guint i = 0; i < from->len; i++)
     {
-      PlanFlow *f = &g_array_index (to, PlanFlow, i);
+      PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       *f = g_array_index (from, PlanFlow, i);
       f->src = gpus[f->src];
       f->dst = gpus[f->dst];
@@ -1761,14 +1789,16 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
     {
       GArray *flows, *paths;
       SimMaxminId *entries;
-      guint32 entries_alloc;
+      guint32 entries_alloc, flows_room;
       p = g_ptr_array_steal_index_fast (m->spare, m->spare->len - 1);
       flows = p->flows;
+      flows_room = p->flows_room;
       paths = p->paths;
       entries = p->entries;
       entries_alloc = p->entries_alloc;
       *p = *t;
       p->flows = flows;
+      p->flows_room = flows_room;
       p->paths = paths;
       p->entries = entries;
       p->entries_alloc = entries_alloc;
@@ -1787,7 +1817,7 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
       p->unmerged = e->plan;
       p->gpus = g_memdup2 (l->gpus, l->n_gpus * sizeof (guint32));
     }
-  copy_renamed (p->flows, t->flows, l->gpus);
+  copy_renamed (p, t->flows, l->gpus);
   plan_free (built);
   return p;
 }
@@ -1797,7 +1827,7 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
 static void
 plan_unmerge (Plan *p)
 {
-  copy_renamed (p->flows, p->unmerged->flows, p->gpus);
+  copy_renamed (p, p->unmerged->flows, p->gpus);
   p->unmerged = NULL;
   g_clear_pointer (&p->gpus, g_free);
   p->n_premerged = 0;
@@ -2103,6 +2133,7 @@ plan_register_entries (SimCommModel *m, Plan *p)
 {
   gboolean prune = m->prune && p->routes_fixed && m->load == NULL;
 
+  model_resources (m);
   if (prune)
     res_nodes (m);
   p->pruned = prune;
@@ -4403,6 +4434,7 @@ sim__comm_model_get_loads (SimCommModel *m, const guint32 *resources, guint n, d
 {
   g_return_if_fail (m != NULL && (load != NULL || n == 0));
   g_return_if_fail (resources != NULL || n <= m->n_res);
+  model_resources (m);
   /* (A resource's solver slot is its number.) */
   sim__maxmin_get_usages (m->sys, resources, n, load);
   for (guint i = 0; i < n; i++)
@@ -4429,6 +4461,7 @@ sim_comm_model_get_load (SimCommModel *m, guint32 resource)
 
   g_return_val_if_fail (m != NULL, 0);
   g_return_val_if_fail (resource < m->n_res, 0);
+  model_resources (m);
   capacity = sim_maxmin_get_capacity (m->sys, m->res_id[resource]);
   if (!(capacity > 0))
     return 0;
