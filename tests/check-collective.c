@@ -2022,8 +2022,10 @@ END_TEST
  * front of the hash table (plan_of()): ids that share a slot must still
  * find their own plans, and a removed one none.  More collectives than
  * slots are registered, each op by its id (three ops, so ids a slot apart
- * differ: 16,384 is not a multiple of three); every fifth is removed; then
- * each id's estimate must name the op it was registered with, or fail if
+ * differ: 16,384 is not a multiple of three) and each with an owner of
+ * its own (sim__comm_model_set_owner()); every fifth is removed; then
+ * each id's estimate must name the op it was registered with and its
+ * owner be its own, or the estimate fail and the owner be NULL if
  * removed, and each remove succeed exactly once. */
 START_TEST (test_plans_by_id)
 {
@@ -2043,6 +2045,8 @@ START_TEST (test_plans_by_id)
       ids[i] = sim_comm_model_add (s.comm, op[i], SIM_COLLECTIVE_ALGO_RING, 1 << 20, gpus, 2,
                                    &error);
       ck_assert_msg (ids[i] != 0, "%s", error ? error->message : "?");
+      /* Each one's owner, a pointer of its own. */
+      sim__comm_model_set_owner (s.comm, ids[i], &op[i]);
     }
   /* Ids a slot apart are both registered: the array cannot hold both. */
   ck_assert_uint_eq (ids[16384] - ids[0], 16384);
@@ -2056,7 +2060,12 @@ START_TEST (test_plans_by_id)
                      "collective %u (id %u): %s", i, ids[i], live ? "lost" : "still found");
       if (live)
         ck_assert_msg (t.op == op[i], "id %u: op %d, registered as %d", ids[i], t.op, op[i]);
+      ck_assert_msg (sim__comm_model_get_owner (s.comm, ids[i]) == (live ? &op[i] : NULL),
+                     "id %u: the owner of %s", ids[i], live ? "another" : "a removed one");
     }
+  /* An id never given has no owner. */
+  ck_assert_ptr_null (sim__comm_model_get_owner (s.comm, ids[n - 1] + 1));
+  ck_assert_ptr_null (sim__comm_model_get_owner (s.comm, 0));
   /* Removed from the newest down, so that the array's slots empty while
    * older ids sharing them still live. */
   for (guint i = n; i-- > 0;)

@@ -163,6 +163,12 @@ void        sim__comm_model_set_node_private (SimCommModel *model, guint32 node,
                                               gboolean is_private);
 gboolean    sim__comm_model_is_pruned (SimCommModel *model, guint id);
 gboolean    sim__comm_model_unprune (SimCommModel *model, guint id);
+/* The owner of collective @id (a caller's pointer, NULL until set): kept
+ * with the collective, where a table of the caller's would cost a look-up
+ * of its own at every registration, removal and change.  Getting it for
+ * an id not registered gives NULL. */
+void        sim__comm_model_set_owner (SimCommModel *model, guint id, gpointer owner);
+gpointer    sim__comm_model_get_owner (const SimCommModel *model, guint id);
 /* Asks for what removing collective @id will read (a caller removing
  * several, one after another): with @deep FALSE, where its plan is
  * found; with @deep TRUE (a step later), the plan.  Only on fabrics where

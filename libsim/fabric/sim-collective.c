@@ -146,6 +146,7 @@ typedef struct _Plan {
   SimNcclAlgo       nccl_algo;
   guint32           flows_room;    /* flows it has room for, at least (0: not known;
                                     * copy_renamed()) */
+  gpointer          owner;         /* sim__comm_model_set_owner() */
 } Plan;
 
 /* The GPUs of a collective grouped by node, nodes in the order of their
@@ -3183,6 +3184,27 @@ sim_comm_model_remove (SimCommModel *m, guint id)
     m->plan_slots[id % PLAN_SLOTS] = (PlanSlot) { 0, NULL };
   plan_recycle (m, p);
   return TRUE;
+}
+
+void
+sim__comm_model_set_owner (SimCommModel *m, guint id, gpointer owner)
+{
+  Plan *p;
+
+  g_return_if_fail (m != NULL);
+  p = plan_of (m, id);
+  g_return_if_fail (p != NULL);
+  p->owner = owner;
+}
+
+gpointer
+sim__comm_model_get_owner (const SimCommModel *m, guint id)
+{
+  const Plan *p;
+
+  g_return_val_if_fail (m != NULL, NULL);
+  p = plan_of (m, id);
+  return p != NULL ? p->owner : NULL;
 }
 
 void

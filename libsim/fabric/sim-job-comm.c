@@ -13,7 +13,8 @@ struct _SimJobComm {
   const SimCluster *cluster;
   SimCommModel     *model;
   SimCommModel     *idle;     /* an empty copy, for speed-up curves (made when asked) */
-  GHashTable       *owner;    /* collective id -> the SimJob that registered it */
+  guint             n_owned;  /* collectives registered by jobs (each one's owner the
+                               * job: sim__comm_model_set_owner()) */
   gboolean          dirty;    /* collectives came or went since the last update */
   SimFabricSharing  sharing;
   /* Demand-aware sharing: jobs to look at in the next round of the fixed
@@ -117,7 +118,6 @@ sim__job_comm_new (SimTopology *topology, const SimCluster *cluster)
   comm->topology = topology;
   comm->cluster = cluster;
   comm->model = sim_comm_model_new (topology, cluster);
-  comm->owner = g_hash_table_new (g_direct_hash, g_direct_equal);
   comm->pending = g_ptr_array_new ();
   comm->slowed = g_ptr_array_new ();
   comm->jobs = g_ptr_array_new ();
@@ -133,7 +133,6 @@ sim__job_comm_free (SimJobComm *comm)
     return;
   g_clear_pointer (&comm->idle, sim_comm_model_free);
   sim_comm_model_free (comm->model);
-  g_hash_table_unref (comm->owner);
   g_ptr_array_unref (comm->pending);
   g_ptr_array_unref (comm->slowed);
   g_ptr_array_unref (comm->jobs);
@@ -224,7 +223,8 @@ register_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes,
 
   if (id == 0)
     return FALSE;
-  g_hash_table_insert (r->comm->owner, GUINT_TO_POINTER (id), r->job);
+  sim__comm_model_set_owner (r->comm->model, id, r->job);
+  r->comm->n_owned++;
   if (r->state->n_coll == r->state->coll_alloc)
     {
       r->state->coll_alloc = MAX (4, 2 * r->state->coll_alloc);
@@ -355,7 +355,7 @@ set_flows (SimJobComm *comm, JobState *js, gboolean on)
 void
 sim__job_comm_set_sharing (SimJobComm *comm, SimFabricSharing sharing)
 {
-  g_return_if_fail (comm != NULL && g_hash_table_size (comm->owner) == 0);
+  g_return_if_fail (comm != NULL && comm->n_owned == 0);
   comm->sharing = sharing;
 }
 
@@ -565,8 +565,8 @@ sim__job_comm_release (SimJobComm *comm, SimJob *job)
         sim__comm_model_prefetch_remove (comm->model, js->coll[i + 2].id, FALSE);
       if (i + 1 < js->n_coll)
         sim__comm_model_prefetch_remove (comm->model, js->coll[i + 1].id, TRUE);
-      sim_comm_model_remove (comm->model, id);
-      g_hash_table_remove (comm->owner, GUINT_TO_POINTER (id));
+      if (sim_comm_model_remove (comm->model, id))
+        comm->n_owned--;
     }
   unmark_private (comm, js);
   if (js->pending)
@@ -629,9 +629,8 @@ update_demand (SimJobComm *comm)
 
       for (guint i = 0; i < changed->len; i++)
         {
-          SimJob *owner = g_hash_table_lookup (comm->owner,
-                                               GUINT_TO_POINTER (g_array_index (changed, guint,
-                                                                                i)));
+          SimJob *owner = sim__comm_model_get_owner (comm->model,
+                                                     g_array_index (changed, guint, i));
           if (owner != NULL)
             queue_job (comm, owner);
         }
@@ -721,9 +720,8 @@ update_phases (SimJobComm *comm)
 
       for (guint i = 0; i < changed->len; i++)
         {
-          SimJob *owner = g_hash_table_lookup (comm->owner,
-                                               GUINT_TO_POINTER (g_array_index (changed, guint,
-                                                                                i)));
+          SimJob *owner = sim__comm_model_get_owner (comm->model,
+                                                     g_array_index (changed, guint, i));
           if (owner != NULL)
             ((JobState *) owner->comm_state)->stale = TRUE;
         }
@@ -826,8 +824,7 @@ sim__job_comm_update (SimJobComm *comm)
   changed = sim_comm_model_update (comm->model);
   for (guint i = 0; i < changed->len; i++)
     {
-      SimJob *owner = g_hash_table_lookup (comm->owner,
-                                           GUINT_TO_POINTER (g_array_index (changed, guint, i)));
+      SimJob *owner = sim__comm_model_get_owner (comm->model, g_array_index (changed, guint, i));
       if (owner != NULL && owner->comm_state != NULL)
         touch_job (comm, owner);
     }
