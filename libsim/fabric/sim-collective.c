@@ -2317,7 +2317,7 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
   SimTime slowest = 0, slowest_intra = 0;
   guint32 mask;
   guint merged = 0, used;
-  gboolean ahead;
+  gboolean ahead, keep;
 
   if (p->paths == NULL)
     /* (Room for a few resources a flow: most plans never grow it.) */
@@ -2335,7 +2335,8 @@ again:
   /* On a network beyond the caches, with no routes kept across plans,
    * what each route reads is asked for ahead, by stages, up to seven flows
    * on (sim__topology_prefetch_route()). */
-  ahead = m->prefetch && m->load == NULL && !kept_routes_on (m);
+  keep = kept_routes_on (m);
+  ahead = m->prefetch && m->load == NULL && !keep;
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
@@ -2403,7 +2404,7 @@ again:
           guint64 hash = seed * 0x9e3779b97f4a7c15ull ^ ((guint64) f->src << 32)
                          ^ ((guint64) f->dst << 8) ^ f->channel;
           /* A route fixed by its GPUs, as routed for an earlier plan. */
-          KeptRoute *kept = kept_routes_on (m) ? kept_slot (m, key) : NULL;
+          KeptRoute *kept = keep ? kept_slot (m, key) : NULL;
           guint len;
           f->path_start = used;
           if (kept != NULL && kept->key == key + 1)
