@@ -293,8 +293,9 @@ hop_resource (const SimTopology *t, guint32 l, guint32 v, SimTime *latency)
   return 2 * l + (k->a == v ? 0 : 1);
 }
 
-static const NicWay *
-nic_way (SimTopology *t, guint32 nd)
+/* nic_way() the first time for NIC @nd (or every time, searching). */
+G_NO_INLINE static const NicWay *
+nic_way_make (SimTopology *t, guint32 nd)
 {
   NicWay *w;
   guint64 div = 1;
@@ -305,8 +306,6 @@ nic_way (SimTopology *t, guint32 nd)
   if (t->nic_way == NULL)
     t->nic_way = g_aligned_alloc0 (MAX (1u, t->n_nics), sizeof (NicWay), 64);
   w = &t->nic_way[nd];
-  if (w->n > 0 && !t->search)
-    return w;
   w->wide = FALSE;
   w->way[0] = other_end (t, t->nic_access[nd], t->nic_vertex[nd]);
   w->down[0] = hop_resource (t, t->nic_access[nd], w->way[0], &down);
@@ -327,6 +326,16 @@ nic_way (SimTopology *t, guint32 nd)
       w->n++;
     }
   return w;
+}
+
+/* NIC @nd's way up, made when first asked (inline: a route asks for two,
+ * and they are made once). */
+static inline const NicWay *
+nic_way (SimTopology *t, guint32 nd)
+{
+  if (G_LIKELY (t->nic_way != NULL && t->nic_way[nd].n > 0 && !t->search))
+    return &t->nic_way[nd];
+  return nic_way_make (t, nd);
 }
 
 /* D-mod-K on a tree, in closed form: the destination's way up from its
