@@ -145,6 +145,34 @@ START_TEST (test_capped)
 }
 END_TEST
 
+/* sim__maxmin_worst_shortfall() on the link of test_capped, caps 1 and
+ * 8 and one flow uncapped: the cap-1 flow gets 1, and the other two share
+ * the remaining 9 (4.5 each, under the cap of 8), so the worst cap over
+ * rate is 8 / 4.5; the uncapped flow is left out; the cap-1 flow alone
+ * gives 1 (never below 1); none gives 1; a removed flow counts as
+ * infinitely short, as does a flow on a link of capacity 0. */
+START_TEST (test_worst_shortfall)
+{
+  g_autoptr(SimMaxmin) s = sim_maxmin_new ();
+  SimMaxminId link = sim_maxmin_add_resource (s, 10.0);
+  SimMaxminId dead = sim_maxmin_add_resource (s, 0.0);
+  SimMaxminId c = sim_maxmin_add_flow (s, &link, 1, 1.0, 1.0, NULL);
+  SimMaxminId f8 = sim_maxmin_add_flow (s, &link, 1, 1.0, 8.0, NULL);
+  SimMaxminId f = sim_maxmin_add_flow (s, &link, 1, 1.0, INFINITY, NULL);
+  SimMaxminId starved = sim_maxmin_add_flow (s, &dead, 1, 1.0, 2.0, NULL);
+  SimMaxminId gone = sim_maxmin_add_flow (s, &link, 1, 1.0, 3.0, NULL);
+
+  ck_assert (sim_maxmin_remove_flow (s, gone));
+  sim_maxmin_solve (s);
+  assert_close (sim_maxmin_get_rate (s, f8), 4.5);
+  assert_close (sim__maxmin_worst_shortfall (s, (SimMaxminId[]) { c, f8, f }, 3), 8.0 / 4.5);
+  ck_assert_double_eq (sim__maxmin_worst_shortfall (s, (SimMaxminId[]) { c, f }, 2), 1.0);
+  ck_assert_double_eq (sim__maxmin_worst_shortfall (s, NULL, 0), 1.0);
+  ck_assert (isinf (sim__maxmin_worst_shortfall (s, (SimMaxminId[]) { c, gone }, 2)));
+  ck_assert (isinf (sim__maxmin_worst_shortfall (s, (SimMaxminId[]) { starved }, 1)));
+}
+END_TEST
+
 /* Weighted flows on one link of capacity 12 with weights 1, 2, 3:
  *   x_i = 12 w_i / 6 = 2, 4, 6.
  * With the weight-3 flow capped at 3 (its level 1 is below 12 / 6 = 2):
@@ -969,6 +997,7 @@ maxmin_suite (void)
   tcase_add_test (tc, test_parking_lot);
   tcase_add_test (tc, test_two_bottlenecks);
   tcase_add_test (tc, test_capped);
+  tcase_add_test (tc, test_worst_shortfall);
   tcase_add_test (tc, test_weighted);
   tcase_add_test (tc, test_no_resources);
   tcase_add_test (tc, test_stale_ids);

@@ -30,6 +30,12 @@ void sim__maxmin_set_full_default (gboolean full);
 gboolean sim__maxmin_get_rate_cap (const SimMaxmin *system, SimMaxminId id, double *rate,
                                    double *cap);
 
+/* The largest of 1 and cap / rate over the @n flows @ids that have a
+ * finite cap, as of the last solve, a flow with no rate counting as
+ * infinitely short, and so does an id that names no flow (internal: the
+ * shortfall of a caller's group of flows in one call). */
+double sim__maxmin_worst_shortfall (const SimMaxmin *system, const SimMaxminId *ids, guint n);
+
 /* Whether a flow's rate moved from @before to @after by more than
  * rounding, as sim_maxmin_solve() decides which flows changed (internal:
  * for rates the caller keeps out of the solver). */

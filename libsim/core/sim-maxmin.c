@@ -935,6 +935,29 @@ sim__maxmin_get_rate_cap (const SimMaxmin *s, SimMaxminId id, double *rate, doub
 }
 
 double
+sim__maxmin_worst_shortfall (const SimMaxmin *s, const SimMaxminId *ids, guint n)
+{
+  double worst = 1;
+
+  g_return_val_if_fail (s != NULL && (ids != NULL || n == 0), 1);
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 slot = lookup_flow (s, ids[i]);
+      double rate, cap;
+      if (slot == NONE)
+        {
+          worst = INFINITY;
+          continue;
+        }
+      rate = s->flows[slot].rate;
+      cap = s->fc[slot].cap;
+      if (isfinite (cap))
+        worst = MAX (worst, rate > 0 ? cap / rate : INFINITY);
+    }
+  return worst;
+}
+
+double
 sim_maxmin_get_flow_cap (const SimMaxmin *s, SimMaxminId id)
 {
   guint32 slot;

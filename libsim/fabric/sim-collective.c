@@ -4360,31 +4360,17 @@ double
 sim_comm_model_get_shortfall (SimCommModel *m, guint id)
 {
   const Plan *p;
-  double worst = 1;
 
   g_return_val_if_fail (m != NULL, 1);
   p = plan_of (m, id);
   if (p == NULL)
     return 1;
   model_solve (m);
-  for (guint i = 0; i < p->flows->len; i++)
-    {
-      const PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      double rate, cap;
-      if (f->first != i)
-        continue;   /* (the entry of an earlier flow: the same rate and cap) */
-      if (f->flow == SIM_MAXMIN_NO_ID)
-        continue;   /* (out of the solver: its rate is its cap, just solved) */
-      if (!sim__maxmin_get_rate_cap (m->sys, f->flow, &rate, &cap))
-        {
-          rate = -1;
-          cap = -1;
-        }
-      if (!isfinite (cap))
-        continue;
-      worst = MAX (worst, rate > 0 ? cap / rate : INFINITY);
-    }
-  return worst;
+  /* The plan's solver entries, one for each first flow of a group that
+   * is in the solver (plan_register_entries()): the flows after the first
+   * of a group have its rate and cap, and a flow out of the solver its
+   * cap, just solved. */
+  return sim__maxmin_worst_shortfall (m->sys, p->entries, p->n_entries);
 }
 
 /* The rates of the flows registered without @resource (pruned plans')
