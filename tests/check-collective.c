@@ -1294,9 +1294,14 @@ START_TEST (test_time_alone_kept_under_one_switch)
                 {
                   g_string_append_printf (key, " %s", cases[f].other != NULL
                                                       && node_of[nd] >= nn / 2 ? "b" : "a");
+                  /* (Every uplink alike, so the NICs' places are
+                   * counted from the first node's.) */
                   if (!one_leaf)
                     g_string_append_printf (key, "/%u/%u", leaf_of[nd],
-                                            cases[f].nics * node_of[nd] % cases[f].n_up);
+                                            (cases[f].nics * node_of[nd] % cases[f].n_up
+                                             + cases[f].n_up
+                                             - cases[f].nics * node_of[0] % cases[f].n_up)
+                                            % cases[f].n_up);
                 }
               idle = sim_comm_model_new (s.topology, s.cluster);
               before = sim__comm_model_get_solves (kept);

@@ -3895,7 +3895,8 @@ static gboolean time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
  * uplinks lead, in order, to the same switches (the leaves of one pod):
  * then for each node its kind, the number of its leaf in the batch, its
  * leaf's kind of uplinks, and its first NIC's number modulo the leaf's
- * uplinks (sim__topology_node_uplinks()).  A flow to NIC d of another
+ * uplinks (sim__topology_node_uplinks()), less the first node's when
+ * every uplink is alike (UPLINKS_ALIKE).  A flow to NIC d of another
  * leaf goes up its source leaf's uplink d mod n_up and down the
  * destination leaf's of that number, which the key's words decide (d's
  * place in its node is the node's kind's); which flows meet on which link,
@@ -3907,8 +3908,8 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
 {
   SimTopology *t = m->topology;
   guint32 sw = NO_NODE, n_nodes = 0, n_leaves = 0, leaves[TREE_KEY_LEAVES], spines = NO_NODE;
-  guint32 *w;
-  gboolean one_switch = TRUE;
+  guint32 *w, n_up0 = 0;
+  gboolean one_switch = TRUE, alike = TRUE;
   guint64 len = 4;
 
   if (n == 0 || m->load != NULL || t->n_nodes != m->n_nodes)
@@ -3985,6 +3986,22 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
       *w++ = leaf;
       *w++ = up_kind;
       *w++ = nic0 % n_up;
+      if (i == 0)
+        n_up0 = n_up;
+      alike = alike && (up_kind & UPLINKS_ALIKE) != 0 && n_up == n_up0;
+    }
+  /* Every uplink of the batch's leaves alike: a flow to NIC d climbs
+   * uplink d mod n_up of its leaf and comes down that of the destination's
+   * (the same spine), so adding one c to every NIC's number moves each
+   * flow to uplink (d + c) mod n_up on both sides, a renumbering of the
+   * uplinks that changes no capacity, latency, or which flows meet where.
+   * So the places are counted from the first node's (the last word of
+   * each node's four). */
+  if (!one_switch && alike)
+    {
+      guint32 *place = w - 4 * (n_nodes - 1) - 1, first = *place;
+      for (guint32 i = 0; i < n_nodes; i++, place += 4)
+        *place = (*place + n_up0 - first) % n_up0;
     }
   alone_key_seal (m, (guint) len, key);
   return TRUE;

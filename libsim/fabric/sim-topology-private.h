@@ -14,6 +14,11 @@ G_BEGIN_DECLS
 /* Memory for cached distance tables, in bytes. */
 #define CACHE_BUDGET (64u << 20)
 #define NO_NODE G_MAXUINT32
+/* Set in a node's kind of uplinks (sim__topology_node_uplinks()) when
+ * every uplink of its switch has the same capacity, latency and far end's
+ * latency: then renumbering them all by one shift changes no route's
+ * capacities or latencies. */
+#define UPLINKS_ALIKE 0x80000000u
 /* Switch tiers a closed-form route climbs at most. */
 #define MAX_TIERS 4
 
@@ -96,7 +101,8 @@ struct _SimTopology {
   guint32    *node_switch;  /* per node: the switch of all its NICs, or NO_NODE */
   guint32    *node_kind;    /* per node: its kind */
   guint32    *node_nic0;    /* per node: its first NIC's number */
-  guint32    *node_up;      /* per node: its switch's uplinks' kind, or NO_NODE ... */
+  guint32    *node_up;      /* per node: its switch's uplinks' kind (UPLINKS_ALIKE set
+                             * when they are all alike), or NO_NODE ... */
   guint32    *node_spines;  /* ... and the switches they lead to, as a number */
   gboolean    search;       /* route by walk() alone (sim__topology_set_search()) */
   /* Walks between switches (see net_walk()). */

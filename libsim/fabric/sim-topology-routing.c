@@ -1605,6 +1605,10 @@ switch_uplinks (const SimTopology *t, guint32 sw, GByteArray *sig, GHashTable *t
 {
   guint32 n = n_up (t, sw);
 
+  gboolean alike = TRUE;
+  double cap0 = 0;
+  SimTime link0 = 0, far0 = 0;
+
   g_byte_array_set_size (sig, 0);
   sig_put (sig, &n, sizeof n);
   for (guint32 e = t->up_start[sw]; e < t->up_start[sw + 1]; e++)
@@ -1615,8 +1619,15 @@ switch_uplinks (const SimTopology *t, guint32 sw, GByteArray *sig, GHashTable *t
       sig_put (sig, &cap, sizeof cap);
       sig_put (sig, &k->latency, sizeof k->latency);
       sig_put (sig, &lat, sizeof lat);
+      if (e == t->up_start[sw])
+        {
+          cap0 = cap;
+          link0 = k->latency;
+          far0 = lat;
+        }
+      alike = alike && cap == cap0 && k->latency == link0 && lat == far0;
     }
-  return intern_bytes (table, sig);
+  return intern_bytes (table, sig) | (alike ? UPLINKS_ALIKE : 0);
 }
 
 gboolean
