@@ -40,18 +40,37 @@ static const double tree_proto_bw[N_PROTOS] = { 1.0 / 3.8, 0.92, 1.0 };
 #define NVLS_EFFICIENCY_HOPPER    0.85
 #define NVLS_EFFICIENCY_BLACKWELL 0.74
 
+/* A flow of a plan, in half a cache line: a plan's flows are written when
+ * a job starts and read again when it is timed, capped and removed, by
+ * then from memory at a hundred thousand GPUs.  Its shares, alike for
+ * most flows of a plan, are the plan's (Plan.shares), by number. */
 typedef struct {
-  guint32     src, dst, channel;
+  guint32     src, dst;
   guint32     first;               /* once routed for the solver (plan_group()): the
                                     * first flow of the plan with its resources and
                                     * shares, whose solver entry stands for both */
-  double      share[MAX_PHASES];   /* bytes per byte of message, in each phase */
+  guint32     path_start;          /* its resources in Plan.paths ... */
   SimMaxminId flow;
-  guint32     path_start, path_len; /* its resources in Plan.paths (adaptive routing) */
-  guint32     count;               /* the flows it stands for: 1, or once routed, the
+  guint16     path_len;            /* ... and how many */
+  guint16     count;               /* the flows it stands for: 1, or once routed, the
                                     * channels between its two GPUs with its route and
                                     * shares (plan_route()) */
+  guint16     channel;
+  guint16     share;               /* its shares: Plan.shares->v[share] */
 } PlanFlow;
+
+G_STATIC_ASSERT (sizeof (PlanFlow) == 32);
+
+/* A plan's distinct shares (bytes per byte of message, in each phase), in
+ * the order its flows first have them: made when the plan is built, and
+ * read by its copies (Plan.own_shares tells which plan frees them). */
+typedef struct {
+  guint  n;
+  double v[][MAX_PHASES];
+} ShareTable;
+
+/* A flow's shares. */
+#define FLOW_SHARE(p, f) ((p)->shares->v[(f)->share])
 
 /* The flows of the plan being built, by (src, dst, channel): open
  * addressing with linear probing over a power-of-two table.  A plan is
@@ -70,12 +89,15 @@ typedef struct {
   guint32   mask;                  /* slots - 1 */
   guint     shift;                 /* 64 - log2 (slots) */
   guint32   epoch;
+  GArray   *shares;                /* double[MAX_PHASES] per flow of the plan being
+                                    * built, summed by plan_add() */
 } FlowIndex;
 
 typedef struct _Plan {
   /* What removing a registered plan reads, first (in its first line or
    * two): a job's plans are cold by the time it ends. */
   GArray           *flows;         /* PlanFlow */
+  const ShareTable *shares;        /* the flows' shares (PlanFlow.share) */
   /* Its solver entries, in the order registered: removing them reads
    * these eight bytes apiece, where reading them off the flows cost a
    * miss a flow at a hundred thousand GPUs (a plan is cold by the time
@@ -147,6 +169,9 @@ typedef struct _Plan {
   guint32           flows_room;    /* flows it has room for, at least (0: not known;
                                     * copy_renamed()) */
   gpointer          owner;         /* sim__comm_model_set_owner() */
+  gboolean          own_shares;    /* shares are this plan's to free: it was built,
+                                    * or copied from a plan built and not kept; a
+                                    * copy of a kept shape's plan reads its shape's */
 } Plan;
 
 /* The GPUs of a collective grouped by node, nodes in the order of their
@@ -263,7 +288,7 @@ typedef struct {
   struct _Plan *plan;
 } PlanSlot;
 
-/* At most this many flows are kept in plans of the cache (56 bytes each);
+/* At most this many flows are kept in plans of the cache (32 bytes each);
  * once full, plans of new shapes are built and not kept. */
 #define SHAPE_CACHE_FLOWS (1u << 18)
 
@@ -915,6 +940,16 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   return m;
 }
 
+/* Frees @p's shares if they are its own; it reads none after. */
+static void
+plan_drop_shares (Plan *p)
+{
+  if (p->own_shares)
+    g_free ((gpointer) p->shares);
+  p->shares = NULL;
+  p->own_shares = FALSE;
+}
+
 /* Frees @p, or keeps it with its arrays for plan_build() to fill. */
 static void
 plan_recycle (SimCommModel *m, Plan *p)
@@ -925,6 +960,7 @@ plan_recycle (SimCommModel *m, Plan *p)
       return;
     }
   g_clear_pointer (&p->gpus, g_free);
+  plan_drop_shares (p);
   g_array_set_size (p->flows, 0);
   g_array_set_size (p->paths, 0);
   g_ptr_array_add (m->spare, p);
@@ -935,6 +971,7 @@ plan_free (Plan *p)
 {
   if (p == NULL)
     return;
+  plan_drop_shares (p);
   g_array_unref (p->flows);
   if (p->paths != NULL)
     g_array_unref (p->paths);
@@ -978,6 +1015,8 @@ sim_comm_model_free (SimCommModel *m)
   g_free (m->bound_res);
   g_free (m->capacity);
   g_free (m->flow_index.slots);
+  if (m->flow_index.shares != NULL)
+    g_array_unref (m->flow_index.shares);
   g_free (m->layout.gpu_stamp);
   g_free (m->layout.node_stamp);
   g_free (m->layout.node_slot);
@@ -1203,7 +1242,9 @@ flow_index_reset (FlowIndex *x)
       x->mask = 255;
       x->shift = 64 - 8;
       x->slots = g_new0 (FlowSlot, x->mask + 1);
+      x->shares = g_array_new (FALSE, FALSE, sizeof (double) * MAX_PHASES);
     }
+  g_array_set_size (x->shares, 0);
   if (++x->epoch == 0)
     {
       /* The stamps went round: none may look current. */
@@ -1264,7 +1305,8 @@ plan_add (Plan *p, guint32 src, guint32 dst, guint32 channel, guint phase, doubl
   s = flow_index_slot (x, key);
   if (s->stamp != x->epoch)
     {
-      PlanFlow nf = { src, dst, channel, 0, { 0 }, SIM_MAXMIN_NO_ID, 0, 0, 1 };
+      PlanFlow nf = { src, dst, 0, 0, SIM_MAXMIN_NO_ID, 0, 1, (guint16) channel, 0 };
+      double none[MAX_PHASES] = { 0 };
       /* At most half full, so that probes stay short. */
       if (2 * ((gsize) p->flows->len + 1) > (gsize) x->mask + 1)
         {
@@ -1275,8 +1317,62 @@ plan_add (Plan *p, guint32 src, guint32 dst, guint32 channel, guint phase, doubl
       s->stamp = x->epoch;
       s->index = p->flows->len;
       g_array_append_val (p->flows, nf);
+      g_array_append_val (x->shares, none);
     }
-  g_array_index (p->flows, PlanFlow, s->index).share[phase] += share;
+  ((double *) (gpointer) x->shares->data)[(gsize) s->index * MAX_PHASES + phase] += share;
+}
+
+static guint
+share_hash (gconstpointer key)
+{
+  const guint32 *w = key;
+  guint h = 2166136261u;
+
+  for (guint i = 0; i < 2 * MAX_PHASES; i++)
+    h = (h ^ w[i]) * 16777619u;
+  return h;
+}
+
+static gboolean
+share_equal (gconstpointer a, gconstpointer b)
+{
+  return memcmp (a, b, sizeof (double) * MAX_PHASES) == 0;
+}
+
+/* Gives @p, built, its table of the shares summed in @x, each distinct
+ * set once (equal to the bit), in the order first met, and each flow the
+ * number of its own. */
+static void
+plan_seal_shares (Plan *p, const FlowIndex *x)
+{
+  const double (*sums)[MAX_PHASES] = (const double (*)[MAX_PHASES]) (gpointer) x->shares->data;
+  g_autoptr(GHashTable) seen = g_hash_table_new (share_hash, share_equal);
+  g_autofree guint16 *of = g_new (guint16, MAX (p->flows->len, 1));
+  ShareTable *t;
+  guint n = 0;
+
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      gpointer at;
+      if (!g_hash_table_lookup_extended (seen, sums[i], NULL, &at))
+        {
+          /* (A builder's flows take a few shares: its formulas' values.) */
+          g_assert (n <= G_MAXUINT16);
+          at = GUINT_TO_POINTER (n++);
+          g_hash_table_insert (seen, (gpointer) sums[i], at);
+        }
+      of[i] = (guint16) GPOINTER_TO_UINT (at);
+    }
+  t = g_malloc (sizeof (ShareTable) + MAX (n, 1) * sizeof t->v[0]);
+  t->n = n;
+  for (guint i = 0; i < p->flows->len; i++)
+    {
+      PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
+      f->share = of[i];
+      memcpy (t->v[of[i]], sums[i], sizeof t->v[0]);
+    }
+  p->shares = t;
+  p->own_shares = TRUE;
 }
 
 /* Sets protocol @k's latency: @sw microseconds of NCCL's constants, plus
@@ -1601,6 +1697,7 @@ plan_build_on (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, cons
       build_direct (p, l, gpus);
       break;
     }
+  plan_seal_shares (p, &m->flow_index);
   p->index = NULL;
   return p;
 }
@@ -1672,6 +1769,8 @@ premerge (const Plan *t, guint *n_merged)
   Plan *p = g_memdup2 (t, sizeof *t);
   g_autoptr(GHashTable) first = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
+  /* (Its flows are @t's, merged: it reads @t's shares.) */
+  p->own_shares = FALSE;
   *n_merged = 0;
   p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
   p->paths = NULL;
@@ -1684,8 +1783,7 @@ premerge (const Plan *t, guint *n_merged)
       if (g_hash_table_lookup_extended (first, &key, NULL, &at))
         {
           PlanFlow *g = &g_array_index (p->flows, PlanFlow, GPOINTER_TO_UINT (at));
-          if (memcmp (g->share, f->share, sizeof f->share) == 0
-              && (guint64) g->count + f->count <= G_MAXUINT16)
+          if (g->share == f->share && (guint64) g->count + f->count <= G_MAXUINT16)
             {
               g->count += f->count;
               (*n_merged)++;
@@ -1812,6 +1910,11 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
       p->paths = NULL;
       plan_no_entries (p);
     }
+  /* A kept plan's shares stay its shape's; a plan built and not kept
+   * hands its own over. */
+  p->own_shares = built != NULL;
+  if (built != NULL)
+    built->own_shares = FALSE;
   p->shape = built == NULL ? e : NULL;
   if (merge)
     {
@@ -1908,7 +2011,7 @@ static gboolean
 same_route (const PlanFlow *a, const PlanFlow *b)
 {
   return a->path_start == b->path_start && a->path_len == b->path_len
-         && memcmp (a->share, b->share, sizeof a->share) == 0;
+         && a->share == b->share;
 }
 
 /* Groups @p's routed flows that share a route (same_route()) and their
@@ -2078,12 +2181,12 @@ is_private (const SimCommModel *m, guint32 r)
 /* The cap of @f under a demand of @message_rate messages a second
  * (sim_comm_model_set_demand()): its bytes per message at that rate. */
 static double
-demand_cap (const PlanFlow *f, double message_rate)
+demand_cap (const Plan *p, const PlanFlow *f, double message_rate)
 {
   double share = 0;
 
   for (guint ph = 0; ph < MAX_PHASES; ph++)
-    share += f->share[ph];
+    share += FLOW_SHARE (p, f)[ph];
   return message_rate > 0 && isfinite (message_rate) && share > 0 ? share * message_rate
                                                                   : INFINITY;
 }
@@ -2096,7 +2199,7 @@ flow_rate (const SimCommModel *m, const Plan *p, const PlanFlow *f)
 {
   if (f->flow != SIM_MAXMIN_NO_ID)
     return sim_maxmin_get_rate (m->sys, f->flow);
-  return p->zero_new ? 0 : demand_cap (f, p->zero_demand);
+  return p->zero_new ? 0 : demand_cap (p, f, p->zero_demand);
 }
 
 /* The plan registered as @id, or NULL (PlanSlot). */
@@ -2388,7 +2491,7 @@ again:
            * (max-min gives both one rate, and every use of a flow weighs
            * it by its count), unless the load counts flows one by one. */
           if (m->load == NULL && !m->no_merge
-              && memcmp (first->share, f->share, sizeof f->share) == 0
+              && first->share == f->share
               && (guint64) first->count + f->count <= G_MAXUINT16)
             {
               first->count += f->count;
@@ -2432,7 +2535,16 @@ again:
                            "GPUs %u and %u are not connected in this topology", f->src, f->dst);
               return FALSE;
             }
-          f->path_len = len;
+          if (len > G_MAXUINT16)
+            {
+              g_array_set_size (p->paths, used);
+              plan_load (m, p, i, -1);
+              g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
+                           "the route from GPU %u to GPU %u crosses %u links, more than %u",
+                           f->src, f->dst, len, G_MAXUINT16);
+              return FALSE;
+            }
+          f->path_len = (guint16) len;
           used += len;
           if (fixed && kept != NULL && f->path_len <= KEPT_ROUTE_LEN)
             {
@@ -2571,8 +2683,8 @@ model_solve (SimCommModel *m)
         {
           const PlanFlow *f = &g_array_index (p->flows, PlanFlow, j);
           moved = f->first == j && f->flow == SIM_MAXMIN_NO_ID
-                  && sim__maxmin_rate_changed (demand_cap (f, p->zero_demand),
-                                               demand_cap (f, p->demand));
+                  && sim__maxmin_rate_changed (demand_cap (p, f, p->zero_demand),
+                                               demand_cap (p, f, p->demand));
         }
       p->zero_new = FALSE;
       p->zero_demand = p->demand;
@@ -2602,8 +2714,8 @@ plan_seconds_per_byte (SimCommModel *m, const Plan *p)
         continue;
       rate = flow_rate (m, p, f);
       for (guint ph = 0; ph < MAX_PHASES; ph++)
-        if (f->share[ph] > 0)
-          worst[ph] = MAX (worst[ph], rate > 0 ? f->share[ph] / rate : INFINITY);
+        if (FLOW_SHARE (p, f)[ph] > 0)
+          worst[ph] = MAX (worst[ph], rate > 0 ? FLOW_SHARE (p, f)[ph] / rate : INFINITY);
     }
   return worst[0] + worst[1] + worst[2];
 }
@@ -4103,6 +4215,7 @@ alone_copy (const Plan *same)
 {
   Plan *p = g_memdup2 (same, sizeof *same);
 
+  p->own_shares = FALSE;
   p->flows = g_array_copy (same->flows);
   p->paths = g_array_copy (same->paths);
   plan_no_entries (p);
@@ -4197,8 +4310,9 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
               const PlanFlow *f = &g_array_index (p->flows, PlanFlow, j);
               double rate = rates[r++];
               for (guint ph = 0; ph < MAX_PHASES; ph++)
-                if (f->share[ph] > 0)
-                  worst[ph] = MAX (worst[ph], rate > 0 ? f->share[ph] / rate : INFINITY);
+                if (FLOW_SHARE (p, f)[ph] > 0)
+                  worst[ph] = MAX (worst[ph], rate > 0 ? FLOW_SHARE (p, f)[ph] / rate
+                                                       : INFINITY);
             }
           timing_fill (p, worst[0] + worst[1] + worst[2], calls[i].bytes, &t);
           times[i] = t.time;
@@ -4365,7 +4479,7 @@ sim_comm_model_set_demand (SimCommModel *m, guint id, double message_rate)
        * of the solver takes it at the next solve (model_solve()). */
       if (f->first != i || f->flow == SIM_MAXMIN_NO_ID)
         continue;
-      sim_maxmin_set_flow_cap (m->sys, f->flow, demand_cap (f, message_rate));
+      sim_maxmin_set_flow_cap (m->sys, f->flow, demand_cap (p, f, message_rate));
     }
   p->demand = message_rate;
   if (p->n_zero > 0)
