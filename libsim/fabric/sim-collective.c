@@ -43,7 +43,7 @@ static const double tree_proto_bw[N_PROTOS] = { 1.0 / 3.8, 0.92, 1.0 };
 /* A flow of a plan, in half a cache line: a plan's flows are written when
  * a job starts and read again when it is timed, capped and removed, by
  * then from memory at a hundred thousand GPUs.  Its shares, alike for
- * most flows of a plan, are the plan's (Plan.shares), by number. */
+ * most flows of a plan, are the plan's (PlanFixed), by number. */
 typedef struct {
   guint32     src, dst;
   guint32     first;               /* once routed for the solver (plan_group()): the
@@ -56,21 +56,44 @@ typedef struct {
                                     * channels between its two GPUs with its route and
                                     * shares (plan_route()) */
   guint16     channel;
-  guint16     share;               /* its shares: Plan.shares->v[share] */
+  guint16     share;               /* its shares: Plan.fx->shares[share] */
 } PlanFlow;
 
 G_STATIC_ASSERT (sizeof (PlanFlow) == 32);
 
-/* A plan's distinct shares (bytes per byte of message, in each phase), in
- * the order its flows first have them: made when the plan is built, and
- * read by its copies (Plan.own_shares tells which plan frees them). */
+/* What a plan's builder decides from its shape alone, read by its copies
+ * (Plan.own_fixed tells which plan frees it): NCCL's latency terms, and
+ * the distinct shares of its flows (bytes per byte of message, in each
+ * phase), in the order its flows first have them.  A copy's own struct
+ * then holds only what its routes and registration set, in half the
+ * lines: a plan is copied at every job start into a struct that has come
+ * back cold. */
 typedef struct {
-  guint  n;
-  double v[][MAX_PHASES];
-} ShareTable;
+  double   sw_latency[N_PROTOS];   /* seconds: NCCL's software constants; < 0: protocol
+                                    * not used */
+  double   net_terms[N_PROTOS];    /* how many times the route's latency is paid */
+  double   intra_terms[N_PROTOS];  /* steps inside a node */
+  double   intra_ref;      /* seconds: the route latency NCCL's intra-node step
+                            * constants already hold (their LL step) */
+  double   bw_factor[N_PROTOS];
+  /* A ring in which every GPU sends from the first step (all-reduce,
+   * all-gather, reduce-scatter) is pipelined: a step's latency hides
+   * behind the bytes of the step before, so each step takes the longer of
+   * the two (sim-collective.h).  Per protocol: what is paid once (NCCL's
+   * base), NCCL's constant per step inside a node and across, and how
+   * often a step pays the route's latency (the Simple multi-node factor
+   * included); the steps of each kind. */
+  gboolean pipelined;
+  double   fixed[N_PROTOS];
+  double   sw_intra[N_PROTOS], sw_inter[N_PROTOS];
+  double   route_x_intra[N_PROTOS], route_x_inter[N_PROTOS];
+  double   n_intra, n_inter;
+  guint    n_shares;
+  double   shares[][MAX_PHASES];
+} PlanFixed;
 
 /* A flow's shares. */
-#define FLOW_SHARE(p, f) ((p)->shares->v[(f)->share])
+#define FLOW_SHARE(p, f) ((p)->fx->shares[(f)->share])
 
 /* The flows of the plan being built, by (src, dst, channel): open
  * addressing with linear probing over a power-of-two table.  A plan is
@@ -97,7 +120,8 @@ typedef struct _Plan {
   /* What removing a registered plan reads, first (in its first line or
    * two): a job's plans are cold by the time it ends. */
   GArray           *flows;         /* PlanFlow */
-  const ShareTable *shares;        /* the flows' shares (PlanFlow.share) */
+  PlanFixed        *fx;            /* its shape's terms and its flows' shares (written
+                                    * only while it is built) */
   /* Its solver entries, in the order registered: removing them reads
    * these eight bytes apiece, where reading them off the flows cost a
    * miss a flow at a hundred thousand GPUs (a plan is cold by the time
@@ -123,28 +147,11 @@ typedef struct _Plan {
   guint             n_gpus;
   FlowIndex        *index;         /* the flows while the plan is built, then NULL */
   double            latency[N_PROTOS];   /* seconds; < 0: protocol not used.  Set when
-                                          * the plan is registered: sw_latency plus
-                                          * net_terms times net_latency */
-  double            sw_latency[N_PROTOS];   /* seconds: NCCL's software constants */
-  double            net_terms[N_PROTOS];    /* how many times the route's latency is paid */
+                                          * the plan is registered: fx->sw_latency plus
+                                          * fx->net_terms times net_latency */
   double            net_latency;   /* seconds: the slowest route between two nodes */
-  double            intra_terms[N_PROTOS];  /* steps inside a node */
-  double            intra_ref;     /* seconds: the route latency NCCL's intra-node step
-                                    * constants already hold (their LL step) */
-  double            bw_factor[N_PROTOS];
-  /* A ring in which every GPU sends from the first step (all-reduce,
-   * all-gather, reduce-scatter) is pipelined: a step's latency hides
-   * behind the bytes of the step before, so each step takes the longer of
-   * the two (sim-collective.h).  Per protocol: what is paid once (NCCL's
-   * base), NCCL's constant per step inside a node and across, and how
-   * often a step pays the route's latency (the Simple multi-node factor
-   * included); the steps of each kind; the steps' full latency, set when
-   * the plan is registered. */
-  gboolean          pipelined;
-  double            fixed[N_PROTOS];
-  double            sw_intra[N_PROTOS], sw_inter[N_PROTOS];
-  double            route_x_intra[N_PROTOS], route_x_inter[N_PROTOS];
-  double            n_intra, n_inter;
+  /* A pipelined ring's steps' full latency (PlanFixed), set when the plan
+   * is registered. */
   double            step_intra[N_PROTOS], step_inter[N_PROTOS];
   gboolean          routed;        /* paths and latencies hold its routes */
   gboolean          routes_fixed;  /* and each depends on its GPUs alone, not on
@@ -169,9 +176,9 @@ typedef struct _Plan {
   guint32           flows_room;    /* flows it has room for, at least (0: not known;
                                     * copy_renamed()) */
   gpointer          owner;         /* sim__comm_model_set_owner() */
-  gboolean          own_shares;    /* shares are this plan's to free: it was built,
-                                    * or copied from a plan built and not kept; a
-                                    * copy of a kept shape's plan reads its shape's */
+  gboolean          own_fixed;     /* fx is this plan's to free: it was built, or
+                                    * copied from a plan built and not kept; a copy of
+                                    * a kept shape's plan reads its shape's */
 } Plan;
 
 /* The GPUs of a collective grouped by node, nodes in the order of their
@@ -940,14 +947,14 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   return m;
 }
 
-/* Frees @p's shares if they are its own; it reads none after. */
+/* Frees @p's fx if it is its own; it reads none after. */
 static void
-plan_drop_shares (Plan *p)
+plan_drop_fixed (Plan *p)
 {
-  if (p->own_shares)
-    g_free ((gpointer) p->shares);
-  p->shares = NULL;
-  p->own_shares = FALSE;
+  if (p->own_fixed)
+    g_free (p->fx);
+  p->fx = NULL;
+  p->own_fixed = FALSE;
 }
 
 /* Frees @p, or keeps it with its arrays for plan_build() to fill. */
@@ -960,7 +967,7 @@ plan_recycle (SimCommModel *m, Plan *p)
       return;
     }
   g_clear_pointer (&p->gpus, g_free);
-  plan_drop_shares (p);
+  plan_drop_fixed (p);
   g_array_set_size (p->flows, 0);
   g_array_set_size (p->paths, 0);
   g_ptr_array_add (m->spare, p);
@@ -971,7 +978,7 @@ plan_free (Plan *p)
 {
   if (p == NULL)
     return;
-  plan_drop_shares (p);
+  plan_drop_fixed (p);
   g_array_unref (p->flows);
   if (p->paths != NULL)
     g_array_unref (p->paths);
@@ -1217,12 +1224,14 @@ plan_new (SimCollectiveOp op, SimCollectiveAlgo algo, guint n)
   p->op = op;
   p->algo = algo;
   p->n_gpus = n;
+  p->fx = g_new0 (PlanFixed, 1);
+  p->own_fixed = TRUE;
   p->flows = g_array_new (FALSE, FALSE, sizeof (PlanFlow));
   for (guint k = 0; k < N_PROTOS; k++)
     {
       p->latency[k] = -1;
-      p->sw_latency[k] = -1;
-      p->bw_factor[k] = proto_bw[k];
+      p->fx->sw_latency[k] = -1;
+      p->fx->bw_factor[k] = proto_bw[k];
     }
   return p;
 }
@@ -1348,7 +1357,7 @@ plan_seal_shares (Plan *p, const FlowIndex *x)
   const double (*sums)[MAX_PHASES] = (const double (*)[MAX_PHASES]) (gpointer) x->shares->data;
   g_autoptr(GHashTable) seen = g_hash_table_new (share_hash, share_equal);
   g_autofree guint16 *of = g_new (guint16, MAX (p->flows->len, 1));
-  ShareTable *t;
+  PlanFixed *t;
   guint n = 0;
 
   for (guint i = 0; i < p->flows->len; i++)
@@ -1363,16 +1372,15 @@ plan_seal_shares (Plan *p, const FlowIndex *x)
         }
       of[i] = (guint16) GPOINTER_TO_UINT (at);
     }
-  t = g_malloc (sizeof (ShareTable) + MAX (n, 1) * sizeof t->v[0]);
-  t->n = n;
+  g_assert (p->own_fixed);
+  t = p->fx = g_realloc (p->fx, sizeof (PlanFixed) + MAX (n, 1) * sizeof p->fx->shares[0]);
+  t->n_shares = n;
   for (guint i = 0; i < p->flows->len; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
       f->share = of[i];
-      memcpy (t->v[of[i]], sums[i], sizeof t->v[0]);
+      memcpy (t->shares[of[i]], sums[i], sizeof t->shares[0]);
     }
-  p->shares = t;
-  p->own_shares = TRUE;
 }
 
 /* Sets protocol @k's latency: @sw microseconds of NCCL's constants, plus
@@ -1381,8 +1389,8 @@ plan_seal_shares (Plan *p, const FlowIndex *x)
 static void
 set_latency (Plan *p, guint k, double sw, double net_steps)
 {
-  p->sw_latency[k] = sw * 1e-6;
-  p->net_terms[k] = net_steps * (k == SIMPLE_PROTO ? 2.0 : 1.0);
+  p->fx->sw_latency[k] = sw * 1e-6;
+  p->fx->net_terms[k] = net_steps * (k == SIMPLE_PROTO ? 2.0 : 1.0);
 }
 
 /* @steps steps inside a node, whose constant (@ll_step microseconds with
@@ -1391,8 +1399,8 @@ static void
 set_intra_steps (Plan *p, double steps, double ll_step)
 {
   for (guint k = 0; k < N_PROTOS; k++)
-    p->intra_terms[k] = steps;
-  p->intra_ref = ll_step * 1e-6;
+    p->fx->intra_terms[k] = steps;
+  p->fx->intra_ref = ll_step * 1e-6;
 }
 
 /* Latency of a ring-like schedule: @steps steps of which @inter cross the
@@ -1408,22 +1416,22 @@ set_ring_latency (Plan *p, const Layout *l, double steps, double inter, gboolean
   const double *net = l->n_nodes > 1 && l->n_gpus == l->n_nodes ? tree_net : ring_net;
 
   set_intra_steps (p, steps - inter, intra[SIM_COLLECTIVE_PROTO_LL]);
-  p->pipelined = pipelined;
-  p->n_intra = steps - inter;
-  p->n_inter = inter;
+  p->fx->pipelined = pipelined;
+  p->fx->n_intra = steps - inter;
+  p->fx->n_inter = inter;
   for (guint k = 0; k < N_PROTOS; k++)
     {
       double lat = ring_base[k] + (steps - inter) * intra[k] + inter * net[k];
       double x = multinode_x && k == SIMPLE_PROTO && l->n_nodes > 1 ? RING_SIMPLE_MULTINODE : 1;
       set_latency (p, k, lat, inter);
-      p->sw_latency[k] *= x;
-      p->net_terms[k] *= x;
-      p->intra_terms[k] *= x;
-      p->fixed[k] = x * ring_base[k] * 1e-6;
-      p->sw_intra[k] = x * intra[k] * 1e-6;
-      p->sw_inter[k] = x * net[k] * 1e-6;
-      p->route_x_intra[k] = x;
-      p->route_x_inter[k] = x * (k == SIMPLE_PROTO ? 2.0 : 1.0);
+      p->fx->sw_latency[k] *= x;
+      p->fx->net_terms[k] *= x;
+      p->fx->intra_terms[k] *= x;
+      p->fx->fixed[k] = x * ring_base[k] * 1e-6;
+      p->fx->sw_intra[k] = x * intra[k] * 1e-6;
+      p->fx->sw_inter[k] = x * net[k] * 1e-6;
+      p->fx->route_x_intra[k] = x;
+      p->fx->route_x_inter[k] = x * (k == SIMPLE_PROTO ? 2.0 : 1.0);
     }
 }
 
@@ -1550,7 +1558,7 @@ build_tree (Plan *p, const Layout *l)
       double log2n = N > 1 ? log2 ((double) N) : 0;
       set_latency (p, k, tree_base[k] + 2 * ((l->max_ppn - 1) * intra[k] + log2n * tree_net[k]),
                    2 * log2n);
-      p->bw_factor[k] = tree_proto_bw[k] * TREE_EFFICIENCY;
+      p->fx->bw_factor[k] = tree_proto_bw[k] * TREE_EFFICIENCY;
     }
 }
 
@@ -1575,7 +1583,7 @@ build_hierarchical (Plan *p, const Layout *l, gboolean nvls)
   if (nvls)
     {
       for (guint k = 0; k < N_PROTOS; k++)
-        p->sw_latency[k] = -1;
+        p->fx->sw_latency[k] = -1;
       set_latency (p, SIMPLE_PROTO, nvls_nvl + 2.0 * (N - 1) * nvls_net, 2.0 * (N - 1));
     }
   else
@@ -1594,7 +1602,7 @@ build_nvls_single (Plan *p, const Layout *l)
     plan_add (p, g->gpus[k], g->gpus[(k + 1) % g->n], 0, 0,
               (double) (n + 1) / n / l->nvls_efficiency);
   for (guint k = 0; k < N_PROTOS; k++)
-    p->sw_latency[k] = -1;
+    p->fx->sw_latency[k] = -1;
   set_latency (p, SIMPLE_PROTO, nvls_nvl, 0);
 }
 
@@ -1770,7 +1778,7 @@ premerge (const Plan *t, guint *n_merged)
   g_autoptr(GHashTable) first = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
   /* (Its flows are @t's, merged: it reads @t's shares.) */
-  p->own_shares = FALSE;
+  p->own_fixed = FALSE;
   *n_merged = 0;
   p->flows = g_array_sized_new (FALSE, FALSE, sizeof (PlanFlow), t->flows->len);
   p->paths = NULL;
@@ -1912,9 +1920,9 @@ plan_build (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, const L
     }
   /* A kept plan's shares stay its shape's; a plan built and not kept
    * hands its own over. */
-  p->own_shares = built != NULL;
+  p->own_fixed = built != NULL;
   if (built != NULL)
-    built->own_shares = FALSE;
+    built->own_fixed = FALSE;
   p->shape = built == NULL ? e : NULL;
   if (merge)
     {
@@ -1964,14 +1972,14 @@ plan_set_latency (Plan *p, SimTime slowest, SimTime slowest_intra)
   double intra_excess;
 
   p->net_latency = sim_time_to_seconds (slowest);
-  intra_excess = MAX (0.0, sim_time_to_seconds (slowest_intra) - p->intra_ref);
+  intra_excess = MAX (0.0, sim_time_to_seconds (slowest_intra) - p->fx->intra_ref);
   for (guint k = 0; k < N_PROTOS; k++)
     {
-      p->latency[k] = p->sw_latency[k] < 0 ? -1
-                      : p->sw_latency[k] + p->net_terms[k] * p->net_latency
-                        + p->intra_terms[k] * intra_excess;
-      p->step_intra[k] = p->sw_intra[k] + p->route_x_intra[k] * intra_excess;
-      p->step_inter[k] = p->sw_inter[k] + p->route_x_inter[k] * p->net_latency;
+      p->latency[k] = p->fx->sw_latency[k] < 0 ? -1
+                      : p->fx->sw_latency[k] + p->fx->net_terms[k] * p->net_latency
+                        + p->fx->intra_terms[k] * intra_excess;
+      p->step_intra[k] = p->fx->sw_intra[k] + p->fx->route_x_intra[k] * intra_excess;
+      p->step_inter[k] = p->fx->sw_inter[k] + p->fx->route_x_inter[k] * p->net_latency;
     }
 }
 
@@ -2743,13 +2751,13 @@ timing_fill (const Plan *p, double spb, guint64 bytes, SimCollectiveTiming *t)
       double time, transfer;
       if (p->latency[k] < 0 || (only >= 0 && (gint) k != only))
         continue;
-      transfer = (double) bytes * spb / p->bw_factor[k];
-      if (p->pipelined && p->n_intra + p->n_inter > 0)
+      transfer = (double) bytes * spb / p->fx->bw_factor[k];
+      if (p->fx->pipelined && p->fx->n_intra + p->fx->n_inter > 0)
         {
           /* Each step takes its bytes' time or its latency, the longer. */
-          double step = transfer / (p->n_intra + p->n_inter);
-          time = p->fixed[k] + p->n_intra * MAX (step, p->step_intra[k])
-                 + p->n_inter * MAX (step, p->step_inter[k]);
+          double step = transfer / (p->fx->n_intra + p->fx->n_inter);
+          time = p->fx->fixed[k] + p->fx->n_intra * MAX (step, p->step_intra[k])
+                 + p->fx->n_inter * MAX (step, p->step_inter[k]);
         }
       else
         time = p->latency[k] + transfer;
@@ -2761,7 +2769,7 @@ timing_fill (const Plan *p, double spb, guint64 bytes, SimCollectiveTiming *t)
         }
     }
   t->time = best;
-  t->bandwidth = spb > 0 ? p->bw_factor[t->protocol] / spb : INFINITY;
+  t->bandwidth = spb > 0 ? p->fx->bw_factor[t->protocol] / spb : INFINITY;
   t->algbw = best > 0 ? (double) bytes / best : 0;
   t->busbw = t->algbw * sim_collective_busbw_factor (p->op, p->n_gpus);
 }
@@ -4215,7 +4223,7 @@ alone_copy (const Plan *same)
 {
   Plan *p = g_memdup2 (same, sizeof *same);
 
-  p->own_shares = FALSE;
+  p->own_fixed = FALSE;
   p->flows = g_array_copy (same->flows);
   p->paths = g_array_copy (same->paths);
   plan_no_entries (p);
