@@ -1337,6 +1337,65 @@ START_TEST (test_time_alone_kept_under_one_switch)
 }
 END_TEST
 
+/* The times kept by their GPUs' numbers are bounded apart from those kept
+ * by their pattern: when the first table starts again (past 16,384
+ * entries), a pattern timed before is still kept.  On a three-tier tree of
+ * 16-port switches (one DGX H100 a leaf, eight a pod), a ring over two
+ * nodes of one pod is kept by its pattern, one over two pods by its GPUs'
+ * numbers; 16,400 distinct ones of those fill their table past its bound. */
+START_TEST (test_time_alone_patterns_outlive_exact)
+{
+  static const char * const lines[] = { "topology=fat-tree-3", "routing=dmodk",
+                                        "switch=Quantum-2-QM9700", "radix=16", NULL };
+  guint32 pattern[2] = { 0, 8 }, first[2] = { 0, 64 };
+  SimCollectiveCall call = { SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING, 1u << 24,
+                             pattern, 2, NULL, 0 };
+  Setup s;
+  SimCommModel *kept;
+  guint64 before;
+  guint done = 0;
+  double t;
+
+  make_lines (&s, "DGX-H100", 24, 0, lines);
+  kept = sim_comm_model_new (s.topology, s.cluster);
+  ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
+  before = sim__comm_model_get_solves (kept);
+  ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
+  ck_assert_uint_eq (sim__comm_model_get_solves (kept), before);
+  /* Pairs of a GPU of the first pod and one of the others, both ways, at
+   * two sizes: each batch new, and timed. */
+  for (guint size = 0; size < 2 && done < 16400; size++)
+    for (guint32 a = 0; a < 64 && done < 16400; a++)
+      for (guint32 b = 64; b < 192 && done < 16400; b++)
+        for (guint way = 0; way < 2 && done < 16400; way++, done++)
+          {
+            guint32 gpus[2] = { way ? b : a, way ? a : b };
+            SimCollectiveCall c = { SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_RING,
+                                    (guint64) 1u << (20 + size), gpus, 2, NULL, 0 };
+            before = sim__comm_model_get_solves (kept);
+            ck_assert (sim__comm_model_time_alone (kept, &c, 1, &t, NULL));
+            ck_assert_msg (sim__comm_model_get_solves (kept) == before + 1,
+                           "batch %u (GPUs %u, %u): kept before it was timed", done, gpus[0],
+                           gpus[1]);
+          }
+  ck_assert_uint_eq (done, 16400);
+  /* The first of them went with its table; the pattern stayed. */
+  call.gpus = first;
+  call.bytes = 1u << 20;
+  before = sim__comm_model_get_solves (kept);
+  ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
+  ck_assert_uint_eq (sim__comm_model_get_solves (kept), before + 1);
+  call.gpus = pattern;
+  call.bytes = 1u << 24;
+  before = sim__comm_model_get_solves (kept);
+  ck_assert (sim__comm_model_time_alone (kept, &call, 1, &t, NULL));
+  ck_assert_msg (sim__comm_model_get_solves (kept) == before,
+                 "the pattern was timed again after the GPUs' table started again");
+  sim_comm_model_free (kept);
+  clear (&s);
+}
+END_TEST
+
 START_TEST (test_time_alone_from_network)
 {
   static const char * const fabrics[][6] = {
@@ -2109,6 +2168,7 @@ collective_suite (void)
   tcase_add_test (tc, test_time_alone_kept_across_nodes);
   tcase_add_test (tc, test_time_alone_kept_under_one_switch);
   tcase_add_test (tc, test_time_alone_direct);
+  tcase_add_test (tc, test_time_alone_patterns_outlive_exact);
   tcase_add_test (tc, test_flows_merged);
   tcase_add_test (tc, test_flows_out_of_solver);
   tcase_add_test (tc, test_routes_kept);

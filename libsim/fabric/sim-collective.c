@@ -455,9 +455,10 @@ struct _SimCommModel {
   guint64           direct_unshared; /* of the first, by alone_unshared() */
   GHashTable       *nccl_tables;   /* SimNcclTable, by SimNcclShape: NCCL's tuning of
                                     * each communicator shape met */
-  GHashTable       *alone_kept;    /* AloneEntry, by AloneKey: batches inside one node
-                                    * timed alone (sim__comm_model_time_alone()) */
-  guint             alone_exact;   /* of them, kept by their GPUs' numbers */
+  GHashTable       *alone_kept;    /* AloneEntry, by AloneKey: batches timed alone
+                                    * (sim__comm_model_time_alone()), kept by their
+                                    * pattern (alone_key(), tree_key()) ... */
+  GHashTable       *alone_exact;   /* ... and by their GPUs' numbers (exact_key()) */
   GArray           *alone_words;   /* guint32: the key being looked up */
   guint32          *leaf_stamp;    /* tree_key(): per node, == leaf_now if met in the
                                     * batch ... */
@@ -1060,6 +1061,8 @@ sim_comm_model_free (SimCommModel *m)
     g_hash_table_unref (m->nccl_tables);
   if (m->alone_kept != NULL)
     g_hash_table_unref (m->alone_kept);
+  if (m->alone_exact != NULL)
+    g_hash_table_unref (m->alone_exact);
   if (m->alone_words != NULL)
     g_array_unref (m->alone_words);
   g_free (m->leaf_stamp);
@@ -4129,6 +4132,8 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
 
 /* Batches across nodes kept by their GPUs' numbers at most (a few MB). */
 #define ALONE_EXACT_MAX 16384
+/* Batches kept by their pattern at most (some 10 MB at 100k GPUs). */
+#define ALONE_KEPT_MAX 32768
 
 /* The key of any batch by its GPUs' numbers, in @m->alone_words: two
  * marker words no node key begins with (a model's address is aligned),
@@ -4173,6 +4178,7 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
 {
   ShapeKey key;
   AloneEntry *e;
+  GHashTable **table;
   gboolean fixed = TRUE;
 
   g_return_val_if_fail (m != NULL && (calls != NULL || n == 0) && times != NULL, FALSE);
@@ -4184,9 +4190,12 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
   if (!alone_key (m, calls, n, &key) && !tree_key (m, calls, n, &key)
       && !exact_key (m, calls, n, &key))
     return time_alone (m, calls, n, times, NULL, error);
-  if (m->alone_kept == NULL)
-    m->alone_kept = g_hash_table_new_full (shape_hash, shape_equal, NULL, alone_entry_free);
-  e = g_hash_table_lookup (m->alone_kept, &key);
+  /* (An exact key starts with two marker words, a tree key with one.) */
+  table = key.words[0] == G_MAXUINT32 && key.words[1] == G_MAXUINT32 ? &m->alone_exact
+                                                                     : &m->alone_kept;
+  if (*table == NULL)
+    *table = g_hash_table_new_full (shape_hash, shape_equal, NULL, alone_entry_free);
+  e = g_hash_table_lookup (*table, &key);
   if (e != NULL)
     {
       /* The ids move on as timing the batch would move them. */
@@ -4196,24 +4205,22 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
     }
   if (!time_alone (m, calls, n, times, &fixed, error))
     return FALSE;
-  if (key.words[0] == G_MAXUINT32)
-    {
-      if (!fixed)
-        return TRUE;
-      /* Placements across nodes rarely repeat exactly, so their entries
-       * are bounded: past ALONE_EXACT_MAX the table starts again (the
-       * batches inside a node, few and cheap, are timed again too). */
-      if (++m->alone_exact > ALONE_EXACT_MAX)
-        {
-          g_hash_table_remove_all (m->alone_kept);
-          m->alone_exact = 1;
-        }
-    }
+  /* (Across nodes, only where every route depends on the GPUs alone.) */
+  if (key.words[0] == G_MAXUINT32 && !fixed)
+    return TRUE;
+  /* Placements across nodes rarely repeat exactly, so those entries are
+   * bounded apart: past ALONE_EXACT_MAX their table starts again, without
+   * the patterns, which repeat (at 100k GPUs a table of both started again
+   * every 16,000 batches timed, and took the patterns with it).  Past
+   * ALONE_KEPT_MAX, the patterns' starts again too. */
+  if (g_hash_table_size (*table) >= (table == &m->alone_exact ? ALONE_EXACT_MAX
+                                                              : ALONE_KEPT_MAX))
+    g_hash_table_remove_all (*table);
   e = g_new (AloneEntry, 1);
   e->key = key;
   e->key.words = g_memdup2 (key.words, key.len * sizeof (guint32));
   e->times = g_memdup2 (times, n * sizeof (double));
-  g_hash_table_add (m->alone_kept, e);
+  g_hash_table_add (*table, e);
   return TRUE;
 }
 
