@@ -4132,7 +4132,8 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
 
 /* Batches across nodes kept by their GPUs' numbers at most (a few MB). */
 #define ALONE_EXACT_MAX 16384
-/* Batches kept by their pattern at most (some 10 MB at 100k GPUs). */
+/* Batches kept by their pattern at most (at 100k GPUs a key of a job of 128
+ * GPUs is under 2 kB, so some tens of MB at worst). */
 #define ALONE_KEPT_MAX 32768
 
 /* The key of any batch by its GPUs' numbers, in @m->alone_words: two
