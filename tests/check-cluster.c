@@ -184,6 +184,10 @@ START_TEST (test_fractional_sharing)
    * first-fit too (it is first). */
   ck_assert (sim_place_best_fit (c, &j, &p));
   ck_assert_uint_eq (buf[0], 0);
+  buf[0] = G_MAXUINT32;
+  ck_assert (sim_place_first_fit (c, &j, &p));
+  ck_assert_uint_eq (buf[0], 0);
+  /* 600 fits only the free GPU 1, by either rule. */
   j = job_of (1, 600);
   ck_assert (sim_place_best_fit (c, &j, &p));
   ck_assert_uint_eq (buf[0], 1);

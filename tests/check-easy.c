@@ -27,10 +27,10 @@
  *    in the checkout (skipped with a message otherwise).
  * Each case also checks that it is not vacuous: some jobs waited and some
  * were backfilled past a blocked head (a job started before one submitted
- * earlier), and, where it matters, that the way under test was taken
- * (sim__easy_get_paths()).  test_comparison checks the comparison itself:
- * one start moved by a nanosecond, one GPU changed or one job missing is
- * one difference.
+ * earlier), the plain run took the plain scan only, and, where it matters,
+ * that the way under test was taken (sim__easy_get_paths()).
+ * test_comparison checks the comparison itself: one start moved by a
+ * nanosecond, one GPU changed or one job missing is one difference.
  * What it does not check: speed (bench/bench-easy), or that the decisions
  * are EASY's (check-policies works them out by hand).
  */
@@ -175,7 +175,8 @@ count_differences (GHashTable *a, GHashTable *b, char **first)
 static Paths
 compare_both (const char *text, guint min_jobs, const Drive *drive)
 {
-  g_autoptr(GHashTable) plain = run (text, TRUE, drive, NULL);
+  Paths plain_paths = { 0, 0, 0 };
+  g_autoptr(GHashTable) plain = run (text, TRUE, drive, &plain_paths);
   Paths paths = { 0, 0, 0 };
   g_autoptr(GHashTable) lazy = run (text, FALSE, drive, &paths);
   g_autofree char *first = NULL;
@@ -184,6 +185,12 @@ compare_both (const char *text, guint min_jobs, const Drive *drive)
   guint waited = 0, overtaken = 0, differ;
 
   ck_assert_uint_ge (g_hash_table_size (plain), min_jobs);
+  /* The plain run took the plain scan in every blocked pass: it asked the
+   * context each time, and neither used the profile nor the mirror, so
+   * the two runs below did decide in different ways. */
+  ck_assert_uint_gt (plain_paths.asked, 0);
+  ck_assert_uint_eq (plain_paths.profiled, 0);
+  ck_assert_uint_eq (plain_paths.mirrored, 0);
   differ = count_differences (plain, lazy, &first);
   ck_assert_msg (differ == 0, "%u jobs differ; %s", differ, first);
   g_hash_table_iter_init (&it, plain);

@@ -954,6 +954,7 @@ START_TEST (test_lifetimes)
   guint32 gpus[8];
   guint n = 0;
   guint64 id;
+  SimTime first_decision;
 
   ck_assert_msg (scenario != NULL, "%s", error ? error->message : "");
   sim = sim_simulation_new (scenario, &error);
@@ -961,6 +962,7 @@ START_TEST (test_lifetimes)
   cluster = sim_cluster_ref ((SimCluster *) sim_simulation_get_cluster (sim));
   node = g_boxed_copy (SIM_TYPE_NODE, sim_cluster_get_node (cluster, 3));
   ck_assert (sim_simulation_run_to_decision (sim, &error));
+  first_decision = sim_simulation_get_now (sim);
   context = g_boxed_copy (SIM_TYPE_SCHED_CONTEXT, sim_simulation_get_decision (sim));
   queue = sim_sched_context_get_queue (context, &n);
   ck_assert_uint_ge (n, 1);
@@ -988,9 +990,10 @@ START_TEST (test_lifetimes)
   ck_assert_str_eq (node->model->name, "DGX-H100");
   ck_assert_str_eq (node->gpu_model->name, "H100-SXM");
   /* The first job queued started in the first decision (FIFO, an empty
-   * cluster). */
+   * cluster): at the time of that decision, its own arrival. */
   ck_assert_uint_eq (job->spec.id, id);
-  ck_assert_int_ge (job->start, 0);
+  ck_assert_int_eq (job->spec.submit, first_decision);
+  ck_assert_int_eq (job->start, first_decision);
   sim_job_unref (job);
   sim_cluster_unref (cluster);
   g_boxed_free (SIM_TYPE_NODE, node);

@@ -260,8 +260,17 @@ START_TEST (test_sampling_changes_nothing)
 
   ck_assert_str_eq (j0, j1);
   ck_assert_str_eq (j0, j2);
-  /* 3 days at 7 min: 617 samples and a header (the time series was on). */
-  ck_assert_uint_ge (g_strv_length (rows), 600);
+  /* The time series was on, at 7 min: 3 days are 259200 s = 617 x 420 s
+   * + 60 s, so a header, 617 rows at 420 k s (k = 1..617), and one at the
+   * horizon, 259200 s, for the last 60 s: 619 lines, then the empty
+   * string after the last newline. */
+  ck_assert_uint_eq (g_strv_length (rows), 619 + 1);
+  ck_assert_str_eq (rows[619], "");
+  for (guint k = 1; k <= 618; k++)
+    {
+      double t = g_ascii_strtod (rows[k], NULL);
+      ck_assert_msg (t == (k <= 617 ? 420.0 * k : 259200.0), "row %u at %g s", k, t);
+    }
   remove_dir (d1);
   remove_dir (d2);
 }
@@ -369,7 +378,8 @@ END_TEST
 
 /* Accumulators are a seam: one added beside the built-in metrics is told
  * the same state and job events, and its own integral and counts equal
- * the built-in ones (allocated GPU-seconds, jobs started and finished);
+ * the built-in ones (allocated GPU-seconds, jobs submitted and finished;
+ * jobs started are at least those finished);
  * its metrics follow the built-in ones in the report, and a name already
  * reported is refused rather than given twice. */
 typedef struct {
@@ -407,6 +417,7 @@ test_acc_report (SimAccumulator *acc, SimReport *report, const SimReportInfo *in
   sim__report_add (report, "test_allocated_gpu_seconds", t->allocated, "GPU*s");
   sim__report_add (report, "test_jobs_finished", t->finished, "jobs");
   sim__report_add (report, "test_jobs_started", t->started, "jobs");
+  sim__report_add (report, "test_jobs_submitted", t->submitted, "jobs");
   sim__report_add (report, "jobs_completed", -1, "jobs");   /* already there: refused */
 }
 
@@ -429,7 +440,7 @@ START_TEST (test_accumulator_seam)
   g_autoptr(GPtrArray) names = NULL;
   TestAcc *t = g_new0 (TestAcc, 1);
   SimReport *r;
-  double alloc, completed, v;
+  double alloc, completed, submitted, v;
   guint seen = 0;
 
   ck_assert (sim != NULL);
@@ -445,6 +456,11 @@ START_TEST (test_accumulator_seam)
   ck_assert_double_eq (v, completed);
   ck_assert (sim_report_get_value (r, "test_jobs_started", &v));
   ck_assert_double_ge (v, completed);
+  /* Every submission is told too: as many as the built-in count. */
+  ck_assert (sim_report_get_value (r, "jobs_submitted", &submitted));
+  ck_assert (sim_report_get_value (r, "test_jobs_submitted", &v));
+  ck_assert_double_eq (v, submitted);
+  ck_assert_double_ge (submitted, completed);
   names = sim_report_list_metrics (r);
   for (guint i = 0; i < names->len; i++)
     seen += strcmp (names->pdata[i], "jobs_completed") == 0;

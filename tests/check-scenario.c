@@ -251,13 +251,20 @@ START_TEST (test_good_defaults)
     ck_assert_ptr_nonnull (sc2);
     ck_assert_str_eq (sc2->base_dir, cwd);
   }
-  /* A length shorter than the text: only that much is read. */
+  /* A length shorter than the text: only that much is read.  The text
+   * beyond it, an unknown group, is refused when the whole text is read
+   * (-1), so the scenario loaded with the length did not read it. */
   {
     g_autoptr(GError) error = NULL;
     g_autofree char *longer = g_strconcat (text, "[bogus]\n", NULL);
     g_autoptr(SimScenario) sc3 = sim_scenario_load_from_data (longer, (gssize) strlen (text), "x",
                                                               NULL, NULL, &error);
+    g_autoptr(SimScenario) sc4 = NULL;
     ck_assert_msg (sc3 != NULL, "%s", error ? error->message : "");
+    sc4 = sim_scenario_load_from_data (longer, -1, "x", NULL, NULL, &error);
+    ck_assert_ptr_null (sc4);
+    ck_assert_msg (error != NULL && strstr (error->message, "bogus") != NULL, "%s",
+                   error ? error->message : "accepted");
   }
 }
 END_TEST

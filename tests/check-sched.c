@@ -574,11 +574,40 @@ START_TEST (test_livelock_stopped)
 }
 END_TEST
 
+/* The submission time of each job (by id) from a run, and which jobs
+ * another run has started so far. */
+typedef struct {
+  SimTime  submit[301];
+  gboolean started[301];
+} Seen;
+
+static void
+note_submit (SimSimulation *sim, const SimJob *job, gpointer data)
+{
+  Seen *seen = data;
+
+  ck_assert_uint_le (job->spec.id, 300);
+  seen->submit[job->spec.id] = job->spec.submit;
+}
+
+static void
+note_started (SimSimulation *sim, const SimJob *job, gpointer data)
+{
+  Seen *seen = data;
+
+  if (job->state == SIM_JOB_RUNNING)
+    seen->started[job->spec.id] = TRUE;
+}
+
 /* Pausing at every decision changes nothing: stopping before each pass and
  * committing it (sim_simulation_decide()) gives the same report as a run
  * straight through; between the two the decision's context shows the queue
  * in order and the time; committing twice, or with none pending, is an
- * error; a decision left pending is made by the next run call. */
+ * error; a decision left pending is made by the next run call.  The queue
+ * is checked against what the jobs' own times say: at a pause it holds
+ * exactly the jobs submitted by then (times from the run straight
+ * through, the same jobs) that have not started, all queued, in FIFO's
+ * order (by submission, then id). */
 START_TEST (test_run_to_decision)
 {
   const char *text =
@@ -591,10 +620,13 @@ START_TEST (test_run_to_decision)
   g_autoptr(SimSimulation) a = sim_simulation_new (sc, &error);
   g_autoptr(SimSimulation) b = sim_simulation_new (sc, &error);
   g_autofree char *ja = NULL, *jb = NULL;
-  guint pauses = 0;
+  g_autofree Seen *seen = g_new0 (Seen, 1);
+  guint pauses = 0, longest = 0;
   SimTime last = 0;
 
   ck_assert (a != NULL && b != NULL);
+  sim_simulation_set_job_observer (a, note_submit, seen, NULL);
+  sim_simulation_set_job_observer (b, note_started, seen, NULL);
   ck_assert (sim_simulation_run (a, &error));
   ck_assert_ptr_null (sim_simulation_get_decision (b));
   ck_assert (!sim_simulation_decide (b, TRUE, &error));
@@ -603,10 +635,29 @@ START_TEST (test_run_to_decision)
   while (sim_simulation_run_to_decision (b, &error))
     {
       SimSchedContext *ctx = sim_simulation_get_decision (b);
-      guint n;
+      SimJob * const *queue;
+      guint n, waiting = 0;
+      SimTime now = sim_simulation_get_now (b);
       ck_assert_ptr_nonnull (ctx);
-      ck_assert_int_eq (sim_sched_context_get_now (ctx), sim_simulation_get_now (b));
-      sim_sched_context_get_queue (ctx, &n);
+      ck_assert_int_eq (sim_sched_context_get_now (ctx), now);
+      queue = sim_sched_context_get_queue (ctx, &n);
+      for (guint64 id = 1; id <= 300; id++)
+        waiting += seen->submit[id] <= now && !seen->started[id];
+      ck_assert_uint_eq (n, waiting);
+      for (guint i = 0; i < n; i++)
+        {
+          const SimJob *job = queue[i];
+          ck_assert_int_eq (job->state, SIM_JOB_QUEUED);
+          ck_assert_uint_le (job->spec.id, 300);
+          ck_assert (!seen->started[job->spec.id]);
+          ck_assert_int_eq (job->spec.submit, seen->submit[job->spec.id]);
+          ck_assert_int_le (job->spec.submit, now);
+          if (i > 0)
+            ck_assert (queue[i - 1]->spec.submit < job->spec.submit
+                       || (queue[i - 1]->spec.submit == job->spec.submit
+                           && queue[i - 1]->spec.id < job->spec.id));
+        }
+      longest = MAX (longest, n);
       ck_assert_int_ge (sim_simulation_get_now (b), last);
       last = sim_simulation_get_now (b);
       pauses++;
@@ -620,6 +671,9 @@ START_TEST (test_run_to_decision)
   ck_assert_ptr_null (error);
   ck_assert (sim_simulation_is_finished (b));
   ck_assert_uint_ge (pauses, 300);
+  /* Not vacuous: jobs queued behind others (6 jobs/h x 1 h x 3.3 GPUs a
+   * job on average is 19.8 GPUs asked of 16: the queue grows). */
+  ck_assert_uint_ge (longest, 3);
   ja = sim_report_to_json (sim_simulation_get_report (a), FALSE);
   jb = sim_report_to_json (sim_simulation_get_report (b), FALSE);
   ck_assert_str_eq (ja, jb);
@@ -722,29 +776,48 @@ START_TEST (test_derived_state)
 }
 END_TEST
 
-/* A drained node takes no new job, whatever the placement or the kind of
- * job (whole GPUs, MIG instances), while what runs there goes on to its
- * end; put back, it takes jobs again.  Two DGX A100, node 0 drained from
- * the first decision to the 100th. */
+/* A drained node takes no new job, whatever the kind of job (whole GPUs,
+ * MIG instances), while what runs there goes on to its end; put back, it
+ * takes jobs again.  Two DGX A100 under best-fit, node 0 drained from the
+ * 20th decision to the 120th: the jobs running on it when it is drained
+ * (there are some) each finish, none preempted, and no job starts on it
+ * until it is back. */
 typedef struct {
   SimSimulation *sim;
   gboolean       drained;
   guint          started_on_0, started_on_1;
+  GHashTable    *on_0;        /* ids of the jobs running on node 0 */
+  GHashTable    *held;        /* those running there when it was drained */
+  guint          held_done, held_preempted;
 } DrainWatch;
 
 static void
 watch_starts (SimSimulation *sim, const SimJob *job, gpointer data)
 {
   DrainWatch *w = data;
+  gpointer id = GUINT_TO_POINTER ((guint) job->spec.id);
   guint node;
 
   if (job->state != SIM_JOB_RUNNING)
-    return;
+    {
+      if (g_hash_table_contains (w->held, id))
+        {
+          if (job->state == SIM_JOB_DONE)
+            w->held_done++;
+          else
+            w->held_preempted++;
+        }
+      g_hash_table_remove (w->on_0, id);
+      return;
+    }
   node = sim_cluster_get_gpu (sim_simulation_get_cluster (sim), job->gpus[0])->node;
   ck_assert_msg (!(w->drained && node == 0), "job %" G_GUINT64_FORMAT " started on a drained "
                  "node", job->spec.id);
   if (node == 0)
-    w->started_on_0++;
+    {
+      w->started_on_0++;
+      g_hash_table_add (w->on_0, id);
+    }
   else
     w->started_on_1++;
 }
@@ -761,8 +834,10 @@ START_TEST (test_drained_node)
   g_autoptr(GError) error = NULL;
   g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "d.ini", NULL, NULL, &error);
   g_autoptr(SimSimulation) sim = sim_simulation_new (sc, &error);
-  DrainWatch w = { NULL, FALSE, 0, 0 };
-  guint decisions = 0, on_0_while_drained;
+  g_autoptr(GHashTable) on_0 = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GHashTable) held = g_hash_table_new (g_direct_hash, g_direct_equal);
+  DrainWatch w = { NULL, FALSE, 0, 0, on_0, held, 0, 0 };
+  guint decisions = 0, on_0_at_drain = 0, on_0_at_return = 0;
 
   ck_assert (sim != NULL);
   sim_simulation_set_job_observer (sim, watch_starts, &w, NULL);
@@ -771,26 +846,37 @@ START_TEST (test_drained_node)
   g_clear_error (&error);
   while (sim_simulation_run_to_decision (sim, &error))
     {
-      if (decisions == 0)
+      if (decisions == 20)
         {
+          GHashTableIter it;
+          gpointer id;
+          g_hash_table_iter_init (&it, on_0);
+          while (g_hash_table_iter_next (&it, &id, NULL))
+            g_hash_table_add (held, id);
+          on_0_at_drain = w.started_on_0;
           ck_assert (sim_simulation_set_node_available (sim, 0, FALSE, &error));
           w.drained = TRUE;
         }
-      if (decisions == 100)
+      if (decisions == 120)
         {
           ck_assert (sim_simulation_set_node_available (sim, 0, TRUE, &error));
           w.drained = FALSE;
-          on_0_while_drained = w.started_on_0;
+          on_0_at_return = w.started_on_0;
         }
       ck_assert (sim_simulation_decide (sim, TRUE, &error));
       ck_assert_msg (sim__kernel_check_state (sim, &error), "%s", error->message);
       decisions++;
     }
   ck_assert_msg (error == NULL, "%s", error->message);
-  ck_assert_uint_gt (decisions, 100);
-  ck_assert_uint_eq (on_0_while_drained, 0);
+  ck_assert_uint_gt (decisions, 120);
+  /* Nothing started on node 0 while it was drained ... */
+  ck_assert_uint_eq (on_0_at_return, on_0_at_drain);
+  /* ... and what ran there went on, to its end. */
+  ck_assert_uint_gt (g_hash_table_size (held), 0);
+  ck_assert_uint_eq (w.held_preempted, 0);
+  ck_assert_uint_eq (w.held_done, g_hash_table_size (held));
   /* Back in service, node 0 takes jobs again. */
-  ck_assert_uint_gt (w.started_on_0, 0);
+  ck_assert_uint_gt (w.started_on_0, on_0_at_return);
   ck_assert_uint_gt (w.started_on_1, 0);
   {
     double completed;

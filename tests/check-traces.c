@@ -934,8 +934,36 @@ START_TEST (test_variation_bootstrap_jobs)
 }
 END_TEST
 
+/* Whether the jobs of GOT from FROM to FROM + N are, in order, the jobs of
+ * the trace ALL submitted in its day D (counting from FIRST), each at its
+ * time of day. */
+static gboolean
+is_trace_day (GArray *got, guint from, guint n, GArray *all, SimTime first, guint d)
+{
+  const SimTime day = 86400 * SIM_SECOND;
+  guint k = 0;
+
+  for (guint j = 0; j < all->len; j++)
+    {
+      const SimJobSpec *job = &g_array_index (all, SimJobSpec, j);
+      const SimJobSpec *mine;
+      if ((job->submit - first) / day != d)
+        continue;
+      if (k >= n)
+        return FALSE;
+      mine = &g_array_index (got, SimJobSpec, from + k++);
+      if (!same_job (mine, job) || (job->submit - first) % day != mine->submit % day)
+        return FALSE;
+    }
+  return k == n;
+}
+
 /* A bootstrap of days: whole days of the trace laid end to end, each job
- * at its time of day, as many days as the trace spans. */
+ * at its time of day, as many days as the trace spans.  Every day of the
+ * result is exactly one whole day of the trace (all of its jobs, none
+ * other, in its order), and the result is not empty: the excerpt spans 26
+ * hours, two days, neither of them empty, so every draw of two days holds
+ * jobs in both. */
 START_TEST (test_variation_bootstrap_days)
 {
   const SimTime day = 86400 * SIM_SECOND;
@@ -944,10 +972,29 @@ START_TEST (test_variation_bootstrap_days)
   SimTime span = g_array_index (all, SimJobSpec, all->len - 1).submit - first;
   guint n_days = (guint) (span / day) + 1;
 
+  ck_assert_uint_eq (n_days, 2);
   for (guint64 seed = 1; seed <= 4; seed++)
     {
       g_autoptr (GArray) got = philly_jobs (SIM_VARIATION_BOOTSTRAP_DAYS, 0, seed);
+      guint from = 0;
+
       assert_in_order (got);
+      ck_assert_uint_gt (got->len, 0);
+      for (guint k = 0; k < n_days; k++)
+        {
+          guint n = 0;
+          gboolean whole = FALSE;
+          while (from + n < got->len &&
+                 g_array_index (got, SimJobSpec, from + n).submit / day == k)
+            n++;
+          ck_assert_msg (n > 0, "seed %" G_GUINT64_FORMAT ": day %u is empty", seed, k);
+          for (guint d = 0; d < n_days && !whole; d++)
+            whole = is_trace_day (got, from, n, all, first, d);
+          ck_assert_msg (whole, "seed %" G_GUINT64_FORMAT ": day %u (%u jobs) is no whole day "
+                         "of the trace", seed, k, n);
+          from += n;
+        }
+      ck_assert_uint_eq (from, got->len);
       for (guint i = 0; i < got->len; i++)
         {
           const SimJobSpec *mine = &g_array_index (got, SimJobSpec, i);
