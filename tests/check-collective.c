@@ -166,6 +166,16 @@ assert_within (double got, double want, double tolerance, const char *what)
                  what, got, want, 100 * tolerance);
 }
 
+/* That @got lies in the published range [@low, @high], widened by 3 % on
+ * each side for the spread between systems of one kind (the sources
+ * below agree within that). */
+static void
+assert_published (double got, double low, double high, const char *what)
+{
+  ck_assert_msg (got >= low * 0.97 && got <= high * 1.03,
+                 "%s: %.1f, published %.1f-%.1f (3 %% either way)", what, got, low, high);
+}
+
 /* nccl-tests doc/PERFORMANCE.md (models/SOURCES.md B2): busbw = algbw x
  * 2(n-1)/n for AllReduce, x (n-1)/n for ReduceScatter, AllGather and
  * AlltoAll, x 1 for Broadcast. */
@@ -200,7 +210,8 @@ START_TEST (test_busbw_definitions)
 }
 END_TEST
 
-/* 8x H100 SXM, ring: 365-370 GB/s (nccl-tests #212; NCCL #1455). */
+/* 8x H100 SXM, ring: 365-370 GB/s (nccl-tests #212; NCCL #1455), 3 %
+ * either way. */
 START_TEST (test_h100_ring)
 {
   Setup s;
@@ -208,13 +219,14 @@ START_TEST (test_h100_ring)
 
   make (&s, "DGX-H100", 1, 0, SIM_FABRIC_NONE, NULL, 0, 0);
   bw = busbw_gbs (&s, SIM_COLLECTIVE_ALGO_RING, 1 << 30, 0, 8, NULL);
-  assert_within (bw, 367.5, 0.10, "8x H100 ring busbw");
+  assert_published (bw, 365, 370, "8x H100 ring busbw");
   clear (&s);
 }
 END_TEST
 
 /* 8x H100 SXM, NVLS (NCCL's default there): about 476-480 GB/s
- * (nccl-tests #212, #290); auto must choose it at 1 GiB. */
+ * (nccl-tests #212, #290), 3 % either way; auto must choose it at
+ * 1 GiB. */
 START_TEST (test_h100_nvls)
 {
   Setup s;
@@ -223,7 +235,7 @@ START_TEST (test_h100_nvls)
 
   make (&s, "DGX-H100", 1, 0, SIM_FABRIC_NONE, NULL, 0, 0);
   bw = busbw_gbs (&s, SIM_COLLECTIVE_ALGO_NVLS, 1 << 30, 0, 8, NULL);
-  assert_within (bw, 476, 0.10, "8x H100 NVLS busbw");
+  assert_published (bw, 476, 480, "8x H100 NVLS busbw");
   busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 1 << 30, 0, 8, &t);
   ck_assert_int_eq (t.algo, SIM_COLLECTIVE_ALGO_NVLS);
   clear (&s);
@@ -231,7 +243,7 @@ START_TEST (test_h100_nvls)
 END_TEST
 
 /* 8x A100 SXM in a node: about 230 GB/s expected, 232.5 measured
- * (nccl-tests #149, #175).  A100 has no NVLS. */
+ * (nccl-tests #149, #175), 3 % either way.  A100 has no NVLS. */
 START_TEST (test_a100)
 {
   Setup s;
@@ -242,7 +254,7 @@ START_TEST (test_a100)
 
   make (&s, "DGX-A100", 1, 0, SIM_FABRIC_NONE, NULL, 0, 0);
   bw = busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 1 << 30, 0, 8, NULL);
-  assert_within (bw, 230, 0.10, "8x A100 busbw");
+  assert_published (bw, 230, 232.5, "8x A100 busbw");
   ck_assert (!sim_collective_time (s.comm, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_NVLS,
                                    1 << 30, gpus, 8, &t, &error));
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
@@ -252,7 +264,8 @@ END_TEST
 
 /* Two DGX H100 over 8x NDR each: 370-390 GB/s ring bus bandwidth (the
  * working rule of models/SOURCES.md B1, from 46-49 GB/s per NDR NIC measured
- * in nccl-tests #290 and #267): assert within 15 % of 380. */
+ * in nccl-tests #290 and #267): assert within that range, 3 % either
+ * way. */
 START_TEST (test_two_dgx_h100)
 {
   Setup s;
@@ -261,9 +274,9 @@ START_TEST (test_two_dgx_h100)
 
   make (&s, "DGX-H100", 2, 0, SIM_FABRIC_SINGLE_SWITCH, "Quantum-2-QM9700", 0, 0);
   bw = busbw_gbs (&s, SIM_COLLECTIVE_ALGO_RING, 1 << 30, 0, 16, NULL);
-  assert_within (bw, 380, 0.15, "2x DGX H100 ring busbw");
+  assert_published (bw, 370, 390, "2x DGX H100 ring busbw");
   bw = busbw_gbs (&s, SIM_COLLECTIVE_ALGO_AUTO, 1 << 30, 0, 16, &t);
-  assert_within (bw, 380, 0.15, "2x DGX H100 auto busbw");
+  assert_published (bw, 370, 390, "2x DGX H100 auto busbw");
   clear (&s);
 }
 END_TEST

@@ -520,6 +520,55 @@ START_TEST (test_dragonfly)
 }
 END_TEST
 
+/* The groups key on the dragonfly above: 3 groups asked where 2 would
+ * do.  Still one node a router (ceil(6 / (3 x 4)) = 1): nodes 0-3 on
+ * routers 0-3 (group 0), nodes 4, 5 on routers 4, 5 (group 1), group 2
+ * empty.  3 x 4 = 12 routers.  Each group has 4 x 2 = 8 global ports for
+ * 2 other groups: 4 links a pair, 3 pairs, 12 global (optical) links,
+ * 24 transceivers; 3 x 6 links inside groups; 48 access links: 78
+ * cables.  Group 0's ports go to group 1 from routers 0 and 1 (two each)
+ * and group 1's come in at routers 4 and 5, so routers 0-3 and 4-5 are
+ * still at most 2 hops apart (r2-r1-r5): diameter 6, as with 2 groups.
+ * Each node's 8 NICs stay on one router, whatever the groups. */
+START_TEST (test_dragonfly_groups)
+{
+  const char *cfg[] = { "topology=dragonfly", "switch=Quantum-2-QM9700", "radix=16",
+                        "routers_per_group=4", "global_links=2", "groups=3", NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 6, cfg, &m);
+  gint64 router_of[6] = { -1, -1, -1, -1, -1, -1 };
+  guint access = 0;
+
+  ck_assert_uint_eq (m.switches[1], 12);
+  ck_assert_uint_eq (m.switches[0], 12);
+  ck_assert_uint_eq (m.cables, 78);
+  ck_assert_uint_eq (m.transceivers, 24);
+  ck_assert_uint_eq (m.diameter, 6);
+  for (guint l = 0; l < sim_topology_get_n_links (t); l++)
+    {
+      const SimLink *k = sim_topology_get_link (t, l);
+      gint node;
+
+      if (k->tier != SIM_TIER_ACCESS)
+        continue;
+      access++;
+      node = sim_topology_get_vertex_node (t, k->a);
+      ck_assert_int_ge (node, 0);
+      ck_assert_int_lt (node, 6);
+      ck_assert_int_eq (sim_topology_get_vertex_kind (t, k->b), SIM_VERTEX_ROUTER);
+      if (router_of[node] < 0)
+        router_of[node] = k->b;
+      ck_assert_msg (router_of[node] == k->b, "node %d's NICs on routers %" G_GINT64_FORMAT
+                     " and %u", node, router_of[node], k->b);
+    }
+  ck_assert_uint_eq (access, 48);
+  /* Six nodes, six routers. */
+  for (guint i = 0; i < 6; i++)
+    for (guint j = i + 1; j < 6; j++)
+      ck_assert_int_ne (router_of[i], router_of[j]);
+}
+END_TEST
+
 /* Builders inside nodes.
  * - MI300X-8: a full Infinity Fabric mesh, 28 links of 448 / 7 = 64 GB/s;
  *   GPU to GPU is one hop.  Bisection of one node: 4 x 4 = 16 links across,
@@ -1813,6 +1862,7 @@ fabric_suite (void)
   tcase_add_test (tc, test_rail_optimized);
   tcase_add_test (tc, test_fat_tree_3);
   tcase_add_test (tc, test_dragonfly);
+  tcase_add_test (tc, test_dragonfly_groups);
   tcase_add_test (tc, test_intra_node);
   tcase_add_test (tc, test_no_fabric);
   tcase_add_test (tc, test_diameter_structure);

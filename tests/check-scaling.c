@@ -10,8 +10,10 @@
  *    published ranges on 8 A100 (sources at each test);
  *  - a job's run time on N GPUs is duration x S(N_ref) / S(N) in a whole
  *    simulation, and a rigid job keeps its duration;
- *  - scaling = comm: the speed-up comes from the communication profile and
- *    falls as the gradient grows;
+ *  - scaling = comm: the speed-up is the reference compute over an
+ *    iteration of compute / N plus the all-reduce timed alone, composed by
+ *    hand, in the curve and in a whole run, and falls as the gradient
+ *    grows;
  *  - moldable jobs: each takes the largest count that fits when it starts
  *    (or the efficiency cap), within its range, and no GPU is ever held by
  *    two jobs;
@@ -355,6 +357,44 @@ END_TEST
   "[class train]\ngpus = %u\nduration = constant(1000s)\nreference_gpus = 8\n" \
   "scaling = comm\niteration = 200ms\ngradient = %s\noverlap = 0\n"
 
+/* The all-reduce of @bytes over GPUs 0 to @n - 1 of @sim's cluster, timed
+ * alone on an empty copy of its fabric (one QM9700), in seconds. */
+static double
+allreduce_alone (SimSimulation *sim, guint64 bytes, guint n)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCatalogue) cat = sim_catalogue_new_default (NULL, &error);
+  g_auto(SimFabricConfig) cfg = { 0 };
+  g_autoptr(SimTopology) topo = NULL;
+  g_autoptr(SimCommModel) model = NULL;
+  g_autofree guint32 *gpus = g_new (guint32, n);
+  SimCollectiveTiming t;
+
+  for (guint i = 0; i < n; i++)
+    gpus[i] = i;
+  ck_assert (sim_fabric_config_set (&cfg, "topology", "single-switch", &error));
+  ck_assert (sim_fabric_config_set (&cfg, "switch", "Quantum-2-QM9700", &error));
+  topo = sim_topology_new (sim_simulation_get_cluster (sim), cat, &cfg, &error);
+  ck_assert_msg (topo != NULL, "%s", error ? error->message : "");
+  model = sim_comm_model_new (topo, sim_simulation_get_cluster (sim));
+  ck_assert_msg (sim_collective_time (model, SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALGO_AUTO,
+                                      bytes, gpus, n, &t, &error), "%s",
+                 error ? error->message : "");
+  return t.time;
+}
+
+/* scaling = comm, composed by hand.  The class's iteration (200 ms) is
+ * its compute at its reference count, 8 GPUs: 1.6 s on one GPU, 1.6 / N
+ * on N, and with no overlap each iteration also waits for the all-reduce
+ * of its gradient over the N GPUs, T(N) (timed alone on an empty copy of
+ * the network: the collectives model is check-collective's), so
+ *   S(N) = 1.6 / (1.6 / N + T(N)).
+ * The 1,000 s of duration are 5,000 iterations of 200 ms of compute on 8
+ * GPUs; on N GPUs each takes 1.6 / N + T(N), so the job runs
+ *   5,000 x (1.6 / N + T(N)) s.
+ * T(8) and T(16) must be positive and T(16) of 8 GB above T(16) of 1 GB,
+ * which is what makes the speed-ups sub-linear and fall with the
+ * gradient. */
 START_TEST (test_comm_scaling)
 {
   g_autofree char *small = g_strdup_printf (COMM_TEXT, 16, "1GB");
@@ -363,9 +403,17 @@ START_TEST (test_comm_scaling)
   g_autoptr(SimSimulation) s8 = build_ok (large);
   double a8 = class_speedup (s1, "train", 8), a16 = class_speedup (s1, "train", 16);
   double b16 = class_speedup (s8, "train", 16);
+  double t8 = allreduce_alone (s1, 1000000000ull, 8), t16 = allreduce_alone (s1, 1000000000ull, 16);
+  double t16_large = allreduce_alone (s8, 8000000000ull, 16);
   Record r16, r8;
 
+  ck_assert_double_gt (t8, 0);
+  ck_assert_double_gt (t16, 0);
+  ck_assert_double_gt (t16_large, t16);
   ck_assert_double_eq (class_speedup (s1, "train", 1), 1);
+  ck_assert_double_eq_tol (a8, 1.6 / (1.6 / 8 + t8), 1e-9);
+  ck_assert_double_eq_tol (a16, 1.6 / (1.6 / 16 + t16), 1e-9);
+  ck_assert_double_eq_tol (b16, 1.6 / (1.6 / 16 + t16_large), 1e-9);
   ck_assert_double_gt (a8, 1);
   ck_assert_double_lt (a8, 8);
   ck_assert_double_gt (a16, a8);
@@ -376,7 +424,8 @@ START_TEST (test_comm_scaling)
   /* Composition in a run: the job measured at 8 GPUs (duration = its
    * compute there) runs on 16: compute halves, the all-reduce over two
    * nodes is added; so it ends later than 500 s and earlier than a run on
-   * 8 GPUs, which pays its all-reduce inside the node. */
+   * 8 GPUs, which pays its all-reduce inside the node; each at the
+   * 5,000 iterations worked out above (to a microsecond a run). */
   run_recording (s1, &r16);
   {
     g_autofree char *eight = g_strdup_printf (COMM_TEXT, 8, "1GB");
@@ -386,6 +435,8 @@ START_TEST (test_comm_scaling)
   ck_assert_double_gt (r16.run_s[1], 500);
   ck_assert_double_lt (r16.run_s[1], r8.run_s[1]);
   ck_assert_double_gt (r8.run_s[1], 1000);
+  ck_assert_double_eq_tol (r16.run_s[1], 5000 * (1.6 / 16 + t16), 1e-6);
+  ck_assert_double_eq_tol (r8.run_s[1], 5000 * (1.6 / 8 + t8), 1e-6);
   ck_assert_uint_eq (r16.gpus[1], 16);
 }
 END_TEST

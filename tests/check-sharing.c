@@ -16,7 +16,9 @@
  *    time ratio within 5 %;
  *  - two jobs time-sharing a GPU with activities summing above 1 finish at
  *    the instants worked out by hand, under time-slicing and under MPS,
- *    and MPS finishes them sooner;
+ *    and MPS finishes them sooner; four quarter-GPU jobs on each GPU end
+ *    at 7200 / K s (K = 1 less the mode's overhead), MPS before
+ *    time-slicing;
  *  - jobs with activity 0.2 on whole GPUs report 20 % activity;
  *  - every new key moves the result the expected way (activity,
  *    memory_bound, gpu_share, [cluster] sharing, timeslice_overhead,
@@ -288,8 +290,19 @@ START_TEST (test_mps_faster_than_time_slice)
   g_autofree char *ts = g_strdup_printf ("%s[cluster]\nsharing = time-slice", base);
   g_autofree char *mps = g_strdup_printf ("%s[cluster]\nsharing = mps", base);
 
-  /* 32 quarter-GPU jobs on 8 GPUs: four per GPU, demand 2. */
-  ck_assert_double_lt (jct (32, mps), jct (32, ts));
+  double t_mps = jct (32, mps), t_ts = jct (32, ts);
+
+  /* 32 quarter-GPU jobs on 8 GPUs: first-fit puts four on each GPU, a
+   * demand of 4 x 0.5 = 2 against a capacity K = 1 - overhead, so each
+   * runs at K / 2 and its hour of work takes 7200 / K s: 7200 s under MPS
+   * (no overhead by default), 7200 / 0.95 = 7578.9 s under time-slicing
+   * (5 %).  The jobs arrive about 36 ms apart, so the first on a GPU run a
+   * fraction of a second faster before the others come: within 0.5 s. */
+  ck_assert_double_eq_tol (SIM_SHARING_MPS_OVERHEAD_DEFAULT, 0, 1e-15);
+  ck_assert_double_eq_tol (SIM_SHARING_TIMESLICE_OVERHEAD_DEFAULT, 0.05, 1e-15);
+  ck_assert_double_eq_tol (t_mps, 7200, 0.5);
+  ck_assert_double_eq_tol (t_ts, 7200 / 0.95, 0.5);
+  ck_assert_double_lt (t_mps, t_ts);
   /* Below saturation, neither slows anything. */
   ck_assert_double_eq_tol (jct (8, "gpu_share = 25%\nactivity = 0.2\n"), 3600, 1e-6);
 }

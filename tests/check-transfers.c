@@ -5,7 +5,9 @@
  * staggered start; flows crossing an oversubscribed leaf uplink of a
  * fat-tree next to a flow inside the leaf (max-min solved by hand beside
  * the case); zero-byte transfers; a transfer added from a callback;
- * callbacks in completion order; the errors for bad arguments; transfers
+ * callbacks in completion order; many random flows each no faster than
+ * alone and, together, within every NIC's and every leaf's uplink
+ * capacity over their span; the errors for bad arguments; transfers
  * read from a CSV file (times by hand, the CSV written back, progress) and
  * the errors for bad files, naming line and column.  What
  * it does not check: speed (bench/bench-flows does).
@@ -300,23 +302,92 @@ check_queued (SimTransfers *t, guint done, guint total, gpointer data)
   *most = MAX (*most, sim__transfers_get_queued (t));
 }
 
+/* The leaf switch of host @h: the far end of its access link. */
+static guint32
+host_leaf (SimTopology *topology, guint h)
+{
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  SimTime latency;
+
+  ck_assert (sim_topology_route (topology, h, h == 0 ? 1 : 0, 0, path, &latency));
+  for (guint i = 0; i < path->len; i++)
+    {
+      guint32 r = g_array_index (path, guint32, i);
+      const SimLink *l = sim_topology_get_link (topology, r / 2);
+
+      if (l->tier == SIM_TIER_ACCESS)
+        return r % 2 == 0 ? l->b : l->a;
+    }
+  ck_assert_msg (FALSE, "host %u has no access link", h);
+  return 0;
+}
+
+/* Whether the bytes of the flows that @member picks, each sending
+ * between its start and its completion less @latency (no route of those
+ * flows is shorter), fit through @capacity bytes/ns over the window from
+ * the earliest start among them to the latest end of sending (1 byte of
+ * rounding a flow aside); returns the share of that window the bytes
+ * need at @capacity, or -1 when no flow is picked. */
+static double
+assert_fits (SimTransfers *t, const guint *ids, const double *bytes, const SimTime *starts,
+             const gboolean *member, guint n_flows, SimTime latency, double capacity,
+             const char *what)
+{
+  double sum = 0;
+  SimTime first = G_MAXINT64, end = 0;
+  guint n = 0;
+
+  for (guint i = 0; i < n_flows; i++)
+    if (member[i])
+      {
+        sum += bytes[i];
+        first = MIN (first, starts[i]);
+        end = MAX (end, sim_transfers_get_completion (t, ids[i]) - latency);
+        n++;
+      }
+  if (n == 0)
+    return -1;
+  ck_assert_msg (sum <= (double) (end - first) * capacity + n,
+                 "%s: %.0f bytes in %" G_GINT64_FORMAT " ns at %g B/ns", what, sum, end - first,
+                 capacity);
+  return sum / ((double) (end - first) * capacity);
+}
+
 /* Many flows between random pairs: every one completes, no sooner than
  * it could alone, and the run ends when the last does; the queues never
- * hold more entries than transfers, though rates change at every event. */
+ * hold more entries than transfers, though rates change at every event.
+ * No link carries more than its capacity: the flows out of (into) a host
+ * share its NIC's one link of 1 B/ns, and those leaving a leaf for
+ * another share the leaf's uplinks (4 of 1 B/ns on a full leaf of radix
+ * 16 at 3:1, counted from the topology), so their bytes must fit in the
+ * window from their earliest start to their latest end of sending at
+ * that rate.  About 8 flows of 0.5 MB leave each host within 1 ms of
+ * starts, and 3/4 of a leaf's flows leave it: the uplinks are the
+ * bottleneck, busy for most of their window (the bytes need at least
+ * 75 % of it on the busiest leaf: ECMP leaves some uplinks idle while
+ * others queue), so shares a third above a link's capacity break the
+ * bound. */
 START_TEST (test_many)
 {
-  g_autoptr(SimTransfers) t = hosts (64, SIM_FABRIC_FAT_TREE, 16, 3);
+  enum { HOSTS = 64, FLOWS = 500 };
+  g_autoptr(SimTransfers) t = hosts (HOSTS, SIM_FABRIC_FAT_TREE, 16, 3);
+  SimTopology *topology = sim_transfers_get_topology (t);
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
-  guint ids[500];
-  double bytes[500];
-  SimTime starts[500], last = 0;
+  guint ids[FLOWS], from[FLOWS], to[FLOWS];
+  guint32 leaf[HOSTS];
+  gboolean member[FLOWS];
+  double bytes[FLOWS];
+  SimTime starts[FLOWS], last = 0;
   guint most = 0;
+  double busiest = 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+  for (guint i = 0; i < FLOWS; i++)
     {
-      guint src = g_rand_int_range (rand, 0, 64), dst = g_rand_int_range (rand, 0, 63);
+      guint src = g_rand_int_range (rand, 0, HOSTS), dst = g_rand_int_range (rand, 0, HOSTS - 1);
       if (dst >= src)
         dst++;
+      from[i] = src;
+      to[i] = dst;
       bytes[i] = g_rand_double_range (rand, 0, 1e6);
       starts[i] = g_rand_int_range (rand, 0, 1000000);
       ids[i] = add (t, src, dst, bytes[i], starts[i], NULL);
@@ -324,7 +395,7 @@ START_TEST (test_many)
   sim_transfers_set_progress_func (t, check_queued, &most, NULL);
   run (t);
   ck_assert_uint_gt (most, 0);
-  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+  for (guint i = 0; i < FLOWS; i++)
     {
       SimTime c = sim_transfers_get_completion (t, ids[i]);
       ck_assert_int_ge (c, starts[i] + (SimTime) floor (bytes[i]) + ONE_HOP);
@@ -332,6 +403,43 @@ START_TEST (test_many)
     }
   ck_assert_int_eq (last, sim_transfers_get_now (t));
   ck_assert_uint_gt (sim_transfers_get_n_solves (t), 0);
+
+  /* Each host's NIC, out and in. */
+  for (guint h = 0; h < HOSTS; h++)
+    {
+      g_autofree char *out = g_strdup_printf ("out of host %u", h);
+      g_autofree char *in = g_strdup_printf ("into host %u", h);
+
+      for (guint i = 0; i < FLOWS; i++)
+        member[i] = from[i] == h;
+      assert_fits (t, ids, bytes, starts, member, FLOWS, ONE_HOP, BW * 1e-9, out);
+      for (guint i = 0; i < FLOWS; i++)
+        member[i] = to[i] == h;
+      assert_fits (t, ids, bytes, starts, member, FLOWS, ONE_HOP, BW * 1e-9, in);
+    }
+  /* Each leaf's uplinks, for the flows that leave it. */
+  for (guint h = 0; h < HOSTS; h++)
+    leaf[h] = host_leaf (topology, h);
+  for (guint h = 0; h < HOSTS; h++)
+    {
+      double up = 0;
+      g_autofree char *what = g_strdup_printf ("out of leaf %u", leaf[h]);
+
+      if (h > 0 && leaf[h] == leaf[h - 1])
+        continue;
+      for (guint l = 0; l < sim_topology_get_n_links (topology); l++)
+        {
+          const SimLink *k = sim_topology_get_link (topology, l);
+          if (k->tier == SIM_TIER_AGGREGATION && (k->a == leaf[h] || k->b == leaf[h]))
+            up += sim_topology_resource_capacity (topology, 2 * l) * 1e-9;
+        }
+      ck_assert_double_gt (up, 0);
+      for (guint i = 0; i < FLOWS; i++)
+        member[i] = leaf[from[i]] == leaf[h] && leaf[to[i]] != leaf[h];
+      busiest = MAX (busiest, assert_fits (t, ids, bytes, starts, member, FLOWS, TWO_HOPS, up,
+                                           what));
+    }
+  ck_assert_double_ge (busiest, 0.75);
 }
 END_TEST
 
