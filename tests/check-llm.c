@@ -993,11 +993,55 @@ START_TEST (test_cli)
   ck_assert (json_object_get_double_member (o, "iteration_time") > 0);
   ck_assert (json_object_get_double_member (o, "mfu") > 0.1
              && json_object_get_double_member (o, "mfu") < 1);
-  ck_assert (json_object_get_double_member (o, "tflops_per_gpu") > 0);
   ck_assert (json_object_get_double_member (o, "memory_per_gpu") < 80e9);
-  ck_assert (json_object_get_double_member (o, "tokens_per_second") > 0);
-  ck_assert (json_object_get_double_member (o, "expected_interruptions") > 0);
-  ck_assert (json_object_get_double_member (o, "cloud_cost_usd") > 0);
+  {
+    double step = json_object_get_double_member (o, "iteration_time");
+    double steps = json_object_get_double_member (o, "train_steps");
+    double hours = json_object_get_double_member (o, "train_time") / 3600;
+    double gpu_hours = json_object_get_double_member (o, "gpu_hours");
+    double rate;
+
+    /* The layout the options asked for: 8 x 4 x dp on 64 GPUs, dp 2. */
+    ck_assert_int_eq (json_object_get_int_member (o, "gpus"), 64);
+    ck_assert_int_eq (json_object_get_int_member (o, "dp"), 2);
+    /* 64 sequences of 8192 tokens a step; the budget of 1e10 tokens in
+     * whole steps: 1e10 / 524288 = 19073.5, so 19074. */
+    ck_assert (json_object_get_double_member (o, "tokens_per_step") == 64.0 * 8192);
+    ck_assert (steps == 19074);
+    ck_assert (within (json_object_get_double_member (o, "tokens_per_second"),
+                       64.0 * 8192 / step, 1e-12));
+    /* TFLOP/s per GPU is MFU times the H100 SXM's dense BF16 peak, 989
+     * TFLOP/s (NVIDIA H100 datasheet). */
+    ck_assert (within (json_object_get_double_member (o, "tflops_per_gpu"),
+                       json_object_get_double_member (o, "mfu") * 989, 1e-9));
+    ck_assert (within (hours * 3600, steps * step, 1e-12));
+    ck_assert (within (gpu_hours, 64 * hours, 1e-12));
+    /* Rented: the instance built like the node, AWS p5.48xlarge, at
+     * $98.32/h for 8 GPUs (models/SOURCES.md E). */
+    ck_assert_str_eq (json_object_get_string_member (o, "cloud"), "AWS-p5.48xlarge");
+    ck_assert (within (json_object_get_double_member (o, "cloud_usd_per_gpu_hour"),
+                       98.32 / 8, 1e-12));
+    ck_assert (within (json_object_get_double_member (o, "cloud_cost_usd"),
+                       gpu_hours * 98.32 / 8, 1e-9));
+    /* Owned, with no [cost] section (no maintenance, no energy price):
+     * the DGX H100's $270,000 (models/nodes/dgx-h100.ini) over five years
+     * of 365.25 days, for its 8 GPUs. */
+    ck_assert (within (json_object_get_double_member (o, "owned_usd_per_gpu_hour"),
+                       270000.0 / (5 * 365.25 * 24) / 8, 1e-12));
+    ck_assert (within (json_object_get_double_member (o, "owned_cost_usd"),
+                       270000.0 / (5 * 365.25 * 24) * 8 * hours, 1e-9));
+    /* Interruptions: with no [failures] section, the llama3-h100 profile's
+     * MTBFs (models/failures/llama3-h100.ini) over the components of the
+     * job's 8 nodes: 64 GPUs, 64 HBM stacks, 64 NICs and 64 cables (8 a
+     * node), 8 nodes, 8 software stacks; the switches are not the job's. */
+    rate = 64 / 108335.0 + 64 / 294912.0 + 64 / 3033381.0 + 64 / 1179648.0 + 8 / 55296.0
+           + 8 / 43512.0;
+    ck_assert_str_eq (json_object_get_string_member (o, "failure_profile"), "llama3-h100");
+    ck_assert_msg (within (json_object_get_double_member (o, "expected_interruptions"),
+                           rate * hours, 1e-9),
+                   "%g interruptions, expected %g",
+                   json_object_get_double_member (o, "expected_interruptions"), rate * hours);
+  }
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
   g_free (args);

@@ -194,8 +194,10 @@ START_TEST (test_time_checked)
   ck_assert (!sim__time_add_checked (G_MININT64, -1, &out));
   ck_assert (sim__time_add_checked (G_MININT64, G_MAXINT64, &out));
   ck_assert_int_eq (out, -1);
+  /* 3037000499 is floor (sqrt (2^63 - 1)): its square fits, and is exact. */
   ck_assert (sim__time_mul_checked (G_GINT64_CONSTANT (3037000499), G_GINT64_CONSTANT (3037000499),
                                     &out));
+  ck_assert_int_eq (out, G_GINT64_CONSTANT (9223372030926249001));
   ck_assert (!sim__time_mul_checked (G_GINT64_CONSTANT (3037000500),
                                      G_GINT64_CONSTANT (3037000500), &out));
   ck_assert (!sim__time_mul_checked (G_MININT64, -1, &out));
@@ -220,6 +222,7 @@ START_TEST (test_output_lock)
   g_autofree char *stale = g_build_filename (dir, "summary.json.tmp-ABC123", NULL);
   g_autofree char *other = g_build_filename (dir, "notes.txt.tmp-ABC123", NULL);
   g_autofree char *old = g_build_filename (dir, "topology.dot", NULL);
+  g_autofree char *kept = g_build_filename (dir, "summary.json", NULL);
   g_autofree char *pid = g_strdup_printf ("process %d,", (int) getpid ());
   g_autoptr(GError) error = NULL;
   SimOutputLock *lock, *second;
@@ -243,9 +246,14 @@ START_TEST (test_output_lock)
   g_clear_error (&error);
   ck_assert (g_file_test (lock_path, G_FILE_TEST_IS_REGULAR));  /* the refusal left it */
 
+  /* This run wrote summary.json (in the list and written: kept); it did
+   * not write topology.dot (in the list, not written: an earlier run's,
+   * removed); notes.txt.tmp-ABC123 is in no list (kept). */
+  ck_assert (g_file_set_contents (kept, "new", -1, NULL));
   sim__output_dir_prune (lock, names, written);
   ck_assert (!g_file_test (old, G_FILE_TEST_EXISTS));
   ck_assert (g_file_test (other, G_FILE_TEST_EXISTS));
+  ck_assert (g_file_test (kept, G_FILE_TEST_EXISTS));
   sim__output_dir_unlock (lock);
   ck_assert (!g_file_test (lock_path, G_FILE_TEST_EXISTS));
 

@@ -1092,8 +1092,12 @@ START_TEST (test_energy_cost_rewards)
       {
         /* Time of use: the mean price paid is one of the schedule's
          * averages, not the flat 0.12 nor any single price. */
+        static const double singles[] = { 0.08, 0.21, 0.13, 0.3, 0.05 };
         double mean = metric (report, "cost_energy") / metric (report, "cost_energy_kwh");
         ck_assert (mean > 0.05 && mean < 0.3 && fabs (mean - 0.12) > 1e-3);
+        for (guint p = 0; p < G_N_ELEMENTS (singles); p++)
+          ck_assert_msg (fabs (mean - singles[p]) > 1e-3, "mean price %g: the price of one row",
+                         mean);
       }
   }
   /* The head agent on the power and cost scenario is still FIFO/first-fit:

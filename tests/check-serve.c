@@ -697,7 +697,12 @@ START_TEST (test_deterministic_and_json)
                                                "p50"));
   ck_assert (json_object_get_double_member (o, "kv_cache_utilization") > 0
              && json_object_get_double_member (o, "kv_cache_utilization") < 1);
-  /* The price of the tokens: GPU-hours at the owned rate over the tokens. */
+  /* The price of the tokens: GPU-hours at the owned rate over the tokens.
+   * With no [cost] section the owned rate is the DGX H100's $270,000
+   * (models/nodes/dgx-h100.ini) over five years of 365.25 days, for its 8
+   * GPUs: no maintenance, no energy price. */
+  ck_assert (fabs (json_object_get_double_member (o, "owned_usd_per_gpu_hour")
+                   / (270000.0 / (5 * 365.25 * 24) / 8) - 1) < 1e-12);
   {
     double hours = json_object_get_int_member (o, "gpus")
                    * json_object_get_double_member (o, "makespan") / 3600;

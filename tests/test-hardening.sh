@@ -106,6 +106,11 @@ mkfifo "$tmp/fifo" 2>/dev/null &&
 
 printf 'hour,usd_per_kwh\n0,0.08\n12,0.20\n' >"$tmp/tou.csv"
 expect 0 run "$COST" --set cost.energy_price=0 --set "cost.energy_price_file=$tmp/tou.csv" --json
+# Both rows priced: the run's mean price lies strictly between the night's
+# $0.08 and the day's $0.20 (a file cut after its first row gives 0.08).
+mean_price=$(grep -A1 -F '"cost_energy_price_mean"' "$tmp/stdout" | sed -n 's/.*"value" : \([0-9.e+]*\).*/\1/p')
+awk -v p="$mean_price" 'BEGIN { exit !(p != "" && p > 0.08 + 1e-6 && p < 0.20 - 1e-6) }' ||
+    fail "a price file of \$0.08 and \$0.20: mean price \"$mean_price\""
 printf 'hour,usd_per_kwh\n0,0.08\n12,0.2\0junk\n' >"$tmp/tou-nul.csv"
 expect 1 run "$COST" --set cost.energy_price=0 --set "cost.energy_price_file=$tmp/tou-nul.csv"
 contains "$tmp/stderr" "tou-nul.csv:3: the line contains a NUL byte" "a price file with a NUL byte"
@@ -177,6 +182,8 @@ contains "$tmp/stderr" "failures.gpu_mtbf" "gpu_mtbf = 1s names the key"
 contains "$tmp/stderr" "expected at most one failure a simulated second" "gpu_mtbf = 1s"
 # Ten times rarer is still 1.6 a second from 16 GPUs; an hour passes.
 expect 1 run "$tmp/ckpt.ini" --set failures.gpu_mtbf=10s
+contains "$tmp/stderr" "(16 of type gpu every 10 s each)" "gpu_mtbf = 10s: the 16 GPUs of two DGX A100"
+contains "$tmp/stderr" "expected at most one failure a simulated second" "gpu_mtbf = 10s"
 expect 0 validate "$tmp/ckpt.ini" --set failures.gpu_mtbf=1h --set scenario.horizon=2h
 # A horizon that would gather more faults than are kept.
 expect 1 run "$tmp/ckpt.ini" --set failures.gpu_mtbf=30s --set scenario.horizon=52w
@@ -291,10 +298,22 @@ fi
 # to a negative duration and print a p99 above the makespan, exit 0.
 expect 1 transfers "$tmp/t.csv" --hosts 2 --bandwidth 0.1B/s
 contains "$tmp/stderr" "would end more than 292 years after the start" "transfers --bandwidth 0.1B/s"
-# At 1 B/s it is 31.7 years, inside the range, and every duration is positive.
+# At 1 B/s it is 31.7 years, inside the range, and every figure is the
+# one worked out by hand: the two transfers go opposite ways, so each has
+# its direction of the links to itself at 1 B/s; 1 GB takes 1e9 s and
+# 100 MB 1e8 s (plus 2 us of latency on two links, below the tolerance).
+# The mean is 5.5e8 s, the median (the lower of two) 1e8 s, the 99th
+# percentile, the largest and the makespan 1e9 s.
 expect 0 transfers "$tmp/t.csv" --hosts 2 --bandwidth 1B/s --json
-grep -F -- '-' "$tmp/stdout" | grep -E '"(duration|p50|p99|mean)[a-z_]*": *-' >/dev/null &&
-    fail "transfers at 1 B/s: a negative duration"
+for pair in makespan_s=1e9 duration_mean_s=5.5e8 duration_p50_s=1e8 duration_p99_s=1e9 \
+            duration_max_s=1e9; do
+    key=${pair%%=*}
+    want=${pair#*=}
+    got=$(sed -n "s/^ *\"$key\" *: *\([-0-9.e+]*\),*\$/\1/p" "$tmp/stdout")
+    awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && g + 0 > 0 && (g - w) / w < 1e-9 && (w - g) / w < 1e-9) }' ||
+        fail "transfers at 1 B/s: $key is \"$got\", expected $want s"
+    checks=$((checks + 1))
+done
 
 # ---- Reading a plan loads no code ------------------------------------------------
 

@@ -25,6 +25,7 @@ set -u
 : "${SIM_TOP_SRCDIR:?SIM_TOP_SRCDIR is not set}"
 : "${SIM_TOP_BUILDDIR:?SIM_TOP_BUILDDIR is not set}"
 GPUSIM="$SIM_TOP_BUILDDIR/tools/gpusim"
+QUICKSTART="$SIM_TOP_SRCDIR/scenarios/quickstart.ini"
 
 GPUSIM_MODEL_PATH=
 export GPUSIM_MODEL_PATH
@@ -117,6 +118,16 @@ for key in enable clock_exponent memory_power clock_limit gpu_cap gpu_cap_share 
 done
 n_power=$(listed power | wc -l)
 [ "$n_power" -eq 12 ] || fail "gpusim keys power: $n_power keys, expected 12"
+# Each key it lists is a key of [power] alone: the same key set in
+# [cooling] (a section that needs [power], and has keys of its own) is
+# refused as unknown there, naming it.
+n_refused=0
+for key in $(listed power); do
+    expect 1 validate "$QUICKSTART" --set power.enable=true --set "cooling.$key=1"
+    contains "$tmp/stderr" "--set cooling.$key: unknown key" "cooling.$key"
+    n_refused=$((n_refused + 1))
+done
+[ "$n_refused" -eq 12 ] || fail "only $n_refused [power] keys tried in [cooling]"
 expect 0 keys policy
 contains "$tmp/stdout" "  moldable_efficiency " "gpusim keys policy"
 contains "$tmp/stdout" "  quota                  read by fair-share (queue)" "gpusim keys policy"
