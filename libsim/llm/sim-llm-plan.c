@@ -364,8 +364,11 @@ sim__llm_budget (const SimScenario *sc, const SimCatalogue *catalogue,
       budget->cloud_usd = budget->cloud_usd_per_gpu_hour * e->gpus * hours;
     }
 
-  /* Interruptions: every component of the job's nodes fails at its rate
-   * (per component, exponential); any failure stops the job. */
+  /* Interruptions: every component of the job's nodes, and the leaf
+   * switches over them, fails at its rate (per component, exponential);
+   * any failure stops the job.  The nodes are packed under their leaves,
+   * nodes_per_leaf to a leaf, as the failure model cables them; a spine's
+   * or a core's failure takes no node out there, and stops no job here. */
   if (!failure_rates (sc, &p, error))
     {
       sim__failure_params_clear (&p);
@@ -381,6 +384,7 @@ sim__llm_budget (const SimScenario *sc, const SimCatalogue *catalogue,
     count[SIM_FAILURE_CABLE] = count[SIM_FAILURE_NIC];
     count[SIM_FAILURE_NODE] = nodes;
     count[SIM_FAILURE_SOFTWARE] = nodes;
+    count[SIM_FAILURE_LEAF] = ceil (nodes / MAX (p.nodes_per_leaf, 1u));
     for (guint t = 0; t < SIM_FAILURE_N_TYPES; t++)
       if (p.mtbf_s[t] > 0)
         rate += count[t] / p.mtbf_s[t];
