@@ -367,8 +367,11 @@ struct _SimCommModel {
   guint             n_res;
   GArray           *route;         /* guint32 topology resources */
   GArray           *ids;           /* SimMaxminId */
-  guint32          *slots;         /* plan_register_entries()'s solver slots of a flow */
+  guint32          *slots;         /* plan_register_entries()'s solver slots of a plan's
+                                    * flows, ... */
   guint             slots_alloc;
+  guint32          *slot_start;    /* ... each flow's from here (and one more) */
+  guint             slot_start_alloc;
   GHashTable       *plans;         /* id -> Plan */
   guint             next_id;
   guint32          *load;          /* adaptive routing: flows registered per resource */
@@ -1013,6 +1016,7 @@ sim_comm_model_free (SimCommModel *m)
   g_array_unref (m->route);
   g_array_unref (m->ids);
   g_free (m->slots);
+  g_free (m->slot_start);
   g_free (m->load);
   g_free (m->group_seen);
   g_free (m->group_next);
@@ -2236,17 +2240,25 @@ zero_list (SimCommModel *m, Plan *p)
 }
 
 /* How many flows ahead plan_register_entries() asks for the solver's
- * lines a flow will write (and twice as many ahead, the flags saying
- * which resources are private). */
+ * lines a flow will write. */
 #define REGISTER_AHEAD 4
 
 /* Registers the routed and grouped @p's entries on the solver (with
  * m->group_count the size of each group), leaving out its private
- * resources when the model prunes. */
+ * resources when the model prunes.  Each first flow of a group's
+ * resources in the solver are gathered once, in one pass (m->slots, from
+ * m->slot_start[i]), which the asking ahead and the adding then read: a
+ * flow's resources, tested one by one, were walked three times. */
 static void
 plan_register_entries (SimCommModel *m, Plan *p)
 {
   gboolean prune = m->prune && p->routes_fixed && m->load == NULL;
+  guint n_flows = p->flows->len;
+  const PlanFlow *flows = (const PlanFlow *) (gpointer) p->flows->data;
+  const guint32 *paths = (const guint32 *) (gpointer) p->paths->data;
+  guint32 *start;
+  guint32 *slots;
+  guint32 n_slots = 0;
 
   model_resources (m);
   if (prune)
@@ -2255,70 +2267,77 @@ plan_register_entries (SimCommModel *m, Plan *p)
   m->n_pruned += prune;
   m->pruned_stale = TRUE;
   p->n_entries = 0;
-  if (p->entries_alloc < p->flows->len)
+  if (p->entries_alloc < n_flows)
     {
-      p->entries_alloc = MAX (p->flows->len, 2 * p->entries_alloc);
+      p->entries_alloc = MAX (n_flows, 2 * p->entries_alloc);
       p->entries = g_renew (SimMaxminId, p->entries, p->entries_alloc);
     }
-  for (guint i = 0; i < p->flows->len; i++)
+  if (m->slot_start_alloc < n_flows + 1)
+    {
+      m->slot_start_alloc = MAX (n_flows + 1, 2 * m->slot_start_alloc);
+      m->slot_start = g_renew (guint32, m->slot_start, m->slot_start_alloc);
+    }
+  start = m->slot_start;
+  slots = m->slots;
+  /* (Its private resources left out: see sim__comm_model_set_prune().)
+   * A resource's solver slot is its number. */
+  for (guint i = 0; i < n_flows; i++)
+    {
+      const PlanFlow *f = &flows[i];
+      const guint32 *path = paths + f->path_start;
+      start[i] = n_slots;
+      if (f->first != i)
+        continue;
+      /* (Groups with different shares may share a route: room for each.) */
+      if (m->slots_alloc < n_slots + f->path_len)
+        {
+          m->slots_alloc = MAX (n_slots + f->path_len, 2 * m->slots_alloc);
+          m->slots = g_renew (guint32, m->slots, m->slots_alloc);
+        }
+      slots = m->slots;
+      if (!prune)
+        {
+          memcpy (slots + n_slots, path, f->path_len * sizeof (guint32));
+          n_slots += f->path_len;
+        }
+      else
+        for (guint k = 0; k < f->path_len; k++)
+          {
+            slots[n_slots] = path[k];
+            n_slots += !is_private (m, path[k]);
+          }
+    }
+  start[n_flows] = n_slots;
+  /* The first flows' lines asked for before the first is added. */
+  for (guint j = 0; m->prefetch && j < REGISTER_AHEAD && j < n_flows; j++)
+    sim__maxmin_prefetch_at (m->sys, slots + start[j], start[j + 1] - start[j]);
+  for (guint i = 0; i < n_flows; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
-      const guint32 *path = &g_array_index (p->paths, guint32, f->path_start);
-      guint n = 0;
-      /* The lines the flow REGISTER_AHEAD on will write, asked for now:
-       * their misses overlap this flow's (a hint, which changes nothing).
-       * The flags that tell which of them are private are asked for as
-       * many flows earlier still (and the first flows' before the
-       * first). */
-      if (m->prefetch && prune)
-        for (guint j = i == 0 ? 0 : i + 2 * REGISTER_AHEAD; j <= i + 2 * REGISTER_AHEAD
-                                                             && j < p->flows->len; j++)
-          {
-            const PlanFlow *g = &g_array_index (p->flows, PlanFlow, j);
-            const guint32 *gp = &g_array_index (p->paths, guint32, g->path_start);
-            for (guint k = 0; g->first == j && k < g->path_len && k < 16; k++)
-              __builtin_prefetch (&m->res_flags[gp[k]]);
-          }
-      /* The resources' lines REGISTER_AHEAD flows on; half as far on,
-       * once those lines are in, where the lists kept apart from them (an
-       * oversubscribed uplink's) take their next entry. */
-      for (guint stage = 0; m->prefetch && stage < 2; stage++)
+      guint n = start[i + 1] - start[i];
+      /* The resources' lines REGISTER_AHEAD flows on, asked for now: their
+       * misses overlap this flow's (a hint, which changes nothing); half as
+       * far on, once those lines are in, where the lists kept apart from
+       * them (an oversubscribed uplink's) take their next entry. */
+      if (m->prefetch)
         {
-          guint j = i + (stage == 0 ? REGISTER_AHEAD : REGISTER_AHEAD / 2);
-          const PlanFlow *g;
-          const guint32 *gp;
-          guint32 ahead[16];
-          guint n_ahead = 0;
-          if (j >= p->flows->len)
-            continue;
-          g = &g_array_index (p->flows, PlanFlow, j);
-          gp = &g_array_index (p->paths, guint32, g->path_start);
-          for (guint k = 0; g->first == j && k < g->path_len && n_ahead < 16; k++)
-            if (!prune || !is_private (m, gp[k]))
-              ahead[n_ahead++] = gp[k];
-          if (stage == 0)
-            sim__maxmin_prefetch_at (m->sys, ahead, n_ahead);
-          else
-            sim__maxmin_prefetch_lists_at (m->sys, ahead, n_ahead);
+          guint j = i + REGISTER_AHEAD, h = i + REGISTER_AHEAD / 2;
+          if (j < n_flows)
+            sim__maxmin_prefetch_at (m->sys, slots + start[j], start[j + 1] - start[j]);
+          if (h < n_flows)
+            sim__maxmin_prefetch_lists_at (m->sys, slots + start[h], start[h + 1] - start[h]);
         }
       if (m->load != NULL)
-        for (guint k = 0; k < f->path_len; k++)
-          m->load[path[k]]++;
+        {
+          const guint32 *path = paths + f->path_start;
+          for (guint k = 0; k < f->path_len; k++)
+            m->load[path[k]]++;
+        }
       if (f->first != i)
         {
           f->flow = g_array_index (p->flows, PlanFlow, f->first).flow;
           continue;
         }
-      if (m->slots_alloc < f->path_len)
-        {
-          m->slots_alloc = MAX (f->path_len, 2 * m->slots_alloc);
-          m->slots = g_renew (guint32, m->slots, m->slots_alloc);
-        }
-      /* (Its private resources left out: see sim__comm_model_set_prune().)
-       * A resource's solver slot is its number. */
-      for (guint k = 0; k < f->path_len; k++)
-        if (!prune || !is_private (m, path[k]))
-          m->slots[n++] = path[k];
       /* With none left, it stays out of the solver (Plan.n_zero). */
       if (prune && n == 0)
         {
@@ -2327,7 +2346,7 @@ plan_register_entries (SimCommModel *m, Plan *p)
           m->n_zero++;
           continue;
         }
-      f->flow = sim__maxmin_add_flows_at (m->sys, m->slots, n, 1.0, INFINITY,
+      f->flow = sim__maxmin_add_flows_at (m->sys, slots + start[i], n, 1.0, INFINITY,
                                           m->group_count[i], p);
       if (f->flow != SIM_MAXMIN_NO_ID)
         p->entries[p->n_entries++] = f->flow;
@@ -3595,10 +3614,11 @@ alone_unshared (SimCommModel *m, const SimCommModel *info, guint n_paths)
   for (guint d = 0; d < n_paths; d++)
     {
       DirectPath *dp = &m->direct_paths[d];
-      double x = INFINITY, flows = dp->flows;
+      double x, flows = dp->flows, low = INFINITY, next = INFINITY;
       for (guint h = 0; h < dp->len; h++)
         {
           guint32 r = dp->res[h];
+          double c = direct_capacity (info, r);
           if (m->direct_index != NULL)
             {
               if (m->direct_index[r] == m->direct_epoch)
@@ -3612,14 +3632,36 @@ alone_unshared (SimCommModel *m, const SimCommModel *info, guint n_paths)
                 return FALSE;
               m->direct_keys[k] = r + 1;
             }
-          x = MIN (x, direct_capacity (info, r) / flows);
+          /* The lowest capacity and the next above it. */
+          if (c < low)
+            {
+              next = low;
+              low = c;
+            }
+          else if (c > low && c < next)
+            next = c;
         }
+      /* Division by the same count keeps the order of the capacities, so
+       * the lowest level is the lowest capacity's, and the level nearest
+       * above it the next capacity's: every other resource's level is at
+       * least that one's.  Only where two capacities give one level is
+       * each resource tested in turn. */
+      x = low / flows;
       if (!(x > 0 && isfinite (x)))
         return FALSE;
-      for (guint h = 0; h < dp->len; h++)
+      if (next < INFINITY)
         {
-          double lvl = direct_capacity (info, dp->res[h]) / flows;
-          if (lvl != x && !(lvl > x * (1 + 1e-9)))
+          double lvl = next / flows;
+          if (lvl == x)
+            {
+              for (guint h = 0; h < dp->len; h++)
+                {
+                  lvl = direct_capacity (info, dp->res[h]) / flows;
+                  if (lvl != x && !(lvl > x * (1 + 1e-9)))
+                    return FALSE;
+                }
+            }
+          else if (!(lvl > x * (1 + 1e-9)))
             return FALSE;
         }
       dp->x = x;
@@ -4074,6 +4116,29 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
   len += (one_switch ? 1 : 4) * (guint64) n_nodes;
   if (n_nodes < 2 || len > G_MAXUINT32)
     return FALSE;
+  /* Nodes under spines of more than one pod, or under too many leaves,
+   * have no such key: said before it is written (most batches timed at a
+   * hundred thousand GPUs span pods). */
+  if (!one_switch)
+    for (guint32 i = 0; i < n_nodes; i++)
+      {
+        guint32 node = m->leaf_nodes[i], at = t->node_switch[node], nic0, n_up, up_kind, sp;
+        guint leaf;
+        if (!sim__topology_node_uplinks (t, node, &nic0, &n_up, &up_kind, &sp)
+            || (spines != NO_NODE && sp != spines))
+          return FALSE;
+        spines = sp;
+        for (leaf = 0; leaf < n_leaves && leaves[leaf] != at; leaf++)
+          ;
+        if (leaf == n_leaves)
+          {
+            if (n_leaves == TREE_KEY_LEAVES)
+              return FALSE;
+            leaves[n_leaves++] = at;
+          }
+      }
+  spines = NO_NODE;
+  n_leaves = 0;
   w = alone_key_room (m, (guint) len);
   *w++ = G_MAXUINT32;
   *w++ = one_switch ? G_MAXUINT32 - 1 : G_MAXUINT32 - 2;
