@@ -2451,6 +2451,7 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
   guint32 mask;
   guint merged = 0, used;
   gboolean ahead, keep;
+  guint64 cross = ~G_GUINT64_CONSTANT (0);   /* flows that leave their node (of the first 64) */
 
   if (p->paths == NULL)
     /* (Room for a few resources a flow: most plans never grow it.) */
@@ -2479,17 +2480,22 @@ again:
       RouteSlot *slot = NULL;
 
       /* The first stages of every flow at once, before the first: a
-       * plan's GPUs are few, and mostly side by side. */
+       * plan's GPUs are few, and mostly side by side (which flows leave
+       * their node, from the second stage: only those have a last one). */
       for (guint stage = 0; ahead && i == 0 && stage + 1 < ROUTE_STAGES; stage++)
-        for (guint j = 0; j < p->flows->len && j < ROUTE_AHEAD_ALL; j++)
-          {
-            const PlanFlow *g = &g_array_index (p->flows, PlanFlow, j);
-            sim__topology_prefetch_route (m->topology, g->src, g->dst, stage);
-          }
+        {
+          guint64 c = sim__topology_prefetch_routes (m->topology, &f->src,
+                                                     sizeof (PlanFlow) / sizeof (guint32),
+                                                     MIN (p->flows->len, ROUTE_AHEAD_ALL),
+                                                     stage);
+          if (stage == 1)
+            cross = c;
+        }
       for (guint stage = 0; ahead && stage < ROUTE_STAGES; stage++)
         {
           guint j = i + route_ahead[stage];
-          if ((stage + 1 < ROUTE_STAGES && j < ROUTE_AHEAD_ALL) || j >= p->flows->len)
+          if ((stage + 1 < ROUTE_STAGES && j < ROUTE_AHEAD_ALL) || j >= p->flows->len
+              || (j < ROUTE_AHEAD_ALL && !(cross >> j & 1)))
             continue;
           sim__topology_prefetch_route (m->topology, g_array_index (p->flows, PlanFlow, j).src,
                                         g_array_index (p->flows, PlanFlow, j).dst, stage);

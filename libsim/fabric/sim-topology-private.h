@@ -220,6 +220,15 @@ gboolean sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint
 void sim__topology_prefetch_route (const SimTopology *topology, guint32 src_gpu,
                                    guint32 dst_gpu, guint stage);
 
+/* sim__topology_prefetch_route()'s @stage (0 to 2) for @n flows at once,
+ * the first's source GPU at @pairs, its destination next, and each next
+ * flow's @stride words on: what two flows in a row would read alike is
+ * asked for once, and stage 2 skips the flows inside one node.  Returns,
+ * from stage 1, a bit for each of the first 64 flows that leaves its
+ * node (all set from the other stages): only those have a stage 3. */
+guint64 sim__topology_prefetch_routes (const SimTopology *topology, const guint32 *pairs,
+                                       gsize stride, guint n, guint stage);
+
 /* The switch that every NIC of @node is cabled to (internal, for the
  * collectives), or NO_NODE: when its NICs go to several switches (rails)
  * or to none, when a vertex of it has any other link out of it, or when

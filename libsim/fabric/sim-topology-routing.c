@@ -1986,6 +1986,69 @@ sim__topology_prefetch_route (const SimTopology *t, guint32 src_gpu, guint32 dst
     }
 }
 
+guint64
+sim__topology_prefetch_routes (const SimTopology *t, const guint32 *pairs, gsize stride,
+                               guint n, guint stage)
+{
+  const guint32 *node_of = (const guint32 *) (gpointer) t->node_of->data;
+  guint32 last_src = G_MAXUINT32, last_dst = G_MAXUINT32;
+  guint64 cross = 0;
+
+  if (G_UNLIKELY (t->search) || stage > 2)
+    return ~G_GUINT64_CONSTANT (0);
+  for (guint i = 0; i < n; i++, pairs += stride)
+    {
+      guint32 src = pairs[0], dst = pairs[1], ns_node, nd_node;
+      if (G_UNLIKELY (src >= t->n_gpus || dst >= t->n_gpus))
+        {
+          cross |= i < 64 ? G_GUINT64_CONSTANT (1) << i : 0;
+          continue;
+        }
+      if (stage == 0)
+        {
+          /* (Sixteen GPUs to a line of each table.) */
+          if ((src ^ last_src) >= 16 || (dst ^ last_dst) >= 16)
+            {
+              __builtin_prefetch (&node_of[src]);
+              __builtin_prefetch (&node_of[dst]);
+              __builtin_prefetch (&t->gpu_nic_start[src]);
+              __builtin_prefetch (&t->gpu_nic_start[dst]);
+            }
+          last_src = src;
+          last_dst = dst;
+          continue;
+        }
+      ns_node = node_of[src];
+      nd_node = node_of[dst];
+      if (ns_node != nd_node && i < 64)
+        cross |= G_GUINT64_CONSTANT (1) << i;
+      if (stage == 1)
+        {
+          /* (Two flows in a row mostly join the same nodes.) */
+          if (ns_node != last_src || nd_node != last_dst)
+            {
+              prefetch_node (t, ns_node);
+              if (ns_node != nd_node)
+                prefetch_node (t, nd_node);
+            }
+          if (ns_node != nd_node)
+            {
+              __builtin_prefetch (&t->gpu_nic[t->gpu_nic_start[src]]);
+              __builtin_prefetch (&t->gpu_nic[t->gpu_nic_start[dst]]);
+            }
+          last_src = ns_node;
+          last_dst = nd_node;
+          continue;
+        }
+      if (ns_node == nd_node || (src == last_src && dst == last_dst))
+        continue;
+      last_src = src;
+      last_dst = dst;
+      sim__topology_prefetch_route (t, src, dst, 2);
+    }
+  return stage == 1 ? cross : ~G_GUINT64_CONSTANT (0);
+}
+
 gboolean
 sim_topology_route (SimTopology *topology, guint32 src_gpu, guint32 dst_gpu,
                     guint64 flow_hash, GArray *resources, SimTime *latency)
