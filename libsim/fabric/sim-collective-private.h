@@ -163,6 +163,25 @@ void        sim__comm_model_set_node_private (SimCommModel *model, guint32 node,
                                               gboolean is_private);
 gboolean    sim__comm_model_is_pruned (SimCommModel *model, guint id);
 gboolean    sim__comm_model_unprune (SimCommModel *model, guint id);
+/* A collective inside one node marked private, on routes its GPUs alone
+ * fix, with the model pruning, would be registered with every flow out
+ * of the solver: nothing it does reaches another flow, the solver or a
+ * link the load is sampled on, and its time is its time alone.  Such a
+ * collective need not be registered at all: inside_private says whether
+ * @gpus make one; take_id takes the id its registration would have taken
+ * (the ids seed routing's hashes, so the ones after it stay as they
+ * were); add_as registers a collective under an id taken so (0 and the
+ * error if it cannot be).  inside_private says no on a network that fits
+ * in the caches (under 65,536 resources: there a collective left out spares
+ * no miss, and one timed alone is built again), unless set_skip_inside
+ * says otherwise. */
+gboolean    sim__comm_model_inside_private (SimCommModel *model, const guint32 *gpus,
+                                            guint n);
+void        sim__comm_model_set_skip_inside (SimCommModel *model, gboolean skip);
+guint       sim__comm_model_take_id (SimCommModel *model);
+guint       sim__comm_model_add_as (SimCommModel *model, guint id, SimCollectiveOp op,
+                                    SimCollectiveAlgo algo, guint64 bytes,
+                                    const guint32 *gpus, guint n, GError **error);
 /* The owner of collective @id (a caller's pointer, NULL until set): kept
  * with the collective, where a table of the caller's would cost a look-up
  * of its own at every registration, removal and change.  Getting it for

@@ -413,6 +413,10 @@ struct _SimCommModel {
   guint32          *alone_sort;    /* room to sort the batch's resources */
   gboolean          no_direct;     /* sim__comm_model_set_alone_direct (FALSE) */
   gboolean          prefetch;      /* the solver outgrows the caches (PREFETCH_MIN_RES) */
+  gboolean          skip_inside;   /* sim__comm_model_inside_private() may say yes: where
+                                    * the network outgrows the caches (a collective left
+                                    * unregistered spares misses, but one timed alone is
+                                    * then built again), or as set */
   PlanSlot         *plan_slots;    /* PLAN_SLOTS: the plans by id, direct-mapped (plan_of()) */
   gboolean          prune;         /* sim__comm_model_set_prune() */
   gboolean          no_merge;      /* sim__comm_model_set_merge (FALSE) */
@@ -908,6 +912,7 @@ sim_comm_model_new (SimTopology *topology, const SimCluster *cluster)
   m->touch_epoch = 1;
   m->n_res = sim_topology_get_n_resources (topology);
   m->prefetch = m->n_res >= PREFETCH_MIN_RES;
+  m->skip_inside = m->prefetch;
   m->res_id = g_new (SimMaxminId, MAX (m->n_res, 1));
   m->res_flags = g_new0 (guint8, MAX (m->n_res, 1));
   m->capacity = g_new (double, MAX (m->n_res, 1));
@@ -3291,22 +3296,20 @@ plan_evaluate (SimCommModel *m, Plan *p, guint64 seed, double *spb, GError **err
   return TRUE;
 }
 
-guint
-sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
-                    const guint32 *gpus, guint n, GError **error)
+/* sim_comm_model_add() under @id, or under the next id if @id is 0. */
+static guint
+model_add (SimCommModel *m, guint id, SimCollectiveOp op, SimCollectiveAlgo algo,
+           guint64 bytes, const guint32 *gpus, guint n, GError **error)
 {
   Plan *chosen;
-  guint id;
-
-  g_return_val_if_fail (m != NULL, 0);
-  g_return_val_if_fail (gpus != NULL || n == 0, 0);
 
   /* AUTO is NCCL's choice from the communicator's shape (auto_choose()):
    * one plan, registered; nothing is solved here. */
   chosen = plan_for (m, op, algo, bytes, gpus, n, error);
   if (chosen == NULL)
     return 0;
-  id = m->next_id++;
+  if (id == 0)
+    id = m->next_id++;
   if (!plan_register (m, chosen, id, error))
     {
       plan_free (chosen);
@@ -3316,6 +3319,56 @@ sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo,
   g_hash_table_insert (m->plans, GUINT_TO_POINTER (id), chosen);
   m->plan_slots[id % PLAN_SLOTS] = (PlanSlot) { id, chosen };
   return id;
+}
+
+guint
+sim_comm_model_add (SimCommModel *m, SimCollectiveOp op, SimCollectiveAlgo algo, guint64 bytes,
+                    const guint32 *gpus, guint n, GError **error)
+{
+  g_return_val_if_fail (m != NULL, 0);
+  g_return_val_if_fail (gpus != NULL || n == 0, 0);
+  return model_add (m, 0, op, algo, bytes, gpus, n, error);
+}
+
+guint
+sim__comm_model_add_as (SimCommModel *m, guint id, SimCollectiveOp op, SimCollectiveAlgo algo,
+                        guint64 bytes, const guint32 *gpus, guint n, GError **error)
+{
+  g_return_val_if_fail (m != NULL, 0);
+  g_return_val_if_fail (gpus != NULL || n == 0, 0);
+  g_return_val_if_fail (id != 0 && id < m->next_id && plan_of (m, id) == NULL, 0);
+  return model_add (m, id, op, algo, bytes, gpus, n, error);
+}
+
+void
+sim__comm_model_set_skip_inside (SimCommModel *m, gboolean skip)
+{
+  g_return_if_fail (m != NULL);
+  m->skip_inside = skip != FALSE;
+}
+
+guint
+sim__comm_model_take_id (SimCommModel *m)
+{
+  g_return_val_if_fail (m != NULL, 0);
+  return m->next_id++;
+}
+
+gboolean
+sim__comm_model_inside_private (SimCommModel *m, const guint32 *gpus, guint n)
+{
+  guint32 node;
+
+  g_return_val_if_fail (m != NULL && (gpus != NULL || n == 0), FALSE);
+  /* (Routes taken on the load, under adaptive routing, are not fixed.) */
+  if (!m->skip_inside || !m->prune || m->load != NULL || n < 2 || gpus[0] >= m->n_gpus)
+    return FALSE;
+  node = m->gpu_node[gpus[0]];
+  for (guint i = 1; i < n; i++)
+    if (gpus[i] >= m->n_gpus || m->gpu_node[gpus[i]] != node)
+      return FALSE;
+  return node < m->n_nodes && m->topology->n_nodes == m->n_nodes && m->private_node[node]
+         && sim__topology_node_routes_fixed (m->topology, node);
 }
 
 gboolean

@@ -93,12 +93,29 @@ job_state_free (JobState *js)
 /* sim__job_comm_set_prune_default(), and the collectives registered
  * pruned (sim__job_comm_get_pruned_total()). */
 static gboolean no_prune_default;
-static guint64 pruned_total, unpruned_total;
+static guint64 pruned_total, unpruned_total, skipped_total, skipped_after_all;
 
 void
 sim__job_comm_set_prune_default (gboolean prune)
 {
   no_prune_default = !prune;
+}
+
+/* sim__job_comm_set_skip_default(): -1 as the model decides. */
+static int skip_default = -1;
+
+void
+sim__job_comm_set_skip_default (int skip)
+{
+  skip_default = skip;
+}
+
+guint64
+sim__job_comm_get_skipped_total (guint64 *after_all)
+{
+  if (after_all != NULL)
+    *after_all = skipped_after_all;
+  return skipped_total;
 }
 
 guint64
@@ -118,6 +135,8 @@ sim__job_comm_new (SimTopology *topology, const SimCluster *cluster)
   comm->topology = topology;
   comm->cluster = cluster;
   comm->model = sim_comm_model_new (topology, cluster);
+  if (skip_default >= 0)
+    sim__comm_model_set_skip_inside (comm->model, skip_default > 0);
   comm->pending = g_ptr_array_new ();
   comm->slowed = g_ptr_array_new ();
   comm->jobs = g_ptr_array_new ();
@@ -203,10 +222,21 @@ foreach_collective (const SimCommProfile *c, const guint32 *gpus, guint n, gbool
   return TRUE;
 }
 
+/* A collective register_one() left unregistered: its operation, its
+ * place in JobState.coll, the id taken for it, and where its GPUs start in
+ * Registering.alone_gpus. */
+typedef struct {
+  SimCollectiveOp op;
+  guint           coll;
+  guint           id;
+  guint           gpus;
+} Skipped;
+
 typedef struct {
   SimJobComm *comm;
   SimJob     *job;
   JobState   *state;
+  GArray     *skipped;    /* Skipped, or NULL */
   /* Demand-aware sharing and phases: the same collectives, with the
    * algorithms chosen on the network, to be timed on the idle copy. */
   GArray     *alone;      /* SimCollectiveCall, gpus into alone_gpus */
@@ -218,23 +248,48 @@ register_one (gpointer data, SimCollectiveOp op, guint8 phase, guint64 bytes,
               const guint32 *gpus, guint n, GError **error)
 {
   Registering *r = data;
-  guint id = sim_comm_model_add (r->comm->model, op, SIM_COLLECTIVE_ALGO_AUTO, bytes, gpus, n,
-                                 error);
+  SimCollectiveAlgo algo = SIM_COLLECTIVE_ALGO_AUTO;
+  gboolean skip = r->state->private_nodes != NULL && r->alone != NULL
+                  && sim__comm_model_inside_private (r->comm->model, gpus, n);
+  guint id;
 
-  if (id == 0)
-    return FALSE;
-  sim__comm_model_set_owner (r->comm->model, id, r->job);
-  r->comm->n_owned++;
+  /* A collective inside one node the job holds whole is not registered
+   * (sim__comm_model_inside_private()): it keeps the id it would have
+   * had, with its place among the job's collectives, as 0 until it must
+   * be registered after all (sim__job_comm_register()). */
+  if (skip)
+    {
+      if (!sim__comm_model_choose (r->comm->model, op, bytes, gpus, n, &algo, NULL, NULL, error))
+        return FALSE;
+      id = sim__comm_model_take_id (r->comm->model);
+    }
+  else
+    {
+      id = sim_comm_model_add (r->comm->model, op, SIM_COLLECTIVE_ALGO_AUTO, bytes, gpus, n,
+                               error);
+      if (id == 0)
+        return FALSE;
+      sim__comm_model_set_owner (r->comm->model, id, r->job);
+      r->comm->n_owned++;
+      algo = sim_comm_model_get_algo (r->comm->model, id);
+    }
   if (r->state->n_coll == r->state->coll_alloc)
     {
       r->state->coll_alloc = MAX (4, 2 * r->state->coll_alloc);
       r->state->coll = g_renew (JobColl, r->state->coll, r->state->coll_alloc);
     }
-  r->state->coll[r->state->n_coll++] = (JobColl) { bytes, id, phase };
+  r->state->coll[r->state->n_coll++] = (JobColl) { bytes, skip ? 0 : id, phase };
+  if (skip)
+    {
+      if (r->skipped == NULL)
+        r->skipped = g_array_new (FALSE, FALSE, sizeof (Skipped));
+      g_array_append_val (r->skipped, ((Skipped) { op, r->state->n_coll - 1, id,
+                                                   r->alone_gpus->len }));
+      skipped_total++;
+    }
   if (r->alone != NULL)
     {
-      SimCollectiveCall call = { op, sim_comm_model_get_algo (r->comm->model, id), bytes, NULL,
-                                 n, r->comm->model, id };
+      SimCollectiveCall call = { op, algo, bytes, NULL, n, r->comm->model, skip ? 0 : id };
       /* Where its GPUs will be: the pointers are set once all are in. */
       call.gpus = GUINT_TO_POINTER (r->alone_gpus->len);
       g_array_append_vals (r->alone_gpus, gpus, n);
@@ -467,10 +522,47 @@ unmark_private (SimJobComm *comm, JobState *js)
   g_clear_pointer (&js->private_nodes, g_array_unref);
 }
 
+/* The collectives register_one() left unregistered, registered after all
+ * (under the ids taken for them, in their order) where another of the
+ * job's is not pruned: each will then be registered whole with the rest
+ * (sim__comm_model_unprune()), as it would have been.  Where all are
+ * pruned, nothing is done. */
+static gboolean
+register_skipped (Registering *r, GError **error)
+{
+  JobState *js = r->state;
+  gboolean all = TRUE;
+
+  if (r->skipped == NULL)
+    return TRUE;
+  for (guint i = 0; i < js->n_coll && all; i++)
+    all = js->coll[i].id == 0 || sim__comm_model_is_pruned (r->comm->model, js->coll[i].id);
+  if (all)
+    return TRUE;
+  for (guint k = 0; k < r->skipped->len; k++)
+    {
+      const Skipped *x = &g_array_index (r->skipped, Skipped, k);
+      SimCollectiveCall *call = &g_array_index (r->alone, SimCollectiveCall, x->coll);
+      JobColl *c = &js->coll[x->coll];
+      guint id = sim__comm_model_add_as (r->comm->model, x->id, x->op, SIM_COLLECTIVE_ALGO_AUTO,
+                                         c->bytes,
+                                         &g_array_index (r->alone_gpus, guint32, x->gpus),
+                                         call->n_gpus, error);
+      if (id == 0)
+        return FALSE;
+      sim__comm_model_set_owner (r->comm->model, id, r->job);
+      r->comm->n_owned++;
+      c->id = id;
+      call->id = id;
+      skipped_after_all++;
+    }
+  return TRUE;
+}
+
 gboolean
 sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
 {
-  Registering r = { comm, job, NULL, NULL, NULL };
+  Registering r = { comm, job, NULL, NULL, NULL, NULL };
   GArray *alone = NULL;
 
   g_return_val_if_fail (comm != NULL && job != NULL && job->comm_state == NULL, FALSE);
@@ -501,21 +593,26 @@ sim__job_comm_register (SimJobComm *comm, SimJob *job, GError **error)
   if (comm->sharing == SIM_FABRIC_SHARING_DEMAND && !comm->no_prune)
     mark_private (comm, job, r.state);
   if (!foreach_collective (&job->spec.comm, job->gpus, job->n_gpus, FALSE, register_one, &r,
-                           error) ||
-      (alone != NULL && !measure_alone (&r, error)))
+                           error)
+      || !register_skipped (&r, error)
+      || (alone != NULL && !measure_alone (&r, error)))
     {
       /* Nothing stays registered. */
+      g_clear_pointer (&r.skipped, g_array_unref);
       sim__job_comm_release (comm, job);
       return FALSE;
     }
+  g_clear_pointer (&r.skipped, g_array_unref);
   if (r.state->private_nodes != NULL)
     {
       /* A collective whose routes are not fixed by its GPUs was registered
        * whole, and its time alone was not taken on the routes it has: the
-       * job's caps may not fit its nodes, so none of it stays pruned. */
+       * job's caps may not fit its nodes, so none of it stays pruned.  (A
+       * collective left unregistered would have been registered pruned.) */
       gboolean all = TRUE;
       for (guint i = 0; i < r.state->n_coll && all; i++)
-        all = sim__comm_model_is_pruned (comm->model, r.state->coll[i].id);
+        all = r.state->coll[i].id == 0
+              || sim__comm_model_is_pruned (comm->model, r.state->coll[i].id);
       if (!all)
         {
           for (guint i = 0; i < r.state->n_coll; i++)

@@ -185,6 +185,15 @@ void             sim__job_comm_set_prune (SimJobComm *comm, gboolean prune);
  * another collective of their job could not be pruned. */
 void             sim__job_comm_set_prune_default (gboolean prune);
 guint64          sim__job_comm_get_pruned_total (guint64 *undone);
+/* The collectives so far in this process left unregistered, inside one
+ * node their job held whole (sim__comm_model_inside_private()), with in
+ * *@after_all those registered after all because another collective of
+ * their job could not be pruned. */
+guint64          sim__job_comm_get_skipped_total (guint64 *after_all);
+/* Whether every SimJobComm made afterwards leaves such collectives
+ * unregistered (1), never (0), or as its network's size decides (-1, the
+ * default: see sim__comm_model_set_skip_inside()); the tests' switch. */
+void             sim__job_comm_set_skip_default (int skip);
 SimFabricSharing sim__job_comm_get_sharing (const SimJobComm *comm);
 
 /* Rounds of the fixed point the last update took (demand-aware). */

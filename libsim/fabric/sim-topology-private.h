@@ -220,6 +220,11 @@ gboolean sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint
 void sim__topology_prefetch_route (const SimTopology *topology, guint32 src_gpu,
                                    guint32 dst_gpu, guint stage);
 
+/* Whether every route between two GPUs of @node depends on the two GPUs
+ * alone (internal, for the collectives): no hop of it chose by the flow's
+ * hash.  Worked out once per shape of node (sim-topology-routing.c). */
+gboolean sim__topology_node_routes_fixed (SimTopology *topology, guint32 node);
+
 /* sim__topology_prefetch_route()'s @stage (0 to 2) for @n flows at once,
  * the first's source GPU at @pairs, its destination next, and each next
  * flow's @stride words on: what two flows in a row would read alike is

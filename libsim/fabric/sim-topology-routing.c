@@ -1222,6 +1222,9 @@ net_walk_kept (SimTopology *t, guint32 ns, guint32 nd, Route *r)
  * each time.  Nodes whose links are not in one run, or too large for a
  * table of every pair of their vertices, always walk. */
 
+/* Room sim__topology_node_routes_fixed() gives a route (a longer one is
+ * measured, not written). */
+#define ROUTE_ROOM_CHECK 32
 /* Vertices of a node beyond which routes inside it are not kept. */
 #define SHAPE_MAX_VERTICES 512u
 /* Kinds of segment[] entries that are not an index into segments. */
@@ -1242,6 +1245,8 @@ typedef struct {
                          * segments or a SEG_ kind; NULL until first used */
   GArray  *segments;    /* Segment */
   GArray  *steps;       /* guint32: a resource less twice the node's first link */
+  guint8   gpus_fixed;  /* sim__topology_node_routes_fixed(): 0 not known yet, 1 every
+                         * route between two of its GPUs fixed, 2 not */
 } Shape;
 
 static void
@@ -1914,6 +1919,46 @@ sim__topology_route_into (SimTopology *topology, guint32 src_gpu, guint32 nic_gp
   if (r.held > 0 && n <= room)
     memcpy (out, t->route_spill->data, n * sizeof (guint32));
   return TRUE;
+}
+
+gboolean
+sim__topology_node_routes_fixed (SimTopology *topology, guint32 node)
+{
+  SimTopology *t = topology;
+  Shape *shape;
+  guint32 sh;
+
+  g_return_val_if_fail (t != NULL && node < t->n_nodes, FALSE);
+  if (t->search)
+    return FALSE;
+  if (t->shapes == NULL)
+    shapes_init (t);
+  sh = t->node_shape[node];
+  if (sh == NO_NODE)
+    return FALSE;
+  shape = g_ptr_array_index (t->shapes, sh);
+  if (shape->gpus_fixed == 0)
+    {
+      /* Every pair of the GPUs of the shape's first node, routed once: a
+       * route inside a node depends on the shape and the two places alone
+       * (a walk that chose by the hash is not fixed). */
+      const NodeSpan *span = &t->spans[shape->node];
+      guint32 buf[ROUTE_ROOM_CHECK];
+      gboolean all = TRUE;
+      for (guint32 a = span->first_gpu; all && a < span->first_gpu + span->n_gpus; a++)
+        for (guint32 b = span->first_gpu; all && b < span->first_gpu + span->n_gpus; b++)
+          {
+            guint len;
+            SimTime latency;
+            gboolean fixed = FALSE;
+            if (a != b)
+              all = sim__topology_route_into (t, a, a, b, 0, NULL, buf, G_N_ELEMENTS (buf),
+                                              &len, &latency, &fixed)
+                    && fixed;
+          }
+      shape->gpus_fixed = all ? 1 : 2;
+    }
+  return shape->gpus_fixed == 1;
 }
 
 /* Asks for what node_segment() reads of @node. */
