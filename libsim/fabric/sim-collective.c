@@ -4175,29 +4175,6 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
   len += (one_switch ? 1 : 4) * (guint64) n_nodes;
   if (n_nodes < 2 || len > G_MAXUINT32)
     return FALSE;
-  /* Nodes under spines of more than one pod, or under too many leaves,
-   * have no such key: said before it is written (most batches timed at a
-   * hundred thousand GPUs span pods). */
-  if (!one_switch)
-    for (guint32 i = 0; i < n_nodes; i++)
-      {
-        guint32 node = m->leaf_nodes[i], at = t->node_switch[node], nic0, n_up, up_kind, sp;
-        guint leaf;
-        if (!sim__topology_node_uplinks (t, node, &nic0, &n_up, &up_kind, &sp)
-            || (spines != NO_NODE && sp != spines))
-          return FALSE;
-        spines = sp;
-        for (leaf = 0; leaf < n_leaves && leaves[leaf] != at; leaf++)
-          ;
-        if (leaf == n_leaves)
-          {
-            if (n_leaves == TREE_KEY_LEAVES)
-              return FALSE;
-            leaves[n_leaves++] = at;
-          }
-      }
-  spines = NO_NODE;
-  n_leaves = 0;
   w = alone_key_room (m, (guint) len);
   *w++ = G_MAXUINT32;
   *w++ = one_switch ? G_MAXUINT32 - 1 : G_MAXUINT32 - 2;
