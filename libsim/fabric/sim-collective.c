@@ -2228,7 +2228,10 @@ plan_of (const SimCommModel *m, guint id)
 {
   const PlanSlot *s = &m->plan_slots[id % PLAN_SLOTS];
 
-  if (s->id == id && id != 0)
+  /* (Id 0 is never registered: a job's collective left out holds it.) */
+  if (id == 0)
+    return NULL;
+  if (s->id == id)
     return s->plan;
   return g_hash_table_lookup (m->plans, GUINT_TO_POINTER (id));
 }
@@ -3296,6 +3299,16 @@ plan_evaluate (SimCommModel *m, Plan *p, guint64 seed, double *spb, GError **err
   return TRUE;
 }
 
+/* The next id of a collective: never 0, which plan_of() finds nothing
+ * under (past 2^32 collectives the ids wrap). */
+static guint
+take_id (SimCommModel *m)
+{
+  if (G_UNLIKELY (m->next_id == 0))
+    m->next_id = 1;
+  return m->next_id++;
+}
+
 /* sim_comm_model_add() under @id, or under the next id if @id is 0. */
 static guint
 model_add (SimCommModel *m, guint id, SimCollectiveOp op, SimCollectiveAlgo algo,
@@ -3309,7 +3322,7 @@ model_add (SimCommModel *m, guint id, SimCollectiveOp op, SimCollectiveAlgo algo
   if (chosen == NULL)
     return 0;
   if (id == 0)
-    id = m->next_id++;
+    id = take_id (m);
   if (!plan_register (m, chosen, id, error))
     {
       plan_free (chosen);
@@ -3351,7 +3364,7 @@ guint
 sim__comm_model_take_id (SimCommModel *m)
 {
   g_return_val_if_fail (m != NULL, 0);
-  return m->next_id++;
+  return take_id (m);
 }
 
 gboolean
