@@ -44,27 +44,26 @@ typedef struct {
  * most four), and one whose list empties goes back inline. */
 #define RES_INLINE 4
 
-/* A resource is split by use.  What progressive filling reads and writes
- * for every incidence (the level's terms, the unfixed count, the list of
- * flows) and what adding or removing a flow reads and writes (the list,
- * its room, the caps' sums, the dirty mark, the generation that checks an
- * id) sit in a 64-byte Resource, one cache line; its capacity, read once
- * per resource a solve, and its place in the free list sit in a parallel
- * ResCold array; its visit epoch, read for every incidence of the search,
- * sits in an array of its own.  At a hundred thousand GPUs the resources
+/* A resource is split by use.  What adding or removing a flow reads and
+ * writes (the list, its room, the caps' sums, the dirty mark, the
+ * generation that checks an id) and what a solve confined to what changed
+ * reads of each resource it meets (its visit mark, its capacity, the caps'
+ * sums) sit in a 64-byte Resource, one cache line: a flow added and solved
+ * under its cap touches that line alone of each of its resources, where
+ * its capacity and mark in arrays apart were two lines more.  What
+ * progressive filling writes as it fills (the level's terms, the unfixed
+ * count) sits in a parallel ResFill array.  At a hundred thousand GPUs the resources
  * and flows are scattered over tens of megabytes, and most loads of them
  * miss the caches: adding a flow then misses once per resource, where
  * with the bookkeeping apart it missed twice, and jobs come and go far
  * more often than their flows are solved. */
 typedef struct {
-  double    remaining;   /* during a solve: capacity left to unfixed flows */
-  double    weight;      /* during a solve: weight of its unfixed flows */
-  ResEntry *flows;       /* its list when longer than RES_INLINE, else NULL */
+  double    capacity;
   double    cap_sum;     /* the caps of the entries crossing it with one, each times
                           * its count ... */
+  ResEntry *flows;       /* its list when longer than RES_INLINE, else NULL */
   guint32   n_uncapped;  /* ... and the entries without */
   guint32   n_flows;
-  guint32   unfixed;     /* during a solve: unfixed flows crossing it */
   guint32   alloc;       /* of flows, or RES_INLINE: the list inline */
   guint32   n_bneck;     /* flows whose rate it fixed in the solve that last set them */
   guint32   gen;
@@ -72,15 +71,20 @@ typedef struct {
                           * a flow sees a repeated resource here, in the line it reads
                           * anyway, where reading the list's last entry waited for a
                           * second miss before the entry could be written */
+  guint32   visit;       /* epoch of the solve that last visited it */
+  guint32   next_free;   /* its place in the free list */
   guint8    in_use, dirty;
 } Resource;
 
 G_STATIC_ASSERT (sizeof (Resource) == 64);
 
+/* What progressive filling keeps of a resource while it fills: the
+ * capacity left to its unfixed flows, their weight, and their number. */
 typedef struct {
-  double    capacity;
-  guint32   next_free;
-} ResCold;
+  double    remaining;
+  double    weight;
+  guint32   unfixed;
+} ResFill;
 
 /* A flow, split the same way: Flow holds what fixing it reads and
  * writes (and is_new, which the end of a solve reads with the rate),
@@ -179,8 +183,7 @@ struct _SimMaxmin {
   /* Parallel arrays indexed by slot, res_alloc and flow_alloc long. */
   Resource *res;
   ResEntry *res_inline;     /* RES_INLINE a slot: the lists that fit */
-  ResCold  *rc;
-  guint32  *res_visit;      /* epoch of the solve that last visited it */
+  ResFill  *res_fill;       /* by slot: what a filling keeps of each */
   guint32   n_res_slots, res_alloc, res_free, n_resources;
   Flow     *flows;
   FlowCold *fc;
@@ -362,8 +365,7 @@ sim_maxmin_free (SimMaxmin *s)
       g_free (s->flows[i].res);
   g_aligned_free (s->res);
   g_free (s->res_inline);
-  g_free (s->rc);
-  g_free (s->res_visit);
+  g_free (s->res_fill);
   g_aligned_free (s->flows);
   g_free (s->fc);
   g_free (s->flow_visit);
@@ -391,8 +393,7 @@ res_grow (SimMaxmin *s, guint32 alloc)
   s->res_alloc = alloc;
   s->res = renew_aligned (s->res, s->n_res_slots, s->res_alloc, sizeof (Resource));
   s->res_inline = g_renew (ResEntry, s->res_inline, (gsize) s->res_alloc * RES_INLINE);
-  s->rc = g_renew (ResCold, s->rc, s->res_alloc);
-  s->res_visit = g_renew (guint32, s->res_visit, s->res_alloc);
+  s->res_fill = g_renew (ResFill, s->res_fill, s->res_alloc);
 }
 
 void
@@ -407,7 +408,6 @@ SimMaxminId
 sim_maxmin_add_resource (SimMaxmin *s, double capacity)
 {
   guint32 slot;
-  ResCold *c;
 
   g_return_val_if_fail (s != NULL, SIM_MAXMIN_NO_ID);
   g_return_val_if_fail (capacity >= 0, SIM_MAXMIN_NO_ID);
@@ -415,7 +415,7 @@ sim_maxmin_add_resource (SimMaxmin *s, double capacity)
   if (s->res_free != NONE)
     {
       slot = s->res_free;
-      s->res_free = s->rc[slot].next_free;
+      s->res_free = s->res[slot].next_free;
     }
   else
     {
@@ -423,18 +423,16 @@ sim_maxmin_add_resource (SimMaxmin *s, double capacity)
         res_grow (s, MAX (16, s->res_alloc * 2));
       slot = s->n_res_slots++;
       memset (&s->res[slot], 0, sizeof (Resource));
-      memset (&s->rc[slot], 0, sizeof (ResCold));
-      s->res_visit[slot] = 0;
+      memset (&s->res_fill[slot], 0, sizeof (ResFill));
       s->res[slot].gen = 1;
       s->res[slot].alloc = RES_INLINE;
     }
-  c = &s->rc[slot];
-  c->capacity = capacity;
+  s->res[slot].capacity = capacity;
   s->res[slot].n_flows = 0;
   s->res[slot].last_flow = NONE;
   s->res[slot].in_use = 1;
   s->res[slot].dirty = 0;
-  c->next_free = NONE;
+  s->res[slot].next_free = NONE;
   s->n_resources++;
   return make_id (slot, s->res[slot].gen);
 }
@@ -442,18 +440,16 @@ sim_maxmin_add_resource (SimMaxmin *s, double capacity)
 gboolean
 sim_maxmin_remove_resource (SimMaxmin *s, SimMaxminId id)
 {
-  ResCold *c;
   guint32 slot;
 
   g_return_val_if_fail (s != NULL, FALSE);
   slot = lookup_res (s, id);
   if (slot == NONE || s->res[slot].n_flows > 0)
     return FALSE;
-  c = &s->rc[slot];
   s->res[slot].in_use = 0;
   s->res[slot].dirty = 0;
   s->res[slot].gen = next_gen (s->res[slot].gen);
-  c->next_free = s->res_free;
+  s->res[slot].next_free = s->res_free;
   s->res_free = slot;
   s->n_resources--;
   return TRUE;
@@ -469,9 +465,9 @@ sim_maxmin_set_capacity (SimMaxmin *s, SimMaxminId id, double capacity)
   slot = lookup_res (s, id);
   if (slot == NONE)
     return FALSE;
-  if (s->rc[slot].capacity != capacity)
+  if (s->res[slot].capacity != capacity)
     {
-      s->rc[slot].capacity = capacity;
+      s->res[slot].capacity = capacity;
       if (s->res[slot].n_flows > 0)
         {
           mark_res_dirty (s, slot);
@@ -488,7 +484,7 @@ sim_maxmin_get_capacity (const SimMaxmin *s, SimMaxminId id)
 
   g_return_val_if_fail (s != NULL, -1);
   slot = lookup_res (s, id);
-  return slot != NONE ? s->rc[slot].capacity : -1;
+  return slot != NONE ? s->res[slot].capacity : -1;
 }
 
 double
@@ -709,13 +705,6 @@ add_flows (SimMaxmin *s, const SimMaxminId *ids, const guint32 *slots, guint n, 
       r->n_flows++;
       r->last_flow = slot;
       mark_res_dirty (s, rs);
-      /* The new flow is in the next solve's region, which reads the
-       * resource's visit mark and capacity: asked for now. */
-      if (s->n_res_slots >= REGION_PREFETCH_MIN)
-        {
-          PREFETCH (&s->res_visit[rs]);
-          PREFETCH (&s->rc[rs]);
-        }
     }
 
   f->weight = weight;
@@ -1061,7 +1050,7 @@ heap_pop (SimMaxmin *s)
 }
 
 static inline double
-level_of (const Resource *r)
+level_of (const ResFill *r)
 {
   double rem = r->remaining > 0 ? r->remaining : 0;
   return r->weight > 0 ? rem / r->weight : rem > 0 ? INFINITY : 0;
@@ -1074,7 +1063,7 @@ level_of (const Resource *r)
 static inline void
 consume (SimMaxmin *s, guint32 r, double rate, double w, guint count)
 {
-  Resource *res = &s->res[r];
+  ResFill *res = &s->res_fill[r];
 
   for (guint k = 0; k < count; k++)
     {
@@ -1157,13 +1146,13 @@ sort_cap_events (CapEvent *a, CapEvent *tmp, guint32 n)
 static inline void
 visit_res (SimMaxmin *s, guint32 r)
 {
-  Resource *res = &s->res[r];
+  ResFill *res = &s->res_fill[r];
 
-  s->res_visit[r] = s->epoch;
+  s->res[r].visit = s->epoch;
   s->comp_res[s->n_comp_res++] = r;
-  res->remaining = s->rc[r].capacity;
+  res->remaining = s->res[r].capacity;
   res->weight = 0;
-  res->unfixed = res->n_flows;
+  res->unfixed = s->res[r].n_flows;
 }
 
 /* Sizes the scratch of a solve to the number of slots and starts a new
@@ -1173,7 +1162,8 @@ scratch_prepare (SimMaxmin *s)
 {
   if (++s->epoch == 0)
     {
-      memset (s->res_visit, 0, s->n_res_slots * sizeof (guint32));
+      for (guint32 r = 0; r < s->n_res_slots; r++)
+        s->res[r].visit = 0;
       memset (s->flow_visit, 0, s->n_flow_slots * sizeof (guint32));
       if (s->res_keep != NULL)
         memset (s->res_keep, 0, s->comp_res_alloc * sizeof (guint32));
@@ -1218,7 +1208,7 @@ gather (SimMaxmin *s)
     {
       guint32 r = s->dirty_res.v[i];
       s->res[r].dirty = 0;
-      if (s->res[r].in_use && s->res_visit[r] != s->epoch)
+      if (s->res[r].in_use && s->res[r].visit != s->epoch)
         visit_res (s, r);
     }
   for (guint i = 0; i < s->dirty_flows.len; i++)
@@ -1270,10 +1260,10 @@ gather (SimMaxmin *s)
           for (guint32 k = 0; k < f->n_res; k++)
             {
               guint32 r = f->res[k].res;
-              if (s->res_visit[r] != s->epoch)
+              if (s->res[r].visit != s->epoch)
                 visit_res (s, r);
               for (guint16 n = 0; n < f->count; n++)
-                s->res[r].weight += f->weight;
+                s->res_fill[r].weight += f->weight;
             }
           if (f->n_res == 0)
             {
@@ -1371,7 +1361,7 @@ fill (SimMaxmin *s, guint32 n_capped)
           const Resource *res = &s->res[r];
           if (res->n_flows == 1)
             {
-              double key = level_of (res);
+              double key = level_of (&s->res_fill[r]);
               if (best == NONE || key < best_key || (key == best_key && r < best))
                 {
                   best = r;
@@ -1385,16 +1375,16 @@ fill (SimMaxmin *s, guint32 n_capped)
        * as random pairs on a fabric do, there is no such resource.) */
       for (guint32 k = 0; k < f->n_res; k++)
         if (s->res[f->res[k].res].n_flows > 1)
-          tight = MIN (tight, s->rc[f->res[k].res].capacity);
-      if (!(tight < s->rc[best].capacity * (1 - 1e-9)))
+          tight = MIN (tight, s->res[f->res[k].res].capacity);
+      if (!(tight < s->res[best].capacity * (1 - 1e-9)))
         s->res_keep[best] = s->epoch;
     }
   for (guint32 i = 0; i < s->n_comp_res; i++)
     {
       guint32 r = s->comp_res[i];
-      if (s->res[r].unfixed > 0
+      if (s->res_fill[r].unfixed > 0
           && (s->res[r].n_flows > 1 || s->res_keep[r] == s->epoch || s->plain))
-        heap_push (s, level_of (&s->res[r]), r);
+        heap_push (s, level_of (&s->res_fill[r]), r);
     }
   if (s->plain)
     s->n_unfixed = G_MAXUINT32;   /* (never reached: fixing counts down) */
@@ -1408,7 +1398,8 @@ fill (SimMaxmin *s, guint32 n_capped)
     {
       double cap_level = INFINITY, now;
       HeapEntry top;
-      Resource *r;
+      const Resource *r;
+      ResFill *x;
       const ResEntry *list;
 
       while (ci < n_capped && s->flows[capped[ci].flow].fixed)
@@ -1427,9 +1418,10 @@ fill (SimMaxmin *s, guint32 n_capped)
         }
       top = heap_pop (s);
       r = &s->res[top.res];
-      if (r->unfixed == 0)
+      x = &s->res_fill[top.res];
+      if (x->unfixed == 0)
         continue;
-      now = level_of (r);
+      now = level_of (x);
       if (now > top.key)
         {
           heap_push (s, now, top.res);
@@ -1448,7 +1440,7 @@ fill (SimMaxmin *s, guint32 n_capped)
           if (!s->flows[f].fixed)
             fix_flow (s, f, s->flows[f].weight * level, top.res);
         }
-      r->unfixed = 0;
+      x->unfixed = 0;
     }
 }
 
@@ -1488,9 +1480,9 @@ region_add_flow (SimMaxmin *s, guint32 f)
   for (guint32 k = 0; k < fl->n_res; k++)
     {
       guint32 r = fl->res[k].res;
-      if (s->res_visit[r] != s->epoch)
+      if (s->res[r].visit != s->epoch)
         {
-          s->res_visit[r] = s->epoch;
+          s->res[r].visit = s->epoch;
           s->comp_res[s->n_comp_res++] = r;
         }
     }
@@ -1498,9 +1490,9 @@ region_add_flow (SimMaxmin *s, guint32 f)
 
 
 /* For the @i-th dirty flow's loop: the lines of the flow four on, and the
- * visit marks, resources and capacities of the flow two on (its line
- * asked for two iterations before; a slot freed since holds no
- * resource).  A prefetch changes no result. */
+ * resources of the flow two on (their visit marks and capacities in the
+ * same line; the flow's line asked for two iterations before; a slot freed
+ * since holds no resource).  A prefetch changes no result. */
 static inline void
 region_prefetch (const SimMaxmin *s, guint i)
 {
@@ -1521,10 +1513,7 @@ region_prefetch (const SimMaxmin *s, guint i)
       const Flow *fl = &s->flows[s->dirty_flows.v[i + 2]];
       for (guint32 k = 0; k < fl->n_res && k < 8; k++)
         {
-          guint32 r = fl->res[k].res;
-          PREFETCH (&s->res_visit[r]);
-          PREFETCH (&s->res[r]);
-          PREFETCH (&s->rc[r]);
+          PREFETCH (&s->res[fl->res[k].res]);
         }
     }
 }
@@ -1547,7 +1536,8 @@ region_setup (SimMaxmin *s)
   for (guint32 i = 0; i < s->n_comp_res; i++)
     {
       guint32 rs = s->comp_res[i];
-      Resource *r = &s->res[rs];
+      const Resource *r = &s->res[rs];
+      ResFill *x = &s->res_fill[rs];
       RegionRes *g = &s->reg[rs];
 
       const ResEntry *list = res_list (s, rs);
@@ -1557,8 +1547,8 @@ region_setup (SimMaxmin *s)
       g->frozen = 0;
       g->max_frozen = 0;
       g->min_bneck = INFINITY;
-      r->weight = 0;
-      r->unfixed = 0;
+      x->weight = 0;
+      x->unfixed = 0;
       for (guint32 k = 0; k < r->n_flows; k++)
         {
           guint32 fs = list[k].flow;
@@ -1568,19 +1558,19 @@ region_setup (SimMaxmin *s)
            * tolerance, and the loop cost a tenth of the solve.) */
           if (s->flow_visit[fs] == s->epoch)
             {
-              r->weight += f->weight * f->count;
-              r->unfixed++;
+              x->weight += f->weight * f->count;
+              x->unfixed++;
             }
           else
             {
-              double x = norm_rate (f);
+              double v = norm_rate (f);
               g->frozen += f->rate * f->count;
-              g->max_frozen = MAX (g->max_frozen, x);
+              g->max_frozen = MAX (g->max_frozen, v);
               if (s->bneck[fs] == rs)
-                g->min_bneck = MIN (g->min_bneck, x);
+                g->min_bneck = MIN (g->min_bneck, v);
             }
         }
-      r->remaining = s->rc[rs].capacity - g->frozen;
+      x->remaining = r->capacity - g->frozen;
     }
   for (guint32 i = 0; i < s->n_comp_flows; i++)
     {
@@ -1659,7 +1649,7 @@ region_grow (SimMaxmin *s)
     {
       guint32 rs = s->comp_res[i];
       const RegionRes *g = &s->reg[rs];
-      double cap = s->rc[rs].capacity;
+      double cap = s->res[rs].capacity;
       gboolean saturated = isfinite (cap) && g->use >= cap * (1 - REGION_SLACK);
 
       if (!isfinite (g->min_bneck)
@@ -1707,11 +1697,9 @@ region_solve (SimMaxmin *s)
   for (guint i = 0; i < s->dirty_res.len; i++)
     {
       guint32 r = s->dirty_res.v[i];
-      /* (The visit mark, in an array apart, read last: most hold none
-       * back.) */
-      if (s->res[r].in_use && s->res[r].n_bneck > 0 && s->res_visit[r] != s->epoch)
+      if (s->res[r].in_use && s->res[r].n_bneck > 0 && s->res[r].visit != s->epoch)
         {
-          s->res_visit[r] = s->epoch;
+          s->res[r].visit = s->epoch;
           s->comp_res[s->n_comp_res++] = r;
           holding++;
         }
@@ -1736,7 +1724,7 @@ region_solve (SimMaxmin *s)
               guint32 rk = f->res[k].res;
               const Resource *c = &s->res[rk];
               capped = c->n_uncapped == 0 && c->n_bneck == 0
-                       && c->cap_sum <= s->rc[rk].capacity * (1 - CAP_SUM_MARGIN);
+                       && c->cap_sum <= c->capacity * (1 - CAP_SUM_MARGIN);
             }
         }
       if (capped)
