@@ -1595,6 +1595,137 @@ START_TEST (test_time_alone_direct)
 }
 END_TEST
 
+/* A batch shaped as a large job's (a tensor-parallel group inside each of
+ * its nodes, and data-parallel groups of one GPU a node across them) is
+ * timed in parts (alone_apart()): each node's group by itself and the
+ * rest together.  That may change no time, not even in the last bit, nor
+ * the ids the batch takes (they seed ECMP's hashes, so a later batch
+ * would route otherwise): checked against the same batches timed whole.
+ * It applies only where the flows of the parts meet on no link: on trees
+ * of DGX nodes (NVLink inside, a NIC per GPU), not where a GPU's way to
+ * its NIC shares a PCIe link with its way to the other GPUs (PCIe-8GPU),
+ * not off trees (dragonfly, whose routes are walked over the graph), and
+ * not to a node another collective has two GPUs in. */
+START_TEST (test_time_alone_apart)
+{
+  static const struct {
+    const char *model;
+    gboolean    apart;   /* whether batches may be timed in parts */
+    const char *lines[6];
+  } cases[] = {
+    { "DGX-H100", TRUE, { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700",
+                          "radix=32", NULL } },
+    { "DGX-H100", TRUE, { "topology=fat-tree", "routing=ecmp", "switch=Quantum-2-QM9700",
+                          "radix=32", "oversubscription=4", NULL } },
+    { "DGX-H100", TRUE, { "topology=fat-tree-3", "routing=spray", "switch=Quantum-2-QM9700",
+                          "radix=32", "oversubscription=2", NULL } },
+    { "MI300X-8", TRUE, { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700",
+                          "radix=32", "oversubscription=3", NULL } },
+    { "PCIe-8GPU", FALSE, { "topology=fat-tree", "routing=dmodk", "switch=Quantum-2-QM9700",
+                            "radix=32", NULL } },
+    { "DGX-H100", TRUE, { "topology=rail-optimized", "routing=dmodk",
+                           "switch=Quantum-2-QM9700", "radix=16", NULL } },
+    { "DGX-H100", FALSE, { "topology=dragonfly", "routing=ecmp", "switch=Quantum-2-QM9700",
+                           "radix=16", "routers_per_group=4", NULL } },
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (cases); f++)
+    {
+      Setup s;
+      g_autoptr(GRand) rand = g_rand_new_with_seed (211 + f);
+      SimCommModel *parts, *whole;
+      guint64 before = 0, after, in_parts = 0;
+
+      make_lines (&s, cases[f].model, 8, 0, cases[f].lines);
+      parts = sim_comm_model_new (s.topology, s.cluster);
+      whole = sim_comm_model_new (s.topology, s.cluster);
+      sim__comm_model_set_alone_apart (whole, FALSE);
+      for (guint trial = 0; trial < 24; trial++)
+        {
+          SimCollectiveCall calls[24];
+          guint32 gpus[24][16], node[8];
+          double ta[24], tb[24], tc[24], td[24];
+          guint n = 0, n_nodes = 2 + trial % 4, width = trial % 3 == 2 ? 2 : 1;
+
+          /* Distinct nodes, in a random order. */
+          random_gpus (rand, node, n_nodes, 8);
+          for (guint a = 0; a < n_nodes; a++)
+            {
+              /* Its node's 8 GPUs, in order or (every fourth trial) not. */
+              for (guint i = 0; i < 8; i++)
+                gpus[n][i] = 8 * node[a] + (trial % 4 == 3 ? (i * 3 + a) % 8 : i);
+              calls[n] = (SimCollectiveCall) { SIM_COLLECTIVE_ALL_REDUCE, 0, 1u << 25, gpus[n],
+                                               8, NULL, 0 };
+              n++;
+            }
+          /* Groups across the nodes: one GPU of each (as a large job's),
+           * or (every third trial) two, which leaves no node apart. */
+          for (guint r = 0; r < 8; r += width)
+            {
+              guint k = 0;
+              for (guint a = 0; a < n_nodes; a++)
+                for (guint w = 0; w < width; w++)
+                  gpus[n][k++] = 8 * node[a] + r + w;
+              calls[n] = (SimCollectiveCall) { r % 2 == 0 ? SIM_COLLECTIVE_ALL_REDUCE
+                                                          : SIM_COLLECTIVE_ALL_GATHER,
+                                               0, (guint64) (1 + r) << 24, gpus[n], k, NULL,
+                                               0 };
+              n++;
+            }
+          for (guint c = 0; c < n; c++)
+            {
+              g_autoptr(GError) error = NULL;
+              ck_assert_msg (sim__comm_model_choose (s.comm, calls[c].op, calls[c].bytes,
+                                                     calls[c].gpus, calls[c].n_gpus,
+                                                     &calls[c].algo, NULL, NULL, &error),
+                             "%s", error ? error->message : "?");
+            }
+          ck_assert (sim__comm_model_time_alone (parts, calls, n, ta, NULL));
+          ck_assert (sim__comm_model_time_alone (whole, calls, n, tb, NULL));
+          ck_assert_uint_eq (sim__comm_model_take_id (parts), sim__comm_model_take_id (whole));
+          /* (Again, now from what was kept.) */
+          ck_assert (sim__comm_model_time_alone (parts, calls, n, tc, NULL));
+          ck_assert (sim__comm_model_time_alone (whole, calls, n, td, NULL));
+          for (guint c = 0; c < n; c++)
+            {
+              ck_assert_msg (isfinite (ta[c]) && ta[c] > 0, "%s: %g s", cases[f].lines[0],
+                             ta[c]);
+              ck_assert_msg (ta[c] == tb[c] && tc[c] == td[c],
+                             "%s %s (%s): trial %u, collective %u of %u: %.17g s in parts, "
+                             "%.17g s whole; again %.17g s, %.17g s", cases[f].model,
+                             cases[f].lines[0], cases[f].lines[1], trial, c, n, ta[c], tb[c],
+                             tc[c], td[c]);
+            }
+          ck_assert_uint_eq (sim__comm_model_take_id (parts), sim__comm_model_take_id (whole));
+          /* In parts only where the nodes are apart, and never when asked
+           * not to. */
+          after = sim__comm_model_get_alone_apart (parts);
+          ck_assert_msg (after == before || (cases[f].apart && width == 1),
+                         "%s %s: trial %u timed in parts", cases[f].model, cases[f].lines[0],
+                         trial);
+          in_parts += after - before;
+          before = after;
+        }
+      /* Where the nodes are apart, batches were timed in parts: every
+       * batch of a large job's shape twice (timed, then kept) where no
+       * bottleneck cascades, some at least where it does (ECMP at 4:1
+       * puts rings' flows on shared uplinks: those go whole to the
+       * solver). */
+      if (g_getenv ("GPUSIM_TEST_VERBOSE") != NULL)
+        g_printerr ("%s %s %s: %" G_GUINT64_FORMAT " of 32 in parts\n", cases[f].model, cases[f].lines[0],
+                    cases[f].lines[1], in_parts);
+      if (cases[f].apart)
+        ck_assert_uint_gt (in_parts, 0);
+      if (cases[f].apart && f == 0)
+        ck_assert_uint_eq (in_parts, 32);
+      ck_assert_uint_eq (sim__comm_model_get_alone_apart (whole), 0);
+      sim_comm_model_free (parts);
+      sim_comm_model_free (whole);
+      clear (&s);
+    }
+}
+END_TEST
+
 /* Routing a plan merges the flows between the same two GPUs that take one
  * route with the same shares (a ring's channels) into one flow that
  * counts them, and under D-mod-K and spraying a plan is built so merged
@@ -2181,6 +2312,7 @@ collective_suite (void)
   tcase_add_test (tc, test_time_alone_kept_across_nodes);
   tcase_add_test (tc, test_time_alone_kept_under_one_switch);
   tcase_add_test (tc, test_time_alone_direct);
+  tcase_add_test (tc, test_time_alone_apart);
   tcase_add_test (tc, test_time_alone_patterns_outlive_exact);
   tcase_add_test (tc, test_flows_merged);
   tcase_add_test (tc, test_flows_out_of_solver);

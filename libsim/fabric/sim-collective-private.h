@@ -220,6 +220,11 @@ guint       sim__comm_model_get_kept_out (const SimCommModel *model);
  * which it was tried. */
 void        sim__comm_model_set_alone_direct (SimCommModel *model, gboolean direct);
 guint64     sim__comm_model_get_alone_direct (const SimCommModel *model, guint64 *tried);
+/* Whether sim__comm_model_time_alone() may time a batch in parts whose
+ * flows meet on no link (alone_apart() in sim-collective.c; on by
+ * default), and how many batches it has so timed. */
+void        sim__comm_model_set_alone_apart (SimCommModel *model, gboolean apart);
+guint64     sim__comm_model_get_alone_apart (const SimCommModel *model);
 /* Of the batches sim__comm_model_get_alone_direct() counts, those none of
  * whose resources two of its routes cross, rated route by route without
  * numbering their resources (internal, for the tests). */

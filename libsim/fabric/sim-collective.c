@@ -472,6 +472,16 @@ struct _SimCommModel {
   guint32          *leaf_ord;      /* ... and then its number in the batch */
   guint32          *leaf_nodes;    /* the batch's nodes, by number */
   guint32           leaf_now;
+  gboolean          no_apart;      /* sim__comm_model_set_alone_apart (FALSE) */
+  guint32          *apart_seen;    /* alone_apart(): per node, the stamp of the last
+                                    * collective met there ... */
+  guint8           *apart_mark;    /* ... and its APART_ marks */
+  guint32           apart_now;
+  GArray           *apart_node;    /* guint32: each collective's node, or NO_NODE */
+  GArray           *apart_calls;   /* SimCollectiveCall: a part of the batch ... */
+  GArray           *apart_pos;     /* guint32: ... each one's place in the batch ... */
+  GArray           *apart_times;   /* double: ... and their times */
+  guint64           apart_batches; /* batches timed in parts */
 };
 
 /* NCCL's tuning model (sim-collective-private.h).  The constants are
@@ -1076,6 +1086,12 @@ sim_comm_model_free (SimCommModel *m)
     g_array_unref (m->alone_words);
   g_free (m->leaf_stamp);
   g_free (m->leaf_ord);
+  g_free (m->apart_seen);
+  g_free (m->apart_mark);
+  g_clear_pointer (&m->apart_node, g_array_unref);
+  g_clear_pointer (&m->apart_calls, g_array_unref);
+  g_clear_pointer (&m->apart_pos, g_array_unref);
+  g_clear_pointer (&m->apart_times, g_array_unref);
   g_free (m->leaf_nodes);
   g_free (m);
 }
@@ -3239,6 +3255,20 @@ sim__comm_model_set_alone_table (SimCommModel *m, gboolean table)
   m->direct_hops_alloc = 0;
 }
 
+void
+sim__comm_model_set_alone_apart (SimCommModel *m, gboolean apart)
+{
+  g_return_if_fail (m != NULL);
+  m->no_apart = !apart;
+}
+
+guint64
+sim__comm_model_get_alone_apart (const SimCommModel *m)
+{
+  g_return_val_if_fail (m != NULL, 0);
+  return m->apart_batches;
+}
+
 guint64
 sim__comm_model_get_alone_direct (const SimCommModel *m, guint64 *tried)
 {
@@ -4004,6 +4034,7 @@ alone_solve (SimCommModel *m, Plan **plans, guint n, double *rates)
 typedef struct {
   ShapeKey key;                  /* first: the table looks entries up by key */
   double  *times;
+  gboolean direct;               /* the rates from alone_direct() */
 } AloneEntry;
 
 static void
@@ -4108,7 +4139,8 @@ alone_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *k
 }
 
 static gboolean time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n,
-                            double *times, gboolean *fixed, GError **error);
+                            double *times, gboolean *fixed, const guint32 *pos,
+                            gboolean *direct, GError **error);
 
 /* Switches a batch's key by its leaves (tree_key()) tells apart at most. */
 #define TREE_KEY_LEAVES 64
@@ -4282,6 +4314,226 @@ exact_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *k
   return TRUE;
 }
 
+/* The table of @key's batches: an exact key starts with two marker words,
+ * a tree key with one. */
+static GHashTable **
+alone_table (SimCommModel *m, const ShapeKey *key)
+{
+  GHashTable **table = key->words[0] == G_MAXUINT32 && key->words[1] == G_MAXUINT32
+                       ? &m->alone_exact : &m->alone_kept;
+
+  if (*table == NULL)
+    *table = g_hash_table_new_full (shape_hash, shape_equal, NULL, alone_entry_free);
+  return table;
+}
+
+/* Keeps the @n @times of the batch of @key (in @m->alone_words) in
+ * *@table.  Placements across nodes rarely repeat exactly, so those
+ * entries are bounded apart: past ALONE_EXACT_MAX their table starts
+ * again, without the patterns, which repeat (at 100k GPUs a table of both
+ * started again every 16,000 batches timed, and took the patterns with
+ * it).  Past ALONE_KEPT_MAX, the patterns' starts again too. */
+static AloneEntry *
+alone_keep (SimCommModel *m, GHashTable **table, const ShapeKey *key, const double *times,
+            guint n, gboolean direct)
+{
+  AloneEntry *e;
+
+  if (g_hash_table_size (*table) >= (table == &m->alone_exact ? ALONE_EXACT_MAX
+                                                              : ALONE_KEPT_MAX))
+    g_hash_table_remove_all (*table);
+  e = g_new (AloneEntry, 1);
+  e->key = *key;
+  e->key.words = g_memdup2 (key->words, key->len * sizeof (guint32));
+  e->times = g_memdup2 (times, n * sizeof (double));
+  e->direct = direct;
+  g_hash_table_add (*table, e);
+  return e;
+}
+
+/* Per node, in alone_apart(): a collective of the batch has all its GPUs
+ * there, and another has two or more of its GPUs there. */
+#define APART_INSIDE 1
+#define APART_SHARED 2
+
+/* The times of @calls from parts timed alone apart, when the batch has
+ * collectives whose GPUs all sit in one node that no other collective of
+ * the batch has two GPUs in, on a tree where flows inside such a node and
+ * flows leaving or reaching it meet on no link
+ * (sim__topology_node_apart()): those of a large job's tensor-parallel
+ * groups, whose flows never meet its data-parallel ones.  With no link in
+ * common, each flow's rate alone is the same in the parts as in the whole
+ * batch where alone_direct() gives them, as it does for nearly every
+ * batch: each level and each test it makes is a resource's, or a route's
+ * over its own resources.  So the collectives of each such node are timed
+ * as a batch of their own, kept by alone_key() (every node of a large job
+ * has the same one), and the others as one batch, kept by its own key,
+ * their plans with the ids the whole batch would give them.  Every part
+ * must have had its rates from alone_direct(): otherwise *@done stays
+ * FALSE, and the batch is timed whole, as the solver would take it (the
+ * same when @m leaves alone_direct() out).  The ids move on as timing the
+ * whole batch would move them. */
+static gboolean
+alone_apart (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *times,
+             gboolean *done, GError **error)
+{
+  SimTopology *t = m->topology;
+  guint32 *node, base = m->next_id;
+  guint n_apart = 0, n_rest = 0;
+  SimCollectiveCall *part;
+  guint32 *pos;
+  double *part_times;
+  ShapeKey key;
+
+  *done = FALSE;
+  if (m->no_direct || m->no_apart || n < 2 || t->n_nodes != m->n_nodes)
+    return TRUE;
+  if (m->apart_seen == NULL)
+    {
+      m->apart_seen = g_new0 (guint32, MAX (m->n_nodes, 1));
+      m->apart_mark = g_new0 (guint8, MAX (m->n_nodes, 1));
+      m->apart_node = g_array_new (FALSE, FALSE, sizeof (guint32));
+      m->apart_calls = g_array_new (FALSE, FALSE, sizeof (SimCollectiveCall));
+      m->apart_pos = g_array_new (FALSE, FALSE, sizeof (guint32));
+      m->apart_times = g_array_new (FALSE, FALSE, sizeof (double));
+    }
+  g_array_set_size (m->apart_node, n);
+  node = (guint32 *) (gpointer) m->apart_node->data;
+  /* Each collective's node if it has one, and the marks of the nodes:
+   * apart_seen[] holds a stamp per collective (the nodes it has met). */
+  if (m->apart_now > G_MAXUINT32 - n - 1)
+    {
+      memset (m->apart_seen, 0, m->n_nodes * sizeof (guint32));
+      memset (m->apart_mark, 0, m->n_nodes);
+      m->apart_now = 0;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 now = ++m->apart_now, first;
+      node[i] = NO_NODE;
+      if (calls[i].n_gpus == 0)
+        continue;
+      for (guint j = 0; j < calls[i].n_gpus; j++)
+        if (calls[i].gpus[j] >= t->n_gpus)
+          return TRUE;
+      first = m->gpu_node[calls[i].gpus[0]];
+      node[i] = first;
+      for (guint j = 1; j < calls[i].n_gpus && node[i] != NO_NODE; j++)
+        if (m->gpu_node[calls[i].gpus[j]] != first)
+          node[i] = NO_NODE;
+      if (node[i] != NO_NODE)
+        continue;
+      for (guint j = 0; j < calls[i].n_gpus; j++)
+        {
+          guint32 u = m->gpu_node[calls[i].gpus[j]];
+          if (m->apart_seen[u] == now)
+            m->apart_mark[u] |= APART_SHARED;
+          m->apart_seen[u] = now;
+        }
+    }
+  for (guint i = 0; i < n; i++)
+    if (node[i] != NO_NODE)
+      m->apart_mark[node[i]] |= APART_INSIDE;
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 v = node[i];
+      if (v != NO_NODE && !(m->apart_mark[v] & APART_SHARED) && sim__topology_node_apart (t, v))
+        n_apart++;
+      else
+        node[i] = NO_NODE;
+    }
+  /* (The marks are wiped for the next batch.) */
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < calls[i].n_gpus; j++)
+      m->apart_mark[m->gpu_node[calls[i].gpus[j]]] = 0;
+  if (n_apart == 0)
+    return TRUE;
+
+  g_array_set_size (m->apart_calls, n);
+  g_array_set_size (m->apart_pos, n);
+  g_array_set_size (m->apart_times, n);
+  part = (SimCollectiveCall *) (gpointer) m->apart_calls->data;
+  pos = (guint32 *) (gpointer) m->apart_pos->data;
+  part_times = (double *) (gpointer) m->apart_times->data;
+  /* Node by node, in the order the batch names them. */
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 v = node[i];
+      guint k = 0;
+      AloneEntry *e;
+      if (v == NO_NODE || v == NO_NODE - 1)
+        continue;
+      for (guint j = i; j < n; j++)
+        if (node[j] == v)
+          {
+            part[k] = calls[j];
+            pos[k++] = j;
+            node[j] = NO_NODE - 1;   /* done */
+          }
+      if (!alone_key (m, part, k, &key))
+        goto whole;
+      e = g_hash_table_lookup (*alone_table (m, &key), &key);
+      if (e == NULL)
+        {
+          gboolean direct = FALSE;
+          m->next_id = base;
+          if (!time_alone (m, part, k, part_times, NULL, NULL, &direct, error))
+            return FALSE;
+          /* (Its key is still in alone_words: time_alone() writes none.) */
+          e = alone_keep (m, alone_table (m, &key), &key, part_times, k, direct);
+        }
+      if (!e->direct)
+        goto whole;
+      for (guint j = 0; j < k; j++)
+        times[pos[j]] = e->times[j];
+    }
+  /* The rest, as one batch. */
+  for (guint i = 0; i < n; i++)
+    if (node[i] == NO_NODE)
+      {
+        part[n_rest] = calls[i];
+        pos[n_rest++] = i;
+      }
+  if (n_rest > 0)
+    {
+      AloneEntry *e = NULL;
+      GHashTable **table = NULL;
+      gboolean keyed = tree_key (m, part, n_rest, &key) || exact_key (m, part, n_rest, &key);
+      if (keyed)
+        {
+          table = alone_table (m, &key);
+          e = g_hash_table_lookup (*table, &key);
+        }
+      if (e == NULL)
+        {
+          gboolean direct = FALSE, fixed = TRUE;
+          m->next_id = base;
+          if (!time_alone (m, part, n_rest, part_times, &fixed, pos, &direct, error))
+            return FALSE;
+          if (!direct)
+            goto whole;
+          for (guint j = 0; j < n_rest; j++)
+            times[pos[j]] = part_times[j];
+          if (keyed && (key.words[0] != G_MAXUINT32 || fixed))
+            alone_keep (m, table, &key, part_times, n_rest, direct);
+        }
+      else if (!e->direct)
+        goto whole;
+      else
+        for (guint j = 0; j < n_rest; j++)
+          times[pos[j]] = e->times[j];
+    }
+  m->next_id = base + n;
+  m->apart_batches++;
+  *done = TRUE;
+  return TRUE;
+
+whole:
+  /* (Timed whole from the same ids.) */
+  m->next_id = base;
+  return TRUE;
+}
+
 /* A batch inside one node is timed once per key (alone_key()) and kept:
  * every job of 8 GPUs or fewer on a DGX is one such batch.  A batch across
  * nodes is kept by its GPUs' numbers (exact_key()) when its routes are
@@ -4294,22 +4546,25 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
   ShapeKey key;
   AloneEntry *e;
   GHashTable **table;
-  gboolean fixed = TRUE;
+  gboolean fixed = TRUE, direct = FALSE;
 
   g_return_val_if_fail (m != NULL && (calls != NULL || n == 0) && times != NULL, FALSE);
   g_return_val_if_fail (g_hash_table_size (m->plans) == 0, FALSE);
   for (guint i = 0; i < n; i++)
     g_return_val_if_fail (calls[i].algo != SIM_COLLECTIVE_ALGO_AUTO, FALSE);
   if (m->load != NULL)
-    return time_alone (m, calls, n, times, NULL, error);
-  if (!alone_key (m, calls, n, &key) && !tree_key (m, calls, n, &key)
-      && !exact_key (m, calls, n, &key))
-    return time_alone (m, calls, n, times, NULL, error);
-  /* (An exact key starts with two marker words, a tree key with one.) */
-  table = key.words[0] == G_MAXUINT32 && key.words[1] == G_MAXUINT32 ? &m->alone_exact
-                                                                     : &m->alone_kept;
-  if (*table == NULL)
-    *table = g_hash_table_new_full (shape_hash, shape_equal, NULL, alone_entry_free);
+    return time_alone (m, calls, n, times, NULL, NULL, NULL, error);
+  if (!alone_key (m, calls, n, &key))
+    {
+      gboolean done = FALSE;
+      if (!alone_apart (m, calls, n, times, &done, error))
+        return FALSE;
+      if (done)
+        return TRUE;
+      if (!tree_key (m, calls, n, &key) && !exact_key (m, calls, n, &key))
+        return time_alone (m, calls, n, times, NULL, NULL, NULL, error);
+    }
+  table = alone_table (m, &key);
   e = g_hash_table_lookup (*table, &key);
   if (e != NULL)
     {
@@ -4318,24 +4573,12 @@ sim__comm_model_time_alone (SimCommModel *m, const SimCollectiveCall *calls, gui
       m->next_id += n;
       return TRUE;
     }
-  if (!time_alone (m, calls, n, times, &fixed, error))
+  if (!time_alone (m, calls, n, times, &fixed, NULL, &direct, error))
     return FALSE;
   /* (Across nodes, only where every route depends on the GPUs alone.) */
   if (key.words[0] == G_MAXUINT32 && !fixed)
     return TRUE;
-  /* Placements across nodes rarely repeat exactly, so those entries are
-   * bounded apart: past ALONE_EXACT_MAX their table starts again, without
-   * the patterns, which repeat (at 100k GPUs a table of both started again
-   * every 16,000 batches timed, and took the patterns with it).  Past
-   * ALONE_KEPT_MAX, the patterns' starts again too. */
-  if (g_hash_table_size (*table) >= (table == &m->alone_exact ? ALONE_EXACT_MAX
-                                                              : ALONE_KEPT_MAX))
-    g_hash_table_remove_all (*table);
-  e = g_new (AloneEntry, 1);
-  e->key = key;
-  e->key.words = g_memdup2 (key.words, key.len * sizeof (guint32));
-  e->times = g_memdup2 (times, n * sizeof (double));
-  g_hash_table_add (*table, e);
+  alone_keep (m, table, &key, times, n, direct);
   return TRUE;
 }
 
@@ -4356,10 +4599,15 @@ alone_copy (const Plan *same)
   return p;
 }
 
+/* @pos (nullable): each call's place in a batch @calls are part of, the
+ * ids of their plans then those of that batch's (so that their routes are
+ * as routing the whole batch would take them); *@direct (nullable): TRUE
+ * when alone_direct() gave the rates. */
 static gboolean
 time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *times,
-            gboolean *fixed, GError **error)
+            gboolean *fixed, const guint32 *pos, gboolean *direct, GError **error)
 {
+  guint base = m->next_id;
   g_autofree Plan **plans = NULL;
   g_autofree gboolean *borrowed = NULL;
   g_autofree double *rates = NULL;
@@ -4380,7 +4628,7 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
       const Plan *same = calls[i].network != NULL
                          ? plan_of (calls[i].network, calls[i].id)
                          : NULL;
-      guint64 id = m->next_id;
+      guint64 id = (guint) (base + (pos != NULL ? pos[i] : i));
 
       /* The plan registered on the network, with routes that depend on
        * their GPUs alone, is the one built and routed here: a copy. */
@@ -4415,7 +4663,10 @@ time_alone (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *ti
       const SimCommModel *info = n > 0 && calls[0].network != NULL
                                  && calls[0].network->topology == m->topology
                                  ? calls[0].network : m;
-      if (m->no_direct || !alone_direct (m, info, plans, n, rates))
+      gboolean by_direct = !m->no_direct && alone_direct (m, info, plans, n, rates);
+      if (direct != NULL)
+        *direct = by_direct;
+      if (!by_direct)
         {
           /* The solver groups the plans' flows (plan_group()): a plan
            * of the network's is copied first. */

@@ -225,6 +225,15 @@ void sim__topology_prefetch_route (const SimTopology *topology, guint32 src_gpu,
  * hash.  Worked out once per shape of node (sim-topology-routing.c). */
 gboolean sim__topology_node_routes_fixed (SimTopology *topology, guint32 node);
 
+/* Whether no route leaving or reaching @node crosses a link that a route
+ * between two of its GPUs crosses (internal, for the collectives): on a
+ * tree, whose routes between nodes keep to switches, when the ways
+ * between each GPU and the NICs it may leave or arrive by share no link
+ * with the routes between its GPUs, all fixed.  Then flows between two
+ * GPUs of @node and flows that leave or reach it have no resource in
+ * common.  Worked out once per shape of node (sim-topology-routing.c). */
+gboolean sim__topology_node_apart (SimTopology *topology, guint32 node);
+
 /* sim__topology_prefetch_route()'s @stage (0 to 2) for @n flows at once,
  * the first's source GPU at @pairs, its destination next, and each next
  * flow's @stride words on: what two flows in a row would read alike is

@@ -1247,6 +1247,7 @@ typedef struct {
   GArray  *steps;       /* guint32: a resource less twice the node's first link */
   guint8   gpus_fixed;  /* sim__topology_node_routes_fixed(): 0 not known yet, 1 every
                          * route between two of its GPUs fixed, 2 not */
+  guint8   apart;       /* sim__topology_node_apart(): 0 not known yet, 1 yes, 2 no */
 } Shape;
 
 static void
@@ -1959,6 +1960,78 @@ sim__topology_node_routes_fixed (SimTopology *topology, guint32 node)
       shape->gpus_fixed = all ? 1 : 2;
     }
   return shape->gpus_fixed == 1;
+}
+
+/* Marks in @used (a bit per resource of @node's links) the resources of
+ * the route inside @node from vertex @from to vertex @to; with @against,
+ * FALSE at once if one of them is marked there.  FALSE as well if the
+ * route is not fixed (a hop chose by the hash) or leaves the node's
+ * links. */
+static gboolean
+segment_mark (SimTopology *t, guint32 node, guint32 from, guint32 to, guint8 *used,
+              const guint8 *against, GArray *spill)
+{
+  const Shape *shape = g_ptr_array_index (t->shapes, t->node_shape[node]);
+  guint32 buf[ROUTE_BUF], base = 2 * t->node_link0[node], n_res = 2 * shape->n_links;
+  Route r;
+
+  g_array_set_size (spill, 0);
+  route_begin (&r, t, buf, ROUTE_BUF, spill, 0, NULL);
+  if (!node_route (t, node, from, to, &r) || r.forked)
+    return FALSE;
+  for (guint i = 0; i < route_len (&r); i++)
+    {
+      guint32 x = route_at (&r, i) - base;
+      if (route_at (&r, i) < base || x >= n_res)
+        return FALSE;
+      if (against != NULL && against[x / 8] >> (x % 8) & 1)
+        return FALSE;
+      used[x / 8] |= (guint8) (1u << (x % 8));
+    }
+  return TRUE;
+}
+
+gboolean
+sim__topology_node_apart (SimTopology *topology, guint32 node)
+{
+  SimTopology *t = topology;
+  Shape *shape;
+  guint32 sh;
+
+  g_return_val_if_fail (t != NULL && node < t->n_nodes, FALSE);
+  /* (Only the trees' routes keep to switches between their two nodes.) */
+  if (t->search || !t->tree || !sim__topology_node_routes_fixed (t, node))
+    return FALSE;
+  sh = t->node_shape[node];
+  shape = g_ptr_array_index (t->shapes, sh);
+  if (shape->apart == 0)
+    {
+      /* On the shape's first node: the resources of every route between
+       * two of its GPUs, then those of every way between a GPU and each
+       * NIC it may leave or arrive by (route_build()'s segments), none of
+       * which may be among the first. */
+      const NodeSpan *span = &t->spans[shape->node];
+      gsize bytes = (2 * (gsize) shape->n_links + 7) / 8 + 1;
+      g_autofree guint8 *inside = g_new0 (guint8, bytes);
+      g_autofree guint8 *out = g_new0 (guint8, bytes);
+      g_autoptr(GArray) spill = g_array_new (FALSE, FALSE, sizeof (guint32));
+      guint32 first = span->first_gpu, last = span->first_gpu + span->n_gpus;
+      gboolean ok = TRUE;
+
+      for (guint32 a = first; ok && a < last; a++)
+        for (guint32 b = first; ok && b < last; b++)
+          ok = a == b || segment_mark (t, shape->node, a, b, inside, NULL, spill);
+      for (guint32 g = first; ok && g < last; g++)
+        for (guint32 k = t->gpu_nic_start[g]; ok && k < t->gpu_nic_start[g + 1]; k++)
+          {
+            guint32 nic = t->nic_vertex[t->gpu_nic[k]];
+            ok = g_array_index (t->node_of, guint32, nic) == shape->node
+                 && segment_mark (t, shape->node, g, nic, out, inside, spill)
+                 && segment_mark (t, shape->node, nic, g, out, inside, spill);
+          }
+      shape->apart = ok ? 1 : 2;
+    }
+  return shape->apart == 1;
 }
 
 /* Asks for what node_segment() reads of @node. */
