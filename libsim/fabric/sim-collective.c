@@ -2515,14 +2515,21 @@ again:
           if (stage == 1)
             cross = c;
         }
-      for (guint stage = 0; ahead && stage < ROUTE_STAGES; stage++)
+      if (ahead)
         {
-          guint j = i + route_ahead[stage];
-          if ((stage + 1 < ROUTE_STAGES && j < ROUTE_AHEAD_ALL) || j >= p->flows->len
-              || (j < ROUTE_AHEAD_ALL && !(cross >> j & 1)))
-            continue;
-          sim__topology_prefetch_route (m->topology, g_array_index (p->flows, PlanFlow, j).src,
-                                        g_array_index (p->flows, PlanFlow, j).dst, stage);
+          /* (The first stages of the first ROUTE_AHEAD_ALL flows were
+           * asked for above: most plans have no more.) */
+          guint n_flows = p->flows->len, j;
+          for (guint stage = 0; n_flows > ROUTE_AHEAD_ALL && stage + 1 < ROUTE_STAGES; stage++)
+            if ((j = i + route_ahead[stage]) >= ROUTE_AHEAD_ALL && j < n_flows)
+              sim__topology_prefetch_route (m->topology,
+                                            g_array_index (p->flows, PlanFlow, j).src,
+                                            g_array_index (p->flows, PlanFlow, j).dst, stage);
+          j = i + route_ahead[ROUTE_STAGES - 1];
+          if (j < n_flows && (j >= ROUTE_AHEAD_ALL || (cross >> j & 1)))
+            sim__topology_prefetch_route (m->topology, g_array_index (p->flows, PlanFlow, j).src,
+                                          g_array_index (p->flows, PlanFlow, j).dst,
+                                          ROUTE_STAGES - 1);
         }
 
       /* The next flow's kept route, asked for now: its miss overlaps this
