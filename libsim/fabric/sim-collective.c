@@ -2334,7 +2334,8 @@ plan_register_entries (SimCommModel *m, Plan *p)
   start[n_flows] = n_slots;
   /* The first flows' lines asked for before the first is added. */
   for (guint j = 0; m->prefetch && j < REGISTER_AHEAD && j < n_flows; j++)
-    sim__maxmin_prefetch_at (m->sys, slots + start[j], start[j + 1] - start[j]);
+    if (start[j + 1] > start[j])
+      sim__maxmin_prefetch_at (m->sys, slots + start[j], start[j + 1] - start[j]);
   for (guint i = 0; i < n_flows; i++)
     {
       PlanFlow *f = &g_array_index (p->flows, PlanFlow, i);
@@ -2345,10 +2346,12 @@ plan_register_entries (SimCommModel *m, Plan *p)
        * them (an oversubscribed uplink's) take their next entry. */
       if (m->prefetch)
         {
+          /* (Most flows of a job holding its nodes whole have no
+           * resource in the solver: nothing to ask for.) */
           guint j = i + REGISTER_AHEAD, h = i + REGISTER_AHEAD / 2;
-          if (j < n_flows)
+          if (j < n_flows && start[j + 1] > start[j])
             sim__maxmin_prefetch_at (m->sys, slots + start[j], start[j + 1] - start[j]);
-          if (h < n_flows)
+          if (h < n_flows && start[h + 1] > start[h])
             sim__maxmin_prefetch_lists_at (m->sys, slots + start[h], start[h + 1] - start[h]);
         }
       if (m->load != NULL)
