@@ -1595,6 +1595,102 @@ START_TEST (test_time_alone_direct)
 }
 END_TEST
 
+/* NCCL's choice for a collective inside one node is taken again when the
+ * one before was inside a node of the same model with the same GPU count,
+ * operation and size (sim__comm_model_choose()): a run of choices over
+ * two node models (NVSwitch and PCIe), sizes from 1 kB to 1 GB (which
+ * move the choice from the ring to NVLS and between protocols), inside
+ * and across nodes, must each equal what a fresh model chooses. */
+START_TEST (test_choose_inside_again)
+{
+  static const char * const lines[] = { "topology=fat-tree", "routing=dmodk",
+                                        "switch=Quantum-2-QM9700", NULL };
+  static const SimCollectiveOp ops[] = {
+    SIM_COLLECTIVE_ALL_REDUCE, SIM_COLLECTIVE_ALL_GATHER, SIM_COLLECTIVE_REDUCE_SCATTER,
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (401);
+  g_auto(SimFabricConfig) config = { 0 };
+  guint n_algos = 0;
+  SimCollectiveAlgo seen[8];
+  Setup s;
+
+  s.cluster = sim_cluster_new ();
+  ck_assert (sim_cluster_add_pool (s.cluster, "a", sim_catalogue_lookup_node (catalogue,
+                                                                              "DGX-H100"),
+                                   NULL, 0, 4, &error));
+  ck_assert (sim_cluster_add_pool (s.cluster, "b", sim_catalogue_lookup_node (catalogue,
+                                                                              "PCIe-8GPU"),
+                                   NULL, 0, 4, &error));
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) kv = g_strsplit (lines[i], "=", 2);
+      ck_assert (sim_fabric_config_set (&config, kv[0], kv[1], &error));
+    }
+  s.topology = sim_topology_new (s.cluster, catalogue, &config, &error);
+  ck_assert_msg (s.topology != NULL, "%s", error ? error->message : "");
+  s.comm = sim_comm_model_new (s.topology, s.cluster);
+  for (guint trial = 0; trial < 300; trial++)
+    {
+      SimCommModel *fresh = sim_comm_model_new (s.topology, s.cluster);
+      /* Mostly the same as the one before, as a job's groups come. */
+      static guint32 gpus[16];
+      static guint k = 8, node = 0;
+      static guint64 bytes = 1u << 20;
+      static SimCollectiveOp op = SIM_COLLECTIVE_ALL_REDUCE;
+      SimCollectiveAlgo a, b;
+      SimNcclAlgo na, nb;
+      SimCollectiveProtocol pa, pb;
+      gboolean across = trial % 7 == 6;
+      if (trial % 3 == 0)
+        {
+          node = (guint) g_rand_int_range (rand, 0, 8);
+          k = 2 + (guint) g_rand_int_range (rand, 0, 7);
+        }
+      if (trial % 4 == 1)
+        bytes = (guint64) 1024 << g_rand_int_range (rand, 0, 21);
+      if (trial % 5 == 2)
+        op = ops[g_rand_int_range (rand, 0, G_N_ELEMENTS (ops))];
+      for (guint i = 0; i < k; i++)
+        gpus[i] = 8 * node + (i * 3 + trial) % 8;
+      if (across)
+        gpus[k - 1] = 8 * ((node + 1) % 8);
+      ck_assert_msg (sim__comm_model_choose (s.comm, op, bytes, gpus, k, &a, &na, &pa, &error),
+                     "%s", error ? error->message : "?");
+      ck_assert (sim__comm_model_choose (fresh, op, bytes, gpus, k, &b, &nb, &pb, NULL));
+      ck_assert_msg (a == b && na == nb && pa == pb,
+                     "trial %u: %u GPUs of node %u, %s of %" G_GUINT64_FORMAT " bytes: %s %s "
+                     "again, %s %s afresh", trial, k, node, sim_collective_op_to_string (op),
+                     bytes, sim_collective_algo_to_string (a),
+                     sim_collective_protocol_to_string (pa), sim_collective_algo_to_string (b),
+                     sim_collective_protocol_to_string (pb));
+      if (n_algos < G_N_ELEMENTS (seen))
+        {
+          guint j = 0;
+          while (j < n_algos && seen[j] != a)
+            j++;
+          if (j == n_algos)
+            seen[n_algos++] = a;
+        }
+      sim_comm_model_free (fresh);
+    }
+  /* (The sizes and models moved the choice.) */
+  ck_assert_uint_ge (n_algos, 2);
+  /* A GPU listed twice is still refused, after a choice for those GPUs. */
+  {
+    guint32 twice[3] = { 0, 1, 1 };
+    g_autoptr(GError) e2 = NULL;
+    SimCollectiveAlgo a;
+    ck_assert (sim__comm_model_choose (s.comm, SIM_COLLECTIVE_ALL_REDUCE, 1u << 20, twice, 2, &a,
+                                       NULL, NULL, NULL));
+    ck_assert (!sim__comm_model_choose (s.comm, SIM_COLLECTIVE_ALL_REDUCE, 1u << 20, twice, 3,
+                                        &a, NULL, NULL, &e2));
+    ck_assert (e2 != NULL && strstr (e2->message, "twice") != NULL);
+  }
+  clear (&s);
+}
+END_TEST
+
 /* A batch shaped as a large job's (a tensor-parallel group inside each of
  * its nodes, and data-parallel groups of one GPU a node across them) is
  * timed in parts (alone_apart()): each node's group by itself and the
@@ -2313,6 +2409,7 @@ collective_suite (void)
   tcase_add_test (tc, test_time_alone_kept_under_one_switch);
   tcase_add_test (tc, test_time_alone_direct);
   tcase_add_test (tc, test_time_alone_apart);
+  tcase_add_test (tc, test_choose_inside_again);
   tcase_add_test (tc, test_time_alone_patterns_outlive_exact);
   tcase_add_test (tc, test_flows_merged);
   tcase_add_test (tc, test_flows_out_of_solver);

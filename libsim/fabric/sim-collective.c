@@ -181,6 +181,18 @@ typedef struct _Plan {
                                     * a kept shape's plan reads its shape's */
 } Plan;
 
+/* sim__comm_model_choose()'s last choice, and what it was for: @model
+ * NULL after a choice across nodes. */
+typedef struct {
+  const SimNodeModel   *model;
+  guint                 n;
+  SimCollectiveOp       op;
+  guint64               bytes;
+  SimCollectiveAlgo     algo;
+  SimNcclAlgo           nccl;
+  SimCollectiveProtocol protocol;
+} InsideChoice;
+
 /* The GPUs of a collective grouped by node, nodes in the order of their
  * first GPU in the caller's list. */
 typedef struct {
@@ -473,6 +485,7 @@ struct _SimCommModel {
   guint32          *leaf_nodes;    /* the batch's nodes, by number */
   guint32           leaf_now;
   gboolean          no_apart;      /* sim__comm_model_set_alone_apart (FALSE) */
+  InsideChoice      inside_choice; /* sim__comm_model_choose() */
   guint32          *apart_seen;    /* alone_apart(): per node, the stamp of the last
                                     * collective met there ... */
   guint8           *apart_mark;    /* ... and its APART_ marks */
@@ -3110,20 +3123,63 @@ auto_choose (SimCommModel *m, const Layout *l, SimCollectiveOp op, guint64 bytes
   return nccl_to_algo (a);
 }
 
+/* The model of the node that holds all @n GPUs of @gpus, each once, or
+ * NULL (GPUs of several nodes, one out of range or listed twice, or more
+ * than INSIDE_CHOICE_GPUS of them). */
+#define INSIDE_CHOICE_GPUS 16
+
+static const SimNodeModel *
+inside_model (const SimCommModel *m, const guint32 *gpus, guint n)
+{
+  guint total = sim_cluster_get_n_gpus (m->cluster);
+  guint32 node;
+
+  if (n < 2 || n > INSIDE_CHOICE_GPUS || gpus[0] >= total)
+    return NULL;
+  node = m->gpu_node[gpus[0]];
+  for (guint i = 1; i < n; i++)
+    {
+      if (gpus[i] >= total || m->gpu_node[gpus[i]] != node)
+        return NULL;
+      for (guint j = 0; j < i; j++)
+        if (gpus[j] == gpus[i])
+          return NULL;
+    }
+  return sim_cluster_get_node (m->cluster, node)->model;
+}
+
 gboolean
 sim__comm_model_choose (SimCommModel *m, SimCollectiveOp op, guint64 bytes, const guint32 *gpus,
                         guint n, SimCollectiveAlgo *algo, SimNcclAlgo *nccl,
                         SimCollectiveProtocol *protocol, GError **error)
 {
+  InsideChoice *c = &m->inside_choice;
+  const SimNodeModel *inside;
   Layout l;
-  SimCollectiveAlgo a;
 
   g_return_val_if_fail (m != NULL, FALSE);
-  if (!layout_init (m, &l, gpus, n, error))
-    return FALSE;
-  a = auto_choose (m, &l, op, bytes, NULL, nccl, protocol);
+  g_return_val_if_fail (gpus != NULL || n == 0, FALSE);
+  /* Inside one node, NCCL's choice depends on the node's model, the GPU
+   * count, the operation and the size alone (nccl_shape(), nccl_mask()):
+   * the choice before, where those are the same (the groups of a job, and
+   * jobs of a node after one another), is taken again. */
+  inside = inside_model (m, gpus, n);
+  if (inside == NULL || c->model != inside || c->n != n || c->op != op || c->bytes != bytes)
+    {
+      if (!layout_init (m, &l, gpus, n, error))
+        return FALSE;
+      c->algo = auto_choose (m, &l, op, bytes, NULL, &c->nccl, &c->protocol);
+      c->model = inside;
+      c->n = n;
+      c->op = op;
+      c->bytes = bytes;
+    }
   if (algo != NULL)
-    *algo = a;
+    *algo = c->algo;
+  if (nccl != NULL)
+    *nccl = c->nccl;
+  if (protocol != NULL)
+    *protocol = c->protocol;
   return TRUE;
 }
 
