@@ -1630,14 +1630,14 @@ START_TEST (test_choose_inside_again)
   s.topology = sim_topology_new (s.cluster, catalogue, &config, &error);
   ck_assert_msg (s.topology != NULL, "%s", error ? error->message : "");
   s.comm = sim_comm_model_new (s.topology, s.cluster);
+  /* Each choice mostly as the one before, as a job's groups come. */
+  guint32 gpus[16];
+  guint k = 8, node = 0;
+  guint64 bytes = 1u << 20;
+  SimCollectiveOp op = SIM_COLLECTIVE_ALL_REDUCE;
   for (guint trial = 0; trial < 300; trial++)
     {
       SimCommModel *fresh = sim_comm_model_new (s.topology, s.cluster);
-      /* Mostly the same as the one before, as a job's groups come. */
-      static guint32 gpus[16];
-      static guint k = 8, node = 0;
-      static guint64 bytes = 1u << 20;
-      static SimCollectiveOp op = SIM_COLLECTIVE_ALL_REDUCE;
       SimCollectiveAlgo a, b;
       SimNcclAlgo na, nb;
       SimCollectiveProtocol pa, pb;
