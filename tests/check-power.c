@@ -436,6 +436,105 @@ node_w (const char *model, const char *extra)
   return node_w_power (model, extra, "");
 }
 
+/* A job's GPUs taken, released or made busier all at once
+ * (sim__power_add_busy_gpus(), which counts a node's load once its GPUs
+ * in a row are in) leave every GPU's, node's and the total power the same
+ * to the bit as taking them one GPU at a time: 400 random steps on three
+ * DGX H100 and a DGX A100, jobs of 1 to 20 GPUs over several nodes
+ * in a random order, whole and shared. */
+START_TEST (test_busy_all_at_once)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCatalogue) catalogue = sim_catalogue_new_default (NULL, &error);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+  SimCluster *cluster = sim_cluster_new ();
+  SimPowerConfig config;
+  SimPower *one, *all;
+  guint32 held[64][20];
+  guint n_held[64], milli[64], n_jobs = 0, total;
+  double share[64];
+
+  ck_assert (catalogue != NULL);
+  ck_assert (sim_cluster_add_pool (cluster, "a", sim_catalogue_lookup_node (catalogue, "DGX-H100"),
+                                   NULL, 0, 3, &error));
+  ck_assert (sim_cluster_add_pool (cluster, "b", sim_catalogue_lookup_node (catalogue,
+                                                                            "DGX-A100"),
+                                   NULL, 0, 1, &error));
+  total = sim_cluster_get_n_gpus (cluster);
+  sim_power_config_init (&config);
+  config.enabled = TRUE;
+  one = sim__power_new (cluster, &config, NULL, &error);
+  ck_assert_msg (one != NULL, "%s", error ? error->message : "?");
+  all = sim__power_new (cluster, &config, NULL, &error);
+  ck_assert (all != NULL);
+  for (guint step = 0; step < 400; step++)
+    {
+      guint j, act = (guint) g_rand_int_range (rand, 0, 3);
+      double intensity = g_rand_double_range (rand, 0.4, 1);
+      if (n_jobs == 0 || (act == 0 && n_jobs < G_N_ELEMENTS (held)))
+        {
+          /* A new job: distinct GPUs anywhere, whole or a share. */
+          j = n_jobs++;
+          n_held[j] = 1 + (guint) g_rand_int_range (rand, 0, 20);
+          for (guint i = 0; i < n_held[j]; i++)
+            {
+              gboolean dup;
+              do
+                {
+                  held[j][i] = (guint32) g_rand_int_range (rand, 0, (gint32) total);
+                  dup = FALSE;
+                  for (guint k = 0; k < i; k++)
+                    dup = dup || held[j][k] == held[j][i];
+                }
+              while (dup);
+            }
+          milli[j] = g_rand_boolean (rand) ? SIM_GPU_WHOLE : 250;
+          share[j] = g_rand_double_range (rand, 0.1, 1) * milli[j] / SIM_GPU_WHOLE;
+          for (guint i = 0; i < n_held[j]; i++)
+            sim__power_add_busy (one, held[j][i], share[j], intensity, 1, milli[j]);
+          sim__power_add_busy_gpus (all, held[j], n_held[j], share[j], intensity, 1, milli[j]);
+        }
+      else if (act == 1)
+        {
+          /* A job's busy share changes. */
+          double d = g_rand_double_range (rand, -0.05, 0.05);
+          j = (guint) g_rand_int_range (rand, 0, (gint32) n_jobs);
+          for (guint i = 0; i < n_held[j]; i++)
+            sim__power_add_busy (one, held[j][i], d, intensity, 0, milli[j]);
+          sim__power_add_busy_gpus (all, held[j], n_held[j], d, intensity, 0, milli[j]);
+        }
+      else
+        {
+          /* A job stops. */
+          j = (guint) g_rand_int_range (rand, 0, (gint32) n_jobs);
+          for (guint i = 0; i < n_held[j]; i++)
+            sim__power_add_busy (one, held[j][i], -share[j], intensity, -1, milli[j]);
+          sim__power_add_busy_gpus (all, held[j], n_held[j], -share[j], intensity, -1,
+                                    milli[j]);
+          n_jobs--;
+          memcpy (held[j], held[n_jobs], sizeof held[j]);
+          n_held[j] = n_held[n_jobs];
+          milli[j] = milli[n_jobs];
+          share[j] = share[n_jobs];
+        }
+      for (guint g = 0; g < total; g++)
+        ck_assert_msg (sim__power_gpu_w (one, g) == sim__power_gpu_w (all, g),
+                       "step %u: GPU %u: %.17g W one by one, %.17g W at once", step, g,
+                       sim__power_gpu_w (one, g), sim__power_gpu_w (all, g));
+      for (guint n = 0; n < sim_cluster_get_n_nodes (cluster); n++)
+        ck_assert_msg (sim__power_node_w (one, n) == sim__power_node_w (all, n),
+                       "step %u: node %u: %.17g W one by one, %.17g W at once", step, n,
+                       sim__power_node_w (one, n), sim__power_node_w (all, n));
+      ck_assert (sim__power_it_w (one) == sim__power_it_w (all));
+    }
+  /* (The nodes' loads moved: some node drew more than idle.) */
+  ck_assert (sim__power_it_w (one) > 0);
+  sim__power_free (one);
+  sim__power_free (all);
+  sim_cluster_free (cluster);
+}
+END_TEST
+
 START_TEST (test_published_node_power)
 {
   /* DGX H100 rated 10.2 kW, DGX A100 6.5 kW (NVIDIA; SOURCES.md A3). */
@@ -954,6 +1053,7 @@ main (void)
   tcase_add_test (tc, test_energy_cooling_by_hand);
   tcase_add_test (tc, test_outdoor_steps_by_hand);
   tcase_add_test (tc, test_published_node_power);
+  tcase_add_test (tc, test_busy_all_at_once);
   tcase_add_test (tc, test_published_pue);
   tcase_add_test (tc, test_communication_draws_less);
   tcase_add_test (tc, test_cap_never_exceeded);

@@ -62,8 +62,8 @@ power_busy (PowerModule *m, const SimJob *job, double delta, int tenants)
   double each = delta / job->n_gpus;
   double intensity = sim_power_intensity (job->spec.memory_bound, m->sc->power.memory_power);
 
-  for (guint i = 0; i < job->n_gpus; i++)
-    sim__power_add_busy (m->power, job->gpus[i], each, intensity, tenants, job->spec.gpu_milli);
+  sim__power_add_busy_gpus (m->power, job->gpus, job->n_gpus, each, intensity, tenants,
+                            job->spec.gpu_milli);
 }
 
 /* The CPU reserved on the nodes JOB is on (a job with a CPU request), for

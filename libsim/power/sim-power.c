@@ -375,6 +375,33 @@ sim__power_add_busy (SimPower *power, guint gpu, double delta, double intensity,
 }
 
 void
+sim__power_add_busy_gpus (SimPower *power, const guint32 *gpus, guint n, double delta,
+                          double intensity, int tenants, guint milli)
+{
+  guint last = G_MAXUINT;
+
+  for (guint i = 0; i < n; i++)
+    {
+      GpuLoad *gl = &power->gl[gpus[i]];
+      guint node = gl->node;
+      gl->tenants += tenants;
+      gl->busy = gl->tenants == 0 ? 0 : gl->busy + delta;
+      gl->drive = gl->tenants == 0 ? 0 : gl->drive + delta * intensity;
+      mark (power, node);
+      if (tenants == 0)
+        continue;
+      power->nl[node].alloc += tenants > 0 ? milli : -(gint64) milli;
+      /* (A node's load once its GPUs in a row are counted: what it would
+       * be after each of them is left behind anyway.) */
+      if (node != last && last != G_MAXUINT)
+        update_load (power, last);
+      last = node;
+    }
+  if (last != G_MAXUINT)
+    update_load (power, last);
+}
+
+void
 sim__power_prefetch (const SimPower *power, guint gpu, guint node)
 {
   if (gpu < power->n_gpus)

@@ -132,6 +132,10 @@ double sim_power_intensity (double memory_bound, double memory_power);
  * held. */
 void     sim__power_add_busy (SimPower *power, guint gpu, double delta, double intensity,
                               int tenants, guint milli);
+/* sim__power_add_busy() for each of the @n GPUs @gpus, the same @delta
+ * each: the same as calling it for each in turn. */
+void     sim__power_add_busy_gpus (SimPower *power, const guint32 *gpus, guint n, double delta,
+                                   double intensity, int tenants, guint milli);
 /* Asks the processor to bring @gpu's record and its @node's into cache
  * (a hint, as sim__cluster_prefetch()). */
 void     sim__power_prefetch (const SimPower *power, guint gpu, guint node);
