@@ -545,6 +545,20 @@ START_TEST (test_throughput_table)
   fallback = hetero_run ("1/h", 1, "gpu_model = P100\n",
                          "throughput = V100-16GB:46.82, A100-SXM-80GB:80\n", NULL);
   ck_assert_double_eq_tol (fallback, flops_p100, 1e-6);
+  /* A job over both pools goes at its slowest GPUs' pace (the P100s,
+   * whichever node comes first). */
+  {
+    g_autoptr(SimSimulation) sim = build_ok (
+      "[scenario]\nname = hetero\nseed = 3\n"
+      "[pool v100]\nmodel = PCIe-8GPU\ngpu = V100-16GB\ncount = 1\n"
+      "[pool p100]\nmodel = PCIe-8GPU\ngpu = P100\ncount = 1\n"
+      "[workload]\nrate = 1/h\njobs = 1\nreference_gpu = V100-16GB\n"
+      "[class resnet18]\ngpus = 16\nduration = constant(1000s)\n");
+    Record r;
+    run_recording (sim, &r);
+    ck_assert_uint_eq (r.n_done, 1);
+    ck_assert_double_eq_tol (r.run_s[1], 1000 / (18.7 / 125), 1e-3);
+  }
   /* Under load both pools are used: the measured table makes the P100
    * share of the work finish sooner, so the mean JCT falls. */
   hetero_run ("40/h", 60, "", "", &jct_flops);

@@ -148,14 +148,24 @@ static double
 gpu_speed (const SimClassScaling *cs, const SimJob *job)
 {
   double slowest = G_MAXDOUBLE;
+  guint last = G_MAXUINT;
+  const SimGpuModel *last_model = NULL;
 
   if (cs->reference_tflops <= 0)
     return 1.0;
   for (guint i = 0; i < job->n_gpus; i++)
     {
-      const SimNode *node = sim_cluster_get_node (cs->cluster,
-                                                  sim_cluster_get_gpu (cs->cluster,
-                                                                       job->gpus[i])->node);
+      guint n = sim_cluster_get_gpu (cs->cluster, job->gpus[i])->node;
+      const SimNode *node;
+      /* (A node's GPUs come together, and a node's model is one: each
+       * model's speed is taken once in a row.) */
+      if (n == last)
+        continue;
+      last = n;
+      node = sim_cluster_get_node (cs->cluster, n);
+      if (i > 0 && node->gpu_model == last_model)
+        continue;
+      last_model = node->gpu_model;
       slowest = MIN (slowest, model_speed (cs, job, node->gpu_model));
     }
   return slowest == G_MAXDOUBLE ? 1.0 : slowest;
