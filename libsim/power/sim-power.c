@@ -357,24 +357,6 @@ update_load (SimPower *power, guint n)
 }
 
 void
-sim__power_add_busy (SimPower *power, guint gpu, double delta, double intensity, int tenants,
-                     guint milli)
-{
-  guint n = power->gl[gpu].node;
-
-  power->gl[gpu].tenants += tenants;
-  /* A GPU nobody holds is idle, exactly: no rounding left over. */
-  power->gl[gpu].busy = power->gl[gpu].tenants == 0 ? 0 : power->gl[gpu].busy + delta;
-  power->gl[gpu].drive = power->gl[gpu].tenants == 0 ? 0 : power->gl[gpu].drive + delta * intensity;
-  mark (power, n);
-  if (tenants != 0)
-    {
-      power->nl[n].alloc += tenants > 0 ? milli : -(gint64) milli;
-      update_load (power, n);
-    }
-}
-
-void
 sim__power_add_busy_gpus (SimPower *power, const guint32 *gpus, guint n, double delta,
                           double intensity, int tenants, guint milli)
 {
@@ -385,6 +367,7 @@ sim__power_add_busy_gpus (SimPower *power, const guint32 *gpus, guint n, double 
       GpuLoad *gl = &power->gl[gpus[i]];
       guint node = gl->node;
       gl->tenants += tenants;
+      /* A GPU nobody holds is idle, exactly: no rounding left over. */
       gl->busy = gl->tenants == 0 ? 0 : gl->busy + delta;
       gl->drive = gl->tenants == 0 ? 0 : gl->drive + delta * intensity;
       mark (power, node);
@@ -399,6 +382,15 @@ sim__power_add_busy_gpus (SimPower *power, const guint32 *gpus, guint n, double 
     }
   if (last != G_MAXUINT)
     update_load (power, last);
+}
+
+void
+sim__power_add_busy (SimPower *power, guint gpu, double delta, double intensity, int tenants,
+                     guint milli)
+{
+  guint32 g = gpu;
+
+  sim__power_add_busy_gpus (power, &g, 1, delta, intensity, tenants, milli);
 }
 
 void
