@@ -4474,14 +4474,15 @@ alone_apart (SimCommModel *m, const SimCollectiveCall *calls, guint n, double *t
       m->apart_now = 0;
     }
   for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < calls[i].n_gpus; j++)
+      if (calls[i].gpus[j] >= t->n_gpus)
+        return TRUE;
+  for (guint i = 0; i < n; i++)
     {
       guint32 now = ++m->apart_now, first;
       node[i] = NO_NODE;
       if (calls[i].n_gpus == 0)
         continue;
-      for (guint j = 0; j < calls[i].n_gpus; j++)
-        if (calls[i].gpus[j] >= t->n_gpus)
-          return TRUE;
       first = m->gpu_node[calls[i].gpus[0]];
       node[i] = first;
       for (guint j = 1; j < calls[i].n_gpus && node[i] != NO_NODE; j++)
