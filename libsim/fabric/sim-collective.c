@@ -341,9 +341,13 @@ typedef struct {
 } DirectRes;
 
 
-/* SimCommModel.res_flags. */
+/* SimCommModel.res_flags: the resource is private (sim__comm_model_set_prune());
+ * alone_unshared() has met it in the batch it is timing (set only while it
+ * runs); its capacity is cap_values[flags & RES_CAP_OTHER], or capacity[]
+ * for RES_CAP_OTHER. */
 #define RES_PRIVATE   0x80
-#define RES_CAP_OTHER 0x7f
+#define RES_MET       0x40
+#define RES_CAP_OTHER 0x3f
 
 /* nccl_shape()'s reading of a node model's names (its GPU's generation,
  * its NVSwitch, its CPU's maker), kept for the model last read: a
@@ -3777,12 +3781,16 @@ direct_reset (SimCommModel *m, guint n_hops)
  * the first resource met twice or failing the test, the numbering then to
  * be emptied (direct_reset()) for the general case. */
 static gboolean
-alone_unshared (SimCommModel *m, const SimCommModel *info, guint n_paths)
+alone_unshared_marked (SimCommModel *m, const SimCommModel *info, guint n_paths, guint *done)
 {
+  guint8 *flags = info->res_flags;
+
   for (guint d = 0; d < n_paths; d++)
     {
       DirectPath *dp = &m->direct_paths[d];
       double x, flows = dp->flows, low = INFINITY, next = INFINITY;
+      /* (Its marks go with the others', whatever happens below.) */
+      *done = d + 1;
       for (guint h = 0; h < dp->len; h++)
         {
           guint32 r = dp->res[h];
@@ -3795,10 +3803,12 @@ alone_unshared (SimCommModel *m, const SimCommModel *info, guint n_paths)
             }
           else
             {
-              guint32 k;
-              if (direct_find (m, r, &k))
+              /* Marked in the flags read for the capacity, the line in
+               * hand: a table of the resources met cost twice the
+               * instructions, and emptying it as many again. */
+              if (flags[r] & RES_MET)
                 return FALSE;
-              m->direct_keys[k] = r + 1;
+              flags[r] |= RES_MET;
             }
           /* The lowest capacity and the next above it. */
           if (c < low)
@@ -3835,6 +3845,23 @@ alone_unshared (SimCommModel *m, const SimCommModel *info, guint n_paths)
       dp->x = x;
     }
   return TRUE;
+}
+
+static gboolean
+alone_unshared (SimCommModel *m, const SimCommModel *info, guint n_paths)
+{
+  guint done = 0;
+  gboolean ok = alone_unshared_marked (m, info, n_paths, &done);
+
+  /* The marks off again, on every route looked at. */
+  if (m->direct_index == NULL)
+    for (guint d = 0; d < done; d++)
+      {
+        const DirectPath *dp = &m->direct_paths[d];
+        for (guint h = 0; h < dp->len; h++)
+          info->res_flags[dp->res[h]] &= (guint8) ~RES_MET;
+      }
+  return ok;
 }
 
 /* The max-min rates of a batch alone without a solver, where its flows'
@@ -3933,7 +3960,10 @@ alone_direct (SimCommModel *m, const SimCommModel *info, Plan **plans, guint n, 
       m->direct_res = g_new (DirectRes, MAX (m->n_res, 1));
       m->direct_epoch = 0;
     }
-  direct_reset (m, n_hops);
+  /* (Only the array by resource needs a new epoch: the flags' marks are
+   * off between batches.) */
+  if (m->direct_index != NULL)
+    direct_reset (m, n_hops);
   if (alone_unshared (m, info, n_paths))
     {
       m->direct_tried++;
