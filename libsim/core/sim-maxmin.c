@@ -884,9 +884,23 @@ sim_maxmin_set_flow_cap (SimMaxmin *s, SimMaxminId id, double cap)
     return FALSE;
   if (s->fc[slot].cap != cap)
     {
-      cap_account (s, slot, -1);
+      /* cap_account() of -1 with the old cap then of 1 with the new, in
+       * one pass: each resource's sum takes the same two steps. */
+      const Flow *f = &s->flows[slot];
+      double old = s->fc[slot].cap;
+      for (guint32 i = 0; i < f->n_res; i++)
+        {
+          Resource *c = &s->res[f->res[i].res];
+          if (isfinite (old))
+            c->cap_sum += -1 * old * f->count;
+          else
+            c->n_uncapped--;
+          if (isfinite (cap))
+            c->cap_sum += cap * f->count;
+          else
+            c->n_uncapped++;
+        }
       s->fc[slot].cap = cap;
-      cap_account (s, slot, 1);
       mark_flow_dirty (s, slot);
     }
   return TRUE;
