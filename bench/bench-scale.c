@@ -60,6 +60,7 @@
 
 #include <sim.h>
 #include "core/sim-maxmin-private.h"
+#include "core/sim-util.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,6 +328,8 @@ main (int argc, char **argv)
   guint n_solvers = 1, rounds = 1;
   int rc = 0;
 
+  /* As gpusim's run starts (sim__prefer_huge_pages()). */
+  sim__prefer_huge_pages (argv);
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--max-gpus") == 0 && i + 1 < argc)

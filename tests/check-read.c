@@ -10,6 +10,7 @@
  * depth back; that the parse after the check gives json-glib's error with
  * the origin in front.  The checked sums, products and conversions at the
  * ends of a gint64 (2^63 - 1 fits, 2^63 does not; -2^63 fits), and NaN.
+ * The start again with huge pages, and the four cases that keep from it.
  * That a second lock of one output directory is refused naming the pid,
  * and that unlocking frees it and removes the lock file; that a lock
  * removes stale temporary outputs and nothing else, and that pruning
@@ -27,7 +28,9 @@
 #include <math.h>
 #include <sim.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/sim-read.h"
@@ -264,6 +267,108 @@ START_TEST (test_output_lock)
 }
 END_TEST
 
+/* The start again with huge pages (sim__prefer_huge_pages()), run in a
+ * child whose output is read: /usr/bin/env stands for the program, so
+ * that what it is started with is printed.  Where the kernel's mode (read
+ * here on its own) gives huge pages only on request, a clean start runs
+ * it with GLIBC_TUNABLES=glibc.malloc.hugetlb=1; elsewhere it returns.
+ * GPUSIM_HUGE_PAGES=0, a GLIBC_TUNABLES of the caller's (kept as it is) and
+ * valgrind's preload make it return wherever. */
+static char *
+start_child (const char *opt, const char *tunables, const char *preload, int *status)
+{
+  int fds[2];
+  pid_t pid;
+  GString *out = g_string_new (NULL);
+  char buf[4096];
+  ssize_t n;
+
+  ck_assert_int_eq (pipe (fds), 0);
+  pid = fork ();
+  ck_assert_int_ge (pid, 0);
+  if (pid == 0)
+    {
+      char *argv[] = { (char *) "env", NULL };
+      dup2 (fds[1], STDOUT_FILENO);
+      close (fds[0]);
+      close (fds[1]);
+      g_unsetenv ("GPUSIM_HUGE_PAGES");
+      g_unsetenv ("GLIBC_TUNABLES");
+      g_unsetenv ("LD_PRELOAD");
+      if (opt != NULL)
+        g_setenv ("GPUSIM_HUGE_PAGES", opt, TRUE);
+      if (tunables != NULL)
+        g_setenv ("GLIBC_TUNABLES", tunables, TRUE);
+      if (preload != NULL)
+        g_setenv ("LD_PRELOAD", preload, TRUE);
+      sim__prefer_huge_pages_via ("/usr/bin/env", argv);
+      /* Returned: what it left set, then a code of its own. */
+      printf ("returned GLIBC_TUNABLES=%s\n",
+              g_getenv ("GLIBC_TUNABLES") != NULL ? g_getenv ("GLIBC_TUNABLES") : "(unset)");
+      fflush (stdout);
+      _exit (3);
+    }
+  close (fds[1]);
+  while ((n = read (fds[0], buf, sizeof buf)) > 0)
+    g_string_append_len (out, buf, n);
+  close (fds[0]);
+  ck_assert_int_eq (waitpid (pid, status, 0), pid);
+  return g_string_free (out, FALSE);
+}
+
+START_TEST (test_huge_pages_start)
+{
+  g_autofree char *mode = NULL;
+  gboolean madvise;
+  int status;
+
+  madvise = g_file_get_contents ("/sys/kernel/mm/transparent_hugepage/enabled", &mode, NULL,
+                                 NULL)
+            && strstr (mode, "[madvise]") != NULL;
+  {
+    g_autofree char *out = start_child (NULL, NULL, NULL, &status);
+    ck_assert (WIFEXITED (status));
+    if (madvise)
+      {
+        /* env ran, with the tunable among its environment's lines. */
+        ck_assert_int_eq (WEXITSTATUS (status), 0);
+        ck_assert_msg (g_str_has_prefix (out, "GLIBC_TUNABLES=glibc.malloc.hugetlb=1\n")
+                       || strstr (out, "\nGLIBC_TUNABLES=glibc.malloc.hugetlb=1\n") != NULL,
+                       "started with: %s", out);
+        ck_assert (strstr (out, "returned") == NULL);
+      }
+    else
+      {
+        ck_assert_int_eq (WEXITSTATUS (status), 3);
+        ck_assert_str_eq (out, "returned GLIBC_TUNABLES=(unset)\n");
+      }
+  }
+  {
+    g_autofree char *out = start_child ("0", NULL, NULL, &status);
+    ck_assert (WIFEXITED (status) && WEXITSTATUS (status) == 3);
+    ck_assert_str_eq (out, "returned GLIBC_TUNABLES=(unset)\n");
+  }
+  {
+    g_autofree char *out = start_child (NULL, "glibc.malloc.check=0", NULL, &status);
+    ck_assert (WIFEXITED (status) && WEXITSTATUS (status) == 3);
+    ck_assert_str_eq (out, "returned GLIBC_TUNABLES=glibc.malloc.check=0\n");
+  }
+  {
+    g_autofree char *out = start_child (NULL, NULL,
+                                        "/usr/libexec/valgrind/vgpreload_core-amd64-linux.so",
+                                        &status);
+    ck_assert (WIFEXITED (status) && WEXITSTATUS (status) == 3);
+    ck_assert_str_eq (out, "returned GLIBC_TUNABLES=(unset)\n");
+  }
+  /* Any other value of GPUSIM_HUGE_PAGES starts as a clean start does. */
+  {
+    g_autofree char *out = start_child ("1", NULL, NULL, &status);
+    ck_assert (WIFEXITED (status));
+    ck_assert_int_eq (WEXITSTATUS (status), madvise ? 0 : 3);
+  }
+}
+END_TEST
+
 int
 main (void)
 {
@@ -277,6 +382,7 @@ main (void)
   tcase_add_test (tc, test_json_depth);
   tcase_add_test (tc, test_time_checked);
   tcase_add_test (tc, test_output_lock);
+  tcase_add_test (tc, test_huge_pages_start);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

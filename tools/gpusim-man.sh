@@ -110,6 +110,13 @@ The folder \fBgpusim trace fetch\fR writes traces into and \fBgpusim fgd\fR
 reads the openb node and pod lists from (\fIopenb/\fR under it).  Unset,
 both use \fIdata/traces/\fR in a checkout, else the installed traces'
 folder.
+.TP
+.B GPUSIM_HUGE_PAGES
+Set to 0 to keep \fBrun\fR, \fBcompare\fR, \fBsweep\fR, \fBseek\fR and
+\fBreport\fR from starting again with glibc's malloc asking for
+transparent huge pages (\fIGLIBC_TUNABLES=glibc.malloc.hugetlb=1\fR), which
+they do where the kernel gives huge pages only on request and
+\fBGLIBC_TUNABLES\fR is unset: a large cluster's run is some 5 % quicker.
 .SH FILES
 The hardware catalogue, the ready scenarios and the shipped traces with
 their fetch registry are installed under the package's data folder

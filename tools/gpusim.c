@@ -635,7 +635,13 @@ int
 main (int argc, char **argv)
 {
   struct sigaction sa = { 0 };
+  static const char * const simulating[] = { "run", "compare", "sweep", "seek", "report" };
 
+  /* The commands that may simulate large clusters start with huge pages
+   * where the kernel gives them only on request (sim__prefer_huge_pages()). */
+  for (guint i = 0; argc >= 2 && i < G_N_ELEMENTS (simulating); i++)
+    if (strcmp (argv[1], simulating[i]) == 0)
+      sim__prefer_huge_pages (argv);
   sa.sa_handler = on_signal;
   sigemptyset (&sa.sa_mask);
   sigaction (SIGINT, &sa, NULL);

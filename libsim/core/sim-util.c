@@ -667,3 +667,40 @@ sim__output_dir_unlock (SimOutputLock *lock)
   g_free (lock->dir);
   g_free (lock);
 }
+
+/* Where the kernel gives transparent huge pages only to the memory that
+ * asks for them (its "madvise" mode, Debian's default), glibc's malloc
+ * asks for them when its tunable glibc.malloc.hugetlb is 1, and tunables
+ * are read only when a program starts: so the program starts again, at
+ * once, with it set.  At a hundred thousand GPUs a run's few hundred MB
+ * are read all over, and 2 MB pages spare most of the address
+ * translations' misses.  Not where GLIBC_TUNABLES is set already (the
+ * second start among them), GPUSIM_HUGE_PAGES is 0, the kernel gives huge
+ * pages to all memory or to none, or the program runs under valgrind,
+ * whose own program /proc/self/exe would name. */
+void
+sim__prefer_huge_pages_via (const char *path, char **argv)
+{
+  g_autofree char *mode = NULL;
+  const char *opt = g_getenv ("GPUSIM_HUGE_PAGES");
+  const char *preload = g_getenv ("LD_PRELOAD");
+
+  if (path == NULL || argv == NULL || argv[0] == NULL || g_getenv ("GLIBC_TUNABLES") != NULL
+      || (opt != NULL && strcmp (opt, "0") == 0)
+      || (preload != NULL && strstr (preload, "vgpreload") != NULL))
+    return;
+  if (!g_file_get_contents ("/sys/kernel/mm/transparent_hugepage/enabled", &mode, NULL, NULL)
+      || strstr (mode, "[madvise]") == NULL)
+    return;
+  if (!g_setenv ("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", TRUE))
+    return;
+  execv (path, argv);
+  /* (Not started again: on as before.) */
+  g_unsetenv ("GLIBC_TUNABLES");
+}
+
+void
+sim__prefer_huge_pages (char **argv)
+{
+  sim__prefer_huge_pages_via ("/proc/self/exe", argv);
+}

@@ -113,4 +113,10 @@ void           sim__output_dir_prune (SimOutputLock *lock, const char * const *n
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimOutputLock, sim__output_dir_unlock)
 
+/* Starts the program again with glibc's malloc asking for transparent huge
+ * pages, where that helps (see sim-util.c); returns where it does not.
+ * _via() starts @path in its place (a test's). */
+void sim__prefer_huge_pages (char **argv);
+void sim__prefer_huge_pages_via (const char *path, char **argv);
+
 G_END_DECLS
