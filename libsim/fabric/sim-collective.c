@@ -2496,6 +2496,7 @@ plan_route (SimCommModel *m, Plan *p, guint64 seed, GError **error)
   guint merged = 0, used;
   gboolean ahead, keep;
   guint64 cross = ~G_GUINT64_CONSTANT (0);   /* flows that leave their node (of the first 64) */
+  guint32 nics[2 * ROUTE_AHEAD_ALL];         /* their NICs, for the last stage */
 
   if (p->paths == NULL)
     /* (Room for a few resources a flow: most plans never grow it.) */
@@ -2531,7 +2532,7 @@ again:
           guint64 c = sim__topology_prefetch_routes (m->topology, &f->src,
                                                      sizeof (PlanFlow) / sizeof (guint32),
                                                      MIN (p->flows->len, ROUTE_AHEAD_ALL),
-                                                     stage);
+                                                     stage, nics);
           if (stage == 1)
             cross = c;
         }
@@ -2546,10 +2547,13 @@ again:
                                             g_array_index (p->flows, PlanFlow, j).src,
                                             g_array_index (p->flows, PlanFlow, j).dst, stage);
           j = i + route_ahead[ROUTE_STAGES - 1];
-          if (j < n_flows && (j >= ROUTE_AHEAD_ALL || (cross >> j & 1)))
+          if (j < n_flows && j >= ROUTE_AHEAD_ALL)
             sim__topology_prefetch_route (m->topology, g_array_index (p->flows, PlanFlow, j).src,
                                           g_array_index (p->flows, PlanFlow, j).dst,
                                           ROUTE_STAGES - 1);
+          else if (j < n_flows && (cross >> j & 1))
+            /* (From the NICs the second stage found.) */
+            sim__topology_prefetch_up (m->topology, nics[2 * j], nics[2 * j + 1]);
         }
 
       /* The next flow's kept route, asked for now: its miss overlaps this

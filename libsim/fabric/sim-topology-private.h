@@ -239,9 +239,15 @@ gboolean sim__topology_node_apart (SimTopology *topology, guint32 node);
  * flow's @stride words on: what two flows in a row would read alike is
  * asked for once, and stage 2 skips the flows inside one node.  Returns,
  * from stage 1, a bit for each of the first 64 flows that leaves its
- * node (all set from the other stages): only those have a stage 3. */
+ * node (all set from the other stages): only those have a stage 3.  At
+ * stage 2, @nics (nullable) takes two words for each of the first 64
+ * flows: the NICs that sim__topology_prefetch_up() takes for its stage 3,
+ * or NO_NODE where it has none. */
 guint64 sim__topology_prefetch_routes (const SimTopology *topology, const guint32 *pairs,
-                                       gsize stride, guint n, guint stage);
+                                       gsize stride, guint n, guint stage, guint32 *nics);
+/* Stage 3 of sim__topology_prefetch_route() from the NICs that
+ * sim__topology_prefetch_routes() gave (nothing for NO_NODE). */
+void sim__topology_prefetch_up (const SimTopology *topology, guint32 ns, guint32 nd);
 
 /* The switch that every NIC of @node is cabled to (internal, for the
  * collectives), or NO_NODE: when its NICs go to several switches (rails)

@@ -2045,6 +2045,55 @@ prefetch_node (const SimTopology *t, guint32 node)
     __builtin_prefetch (&t->node_link0[node]);
 }
 
+/* The last stage of sim__topology_prefetch_route(), from the flow's two
+ * NICs: the first hop up from the source's leaf, where the two leaves
+ * differ (the hops above depend on it). */
+static inline void
+prefetch_up (const SimTopology *t, guint32 ns, guint32 nd)
+{
+  const NicWay *ws, *wd;
+  guint32 b, n;
+
+  if (t->up_hop == NULL)
+    return;
+  ws = &t->nic_way[ns];
+  wd = &t->nic_way[nd];
+  b = ws->way[0];
+  if (ws->n == 0 || wd->n == 0 || b == wd->way[0] || (n = n_up (t, b)) == 0)
+    return;
+  __builtin_prefetch (&t->up_hop[t->up_start[b] + nd % n]);
+}
+
+/* Whether sim__topology_prefetch_route() has stages 2 and 3 for the flow
+ * between @src_gpu and @dst_gpu, in nodes @ns_node and @nd_node: only
+ * D-mod-K and spraying on a tree, and GPUs of one nearest NIC each, read
+ * what follows in an order known ahead.  Its NICs then in *@ns, *@nd. */
+static inline gboolean
+prefetch_nics (const SimTopology *t, guint32 src_gpu, guint32 dst_gpu, guint32 ns_node,
+               guint32 nd_node, guint32 *ns, guint32 *nd)
+{
+  if (ns_node == nd_node || !t->tree || t->nic_way == NULL
+      || (t->routing != SIM_ROUTING_DMODK && t->routing != SIM_ROUTING_SPRAY)
+      || t->gpu_nic_start[src_gpu + 1] - t->gpu_nic_start[src_gpu] != 1
+      || t->gpu_nic_start[dst_gpu + 1] - t->gpu_nic_start[dst_gpu] != 1)
+    return FALSE;
+  *ns = t->gpu_nic[t->gpu_nic_start[src_gpu]];
+  *nd = t->gpu_nic[t->gpu_nic_start[dst_gpu]];
+  return TRUE;
+}
+
+/* Stage 2 of sim__topology_prefetch_route(), from the flow's two NICs. */
+static inline void
+prefetch_ways (const SimTopology *t, guint32 ns, guint32 nd)
+{
+  __builtin_prefetch (&t->nic_access[ns]);
+  __builtin_prefetch (&t->nic_access[nd]);
+  __builtin_prefetch (&t->nic_vertex[ns]);
+  __builtin_prefetch (&t->nic_vertex[nd]);
+  __builtin_prefetch (&t->nic_way[ns]);
+  __builtin_prefetch (&t->nic_way[nd]);
+}
+
 void
 sim__topology_prefetch_route (const SimTopology *t, guint32 src_gpu, guint32 dst_gpu,
                               guint stage)
@@ -2074,44 +2123,32 @@ sim__topology_prefetch_route (const SimTopology *t, guint32 src_gpu, guint32 dst
       __builtin_prefetch (&t->gpu_nic[t->gpu_nic_start[dst_gpu]]);
       return;
     }
-  /* Only D-mod-K and spraying on a tree, and GPUs of one nearest NIC
-   * each, read what follows in an order known ahead. */
-  if (ns_node == nd_node || !t->tree || t->nic_way == NULL
-      || (t->routing != SIM_ROUTING_DMODK && t->routing != SIM_ROUTING_SPRAY)
-      || t->gpu_nic_start[src_gpu + 1] - t->gpu_nic_start[src_gpu] != 1
-      || t->gpu_nic_start[dst_gpu + 1] - t->gpu_nic_start[dst_gpu] != 1)
+  if (!prefetch_nics (t, src_gpu, dst_gpu, ns_node, nd_node, &ns, &nd))
     return;
-  ns = t->gpu_nic[t->gpu_nic_start[src_gpu]];
-  nd = t->gpu_nic[t->gpu_nic_start[dst_gpu]];
   if (stage == 2)
-    {
-      __builtin_prefetch (&t->nic_access[ns]);
-      __builtin_prefetch (&t->nic_access[nd]);
-      __builtin_prefetch (&t->nic_vertex[ns]);
-      __builtin_prefetch (&t->nic_vertex[nd]);
-      __builtin_prefetch (&t->nic_way[ns]);
-      __builtin_prefetch (&t->nic_way[nd]);
-    }
-  else if (t->up_hop != NULL)
-    {
-      /* The first hop up from the source's leaf, where the two leaves
-       * differ (the hops above depend on it). */
-      const NicWay *ws = &t->nic_way[ns], *wd = &t->nic_way[nd];
-      guint32 b = ws->way[0], n;
-      if (ws->n == 0 || wd->n == 0 || b == wd->way[0] || (n = n_up (t, b)) == 0)
-        return;
-      __builtin_prefetch (&t->up_hop[t->up_start[b] + nd % n]);
-    }
+    prefetch_ways (t, ns, nd);
+  else
+    prefetch_up (t, ns, nd);
+}
+
+void
+sim__topology_prefetch_up (const SimTopology *topology, guint32 ns, guint32 nd)
+{
+  if (ns != NO_NODE)
+    prefetch_up (topology, ns, nd);
 }
 
 guint64
 sim__topology_prefetch_routes (const SimTopology *t, const guint32 *pairs, gsize stride,
-                               guint n, guint stage)
+                               guint n, guint stage, guint32 *nics)
 {
   const guint32 *node_of = (const guint32 *) (gpointer) t->node_of->data;
-  guint32 last_src = G_MAXUINT32, last_dst = G_MAXUINT32;
+  guint32 last_src = G_MAXUINT32, last_dst = G_MAXUINT32, ns = NO_NODE, nd = NO_NODE;
   guint64 cross = 0;
 
+  /* (No NICs but those found below.) */
+  for (guint i = 0; stage == 2 && nics != NULL && i < MIN (n, 64); i++)
+    nics[2 * i] = nics[2 * i + 1] = NO_NODE;
   if (G_UNLIKELY (t->search) || stage > 2)
     return ~G_GUINT64_CONSTANT (0);
   for (guint i = 0; i < n; i++, pairs += stride)
@@ -2158,11 +2195,20 @@ sim__topology_prefetch_routes (const SimTopology *t, const guint32 *pairs, gsize
           last_dst = nd_node;
           continue;
         }
-      if (ns_node == nd_node || (src == last_src && dst == last_dst))
-        continue;
-      last_src = src;
-      last_dst = dst;
-      sim__topology_prefetch_route (t, src, dst, 2);
+      if (src != last_src || dst != last_dst)
+        {
+          last_src = src;
+          last_dst = dst;
+          if (prefetch_nics (t, src, dst, ns_node, nd_node, &ns, &nd))
+            prefetch_ways (t, ns, nd);
+          else
+            ns = nd = NO_NODE;
+        }
+      if (nics != NULL && i < 64)
+        {
+          nics[2 * i] = ns;
+          nics[2 * i + 1] = nd;
+        }
     }
   return stage == 1 ? cross : ~G_GUINT64_CONSTANT (0);
 }
