@@ -4308,6 +4308,14 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
           at = sim__topology_node_switch (t, node, NULL);
           if (at == NO_NODE || t->spans[node].n_gpus > G_MAXUINT16 || n_nodes >= G_MAXUINT16)
             return FALSE;
+          /* Nodes under leaves of different spines (in different pods, at
+           * a hundred thousand GPUs a third of the jobs across nodes) are
+           * under different switches, which the loop below refuses when
+           * their spines differ: refused here, before the key is written. */
+          if (sw == NO_NODE)
+            spines = t->node_spines[node];
+          else if (t->node_spines[node] != spines)
+            return FALSE;
           if (sw == NO_NODE)
             sw = at;
           one_switch = one_switch && at == sw;
@@ -4317,6 +4325,7 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
         }
     }
   /* (One node is alone_key()'s.) */
+  spines = NO_NODE;
   len += (one_switch ? 1 : 4) * (guint64) n_nodes;
   if (n_nodes < 2 || len > G_MAXUINT32)
     return FALSE;
