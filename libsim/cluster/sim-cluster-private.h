@@ -26,5 +26,8 @@ guint sim__cluster_node_of (const SimCluster *cluster, guint gpu);
  * records of a job ending were last touched long before; asked for
  * together, their misses overlap rather than come one after another. */
 void  sim__cluster_prefetch (const SimCluster *cluster, guint gpu, guint node);
+/* The records of every GPU, GPU i at [i] (internal): for loops over a
+ * job's GPUs, which sim_cluster_get_gpu() would check one by one. */
+const SimGpu *sim__cluster_gpus (const SimCluster *cluster);
 
 G_END_DECLS

@@ -867,6 +867,13 @@ sim_cluster_get_gpu (const SimCluster *cluster, guint i)
   return &g_array_index (cluster->gpus, SimGpu, i);
 }
 
+const SimGpu *
+sim__cluster_gpus (const SimCluster *cluster)
+{
+  g_return_val_if_fail (cluster != NULL, NULL);
+  return (const SimGpu *) (gconstpointer) cluster->gpus->data;
+}
+
 static inline void
 node_free_changed (SimCluster *c, SimNode *node, guint old_free)
 {

@@ -5,6 +5,7 @@
 #include "fabric/sim-job-comm.h"
 #include "core/sim-error.h"
 #include "fabric/sim-collective-private.h"
+#include "cluster/sim-cluster-private.h"
 
 #include <math.h>
 
@@ -480,6 +481,7 @@ static void
 mark_private (SimJobComm *comm, SimJob *job, JobState *js)
 {
   guint32 *count;
+  const SimGpu *gpus = sim__cluster_gpus (comm->cluster);
 
   if (comm->node_count == NULL)
     comm->node_count = g_new0 (guint32, MAX (sim_cluster_get_n_nodes (comm->cluster), 1));
@@ -487,7 +489,7 @@ mark_private (SimJobComm *comm, SimJob *job, JobState *js)
   /* Its GPUs on each node, in the order its nodes first appear. */
   for (guint i = 0; i < job->n_gpus; i++)
     {
-      guint32 node = sim_cluster_get_gpu (comm->cluster, job->gpus[i])->node;
+      guint32 node = gpus[job->gpus[i]].node;
       if (count[node]++ == 0)
         {
           if (js->private_nodes == NULL)
@@ -503,7 +505,7 @@ mark_private (SimJobComm *comm, SimJob *job, JobState *js)
       count[node] = 0;
       for (guint32 g = nd->first_gpu; whole && g < nd->first_gpu + nd->n_gpus; g++)
         {
-          const SimGpu *x = sim_cluster_get_gpu (comm->cluster, g);
+          const SimGpu *x = &gpus[g];
           whole = x->used_milli >= 1000 && x->n_tenants == 1 && x->mig_used == 0;
         }
       if (!whole)

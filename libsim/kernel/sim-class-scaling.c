@@ -150,12 +150,14 @@ gpu_speed (const SimClassScaling *cs, const SimJob *job)
   double slowest = G_MAXDOUBLE;
   guint last = G_MAXUINT;
   const SimGpuModel *last_model = NULL;
+  const SimGpu *gpus;
 
   if (cs->reference_tflops <= 0)
     return 1.0;
+  gpus = sim__cluster_gpus (cs->cluster);
   for (guint i = 0; i < job->n_gpus; i++)
     {
-      guint n = sim_cluster_get_gpu (cs->cluster, job->gpus[i])->node;
+      guint n = gpus[job->gpus[i]].node;
       const SimNode *node;
       /* (A node's GPUs come together, and a node's model is one: each
        * model's speed is taken once in a row.) */

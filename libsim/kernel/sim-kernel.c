@@ -7,6 +7,7 @@
 #include "core/sim-error.h"
 #include "core/sim-util.h"
 #include "cluster/sim-mig.h"
+#include "cluster/sim-cluster-private.h"
 #include "scenario/sim-sources.h"
 
 #include <math.h>
@@ -468,10 +469,11 @@ static GArray *
 node_shares (SimSimulation *self, const SimJob *job)
 {
   GArray *shares = g_array_new (FALSE, FALSE, sizeof (NodeShare));
+  const SimGpu *gpus = sim__cluster_gpus (self->cluster);
 
   for (guint i = 0; i < job->n_gpus; i++)
     {
-      guint node = sim_cluster_get_gpu (self->cluster, job->gpus[i])->node;
+      guint node = gpus[job->gpus[i]].node;
       guint k = 0;
       /* A node's GPUs usually come together: the last node first. */
       if (shares->len > 0 && g_array_index (shares, NodeShare, shares->len - 1).node == node)

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "sched/sim-policy-private.h"
+#include "cluster/sim-cluster-private.h"
 #include "core/sim-error.h"
 
 #include <string.h>
@@ -45,9 +46,10 @@ static guint
 take_free_gpus (const SimCluster *cluster, const SimNode *node, guint want, guint32 *out)
 {
   guint got = 0;
+  const SimGpu *gpus = sim__cluster_gpus (cluster);
 
   for (guint g = 0; g < node->n_gpus && got < want; g++)
-    if (sim_cluster_get_gpu (cluster, node->first_gpu + g)->n_tenants == 0)
+    if (gpus[node->first_gpu + g].n_tenants == 0)
       out[got++] = node->first_gpu + g;
   return got;
 }
