@@ -317,19 +317,21 @@ set_bneck (SimMaxmin *s, guint32 fs, guint32 b)
  * again from zero (sim_maxmin_remove_flow()), so that rounding does not
  * pile up. */
 static inline void
+cap_step (Resource *c, double cap, guint count, int sign)
+{
+  if (isfinite (cap))
+    c->cap_sum += sign * cap * count;
+  else
+    c->n_uncapped += sign;
+}
+
+static inline void
 cap_account (SimMaxmin *s, guint32 fs, int sign)
 {
   const Flow *f = &s->flows[fs];
-  double cap = s->fc[fs].cap;
 
   for (guint32 i = 0; i < f->n_res; i++)
-    {
-      Resource *c = &s->res[f->res[i].res];
-      if (isfinite (cap))
-        c->cap_sum += sign * cap * f->count;
-      else
-        c->n_uncapped += sign;
-    }
+    cap_step (&s->res[f->res[i].res], s->fc[fs].cap, f->count, sign);
 }
 
 /* sim__maxmin_set_full_default(): what new systems start with.  Set by a
@@ -891,14 +893,8 @@ sim_maxmin_set_flow_cap (SimMaxmin *s, SimMaxminId id, double cap)
       for (guint32 i = 0; i < f->n_res; i++)
         {
           Resource *c = &s->res[f->res[i].res];
-          if (isfinite (old))
-            c->cap_sum += -1 * old * f->count;
-          else
-            c->n_uncapped--;
-          if (isfinite (cap))
-            c->cap_sum += cap * f->count;
-          else
-            c->n_uncapped++;
+          cap_step (c, old, f->count, -1);
+          cap_step (c, cap, f->count, 1);
         }
       s->fc[slot].cap = cap;
       mark_flow_dirty (s, slot);

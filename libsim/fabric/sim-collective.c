@@ -4277,6 +4277,7 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
 {
   SimTopology *t = m->topology;
   guint32 sw = NO_NODE, n_nodes = 0, n_leaves = 0, leaves[TREE_KEY_LEAVES], spines = NO_NODE;
+  guint32 spines0 = NO_NODE;   /* the first node's, as the nodes are met */
   guint32 *w, n_up0 = 0;
   gboolean one_switch = TRUE, alike = TRUE;
   guint64 len = 4;
@@ -4313,8 +4314,8 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
            * under different switches, which the loop below refuses when
            * their spines differ: refused here, before the key is written. */
           if (sw == NO_NODE)
-            spines = t->node_spines[node];
-          else if (t->node_spines[node] != spines)
+            spines0 = t->node_spines[node];
+          else if (t->node_spines[node] != spines0)
             return FALSE;
           if (sw == NO_NODE)
             sw = at;
@@ -4325,7 +4326,6 @@ tree_key (SimCommModel *m, const SimCollectiveCall *calls, guint n, ShapeKey *ke
         }
     }
   /* (One node is alone_key()'s.) */
-  spines = NO_NODE;
   len += (one_switch ? 1 : 4) * (guint64) n_nodes;
   if (n_nodes < 2 || len > G_MAXUINT32)
     return FALSE;
