@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <glib/gstdio.h>
 #include <sim.h>
 
 /* More jobs than any input within the fuzzer's size limit can hold (a gzip
@@ -271,12 +272,23 @@ fuzz_gavel (const uint8_t *data, size_t size)
   return 0;
 }
 
+/* The task table's file of fuzz_pai(), kept from input to input and
+ * removed at exit. */
+static char *task_path;
+
+static void
+remove_task_file (void)
+{
+  if (task_path != NULL)
+    g_unlink (task_path);
+  g_clear_pointer (&task_path, g_free);
+}
+
 /* A PAI input is the job table, a line "--8<--", then the task table. */
 int
 fuzz_pai (const uint8_t *data, size_t size)
 {
   static const char cut[] = "\n--8<--\n";
-  static char *task_path;
   const uint8_t *split = NULL;
   const char *job_path;
   size_t job_size = size;
@@ -295,6 +307,7 @@ fuzz_pai (const uint8_t *data, size_t size)
       if (fd < 0)
         abort ();
       close (fd);
+      atexit (remove_task_file);
     }
   if (!g_file_set_contents (task_path, split != NULL ? (const char *) split : "",
                             split != NULL ? (gssize) (size - (size_t) (split - data)) : 0,
