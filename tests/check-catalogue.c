@@ -35,6 +35,7 @@
 
 #include "core/sim-error.h"
 #include "cluster/sim-catalogue.h"
+#include "check-tree.h"
 
 #ifndef SIM_TOP_SRCDIR
 #error "SIM_TOP_SRCDIR must be defined by the build"
@@ -91,26 +92,6 @@ write_file (const char *dir, const char *name, const char *contents)
   ck_assert_msg (g_file_set_contents (path, contents, -1, &error), "writing %s: %s", path,
                  error ? error->message : "?");
   return path;
-}
-
-/* Removes a directory tree made by a test. */
-static void
-remove_tree (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return;
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *full = g_build_filename (dir, name, NULL);
-      if (g_file_test (full, G_FILE_TEST_IS_DIR))
-        remove_tree (full);
-      else
-        g_unlink (full);
-    }
-  g_rmdir (dir);
 }
 
 static const char minimal_gpu_fmt[] =
@@ -565,7 +546,7 @@ START_TEST (test_precedence)
     ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_IO));
     ck_assert (strstr (error->message, missing) != NULL);
   }
-  remove_tree (root);
+  check_remove_tree (root);
 }
 END_TEST
 
@@ -606,7 +587,7 @@ START_TEST (test_model_path_env)
     g_setenv ("GPUSIM_MODEL_PATH", saved, TRUE);
   else
     g_unsetenv ("GPUSIM_MODEL_PATH");
-  remove_tree (root);
+  check_remove_tree (root);
 }
 END_TEST
 
@@ -883,7 +864,7 @@ START_TEST (test_bad_file)
   ck_assert_ptr_null (sim_catalogue_lookup_switch (c, "S"));
   if (!t->resolve)
     ck_assert_ptr_null (sim_catalogue_lookup_cloud (c, "C"));
-  remove_tree (root);
+  check_remove_tree (root);
 }
 END_TEST
 

@@ -34,6 +34,7 @@
 #include <math.h>
 #include <sim.h>
 #include <string.h>
+#include "check-tree.h"
 
 static char *tmpdir;
 
@@ -703,14 +704,6 @@ override_model (const char *dir, const char *file, const char *key, const char *
   ck_assert (g_file_set_contents (dst, out->str, -1, NULL));
 }
 
-static void
-remove_tree (const char *dir)
-{
-  g_autofree char *f = g_build_filename (dir, "override.ini", NULL);
-  g_unlink (f);
-  g_rmdir (dir);
-}
-
 /* The catalogue's latency keys, set in a scenario's models directory: the
  * link latency of the network (IB-NDR), its transport latency, a switch's
  * port-to-port latency (Quantum-2), and inside the node NVLink's per-hop
@@ -745,7 +738,7 @@ START_TEST (test_catalogue_latency_keys_slow_jobs)
 
       override_model (dir, cases[i].file, cases[i].key, cases[i].value);
       end = latency_job_end (fabric, "models");
-      remove_tree (dir);
+      check_remove_tree (dir);
       ck_assert_msg (end > end0 && fabs ((end - end0) - want) < 1e-3 * want + 1e-6,
                      "%s %s = %s: the job ends %.6f s later, expected %.6f s", cases[i].file,
                      cases[i].key, cases[i].value, end - end0, want);

@@ -45,6 +45,7 @@
 #include "power/sim-cost-private.h"
 #include "report/sim-metrics.h"
 #include "report/sim-report.h"
+#include "check-tree.h"
 
 #ifndef SIM_TOP_SRCDIR
 #error "SIM_TOP_SRCDIR must be defined by the build"
@@ -80,25 +81,9 @@ setup (void)
 }
 
 static void
-remove_tree (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return;
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *full = g_build_filename (dir, name, NULL);
-      g_unlink (full);
-    }
-  g_rmdir (dir);
-}
-
-static void
 teardown (void)
 {
-  remove_tree (tmpdir);
+  check_remove_tree (tmpdir);
   g_clear_pointer (&tmpdir, g_free);
 }
 

@@ -29,6 +29,7 @@
 #include <math.h>
 #include <sim.h>
 #include <string.h>
+#include "check-tree.h"
 
 static char *tmpdir;
 
@@ -85,9 +86,7 @@ setup (void)
 static void
 teardown (void)
 {
-  g_autofree char *path = g_build_filename (tmpdir, "tiny.csv", NULL);
-  g_unlink (path);
-  g_rmdir (tmpdir);
+  check_remove_tree (tmpdir);
   g_clear_pointer (&tmpdir, g_free);
 }
 

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "failures/sim-failures.h"
+#include "check-tree.h"
 
 static char *tmpdir;
 
@@ -47,18 +48,9 @@ setup (void)
 }
 
 static void
-remove_file (const char *name)
-{
-  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
-  g_unlink (path);
-}
-
-static void
 teardown (void)
 {
-  remove_file ("tiny.csv");
-  remove_file ("faults.csv");
-  g_rmdir (tmpdir);
+  check_remove_tree (tmpdir);
   g_clear_pointer (&tmpdir, g_free);
 }
 

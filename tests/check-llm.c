@@ -58,6 +58,7 @@
 #include "llm/sim-llm-private.h"
 #include "scenario/sim-scenario.h"
 #include "workload/sim-workload.h"
+#include "check-tree.h"
 
 #ifndef SIM_TOP_SRCDIR
 #error "SIM_TOP_SRCDIR must be defined by the build"
@@ -73,29 +74,9 @@ setup (void)
 }
 
 static void
-remove_tree (const char *dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return;
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        remove_tree (path);
-      else
-        g_unlink (path);
-    }
-  g_dir_close (d);
-  g_rmdir (dir);
-}
-
-static void
 teardown (void)
 {
-  remove_tree (tmpdir);
+  check_remove_tree (tmpdir);
   g_clear_pointer (&tmpdir, g_free);
 }
 
