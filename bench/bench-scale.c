@@ -39,6 +39,7 @@
  *
  *   bench-scale [--max-gpus N] [--gpus N] [--jobs N] [--limit SECONDS] [--no-network]
  *               [--oversub LIST] [--solver region|components|both] [--repeat N]
+ *               [--placement NAME]
  *
  *   --max-gpus N   the largest cluster to run (default 10240; 102400 adds the
  *                  100k case, 307200 the 300k one)
@@ -53,6 +54,8 @@
  *                  the default), components (as before), or both
  *   --repeat N     rounds of each size (1 to 20, default 1), and the median
  *                  ratios after them
+ *   --placement P  the placement (default first-fit); topology-aware, which
+ *                  needs the network, places the cases without it first fit
  */
 #include "config.h"
 
@@ -102,6 +105,16 @@ switch_for (guint gpus)
 
 #define WEEK (7 * 24 * 3600.0)
 
+/* --placement, and whether it needs the network (the cases without one then
+ * place first fit). */
+static const char *placement = "first-fit";
+
+static const char *
+placement_for (gboolean network)
+{
+  return network || strcmp (placement, "topology-aware") != 0 ? placement : "first-fit";
+}
+
 typedef struct {
   guint    gpus;
   guint64  jobs;      /* 0: a week of arrivals; else this many jobs, no horizon */
@@ -133,10 +146,11 @@ scenario_text (const Case *c)
                           "[pool h100]\nmodel = DGX-H100\ncount = %u\n"
                           "[workload]\nsource = synthetic\nrate = %.3f/h\n%s"
                           JOB_MIX
-                          "[policy]\nqueue = fifo\nplacement = first-fit\n%s",
+                          "[policy]\nqueue = fifo\nplacement = %s\n%s",
                           c->jobs > 0 ? "" : "horizon = 7d\n", c->gpus / 8, rate, limit,
                           c->network ? comm[0] : "", c->network ? comm[1] : "",
-                          c->network ? comm[2] : "", c->network ? network : "");
+                          c->network ? comm[2] : "", placement_for (c->network),
+                          c->network ? network : "");
 }
 
 /* The fabric, its oversubscription and how its solver re-solves. */
@@ -311,6 +325,7 @@ run_size (guint gpus, guint64 jobs, gboolean network, const double *oversubs, gu
 #define SCALE_USAGE \
   "usage: bench-scale [--max-gpus N] [--gpus N] [--jobs N] [--limit SECONDS] [--no-network]\n" \
   "                   [--oversub LIST] [--solver region|components|both] [--repeat N]\n" \
+  "                   [--placement NAME]\n" \
   "  a week at 80 % load on 1,024 GPUs and up (each size ten times the last, to --max-gpus,\n" \
   "  or --gpus alone), with and without the network, and --jobs N jobs on 1,024 GPUs\n"
 
@@ -399,6 +414,8 @@ main (int argc, char **argv)
               return 2;
             }
         }
+      else if (strcmp (argv[i], "--placement") == 0 && i + 1 < argc)
+        placement = argv[++i];
       else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
         {
           fputs (SCALE_USAGE, stdout);
@@ -417,9 +434,10 @@ main (int argc, char **argv)
                only);
       return 2;
     }
-  printf ("bench-scale: DGX H100, FIFO first-fit, %.1f GPU-hours per job at 80 %% load; "
+  printf ("bench-scale: DGX H100, FIFO %s%s, %.1f GPU-hours per job at 80 %% load; "
           "network: 3-tier fat-tree of Quantum-2 (QM9700, 64 ports), of Quantum-X800 (Q3400, 144 "
-          "ports) past 65,536 GPUs, every job communicating\n\n",
+          "ports) past 65,536 GPUs, every job communicating\n\n", placement,
+          strcmp (placement_for (FALSE), placement) != 0 ? " (first-fit without the network)" : "",
           mix_gpu_hours ());
   printf ("%8s %-20s %10s %11s %12s %9s %10s %8s %8s %9s %9s\n", "GPUs", "fabric", "jobs",
           "events", "JCT mean s", "wall s", "events/s", "us/job", "CPU s", "peak MB", "x none");

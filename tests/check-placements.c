@@ -20,7 +20,14 @@
  * pools with host limits, GPU-model restrictions, drained nodes and MIG
  * instances, jobs finishing in between, and that the cluster's search for
  * a node with free GPUs, room on a GPU and host CPU and memory answers as
- * a pass over the nodes does, also in a copy of the cluster.
+ * a pass over the nodes does, also in a copy of the cluster; that a
+ * node's leaf and pod (sim_topology_get_node_group()) are what the links of
+ * a two- and a three-tier fat-tree say; and that topology-aware placement,
+ * through the free GPUs the cluster keeps per leaf and per pod, chooses
+ * exactly the GPUs a plain pass over every node of every group chooses, on
+ * a three-tier fat-tree filled and emptied at random, with drained nodes
+ * and host limits, in the cluster, in its copy and in a cluster built
+ * alike.
  * What it does not check: scheduling over time (check-sched does), the
  * openb experiment, or how good the placements are on real traces.
  */
@@ -1266,6 +1273,363 @@ START_TEST (test_indexed_against_passes)
 }
 END_TEST
 
+/* A fabric of @n DGX H100 nodes described by @lines ("key=value"), and the
+ * cluster it was built for in *@cluster. */
+static SimTopology *
+make_fabric (guint n, const char * const *lines, SimCluster **cluster)
+{
+  g_auto(SimFabricConfig) config = { 0 };
+  g_autoptr(GError) error = NULL;
+  SimTopology *t;
+
+  *cluster = make_cluster ("DGX-H100", n, 8);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) kv = g_strsplit (lines[i], "=", 2);
+      ck_assert_msg (sim_fabric_config_set (&config, kv[0], kv[1], &error), "%s: %s", lines[i],
+                     error ? error->message : "");
+    }
+  t = sim_topology_new (*cluster, catalogue, &config, &error);
+  ck_assert_msg (t != NULL, "%s", error ? error->message : "");
+  return t;
+}
+
+static gboolean
+is_switch (SimVertexKind k)
+{
+  return k == SIM_VERTEX_LEAF || k == SIM_VERTEX_SPINE || k == SIM_VERTEX_CORE;
+}
+
+/* The switches linked to vertex @v, in a set (vertex + 1 as keys), or
+ * only those of a higher tier than @v's with @above. */
+static GHashTable *
+switches_next_to (const SimTopology *t, guint32 v, gboolean above)
+{
+  GHashTable *set = g_hash_table_new (g_direct_hash, g_direct_equal);
+  SimVertexKind kv = sim_topology_get_vertex_kind (t, v);
+
+  for (guint l = 0; l < sim_topology_get_n_links (t); l++)
+    {
+      const SimLink *k = sim_topology_get_link (t, l);
+      guint32 w = k->a == v ? k->b : k->b == v ? k->a : G_MAXUINT32;
+      SimVertexKind kw;
+      if (w == G_MAXUINT32)
+        continue;
+      kw = sim_topology_get_vertex_kind (t, w);
+      if (is_switch (kw) && (!above || kw > kv))
+        g_hash_table_add (set, GUINT_TO_POINTER (w + 1));
+    }
+  return set;
+}
+
+static gboolean
+same_set (GHashTable *a, GHashTable *b)
+{
+  GHashTableIter it;
+  gpointer k;
+
+  if (g_hash_table_size (a) != g_hash_table_size (b))
+    return FALSE;
+  g_hash_table_iter_init (&it, a);
+  while (g_hash_table_iter_next (&it, &k, NULL))
+    if (!g_hash_table_contains (b, k))
+      return FALSE;
+  return TRUE;
+}
+
+/* sim_topology_get_node_group() against the links themselves, on a
+ * two-tier and a three-tier fat-tree: a node's group at the access tier is
+ * the one switch every NIC of the node is linked to (the builders keep a
+ * node's NICs under one leaf); at the aggregation tier, two nodes are in
+ * one group exactly when their leaves lead up to the same spines (a pod of
+ * a three-tier tree; every leaf of a two-tier tree reaches every spine),
+ * and the group is one of those spines. */
+START_TEST (test_topology_node_groups)
+{
+  static const char * const two[] = { "topology=fat-tree", "switch=Quantum-2-QM9700",
+                                      "radix=32", "oversubscription=2", NULL };
+  static const char * const three[] = { "topology=fat-tree-3", "switch=Quantum-2-QM9700",
+                                        "radix=32", "oversubscription=2", NULL };
+  const char * const *fabrics[] = { two, three };
+
+  for (guint f = 0; f < G_N_ELEMENTS (fabrics); f++)
+    {
+      g_autoptr(SimCluster) c = NULL;
+      SimTopology *t = make_fabric (40, fabrics[f], &c);
+      guint n_nodes = sim_cluster_get_n_nodes (c);
+      g_autofree guint32 *leaf = g_new (guint32, n_nodes);
+      GPtrArray *ups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+      g_autoptr(GHashTable) leaves = g_hash_table_new (g_direct_hash, g_direct_equal);
+      g_autoptr(GHashTable) pods = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+      for (guint n = 0; n < n_nodes; n++)
+        {
+          g_autoptr(GHashTable) linked = g_hash_table_new (g_direct_hash, g_direct_equal);
+          for (guint32 v = 0; v < sim_topology_get_n_vertices (t); v++)
+            if (sim_topology_get_vertex_node (t, v) == (gint) n
+                && sim_topology_get_vertex_kind (t, v) == SIM_VERTEX_NIC)
+              {
+                g_autoptr(GHashTable) sw = switches_next_to (t, v, FALSE);
+                GHashTableIter it;
+                gpointer k;
+                g_hash_table_iter_init (&it, sw);
+                while (g_hash_table_iter_next (&it, &k, NULL))
+                  g_hash_table_add (linked, k);
+              }
+          ck_assert_uint_eq (g_hash_table_size (linked), 1);
+          leaf[n] = GPOINTER_TO_UINT (g_hash_table_get_keys_as_array (linked, NULL)[0]) - 1;
+          g_free (g_hash_table_get_keys_as_array (linked, NULL));
+          ck_assert_uint_eq (sim_topology_get_node_group (t, n, SIM_TIER_ACCESS), leaf[n]);
+          ck_assert_uint_eq (sim_topology_get_node_group (t, n, SIM_TIER_INTRA), n);
+          g_ptr_array_add (ups, switches_next_to (t, leaf[n], TRUE));
+          ck_assert (g_hash_table_contains (ups->pdata[n], GUINT_TO_POINTER (
+                       sim_topology_get_node_group (t, n, SIM_TIER_AGGREGATION) + 1)));
+          g_hash_table_add (leaves, GUINT_TO_POINTER (leaf[n] + 1));
+          g_hash_table_add (pods, GUINT_TO_POINTER (
+                              sim_topology_get_node_group (t, n, SIM_TIER_AGGREGATION) + 1));
+        }
+      for (guint a = 0; a < n_nodes; a++)
+        for (guint b = 0; b < n_nodes; b++)
+          ck_assert_int_eq (same_set (ups->pdata[a], ups->pdata[b]),
+                            sim_topology_get_node_group (t, a, SIM_TIER_AGGREGATION)
+                            == sim_topology_get_node_group (t, b, SIM_TIER_AGGREGATION));
+      /* Several leaves; in three tiers several pods, in two one. */
+      ck_assert_uint_gt (g_hash_table_size (leaves), 5);
+      if (f == 0)
+        ck_assert_uint_eq (g_hash_table_size (pods), 1);
+      else
+        ck_assert_uint_gt (g_hash_table_size (pods), 1);
+      g_ptr_array_unref (ups);
+      sim_topology_free (t);
+    }
+}
+END_TEST
+
+/* Topology-aware placement as its description states it, by a plain pass
+ * over every node for every group (how the placement worked before the
+ * cluster kept each group's free GPUs): a job that fits in one node is
+ * left to best-fit; a larger one goes under one leaf if one has room
+ * (the group with the fewest free GPUs that fits, ties to the group whose
+ * first node comes first), else under one pod, else anywhere; in a group,
+ * whole free nodes in order, then the remainder on the fullest node that
+ * fits (ties to the lowest node). */
+static guint
+ref_in_group (const SimCluster *c, const guint32 *group_of, guint32 group, const SimJob *job,
+              guint32 *out)
+{
+  guint n_nodes = sim_cluster_get_n_nodes (c), want = job->spec.gpus, got = 0;
+  g_autofree gboolean *whole = g_new0 (gboolean, n_nodes);
+  gint best = -1;
+
+  for (guint n = 0; n < n_nodes && got < want; n++)
+    {
+      const SimNode *node = sim_cluster_get_node (c, n);
+      if ((group_of != NULL && group_of[n] != group) || node->free_gpus != node->n_gpus
+          || node->n_gpus > want - got || !sim_place_node_admits (c, n, job, node->n_gpus))
+        continue;
+      for (guint g = 0; out != NULL && g < node->n_gpus; g++)
+        out[got + g] = node->first_gpu + g;
+      got += node->n_gpus;
+      whole[n] = TRUE;
+    }
+  if (got == want)
+    return got;
+  for (guint n = 0; n < n_nodes; n++)
+    {
+      const SimNode *node = sim_cluster_get_node (c, n);
+      if ((group_of != NULL && group_of[n] != group) || whole[n]
+          || node->free_gpus < want - got || !sim_place_node_admits (c, n, job, want - got))
+        continue;
+      if (best < 0 || node->free_gpus < sim_cluster_get_node (c, best)->free_gpus)
+        best = (gint) n;
+    }
+  if (best < 0)
+    return 0;
+  for (guint g = 0, k = got; out != NULL && k < want; g++)
+    {
+      guint32 gpu = sim_cluster_get_node (c, best)->first_gpu + g;
+      if (sim_cluster_get_gpu (c, gpu)->n_tenants == 0)
+        out[k++] = gpu;
+    }
+  return want;
+}
+
+static gboolean
+ref_topology_place (const SimCluster *c, const SimTopology *t, const SimJob *job, guint32 *out)
+{
+  guint n_nodes = sim_cluster_get_n_nodes (c);
+  const SimLinkTier tiers[2] = { SIM_TIER_ACCESS, SIM_TIER_AGGREGATION };
+
+  if (job->spec.gpus > sim_cluster_get_n_free_gpus (c))
+    return FALSE;
+  for (guint tier = 0; tier < 2; tier++)
+    {
+      g_autofree guint32 *group_of = g_new (guint32, n_nodes);
+      g_autofree guint *free_in = g_new0 (guint, n_nodes);
+      guint n_groups = 0;
+      gint best = -1;
+      /* Groups numbered by their first node. */
+      for (guint n = 0; n < n_nodes; n++)
+        {
+          guint32 id = sim_topology_get_node_group (t, n, tiers[tier]);
+          group_of[n] = n_groups;
+          for (guint m = 0; m < n; m++)
+            if (sim_topology_get_node_group (t, m, tiers[tier]) == id)
+              {
+                group_of[n] = group_of[m];
+                break;
+              }
+          if (group_of[n] == n_groups)
+            n_groups++;
+          free_in[group_of[n]] += sim_cluster_get_node (c, n)->free_gpus;
+        }
+      for (guint g = 0; g < n_groups; g++)
+        if (free_in[g] >= job->spec.gpus && (best < 0 || free_in[g] < free_in[best])
+            && ref_in_group (c, group_of, g, job, NULL) == job->spec.gpus)
+          best = (gint) g;
+      if (best >= 0)
+        return ref_in_group (c, group_of, (guint32) best, job, out) == job->spec.gpus;
+    }
+  return ref_in_group (c, NULL, 0, job, out) == job->spec.gpus;
+}
+
+/* Topology-aware placement chooses exactly the GPUs the plain pass above
+ * chooses, on a three-tier fat-tree of 40 DGX H100 (20 leaves, several
+ * pods) filled at random by its own placements, with jobs ending in
+ * between, nodes drained and brought back, and a node short of host memory;
+ * in the cluster the policy was made for (whose groups' free GPUs the
+ * cluster keeps), in a copy of it (which keeps them too) and in a cluster
+ * built alike with the same GPUs taken (which does not: counted). */
+START_TEST (test_topology_aware_against_scan)
+{
+  static const char * const three[] = { "topology=fat-tree-3", "switch=Quantum-2-QM9700",
+                                        "radix=32", "oversubscription=2", NULL };
+  static const guint sizes[] = { 1, 4, 8, 9, 12, 16, 16, 24, 32, 40, 64, 96, 128 };
+  guint compared = 0, spanned[2] = { 0 }, refused = 0;
+
+  for (guint64 seed = 1; seed <= 10; seed++)
+    {
+      g_autoptr(SimCluster) c = NULL;
+      SimTopology *t = make_fabric (40, three, &c);
+      g_autoptr(GRand) rand = g_rand_new_with_seed ((guint32) (seed * 104729));
+      SimPolicySetup setup = { 0 };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SimPolicy) p = NULL;
+      GPtrArray *running = g_ptr_array_new_with_free_func (g_free);
+
+      setup.cluster = c;
+      setup.topology = t;
+      setup.seed = seed;
+      p = sim_policy_new ("fifo", "topology-aware", &setup, &error);
+      ck_assert_msg (p != NULL, "%s", error ? error->message : "");
+      if (seed % 2 == 0)
+        sim_cluster_set_node_host (c, 7, 96000, 1ull << 30);
+      for (guint step = 0; step < 400; step++)
+        {
+          SimJob job = job_of (sizes[g_rand_int_range (rand, 0, G_N_ELEMENTS (sizes))], 1000);
+          guint32 got[128], want[128];
+          SimPlacement pl = { got, 0, 0, -1 };
+          gboolean fits, ref;
+
+          job.spec.memory_bytes = g_rand_int_range (rand, 0, 4) == 0 ? 8ull << 30 : 0;
+          if (g_rand_int_range (rand, 0, 25) == 0)
+            {
+              guint n = g_rand_int_range (rand, 0, 40);
+              sim_cluster_set_node_available (c, n, !sim_cluster_get_node (c, n)->available);
+            }
+          fits = sim_policy_place (p, c, &job, &pl);
+          if (job.spec.gpus > 8)
+            {
+              g_autoptr(SimCluster) copy = sim_cluster_copy (c);
+              g_autoptr(SimCluster) alike = make_cluster ("DGX-H100", 40, 8);
+              guint32 in_copy[128];
+              SimPlacement pc = { in_copy, 0, 0, -1 };
+              ref = ref_topology_place (c, t, &job, want);
+              ck_assert_int_eq (fits, ref);
+              if (fits)
+                {
+                  ck_assert_mem_eq (got, want, job.spec.gpus * sizeof (guint32));
+                  compared++;
+                  for (guint k = 0; k < 2; k++)
+                    spanned[k] += sim_topology_get_node_group (
+                                    t, sim_cluster_get_gpu (c, got[0])->node, SIM_TIER_ACCESS + k)
+                                  != sim_topology_get_node_group (
+                                    t, sim_cluster_get_gpu (c, got[job.spec.gpus - 1])->node,
+                                    SIM_TIER_ACCESS + k);
+                }
+              else
+                refused++;
+              ck_assert_int_eq (sim_policy_place (p, copy, &job, &pc), fits);
+              if (fits)
+                ck_assert_mem_eq (in_copy, got, job.spec.gpus * sizeof (guint32));
+              /* Alike: the same GPUs taken and nodes drained, host
+               * shares left out (and so the same node short of memory). */
+              for (guint n = 0; n < 40; n++)
+                {
+                  const SimNode *node = sim_cluster_get_node (c, n);
+                  for (guint g = node->first_gpu; g < node->first_gpu + node->n_gpus; g++)
+                    if (sim_cluster_get_gpu (c, g)->n_tenants > 0)
+                      {
+                        guint32 x = g;
+                        ck_assert (sim_cluster_allocate (alike, &x, 1, 1000, NULL));
+                      }
+                  sim_cluster_set_node_available (alike, n, node->available);
+                  sim_cluster_set_node_host (alike, n, node->cpu_milli, node->memory_bytes);
+                  if (node->memory_bytes > 0)
+                    ck_assert (sim_cluster_reserve_host (alike, n, node->cpu_milli
+                                                                   - node->free_cpu_milli,
+                                                         node->memory_bytes
+                                                         - node->free_memory_bytes, NULL));
+                }
+              pc.n_gpus = 0;
+              ck_assert_int_eq (sim_policy_place (p, alike, &job, &pc), fits);
+              if (fits)
+                ck_assert_mem_eq (in_copy, got, job.spec.gpus * sizeof (guint32));
+            }
+          if (fits)
+            {
+              guint32 *held = g_new (guint32, job.spec.gpus + 1);
+              commit (c, &job, &pl);
+              held[0] = job.spec.gpus;
+              memcpy (held + 1, got, job.spec.gpus * sizeof (guint32));
+              g_ptr_array_add (running, held);
+            }
+          /* Jobs end at random, the fuller the cluster the more. */
+          while (running->len > 0
+                 && g_rand_int_range (rand, 0, 320) >= (gint) sim_cluster_get_n_free_gpus (c))
+            {
+              guint k = g_rand_int_range (rand, 0, running->len);
+              const guint32 *held = running->pdata[k];
+              SimJob gone = job_of (held[0], 1000);
+              sim_cluster_release (c, held + 1, held[0], 1000);
+              for (guint i = 0; i < held[0]; i++)
+                {
+                  guint n = sim_cluster_get_gpu (c, held[1 + i])->node;
+                  if (i == 0 || sim_cluster_get_gpu (c, held[i])->node != n)
+                    {
+                      guint here = 0;
+                      guint64 cpu, mem;
+                      for (guint j = 0; j < held[0]; j++)
+                        here += sim_cluster_get_gpu (c, held[1 + j])->node == n;
+                      sim_job_host_share (&gone, here, &cpu, &mem);
+                      sim_cluster_release_host (c, n, cpu, mem);
+                    }
+                }
+              g_ptr_array_remove_index_fast (running, k);
+            }
+        }
+      g_ptr_array_unref (running);
+      sim_topology_free (t);
+    }
+  /* Enough of each outcome to mean something: placed, across leaves,
+   * across pods, refused. */
+  ck_assert_uint_gt (compared, 2000);
+  ck_assert_uint_gt (spanned[0], 1000);
+  ck_assert_uint_gt (spanned[1], 60);
+  ck_assert_uint_gt (refused, 40);
+}
+END_TEST
+
 static Suite *
 placements_suite (void)
 {
@@ -1289,6 +1653,8 @@ placements_suite (void)
   tcase_add_test (tc, test_random_invariant);
   tcase_add_test (tc, test_best_fit_index);
   tcase_add_test (tc, test_indexed_against_passes);
+  tcase_add_test (tc, test_topology_node_groups);
+  tcase_add_test (tc, test_topology_aware_against_scan);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -30,4 +30,25 @@ void  sim__cluster_prefetch (const SimCluster *cluster, guint gpu, guint node);
  * job's GPUs, which sim_cluster_get_gpu() would check one by one. */
 const SimGpu *sim__cluster_gpus (const SimCluster *cluster);
 
+/* A grouping of a cluster's nodes (internal, for placements that choose a
+ * group of nodes before the nodes in it, such as the nodes under one
+ * switch): each node's group, below @n_groups.  Reference-counted. */
+typedef struct _SimNodeGrouping SimNodeGrouping;
+
+SimNodeGrouping *sim__node_grouping_new   (const guint32 *group_of, guint n_nodes,
+                                           guint n_groups);
+SimNodeGrouping *sim__node_grouping_ref   (SimNodeGrouping *grouping);
+void             sim__node_grouping_unref (SimNodeGrouping *grouping);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimNodeGrouping, sim__node_grouping_unref)
+
+/* Keeps the free GPUs of each group of @grouping (made for this cluster's
+ * nodes) from now on, as the nodes' free counts change, in O(1) per
+ * change; copies of @cluster keep them too.  Asking again changes nothing.
+ * Nodes added later belong to no group. */
+void sim__cluster_watch_grouping (SimCluster *cluster, SimNodeGrouping *grouping);
+/* The free GPUs of each group of @grouping, or NULL if @cluster does not
+ * keep them (the array is the cluster's, valid until it changes). */
+const guint32 *sim__cluster_get_group_free (const SimCluster *cluster,
+                                            const SimNodeGrouping *grouping);
+
 G_END_DECLS

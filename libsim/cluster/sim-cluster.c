@@ -77,7 +77,22 @@ struct _SimCluster {
   guint32 *shared_right;
   guint32 *shared_root;
   guint    n_shared;
+  /* The groupings of nodes whose groups' free GPUs are kept
+   * (sim__cluster_watch_grouping()), as Watched; NULL until the first. */
+  GArray  *watched;
 };
+
+struct _SimNodeGrouping {
+  gint     ref_count;
+  guint    n_nodes, n_groups;
+  guint32 *group_of;    /* per node */
+};
+
+/* A grouping a cluster keeps the free GPUs of, group by group. */
+typedef struct {
+  SimNodeGrouping *grouping;  /* a reference */
+  guint32         *free;      /* per group */
+} Watched;
 
 #define SHARED_NIL G_MAXUINT32
 
@@ -478,6 +493,8 @@ sim_cluster_copy (const SimCluster *cluster)
     while (g_hash_table_iter_next (&it, &key, &value))
       g_hash_table_insert (c->mig, key, g_memdup2 (value, sizeof (SimMigLayout)));
   }
+  for (guint i = 0; cluster->watched != NULL && i < cluster->watched->len; i++)
+    sim__cluster_watch_grouping (c, g_array_index (cluster->watched, Watched, i).grouping);
   return c;
 }
 
@@ -593,6 +610,8 @@ sim_cluster_unref (SimCluster *cluster)
   g_free (cluster->bucket);
   shared_free (cluster);
   g_clear_pointer (&cluster->catalogue, sim_catalogue_unref);
+  if (cluster->watched != NULL)
+    g_array_unref (cluster->watched);
   g_free (cluster);
 }
 
@@ -877,6 +896,13 @@ sim__cluster_gpus (const SimCluster *cluster)
 static inline void
 node_free_changed (SimCluster *c, SimNode *node, guint old_free)
 {
+  if (G_UNLIKELY (c->watched != NULL))
+    for (guint i = 0; i < c->watched->len; i++)
+      {
+        Watched *w = &g_array_index (c->watched, Watched, i);
+        if (node->index < w->grouping->n_nodes)
+          w->free[w->grouping->group_of[node->index]] += node->free_gpus - old_free;
+      }
   c->hist[node->n_gpus * HIST_DIM + old_free]--;
   c->hist[node->n_gpus * HIST_DIM + node->free_gpus]++;
   free_tree_set (c, node->index, node->free_gpus);
@@ -1532,4 +1558,80 @@ sim_cluster_get_n_partitions (const SimCluster *cluster)
 {
   g_return_val_if_fail (cluster != NULL, 1);
   return MAX (cluster->n_partitions, 1);
+}
+
+SimNodeGrouping *
+sim__node_grouping_new (const guint32 *group_of, guint n_nodes, guint n_groups)
+{
+  SimNodeGrouping *g;
+
+  g_return_val_if_fail (group_of != NULL || n_nodes == 0, NULL);
+  for (guint i = 0; i < n_nodes; i++)
+    g_return_val_if_fail (group_of[i] < n_groups, NULL);
+  g = g_new0 (SimNodeGrouping, 1);
+  g->ref_count = 1;
+  g->n_nodes = n_nodes;
+  g->n_groups = n_groups;
+  g->group_of = g_memdup2 (group_of, sizeof (guint32) * MAX (n_nodes, 1));
+  return g;
+}
+
+SimNodeGrouping *
+sim__node_grouping_ref (SimNodeGrouping *grouping)
+{
+  g_return_val_if_fail (grouping != NULL, NULL);
+  g_atomic_int_inc (&grouping->ref_count);
+  return grouping;
+}
+
+void
+sim__node_grouping_unref (SimNodeGrouping *grouping)
+{
+  if (grouping == NULL || !g_atomic_int_dec_and_test (&grouping->ref_count))
+    return;
+  g_free (grouping->group_of);
+  g_free (grouping);
+}
+
+static void
+watched_clear (gpointer data)
+{
+  Watched *w = data;
+
+  sim__node_grouping_unref (w->grouping);
+  g_free (w->free);
+}
+
+void
+sim__cluster_watch_grouping (SimCluster *cluster, SimNodeGrouping *grouping)
+{
+  Watched w;
+
+  g_return_if_fail (cluster != NULL && grouping != NULL);
+  g_return_if_fail (grouping->n_nodes == cluster->nodes->len);
+  if (sim__cluster_get_group_free (cluster, grouping) != NULL)
+    return;
+  if (cluster->watched == NULL)
+    {
+      cluster->watched = g_array_new (FALSE, FALSE, sizeof (Watched));
+      g_array_set_clear_func (cluster->watched, watched_clear);
+    }
+  w.grouping = sim__node_grouping_ref (grouping);
+  w.free = g_new0 (guint32, MAX (grouping->n_groups, 1));
+  for (guint i = 0; i < grouping->n_nodes; i++)
+    w.free[grouping->group_of[i]] += g_array_index (cluster->nodes, SimNode, i).free_gpus;
+  g_array_append_val (cluster->watched, w);
+}
+
+const guint32 *
+sim__cluster_get_group_free (const SimCluster *cluster, const SimNodeGrouping *grouping)
+{
+  g_return_val_if_fail (cluster != NULL && grouping != NULL, NULL);
+  for (guint i = 0; cluster->watched != NULL && i < cluster->watched->len; i++)
+    {
+      const Watched *w = &g_array_index (cluster->watched, Watched, i);
+      if (w->grouping == grouping)
+        return w->free;
+    }
+  return NULL;
 }

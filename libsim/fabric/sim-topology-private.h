@@ -49,6 +49,8 @@ struct _SimTopology {
   /* Adjacency, compressed rows. */
   guint32 *adj_start;    /* n_vertices + 1 */
   guint32 *adj_link;     /* 2 * n_links */
+  guint32 *node_leaf;    /* per node: the switch above its lowest-numbered NIC that has
+                          * one, or NO_NODE (sim_topology_get_node_group()) */
 
   /* Routing (see the top of this file). */
   SimRouting routing;       /* resolved: never SIM_ROUTING_DEFAULT */

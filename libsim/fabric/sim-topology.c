@@ -1000,6 +1000,8 @@ dist_table_free (gpointer p)
   g_free (d);
 }
 
+static guint32 switch_above (const SimTopology *t, guint32 v, guint32 not_this);
+
 static void
 build_adjacency (SimTopology *t)
 {
@@ -1023,6 +1025,18 @@ build_adjacency (SimTopology *t)
       t->adj_link[t->adj_start[k->b] + fill[k->b]++] = l;
     }
   t->bfs_queue = g_new (guint32, nv + 1);
+  /* Each node's leaf: the switch above its first NIC that has one
+   * (sim_topology_get_node_group()), in one pass over the vertices. */
+  t->node_leaf = g_new (guint32, MAX (1u, t->n_nodes));
+  for (guint32 i = 0; i < t->n_nodes; i++)
+    t->node_leaf[i] = NO_NODE;
+  for (guint32 v = 0; v < nv; v++)
+    {
+      guint32 node = g_array_index (t->node_of, guint32, v);
+      if (node < t->n_nodes && t->node_leaf[node] == NO_NODE
+          && vertex_kind (t, v) == SIM_VERTEX_NIC)
+        t->node_leaf[node] = switch_above (t, v, NO_NODE);
+    }
 }
 
 static SimTopology *
@@ -1218,6 +1232,7 @@ sim_topology_free (SimTopology *topology)
   g_ptr_array_unref (topology->warnings);
   g_free (topology->spans);
   g_free (topology->adj_start);
+  g_free (topology->node_leaf);
   g_free (topology->adj_link);
   g_free (topology->bfs_queue);
   g_free (topology->nic_vertex);
@@ -1332,14 +1347,11 @@ switch_above (const SimTopology *t, guint32 v, guint32 not_this)
 guint32
 sim_topology_get_node_group (const SimTopology *topology, guint node, SimLinkTier tier)
 {
-  guint32 leaf = NO_NODE;
+  guint32 leaf;
 
   g_return_val_if_fail (topology != NULL, G_MAXUINT32);
   g_return_val_if_fail (node < topology->n_nodes, G_MAXUINT32);
-  for (guint32 v = 0; v < n_vertices (topology) && leaf == NO_NODE; v++)
-    if (g_array_index (topology->node_of, guint32, v) == node &&
-        vertex_kind (topology, v) == SIM_VERTEX_NIC)
-      leaf = switch_above (topology, v, NO_NODE);
+  leaf = topology->node_leaf[node];
   if (leaf == NO_NODE || tier <= SIM_TIER_INTRA)
     return tier <= SIM_TIER_INTRA ? node : G_MAXUINT32;
   if (tier == SIM_TIER_ACCESS)
