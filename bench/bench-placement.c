@@ -19,7 +19,9 @@
  * shared GPUs by room and by the free-GPU index, which should cost about
  * the same at every size.  Last, jobs spanning nodes on the same clusters
  * with a second partition of 64 nodes: what masking the other partition
- * costs.
+ * costs.  And topology-aware placement on three-tier fat-trees of 1,024,
+ * 10,240 and 102,400 GPUs (jobs of 16 to 128 GPUs), with the time making
+ * the policy takes.
  *
  * The figures are printed, never judged: this program fails only if a
  * placement is unknown.
@@ -97,25 +99,33 @@ commit (SimCluster *c, const SimJob *job, const SimPlacement *pl)
     }
 }
 
-/* Seconds per decision of PLACEMENT over N_PROBES probes on C (about
- * 0.2 s of decisions, at least 20); PLACED: the share that found a place. */
+/* Microseconds per decision of PLACEMENT over N_PROBES probes on C (about
+ * 0.2 s of decisions, at least 20), on the network @topology (nullable);
+ * PLACED: the share that found a place; *@setup_us (nullable): the
+ * microseconds making the policy took. */
 static double
-time_decisions (const char *placement, const SimTaskClass *tasks, guint n_tasks,
-                const SimCluster *c, const SimJob *probes, guint n_probes, double *placed_share)
+time_decisions_on (const char *placement, const SimTaskClass *tasks, guint n_tasks,
+                   const SimCluster *c, const SimTopology *topology, const SimJob *probes,
+                   guint n_probes, double *placed_share, double *setup_us)
 {
   SimPolicySetup setup = { 0 };
   g_autoptr(SimPolicy) policy = NULL;
   g_autoptr(GError) error = NULL;
-  guint32 gpus[64];
+  guint32 gpus[128];
   guint n = 0, placed = 0;
   gint64 t0, elapsed;
 
   setup.seed = 1;
   setup.task_classes = tasks;
   setup.n_task_classes = n_tasks;
+  setup.cluster = topology != NULL ? c : NULL;
+  setup.topology = topology;
+  t0 = g_get_monotonic_time ();
   policy = sim_policy_new ("fifo", placement, &setup, &error);
   if (policy == NULL)
     g_error ("bench-placement: %s", error->message);
+  if (setup_us != NULL)
+    *setup_us = (double) (g_get_monotonic_time () - t0);
   t0 = g_get_monotonic_time ();
   do
     {
@@ -127,6 +137,14 @@ time_decisions (const char *placement, const SimTaskClass *tasks, guint n_tasks,
   while (n < 20 || (elapsed < 200000 && n < 200000));
   *placed_share = (double) placed / n;
   return (double) elapsed / n;
+}
+
+static double
+time_decisions (const char *placement, const SimTaskClass *tasks, guint n_tasks,
+                const SimCluster *c, const SimJob *probes, guint n_probes, double *placed_share)
+{
+  return time_decisions_on (placement, tasks, n_tasks, c, NULL, probes, n_probes, placed_share,
+                            NULL);
 }
 
 static SimCluster *
@@ -290,6 +308,53 @@ main (int argc, char **argv)
             printf ("%-12s %8u %12.2f %7.0f%%\n", placements[p], big_sizes[s] * 8, us,
                     100.0 * share);
           }
+      }
+  }
+
+  /* Topology-aware placement on a three-tier fat-tree (of Quantum-2
+   * switches, of Quantum-X800 past the 65,536 NICs a tree of 64 ports
+   * reaches), 2:1 at the leaves: jobs spanning nodes, which it places by
+   * leaf and pod, and the time making the policy takes (each node's leaf
+   * and pod). */
+  {
+    const guint topo_sizes[] = { 128, 1280, 12800 };
+    SimJob span[64];
+    g_autoptr(GRand) rand = g_rand_new_with_seed (4);
+
+    for (guint i = 0; i < G_N_ELEMENTS (span); i++)
+      {
+        SimJob m = { 0 };
+        m.spec.id = 3000 + i;
+        m.spec.gpus = 8 * g_rand_int_range (rand, 2, 17);
+        m.spec.gpu_milli = 1000;
+        span[i] = m;
+      }
+    printf ("\ntopology-aware on a three-tier fat-tree, 2:1 (%u probes of 16 to 128 GPUs)\n",
+            (guint) G_N_ELEMENTS (span));
+    printf ("%-16s %8s %12s %8s %10s\n", "placement", "GPUs", "us/decision", "placed",
+            "setup ms");
+    for (guint s = 0; s < (quick ? 1 : G_N_ELEMENTS (topo_sizes)); s++)
+      {
+        g_autoptr(SimCluster) c = build (cat, topo_sizes[s]);
+        g_auto(SimFabricConfig) config = { 0 };
+        SimTopology *t;
+        double share, us, setup_us;
+
+        if (!sim_fabric_config_set (&config, "topology", "fat-tree-3", &error)
+            || !sim_fabric_config_set (&config, "switch", topo_sizes[s] * 8 <= 65536
+                                                          ? "Quantum-2-QM9700"
+                                                          : "Quantum-X800-Q3400", &error)
+            || !sim_fabric_config_set (&config, "oversubscription", "2", &error)
+            || (t = sim_topology_new (c, cat, &config, &error)) == NULL)
+          {
+            fprintf (stderr, "bench-placement: %s\n", error->message);
+            return 1;
+          }
+        us = time_decisions_on ("topology-aware", NULL, 0, c, t, span, G_N_ELEMENTS (span),
+                                &share, &setup_us);
+        printf ("%-16s %8u %12.2f %7.0f%% %10.1f\n", "topology-aware", topo_sizes[s] * 8, us,
+                100.0 * share, setup_us / 1000);
+        sim_topology_free (t);
       }
   }
   return 0;
