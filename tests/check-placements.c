@@ -1377,8 +1377,10 @@ START_TEST (test_topology_node_groups)
                   g_hash_table_add (linked, k);
               }
           ck_assert_uint_eq (g_hash_table_size (linked), 1);
-          leaf[n] = GPOINTER_TO_UINT (g_hash_table_get_keys_as_array (linked, NULL)[0]) - 1;
-          g_free (g_hash_table_get_keys_as_array (linked, NULL));
+          {
+            g_autofree gpointer *keys = g_hash_table_get_keys_as_array (linked, NULL);
+            leaf[n] = GPOINTER_TO_UINT (keys[0]) - 1;
+          }
           ck_assert_uint_eq (sim_topology_get_node_group (t, n, SIM_TIER_ACCESS), leaf[n]);
           ck_assert_uint_eq (sim_topology_get_node_group (t, n, SIM_TIER_INTRA), n);
           g_ptr_array_add (ups, switches_next_to (t, leaf[n], TRUE));

@@ -82,13 +82,16 @@ struct _SimTopology {
   GQueue      cache_order;  /* keys as GUINT_TO_POINTER (vertex << 1 | intra) */
   gsize       cache_bytes;
   guint32    *bfs_queue;    /* n_vertices */
-  /* Hop-by-hop routing on a tree: the destination leaf's ancestors. */
-  guint32    *anc_stamp;    /* per vertex: == anc_now if marked */
-  guint8     *anc_level;    /* per vertex: tiers above the destination leaf */
-  guint32    *anc_list;     /* the marked vertices */
-  guint32     anc_now;
-  guint32     anc_leaf;     /* the leaf whose ancestors are marked */
-  GHashTable *anc_kept;     /* leaf -> AncList: its ancestors, to mark again */
+  /* Hop by hop on a tree (tree_walk()): per destination leaf, a row of
+   * each vertex from anc_base on: its level above the leaf plus one, 0 if
+   * it is not an ancestor.  Rows kept per leaf within a budget, else one
+   * made again in anc_scratch. */
+  guint32     anc_base;     /* the lowest vertex that can be an ancestor */
+  guint32     anc_width;    /* vertices from anc_base on */
+  guint8    **anc_rows;     /* per vertex from anc_base on: its row if a leaf, or NULL */
+  guint8     *anc_scratch;
+  guint32     anc_scratch_leaf; /* the leaf whose row anc_scratch holds, or NO_NODE */
+  guint32    *anc_queue;    /* scratch: the ancestors found */
   guint32    *up_to;        /* per up_link entry: the switch it leads to */
   guint32    *adj_to;       /* per adj_link entry: the vertex it leads to */
   gsize       anc_bytes;

@@ -558,42 +558,26 @@ walk (SimTopology *t, guint32 v, guint32 dst, const NodeSpan *span, Route *r)
   return TRUE;
 }
 
-/* A leaf's ancestors, with their levels, as tree_walk() marks them:
- * marking again from the list costs a store per ancestor, where finding
- * them costs a scan of each one's uplinks (a spine's dozens). */
-typedef struct {
-  guint32  n;
-  guint32 *vertex;
-  guint8  *level;
-} AncList;
+/* Memory for the rows of ancestors kept per leaf, in bytes; past it, a
+ * leaf's row is made again each time routes turn to it. */
+#define ANC_BUDGET (64u << 20)
 
-/* Memory for kept ancestor lists, in bytes; past it, they are found again
- * each time. */
-#define ANC_BUDGET (16u << 20)
-
-static void
-anc_list_free (gpointer p)
+/* The row of leaf @ld's ancestors (its up-neighbours at level 1, theirs
+ * at 2...): per vertex from t->anc_base on, its level plus one, or 0 if it
+ * is not an ancestor.  Kept per leaf within ANC_BUDGET; else (and while
+ * searching) made again in one scratch row when routes turn to another
+ * leaf.  Reading a kept row costs nothing per ancestor, where marking
+ * them again cost a store each (at 100k GPUs, every core is an ancestor
+ * of every leaf). */
+static const guint8 *
+anc_row (SimTopology *t, guint32 ld)
 {
-  AncList *a = p;
-  g_free (a->vertex);
-  g_free (a->level);
-  g_free (a);
-}
-
-/* Marks the ancestors of leaf @ld (itself at level 0, its up-neighbours
- * at 1, theirs at 2...) in anc_stamp, under a new anc_now. */
-static void
-mark_ancestors (SimTopology *t, guint32 ld)
-{
-  const AncList *kept = NULL;
+  guint8 *row;
   guint n_anc = 0;
 
-  if (t->anc_stamp == NULL)
+  if (t->up_to == NULL)
     {
-      t->anc_stamp = g_new0 (guint32, n_vertices (t));
-      t->anc_level = g_new0 (guint8, n_vertices (t));
-      t->anc_list = g_new (guint32, n_vertices (t));
-      t->anc_kept = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, anc_list_free);
+      guint32 base = ld;
       /* The far ends of links, which the hops of tree_walk() look at
        * for every candidate. */
       t->up_to = g_new (guint32, MAX (1u, t->up_start[n_vertices (t)]));
@@ -605,71 +589,80 @@ mark_ancestors (SimTopology *t, guint32 ld)
           for (guint32 e = t->adj_start[v]; e < t->adj_start[v + 1]; e++)
             t->adj_to[e] = other_end (t, t->adj_link[e], v);
         }
+      /* An ancestor is a leaf (a NIC's switch) or the far end of an
+       * uplink: the rows start at the lowest of them. */
+      for (guint32 e = 0; e < t->up_start[n_vertices (t)]; e++)
+        base = MIN (base, t->up_to[e]);
+      for (guint32 nic = 0; nic < t->n_nics; nic++)
+        if (t->nic_access[nic] != NO_NODE)
+          base = MIN (base, other_end (t, t->nic_access[nic], t->nic_vertex[nic]));
+      t->anc_base = base;
+      t->anc_width = n_vertices (t) - base;
+      t->anc_rows = g_new0 (guint8 *, t->anc_width);
+      t->anc_queue = g_new (guint32, t->anc_width);
+      t->anc_scratch_leaf = NO_NODE;
     }
-  if (++t->anc_now == 0)
+  g_assert (ld >= t->anc_base);
+  if (!t->search && t->anc_rows[ld - t->anc_base] != NULL)
+    return t->anc_rows[ld - t->anc_base];
+  if (!t->search && t->anc_bytes + t->anc_width <= ANC_BUDGET)
     {
-      memset (t->anc_stamp, 0, n_vertices (t) * sizeof (guint32));
-      t->anc_now = 1;
+      row = t->anc_rows[ld - t->anc_base] = g_new0 (guint8, t->anc_width);
+      t->anc_bytes += t->anc_width;
     }
-  t->anc_leaf = ld;
-  if (!t->search)
-    kept = g_hash_table_lookup (t->anc_kept, GUINT_TO_POINTER (ld));
-  if (kept != NULL)
+  else
     {
-      for (guint32 i = 0; i < kept->n; i++)
-        {
-          t->anc_stamp[kept->vertex[i]] = t->anc_now;
-          t->anc_level[kept->vertex[i]] = kept->level[i];
-        }
-      return;
+      if (t->anc_scratch == NULL)
+        t->anc_scratch = g_new0 (guint8, t->anc_width);
+      else if (t->anc_scratch_leaf == ld && !t->search)
+        return t->anc_scratch;
+      else
+        memset (t->anc_scratch, 0, t->anc_width);
+      t->anc_scratch_leaf = ld;
+      row = t->anc_scratch;
     }
-
-  t->anc_stamp[ld] = t->anc_now;
-  t->anc_level[ld] = 0;
-  t->anc_list[n_anc++] = ld;
+  row[ld - t->anc_base] = 1;
+  t->anc_queue[n_anc++] = ld;
   for (guint i = 0; i < n_anc; i++)
     {
-      guint32 w = t->anc_list[i];
-      if (t->anc_level[w] + 1 >= MAX_TIERS)
+      guint32 w = t->anc_queue[i];
+      guint8 level = row[w - t->anc_base];   /* its level plus one */
+      if (level >= MAX_TIERS)
         continue;
       for (guint32 e = t->up_start[w]; e < t->up_start[w + 1]; e++)
         {
           guint32 u = t->up_to[e];
-          if (t->anc_stamp[u] != t->anc_now)
+          if (row[u - t->anc_base] == 0)
             {
-              t->anc_stamp[u] = t->anc_now;
-              t->anc_level[u] = (guint8) (t->anc_level[w] + 1);
-              t->anc_list[n_anc++] = u;
+              row[u - t->anc_base] = (guint8) (level + 1);
+              t->anc_queue[n_anc++] = u;
             }
         }
     }
-  if (!t->search && t->anc_bytes + (gsize) n_anc * 5 <= ANC_BUDGET)
-    {
-      AncList *a = g_new (AncList, 1);
-      a->n = n_anc;
-      a->vertex = g_memdup2 (t->anc_list, (gsize) n_anc * sizeof (guint32));
-      a->level = g_new (guint8, n_anc);
-      for (guint i = 0; i < n_anc; i++)
-        a->level[i] = t->anc_level[t->anc_list[i]];
-      g_hash_table_insert (t->anc_kept, GUINT_TO_POINTER (ld), a);
-      t->anc_bytes += (gsize) n_anc * 5;
-    }
+  return row;
+}
+
+/* Whether vertex @v is in @row (anc_row()): its level plus one, or 0. */
+static inline guint8
+anc_level (const SimTopology *t, const guint8 *row, guint32 v)
+{
+  return v >= t->anc_base ? row[v - t->anc_base] : 0;
 }
 
 /* Hop by hop on a tree, for the modes that choose at every hop (ECMP,
- * adaptive), without a distance table: mark the destination leaf's
- * ancestors (its up-neighbours, theirs, ...), climb from the source's leaf
- * (to a marked up-neighbour as soon as there is one, which is the lowest
- * common tier, else up any uplink), then come down through marked
- * switches one tier at a time.  O(ancestors' uplinks + radix x tiers) the
- * first time for a destination leaf, O(ancestors + radix x tiers) after
- * (its ancestors are kept, within a budget), O(radix x tiers) for a route
- * to the same leaf as the one before.  FALSE (nothing appended) if the
+ * adaptive), without a distance table: with the destination leaf's
+ * ancestors (its up-neighbours, theirs, ...: anc_row()), climb from the
+ * source's leaf (to an ancestor among the up-neighbours as soon as there
+ * is one, which is the lowest common tier, else up any uplink), then come
+ * down through ancestors one tier at a time.  O(ancestors' uplinks + radix
+ * x tiers) the first time for a destination leaf, O(radix x tiers) after
+ * (its row is kept, within a budget).  FALSE (nothing appended) if the
  * climb finds no common switch, which a symmetric tree does not allow. */
 static gboolean
 tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
 {
   guint32 vs = t->nic_vertex[ns], vd = t->nic_vertex[nd], ld, b, *cand;
+  const guint8 *row;
   guint len0 = route_len (r), hop0 = r->hop;
   SimTime lat0 = r->latency;
   guint64 div0 = r->div;
@@ -677,22 +670,19 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   if (t->nic_access[ns] == NO_NODE || t->nic_access[nd] == NO_NODE)
     return FALSE;
   ld = other_end (t, t->nic_access[nd], vd);
-  /* The marks stand until the next leaf's: routes to one leaf in a row
-   * (a collective's flows often are) mark it once. */
-  if (t->anc_stamp == NULL || ld != t->anc_leaf || t->search)
-    mark_ancestors (t, ld);
+  row = anc_row (t, ld);
 
   b = take (t, r, t->nic_access[ns], vs);
   r->hop++;
-  while (t->anc_stamp[b] != t->anc_now)
+  while (anc_level (t, row, b) == 0)
     {
       guint n = 0, n_marked = 0;
       cand = cand_buffer (t, n_up (t, b));
       for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
-        if (t->anc_stamp[t->up_to[e]] == t->anc_now)
+        if (anc_level (t, row, t->up_to[e]) != 0)
           n_marked++;
       for (guint32 e = t->up_start[b]; e < t->up_start[b + 1]; e++)
-        if (n_marked == 0 || t->anc_stamp[t->up_to[e]] == t->anc_now)
+        if (n_marked == 0 || anc_level (t, row, t->up_to[e]) != 0)
           cand[n++] = t->up_link[e];
       if (n == 0)
         {
@@ -708,13 +698,12 @@ tree_walk (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   while (b != ld)
     {
       guint n = 0;
-      guint8 want = (guint8) (t->anc_level[b] - 1);
+      guint8 want = (guint8) (anc_level (t, row, b) - 1);
       cand = cand_buffer (t, t->adj_start[b + 1] - t->adj_start[b]);
       for (guint32 e = t->adj_start[b]; e < t->adj_start[b + 1]; e++)
         {
           guint32 u = t->adj_to[e];
-          if (t->anc_stamp[u] == t->anc_now && t->anc_level[u] == want
-              && g_array_index (t->node_of, guint32, u) == NO_NODE)
+          if (anc_level (t, row, u) == want && g_array_index (t->node_of, guint32, u) == NO_NODE)
             cand[n++] = t->adj_link[e];
         }
       g_assert (n > 0);

@@ -1243,11 +1243,11 @@ sim_topology_free (SimTopology *topology)
   g_free (topology->up_link);
   g_free (topology->bundle_of);
   g_free (topology->bundle_capacity);
-  g_free (topology->anc_stamp);
-  g_free (topology->anc_level);
-  g_free (topology->anc_list);
-  if (topology->anc_kept != NULL)
-    g_hash_table_unref (topology->anc_kept);
+  for (guint32 i = 0; topology->anc_rows != NULL && i < topology->anc_width; i++)
+    g_free (topology->anc_rows[i]);
+  g_free (topology->anc_rows);
+  g_free (topology->anc_scratch);
+  g_free (topology->anc_queue);
   g_free (topology->up_to);
   g_free (topology->adj_to);
   g_free (topology->cand);
