@@ -15,9 +15,8 @@
  * placement reads every group's count once per tier and walks only the
  * nodes of the groups with room enough: O(groups + nodes of those groups),
  * and O(nodes) only when no pod has room (the walk over every node).  At
- * 100,000 GPUs under 1,067 leaves that is about a thousand counts and a
- * few dozen nodes a job, where a scan of every node per group took
- * millions.
+ * 100,000 GPUs under 915 leaves that is under a thousand counts and a few
+ * dozen nodes a job, where a scan of every node per group took millions.
  */
 #include "config.h"
 
