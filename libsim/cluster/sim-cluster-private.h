@@ -46,6 +46,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SimNodeGrouping, sim__node_grouping_unref)
  * change; copies of @cluster keep them too.  Asking again changes nothing.
  * Nodes added later belong to no group. */
 void sim__cluster_watch_grouping (SimCluster *cluster, SimNodeGrouping *grouping);
+/* Stops keeping them (in @cluster; its copies keep theirs). */
+void sim__cluster_unwatch_grouping (SimCluster *cluster, SimNodeGrouping *grouping);
 /* The free GPUs of each group of @grouping, or NULL if @cluster does not
  * keep them (the array is the cluster's, valid until it changes). */
 const guint32 *sim__cluster_get_group_free (const SimCluster *cluster,

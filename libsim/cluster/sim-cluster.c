@@ -1623,6 +1623,18 @@ sim__cluster_watch_grouping (SimCluster *cluster, SimNodeGrouping *grouping)
   g_array_append_val (cluster->watched, w);
 }
 
+void
+sim__cluster_unwatch_grouping (SimCluster *cluster, SimNodeGrouping *grouping)
+{
+  g_return_if_fail (cluster != NULL && grouping != NULL);
+  for (guint i = 0; cluster->watched != NULL && i < cluster->watched->len; i++)
+    if (g_array_index (cluster->watched, Watched, i).grouping == grouping)
+      {
+        g_array_remove_index (cluster->watched, i);
+        return;
+      }
+}
+
 const guint32 *
 sim__cluster_get_group_free (const SimCluster *cluster, const SimNodeGrouping *grouping)
 {

@@ -29,6 +29,7 @@
 #include <string.h>
 
 typedef struct {
+  SimCluster      *cluster;      /* a reference: the one that keeps the groups' free GPUs */
   guint            n_nodes;
   guint32         *group[2];     /* per node: its leaf and its pod, as dense numbers */
   guint            n_groups[2];
@@ -52,8 +53,11 @@ topo_destroy (gpointer data)
       g_free (s->group[t]);
       g_free (s->start[t]);
       g_free (s->members[t]);
+      if (s->grouping[t] != NULL)
+        sim__cluster_unwatch_grouping (s->cluster, s->grouping[t]);
       sim__node_grouping_unref (s->grouping[t]);
     }
+  sim_cluster_unref (s->cluster);
   g_free (s->count);
   g_free (s->taken);
   g_free (s);
@@ -73,6 +77,9 @@ topo_create (const SimPolicySetup *setup, GError **error)
       return NULL;
     }
   s = g_new0 (TopoState, 1);
+  /* The cluster keeps the groups' free GPUs while the policy lives (what
+   * it keeps, not what it holds: hence the cast). */
+  s->cluster = sim_cluster_ref ((SimCluster *) setup->cluster);
   s->n_nodes = sim_cluster_get_n_nodes (setup->cluster);
   s->taken = g_new0 (guint32, MAX (s->n_nodes, 1));
   for (guint t = 0; t < 2; t++)
@@ -107,9 +114,7 @@ topo_create (const SimPolicySetup *setup, GError **error)
         s->members[t][fill[s->group[t][n]]++] = n;
       g_free (fill);
       s->grouping[t] = sim__node_grouping_new (s->group[t], s->n_nodes, s->n_groups[t]);
-      /* The cluster keeps the groups' free GPUs from now on (what it
-       * keeps, not what it holds: hence the cast). */
-      sim__cluster_watch_grouping ((SimCluster *) setup->cluster, s->grouping[t]);
+      sim__cluster_watch_grouping (s->cluster, s->grouping[t]);
     }
   s->count = g_new (guint32, MAX (MAX (s->n_groups[0], s->n_groups[1]), 1));
   return s;
