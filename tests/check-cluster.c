@@ -6,7 +6,8 @@
  * same as a scan of the nodes (random operations against a reference);
  * fragmentation by hand; first-fit and best-fit choices by hand; a
  * fractional GPU shared by several tenants; the index of free GPUs and
- * first-fit through it against scans of every node.
+ * first-fit through it against scans of every node; the free GPUs kept per
+ * group of nodes against counts over the nodes.
  * What it does not check: scheduling over time (check-sched does).
  */
 #include "config.h"
@@ -516,6 +517,84 @@ START_TEST (test_node_of_from_pools)
 }
 END_TEST
 
+/* The free GPUs the cluster keeps per group of a grouping of its nodes
+ * (sim__cluster_watch_grouping()) equal a count over the nodes after every
+ * step of random allocations (whole and fractional GPUs), releases and
+ * nodes drained and brought back, on nodes of 2, 3 and 8 GPUs in 5 groups;
+ * a copy of the cluster keeps equal counts; watching again keeps the same
+ * counts; and once unwatched the cluster keeps none. */
+START_TEST (test_group_free_counts)
+{
+  const SimNodeModel *pcie = sim_catalogue_lookup_node (catalogue, "PCIe-8GPU");
+  g_autoptr(SimCluster) c = sim_cluster_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimNodeGrouping) grouping = NULL;
+  static const guint per[] = { 2, 3, 8 };
+  guint32 group_of[36];
+  const guint32 *kept;
+  guint changed = 0;
+  g_autoptr(GArray) held = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);  /* gpu, milli */
+
+  for (guint p = 0; p < G_N_ELEMENTS (per); p++)
+    ck_assert (sim_cluster_add_pool (c, "p", pcie, NULL, per[p], 12, &error));
+  for (guint n = 0; n < 36; n++)
+    group_of[n] = g_rand_int_range (rand, 0, 5);
+  grouping = sim__node_grouping_new (group_of, 36, 5);
+  sim__cluster_watch_grouping (c, grouping);
+  kept = sim__cluster_get_group_free (c, grouping);
+  ck_assert_ptr_nonnull (kept);
+  for (guint step = 0; step < 3000; step++)
+    {
+      guint gpu = g_rand_int_range (rand, 0, sim_cluster_get_n_gpus (c));
+      guint milli = g_rand_boolean (rand) ? 1000 : 250;
+      guint32 g32 = gpu, count[5] = { 0 };
+      guint before = sim_cluster_get_n_free_gpus (c);
+      switch (g_rand_int_range (rand, 0, 10))
+        {
+        case 0:
+          {
+            guint n = g_rand_int_range (rand, 0, 36);
+            sim_cluster_set_node_available (c, n, !sim_cluster_get_node (c, n)->available);
+          }
+          break;
+        case 1: case 2: case 3: case 4:
+          if (held->len > 0)
+            {
+              guint k = g_rand_int_range (rand, 0, held->len);
+              guint32 *x = &g_array_index (held, guint32, 2 * k);
+              sim_cluster_release (c, &x[0], 1, x[1]);
+              g_array_remove_index_fast (held, k);
+            }
+          break;
+        default:
+          if (sim_cluster_allocate (c, &g32, 1, milli, NULL))
+            {
+              guint32 x[2] = { g32, milli };
+              g_array_append_vals (held, x, 1);
+            }
+          break;
+        }
+      changed += sim_cluster_get_n_free_gpus (c) != before;
+      for (guint n = 0; n < 36; n++)
+        count[group_of[n]] += sim_cluster_get_node (c, n)->free_gpus;
+      ck_assert_ptr_eq (sim__cluster_get_group_free (c, grouping), kept);
+      ck_assert_mem_eq (kept, count, sizeof count);
+      if (step % 500 == 0)
+        {
+          g_autoptr(SimCluster) copy = sim_cluster_copy (c);
+          ck_assert_mem_eq (sim__cluster_get_group_free (copy, grouping), count, sizeof count);
+        }
+    }
+  /* The steps changed the free count often enough to mean something. */
+  ck_assert_uint_gt (changed, 1000);
+  sim__cluster_watch_grouping (c, grouping);
+  ck_assert_ptr_eq (sim__cluster_get_group_free (c, grouping), kept);
+  sim__cluster_unwatch_grouping (c, grouping);
+  ck_assert_ptr_null (sim__cluster_get_group_free (c, grouping));
+}
+END_TEST
+
 int
 main (void)
 {
@@ -535,6 +614,7 @@ main (void)
   tcase_add_test (tc, test_first_fit_against_scan);
   tcase_add_test (tc, test_nodes_outside_partitions);
   tcase_add_test (tc, test_node_of_from_pools);
+  tcase_add_test (tc, test_group_free_counts);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);
