@@ -415,7 +415,24 @@ main (int argc, char **argv)
             }
         }
       else if (strcmp (argv[i], "--placement") == 0 && i + 1 < argc)
-        placement = argv[++i];
+        {
+          g_autoptr(GPtrArray) known = sim_policy_list_placements ();
+          gboolean found = FALSE;
+          placement = argv[++i];
+          for (guint k = 0; k < known->len && !found; k++)
+            found = strcmp (known->pdata[k], placement) == 0;
+          if (!found)
+            {
+              GString *names = g_string_new (NULL);
+              for (guint k = 0; k < known->len; k++)
+                g_string_append_printf (names, "%s%s", k > 0 ? ", " : "",
+                                        (const char *) known->pdata[k]);
+              fprintf (stderr, "bench-scale: --placement %s: expected one of %s\n", placement,
+                       names->str);
+              g_string_free (names, TRUE);
+              return 2;
+            }
+        }
       else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
         {
           fputs (SCALE_USAGE, stdout);

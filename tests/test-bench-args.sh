@@ -74,6 +74,7 @@ bad_value bench-scale --gpus 12345
 bad_value bench-scale --repeat 21
 bad_value bench-scale --oversub 0.5
 bad_value bench-scale --solver fast
+bad_value bench-scale --placement nearest
 bad_value bench-routes --nodes abc
 bad_value bench-routes --routes 0
 bad_value bench-routes --routing foo
