@@ -1225,8 +1225,8 @@ END_TEST
  * oversubscriptions from 1:1 to 5:1:
  * - no node's NICs are split: in a fat-tree, a three-tier fat-tree, a
  *   single switch or a dragonfly every NIC of a node is on one switch; on
- *   a rail-optimized fabric NIC k of a node is on rail leaf k of its
- *   group: two nodes share a rail leaf for NIC 0 exactly when they share
+ *   a rail-optimized fabric (two tiers or three) NIC k of a node is on
+ *   rail leaf k of its group: two nodes share a rail leaf for NIC 0 exactly when they share
  *   it for every NIC, and a node's NICs are on different rail leaves;
  * - oversubscription as asked: every leaf (router) with uplinks (global
  *   links) has NIC ports : uplinks equal to the ratio asked, or the builder
@@ -1288,6 +1288,7 @@ check_whole_nodes (SimTopology *t, SimFabricKind kind, double r, guint k_max, gu
   const char * const *warnings = sim_topology_get_warnings (t);
   guint n_nodes = 0, max_down = 0;
   gboolean uplinks = FALSE;
+  gboolean rails = kind == SIM_FABRIC_RAIL_OPTIMIZED || kind == SIM_FABRIC_RAIL_OPTIMIZED_3;
 
   for (guint v = 0; v < nv; v++)
     if (sim_topology_get_vertex_node (t, v) >= 0)
@@ -1321,7 +1322,7 @@ check_whole_nodes (SimTopology *t, SimFabricKind kind, double r, guint k_max, gu
           gint node = sim_topology_get_vertex_node (t, k->a);
           ck_assert_int_eq (ka, SIM_VERTEX_NIC);
           leaf[k->b].down++;
-          if (kind == SIM_FABRIC_RAIL_OPTIMIZED)
+          if (rails)
             {
               /* Key (switch, node): a node's NICs on distinct rail leaves. */
               gpointer key = GUINT_TO_POINTER ((guint64) k->b * 100003u + (guint) node + 1);
@@ -1350,7 +1351,7 @@ check_whole_nodes (SimTopology *t, SimFabricKind kind, double r, guint k_max, gu
     }
   g_hash_table_unref (seen);
   /* Rails: nodes that share rail leaf 0 share every rail leaf. */
-  if (kind == SIM_FABRIC_RAIL_OPTIMIZED)
+  if (rails)
     for (guint l = 0; l < nl; l++)
       {
         const SimLink *k = sim_topology_get_link (t, l);
@@ -1395,7 +1396,7 @@ check_whole_nodes (SimTopology *t, SimFabricKind kind, double r, guint k_max, gu
                          "%s: the warning does not name %s%s: %s", label, named, ratio_named,
                          warnings[0]);
         }
-      if (kind != SIM_FABRIC_DRAGONFLY && lc->down == max_down && kind != SIM_FABRIC_RAIL_OPTIMIZED)
+      if (kind != SIM_FABRIC_DRAGONFLY && lc->down == max_down && !rails)
         assert_near (fabs (log (ratio / r)), best_ratio_error (k_max, radix, r), label);
     }
   return uplinks;
@@ -1405,7 +1406,7 @@ START_TEST (test_whole_nodes)
 {
   static const SimFabricKind kinds[] = {
     SIM_FABRIC_SINGLE_SWITCH, SIM_FABRIC_FAT_TREE, SIM_FABRIC_FAT_TREE_3,
-    SIM_FABRIC_RAIL_OPTIMIZED, SIM_FABRIC_DRAGONFLY,
+    SIM_FABRIC_RAIL_OPTIMIZED, SIM_FABRIC_RAIL_OPTIMIZED_3, SIM_FABRIC_DRAGONFLY,
   };
   static const guint sizes[][2] = {  /* DGX-H100 (8 NICs), PCIe-8GPU (2 NICs) */
     { 1, 0 }, { 3, 0 }, { 5, 0 }, { 13, 0 }, { 40, 0 }, { 0, 7 }, { 0, 33 }, { 6, 9 },
@@ -1449,6 +1450,202 @@ START_TEST (test_whole_nodes)
   ck_assert_uint_ge (with_uplinks, 300);
   ck_assert_uint_ge (warned, 20);
   ck_assert_uint_lt (warned, with_uplinks);
+}
+END_TEST
+
+/* Three tiers of rails, worked out by hand.  48 x DGX-H100 on 32-port
+ * switches of Quantum-2 speed (NIC and port 400 Gb/s), 1:1: a rail leaf
+ * takes one NIC of 16 nodes and 16 uplinks, so the rail groups are nodes
+ * 0-15, 16-31 and 32-47, 8 rail leaves each (24).  A pod holds radix/2 =
+ * 16 leaves, two whole groups: pod 0 is groups 0 and 1, pod 1 group 2.
+ * Each leaf has one uplink to each of its pod's 16 spines (32 spines);
+ * spine j of pod 0 has 16 leaves below and 16 uplinks, of pod 1 8 and 8;
+ * core group j joins the 24 uplinks of spine j of both pods on one
+ * 32-port core (16 cores).  72 switches, 384 + 384 + 384 cables.  Routes:
+ * rail 3 of node 0 to rail 3 of node 16 (groups 0 and 1, one pod) turn at
+ * a spine; to node 32 (pod 1) they climb to a core. */
+START_TEST (test_rail_optimized_3)
+{
+  const char *cfg[] = { "topology=rail-optimized-3", "switch=Quantum-2-QM9700", "radix=32",
+                        NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 48, cfg, &m);
+  guint nv = sim_topology_get_n_vertices (t), nl = sim_topology_get_n_links (t);
+  g_autofree guint *down = g_new0 (guint, nv);
+  g_autofree guint *up = g_new0 (guint, nv);
+  g_autofree guint *degree = g_new0 (guint, nv);
+  g_autofree gint *group = g_new (gint, nv);
+  /* By leaf: a bitmask of the spines above it, numbered in order met. */
+  g_autofree guint64 *spines_of = g_new0 (guint64, nv);
+  g_autofree gint *spine_bit = g_new (gint, nv);
+  guint n_spine_bits = 0;
+  guint64 pod_spines[3] = { 0, 0, 0 };
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  SimTime lat;
+
+  ck_assert_uint_eq (m.switches[1], 24);
+  ck_assert_uint_eq (m.switches[2], 32);
+  ck_assert_uint_eq (m.switches[3], 16);
+  ck_assert_uint_eq (m.switches[0], 72);
+  ck_assert_uint_eq (m.cables, 3 * 384);
+  ck_assert_uint_eq (m.components, 1);
+  assert_near (m.oversubscription[1], 1, "rail leaf 1:1");
+  assert_near (m.oversubscription[2], 1, "spine 1:1");
+  ck_assert_str_eq (sim_topology_get_warnings (t)[0] == NULL ? "" : sim_topology_get_warnings (t)[0], "");
+
+  for (guint v = 0; v < nv; v++)
+    group[v] = spine_bit[v] = -1;
+  for (guint l = 0; l < nl; l++)
+    {
+      const SimLink *k = sim_topology_get_link (t, l);
+      SimVertexKind ka = sim_topology_get_vertex_kind (t, k->a);
+      SimVertexKind kb = sim_topology_get_vertex_kind (t, k->b);
+
+      if (k->tier == SIM_TIER_INTRA)
+        continue;
+      degree[k->a] += ka != SIM_VERTEX_NIC;
+      degree[k->b]++;
+      if (k->tier == SIM_TIER_ACCESS)
+        {
+          gint g = sim_topology_get_vertex_node (t, k->a) / 16;
+          ck_assert_int_eq (kb, SIM_VERTEX_LEAF);
+          ck_assert_msg (group[k->b] < 0 || group[k->b] == g,
+                         "rail leaf %u has nodes of groups %d and %d", k->b, group[k->b], g);
+          group[k->b] = g;
+        }
+      else if (ka == SIM_VERTEX_LEAF && kb == SIM_VERTEX_SPINE)
+        {
+          if (spine_bit[k->b] < 0)
+            spine_bit[k->b] = (gint) n_spine_bits++;
+          spines_of[k->a] |= G_GUINT64_CONSTANT (1) << spine_bit[k->b];
+          down[k->b]++;
+        }
+      else if (ka == SIM_VERTEX_SPINE && kb == SIM_VERTEX_CORE)
+        up[k->a]++;
+      else
+        ck_abort_msg ("a link from a %d to a %d", ka, kb);
+    }
+  ck_assert_uint_eq (n_spine_bits, 32);
+  for (guint v = 0; v < nv; v++)
+    {
+      ck_assert_uint_le (degree[v], 32);
+      if (sim_topology_get_vertex_kind (t, v) == SIM_VERTEX_SPINE)
+        {
+          /* Non-blocking, 16 (pod 0) or 8 (pod 1) leaves below. */
+          ck_assert_uint_eq (down[v], up[v]);
+          ck_assert (down[v] == 16 || down[v] == 8);
+        }
+      if (sim_topology_get_vertex_kind (t, v) == SIM_VERTEX_LEAF)
+        {
+          ck_assert_int_ge (group[v], 0);
+          ck_assert_uint_eq (__builtin_popcountll (spines_of[v]), 16);
+          /* Every leaf of a group, and of a pod, under the same spines. */
+          if (pod_spines[group[v]] == 0)
+            pod_spines[group[v]] = spines_of[v];
+          ck_assert (spines_of[v] == pod_spines[group[v]]);
+        }
+    }
+  ck_assert (pod_spines[0] == pod_spines[1]);
+  ck_assert ((pod_spines[0] & pod_spines[2]) == 0);
+
+  /* Rail 3 to rail 3 inside pod 0: GPU, NIC, rail leaf, spine, rail leaf,
+   * NIC, GPU (6 links); to pod 1 through a core (8). */
+  ck_assert (sim_topology_route (t, 0 * 8 + 3, 16 * 8 + 3, 7, path, &lat));
+  assert_walk (t, path, 0 * 8 + 3, 16 * 8 + 3, lat);
+  ck_assert_uint_eq (path->len, 6);
+  ck_assert (sim_topology_route (t, 0 * 8 + 3, 32 * 8 + 3, 7, path, &lat));
+  assert_walk (t, path, 0 * 8 + 3, 32 * 8 + 3, lat);
+  ck_assert_uint_eq (path->len, 8);
+  {
+    guint cores = 0;
+    for (guint i = 0; i < path->len; i++)
+      cores += sim_topology_get_vertex_kind (t, resource_head (t, g_array_index (path, guint32,
+                                                                                 i)))
+               == SIM_VERTEX_CORE;
+    ck_assert_uint_eq (cores, 1);
+  }
+}
+END_TEST
+
+/* Pods of whole rail groups where radix/2 is not a multiple of the rails:
+ * 72 x DGX-H100 on 36 ports at 1:1 are 4 groups of 18 nodes, 8 rail leaves
+ * each, 18 uplinks a leaf.  A pod holds up to 18 leaves, two whole groups
+ * (16): pods {0, 1} and {2, 3}, where pods of 18 leaves in a row would
+ * cut group 2 in two.  18 spines a pod (36), each 16 down and 16 up; core
+ * group j joins 32 uplinks on one core (18).  Every leaf of a group is
+ * under the same spines; groups of different pods under none in common. */
+START_TEST (test_rail_optimized_3_whole_groups)
+{
+  const char *cfg[] = { "topology=rail-optimized-3", "switch=Quantum-2-QM9700", "radix=36",
+                        NULL };
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t = must_build ("DGX-H100", 72, cfg, &m);
+  guint nv = sim_topology_get_n_vertices (t), nl = sim_topology_get_n_links (t);
+  g_autofree gint *group = g_new (gint, nv);
+  g_autofree guint *lowest = g_new (guint, nv);   /* by leaf: the lowest spine above */
+  guint group_spine[4] = { G_MAXUINT, G_MAXUINT, G_MAXUINT, G_MAXUINT };
+
+  ck_assert_uint_eq (m.switches[1], 32);
+  ck_assert_uint_eq (m.switches[2], 36);
+  ck_assert_uint_eq (m.switches[3], 18);
+  for (guint v = 0; v < nv; v++)
+    {
+      group[v] = -1;
+      lowest[v] = G_MAXUINT;
+    }
+  for (guint l = 0; l < nl; l++)
+    {
+      const SimLink *k = sim_topology_get_link (t, l);
+      if (k->tier == SIM_TIER_ACCESS)
+        group[k->b] = sim_topology_get_vertex_node (t, k->a) / 18;
+      else if (sim_topology_get_vertex_kind (t, k->a) == SIM_VERTEX_LEAF
+               && sim_topology_get_vertex_kind (t, k->b) == SIM_VERTEX_SPINE)
+        lowest[k->a] = MIN (lowest[k->a], k->b);
+    }
+  for (guint v = 0; v < nv; v++)
+    if (sim_topology_get_vertex_kind (t, v) == SIM_VERTEX_LEAF)
+      {
+        ck_assert_int_ge (group[v], 0);
+        if (group_spine[group[v]] == G_MAXUINT)
+          group_spine[group[v]] = lowest[v];
+        ck_assert_msg (lowest[v] == group_spine[group[v]],
+                       "rail leaf %u of group %d under another pod's spines", v, group[v]);
+      }
+  ck_assert_uint_eq (group_spine[0], group_spine[1]);
+  ck_assert_uint_eq (group_spine[2], group_spine[3]);
+  ck_assert_uint_ne (group_spine[0], group_spine[2]);
+}
+END_TEST
+
+/* Where two tiers of rails cannot be built, the error names the third
+ * tier, which builds it: 40 x DGX-H100 on 16 ports at 1:1 are 5 rail
+ * groups of 8 nodes, 40 rail leaves of 8 uplinks, more than 16-port
+ * spines can join in one tier.  In three: pods of one group (8 leaves),
+ * 8 spines each (40), and core group j takes spine j's 8 uplinks from each
+ * of the 5 pods, 40 on 16-port cores: 3 cores (ceil(8/3) = 3 links from
+ * each pod, 15 ports), 24 cores. */
+START_TEST (test_rail_optimized_3_beyond_two)
+{
+  const char *two[] = { "topology=rail-optimized", "switch=Quantum-2-QM9700", "radix=16",
+                        NULL };
+  const char *three[] = { "topology=rail-optimized-3", "switch=Quantum-2-QM9700", "radix=16",
+                          NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimTopology) t2 = make_topology ("DGX-H100", 40, two, &error);
+  SimTopologyMetrics m;
+  g_autoptr(SimTopology) t3 = NULL;
+
+  ck_assert_ptr_null (t2);
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_INVALID));
+  ck_assert_msg (strstr (error->message, "40 leaves need more ports than a spine of 16 ports")
+                 != NULL && strstr (error->message, "topology = rail-optimized-3") != NULL,
+                 "%s", error->message);
+  t3 = must_build ("DGX-H100", 40, three, &m);
+  ck_assert_uint_eq (m.switches[1], 40);
+  ck_assert_uint_eq (m.switches[2], 40);
+  ck_assert_uint_eq (m.switches[3], 24);
+  ck_assert_uint_eq (m.cables, 320 + 320 + 320);
+  ck_assert_uint_eq (m.components, 1);
 }
 END_TEST
 
@@ -1873,6 +2070,9 @@ fabric_suite (void)
   tcase_add_test (tc, test_node_diagram);
   tcase_add_test (tc, test_metrics_in_threads);
   tcase_add_test (tc, test_whole_nodes);
+  tcase_add_test (tc, test_rail_optimized_3);
+  tcase_add_test (tc, test_rail_optimized_3_whole_groups);
+  tcase_add_test (tc, test_rail_optimized_3_beyond_two);
   tcase_add_test (tc, test_leaf_plans);
   tcase_add_test (tc, test_leaf_plans_by_bandwidth);
   tcase_add_test (tc, test_oversubscription_warning);

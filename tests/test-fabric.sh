@@ -61,7 +61,7 @@ FABRIC="$S/fabric-oversubscription.ini"
 
 # ---- The bill and the plan against the summary, on every topology kind -----
 
-for topo in single-switch fat-tree fat-tree-3 rail-optimized dragonfly; do
+for topo in single-switch fat-tree fat-tree-3 rail-optimized rail-optimized-3 dragonfly; do
     for ratio in 1 2 3; do
         name="$topo-$ratio"
         set -- --set fabric.topology="$topo" --set fabric.oversubscription="$ratio" \
@@ -123,9 +123,10 @@ for l in cabled:
     if a["kind"] == "nic":
         switch_of.setdefault(a["node"], set()).add(l["b"])
 for node, sw in switch_of.items():
-    if d["topology"] != "rail-optimized" and len(sw) != 1:
+    rails = d["topology"] in ("rail-optimized", "rail-optimized-3")
+    if not rails and len(sw) != 1:
         sys.exit("json: node %d's NICs on %d switches" % (node, len(sw)))
-    if d["topology"] == "rail-optimized" and len(sw) != 8:
+    if rails and len(sw) != 8:
         sys.exit("json: node %d's 8 NICs on %d rail leaves" % (node, len(sw)))
 PY
     done

@@ -17,7 +17,8 @@
 
 static const SimKey fabric_keys[] = {
   { "topology", SIM_KEY_CHOICE, NULL,
-    "none, single-switch, fat-tree, fat-tree-3, rail-optimized, dragonfly", "none",
+    "none, single-switch, fat-tree, fat-tree-3, rail-optimized, rail-optimized-3, dragonfly",
+    "none",
     "how the nodes are connected (none: no network is modelled)", 0, NULL, 0 },
   { "switch", SIM_KEY_STRING, NULL, NULL, "builder's",
     "a [switch] model of the catalogue, such as Quantum-2-QM9700", SIM_KEY_DEFAULT_DESCRIBED,
@@ -58,6 +59,7 @@ const SimKeyTable sim__fabric_key_table = {
 /* Indexed by SimFabricKind. */
 static const char * const kind_names[] = {
   "none", "single-switch", "fat-tree", "fat-tree-3", "rail-optimized", "dragonfly",
+  "rail-optimized-3",
 };
 
 /* Indexed by SimRouting. */
@@ -110,7 +112,7 @@ sim_fabric_kind_from_string (const char *text, SimFabricKind *kind, GError **err
     const char *guess = sim__closest (text, kind_names, G_N_ELEMENTS (kind_names));
     g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                  "unknown topology \"%s\"%s: expected one of none, single-switch, "
-                 "fat-tree, fat-tree-3, rail-optimized, dragonfly", text,
+                 "fat-tree, fat-tree-3, rail-optimized, rail-optimized-3, dragonfly", text,
                  sim__did_you_mean (guess));
   }
   return FALSE;

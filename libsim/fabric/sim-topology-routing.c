@@ -2291,7 +2291,8 @@ sim__topology_build_routing (SimTopology *t, const SimFabricConfig *config, GArr
 
   t->tree = config->kind == SIM_FABRIC_SINGLE_SWITCH || config->kind == SIM_FABRIC_FAT_TREE
             || config->kind == SIM_FABRIC_FAT_TREE_3
-            || config->kind == SIM_FABRIC_RAIL_OPTIMIZED;
+            || config->kind == SIM_FABRIC_RAIL_OPTIMIZED
+            || config->kind == SIM_FABRIC_RAIL_OPTIMIZED_3;
   t->routing = config->routing;
   if (t->routing == SIM_ROUTING_DEFAULT)
     t->routing = t->trunk_kind != NULL && strcmp (t->trunk_kind, "infiniband") == 0

@@ -427,7 +427,7 @@ leaf_loads (const Fabric *f, GArray *leaves)
 /* Joins @leaves, each with uplinks_for() its NICs, to as few spines as
  * their ports allow; leaf uplink j goes to spine j mod n. */
 static gboolean
-build_spines (Fabric *f, GArray *leaves, GError **error)
+build_spines (Fabric *f, GArray *leaves, const char *three_tiers, GError **error)
 {
   g_autofree guint *ups = NULL;
   g_autofree guint *load = NULL;
@@ -446,8 +446,7 @@ build_spines (Fabric *f, GArray *leaves, GError **error)
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "radix too small: %u leaves need more ports than a spine of %u ports has: "
                    "expected at most %u leaves in two tiers (a larger radix, more "
-                   "oversubscription, or topology = fat-tree-3)", leaves->len, f->radix,
-                   f->radix);
+                   "oversubscription, or %s)", leaves->len, f->radix, f->radix, three_tiers);
       return FALSE;
     }
   spine0 = n_vertices (f->t);
@@ -469,40 +468,24 @@ build_fat_tree (Fabric *f, GError **error)
   if (!plan_leaves (f, max_node_nics (f), f->radix, "leaf", &plan, error))
     return FALSE;
   build_leaves (f, &plan, leaves);
-  return build_spines (f, leaves, error);
+  return build_spines (f, leaves, "topology = fat-tree-3", error);
 }
 
-/* Three tiers: leaves of whole nodes as in two; pods of radix/2 leaves,
- * each leaf with one uplink to each of its pod's first spines (as many as
- * its uplinks); spine j of a pod has as many uplinks as downlinks
- * (non-blocking), spread round-robin over core group j, which has as few
- * cores as its ports allow. */
+/* The tiers above @leaves in a three-tier tree: pods of leaves, leaf
+ * i in pod @pod_of[i] (pods numbered from 0 in the leaves' order, each
+ * at most radix/2 leaves), each leaf with one uplink to each of its pod's
+ * first spines (as many as its uplinks); spine j of a pod has as many
+ * uplinks as downlinks (non-blocking), spread round-robin over core group
+ * j, which has as few cores as its ports allow. */
 static gboolean
-build_fat_tree_3 (Fabric *f, GError **error)
+build_pods (Fabric *f, GArray *leaves, const guint *pod_of, guint n_pods, GError **error)
 {
-  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint up = 0, per_pod = f->radix / 2, n_pods;
-  LeafPlan plan;
-  g_autofree guint *pod_leaves = NULL;
+  guint up = 0;
   g_autofree guint32 *spines = NULL;
   g_autofree guint *spine_down = NULL;
   g_autofree guint *load = NULL;
   g_autofree guint *leaf_up = NULL;
   g_autofree guint *group_ups = NULL;
-
-  if (per_pod == 0)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "radix too small: %u ports: expected at least 2 for three tiers", f->radix);
-      return FALSE;
-    }
-  if (!plan_leaves (f, max_node_nics (f), f->radix, "leaf", &plan, error))
-    return FALSE;
-  build_leaves (f, &plan, leaves);
-  n_pods = (leaves->len + per_pod - 1) / per_pod;
-  pod_leaves = g_new (guint, MAX (1u, n_pods));
-  for (guint p = 0; p < n_pods; p++)
-    pod_leaves[p] = MIN (per_pod, leaves->len - p * per_pod);
 
   if (leaves->len <= 1)
     return TRUE;  /* one leaf needs no spine */
@@ -515,20 +498,19 @@ build_fat_tree_3 (Fabric *f, GError **error)
     }
   spines = g_new0 (guint32, (gsize) n_pods * up);
   spine_down = g_new0 (guint, (gsize) n_pods * up);
-  for (guint p = 0; p < n_pods; p++)
-    for (guint l = 0; l < pod_leaves[p]; l++)
-      {
-        guint leaf = p * per_pod + l;
-        for (guint j = 0; j < leaf_up[leaf]; j++)
-          {
-            guint32 *spine = &spines[p * up + j];
-            if (*spine == 0)
-              *spine = add_switch (f, SIM_VERTEX_SPINE);
-            add_trunk (f, g_array_index (leaves, guint32, leaf), *spine, SIM_TIER_AGGREGATION,
-                       FALSE);
-            spine_down[p * up + j]++;
-          }
-      }
+  for (guint leaf = 0; leaf < leaves->len; leaf++)
+    {
+      guint p = pod_of[leaf];
+      for (guint j = 0; j < leaf_up[leaf]; j++)
+        {
+          guint32 *spine = &spines[p * up + j];
+          if (*spine == 0)
+            *spine = add_switch (f, SIM_VERTEX_SPINE);
+          add_trunk (f, g_array_index (leaves, guint32, leaf), *spine, SIM_TIER_AGGREGATION,
+                     FALSE);
+          spine_down[p * up + j]++;
+        }
+    }
   if (n_pods <= 1)
     return TRUE;  /* one pod needs no core */
 
@@ -562,14 +544,47 @@ build_fat_tree_3 (Fabric *f, GError **error)
   return TRUE;
 }
 
-/* NIC i of every node of a rail group on rail leaf i of that group; all
- * leaves joined by spines.  A rail leaf takes one NIC of each node of its
- * group, so the group has as many nodes as the plan for nodes of one NIC
- * puts on a leaf. */
+/* Three tiers need a spine's ports halved between leaves and cores. */
 static gboolean
-build_rail_optimized (Fabric *f, GError **error)
+check_three_tier_radix (const Fabric *f, GError **error)
+{
+  if (f->radix / 2 == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "radix too small: %u ports: expected at least 2 for three tiers", f->radix);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Three tiers: leaves of whole nodes as in two, in pods of radix/2
+ * consecutive leaves (build_pods()). */
+static gboolean
+build_fat_tree_3 (Fabric *f, GError **error)
 {
   g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint per_pod = f->radix / 2;
+  LeafPlan plan;
+  g_autofree guint *pod_of = NULL;
+
+  if (!check_three_tier_radix (f, error)
+      || !plan_leaves (f, max_node_nics (f), f->radix, "leaf", &plan, error))
+    return FALSE;
+  build_leaves (f, &plan, leaves);
+  pod_of = g_new (guint, MAX (1u, leaves->len));
+  for (guint l = 0; l < leaves->len; l++)
+    pod_of[l] = l / per_pod;
+  return build_pods (f, leaves, pod_of, (leaves->len + per_pod - 1) / per_pod, error);
+}
+
+/* Rail leaves: NIC i of every node of a rail group on rail leaf i of that
+ * group.  A rail leaf takes one NIC of each node of its group, so the
+ * group has as many nodes as the plan for nodes of one NIC puts on a
+ * leaf.  The leaves are appended to @leaves group by group (the NICs come
+ * node by node), and each one's group to @groups. */
+static gboolean
+build_rail_leaves (Fabric *f, GArray *leaves, GArray *groups, GError **error)
+{
   g_autoptr(GHashTable) leaf_of = g_hash_table_new (g_direct_hash, g_direct_equal);
   guint first = 0;
   LeafPlan plan;
@@ -597,12 +612,65 @@ build_rail_optimized (Fabric *f, GError **error)
         {
           guint32 leaf = add_switch (f, SIM_VERTEX_LEAF);
           g_array_append_val (leaves, leaf);
+          g_array_append_val (groups, group);
           value = GUINT_TO_POINTER (leaf);
           g_hash_table_insert (leaf_of, key, value);
         }
       attach_nic (f, i, GPOINTER_TO_UINT (value));
     }
-  return build_spines (f, leaves, error);
+  return TRUE;
+}
+
+/* Two tiers of rails: every rail leaf joined by spines. */
+static gboolean
+build_rail_optimized (Fabric *f, GError **error)
+{
+  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) groups = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  if (!build_rail_leaves (f, leaves, groups, error))
+    return FALSE;
+  return build_spines (f, leaves, "topology = rail-optimized-3", error);
+}
+
+/* Three tiers of rails: the rail leaves in pods of whole rail groups, as
+ * many groups as radix/2 leaves hold (a group's rails share its pod's
+ * spines, so traffic from one rail to another stays in the pod), then
+ * spines and cores as in a three-tier fat-tree.  A group of more rails
+ * than radix/2 fills pods of radix/2 leaves. */
+static gboolean
+build_rail_optimized_3 (Fabric *f, GError **error)
+{
+  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) groups = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint per_pod = f->radix / 2, n_pods = 0, in_pod = 0;
+  g_autofree guint *pod_of = NULL;
+
+  if (!check_three_tier_radix (f, error) || !build_rail_leaves (f, leaves, groups, error))
+    return FALSE;
+  pod_of = g_new (guint, MAX (1u, leaves->len));
+  for (guint l = 0; l < leaves->len;)
+    {
+      guint group = g_array_index (groups, guint, l), n = 0;
+
+      while (l + n < leaves->len && g_array_index (groups, guint, l + n) == group)
+        n++;
+      for (guint i = 0; i < n; i++)
+        {
+          /* A new pod when the group does not fit whole in this one, or
+           * (a group larger than a pod) when this one is full. */
+          if (n_pods == 0 || (n <= per_pod ? i == 0 && in_pod + n > per_pod
+                                            : in_pod == per_pod))
+            {
+              n_pods++;
+              in_pod = 0;
+            }
+          pod_of[l + i] = n_pods - 1;
+          in_pod++;
+        }
+      l += n;
+    }
+  return build_pods (f, leaves, pod_of, n_pods, error);
 }
 
 /* Groups of routers joined all-to-all inside a group (electrical) and by
@@ -771,6 +839,7 @@ check_oversubscription (Fabric *f, guint32 first_switch, guint first_link)
   g_autofree char *asked = NULL;
   gboolean off = FALSE;
   const char *what, *whats;
+  gboolean rails;
 
   if (f->config->kind == SIM_FABRIC_DRAGONFLY && f->config->oversubscription == 0)
     return;
@@ -815,10 +884,10 @@ check_oversubscription (Fabric *f, guint32 first_switch, guint first_link)
   if (!off)
     return;
   g_array_sort (shapes, compare_shapes);
-  what = f->config->kind == SIM_FABRIC_DRAGONFLY ? "router"
-         : f->config->kind == SIM_FABRIC_RAIL_OPTIMIZED ? "rail leaf" : "leaf";
-  whats = f->config->kind == SIM_FABRIC_DRAGONFLY ? "routers"
-          : f->config->kind == SIM_FABRIC_RAIL_OPTIMIZED ? "rail leaves" : "leaves";
+  rails = f->config->kind == SIM_FABRIC_RAIL_OPTIMIZED
+          || f->config->kind == SIM_FABRIC_RAIL_OPTIMIZED_3;
+  what = f->config->kind == SIM_FABRIC_DRAGONFLY ? "router" : rails ? "rail leaf" : "leaf";
+  whats = f->config->kind == SIM_FABRIC_DRAGONFLY ? "routers" : rails ? "rail leaves" : "leaves";
   for (guint i = 0; i < shapes->len; i++)
     {
       const guint *sh = &g_array_index (shapes, guint, 3 * i);
@@ -910,7 +979,7 @@ build_fabric (SimTopology *t, const SimCluster *cluster, const SimCatalogue *cat
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "routing spray needs a tree fabric: expected topology single-switch, "
-                   "fat-tree, fat-tree-3 or rail-optimized (a dragonfly routes minimally over "
+                   "fat-tree, fat-tree-3, rail-optimized or rail-optimized-3 (a dragonfly routes minimally over "
                    "one path: use dmodk, ecmp or adaptive)");
       return FALSE;
     }
@@ -971,6 +1040,9 @@ build_network (Fabric *f, GError **error)
         break;
       case SIM_FABRIC_RAIL_OPTIMIZED:
         ok = build_rail_optimized (f, error);
+        break;
+      case SIM_FABRIC_RAIL_OPTIMIZED_3:
+        ok = build_rail_optimized_3 (f, error);
         break;
       case SIM_FABRIC_DRAGONFLY:
         ok = build_dragonfly (f, error);
@@ -1089,7 +1161,7 @@ sim_topology_new (const SimCluster *cluster, const SimCatalogue *catalogue,
   sim_init ();
   if (config == NULL)
     config = &none;
-  if ((guint) config->kind > SIM_FABRIC_DRAGONFLY)
+  if ((guint) config->kind > SIM_FABRIC_RAIL_OPTIMIZED_3)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "unknown fabric kind %d",
                    (int) config->kind);

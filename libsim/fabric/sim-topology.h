@@ -11,8 +11,9 @@
  * Builders: inside a node, an NVSwitch (all GPUs to one logical switch), an
  * NVLink mesh, PCIe switches shared by GPUs and NICs, or an Infinity Fabric
  * full mesh, as the node model says; between nodes, a single switch, a
- * two- or three-tier fat-tree with a chosen oversubscription, a
- * rail-optimized fabric (NIC i of every node on leaf i), or a dragonfly.
+ * two- or three-tier fat-tree with a chosen oversubscription, a two- or
+ * three-tier rail-optimized fabric (NIC i of every node on leaf i), or a
+ * dragonfly.
  *
  * The network is cabled as it would be built: whole nodes.  In a fat-tree
  * (two or three tiers) every NIC of a node is on one leaf; on a
@@ -87,6 +88,9 @@ G_BEGIN_DECLS
  *   joined by spines
  * @SIM_FABRIC_DRAGONFLY: groups of routers, all-to-all inside a group,
  *   global links between groups
+ * @SIM_FABRIC_RAIL_OPTIMIZED_3: rail leaves as %SIM_FABRIC_RAIL_OPTIMIZED,
+ *   in pods of whole rail groups joined by spines, the pods by cores (three
+ *   tiers, for clusters two tiers of the switch cannot hold)
  */
 typedef enum {
   SIM_FABRIC_NONE,
@@ -95,6 +99,7 @@ typedef enum {
   SIM_FABRIC_FAT_TREE_3,
   SIM_FABRIC_RAIL_OPTIMIZED,
   SIM_FABRIC_DRAGONFLY,
+  SIM_FABRIC_RAIL_OPTIMIZED_3,
 } SimFabricKind;
 
 /**
@@ -172,7 +177,7 @@ typedef enum {
  *   down into a switch, act as one pooled resource of their summed
  *   capacity for such flows, which is exact on a symmetric tree where every
  *   flow sprays.  Tree fabrics only (single-switch, fat-tree, fat-tree-3,
- *   rail-optimized)
+ *   rail-optimized, rail-optimized-3)
  *
  * How a route picks among equal-cost paths.
  */
@@ -446,8 +451,8 @@ double sim_topology_resource_capacity (const SimTopology *topology, guint32 reso
  * NIC nearest @dst_gpu.  Every mode takes a minimal path; the same
  * arguments always give the same path.
  *
- * On a tree fabric (single-switch, fat-tree, fat-tree-3, rail-optimized)
- * no mode needs a table (see sim_topology_route_via()).  On a dragonfly,
+ * On a tree fabric (single-switch, fat-tree, fat-tree-3, rail-optimized,
+ * rail-optimized-3) no mode needs a table (see sim_topology_route_via()).  On a dragonfly,
  * or for a tree too asymmetric for the up/down rules, the hop distances
  * to the destination NIC's switch are computed once (a breadth-first
  * search over the links between switches, O(switches + their links)) and
@@ -632,8 +637,8 @@ const char *sim_fabric_kind_to_string (SimFabricKind kind);
 
 /**
  * sim_fabric_kind_from_string:
- * @text: "none", "single-switch", "fat-tree", "fat-tree-3", "rail-optimized" or
- *   "dragonfly" (any case)
+ * @text: "none", "single-switch", "fat-tree", "fat-tree-3", "rail-optimized",
+ *   "rail-optimized-3" or "dragonfly" (any case)
  * @kind: (out): the kind
  * @error: return location for a #GError
  *
@@ -661,8 +666,8 @@ const char * const *sim_fabric_config_keys (void);
  * @error: return location for a #GError
  *
  * Sets one key.  topology is one of none, single-switch, fat-tree,
- * fat-tree-3, rail-optimized, dragonfly; switch and link are model names
- * (checked when the topology is built); oversubscription is "2:1" or "2"
+ * fat-tree-3, rail-optimized, rail-optimized-3, dragonfly; switch and link
+ * are model names (checked when the topology is built); oversubscription is "2:1" or "2"
  * (at least 1); radix, groups, routers_per_group and global_links are
  * positive integers (0 for the default); transport_latency, switch_latency
  * and link_latency are durations with a unit ("20us", "150ns") of at most
