@@ -545,6 +545,17 @@ static const struct {
     "tp=1 dp=32 global_batch=64 zero_stage=3 recompute=full", 't', +1 },
   { "mixtral-8x7b", "tp=2 pp=4 seq_length=4096 global_batch=64",
     "tp=2 pp=4 ep=8 seq_length=4096 global_batch=64", 'm', -1 },
+  /* Twice the stages at the same batch: each GPU holds half the layers
+   * (weights and gradients halve; 1F1B keeps about pp micro-batches of
+   * L/pp layers in flight on the first stage, so activations hold), while
+   * the bubble grows: dp falls from 2 to 1, so m from 32 to 64 micro-batches
+   * and (pp-1)/m from 3/32 to 7/64 (test_pp_bubble checks the values). */
+  { "llama3-70b", "tp=8 pp=4 global_batch=64", "tp=8 pp=8 global_batch=64", 'm', -1 },
+  { "llama3-70b", "tp=8 pp=4 global_batch=64", "tp=8 pp=8 global_batch=64", 'b', +1 },
+  /* Twice the GPUs for the same batch (dp from 1 to 2): half the
+   * micro-batches per rank, so a shorter step. */
+  { "llama3-70b", "tp=8 pp=4 gpus=32 global_batch=64", "tp=8 pp=4 gpus=64 global_batch=64",
+    't', -1 },
 };
 
 static double
@@ -578,23 +589,78 @@ START_TEST (test_direction)
 }
 END_TEST
 
-/* Every layout key has a case above (or a test of its own: gpus, dp and
- * ep appear in the cases, tokens too). */
+/* The value a layout string gives KEY ("tp=8 pp=4": "4" for pp), or NULL. */
+static char *
+layout_value (const char *layout, const char *key)
+{
+  g_auto(GStrv) tokens = g_strsplit_set (layout, " \t", -1);
+  gsize n = strlen (key);
+
+  for (guint i = 0; tokens[i] != NULL; i++)
+    if (strncmp (tokens[i], key, n) == 0 && tokens[i][n] == '=')
+      return g_strdup (tokens[i] + n + 1);
+  return NULL;
+}
+
+/* Every layout key has a case above whose changed layout gives the key a
+ * value other than the base's (the base's own, or else the key's default
+ * when the default is a value rather than a description). */
 START_TEST (test_every_layout_key_moves)
 {
   for (guint k = 0; k < sim__llm_layout_n_keys; k++)
     {
-      const char *key = sim__llm_layout_keys[k].name;
+      const SimKey *key = &sim__llm_layout_keys[k];
       gboolean found = FALSE;
-      g_autofree char *needle = g_strdup_printf ("%s=", key);
       for (guint i = 0; i < G_N_ELEMENTS (directions) && !found; i++)
-        found = strstr (directions[i].changed, needle) != NULL
-                && (strstr (directions[i].base, needle) == NULL
-                    || strcmp (directions[i].base, directions[i].changed) != 0);
-      if (strcmp (key, "gpus") == 0)
-        found = TRUE; /* test_megatron_core_h100: 96 against 4,608 */
-      ck_assert_msg (found, "no direction case changes %s", key);
+        {
+          g_autofree char *was = layout_value (directions[i].base, key->name);
+          g_autofree char *now = layout_value (directions[i].changed, key->name);
+          const char *before = was;
+          if (before == NULL && !(key->flags & SIM_KEY_DEFAULT_DESCRIBED))
+            before = key->def;
+          found = now != NULL && (before == NULL || strcmp (now, before) != 0);
+        }
+      ck_assert_msg (found, "no direction case changes %s", key->name);
     }
+}
+END_TEST
+
+/* The pipeline's bubble against the closed forms of the schedule the
+ * estimate models, non-interleaved 1F1B (PipeDream-Flush; Narayanan et
+ * al., "Efficient Large-Scale Language Model Training on GPU Clusters
+ * Using Megatron-LM", SC 2021, section 2.2.1): with p stages and m
+ * micro-batches per data-parallel rank the bubble lasts (p-1) micro-batch
+ * forward and backward passes, (p-1)/m of the ideal time -- the fraction
+ * the estimate reports -- and (p-1)/(m+p-1) of the pipeline's time, the
+ * share GPipe gives (Huang et al., NeurIPS 2019).  Here m = global_batch /
+ * (micro_batch x dp), with dp = 64 GPUs / (tp x pp). */
+START_TEST (test_pp_bubble)
+{
+  g_autoptr(SimLlmModel) m = model ("llama3-70b");
+  const guint pps[] = { 4, 8 };
+  double share[G_N_ELEMENTS (pps)], memory[G_N_ELEMENTS (pps)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (pps); i++)
+    {
+      g_autofree char *layout = g_strdup_printf ("tp=8 pp=%u global_batch=64", pps[i]);
+      SimLlmEstimate e;
+      double p = pps[i], micro = 64.0 / (64 / (8 * pps[i])), pipe;
+
+      estimate_ok (h100_64.system, m, layout, &e);
+      ck_assert_uint_eq (e.micro_batches, (guint) micro);
+      ck_assert_msg (fabs (e.bubble_fraction - (p - 1) / micro) < 1e-12,
+                     "pp=%u: bubble fraction %g, expected %g", pps[i], e.bubble_fraction,
+                     (p - 1) / micro);
+      pipe = e.iteration_time - e.comm_exposed[SIM_LLM_COMM_DP] - e.optimizer_time;
+      share[i] = e.bubble_time / pipe;
+      ck_assert_msg (fabs (share[i] - (p - 1) / (micro + p - 1)) < 1e-9,
+                     "pp=%u: bubble share %g of the pipeline, expected %g", pps[i], share[i],
+                     (p - 1) / (micro + p - 1));
+      memory[i] = e.memory_per_gpu;
+    }
+  /* 3/35 against 7/71 */
+  ck_assert (share[1] > share[0]);
+  ck_assert_msg (memory[1] < memory[0], "%g against %g", memory[1], memory[0]);
 }
 END_TEST
 
@@ -1119,6 +1185,7 @@ main (void)
   tcase_add_checked_fixture (dir, setup_h100_64, teardown_h100_64);
   tcase_add_loop_test (dir, test_direction, 0, G_N_ELEMENTS (directions));
   tcase_add_test (dir, test_every_layout_key_moves);
+  tcase_add_test (dir, test_pp_bubble);
   tcase_add_test (dir, test_deterministic_and_budget);
   tcase_add_test (dir, test_search);
   tcase_add_test (dir, test_search_nothing_fits);
