@@ -3,7 +3,8 @@
 #
 # What it checks: that `gpusim run` of the shipped fabric scenarios and of
 # tests/data/golden-network.ini (512 GPUs, a day of communicating jobs)
-# under each sharing mode, routing mode and topology writes jobs.csv,
+# under each sharing mode, routing mode and topology (and under each
+# routing mode again at 4:1 oversubscription) writes jobs.csv,
 # timeseries.csv, nodes.csv and summary.json (less its "gpusim" version
 # line) whose SHA-256 are those in tests/data/golden-runs.txt.  Those were
 # recorded with the build before the network model's speed-ups (plans kept
@@ -14,7 +15,8 @@
 # took their hop distances from its structure rather than a search; the
 # net-phases summary.json was recorded again when solves were confined to
 # what changed, its GPU compute utilization moving in the 16th digit,
-# 0.41521456272668206 to ...195, every other output the same).  A
+# 0.41521456272668206 to ...195, every other output the same; the os4-*
+# cases were recorded when they were added, after the speed-ups).  A
 # change that means to change results records them again with
 # `tests/test-golden.sh --update` and says why.
 #
@@ -44,6 +46,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
 # One case a line: a name, then gpusim run's arguments.
+OS4="$NET --set fabric.oversubscription=4 --set fabric.sharing=always-on"
 cat > "$tmp/cases" <<CASES
 oversubscription $SCEN/fabric-oversubscription.ini
 ethernet-vs-infiniband $SCEN/fabric-ethernet-vs-infiniband.ini
@@ -56,7 +59,20 @@ net-always-on $NET --set fabric.sharing=always-on
 net-phases $NET --set fabric.sharing=phases --set scenario.horizon=30min
 net-rail $NET --set fabric.topology=rail-optimized
 net-dragonfly $NET --set fabric.topology=dragonfly --set fabric.groups=8 --set fabric.routers_per_group=4 --set fabric.global_links=2 --set fabric.routing=adaptive
+os4-dmodk $OS4 --set fabric.routing=dmodk
+os4-ecmp $OS4 --set fabric.routing=ecmp
+os4-adaptive $OS4 --set fabric.routing=adaptive
+os4-spray $OS4 --set fabric.routing=spray
 CASES
+
+# On the non-blocking fat tree of golden-network.ini no uplink fills, so
+# dmodk, adaptive and spray give the same bytes there.  The os4-* cases
+# take its leaves' and spines' uplinks to 4:1 with every job's traffic
+# always on the links, where uplinks fill and where each flow goes decides
+# the rates: their jobs.csv must differ pairwise, so the golden tells the
+# routing modes apart (and a routing mode that fell back to another's
+# paths would show here even when recorded again).
+routing_cases="os4-dmodk os4-ecmp os4-adaptive os4-spray"
 
 : > "$tmp/got"
 while read -r name args; do
@@ -75,6 +91,17 @@ while read -r name args; do
         printf '%s %s %s\n' "$name" "$f" "$sum" >> "$tmp/got"
     done
 done < "$tmp/cases"
+
+: > "$tmp/routing"
+for c in $routing_cases; do
+    awk -v c="$c" '$1 == c && $2 == "jobs.csv" { print $3 }' "$tmp/got" >> "$tmp/routing"
+done
+if [ "$(sort -u "$tmp/routing" | wc -l)" -ne "$(echo $routing_cases | wc -w)" ]; then
+    printf 'test-golden.sh: FAIL: routing modes with the same jobs.csv at 4:1 (%s):\n' \
+        "$routing_cases" >&2
+    cat "$tmp/routing" >&2
+    exit 1
+fi
 
 if [ "$update" = yes ]; then
     {
