@@ -4,8 +4,9 @@
 #
 # What it checks: that the page is made (exit 0) and is a section 1 page
 # for gpusim with the program's version; that every command `gpusim
-# --help` lists has a subsection, and every long option each command's
-# --help lists (and each trace subcommand's) is in the page; that the page
+# --help` lists has a subsection; that each command's --help (and each
+# trace subcommand's) exits 0 and lists at least one option besides
+# --help, and every long option it lists is in the page; that the page
 # is plain ASCII roff, which groff formats without a warning (when groff
 # is installed; skipped, saying so, otherwise); and that the page
 # `make` built (tools/gpusim.1) is the generator's output for this gpusim.
@@ -51,10 +52,19 @@ for c in $commands; do
     fi
     for sub in $subs; do
         if [ "$sub" = - ]; then
+            name="gpusim $c"
             "$GPUSIM" "$c" --help >"$tmp/help" 2>&1
         else
+            name="gpusim $c $sub"
             "$GPUSIM" "$c" "$sub" --help >"$tmp/help" 2>&1
         fi
+        status=$?
+        [ "$status" -eq 0 ] || fail "$name --help exited $status: $(head -n 3 "$tmp/help")"
+        # An option line of the help (GOption's "  -o, --output=DIR  ..."),
+        # --help aside: every command takes at least one.
+        n=$(grep -E '^ +(-[A-Za-z0-9], )?--[a-z]' "$tmp/help" | grep -cv -- '--help ')
+        [ "$n" -ge 1 ] || fail "$name --help lists no option"
+        checks=$((checks + 2))
         for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/help" | sort -u); do
             [ "$opt" = --help ] && continue
             roff=$(printf '%s' "$opt" | sed 's/-/\\-/g')
