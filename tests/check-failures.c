@@ -16,7 +16,10 @@
  * it; avoiding recently repaired nodes spares jobs infant-mortality
  * failures; no job starts on, or keeps running on, a failed GPU or a node out
  * of service for a fault of its own; the same seed gives the same
- * figures; every key moves its figure the expected way; bad input is an
+ * figures; every key moves its figure the expected way; seed_offset draws
+ * other failures for the same jobs; each type's Weibull shape below 1
+ * gives more failures and above 1 fewer than the exponential, within
+ * bounds from the first failure's law and the renewal function; bad input is an
  * error naming the file, line and key; a scenario without [failures]
  * reports no failure figure.
  * What it does not check: the rates against other clusters than Llama 3's
@@ -464,44 +467,191 @@ typedef struct {
   const char *set;
   const char *metric;
   int         sign;   /* +1: the figure grows, -1: it falls */
+  const char *base;   /* NULL, or sets (space-separated) of both runs */
 } KeyCase;
 
 START_TEST (test_keys_move_figures)
 {
+  /* mixed_text has profile = none: a component type without an MTBF
+   * never fails, so an MTBF from nothing raises its count from 0; a
+   * longer repair of a type that fails lowers that type's availability
+   * (the failure draws are the same: repairs come from a stream of their
+   * own). */
   static const KeyCase cases[] = {
-    { "failures.gpu_mtbf=500h", "failures_gpu", +1 },
-    { "failures.gpu_repair=96h", "availability_gpu", -1 },
-    { "failures.node_repair=96h", "availability_node", -1 },
-    { "failures.detect_time=2h", "ettr", -1 },
-    { "failures.restart_time=1h", "restart_gpu_hours", +1 },
-    { "failures.checkpoint_size=20GB", "checkpoint_gpu_hours", +1 },
-    { "failures.storage_bandwidth=1GB/s", "checkpoint_gpu_hours", +1 },
-    { "failures.checkpoint_interval=6h", "lost_gpu_hours", +1 },
-    { "failures.drain=kill", "migrations", -1 },
-    { "failures.mode=manual", "ettr", -1 },
-    { "failures.spares=2", "spares_used", +1 },
-    { "failures.quarantine=3d", "wait_mean", +1 },
-    { "failures.nodes_per_leaf=1", "failures_leaf", +1 },
-    { "failures.spines=4", "failures_spine", +1 },
-    { "failures.nics_per_node=16", "failures_nic", +1 },
-    { "failures.nvswitches_per_node=8", "failures_nvswitch", +1 },
-    { "failures.software_mtbf=never", "failures_software", -1 },
+    { "failures.gpu_mtbf=500h", "failures_gpu", +1, NULL },
+    { "failures.gpu_repair=96h", "availability_gpu", -1, NULL },
+    { "failures.node_repair=96h", "availability_node", -1, NULL },
+    { "failures.detect_time=2h", "ettr", -1, NULL },
+    { "failures.restart_time=1h", "restart_gpu_hours", +1, NULL },
+    { "failures.checkpoint_size=20GB", "checkpoint_gpu_hours", +1, NULL },
+    { "failures.storage_bandwidth=1GB/s", "checkpoint_gpu_hours", +1, NULL },
+    { "failures.checkpoint_interval=6h", "lost_gpu_hours", +1, NULL },
+    { "failures.drain=kill", "migrations", -1, NULL },
+    { "failures.mode=manual", "ettr", -1, NULL },
+    { "failures.spares=2", "spares_used", +1, NULL },
+    { "failures.quarantine=3d", "wait_mean", +1, NULL },
+    { "failures.nodes_per_leaf=1", "failures_leaf", +1, NULL },
+    { "failures.spines=4", "failures_spine", +1, "failures.spine_mtbf=500h" },
+    { "failures.nics_per_node=16", "failures_nic", +1, NULL },
+    { "failures.nvswitches_per_node=8", "failures_nvswitch", +1, "failures.nvswitch_mtbf=500h" },
+    { "failures.software_mtbf=never", "failures_software", -1, NULL },
+    { "failures.hbm_mtbf=500h", "failures_hbm", +1, NULL },
+    { "failures.cable_mtbf=2000h", "failures_cable", +1, NULL },
+    { "failures.core_mtbf=500h", "failures_core", +1, "failures.cores=8" },
+    { "failures.cores=8", "failures_core", +1, "failures.core_mtbf=500h" },
+    { "failures.hbm_repair=96h", "availability_hbm", -1,
+      "failures.hbm_mtbf=500h failures.hbm_repair=12h" },
+    { "failures.nvswitch_repair=96h", "availability_nvswitch", -1,
+      "failures.nvswitch_mtbf=500h failures.nvswitch_repair=12h" },
+    { "failures.cable_repair=96h", "availability_cable", -1,
+      "failures.cable_mtbf=2000h failures.cable_repair=4h" },
+    { "failures.spine_repair=96h", "availability_spine", -1,
+      "failures.spines=4 failures.spine_mtbf=500h failures.spine_repair=4h" },
+    { "failures.core_repair=96h", "availability_core", -1,
+      "failures.cores=4 failures.core_mtbf=500h failures.core_repair=4h" },
   };
-  static const char *extra[] = { NULL, "failures.spine_mtbf=500h", "failures.nvswitch_mtbf=500h" };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      const char *base_sets[] = { extra[0], NULL };
-      const char *sets[] = { cases[i].set, NULL, NULL };
+      g_auto(GStrv) base = g_strsplit (cases[i].base ? cases[i].base : "", " ", -1);
+      guint n = g_strv_length (base);
+      g_autofree const char **base_sets = g_new0 (const char *, n + 1);
+      g_autofree const char **sets = g_new0 (const char *, n + 2);
       double before, after;
-      if (strstr (cases[i].set, "spines") != NULL)
-        base_sets[0] = sets[1] = extra[1];
-      if (strstr (cases[i].set, "nvswitches") != NULL)
-        base_sets[0] = sets[1] = extra[2];
+
+      for (guint k = 0; k < n; k++)
+        if (*base[k] != '\0')
+          base_sets[k] = sets[k] = base[k];
+      /* The case's own key comes last, so it wins over the base's. */
+      sets[cases[i].base ? n : 0] = cases[i].set;
       before = run_metric (mixed_text, base_sets, cases[i].metric);
       after = run_metric (mixed_text, sets, cases[i].metric);
       ck_assert_msg (cases[i].sign > 0 ? after > before : after < before,
                      "%s: %s went from %g to %g", cases[i].set, cases[i].metric, before, after);
+    }
+}
+END_TEST
+
+/* Every job's spec as it was first seen, by id. */
+static void
+record_spec (SimSimulation *sim, const SimJob *job, gpointer data)
+{
+  GHashTable *specs = data;
+  guint64 id = job->spec.id;
+
+  if (!g_hash_table_contains (specs, &id))
+    g_hash_table_insert (specs, g_memdup2 (&id, sizeof id),
+                         g_memdup2 (&job->spec, sizeof job->spec));
+}
+
+/* seed_offset draws other failures from the same scenario seed and keeps
+ * the workload: the jobs submitted are the same, id by id, while the
+ * failure figures differ; an offset of 0 is the default, to the bit. */
+START_TEST (test_seed_offset)
+{
+  const char *other[] = { "failures.seed_offset=1", NULL };
+  const char *zero[] = { "failures.seed_offset=0", NULL };
+  const char *names[] = { "failures_gpu", "failures_node", "failures_software", "failures_leaf",
+                          "lost_gpu_hours", "availability_gpu" };
+  g_autoptr(GHashTable) a_specs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                         g_free);
+  g_autoptr(GHashTable) b_specs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                         g_free);
+  g_autoptr(SimSimulation) a = new_sim (mixed_text, NULL);
+  g_autoptr(SimSimulation) b = new_sim (mixed_text, other);
+  g_autoptr(SimSimulation) c = run (mixed_text, zero);
+  g_autoptr(GError) error = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint same = 0, common = 0;
+
+  sim_simulation_set_job_observer (a, record_spec, a_specs, NULL);
+  sim_simulation_set_job_observer (b, record_spec, b_specs, NULL);
+  ck_assert_msg (sim_simulation_run (a, &error), "%s", error ? error->message : "");
+  ck_assert_msg (sim_simulation_run (b, &error), "%s", error ? error->message : "");
+  ck_assert_double_eq (metric (a, "jobs_submitted"), metric (b, "jobs_submitted"));
+  g_hash_table_iter_init (&iter, a_specs);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const SimJobSpec *x = value, *y = g_hash_table_lookup (b_specs, key);
+      if (y == NULL)
+        continue;
+      common++;
+      ck_assert_int_eq (x->submit, y->submit);
+      ck_assert_int_eq (x->duration, y->duration);
+      ck_assert_uint_eq (x->gpus, y->gpus);
+    }
+  ck_assert_uint_gt (common, 100);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      same += metric (a, names[i]) == metric (b, names[i]);
+      ck_assert_double_eq (metric (a, names[i]), metric (c, names[i]));
+    }
+  ck_assert_msg (same < G_N_ELEMENTS (names), "seed_offset=1 drew the same failures");
+}
+END_TEST
+
+/* 64 nodes for 30 days under a light load; failures repaired at once, so
+ * each component is a renewal process started new at 0.  Leaves of one
+ * node, 64 spines and 64 cores, so every type has at least 64 units. */
+static const char *shape_text =
+  "[scenario]\nname = shape\nseed = 5\nhorizon = 30d\n"
+  "[pool h100]\nmodel = DGX-H100\ncount = 64\n"
+  "[workload]\nsource = synthetic\nrate = 1/h\n"
+  "[class small]\nshare = 1\ngpus = 8\nduration = exponential(mean=2h)\n"
+  "[output]\ntimeseries = false\n"
+  "[failures]\nprofile = none\ndetect_time = 0s\nnodes_per_leaf = 1\nspines = 64\n"
+  "cores = 64\nnics_per_node = 8\nnvswitches_per_node = 4\n";
+
+/* The Weibull shape of each type, at a mean life ten times the horizon T:
+ * a unit's first failure comes before T with probability
+ * F(T) = 1 - exp(-(T Gamma(1 + 1/k) / MTBF)^k), 0.36 at k = 0.5 against
+ * 0.0078 at k = 2 (0.095 for the exponential), so a shape below 1 (early
+ * failures) gives more failures than the exponential, and a shape above 1
+ * (wear-out) fewer.  Bounds: at k = 0.5 the failures are at least the
+ * units that failed once, Binomial(n, F(T)), so above its 0.1 % quantile;
+ * at k = 2 a unit's expected failures, the renewal function M(T), are at
+ * most F(T) / (1 - F(T)) (the n-fold convolution is at most F(T)^n), so
+ * the count stays under the 99.9 % Poisson quantile of that mean; at
+ * k = 1 the count is Poisson of mean n T / MTBF, inside its 99.8 %
+ * interval. */
+START_TEST (test_shapes)
+{
+  static const struct { const char *type; guint units; } types[] = {
+    { "hbm", 512 }, { "nvswitch", 256 }, { "nic", 512 }, { "cable", 512 }, { "node", 64 },
+    { "software", 64 }, { "leaf", 64 }, { "spine", 64 }, { "core", 64 },
+  };
+  const double horizon_h = 720, mtbf_h = 7200, shapes[] = { 0.5, 1, 2 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("failures_%s", types[i].type);
+      g_autofree char *mtbf = g_strdup_printf ("failures.%s_mtbf=%gh", types[i].type, mtbf_h);
+      g_autofree char *repair = g_strdup_printf ("failures.%s_repair=0s", types[i].type);
+      double n[G_N_ELEMENTS (shapes)], F[G_N_ELEMENTS (shapes)], lo, hi;
+
+      for (guint k = 0; k < G_N_ELEMENTS (shapes); k++)
+        {
+          g_autofree char *shape = g_strdup_printf ("failures.%s_shape=%g", types[i].type,
+                                                    shapes[k]);
+          const char *sets[] = { mtbf, repair, shape, NULL };
+          double x = horizon_h * tgamma (1 + 1 / shapes[k]) / mtbf_h;
+          n[k] = run_metric (shape_text, sets, name);
+          F[k] = 1 - exp (-pow (x, shapes[k]));
+        }
+      lo = 0;
+      while (gsl_cdf_binomial_P (lo, F[0], types[i].units) < 0.001)
+        lo++;
+      ck_assert_msg (n[0] >= lo, "%s, shape 0.5: %g failures, at least %g expected",
+                     types[i].type, n[0], lo);
+      poisson_interval (types[i].units * F[2] / (1 - F[2]), 0.002, &lo, &hi);
+      ck_assert_msg (n[2] <= hi, "%s, shape 2: %g failures, at most %g expected", types[i].type,
+                     n[2], hi);
+      poisson_interval (types[i].units * horizon_h / mtbf_h, 0.002, &lo, &hi);
+      ck_assert_msg (n[1] >= lo && n[1] <= hi, "%s, exponential: %g failures, expected %g to %g",
+                     types[i].type, n[1], lo, hi);
+      ck_assert_msg (n[0] > n[1] && n[1] > n[2], "%s: %g, %g and %g failures at shapes 0.5, 1 "
+                     "and 2", types[i].type, n[0], n[1], n[2]);
     }
 }
 END_TEST
@@ -623,6 +773,8 @@ failures_suite (void)
   tcase_add_test (tc, test_avoid_recent_faults);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_keys_move_figures);
+  tcase_add_test (tc, test_seed_offset);
+  tcase_add_test (tc, test_shapes);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_without_section);
   suite_add_tcase (s, tc);
