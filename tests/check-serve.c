@@ -630,6 +630,62 @@ START_TEST (test_lengths_and_profile)
 }
 END_TEST
 
+/* output_cv sets the spread of lognormal output lengths: with cv c the
+ * log of a length is normal with standard deviation sigma =
+ * sqrt(ln(1 + c^2)) (the moments of the lognormal).  The sample standard
+ * deviation of the logs of N = 100,000 draws has a standard error of
+ * sigma / sqrt(2 N) (normal sample); it must lie within 5 of them, plus
+ * 0.005 for the rounding to whole tokens (at a median of 89 tokens or
+ * more, half a token moves a log by under 0.006, both ways).  The prompt
+ * lengths come from their own stream and do not move. */
+START_TEST (test_output_cv)
+{
+  const double cvs[] = { 0.5, 2 };
+  double sd[G_N_ELEMENTS (cvs)];
+  g_autoptr(GArray) first = NULL;
+
+  for (guint c = 0; c < G_N_ELEMENTS (cvs); c++)
+    {
+      g_autofree char *cv = g_strdup_printf ("%g", cvs[c]);
+      const char *sets[][2] = {
+        { "rate", "10/s" }, { "count", "100000" }, { "input_tokens", "500" },
+        { "input_distribution", "lognormal" }, { "output_tokens", "200" },
+        { "output_distribution", "lognormal" }, { "output_cv", cv },
+      };
+      SimServeRequests q;
+      g_autoptr(GArray) a = NULL;
+      g_autoptr(GError) error = NULL;
+      double sum = 0, sum2 = 0, mean, sigma = sqrt (log (1 + cvs[c] * cvs[c]));
+      double band;
+
+      sim__serve_requests_init (&q);
+      for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
+        ck_assert (sim__serve_requests_set (&q, sets[i][0], sets[i][1], NULL));
+      a = sim__serve_requests_generate (&q, 42, &error);
+      ck_assert_msg (a != NULL, "%s", error ? error->message : "");
+      for (guint i = 0; i < a->len; i++)
+        {
+          double l = log (g_array_index (a, SimServeRequest, i).output);
+          sum += l;
+          sum2 += l * l;
+        }
+      mean = sum / a->len;
+      sd[c] = sqrt ((sum2 - a->len * mean * mean) / (a->len - 1));
+      band = 5 * sigma / sqrt (2.0 * a->len) + 0.005;
+      ck_assert_msg (fabs (sd[c] - sigma) < band, "output_cv %g: log sd %g, expected %g +- %g",
+                     cvs[c], sd[c], sigma, band);
+      if (first == NULL)
+        first = g_array_ref (a);
+      else
+        for (guint i = 0; i < a->len; i++)
+          ck_assert_uint_eq (g_array_index (a, SimServeRequest, i).input,
+                             g_array_index (first, SimServeRequest, i).input);
+      sim__serve_requests_clear (&q);
+    }
+  ck_assert (sd[1] > sd[0]);
+}
+END_TEST
+
 START_TEST (test_azure_trace)
 {
   g_autofree char *trace = g_build_filename (tmpdir, "azure.csv", NULL);
@@ -1297,6 +1353,7 @@ main (void)
   tcase_add_checked_fixture (dir, setup, teardown);
   tcase_add_loop_test (dir, test_direction, 0, G_N_ELEMENTS (directions));
   tcase_add_test (dir, test_lengths_and_profile);
+  tcase_add_test (dir, test_output_cv);
   tcase_add_test (dir, test_azure_trace);
   tcase_add_test (dir, test_deterministic_and_json);
   tcase_add_test (dir, test_min_replicas);
