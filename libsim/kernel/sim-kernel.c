@@ -1194,8 +1194,8 @@ sim__kernel_too_big (SimSimulation *self, const char *group, const char *key,
   va_end (ap);
   g_set_error (&error, SIM_ERROR, SIM_ERROR_INVALID,
                "%s: more than a run may take without being forced (%g jobs, %g time-series "
-               "rows, %g GB of output); change [%s] %s, or force it (gpusim --force, "
-               "sim_simulation_set_force())", what, (double) SIM_LIMIT_JOBS,
+               "rows, %g GB of output); change [%s] %s, or force it (--force of gpusim run, "
+               "validate, compare, sweep or seek; sim_simulation_set_force())", what, (double) SIM_LIMIT_JOBS,
                (double) SIM_LIMIT_SAMPLES, SIM_LIMIT_OUTPUT_BYTES / 1e9, group, key);
   sim__scenario_locate (self->scenario, group, key, &error);
   return error;

@@ -87,7 +87,7 @@ SimCluster *sim_cluster_new_for_scenario (const SimScenario *scenario, const Sim
  * SIM_LIMIT_JOBS:
  *
  * Runs are refused past these sizes unless forced
- * (sim_simulation_set_force(), `gpusim --force`): more jobs than this
+ * (sim_simulation_set_force(), `gpusim run --force`): more jobs than this
  * (minutes to hours of simulation, more with the network), more
  * time-series rows than %SIM_LIMIT_SAMPLES (about 450 MB of CSV), or more
  * output than %SIM_LIMIT_OUTPUT_BYTES.
