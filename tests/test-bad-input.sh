@@ -140,5 +140,31 @@ expect 1 trace convert trace.csv -o ./trace.csv
 contains stderr "-o ./trace.csv: it is the trace being read" "trace convert -o"
 same trace.csv o2/jobs.csv "trace convert -o"
 
+# ---- Nonsense in a scenario or a trace ---------------------------------------
+
+# A GPU model or MIG profile no GPU of the catalogue has, in a trace row: a
+# typo, refused at its line and column with the closest name; one the
+# catalogue knows but the cluster lacks makes a rejected job.
+traced () {
+    printf '[scenario]\nname = t\nseed = 1\n[pool a]\nmodel = DGX-H100\ncount = 1\n'
+    printf '[workload]\nsource = native\ntrace = %s\n' "$1"
+}
+printf 'id,submit,duration,gpus,gpu_model\n1,0,60,1,H100-SXM\n2,10,60,1,H100-SXMM\n' >bad-model.csv
+traced bad-model.csv >bad-model.ini
+expect 1 run bad-model.ini
+contains stderr "bad-model.csv:3:11: gpu_model: no GPU model \"H100-SXMM\"" "a misspelt model"
+contains stderr "did you mean \"H100-SXM\"" "a misspelt model"
+expect 1 validate bad-model.ini
+printf 'id,submit,duration,gpus,mig\n1,0,60,1,\n2,10,60,1,9g.999gb\n' >bad-mig.csv
+traced bad-mig.csv >bad-mig.ini
+expect 1 run bad-mig.ini
+contains stderr "bad-mig.csv:3:11: mig: no GPU of the catalogue has MIG profile \"9g.999gb\"" \
+    "an unknown MIG profile"
+printf 'id,submit,duration,gpus,gpu_model,mig\n1,0,60,1,A100-SXM-40GB,\n2,0,60,1,,1g.5gb\n3,0,60,1,,1g.10gb\n' \
+    >absent.csv
+traced absent.csv >absent.ini
+expect 0 run absent.ini
+contains stdout "3 submitted, 1 completed, 0 unfinished, 2 rejected" "models the cluster lacks"
+
 echo "test-bad-input.sh: $checks commands checked"
 exit 0
