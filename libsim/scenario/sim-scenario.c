@@ -685,12 +685,30 @@ parse_duration_dist (const char *text, SimDurationDist *d, GError **error)
       const char *value = g_str_has_prefix (arg, "mean=") ? arg + 5 : arg;
       SimTime t;
       d->kind = strcmp (name, "constant") == 0 ? SIM_DIST_CONSTANT : SIM_DIST_EXPONENTIAL;
-      if (n != 1 || !sim_parse_duration (value, &t, error) || t <= 0)
+      if (n > 1)
         {
-          g_clear_error (error);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "\"%s\": %u arguments: expected %s(mean=DURATION), one argument, such "
+                       "as \"%s(mean=1h)\"", text, n, name, name);
+          return FALSE;
+        }
+      if (*value != '\0' && !sim_parse_duration (value, &t, error))
+        {
+          g_prefix_error (error, "\"%s\": ", text);
+          return FALSE;
+        }
+      if (*value == '\0')
+        {
           g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
                        "\"%s\": expected %s(mean=DURATION) with a positive duration, such as "
                        "\"%s(mean=1h)\"", text, name, name);
+          return FALSE;
+        }
+      if (t <= 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "\"%s\": \"%s\" is not a positive duration of at least 1 ns: expected "
+                       "%s(mean=DURATION), such as \"%s(mean=1h)\"", text, value, name, name);
           return FALSE;
         }
       d->mean = sim_time_to_seconds (t);
@@ -698,10 +716,22 @@ parse_duration_dist (const char *text, SimDurationDist *d, GError **error)
     }
   if (strcmp (name, "lognormal") == 0)
     {
-      gboolean have_median = FALSE, have_sigma = FALSE;
+      gboolean have_median = FALSE, have_median_arg = FALSE, have_sigma = FALSE;
       d->kind = SIM_DIST_LOGNORMAL;
       for (guint i = 0; i < n; i++)
         {
+          const char *twice = (g_str_has_prefix (args[i], "median=") && have_median_arg)
+                                ? "median"
+                                : (g_str_has_prefix (args[i], "sigma=") && have_sigma) ? "sigma"
+                                                                                      : NULL;
+
+          if (twice != NULL)
+            {
+              g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "\"%s\": %s is given twice: "
+                           "expected each parameter once", text, twice);
+              return FALSE;
+            }
+          have_median_arg = have_median_arg || g_str_has_prefix (args[i], "median=");
           if (named_duration (args[i], "median", &d->median, error))
             have_median = d->median > 0;
           else if (error && *error)
