@@ -166,5 +166,19 @@ traced absent.csv >absent.ini
 expect 0 run absent.ini
 contains stdout "3 submitted, 1 completed, 0 unfinished, 2 rejected" "models the cluster lacks"
 
+# run checks the [variant] sections it does not run, as validate does.
+cp orig.ini variant.ini
+printf '\n[variant x]\nnosuch.key = 1\n' >>variant.ini
+expect 1 run variant.ini
+contains stderr "[variant x] nosuch.key" "run with a bad variant key"
+cp orig.ini variant.ini
+printf '\n[variant x]\nworkload.rate = abc\n' >>variant.ini
+expect 1 run variant.ini
+contains stderr "[variant x] workload.rate: \"abc\" is not a rate" "run with a bad variant value"
+cp orig.ini variant.ini
+printf '\n[variant x]\nworkload.rate = 2/h\n' >>variant.ini
+expect 0 run variant.ini
+contains stdout "variants      x" "run with a good variant"
+
 echo "test-bad-input.sh: $checks commands checked"
 exit 0

@@ -215,6 +215,8 @@ print_warnings (SimSimulation *sim)
     g_printerr ("gpusim: warning: %s\n", warnings[i]);
 }
 
+static gboolean validate_variants (const char *path, const SimScenario *scenario, char **sets);
+
 int
 gpusim_cmd_run (int argc, char **argv)
 {
@@ -278,6 +280,9 @@ gpusim_cmd_run (int argc, char **argv)
   sim = sim_simulation_new (scenario, &error);
   if (sim == NULL)
     goto failed;
+  /* The variants are not run, but checked as validate and compare do. */
+  if (!validate_variants (argv[1], scenario, sets))
+    return 1;
   print_warnings (sim);
   if (html != NULL && output == NULL)
     {
