@@ -180,5 +180,14 @@ printf '\n[variant x]\nworkload.rate = 2/h\n' >>variant.ini
 expect 0 run variant.ini
 contains stdout "variants      x" "run with a good variant"
 
+# A trace without jobs is an error for trace info and convert, as for a run.
+printf 'id,submit,duration,gpus\n' >empty.csv
+expect 1 trace info empty.csv
+contains stderr "empty.csv: no job to simulate: the trace has no rows" "trace info without jobs"
+expect 1 trace info --json empty.csv
+expect 1 trace convert empty.csv -o empty-out.csv
+contains stderr "no job to simulate" "trace convert without jobs"
+[ ! -e empty-out.csv ] || fail "trace convert without jobs wrote its output"
+
 echo "test-bad-input.sh: $checks commands checked"
 exit 0

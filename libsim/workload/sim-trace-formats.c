@@ -1154,6 +1154,12 @@ sim_trace_stats_compute (SimTraceFormat format, const char *path, const SimTrace
       return FALSE;
     }
   stats->skipped = skipped_of (w);
+  if (stats->jobs == 0)
+    {
+      /* A trace without jobs is an error, as in a run. */
+      g_propagate_error (error, sim__workload_no_jobs_error (w));
+      return FALSE;
+    }
   if (have_lines && order->len > 0)
     {
       /* In file order, the rows before each one that come later in submit
@@ -1238,6 +1244,8 @@ sim_trace_write_native (SimWorkload *workload, const char *path, guint64 *jobs, 
       fwrite (row->str, 1, row->len, fp);
       n++;
     }
+  if (local == NULL && n == 0)
+    local = sim__workload_no_jobs_error (workload);
   if (local != NULL)
     {
       g_propagate_error (error, local);
