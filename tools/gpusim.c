@@ -280,8 +280,11 @@ gpusim_cmd_run (int argc, char **argv)
   sim = sim_simulation_new (scenario, &error);
   if (sim == NULL)
     goto failed;
-  /* The variants are not run, but checked as validate and compare do. */
-  if (!validate_variants (argv[1], scenario, sets))
+  /* The variants are not run, but checked as validate and compare do, as
+   * the file gives them: the user's --set is for this run, and may change
+   * what a variant builds on (a --set class mig against a variant's
+   * gpu_share). */
+  if (!validate_variants (argv[1], scenario, NULL))
     return 1;
   print_warnings (sim);
   if (html != NULL && output == NULL)
