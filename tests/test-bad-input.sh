@@ -189,5 +189,12 @@ expect 1 trace convert empty.csv -o empty-out.csv
 contains stderr "no job to simulate" "trace convert without jobs"
 [ ! -e empty-out.csv ] || fail "trace convert without jobs wrote its output"
 
+# serve: more replicas than the cluster has GPUs for.
+sed 's/^replicas = 8$/replicas = 100/' "$SIM_TOP_SRCDIR/scenarios/serve-8b-assistant.ini" >serve.ini
+expect 1 serve serve.ini -d assistant
+contains stderr "[serving assistant] replicas: 100 replicas of 1 GPU need 100 GPUs: expected at most the cluster's 16" \
+    "serve with too many replicas"
+expect 0 serve "$SIM_TOP_SRCDIR/scenarios/serve-8b-assistant.ini" -d assistant --set replicas=16
+
 echo "test-bad-input.sh: $checks commands checked"
 exit 0
