@@ -237,7 +237,8 @@ gpusim_cmd_sweep (int argc, char **argv)
   sim_plan_set_force (sim_sweep_get_plan (sweep), force);
   {
     /* No output may overwrite the sweep file, what it reads or a database
-     * merged from. */
+     * merged from (--db itself among them is refused by the merge, which
+     * says more). */
     const char *outputs[] = { "--db", db, "--csv", csv, "--report", report, NULL };
     g_autoptr(SimScenario) sc = sim_scenario_load (argv[1], (const char * const *) sets, &error);
 
@@ -247,7 +248,7 @@ gpusim_cmd_sweep (int argc, char **argv)
       {
         if (!sim__scenario_check_output (sc, outputs[i], outputs[i + 1], NULL, &error))
           goto failed;
-        for (guint k = 0; merges != NULL && merges[k] != NULL; k++)
+        for (guint k = 0; i > 0 && merges != NULL && merges[k] != NULL; k++)
           if (!sim__check_output (outputs[i], outputs[i + 1], merges[k],
                                   "a database merged from (--merge)", &error))
             goto failed;
