@@ -378,11 +378,29 @@ open_workload (SimSimulation *self, GError **error)
   const SimScenario *scenario = self->scenario;
   g_autofree double *rates = sim__class_scaling_dup_rates (self->scaling);
   SimSourceContext context = { NULL };
+  g_autoptr(GPtrArray) gpus = sim_catalogue_get_gpus (self->catalogue);
+  g_autoptr(GPtrArray) gpu_names = g_ptr_array_new ();
+  g_autoptr(GPtrArray) mig_names = g_ptr_array_new ();
   SimWorkload *workload;
 
   /* Classes' speeds on the reference GPU (a Gavel job type's steps per
    * second), as the class scaling resolved them. */
   context.class_rates = rates;
+  /* The names a trace's rows may give. */
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      const SimGpuModel *gpu = g_ptr_array_index (gpus, i);
+
+      g_ptr_array_add (gpu_names, gpu->name);
+      for (guint p = 0; p < gpu->n_mig_profiles; p++)
+        if (!g_ptr_array_find_with_equal_func (mig_names, gpu->mig_profiles[p].name,
+                                               g_str_equal, NULL))
+          g_ptr_array_add (mig_names, gpu->mig_profiles[p].name);
+    }
+  g_ptr_array_add (gpu_names, NULL);
+  g_ptr_array_add (mig_names, NULL);
+  context.gpu_models = (const char * const *) gpu_names->pdata;
+  context.mig_profiles = (const char * const *) mig_names->pdata;
   workload = sim__source_info (scenario->source)->open (scenario, &context, error);
   if (workload == NULL)
     sim__scenario_locate (scenario, "workload",

@@ -18,6 +18,8 @@
 
 #include <sim.h>
 #include "gpusim-cli.h"
+#include "core/sim-util.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -65,6 +67,31 @@ static void
 draw_progress (guint done, guint total, gpointer data)
 {
   gpusim_counter_draw (data, "compare", done, total, "runs");
+}
+
+/* No output may overwrite a file the comparison reads: the scenario and
+ * what it reads (@sc), the plan (@plan_in) or the results files (@argv
+ * with --from-results). */
+static gboolean
+check_outputs (const char * const *outputs, const SimScenario *sc, const char *plan_in,
+               const char *plan_scenario, char **results, GError **error)
+{
+  for (guint i = 0; outputs[i] != NULL; i += 2)
+    {
+      const char *option = outputs[i], *path = outputs[i + 1];
+
+      if (path == NULL)
+        continue;
+      if ((sc != NULL && !sim__scenario_check_output (sc, option, path, NULL, error)) ||
+          !sim__check_output (option, path, plan_in, "the plan being read", error) ||
+          !sim__check_output (option, path, plan_scenario, "the plan's scenario being read",
+                              error))
+        return FALSE;
+      for (guint k = 0; results != NULL && results[k] != NULL; k++)
+        if (!sim__check_output (option, path, results[k], "a results file being read", error))
+          return FALSE;
+    }
+  return TRUE;
 }
 
 int
@@ -189,6 +216,27 @@ gpusim_cmd_compare (int argc, char **argv)
   if (first_seed != NULL &&
       !g_ascii_string_to_unsigned (first_seed, 10, 0, G_MAXUINT64, &seed, NULL))
     return gpusim_usage_error (context, "--seed: expected a non-negative integer");
+
+  {
+    /* Options and paths, in pairs; the option of a NULL path is skipped. */
+    const char *outputs[] = { "--csv", csv, "--db", db, "--plan-out", plan_out,
+                              "--results-out", results_out, NULL, NULL };
+    g_autoptr(SimScenario) sc = NULL;
+    g_autoptr(SimPlan) plan = NULL;
+
+    if (from_scenario)
+      {
+        sc = sim_scenario_load (argv[1], (const char * const *) sets, &error);
+        if (sc == NULL)
+          goto failed;
+      }
+    else if (plan_in != NULL && (plan = sim_plan_load (plan_in, &error)) == NULL)
+      goto failed;
+    if (!check_outputs (outputs, sc, plan_in, plan != NULL ? sim_plan_get_scenario_path (plan)
+                                                         : NULL,
+                        from_results ? argv + 1 : NULL, &error))
+      goto failed;
+  }
 
   if (from_results)
     {

@@ -13,6 +13,7 @@
 
 #include <sim.h>
 #include "gpusim-cli.h"
+#include "core/sim-util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -209,6 +210,9 @@ gpusim_cmd_fgd (int argc, char **argv)
       return 1;
     }
 
+  if (!sim__check_output ("--csv", csv, nodes_path, "the node list being read", &error) ||
+      !sim__check_output ("--csv", csv, pods_path, "the pod list being read", &error))
+    goto failed;
   nodes = sim_openb_read_nodes (nodes_path, &error);
   if (nodes == NULL)
     goto failed;

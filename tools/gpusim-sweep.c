@@ -18,6 +18,8 @@
 #include <sim.h>
 #include "gpusim-cli.h"
 #include "gpusim-mpi.h"
+#include "core/sim-util.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -233,6 +235,25 @@ gpusim_cmd_sweep (int argc, char **argv)
   if (sweep == NULL)
     goto failed;
   sim_plan_set_force (sim_sweep_get_plan (sweep), force);
+  {
+    /* No output may overwrite the sweep file, what it reads or a database
+     * merged from (--db itself among them is refused by the merge, which
+     * says more). */
+    const char *outputs[] = { "--db", db, "--csv", csv, "--report", report, NULL };
+    g_autoptr(SimScenario) sc = sim_scenario_load (argv[1], (const char * const *) sets, &error);
+
+    if (sc == NULL)
+      goto failed;
+    for (guint i = 0; outputs[i] != NULL; i += 2)
+      {
+        if (!sim__scenario_check_output (sc, outputs[i], outputs[i + 1], NULL, &error))
+          goto failed;
+        for (guint k = 0; i > 0 && merges != NULL && merges[k] != NULL; k++)
+          if (!sim__check_output (outputs[i], outputs[i + 1], merges[k],
+                                  "a database merged from (--merge)", &error))
+            goto failed;
+      }
+  }
 
   if (list)
     {

@@ -18,6 +18,8 @@
 #include "gpusim-cli.h"
 #include "scenario/sim-scenario-private.h"
 #include "core/sim-read.h"
+#include "core/sim-util.h"
+#include "outputs/sim-run-outputs.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -691,6 +693,21 @@ gpusim_cmd_topo (int argc, char **argv)
   sc = load_for_topology (argv[1], sets, &error);
   if (sc == NULL)
     goto failed;
+  /* No output may overwrite the scenario, what it reads or the run coloured
+   * from (or one output the other). */
+  if (!sim__scenario_check_output (sc, "--cabling", cabling, NULL, &error) ||
+      !sim__scenario_check_output (sc, "--diagram", diagram, NULL, &error) ||
+      !sim__check_output ("--diagram", diagram, cabling, "the --cabling file", &error))
+    goto failed;
+  for (const char * const *n = sim__run_output_names (); from_run != NULL && *n != NULL; n++)
+    {
+      g_autofree char *input = g_build_filename (from_run, *n, NULL);
+      g_autofree char *what = g_strdup_printf ("the --from-run run's %s being read", *n);
+
+      if (!sim__check_output ("--cabling", cabling, input, what, &error) ||
+          !sim__check_output ("--diagram", diagram, input, what, &error))
+        goto failed;
+    }
   catalogue = sim_catalogue_new_default ((const char * const *) sc->model_dirs, &error);
   if (catalogue == NULL)
     goto failed;

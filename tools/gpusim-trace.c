@@ -9,6 +9,7 @@
 
 #include <sim.h>
 #include "gpusim-cli.h"
+#include "core/sim-util.h"
 
 #include <errno.h>
 #include <gio/gio.h>
@@ -218,6 +219,14 @@ trace_main (int argc, char **argv, gboolean convert)
     {
       g_autoptr(SimWorkload) w = NULL;
       guint64 jobs = 0;
+
+      if (!sim__check_output ("-o", o.output, argv[1], "the trace being read", &error) ||
+          !sim__check_output ("-o", o.output, o.tasks, "the task table being read (--tasks)",
+                              &error))
+        {
+          gpusim_print_error (error);
+          goto out;
+        }
 
       config.rebase_time = o.rebase;
       w = sim_trace_open (format, argv[1], &config, o.tasks,

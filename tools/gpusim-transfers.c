@@ -15,6 +15,8 @@
 
 #include <sim.h>
 #include "gpusim-cli.h"
+#include "core/sim-util.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -258,10 +260,13 @@ gpusim_cmd_transfers (int argc, char **argv)
       return gpusim_input_error (error);
     }
 
+  if (!sim__check_output ("-o", output, argv[1], "the transfers being read", &error))
+    return gpusim_input_error (error);
   if (scenario != NULL)
     {
       g_autofree char *desc = NULL;
-      if (!gpusim_network_load (&net, scenario, (const char * const *) sets, NULL, &error))
+      if (!gpusim_network_load (&net, scenario, (const char * const *) sets, NULL, &error) ||
+          !sim__scenario_check_output (net.scenario, "-o", output, NULL, &error))
         return gpusim_input_error (error);
       t = sim_transfers_new (net.topology);
       desc = sim_cluster_describe (net.cluster);

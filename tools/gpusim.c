@@ -25,6 +25,8 @@
 #include "core/sim-read.h"
 #include "kernel/sim-kernel.h"
 #include "core/sim-util.h"
+#include "outputs/sim-run-outputs.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <glib/gstdio.h>
 #include <locale.h>
@@ -213,6 +215,8 @@ print_warnings (SimSimulation *sim)
     g_printerr ("gpusim: warning: %s\n", warnings[i]);
 }
 
+static gboolean validate_variants (const char *path, const SimScenario *scenario, char **sets);
+
 int
 gpusim_cmd_run (int argc, char **argv)
 {
@@ -258,9 +262,30 @@ gpusim_cmd_run (int argc, char **argv)
   scenario = load_scenario (argv[1], sets, &error);
   if (scenario == NULL)
     goto failed;
+  /* No output may overwrite a file the run reads, nor the report one of
+   * the outputs it is made from. */
+  if (!sim__scenario_check_output (scenario, "-o", output, sim__run_output_names (), &error) ||
+      !sim__scenario_check_output (scenario, "--report", html, NULL, &error) ||
+      !sim__scenario_check_output (scenario, "--timeline", timeline, NULL, &error))
+    goto failed;
+  for (const char * const *n = sim__run_output_names (); output != NULL && *n != NULL; n++)
+    {
+      g_autofree char *input = g_build_filename (output, *n, NULL);
+      g_autofree char *what = g_strdup_printf ("the run's %s, which the report is made from",
+                                               *n);
+
+      if (!sim__check_output ("--report", html, input, what, &error))
+        goto failed;
+    }
   sim = sim_simulation_new (scenario, &error);
   if (sim == NULL)
     goto failed;
+  /* The variants are not run, but checked as validate and compare do, as
+   * the file gives them: the user's --set is for this run, and may change
+   * what a variant builds on (a --set class mig against a variant's
+   * gpu_share). */
+  if (!validate_variants (argv[1], scenario, NULL))
+    return 1;
   print_warnings (sim);
   if (html != NULL && output == NULL)
     {
@@ -406,6 +431,12 @@ gpusim_cmd_report (int argc, char **argv)
         path = g_strdup_printf ("%.*s.html", (int) (strlen (sweep) - 5), sweep);
       else
         path = g_strdup_printf ("%s.html", sweep);
+      if (!sim__check_output (output != NULL ? "-o" : NULL, path, sweep,
+                              "the sweep's summary being read", &error))
+        {
+          gpusim_print_error (error);
+          return 1;
+        }
       if (!sim_html_sweep_report_write (text, sweep, (const char * const *) metrics->pdata,
                                         path, &error))
         {
@@ -421,6 +452,30 @@ gpusim_cmd_report (int argc, char **argv)
     return gpusim_usage_error (context, "%s", argc < 2 ? "report needs a RUN_DIR (or --sweep "
                                "SUMMARY.json)" : "too many arguments");
   path = output != NULL ? g_strdup (output) : g_build_filename (argv[1], "report.html", NULL);
+  {
+    /* The report is made from the run's outputs (and compare.csv). */
+    const char * const *names = sim__run_output_names ();
+    const char *option = output != NULL ? "-o" : NULL;
+
+    for (guint i = 0; names[i] != NULL && error == NULL; i++)
+      {
+        g_autofree char *input = g_build_filename (argv[1], names[i], NULL);
+        g_autofree char *what = g_strdup_printf ("the run's %s being read", names[i]);
+        sim__check_output (option, path, input, what, &error);
+      }
+    if (error == NULL)
+      {
+        g_autofree char *input = g_build_filename (argv[1], "compare.csv", NULL);
+        if (sim__check_output (option, path, input, "the run's compare.csv being read",
+                               &error))
+          sim__check_output (option, path, compare, "the --compare file being read", &error);
+      }
+    if (error != NULL)
+      {
+        gpusim_print_error (error);
+        return 1;
+      }
+  }
   if (!sim_html_report_write (argv[1], compare, path, &error))
     {
       gpusim_print_error (error);

@@ -116,6 +116,52 @@ sim__write_file_atomic (const char *path, const char *contents, gssize len, GErr
   return TRUE;
 }
 
+gboolean
+sim__same_file (const char *a, const char *b)
+{
+  g_autofree char *ca = NULL, *cb = NULL;
+  GStatBuf sa, sb;
+
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+  if (g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  ca = g_canonicalize_filename (a, NULL);
+  cb = g_canonicalize_filename (b, NULL);
+  return strcmp (ca, cb) == 0;
+}
+
+gboolean
+sim__check_output (const char *option, const char *output, const char *input,
+                   const char *what, GError **error)
+{
+  if (output == NULL || input == NULL || !sim__same_file (output, input))
+    return TRUE;
+  g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s%s%s: it is %s: expected another file", option != NULL ? option : "", option != NULL ? " " : "",
+               output, what);
+  return FALSE;
+}
+
+gboolean
+sim__check_output_dir (const char *option, const char *dir, const char * const *names,
+                       const char *input, const char *what, GError **error)
+{
+  if (dir == NULL || input == NULL)
+    return TRUE;
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+
+      if (sim__same_file (path, input))
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s%s%s: %s is %s: expected another "
+                       "directory",
+                       option != NULL ? option : "", option != NULL ? " " : "", dir, path, what);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 struct _SimKeyLines {
   GHashTable *lines; /* "group" or "group\037key" -> line, as GUINT_TO_POINTER */
 };

@@ -24,6 +24,27 @@ const char *sim__did_you_mean (const char *guess);
 gboolean sim__write_file_atomic (const char *path, const char *contents, gssize len,
                                  GError **error);
 
+/* Whether @a and @b name one file: the same device and inode when both
+ * exist, else the same canonical path (relative paths from the current
+ * directory). */
+gboolean sim__same_file (const char *a, const char *b);
+
+/* Refuses an output that would overwrite an input being read: when
+ * @output is @input (sim__same_file()), FALSE and @error
+ * (SIM_ERROR_INVALID) says "OPTION OUTPUT: it is WHAT: expected another
+ * file", @option being how the user named the output ("--report"; NULL for
+ * none) and @what the input ("the scenario being read").  A NULL @output
+ * or @input passes. */
+gboolean sim__check_output (const char *option, const char *output, const char *input,
+                            const char *what, GError **error);
+
+/* The same for an output directory @dir, into which the files of @names
+ * are written: refuses one of them that is @input, naming it
+ * ("-o DIR: DIR/jobs.csv is the scenario's trace being read"). */
+gboolean sim__check_output_dir (const char *option, const char *dir,
+                                const char * const *names, const char *input,
+                                const char *what, GError **error);
+
 /* One CSV field (RFC 4180, by libcsv): quoted, with quotes doubled, when
  * it holds a comma, a quote or a line break; as it is otherwise. */
 void sim__csv_append_field (GString *out, const char *s);

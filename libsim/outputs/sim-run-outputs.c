@@ -32,6 +32,12 @@ static const char * const output_names[] = {
   "summary.json", "jobs.csv", "timeseries.csv", "nodes.csv", "topology.dot", NULL
 };
 
+const char * const *
+sim__run_output_names (void)
+{
+  return output_names;
+}
+
 /* The module's key among the simulation's extensions. */
 static const char module_key = 0;
 

@@ -17,6 +17,10 @@
 
 G_BEGIN_DECLS
 
+/* Every file a run may write into its output directory (NULL-terminated),
+ * for sim__scenario_check_output(). */
+const char * const *sim__run_output_names (void);
+
 /* The run's timeline, for events of other modules (failures), or NULL. */
 SimTimeline *sim__outputs_get_timeline (SimSimulation *sim);
 

@@ -12,6 +12,16 @@ G_BEGIN_DECLS
 void sim__scenario_locate (const SimScenario *scenario, const char *group, const char *key,
                            GError **error);
 
+/* Refuses an output that would overwrite a file @scenario reads: the
+ * scenario itself, its trace and task table, its pools' node lists, its
+ * policy plugin, and its price, carbon and outdoor temperature files.
+ * @output is a file, or with @names (NULL-terminated) a directory into
+ * which those files are written.  @option names the output in the message
+ * ("--report"; sim__check_output()). */
+gboolean sim__scenario_check_output (const SimScenario *scenario, const char *option,
+                                     const char *output, const char * const *names,
+                                     GError **error);
+
 /* The group of an override or a swept key as the key file spells it
  * (newly allocated): "pool h100" for "pool.h100", "class small" for
  * "class.small", "comm ring" for "comm.ring"; other groups as they are.

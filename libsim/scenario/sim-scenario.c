@@ -685,12 +685,30 @@ parse_duration_dist (const char *text, SimDurationDist *d, GError **error)
       const char *value = g_str_has_prefix (arg, "mean=") ? arg + 5 : arg;
       SimTime t;
       d->kind = strcmp (name, "constant") == 0 ? SIM_DIST_CONSTANT : SIM_DIST_EXPONENTIAL;
-      if (n != 1 || !sim_parse_duration (value, &t, error) || t <= 0)
+      if (n > 1)
         {
-          g_clear_error (error);
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "\"%s\": %u arguments: expected %s(mean=DURATION), one argument, such "
+                       "as \"%s(mean=1h)\"", text, n, name, name);
+          return FALSE;
+        }
+      if (*value != '\0' && !sim_parse_duration (value, &t, error))
+        {
+          g_prefix_error (error, "\"%s\": ", text);
+          return FALSE;
+        }
+      if (*value == '\0')
+        {
           g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
                        "\"%s\": expected %s(mean=DURATION) with a positive duration, such as "
                        "\"%s(mean=1h)\"", text, name, name);
+          return FALSE;
+        }
+      if (t <= 0)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                       "\"%s\": \"%s\" is not a positive duration of at least 1 ns: expected "
+                       "%s(mean=DURATION), such as \"%s(mean=1h)\"", text, value, name, name);
           return FALSE;
         }
       d->mean = sim_time_to_seconds (t);
@@ -698,10 +716,22 @@ parse_duration_dist (const char *text, SimDurationDist *d, GError **error)
     }
   if (strcmp (name, "lognormal") == 0)
     {
-      gboolean have_median = FALSE, have_sigma = FALSE;
+      gboolean have_median = FALSE, have_median_arg = FALSE, have_sigma = FALSE;
       d->kind = SIM_DIST_LOGNORMAL;
       for (guint i = 0; i < n; i++)
         {
+          const char *twice = (g_str_has_prefix (args[i], "median=") && have_median_arg)
+                                ? "median"
+                                : (g_str_has_prefix (args[i], "sigma=") && have_sigma) ? "sigma"
+                                                                                      : NULL;
+
+          if (twice != NULL)
+            {
+              g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "\"%s\": %s is given twice: "
+                           "expected each parameter once", text, twice);
+              return FALSE;
+            }
+          have_median_arg = have_median_arg || g_str_has_prefix (args[i], "median=");
           if (named_duration (args[i], "median", &d->median, error))
             have_median = d->median > 0;
           else if (error && *error)
@@ -2076,6 +2106,13 @@ read_pool_from (const Ctx *ctx, SimScenario *sc, const char *group, GArray *pool
       g_free (path);
       path = abs;
     }
+  {
+    guint n = sc->node_lists != NULL ? g_strv_length (sc->node_lists) : 0;
+
+    sc->node_lists = g_renew (char *, sc->node_lists, n + 2);
+    sc->node_lists[n] = g_strdup (path);
+    sc->node_lists[n + 1] = NULL;
+  }
   tmpl.node_model = get_raw (ctx, group, "model");
   if (tmpl.node_model == NULL)
     tmpl.node_model = g_strdup ("PCIe-8GPU");
@@ -2565,6 +2602,38 @@ sim_scenario_dup_key_reference (const char *section, gboolean markdown, GError *
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
+gboolean
+sim__scenario_check_output (const SimScenario *scenario, const char *option, const char *output,
+                            const char * const *names, GError **error)
+{
+  struct { const char *path; const char *what; } inputs[] = {
+    { scenario->path, "the scenario being read" },
+    { scenario->trace_path, "the scenario's trace being read" },
+    { scenario->task_path, "the scenario's task table being read" },
+    { scenario->plugin, "the scenario's policy plugin being read" },
+    { scenario->cost.energy_price_file, "the scenario's energy price file being read" },
+    { scenario->cost.carbon_intensity_file, "the scenario's carbon intensity file being read" },
+    { scenario->cooling.outdoor_csv, "the scenario's outdoor temperature file being read" },
+  };
+
+  g_return_val_if_fail (scenario != NULL, FALSE);
+  if (output == NULL)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    if (names != NULL
+          ? !sim__check_output_dir (option, output, names, inputs[i].path, inputs[i].what, error)
+          : !sim__check_output (option, output, inputs[i].path, inputs[i].what, error))
+      return FALSE;
+  for (guint i = 0; scenario->node_lists != NULL && scenario->node_lists[i] != NULL; i++)
+    if (names != NULL
+          ? !sim__check_output_dir (option, output, names, scenario->node_lists[i],
+                                    "a node list of the scenario being read", error)
+          : !sim__check_output (option, output, scenario->node_lists[i],
+                                "a node list of the scenario being read", error))
+      return FALSE;
+  return TRUE;
+}
+
 void
 sim__scenario_locate (const SimScenario *scenario, const char *group, const char *key,
                       GError **error)
@@ -2651,6 +2720,7 @@ sim_scenario_unref (SimScenario *sc)
   g_free (sc->comm_mix);
   g_free (sc->trace_path);
   g_free (sc->task_path);
+  g_strfreev (sc->node_lists);
   g_strfreev (sc->tenant_names);
   g_free (sc->tenant_gpus);
   g_free (sc->queue);

@@ -88,7 +88,11 @@ open_pai (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
 static SimWorkload *
 open_native (const SimScenario *sc, const SimSourceContext *ctx, GError **error)
 {
-  return vary (sc, sim_workload_new_native (sc->trace_path, &sc->trace, error));
+  SimWorkload *w = sim_workload_new_native (sc->trace_path, &sc->trace, error);
+
+  if (w != NULL && ctx->gpu_models != NULL)
+    sim__workload_native_set_names (w, ctx->gpu_models, ctx->mig_profiles);
+  return vary (sc, w);
 }
 
 /* A Gavel trace: each job type's steps per second on the reference GPU,

@@ -20,6 +20,10 @@ typedef struct {
   /* Per [class], its speed on the reference GPU in the class's own unit
    * (a Gavel job type's steps per second); NULL when not known. */
   const double *class_rates;
+  /* The GPU models and MIG profiles of the catalogue (NULL-terminated), that
+   * a trace's rows may name; NULL when not known. */
+  const char * const *gpu_models;
+  const char * const *mig_profiles;
 } SimSourceContext;
 
 typedef struct {

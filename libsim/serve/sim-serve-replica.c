@@ -362,6 +362,21 @@ sim__serve_replicas_init (SimServeReplica *r, const SimLlmModel *m, const SimGpu
                    "pp: tp x pp = %u GPUs: expected at most the cluster's %u", width, n_gpus);
       return FALSE;
     }
+  if (!c->disaggregated && c->mig == NULL)
+    {
+      /* Replicas that share a GPU (replicas_per_gpu) share one replica's GPUs. */
+      guint64 need = ((guint64) c->replicas + MAX (1u, c->replicas_per_gpu) - 1)
+                     / MAX (1u, c->replicas_per_gpu) * width;
+
+      if (need > n_gpus)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "replicas: %u replicas of %u GPU%s need %" G_GUINT64_FORMAT " GPUs: "
+                       "expected at most the cluster's %u", c->replicas, width,
+                       width == 1 ? "" : "s", need, n_gpus);
+          return FALSE;
+        }
+    }
   gpus = g_new (guint32, width);
   {
     guint32 start;

@@ -10,6 +10,7 @@
 
 #include "workload/sim-trace-formats.h"
 #include "workload/sim-trace-util.h"
+#include "workload/sim-workload-private.h"
 #include "workload/sim-openb.h"
 #include "core/sim-error.h"
 #include "core/sim-util.h"
@@ -179,7 +180,28 @@ static const char *const native_names[N_NATIVE_COLUMNS] = {
 typedef struct {
   SimTraceReader parent;
   GHashTable    *classes;  /* name -> number + 1 */
+  char         **gpu_models;   /* (nullable) the names gpu_model may give */
+  char         **mig_profiles; /* (nullable) the names mig may give */
 } SimNative;
+
+void
+sim__workload_native_set_names (SimWorkload *workload, const char * const *gpu_models,
+                                const char * const *mig_profiles)
+{
+  SimNative *n = (SimNative *) workload;
+
+  g_strfreev (n->gpu_models);
+  g_strfreev (n->mig_profiles);
+  n->gpu_models = g_strdupv ((char **) gpu_models);
+  n->mig_profiles = g_strdupv ((char **) mig_profiles);
+}
+
+/* Whether @name is one of @names (NULL: any name is). */
+static gboolean
+known_name (char **names, const char *name)
+{
+  return names == NULL || g_strv_contains ((const char * const *) names, name);
+}
 
 static gboolean
 native_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
@@ -231,6 +253,20 @@ native_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error
         }
       text = sim__trace_table_get (t, N_GPU_MODEL);
       out->gpu_models = text != NULL && *text != '\0' ? g_intern_string (text) : NULL;
+      if (out->gpu_models != NULL && n->gpu_models != NULL)
+        {
+          g_auto(GStrv) names = g_strsplit (out->gpu_models, "|", -1);
+
+          for (guint i = 0; names[i] != NULL; i++)
+            if (!known_name (n->gpu_models, names[i]))
+              return sim__trace_table_field_error (t, N_GPU_MODEL, error, "no GPU model "
+                                                   "\"%s\" in the catalogue%s (see `gpusim "
+                                                   "models`)", names[i],
+                                                   sim__did_you_mean (sim__closest (
+                                                     names[i],
+                                                     (const char * const *) n->gpu_models,
+                                                     g_strv_length (n->gpu_models))));
+        }
       text = sim__trace_table_get (t, N_TENANT);
       if (text != NULL && *text != '\0')
         {
@@ -276,6 +312,12 @@ native_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error
           if (out->gpus != 1 || out->gpu_milli != 1000)
             return sim__trace_table_field_error (t, N_MIG, error, "a MIG job runs in one "
                                                  "instance: expected gpus 1 and gpu_milli 1000");
+          if (!known_name (n->mig_profiles, text))
+            return sim__trace_table_field_error (t, N_MIG, error, "no GPU of the catalogue "
+                                                 "has MIG profile \"%s\"%s", text,
+                                                 sim__did_you_mean (sim__closest (
+                                                   text, (const char * const *) n->mig_profiles,
+                                                   g_strv_length (n->mig_profiles))));
           out->mig_profile = g_intern_string (text);
         }
       out->user = -1;
@@ -314,6 +356,8 @@ static void
 native_finalize (SimTraceReader *r)
 {
   g_clear_pointer (&((SimNative *) r)->classes, g_hash_table_unref);
+  g_clear_pointer (&((SimNative *) r)->gpu_models, g_strfreev);
+  g_clear_pointer (&((SimNative *) r)->mig_profiles, g_strfreev);
 }
 
 SimWorkload *
@@ -1110,6 +1154,12 @@ sim_trace_stats_compute (SimTraceFormat format, const char *path, const SimTrace
       return FALSE;
     }
   stats->skipped = skipped_of (w);
+  if (stats->jobs == 0)
+    {
+      /* A trace without jobs is an error, as in a run. */
+      g_propagate_error (error, sim__workload_no_jobs_error (w));
+      return FALSE;
+    }
   if (have_lines && order->len > 0)
     {
       /* In file order, the rows before each one that come later in submit
@@ -1194,6 +1244,8 @@ sim_trace_write_native (SimWorkload *workload, const char *path, guint64 *jobs, 
       fwrite (row->str, 1, row->len, fp);
       n++;
     }
+  if (local == NULL && n == 0)
+    local = sim__workload_no_jobs_error (workload);
   if (local != NULL)
     {
       g_propagate_error (error, local);

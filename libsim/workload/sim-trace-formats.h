@@ -328,7 +328,9 @@ SimWorkload *sim_trace_open (SimTraceFormat format, const char *path,
  * @error: return location for a #GError
  *
  * Reads the whole trace once.  Memory: the reorder window's sort, bounded
- * (sim-traces.h), plus 16 bytes per job for the order measurement.
+ * (sim-traces.h), plus 16 bytes per job for the order measurement.  A
+ * trace without jobs (a header alone, or every row skipped) is an error
+ * (SIM_ERROR_TRACE), as it is in a run.
  *
  * Returns: %TRUE on success.
  */
@@ -348,7 +350,8 @@ gboolean sim_trace_stats_compute (SimTraceFormat format, const char *path,
  * Writes every job of @workload as gpusim's job CSV
  * (sim_workload_new_native()), fields quoted as RFC 4180 asks.  Times are
  * written in seconds with nine decimals, so that the CSV read back gives
- * the same jobs to the nanosecond.
+ * the same jobs to the nanosecond.  A workload without jobs is an error
+ * (SIM_ERROR_TRACE), and nothing is written.
  *
  * Returns: %TRUE on success.
  */

@@ -10,6 +10,14 @@ G_BEGIN_DECLS
  * sim_workload_read_all()). */
 GError *sim__workload_no_jobs_error (const SimWorkload *workload);
 
+/* A native trace (@workload, from sim_workload_new_native()) refuses a row
+ * whose gpu_model names a GPU model not in @gpu_models, or whose mig a MIG
+ * profile not in @mig_profiles (both NULL-terminated, copied), with the
+ * file, line and column and the closest name: a typo, where a model the
+ * catalogue knows but the cluster lacks makes a job that is rejected. */
+void sim__workload_native_set_names (SimWorkload *workload, const char * const *gpu_models,
+                                     const char * const *mig_profiles);
+
 /* Used by sources: sets up the common part. */
 void sim__workload_init (SimWorkload *workload, const SimWorkloadVTable *vtable,
                          const char *description);
