@@ -196,5 +196,47 @@ contains stderr "[serving assistant] replicas: 100 replicas of 1 GPU need 100 GP
     "serve with too many replicas"
 expect 0 serve "$SIM_TOP_SRCDIR/scenarios/serve-8b-assistant.ini" -d assistant --set replicas=16
 
+# A node model whose rated maximum is below its GPUs' TDP (8 x 700 W).
+mkdir -p mymodels
+sed -e 's/^name = DGX-H100$/name = Tiny-Power/' -e 's/^max_power = .*/max_power = 1W/' \
+    "$SIM_TOP_SRCDIR/models/nodes/dgx-h100.ini" >mymodels/tiny-power.ini
+grep -q '^max_power = 1W$' mymodels/tiny-power.ini || fail "the DGX-H100 model has no max_power line to change"
+line=$(grep -n '^max_power = ' mymodels/tiny-power.ini | cut -d: -f1)
+sed -e 's/^model = DGX-H100$/model = Tiny-Power/' -e 's|^\[scenario\]$|[scenario]\nmodels = mymodels|' \
+    orig.ini >power.ini
+expect 1 run power.ini
+contains stderr "tiny-power.ini:$line: [node] max_power: 1 W is less than its 8 GPUs' TDP (8 x 700 W = 5600 W)" \
+    "a node's max_power below its GPUs' TDP"
+
+# [requests] trace with Poisson arrivals, which would leave it unread.
+cat >requests.ini <<'INI'
+[scenario]
+name = requests
+[pool h100]
+model = DGX-H100
+count = 1
+[serving s]
+model = llama3-8b
+requests = q
+[requests q]
+rate = 1/s
+count = 10
+input_tokens = 100
+output_tokens = 10
+trace = azure.csv
+INI
+expect 1 serve requests.ini
+contains stderr "requests.ini:14: [requests q] trace: a trace with arrival = poisson, which does not read it: expected arrival = trace, or no trace key" \
+    "a requests trace with Poisson arrivals"
+
+# Checkpoints without their size and the storage's bandwidth.
+cp orig.ini ckpt.ini
+printf '\n[failures]\ncheckpoint_interval = 1h\n' >>ckpt.ini
+expect 1 run ckpt.ini
+contains stderr "[failures] checkpoint_interval: checkpoints need checkpoint_size" \
+    "checkpoint_interval alone"
+printf 'checkpoint_size = 1GB\nstorage_bandwidth = 100GB/s\n' >>ckpt.ini
+expect 0 run ckpt.ini
+
 echo "test-bad-input.sh: $checks commands checked"
 exit 0

@@ -48,6 +48,7 @@ typedef struct {
   SimNodeModel pub;       /* first, so that a NodeEntry * is a SimNodeModel * */
   int          gpu_line;  /* line of the `gpu` key, for resolution errors */
   int          ref_lines[4]; /* lines of intra_link, nic_link, pcie_link, nvswitch */
+  int          max_power_line; /* line of `max_power`, 0 if not given */
 } NodeEntry;
 
 /* A cloud instance model and the lines of the keys that resolution checks. */
@@ -922,6 +923,7 @@ parse_node (GKeyFile *kf, const FileIndex *fi, GError **error)
       return NULL;
     }
   e->gpu_line = file_index_line (fi, "node", "gpu");
+  e->max_power_line = file_index_line (fi, "node", "max_power");
   for (gsize i = 0; i < G_N_ELEMENTS (node_ref_keys); i++)
     e->ref_lines[i] = file_index_line (fi, "node", node_ref_keys[i]);
   m->source_file = g_strdup (fi->path);
@@ -1669,7 +1671,22 @@ sim_catalogue_resolve (SimCatalogue *catalogue, GError **error)
           return FALSE;
         }
       if (e->pub.gpu != NULL)
-        continue;
+        {
+          /* A node's rated maximum holds its GPUs at their TDP at least:
+           * a smaller one cannot be its maximum, and the power model
+           * would report more than it. */
+          double gpus_w = e->pub.gpus * e->pub.gpu->tdp_w;
+          if (e->pub.max_power_w > 0 && e->pub.max_power_w < gpus_w)
+            {
+              g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                           "%s:%d: [node] max_power: %g W is less than its %u GPUs' TDP "
+                           "(%u x %g W = %g W): expected at least %g W", e->pub.source_file,
+                           e->max_power_line, e->pub.max_power_w, e->pub.gpus, e->pub.gpus,
+                           e->pub.gpu->tdp_w, gpus_w, gpus_w);
+              return FALSE;
+            }
+          continue;
+        }
       guess = closest_name (catalogue, FALSE, e->pub.gpu_name);
       if (guess != NULL)
         g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,

@@ -136,8 +136,8 @@ sim__check_output (const char *option, const char *output, const char *input,
 {
   if (output == NULL || input == NULL || !sim__same_file (output, input))
     return TRUE;
-  g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s%s%s: it is %s: expected another file", option != NULL ? option : "", option != NULL ? " " : "",
-               output, what);
+  g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID, "%s%s%s: it is %s: expected another file",
+               option != NULL ? option : "", option != NULL ? " " : "", output, what);
   return FALSE;
 }
 

@@ -576,6 +576,17 @@ sim__failure_params_resolve (SimFailureParams *p, const SimScenario *sc, GError 
                                                               : "checkpoint_size", error);
       return FALSE;
     }
+  if (p->interval > 0 && !p->young_daly && p->ckpt_bytes_per_gpu <= 0)
+    {
+      /* A checkpoint of no size would be free: every failure would lose
+       * at most an interval, at no cost, which no storage allows. */
+      g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
+                   "checkpoints need checkpoint_size (the bytes one GPU writes) and "
+                   "storage_bandwidth (the storage's bandwidth): expected both beside "
+                   "checkpoint_interval");
+      sim__scenario_locate (sc, "failures", "checkpoint_interval", error);
+      return FALSE;
+    }
   if (p->young_daly && p->ckpt_bytes_per_gpu <= 0)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,

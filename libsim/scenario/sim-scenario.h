@@ -585,8 +585,8 @@ typedef struct {
   /*< private >*/
   struct _SimFailuresConfig *failures; /* [failures] (failures/sim-failures.h), or NULL */
   struct _SimServeSections *serving;   /* [serving NAME] (serve/sim-serve-module.h), or NULL */
-  char   **node_lists;      /* (nullable) the lists of [pool] from, absolute, for
-                             * sim__scenario_check_output() */
+  char   **node_lists;      /* (nullable) the lists of [pool] from, absolute, which no
+                             * output may overwrite */
 } SimScenario;
 
 GType sim_scenario_get_type (void) G_GNUC_CONST;

@@ -708,6 +708,16 @@ sim__serve_read_group (const SimKeyReader *reader, const char *group, SimServeCo
       missing = "input_tokens";
     else if (requests->arrival != SIM_SERVE_ARRIVAL_TRACE && requests->output.mean <= 0)
       missing = "output_tokens";
+    if (requests->trace != NULL && requests->arrival != SIM_SERVE_ARRIVAL_TRACE)
+      {
+        /* The trace would be left unread: say so rather than run without it. */
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "a trace with arrival = %s, which does not read it: expected arrival = "
+                     "trace, or no trace key",
+                     requests->arrival == SIM_SERVE_ARRIVAL_BATCH ? "batch" : "poisson");
+        sim__keys_locate (reader, rgroup, "trace", error);
+        return FALSE;
+      }
     if (missing != NULL)
       {
         g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING, "missing: expected %s with arrival = %s",
