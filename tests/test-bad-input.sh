@@ -238,5 +238,25 @@ contains stderr "[failures] checkpoint_interval: checkpoints need checkpoint_siz
 printf 'checkpoint_size = 1GB\nstorage_bandwidth = 100GB/s\n' >>ckpt.ini
 expect 0 run ckpt.ini
 
+# A UTF-8 byte-order mark at the start of a scenario or an Azure trace is
+# not part of the first line: the same answers as without it, and a
+# scenario's line numbers stay those of its lines.
+printf '\357\273\277' >bom.ini
+cat orig.ini >>bom.ini
+expect 0 run orig.ini
+mv stdout plain.txt
+expect 0 run bom.ini
+sed 1d stdout >bom.txt
+sed 1d plain.txt >plain-rest.txt
+cmp -s bom.txt plain-rest.txt || fail "a scenario with a byte-order mark gives other answers"
+printf '\357\273\277[scenario]\nname = x\n[pool]\n' >bom-bad.ini
+expect 1 run bom-bad.ini
+contains stderr "bom-bad.ini:3: [pool]" "a line number after a byte-order mark"
+printf '\357\273\277TIMESTAMP,ContextTokens,GeneratedTokens\n0,100,5\n0.5,200,10\n' >azure-bom.csv
+sed -e 's/^rate = 1\/s$/arrival = trace/' -e 's/^trace = azure.csv$/trace = azure-bom.csv/' \
+    -e '/^count = 10$/d' -e '/^input_tokens = 100$/d' -e '/^output_tokens = 10$/d' requests.ini >azure.ini
+expect 0 serve azure.ini
+contains stdout "2 in" "an Azure trace with a byte-order mark"
+
 echo "test-bad-input.sh: $checks commands checked"
 exit 0

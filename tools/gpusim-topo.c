@@ -533,7 +533,7 @@ has_workload (const char *path)
 {
   g_autoptr(GKeyFile) kf = g_key_file_new ();
 
-  return g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL)
+  return sim__key_file_load_path (kf, path, NULL)
          && g_key_file_has_group (kf, "workload");
 }
 

@@ -1327,7 +1327,7 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
     }
   if (!file_index_build (&fi, path, text, len, error))
     return FALSE;
-  if (!g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, &local))
+  if (!sim__key_file_load (kf, text, len, &local))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
                    "%s: not a valid key file: %s: expected [group] headers, `key = value` "

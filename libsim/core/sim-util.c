@@ -117,6 +117,29 @@ sim__write_file_atomic (const char *path, const char *contents, gssize len, GErr
 }
 
 gboolean
+sim__key_file_load (GKeyFile *kf, const char *text, gsize len, GError **error)
+{
+  g_return_val_if_fail (kf != NULL && text != NULL, FALSE);
+  if (len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0)
+    {
+      text += 3;
+      len -= 3;
+    }
+  return g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, error);
+}
+
+gboolean
+sim__key_file_load_path (GKeyFile *kf, const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  g_return_val_if_fail (kf != NULL && path != NULL, FALSE);
+  return g_file_get_contents (path, &text, &len, error)
+         && sim__key_file_load (kf, text, len, error);
+}
+
+gboolean
 sim__same_file (const char *a, const char *b)
 {
   g_autofree char *ca = NULL, *cb = NULL;

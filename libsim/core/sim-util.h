@@ -21,6 +21,13 @@ const char *sim__did_you_mean (const char *guess);
 
 /* Writes @contents to @path atomically: a temporary file in the same
  * directory, then a rename.  Errors name the path (SIM_ERROR_IO). */
+/* Loads @kf from @text as g_key_file_load_from_data() does, past a UTF-8
+ * byte-order mark at its start (which some editors write; it is not part
+ * of the first line). */
+gboolean sim__key_file_load (GKeyFile *kf, const char *text, gsize len, GError **error);
+/* The same from the file @path (g_file_get_contents()'s errors). */
+gboolean sim__key_file_load_path (GKeyFile *kf, const char *path, GError **error);
+
 gboolean sim__write_file_atomic (const char *path, const char *contents, gssize len,
                                  GError **error);
 

@@ -502,7 +502,7 @@ load_profile (SimFailureParams *p, const char *name, const SimScenario *sc, GErr
     return FALSE;
   /* GKeyFile's message quotes the line it could not read: say what was
    * expected instead, without the file's content. */
-  if (!g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, NULL))
+  if (!sim__key_file_load (kf, text, len, NULL))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: not a key file: expected a "
                    "failure profile, a [failures] group of `key = value` lines", found);

@@ -388,7 +388,7 @@ load_file (const char *path, GError **error)
   lines = sim__key_lines_new (text, (gssize) len, path, error);
   if (lines == NULL)
     return NULL;
-  if (!g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, &local))
+  if (!sim__key_file_load (kf, text, len, &local))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
                    "%s: not a valid key file: %s: expected [group] headers, `key = value` "
@@ -461,7 +461,7 @@ scan_models (const char * const *extra_dirs)
 
           /* A file that cannot be read is reported when it is asked for
            * by its file name; listed under its file name here. */
-          if (g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
+          if (sim__key_file_load_path (kf, path, NULL))
             name = g_key_file_get_string (kf, "llm", "name", NULL);
           if (name == NULL)
             name = g_strndup (names->pdata[j], strlen (names->pdata[j]) - 4);

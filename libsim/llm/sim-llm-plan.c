@@ -302,7 +302,7 @@ failure_rates (const SimScenario *sc, SimFailureParams *p, GError **error)
   if (found == NULL)
     return TRUE; /* No profile installed: no interruptions to report. */
   kf = g_key_file_new ();
-  if (!g_key_file_load_from_file (kf, found, G_KEY_FILE_NONE, error))
+  if (!sim__key_file_load_path (kf, found, error))
     {
       g_prefix_error (error, "%s: ", found);
       return FALSE;
@@ -424,7 +424,7 @@ sim__llm_model_for_scenario (const SimScenario *sc, const char *name, GError **e
   g_autofree char *group = g_strdup_printf ("llm %s", name);
   g_autoptr(GKeyFile) kf = g_key_file_new ();
 
-  if (sc->path != NULL && g_key_file_load_from_file (kf, sc->path, G_KEY_FILE_NONE, NULL)
+  if (sc->path != NULL && sim__key_file_load_path (kf, sc->path, NULL)
       && g_key_file_has_group (kf, group))
     {
       g_autofree char *text = NULL;

@@ -2469,6 +2469,12 @@ sim_scenario_load_from_data (const char *data, gssize length, const char *name,
   g_return_val_if_fail (data != NULL && name != NULL, NULL);
   if (length < 0)
     length = (gssize) strlen (data);
+  /* A UTF-8 byte-order mark at the start is not part of the first line. */
+  if (length >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
+    {
+      data += 3;
+      length -= 3;
+    }
   /* Names and values end up in messages, reports and JSON: UTF-8 only. */
   if (!g_utf8_validate (data, length, &bad))
     {

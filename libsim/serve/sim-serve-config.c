@@ -750,7 +750,7 @@ sim__serve_read (const SimScenario *sc, const char *name, SimServeConfig *config
       return FALSE;
     }
   if (!g_file_get_contents (sc->path, &text, &len, error)
-      || !g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, error))
+      || !sim__key_file_load (kf, text, len, error))
     return FALSE;
   reader.reader.kf = kf;
   reader.reader.base_dir = sc->base_dir;

@@ -187,7 +187,8 @@ sim__serve_trace_read (const char *path, guint limit, GError **error)
 
   if (!g_file_get_contents (path, &text, NULL, error))
     return NULL;
-  lines = g_strsplit (text, "\n", -1);
+  /* A UTF-8 byte-order mark before the header is not part of it. */
+  lines = g_strsplit (g_str_has_prefix (text, "\xEF\xBB\xBF") ? text + 3 : text, "\n", -1);
   for (; lines[first] != NULL && g_strstrip (lines[first])[0] == '\0'; first++)
     ;
   if (lines[first] != NULL)

@@ -8,6 +8,7 @@
 #include "core/sim-units.h"
 #include "core/sim-error.h"
 #include "core/sim-read.h"
+#include "core/sim-util.h"
 #include "scenario/sim-scenario-private.h"
 
 #include <math.h>
@@ -192,7 +193,7 @@ range_from_sweep (const char *path, const char *key, double *low, double *high, 
   gsize len;
 
   if ((text = sim__read_file (path, SIM_READ_TEXT, &len, NULL)) == NULL ||
-      !g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, NULL) ||
+      !sim__key_file_load (kf, text, len, NULL) ||
       (raw = g_key_file_get_value (kf, "sweep", key, NULL)) == NULL)
     return FALSE;
   if ((dots = strstr (raw, "..")) != NULL)

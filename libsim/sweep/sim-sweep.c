@@ -586,7 +586,7 @@ sim_sweep_new (const char *path, const char * const *overrides, GError **error)
   self->plan = sim_plan_new (path, overrides, error);
   if (self->plan == NULL)
     return NULL;
-  if (!g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, &local) ||
+  if (!sim__key_file_load (kf, text, len, &local) ||
       (lines = sim__key_lines_new (text, (gssize) len, path, error)) == NULL)
     {
       if (local != NULL)
