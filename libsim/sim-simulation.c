@@ -14,6 +14,7 @@
 #include "scenario/sim-scenario-private.h"
 #include "cluster/sim-cluster-private.h"
 #include "workload/sim-workload-private.h"
+#include "fabric/sim-topology-private.h"
 
 #include <string.h>
 
@@ -222,14 +223,8 @@ build_fabric (SimSimulation *self, GError **error)
   if (self->topology == NULL)
     {
       /* An unknown model is the key's fault: its line (or its variant's). */
-      const char *key = NULL;
-      if (sc->fabric.link_model != NULL &&
-          sim_catalogue_lookup_link (self->catalogue, sc->fabric.link_model) == NULL)
-        key = "link";
-      else if (sc->fabric.switch_model != NULL &&
-               sim_catalogue_lookup_switch (self->catalogue, sc->fabric.switch_model) == NULL)
-        key = "switch";
-      sim__scenario_locate (sc, "fabric", key, error);
+      sim__scenario_locate (sc, "fabric", sim__fabric_bad_model_key (&sc->fabric,
+                                                                     self->catalogue), error);
       return FALSE;
     }
   self->comm = sim__job_comm_new (self->topology, self->cluster);

@@ -258,5 +258,17 @@ sed -e 's/^rate = 1\/s$/arrival = trace/' -e 's/^trace = azure.csv$/trace = azur
 expect 0 serve azure.ini
 contains stdout "2 in" "an Azure trace with a byte-order mark"
 
+# An unknown trace subcommand is named; an unknown switch model is blamed
+# on its own line by topo as by run.
+expect 2 trace bogus x
+contains stderr 'trace: unknown subcommand "bogus": expected info, convert or fetch' "trace bogus"
+sed 's/^switch = .*/switch = Nonexistent-Switch/' "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini" >switch.ini
+line=$(grep -n '^switch = Nonexistent-Switch$' switch.ini | cut -d: -f1)
+[ -n "$line" ] || fail "fabric-oversubscription.ini has no switch line to change"
+expect 1 topo switch.ini
+contains stderr "switch.ini:$line: [fabric] switch: no switch model" "topo with an unknown switch"
+expect 1 run switch.ini
+contains stderr "switch.ini:$line: [fabric] switch: no switch model" "run with an unknown switch"
+
 echo "test-bad-input.sh: $checks commands checked"
 exit 0

@@ -20,6 +20,7 @@
 #include "core/sim-read.h"
 #include "core/sim-util.h"
 #include "outputs/sim-run-outputs.h"
+#include "fabric/sim-topology-private.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -717,7 +718,8 @@ gpusim_cmd_topo (int argc, char **argv)
   topology = sim_topology_new (cluster, catalogue, &sc->fabric, &error);
   if (topology == NULL)
     {
-      sim__scenario_locate (sc, "fabric", NULL, &error);
+      sim__scenario_locate (sc, "fabric", sim__fabric_bad_model_key (&sc->fabric, catalogue),
+                            &error);
       goto failed;
     }
   gpusim_print_topology_warnings (topology);

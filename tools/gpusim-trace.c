@@ -749,7 +749,11 @@ gpusim_cmd_trace (int argc, char **argv)
               "fetch downloads a published trace the registry names and checks its SHA-256.\n");
       return 0;
     }
-  fprintf (stderr, "gpusim: trace needs a subcommand: info, convert or fetch "
-           "(gpusim trace --help)\n");
+  if (argc >= 2)
+    fprintf (stderr, "gpusim: trace: unknown subcommand \"%s\": expected info, convert or "
+             "fetch (gpusim trace --help)\n", argv[1]);
+  else
+    fprintf (stderr, "gpusim: trace needs a subcommand: info, convert or fetch "
+             "(gpusim trace --help)\n");
   return 2;
 }

@@ -300,4 +300,10 @@ gboolean sim__topology_dragonfly_structure (SimTopology *topology);
 /* [fabric]'s keys (sim-fabric-config.c). */
 extern const SimKeyTable sim__fabric_key_table;
 
+/* The [fabric] key to blame when sim_topology_new() failed on @config:
+ * "link" or "switch" when that model is not in @catalogue, else NULL (the
+ * section as a whole). */
+const char *sim__fabric_bad_model_key (const SimFabricConfig *config,
+                                       const SimCatalogue *catalogue);
+
 G_END_DECLS

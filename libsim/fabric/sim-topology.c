@@ -1416,6 +1416,18 @@ switch_above (const SimTopology *t, guint32 v, guint32 not_this)
   return NO_NODE;
 }
 
+const char *
+sim__fabric_bad_model_key (const SimFabricConfig *config, const SimCatalogue *catalogue)
+{
+  g_return_val_if_fail (config != NULL && catalogue != NULL, NULL);
+  if (config->link_model != NULL && sim_catalogue_lookup_link (catalogue, config->link_model) == NULL)
+    return "link";
+  if (config->switch_model != NULL
+      && sim_catalogue_lookup_switch (catalogue, config->switch_model) == NULL)
+    return "switch";
+  return NULL;
+}
+
 guint32
 sim_topology_get_node_group (const SimTopology *topology, guint node, SimLinkTier tier)
 {
