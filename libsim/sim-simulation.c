@@ -415,6 +415,8 @@ sim__kernel_new (SimScenario *scenario, guint off, GError **error)
   self = g_object_new (SIM_TYPE_SIMULATION, NULL);
   self->scenario = sim_scenario_ref (scenario);
 
+  if (!sim__scenario_check_models (scenario, error))
+    return NULL;
   self->catalogue = sim_catalogue_new_default ((const char * const *) scenario->model_dirs, error);
   if (self->catalogue == NULL)
     return NULL;

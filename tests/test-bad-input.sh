@@ -270,5 +270,15 @@ contains stderr "switch.ini:$line: [fabric] switch: no switch model" "topo with 
 expect 1 run switch.ini
 contains stderr "switch.ini:$line: [fabric] switch: no switch model" "run with an unknown switch"
 
+# A models directory that is not there is blamed on the models key.
+sed 's|^\[scenario\]$|[scenario]\nmodels = ./no-such-dir|' orig.ini >models.ini
+expect 1 run models.ini
+contains stderr "models.ini:9: [scenario] models: " "a models directory that does not exist"
+contains stderr "no-such-dir does not exist" "a models directory that does not exist"
+# A negative share says what range is meant, without the largest double.
+sed 's/^share = .*/share = -1/' "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini" >share.ini
+expect 1 run share.ini
+contains stderr "share: -1 is out of range: expected a number of 0 or more" "a negative share"
+
 echo "test-bad-input.sh: $checks commands checked"
 exit 0

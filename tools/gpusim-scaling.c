@@ -13,6 +13,7 @@
 
 #include <sim.h>
 #include "gpusim-cli.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -199,6 +200,8 @@ gpusim_cmd_scaling (int argc, char **argv)
                    "(use source = synthetic)", sc->path);
       goto failed;
     }
+  if (!sim__scenario_check_models (sc, &error))
+    goto failed;
   catalogue = sim_catalogue_new_default ((const char * const *) sc->model_dirs, &error);
   if (catalogue == NULL)
     goto failed;

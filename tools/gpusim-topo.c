@@ -709,6 +709,8 @@ gpusim_cmd_topo (int argc, char **argv)
           !sim__check_output ("--diagram", diagram, input, what, &error))
         goto failed;
     }
+  if (!sim__scenario_check_models (sc, &error))
+    goto failed;
   catalogue = sim_catalogue_new_default ((const char * const *) sc->model_dirs, &error);
   if (catalogue == NULL)
     goto failed;

@@ -81,7 +81,7 @@ gpusim_network_load (GpusimNetwork *net, const char *path, const char *const *se
 {
   memset (net, 0, sizeof *net);
   net->scenario = sim_scenario_load (path, sets, error);
-  if (net->scenario != NULL)
+  if (net->scenario != NULL && sim__scenario_check_models (net->scenario, error))
     net->catalogue = sim_catalogue_new_default ((const char * const *) net->scenario->model_dirs,
                                                 error);
   if (net->catalogue != NULL)

@@ -248,8 +248,17 @@ sim_parse_number (const char *text, double min, double max, double *out, GError 
     }
   if (v < min || v > max)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "%s is out of range: expected a number from %g to %g", text, min, max);
+      /* An open end is not a figure to show: "0 or more", not "from 0 to
+       * 1.79769e+308". */
+      if (max >= G_MAXDOUBLE && min > -G_MAXDOUBLE)
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "%s is out of range: expected a number of %g or more", text, min);
+      else if (min <= -G_MAXDOUBLE && max < G_MAXDOUBLE)
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "%s is out of range: expected a number of %g or less", text, max);
+      else
+        g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                     "%s is out of range: expected a number from %g to %g", text, min, max);
       return FALSE;
     }
   *out = v;

@@ -27,6 +27,7 @@
 #include "core/sim-error.h"
 #include "kernel/sim-simulation.h"
 #include "workload/sim-workload.h"
+#include "scenario/sim-scenario-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -144,6 +145,8 @@ sim__llm_class_derive (GKeyFile *kf, const char *group, const SimScenario *sc,
       l.gpus = cls->gpu_values[0];
     }
 
+  if (!sim__scenario_check_models (sc, error))
+    return FALSE;
   cat = sim_catalogue_new_default ((const char * const *) sc->model_dirs, error);
   if (cat == NULL)
     return FALSE;

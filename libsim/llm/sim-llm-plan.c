@@ -454,7 +454,7 @@ sim__llm_setup (SimLlmSetup *setup, const char *path, const char * const *sets, 
 
   memset (setup, 0, sizeof *setup);
   setup->scenario = sim_scenario_load (path, sets, error);
-  if (setup->scenario != NULL)
+  if (setup->scenario != NULL && sim__scenario_check_models (setup->scenario, error))
     setup->catalogue = sim_catalogue_new_default (
       (const char * const *) setup->scenario->model_dirs, error);
   if (setup->catalogue != NULL)

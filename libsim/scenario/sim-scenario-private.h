@@ -12,6 +12,10 @@ G_BEGIN_DECLS
 void sim__scenario_locate (const SimScenario *scenario, const char *group, const char *key,
                            GError **error);
 
+/* Checks that every directory of [scenario] models is one, before the
+ * catalogue is read from them; an error names the models key's line. */
+gboolean sim__scenario_check_models (const SimScenario *scenario, GError **error);
+
 /* Refuses an output that would overwrite a file @scenario reads: the
  * scenario itself, its trace and task table, its pools' node lists, its
  * policy plugin, and its price, carbon and outdoor temperature files.

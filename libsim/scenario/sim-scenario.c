@@ -2640,6 +2640,24 @@ sim__scenario_check_output (const SimScenario *scenario, const char *option, con
   return TRUE;
 }
 
+gboolean
+sim__scenario_check_models (const SimScenario *scenario, GError **error)
+{
+  g_return_val_if_fail (scenario != NULL, FALSE);
+  for (guint i = 0; scenario->model_dirs != NULL && scenario->model_dirs[i] != NULL; i++)
+    if (!g_file_test (scenario->model_dirs[i], G_FILE_TEST_IS_DIR))
+      {
+        g_autofree char *shown = g_filename_display_name (scenario->model_dirs[i]);
+        g_set_error (error, SIM_ERROR, SIM_ERROR_NOT_FOUND,
+                     "%s %s: expected directories of model files, separated by commas", shown,
+                     g_file_test (scenario->model_dirs[i], G_FILE_TEST_EXISTS)
+                       ? "is not a directory" : "does not exist");
+        sim__scenario_locate (scenario, "scenario", "models", error);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 void
 sim__scenario_locate (const SimScenario *scenario, const char *group, const char *key,
                       GError **error)
