@@ -230,8 +230,9 @@ gpusim_cmd_transfers (int argc, char **argv)
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
-    "Each row of FILE.csv (columns src, dst, bytes and optionally start: \"0,5,100MB,1ms\")\n"
-    "is a transfer: a flow that shares every link it crosses max-min fairly with the\n"
+    "FILE.csv starts with a header naming its columns, src, dst, bytes and optionally\n"
+    "start (\"src,dst,bytes,start\"); each row after it (\"0,5,100MB,1ms\") is a\n"
+    "transfer: a flow that shares every link it crosses max-min fairly with the\n"
     "others, then pays its route's latency.  Endpoints are hosts (--hosts) or the\n"
     "GPUs of a scenario's cluster (--scenario).");
   if (!g_option_context_parse (context, &argc, &argv, &error))
