@@ -611,6 +611,7 @@ static const struct {
   const char *row, *needle;
 } native_bad[] = {
   { "x,0,60,1,1000,,0,0,c,0,0,0,,-1,-1", "n.csv:3:1: id: \"x\" is not a job number" },
+  { "1,5,60,1,1000,,0,0,c,0,0,0,,-1,-1", "n.csv:3:1: id: job 1 again: expected each row's own" },
   { "2,-1,60,1,1000,,0,0,c,0,0,0,,-1,-1", "n.csv:3:3: submit: \"-1\" is not a time" },
   { "2,9300000000,60,1,1000,,0,0,c,0,0,0,,-1,-1", "n.csv:3:3: submit: \"9300000000\"" },
   { "2,0,1h,1,1000,,0,0,c,0,0,0,,-1,-1", "n.csv:3:5: duration: \"1h\" is not a run time" },
@@ -649,6 +650,56 @@ START_TEST (test_native_malformed)
   g_ptr_array_unref (drain (w, &error));
   ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_TRACE));
   assert_has (error, native_bad[_i].needle);
+}
+END_TEST
+
+/* Job numbers are each row's own, however far apart: ids from 0 up, ids
+ * too large for the reader's bitmap (kept in a set), and an id read into
+ * the set while the bitmap was small and repeated once the bitmap covers
+ * it (70,000 is past 64 x 1,025 at the second row, within 64 x 1,124 at
+ * the hundredth). */
+START_TEST (test_native_duplicate_ids)
+{
+  static const struct { guint64 first, again; guint rows; } cases[] = {
+    { 3, 3, 10 }, { G_GUINT64_CONSTANT (18446744073709551615),
+                    G_GUINT64_CONSTANT (18446744073709551615), 10 },
+    { 70000, 70000, 120 }, { 70000, 0, 120 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(GString) text = g_string_new ("id,submit,duration,gpus\n");
+      SimTraceConfig cfg = { 0, FALSE, FALSE, 0 };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SimWorkload) w = NULL;
+      g_autoptr(GPtrArray) jobs = NULL;
+      g_autofree char *path = NULL;
+      guint64 next = 100;
+
+      g_string_append_printf (text, "%" G_GUINT64_FORMAT ",0,60,1\n", cases[c].first);
+      for (guint i = 1; i < cases[c].rows; i++)
+        {
+          guint64 id = i == cases[c].rows - 1 ? cases[c].again : next++;
+          g_string_append_printf (text, "%" G_GUINT64_FORMAT ",%u,60,1\n", id, i);
+        }
+      path = write_file ("d.csv", text->str);
+      w = sim_workload_new_native (path, &cfg, &error);
+      ck_assert_msg (w != NULL, "%s", error ? error->message : "");
+      jobs = drain (w, &error);
+      if (cases[c].again == cases[c].first)
+        {
+          g_autofree char *needle = g_strdup_printf ("d.csv:%u:1: id: job %" G_GUINT64_FORMAT
+                                                     " again", cases[c].rows + 1,
+                                                     cases[c].again);
+          ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_TRACE));
+          assert_has (error, needle);
+        }
+      else
+        {
+          ck_assert_msg (error == NULL, "%s", error->message);
+          ck_assert_uint_eq (jobs->len, cases[c].rows);
+        }
+    }
 }
 END_TEST
 
@@ -1090,6 +1141,7 @@ formats_suite (void)
   tcase_add_test (native, test_native_sample);
   tcase_add_test (native, test_native_minimal);
   tcase_add_loop_test (native, test_native_malformed, 0, G_N_ELEMENTS (native_bad));
+  tcase_add_test (native, test_native_duplicate_ids);
   tcase_add_test (native, test_native_columns);
   suite_add_tcase (s, native);
 

@@ -182,7 +182,47 @@ typedef struct {
   GHashTable    *classes;  /* name -> number + 1 */
   char         **gpu_models;   /* (nullable) the names gpu_model may give */
   char         **mig_profiles; /* (nullable) the names mig may give */
+  /* The job numbers read so far: a bitmap while they stay below 64 bits
+   * a row (trace ids count from 0 or 1), beyond it a set. */
+  guint64       *id_bits;
+  gsize          id_words;
+  GHashTable    *id_set;   /* (nullable) of guint64 */
 } SimNative;
+
+/* Records job number @id; FALSE if a row before had it. */
+static gboolean
+native_new_id (SimNative *n, guint64 id)
+{
+  guint64 bound = 64 * ((guint64) n->parent.rows + 1024);
+
+  if (id < bound)
+    {
+      gsize w = (gsize) (id / 64);
+      guint64 bit = G_GUINT64_CONSTANT (1) << (id % 64);
+
+      if (w >= n->id_words)
+        {
+          gsize words = MAX (w + 1, 2 * n->id_words);
+          n->id_bits = g_renew (guint64, n->id_bits, words);
+          memset (n->id_bits + n->id_words, 0, (words - n->id_words) * sizeof (guint64));
+          n->id_words = words;
+        }
+      if (n->id_bits[w] & bit)
+        return FALSE;
+      /* An id below the bound may also have gone into the set when the
+       * bound was lower. */
+      if (n->id_set != NULL && g_hash_table_contains (n->id_set, &id))
+        return FALSE;
+      n->id_bits[w] |= bit;
+      return TRUE;
+    }
+  if (n->id_set == NULL)
+    n->id_set = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  if (g_hash_table_contains (n->id_set, &id))
+    return FALSE;
+  g_hash_table_add (n->id_set, g_memdup2 (&id, sizeof id));
+  return TRUE;
+}
 
 void
 sim__workload_native_set_names (SimWorkload *workload, const char * const *gpu_models,
@@ -226,6 +266,9 @@ native_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error
         out->id = r->rows;
       else if (!parse_uint (text, G_MAXUINT64, &out->id))
         return bad_field (t, N_ID, error, "is not a job number (a non-negative integer)");
+      if (!native_new_id (n, out->id))
+        return sim__trace_table_field_error (t, N_ID, error, "job %" G_GUINT64_FORMAT " again: "
+                                             "expected each row's own job number", out->id);
 
       if (!parse_seconds (sim__trace_table_get (t, N_SUBMIT), submit_s, &r->submit_ns))
         return bad_field (t, N_SUBMIT, error, "is not a time in seconds (a non-negative decimal "
@@ -358,6 +401,8 @@ native_finalize (SimTraceReader *r)
   g_clear_pointer (&((SimNative *) r)->classes, g_hash_table_unref);
   g_clear_pointer (&((SimNative *) r)->gpu_models, g_strfreev);
   g_clear_pointer (&((SimNative *) r)->mig_profiles, g_strfreev);
+  g_clear_pointer (&((SimNative *) r)->id_bits, g_free);
+  g_clear_pointer (&((SimNative *) r)->id_set, g_hash_table_unref);
 }
 
 SimWorkload *
