@@ -49,25 +49,10 @@ trap 'exit 1' HUP INT TERM
 
 checks=0
 
-fail () {
-    printf 'test-compare.sh: FAIL: %s\n' "$*" >&2
-    if [ -s "$tmp/stderr" ]; then
-        printf -- '--- stderr of the last command:\n' >&2
-        head -n 20 "$tmp/stderr" >&2
-    fi
-    exit 1
-}
+SCRIPT=test-compare.sh
+# shellcheck source=cli-helpers.sh
+. "$SIM_TOP_SRCDIR/tests/cli-helpers.sh"
 
-# expect STATUS ARGS...: runs gpusim ARGS with stdout in $tmp/stdout and
-# stderr in $tmp/stderr, and fails unless it exits with STATUS.
-expect () {
-    want=$1
-    shift
-    checks=$((checks + 1))
-    "$GPUSIM" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-    got=$?
-    [ "$got" -eq "$want" ] || fail "gpusim $*: exit status $got, expected $want"
-}
 
 contains () {
     grep -F -e "$2" "$1" >/dev/null || fail "$3: no \"$2\" in $(basename "$1")"

@@ -40,14 +40,9 @@ trap 'exit 1' HUP INT TERM
 
 checks=0
 
-fail () {
-    printf 'test-hardening.sh: FAIL: %s\n' "$*" >&2
-    if [ -s "$tmp/stderr" ]; then
-        printf -- '--- stderr of the last command:\n' >&2
-        head -n 20 "$tmp/stderr" >&2
-    fi
-    exit 1
-}
+SCRIPT=test-hardening.sh
+# shellcheck source=cli-helpers.sh
+. "$SIM_TOP_SRCDIR/tests/cli-helpers.sh"
 
 # The address space is limited to 2 GB, except under AddressSanitizer,
 # which reserves terabytes of shadow memory up front.

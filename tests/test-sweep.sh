@@ -43,14 +43,9 @@ trap 'exit 1' HUP INT TERM
 
 checks=0
 
-fail () {
-    printf 'test-sweep.sh: FAIL: %s\n' "$*" >&2
-    if [ -s "$tmp/stderr" ]; then
-        printf -- '--- stderr of the last command:\n' >&2
-        head -n 20 "$tmp/stderr" >&2
-    fi
-    exit 1
-}
+SCRIPT=test-sweep.sh
+# shellcheck source=cli-helpers.sh
+. "$SIM_TOP_SRCDIR/tests/cli-helpers.sh"
 
 expect () {
     want=$1
