@@ -608,7 +608,7 @@ gpusim_cmd_topo (int argc, char **argv)
     { "format", 0, 0, G_OPTION_ARG_STRING, &format,
       "The diagram's format when FILE's extension does not say (dot, svg, png, pdf)", "FORMAT" },
     { "expand", 0, 0, G_OPTION_ARG_NONE, &expand,
-      "Draw every node and switch (no \"32 x DGX-H100\" or \"x 8 rails\" boxes)", NULL },
+      "Draw every node and switch (no \"32 x DGX-H100\" boxes or bundles of rails)", NULL },
     { "max-width", 0, 0, G_OPTION_ARG_INT, &max_width,
       "With --diagram: the widest diagram to draw, in boxes or labels side by side (default "
       "200; 0: no limit)",
