@@ -39,7 +39,7 @@
  *
  *   bench-scale [--max-gpus N] [--gpus N] [--jobs N] [--limit SECONDS] [--no-network]
  *               [--oversub LIST] [--solver region|components|both] [--repeat N]
- *               [--placement NAME]
+ *               [--placement NAME] [--topology KIND]
  *
  *   --max-gpus N   the largest cluster to run (default 10240; 102400 adds the
  *                  100k case, 307200 the 300k one)
@@ -56,6 +56,9 @@
  *                  ratios after them
  *   --placement P  the placement (default first-fit); topology-aware, which
  *                  needs the network, places the cases without it first fit
+ *   --topology K   the network's kind (default fat-tree-3), e.g.
+ *                  rail-optimized-3 or dragonfly; a fabric the switches cannot
+ *                  build at a size fails that case with the builder's message
  */
 #include "config.h"
 
@@ -94,7 +97,7 @@ static const char * const comm[] = {
  * for the 64 ports of a Quantum-2, fewer than the 102,400 NICs of 100k
  * DGX H100 GPUs (a NIC per GPU); the 144 ports of a Quantum-X800 reach
  * 746,496. */
-#define NETWORK "[fabric]\ntopology = fat-tree-3\nswitch = %s\noversubscription = %g\n"
+#define NETWORK "[fabric]\ntopology = %s\nswitch = %s\noversubscription = %g\n"
 #define QUANTUM2_MAX_NICS 65536
 
 static const char *
@@ -108,6 +111,9 @@ switch_for (guint gpus)
 /* --placement, and whether it needs the network (the cases without one then
  * place first fit). */
 static const char *placement = "first-fit";
+
+/* --topology */
+static const char *topology = "fat-tree-3";
 
 static const char *
 placement_for (gboolean network)
@@ -140,7 +146,7 @@ scenario_text (const Case *c)
   g_autofree char *limit = c->jobs > 0
                            ? g_strdup_printf ("jobs = %" G_GUINT64_FORMAT "\n", c->jobs)
                            : g_strdup ("");
-  g_autofree char *network = g_strdup_printf (NETWORK, switch_for (c->gpus), c->oversub);
+  g_autofree char *network = g_strdup_printf (NETWORK, topology, switch_for (c->gpus), c->oversub);
 
   return g_strdup_printf ("[scenario]\nname = scale\nseed = 1\n%s"
                           "[pool h100]\nmodel = DGX-H100\ncount = %u\n"
@@ -325,7 +331,7 @@ run_size (guint gpus, guint64 jobs, gboolean network, const double *oversubs, gu
 #define SCALE_USAGE \
   "usage: bench-scale [--max-gpus N] [--gpus N] [--jobs N] [--limit SECONDS] [--no-network]\n" \
   "                   [--oversub LIST] [--solver region|components|both] [--repeat N]\n" \
-  "                   [--placement NAME]\n" \
+  "                   [--placement NAME] [--topology KIND]\n" \
   "  a week at 80 % load on 1,024 GPUs and up (each size ten times the last, to --max-gpus,\n" \
   "  or --gpus alone), with and without the network, and --jobs N jobs on 1,024 GPUs\n"
 
@@ -433,6 +439,18 @@ main (int argc, char **argv)
               return 2;
             }
         }
+      else if (strcmp (argv[i], "--topology") == 0 && i + 1 < argc)
+        {
+          SimFabricKind kind;
+          topology = argv[++i];
+          if (!sim_fabric_kind_from_string (topology, &kind, NULL) || kind == SIM_FABRIC_NONE)
+            {
+              fprintf (stderr, "bench-scale: --topology %s: expected a network: single-switch, "
+                       "fat-tree, fat-tree-3, rail-optimized, rail-optimized-3 or dragonfly\n",
+                       topology);
+              return 2;
+            }
+        }
       else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
         {
           fputs (SCALE_USAGE, stdout);
@@ -452,10 +470,10 @@ main (int argc, char **argv)
       return 2;
     }
   printf ("bench-scale: DGX H100, FIFO %s%s, %.1f GPU-hours per job at 80 %% load; "
-          "network: 3-tier fat-tree of Quantum-2 (QM9700, 64 ports), of Quantum-X800 (Q3400, 144 "
+          "network: %s of Quantum-2 (QM9700, 64 ports), of Quantum-X800 (Q3400, 144 "
           "ports) past 65,536 GPUs, every job communicating\n\n", placement,
           strcmp (placement_for (FALSE), placement) != 0 ? " (first-fit without the network)" : "",
-          mix_gpu_hours ());
+          mix_gpu_hours (), topology);
   printf ("%8s %-20s %10s %11s %12s %9s %10s %8s %8s %9s %9s\n", "GPUs", "fabric", "jobs",
           "events", "JCT mean s", "wall s", "events/s", "us/job", "CPU s", "peak MB", "x none");
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)

@@ -75,6 +75,8 @@ bad_value bench-scale --repeat 21
 bad_value bench-scale --oversub 0.5
 bad_value bench-scale --solver fast
 bad_value bench-scale --placement nearest
+bad_value bench-scale --topology torus
+bad_value bench-scale --topology none
 bad_value bench-routes --nodes abc
 bad_value bench-routes --routes 0
 bad_value bench-routes --routing foo
