@@ -10,7 +10,8 @@
 # link, and that the input is left as it was; that an output elsewhere is
 # still written; and that nonsense in a scenario or a trace is refused
 # with the file, the line and the key, where it used to run with exit 0.
-# Each refusal exits 1.
+# Each refusal exits 1; a --set not of the form SECTION.KEY=VALUE is a
+# usage error, exit 2, on every command that takes one.
 #
 # What it does not check: the wording of messages beyond the phrases below,
 # or the errors test-cli.sh and test-hardening.sh check.
@@ -258,6 +259,21 @@ contains stderr "no-such-dir does not exist" "a models directory that does not e
 sed 's/^share = .*/share = -1/' "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscription.ini" >share.ini
 expect 1 run share.ini
 contains stderr "share: -1 is out of range: expected a number of 0 or more" "a negative share"
+
+# A --set that is not SECTION.KEY=VALUE is a usage error (exit 2, as an
+# unknown option is) on every command that reads a scenario, before the
+# scenario is read; a well-formed one with a misspelt key is the
+# scenario's error (exit 1).
+for cmd in run validate topo llm collective transfers compare sweep scaling; do
+  for bad in foo seed=2 .seed=2 "scenario.=2"; do
+    expect 2 "$cmd" no-such-file.ini --set "$bad"
+    contains stderr "--set $bad: expected SECTION.KEY=VALUE" "gpusim $cmd --set $bad"
+  done
+done
+expect 1 validate "$QUICKSTART" --set scenario.sed=2
+expect 0 validate "$QUICKSTART" --set scenario.seed=2
+expect 2 serve "$SIM_TOP_SRCDIR/scenarios/serve-8b-assistant.ini" --set replicas
+contains stderr "--set replicas: expected KEY=VALUE" "gpusim serve --set replicas"
 
 echo "test-bad-input.sh: $checks commands checked"
 exit 0

@@ -113,7 +113,7 @@ contains "$tmp/stdout" '"seed" : 2' "gpusim run --set scenario.seed=2"
 
 expect 1 run --set scenario.seed=abc "$QUICKSTART"
 contains "$tmp/stderr" "--set scenario.seed" "gpusim run --set scenario.seed=abc"
-expect 1 run --set seed=2 "$QUICKSTART"
+expect 2 run --set seed=2 "$QUICKSTART"
 contains "$tmp/stderr" "SECTION.KEY=VALUE" "gpusim run --set seed=2"
 
 # ---- run -o DIR -------------------------------------------------------------

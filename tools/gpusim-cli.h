@@ -79,5 +79,8 @@ void gpusim_print_json (JsonBuilder *builder);
 /* Prints "gpusim: MESSAGE" and @context's help on stderr; returns 2, the
  * exit status of a usage error. */
 int gpusim_usage_error (GOptionContext *context, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* 0 if every --set of @sets has the form SECTION.KEY=VALUE; else prints
+ * the usage error naming the first that has not, and returns 2. */
+int gpusim_check_sets (GOptionContext *context, char **sets);
 
 G_END_DECLS

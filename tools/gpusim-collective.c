@@ -140,6 +140,8 @@ gpusim_cmd_collective (int argc, char **argv)
     "busbw) for the first N GPUs of the scenario's cluster, over its [fabric].");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
+  if (gpusim_check_sets (context, sets) != 0)
+    return 2;
   if (argc != 2)
     return gpusim_usage_error (context, "%s", argc < 2 ? "collective needs a SCENARIO file"
                                           : "too many arguments");

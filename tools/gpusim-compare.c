@@ -179,6 +179,8 @@ gpusim_cmd_compare (int argc, char **argv)
     "--from-results gathers such files and prints the same comparison.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
+  if (gpusim_check_sets (context, sets) != 0)
+    return 2;
 
   from_scenario = plan_in == NULL && !from_results;
   if (plan_in != NULL && from_results)

@@ -166,6 +166,8 @@ gpusim_cmd_llm (int argc, char **argv)
     "the GPUs' memory is refused with the numbers.  See docs/llm.md.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
+  if (gpusim_check_sets (context, sets) != 0)
+    return 2;
   if (list)
     return list_models ();
   if (argc != 2)

@@ -173,6 +173,8 @@ gpusim_cmd_scaling (int argc, char **argv)
     "  gpusim scaling scenarios/scaling-render.ini --gpus 1,2,3,4,6,8\n");
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     return gpusim_usage_error (ctx, "%s", error->message);
+  if (gpusim_check_sets (ctx, sets) != 0)
+    return 2;
   if (help)
     {
       g_autofree char *text = g_option_context_get_help (ctx, TRUE, NULL);

@@ -120,6 +120,10 @@ gpusim_cmd_serve (int argc, char **argv)
     "SLOs, throughput, KV-cache use and cost per million tokens.  See docs/serving.md.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
+  for (char **s = sets; s != NULL && *s != NULL; s++)
+    if (strchr (*s, '=') == NULL || **s == '=')
+      return gpusim_usage_error (context, "--set %s: expected KEY=VALUE or requests.KEY=VALUE, "
+                                 "e.g. --set replicas=4", *s);
   if (argc != 2)
     return gpusim_usage_error (context, "%s", argc < 2 ? "serve needs a SCENARIO file"
                                                        : "too many arguments");

@@ -199,6 +199,8 @@ gpusim_cmd_sweep (int argc, char **argv)
     "runs are dealt to ranks as they become free and rank 0 prints the summary.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
+  if (gpusim_check_sets (context, sets) != 0)
+    return 2;
   if (argc != 2)
     return gpusim_usage_error (context, "%s",
                                argc < 2 ? "sweep needs a FILE" : "too many arguments");
@@ -435,6 +437,8 @@ gpusim_cmd_seek (int argc, char **argv)
     "if the whole confidence interval does.  Prints each probe, then the value.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
+  if (gpusim_check_sets (context, sets) != 0)
+    return 2;
   if (argc != 2)
     return gpusim_usage_error (context, "%s", argc < 2 ? "seek needs a FILE" : "too many arguments");
   if (vary == NULL || target == NULL)

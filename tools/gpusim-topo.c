@@ -651,6 +651,8 @@ gpusim_cmd_topo (int argc, char **argv)
     "  gpusim topo scenarios/fabric-oversubscription.ini --bom --cabling cables.csv\n");
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     return gpusim_usage_error (ctx, "%s", error->message);
+  if (gpusim_check_sets (ctx, sets) != 0)
+    return 2;
   if (help)
     {
       g_autofree char *text = g_option_context_get_help (ctx, TRUE, NULL);

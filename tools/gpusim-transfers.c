@@ -237,6 +237,8 @@ gpusim_cmd_transfers (int argc, char **argv)
     "GPUs of a scenario's cluster (--scenario).");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
+  if (gpusim_check_sets (context, sets) != 0)
+    return 2;
   if (argc != 2)
     return gpusim_usage_error (context, "%s", argc < 2 ? "transfers needs a FILE.csv"
                                           : "too many arguments");

@@ -75,6 +75,20 @@ gpusim_usage_error (GOptionContext *context, const char *format, ...)
   return 2;
 }
 
+int
+gpusim_check_sets (GOptionContext *context, char **sets)
+{
+  for (char **s = sets; s != NULL && *s != NULL; s++)
+    {
+      g_autofree char *group = NULL, *key = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (!sim__scenario_split_override (*s, &group, &key, &error))
+        return gpusim_usage_error (context, "%s", error->message);
+    }
+  return 0;
+}
+
 gboolean
 gpusim_network_load (GpusimNetwork *net, const char *path, const char *const *sets,
                      const SimRouting *routing, GError **error)
@@ -256,6 +270,8 @@ gpusim_cmd_run (int argc, char **argv)
     "times, slowdown, utilization, queue length and fragmentation.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
+  if (gpusim_check_sets (context, sets) != 0)
+    return 2;
   if (argc != 2)
     return gpusim_usage_error (context, "%s", argc < 2 ? "run needs a SCENARIO file" : "too many arguments");
 
@@ -562,6 +578,8 @@ gpusim_cmd_validate (int argc, char **argv)
     "models it names in the catalogue, its policy and its workload source.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return gpusim_usage_error (context, "%s", error->message);
+  if (gpusim_check_sets (context, sets) != 0)
+    return 2;
   if (argc < 2)
     return gpusim_usage_error (context, "validate needs a SCENARIO file");
   for (int i = 1; i < argc; i++)

@@ -33,6 +33,12 @@ gboolean sim__scenario_check_output (const SimScenario *scenario, const char *op
  * which all reach the scenario through its overrides. */
 char *sim__scenario_key_group (const char *group);
 
+/* Splits the override @o, "SECTION.KEY=VALUE", into its group (as
+ * sim__scenario_key_group() spells it) and key, each stripped, the value
+ * being what follows the first '='.  SIM_ERROR_PARSE, naming @o and the
+ * form expected, if @o is not of that form. */
+gboolean sim__scenario_split_override (const char *o, char **group, char **key, GError **error);
+
 /* The sections a module of the simulation owns (kernel/sim-kernel.h): their
  * key tables (NULL-terminated), for the unknown-key checks and `gpusim
  * keys`; how they are read into the scenario (@read, nullable: the default

@@ -2240,6 +2240,47 @@ sim__scenario_key_group (const char *group)
   return g_strdup (group);
 }
 
+gboolean
+sim__scenario_split_override (const char *o, char **group, char **key, GError **error)
+{
+  const char *eq = strchr (o, '=');
+  const char *dot;
+  g_autofree char *lhs = NULL, *spelt = NULL;
+
+  if (!g_utf8_validate (o, -1, NULL))
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "--set: not UTF-8 text");
+      return FALSE;
+    }
+  if (eq == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                   "--set %s: expected SECTION.KEY=VALUE, e.g. scenario.seed=7", o);
+      return FALSE;
+    }
+  lhs = g_strndup (o, (gsize) (eq - o));
+  dot = strrchr (lhs, '.');
+  if (dot == NULL || dot == lhs || dot[1] == '\0')
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                   "--set %s: expected SECTION.KEY=VALUE, e.g. scenario.seed=7", o);
+      return FALSE;
+    }
+  spelt = g_strstrip (g_strndup (lhs, (gsize) (dot - lhs)));
+  *group = sim__scenario_key_group (spelt);
+  *key = g_strstrip (g_strdup (dot + 1));
+  if (!is_override_name (*group) || !is_override_name (*key))
+    {
+      g_clear_pointer (group, g_free);
+      g_clear_pointer (key, g_free);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
+                   "--set %s: expected SECTION.KEY=VALUE, e.g. scenario.seed=7 (names not "
+                   "empty, without brackets or control characters)", o);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Applies "group.key=value" overrides.  The group is everything before the
  * last dot of the part before '=', so named groups work: "pool a.count=4",
  * and "pool.a.count=4" too (sim__scenario_key_group()). */
@@ -2252,8 +2293,7 @@ apply_overrides (Ctx *ctx, const char * const *overrides, GError **error)
     {
       const char *o = overrides[i];
       const char *eq = strchr (o, '=');
-      const char *dot;
-      g_autofree char *lhs = NULL, *group = NULL, *key = NULL;
+      g_autofree char *group = NULL, *key = NULL;
 
       /* "[variant NAME]": the overrides that follow come from that section
        * of the file (errors give its lines); "[--set]": from the user again. */
@@ -2274,37 +2314,8 @@ apply_overrides (Ctx *ctx, const char * const *overrides, GError **error)
           continue;
         }
 
-      if (!g_utf8_validate (o, -1, NULL))
-        {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "--set: not UTF-8 text");
-          return FALSE;
-        }
-      if (eq == NULL)
-        {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
-                       "--set %s: expected SECTION.KEY=VALUE, e.g. scenario.seed=7", o);
-          return FALSE;
-        }
-      lhs = g_strndup (o, (gsize) (eq - o));
-      dot = strrchr (lhs, '.');
-      if (dot == NULL || dot == lhs || dot[1] == '\0')
-        {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
-                       "--set %s: expected SECTION.KEY=VALUE, e.g. scenario.seed=7", o);
-          return FALSE;
-        }
-      {
-        g_autofree char *spelt = g_strstrip (g_strndup (lhs, (gsize) (dot - lhs)));
-        group = sim__scenario_key_group (spelt);
-      }
-      key = g_strstrip (g_strdup (dot + 1));
-      if (!is_override_name (group) || !is_override_name (key))
-        {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
-                       "--set %s: expected SECTION.KEY=VALUE, e.g. scenario.seed=7 (names not "
-                       "empty, without brackets or control characters)", o);
-          return FALSE;
-        }
+      if (!sim__scenario_split_override (o, &group, &key, error))
+        return FALSE;
       g_key_file_set_value (ctx->kf, group, key, eq + 1);
       g_hash_table_replace (ctx->overridden, g_strdup_printf ("%s\037%s", group, key),
                             g_strdup (origin));
