@@ -1016,6 +1016,12 @@ expect 0 compare "$POWER" --set scenario.horizon=1d --seeds 1 --metric pue --met
 contains "$tmp/stdout" "pue (ratio)" "gpusim compare --metric pue"
 expect 1 run "$POWER" --set power.gpu_cap=5W
 contains "$tmp/stderr" "idle" "gpusim run with a cap below idle"
+# A cap above every GPU's TDP caps nothing; at the TDP it is accepted (a
+# sweep's uncapped end).  POWER's GPUs are A100 of 400 W.
+expect 1 run "$POWER" --set power.gpu_cap=401W
+contains "$tmp/stderr" "power.gpu_cap: a cap of 401 W caps no GPU of the cluster: expected at most the highest TDP, 400 W" \
+    "gpusim run with a cap above the TDP"
+expect 0 run -q "$POWER" --set power.gpu_cap=400W --set scenario.horizon=1h
 expect 1 run "$POWER" --set cooling.type=oil
 contains "$tmp/stderr" "cooling.type: no cooling model \"oil\"" "gpusim run with an unknown cooling type"
 printf '[scenario]\nname = w\nhorizon = 2h\n[pool a]\nmodel = DGX-A100\ncount = 1\n[workload]\nsource = synthetic\nrate = 1/h\njobs = 2\ngpus = 8\nduration = constant(1h)\n[power]\n[cooling]\noutdoor_csv = weather.csv\n' >"$tmp/weather.ini"

@@ -209,7 +209,8 @@ static const SimKey power_keys[] = {
     "every GPU's clock limit as a share of its maximum clock", 0, sim__keys_parse_unit_share,
     PW (clock_limit) },
   { "gpu_cap", SIM_KEY_POWER, "W", NULL, "none",
-    "a power cap on every GPU (the clock falls so that a busy GPU stays under it)",
+    "a power cap on every GPU (the clock falls so that a busy GPU stays under it): above "
+    "its idle power, at most the highest TDP of the cluster",
     SIM_KEY_DEFAULT_DESCRIBED, parse_power_w, PW (gpu_cap_w) },
   { "gpu_cap_share", SIM_KEY_SHARE, NULL, "above 0, at most 1", "none",
     "a power cap on every GPU as a share of its TDP", SIM_KEY_DEFAULT_DESCRIBED,

@@ -359,10 +359,14 @@ network_power (PowerModule *m, const SimCatalogue *catalogue)
   return (sw != NULL ? counts.switches[0] * sw->power_w : 0) + counts.transceivers * transceiver;
 }
 
-/* A cap at or below a GPU's idle power cannot be met. */
+/* A cap at or below a GPU's idle power cannot be met; one above every
+ * GPU's TDP caps nothing (nvidia-smi refuses a power limit above the
+ * board's maximum). */
 static gboolean
 check_caps (const SimScenario *sc, const SimCluster *cluster, GError **error)
 {
+  const SimGpuModel *hottest = NULL;
+
   for (guint p = 0; p < sim_cluster_get_n_pools (cluster); p++)
     {
       const SimGpuModel *gpu = sim_cluster_get_pool (cluster, p)->gpu_model;
@@ -381,6 +385,16 @@ check_caps (const SimScenario *sc, const SimCluster *cluster, GError **error)
           sim__scenario_locate (sc, "power", key, error);
           return FALSE;
         }
+      if (hottest == NULL || gpu->tdp_w > hottest->tdp_w)
+        hottest = gpu;
+    }
+  if (hottest != NULL && sc->power.gpu_cap_w > hottest->tdp_w)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                   "a cap of %g W caps no GPU of the cluster: expected at most the highest "
+                   "TDP, %g W (%s)", sc->power.gpu_cap_w, hottest->tdp_w, hottest->name);
+      sim__scenario_locate (sc, "power", "gpu_cap", error);
+      return FALSE;
     }
   return TRUE;
 }
