@@ -396,6 +396,12 @@ open_workload (SimSimulation *self, GError **error)
   g_ptr_array_add (mig_names, NULL);
   context.gpu_models = (const char * const *) gpu_names->pdata;
   context.mig_profiles = (const char * const *) mig_names->pdata;
+  if (scenario->source == SIM_SOURCE_SYNTHETIC && scenario->generator.n_classes > 0
+      && !sim__generator_check_rate (&scenario->generator, error))
+    {
+      sim__scenario_locate (scenario, "workload", "rate", error);
+      return NULL;
+    }
   workload = sim__source_info (scenario->source)->open (scenario, &context, error);
   if (workload == NULL)
     sim__scenario_locate (scenario, "workload",

@@ -260,6 +260,17 @@ sed 's/^share = .*/share = -1/' "$SIM_TOP_SRCDIR/scenarios/fabric-oversubscripti
 expect 1 run share.ini
 contains stderr "share: -1 is out of range: expected a number of 0 or more" "a negative share"
 
+# A rate beyond what the generator represents is blamed on the rate key's
+# line, not the section's; 1e6 jobs a second at the profile's peak passes.
+sed 's|^rate = .*|rate = 1e308/s|' "$QUICKSTART" >rate.ini
+line=$(grep -n '^rate = 1e308/s$' rate.ini | cut -d: -f1)
+[ -n "$line" ] || fail "quickstart.ini has no rate line to change"
+expect 1 validate rate.ini
+contains stderr "rate.ini:$line: [workload] rate: 1.536e+308 jobs per second (at the profile's peak) is too high" \
+    "a rate too high to represent"
+sed 's|^rate = .*|rate = 6.5e5/s|' "$QUICKSTART" >rate.ini
+expect 0 validate --force rate.ini
+
 # A --set that is not SECTION.KEY=VALUE is a usage error (exit 2, as an
 # unknown option is) on every command that reads a scenario, before the
 # scenario is read; a well-formed one with a misspelt key is the

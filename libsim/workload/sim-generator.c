@@ -527,34 +527,62 @@ static const SimWorkloadVTable generator_vtable = {
 };
 
 /* Sets the hourly rates and the peak from the configuration. */
-static gboolean
-setup_rates (SimGenerator *gen, GError **error)
+/* The peak of @config's hourly rates (its rate where it has no profile),
+ * in @hourly (24 values) when not NULL. */
+static double
+peak_rate (const SimGeneratorConfig *config, double *hourly)
 {
-  const SimGeneratorConfig *config = &gen->config;
   double sum = 0, peak = 0;
 
   for (guint h = 0; h < 24; h++)
     sum += config->profile[h];
-  gen->has_profile = sum > 0;
-  if (!gen->has_profile)
-    peak = config->rate;
-  for (guint h = 0; h < 24 && gen->has_profile; h++)
+  if (!(sum > 0))
+    return config->rate;
+  for (guint h = 0; h < 24; h++)
     {
       /* rate x profile[h] / mean(profile), the mean being sum / 24. */
-      gen->hourly_rate[h] = config->rate * (24.0 * config->profile[h] / sum);
-      peak = MAX (peak, gen->hourly_rate[h]);
+      double r = config->rate * (24.0 * config->profile[h] / sum);
+      if (hourly != NULL)
+        hourly[h] = r;
+      peak = MAX (peak, r);
     }
+  return peak;
+}
+
+gboolean
+sim__generator_check_rate (const SimGeneratorConfig *config, GError **error)
+{
+  double peak = peak_rate (config, NULL);
+  gboolean profiled = FALSE;
+
+  for (guint h = 0; h < 24; h++)
+    profiled |= config->profile[h] > 0;
   /* Gaps are rounded to whole nanoseconds.  A bound far below 1e9 per
    * second keeps that rounding negligible (under 0.1% of the mean gap) and
    * catches rates given in the wrong unit. */
   if (!(peak <= MAX_RATE))
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                   "rate: %g jobs per second%s is too high; at most %g can be represented",
-                   peak, gen->has_profile ? " (at the profile's peak)" : "", MAX_RATE);
+                   "%g jobs per second%s is too high; at most %g can be represented",
+                   peak, profiled ? " (at the profile's peak)" : "", MAX_RATE);
       return FALSE;
     }
-  gen->peak_rate = peak;
+  return TRUE;
+}
+
+static gboolean
+setup_rates (SimGenerator *gen, GError **error)
+{
+  const SimGeneratorConfig *config = &gen->config;
+
+  if (!sim__generator_check_rate (config, error))
+    {
+      g_prefix_error (error, "rate: ");
+      return FALSE;
+    }
+  gen->peak_rate = peak_rate (config, gen->hourly_rate);
+  for (guint h = 0; h < 24; h++)
+    gen->has_profile |= config->profile[h] > 0;
   return TRUE;
 }
 

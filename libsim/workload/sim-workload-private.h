@@ -18,6 +18,11 @@ GError *sim__workload_no_jobs_error (const SimWorkload *workload);
 void sim__workload_native_set_names (SimWorkload *workload, const char * const *gpu_models,
                                      const char * const *mig_profiles);
 
+/* FALSE, with SIM_ERROR_INVALID, if @config's rate (at its daily
+ * profile's peak) is above what the generator represents: the check of
+ * sim_workload_new_generator(), for a caller that blames the rate key. */
+gboolean sim__generator_check_rate (const SimGeneratorConfig *config, GError **error);
+
 /* Used by sources: sets up the common part. */
 void sim__workload_init (SimWorkload *workload, const SimWorkloadVTable *vtable,
                          const char *description);
