@@ -574,6 +574,71 @@ START_TEST (test_livelock_stopped)
 }
 END_TEST
 
+/* A policy whose place() says every job fits but writes nothing: the start
+ * is refused with an error saying the placement was not filled, rather
+ * than the job starting on whatever the caller's buffer held (a stack's
+ * leftovers: GPUs that may exist, or a GPU "3597976382" that does not). */
+#define TEST_TYPE_LAZY (test_lazy_get_type ())
+G_DECLARE_FINAL_TYPE (TestLazy, test_lazy, TEST, LAZY, GObject)
+struct _TestLazy { GObject parent_instance; };
+
+static gboolean
+lazy_place (SimPolicy *policy, const SimCluster *cluster, const SimJob *job, SimPlacement *p)
+{
+  return TRUE;
+}
+
+static const char *
+lazy_name (SimPolicy *policy)
+{
+  return "lazy";
+}
+
+static void
+test_lazy_iface_init (SimPolicyInterface *iface)
+{
+  iface->abi_version = SIM_POLICY_ABI_VERSION;
+  iface->get_name = lazy_name;
+  iface->place = lazy_place;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestLazy, test_lazy, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SIM_TYPE_POLICY, test_lazy_iface_init))
+
+static void test_lazy_class_init (TestLazyClass *klass) {}
+static void test_lazy_init (TestLazy *self) {}
+
+START_TEST (test_unfilled_placement_refused)
+{
+  const char *text = "[scenario]\nname = lazy\nhorizon = 1h\n"
+                     "[pool a]\nmodel = DGX-H100\ncount = 1\n"
+                     "[workload]\nrate = 10/h\ngpus = 2\nduration = constant(10min)\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (text, -1, "t.ini", NULL, NULL, &error);
+  g_autoptr(SimSimulation) sim = sim_simulation_new (sc, &error);
+  g_autoptr(SimPolicy) lazy = g_object_new (TEST_TYPE_LAZY, NULL);
+  guint32 gpus[2] = { 0, 1 };   /* what a caller's buffer may hold: GPUs that exist */
+  SimPlacement placement = { gpus, 2, 1000, -1 };
+  SimJob job = { 0 };
+
+  ck_assert (sim != NULL);
+  /* The GPUs are marked unchosen before place() runs... */
+  job.spec.id = 1;
+  job.spec.gpus = 2;
+  job.spec.gpu_milli = 1000;
+  job.state = SIM_JOB_QUEUED;
+  ck_assert (sim_policy_place (lazy, sim_simulation_get_cluster (sim), &job, &placement));
+  ck_assert_uint_eq (gpus[0], G_MAXUINT32);
+  ck_assert_uint_eq (gpus[1], G_MAXUINT32);
+  /* ... and a run with it stops at the first start, naming the policy. */
+  ck_assert (sim_simulation_set_policy (sim, lazy, &error));
+  ck_assert (!sim_simulation_run (sim, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+  ck_assert_msg (strstr (error->message, "policy lazy: job 1: the placement's GPU 1 of 2 was "
+                                         "never chosen") != NULL, "%s", error->message);
+}
+END_TEST
+
 /* The submission time of each job (by id) from a run, and which jobs
  * another run has started so far. */
 typedef struct {
@@ -910,6 +975,7 @@ sched_suite (void)
   tcase_add_test (tc, test_drained_node);
   tcase_add_test (tc, test_all_policies_mixed);
   tcase_add_test (tc, test_livelock_stopped);
+  tcase_add_test (tc, test_unfilled_placement_refused);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -165,6 +165,20 @@ place_in_partitions (SimPolicy *self, SimPolicyInterface *iface, const SimCluste
   return ok;
 }
 
+/* What a placement's GPUs hold before the policy's place() writes them: no
+ * GPU has this index, so a place() that returns TRUE without filling the
+ * placement is told apart from one that chose GPUs (the caller's buffer
+ * would otherwise hold whatever was there before, a stack's leftovers,
+ * which may well be GPUs that exist). */
+#define UNCHOSEN G_MAXUINT32
+
+static void
+mark_unchosen (SimPlacement *placement)
+{
+  for (guint i = 0; i < placement->n_gpus; i++)
+    placement->gpus[i] = UNCHOSEN;
+}
+
 gboolean
 sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
                   SimPlacement *placement)
@@ -187,9 +201,11 @@ sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
     {
       placement->n_gpus = 1;
       placement->milli = job->spec.gpu_milli;
+      mark_unchosen (placement);
       return iface->place (self, cluster, job, placement);
     }
   placement->mig_start = -1;
+  mark_unchosen (placement);
   /* A job on one GPU cannot span partitions: no need to mask. */
   if (sim_cluster_get_n_partitions (cluster) > 1 && job->spec.gpus > 1)
     return place_in_partitions (self, iface, cluster, job, placement);
@@ -328,6 +344,23 @@ sim_sched_context_start (SimSchedContext *context, SimJob *job, const SimPlaceme
                    placement->milli);
       return FALSE;
     }
+  if (placement->gpus == NULL)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                   "job %" G_GUINT64_FORMAT ": the placement has no GPUs, only a count: "
+                   "expected the placement a policy's place() filled", job->spec.id);
+      return FALSE;
+    }
+  for (guint i = 0; i < placement->n_gpus; i++)
+    if (placement->gpus[i] == UNCHOSEN)
+      {
+        g_set_error (error, SIM_ERROR, SIM_ERROR_STATE,
+                     "job %" G_GUINT64_FORMAT ": the placement's GPU %u of %u was never "
+                     "chosen: a place() that returns TRUE must fill the placement it is "
+                     "given (sim_placement_set_gpus(), or a placement such as "
+                     "sim_place_first_fit())", job->spec.id, i + 1, placement->n_gpus);
+        return FALSE;
+      }
   context->held = FALSE;
   if (context->admit != NULL && !context->admit (context->admit_data, job, placement, error))
     {

@@ -125,6 +125,11 @@ int sim_policy_compare (SimPolicy *self, const SimJob *a, const SimJob *b);
  *   through (for instance to sim_place_best_fit()) rather than allocating
  *   one
  *
+ * Its GPUs are marked unchosen (%G_MAXUINT32) before the policy's place()
+ * runs, so that a place() returning %TRUE without filling the placement is
+ * refused by sim_sched_context_start() rather than start the job on what
+ * the buffer held.
+ *
  * Returns: %TRUE if the job fits now and @placement says where.
  */
 gboolean sim_policy_place (SimPolicy *self, const SimCluster *cluster, const SimJob *job,
@@ -192,7 +197,8 @@ SimJob * const *sim_sched_context_get_queue (SimSchedContext *context, guint *n)
  * Starts @job on @placement.
  *
  * Errors: SIM_ERROR_STATE if the job is not queued, the placement has the
- * wrong number of GPUs, or a GPU lacks room; SIM_ERROR_HELD if the start
+ * wrong number of GPUs, a GPU left unchosen by the place() that returned
+ * it (sim_policy_place()), or a GPU lacks room; SIM_ERROR_HELD if the start
  * is refused for now though the placement is good: the facility power
  * limit in hold mode keeps the job waiting while starting it would take
  * the facility over its limit.  A held job stays queued and nothing
