@@ -277,6 +277,26 @@ class WrongPlacements(gpusim.Policy):
         return Sim.place_first_fit(cluster, job, placement)
 
 
+class FractionSmallestFirst(SmallestFirst):
+    """SmallestFirst with a float comparison: the difference in GPUs over
+    the largest request, in (-1, 1), whose sign is the same order."""
+
+    def do_compare(self, a, b):
+        return (a.spec.gpus - b.spec.gpus) / 1024.0
+
+
+def returning(method, value):
+    """A first-fit policy whose METHOD returns VALUE."""
+    namespace = {"do_get_name": lambda self: "returns-%s" % method,
+                 "do_place": lambda self, cluster, job, placement:
+                 Sim.place_first_fit(cluster, job, placement)}
+    namespace[method] = {"do_get_name": lambda self: value,
+                         "do_compare": lambda self, a, b: value,
+                         "do_place": lambda self, cluster, job, placement: value,
+                         "do_get_flags": lambda self: value}[method]
+    return type("Returns_" + method, (gpusim.Policy,), namespace)()
+
+
 class Raising(gpusim.Policy):
     def do_get_name(self):
         return "raising"
@@ -1390,6 +1410,51 @@ class PolicyTests(unittest.TestCase):
         calls, named = result.stdout.split()
         self.assertGreater(int(calls), 0)
         self.assertEqual(named, "True")
+
+    def test_results_of_the_wrong_kind_are_errors(self):
+        # Only a comparison's sign counts: a float orders as it reads.
+        # PyGObject truncated it (0.5 ordered as 0, "either"), so this
+        # policy ran in submission order, as fifo/first-fit.
+        short = {"scenario.horizon": "4d"}
+        by_int = gpusim.run(QUICKSTART, set=short, policy=SmallestFirst())
+        by_float = gpusim.run(QUICKSTART, set=short, policy=FractionSmallestFirst())
+        fifo = gpusim.run(QUICKSTART, set=short)
+        self.assertNotEqual(by_int["wait_mean"], fifo["wait_mean"])
+        self.assertEqual(by_float.json, by_int.json)
+        # A value of the wrong kind stops the run with the method, the value
+        # and what was expected; PyGObject printed a traceback and carried
+        # on with 0 (FIFO order, no flags, "does not fit" for a forgotten
+        # return), a silent wrong answer.
+        for method, value, expected in (
+                ("do_compare", "abc", "expected a number"),
+                ("do_compare", float("nan"), "expected a number"),
+                ("do_place", None, "expected True"),
+                ("do_place", "yes", "expected True"),
+                ("do_get_flags", -1, "Sim.PolicyFlags"),
+                ("do_get_flags", 1 << 20, "Sim.PolicyFlags"),
+                ("do_get_flags", "x", "Sim.PolicyFlags"),
+                ("do_get_name", 5, "expected a string")):
+            with self.subTest(method=method, value=value):
+                with self.assertRaises(gpusim.Error) as caught:
+                    gpusim.run(QUICKSTART, set=short, policy=returning(method, value))
+                self.assertIn("%s returned %r" % (method, value), str(caught.exception))
+                self.assertIn(expected, str(caught.exception))
+                self.assertIsInstance(caught.exception.__cause__, TypeError)
+        # True from a do_place that filled nothing: the start is refused,
+        # saying so (it started the job on the buffer's leftovers, or failed
+        # on a GPU "3597976382").
+        with self.assertRaises(gpusim.Error) as caught:
+            gpusim.run(QUICKSTART, set=short, policy=returning("do_place", True))
+        self.assertIn("was never chosen", str(caught.exception))
+        self.assertIn("policy returns-do_place", str(caught.exception))
+        # Flags as the enum or as ints, and numpy's booleans, are accepted.
+        import numpy
+        self.assertEqual(gpusim.run(QUICKSTART, set=short,
+                                    policy=returning("do_get_flags",
+                                                     Sim.PolicyFlags.SKIP_BLOCKED))["wait_mean"],
+                         gpusim.run(QUICKSTART, set=short,
+                                    policy=returning("do_get_flags", 1))["wait_mean"])
+        gpusim.run(QUICKSTART, set=short, policy=returning("do_place", numpy.bool_(False)))
 
     def test_exception_in_policy_raises_error(self):
         sim = gpusim.Simulation(QUICKSTART, policy=Raising())

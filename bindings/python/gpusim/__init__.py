@@ -18,6 +18,7 @@ file, the line and the key, as the command line prints it.
 import builtins
 import json
 import math
+import numbers
 import os
 import stat
 
@@ -325,6 +326,56 @@ class Report:
         return "<gpusim.Report %d metrics>" % len(self.raw.list_metrics())
 
 
+def _bad_result(method, value, expected):
+    return TypeError("%s returned %r (%s): expected %s"
+                     % (method, value, type(value).__name__, expected))
+
+
+def _compare_result(method, value):
+    """The sign of a comparison, as -1, 0 or 1: PyGObject would truncate
+    a float (0.5 orders as 0) and let anything else through as 0 with only
+    a traceback on stderr."""
+    if isinstance(value, numbers.Real):
+        v = float(value)
+        if not math.isnan(v):
+            return (v > 0) - (v < 0)
+    raise _bad_result(method, value, "a number, negative if the first job goes first, "
+                      "positive if the second does, 0 if either may")
+
+
+def _place_result(method, value):
+    if isinstance(value, numbers.Integral) or (
+            getattr(value, "dtype", None) is not None and value.dtype.kind == "b"
+            and getattr(value, "shape", None) == ()):
+        return bool(value)
+    raise _bad_result(method, value, "True (the job fits; the placement is filled) or False")
+
+
+def _flags_result(method, value):
+    every = 0
+    for flag in Sim.PolicyFlags.__flags_values__.values():
+        every |= int(flag)
+    if (isinstance(value, numbers.Integral) and not isinstance(value, bool)
+            and 0 <= int(value) and int(value) & ~every == 0):
+        return int(value)
+    raise _bad_result(method, value, "a combination of Sim.PolicyFlags (SKIP_BLOCKED, "
+                      "TIME_DEPENDENT_ORDER, PLACES_MIG) or 0")
+
+
+def _name_result(method, value):
+    if isinstance(value, str):
+        return value
+    raise _bad_result(method, value, "a string, the name shown in reports")
+
+
+_POLICY_RESULTS = {
+    "do_get_name": _name_result,
+    "do_compare": _compare_result,
+    "do_place": _place_result,
+    "do_get_flags": _flags_result,
+}
+
+
 class _PolicyMeta(type(GObject.Object)):
     """Makes every subclass of :class:`Policy` implement ``Sim.Policy``
     itself.  A GObject type that inherits an interface shares its parent's
@@ -381,6 +432,11 @@ class Policy(GObject.Object, Sim.Policy, metaclass=_PolicyMeta):
     An exception in a virtual method does not cross into C: it is kept, the
     method returns a neutral value (the job does not fit), and
     :meth:`Simulation.run` raises it as :class:`Error` at the next decision.
+    So does a value of the wrong kind: ``do_compare`` must return a number
+    (only its sign counts, so a float difference orders as it reads),
+    ``do_place`` True or False (None, a forgotten ``return``, is an error,
+    not "does not fit"), ``do_get_flags`` a combination of
+    ``Sim.PolicyFlags`` and ``do_get_name`` a string.
     """
 
     _defaults = {
@@ -396,15 +452,16 @@ class Policy(GObject.Object, Sim.Policy, metaclass=_PolicyMeta):
         for name, default in Policy._defaults.items():
             func = cls.__dict__.get(name)
             if func is not None and not getattr(func, "_gpusim_guarded", False):
-                setattr(cls, name, Policy._guard(func, default))
+                setattr(cls, name, Policy._guard(func, default, _POLICY_RESULTS.get(name), name))
 
     @staticmethod
-    def _guard(func, default):
+    def _guard(func, default, check=None, method=None):
         def guarded(self, *args):
             if self.__dict__.get("_gpusim_error") is not None:
                 return default
             try:
-                return func(self, *args)
+                value = func(self, *args)
+                return check(method, value) if check is not None else value
             except Exception as e:  # noqa: BLE001 - handed back to the caller
                 self.__dict__["_gpusim_error"] = e
                 return default
