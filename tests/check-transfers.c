@@ -234,7 +234,8 @@ START_TEST (test_destroy)
   ck_assert_uint_ne (sim_transfers_add (t, 1, 0, 10, 0, NULL, &destroyed, count_destroy, NULL), 0);
   run (t);
   ck_assert_int_eq (destroyed, 2);
-  ck_assert_uint_ne (sim_transfers_add (t, 1, 0, 10, 0, NULL, &destroyed, count_destroy, NULL), 0);
+  ck_assert_uint_ne (sim_transfers_add (t, 1, 0, 10, sim_transfers_get_now (t), NULL, &destroyed,
+                                        count_destroy, NULL), 0);
   g_object_unref (t);
   ck_assert_int_eq (destroyed, 3);
 }
@@ -279,6 +280,27 @@ START_TEST (test_errors)
   expect_add_error (t, 0, 1, 1, -5, "start time -5");
   ck_assert_int_eq (sim_transfers_get_completion (t, 1), -1);
   ck_assert_int_eq (sim_transfers_get_completion (t, 0), -1);
+
+  /* After a run, a start before where it stopped is refused: it was moved
+   * to that time without a word (1 MB asked at 0 after a run to 1.002 ms
+   * "started" at 1.002 ms).  At that time exactly it is taken, and takes
+   * latency + bytes / bandwidth from there. */
+  {
+    Log log = { 0 };
+    SimTime stopped;
+    guint id;
+
+    add (t, 0, 1, 1e6, 0, &log);
+    run (t);
+    stopped = sim_transfers_get_now (t);
+    ck_assert_int_eq (stopped, 1000000 + ONE_HOP);
+    expect_add_error (t, 2, 3, 1e6, 0, "start time 0 ns: expected at least 1002000 ns");
+    expect_add_error (t, 2, 3, 1e6, stopped - 1, "start time 1001999 ns");
+    id = add (t, 2, 3, 1e6, stopped, &log);
+    run (t);
+    ck_assert_int_eq (sim_transfers_get_completion (t, id), stopped + 1000000 + ONE_HOP);
+    ck_assert_uint_eq (log.n, 2);
+  }
 
   expect_hosts_error (1, BW, SIM_FABRIC_SINGLE_SWITCH, 0, 0, 0, "1 hosts");
   expect_hosts_error (4, 0, SIM_FABRIC_SINGLE_SWITCH, 0, 0, 0, "bandwidth");

@@ -355,7 +355,10 @@ sim_transfers_add (SimTransfers *self, guint src, guint dst, double bytes, SimTi
                    "%g bytes: expected a finite number of bytes, at least 0", bytes);
       return 0;
     }
-  if (start < 0 || (self->running && start < earliest))
+  /* Not before now, whether from a callback or between runs: a start
+   * already past would otherwise be moved silently to where the last run
+   * stopped, its duration and end with it. */
+  if (start < 0 || start < earliest)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
                    "start time %" G_GINT64_FORMAT " ns: expected at least %" G_GINT64_FORMAT

@@ -120,7 +120,8 @@ guint sim_transfers_get_n_endpoints (SimTransfers *self);
  * @dst: the receiving endpoint, not @src
  * @bytes: how much to move, >= 0 and finite
  * @start: when it starts (ns), >= 0, and not before the current time
- *   when called from a callback
+ *   (sim_transfers_get_now(): where a callback is called, or where the
+ *   last sim_transfers_run() stopped)
  * @func: (nullable) (scope notified) (closure user_data) (destroy destroy):
  *   called at completion
  * @user_data: (nullable): passed to @func
