@@ -1863,6 +1863,53 @@ class ClusterEnvTests(unittest.TestCase):
         with self.assertRaises(gpusim.Error):
             gpusim.ClusterEnv(self.path, set={"scenario.sed": 1})
 
+    def test_argument_kinds(self):
+        """Actions, seeds and sizes of the wrong kind raise gpusim.Error and
+        change nothing: int() took 0.7 for action 0 and 1.5 for a window of
+        1, and -1 was an OverflowError."""
+        import numpy as np
+        env = gpusim.ClusterEnv(self.path, window=2, node_slots=2)
+        obs, info = env.reset(seed=1)
+        obs = obs.copy()
+        self.assertTrue(info["action_mask"][0])    # action 0 would be taken
+        for action in (0.7, -1, 2**40, "0", None, True, np.float64(0)):
+            with self.assertRaises(gpusim.Error) as caught:
+                env.step(action)
+            self.assertIn("action %r is out of range: expected a whole number from 0 to %d"
+                          % (action, env.wait_action), str(caught.exception))
+            self.assertEqual(caught.exception.code, Sim.Error.INVALID)
+        self.assertEqual(env.raw.get_steps(), 0)
+        np.testing.assert_array_equal(env._observation(), obs)
+        env.step(np.int64(0))     # numpy's integers are whole numbers
+        self.assertEqual(env.raw.get_steps(), 1)
+        for window in (1.5, "x", 2**40):
+            with self.assertRaises(gpusim.Error) as caught:
+                gpusim.ClusterEnv(self.path, window=window)
+            self.assertIn("window = %r: expected a whole number" % (window,),
+                          str(caught.exception))
+        for seed in (-1, 1.5):
+            with self.assertRaises(gpusim.Error) as caught:
+                env.reset(seed=seed)
+            self.assertIn("seed = %r: expected a whole number" % (seed,), str(caught.exception))
+        # Placements as the scenario writes them, one string with commas.
+        self.assertEqual(gpusim.ClusterEnv(self.path, placements="first-fit").placements,
+                         ("first-fit",))
+        self.assertEqual(gpusim.ClusterEnv(self.path, placements="best-fit, fgd").placements,
+                         ("best-fit", "fgd"))
+        # A vectorized step with too few actions, or one ruled out, moves no
+        # environment (the first used to step before the second failed).
+        venv = gpusim.ClusterVecEnv(self.path, 2, window=2, node_slots=2)
+        obs, info = venv.reset(seed=1)
+        with self.assertRaises(gpusim.Error) as caught:
+            venv.step(info["action_mask"].argmax(axis=1)[:1])
+        self.assertIn("expected one per environment, 2, got 1", str(caught.exception))
+        ruled_out = [int(info["action_mask"][0].argmax()),
+                     int(np.flatnonzero(info["action_mask"][1] == 0)[0])]
+        with self.assertRaises(gpusim.Error) as caught:
+            venv.step(ruled_out)
+        self.assertIn("not possible now", str(caught.exception))
+        self.assertEqual([e.raw.get_steps() for e in venv.envs], [0, 0])
+
     def test_rl_section(self):
         """[rl] chooses the reward and the sizes; arguments win over it."""
         import numpy as np
@@ -2316,6 +2363,36 @@ class ArgumentTests(unittest.TestCase):
                 gpusim.sweep(self.SWEEP, shard=shard)
             self.assertIn("shard", caught.exception.message)
         self.assert_refused(gpusim.sweep, "threads = -2", path=self.SWEEP, threads=-2)
+
+    def test_simulation(self):
+        # run_until took NaN, inf and strings as ValueError or
+        # OverflowError, and a time before 0 as "done" without a word.
+        for seconds in (float("nan"), float("inf"), -5, "1h", 1e300):
+            sim = gpusim.Simulation(QUICKSTART)
+            self.assert_refused(sim.run_until, "seconds = %r: expected a finite number"
+                                % (seconds,), seconds=seconds)
+            self.assertEqual(sim.now, 0.0)
+        # A policy by name is not a policy object: say how to name one.
+        for policy in ("sjf/first-fit", 3):
+            self.assert_refused(gpusim.Simulation, "policy = %r: expected a gpusim.Policy"
+                                % (policy,), scenario=QUICKSTART, policy=policy)
+        self.assert_refused(gpusim.run, "set = 5: expected a dict", path=QUICKSTART, set=5)
+        md = gpusim.Simulation(os.path.join(TOP_SRCDIR, "scenarios",
+                                            "scaling-molecular-dynamics.ini"))
+        self.assert_refused(md.speedup, "gpus = -1: expected a whole number",
+                            job_class="md", gpus=-1)
+        self.assert_refused(md.speedup, "job_class = -1: expected a whole number",
+                            job_class=-1, gpus=4)
+
+    def test_fgd(self):
+        nodes = os.path.join(TOP_SRCDIR, "tests", "data", "openb-nodes.csv")
+        pods = os.path.join(TOP_SRCDIR, "tests", "data", "openb-pods.csv")
+        # One policy as a string is that policy, not its letters ("f").
+        self.assertEqual(gpusim.fgd(nodes, pods, policies="fgd", seeds=1),
+                         gpusim.fgd(nodes, pods, policies=["fgd"], seeds=1))
+        for name in ("seeds", "threads", "first_seed"):
+            self.assert_refused(gpusim.fgd, "%s = -1: expected a whole number" % name,
+                                nodes=nodes, pods=pods, **{name: -1})
 
     def test_sweep_report_reads_within_bounds(self):
         with self.assertRaises(gpusim.Error) as caught:

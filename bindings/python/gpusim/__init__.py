@@ -139,6 +139,9 @@ def _overrides(set):
         return items
     if isinstance(set, str):
         return [set]
+    if not isinstance(set, (list, tuple)):
+        raise Error("set = %r: expected a dict {\"section.key\": value} or a list of "
+                    "\"section.key=value\" strings" % (set,), Sim.Error.INVALID)
     return [str(item) for item in set]
 
 
@@ -507,6 +510,11 @@ class Simulation:
         if timeline is not None:
             _call(self.raw.set_timeline, str(timeline))
         if policy is not None:
+            if not isinstance(policy, Sim.Policy):
+                raise Error("policy = %r: expected a gpusim.Policy (or another Sim.Policy); a "
+                            "built-in one is named in the scenario, e.g. set={\"policy.queue\": "
+                            "\"sjf\", \"policy.placement\": \"best-fit\"}" % (policy,),
+                            Sim.Error.INVALID)
             _call(self.raw.set_policy, policy)
         self.raw.set_force(bool(force))
 
@@ -539,6 +547,9 @@ class Simulation:
     def run_until(self, seconds):
         """Runs until *seconds* of simulated time (or the end, if sooner).
         Returns True while the run has not ended."""
+        # The most SimTime holds is about 292 years.
+        seconds = _real("seconds", seconds, 0, GLib.MAXINT64 / _NS_PER_SECOND,
+                        "a finite number of seconds of simulated time, at least 0", True)
         _call(self.raw.run_until, _to_simtime(seconds))
         self._check_policy()
         return not self.raw.is_finished()
@@ -609,6 +620,8 @@ class Simulation:
                 raise Error("no job class %r (classes: %s)" % (job_class, ", ".join(names)),
                             Sim.Error.INVALID)
             job_class = names.index(job_class)
+        job_class = _whole("job_class", job_class, 0)
+        gpus = _whole("gpus", gpus, 0)
         result = _call(self.raw.get_class_speedup, job_class, gpus)
         # PyGObject returns (True, value) or the value alone, by version.
         return result[1] if isinstance(result, tuple) else result
@@ -1028,9 +1041,14 @@ def fgd(nodes, pods, policies=None, seeds=10, first_seed=1, stop=1.30, step=0.01
     published pod list with the paper variant, ``paper``: the paper's
     figures at 90, 100, 110, 120 and 130% per policy.
     """
+    if isinstance(policies, str):
+        policies = [policies]
+    seeds = _whole("seeds", seeds, 1)
+    first_seed = _whole("first_seed", first_seed, 0, 2**64 - 1)
+    threads = _whole("threads", threads, 0)
     text = _call(Sim.fgd_experiment_run_files, str(nodes), str(pods),
-                 list(policies) if policies else None, int(seeds), int(first_seed),
-                 float(stop), float(step), str(variant), int(threads))
+                 [str(p) for p in policies] if policies else None, seeds, first_seed,
+                 float(stop), float(step), str(variant), threads)
     return json.loads(text)
 
 

@@ -151,7 +151,8 @@ class ClusterEnv(_EnvBase):
     overrides keys (as ``gpusim run --set``).  *window* (W) is how many
     waiting jobs an observation shows, in the queue order of the scenario's
     policy; *node_slots* (S) how many node slots (nodes are grouped when
-    the cluster has more); *placements* the placements a start may use;
+    the cluster has more); *placements* the placements a start may use (names, or
+    one string of names separated by commas, as ``[rl] placements``);
     *reward* ``"jobs"`` (minus the job-hours in the system over the step,
     which tracks mean JCT), ``"slowdown"`` (minus the integral of the sum
     over jobs in the system of 1 / max(run time alone, 10 s): an episode
@@ -196,7 +197,7 @@ class ClusterEnv(_EnvBase):
 
     def __init__(self, scenario, set=None, window=None, node_slots=None,
                  placements=None, reward=None, skip_forced=True, node_actions=None):
-        from . import Scenario, Error, _overrides, _call
+        from . import Scenario, Error, _overrides, _call, _whole
 
         if isinstance(scenario, Scenario):
             path, overrides = scenario.path, list(scenario.overrides or []) + (_overrides(set) or [])
@@ -205,17 +206,23 @@ class ClusterEnv(_EnvBase):
         if node_actions is not None:
             overrides = list(overrides or []) + [
                 "rl.node_actions=%s" % ("true" if node_actions else "false")]
-        if reward is not None and reward not in _REWARDS:
+        if reward is not None and (not isinstance(reward, str) or reward not in _REWARDS):
             raise Error("reward %r: expected one of %s, or None for the scenario's [rl] reward"
-                        % (reward, ", ".join(sorted(_REWARDS))))
-        for name, value in (("window", window), ("node_slots", node_slots)):
-            if value is not None and int(value) < 1:
-                raise Error("%s %r: expected at least 1, or None for the scenario's [rl] %s"
-                            % (name, value, name))
+                        % (reward, ", ".join(sorted(_REWARDS))), Sim.Error.INVALID)
+        # Whole numbers only: int() would take 1.5 as 1 and "x" as a
+        # ValueError, and a count past 2**32 as an OverflowError.
+        if window is not None:
+            window = _whole("window", window, 1)
+        if node_slots is not None:
+            node_slots = _whole("node_slots", node_slots, 1)
+        if isinstance(placements, str):
+            # As the scenario's [rl] placements: names separated by commas
+            # (list("first-fit") would be its letters).
+            placements = [p.strip() for p in placements.split(",")]
         self.raw = _call(Sim.RlEnv.new, path, overrides or None,
-                         0 if window is None else int(window),
-                         0 if node_slots is None else int(node_slots),
-                         None if placements is None else list(placements),
+                         0 if window is None else window,
+                         0 if node_slots is None else node_slots,
+                         None if placements is None else [str(p) for p in placements],
                          Sim.RlReward.SCENARIO if reward is None else _REWARDS[reward])
         self.raw.set_skip_forced(bool(skip_forced))
         self._call = _call
@@ -245,14 +252,16 @@ class ClusterEnv(_EnvBase):
         reset uses the scenario's own seed and later ones seeds drawn from
         the last seed given (or the scenario's).  *options* may be None or
         an empty dict (no option is defined yet)."""
+        from . import Error, _whole
         if options:
-            from . import Error
             raise Error("reset options %s: none are defined" % sorted(options))
+        if seed is not None:
+            seed = _whole("seed", seed, 0, 2**64 - 1)
         if _gym is not None:
             super().reset(seed=seed)
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
-            self._call(self.raw.reset_with_seed, int(seed))
+            self._call(self.raw.reset_with_seed, seed)
         elif self._seeds is None:
             self._call(self.raw.reset)
             seed = self.raw.get_simulation().get_scenario().seed
@@ -267,8 +276,9 @@ class ClusterEnv(_EnvBase):
         truncated, info)``.  *terminated*: the run ended with every job
         done; *truncated*: it ended at the horizon with jobs left.  At the
         end, ``info["report"]`` is the run's :class:`gpusim.Report`."""
+        action = self._action(action)
         try:
-            _, reward, terminated, truncated = self.raw.step(int(action))
+            _, reward, terminated, truncated = self.raw.step(action)
         except GLib.Error as e:
             from . import _raise_from
             _raise_from(e)
@@ -302,7 +312,23 @@ class ClusterEnv(_EnvBase):
 
     def describe(self, action):
         """The action in words ("start window job 2 (job 57) with best-fit")."""
-        return self.raw.describe_action(int(action))
+        return self.raw.describe_action(self._action(action))
+
+    def _action(self, action):
+        """ACTION as an int, or :class:`gpusim.Error`: int() would take 0.7
+        for action 0 without a word, and a negative action or one past 2**32
+        would be an OverflowError.  An action past the last is left to the
+        library, which says what the actions are."""
+        from . import Error
+        ok = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+        if not ok and isinstance(action, np.ndarray) and action.shape == ():
+            ok = np.issubdtype(action.dtype, np.integer)
+        if ok and int(action) >= self.action_space.n and int(action) <= 0xFFFFFFFF:
+            return int(action)
+        if not ok or not 0 <= int(action) < self.action_space.n:
+            raise Error("action %r is out of range: expected a whole number from 0 to %d (the "
+                        "last, wait)" % (action, self.action_space.n - 1), Sim.Error.INVALID)
+        return int(action)
 
     def _observation(self):
         return np.frombuffer(self.raw.get_observation_bytes().get_data(), dtype=np.float32)
@@ -333,9 +359,8 @@ class ClusterVecEnv:
     """
 
     def __init__(self, scenario, n, **kwargs):
-        if int(n) < 1:
-            from . import Error
-            raise Error("%r environments: expected at least 1" % (n,))
+        from . import _whole
+        n = _whole("n", n, 1)
         self.envs = [ClusterEnv(scenario, **kwargs) for _ in range(int(n))]
         self.num_envs = len(self.envs)
         self.single_observation_space = self.envs[0].observation_space
@@ -355,8 +380,23 @@ class ClusterVecEnv:
 
     def step(self, actions):
         """Steps environment i with ``actions[i]``; returns ``(observations,
-        rewards, terminated, truncated, info)`` as arrays."""
+        rewards, terminated, truncated, info)`` as arrays.  Actions of the
+        wrong number or kind, or one that its environment's mask rules out,
+        raise :class:`gpusim.Error` before any environment steps."""
         n = self.num_envs
+        if np.ndim(actions) != 1 or len(actions) != n:
+            # Checked before any environment steps: a short list used to
+            # step the first environments and then fail, leaving them ahead.
+            from . import Error
+            raise Error("actions: expected one per environment, %d, got %s"
+                        % (n, "%d" % len(actions) if np.ndim(actions) == 1
+                           else "shape %s" % (np.shape(actions),)), Sim.Error.INVALID)
+        for i, env in enumerate(self.envs):
+            a = env._action(actions[i])
+            if a >= len(self._mask[i]) or not self._mask[i][a]:
+                # Refused, with the library's reason, before any
+                # environment has moved: a refused action changes nothing.
+                env.step(actions[i])
         rewards = np.zeros(n, dtype=np.float64)
         terminated = np.zeros(n, dtype=bool)
         truncated = np.zeros(n, dtype=bool)
