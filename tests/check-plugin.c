@@ -249,6 +249,27 @@ START_TEST (test_not_a_shared_object)
 }
 END_TEST
 
+/* Nor is a Python module, which the key reference once offered for
+ * [policy] plugin: the reference names what loads, and what it offered is
+ * refused.  (A Python policy is handed to the simulation instead:
+ * gpusim.Simulation(policy=...).) */
+START_TEST (test_python_module_refused)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "policy.py", NULL);
+  g_autofree char *message = NULL;
+  g_autofree char *reference = NULL;
+  g_autoptr(GError) error = NULL;
+
+  ck_assert (g_file_set_contents (path, "import gpusim\n", -1, NULL));
+  message = load_fails (path, SIM_ERROR_INVALID);
+  assert_contains (message, "not a loadable shared object");
+  reference = sim_scenario_dup_key_reference ("policy", FALSE, &error);
+  ck_assert_ptr_nonnull (reference);
+  assert_contains (reference, "a policy plugin (a shared object exporting gpusim_policy_plugin)");
+  ck_assert_msg (strstr (reference, "Python") == NULL, "%s", reference);
+}
+END_TEST
+
 START_TEST (test_no_symbol)
 {
   g_autofree char *lib = g_strdup_printf ("libsim-1.0.%s", G_MODULE_SUFFIX);
@@ -318,6 +339,7 @@ plugin_suite (void)
   tcase_add_test (tc, test_load_twice);
   tcase_add_test (tc, test_missing_file);
   tcase_add_test (tc, test_not_a_shared_object);
+  tcase_add_test (tc, test_python_module_refused);
   tcase_add_test (tc, test_no_symbol);
   tcase_add_test (tc, test_wrong_abi);
   tcase_add_test (tc, test_wrong_type);

@@ -194,7 +194,8 @@ static const SimKey policy_keys[] = {
   { "placement", SIM_KEY_STRING, NULL, NULL, "first-fit", "the placement, by name", 0,
     parse_name, SC (placement) },
   { "plugin", SIM_KEY_PATH, NULL, NULL, NULL,
-    "a policy plugin (a shared library or a Python module) instead of queue and placement", 0,
+    "a policy plugin (a shared object exporting gpusim_policy_plugin) instead of queue and "
+    "placement", 0,
     NULL, 0 },
   { "interval", SIM_KEY_TIME, "s", NULL, "0s",
     "the scheduling cycle (0: decide at every event)", 0, sim__keys_parse_duration,
