@@ -1465,6 +1465,31 @@ class PolicyTests(unittest.TestCase):
         self.assertIsInstance(caught.exception.__cause__, ValueError)
         self.assertLess(sim.now, 86400.0)
 
+    def test_run_stopped_by_policy_stays_stopped(self):
+        # A policy that fails once, then works: the decision where it
+        # failed went on without it (no job started), so carrying on would
+        # give a report that neither the policy nor any other gives.  Every
+        # later call says the run stopped, and why.
+        class FailsOnce(BestFit):
+            failed = False
+
+            def do_place(self, cluster, job, placement):
+                if not FailsOnce.failed:
+                    FailsOnce.failed = True
+                    raise RuntimeError("once")
+                return Sim.place_best_fit(cluster, job, placement)
+
+        sim = gpusim.Simulation(QUICKSTART, policy=FailsOnce())
+        with self.assertRaises(gpusim.Error):
+            sim.run()
+        for again in (sim.run, sim.step, lambda: sim.run_until(86400)):
+            with self.assertRaises(gpusim.Error) as caught:
+                again()
+            self.assertIn("this run stopped when policy FailsOnce raised RuntimeError: once",
+                          str(caught.exception))
+            self.assertEqual(caught.exception.code, Sim.Error.STATE)
+        self.assertIsNone(sim.report)
+
 
 LATENCY_SCENARIO = """[scenario]
 name = latency

@@ -434,7 +434,8 @@ class Policy(GObject.Object, Sim.Policy, metaclass=_PolicyMeta):
 
     An exception in a virtual method does not cross into C: it is kept, the
     method returns a neutral value (the job does not fit), and
-    :meth:`Simulation.run` raises it as :class:`Error` at the next decision.
+    :meth:`Simulation.run` raises it as :class:`Error` at the next decision;
+    the run has stopped for good (later calls raise again).
     So does a value of the wrong kind: ``do_compare`` must return a number
     (only its sign counts, so a float difference orders as it reads),
     ``do_place`` True or False (None, a forgotten ``return``, is an error,
@@ -529,12 +530,24 @@ class Simulation:
         if isinstance(self._policy, Policy):
             error = self._policy._take_error()
             if error is not None:
-                raise Error("policy %s raised %s: %s"
-                            % (type(self._policy).__name__, type(error).__name__, error)) from error
+                self._failed = Error("policy %s raised %s: %s"
+                                     % (type(self._policy).__name__, type(error).__name__,
+                                        error), Sim.Error.STATE)
+                self._failed.__cause__ = error
+                raise self._failed
+
+    def _check_not_failed(self):
+        # The decision where the policy failed went on without it (every job
+        # "did not fit"): a run carried on from there would be a wrong answer.
+        failed = getattr(self, "_failed", None)
+        if failed is not None:
+            raise Error("this run stopped when %s; start a new gpusim.Simulation"
+                        % failed.message, Sim.Error.STATE) from failed
 
     def run(self):
         """Runs to the end (the horizon, or until every job has finished)
         and returns the :class:`Report`."""
+        self._check_not_failed()
         if isinstance(self._policy, Policy):
             # Decision by decision, so that an exception in the policy stops
             # the run where it happened.
@@ -547,6 +560,7 @@ class Simulation:
     def run_until(self, seconds):
         """Runs until *seconds* of simulated time (or the end, if sooner).
         Returns True while the run has not ended."""
+        self._check_not_failed()
         # The most SimTime holds is about 292 years.
         seconds = _real("seconds", seconds, 0, GLib.MAXINT64 / _NS_PER_SECOND,
                         "a finite number of seconds of simulated time, at least 0", True)
@@ -557,6 +571,7 @@ class Simulation:
     def step(self):
         """Runs until just after the next scheduling decision.  Returns
         True if it stopped after a decision, False once the run has ended."""
+        self._check_not_failed()
         try:
             more = self.raw.run_to_decision()
             if more:
