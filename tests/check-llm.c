@@ -664,6 +664,47 @@ START_TEST (test_pp_bubble)
 }
 END_TEST
 
+/* The step's parts, as `gpusim llm` prints them, add up to the step: the
+ * micro-batches' compute, the bubble, each kind's exposed communication
+ * and the optimizer; and no kind exposes more than its whole time.  The
+ * layouts pipeline (with and without interleaving), split the context,
+ * the experts and the optimizer states, so that every kind is exposed in
+ * one of them. */
+START_TEST (test_step_parts_add_up)
+{
+  static const struct {
+    const char *model, *layout;
+  } cases[] = {
+    { "llama3-70b", "tp=8 pp=4 global_batch=64" },
+    { "llama3-70b", "tp=8 pp=4 virtual_stages=5 global_batch=64" },
+    { "llama3-70b", "tp=4 pp=4 cp=2 global_batch=32 tp_overlap=0.5" },
+    { "mixtral-8x7b", "tp=2 pp=4 ep=8 seq_length=4096 global_batch=64" },
+    { "llama3-8b", "tp=1 global_batch=64 zero_stage=3 recompute=full" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(SimLlmModel) m = model (cases[i].model);
+      SimLlmEstimate e;
+      double sum;
+
+      estimate_ok (h100_64.system, m, cases[i].layout, &e);
+      sum = e.compute_time + e.bubble_time + e.optimizer_time;
+      for (guint k = 0; k < SIM_LLM_COMM_N_KINDS; k++)
+        {
+          ck_assert_msg (e.comm_exposed[k] >= 0
+                         && e.comm_exposed[k] <= e.comm_time[k] * (1 + 1e-12),
+                         "%s: kind %u exposes %g s of %g s", cases[i].layout, k,
+                         e.comm_exposed[k], e.comm_time[k]);
+          sum += e.comm_exposed[k];
+        }
+      ck_assert_msg (fabs (sum - e.iteration_time) < 1e-9 * e.iteration_time,
+                     "%s: the parts add up to %.6f s, the step is %.6f s", cases[i].layout,
+                     sum, e.iteration_time);
+    }
+}
+END_TEST
+
 /* A slower fabric lengthens the step of a data-parallel-heavy layout:
  * ZeRO 3 over 512 GPUs, without overlap, on HDR (200 Gb/s) cables against
  * NDR (400 Gb/s).  (A 4:1 fat tree would not do: a ring over contiguous
@@ -1186,6 +1227,7 @@ main (void)
   tcase_add_loop_test (dir, test_direction, 0, G_N_ELEMENTS (directions));
   tcase_add_test (dir, test_every_layout_key_moves);
   tcase_add_test (dir, test_pp_bubble);
+  tcase_add_test (dir, test_step_parts_add_up);
   tcase_add_test (dir, test_deterministic_and_budget);
   tcase_add_test (dir, test_search);
   tcase_add_test (dir, test_search_nothing_fits);

@@ -886,10 +886,15 @@ sim_llm_estimate (SimLlmSystem *system, const SimLlmModel *model, const SimLlmLa
   t_b = bwd + mb_bwd_exposed;
   pipe = (micro + (double) (p - 1) / v) * (t_f + t_b);
 
+  /* A stage's own micro-batches expose their communication once each; the
+   * (p - 1) / v passes of the bubble are the other stages' work, waited
+   * for, and count in the bubble's time (below), not here again: so that
+   * what is exposed never exceeds the communication's time, and compute,
+   * bubble, exposed communication and optimizer add up to the step. */
   for (guint k = 0; k < SIM_LLM_COMM_N_KINDS; k++)
     {
       est->comm_time[k] = micro * (comm_f[k] + comm_b[k]);
-      est->comm_exposed[k] = (micro + (double) (p - 1) / v) * (exp_f[k] + exp_b[k]);
+      est->comm_exposed[k] = micro * (exp_f[k] + exp_b[k]);
     }
 
   /* Data parallelism over the dp x cp ranks that hold the same weights
