@@ -338,6 +338,8 @@ static const struct {
   { "tp=8, ep=2", "has no experts" },
   { "virtual_stages=2, tp=8", "expected pp > 1" },
   { "tp=8, cp=3", "does not divide the sequence" },
+  /* 16 divides the 64 heads but spans two DGX nodes. */
+  { "tp=16", "expected a divisor of the 8 GPUs of a node" },
 };
 
 START_TEST (test_invalid_layout)

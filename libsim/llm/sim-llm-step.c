@@ -176,8 +176,8 @@ parse_tokens (const char *text, gpointer out, GError **error)
 #define L(field) offsetof (SimLlmLayout, field)
 
 const SimKey sim__llm_layout_keys[] = {
-  { "tp", SIM_KEY_INT, NULL, "divides heads", "1", "tensor-parallel degree", 0, parse_degree,
-    L (tp) },
+  { "tp", SIM_KEY_INT, NULL, "divides heads and a node's GPUs", "1", "tensor-parallel degree", 0,
+    parse_degree, L (tp) },
   { "pp", SIM_KEY_INT, NULL, "at most layers", "1", "pipeline-parallel degree (stages)", 0,
     parse_degree, L (pp) },
   { "cp", SIM_KEY_INT, NULL, "divides the sequence", "1", "context-parallel degree", 0,
@@ -608,6 +608,14 @@ check_layout (SimLlmSystem *s, const SimLlmModel *m, SimLlmLayout *l, guint *dp_
   if (m->kv_lora_rank == 0 && m->kv_heads % l->tp != 0 && l->tp % m->kv_heads != 0)
     BAD ("tp = %u and the model's %u key/value heads: expected one to divide the other",
          l->tp, m->kv_heads);
+  /* A tensor-parallel group all-reduces (or gathers and scatters) every
+   * layer's activations four times a micro-batch: Megatron-LM places it
+   * on the NVLink of one node, and a degree that does not divide a node's
+   * GPUs spreads groups over nodes, a layout no published run uses and
+   * most often a mistyped one. */
+  if (s->gpus_per_node > 0 && s->gpus_per_node % l->tp != 0)
+    BAD ("tp = %u: expected a divisor of the %u GPUs of a node (a tensor-parallel group "
+         "stays within one, on its NVLink)", l->tp, s->gpus_per_node);
   if (l->pp * l->virtual_stages > m->layers)
     BAD ("pp x virtual_stages = %u: expected at most the model's %u layers",
          l->pp * l->virtual_stages, m->layers);
