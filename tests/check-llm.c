@@ -913,7 +913,8 @@ END_TEST
 
 /* Every model key moves the counts the way it must: a base model (dense,
  * or a mixture of experts) and the same with one key changed.  WHAT: 'p'
- * parameters, 'a' active parameters, 'f' FLOPs per token. */
+ * parameters, 'a' active parameters, 'f' FLOPs per token, 'c' the context
+ * window. */
 #define DENSE_BASE "layers = 8\nhidden = 1024\nffn_hidden = 4096\nheads = 16\nvocab = 32000\n" \
                    "seq_length = 2048\n"
 #define MOE_BASE DENSE_BASE "experts = 8\nexperts_per_token = 2\nmoe_ffn_hidden = 2048\n" \
@@ -931,6 +932,9 @@ static const struct {
   { DENSE_BASE, "head_dim = 128\n", 'p', +1 },
   { DENSE_BASE, "vocab = 64000\n", 'p', +1 },
   { DENSE_BASE, "seq_length = 4096\n", 'f', +1 },
+  /* The context defaults to the training sequence's 2,048. */
+  { DENSE_BASE, "context = 8192\n", 'c', +1 },
+  { DENSE_BASE, "seq_length = 4096\n", 'c', +1 },
   { DENSE_BASE, "gated_ffn = true\n", 'p', +1 },
   { DENSE_BASE, "tied_embeddings = true\n", 'p', -1 },
   { DENSE_BASE, "kv_lora_rank = 128\nqk_rope_dim = 32\n", 'p', -1 },
@@ -951,6 +955,7 @@ model_answer (const SimLlmModel *m, char what)
 {
   return what == 'p' ? sim_llm_model_parameters (m)
          : what == 'a' ? sim_llm_model_active_parameters (m)
+         : what == 'c' ? m->context
          : sim_llm_model_flops_per_token (m, 0);
 }
 

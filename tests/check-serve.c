@@ -1153,8 +1153,17 @@ static const Bad bad[] = {
     "input_tokens = 10\noutput_tokens = 10\n", { "tp = 3", "heads", NULL } },
   { "[serving s]\nmodel = llama2-70b\nrequests = q\n\n[requests q]\nrate = 1/s\n"
     "input_tokens = 10\noutput_tokens = 10\n", { "does not fit", "weights", NULL } },
+  /* A quarter of the GPU's memory leaves about 14,000 tokens of cache for
+   * 16 GB of weights: a prompt of 100,000, within the context, does not fit. */
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nmemory_share = 0.25\n\n[requests q]\n"
+    "rate = 1/s\ninput_tokens = 100000\noutput_tokens = 10\n", { "KV cache", "request 1", NULL } },
+  /* Longer than the context window (Llama 3.1's 131,072), whatever the
+   * cache; and longer than Llama 2's, its training sequence, by default. */
   { "[serving s]\nmodel = llama3-8b\nrequests = q\n\n[requests q]\nrate = 1/s\n"
-    "input_tokens = 1000000\noutput_tokens = 10\n", { "KV cache", "request 1", NULL } },
+    "input_tokens = 131000\noutput_tokens = 100\n",
+    { "request 1", "context window of 131072", "input_max" } },
+  { "[serving s]\nmodel = llama2-7b\nrequests = q\n\n[requests q]\nrate = 1/s\n"
+    "input_tokens = 4000\noutput_tokens = 200\n", { "4200 in all", "context window of 4096", NULL } },
   { "[serving s]\nmodel = llama3-8b\nrequests = q\n\n[requests q]\narrival = trace\n"
     "trace = bad.csv\n", { "bad.csv:3:", "ContextTokens", NULL } },
   { "[serving s]\nmodel = no-such-model\nrequests = q\n\n[requests q]\nrate = 1/s\n"

@@ -93,6 +93,9 @@ static const SimKey llm_keys[] = {
     SIM_KEY_REQUIRED, parse_count, M (vocab) },
   { "seq_length", SIM_KEY_INT, "tokens", "1 to 100000000", NULL,
     "the training sequence length", SIM_KEY_REQUIRED, parse_count, M (seq_length) },
+  { "context", SIM_KEY_INT, "tokens", "1 to 100000000", "seq_length",
+    "the context window: the longest request, prompt and answer, `gpusim serve` accepts",
+    SIM_KEY_DEFAULT_DESCRIBED, parse_count, M (context) },
   { "gated_ffn", SIM_KEY_BOOL, NULL, NULL, "false",
     "a gated feed-forward network (SwiGLU: three matrices instead of two)", 0,
     sim__keys_parse_bool, M (gated_ffn) },
@@ -265,6 +268,8 @@ finish (SimLlmModel *m, GKeyFile *kf, const char *group, const char *where,
 
   if (m->kv_heads == 0)
     m->kv_heads = m->heads;
+  if (m->context == 0)
+    m->context = m->seq_length;
   if (m->head_dim == 0)
     {
       if (m->hidden % m->heads != 0)

@@ -117,6 +117,8 @@ G_BEGIN_DECLS
  * @moe_ffn_hidden: one expert's inner width; @ffn_hidden unless given
  * @dense_layers: the first layers that are dense in a MoE model
  * @parameters: the published parameter count, 0 if not given
+ * @context: the longest sequence, prompt and answer, the model serves (its
+ *   context window); @seq_length unless given
  *
  * A decoder-only transformer.
  */
@@ -143,6 +145,7 @@ typedef struct {
   guint    moe_ffn_hidden;
   guint    dense_layers;
   double   parameters;
+  guint    context;
 } SimLlmModel;
 
 /**

@@ -175,6 +175,7 @@ struct SimServeReplica {
   double   allreduce_latency; /* s per all-reduce */
   guint    layers;
   guint    hidden;
+  guint    context;           /* tokens, prompt and answer, the model serves; 0: no limit */
 };
 
 /* Builds the replica model; COMM (nullable) times the tensor-parallel

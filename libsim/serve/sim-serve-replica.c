@@ -193,6 +193,7 @@ sim__serve_replica_init (SimServeReplica *r, const SimLlmModel *m, const SimGpuM
   r->pp = pp;
   r->layers = stage_layers;
   r->hidden = m->hidden;
+  r->context = m->context;
   r->memory_efficiency = eff.memory;
   r->gemm_efficiency = eff.gemm * (fp8 ? FP8_GEMM_DERATE : 1.0);
   r->peak = (fp8 ? gpu->fp8_tflops : gpu->fp16_tflops) * 1e12 * r->gemm_efficiency;

@@ -961,6 +961,20 @@ sim_setup (Sim *s, const SimServeReplica *model, const SimServeConfig *c, GArray
   for (guint64 i = 0; i < n; i++)
     {
       const SimServeRequest *q = &g_array_index (requests, SimServeRequest, i);
+      /* A server refuses a prompt and answer longer than the model's
+       * context window (vLLM's max_model_len): timing it would answer for
+       * a request no deployment of the model runs. */
+      if (model->context > 0 && (guint64) q->input + q->output > model->context)
+        {
+          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                       "request %" G_GUINT64_FORMAT " has %u prompt and %u output tokens, %"
+                       G_GUINT64_FORMAT " in all: expected at most the model's context window of "
+                       "%u tokens (its key context): cap the requests with input_max and "
+                       "output_max",
+                       i + 1, q->input, q->output, (guint64) q->input + q->output,
+                       model->context);
+          return FALSE;
+        }
       if (c->disaggregated && (blocks_for (s, q->input + q->output) > decode_blocks
                                || blocks_for (s, q->input + 1) > s->total_blocks))
         {
