@@ -24,6 +24,8 @@
  *   15 %, and MFU falling with scale.  The README does not give the
  *   interleaving or the overlap settings: 12 virtual stages (one layer
  *   per chunk) and 80 % of tensor-parallel traffic hidden are assumed;
+ * - Llama 3 405B's published MFU (arXiv 2407.21783, Table 4) on 8,192 and
+ *   16,384 H100 at Meta's layouts, within 20 %, and its trend;
  * - a 70B model with no model parallelism on 80 GB GPUs is refused with
  *   the numbers; NeMo's published Llama 3 70B pre-training layout (TP 4,
  *   PP 4, virtual 5, CP 2, 8,192 tokens, on 64 H100; the NeMo 2.0 recipe
@@ -447,6 +449,56 @@ START_TEST (test_megatron_core_h100)
    * 48 times the GPUs. */
   ck_assert (large.iteration_time < small.iteration_time);
   ck_assert (large.iteration_time * 48 > small.iteration_time);
+  sim__llm_setup_clear (&s);
+}
+END_TEST
+
+/* Llama 3 405B (arXiv 2407.21783, Table 4): BF16 MFU of 43 % on 8,192 H100
+ * (TP 8, CP 1, PP 16, DP 64, 8,192 tokens), 41 % on 16,384 (DP 128) and
+ * 38 % on 16,384 at 131,072 tokens (CP 16, DP 8), each step of 16M tokens.
+ * The paper does not give the interleaving depth or the overlap: four
+ * chunks per stage (two layers each, the deepest that does not round
+ * 126 layers up to more than 8 a stage) and no tensor-parallel overlap
+ * are assumed; Meta's RoCE fabric is taken as NDR InfiniBand.  Within
+ * 20 %: wider than the Megatron tables' 15 % because of those two
+ * unpublished settings (two chunks instead of four lower the first row's
+ * MFU by a tenth), and the trend, the three rows in the published order.
+ * The memory is not asserted: the paper does not say what it recomputed,
+ * and with Megatron's selective recomputation these layouts need more than
+ * 80 GB here (docs/llm.md). */
+START_TEST (test_llama3_405b)
+{
+  g_autofree char *path = scenario ("meta", "DGX-H100", NULL, 2048, H100_FABRIC);
+  g_autoptr(SimLlmModel) m = model ("llama3-405b");
+  static const struct {
+    const char *layout;
+    double mfu;
+  } rows[] = {
+    { "tp=8 pp=16 dp=64 virtual_stages=4 global_batch=2048", 0.43 },
+    { "tp=8 pp=16 dp=128 virtual_stages=4 global_batch=2048", 0.41 },
+    { "tp=8 pp=16 cp=16 dp=8 virtual_stages=4 seq_length=131072 global_batch=128", 0.38 },
+  };
+  double mfu[G_N_ELEMENTS (rows)];
+  SimLlmSetup s;
+
+  setup_cluster (&s, path);
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      SimLlmLayout l;
+      SimLlmEstimate e;
+
+      layout_from (&l, rows[i].layout);
+      if (!sim_llm_estimate (s.system, m, &l, &e, &error))
+        ck_assert_msg (g_error_matches (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE), "%s: %s",
+                       rows[i].layout, error->message);
+      ck_assert_uint_eq (e.gpus, i == 0 ? 8192 : 16384);
+      ck_assert_msg (within (e.mfu, rows[i].mfu, 0.20), "%s: MFU %.3f, published %.2f",
+                     rows[i].layout, e.mfu, rows[i].mfu);
+      mfu[i] = e.mfu;
+    }
+  ck_assert_msg (mfu[0] > mfu[1] && mfu[1] > mfu[2], "MFU %.3f, %.3f, %.3f", mfu[0], mfu[1],
+                 mfu[2]);
   sim__llm_setup_clear (&s);
 }
 END_TEST
@@ -1225,6 +1277,7 @@ main (void)
   tcase_add_checked_fixture (val, setup, teardown);
   tcase_add_test (val, test_megatron_table1);
   tcase_add_test (val, test_megatron_core_h100);
+  tcase_add_test (val, test_llama3_405b);
   tcase_add_test (val, test_fit_refused_and_accepted);
   tcase_add_test (val, test_slower_fabric);
   tcase_set_timeout (val, 120);
