@@ -350,7 +350,8 @@ END_TEST
 /* Every key moves the answer the way it must */
 
 typedef enum { TTFT_P99, TPOT_MEAN, THROUGHPUT, KV_CAPACITY, PREEMPTIONS, GOODPUT, E2E_MEAN,
-               TPOT_MAX, TTFT_MEAN, REPLICA_HOURS, PREFIX_HITS, PREFIX_TOKENS } Metric;
+               TPOT_MAX, TTFT_MEAN, REPLICA_HOURS, PREFIX_HITS, PREFIX_TOKENS, E2E_P99,
+               REQUESTS } Metric;
 
 static double
 metric (const SimServeReport *r, Metric m)
@@ -368,6 +369,8 @@ metric (const SimServeReport *r, Metric m)
     case REPLICA_HOURS: return r->result.replica_seconds / 3600;
     case PREFIX_HITS: return (double) r->result.prefix_hits;
     case PREFIX_TOKENS: return r->result.prefix_hit_tokens;
+    case E2E_P99: return r->result.e2e[3];
+    case REQUESTS: return (double) r->result.requests;
     case E2E_MEAN: default: return r->result.e2e[0];
     }
 }
@@ -460,6 +463,33 @@ static const Direction directions[] = {
   { "kv_aware routing finds prefixes cached", { "replicas=4", "requests.prefix_share=0.9",
     "requests.prefix_tokens=2000", "requests.prefixes=400" }, "router=least_outstanding",
     "router=kv_aware", PREFIX_HITS, +1 },
+  /* Prompts within Llama 2's context of 4,096 tokens. */
+  { "a larger model: slower decodes", { "tp=4", "requests.rate=2/s",
+    "requests.input_max=2048" }, "model=llama2-7b", "model=llama2-70b", TPOT_MEAN, +1 },
+  { "every request at once: longer waits for the first token", { NULL },
+    "requests.arrival=poisson", "requests.arrival=batch", TTFT_MEAN, +1 },
+  { "more requests: more answered", { NULL }, "requests.count=500", "requests.count=1500",
+    REQUESTS, +1 },
+  { "a longer burst: higher p99 TTFT", { "requests.rate=25/s", "requests.burst_start=20s",
+    "requests.burst_factor=3" }, "requests.burst_duration=5s", "requests.burst_duration=60s",
+    TTFT_P99, +1 },
+  /* 3,000 requests at 25/s end by about 120 s: a burst from 1 h on
+   * never comes. */
+  { "a burst after the last request: lower p99 TTFT", { "requests.rate=25/s",
+    "requests.burst_duration=60s", "requests.burst_factor=3" }, "requests.burst_start=20s",
+    "requests.burst_start=1h", TTFT_P99, -1 },
+  { "fixed prompts against exponential: a shorter tail", { "requests.rate=30/s" },
+    "requests.input_distribution=fixed", "requests.input_distribution=exponential",
+    TTFT_P99, +1 },
+  { "more spread prompts: a longer tail", { "requests.rate=30/s" }, "requests.input_cv=0.5",
+    "requests.input_cv=3", TTFT_P99, +1 },
+  { "capped prompts: a shorter tail", { "requests.rate=30/s", "requests.input_cv=3" },
+    "requests.input_max=256", "requests.input_max=8192", TTFT_P99, +1 },
+  { "fixed answers against exponential: a shorter tail", { NULL },
+    "requests.output_distribution=fixed", "requests.output_distribution=exponential", E2E_P99,
+    +1 },
+  { "capped answers: shorter requests", { NULL }, "requests.output_max=100",
+    "requests.output_max=2000", E2E_MEAN, +1 },
 };
 
 START_TEST (test_direction)
@@ -518,6 +548,52 @@ static const ScaleDirection scale_directions[] = {
   { "a higher floor: more replica-hours", { "replicas=2", "requests.rate=2/s" },
     "min_replicas=1", "min_replicas=2", REPLICA_HOURS, +1 },
 };
+
+/* True when OPTION ("requests.rate=5/s") sets KEY ("requests.rate"). */
+static gboolean
+option_sets (const char *option, const char *key)
+{
+  gsize n = strlen (key);
+
+  return option != NULL && strncmp (option, key, n) == 0 && option[n] == '=';
+}
+
+/* Every key of [serving] and [requests] a user sets is changed by a case
+ * of directions or scale_directions (whose low and high differ in it), or
+ * is shown to move its answer by a test named here. */
+START_TEST (test_every_key_moves)
+{
+  static const char * const elsewhere[] = {
+    "requests",                  /* names the section */
+    "priority", "load_time", "whole_nodes", "in_runs",  /* runs only: check-serverun.c */
+    "requests.profile", "requests.start_hour",         /* test_lengths_and_profile */
+    "requests.output_cv",        /* test_output_cv */
+    "requests.trace",            /* test_azure_trace */
+  };
+  const SimKeyTable *tables[] = { &sim__serving_key_table, &sim__requests_key_table };
+
+  for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+    for (guint k = 0; k < tables[t]->n_keys; k++)
+      {
+        g_autofree char *key = g_strdup_printf ("%s%s", t == 0 ? "" : "requests.",
+                                                tables[t]->keys[k].name);
+        gboolean found = FALSE;
+
+        for (guint i = 0; i < G_N_ELEMENTS (elsewhere) && !found; i++)
+          found = strcmp (key, elsewhere[i]) == 0;
+        for (guint i = 0; i < G_N_ELEMENTS (directions) && !found; i++)
+          found = option_sets (directions[i].low, key) && option_sets (directions[i].high, key)
+                  && strcmp (directions[i].low, directions[i].high) != 0;
+        for (guint i = 0; i < G_N_ELEMENTS (scale_directions) && !found; i++)
+          found = option_sets (scale_directions[i].low, key)
+                  && option_sets (scale_directions[i].high, key);
+        /* autoscale itself: test_autoscale_bounds runs it against the
+           fixed replicas. */
+        found = found || strcmp (key, "autoscale") == 0;
+        ck_assert_msg (found, "no case shows %s moving the answer", key);
+      }
+}
+END_TEST
 
 START_TEST (test_autoscale_direction)
 {
@@ -1163,7 +1239,8 @@ static const Bad bad[] = {
     "input_tokens = 131000\noutput_tokens = 100\n",
     { "request 1", "context window of 131072", "input_max" } },
   { "[serving s]\nmodel = llama2-7b\nrequests = q\n\n[requests q]\nrate = 1/s\n"
-    "input_tokens = 4000\noutput_tokens = 200\n", { "4200 in all", "context window of 4096", NULL } },
+    "input_tokens = 4000\noutput_tokens = 200\n",
+    { "4200 in all", "context window of 4096", NULL } },
   { "[serving s]\nmodel = llama3-8b\nrequests = q\n\n[requests q]\narrival = trace\n"
     "trace = bad.csv\n", { "bad.csv:3:", "ContextTokens", NULL } },
   { "[serving s]\nmodel = no-such-model\nrequests = q\n\n[requests q]\nrate = 1/s\n"
@@ -1369,6 +1446,7 @@ main (void)
   tcase_add_test (dir, test_defaults_change_nothing);
   tcase_add_test (dir, test_memory_pressure_completes);
   tcase_add_loop_test (dir, test_autoscale_direction, 0, G_N_ELEMENTS (scale_directions));
+  tcase_add_test (dir, test_every_key_moves);
   tcase_add_test (dir, test_autoscale_bounds);
   tcase_set_timeout (dir, 120);
   suite_add_tcase (s, dir);
