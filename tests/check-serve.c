@@ -135,6 +135,27 @@ START_TEST (test_lone_decode_is_weights_over_bandwidth)
 }
 END_TEST
 
+/* Replicas kept busy from the first request to the last (every request at
+ * time 0, four replicas, the batch one and small) are busy for the run's
+ * length, not more: the busy share is at most 1, and within a thousandth
+ * of it.  The iterations' times, each a fraction of the clock's tick,
+ * once summed to more than the ticks they held the replicas for. */
+START_TEST (test_busy_at_most_whole)
+{
+  g_autofree char *path = scenario ("busy", CHAT);
+  const char *options[] = { "replicas=4", "requests.arrival=batch", "requests.input_tokens=100",
+                            "requests.output_tokens=1", "requests.input_distribution=fixed",
+                            "requests.output_distribution=fixed", NULL };
+  g_auto(SimServeReport) r = { 0 };
+
+  run (path, options, &r);
+  ck_assert_msg (r.result.gpu_busy <= 1 && r.result.gpu_busy > 0.999, "busy %.12f",
+                 r.result.gpu_busy);
+  ck_assert_msg (r.result.kv_utilization >= 0 && r.result.kv_utilization <= 1, "KV %.12f",
+                 r.result.kv_utilization);
+}
+END_TEST
+
 START_TEST (test_littles_law)
 {
   g_autofree char *path = scenario ("little", CHAT);
@@ -1424,6 +1445,7 @@ main (void)
   tcase_add_checked_fixture (closed, setup, teardown);
   tcase_add_test (closed, test_lone_decode_is_weights_over_bandwidth);
   tcase_add_test (closed, test_littles_law);
+  tcase_add_test (closed, test_busy_at_most_whole);
   tcase_add_test (closed, test_md1_closed_form);
   tcase_set_timeout (closed, 120);
   suite_add_tcase (s, closed);

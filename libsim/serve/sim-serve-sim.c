@@ -476,6 +476,7 @@ start_iteration (Sim *s, guint r)
   const SimServeConfig *c = s->config;
   Replica *rep = &s->replicas[r];
   double pctx = 0, dctx = 0, t;
+  SimTime dt;
   guint prefill = 0, decode = 0;
 
   if (rep->busy)
@@ -533,13 +534,19 @@ start_iteration (Sim *s, guint r)
     return;
   t = sim__serve_iteration_time_split (rep->model, prefill, pctx, decode, dctx,
                                        rep->batch->len);
+  /* The iteration holds the replica for the clock's whole ticks it is
+   * scheduled over; its busy time and cache use count those, so that a
+   * replica busy throughout is busy for the run's length, not a rounding
+   * above it. */
+  dt = MAX (1, sim_time_from_seconds (t));
+  t = sim_time_to_seconds (dt);
   rep->busy = TRUE;
   rep->kv_area += (double) (rep->total_blocks - rep->free_blocks) * t;
   rep->busy_time += t;
   rep->decode_slots += decode;
   rep->iterations++;
-  sim_engine_schedule (s->engine, sim_engine_now (s->engine) + MAX (1, sim_time_from_seconds (t)),
-                       s->kind_done, rep->epoch, rep, r);
+  sim_engine_schedule (s->engine, sim_engine_now (s->engine) + dt, s->kind_done, rep->epoch, rep,
+                       r);
 }
 
 static void
