@@ -142,10 +142,11 @@ parse_precision (const char *text, gpointer out, GError **error)
   return TRUE;
 }
 
+/* A share from 0 (the default: nothing hidden) to 1. */
 static gboolean
 parse_overlap (const char *text, gpointer out, GError **error)
 {
-  return sim__keys_parse_unit_share (text, out, error);
+  return sim__keys_parse_share_percent (text, 0, FALSE, "a share", out, error);
 }
 
 /* A token count: "15T", "2e12", "300B". */
