@@ -340,6 +340,8 @@ static const struct {
   { "tp=8, ep=2", "has no experts" },
   { "virtual_stages=2, tp=8", "expected pp > 1" },
   { "tp=8, cp=3", "does not divide the sequence" },
+  { "tp=8, seq_length=4100", "4100 tokens per context-parallel rank are not a multiple of tp = 8" },
+  { "tp=4, cp=2, seq_length=8196", "4098 tokens per context-parallel rank" },
   /* 16 divides the 64 heads but spans two DGX nodes. */
   { "tp=16", "expected a divisor of the 8 GPUs of a node" },
 };

@@ -625,6 +625,12 @@ check_layout (SimLlmSystem *s, const SimLlmModel *m, SimLlmLayout *l, guint *dp_
          l->virtual_stages);
   if (seq % l->cp != 0 || seq / l->cp < 1)
     BAD ("cp = %u does not divide the sequence of %u tokens", l->cp, seq);
+  /* Sequence parallelism splits each context-parallel rank's tokens over
+   * the tensor-parallel ranks (Megatron-LM asserts as much). */
+  if (l->sequence_parallel && (seq / l->cp) % l->tp != 0)
+    BAD ("sequence_parallel: %u tokens per context-parallel rank are not a multiple of tp = %u; "
+         "expected a seq_length that tp x cp divides, or sequence_parallel = false",
+         seq / l->cp, l->tp);
   if (m->experts == 0 && l->ep > 1)
     BAD ("ep = %u: the model %s has no experts", l->ep, m->name);
   if (m->experts > 0 && m->experts % l->ep != 0)
