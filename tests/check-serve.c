@@ -1298,6 +1298,10 @@ static const Bad bad[] = {
     "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n", { "mig = 9g.90gb", "3g.40gb", NULL } },
   { "[serving s]\nmodel = llama3-8b\nrequests = q\ntp = 2\nmig = 3g.40gb\n\n[requests q]\n"
     "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n", { ":39:", "mig", "tp = 1" } },
+  /* Two 3g.40gb instances to a GPU: 17 replicas need 9 of the node's 8. */
+  { "[serving s]\nmodel = llama3-8b\nrequests = q\nmig = 3g.40gb\nreplicas = 17\n\n"
+    "[requests q]\nrate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
+    { "17 replicas on 3g.40gb instances, 2 to a GPU", "need 9 GPUs", "cluster's 8" } },
   { "[serving s]\nmodel = llama3-8b\nrequests = q\nmig = 1g.10gb\n\n[requests q]\n"
     "rate = 1/s\ninput_tokens = 10\noutput_tokens = 10\n",
     { "does not fit", "1g.10gb instance", NULL } },

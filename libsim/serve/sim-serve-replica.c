@@ -363,18 +363,27 @@ sim__serve_replicas_init (SimServeReplica *r, const SimLlmModel *m, const SimGpu
                    "pp: tp x pp = %u GPUs: expected at most the cluster's %u", width, n_gpus);
       return FALSE;
     }
-  if (!c->disaggregated && c->mig == NULL)
+  if (!c->disaggregated)
     {
-      /* Replicas that share a GPU (replicas_per_gpu) share one replica's GPUs. */
-      guint64 need = ((guint64) c->replicas + MAX (1u, c->replicas_per_gpu) - 1)
-                     / MAX (1u, c->replicas_per_gpu) * width;
+      /* Replicas that share a GPU (replicas_per_gpu, or the instances of a
+       * MIG profile one GPU holds) share one replica's GPUs. */
+      int prof = c->mig != NULL ? sim_mig_lookup_profile (gpu, c->mig) : -1;
+      guint per_gpu = prof >= 0 ? MAX (1u, gpu->mig_profiles[prof].max_instances)
+                      : MAX (1u, c->replicas_per_gpu);
+      guint64 need = ((guint64) c->replicas + per_gpu - 1) / per_gpu * width;
 
       if (need > n_gpus)
         {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
-                       "replicas: %u replicas of %u GPU%s need %" G_GUINT64_FORMAT " GPUs: "
-                       "expected at most the cluster's %u", c->replicas, width,
-                       width == 1 ? "" : "s", need, n_gpus);
+          if (prof >= 0)
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                         "replicas: %u replicas on %s instances, %u to a GPU, need %"
+                         G_GUINT64_FORMAT " GPUs: expected at most the cluster's %u",
+                         c->replicas, c->mig, per_gpu, need, n_gpus);
+          else
+            g_set_error (error, SIM_ERROR, SIM_ERROR_INVALID,
+                         "replicas: %u replicas of %u GPU%s need %" G_GUINT64_FORMAT " GPUs: "
+                         "expected at most the cluster's %u", c->replicas, width,
+                         width == 1 ? "" : "s", need, n_gpus);
           return FALSE;
         }
     }
