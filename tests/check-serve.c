@@ -1452,6 +1452,35 @@ START_TEST (test_min_replicas)
 }
 END_TEST
 
+/* A target no count of replicas meets on the scenario's 8 GPUs (a first
+ * token within a microsecond) is refused naming the most the cluster
+ * holds, 8 of one GPU, and what they give; not the 16 that the doubling
+ * would try next, which the user never asked for.  On three nodes, replicas
+ * of 8 GPUs at 200 requests/s: 2 miss a p99 of 50 ms (about 0.1 s), 4 do
+ * not fit, and the 3 between, which meet it (about 25 ms), are found. */
+START_TEST (test_min_replicas_cluster_bound)
+{
+  g_autofree char *path = scenario ("seek", CHAT);
+  g_autofree char *three = NULL;
+  g_auto(SimServeReport) r = { 0 };
+  g_autoptr(GError) error = NULL;
+  const char *options[] = { "requests.rate=60/s", NULL };
+  const char *wide[] = { "tp=8", "requests.rate=200/s", NULL };
+
+  ck_assert (!sim__serve_min_replicas (path, NULL, options, 1e-6, 1024, &r, NULL, &error));
+  ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE));
+  ck_assert_msg (strstr (error->message, "8 replicas, the most the cluster holds") != NULL,
+                 "%s", error->message);
+  g_clear_error (&error);
+  sim__serve_report_clear (&r);
+  three = scenario_nodes ("seek3", 3, "", CHAT);
+  if (!sim__serve_min_replicas (three, NULL, wide, 0.05, 1024, &r, NULL, &error))
+    ck_abort_msg ("%s", error->message);
+  ck_assert_uint_eq (r.config.replicas, 3);
+  ck_assert (r.result.ttft[3] <= 0.05);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -1487,6 +1516,7 @@ main (void)
   tcase_add_test (dir, test_azure_trace);
   tcase_add_test (dir, test_deterministic_and_json);
   tcase_add_test (dir, test_min_replicas);
+  tcase_add_test (dir, test_min_replicas_cluster_bound);
   tcase_add_test (dir, test_defaults_change_nothing);
   tcase_add_test (dir, test_memory_pressure_completes);
   tcase_add_loop_test (dir, test_autoscale_direction, 0, G_N_ELEMENTS (scale_directions));

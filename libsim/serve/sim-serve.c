@@ -302,18 +302,57 @@ sim__serve_min_replicas (const char *path, const char *name, const char * const 
 {
   guint lo = 0, hi = 1, probes = 0;
   gboolean meets = FALSE;
+  double lo_ttft = 0;
 
   memset (report, 0, sizeof *report);
   /* Double until the target is met: HI meets it, LO does not (0: none
    * tried). */
   for (;;)
     {
+      g_autoptr(GError) local = NULL;
+
       probes++;
-      if (!probe (path, name, options, hi, target, report, &meets, error))
-        return FALSE;
+      if (!probe (path, name, options, hi, target, report, &meets, &local))
+        {
+          /* LO replicas ran, so the deployment is sound and HI is more
+           * than the cluster holds: look between them for the most it
+           * holds, and stop there, rather than blame a count the user
+           * never asked for. */
+          guint over = hi;
+
+          if (lo == 0)
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              return FALSE;
+            }
+          meets = FALSE;
+          while (over - lo > 1 && !meets)
+            {
+              guint mid = lo + (over - lo) / 2;
+              g_clear_error (&local);
+              probes++;
+              if (!probe (path, name, options, mid, target, report, &meets, &local))
+                over = mid;
+              else if (meets)
+                hi = mid;
+              else
+                {
+                  lo = mid;
+                  lo_ttft = report->result.ttft[3];
+                }
+            }
+          if (meets)
+            break;
+          g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
+                       "%u replicas, the most the cluster holds, give a p99 time to first "
+                       "token of %.3f s: expected at most %.3f s (change tp, fp8 or max_batch, "
+                       "or add GPUs)", lo, lo_ttft, target);
+          return FALSE;
+        }
       if (meets)
         break;
       lo = hi;
+      lo_ttft = report->result.ttft[3];
       if (hi >= max_replicas)
         {
           g_set_error (error, SIM_ERROR, SIM_ERROR_UNSATISFIABLE,
