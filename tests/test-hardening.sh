@@ -4,8 +4,9 @@
 #
 # What it checks: that each file gpusim reads (plans, results, sweep
 # summaries, price and weather CSVs, failure logs and profiles, transfer
-# files) refuses a device (/dev/zero) at once, JSON nested 100,000 deep
-# without overflowing the stack, and a NUL byte naming its line, where the
+# files, the Azure LLM inference trace of a [requests] section) refuses a
+# device (/dev/zero) at once, JSON nested 100,000 deep without overflowing
+# the stack, and a NUL byte naming its line, where the
 # program used to hang, crash (exit 139) or read a shorter file without a
 # word; that the same files without the hostile byte are read (so that the
 # refusal is the byte's doing); that counts past their limits (`compare
@@ -356,6 +357,39 @@ mkdir -p "$tmp/fake-run"
 mkfifo "$tmp/fake-run/nodes.csv" 2>/dev/null || fail "mkfifo"
 expect 1 topo "$QUICKSTART" --from-run "$tmp/fake-run" --color-by utilization -d "$tmp/heat.dot"
 contains "$tmp/stderr" "nodes.csv: not a regular file (a pipe)" "topo --from-run with a FIFO"
+
+# ---- The Azure LLM inference trace of a [requests] section -------------------
+
+# It used to be read whole with g_file_get_contents(): /dev/zero grew until
+# memory ran out, a NUL byte ended the text there (the requests after it
+# dropped without a word), and a row with a field too many was taken.
+cat >"$tmp/azure.ini" <<'INI'
+[scenario]
+name = azure
+[pool h100]
+model = DGX-H100
+count = 1
+[serving s]
+model = llama3-8b
+requests = q
+[requests q]
+arrival = trace
+trace = azure.csv
+INI
+printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n0,100,5\n0.5,200,10\n1,300,20\n' >"$tmp/azure.csv"
+expect 0 serve "$tmp/azure.ini"
+contains "$tmp/stdout" "3 in" "an Azure trace of three requests"
+expect 1 serve "$tmp/azure.ini" --set requests.trace=/dev/zero
+contains "$tmp/stderr" "/dev/zero: not a regular file (a device)" "an Azure trace that is /dev/zero"
+printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n0,100,5\n0.5,200,10\0junk\n1,300,20\n' >"$tmp/azure.csv"
+expect 1 serve "$tmp/azure.ini"
+contains "$tmp/stderr" "azure.csv:3: the line contains a NUL byte" "an Azure trace with a NUL byte"
+printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n0,100,5\n0.5,200,10,7\n' >"$tmp/azure.csv"
+expect 1 serve "$tmp/azure.ini"
+contains "$tmp/stderr" "azure.csv:3: expected 3 fields as in the header, found 4" "an Azure row with a field too many"
+printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n0,100,5\n0.5,1e400,10\n' >"$tmp/azure.csv"
+expect 1 serve "$tmp/azure.ini"
+contains "$tmp/stderr" "azure.csv:3:5: ContextTokens: expected a count of 0 or more" "an Azure count of 1e400"
 
 # ---- Checks validate makes that used to wait for the run ---------------------
 

@@ -12,6 +12,7 @@
 #include "serve/sim-serve-private.h"
 #include "core/sim-error.h"
 #include "core/sim-rng.h"
+#include "workload/sim-trace-util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -175,80 +176,73 @@ parse_timestamp (const char *text, double *out)
   return errno == 0 && end != text && *end == '\0' && isfinite (*out) && *out >= 0;
 }
 
+/* The trace is read as the job logs are (workload/sim-trace-util.h), a line
+ * at a time: a device such as /dev/zero or a directory is refused before a
+ * byte is read, a NUL byte or a line beyond SIM_LINE_MAX is refused at its
+ * line rather than ending the text there, a gzip-compressed trace is read
+ * as it is, and a row with more or fewer fields than the header is refused
+ * (a cut or joined line would otherwise give another request). */
+enum { A_TIMESTAMP, A_CONTEXT, A_GENERATED, A_N };
+
 GArray *
 sim__serve_trace_read (const char *path, guint limit, GError **error)
 {
-  g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
+  static const char *const names[] = { "TIMESTAMP", "ContextTokens", "GeneratedTokens", NULL };
+  static const guint required[] = { A_TIMESTAMP, A_CONTEXT, A_GENERATED };
   g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (SimServeRequest));
-  int col_t = -1, col_in = -1, col_out = -1;
-  guint first = 0;
+  g_auto(SimTraceTable) t = { 0 };
+  GError *local = NULL;
   double t0 = 0, last = -INFINITY;
 
-  if (!g_file_get_contents (path, &text, NULL, error))
+  if (!sim__trace_table_open (&t, path, ',', TRUE, names, A_N, error))
     return NULL;
-  /* A UTF-8 byte-order mark before the header is not part of it. */
-  lines = g_strsplit (g_str_has_prefix (text, "\xEF\xBB\xBF") ? text + 3 : text, "\n", -1);
-  for (; lines[first] != NULL && g_strstrip (lines[first])[0] == '\0'; first++)
-    ;
-  if (lines[first] != NULL)
+  if (!sim__trace_table_require (&t, required, G_N_ELEMENTS (required), &local))
     {
-      g_auto(GStrv) cols = g_strsplit (lines[first], ",", -1);
-      for (int c = 0; cols[c] != NULL; c++)
-        {
-          const char *name = g_strstrip (cols[c]);
-          if (g_ascii_strcasecmp (name, "TIMESTAMP") == 0)
-            col_t = c;
-          else if (g_ascii_strcasecmp (name, "ContextTokens") == 0)
-            col_in = c;
-          else if (g_ascii_strcasecmp (name, "GeneratedTokens") == 0)
-            col_out = c;
-        }
-    }
-  if (col_t < 0 || col_in < 0 || col_out < 0)
-    {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
-                   "%s:%u: expected a header naming TIMESTAMP, ContextTokens and "
-                   "GeneratedTokens (the Azure LLM inference trace format)", path, first + 1);
+      g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE, "%s (expected a header naming TIMESTAMP, "
+                   "ContextTokens and GeneratedTokens: the Azure LLM inference trace format)",
+                   local->message);
+      g_error_free (local);
       return NULL;
     }
-  for (guint i = first + 1; lines[i] != NULL && (limit == 0 || out->len < limit); i++)
+  while (limit == 0 || out->len < limit)
     {
-      g_auto(GStrv) cols = NULL;
       SimServeRequest q;
-      double t;
+      double time;
       gint64 in, gen;
-      guint n;
-      const char *bad = NULL;
 
-      if (g_strstrip (lines[i])[0] == '\0')
-        continue;
-      cols = g_strsplit (lines[i], ",", -1);
-      n = g_strv_length (cols);
-      if ((guint) MAX (col_t, MAX (col_in, col_out)) >= n)
+      if (!sim__trace_table_next (&t, &local))
         {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE,
-                       "%s:%u: %u columns: expected at least %d", path, i + 1, n,
-                       MAX (col_t, MAX (col_in, col_out)) + 1);
+          if (local == NULL)
+            break;
+          g_propagate_error (error, local);
           return NULL;
         }
-      if (!parse_timestamp (g_strstrip (cols[col_t]), &t))
-        bad = "TIMESTAMP: expected a time such as 2023-11-16 18:15:46.68 or seconds";
-      else if (!sim_parse_integer (g_strstrip (cols[col_in]), 0, G_MAXINT32, &in, NULL))
-        bad = "ContextTokens: expected a count of 0 or more";
-      else if (!sim_parse_integer (g_strstrip (cols[col_out]), 0, G_MAXINT32, &gen, NULL))
-        bad = "GeneratedTokens: expected a count of 0 or more";
-      else if (t < last)
-        bad = "TIMESTAMP: earlier than the line before: expected times in order";
-      if (bad != NULL)
+      if (!parse_timestamp (sim__trace_table_get (&t, A_TIMESTAMP), &time))
         {
-          g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE, "%s:%u: %s", path, i + 1, bad);
+          sim__trace_table_field_error (&t, A_TIMESTAMP, error, "expected a time such as "
+                                        "2023-11-16 18:15:46.68 or seconds");
+          return NULL;
+        }
+      if (!sim_parse_integer (sim__trace_table_get (&t, A_CONTEXT), 0, G_MAXINT32, &in, NULL))
+        {
+          sim__trace_table_field_error (&t, A_CONTEXT, error, "expected a count of 0 or more");
+          return NULL;
+        }
+      if (!sim_parse_integer (sim__trace_table_get (&t, A_GENERATED), 0, G_MAXINT32, &gen, NULL))
+        {
+          sim__trace_table_field_error (&t, A_GENERATED, error, "expected a count of 0 or more");
+          return NULL;
+        }
+      if (time < last)
+        {
+          sim__trace_table_field_error (&t, A_TIMESTAMP, error, "earlier than the line before: "
+                                        "expected times in order");
           return NULL;
         }
       if (out->len == 0)
-        t0 = t;
-      last = t;
-      q.arrival = t - t0;
+        t0 = time;
+      last = time;
+      q.arrival = time - t0;
       /* An empty prompt still feeds one token; a request generates one at
        * least (its first, which ends the prefill). */
       q.input = (guint) MAX (1, in);
@@ -260,7 +254,7 @@ sim__serve_trace_read (const char *path, guint limit, GError **error)
   if (out->len == 0)
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE, "%s: no requests: expected lines after "
-                   "the header", path);
+                   "the header", t.display);
       return NULL;
     }
   return g_steal_pointer (&out);
