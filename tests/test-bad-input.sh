@@ -238,6 +238,18 @@ sed -e 's/^rate = 1\/s$/arrival = trace/' -e 's/^trace = azure.csv$/trace = azur
 expect 0 serve azure.ini
 contains stdout "2 in" "an Azure trace with a byte-order mark"
 
+# Nor at the start of a trace read line by line: a Philly list's header
+# used to be refused ("expected the header timestamp,..."), an SWF log's
+# first comment taken for a job line of 19 fields.
+for t in philly-excerpt.csv nasa-ipsc-excerpt.swf; do
+  expect 0 trace info "$SIM_TOP_SRCDIR/tests/data/$t"
+  sed 1d stdout >plain.txt
+  printf '\357\273\277' | cat - "$SIM_TOP_SRCDIR/tests/data/$t" >"bom-$t"
+  expect 0 trace info "bom-$t"
+  sed 1d stdout >bom.txt
+  cmp -s bom.txt plain.txt || fail "$t with a byte-order mark gives another summary"
+done
+
 # An unknown trace subcommand is named; an unknown switch model is blamed
 # on its own line by topo as by run.
 expect 2 trace bogus x

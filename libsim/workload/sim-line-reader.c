@@ -155,6 +155,14 @@ sim__line_reader_next (SimLineReader *swf, GError **error)
   swf->line_no++;
   if (swf->line_len > 0 && swf->line[swf->line_len - 1] == '\r')
     swf->line_len--;
+  /* A UTF-8 byte-order mark (which editors on Windows write) is not part
+   * of the first line: a header would no longer match, and the first
+   * field of a log without one would not be a number. */
+  if (swf->line_no == 1 && swf->line_len >= 3 && memcmp (swf->line, "\xEF\xBB\xBF", 3) == 0)
+    {
+      memmove (swf->line, swf->line + 3, swf->line_len - 3);
+      swf->line_len -= 3;
+    }
   swf->line[swf->line_len] = '\0';
   return TRUE;
 }

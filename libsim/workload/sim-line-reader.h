@@ -42,8 +42,10 @@ struct _SimLineReader {
 /* Opens PATH, which must be a regular file (sim__read_open()).  Errors:
  * SIM_ERROR_IO naming the path. */
 SimLineReader *sim__line_reader_open (const char *path, GError **error);
-/* Reads the next line.  Returns FALSE at the end (error unset) or on
- * failure (SIM_ERROR_IO or SIM_ERROR_TRACE for corrupt compressed data). */
+/* Reads the next line, without its end of line ("\n" or "\r\n") and, for
+ * the first line, without a UTF-8 byte-order mark.  Returns FALSE at the
+ * end (error unset) or on failure (SIM_ERROR_IO or SIM_ERROR_TRACE for
+ * corrupt compressed data). */
 gboolean       sim__line_reader_next (SimLineReader *reader, GError **error);
 void           sim__line_reader_free (SimLineReader *reader);
 
