@@ -299,6 +299,14 @@ static const struct {
     "j.csv:2: expected 6 fields as in the header, found 7" },
   { "j,w,1,Terminated,1,2,100,1,50,T4\n", "j,i,u,Terminated,99999999999,2\n",
     "j.csv:1:18: start_time: \"99999999999\"" },
+  /* Requests that no job's CPUs (32-bit thousandths) or memory (64-bit
+   * bytes) can hold: they used to come out as 0 CPUs and 2^63 bytes. */
+  { "j,w,1,Terminated,1,2,1e300,1,50,T4\n", NULL,
+    "t.csv:1:22: plan_cpu: 1 instances of 1e+300% of a core is more CPUs" },
+  { "j,w,18446744073709551616,Terminated,1,2,100,1,,\n", NULL,
+    "t.csv:1:41: plan_cpu: 1.84467e+19 instances of 100% of a core" },
+  { "j,w,1,Terminated,1,2,100,1e300,50,T4\n", NULL,
+    "t.csv:1:26: plan_mem: 1 instances of 1e+300 GB is more memory" },
 };
 
 START_TEST (test_pai_malformed)

@@ -766,6 +766,16 @@ pai_read_tasks (SimPai *s, const char *path, GError **error)
         return sim__trace_table_field_error (&t, T_PLAN_GPU, error, "%g instances of %g%% of "
                                              "a GPU is more GPUs than any cluster has", inst,
                                              gpu);
+      /* A job's CPUs and memory are held in 32-bit thousandths of a core
+       * and 64-bit bytes: beyond those, lround() of a request such as 1e300
+       * is undefined (it gave 0 CPUs and 2^63 bytes). */
+      if (inst * cpu > 1e8)
+        return sim__trace_table_field_error (&t, T_PLAN_CPU, error, "%g instances of %g%% of "
+                                             "a core is more CPUs than any cluster has", inst,
+                                             cpu);
+      if (inst * mem > 1e9)
+        return sim__trace_table_field_error (&t, T_PLAN_MEM, error, "%g instances of %g GB "
+                                             "is more memory than any cluster has", inst, mem);
       job = g_hash_table_lookup (s->jobs, name);
       if (job == NULL)
         {
@@ -884,8 +894,10 @@ pai_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
           out->gpus = (guint32) ceil (gpu / 100 - 1e-9);
           out->gpu_milli = 1000;
         }
-      out->cpu_milli = (guint32) MIN (G_MAXUINT32, lround (cpu * 10));
-      out->memory_bytes = (guint64) llround (mem * 1e9);
+      /* Each task's request is bounded above, but a job may sum many. */
+      out->cpu_milli = cpu * 10 < G_MAXUINT32 ? (guint32) lround (cpu * 10) : G_MAXUINT32;
+      out->memory_bytes = mem * 1e9 < 9e18 ? (guint64) llround (mem * 1e9)
+                                           : G_GUINT64_CONSTANT (9000000000000000000);
       out->gpu_models = job->any_model ? NULL : job->models;
       text = sim__trace_table_get (t, J_USER);
       out->user = *text != '\0' ? (gint32) sim__trace_intern (s->users, text, NULL) : -1;
