@@ -4,14 +4,14 @@
 #
 # What it checks: that each file gpusim reads (plans, results, sweep
 # summaries, price and weather CSVs, failure logs and profiles, transfer
-# files, the Azure LLM inference trace of a [requests] section) refuses a
-# device (/dev/zero) at once, JSON nested 100,000 deep without overflowing
-# the stack, and a NUL byte naming its line, where the
-# program used to hang, crash (exit 139) or read a shorter file without a
-# word; that the same files without the hostile byte are read (so that the
-# refusal is the byte's doing); that counts past their limits (`compare
-# --seeds`, `seek --seeds`, `transfers --hosts`) are refused with an
-# estimate of what they would take, and pass with --force as far as the
+# files, the Azure LLM inference trace of a [requests] section, language
+# model files, the trace registry) refuses a device (/dev/zero) at once,
+# JSON nested 100,000 deep without overflowing the stack, and a NUL byte
+# naming its line, where the program used to hang, crash (exit 139) or
+# read a shorter file without a word; that the same files without the
+# hostile byte are read (so that the refusal is the byte's doing); that
+# counts past their limits (`compare --seeds`, `seek --seeds`, `transfers
+# --hosts`) are refused with an estimate of what they would take, and pass with --force as far as the
 # check goes; that a transfer which would end past the simulated time's
 # range is refused instead of printing a p99 above the makespan; that a
 # failure profile names no directory; and that each refusal exits 1 with
@@ -390,6 +390,32 @@ contains "$tmp/stderr" "azure.csv:3: expected 3 fields as in the header, found 4
 printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n0,100,5\n0.5,1e400,10\n' >"$tmp/azure.csv"
 expect 1 serve "$tmp/azure.ini"
 contains "$tmp/stderr" "azure.csv:3:5: ContextTokens: expected a count of 0 or more" "an Azure count of 1e400"
+
+# ---- Language-model files and the trace registry -----------------------------
+
+# A model file named by --model, the models of a directory's llm/ folder
+# and the registry of `trace fetch` were read with g_file_get_contents():
+# /dev/zero until memory ran out, a FIFO for ever, and a NUL byte ended
+# the text (a model then lacked the keys after it).
+expect 1 llm "$QUICKSTART" --model /dev/zero --tp 8
+contains "$tmp/stderr" "model file /dev/zero: not a regular file (a device)" "llm --model /dev/zero"
+sed 's/^layers = /\x00layers = /' "$SIM_TOP_SRCDIR/models/llm/llama3-8b.ini" >"$tmp/nul-llm.ini"
+nul_line=$(grep -n '^layers = ' "$SIM_TOP_SRCDIR/models/llm/llama3-8b.ini" | cut -d: -f1)
+[ -n "$nul_line" ] || fail "llama3-8b.ini has no layers line"
+expect 0 llm "$QUICKSTART" --model "$SIM_TOP_SRCDIR/models/llm/llama3-8b.ini" --tp 8
+expect 1 llm "$QUICKSTART" --model "$tmp/nul-llm.ini" --tp 8
+contains "$tmp/stderr" "nul-llm.ini:$nul_line: the line contains a NUL byte" "a model file with a NUL byte"
+mkdir -p "$tmp/fifo-models/llm"
+mkfifo "$tmp/fifo-models/llm/blocked.ini" 2>/dev/null || fail "mkfifo"
+GPUSIM_MODEL_PATH="$tmp/fifo-models"
+expect 0 llm --list
+contains "$tmp/stdout" "llama3-8b" "llm --list beside a FIFO"
+GPUSIM_MODEL_PATH=
+expect 1 trace fetch --list --registry /dev/zero
+contains "$tmp/stderr" "/dev/zero: not a regular file (a device)" "trace fetch --registry /dev/zero"
+printf '[a]\nurl = https://example.org/a.csv\0\n' >"$tmp/nul-registry.ini"
+expect 1 trace fetch --list --registry "$tmp/nul-registry.ini"
+contains "$tmp/stderr" "nul-registry.ini:2: the line contains a NUL byte" "a registry with a NUL byte"
 
 # ---- Checks validate makes that used to wait for the run ---------------------
 

@@ -9,6 +9,7 @@
 
 #include <sim.h>
 #include "gpusim-cli.h"
+#include "core/sim-read.h"
 #include "core/sim-util.h"
 
 #include <errno.h>
@@ -329,9 +330,13 @@ registry_load (const char *path, GError **error)
   g_autoptr(GPtrArray) sources = g_ptr_array_new_with_free_func (trace_source_free);
   TraceSource *cur = NULL;
 
-  if (!g_file_get_contents (path, &text, NULL, error))
+  /* The bounded reader (core/sim-read.h): /dev/zero was read until memory
+   * ran out, and a NUL byte ended the registry there without a word. */
+  text = sim__read_file (path, SIM_READ_TEXT, NULL, error);
+  if (text == NULL)
     return NULL;
-  lines = g_strsplit (text, "\n", -1);
+  /* A UTF-8 byte-order mark is not part of the first line. */
+  lines = g_strsplit (g_str_has_prefix (text, "\xEF\xBB\xBF") ? text + 3 : text, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
       char *l = g_strstrip (lines[i]);

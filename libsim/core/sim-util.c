@@ -3,6 +3,7 @@
 
 #include "core/sim-util.h"
 #include "core/sim-error.h"
+#include "core/sim-read.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -135,8 +136,11 @@ sim__key_file_load_path (GKeyFile *kf, const char *path, GError **error)
   gsize len = 0;
 
   g_return_val_if_fail (kf != NULL && path != NULL, FALSE);
-  return g_file_get_contents (path, &text, &len, error)
-         && sim__key_file_load (kf, text, len, error);
+  /* The bounded reader (sim-read.h): a FIFO among the language models of
+   * a models directory blocked `gpusim llm --list` for ever, and /dev/zero
+   * was read until memory ran out. */
+  text = sim__read_file (path, SIM_READ_TEXT, &len, error);
+  return text != NULL && sim__key_file_load (kf, text, len, error);
 }
 
 gboolean

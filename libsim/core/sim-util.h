@@ -25,7 +25,8 @@ const char *sim__did_you_mean (const char *guess);
  * byte-order mark at its start (which some editors write; it is not part
  * of the first line). */
 gboolean sim__key_file_load (GKeyFile *kf, const char *text, gsize len, GError **error);
-/* The same from the file @path (g_file_get_contents()'s errors). */
+/* The same from the file @path, read by sim__read_file() (a regular file
+ * within its limits, without NUL bytes; its errors). */
 gboolean sim__key_file_load_path (GKeyFile *kf, const char *path, GError **error);
 
 gboolean sim__write_file_atomic (const char *path, const char *contents, gssize len,

@@ -13,6 +13,7 @@
 
 #include "llm/sim-llm-private.h"
 #include "core/sim-error.h"
+#include "core/sim-read.h"
 #include "core/sim-util.h"
 #include "core/sim-units.h"
 
@@ -384,10 +385,13 @@ load_file (const char *path, GError **error)
   g_autofree char *start = NULL;
   SimLlmModel *m;
 
-  if (!g_file_get_contents (path, &text, &len, &local))
+  /* The bounded reader, as for the hardware catalogue (sim-read.h):
+   * g_file_get_contents() read /dev/zero until memory ran out, and a NUL
+   * byte ended the text there, so that the keys after it went missing. */
+  text = sim__read_file (path, SIM_READ_TEXT, &len, error);
+  if (text == NULL)
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_IO, "cannot read model file %s: %s", path,
-                   local->message);
+      g_prefix_error (error, "model file ");
       return NULL;
     }
   lines = sim__key_lines_new (text, (gssize) len, path, error);
