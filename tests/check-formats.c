@@ -1091,6 +1091,14 @@ static const struct {
   { "pai-machines", "m1,P100,64,512\n", "l.csv:1: expected 5 comma-separated fields" },
   { "pai-machines", "m1,CPU,96,512,0\n", "l.csv: the list has no GPU machines" },
   { "pai-machines", "", "l.csv: the file is empty" },
+  /* A machine twice (a list joined to itself) was counted twice; a type
+   * that is no PAI type was skipped without a word on a machine without
+   * GPUs. */
+  { "pai-machines", "m1,P100,64,512,2\nm2,T4,64,512,2\nm1,P100,64,512,2\n",
+    "l.csv:3:1: machine: \"m1\" is listed twice (first on line 1)" },
+  { "pai-machines", "m1,P100,64,512,2\nm2,GPU,64,512,0\n",
+    "l.csv:2:4: gpu_type: \"GPU\" is not a PAI GPU type" },
+  { "pai-machines", "m1,P100,64,512,2\n,P100,64,512,2\n", "l.csv:2:1: machine: the field is empty" },
   { "philly-vcs", "vc,node num\nvc1,lots\n", "l.csv:2:5: node num: expected a number of nodes" },
   { "philly-vcs", "vc,node num\n,4\n", "l.csv:2:1: vc: the field is empty" },
   { "philly-vcs", "vc,nodes\nvc1,4\n", "l.csv:1: the header has no column node num" },

@@ -1843,6 +1843,10 @@ read_pai_machines (const Ctx *ctx, const char *group, const char *name, const ch
   g_auto(SimTraceTable) t = { 0 };
   g_autofree char *misc = get_raw (ctx, group, "misc_gpu");
   g_autoptr(GArray) shapes = g_array_new (FALSE, TRUE, sizeof (PaiShape));
+  /* Machine name -> its line: the published list names each machine once,
+   * so a name seen again is a list joined to itself or to another, whose
+   * machines would be counted twice. */
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint misc_machines = 0;
   GError *local = NULL;
   gboolean ok = TRUE;
@@ -1869,15 +1873,43 @@ read_pai_machines (const Ctx *ctx, const char *group, const char *name, const ch
   while (sim__trace_table_next (&t, &local))
     {
       const char *type = sim__trace_table_get (&t, M_TYPE);
+      const char *machine = sim__trace_table_get (&t, M_MACHINE);
+      gpointer first;
       gint64 cpu, gpus;
       double mem;
       char *end;
       PaiShape *shape = NULL;
 
+      if (*machine == '\0')
+        {
+          sim__trace_table_field_error (&t, M_MACHINE, &local, "the field is empty: expected "
+                                        "the machine's name");
+          break;
+        }
+      if (g_hash_table_lookup_extended (seen, machine, NULL, &first))
+        {
+          g_autofree char *q = sim__trace_quote (machine);
+          sim__trace_table_field_error (&t, M_MACHINE, &local, "%s is listed twice (first on "
+                                        "line %u): expected each machine once", q,
+                                        GPOINTER_TO_UINT (first));
+          break;
+        }
+      g_hash_table_insert (seen, g_strdup (machine), GUINT_TO_POINTER ((guint) t.line_no));
       if (*type == '\0')
         {
           sim__trace_table_field_error (&t, M_TYPE, &local, "the field is empty: expected P100, "
                                         "T4, V100, V100M32, MISC or CPU");
+          break;
+        }
+      /* Checked on every row, CPU machines' too: a type that is none of
+       * these (a shifted column, a corrupt row) was skipped without a word
+       * whenever its machine had no GPUs. */
+      if (g_ascii_strcasecmp (type, "CPU") != 0 && g_ascii_strcasecmp (type, "MISC") != 0 &&
+          sim_pai_gpu_type_to_catalogue (type) == NULL)
+        {
+          g_autofree char *q = sim__trace_quote (type);
+          sim__trace_table_field_error (&t, M_TYPE, &local, "%s is not a PAI GPU type: expected "
+                                        "P100, T4, V100, V100M32, MISC or CPU", q);
           break;
         }
       if (!g_ascii_string_to_signed (sim__trace_table_get (&t, M_CPU), 10, 0, 100000, &cpu,
@@ -1908,13 +1940,6 @@ read_pai_machines (const Ctx *ctx, const char *group, const char *name, const ch
           misc_machines++;
           if (*misc == '\0' || g_ascii_strcasecmp (misc, "none") == 0)
             continue;
-        }
-      else if (sim_pai_gpu_type_to_catalogue (type) == NULL)
-        {
-          g_autofree char *q = sim__trace_quote (type);
-          sim__trace_table_field_error (&t, M_TYPE, &local, "%s is not a PAI GPU type: expected "
-                                        "P100, T4, V100, V100M32, MISC or CPU", q);
-          break;
         }
       for (guint i = 0; i < shapes->len && shape == NULL; i++)
         {
