@@ -255,6 +255,15 @@ static const struct {
     ":3:17: gpu: \"x\" is not a non-negative integer" },
   { FALSE, NODE_HEADER "n0,64000\0,262144,2,T4\n",
     ":2: the line contains a NUL byte" },
+  /* A node or pod named twice (a list joined to itself) counted its GPUs
+   * twice, or drew the pod twice as often; a list of a header alone was
+   * refused later without the file's name. */
+  { FALSE, NODE_HEADER "n0,64000,262144,2,T4\nn1,64000,262144,2,T4\nn0,64000,262144,2,T4\n",
+    ":4:1: sn: \"n0\" is listed twice (first on line 2)" },
+  { TRUE, POD_HEADER "a,1000,1024,1,1000,,LS,Running,0,10,0\na,1000,1024,1,1000,,LS,Running,5,10,5\n",
+    ":3:1: name: \"a\" is listed twice (first on line 2)" },
+  { FALSE, NODE_HEADER, ": no node after the header" },
+  { TRUE, POD_HEADER, ": no pod after the header" },
 };
 
 START_TEST (test_malformed)

@@ -214,11 +214,31 @@ sim_openb_pod_free (SimOpenbPod *pod)
   g_free (pod);
 }
 
+/* The published lists name each node and each pod once: a name seen
+ * again (a list joined to itself, or to another) would count a node's GPUs
+ * twice or draw a pod twice as often.  @names maps a name to its line. */
+static gboolean
+check_unique (CsvReader *r, GHashTable *names, guint k, const char *what, GError **error)
+{
+  const char *name = field (r, k);
+  gpointer first;
+
+  if (g_hash_table_lookup_extended (names, name, NULL, &first))
+    {
+      g_autofree char *q = quote (name);
+      return row_error (r, k, error, "%s is listed twice (first on line %u): expected each %s "
+                        "once", q, GPOINTER_TO_UINT (first), what);
+    }
+  g_hash_table_insert (names, g_strdup (name), GUINT_TO_POINTER ((guint) r->line_no));
+  return TRUE;
+}
+
 GPtrArray *
 sim_openb_read_nodes (const char *path, GError **error)
 {
   g_auto(CsvReader) r = { 0 };
   g_autoptr(GPtrArray) nodes = NULL;
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   GError *local = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -228,13 +248,19 @@ sim_openb_read_nodes (const char *path, GError **error)
   while (csv_reader_next (&r, &local))
     {
       g_autoptr(SimOpenbNode) node = g_new0 (SimOpenbNode, 1);
-      if (!parse_node (&r, node, error))
+      if (!parse_node (&r, node, error) || !check_unique (&r, names, N_SN, "node", error))
         return NULL;
       g_ptr_array_add (nodes, g_steal_pointer (&node));
     }
   if (local != NULL)
     {
       g_propagate_error (error, local);
+      return NULL;
+    }
+  if (nodes->len == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE, "%s: no node after the header: expected "
+                   "a row per node", r.display);
       return NULL;
     }
   return g_steal_pointer (&nodes);
@@ -245,6 +271,7 @@ sim_openb_read_pods (const char *path, GError **error)
 {
   g_auto(CsvReader) r = { 0 };
   g_autoptr(GPtrArray) pods = NULL;
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   GError *local = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -254,13 +281,19 @@ sim_openb_read_pods (const char *path, GError **error)
   while (csv_reader_next (&r, &local))
     {
       g_autoptr(SimOpenbPod) pod = g_new0 (SimOpenbPod, 1);
-      if (!parse_pod (&r, pod, error))
+      if (!parse_pod (&r, pod, error) || !check_unique (&r, names, P_NAME, "pod", error))
         return NULL;
       g_ptr_array_add (pods, g_steal_pointer (&pod));
     }
   if (local != NULL)
     {
       g_propagate_error (error, local);
+      return NULL;
+    }
+  if (pods->len == 0)
+    {
+      g_set_error (error, SIM_ERROR, SIM_ERROR_TRACE, "%s: no pod after the header: expected "
+                   "a row per pod", r.display);
       return NULL;
     }
   return g_steal_pointer (&pods);

@@ -12,7 +12,8 @@
  * missing qos or pod_phase is empty, missing times are -1.  Every
  * row must have as many fields as the header; numbers must be non-negative
  * decimal integers; gpu_milli must lie in 0..1000 and be below 1000 only
- * for pods of exactly one GPU (a fractional GPU).  Errors are
+ * for pods of exactly one GPU (a fractional GPU).  A whole list must have
+ * a row, and names each node (sn) or pod (name) once.  Errors are
  * SIM_ERROR_TRACE (SIM_ERROR_IO if the file cannot be read) and name the
  * file, the line, the column of the field (1-based, in characters) and the
  * column's name: "pods.csv:12:31: num_gpu: "x" is not an integer".
