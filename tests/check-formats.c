@@ -641,6 +641,9 @@ static const struct {
   { "2,0,0,1,1000,,0,0,c,0,0,0,,-1,-1", "n.csv:3:5: duration: a job without run time" },
   { "2,0,60,1,1000,,0,0,c,0,0,0,,-1", "n.csv:3: expected 15 fields as in the header, found 14" },
   { "2,10,9223372030,1,1000,,0,0,c,0,0,0,,-1,-1", "n.csv:3: duration: a run time of" },
+  /* Names written out again (jobs.csv, trace convert) in Latin-1. */
+  { "2,0,60,1,1000,,0,0,caf\xe9,0,0,0,,-1,-1", "n.csv:3:20: class: byte 4 is not UTF-8 text" },
+  { "2,0,60,1,1000,H100\xff,0,0,c,0,0,0,,-1,-1", "n.csv:3:15: gpu_model: byte 5 is not UTF-8" },
 };
 
 START_TEST (test_native_malformed)

@@ -253,6 +253,9 @@ static const struct {
     "bad.csv:4:13: gpu_num: \"-1\" is not a non-negative integer" },
   { "j3,uA,,c,1,4,1,COMPLETED,2020-04-01 00:06:00,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
     "bad.csv:4:7: vc: the field is empty" },
+  /* The virtual cluster becomes the job's class in jobs.csv. */
+  { "j3,uA,vc\xe9,c,1,4,1,COMPLETED,2020-04-01 00:06:00,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
+    "bad.csv:4:7: vc: byte 3 is not UTF-8 text" },
   { "j3,uA,vc1,c,1,4,1,COMPLETED,2020-04-01 00:04:59,2020-04-01 00:06:00,2020-04-01 00:07:00,60,0",
     "bad.csv:4:29: submit_time: submitted 1 s before the row of line 3, which the reorder "
     "window (0 rows) had already released" },

@@ -1309,6 +1309,8 @@ static const struct {
   { "2017-09-30 00:10:00,30.0,1,30.0,6214e9", "timestamp: submitted 85915 s before the row of line 3" },
   { "2017-10-01 00:10:00,1e10,1,1e10,6214e9", "duration \"1e10\" is 292 years or more" },
   { "2017-10-01 00:10:00,9223372036,1,9223372036,6214e9", "duration \"9223372036\" is 292 years" },
+  /* The cluster becomes the job's class in jobs.csv: not in Latin-1. */
+  { "2017-10-01 00:10:00,30.0,1,30.0,62\xe9", ":4: the cluster is not UTF-8 text" },
 };
 
 /* A malformed third data row (line 4) is refused with its line number. */

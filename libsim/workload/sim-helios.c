@@ -81,6 +81,9 @@ read_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
       if (*text == '\0')
         return sim__trace_table_field_error (t, C_VC, error,
                                              "the field is empty: expected a virtual cluster");
+      /* The virtual cluster is the job's class, written to jobs.csv. */
+      if (!sim__trace_table_require_utf8 (t, C_VC, error))
+        return FALSE;
 
       if (gpus == 0 || duration <= 0)
         {

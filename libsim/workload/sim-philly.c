@@ -106,6 +106,10 @@ read_row (gpointer data, SimTraceRow *row, GError **error)
                            duration * gpus);
       if (*g_strstrip (f[4]) == '\0')
         return line_error (p, error, "the cluster (virtual cluster hash) is empty");
+      /* The cluster is the job's class, written to jobs.csv. */
+      if (!g_utf8_validate (f[4], -1, NULL))
+        return line_error (p, error, "the cluster is not UTF-8 text: expected a virtual "
+                           "cluster hash such as 6214e9");
       if (gpus == 0 || duration <= 0)
         {
           if (!p->config.skip_invalid)

@@ -294,6 +294,12 @@ native_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error
                                                  "thousandths is for one GPU, but the job asks "
                                                  "for %u", out->gpu_milli, out->gpus);
         }
+      /* The names a row gives are written out again (jobs.csv, trace
+       * convert): UTF-8 only. */
+      if (!sim__trace_table_require_utf8 (t, N_GPU_MODEL, error) ||
+          !sim__trace_table_require_utf8 (t, N_CLASS, error) ||
+          !sim__trace_table_require_utf8 (t, N_MIG, error))
+        return FALSE;
       text = sim__trace_table_get (t, N_GPU_MODEL);
       out->gpu_models = text != NULL && *text != '\0' ? g_intern_string (text) : NULL;
       if (out->gpu_models != NULL && n->gpu_models != NULL)

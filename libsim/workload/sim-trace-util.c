@@ -159,6 +159,20 @@ sim__trace_table_field_error (const SimTraceTable *table, guint index, GError **
   return FALSE;
 }
 
+gboolean
+sim__trace_table_require_utf8 (const SimTraceTable *table, guint index, GError **error)
+{
+  const char *text = sim__trace_table_get (table, index);
+  const char *bad = NULL;
+
+  if (text == NULL || g_utf8_validate (text, -1, &bad))
+    return TRUE;
+  return sim__trace_table_field_error (table, index, error, "byte %u is not UTF-8 text: "
+                                       "expected a name in UTF-8 (it is written to the "
+                                       "outputs; iconv converts a file from another encoding)",
+                                       (guint) (bad - text) + 1);
+}
+
 /* Reads the next line into t->line.  FALSE at the end (error unset) or on
  * failure. */
 static gboolean

@@ -108,6 +108,13 @@ const char *sim__trace_table_get (const SimTraceTable *table, guint index);
 gboolean sim__trace_table_field_error (const SimTraceTable *table, guint index, GError **error,
                                        const char *format, ...) G_GNUC_PRINTF (4, 5);
 
+/* Fails with SIM_ERROR_TRACE at the field of column @index (which must be
+ * present) unless it is valid UTF-8: for the fields a reader passes on as
+ * names (classes, GPU models), which end up in jobs.csv, reports and
+ * JSON. */
+gboolean sim__trace_table_require_utf8 (const SimTraceTable *table, guint index,
+                                        GError **error);
+
 /* Sets a SIM_ERROR_TRACE "file:line: message" and returns FALSE. */
 gboolean sim__trace_table_line_error (const SimTraceTable *table, GError **error,
                                       const char *format, ...) G_GNUC_PRINTF (3, 4);
