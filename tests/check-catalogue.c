@@ -764,11 +764,15 @@ static const BadFile bad_files[] = {
     SIM_ERROR_INVALID, { "@:4: ", "[gpu] memory", "zero" } },
   { "not a key file",
     "this is not\na key file\n", FALSE,
-    SIM_ERROR_PARSE, { "@: ", "not a valid key file" } },
+    SIM_ERROR_PARSE, { "@:1: ", "not a valid key file" } },
+  /* GKeyFile's message quotes the line; the line's number is found. */
+  { "a line that is no key",
+    "# a GPU\n[gpu]\nname = X\nthis is not a key\nfp16_tflops = 1\n", FALSE,
+    SIM_ERROR_PARSE, { "@:4: ", "not a valid key file" } },
   { "empty file",
     "# nothing\n", FALSE,
     SIM_ERROR_MISSING, { "@: ", "expected the file to start with [gpu], [node], [link], "
-                         "[switch], [cloud] or [cooling]" } },
+                         "[switch], [cloud], [cooling], [failures] or [llm]" } },
   { "cloud without provider",
     "[cloud]\nname = C\ninstance = i\ngpu = H100-SXM\ngpus = 8\n"
     "reserved_usd_per_hour = 1\nreserved_terms = t\nreserved_source = s\nreserved_date = 2024\n",

@@ -250,6 +250,19 @@ for t in philly-excerpt.csv nasa-ipsc-excerpt.swf; do
   cmp -s bom.txt plain.txt || fail "$t with a byte-order mark gives another summary"
 done
 
+# A line GKeyFile cannot read in a model file of the catalogue or a
+# language-model file is numbered (the message quoted it without a line).
+mkdir -p keyfile-models/gpus
+{ printf '\357\273\277# a mark and a comment\n'; sed 's/^name = H100-SXM$/name = Broken-GPU/' \
+    "$SIM_TOP_SRCDIR/models/gpus/h100-sxm.ini"; echo 'a line of prose'; } >keyfile-models/gpus/broken.ini
+line=$(wc -l <keyfile-models/gpus/broken.ini)
+expect 1 models --path keyfile-models
+contains stderr "broken.ini:$line: not a valid key file" "a catalogue file with a line that is no key"
+{ cat "$SIM_TOP_SRCDIR/models/llm/llama3-8b.ini"; echo 'a line of prose'; } >broken-llm.ini
+line=$(wc -l <broken-llm.ini)
+expect 1 llm "$QUICKSTART" --model ./broken-llm.ini --tp 8
+contains stderr "broken-llm.ini:$line: not a valid key file" "a model file with a line that is no key"
+
 # An unknown trace subcommand is named; an unknown switch model is blamed
 # on its own line by topo as by run.
 expect 2 trace bogus x

@@ -1329,9 +1329,12 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
     return FALSE;
   if (!sim__key_file_load (kf, text, len, &local))
     {
+      guint line = sim__key_file_bad_line (text, len);
+      g_autofree char *at = line > 0 ? g_strdup_printf (":%u", line) : g_strdup ("");
+
       g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
-                   "%s: not a valid key file: %s: expected [group] headers, `key = value` "
-                   "lines and # comments", path, local->message);
+                   "%s%s: not a valid key file: %s: expected [group] headers, `key = value` "
+                   "lines and # comments", path, at, local->message);
       return FALSE;
     }
   start = g_key_file_get_start_group (kf);
@@ -1339,7 +1342,7 @@ sim_catalogue_add_file (SimCatalogue *catalogue, const char *path, GError **erro
     {
       g_set_error (error, SIM_ERROR, SIM_ERROR_MISSING,
                    "%s: no groups: expected the file to start with [gpu], [node], [link], "
-                   "[switch], [cloud] or [cooling]", path);
+                   "[switch], [cloud], [cooling], [failures] or [llm]", path);
       return FALSE;
     }
   if (strcmp (start, "gpu") == 0)

@@ -129,6 +129,47 @@ sim__key_file_load (GKeyFile *kf, const char *text, gsize len, GError **error)
   return g_key_file_load_from_data (kf, text, len, G_KEY_FILE_NONE, error);
 }
 
+/* GKeyFile reads line by line and stops at the first bad one, so a prefix
+ * of whole lines fails exactly when it holds that line: a binary search
+ * over prefixes finds it in O(n log n), where n is the length of the text. */
+guint
+sim__key_file_bad_line (const char *data, gsize length)
+{
+  g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (gsize));
+  guint lo = 1, hi;
+
+  /* As sim__key_file_load() does: a byte-order mark starts no line. */
+  if (length >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
+    {
+      data += 3;
+      length -= 3;
+    }
+
+  for (gsize i = 0; i < length; i++)
+    if (data[i] == '\n')
+      {
+        gsize end = i + 1;
+        g_array_append_val (ends, end);
+      }
+  if (length > 0 && data[length - 1] != '\n')
+    g_array_append_val (ends, length);
+  hi = ends->len;
+  if (hi == 0)
+    return 0;
+  /* Invariant: the first bad line is in [lo, hi]. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      g_autoptr(GKeyFile) kf = g_key_file_new ();
+      if (g_key_file_load_from_data (kf, data, g_array_index (ends, gsize, mid - 1),
+                                     G_KEY_FILE_NONE, NULL))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 gboolean
 sim__key_file_load_path (GKeyFile *kf, const char *path, GError **error)
 {

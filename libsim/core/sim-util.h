@@ -28,6 +28,9 @@ gboolean sim__key_file_load (GKeyFile *kf, const char *text, gsize len, GError *
 /* The same from the file @path, read by sim__read_file() (a regular file
  * within its limits, without NUL bytes; its errors). */
 gboolean sim__key_file_load_path (GKeyFile *kf, const char *path, GError **error);
+/* The 1-based line of @text at which sim__key_file_load() fails, or 0, for
+ * messages: GKeyFile's own quote the line without numbering it. */
+guint sim__key_file_bad_line (const char *text, gsize len);
 
 gboolean sim__write_file_atomic (const char *path, const char *contents, gssize len,
                                  GError **error);

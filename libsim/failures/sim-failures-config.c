@@ -504,8 +504,11 @@ load_profile (SimFailureParams *p, const char *name, const SimScenario *sc, GErr
    * expected instead, without the file's content. */
   if (!sim__key_file_load (kf, text, len, NULL))
     {
-      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s: not a key file: expected a "
-                   "failure profile, a [failures] group of `key = value` lines", found);
+      guint line = sim__key_file_bad_line (text, len);
+      g_autofree char *at = line > 0 ? g_strdup_printf (":%u", line) : g_strdup ("");
+
+      g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s%s: not a key file: expected a "
+                   "failure profile, a [failures] group of `key = value` lines", found, at);
       return FALSE;
     }
   keys = g_key_file_get_keys (kf, "failures", NULL, NULL);

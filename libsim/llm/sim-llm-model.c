@@ -399,9 +399,12 @@ load_file (const char *path, GError **error)
     return NULL;
   if (!sim__key_file_load (kf, text, len, &local))
     {
+      guint line = sim__key_file_bad_line (text, len);
+      g_autofree char *at = line > 0 ? g_strdup_printf (":%u", line) : g_strdup ("");
+
       g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE,
-                   "%s: not a valid key file: %s: expected [group] headers, `key = value` "
-                   "lines and # comments", path, local->message);
+                   "%s%s: not a valid key file: %s: expected [group] headers, `key = value` "
+                   "lines and # comments", path, at, local->message);
       return NULL;
     }
   start = g_key_file_get_start_group (kf);

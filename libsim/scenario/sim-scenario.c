@@ -2454,42 +2454,6 @@ parse (Ctx *ctx, const char *base_dir, const char * const *overrides, GError **e
   return g_steal_pointer (&sc);
 }
 
-/* The 1-based line at which GKeyFile first fails on DATA, or 0.  GKeyFile
- * reads line by line and stops at the first bad one, so a prefix of whole
- * lines fails exactly when it holds that line: a binary search over prefixes
- * finds it in O(n log n), where n is the length of the text.  GKeyFile's own
- * messages quote the line but do not number it. */
-static guint
-find_bad_line (const char *data, gsize length)
-{
-  g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (gsize));
-  guint lo = 1, hi;
-
-  for (gsize i = 0; i < length; i++)
-    if (data[i] == '\n')
-      {
-        gsize end = i + 1;
-        g_array_append_val (ends, end);
-      }
-  if (length > 0 && data[length - 1] != '\n')
-    g_array_append_val (ends, length);
-  hi = ends->len;
-  if (hi == 0)
-    return 0;
-  /* Invariant: the first bad line is in [lo, hi]. */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      g_autoptr(GKeyFile) kf = g_key_file_new ();
-      if (g_key_file_load_from_data (kf, data, g_array_index (ends, gsize, mid - 1),
-                                     G_KEY_FILE_NONE, NULL))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 SimScenario *
 sim_scenario_load_from_data (const char *data, gssize length, const char *name,
                              const char *base_dir, const char * const *overrides, GError **error)
@@ -2523,7 +2487,7 @@ sim_scenario_load_from_data (const char *data, gssize length, const char *name,
     }
   if (!g_key_file_load_from_data (kf, data, (gsize) length, G_KEY_FILE_NONE, &local))
     {
-      guint line = find_bad_line (data, (gsize) length);
+      guint line = sim__key_file_bad_line (data, (gsize) length);
       if (line > 0)
         g_set_error (error, SIM_ERROR, SIM_ERROR_PARSE, "%s:%u: not a valid key file: %s", name,
                      line, local->message);
