@@ -267,6 +267,9 @@ static const struct {
   { "[llm]\nname = x\nlayers = 2\nhidden = 64\nffn_hidden = 256\nheads = 4\nvocab = 100\n"
     "seq_length = 64\nexperts = 8\nexperts_per_token = 9\n", SIM_ERROR_INVALID,
     { "experts_per_token", "at most experts" } },
+  { "[llm]\nname = x\nlayers = 2\nhidden = 64\nffn_hidden = 256\nheads = 4\nvocab = 100\n"
+    "seq_length = 64\nexperts = 8\nexperts_per_token = 0\n", SIM_ERROR_INVALID,
+    { ":10: [llm] experts_per_token:", "0: expected from 1 to experts = 8" } },
 };
 
 START_TEST (test_bad_model)

@@ -293,6 +293,9 @@ finish (SimLlmModel *m, GKeyFile *kf, const char *group, const char *where,
     }
   else
     {
+      /* (0 means not given; written out, it routes a token nowhere.) */
+      if (m->experts_per_token == 0 && g_key_file_has_key (kf, group, "experts_per_token", NULL))
+        FAIL ("experts_per_token", "0: expected from 1 to experts = %u", m->experts);
       if (m->experts_per_token == 0)
         m->experts_per_token = 1;
       if (m->experts_per_token > m->experts)
