@@ -25,6 +25,8 @@ check_failure (gboolean ok, GError **error, const char *what)
       fprintf (stderr, "fuzz: %s failed without an error\n", what);
       abort ();
     }
+  if (!ok)
+    fuzz_note_refusal ();
   g_clear_error (error);
 }
 

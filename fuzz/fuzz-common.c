@@ -38,6 +38,23 @@ const FuzzTarget fuzz_targets[] = {
   { NULL, NULL },
 };
 
+static guint refusals;
+
+void
+fuzz_note_refusal (void)
+{
+  refusals++;
+}
+
+guint
+fuzz_take_refusals (void)
+{
+  guint n = refusals;
+
+  refusals = 0;
+  return n;
+}
+
 static int   scratch_fd = -1;
 static char *scratch_path;
 static gboolean scratch_unlink;

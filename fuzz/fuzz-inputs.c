@@ -50,6 +50,7 @@ build_and_run (const char *sections, const uint8_t *data, size_t size)
           fprintf (stderr, "fuzz: a refused file without an error\n");
           abort ();
         }
+      fuzz_note_refusal ();
       g_error_free (error);
     }
   else
@@ -61,6 +62,7 @@ build_and_run (const char *sections, const uint8_t *data, size_t size)
               fprintf (stderr, "fuzz: a failed run without an error\n");
               abort ();
             }
+          fuzz_note_refusal ();
           g_error_free (error);
         }
       g_object_unref (sim);

@@ -76,6 +76,7 @@ load_and_build (const char *text, gsize len, const char * const *overrides)
   expect_error (sc != NULL, error, "sim_scenario_load_from_data");
   if (sc == NULL)
     {
+      fuzz_note_refusal ();
       g_error_free (error);
       return NULL;
     }
@@ -85,6 +86,7 @@ load_and_build (const char *text, gsize len, const char * const *overrides)
   expect_error (sim != NULL, error, "sim_simulation_new");
   if (sim == NULL)
     {
+      fuzz_note_refusal ();
       g_error_free (error);
       return sc;
     }
@@ -92,6 +94,7 @@ load_and_build (const char *text, gsize len, const char * const *overrides)
   if (!sim_simulation_check_limits (sim, &error))
     {
       expect_error (FALSE, error, "sim_simulation_check_limits");
+      fuzz_note_refusal ();
       g_error_free (error);
     }
   g_object_unref (sim);

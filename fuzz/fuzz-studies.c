@@ -39,6 +39,8 @@ refused (gboolean ok, GError *error, const char *what)
       fprintf (stderr, "fuzz: %s failed without an error\n", what);
       abort ();
     }
+  if (!ok)
+    fuzz_note_refusal ();
 }
 
 int

@@ -51,6 +51,7 @@ drain (SimWorkload *workload, GError *open_error)
           fprintf (stderr, "fuzz: a reader returned NULL without an error\n");
           abort ();
         }
+      fuzz_note_refusal ();
       g_error_free (open_error);
       return;
     }
@@ -83,8 +84,13 @@ drain (SimWorkload *workload, GError *open_error)
       if (sim_workload_next (workload, &job, &again))
         contract_broken (workload, &job, "a job returned after an error");
       g_clear_error (&again);
+      fuzz_note_refusal ();
       g_error_free (error);
     }
+  else if (n == 0)
+    /* A trace without a job is refused where it is used (`gpusim run`,
+     * `trace info`: "no job to simulate"). */
+    fuzz_note_refusal ();
   sim_workload_free (workload);
 }
 
@@ -183,6 +189,7 @@ fuzz_openb_nodes (const uint8_t *data, size_t size)
   if (nodes == NULL)
     {
       g_assert (error != NULL);
+      fuzz_note_refusal ();
       g_error_free (error);
       return 0;
     }
@@ -214,6 +221,7 @@ fuzz_openb_pods (const uint8_t *data, size_t size)
   if (pods == NULL)
     {
       g_assert (error != NULL);
+      fuzz_note_refusal ();
       g_clear_error (&error);
     }
   else

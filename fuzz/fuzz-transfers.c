@@ -53,6 +53,7 @@ fuzz_transfers (const uint8_t *data, size_t size)
     {
       if (error == NULL)
         broken (0, "a refused file without an error");
+      fuzz_note_refusal ();
       g_clear_error (&error);
       /* The rows before an unconnected pair may be in: run one more. */
       if (sim_transfers_add (t, 0, N_HOSTS - 1, 1e6, sim_transfers_get_now (t), NULL, NULL, NULL,

@@ -4,8 +4,9 @@
  * parsers the way a user's file would go, and returns 0.  What it checks
  * is only that the library neither crashes, nor trips a sanitizer, nor
  * logs a GLib critical or warning (made fatal by fuzz_init()), nor leaks:
- * a refused input is as good a result as an accepted one.  It does not
- * assert what the parsers return.
+ * to the fuzzer a refused input is as good a result as an accepted one.
+ * It counts the refusals (fuzz_note_refusal()), which fuzz-replay holds
+ * to what the seed files' names say they are.
  *
  * The same functions are driven two ways:
  *
@@ -33,6 +34,15 @@ typedef struct {
 
 /* Every target, ending with { NULL, NULL }. */
 extern const FuzzTarget fuzz_targets[];
+
+/* Counts an input's refusal: every harness calls it where a parser (or
+ * the run the input builds) gives an error.  fuzz_take_refusals() returns
+ * the count since it was last called, and resets it: fuzz-replay checks
+ * that every invalid-* input of a corpus is refused by at least one of
+ * its harness's passes (a trace reader's output without a job counts as
+ * refused, as `gpusim run` refuses it). */
+void fuzz_note_refusal (void);
+guint fuzz_take_refusals (void);
 
 /* Once per process: a fixed environment (no GPUSIM_MODEL_PATH), GLib
  * criticals and warnings fatal.  Every harness calls it first. */

@@ -348,6 +348,15 @@ read_row (SimTraceReader *r, SimJobSpec *out, gint64 *submit_s, GError **error)
           return sim__trace_table_field_error (t, C_SUBMIT, error,
                                                "%s is not a date-time YYYY-MM-DDTHH:MM:SS", q);
         }
+      /* Slurm keeps its times as seconds of the Unix epoch: one before it
+       * is not a time sacct prints, but a damaged or hand-made row. */
+      if (submit < 0)
+        {
+          g_autofree char *q = sim__trace_quote (text);
+          return sim__trace_table_field_error (t, C_SUBMIT, error,
+                                               "%s is before 1970-01-01T00:00:00, where Slurm's "
+                                               "clock starts", q);
+        }
 
       tres_index = C_ALLOC_TRES;
       text = sim__trace_table_get (t, C_ALLOC_TRES);
