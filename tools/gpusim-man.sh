@@ -98,7 +98,8 @@ cat <<'TAIL'
 .SH EXIT STATUS
 0 on success, 1 when the input is wrong (a scenario, a trace or a file;
 the message names the file, the line, the section and key, and what was
-expected), 2 on a usage error (an unknown option or a missing argument).
+expected), 2 on a usage error (an unknown option, a missing argument, or a
+\fB\-\-set\fR not of the form SECTION.KEY=VALUE).
 .SH ENVIRONMENT
 .TP
 .B GPUSIM_MODEL_PATH
