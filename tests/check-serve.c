@@ -694,12 +694,28 @@ START_TEST (test_autoscale_bounds)
 }
 END_TEST
 
+/* The requests @q draws with seed 42 once its @n keys @sets (pairs of a
+ * key and its value) are set on the defaults; @q is left set up, for the
+ * caller to change and clear. */
+static GArray *
+requests_with (SimServeRequests *q, const char *const (*sets)[2], guint n)
+{
+  g_autoptr(GError) error = NULL;
+  GArray *a;
+
+  sim__serve_requests_init (q);
+  for (guint i = 0; i < n; i++)
+    ck_assert (sim__serve_requests_set (q, sets[i][0], sets[i][1], NULL));
+  a = sim__serve_requests_generate (q, 42, &error);
+  ck_assert_msg (a != NULL, "%s", error ? error->message : "");
+  return a;
+}
+
 START_TEST (test_lengths_and_profile)
 {
   g_autofree char *path = scenario ("lengths", CHAT);
   SimServeRequests q;
   g_autoptr(GArray) a = NULL;
-  g_autoptr(GError) error = NULL;
   double sum_in = 0, sum_out = 0, night = 0, day = 0;
   const char *sets[][2] = {
     { "rate", "10/s" }, { "count", "100000" }, { "input_tokens", "500" },
@@ -709,11 +725,7 @@ START_TEST (test_lengths_and_profile)
     { "profile", "1,1,1,1,1,1,1,1,1,1,1,1,3,3,3,3,3,3,3,3,3,3,3,3" },
   };
 
-  sim__serve_requests_init (&q);
-  for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
-    ck_assert (sim__serve_requests_set (&q, sets[i][0], sets[i][1], NULL));
-  a = sim__serve_requests_generate (&q, 42, &error);
-  ck_assert_msg (a != NULL, "%s", error ? error->message : "");
+  a = requests_with (&q, sets, G_N_ELEMENTS (sets));
   for (guint i = 0; i < a->len; i++)
     {
       const SimServeRequest *r = &g_array_index (a, SimServeRequest, i);
@@ -769,15 +781,10 @@ START_TEST (test_output_cv)
       };
       SimServeRequests q;
       g_autoptr(GArray) a = NULL;
-      g_autoptr(GError) error = NULL;
       double sum = 0, sum2 = 0, mean, sigma = sqrt (log (1 + cvs[c] * cvs[c]));
       double band;
 
-      sim__serve_requests_init (&q);
-      for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
-        ck_assert (sim__serve_requests_set (&q, sets[i][0], sets[i][1], NULL));
-      a = sim__serve_requests_generate (&q, 42, &error);
-      ck_assert_msg (a != NULL, "%s", error ? error->message : "");
+      a = requests_with (&q, sets, G_N_ELEMENTS (sets));
       for (guint i = 0; i < a->len; i++)
         {
           double l = log (g_array_index (a, SimServeRequest, i).output);
