@@ -363,6 +363,35 @@ START_TEST (test_long_latencies)
 }
 END_TEST
 
+/* D-mod-K climbs a switch's uplinks with one latency a switch (the
+ * builders make them alike); where one uplink's latency differs, the
+ * climbs go hop by hop and must still give what the search gives, to the
+ * nanosecond.  One leaf's second uplink is made slower on both twins. */
+START_TEST (test_uplinks_unequal_latency)
+{
+  const char *cfg[] = { "topology=fat-tree-3", "routing=dmodk", "switch=Quantum-2-QM9700",
+                        "radix=8", NULL };
+  g_autoptr(SimTopology) fast = build ("NVS-4NIC", 5, cfg);
+  g_autoptr(SimTopology) slow = build ("NVS-4NIC", 5, cfg);
+  SimTopology *both[] = { fast, slow };
+  guint32 sw = NO_NODE;
+
+  ck_assert_ptr_nonnull (fast);
+  ck_assert_ptr_nonnull (slow);
+  sim__topology_set_search (slow, TRUE);
+  for (guint32 v = 0; v < fast->latency->len && sw == NO_NODE; v++)
+    if (fast->up_start[v + 1] - fast->up_start[v] >= 2)
+      sw = v;
+  ck_assert_uint_ne (sw, NO_NODE);
+  for (guint i = 0; i < G_N_ELEMENTS (both); i++)
+    g_array_index (both[i]->links, SimLink, both[i]->up_link[both[i]->up_start[sw] + 1]).latency
+      += 777;
+  ck_assert_uint_gt (compare_all (fast, slow, "fat-tree-3, one uplink slower", 1), 0);
+  /* (The climbs did see the difference.) */
+  ck_assert (fast->up_hop != NULL && !fast->up_alike);
+}
+END_TEST
+
 START_TEST (test_dragonfly_shapes)
 {
   static const struct {
@@ -468,6 +497,7 @@ routes_suite (void)
   tcase_add_test (tc, test_mixed_models);
   tcase_add_test (tc, test_dragonfly_shapes);
   tcase_add_test (tc, test_long_latencies);
+  tcase_add_test (tc, test_uplinks_unequal_latency);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -69,7 +69,9 @@ struct _SimTopology {
   struct NicWay *nic_way;   /* D-mod-K: per NIC, its way up (see dmodk_tree()); NULL
                              * until the first route */
   struct UpHop *up_hop;     /* D-mod-K: per up_link entry, its hop (see dmodk_tree());
-                             * NULL until the first route */
+                             * NULL until the first route ... */
+  SimTime *up_latency;      /* ... and per vertex, the latency of a hop up from it */
+  gboolean up_alike;        /* every switch's uplinks have one latency */
   struct WalkKept *walk_kept; /* D-mod-K and spraying: walks between NICs (see
                              * net_walk_kept()), or NULL until the first */
   guint    walk_shift;

@@ -274,12 +274,15 @@ narrow_latency (SimTime latency, guint32 *out)
   return latency >= 0 && latency <= G_MAXUINT32;
 }
 
-/* An uplink of a switch as dmodk_tree() climbs it: the resource up, the
- * switch it leads to, and the hop's latency (that switch's included), as
- * take() finds them, in one place. */
+/* An uplink of a switch as dmodk_tree() climbs it: the resource up and
+ * the switch it leads to, as take() finds them, in 8 bytes (at a hundred
+ * thousand GPUs the entries span about a megabyte, and a route's climb
+ * misses on them).  The hop's latency (the link's and the next switch's)
+ * is the same for every uplink of a switch on the fabrics the builders
+ * make, so it is kept once per switch (SimTopology.up_latency); where one
+ * switch's differ, the climbs go hop by hop (take()). */
 typedef struct UpHop {
   guint32 res, next;
-  SimTime latency;
 } UpHop;
 
 /* The resource of link @l crossed from @v, and the latency of the hop. */
@@ -344,23 +347,32 @@ nic_way (SimTopology *t, guint32 nd)
  * with the same digits until it stands on the destination's way, then
  * follows it down.  FALSE (and nothing appended) if the two never meet,
  * which a symmetric tree does not allow. */
-/* The hops of every switch's uplinks (UpHop), made when first asked. */
-static const UpHop *
+/* The hops of every switch's uplinks (UpHop) and each switch's latency
+ * up, made when first asked; FALSE if a switch's uplinks differ in their
+ * latency (the climbs then go by take()). */
+static gboolean
 up_hops (SimTopology *t)
 {
   if (t->up_hop == NULL)
     {
       guint32 n = t->up_start[n_vertices (t)];
       t->up_hop = g_new (UpHop, MAX (1u, n));
+      t->up_latency = g_new0 (SimTime, MAX (1u, n_vertices (t)));
+      t->up_alike = TRUE;
       for (guint32 v = 0; v < n_vertices (t); v++)
         for (guint32 e = t->up_start[v]; e < t->up_start[v + 1]; e++)
           {
             UpHop *h = &t->up_hop[e];
+            SimTime latency;
             h->next = other_end (t, t->up_link[e], v);
-            h->res = hop_resource (t, t->up_link[e], v, &h->latency);
+            h->res = hop_resource (t, t->up_link[e], v, &latency);
+            if (e == t->up_start[v])
+              t->up_latency[v] = latency;
+            else if (latency != t->up_latency[v])
+              t->up_alike = FALSE;
           }
     }
-  return t->up_hop;
+  return t->up_alike;
 }
 
 static gboolean
@@ -379,11 +391,10 @@ dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
   ws = G_LIKELY (!t->search) ? nic_way (t, ns) : NULL;
   /* (A way with a latency too long for its line is routed hop by hop, as
    * the search does.) */
-  narrow = ws != NULL && !ws->wide && !w->wide;
+  narrow = ws != NULL && !ws->wide && !w->wide && up_hops (t);
   if (G_LIKELY (narrow))
     {
       /* The hops up as take() finds them, each read in one place. */
-      up_hops (t);
       route_push (r, ws->up);
       r->latency += ws->up_latency;
       b = ws->way[0];
@@ -403,7 +414,7 @@ dmodk_tree (SimTopology *t, guint32 ns, guint32 nd, Route *r)
         {
           const UpHop *h = &t->up_hop[e];
           route_push (r, h->res);
-          r->latency += h->latency;
+          r->latency += t->up_latency[b];
           b = h->next;
         }
       else

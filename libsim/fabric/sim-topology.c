@@ -1326,6 +1326,7 @@ sim_topology_free (SimTopology *topology)
   g_aligned_free (topology->nic_way);
   g_aligned_free (topology->walk_kept);
   g_free (topology->up_hop);
+  g_free (topology->up_latency);
   if (topology->route_spill != NULL)
     g_array_unref (topology->route_spill);
   g_free (topology->sw_start);
