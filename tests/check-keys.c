@@ -4,6 +4,8 @@
  *  - every table is well formed: names unique and in lower case, a line of
  *    documentation per key, a required key without a default, every default
  *    that the generic reader applies parses with the key's own parser;
+ *  - the [fabric] defaults the table describes (no switch, the node model's
+ *    link, no cable length) are what the builder does without the keys;
  *  - the defaults the tables apply are the documented constants of the
  *    models (SIM_POWER_*_DEFAULT, the power manager's and facility limit's
  *    documented defaults, the RL environment's SIM_RL_DEFAULT_*, the
@@ -275,6 +277,69 @@ START_TEST (test_defaults_are_the_models)
   ck_assert (sc->cooling.warmest_day == 200);
   ck_assert_int_eq (sc->cooling.step, SIM_HOUR);
   ck_assert (isnan (sc->cooling.crah_fan));
+}
+END_TEST
+
+/* [fabric]: the defaults the table describes are what the builder does
+ * with the key left out (SimFabricConfig, sim-topology.h): no switch model
+ * needs a radix, and the switches then take the NIC link's port speed and
+ * no latency; no link model gives every NIC, and the links between
+ * switches, the node model's nic_link; no cable length adds no
+ * propagation to a hop and buys the cable as "unspecified". */
+START_TEST (test_fabric_defaults_are_the_builders)
+{
+  const SimKeyTable *table = table_of ("fabric");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SimCatalogue) catalogue = sim_catalogue_new_default (NULL, &error);
+  g_autoptr(SimCluster) cluster = sim_cluster_new ();
+  g_autoptr(SimTopology) topology = NULL;
+  g_autoptr(GArray) cables = NULL;
+  g_auto(SimFabricConfig) config = { 0 };
+  const SimNodeModel *m;
+  guint n_network = 0;
+
+  ck_assert_ptr_null (sim__keys_find (table, "switch")->def);
+  ck_assert_str_eq (sim__keys_find (table, "link")->def, "node model's");
+  ck_assert_ptr_null (sim__keys_find (table, "access_cable_length")->def);
+  ck_assert_ptr_null (sim__keys_find (table, "cable_length")->def);
+
+  ck_assert_msg (catalogue != NULL, "%s", error ? error->message : "");
+  m = sim_catalogue_lookup_node (catalogue, "DGX-H100");
+  ck_assert (m != NULL && m->nic_link != NULL);
+  ck_assert (sim_cluster_add_pool (cluster, "a", m, NULL, 0, 8, &error));
+  ck_assert (sim_fabric_config_set (&config, "topology", "fat-tree", &error));
+
+  /* Neither a switch nor a radix: refused, naming both. */
+  topology = sim_topology_new (cluster, catalogue, &config, &error);
+  ck_assert_ptr_null (topology);
+  ck_assert_msg (strstr (error->message, "switch") && strstr (error->message, "radix"), "%s",
+                 error->message);
+  g_clear_error (&error);
+
+  ck_assert (sim_fabric_config_set (&config, "radix", "64", &error));
+  topology = sim_topology_new (cluster, catalogue, &config, &error);
+  ck_assert_msg (topology != NULL, "%s", error ? error->message : "");
+  for (guint l = 0; l < sim_topology_get_n_links (topology); l++)
+    {
+      const SimLink *k = sim_topology_get_link (topology, l);
+
+      if (k->tier == SIM_TIER_INTRA)
+        continue;
+      n_network++;
+      ck_assert_str_eq (k->model, m->nic_link->name);
+      ck_assert (k->bandwidth == m->nic_link->bandwidth);
+      ck_assert_int_eq (k->latency, m->nic_link->latency_ns);
+    }
+  ck_assert_uint_eq (n_network, 128);
+  for (guint v = 0; v < sim_topology_get_n_vertices (topology); v++)
+    if (sim_topology_get_vertex_kind (topology, v) == SIM_VERTEX_LEAF
+        || sim_topology_get_vertex_kind (topology, v) == SIM_VERTEX_SPINE)
+      ck_assert_int_eq (sim_topology_get_vertex_latency (topology, v), 0);
+  cables = sim_topology_get_cables (topology, &config);
+  ck_assert_uint_eq (cables->len, 128);
+  for (guint i = 0; i < cables->len; i++)
+    ck_assert (g_array_index (cables, SimCable, i).length_m == 0);
+  ck_assert_str_eq (sim_cable_length_class (0), "unspecified");
 }
 END_TEST
 
@@ -664,6 +729,7 @@ keys_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_tables_well_formed);
   tcase_add_test (tc, test_defaults_are_the_models);
+  tcase_add_test (tc, test_fabric_defaults_are_the_builders);
   tcase_add_test (tc, test_default_changes_nothing);
   tcase_add_test (tc, test_misspelt_key_in_every_section);
   tcase_add_test (tc, test_sweep_and_policy_keys);
