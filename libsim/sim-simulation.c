@@ -567,6 +567,19 @@ sim_simulation_check_limits (SimSimulation *self, GError **error)
 /* Running.                                                                  */
 
 gboolean
+sim_simulation_fail (SimSimulation *self, const GError *error)
+{
+  g_return_val_if_fail (SIM_IS_SIMULATION (self), FALSE);
+  g_return_val_if_fail (error != NULL, FALSE);
+  /* The last progress call comes as the run finishes: it may still fail
+   * the run. */
+  if (self->error != NULL || (self->finished && !self->finishing))
+    return FALSE;
+  sim__kernel_fail (self, g_error_copy (error));
+  return TRUE;
+}
+
+gboolean
 sim_simulation_run (SimSimulation *self, GError **error)
 {
   gboolean stopped;

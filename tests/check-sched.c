@@ -11,7 +11,10 @@
  *    two jobs at once, and the GPU-seconds the jobs used equal the
  *    allocated GPU-seconds the metrics integrated;
  *  - pausing at each scheduling decision gives the same result as a run
- *    straight to the end.
+ *    straight to the end;
+ *  - a policy that reports a failure (sim_policy_fail()), or asks for a
+ *    wake-up in the past, stops the run where it did, and a function the
+ *    run calls stops it with sim_simulation_fail().
  * What it does not check: policies other than FIFO (they come with their
  * own suites), or the speed of anything.
  */
@@ -952,6 +955,410 @@ START_TEST (test_drained_node)
 }
 END_TEST
 
+/* A policy that gives up (sim_policy_fail()), FIFO with first fit
+ * otherwise: in place() when asked to place job AT_JOB, in compare() when
+ * asked to order it, or whose pass asks for a wake-up in the past (or at
+ * its own time) at the first decision that sees job AT_JOB queued. */
+typedef enum {
+  GIVE_UP_NEVER,
+  GIVE_UP_IN_PLACE,
+  GIVE_UP_IN_COMPARE,
+  GIVE_UP_WAKE_PAST,
+  GIVE_UP_WAKE_NOW,
+} GiveUpMode;
+
+#define TEST_TYPE_GIVE_UP (test_give_up_get_type ())
+G_DECLARE_FINAL_TYPE (TestGiveUp, test_give_up, TEST, GIVE_UP, GObject)
+struct _TestGiveUp {
+  GObject    parent_instance;
+  GiveUpMode mode;
+  guint64    at_job;
+  guint      passes;
+  gboolean   saw_job;
+};
+
+static gboolean
+give_up_place (SimPolicy *policy, const SimCluster *cluster, const SimJob *job, SimPlacement *p)
+{
+  TestGiveUp *self = TEST_GIVE_UP (policy);
+
+  if (self->mode == GIVE_UP_IN_PLACE && job->spec.id == self->at_job)
+    {
+      g_autoptr(GError) error = g_error_new (G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                                             "no model for job %" G_GUINT64_FORMAT,
+                                             job->spec.id);
+      ck_assert (sim_policy_fail (policy, error));
+      return FALSE;
+    }
+  return sim_place_first_fit (cluster, job, p);
+}
+
+static int
+give_up_compare (SimPolicy *policy, const SimJob *a, const SimJob *b)
+{
+  TestGiveUp *self = TEST_GIVE_UP (policy);
+
+  if (self->mode == GIVE_UP_IN_COMPARE && (a->spec.id == self->at_job || b->spec.id == self->at_job))
+    {
+      g_autoptr(GError) error = g_error_new (SIM_ERROR, SIM_ERROR_INVALID,
+                                             "cannot order job %" G_GUINT64_FORMAT, self->at_job);
+      sim_policy_fail (policy, error);
+    }
+  return 0;
+}
+
+static void
+give_up_schedule (SimPolicy *policy, SimSchedContext *ctx)
+{
+  TestGiveUp *self = TEST_GIVE_UP (policy);
+  guint n = 0;
+  SimJob * const *queue = sim_sched_context_get_queue (ctx, &n);
+  SimTime now = sim_sched_context_get_now (ctx);
+
+  self->passes++;
+  for (guint i = 0; i < n && !self->saw_job; i++)
+    if (queue[i]->spec.id == self->at_job)
+      {
+        self->saw_job = TRUE;
+        if (self->mode == GIVE_UP_WAKE_PAST)
+          sim_sched_context_wake_at (ctx, now - SIM_SECOND);
+        else if (self->mode == GIVE_UP_WAKE_NOW)
+          sim_sched_context_wake_at (ctx, now);
+      }
+  sim_policy_schedule_in_order (policy, ctx, FALSE);
+}
+
+static const char *
+give_up_name (SimPolicy *policy)
+{
+  return "give-up";
+}
+
+static void
+test_give_up_iface_init (SimPolicyInterface *iface)
+{
+  iface->abi_version = SIM_POLICY_ABI_VERSION;
+  iface->get_name = give_up_name;
+  iface->compare = give_up_compare;
+  iface->place = give_up_place;
+  iface->schedule = give_up_schedule;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestGiveUp, test_give_up, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SIM_TYPE_POLICY, test_give_up_iface_init))
+static void test_give_up_class_init (TestGiveUpClass *klass) {}
+static void test_give_up_init (TestGiveUp *self) {}
+
+static TestGiveUp *
+give_up_new (GiveUpMode mode, guint64 at_job)
+{
+  TestGiveUp *self = g_object_new (TEST_TYPE_GIVE_UP, NULL);
+
+  self->mode = mode;
+  self->at_job = at_job;
+  return self;
+}
+
+/* Whole-node jobs on one node, arriving faster than they finish: one job
+ * runs at a time, in FIFO order, and a queue builds up.  A job is placed
+ * exactly when it starts (a free GPU means a free node). */
+#define GIVE_UP_JOBS 40
+static const char give_up_scenario[] =
+  "[scenario]\nname = give-up\nseed = 5\n"
+  "[pool a]\nmodel = DGX-H100\ncount = 1\n"
+  "[workload]\nrate = 2/h\njobs = 40\ngpus = 8\nduration = constant(40min)\n";
+
+/* What a run did to each job (by id, from 1), as its observer saw it. */
+typedef struct {
+  SimTime  submit[GIVE_UP_JOBS + 1];
+  SimTime  start[GIVE_UP_JOBS + 1];
+  SimTime  end[GIVE_UP_JOBS + 1];
+  gboolean started[GIVE_UP_JOBS + 1];
+  guint    done;
+  guint64  fail_after_done;   /* sim_simulation_fail() when this many are done; 0: never */
+} Lives;
+
+static void
+note_life (SimSimulation *sim, const SimJob *job, gpointer data)
+{
+  Lives *l = data;
+
+  ck_assert_uint_le (job->spec.id, GIVE_UP_JOBS);
+  l->submit[job->spec.id] = job->spec.submit;
+  if (job->state == SIM_JOB_RUNNING)
+    {
+      l->started[job->spec.id] = TRUE;
+      l->start[job->spec.id] = job->start;
+    }
+  else if (job->state == SIM_JOB_DONE)
+    {
+      l->end[job->spec.id] = job->end;
+      l->done++;
+      if (l->fail_after_done != 0 && l->done == l->fail_after_done)
+        {
+          g_autoptr(GError) error = g_error_new (G_FILE_ERROR, G_FILE_ERROR_NOSPC,
+                                                 "the observer's disk is full");
+          ck_assert (sim_simulation_fail (sim, error));
+          /* The first error stands. */
+          ck_assert (!sim_simulation_fail (sim, error));
+        }
+    }
+}
+
+/* A run of the scenario with POLICY (or its own fifo/first-fit if NULL),
+ * its jobs' lives in LIVES; returns whether it succeeded. */
+static gboolean
+give_up_run (SimPolicy *policy, Lives *lives, SimSimulation **out, GError **error)
+{
+  g_autoptr(SimScenario) sc = sim_scenario_load_from_data (give_up_scenario, -1, "g.ini", NULL,
+                                                           NULL, NULL);
+  SimSimulation *sim;
+  gboolean ok;
+
+  ck_assert (sc != NULL);
+  sim = sim_simulation_new (sc, NULL);
+  ck_assert (sim != NULL);
+  if (policy != NULL)
+    ck_assert (sim_simulation_set_policy (sim, policy, NULL));
+  sim_simulation_set_job_observer (sim, note_life, lives, NULL);
+  ok = sim_simulation_run (sim, error);
+  *out = sim;
+  return ok;
+}
+
+/* The time in "... failed at T s: ..." (seconds). */
+static double
+failed_at (const char *message)
+{
+  const char *at = strstr (message, " failed at ");
+  double t = -1;
+
+  ck_assert_msg (at != NULL, "%s", message);
+  ck_assert_int_eq (sscanf (at, " failed at %lf s:", &t), 1);
+  return t;
+}
+
+/* A policy that reports a failure stops the run where it did, with the
+ * error naming it, the time and what it said; every later call fails the
+ * same way.  The truth is a run of the same policy that never gives up:
+ * the place() that fails is the one at job 10's start there (a job is
+ * placed only when the node is free), so the failed run stops at that
+ * time, having finished exactly the jobs that ended by then and started
+ * none from job 10 on.  A failure in compare() comes at job 10's arrival
+ * or later, and before its start.  A failure reported before any run is
+ * taken by the next run, which fails at its start; the policy is then
+ * free of it and runs a new simulation to the end.  What it does not
+ * check: the metrics of the runs (other suites do). */
+START_TEST (test_policy_failure_stops_run)
+{
+  Lives full = { 0 };
+  g_autoptr(SimSimulation) full_sim = NULL;
+  g_autoptr(TestGiveUp) never = give_up_new (GIVE_UP_NEVER, 10);
+  g_autoptr(GError) error = NULL;
+  double t10;
+
+  ck_assert (give_up_run (SIM_POLICY (never), &full, &full_sim, &error));
+  ck_assert_uint_eq (full.done, GIVE_UP_JOBS);
+  ck_assert_uint_eq (metric (full_sim, "jobs_completed"), GIVE_UP_JOBS);
+  /* Job 10 waited: the queue was not empty (the case the test is about). */
+  ck_assert_int_gt (full.start[10], full.submit[10]);
+  t10 = sim_time_to_seconds (full.start[10]);
+
+  {
+    Lives lives = { 0 };
+    g_autoptr(SimSimulation) sim = NULL;
+    g_autoptr(TestGiveUp) p = give_up_new (GIVE_UP_IN_PLACE, 10);
+    g_autofree char *want = g_strdup_printf ("policy give-up failed at %.3f s: no model for job 10",
+                                             t10);
+    guint ended_by_then = 0;
+
+    ck_assert (!give_up_run (SIM_POLICY (p), &lives, &sim, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+    ck_assert_str_eq (error->message, want);
+    for (guint id = 1; id <= GIVE_UP_JOBS; id++)
+      {
+        if (full.end[id] <= full.start[10])
+          ended_by_then++;
+        if (id >= 10)
+          ck_assert_msg (!lives.started[id], "job %u started", id);
+      }
+    ck_assert_uint_eq (lives.done, ended_by_then);
+    ck_assert_uint_lt (lives.done, full.done);
+    ck_assert_ptr_null (sim_simulation_get_report (sim));
+    ck_assert (!sim_simulation_is_finished (sim));
+    /* Every later call fails the same way, and the run does not move. */
+    g_clear_error (&error);
+    ck_assert (!sim_simulation_run (sim, &error));
+    ck_assert_str_eq (error->message, want);
+    g_clear_error (&error);
+    ck_assert (!sim_simulation_run_to_decision (sim, &error));
+    ck_assert_str_eq (error->message, want);
+    g_clear_error (&error);
+    ck_assert (!sim_simulation_run_until (sim, SIM_TIME_NEVER - 1, &error));
+    ck_assert_str_eq (error->message, want);
+    ck_assert_uint_eq (lives.done, ended_by_then);
+    g_clear_error (&error);
+  }
+
+  {
+    Lives lives = { 0 };
+    g_autoptr(SimSimulation) sim = NULL;
+    g_autoptr(TestGiveUp) p = give_up_new (GIVE_UP_IN_COMPARE, 10);
+    double t;
+
+    ck_assert (!give_up_run (SIM_POLICY (p), &lives, &sim, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+    ck_assert_msg (g_str_has_prefix (error->message, "policy give-up failed at ") &&
+                   g_str_has_suffix (error->message, ": cannot order job 10"), "%s",
+                   error->message);
+    t = failed_at (error->message);
+    ck_assert_double_ge (t, sim_time_to_seconds (full.submit[10]) - 0.0005);
+    ck_assert_double_le (t, t10 + 0.0005);
+    for (guint id = 10; id <= GIVE_UP_JOBS; id++)
+      ck_assert_msg (!lives.started[id], "job %u started", id);
+    ck_assert_uint_lt (lives.done, full.done);
+    g_clear_error (&error);
+  }
+
+  {
+    Lives lives = { 0 }, again = { 0 };
+    g_autoptr(SimSimulation) sim = NULL;
+    g_autoptr(SimSimulation) next = NULL;
+    g_autoptr(TestGiveUp) p = give_up_new (GIVE_UP_NEVER, 10);
+    g_autoptr(GError) stale = g_error_new_literal (SIM_ERROR, SIM_ERROR_IO, "cannot read my table");
+    g_autoptr(GError) later = g_error_new_literal (SIM_ERROR, SIM_ERROR_IO, "later");
+
+    ck_assert (sim_policy_fail (SIM_POLICY (p), stale));
+    ck_assert (!sim_policy_fail (SIM_POLICY (p), later));
+    ck_assert (!give_up_run (SIM_POLICY (p), &lives, &sim, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+    ck_assert_str_eq (error->message, "policy give-up failed at 0.000 s: cannot read my table");
+    ck_assert_uint_eq (p->passes, 0);
+    for (guint id = 1; id <= GIVE_UP_JOBS; id++)
+      ck_assert (!lives.started[id]);
+    g_clear_error (&error);
+    /* The simulation took it: the policy runs the next one to the end. */
+    ck_assert (give_up_run (SIM_POLICY (p), &again, &next, &error));
+    ck_assert_uint_eq (again.done, GIVE_UP_JOBS);
+  }
+}
+END_TEST
+
+/* sim_sched_context_wake_at() before the decision's time stops the run at
+ * that decision, naming both times; at the decision's own time it is
+ * accepted and makes one more pass, which changes nothing here.  Truth:
+ * the first decision whose queue holds job 10 comes at job 10's arrival,
+ * its submission time in a run that never asks. */
+START_TEST (test_wake_in_the_past_stops_run)
+{
+  Lives full = { 0 };
+  g_autoptr(SimSimulation) full_sim = NULL;
+  g_autoptr(TestGiveUp) never = give_up_new (GIVE_UP_NEVER, 10);
+  g_autoptr(GError) error = NULL;
+
+  ck_assert (give_up_run (SIM_POLICY (never), &full, &full_sim, &error));
+  ck_assert (never->saw_job);
+
+  {
+    Lives lives = { 0 };
+    g_autoptr(SimSimulation) sim = NULL;
+    g_autoptr(TestGiveUp) p = give_up_new (GIVE_UP_WAKE_PAST, 10);
+    double t = sim_time_to_seconds (full.submit[10]);
+    g_autofree char *want = g_strdup_printf ("policy give-up: sim_sched_context_wake_at() asked "
+                                             "for a decision at %.9f s, before the decision's "
+                                             "time, %.9f s", t - 1, t);
+
+    ck_assert (!give_up_run (SIM_POLICY (p), &lives, &sim, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_STATE));
+    ck_assert_msg (g_str_has_prefix (error->message, want), "%s\nwant %s", error->message, want);
+    for (guint id = 10; id <= GIVE_UP_JOBS; id++)
+      ck_assert_msg (!lives.started[id], "job %u started", id);
+    ck_assert_uint_lt (lives.done, full.done);
+    ck_assert_ptr_null (sim_simulation_get_report (sim));
+    g_clear_error (&error);
+    ck_assert (!sim_simulation_run (sim, &error));
+    ck_assert (g_str_has_prefix (error->message, want));
+    g_clear_error (&error);
+  }
+
+  {
+    Lives lives = { 0 };
+    g_autoptr(SimSimulation) sim = NULL;
+    g_autoptr(TestGiveUp) p = give_up_new (GIVE_UP_WAKE_NOW, 10);
+
+    ck_assert_msg (give_up_run (SIM_POLICY (p), &lives, &sim, &error), "%s", error->message);
+    ck_assert_uint_eq (p->passes, never->passes + 1);
+    ck_assert_uint_eq (lives.done, full.done);
+    ck_assert_double_eq (metric (sim, "wait_mean"), metric (full_sim, "wait_mean"));
+  }
+}
+END_TEST
+
+static void
+fail_at_end (SimSimulation *sim, double fraction, SimTime now, guint64 jobs_done, gpointer data)
+{
+  if (fraction == 1.0)
+    {
+      g_autoptr(GError) error = g_error_new_literal (G_FILE_ERROR, G_FILE_ERROR_IO,
+                                                     "progress bar broke");
+      ck_assert (sim_simulation_fail (sim, error));
+    }
+}
+
+/* A function the run calls stops it with sim_simulation_fail(): the run
+ * returns the error as given (domain, code, message) and stops after the
+ * event in progress: the observer that fails when the fifth job is done
+ * sees five jobs done (one job runs at a time), where the full run has
+ * forty.  The last progress call, at the end, can still fail the run,
+ * which then has no report; a run that ended is not failed afterwards. */
+START_TEST (test_simulation_fail)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) late = g_error_new_literal (SIM_ERROR, SIM_ERROR_STATE, "too late");
+
+  {
+    Lives lives = { .fail_after_done = 5 };
+    g_autoptr(SimSimulation) sim = NULL;
+
+    ck_assert (!give_up_run (NULL, &lives, &sim, &error));
+    ck_assert (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC));
+    ck_assert_str_eq (error->message, "the observer's disk is full");
+    ck_assert_uint_eq (lives.done, 5);
+    ck_assert_ptr_null (sim_simulation_get_report (sim));
+    g_clear_error (&error);
+    ck_assert (!sim_simulation_run (sim, &error));
+    ck_assert (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC));
+    ck_assert_uint_eq (lives.done, 5);
+    g_clear_error (&error);
+  }
+  {
+    Lives lives = { 0 };
+    g_autoptr(SimScenario) sc = sim_scenario_load_from_data (give_up_scenario, -1, "g.ini", NULL,
+                                                             NULL, NULL);
+    g_autoptr(SimSimulation) sim = sim_simulation_new (sc, NULL);
+
+    sim_simulation_set_job_observer (sim, note_life, &lives, NULL);
+    sim_simulation_set_progress_func (sim, fail_at_end, NULL, NULL);
+    ck_assert (!sim_simulation_run (sim, &error));
+    ck_assert (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_IO));
+    ck_assert_str_eq (error->message, "progress bar broke");
+    ck_assert_uint_eq (lives.done, GIVE_UP_JOBS);
+    ck_assert_ptr_null (sim_simulation_get_report (sim));
+    ck_assert (!sim_simulation_is_finished (sim));
+    g_clear_error (&error);
+  }
+  {
+    Lives lives = { 0 };
+    g_autoptr(SimSimulation) sim = NULL;
+
+    ck_assert (give_up_run (NULL, &lives, &sim, &error));
+    ck_assert (!sim_simulation_fail (sim, late));
+    ck_assert (sim_simulation_run (sim, &error));
+    ck_assert_ptr_nonnull (sim_simulation_get_report (sim));
+  }
+}
+END_TEST
+
 static Suite *
 sched_suite (void)
 {
@@ -976,6 +1383,9 @@ sched_suite (void)
   tcase_add_test (tc, test_all_policies_mixed);
   tcase_add_test (tc, test_livelock_stopped);
   tcase_add_test (tc, test_unfilled_placement_refused);
+  tcase_add_test (tc, test_policy_failure_stops_run);
+  tcase_add_test (tc, test_wake_in_the_past_stops_run);
+  tcase_add_test (tc, test_simulation_fail);
   suite_add_tcase (s, tc);
   return s;
 }

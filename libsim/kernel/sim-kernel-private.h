@@ -69,6 +69,7 @@ struct _SimSimulation {
   SimSchedContext decision;        /* the decision being made */
   gboolean       started;
   gboolean       finished;
+  gboolean       finishing;   /* inside finish(): the report is being made */
   gboolean       plugin_unloaded; /* built with SIM_KERNEL_NO_PLUGIN: a stand-in policy */
   gboolean       force;       /* run even past the size limits */
   SimTime        last_activity;

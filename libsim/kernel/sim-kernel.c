@@ -127,6 +127,28 @@ sim__kernel_fail (SimSimulation *self, GError *error)
   sim_engine_stop (self->engine);
 }
 
+/* Whether the policy has reported a failure (sim_policy_fail()); if so,
+ * the run stops with it, naming the policy and the time.  Called after
+ * every call into the policy: a neutral value it returned after failing
+ * (a job that "does not fit") must not be acted on. */
+static gboolean
+policy_failed (SimSimulation *self)
+{
+  g_autofree char *name = NULL;
+  g_autoptr(GError) failure = NULL;
+
+  if (!sim__policy_has_failure (self->policy))
+    return FALSE;
+  /* The name first: asking for it calls the policy again, and a failure
+   * of that call is ignored while this one is held. */
+  name = g_strdup (sim__policy_name (self->policy));
+  failure = sim__policy_take_failure (self->policy);
+  sim__kernel_fail (self, g_error_new (SIM_ERROR, SIM_ERROR_STATE, "policy %s failed at %.3f s: %s",
+                                       name, sim_time_to_seconds (sim_engine_now (self->engine)),
+                                       failure->message));
+  return TRUE;
+}
+
 /* The first multiple of PERIOD at or after NOW (NOW without a period). */
 static SimTime
 next_multiple (SimTime now, SimTime period)
@@ -349,6 +371,7 @@ enqueue (SimSimulation *self, SimJob *job)
   if (hi == 0 || sim_policy_compare (self->policy, self->queue->pdata[hi - 1], job) <= 0)
     {
       g_ptr_array_add (self->queue, job);
+      policy_failed (self);
       return;
     }
   while (lo < hi)
@@ -360,6 +383,7 @@ enqueue (SimSimulation *self, SimJob *job)
         hi = mid;
     }
   g_ptr_array_insert (self->queue, (gint) lo, job);
+  policy_failed (self);
 }
 
 /* A job the workload gives settles its request: a communication profile
@@ -1034,6 +1058,8 @@ decision_begin (SimSimulation *self, SimTime now)
       if (self->queue->len > 1)
         g_ptr_array_sort_with_data (self->queue, compare_in_policy, self->policy);
     }
+  if (policy_failed (self))
+    return FALSE;
 
   memset (ctx, 0, sizeof *ctx);
   ctx->now = now;
@@ -1045,6 +1071,7 @@ decision_begin (SimSimulation *self, SimTime now)
   ctx->wake = wake_at;
   ctx->owner = self;
   ctx->keep = G_OBJECT (self);
+  ctx->policy = self->policy;
   /* With a backfill cycle, a pass off its ticks is a main pass only. */
   ctx->no_backfill = self->scenario->backfill_interval > 0 &&
                      now % self->scenario->backfill_interval != 0;
@@ -1060,7 +1087,10 @@ static void
 decision_pass (SimSimulation *self)
 {
   if (self->queue->len > 0 || self->running.length > 0)
-    sim_policy_schedule (self->policy, &self->decision);
+    {
+      sim_policy_schedule (self->policy, &self->decision);
+      policy_failed (self);
+    }
 }
 
 static void
@@ -1072,10 +1102,11 @@ decision_end (SimSimulation *self)
   g_clear_pointer (&ctx->running, g_ptr_array_unref);
   ctx->closed = TRUE;
   if (ctx->error != NULL)
-    {
-      sim__kernel_fail (self, g_steal_pointer (&ctx->error));
-      return;
-    }
+    sim__kernel_fail (self, g_steal_pointer (&ctx->error));
+  /* A pass that failed (the policy's own failure, or the above) is not
+   * committed: the run stops here. */
+  if (self->error != NULL)
+    return;
   for (guint i = 0; i < self->gate_ends->len; i++)
     {
       const SimHookSlot *s = &g_array_index (self->gate_ends, SimHookSlot, i);
@@ -1299,16 +1330,14 @@ check_report (SimSimulation *self, GError **error)
   return TRUE;
 }
 
+/* The report, its commit and the last progress call, for finish(). */
 static gboolean
-finish (SimSimulation *self, GError **error)
+finish_report (SimSimulation *self, SimTime end, const char *policy, GError **error)
 {
-  SimTime end = self->scenario->horizon != SIM_TIME_NEVER ? self->scenario->horizon
-                                                          : self->last_activity;
   g_autofree char *cluster = sim_cluster_describe (self->cluster);
   g_autofree char *workload = NULL;
   SimReportInfo info = { 0 };
 
-  self->finished = TRUE;
   accumulate_time (self, end);
   if (self->series_out != NULL && end > self->metrics.series_last)
     sim__metrics_sample (&self->metrics, &self->state, end);
@@ -1330,7 +1359,7 @@ finish (SimSimulation *self, GError **error)
   info.cluster = cluster;
   info.nodes = sim_cluster_get_n_nodes (self->cluster);
   info.gpus = sim_cluster_get_n_gpus (self->cluster);
-  info.policy = sim_policy_get_name (self->policy);
+  info.policy = policy;
   info.workload = workload;
   info.events = sim_engine_dispatched (self->engine) - self->samples;
   info.skipped = sim_workload_get_skipped (self->workload);
@@ -1360,6 +1389,15 @@ finish (SimSimulation *self, GError **error)
     }
   if (self->progress != NULL)
     self->progress (self, 1.0, end, self->metrics.completed, self->progress_data);
+  /* The progress function may have stopped the run (sim_simulation_fail()). */
+  if (self->error != NULL)
+    {
+      g_clear_pointer (&self->report, sim_report_unref);
+      self->finished = FALSE;
+      sim__kernel_abandon (self);
+      g_propagate_error (error, g_error_copy (self->error));
+      return FALSE;
+    }
   for (guint i = 0; i < self->hooks[SIM_HOOK_COMMIT]->len; i++)
     {
       const SimHookSlot *s = &g_array_index (self->hooks[SIM_HOOK_COMMIT], SimHookSlot, i);
@@ -1367,6 +1405,30 @@ finish (SimSimulation *self, GError **error)
         return FALSE;
     }
   return TRUE;
+}
+
+static gboolean
+finish (SimSimulation *self, GError **error)
+{
+  SimTime end = self->scenario->horizon != SIM_TIME_NEVER ? self->scenario->horizon
+                                                          : self->last_activity;
+  g_autofree char *policy = NULL;
+  gboolean ok;
+
+  /* The report names the policy: one that fails to give its name stops
+   * the run here, with no report. */
+  policy = g_strdup (sim_policy_get_name (self->policy));
+  if (policy_failed (self))
+    {
+      sim__kernel_abandon (self);
+      g_propagate_error (error, g_error_copy (self->error));
+      return FALSE;
+    }
+  self->finished = TRUE;
+  self->finishing = TRUE;
+  ok = finish_report (self, end, policy, error);
+  self->finishing = FALSE;
+  return ok;
 }
 
 /* Runs until LIMIT; stops early after a decision if PAUSE.  Returns FALSE
@@ -1382,6 +1444,10 @@ sim__kernel_advance (SimSimulation *self, SimTime limit, gboolean pause, gboolea
   /* A decision left pending is made first, by the policy. */
   if (self->decision_pending && !sim__kernel_decide (self, TRUE, error))
     return FALSE;
+  /* A failure the policy reported while no run was using it (or since the
+   * last call) stops this one at once. */
+  if (!self->finished && self->error == NULL && policy_failed (self))
+    sim__kernel_abandon (self);
   if (self->error != NULL)
     {
       g_propagate_error (error, g_error_copy (self->error));

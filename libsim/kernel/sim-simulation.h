@@ -248,6 +248,28 @@ void sim_simulation_set_progress_func (SimSimulation *self, SimProgressFunc func
                                        gpointer user_data, GDestroyNotify destroy);
 
 /**
+ * sim_simulation_fail:
+ * @self: a simulation
+ * @error: (transfer none): what went wrong (copied)
+ *
+ * Stops the run with an error: the way for a function the run calls (a
+ * #SimProgressFunc, a #SimJobObserver, a binding's callback that failed)
+ * to stop it, having no error to return.  The run stops once the call in
+ * progress returns (at the latest when the current event is handled):
+ * sim_simulation_run(), sim_simulation_run_until(),
+ * sim_simulation_run_to_decision() and sim_simulation_decide() return
+ * %FALSE with a copy of @error (its domain, code and message), and so
+ * does every later call; outputs are abandoned, and no report is made.
+ * Called before the run starts, the run fails at its start.  The first
+ * error stands: once the run has failed, or has ended, this does nothing.
+ * (A policy reports its failures with sim_policy_fail(), which names it.)
+ *
+ * Returns: %TRUE if the run now fails with @error; %FALSE if it had already
+ *   failed or ended.
+ */
+gboolean sim_simulation_fail (SimSimulation *self, const GError *error);
+
+/**
  * sim_simulation_run:
  * @self: a simulation
  * @error: return location for a #GError
@@ -255,8 +277,9 @@ void sim_simulation_set_progress_func (SimSimulation *self, SimProgressFunc func
  * Runs to the end: the horizon, or until every job has finished.
  *
  * Errors: a malformed trace line met during the run (SIM_ERROR_TRACE), a
- * policy that broke the rules (SIM_ERROR_STATE), or failing to write the
- * outputs (SIM_ERROR_IO).
+ * policy that broke the rules or reported a failure (SIM_ERROR_STATE, see
+ * sim_policy_fail()), failing to write the outputs (SIM_ERROR_IO), or
+ * the error given to sim_simulation_fail() by a function the run called.
  *
  * Returns: %TRUE on success.
  */

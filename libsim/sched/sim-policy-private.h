@@ -28,7 +28,9 @@ struct _SimSchedContext {
   gpointer       owner;
   guint          n_started;
   guint          n_preempted;
-  GError        *error;      /* the first failure of a start, kept for the caller */
+  GError        *error;      /* the pass's first failure (a start the cluster
+                              * refused, a wake-up in the past), kept for the
+                              * caller; the passes stop at it */
   gboolean       no_backfill; /* a scheduling cycle's main pass, not its backfill pass:
                                * backfilling orders start jobs in order only */
   SimAdmitFunc   admit;      /* (nullable) asked before every start */
@@ -39,7 +41,16 @@ struct _SimSchedContext {
                               * binding's copy (SIM_TYPE_SCHED_CONTEXT) */
   gboolean       closed;     /* the decision is over: starts, preemptions and
                               * wake-ups are refused */
+  SimPolicy     *policy;     /* (nullable) the policy deciding, named in errors */
 };
+
+/* POLICY's name for an error message: its type's if it gives none. */
+const char *sim__policy_name (SimPolicy *policy);
+/* Whether POLICY holds a failure it reported (sim_policy_fail()) that no
+ * simulation has taken yet.  O(1). */
+gboolean sim__policy_has_failure (SimPolicy *policy);
+/* The failure POLICY reported, which it no longer holds; NULL if none. */
+GError *sim__policy_take_failure (SimPolicy *policy);
 
 /* Registers every queue order and placement defined in libsim/sched/, once
  * (sim-policy-registry.c lists them). */

@@ -44,6 +44,50 @@ sim_policy_default_init (SimPolicyInterface *iface)
 }
 
 const char *
+sim__policy_name (SimPolicy *policy)
+{
+  const char *name = sim_policy_get_name (policy);
+
+  return name != NULL ? name : G_OBJECT_TYPE_NAME (policy);
+}
+
+/* A policy's failure is kept on the object itself (the interface has no
+ * instance data of its own), until a simulation takes it. */
+static GQuark
+failure_quark (void)
+{
+  static GQuark quark;
+
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("sim-policy-failure");
+  return quark;
+}
+
+gboolean
+sim_policy_fail (SimPolicy *self, const GError *error)
+{
+  g_return_val_if_fail (SIM_IS_POLICY (self), FALSE);
+  g_return_val_if_fail (error != NULL, FALSE);
+  if (sim__policy_has_failure (self))
+    return FALSE;
+  g_object_set_qdata_full (G_OBJECT (self), failure_quark (), g_error_copy (error),
+                           (GDestroyNotify) g_error_free);
+  return TRUE;
+}
+
+gboolean
+sim__policy_has_failure (SimPolicy *policy)
+{
+  return g_object_get_qdata (G_OBJECT (policy), failure_quark ()) != NULL;
+}
+
+GError *
+sim__policy_take_failure (SimPolicy *policy)
+{
+  return g_object_steal_qdata (G_OBJECT (policy), failure_quark ());
+}
+
+const char *
 sim_policy_get_name (SimPolicy *self)
 {
   SimPolicyInterface *iface;
@@ -252,7 +296,9 @@ sim_policy_schedule_in_order (SimPolicy *self, SimSchedContext *context, gboolea
   g_return_if_fail (context != NULL);
 
   queue = sim_sched_context_get_queue (context, &n);
-  for (guint i = 0; i < n && context->error == NULL; i++)
+  /* A placement that failed (sim_policy_fail()) ends the pass: the
+   * simulation stops the run with its error when the pass returns. */
+  for (guint i = 0; i < n && context->error == NULL && !sim__policy_has_failure (self); i++)
     {
       SimJob *job = queue[i];
       g_autofree guint32 *heap_gpus = NULL;
@@ -424,8 +470,23 @@ void
 sim_sched_context_wake_at (SimSchedContext *context, SimTime time)
 {
   g_return_if_fail (context != NULL);
-  g_return_if_fail (time >= context->now);
   /* A wake-up asked for after the decision would come from no decision. */
   g_return_if_fail (!context->closed);
+  if (time < context->now)
+    {
+      /* The signature has no GError (plugins call it as it is): the pass
+       * keeps the error, and the simulation stops the run with it. */
+      if (context->error != NULL)
+        return;
+      context->error = g_error_new (SIM_ERROR, SIM_ERROR_STATE,
+                                    "sim_sched_context_wake_at() asked for a decision at "
+                                    "%.9f s, before the decision's time, %.9f s: expected a "
+                                    "time at or after it",
+                                    sim_time_to_seconds (time),
+                                    sim_time_to_seconds (context->now));
+      if (context->policy != NULL)
+        g_prefix_error (&context->error, "policy %s: ", sim__policy_name (context->policy));
+      return;
+    }
   context->wake (context->owner, time);
 }

@@ -160,6 +160,37 @@ void sim_policy_schedule (SimPolicy *self, SimSchedContext *context);
 void sim_policy_schedule_in_order (SimPolicy *self, SimSchedContext *context,
                                    gboolean skip_blocked);
 
+/**
+ * sim_policy_fail:
+ * @self: a policy
+ * @error: (transfer none): what went wrong, in the policy's words (copied)
+ *
+ * Stops the run that uses @self, with an error.  A method of a policy
+ * (a C plugin's, or one written in another language whose call failed)
+ * that cannot do its work reports it here, then returns at once with any
+ * value: a neutral one ("does not fit", submission order) would otherwise
+ * let the run go on to a wrong answer.
+ *
+ * The simulation looks for a failure after every call it makes into the
+ * policy (an order between two jobs, a scheduling pass, its name) and
+ * stops there: sim_simulation_run(), sim_simulation_run_until(),
+ * sim_simulation_run_to_decision() and sim_simulation_decide() return
+ * %FALSE with SIM_ERROR_STATE, "policy NAME failed at T s: MESSAGE"
+ * (MESSAGE being @error's), and so does every later call on that
+ * simulation.  Within a pass, sim_policy_schedule_in_order() stops at
+ * the job whose placement failed.
+ *
+ * The simulation takes the failure: the policy then holds none, and may be
+ * given to a new simulation.  A failure reported while no simulation runs
+ * @self is taken by the next run that uses it, which fails at its start.
+ * Until one is taken, the first failure reported counts and later ones are
+ * ignored.  Time complexity: O(1).
+ *
+ * Returns: %TRUE if @error is now the policy's failure; %FALSE if one
+ *   reported earlier is still to be taken (it is kept, and @error ignored).
+ */
+gboolean sim_policy_fail (SimPolicy *self, const GError *error);
+
 /* ------------------------------------------------------------------------- */
 
 /**
@@ -240,11 +271,23 @@ gboolean sim_sched_context_preempt (SimSchedContext *context, SimJob *job, SimTi
 
 /**
  * sim_sched_context_wake_at:
- * @context: a decision point
- * @time: a later time
+ * @context: a decision point, during the call it was given in
+ * @time: when to decide again (ns): at or after the decision's time,
+ *   sim_sched_context_get_now()
  *
  * Asks for another decision at @time even if nothing else happens (for
  * instance when a running job's attained service will cross a threshold).
+ * A @time equal to the decision's own asks for another pass at this
+ * instant, after this one.  With a scheduling cycle ([policy] interval),
+ * the decision comes at the cycle's first tick at or after @time, as every
+ * decision does.
+ *
+ * A @time before the decision's is a mistake of the policy's that no
+ * decision can honour: the run stops with SIM_ERROR_STATE naming the time
+ * asked and the decision's time, in seconds (as a policy's failure does,
+ * sim_policy_fail()), at the end of this pass; a built-in pass stops
+ * at once.  A context whose decision is over (one a binding kept) refuses
+ * the call with a critical warning.
  */
 void sim_sched_context_wake_at (SimSchedContext *context, SimTime time);
 
