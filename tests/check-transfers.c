@@ -9,7 +9,8 @@
  * alone and, together, within every NIC's and every leaf's uplink
  * capacity over their span; the errors for bad arguments; transfers
  * read from a CSV file (times by hand, the CSV written back, progress) and
- * the errors for bad files, naming line and column.  What
+ * the errors for bad files, naming line and column; a callback that
+ * stops the run with sim_transfers_fail().  What
  * it does not check: speed (bench/bench-flows does).
  */
 #include "config.h"
@@ -589,6 +590,117 @@ START_TEST (test_file_errors)
 }
 END_TEST
 
+/* A callback that gives up when transfer FAIL_ID completes, before adding
+ * the transfer it would have added; or a progress function that gives up
+ * at its first call. */
+typedef struct {
+  Log   log;
+  guint fail_id;
+} Giving;
+
+static void
+give_up (SimTransfers *transfers, guint id, SimTime completion, gpointer user_data)
+{
+  Giving *g = user_data;
+
+  record (transfers, id, completion, &g->log);
+  if (id == g->fail_id)
+    {
+      g_autoptr(GError) error = g_error_new (G_FILE_ERROR, G_FILE_ERROR_PIPE,
+                                             "transfer %u: the log is gone", id);
+      ck_assert (sim_transfers_fail (transfers, error));
+      ck_assert (!sim_transfers_fail (transfers, error));
+      return;
+    }
+  ck_assert_uint_ne (sim_transfers_add (transfers, 1, 0, 1e6, completion, give_up, g, NULL,
+                                        NULL), 0);
+}
+
+static void
+give_up_progress (SimTransfers *transfers, guint done, guint total, gpointer user_data)
+{
+  g_autoptr(GError) error = g_error_new_literal (SIM_ERROR, SIM_ERROR_IO, "no terminal");
+
+  (*(guint *) user_data)++;
+  sim_transfers_fail (transfers, error);
+}
+
+/* sim_transfers_fail() from a callback stops the run as the callback
+ * returns, with the error as given; what the callback did not add never
+ * runs, and later runs fail the same way.  Truth: each transfer of the
+ * chain (1 MB on one switch, the next starting at the previous one's
+ * completion) completes at k x (1 ms + 2 us); the one whose callback fails
+ * is the second, so two complete and no third is added.  A transfer
+ * completing at the same instant as the failing one is left incomplete;
+ * a progress function that fails stops the run after its first call. */
+START_TEST (test_callback_fails)
+{
+  g_autoptr(SimTransfers) t = hosts (4, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+  g_autoptr(GError) error = NULL;
+  Giving g = { .fail_id = 2 };
+
+  ck_assert_uint_eq (sim_transfers_add (t, 0, 1, 1e6, 0, give_up, &g, NULL, &error), 1);
+  ck_assert (!sim_transfers_run (t, &error));
+  ck_assert (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_PIPE));
+  ck_assert_str_eq (error->message, "transfer 2: the log is gone");
+  ck_assert_uint_eq (g.log.n, 2);
+  ck_assert_int_eq (g.log.times[1], 2 * (1000000 + ONE_HOP));
+  ck_assert_uint_eq (sim_transfers_get_n_transfers (t), 2);
+  g_clear_error (&error);
+  /* Adding more does not make it go on. */
+  add (t, 2, 3, 1e6, sim_transfers_get_now (t), NULL);
+  ck_assert (!sim_transfers_run (t, &error));
+  ck_assert (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_PIPE));
+  ck_assert_int_eq (sim_transfers_get_completion (t, 3), -1);
+  g_clear_error (&error);
+
+  {
+    /* Two transfers complete at one instant; the first one's callback
+     * fails: the second stays incomplete. */
+    g_autoptr(SimTransfers) u = hosts (4, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+    Giving h = { .fail_id = 1 };
+    guint calls = 0;
+
+    ck_assert_uint_eq (sim_transfers_add (u, 0, 1, 1e6, 0, give_up, &h, NULL, NULL), 1);
+    ck_assert_uint_eq (sim_transfers_add (u, 2, 3, 1e6, 0, give_up, &h, NULL, NULL), 2);
+    sim_transfers_set_progress_func (u, give_up_progress, &calls, NULL);
+    ck_assert (!sim_transfers_run (u, &error));
+    ck_assert_str_eq (error->message, "transfer 1: the log is gone");
+    ck_assert_uint_eq (h.log.n, 1);
+    ck_assert_int_eq (sim_transfers_get_completion (u, 2), -1);
+    ck_assert_uint_eq (calls, 0);
+    g_clear_error (&error);
+  }
+  {
+    /* The progress function fails at its first call, after the first
+     * instant: the later transfer never completes. */
+    g_autoptr(SimTransfers) u = hosts (4, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+    guint calls = 0;
+
+    add (u, 0, 1, 1e6, 0, NULL);
+    add (u, 2, 3, 1e6, 5000000, NULL);
+    sim_transfers_set_progress_func (u, give_up_progress, &calls, NULL);
+    ck_assert (!sim_transfers_run (u, &error));
+    ck_assert (g_error_matches (error, SIM_ERROR, SIM_ERROR_IO));
+    ck_assert_uint_eq (calls, 1);
+    ck_assert_int_eq (sim_transfers_get_completion (u, 1), 1000000 + ONE_HOP);
+    ck_assert_int_eq (sim_transfers_get_completion (u, 2), -1);
+    g_clear_error (&error);
+  }
+  {
+    /* A failure reported before the run: it fails at its start. */
+    g_autoptr(SimTransfers) u = hosts (4, SIM_FABRIC_SINGLE_SWITCH, 0, 0);
+    g_autoptr(GError) before = g_error_new_literal (SIM_ERROR, SIM_ERROR_STATE, "not now");
+
+    add (u, 0, 1, 1e6, 0, NULL);
+    ck_assert (sim_transfers_fail (u, before));
+    ck_assert (!sim_transfers_run (u, &error));
+    ck_assert_str_eq (error->message, "not now");
+    ck_assert_int_eq (sim_transfers_get_completion (u, 1), -1);
+  }
+}
+END_TEST
+
 static Suite *
 transfers_suite (void)
 {
@@ -606,6 +718,7 @@ transfers_suite (void)
   tcase_add_test (tc, test_many);
   tcase_add_test (tc, test_from_file);
   tcase_add_test (tc, test_file_errors);
+  tcase_add_test (tc, test_callback_fails);
   suite_add_tcase (s, tc);
   return s;
 }

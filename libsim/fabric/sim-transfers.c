@@ -76,6 +76,7 @@ struct _SimTransfers {
   SimTransfersProgressFunc progress;
   gpointer     progress_data;
   GDestroyNotify progress_destroy;
+  GError      *failure;       /* nullable: what sim_transfers_fail() was given */
 };
 
 G_DEFINE_FINAL_TYPE (SimTransfers, sim_transfers, G_TYPE_OBJECT)
@@ -249,6 +250,7 @@ sim_transfers_finalize (GObject *object)
     }
   if (self->progress_destroy != NULL)
     self->progress_destroy (self->progress_data);
+  g_clear_error (&self->failure);
   g_array_unref (self->transfers);
   g_array_unref (self->routes);
   g_array_unref (self->starts.a);
@@ -506,6 +508,11 @@ sim_transfers_run (SimTransfers *self, GError **error)
                    "return first");
       return FALSE;
     }
+  if (self->failure != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->failure));
+      return FALSE;
+    }
   self->running = TRUE;
   for (;;)
     {
@@ -559,10 +566,19 @@ sim_transfers_run (SimTransfers *self, GError **error)
             func (self, done.id, when, data);
           if (destroy != NULL)
             destroy (data);
+          if (self->failure != NULL)
+            break;
         }
 
-      if (completed && self->progress != NULL)
+      if (completed && self->progress != NULL && self->failure == NULL)
         self->progress (self, self->n_done, self->transfers->len, self->progress_data);
+      if (self->failure != NULL)
+        {
+          /* A callback stopped the run (sim_transfers_fail()). */
+          self->running = FALSE;
+          g_propagate_error (error, g_error_copy (self->failure));
+          return FALSE;
+        }
 
       /* Ends of sending at this instant. */
       while ((e = sends_top (self)) != 0
@@ -591,6 +607,17 @@ sim_transfers_run (SimTransfers *self, GError **error)
         resolve (self);
     }
   self->running = FALSE;
+  return TRUE;
+}
+
+gboolean
+sim_transfers_fail (SimTransfers *self, const GError *error)
+{
+  g_return_val_if_fail (SIM_IS_TRANSFERS (self), FALSE);
+  g_return_val_if_fail (error != NULL, FALSE);
+  if (self->failure != NULL)
+    return FALSE;
+  self->failure = g_error_copy (error);
   return TRUE;
 }
 

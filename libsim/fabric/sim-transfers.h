@@ -54,7 +54,8 @@ G_DECLARE_FINAL_TYPE (SimTransfers, sim_transfers, SIM, TRANSFERS, GObject)
  *
  * Called once per transfer, in order of completion time, while
  * sim_transfers_run() runs.  It may add transfers that start at
- * @completion or later.
+ * @completion or later.  One that cannot do its work stops the run with
+ * sim_transfers_fail().
  */
 typedef void (*SimTransferFunc) (SimTransfers *transfers, guint id, SimTime completion,
                                  gpointer user_data);
@@ -67,7 +68,7 @@ typedef void (*SimTransferFunc) (SimTransfers *transfers, guint id, SimTime comp
  * @user_data: the data given to sim_transfers_set_progress_func()
  *
  * Called by sim_transfers_run() after each instant at which transfers
- * completed.
+ * completed.  It may stop the run with sim_transfers_fail().
  */
 typedef void (*SimTransfersProgressFunc) (SimTransfers *transfers, guint done, guint total,
                                           gpointer user_data);
@@ -231,11 +232,35 @@ gboolean sim_transfers_write_csv (SimTransfers *self, const char *path, GError *
  * completed.  May be called again after adding more transfers; time goes
  * on from where it stopped.
  *
- * Errors: SIM_ERROR_STATE if called from a callback.
+ * Errors: SIM_ERROR_STATE if called from a callback; SIM_ERROR_INVALID
+ * for a transfer that would end past the range of simulated time; the
+ * error given to sim_transfers_fail(), as it was given.
  *
  * Returns: %TRUE on success.
  */
 gboolean sim_transfers_run (SimTransfers *self, GError **error);
+
+/**
+ * sim_transfers_fail:
+ * @self: a simulator
+ * @error: (transfer none): what went wrong (copied)
+ *
+ * Stops the run with an error: the way for a callback (a #SimTransferFunc
+ * or a #SimTransfersProgressFunc, which return nothing) that cannot do its
+ * work, for instance one written in another language that raised, to
+ * stop the run rather than let it go on without the transfers it would
+ * have added.  sim_transfers_run() stops as soon as the callback returns
+ * (the transfers completing at the same instant whose callbacks have not
+ * run yet stay incomplete) and returns %FALSE with a copy of @error (its
+ * domain, code and message); so does every later run, as the transfers'
+ * times would depend on what the callback left undone.  Called outside a
+ * run, the next run fails at its start.  The first error stands.
+ * Time complexity: O(1).
+ *
+ * Returns: %TRUE if the run now fails with @error; %FALSE if it had
+ *   already failed (the earlier error is kept).
+ */
+gboolean sim_transfers_fail (SimTransfers *self, const GError *error);
 
 /**
  * sim_transfers_get_completion:
