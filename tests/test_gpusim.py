@@ -305,6 +305,23 @@ class Raising(gpusim.Policy):
         raise ValueError("no room for job %d" % job.spec.id)
 
 
+class FailsAt(BestFit):
+    """fifo/best-fit in Python, whose do_place raises at job AT (a job is
+    placed only once it heads the queue, and never again once started)."""
+
+    def __init__(self, at):
+        super().__init__()
+        self.at = at
+
+    def do_get_name(self):
+        return "fails-at"
+
+    def do_place(self, cluster, job, placement):
+        if job.spec.id == self.at:
+            raise KeyError("no model for job %d" % job.spec.id)
+        return Sim.place_best_fit(cluster, job, placement)
+
+
 class TransferTests(unittest.TestCase):
     """Sim.Transfers from Python: a host network with no catalogue."""
 
@@ -345,6 +362,84 @@ class TransferTests(unittest.TestCase):
             with self.assertRaises(GLib.Error) as caught:
                 bad.add_from_file(src)
             self.assertIn("in.csv:3:3: dst: endpoint 7 does not exist", caught.exception.message)
+
+    def test_callback_exception_stops_run(self):
+        # gpusim.Transfers: each transfer's callback adds the next (1 MB,
+        # 1 ms + 2 us each at 1 byte/ns and 1 us per link), and raises at
+        # the second: the run stops there, raising gpusim.Error with the
+        # exception as its cause; the third transfer was never added, and
+        # every later run raises again.  PyGObject printed such an exception
+        # and the run went on, a silent wrong answer.
+        t = gpusim.Transfers(4, 1e9, link_latency=1e-6)
+        done = []
+
+        def chain(transfers, id, when):
+            done.append((id, when))
+            if id == 2:
+                raise ValueError("lost transfer %d" % id)
+            transfers.add(1, 0, 1e6, when, chain)
+
+        t.add(0, 1, 1e6, callback=chain)
+        with self.assertRaises(gpusim.Error) as caught:
+            t.run()
+        self.assertIsInstance(caught.exception.__cause__, ValueError)
+        self.assertIn("the callback of transfer 2 (completed at 0.002004000 s) raised "
+                      "ValueError: lost transfer 2", str(caught.exception))
+        self.assertEqual(caught.exception.code, Sim.Error.STATE)
+        self.assertEqual([i for i, _ in done], [1, 2])
+        self.assertAlmostEqual(done[1][1], 2 * 0.001002, places=12)
+        self.assertEqual(t.n_transfers, 2)
+        with self.assertRaises(gpusim.Error) as again:
+            t.run()
+        self.assertIsInstance(again.exception.__cause__, ValueError)
+        # Without raising: the chain of three, its times by hand.
+        ok = gpusim.Transfers(4, 1e9, link_latency=1e-6)
+        times = []
+        ok.add(0, 1, 1e6, callback=lambda tr, id, when: (
+            times.append(when), id < 3 and tr.add(1, 0, 1e6, when, None)))
+        ok.run()
+        self.assertEqual(ok.n_transfers, 2)
+        self.assertAlmostEqual(ok.completion(2), 2 * 0.001002, places=12)
+        self.assertIsNone(gpusim.Transfers(2, 1e9).completion(1))
+        # A progress function that raises stops the run the same way.
+        p = gpusim.Transfers(4, 1e9)
+        p.add(0, 1, 1e6)
+        p.add(2, 3, 1e6, 0.005)
+        p.set_progress(lambda done, total: {}[done])
+        with self.assertRaises(gpusim.Error) as caught:
+            p.run()
+        self.assertIsInstance(caught.exception.__cause__, KeyError)
+        self.assertIn("the progress function raised KeyError", str(caught.exception))
+        self.assertIsNone(p.completion(2))
+
+    def test_raw_callback_can_fail_run(self):
+        # Sim.Transfers used directly: a callback stops the run with
+        # fail(), and run() raises GLib.Error with what it was given.
+        t = Sim.Transfers.new_hosts(4, 1e9, Sim.FabricKind.SINGLE_SWITCH, 0, 0, 1000)
+        error = GLib.Error.new_literal(Sim.error_quark(), "no more", int(Sim.Error.IO))
+        t.add(0, 1, 1e6, 0, lambda tr, i, when: tr.fail(error))
+        t.add(0, 2, 1e6, 5000000, None)
+        with self.assertRaises(GLib.Error) as caught:
+            t.run()
+        self.assertEqual(caught.exception.message, "no more")
+        self.assertEqual(caught.exception.code, int(Sim.Error.IO))
+        self.assertEqual(t.get_completion(2), -1)
+
+    def test_wrapper_arguments_checked(self):
+        for kwargs, word in ((dict(hosts=1, bandwidth=1e9), "hosts"),
+                             (dict(hosts=4, bandwidth=0), "bandwidth"),
+                             (dict(hosts=4, bandwidth=1e9, topology="ring"), "topology"),
+                             (dict(hosts=4, bandwidth=1e9, link_latency=-1), "link_latency")):
+            with self.assertRaises(gpusim.Error, msg=repr(kwargs)) as caught:
+                gpusim.Transfers(**kwargs)
+            self.assertIn(word, str(caught.exception))
+        t = gpusim.Transfers(4, 1e9, topology="fat-tree", radix=4, oversubscription=1)
+        for args, word in (((0, 0, 1e6), "both endpoint 0"), ((0, 9, 1e6), "9"),
+                           ((0, 1, -5), "nbytes"), ((0, 1, 1, -1), "start"),
+                           ((0, 1, 1, 0, 3), "callback")):
+            with self.assertRaises(gpusim.Error, msg=repr(args)) as caught:
+                t.add(*args)
+            self.assertIn(word, str(caught.exception))
 
     def test_bad_input_raises(self):
         t = Sim.Transfers.new_hosts(4, 1e9, Sim.FabricKind.FAT_TREE, 4, 1, 1000)
@@ -1464,6 +1559,129 @@ class PolicyTests(unittest.TestCase):
         self.assertIn("no room for job", str(caught.exception))
         self.assertIsInstance(caught.exception.__cause__, ValueError)
         self.assertLess(sim.now, 86400.0)
+
+    def test_exception_in_policy_stops_raw_run(self):
+        # The raw run (Simulation.raw.run(), or a Sim.Simulation given the
+        # policy) stops at the decision where the policy raised and raises
+        # GLib.Error naming the policy, the exception and its message; it
+        # ran to the end before, the policy taken as "does not fit".  Truth:
+        # the same policy in a run that never raises (FIFO: jobs after 40
+        # cannot finish before it starts, and it never does here).
+        short = {"scenario.horizon": "4d"}
+        full = gpusim.run(QUICKSTART, set=short, policy=BestFit())
+        sim = gpusim.Simulation(QUICKSTART, set=short, policy=FailsAt(40))
+        with self.assertRaises(GLib.Error) as caught:
+            sim.raw.run()
+        message = caught.exception.message
+        self.assertEqual(caught.exception.code, int(Sim.Error.STATE))
+        self.assertEqual(caught.exception.domain, GLib.quark_to_string(Sim.error_quark()))
+        self.assertRegex(message, r"^policy fails-at failed at [0-9.]+ s: do_place raised "
+                                  r"KeyError: 'no model for job 40'$")
+        finished = sim.jobs()["id"]
+        self.assertLess(len(finished), full["jobs_completed"])
+        self.assertGreater(len(finished), 0)
+        self.assertLess(max(finished), 40)
+        self.assertIsNone(sim.raw.get_report())
+        with self.assertRaises(GLib.Error) as again:
+            sim.raw.run()
+        self.assertEqual(again.exception.message, message)
+        # Sim.Simulation alone, with set_policy.
+        raw = Sim.Simulation.new(gpusim.Scenario(QUICKSTART, set=short).raw)
+        raw.set_policy(FailsAt(40))
+        with self.assertRaises(GLib.Error) as caught:
+            raw.run()
+        self.assertEqual(caught.exception.message, message)
+        # A value of the wrong kind, and an exception in do_compare, too.
+        # (It fails at the first decision, the first job's arrival.)
+        raw = Sim.Simulation.new(gpusim.Scenario(QUICKSTART, set=short).raw)
+        raw.run_to_decision()
+        first = raw.get_now() / 1e9
+        raw = Sim.Simulation.new(gpusim.Scenario(QUICKSTART, set=short).raw)
+        raw.set_policy(returning("do_place", None))
+        with self.assertRaises(GLib.Error) as caught:
+            raw.run()
+        self.assertIn("policy returns-do_place failed at %.3f s: " % first,
+                      caught.exception.message)
+        self.assertIn("do_place returned None (NoneType): expected True",
+                      caught.exception.message)
+
+        class BadOrder(SmallestFirst):
+            def do_compare(self, a, b):
+                return 1 / 0
+
+        sim = gpusim.Simulation(QUICKSTART, set=short, policy=BadOrder())
+        with self.assertRaises(GLib.Error) as caught:
+            sim.raw.run()
+        self.assertIn("do_compare raised ZeroDivisionError: division by zero",
+                      caught.exception.message)
+        # The same object through gpusim.Simulation: gpusim.Error, with the
+        # exception as its cause, from the decision where it raised.
+        sim = gpusim.Simulation(QUICKSTART, set=short, policy=FailsAt(40))
+        with self.assertRaises(gpusim.Error) as caught:
+            sim.run()
+        self.assertIsInstance(caught.exception.__cause__, KeyError)
+        self.assertEqual(len(sim.jobs()["id"]), len(finished))
+
+    def test_wake_in_the_past_stops_run(self):
+        # context.wake_at() before the decision's time stops the run with
+        # an error naming both times (it logged a critical warning and went
+        # on); at the decision's own time it is accepted.  Truth: the first
+        # decision of the run is at the first job's submission.
+        class Waker(BestFit):
+            def __init__(self, delta):
+                super().__init__()
+                self.delta = delta
+                self.asked = None
+
+            def do_schedule(self, context):
+                if self.asked is None:
+                    self.asked = context.get_now()
+                    context.wake_at(self.asked + self.delta)
+                self.schedule_in_order(context, False)
+
+        short = {"scenario.horizon": "1d"}
+        sim = gpusim.Simulation(QUICKSTART, set=short, policy=Waker(-1))
+        with self.assertRaises(gpusim.Error) as caught:
+            sim.run()
+        first = Sim.Simulation.new(gpusim.Scenario(QUICKSTART, set=short).raw)
+        first.run_to_decision()
+        now = first.get_now()
+        self.assertEqual(sim.policy.asked, now)
+        self.assertIn("policy fifo/best-fit: sim_sched_context_wake_at() asked for a decision "
+                      "at %.9f s, before the decision's time, %.9f s"
+                      % ((now - 1) / 1e9, now / 1e9), str(caught.exception))
+        self.assertEqual(caught.exception.code, Sim.Error.STATE)
+        self.assertIsNone(caught.exception.__cause__)
+        # The pass asked for at the same instant starts nothing more: the
+        # figures are those of the run without it, but for the two events
+        # it took (the wake-up and the decision).
+        same = gpusim.run(QUICKSTART, set=short, policy=Waker(0)).metrics
+        without = gpusim.run(QUICKSTART, set=short, policy=BestFit()).metrics
+        self.assertEqual(same.pop("events")[0], without.pop("events")[0] + 2)
+        self.assertEqual(same, without)
+
+    def test_exception_in_progress_stops_run(self):
+        # An exception in the progress function stops the run (PyGObject
+        # printed it and the run went on): gpusim.Error, the exception as
+        # its cause, no report.  A progress function that returns is called
+        # at the end with fraction 1 and the jobs the report counts.
+        calls = []
+        report = gpusim.Simulation(QUICKSTART, progress=lambda *a: calls.append(a)).run()
+        self.assertEqual(calls[-1][0], 1.0)
+        self.assertEqual(calls[-1][2], report["jobs_completed"])
+
+        def broken(fraction, now, done):
+            raise OSError("terminal gone")
+
+        sim = gpusim.Simulation(QUICKSTART, progress=broken)
+        with self.assertRaises(gpusim.Error) as caught:
+            sim.run()
+        self.assertIsInstance(caught.exception.__cause__, OSError)
+        self.assertIn("the progress function raised OSError: terminal gone",
+                      str(caught.exception))
+        self.assertIsNone(sim.report)
+        with self.assertRaises(gpusim.Error):
+            sim.run()
 
     def test_run_stopped_by_policy_stays_stopped(self):
         # A policy that fails once, then works: the decision where it

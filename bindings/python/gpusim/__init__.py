@@ -55,6 +55,7 @@ __all__ = [
     "Report",
     "Simulation",
     "Policy",
+    "Transfers",
     "load",
     "run",
     "compare",
@@ -102,6 +103,46 @@ def _call(func, *args):
         return func(*args)
     except GLib.Error as e:
         _raise_from(e)
+
+
+def _state_error(message):
+    """A GError of SIM_ERROR_STATE saying MESSAGE, for the library's fail()
+    calls (sim_policy_fail, sim_simulation_fail, sim_transfers_fail)."""
+    return GLib.Error.new_literal(Sim.error_quark(), message, int(Sim.Error.STATE))
+
+
+def _raised(what, exc):
+    return "%s raised %s: %s" % (what, type(exc).__name__, exc)
+
+
+class _Callbacks:
+    """Runs Python functions that C calls back (a progress function, a
+    transfer's callback), where PyGObject would print an exception and
+    carry on: the first exception stops the run through FAIL (a bound
+    sim_*_fail(), given a GError naming it), and :meth:`error` turns the
+    run's GLib.Error into :class:`Error` with the exception as its cause."""
+
+    def __init__(self, fail):
+        self._fail = fail
+        self._kept = None  # (exception, message given to fail)
+
+    def wrap(self, what, func):
+        def guarded(*args):
+            try:
+                func(*args)
+            except Exception as e:  # noqa: BLE001 - handed back by run()
+                message = _raised(what(*args) if callable(what) else what, e)
+                if self._fail(_state_error(message)):
+                    self._kept = (e, message)
+
+        return guarded
+
+    def error(self, gerror):
+        """Raises :class:`Error` for GERROR, the failure of a run."""
+        kept = self._kept
+        if kept is not None and kept[1] in gerror.message:
+            raise Error(gerror.message, Sim.Error.STATE, gerror.domain) from kept[0]
+        _raise_from(gerror)
 
 
 def _checked_placement(place):
@@ -432,10 +473,16 @@ class Policy(GObject.Object, Sim.Policy, metaclass=_PolicyMeta):
         ``self.schedule_in_order(context, skip_blocked)`` does, with
         *skip_blocked* from the ``SKIP_BLOCKED`` flag.
 
-    An exception in a virtual method does not cross into C: it is kept, the
-    method returns a neutral value (the job does not fit), and
-    :meth:`Simulation.run` raises it as :class:`Error` at the next decision;
-    the run has stopped for good (later calls raise again).
+    An exception in a virtual method does not cross into C as such: the
+    method reports it to the library (``Sim.Policy.fail``, with a message
+    naming the method and the exception) and returns a neutral value that
+    is not acted on, and the simulation stops right after the call.
+    :meth:`Simulation.run` (and ``step``, ``run_until``) then raises
+    :class:`Error` with the exception as its ``__cause__``; a run of the
+    raw object (``Simulation.raw.run()``, or a ``Sim.Simulation`` given the
+    policy with ``set_policy``) raises ``GLib.Error`` (SIM_ERROR_STATE,
+    "policy NAME failed at T s: do_place raised ValueError: ...").  The run
+    has stopped for good (later calls raise again).
     So does a value of the wrong kind: ``do_compare`` must return a number
     (only its sign counts, so a float difference orders as it reads),
     ``do_place`` True or False (None, a forgotten ``return``, is an error,
@@ -461,21 +508,33 @@ class Policy(GObject.Object, Sim.Policy, metaclass=_PolicyMeta):
     @staticmethod
     def _guard(func, default, check=None, method=None):
         def guarded(self, *args):
-            if self.__dict__.get("_gpusim_error") is not None:
-                return default
             try:
                 value = func(self, *args)
-                return check(method, value) if check is not None else value
-            except Exception as e:  # noqa: BLE001 - handed back to the caller
-                self.__dict__["_gpusim_error"] = e
-                return default
+            except Exception as e:  # noqa: BLE001 - handed back by the run
+                return self._fail(e, _raised(method, e), default)
+            if check is None:
+                return value
+            try:
+                return check(method, value)
+            except TypeError as e:
+                return self._fail(e, str(e), default)
 
         guarded._gpusim_guarded = True
         guarded.__name__ = func.__name__
         guarded.__doc__ = func.__doc__
         return guarded
 
+    def _fail(self, exc, message, default):
+        # The library stops the run with MESSAGE; the exception is kept for
+        # gpusim.Simulation to raise as the cause.  Only the failure the
+        # library holds is kept (the first, until a run takes it).
+        if Sim.Policy.fail(self, _state_error(message)):
+            self.__dict__["_gpusim_error"] = (exc, message)
+        return default
+
     def _take_error(self):
+        """The exception behind the policy's last failure and the message
+        it gave the library, or None."""
         return self.__dict__.pop("_gpusim_error", None)
 
 
@@ -491,20 +550,35 @@ class Simulation:
     finished job's figures for :meth:`jobs` (a Python call per job start
     and finish; False saves it on runs of millions of jobs).  *timeline*
     names a file for the run's timeline, Chrome trace-event JSON that
-    Perfetto opens (``gpusim run --timeline``).
+    Perfetto opens (``gpusim run --timeline``).  *progress* is called as
+    ``progress(fraction, now, jobs_done)`` every few thousand events and at
+    the end (*fraction* from 0 to 1, or -1 when unknown; *now* in seconds).
+
+    An exception in *progress* or in the policy stops the run where it
+    happened: :meth:`run`, :meth:`step` and :meth:`run_until` raise
+    :class:`Error` with the exception as ``__cause__``, and so does every
+    later call.
     """
 
     def __init__(self, scenario, set=None, output_dir=None, policy=None, force=False,
-                 record_jobs=True, timeline=None):
+                 record_jobs=True, timeline=None, progress=None):
         if not isinstance(scenario, Scenario):
             scenario = Scenario(scenario, set=set)
         elif set:
             scenario = Scenario(scenario.path, set=list(scenario.overrides or []) + _overrides(set))
         self.scenario = scenario
         self.raw = _call(Sim.Simulation.new, scenario.raw)
+        self._callbacks = _Callbacks(self.raw.fail)
         self._jobs = _JobRecorder() if record_jobs else None
         if record_jobs:
-            self.raw.set_job_observer(self._jobs)
+            self.raw.set_job_observer(self._callbacks.wrap("the job recorder", self._jobs))
+        if progress is not None:
+            if not callable(progress):
+                raise Error("progress = %r: expected a function progress(fraction, now, "
+                            "jobs_done)" % (progress,), Sim.Error.INVALID)
+            self.raw.set_progress_func(self._callbacks.wrap(
+                "the progress function",
+                lambda sim, fraction, now, done: progress(fraction, now / _NS_PER_SECOND, done)))
         self._policy = policy
         if output_dir is not None:
             _call(self.raw.set_output_dir, str(output_dir))
@@ -526,15 +600,22 @@ class Simulation:
         e = self.raw.estimate()
         return {"jobs": e.jobs, "samples": e.samples, "output_bytes": e.output_bytes}
 
-    def _check_policy(self):
-        if isinstance(self._policy, Policy):
-            error = self._policy._take_error()
-            if error is not None:
-                self._failed = Error("policy %s raised %s: %s"
-                                     % (type(self._policy).__name__, type(error).__name__,
-                                        error), Sim.Error.STATE)
-                self._failed.__cause__ = error
-                raise self._failed
+    def _advance(self, func, *args):
+        """FUNC(*ARGS), a run call of the raw simulation; a failure raises
+        :class:`Error`, with the Python exception that stopped the run (in
+        the policy or a callback) as its cause."""
+        try:
+            return func(*args)
+        except GLib.Error as e:
+            if isinstance(self._policy, Policy):
+                kept = self._policy._take_error()
+                if kept is not None and kept[1] in e.message:
+                    error = kept[0]
+                    self._failed = Error("policy %s raised %s: %s"
+                                         % (type(self._policy).__name__, type(error).__name__,
+                                            error), Sim.Error.STATE)
+                    raise self._failed from error
+            self._callbacks.error(e)
 
     def _check_not_failed(self):
         # The decision where the policy failed went on without it (every job
@@ -548,13 +629,7 @@ class Simulation:
         """Runs to the end (the horizon, or until every job has finished)
         and returns the :class:`Report`."""
         self._check_not_failed()
-        if isinstance(self._policy, Policy):
-            # Decision by decision, so that an exception in the policy stops
-            # the run where it happened.
-            while self.step():
-                pass
-        else:
-            _call(self.raw.run)
+        self._advance(self.raw.run)
         return self.report
 
     def run_until(self, seconds):
@@ -564,22 +639,16 @@ class Simulation:
         # The most SimTime holds is about 292 years.
         seconds = _real("seconds", seconds, 0, GLib.MAXINT64 / _NS_PER_SECOND,
                         "a finite number of seconds of simulated time, at least 0", True)
-        _call(self.raw.run_until, _to_simtime(seconds))
-        self._check_policy()
+        self._advance(self.raw.run_until, _to_simtime(seconds))
         return not self.raw.is_finished()
 
     def step(self):
         """Runs until just after the next scheduling decision.  Returns
         True if it stopped after a decision, False once the run has ended."""
         self._check_not_failed()
-        try:
-            more = self.raw.run_to_decision()
-            if more:
-                self.raw.decide(True)
-        except GLib.Error as e:
-            self._check_policy()
-            _raise_from(e)
-        self._check_policy()
+        more = self._advance(self.raw.run_to_decision)
+        if more:
+            self._advance(self.raw.decide, True)
         return more
 
     @property
@@ -652,6 +721,124 @@ class Simulation:
                 rows.append((n, value, value / n))
             table[name] = rows
         return table
+
+
+_FABRIC_KINDS = {
+    "single-switch": Sim.FabricKind.SINGLE_SWITCH,
+    "fat-tree": Sim.FabricKind.FAT_TREE,
+    "fat-tree-3": Sim.FabricKind.FAT_TREE_3,
+}
+
+
+class Transfers:
+    """Point-to-point transfers over a network of hosts, as fluid flows
+    sharing each link max-min fairly (``Sim.Transfers``, sim-transfers.h).
+    Times are in seconds here; ``raw`` is the ``Sim.Transfers``, in
+    nanoseconds.
+
+    *hosts* hosts (at least 2) with one NIC of *bandwidth* bytes/s each way,
+    on *topology* "single-switch", "fat-tree" (two tiers) or "fat-tree-3"
+    of *radix*-port switches (0: one switch for all), *oversubscription*
+    down ports per up port at the leaves (0 or 1: non-blocking), and
+    *link_latency* seconds per network link.
+
+        t = gpusim.Transfers(4, 1e9, link_latency=1e-6)
+        t.add(0, 1, 1e6, callback=lambda t, id, when: t.add(1, 2, 1e6, when))
+        t.run()
+
+    An exception in a callback (a transfer's, or the progress function's)
+    stops the run as the callback returns: :meth:`run` raises
+    :class:`Error` naming it, with the exception as ``__cause__``, and so
+    does every later run (the transfers the callback would have added are
+    missing).  With ``Sim.Transfers`` used directly, PyGObject would only
+    print the exception and the run would go on; such a callback stops it
+    with ``transfers.fail(GLib.Error(...))``.
+    """
+
+    def __init__(self, hosts, bandwidth, topology="single-switch", radix=0,
+                 oversubscription=0, link_latency=0):
+        kind = _FABRIC_KINDS.get(topology, topology)
+        if not isinstance(kind, Sim.FabricKind):
+            raise Error("topology = %r: expected %s" % (topology, ", ".join(_FABRIC_KINDS)),
+                        Sim.Error.INVALID)
+        hosts = _whole("hosts", hosts, 2)
+        bandwidth = _real("bandwidth", bandwidth, 0, None, "bytes per second, above 0")
+        radix = _whole("radix", radix, 0)
+        oversubscription = _real("oversubscription", oversubscription, 0, None,
+                                 "down ports per up port, at least 0 (0 or 1: non-blocking)",
+                                 True)
+        link_latency = _real("link_latency", link_latency, 0, 1e6,
+                             "seconds per link, at least 0", True)
+        self.raw = _call(Sim.Transfers.new_hosts, hosts, bandwidth, kind, radix,
+                         oversubscription, _to_simtime(link_latency))
+        self._callbacks = _Callbacks(self.raw.fail)
+
+    def add(self, src, dst, nbytes, start=0, callback=None):
+        """Adds a transfer of *nbytes* bytes from host *src* to host *dst*
+        starting at *start* seconds (not before :attr:`now`); returns its id.
+        *callback*, if given, is called as ``callback(transfers, id,
+        completion)`` (*completion* in seconds) when it completes, and may
+        add transfers that start then or later."""
+        src = _whole("src", src, 0)
+        dst = _whole("dst", dst, 0)
+        nbytes = _real("nbytes", nbytes, 0, None, "a number of bytes, at least 0", True)
+        start = _real("start", start, 0, GLib.MAXINT64 / _NS_PER_SECOND,
+                      "a time in seconds, at least 0", True)
+        func = None
+        if callback is not None:
+            if not callable(callback):
+                raise Error("callback = %r: expected a function callback(transfers, id, "
+                            "completion)" % (callback,), Sim.Error.INVALID)
+            func = self._callbacks.wrap(
+                lambda raw, id, when: "the callback of transfer %d (completed at %.9f s)"
+                % (id, when / _NS_PER_SECOND),
+                lambda raw, id, when: callback(self, id, when / _NS_PER_SECOND))
+        return _call(self.raw.add, src, dst, nbytes, _to_simtime(start), func)
+
+    def add_from_file(self, path):
+        """Adds a transfer per row of a CSV file (``src``, ``dst``, ``bytes``
+        and optionally ``start`` columns, as ``gpusim transfers`` reads);
+        returns how many."""
+        return _call(self.raw.add_from_file, str(path))
+
+    def set_progress(self, progress):
+        """Calls ``progress(done, total)`` after each instant at which
+        transfers completed (None: no more calls)."""
+        if progress is None:
+            self.raw.set_progress_func(None)
+            return
+        if not callable(progress):
+            raise Error("progress = %r: expected a function progress(done, total)"
+                        % (progress,), Sim.Error.INVALID)
+        self.raw.set_progress_func(self._callbacks.wrap(
+            "the progress function", lambda raw, done, total: progress(done, total)))
+
+    def run(self):
+        """Runs until every transfer (those the callbacks add too) has
+        completed; may be called again after adding more."""
+        try:
+            self.raw.run()
+        except GLib.Error as e:
+            self._callbacks.error(e)
+
+    def completion(self, id):
+        """When transfer *id* completed, in seconds, or None if it has not."""
+        when = self.raw.get_completion(_whole("id", id, 0))
+        return None if when < 0 else when / _NS_PER_SECOND
+
+    @property
+    def now(self):
+        """The simulated time reached, in seconds."""
+        return self.raw.get_now() / _NS_PER_SECOND
+
+    @property
+    def n_transfers(self):
+        return self.raw.get_n_transfers()
+
+    def write_csv(self, path):
+        """Writes each transfer's start, end, duration and GB/s (``gpusim
+        transfers -o``)."""
+        _call(self.raw.write_csv, str(path))
 
 
 def load(path, set=None):
