@@ -40,7 +40,12 @@ closest; llm() returns what `gpusim llm --json` prints for the same model
 and layout, its layout keys move the answer (more tensor parallelism: less
 memory; FP8: a shorter step), a layout that does not fit raises
 gpusim.Error with the memory's parts, and search= returns layouts that fit,
-fastest first.
+fastest first.  A policy's exception (or a result of the wrong kind)
+stops a run of the raw object too, at the decision where it was raised,
+with GLib.Error naming it; a wake-up asked for before the decision's time
+stops the run; an exception in a progress function, or in a callback of
+gpusim.Transfers, stops its run, which raises gpusim.Error with it as the
+cause.
 
 
 closest; what Python keeps of a simulation (its cluster, the cluster's
